@@ -1,0 +1,55 @@
+/* main.c - the command line: dispatch to one function per command (SPEC 8). */
+#include "app/commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+} commands[] = {
+    {"check", cmd_check, "check DESIGN.yaml [--json]           resolve, size, cost, checklist, findings"},
+    {"export", cmd_export, "export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]"},
+    {"import", cmd_import, "import FILE [-o DESIGN.yaml]         NoSQL Workbench model JSON, or a CSV pattern table"},
+    {"verify", cmd_verify, "verify DESIGN.yaml --endpoint URL    run every pattern against a real DynamoDB endpoint"},
+    {"tour", cmd_tour, "tour [cloudshop] [--print]           the CloudShop walkthrough, step by step"},
+    {"heat", cmd_heat, "heat [LOG|-] [--json]                hottest keys of a real access log"},
+    {"commit", cmd_commit, "commit WORKSPACE DESIGN.yaml -m MSG  record a new version"},
+    {"log", cmd_log, "log WORKSPACE                        list the versions"},
+    {"show", cmd_show, "show WORKSPACE [REV]                 print a version's design"},
+    {"diff", cmd_diff, "diff WORKSPACE REV1 REV2             what changed, in a designer's terms"},
+    {"observe", cmd_observe, "observe WORKSPACE METRIC=VALUE       record an observed number"},
+    {"signals", cmd_signals, "signals WORKSPACE                    reopening signals and their values"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: keyplan [WORKSPACE]                           open the workbench\n");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(out, "       keyplan %s\n", commands[i].usage);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+                      strcmp(argv[1], "help") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("keyplan 0.1.0\n");
+        return 0;
+    }
+    if (argc >= 2) {
+        for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+            if (strcmp(argv[1], commands[i].name) == 0)
+                return commands[i].run(argc - 1, argv + 1);
+        if (argv[1][0] == '-') {
+            fprintf(stderr, "keyplan: unknown option '%s'\n", argv[1]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    return cmd_tui(argc - 1, argv + 1);
+}

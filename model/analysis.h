@@ -1,0 +1,203 @@
+/* analysis.h - the live model: every pattern resolved (SPEC 2), sized (SPEC 3), the partitions'
+ * heat (SPEC 3), the cost in both billing modes (SPEC 4), the checklist and the named mistakes
+ * (SPEC 6), and the metrics signals read (SPEC 5). Pure computation over a kp_design; the result
+ * is one kp_analysis owned by the caller (analysis_free).
+ *
+ * Order of work inside analysis_run: plan (resolver) -> capacity -> heat -> cost -> checklist ->
+ * findings. Each stage reads the design and the earlier stages only. */
+#ifndef KP_ANALYSIS_H
+#define KP_ANALYSIS_H
+
+#include "model/design.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Plans, with the symbol the model pane shows and the word. */
+#define KP_PLANS(X)                         \
+    X(GET, "get", "=")                      \
+    X(QUERY, "query", "~")                  \
+    X(MULTI, "multi", "+")                  \
+    X(SCAN, "scan", "!")                    \
+    X(OUTSIDE, "outside", ">")              \
+    X(COVERED, "covered", "^")              \
+    X(WRITE, "write", "w")                  \
+    X(TRANSACT, "transact", "t")            \
+    X(INVALID, "invalid", "?")
+
+typedef enum kp_plan {
+#define KP_PLAN_ENUM(name, word, sym) KP_PLAN_##name,
+    KP_PLANS(KP_PLAN_ENUM)
+#undef KP_PLAN_ENUM
+    KP_PLAN__COUNT
+} kp_plan;
+
+const char *kp_plan_word(kp_plan p);   /* "query" */
+const char *kp_plan_symbol(kp_plan p); /* "~" */
+
+/* The DynamoDB operation of one request. */
+typedef enum kp_op {
+    KP_OP_GETITEM,
+    KP_OP_QUERY,
+    KP_OP_SCAN,
+    KP_OP_BATCHGET,
+    KP_OP_PUTITEM,
+    KP_OP_UPDATEITEM,
+    KP_OP_DELETEITEM,
+    KP_OP_TRANSACTWRITE,
+    KP_OP_NONE,
+} kp_op;
+const char *kp_op_name(kp_op o); /* "GetItem" */
+
+/* A value the caller supplies in a key condition: ":pk" = "CLIENTE#{customerId}". */
+typedef struct kp_keyval {
+    char *name;  /* ":pk", ":sk", ":sk1", ":sk2" */
+    char *value; /* template text of the value: literals and {placeholders} */
+} kp_keyval;
+
+/* One request (or group of identical requests) of a plan. */
+typedef struct kp_step {
+    kp_op op;
+    ptrdiff_t index;        /* -1 base table, else position in design->indexes */
+    const kp_entity *entity; /* the entity the step reads or writes (first one for screens) */
+    char *key_condition;    /* "PK = :pk AND begins_with(SK, :sk)"; NULL for scans/writes */
+    kp_keyval *values;
+    size_t nvalues;
+    char *filter;           /* FilterExpression text, NULL when none */
+    bool forward;           /* ScanIndexForward */
+    double limit;           /* NAN when not pushed down */
+    double count;           /* how many such requests per call (fan-out over shards/values) */
+    double items;           /* items read (or written) per request */
+    double rcu;             /* read units per request */
+    double wcu;             /* write units per request */
+} kp_step;
+
+typedef struct kp_pattern_result {
+    const kp_pattern *pattern;
+    kp_plan plan;
+    double requests;        /* DynamoDB requests per call (0 for covered / outside) */
+    ptrdiff_t index;        /* the index of the main step: -1 base table */
+    const char *index_name; /* "table" or the index name (points into the design) */
+    char *key_condition;    /* of the main step, as DynamoDB receives it; "" when none */
+    kp_keyval *values;      /* of the main step */
+    size_t nvalues;
+    bool filter;            /* a FilterExpression is needed (mixed collection or filter:) */
+    bool app_sort;          /* the asked order is not served: the app sorts */
+    bool limit_pushed;
+    kp_step *steps;
+    size_t nsteps;
+    double items_per_call;  /* items read (reads) or written (writes) per call */
+    double rcu_per_call;
+    double rcu_per_s;       /* at peak rate */
+    double rcu_per_s_avg;   /* at average rate (cost) */
+    double wcu_per_call;    /* writes: table units; index units separately */
+    double wcu_per_s;
+    double index_wcu_per_call;
+    double latency_ms;      /* estimate */
+    bool latency_ok;        /* estimate within the target (true when no target) */
+    char **warnings;        /* one line each */
+    size_t nwarnings;
+} kp_pattern_result;
+
+/* Heat of one partition-key template on the base table or a GSI. */
+typedef struct kp_partition_result {
+    ptrdiff_t index;        /* -1 base table */
+    const char *index_name; /* "table" or index name */
+    const kp_entity *entity;
+    char *template_src;     /* the template as written ("CLIENTE#{customerId}") */
+    double distinct;        /* distinct partition values; NAN when unknown */
+    double hot_share;       /* share of the items in the hottest value */
+    double read_hot_share;  /* share of the reads landing on the hottest value */
+    double write_hot_share; /* share of the writes landing on the hottest value */
+    double read_units;      /* read units per second on the hottest value */
+    double write_units;     /* write units per second on the hottest value */
+    double read_util;       /* read_units / 3000 */
+    double write_util;      /* write_units / 1000 */
+    double bytes;           /* bytes in the hottest value (10 GB per-partition for LSIs) */
+    bool hot;               /* read_util or write_util >= 1 */
+    int suggest_shards;     /* shard count bringing both under 50 %; 0 when not hot */
+} kp_partition_result;
+
+/* Whole-index figures (base table and each GSI/LSI). */
+typedef struct kp_index_result {
+    ptrdiff_t index;        /* -1 base table */
+    const char *name;
+    double items;           /* items it holds */
+    double bytes;           /* storage, including the 100 B overhead per item */
+    double rcu_per_s;       /* peak read units */
+    double wcu_per_s;       /* peak write units */
+    double wcu_per_s_avg;
+    double hot_share;       /* max hot share over its partitions */
+    int patterns_served;    /* read patterns whose main step uses it */
+} kp_index_result;
+
+typedef struct kp_cost_line {
+    char *name;     /* "reads", "writes", "index writes", "storage", "streams", "backups" */
+    double units;   /* units per month (requests, GB...) for display; NAN when n/a */
+    double amount;
+} kp_cost_line;
+
+typedef struct kp_cost {
+    kp_billing mode;
+    const char *currency;   /* points into the design or a static string */
+    kp_cost_line *lines;
+    size_t nlines;
+    double total;
+} kp_cost;
+
+typedef enum kp_check_status { KP_CHECK_PASS, KP_CHECK_FAIL, KP_CHECK_NA } kp_check_status;
+const char *kp_check_status_name(kp_check_status s); /* "pass" | "fail" | "n/a" */
+
+#define KP_CHECKLIST_ITEMS 11
+typedef struct kp_check_item {
+    int item;               /* 1..11 */
+    const char *title;      /* static */
+    kp_check_status status;
+    char *why;
+} kp_check_item;
+
+typedef struct kp_finding {
+    const char *code;       /* stable code, static ("low-cardinality-pk") */
+    kp_severity sev;
+    char *where;            /* "pattern 1", "index GSI1", "entity Order" */
+    char *message;
+    const char *fix;        /* static: the seeds' one-line fix */
+} kp_finding;
+
+typedef struct kp_analysis {
+    const kp_design *design; /* not owned; must outlive the analysis */
+    kp_pattern_result *patterns; /* one per design pattern, same order */
+    size_t npatterns;
+    kp_partition_result *partitions;
+    size_t npartitions;
+    kp_index_result *indexes; /* [0] base table, then design indexes in order */
+    size_t nindexes;
+    kp_cost on_demand;
+    kp_cost provisioned;
+    const kp_cost *cost;     /* the design's billing mode: &on_demand or &provisioned */
+    kp_check_item checklist[KP_CHECKLIST_ITEMS];
+    int checklist_pass, checklist_applicable;
+    kp_finding *findings;
+    size_t nfindings;
+    double table_hot_share;  /* hottest share on the base table */
+} kp_analysis;
+
+/* Runs the whole analysis of a design that passed validation. Never NULL; the caller frees it
+ * with analysis_free. The analysis points into the design: free it first. */
+kp_analysis *analysis_run(const kp_design *d);
+void analysis_free(kp_analysis *a);
+
+/* The value of a signal metric (SPEC 5: pattern.<id>.rate|rcu|requests|latency,
+ * entity.<name>.count|size|writes, index.<name>.items|wcu|hot_share, table.hot_share,
+ * cost.total, cost.<line>). false when the metric names nothing known. */
+bool analysis_metric(const kp_analysis *a, const char *metric, double *out);
+
+/* Finding catalogue: every stable code with its title and fix, in a fixed order. */
+typedef struct kp_finding_info {
+    const char *code;
+    const char *title;
+    const char *fix;
+} kp_finding_info;
+const kp_finding_info *analysis_finding_catalogue(size_t *n);
+
+#endif

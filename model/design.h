@@ -1,0 +1,336 @@
+/* design.h - the design: table, indexes, attributes, entities, patterns, alerts, pricing and
+ * decisions (SPEC section 1 and 5). Plain data, owned by one kp_design and released with
+ * design_free(). Every element remembers where it came from (kp_loc) so that validation and the
+ * resolver can name the place of a problem.
+ *
+ * Conventions:
+ * - Optional numbers use NAN for "not given" (test with isnan); counts use -1 for unset.
+ * - Names that refer to other things are kp_str (text + place), so that an unknown reference
+ *   can be reported at the reference.
+ * - Arrays are (pointer, count) pairs; the order is the file's order and is preserved. */
+#ifndef KP_DESIGN_H
+#define KP_DESIGN_H
+
+#include "model/template.h"
+#include "model/util.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define KP_FORMAT_VERSION 1
+
+typedef struct kp_str {
+    char *s;
+    kp_loc loc;
+} kp_str;
+
+typedef enum kp_tristate { KP_UNSET = -1, KP_FALSE = 0, KP_TRUE = 1 } kp_tristate;
+
+/* ---- table --------------------------------------------------------------------------- */
+typedef enum kp_billing { KP_BILLING_ON_DEMAND, KP_BILLING_PROVISIONED } kp_billing;
+
+typedef struct kp_table {
+    char *name;
+    kp_str pk;               /* attribute name of the partition key (required) */
+    kp_str sk;               /* sort key attribute name, s == NULL when the table has none */
+    kp_billing billing;      /* default on-demand */
+    kp_tristate streams;     /* explicit true/false wanted by the cost checklist */
+    kp_tristate pitr;        /* continuous backups */
+    double target_utilization; /* provisioned autoscaling target, NAN = default 0.7 */
+    kp_loc loc;
+} kp_table;
+
+/* ---- indexes ------------------------------------------------------------------------- */
+typedef enum kp_index_kind { KP_GSI, KP_LSI } kp_index_kind;
+typedef enum kp_projection { KP_PROJ_ALL, KP_PROJ_KEYS, KP_PROJ_INCLUDE } kp_projection;
+
+typedef struct kp_index {
+    char *name;
+    kp_index_kind kind;   /* default gsi */
+    kp_str pk;            /* item attribute the index is partitioned on */
+    kp_str sk;            /* s == NULL when none */
+    kp_projection projection; /* default all (DynamoDB's default) */
+    kp_str *include;      /* projection: include */
+    size_t ninclude;
+    char *why;            /* free text: why the index exists (decision record) */
+    kp_loc loc;
+} kp_index;
+
+/* ---- attributes ---------------------------------------------------------------------- */
+typedef enum kp_attr_type {
+    KP_ATTR_STRING, /* default */
+    KP_ATTR_NUMBER,
+    KP_ATTR_DATE,   /* ISO 8601 text: sorts chronologically */
+    KP_ATTR_ENUM,
+    KP_ATTR_SHARD,  /* write-sharding suffix 0..count-1 */
+    KP_ATTR_BOOL,
+} kp_attr_type;
+
+typedef struct kp_enum_value {
+    char *name;
+    double share;       /* share of the items with this value; shares sum to 1 */
+    double write_share; /* share of the writes that land on this value; NAN = same as share */
+    kp_loc loc;
+} kp_enum_value;
+
+typedef struct kp_attr {
+    char *name;
+    kp_attr_type type;
+    double distinct;    /* number of distinct values; NAN = unknown (enum: count of values;
+                           shard: count) */
+    double zipf;        /* zipf exponent s of "skew: zipf:s"; 0 = uniform */
+    kp_enum_value *values; /* enum */
+    size_t nvalues;
+    char *format;       /* number format inside templates ("03"); NULL = none */
+    int shard_count;    /* shard: count of suffixes; -1 unset */
+    double write_hot;   /* share of the writes that land on the single hottest value, where it
+                           differs from the item distribution (a date written "today": 1.0);
+                           NAN = follow the item distribution */
+    double size;        /* average bytes of the value, NAN = unknown (estimates use 8) */
+    kp_loc loc;
+} kp_attr;
+
+/* ---- entities ------------------------------------------------------------------------ */
+typedef struct kp_keytpl {
+    kp_str attr; /* key attribute the template fills (PK, SK, GSI1PK, ...) */
+    tpl tpl;     /* parsed template */
+    kp_loc loc;  /* of the template value */
+} kp_keytpl;
+
+typedef enum kp_sparse_kind { KP_SPARSE_COND, KP_SPARSE_SHARE } kp_sparse_kind;
+typedef enum kp_cond_op { KP_COND_EQ, KP_COND_NE, KP_COND_IN } kp_cond_op;
+
+/* The key attribute `attr` exists only on some items: those meeting the condition
+ * ("status = pending-shipment", "status != delivered", "status in [paid, pending-shipment]")
+ * or a share of them (0.05). */
+typedef struct kp_sparse {
+    kp_str attr;
+    kp_sparse_kind kind;
+    kp_str cond_attr;   /* COND: the attribute tested */
+    kp_cond_op op;
+    kp_str *values;     /* COND: one value for = and !=, several for in */
+    size_t nvalues;
+    double share;       /* SHARE: the share of items carrying attr */
+    char *src;          /* the condition as written (for saving) */
+    kp_loc loc;
+} kp_sparse;
+
+typedef struct kp_entity {
+    char *name;
+    double count;       /* items */
+    double size;        /* average item bytes */
+    double writes;      /* puts/updates per second at peak; NAN = only from write patterns */
+    double writes_avg;  /* average writes per second; NAN = same as writes */
+    kp_str *attrs;      /* domain attributes the items carry */
+    size_t nattrs;
+    kp_keytpl *keys;    /* templates of the item's key attributes */
+    size_t nkeys;
+    kp_sparse *sparse;
+    size_t nsparse;
+    char *description;
+    kp_loc loc;
+} kp_entity;
+
+/* ---- patterns ------------------------------------------------------------------------ */
+typedef enum kp_pattern_kind { KP_READ, KP_WRITE } kp_pattern_kind;
+typedef enum kp_consistency { KP_EVENTUAL, KP_STRONG, KP_TRANSACTIONAL } kp_consistency;
+typedef enum kp_write_op { KP_OP_PUT, KP_OP_UPDATE, KP_OP_DELETE, KP_OP_TRANSACT } kp_write_op;
+typedef enum kp_needs { KP_NEEDS_NONE, KP_NEEDS_SEARCH, KP_NEEDS_AGGREGATE, KP_NEEDS_ADHOC } kp_needs;
+
+/* One element of `by`: "customerId", or "status=pending-shipment" (a fixed value). */
+typedef struct kp_by {
+    kp_str attr;
+    char *value; /* NULL when the caller supplies it */
+} kp_by;
+
+/* One element of `join`: attribute `to` of the next request comes from `from` of the
+ * previous result ({ username: followingUsername }). */
+typedef struct kp_join {
+    kp_str to;
+    kp_str from;
+} kp_join;
+
+typedef struct kp_pattern {
+    char *id;              /* unique; numbers are kept as their text ("1") */
+    char *name;
+    kp_pattern_kind kind;  /* default read */
+    kp_str *entities;      /* `entity: X` gives one; `entities: [...]` several */
+    size_t nentities;
+    bool multi_form;       /* written as `entities:` (several kinds in one screen) */
+    kp_by *by;
+    size_t nby;
+    double rate;           /* requests per second at peak; NAN = not given */
+    double avg;            /* average requests per second; NAN = same as rate */
+    double latency;        /* target, ms; NAN = not given */
+    kp_consistency consistency;
+    bool consistency_given;
+    char *why;
+    kp_str order;          /* attribute of `order: a desc`; s == NULL when none */
+    bool order_desc;
+    double limit;          /* NAN = none */
+    kp_str range;          /* attribute of a between / < / > condition */
+    kp_str *filter;        /* FilterExpression attributes */
+    size_t nfilter;
+    kp_join *join;
+    size_t njoin;
+    kp_str covered_by;     /* pattern id */
+    kp_needs needs;
+    char *served_by;       /* served outside DynamoDB */
+    kp_write_op op;        /* writes; default put */
+    double items;          /* writes: items per request; reads: items read per call; NAN */
+    kp_str *changes;       /* key attributes an update changes */
+    size_t nchanges;
+    kp_loc loc;
+} kp_pattern;
+
+/* ---- alerts, pricing ------------------------------------------------------------------ */
+typedef struct kp_alert {
+    char *name;
+    char *metric;
+    char *when;
+    kp_loc loc;
+} kp_alert;
+
+/* Every figure NAN = take the base table's (built-in "aws-us-east-1"). */
+typedef struct kp_pricing {
+    char *base;              /* "aws-us-east-1" (the only built-in table); NULL = default */
+    char *currency;          /* NULL = "USD" */
+    double read_per_million;
+    double write_per_million;
+    double index_write_per_million; /* NAN = write_per_million */
+    double rcu_hour;
+    double wcu_hour;
+    double storage_gb_month;
+    double backup_gb_month;  /* continuous backups (PITR) */
+    double stream_read_per_100k;
+    bool given;              /* a pricing: block was present */
+    kp_loc loc;
+} kp_pricing;
+
+/* ---- decisions ------------------------------------------------------------------------ */
+typedef enum kp_decision_status {
+    KP_DEC_PROPOSED,
+    KP_DEC_ACCEPTED, /* default */
+    KP_DEC_REOPENED,
+    KP_DEC_SUPERSEDED,
+} kp_decision_status;
+
+typedef struct kp_alternative {
+    char *option;
+    char *why_not;
+    kp_loc loc;
+} kp_alternative;
+
+typedef enum kp_cmp { KP_CMP_GT, KP_CMP_GE, KP_CMP_LT, KP_CMP_LE, KP_CMP_EQ, KP_CMP_NE } kp_cmp;
+
+/* "pattern.5.rate > 50" */
+typedef struct kp_signal {
+    char *src;     /* as written */
+    char *metric;  /* "pattern.5.rate" */
+    kp_cmp cmp;
+    double value;
+    kp_loc loc;
+} kp_signal;
+
+typedef struct kp_decision {
+    char *id;
+    char *title;
+    kp_decision_status status;
+    kp_str *patterns;   /* pattern ids */
+    size_t npatterns;
+    char *context;
+    char *decision;
+    kp_alternative *alternatives;
+    size_t nalternatives;
+    char **assumptions;
+    size_t nassumptions;
+    char *failure_test;
+    char *rollback;
+    char *limitations;
+    kp_signal *signals;
+    size_t nsignals;
+    kp_loc loc;
+} kp_decision;
+
+/* ---- the design ------------------------------------------------------------------------ */
+typedef struct kp_design {
+    int version;        /* the `keyplan:` format version (1) */
+    char *name;
+    char *description;
+    kp_table table;
+    kp_index *indexes;
+    size_t nindexes;
+    kp_attr *attrs;
+    size_t nattrs;
+    kp_entity *entities;
+    size_t nentities;
+    kp_pattern *patterns;
+    size_t npatterns;
+    kp_alert *alerts;
+    size_t nalerts;
+    kp_pricing pricing;
+    kp_decision *decisions;
+    size_t ndecisions;
+} kp_design;
+
+/* A new empty design with every default set (version 1, on-demand, streams/pitr unset, NAN for
+ * optional figures). Never NULL. Release with design_free. */
+kp_design *design_new(void);
+void design_free(kp_design *d);
+/* Deep copy. Never NULL. */
+kp_design *design_clone(const kp_design *d);
+/* Deep structural equality (places kp_loc are ignored). */
+bool design_equal(const kp_design *a, const kp_design *b);
+
+/* Zero-initialised elements with their defaults, for builders (the YAML loader, the TUI). */
+void table_init(kp_table *t);
+void index_init(kp_index *x);
+void attr_init(kp_attr *a);
+void entity_init(kp_entity *e);
+void pattern_init(kp_pattern *p);
+void pricing_init(kp_pricing *p);
+void decision_init(kp_decision *d);
+void index_free(kp_index *x);
+void attr_free(kp_attr *a);
+void entity_free(kp_entity *e);
+void pattern_free(kp_pattern *p);
+void alert_free(kp_alert *a);
+void decision_free(kp_decision *d);
+void str_free(kp_str *s);
+kp_str str_make(const char *s, kp_loc loc); /* copies s */
+
+/* Look-ups by name; NULL / -1 when absent. */
+const kp_attr *design_attr(const kp_design *d, const char *name);
+const kp_entity *design_entity(const kp_design *d, const char *name);
+const kp_pattern *design_pattern(const kp_design *d, const char *id);
+const kp_index *design_index(const kp_design *d, const char *name);
+ptrdiff_t design_entity_pos(const kp_design *d, const char *name);
+ptrdiff_t design_pattern_pos(const kp_design *d, const char *id);
+ptrdiff_t design_index_pos(const kp_design *d, const char *name);
+
+/* The entity's template for key attribute `attr`, or NULL when its items do not carry it.
+ * A plain domain attribute listed in the entity's `attributes` counts as carrying itself: for
+ * such a name the function returns NULL but entity_carries() is true. */
+const kp_keytpl *entity_key(const kp_entity *e, const char *attr);
+/* true when the entity's items carry attribute `attr` (as a key template or a domain attribute). */
+bool entity_carries(const kp_entity *e, const char *attr);
+/* true when the entity carries `attr` as a domain attribute or a placeholder of any template. */
+bool entity_knows(const kp_entity *e, const char *attr);
+/* The sparse rule for attribute `attr`, or NULL. */
+const kp_sparse *entity_sparse(const kp_entity *e, const char *attr);
+
+const char *kp_billing_name(kp_billing b);          /* "on-demand" */
+const char *kp_index_kind_name(kp_index_kind k);    /* "gsi" */
+const char *kp_projection_name(kp_projection p);    /* "keys" */
+const char *kp_attr_type_name(kp_attr_type t);      /* "string" */
+const char *kp_consistency_name(kp_consistency c);  /* "eventual" */
+const char *kp_write_op_name(kp_write_op o);        /* "put" */
+const char *kp_needs_name(kp_needs n);              /* "search"; NULL for none */
+const char *kp_decision_status_name(kp_decision_status s); /* "accepted" */
+const char *kp_cmp_name(kp_cmp c);                  /* ">" */
+
+/* Parses a signal "metric op number" into *out (src copied). false with *err set (static
+ * text) on a malformed signal. */
+bool signal_parse(const char *src, kp_signal *out, const char **err);
+
+#endif

@@ -1,0 +1,221 @@
+/* template.c - parsing, printing and rendering of key templates. */
+#include "model/template.h"
+
+#include "model/util.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool name_byte(unsigned char c)
+{
+    return isalnum(c) || c == '_' || c == '-' || c == '.' || c >= 0x80;
+}
+
+static void push_part(tpl *t, size_t *cap, tpl_part_kind kind, char *text, char *format,
+                      size_t offset)
+{
+    /* merge adjacent literals */
+    if (kind == TPL_LIT && t->n > 0 && t->parts[t->n - 1].kind == TPL_LIT) {
+        tpl_part *p = &t->parts[t->n - 1];
+        size_t a = strlen(p->text), b = strlen(text);
+        p->text = xrealloc(p->text, a + b + 1);
+        memcpy(p->text + a, text, b + 1);
+        free(text);
+        return;
+    }
+    VEC_GROW(t->parts, t->n, *cap);
+    t->parts[t->n++] = (tpl_part){kind, text, format, offset};
+}
+
+bool tpl_parse(const char *src, tpl *out, const char **err, size_t *err_offset)
+{
+    memset(out, 0, sizeof *out);
+    if (!src) {
+        *err = "the template is missing";
+        *err_offset = 0;
+        return false;
+    }
+    size_t cap = 0, i = 0, len = strlen(src);
+    tpl t = {xstrdup(src), NULL, 0};
+    while (i < len) {
+        char c = src[i];
+        if (c == '{' && src[i + 1] == '{') {
+            push_part(&t, &cap, TPL_LIT, xstrdup("{"), NULL, i);
+            i += 2;
+        } else if (c == '}' && src[i + 1] == '}') {
+            push_part(&t, &cap, TPL_LIT, xstrdup("}"), NULL, i);
+            i += 2;
+        } else if (c == '}') {
+            *err = "a lone '}' (write '}}' for a literal brace)";
+            *err_offset = i;
+            goto fail;
+        } else if (c == '{') {
+            size_t start = i + 1, j = start;
+            while (j < len && name_byte((unsigned char)src[j]))
+                j++;
+            if (j == start) {
+                *err = j < len && src[j] == '}' ? "an empty placeholder '{}' (expected an attribute name)"
+                                                 : "'{' must be followed by an attribute name (write '{{' for a literal brace)";
+                *err_offset = i;
+                goto fail;
+            }
+            char *format = NULL;
+            size_t name_end = j;
+            if (j < len && src[j] == ':') {
+                size_t fs = ++j;
+                while (j < len && isdigit((unsigned char)src[j]))
+                    j++;
+                if (j == fs || j - fs > 3) {
+                    *err = "a placeholder format must be digits such as '03' ({lineNo:03})";
+                    *err_offset = fs;
+                    goto fail;
+                }
+                format = xstrndup(src + fs, j - fs);
+            }
+            if (j >= len || src[j] != '}') {
+                free(format);
+                *err = j >= len ? "unclosed placeholder: expected '}'"
+                                : "unexpected character in a placeholder name (expected letters, digits, '_', '-' or '.', then '}')";
+                *err_offset = j >= len ? i : j;
+                goto fail;
+            }
+            push_part(&t, &cap, TPL_ATTR, xstrndup(src + start, name_end - start), format, i);
+            i = j + 1;
+        } else {
+            size_t j = i;
+            while (j < len && src[j] != '{' && src[j] != '}')
+                j++;
+            push_part(&t, &cap, TPL_LIT, xstrndup(src + i, j - i), NULL, i);
+            i = j;
+        }
+    }
+    *out = t;
+    return true;
+fail:
+    tpl_free(&t);
+    return false;
+}
+
+void tpl_free(tpl *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->parts[i].text);
+        free(t->parts[i].format);
+    }
+    free(t->parts);
+    free(t->src);
+    memset(t, 0, sizeof *t);
+}
+
+bool tpl_copy(tpl *dst, const tpl *src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->src = xstrdup(src->src);
+    dst->n = src->n;
+    dst->parts = xcalloc(src->n ? src->n : 1, sizeof *dst->parts);
+    for (size_t i = 0; i < src->n; i++) {
+        dst->parts[i] = src->parts[i];
+        dst->parts[i].text = xstrdup(src->parts[i].text);
+        dst->parts[i].format = xstrdup(src->parts[i].format);
+    }
+    return true;
+}
+
+bool tpl_is_constant(const tpl *t) { return tpl_attr_count(t) == 0; }
+
+bool tpl_has_attr(const tpl *t, const char *name)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->parts[i].kind == TPL_ATTR && strcmp(t->parts[i].text, name) == 0)
+            return true;
+    return false;
+}
+
+size_t tpl_attr_count(const tpl *t)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < t->n; i++)
+        k += t->parts[i].kind == TPL_ATTR;
+    return k;
+}
+
+char *tpl_format(const tpl *t)
+{
+    sbuf b;
+    sbuf_init(&b);
+    for (size_t i = 0; i < t->n; i++) {
+        const tpl_part *p = &t->parts[i];
+        if (p->kind == TPL_ATTR) {
+            sbuf_addc(&b, '{');
+            sbuf_add(&b, p->text);
+            if (p->format) {
+                sbuf_addc(&b, ':');
+                sbuf_add(&b, p->format);
+            }
+            sbuf_addc(&b, '}');
+        } else {
+            for (const char *c = p->text; *c; c++) {
+                if (*c == '{' || *c == '}')
+                    sbuf_addc(&b, *c);
+                sbuf_addc(&b, *c);
+            }
+        }
+    }
+    return sbuf_steal(&b);
+}
+
+char *tpl_apply_format(const char *value, const char *format)
+{
+    if (!value)
+        return NULL;
+    if (!format || !*format)
+        return xstrdup(value);
+    const char *v = value;
+    int neg = 0;
+    if (*v == '-')
+        neg = 1, v++;
+    if (!*v)
+        return xstrdup(value);
+    for (const char *c = v; *c; c++)
+        if (!isdigit((unsigned char)*c))
+            return xstrdup(value);
+    size_t width = (size_t)strtoul(format, NULL, 10);
+    size_t len = strlen(v);
+    if (len + (size_t)neg >= width)
+        return xstrdup(value);
+    size_t pad = width - len - (size_t)neg;
+    char *out = xmalloc(width + 1);
+    size_t o = 0;
+    if (neg)
+        out[o++] = '-';
+    memset(out + o, '0', pad);
+    memcpy(out + o + pad, v, len + 1);
+    return out;
+}
+
+char *tpl_render(const tpl *t, const char *(*lookup)(const char *name, void *ctx), void *ctx)
+{
+    sbuf b;
+    sbuf_init(&b);
+    for (size_t i = 0; i < t->n; i++) {
+        const tpl_part *p = &t->parts[i];
+        if (p->kind == TPL_LIT) {
+            sbuf_add(&b, p->text);
+            continue;
+        }
+        const char *v = lookup ? lookup(p->text, ctx) : NULL;
+        if (!v) {
+            sbuf_printf(&b, "{%s}", p->text);
+            continue;
+        }
+        if (p->format) {
+            char *f = tpl_apply_format(v, p->format);
+            sbuf_add(&b, f);
+            free(f);
+        } else {
+            sbuf_add(&b, v);
+        }
+    }
+    return sbuf_steal(&b);
+}

@@ -1,0 +1,59 @@
+/* template.h - key templates: literal text with {attribute} placeholders.
+ *
+ * Grammar (UTF-8 text):
+ *   template    := part*
+ *   part        := literal | "{{" | "}}" | "{" name [ ":" format ] "}"
+ *   name        := one or more of [A-Za-z0-9_.-] or any non-ASCII byte (Spanish names work)
+ *   format      := digits, as printf's zero-padded width: "03" pads numbers to width 3
+ * "{{" and "}}" are literal braces. A lone "}" or an unclosed "{" is an error, as is "{}".
+ * An inline format overrides the attribute's own `format:`. Adjacent literals are merged, so
+ * the parts alternate between literal runs and placeholders; this is what the resolver walks. */
+#ifndef KP_TEMPLATE_H
+#define KP_TEMPLATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum tpl_part_kind { TPL_LIT, TPL_ATTR } tpl_part_kind;
+
+typedef struct tpl_part {
+    tpl_part_kind kind;
+    char *text;   /* TPL_LIT: the literal (braces unescaped); TPL_ATTR: the attribute name */
+    char *format; /* TPL_ATTR only: inline format ("03") or NULL */
+    size_t offset; /* byte offset of the part in the source text (for error columns) */
+} tpl_part;
+
+typedef struct tpl {
+    char *src; /* the template as written */
+    tpl_part *parts;
+    size_t n;
+} tpl;
+
+/* Parses src into *out (which the caller owns and releases with tpl_free).
+ * On failure returns false, leaves *out empty, and sets *err to a static message and
+ * *err_offset to the byte offset in src where the problem is. */
+bool tpl_parse(const char *src, tpl *out, const char **err, size_t *err_offset);
+void tpl_free(tpl *t);
+bool tpl_copy(tpl *dst, const tpl *src);
+
+/* true when the template has no placeholder (a constant key: a hot-key warning). */
+bool tpl_is_constant(const tpl *t);
+/* true when attribute `name` appears as a placeholder. */
+bool tpl_has_attr(const tpl *t, const char *name);
+/* Number of placeholders. */
+size_t tpl_attr_count(const tpl *t);
+
+/* Writes the template back as source text (escaping braces); caller frees. tpl_parse of the
+ * result gives an equal template. */
+char *tpl_format(const tpl *t);
+
+/* Renders the template with values: lookup(name, ctx) returns the value text for an attribute
+ * (already formatted) or NULL, in which case the placeholder is written as {name}.
+ * Caller frees. */
+char *tpl_render(const tpl *t, const char *(*lookup)(const char *name, void *ctx), void *ctx);
+
+/* Pads a number given as text to a printf-style zero-padded width format ("03"): "7" -> "007".
+ * Non-numeric text or a NULL/empty format is returned unchanged. Caller frees. */
+char *tpl_apply_format(const char *value, const char *format);
+
+#endif

@@ -1,0 +1,293 @@
+/* util.c - allocation, strings, edit distance, UTF-8 check and diagnostics. */
+#include "model/util.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void (*die_hook)(void);
+
+void util_set_die_hook(void (*hook)(void)) { die_hook = hook; }
+
+void util_die(const char *what)
+{
+    if (die_hook)
+        die_hook();
+    fprintf(stderr, "keyplan: fatal: %s\n", what);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        util_die("out of memory");
+    return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        util_die("out of memory");
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        util_die("out of memory");
+    return q;
+}
+
+char *xstrdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *p = xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        util_die("bad format");
+    char *p = xmalloc((size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = xvasprintf(fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void sbuf_init(sbuf *b) { b->s = NULL, b->len = 0, b->cap = 0; }
+
+void sbuf_free(sbuf *b)
+{
+    free(b->s);
+    sbuf_init(b);
+}
+
+void sbuf_addn(sbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap : 64;
+        while (nc < b->len + n + 1)
+            nc *= 2;
+        b->s = xrealloc(b->s, nc);
+        b->cap = nc;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void sbuf_add(sbuf *b, const char *s) { sbuf_addn(b, s, strlen(s)); }
+void sbuf_addc(sbuf *b, char c) { sbuf_addn(b, &c, 1); }
+
+void sbuf_printf(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = xvasprintf(fmt, ap);
+    va_end(ap);
+    sbuf_add(b, p);
+    free(p);
+}
+
+char *sbuf_steal(sbuf *b)
+{
+    char *s = b->s ? b->s : xstrdup("");
+    sbuf_init(b);
+    return s;
+}
+
+size_t util_edit_distance(const char *a, const char *b, size_t max)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if ((la > lb ? la - lb : lb - la) > max)
+        return max + 1;
+    size_t *row = xmalloc((lb + 1) * sizeof *row);
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t prev = row[0], best = i;
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cur = row[j];
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t v = prev + cost;
+            if (row[j] + 1 < v)
+                v = row[j] + 1;
+            if (row[j - 1] + 1 < v)
+                v = row[j - 1] + 1;
+            row[j] = v;
+            prev = cur;
+            if (v < best)
+                best = v;
+        }
+        if (best > max) {
+            free(row);
+            return max + 1;
+        }
+    }
+    size_t d = row[lb];
+    free(row);
+    return d > max ? max + 1 : d;
+}
+
+const char *util_did_you_mean(const char *word, const char *const *cands, size_t n)
+{
+    size_t len = strlen(word);
+    size_t max = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    const char *best = NULL;
+    size_t bestd = max + 1;
+    for (size_t i = 0; i < n; i++) {
+        if (!cands[i])
+            continue;
+        size_t d = util_edit_distance(word, cands[i], max);
+        if (d < bestd) {
+            bestd = d;
+            best = cands[i];
+        }
+    }
+    return best;
+}
+
+bool util_utf8_valid(const char *str, size_t len, size_t *bad_offset)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = s[i];
+        size_t need;
+        uint32_t cp, min;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if ((c & 0xE0) == 0xC0) {
+            need = 1, cp = c & 0x1F, min = 0x80;
+        } else if ((c & 0xF0) == 0xE0) {
+            need = 2, cp = c & 0x0F, min = 0x800;
+        } else if ((c & 0xF8) == 0xF0) {
+            need = 3, cp = c & 0x07, min = 0x10000;
+        } else {
+            goto bad;
+        }
+        for (size_t k = 1; k <= need; k++) {
+            if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
+                goto bad;
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            goto bad;
+        i += need + 1;
+    }
+    return true;
+bad:
+    if (bad_offset)
+        *bad_offset = i;
+    return false;
+}
+
+static const char *const status_names[] = {
+#define KP_STATUS_NAME(name, text) #name,
+    KP_STATUS_CODES(KP_STATUS_NAME)
+#undef KP_STATUS_NAME
+};
+static const char *const status_texts[] = {
+#define KP_STATUS_TEXT(name, text) text,
+    KP_STATUS_CODES(KP_STATUS_TEXT)
+#undef KP_STATUS_TEXT
+};
+
+const char *kp_status_name(kp_status s)
+{
+    return (unsigned)s < KP_STATUS__COUNT ? status_names[s] : "?";
+}
+
+const char *kp_status_text(kp_status s)
+{
+    return (unsigned)s < KP_STATUS__COUNT ? status_texts[s] : "?";
+}
+
+void diags_init(kp_diags *d, const char *file)
+{
+    memset(d, 0, sizeof *d);
+    d->file = xstrdup(file);
+}
+
+void diags_free(kp_diags *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        free(d->v[i].msg);
+    free(d->v);
+    free(d->file);
+    memset(d, 0, sizeof *d);
+}
+
+static void diags_vadd(kp_diags *d, kp_severity sev, kp_status code, kp_loc loc,
+                       const char *fmt, va_list ap)
+{
+    VEC_GROW(d->v, d->n, d->cap);
+    kp_diag *g = &d->v[d->n++];
+    g->code = code;
+    g->sev = sev;
+    g->loc = loc;
+    g->msg = xvasprintf(fmt, ap);
+    if (sev == KP_SEV_ERROR)
+        d->errors++;
+}
+
+void diags_add(kp_diags *d, kp_status code, kp_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diags_vadd(d, KP_SEV_ERROR, code, loc, fmt, ap);
+    va_end(ap);
+}
+
+void diags_warn(kp_diags *d, kp_status code, kp_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diags_vadd(d, KP_SEV_WARNING, code, loc, fmt, ap);
+    va_end(ap);
+}
+
+char *diags_format(const kp_diags *d, size_t i)
+{
+    const kp_diag *g = &d->v[i];
+    const char *sev = g->sev == KP_SEV_ERROR ? "error" : g->sev == KP_SEV_WARNING ? "warning" : "note";
+    const char *file = d->file ? d->file : "<input>";
+    if (g->loc.line > 0)
+        return xasprintf("%s:%d:%d: %s: %s", file, g->loc.line, g->loc.col, sev, g->msg);
+    return xasprintf("%s: %s: %s", file, sev, g->msg);
+}
+
+void diags_print(const kp_diags *d, FILE *out)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        char *s = diags_format(d, i);
+        fprintf(out, "%s\n", s);
+        free(s);
+    }
+}

@@ -1,0 +1,133 @@
+/* util.h - allocation, growable arrays, strings and diagnostics shared by every module.
+ *
+ * Allocation never returns NULL: on exhaustion util_die() runs the hook the application set
+ * (which restores the terminal) and aborts. Nothing here exits on any other path. */
+#ifndef KP_UTIL_H
+#define KP_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Called once before abort() on a fatal error (out of memory). Set by app/ to restore the
+ * terminal; NULL by default. */
+void util_set_die_hook(void (*hook)(void));
+void util_die(const char *what);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);           /* NULL in, NULL out */
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap);
+
+/* Growable array of any element type: T *v; size_t n, cap. VEC_PUSH returns a pointer to the
+ * new zeroed slot. */
+#define VEC_GROW(v, n, cap)                                                         \
+    do {                                                                            \
+        if ((n) >= (cap)) {                                                         \
+            size_t vec_nc_ = (cap) ? (cap) * 2 : 8;                                 \
+            (v) = xrealloc((v), vec_nc_ * sizeof(*(v)));                            \
+            (cap) = vec_nc_;                                                        \
+        }                                                                           \
+    } while (0)
+
+/* A growable string (heap, always NUL-terminated once anything was appended). */
+typedef struct sbuf {
+    char *s;
+    size_t len, cap;
+} sbuf;
+
+void sbuf_init(sbuf *b);
+void sbuf_free(sbuf *b);
+void sbuf_add(sbuf *b, const char *s);
+void sbuf_addn(sbuf *b, const char *s, size_t n);
+void sbuf_addc(sbuf *b, char c);
+void sbuf_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *sbuf_steal(sbuf *b); /* returns the string (never NULL), leaves b empty; caller frees */
+
+/* Levenshtein distance between two strings, capped at max+1 (cheap early exit). */
+size_t util_edit_distance(const char *a, const char *b, size_t max);
+/* The candidate closest to `word` when it is close enough to be a plausible typo, else NULL.
+ * Returns a pointer into `cands`. */
+const char *util_did_you_mean(const char *word, const char *const *cands, size_t n);
+
+/* true when s is well-formed UTF-8 (no overlongs, no surrogates); on failure *bad_offset is the
+ * byte offset of the first bad byte. */
+bool util_utf8_valid(const char *s, size_t len, size_t *bad_offset);
+
+/* ------------------------------------------------------------------------------------------
+ * Status codes: one X-macro table (tig STATUS_CODE_INFO). The name is what tests and the
+ * JSON output use; the text is the generic message when nothing more specific is known. */
+#define KP_STATUS_CODES(X)                                                            \
+    X(OK, "ok")                                                                       \
+    X(NOMEM, "out of memory")                                                         \
+    X(IO, "cannot read or write the file")                                            \
+    X(SYNTAX, "YAML syntax error")                                                    \
+    X(ENCODING, "invalid UTF-8")                                                      \
+    X(EMPTY, "the file is empty")                                                     \
+    X(VERSION, "missing or unsupported format version")                               \
+    X(UNKNOWN_KEY, "unknown key")                                                     \
+    X(MISSING_KEY, "required key missing")                                            \
+    X(TYPE, "value of the wrong type")                                                \
+    X(RANGE, "value out of range")                                                    \
+    X(DUPLICATE, "duplicate name or id")                                              \
+    X(UNKNOWN_REF, "reference to something that does not exist")                     \
+    X(TEMPLATE, "broken key template")                                                \
+    X(SHARES, "enum shares do not sum to 1")                                          \
+    X(INDEX, "invalid index definition")                                              \
+    X(ALIAS, "YAML aliases expand beyond the allowed bound")                          \
+    X(SIGNAL, "malformed signal")                                                     \
+    X(CONFLICT, "the workspace changed meanwhile")                                    \
+    X(DAMAGED, "the workspace file is damaged or not a keyplan workspace")            \
+    X(READONLY, "the workspace is read-only")                                         \
+    X(NOTFOUND, "not found")                                                          \
+    X(NETWORK, "network or endpoint error")                                           \
+    X(INVALID, "invalid input")
+
+typedef enum kp_status {
+#define KP_STATUS_ENUM(name, text) KP_##name,
+    KP_STATUS_CODES(KP_STATUS_ENUM)
+#undef KP_STATUS_ENUM
+    KP_STATUS__COUNT
+} kp_status;
+
+const char *kp_status_name(kp_status s); /* "UNKNOWN_KEY" */
+const char *kp_status_text(kp_status s); /* "unknown key" */
+
+/* A place in a source file; line and col are 1-based, 0 when unknown. */
+typedef struct kp_loc {
+    int line, col;
+} kp_loc;
+
+typedef enum kp_severity { KP_SEV_ERROR, KP_SEV_WARNING, KP_SEV_NOTE } kp_severity;
+
+typedef struct kp_diag {
+    kp_status code;
+    kp_severity sev;
+    kp_loc loc;
+    char *msg; /* without "FILE:LINE:COL: error: " */
+} kp_diag;
+
+/* A list of diagnostics about one file. */
+typedef struct kp_diags {
+    char *file; /* name used in messages ("design.yaml"); may be NULL */
+    kp_diag *v;
+    size_t n, cap;
+    size_t errors; /* count of KP_SEV_ERROR entries */
+} kp_diags;
+
+void diags_init(kp_diags *d, const char *file);
+void diags_free(kp_diags *d);
+void diags_add(kp_diags *d, kp_status code, kp_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void diags_warn(kp_diags *d, kp_status code, kp_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* "FILE:LINE:COL: error: MSG" (line/col omitted when unknown); caller frees. */
+char *diags_format(const kp_diags *d, size_t i);
+/* Prints every diagnostic, one per line. */
+void diags_print(const kp_diags *d, FILE *out);
+
+#endif

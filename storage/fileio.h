@@ -1,0 +1,17 @@
+/* fileio.h - whole-file reads and atomic writes (temp file in the same folder + fsync + rename,
+ * htop Settings_write), shared by every format. */
+#ifndef KP_FILEIO_H
+#define KP_FILEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Reads the whole file. NULL on failure with *err set to a static-free message (caller frees
+ * *err). The result is NUL-terminated; *len (may be NULL) excludes the NUL. Caller frees. */
+char *fileio_read(const char *path, size_t *len, char **err);
+
+/* Writes data to path atomically; "-" writes to stdout. false on failure with *err set
+ * (caller frees); the old file is then untouched. */
+bool fileio_write_atomic(const char *path, const char *data, size_t len, char **err);
+
+#endif

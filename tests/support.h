@@ -1,0 +1,24 @@
+/* support.h - small helpers shared by the cmocka test programs. */
+#ifndef KP_TEST_SUPPORT_H
+#define KP_TEST_SUPPORT_H
+
+#include <stddef.h>
+
+/* Reads a whole file; NULL when it cannot. Caller frees. *len may be NULL. */
+char *ts_read_file(const char *path, size_t *len);
+/* Writes text to a new file in a fresh temporary directory; returns its path (caller frees).
+ * `name` is the file's base name ("design.yaml"). */
+char *ts_write_temp(const char *name, const char *text);
+/* A fresh empty temporary directory (caller frees the path). */
+char *ts_temp_dir(void);
+/* Path of a file in the source tree ("samples/cloudshop/design.yaml"); caller frees. */
+char *ts_source_path(const char *rel);
+/* Path of a file under ../shared ("fixtures/nosql-workbench/..."); caller frees. */
+char *ts_shared_path(const char *rel);
+
+/* Runs the keyplan binary with the given argument vector (NULL-terminated, argv[0] excluded),
+ * optional stdin text, capturing stdout and stderr (caller frees both). Returns the exit
+ * status, or -1 when it could not run, 128+N when killed by signal N. */
+int ts_run_keyplan(const char *const *args, const char *input, char **out, char **err);
+
+#endif

@@ -1,0 +1,161 @@
+/* test_template.c - table-driven tests of the key template parser. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "model/template.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* parts: "L:text" for a literal, "A:name" or "A:name:fmt" for a placeholder */
+static const struct parse_case {
+    const char *src;
+    const char *parts[6];
+} ok_cases[] = {
+    {"HEADER", {"L:HEADER"}},
+    {"", {NULL}},
+    {"CLIENTE#{customerId}", {"L:CLIENTE#", "A:customerId"}},
+    {"PEDIDO#{orderDate}#{orderId}", {"L:PEDIDO#", "A:orderDate", "L:#", "A:orderId"}},
+    {"{orderDate}#{orderId}", {"A:orderDate", "L:#", "A:orderId"}},
+    {"LINEA#{lineNo:03}", {"L:LINEA#", "A:lineNo:03"}},
+    {"{{literal}}", {"L:{literal}"}},
+    {"A{{B}}{x}C", {"L:A{B}", "A:x", "L:C"}},
+    {"DIRECCIÓN#{tipo}", {"L:DIRECCIÓN#", "A:tipo"}},
+    {"{línea}", {"A:línea"}},
+    {"{a}{b}", {"A:a", "A:b"}},
+    {"ESTADO#{status}", {"L:ESTADO#", "A:status"}},
+    {"x.y-z_{a.b}", {"L:x.y-z_", "A:a.b"}},
+};
+
+static void test_parse_ok(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof ok_cases / sizeof *ok_cases; i++) {
+        const struct parse_case *c = &ok_cases[i];
+        tpl t;
+        const char *err = NULL;
+        size_t off = 0;
+        if (!tpl_parse(c->src, &t, &err, &off))
+            fail_msg("case %zu '%s': unexpected error %s at %zu", i, c->src, err, off);
+        size_t n = 0;
+        while (n < 6 && c->parts[n])
+            n++;
+        if (t.n != n)
+            fail_msg("case %zu '%s': %zu parts, expected %zu", i, c->src, t.n, n);
+        for (size_t k = 0; k < n; k++) {
+            const char *want = c->parts[k];
+            tpl_part *p = &t.parts[k];
+            if (want[0] == 'L') {
+                assert_int_equal(p->kind, TPL_LIT);
+                assert_string_equal(p->text, want + 2);
+            } else {
+                assert_int_equal(p->kind, TPL_ATTR);
+                const char *name = want + 2, *colon = strchr(name, ':');
+                if (colon) {
+                    assert_int_equal(strlen(p->text), (size_t)(colon - name));
+                    assert_memory_equal(p->text, name, (size_t)(colon - name));
+                    assert_non_null(p->format);
+                    assert_string_equal(p->format, colon + 1);
+                } else {
+                    assert_string_equal(p->text, name);
+                    assert_null(p->format);
+                }
+            }
+        }
+        /* printing gives back an equal template */
+        char *again = tpl_format(&t);
+        tpl u;
+        assert_true(tpl_parse(again, &u, &err, &off));
+        assert_int_equal(u.n, t.n);
+        char *twice = tpl_format(&u);
+        assert_string_equal(again, twice);
+        free(again);
+        free(twice);
+        tpl_free(&u);
+        tpl_free(&t);
+    }
+}
+
+static const struct bad_case {
+    const char *src;
+    size_t offset;
+    const char *msg_part;
+} bad_cases[] = {
+    {"CLIENTE#{customerId", 8, "unclosed"},
+    {"{}", 0, "empty placeholder"},
+    {"A}B", 1, "lone '}'"},
+    {"A{ x}", 1, "attribute name"},
+    {"{a b}", 2, "unexpected character"},
+    {"{a:}", 3, "format"},
+    {"{a:xy}", 3, "format"},
+    {"{", 0, "attribute name"},
+    {"ok{a}}", 5, "lone '}'"},
+};
+
+static void test_parse_errors(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof bad_cases / sizeof *bad_cases; i++) {
+        const struct bad_case *c = &bad_cases[i];
+        tpl t;
+        const char *err = NULL;
+        size_t off = 99;
+        if (tpl_parse(c->src, &t, &err, &off))
+            fail_msg("case %zu '%s': parsed, expected an error", i, c->src);
+        if (!strstr(err, c->msg_part))
+            fail_msg("case %zu '%s': message '%s' lacks '%s'", i, c->src, err, c->msg_part);
+        if (off != c->offset)
+            fail_msg("case %zu '%s': offset %zu, expected %zu", i, c->src, off, c->offset);
+        assert_int_equal(t.n, 0);
+    }
+}
+
+static const char *lookup(const char *name, void *ctx)
+{
+    (void)ctx;
+    if (strcmp(name, "lineNo") == 0)
+        return "7";
+    if (strcmp(name, "orderId") == 0)
+        return "4471";
+    return NULL;
+}
+
+static void test_render_and_format(void **state)
+{
+    (void)state;
+    tpl t;
+    const char *err;
+    size_t off;
+    assert_true(tpl_parse("PEDIDO#{orderId}/LINEA#{lineNo:03}/{other}", &t, &err, &off));
+    char *r = tpl_render(&t, lookup, NULL);
+    assert_string_equal(r, "PEDIDO#4471/LINEA#007/{other}");
+    free(r);
+    assert_true(tpl_has_attr(&t, "lineNo"));
+    assert_false(tpl_has_attr(&t, "LINEA"));
+    assert_int_equal(tpl_attr_count(&t), 3);
+    assert_false(tpl_is_constant(&t));
+    tpl_free(&t);
+
+    char *f = tpl_apply_format("12", "03");
+    assert_string_equal(f, "012");
+    free(f);
+    f = tpl_apply_format("1234", "03");
+    assert_string_equal(f, "1234");
+    free(f);
+    f = tpl_apply_format("casa", "03");
+    assert_string_equal(f, "casa");
+    free(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_ok),
+        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_render_and_format),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
