@@ -1,0 +1,26 @@
+/* analysis_stages.h - the stages analysis_run calls, in order. Internal to model/.
+ * Each stage fills its part of the kp_analysis from the design and the earlier stages. */
+#ifndef KP_ANALYSIS_STAGES_H
+#define KP_ANALYSIS_STAGES_H
+
+#include "model/analysis.h"
+
+/* resolve.c: a->patterns (plan, steps, key conditions, items, RCU/WCU, latency, warnings). */
+void stage_resolve(kp_analysis *a);
+/* heat.c: a->partitions, a->indexes, a->table_hot_share. */
+void stage_heat(kp_analysis *a);
+/* cost.c: a->on_demand, a->provisioned, a->cost. */
+void stage_cost(kp_analysis *a);
+/* checklist.c: a->checklist, a->checklist_pass, a->checklist_applicable. */
+void stage_checklist(kp_analysis *a);
+/* findings.c: a->findings. */
+void stage_findings(kp_analysis *a);
+
+/* Release helpers for the parts each stage owns (called by analysis_free). */
+void stage_resolve_free(kp_analysis *a);
+void stage_heat_free(kp_analysis *a);
+void stage_cost_free(kp_analysis *a);
+void stage_checklist_free(kp_analysis *a);
+void stage_findings_free(kp_analysis *a);
+
+#endif
