@@ -128,6 +128,9 @@ typedef struct kp_index_result {
     double wcu_per_s;       /* peak write units */
     double wcu_per_s_avg;
     double hot_share;       /* max hot share over its partitions */
+    double distinct;        /* distinct partition-key values over all its templates; NAN unknown */
+    double read_hot_share;  /* share of all its reads landing on its hottest partition value */
+    double write_hot_share; /* share of all its writes landing on its hottest partition value */
     int patterns_served;    /* read patterns whose main step uses it */
 } kp_index_result;
 
