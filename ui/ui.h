@@ -1,0 +1,17 @@
+/* ui.h - the workbench (ncurses). The one entry point app/ calls. */
+#ifndef KP_UI_H
+#define KP_UI_H
+
+#include <stdbool.h>
+
+typedef struct ui_options {
+    bool tour;              /* open the CloudShop walkthrough */
+    const char *tour_name;  /* "cloudshop" (default) */
+} ui_options;
+
+/* Runs the workbench on the workspace at `workspace_path` (created when missing) until the user
+ * quits. Restores the terminal on every exit path. Returns the process exit status (0 normal,
+ * 2 unusable input with the message already on stderr). */
+int ui_run(const char *workspace_path, const ui_options *opt);
+
+#endif
