@@ -116,6 +116,7 @@ typedef struct kp_partition_result {
     double bytes;           /* bytes in the hottest value (10 GB per-partition for LSIs) */
     bool hot;               /* read_util or write_util >= 1 */
     int suggest_shards;     /* shard count bringing both under 50 %; 0 when not hot */
+    double items;           /* items (index entries) under this template, all values */
 } kp_partition_result;
 
 /* Whole-index figures (base table and each GSI/LSI). */
@@ -183,6 +184,8 @@ typedef struct kp_analysis {
     kp_finding *findings;
     size_t nfindings;
     double table_hot_share;  /* hottest share on the base table */
+    void *resolve_arena;     /* resolve.c: the block allocator holding the pattern results' strings
+                                and key values (released by stage_resolve_free) */
 } kp_analysis;
 
 /* Runs the whole analysis of a design that passed validation. Never NULL; the caller frees it

@@ -1,5 +1,159 @@
-/* cost.c - skeleton; its owner replaces it. */
+/* cost.c - the monthly cost in both billing modes (SPEC 4): a->on_demand, a->provisioned,
+ * a->cost. Reads the figures heat computed (a->indexes) and the patterns' read units.
+ *
+ * Month = 730 hours (the AWS calculator's convention). GB = 10^9 bytes (AWS bills storage in
+ * decimal gigabytes). Lines, always in this order: reads, writes, index writes, storage,
+ * streams, backups; kp_cost.total is their sum (no "total" line, so that summing the lines
+ * gives the total).
+ * - On-demand: reads = read request units/month at the patterns' average rates
+ *   (rcu_per_s_avg); writes = base-table write units/month at average rates (entity writes and
+ *   write patterns; LSI writes included, they are table writes); index writes = GSI write
+ *   units/month; storage = items x (size + 100 B) plus every index entry (projected + 100 B),
+ *   GB-month; streams (streams: true) = one stream read request unit per table write unit,
+ *   priced per 100,000; backups (pitr: true) = the table's storage (with its LSIs) x the
+ *   continuous-backup price. Disabled streams/backups are lines of 0 with units NAN.
+ * - Provisioned: capacity units = peak units / target utilisation (table's target_utilization,
+ *   default 0.7), x 730 h x the unit-hour price; reads = the table's (LSI reads included) plus
+ *   every GSI's read capacity, writes = the table's, index writes = every GSI's; storage,
+ *   streams and backups as on-demand. */
 #include "model/analysis_stages.h"
 
-void stage_cost(kp_analysis *a) { (void)a; }
-void stage_cost_free(kp_analysis *a) { (void)a; }
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HOURS_PER_MONTH 730.0
+#define SECONDS_PER_MONTH (HOURS_PER_MONTH * 3600.0)
+#define BYTES_PER_GB 1e9
+#define DEFAULT_TARGET 0.7
+
+/* The built-in price tables (SPEC 4); index_write NAN = the write price. */
+static const struct price_table {
+    const char *name, *currency;
+    double read_per_million, write_per_million, index_write_per_million;
+    double rcu_hour, wcu_hour, storage_gb_month, backup_gb_month, stream_read_per_100k;
+} builtin_prices[] = {
+    /* after the November 2024 cut */
+    {"aws-us-east-1", "USD", 0.125, 0.625, NAN, 0.00013, 0.00065, 0.25, 0.20, 0.02},
+};
+
+typedef struct prices {
+    const char *currency;
+    double read_pm, write_pm, index_write_pm, rcu_hour, wcu_hour, storage, backup, stream;
+} prices;
+
+static double pick(double over, double base) { return isnan(over) ? base : over; }
+
+static prices resolve_prices(const kp_pricing *p)
+{
+    const struct price_table *b = &builtin_prices[0];
+    for (size_t i = 0; p->base && i < sizeof builtin_prices / sizeof *builtin_prices; i++)
+        if (strcmp(builtin_prices[i].name, p->base) == 0)
+            b = &builtin_prices[i];
+    prices r;
+    r.currency = p->currency ? p->currency : b->currency;
+    r.read_pm = pick(p->read_per_million, b->read_per_million);
+    r.write_pm = pick(p->write_per_million, b->write_per_million);
+    r.index_write_pm = pick(p->index_write_per_million, pick(b->index_write_per_million, r.write_pm));
+    r.rcu_hour = pick(p->rcu_hour, b->rcu_hour);
+    r.wcu_hour = pick(p->wcu_hour, b->wcu_hour);
+    r.storage = pick(p->storage_gb_month, b->storage_gb_month);
+    r.backup = pick(p->backup_gb_month, b->backup_gb_month);
+    r.stream = pick(p->stream_read_per_100k, b->stream_read_per_100k);
+    return r;
+}
+
+static void add_line(kp_cost *c, const char *name, double units, double amount)
+{
+    kp_cost_line *l = &c->lines[c->nlines++];
+    l->name = xstrdup(name);
+    l->units = units;
+    l->amount = isnan(amount) ? 0 : amount;
+    c->total += l->amount;
+}
+
+static double nz(double x) { return isnan(x) ? 0 : x; }
+
+void stage_cost(kp_analysis *a)
+{
+    const kp_design *d = a->design;
+    prices pr = resolve_prices(&d->pricing);
+
+    /* figures shared by both modes */
+    double read_units_avg = 0; /* read units/s at average rates */
+    for (size_t i = 0; i < a->npatterns; i++)
+        read_units_avg += nz(a->patterns[i].rcu_per_s_avg);
+    double table_wcu_avg = 0, index_wcu_avg = 0, table_rcu_peak = 0, index_rcu_peak = 0;
+    double table_wcu_peak = 0, index_wcu_peak = 0, bytes = 0, table_bytes = 0;
+    for (size_t x = 0; x < a->nindexes; x++) {
+        const kp_index_result *ir = &a->indexes[x];
+        bool lsi = x > 0 && d->indexes[x - 1].kind == KP_LSI;
+        bytes += nz(ir->bytes);
+        if (x == 0 || lsi) {
+            table_bytes += nz(ir->bytes);
+            table_wcu_avg += nz(ir->wcu_per_s_avg);
+            table_wcu_peak += nz(ir->wcu_per_s);
+            table_rcu_peak += nz(ir->rcu_per_s);
+        } else {
+            index_wcu_avg += nz(ir->wcu_per_s_avg);
+            index_wcu_peak += nz(ir->wcu_per_s);
+            index_rcu_peak += nz(ir->rcu_per_s);
+        }
+    }
+    double gb = bytes / BYTES_PER_GB, table_gb = table_bytes / BYTES_PER_GB;
+    double table_writes_month = table_wcu_avg * SECONDS_PER_MONTH;
+    bool streams = d->table.streams == KP_TRUE, pitr = d->table.pitr == KP_TRUE;
+    double stream_units = streams ? table_writes_month : NAN;
+    double stream_amount = streams ? table_writes_month / 1e5 * pr.stream : 0;
+    double backup_units = pitr ? table_gb : NAN;
+    double backup_amount = pitr ? table_gb * pr.backup : 0;
+
+    kp_cost *od = &a->on_demand;
+    memset(od, 0, sizeof *od);
+    od->mode = KP_BILLING_ON_DEMAND;
+    od->currency = pr.currency;
+    od->lines = xcalloc(6, sizeof *od->lines);
+    double reads_month = read_units_avg * SECONDS_PER_MONTH;
+    double index_writes_month = index_wcu_avg * SECONDS_PER_MONTH;
+    add_line(od, "reads", reads_month, reads_month / 1e6 * pr.read_pm);
+    add_line(od, "writes", table_writes_month, table_writes_month / 1e6 * pr.write_pm);
+    add_line(od, "index writes", index_writes_month, index_writes_month / 1e6 * pr.index_write_pm);
+    add_line(od, "storage", gb, gb * pr.storage);
+    add_line(od, "streams", stream_units, stream_amount);
+    add_line(od, "backups", backup_units, backup_amount);
+
+    double target = d->table.target_utilization;
+    if (isnan(target) || target <= 0 || target > 1)
+        target = DEFAULT_TARGET;
+    kp_cost *pv = &a->provisioned;
+    memset(pv, 0, sizeof *pv);
+    pv->mode = KP_BILLING_PROVISIONED;
+    pv->currency = pr.currency;
+    pv->lines = xcalloc(6, sizeof *pv->lines);
+    double rcu = (table_rcu_peak + index_rcu_peak) / target;
+    double wcu = table_wcu_peak / target, iwcu = index_wcu_peak / target;
+    add_line(pv, "reads", rcu, rcu * HOURS_PER_MONTH * pr.rcu_hour);
+    add_line(pv, "writes", wcu, wcu * HOURS_PER_MONTH * pr.wcu_hour);
+    add_line(pv, "index writes", iwcu, iwcu * HOURS_PER_MONTH * pr.wcu_hour);
+    add_line(pv, "storage", gb, gb * pr.storage);
+    add_line(pv, "streams", stream_units, stream_amount);
+    add_line(pv, "backups", backup_units, backup_amount);
+
+    a->cost = d->table.billing == KP_BILLING_PROVISIONED ? &a->provisioned : &a->on_demand;
+}
+
+static void cost_free(kp_cost *c)
+{
+    for (size_t i = 0; i < c->nlines; i++)
+        free(c->lines[i].name);
+    free(c->lines);
+    c->lines = NULL;
+    c->nlines = 0;
+}
+
+void stage_cost_free(kp_analysis *a)
+{
+    cost_free(&a->on_demand);
+    cost_free(&a->provisioned);
+    a->cost = NULL;
+}

@@ -1,5 +1,423 @@
-/* findings.c - skeleton; its owner replaces it. */
+/* findings.c - the named mistakes (SPEC 6): a->findings, each with a stable code from the
+ * catalogue (model/metrics.c), a severity, the place and a one-line message.
+ *
+ * Rules (documented once, here):
+ * - low-cardinality-pk: a table or GSI partition template whose only placeholder is an enum,
+ *   bool or date, or is named like a status, type, country or date (status, state, type, kind,
+ *   country, date, day, estado, tipo, pais, país, fecha, dia, día); or whose known distinct
+ *   values are under 100 while it holds >= 10,000 items; or a constant template holding
+ *   >= 10,000 items. Warning on the table; a note on a GSI a decision names (an accepted
+ *   concentration, like CloudShop's GSI-1).
+ * - time-bucket-pk: a partition template with a date-like placeholder (type date, `write_hot`,
+ *   or a date-like name) and no shard placeholder whose hottest value takes >= 10 % of a
+ *   partition's write limit (100 WCU/s).
+ * - hot-partition (error): a partition at >= 100 % of its read or write limit.
+ * - gsi-throttles-writes (error): a GSI partition at >= 100 % of its write limit (its throttling
+ *   rejects the table's writes).
+ * - scan-user-path (error): a read pattern resolved to a scan with a latency target under 1 s.
+ * - filter-narrowing: a read pattern with `filter:` that is a scan or reads a collection (>= 2
+ *   items per call): the key condition does the reading, the filter only discards, and every
+ *   item read is paid for.
+ * - many-requests-join: a read pattern needing >= 3 requests per call with a `join` or several
+ *   entities.
+ * - unused-gsi: a GSI whose figures show no read pattern served by it.
+ * - projection-all (note): a GSI projecting ALL.
+ * - index-writes-exceed: GSI write units (average) above the table's.
+ * - lsi: each LSI.
+ * - item-too-large (error) over 400 KB; item-over-4kb over 4 KB.
+ * - date-not-iso-sk: a sort-key template (table's or an index's) with a placeholder that is a
+ *   date whose `format` does not start with the year (YYYY, yyyy, %Y), or a string attribute
+ *   named like a date (ends in Date/date/At/Time/time, or fecha) not declared `type: date`.
+ * - strong-read-gsi (error): a strong or transactional read whose main step is on a GSI; a
+ *   warning when the resolver had to refuse a GSI for a strong read (its warning says "strong").
+ * - counter-update: an update pattern that changes a number attribute, or any attribute named
+ *   like a counter (count, counter, total, views, likes, stock, balance, quantity, qty, saldo,
+ *   contador), or whose name says increment/decrement/incrementa, unless its `why` mentions a
+ *   condition or idempotency.
+ * - unknown-distribution: a partition template with an undeclared placeholder or one without
+ *   `distinct` (heat assumed one value per item). */
 #include "model/analysis_stages.h"
+#include "model/capacity.h"
+#include "model/distrib.h"
 
-void stage_findings(kp_analysis *a) { (void)a; }
-void stage_findings_free(kp_analysis *a) { (void)a; }
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *fix_of(const char *code)
+{
+    size_t n;
+    const kp_finding_info *cat = analysis_finding_catalogue(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(cat[i].code, code) == 0)
+            return cat[i].fix;
+    return "";
+}
+
+static const char *code_of(const char *code)
+{
+    size_t n;
+    const kp_finding_info *cat = analysis_finding_catalogue(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(cat[i].code, code) == 0)
+            return cat[i].code;
+    return "unknown";
+}
+
+typedef struct flist {
+    kp_finding *v;
+    size_t n, cap;
+} flist;
+
+static void add(flist *l, const char *code, kp_severity sev, char *where, char *msg)
+{
+    VEC_GROW(l->v, l->n, l->cap);
+    kp_finding *f = &l->v[l->n++];
+    f->code = code_of(code);
+    f->sev = sev;
+    f->where = where;
+    f->message = msg;
+    f->fix = fix_of(code);
+}
+
+static bool has_word(const char *text, const char *word)
+{
+    if (!text || !word)
+        return false;
+    size_t n = strlen(word);
+    for (const char *s = text; *s; s++) {
+        size_t i = 0;
+        while (i < n && s[i] && tolower((unsigned char)s[i]) == tolower((unsigned char)word[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+/* true when `word` appears in identifier `name` as a word of its own: at a camelCase, '_',
+ * '-' or start boundary, and ending at the end or before an uppercase letter or non-letter
+ * ("orderStatus", "order_status", "status" match "status"; "mediaId" does not match "dia"). */
+static bool word_in_name(const char *name, const char *word)
+{
+    size_t n = strlen(word), len = strlen(name);
+    for (size_t p = 0; p + n <= len; p++) {
+        size_t i = 0;
+        while (i < n && tolower((unsigned char)name[p + i]) == tolower((unsigned char)word[i]))
+            i++;
+        if (i < n)
+            continue;
+        unsigned char first = (unsigned char)name[p], prev = p ? (unsigned char)name[p - 1] : 0;
+        unsigned char next = (unsigned char)name[p + n];
+        bool start = p == 0 || !isalpha(prev) || isupper(first) || prev >= 0x80;
+        bool end = next == 0 || isupper(next) || !isalpha(next);
+        if (start && end)
+            return true;
+    }
+    return false;
+}
+
+static bool name_in(const char *name, const char *const *words, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (word_in_name(name, words[i]))
+            return true;
+    return false;
+}
+
+static const char *const lowcard_words[] = {"status", "state", "type", "kind", "country", "date",
+                                            "day", "estado", "tipo", "pais", "país", "fecha",
+                                            "dia", "día"};
+static const char *const counter_words[] = {"count", "counter", "total", "views", "likes", "stock",
+                                            "balance", "quantity", "qty", "saldo", "contador"};
+
+static bool ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static bool date_like_name(const char *n)
+{
+    return ends_with(n, "Date") || ends_with(n, "date") || ends_with(n, "At") || ends_with(n, "Time") ||
+           ends_with(n, "time") || word_in_name(n, "fecha") || word_in_name(n, "day") || word_in_name(n, "dia");
+}
+
+static bool date_attr(const kp_design *d, const distrib_map *names, const char *name)
+{
+    const kp_attr *at = distrib_map_attr(names, d, name);
+    if (at && at->type == KP_ATTR_DATE)
+        return true;
+    if (at && !isnan(at->write_hot) && at->write_hot >= 0.5)
+        return true;
+    return (!at || at->type == KP_ATTR_STRING) && date_like_name(name);
+}
+
+static const char *index_name(const kp_design *d, ptrdiff_t x) { return x < 0 ? "table" : d->indexes[x].name; }
+
+static char *where_partition(const kp_design *d, const kp_partition_result *pr)
+{
+    return xasprintf("%s %s", pr->index < 0 ? "table" : "index", pr->index < 0 ? pr->template_src
+                                                                               : index_name(d, pr->index));
+}
+
+/* The template behind a partition row (first entity's). */
+static const tpl *row_tpl(const kp_design *d, const kp_partition_result *pr)
+{
+    const char *pk = pr->index < 0 ? d->table.pk.s : d->indexes[pr->index].pk.s;
+    if (!pr->entity || !pk)
+        return NULL;
+    const kp_keytpl *k = entity_key(pr->entity, pk);
+    return k ? &k->tpl : NULL;
+}
+
+static bool decision_names(const kp_design *d, const char *name)
+{
+    for (size_t i = 0; name && i < d->ndecisions; i++) {
+        const kp_decision *dc = &d->decisions[i];
+        if (has_word(dc->title, name) || has_word(dc->context, name) || has_word(dc->decision, name))
+            return true;
+    }
+    return false;
+}
+
+static void partition_findings(flist *l, const kp_analysis *a, const distrib_map *names)
+{
+    const kp_design *d = a->design;
+    for (size_t i = 0; i < a->npartitions; i++) {
+        const kp_partition_result *pr = &a->partitions[i];
+        const tpl *t = row_tpl(d, pr);
+        size_t nph = 0;
+        const char *only = NULL;
+        bool has_shard = false, has_date = false;
+        sbuf unknown;
+        sbuf_init(&unknown);
+        if (t) {
+            for (size_t k = 0; k < t->n; k++) {
+                if (t->parts[k].kind != TPL_ATTR)
+                    continue;
+                const char *nm = t->parts[k].text;
+                const kp_attr *at = distrib_map_attr(names, d, nm);
+                nph++;
+                only = nm;
+                if (at && at->type == KP_ATTR_SHARD)
+                    has_shard = true;
+                if (date_attr(d, names, nm))
+                    has_date = true;
+                bool known = at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_SHARD ||
+                                    at->type == KP_ATTR_BOOL || !isnan(at->distinct));
+                if (!known)
+                    sbuf_printf(&unknown, "%s%s", unknown.len ? ", " : "", nm);
+            }
+        } else if (pr->template_src[0] == '{') {
+            nph = 1;
+        }
+        double items = pr->items;
+        /* low cardinality */
+        bool low = false;
+        char *why = NULL;
+        if (nph == 1 && only) {
+            const kp_attr *at = distrib_map_attr(names, d, only);
+            if ((at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_BOOL || at->type == KP_ATTR_DATE)) ||
+                name_in(only, lowcard_words, sizeof lowcard_words / sizeof *lowcard_words)) {
+                low = true;
+                why = xasprintf("partition key %s is keyed by %s alone", pr->template_src, only);
+            }
+        }
+        if (!low && !isnan(pr->distinct) && pr->distinct < 100 && items >= 10000) {
+            low = true;
+            why = xasprintf("partition key %s has %.0f distinct values for %.0f items", pr->template_src,
+                            pr->distinct, items);
+        }
+        if (!low && t && nph == 0 && items >= 10000) {
+            low = true;
+            why = xasprintf("partition key %s is a constant holding %.0f items", pr->template_src, items);
+        }
+        if (low) {
+            bool accepted = pr->index >= 0 && decision_names(d, index_name(d, pr->index));
+            char *msg = xasprintf("%s; the hottest value holds %.0f %% of the items", why, pr->hot_share * 100);
+            free(why);
+            add(l, "low-cardinality-pk", accepted ? KP_SEV_NOTE : KP_SEV_WARNING, where_partition(d, pr), msg);
+        }
+        /* time bucket under write load */
+        if (has_date && !has_shard && pr->write_units >= 0.1 * CAP_PARTITION_WCU)
+            add(l, "time-bucket-pk", KP_SEV_WARNING, where_partition(d, pr),
+                xasprintf("partition key %s is a time bucket: its current value takes %.0f write units/s "
+                          "(%.0f %% of a partition)",
+                          pr->template_src, pr->write_units, pr->write_util * 100));
+        /* hot */
+        if (pr->hot) {
+            add(l, "hot-partition", KP_SEV_ERROR, where_partition(d, pr),
+                xasprintf("the hottest value of %s takes %.0f read units/s (%.0f %% of 3,000) and %.0f write "
+                          "units/s (%.0f %% of 1,000); %d shards would bring both under 50 %%",
+                          pr->template_src, pr->read_units, pr->read_util * 100, pr->write_units,
+                          pr->write_util * 100, pr->suggest_shards));
+            if (pr->index >= 0 && pr->write_util >= 1)
+                add(l, "gsi-throttles-writes", KP_SEV_ERROR, xasprintf("index %s", index_name(d, pr->index)),
+                    xasprintf("GSI %s's hottest partition needs %.0f write units/s: its throttling rejects the "
+                              "table's writes",
+                              index_name(d, pr->index), pr->write_units));
+        }
+        if (unknown.len && isnan(pr->distinct))
+            add(l, "unknown-distribution", KP_SEV_NOTE, where_partition(d, pr),
+                xasprintf("no distribution for %s in %s: heat assumed one value per item; declare distinct/skew",
+                          unknown.s, pr->template_src));
+        sbuf_free(&unknown);
+    }
+}
+
+static void pattern_findings(flist *l, const kp_analysis *a, const distrib_map *names)
+{
+    const kp_design *d = a->design;
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern_result *pr = &a->patterns[i];
+        const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
+        if (p->kind == KP_READ && !p->served_by) {
+            if (pr->plan == KP_PLAN_SCAN && !isnan(p->latency) && p->latency < 1000)
+                add(l, "scan-user-path", KP_SEV_ERROR, xasprintf("pattern %s", p->id),
+                    xasprintf("'%s' scans the table (%.0f ms estimated) on a path with a %.0f ms target",
+                              p->name ? p->name : p->id, pr->latency_ms, p->latency));
+            if (p->nfilter > 0 && (pr->plan == KP_PLAN_SCAN || pr->items_per_call >= 2))
+                add(l, "filter-narrowing", KP_SEV_WARNING, xasprintf("pattern %s", p->id),
+                    xasprintf("'%s' narrows with a FilterExpression on %s: it pays for %.0f items read per call",
+                              p->name ? p->name : p->id, p->filter[0].s ? p->filter[0].s : "?", pr->items_per_call));
+            if (pr->requests >= 3 && (p->njoin > 0 || p->nentities > 1))
+                add(l, "many-requests-join", KP_SEV_WARNING, xasprintf("pattern %s", p->id),
+                    xasprintf("'%s' needs %.0f requests and a join in the application for one screen",
+                              p->name ? p->name : p->id, pr->requests));
+            if (p->consistency != KP_EVENTUAL) {
+                if (pr->index >= 0 && pr->index < (ptrdiff_t)d->nindexes && d->indexes[pr->index].kind == KP_GSI)
+                    add(l, "strong-read-gsi", KP_SEV_ERROR, xasprintf("pattern %s", p->id),
+                        xasprintf("'%s' asks a %s read of GSI %s, which is always eventually consistent",
+                                  p->name ? p->name : p->id, kp_consistency_name(p->consistency),
+                                  d->indexes[pr->index].name));
+                else
+                    for (size_t w = 0; w < pr->nwarnings; w++)
+                        if (has_word(pr->warnings[w], "strong") && has_word(pr->warnings[w], "GSI")) {
+                            add(l, "strong-read-gsi", KP_SEV_WARNING, xasprintf("pattern %s", p->id),
+                                xasprintf("'%s': %s", p->name ? p->name : p->id, pr->warnings[w]));
+                            break;
+                        }
+            }
+        }
+    }
+    for (size_t i = 0; i < d->npatterns; i++) {
+        const kp_pattern *p = &d->patterns[i];
+        if (p->kind != KP_WRITE || p->op != KP_OP_UPDATE)
+            continue;
+        if (has_word(p->why, "condition") || has_word(p->why, "idempot"))
+            continue;
+        const char *what = NULL;
+        for (size_t k = 0; k < p->nchanges && !what; k++) {
+            const char *nm = p->changes[k].s;
+            const kp_attr *at = nm ? distrib_map_attr(names, d, nm) : NULL;
+            if (nm && ((at && at->type == KP_ATTR_NUMBER) ||
+                       name_in(nm, counter_words, sizeof counter_words / sizeof *counter_words)))
+                what = nm;
+        }
+        if (!what && (has_word(p->name, "increment") || has_word(p->name, "decrement") ||
+                      has_word(p->name, "incrementa")))
+            what = "a counter";
+        if (what)
+            add(l, "counter-update", KP_SEV_WARNING, xasprintf("pattern %s", p->id),
+                xasprintf("'%s' updates %s with SET n = n + :x: a retried request counts twice",
+                          p->name ? p->name : p->id, what));
+    }
+}
+
+static void index_findings(flist *l, const kp_analysis *a)
+{
+    const kp_design *d = a->design;
+    double gsi_wcu = 0, table_wcu = a->nindexes ? a->indexes[0].wcu_per_s_avg : 0;
+    for (size_t x = 0; x < d->nindexes; x++) {
+        const kp_index *ix = &d->indexes[x];
+        const kp_index_result *ir = x + 1 < a->nindexes ? &a->indexes[x + 1] : NULL;
+        if (ix->kind == KP_LSI) {
+            add(l, "lsi", KP_SEV_WARNING, xasprintf("index %s", ix->name),
+                xasprintf("LSI %s can only be created with the table and caps each %s value at 10 GB", ix->name,
+                          d->table.pk.s ? d->table.pk.s : "partition key"));
+            continue;
+        }
+        if (ir)
+            gsi_wcu += isnan(ir->wcu_per_s_avg) ? 0 : ir->wcu_per_s_avg;
+        if (ir && ir->patterns_served == 0)
+            add(l, "unused-gsi", KP_SEV_WARNING, xasprintf("index %s", ix->name),
+                xasprintf("GSI %s serves no read pattern but receives %.1f write units/s", ix->name,
+                          ir->wcu_per_s));
+        if (ix->projection == KP_PROJ_ALL)
+            add(l, "projection-all", KP_SEV_NOTE, xasprintf("index %s", ix->name),
+                xasprintf("GSI %s projects ALL: every write and every byte of its items is copied", ix->name));
+    }
+    if (gsi_wcu > table_wcu && gsi_wcu > 0)
+        add(l, "index-writes-exceed", KP_SEV_WARNING, xstrdup("indexes"),
+            xasprintf("index writes (%.1f units/s on average) exceed the table's (%.1f units/s)", gsi_wcu, table_wcu));
+}
+
+static void entity_findings(flist *l, const kp_analysis *a, const distrib_map *names)
+{
+    const kp_design *d = a->design;
+    for (size_t e = 0; e < d->nentities; e++) {
+        const kp_entity *en = &d->entities[e];
+        if (en->size > CAP_ITEM_MAX_BYTES)
+            add(l, "item-too-large", KP_SEV_ERROR, xasprintf("entity %s", en->name),
+                xasprintf("%s items of %.0f bytes exceed DynamoDB's 400 KB item limit", en->name, en->size));
+        else if (en->size > CAP_READ_UNIT_BYTES)
+            add(l, "item-over-4kb", KP_SEV_WARNING, xasprintf("entity %s", en->name),
+                xasprintf("%s items of %.0f bytes take %.0f read units each (4 KB per unit)", en->name, en->size,
+                          ceil(en->size / CAP_READ_UNIT_BYTES)));
+        /* sort keys: the table's and each index's */
+        for (ptrdiff_t x = -1; x < (ptrdiff_t)d->nindexes; x++) {
+            const char *sk = x < 0 ? d->table.sk.s : d->indexes[x].sk.s;
+            if (!sk)
+                continue;
+            const kp_keytpl *k = entity_key(en, sk);
+            if (!k)
+                continue;
+            for (size_t i = 0; i < k->tpl.n; i++) {
+                if (k->tpl.parts[i].kind != TPL_ATTR)
+                    continue;
+                const char *nm = k->tpl.parts[i].text;
+                const kp_attr *at = distrib_map_attr(names, d, nm);
+                const char *fmt = k->tpl.parts[i].format ? k->tpl.parts[i].format : at ? at->format : NULL;
+                char *msg = NULL;
+                if (at && at->type == KP_ATTR_DATE && fmt && *fmt && strncmp(fmt, "YYYY", 4) != 0 &&
+                    strncmp(fmt, "yyyy", 4) != 0 && strncmp(fmt, "%Y", 2) != 0)
+                    msg = xasprintf("%s's %s sorts on date %s written as '%s', which does not sort chronologically",
+                                    en->name, sk, nm, fmt);
+                else if ((!at || at->type == KP_ATTR_STRING) && date_like_name(nm))
+                    msg = xasprintf("%s's %s sorts on %s, a date declared as a plain string; declare it type: date "
+                                    "(ISO 8601)",
+                                    en->name, sk, nm);
+                if (msg) {
+                    add(l, "date-not-iso-sk", KP_SEV_WARNING, xasprintf("entity %s", en->name), msg);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+void stage_findings(kp_analysis *a)
+{
+    flist l = {0};
+    distrib_map *names = distrib_map_design(a->design);
+    partition_findings(&l, a, names);
+    pattern_findings(&l, a, names);
+    index_findings(&l, a);
+    entity_findings(&l, a, names);
+    distrib_map_free(names);
+    a->findings = l.v;
+    a->nfindings = l.n;
+}
+
+void stage_findings_free(kp_analysis *a)
+{
+    for (size_t i = 0; i < a->nfindings; i++) {
+        free(a->findings[i].where);
+        free(a->findings[i].message);
+    }
+    free(a->findings);
+    a->findings = NULL;
+    a->nfindings = 0;
+}

@@ -1,5 +1,642 @@
-/* heat.c - skeleton; its owner replaces it. */
+/* heat.c - partition heat and whole-index figures (SPEC 3): a->partitions, a->indexes,
+ * a->table_hot_share.
+ *
+ * Model (documented once, here):
+ * - Rows. For the base table and every GSI, one row per distinct partition-key template (the
+ *   entity's template for the index's partition attribute, or "{attr}" when the entity carries
+ *   that attribute plainly); entities with the identical template on the same index share the
+ *   row. LSIs have no rows of their own: they live in the table's partitions, so their reads
+ *   land on the table's rows and their entries count in the table rows' `bytes` (10 GB limit).
+ * - Values. The template's values are the product of its placeholders' value classes
+ *   (model/distrib.h): every enum value, or "the hottest value" of any other distribution. An
+ *   unknown distribution (no `distinct`) is assumed to have one value per item of the entity
+ *   (a unique key), and the row's `distinct` is NAN (a finding says so). When the product of
+ *   enum values exceeds 4,096 combinations the later enums collapse to their hottest value.
+ * - Sparse indexes. A `sparse` condition on an enum placeholder of the index's partition
+ *   template keeps only the values meeting it (GSI1PK "ESTADO#{status}" with status =
+ *   pending-shipment is one value holding every entry).
+ * - Reads. Every GetItem/Query/BatchGetItem step of a pattern (a write pattern's "find" steps
+ *   included) lands on the row of its
+ *   (index, entity) with rate x count x rcu units/s, spread over the values as: a placeholder the
+ *   caller supplies (`by`, or a `join` target) follows the item distribution; a fixed value
+ *   (`status=pending-shipment`) lands entirely on that value (a fixed non-enum value is taken to
+ *   be the hottest one); an enum or shard placeholder not supplied is a fan-out, one request per
+ *   value. Scans spread over the whole table and count only in the index figures.
+ * - Writes. An entity's logical writes are its `writes` (peak; `writes_avg` average) when given,
+ *   else the rates of the write patterns naming it (x the pattern's `items` split evenly over its
+ *   entities, at least 1 each). model/capacity.h prices one logical write on the
+ *   table (LSIs included) and on each GSI. Writes follow the write distribution (enum
+ *   write_shares, attribute write_hot); a write pattern's fixed value lands on that value.
+ * - Per value: items, read units/s, write units/s, bytes. A row reports the maximum of each over
+ *   its values (the hottest value for reads may differ from the hottest for writes: CloudShop's
+ *   first design keeps 71 % of the items in `delivered` while the writes land on
+ *   `pending-payment`), utilisation against 3,000 RCU/s and 1,000 WCU/s, `hot` at >= 100 %, and
+ *   the smallest shard count bringing both under 50 %.
+ * - Index figures: items, bytes (items x (size + 100 B); index entries projected size + 100 B),
+ *   peak read/write units and average write units, distinct values summed over its templates
+ *   (templates are assumed not to share values), and the shares of the index's items, reads
+ *   and writes on its hottest value. table_hot_share = the base table's hot_share (items). */
 #include "model/analysis_stages.h"
+#include "model/capacity.h"
+#include "model/distrib.h"
 
-void stage_heat(kp_analysis *a) { (void)a; }
-void stage_heat_free(kp_analysis *a) { (void)a; }
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COMBOS 4096
+
+typedef struct hph {
+    const char *name;
+    bool is_enum, is_shard, collapsed;
+    double distinct; /* NAN unknown */
+    kp_vclass *cls;
+    size_t ncls;
+} hph;
+
+typedef struct hrow {
+    ptrdiff_t index;
+    char *src;
+    const kp_entity *entity; /* first entity */
+    hph *ph;
+    size_t nph;
+    size_t ncombo;
+    double *items, *reads, *writes, *bytes; /* per value combination, one allocation */
+    double total_items, total_reads, total_writes;
+    bool unknown;
+    ptrdiff_t first; /* first member (position in members), -1 none */
+} hrow;
+
+typedef struct hmember {
+    ptrdiff_t row; /* -1: not on the index */
+    bool on;       /* the entity's items can be on the index (LSIs included) */
+    double share;  /* share of the entity's items on the index */
+    double projected; /* bytes of one entry, without the 100 B overhead */
+    ptrdiff_t next; /* next member of the same row (position in members), -1 last */
+    double entry_bytes;
+    size_t rph;    /* restricted placeholder, SIZE_MAX none */
+    const kp_sparse *rule;
+    double kept_share, kept_wshare;
+    size_t nkept;
+} hmember;
+
+/* ---- the working state ------------------------------------------------------------------ */
+typedef struct heat {
+    const kp_design *d;
+    distrib_map *names; /* attributes and entities by name */
+    kp_dist *dists;     /* per design attribute, computed once */
+    bool *dist_done;
+    hrow *rows;
+    size_t nrows, caprows;
+    distrib_map *rowmap; /* (template source, index) -> row */
+    hmember *members; /* (nindexes + 1) x nentities; [0] base table */
+    size_t nent;
+    tpl *synth_tpl; /* "{attr}" templates made for plain attributes; never reallocated */
+    distrib_map *wcache; /* (op|changes, entity) -> slot of wvals: capacity_entity_write results */
+    char **wkeys;
+    double *wvals;       /* per slot: table units, then one per index */
+    size_t nw, capw, capwv;
+    size_t nsynth_tpl, capsynth_tpl;
+} heat;
+
+static const kp_attr *attr_of(const heat *h, const char *name) { return distrib_map_attr(h->names, h->d, name); }
+
+static hmember *member(heat *h, ptrdiff_t index, const kp_entity *e)
+{
+    size_t ei = (size_t)(e - h->d->entities);
+    return &h->members[(size_t)(index + 1) * h->nent + ei];
+}
+
+static double nz(double x) { return isnan(x) ? 0 : x; }
+
+static bool rule_keeps(const kp_sparse *r, const char *value)
+{
+    if (!value)
+        return true;
+    bool in = false;
+    for (size_t i = 0; i < r->nvalues; i++)
+        if (r->values[i].s && strcmp(r->values[i].s, value) == 0)
+            in = true;
+    return r->op == KP_COND_NE ? !in : in;
+}
+
+static const char *index_pk(const kp_design *d, ptrdiff_t index)
+{
+    return index < 0 ? d->table.pk.s : d->indexes[index].pk.s;
+}
+
+/* The partition template of entity e on index `index`, or NULL when it has none. */
+static const tpl *partition_tpl(heat *h, const kp_entity *e, ptrdiff_t index)
+{
+    const char *pk = index_pk(h->d, index);
+    if (!pk)
+        return NULL;
+    const kp_keytpl *k = entity_key(e, pk);
+    if (k)
+        return &k->tpl;
+    if (!entity_carries(e, pk))
+        return NULL;
+    /* a plain attribute: the template "{pk}" */
+    char *src = xasprintf("{%s}", pk);
+    tpl t;
+    const char *err;
+    size_t off;
+    if (!tpl_parse(src, &t, &err, &off)) {
+        free(src);
+        return NULL;
+    }
+    free(src);
+    VEC_GROW(h->synth_tpl, h->nsynth_tpl, h->capsynth_tpl);
+    h->synth_tpl[h->nsynth_tpl] = t;
+    return &h->synth_tpl[h->nsynth_tpl++];
+}
+
+static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e)
+{
+    size_t r;
+    if (distrib_map_get(h->rowmap, t->src, index, &r))
+        return r;
+    VEC_GROW(h->rows, h->nrows, h->caprows);
+    r = h->nrows++;
+    hrow *row = &h->rows[r];
+    memset(row, 0, sizeof *row);
+    row->index = index;
+    row->first = -1;
+    row->src = xstrdup(t->src);
+    row->entity = e;
+    size_t nph = tpl_attr_count(t);
+    row->ph = xcalloc(nph ? nph : 1, sizeof *row->ph);
+    size_t combos = 1;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->parts[i].kind != TPL_ATTR)
+            continue;
+        hph *ph = &row->ph[row->nph++];
+        ph->name = t->parts[i].text;
+        const kp_attr *a = attr_of(h, ph->name);
+        kp_dist di;
+        if (a) {
+            size_t ai = (size_t)(a - h->d->attrs);
+            if (!h->dist_done[ai]) {
+                h->dists[ai] = distrib_attr(a);
+                h->dist_done[ai] = true;
+            }
+            di = h->dists[ai];
+        } else {
+            di = distrib_attr(NULL);
+        }
+        ph->is_enum = di.kind == KP_DIST_ENUM;
+        ph->is_shard = di.kind == KP_DIST_SHARD;
+        ph->distinct = di.distinct;
+        if (di.kind == KP_DIST_UNKNOWN)
+            row->unknown = true;
+        size_t n = a && a->type == KP_ATTR_ENUM && a->nvalues > 0 ? a->nvalues : 1;
+        ph->cls = xcalloc(n, sizeof *ph->cls);
+        ph->ncls = distrib_classes_of(a, &di, e->count, ph->cls, n);
+        if (combos * ph->ncls > MAX_COMBOS) {
+            /* collapse to the hottest value, matching any fixed value */
+            size_t best = 0;
+            for (size_t k = 1; k < ph->ncls; k++)
+                if (ph->cls[k].share > ph->cls[best].share)
+                    best = k;
+            ph->cls[0] = ph->cls[best];
+            ph->cls[0].value = NULL;
+            ph->ncls = 1;
+            ph->collapsed = true;
+        }
+        combos *= ph->ncls;
+    }
+    row->ncombo = combos;
+    double *all = xcalloc(4 * combos, sizeof *all);
+    row->items = all;
+    row->reads = all + combos;
+    row->writes = all + 2 * combos;
+    row->bytes = all + 3 * combos;
+    distrib_map_put(h->rowmap, row->src, index, r);
+    return r;
+}
+
+/* How pattern p supplies placeholder `name`: 0 unbound, 1 by the caller, 2 fixed (*fixed). */
+static int binding(const kp_pattern *p, const char *name, const char **fixed)
+{
+    for (size_t i = 0; i < p->nby; i++)
+        if (p->by[i].attr.s && strcmp(p->by[i].attr.s, name) == 0) {
+            if (p->by[i].value) {
+                *fixed = p->by[i].value;
+                return 2;
+            }
+            return 1;
+        }
+    for (size_t i = 0; i < p->njoin; i++)
+        if (p->join[i].to.s && strcmp(p->join[i].to.s, name) == 0)
+            return 1;
+    return 0;
+}
+
+enum wmode { W_ITEMS, W_WRITES, W_READS };
+
+/* Share of the items / writes / requests of member m (with pattern p's bindings; p NULL = all
+ * supplied by the caller) landing on value combination `combo` of row r. */
+static double weight(const hrow *r, const hmember *m, size_t combo, enum wmode mode, const kp_pattern *p)
+{
+    double w = 1;
+    for (size_t i = 0; i < r->nph; i++) {
+        const hph *ph = &r->ph[i];
+        const kp_vclass *c = &ph->cls[combo % ph->ncls];
+        combo /= ph->ncls;
+        double ns = 1, nw = 1;
+        size_t nvals = ph->ncls;
+        if (m->rph == i) {
+            if (!ph->collapsed && !rule_keeps(m->rule, c->value))
+                return 0;
+            if (!ph->collapsed) {
+                ns = m->kept_share;
+                nw = m->kept_wshare;
+                nvals = m->nkept;
+            }
+        }
+        const char *fixed = NULL;
+        int b = p ? binding(p, ph->name, &fixed) : 1;
+        if (b == 2) {
+            if (ph->is_enum && c->value && strcmp(fixed, c->value) != 0)
+                return 0;
+            continue;
+        }
+        if (mode == W_READS && b == 0 && (ph->is_enum || ph->is_shard)) {
+            w *= ph->is_enum ? (ph->collapsed ? c->share : 1.0 / (double)(nvals ? nvals : 1)) : c->share;
+            continue;
+        }
+        double s = mode == W_WRITES ? (nw > 0 ? c->write_share / nw : 0) : (ns > 0 ? c->share / ns : 0);
+        w *= s;
+    }
+    return w;
+}
+
+static void setup_member(heat *h, const kp_entity *e, ptrdiff_t index)
+{
+    const kp_design *d = h->d;
+    hmember *m = member(h, index, e);
+    m->row = -1;
+    m->next = -1;
+    m->rph = SIZE_MAX;
+    m->on = capacity_on_index(d, e, index);
+    if (!m->on)
+        return;
+    m->share = capacity_index_share(d, e, index);
+    m->projected = index < 0 ? nz(e->size) : capacity_projected_bytes(d, e, index);
+    if (index >= 0 && d->indexes[index].kind == KP_LSI)
+        return; /* lives in the table's partitions */
+    const tpl *t = partition_tpl(h, e, index);
+    if (!t)
+        return;
+    if (index < 0) {
+        m->entry_bytes = m->projected + CAP_ITEM_OVERHEAD_BYTES;
+        for (size_t x = 0; x < d->nindexes; x++) {
+            const hmember *l = member(h, (ptrdiff_t)x, e);
+            if (d->indexes[x].kind == KP_LSI && l->on)
+                m->entry_bytes += l->share * (l->projected + CAP_ITEM_OVERHEAD_BYTES);
+        }
+    } else {
+        m->entry_bytes = m->projected + CAP_ITEM_OVERHEAD_BYTES;
+    }
+    size_t r = row_for(h, index, t, e);
+    m->row = (ptrdiff_t)r;
+    m->next = h->rows[r].first;
+    h->rows[r].first = (ptrdiff_t)(m - h->members);
+    const hrow *row = &h->rows[r];
+    const kp_sparse *sp = entity_sparse(e, index_pk(d, index));
+    if (sp && sp->kind == KP_SPARSE_COND && sp->cond_attr.s) {
+        for (size_t i = 0; i < row->nph; i++) {
+            const hph *ph = &row->ph[i];
+            if (!ph->is_enum || ph->collapsed || strcmp(ph->name, sp->cond_attr.s) != 0)
+                continue;
+            m->rph = i;
+            m->rule = sp;
+            for (size_t k = 0; k < ph->ncls; k++)
+                if (rule_keeps(sp, ph->cls[k].value)) {
+                    m->kept_share += ph->cls[k].share;
+                    m->kept_wshare += ph->cls[k].write_share;
+                    m->nkept++;
+                }
+            break;
+        }
+    }
+}
+
+static void add_items(heat *h, const kp_entity *e, ptrdiff_t index)
+{
+    hmember *m = member(h, index, e);
+    if (m->row < 0)
+        return;
+    hrow *r = &h->rows[m->row];
+    double n = (isnan(e->count) ? 0 : e->count) * m->share;
+    for (size_t c = 0; c < r->ncombo; c++) {
+        double it = n * weight(r, m, c, W_ITEMS, NULL);
+        r->items[c] += it;
+        r->bytes[c] += it * m->entry_bytes;
+    }
+    r->total_items += n;
+}
+
+/* Adds `units` units/s of kind `mode` from entity e (pattern p's bindings, may be NULL) to its
+ * row on `index`. */
+static void add_load(heat *h, const kp_entity *e, ptrdiff_t index, double units, enum wmode mode,
+                     const kp_pattern *p)
+{
+    if (!(units > 0))
+        return;
+    hmember *m = member(h, index, e);
+    if (m->row < 0)
+        return;
+    hrow *r = &h->rows[m->row];
+    double *v = mode == W_READS ? r->reads : r->writes;
+    for (size_t c = 0; c < r->ncombo; c++)
+        v[c] += units * weight(r, m, c, mode, p);
+    if (mode == W_READS)
+        r->total_reads += units;
+    else
+        r->total_writes += units;
+}
+
+/* Items of entity e written per call of write pattern p: the pattern's `items` split evenly over
+ * its entities (at least 1 each); 1 when not given. */
+static double items_per_call(const kp_pattern *p)
+{
+    double items = isnan(p->items) || p->items <= 0 ? 1 : p->items;
+    double per = items / (double)(p->nentities ? p->nentities : 1);
+    return per < 1 ? 1 : per;
+}
+
+/* capacity_entity_write, remembered per (entity, op, changes): many patterns write alike. */
+static const double *write_units(heat *h, const kp_entity *e, kp_write_op op, const kp_str *changes, size_t nchanges)
+{
+    const kp_design *d = h->d;
+    sbuf key;
+    sbuf_init(&key);
+    sbuf_printf(&key, "%d", (int)op);
+    for (size_t i = 0; op == KP_OP_UPDATE && i < nchanges; i++)
+        sbuf_printf(&key, "|%s", changes[i].s ? changes[i].s : "");
+    ptrdiff_t ei = e - d->entities;
+    size_t slot, stride = d->nindexes + 1;
+    if (distrib_map_get(h->wcache, key.s, ei, &slot)) {
+        sbuf_free(&key);
+        return &h->wvals[slot * stride];
+    }
+    VEC_GROW(h->wkeys, h->nw, h->capw);
+    while ((h->nw + 1) * stride > h->capwv) {
+        h->capwv = h->capwv ? h->capwv * 2 : 8 * stride;
+        h->wvals = xrealloc(h->wvals, h->capwv * sizeof *h->wvals);
+    }
+    slot = h->nw++;
+    h->wkeys[slot] = sbuf_steal(&key);
+    double *v = &h->wvals[slot * stride];
+    memset(v, 0, stride * sizeof *v);
+    capacity_entity_write(d, e, op, changes, nchanges, &v[0], d->nindexes ? v + 1 : NULL);
+    distrib_map_put(h->wcache, h->wkeys[slot], ei, slot);
+    return v;
+}
+
+static void add_writes(heat *h, kp_analysis *a, const kp_entity *e, double rate, double avg, kp_write_op op,
+                       const kp_str *changes, size_t nchanges, const kp_pattern *p)
+{
+    const kp_design *d = h->d;
+    const double *v = write_units(h, e, op, changes, nchanges);
+    double twcu = v[0];
+    const double *iw = v + 1;
+    add_load(h, e, -1, rate * twcu, W_WRITES, p);
+    a->indexes[0].wcu_per_s += rate * twcu;
+    a->indexes[0].wcu_per_s_avg += avg * twcu;
+    for (size_t x = 0; x < d->nindexes; x++) {
+        if (d->indexes[x].kind == KP_LSI || !(iw[x] > 0))
+            continue;
+        add_load(h, e, (ptrdiff_t)x, rate * iw[x], W_WRITES, p);
+        a->indexes[x + 1].wcu_per_s += rate * iw[x];
+        a->indexes[x + 1].wcu_per_s_avg += avg * iw[x];
+    }
+}
+
+static void hrow_free(hrow *r)
+{
+    for (size_t i = 0; i < r->nph; i++)
+        free(r->ph[i].cls);
+    free(r->ph);
+    free(r->items);
+    free(r->src);
+}
+
+static int suggest_shards(double read_units, double write_units)
+{
+    double need = fmax(read_units / (CAP_PARTITION_RCU * 0.5), write_units / (CAP_PARTITION_WCU * 0.5));
+    if (!(need > 0))
+        return 0;
+    double n = floor(need) + 1;
+    return n > 1e6 ? 1000000 : (int)n;
+}
+
+void stage_heat(kp_analysis *a)
+{
+    const kp_design *d = a->design;
+    heat h = {0};
+    h.d = d;
+    h.nent = d->nentities;
+    h.names = distrib_map_design(d);
+    h.dists = xcalloc(d->nattrs ? d->nattrs : 1, sizeof *h.dists);
+    h.dist_done = xcalloc(d->nattrs ? d->nattrs : 1, sizeof *h.dist_done);
+    h.rowmap = distrib_map_new(d->nentities * 2 + d->nindexes);
+    h.members = xcalloc((d->nindexes + 1) * (h.nent ? h.nent : 1), sizeof *h.members);
+    /* the synthetic templates must not move once rows point at them */
+    h.capsynth_tpl = (d->nindexes + 1) * (h.nent ? h.nent : 1);
+    h.synth_tpl = xcalloc(h.capsynth_tpl, sizeof *h.synth_tpl);
+
+    a->nindexes = d->nindexes + 1;
+    a->indexes = xcalloc(a->nindexes, sizeof *a->indexes);
+    for (size_t x = 0; x < a->nindexes; x++) {
+        kp_index_result *ir = &a->indexes[x];
+        ir->index = (ptrdiff_t)x - 1;
+        ir->name = x == 0 ? "table" : d->indexes[x - 1].name;
+    }
+
+    /* rows, items and bytes; the LSI members first (the table's rows hold their entries) */
+    for (size_t e = 0; e < d->nentities; e++) {
+        const kp_entity *en = &d->entities[e];
+        for (size_t x = 0; x < d->nindexes; x++)
+            if (d->indexes[x].kind == KP_LSI)
+                setup_member(&h, en, (ptrdiff_t)x);
+        for (ptrdiff_t x = -1; x < (ptrdiff_t)d->nindexes; x++) {
+            if (x < 0 || d->indexes[x].kind != KP_LSI)
+                setup_member(&h, en, x);
+            add_items(&h, en, x);
+            const hmember *m = member(&h, x, en);
+            if (!m->on)
+                continue;
+            kp_index_result *ir = &a->indexes[x + 1];
+            ir->items += nz(en->count) * m->share;
+            ir->bytes += nz(en->count) * m->share * (m->projected + CAP_ITEM_OVERHEAD_BYTES);
+        }
+    }
+
+    /* reads */
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern_result *pr = &a->patterns[i];
+        const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
+        double rate = nz(p->rate);
+        /* write patterns' read steps (find, then write) read too */
+        if (p->kind == KP_READ &&
+            (pr->plan == KP_PLAN_GET || pr->plan == KP_PLAN_QUERY || pr->plan == KP_PLAN_MULTI)) {
+            if (pr->index >= -1 && pr->index < (ptrdiff_t)d->nindexes)
+                a->indexes[pr->index + 1].patterns_served++;
+        }
+        for (size_t s = 0; s < pr->nsteps; s++) {
+            const kp_step *st = &pr->steps[s];
+            if (st->index < -1 || st->index >= (ptrdiff_t)d->nindexes)
+                continue;
+            double units = rate * (st->count > 0 ? st->count : 1) * nz(st->rcu);
+            if (st->op == KP_OP_GETITEM || st->op == KP_OP_QUERY || st->op == KP_OP_BATCHGET ||
+                st->op == KP_OP_SCAN)
+                a->indexes[st->index + 1].rcu_per_s += units;
+            if (st->op == KP_OP_SCAN || !st->entity)
+                continue;
+            if (st->op != KP_OP_GETITEM && st->op != KP_OP_QUERY && st->op != KP_OP_BATCHGET)
+                continue;
+            ptrdiff_t x = st->index;
+            if (x >= 0 && d->indexes[x].kind == KP_LSI)
+                x = -1;
+            add_load(&h, st->entity, x, units, W_READS, p);
+        }
+    }
+
+    /* writes: an entity's `writes` when given, else the write patterns naming it */
+    h.wcache = distrib_map_new(64);
+    for (size_t e = 0; e < d->nentities; e++) {
+        const kp_entity *en = &d->entities[e];
+        if (!isnan(en->writes)) {
+            double avg = isnan(en->writes_avg) ? en->writes : en->writes_avg;
+            add_writes(&h, a, en, en->writes, avg, KP_OP_PUT, NULL, 0, NULL);
+        }
+    }
+    for (size_t i = 0; i < d->npatterns; i++) {
+        const kp_pattern *p = &d->patterns[i];
+        if (p->kind != KP_WRITE)
+            continue;
+        for (size_t k = 0; k < p->nentities; k++) {
+            const kp_entity *en = distrib_map_entity(h.names, d, p->entities[k].s);
+            if (!en || !isnan(en->writes))
+                continue;
+            double items = items_per_call(p);
+            double rate = nz(p->rate) * items, avg = nz(isnan(p->avg) ? p->rate : p->avg) * items;
+            add_writes(&h, a, en, rate, avg, p->op, p->changes, p->nchanges, p);
+        }
+    }
+    for (size_t i = 0; i < h.nw; i++)
+        free(h.wkeys[i]);
+    free(h.wkeys);
+    free(h.wvals);
+    distrib_map_free(h.wcache);
+
+    /* partitions */
+    a->partitions = xcalloc(h.nrows ? h.nrows : 1, sizeof *a->partitions);
+    a->npartitions = h.nrows;
+    for (size_t r = 0; r < h.nrows; r++) {
+        hrow *row = &h.rows[r];
+        kp_partition_result *pr = &a->partitions[r];
+        pr->index = row->index;
+        pr->index_name = row->index < 0 ? "table" : d->indexes[row->index].name;
+        pr->entity = row->entity;
+        pr->template_src = row->src;
+        row->src = NULL;
+        double maxi = 0, maxr = 0, maxw = 0, maxb = 0;
+        for (size_t c = 0; c < row->ncombo; c++) {
+            maxi = fmax(maxi, row->items[c]);
+            maxr = fmax(maxr, row->reads[c]);
+            maxw = fmax(maxw, row->writes[c]);
+            maxb = fmax(maxb, row->bytes[c]);
+        }
+        if (row->unknown) {
+            pr->distinct = NAN;
+        } else {
+            double dn = 1;
+            for (size_t i = 0; i < row->nph; i++) {
+                const hph *ph = &row->ph[i];
+                double n = ph->distinct;
+                /* a sparse condition keeping only some enum values: count those kept by any member */
+                if (ph->is_enum && !ph->collapsed) {
+                    size_t kept = 0;
+                    for (size_t k = 0; k < ph->ncls; k++) {
+                        bool any = false;
+                        for (ptrdiff_t mi = row->first; mi >= 0 && !any; mi = h.members[mi].next) {
+                            const hmember *m = &h.members[mi];
+                            any = m->rph != i || rule_keeps(m->rule, ph->cls[k].value);
+                        }
+                        kept += any;
+                    }
+                    n = (double)kept;
+                }
+                dn *= n;
+            }
+            pr->distinct = dn;
+        }
+        pr->hot_share = row->total_items > 0 ? maxi / row->total_items : (row->ncombo == 1 && row->nph == 0 ? 1 : 0);
+        pr->read_hot_share = row->total_reads > 0 ? maxr / row->total_reads : 0;
+        pr->write_hot_share = row->total_writes > 0 ? maxw / row->total_writes : 0;
+        pr->read_units = maxr;
+        pr->write_units = maxw;
+        pr->read_util = maxr / CAP_PARTITION_RCU;
+        pr->write_util = maxw / CAP_PARTITION_WCU;
+        pr->bytes = maxb;
+        pr->hot = pr->read_util >= 1 || pr->write_util >= 1;
+        pr->suggest_shards = pr->hot ? suggest_shards(maxr, maxw) : 0;
+        pr->items = row->total_items;
+
+        kp_index_result *ir = &a->indexes[row->index + 1];
+        ir->distinct += pr->distinct; /* NAN stays NAN: unknown */
+        if (ir->items > 0)
+            ir->hot_share = fmax(ir->hot_share, maxi / ir->items);
+        ir->read_hot_share = fmax(ir->read_hot_share, maxr);   /* units for now */
+        ir->write_hot_share = fmax(ir->write_hot_share, maxw); /* units for now */
+    }
+    /* turn the hottest units into shares of the index's traffic */
+    for (size_t x = 0; x < a->nindexes; x++) {
+        kp_index_result *ir = &a->indexes[x];
+        double reads = ir->rcu_per_s;
+        if (x == 0)
+            for (size_t k = 0; k < d->nindexes; k++)
+                if (d->indexes[k].kind == KP_LSI)
+                    reads += a->indexes[k + 1].rcu_per_s;
+        ir->read_hot_share = reads > 0 ? fmin(1, ir->read_hot_share / reads) : 0;
+        ir->write_hot_share = ir->wcu_per_s > 0 ? fmin(1, ir->write_hot_share / ir->wcu_per_s) : 0;
+    }
+    /* LSIs share the table's partitions */
+    for (size_t k = 0; k < d->nindexes; k++)
+        if (d->indexes[k].kind == KP_LSI) {
+            kp_index_result *ir = &a->indexes[k + 1];
+            ir->distinct = a->indexes[0].distinct;
+            ir->hot_share = a->indexes[0].hot_share;
+            ir->read_hot_share = a->indexes[0].read_hot_share;
+            ir->write_hot_share = a->indexes[0].write_hot_share;
+        }
+    a->table_hot_share = a->indexes[0].hot_share;
+
+    for (size_t r = 0; r < h.nrows; r++)
+        hrow_free(&h.rows[r]);
+    free(h.rows);
+    for (size_t i = 0; i < h.nsynth_tpl; i++)
+        tpl_free(&h.synth_tpl[i]);
+    free(h.synth_tpl);
+    free(h.members);
+    distrib_map_free(h.names);
+    free(h.dists);
+    free(h.dist_done);
+    distrib_map_free(h.rowmap);
+}
+
+void stage_heat_free(kp_analysis *a)
+{
+    for (size_t i = 0; i < a->npartitions; i++)
+        free(a->partitions[i].template_src);
+    free(a->partitions);
+    a->partitions = NULL;
+    a->npartitions = 0;
+    free(a->indexes);
+    a->indexes = NULL;
+    a->nindexes = 0;
+}

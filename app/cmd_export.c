@@ -1,0 +1,84 @@
+/* cmd_export.c - keyplan export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]. */
+#include "app/commands.h"
+#include "app/source.h"
+#include "storage/exchange.h"
+#include "storage/export_md.h"
+#include "storage/fileio.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cmd_export(int argc, char **argv)
+{
+    const char *src = NULL, *format = NULL, *out = "-";
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--format") == 0 || strcmp(argv[i], "-f") == 0) {
+            if (++i >= argc) {
+                fprintf(stderr, "keyplan: --format needs a value: md, json, cfn, nosqlwb, csv, requests or items\n");
+                return 2;
+            }
+            format = argv[i];
+        } else if (strncmp(argv[i], "--format=", 9) == 0) {
+            format = argv[i] + 9;
+        } else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+            if (++i >= argc) {
+                fprintf(stderr, "keyplan: -o needs a file name ('-' for standard output)\n");
+                return 2;
+            }
+            out = argv[i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "keyplan: export: unknown option '%s'; expected --format FORMAT or -o OUT\n", argv[i]);
+            return 2;
+        } else if (!src) {
+            src = argv[i];
+        } else {
+            fprintf(stderr, "keyplan: export: unexpected argument '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!src || !format) {
+        fprintf(stderr, "keyplan: usage: keyplan export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]\n");
+        return 2;
+    }
+    bool mine = strcmp(format, "md") == 0 || strcmp(format, "json") == 0;
+    if (!mine && !exchange_has_format(format)) {
+        fprintf(stderr, "keyplan: export: unknown format '%s'; expected md, json, cfn, nosqlwb, csv, requests or items\n",
+                format);
+        return 2;
+    }
+    source s;
+    if (source_load(src, 0, &s) != 0)
+        return 2;
+    char *text = NULL, *err = NULL;
+    if (mine) {
+        export_record r = {
+            .design = s.design,
+            .analysis = s.analysis,
+            .signals = &s.signals,
+            .source = s.name,
+            .version = s.version,
+            .history = s.history,
+            .nhistory = s.nhistory,
+            .obs = s.obs,
+            .nobs = s.nobs,
+        };
+        text = strcmp(format, "md") == 0 ? export_md(&r) : export_json(&r);
+    } else {
+        text = exchange_export(s.design, s.analysis, format, &err);
+    }
+    source_free(&s);
+    if (!text) {
+        fprintf(stderr, "keyplan: export: %s\n", err ? err : "the design cannot be exported in this format");
+        free(err);
+        return 2;
+    }
+    bool ok = fileio_write_atomic(out, text, strlen(text), &err);
+    free(text);
+    if (!ok) {
+        fprintf(stderr, "keyplan: %s\n", err);
+        free(err);
+        return 2;
+    }
+    return 0;
+}

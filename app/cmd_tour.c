@@ -1,0 +1,119 @@
+/* cmd_tour.c - keyplan tour [cloudshop] [--print] [--step N] [--yaml] [WORKSPACE]
+ * (SPEC 8, issue 7).
+ *   --print      print the steps with their narration and the figures keyplan computes from
+ *                each step's design (a workshop handout); no terminal needed
+ *   --step N     with --print: only step N
+ *   --yaml       with --step N: print the design of step N as YAML instead
+ *   otherwise    open the walkthrough in the workbench (ui_run with opt.tour), on WORKSPACE
+ *                (default: tour.keyplan in the current folder)
+ * Exit status: 0, or 2 for unusable arguments (message on stderr). */
+#include "app/commands.h"
+
+#include "storage/tour.h"
+#include "ui/ui.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void tour_usage(FILE *out)
+{
+    fprintf(out, "usage: keyplan tour [cloudshop] [--print [--step N [--yaml]]] [WORKSPACE]\n"
+                 "  the course's CloudShop walkthrough, step by step (9 steps)\n"
+                 "  --print      print every step with its figures (a handout)\n"
+                 "  --step N     only step N;  --yaml: its design as YAML\n"
+                 "  WORKSPACE    the workspace the workbench opens for the tour (default tour.keyplan)\n");
+}
+
+static bool parse_step(const char *s, long *out)
+{
+    char *end = NULL;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < 1 || v > 1000)
+        return false;
+    *out = v;
+    return true;
+}
+
+int cmd_tour(int argc, char **argv)
+{
+    const char *name = TOUR_DEFAULT, *workspace = NULL;
+    bool print = false, yaml = false;
+    long step = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--print") == 0)
+            print = true;
+        else if (strcmp(a, "--yaml") == 0)
+            yaml = true;
+        else if (strcmp(a, "--step") == 0) {
+            if (i + 1 >= argc || !parse_step(argv[i + 1], &step)) {
+                fprintf(stderr, "keyplan tour: --step expects a step number (1 to 9)\n");
+                return 2;
+            }
+            i++;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            tour_usage(stdout);
+            return 0;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "keyplan tour: unknown option '%s'\n", a);
+            tour_usage(stderr);
+            return 2;
+        } else if (tour_exists(a) && name == (const char *)TOUR_DEFAULT && !workspace) {
+            name = a;
+        } else if (!workspace) {
+            workspace = a;
+        } else {
+            fprintf(stderr, "keyplan tour: unexpected argument '%s'\n", a);
+            tour_usage(stderr);
+            return 2;
+        }
+    }
+    size_t n = 0;
+    if (!tour_steps(name, &n)) {
+        fprintf(stderr, "keyplan tour: unknown tour '%s'; expected '%s'\n", name, TOUR_DEFAULT);
+        return 2;
+    }
+    if (step > (long)n) {
+        fprintf(stderr, "keyplan tour: step %ld does not exist; the tour has steps 1 to %zu\n", step, n);
+        return 2;
+    }
+    if ((yaml || step) && !print && !yaml) {
+        fprintf(stderr, "keyplan tour: --step goes with --print or --yaml\n");
+        return 2;
+    }
+    if (yaml && !step) {
+        fprintf(stderr, "keyplan tour: --yaml needs --step N\n");
+        return 2;
+    }
+    if (print || yaml) {
+        char *err = NULL, *out = NULL;
+        if (yaml) {
+            out = tour_yaml(name, (size_t)step - 1, &err);
+        } else if (step) {
+            const tour_step *s = tour_steps(name, &n) + (step - 1);
+            kp_design *d = tour_design(name, (size_t)step - 1, &err);
+            if (d) {
+                kp_analysis *a = analysis_run(d);
+                char *fig = tour_figures(name, (size_t)step - 1, a);
+                out = xasprintf("Step %d. %s\n\n%s\nFigures (computed by keyplan from this step's design):\n%s",
+                                s->number, s->title, s->narration, fig);
+                free(fig);
+                analysis_free(a);
+                design_free(d);
+            }
+        } else {
+            out = tour_print(name, 0, &err);
+        }
+        if (!out) {
+            fprintf(stderr, "keyplan tour: %s\n", err ? err : "cannot build the tour");
+            free(err);
+            return 2;
+        }
+        fputs(out, stdout);
+        free(out);
+        return fflush(stdout) == 0 ? 0 : 2;
+    }
+    ui_options opt = {.tour = true, .tour_name = name};
+    return ui_run(workspace ? workspace : "tour.keyplan", &opt);
+}

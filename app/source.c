@@ -1,0 +1,114 @@
+/* source.c - load a design file or a workspace version for the commands. */
+#include "app/source.h"
+
+#include "storage/design_io.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool source_is_workspace(const char *path)
+{
+    size_t n = strlen(path);
+    if (n >= 8 && strcmp(path + n - 8, ".keyplan") == 0)
+        return true;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    char h[16];
+    size_t r = fread(h, 1, sizeof h, f);
+    fclose(f);
+    return r == sizeof h && memcmp(h, "SQLite format 3", 16) == 0;
+}
+
+int source_open_ws(const char *path, unsigned flags, ws_t **out)
+{
+    char *err = NULL;
+    kp_status st = ws_open(path, flags, out, &err);
+    if (st != KP_OK) {
+        fprintf(stderr, "keyplan: %s\n", err ? err : kp_status_text(st));
+        free(err);
+        return 2;
+    }
+    return 0;
+}
+
+bool source_parse_rev(const char *arg, int *rev)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = arg ? strtol(arg, &end, 10) : 0;
+    if (!arg || !*arg || *end || errno || v < 1 || v > INT_MAX) {
+        fprintf(stderr, "keyplan: '%s' is not a version; expected a number as 'keyplan log' prints it (1, 2, ...)\n",
+                arg ? arg : "");
+        return false;
+    }
+    *rev = (int)v;
+    return true;
+}
+
+int source_load(const char *src, int version, source *out)
+{
+    memset(out, 0, sizeof *out);
+    out->name = xstrdup(src);
+    if (source_is_workspace(src)) {
+        out->is_workspace = true;
+        ws_t *ws = NULL;
+        if (source_open_ws(src, WS_READONLY, &ws) != 0)
+            goto fail;
+        char *err = NULL;
+        kp_status st = ws_version_get(ws, version, &out->info, NULL, &err);
+        if (st == KP_OK)
+            st = ws_version_design(ws, out->info.number, &out->design, &err);
+        if (st == KP_OK)
+            st = ws_log(ws, &out->history, &out->nhistory, &err);
+        if (st == KP_OK)
+            st = ws_observations(ws, &out->obs, &out->nobs, &err);
+        ws_close(ws);
+        if (st != KP_OK) {
+            fprintf(stderr, "keyplan: %s\n", err ? err : kp_status_text(st));
+            free(err);
+            goto fail;
+        }
+        out->version = out->info.number;
+    } else {
+        if (version > 0) {
+            fprintf(stderr, "keyplan: %s: a design file has no versions; expected a workspace\n", src);
+            goto fail;
+        }
+        kp_diags dg;
+        diags_init(&dg, src);
+        out->design = designio_load_file(src, &dg);
+        if (!out->design) {
+            if (dg.n)
+                diags_print(&dg, stderr);
+            else
+                fprintf(stderr, "keyplan: %s: cannot load the design\n", src);
+            diags_free(&dg);
+            goto fail;
+        }
+        diags_free(&dg);
+    }
+    out->analysis = analysis_run(out->design);
+    sig_evaluate(out->design, out->analysis, out->obs, out->nobs, &out->signals);
+    return 0;
+fail:
+    source_free(out);
+    return 2;
+}
+
+void source_free(source *s)
+{
+    if (!s)
+        return;
+    sig_report_free(&s->signals);
+    analysis_free(s->analysis);
+    design_free(s->design);
+    ws_versions_free(s->history, s->nhistory);
+    sig_observations_free(s->obs, s->nobs);
+    ws_version_free(&s->info);
+    free(s->name);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,43 @@
+/* source.h - what commands read: a SRC that is a design file or a workspace (its latest version,
+ * or a given one), loaded with its analysis, the workspace's history and observations, and the
+ * evaluation of its signals. Errors are printed on stderr ("keyplan: ...") and give exit 2. */
+#ifndef KP_APP_SOURCE_H
+#define KP_APP_SOURCE_H
+
+#include "model/analysis.h"
+#include "model/design.h"
+#include "model/signals.h"
+#include "storage/workspace.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct source {
+    char *name;               /* SRC as given */
+    bool is_workspace;
+    int version;              /* the version loaded (workspace), 0 for a design file */
+    ws_version info;          /* its metadata (workspace) */
+    kp_design *design;
+    kp_analysis *analysis;
+    ws_version *history;      /* every version, oldest first (workspace) */
+    size_t nhistory;
+    sig_observation *obs;     /* every observation (workspace) */
+    size_t nobs;
+    sig_report signals;       /* the design's signals against its numbers and the observations */
+} source;
+
+/* true when `path` looks like a workspace: a SQLite file, or a name ending in ".keyplan". */
+bool source_is_workspace(const char *path);
+
+/* Loads SRC (a design file or a workspace; for a workspace `version` 0 = the latest). Returns 0
+ * and fills *out (release with source_free), or 2 after printing the problem on stderr. */
+int source_load(const char *src, int version, source *out);
+void source_free(source *s);
+
+/* Opens a workspace for a command, printing the problem on stderr; returns 0 or 2. */
+int source_open_ws(const char *path, unsigned flags, ws_t **out);
+
+/* Parses a REV argument ("3"); false after printing the problem on stderr. */
+bool source_parse_rev(const char *arg, int *rev);
+
+#endif

@@ -1,0 +1,116 @@
+/* capacity.h - DynamoDB unit arithmetic (SPEC 3, reference/dynamodb-facts.md): read and write
+ * units for an item size and a consistency, the size of an entity's entry on an index, the share
+ * of an entity's items an index holds (sparse indexes), and what one logical write of an entity
+ * costs on the table and on each secondary index. Pure functions, no allocation, no I/O.
+ *
+ * Units:
+ * - Read unit = 4 KB (4096 B). Strong 1, eventual 0.5, transactional 2 per unit. GetItem rounds
+ *   the item up to 4 KB; Query sums the bytes of every item read and rounds once; BatchGetItem
+ *   rounds each item; Scan sums the whole table's bytes (1 MB pages) and rounds once. A read
+ *   that finds nothing still costs one unit (0.5 eventual).
+ * - Write unit = 1 KB (1024 B) per item, rounded up; transactional x2.
+ * Item counts are averages (doubles): an average of 2.5 items is 2.5 x size bytes for a Query,
+ * and 2.5 x round(size) for BatchGetItem.
+ *
+ * Size estimates (used for index entries and key attributes; documented here once):
+ * - A domain attribute's value: its `size:` when given; else by type: number = the width of its
+ *   `format` or 8, date = 10 ("2025-03-14"), enum = the average length of its value names,
+ *   shard = the digits of count-1, bool = 1, string = 8. Plus the attribute name's bytes.
+ * - A key attribute filled by a template: its name + the template's literal bytes + the values
+ *   of its placeholders (as above; an inline format's width wins for numbers).
+ * - A plain domain attribute used as an index key: name + value estimate.
+ * - Index entry (projected item) on index X: `all` = the entity's whole item (`size`); `keys` =
+ *   the table's key attributes + X's key attributes; `include` = keys + every included attribute
+ *   the entity carries. keys/include never exceed the entity's size. The 100 B per-entry storage
+ *   overhead is NOT included (CAP_ITEM_OVERHEAD_BYTES; the heat/cost stages add it). */
+#ifndef KP_CAPACITY_H
+#define KP_CAPACITY_H
+
+#include "model/design.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CAP_READ_UNIT_BYTES 4096.0
+#define CAP_WRITE_UNIT_BYTES 1024.0
+#define CAP_PAGE_BYTES 1048576.0          /* Query/Scan page, before the filter */
+#define CAP_ITEM_OVERHEAD_BYTES 100.0     /* storage overhead per item and per index entry */
+#define CAP_ITEM_MAX_BYTES 409600.0       /* 400 KB */
+#define CAP_PARTITION_RCU 3000.0          /* per partition per second */
+#define CAP_PARTITION_WCU 1000.0
+#define CAP_PARTITION_BYTES 10737418240.0 /* 10 GB (LSI item collection limit) */
+#define CAP_BATCHGET_MAX_ITEMS 100.0
+#define CAP_DEFAULT_VALUE_BYTES 8.0       /* unknown string value */
+
+/* Units per 4 KB read: 0.5 eventual, 1 strong, 2 transactional. */
+double capacity_read_factor(kp_consistency c);
+
+/* Read units of one GetItem of an item of `item_bytes` (rounded up to 4 KB; at least 1 unit). */
+double capacity_get_rcu(double item_bytes, kp_consistency c);
+/* Read units of one Query reading `items` items of `item_bytes` each: bytes summed, rounded up
+ * once to 4 KB; at least 1 unit even when nothing is read. 1,500 x 64 B strong = 24. */
+double capacity_query_rcu(double items, double item_bytes, kp_consistency c);
+/* Read units of one BatchGetItem of `items` items: each rounded up separately, then summed
+ * (a request for 0 items costs 0). */
+double capacity_batchget_rcu(double items, double item_bytes, kp_consistency c);
+/* Read units of a full Scan over `table_bytes` bytes (summed, rounded once; at least 1 unit). */
+double capacity_scan_rcu(double table_bytes, kp_consistency c);
+/* Number of 1 MB pages a read of `bytes` needs (at least 1). */
+double capacity_pages(double bytes);
+
+/* Write units of one item of `item_bytes` (rounded up to 1 KB, at least 1); x2 transactional. */
+double capacity_write_units(double item_bytes, bool transactional);
+
+/* Estimated bytes of one value of domain attribute `name` (see the estimates above; undeclared
+ * attributes are strings of CAP_DEFAULT_VALUE_BYTES). `inline_format` (may be NULL) is a
+ * template's inline format, which wins over the attribute's own for numbers. */
+double capacity_value_bytes(const kp_design *d, const char *name, const char *inline_format);
+/* Estimated bytes (name + value) of key attribute `attr` on an item of entity `e`: from its
+ * template when the entity has one, else as a plain domain attribute. 0 when attr is NULL. */
+double capacity_key_bytes(const kp_design *d, const kp_entity *e, const char *attr);
+
+/* true when entity `e`'s items can be on index `index` (-1 = base table: always): they carry the
+ * index's partition attribute and, when it has one, its sort attribute. */
+bool capacity_on_index(const kp_design *d, const kp_entity *e, ptrdiff_t index);
+/* Share (0..1) of entity `e`'s items present on index `index` (-1 base table: 1): 0 when the
+ * entity is not on it; the product of the sparse rules of the index's key attributes otherwise.
+ * A rule's share is its `share`, or for a condition the enum share of its value(s) (`!=` is the
+ * complement, `in` the sum); a condition on a non-enum attribute counts as 0.5 (documented
+ * default: unknown distribution). */
+double capacity_index_share(const kp_design *d, const kp_entity *e, ptrdiff_t index);
+/* Bytes of one entry of entity `e` on index `index` (-1: the item itself = e->size), without
+ * the 100 B overhead. See the projection rules above. */
+double capacity_projected_bytes(const kp_design *d, const kp_entity *e, ptrdiff_t index);
+/* true when `attr` is one of the key attributes of index `index` for entity `e`: the index's
+ * pk/sk attribute names themselves, or a placeholder of the entity's templates for them. */
+bool capacity_changes_index_key(const kp_design *d, const kp_entity *e, ptrdiff_t index,
+                                const char *attr);
+
+/* Units one logical write of entity `e` costs (per item written; multiply by items).
+ * op: put (new item), update, delete; transact counts as a put with the table write doubled.
+ * changes[]: the key attributes an update changes (ignored for other ops).
+ * *table_wcu: the base-table write, PLUS the writes of every LSI holding the item (LSIs consume
+ *   the table's capacity; their slot in the index array is 0).
+ * index_wcu_per_index[i] (an array of d->nindexes, may be NULL when nindexes is 0): GSI i's
+ *   expected units per logical write =
+ *     put/delete: share x write_units(projected);
+ *     update changing a placeholder/key of the GSI: 2 x share x units (delete + put), except
+ *       when the changed attribute is the condition of the GSI's sparse rule (the item enters or
+ *       leaves the index): min(1, 2 x share) x units;
+ *     update changing no key: keys-only projection 0, include/all share x units (projected
+ *       attributes assumed touched);
+ *   GSI writes are not doubled for transactions.
+ * Either output may be NULL. Never fails. */
+void capacity_entity_write(const kp_design *d, const kp_entity *e, kp_write_op op,
+                           const kp_str *changes, size_t nchanges, double *table_wcu,
+                           double *index_wcu_per_index);
+
+/* The units one logical write of entity `e` costs on secondary index `index` alone (the
+ * per-index term of capacity_entity_write, which see), given the share of the entity's items on
+ * the index and the bytes of its entry there (capacity_index_share, capacity_projected_bytes:
+ * callers that precomputed them pass them in). 0 when the index does not exist or share <= 0.
+ * For an LSI this is what the table's capacity pays. */
+double capacity_index_write(const kp_design *d, const kp_entity *e, ptrdiff_t index, kp_write_op op,
+                            const kp_str *changes, size_t nchanges, double share, double proj_bytes);
+
+#endif

@@ -1,0 +1,573 @@
+/* diff.c - the designer's diff of two designs and their analyses. */
+#include "model/diff.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const section_titles[] = {
+#define KP_DIFF_TITLE(name, title) title,
+    KP_DIFF_SECTIONS(KP_DIFF_TITLE)
+#undef KP_DIFF_TITLE
+};
+
+const char *diff_section_title(diff_section s) { return (unsigned)s < DIFF__COUNT ? section_titles[s] : "?"; }
+
+static diff_item *add(kp_diff *d, diff_section sec, diff_change ch, const char *what, const char *before,
+                      const char *after, const char *subject_fmt, ...) __attribute__((format(printf, 7, 8)));
+static diff_item *add(kp_diff *d, diff_section sec, diff_change ch, const char *what, const char *before,
+                      const char *after, const char *subject_fmt, ...)
+{
+    VEC_GROW(d->v, d->n, d->cap);
+    diff_item *it = &d->v[d->n++];
+    memset(it, 0, sizeof *it);
+    it->section = sec;
+    it->change = ch;
+    va_list ap;
+    va_start(ap, subject_fmt);
+    it->subject = xvasprintf(subject_fmt, ap);
+    va_end(ap);
+    it->what = xstrdup(what ? what : "");
+    it->before = xstrdup(before);
+    it->after = xstrdup(after);
+    it->num_before = NAN;
+    it->num_after = NAN;
+    return it;
+}
+
+static bool s_eq(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : "") == 0; }
+
+static bool n_eq(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    double m = fmax(fabs(a), fabs(b));
+    return fabs(a - b) <= 1e-9 * (m > 1 ? m : 1);
+}
+
+/* A number for people: 1,234 for big ones, 2 decimals for small ones. */
+static char *fmt_num(double v)
+{
+    if (isnan(v))
+        return xstrdup("not given");
+    if (isinf(v))
+        return xstrdup(v > 0 ? "inf" : "-inf");
+    double a = fabs(v);
+    if (a >= 1000) {
+        char raw[64];
+        snprintf(raw, sizeof raw, "%.0f", a);
+        sbuf b;
+        sbuf_init(&b);
+        if (v < 0)
+            sbuf_addc(&b, '-');
+        size_t n = strlen(raw);
+        for (size_t i = 0; i < n; i++) {
+            if (i && (n - i) % 3 == 0)
+                sbuf_addc(&b, ',');
+            sbuf_addc(&b, raw[i]);
+        }
+        return sbuf_steal(&b);
+    }
+    if (a == floor(a))
+        return xasprintf("%.0f", v);
+    if (a >= 10)
+        return xasprintf("%.1f", v);
+    if (a >= 0.01)
+        return xasprintf("%.2f", v);
+    return xasprintf("%.3g", v);
+}
+
+static void num_change(kp_diff *d, diff_section sec, const char *subject, const char *what, double before,
+                       double after, const char *unit)
+{
+    if (n_eq(before, after))
+        return;
+    char *b = fmt_num(before), *a = fmt_num(after);
+    char *bs = unit && !isnan(before) ? xasprintf("%s %s", b, unit) : xstrdup(b);
+    char *as = unit && !isnan(after) ? xasprintf("%s %s", a, unit) : xstrdup(a);
+    diff_item *it = add(d, sec, DIFF_CHANGED, what, bs, as, "%s", subject);
+    it->num_before = before;
+    it->num_after = after;
+    free(b);
+    free(a);
+    free(bs);
+    free(as);
+}
+
+static void text_change(kp_diff *d, diff_section sec, const char *subject, const char *what, const char *before,
+                        const char *after)
+{
+    if (s_eq(before, after))
+        return;
+    add(d, sec, DIFF_CHANGED, what, before && *before ? before : "(none)", after && *after ? after : "(none)", "%s",
+        subject);
+}
+
+static const kp_pattern_result *pattern_result(const kp_analysis *a, const kp_pattern *p)
+{
+    if (!a)
+        return NULL;
+    for (size_t i = 0; i < a->npatterns; i++)
+        if (a->patterns[i].pattern == p)
+            return &a->patterns[i];
+    return NULL;
+}
+
+/* ---- patterns ------------------------------------------------------------------------- */
+
+static char *pattern_subject(const kp_pattern *p) { return xasprintf("pattern %s (%s)", p->id, p->name ? p->name : ""); }
+
+static void diff_patterns(kp_diff *d, const kp_design *a, const kp_analysis *aa, const kp_design *b,
+                          const kp_analysis *ab)
+{
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern *p = &a->patterns[i];
+        if (!design_pattern(b, p->id)) {
+            const kp_pattern_result *r = pattern_result(aa, p);
+            char *subj = pattern_subject(p);
+            add(d, DIFF_PATTERNS, DIFF_REMOVED, "", r ? kp_plan_word(r->plan) : "", NULL, "%s", subj);
+            free(subj);
+        }
+    }
+    for (size_t i = 0; i < b->npatterns; i++) {
+        const kp_pattern *q = &b->patterns[i];
+        const kp_pattern *p = design_pattern(a, q->id);
+        const kp_pattern_result *rb = pattern_result(ab, q);
+        char *subj = pattern_subject(q);
+        if (!p) {
+            char *desc = rb ? xasprintf("%s on %s", kp_plan_word(rb->plan), rb->index_name ? rb->index_name : "table")
+                            : xstrdup("");
+            add(d, DIFF_PATTERNS, DIFF_ADDED, "", NULL, desc, "%s", subj);
+            free(desc);
+            free(subj);
+            continue;
+        }
+        const kp_pattern_result *ra = pattern_result(aa, p);
+        if (ra && rb) {
+            text_change(d, DIFF_PATTERNS, subj, "plan", kp_plan_word(ra->plan), kp_plan_word(rb->plan));
+            text_change(d, DIFF_PATTERNS, subj, "served by", ra->index_name, rb->index_name);
+            text_change(d, DIFF_PATTERNS, subj, "key condition", ra->key_condition, rb->key_condition);
+            num_change(d, DIFF_PATTERNS, subj, "DynamoDB requests per call", ra->requests, rb->requests, NULL);
+            num_change(d, DIFF_PATTERNS, subj, "read units per call", ra->rcu_per_call, rb->rcu_per_call, NULL);
+            num_change(d, DIFF_PATTERNS, subj, "read units/s", ra->rcu_per_s, rb->rcu_per_s, NULL);
+            num_change(d, DIFF_PATTERNS, subj, "write units/s", ra->wcu_per_s, rb->wcu_per_s, NULL);
+            num_change(d, DIFF_PATTERNS, subj, "estimated latency", ra->latency_ms, rb->latency_ms, "ms");
+            if (ra->filter != rb->filter)
+                text_change(d, DIFF_PATTERNS, subj, "filter expression", ra->filter ? "needed" : "none",
+                            rb->filter ? "needed" : "none");
+            if (ra->app_sort != rb->app_sort)
+                text_change(d, DIFF_PATTERNS, subj, "order", ra->app_sort ? "sorted by the app" : "served by the key",
+                            rb->app_sort ? "sorted by the app" : "served by the key");
+        }
+        text_change(d, DIFF_PATTERNS, subj, "name", p->name, q->name);
+        num_change(d, DIFF_PATTERNS, subj, "requests/s at peak", p->rate, q->rate, NULL);
+        num_change(d, DIFF_PATTERNS, subj, "latency target", p->latency, q->latency, "ms");
+        text_change(d, DIFF_PATTERNS, subj, "consistency", kp_consistency_name(p->consistency),
+                    kp_consistency_name(q->consistency));
+        free(subj);
+    }
+}
+
+/* ---- heat ----------------------------------------------------------------------------- */
+
+static const kp_partition_result *find_partition(const kp_analysis *a, const kp_partition_result *p)
+{
+    for (size_t i = 0; i < a->npartitions; i++) {
+        const kp_partition_result *q = &a->partitions[i];
+        if (s_eq(q->index_name, p->index_name) && s_eq(q->template_src, p->template_src) &&
+            s_eq(q->entity ? q->entity->name : NULL, p->entity ? p->entity->name : NULL))
+            return q;
+    }
+    return NULL;
+}
+
+static char *util_text(const kp_partition_result *p)
+{
+    return xasprintf("read %.0f%%, write %.0f%% of the partition limit%s", p->read_util * 100, p->write_util * 100,
+                     p->hot ? " (HOT)" : "");
+}
+
+static void diff_heat(kp_diff *d, const kp_analysis *aa, const kp_analysis *ab)
+{
+    for (size_t i = 0; i < ab->npartitions; i++) {
+        const kp_partition_result *q = &ab->partitions[i];
+        const kp_partition_result *p = find_partition(aa, q);
+        char *subj = xasprintf("%s %s%s%s", q->index_name ? q->index_name : "table", q->template_src ? q->template_src : "",
+                               q->entity ? " of " : "", q->entity ? q->entity->name : "");
+        char *ut = util_text(q);
+        if (!p) {
+            add(d, DIFF_HEAT, DIFF_ADDED, "", NULL, ut, "%s", subj);
+        } else if (p->hot != q->hot) {
+            char *pt = util_text(p);
+            add(d, DIFF_HEAT, DIFF_CHANGED, q->hot ? "became hot" : "cooled down", pt, ut, "%s", subj);
+            free(pt);
+        } else if (fabs(p->read_util - q->read_util) >= 0.01 || fabs(p->write_util - q->write_util) >= 0.01) {
+            char *pt = util_text(p);
+            add(d, DIFF_HEAT, DIFF_CHANGED, "utilisation", pt, ut, "%s", subj);
+            free(pt);
+        }
+        if (p)
+            num_change(d, DIFF_HEAT, subj, "distinct partition values", p->distinct, q->distinct, NULL);
+        free(ut);
+        free(subj);
+    }
+    for (size_t i = 0; i < aa->npartitions; i++) {
+        const kp_partition_result *p = &aa->partitions[i];
+        if (!find_partition(ab, p)) {
+            char *pt = util_text(p);
+            add(d, DIFF_HEAT, DIFF_REMOVED, "", pt, NULL, "%s %s%s%s", p->index_name ? p->index_name : "table",
+                p->template_src ? p->template_src : "", p->entity ? " of " : "", p->entity ? p->entity->name : "");
+            free(pt);
+        }
+    }
+    num_change(d, DIFF_HEAT, "table", "hottest partition's share", aa->table_hot_share, ab->table_hot_share, NULL);
+}
+
+/* ---- cost ----------------------------------------------------------------------------- */
+
+static void diff_cost_mode(kp_diff *d, const kp_cost *a, const kp_cost *b)
+{
+    const char *mode = kp_billing_name(b->mode);
+    const char *cur = b->currency ? b->currency : "USD";
+    for (size_t i = 0; i < b->nlines; i++) {
+        const kp_cost_line *l = &b->lines[i];
+        const kp_cost_line *k = NULL;
+        for (size_t j = 0; j < a->nlines && !k; j++)
+            if (s_eq(a->lines[j].name, l->name))
+                k = &a->lines[j];
+        char *subj = xasprintf("%s %s", mode, l->name);
+        num_change(d, DIFF_COST, subj, "amount", k ? k->amount : 0, l->amount, cur);
+        free(subj);
+    }
+    for (size_t j = 0; j < a->nlines; j++) {
+        bool found = false;
+        for (size_t i = 0; i < b->nlines && !found; i++)
+            found = s_eq(a->lines[j].name, b->lines[i].name);
+        if (!found) {
+            char *subj = xasprintf("%s %s", mode, a->lines[j].name);
+            num_change(d, DIFF_COST, subj, "amount", a->lines[j].amount, 0, cur);
+            free(subj);
+        }
+    }
+    char *subj = xasprintf("%s total", mode);
+    num_change(d, DIFF_COST, subj, "amount", a->total, b->total, cur);
+    free(subj);
+}
+
+/* ---- keys, entities, indexes ------------------------------------------------------------ */
+
+static char *tpl_text(const kp_keytpl *k) { return xstrdup(k && k->tpl.src ? k->tpl.src : ""); }
+
+static void diff_entities(kp_diff *d, const kp_design *a, const kp_design *b)
+{
+    text_change(d, DIFF_KEYS, "table", "partition key", a->table.pk.s, b->table.pk.s);
+    text_change(d, DIFF_KEYS, "table", "sort key", a->table.sk.s, b->table.sk.s);
+    text_change(d, DIFF_KEYS, "table", "billing", kp_billing_name(a->table.billing), kp_billing_name(b->table.billing));
+    for (size_t i = 0; i < a->nentities; i++)
+        if (!design_entity(b, a->entities[i].name))
+            add(d, DIFF_KEYS, DIFF_REMOVED, "", a->entities[i].name, NULL, "entity %s", a->entities[i].name);
+    for (size_t i = 0; i < b->nentities; i++) {
+        const kp_entity *f = &b->entities[i];
+        const kp_entity *e = design_entity(a, f->name);
+        if (!e) {
+            sbuf s;
+            sbuf_init(&s);
+            for (size_t k = 0; k < f->nkeys; k++)
+                sbuf_printf(&s, "%s%s = %s", k ? ", " : "", f->keys[k].attr.s, f->keys[k].tpl.src ? f->keys[k].tpl.src : "");
+            add(d, DIFF_KEYS, DIFF_ADDED, "", NULL, s.s ? s.s : "", "entity %s", f->name);
+            sbuf_free(&s);
+            continue;
+        }
+        char *subj = xasprintf("entity %s", f->name);
+        for (size_t k = 0; k < e->nkeys; k++)
+            if (!entity_key(f, e->keys[k].attr.s)) {
+                char *t = tpl_text(&e->keys[k]);
+                add(d, DIFF_KEYS, DIFF_CHANGED, e->keys[k].attr.s, t, "(none)", "%s", subj);
+                free(t);
+            }
+        for (size_t k = 0; k < f->nkeys; k++) {
+            const kp_keytpl *old = entity_key(e, f->keys[k].attr.s);
+            char *o = old ? tpl_text(old) : xstrdup("(none)");
+            char *n = tpl_text(&f->keys[k]);
+            text_change(d, DIFF_KEYS, subj, f->keys[k].attr.s, o, n);
+            free(o);
+            free(n);
+        }
+        num_change(d, DIFF_KEYS, subj, "items", e->count, f->count, NULL);
+        num_change(d, DIFF_KEYS, subj, "average item size", e->size, f->size, "bytes");
+        num_change(d, DIFF_KEYS, subj, "writes/s at peak", e->writes, f->writes, NULL);
+        for (size_t k = 0; k < e->nsparse; k++)
+            if (!entity_sparse(f, e->sparse[k].attr.s))
+                text_change(d, DIFF_KEYS, subj, "sparse", e->sparse[k].src, NULL);
+        for (size_t k = 0; k < f->nsparse; k++) {
+            const kp_sparse *old = entity_sparse(e, f->sparse[k].attr.s);
+            char *w = xasprintf("sparse %s", f->sparse[k].attr.s);
+            text_change(d, DIFF_KEYS, subj, w, old ? old->src : NULL, f->sparse[k].src);
+            free(w);
+        }
+        free(subj);
+    }
+}
+
+static char *projection_text(const kp_index *x)
+{
+    if (x->projection != KP_PROJ_INCLUDE)
+        return xstrdup(kp_projection_name(x->projection));
+    sbuf s;
+    sbuf_init(&s);
+    sbuf_add(&s, "include [");
+    for (size_t i = 0; i < x->ninclude; i++)
+        sbuf_printf(&s, "%s%s", i ? ", " : "", x->include[i].s);
+    sbuf_add(&s, "]");
+    return sbuf_steal(&s);
+}
+
+static char *index_text(const kp_index *x)
+{
+    char *p = projection_text(x);
+    char *t = xasprintf("%s pk %s%s%s, projection %s", kp_index_kind_name(x->kind), x->pk.s ? x->pk.s : "",
+                        x->sk.s ? " sk " : "", x->sk.s ? x->sk.s : "", p);
+    free(p);
+    return t;
+}
+
+static void diff_indexes(kp_diff *d, const kp_design *a, const kp_analysis *aa, const kp_design *b,
+                         const kp_analysis *ab)
+{
+    for (size_t i = 0; i < a->nindexes; i++)
+        if (!design_index(b, a->indexes[i].name)) {
+            char *t = index_text(&a->indexes[i]);
+            add(d, DIFF_INDEXES, DIFF_REMOVED, "", t, NULL, "index %s", a->indexes[i].name);
+            free(t);
+        }
+    for (size_t i = 0; i < b->nindexes; i++) {
+        const kp_index *y = &b->indexes[i];
+        const kp_index *x = design_index(a, y->name);
+        char *subj = xasprintf("index %s", y->name);
+        if (!x) {
+            char *t = index_text(y);
+            add(d, DIFF_INDEXES, DIFF_ADDED, "", NULL, t, "%s", subj);
+            free(t);
+        } else {
+            text_change(d, DIFF_INDEXES, subj, "type", kp_index_kind_name(x->kind), kp_index_kind_name(y->kind));
+            text_change(d, DIFF_INDEXES, subj, "partition key", x->pk.s, y->pk.s);
+            text_change(d, DIFF_INDEXES, subj, "sort key", x->sk.s, y->sk.s);
+            char *pa = projection_text(x), *pb = projection_text(y);
+            text_change(d, DIFF_INDEXES, subj, "projection", pa, pb);
+            free(pa);
+            free(pb);
+            if (aa && ab) {
+                ptrdiff_t ia = design_index_pos(a, x->name), ib = (ptrdiff_t)i;
+                if (ia >= 0 && (size_t)ia + 1 < aa->nindexes && (size_t)ib + 1 < ab->nindexes) {
+                    const kp_index_result *ra = &aa->indexes[ia + 1], *rb = &ab->indexes[ib + 1];
+                    num_change(d, DIFF_INDEXES, subj, "items", ra->items, rb->items, NULL);
+                    num_change(d, DIFF_INDEXES, subj, "write units/s", ra->wcu_per_s, rb->wcu_per_s, NULL);
+                    num_change(d, DIFF_INDEXES, subj, "patterns served", ra->patterns_served, rb->patterns_served, NULL);
+                }
+            }
+        }
+        free(subj);
+    }
+}
+
+/* ---- decisions ------------------------------------------------------------------------ */
+
+static const kp_decision *find_decision(const kp_design *d, const char *id)
+{
+    for (size_t i = 0; i < d->ndecisions; i++)
+        if (s_eq(d->decisions[i].id, id))
+            return &d->decisions[i];
+    return NULL;
+}
+
+static char *signals_text(const kp_decision *x)
+{
+    sbuf s;
+    sbuf_init(&s);
+    for (size_t i = 0; i < x->nsignals; i++)
+        sbuf_printf(&s, "%s%s", i ? "; " : "", x->signals[i].src ? x->signals[i].src : "");
+    return sbuf_steal(&s);
+}
+
+static void diff_decisions(kp_diff *d, const kp_design *a, const sig_report *sa, const kp_design *b,
+                           const sig_report *sb)
+{
+    for (size_t i = 0; i < a->ndecisions; i++)
+        if (!find_decision(b, a->decisions[i].id))
+            add(d, DIFF_DECISIONS, DIFF_REMOVED, "", a->decisions[i].title ? a->decisions[i].title : "", NULL,
+                "decision %s", a->decisions[i].id);
+    for (size_t i = 0; i < b->ndecisions; i++) {
+        const kp_decision *y = &b->decisions[i];
+        const kp_decision *x = find_decision(a, y->id);
+        char *subj = xasprintf("decision %s", y->id);
+        if (!x) {
+            char *t = xasprintf("%s [%s]", y->title ? y->title : "", sig_decision_status(sb, y));
+            add(d, DIFF_DECISIONS, DIFF_ADDED, "", NULL, t, "%s", subj);
+            free(t);
+            free(subj);
+            continue;
+        }
+        const char *st_a = sig_decision_status(sa, x), *st_b = sig_decision_status(sb, y);
+        if (!s_eq(st_a, st_b))
+            add(d, DIFF_DECISIONS, DIFF_CHANGED, strcmp(st_b, "reopen") == 0 || y->status == KP_DEC_REOPENED ? "reopened" : "status",
+                st_a, st_b, "%s", subj);
+        text_change(d, DIFF_DECISIONS, subj, "title", x->title, y->title);
+        text_change(d, DIFF_DECISIONS, subj, "decision", x->decision, y->decision);
+        text_change(d, DIFF_DECISIONS, subj, "context", x->context, y->context);
+        text_change(d, DIFF_DECISIONS, subj, "rollback", x->rollback, y->rollback);
+        text_change(d, DIFF_DECISIONS, subj, "failure test", x->failure_test, y->failure_test);
+        text_change(d, DIFF_DECISIONS, subj, "limitations", x->limitations, y->limitations);
+        num_change(d, DIFF_DECISIONS, subj, "alternatives discarded", (double)x->nalternatives,
+                   (double)y->nalternatives, NULL);
+        num_change(d, DIFF_DECISIONS, subj, "assumptions", (double)x->nassumptions, (double)y->nassumptions, NULL);
+        char *sa_t = signals_text(x), *sb_t = signals_text(y);
+        text_change(d, DIFF_DECISIONS, subj, "signals", sa_t, sb_t);
+        free(sa_t);
+        free(sb_t);
+        free(subj);
+    }
+}
+
+/* ---- checklist and findings ------------------------------------------------------------- */
+
+static void diff_checklist(kp_diff *d, const kp_analysis *aa, const kp_analysis *ab)
+{
+    for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
+        const kp_check_item *x = &aa->checklist[i], *y = &ab->checklist[i];
+        if (x->status != y->status)
+            add(d, DIFF_CHECKLIST, DIFF_CHANGED, "status", kp_check_status_name(x->status), kp_check_status_name(y->status),
+                "item %d (%s)", y->item ? y->item : i + 1, y->title ? y->title : "");
+    }
+    num_change(d, DIFF_CHECKLIST, "score", "items passing", aa->checklist_pass, ab->checklist_pass, NULL);
+}
+
+static bool has_finding(const kp_analysis *a, const kp_finding *f)
+{
+    for (size_t i = 0; i < a->nfindings; i++)
+        if (s_eq(a->findings[i].code, f->code) && s_eq(a->findings[i].where, f->where))
+            return true;
+    return false;
+}
+
+static void diff_findings(kp_diff *d, const kp_analysis *aa, const kp_analysis *ab)
+{
+    for (size_t i = 0; i < ab->nfindings; i++)
+        if (!has_finding(aa, &ab->findings[i]))
+            add(d, DIFF_FINDINGS, DIFF_ADDED, "", NULL, ab->findings[i].message ? ab->findings[i].message : "",
+                "%s at %s", ab->findings[i].code, ab->findings[i].where ? ab->findings[i].where : "");
+    for (size_t i = 0; i < aa->nfindings; i++)
+        if (!has_finding(ab, &aa->findings[i]))
+            add(d, DIFF_FINDINGS, DIFF_REMOVED, "", aa->findings[i].message ? aa->findings[i].message : "", NULL,
+                "%s at %s", aa->findings[i].code, aa->findings[i].where ? aa->findings[i].where : "");
+}
+
+/* ---- entry points ------------------------------------------------------------------------ */
+
+static int by_section(const void *x, const void *y)
+{
+    const diff_item *a = x, *b = y;
+    if (a->section != b->section)
+        return a->section < b->section ? -1 : 1;
+    return 0;
+}
+
+void diff_compute(const kp_design *a, const kp_analysis *aa, const sig_report *sa, const kp_design *b,
+                  const kp_analysis *ab, const sig_report *sb, kp_diff *out)
+{
+    memset(out, 0, sizeof *out);
+    diff_patterns(out, a, aa, b, ab);
+    if (aa && ab) {
+        diff_heat(out, aa, ab);
+        diff_cost_mode(out, &aa->on_demand, &ab->on_demand);
+        diff_cost_mode(out, &aa->provisioned, &ab->provisioned);
+    }
+    diff_entities(out, a, b);
+    diff_indexes(out, a, aa, b, ab);
+    diff_decisions(out, a, sa, b, sb);
+    if (aa && ab) {
+        diff_checklist(out, aa, ab);
+        diff_findings(out, aa, ab);
+    }
+    text_change(out, DIFF_OTHER, "design", "name", a->name, b->name);
+    /* stable grouping by section: insertion sort keeps the order inside a section */
+    for (size_t i = 1; i < out->n; i++) {
+        diff_item t = out->v[i];
+        size_t j = i;
+        while (j > 0 && by_section(&out->v[j - 1], &t) > 0) {
+            out->v[j] = out->v[j - 1];
+            j--;
+        }
+        out->v[j] = t;
+    }
+}
+
+void diff_free(kp_diff *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->n; i++) {
+        free(d->v[i].subject);
+        free(d->v[i].what);
+        free(d->v[i].before);
+        free(d->v[i].after);
+    }
+    free(d->v);
+    memset(d, 0, sizeof *d);
+}
+
+size_t diff_count(const kp_diff *d, diff_section s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->n; i++)
+        n += d->v[i].section == s;
+    return n;
+}
+
+char *diff_render(const kp_diff *d, const char *from, const char *to)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_printf(&b, "%s → %s\n", from ? from : "before", to ? to : "after");
+    if (d->n == 0) {
+        sbuf_add(&b, "no differences\n");
+        return sbuf_steal(&b);
+    }
+    int last = -1;
+    for (size_t i = 0; i < d->n; i++) {
+        const diff_item *it = &d->v[i];
+        if ((int)it->section != last) {
+            sbuf_printf(&b, "\n%s\n", diff_section_title(it->section));
+            last = (int)it->section;
+        }
+        switch (it->change) {
+        case DIFF_ADDED:
+            sbuf_printf(&b, "  + %s%s%s\n", it->subject, it->after && *it->after ? ": " : "", it->after ? it->after : "");
+            break;
+        case DIFF_REMOVED:
+            sbuf_printf(&b, "  - %s%s%s\n", it->subject, it->before && *it->before ? ": " : "",
+                        it->before ? it->before : "");
+            break;
+        case DIFF_CHANGED: {
+            /* consecutive changes of one subject are listed under it */
+            bool grouped = (i + 1 < d->n && d->v[i + 1].change == DIFF_CHANGED && d->v[i + 1].section == it->section &&
+                            strcmp(d->v[i + 1].subject, it->subject) == 0) ||
+                           (i > 0 && d->v[i - 1].change == DIFF_CHANGED && d->v[i - 1].section == it->section &&
+                            strcmp(d->v[i - 1].subject, it->subject) == 0);
+            bool first = !(i > 0 && d->v[i - 1].change == DIFF_CHANGED && d->v[i - 1].section == it->section &&
+                           strcmp(d->v[i - 1].subject, it->subject) == 0);
+            if (!grouped) {
+                sbuf_printf(&b, "  ~ %s: %s %s → %s\n", it->subject, it->what, it->before ? it->before : "",
+                            it->after ? it->after : "");
+            } else {
+                if (first)
+                    sbuf_printf(&b, "  ~ %s\n", it->subject);
+                sbuf_printf(&b, "      %-28s %s → %s\n", it->what, it->before ? it->before : "", it->after ? it->after : "");
+            }
+            break;
+        }
+        }
+    }
+    return sbuf_steal(&b);
+}

@@ -1,0 +1,267 @@
+/* distrib.c - attribute and template value distributions (see distrib.h). */
+#include "model/distrib.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXACT_TERMS 64
+
+double distrib_harmonic(double n, double s)
+{
+    if (isnan(n) || n < 1)
+        return 0;
+    n = floor(n);
+    if (s <= 0)
+        return n;
+    double h = 0;
+    double k_end = n < EXACT_TERMS ? n : EXACT_TERMS - 1;
+    for (double k = 1; k <= k_end; k++)
+        h += pow(k, -s);
+    if (n < EXACT_TERMS)
+        return h;
+    /* Euler-Maclaurin for sum_{k=K..n} f(k), f(x) = x^-s:
+     * integral + (f(K)+f(n))/2 + (f'(n)-f'(K))/12 - (f'''(n)-f'''(K))/720 */
+    double K = EXACT_TERMS;
+    double integral = fabs(s - 1) < 1e-12 ? log(n / K) : (pow(n, 1 - s) - pow(K, 1 - s)) / (1 - s);
+    double fK = pow(K, -s), fn = pow(n, -s);
+    double d1K = -s * pow(K, -s - 1), d1n = -s * pow(n, -s - 1);
+    double d3K = -s * (s + 1) * (s + 2) * pow(K, -s - 3), d3n = -s * (s + 1) * (s + 2) * pow(n, -s - 3);
+    return h + integral + (fK + fn) / 2 + (d1n - d1K) / 12 - (d3n - d3K) / 720;
+}
+
+double distrib_zipf_top(double n, double s)
+{
+    if (isnan(n) || n < 1)
+        return NAN;
+    if (s <= 0)
+        return 1.0 / floor(n);
+    return 1.0 / distrib_harmonic(n, s);
+}
+
+static kp_dist unknown_dist(void) { return (kp_dist){KP_DIST_UNKNOWN, NAN, NAN, NAN}; }
+
+kp_dist distrib_attr(const kp_attr *a)
+{
+    if (!a)
+        return unknown_dist();
+    kp_dist r = unknown_dist();
+    switch (a->type) {
+    case KP_ATTR_ENUM: {
+        if (a->nvalues == 0)
+            return r;
+        r.kind = KP_DIST_ENUM;
+        r.distinct = (double)a->nvalues;
+        r.hot_share = 0;
+        r.write_hot_share = 0;
+        for (size_t i = 0; i < a->nvalues; i++) {
+            double s = a->values[i].share;
+            double w = isnan(a->values[i].write_share) ? s : a->values[i].write_share;
+            if (s > r.hot_share)
+                r.hot_share = s;
+            if (w > r.write_hot_share)
+                r.write_hot_share = w;
+        }
+        if (!isnan(a->write_hot))
+            r.write_hot_share = a->write_hot;
+        return r;
+    }
+    case KP_ATTR_SHARD: {
+        double n = a->shard_count > 0 ? a->shard_count : a->distinct;
+        if (isnan(n) || n < 1)
+            return r;
+        r.kind = KP_DIST_SHARD;
+        r.distinct = floor(n);
+        r.hot_share = 1.0 / r.distinct;
+        r.write_hot_share = r.hot_share;
+        return r;
+    }
+    default:
+        break;
+    }
+    double n = a->distinct;
+    if (isnan(n) && a->type == KP_ATTR_BOOL)
+        n = 2;
+    if (isnan(n) || n < 1)
+        return r;
+    r.distinct = floor(n);
+    r.kind = a->zipf > 0 ? KP_DIST_ZIPF : KP_DIST_UNIFORM;
+    r.hot_share = distrib_zipf_top(r.distinct, a->zipf);
+    r.write_hot_share = isnan(a->write_hot) ? r.hot_share : a->write_hot;
+    return r;
+}
+
+double distrib_enum_share(const kp_attr *a, const char *value, bool writes)
+{
+    if (!a || a->type != KP_ATTR_ENUM || !value)
+        return 0;
+    for (size_t i = 0; i < a->nvalues; i++)
+        if (strcmp(a->values[i].name, value) == 0) {
+            const kp_enum_value *v = &a->values[i];
+            return writes && !isnan(v->write_share) ? v->write_share : v->share;
+        }
+    return 0;
+}
+
+kp_dist distrib_template(const kp_design *d, const tpl *t, bool *known)
+{
+    kp_dist r = {KP_DIST_CONST, 1, 1, 1};
+    bool ok = true;
+    size_t nattr = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->parts[i].kind != TPL_ATTR)
+            continue;
+        nattr++;
+        kp_dist a = distrib_attr(design_attr(d, t->parts[i].text));
+        if (a.kind == KP_DIST_UNKNOWN) {
+            ok = false;
+            continue;
+        }
+        r.distinct *= a.distinct;
+        r.hot_share *= a.hot_share;
+        r.write_hot_share *= a.write_hot_share;
+        if (nattr == 1)
+            r.kind = a.kind;
+        else if (r.kind != a.kind)
+            r.kind = KP_DIST_UNIFORM; /* a mix: only the figures matter */
+    }
+    if (!ok)
+        r = unknown_dist();
+    if (known)
+        *known = ok;
+    return r;
+}
+
+size_t distrib_classes_of(const kp_attr *a, const kp_dist *given, double assume_distinct, kp_vclass *out, size_t max)
+{
+    if (a && a->type == KP_ATTR_ENUM && a->nvalues > 0) {
+        for (size_t i = 0; i < a->nvalues && i < max; i++) {
+            const kp_enum_value *v = &a->values[i];
+            out[i] = (kp_vclass){v->name, v->share, isnan(v->write_share) ? v->share : v->write_share};
+        }
+        return a->nvalues;
+    }
+    kp_dist di = given ? *given : distrib_attr(a);
+    if (di.kind == KP_DIST_UNKNOWN) {
+        double n = isnan(assume_distinct) || assume_distinct < 1 ? 1 : floor(assume_distinct);
+        di.hot_share = 1.0 / n;
+        di.write_hot_share = a && !isnan(a->write_hot) ? a->write_hot : di.hot_share;
+    }
+    if (max > 0)
+        out[0] = (kp_vclass){NULL, di.hot_share, di.write_hot_share};
+    return 1;
+}
+
+size_t distrib_classes(const kp_attr *a, double assume_distinct, kp_vclass *out, size_t max)
+{
+    return distrib_classes_of(a, NULL, assume_distinct, out, max);
+}
+
+/* ---- the look-up map: open addressing, FNV-1a over the key and the tag ---------------------- */
+struct distrib_map {
+    const char **keys;
+    ptrdiff_t *tags;
+    size_t *vals;
+    size_t cap, n;
+};
+
+static uint64_t map_hash(const char *s, ptrdiff_t tag)
+{
+    uint64_t h = 1469598103934665603ULL ^ (uint64_t)(tag + 7);
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static void map_alloc(distrib_map *m, size_t cap)
+{
+    m->cap = cap;
+    m->keys = xcalloc(cap, sizeof *m->keys);
+    m->tags = xcalloc(cap, sizeof *m->tags);
+    m->vals = xcalloc(cap, sizeof *m->vals);
+    m->n = 0;
+}
+
+distrib_map *distrib_map_new(size_t expect)
+{
+    distrib_map *m = xcalloc(1, sizeof *m);
+    size_t cap = 16;
+    while (cap < expect * 2 + 1)
+        cap *= 2;
+    map_alloc(m, cap);
+    return m;
+}
+
+void distrib_map_free(distrib_map *m)
+{
+    if (!m)
+        return;
+    free(m->keys);
+    free(m->tags);
+    free(m->vals);
+    free(m);
+}
+
+static size_t map_slot(const distrib_map *m, const char *key, ptrdiff_t tag)
+{
+    size_t i = map_hash(key, tag) & (m->cap - 1);
+    while (m->keys[i] && !(m->tags[i] == tag && strcmp(m->keys[i], key) == 0))
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+void distrib_map_put(distrib_map *m, const char *key, ptrdiff_t tag, size_t val)
+{
+    if (!key)
+        return;
+    if ((m->n + 1) * 2 > m->cap) {
+        distrib_map old = *m;
+        map_alloc(m, old.cap * 2);
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.keys[i])
+                distrib_map_put(m, old.keys[i], old.tags[i], old.vals[i]);
+        free(old.keys);
+        free(old.tags);
+        free(old.vals);
+    }
+    size_t i = map_slot(m, key, tag);
+    if (!m->keys[i])
+        m->n++;
+    m->keys[i] = key;
+    m->tags[i] = tag;
+    m->vals[i] = val;
+}
+
+bool distrib_map_get(const distrib_map *m, const char *key, ptrdiff_t tag, size_t *val)
+{
+    if (!key)
+        return false;
+    size_t i = map_slot(m, key, tag);
+    if (!m->keys[i])
+        return false;
+    *val = m->vals[i];
+    return true;
+}
+
+distrib_map *distrib_map_design(const kp_design *d)
+{
+    distrib_map *m = distrib_map_new(d->nattrs + d->nentities);
+    for (size_t i = 0; i < d->nattrs; i++)
+        distrib_map_put(m, d->attrs[i].name, 0, i);
+    for (size_t i = 0; i < d->nentities; i++)
+        distrib_map_put(m, d->entities[i].name, 1, i);
+    return m;
+}
+
+const kp_attr *distrib_map_attr(const distrib_map *m, const kp_design *d, const char *name)
+{
+    size_t v;
+    return distrib_map_get(m, name, 0, &v) ? &d->attrs[v] : NULL;
+}
+
+const kp_entity *distrib_map_entity(const distrib_map *m, const kp_design *d, const char *name)
+{
+    size_t v;
+    return distrib_map_get(m, name, 1, &v) ? &d->entities[v] : NULL;
+}

@@ -1,0 +1,75 @@
+/* edit.h - pure editing operations on a kp_design, the way the workbench edits it: every field of
+ * a pattern, entity, index, attribute or decision is a cell that reads as text and is set from
+ * text with validation; rows are added, deleted, duplicated and moved. No I/O, no curses.
+ *
+ * A failed edit leaves the design exactly as it was and returns a message (caller frees) that
+ * says what is wrong and what was expected. Lists are written comma-separated ("a, b"); lists
+ * whose elements may hold commas (signals, assumptions, sparse rules) use ";". */
+#ifndef KP_EDIT_H
+#define KP_EDIT_H
+
+#include "model/design.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The editable tables of a design. EDIT_KEYS is one row per entity with one column per key
+ * attribute of the table and its indexes (edit_key_attrs), each cell a template. */
+typedef enum edit_table {
+    EDIT_PATTERNS,
+    EDIT_ENTITIES,
+    EDIT_INDEXES,
+    EDIT_ATTRS,
+    EDIT_DECISIONS,
+    EDIT_KEYS,
+    EDIT__TABLES
+} edit_table;
+
+/* Name of a table ("patterns"). */
+const char *edit_table_name(edit_table t);
+
+/* Columns of a table (fixed for every table but EDIT_KEYS, whose columns depend on the design:
+ * "entity" then each key attribute, then "sparse"). `d` may be NULL for the fixed tables. */
+size_t edit_ncols(const kp_design *d, edit_table t);
+/* The column's name ("rate"); for EDIT_KEYS the key attribute's name (points into the design).
+ * NULL when col is out of range. */
+const char *edit_col_name(const kp_design *d, edit_table t, size_t col);
+/* The column whose name is `name`, or -1. */
+int edit_col_find(const kp_design *d, edit_table t, const char *name);
+/* A one-line hint of what the column accepts ("number >= 0, empty = not given"); static. */
+const char *edit_col_hint(const kp_design *d, edit_table t, size_t col);
+
+/* Number of rows (patterns, entities, ...). */
+size_t edit_nrows(const kp_design *d, edit_table t);
+
+/* The cell as text (what edit_set accepts back: set(get(x)) leaves x unchanged). Never NULL
+ * ("" for an empty cell); caller frees. */
+char *edit_get(const kp_design *d, edit_table t, size_t row, size_t col);
+
+/* Sets a cell from text. On success returns true and *err is NULL. On failure returns false,
+ * the design is unchanged and *err holds the message (caller frees). Renaming an entity or a
+ * pattern id updates the references to it (patterns' entities, covered_by, decisions). */
+bool edit_set(kp_design *d, edit_table t, size_t row, size_t col, const char *text, char **err);
+
+/* Inserts a new row with defaults (a fresh unique name/id) at position `at` (clamped to the
+ * end) and returns its position. Not available for EDIT_KEYS (returns (size_t)-1; add an
+ * entity instead). */
+size_t edit_add(kp_design *d, edit_table t, size_t at);
+/* Deletes a row; false when out of range. */
+bool edit_delete(kp_design *d, edit_table t, size_t row);
+/* Inserts a copy of row `row` right after it with a fresh unique name/id and returns its
+ * position; (size_t)-1 when out of range. */
+size_t edit_duplicate(kp_design *d, edit_table t, size_t row);
+/* Moves a row by delta positions (-1 up, +1 down); false when it would leave the table. */
+bool edit_move(kp_design *d, edit_table t, size_t row, int delta);
+
+/* The key attributes of the design in display order: the table's pk, sk, then each index's
+ * pk and sk, without repeats, skipping plain domain attributes that some entity lists.
+ * Returns pointers into the design (valid until it changes); caller frees the array only. */
+const char **edit_key_attrs(const kp_design *d, size_t *n);
+
+/* Records a proposed decision about pattern `pattern_row` (title from its name, patterns: [id],
+ * a fresh id "D<n>") and returns its position in d->decisions; (size_t)-1 when out of range. */
+size_t edit_decision_from_pattern(kp_design *d, size_t pattern_row);
+
+#endif

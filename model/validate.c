@@ -1,0 +1,680 @@
+/* validate.c - semantic validation of a design: required names, duplicates, references (with
+ * "did you mean"), figures, enum shares, index rules, key templates, sparse rules, covered_by
+ * and signals. Works on the kp_design alone (places from its kp_locs), so the TUI can run it
+ * after every edit. Every message reads "what is wrong; what was expected". */
+#include "model/validate.h"
+
+#include "model/signals.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHARE_TOLERANCE 0.001
+/* Candidate lists in messages are cut after this many names. */
+#define MAX_LISTED 12
+
+/* A growable list of borrowed names (no duplicates). */
+typedef struct names {
+    const char **v;
+    size_t n, cap;
+} names;
+
+static void names_add(names *l, const char *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < l->n; i++)
+        if (!strcmp(l->v[i], s))
+            return;
+    VEC_GROW(l->v, l->n, l->cap);
+    l->v[l->n++] = s;
+}
+
+static bool names_has(const names *l, const char *s)
+{
+    for (size_t i = 0; s && i < l->n; i++)
+        if (!strcmp(l->v[i], s))
+            return true;
+    return false;
+}
+
+static void names_free(names *l)
+{
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+/* "(did you mean 'x'?)" or "; expected one of: a, b, c" (or `none` when the list is empty),
+ * appended to a message prefix. */
+static void report_unknown(kp_diags *dg, kp_status code, kp_loc loc, const char *prefix, const char *word,
+                           const names *cands, const char *none)
+{
+    /* numbers are ids: "2" is no typo of "1" */
+    bool numeric = word && *word && strspn(word, "0123456789") == strlen(word);
+    const char *dym = word && !numeric ? util_did_you_mean(word, cands->v, cands->n) : NULL;
+    if (dym) {
+        diags_add(dg, code, loc, "%s (did you mean '%s'?)", prefix, dym);
+        return;
+    }
+    if (!cands->n) {
+        diags_add(dg, code, loc, "%s; expected %s", prefix, none);
+        return;
+    }
+    sbuf s;
+    sbuf_init(&s);
+    for (size_t i = 0; i < cands->n && i < MAX_LISTED; i++) {
+        if (i)
+            sbuf_add(&s, ", ");
+        sbuf_add(&s, cands->v[i]);
+    }
+    if (cands->n > MAX_LISTED)
+        sbuf_add(&s, ", ...");
+    diags_add(dg, code, loc, "%s; expected one of: %s", prefix, s.s);
+    sbuf_free(&s);
+}
+
+/* NULL-safe look-ups (names may be missing while a design is being edited). */
+static const kp_entity *find_entity(const kp_design *d, const char *name)
+{
+    for (size_t i = 0; name && i < d->nentities; i++)
+        if (d->entities[i].name && !strcmp(d->entities[i].name, name))
+            return &d->entities[i];
+    return NULL;
+}
+
+static const kp_attr *find_attr(const kp_design *d, const char *name)
+{
+    for (size_t i = 0; name && i < d->nattrs; i++)
+        if (d->attrs[i].name && !strcmp(d->attrs[i].name, name))
+            return &d->attrs[i];
+    return NULL;
+}
+
+static const kp_pattern *find_pattern(const kp_design *d, const char *id)
+{
+    for (size_t i = 0; id && i < d->npatterns; i++)
+        if (d->patterns[i].id && !strcmp(d->patterns[i].id, id))
+            return &d->patterns[i];
+    return NULL;
+}
+
+/* ---- context --------------------------------------------------------------------------- */
+
+typedef struct vctx {
+    const kp_design *d;
+    kp_diags *dg;
+    names key_attrs;   /* table's and indexes' key attribute names */
+    names all_attrs;   /* every attribute name the design knows */
+    names entity_names;
+    names pattern_ids;
+    names index_names;
+} vctx;
+
+static char *label_entity(const kp_entity *e, size_t i)
+{
+    return e->name ? xasprintf("entity '%s'", e->name) : xasprintf("entity #%zu", i + 1);
+}
+
+static char *label_pattern(const kp_pattern *p, size_t i)
+{
+    return p->id ? xasprintf("pattern %s", p->id) : xasprintf("pattern #%zu", i + 1);
+}
+
+static char *label_index(const kp_index *x, size_t i)
+{
+    return x->name ? xasprintf("index '%s'", x->name) : xasprintf("index #%zu", i + 1);
+}
+
+static char *label_decision(const kp_decision *x, size_t i)
+{
+    return x->id ? xasprintf("decision %s", x->id) : xasprintf("decision #%zu", i + 1);
+}
+
+static void check_figure(vctx *c, kp_loc loc, const char *who, const char *key, double v, double lo, double hi)
+{
+    if (isnan(v))
+        return;
+    if (isinf(v) || v < lo || v > hi) {
+        if (hi == INFINITY)
+            diags_add(c->dg, KP_RANGE, loc, "%s: '%s' is %g; expected a number >= %g", who, key, v, lo);
+        else
+            diags_add(c->dg, KP_RANGE, loc, "%s: '%s' is %g; expected a number between %g and %g", who, key, v, lo, hi);
+    }
+}
+
+static void collect(vctx *c)
+{
+    const kp_design *d = c->d;
+    names_add(&c->key_attrs, d->table.pk.s);
+    names_add(&c->key_attrs, d->table.sk.s);
+    for (size_t i = 0; i < d->nindexes; i++) {
+        names_add(&c->key_attrs, d->indexes[i].pk.s);
+        names_add(&c->key_attrs, d->indexes[i].sk.s);
+        names_add(&c->index_names, d->indexes[i].name);
+    }
+    for (size_t i = 0; i < d->nattrs; i++)
+        names_add(&c->all_attrs, d->attrs[i].name);
+    for (size_t i = 0; i < c->key_attrs.n; i++)
+        names_add(&c->all_attrs, c->key_attrs.v[i]);
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        names_add(&c->entity_names, e->name);
+        for (size_t k = 0; k < e->nattrs; k++)
+            names_add(&c->all_attrs, e->attrs[k].s);
+        for (size_t k = 0; k < e->nkeys; k++) {
+            names_add(&c->all_attrs, e->keys[k].attr.s);
+            for (size_t j = 0; j < e->keys[k].tpl.n; j++)
+                if (e->keys[k].tpl.parts[j].kind == TPL_ATTR)
+                    names_add(&c->all_attrs, e->keys[k].tpl.parts[j].text);
+        }
+    }
+    for (size_t i = 0; i < d->npatterns; i++)
+        names_add(&c->pattern_ids, d->patterns[i].id);
+}
+
+/* Every attribute an entity knows (domain attributes, key attributes, placeholders). */
+static void entity_known_names(const kp_entity *e, names *out)
+{
+    for (size_t k = 0; k < e->nattrs; k++)
+        names_add(out, e->attrs[k].s);
+    for (size_t k = 0; k < e->nkeys; k++) {
+        names_add(out, e->keys[k].attr.s);
+        for (size_t j = 0; j < e->keys[k].tpl.n; j++)
+            if (e->keys[k].tpl.parts[j].kind == TPL_ATTR)
+                names_add(out, e->keys[k].tpl.parts[j].text);
+    }
+}
+
+/* ---- table and indexes ----------------------------------------------------------------- */
+
+static void check_table(vctx *c)
+{
+    const kp_table *t = &c->d->table;
+    if (!t->name || !*t->name)
+        diags_add(c->dg, KP_MISSING_KEY, t->loc, "table: 'name' is missing; expected the table's name");
+    if (!t->pk.s || !*t->pk.s)
+        diags_add(c->dg, KP_MISSING_KEY, t->loc, "table: 'pk' is missing; expected the partition key attribute name");
+    if (t->pk.s && t->sk.s && !strcmp(t->pk.s, t->sk.s))
+        diags_add(c->dg, KP_INDEX, t->sk.loc, "table: sort key '%s' is the partition key too; expected two different attributes",
+                  t->sk.s);
+    check_figure(c, t->loc, "table", "target_utilization", t->target_utilization, 0.01, 1);
+}
+
+static void check_indexes(vctx *c)
+{
+    const kp_design *d = c->d;
+    for (size_t i = 0; i < d->nindexes; i++) {
+        const kp_index *x = &d->indexes[i];
+        char *w = label_index(x, i);
+        if (!x->name || !*x->name)
+            diags_add(c->dg, KP_MISSING_KEY, x->loc, "%s: 'name' is missing; expected the index's name", w);
+        for (size_t k = 0; x->name && k < i; k++)
+            if (d->indexes[k].name && !strcmp(d->indexes[k].name, x->name)) {
+                diags_add(c->dg, KP_DUPLICATE, x->loc, "%s is defined twice (first at line %d); expected unique index names",
+                          w, d->indexes[k].loc.line);
+                break;
+            }
+        if (!x->pk.s || !*x->pk.s)
+            diags_add(c->dg, KP_MISSING_KEY, x->loc, "%s: 'pk' is missing; expected the item attribute the index is partitioned on", w);
+        if (x->pk.s && x->sk.s && !strcmp(x->pk.s, x->sk.s))
+            diags_add(c->dg, KP_INDEX, x->sk.loc, "%s: sort key '%s' is the partition key too; expected two different attributes",
+                      w, x->sk.s);
+        if (x->kind == KP_LSI) {
+            if (x->pk.s && d->table.pk.s && strcmp(x->pk.s, d->table.pk.s) != 0)
+                diags_add(c->dg, KP_INDEX, x->pk.loc,
+                          "%s: an LSI's partition attribute '%s' differs from the table's '%s'; expected pk: %s", w, x->pk.s,
+                          d->table.pk.s, d->table.pk.s);
+            if (!x->sk.s)
+                diags_add(c->dg, KP_INDEX, x->loc, "%s: an LSI without 'sk'; expected the LSI's own sort key attribute", w);
+            if (!d->table.sk.s)
+                diags_add(c->dg, KP_INDEX, x->loc, "%s: an LSI on a table without a sort key; expected a table with 'sk' "
+                          "(or type: gsi)", w);
+        }
+        if (x->projection == KP_PROJ_INCLUDE && !x->ninclude)
+            diags_add(c->dg, KP_INDEX, x->loc, "%s: projection include lists no attributes; expected include: [a, b]", w);
+        if (x->projection != KP_PROJ_INCLUDE && x->ninclude)
+            diags_add(c->dg, KP_INDEX, x->include[0].loc, "%s: 'include' is given but the projection is %s; expected "
+                      "projection: include", w, kp_projection_name(x->projection));
+        for (size_t k = 0; k < x->ninclude; k++) {
+            if (names_has(&c->all_attrs, x->include[k].s))
+                continue;
+            char *pre = xasprintf("%s: include names unknown attribute '%s'", w, x->include[k].s);
+            report_unknown(c->dg, KP_UNKNOWN_REF, x->include[k].loc, pre, x->include[k].s, &c->all_attrs,
+                           "an attribute some entity carries");
+            free(pre);
+        }
+        free(w);
+    }
+}
+
+/* ---- attributes ------------------------------------------------------------------------ */
+
+static void check_attrs(vctx *c)
+{
+    const kp_design *d = c->d;
+    for (size_t i = 0; i < d->nattrs; i++) {
+        const kp_attr *a = &d->attrs[i];
+        char *w = xasprintf("attribute '%s'", a->name ? a->name : "?");
+        for (size_t k = 0; a->name && k < i; k++)
+            if (d->attrs[k].name && !strcmp(d->attrs[k].name, a->name)) {
+                diags_add(c->dg, KP_DUPLICATE, a->loc, "%s is declared twice (first at line %d); expected unique attribute names",
+                          w, d->attrs[k].loc.line);
+                break;
+            }
+        check_figure(c, a->loc, w, "distinct", a->distinct, 0, INFINITY);
+        check_figure(c, a->loc, w, "skew", a->zipf, 0, INFINITY);
+        check_figure(c, a->loc, w, "write_hot", a->write_hot, 0, 1);
+        check_figure(c, a->loc, w, "size", a->size, 0, INFINITY);
+        if (a->type == KP_ATTR_ENUM) {
+            if (!a->nvalues) {
+                diags_add(c->dg, KP_MISSING_KEY, a->loc, "%s: type enum without values; expected values: { a: 0.6, b: 0.4 }", w);
+            } else {
+                double sum = 0, wsum = 0;
+                bool any_w = false, bad = false;
+                for (size_t k = 0; k < a->nvalues; k++) {
+                    const kp_enum_value *v = &a->values[k];
+                    for (size_t j = 0; j < k; j++)
+                        if (v->name && a->values[j].name && !strcmp(v->name, a->values[j].name)) {
+                            diags_add(c->dg, KP_DUPLICATE, v->loc, "%s: value '%s' is listed twice; expected each value once",
+                                      w, v->name);
+                            break;
+                        }
+                    check_figure(c, v->loc, w, v->name ? v->name : "value", v->share, 0, 1);
+                    if (!isnan(v->write_share)) {
+                        any_w = true;
+                        wsum += v->write_share;
+                        check_figure(c, v->loc, w, v->name ? v->name : "value", v->write_share, 0, 1);
+                    }
+                    if (!isnan(v->share))
+                        sum += v->share;
+                    else
+                        bad = true; /* a share that did not read: reported where it was read */
+                }
+                if (!bad && fabs(sum - 1) > SHARE_TOLERANCE)
+                    diags_add(c->dg, KP_SHARES, a->loc, "%s: the value shares sum to %g; expected 1 (within %g)", w, sum,
+                              SHARE_TOLERANCE);
+                if (any_w && fabs(wsum - 1) > SHARE_TOLERANCE)
+                    diags_add(c->dg, KP_SHARES, a->loc, "%s: the write_shares sum to %g; expected 1 (within %g)", w, wsum,
+                              SHARE_TOLERANCE);
+            }
+        } else if (a->nvalues) {
+            diags_add(c->dg, KP_INVALID, a->loc, "%s: 'values' are given but the type is %s; expected type: enum", w,
+                      kp_attr_type_name(a->type));
+        }
+        if (a->type == KP_ATTR_SHARD && a->shard_count < 1)
+            diags_add(c->dg, KP_MISSING_KEY, a->loc, "%s: type shard without 'count'; expected count: N (suffixes 0..N-1)", w);
+        if (a->type != KP_ATTR_SHARD && a->shard_count >= 0)
+            diags_add(c->dg, KP_INVALID, a->loc, "%s: 'count' is given but the type is %s; expected type: shard", w,
+                      kp_attr_type_name(a->type));
+        free(w);
+    }
+}
+
+/* ---- entities -------------------------------------------------------------------------- */
+
+static void check_sparse(vctx *c, const kp_entity *e, const char *w)
+{
+    const kp_design *d = c->d;
+    for (size_t k = 0; k < e->nsparse; k++) {
+        const kp_sparse *s = &e->sparse[k];
+        if (!s->attr.s)
+            continue;
+        for (size_t j = 0; j < k; j++)
+            if (e->sparse[j].attr.s && !strcmp(e->sparse[j].attr.s, s->attr.s)) {
+                diags_add(c->dg, KP_DUPLICATE, s->attr.loc, "%s: two sparse rules for '%s'; expected one", w, s->attr.s);
+                break;
+            }
+        if ((d->table.pk.s && !strcmp(s->attr.s, d->table.pk.s)) || (d->table.sk.s && !strcmp(s->attr.s, d->table.sk.s))) {
+            diags_add(c->dg, KP_INVALID, s->attr.loc, "%s: sparse rule for '%s', the table's own key, which every item "
+                      "carries; expected an index key attribute", w, s->attr.s);
+        } else if (!entity_carries(e, s->attr.s)) {
+            names carried = {0};
+            for (size_t j = 0; j < e->nkeys; j++)
+                names_add(&carried, e->keys[j].attr.s);
+            char *pre = xasprintf("%s: sparse rule for '%s', which the entity's items do not carry", w, s->attr.s);
+            report_unknown(c->dg, KP_UNKNOWN_REF, s->attr.loc, pre, s->attr.s, &carried, "a key attribute of the entity");
+            free(pre);
+            names_free(&carried);
+        }
+        if (s->kind == KP_SPARSE_SHARE) {
+            check_figure(c, s->loc, w, s->attr.s, s->share, 0, 1);
+            continue;
+        }
+        if (!s->cond_attr.s)
+            continue;
+        if (!entity_knows(e, s->cond_attr.s)) {
+            names known = {0};
+            entity_known_names(e, &known);
+            char *pre = xasprintf("%s: sparse condition on '%s', which the entity does not carry", w, s->cond_attr.s);
+            report_unknown(c->dg, KP_UNKNOWN_REF, s->cond_attr.loc, pre, s->cond_attr.s, &known, "an attribute of the entity");
+            free(pre);
+            names_free(&known);
+            continue;
+        }
+        const kp_attr *a = find_attr(d, s->cond_attr.s);
+        if (a && a->type == KP_ATTR_ENUM && a->nvalues) {
+            names vals = {0};
+            for (size_t j = 0; j < a->nvalues; j++)
+                names_add(&vals, a->values[j].name);
+            for (size_t j = 0; j < s->nvalues; j++) {
+                if (!s->values[j].s || names_has(&vals, s->values[j].s))
+                    continue;
+                char *pre = xasprintf("%s: sparse condition value '%s' is not a value of enum '%s'", w, s->values[j].s,
+                                      a->name);
+                report_unknown(c->dg, KP_UNKNOWN_REF, s->values[j].loc, pre, s->values[j].s, &vals, "a value of the enum");
+                free(pre);
+            }
+            names_free(&vals);
+        }
+    }
+}
+
+static void check_entities(vctx *c)
+{
+    const kp_design *d = c->d;
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        char *w = label_entity(e, i);
+        if (!e->name || !*e->name)
+            diags_add(c->dg, KP_MISSING_KEY, e->loc, "%s: 'name' is missing; expected the entity's name", w);
+        for (size_t k = 0; e->name && k < i; k++)
+            if (d->entities[k].name && !strcmp(d->entities[k].name, e->name)) {
+                diags_add(c->dg, KP_DUPLICATE, e->loc, "%s is defined twice (first at line %d); expected unique entity names",
+                          w, d->entities[k].loc.line);
+                break;
+            }
+        check_figure(c, e->loc, w, "count", e->count, 0, INFINITY);
+        check_figure(c, e->loc, w, "size", e->size, 0, INFINITY);
+        check_figure(c, e->loc, w, "writes", e->writes, 0, INFINITY);
+        check_figure(c, e->loc, w, "writes_avg", e->writes_avg, 0, INFINITY);
+        for (size_t k = 0; k < e->nkeys; k++) {
+            const kp_keytpl *kt = &e->keys[k];
+            if (!kt->attr.s)
+                continue;
+            for (size_t j = 0; j < k; j++)
+                if (e->keys[j].attr.s && !strcmp(e->keys[j].attr.s, kt->attr.s)) {
+                    diags_add(c->dg, KP_DUPLICATE, kt->attr.loc, "%s: two templates for key '%s'; expected one", w, kt->attr.s);
+                    break;
+                }
+            if (!names_has(&c->key_attrs, kt->attr.s)) {
+                char *pre = xasprintf("%s: key template for '%s', which is neither the table's nor any index's key attribute",
+                                      w, kt->attr.s);
+                report_unknown(c->dg, KP_UNKNOWN_REF, kt->attr.loc, pre, kt->attr.s, &c->key_attrs,
+                               "a key attribute of the table or an index");
+                free(pre);
+            }
+        }
+        if (d->table.pk.s && !entity_carries(e, d->table.pk.s))
+            diags_add(c->dg, KP_MISSING_KEY, e->loc, "%s: no template for the table's partition key '%s'; expected keys: "
+                      "{ %s: \"...\" }", w, d->table.pk.s, d->table.pk.s);
+        if (d->table.sk.s && !entity_carries(e, d->table.sk.s))
+            diags_add(c->dg, KP_MISSING_KEY, e->loc, "%s: no template for the table's sort key '%s'; expected keys: "
+                      "{ %s: \"...\" }", w, d->table.sk.s, d->table.sk.s);
+        check_sparse(c, e, w);
+        free(w);
+    }
+}
+
+/* ---- patterns -------------------------------------------------------------------------- */
+
+/* The pattern's entities that exist in the design. */
+static size_t pattern_entities(const kp_design *d, const kp_pattern *p, const kp_entity **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->nentities; i++) {
+        const kp_entity *e = find_entity(d, p->entities[i].s);
+        if (e)
+            out[n++] = e;
+    }
+    return n;
+}
+
+static bool any_knows(const kp_entity *const *es, size_t n, const char *attr)
+{
+    for (size_t i = 0; i < n; i++)
+        if (entity_knows(es[i], attr))
+            return true;
+    return false;
+}
+
+/* Reports `attr` (named by `role`) when no entity of the pattern carries it. */
+static void check_pattern_attr(vctx *c, const char *w, const char *role, const kp_str *attr,
+                               const kp_entity *const *es, size_t n)
+{
+    if (!attr->s || !n || any_knows(es, n, attr->s))
+        return;
+    names known = {0};
+    for (size_t i = 0; i < n; i++)
+        entity_known_names(es[i], &known);
+    sbuf ents;
+    sbuf_init(&ents);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            sbuf_add(&ents, ", ");
+        sbuf_add(&ents, es[i]->name);
+    }
+    char *pre = xasprintf("%s: '%s' names '%s', which no entity of the pattern (%s) carries", w, role, attr->s, ents.s);
+    report_unknown(c->dg, KP_UNKNOWN_REF, attr->loc, pre, attr->s, &known, "an attribute of the pattern's entities");
+    free(pre);
+    sbuf_free(&ents);
+    names_free(&known);
+}
+
+static bool is_dynamo_read(const kp_pattern *p)
+{
+    return p->kind == KP_READ && !p->served_by && p->needs == KP_NEEDS_NONE;
+}
+
+static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const kp_entity *const *es, size_t n)
+{
+    const kp_design *d = c->d;
+    const kp_str *cb = &p->covered_by;
+    if (!cb->s)
+        return;
+    if (p->id && !strcmp(cb->s, p->id)) {
+        diags_add(c->dg, KP_INVALID, cb->loc, "%s: covered_by names the pattern itself; expected another read pattern", w);
+        return;
+    }
+    const kp_pattern *q = find_pattern(d, cb->s);
+    if (!q) {
+        char *pre = xasprintf("%s: covered_by names unknown pattern '%s'", w, cb->s);
+        report_unknown(c->dg, KP_UNKNOWN_REF, cb->loc, pre, cb->s, &c->pattern_ids, "the id of a read pattern");
+        free(pre);
+        return;
+    }
+    if (!is_dynamo_read(q) || q->covered_by.s) {
+        const char *why = q->kind == KP_WRITE ? "a write" : q->covered_by.s ? "itself covered by another pattern"
+                                                                           : "served outside DynamoDB";
+        diags_add(c->dg, KP_INVALID, cb->loc, "%s: covered_by %s, which is %s; expected a read pattern served by DynamoDB", w,
+                  cb->s, why);
+        return;
+    }
+    if (!n)
+        return;
+    /* valid when q's entities include one of ours, or one of q's entities carries every `by`
+     * attribute of this pattern */
+    for (size_t i = 0; i < q->nentities; i++)
+        for (size_t k = 0; k < n; k++)
+            if (q->entities[i].s && !strcmp(q->entities[i].s, es[k]->name))
+                return;
+    for (size_t i = 0; i < q->nentities; i++) {
+        const kp_entity *qe = find_entity(d, q->entities[i].s);
+        if (!qe || !p->nby)
+            continue;
+        bool all = true;
+        for (size_t k = 0; k < p->nby; k++)
+            if (!entity_knows(qe, p->by[k].attr.s))
+                all = false;
+        if (all)
+            return;
+    }
+    diags_add(c->dg, KP_INVALID, cb->loc, "%s: covered_by %s, whose result cannot hold this pattern's data; expected a "
+              "pattern whose entities include %s or carry every 'by' attribute", w, cb->s, es[0]->name);
+}
+
+static void check_patterns(vctx *c)
+{
+    const kp_design *d = c->d;
+    const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
+    for (size_t i = 0; i < d->npatterns; i++) {
+        const kp_pattern *p = &d->patterns[i];
+        char *w = label_pattern(p, i);
+        if (!p->id || !*p->id)
+            diags_add(c->dg, KP_MISSING_KEY, p->loc, "%s: 'id' is missing; expected a unique id (a number or a short name)", w);
+        for (size_t k = 0; p->id && k < i; k++)
+            if (d->patterns[k].id && !strcmp(d->patterns[k].id, p->id)) {
+                diags_add(c->dg, KP_DUPLICATE, p->loc, "%s: id %s is used twice (first at line %d); expected unique pattern ids",
+                          w, p->id, d->patterns[k].loc.line);
+                break;
+            }
+        if (!p->name || !*p->name)
+            diags_add(c->dg, KP_MISSING_KEY, p->loc, "%s: 'name' is missing; expected a short description of the pattern", w);
+        if (!p->nentities && !p->served_by && p->needs == KP_NEEDS_NONE)
+            diags_add(c->dg, KP_MISSING_KEY, p->loc, "%s names no entity; expected entity: X or entities: [X, Y] "
+                      "(or served_by: for what DynamoDB cannot serve)", w);
+        for (size_t k = 0; k < p->nentities; k++) {
+            const char *en = p->entities[k].s;
+            if (!en || find_entity(d, en))
+                continue;
+            char *pre = xasprintf("%s: unknown entity '%s'", w, en);
+            report_unknown(c->dg, KP_UNKNOWN_REF, p->entities[k].loc, pre, en, &c->entity_names, "an entity of the design");
+            free(pre);
+        }
+        size_t n = d->nentities ? pattern_entities(d, p, es) : 0;
+        for (size_t k = 0; k < p->nby; k++)
+            check_pattern_attr(c, w, "by", &p->by[k].attr, es, n);
+        check_pattern_attr(c, w, "range", &p->range, es, n);
+        check_pattern_attr(c, w, "order", &p->order, es, n);
+        for (size_t k = 0; k < p->nfilter; k++)
+            check_pattern_attr(c, w, "filter", &p->filter[k], es, n);
+        for (size_t k = 0; k < p->njoin; k++) {
+            check_pattern_attr(c, w, "join", &p->join[k].to, es, n);
+            check_pattern_attr(c, w, "join", &p->join[k].from, es, n);
+        }
+        if (p->njoin && p->nentities < 2)
+            diags_add(c->dg, KP_INVALID, p->join[0].to.loc, "%s: a join needs two entities; expected entities: [A, B]", w);
+        for (size_t k = 0; k < p->nchanges; k++)
+            check_pattern_attr(c, w, "changes", &p->changes[k], es, n);
+        if (p->nchanges && p->kind != KP_WRITE)
+            diags_add(c->dg, KP_INVALID, p->changes[0].loc, "%s: 'changes' on a read pattern; expected kind: write", w);
+        if (p->op != KP_OP_PUT && p->kind != KP_WRITE)
+            diags_add(c->dg, KP_INVALID, p->loc, "%s: op %s on a read pattern; expected kind: write", w, kp_write_op_name(p->op));
+        check_figure(c, p->loc, w, "rate", p->rate, 0, INFINITY);
+        check_figure(c, p->loc, w, "avg", p->avg, 0, INFINITY);
+        check_figure(c, p->loc, w, "latency", p->latency, 0, INFINITY);
+        check_figure(c, p->loc, w, "limit", p->limit, 0, INFINITY);
+        check_figure(c, p->loc, w, "items", p->items, 0, INFINITY);
+        check_covered_by(c, p, w, es, n);
+        free(w);
+    }
+    free(es);
+}
+
+/* ---- pricing, alerts, decisions -------------------------------------------------------- */
+
+static void check_pricing(vctx *c)
+{
+    const kp_pricing *p = &c->d->pricing;
+    check_figure(c, p->loc, "pricing", "read_per_million", p->read_per_million, 0, INFINITY);
+    check_figure(c, p->loc, "pricing", "write_per_million", p->write_per_million, 0, INFINITY);
+    check_figure(c, p->loc, "pricing", "index_write_per_million", p->index_write_per_million, 0, INFINITY);
+    check_figure(c, p->loc, "pricing", "rcu_hour", p->rcu_hour, 0, INFINITY);
+    check_figure(c, p->loc, "pricing", "wcu_hour", p->wcu_hour, 0, INFINITY);
+    check_figure(c, p->loc, "pricing", "storage_gb_month", p->storage_gb_month, 0, INFINITY);
+    check_figure(c, p->loc, "pricing", "backup_gb_month", p->backup_gb_month, 0, INFINITY);
+    check_figure(c, p->loc, "pricing", "stream_read_per_100k", p->stream_read_per_100k, 0, INFINITY);
+    if (p->base && strcmp(p->base, "aws-us-east-1") != 0)
+        diags_add(c->dg, KP_INVALID, p->loc, "pricing: unknown base price table '%s'; expected aws-us-east-1", p->base);
+}
+
+/* The name between the kind and the field of "kind.<name>.field". */
+static char *metric_name(const char *metric)
+{
+    const char *dot = strchr(metric, '.'), *last = strrchr(metric, '.');
+    if (!dot || last <= dot)
+        return NULL;
+    return xstrndup(dot + 1, (size_t)(last - dot - 1));
+}
+
+static void check_signal(vctx *c, const char *w, const kp_signal *g)
+{
+    const char *why = NULL;
+    if (!g->metric || !sig_metric_valid(g->metric, &why)) {
+        diags_add(c->dg, KP_SIGNAL, g->loc, "%s: signal \"%s\" names no known metric '%s'; %s", w, g->src ? g->src : "",
+                  g->metric ? g->metric : "", why ? why : "expected pattern.<id>.rate and the like");
+        return;
+    }
+    char *name = metric_name(g->metric);
+    if (!name)
+        return;
+    const names *cands = NULL;
+    const char *what = NULL;
+    names idx = {0};
+    if (!strncmp(g->metric, "pattern.", 8)) {
+        cands = &c->pattern_ids, what = "pattern";
+    } else if (!strncmp(g->metric, "entity.", 7)) {
+        cands = &c->entity_names, what = "entity";
+    } else if (!strncmp(g->metric, "index.", 6)) {
+        for (size_t i = 0; i < c->index_names.n; i++)
+            names_add(&idx, c->index_names.v[i]);
+        names_add(&idx, "table");
+        names_add(&idx, c->d->table.name);
+        cands = &idx, what = "index";
+    }
+    if (cands && !names_has(cands, name)) {
+        char *pre = xasprintf("%s: signal \"%s\" names unknown %s '%s'", w, g->src ? g->src : g->metric, what, name);
+        report_unknown(c->dg, KP_UNKNOWN_REF, g->loc, pre, name, cands, "a name from the design");
+        free(pre);
+    }
+    names_free(&idx);
+    free(name);
+}
+
+static void check_decisions(vctx *c)
+{
+    const kp_design *d = c->d;
+    for (size_t i = 0; i < d->ndecisions; i++) {
+        const kp_decision *x = &d->decisions[i];
+        char *w = label_decision(x, i);
+        if (!x->id || !*x->id)
+            diags_add(c->dg, KP_MISSING_KEY, x->loc, "%s: 'id' is missing; expected a unique id such as D1", w);
+        for (size_t k = 0; x->id && k < i; k++)
+            if (d->decisions[k].id && !strcmp(d->decisions[k].id, x->id)) {
+                diags_add(c->dg, KP_DUPLICATE, x->loc, "%s: id %s is used twice (first at line %d); expected unique decision ids",
+                          w, x->id, d->decisions[k].loc.line);
+                break;
+            }
+        for (size_t k = 0; k < x->npatterns; k++) {
+            const kp_str *pid = &x->patterns[k];
+            if (!pid->s || find_pattern(d, pid->s))
+                continue;
+            char *pre = xasprintf("%s: unknown pattern '%s'", w, pid->s);
+            report_unknown(c->dg, KP_UNKNOWN_REF, pid->loc, pre, pid->s, &c->pattern_ids, "the id of a pattern");
+            free(pre);
+        }
+        for (size_t k = 0; k < x->nsignals; k++)
+            check_signal(c, w, &x->signals[k]);
+        free(w);
+    }
+}
+
+bool validate_design(const kp_design *d, kp_diags *diags)
+{
+    size_t before = diags->errors;
+    vctx c = {.d = d, .dg = diags};
+    collect(&c);
+    check_table(&c);
+    check_indexes(&c);
+    check_attrs(&c);
+    check_entities(&c);
+    check_patterns(&c);
+    check_pricing(&c);
+    check_decisions(&c);
+    names_free(&c.key_attrs);
+    names_free(&c.all_attrs);
+    names_free(&c.entity_names);
+    names_free(&c.pattern_ids);
+    names_free(&c.index_names);
+    return diags->errors == before;
+}

@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# e2e_tui.sh KEYPLAN SOURCE_DIR - the workbench end to end in tmux, on the real binary:
+#  1. a new workspace: type a pattern and the templates that serve it, watch the plan change
+#     from scan to get, commit, quit, reopen and find it (and undo across the restart);
+#  2. the workshop: two keyplan processes on one workspace see each other's commits; a stale
+#     commit is refused with an offer to reload;
+#  3. a newcomer at 120x40 designs a three-entity model and exports its decision record;
+#  4. the help lists every action of the action table;
+#  5. a resize storm down to 12x4 and back;
+#  6. the CloudShop tour, stepped through.
+set -u
+KP=$(realpath "$1")
+SRC=$(realpath "$2")
+command -v tmux >/dev/null || { echo "SKIP: tmux not installed"; exit 0; }
+
+WORK=$(mktemp -d)
+SOCK="kp-e2e-$$"
+T() { tmux -L "$SOCK" "$@"; }
+cleanup() { T kill-server 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+cd "$WORK" || exit 2
+export TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC KEYPLAN_AUTHOR=e2e
+
+FAILS=0
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+ok() { echo "ok: $*"; }
+
+# start NAME COLS LINES ARGS... : a keyplan in its own tmux session
+start() {
+    local name=$1 cols=$2 lines=$3
+    shift 3
+    T new-session -d -s "$name" -x "$cols" -y "$lines" \
+        "$KP $* 2>$WORK/$name.err; echo \$? > $WORK/$name.exit; sleep 600"
+}
+screen() { T capture-pane -t "$1" -p; }
+send() { local s=$1; shift; T send-keys -t "$s" "$@"; sleep 0.15; }
+type_text() { T send-keys -t "$1" -l "$2"; sleep 0.15; }
+# wait_for SESSION TEXT [SECONDS]: until the screen shows TEXT
+wait_for() {
+    local s=$1 text=$2 secs=${3:-8} i
+    for ((i = 0; i < secs * 10; i++)); do
+        screen "$s" | grep -qF -- "$text" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+expect() { # expect SESSION TEXT WHAT
+    if wait_for "$1" "$2"; then ok "$3"; else
+        fail "$3 (no '$2' on screen)"
+        screen "$1" | sed 's/^/    | /'
+    fi
+}
+quit() { # quit SESSION: q, wait for the exit status
+    send "$1" q
+    local i
+    for ((i = 0; i < 50; i++)); do [ -f "$WORK/$1.exit" ] && break; sleep 0.1; done
+    if [ "$(cat "$WORK/$1.exit" 2>/dev/null)" = 0 ]; then ok "$1 quit with status 0"; else
+        fail "$1 exit status '$(cat "$WORK/$1.exit" 2>/dev/null)'"; cat "$WORK/$1.err"; fi
+    if [ -s "$WORK/$1.err" ]; then fail "$1 wrote to stderr"; cat "$WORK/$1.err"; fi
+    T kill-session -t "$1" 2>/dev/null
+    rm -f "$WORK/$1.exit"
+}
+# cell SESSION TEXT: Enter, clear, type, Enter
+cell() { send "$1" Enter; send "$1" C-u; type_text "$1" "$2"; send "$1" Enter; }
+
+# ---- 0. bad input: a clear message, exit status 2, nothing touched ----------------------------
+bad() { # bad NAME PATH WHAT
+    start "$1" 80 24 "$2"
+    local i
+    for ((i = 0; i < 50; i++)); do [ -f "$WORK/$1.exit" ] && break; sleep 0.1; done
+    if [ "$(cat "$WORK/$1.exit" 2>/dev/null)" = 2 ] && grep -qF "$(basename "$2")" "$WORK/$1.err"; then
+        ok "$3: exit 2 naming the file"
+    else
+        fail "$3: exit '$(cat "$WORK/$1.exit" 2>/dev/null)', stderr: $(cat "$WORK/$1.err")"
+    fi
+    T kill-session -t "$1" 2>/dev/null
+}
+bad x1 "$WORK/no/such/dir/x.keyplan" "a workspace in a missing folder"
+printf 'not a workspace\n' > notes.keyplan
+sum=$(cksum < notes.keyplan)
+bad x2 "$WORK/notes.keyplan" "a file that is not a workspace"
+[ "$(cksum < notes.keyplan)" = "$sum" ] && ok "the foreign file is untouched" || fail "the foreign file changed"
+out=$("$KP" shop2.keyplan </dev/null 2>&1); st=$?
+[ $st = 2 ] && grep -q "needs a terminal" <<<"$out" && ok "no terminal: exit 2 with a message" || fail "no terminal: $st $out"
+
+# ---- 1. new workspace: scan -> get, commit, quit, reopen ------------------------------------
+start a 100 30 shop.keyplan
+expect a "new workspace shop.keyplan" "a new workspace opens empty"
+send a 2; send a a                       # Keys: add an entity
+send a 0; cell a "Pedido"
+send a l; cell a "CLIENTE#{customerId}"  # PK: the customer's partition
+send a l; cell a "PEDIDO#{orderId}"
+send a 1; send a a                       # Patterns: add a pattern
+send a 0; send a l; send a l; cell a "Pedido por id"
+send a l; send a l; cell a "Pedido"      # entity
+send a l; cell a "orderId"               # by
+send a l; cell a "400"                   # rate
+expect a "! scan" "the pattern first resolves to a scan"
+send a 2; send a 0; send a l; cell a "PEDIDO#{orderId}"   # PK now holds orderId
+send a l; cell a "CABECERA"                              # constant sort key
+send a 1
+expect a "= get" "typing the templates that serve it turns the plan into a get"
+expect a "GetItem table" "the pane shows the GetItem"
+send a c; type_text a "pedido por id"; send a Enter
+expect a "committed version 1" "commit with a message"
+expect a "v1 saved" "status shows the version"
+send a 2; send a 0; send a l; send a l; cell a "CABECERA#{línea}"   # an uncommitted edit
+send a 1
+quit a
+start a 100 30 shop.keyplan
+expect a "Pedido por id" "reopened: the pattern is there"
+expect a "v1 modified" "reopened: the uncommitted edit is kept"
+send a u
+expect a "v1 saved" "undo works across the restart"
+quit a
+
+# ---- 2. the workshop: two processes, one workspace --------------------------------------------
+start a 100 30 shop.keyplan
+start b 100 30 shop.keyplan
+expect a "v1 saved" "A opens version 1"
+expect b "v1 saved" "B opens version 1"
+send a 1; send a 0; send a l; send a l; cell a "Pedido por número"
+send a ':'; type_text a "commit rename"; send a Enter
+expect a "committed version 2" "A commits version 2"
+expect b "Pedido por número" "B refreshes to A's commit"
+send b 1; send b 0; send b l; send b l; cell b "Pedido de B"
+send a 1; send a 0; send a l; send a l; cell a "Pedido de A"
+send a c; type_text a "from A"; send a Enter
+expect a "committed version 3" "A commits version 3"
+send b c; type_text b "from B"; send b Enter
+expect b "commit refused" "B's stale commit is refused"
+expect b "R reloads" "with an offer to reload"
+send b R
+expect b "reloaded version 3" "B reloads the latest version"
+quit a
+quit b
+
+# ---- 3. a newcomer at 120x40: three entities, a decision, the decision record ------------------
+start n 120 40 tienda.keyplan
+expect n "new workspace" "newcomer: empty workspace"
+ents=("Cliente" "CLIENTE#{customerId}" "PERFIL"
+      "Pedido" "CLIENTE#{customerId}" "PEDIDO#{orderDate}#{orderId}"
+      "Línea" "PEDIDO#{orderId}" "LÍNEA#{lineNo}")
+send n 2
+for i in 0 3 6; do
+    send n a; send n 0; cell n "${ents[$i]}"
+    send n l; cell n "${ents[$((i + 1))]}"
+    send n l; cell n "${ents[$((i + 2))]}"
+done
+pats=("Perfil del cliente" "Cliente" "customerId"
+      "Pedidos de un cliente" "Pedido" "customerId"
+      "Líneas de un pedido" "Línea" "orderId")
+send n 1
+for i in 0 3 6; do
+    send n a; send n 0; send n l; send n l; cell n "${pats[$i]}"
+    send n l; send n l; cell n "${pats[$((i + 1))]}"
+    send n l; cell n "${pats[$((i + 2))]}"
+    send n l; cell n "100"
+done
+expect n "Líneas de un pedido" "three patterns typed"
+screen n | grep -q "3 patterns" && ok "status counts three patterns" || fail "status counts three patterns"
+send n D
+expect n "Decisions" "D records a decision"
+type_text n " (one table)"; send n Enter
+send n ':'; type_text n "export md record.md"; send n Enter
+expect n "decision record written to record.md" "export the decision record"
+[ -s record.md ] && grep -q "Pedido" record.md && ok "record.md holds the design" || fail "record.md missing or empty"
+quit n
+
+# ---- 4. help lists every action of the action table -------------------------------------------
+start h 120 60 shop.keyplan
+send h '?'
+expect h "Help: every action" "help opens"
+helptext=$(screen h)
+send h Space; send h Space
+helptext="$helptext
+$(screen h)"
+missing=0
+for name in $(sed -n 's/^ *X(\([A-Z_]*\), "\([a-z-]*\)".*/\2/p' "$SRC/ui/actions.h"); do
+    [ "$name" = none ] && continue
+    if ! grep -qE "^[^ ].* $name " <<<"$helptext"; then fail "help does not list '$name'"; missing=1; fi
+done
+[ $missing = 0 ] && ok "help lists every action of ui/actions.h"
+send h Escape
+quit h
+
+# ---- 5. resize storm ----------------------------------------------------------------------------
+start r 100 30 shop.keyplan
+expect r "Pedido" "resize: start"
+for size in "80 24" "12 4" "30 8" "200 60" "50 14" "49 13" "12 4" "120 40" "100 30"; do
+    set -- $size
+    T resize-window -t r -x "$1" -y "$2"; sleep 0.15
+    if [ "$1" -lt 50 ] || [ "$2" -lt 14 ]; then
+        wait_for r "small" 3 || fail "no 'too small' screen at $1x$2"
+    fi
+done
+expect r "Pedido" "after the storm the workbench is back"
+expect r "Live model" "and the model pane too"
+quit r
+
+# ---- 6. the tour --------------------------------------------------------------------------------
+start t 120 40 tour tour.keyplan
+expect t "Tour 1/" "the tour opens on step 1"
+for i in 2 3 4 5 6 7 8 9; do
+    send t ']'
+    expect t "Tour $i/" "tour step $i"
+done
+send t ']'
+expect t "last step" "the last step says so"
+send t '['
+expect t "Tour 8/" "back one step"
+quit t
+
+echo "$FAILS failure(s)"
+[ "$FAILS" = 0 ]

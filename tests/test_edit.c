@@ -1,0 +1,275 @@
+/* test_edit.c - cells of a design set from text and read back; row operations. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "model/edit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A small design built in C: table PK/SK, GSI1 on GSI1PK/GSI1SK, one LSI-free byCustomer index on
+ * a domain attribute, two entities, two patterns, one decision. */
+static kp_design *fixture(void)
+{
+    kp_design *d = design_new();
+    d->name = xstrdup("shop");
+    d->table.name = xstrdup("Shop");
+    d->table.pk.s = xstrdup("PK");
+    d->table.sk.s = xstrdup("SK");
+    size_t x = edit_add(d, EDIT_INDEXES, 0);
+    char *err = NULL;
+    assert_true(edit_set(d, EDIT_INDEXES, x, 0, "GSI1", &err));
+    x = edit_add(d, EDIT_INDEXES, 1);
+    assert_true(edit_set(d, EDIT_INDEXES, x, 0, "ByCustomer", &err));
+    assert_true(edit_set(d, EDIT_INDEXES, x, edit_col_find(d, EDIT_INDEXES, "pk"), "customerId", &err));
+    assert_true(edit_set(d, EDIT_INDEXES, x, edit_col_find(d, EDIT_INDEXES, "sk"), "", &err));
+    size_t e = edit_add(d, EDIT_ENTITIES, 0);
+    assert_true(edit_set(d, EDIT_ENTITIES, e, 0, "Order", &err));
+    assert_true(edit_set(d, EDIT_ENTITIES, e, edit_col_find(d, EDIT_ENTITIES, "attributes"),
+                         "orderId, customerId", &err));
+    e = edit_add(d, EDIT_ENTITIES, 1);
+    assert_true(edit_set(d, EDIT_ENTITIES, e, 0, "Línea", &err));
+    size_t p = edit_add(d, EDIT_PATTERNS, 0);
+    assert_true(edit_set(d, EDIT_PATTERNS, p, edit_col_find(d, EDIT_PATTERNS, "entity"), "Order", &err));
+    p = edit_add(d, EDIT_PATTERNS, 1);
+    assert_true(edit_set(d, EDIT_PATTERNS, p, edit_col_find(d, EDIT_PATTERNS, "entity"), "Order, Línea", &err));
+    edit_decision_from_pattern(d, 1);
+    assert_null(err);
+    return d;
+}
+
+/* Table-driven: set text, expect success and the text read back (or failure and unchanged). */
+typedef struct cell_case {
+    edit_table table;
+    const char *col;
+    const char *in;
+    bool ok;
+    const char *out; /* expected read-back; NULL = same as in */
+} cell_case;
+
+static const cell_case cases[] = {
+    {EDIT_PATTERNS, "name", "Get order by id", true, NULL},
+    {EDIT_PATTERNS, "name", "  Pedidos de un cliente  ", true, "Pedidos de un cliente"},
+    {EDIT_PATTERNS, "rate", "400", true, NULL},
+    {EDIT_PATTERNS, "rate", "2.5", true, NULL},
+    {EDIT_PATTERNS, "rate", "", true, NULL},
+    {EDIT_PATTERNS, "rate", "fast", false, NULL},
+    {EDIT_PATTERNS, "rate", "-3", false, NULL},
+    {EDIT_PATTERNS, "latency", "20", true, NULL},
+    {EDIT_PATTERNS, "kind", "write", true, NULL},
+    {EDIT_PATTERNS, "kind", "wrte", false, NULL},
+    {EDIT_PATTERNS, "consistency", "strong", true, NULL},
+    {EDIT_PATTERNS, "consistency", "weak", false, NULL},
+    {EDIT_PATTERNS, "by", "customerId,status=paid", true, "customerId, status=paid"},
+    {EDIT_PATTERNS, "by", "[orderId]", true, "orderId"},
+    {EDIT_PATTERNS, "by", "=x", false, NULL},
+    {EDIT_PATTERNS, "order", "orderDate desc", true, NULL},
+    {EDIT_PATTERNS, "order", "orderDate", true, "orderDate asc"},
+    {EDIT_PATTERNS, "order", "orderDate sideways", false, NULL},
+    {EDIT_PATTERNS, "join", "username=followingUsername", true, NULL},
+    {EDIT_PATTERNS, "join", "username", false, NULL},
+    {EDIT_PATTERNS, "needs", "search", true, NULL},
+    {EDIT_PATTERNS, "needs", "", true, NULL},
+    {EDIT_PATTERNS, "needs", "graph", false, NULL},
+    {EDIT_PATTERNS, "op", "transact", true, NULL},
+    {EDIT_PATTERNS, "id", "2", false, NULL},         /* duplicate of the other pattern */
+    {EDIT_PATTERNS, "id", "a b", false, NULL},
+    {EDIT_PATTERNS, "id", "", false, NULL},
+    {EDIT_ENTITIES, "count", "30000000", true, NULL},
+    {EDIT_ENTITIES, "count", "", false, NULL},
+    {EDIT_ENTITIES, "size", "500000", false, NULL},   /* over 400 KB */
+    {EDIT_ENTITIES, "size", "1200", true, NULL},
+    {EDIT_ENTITIES, "name", "Línea", false, NULL},    /* duplicate */
+    {EDIT_ENTITIES, "attributes", "orderId, dirección", true, NULL},
+    {EDIT_INDEXES, "type", "lsi", true, NULL},
+    {EDIT_INDEXES, "projection", "include", true, NULL},
+    {EDIT_INDEXES, "projection", "some", false, NULL},
+    {EDIT_INDEXES, "name", "table", false, NULL},
+    {EDIT_INDEXES, "pk", "", false, NULL},
+    {EDIT_INDEXES, "include", "total, orderDate", true, NULL},
+    {EDIT_DECISIONS, "signals", "pattern.2.rate > 50; index.GSI1.items > 100000", true, NULL},
+    {EDIT_DECISIONS, "signals", "pattern.2.rate is big", false, NULL},
+    {EDIT_DECISIONS, "status", "reopened", true, NULL},
+    {EDIT_DECISIONS, "alternatives", "shard => costs more; nothing => hot", true, NULL},
+    {EDIT_KEYS, "PK", "ORDER#{orderId}", true, NULL},
+    {EDIT_KEYS, "GSI1PK", "CLIENTE#{customerId}", true, NULL},
+    {EDIT_KEYS, "PK", "ORDER#{orderId", false, NULL},
+    {EDIT_KEYS, "SK", "DIRECCIÓN#{lineNo:03}", true, NULL},
+    {EDIT_KEYS, "SK", "", true, NULL},
+    {EDIT_KEYS, "sparse", "GSI1PK: status = pending-shipment", true, NULL},
+    {EDIT_KEYS, "sparse", "GSI1PK: 0.05", true, NULL},
+    {EDIT_KEYS, "sparse", "GSI1PK: status in [paid, shipped]", true, NULL},
+    {EDIT_KEYS, "sparse", "GSI1PK: 1.5", false, NULL},
+    {EDIT_KEYS, "sparse", "status", false, NULL},
+};
+
+static void test_cells(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const cell_case *c = &cases[i];
+        kp_design *d = fixture();
+        int col = edit_col_find(d, c->table, c->col);
+        assert_true(col >= 0);
+        kp_design *before = design_clone(d);
+        char *err = NULL;
+        bool ok = edit_set(d, c->table, 0, (size_t)col, c->in, &err);
+        if (ok != c->ok)
+            fail_msg("case %zu (%s.%s = '%s'): expected %s, got %s (%s)", i, edit_table_name(c->table),
+                     c->col, c->in, c->ok ? "success" : "failure", ok ? "success" : "failure",
+                     err ? err : "");
+        if (ok) {
+            assert_null(err);
+            char *back = edit_get(d, c->table, 0, (size_t)col);
+            assert_string_equal(back, c->out ? c->out : c->in);
+            /* set(get(x)) changes nothing */
+            kp_design *mid = design_clone(d);
+            assert_true(edit_set(d, c->table, 0, (size_t)col, back, &err));
+            assert_true(design_equal(mid, d));
+            design_free(mid);
+            free(back);
+        } else {
+            assert_non_null(err);
+            assert_true(strlen(err) > 5);
+            assert_true(design_equal(before, d));
+            free(err);
+        }
+        design_free(before);
+        design_free(d);
+    }
+}
+
+static void test_rename_entity_updates_patterns(void **state)
+{
+    (void)state;
+    kp_design *d = fixture();
+    char *err = NULL;
+    assert_true(edit_set(d, EDIT_ENTITIES, 0, 0, "Pedido", &err));
+    assert_string_equal(d->patterns[0].entities[0].s, "Pedido");
+    assert_string_equal(d->patterns[1].entities[0].s, "Pedido");
+    assert_string_equal(d->patterns[1].entities[1].s, "Línea");
+    design_free(d);
+}
+
+static void test_rename_pattern_updates_refs(void **state)
+{
+    (void)state;
+    kp_design *d = fixture();
+    char *err = NULL;
+    assert_string_equal(d->decisions[0].patterns[0].s, "2");
+    assert_true(edit_set(d, EDIT_PATTERNS, 0, 0, "5", &err));
+    assert_true(edit_set(d, EDIT_PATTERNS, 1, edit_col_find(d, EDIT_PATTERNS, "covered_by"), "5", &err));
+    assert_true(edit_set(d, EDIT_PATTERNS, 0, 0, "7", &err));
+    assert_string_equal(d->patterns[1].covered_by.s, "7");
+    assert_true(edit_set(d, EDIT_PATTERNS, 1, 0, "9", &err));
+    assert_string_equal(d->decisions[0].patterns[0].s, "9");
+    design_free(d);
+}
+
+static void test_rows(void **state)
+{
+    (void)state;
+    kp_design *d = fixture();
+    assert_int_equal(edit_nrows(d, EDIT_PATTERNS), 2);
+    assert_string_equal(d->patterns[0].id, "1");
+    assert_string_equal(d->patterns[1].id, "2");
+    /* add gets a fresh id */
+    size_t at = edit_add(d, EDIT_PATTERNS, 99);
+    assert_int_equal(at, 2);
+    assert_string_equal(d->patterns[2].id, "3");
+    /* duplicate copies the fields and gets a fresh id */
+    char *err = NULL;
+    assert_true(edit_set(d, EDIT_PATTERNS, 0, edit_col_find(d, EDIT_PATTERNS, "rate"), "400", &err));
+    at = edit_duplicate(d, EDIT_PATTERNS, 0);
+    assert_int_equal(at, 1);
+    assert_string_equal(d->patterns[1].id, "4");
+    assert_true(d->patterns[1].rate == 400);
+    assert_string_equal(d->patterns[1].entities[0].s, "Order");
+    /* move */
+    assert_true(edit_move(d, EDIT_PATTERNS, 0, 1));
+    assert_string_equal(d->patterns[0].id, "4");
+    assert_string_equal(d->patterns[1].id, "1");
+    assert_false(edit_move(d, EDIT_PATTERNS, 0, -1));
+    assert_false(edit_move(d, EDIT_PATTERNS, 3, 1));
+    assert_true(edit_move(d, EDIT_PATTERNS, 3, -3));
+    assert_string_equal(d->patterns[0].id, "3");
+    /* delete */
+    assert_true(edit_delete(d, EDIT_PATTERNS, 0));
+    assert_int_equal(edit_nrows(d, EDIT_PATTERNS), 3);
+    assert_false(edit_delete(d, EDIT_PATTERNS, 3));
+    /* entity duplicate gets a suffixed name */
+    at = edit_duplicate(d, EDIT_ENTITIES, 1);
+    assert_string_equal(d->entities[at].name, "Línea_2");
+    assert_int_equal(edit_add(d, EDIT_KEYS, 0), (size_t)-1);
+    while (edit_nrows(d, EDIT_ENTITIES))
+        assert_true(edit_delete(d, EDIT_ENTITIES, 0));
+    assert_null(d->entities);
+    design_free(d);
+}
+
+static void test_key_attrs(void **state)
+{
+    (void)state;
+    kp_design *d = fixture();
+    size_t n = 0;
+    const char **k = edit_key_attrs(d, &n);
+    /* customerId is a domain attribute (ByCustomer): not a template column */
+    assert_int_equal(n, 4);
+    assert_string_equal(k[0], "PK");
+    assert_string_equal(k[1], "SK");
+    assert_string_equal(k[2], "GSI1PK");
+    assert_string_equal(k[3], "GSI1SK");
+    free(k);
+    assert_int_equal(edit_ncols(d, EDIT_KEYS), 6);
+    assert_string_equal(edit_col_name(d, EDIT_KEYS, 0), "entity");
+    assert_string_equal(edit_col_name(d, EDIT_KEYS, 5), "sparse");
+    assert_null(edit_col_name(d, EDIT_KEYS, 6));
+    char *err = NULL;
+    assert_true(edit_set(d, EDIT_KEYS, 1, 1, "PEDIDO#{orderId}", &err));
+    assert_non_null(entity_key(&d->entities[1], "PK"));
+    assert_null(entity_key(&d->entities[0], "PK"));
+    assert_false(edit_set(d, EDIT_KEYS, 1, 1, "{}", &err));
+    assert_non_null(strstr(err, "template"));
+    free(err);
+    /* the old template survived the failed edit */
+    char *v = edit_get(d, EDIT_KEYS, 1, 1);
+    assert_string_equal(v, "PEDIDO#{orderId}");
+    free(v);
+    design_free(d);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    kp_design *d = fixture();
+    char *err = NULL;
+    assert_false(edit_set(d, EDIT_PATTERNS, 7, 0, "x", &err));
+    free(err);
+    assert_false(edit_set(d, EDIT_PATTERNS, 0, 99, "x", &err));
+    free(err);
+    assert_false(edit_set(d, EDIT_PATTERNS, 0, 1, "bad \xff utf8", &err));
+    assert_non_null(strstr(err, "UTF-8"));
+    free(err);
+    char *s = edit_get(d, EDIT_PATTERNS, 42, 0);
+    assert_string_equal(s, "");
+    free(s);
+    design_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cells),
+        cmocka_unit_test(test_rename_entity_updates_patterns),
+        cmocka_unit_test(test_rename_pattern_updates_refs),
+        cmocka_unit_test(test_rows),
+        cmocka_unit_test(test_key_attrs),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

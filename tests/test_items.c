@@ -1,0 +1,425 @@
+/* test_items.c - sample items: deterministic, rendered from the templates, values per attribute
+ * type (enum shares, ISO dates, formatted numbers, shards, ids), sparse keys, sizes, partitions
+ * with several items, UTF-8 names, cross-entity collisions and the BatchWriteItem export. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "storage/design_io.h"
+#include "storage/requests.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const shop_yaml =
+    "keyplan: 1\n"
+    "name: shop\n"
+    "table: { name: Shop, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "indexes:\n"
+    "  - { name: GSI1, pk: GSI1PK, sk: GSI1SK, projection: keys }\n"
+    "  - { name: ByShard, pk: SPK, sk: orderDate, projection: all }\n"
+    "attributes:\n"
+    "  customerId: { distinct: 1000 }\n"
+    "  orderId: { distinct: 100000 }\n"
+    "  orderDate: { type: date }\n"
+    "  lineNo: { type: number, format: \"03\" }\n"
+    "  total: { type: number }\n"
+    "  shard: { type: shard, count: 4 }\n"
+    "  status: { type: enum, values: { open: 0.1, paid: 0.2, shipped: 0.7 } }\n"
+    "  tipo: { type: enum, values: { casa: 0.5, trabajo: 0.5 } }\n"
+    "entities:\n"
+    "  - name: Customer\n"
+    "    count: 1000\n"
+    "    size: 1500\n"
+    "    attributes: [customerId, nombre]\n"
+    "    keys: { PK: \"CLIENTE#{customerId}\", SK: \"PERFIL\" }\n"
+    "  - name: Dirección\n"
+    "    count: 2000\n"
+    "    size: 300\n"
+    "    attributes: [customerId, tipo]\n"
+    "    keys: { PK: \"CLIENTE#{customerId}\", SK: \"DIRECCIÓN#{tipo}\" }\n"
+    "  - name: Order\n"
+    "    count: 100000\n"
+    "    size: 900\n"
+    "    attributes: [orderId, customerId, orderDate, status, total, shard]\n"
+    "    keys: { PK: \"PEDIDO#{orderId}\", SK: \"CABECERA\", GSI1PK: \"ESTADO#{status}\",\n"
+    "            GSI1SK: \"{orderDate}#{orderId}\", SPK: \"DAY#{orderDate}#{shard}\" }\n"
+    "    sparse: { GSI1PK: \"status = open\" }\n"
+    "  - name: Línea\n"
+    "    count: 300000\n"
+    "    size: 250\n"
+    "    attributes: [orderId, lineNo, productId]\n"
+    "    keys: { PK: \"PEDIDO#{orderId}\", SK: \"LINEA#{lineNo}\" }\n"
+    "  - name: Tiny\n"
+    "    count: 3\n"
+    "    attributes: [tinyId]\n"
+    "    keys: { PK: \"TINY#{tinyId}\", SK: \"T\" }\n"
+    "patterns:\n"
+    "  - { id: 1, name: Order, entity: Order, by: [orderId], rate: 1 }\n";
+
+static kp_design *load(const char *yaml)
+{
+    kp_diags dg;
+    diags_init(&dg, "test.yaml");
+    kp_design *d = designio_load_string(yaml, strlen(yaml), "test.yaml", &dg);
+    if (!d) {
+        for (size_t i = 0; i < dg.n; i++)
+            fprintf(stderr, "%s\n", dg.v[i].msg);
+        fail_msg("the test design does not load");
+    }
+    diags_free(&dg);
+    return d;
+}
+
+static const char *S(const json_t *item, const char *attr)
+{
+    return json_string_value(json_object_get(json_object_get(item, attr), "S"));
+}
+
+static const char *N(const json_t *item, const char *attr)
+{
+    return json_string_value(json_object_get(json_object_get(item, attr), "N"));
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    kp_design *d = load(shop_yaml);
+    const kp_entity *e = design_entity(d, "Order");
+    json_t *a = items_generate(d, e, 12, 7), *b = items_generate(d, e, 12, 7), *c = items_generate(d, e, 12, 8);
+    char *ta = json_dumps(a, JSON_SORT_KEYS), *tb = json_dumps(b, JSON_SORT_KEYS), *tc = json_dumps(c, JSON_SORT_KEYS);
+    assert_string_equal(ta, tb);
+    assert_true(strcmp(ta, tc) != 0); /* the seed moves the random parts */
+    assert_int_equal(json_array_size(a), 12);
+    free(ta);
+    free(tb);
+    free(tc);
+    json_decref(a);
+    json_decref(b);
+    json_decref(c);
+    design_free(d);
+}
+
+/* Every key attribute the item carries is its template rendered over the item's own values;
+ * primary keys are unique. */
+static void test_keys_render_and_unique(void **state)
+{
+    (void)state;
+    kp_design *d = load(shop_yaml);
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        json_t *items = items_generate(d, e, items_default_count(d, e), ITEMS_DEFAULT_SEED);
+        assert_true(json_array_size(items) > 0);
+        size_t k;
+        json_t *it;
+        json_array_foreach(items, k, it)
+        {
+            for (size_t t = 0; t < e->nkeys; t++) {
+                const char *have = S(it, e->keys[t].attr.s);
+                if (!have) {
+                    assert_non_null(entity_sparse(e, e->keys[t].attr.s)); /* only sparse keys may be absent */
+                    continue;
+                }
+                char *want = items_render(d, &e->keys[t].tpl, it);
+                assert_non_null(want);
+                assert_string_equal(have, want);
+                assert_null(strchr(have, '{'));
+                free(want);
+            }
+            for (size_t q = 0; q < k; q++) {
+                const json_t *o = json_array_get(items, q);
+                bool same = strcmp(S(o, "PK"), S(it, "PK")) == 0 && strcmp(S(o, "SK"), S(it, "SK")) == 0;
+                if (same)
+                    fail_msg("%s items %zu and %zu share a primary key", e->name, q, k);
+            }
+            assert_string_equal(S(it, "entityType"), e->name);
+        }
+        json_decref(items);
+    }
+    design_free(d);
+}
+
+/* Values per type, table-driven over (entity, attribute, check). */
+enum vcheck { V_ISO_DATE, V_ENUM_ALL, V_SHARD, V_NUMBER, V_PADDED_IN_KEY };
+static const struct value_case {
+    const char *entity, *attr;
+    enum vcheck check;
+} value_cases[] = {
+    {"Order", "orderDate", V_ISO_DATE}, {"Order", "status", V_ENUM_ALL}, {"Order", "shard", V_SHARD},
+    {"Order", "total", V_NUMBER},       {"Línea", "lineNo", V_PADDED_IN_KEY}, {"Dirección", "tipo", V_ENUM_ALL},
+};
+
+static bool iso_date(const char *s)
+{
+    if (!s || strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+        return false;
+    for (int i = 0; i < 10; i++)
+        if (i != 4 && i != 7 && !isdigit((unsigned char)s[i]))
+            return false;
+    int m = atoi(s + 5), dd = atoi(s + 8);
+    return m >= 1 && m <= 12 && dd >= 1 && dd <= 31;
+}
+
+static void test_values_per_type(void **state)
+{
+    (void)state;
+    kp_design *d = load(shop_yaml);
+    for (size_t c = 0; c < sizeof value_cases / sizeof *value_cases; c++) {
+        const struct value_case *vc = &value_cases[c];
+        const kp_entity *e = design_entity(d, vc->entity);
+        const kp_attr *a = design_attr(d, vc->attr);
+        json_t *items = items_generate(d, e, items_default_count(d, e), ITEMS_DEFAULT_SEED);
+        size_t k;
+        json_t *it;
+        size_t seen_mask = 0;
+        json_array_foreach(items, k, it)
+        {
+            switch (vc->check) {
+            case V_ISO_DATE:
+                if (!iso_date(S(it, vc->attr)))
+                    fail_msg("case %zu: '%s' is not an ISO 8601 date", c, S(it, vc->attr));
+                break;
+            case V_ENUM_ALL:
+                for (size_t v = 0; v < a->nvalues; v++)
+                    if (S(it, vc->attr) && strcmp(S(it, vc->attr), a->values[v].name) == 0)
+                        seen_mask |= (size_t)1 << v;
+                break;
+            case V_SHARD: {
+                const char *n = N(it, vc->attr);
+                assert_non_null(n);
+                int v = atoi(n);
+                assert_true(v >= 0 && v < a->shard_count);
+                seen_mask |= (size_t)1 << v;
+                break;
+            }
+            case V_NUMBER:
+                assert_non_null(N(it, vc->attr));
+                assert_true(strtod(N(it, vc->attr), NULL) >= 1);
+                break;
+            case V_PADDED_IN_KEY: {
+                const char *n = N(it, vc->attr);
+                char want[64];
+                snprintf(want, sizeof want, "LINEA#%03d", atoi(n));
+                assert_string_equal(S(it, "SK"), want); /* the attribute's format pads it in keys */
+                assert_true(n[0] != '0');               /* but the number itself is not padded */
+                break;
+            }
+            }
+        }
+        if (vc->check == V_ENUM_ALL && seen_mask != ((size_t)1 << a->nvalues) - 1)
+            fail_msg("case %zu: not every value of %s appears (mask %zx)", c, vc->attr, seen_mask);
+        if (vc->check == V_SHARD && seen_mask != ((size_t)1 << a->shard_count) - 1)
+            fail_msg("case %zu: not every shard appears (mask %zx)", c, seen_mask);
+        json_decref(items);
+    }
+    design_free(d);
+}
+
+static void test_sparse_condition(void **state)
+{
+    (void)state;
+    kp_design *d = load(shop_yaml);
+    json_t *items = items_generate(d, design_entity(d, "Order"), 12, ITEMS_DEFAULT_SEED);
+    size_t k, carrying = 0;
+    json_t *it;
+    json_array_foreach(items, k, it)
+    {
+        bool open = strcmp(S(it, "status"), "open") == 0;
+        assert_int_equal(open, json_object_get(it, "GSI1PK") != NULL);
+        assert_non_null(json_object_get(it, "GSI1SK")); /* not sparse */
+        carrying += open;
+    }
+    assert_true(carrying >= 1); /* the sparse index has data */
+    json_decref(items);
+    design_free(d);
+}
+
+/* Items are padded to the entity's size; an entity without one is not. */
+static void test_sizes(void **state)
+{
+    (void)state;
+    kp_design *d = load(shop_yaml);
+    static const struct {
+        const char *entity;
+        size_t size;
+    } cases[] = {{"Customer", 1500}, {"Order", 900}, {"Línea", 250}, {"Dirección", 300}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        json_t *items = items_generate(d, design_entity(d, cases[c].entity), 6, 1);
+        size_t k;
+        json_t *it;
+        json_array_foreach(items, k, it)
+        {
+            size_t n = items_size(it);
+            if (n + 8 < cases[c].size || n > cases[c].size + 8)
+                fail_msg("%s item of %zu bytes, entity size %zu", cases[c].entity, n, cases[c].size);
+        }
+        json_decref(items);
+    }
+    json_t *tiny = items_generate(d, design_entity(d, "Tiny"), 3, 1);
+    assert_null(json_object_get(json_array_get(tiny, 0), "_pad"));
+    json_decref(tiny);
+    design_free(d);
+}
+
+/* DynamoDB's item size rules, table-driven. */
+static void test_item_size_rules(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json;
+        size_t size;
+    } cases[] = {
+        {"{\"PK\":{\"S\":\"abc\"}}", 5},
+        {"{\"n\":{\"N\":\"12345\"}}", 1 + 4},    /* 5 digits: 3 bytes + 1 */
+        {"{\"n\":{\"N\":\"7\"}}", 1 + 2},
+        {"{\"b\":{\"BOOL\":true}}", 2},
+        {"{\"ñ\":{\"S\":\"é\"}}", 4},           /* UTF-8 bytes */
+        {"{\"l\":{\"L\":[{\"S\":\"ab\"}]}}", 1 + 3 + 1 + 2},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        json_t *j = json_loads(cases[c].json, 0, NULL);
+        assert_non_null(j);
+        if (items_size(j) != cases[c].size)
+            fail_msg("case %zu %s: %zu bytes, expected %zu", c, cases[c].json, items_size(j), cases[c].size);
+        json_decref(j);
+    }
+}
+
+/* Entities sharing a partition template land in the same partitions, several items each. */
+static void test_partitions_have_data(void **state)
+{
+    (void)state;
+    kp_design *d = load(shop_yaml);
+    json_t *sample = items_sample(d, ITEMS_DEFAULT_SEED, NULL);
+    json_t *lines = json_object_get(sample, "Línea");
+    json_t *orders = json_object_get(sample, "Order");
+    size_t k;
+    json_t *it;
+    size_t max_lines = 0, with_header = 0;
+    json_array_foreach(lines, k, it)
+    {
+        size_t same = 0, q;
+        json_t *o;
+        json_array_foreach(lines, q, o) same += strcmp(S(o, "PK"), S(it, "PK")) == 0;
+        if (same > max_lines)
+            max_lines = same;
+        json_array_foreach(orders, q, o) if (strcmp(S(o, "PK"), S(it, "PK")) == 0) with_header++;
+    }
+    assert_true(max_lines >= 3);   /* an order with several lines */
+    assert_true(with_header >= 3); /* lines live under real orders */
+    json_t *addr = json_object_get(sample, "Dirección");
+    assert_true(json_array_size(addr) >= 2);
+    assert_true(strncmp(S(json_array_get(addr, 0), "SK"), "DIRECCIÓN#", strlen("DIRECCIÓN#")) == 0);
+    size_t bad = 0;
+    assert_true(util_utf8_valid(S(json_array_get(addr, 0), "SK"), strlen(S(json_array_get(addr, 0), "SK")), &bad));
+    assert_int_equal(json_array_size(json_object_get(sample, "Tiny")), 3); /* count: 3 caps it */
+    json_decref(sample);
+    design_free(d);
+}
+
+static void test_collisions_reported(void **state)
+{
+    (void)state;
+    static const char *yaml = "keyplan: 1\nname: c\n"
+                              "table: { name: C, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+                              "entities:\n"
+                              "  - { name: A, count: 10, attributes: [id], keys: { PK: \"X#{id}\", SK: \"META\" } }\n"
+                              "  - { name: B, count: 10, attributes: [id], keys: { PK: \"X#{id}\", SK: \"META\" } }\n"
+                              "  - { name: C, count: 10, attributes: [id], keys: { PK: \"X#{id}\", SK: \"OTHER\" } }\n";
+    kp_design *d = load(yaml);
+    json_t *coll = NULL;
+    json_t *sample = items_sample(d, 1, &coll);
+    assert_true(json_array_size(coll) > 0);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(coll, 0), "entity")), "B");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(coll, 0), "other")), "A");
+    assert_int_equal(json_array_size(json_object_get(sample, "B")), 0);
+    assert_true(json_array_size(json_object_get(sample, "C")) > 0);
+    json_decref(coll);
+    json_decref(sample);
+    design_free(d);
+}
+
+static void test_export_batches(void **state)
+{
+    (void)state;
+    kp_design *d = load(shop_yaml);
+    char *err = NULL;
+    char *text = items_export(d, &err);
+    assert_non_null(text);
+    json_t *doc = json_loads(text, 0, NULL);
+    assert_non_null(doc);
+    size_t total = 0, k;
+    json_t *b;
+    json_array_foreach(json_object_get(doc, "batches"), k, b)
+    {
+        json_t *puts = json_object_get(json_object_get(b, "RequestItems"), "Shop");
+        assert_true(json_array_size(puts) >= 1 && json_array_size(puts) <= 25);
+        assert_non_null(json_object_get(json_object_get(json_array_get(puts, 0), "PutRequest"), "Item"));
+        total += json_array_size(puts);
+    }
+    size_t want = 0;
+    const char *name;
+    json_t *n;
+    json_object_foreach(json_object_get(doc, "items"), name, n) want += (size_t)json_integer_value(n);
+    assert_int_equal(total, want);
+    assert_true(total > 25); /* several batches */
+    json_decref(doc);
+    free(text);
+    design_free(d);
+}
+
+static void test_key_types_and_domains(void **state)
+{
+    (void)state;
+    static const char *yaml =
+        "keyplan: 1\nname: k\n"
+        "table: { name: K, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+        "indexes:\n  - { name: ByScore, pk: GPK, sk: score }\n"
+        "attributes:\n  score: { type: number }\n  n: { type: number }\n"
+        "entities:\n"
+        "  - { name: User, count: 10, attributes: [username, score], keys: { PK: \"U#{username}\", SK: P, GPK: X } }\n"
+        "  - { name: Follow, count: 10, attributes: [followedUsername, followingUsername],\n"
+        "      keys: { PK: \"U#{followedUsername}\", SK: \"F#{followingUsername}\" } }\n"
+        "  - { name: Num, count: 10, attributes: [n], keys: { PK: \"{n}\", SK: \"N#{n}\" } }\n"
+        "patterns:\n"
+        "  - { id: 1, name: f, entities: [Follow, User], by: [followedUsername],\n"
+        "      join: { username: followingUsername }, rate: 1 }\n";
+    kp_design *d = load(yaml);
+    assert_string_equal(items_key_type(d, "score"), "N");
+    assert_string_equal(items_key_type(d, "SK"), "S");
+    assert_string_equal(items_key_type(d, "GPK"), "S");
+    json_t *sample = items_sample(d, 1, NULL);
+    /* joined attributes share their values: every followingUsername is a username */
+    json_t *users = json_object_get(sample, "User"), *follows = json_object_get(sample, "Follow");
+    size_t k, hits = 0;
+    json_t *f;
+    json_array_foreach(follows, k, f)
+    {
+        size_t q;
+        json_t *u;
+        json_array_foreach(users, q, u) hits += strcmp(S(u, "username"), S(f, "followingUsername")) == 0;
+    }
+    assert_true(hits >= json_array_size(follows) / 2);
+    json_decref(sample);
+    design_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_keys_render_and_unique),
+        cmocka_unit_test(test_values_per_type),
+        cmocka_unit_test(test_sparse_condition),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_item_size_rules),
+        cmocka_unit_test(test_partitions_have_data),
+        cmocka_unit_test(test_collisions_reported),
+        cmocka_unit_test(test_export_batches),
+        cmocka_unit_test(test_key_types_and_domains),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

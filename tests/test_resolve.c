@@ -1,0 +1,637 @@
+/* test_resolve.c - table-driven tests of the resolver (SPEC 2) and the per-pattern capacity
+ * (SPEC 3): one design holding an example of every rule, one row per pattern with the plan,
+ * index, key condition, values, filter, order and request count it must give; then CloudShop's
+ * final and first designs from samples/. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "model/analysis_stages.h"
+#include "model/capacity.h"
+#include "storage/design_io.h"
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *DESIGN =
+    "keyplan: 1\n"
+    "name: resolver test\n"
+    "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "indexes:\n"
+    "  - { name: GSI1, pk: GSI1PK, sk: GSI1SK, projection: include, include: [orderId, total] }\n"
+    "  - { name: GSI2, pk: GSI2PK, sk: GSI2SK, projection: keys }\n"
+    "  - { name: ByCustomer, pk: customerId, sk: orderDate }\n"
+    "  - { name: ByTotal, type: lsi, pk: PK, sk: total }\n"
+    "attributes:\n"
+    "  customerId: { distinct: 1000 }\n"
+    "  orderId:    { distinct: 1000000 }\n"
+    "  orderDate:  { type: date, distinct: 365 }\n"
+    "  lineNo:     { type: number, format: \"03\" }\n"
+    "  total:      { type: number }\n"
+    "  tipo:       { type: enum, values: { casa: 0.5, trabajo: 0.5 } }\n"
+    "  status:     { type: enum, values: { pending-shipment: 0.1, shipped: 0.3, delivered: 0.6 } }\n"
+    "  priority:   { type: enum, values: { low: 0.5, mid: 0.3, high: 0.2 } }\n"
+    "  shard:      { type: shard, count: 10 }\n"
+    "  day:        { type: date, distinct: 30 }\n"
+    "  username:   { distinct: 10000 }\n"
+    "  followedUsername: { distinct: 10000 }\n"
+    "  followingUsername: { distinct: 10000 }\n"
+    "  ticketId:   { distinct: 50000 }\n"
+    "entities:\n"
+    "  - name: Customer\n"
+    "    count: 1000\n"
+    "    size: 1500\n"
+    "    attributes: [customerId, email]\n"
+    "    keys: { PK: \"CLIENTE#{customerId}\", SK: \"PERFIL\" }\n"
+    "  - name: Address\n"
+    "    count: 2000\n"
+    "    size: 300\n"
+    "    attributes: [customerId, tipo]\n"
+    "    keys: { PK: \"CLIENTE#{customerId}\", SK: \"DIRECCI\xc3\x93N#{tipo}\" }\n"
+    "  - name: OrderSummary\n"
+    "    count: 1000000\n"
+    "    size: 200\n"
+    "    attributes: [customerId, orderId, orderDate, status, total, note]\n"
+    "    keys: { PK: \"CLIENTE#{customerId}\", SK: \"PEDIDO#{orderDate}#{orderId}\" }\n"
+    "  - name: Order\n"
+    "    count: 1000000\n"
+    "    size: 1000\n"
+    "    attributes: [orderId, customerId, orderDate, status, total, carrier]\n"
+    "    keys: { PK: \"PEDIDO#{orderId}\", SK: \"CABECERA\", GSI1PK: \"ESTADO#{status}\",\n"
+    "            GSI1SK: \"{orderDate}#{orderId}\", GSI2PK: \"FECHA#{orderDate}\", GSI2SK: \"{orderId}\" }\n"
+    "    sparse: { GSI1PK: \"status = pending-shipment\" }\n"
+    "  - name: OrderLine\n"
+    "    count: 3000000\n"
+    "    size: 400\n"
+    "    attributes: [orderId, l\xc3\xadnea]\n"
+    "    keys: { PK: \"PEDIDO#{orderId}\", SK: \"LINEA#{l\xc3\xadnea:03}\" }\n"
+    "  - name: Event\n"
+    "    count: 300000\n"
+    "    size: 100\n"
+    "    attributes: [day, shard, eventId]\n"
+    "    keys: { PK: \"EVT#{day}#{shard}\", SK: \"{eventId}\" }\n"
+    "  - name: Ticket\n"
+    "    count: 50000\n"
+    "    size: 500\n"
+    "    attributes: [ticketId, priority]\n"
+    "    keys: { PK: \"Q#{priority}\", SK: \"{ticketId}\" }\n"
+    "  - name: Config\n"
+    "    count: 50\n"
+    "    size: 100\n"
+    "    attributes: [name]\n"
+    "    keys: { PK: \"CONFIG\", SK: \"{name}\" }\n"
+    "  - name: Follow\n"
+    "    count: 500000\n"
+    "    size: 100\n"
+    "    attributes: [followedUsername, followingUsername]\n"
+    "    keys: { PK: \"FOLLOWED#{followedUsername}\", SK: \"FOLLOWING#{followingUsername}\" }\n"
+    "  - name: User\n"
+    "    count: 10000\n"
+    "    size: 800\n"
+    "    attributes: [username]\n"
+    "    keys: { PK: \"USER#{username}\", SK: \"PROFILE\" }\n"
+    "patterns:\n"
+    /* 1 get */
+    "  - { id: get, name: order by id, entity: Order, by: [orderId], rate: 100, avg: 50, latency: 20 }\n"
+    /* 2 newest first, limit pushed */
+    "  - { id: desc, name: orders newest first, entity: OrderSummary, by: [customerId],\n"
+    "      order: orderDate desc, limit: 20, rate: 10 }\n"
+    /* 3 between dates */
+    "  - { id: between, name: orders between dates, entity: OrderSummary, by: [customerId], range: orderDate }\n"
+    /* 4 begins_with LINEA#, UTF-8 placeholder with an inline format */
+    "  - { id: lines, name: lines, entity: OrderLine, by: [orderId] }\n"
+    /* 5 sparse GSI matched by a fixed value */
+    "  - { id: pending, name: pending, entity: Order, by: [\"status=pending-shipment\"], order: orderDate asc,\n"
+    "      limit: 50 }\n"
+    /* 6 sparse GSI does not hold delivered orders: nothing serves it */
+    "  - { id: delivered, name: delivered, entity: Order, by: [\"status=delivered\"] }\n"
+    /* 7 order not served: app sort, limit not pushed */
+    "  - { id: appsort, name: by total, entity: OrderSummary, by: [customerId], order: status desc, limit: 5 }\n"
+    /* 8 filter on a non-key attribute */
+    "  - { id: filter, name: filtered, entity: OrderSummary, by: [customerId], filter: [note] }\n"
+    /* 9 mixed collection on ByCustomer: OrderSummary items share Order's partitions */
+    "  - { id: mixed, name: mixed, entity: Order, by: [customerId], range: orderDate }\n"
+    /* 10 the same, asking for both entities: no filter */
+    "  - { id: both, name: both, entities: [Order, OrderSummary], by: [customerId] }\n"
+    /* 11 screen in one query on the base table */
+    "  - { id: screen, name: screen, entities: [Customer, Address, OrderSummary], by: [customerId] }\n"
+    /* 12 entities in different partitions: one request each */
+    "  - { id: apart, name: apart, entities: [Customer, OrderLine], by: [customerId, orderId] }\n"
+    /* 13 strong read refused on a GSI */
+    "  - { id: strong, name: strong, entity: Order, by: [\"status=pending-shipment\"], consistency: strong,\n"
+    "      why: test }\n"
+    /* 14 strong read on an LSI is fine */
+    "  - { id: lsi, name: lsi, entity: OrderSummary, by: [customerId], range: total, consistency: strong,\n"
+    "      why: test }\n"
+    /* 15 shard fan-out */
+    "  - { id: shards, name: events of a day, entity: Event, by: [day] }\n"
+    /* 16 enum fan-out */
+    "  - { id: enumfan, name: ticket by id, entity: Ticket, by: [ticketId] }\n"
+    /* 17 chain */
+    "  - { id: chain, name: followers, entities: [Follow, User], by: [followedUsername],\n"
+    "      join: { username: followingUsername } }\n"
+    /* 18 scan */
+    "  - { id: scan, name: by carrier, entity: Order, by: [carrier], latency: 20 }\n"
+    /* 19 constant partition */
+    "  - { id: const, name: all config, entity: Config }\n"
+    /* 20 covered, 21 outside */
+    "  - { id: covered, name: covered, entity: OrderSummary, by: [customerId], covered_by: desc }\n"
+    "  - { id: outside, name: search, needs: search, served_by: search-index }\n"
+    /* 22 GSI exact key: still a query */
+    "  - { id: gsiexact, name: gsi exact, entity: Order, by: [orderDate, orderId] }\n"
+    /* 23 day close on GSI2 */
+    "  - { id: day, name: day, entity: Order, by: [orderDate] }\n"
+    /* writes */
+    "  - { id: put, name: put, kind: write, entity: Order, rate: 10 }\n"
+    "  - { id: upd, name: upd, kind: write, op: update, entity: Order, by: [orderId], changes: [status], rate: 10 }\n"
+    "  - { id: updfind, name: updfind, kind: write, op: update, entity: Order, by: [\"status=pending-shipment\"],\n"
+    "      changes: [status] }\n"
+    "  - { id: tx, name: tx, kind: write, op: transact, entities: [Order, OrderLine], items: 4, rate: 2 }\n"
+    "  - { id: delete, name: delete, kind: write, op: delete, entity: OrderLine, by: [orderId, l\xc3\xadnea] }\n";
+
+/* expected values: ":pk=CLIENTE#{customerId}" each */
+typedef struct rcase {
+    const char *id;
+    kp_plan plan;
+    double requests;
+    const char *index; /* NULL: don't check */
+    const char *cond;  /* NULL: don't check */
+    const char *values[4];
+    int filter;        /* -1 don't check */
+    int app_sort;      /* -1 don't check */
+    const char *warn;  /* substring of some warning, or NULL */
+} rcase;
+
+static const rcase cases[] = {
+    {"get", KP_PLAN_GET, 1, "table", "PK = :pk AND SK = :sk", {":pk=PEDIDO#{orderId}", ":sk=CABECERA"}, 0, 0, NULL},
+    {"desc", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)",
+     {":pk=CLIENTE#{customerId}", ":sk=PEDIDO#"}, 0, 0, NULL},
+    {"between", KP_PLAN_QUERY, 1, "table", "PK = :pk AND SK BETWEEN :sk1 AND :sk2",
+     {":pk=CLIENTE#{customerId}", ":sk1=PEDIDO#{orderDate}", ":sk2=PEDIDO#{orderDate}"}, 0, 0, NULL},
+    {"lines", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)",
+     {":pk=PEDIDO#{orderId}", ":sk=LINEA#"}, 0, 0, NULL},
+    {"pending", KP_PLAN_QUERY, 1, "GSI1", "GSI1PK = :pk", {":pk=ESTADO#pending-shipment"}, 0, 0, NULL},
+    {"delivered", KP_PLAN_SCAN, -1, "table", "", {NULL}, 1, -1, "Scan"},
+    {"appsort", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)", {":pk=CLIENTE#{customerId}", ":sk=PEDIDO#"},
+     -1, 1, "the app sorts"},
+    {"filter", KP_PLAN_QUERY, 1, "table", NULL, {NULL}, 1, 0, "FilterExpression on note"},
+    {"mixed", KP_PLAN_QUERY, 1, "ByCustomer", "customerId = :pk AND orderDate BETWEEN :sk1 AND :sk2",
+     {":pk={customerId}", ":sk1={orderDate}"}, 1, 0, "OrderSummary"},
+    {"both", KP_PLAN_QUERY, 1, "ByCustomer", "customerId = :pk", {":pk={customerId}"}, 0, -1, NULL},
+    {"screen", KP_PLAN_QUERY, 1, "table", "PK = :pk", {":pk=CLIENTE#{customerId}"}, 0, -1, NULL},
+    {"apart", KP_PLAN_MULTI, 2, "table", NULL, {NULL}, 0, -1, "2 requests"},
+    {"strong", KP_PLAN_SCAN, -1, "table", "", {NULL}, -1, -1, "strong read refused"},
+    {"lsi", KP_PLAN_QUERY, 1, "ByTotal", "PK = :pk AND total BETWEEN :sk1 AND :sk2",
+     {":pk=CLIENTE#{customerId}", ":sk1={total}"}, 0, 0, NULL},
+    {"shards", KP_PLAN_MULTI, 10, "table", "PK = :pk", {":pk=EVT#{day}#{shard}"}, 0, 0, "fan-out"},
+    {"enumfan", KP_PLAN_MULTI, 3, "table", "PK = :pk AND SK = :sk", {":pk=Q#{priority}", ":sk={ticketId}"}, 0, 0,
+     "fan-out"},
+    {"chain", KP_PLAN_MULTI, 2, "table", "PK = :pk AND begins_with(SK, :sk)",
+     {":pk=FOLLOWED#{followedUsername}", ":sk=FOLLOWING#"}, 0, -1, NULL},
+    {"scan", KP_PLAN_SCAN, -1, "table", "", {NULL}, 1, -1, "Scan"},
+    {"const", KP_PLAN_QUERY, 1, "table", "PK = :pk", {":pk=CONFIG"}, 0, 0, "hot key"},
+    {"covered", KP_PLAN_COVERED, 0, NULL, "", {NULL}, 0, 0, NULL},
+    {"outside", KP_PLAN_OUTSIDE, 0, NULL, "", {NULL}, 0, 0, NULL},
+    {"gsiexact", KP_PLAN_QUERY, 1, "GSI2", "GSI2PK = :pk AND GSI2SK = :sk",
+     {":pk=FECHA#{orderDate}", ":sk={orderId}"}, 0, 0, NULL},
+    {"day", KP_PLAN_QUERY, 1, "GSI2", "GSI2PK = :pk", {":pk=FECHA#{orderDate}"}, 0, 0, NULL},
+    {"put", KP_PLAN_WRITE, 1, "table", "", {NULL}, 0, 0, NULL},
+    {"upd", KP_PLAN_WRITE, 1, "table", "", {NULL}, 0, 0, NULL},
+    {"updfind", KP_PLAN_MULTI, -1, "GSI1", "GSI1PK = :pk", {":pk=ESTADO#pending-shipment"}, -1, -1, "find, then write"},
+    {"tx", KP_PLAN_TRANSACT, 1, "table", "", {NULL}, 0, 0, NULL},
+    {"delete", KP_PLAN_WRITE, 1, "table", "", {NULL}, 0, 0, NULL},
+};
+
+static kp_design *load_text(const char *text, const char *name)
+{
+    kp_diags dg;
+    diags_init(&dg, name);
+    kp_design *d = designio_load_string(text, strlen(text), name, &dg);
+    if (!d) {
+        for (size_t i = 0; i < dg.n; i++) {
+            char *m = diags_format(&dg, i);
+            print_message("%s\n", m);
+            free(m);
+        }
+        diags_free(&dg);
+        fail_msg("design %s does not load", name);
+    }
+    diags_free(&dg);
+    return d;
+}
+
+static kp_design *load_sample(const char *rel)
+{
+    char *path = ts_source_path(rel);
+    char *text = ts_read_file(path, NULL);
+    if (!text)
+        fail_msg("cannot read %s", path);
+    kp_design *d = load_text(text, rel);
+    free(text);
+    free(path);
+    return d;
+}
+
+typedef struct fixture {
+    kp_design *d;
+    kp_analysis a;
+} fixture;
+
+static fixture *resolve(kp_design *d)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->d = d;
+    f->a.design = d;
+    stage_resolve(&f->a);
+    return f;
+}
+
+static void fixture_free(fixture *f)
+{
+    stage_resolve_free(&f->a);
+    design_free(f->d);
+    free(f);
+}
+
+static const kp_pattern_result *result_of(const fixture *f, const char *id)
+{
+    for (size_t i = 0; i < f->a.npatterns; i++)
+        if (strcmp(f->a.patterns[i].pattern->id, id) == 0)
+            return &f->a.patterns[i];
+    fail_msg("no pattern %s", id);
+    return NULL;
+}
+
+static bool has_warning(const kp_pattern_result *r, const char *sub)
+{
+    for (size_t i = 0; i < r->nwarnings; i++)
+        if (strstr(r->warnings[i], sub))
+            return true;
+    return false;
+}
+
+static void dump(const kp_pattern_result *r)
+{
+    print_message("  plan %s requests %g index %s cond '%s' filter %d app_sort %d rcu %g items %g\n",
+                  kp_plan_word(r->plan), r->requests, r->index_name, r->key_condition, r->filter, r->app_sort,
+                  r->rcu_per_call, r->items_per_call);
+    for (size_t i = 0; i < r->nvalues; i++)
+        print_message("  value %s = %s\n", r->values[i].name, r->values[i].value);
+    for (size_t i = 0; i < r->nwarnings; i++)
+        print_message("  warning: %s\n", r->warnings[i]);
+}
+
+static int setup(void **state)
+{
+    *state = resolve(load_text(DESIGN, "resolve.yaml"));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture_free(*state);
+    return 0;
+}
+
+static void test_rules(void **state)
+{
+    const fixture *f = *state;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const rcase *c = &cases[i];
+        const kp_pattern_result *r = result_of(f, c->id);
+        bool ok = r->plan == c->plan && (c->requests < 0 || fabs(r->requests - c->requests) < 1e-9) &&
+                  (!c->index || strcmp(r->index_name, c->index) == 0) &&
+                  (!c->cond || strcmp(r->key_condition, c->cond) == 0) &&
+                  (c->filter < 0 || r->filter == (c->filter == 1)) &&
+                  (c->app_sort < 0 || r->app_sort == (c->app_sort == 1)) && (!c->warn || has_warning(r, c->warn));
+        for (size_t k = 0; ok && k < 4 && c->values[k]; k++) {
+            const char *eq = strchr(c->values[k], '=');
+            size_t nl = (size_t)(eq - c->values[k]);
+            bool found = false;
+            for (size_t v = 0; v < r->nvalues; v++)
+                if (strlen(r->values[v].name) == nl && strncmp(r->values[v].name, c->values[k], nl) == 0)
+                    found = strcmp(r->values[v].value, eq + 1) == 0;
+            ok = found;
+        }
+        if (!ok) {
+            dump(r);
+            fail_msg("pattern %s: expected plan %s, requests %g, index %s, condition '%s'", c->id,
+                     kp_plan_word(c->plan), c->requests, c->index ? c->index : "-", c->cond ? c->cond : "-");
+        }
+    }
+}
+
+static void test_steps(void **state)
+{
+    const fixture *f = *state;
+    /* a GetItem step carries the full key */
+    const kp_pattern_result *r = result_of(f, "get");
+    assert_int_equal(r->nsteps, 1);
+    assert_int_equal(r->steps[0].op, KP_OP_GETITEM);
+    assert_int_equal(r->steps[0].nvalues, 2);
+    /* newest first: ScanIndexForward false, limit pushed */
+    r = result_of(f, "desc");
+    assert_int_equal(r->steps[0].op, KP_OP_QUERY);
+    assert_false(r->steps[0].forward);
+    assert_true(r->limit_pushed);
+    assert_true(fabs(r->steps[0].limit - 20) < 1e-9);
+    assert_true(fabs(r->items_per_call - 20) < 1e-9);
+    /* ascending order on the sparse GSI */
+    r = result_of(f, "pending");
+    assert_true(r->steps[0].forward);
+    assert_true(fabs(r->steps[0].limit - 50) < 1e-9);
+    /* app sort: limit not pushed, the whole collection (1,000,000 / 1,000) read */
+    r = result_of(f, "appsort");
+    assert_false(r->limit_pushed);
+    assert_true(isnan(r->steps[0].limit));
+    assert_true(fabs(r->items_per_call - 1000) < 1e-6);
+    assert_true(has_warning(r, "limit 5 not pushed"));
+    /* a Query's filter step has its FilterExpression and values */
+    r = result_of(f, "filter");
+    assert_non_null(r->steps[0].filter);
+    assert_non_null(strstr(r->steps[0].filter, "note = :note"));
+    /* a Scan filters on by */
+    r = result_of(f, "scan");
+    assert_int_equal(r->steps[0].op, KP_OP_SCAN);
+    assert_non_null(r->steps[0].filter);
+    assert_non_null(strstr(r->steps[0].filter, "carrier = :carrier"));
+    assert_string_equal(r->key_condition, "");
+    assert_true(r->requests >= 1);
+    /* the chain: Query then BatchGetItem */
+    r = result_of(f, "chain");
+    assert_int_equal(r->nsteps, 2);
+    assert_int_equal(r->steps[0].op, KP_OP_QUERY);
+    assert_int_equal(r->steps[1].op, KP_OP_BATCHGET);
+    /* 500,000 follows / 10,000 users = 50 followers -> one batch of 50 */
+    assert_true(fabs(r->steps[1].items - 50) < 1e-6);
+    /* the fan-out step counts its requests */
+    r = result_of(f, "shards");
+    assert_true(fabs(r->steps[0].count - 10) < 1e-9);
+    /* writes: update with the full key = UpdateItem with key values; find-then-write = Query + update */
+    r = result_of(f, "upd");
+    assert_int_equal(r->steps[0].op, KP_OP_UPDATEITEM);
+    assert_int_equal(r->steps[0].nvalues, 2);
+    r = result_of(f, "updfind");
+    assert_int_equal(r->steps[0].op, KP_OP_QUERY);
+    assert_int_equal(r->steps[r->nsteps - 1].op, KP_OP_UPDATEITEM);
+    r = result_of(f, "tx");
+    assert_int_equal(r->steps[0].op, KP_OP_TRANSACTWRITE);
+    /* UTF-8 placeholder with a format kept in the delete key */
+    r = result_of(f, "delete");
+    assert_int_equal(r->steps[0].op, KP_OP_DELETEITEM);
+    assert_string_equal(r->steps[0].values[1].value, "LINEA#{l\xc3\xadnea:03}");
+}
+
+static void test_capacity_per_pattern(void **state)
+{
+    const fixture *f = *state;
+    /* GetItem of a 1,000 B item, eventual: 0.5; at 100/s peak, 50/s average */
+    const kp_pattern_result *r = result_of(f, "get");
+    assert_true(fabs(r->rcu_per_call - 0.5) < 1e-9);
+    assert_true(fabs(r->rcu_per_s - 50) < 1e-9);
+    assert_true(fabs(r->rcu_per_s_avg - 25) < 1e-9);
+    assert_true(r->latency_ok);
+    /* 20 summaries of 200 B = 4,000 B: one unit, 0.5 eventual */
+    r = result_of(f, "desc");
+    assert_true(fabs(r->rcu_per_call - 0.5) < 1e-9);
+    /* lines: 3,000,000 / 1,000,000 orders = 3 lines of 400 B */
+    r = result_of(f, "lines");
+    assert_true(fabs(r->items_per_call - 3) < 1e-6);
+    /* strong on the LSI costs twice eventual: 1,000 summaries x 200 B = 200,000 B -> 49 units */
+    r = result_of(f, "lsi");
+    assert_true(fabs(r->rcu_per_call - 49) < 1e-9);
+    /* filter read amplification never lowers the items read */
+    const kp_pattern_result *plain = result_of(f, "between"), *filtered = result_of(f, "filter");
+    assert_true(filtered->items_per_call >= plain->items_per_call - 1e-9);
+    /* the mixed collection reads the other entity's items too */
+    r = result_of(f, "mixed");
+    const kp_pattern_result *both = result_of(f, "both");
+    assert_true(r->items_per_call > 1000 - 1e-6);
+    assert_true(fabs(both->items_per_call - r->items_per_call) < 1e-6);
+    /* scan: the whole table, far above a 20 ms target */
+    r = result_of(f, "scan");
+    assert_false(r->latency_ok);
+    assert_true(r->latency_ms > 1000);
+    /* writes: Order 1,000 B = 1 WCU on the table (no LSI: Order has total -> ByTotal holds it: +1) */
+    r = result_of(f, "put");
+    double table = 0, idx[4];
+    capacity_entity_write(f->d, design_entity(f->d, "Order"), KP_OP_PUT, NULL, 0, &table, idx);
+    assert_true(fabs(r->wcu_per_call - table) < 1e-9);
+    assert_true(fabs(r->index_wcu_per_call - (idx[0] + idx[1] + idx[2] + idx[3])) < 1e-9);
+    assert_true(fabs(r->wcu_per_s - table * 10) < 1e-9);
+    /* transaction of 4 items over 2 entities: writes doubled */
+    r = result_of(f, "tx");
+    double t1, t2;
+    capacity_entity_write(f->d, design_entity(f->d, "Order"), KP_OP_TRANSACT, NULL, 0, &t1, idx);
+    capacity_entity_write(f->d, design_entity(f->d, "OrderLine"), KP_OP_TRANSACT, NULL, 0, &t2, idx);
+    assert_true(fabs(r->wcu_per_call - 2 * (t1 + t2)) < 1e-9);
+}
+
+/* ---- CloudShop ------------------------------------------------------------------------------ */
+
+static void test_cloudshop(void **state)
+{
+    (void)state;
+    fixture *f = resolve(load_sample("samples/cloudshop/design.yaml"));
+    static const struct {
+        const char *id;
+        kp_plan plan;
+        double requests;
+        const char *index;
+        const char *cond;
+    } cs[] = {
+        {"1", KP_PLAN_GET, 1, "table", "PK = :pk AND SK = :sk"},
+        {"2", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)"},
+        {"3", KP_PLAN_QUERY, 1, "table", "PK = :pk AND SK BETWEEN :sk1 AND :sk2"},
+        {"4", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)"},
+        {"5", KP_PLAN_QUERY, 1, "GSI1", "GSI1PK = :pk"},
+        {"6", KP_PLAN_COVERED, 0, NULL, ""},
+        {"7", KP_PLAN_QUERY, 1, "GSI2", "GSI2PK = :pk"},
+        {"8", KP_PLAN_OUTSIDE, 0, NULL, ""},
+        {"9", KP_PLAN_OUTSIDE, 0, NULL, ""},
+        {"10", KP_PLAN_QUERY, 1, "table", "PK = :pk"},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
+        const kp_pattern_result *r = result_of(f, cs[i].id);
+        if (r->plan != cs[i].plan || fabs(r->requests - cs[i].requests) > 1e-9 ||
+            (cs[i].index && strcmp(r->index_name, cs[i].index) != 0) || strcmp(r->key_condition, cs[i].cond) != 0) {
+            dump(r);
+            fail_msg("CloudShop pattern %s: expected %s on %s, '%s'", cs[i].id, kp_plan_word(cs[i].plan),
+                     cs[i].index ? cs[i].index : "-", cs[i].cond);
+        }
+        if (r->plan == KP_PLAN_GET || r->plan == KP_PLAN_QUERY) {
+            if (!r->latency_ok) {
+                dump(r);
+                fail_msg("CloudShop pattern %s misses its latency target", cs[i].id);
+            }
+            assert_false(r->filter);
+            assert_false(r->app_sort);
+        }
+    }
+    const kp_pattern_result *r = result_of(f, "2");
+    assert_false(r->steps[0].forward);
+    assert_true(fabs(r->steps[0].limit - 20) < 1e-9);
+    r = result_of(f, "4");
+    assert_string_equal(r->values[1].value, "LINEA#");
+    r = result_of(f, "5");
+    assert_string_equal(r->values[0].value, "ESTADO#pending-shipment");
+    r = result_of(f, "3");
+    assert_string_equal(r->values[1].value, "PEDIDO#{orderDate}");
+    assert_true(fabs(r->items_per_call - 30) < 1e-9); /* items: 30 */
+    r = result_of(f, "12");
+    assert_int_equal(r->plan, KP_PLAN_WRITE);
+    r = result_of(f, "11");
+    assert_int_equal(r->plan, KP_PLAN_WRITE);
+    fixture_free(f);
+}
+
+static void test_cloudshop_first_design(void **state)
+{
+    (void)state;
+    fixture *f = resolve(load_sample("samples/cloudshop/first-design.yaml"));
+    const kp_pattern_result *r = result_of(f, "1");
+    if (r->plan != KP_PLAN_SCAN || r->latency_ok || r->latency_ms < 20 * 100) {
+        dump(r);
+        fail_msg("first design, pattern 1: expected a scan far over 20 ms, got %s at %.0f ms",
+                 kp_plan_word(r->plan), r->latency_ms);
+    }
+    /* the status-keyed table does serve the warehouse panel */
+    r = result_of(f, "5");
+    assert_int_equal(r->plan, KP_PLAN_QUERY);
+    assert_string_equal(r->values[0].value, "ESTADO#pending-shipment");
+    /* the update by id must find the order first */
+    r = result_of(f, "12");
+    assert_int_equal(r->plan, KP_PLAN_MULTI);
+    fixture_free(f);
+}
+
+/* Changing one thing flips the plan: the tests above can fail. */
+static void test_mutations(void **state)
+{
+    (void)state;
+    /* drop the sparse condition's fixed value: GSI1 no longer serves */
+    static const struct {
+        const char *from, *to, *id;
+        kp_plan plan;
+    } muts[] = {
+        {"by: [\"status=pending-shipment\"], order: orderDate asc", "by: [\"status=shipped\"], order: orderDate asc",
+         "pending", KP_PLAN_SCAN},
+        {"SK: \"CABECERA\"", "SK: \"CABECERA#{customerId}\"", "get", KP_PLAN_QUERY},
+        {"shard:      { type: shard, count: 10 }", "shard:      { type: shard, count: 4 }", "shards", KP_PLAN_MULTI},
+    };
+    for (size_t i = 0; i < sizeof muts / sizeof *muts; i++) {
+        const char *at = strstr(DESIGN, muts[i].from);
+        assert_non_null(at);
+        size_t pre = (size_t)(at - DESIGN);
+        char *text = malloc(strlen(DESIGN) + strlen(muts[i].to) + 1);
+        memcpy(text, DESIGN, pre);
+        strcpy(text + pre, muts[i].to);
+        strcat(text, at + strlen(muts[i].from));
+        fixture *f = resolve(load_text(text, "mutated.yaml"));
+        const kp_pattern_result *r = result_of(f, muts[i].id);
+        if (r->plan != muts[i].plan) {
+            dump(r);
+            fail_msg("mutation %zu: pattern %s expected %s", i, muts[i].id, kp_plan_word(muts[i].plan));
+        }
+        if (i == 2)
+            assert_true(fabs(r->requests - 4) < 1e-9);
+        fixture_free(f);
+        free(text);
+    }
+}
+
+/* Designs the loader would refuse (the TUI may resolve half-typed ones): no crash, a clear plan. */
+static void test_incomplete_designs(void **state)
+{
+    (void)state;
+    kp_design *d = design_new();
+    d->table.pk = str_make("PK", (kp_loc){0, 0});
+    d->entities = calloc(2, sizeof *d->entities);
+    d->nentities = 2;
+    entity_init(&d->entities[0]);
+    d->entities[0].name = strdup("Keyless");    /* no keys, no count, no size */
+    d->entities[0].count = NAN;
+    d->entities[0].size = NAN;
+    entity_init(&d->entities[1]);
+    d->entities[1].name = strdup("Thing");
+    d->entities[1].count = 10;
+    d->entities[1].size = 100;
+    d->entities[1].keys = calloc(1, sizeof *d->entities[1].keys);
+    d->entities[1].nkeys = 1;
+    d->entities[1].keys[0].attr = str_make("PK", (kp_loc){0, 0});
+    const char *err;
+    size_t off;
+    assert_true(tpl_parse("T#{id}", &d->entities[1].keys[0].tpl, &err, &off));
+    static const struct {
+        const char *entity;
+        const char *by;
+        kp_pattern_kind kind;
+        kp_write_op op;
+        kp_plan want;
+    } ps[] = {
+        {"Nope", NULL, KP_READ, KP_OP_PUT, KP_PLAN_INVALID},
+        {"Keyless", "id", KP_READ, KP_OP_PUT, KP_PLAN_SCAN},
+        {"Thing", "id", KP_READ, KP_OP_PUT, KP_PLAN_GET},  /* table without a sort key */
+        {"Thing", NULL, KP_READ, KP_OP_PUT, KP_PLAN_SCAN},
+        {NULL, NULL, KP_READ, KP_OP_PUT, KP_PLAN_SCAN},    /* no entity at all */
+        {"Keyless", "id", KP_WRITE, KP_OP_DELETE, KP_PLAN_MULTI},
+        {"Nope", NULL, KP_WRITE, KP_OP_PUT, KP_PLAN_INVALID},
+        {"Thing", "id", KP_WRITE, KP_OP_UPDATE, KP_PLAN_WRITE},
+    };
+    size_t n = sizeof ps / sizeof *ps;
+    d->patterns = calloc(n, sizeof *d->patterns);
+    d->npatterns = n;
+    for (size_t i = 0; i < n; i++) {
+        kp_pattern *p = &d->patterns[i];
+        pattern_init(p);
+        char id[8];
+        snprintf(id, sizeof id, "%zu", i);
+        p->id = strdup(id);
+        p->name = strdup(id);
+        p->kind = ps[i].kind;
+        p->op = ps[i].op;
+        if (ps[i].entity) {
+            p->entities = calloc(1, sizeof *p->entities);
+            p->entities[0] = str_make(ps[i].entity, (kp_loc){0, 0});
+            p->nentities = 1;
+        }
+        if (ps[i].by) {
+            p->by = calloc(1, sizeof *p->by);
+            p->by[0].attr = str_make(ps[i].by, (kp_loc){0, 0});
+            p->nby = 1;
+        }
+    }
+    fixture *f = resolve(d);
+    for (size_t i = 0; i < n; i++) {
+        const kp_pattern_result *r = &f->a.patterns[i];
+        if (r->plan != ps[i].want) {
+            dump(r);
+            fail_msg("incomplete design, pattern %zu: expected %s", i, kp_plan_word(ps[i].want));
+        }
+        assert_non_null(r->key_condition);
+        assert_non_null(r->index_name);
+        assert_false(isnan(r->rcu_per_call));
+        assert_false(isnan(r->latency_ms));
+    }
+    assert_true(has_warning(&f->a.patterns[0], "unknown entity"));
+    fixture_free(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_rules, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_steps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_capacity_per_pattern, setup, teardown),
+        cmocka_unit_test(test_cloudshop),
+        cmocka_unit_test(test_cloudshop_first_design),
+        cmocka_unit_test(test_mutations),
+        cmocka_unit_test(test_incomplete_designs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

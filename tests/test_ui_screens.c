@@ -1,0 +1,830 @@
+/* test_ui_screens.c - the workbench drawn headlessly: newterm on /dev/null with a fixed size,
+ * TERM=xterm-256color, LANG=C.UTF-8, TZ=UTC; keys fed to wb_key; the screen read back with
+ * mvinnwstr and compared with golden text under tests/golden/ (KP_UPDATE_GOLDEN=1 rewrites
+ * them). The model pane of the golden screens shows a fixed analysis injected by the test, so
+ * the goldens test the workbench, not the resolver; the live recompute is tested separately
+ * with the real analysis. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "model/edit.h"
+#include "support.h"
+#include "ui/actions.h"
+#include "ui/display.h"
+#include "ui/layout.h"
+#include "ui/lineedit.h"
+#include "ui/wb.h"
+
+#include <curses.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+/* ---- fixture ---------------------------------------------------------------------------------- */
+
+static void set(kp_design *d, edit_table t, size_t row, const char *col, const char *text)
+{
+    char *err = NULL;
+    int c = edit_col_find(d, t, col);
+    assert_true(c >= 0);
+    if (!edit_set(d, t, row, (size_t)c, text, &err))
+        fail_msg("fixture: %s.%s = '%s': %s", edit_table_name(t), col, text, err);
+}
+
+/* Three entities, two of them with Spanish names; four patterns. */
+static kp_design *fixture(void)
+{
+    kp_design *d = design_new();
+    d->name = xstrdup("Tienda");
+    d->table.name = xstrdup("Tienda");
+    d->table.pk.s = xstrdup("PK");
+    d->table.sk.s = xstrdup("SK");
+    edit_add(d, EDIT_INDEXES, 0);
+    set(d, EDIT_INDEXES, 0, "name", "GSI1");
+    set(d, EDIT_INDEXES, 0, "pk", "GSI1PK");
+    set(d, EDIT_INDEXES, 0, "sk", "GSI1SK");
+    const char *ents[][5] = {
+        {"Cliente", "CLIENTE#{customerId}", "PERFIL", "", "customerId, nombre"},
+        {"Pedido", "CLIENTE#{customerId}", "PEDIDO#{orderDate}#{orderId}", "PEDIDO#{orderId}", "orderId, customerId, orderDate"},
+        {"Línea", "PEDIDO#{orderId}", "LÍNEA#{lineNo:03}", "", "orderId, lineNo, dirección"},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        edit_add(d, EDIT_ENTITIES, i);
+        set(d, EDIT_ENTITIES, i, "name", ents[i][0]);
+        set(d, EDIT_KEYS, i, "PK", ents[i][1]);
+        set(d, EDIT_KEYS, i, "SK", ents[i][2]);
+        set(d, EDIT_KEYS, i, "GSI1PK", ents[i][3]);
+        set(d, EDIT_ENTITIES, i, "attributes", ents[i][4]);
+        set(d, EDIT_ENTITIES, i, "count", i == 0 ? "41200" : i == 1 ? "30000000" : "90000000");
+        set(d, EDIT_ENTITIES, i, "size", i == 0 ? "1500" : i == 1 ? "1200" : "300");
+    }
+    const char *pats[][6] = {
+        {"Perfil del cliente", "Cliente", "customerId", "200", "20", ""},
+        {"Pedidos de un cliente", "Pedido", "customerId", "400", "30", "orderDate desc"},
+        {"Líneas de un pedido", "Línea", "orderId", "150", "30", ""},
+        {"Pedido por id", "Pedido", "orderId", "80", "20", ""},
+    };
+    for (size_t i = 0; i < 4; i++) {
+        edit_add(d, EDIT_PATTERNS, i);
+        set(d, EDIT_PATTERNS, i, "name", pats[i][0]);
+        set(d, EDIT_PATTERNS, i, "entity", pats[i][1]);
+        set(d, EDIT_PATTERNS, i, "by", pats[i][2]);
+        set(d, EDIT_PATTERNS, i, "rate", pats[i][3]);
+        set(d, EDIT_PATTERNS, i, "latency", pats[i][4]);
+        set(d, EDIT_PATTERNS, i, "order", pats[i][5]);
+    }
+    return d;
+}
+
+/* A fixed analysis: every pattern a query on the table except the last (a GSI query); units
+ * from the rate. Deterministic, so the golden screens do not follow the resolver's changes. */
+static kp_analysis *fake_analysis(const kp_design *d)
+{
+    kp_analysis *a = xcalloc(1, sizeof *a);
+    a->design = d;
+    a->npatterns = d->npatterns;
+    a->patterns = xcalloc(d->npatterns ? d->npatterns : 1, sizeof *a->patterns);
+    for (size_t i = 0; i < d->npatterns; i++) {
+        kp_pattern_result *r = &a->patterns[i];
+        const kp_pattern *p = &d->patterns[i];
+        r->pattern = p;
+        bool gsi = i == 3;
+        r->plan = p->nby == 0 ? KP_PLAN_SCAN : i == 0 ? KP_PLAN_GET : KP_PLAN_QUERY;
+        r->requests = 1;
+        r->index = gsi ? 0 : -1;
+        r->index_name = gsi ? "GSI1" : "table";
+        r->key_condition = xstrdup(r->plan == KP_PLAN_GET ? "PK = :pk AND SK = :sk" : "PK = :pk");
+        r->rcu_per_call = 0.5 * (double)(i + 1);
+        r->rcu_per_s = isnan(p->rate) ? 0 : p->rate * r->rcu_per_call;
+        r->latency_ms = 5 + 3 * (double)i;
+        r->latency_ok = true;
+    }
+    a->on_demand.mode = KP_BILLING_ON_DEMAND;
+    a->on_demand.currency = "USD";
+    a->on_demand.total = 1234.5;
+    a->provisioned = a->on_demand;
+    a->provisioned.mode = KP_BILLING_PROVISIONED;
+    a->provisioned.total = 456.78;
+    a->cost = &a->on_demand;
+    a->checklist_pass = 7;
+    a->checklist_applicable = 10;
+    return a;
+}
+
+static void fake_free(kp_analysis *a)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < a->npatterns; i++)
+        free(a->patterns[i].key_condition);
+    free(a->patterns);
+    free(a);
+}
+
+/* ---- terminal ---------------------------------------------------------------------------------- */
+
+typedef struct term {
+    SCREEN *scr;
+    FILE *out, *in;
+} term;
+
+static void term_open(term *t, int lines, int cols)
+{
+    setenv("TERM", "xterm-256color", 1);
+    setenv("TZ", "UTC", 1);
+    setenv("NO_COLOR", "1", 1);
+    assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
+    t->out = fopen("/dev/null", "w");
+    t->in = fopen("/dev/null", "r");
+    assert_non_null(t->out);
+    t->scr = newterm("xterm-256color", t->out, t->in);
+    assert_non_null(t->scr);
+    set_term(t->scr);
+    resizeterm(lines, cols);
+    theme_init();
+}
+
+static void term_close(term *t)
+{
+    endwin();
+    delscreen(t->scr);
+    fclose(t->out);
+    fclose(t->in);
+}
+
+/* The screen as text, one line per row, trailing blanks removed. Caller frees. */
+static char *screen_text(void)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "");
+    wchar_t *line = xcalloc((size_t)COLS + 1, sizeof *line);
+    char *mb = xmalloc((size_t)COLS * 4 + 1);
+    for (int y = 0; y < LINES; y++) {
+        memset(line, 0, ((size_t)COLS + 1) * sizeof *line);
+        mvinnwstr(y, 0, line, COLS);
+        size_t n = wcstombs(mb, line, (size_t)COLS * 4);
+        if (n == (size_t)-1)
+            n = 0;
+        mb[n] = '\0';
+        while (n && mb[n - 1] == ' ')
+            mb[--n] = '\0';
+        sbuf_printf(&b, "%s\n", mb);
+    }
+    free(line);
+    free(mb);
+    return sbuf_steal(&b);
+}
+
+static void golden(const char *name, const char *actual)
+{
+    char *rel = xasprintf("tests/golden/%s.txt", name);
+    char *path = ts_source_path(rel);
+    free(rel);
+    const char *upd = getenv("KP_UPDATE_GOLDEN");
+    if (upd && *upd) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(actual, f);
+        fclose(f);
+    }
+    char *want = ts_read_file(path, NULL);
+    if (!want)
+        fail_msg("golden file %s is missing (KP_UPDATE_GOLDEN=1 writes it)", path);
+    if (strcmp(want, actual) != 0) {
+        fprintf(stdout, "---- expected (%s)\n%s---- actual\n%s----\n", path, want, actual);
+        fail_msg("screen differs from %s", path);
+    }
+    free(want);
+    free(path);
+}
+
+static wb *make_wb(kp_design *d)
+{
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    o.analyze = fake_analysis;
+    o.analysis_free = fake_free;
+    o.no_validate = true;
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    return w;
+}
+
+static void keys(wb *w, const char *s)
+{
+    /* UTF-8 text typed key by key */
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    size_t len = strlen(s);
+    while (len) {
+        wchar_t wc;
+        size_t n = mbrtowc(&wc, s, len, &st);
+        assert_true(n != (size_t)-1 && n != (size_t)-2 && n != 0);
+        wb_key(w, (int)wc);
+        s += n;
+        len -= n;
+    }
+}
+
+static char *draw_text(wb *w)
+{
+    erase();
+    wb_draw(w);
+    return screen_text();
+}
+
+/* ---- golden screens ---------------------------------------------------------------------------- */
+
+static void test_golden_patterns_80x24(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    wb_key(w, 'j');
+    char *s = draw_text(w);
+    golden("patterns_80x24", s);
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+static void test_golden_patterns_120x40(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 120);
+    wb *w = make_wb(fixture());
+    char *s = draw_text(w);
+    golden("patterns_120x40", s);
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+static void test_golden_keys_spanish(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 100);
+    wb *w = make_wb(fixture());
+    wb_key(w, '2');
+    wb_key(w, 'G');
+    char *s = draw_text(w);
+    golden("keys_100x24", s);
+    /* Spanish names line up: the PK column starts at the same column in every row */
+    int col_first = -1;
+    for (int y = 2; y <= 4; y++) {
+        wchar_t line[256];
+        mvinnwstr(y, 0, line, 100);
+        const wchar_t *p = wcsstr(line, L"#{");
+        assert_non_null(p);
+        /* the column of the first '#': the PK template follows the entity name column */
+        const wchar_t *q = line;
+        while (*q == L' ')
+            q++;
+        int x = 0;
+        for (const wchar_t *c = line; c < q; c++)
+            x++;
+        const wchar_t *sp = wcschr(q, L' ');
+        while (sp && *sp == L' ')
+            sp++;
+        int pk = (int)(sp - line);
+        if (col_first < 0)
+            col_first = pk;
+        assert_int_equal(pk, col_first);
+    }
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+static void test_golden_help(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    wb_key(w, '?');
+    char *s = draw_text(w);
+    golden("help_80x24", s);
+    free(s);
+    wb_key(w, 'x'); /* any other key closes */
+    assert_false(w->help);
+    wb_free(w);
+    term_close(&t);
+}
+
+static void test_golden_too_small(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 4, 12);
+    wb *w = make_wb(fixture());
+    char *s = draw_text(w);
+    golden("too_small_12x4", s);
+    free(s);
+    /* keys other than q do nothing while too small */
+    assert_int_equal(wb_key(w, 'a'), WB_IGNORED);
+    assert_int_equal(session_design(w->ss)->npatterns, 4);
+    wb_free(w);
+    term_close(&t);
+}
+
+static void test_golden_editing(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    wb_key(w, 'l'); /* plan: computed */
+    wb_key(w, 'l'); /* name */
+    wb_key(w, UI_KEY_ENTER);
+    assert_true(w->editing);
+    wb_key(w, UI_CTRL('w'));
+    keys(w, "dirección");
+    char *s = draw_text(w);
+    golden("editing_80x24", s);
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* ---- behaviour ----------------------------------------------------------------------------------- */
+
+static void test_help_lists_every_action(void **state)
+{
+    (void)state;
+    size_t n;
+    char **lines = wb_help_lines(&n);
+    assert_int_equal(n, UI_ACT__COUNT - 1);
+    for (int a = 1; a < UI_ACT__COUNT; a++) {
+        char k[128];
+        ui_action_keys((ui_action)a, k, sizeof k);
+        if (!*k)
+            fail_msg("action '%s' has no key", ui_action_name((ui_action)a));
+        bool found = false;
+        for (size_t i = 0; i < n; i++)
+            if (strstr(lines[i], ui_action_name((ui_action)a)) && strstr(lines[i], ui_action_help((ui_action)a)) &&
+                strncmp(lines[i], k, strlen(k)) == 0)
+                found = true;
+        if (!found)
+            fail_msg("help does not list action '%s' with keys %s", ui_action_name((ui_action)a), k);
+    }
+    /* every binding's action is a real action, and no key is bound twice on one screen */
+    size_t nb;
+    const ui_binding *b = ui_keymap(&nb);
+    for (size_t i = 0; i < nb; i++) {
+        assert_true((unsigned)b[i].action < UI_ACT__COUNT);
+        for (size_t j = i + 1; j < nb; j++)
+            if (b[i].screen == b[j].screen && b[i].key == b[j].key)
+                fail_msg("key %d bound twice on screen %d", b[i].key, b[i].screen);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+}
+
+static void test_monochrome_roles(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80); /* NO_COLOR=1 */
+    assert_false(theme_init());
+    assert_int_equal(theme_attr(UI_ROLE_CURSOR_CELL), A_REVERSE);
+    assert_int_equal(theme_attr(UI_ROLE_NORMAL), A_NORMAL);
+    /* every role is distinguishable without colour from the normal text, except the plain ones */
+    for (int r = 0; r < UI_ROLE__COUNT; r++)
+        if (r != UI_ROLE_NORMAL && r != UI_ROLE_TAB && r != UI_ROLE_GOOD && r != UI_ROLE_BORDER)
+            assert_true(theme_attr((ui_role)r) != A_NORMAL);
+    term_close(&t);
+}
+
+static void test_layout(void **state)
+{
+    (void)state;
+    static const struct {
+        int lines, cols;
+        bool small, side;
+    } cases[] = {
+        {24, 80, false, false}, {40, 120, false, true}, {40, 119, false, false}, {4, 12, true, false},
+        {13, 80, true, false},  {14, 50, false, false}, {14, 49, true, false},   {60, 250, false, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ui_layout l;
+        layout_compute(cases[i].lines, cases[i].cols, false, &l);
+        assert_int_equal(l.too_small, cases[i].small);
+        if (l.too_small)
+            continue;
+        assert_int_equal(l.side, cases[i].side);
+        /* the parts tile the screen: editor and pane between the tabs and the status line */
+        assert_int_equal(l.status.y, cases[i].lines - 2);
+        assert_int_equal(l.msg.y, cases[i].lines - 1);
+        assert_true(l.editor.h >= 3 && l.pane.h >= 3);
+        if (l.side) {
+            assert_int_equal(l.editor.w + l.pane.w, cases[i].cols);
+            assert_int_equal(l.pane.x, l.editor.w);
+        } else {
+            assert_int_equal(l.editor.h + l.pane.h, cases[i].lines - 3);
+            assert_int_equal(l.pane.y, l.editor.y + l.editor.h);
+        }
+        ui_layout lt;
+        layout_compute(cases[i].lines, cases[i].cols, true, &lt);
+        assert_true(lt.narration.h > 0);
+        assert_int_equal(lt.narration.y + lt.narration.h, lt.status.y);
+    }
+}
+
+static void test_lineedit(void **state)
+{
+    (void)state;
+    lineedit e;
+    le_init(&e, "PEDIDO#");
+    assert_true(le_insert(&e, 0x00cd)); /* Í */
+    le_insert_text(&e, "{orderId}");
+    assert_string_equal(e.buf, "PEDIDO#Í{orderId}");
+    le_key_apply(&e, LE_HOME);
+    assert_int_equal(e.cur, 0);
+    le_key_apply(&e, LE_END);
+    for (int i = 0; i < 10; i++)
+        le_key_apply(&e, LE_LEFT);
+    /* the cursor stepped over the two-byte Í as one character */
+    assert_int_equal(e.cur, strlen("PEDIDO#"));
+    le_key_apply(&e, LE_DELETE);
+    assert_string_equal(e.buf, "PEDIDO#{orderId}");
+    le_key_apply(&e, LE_END);
+    le_key_apply(&e, LE_WORD_BACK);
+    assert_string_equal(e.buf, "PEDIDO#{");
+    le_key_apply(&e, LE_BACKSPACE);
+    le_key_apply(&e, LE_BACKSPACE);
+    assert_string_equal(e.buf, "PEDIDO");
+    le_key_apply(&e, LE_LEFT);
+    le_key_apply(&e, LE_KILL_END);
+    assert_string_equal(e.buf, "PEDID");
+    le_key_apply(&e, LE_KILL_START);
+    assert_string_equal(e.buf, "");
+    assert_false(le_insert(&e, 7));
+    /* the view keeps the cursor visible */
+    le_set(&e, "abcdefghijklmnopqrstuvwxyz");
+    size_t start;
+    int ccol;
+    le_view(&e, 10, &start, &ccol);
+    assert_true(ccol <= 9);
+    assert_int_equal(disp_width(e.buf + start), 26 - (int)start);
+    assert_int_equal(26 - (int)start, ccol);
+    le_free(&e);
+}
+
+static void test_edit_cells_by_keys(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    /* row 2, column rate: Enter, kill, type, Enter */
+    wb_key(w, 'j');
+    int rate = -1;
+    for (int i = 0; i < 12 && rate < 0; i++) {
+        char *s = draw_text(w);
+        free(s);
+        if (w->cur[UI_SCREEN_PATTERNS].col == 7)
+            rate = 7;
+        else
+            wb_key(w, 'l');
+    }
+    /* columns: id, plan, name, kind, entity, by, rate */
+    w->cur[UI_SCREEN_PATTERNS].col = 6;
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "950");
+    wb_key(w, UI_KEY_ENTER);
+    assert_false(w->editing);
+    assert_true(session_design(w->ss)->patterns[1].rate == 950);
+    /* Esc cancels */
+    wb_key(w, UI_KEY_ENTER);
+    keys(w, "7");
+    wb_key(w, UI_KEY_ESC);
+    assert_true(session_design(w->ss)->patterns[1].rate == 950);
+    /* a bad number is refused and kept as a draft shown in the cell */
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "fast");
+    wb_key(w, UI_KEY_ENTER);
+    assert_true(session_design(w->ss)->patterns[1].rate == 950);
+    assert_non_null(wb_draft_at(w, UI_SCREEN_PATTERNS, 1, 6));
+    assert_non_null(strstr(w->msg, "not a number"));
+    /* editing again starts from the draft */
+    wb_key(w, UI_KEY_ENTER);
+    assert_string_equal(w->le.buf, "fast");
+    wb_key(w, UI_KEY_ESC);
+    /* undo / redo */
+    wb_key(w, 'u');
+    assert_true(session_design(w->ss)->patterns[1].rate == 400);
+    wb_key(w, UI_CTRL('r'));
+    assert_true(session_design(w->ss)->patterns[1].rate == 950);
+    wb_free(w);
+    term_close(&t);
+}
+
+static void test_broken_template_keeps_last_good(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    wb_key(w, '2');  /* Keys */
+    wb_key(w, 'l');  /* PK */
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "CLIENTE#{customerId");
+    wb_key(w, UI_KEY_ENTER);
+    char *pk = edit_get(session_design(w->ss), EDIT_KEYS, 0, 1);
+    assert_string_equal(pk, "CLIENTE#{customerId}");
+    free(pk);
+    assert_non_null(strstr(w->msg, "template"));
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "!CLIENTE#{customerId"));
+    /* the pane still shows the last good model */
+    assert_non_null(strstr(s, "Live model"));
+    free(s);
+    /* fixing it removes the draft */
+    wb_key(w, UI_KEY_ENTER);
+    keys(w, "}");
+    wb_key(w, UI_KEY_ENTER);
+    assert_null(wb_draft_at(w, UI_SCREEN_KEYS, 0, 1));
+    wb_free(w);
+    term_close(&t);
+}
+
+static void test_rows_and_commit(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    wb_key(w, 'a');
+    assert_int_equal(session_design(w->ss)->npatterns, 5);
+    assert_int_equal(w->cur[UI_SCREEN_PATTERNS].row, 1);
+    wb_key(w, 'y');
+    assert_int_equal(session_design(w->ss)->npatterns, 6);
+    wb_key(w, 'K');
+    assert_int_equal(w->cur[UI_SCREEN_PATTERNS].row, 1);
+    wb_key(w, 'x');
+    wb_key(w, 'x');
+    assert_int_equal(session_design(w->ss)->npatterns, 4);
+    /* commit through the prompt */
+    wb_key(w, 'c');
+    assert_int_equal(w->prompt, WB_PROMPT_COMMIT);
+    keys(w, "primer diseño");
+    wb_key(w, UI_KEY_ENTER);
+    assert_int_equal(session_base(w->ss), 1);
+    assert_false(session_dirty(w->ss));
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "v1 saved"));
+    free(s);
+    /* an edit makes the working copy differ */
+    wb_key(w, 'a');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "v1 modified"));
+    free(s);
+    /* :commit MSG, then History lists both */
+    wb_key(w, ':');
+    keys(w, "commit segundo");
+    wb_key(w, UI_KEY_ENTER);
+    assert_int_equal(session_base(w->ss), 2);
+    wb_key(w, '6');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "primer diseño"));
+    assert_non_null(strstr(s, "segundo"));
+    free(s);
+    /* :diff of the two versions: the designer diff on History */
+    wb_key(w, ':');
+    keys(w, "diff 1 2");
+    wb_key(w, UI_KEY_ENTER);
+    assert_int_equal(w->screen, UI_SCREEN_HISTORY);
+    assert_true(w->ndifflines > 0);
+    s = draw_text(w);
+    assert_non_null(strstr(s, "version 1"));
+    free(s);
+    wb_key(w, ':');
+    keys(w, "diff 1 9");
+    wb_key(w, UI_KEY_ENTER);
+    assert_non_null(strstr(w->msg, "no version 9"));
+    /* marking two versions on History shows their diff too */
+    w->ndifflines = w->ndifflines; /* unchanged until marked */
+    wb_key(w, 'g');
+    wb_key(w, ' ');
+    wb_key(w, 'j');
+    wb_key(w, ' ');
+    assert_int_equal(w->mark_a, 1);
+    assert_int_equal(w->mark_b, 2);
+    /* unknown command: a clear message, nothing else */
+    wb_key(w, ':');
+    keys(w, "frobnicate");
+    wb_key(w, UI_KEY_ENTER);
+    assert_non_null(strstr(w->msg, "unknown command"));
+    wb_free(w);
+    term_close(&t);
+}
+
+static void test_decide_search_mouse(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    /* search */
+    wb_key(w, '/');
+    keys(w, "líneas");
+    wb_key(w, UI_KEY_ENTER);
+    assert_int_equal(w->cur[UI_SCREEN_PATTERNS].row, 2);
+    /* record a decision about it */
+    wb_key(w, 'D');
+    assert_int_equal(w->screen, UI_SCREEN_DECISIONS);
+    assert_true(w->editing);
+    wb_key(w, UI_KEY_ENTER);
+    const kp_design *d = session_design(w->ss);
+    assert_int_equal(d->ndecisions, 1);
+    assert_string_equal(d->decisions[0].patterns[0].s, "3");
+    /* mouse: a click on the first tab goes back to Patterns; a click on a row selects it */
+    char *s = draw_text(w);
+    free(s);
+    wb_click(w, 0, 2);
+    assert_int_equal(w->screen, UI_SCREEN_PATTERNS);
+    s = draw_text(w);
+    free(s);
+    wb_click(w, w->lay.editor.y + 4, 1);
+    assert_int_equal(w->cur[UI_SCREEN_PATTERNS].row, 3);
+    wb_free(w);
+    term_close(&t);
+}
+
+static void test_resize_storm(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    char *before = draw_text(w);
+    static const int sizes[][2] = {{40, 120}, {30, 100}, {12, 40}, {4, 12}, {1, 1}, {14, 50},
+                                   {13, 49}, {50, 200}, {24, 80}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        resizeterm(sizes[i][0], sizes[i][1]);
+        wb_key(w, UI_FKEY(KEY_RESIZE));
+        char *s = draw_text(w);
+        if (w->lay.too_small && LINES >= 1 && COLS >= 9)
+            assert_non_null(strstr(s, "small"));
+        free(s);
+        /* every screen draws at every size */
+        for (int k = 0; k < UI_SCREEN__COUNT; k++) {
+            w->screen = k;
+            s = draw_text(w);
+            free(s);
+        }
+        w->screen = 0;
+    }
+    char *after = draw_text(w);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The real analysis: typing the key that serves a pattern turns its plan from scan to get. */
+static void test_live_recompute_real_analysis(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    kp_design *d = design_new();
+    d->name = xstrdup("live");
+    d->table.name = xstrdup("T");
+    d->table.pk.s = xstrdup("PK");
+    d->table.sk.s = xstrdup("SK");
+    edit_add(d, EDIT_ENTITIES, 0);
+    set(d, EDIT_ENTITIES, 0, "name", "Order");
+    set(d, EDIT_ENTITIES, 0, "count", "1000000");
+    set(d, EDIT_ENTITIES, 0, "size", "1000");
+    set(d, EDIT_ENTITIES, 0, "attributes", "orderId, customerId");
+    set(d, EDIT_KEYS, 0, "PK", "CUSTOMER#{customerId}");
+    set(d, EDIT_KEYS, 0, "SK", "ORDER#{orderId}");
+    edit_add(d, EDIT_PATTERNS, 0);
+    set(d, EDIT_PATTERNS, 0, "entity", "Order");
+    set(d, EDIT_PATTERNS, 0, "by", "orderId");
+    set(d, EDIT_PATTERNS, 0, "rate", "100");
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    if (!w->an || w->an->npatterns != 1) {
+        wb_free(w);
+        term_close(&t);
+        skip();
+    }
+    assert_int_equal(w->an->patterns[0].plan, KP_PLAN_SCAN);
+    /* Keys screen: PK becomes ORDER#{orderId}, SK constant: GetItem */
+    wb_key(w, '2');
+    wb_key(w, 'l');
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "ORDER#{orderId}");
+    wb_key(w, UI_KEY_TAB);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "DETAIL");
+    wb_key(w, UI_KEY_ENTER);
+    assert_int_equal(w->diags.errors, 0);
+    assert_int_equal(w->an->patterns[0].plan, KP_PLAN_GET);
+    wb_key(w, '1');
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "= get"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The tour: narration shown, steps applied, what changed since the previous step highlighted. */
+static void test_tour_highlights_changes(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 100);
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    o.analyze = fake_analysis;
+    o.analysis_free = fake_free;
+    o.no_validate = true;
+    o.ntour = 2;
+    o.tour = xcalloc(2, sizeof *o.tour);
+    o.tour[0].title = xstrdup("Primero");
+    o.tour[0].narration = xstrdup("Los patrones, antes que nada.");
+    o.tour[0].design = fixture();
+    o.tour[1].title = xstrdup("Segundo");
+    o.tour[1].narration = xstrdup("El patrón 3 pasa a 900 por segundo.");
+    o.tour[1].design = fixture();
+    char *err = NULL;
+    assert_true(edit_set(o.tour[1].design, EDIT_PATTERNS, 2, (size_t)edit_col_find(o.tour[1].design, EDIT_PATTERNS, "rate"),
+                         "900", &err));
+    wb *w = wb_new(session_new_memory(NULL), &o);
+    wb_resize(w, LINES, COLS);
+    wb_command(w, "tour");
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "Tour 1/2: Primero"));
+    assert_non_null(strstr(s, "Los patrones, antes que nada."));
+    free(s);
+    /* no highlight on the first step */
+    int y3 = -1;
+    for (int y = w->lay.pane.y; y < w->lay.pane.y + w->lay.pane.h; y++) {
+        char line[16];
+        mvinnstr(y, 0, line, 3);
+        if (strncmp(line, "3  ", 3) == 0)
+            y3 = y;
+    }
+    assert_true(y3 > 0);
+    assert_false(mvinch(y3, 20) & A_UNDERLINE);
+    wb_key(w, ']');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "Tour 2/2: Segundo"));
+    free(s);
+    assert_true(session_design(w->ss)->patterns[2].rate == 900);
+    assert_true(mvinch(y3, 20) & A_UNDERLINE);      /* pattern 3 changed */
+    assert_false(mvinch(y3 - 1, 20) & A_UNDERLINE); /* pattern 2 did not */
+    wb_key(w, ']');
+    assert_non_null(strstr(w->msg, "last step"));
+    wb_key(w, '[');
+    assert_true(session_design(w->ss)->patterns[2].rate == 150);
+    wb_free(w);
+    term_close(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_patterns_80x24),
+        cmocka_unit_test(test_golden_patterns_120x40),
+        cmocka_unit_test(test_golden_keys_spanish),
+        cmocka_unit_test(test_golden_help),
+        cmocka_unit_test(test_golden_too_small),
+        cmocka_unit_test(test_golden_editing),
+        cmocka_unit_test(test_help_lists_every_action),
+        cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_monochrome_roles),
+        cmocka_unit_test(test_lineedit),
+        cmocka_unit_test(test_edit_cells_by_keys),
+        cmocka_unit_test(test_broken_template_keeps_last_good),
+        cmocka_unit_test(test_rows_and_commit),
+        cmocka_unit_test(test_decide_search_mouse),
+        cmocka_unit_test(test_resize_storm),
+        cmocka_unit_test(test_live_recompute_real_analysis),
+        cmocka_unit_test(test_tour_highlights_changes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,39 @@
+/* layout.c - the one layout function. */
+#include "ui/layout.h"
+
+#include <string.h>
+
+void layout_compute(int lines, int cols, bool tour, ui_layout *out)
+{
+    memset(out, 0, sizeof *out);
+    out->lines = lines;
+    out->cols = cols;
+    if (lines < UI_MIN_LINES || cols < UI_MIN_COLS) {
+        out->too_small = true;
+        return;
+    }
+    out->tabs = (ui_rect){0, 0, 1, cols};
+    out->msg = (ui_rect){lines - 1, 0, 1, cols};
+    out->status = (ui_rect){lines - 2, 0, 1, cols};
+    int bottom = lines - 2; /* first line below the work area */
+    if (tour) {
+        int nh = (lines - 3) / 3;
+        if (nh < 4)
+            nh = 4;
+        out->narration = (ui_rect){bottom - nh, 0, nh, cols};
+        bottom -= nh;
+    }
+    int top = 1, h = bottom - top;
+    if (cols >= UI_SIDE_COLS) {
+        out->side = true;
+        int pw = cols / 2;
+        if (pw < 60)
+            pw = 60;
+        out->editor = (ui_rect){top, 0, h, cols - pw};
+        out->pane = (ui_rect){top, cols - pw, h, pw};
+    } else {
+        int eh = (h + 1) / 2;
+        out->editor = (ui_rect){top, 0, eh, cols};
+        out->pane = (ui_rect){top + eh, 0, h - eh, cols};
+    }
+}
