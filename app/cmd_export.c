@@ -1,6 +1,7 @@
 /* cmd_export.c - keyplan export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]. */
 #include "app/commands.h"
 #include "app/source.h"
+#include "model/diff.h"
 #include "storage/exchange.h"
 #include "storage/export_md.h"
 #include "storage/fileio.h"
@@ -52,6 +53,20 @@ int cmd_export(int argc, char **argv)
         return 2;
     char *text = NULL, *err = NULL;
     if (mine) {
+        char *changes = NULL;
+        if (s.is_workspace && s.info.parent > 0) {
+            source prev;
+            if (source_load(src, s.info.parent, &prev) == 0) {
+                kp_diff d;
+                diff_compute(prev.design, prev.analysis, &prev.signals, s.design, s.analysis, &s.signals, &d);
+                char *la = xasprintf("version %d", prev.version), *lb = xasprintf("version %d", s.version);
+                changes = diff_render(&d, la, lb);
+                free(la);
+                free(lb);
+                diff_free(&d);
+                source_free(&prev);
+            }
+        }
         export_record r = {
             .design = s.design,
             .analysis = s.analysis,
@@ -62,8 +77,10 @@ int cmd_export(int argc, char **argv)
             .nhistory = s.nhistory,
             .obs = s.obs,
             .nobs = s.nobs,
+            .changes = changes,
         };
         text = strcmp(format, "md") == 0 ? export_md(&r) : export_json(&r);
+        free(changes);
     } else {
         text = exchange_export(s.design, s.analysis, format, &err);
     }

@@ -50,18 +50,17 @@ typedef struct hlog {
 
 static void heat_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: keyplan heat [LOG|-] [--json] [--top N] [--seconds S] [--pk NAME]\n"
-            "  the hottest partition keys of an access log (standard input when LOG is - or absent).\n"
-            "  one request per line: PK, or PK<TAB>SK<TAB>UNITS[<TAB>read|write], or a DynamoDB JSON\n"
-            "  line ({\"Key\": {\"PK\": {\"S\": \"...\"}}, \"ConsumedCapacity\": {\"CapacityUnits\": 1},\n"
-            "  \"Operation\": \"PutItem\"}, or the key map alone); '#' lines are comments.\n"
-            "  --json       one JSON object\n"
-            "  --top N      how many keys to list (default 10)\n"
-            "  --seconds S  the time the log covers: units/s and the per-partition limits\n"
-            "               (3,000 read and 1,000 write units per second)\n"
-            "  --pk NAME    the partition attribute of JSON lines (default PK, else the first)\n"
-            "exit status: 0, 1 when --seconds finds a key at or over a partition's limit, 2 bad input\n");
+    fprintf(out, "usage: keyplan heat [LOG|-] [--json] [--top N] [--seconds S] [--pk NAME]\n"
+                 "  the hottest partition keys of an access log (standard input when LOG is - or absent).\n"
+                 "  one request per line: PK, or PK<TAB>SK<TAB>UNITS[<TAB>read|write], or a DynamoDB JSON\n"
+                 "  line ({\"Key\": {\"PK\": {\"S\": \"...\"}}, \"ConsumedCapacity\": {\"CapacityUnits\": 1},\n"
+                 "  \"Operation\": \"PutItem\"}, or the key map alone); '#' lines are comments.\n"
+                 "  --json       one JSON object\n"
+                 "  --top N      how many keys to list (default 10)\n"
+                 "  --seconds S  the time the log covers: units/s and the per-partition limits\n"
+                 "               (3,000 read and 1,000 write units per second)\n"
+                 "  --pk NAME    the partition attribute of JSON lines (default PK, else the first)\n"
+                 "exit status: 0, 1 when --seconds finds a key at or over a partition's limit, 2 bad input\n");
 }
 
 static void add_request(hlog *h, const char *key, size_t keylen, double units, bool write)
@@ -394,8 +393,9 @@ int cmd_heat(int argc, char **argv)
             if (timed) {
                 json_object_set_new(e, "read_util", json_real(k->read_units / seconds / PARTITION_RCU));
                 json_object_set_new(e, "write_util", json_real(k->write_units / seconds / PARTITION_WCU));
-                json_object_set_new(e, "hot", json_boolean(k->read_units / seconds >= PARTITION_RCU ||
-                                                           k->write_units / seconds >= PARTITION_WCU));
+                json_object_set_new(e, "hot",
+                                    json_boolean(k->read_units / seconds >= PARTITION_RCU ||
+                                                 k->write_units / seconds >= PARTITION_WCU));
             }
             json_array_append_new(keys, e);
         }
@@ -410,8 +410,8 @@ int cmd_heat(int argc, char **argv)
             printf("hottest key %s: %.1f %% of the units, %.1f %% of the requests\n", h.v[0].key,
                    h.v[0].units / h.units * 100, h.requests > 0 ? h.v[0].requests / h.requests * 100 : 0);
         if (show)
-            printf("\n%4s  %-32s %10s %7s %11s %7s%s\n", "rank", "partition key", "requests", "share", "units",
-                   "share", timed ? "    read/s  read %   write/s  write %" : "");
+            printf("\n%4s  %-32s %10s %7s %11s %7s%s\n", "rank", "partition key", "requests", "share", "units", "share",
+                   timed ? "    read/s  read %   write/s  write %" : "");
         for (size_t i = 0; i < show; i++) {
             const hkey *k = &h.v[i];
             int kw = disp_width(k->key);

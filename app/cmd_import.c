@@ -1,34 +1,132 @@
-/* cmd_import.c - keyplan import FILE [-o DESIGN.yaml]: a NoSQL Workbench model (JSON) or a CSV
- * access-pattern table in, a design out (YAML on stdout without -o). */
+/* cmd_import.c - keyplan import FILE [-o DESIGN.yaml] [--into DESIGN.yaml | --table NAME]: a NoSQL Workbench
+ * model (JSON) or a CSV access-pattern table in, a design out (YAML on stdout without -o).
+ * --into (a keyplan extension) takes the design's patterns from the CSV table and everything else
+ * from DESIGN.yaml: the spreadsheet the workshop keeps, back into the design. --table NAME picks
+ * one table of a Workbench model holding several (default: the first). Only -o writes. */
 #include "app/commands.h"
 
 #include "model/validate.h"
+#include "storage/csvio.h"
 #include "storage/design_io.h"
 #include "storage/exchange.h"
+#include "storage/fileio.h"
+#include "storage/nosqlwb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define IMPORT_USAGE                                                                            \
+    "usage: keyplan import FILE [-o DESIGN.yaml] [--into DESIGN.yaml | --table NAME]\n"                       \
+    "  FILE       a NoSQL Workbench model (JSON) or a CSV access-pattern table; - reads stdin\n"   \
+    "  -o FILE    write the design there (atomically) instead of printing it\n"                  \
+    "  --into D   CSV only: the patterns of D replaced by the table's, the rest of D kept\n"    \
+    "  --table T  NoSQL Workbench only: import table T of a model holding several\n"
+
 static int usage(void)
 {
-    fprintf(stderr, "usage: keyplan import FILE [-o DESIGN.yaml]\n"
-                    "  FILE: a NoSQL Workbench model (JSON) or a CSV access-pattern table; - reads stdin\n");
+    fputs(IMPORT_USAGE, stderr);
     return 2;
+}
+
+/* Table `table` of the NoSQL Workbench model in `in`. NULL on error (printed). */
+static kp_design *import_table(const char *in, const char *table)
+{
+    const char *label = strcmp(in, "-") ? in : "<stdin>";
+    kp_diags dg;
+    diags_init(&dg, label);
+    char *err = NULL;
+    size_t len = 0;
+    char *text = fileio_read(in, &len, &err);
+    kp_design *d = NULL;
+    if (!text) {
+        fprintf(stderr, "%s\n", err);
+        free(err);
+    } else {
+        size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+        size_t j = i;
+        while (j < len && strchr(" \t\r\n", text[j]))
+            j++;
+        if (j < len && (text[j] == '{' || text[j] == '['))
+            d = nosqlwb_import_table(text + i, len - i, label, table, &dg);
+        else
+            fprintf(stderr, "%s: error: --table takes a NoSQL Workbench model (JSON); this is not JSON\n",
+                    label);
+    }
+    diags_print(&dg, stderr);
+    diags_free(&dg);
+    free(text);
+    return d;
+}
+
+/* The design `into` with its patterns replaced by the CSV table in `in`. NULL on error
+ * (printed). */
+static kp_design *merge_into(const char *in, const char *into)
+{
+    kp_diags dg;
+    diags_init(&dg, into);
+    kp_design *d = designio_load_file(into, &dg);
+    diags_print(&dg, stderr);
+    diags_free(&dg);
+    if (!d)
+        return NULL;
+    char *err = NULL;
+    size_t len = 0;
+    char *text = fileio_read(in, &len, &err);
+    if (!text) {
+        fprintf(stderr, "%s\n", err);
+        free(err);
+        design_free(d);
+        return NULL;
+    }
+    size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    while (i < len && strchr(" \t\r\n", text[i]))
+        i++;
+    if (i < len && (text[i] == '{' || text[i] == '[')) {
+        fprintf(stderr, "%s: error: --into takes a CSV pattern table; this is JSON (import it without "
+                        "--into)\n", in);
+        free(text);
+        design_free(d);
+        return NULL;
+    }
+    kp_pattern *pats = NULL;
+    size_t n = 0;
+    diags_init(&dg, strcmp(in, "-") ? in : "<stdin>");
+    bool ok = csvio_read_patterns(text, len, in, &dg, &pats, &n);
+    diags_print(&dg, stderr);
+    diags_free(&dg);
+    free(text);
+    if (!ok) {
+        design_free(d);
+        return NULL;
+    }
+    for (size_t k = 0; k < d->npatterns; k++)
+        pattern_free(&d->patterns[k]);
+    free(d->patterns);
+    d->patterns = pats;
+    d->npatterns = n;
+    return d;
 }
 
 int cmd_import(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL;
+    const char *in = NULL, *out = NULL, *into = NULL, *table = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output") || !strcmp(argv[i], "--into") ||
+            !strcmp(argv[i], "--table")) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "keyplan import: -o needs a file name\n");
+                fprintf(stderr, "keyplan import: %s needs a %s\n", argv[i],
+                        strcmp(argv[i], "--table") ? "file name" : "table name");
                 return usage();
             }
-            out = argv[++i];
+            if (!strcmp(argv[i], "--into"))
+                into = argv[++i];
+            else if (!strcmp(argv[i], "--table"))
+                table = argv[++i];
+            else
+                out = argv[++i];
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: keyplan import FILE [-o DESIGN.yaml]\n");
+            fputs(IMPORT_USAGE, stdout);
             return 0;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "keyplan import: unknown option '%s'\n", argv[i]);
@@ -41,22 +139,40 @@ int cmd_import(int argc, char **argv)
     }
     if (!in)
         return usage();
+    if (into && table) {
+        fprintf(stderr, "keyplan import: --into (a CSV table) and --table (a Workbench model) exclude each other\n");
+        return usage();
+    }
 
-    kp_diags dg;
-    diags_init(&dg, in);
-    kp_design *d = exchange_import_file(in, &dg);
-    diags_print(&dg, stderr);
-    diags_free(&dg);
+    kp_design *d;
+    if (into)
+        d = merge_into(in, into);
+    else if (table)
+        d = import_table(in, table);
+    else {
+        kp_diags dg;
+        diags_init(&dg, strcmp(in, "-") ? in : "<stdin>");
+        d = exchange_import_file(in, &dg);
+        diags_print(&dg, stderr);
+        diags_free(&dg);
+    }
     if (!d)
         return 2;
 
     /* what is imported must be a design keyplan can load back */
     kp_diags vd;
-    char *label = xasprintf("%s (imported)", in);
-    diags_init(&vd, label);
-    free(label);
+    diags_init(&vd, strcmp(in, "-") ? in : "<stdin>");
     bool valid = validate_design(d, &vd);
-    diags_print(&vd, stderr);
+    for (size_t i = 0; i < vd.n; i++) {
+        /* with --into, only the patterns' places are in the CSV table; the rest is the design's */
+        char *saved = vd.file;
+        if (into && strncmp(vd.v[i].msg, "pattern ", 8) != 0)
+            vd.file = (char *)into;
+        char *line = diags_format(&vd, i);
+        vd.file = saved;
+        fprintf(stderr, "%s\n", line);
+        free(line);
+    }
     diags_free(&vd);
     if (!valid) {
         fprintf(stderr, "keyplan import: the imported design does not validate; nothing written\n");

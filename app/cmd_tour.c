@@ -5,7 +5,8 @@
  *   --step N     with --print: only step N
  *   --yaml       with --step N: print the design of step N as YAML instead
  *   otherwise    open the walkthrough in the workbench (ui_run with opt.tour), on WORKSPACE
- *                (default: tour.keyplan in the current folder)
+ *                (default: tour.keyplan in the current folder). A WORKSPACE argument is a path
+ *                ending in .keyplan or containing '/'; any other word must be a tour name.
  * Exit status: 0, or 2 for unusable arguments (message on stderr). */
 #include "app/commands.h"
 
@@ -23,6 +24,13 @@ static void tour_usage(FILE *out)
                  "  --print      print every step with its figures (a handout)\n"
                  "  --step N     only step N;  --yaml: its design as YAML\n"
                  "  WORKSPACE    the workspace the workbench opens for the tour (default tour.keyplan)\n");
+}
+
+/* A workspace argument: a path ending in .keyplan (or with a '/', checked by the caller). */
+static bool looks_like_workspace(const char *a)
+{
+    size_t n = strlen(a);
+    return n > 8 && strcmp(a + n - 8, ".keyplan") == 0;
 }
 
 static bool parse_step(const char *s, long *out)
@@ -61,8 +69,12 @@ int cmd_tour(int argc, char **argv)
             return 2;
         } else if (tour_exists(a) && name == (const char *)TOUR_DEFAULT && !workspace) {
             name = a;
-        } else if (!workspace) {
+        } else if (!workspace && (strchr(a, '/') || looks_like_workspace(a))) {
             workspace = a;
+        } else if (!workspace) {
+            fprintf(stderr, "keyplan tour: unknown tour '%s'; expected '%s' (a workspace path ends in .keyplan)\n",
+                    a, TOUR_DEFAULT);
+            return 2;
         } else {
             fprintf(stderr, "keyplan tour: unexpected argument '%s'\n", a);
             tour_usage(stderr);
@@ -72,6 +84,10 @@ int cmd_tour(int argc, char **argv)
     size_t n = 0;
     if (!tour_steps(name, &n)) {
         fprintf(stderr, "keyplan tour: unknown tour '%s'; expected '%s'\n", name, TOUR_DEFAULT);
+        return 2;
+    }
+    if (workspace && (print || yaml)) {
+        fprintf(stderr, "keyplan tour: --print and --yaml take no workspace ('%s')\n", workspace);
         return 2;
     }
     if (step > (long)n) {

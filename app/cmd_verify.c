@@ -4,9 +4,18 @@
 #include "app/source.h"
 #include "storage/verify.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
 
 static void verify_usage(FILE *out)
 {
@@ -61,9 +70,18 @@ int cmd_verify(int argc, char **argv)
     source src;
     if (source_load(path, 0, &src) != 0)
         return 2;
-    verify_opts o = {.endpoint = endpoint, .region = region, .out = stdout, .err = stderr};
+    /* Ctrl-C or a kill: finish the current request, delete the table, exit 2 */
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    verify_opts o = {.endpoint = endpoint, .region = region, .out = stdout, .err = stderr, .stop = &interrupted};
     char *err = NULL;
     int status = verify_run(src.design, src.analysis, &o, &err);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     fflush(stdout);
     if (status == 2)
         fprintf(stderr, "keyplan verify: %s\n", err ? err : "cannot run");

@@ -8,13 +8,17 @@
  * Patterns cycle through: get by id, newest-first query of a tenant's items, a range query, a
  * GSI query by status, a fixed-value GSI query, a filtered query, a put and a status update.
  *
- * Time: median of several runs (CLOCK_MONOTONIC), with the per-stage split (resolve, heat, cost,
- * checklist, findings) run the way analysis_run runs them. Memory: the heap bytes the finished
+ * Time: median of several runs of the thread's CPU time (CLOCK_THREAD_CPUTIME_ID: a machine
+ * loaded by other work does not inflate it; wall time on an idle machine is the same), with the
+ * per-stage split (resolve, heat, cost, checklist, findings) run the way analysis_run runs them. Memory: the heap bytes the finished
  * analysis holds (glibc mallinfo2 uordblks after minus before; scratch freed inside a stage is
  * not counted) and the process's peak RSS (VmHWM from /proc/self/status, monotonic over the
  * whole run, so read the growth between sizes).
  *
- * Usage: bench_analysis [RUNS]   (default 21) */
+ * Usage: bench_analysis [RUNS] [SIZE...]   (default 21 runs of 100, 1000 and 10000 patterns): the table
+ *        bench_analysis --once SIZE            one analysis_run of one size and nothing else, for
+ *                                              valgrind --tool=callgrind --toggle-collect=analysis_run
+ *                                              (instruction counts are repeatable where times are not) */
 #include "model/analysis.h"
 #include "model/analysis_stages.h"
 #include "model/design.h"
@@ -230,7 +234,7 @@ static kp_design *make_design(size_t npatterns)
 static double now_ms(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
@@ -263,15 +267,46 @@ static long vm_hwm_kb(void)
 #define NSTAGES 5
 static const char *const stage_names[NSTAGES] = {"resolve", "heat", "cost", "checklist", "findings"};
 static void (*const stages[NSTAGES])(kp_analysis *) = {stage_resolve, stage_heat, stage_cost, stage_checklist,
-                                                        stage_findings};
+                                                       stage_findings};
+
+/* --once SIZE: build the design, run the analysis once, print its shape. */
+static int run_once(size_t n)
+{
+    kp_design *d = make_design(n);
+    kp_analysis *a = analysis_run(d);
+    printf("%zu patterns: %zu partitions, %zu findings, peak RSS %ld KB\n", n, a->npartitions, a->nfindings,
+           vm_hwm_kb());
+    analysis_free(a);
+    design_free(d);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--once") == 0) {
+        if (argc != 3 || strtoul(argv[2], NULL, 10) == 0) {
+            fprintf(stderr, "usage: bench_analysis --once SIZE\n");
+            return 2;
+        }
+        return run_once((size_t)strtoul(argv[2], NULL, 10));
+    }
     size_t runs = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 21;
     if (runs < 1)
         runs = 1;
-    const size_t sizes[] = {100, 1000, 10000};
-    printf("analysis_run on generated designs: %d entities, %d GSIs; median of %zu runs\n", NENT, NGSI, runs);
+    size_t sizes[16] = {100, 1000, 10000}, nsizes = 3;
+    if (argc > 2) {
+        nsizes = 0;
+        for (int i = 2; i < argc && nsizes < sizeof sizes / sizeof *sizes; i++) {
+            size_t n = (size_t)strtoul(argv[i], NULL, 10);
+            if (n == 0) {
+                fprintf(stderr, "bench_analysis: size '%s': expected a positive number of patterns\n", argv[i]);
+                return 2;
+            }
+            sizes[nsizes++] = n;
+        }
+    }
+    printf("analysis_run on generated designs: %d entities, %d GSIs; median of %zu runs (thread CPU time)\n", NENT,
+           NGSI, runs);
     printf("memory: 'held' = heap bytes the finished analysis holds (mallinfo2 uordblks delta);\n"
            "        'peak RSS' = VmHWM of the process after that size (monotonic over the run)\n\n");
     printf("%9s %10s | %8s %8s %8s %8s %8s | %10s %10s %12s\n", "patterns", "total ms", "resolve", "heat", "cost",
@@ -280,7 +315,7 @@ int main(int argc, char **argv)
     double *ts[NSTAGES];
     for (int s = 0; s < NSTAGES; s++)
         ts[s] = xcalloc(runs, sizeof *ts[s]);
-    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+    for (size_t z = 0; z < nsizes; z++) {
         kp_design *d = make_design(sizes[z]);
         /* warm-up, and the memory the result holds */
         struct mallinfo2 before = mallinfo2();

@@ -186,6 +186,9 @@ typedef struct kp_analysis {
     double table_hot_share;  /* hottest share on the base table */
     void *resolve_arena;     /* resolve.c: the block allocator holding the pattern results' strings
                                 and key values (released by stage_resolve_free) */
+    void *capacity_memo;     /* resolve.c: the capacity_memo (model/capacity.h) shared with heat.c,
+                                NULL outside those stages (released by stage_heat, its last user, or
+                                by stage_resolve_free when heat did not run) */
 } kp_analysis;
 
 /* Runs the whole analysis of a design that passed validation. Never NULL; the caller frees it

@@ -1,7 +1,10 @@
 /* capacity.c - DynamoDB unit arithmetic and per-entity write costs (see capacity.h). */
 #include "model/capacity.h"
 
+#include "model/namemap.h"
+
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,9 +67,25 @@ static double format_width(const char *fmt)
     return (double)atoi(fmt);
 }
 
-double capacity_value_bytes(const kp_design *d, const char *name, const char *inline_format)
+/* How the estimates find attributes: by design_attr, or through a memo's name map. */
+typedef struct finder {
+    const kp_design *d;
+    const namemap *attrs; /* NULL: design_attr */
+} finder;
+
+static const kp_attr *find_attr(const finder *f, const char *name)
 {
-    const kp_attr *a = (d && name) ? design_attr(d, name) : NULL;
+    if (!f->d || !name)
+        return NULL;
+    if (!f->attrs)
+        return design_attr(f->d, name);
+    size_t i;
+    return namemap_get(f->attrs, name, &i) ? &f->d->attrs[i] : NULL;
+}
+
+static double value_bytes(const finder *f, const char *name, const char *inline_format)
+{
+    const kp_attr *a = find_attr(f, name);
     if (a && !isnan(a->size) && a->size > 0)
         return a->size;
     double w = format_width(inline_format);
@@ -104,22 +123,34 @@ double capacity_value_bytes(const kp_design *d, const char *name, const char *in
     }
 }
 
-double capacity_key_bytes(const kp_design *d, const kp_entity *e, const char *attr)
+double capacity_value_bytes(const kp_design *d, const char *name, const char *inline_format)
+{
+    finder f = {d, NULL};
+    return value_bytes(&f, name, inline_format);
+}
+
+static double key_bytes(const finder *f, const kp_entity *e, const char *attr)
 {
     if (!attr)
         return 0;
     double bytes = (double)strlen(attr);
     const kp_keytpl *k = e ? entity_key(e, attr) : NULL;
     if (!k)
-        return bytes + capacity_value_bytes(d, attr, NULL);
+        return bytes + value_bytes(f, attr, NULL);
     for (size_t i = 0; i < k->tpl.n; i++) {
         const tpl_part *p = &k->tpl.parts[i];
         if (p->kind == TPL_LIT)
             bytes += (double)strlen(p->text);
         else
-            bytes += capacity_value_bytes(d, p->text, p->format);
+            bytes += value_bytes(f, p->text, p->format);
     }
     return bytes;
+}
+
+double capacity_key_bytes(const kp_design *d, const kp_entity *e, const char *attr)
+{
+    finder f = {d, NULL};
+    return key_bytes(&f, e, attr);
 }
 
 /* ---- index membership -------------------------------------------------------------- */
@@ -153,11 +184,11 @@ static double enum_share(const kp_attr *a, const char *value)
     return 0;
 }
 
-static double sparse_share(const kp_design *d, const kp_sparse *s)
+static double sparse_share(const finder *f, const kp_sparse *s)
 {
     if (s->kind == KP_SPARSE_SHARE)
         return isnan(s->share) ? 1.0 : s->share;
-    const kp_attr *a = s->cond_attr.s ? design_attr(d, s->cond_attr.s) : NULL;
+    const kp_attr *a = s->cond_attr.s ? find_attr(f, s->cond_attr.s) : NULL;
     if (!a || a->type != KP_ATTR_ENUM || a->nvalues == 0)
         return 0.5;
     double sum = 0;
@@ -168,34 +199,42 @@ static double sparse_share(const kp_design *d, const kp_sparse *s)
     return s->op == KP_COND_NE ? 1.0 - sum : sum;
 }
 
+/* capacity_index_share once the entity is known to be on the index. */
+static double share_on(const finder *f, const kp_entity *e, ptrdiff_t index)
+{
+    const kp_index *x = index_at(f->d, index);
+    double share = 1.0;
+    const kp_sparse *s = entity_sparse(e, x->pk.s);
+    if (s)
+        share *= sparse_share(f, s);
+    if (x->sk.s) {
+        const kp_sparse *t = entity_sparse(e, x->sk.s);
+        if (t && t != s)
+            share *= sparse_share(f, t);
+    }
+    return share;
+}
+
 double capacity_index_share(const kp_design *d, const kp_entity *e, ptrdiff_t index)
 {
     if (index < 0)
         return 1.0;
     if (!capacity_on_index(d, e, index))
         return 0;
-    const kp_index *x = index_at(d, index);
-    double share = 1.0;
-    const kp_sparse *s = entity_sparse(e, x->pk.s);
-    if (s)
-        share *= sparse_share(d, s);
-    if (x->sk.s) {
-        const kp_sparse *t = entity_sparse(e, x->sk.s);
-        if (t && t != s)
-            share *= sparse_share(d, t);
-    }
-    return share;
+    finder f = {d, NULL};
+    return share_on(&f, e, index);
 }
 
-double capacity_projected_bytes(const kp_design *d, const kp_entity *e, ptrdiff_t index)
+static double projected_bytes(const finder *f, const kp_entity *e, ptrdiff_t index)
 {
+    const kp_design *d = f->d;
     if (!e)
         return 0;
     double size = pos(e->size);
     const kp_index *x = index_at(d, index);
     if (!x || x->projection == KP_PROJ_ALL)
         return size;
-    double bytes = capacity_key_bytes(d, e, d->table.pk.s) + capacity_key_bytes(d, e, d->table.sk.s);
+    double bytes = key_bytes(f, e, d->table.pk.s) + key_bytes(f, e, d->table.sk.s);
     const char *ks[2] = {x->pk.s, x->sk.s};
     for (int i = 0; i < 2; i++) {
         if (!ks[i])
@@ -203,7 +242,7 @@ double capacity_projected_bytes(const kp_design *d, const kp_entity *e, ptrdiff_
         if ((d->table.pk.s && strcmp(ks[i], d->table.pk.s) == 0) ||
             (d->table.sk.s && strcmp(ks[i], d->table.sk.s) == 0))
             continue; /* already counted (inverted index, LSI) */
-        bytes += capacity_key_bytes(d, e, ks[i]);
+        bytes += key_bytes(f, e, ks[i]);
     }
     if (x->projection == KP_PROJ_INCLUDE) {
         for (size_t i = 0; i < x->ninclude; i++) {
@@ -211,12 +250,18 @@ double capacity_projected_bytes(const kp_design *d, const kp_entity *e, ptrdiff_
             if (!n || !entity_carries(e, n))
                 continue;
             if (entity_key(e, n))
-                bytes += capacity_key_bytes(d, e, n);
+                bytes += key_bytes(f, e, n);
             else
-                bytes += (double)strlen(n) + capacity_value_bytes(d, n, NULL);
+                bytes += (double)strlen(n) + value_bytes(f, n, NULL);
         }
     }
     return (size > 0 && bytes > size) ? size : bytes;
+}
+
+double capacity_projected_bytes(const kp_design *d, const kp_entity *e, ptrdiff_t index)
+{
+    finder f = {d, NULL};
+    return projected_bytes(&f, e, index);
 }
 
 bool capacity_changes_index_key(const kp_design *d, const kp_entity *e, ptrdiff_t index,
@@ -309,6 +354,166 @@ void capacity_entity_write(const kp_design *d, const kp_entity *e, kp_write_op o
             continue;
         double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, share,
                                         capacity_projected_bytes(d, e, (ptrdiff_t)i));
+        if (d->indexes[i].kind == KP_LSI)
+            table += w;
+        else if (index_wcu_per_index)
+            index_wcu_per_index[i] = w;
+    }
+    if (table_wcu)
+        *table_wcu = table;
+}
+
+/* ---- the memo ---------------------------------------------------------------------- */
+
+struct capacity_memo {
+    const kp_design *d;
+    namemap *attrs;
+    size_t stride;        /* 1 + d->nindexes: [0] base table */
+    unsigned char *state; /* per (entity, index): MEMO_* bits */
+    double *share, *proj;
+    /* the indexes' key attribute names, numbered: on_index for all the indexes of an entity at
+     * once, from one look-up of each name the entity carries */
+    namemap *keynames;
+    size_t *pkslot, *skslot; /* per index; SIZE_MAX: no such attribute */
+    size_t nslots;
+    bool *seen;
+};
+
+enum { MEMO_ON_DONE = 1, MEMO_ON = 2, MEMO_SHARE = 4, MEMO_PROJ = 8 };
+
+capacity_memo *capacity_memo_new(const kp_design *d)
+{
+    capacity_memo *m = xcalloc(1, sizeof *m);
+    m->d = d;
+    m->attrs = namemap_new(d ? d->nattrs : 0);
+    for (size_t i = 0; d && i < d->nattrs; i++)
+        namemap_put(m->attrs, d->attrs[i].name, i);
+    m->stride = 1 + (d ? d->nindexes : 0);
+    size_t n = (d && d->nentities ? d->nentities : 1) * m->stride;
+    m->state = xcalloc(n, sizeof *m->state);
+    m->share = xcalloc(n, sizeof *m->share);
+    m->proj = xcalloc(n, sizeof *m->proj);
+    size_t nx = d ? d->nindexes : 0;
+    m->keynames = namemap_new(2 * nx);
+    m->pkslot = xmalloc((nx ? nx : 1) * sizeof *m->pkslot);
+    m->skslot = xmalloc((nx ? nx : 1) * sizeof *m->skslot);
+    for (size_t x = 0; x < nx; x++) {
+        const char *names[2] = {d->indexes[x].pk.s, d->indexes[x].sk.s};
+        size_t *slots[2] = {&m->pkslot[x], &m->skslot[x]};
+        for (int r = 0; r < 2; r++) {
+            size_t sl = SIZE_MAX;
+            if (names[r] && !namemap_get(m->keynames, names[r], &sl)) {
+                sl = m->nslots++;
+                namemap_put(m->keynames, names[r], sl);
+            }
+            *slots[r] = sl;
+        }
+    }
+    m->seen = xmalloc(m->nslots ? m->nslots : 1);
+    return m;
+}
+
+/* capacity_on_index of entity e for every index, into the state bits (e is the design's). */
+static void memo_on_all(capacity_memo *m, const kp_entity *e)
+{
+    const kp_design *d = m->d;
+    size_t base = (size_t)(e - d->entities) * m->stride;
+    memset(m->seen, 0, m->nslots);
+    size_t sl;
+    for (size_t k = 0; k < e->nkeys; k++)
+        if (namemap_get(m->keynames, e->keys[k].attr.s, &sl))
+            m->seen[sl] = true;
+    for (size_t k = 0; k < e->nattrs; k++)
+        if (namemap_get(m->keynames, e->attrs[k].s, &sl))
+            m->seen[sl] = true;
+    m->state[base] |= MEMO_ON_DONE | MEMO_ON; /* the base table */
+    for (size_t x = 0; x < d->nindexes; x++) {
+        bool on = m->pkslot[x] != SIZE_MAX && m->seen[m->pkslot[x]] &&
+                  (!d->indexes[x].sk.s || (m->skslot[x] != SIZE_MAX && m->seen[m->skslot[x]]));
+        m->state[base + 1 + x] |= (unsigned char)(MEMO_ON_DONE | (on ? MEMO_ON : 0));
+    }
+}
+
+void capacity_memo_free(capacity_memo *m)
+{
+    if (!m)
+        return;
+    namemap_free(m->attrs);
+    namemap_free(m->keynames);
+    free(m->pkslot);
+    free(m->skslot);
+    free(m->seen);
+    free(m->state);
+    free(m->share);
+    free(m->proj);
+    free(m);
+}
+
+/* The slot of (e, index), or SIZE_MAX when e is not the design's or the index does not exist. */
+static size_t memo_slot(const capacity_memo *m, const kp_entity *e, ptrdiff_t index)
+{
+    const kp_design *d = m->d;
+    if (!d || !e || e < d->entities || e >= d->entities + d->nentities || index < -1 ||
+        index >= (ptrdiff_t)d->nindexes)
+        return SIZE_MAX;
+    return (size_t)(e - d->entities) * m->stride + (size_t)(index + 1);
+}
+
+bool capacity_memo_on_index(capacity_memo *m, const kp_entity *e, ptrdiff_t index)
+{
+    size_t s = memo_slot(m, e, index);
+    if (s == SIZE_MAX)
+        return capacity_on_index(m->d, e, index);
+    if (!(m->state[s] & MEMO_ON_DONE))
+        memo_on_all(m, e);
+    return (m->state[s] & MEMO_ON) != 0;
+}
+
+double capacity_memo_index_share(capacity_memo *m, const kp_entity *e, ptrdiff_t index)
+{
+    size_t s = memo_slot(m, e, index);
+    if (s == SIZE_MAX)
+        return capacity_index_share(m->d, e, index);
+    if (!(m->state[s] & MEMO_SHARE)) {
+        finder f = {m->d, m->attrs};
+        m->share[s] = index < 0 ? 1.0 : !capacity_memo_on_index(m, e, index) ? 0 : share_on(&f, e, index);
+        m->state[s] |= MEMO_SHARE;
+    }
+    return m->share[s];
+}
+
+double capacity_memo_projected_bytes(capacity_memo *m, const kp_entity *e, ptrdiff_t index)
+{
+    size_t s = memo_slot(m, e, index);
+    if (s == SIZE_MAX)
+        return capacity_projected_bytes(m->d, e, index);
+    if (!(m->state[s] & MEMO_PROJ)) {
+        finder f = {m->d, m->attrs};
+        m->proj[s] = projected_bytes(&f, e, index);
+        m->state[s] |= MEMO_PROJ;
+    }
+    return m->proj[s];
+}
+
+void capacity_memo_entity_write(capacity_memo *m, const kp_entity *e, kp_write_op op, const kp_str *changes,
+                                size_t nchanges, double *table_wcu, double *index_wcu_per_index)
+{
+    const kp_design *d = m->d;
+    size_t nx = d ? d->nindexes : 0;
+    if (index_wcu_per_index)
+        for (size_t i = 0; i < nx; i++)
+            index_wcu_per_index[i] = 0;
+    if (table_wcu)
+        *table_wcu = 0;
+    if (!d || !e)
+        return;
+    double table = capacity_write_units(e->size, op == KP_OP_TRANSACT);
+    for (size_t i = 0; i < nx; i++) {
+        double share = capacity_memo_index_share(m, e, (ptrdiff_t)i);
+        if (share <= 0)
+            continue;
+        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, share,
+                                        capacity_memo_projected_bytes(m, e, (ptrdiff_t)i));
         if (d->indexes[i].kind == KP_LSI)
             table += w;
         else if (index_wcu_per_index)

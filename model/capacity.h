@@ -1,7 +1,8 @@
 /* capacity.h - DynamoDB unit arithmetic (SPEC 3, reference/dynamodb-facts.md): read and write
  * units for an item size and a consistency, the size of an entity's entry on an index, the share
  * of an entity's items an index holds (sparse indexes), and what one logical write of an entity
- * costs on the table and on each secondary index. Pure functions, no allocation, no I/O.
+ * costs on the table and on each secondary index. Pure functions, no allocation, no I/O (except
+ * the memo at the end, which allocates).
  *
  * Units:
  * - Read unit = 4 KB (4096 B). Strong 1, eventual 0.5, transactional 2 per unit. GetItem rounds
@@ -112,5 +113,26 @@ void capacity_entity_write(const kp_design *d, const kp_entity *e, kp_write_op o
  * For an LSI this is what the table's capacity pays. */
 double capacity_index_write(const kp_design *d, const kp_entity *e, ptrdiff_t index, kp_write_op op,
                             const kp_str *changes, size_t nchanges, double share, double proj_bytes);
+
+/* ---- the memo: the same figures, computed once per (entity, index) ----------------------
+ * The analysis asks the same questions of every (entity, index) pair many times (per pattern,
+ * per write); a memo answers each once, finding attributes through a hash map instead of
+ * design_attr's linear search. Every answer equals the plain function's (same arithmetic).
+ * The memo points into the design, which must not change while it is in use; it allocates (one
+ * byte and two doubles per pair) and is not thread-safe. Entities that are not the design's, or
+ * indexes out of range, are answered by the plain functions. */
+typedef struct capacity_memo capacity_memo;
+
+/* A memo over design d (may be NULL: every answer as the plain functions give for NULL). Never
+ * NULL; release with capacity_memo_free. */
+capacity_memo *capacity_memo_new(const kp_design *d);
+void capacity_memo_free(capacity_memo *m);
+/* capacity_on_index, capacity_index_share, capacity_projected_bytes, capacity_entity_write over
+ * the memo's design. */
+bool capacity_memo_on_index(capacity_memo *m, const kp_entity *e, ptrdiff_t index);
+double capacity_memo_index_share(capacity_memo *m, const kp_entity *e, ptrdiff_t index);
+double capacity_memo_projected_bytes(capacity_memo *m, const kp_entity *e, ptrdiff_t index);
+void capacity_memo_entity_write(capacity_memo *m, const kp_entity *e, kp_write_op op, const kp_str *changes,
+                                size_t nchanges, double *table_wcu, double *index_wcu_per_index);
 
 #endif

@@ -15,7 +15,7 @@
  *     every `range` reaches DynamoDB as a key condition (between, <, >), not a filter;
  *  5. when the table holds several entities, a decision names single-table use ("single-table",
  *     "single table", "tabla única");
- *  6. every GSI serves a read pattern and none projects ALL;
+ *  6. every GSI is read by some read pattern (any of its steps) and none projects ALL;
  *  7. with GSIs: an alert on throttling (metric or name containing "throttl") or a decision
  *     that speaks of throttling ("throttl", "saturat");
  *  8. every strong or transactional read has a `why`;
@@ -142,6 +142,22 @@ static void set(kp_check_item *it, kp_check_status st, char *why)
 static bool key_condition_has_range(const char *kc)
 {
     return kc && (has_word(kc, "between") || strchr(kc, '<') || strchr(kc, '>'));
+}
+
+/* true when some read pattern has a step (main or not) on index x. */
+static bool index_read_by_any(const kp_analysis *a, ptrdiff_t x)
+{
+    if (x + 1 < (ptrdiff_t)a->nindexes && x >= 0 && a->indexes[x + 1].patterns_served > 0)
+        return true;
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern_result *pr = &a->patterns[i];
+        if (pr->pattern && pr->pattern->kind != KP_READ)
+            continue;
+        for (size_t s = 0; s < pr->nsteps; s++)
+            if (pr->steps[s].index == x && pr->steps[s].op != KP_OP_SCAN)
+                return true;
+    }
+    return false;
 }
 
 void stage_checklist(kp_analysis *a)
@@ -273,11 +289,12 @@ void stage_checklist(kp_analysis *a)
         if (asked == 0)
             set(&c[3], KP_CHECK_NA, xstrdup("no pattern asks for an order or a range"));
         else if (bad == 0)
-            set(&c[3], KP_CHECK_PASS, xasprintf("the sort keys serve the order and ranges of all %zu patterns asking", asked));
+            set(&c[3], KP_CHECK_PASS,
+                xasprintf("the sort keys serve the order and ranges of all %zu patterns asking", asked));
         else
             set(&c[3], KP_CHECK_FAIL,
-                xasprintf("%zu of %zu patterns get their order or range from the application or a filter (%s)",
-                          bad, asked, ids));
+                xasprintf("%zu of %zu patterns get their order or range from the application or a filter (%s)", bad,
+                          asked, ids));
         free(ids);
     }
     /* 5 */
@@ -293,8 +310,9 @@ void stage_checklist(kp_analysis *a)
         if (d->nentities < 2)
             set(&c[4], KP_CHECK_NA, xstrdup("one entity on the table: not a single-table design"));
         else if (found)
-            set(&c[4], KP_CHECK_PASS, xasprintf("decision %s justifies keeping %zu entities in one table",
-                                                found->id ? found->id : "?", d->nentities));
+            set(&c[4], KP_CHECK_PASS,
+                xasprintf("decision %s justifies keeping %zu entities in one table", found->id ? found->id : "?",
+                          d->nentities));
         else
             set(&c[4], KP_CHECK_FAIL,
                 xasprintf("%zu entities share the table but no decision justifies single-table use", d->nentities));
@@ -310,7 +328,7 @@ void stage_checklist(kp_analysis *a)
             if (ix->kind != KP_GSI)
                 continue;
             ngsi++;
-            if (x + 1 < a->nindexes && a->indexes[x + 1].patterns_served == 0)
+            if (!index_read_by_any(a, (ptrdiff_t)x))
                 list_add(&bu, &unused, ix->name);
             if (ix->projection == KP_PROJ_ALL)
                 list_add(&ba, &all, ix->name);
@@ -319,7 +337,8 @@ void stage_checklist(kp_analysis *a)
         if (ngsi == 0)
             set(&c[5], KP_CHECK_NA, xstrdup("no secondary indexes"));
         else if (unused == 0 && all == 0)
-            set(&c[5], KP_CHECK_PASS, xasprintf("each of the %zu GSIs serves a pattern with a keys/include projection", ngsi));
+            set(&c[5], KP_CHECK_PASS,
+                xasprintf("each of the %zu GSIs serves a pattern with a keys/include projection", ngsi));
         else if (unused)
             set(&c[5], KP_CHECK_FAIL, xasprintf("%zu GSI(s) serve no pattern (%s)", unused, u));
         else
@@ -339,7 +358,8 @@ void stage_checklist(kp_analysis *a)
         char *why = NULL;
         for (size_t i = 0; i < d->ndecisions && !how && !why; i++)
             if (decision_mentions(&d->decisions[i], "throttl") || decision_mentions(&d->decisions[i], "saturat"))
-                why = xasprintf("decision %s speaks of index throttling", d->decisions[i].id ? d->decisions[i].id : "?");
+                why =
+                    xasprintf("decision %s speaks of index throttling", d->decisions[i].id ? d->decisions[i].id : "?");
         if (ngsi == 0)
             set(&c[6], KP_CHECK_NA, xstrdup("no GSIs"));
         else if (how)
@@ -348,7 +368,9 @@ void stage_checklist(kp_analysis *a)
             set(&c[6], KP_CHECK_PASS, why), why = NULL;
         else
             set(&c[6], KP_CHECK_FAIL,
-                xasprintf("%zu GSI(s) and no throttling alert or decision: a saturated GSI throttles the table's writes", ngsi));
+                xasprintf(
+                    "%zu GSI(s) and no throttling alert or decision: a saturated GSI throttles the table's writes",
+                    ngsi));
         free(why);
     }
     /* 8 */
@@ -373,7 +395,8 @@ void stage_checklist(kp_analysis *a)
         else if (bad)
             set(&c[7], KP_CHECK_FAIL, xasprintf("%zu strong read(s) without a why (%s)", bad, ids));
         else if (strong)
-            set(&c[7], KP_CHECK_PASS, xasprintf("%zu of %zu reads eventual; each strong read says why", reads - strong, reads));
+            set(&c[7], KP_CHECK_PASS,
+                xasprintf("%zu of %zu reads eventual; each strong read says why", reads - strong, reads));
         else
             set(&c[7], KP_CHECK_PASS, xasprintf("all %zu reads are eventual", reads));
         free(ids);
@@ -402,8 +425,8 @@ void stage_checklist(kp_analysis *a)
         bool s = d->table.streams != KP_UNSET, p = d->table.pitr != KP_UNSET;
         if (s && p)
             set(&c[9], KP_CHECK_PASS,
-                xasprintf("indexes costed; streams %s, continuous backups %s", d->table.streams == KP_TRUE ? "on" : "off",
-                          d->table.pitr == KP_TRUE ? "on" : "off"));
+                xasprintf("indexes costed; streams %s, continuous backups %s",
+                          d->table.streams == KP_TRUE ? "on" : "off", d->table.pitr == KP_TRUE ? "on" : "off"));
         else
             set(&c[9], KP_CHECK_FAIL,
                 xasprintf("say %s%s%s explicitly (true or false) so the cost is complete", s ? "" : "streams",
@@ -426,9 +449,11 @@ void stage_checklist(kp_analysis *a)
         if (n == 0)
             set(&c[10], KP_CHECK_NA, xstrdup("no search, aggregate or ad hoc patterns"));
         else if (bad)
-            set(&c[10], KP_CHECK_FAIL, xasprintf("%zu pattern(s) DynamoDB cannot serve are not served elsewhere (%s)", bad, ids));
+            set(&c[10], KP_CHECK_FAIL,
+                xasprintf("%zu pattern(s) DynamoDB cannot serve are not served elsewhere (%s)", bad, ids));
         else
-            set(&c[10], KP_CHECK_PASS, xasprintf("all %zu search/aggregate/ad hoc patterns are served outside DynamoDB", n));
+            set(&c[10], KP_CHECK_PASS,
+                xasprintf("all %zu search/aggregate/ad hoc patterns are served outside DynamoDB", n));
         free(ids);
     }
 

@@ -496,10 +496,14 @@ bool design_equal(const kp_design *a, const kp_design *b)
 
 /* ---- look-ups ------------------------------------------------------------------------ */
 
+/* strcmp(s, name) == 0, with the first byte compared inline: the look-ups below run over every
+ * attribute or entity of a design, mostly for names that differ at once. */
+static inline bool same_name(const char *s, const char *name) { return s[0] == name[0] && strcmp(s, name) == 0; }
+
 ptrdiff_t design_entity_pos(const kp_design *d, const char *name)
 {
     for (size_t i = 0; name && i < d->nentities; i++)
-        if (strcmp(d->entities[i].name, name) == 0)
+        if (same_name(d->entities[i].name, name))
             return (ptrdiff_t)i;
     return -1;
 }
@@ -507,7 +511,7 @@ ptrdiff_t design_entity_pos(const kp_design *d, const char *name)
 ptrdiff_t design_pattern_pos(const kp_design *d, const char *id)
 {
     for (size_t i = 0; id && i < d->npatterns; i++)
-        if (d->patterns[i].id && strcmp(d->patterns[i].id, id) == 0)
+        if (d->patterns[i].id && same_name(d->patterns[i].id, id))
             return (ptrdiff_t)i;
     return -1;
 }
@@ -515,7 +519,7 @@ ptrdiff_t design_pattern_pos(const kp_design *d, const char *id)
 ptrdiff_t design_index_pos(const kp_design *d, const char *name)
 {
     for (size_t i = 0; name && i < d->nindexes; i++)
-        if (strcmp(d->indexes[i].name, name) == 0)
+        if (same_name(d->indexes[i].name, name))
             return (ptrdiff_t)i;
     return -1;
 }
@@ -523,7 +527,7 @@ ptrdiff_t design_index_pos(const kp_design *d, const char *name)
 const kp_attr *design_attr(const kp_design *d, const char *name)
 {
     for (size_t i = 0; name && i < d->nattrs; i++)
-        if (strcmp(d->attrs[i].name, name) == 0)
+        if (same_name(d->attrs[i].name, name))
             return &d->attrs[i];
     return NULL;
 }
@@ -549,7 +553,7 @@ const kp_index *design_index(const kp_design *d, const char *name)
 const kp_keytpl *entity_key(const kp_entity *e, const char *attr)
 {
     for (size_t i = 0; attr && i < e->nkeys; i++)
-        if (strcmp(e->keys[i].attr.s, attr) == 0)
+        if (same_name(e->keys[i].attr.s, attr))
             return &e->keys[i];
     return NULL;
 }
@@ -561,7 +565,7 @@ bool entity_carries(const kp_entity *e, const char *attr)
     if (entity_key(e, attr))
         return true;
     for (size_t i = 0; i < e->nattrs; i++)
-        if (strcmp(e->attrs[i].s, attr) == 0)
+        if (same_name(e->attrs[i].s, attr))
             return true;
     return false;
 }
@@ -579,7 +583,7 @@ bool entity_knows(const kp_entity *e, const char *attr)
 const kp_sparse *entity_sparse(const kp_entity *e, const char *attr)
 {
     for (size_t i = 0; attr && i < e->nsparse; i++)
-        if (strcmp(e->sparse[i].attr.s, attr) == 0)
+        if (same_name(e->sparse[i].attr.s, attr))
             return &e->sparse[i];
     return NULL;
 }

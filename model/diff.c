@@ -534,6 +534,49 @@ char *diff_render(const kp_diff *d, const char *from, const char *to)
         sbuf_add(&b, "no differences\n");
         return sbuf_steal(&b);
     }
+    /* a headline first: what a designer asks about before the details */
+    size_t plans = 0, hot = 0, cool = 0, dec_added = 0, reopened = 0, pat_added = 0, pat_removed = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        const diff_item *it = &d->v[i];
+        if (it->section == DIFF_PATTERNS && it->change == DIFF_CHANGED && strcmp(it->what, "plan") == 0)
+            plans++;
+        if (it->section == DIFF_PATTERNS)
+            pat_added += it->change == DIFF_ADDED, pat_removed += it->change == DIFF_REMOVED;
+        if (it->section == DIFF_HEAT) {
+            hot += strcmp(it->what, "became hot") == 0 || (it->change == DIFF_ADDED && strstr(it->after, "(HOT)"));
+            cool += strcmp(it->what, "cooled down") == 0 || (it->change == DIFF_REMOVED && strstr(it->before, "(HOT)"));
+        }
+        if (it->section == DIFF_DECISIONS)
+            dec_added += it->change == DIFF_ADDED, reopened += strcmp(it->what, "reopened") == 0;
+    }
+    sbuf_add(&b, "\nIn short:\n");
+    if (plans) {
+        sbuf_printf(&b, "  %zu pattern%s changed plan:", plans, plans == 1 ? "" : "s");
+        size_t shown = 0;
+        for (size_t i = 0; i < d->n && shown < 6; i++) {
+            const diff_item *it = &d->v[i];
+            if (it->section == DIFF_PATTERNS && it->change == DIFF_CHANGED && strcmp(it->what, "plan") == 0) {
+                const char *sp = strchr(it->subject + 8, ' ');
+                sbuf_printf(&b, "%s %.*s %s → %s", shown ? "," : "", (int)(sp ? sp - it->subject - 8 : 0),
+                            it->subject + 8, it->before, it->after);
+                shown++;
+            }
+        }
+        sbuf_add(&b, plans > shown ? ", ...\n" : "\n");
+    }
+    if (pat_added || pat_removed)
+        sbuf_printf(&b, "  patterns: %zu added, %zu removed\n", pat_added, pat_removed);
+    for (size_t i = 0; i < d->n; i++) {
+        const diff_item *it = &d->v[i];
+        size_t sl = strlen(it->subject);
+        if (it->section == DIFF_COST && sl > 6 && strcmp(it->subject + sl - 6, " total") == 0)
+            sbuf_printf(&b, "  monthly cost, %s: %s → %s\n", it->subject, it->before, it->after);
+    }
+    if (hot || cool)
+        sbuf_printf(&b, "  partitions: %zu became hot, %zu cooled down\n", hot, cool);
+    if (dec_added || reopened)
+        sbuf_printf(&b, "  decisions: %zu added, %zu reopened\n", dec_added, reopened);
+
     int last = -1;
     for (size_t i = 0; i < d->n; i++) {
         const diff_item *it = &d->v[i];

@@ -24,7 +24,9 @@ double distrib_harmonic(double n, double s)
     /* Euler-Maclaurin for sum_{k=K..n} f(k), f(x) = x^-s:
      * integral + (f(K)+f(n))/2 + (f'(n)-f'(K))/12 - (f'''(n)-f'''(K))/720 */
     double K = EXACT_TERMS;
-    double integral = fabs(s - 1) < 1e-12 ? log(n / K) : (pow(n, 1 - s) - pow(K, 1 - s)) / (1 - s);
+    /* integral of x^-s from K to n; expm1 keeps s near 1 precise */
+    double t = 1 - s, ln = log(n / K);
+    double integral = fabs(t) < 1e-15 ? ln : pow(K, t) * expm1(t * ln) / t;
     double fK = pow(K, -s), fn = pow(n, -s);
     double d1K = -s * pow(K, -s - 1), d1n = -s * pow(n, -s - 1);
     double d3K = -s * (s + 1) * (s + 2) * pow(K, -s - 3), d3n = -s * (s + 1) * (s + 2) * pow(n, -s - 3);

@@ -23,7 +23,7 @@
 #include <stddef.h>
 
 typedef enum kp_dist_kind {
-    KP_DIST_CONST,   /* one fixed value (a literal template, a fixed `by`) */
+    KP_DIST_CONST, /* one fixed value (a literal template, a fixed `by`) */
     KP_DIST_UNIFORM,
     KP_DIST_ZIPF,
     KP_DIST_ENUM,
@@ -60,7 +60,8 @@ double distrib_enum_share(const kp_attr *a, const char *value, bool writes);
 kp_dist distrib_template(const kp_design *d, const tpl *t, bool *known);
 
 /* One class of values of a placeholder, as heat enumerates them: an enum value (value = its
- * name) or, for every other kind, "the hottest value" (value = NULL); share/write_share are the shares of the items/writes on ONE value of the class. */
+ * name) or, for every other kind, "the hottest value" (value = NULL); share/write_share are the shares of the
+ * items/writes on ONE value of the class. */
 typedef struct kp_vclass {
     const char *value; /* points into the design; NULL = the hottest value of a non-enum */
     double share;

@@ -93,8 +93,39 @@ static const col_info decision_cols[D__N] = {
     [D_SIGNALS] = {"signals", "metric op number; ... e.g. pattern.5.rate > 50"},
 };
 
-static const char *const table_names[EDIT__TABLES] = {"patterns", "entities",  "indexes",
-                                                      "attributes", "decisions", "keys"};
+static const char *const table_names[EDIT__TABLES] = {"patterns",  "entities", "indexes", "attributes",
+                                                      "decisions", "keys",     "settings"};
+
+enum { S_NAME, S_DESC, S_TABLE, S_PK, S_SK, S_BILLING, S_STREAMS, S_PITR, S_TARGET, S_CURRENCY, S_READ, S_WRITE,
+       S_IWRITE, S_RCU_HOUR, S_WCU_HOUR, S_STORAGE, S_BACKUP, S_STREAM_READ, S__N };
+static const col_info setting_rows[S__N] = {
+    [S_NAME] = {"name", "the design's name"},
+    [S_DESC] = {"description", "free text"},
+    [S_TABLE] = {"table", "the DynamoDB table's name"},
+    [S_PK] = {"pk", "attribute name of the table's partition key"},
+    [S_SK] = {"sk", "attribute name of the table's sort key (empty = none)"},
+    [S_BILLING] = {"billing", "on-demand | provisioned"},
+    [S_STREAMS] = {"streams", "true | false (the cost checklist wants it said)"},
+    [S_PITR] = {"pitr", "true | false: continuous backups"},
+    [S_TARGET] = {"target_utilization", "provisioned autoscaling target, 0..1 (empty = 0.7)"},
+    [S_CURRENCY] = {"currency", "USD, EUR, ... (empty = USD)"},
+    [S_READ] = {"read_per_million", "on-demand price per million read units (empty = built-in)"},
+    [S_WRITE] = {"write_per_million", "on-demand price per million write units"},
+    [S_IWRITE] = {"index_write_per_million", "price per million index write units (empty = writes)"},
+    [S_RCU_HOUR] = {"rcu_hour", "provisioned price per RCU-hour"},
+    [S_WCU_HOUR] = {"wcu_hour", "provisioned price per WCU-hour"},
+    [S_STORAGE] = {"storage_gb_month", "storage price per GB-month"},
+    [S_BACKUP] = {"backup_gb_month", "continuous backup price per GB-month"},
+    [S_STREAM_READ] = {"stream_read_per_100k", "stream read price per 100,000 requests"},
+};
+
+int edit_setting_find(const char *name)
+{
+    for (int i = 0; i < S__N; i++)
+        if (name && strcmp(name, setting_rows[i].name) == 0)
+            return i;
+    return -1;
+}
 
 const char *edit_table_name(edit_table t) { return (unsigned)t < EDIT__TABLES ? table_names[t] : "?"; }
 
@@ -326,6 +357,8 @@ static bool table_rows(kp_design *d, edit_table t, rows_ref *r)
 
 size_t edit_nrows(const kp_design *d, edit_table t)
 {
+    if (t == EDIT_SETTINGS)
+        return d ? S__N : 0;
     rows_ref r;
     if (!d || !table_rows((kp_design *)d, t, &r))
         return 0;
@@ -342,6 +375,8 @@ static bool is_domain_attr(const kp_design *d, const char *name)
                 return true;
     return false;
 }
+
+static void rename_key_slot(kp_design *d, kp_str *slot, const char *text);
 
 const char **edit_key_attrs(const kp_design *d, size_t *n)
 {
@@ -377,6 +412,8 @@ const char **edit_key_attrs(const kp_design *d, size_t *n)
 
 size_t edit_ncols(const kp_design *d, edit_table t)
 {
+    if (t == EDIT_SETTINGS)
+        return 2;
     if (t == EDIT_KEYS) {
         size_t n = 0;
         free(edit_key_attrs(d, &n));
@@ -389,6 +426,8 @@ size_t edit_ncols(const kp_design *d, edit_table t)
 
 const char *edit_col_name(const kp_design *d, edit_table t, size_t col)
 {
+    if (t == EDIT_SETTINGS)
+        return col == 0 ? "setting" : col == 1 ? "value" : NULL;
     if (t == EDIT_KEYS) {
         size_t n = 0;
         const char **k = edit_key_attrs(d, &n);
@@ -412,6 +451,8 @@ int edit_col_find(const kp_design *d, edit_table t, const char *name)
 
 const char *edit_col_hint(const kp_design *d, edit_table t, size_t col)
 {
+    if (t == EDIT_SETTINGS)
+        return col == 0 ? "the setting's name (fixed)" : "the setting's value (the row says what it takes)";
     if (t == EDIT_KEYS) {
         size_t n = edit_ncols(d, t);
         if (col == 0)
@@ -998,7 +1039,7 @@ static bool index_set(kp_design *d, size_t row, size_t col, const char *text, ch
         free(t);
         if (bad)
             return false;
-        set_kstr(col == X_PK ? &x->pk : &x->sk, text);
+        rename_key_slot(d, col == X_PK ? &x->pk : &x->sk, text);
         return true;
     }
     case X_PROJ:
@@ -1308,6 +1349,165 @@ static bool decision_set(kp_design *d, size_t row, size_t col, const char *text,
     }
 }
 
+/* ---- settings and key attribute renames ----------------------------------------------------- */
+
+/* How many of the table's and indexes' key slots name `attr`. */
+static size_t key_uses(const kp_design *d, const char *attr)
+{
+    size_t n = streq(d->table.pk.s, attr) + streq(d->table.sk.s, attr);
+    for (size_t i = 0; i < d->nindexes; i++)
+        n += streq(d->indexes[i].pk.s, attr) + streq(d->indexes[i].sk.s, attr);
+    return n;
+}
+
+/* The key slot *slot (table or index pk/sk) becomes `text`; the entities' templates and sparse
+ * rules for the old name follow it when nothing else is keyed on the old name and no entity
+ * already has a template for the new one. */
+static void rename_key_slot(kp_design *d, kp_str *slot, const char *text)
+{
+    char *old = slot->s ? xstrdup(slot->s) : NULL;
+    set_kstr(slot, text);
+    const char *now = slot->s;
+    if (!old || !now || strcmp(old, now) == 0 || key_uses(d, old) > 0 || is_domain_attr(d, now)) {
+        free(old);
+        return;
+    }
+    for (size_t i = 0; i < d->nentities; i++)
+        if (entity_key(&d->entities[i], now)) {
+            free(old);
+            return;
+        }
+    for (size_t i = 0; i < d->nentities; i++) {
+        kp_entity *e = &d->entities[i];
+        for (size_t k = 0; k < e->nkeys; k++)
+            if (streq(e->keys[k].attr.s, old)) {
+                free(e->keys[k].attr.s);
+                e->keys[k].attr.s = xstrdup(now);
+            }
+        for (size_t k = 0; k < e->nsparse; k++)
+            if (streq(e->sparse[k].attr.s, old)) {
+                free(e->sparse[k].attr.s);
+                e->sparse[k].attr.s = xstrdup(now);
+            }
+    }
+    free(old);
+}
+
+static const char *tristate_text(kp_tristate t) { return t == KP_TRUE ? "true" : t == KP_FALSE ? "false" : ""; }
+
+static double *price_field(kp_design *d, size_t row)
+{
+    kp_pricing *p = &d->pricing;
+    switch (row) {
+    case S_READ: return &p->read_per_million;
+    case S_WRITE: return &p->write_per_million;
+    case S_IWRITE: return &p->index_write_per_million;
+    case S_RCU_HOUR: return &p->rcu_hour;
+    case S_WCU_HOUR: return &p->wcu_hour;
+    case S_STORAGE: return &p->storage_gb_month;
+    case S_BACKUP: return &p->backup_gb_month;
+    case S_STREAM_READ: return &p->stream_read_per_100k;
+    default: return NULL;
+    }
+}
+
+static char *setting_get(const kp_design *d, size_t row, size_t col)
+{
+    if (col == 0)
+        return xstrdup(setting_rows[row].name);
+    switch (row) {
+    case S_NAME: return xstrdup(d->name ? d->name : "");
+    case S_DESC: return xstrdup(d->description ? d->description : "");
+    case S_TABLE: return xstrdup(d->table.name ? d->table.name : "");
+    case S_PK: return xstrdup(d->table.pk.s ? d->table.pk.s : "");
+    case S_SK: return xstrdup(d->table.sk.s ? d->table.sk.s : "");
+    case S_BILLING: return xstrdup(kp_billing_name(d->table.billing));
+    case S_STREAMS: return xstrdup(tristate_text(d->table.streams));
+    case S_PITR: return xstrdup(tristate_text(d->table.pitr));
+    case S_TARGET: return fmt_num(d->table.target_utilization);
+    case S_CURRENCY: return xstrdup(d->pricing.currency ? d->pricing.currency : "");
+    default: {
+        double *f = price_field((kp_design *)d, row);
+        return f ? fmt_num(*f) : xstrdup("");
+    }
+    }
+}
+
+static bool setting_set(kp_design *d, size_t row, size_t col, const char *text, char **err)
+{
+    static const char *const billing_names[] = {"on-demand", "provisioned"};
+    static const char *const bool_names[] = {"false", "true"};
+    if (col == 0) {
+        *err = xstrdup("the setting's name is fixed; edit its value");
+        return false;
+    }
+    int c;
+    double x;
+    switch (row) {
+    case S_NAME: set_text(&d->name, text); return true;
+    case S_DESC: set_text(&d->description, text); return true;
+    case S_TABLE: {
+        char *t = trimmed(text);
+        bool ok = check_name(t, "table name", err);
+        free(t);
+        if (ok)
+            set_text(&d->table.name, text);
+        return ok;
+    }
+    case S_PK:
+    case S_SK: {
+        char *t = trimmed(text);
+        bool ok = row == S_SK && !*t ? true : check_name(t, "key attribute", err);
+        free(t);
+        if (ok)
+            rename_key_slot(d, row == S_PK ? &d->table.pk : &d->table.sk, text);
+        return ok;
+    }
+    case S_BILLING:
+        if ((c = parse_choice(text, billing_names, 2, err)) < 0)
+            return false;
+        d->table.billing = c ? KP_BILLING_PROVISIONED : KP_BILLING_ON_DEMAND;
+        return true;
+    case S_STREAMS:
+    case S_PITR: {
+        char *t = trimmed(text);
+        bool empty = !*t;
+        free(t);
+        kp_tristate *f = row == S_STREAMS ? &d->table.streams : &d->table.pitr;
+        if (empty) {
+            *f = KP_UNSET;
+            return true;
+        }
+        if ((c = parse_choice(text, bool_names, 2, err)) < 0)
+            return false;
+        *f = c ? KP_TRUE : KP_FALSE;
+        return true;
+    }
+    case S_TARGET:
+        if (!parse_num(text, true, &x, err))
+            return false;
+        if (!isnan(x) && (x <= 0 || x > 1)) {
+            *err = xstrdup("target utilization is a share; expected a number above 0 and at most 1");
+            return false;
+        }
+        d->table.target_utilization = x;
+        return true;
+    case S_CURRENCY: set_text(&d->pricing.currency, text); d->pricing.given = true; return true;
+    default: {
+        double *f = price_field(d, row);
+        if (!f) {
+            *err = xstrdup("no such setting");
+            return false;
+        }
+        if (!parse_num(text, true, &x, err))
+            return false;
+        *f = x;
+        d->pricing.given = true;
+        return true;
+    }
+    }
+}
+
 /* ---- dispatch ----------------------------------------------------------------------------- */
 
 char *edit_get(const kp_design *d, edit_table t, size_t row, size_t col)
@@ -1321,6 +1521,7 @@ char *edit_get(const kp_design *d, edit_table t, size_t row, size_t col)
     case EDIT_ATTRS: return attr_get(&d->attrs[row], col);
     case EDIT_DECISIONS: return decision_get(&d->decisions[row], col);
     case EDIT_KEYS: return keys_get(d, row, col);
+    case EDIT_SETTINGS: return setting_get(d, row, col);
     default: return xstrdup("");
     }
 }
@@ -1346,6 +1547,7 @@ bool edit_set(kp_design *d, edit_table t, size_t row, size_t col, const char *te
     case EDIT_ATTRS: return attr_set(d, row, col, text, err);
     case EDIT_DECISIONS: return decision_set(d, row, col, text, err);
     case EDIT_KEYS: return keys_set(d, row, col, text, err);
+    case EDIT_SETTINGS: return setting_set(d, row, col, text, err);
     default: *err = xstrdup("no such table"); return false;
     }
 }

@@ -22,8 +22,14 @@ typedef enum edit_table {
     EDIT_ATTRS,
     EDIT_DECISIONS,
     EDIT_KEYS,
+    EDIT_SETTINGS,
     EDIT__TABLES
 } edit_table;
+
+/* EDIT_SETTINGS is the design's single values, one row each (name, table, pk, sk, billing,
+ * streams, pitr, target_utilization, currency and the prices): column 0 is the setting's name
+ * (read-only), column 1 its value. Rows cannot be added or removed. Renaming the table's or an
+ * index's key attribute renames the entities' templates for it (when no other key uses it). */
 
 /* Name of a table ("patterns"). */
 const char *edit_table_name(edit_table t);
@@ -67,6 +73,9 @@ bool edit_move(kp_design *d, edit_table t, size_t row, int delta);
  * pk and sk, without repeats, skipping plain domain attributes that some entity lists.
  * Returns pointers into the design (valid until it changes); caller frees the array only. */
 const char **edit_key_attrs(const kp_design *d, size_t *n);
+
+/* The row of setting `name` in EDIT_SETTINGS ("billing"), or -1. */
+int edit_setting_find(const char *name);
 
 /* Records a proposed decision about pattern `pattern_row` (title from its name, patterns: [id],
  * a fresh id "D<n>") and returns its position in d->decisions; (size_t)-1 when out of range. */

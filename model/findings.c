@@ -20,14 +20,18 @@
  *   item read is paid for.
  * - many-requests-join: a read pattern needing >= 3 requests per call with a `join` or several
  *   entities.
- * - unused-gsi: a GSI whose figures show no read pattern served by it.
+ * - unused-gsi: a GSI no read pattern reads (no step of any read pattern, main or not, queries
+ *   it).
  * - projection-all (note): a GSI projecting ALL.
  * - index-writes-exceed: GSI write units (average) above the table's.
- * - lsi: each LSI.
+ * - lsi: each LSI; an error when a table partition value's collection (items plus LSI entries)
+ *   passes 10 GB.
  * - item-too-large (error) over 400 KB; item-over-4kb over 4 KB.
  * - date-not-iso-sk: a sort-key template (table's or an index's) with a placeholder that is a
- *   date whose `format` does not start with the year (YYYY, yyyy, %Y), or a string attribute
- *   named like a date (ends in Date/date/At/Time/time, or fecha) not declared `type: date`.
+ *   date whose `format` does not start with the year (YYYY, yyyy, %Y), a number named like a
+ *   date (epoch seconds) without a zero-padded format (as text, 9 sorts after 10), or a string
+ *   attribute named like a date (ends in Date/date/At/Time/time, or contains the word fecha,
+ *   day, dia) not declared `type: date`: only ISO 8601 text sorts chronologically.
  * - strong-read-gsi (error): a strong or transactional read whose main step is on a GSI; a
  *   warning when the resolver had to refuse a GSI for a strong read (its warning says "strong").
  * - counter-update: an update pattern that changes a number attribute, or any attribute named
@@ -39,11 +43,145 @@
 #include "model/analysis_stages.h"
 #include "model/capacity.h"
 #include "model/distrib.h"
+#include "model/namemap.h"
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- messages ------------------------------------------------------------------------ */
+
+typedef struct mbuf {
+    char *s;
+    size_t len, cap;
+    char inl[320];
+} mbuf;
+
+static void mb_addn(mbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap * 2;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *ns = xmalloc(cap);
+        memcpy(ns, b->s, b->len);
+        if (b->s != b->inl)
+            free(b->s);
+        b->s = ns;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+}
+
+/* printf's %.0f of v (round half to even, as printf does) into buf (32 bytes): integers below
+ * 1e15 without printf. */
+static const char *num_f0(char *buf, double v)
+{
+    double r = nearbyint(v);
+    if (!isfinite(v) || !(fabs(r) < 1e15) || (r == 0 && signbit(v))) {
+        snprintf(buf, 32, "%.0f", v);
+        return buf;
+    }
+    long long n = (long long)r;
+    unsigned long long u = n < 0 ? (unsigned long long)(-n) : (unsigned long long)n;
+    char tmp[24];
+    size_t k = 0, j = 0;
+    do {
+        tmp[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (n < 0)
+        buf[j++] = '-';
+    while (k)
+        buf[j++] = tmp[--k];
+    buf[j] = '\0';
+    return buf;
+}
+
+/* printf's %.1f of v into buf (48 bytes). v x 10 is rounded to an integer unless it lies near a
+ * half (where the product's own rounding could matter): those go to printf. */
+static const char *num_f1(char *buf, double v)
+{
+    double t = v * 10, fl = floor(t);
+    if (!isfinite(v) || !(fabs(t) < 1e9) || fabs(t - fl - 0.5) < 1e-6 || v < 0) {
+        snprintf(buf, 48, "%.1f", v);
+        return buf;
+    }
+    double r = nearbyint(t);
+    char ib[32];
+    num_f0(ib, floor(r / 10));
+    size_t n = strlen(ib);
+    memcpy(buf, ib, n);
+    buf[n] = '.';
+    buf[n + 1] = (char)('0' + (int)(r - 10 * floor(r / 10)));
+    buf[n + 2] = '\0';
+    return buf;
+}
+
+/* xasprintf for the findings' texts, with %s, %%, %.0f and %.1f (nearly all of them) written without
+ * printf: the findings are rebuilt on every keystroke. Any other conversion: xvasprintf. The
+ * text is the same as xasprintf's. Caller frees. */
+static char *fmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *fmsg(const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    mbuf b;
+    b.s = b.inl;
+    b.len = 0;
+    b.cap = sizeof b.inl;
+    bool ok = true;
+    for (const char *f = fmt; *f && ok;) {
+        const char *pc = strchr(f, '%');
+        if (!pc) {
+            mb_addn(&b, f, strlen(f));
+            break;
+        }
+        mb_addn(&b, f, (size_t)(pc - f));
+        if (pc[1] == 's') {
+            const char *a = va_arg(ap, const char *);
+            if (!a)
+                a = "(null)";
+            mb_addn(&b, a, strlen(a));
+            f = pc + 2;
+        } else if (pc[1] == '%') {
+            mb_addn(&b, "%", 1);
+            f = pc + 2;
+        } else if (strncmp(pc, "%.0f", 4) == 0) {
+            char nb[32];
+            const char *t = num_f0(nb, va_arg(ap, double));
+            mb_addn(&b, t, strlen(t));
+            f = pc + 4;
+        } else if (strncmp(pc, "%.1f", 4) == 0) {
+            char nb[48];
+            const char *t = num_f1(nb, va_arg(ap, double));
+            mb_addn(&b, t, strlen(t));
+            f = pc + 4;
+        } else
+            ok = false;
+    }
+    va_end(ap);
+    if (!ok) {
+        if (b.s != b.inl)
+            free(b.s);
+        char *r = xvasprintf(fmt, ap2);
+        va_end(ap2);
+        return r;
+    }
+    va_end(ap2);
+    char *r = xmalloc(b.len + 1);
+    memcpy(r, b.s, b.len);
+    r[b.len] = '\0';
+    if (b.s != b.inl)
+        free(b.s);
+    return r;
+}
 
 static const char *fix_of(const char *code)
 {
@@ -126,11 +264,10 @@ static bool name_in(const char *name, const char *const *words, size_t n)
     return false;
 }
 
-static const char *const lowcard_words[] = {"status", "state", "type", "kind", "country", "date",
-                                            "day", "estado", "tipo", "pais", "país", "fecha",
-                                            "dia", "día"};
-static const char *const counter_words[] = {"count", "counter", "total", "views", "likes", "stock",
-                                            "balance", "quantity", "qty", "saldo", "contador"};
+static const char *const lowcard_words[] = {"status", "state", "type", "kind", "country", "date", "day",
+                                            "estado", "tipo",  "pais", "país", "fecha",   "dia",  "día"};
+static const char *const counter_words[] = {"count",   "counter",  "total", "views", "likes",   "stock",
+                                            "balance", "quantity", "qty",   "saldo", "contador"};
 
 static bool ends_with(const char *s, const char *suf)
 {
@@ -158,8 +295,8 @@ static const char *index_name(const kp_design *d, ptrdiff_t x) { return x < 0 ? 
 
 static char *where_partition(const kp_design *d, const kp_partition_result *pr)
 {
-    return xasprintf("%s %s", pr->index < 0 ? "table" : "index", pr->index < 0 ? pr->template_src
-                                                                               : index_name(d, pr->index));
+    return fmsg("%s %s", pr->index < 0 ? "table" : "index",
+                     pr->index < 0 ? pr->template_src : index_name(d, pr->index));
 }
 
 /* The template behind a partition row (first entity's). */
@@ -205,8 +342,8 @@ static void partition_findings(flist *l, const kp_analysis *a, const distrib_map
                     has_shard = true;
                 if (date_attr(d, names, nm))
                     has_date = true;
-                bool known = at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_SHARD ||
-                                    at->type == KP_ATTR_BOOL || !isnan(at->distinct));
+                bool known = at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_SHARD || at->type == KP_ATTR_BOOL ||
+                                    !isnan(at->distinct));
                 if (!known)
                     sbuf_printf(&unknown, "%s%s", unknown.len ? ", " : "", nm);
             }
@@ -222,46 +359,46 @@ static void partition_findings(flist *l, const kp_analysis *a, const distrib_map
             if ((at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_BOOL || at->type == KP_ATTR_DATE)) ||
                 name_in(only, lowcard_words, sizeof lowcard_words / sizeof *lowcard_words)) {
                 low = true;
-                why = xasprintf("partition key %s is keyed by %s alone", pr->template_src, only);
+                why = fmsg("partition key %s is keyed by %s alone", pr->template_src, only);
             }
         }
         if (!low && !isnan(pr->distinct) && pr->distinct < 100 && items >= 10000) {
             low = true;
-            why = xasprintf("partition key %s has %.0f distinct values for %.0f items", pr->template_src,
-                            pr->distinct, items);
+            why = fmsg("partition key %s has %.0f distinct values for %.0f items", pr->template_src, pr->distinct,
+                            items);
         }
         if (!low && t && nph == 0 && items >= 10000) {
             low = true;
-            why = xasprintf("partition key %s is a constant holding %.0f items", pr->template_src, items);
+            why = fmsg("partition key %s is a constant holding %.0f items", pr->template_src, items);
         }
         if (low) {
             bool accepted = pr->index >= 0 && decision_names(d, index_name(d, pr->index));
-            char *msg = xasprintf("%s; the hottest value holds %.0f %% of the items", why, pr->hot_share * 100);
+            char *msg = fmsg("%s; the hottest value holds %.0f %% of the items", why, pr->hot_share * 100);
             free(why);
             add(l, "low-cardinality-pk", accepted ? KP_SEV_NOTE : KP_SEV_WARNING, where_partition(d, pr), msg);
         }
         /* time bucket under write load */
         if (has_date && !has_shard && pr->write_units >= 0.1 * CAP_PARTITION_WCU)
             add(l, "time-bucket-pk", KP_SEV_WARNING, where_partition(d, pr),
-                xasprintf("partition key %s is a time bucket: its current value takes %.0f write units/s "
+                fmsg("partition key %s is a time bucket: its current value takes %.0f write units/s "
                           "(%.0f %% of a partition)",
                           pr->template_src, pr->write_units, pr->write_util * 100));
         /* hot */
         if (pr->hot) {
             add(l, "hot-partition", KP_SEV_ERROR, where_partition(d, pr),
-                xasprintf("the hottest value of %s takes %.0f read units/s (%.0f %% of 3,000) and %.0f write "
+                fmsg("the hottest value of %s takes %.0f read units/s (%.0f %% of 3,000) and %.0f write "
                           "units/s (%.0f %% of 1,000); %d shards would bring both under 50 %%",
-                          pr->template_src, pr->read_units, pr->read_util * 100, pr->write_units,
-                          pr->write_util * 100, pr->suggest_shards));
+                          pr->template_src, pr->read_units, pr->read_util * 100, pr->write_units, pr->write_util * 100,
+                          pr->suggest_shards));
             if (pr->index >= 0 && pr->write_util >= 1)
-                add(l, "gsi-throttles-writes", KP_SEV_ERROR, xasprintf("index %s", index_name(d, pr->index)),
-                    xasprintf("GSI %s's hottest partition needs %.0f write units/s: its throttling rejects the "
+                add(l, "gsi-throttles-writes", KP_SEV_ERROR, fmsg("index %s", index_name(d, pr->index)),
+                    fmsg("GSI %s's hottest partition needs %.0f write units/s: its throttling rejects the "
                               "table's writes",
                               index_name(d, pr->index), pr->write_units));
         }
         if (unknown.len && isnan(pr->distinct))
             add(l, "unknown-distribution", KP_SEV_NOTE, where_partition(d, pr),
-                xasprintf("no distribution for %s in %s: heat assumed one value per item; declare distinct/skew",
+                fmsg("no distribution for %s in %s: heat assumed one value per item; declare distinct/skew",
                           unknown.s, pr->template_src));
         sbuf_free(&unknown);
     }
@@ -275,28 +412,28 @@ static void pattern_findings(flist *l, const kp_analysis *a, const distrib_map *
         const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
         if (p->kind == KP_READ && !p->served_by) {
             if (pr->plan == KP_PLAN_SCAN && !isnan(p->latency) && p->latency < 1000)
-                add(l, "scan-user-path", KP_SEV_ERROR, xasprintf("pattern %s", p->id),
-                    xasprintf("'%s' scans the table (%.0f ms estimated) on a path with a %.0f ms target",
+                add(l, "scan-user-path", KP_SEV_ERROR, fmsg("pattern %s", p->id),
+                    fmsg("'%s' scans the table (%.0f ms estimated) on a path with a %.0f ms target",
                               p->name ? p->name : p->id, pr->latency_ms, p->latency));
             if (p->nfilter > 0 && (pr->plan == KP_PLAN_SCAN || pr->items_per_call >= 2))
-                add(l, "filter-narrowing", KP_SEV_WARNING, xasprintf("pattern %s", p->id),
-                    xasprintf("'%s' narrows with a FilterExpression on %s: it pays for %.0f items read per call",
+                add(l, "filter-narrowing", KP_SEV_WARNING, fmsg("pattern %s", p->id),
+                    fmsg("'%s' narrows with a FilterExpression on %s: it pays for %.0f items read per call",
                               p->name ? p->name : p->id, p->filter[0].s ? p->filter[0].s : "?", pr->items_per_call));
             if (pr->requests >= 3 && (p->njoin > 0 || p->nentities > 1))
-                add(l, "many-requests-join", KP_SEV_WARNING, xasprintf("pattern %s", p->id),
-                    xasprintf("'%s' needs %.0f requests and a join in the application for one screen",
+                add(l, "many-requests-join", KP_SEV_WARNING, fmsg("pattern %s", p->id),
+                    fmsg("'%s' needs %.0f requests and a join in the application for one screen",
                               p->name ? p->name : p->id, pr->requests));
             if (p->consistency != KP_EVENTUAL) {
                 if (pr->index >= 0 && pr->index < (ptrdiff_t)d->nindexes && d->indexes[pr->index].kind == KP_GSI)
-                    add(l, "strong-read-gsi", KP_SEV_ERROR, xasprintf("pattern %s", p->id),
-                        xasprintf("'%s' asks a %s read of GSI %s, which is always eventually consistent",
+                    add(l, "strong-read-gsi", KP_SEV_ERROR, fmsg("pattern %s", p->id),
+                        fmsg("'%s' asks a %s read of GSI %s, which is always eventually consistent",
                                   p->name ? p->name : p->id, kp_consistency_name(p->consistency),
                                   d->indexes[pr->index].name));
                 else
                     for (size_t w = 0; w < pr->nwarnings; w++)
                         if (has_word(pr->warnings[w], "strong") && has_word(pr->warnings[w], "GSI")) {
-                            add(l, "strong-read-gsi", KP_SEV_WARNING, xasprintf("pattern %s", p->id),
-                                xasprintf("'%s': %s", p->name ? p->name : p->id, pr->warnings[w]));
+                            add(l, "strong-read-gsi", KP_SEV_WARNING, fmsg("pattern %s", p->id),
+                                fmsg("'%s': %s", p->name ? p->name : p->id, pr->warnings[w]));
                             break;
                         }
             }
@@ -316,14 +453,30 @@ static void pattern_findings(flist *l, const kp_analysis *a, const distrib_map *
                        name_in(nm, counter_words, sizeof counter_words / sizeof *counter_words)))
                 what = nm;
         }
-        if (!what && (has_word(p->name, "increment") || has_word(p->name, "decrement") ||
-                      has_word(p->name, "incrementa")))
+        if (!what &&
+            (has_word(p->name, "increment") || has_word(p->name, "decrement") || has_word(p->name, "incrementa")))
             what = "a counter";
         if (what)
-            add(l, "counter-update", KP_SEV_WARNING, xasprintf("pattern %s", p->id),
-                xasprintf("'%s' updates %s with SET n = n + :x: a retried request counts twice",
+            add(l, "counter-update", KP_SEV_WARNING, fmsg("pattern %s", p->id),
+                fmsg("'%s' updates %s with SET n = n + :x: a retried request counts twice",
                           p->name ? p->name : p->id, what));
     }
+}
+
+/* true when some read pattern has a step (main or not) on index x. */
+static bool index_read_by_any(const kp_analysis *a, ptrdiff_t x)
+{
+    if (x + 1 < (ptrdiff_t)a->nindexes && x >= 0 && a->indexes[x + 1].patterns_served > 0)
+        return true;
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern_result *pr = &a->patterns[i];
+        if (pr->pattern && pr->pattern->kind != KP_READ)
+            continue;
+        for (size_t s = 0; s < pr->nsteps; s++)
+            if (pr->steps[s].index == x && pr->steps[s].op != KP_OP_SCAN)
+                return true;
+    }
+    return false;
 }
 
 static void index_findings(flist *l, const kp_analysis *a)
@@ -334,44 +487,76 @@ static void index_findings(flist *l, const kp_analysis *a)
         const kp_index *ix = &d->indexes[x];
         const kp_index_result *ir = x + 1 < a->nindexes ? &a->indexes[x + 1] : NULL;
         if (ix->kind == KP_LSI) {
-            add(l, "lsi", KP_SEV_WARNING, xasprintf("index %s", ix->name),
-                xasprintf("LSI %s can only be created with the table and caps each %s value at 10 GB", ix->name,
-                          d->table.pk.s ? d->table.pk.s : "partition key"));
+            const kp_partition_result *big = NULL;
+            for (size_t i = 0; i < a->npartitions; i++)
+                if (a->partitions[i].index < 0 && a->partitions[i].bytes > CAP_PARTITION_BYTES &&
+                    (!big || a->partitions[i].bytes > big->bytes))
+                    big = &a->partitions[i];
+            if (big)
+                add(l, "lsi", KP_SEV_ERROR, fmsg("index %s", ix->name),
+                    fmsg("LSI %s caps each %s value at 10 GB, but the hottest %s collection holds %.1f GB",
+                              ix->name, d->table.pk.s ? d->table.pk.s : "partition key", big->template_src,
+                              big->bytes / 1e9));
+            else
+                add(l, "lsi", KP_SEV_WARNING, fmsg("index %s", ix->name),
+                    fmsg("LSI %s can only be created with the table and caps each %s value at 10 GB", ix->name,
+                              d->table.pk.s ? d->table.pk.s : "partition key"));
             continue;
         }
         if (ir)
             gsi_wcu += isnan(ir->wcu_per_s_avg) ? 0 : ir->wcu_per_s_avg;
-        if (ir && ir->patterns_served == 0)
-            add(l, "unused-gsi", KP_SEV_WARNING, xasprintf("index %s", ix->name),
-                xasprintf("GSI %s serves no read pattern but receives %.1f write units/s", ix->name,
-                          ir->wcu_per_s));
+        if (ir && !index_read_by_any(a, (ptrdiff_t)x))
+            add(l, "unused-gsi", KP_SEV_WARNING, fmsg("index %s", ix->name),
+                fmsg("GSI %s serves no read pattern but receives %.1f write units/s", ix->name, ir->wcu_per_s));
         if (ix->projection == KP_PROJ_ALL)
-            add(l, "projection-all", KP_SEV_NOTE, xasprintf("index %s", ix->name),
-                xasprintf("GSI %s projects ALL: every write and every byte of its items is copied", ix->name));
+            add(l, "projection-all", KP_SEV_NOTE, fmsg("index %s", ix->name),
+                fmsg("GSI %s projects ALL: every write and every byte of its items is copied", ix->name));
     }
     if (gsi_wcu > table_wcu && gsi_wcu > 0)
         add(l, "index-writes-exceed", KP_SEV_WARNING, xstrdup("indexes"),
-            xasprintf("index writes (%.1f units/s on average) exceed the table's (%.1f units/s)", gsi_wcu, table_wcu));
+            fmsg("index writes (%.1f units/s on average) exceed the table's (%.1f units/s)", gsi_wcu, table_wcu));
 }
 
 static void entity_findings(flist *l, const kp_analysis *a, const distrib_map *names)
 {
     const kp_design *d = a->design;
+    /* the sort-key attribute names of the table and the indexes, numbered; per entity, the
+     * template of each (entity_key's answer), found by looking each of its keys up once */
+    size_t nx = d->nindexes + 1, nslots = 0;
+    namemap *sknames = namemap_new(nx);
+    size_t *skslot = xmalloc(nx * sizeof *skslot);
+    for (size_t x = 0; x < nx; x++) {
+        const char *sk = x == 0 ? d->table.sk.s : d->indexes[x - 1].sk.s;
+        size_t sl = SIZE_MAX;
+        if (sk && !namemap_get(sknames, sk, &sl)) {
+            sl = nslots++;
+            namemap_put(sknames, sk, sl);
+        }
+        skslot[x] = sl;
+    }
+    const kp_keytpl **sktpl = xmalloc((nslots ? nslots : 1) * sizeof *sktpl);
     for (size_t e = 0; e < d->nentities; e++) {
         const kp_entity *en = &d->entities[e];
+        for (size_t i = 0; i < nslots; i++)
+            sktpl[i] = NULL;
+        for (size_t j = 0; j < en->nkeys; j++) {
+            size_t sl;
+            if (namemap_get(sknames, en->keys[j].attr.s, &sl) && !sktpl[sl])
+                sktpl[sl] = &en->keys[j];
+        }
         if (en->size > CAP_ITEM_MAX_BYTES)
-            add(l, "item-too-large", KP_SEV_ERROR, xasprintf("entity %s", en->name),
-                xasprintf("%s items of %.0f bytes exceed DynamoDB's 400 KB item limit", en->name, en->size));
+            add(l, "item-too-large", KP_SEV_ERROR, fmsg("entity %s", en->name),
+                fmsg("%s items of %.0f bytes exceed DynamoDB's 400 KB item limit", en->name, en->size));
         else if (en->size > CAP_READ_UNIT_BYTES)
-            add(l, "item-over-4kb", KP_SEV_WARNING, xasprintf("entity %s", en->name),
-                xasprintf("%s items of %.0f bytes take %.0f read units each (4 KB per unit)", en->name, en->size,
+            add(l, "item-over-4kb", KP_SEV_WARNING, fmsg("entity %s", en->name),
+                fmsg("%s items of %.0f bytes take %.0f read units each (4 KB per unit)", en->name, en->size,
                           ceil(en->size / CAP_READ_UNIT_BYTES)));
         /* sort keys: the table's and each index's */
         for (ptrdiff_t x = -1; x < (ptrdiff_t)d->nindexes; x++) {
             const char *sk = x < 0 ? d->table.sk.s : d->indexes[x].sk.s;
             if (!sk)
                 continue;
-            const kp_keytpl *k = entity_key(en, sk);
+            const kp_keytpl *k = sktpl[skslot[x + 1]];
             if (!k)
                 continue;
             for (size_t i = 0; i < k->tpl.n; i++) {
@@ -383,19 +568,26 @@ static void entity_findings(flist *l, const kp_analysis *a, const distrib_map *n
                 char *msg = NULL;
                 if (at && at->type == KP_ATTR_DATE && fmt && *fmt && strncmp(fmt, "YYYY", 4) != 0 &&
                     strncmp(fmt, "yyyy", 4) != 0 && strncmp(fmt, "%Y", 2) != 0)
-                    msg = xasprintf("%s's %s sorts on date %s written as '%s', which does not sort chronologically",
+                    msg = fmsg("%s's %s sorts on date %s written as '%s', which does not sort chronologically",
                                     en->name, sk, nm, fmt);
+                else if (at && at->type == KP_ATTR_NUMBER && (!fmt || !*fmt) && date_like_name(nm))
+                    msg = fmsg("%s's %s sorts on %s, a number written without padding: as text, 9 sorts "
+                                    "after 10; declare it type: date (ISO 8601) or give it a zero-padded format",
+                                    en->name, sk, nm);
                 else if ((!at || at->type == KP_ATTR_STRING) && date_like_name(nm))
-                    msg = xasprintf("%s's %s sorts on %s, a date declared as a plain string; declare it type: date "
+                    msg = fmsg("%s's %s sorts on %s, a date declared as a plain string; declare it type: date "
                                     "(ISO 8601)",
                                     en->name, sk, nm);
                 if (msg) {
-                    add(l, "date-not-iso-sk", KP_SEV_WARNING, xasprintf("entity %s", en->name), msg);
+                    add(l, "date-not-iso-sk", KP_SEV_WARNING, fmsg("entity %s", en->name), msg);
                     break;
                 }
             }
         }
     }
+    free(sktpl);
+    free(skslot);
+    namemap_free(sknames);
 }
 
 void stage_findings(kp_analysis *a)

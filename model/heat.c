@@ -10,7 +10,8 @@
  * - Values. The template's values are the product of its placeholders' value classes
  *   (model/distrib.h): every enum value, or "the hottest value" of any other distribution. An
  *   unknown distribution (no `distinct`) is assumed to have one value per item of the entity
- *   (a unique key), and the row's `distinct` is NAN (a finding says so). When the product of
+ *   (a unique key; 1,000,000 values when the count is unknown too), and the row's `distinct` is
+ *   NAN (a finding says so). When the product of
  *   enum values exceeds 4,096 combinations the later enums collapse to their hottest value.
  * - Sparse indexes. A `sparse` condition on an enum placeholder of the index's partition
  *   template keeps only the values meeting it (GSI1PK "ESTADO#{status}" with status =
@@ -33,12 +34,17 @@
  *   `pending-payment`), utilisation against 3,000 RCU/s and 1,000 WCU/s, `hot` at >= 100 %, and
  *   the smallest shard count bringing both under 50 %.
  * - Index figures: items, bytes (items x (size + 100 B); index entries projected size + 100 B),
- *   peak read/write units and average write units, distinct values summed over its templates
- *   (templates are assumed not to share values), and the shares of the index's items, reads
- *   and writes on its hottest value. table_hot_share = the base table's hot_share (items). */
+ *   peak read/write units and average write units, distinct values summed over its templates,
+ *   and the shares of the index's items, reads and writes on its hottest value. Templates with
+ *   the same literals and the same number of placeholders (USER#{username} for profiles,
+ *   USER#{followedUsername} for follows: one item collection) are taken to share their values:
+ *   they count their distinct values once (the largest) and their hottest values add up.
+ *   Other templates are taken not to share values. table_hot_share = the base table's hot_share
+ *   (items). */
 #include "model/analysis_stages.h"
 #include "model/capacity.h"
 #include "model/distrib.h"
+#include "model/namemap.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -46,6 +52,7 @@
 #include <string.h>
 
 #define MAX_COMBOS 4096
+#define UNKNOWN_VALUES 1e6 /* values assumed for an unknown distribution when the count is unknown too */
 
 typedef struct hph {
     const char *name;
@@ -65,21 +72,30 @@ typedef struct hrow {
     double *items, *reads, *writes, *bytes; /* per value combination, one allocation */
     double total_items, total_reads, total_writes;
     bool unknown;
+    char *skeleton; /* the template with every placeholder written {} */
     ptrdiff_t first; /* first member (position in members), -1 none */
 } hrow;
 
 typedef struct hmember {
-    ptrdiff_t row; /* -1: not on the index */
-    bool on;       /* the entity's items can be on the index (LSIs included) */
-    double share;  /* share of the entity's items on the index */
+    ptrdiff_t row;    /* -1: not on the index */
+    bool on;          /* the entity's items can be on the index (LSIs included) */
+    double share;     /* share of the entity's items on the index */
     double projected; /* bytes of one entry, without the 100 B overhead */
-    ptrdiff_t next; /* next member of the same row (position in members), -1 last */
+    ptrdiff_t next;   /* next member of the same row (position in members), -1 last */
     double entry_bytes;
-    size_t rph;    /* restricted placeholder, SIZE_MAX none */
+    size_t rph; /* restricted placeholder, SIZE_MAX none */
     const kp_sparse *rule;
     double kept_share, kept_wshare;
     size_t nkept;
 } hmember;
+
+/* Rows whose templates have the same literals and the same number of placeholders
+ * (USER#{username}, USER#{followedUsername}) are taken to share their values on the index. */
+typedef struct hfamily {
+    ptrdiff_t index;
+    double distinct;             /* the largest of its rows' (NAN unknown) */
+    double items, reads, writes; /* the rows' hottest values added: they coincide, pessimistically */
+} hfamily;
 
 /* ---- the working state ------------------------------------------------------------------ */
 typedef struct heat {
@@ -90,14 +106,19 @@ typedef struct heat {
     hrow *rows;
     size_t nrows, caprows;
     distrib_map *rowmap; /* (template source, index) -> row */
-    hmember *members; /* (nindexes + 1) x nentities; [0] base table */
+    bool *pk_carried; /* [entity * nindexes + x]: the entity carries index x's partition attribute */
+    distrib_map *families; /* (skeleton, index) -> family */
+    hfamily *fam;
+    size_t nfam, capfam;
+    hmember *members;    /* (nindexes + 1) x nentities; [0] base table */
     size_t nent;
-    tpl *synth_tpl; /* "{attr}" templates made for plain attributes; never reallocated */
+    tpl *synth_tpl;      /* "{attr}" templates made for plain attributes; never reallocated */
     distrib_map *wcache; /* (op|changes, entity) -> slot of wvals: capacity_entity_write results */
     char **wkeys;
-    double *wvals;       /* per slot: table units, then one per index */
+    double *wvals; /* per slot: table units, then one per index */
     size_t nw, capw, capwv;
     size_t nsynth_tpl, capsynth_tpl;
+    capacity_memo *cap; /* capacity figures per (entity, index), computed once */
 } heat;
 
 static const kp_attr *attr_of(const heat *h, const char *name) { return distrib_map_attr(h->names, h->d, name); }
@@ -165,6 +186,12 @@ static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e
     row->first = -1;
     row->src = xstrdup(t->src);
     row->entity = e;
+    sbuf sk;
+    sbuf_init(&sk);
+    sbuf_add(&sk, "");
+    for (size_t i = 0; i < t->n; i++)
+        sbuf_add(&sk, t->parts[i].kind == TPL_ATTR ? "{}" : t->parts[i].text);
+    row->skeleton = sbuf_steal(&sk);
     size_t nph = tpl_attr_count(t);
     row->ph = xcalloc(nph ? nph : 1, sizeof *row->ph);
     size_t combos = 1;
@@ -192,7 +219,7 @@ static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e
             row->unknown = true;
         size_t n = a && a->type == KP_ATTR_ENUM && a->nvalues > 0 ? a->nvalues : 1;
         ph->cls = xcalloc(n, sizeof *ph->cls);
-        ph->ncls = distrib_classes_of(a, &di, e->count, ph->cls, n);
+        ph->ncls = distrib_classes_of(a, &di, e->count >= 1 ? e->count : UNKNOWN_VALUES, ph->cls, n);
         if (combos * ph->ncls > MAX_COMBOS) {
             /* collapse to the hottest value, matching any fixed value */
             size_t best = 0;
@@ -279,11 +306,13 @@ static void setup_member(heat *h, const kp_entity *e, ptrdiff_t index)
     m->row = -1;
     m->next = -1;
     m->rph = SIZE_MAX;
-    m->on = capacity_on_index(d, e, index);
+    /* fast negative path: an entity that does not carry the partition attribute is not on it */
+    m->on = (index < 0 || h->pk_carried[(size_t)(e - d->entities) * d->nindexes + (size_t)index]) &&
+            capacity_memo_on_index(h->cap, e, index);
     if (!m->on)
         return;
-    m->share = capacity_index_share(d, e, index);
-    m->projected = index < 0 ? nz(e->size) : capacity_projected_bytes(d, e, index);
+    m->share = capacity_memo_index_share(h->cap, e, index);
+    m->projected = index < 0 ? nz(e->size) : capacity_memo_projected_bytes(h->cap, e, index);
     if (index >= 0 && d->indexes[index].kind == KP_LSI)
         return; /* lives in the table's partitions */
     const tpl *t = partition_tpl(h, e, index);
@@ -340,11 +369,10 @@ static void add_items(heat *h, const kp_entity *e, ptrdiff_t index)
 
 /* Adds `units` units/s of kind `mode` from entity e (pattern p's bindings, may be NULL) to its
  * row on `index`. */
-static void add_load(heat *h, const kp_entity *e, ptrdiff_t index, double units, enum wmode mode,
-                     const kp_pattern *p)
+static void add_load(heat *h, const kp_entity *e, ptrdiff_t index, double units, enum wmode mode, const kp_pattern *p)
 {
-    if (!(units > 0))
-        return;
+    if (!(units > 0) || e < h->d->entities || e >= h->d->entities + h->d->nentities)
+        return; /* nothing, or an entity that is not this design's */
     hmember *m = member(h, index, e);
     if (m->row < 0)
         return;
@@ -371,15 +399,39 @@ static double items_per_call(const kp_pattern *p)
 static const double *write_units(heat *h, const kp_entity *e, kp_write_op op, const kp_str *changes, size_t nchanges)
 {
     const kp_design *d = h->d;
-    sbuf key;
-    sbuf_init(&key);
-    sbuf_printf(&key, "%d", (int)op);
+    /* the key "<op>|change|change..." built without printf (the writes of every pattern ask) */
+    char inl[256];
+    size_t len = 24;
     for (size_t i = 0; op == KP_OP_UPDATE && i < nchanges; i++)
-        sbuf_printf(&key, "|%s", changes[i].s ? changes[i].s : "");
+        len += 1 + (changes[i].s ? strlen(changes[i].s) : 0);
+    char *key = len <= sizeof inl ? inl : xmalloc(len);
+    size_t kl = 0;
+    {
+        long v = (long)op;
+        char dig[24];
+        size_t nd = 0;
+        unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+        do {
+            dig[nd++] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (v < 0)
+            key[kl++] = '-';
+        while (nd)
+            key[kl++] = dig[--nd];
+    }
+    for (size_t i = 0; op == KP_OP_UPDATE && i < nchanges; i++) {
+        key[kl++] = '|';
+        size_t cl = changes[i].s ? strlen(changes[i].s) : 0;
+        memcpy(key + kl, changes[i].s ? changes[i].s : "", cl);
+        kl += cl;
+    }
+    key[kl] = '\0';
     ptrdiff_t ei = e - d->entities;
     size_t slot, stride = d->nindexes + 1;
-    if (distrib_map_get(h->wcache, key.s, ei, &slot)) {
-        sbuf_free(&key);
+    if (distrib_map_get(h->wcache, key, ei, &slot)) {
+        if (key != inl)
+            free(key);
         return &h->wvals[slot * stride];
     }
     VEC_GROW(h->wkeys, h->nw, h->capw);
@@ -388,10 +440,10 @@ static const double *write_units(heat *h, const kp_entity *e, kp_write_op op, co
         h->wvals = xrealloc(h->wvals, h->capwv * sizeof *h->wvals);
     }
     slot = h->nw++;
-    h->wkeys[slot] = sbuf_steal(&key);
+    h->wkeys[slot] = key != inl ? key : xstrdup(key);
     double *v = &h->wvals[slot * stride];
     memset(v, 0, stride * sizeof *v);
-    capacity_entity_write(d, e, op, changes, nchanges, &v[0], d->nindexes ? v + 1 : NULL);
+    capacity_memo_entity_write(h->cap, e, op, changes, nchanges, &v[0], d->nindexes ? v + 1 : NULL);
     distrib_map_put(h->wcache, h->wkeys[slot], ei, slot);
     return v;
 }
@@ -422,6 +474,7 @@ static void hrow_free(hrow *r)
     free(r->ph);
     free(r->items);
     free(r->src);
+    free(r->skeleton);
 }
 
 static int suggest_shards(double read_units, double write_units)
@@ -440,9 +493,45 @@ void stage_heat(kp_analysis *a)
     h.d = d;
     h.nent = d->nentities;
     h.names = distrib_map_design(d);
+    /* the resolver's memo when it ran (the same figures), else one of our own */
+    capacity_memo *own = a->capacity_memo ? NULL : capacity_memo_new(d);
+    h.cap = own ? own : a->capacity_memo;
     h.dists = xcalloc(d->nattrs ? d->nattrs : 1, sizeof *h.dists);
     h.dist_done = xcalloc(d->nattrs ? d->nattrs : 1, sizeof *h.dist_done);
     h.rowmap = distrib_map_new(d->nentities * 2 + d->nindexes);
+    {
+        /* which entities carry each index's partition attribute (as a key or plainly): the
+         * indexes' partition attribute names numbered, then each entity's names looked up once */
+        namemap *pknames = namemap_new(d->nindexes);
+        size_t *pkslot = xmalloc((d->nindexes ? d->nindexes : 1) * sizeof *pkslot), nslots = 0;
+        for (size_t x = 0; x < d->nindexes; x++) {
+            const char *pk = d->indexes[x].pk.s;
+            size_t sl = SIZE_MAX;
+            if (pk && !namemap_get(pknames, pk, &sl)) {
+                sl = nslots++;
+                namemap_put(pknames, pk, sl);
+            }
+            pkslot[x] = sl;
+        }
+        bool *seen = xmalloc(nslots ? nslots : 1);
+        h.pk_carried = xcalloc((h.nent ? h.nent : 1) * (d->nindexes ? d->nindexes : 1), sizeof *h.pk_carried);
+        for (size_t e = 0; e < d->nentities && nslots; e++) {
+            const kp_entity *en = &d->entities[e];
+            memset(seen, 0, nslots);
+            size_t sl;
+            for (size_t k = 0; k < en->nkeys; k++)
+                if (namemap_get(pknames, en->keys[k].attr.s, &sl))
+                    seen[sl] = true;
+            for (size_t k = 0; k < en->nattrs; k++)
+                if (namemap_get(pknames, en->attrs[k].s, &sl))
+                    seen[sl] = true;
+            for (size_t x = 0; x < d->nindexes; x++)
+                h.pk_carried[e * d->nindexes + x] = pkslot[x] != SIZE_MAX && seen[pkslot[x]];
+        }
+        free(seen);
+        free(pkslot);
+        namemap_free(pknames);
+    }
     h.members = xcalloc((d->nindexes + 1) * (h.nent ? h.nent : 1), sizeof *h.members);
     /* the synthetic templates must not move once rows point at them */
     h.capsynth_tpl = (d->nindexes + 1) * (h.nent ? h.nent : 1);
@@ -481,8 +570,7 @@ void stage_heat(kp_analysis *a)
         const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
         double rate = nz(p->rate);
         /* write patterns' read steps (find, then write) read too */
-        if (p->kind == KP_READ &&
-            (pr->plan == KP_PLAN_GET || pr->plan == KP_PLAN_QUERY || pr->plan == KP_PLAN_MULTI)) {
+        if (p->kind == KP_READ && (pr->plan == KP_PLAN_GET || pr->plan == KP_PLAN_QUERY || pr->plan == KP_PLAN_MULTI)) {
             if (pr->index >= -1 && pr->index < (ptrdiff_t)d->nindexes)
                 a->indexes[pr->index + 1].patterns_served++;
         }
@@ -491,8 +579,7 @@ void stage_heat(kp_analysis *a)
             if (st->index < -1 || st->index >= (ptrdiff_t)d->nindexes)
                 continue;
             double units = rate * (st->count > 0 ? st->count : 1) * nz(st->rcu);
-            if (st->op == KP_OP_GETITEM || st->op == KP_OP_QUERY || st->op == KP_OP_BATCHGET ||
-                st->op == KP_OP_SCAN)
+            if (st->op == KP_OP_GETITEM || st->op == KP_OP_QUERY || st->op == KP_OP_BATCHGET || st->op == KP_OP_SCAN)
                 a->indexes[st->index + 1].rcu_per_s += units;
             if (st->op == KP_OP_SCAN || !st->entity)
                 continue;
@@ -534,6 +621,7 @@ void stage_heat(kp_analysis *a)
     distrib_map_free(h.wcache);
 
     /* partitions */
+    h.families = distrib_map_new(h.nrows);
     a->partitions = xcalloc(h.nrows ? h.nrows : 1, sizeof *a->partitions);
     a->npartitions = h.nrows;
     for (size_t r = 0; r < h.nrows; r++) {
@@ -587,12 +675,28 @@ void stage_heat(kp_analysis *a)
         pr->suggest_shards = pr->hot ? suggest_shards(maxr, maxw) : 0;
         pr->items = row->total_items;
 
-        kp_index_result *ir = &a->indexes[row->index + 1];
-        ir->distinct += pr->distinct; /* NAN stays NAN: unknown */
+        /* the row's family: same literals, same number of placeholders */
+        size_t f;
+        if (!distrib_map_get(h.families, row->skeleton, row->index, &f)) {
+            VEC_GROW(h.fam, h.nfam, h.capfam);
+            f = h.nfam++;
+            h.fam[f] = (hfamily){row->index, 0, 0, 0, 0};
+            distrib_map_put(h.families, row->skeleton, row->index, f);
+        }
+        hfamily *fm = &h.fam[f];
+        fm->distinct = isnan(pr->distinct) || isnan(fm->distinct) ? NAN : fmax(fm->distinct, pr->distinct);
+        fm->items += maxi;
+        fm->reads += maxr;
+        fm->writes += maxw;
+    }
+    for (size_t f = 0; f < h.nfam; f++) {
+        const hfamily *fm = &h.fam[f];
+        kp_index_result *ir = &a->indexes[fm->index + 1];
+        ir->distinct += fm->distinct; /* NAN stays NAN: unknown */
         if (ir->items > 0)
-            ir->hot_share = fmax(ir->hot_share, maxi / ir->items);
-        ir->read_hot_share = fmax(ir->read_hot_share, maxr);   /* units for now */
-        ir->write_hot_share = fmax(ir->write_hot_share, maxw); /* units for now */
+            ir->hot_share = fmax(ir->hot_share, fmin(1, fm->items / ir->items));
+        ir->read_hot_share = fmax(ir->read_hot_share, fm->reads);   /* units for now */
+        ir->write_hot_share = fmax(ir->write_hot_share, fm->writes); /* units for now */
     }
     /* turn the hottest units into shares of the index's traffic */
     for (size_t x = 0; x < a->nindexes; x++) {
@@ -624,9 +728,15 @@ void stage_heat(kp_analysis *a)
     free(h.synth_tpl);
     free(h.members);
     distrib_map_free(h.names);
+    /* heat is the memo's last user: the finished analysis does not hold it */
+    capacity_memo_free(own ? own : a->capacity_memo);
+    a->capacity_memo = NULL;
     free(h.dists);
     free(h.dist_done);
     distrib_map_free(h.rowmap);
+    free(h.pk_carried);
+    distrib_map_free(h.families);
+    free(h.fam);
 }
 
 void stage_heat_free(kp_analysis *a)

@@ -8,7 +8,13 @@
  * as a key is a one-placeholder template), the share of their items it holds (sparse rules) and
  * the projected entry size; entities grouped by the literal shape of their partition template
  * ("CLIENTE#\1"), and, lazily, for each group the groups whose shape can produce the same value.
- * A pattern then looks at one entry per index and at the few colliding groups only.
+ * A pattern then looks at one entry per index and at the few colliding groups only; candidates
+ * are ranked on a lower bound first, and the mixed-collection sums (cached per entry and kind of
+ * sort-key condition) are computed only for the ones that can still win. The results' steps,
+ * strings and key values live in one block allocator (a->resolve_arena), released at once.
+ *
+ * Plan choice (SPEC 2): fewer requests; then the key that serves order, range and conditions
+ * (no app sort, no filter); then fewer read units per call; then the base table.
  *
  * Estimates (documented here once):
  * - Items matching a key condition = entity count x share on the index x the product, over the
@@ -142,7 +148,7 @@ typedef struct ixinfo {
     const char *pk, *sk;
     bool gsi;
     entry *entries;
-    size_t n;
+    size_t n, cap;
     size_t ngroups;
     size_t *gstart;   /* members of group g: gmembers[gstart[g] .. gstart[g+1]) */
     size_t *gmembers; /* entry positions */
@@ -150,6 +156,8 @@ typedef struct ixinfo {
     struct collsum *sums; /* per entry x condition kind (none, prefix, exact): other entities read */
     size_t *ncoll;
     bool *coll_done;
+    struct glead *byshape; /* lazily: the groups sorted by the leading literal of their partition template */
+    size_t nempty;   /* byshape[0 .. nempty): the groups whose template has no leading literal */
 } ixinfo;
 
 /* What a mixed collection adds for one entry and one kind of sort-key condition, when the
@@ -178,6 +186,7 @@ typedef struct rctx {
     } steps;            /* scratch steps of the pattern being resolved */
     unsigned stamp;
     size_t nasked;  /* entities marked by the current pattern */
+    char unknown_sel[32]; /* UNKNOWN_SELECTIVITY as %g writes it (for the warnings) */
 } rctx;
 
 static const kp_attr *attr_of(const rctx *c, const char *name)
@@ -340,20 +349,88 @@ static void build_groups(ixinfo *xi)
     free(count);
 }
 
-/* Groups whose partition template can produce the same value as group g's (g included). */
+static const char *group_lead(const ixinfo *xi, size_t g) { return lead_lit(&xi->entries[xi->gmembers[xi->gstart[g]]].pk); }
+
+typedef struct glead {
+    const char *lead; /* the group's leading literal */
+    size_t g;
+} glead;
+
+static int cmp_group_lead(const void *x, const void *y)
+{
+    const glead *a = x, *b = y;
+    int r = strcmp(a->lead, b->lead);
+    return r ? r : (a->g > b->g) - (a->g < b->g);
+}
+
+static int cmp_size(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* First position in xi->byshape whose group's leading literal is >= s (the first n bytes of s). */
+static size_t lead_lower_bound(const ixinfo *xi, const char *s, size_t n)
+{
+    size_t lo = 0, hi = xi->ngroups;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *m = xi->byshape[mid].lead;
+        int r = strncmp(m, s, n);
+        if (r < 0 || (r == 0 && strlen(m) < n))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Groups whose partition template can produce the same value as group g's (g included), in
+ * group order. Two templates can only meet when one leading literal is a prefix of the other
+ * (shape_compat), so only those groups are tested: the ones without a leading literal, the ones
+ * whose literal is a prefix of g's (looked up by length) and the ones g's literal prefixes (one
+ * run of the sorted order). */
 static const size_t *colliding_groups(ixinfo *xi, size_t g, size_t *n)
 {
     if (!xi->coll_done[g]) {
         const keyview *a = &xi->entries[xi->gmembers[xi->gstart[g]]].pk;
         const char *la = lead_lit(a);
         size_t *v = xmalloc(xi->ngroups * sizeof *v), k = 0;
-        for (size_t h = 0; h < xi->ngroups; h++) {
-            const keyview *b = &xi->entries[xi->gmembers[xi->gstart[h]]].pk;
-            const char *lb = lead_lit(b);
-            if (h != g && la[0] && lb[0] && la[0] != lb[0])
-                continue; /* leading literals differ at once: never the same value */
-            if (h == g || shape_compat(a, b))
-                v[k++] = h;
+        if (!la[0]) {
+            for (size_t h = 0; h < xi->ngroups; h++)
+                if (h == g || shape_compat(a, &xi->entries[xi->gmembers[xi->gstart[h]]].pk))
+                    v[k++] = h;
+        } else {
+            if (!xi->byshape) {
+                xi->byshape = xmalloc(xi->ngroups * sizeof *xi->byshape);
+                for (size_t h = 0; h < xi->ngroups; h++)
+                    xi->byshape[h] = (glead){group_lead(xi, h), h};
+                qsort(xi->byshape, xi->ngroups, sizeof *xi->byshape, cmp_group_lead);
+                while (xi->nempty < xi->ngroups && !xi->byshape[xi->nempty].lead[0])
+                    xi->nempty++;
+            }
+            size_t nc = 0;
+            for (size_t i = 0; i < xi->nempty; i++)
+                v[nc++] = xi->byshape[i].g;
+            size_t ll = strlen(la);
+            for (size_t len = 1; len < ll; len++) /* literals that are proper prefixes of la */
+                for (size_t i = lead_lower_bound(xi, la, len); i < xi->ngroups; i++) {
+                    const char *lb = xi->byshape[i].lead;
+                    if (strlen(lb) != len || strncmp(lb, la, len) != 0)
+                        break;
+                    v[nc++] = xi->byshape[i].g;
+                }
+            for (size_t i = lead_lower_bound(xi, la, ll); i < xi->ngroups; i++) { /* la is their prefix */
+                if (strncmp(xi->byshape[i].lead, la, ll) != 0)
+                    break;
+                v[nc++] = xi->byshape[i].g;
+            }
+            qsort(v, nc, sizeof *v, cmp_size);
+            for (size_t i = 0; i < nc; i++) {
+                size_t h = v[i];
+                if (h == g || shape_compat(a, &xi->entries[xi->gmembers[xi->gstart[h]]].pk))
+                    v[k++] = h;
+            }
         }
         xi->coll[g] = v;
         xi->ncoll[g] = k;
@@ -380,7 +457,7 @@ static void view_from(keyview *v, const kp_keytpl *k, const char *attr)
     }
 }
 
-static void ctx_init(rctx *c, const kp_design *d)
+static void ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
 {
     memset(c, 0, sizeof *c);
     c->d = d;
@@ -423,7 +500,7 @@ static void ctx_init(rctx *c, const kp_design *d)
             xi->sk = x->sk.s;
             xi->gsi = x->kind == KP_GSI;
         }
-        xi->entries = xcalloc(d->nentities ? d->nentities : 1, sizeof *xi->entries);
+        xi->entries = NULL; /* grown as entities join: most indexes hold few of them */
         const char *names[2] = {xi->pk, xi->sk};
         for (int r = 0; r < 2; r++) {
             if (!names[r])
@@ -465,7 +542,9 @@ static void ctx_init(rctx *c, const kp_design *d)
             bool has_sk = xi->sk && carries[2 * k + 1];
             if (k > 0 && xi->sk && !has_sk)
                 continue;
+            VEC_GROW(xi->entries, xi->n, xi->cap);
             entry *en = &xi->entries[xi->n++];
+            memset(en, 0, sizeof *en);
             en->e = e;
             en->epos = i;
             view_from(&en->pk, tpls[2 * k], xi->pk);
@@ -476,9 +555,9 @@ static void ctx_init(rctx *c, const kp_design *d)
                 en->share = 1;
                 en->proj = isnan(e->size) ? 0 : e->size;
             } else {
-                en->share = e->nsparse ? capacity_index_share(d, e, xi->index) : 1;
+                en->share = e->nsparse ? capacity_memo_index_share(cap, e, xi->index) : 1;
                 en->proj = d->indexes[k - 1].projection == KP_PROJ_ALL ? (isnan(e->size) ? 0 : e->size)
-                                                                      : capacity_projected_bytes(d, e, xi->index);
+                                                                      : capacity_memo_projected_bytes(cap, e, xi->index);
             }
         }
     }
@@ -516,6 +595,7 @@ static void ctx_free(rctx *c)
         free(xi->coll);
         free(xi->ncoll);
         free(xi->coll_done);
+        free(xi->byshape);
         free(xi->gstart);
         free(xi->gmembers);
         free(xi->sums);
@@ -541,9 +621,13 @@ typedef struct known {
     const char *value; /* fixed value or NULL */
 } known;
 
+/* A pattern's known attributes: a few, so they start in the struct (no malloc per pattern).
+ * Zero-initialise; never copy by value (v may point into it); release with kset_free. */
+#define KSET_INL 8
 typedef struct kset {
     known *v;
     size_t n, cap;
+    known inl[KSET_INL];
 } kset;
 
 static void kset_add(kset *k, const char *name, const char *value)
@@ -553,8 +637,27 @@ static void kset_add(kset *k, const char *name, const char *value)
     for (size_t i = 0; i < k->n; i++)
         if (strcmp(k->v[i].name, name) == 0)
             return;
-    VEC_GROW(k->v, k->n, k->cap);
+    if (!k->v) {
+        k->v = k->inl;
+        k->cap = KSET_INL;
+    }
+    if (k->n == k->cap) {
+        known *nv = xmalloc(2 * k->cap * sizeof *nv);
+        memcpy(nv, k->v, k->n * sizeof *nv);
+        if (k->v != k->inl)
+            free(k->v);
+        k->v = nv;
+        k->cap *= 2;
+    }
     k->v[k->n++] = (known){name, value};
+}
+
+static void kset_free(kset *k)
+{
+    if (k->v != k->inl)
+        free(k->v);
+    k->v = NULL;
+    k->n = k->cap = 0;
 }
 
 static const known *kset_find(const kset *k, const char *name)
@@ -567,20 +670,105 @@ static const known *kset_find(const kset *k, const char *name)
 
 /* ---- warnings ------------------------------------------------------------------------ */
 
+/* The pattern's warnings; the texts live in the analysis' arena (c->ar). */
 typedef struct wlist {
     char **v;
     size_t n, cap;
+    const rctx *c;
 } wlist;
 
-static void warn_add(wlist *w, char *msg)
+static void *ar_alloc(const rctx *c, size_t n);
+
+static void warn_keep(wlist *w, char *msg)
 {
     for (size_t i = 0; i < w->n; i++)
-        if (strcmp(w->v[i], msg) == 0) {
-            free(msg);
-            return;
-        }
+        if (strcmp(w->v[i], msg) == 0)
+            return; /* the arena copy is released with the rest */
     VEC_GROW(w->v, w->n, w->cap);
     w->v[w->n++] = msg;
+}
+
+/* Adds a warning (heap text, freed here) unless the same text is there already. */
+static void warn_add(wlist *w, char *msg)
+{
+    size_t n = strlen(msg);
+    char *t = ar_alloc(w->c, n + 1);
+    memcpy(t, msg, n + 1);
+    free(msg);
+    warn_keep(w, t);
+}
+
+/* Adds the concatenation of the pieces (up to a NULL) as a warning: the warnings of the live
+ * pane are built without printf, which costs more than the resolution of a pattern. */
+static void warn_cat(wlist *w, ...)
+{
+    va_list ap;
+    size_t len = 0;
+    va_start(ap, w);
+    for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *))
+        len += strlen(s);
+    va_end(ap);
+    char *msg = ar_alloc(w->c, len + 1), *q = msg;
+    va_start(ap, w);
+    for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *)) {
+        size_t n = strlen(s);
+        memcpy(q, s, n);
+        q += n;
+    }
+    va_end(ap);
+    *q = '\0';
+    warn_keep(w, msg);
+}
+#define WARN(w, ...) warn_cat((w), __VA_ARGS__, (const char *)NULL)
+
+/* printf's %g of v into buf (32 bytes); integers below 1e6 without printf (the same text). */
+static const char *num_g(char *buf, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e6 && !(v == 0 && signbit(v))) {
+        long long n = (long long)v;
+        char tmp[24];
+        size_t k = 0;
+        bool neg = n < 0;
+        unsigned long long u = neg ? (unsigned long long)(-n) : (unsigned long long)n;
+        do {
+            tmp[k++] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        size_t j = 0;
+        if (neg)
+            buf[j++] = '-';
+        while (k)
+            buf[j++] = tmp[--k];
+        buf[j] = '\0';
+        return buf;
+    }
+    snprintf(buf, 32, "%g", v);
+    return buf;
+}
+
+/* printf's %.0f of v into buf (32 bytes): round half to even, as printf does; below 1e15
+ * without printf. */
+static const char *num_f0(char *buf, double v)
+{
+    double r = nearbyint(v);
+    if (!isfinite(v) || !(fabs(r) < 1e15) || (r == 0 && signbit(v))) {
+        snprintf(buf, 32, "%.0f", v);
+        return buf;
+    }
+    long long n = (long long)r;
+    unsigned long long u = n < 0 ? (unsigned long long)(-n) : (unsigned long long)n;
+    char tmp[24];
+    size_t k = 0, j = 0;
+    do {
+        tmp[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (n < 0)
+        buf[j++] = '-';
+    while (k)
+        buf[j++] = tmp[--k];
+    buf[j] = '\0';
+    return buf;
 }
 
 /* ---- selectivity --------------------------------------------------------------------- */
@@ -1249,10 +1437,15 @@ static char *ar_printf(const rctx *c, const char *fmt, ...)
 
 static void add_escaped(sb *b, const char *s)
 {
-    for (; *s; s++) {
-        if (*s == '{' || *s == '}')
-            sb_addc(b, *s);
-        sb_addc(b, *s);
+    while (*s) {
+        size_t run = strcspn(s, "{}");
+        sb_addn(b, s, run);
+        s += run;
+        if (*s) { /* a brace: doubled */
+            sb_addn(b, s, 1);
+            sb_addn(b, s, 1);
+            s++;
+        }
     }
 }
 
@@ -1431,21 +1624,29 @@ static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const ks
         if (used)
             continue;
         add_filter_term(c, &b, vals, "%s = :%s", nm, K->v[i].value);
-        sb_printf(what, "%s%s", what->len ? ", " : "", nm);
+        sb_add(what, what->len ? ", " : "");
+        sb_add(what, nm);
     }
     if (cd->range_unserved) {
         if (b.len)
             sb_add(&b, " AND ");
-        sb_printf(&b, "%s BETWEEN :%s1 AND :%s2", p->range.s, p->range.s, p->range.s);
+        sb_add(&b, p->range.s);
+        sb_add(&b, " BETWEEN :");
+        sb_add(&b, p->range.s);
+        sb_add(&b, "1 AND :");
+        sb_add(&b, p->range.s);
+        sb_add(&b, "2");
         kv_add(c, vals, ar_printf(c, ":%s1", p->range.s), ar_printf(c, "{%s}", p->range.s));
         kv_add(c, vals, ar_printf(c, ":%s2", p->range.s), ar_printf(c, "{%s}", p->range.s));
-        sb_printf(what, "%s%s", what->len ? ", " : "", p->range.s);
+        sb_add(what, what->len ? ", " : "");
+        sb_add(what, p->range.s);
     }
     for (size_t i = 0; i < p->nfilter; i++) {
         if (!p->filter[i].s || !knows(c, e, p->filter[i].s))
             continue;
         add_filter_term(c, &b, vals, "%s = :%s", p->filter[i].s, NULL);
-        sb_printf(what, "%s%s", what->len ? ", " : "", p->filter[i].s);
+        sb_add(what, what->len ? ", " : "");
+        sb_add(what, p->filter[i].s);
     }
     if (cd->mixed) {
         /* an attribute this entity carries and the other one does not; else a type tag */
@@ -1456,14 +1657,18 @@ static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const ks
                 tag = e->attrs[i].s;
         if (b.len)
             sb_add(&b, " AND ");
-        if (tag)
-            sb_printf(&b, "attribute_exists(%s)", tag);
-        else {
+        if (tag) {
+            sb_add(&b, "attribute_exists(");
+            sb_add(&b, tag);
+            sb_addc(&b, ')');
+        } else {
             sb_add(&b, "entityType = :entityType");
             kv_add(c, vals, ":entityType", ar_strdup(c, e->name));
         }
-        sb_printf(what, "%sother entities (%s)", what->len ? ", " : "",
-                    cd->collider ? cd->collider->e->name : "?");
+        sb_add(what, what->len ? ", " : "");
+        sb_add(what, "other entities (");
+        sb_add(what, cd->collider ? cd->collider->e->name : "?");
+        sb_addc(what, ')');
     }
     (void)c;
     if (!b.len) {
@@ -1500,23 +1705,21 @@ static void cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wl
                               cd->en->e->name, cd->xi->name, src));
         free(src);
     }
+    char nb[32];
     if (cd->app_sort)
-        warn_add(w, xasprintf("order by %s is not served by the sort key of %s: the app sorts", p->order.s,
-                              cd->xi->name));
+        WARN(w, "order by ", p->order.s, " is not served by the sort key of ", cd->xi->name, ": the app sorts");
     if (cd->app_sort && !isnan(p->limit))
-        warn_add(w, xasprintf("limit %g not pushed down: the whole collection is read", p->limit));
+        WARN(w, "limit ", num_g(nb, p->limit), " not pushed down: the whole collection is read");
     if (cd->filter && filter_what && *filter_what)
-        warn_add(w, xasprintf("FilterExpression on %s: capacity counts every item read before the filter",
-                              filter_what));
+        WARN(w, "FilterExpression on ", filter_what, ": capacity counts every item read before the filter");
     if (cd->warn & W_UNKNOWN_DIST)
-        warn_add(w, xasprintf("unknown distribution of %s: assumed %g items per partition",
-                              cd->unknown_attr ? cd->unknown_attr : "a key attribute", DEFAULT_COLLECTION));
+        WARN(w, "unknown distribution of ", cd->unknown_attr ? cd->unknown_attr : "a key attribute", ": assumed ",
+             num_g(nb, DEFAULT_COLLECTION), " items per partition");
     if (cd->warn & W_UNKNOWN_SEL)
-        warn_add(w, xasprintf("unknown distribution of a filtered attribute: assumed selectivity %g",
-                              UNKNOWN_SELECTIVITY));
+        WARN(w, "unknown distribution of a filtered attribute: assumed selectivity ", c->unknown_sel);
     if (cd->fanout > 1)
-        warn_add(w, xasprintf("fan-out: %g queries over the values of %s", cd->fanout,
-                              cd->fanout_attr ? cd->fanout_attr : "?"));
+        WARN(w, "fan-out: ", num_g(nb, cd->fanout), " queries over the values of ",
+             cd->fanout_attr ? cd->fanout_attr : "?");
     (void)c;
 }
 
@@ -1610,14 +1813,12 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     if (strong_refused) {
         bool gsi_only = !ok || best.xi->index >= 0;
         if (gsi_only)
-            warn_add(w, xasprintf("strong read refused on a GSI for %s: GSIs are eventually consistent",
-                                  e->name));
+            WARN(w, "strong read refused on a GSI for ", e->name, ": GSIs are eventually consistent");
     }
     if (!ok) {
         double rcu, lat;
         scan_step(c, p, K, e, sl, &rcu, &lat);
-        warn_add(w, xasprintf("nothing serves %s by [%s]: Scan of the whole table", e->name,
-                              K->n ? K->v[0].name : ""));
+        WARN(w, "nothing serves ", e->name, " by [", K->n ? K->v[0].name : "", "]: Scan of the whole table");
         o->plan = KP_PLAN_SCAN;
         o->requests = sl->v[sl->n - 1].count;
         o->rcu = rcu;
@@ -1822,12 +2023,14 @@ static void resolve_screen_one_query(rctx *c, const kp_pattern *p, const kset *K
 static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, steplist *sl, wlist *w)
 {
     size_t n = p->nentities;
-    size_t *epos = xcalloc(n ? n : 1, sizeof *epos);
+    size_t epos_inl[8];
+    size_t *epos = n <= 8 ? epos_inl : xcalloc(n, sizeof *epos);
     for (size_t i = 0; i < n; i++) {
         if (!entity_of(c, p->entities[i].s, &epos[i])) {
             warn_add(w, xasprintf("unknown entity '%s'", p->entities[i].s ? p->entities[i].s : ""));
             r->plan = KP_PLAN_INVALID;
-            free(epos);
+            if (epos != epos_inl)
+                free(epos);
             return;
         }
     }
@@ -1866,7 +2069,7 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
             size_t before = sl->n;
             readout oi;
             read_entity(c, p, &Ki, epos[i], &p->entities[i], 1, sl, w, &oi);
-            free(Ki.v);
+            kset_free(&Ki);
             filter |= oi.filter;
             if (i == 0) {
                 requests += oi.requests;
@@ -1932,7 +2135,7 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
                         kset_add(&Ki, K.v[k].name, K.v[k].value);
                 readout oi;
                 read_entity(c, p, &Ki, epos[i], p->entities, p->nentities, sl, w, &oi);
-                free(Ki.v);
+                kset_free(&Ki);
                 requests += oi.requests;
                 rcu += oi.rcu;
                 items += oi.items;
@@ -1961,8 +2164,9 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
         r->app_sort = o.app_sort;
         r->limit_pushed = o.limit_pushed;
     }
-    free(K.v);
-    free(epos);
+    kset_free(&K);
+    if (epos != epos_inl)
+        free(epos);
 }
 
 /* ---- writes -------------------------------------------------------------------------- */
@@ -2029,8 +2233,7 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
                 wcu += tw * (writes - per_entity);
                 iwcu += iw * (writes - per_entity);
                 multi = true;
-                warn_add(w, xasprintf("%s needs the full key of %s: find, then write",
-                                      kp_write_op_name(p->op), e->name));
+                WARN(w, kp_write_op_name(p->op), " needs the full key of ", e->name, ": find, then write");
             }
         }
         kp_step *st = step_new(sl);
@@ -2071,7 +2274,7 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
     r->rcu_per_call = rcu;
     r->latency_ms = lat;
 out:
-    free(K.v);
+    kset_free(&K);
 }
 
 /* ---- the stage ----------------------------------------------------------------------- */
@@ -2081,6 +2284,7 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
     steplist sl = c->steps; /* scratch reused from pattern to pattern */
     sl.n = 0;
     wlist w = {0};
+    w.c = c;
     r->pattern = p;
     r->index = -1;
     r->latency_ok = true;
@@ -2106,8 +2310,10 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
         r->index = -1;
     }
     set_totals(r, p);
-    if (!r->latency_ok)
-        warn_add(&w, xasprintf("estimated %.0f ms misses the %g ms target", r->latency_ms, p->latency));
+    if (!r->latency_ok) {
+        char nb1[32], nb2[32];
+        WARN(&w, "estimated ", num_f0(nb1, r->latency_ms), " ms misses the ", num_g(nb2, p->latency), " ms target");
+    }
     if (p->needs != KP_NEEDS_NONE && !p->served_by)
         warn_add(&w, xasprintf("needs %s: DynamoDB cannot serve it; serve it outside (served_by), fed by the "
                                "change stream",
@@ -2116,10 +2322,7 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
     r->warnings = NULL;
     if (w.n) {
         r->warnings = ar_alloc(c, w.n * sizeof *r->warnings);
-        for (size_t i = 0; i < w.n; i++) {
-            r->warnings[i] = ar_strdup(c, w.v[i]);
-            free(w.v[i]);
-        }
+        memcpy(r->warnings, w.v, w.n * sizeof *r->warnings); /* in the arena already */
     }
     free(w.v);
 }
@@ -2132,8 +2335,11 @@ void stage_resolve(kp_analysis *a)
     if (!d)
         return;
     rctx c;
-    ctx_init(&c, d);
+    if (!a->capacity_memo)
+        a->capacity_memo = capacity_memo_new(d);
+    ctx_init(&c, d, a->capacity_memo);
     c.cands = xcalloc(c.nix, sizeof *c.cands);
+    num_g(c.unknown_sel, UNKNOWN_SELECTIVITY);
     c.ar = xcalloc(1, sizeof *c.ar);
     a->resolve_arena = c.ar;
     for (size_t i = 0; i < d->npatterns; i++)
@@ -2152,6 +2358,8 @@ void stage_resolve_free(kp_analysis *a)
     free(a->patterns);
     arena_release(a->resolve_arena);
     a->resolve_arena = NULL;
+    capacity_memo_free(a->capacity_memo);
+    a->capacity_memo = NULL;
     a->patterns = NULL;
     a->npatterns = 0;
 }

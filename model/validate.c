@@ -14,34 +14,85 @@
 /* Candidate lists in messages are cut after this many names. */
 #define MAX_LISTED 12
 
-/* A growable list of borrowed names (no duplicates). */
+/* A set of borrowed names in insertion order, hashed (designs with thousands of patterns stay
+ * linear). Each name carries a tag: the position of the element that first used it. */
 typedef struct names {
     const char **v;
-    size_t n, cap;
+    size_t *tag;
+    size_t n, cap, tcap;
+    size_t *slots; /* open addressing: index into v plus 1, 0 = empty */
+    size_t nslots;
 } names;
 
-static void names_add(names *l, const char *s)
+static size_t name_hash(const char *s)
 {
-    if (!s)
-        return;
-    for (size_t i = 0; i < l->n; i++)
-        if (!strcmp(l->v[i], s))
-            return;
-    VEC_GROW(l->v, l->n, l->cap);
-    l->v[l->n++] = s;
+    size_t h = 1469598103934665603u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
 }
 
-static bool names_has(const names *l, const char *s)
+/* Position of s in the set, or -1. */
+static ptrdiff_t names_find(const names *l, const char *s)
 {
-    for (size_t i = 0; s && i < l->n; i++)
-        if (!strcmp(l->v[i], s))
-            return true;
-    return false;
+    if (!s || !l->nslots)
+        return -1;
+    for (size_t i = name_hash(s) & (l->nslots - 1);; i = (i + 1) & (l->nslots - 1)) {
+        size_t k = l->slots[i];
+        if (!k)
+            return -1;
+        if (!strcmp(l->v[k - 1], s))
+            return (ptrdiff_t)(k - 1);
+    }
 }
+
+static void names_rehash(names *l)
+{
+    free(l->slots);
+    l->nslots = l->nslots ? l->nslots * 2 : 16;
+    l->slots = xcalloc(l->nslots, sizeof *l->slots);
+    for (size_t k = 0; k < l->n; k++) {
+        size_t i = name_hash(l->v[k]) & (l->nslots - 1);
+        while (l->slots[i])
+            i = (i + 1) & (l->nslots - 1);
+        l->slots[i] = k + 1;
+    }
+}
+
+/* Adds s with its tag unless present; returns the tag of the name in the set (the earlier one
+ * when s was already there). NULL names are ignored (returns `tag`). */
+static size_t names_add_tag(names *l, const char *s, size_t tag)
+{
+    if (!s)
+        return tag;
+    ptrdiff_t at = names_find(l, s);
+    if (at >= 0)
+        return l->tag[at];
+    VEC_GROW(l->v, l->n, l->cap);
+    VEC_GROW(l->tag, l->n, l->tcap);
+    l->v[l->n] = s;
+    l->tag[l->n] = tag;
+    l->n++;
+    if (l->n * 2 > l->nslots)
+        names_rehash(l);
+    else {
+        size_t i = name_hash(s) & (l->nslots - 1);
+        while (l->slots[i])
+            i = (i + 1) & (l->nslots - 1);
+        l->slots[i] = l->n;
+    }
+    return tag;
+}
+
+static void names_add(names *l, const char *s) { names_add_tag(l, s, 0); }
+
+static bool names_has(const names *l, const char *s) { return names_find(l, s) >= 0; }
 
 static void names_free(names *l)
 {
     free(l->v);
+    free(l->tag);
+    free(l->slots);
     memset(l, 0, sizeof *l);
 }
 
@@ -74,31 +125,6 @@ static void report_unknown(kp_diags *dg, kp_status code, kp_loc loc, const char 
     sbuf_free(&s);
 }
 
-/* NULL-safe look-ups (names may be missing while a design is being edited). */
-static const kp_entity *find_entity(const kp_design *d, const char *name)
-{
-    for (size_t i = 0; name && i < d->nentities; i++)
-        if (d->entities[i].name && !strcmp(d->entities[i].name, name))
-            return &d->entities[i];
-    return NULL;
-}
-
-static const kp_attr *find_attr(const kp_design *d, const char *name)
-{
-    for (size_t i = 0; name && i < d->nattrs; i++)
-        if (d->attrs[i].name && !strcmp(d->attrs[i].name, name))
-            return &d->attrs[i];
-    return NULL;
-}
-
-static const kp_pattern *find_pattern(const kp_design *d, const char *id)
-{
-    for (size_t i = 0; id && i < d->npatterns; i++)
-        if (d->patterns[i].id && !strcmp(d->patterns[i].id, id))
-            return &d->patterns[i];
-    return NULL;
-}
-
 /* ---- context --------------------------------------------------------------------------- */
 
 typedef struct vctx {
@@ -109,7 +135,29 @@ typedef struct vctx {
     names entity_names;
     names pattern_ids;
     names index_names;
+    names attr_names;    /* declared attributes */
+    names decision_ids;
 } vctx;
+
+/* NULL-safe look-ups through the sets (names may be missing while a design is edited): the
+ * first element with the name. */
+static const kp_entity *find_entity(const vctx *c, const char *name)
+{
+    ptrdiff_t i = names_find(&c->entity_names, name);
+    return i < 0 ? NULL : &c->d->entities[c->entity_names.tag[i]];
+}
+
+static const kp_attr *find_attr(const vctx *c, const char *name)
+{
+    ptrdiff_t i = names_find(&c->attr_names, name);
+    return i < 0 ? NULL : &c->d->attrs[c->attr_names.tag[i]];
+}
+
+static const kp_pattern *find_pattern(const vctx *c, const char *id)
+{
+    ptrdiff_t i = names_find(&c->pattern_ids, id);
+    return i < 0 ? NULL : &c->d->patterns[c->pattern_ids.tag[i]];
+}
 
 static char *label_entity(const kp_entity *e, size_t i)
 {
@@ -151,15 +199,17 @@ static void collect(vctx *c)
     for (size_t i = 0; i < d->nindexes; i++) {
         names_add(&c->key_attrs, d->indexes[i].pk.s);
         names_add(&c->key_attrs, d->indexes[i].sk.s);
-        names_add(&c->index_names, d->indexes[i].name);
+        names_add_tag(&c->index_names, d->indexes[i].name, i);
     }
-    for (size_t i = 0; i < d->nattrs; i++)
+    for (size_t i = 0; i < d->nattrs; i++) {
         names_add(&c->all_attrs, d->attrs[i].name);
+        names_add_tag(&c->attr_names, d->attrs[i].name, i);
+    }
     for (size_t i = 0; i < c->key_attrs.n; i++)
         names_add(&c->all_attrs, c->key_attrs.v[i]);
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
-        names_add(&c->entity_names, e->name);
+        names_add_tag(&c->entity_names, e->name, i);
         for (size_t k = 0; k < e->nattrs; k++)
             names_add(&c->all_attrs, e->attrs[k].s);
         for (size_t k = 0; k < e->nkeys; k++) {
@@ -170,7 +220,9 @@ static void collect(vctx *c)
         }
     }
     for (size_t i = 0; i < d->npatterns; i++)
-        names_add(&c->pattern_ids, d->patterns[i].id);
+        names_add_tag(&c->pattern_ids, d->patterns[i].id, i);
+    for (size_t i = 0; i < d->ndecisions; i++)
+        names_add_tag(&c->decision_ids, d->decisions[i].id, i);
 }
 
 /* Every attribute an entity knows (domain attributes, key attributes, placeholders). */
@@ -209,12 +261,10 @@ static void check_indexes(vctx *c)
         char *w = label_index(x, i);
         if (!x->name || !*x->name)
             diags_add(c->dg, KP_MISSING_KEY, x->loc, "%s: 'name' is missing; expected the index's name", w);
-        for (size_t k = 0; x->name && k < i; k++)
-            if (d->indexes[k].name && !strcmp(d->indexes[k].name, x->name)) {
-                diags_add(c->dg, KP_DUPLICATE, x->loc, "%s is defined twice (first at line %d); expected unique index names",
-                          w, d->indexes[k].loc.line);
-                break;
-            }
+        size_t first = names_add_tag(&c->index_names, x->name, i);
+        if (first != i)
+            diags_add(c->dg, KP_DUPLICATE, x->loc, "%s is defined twice (first at line %d); expected unique index names", w,
+                      d->indexes[first].loc.line);
         if (!x->pk.s || !*x->pk.s)
             diags_add(c->dg, KP_MISSING_KEY, x->loc, "%s: 'pk' is missing; expected the item attribute the index is partitioned on", w);
         if (x->pk.s && x->sk.s && !strcmp(x->pk.s, x->sk.s))
@@ -256,13 +306,11 @@ static void check_attrs(vctx *c)
     for (size_t i = 0; i < d->nattrs; i++) {
         const kp_attr *a = &d->attrs[i];
         char *w = xasprintf("attribute '%s'", a->name ? a->name : "?");
-        for (size_t k = 0; a->name && k < i; k++)
-            if (d->attrs[k].name && !strcmp(d->attrs[k].name, a->name)) {
-                diags_add(c->dg, KP_DUPLICATE, a->loc, "%s is declared twice (first at line %d); expected unique attribute names",
-                          w, d->attrs[k].loc.line);
-                break;
-            }
-        check_figure(c, a->loc, w, "distinct", a->distinct, 0, INFINITY);
+        size_t first = names_add_tag(&c->attr_names, a->name, i);
+        if (first != i)
+            diags_add(c->dg, KP_DUPLICATE, a->loc, "%s is declared twice (first at line %d); expected unique attribute names",
+                      w, d->attrs[first].loc.line);
+        check_figure(c, a->loc, w, "distinct", a->distinct, 1, INFINITY);
         check_figure(c, a->loc, w, "skew", a->zipf, 0, INFINITY);
         check_figure(c, a->loc, w, "write_hot", a->write_hot, 0, 1);
         check_figure(c, a->loc, w, "size", a->size, 0, INFINITY);
@@ -352,7 +400,7 @@ static void check_sparse(vctx *c, const kp_entity *e, const char *w)
             names_free(&known);
             continue;
         }
-        const kp_attr *a = find_attr(d, s->cond_attr.s);
+        const kp_attr *a = find_attr(c, s->cond_attr.s);
         if (a && a->type == KP_ATTR_ENUM && a->nvalues) {
             names vals = {0};
             for (size_t j = 0; j < a->nvalues; j++)
@@ -378,12 +426,10 @@ static void check_entities(vctx *c)
         char *w = label_entity(e, i);
         if (!e->name || !*e->name)
             diags_add(c->dg, KP_MISSING_KEY, e->loc, "%s: 'name' is missing; expected the entity's name", w);
-        for (size_t k = 0; e->name && k < i; k++)
-            if (d->entities[k].name && !strcmp(d->entities[k].name, e->name)) {
-                diags_add(c->dg, KP_DUPLICATE, e->loc, "%s is defined twice (first at line %d); expected unique entity names",
-                          w, d->entities[k].loc.line);
-                break;
-            }
+        size_t first = names_add_tag(&c->entity_names, e->name, i);
+        if (first != i)
+            diags_add(c->dg, KP_DUPLICATE, e->loc, "%s is defined twice (first at line %d); expected unique entity names", w,
+                      d->entities[first].loc.line);
         check_figure(c, e->loc, w, "count", e->count, 0, INFINITY);
         check_figure(c, e->loc, w, "size", e->size, 0, INFINITY);
         check_figure(c, e->loc, w, "writes", e->writes, 0, INFINITY);
@@ -419,11 +465,11 @@ static void check_entities(vctx *c)
 /* ---- patterns -------------------------------------------------------------------------- */
 
 /* The pattern's entities that exist in the design. */
-static size_t pattern_entities(const kp_design *d, const kp_pattern *p, const kp_entity **out)
+static size_t pattern_entities(const vctx *c, const kp_pattern *p, const kp_entity **out)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->nentities; i++) {
-        const kp_entity *e = find_entity(d, p->entities[i].s);
+        const kp_entity *e = find_entity(c, p->entities[i].s);
         if (e)
             out[n++] = e;
     }
@@ -468,7 +514,6 @@ static bool is_dynamo_read(const kp_pattern *p)
 
 static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const kp_entity *const *es, size_t n)
 {
-    const kp_design *d = c->d;
     const kp_str *cb = &p->covered_by;
     if (!cb->s)
         return;
@@ -476,7 +521,7 @@ static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const 
         diags_add(c->dg, KP_INVALID, cb->loc, "%s: covered_by names the pattern itself; expected another read pattern", w);
         return;
     }
-    const kp_pattern *q = find_pattern(d, cb->s);
+    const kp_pattern *q = find_pattern(c, cb->s);
     if (!q) {
         char *pre = xasprintf("%s: covered_by names unknown pattern '%s'", w, cb->s);
         report_unknown(c->dg, KP_UNKNOWN_REF, cb->loc, pre, cb->s, &c->pattern_ids, "the id of a read pattern");
@@ -499,7 +544,7 @@ static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const 
             if (q->entities[i].s && !strcmp(q->entities[i].s, es[k]->name))
                 return;
     for (size_t i = 0; i < q->nentities; i++) {
-        const kp_entity *qe = find_entity(d, q->entities[i].s);
+        const kp_entity *qe = find_entity(c, q->entities[i].s);
         if (!qe || !p->nby)
             continue;
         bool all = true;
@@ -522,12 +567,10 @@ static void check_patterns(vctx *c)
         char *w = label_pattern(p, i);
         if (!p->id || !*p->id)
             diags_add(c->dg, KP_MISSING_KEY, p->loc, "%s: 'id' is missing; expected a unique id (a number or a short name)", w);
-        for (size_t k = 0; p->id && k < i; k++)
-            if (d->patterns[k].id && !strcmp(d->patterns[k].id, p->id)) {
-                diags_add(c->dg, KP_DUPLICATE, p->loc, "%s: id %s is used twice (first at line %d); expected unique pattern ids",
-                          w, p->id, d->patterns[k].loc.line);
-                break;
-            }
+        size_t first = names_add_tag(&c->pattern_ids, p->id, i);
+        if (first != i)
+            diags_add(c->dg, KP_DUPLICATE, p->loc, "%s: id %s is used twice (first at line %d); expected unique pattern ids", w,
+                      p->id, d->patterns[first].loc.line);
         if (!p->name || !*p->name)
             diags_add(c->dg, KP_MISSING_KEY, p->loc, "%s: 'name' is missing; expected a short description of the pattern", w);
         if (!p->nentities && !p->served_by && p->needs == KP_NEEDS_NONE)
@@ -535,15 +578,29 @@ static void check_patterns(vctx *c)
                       "(or served_by: for what DynamoDB cannot serve)", w);
         for (size_t k = 0; k < p->nentities; k++) {
             const char *en = p->entities[k].s;
-            if (!en || find_entity(d, en))
+            if (!en || find_entity(c, en))
                 continue;
             char *pre = xasprintf("%s: unknown entity '%s'", w, en);
             report_unknown(c->dg, KP_UNKNOWN_REF, p->entities[k].loc, pre, en, &c->entity_names, "an entity of the design");
             free(pre);
         }
-        size_t n = d->nentities ? pattern_entities(d, p, es) : 0;
-        for (size_t k = 0; k < p->nby; k++)
+        size_t n = d->nentities ? pattern_entities(c, p, es) : 0;
+        for (size_t k = 0; k < p->nby; k++) {
             check_pattern_attr(c, w, "by", &p->by[k].attr, es, n);
+            const kp_attr *a = find_attr(c, p->by[k].attr.s);
+            if (!p->by[k].value || !a || a->type != KP_ATTR_ENUM || !a->nvalues)
+                continue;
+            names vals = {0};
+            for (size_t j = 0; j < a->nvalues; j++)
+                names_add(&vals, a->values[j].name);
+            if (!names_has(&vals, p->by[k].value)) {
+                char *pre = xasprintf("%s: 'by' fixes %s to '%s', which is not a value of enum '%s'", w, a->name,
+                                      p->by[k].value, a->name);
+                report_unknown(c->dg, KP_UNKNOWN_REF, p->by[k].attr.loc, pre, p->by[k].value, &vals, "a value of the enum");
+                free(pre);
+            }
+            names_free(&vals);
+        }
         check_pattern_attr(c, w, "range", &p->range, es, n);
         check_pattern_attr(c, w, "order", &p->order, es, n);
         for (size_t k = 0; k < p->nfilter; k++)
@@ -639,15 +696,13 @@ static void check_decisions(vctx *c)
         char *w = label_decision(x, i);
         if (!x->id || !*x->id)
             diags_add(c->dg, KP_MISSING_KEY, x->loc, "%s: 'id' is missing; expected a unique id such as D1", w);
-        for (size_t k = 0; x->id && k < i; k++)
-            if (d->decisions[k].id && !strcmp(d->decisions[k].id, x->id)) {
-                diags_add(c->dg, KP_DUPLICATE, x->loc, "%s: id %s is used twice (first at line %d); expected unique decision ids",
-                          w, x->id, d->decisions[k].loc.line);
-                break;
-            }
+        size_t first = names_add_tag(&c->decision_ids, x->id, i);
+        if (first != i)
+            diags_add(c->dg, KP_DUPLICATE, x->loc, "%s: id %s is used twice (first at line %d); expected unique decision ids", w,
+                      x->id, d->decisions[first].loc.line);
         for (size_t k = 0; k < x->npatterns; k++) {
             const kp_str *pid = &x->patterns[k];
-            if (!pid->s || find_pattern(d, pid->s))
+            if (!pid->s || find_pattern(c, pid->s))
                 continue;
             char *pre = xasprintf("%s: unknown pattern '%s'", w, pid->s);
             report_unknown(c->dg, KP_UNKNOWN_REF, pid->loc, pre, pid->s, &c->pattern_ids, "the id of a pattern");
@@ -676,5 +731,7 @@ bool validate_design(const kp_design *d, kp_diags *diags)
     names_free(&c.entity_names);
     names_free(&c.pattern_ids);
     names_free(&c.index_names);
+    names_free(&c.attr_names);
+    names_free(&c.decision_ids);
     return diags->errors == before;
 }

@@ -439,6 +439,20 @@ bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diag
     (void)name;
     *out = NULL;
     *nout = 0;
+    size_t bad;
+    if (!util_utf8_valid(text, len, &bad)) {
+        kp_loc loc = {1, 1};
+        for (size_t i = 0; i < bad; i++) {
+            if (text[i] == '\n') {
+                loc.line++;
+                loc.col = 1;
+            } else if (((unsigned char)text[i] & 0xC0) != 0x80)
+                loc.col++;
+        }
+        diags_add(diags, KP_ENCODING, loc, "invalid UTF-8 (byte 0x%02X); expected UTF-8 text (save the "
+                  "spreadsheet as CSV UTF-8)", (unsigned char)text[bad]);
+        return false;
+    }
     crow *rows = NULL;
     size_t nrows = 0;
     if (!csv_parse(text, len, diags, &rows, &nrows)) {
@@ -740,9 +754,18 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
     /* names from the file: "dir/orders.csv" -> "orders" */
     const char *base = name ? strrchr(name, '/') : NULL;
     base = base ? base + 1 : name ? name : "patterns";
+    if (!strcmp(base, "-") || base[0] == '<' || !base[0])
+        base = "patterns";
     const char *dot = strrchr(base, '.');
-    d->name = dot && dot != base ? xstrndup(base, (size_t)(dot - base)) : xstrdup(base);
-    d->table.name = xstrdup(d->name);
+    d->name = dot && dot > base ? xstrndup(base, (size_t)(dot - base)) : xstrdup(base);
+    /* DynamoDB table names: [A-Za-z0-9_.-], 3 to 255 characters */
+    sbuf tn;
+    sbuf_init(&tn);
+    for (const unsigned char *p = (const unsigned char *)d->name; *p && tn.len < 255; p++)
+        sbuf_addc(&tn, isalnum(*p) && *p < 0x80 ? (char)*p : (*p == '_' || *p == '.') ? (char)*p : '-');
+    while (tn.len < 3)
+        sbuf_addc(&tn, '_');
+    d->table.name = sbuf_steal(&tn);
     d->table.pk = str_make("PK", (kp_loc){0, 0});
     d->table.sk = str_make("SK", (kp_loc){0, 0});
     d->description = xstrdup(

@@ -169,6 +169,13 @@ static kp_loc scalar_loc_at(const yctx *c, const ynode *n, size_t off)
     for (int k = 1; k < l.col && p < c->len; k++)
         p += utf8_width((unsigned char)c->text[p]);
     int col = l.col;
+    /* an anchor or a tag before the value: the node starts there, the text after it */
+    while (p < c->len && (c->text[p] == '&' || c->text[p] == '!')) {
+        while (p < c->len && !strchr(" \t\r\n", c->text[p]))
+            p += utf8_width((unsigned char)c->text[p]), col++;
+        while (p < c->len && (c->text[p] == ' ' || c->text[p] == '\t'))
+            p++, col++;
+    }
     if (quoted)
         p++, col++;
     size_t vi = 0;
@@ -214,6 +221,8 @@ static void syntax_error(yctx *c)
     const char *problem = p->problem ? p->problem : "unreadable input";
     yaml_mark_t m = p->problem_mark;
     kp_loc loc = {(int)m.line + 1, (int)m.column + 1};
+    if (p->error == YAML_READER_ERROR) /* the reader gives a byte offset, not a mark */
+        loc = loc_of_offset(c->text, c->len, p->problem_offset);
     if (p->context)
         diags_add(c->diags, KP_SYNTAX, loc, "YAML syntax error: %s %s (started at line %d, column %d); expected well-formed YAML",
                   problem, p->context, (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
@@ -334,7 +343,6 @@ static const ynode *parse_tree(yctx *c)
     if (!yaml_parser_initialize(&c->parser))
         util_die("libyaml parser");
     yaml_parser_set_input_string(&c->parser, (const unsigned char *)c->text, c->len);
-    yaml_parser_set_encoding(&c->parser, YAML_UTF8_ENCODING);
     ynode *root = NULL;
     bool done = false;
     int docs = 0;
@@ -561,7 +569,7 @@ static bool parse_number(const ynode *n, double *out)
     return n->kind == YN_SCALAR && n->style == YAML_PLAIN_SCALAR_STYLE && parse_number_text(n->text, out);
 }
 
-typedef enum num_rule { NUM_NONNEG, NUM_SHARE, NUM_POSITIVE, NUM_INT_POS } num_rule;
+typedef enum num_rule { NUM_NONNEG, NUM_SHARE, NUM_POSITIVE, NUM_INT_POS, NUM_GE1 } num_rule;
 
 static bool number_value(bctx *b, const ynode *v, const char *where, const char *key, num_rule rule, double *out)
 {
@@ -582,6 +590,8 @@ static bool number_value(bctx *b, const ynode *v, const char *where, const char 
         want = "a number >= 0";
     else if (rule == NUM_SHARE && (x < 0 || x > 1))
         want = "a share between 0 and 1";
+    else if (rule == NUM_GE1 && x < 1)
+        want = "a number >= 1";
     else if (rule == NUM_POSITIVE && x <= 0)
         want = "a number > 0";
     else if (rule == NUM_INT_POS && (x < 1 || x != floor(x) || x > 1000000))
@@ -791,7 +801,7 @@ static void build_attr(bctx *b, const ynode *key, const ynode *v, kp_attr *a)
     int t = get_enum(b, m, "type", w, ATTR_TYPES, N_(ATTR_TYPES));
     if (t >= 0)
         a->type = (kp_attr_type)t;
-    get_num(b, m, "distinct", w, NUM_NONNEG, &a->distinct);
+    get_num(b, m, "distinct", w, NUM_GE1, &a->distinct);
     const ynode *sk = get(m, "skew");
     if (sk) {
         const char *s = scalar(b, sk, w, "skew");
@@ -1790,8 +1800,14 @@ static void save_pattern(em *m, const kp_pattern *p)
         kv_text(m, "kind", "write", S_TEXT);
     if (p->op != KP_OP_PUT)
         kv_text(m, "op", kp_write_op_name(p->op), S_TEXT);
-    if (p->multi_form)
-        kv_strs(m, "entities", p->entities, p->nentities, S_TEXT);
+    if (p->multi_form) {
+        /* even when empty: `entities: []` reads back as the multi-entity form */
+        em_key(m, "entities");
+        em_seq(m, true);
+        for (size_t i = 0; i < p->nentities; i++)
+            em_scalar(m, p->entities[i].s, S_TEXT);
+        em_seq_end(m);
+    }
     else if (p->nentities)
         kv_text(m, "entity", p->entities[0].s, S_TEXT);
     if (p->nby) {

@@ -77,8 +77,10 @@ static kp_design *exchange_import_string(const char *text, size_t len, const cha
                   "the file is empty; expected a NoSQL Workbench model (JSON) or a CSV pattern table");
         return NULL;
     }
-    if (looks_json(text, len))
-        return nosqlwb_import(text, len, name, diags);
+    if (looks_json(text, len)) {
+        bool bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3);
+        return nosqlwb_import(text + (bom ? 3 : 0), len - (bom ? 3 : 0), name, diags);
+    }
     return csvio_import(text, len, name, diags);
 }
 
@@ -99,7 +101,7 @@ kp_design *exchange_import_file(const char *path, kp_diags *diags)
         free(err);
         return NULL;
     }
-    kp_design *d = exchange_import_string(text, len, path, diags);
+    kp_design *d = exchange_import_string(text, len, diags->file, diags);
     free(text);
     return d;
 }

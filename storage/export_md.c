@@ -103,13 +103,12 @@ static void num(sbuf *b, double v)
 static void rate(sbuf *b, double v)
 {
     if (!isnan(v) && v > 0 && v < 0.01) {
-        if (v * 3600 >= 1) {
-            num(b, v * 3600);
-            sbuf_add(b, "/hour");
-        } else {
-            num(b, v * 86400);
-            sbuf_add(b, "/day");
-        }
+        bool hourly = v * 3600 >= 1;
+        double x = v * (hourly ? 3600 : 86400);
+        if (fabs(x - round(x)) < 0.005 * x)
+            x = round(x);
+        num(b, x);
+        sbuf_add(b, hourly ? "/hour" : "/day");
         return;
     }
     num(b, v);
@@ -200,6 +199,66 @@ static void heading(sbuf *b, const export_record *r)
         errs += a->findings[i].sev == KP_SEV_ERROR;
     sbuf_printf(b, "| Findings | %zu (%zu errors) |\n", a->nfindings, errs);
     sbuf_printf(b, "| Decisions | %zu (%zu to reopen) |\n\n", d->ndecisions, reopen);
+}
+
+static bool blank(const char *s) { return !s || !*s; }
+
+/* What the record does not say yet: the course's acceptance criteria ask for an alternative
+ * discarded, a falsifiable assumption, a failure test, a rollback, a limitation and a condition
+ * that would reopen each decision. */
+static void gaps(sbuf *b, const export_record *r)
+{
+    const kp_design *d = r->design;
+    sbuf g;
+    sbuf_init(&g);
+    for (size_t i = 0; i < d->ndecisions; i++) {
+        const kp_decision *x = &d->decisions[i];
+        const char *miss[7];
+        size_t n = 0;
+        if (blank(x->context))
+            miss[n++] = "context";
+        if (!x->nalternatives)
+            miss[n++] = "an alternative discarded";
+        if (!x->nassumptions)
+            miss[n++] = "a falsifiable assumption";
+        if (blank(x->failure_test))
+            miss[n++] = "a failure test";
+        if (blank(x->rollback))
+            miss[n++] = "a rollback";
+        if (blank(x->limitations))
+            miss[n++] = "a limitation";
+        if (!x->nsignals)
+            miss[n++] = "a reopening signal";
+        if (!n)
+            continue;
+        sbuf_printf(&g, "- decision %s lacks ", x->id);
+        for (size_t k = 0; k < n; k++)
+            sbuf_printf(&g, "%s%s", k ? (k + 1 == n ? " and " : ", ") : "", miss[k]);
+        sbuf_add(&g, "\n");
+    }
+    for (size_t i = 0; i < d->nindexes; i++)
+        if (blank(d->indexes[i].why))
+            sbuf_printf(&g, "- index %s does not say why it exists\n", d->indexes[i].name);
+    for (size_t i = 0; i < d->npatterns; i++) {
+        const kp_pattern *p = &d->patterns[i];
+        if (p->needs == KP_NEEDS_NONE && !p->served_by && (isnan(p->rate) || isnan(p->latency)))
+            sbuf_printf(&g, "- pattern %s has no %s\n", p->id,
+                        isnan(p->rate) && isnan(p->latency) ? "frequency nor latency target"
+                        : isnan(p->rate)                    ? "frequency"
+                                                            : "latency target");
+        if (p->kind == KP_READ && p->consistency == KP_STRONG && blank(p->why))
+            sbuf_printf(&g, "- pattern %s reads strongly consistent without saying why\n", p->id);
+    }
+    if (!d->ndecisions)
+        sbuf_add(&g, "- no decision is recorded\n");
+    sbuf_add(b, "### What this record does not say yet\n\n");
+    if (g.len)
+        sbuf_add(b, g.s);
+    else
+        sbuf_add(b, "Nothing: every decision has its context, an alternative discarded, a falsifiable assumption, a "
+                    "failure test, a rollback, a limitation and a reopening signal; every index says why it exists.\n");
+    sbuf_add(b, "\n");
+    sbuf_free(&g);
 }
 
 static void entities_of_pattern(sbuf *b, const kp_pattern *p)
@@ -855,6 +914,13 @@ static void history_section(sbuf *b, const export_record *r)
         }
         sbuf_add(b, "\n");
     }
+    if (r->changes && *r->changes) {
+        sbuf_add(b, "### What changed from the previous version\n\n```text\n");
+        sbuf_add(b, r->changes);
+        if (b->s[b->len - 1] != '\n')
+            sbuf_addc(b, '\n');
+        sbuf_add(b, "```\n\n");
+    }
     if (r->nobs) {
         sbuf_add(b, "### Observations recorded\n\n| Metric | Value | Date (UTC) | Source |\n|---|---|---|---|\n");
         for (size_t i = 0; i < r->nobs; i++) {
@@ -902,6 +968,7 @@ char *export_md(const export_record *r)
     sbuf b;
     sbuf_init(&b);
     heading(&b, r);
+    gaps(&b, r);
     patterns_section(&b, r->design);
     keys_section(&b, r->design);
     served_section(&b, r->design, r->analysis);
@@ -936,7 +1003,7 @@ char *export_json(const export_record *r)
     json_t *root = analysis_json(r->design, r->analysis);
     json_object_set_new(root, "source", jstr(r->source));
     json_object_set_new(root, "version", r->version > 0 ? json_integer(r->version) : json_null());
-    json_t *decs = json_array();
+    json_t *decs = json_array(), *flat = json_array();
     for (size_t i = 0; i < r->design->ndecisions; i++) {
         const kp_decision *dec = &r->design->decisions[i];
         json_t *j = json_object();
@@ -978,12 +1045,17 @@ char *export_json(const export_record *r)
             json_object_set_new(sj, "value", s->known ? jnum(s->value) : json_null());
             json_object_set_new(sj, "observed", s->observed ? observation_json(s->observed) : json_null());
             json_object_set_new(sj, "fired", json_boolean(s->fired));
+            json_t *fj = json_deep_copy(sj);
+            json_object_set_new(fj, "decision", jstr(dec->id));
+            json_array_append_new(flat, fj);
             json_array_append_new(sigs, sj);
         }
         json_object_set_new(j, "signals", sigs);
         json_array_append_new(decs, j);
     }
     json_object_set_new(root, "decisions", decs);
+    /* the analysis' signals[] knows only the design's values: replace it with the full picture */
+    json_object_set_new(root, "signals", flat);
     json_t *hist = json_array();
     for (size_t i = 0; i < r->nhistory; i++) {
         const ws_version *v = &r->history[i];
@@ -1000,6 +1072,7 @@ char *export_json(const export_record *r)
     for (size_t i = 0; i < r->nobs; i++)
         json_array_append_new(obs, observation_json(&r->obs[i]));
     json_object_set_new(root, "observations", obs);
+    json_object_set_new(root, "changes", jstr(r->changes));
     char *t = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
     char *out = xasprintf("%s\n", t ? t : "{}");

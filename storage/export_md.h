@@ -22,6 +22,8 @@ typedef struct export_record {
     size_t nhistory;
     const sig_observation *obs;     /* every observation recorded */
     size_t nobs;
+    const char *changes;            /* the designer's diff from the previous version (diff_render
+                                       text), shown under the history; NULL = none */
 } export_record;
 
 /* The decision record as Markdown. Never NULL; caller frees. */

@@ -89,15 +89,12 @@ static bool keyish_name(const char *s)
 
 static char *lower_first(const char *s)
 {
+    /* "DeviceID" -> "deviceId", "Room" -> "room" */
     char *o = xstrdup(s);
-    /* "DeviceID" -> "deviceId"; "ID" stays readable */
     size_t n = strlen(o);
-    if (n >= 2 && strcmp(o + n - 2, "ID") == 0 && n > 2)
+    if (n > 2 && strcmp(o + n - 2, "ID") == 0)
         o[n - 1] = 'd';
-    if (isupper((unsigned char)o[0]) && !(o[1] && isupper((unsigned char)o[1]) && n > 2 && strcmp(o + n - 2, "Id")))
-        o[0] = (char)tolower((unsigned char)o[0]);
-    else if (isupper((unsigned char)o[0]))
-        o[0] = (char)tolower((unsigned char)o[0]);
+    o[0] = (char)tolower((unsigned char)o[0]);
     return o;
 }
 
@@ -251,6 +248,27 @@ static void tokenize(const char *s, toks *out)
 }
 
 static bool tok_is_sep(const char *t) { return t[0] && !t[1] && is_sep_char(t[0]); }
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Distinct non-NULL strings among v[0..n) (sorts a copy of the pointers). */
+static size_t count_distinct(char *const *v, size_t n)
+{
+    const char **c = xcalloc(n ? n : 1, sizeof *c);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i])
+            c[m++] = v[i];
+    qsort(c, m, sizeof *c, cmp_str);
+    size_t d = 0;
+    for (size_t i = 0; i < m; i++)
+        d += i == 0 || strcmp(c[i], c[i - 1]) != 0;
+    free(c);
+    return d;
+}
 
 /* ==== import: groups of rows (entities) ==================================================== */
 
@@ -499,13 +517,11 @@ static void group_by_shape(imp *m, json_t *rows)
         }
         bool *var = xcalloc(npos ? npos : 1, sizeof *var);
         for (size_t p = 1; p < npos; p++) {
-            size_t distinct = 0;
-            for (size_t c = 0; c < ncls; c++) {
-                bool seen = false;
-                for (size_t e = 0; e < c && !seen; e++)
-                    seen = p < all[e].n && p < all[c].n && streq(all[e].v[p], all[c].v[p]);
-                distinct += !seen;
-            }
+            char **at = xcalloc(ncls, sizeof *at);
+            for (size_t c = 0; c < ncls; c++)
+                at[c] = p < all[c].n ? all[c].v[p] : NULL;
+            size_t distinct = count_distinct(at, ncls);
+            free(at);
             /* a word after a short prefix ("c#ABC", "Room:Music") is an identifier */
             bool after_prefix = p >= 2;
             for (size_t c = 0; c < ncls && after_prefix; c++) {
@@ -642,6 +658,8 @@ static bool tpl_match(const tpl *t, const char *s, char **caps)
         const char *end;
         if (i + 1 == t->n)
             end = p + strlen(p);
+        else if (t->parts[i + 1].kind != TPL_LIT)
+            return false; /* "{a}{b}": where one ends is anyone's guess */
         else {
             end = strstr(p, t->parts[i + 1].text);
             if (!end)
@@ -926,40 +944,46 @@ static bool name_free(const gctx *c, size_t p, const char *name)
 static char *attr_match(const gctx *c, char **vals)
 {
     size_t present = 0;
-    json_t *row0 = NULL;
     for (size_t r = 0; r < c->g->nrows; r++)
-        if (vals[r]) {
-            present++;
-            if (!row0)
-                row0 = c->g->rows[r];
-        }
-    /* candidates: every attribute any of the rows has, in first-seen order */
-    for (size_t r0 = 0; r0 < c->g->nrows; r0++) {
-        if (!vals[r0])
+        present += vals[r] != NULL;
+    /* candidates: every attribute the rows have, once each, in first-seen order */
+    const char **names = NULL;
+    size_t nnames = 0;
+    for (size_t r = 0; r < c->g->nrows; r++) {
+        if (!vals[r])
             continue;
         const char *k;
         json_t *v;
-        json_object_foreach(c->g->rows[r0], k, v) {
-            if (is_table_key(c->m, k) || keyish_name(k) || !valid_name(k))
-                continue;
-            size_t hits = 0;
-            bool bad = false;
-            for (size_t r = 0; r < c->g->nrows && !bad; r++) {
-                if (!vals[r])
-                    continue;
-                char *t = row_key(c->g->rows[r], k);
-                if (t && streq(t, vals[r]))
-                    hits++;
-                else if (t)
-                    bad = true;
-                free(t);
-            }
-            if (!bad && hits && hits * 2 >= present)
-                return xstrdup(k);
+        json_object_foreach(c->g->rows[r], k, v) {
+            bool seen = false;
+            for (size_t i = 0; i < nnames && !seen; i++)
+                seen = !strcmp(names[i], k);
+            if (!seen)
+                *PUSH(names, nnames) = k;
         }
     }
-    (void)row0;
-    return NULL;
+    char *res = NULL;
+    for (size_t i = 0; i < nnames && !res; i++) {
+        const char *k = names[i];
+        if (is_table_key(c->m, k) || keyish_name(k) || !valid_name(k))
+            continue;
+        size_t hits = 0;
+        bool bad = false;
+        for (size_t r = 0; r < c->g->nrows && !bad; r++) {
+            if (!vals[r])
+                continue;
+            char *t = row_key(c->g->rows[r], k);
+            if (t && streq(t, vals[r]))
+                hits++;
+            else if (t)
+                bad = true;
+            free(t);
+        }
+        if (!bad && hits && hits * 2 >= present)
+            res = xstrdup(k);
+    }
+    free(names);
+    return res;
 }
 
 /* The entity a short prefix abbreviates: c -> customer (prefix), pmn -> payment (letters in
@@ -1189,15 +1213,11 @@ static attrinfo *attrinfo_get(attrinfo **v, size_t *n, const char *name)
 
 static void attrinfo_note(attrinfo *a, char **vals, size_t nrows, double count)
 {
-    size_t present = 0, distinct = 0;
+    size_t present = 0, distinct = count_distinct(vals, nrows);
     for (size_t r = 0; r < nrows; r++) {
         if (!vals[r])
             continue;
         present++;
-        bool seen = false;
-        for (size_t q = 0; q < r && !seen; q++)
-            seen = vals[q] && streq(vals[q], vals[r]);
-        distinct += !seen;
         if (date_like(vals[r]))
             a->date = true;
         else
@@ -1250,27 +1270,35 @@ static void build_entity(imp *m, group *g, attrinfo **ai, size_t *nai)
     if (e->size < 1)
         e->size = 1;
     e->description = xasprintf("from %zu sample row%s", g->nrows, g->nrows == 1 ? "" : "s");
+    if (g->nrows == 1)
+        warn(m, "entity '%s': one sample row; its key templates guess which parts vary (digits, dates, "
+                "the facet's alias): check them", g->name);
 
     for (size_t i = 0; i < c.nkeys; i++) {
         ktpl *k = &c.keys[i];
         if (k->table && !k->present) {
-            /* no sample values at all: a placeholder named after the entity */
-            char *lf = lower_first(g->name);
-            char *nm = sanitize_name(lf);
-            char *src = i == 0 ? xasprintf("{%sId}", nm) : xstrdup(g->name);
-            char *esc = sanitize_name(src);
+            /* no sample values at all: the facet's alias when it is a template, else a
+             * placeholder named after the entity (partition) or the entity's name (sort) */
+            const char *alias = i < 2 ? g->alias[i] : NULL;
             kp_keytpl *kt = PUSH(e->keys, e->nkeys);
             kt->attr = str_make(k->attr, NOLOC);
             const char *err;
             size_t off;
-            if (!tpl_parse(i == 0 ? src : esc, &kt->tpl, &err, &off))
-                tpl_parse("{id}", &kt->tpl, &err, &off);
+            if (!(alias && strchr(alias, '{') && tpl_parse(alias, &kt->tpl, &err, &off) &&
+                  tpl_attr_count(&kt->tpl) > 0)) {
+                if (kt->tpl.src)
+                    tpl_free(&kt->tpl);
+                char *lf = lower_first(g->name);
+                char *nm = sanitize_name(lf);
+                char *src = i == 0 ? xasprintf("{%sId}", nm) : sanitize_name(g->name);
+                if (!tpl_parse(src, &kt->tpl, &err, &off))
+                    tpl_parse("{id}", &kt->tpl, &err, &off);
+                free(lf);
+                free(nm);
+                free(src);
+            }
             warn(m, "entity '%s': no sample value of %s; the template '%s' is a guess", g->name, k->attr,
                  kt->tpl.src);
-            free(lf);
-            free(nm);
-            free(src);
-            free(esc);
             continue;
         }
         if (!k->present)
@@ -1487,6 +1515,12 @@ static bool read_rows(imp *m, json_t *arr, const char *path, json_t ***rows, siz
 
 kp_design *nosqlwb_import(const char *text, size_t len, const char *name, kp_diags *diags)
 {
+    return nosqlwb_import_table(text, len, name, NULL, diags);
+}
+
+kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, const char *table,
+                                kp_diags *diags)
+{
     json_error_t je;
     json_t *root = json_loadb(text, len, 0, &je);
     if (!root) {
@@ -1497,25 +1531,52 @@ kp_design *nosqlwb_import(const char *text, size_t len, const char *name, kp_dia
     imp m = {.diags = diags, .d = design_new()};
     bool ok = true;
     json_t *dm = json_is_object(root) ? json_object_get(root, "DataModel") : NULL;
-    json_t *t = json_is_array(dm) ? json_array_get(dm, 0) : dm;
+    size_t ti = 0;
+    if (table && json_is_array(dm)) {
+        for (ti = 0; ti < json_array_size(dm); ti++)
+            if (streq(get_string(json_array_get(dm, ti), "TableName"), table))
+                break;
+    } else if (table && !streq(get_string(dm, "TableName"), table))
+        ti = 1;
+    if (table && ti >= (json_is_array(dm) ? json_array_size(dm) : 1)) {
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_add(&b, "");
+        size_t n = json_is_array(dm) ? json_array_size(dm) : json_is_object(dm) ? 1 : 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *tn = get_string(json_is_array(dm) ? json_array_get(dm, i) : dm, "TableName");
+            sbuf_printf(&b, "%s'%s'", i ? ", " : "", tn ? tn : "?");
+        }
+        diags_add(diags, KP_NOTFOUND, NOLOC, "DataModel: no table '%s'; expected one of %s", table,
+                  n ? b.s : "(none: the model has no tables)");
+        sbuf_free(&b);
+        ok = false;
+        goto out;
+    }
+    json_t *t = json_is_array(dm) ? json_array_get(dm, ti) : dm;
     if (!json_is_object(t)) {
         ok = shape_err(&m, json_is_object(root) ? "DataModel" : "the top level",
                        json_is_object(root) ? "a list with at least one table"
                                             : "an object with ModelName and DataModel (a NoSQL Workbench model)");
         goto out;
     }
-    if (json_is_array(dm) && json_array_size(dm) > 1) {
+    if (!table && json_is_array(dm) && json_array_size(dm) > 1) {
         sbuf b;
         sbuf_init(&b);
         for (size_t i = 1; i < json_array_size(dm); i++) {
             const char *tn = get_string(json_array_get(dm, i), "TableName");
             sbuf_printf(&b, "%s'%s'", i > 1 ? ", " : "", tn ? tn : "?");
         }
-        warn(&m, "the model has %zu tables; imported the first ('%s'), not %s", json_array_size(dm),
+        warn(&m, "the model has %zu tables; imported the first ('%s'), not %s (choose one with "
+                 "--table NAME)", json_array_size(dm),
              get_string(t, "TableName") ? get_string(t, "TableName") : "?", b.s);
         sbuf_free(&b);
     }
-    const char *tpath = json_is_array(dm) ? "DataModel[0]" : "DataModel";
+    char tpath[48];
+    if (json_is_array(dm))
+        snprintf(tpath, sizeof tpath, "DataModel[%zu]", ti);
+    else
+        snprintf(tpath, sizeof tpath, "DataModel");
     const char *tname = get_string(t, "TableName");
     const char *pk = NULL, *sk = NULL;
     if (!tname || !*tname) {
@@ -1748,7 +1809,11 @@ char *nosqlwb_export(const kp_design *d, const kp_analysis *a, char **err)
     }
     const char *tname = d->table.name && *d->table.name ? d->table.name : (d->name ? d->name : "Table");
     char when[64];
-    time_t now = time(NULL);
+    /* SOURCE_DATE_EPOCH, when set, makes the output reproducible */
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    char *end = NULL;
+    long long epoch = sde ? strtoll(sde, &end, 10) : 0;
+    time_t now = sde && end && *end == '\0' && epoch >= 0 ? (time_t)epoch : time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(when, sizeof when, "%b %d, %Y, %I:%M %p", &tm);

@@ -3,7 +3,7 @@
  *
  * Import reads every model version seen in the wild (1.0 step-by-step models without facets,
  * 3.0 models with TableFacets, M values holding raw JSON instead of typed attribute values):
- * - the first table of DataModel (others are named in a warning), its key, GSIs/LSIs with their
+ * - the first table of DataModel (others are named in a warning) or the one asked for, its key, GSIs/LSIs with their
  *   projections, billing mode and autoscaling target;
  * - one entity per facet; without facets the rows of TableData are grouped by an entity-type
  *   attribute (EntityType, Type, ...) when every row has one, else by the shape of their keys;
@@ -37,9 +37,15 @@
  * guesses are appended to `diags` in both cases. */
 kp_design *nosqlwb_import(const char *text, size_t len, const char *name, kp_diags *diags);
 
+/* The same for the table named `table` of a model holding several (NULL: the first, with a
+ * warning naming the others). An unknown name is an error listing the tables there are. */
+kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, const char *table,
+                                kp_diags *diags);
+
 /* A NoSQL Workbench model (format 3.0) of the design: the table, its GSIs, one facet per entity
- * with sample rows from items_generate (3 per entity), billing mode and, when provisioned, the
- * capacity from the analysis' peak units / target utilisation (`a` may be NULL: 1 unit each).
+ * (KeyAttributeAlias = the key templates as written) with sample rows from items_generate (3 per
+ * entity), billing mode and, when provisioned, the capacity from the analysis' peak units /
+ * target utilisation (`a` may be NULL: 1 unit each). Dates are now, or SOURCE_DATE_EPOCH.
  * Returns the JSON text (caller frees) or NULL with *err (caller frees). */
 char *nosqlwb_export(const kp_design *d, const kp_analysis *a, char **err);
 

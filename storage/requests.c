@@ -290,6 +290,37 @@ static const char *enum_pick(const kp_attr *a, size_t i, uint64_t *rng)
     return a->values[a->nvalues - 1].name;
 }
 
+/* The k-th partition's value of an enum in a partition key: the values patterns fix
+ * (by: [status=paid]) first, so that their partitions have data, then the others in order. */
+static const char *enum_part_value(const kp_design *d, const kp_attr *a, size_t k)
+{
+    if (a->nvalues == 0)
+        return "value";
+    size_t nfixed = 0;
+    const char *order[64];
+    for (size_t f = 0; nfixed < 64; f++) {
+        const char *v = fixed_by_value(d, a->name, f);
+        if (!v)
+            break;
+        bool dup = false, known = false;
+        for (size_t q = 0; q < nfixed; q++)
+            dup = dup || strcmp(order[q], v) == 0;
+        for (size_t q = 0; q < a->nvalues; q++)
+            known = known || strcmp(a->values[q].name, v) == 0;
+        if (!dup && known)
+            order[nfixed++] = v;
+    }
+    size_t n = nfixed;
+    for (size_t q = 0; q < a->nvalues && n < 64; q++) {
+        bool dup = false;
+        for (size_t r = 0; r < nfixed; r++)
+            dup = dup || strcmp(order[r], a->values[q].name) == 0;
+        if (!dup)
+            order[n++] = a->values[q].name;
+    }
+    return order[k % n];
+}
+
 static char *iso_date(long day)
 {
     /* days after 2025-01-01 (civil from days, Howard Hinnant's algorithm) */
@@ -350,8 +381,7 @@ static void gen_value(gen *g, json_t *item, const char *name, size_t i)
         json_object_set_new(item, name, json_pack("{s:b}", "BOOL", (int)(i % 2 == 0)));
         break;
     case KP_ATTR_ENUM: {
-        const char *v = role == ROLE_PART ? (a->nvalues ? a->values[k % a->nvalues].name : "value")
-                                          : enum_pick(a, i, &g->rng);
+        const char *v = role == ROLE_PART ? enum_part_value(g->d, a, k) : enum_pick(a, i, &g->rng);
         json_object_set_new(item, name, json_pack("{s:s}", "S", v));
         break;
     }
@@ -467,18 +497,23 @@ static json_t *gen_item(gen *g, size_t i, const char **names, size_t nnames)
     /* the type tag single-table designs filter on (the resolver's "entityType = :entityType") */
     if (!entity_knows(e, "entityType"))
         json_object_set_new(item, "entityType", json_pack("{s:s}", "S", e->name));
-    if (isfinite(e->size) && e->size > 0) {
-        size_t have = items_size(item), want = (size_t)e->size, over = strlen("_pad");
-        if (want > have + over && want <= 400000) {
-            size_t n = want - have - over;
-            char *pad = xmalloc(n + 1);
-            memset(pad, 'x', n);
-            pad[n] = '\0';
-            json_object_set_new(item, "_pad", json_pack("{s:s}", "S", pad));
-            free(pad);
-        }
-    }
     return item;
+}
+
+void items_pad(const kp_entity *e, json_t *item)
+{
+    if (!(isfinite(e->size) && e->size > 0))
+        return;
+    json_object_del(item, "_pad");
+    size_t have = items_size(item), want = (size_t)e->size, over = strlen("_pad");
+    if (want > have + over && want <= 400000) {
+        size_t n = want - have - over;
+        char *pad = xmalloc(n + 1);
+        memset(pad, 'x', n);
+        pad[n] = '\0';
+        json_object_set_new(item, "_pad", json_pack("{s:s}", "S", pad));
+        free(pad);
+    }
 }
 
 size_t items_default_count(const kp_design *d, const kp_entity *e)
@@ -531,7 +566,7 @@ json_t *items_generate(const kp_design *d, const kp_entity *e, size_t n, unsigne
     return out;
 }
 
-json_t *items_sample(const kp_design *d, unsigned seed, json_t **collisions)
+json_t *items_sample(const kp_design *d, unsigned seed, bool pad, json_t **collisions)
 {
     json_t *all = json_object();
     json_t *coll = json_array();
@@ -552,6 +587,8 @@ json_t *items_sample(const kp_design *d, unsigned seed, json_t **collisions)
             } else {
                 if (key)
                     json_object_set_new(owner, key, json_string(e->name));
+                if (pad)
+                    items_pad(e, it);
                 json_array_append(kept, it);
             }
             free(key);
@@ -573,7 +610,7 @@ char *items_export(const kp_design *d, char **err)
         *err = xstrdup("the design has no table name or partition key");
         return NULL;
     }
-    json_t *sample = items_sample(d, ITEMS_DEFAULT_SEED, NULL);
+    json_t *sample = items_sample(d, ITEMS_DEFAULT_SEED, false, NULL);
     json_t *counts = json_object();
     json_t *batches = json_array();
     json_t *puts = NULL;
@@ -660,12 +697,20 @@ static bool tok_is(const tok *t, const char *word)
     return strlen(word) == t->n && strncasecmp(t->s, word, t->n) == 0;
 }
 
+/* Operators always; function names only when a '(' follows (an attribute may be called "size"). */
 static bool is_keyword(const tok *t)
 {
-    static const char *const words[] = {"AND", "OR", "NOT", "BETWEEN", "IN", "begins_with", "contains",
-                                        "attribute_exists", "attribute_not_exists", "attribute_type", "size"};
-    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-        if (tok_is(t, words[i]))
+    static const char *const ops[] = {"AND", "OR", "NOT", "BETWEEN", "IN"};
+    static const char *const funcs[] = {"begins_with", "contains", "attribute_exists", "attribute_not_exists",
+                                        "attribute_type", "size"};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (tok_is(t, ops[i]))
+            return true;
+    const char *after = t->s + t->n;
+    while (*after == ' ' || *after == '\t')
+        after++;
+    for (size_t i = 0; *after == '(' && i < sizeof funcs / sizeof *funcs; i++)
+        if (tok_is(t, funcs[i]))
             return true;
     return false;
 }
@@ -775,6 +820,8 @@ bool requests_keycond_parse(const char *text, requests_keycond *out, char **err)
 }
 
 /* ---- request inputs ---------------------------------------------------------------------- */
+
+static int typed_cmp(const json_t *a, const json_t *b);
 
 static const char *keyval_template(const kp_step *s, const char *name)
 {
@@ -1010,7 +1057,8 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
     const kp_pattern *p = r->pattern;
     const json_t *sample = nsamples ? samples[0] : NULL;
     *err = NULL;
-    bool strong = p && p->consistency == KP_STRONG && (s->index < 0 || d->indexes[s->index].kind == KP_LSI);
+    bool strong = p && (p->consistency == KP_STRONG || p->consistency == KP_TRANSACTIONAL) &&
+                  (s->index < 0 || d->indexes[s->index].kind == KP_LSI);
     json_t *in = json_object();
     json_t *names = json_object(), *vals = json_object();
     bool ok = true;
@@ -1210,13 +1258,66 @@ static const json_t *entity_items(const json_t *sample, const kp_entity *e)
     return e ? json_object_get(sample, e->name) : NULL;
 }
 
+/* For a BETWEEN key condition on the pattern's range attribute: the bounds rendered from the
+ * lowest and the highest value of the items in the anchor's partition, so that the example
+ * request returns several items. NULL otherwise (caller json_decref). */
+static json_t *range_values(const kp_design *d, const kp_pattern *p, const kp_step *s, const json_t *items,
+                            const json_t *anchor)
+{
+    requests_keycond kc;
+    char *err = NULL;
+    if (s->op != KP_OP_QUERY || !p->range.s || !requests_keycond_parse(s->key_condition, &kc, &err)) {
+        free(err);
+        return NULL;
+    }
+    json_t *out = NULL;
+    const char *pv = scalar_text(json_object_get(anchor, kc.pk), NULL);
+    const json_t *lo = NULL, *hi = NULL;
+    size_t i;
+    json_t *it;
+    json_array_foreach((json_t *)items, i, it)
+    {
+        const char *v = scalar_text(json_object_get(it, kc.pk), NULL);
+        const json_t *rv = json_object_get(it, p->range.s);
+        if (!v || !pv || strcmp(v, pv) != 0 || !rv)
+            continue;
+        if (!lo || typed_cmp(rv, lo) < 0)
+            lo = rv;
+        if (!hi || typed_cmp(rv, hi) > 0)
+            hi = rv;
+    }
+    if (kc.op == RQ_SK_BETWEEN && lo && hi) {
+        out = json_object();
+        const char *names[2] = {kc.sk_value, kc.sk_value2};
+        const json_t *bounds[2] = {lo, hi};
+        for (int b = 0; b < 2; b++) {
+            json_t *copy = json_deep_copy(anchor);
+            json_object_set(copy, p->range.s, (json_t *)bounds[b]);
+            const char *src = keyval_template(s, names[b]);
+            tpl t;
+            const char *perr;
+            size_t off;
+            if (src && tpl_parse(src, &t, &perr, &off)) {
+                char *text = items_render(d, &t, copy);
+                if (text)
+                    json_object_set_new(out, names[b], json_string(text));
+                free(text);
+                tpl_free(&t);
+            }
+            json_decref(copy);
+        }
+    }
+    requests_keycond_free(&kc);
+    return out;
+}
+
 char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
 {
     if (!d->table.name || !d->table.pk.s) {
         *err = xstrdup("the design has no table name or partition key");
         return NULL;
     }
-    json_t *sample = items_sample(d, ITEMS_DEFAULT_SEED, NULL);
+    json_t *sample = items_sample(d, ITEMS_DEFAULT_SEED, false, NULL);
     json_t *pats = json_array();
     for (size_t i = 0; a && i < a->npatterns; i++) {
         const kp_pattern_result *r = &a->patterns[i];
@@ -1254,7 +1355,9 @@ char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
                     samples[ns++] = anchor;
             }
             char *e2 = NULL;
-            json_t *in = requests_step_input(d, r, s, d->table.name, NULL, samples, ns, true, &e2);
+            json_t *given = ns ? range_values(d, r->pattern, s, items, samples[0]) : NULL;
+            json_t *in = requests_step_input(d, r, s, d->table.name, given, samples, ns, true, &e2);
+            json_decref(given);
             if (!in) {
                 json_array_append_new(reqs, json_pack("{s:s,s:s}", "operation", kp_op_name(s->op), "error", e2));
                 free(e2);

@@ -4,10 +4,10 @@
  *
  * All JSON goes through jansson. Sample items are DynamoDB JSON objects ({"PK":{"S":"..."}}):
  * the entity's rendered key attributes, every attribute the entity knows (its `attributes` and
- * every placeholder of its templates) with a typed value, the type tag "entityType" (the
- * entity's name, which the resolver's mixed-collection filters test), and, when the entity has a `size`,
- * a filler attribute "_pad" that brings the item to about that size (so that the capacity
- * DynamoDB reports for the samples is the capacity the design's sizes predict). */
+ * every placeholder of its templates) with a typed value, and the type tag "entityType" (the
+ * entity's name, which the resolver's mixed-collection filters test). Verify pads its items to
+ * the entity's `size` (items_pad), so that the capacity DynamoDB reports for them is the
+ * capacity the design's sizes predict; the exports do not. */
 #ifndef KP_REQUESTS_H
 #define KP_REQUESTS_H
 
@@ -32,15 +32,20 @@ json_t *items_generate(const kp_design *d, const kp_entity *e, size_t n, unsigne
 
 #define ITEMS_DEFAULT_SEED 208u
 
-/* How many sample items of `e` the exports and verify generate (12, fewer when the design
- * says the entity has fewer items, more when an enum needs it to show every value). */
+/* How many sample items of `e` the exports and verify generate: 12, fewer when the design
+ * says the entity has fewer (count 1..11), more when an enum needs it to show every value. An
+ * entity with count 0 (not populated yet) still gets 12: the structure is what is verified. */
 size_t items_default_count(const kp_design *d, const kp_entity *e);
 
-/* Every entity's sample items: a new JSON object {entity name: [items]} (caller json_decref),
- * unique by primary key across entities (an item whose key another entity already produced is
+/* Adds (or resizes) the filler attribute "_pad" so that `item` weighs about the entity's
+ * `size` bytes; nothing when the entity has no size. */
+void items_pad(const kp_entity *e, json_t *item);
+
+/* Every entity's sample items (padded when `pad`): a new JSON object {entity name: [items]}
+ * (caller json_decref), unique by primary key across entities (an item whose key another entity already produced is
  * left out; `collisions`, when not NULL, receives a new array of {"entity","other","key"}
  * objects describing each, caller json_decref). */
-json_t *items_sample(const kp_design *d, unsigned seed, json_t **collisions);
+json_t *items_sample(const kp_design *d, unsigned seed, bool pad, json_t **collisions);
 
 /* DynamoDB scalar type of key attribute `attr`: "N" when every template filling it is a single
  * number or shard placeholder (or it is a plain number attribute), else "S". Static string. */

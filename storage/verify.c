@@ -373,11 +373,13 @@ static size_t read_size(const kp_design *d, ptrdiff_t index, const json_t *item)
     return n;
 }
 
+/* Read units per 4 KB of the requests verify sends: strong on the table or an LSI, else
+ * eventual. A `transactional` read is sent as a consistent read (the plans' GetItem and Query;
+ * TransactGetItems would cost twice that). */
 static double unit_factor(const kp_pattern *p, ptrdiff_t index, const kp_design *d)
 {
-    if (p->consistency == KP_TRANSACTIONAL)
-        return 2;
-    if (p->consistency == KP_STRONG && (index < 0 || d->indexes[index].kind == KP_LSI))
+    if ((p->consistency == KP_STRONG || p->consistency == KP_TRANSACTIONAL) &&
+        (index < 0 || d->indexes[index].kind == KP_LSI))
         return 1;
     return 0.5;
 }
@@ -775,6 +777,56 @@ static void range_bounds(vctx *v, const kp_pattern *p, const kp_entity *e, ptrdi
     json_object_set(*hi, p->range.s, (json_t *)vals[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1]);
 }
 
+/* `range: a` asks for the items whose a lies between two values, both included. Every item of
+ * the pattern's entities in the partition with a in [lo, hi] (and kept by the filter) must come
+ * back: a bound that stops at the value ("PEDIDO#2025-01-10") sorts before the sort keys that
+ * continue after it ("PEDIDO#2025-01-10#4471"), and loses the last value's items. */
+static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const requests_keycond *kc,
+                        const char *pv, const char *upper, const json_t *lo, const json_t *hi, const json_t *ret, const json_t *in,
+                        filter_mode fm, const char *what)
+{
+    const kp_design *d = v->d;
+    const kp_pattern *p = r->pattern;
+    const char *ra = p->range.s;
+    const char *lov = sv(lo, ra), *hiv = sv(hi, ra);
+    if (!lov || !hiv)
+        return;
+    const char *fx = jstr(in, "FilterExpression");
+    for (size_t i = 0; i < v->w.n; i++) {
+        const witem *w = &v->w.v[i];
+        const char *val = sv(w->item, ra);
+        const char *ipk = sv(w->item, kc->pk);
+        if (!entity_in_pattern(p, w->e) || !on_index(d, s->index, w->item) || !val || !ipk ||
+            key_cmp(d, kc->pk, ipk, pv) != 0 || key_cmp(d, ra, val, lov) < 0 || key_cmp(d, ra, val, hiv) > 0)
+            continue;
+        if (fm == FILTER_SENT && fx) {
+            json_t *view = projected(d, s->index, w->item);
+            int keep = requests_filter_eval(fx, view, json_object_get(in, "ExpressionAttributeValues"),
+                                            json_object_get(in, "ExpressionAttributeNames"));
+            json_decref(view);
+            if (keep != 1)
+                continue;
+        }
+        bool back = false;
+        size_t k;
+        json_t *it;
+        json_array_foreach((json_t *)ret, k, it)
+        {
+            char *key = key_text(d, it);
+            back = back || strcmp(key, w->key) == 0;
+            free(key);
+        }
+        if (!back) {
+            fail(c,
+                 "%s: asked %s between %s and %s, but %s item %s (%s=%s) is not returned: the upper bound %s = '%s' "
+                 "stops at the value and sorts before the sort keys that continue after it (it needs a suffix that "
+                 "sorts after them, e.g. '%s~')",
+                 what, ra, lov, hiv, w->e->name, w->key, ra, val, kc->sk_value2, upper, upper);
+            return;
+        }
+    }
+}
+
 /* One Query or GetItem of a step with the values rendered from `binding` (lo/hi for ranges). */
 static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const json_t *binding,
                       const json_t *lo, const json_t *hi, const json_t *by_binding, hits *out)
@@ -900,6 +952,8 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
     }
     char *what = xasprintf("%s %s", kp_op_name(s->op), pv);
     compare(v, c, r, s, what, ret, exp, nexp, exp + nexp, nopt, !get, fm, s->filter, matched_own, by_binding, out);
+    if (kc.op == RQ_SK_BETWEEN && p->range.s && nall <= nexp + nopt)
+        check_range(v, c, r, s, &kc, pv, v2, lo, hi, ret, in, fm, what);
     free(what);
     free(exp);
     json_decref(ret);
@@ -983,6 +1037,8 @@ static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp
     const kp_design *d = v->d;
     if (nwant == 0)
         return;
+    if (nwant > 100)
+        nwant = 100; /* BatchGetItem's limit */
     const json_t **samples = xcalloc(nwant, sizeof *samples);
     for (size_t i = 0; i < nwant; i++)
         samples[i] = want[i]->item;
@@ -1080,8 +1136,8 @@ static void verify_read(vctx *v, check *c, const kp_pattern_result *r)
                     run_keyed(v, c, r, s, want[i]->item, want[i]->item, want[i]->item, NULL, &got);
             }
             if (nwant == 0)
-                sbuf_printf(&c->info, "%s(step %zu: the first result names no %s item) ", c->info.len ? "" : "",
-                            k + 1, e ? e->name : "");
+                sbuf_printf(&c->info, "(step %zu: the previous result names no loaded %s item) ", k + 1,
+                            e ? e->name : "");
             free(want);
         } else if (s->op == KP_OP_BATCHGET) {
             /* a batch without a chain: the items of the entity that match the caller's values */
@@ -1158,8 +1214,10 @@ static json_t *fresh_item(vctx *v, const kp_entity *e)
     json_t *out = NULL;
     for (size_t i = json_array_size(g); i-- > 0 && !out;) {
         char *k = key_text(v->d, json_array_get(g, i));
-        if (!world_find(&v->w, k))
+        if (!world_find(&v->w, k)) {
             out = json_incref(json_array_get(g, i));
+            items_pad(e, out);
+        }
         free(k);
     }
     json_decref(g);
@@ -1322,7 +1380,7 @@ static int wait_active(vctx *v, char **err)
 {
     json_t *in = json_pack("{s:s}", "TableName", v->table);
     int rc = CALL_TRANSPORT;
-    for (int i = 0; i < 600; i++) { /* up to 2 minutes */
+    for (int i = 0; i < 600 && !(v->o->stop && *v->o->stop); i++) { /* up to 2 minutes */
         json_t *resp = NULL;
         rc = ddb_call(v->db, "DescribeTable", in, &resp, err);
         if (rc != CALL_OK)
@@ -1347,7 +1405,8 @@ static int wait_active(vctx *v, char **err)
     }
     json_decref(in);
     if (rc == CALL_TRANSPORT && !*err)
-        *err = xasprintf("table %s did not become ACTIVE within 2 minutes", v->table);
+        *err = v->o->stop && *v->o->stop ? xstrdup("interrupted")
+                                          : xasprintf("table %s did not become ACTIVE within 2 minutes", v->table);
     return rc;
 }
 
@@ -1395,9 +1454,7 @@ static char *fresh_table_name(const char *base)
         if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' ||
             *c == '-' || *c == '.')
             sbuf_addc(&b, *c);
-    if (b.len < 3)
-        sbuf_add(&b, "keyplan");
-    sbuf_printf(&b, "-verify-%ld-%ld", (long)time(NULL), (long)getpid());
+    sbuf_printf(&b, "%s-verify-%ld-%ld", b.len ? "" : "keyplan", (long)time(NULL), (long)getpid());
     return sbuf_steal(&b);
 }
 
@@ -1458,7 +1515,7 @@ int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, c
     vctx v = {.d = d, .a = a, .o = o, .db = &db};
     v.table = fresh_table_name(d->table.name);
     json_t *collisions = NULL;
-    v.sample = items_sample(d, ITEMS_DEFAULT_SEED, &collisions);
+    v.sample = items_sample(d, ITEMS_DEFAULT_SEED, true, &collisions);
     v.w.d = d;
     for (size_t i = 0; i < d->nentities; i++) {
         size_t k;
@@ -1478,19 +1535,25 @@ int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, c
     json_decref(in);
     json_decref(resp);
     if (rc != CALL_OK) {
-        char *m = *err;
-        *err = xasprintf("CreateTable %s at %s: %s", v.table, o->endpoint, m);
-        free(m);
+        if (rc == CALL_API) { /* DynamoDB refused the table the design describes */
+            char *m = *err;
+            *err = xasprintf("DynamoDB refused to create table %s from the design: %s", v.table, m);
+            free(m);
+        }
         status = 2;
         goto out;
     }
     created = true;
-    if (wait_active(&v, err) != CALL_OK || load_items(&v, err) != CALL_OK) {
+    if (wait_active(&v, err) != CALL_OK || load_items(&v, err) != CALL_OK || (o->stop && *o->stop)) {
+        if (!*err)
+            *err = xstrdup("interrupted");
         status = 2;
         goto out;
     }
     fprintf(o->out, "verify: table %s at %s: %zu sample items of %zu entities loaded\n", v.table, o->endpoint, v.w.n,
             d->nentities);
+    fprintf(o->out, "verify: capacity is compared with the model's rules over the items each request reads; "
+                    "tolerance one read unit per request\n");
 
     size_t passed = 0, failed = 0, skipped = 0;
     size_t i;
@@ -1504,6 +1567,11 @@ int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, c
     for (int pass = 0; pass < 2 && status != 2; pass++) { /* reads first, then writes */
         for (size_t k = 0; a && k < a->npatterns; k++) {
             const kp_pattern_result *r = &a->patterns[k];
+            if (o->stop && *o->stop) {
+                *err = xstrdup("interrupted");
+                status = 2;
+                break;
+            }
             if (!r->pattern)
                 continue;
             bool read = r->pattern->kind == KP_READ;

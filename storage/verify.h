@@ -35,6 +35,7 @@
 #include "model/analysis.h"
 #include "model/design.h"
 
+#include <signal.h>
 #include <stdio.h>
 
 typedef struct verify_opts {
@@ -42,6 +43,9 @@ typedef struct verify_opts {
     const char *region;   /* NULL: from the environment / profile, else us-east-1 */
     FILE *out;            /* the PASS/FAIL lines and the summary */
     FILE *err;            /* problems that stop the run */
+    volatile sig_atomic_t *stop; /* may be NULL; when it turns non-zero (a signal handler of the
+                                    caller) the run stops after the current request, deletes
+                                    the table and returns 2 */
 } verify_opts;
 
 typedef struct verify_creds {

@@ -37,7 +37,7 @@ send() { local s=$1; shift; T send-keys -t "$s" "$@"; sleep 0.15; }
 type_text() { T send-keys -t "$1" -l "$2"; sleep 0.15; }
 # wait_for SESSION TEXT [SECONDS]: until the screen shows TEXT
 wait_for() {
-    local s=$1 text=$2 secs=${3:-8} i
+    local s=$1 text=$2 secs=${3:-20} i
     for ((i = 0; i < secs * 10; i++)); do
         screen "$s" | grep -qF -- "$text" && return 0
         sleep 0.1
@@ -53,7 +53,7 @@ expect() { # expect SESSION TEXT WHAT
 quit() { # quit SESSION: q, wait for the exit status
     send "$1" q
     local i
-    for ((i = 0; i < 50; i++)); do [ -f "$WORK/$1.exit" ] && break; sleep 0.1; done
+    for ((i = 0; i < 200; i++)); do [ -f "$WORK/$1.exit" ] && break; sleep 0.1; done
     if [ "$(cat "$WORK/$1.exit" 2>/dev/null)" = 0 ]; then ok "$1 quit with status 0"; else
         fail "$1 exit status '$(cat "$WORK/$1.exit" 2>/dev/null)'"; cat "$WORK/$1.err"; fi
     if [ -s "$WORK/$1.err" ]; then fail "$1 wrote to stderr"; cat "$WORK/$1.err"; fi
@@ -67,7 +67,7 @@ cell() { send "$1" Enter; send "$1" C-u; type_text "$1" "$2"; send "$1" Enter; }
 bad() { # bad NAME PATH WHAT
     start "$1" 80 24 "$2"
     local i
-    for ((i = 0; i < 50; i++)); do [ -f "$WORK/$1.exit" ] && break; sleep 0.1; done
+    for ((i = 0; i < 200; i++)); do [ -f "$WORK/$1.exit" ] && break; sleep 0.1; done
     if [ "$(cat "$WORK/$1.exit" 2>/dev/null)" = 2 ] && grep -qF "$(basename "$2")" "$WORK/$1.err"; then
         ok "$3: exit 2 naming the file"
     else
@@ -82,6 +82,19 @@ bad x2 "$WORK/notes.keyplan" "a file that is not a workspace"
 [ "$(cksum < notes.keyplan)" = "$sum" ] && ok "the foreign file is untouched" || fail "the foreign file changed"
 out=$("$KP" shop2.keyplan </dev/null 2>&1); st=$?
 [ $st = 2 ] && grep -q "needs a terminal" <<<"$out" && ok "no terminal: exit 2 with a message" || fail "no terminal: $st $out"
+
+printf 'keyplan: 1\nname: x\ntable: {name: T, pk: PK}\npatterns: [{id: 1, name: p, entity: Nope}]\n' > broken.yaml
+bad x3 "$WORK/broken.yaml" "a design file with an unknown entity"
+grep -q "broken.yaml:4:.*unknown entity 'Nope'" "$WORK/x3.err" && ok "the error names the line" || fail "no line in: $(cat "$WORK/x3.err")"
+[ ! -e broken.keyplan ] && ok "nothing created for a broken design" || fail "broken.keyplan was created"
+
+# a design file opens in the workspace beside it
+cp "$SRC/samples/cloudshop/design.yaml" cloudshop.yaml
+start y 100 30 cloudshop.yaml
+expect y "opened in workspace cloudshop.keyplan" "a design file opens in NAME.keyplan"
+expect y "Get order by id" "with its patterns"
+quit y
+[ -f cloudshop.keyplan ] && ok "cloudshop.keyplan created" || fail "cloudshop.keyplan missing"
 
 # ---- 1. new workspace: scan -> get, commit, quit, reopen ------------------------------------
 start a 100 30 shop.keyplan
@@ -191,7 +204,7 @@ for size in "80 24" "12 4" "30 8" "200 60" "50 14" "49 13" "12 4" "120 40" "100 
     set -- $size
     T resize-window -t r -x "$1" -y "$2"; sleep 0.15
     if [ "$1" -lt 50 ] || [ "$2" -lt 14 ]; then
-        wait_for r "small" 3 || fail "no 'too small' screen at $1x$2"
+        wait_for r "small" 10 || fail "no 'too small' screen at $1x$2"
     fi
 done
 expect r "Pedido" "after the storm the workbench is back"

@@ -10,10 +10,13 @@
 set -u
 bin=${1:?usage: e2e_verify.sh KEYPLAN SOURCE_DIR}
 src=${2:?usage: e2e_verify.sh KEYPLAN SOURCE_DIR}
+[ -x "$bin" ] || { echo "FAIL $bin is not built"; exit 1; }
 state=$(mktemp -d "${TMPDIR:-/tmp}/keyplan-e2e-verify-XXXXXX")
 httpd_pid=
+fake_pid=
 cleanup() {
     [ -n "$httpd_pid" ] && kill "$httpd_pid" 2>/dev/null
+    [ -n "$fake_pid" ] && kill "$fake_pid" 2>/dev/null
     bash "$src/scripts/dynamodb-local.sh" stop "$state/ddb"
     rm -rf "$state"
 }
@@ -72,9 +75,22 @@ done
 # 2. the design built to be wrong fails, naming the pattern and why; its right pattern passes
 if run wrong 1 verify "$src/tests/data/verify/wrong-prefix.yaml" --endpoint "$endpoint"; then
     has wrong.out '^FAIL  1 ' && has wrong.out 'asked lineNo=' && has wrong.out 'predicted no filter' &&
-        has wrong.out '^PASS  2 ' && has wrong.out '1 failed' && has wrong.out 'deleted' &&
+        has wrong.out '^PASS  2 ' && has wrong.out 'deleted' &&
         pass "wrong-prefix fails on pattern 1 with the reason"
 fi
+
+# pattern 3: a begins_with prefix that also matches another entity's items. Whatever the model
+# predicts, verify must agree with what DynamoDB returns: no filter predicted -> FAIL naming the
+# other entity; a filter predicted -> PASS.
+filter3=$("$bin" check "$src/tests/data/verify/wrong-prefix.yaml" --json 2>/dev/null |
+    python3 -c 'import json,sys; print([p["filter"] for p in json.load(sys.stdin)["patterns"] if p["id"]=="3"][0])' 2>/dev/null)
+case "$filter3" in
+False)
+    has wrong.out '^FAIL  3 ' && has wrong.out 'are InvoiceDispute items' &&
+        pass "wrong-prefix pattern 3 (no filter predicted) fails naming InvoiceDispute" ;;
+True) has wrong.out '^PASS  3 ' && pass "wrong-prefix pattern 3 (filter predicted) passes" ;;
+*) bad "cannot read pattern 3's filter from keyplan check --json" ;;
+esac
 
 # 3. UTF-8 names (línea, DIRECCIÓN#) work
 if run utf8 0 verify "$src/tests/data/verify/utf8.yaml" --endpoint "$endpoint"; then
@@ -90,7 +106,7 @@ EOF
 cloudshop="$src/samples/cloudshop/design.yaml"
 if (unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
     AWS_SHARED_CREDENTIALS_FILE="$state/credentials" AWS_PROFILE=keyplan-e2e \
-        run profile 0 verify "$cloudshop" --endpoint "$endpoint" --region eu-west-1); then
+        run profile 0 verify "$src/tests/data/verify/utf8.yaml" --endpoint "$endpoint" --region eu-west-1); then
     if grep -q -e 's3cr3t-never-printed' -e AKIDPROFILEE2E "$state/profile.out" "$state/profile.err"; then
         bad "profile: a credential was printed"
     else
@@ -118,7 +134,49 @@ for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$http_port/" && 
 run nothttp 2 verify "$cloudshop" --endpoint "http://127.0.0.1:$http_port" &&
     has nothttp.err 'HTTP 501' && pass "an HTTP server that is not DynamoDB: exit 2"
 
-# 6. nothing left behind
+# 6. interrupted (SIGINT) while the table is being created: the table is still deleted, exit 2.
+# A fake endpoint answers slowly, says CREATING forever and records the operations it receives.
+fake_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+cat >"$state/fake.py" <<'EOF'
+import http.server, json, sys, time
+log = open(sys.argv[2], "a")
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        op = self.headers.get("X-Amz-Target", "").split(".")[-1]
+        log.write(op + "\n"); log.flush()
+        body = {"Table": {"TableStatus": "CREATING"}} if op == "DescribeTable" else {}
+        if op == "DescribeTable":
+            time.sleep(0.3)
+        data = json.dumps(body).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-amz-json-1.0")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+EOF
+python3 "$state/fake.py" "$fake_port" "$state/fake.log" &
+fake_pid=$!
+for _ in $(seq 1 50); do curl -s -o /dev/null -X POST "http://127.0.0.1:$fake_port/" && break; sleep 0.1; done
+"$bin" verify "$cloudshop" --endpoint "http://127.0.0.1:$fake_port" >"$state/intr.out" 2>"$state/intr.err" &
+vpid=$!
+sleep 1.5
+kill -INT "$vpid"
+wait "$vpid"
+intr=$?
+kill "$fake_pid" 2>/dev/null
+wait "$fake_pid" 2>/dev/null
+if [ "$intr" = 2 ] && grep -q interrupted "$state/intr.err" && tail -n 1 "$state/fake.log" | grep -q DeleteTable; then
+    pass "interrupted: exit 2 and the table deleted"
+else
+    bad "interrupted: exit $intr, expected 2 with DeleteTable last"
+    sed 's/^/    | /' "$state/intr.err" "$state/fake.log" | tail -10
+fi
+
+# 7. nothing left behind
 tables=$(list_tables)
 case "$tables" in
 *'"TableNames":[]'*) pass "every verify table was deleted" ;;

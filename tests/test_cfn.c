@@ -13,6 +13,7 @@
 #include "storage/exchange.h"
 #include "support.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,6 +281,31 @@ static void test_formats(void **state)
     assert_non_null(strstr(csv, "Líneas de un pedido"));
     free(csv);
     design_free(d);
+
+    /* requests and items go to storage/requests.c: JSON out */
+    char *src = ts_source_path("samples/cloudshop/design.yaml");
+    kp_diags dg;
+    diags_init(&dg, src);
+    d = designio_load_file(src, &dg);
+    assert_non_null(d);
+    diags_free(&dg);
+    kp_analysis *a = analysis_run(d);
+    const char *json_formats[] = {"requests", "items", "nosqlwb"};
+    for (size_t i = 0; i < 3; i++) {
+        err = NULL;
+        char *out = exchange_export(d, a, json_formats[i], &err);
+        if (!out)
+            print_error("%s: %s\n", json_formats[i], err ? err : "?");
+        assert_non_null(out);
+        json_error_t je;
+        json_t *j = json_loads(out, 0, &je);
+        assert_non_null(j);
+        json_decref(j);
+        free(out);
+    }
+    analysis_free(a);
+    design_free(d);
+    free(src);
 }
 
 int main(void)

@@ -211,6 +211,7 @@ static const struct bad {
     {"name,name\na,b\n", "patterns.csv:1:6: error: column 'name' repeats"},
     {"id,name\n1,a,extra\n", "patterns.csv:2:5: error: more fields than the header"},
     {"\n\n", "no header row"},
+    {"id,name\n1,ca\xf1" "a\n", "patterns.csv:2:5: error: invalid UTF-8"},
 };
 
 static void test_refusals(void **state)
@@ -256,6 +257,8 @@ static void test_skeleton_validates_and_analyses(void **state)
     diags_free(&dg);
     assert_int_equal(s->npatterns, d->npatterns);
     assert_non_null(design_entity(s, "OrderSummary"));
+    assert_string_equal(s->name, "cloudshop patterns");
+    assert_string_equal(s->table.name, "cloudshop-patterns"); /* a DynamoDB table name */
     kp_diags vd;
     diags_init(&vd, path);
     bool ok = validate_design(s, &vd);
@@ -295,6 +298,69 @@ static void test_skeleton_validates_and_analyses(void **state)
     design_free(d);
 }
 
+/* --into: the table's patterns into an existing design; only -o writes */
+static void test_cli_into(void **state)
+{
+    (void)state;
+    kp_design *d = load_sample();
+    char *err = NULL;
+    char *csv = exchange_export(d, NULL, "csv", &err);
+    /* the spreadsheet raised pattern 1's rate */
+    char *row = strstr(csv, "\r\n1,");
+    assert_non_null(row);
+    char *rate = strstr(row, ",400,");
+    assert_non_null(rate);
+    memcpy(rate, ",500,", 5);
+    char *path = ts_write_temp("patterns.csv", csv);
+    char *dir = ts_temp_dir();
+    char *dst = malloc(strlen(dir) + 16);
+    sprintf(dst, "%s/merged.yaml", dir);
+    char *src = ts_source_path("samples/cloudshop/design.yaml");
+    const char *args[] = {"import", path, "--into", src, "-o", dst, NULL};
+    char *out = NULL, *errs = NULL;
+    int rc = ts_run_keyplan(args, NULL, &out, &errs);
+    if (rc != 0)
+        print_error("%s\n", errs);
+    assert_int_equal(rc, 0);
+    free(out);
+    free(errs);
+    kp_diags dg;
+    diags_init(&dg, dst);
+    kp_design *m = designio_load_file(dst, &dg);
+    assert_non_null(m);
+    diags_free(&dg);
+    assert_true(design_pattern(m, "1")->rate == 500);
+    assert_int_equal(m->ndecisions, d->ndecisions);
+    /* everything else is the design's */
+    kp_design *c = design_clone(m);
+    ((kp_pattern *)design_pattern(c, "1"))->rate = 400;
+    assert_true(design_equal(c, d));
+    design_free(c);
+    design_free(m);
+
+    /* a table without the patterns the decisions name: refused, the decision's place is in the
+     * design file, nothing written */
+    char *small = ts_write_temp("small.csv", "id,name,entity,by\n1,Get order,Order,orderId\n");
+    char *dst2 = malloc(strlen(dir) + 16);
+    sprintf(dst2, "%s/never.yaml", dir);
+    const char *args2[] = {"import", small, "--into", src, "-o", dst2, NULL};
+    rc = ts_run_keyplan(args2, NULL, &out, &errs);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(errs, "design.yaml:"));
+    assert_non_null(strstr(errs, "decision D1"));
+    assert_null(ts_read_file(dst2, NULL));
+    free(out);
+    free(errs);
+    free(small);
+    free(dst2);
+    free(src);
+    free(dst);
+    free(dir);
+    free(path);
+    free(csv);
+    design_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_spanish_table_with_units),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_skeleton_validates_and_analyses),
+        cmocka_unit_test(test_cli_into),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

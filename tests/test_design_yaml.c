@@ -145,7 +145,7 @@ static const char RICH[] =
     "  orderId:    { distinct: 30_000_000 }\n"
     "  orderDate:  { type: date, distinct: 730, write_hot: 1.0 }\n"
     "  lineNo:     { type: number, format: \"03\" }\n"
-    "  total:      { type: number, distinct: 0.30000000000000004 }\n"
+    "  total:      { type: number, size: 0.30000000000000004 }\n"
     "  gift:       { type: bool }\n"
     "  status:\n"
     "    type: enum\n"
@@ -280,7 +280,7 @@ static void test_rich_design(void **state)
     assert_true(design_attr(d, "orderDate")->write_hot == 1.0);
     assert_int_equal(design_attr(d, "orderDate")->type, KP_ATTR_DATE);
     assert_string_equal(design_attr(d, "lineNo")->format, "03");
-    assert_true(design_attr(d, "total")->distinct == 0.30000000000000004);
+    assert_true(design_attr(d, "total")->size == 0.30000000000000004);
     assert_int_equal(design_attr(d, "gift")->type, KP_ATTR_BOOL);
     a = design_attr(d, "status");
     assert_int_equal(a->type, KP_ATTR_ENUM);

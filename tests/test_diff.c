@@ -193,6 +193,11 @@ static void test_decisions(void **state)
     assert_non_null(strstr(text, "version 1 → version 2"));
     assert_non_null(strstr(text, "Decisions\n"));
     assert_non_null(strstr(text, "multi → get"));
+    assert_non_null(strstr(text, "In short:\n"));
+    assert_non_null(strstr(text, "changed plan: 1 multi → get"));
+    assert_non_null(strstr(text, "monthly cost, on-demand total: "));
+    assert_non_null(strstr(text, "decisions: 1 added, 1 reopened\n"));
+    assert_non_null(strstr(text, "1 cooled down"));
     free(text);
     diff_free(&d);
 }

@@ -144,6 +144,90 @@ static void test_cells(void **state)
     }
 }
 
+static const struct {
+    const char *setting, *in;
+    bool ok;
+    const char *out;
+} setting_cases[] = {
+    {"billing", "provisioned", true, NULL},
+    {"billing", "free", false, NULL},
+    {"streams", "true", true, NULL},
+    {"streams", "", true, NULL},
+    {"pitr", "yes", false, NULL},
+    {"target_utilization", "0.5", true, NULL},
+    {"target_utilization", "1.5", false, NULL},
+    {"currency", "EUR", true, NULL},
+    {"read_per_million", "0.50", true, "0.5"},
+    {"read_per_million", "cheap", false, NULL},
+    {"table", "Tienda", true, NULL},
+    {"table", "", false, NULL},
+    {"name", "Tienda de Ana", true, NULL},
+    {"pk", "", false, NULL},
+    {"sk", "", true, NULL},
+};
+
+static void test_settings(void **state)
+{
+    (void)state;
+    assert_int_equal(edit_setting_find("billing") >= 0, 1);
+    assert_int_equal(edit_setting_find("nonsense"), -1);
+    for (size_t i = 0; i < sizeof setting_cases / sizeof *setting_cases; i++) {
+        kp_design *d = fixture();
+        kp_design *before = design_clone(d);
+        int row = edit_setting_find(setting_cases[i].setting);
+        assert_true(row >= 0);
+        char *name = edit_get(d, EDIT_SETTINGS, (size_t)row, 0);
+        assert_string_equal(name, setting_cases[i].setting);
+        free(name);
+        char *err = NULL;
+        bool ok = edit_set(d, EDIT_SETTINGS, (size_t)row, 1, setting_cases[i].in, &err);
+        if (ok != setting_cases[i].ok)
+            fail_msg("setting %s = '%s': %s", setting_cases[i].setting, setting_cases[i].in, err ? err : "accepted");
+        if (ok) {
+            char *v = edit_get(d, EDIT_SETTINGS, (size_t)row, 1);
+            assert_string_equal(v, setting_cases[i].out ? setting_cases[i].out : setting_cases[i].in);
+            free(v);
+        } else {
+            assert_true(design_equal(before, d));
+            free(err);
+        }
+        /* the name column is fixed */
+        assert_false(edit_set(d, EDIT_SETTINGS, (size_t)row, 0, "x", &err));
+        free(err);
+        design_free(before);
+        design_free(d);
+    }
+    kp_design *d = fixture();
+    char *err = NULL;
+    assert_true(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("billing"), 1, "provisioned", &err));
+    assert_int_equal(d->table.billing, KP_BILLING_PROVISIONED);
+    assert_int_equal(edit_add(d, EDIT_SETTINGS, 0), (size_t)-1);
+    assert_false(edit_delete(d, EDIT_SETTINGS, 0));
+    design_free(d);
+}
+
+static void test_key_attribute_rename_follows(void **state)
+{
+    (void)state;
+    kp_design *d = fixture();
+    char *err = NULL;
+    assert_true(edit_set(d, EDIT_KEYS, 0, 1, "ORDER#{orderId}", &err));
+    assert_true(edit_set(d, EDIT_KEYS, 0, 3, "CLIENTE#{customerId}", &err));
+    assert_true(edit_set(d, EDIT_KEYS, 0, 5, "GSI1PK: 0.1", &err));
+    /* the table's pk renamed: the entity's template follows */
+    assert_true(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("pk"), 1, "pk", &err));
+    assert_non_null(entity_key(&d->entities[0], "pk"));
+    assert_null(entity_key(&d->entities[0], "PK"));
+    /* an index's pk renamed: template and sparse rule follow */
+    assert_true(edit_set(d, EDIT_INDEXES, 0, (size_t)edit_col_find(d, EDIT_INDEXES, "pk"), "GSI1_PK", &err));
+    assert_non_null(entity_key(&d->entities[0], "GSI1_PK"));
+    assert_string_equal(d->entities[0].sparse[0].attr.s, "GSI1_PK");
+    /* renaming onto a key another slot uses does not steal its templates */
+    assert_true(edit_set(d, EDIT_INDEXES, 0, (size_t)edit_col_find(d, EDIT_INDEXES, "sk"), "pk", &err));
+    assert_non_null(entity_key(&d->entities[0], "pk"));
+    design_free(d);
+}
+
 static void test_rename_entity_updates_patterns(void **state)
 {
     (void)state;
@@ -268,6 +352,8 @@ int main(void)
         cmocka_unit_test(test_rename_entity_updates_patterns),
         cmocka_unit_test(test_rename_pattern_updates_refs),
         cmocka_unit_test(test_rows),
+        cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_key_attribute_rename_follows),
         cmocka_unit_test(test_key_attrs),
         cmocka_unit_test(test_bad_input),
     };

@@ -274,6 +274,8 @@ static void test_awkward_text(void **state)
     assert_non_null(strstr(md, "multi<br>line"));
     assert_non_null(strstr(md, "design file `awkward.yaml`"));
     assert_non_null(strstr(md, "Not from a workspace"));
+    assert_non_null(strstr(md, "- decision D|1 lacks an alternative discarded, a falsifiable assumption, a failure test, "
+                               "a rollback, a limitation and a reopening signal\n"));
     free(md);
     char *js = export_json(&r);
     json_error_t je;

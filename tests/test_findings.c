@@ -93,6 +93,13 @@ static const struct fcase {
      "", "", NULL, NULL},
     {"lsi", KP_SEV_WARNING, "index ByTotal", "  - { name: ByTotal, type: lsi, pk: PK, sk: orderDate }\n", "", "", "",
      NULL, NULL},
+    /* 100,000,000 events over 100 zipf-skewed tenants: the hottest tenant's collection (items
+     * and LSI entries) holds tens of GB */
+    {"lsi", KP_SEV_ERROR, "index ByTotal", "  - { name: ByTotal, type: lsi, pk: PK, sk: orderDate }\n",
+     "  tenant: { distinct: 100, skew: \"zipf:1.2\" }\n",
+     "  - { name: Event, count: 100000000, size: 1000, attributes: [tenant, eventId, orderDate],\n"
+     "      keys: { PK: \"TN#{tenant}\", SK: \"{eventId}\" } }\n",
+     "", NULL, NULL},
     {"item-too-large", KP_SEV_ERROR, "entity Order", "", "", "", "", "size: 1000", "size: 500000"},
     {"item-over-4kb", KP_SEV_WARNING, "entity Order", "", "", "", "", "size: 1000", "size: 6000"},
     {"date-not-iso-sk", KP_SEV_WARNING, "entity Note", "", "  noteId: { distinct: 10 }\n",

@@ -44,13 +44,13 @@ static void test_harmonic(void **state)
 {
     (void)state;
     const double ns[] = {1, 2, 10, 63, 64, 65, 100, 1000, 41200, 2000000};
-    const double ss[] = {0.5, 0.75, 1.0, 1.1, 2.0};
+    const double ss[] = {0.5, 0.75, 1.0, 1.0 + 1e-9, 1.1, 2.0, 3.5};
     for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
         for (size_t k = 0; k < sizeof ss / sizeof *ss; k++) {
             double brute = 0;
             for (double j = ns[i]; j >= 1; j--) /* small terms first */
                 brute += pow(j, -ss[k]);
-            assert_near(distrib_harmonic(ns[i], ss[k]), brute, 1e-10, "H(n,s)", i * 10 + k);
+            assert_near(distrib_harmonic(ns[i], ss[k]), brute, 1e-10, "H(n,s)", i * 100 + k);
         }
     /* known values */
     assert_near(distrib_harmonic(1000, 1), 7.485470860550345, 1e-12, "H(1000,1)", 0);
@@ -235,6 +235,69 @@ static void test_indexes(void **state)
     design_free(d);
 }
 
+/* Reads through an LSI land on the table's partitions (they share them). */
+static void test_lsi_reads_land_on_table(void **state)
+{
+    (void)state;
+    char *yaml = xasprintf("%s  - { id: 3, name: orders by total, entity: Order, by: [c], range: total, rate: 300,\n"
+                           "      latency: 20 }\n",
+                           index_yaml);
+    kp_design *d = load(yaml);
+    free(yaml);
+    kp_analysis *a = analysis_run(d);
+    const kp_pattern_result *p3 = &a->patterns[2];
+    assert_int_equal(p3->nsteps, 1);
+    assert_int_equal(p3->steps[0].index, 1); /* the LSI */
+    const kp_partition_result *t = NULL;
+    for (size_t i = 0; i < a->npartitions; i++) {
+        assert_true(a->partitions[i].index != 1); /* no LSI rows */
+        if (a->partitions[i].index == -1)
+            t = &a->partitions[i];
+    }
+    assert_non_null(t);
+    /* 100 customer gets x 0.5 plus 300 LSI queries, spread over 1000 customers */
+    assert_near(t->read_units, (100 * 0.5 + 300 * p3->steps[0].rcu) / 1000, 1e-9, "table reads with LSI", 0);
+    assert_near(a->indexes[2].rcu_per_s, 300 * p3->steps[0].rcu, 1e-9, "lsi rcu", 0);
+    /* and the GSI query reading 10,000 entries 5 times a second melts its single partition */
+    const kp_partition_result *g = NULL;
+    for (size_t i = 0; i < a->npartitions; i++)
+        if (a->partitions[i].index == 0)
+            g = &a->partitions[i];
+    assert_non_null(g);
+    assert_near(g->read_units, 5 * a->patterns[0].steps[0].rcu, 1e-9, "gsi reads", 0);
+    assert_true(g->hot == (g->read_units >= 3000));
+    analysis_free(a);
+    design_free(d);
+}
+
+/* One item collection written with two attribute names: two rows, one set of values. */
+static void test_template_families(void **state)
+{
+    (void)state;
+    const char *yaml = "keyplan: 1\nname: fam\n"
+                       "table: { name: T, pk: PK, sk: SK }\n"
+                       "attributes: { username: { distinct: 1000 }, followed: { distinct: 1000 },\n"
+                       "              other: { distinct: 10 } }\n"
+                       "entities:\n"
+                       "  - { name: User, count: 1000, size: 500, writes: 100, attributes: [username],\n"
+                       "      keys: { PK: \"USER#{username}\", SK: \"PROFILE\" } }\n"
+                       "  - { name: Follow, count: 50000, size: 200, writes: 300, attributes: [followed, x],\n"
+                       "      keys: { PK: \"USER#{followed}\", SK: \"F#{x}\" } }\n"
+                       "  - { name: Other, count: 10, size: 200, attributes: [other],\n"
+                       "      keys: { PK: \"O#{other}\", SK: \"X\" } }\n";
+    kp_design *d = load(yaml);
+    kp_analysis *a = analysis_run(d);
+    assert_int_equal(a->npartitions, 3);
+    /* USER#{} counts its 1000 values once; O#{} adds 10 */
+    assert_near(a->indexes[0].distinct, 1010, 1e-12, "family distinct", 0);
+    /* the hottest user value takes both entities' writes: (100 + 300) x 1 unit / 1000 of 400 */
+    assert_near(a->indexes[0].write_hot_share, (0.1 + 0.3) / 400, 1e-9, "family write share", 0);
+    /* and holds 1 profile + 50 follows of 51,010 items */
+    assert_near(a->indexes[0].hot_share, 51.0 / 51010, 1e-9, "family item share", 0);
+    analysis_free(a);
+    design_free(d);
+}
+
 /* ---- CloudShop's first design: keyed by status ----------------------------------------------- */
 static const char *first_design =
     "keyplan: 1\nname: first\n"
@@ -402,6 +465,8 @@ int main(void)
         cmocka_unit_test(test_harmonic),
         cmocka_unit_test(test_heat_table),
         cmocka_unit_test(test_indexes),
+        cmocka_unit_test(test_lsi_reads_land_on_table),
+        cmocka_unit_test(test_template_families),
         cmocka_unit_test(test_cloudshop_first_design),
         cmocka_unit_test(test_distrib_template),
         cmocka_unit_test(test_degenerate_designs),

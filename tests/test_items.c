@@ -247,20 +247,31 @@ static void test_sizes(void **state)
         size_t size;
     } cases[] = {{"Customer", 1500}, {"Order", 900}, {"Línea", 250}, {"Dirección", 300}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        json_t *items = items_generate(d, design_entity(d, cases[c].entity), 6, 1);
+        const kp_entity *e = design_entity(d, cases[c].entity);
+        json_t *items = items_generate(d, e, 6, 1);
         size_t k;
         json_t *it;
         json_array_foreach(items, k, it)
         {
+            assert_null(json_object_get(it, "_pad")); /* exports get no filler */
+            items_pad(e, it);
+            items_pad(e, it); /* twice: resized, not added to */
             size_t n = items_size(it);
             if (n + 8 < cases[c].size || n > cases[c].size + 8)
                 fail_msg("%s item of %zu bytes, entity size %zu", cases[c].entity, n, cases[c].size);
         }
         json_decref(items);
     }
-    json_t *tiny = items_generate(d, design_entity(d, "Tiny"), 3, 1);
-    assert_null(json_object_get(json_array_get(tiny, 0), "_pad"));
+    const kp_entity *tiny_e = design_entity(d, "Tiny");
+    json_t *tiny = items_generate(d, tiny_e, 3, 1);
+    items_pad(tiny_e, json_array_get(tiny, 0));
+    assert_null(json_object_get(json_array_get(tiny, 0), "_pad")); /* no size, no filler */
     json_decref(tiny);
+    /* verify's sample is padded */
+    json_t *sample = items_sample(d, 1, true, NULL);
+    size_t n = items_size(json_array_get(json_object_get(sample, "Customer"), 0));
+    assert_true(n + 8 >= 1500 && n <= 1508);
+    json_decref(sample);
     design_free(d);
 }
 
@@ -293,7 +304,7 @@ static void test_partitions_have_data(void **state)
 {
     (void)state;
     kp_design *d = load(shop_yaml);
-    json_t *sample = items_sample(d, ITEMS_DEFAULT_SEED, NULL);
+    json_t *sample = items_sample(d, ITEMS_DEFAULT_SEED, false, NULL);
     json_t *lines = json_object_get(sample, "Línea");
     json_t *orders = json_object_get(sample, "Order");
     size_t k;
@@ -331,7 +342,7 @@ static void test_collisions_reported(void **state)
                               "  - { name: C, count: 10, attributes: [id], keys: { PK: \"X#{id}\", SK: \"OTHER\" } }\n";
     kp_design *d = load(yaml);
     json_t *coll = NULL;
-    json_t *sample = items_sample(d, 1, &coll);
+    json_t *sample = items_sample(d, 1, false, &coll);
     assert_true(json_array_size(coll) > 0);
     assert_string_equal(json_string_value(json_object_get(json_array_get(coll, 0), "entity")), "B");
     assert_string_equal(json_string_value(json_object_get(json_array_get(coll, 0), "other")), "A");
@@ -391,7 +402,7 @@ static void test_key_types_and_domains(void **state)
     assert_string_equal(items_key_type(d, "score"), "N");
     assert_string_equal(items_key_type(d, "SK"), "S");
     assert_string_equal(items_key_type(d, "GPK"), "S");
-    json_t *sample = items_sample(d, 1, NULL);
+    json_t *sample = items_sample(d, 1, false, NULL);
     /* joined attributes share their values: every followingUsername is a username */
     json_t *users = json_object_get(sample, "User"), *follows = json_object_get(sample, "Follow");
     size_t k, hits = 0;
@@ -404,6 +415,62 @@ static void test_key_types_and_domains(void **state)
     }
     assert_true(hits >= json_array_size(follows) / 2);
     json_decref(sample);
+    design_free(d);
+}
+
+/* A partition keyed by an enum: the values patterns fix get data first, whatever their place. */
+static void test_fixed_values_have_data(void **state)
+{
+    (void)state;
+    static const char *yaml =
+        "keyplan: 1\nname: f\n"
+        "table: { name: F, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+        "attributes:\n  status: { type: enum, values: { a: 0.25, b: 0.25, c: 0.25, zz: 0.25 } }\n"
+        "  kind: { distinct: 5 }\n"
+        "entities:\n"
+        "  - { name: O, count: 1000, attributes: [id, status, kind], keys: { PK: \"S#{status}\", SK: \"{id}\" } }\n"
+        "patterns:\n"
+        "  - { id: 1, name: zz orders, entity: O, by: [\"status=zz\"], rate: 1 }\n"
+        "  - { id: 2, name: special, entity: O, by: [status, \"kind=special\"], rate: 1 }\n";
+    kp_design *d = load(yaml);
+    json_t *items = items_generate(d, design_entity(d, "O"), 8, 1);
+    size_t k, zz = 0, special = 0;
+    json_t *it;
+    json_array_foreach(items, k, it)
+    {
+        zz += strcmp(S(it, "PK"), "S#zz") == 0;
+        special += strcmp(S(it, "kind"), "special") == 0;
+    }
+    assert_true(zz >= 2);      /* the fixed value's partition holds several items */
+    assert_true(special >= 1); /* a fixed string value appears too */
+    json_decref(items);
+    design_free(d);
+}
+
+static void test_default_counts(void **state)
+{
+    (void)state;
+    static const char *yaml =
+        "keyplan: 1\nname: n\n"
+        "table: { name: N, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+        "attributes:\n  e8: { type: enum, values: { a: 0.125, b: 0.125, c: 0.125, d: 0.125, e: 0.125, f: 0.125,"
+        " g: 0.125, h: 0.125 } }\n"
+        "entities:\n"
+        "  - { name: Unsized, attributes: [id], keys: { PK: \"U#{id}\", SK: X } }\n"
+        "  - { name: Empty, count: 0, attributes: [id], keys: { PK: \"E#{id}\", SK: X } }\n"
+        "  - { name: Few, count: 3, attributes: [id], keys: { PK: \"F#{id}\", SK: X } }\n"
+        "  - { name: Many, count: 1000000, attributes: [id], keys: { PK: \"M#{id}\", SK: X } }\n"
+        "  - { name: Enum8, count: 1000, attributes: [id, e8], keys: { PK: \"G#{id}\", SK: X } }\n";
+    static const struct {
+        const char *entity;
+        size_t n;
+    } cases[] = {{"Unsized", 12}, {"Empty", 12}, {"Few", 3}, {"Many", 12}, {"Enum8", 16}};
+    kp_design *d = load(yaml);
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        size_t n = items_default_count(d, design_entity(d, cases[c].entity));
+        if (n != cases[c].n)
+            fail_msg("%s: %zu items, expected %zu", cases[c].entity, n, cases[c].n);
+    }
     design_free(d);
 }
 
@@ -420,6 +487,8 @@ int main(void)
         cmocka_unit_test(test_collisions_reported),
         cmocka_unit_test(test_export_batches),
         cmocka_unit_test(test_key_types_and_domains),
+        cmocka_unit_test(test_fixed_values_have_data),
+        cmocka_unit_test(test_default_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -278,6 +278,79 @@ static void test_inference_rules(void **state)
     design_free(d);
 }
 
+/* A facet without sample rows: its alias when it is a template, else a guess, and a warning. */
+static void test_facets_without_rows(void **state)
+{
+    (void)state;
+    const char *json =
+        "{\"ModelName\":\"E\",\"DataModel\":[{\"TableName\":\"T\",\"KeyAttributes\":{\"PartitionKey\":"
+        "{\"AttributeName\":\"PK\",\"AttributeType\":\"S\"},\"SortKey\":{\"AttributeName\":\"SK\"}},"
+        "\"TableFacets\":[{\"FacetName\":\"Order\",\"KeyAttributeAlias\":{\"PartitionKeyAlias\":"
+        "\"ORDER#{orderId}\",\"SortKeyAlias\":\"SK\"},\"TableData\":[],\"NonKeyAttributes\":[\"total\"]},"
+        "{\"FacetName\":\"Line item\"}]}]}";
+    kp_diags dg;
+    diags_init(&dg, "model.json");
+    kp_design *d = import_text_ok(json, &dg);
+    assert_int_equal(dg.errors, 0);
+    assert_true(dg.n >= 4); /* one warning per guessed template */
+    diags_free(&dg);
+    assert_string_equal(tpl_of(d, "Order", "PK"), "ORDER#{orderId}");
+    assert_non_null(tpl_of(d, "Line item", "PK"));
+    assert_true(entity_knows(design_entity(d, "Order"), "total"));
+    kp_diags vd;
+    diags_init(&vd, "model.json");
+    assert_true(validate_design(d, &vd));
+    diags_free(&vd);
+    design_free(d);
+}
+
+/* A model holding two tables: the first with a warning, or the one asked for. */
+static void test_several_tables(void **state)
+{
+    (void)state;
+    const char *json =
+        "{\"DataModel\":[{\"TableName\":\"A\",\"KeyAttributes\":{\"PartitionKey\":{\"AttributeName\":\"PK\"}}},"
+        "{\"TableName\":\"Bé\",\"KeyAttributes\":{\"PartitionKey\":{\"AttributeName\":\"id\"}},"
+        "\"TableData\":[{\"id\":{\"S\":\"x#1\"}},{\"id\":{\"S\":\"x#2\"}}]}]}";
+    kp_diags dg;
+    diags_init(&dg, "model.json");
+    kp_design *d = nosqlwb_import(json, strlen(json), "model.json", &dg);
+    assert_non_null(d);
+    assert_string_equal(d->table.name, "A");
+    assert_non_null(strstr(dg.v[0].msg, "'Bé'"));
+    design_free(d);
+    diags_free(&dg);
+
+    diags_init(&dg, "model.json");
+    d = nosqlwb_import_table(json, strlen(json), "model.json", "Bé", &dg);
+    assert_non_null(d);
+    assert_string_equal(d->table.pk.s, "id");
+    assert_int_equal(d->nentities, 1);
+    /* the key itself is "id": the placeholder is named after the entity */
+    assert_string_equal(d->entities[0].keys[0].tpl.src, "x#{béId}");
+    design_free(d);
+    diags_free(&dg);
+
+    diags_init(&dg, "model.json");
+    assert_null(nosqlwb_import_table(json, strlen(json), "model.json", "C", &dg));
+    char *s = diags_format(&dg, 0);
+    assert_non_null(strstr(s, "no table 'C'; expected one of 'A', 'Bé'"));
+    free(s);
+    diags_free(&dg);
+
+    char *path = ts_write_temp("two.json", json);
+    const char *args[] = {"import", path, "--table", "Bé", NULL};
+    char *out = NULL, *err = NULL;
+    int rc = ts_run_keyplan(args, NULL, &out, &err);
+    if (rc != 0)
+        print_error("%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "name: Bé"));
+    free(out);
+    free(err);
+    free(path);
+}
+
 /* ---- bad input ---------------------------------------------------------------------------- */
 
 static const struct bad {
@@ -518,6 +591,8 @@ int main(void)
         cmocka_unit_test(test_fixture_expectations),
         cmocka_unit_test(test_fixture_indexes_and_sparse),
         cmocka_unit_test(test_inference_rules),
+        cmocka_unit_test(test_facets_without_rows),
+        cmocka_unit_test(test_several_tables),
         cmocka_unit_test(test_bad_json),
         cmocka_unit_test(test_export_cloudshop_reimports),
         cmocka_unit_test(test_fixture_export_reimports),

@@ -83,6 +83,7 @@ static const struct names_case {
     {"attribute_exists(productId)", "attribute_exists(#n0)", {"#n0", "productId"}},
     {"línea BETWEEN :a AND :b", "#n0 BETWEEN :a AND :b", {"#n0", "línea"}},
     {"entityType IN (:t0, :t1)", "#n0 IN (:t0, :t1)", {"#n0", "entityType"}},
+    {"size = :s AND size(tags) > :n", "#n0 = :s AND size(#n1) > :n", {"#n0", "size", "#n1", "tags"}},
 };
 
 static void test_expr_names(void **state)
@@ -353,7 +354,7 @@ static void test_export_cloudshop(void **state)
     }
     json_t *pats = json_object_get(doc, "patterns");
     assert_int_equal(json_array_size(pats), dyn);
-    json_t *sample = items_sample(d, ITEMS_DEFAULT_SEED, NULL);
+    json_t *sample = items_sample(d, ITEMS_DEFAULT_SEED, false, NULL);
     size_t k, queries = 0;
     json_t *pj;
     json_array_foreach(pats, k, pj)

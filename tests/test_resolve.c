@@ -90,6 +90,11 @@ static const char *DESIGN =
     "    size: 100\n"
     "    attributes: [followedUsername, followingUsername]\n"
     "    keys: { PK: \"FOLLOWED#{followedUsername}\", SK: \"FOLLOWING#{followingUsername}\" }\n"
+    "  - name: Note\n"
+    "    count: 5000\n"
+    "    size: 100\n"
+    "    attributes: [noteOwner, noteId]\n"
+    "    keys: { PK: \"NOTE#{noteOwner}\", SK: \"{noteId}\" }\n"
     "  - name: User\n"
     "    count: 10000\n"
     "    size: 800\n"
@@ -146,6 +151,10 @@ static const char *DESIGN =
     "  - { id: gsiexact, name: gsi exact, entity: Order, by: [orderDate, orderId] }\n"
     /* 23 day close on GSI2 */
     "  - { id: day, name: day, entity: Order, by: [orderDate] }\n"
+    /* 24 unknown distribution of the partition placeholder */
+    "  - { id: unknown, name: notes, entity: Note, by: [noteOwner] }\n"
+    /* 25 a by attribute the key does not use: FilterExpression with the fixed value */
+    "  - { id: byfilter, name: shipped of a customer, entity: OrderSummary, by: [customerId, \"status=shipped\"] }\n"
     /* writes */
     "  - { id: put, name: put, kind: write, entity: Order, rate: 10 }\n"
     "  - { id: upd, name: upd, kind: write, op: update, entity: Order, by: [orderId], changes: [status], rate: 10 }\n"
@@ -200,6 +209,10 @@ static const rcase cases[] = {
     {"gsiexact", KP_PLAN_QUERY, 1, "GSI2", "GSI2PK = :pk AND GSI2SK = :sk",
      {":pk=FECHA#{orderDate}", ":sk={orderId}"}, 0, 0, NULL},
     {"day", KP_PLAN_QUERY, 1, "GSI2", "GSI2PK = :pk", {":pk=FECHA#{orderDate}"}, 0, 0, NULL},
+    {"unknown", KP_PLAN_QUERY, 1, "table", "PK = :pk", {":pk=NOTE#{noteOwner}"}, 0, 0,
+     "unknown distribution of noteOwner"},
+    {"byfilter", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)", {":pk=CLIENTE#{customerId}"}, 1, 0,
+     "FilterExpression on status"},
     {"put", KP_PLAN_WRITE, 1, "table", "", {NULL}, 0, 0, NULL},
     {"upd", KP_PLAN_WRITE, 1, "table", "", {NULL}, 0, 0, NULL},
     {"updfind", KP_PLAN_MULTI, -1, "GSI1", "GSI1PK = :pk", {":pk=ESTADO#pending-shipment"}, -1, -1, "find, then write"},
@@ -369,6 +382,28 @@ static void test_steps(void **state)
     assert_int_equal(r->steps[1].op, KP_OP_BATCHGET);
     /* 500,000 follows / 10,000 users = 50 followers -> one batch of 50 */
     assert_true(fabs(r->steps[1].items - 50) < 1e-6);
+    /* unknown distinct: the documented default collection */
+    r = result_of(f, "unknown");
+    assert_true(fabs(r->items_per_call - 10) < 1e-9);
+    /* the filter on a fixed by value carries it */
+    r = result_of(f, "byfilter");
+    assert_non_null(r->steps[0].filter);
+    assert_string_equal(r->steps[0].filter, "status = :status");
+    bool fixed = false;
+    for (size_t i = 0; i < r->steps[0].nvalues; i++)
+        if (strcmp(r->steps[0].values[i].name, ":status") == 0)
+            fixed = strcmp(r->steps[0].values[i].value, "shipped") == 0;
+    assert_true(fixed);
+    /* a scan is one request per 1 MB page of the whole table */
+    r = result_of(f, "scan");
+    double bytes = 0, items = 0;
+    for (size_t i = 0; i < f->d->nentities; i++) {
+        bytes += f->d->entities[i].count * f->d->entities[i].size;
+        items += f->d->entities[i].count;
+    }
+    assert_true(fabs(r->requests - ceil(bytes / 1048576.0)) < 1e-9);
+    assert_true(fabs(r->items_per_call - items) < 1e-6);
+    assert_true(fabs(r->rcu_per_call - ceil(bytes / 4096.0) * 0.5) < 1e-6);
     /* the fan-out step counts its requests */
     r = result_of(f, "shards");
     assert_true(fabs(r->steps[0].count - 10) < 1e-9);

@@ -555,6 +555,16 @@ static void test_broken_template_keeps_last_good(void **state)
     /* the pane still shows the last good model */
     assert_non_null(strstr(s, "Live model"));
     free(s);
+    /* q with a draft asks first; another key cancels the quit */
+    assert_int_equal(wb_key(w, 'q'), WB_REDRAW);
+    assert_false(w->quit);
+    assert_non_null(strstr(w->msg, "did not parse"));
+    wb_key(w, 'j');
+    wb_key(w, 'k');
+    wb_key(w, 'q');
+    assert_false(w->quit);
+    assert_true(wb_key(w, 'q') & WB_QUIT);
+    w->quit = false;
     /* fixing it removes the draft */
     wb_key(w, UI_KEY_ENTER);
     keys(w, "}");
@@ -591,7 +601,7 @@ static void test_rows_and_commit(void **state)
     assert_non_null(strstr(s, "v1 saved"));
     free(s);
     /* an edit makes the working copy differ */
-    wb_key(w, 'a');
+    wb_key(w, 'y');
     s = draw_text(w);
     assert_non_null(strstr(s, "v1 modified"));
     free(s);
@@ -605,6 +615,16 @@ static void test_rows_and_commit(void **state)
     assert_non_null(strstr(s, "primer diseño"));
     assert_non_null(strstr(s, "segundo"));
     free(s);
+    /* an invalid design is not committed */
+    wb_key(w, '1');
+    wb_key(w, 'a');
+    wb_key(w, 'c');
+    keys(w, "roto");
+    wb_key(w, UI_KEY_ENTER);
+    assert_non_null(strstr(w->msg, "not committed"));
+    assert_int_equal(session_base(w->ss), 2);
+    wb_key(w, 'u');
+    wb_key(w, '6');
     /* :diff of the two versions: the designer diff on History */
     wb_key(w, ':');
     keys(w, "diff 1 2");
@@ -619,13 +639,31 @@ static void test_rows_and_commit(void **state)
     wb_key(w, UI_KEY_ENTER);
     assert_non_null(strstr(w->msg, "no version 9"));
     /* marking two versions on History shows their diff too */
-    w->ndifflines = w->ndifflines; /* unchanged until marked */
     wb_key(w, 'g');
     wb_key(w, ' ');
     wb_key(w, 'j');
     wb_key(w, ' ');
     assert_int_equal(w->mark_a, 1);
     assert_int_equal(w->mark_b, 2);
+    /* :set changes a setting as an undoable edit; the Cost screen lists it */
+    wb_key(w, ':');
+    keys(w, "set billing provisioned");
+    wb_key(w, UI_KEY_ENTER);
+    assert_int_equal(session_design(w->ss)->table.billing, KP_BILLING_PROVISIONED);
+    wb_key(w, ':');
+    keys(w, "set billing gratis");
+    wb_key(w, UI_KEY_ENTER);
+    assert_non_null(strstr(w->msg, "not one of"));
+    wb_key(w, ':');
+    keys(w, "set");
+    wb_key(w, UI_KEY_ENTER);
+    assert_non_null(strstr(w->msg, "target_utilization"));
+    wb_key(w, '7');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "billing provisioned"));
+    free(s);
+    wb_key(w, 'u');
+    assert_int_equal(session_design(w->ss)->table.billing, KP_BILLING_ON_DEMAND);
     /* unknown command: a clear message, nothing else */
     wb_key(w, ':');
     keys(w, "frobnicate");
@@ -663,6 +701,22 @@ static void test_decide_search_mouse(void **state)
     free(s);
     wb_click(w, w->lay.editor.y + 4, 1);
     assert_int_equal(w->cur[UI_SCREEN_PATTERNS].row, 3);
+    /* a click on a pattern's line in the model pane selects that pattern */
+    wb_key(w, '2');
+    s = draw_text(w);
+    free(s);
+    int y2 = -1;
+    for (int y = w->lay.pane.y; y < w->lay.pane.y + w->lay.pane.h; y++) {
+        char line[8];
+        mvinnstr(y, w->lay.pane.x, line, 3);
+        if (strncmp(line, "2  ", 3) == 0)
+            y2 = y;
+    }
+    assert_true(y2 > 0);
+    assert_int_equal(wb_click(w, y2, w->lay.pane.x + 10), WB_REDRAW);
+    assert_int_equal(w->screen, UI_SCREEN_PATTERNS);
+    assert_int_equal(w->cur[UI_SCREEN_PATTERNS].row, 1);
+    assert_int_equal(wb_click(w, w->lay.pane.y, w->lay.pane.x + 2), WB_IGNORED); /* the title line */
     wb_free(w);
     term_close(&t);
 }
@@ -805,6 +859,167 @@ static void test_tour_highlights_changes(void **state)
     term_close(&t);
 }
 
+/* Decisions show their signals live: a signal the design's own numbers meet reads REOPEN. */
+static void test_decision_signals_live(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 100);
+    kp_design *d = fixture();
+    size_t at = edit_decision_from_pattern(d, 0);
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    if (!w->an || w->an->npatterns != 4) {
+        wb_free(w);
+        term_close(&t);
+        skip();
+    }
+    wb_key(w, '5');
+    w->cur[UI_SCREEN_DECISIONS].row = at;
+    w->cur[UI_SCREEN_DECISIONS].col = (size_t)edit_ncols(session_design(w->ss), EDIT_DECISIONS) + 1; /* signals */
+    wb_key(w, UI_KEY_ENTER);
+    assert_true(w->editing);
+    keys(w, "pattern.1.rate > 1000");
+    wb_key(w, UI_KEY_ENTER);
+    assert_int_equal(session_design(w->ss)->decisions[0].nsignals, 1);
+    wb_key(w, '0');
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "proposed"));
+    assert_non_null(strstr(s, "pattern.1.rate: 200"));
+    assert_null(strstr(s, "REOPEN"));
+    free(s);
+    /* the rate rises past the signal's threshold: the decision reads REOPEN */
+    wb_key(w, '1');
+    w->cur[UI_SCREEN_PATTERNS].row = 0;
+    w->cur[UI_SCREEN_PATTERNS].col = 6; /* rate */
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "1500");
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, '5');
+    wb_key(w, '0');
+    s = draw_text(w);
+    if (!strstr(s, "REOPEN"))
+        print_message("%s\nmsg: %s\nrate %g sigs %zu\n", s, w->msg, session_design(w->ss)->patterns[0].rate, w->sigs.n);
+    assert_non_null(strstr(s, "REOPEN"));
+    assert_non_null(strstr(s, "FIRED pattern.1.rate"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The session over a real workspace: the working copy survives a restart, undo crosses it, a
+ * stale commit is refused with KP_CONFLICT and reload takes the latest version. */
+static void test_session_workspace(void **state)
+{
+    (void)state;
+    char *dir = ts_temp_dir();
+    char *path = xasprintf("%s/taller.keyplan", dir);
+    session *s = NULL;
+    bool created = false;
+    char *err = NULL;
+    assert_int_equal(session_open(path, &s, &created, &err), KP_OK);
+    assert_true(created);
+    assert_int_equal(session_base(s), 0);
+    assert_true(session_apply(s, fixture(), "fixture", &err));
+    kp_design *d2 = design_clone(session_design(s));
+    set(d2, EDIT_PATTERNS, 0, "rate", "999");
+    assert_true(session_apply(s, d2, "rate", &err));
+    session_close(s);
+    /* reopen: the working copy is there, undo crosses the restart */
+    assert_int_equal(session_open(path, &s, &created, &err), KP_OK);
+    assert_false(created);
+    assert_true(session_design(s)->patterns[0].rate == 999);
+    assert_true(session_undo(s, &err));
+    assert_true(session_design(s)->patterns[0].rate == 200);
+    assert_true(session_redo(s, &err));
+    assert_true(session_design(s)->patterns[0].rate == 999);
+    int n = 0;
+    assert_int_equal(session_commit(s, "primero", &n, &err), KP_OK);
+    assert_int_equal(n, 1);
+    assert_false(session_dirty(s));
+    /* a second process on the same workspace */
+    session *s2 = NULL;
+    assert_int_equal(session_open(path, &s2, &created, &err), KP_OK);
+    assert_int_equal(session_base(s2), 1);
+    kp_design *d3 = design_clone(session_design(s));
+    set(d3, EDIT_PATTERNS, 1, "rate", "10");
+    assert_true(session_apply(s, d3, "a", &err));
+    assert_int_equal(session_commit(s, "de A", &n, &err), KP_OK);
+    assert_int_equal(n, 2);
+    assert_true(session_changed_elsewhere(s2));
+    kp_design *d4 = design_clone(session_design(s2));
+    set(d4, EDIT_PATTERNS, 2, "rate", "20");
+    assert_true(session_apply(s2, d4, "b", &err));
+    assert_int_equal(session_commit(s2, "de B", &n, &err), KP_CONFLICT);
+    assert_non_null(err);
+    free(err);
+    err = NULL;
+    assert_int_equal(session_latest(s2), 2);
+    assert_int_equal(session_reload(s2, &err), KP_OK);
+    assert_int_equal(session_base(s2), 2);
+    assert_true(session_design(s2)->patterns[1].rate == 10);
+    /* an invalid design is never committed */
+    kp_design *bad = design_clone(session_design(s2));
+    edit_add(bad, EDIT_PATTERNS, 0);
+    assert_true(session_apply(s2, bad, "bad", &err));
+    assert_int_equal(session_commit(s2, "roto", &n, &err), KP_INVALID);
+    assert_non_null(strstr(err, "not committed"));
+    free(err);
+    session_close(s2);
+    session_close(s);
+    free(path);
+    free(dir);
+}
+
+/* A deterministic storm of keys (every bound key, text, Enter, Esc, Tab) on the real analysis
+ * and validation: nothing may crash or leak (run under ASan/UBSan in CI), and the design stays
+ * loadable: whatever was accepted validates or is reported. */
+static void test_key_storm(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(fixture()), &o);
+    wb_resize(w, LINES, COLS);
+    size_t nb;
+    const ui_binding *b = ui_keymap(&nb);
+    static const int extra[] = {UI_KEY_ENTER, UI_KEY_ESC, UI_KEY_TAB, 'x', '#', '{', '}', ',', '=', '7', ' ',
+                                0xed /* í */, UI_FKEY(KEY_BACKSPACE), UI_CTRL('w'), UI_CTRL('u')};
+    unsigned seed = 12345;
+    for (int i = 0; i < 4000; i++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = (seed >> 8) % (unsigned)(nb + sizeof extra / sizeof *extra);
+        int key = r < nb ? b[r].key : extra[r - nb];
+        if (key == 'q' || key == 'R')
+            continue; /* quitting ends the storm; reload has nothing to load in memory */
+        if (key == ':' || key == '/' || key == 'c') {
+            wb_key(w, key);
+            wb_key(w, UI_KEY_ESC);
+            continue;
+        }
+        wb_key(w, key);
+        if (i % 40 == 0) {
+            char *s = draw_text(w);
+            free(s);
+        }
+    }
+    wb_finish(w);
+    /* the storm did edit: many undoable steps were recorded */
+    print_message("key storm: %zu undoable steps, %zu patterns, %zu entities left\n", session_undo_depth(w->ss),
+                  session_design(w->ss)->npatterns, session_design(w->ss)->nentities);
+    assert_true(session_undo_depth(w->ss) > 50);
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "Patterns"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -825,6 +1040,9 @@ int main(void)
         cmocka_unit_test(test_resize_storm),
         cmocka_unit_test(test_live_recompute_real_analysis),
         cmocka_unit_test(test_tour_highlights_changes),
+        cmocka_unit_test(test_decision_signals_live),
+        cmocka_unit_test(test_session_workspace),
+        cmocka_unit_test(test_key_storm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

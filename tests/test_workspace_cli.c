@@ -301,6 +301,41 @@ static void test_damaged_foreign_readonly(void **state)
     free(bad);
 }
 
+/* A workspace in a folder the user cannot write (root ignores permissions, so this runs as
+ * 'nobody' when the test runs as root): reading works from a snapshot, changing is refused. */
+static void test_readonly_folder_other_user(void **state)
+{
+    fixture *f = *state;
+    if (geteuid() != 0 || access("/usr/sbin/runuser", X_OK) != 0 ||
+        system("/usr/sbin/runuser -u nobody -- true >/dev/null 2>&1") != 0) {
+        skip();
+        return;
+    }
+    commit_two(f);
+    assert_int_equal(chmod(f->dir, 0555), 0);
+    char *out = xasprintf("%s.out", f->dir), *err = xasprintf("%s.err", f->dir);
+    char *cmd = xasprintf("/usr/sbin/runuser -u nobody -- %s log %s >%s 2>%s", KP_BINARY, f->ws, out, err);
+    int rc = system(cmd);
+    free(cmd);
+    char *o = ts_read_file(out, NULL), *e = ts_read_file(err, NULL);
+    if (!WIFEXITED(rc) || WEXITSTATUS(rc) != 0 || !strstr(o, "the nine patterns"))
+        fail_msg("log as nobody: rc %d\n%s\n%s", rc, o, e);
+    free(o);
+    free(e);
+    cmd = xasprintf("/usr/sbin/runuser -u nobody -- %s commit %s %s -m x >%s 2>%s", KP_BINARY, f->ws, f->design, out, err);
+    rc = system(cmd);
+    free(cmd);
+    e = ts_read_file(err, NULL);
+    if (!WIFEXITED(rc) || WEXITSTATUS(rc) != 2 || !strstr(e, "read-only"))
+        fail_msg("commit as nobody: rc %d: %s", rc, e);
+    free(e);
+    unlink(out);
+    unlink(err);
+    free(out);
+    free(err);
+    chmod(f->dir, 0700);
+}
+
 static void test_export_from_file_and_workspace(void **state)
 {
     fixture *f = *state;
@@ -312,8 +347,13 @@ static void test_export_from_file_and_workspace(void **state)
     assert_non_null(md);
     assert_non_null(strstr(md, "# Decision record: CloudShop orders"));
     assert_non_null(strstr(md, "Not from a workspace"));
+    assert_null(strstr(md, "What changed from the previous version"));
     free(md);
     commit_two(f);
+    r = KP("export", f->ws, "--format", "md");
+    expect(&r, 0, "### What changed from the previous version", NULL);
+    assert_non_null(strstr(r.out, "scan → get"));
+    run_free(&r);
     r = KP("export", f->ws, "--format", "json");
     expect(&r, 0, "\"history\"", NULL);
     assert_non_null(strstr(r.out, "\"decisions\""));
@@ -335,6 +375,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stale_parent_cli, setup, teardown),
         cmocka_unit_test_setup_teardown(test_simultaneous_commits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_damaged_foreign_readonly, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_readonly_folder_other_user, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export_from_file_and_workspace, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

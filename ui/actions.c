@@ -36,6 +36,7 @@ ui_action ui_action_find(const char *name)
 #define G (-1)
 static const ui_binding keymap[] = {
     {G, 'q', UI_ACT_QUIT},
+    {G, UI_CTRL('c'), UI_ACT_QUIT},
     {G, '?', UI_ACT_HELP},
     {G, UI_FKEY(KEY_F(1)), UI_ACT_HELP},
     {G, UI_KEY_TAB, UI_ACT_NEXT_SCREEN},

@@ -204,11 +204,22 @@ static void put_wrapped(int *y, int ymax, int x, int w, const char *text, ui_rol
     }
 }
 
+/* The current design's row of pattern `id`, or -1. */
+static int pattern_row(const kp_design *d, const char *id)
+{
+    for (size_t i = 0; id && i < d->npatterns; i++)
+        if (d->patterns[i].id && strcmp(d->patterns[i].id, id) == 0)
+            return (int)i;
+    return -1;
+}
+
 void wb_draw_pane(wb *w, ui_rect r)
 {
     const kp_design *d = session_design(w->ss);
     const kp_analysis *a = w->an;
     int y = r.y, ymax = r.y + r.h;
+    for (int i = r.y; i < ymax && i < w->npane_hit; i++)
+        w->pane_hit[i] = -1;
     int x = r.x + (w->lay.side ? 1 : 0), pw = r.w - (w->lay.side ? 1 : 0);
     if (w->lay.side)
         for (int i = 0; i < r.h; i++)
@@ -241,8 +252,19 @@ void wb_draw_pane(wb *w, ui_rect r)
     if (w->screen == UI_SCREEN_PATTERNS && w->cur[UI_SCREEN_PATTERNS].row < d->npatterns)
         sel = &d->patterns[w->cur[UI_SCREEN_PATTERNS].row];
     size_t np = npat;
-    /* leave room for the details of the selected pattern */
-    int room = ymax - y - (sel ? 5 : 1);
+    /* leave room for the details of the selected pattern (as many lines as they take, up to 6) */
+    int need = 0;
+    for (size_t i = 0; sel && sel->id && i < np; i++) {
+        const kp_pattern_result *pr = &a->patterns[i];
+        if (!pr->pattern || !pr->pattern->id || strcmp(pr->pattern->id, sel->id) != 0)
+            continue;
+        need = 1 + (int)pr->nwarnings;
+        for (size_t k = 0; k < pr->nsteps; k++)
+            need += 1 + (int)pr->steps[k].nvalues;
+    }
+    if (need > 6)
+        need = 6;
+    int room = ymax - y - need;
     if (room < 3)
         room = ymax - y;
     size_t first = 0;
@@ -290,6 +312,8 @@ void wb_draw_pane(wb *w, ui_rect r)
         ui_role base = is_sel ? UI_ROLE_CURSOR_ROW : changed ? UI_ROLE_CHANGED : UI_ROLE_NORMAL;
         char *idt = xstrdup(id);
         idt[disp_fit(idt, 2, NULL)] = '\0';
+        if (y < w->npane_hit)
+            w->pane_hit[y] = pattern_row(d, id);
         wb_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%*s%9s%8s %-9s", idt, "", pr->index_name ? pr->index_name : "",
                 kct, pad > 0 ? pad : 0, "", rc, rs, lat);
         /* the plan word in its colour, the latency in red when over target */
@@ -302,6 +326,8 @@ void wb_draw_pane(wb *w, ui_rect r)
         free(rs);
         y++;
         if (two && y < ymax) {
+            if (y < w->npane_hit)
+                w->pane_hit[y] = pattern_row(d, id);
             char *l2 = xasprintf("   %s%s", *kc ? kc : pr->nsteps && pr->steps[0].op != KP_OP_NONE ? kp_op_name(pr->steps[0].op) : "",
                                  pr->filter ? "  +filter" : "");
             wb_put(y++, x, pw, l2, is_sel ? UI_ROLE_CURSOR_ROW : UI_ROLE_DIM);
@@ -315,6 +341,13 @@ void wb_draw_pane(wb *w, ui_rect r)
     /* details of the selected pattern */
     if (y < ymax && w->diags.errors) {
         char *m = diags_format(&w->diags, 0);
+        put_wrapped(&y, ymax, x, pw, m, UI_ROLE_BAD, "  ");
+        free(m);
+    }
+    /* cells whose text did not parse: the model keeps their last good value */
+    for (size_t i = 0; i < w->ndrafts && y < ymax; i++) {
+        const wb_draft *dr = &w->drafts[i];
+        char *m = xasprintf("%s row %zu: %s", ui_screen_title(dr->screen), dr->row + 1, dr->err ? dr->err : "");
         put_wrapped(&y, ymax, x, pw, m, UI_ROLE_BAD, "  ");
         free(m);
     }
@@ -515,17 +548,34 @@ static void draw_help(wb *w)
     ui_rect r = {w->lay.editor.y, 0, w->lay.status.y - w->lay.editor.y, w->lay.cols};
     size_t n;
     char **lines = wb_help_lines(&n);
+    /* wrap each entry's help text under its own column (keys and name take 33 columns) */
+    char **shown = NULL;
+    size_t ns = 0, cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t head = disp_fit(lines[i], 33, NULL);
+        size_t nw;
+        char **wrapped = wrap_text(lines[i] + head, r.w - 34 > 20 ? r.w - 34 : 20, &nw);
+        for (size_t k = 0; k < nw; k++) {
+            VEC_GROW(shown, ns, cap);
+            /* the first line carries the keys and the name; the others are indented */
+            shown[ns++] = k ? xasprintf("%33s%s", "", wrapped[k]) : xasprintf("%.*s%s", (int)head, lines[i], wrapped[k]);
+            free(wrapped[k]);
+        }
+        free(wrapped);
+        free(lines[i]);
+    }
+    free(lines);
     wb_put(r.y, r.x, r.w, " Help: every action and its keys (from the action table). Any other key closes; j/k scroll.",
            UI_ROLE_TAB_ACTIVE);
-    if (w->help_top + 1 > n)
-        w->help_top = n ? n - 1 : 0;
+    if (w->help_top + 1 > ns)
+        w->help_top = ns ? ns - 1 : 0;
     for (int i = 1; i < r.h; i++) {
         size_t k = w->help_top + (size_t)(i - 1);
-        wb_put(r.y + i, r.x, r.w, k < n ? lines[k] : "", UI_ROLE_NORMAL);
+        wb_put(r.y + i, r.x, r.w, k < ns ? shown[k] : "", UI_ROLE_NORMAL);
     }
-    for (size_t i = 0; i < n; i++)
-        free(lines[i]);
-    free(lines);
+    for (size_t i = 0; i < ns; i++)
+        free(shown[i]);
+    free(shown);
 }
 
 static void draw_too_small(wb *w)

@@ -340,6 +340,15 @@ static rline *cost_lines(wb *w, size_t *n)
         return v;
     }
     const char *cur = a->cost->currency;
+    const kp_design *d = session_design(w->ss);
+    char *st = edit_get(d, EDIT_SETTINGS, (size_t)edit_setting_find("streams"), 1);
+    char *pt = edit_get(d, EDIT_SETTINGS, (size_t)edit_setting_find("pitr"), 1);
+    add_line(&v, n, &cap, UI_ROLE_DIM,
+             xasprintf("table %s  billing %s  streams %s  pitr %s   (:set NAME VALUE; all settings at the end)",
+                       d->table.name ? d->table.name : "?", kp_billing_name(d->table.billing), *st ? st : "unset",
+                       *pt ? pt : "unset"));
+    free(st);
+    free(pt);
     add_line(&v, n, &cap, UI_ROLE_TITLE, xasprintf("Monthly cost (730 h)   design billing: %s",
                                                    kp_billing_name(a->cost->mode)));
     add_line(&v, n, &cap, UI_ROLE_HEADER, xasprintf("%-16s %16s %16s", "line", "on-demand", "provisioned"));
@@ -403,6 +412,14 @@ static rline *cost_lines(wb *w, size_t *n)
                  xasprintf("%s [%s] %s: %s%s%s", f->sev == KP_SEV_ERROR ? "E" : f->sev == KP_SEV_WARNING ? "W" : "i",
                            f->code, f->where ? f->where : "", f->message ? f->message : "", f->fix ? " -> " : "",
                            f->fix ? f->fix : ""));
+    }
+    add_line(&v, n, &cap, UI_ROLE_NORMAL, xstrdup(""));
+    add_line(&v, n, &cap, UI_ROLE_TITLE, xstrdup("Settings (:set NAME VALUE changes one; u undoes)"));
+    for (size_t i = 0; i < edit_nrows(d, EDIT_SETTINGS); i++) {
+        char *k = edit_get(d, EDIT_SETTINGS, i, 0), *val = edit_get(d, EDIT_SETTINGS, i, 1);
+        add_line(&v, n, &cap, *val ? UI_ROLE_NORMAL : UI_ROLE_DIM, xasprintf("  %-24s %s", k, *val ? val : "(default)"));
+        free(k);
+        free(val);
     }
     return v;
 }
@@ -517,7 +534,7 @@ static int *col_xs(wb *w, const int *wd, size_t n, int width)
 {
     wb_cursor *cur = &w->cur[w->screen];
     int *xs = xcalloc(n ? n : 1, sizeof *xs);
-    if (cur->left < 1)
+    if (cur->left < 1 || cur->col == 0)
         cur->left = 1;
     if (cur->col > 0 && cur->col < cur->left)
         cur->left = cur->col;

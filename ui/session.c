@@ -1,6 +1,7 @@
 /* session.c - working copy, undo/redo and commits over the workspace (or in memory). */
 #include "ui/session.h"
 
+#include "model/validate.h"
 #include "storage/design_io.h"
 
 #include <stdlib.h>
@@ -229,6 +230,17 @@ kp_status session_commit(session *s, const char *message, int *number, char **er
         *err = xstrdup("a commit needs a message");
         return KP_INVALID;
     }
+    kp_diags dg;
+    diags_init(&dg, "design");
+    bool valid = validate_design(s->design, &dg);
+    if (!valid) {
+        char *first = dg.n ? diags_format(&dg, 0) : xstrdup("the design does not validate");
+        *err = xasprintf("not committed: %zu error%s to fix first (%s)", dg.errors, dg.errors == 1 ? "" : "s", first);
+        free(first);
+        diags_free(&dg);
+        return KP_INVALID;
+    }
+    diags_free(&dg);
     if (!s->ws) {
         if (s->base != (int)s->nmem) {
             *err = xasprintf("version %zu was committed meanwhile; your design is based on version %d",

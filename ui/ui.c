@@ -2,6 +2,7 @@
  * this loop draws. The terminal is restored on every exit path (util_set_die_hook). */
 #include "ui/ui.h"
 
+#include "storage/design_io.h"
 #include "storage/tour.h"
 #include "ui/wb.h"
 
@@ -65,13 +66,46 @@ static wb_tour_step *load_tour(const char *name, size_t *n, char **err)
     return v;
 }
 
+static bool is_yaml(const char *p)
+{
+    size_t n = strlen(p);
+    return (n > 5 && strcmp(p + n - 5, ".yaml") == 0) || (n > 4 && strcmp(p + n - 4, ".yml") == 0);
+}
+
+/* NAME.yaml -> NAME.keyplan (caller frees). */
+static char *workspace_beside(const char *yaml)
+{
+    const char *dot = strrchr(yaml, '.');
+    return xasprintf("%.*s.keyplan", (int)(dot - yaml), yaml);
+}
+
 int ui_run(const char *workspace_path, const ui_options *opt)
 {
     const char *path = workspace_path && *workspace_path ? workspace_path : WS_DEFAULT_PATH;
     setlocale(LC_ALL, "");
+    /* a design file opens in the workspace beside it (NAME.keyplan), as an undoable edit */
+    kp_design *imported = NULL;
+    char *ws_name = NULL;
+    if (is_yaml(path)) {
+        kp_diags dg;
+        diags_init(&dg, NULL);
+        imported = designio_load_file(path, &dg);
+        if (!imported) {
+            diags_print(&dg, stderr);
+            if (!dg.n)
+                fprintf(stderr, "keyplan: %s: cannot load the design\n", path);
+            diags_free(&dg);
+            return 2;
+        }
+        diags_free(&dg);
+        ws_name = workspace_beside(path);
+        path = ws_name;
+    }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         fprintf(stderr, "keyplan: the workbench needs a terminal (stdin and stdout); for scripts use "
                         "keyplan check, export or commit\n");
+        design_free(imported);
+        free(ws_name);
         return 2;
     }
     session *s = NULL;
@@ -81,7 +115,20 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     if (st != KP_OK) {
         fprintf(stderr, "keyplan: %s: %s\n", path, err ? err : kp_status_text(st));
         free(err);
+        design_free(imported);
+        free(ws_name);
         return 2;
+    }
+    bool imported_changed = false;
+    if (imported) {
+        if (design_equal(imported, session_design(s))) {
+            design_free(imported);
+        } else {
+            imported_changed = true;
+            char *e2 = NULL;
+            session_apply(s, imported, "open design file", &e2);
+            free(e2);
+        }
     }
     wb_options wo;
     memset(&wo, 0, sizeof wo);
@@ -94,6 +141,7 @@ int ui_run(const char *workspace_path, const ui_options *opt)
         fprintf(stderr, "keyplan: tour: %s\n", tour_err ? tour_err : "no such tour");
         free(tour_err);
         session_close(s);
+        free(ws_name);
         return 2;
     }
     free(tour_err);
@@ -102,6 +150,7 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     if (!scr) {
         fprintf(stderr, "keyplan: cannot use the terminal (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
         session_close(s);
+        free(ws_name);
         return 2;
     }
     util_set_die_hook(restore_terminal);
@@ -126,6 +175,8 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     wb_resize(w, LINES, COLS);
     if (created && wo.ntour)
         wb_command(w, "tour");
+    else if (imported_changed)
+        wb_message(w, UI_ROLE_TITLE, "%s opened in workspace %s (u undoes the import; c commits)", workspace_path, path);
     else if (created)
         wb_message(w, UI_ROLE_TITLE, "new workspace %s: press a to add a pattern, ? for help", path);
     int flags = WB_REDRAW;
@@ -146,7 +197,7 @@ int ui_run(const char *workspace_path, const ui_options *opt)
             continue;
         }
         int key = r == KEY_CODE_YES ? UI_FKEY((int)ch) : (int)ch;
-        if (key == '\r')
+        if (key == '\r' || key == UI_FKEY(KEY_ENTER))
             key = UI_KEY_ENTER;
         if (key == UI_FKEY(KEY_MOUSE)) {
             MEVENT ev;
@@ -167,13 +218,20 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     util_set_die_hook(NULL);
     int base = session_base(w->ss);
     bool dirty = session_dirty(w->ss);
+    /* texts that never parsed are not in the design: print them so that nothing typed is lost */
+    for (size_t i = 0; i < w->ndrafts; i++)
+        printf("keyplan: not saved (did not parse), %s row %zu: %s\n  %s\n", ui_screen_title(w->drafts[i].screen),
+               w->drafts[i].row + 1, w->drafts[i].text, w->drafts[i].err ? w->drafts[i].err : "");
     wb_free(w);
-    if (got_signal && got_signal != SIGINT)
+    if (got_signal && got_signal != SIGINT) {
+        free(ws_name);
         return 0;
+    }
     if (base)
         printf("keyplan: %s: working copy saved (version %d%s)\n", path, base,
                dirty ? " plus uncommitted edits" : ", nothing uncommitted");
     else
         printf("keyplan: %s: working copy saved (nothing committed yet)\n", path);
+    free(ws_name);
     return 0;
 }

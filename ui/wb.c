@@ -124,6 +124,7 @@ void wb_free(wb *w)
     free(w->search);
     drafts_clear(w);
     free(w->drafts);
+    free(w->pane_hit);
     ws_versions_free(w->versions, w->nversions);
     diff_clear(w);
     for (size_t i = 0; i < w->opt.ntour; i++) {
@@ -153,6 +154,11 @@ void wb_message(wb *w, ui_role role, const char *fmt, ...)
 int wb_resize(wb *w, int lines, int cols)
 {
     layout_compute(lines, cols, w->tour_on, &w->lay);
+    int n = lines > 0 ? lines : 0;
+    w->pane_hit = xrealloc(w->pane_hit, (size_t)(n ? n : 1) * sizeof *w->pane_hit);
+    w->npane_hit = n;
+    for (int i = 0; i < n; i++)
+        w->pane_hit[i] = -1;
     return WB_REDRAW | WB_RESIZE;
 }
 
@@ -412,7 +418,7 @@ static int do_commit(wb *w, const char *message)
         wb_message(w, UI_ROLE_BAD, "commit refused: %s (R reloads the latest version)", err ? err : "");
         w->remote_change = true;
     } else if (st != KP_OK) {
-        wb_message(w, UI_ROLE_BAD, "commit failed: %s", err ? err : kp_status_text(st));
+        wb_message(w, UI_ROLE_BAD, "%s%s", st == KP_INVALID ? "" : "commit failed: ", err ? err : kp_status_text(st));
     } else {
         wb_message(w, UI_ROLE_GOOD, "committed version %d: %s", n, message);
         w->remote_change = false;
@@ -449,7 +455,8 @@ int wb_tick(wb *w)
     load_observations(w);
     wb_recompute(w);
     if (w->nversions != before && latest != session_base(w->ss)) {
-        if (!session_dirty(w->ss))
+        /* an untouched working copy follows the new version, unless a cell or prompt is open */
+        if (!session_dirty(w->ss) && !w->editing && w->prompt == WB_PROMPT_NONE)
             return do_reload(w);
         w->remote_change = true;
         wb_message(w, UI_ROLE_WARN, "version %d was committed by another keyplan; R reloads it (your edits stay in undo)",
@@ -554,7 +561,15 @@ static int default_handle(wb *w, ui_action a)
     size_t nr = screen_rows(w), nc = screen_ncols(w);
     switch (a) {
     case UI_ACT_NONE: return WB_IGNORED;
-    case UI_ACT_QUIT: w->quit = true; return WB_QUIT;
+    case UI_ACT_QUIT:
+        if (w->ndrafts && !w->quit_armed) {
+            w->quit_armed = true;
+            wb_message(w, UI_ROLE_WARN, "%zu cell%s hold text that did not parse (shown with !); q again quits and "
+                       "prints them, any other key stays", w->ndrafts, w->ndrafts == 1 ? "" : "s");
+            return WB_REDRAW;
+        }
+        w->quit = true;
+        return WB_QUIT;
     case UI_ACT_HELP:
         w->help = true;
         w->help_top = 0;
@@ -708,6 +723,39 @@ int wb_command(wb *w, const char *line)
             load_versions(w);
             wb_make_diff(w, (int)a, (int)b);
         }
+    } else if (strcmp(cmd, "set") == 0) {
+        int row = argc >= 2 ? edit_setting_find(argv[1]) : -1;
+        if (row < 0) {
+            sbuf b;
+            sbuf_init(&b);
+            sbuf_add(&b, argc >= 2 ? "unknown setting; " : "");
+            sbuf_add(&b, "usage: :set NAME VALUE with NAME one of");
+            for (size_t i = 0; i < edit_nrows(session_design(w->ss), EDIT_SETTINGS); i++) {
+                char *n = edit_get(session_design(w->ss), EDIT_SETTINGS, i, 0);
+                sbuf_printf(&b, " %s", n);
+                free(n);
+            }
+            wb_message(w, UI_ROLE_WARN, "%s", b.s);
+            sbuf_free(&b);
+        } else {
+            const char *value = strstr(line, argv[1]) + strlen(argv[1]);
+            while (*value == ' ')
+                value++;
+            kp_design *nd = design_clone(session_design(w->ss));
+            char *err = NULL;
+            if (!edit_set(nd, EDIT_SETTINGS, (size_t)row, 1, value, &err)) {
+                design_free(nd);
+                wb_message(w, UI_ROLE_BAD, "%s: %s", argv[1], err);
+                free(err);
+            } else {
+                char *label = xasprintf("set %s", argv[1]);
+                apply_design(w, nd, label);
+                free(label);
+                char *now = edit_get(session_design(w->ss), EDIT_SETTINGS, (size_t)row, 1);
+                wb_message(w, UI_ROLE_GOOD, "%s = %s (u undoes)", argv[1], *now ? now : "(not set)");
+                free(now);
+            }
+        }
     } else if (strcmp(cmd, "recover") == 0) {
         const char *text = session_unloaded_text(w->ss);
         char *err = NULL;
@@ -729,7 +777,7 @@ int wb_command(wb *w, const char *line)
         f = run_action(w, ui_action_find(cmd));
     } else {
         wb_message(w, UI_ROLE_WARN,
-                   "unknown command '%s'; expected commit [MSG], export md FILE, diff A B, tour, recover FILE, help, quit "
+                   "unknown command '%s'; expected commit [MSG], set NAME VALUE, export md FILE, diff A B, tour, recover FILE, help, quit "
                    "or an action name (? lists them)",
                    cmd);
     }
@@ -857,6 +905,8 @@ int wb_key(wb *w, int key)
         return WB_REDRAW;
     }
     ui_action a = ui_key_action(w->screen, key);
+    if (a != UI_ACT_QUIT)
+        w->quit_armed = false;
     if (a == UI_ACT_NONE) {
         char k[32];
         wb_message(w, UI_ROLE_DIM, "%s is not bound: ? lists every key", ui_key_name(key, k, sizeof k));
@@ -866,7 +916,7 @@ int wb_key(wb *w, int key)
     /* a message about the cell under the cursor when it holds a broken draft */
     wb_cursor *c = &w->cur[w->screen];
     const wb_draft *dr = draft_find(w, w->screen, c->row, c->col);
-    if (dr && !w->editing && w->prompt == WB_PROMPT_NONE)
+    if (dr && a != UI_ACT_QUIT && !w->editing && w->prompt == WB_PROMPT_NONE)
         wb_message(w, UI_ROLE_BAD, "%s", dr->err);
     return f;
 }
@@ -904,7 +954,7 @@ char **wb_help_lines(size_t *n)
         char keys[96];
         ui_action_keys((ui_action)a, keys, sizeof keys);
         int kw = disp_width(keys);
-        v[k++] = xasprintf("%s%*s %-13s %s", keys, kw < 18 ? 18 - kw : 0, "", ui_action_name((ui_action)a),
+        v[k++] = xasprintf("%s%*s %-15s %s", keys, kw < 16 ? 16 - kw : 0, "", ui_action_name((ui_action)a),
                            ui_action_help((ui_action)a));
     }
     *n = k;
@@ -932,6 +982,16 @@ int wb_click(wb *w, int y, int x)
             col += tw;
         }
         return WB_IGNORED;
+    }
+    ui_rect pr = w->lay.pane;
+    if (y >= pr.y && y < pr.y + pr.h && x >= pr.x && x < pr.x + pr.w) {
+        int row = y < w->npane_hit ? w->pane_hit[y] : -1;
+        if (row < 0 || (size_t)row >= session_design(w->ss)->npatterns)
+            return WB_IGNORED;
+        w->screen = UI_SCREEN_PATTERNS;
+        w->cur[UI_SCREEN_PATTERNS].row = (size_t)row;
+        clamp_cursor(w);
+        return WB_REDRAW;
     }
     ui_rect r = w->lay.editor;
     if (y > r.y && y < r.y + r.h && x >= r.x && x < r.x + r.w && wb_screen(w->screen)->is_table) {

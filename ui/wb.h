@@ -128,7 +128,12 @@ struct wb {
     size_t narr_top;            /* first narration line shown */
     kp_analysis *tour_prev_an;  /* analysis of the previous step (what changed) */
     kp_design *tour_prev;
+    /* for mouse clicks: the design pattern row drawn on each screen line of the pane, or -1
+       (filled by the drawing, read by wb_click) */
+    int *pane_hit;
+    int npane_hit;
     bool quit;
+    bool quit_armed;            /* q pressed once while cells hold drafts */
     bool remote_change;         /* another process committed */
 };
 

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# fuzz.sh - builds keyplan's libFuzzer harnesses (tests/fuzz/fuzz_*.c) and runs them.
+#
+#   scripts/fuzz.sh [TARGET|all|build] [SECONDS]
+#
+# TARGET is design | roundtrip | exchange | template (default: all, one after another);
+# SECONDS is the run time of each target (default 60). "build" only builds.
+# Needs clang with the libFuzzer runtime (Debian: clang, libclang-rt-14-dev).
+# Builds into build-fuzz/ (override with KP_FUZZ_BUILD); sources of model/ and storage/ are
+# compiled directly here, not through CMake. The growing corpus lives in build-fuzz/corpus/TARGET,
+# crashes in build-fuzz/artifacts/TARGET/; the seeds in tests/fuzz/corpus/TARGET are read only.
+# Extra libFuzzer flags can be given in KP_FUZZ_FLAGS (e.g. "-max_len=20000"); tests/fuzz/TARGET.dict
+# is used when present. KP_FUZZ_KEEP_GOING=1 keeps fuzzing after a finding (libFuzzer -fork=1
+# -ignore_crashes=1) so that one run collects them all.
+# Minimise a finding: build-fuzz/bin/fuzz_TARGET -minimize_crash=1 -runs=20000 -exact_artifact_path=OUT FILE
+# Replay one: build-fuzz/bin/fuzz_TARGET FILE   (KP_FUZZ_VERBOSE=1 prints why a design does not load)
+# Exit status: 0 no finding, 1 a target found a crash/hang/leak, 2 build or usage error.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${KP_FUZZ_BUILD:-$root/build-fuzz}
+target=${1:-all}
+seconds=${2:-60}
+targets=(design roundtrip exchange template)
+CC=${CC_FUZZ:-clang}
+
+case "$target" in
+  all|build) ;;
+  design|roundtrip|exchange|template) targets=("$target") ;;
+  *) echo "usage: scripts/fuzz.sh [design|roundtrip|exchange|template|all|build] [SECONDS]" >&2; exit 2 ;;
+esac
+if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then echo "fuzz.sh: SECONDS must be a number" >&2; exit 2; fi
+if ! command -v "$CC" >/dev/null; then echo "fuzz.sh: $CC not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; fi
+
+defs="-D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=600 -D_DEFAULT_SOURCE"
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+cflags="-std=c11 -g -O1 $defs $san -fsanitize=fuzzer-no-link -I$root $(pkg-config --cflags yaml-0.1 jansson sqlite3 libcurl)"
+libs="$(pkg-config --libs yaml-0.1 jansson sqlite3 libcurl) -lm"
+
+mkdir -p "$build/obj" "$build/bin" "$build/logs"
+
+# Objects of model/ and storage/, rebuilt when the source or any header is newer. A file that
+# does not compile (someone mid-edit) is skipped with a warning; the link says if it was needed.
+newest_h=$(ls -t "$root"/model/*.h "$root"/storage/*.h | head -1)
+objs=()
+for src in "$root"/model/*.c "$root"/storage/*.c; do
+  dir=$(basename "$(dirname "$src")")
+  obj="$build/obj/${dir}_$(basename "${src%.c}").o"
+  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_h" -nt "$obj" ]; then
+    if ! $CC $cflags -c "$src" -o "$obj" 2>"$obj.err"; then
+      echo "fuzz.sh: warning: $src does not compile; skipped" >&2
+      sed -n 1,5p "$obj.err" >&2
+      rm -f "$obj"
+      continue
+    fi
+  fi
+  objs+=("$obj")
+done
+rm -f "$build/libkpfuzz.a"
+ar rcs "$build/libkpfuzz.a" "${objs[@]}"
+
+for t in "${targets[@]}"; do
+  h="$root/tests/fuzz/fuzz_$t.c"
+  if ! $CC $cflags -fsanitize=fuzzer -I"$root/tests/fuzz" "$h" "$build/libkpfuzz.a" $libs \
+      -o "$build/bin/fuzz_$t"; then
+    echo "fuzz.sh: cannot build fuzz_$t" >&2
+    exit 2
+  fi
+done
+[ "$target" = build ] && { echo "fuzz.sh: built ${targets[*]} in $build/bin"; exit 0; }
+
+# Seed directories per target (read only; new inputs go to build-fuzz/corpus/TARGET).
+seeds_for() {
+  case "$1" in
+    design|roundtrip)
+      printf '%s\n' "$root/tests/fuzz/corpus/$1" "$root"/samples/*/ ;;
+    exchange)
+      printf '%s\n' "$root/tests/fuzz/corpus/exchange"
+      for d in /work/shared/fixtures/nosql-workbench/*/; do [ -d "$d" ] && printf '%s\n' "$d"; done ;;
+    template)
+      printf '%s\n' "$root/tests/fuzz/corpus/template" ;;
+  esac
+}
+
+status=0
+for t in "${targets[@]}"; do
+  mkdir -p "$build/corpus/$t" "$build/artifacts/$t" "$build/logs/$t"
+  mapfile -t seeds < <(seeds_for "$t")
+  dict=()
+  [ -f "$root/tests/fuzz/$t.dict" ] && dict=(-dict="$root/tests/fuzz/$t.dict")
+  if [ -n "${KP_FUZZ_KEEP_GOING:-}" ]; then
+    # one child at a time that is restarted after each crash/hang/leak: collects every finding
+    mode=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1); log="$build/logs/$t/fork.log"
+  else
+    # -jobs=1 runs one child whose output goes to fuzz-0.log in the working directory
+    mode=(-jobs=1 -workers=1); log="$build/logs/$t/fuzz-0.log"
+  fi
+  echo "fuzz.sh: $t for ${seconds}s (log: $log)"
+  (cd "$build/logs/$t" && rm -f "$log" &&
+   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+   "$build/bin/fuzz_$t" "${mode[@]}" -timeout=2 -rss_limit_mb=2048 -max_total_time="$seconds" \
+     -print_final_stats=1 -artifact_prefix="$build/artifacts/$t/" "${dict[@]}" ${KP_FUZZ_FLAGS:-} \
+     "$build/corpus/$t" "${seeds[@]}" >"$build/logs/$t/stdout.log" 2>&1)
+  [ -f "$log" ] || log="$build/logs/$t/stdout.log"
+  grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb)" "$log" | tail -3
+  if grep -qE "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|BUG:" "$log"; then
+    status=1
+    echo "fuzz.sh: $t FOUND A PROBLEM:"
+    grep -E "ERROR:|SUMMARY:|BUG:|runtime error:|Test unit written|CRASH\[" "$log" | head -20
+  fi
+done
+exit $status
