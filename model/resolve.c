@@ -618,7 +618,8 @@ static void ctx_free(rctx *c)
 
 typedef struct known {
     const char *name;
-    const char *value; /* fixed value or NULL */
+    const char *value;   /* fixed value or NULL */
+    const kp_attr *attr; /* attr_of(name), looked up once */
 } known;
 
 /* A pattern's known attributes: a few, so they start in the struct (no malloc per pattern).
@@ -630,7 +631,7 @@ typedef struct kset {
     known inl[KSET_INL];
 } kset;
 
-static void kset_add(kset *k, const char *name, const char *value)
+static void kset_add(kset *k, const char *name, const char *value, const kp_attr *attr)
 {
     if (!name)
         return;
@@ -649,7 +650,7 @@ static void kset_add(kset *k, const char *name, const char *value)
         k->v = nv;
         k->cap *= 2;
     }
-    k->v[k->n++] = (known){name, value};
+    k->v[k->n++] = (known){name, value, attr};
 }
 
 static void kset_free(kset *k)
@@ -773,10 +774,10 @@ static const char *num_f0(char *buf, double v)
 
 /* ---- selectivity --------------------------------------------------------------------- */
 
-/* Share of items having a given value of `name` (fixed value or any one value); NAN unknown. */
-static double selectivity(const rctx *c, const char *name, const char *value)
+/* Share of items having a given value of attribute a (fixed value or any one value); NAN unknown
+ * (a NULL: not declared). */
+static double selectivity_of(const kp_attr *a, const char *value)
 {
-    const kp_attr *a = attr_of(c, name);
     if (!a)
         return NAN;
     switch (a->type) {
@@ -795,6 +796,12 @@ static double selectivity(const rctx *c, const char *name, const char *value)
     default:
         return (!isnan(a->distinct) && a->distinct >= 1) ? 1.0 / a->distinct : NAN;
     }
+}
+
+/* The same by attribute name. */
+static double selectivity(const rctx *c, const char *name, const char *value)
+{
+    return selectivity_of(attr_of(c, name), value);
 }
 
 /* Fan-out width of an unbound partition placeholder: shard count or enum values; 0 = none. */
@@ -1048,7 +1055,7 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
         if (!dup_ && nbound < 32) {                                                             \
             bound[nbound++] = (nm);                                                             \
             const known *k_ = kset_find(K, (nm));                                               \
-            double s_ = selectivity(c, (nm), k_ ? k_->value : NULL);                            \
+            double s_ = k_ ? selectivity_of(k_->attr, k_->value) : selectivity(c, (nm), NULL);  \
             if (isnan(s_)) {                                                                    \
                 unknown = true;                                                                 \
                 if (!out->unknown_attr)                                                         \
@@ -1125,7 +1132,7 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
             continue;
         if (nfilters < 32)
             filters[nfilters++] = K->v[i].name;
-        double s = selectivity(c, K->v[i].name, K->v[i].value);
+        double s = selectivity_of(K->v[i].attr, K->v[i].value);
         if (isnan(s)) {
             s = UNKNOWN_SELECTIVITY;
             out->warn |= W_UNKNOWN_SEL;
@@ -1463,7 +1470,7 @@ static char *render_parts(const rctx *c, const keyview *v, size_t end, const kse
         }
         const known *k = kset_find(K, pt->text);
         if (k && k->value) {
-            const kp_attr *a = attr_of(c, pt->text);
+            const kp_attr *a = k->attr; /* attr_of(c, pt->text): k is its name's entry */
             const char *fmt = pt->format ? pt->format : (a ? a->format : NULL);
             char *val = tpl_apply_format(k->value, fmt);
             add_escaped(&b, val);
@@ -1770,10 +1777,10 @@ static void scan_step(const rctx *c, const kp_pattern *p, const kset *K, const k
     *lat = pages * LAT_RTT_MS + c->table_bytes / CAP_PAGE_BYTES * LAT_MS_PER_MB;
 }
 
-static void known_from_by(const kp_pattern *p, kset *K)
+static void known_from_by(const rctx *c, const kp_pattern *p, kset *K)
 {
     for (size_t i = 0; i < p->nby; i++)
-        kset_add(K, p->by[i].attr.s, p->by[i].value);
+        kset_add(K, p->by[i].attr.s, p->by[i].value, attr_of(c, p->by[i].attr.s));
 }
 
 static double nz(double x) { return isnan(x) ? 0 : x; }
@@ -2035,7 +2042,7 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
         }
     }
     kset K = {0};
-    known_from_by(p, &K);
+    known_from_by(c, p, &K);
     readout o;
     memset(&o, 0, sizeof o);
     if (n == 0) {
@@ -2057,14 +2064,14 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
             const kp_entity *e = &c->d->entities[epos[i]];
             if (i == 0) {
                 for (size_t k = 0; k < K.n; k++)
-                    kset_add(&Ki, K.v[k].name, K.v[k].value);
+                    kset_add(&Ki, K.v[k].name, K.v[k].value, K.v[k].attr);
             } else {
                 for (size_t j = 0; j < p->njoin; j++)
                     if (p->join[j].to.s && knows(c, e, p->join[j].to.s))
-                        kset_add(&Ki, p->join[j].to.s, NULL);
+                        kset_add(&Ki, p->join[j].to.s, NULL, attr_of(c, p->join[j].to.s));
                 for (size_t k = 0; k < K.n; k++)
                     if (knows(c, e, K.v[k].name))
-                        kset_add(&Ki, K.v[k].name, K.v[k].value);
+                        kset_add(&Ki, K.v[k].name, K.v[k].value, K.v[k].attr);
             }
             size_t before = sl->n;
             readout oi;
@@ -2132,7 +2139,7 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
                 const kp_entity *e = &c->d->entities[epos[i]];
                 for (size_t k = 0; k < K.n; k++)
                     if (knows(c, e, K.v[k].name))
-                        kset_add(&Ki, K.v[k].name, K.v[k].value);
+                        kset_add(&Ki, K.v[k].name, K.v[k].value, K.v[k].attr);
                 readout oi;
                 read_entity(c, p, &Ki, epos[i], p->entities, p->nentities, sl, w, &oi);
                 kset_free(&Ki);
@@ -2178,7 +2185,7 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
     double items_total = !isnan(p->items) && p->items > 0 ? p->items : (double)(n ? n : 1);
     double per_entity = n ? items_total / (double)n : 0;
     kset K = {0};
-    known_from_by(p, &K);
+    known_from_by(c, p, &K);
     double wcu = 0, iwcu = 0, requests = 0, lat = 0, rcu = 0;
     bool multi = false;
     for (size_t i = 0; i < n; i++) {
