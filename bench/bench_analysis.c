@@ -18,10 +18,16 @@
  * Usage: bench_analysis [RUNS] [SIZE...]   (default 21 runs of 100, 1000 and 10000 patterns): the table
  *        bench_analysis --once SIZE            one analysis_run of one size and nothing else, for
  *                                              valgrind --tool=callgrind --toggle-collect=analysis_run
- *                                              (instruction counts are repeatable where times are not) */
+ *                                              (instruction counts are repeatable where times are not)
+ *        bench_analysis --verify               checks, on the generated designs, that the fast paths
+ *                                              answer as the plain functions do (capacity memo vs
+ *                                              capacity_*, namemap vs design_attr/design_entity_pos);
+ *                                              exit status 1 on any difference */
 #include "model/analysis.h"
 #include "model/analysis_stages.h"
+#include "model/capacity.h"
 #include "model/design.h"
+#include "model/namemap.h"
 
 #include <malloc.h>
 #include <math.h>
@@ -281,8 +287,70 @@ static int run_once(size_t n)
     return 0;
 }
 
+static bool same(double x, double y) { return x == y || (isnan(x) && isnan(y)); }
+
+/* --verify: the memo and the name map against the plain look-ups, every (entity, index) pair. */
+static int run_verify(void)
+{
+    size_t bad = 0, checked = 0;
+    kp_design *d = make_design(200);
+    capacity_memo *m = capacity_memo_new(d);
+    const kp_write_op ops[] = {KP_OP_PUT, KP_OP_UPDATE, KP_OP_DELETE, KP_OP_TRANSACT};
+    kp_str changes[2] = {S("status"), S("createdAt")};
+    double *t1 = xcalloc(d->nindexes + 1, sizeof *t1), *t2 = xcalloc(d->nindexes + 1, sizeof *t2);
+    for (int pass = 0; pass < 2; pass++) /* the second pass answers from the memo */
+        for (size_t e = 0; e < d->nentities; e++) {
+            const kp_entity *en = &d->entities[e];
+            for (ptrdiff_t x = -1; x < (ptrdiff_t)d->nindexes; x++) {
+                checked++;
+                if (capacity_memo_on_index(m, en, x) != capacity_on_index(d, en, x) ||
+                    !same(capacity_memo_index_share(m, en, x), capacity_index_share(d, en, x)) ||
+                    !same(capacity_memo_projected_bytes(m, en, x), capacity_projected_bytes(d, en, x))) {
+                    if (bad++ < 5)
+                        fprintf(stderr, "verify: %s on index %td differs\n", en->name, x);
+                }
+            }
+            for (size_t o = 0; o < sizeof ops / sizeof *ops; o++) {
+                double a0, b0;
+                capacity_entity_write(d, en, ops[o], changes, 2, &a0, t1);
+                capacity_memo_entity_write(m, en, ops[o], changes, 2, &b0, t2);
+                bool ok = same(a0, b0);
+                for (size_t x = 0; x < d->nindexes; x++)
+                    ok = ok && same(t1[x], t2[x]);
+                checked++;
+                if (!ok && bad++ < 5)
+                    fprintf(stderr, "verify: %s write op %zu differs\n", en->name, o);
+            }
+        }
+    namemap *nm = namemap_new(d->nattrs);
+    for (size_t i = 0; i < d->nattrs; i++)
+        namemap_put(nm, d->attrs[i].name, i);
+    const char *probe[] = {"tenantId", "status", "id0", "id199", "id200", "", "Id0", "total", "createdAt"};
+    for (size_t i = 0; i < sizeof probe / sizeof *probe; i++) {
+        size_t pos;
+        bool found = namemap_get(nm, probe[i], &pos);
+        const kp_attr *a = design_attr(d, probe[i]);
+        checked++;
+        if (found != (a != NULL) || (found && &d->attrs[pos] != a)) {
+            if (bad++ < 5)
+                fprintf(stderr, "verify: namemap '%s' differs from design_attr\n", probe[i]);
+        }
+    }
+    namemap_free(nm);
+    str_free(&changes[0]);
+    str_free(&changes[1]);
+    free(t1);
+    free(t2);
+    capacity_memo_free(m);
+    design_free(d);
+    printf("verify: %zu checks, %zu differences\n", checked, bad);
+    return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--verify") == 0)
+        return run_verify();
     if (argc > 1 && strcmp(argv[1], "--once") == 0) {
         if (argc != 3 || strtoul(argv[2], NULL, 10) == 0) {
             fprintf(stderr, "usage: bench_analysis --once SIZE\n");

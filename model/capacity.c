@@ -199,6 +199,43 @@ static double sparse_share(const finder *f, const kp_sparse *s)
     return s->op == KP_COND_NE ? 1.0 - sum : sum;
 }
 
+/* The share of the WRITES landing where the sparse rule holds (enum write_shares, NAN = the
+ * item share). DynamoDB charges a sparse index where the writes land, not where the items rest:
+ * an update moving an item into the indexed values costs 1, within them 2 (delete + put), out of
+ * them 1; entries and exits balance over time, so the expected cost of a write is
+ * 2 x P(its new value is indexed) when the condition attribute is part of the index key. */
+static double sparse_write_share(const finder *f, const kp_sparse *s)
+{
+    if (s->kind == KP_SPARSE_SHARE)
+        return isnan(s->share) ? 1.0 : s->share;
+    const kp_attr *a = s->cond_attr.s ? find_attr(f, s->cond_attr.s) : NULL;
+    if (!a || a->type != KP_ATTR_ENUM || a->nvalues == 0)
+        return 0.5;
+    double sum = 0;
+    for (size_t k = 0; k < s->nvalues; k++)
+        for (size_t i = 0; i < a->nvalues; i++)
+            if (strcmp(a->values[i].name, s->values[k].s) == 0)
+                sum += isnan(a->values[i].write_share) ? a->values[i].share : a->values[i].write_share;
+    if (sum > 1)
+        sum = 1;
+    return s->op == KP_COND_NE ? 1.0 - sum : sum;
+}
+
+static double wshare_on(const finder *f, const kp_entity *e, ptrdiff_t index)
+{
+    const kp_index *x = index_at(f->d, index);
+    double share = 1.0;
+    const kp_sparse *s = entity_sparse(e, x->pk.s);
+    if (s)
+        share *= sparse_write_share(f, s);
+    if (x->sk.s) {
+        const kp_sparse *t = entity_sparse(e, x->sk.s);
+        if (t && t != s)
+            share *= sparse_write_share(f, t);
+    }
+    return share;
+}
+
 /* capacity_index_share once the entity is known to be on the index. */
 static double share_on(const finder *f, const kp_entity *e, ptrdiff_t index)
 {
@@ -325,10 +362,17 @@ double capacity_index_write(const kp_design *d, const kp_entity *e, ptrdiff_t in
             key = true;
     }
     if (cond) {
+        bool in_key = false;
+        for (size_t c = 0; c < nchanges; c++)
+            if (changes[c].s && changes_sparse_cond(e, x, changes[c].s) &&
+                capacity_changes_index_key(d, e, index, changes[c].s))
+                in_key = true;
+        if (in_key || key)
+            return 2 * share * units;
         double p = 2 * share;
         if (p > 1)
             p = 1;
-        return key ? p * 2 * units : p * units;
+        return p * units;
     }
     if (key)
         return 2 * share * units;
@@ -352,7 +396,8 @@ void capacity_entity_write(const kp_design *d, const kp_entity *e, kp_write_op o
         double share = capacity_index_share(d, e, (ptrdiff_t)i);
         if (share <= 0)
             continue;
-        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, share,
+        finder wf = {d, NULL};
+        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, wshare_on(&wf, e, (ptrdiff_t)i),
                                         capacity_projected_bytes(d, e, (ptrdiff_t)i));
         if (d->indexes[i].kind == KP_LSI)
             table += w;
@@ -512,7 +557,8 @@ void capacity_memo_entity_write(capacity_memo *m, const kp_entity *e, kp_write_o
         double share = capacity_memo_index_share(m, e, (ptrdiff_t)i);
         if (share <= 0)
             continue;
-        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, share,
+        finder wf = {d, m->attrs};
+        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, wshare_on(&wf, e, (ptrdiff_t)i),
                                         capacity_memo_projected_bytes(m, e, (ptrdiff_t)i));
         if (d->indexes[i].kind == KP_LSI)
             table += w;

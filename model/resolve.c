@@ -900,16 +900,13 @@ static bool knows(rctx *c, const kp_entity *e, const char *name)
     return nmap_get(m, name, &v);
 }
 
-/* Marks the entities a pattern asks for (mixed collections of those need no filter). */
-static void mark_asked(rctx *c, const kp_str *asked, size_t nasked)
+/* Marks the entities a pattern asks for, by position (mixed collections of those need no filter). */
+static void mark_asked(rctx *c, const size_t *asked, size_t nasked)
 {
     c->stamp++;
     c->nasked = nasked;
-    for (size_t i = 0; i < nasked; i++) {
-        size_t pos;
-        if (entity_of(c, asked[i].s, &pos))
-            c->mark[pos] = c->stamp;
-    }
+    for (size_t i = 0; i < nasked; i++)
+        c->mark[asked[i]] = c->stamp;
 }
 
 static bool is_asked(const rctx *c, size_t epos) { return c->mark[epos] == c->stamp; }
@@ -1268,7 +1265,7 @@ static void cand_finish(rctx *c, const kp_pattern *p, cand *out, bool colliders)
 
 /* Best candidate over every index holding entity epos. */
 static bool best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos,
-                            const kp_str *asked, size_t nasked, bool screen, cand *best,
+                            const size_t *asked, size_t nasked, bool screen, cand *best,
                             bool *strong_refused)
 {
     pinfo pi;
@@ -1488,6 +1485,25 @@ static char *render_parts(const rctx *c, const keyview *v, size_t end, const kse
     return sb_done(c, &b);
 }
 
+/* The upper bound of a BETWEEN on a sort key that goes on after the range attribute
+ * (PEDIDO#{orderDate}#{orderId}): the bound must sort after every continuation, or the items of
+ * the last value are lost (PEDIDO#2025-01-10#4471 > PEDIDO#2025-01-10). A '~' follows any ASCII
+ * literal below it ('#'); otherwise U+10FFFF, the greatest UTF-8 sequence. */
+static char *range_upper(const rctx *c, const keyview *v, size_t end, const kset *K)
+{
+    char *base = render_parts(c, v, end, K);
+    if (end >= v->n)
+        return base;
+    const tpl_part *next = &v->parts[end];
+    bool ascii_lit = next->kind == TPL_LIT && next->text[0] && (unsigned char)next->text[0] < '~';
+    sb b;
+    sb_init(&b);
+    sb_add(&b, base);
+    sb_add(&b, ascii_lit ? "~" : "\xF4\x8F\xBF\xBF");
+    return sb_done(c, &b);
+}
+
+
 #define KV_INL 8
 typedef struct kvlist {
     kp_keyval *v; /* NULL until the first value; then inl or the heap */
@@ -1559,7 +1575,7 @@ static char *build_key_condition(const rctx *c, const cand *cd, const kset *K, k
             sb_add(&b, xi->sk);
             sb_add(&b, " BETWEEN :sk1 AND :sk2");
             kv_add(c, vals, ":sk1", render_parts(c, &en->sk, cd->sk_end + 1, K));
-            kv_add(c, vals, ":sk2", render_parts(c, &en->sk, cd->sk_end + 1, K));
+            kv_add(c, vals, ":sk2", range_upper(c, &en->sk, cd->sk_end + 1, K));
             break;
         case SKC_NONE:
             break;
@@ -1808,7 +1824,7 @@ typedef struct readout {
     bool filter, app_sort, limit_pushed, scan;
 } readout;
 
-static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const kp_str *asked,
+static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
                         size_t nasked, steplist *sl, wlist *w, readout *o)
 {
     cand best;
@@ -1880,7 +1896,7 @@ static void resolve_screen_one_query(rctx *c, const kp_pattern *p, const kset *K
     pinfo *pis = xmalloc(npis * sizeof *pis);
     for (size_t i = 0; i < npis; i++)
         pinfo_init(c, p, K, &c->d->entities[epos[i]], &pis[i]);
-    mark_asked(c, p->entities, p->nentities);
+    mark_asked(c, epos, n);
     for (size_t k = 0; k < c->nix; k++) {
         ixinfo *xi = &c->ix[k];
         const entry *first = c->on[epos[0] * c->nix + k];
@@ -2075,7 +2091,7 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
             }
             size_t before = sl->n;
             readout oi;
-            read_entity(c, p, &Ki, epos[i], &p->entities[i], 1, sl, w, &oi);
+            read_entity(c, p, &Ki, epos[i], &epos[i], 1, sl, w, &oi);
             kset_free(&Ki);
             filter |= oi.filter;
             if (i == 0) {
@@ -2141,7 +2157,7 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
                     if (knows(c, e, K.v[k].name))
                         kset_add(&Ki, K.v[k].name, K.v[k].value, K.v[k].attr);
                 readout oi;
-                read_entity(c, p, &Ki, epos[i], p->entities, p->nentities, sl, w, &oi);
+                read_entity(c, p, &Ki, epos[i], epos, n, sl, w, &oi);
                 kset_free(&Ki);
                 requests += oi.requests;
                 rcu += oi.rcu;
@@ -2161,7 +2177,7 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
                                   requests));
         }
     } else {
-        read_entity(c, p, &K, epos[0], p->entities, p->nentities, sl, w, &o);
+        read_entity(c, p, &K, epos[0], epos, n, sl, w, &o);
         r->plan = o.plan;
         r->requests = o.requests;
         r->rcu_per_call = o.rcu;
@@ -2232,7 +2248,7 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
             }
             if (!direct) {
                 readout o;
-                read_entity(c, p, &K, epos, &p->entities[i], 1, sl, w, &o);
+                read_entity(c, p, &K, epos, &epos, 1, sl, w, &o);
                 requests += o.requests;
                 rcu += o.rcu;
                 lat += o.latency;

@@ -89,7 +89,7 @@ for t in "${targets[@]}"; do
   [ -f "$root/tests/fuzz/$t.dict" ] && dict=(-dict="$root/tests/fuzz/$t.dict")
   if [ -n "${KP_FUZZ_KEEP_GOING:-}" ]; then
     # one child at a time that is restarted after each crash/hang/leak: collects every finding
-    mode=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1); log="$build/logs/$t/fork.log"
+    mode=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1); log="$build/logs/$t/stdout.log"
   else
     # -jobs=1 runs one child whose output goes to fuzz-0.log in the working directory
     mode=(-jobs=1 -workers=1); log="$build/logs/$t/fuzz-0.log"

@@ -181,7 +181,7 @@ static const rcase cases[] = {
     {"desc", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)",
      {":pk=CLIENTE#{customerId}", ":sk=PEDIDO#"}, 0, 0, NULL},
     {"between", KP_PLAN_QUERY, 1, "table", "PK = :pk AND SK BETWEEN :sk1 AND :sk2",
-     {":pk=CLIENTE#{customerId}", ":sk1=PEDIDO#{orderDate}", ":sk2=PEDIDO#{orderDate}"}, 0, 0, NULL},
+     {":pk=CLIENTE#{customerId}", ":sk1=PEDIDO#{orderDate}", ":sk2=PEDIDO#{orderDate}~"}, 0, 0, NULL},
     {"lines", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)",
      {":pk=PEDIDO#{orderId}", ":sk=LINEA#"}, 0, 0, NULL},
     {"pending", KP_PLAN_QUERY, 1, "GSI1", "GSI1PK = :pk", {":pk=ESTADO#pending-shipment"}, 0, 0, NULL},

@@ -28,13 +28,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "IMPORT BUG: NULL design without an error diagnostic\n");
         abort();
     }
+    bool verbose = getenv("KP_FUZZ_VERBOSE") != NULL; /* replaying one file: say what happened */
     for (size_t i = 0; i < dg.n; i++)
         free(diags_format(&dg, i));
+    if (verbose)
+        diags_print(&dg, stderr);
     diags_free(&dg);
     if (d) {
         kp_diags vd;
         diags_init(&vd, "imported");
         bool valid = validate_design(d, &vd);
+        if (verbose) {
+            diags_print(&vd, stderr);
+            fprintf(stderr, "imported; %s\n", valid ? "validates: round trip checked" : "does not validate");
+        }
         diags_free(&vd);
         if (valid)
             fuzz_roundtrip(d);
