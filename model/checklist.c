@@ -44,13 +44,27 @@ static const char *const titles[KP_CHECKLIST_ITEMS] = {
     "What does not fit is replicated to another store, not forced",
 };
 
+/* A quick test that byte c may equal the first byte of a word under tolower (lo: that byte
+ * under tolower). tolower maps no ASCII byte but the letter and its ASCII capital onto an ASCII
+ * small letter in any locale; bytes >= 0x80 (and words not starting with a-z) always go to the
+ * full comparison. */
+static bool may_start(unsigned char c, unsigned char lo)
+{
+    if (lo < 'a' || lo > 'z')
+        return true;
+    return c == lo || c == lo - ('a' - 'A') || c >= 0x80;
+}
+
 /* Case-insensitive substring (ASCII folding; UTF-8 bytes compare as they are). */
 static bool has_word(const char *text, const char *word)
 {
     if (!text || !word)
         return false;
     size_t n = strlen(word);
+    unsigned char lo = (unsigned char)tolower((unsigned char)word[0]);
     for (const char *s = text; *s; s++) {
+        if (n && !may_start((unsigned char)*s, lo))
+            continue;
         size_t i = 0;
         while (i < n && s[i] && tolower((unsigned char)s[i]) == tolower((unsigned char)word[i]))
             i++;
@@ -96,14 +110,21 @@ static bool pattern_supplies(const kp_pattern *p, const char *name)
 }
 
 /* true when p supplies the base table's partition key of its first entity. */
-static bool binds_table_pk(const kp_design *d, const distrib_map *names, const kp_pattern *p)
+static bool binds_table_pk(const kp_design *d, const distrib_map *names, const kp_pattern *p,
+                           const kp_keytpl **pkt, unsigned char *pkt_done)
 {
     if (p->nentities == 0 || !p->entities[0].s || !d->table.pk.s)
         return false;
     const kp_entity *e = distrib_map_entity(names, d, p->entities[0].s);
     if (!e)
         return false;
-    const kp_keytpl *k = entity_key(e, d->table.pk.s);
+    /* entity_key(e, table pk), looked up once per entity (pkt, pkt_done: per design entity) */
+    size_t ei = (size_t)(e - d->entities);
+    if (!pkt_done[ei]) {
+        pkt[ei] = entity_key(e, d->table.pk.s);
+        pkt_done[ei] = 1;
+    }
+    const kp_keytpl *k = pkt[ei];
     if (!k)
         return pattern_supplies(p, d->table.pk.s);
     for (size_t i = 0; i < k->tpl.n; i++) {
@@ -144,20 +165,31 @@ static bool key_condition_has_range(const char *kc)
     return kc && (has_word(kc, "between") || strchr(kc, '<') || strchr(kc, '>'));
 }
 
-/* true when some read pattern has a step (main or not) on index x. */
-static bool index_read_by_any(const kp_analysis *a, ptrdiff_t x)
+/* Per design index 0..nx-1: some read pattern has a non-scan step (main or not) on it; one pass
+ * over the patterns. Caller frees. */
+static bool *indexes_read(const kp_analysis *a, size_t nx)
 {
-    if (x + 1 < (ptrdiff_t)a->nindexes && x >= 0 && a->indexes[x + 1].patterns_served > 0)
-        return true;
+    bool *read = xcalloc(nx ? nx : 1, sizeof *read);
     for (size_t i = 0; i < a->npatterns; i++) {
         const kp_pattern_result *pr = &a->patterns[i];
         if (pr->pattern && pr->pattern->kind != KP_READ)
             continue;
         for (size_t s = 0; s < pr->nsteps; s++)
-            if (pr->steps[s].index == x && pr->steps[s].op != KP_OP_SCAN)
-                return true;
+            if (pr->steps[s].index >= 0 && (size_t)pr->steps[s].index < nx && pr->steps[s].op != KP_OP_SCAN)
+                read[pr->steps[s].index] = true;
     }
-    return false;
+    return read;
+}
+
+/* true when some read pattern has a step (main or not) on design index x; *read: indexes_read's
+ * answer, made on the first call that needs it (NULL before; the caller frees it). */
+static bool index_read_by_any(const kp_analysis *a, ptrdiff_t x, bool **read)
+{
+    if (x + 1 < (ptrdiff_t)a->nindexes && x >= 0 && a->indexes[x + 1].patterns_served > 0)
+        return true;
+    if (!*read)
+        *read = indexes_read(a, a->design->nindexes);
+    return (*read)[x];
 }
 
 void stage_checklist(kp_analysis *a)
@@ -201,6 +233,8 @@ void stage_checklist(kp_analysis *a)
         double rate_all = 0, rate_bound = 0;
         sbuf b;
         sbuf_init(&b);
+        const kp_keytpl **pkt = xcalloc(d->nentities ? d->nentities : 1, sizeof *pkt);
+        unsigned char *pkt_done = xcalloc(d->nentities ? d->nentities : 1, 1);
         for (size_t i = 0; i < d->npatterns; i++) {
             const kp_pattern *p = &d->patterns[i];
             if (!is_dynamo_read(p))
@@ -208,12 +242,14 @@ void stage_checklist(kp_analysis *a)
             total++;
             double r = isnan(p->rate) ? 0 : p->rate;
             rate_all += r;
-            if (binds_table_pk(d, names, p)) {
+            if (binds_table_pk(d, names, p, pkt, pkt_done)) {
                 bound++;
                 rate_bound += r;
             } else
                 list_add(&b, &nmiss, p->id);
         }
+        free(pkt);
+        free(pkt_done);
         char *ids = list_text(&b);
         if (total == 0)
             set(&c[1], KP_CHECK_NA, xstrdup("no DynamoDB read patterns"));
@@ -323,16 +359,18 @@ void stage_checklist(kp_analysis *a)
         sbuf bu, ba;
         sbuf_init(&bu);
         sbuf_init(&ba);
+        bool *idx_read = NULL;
         for (size_t x = 0; x < d->nindexes; x++) {
             const kp_index *ix = &d->indexes[x];
             if (ix->kind != KP_GSI)
                 continue;
             ngsi++;
-            if (!index_read_by_any(a, (ptrdiff_t)x))
+            if (!index_read_by_any(a, (ptrdiff_t)x, &idx_read))
                 list_add(&bu, &unused, ix->name);
             if (ix->projection == KP_PROJ_ALL)
                 list_add(&ba, &all, ix->name);
         }
+        free(idx_read);
         char *u = list_text(&bu), *al = list_text(&ba);
         if (ngsi == 0)
             set(&c[5], KP_CHECK_NA, xstrdup("no secondary indexes"));

@@ -123,7 +123,7 @@ static const char *num_f1(char *buf, double v)
     return buf;
 }
 
-/* xasprintf for the findings' texts, with %s, %%, %.0f and %.1f (nearly all of them) written without
+/* xasprintf for the findings' texts, with %s, %%, %d, %.0f and %.1f (nearly all of them) written without
  * printf: the findings are rebuilt on every keystroke. Any other conversion: xvasprintf. The
  * text is the same as xasprintf's. Caller frees. */
 static char *fmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -152,6 +152,11 @@ static char *fmsg(const char *fmt, ...)
             f = pc + 2;
         } else if (pc[1] == '%') {
             mb_addn(&b, "%", 1);
+            f = pc + 2;
+        } else if (pc[1] == 'd') {
+            char nb[32]; /* an int is exact as a double: %.0f of it is its %d */
+            const char *t = num_f0(nb, (double)va_arg(ap, int));
+            mb_addn(&b, t, strlen(t));
             f = pc + 2;
         } else if (strncmp(pc, "%.0f", 4) == 0) {
             char nb[32];
@@ -219,12 +224,26 @@ static void add(flist *l, const char *code, kp_severity sev, char *where, char *
     f->fix = fix_of(code);
 }
 
+/* A quick test that byte c may equal the first byte of a word under tolower: lo and up are that
+ * byte under tolower. tolower maps no ASCII byte but the letter and its ASCII capital onto an
+ * ASCII small letter in any locale; bytes >= 0x80 (and words not starting with a-z) always go to
+ * the full comparison. */
+static bool may_start(unsigned char c, unsigned char lo)
+{
+    if (lo < 'a' || lo > 'z')
+        return true;
+    return c == lo || c == lo - ('a' - 'A') || c >= 0x80;
+}
+
 static bool has_word(const char *text, const char *word)
 {
     if (!text || !word)
         return false;
     size_t n = strlen(word);
+    unsigned char lo = (unsigned char)tolower((unsigned char)word[0]);
     for (const char *s = text; *s; s++) {
+        if (n && !may_start((unsigned char)*s, lo))
+            continue;
         size_t i = 0;
         while (i < n && s[i] && tolower((unsigned char)s[i]) == tolower((unsigned char)word[i]))
             i++;
@@ -240,7 +259,10 @@ static bool has_word(const char *text, const char *word)
 static bool word_in_name(const char *name, const char *word)
 {
     size_t n = strlen(word), len = strlen(name);
+    unsigned char lo = (unsigned char)tolower((unsigned char)word[0]);
     for (size_t p = 0; p + n <= len; p++) {
+        if (n && !may_start((unsigned char)name[p], lo))
+            continue;
         size_t i = 0;
         while (i < n && tolower((unsigned char)name[p + i]) == tolower((unsigned char)word[i]))
             i++;
@@ -264,7 +286,7 @@ static bool name_in(const char *name, const char *const *words, size_t n)
     return false;
 }
 
-static const char *const lowcard_words[] = {"status", "state", "type", "kind", "country", "date", "day",
+static const char *const lowcard_words[14] = {"status", "state", "type", "kind", "country", "date", "day",
                                             "estado", "tipo",  "pais", "país", "fecha",   "dia",  "día"};
 static const char *const counter_words[] = {"count",   "counter",  "total", "views", "likes",   "stock",
                                             "balance", "quantity", "qty",   "saldo", "contador"};
@@ -281,14 +303,37 @@ static bool date_like_name(const char *n)
            ends_with(n, "time") || word_in_name(n, "fecha") || word_in_name(n, "day") || word_in_name(n, "dia");
 }
 
-static bool date_attr(const kp_design *d, const distrib_map *names, const char *name)
+/* date_attr's answer given the attribute `at` named `name` (NULL when undeclared). */
+static bool date_attr_of(const kp_attr *at, const char *name)
 {
-    const kp_attr *at = distrib_map_attr(names, d, name);
     if (at && at->type == KP_ATTR_DATE)
         return true;
     if (at && !isnan(at->write_hot) && at->write_hot >= 0.5)
         return true;
     return (!at || at->type == KP_ATTR_STRING) && date_like_name(name);
+}
+
+/* Per design attribute, the name tests partition_findings repeats for every row keyed by it:
+ * computed once per attribute (the name of `at` is the name looked up, so the answers are the
+ * same as testing the placeholder's text). */
+enum { NF_DONE = 1, NF_DATE = 2, NF_LOWCARD = 4 };
+
+static bool name_in(const char *name, const char *const *words, size_t n);
+static const char *const lowcard_words[14];
+
+static unsigned name_flags(const kp_design *d, unsigned char *cache, const kp_attr *at, const char *name)
+{
+    unsigned char *slot = at ? &cache[at - d->attrs] : NULL;
+    if (slot && *slot)
+        return *slot;
+    unsigned f = NF_DONE;
+    if (date_attr_of(at, name))
+        f |= NF_DATE;
+    if (name_in(name, lowcard_words, sizeof lowcard_words / sizeof *lowcard_words))
+        f |= NF_LOWCARD;
+    if (slot)
+        *slot = (unsigned char)f;
+    return f;
 }
 
 static const char *index_name(const kp_design *d, ptrdiff_t x) { return x < 0 ? "table" : d->indexes[x].name; }
@@ -322,11 +367,13 @@ static bool decision_names(const kp_design *d, const char *name)
 static void partition_findings(flist *l, const kp_analysis *a, const distrib_map *names)
 {
     const kp_design *d = a->design;
+    unsigned char *nflags = xcalloc(d->nattrs ? d->nattrs : 1, 1);
     for (size_t i = 0; i < a->npartitions; i++) {
         const kp_partition_result *pr = &a->partitions[i];
         const tpl *t = row_tpl(d, pr);
         size_t nph = 0;
         const char *only = NULL;
+        const kp_attr *only_at = NULL;
         bool has_shard = false, has_date = false;
         sbuf unknown;
         sbuf_init(&unknown);
@@ -338,9 +385,10 @@ static void partition_findings(flist *l, const kp_analysis *a, const distrib_map
                 const kp_attr *at = distrib_map_attr(names, d, nm);
                 nph++;
                 only = nm;
+                only_at = at;
                 if (at && at->type == KP_ATTR_SHARD)
                     has_shard = true;
-                if (date_attr(d, names, nm))
+                if (name_flags(d, nflags, at, nm) & NF_DATE)
                     has_date = true;
                 bool known = at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_SHARD || at->type == KP_ATTR_BOOL ||
                                     !isnan(at->distinct));
@@ -355,9 +403,9 @@ static void partition_findings(flist *l, const kp_analysis *a, const distrib_map
         bool low = false;
         char *why = NULL;
         if (nph == 1 && only) {
-            const kp_attr *at = distrib_map_attr(names, d, only);
+            const kp_attr *at = only_at;
             if ((at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_BOOL || at->type == KP_ATTR_DATE)) ||
-                name_in(only, lowcard_words, sizeof lowcard_words / sizeof *lowcard_words)) {
+                (name_flags(d, nflags, at, only) & NF_LOWCARD)) {
                 low = true;
                 why = fmsg("partition key %s is keyed by %s alone", pr->template_src, only);
             }
@@ -402,6 +450,7 @@ static void partition_findings(flist *l, const kp_analysis *a, const distrib_map
                           unknown.s, pr->template_src));
         sbuf_free(&unknown);
     }
+    free(nflags);
 }
 
 static void pattern_findings(flist *l, const kp_analysis *a, const distrib_map *names)
@@ -439,6 +488,7 @@ static void pattern_findings(flist *l, const kp_analysis *a, const distrib_map *
             }
         }
     }
+    unsigned char *counter = xcalloc(d->nattrs ? d->nattrs : 1, 1); /* 0 unknown, 1 no, 2 counter-like */
     for (size_t i = 0; i < d->npatterns; i++) {
         const kp_pattern *p = &d->patterns[i];
         if (p->kind != KP_WRITE || p->op != KP_OP_UPDATE)
@@ -449,40 +499,68 @@ static void pattern_findings(flist *l, const kp_analysis *a, const distrib_map *
         for (size_t k = 0; k < p->nchanges && !what; k++) {
             const char *nm = p->changes[k].s;
             const kp_attr *at = nm ? distrib_map_attr(names, d, nm) : NULL;
-            if (nm && ((at && at->type == KP_ATTR_NUMBER) ||
-                       name_in(nm, counter_words, sizeof counter_words / sizeof *counter_words)))
+            if (!nm)
+                continue;
+            if (at && at->type == KP_ATTR_NUMBER) {
                 what = nm;
+                continue;
+            }
+            /* named like a counter: once per declared attribute (its name is nm) */
+            unsigned char *slot = at ? &counter[at - d->attrs] : NULL;
+            if (!slot || !*slot) {
+                bool yes = name_in(nm, counter_words, sizeof counter_words / sizeof *counter_words);
+                if (slot)
+                    *slot = yes ? 2 : 1;
+                if (yes)
+                    what = nm;
+            } else if (*slot == 2) {
+                what = nm;
+            }
         }
         if (!what &&
-            (has_word(p->name, "increment") || has_word(p->name, "decrement") || has_word(p->name, "incrementa")))
+            /* "incrementa" (Spanish) contains "increment": the first test finds it */
+            (has_word(p->name, "increment") || has_word(p->name, "decrement")))
             what = "a counter";
         if (what)
             add(l, "counter-update", KP_SEV_WARNING, fmsg("pattern %s", p->id),
                 fmsg("'%s' updates %s with SET n = n + :x: a retried request counts twice",
                           p->name ? p->name : p->id, what));
     }
+    free(counter);
 }
 
-/* true when some read pattern has a step (main or not) on index x. */
-static bool index_read_by_any(const kp_analysis *a, ptrdiff_t x)
+/* Per design index 0..nx-1: some read pattern has a non-scan step (main or not) on it; one pass
+ * over the patterns. Caller frees. */
+static bool *indexes_read(const kp_analysis *a, size_t nx)
 {
-    if (x + 1 < (ptrdiff_t)a->nindexes && x >= 0 && a->indexes[x + 1].patterns_served > 0)
-        return true;
+    bool *read = xcalloc(nx ? nx : 1, sizeof *read);
     for (size_t i = 0; i < a->npatterns; i++) {
         const kp_pattern_result *pr = &a->patterns[i];
         if (pr->pattern && pr->pattern->kind != KP_READ)
             continue;
         for (size_t s = 0; s < pr->nsteps; s++)
-            if (pr->steps[s].index == x && pr->steps[s].op != KP_OP_SCAN)
-                return true;
+            if (pr->steps[s].index >= 0 && (size_t)pr->steps[s].index < nx && pr->steps[s].op != KP_OP_SCAN)
+                read[pr->steps[s].index] = true;
     }
-    return false;
+    return read;
+}
+
+/* true when some read pattern has a step (main or not) on design index x; *read: indexes_read's
+ * answer, made on the first call that needs it (NULL before; the caller frees it). */
+static bool index_read_by_any(const kp_analysis *a, ptrdiff_t x, bool **read)
+{
+    if (x + 1 < (ptrdiff_t)a->nindexes && x >= 0 && a->indexes[x + 1].patterns_served > 0)
+        return true;
+    if (!*read)
+        *read = indexes_read(a, a->design->nindexes);
+    return (*read)[x];
 }
 
 static void index_findings(flist *l, const kp_analysis *a)
 {
     const kp_design *d = a->design;
     double gsi_wcu = 0, table_wcu = a->nindexes ? a->indexes[0].wcu_per_s_avg : 0;
+    bool *idx_read = NULL;
     for (size_t x = 0; x < d->nindexes; x++) {
         const kp_index *ix = &d->indexes[x];
         const kp_index_result *ir = x + 1 < a->nindexes ? &a->indexes[x + 1] : NULL;
@@ -505,13 +583,14 @@ static void index_findings(flist *l, const kp_analysis *a)
         }
         if (ir)
             gsi_wcu += isnan(ir->wcu_per_s_avg) ? 0 : ir->wcu_per_s_avg;
-        if (ir && !index_read_by_any(a, (ptrdiff_t)x))
+        if (ir && !index_read_by_any(a, (ptrdiff_t)x, &idx_read))
             add(l, "unused-gsi", KP_SEV_WARNING, fmsg("index %s", ix->name),
                 fmsg("GSI %s serves no read pattern but receives %.1f write units/s", ix->name, ir->wcu_per_s));
         if (ix->projection == KP_PROJ_ALL)
             add(l, "projection-all", KP_SEV_NOTE, fmsg("index %s", ix->name),
                 fmsg("GSI %s projects ALL: every write and every byte of its items is copied", ix->name));
     }
+    free(idx_read);
     if (gsi_wcu > table_wcu && gsi_wcu > 0)
         add(l, "index-writes-exceed", KP_SEV_WARNING, xstrdup("indexes"),
             fmsg("index writes (%.1f units/s on average) exceed the table's (%.1f units/s)", gsi_wcu, table_wcu));

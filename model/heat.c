@@ -97,6 +97,17 @@ typedef struct hfamily {
     double items, reads, writes; /* the rows' hottest values added: they coincide, pessimistically */
 } hfamily;
 
+/* The rows' working arrays (placeholders, value classes, per-value sums, skeletons) live in
+ * blocks freed together at the end of the stage: a row is a few small allocations, and the
+ * stage makes hundreds of rows on every run. */
+typedef struct hblock {
+    struct hblock *next;
+    size_t used, cap;
+    max_align_t data[];
+} hblock;
+
+#define HBLOCK_SIZE 65536
+
 /* ---- the working state ------------------------------------------------------------------ */
 typedef struct heat {
     const kp_design *d;
@@ -119,7 +130,35 @@ typedef struct heat {
     size_t nw, capw, capwv;
     size_t nsynth_tpl, capsynth_tpl;
     capacity_memo *cap; /* capacity figures per (entity, index), computed once */
+    hblock *blocks;     /* the rows' arrays (h_alloc) */
 } heat;
+
+/* n zeroed bytes from the stage's blocks (aligned for any type); released by h_release. */
+static void *h_alloc(heat *h, size_t n)
+{
+    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    if (!h->blocks || h->blocks->used + n > h->blocks->cap) {
+        size_t cap = n > HBLOCK_SIZE ? n : HBLOCK_SIZE;
+        hblock *b = xmalloc(sizeof *b + cap);
+        b->next = h->blocks;
+        b->used = 0;
+        b->cap = cap;
+        h->blocks = b;
+    }
+    void *p = (char *)h->blocks->data + h->blocks->used;
+    h->blocks->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+static void h_release(heat *h)
+{
+    while (h->blocks) {
+        hblock *b = h->blocks;
+        h->blocks = b->next;
+        free(b);
+    }
+}
 
 static const kp_attr *attr_of(const heat *h, const char *name) { return distrib_map_attr(h->names, h->d, name); }
 
@@ -186,14 +225,27 @@ static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e
     row->first = -1;
     row->src = xstrdup(t->src);
     row->entity = e;
-    sbuf sk;
-    sbuf_init(&sk);
-    sbuf_add(&sk, "");
-    for (size_t i = 0; i < t->n; i++)
-        sbuf_add(&sk, t->parts[i].kind == TPL_ATTR ? "{}" : t->parts[i].text);
-    row->skeleton = sbuf_steal(&sk);
+    {
+        /* the skeleton: literals as they are, each placeholder "{}" (one allocation) */
+        size_t len = 0;
+        for (size_t i = 0; i < t->n; i++)
+            len += t->parts[i].kind == TPL_ATTR ? 2 : strlen(t->parts[i].text);
+        char *sk = h_alloc(h, len + 1), *o = sk;
+        for (size_t i = 0; i < t->n; i++) {
+            if (t->parts[i].kind == TPL_ATTR) {
+                *o++ = '{';
+                *o++ = '}';
+            } else {
+                size_t n = strlen(t->parts[i].text);
+                memcpy(o, t->parts[i].text, n);
+                o += n;
+            }
+        }
+        *o = '\0';
+        row->skeleton = sk;
+    }
     size_t nph = tpl_attr_count(t);
-    row->ph = xcalloc(nph ? nph : 1, sizeof *row->ph);
+    row->ph = h_alloc(h, (nph ? nph : 1) * sizeof *row->ph);
     size_t combos = 1;
     for (size_t i = 0; i < t->n; i++) {
         if (t->parts[i].kind != TPL_ATTR)
@@ -218,7 +270,7 @@ static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e
         if (di.kind == KP_DIST_UNKNOWN)
             row->unknown = true;
         size_t n = a && a->type == KP_ATTR_ENUM && a->nvalues > 0 ? a->nvalues : 1;
-        ph->cls = xcalloc(n, sizeof *ph->cls);
+        ph->cls = h_alloc(h, n * sizeof *ph->cls);
         ph->ncls = distrib_classes_of(a, &di, e->count >= 1 ? e->count : UNKNOWN_VALUES, ph->cls, n);
         if (combos * ph->ncls > MAX_COMBOS) {
             /* collapse to the hottest value, matching any fixed value */
@@ -234,7 +286,7 @@ static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e
         combos *= ph->ncls;
     }
     row->ncombo = combos;
-    double *all = xcalloc(4 * combos, sizeof *all);
+    double *all = h_alloc(h, 4 * combos * sizeof *all);
     row->items = all;
     row->reads = all + combos;
     row->writes = all + 2 * combos;
@@ -303,9 +355,17 @@ static void setup_member(heat *h, const kp_entity *e, ptrdiff_t index)
 {
     const kp_design *d = h->d;
     hmember *m = member(h, index, e);
+    /* every field set here: the members are not zeroed when allocated */
     m->row = -1;
     m->next = -1;
     m->rph = SIZE_MAX;
+    m->share = 0;
+    m->projected = 0;
+    m->entry_bytes = 0;
+    m->rule = NULL;
+    m->kept_share = 0;
+    m->kept_wshare = 0;
+    m->nkept = 0;
     /* fast negative path: an entity that does not carry the partition attribute is not on it */
     m->on = (index < 0 || h->pk_carried[(size_t)(e - d->entities) * d->nindexes + (size_t)index]) &&
             capacity_memo_on_index(h->cap, e, index);
@@ -469,12 +529,7 @@ static void add_writes(heat *h, kp_analysis *a, const kp_entity *e, double rate,
 
 static void hrow_free(hrow *r)
 {
-    for (size_t i = 0; i < r->nph; i++)
-        free(r->ph[i].cls);
-    free(r->ph);
-    free(r->items);
-    free(r->src);
-    free(r->skeleton);
+    free(r->src); /* the rest is in the stage's blocks (h_release) */
 }
 
 static int suggest_shards(double read_units, double write_units)
@@ -532,10 +587,11 @@ void stage_heat(kp_analysis *a)
         free(pkslot);
         namemap_free(pknames);
     }
-    h.members = xcalloc((d->nindexes + 1) * (h.nent ? h.nent : 1), sizeof *h.members);
-    /* the synthetic templates must not move once rows point at them */
+    /* every member is set up (setup_member sets all its fields) before it is read */
+    h.members = xmalloc((d->nindexes + 1) * (h.nent ? h.nent : 1) * sizeof *h.members);
+    /* the synthetic templates must not move once rows point at them; [0, nsynth_tpl) in use */
     h.capsynth_tpl = (d->nindexes + 1) * (h.nent ? h.nent : 1);
-    h.synth_tpl = xcalloc(h.capsynth_tpl, sizeof *h.synth_tpl);
+    h.synth_tpl = xmalloc(h.capsynth_tpl * sizeof *h.synth_tpl);
 
     a->nindexes = d->nindexes + 1;
     a->indexes = xcalloc(a->nindexes, sizeof *a->indexes);
@@ -723,6 +779,7 @@ void stage_heat(kp_analysis *a)
     for (size_t r = 0; r < h.nrows; r++)
         hrow_free(&h.rows[r]);
     free(h.rows);
+    h_release(&h);
     for (size_t i = 0; i < h.nsynth_tpl; i++)
         tpl_free(&h.synth_tpl[i]);
     free(h.synth_tpl);

@@ -1453,8 +1453,9 @@ static void add_escaped(sb *b, const char *s)
     }
 }
 
-/* parts[0..end) as a value template; fixed values substituted (formatted). */
-static char *render_parts(const rctx *c, const keyview *v, size_t end, const kset *K)
+/* parts[0..end) as a value template; fixed values substituted (formatted): the general
+ * version, for the texts that do not fit render_parts' buffer. */
+static char *render_parts_long(const rctx *c, const keyview *v, size_t end, const kset *K)
 {
     sb b;
     sb_init(&b);
@@ -1483,6 +1484,59 @@ static char *render_parts(const rctx *c, const keyview *v, size_t end, const kse
         }
     }
     return sb_done(c, &b);
+}
+
+/* parts[0..end) as a value template; fixed values substituted (formatted); literal text with
+ * its braces doubled, an unknown placeholder as {name} or {name:format}. The same text as
+ * render_parts_long, built in a stack buffer (a key value is short); longer texts go there. */
+static char *render_parts(const rctx *c, const keyview *v, size_t end, const kset *K)
+{
+    char buf[256];
+    size_t o = 0, n = end < v->n ? end : v->n;
+    for (size_t i = 0; i < n; i++) {
+        const tpl_part *pt = &v->parts[i];
+        const char *s;
+        char *val = NULL;
+        if (pt->kind == TPL_LIT) {
+            s = pt->text;
+        } else {
+            const known *k = kset_find(K, pt->text);
+            if (!k || !k->value) {
+                size_t tl = strlen(pt->text), fl = pt->format ? strlen(pt->format) : 0;
+                if (o + tl + fl + 3 >= sizeof buf)
+                    return render_parts_long(c, v, end, K);
+                buf[o++] = '{';
+                memcpy(buf + o, pt->text, tl);
+                o += tl;
+                if (pt->format) {
+                    buf[o++] = ':';
+                    memcpy(buf + o, pt->format, fl);
+                    o += fl;
+                }
+                buf[o++] = '}';
+                continue;
+            }
+            const kp_attr *a = k->attr; /* attr_of(c, pt->text): k is its name's entry */
+            const char *fmt = pt->format ? pt->format : (a ? a->format : NULL);
+            if (fmt && *fmt) {
+                val = tpl_apply_format(k->value, fmt);
+                s = val;
+            } else {
+                s = k->value; /* tpl_apply_format's answer: the value as it is */
+            }
+        }
+        for (; *s; s++) {
+            if (o + 2 >= sizeof buf) {
+                free(val);
+                return render_parts_long(c, v, end, K);
+            }
+            buf[o++] = *s;
+            if (*s == '{' || *s == '}')
+                buf[o++] = *s;
+        }
+        free(val);
+    }
+    return ar_strndup(c, buf, o);
 }
 
 /* The upper bound of a BETWEEN on a sort key that goes on after the range attribute

@@ -12,6 +12,8 @@
 # Extra libFuzzer flags can be given in KP_FUZZ_FLAGS (e.g. "-max_len=20000"); tests/fuzz/TARGET.dict
 # is used when present. KP_FUZZ_KEEP_GOING=1 keeps fuzzing after a finding (libFuzzer -fork=1
 # -ignore_crashes=1) so that one run collects them all.
+# KP_FUZZ_KNOWN="text|text" skips round-trip failures whose first reload error contains one of the
+# texts (findings already reported), e.g. KP_FUZZ_KNOWN="has no value after '='|order \"".
 # Minimise a finding: build-fuzz/bin/fuzz_TARGET -minimize_crash=1 -runs=20000 -exact_artifact_path=OUT FILE
 # Replay one: build-fuzz/bin/fuzz_TARGET FILE   (KP_FUZZ_VERBOSE=1 prints why a design does not load)
 # Exit status: 0 no finding, 1 a target found a crash/hang/leak, 2 build or usage error.

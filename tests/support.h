@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "model/design.h"
+
 /* Reads a whole file; NULL when it cannot. Caller frees. *len may be NULL. */
 char *ts_read_file(const char *path, size_t *len);
 /* Writes text to a new file in a fresh temporary directory; returns its path (caller frees).
@@ -20,5 +22,11 @@ char *ts_shared_path(const char *rel);
  * optional stdin text, capturing stdout and stderr (caller frees both). Returns the exit
  * status, or -1 when it could not run, 128+N when killed by signal N. */
 int ts_run_keyplan(const char *const *args, const char *input, char **out, char **err);
+
+/* Loads a design from YAML text (`name` is the file name in messages) or from a file of the
+ * source tree ("samples/cloudshop/design.yaml"); on failure prints every diagnostic on stderr
+ * and returns NULL. The caller frees the design. */
+kp_design *ts_load_text(const char *text, const char *name);
+kp_design *ts_load_file(const char *rel);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "model/capacity.h"
 #include "storage/design_io.h"
+#include "support.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -161,19 +162,9 @@ static const char *DESIGN =
 
 static kp_design *load(const char *text)
 {
-    kp_diags dg;
-    diags_init(&dg, "capacity.yaml");
-    kp_design *d = designio_load_string(text, strlen(text), "capacity.yaml", &dg);
-    if (!d) {
-        for (size_t i = 0; i < dg.n; i++) {
-            char *m = diags_format(&dg, i);
-            print_message("%s\n", m);
-            free(m);
-        }
-        diags_free(&dg);
+    kp_design *d = ts_load_text(text, "capacity.yaml");
+    if (!d)
         fail_msg("the test design does not load");
-    }
-    diags_free(&dg);
     return d;
 }
 

@@ -9,6 +9,7 @@
 
 #include "model/analysis.h"
 #include "storage/design_io.h"
+#include "support.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,14 +18,7 @@
 
 static kp_design *load(const char *yaml)
 {
-    kp_diags dg;
-    diags_init(&dg, "cost.yaml");
-    kp_design *d = designio_load_string(yaml, strlen(yaml), "cost.yaml", &dg);
-    if (!d) {
-        diags_print(&dg, stderr);
-        fprintf(stderr, "%s\n", yaml);
-    }
-    diags_free(&dg);
+    kp_design *d = ts_load_text(yaml, "cost.yaml");
     assert_non_null(d);
     return d;
 }

@@ -9,6 +9,7 @@
 #include "model/diff.h"
 #include "model/signals.h"
 #include "storage/design_io.h"
+#include "support.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,12 +69,7 @@ static const char after_text[] =
 
 static kp_design *load(const char *text)
 {
-    kp_diags dg;
-    diags_init(&dg, "diff.yaml");
-    kp_design *d = designio_load_string(text, strlen(text), "diff.yaml", &dg);
-    if (!d)
-        diags_print(&dg, stderr);
-    diags_free(&dg);
+    kp_design *d = ts_load_text(text, "diff.yaml");
     assert_non_null(d);
     return d;
 }

@@ -20,14 +20,7 @@
 
 static kp_design *load(const char *yaml)
 {
-    kp_diags dg;
-    diags_init(&dg, "test.yaml");
-    kp_design *d = designio_load_string(yaml, strlen(yaml), "test.yaml", &dg);
-    if (!d) {
-        diags_print(&dg, stderr);
-        fprintf(stderr, "%s\n", yaml);
-    }
-    diags_free(&dg);
+    kp_design *d = ts_load_text(yaml, "test.yaml");
     assert_non_null(d);
     return d;
 }

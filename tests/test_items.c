@@ -9,6 +9,7 @@
 
 #include "storage/design_io.h"
 #include "storage/requests.h"
+#include "support.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -62,15 +63,9 @@ static const char *const shop_yaml =
 
 static kp_design *load(const char *yaml)
 {
-    kp_diags dg;
-    diags_init(&dg, "test.yaml");
-    kp_design *d = designio_load_string(yaml, strlen(yaml), "test.yaml", &dg);
-    if (!d) {
-        for (size_t i = 0; i < dg.n; i++)
-            fprintf(stderr, "%s\n", dg.v[i].msg);
+    kp_design *d = ts_load_text(yaml, "test.yaml");
+    if (!d)
         fail_msg("the test design does not load");
-    }
-    diags_free(&dg);
     return d;
 }
 

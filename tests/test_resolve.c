@@ -222,19 +222,9 @@ static const rcase cases[] = {
 
 static kp_design *load_text(const char *text, const char *name)
 {
-    kp_diags dg;
-    diags_init(&dg, name);
-    kp_design *d = designio_load_string(text, strlen(text), name, &dg);
-    if (!d) {
-        for (size_t i = 0; i < dg.n; i++) {
-            char *m = diags_format(&dg, i);
-            print_message("%s\n", m);
-            free(m);
-        }
-        diags_free(&dg);
+    kp_design *d = ts_load_text(text, name);
+    if (!d)
         fail_msg("design %s does not load", name);
-    }
-    diags_free(&dg);
     return d;
 }
 

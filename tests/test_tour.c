@@ -31,16 +31,9 @@ static kp_design *step_design(size_t i)
 
 static kp_design *load_file(const char *rel)
 {
-    char *path = ts_source_path(rel);
-    kp_diags dg;
-    diags_init(&dg, NULL);
-    kp_design *d = designio_load_file(path, &dg);
-    if (!d) {
-        diags_print(&dg, stderr);
+    kp_design *d = ts_load_file(rel);
+    if (!d)
         fail_msg("%s does not load", rel);
-    }
-    diags_free(&dg);
-    free(path);
     return d;
 }
 

@@ -13,6 +13,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* true when `msg` contains one of the '|'-separated substrings of $KP_FUZZ_KNOWN: findings
+ * already reported, skipped so that a run can get past them. */
+static bool fuzz_known(const char *msg)
+{
+    const char *k = getenv("KP_FUZZ_KNOWN");
+    while (k && *k && msg) {
+        const char *bar = strchr(k, '|');
+        size_t n = bar ? (size_t)(bar - k) : strlen(k);
+        char *needle = xstrndup(k, n);
+        bool hit = n > 0 && strstr(msg, needle) != NULL;
+        free(needle);
+        if (hit)
+            return true;
+        k = bar ? bar + 1 : NULL;
+    }
+    return false;
+}
+
 /* Prints the diagnostics of a reload that should have succeeded, then aborts. */
 static void fuzz_fail_roundtrip(const char *what, const char *yaml, const kp_diags *dg)
 {
@@ -35,8 +53,17 @@ static void fuzz_roundtrip(const kp_design *d)
     kp_diags dg;
     diags_init(&dg, "saved.yaml");
     kp_design *back = designio_load_string(yaml, strlen(yaml), "saved.yaml", &dg);
-    if (!back)
+    if (!back) {
+        char *first = dg.n ? diags_format(&dg, 0) : NULL;
+        bool known = fuzz_known(first);
+        free(first);
+        if (known) {
+            diags_free(&dg);
+            free(yaml);
+            return;
+        }
         fuzz_fail_roundtrip("load(save(x)) failed", yaml, &dg);
+    }
     if (!design_equal(d, back))
         fuzz_fail_roundtrip("design_equal(x, load(save(x))) is false", yaml, NULL);
     char *yaml2 = designio_save_string(back);
