@@ -152,8 +152,10 @@ static void fmt_short(char *out, size_t n, double x)
     double ax = fabs(x);
     if (!isfinite(x))
         snprintf(out, n, "-");
-    else if (ax >= 1e15)
+    else if (ax >= 1e18)
         snprintf(out, n, "%.2e", x);
+    else if (ax >= 1e15)
+        snprintf(out, n, "%.3gP", x / 1e15);
     else if (ax >= 1e12)
         snprintf(out, n, "%.3gT", x / 1e12);
     else if (ax >= 1e9)
@@ -210,11 +212,14 @@ static void fmt_units(char *out, size_t n, const char *line, double u)
     }
 }
 
-/* A money amount: 2 decimals, or compact when it would not fit its column. */
+/* A money amount: 2 decimals; whole units with separators from 10,000; compact when it would
+ * not fit its column. */
 static void fmt_money(char *out, size_t n, double x)
 {
     if (isfinite(x) && fabs(x) >= 1e7)
         fmt_short(out, n, x);
+    else if (isfinite(x) && fabs(x) >= 1e4)
+        fmt_num(out, n, x);
     else
         snprintf(out, n, "%.2f", x);
 }
