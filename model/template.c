@@ -171,6 +171,13 @@ char *tpl_apply_format(const char *value, const char *format)
         return NULL;
     if (!format || !*format)
         return xstrdup(value);
+    /* a format is a zero-padded width of at most three digits ("03"); anything else is ignored */
+    size_t flen = strlen(format);
+    if (flen > 3)
+        return xstrdup(value);
+    for (const char *f = format; *f; f++)
+        if (!isdigit((unsigned char)*f))
+            return xstrdup(value);
     const char *v = value;
     int neg = 0;
     if (*v == '-')

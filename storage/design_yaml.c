@@ -872,14 +872,15 @@ static void build_attr(bctx *b, const ynode *key, const ynode *v, kp_attr *a)
     if (f) {
         const char *s = scalar(b, f, w, "format");
         if (s) {
-            bool ok = *s != '\0';
+            bool ok = *s != '\0' && strlen(s) <= 3;
             for (const char *p = s; *p; p++)
                 if (!isdigit((unsigned char)*p))
                     ok = false;
             if (ok)
                 a->format = xstrdup(s);
             else
-                diags_add(b->d, KP_INVALID, LOC(f), "%s: format '%s' is not a width; expected digits such as \"03\"", w, s);
+                diags_add(b->d, KP_INVALID, LOC(f),
+                          "%s: format '%s' is not a width; expected one to three digits such as \"03\"", w, s);
         }
     }
     double cnt = NAN;

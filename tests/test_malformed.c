@@ -308,6 +308,10 @@ static const struct bad_case {
      "keyplan: 1\n" "table: { name: T, pk: PK }\n" "attributes:\n" "  customerId: { skew: \"zipf:x\" }\n",
      "design.yaml:4:23: error: attribute 'customerId': skew 'zipf:x' is not understood; expected "
      "\"zipf:S\" with S >= 0 (e.g. \"zipf:1.1\") or \"uniform\"", 1},
+    {"format_too_wide",
+     "keyplan: 1\n" "table: { name: T, pk: PK }\n" "attributes:\n" "  lineNo: { type: number, format: \"99999999999999999999\" }\n",
+     "design.yaml:4:35: error: attribute 'lineNo': format '99999999999999999999' is not a width; "
+     "expected one to three digits such as \"03\"", 1},
     {"entity_without_name",
      BASE_E "  - { attributes: [x], keys: { PK: \"x\", SK: y } }\n",
      "design.yaml:14:5: error: entity #3: 'name' is missing; expected the entity's name", 1},

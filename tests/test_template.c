@@ -148,6 +148,17 @@ static void test_render_and_format(void **state)
     f = tpl_apply_format("casa", "03");
     assert_string_equal(f, "casa");
     free(f);
+    /* a format is one to three digits; anything else leaves the value alone (fuzzing found
+     * "-1" and a 20-digit width overflowing the padding) */
+    f = tpl_apply_format("-1", "-1");
+    assert_string_equal(f, "-1");
+    free(f);
+    f = tpl_apply_format("7", "99999999999999999999");
+    assert_string_equal(f, "7");
+    free(f);
+    f = tpl_apply_format("-7", "004");
+    assert_string_equal(f, "-007");
+    free(f);
 }
 
 int main(void)
