@@ -179,6 +179,27 @@ int cmd_import(int argc, char **argv)
         design_free(d);
         return 2;
     }
+    /* and it must read back as the same design (what is written is what `check` will load) */
+    {
+        char *yaml = designio_save_string(d);
+        kp_diags rd;
+        diags_init(&rd, "the imported design");
+        kp_design *back = designio_load_string(yaml, strlen(yaml), "the imported design", &rd);
+        bool same = back && design_equal(back, d);
+        if (!same) {
+            diags_print(&rd, stderr);
+            fprintf(stderr, "keyplan import: %s; nothing written\n",
+                    back ? "the imported design does not read back identical (a keyplan bug: please report it)"
+                         : "the imported design would not load back");
+        }
+        design_free(back);
+        diags_free(&rd);
+        free(yaml);
+        if (!same) {
+            design_free(d);
+            return 2;
+        }
+    }
     int rc = 0;
     if (out) {
         kp_diags sd;

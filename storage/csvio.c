@@ -277,12 +277,13 @@ static bool csv_parse(const char *text, size_t len, kp_diags *diags, crow **rows
     return true;
 }
 
+/* Trims white space as the YAML loader does (isspace), so a name survives the round trip. */
 static char *trim(const char *s)
 {
-    while (*s == ' ' || *s == '\t')
+    while (isspace((unsigned char)*s))
         s++;
     size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+    while (n && isspace((unsigned char)s[n - 1]))
         n--;
     return xstrndup(s, n);
 }
@@ -558,6 +559,12 @@ bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diag
                         char *at = trim(a);
                         b->attr = str_make(at, loc);
                         b->value = trim(eq + 1);
+                        if (!*at || !*b->value) {
+                            diags_add(diags, KP_INVALID, loc,
+                                      "%s '%s' has an empty name or value; expected ATTR or ATTR=VALUE",
+                                      col, l[q]);
+                            ok = false;
+                        }
                         free(a);
                         free(at);
                     } else
@@ -614,6 +621,15 @@ bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diag
                 bool asc = n > 4 && !strcasecmp(v + n - 4, " asc");
                 char *a = xstrndup(v, n - (desc ? 5 : asc ? 4 : 0));
                 char *at = trim(a);
+                bool one_word = *at != '\0';
+                for (const char *c = at; *c; c++)
+                    if (isspace((unsigned char)*c))
+                        one_word = false;
+                if (!one_word) {
+                    diags_add(diags, KP_INVALID, loc,
+                              "%s '%s'; expected an attribute, optionally followed by asc or desc", col, v);
+                    ok = false;
+                }
                 p->order = str_make(at, loc);
                 p->order_desc = desc;
                 free(a);
