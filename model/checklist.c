@@ -24,6 +24,7 @@
  * 11. every search / aggregate / adhoc pattern is `served_by` something. */
 #include "model/analysis_stages.h"
 #include "model/distrib.h"
+#include "model/namemap.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -48,11 +49,9 @@ static const char *const titles[KP_CHECKLIST_ITEMS] = {
  * under tolower). tolower maps no ASCII byte but the letter and its ASCII capital onto an ASCII
  * small letter in any locale; bytes >= 0x80 (and words not starting with a-z) always go to the
  * full comparison. */
-static bool may_start(unsigned char c, unsigned char lo)
+static bool may_start(unsigned char c, unsigned char lo, bool any)
 {
-    if (lo < 'a' || lo > 'z')
-        return true;
-    return c == lo || c == lo - ('a' - 'A') || c >= 0x80;
+    return any || (c | 0x20) == lo || c >= 0x80; /* lo is a-z: (c | 0x20) == lo for lo and its capital */
 }
 
 /* Case-insensitive substring (ASCII folding; UTF-8 bytes compare as they are). */
@@ -62,8 +61,9 @@ static bool has_word(const char *text, const char *word)
         return false;
     size_t n = strlen(word);
     unsigned char lo = (unsigned char)tolower((unsigned char)word[0]);
+    bool any = lo < 'a' || lo > 'z';
     for (const char *s = text; *s; s++) {
-        if (n && !may_start((unsigned char)*s, lo))
+        if (n && !may_start((unsigned char)*s, lo, any))
             continue;
         size_t i = 0;
         while (i < n && s[i] && tolower((unsigned char)s[i]) == tolower((unsigned char)word[i]))
@@ -110,12 +110,47 @@ static bool pattern_supplies(const kp_pattern *p, const char *name)
 }
 
 /* true when p supplies the base table's partition key of its first entity. */
-static bool binds_table_pk(const kp_design *d, const distrib_map *names, const kp_pattern *p,
+/* The design's attributes and entities by name, the last of a name winning (as
+ * distrib_map_design answers): each map is filled from the last element to the first, and a
+ * namemap keeps the first position put. */
+typedef struct cnames {
+    namemap *attrs, *ents;
+} cnames;
+
+static void cnames_init(cnames *n, const kp_design *d)
+{
+    n->attrs = namemap_new(d->nattrs);
+    for (size_t i = d->nattrs; i-- > 0;)
+        namemap_put(n->attrs, d->attrs[i].name, i);
+    n->ents = namemap_new(d->nentities);
+    for (size_t i = d->nentities; i-- > 0;)
+        namemap_put(n->ents, d->entities[i].name, i);
+}
+
+static void cnames_free(cnames *n)
+{
+    namemap_free(n->attrs);
+    namemap_free(n->ents);
+}
+
+static const kp_attr *cn_attr(const cnames *n, const kp_design *d, const char *name)
+{
+    size_t i;
+    return namemap_get(n->attrs, name, &i) ? &d->attrs[i] : NULL;
+}
+
+static const kp_entity *cn_entity(const cnames *n, const kp_design *d, const char *name)
+{
+    size_t i;
+    return namemap_get(n->ents, name, &i) ? &d->entities[i] : NULL;
+}
+
+static bool binds_table_pk(const kp_design *d, const cnames *names, const kp_pattern *p,
                            const kp_keytpl **pkt, unsigned char *pkt_done)
 {
     if (p->nentities == 0 || !p->entities[0].s || !d->table.pk.s)
         return false;
-    const kp_entity *e = distrib_map_entity(names, d, p->entities[0].s);
+    const kp_entity *e = cn_entity(names, d, p->entities[0].s);
     if (!e)
         return false;
     /* entity_key(e, table pk), looked up once per entity (pkt, pkt_done: per design entity) */
@@ -130,7 +165,7 @@ static bool binds_table_pk(const kp_design *d, const distrib_map *names, const k
     for (size_t i = 0; i < k->tpl.n; i++) {
         if (k->tpl.parts[i].kind != TPL_ATTR || pattern_supplies(p, k->tpl.parts[i].text))
             continue;
-        const kp_attr *at = distrib_map_attr(names, d, k->tpl.parts[i].text);
+        const kp_attr *at = cn_attr(names, d, k->tpl.parts[i].text);
         if (!at || at->type != KP_ATTR_SHARD) /* a shard suffix the application enumerates */
             return false;
     }
@@ -202,7 +237,8 @@ void stage_checklist(kp_analysis *a)
         a->checklist[i].why = NULL;
     }
     kp_check_item *c = a->checklist;
-    distrib_map *names = distrib_map_design(d);
+    cnames names;
+    cnames_init(&names, d);
 
     /* 1 */
     {
@@ -242,7 +278,7 @@ void stage_checklist(kp_analysis *a)
             total++;
             double r = isnan(p->rate) ? 0 : p->rate;
             rate_all += r;
-            if (binds_table_pk(d, names, p, pkt, pkt_done)) {
+            if (binds_table_pk(d, &names, p, pkt, pkt_done)) {
                 bound++;
                 rate_bound += r;
             } else
@@ -495,7 +531,7 @@ void stage_checklist(kp_analysis *a)
         free(ids);
     }
 
-    distrib_map_free(names);
+    cnames_free(&names);
     a->checklist_pass = a->checklist_applicable = 0;
     for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
         if (c[i].status == KP_CHECK_PASS)

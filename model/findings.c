@@ -228,11 +228,9 @@ static void add(flist *l, const char *code, kp_severity sev, char *where, char *
  * byte under tolower. tolower maps no ASCII byte but the letter and its ASCII capital onto an
  * ASCII small letter in any locale; bytes >= 0x80 (and words not starting with a-z) always go to
  * the full comparison. */
-static bool may_start(unsigned char c, unsigned char lo)
+static bool may_start(unsigned char c, unsigned char lo, bool any)
 {
-    if (lo < 'a' || lo > 'z')
-        return true;
-    return c == lo || c == lo - ('a' - 'A') || c >= 0x80;
+    return any || (c | 0x20) == lo || c >= 0x80; /* lo is a-z: (c | 0x20) == lo for lo and its capital */
 }
 
 static bool has_word(const char *text, const char *word)
@@ -241,8 +239,9 @@ static bool has_word(const char *text, const char *word)
         return false;
     size_t n = strlen(word);
     unsigned char lo = (unsigned char)tolower((unsigned char)word[0]);
+    bool any = lo < 'a' || lo > 'z';
     for (const char *s = text; *s; s++) {
-        if (n && !may_start((unsigned char)*s, lo))
+        if (n && !may_start((unsigned char)*s, lo, any))
             continue;
         size_t i = 0;
         while (i < n && s[i] && tolower((unsigned char)s[i]) == tolower((unsigned char)word[i]))
@@ -260,8 +259,9 @@ static bool word_in_name(const char *name, const char *word)
 {
     size_t n = strlen(word), len = strlen(name);
     unsigned char lo = (unsigned char)tolower((unsigned char)word[0]);
+    bool any = lo < 'a' || lo > 'z';
     for (size_t p = 0; p + n <= len; p++) {
-        if (n && !may_start((unsigned char)name[p], lo))
+        if (n && !may_start((unsigned char)name[p], lo, any))
             continue;
         size_t i = 0;
         while (i < n && tolower((unsigned char)name[p + i]) == tolower((unsigned char)word[i]))
@@ -280,8 +280,9 @@ static bool word_in_name(const char *name, const char *word)
 
 static bool name_in(const char *name, const char *const *words, size_t n)
 {
+    size_t len = strlen(name);
     for (size_t i = 0; i < n; i++)
-        if (word_in_name(name, words[i]))
+        if (strlen(words[i]) <= len && word_in_name(name, words[i])) /* a longer word cannot appear */
             return true;
     return false;
 }
@@ -336,6 +337,14 @@ static unsigned name_flags(const kp_design *d, unsigned char *cache, const kp_at
     return f;
 }
 
+/* The design's attribute named `name` (NULL when none) through a map filled from the last
+ * attribute to the first: the last of a name wins, as distrib_map_design answers. */
+static const kp_attr *fattr(const namemap *names, const kp_design *d, const char *name)
+{
+    size_t i;
+    return namemap_get(names, name, &i) ? &d->attrs[i] : NULL;
+}
+
 static const char *index_name(const kp_design *d, ptrdiff_t x) { return x < 0 ? "table" : d->indexes[x].name; }
 
 static char *where_partition(const kp_design *d, const kp_partition_result *pr)
@@ -364,7 +373,7 @@ static bool decision_names(const kp_design *d, const char *name)
     return false;
 }
 
-static void partition_findings(flist *l, const kp_analysis *a, const distrib_map *names)
+static void partition_findings(flist *l, const kp_analysis *a, const namemap *names)
 {
     const kp_design *d = a->design;
     unsigned char *nflags = xcalloc(d->nattrs ? d->nattrs : 1, 1);
@@ -382,7 +391,7 @@ static void partition_findings(flist *l, const kp_analysis *a, const distrib_map
                 if (t->parts[k].kind != TPL_ATTR)
                     continue;
                 const char *nm = t->parts[k].text;
-                const kp_attr *at = distrib_map_attr(names, d, nm);
+                const kp_attr *at = fattr(names, d, nm);
                 nph++;
                 only = nm;
                 only_at = at;
@@ -453,7 +462,7 @@ static void partition_findings(flist *l, const kp_analysis *a, const distrib_map
     free(nflags);
 }
 
-static void pattern_findings(flist *l, const kp_analysis *a, const distrib_map *names)
+static void pattern_findings(flist *l, const kp_analysis *a, const namemap *names)
 {
     const kp_design *d = a->design;
     for (size_t i = 0; i < a->npatterns; i++) {
@@ -498,7 +507,7 @@ static void pattern_findings(flist *l, const kp_analysis *a, const distrib_map *
         const char *what = NULL;
         for (size_t k = 0; k < p->nchanges && !what; k++) {
             const char *nm = p->changes[k].s;
-            const kp_attr *at = nm ? distrib_map_attr(names, d, nm) : NULL;
+            const kp_attr *at = nm ? fattr(names, d, nm) : NULL;
             if (!nm)
                 continue;
             if (at && at->type == KP_ATTR_NUMBER) {
@@ -596,7 +605,7 @@ static void index_findings(flist *l, const kp_analysis *a)
             fmsg("index writes (%.1f units/s on average) exceed the table's (%.1f units/s)", gsi_wcu, table_wcu));
 }
 
-static void entity_findings(flist *l, const kp_analysis *a, const distrib_map *names)
+static void entity_findings(flist *l, const kp_analysis *a, const namemap *names)
 {
     const kp_design *d = a->design;
     /* the sort-key attribute names of the table and the indexes, numbered; per entity, the
@@ -642,7 +651,7 @@ static void entity_findings(flist *l, const kp_analysis *a, const distrib_map *n
                 if (k->tpl.parts[i].kind != TPL_ATTR)
                     continue;
                 const char *nm = k->tpl.parts[i].text;
-                const kp_attr *at = distrib_map_attr(names, d, nm);
+                const kp_attr *at = fattr(names, d, nm);
                 const char *fmt = k->tpl.parts[i].format ? k->tpl.parts[i].format : at ? at->format : NULL;
                 char *msg = NULL;
                 if (at && at->type == KP_ATTR_DATE && fmt && *fmt && strncmp(fmt, "YYYY", 4) != 0 &&
@@ -672,12 +681,15 @@ static void entity_findings(flist *l, const kp_analysis *a, const distrib_map *n
 void stage_findings(kp_analysis *a)
 {
     flist l = {0};
-    distrib_map *names = distrib_map_design(a->design);
+    const kp_design *d = a->design;
+    namemap *names = namemap_new(d->nattrs);
+    for (size_t i = d->nattrs; i-- > 0;)
+        namemap_put(names, d->attrs[i].name, i);
     partition_findings(&l, a, names);
     pattern_findings(&l, a, names);
     index_findings(&l, a);
     entity_findings(&l, a, names);
-    distrib_map_free(names);
+    namemap_free(names);
     a->findings = l.v;
     a->nfindings = l.n;
 }

@@ -111,7 +111,8 @@ typedef struct hblock {
 /* ---- the working state ------------------------------------------------------------------ */
 typedef struct heat {
     const kp_design *d;
-    distrib_map *names; /* attributes and entities by name */
+    namemap *anames, *enames; /* attributes, entities by name: the last of a name wins, as in
+                                 distrib_map_design (filled from the last to the first) */
     kp_dist *dists;     /* per design attribute, computed once */
     bool *dist_done;
     hrow *rows;
@@ -160,7 +161,11 @@ static void h_release(heat *h)
     }
 }
 
-static const kp_attr *attr_of(const heat *h, const char *name) { return distrib_map_attr(h->names, h->d, name); }
+static const kp_attr *attr_of(const heat *h, const char *name)
+{
+    size_t i;
+    return namemap_get(h->anames, name, &i) ? &h->d->attrs[i] : NULL;
+}
 
 static hmember *member(heat *h, ptrdiff_t index, const kp_entity *e)
 {
@@ -547,7 +552,12 @@ void stage_heat(kp_analysis *a)
     heat h = {0};
     h.d = d;
     h.nent = d->nentities;
-    h.names = distrib_map_design(d);
+    h.anames = namemap_new(d->nattrs);
+    for (size_t i = d->nattrs; i-- > 0;)
+        namemap_put(h.anames, d->attrs[i].name, i);
+    h.enames = namemap_new(d->nentities);
+    for (size_t i = d->nentities; i-- > 0;)
+        namemap_put(h.enames, d->entities[i].name, i);
     /* the resolver's memo when it ran (the same figures), else one of our own */
     capacity_memo *own = a->capacity_memo ? NULL : capacity_memo_new(d);
     h.cap = own ? own : a->capacity_memo;
@@ -662,7 +672,8 @@ void stage_heat(kp_analysis *a)
         if (p->kind != KP_WRITE)
             continue;
         for (size_t k = 0; k < p->nentities; k++) {
-            const kp_entity *en = distrib_map_entity(h.names, d, p->entities[k].s);
+            size_t ep;
+            const kp_entity *en = namemap_get(h.enames, p->entities[k].s, &ep) ? &d->entities[ep] : NULL;
             if (!en || !isnan(en->writes))
                 continue;
             double items = items_per_call(p);
@@ -784,7 +795,8 @@ void stage_heat(kp_analysis *a)
         tpl_free(&h.synth_tpl[i]);
     free(h.synth_tpl);
     free(h.members);
-    distrib_map_free(h.names);
+    namemap_free(h.anames);
+    namemap_free(h.enames);
     /* heat is the memo's last user: the finished analysis does not hold it */
     capacity_memo_free(own ? own : a->capacity_memo);
     a->capacity_memo = NULL;

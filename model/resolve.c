@@ -126,6 +126,10 @@ typedef struct keyview {
     tpl_part one; /* a plain domain attribute as a one-placeholder template */
     const char *src;
     bool plain;   /* parts must point at `one` */
+    /* render_parts' text when no part has a fixed value (then it depends only on the parts and
+     * `end`), in the arena: of every part, and of parts [0, r_end) */
+    char *r_full, *r_part;
+    size_t r_end;
 } keyview;
 
 typedef struct entry {
@@ -158,6 +162,8 @@ typedef struct ixinfo {
     bool *coll_done;
     struct glead *byshape; /* lazily: the groups sorted by the leading literal of their partition template */
     size_t nempty;   /* byshape[0 .. nempty): the groups whose template has no leading literal */
+    char *kc[4];     /* lazily, in the arena: the key condition text per sort-key condition kind (skc);
+                        the steps on the index share it (read only, released with the arena) */
 } ixinfo;
 
 /* What a mixed collection adds for one entry and one kind of sort-key condition, when the
@@ -184,6 +190,8 @@ typedef struct rctx {
         kp_step *v;
         size_t n, cap;
     } steps;            /* scratch steps of the pattern being resolved */
+    char **wv;          /* scratch warning list of the pattern being resolved (wlist.v) */
+    size_t wcap;
     unsigned stamp;
     size_t nasked;  /* entities marked by the current pattern */
     char unknown_sel[32]; /* UNKNOWN_SELECTIVITY as %g writes it (for the warnings) */
@@ -1318,6 +1326,7 @@ typedef struct ablock {
 
 typedef struct arena {
     ablock *head;
+    char *keynames[4]; /* lazily: the arena's ":pk", ":sk", ":sk1", ":sk2" (kv_add_key) */
 } arena;
 
 #define ARENA_BLOCK 65536
@@ -1486,10 +1495,42 @@ static char *render_parts_long(const rctx *c, const keyview *v, size_t end, cons
     return sb_done(c, &b);
 }
 
+static char *render_parts_text(const rctx *c, const keyview *v, size_t end, const kset *K);
+
 /* parts[0..end) as a value template; fixed values substituted (formatted); literal text with
  * its braces doubled, an unknown placeholder as {name} or {name:format}. The same text as
  * render_parts_long, built in a stack buffer (a key value is short); longer texts go there. */
 static char *render_parts(const rctx *c, const keyview *v, size_t end, const kset *K)
+{
+    size_t n = end < v->n ? end : v->n;
+    /* no fixed value among the parts: the text made for these parts before (shared, read only) */
+    bool fixed = false;
+    for (size_t i = 0; i < n && !fixed; i++)
+        if (v->parts[i].kind != TPL_LIT) {
+            const known *k = kset_find(K, v->parts[i].text);
+            fixed = k && k->value;
+        }
+    keyview *mv = (keyview *)v; /* the views live in the context's entries: the cache is theirs */
+    if (!fixed) {
+        if (n == v->n && mv->r_full)
+            return mv->r_full;
+        if (n < v->n && mv->r_part && mv->r_end == n)
+            return mv->r_part;
+    }
+    char *r = render_parts_text(c, v, end, K);
+    if (!fixed) {
+        if (n == v->n) {
+            mv->r_full = r;
+        } else {
+            mv->r_part = r;
+            mv->r_end = n;
+        }
+    }
+    return r;
+}
+
+/* render_parts' work: the text, in the arena. */
+static char *render_parts_text(const rctx *c, const keyview *v, size_t end, const kset *K)
 {
     char buf[256];
     size_t o = 0, n = end < v->n ? end : v->n;
@@ -1565,8 +1606,8 @@ typedef struct kvlist {
     kp_keyval inl[KV_INL];
 } kvlist;
 
-/* Appends name (copied into the arena) = value (already in the arena). */
-static void kv_add(const rctx *c, kvlist *l, const char *name, char *value)
+/* Appends name = value, both in the arena already (not copied). */
+static void kv_add_own(kvlist *l, char *name, char *value)
 {
     if (!l->v) {
         l->v = l->inl;
@@ -1580,9 +1621,27 @@ static void kv_add(const rctx *c, kvlist *l, const char *name, char *value)
         l->v = nv;
         l->cap *= 2;
     }
-    l->v[l->n].name = ar_strdup(c, name);
+    l->v[l->n].name = name;
     l->v[l->n].value = value;
     l->n++;
+}
+
+/* Appends name (copied into the arena) = value (already in the arena). */
+static void kv_add(const rctx *c, kvlist *l, const char *name, char *value)
+{
+    kv_add_own(l, ar_strdup(c, name), value);
+}
+
+/* Appends key name KV_PK..KV_SK2 = value (in the arena): the names are copied into the arena
+ * once per analysis and shared by the values (read only, released with the arena). */
+enum { KV_PK, KV_SK, KV_SK1, KV_SK2 };
+static void kv_add_key(const rctx *c, kvlist *l, int which, char *value)
+{
+    static const char *const names[4] = {":pk", ":sk", ":sk1", ":sk2"};
+    arena *a = c->ar;
+    if (!a->keynames[which])
+        a->keynames[which] = ar_strdup(c, names[which]);
+    kv_add_own(l, a->keynames[which], value);
 }
 
 /* Moves the values into the arena as the step's values. */
@@ -1600,42 +1659,58 @@ static void kv_finish(const rctx *c, kvlist *l, kp_step *st)
     l->n = l->cap = 0;
 }
 
-/* Key condition and values of candidate cd. */
+/* Key condition and values of candidate cd. The text depends only on the index and the kind
+ * of sort-key condition: made once per (index, kind) and shared by the steps. */
 static char *build_key_condition(const rctx *c, const cand *cd, const kset *K, kvlist *vals)
 {
-    const ixinfo *xi = cd->xi;
+    ixinfo *xi = (ixinfo *)cd->xi;
     const entry *en = cd->en;
-    sb b;
-    sb_init(&b);
-    sb_add(&b, xi->pk);
-    sb_add(&b, " = :pk");
-    kv_add(c, vals, ":pk", render_parts(c, &en->pk, en->pk.n, K));
-    if (xi->sk && en->has_sk) {
+    bool sk = xi->sk && en->has_sk;
+    skc kind = sk ? cd->kind : SKC_NONE;
+    kv_add_key(c, vals, KV_PK, render_parts(c, &en->pk, en->pk.n, K));
+    if (sk) {
         switch (cd->kind) {
         case SKC_EXACT:
-            sb_add(&b, " AND ");
-            sb_add(&b, xi->sk);
-            sb_add(&b, " = :sk");
-            kv_add(c, vals, ":sk", render_parts(c, &en->sk, en->sk.n, K));
+            kv_add_key(c, vals, KV_SK, render_parts(c, &en->sk, en->sk.n, K));
             break;
         case SKC_BEGINS:
-            sb_add(&b, " AND begins_with(");
-            sb_add(&b, xi->sk);
-            sb_add(&b, ", :sk)");
-            kv_add(c, vals, ":sk", render_parts(c, &en->sk, cd->sk_end, K));
+            kv_add_key(c, vals, KV_SK, render_parts(c, &en->sk, cd->sk_end, K));
             break;
         case SKC_BETWEEN:
-            sb_add(&b, " AND ");
-            sb_add(&b, xi->sk);
-            sb_add(&b, " BETWEEN :sk1 AND :sk2");
-            kv_add(c, vals, ":sk1", render_parts(c, &en->sk, cd->sk_end + 1, K));
-            kv_add(c, vals, ":sk2", range_upper(c, &en->sk, cd->sk_end + 1, K));
+            kv_add_key(c, vals, KV_SK1, render_parts(c, &en->sk, cd->sk_end + 1, K));
+            kv_add_key(c, vals, KV_SK2, range_upper(c, &en->sk, cd->sk_end + 1, K));
             break;
         case SKC_NONE:
             break;
         }
     }
-    return sb_done(c, &b);
+    if (xi->kc[kind])
+        return xi->kc[kind];
+    sb b;
+    sb_init(&b);
+    sb_add(&b, xi->pk);
+    sb_add(&b, " = :pk");
+    switch (kind) {
+    case SKC_EXACT:
+        sb_add(&b, " AND ");
+        sb_add(&b, xi->sk);
+        sb_add(&b, " = :sk");
+        break;
+    case SKC_BEGINS:
+        sb_add(&b, " AND begins_with(");
+        sb_add(&b, xi->sk);
+        sb_add(&b, ", :sk)");
+        break;
+    case SKC_BETWEEN:
+        sb_add(&b, " AND ");
+        sb_add(&b, xi->sk);
+        sb_add(&b, " BETWEEN :sk1 AND :sk2");
+        break;
+    case SKC_NONE:
+        break;
+    }
+    xi->kc[kind] = sb_done(c, &b);
+    return xi->kc[kind];
 }
 
 static void add_filter_term(const rctx *c, sb *b, kvlist *vals, const char *fmt_attr, const char *attr,
@@ -1666,7 +1741,7 @@ static void add_filter_term(const rctx *c, sb *b, kvlist *vals, const char *fmt_
         val[la + 1] = '}';
         val[la + 2] = '\0';
     }
-    kv_add(c, vals, name, val);
+    kv_add_own(vals, name, val);
 }
 
 /* FilterExpression of candidate cd (NULL when none); its values appended to vals. */
@@ -1713,8 +1788,8 @@ static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const ks
         sb_add(&b, "1 AND :");
         sb_add(&b, p->range.s);
         sb_add(&b, "2");
-        kv_add(c, vals, ar_printf(c, ":%s1", p->range.s), ar_printf(c, "{%s}", p->range.s));
-        kv_add(c, vals, ar_printf(c, ":%s2", p->range.s), ar_printf(c, "{%s}", p->range.s));
+        kv_add_own(vals, ar_printf(c, ":%s1", p->range.s), ar_printf(c, "{%s}", p->range.s));
+        kv_add_own(vals, ar_printf(c, ":%s2", p->range.s), ar_printf(c, "{%s}", p->range.s));
         sb_add(what, what->len ? ", " : "");
         sb_add(what, p->range.s);
     }
@@ -1978,7 +2053,8 @@ static void resolve_screen_one_query(rctx *c, const kp_pattern *p, const kset *K
         /* common sort-key prefix: the literal prefixes' longest common start, cut after '#' */
         for (size_t i = 0; i < m; i++) {
             const entry *en = cds[i].en;
-            char *pf = en->has_sk ? render_parts(c, &en->sk, cds[i].kind == SKC_EXACT ? en->sk.n : cds[i].sk_end, K)
+            /* a fresh copy (not render_parts' shared one): cut below */
+            char *pf = en->has_sk ? render_parts_text(c, &en->sk, cds[i].kind == SKC_EXACT ? en->sk.n : cds[i].sk_end, K)
                                   : ar_strdup(c, "");
             char *brace = strchr(pf, '{');
             if (brace)
@@ -2059,13 +2135,13 @@ static void resolve_screen_one_query(rctx *c, const kp_pattern *p, const kset *K
     sb b;
     sb_init(&b);
     sb_printf(&b, "%s = :pk", xi->pk);
-    kv_add(c, &vals, ":pk", render_parts(c, &best_first->pk, best_first->pk.n, K));
+    kv_add_key(c, &vals, KV_PK, render_parts(c, &best_first->pk, best_first->pk.n, K));
     if (best_prefix[0] && xi->sk) {
         sb_printf(&b, " AND begins_with(%s, :sk)", xi->sk);
         sb tmp;
         sb_init(&tmp);
         add_escaped(&tmp, best_prefix);
-        kv_add(c, &vals, ":sk", sb_done(c, &tmp));
+        kv_add_key(c, &vals, KV_SK, sb_done(c, &tmp));
         sb_drop(&tmp);
     }
     st->key_condition = sb_done(c, &b);
@@ -2322,9 +2398,9 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
         st->wcu = tw;
         if (base && direct) {
             kvlist vals = {0};
-            kv_add(c, &vals, ":pk", render_parts(c, &base->pk, base->pk.n, &K));
+            kv_add_key(c, &vals, KV_PK, render_parts(c, &base->pk, base->pk.n, &K));
             if (base->has_sk)
-                kv_add(c, &vals, ":sk", render_parts(c, &base->sk, base->sk.n, &K));
+                kv_add_key(c, &vals, KV_SK, render_parts(c, &base->sk, base->sk.n, &K));
             kv_finish(c, &vals, st);
         }
         requests += writes;
@@ -2362,6 +2438,8 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
     sl.n = 0;
     wlist w = {0};
     w.c = c;
+    w.v = c->wv; /* scratch reused from pattern to pattern */
+    w.cap = c->wcap;
     r->pattern = p;
     r->index = -1;
     r->latency_ok = true;
@@ -2401,7 +2479,8 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
         r->warnings = ar_alloc(c, w.n * sizeof *r->warnings);
         memcpy(r->warnings, w.v, w.n * sizeof *r->warnings); /* in the arena already */
     }
-    free(w.v);
+    c->wv = w.v;
+    c->wcap = w.cap;
 }
 
 void stage_resolve(kp_analysis *a)
@@ -2422,6 +2501,7 @@ void stage_resolve(kp_analysis *a)
     for (size_t i = 0; i < d->npatterns; i++)
         resolve_pattern(&c, &d->patterns[i], &a->patterns[i]);
     free(c.steps.v);
+    free(c.wv);
     ctx_free(&c);
 }
 
