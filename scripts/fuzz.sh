@@ -35,7 +35,7 @@ if ! command -v "$CC" >/dev/null; then echo "fuzz.sh: $CC not found (apt-get ins
 
 defs="-D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=600 -D_DEFAULT_SOURCE"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-cflags="-std=c11 -g -O1 $defs $san -fsanitize=fuzzer-no-link -I$root $(pkg-config --cflags yaml-0.1 jansson sqlite3 libcurl)"
+cflags="-std=c11 -g -O1 -Wall -Wextra -Wno-unused-parameter $defs $san -fsanitize=fuzzer-no-link -I$root $(pkg-config --cflags yaml-0.1 jansson sqlite3 libcurl)"
 libs="$(pkg-config --libs yaml-0.1 jansson sqlite3 libcurl) -lm"
 
 mkdir -p "$build/obj" "$build/bin" "$build/logs"
@@ -97,13 +97,15 @@ for t in "${targets[@]}"; do
     mode=(-jobs=1 -workers=1); log="$build/logs/$t/fuzz-0.log"
   fi
   echo "fuzz.sh: $t for ${seconds}s (log: $log)"
-  (cd "$build/logs/$t" && rm -f "$log" &&
+  mkdir -p "$build/tmp"
+  (cd "$build/logs/$t" && rm -f "$log" && export TMPDIR="$build/tmp" &&
    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
    "$build/bin/fuzz_$t" "${mode[@]}" -timeout=2 -rss_limit_mb=2048 -max_total_time="$seconds" \
      -print_final_stats=1 -artifact_prefix="$build/artifacts/$t/" "${dict[@]}" ${KP_FUZZ_FLAGS:-} \
      "$build/corpus/$t" "${seeds[@]}" >"$build/logs/$t/stdout.log" 2>&1)
   [ -f "$log" ] || log="$build/logs/$t/stdout.log"
-  grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb)" "$log" | tail -3
+  rm -f "$build/tmp"/kp-fuzz-*
+  grep -E "^(#[0-9]+ +DONE|#[0-9]+: cov|stat::number_of_executed_units|stat::peak_rss_mb)" "$log" | tail -2
   if grep -qE "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|BUG:" "$log"; then
     status=1
     echo "fuzz.sh: $t FOUND A PROBLEM:"

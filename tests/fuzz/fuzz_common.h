@@ -1,5 +1,5 @@
 /* fuzz_common.h - helpers shared by the libFuzzer harnesses in tests/fuzz/ (built by
- * scripts/fuzz.sh, never by CMake). Header-only: every function is static. */
+ * scripts/fuzz.sh, never by CMake). Header-only: every function is static inline. */
 #ifndef KP_FUZZ_COMMON_H
 #define KP_FUZZ_COMMON_H
 
@@ -15,7 +15,7 @@
 
 /* true when `msg` contains one of the '|'-separated substrings of $KP_FUZZ_KNOWN: findings
  * already reported, skipped so that a run can get past them. */
-static bool fuzz_known(const char *msg)
+static inline bool fuzz_known(const char *msg)
 {
     const char *k = getenv("KP_FUZZ_KNOWN");
     while (k && *k && msg) {
@@ -32,7 +32,7 @@ static bool fuzz_known(const char *msg)
 }
 
 /* Prints the diagnostics of a reload that should have succeeded, then aborts. */
-static void fuzz_fail_roundtrip(const char *what, const char *yaml, const kp_diags *dg)
+static inline void fuzz_fail_roundtrip(const char *what, const char *yaml, const kp_diags *dg)
 {
     fprintf(stderr, "ROUND-TRIP BUG: %s\n", what);
     if (dg)
@@ -44,7 +44,7 @@ static void fuzz_fail_roundtrip(const char *what, const char *yaml, const kp_dia
 /* The round trip for a design that loaded (or imported and validated): analysis_run must not
  * crash, save must give YAML that loads back to an equal design, and saving that again must give
  * the same text (canonical). Aborts on any violation. */
-static void fuzz_roundtrip(const kp_design *d)
+static inline void fuzz_roundtrip(const kp_design *d)
 {
     kp_analysis *a = analysis_run(d);
     analysis_free(a);

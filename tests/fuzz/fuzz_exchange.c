@@ -7,12 +7,15 @@
 
 #include <unistd.h>
 
-static char fuzz_path[64];
+static char fuzz_path[4096];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!fuzz_path[0]) {
-        snprintf(fuzz_path, sizeof fuzz_path, "/tmp/kp-fuzz-exchange-%ld.in", (long)getpid());
+        /* scripts/fuzz.sh points TMPDIR at build-fuzz/tmp and empties it after each run */
+        const char *dir = getenv("TMPDIR");
+        snprintf(fuzz_path, sizeof fuzz_path, "%s/kp-fuzz-exchange-%ld.in", dir && *dir ? dir : "/tmp",
+                 (long)getpid());
     }
     FILE *f = fopen(fuzz_path, "wb");
     if (!f)
@@ -24,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kp_diags dg;
     diags_init(&dg, NULL);
     kp_design *d = exchange_import_file(fuzz_path, &dg);
+    unlink(fuzz_path);
     if (!d && dg.errors == 0) {
         fprintf(stderr, "IMPORT BUG: NULL design without an error diagnostic\n");
         abort();
@@ -47,6 +51,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fuzz_roundtrip(d);
         design_free(d);
     }
-    unlink(fuzz_path);
     return 0;
 }
