@@ -11,6 +11,7 @@ packages=(
   tmux ncurses-term locales
   openjdk-17-jre-headless nodejs npm
   python3
+  clang libclang-rt-14-dev
 )
 
 SUDO=""
