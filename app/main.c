@@ -9,17 +9,17 @@ static const struct command {
     int (*run)(int argc, char **argv);
     const char *usage;
 } commands[] = {
-    {"check", cmd_check, "check DESIGN.yaml [--json]           resolve, size, cost, checklist, findings"},
+    {"check", cmd_check, "check DESIGN.yaml [--json] [--strict]  resolve, size, cost, checklist, findings"},
     {"export", cmd_export, "export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]"},
-    {"import", cmd_import, "import FILE [-o DESIGN.yaml]         NoSQL Workbench model JSON, or a CSV pattern table"},
-    {"verify", cmd_verify, "verify DESIGN.yaml --endpoint URL    run every pattern against a real DynamoDB endpoint"},
+    {"import", cmd_import, "import FILE [-o DESIGN.yaml] [--into D | --table T]  NoSQL Workbench JSON or a CSV table"},
+    {"verify", cmd_verify, "verify DESIGN.yaml --endpoint URL [--region R]  every pattern against a real DynamoDB"},
     {"tour", cmd_tour, "tour [cloudshop] [--print]           the CloudShop walkthrough, step by step"},
-    {"heat", cmd_heat, "heat [LOG|-] [--json]                hottest keys of a real access log"},
-    {"commit", cmd_commit, "commit WORKSPACE DESIGN.yaml -m MSG  record a new version"},
+    {"heat", cmd_heat, "heat [LOG|-] [--json] [--top N] [--seconds S]  hottest keys of a real access log"},
+    {"commit", cmd_commit, "commit WORKSPACE DESIGN.yaml -m MSG [--author A] [--parent REV]  record a new version"},
     {"log", cmd_log, "log WORKSPACE                        list the versions"},
     {"show", cmd_show, "show WORKSPACE [REV]                 print a version's design"},
     {"diff", cmd_diff, "diff WORKSPACE REV1 REV2             what changed, in a designer's terms"},
-    {"observe", cmd_observe, "observe WORKSPACE METRIC=VALUE       record an observed number"},
+    {"observe", cmd_observe, "observe WORKSPACE METRIC=VALUE [--source S]  record an observed number"},
     {"signals", cmd_signals, "signals WORKSPACE                    reopening signals and their values"},
 };
 
