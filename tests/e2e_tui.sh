@@ -19,6 +19,9 @@ T() { tmux -L "$SOCK" "$@"; }
 cleanup() { T kill-server 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
 cd "$WORK" || exit 2
+# A session that lives for the whole script: killing the last session makes the tmux server exit,
+# and a new-session racing that exit fails with "server exited unexpectedly".
+T new-session -d -s keepalive "sleep 100000" || { echo "FAIL: cannot start tmux"; exit 1; }
 export TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC KEYPLAN_AUTHOR=e2e
 
 FAILS=0
