@@ -176,15 +176,22 @@ bool capacity_on_index(const kp_design *d, const kp_entity *e, ptrdiff_t index)
     return true;
 }
 
-static double enum_share(const kp_attr *a, const char *value)
+/* The share of the items holding `value`, or with `writes` the share of the writes landing on
+ * it (write_shares; NAN = the item share). */
+static double enum_share(const kp_attr *a, const char *value, bool writes)
 {
     for (size_t i = 0; i < a->nvalues; i++)
         if (strcmp(a->values[i].name, value) == 0)
-            return a->values[i].share;
+            return writes && !isnan(a->values[i].write_share) ? a->values[i].write_share : a->values[i].share;
     return 0;
 }
 
-static double sparse_share(const finder *f, const kp_sparse *s)
+/* The share of the items where the sparse rule holds, or with `writes` the share of the WRITES
+ * landing there. DynamoDB charges a sparse index where the writes land, not where the items rest:
+ * an update moving an item into the indexed values costs 1, within them 2 (delete + put), out of
+ * them 1; entries and exits balance over time, so the expected cost of a write is
+ * 2 x P(its new value is indexed) when the condition attribute is part of the index key. */
+static double sparse_share(const finder *f, const kp_sparse *s, bool writes)
 {
     if (s->kind == KP_SPARSE_SHARE)
         return isnan(s->share) ? 1.0 : s->share;
@@ -193,61 +200,25 @@ static double sparse_share(const finder *f, const kp_sparse *s)
         return 0.5;
     double sum = 0;
     for (size_t i = 0; i < s->nvalues; i++)
-        sum += enum_share(a, s->values[i].s);
+        sum += enum_share(a, s->values[i].s, writes);
     if (sum > 1)
         sum = 1;
     return s->op == KP_COND_NE ? 1.0 - sum : sum;
 }
 
-/* The share of the WRITES landing where the sparse rule holds (enum write_shares, NAN = the
- * item share). DynamoDB charges a sparse index where the writes land, not where the items rest:
- * an update moving an item into the indexed values costs 1, within them 2 (delete + put), out of
- * them 1; entries and exits balance over time, so the expected cost of a write is
- * 2 x P(its new value is indexed) when the condition attribute is part of the index key. */
-static double sparse_write_share(const finder *f, const kp_sparse *s)
-{
-    if (s->kind == KP_SPARSE_SHARE)
-        return isnan(s->share) ? 1.0 : s->share;
-    const kp_attr *a = s->cond_attr.s ? find_attr(f, s->cond_attr.s) : NULL;
-    if (!a || a->type != KP_ATTR_ENUM || a->nvalues == 0)
-        return 0.5;
-    double sum = 0;
-    for (size_t k = 0; k < s->nvalues; k++)
-        for (size_t i = 0; i < a->nvalues; i++)
-            if (strcmp(a->values[i].name, s->values[k].s) == 0)
-                sum += isnan(a->values[i].write_share) ? a->values[i].share : a->values[i].write_share;
-    if (sum > 1)
-        sum = 1;
-    return s->op == KP_COND_NE ? 1.0 - sum : sum;
-}
-
-static double wshare_on(const finder *f, const kp_entity *e, ptrdiff_t index)
+/* capacity_index_share once the entity is known to be on the index (with `writes`: the share of
+ * its writes that land on the index). */
+static double share_on(const finder *f, const kp_entity *e, ptrdiff_t index, bool writes)
 {
     const kp_index *x = index_at(f->d, index);
     double share = 1.0;
     const kp_sparse *s = entity_sparse(e, x->pk.s);
     if (s)
-        share *= sparse_write_share(f, s);
+        share *= sparse_share(f, s, writes);
     if (x->sk.s) {
         const kp_sparse *t = entity_sparse(e, x->sk.s);
         if (t && t != s)
-            share *= sparse_write_share(f, t);
-    }
-    return share;
-}
-
-/* capacity_index_share once the entity is known to be on the index. */
-static double share_on(const finder *f, const kp_entity *e, ptrdiff_t index)
-{
-    const kp_index *x = index_at(f->d, index);
-    double share = 1.0;
-    const kp_sparse *s = entity_sparse(e, x->pk.s);
-    if (s)
-        share *= sparse_share(f, s);
-    if (x->sk.s) {
-        const kp_sparse *t = entity_sparse(e, x->sk.s);
-        if (t && t != s)
-            share *= sparse_share(f, t);
+            share *= sparse_share(f, t, writes);
     }
     return share;
 }
@@ -259,7 +230,7 @@ double capacity_index_share(const kp_design *d, const kp_entity *e, ptrdiff_t in
     if (!capacity_on_index(d, e, index))
         return 0;
     finder f = {d, NULL};
-    return share_on(&f, e, index);
+    return share_on(&f, e, index, false);
 }
 
 static double projected_bytes(const finder *f, const kp_entity *e, ptrdiff_t index)
@@ -397,7 +368,7 @@ void capacity_entity_write(const kp_design *d, const kp_entity *e, kp_write_op o
         if (share <= 0)
             continue;
         finder wf = {d, NULL};
-        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, wshare_on(&wf, e, (ptrdiff_t)i),
+        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, share_on(&wf, e, (ptrdiff_t)i, true),
                                         capacity_projected_bytes(d, e, (ptrdiff_t)i));
         if (d->indexes[i].kind == KP_LSI)
             table += w;
@@ -521,7 +492,7 @@ double capacity_memo_index_share(capacity_memo *m, const kp_entity *e, ptrdiff_t
         return capacity_index_share(m->d, e, index);
     if (!(m->state[s] & MEMO_SHARE)) {
         finder f = {m->d, m->attrs};
-        m->share[s] = index < 0 ? 1.0 : !capacity_memo_on_index(m, e, index) ? 0 : share_on(&f, e, index);
+        m->share[s] = index < 0 ? 1.0 : !capacity_memo_on_index(m, e, index) ? 0 : share_on(&f, e, index, false);
         m->state[s] |= MEMO_SHARE;
     }
     return m->share[s];
@@ -558,7 +529,7 @@ void capacity_memo_entity_write(capacity_memo *m, const kp_entity *e, kp_write_o
         if (share <= 0)
             continue;
         finder wf = {d, m->attrs};
-        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, wshare_on(&wf, e, (ptrdiff_t)i),
+        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, share_on(&wf, e, (ptrdiff_t)i, true),
                                         capacity_memo_projected_bytes(m, e, (ptrdiff_t)i));
         if (d->indexes[i].kind == KP_LSI)
             table += w;
