@@ -49,48 +49,24 @@ static const char *const titles[KP_CHECKLIST_ITEMS] = {
  * under tolower). tolower maps no ASCII byte but the letter and its ASCII capital onto an ASCII
  * small letter in any locale; bytes >= 0x80 (and words not starting with a-z) always go to the
  * full comparison. */
-static bool may_start(unsigned char c, unsigned char lo, bool any)
-{
-    return any || (c | 0x20) == lo || c >= 0x80; /* lo is a-z: (c | 0x20) == lo for lo and its capital */
-}
-
-/* Case-insensitive substring (ASCII folding; UTF-8 bytes compare as they are). */
-static bool has_word(const char *text, const char *word)
-{
-    if (!text || !word)
-        return false;
-    size_t n = strlen(word);
-    unsigned char lo = (unsigned char)tolower((unsigned char)word[0]);
-    bool any = lo < 'a' || lo > 'z';
-    for (const char *s = text; *s; s++) {
-        if (n && !may_start((unsigned char)*s, lo, any))
-            continue;
-        size_t i = 0;
-        while (i < n && s[i] && tolower((unsigned char)s[i]) == tolower((unsigned char)word[i]))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
 
 static bool decision_mentions(const kp_decision *dc, const char *word)
 {
-    if (has_word(dc->title, word) || has_word(dc->context, word) || has_word(dc->decision, word) ||
-        has_word(dc->limitations, word))
+    if (util_contains_ci(dc->title, word) || util_contains_ci(dc->context, word) || util_contains_ci(dc->decision, word) ||
+        util_contains_ci(dc->limitations, word))
         return true;
     for (size_t i = 0; i < dc->nalternatives; i++)
-        if (has_word(dc->alternatives[i].option, word) || has_word(dc->alternatives[i].why_not, word))
+        if (util_contains_ci(dc->alternatives[i].option, word) || util_contains_ci(dc->alternatives[i].why_not, word))
             return true;
     for (size_t i = 0; i < dc->nassumptions; i++)
-        if (has_word(dc->assumptions[i], word))
+        if (util_contains_ci(dc->assumptions[i], word))
             return true;
     return false;
 }
 
 static bool alert_mentions(const kp_alert *al, const char *word)
 {
-    return has_word(al->name, word) || has_word(al->metric, word) || has_word(al->when, word);
+    return util_contains_ci(al->name, word) || util_contains_ci(al->metric, word) || util_contains_ci(al->when, word);
 }
 
 static bool is_dynamo_read(const kp_pattern *p)
@@ -197,7 +173,7 @@ static void set(kp_check_item *it, kp_check_status st, char *why)
 
 static bool key_condition_has_range(const char *kc)
 {
-    return kc && (has_word(kc, "between") || strchr(kc, '<') || strchr(kc, '>'));
+    return kc && (util_contains_ci(kc, "between") || strchr(kc, '<') || strchr(kc, '>'));
 }
 
 /* Per design index 0..nx-1: some read pattern has a non-scan step (main or not) on it; one pass

@@ -233,25 +233,6 @@ static bool may_start(unsigned char c, unsigned char lo, bool any)
     return any || (c | 0x20) == lo || c >= 0x80; /* lo is a-z: (c | 0x20) == lo for lo and its capital */
 }
 
-static bool has_word(const char *text, const char *word)
-{
-    if (!text || !word)
-        return false;
-    size_t n = strlen(word);
-    unsigned char lo = (unsigned char)tolower((unsigned char)word[0]);
-    bool any = lo < 'a' || lo > 'z';
-    for (const char *s = text; *s; s++) {
-        if (n && !may_start((unsigned char)*s, lo, any))
-            continue;
-        size_t i = 0;
-        while (i < n && s[i] && tolower((unsigned char)s[i]) == tolower((unsigned char)word[i]))
-            i++;
-        if (i == n)
-            return true;
-    }
-    return false;
-}
-
 /* true when `word` appears in identifier `name` as a word of its own: at a camelCase, '_',
  * '-' or start boundary, and ending at the end or before an uppercase letter or non-letter
  * ("orderStatus", "order_status", "status" match "status"; "mediaId" does not match "dia"). */
@@ -367,7 +348,7 @@ static bool decision_names(const kp_design *d, const char *name)
 {
     for (size_t i = 0; name && i < d->ndecisions; i++) {
         const kp_decision *dc = &d->decisions[i];
-        if (has_word(dc->title, name) || has_word(dc->context, name) || has_word(dc->decision, name))
+        if (util_contains_ci(dc->title, name) || util_contains_ci(dc->context, name) || util_contains_ci(dc->decision, name))
             return true;
     }
     return false;
@@ -489,7 +470,7 @@ static void pattern_findings(flist *l, const kp_analysis *a, const namemap *name
                                   d->indexes[pr->index].name));
                 else
                     for (size_t w = 0; w < pr->nwarnings; w++)
-                        if (has_word(pr->warnings[w], "strong") && has_word(pr->warnings[w], "GSI")) {
+                        if (util_contains_ci(pr->warnings[w], "strong") && util_contains_ci(pr->warnings[w], "GSI")) {
                             add(l, "strong-read-gsi", KP_SEV_WARNING, fmsg("pattern %s", p->id),
                                 fmsg("'%s': %s", p->name ? p->name : p->id, pr->warnings[w]));
                             break;
@@ -502,7 +483,7 @@ static void pattern_findings(flist *l, const kp_analysis *a, const namemap *name
         const kp_pattern *p = &d->patterns[i];
         if (p->kind != KP_WRITE || p->op != KP_OP_UPDATE)
             continue;
-        if (has_word(p->why, "condition") || has_word(p->why, "idempot"))
+        if (util_contains_ci(p->why, "condition") || util_contains_ci(p->why, "idempot"))
             continue;
         const char *what = NULL;
         for (size_t k = 0; k < p->nchanges && !what; k++) {
@@ -528,7 +509,7 @@ static void pattern_findings(flist *l, const kp_analysis *a, const namemap *name
         }
         if (!what &&
             /* "incrementa" (Spanish) contains "increment": the first test finds it */
-            (has_word(p->name, "increment") || has_word(p->name, "decrement")))
+            (util_contains_ci(p->name, "increment") || util_contains_ci(p->name, "decrement")))
             what = "a counter";
         if (what)
             add(l, "counter-update", KP_SEV_WARNING, fmsg("pattern %s", p->id),

@@ -1,6 +1,7 @@
 /* util.c - allocation, strings, edit distance, UTF-8 check and diagnostics. */
 #include "model/util.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,4 +291,28 @@ void diags_print(const kp_diags *d, FILE *out)
         fprintf(out, "%s\n", s);
         free(s);
     }
+}
+
+static bool may_start(unsigned char c, unsigned char lo, bool any)
+{
+    return any || (c | 0x20) == lo || c >= 0x80; /* lo is a-z: (c | 0x20) == lo for lo and its capital */
+}
+
+bool util_contains_ci(const char *text, const char *word)
+{
+    if (!text || !word)
+        return false;
+    size_t n = strlen(word);
+    unsigned char lo = (unsigned char)tolower((unsigned char)word[0]);
+    bool any = lo < 'a' || lo > 'z';
+    for (const char *s = text; *s; s++) {
+        if (n && !may_start((unsigned char)*s, lo, any))
+            continue;
+        size_t i = 0;
+        while (i < n && s[i] && tolower((unsigned char)s[i]) == tolower((unsigned char)word[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
 }

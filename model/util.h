@@ -54,6 +54,10 @@ size_t util_edit_distance(const char *a, const char *b, size_t max);
  * Returns a pointer into `cands`. */
 const char *util_did_you_mean(const char *word, const char *const *cands, size_t n);
 
+/* true when `word` occurs in `text`, ignoring ASCII case (UTF-8 bytes compare as they are);
+ * false when either is NULL. */
+bool util_contains_ci(const char *text, const char *word);
+
 /* true when s is well-formed UTF-8 (no overlongs, no surrogates); on failure *bad_offset is the
  * byte offset of the first bad byte. */
 bool util_utf8_valid(const char *s, size_t len, size_t *bad_offset);
