@@ -78,31 +78,6 @@ static void mb_addn(mbuf *b, const char *s, size_t n)
     b->len += n;
 }
 
-/* printf's %.0f of v (round half to even, as printf does) into buf (32 bytes): integers below
- * 1e15 without printf. */
-static const char *num_f0(char *buf, double v)
-{
-    double r = nearbyint(v);
-    if (!isfinite(v) || !(fabs(r) < 1e15) || (r == 0 && signbit(v))) {
-        snprintf(buf, 32, "%.0f", v);
-        return buf;
-    }
-    long long n = (long long)r;
-    unsigned long long u = n < 0 ? (unsigned long long)(-n) : (unsigned long long)n;
-    char tmp[24];
-    size_t k = 0, j = 0;
-    do {
-        tmp[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (n < 0)
-        buf[j++] = '-';
-    while (k)
-        buf[j++] = tmp[--k];
-    buf[j] = '\0';
-    return buf;
-}
-
 /* printf's %.1f of v into buf (48 bytes). v x 10 is rounded to an integer unless it lies near a
  * half (where the product's own rounding could matter): those go to printf. */
 static const char *num_f1(char *buf, double v)
@@ -114,7 +89,7 @@ static const char *num_f1(char *buf, double v)
     }
     double r = nearbyint(t);
     char ib[32];
-    num_f0(ib, floor(r / 10));
+    util_fmt_f0(ib, floor(r / 10));
     size_t n = strlen(ib);
     memcpy(buf, ib, n);
     buf[n] = '.';
@@ -155,12 +130,12 @@ static char *fmsg(const char *fmt, ...)
             f = pc + 2;
         } else if (pc[1] == 'd') {
             char nb[32]; /* an int is exact as a double: %.0f of it is its %d */
-            const char *t = num_f0(nb, (double)va_arg(ap, int));
+            const char *t = util_fmt_f0(nb, (double)va_arg(ap, int));
             mb_addn(&b, t, strlen(t));
             f = pc + 2;
         } else if (strncmp(pc, "%.0f", 4) == 0) {
             char nb[32];
-            const char *t = num_f0(nb, va_arg(ap, double));
+            const char *t = util_fmt_f0(nb, va_arg(ap, double));
             mb_addn(&b, t, strlen(t));
             f = pc + 4;
         } else if (strncmp(pc, "%.1f", 4) == 0) {

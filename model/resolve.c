@@ -755,31 +755,6 @@ static const char *num_g(char *buf, double v)
     return buf;
 }
 
-/* printf's %.0f of v into buf (32 bytes): round half to even, as printf does; below 1e15
- * without printf. */
-static const char *num_f0(char *buf, double v)
-{
-    double r = nearbyint(v);
-    if (!isfinite(v) || !(fabs(r) < 1e15) || (r == 0 && signbit(v))) {
-        snprintf(buf, 32, "%.0f", v);
-        return buf;
-    }
-    long long n = (long long)r;
-    unsigned long long u = n < 0 ? (unsigned long long)(-n) : (unsigned long long)n;
-    char tmp[24];
-    size_t k = 0, j = 0;
-    do {
-        tmp[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (n < 0)
-        buf[j++] = '-';
-    while (k)
-        buf[j++] = tmp[--k];
-    buf[j] = '\0';
-    return buf;
-}
-
 /* ---- selectivity --------------------------------------------------------------------- */
 
 /* Share of items having a given value of attribute a (fixed value or any one value); NAN unknown
@@ -2467,7 +2442,7 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
     set_totals(r, p);
     if (!r->latency_ok) {
         char nb1[32], nb2[32];
-        WARN(&w, "estimated ", num_f0(nb1, r->latency_ms), " ms misses the ", num_g(nb2, p->latency), " ms target");
+        WARN(&w, "estimated ", util_fmt_f0(nb1, r->latency_ms), " ms misses the ", num_g(nb2, p->latency), " ms target");
     }
     if (p->needs != KP_NEEDS_NONE && !p->served_by)
         warn_add(&w, xasprintf("needs %s: DynamoDB cannot serve it; serve it outside (served_by), fed by the "

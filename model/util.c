@@ -2,6 +2,7 @@
 #include "model/util.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,4 +316,27 @@ bool util_contains_ci(const char *text, const char *word)
             return true;
     }
     return false;
+}
+
+const char *util_fmt_f0(char *buf, double v)
+{
+    double r = nearbyint(v);
+    if (!isfinite(v) || !(fabs(r) < 1e15) || (r == 0 && signbit(v))) {
+        snprintf(buf, 32, "%.0f", v);
+        return buf;
+    }
+    long long n = (long long)r;
+    unsigned long long u = n < 0 ? (unsigned long long)(-n) : (unsigned long long)n;
+    char tmp[24];
+    size_t k = 0, j = 0;
+    do {
+        tmp[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (n < 0)
+        buf[j++] = '-';
+    while (k)
+        buf[j++] = tmp[--k];
+    buf[j] = '\0';
+    return buf;
 }

@@ -54,6 +54,10 @@ size_t util_edit_distance(const char *a, const char *b, size_t max);
  * Returns a pointer into `cands`. */
 const char *util_did_you_mean(const char *word, const char *const *cands, size_t n);
 
+/* printf's %.0f of v (round half to even) written into buf, which must hold 32 bytes; integers
+ * below 1e15 without printf (the live model formats many). Returns buf. */
+const char *util_fmt_f0(char *buf, double v);
+
 /* true when `word` occurs in `text`, ignoring ASCII case (UTF-8 bytes compare as they are);
  * false when either is NULL. */
 bool util_contains_ci(const char *text, const char *word);
