@@ -1,4 +1,4 @@
-/* cmd_check.c - keyplan check DESIGN.yaml [--json] [--strict] (SPEC 8): load and validate the
+/* cmd_check.c - keyplan check DESIGN.yaml [--json] [--strict]: load and validate the
  * design, run the analysis, print the report (or the JSON object of storage/analysis_json.h).
  *
  * Exit status: 2 when the file cannot be used (diagnostics on stderr, FILE:LINE:COL); otherwise
@@ -9,12 +9,12 @@
  *
  * The text report fits 100 columns; names are padded by display width (UTF-8 aware), so
  * `línea` and `DIRECCIÓN#casa` line up. */
-#include "app/commands.h"
+#include "commands.h"
 
-#include "model/analysis.h"
-#include "storage/analysis_json.h"
-#include "storage/design_io.h"
-#include "ui/display.h"
+#include "analysis.h"
+#include "analysis_json.h"
+#include "design_io.h"
+#include "display.h"
 
 #include <langinfo.h>
 #include <locale.h>
@@ -29,7 +29,7 @@ static void check_usage(FILE *out)
             "usage: keyplan check DESIGN.yaml [--json] [--strict]\n"
             "  resolve every pattern, size it, show the partitions' heat, the cost in both\n"
             "  billing modes, the course's checklist and the named mistakes.\n"
-            "  --json    print one JSON object instead (SPEC 8)\n"
+            "  --json    print one JSON object instead\n"
             "  --strict  exit 1 when a finding is an error or a checklist item fails\n"
             "exit status: 0 analysed, 1 --strict and something failed, 2 unusable input\n");
 }

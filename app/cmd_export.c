@@ -1,10 +1,10 @@
 /* cmd_export.c - keyplan export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]. */
-#include "app/commands.h"
-#include "app/source.h"
-#include "model/diff.h"
-#include "storage/exchange.h"
-#include "storage/export_md.h"
-#include "storage/fileio.h"
+#include "commands.h"
+#include "source.h"
+#include "diff.h"
+#include "exchange.h"
+#include "export_md.h"
+#include "fileio.h"
 
 #include <stdio.h>
 #include <stdlib.h>

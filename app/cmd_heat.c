@@ -1,4 +1,4 @@
-/* cmd_heat.c - keyplan heat [LOG|-] [--json] [--top N] [--seconds S] [--pk NAME] (SPEC 8): the
+/* cmd_heat.c - keyplan heat [LOG|-] [--json] [--top N] [--seconds S] [--pk NAME]: the
  * hottest partition keys of a real access log.
  *
  * The log (a file, or standard input for "-" or no argument) has one request per line:
@@ -17,12 +17,12 @@
  * second and the utilisation of a partition's 3,000 read / 1,000 write units per second.
  * Exit status: 0; 1 when --seconds shows a key at >= 100 % of a partition's limit (a hot key);
  * 2 for an unreadable log or a malformed line (LOG:LINE: what is wrong). */
-#include "app/commands.h"
+#include "commands.h"
 
-#include "model/distrib.h"
-#include "model/util.h"
-#include "storage/fileio.h"
-#include "ui/display.h"
+#include "distrib.h"
+#include "util.h"
+#include "fileio.h"
+#include "display.h"
 
 #include <jansson.h>
 #include <langinfo.h>

@@ -3,14 +3,14 @@
  * --into (a keyplan extension) takes the design's patterns from the CSV table and everything else
  * from DESIGN.yaml: the spreadsheet the workshop keeps, back into the design. --table NAME picks
  * one table of a Workbench model holding several (default: the first). Only -o writes. */
-#include "app/commands.h"
+#include "commands.h"
 
-#include "model/validate.h"
-#include "storage/csvio.h"
-#include "storage/design_io.h"
-#include "storage/exchange.h"
-#include "storage/fileio.h"
-#include "storage/nosqlwb.h"
+#include "validate.h"
+#include "csvio.h"
+#include "design_io.h"
+#include "exchange.h"
+#include "fileio.h"
+#include "nosqlwb.h"
 
 #include <stdio.h>
 #include <stdlib.h>

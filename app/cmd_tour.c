@@ -1,5 +1,5 @@
 /* cmd_tour.c - keyplan tour [cloudshop] [--print] [--step N] [--yaml] [WORKSPACE]
- * (SPEC 8, issue 7).
+ *.
  *   --print      print the steps with their narration and the figures keyplan computes from
  *                each step's design (a workshop handout); no terminal needed
  *   --step N     with --print: only step N
@@ -8,10 +8,10 @@
  *                (default: tour.keyplan in the current folder). A WORKSPACE argument is a path
  *                ending in .keyplan or containing '/'; any other word must be a tour name.
  * Exit status: 0, or 2 for unusable arguments (message on stderr). */
-#include "app/commands.h"
+#include "commands.h"
 
-#include "storage/tour.h"
-#include "ui/ui.h"
+#include "tour.h"
+#include "ui.h"
 
 #include <stdio.h>
 #include <stdlib.h>

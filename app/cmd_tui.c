@@ -1,6 +1,6 @@
 /* cmd_tui.c - keyplan [WORKSPACE]: the workbench on a workspace (default design.keyplan). */
-#include "app/commands.h"
-#include "ui/ui.h"
+#include "commands.h"
+#include "ui.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* cmd_verify.c - keyplan verify DESIGN --endpoint URL [--region R]: every DynamoDB pattern of
  * the design run against a real endpoint (storage/verify.h says what is checked). */
-#include "app/commands.h"
-#include "app/source.h"
-#include "storage/verify.h"
+#include "commands.h"
+#include "source.h"
+#include "verify.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
-/* cmd_workspace.c - keyplan commit | log | show | diff | observe | signals (SPEC 8). */
-#include "app/commands.h"
-#include "app/source.h"
-#include "model/diff.h"
-#include "storage/design_io.h"
+/* cmd_workspace.c - keyplan commit | log | show | diff | observe | signals. */
+#include "commands.h"
+#include "source.h"
+#include "diff.h"
+#include "design_io.h"
 
 #include <errno.h>
 #include <math.h>

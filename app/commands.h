@@ -1,4 +1,4 @@
-/* commands.h - one function per command of the command line (SPEC 8). Each returns the exit
+/* commands.h - one function per command of the command line. Each returns the exit
  * status: 0 success, 1 found what it exists to report, 2 unusable input (message on stderr). */
 #ifndef KP_COMMANDS_H
 #define KP_COMMANDS_H

@@ -1,5 +1,5 @@
-/* main.c - the command line: dispatch to one function per command (SPEC 8). */
-#include "app/commands.h"
+/* main.c - the command line: dispatch to one function per command. */
+#include "commands.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -38,7 +38,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
-        printf("keyplan 0.1.0\n");
+        printf("keyplan %s\n", KEYPLAN_VERSION);
         return 0;
     }
     if (argc >= 2) {

@@ -1,7 +1,7 @@
 /* source.c - load a design file or a workspace version for the commands. */
-#include "app/source.h"
+#include "source.h"
 
-#include "storage/design_io.h"
+#include "design_io.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -4,10 +4,10 @@
 #ifndef KP_APP_SOURCE_H
 #define KP_APP_SOURCE_H
 
-#include "model/analysis.h"
-#include "model/design.h"
-#include "model/signals.h"
-#include "storage/workspace.h"
+#include "analysis.h"
+#include "design.h"
+#include "signals.h"
+#include "workspace.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -23,11 +23,11 @@
  *                                              answer as the plain functions do (capacity memo vs
  *                                              capacity_*, namemap vs design_attr/design_entity_pos);
  *                                              exit status 1 on any difference */
-#include "model/analysis.h"
-#include "model/analysis_stages.h"
-#include "model/capacity.h"
-#include "model/design.h"
-#include "model/namemap.h"
+#include "analysis.h"
+#include "analysis_stages.h"
+#include "capacity.h"
+#include "design.h"
+#include "namemap.h"
 
 #include <malloc.h>
 #include <math.h>

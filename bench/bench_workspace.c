@@ -2,9 +2,9 @@
  * (each one a durable transaction with its decisions and signals), working-copy saves with undo,
  * undo/redo steps, opening (with its integrity check) and reading the log. Prints figures; not a
  * test. Usage: bench_workspace [SOURCE_DIR] [N] */
-#include "model/design.h"
-#include "storage/design_io.h"
-#include "storage/workspace.h"
+#include "design.h"
+#include "design_io.h"
+#include "workspace.h"
 
 #include <stdio.h>
 #include <stdlib.h>

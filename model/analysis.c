@@ -1,7 +1,7 @@
 /* analysis.c - runs the stages of the live model in order and releases the result. */
-#include "model/analysis.h"
+#include "analysis.h"
 
-#include "model/analysis_stages.h"
+#include "analysis_stages.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
-/* analysis.h - the live model: every pattern resolved (SPEC 2), sized (SPEC 3), the partitions'
- * heat (SPEC 3), the cost in both billing modes (SPEC 4), the checklist and the named mistakes
- * (SPEC 6), and the metrics signals read (SPEC 5). Pure computation over a kp_design; the result
+/* analysis.h - the live model: every pattern resolved, sized, the partitions'
+ * heat, the cost in both billing modes, the checklist and the named mistakes
+ *, and the metrics signals read. Pure computation over a kp_design; the result
  * is one kp_analysis owned by the caller (analysis_free).
  *
  * Order of work inside analysis_run: plan (resolver) -> capacity -> heat -> cost -> checklist ->
@@ -8,7 +8,7 @@
 #ifndef KP_ANALYSIS_H
 #define KP_ANALYSIS_H
 
-#include "model/design.h"
+#include "design.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -165,7 +165,7 @@ typedef struct kp_finding {
     kp_severity sev;
     char *where;            /* "pattern 1", "index GSI1", "entity Order" */
     char *message;
-    const char *fix;        /* static: the seeds' one-line fix */
+    const char *fix;        /* static: the course's one-line fix */
 } kp_finding;
 
 typedef struct kp_analysis {
@@ -196,7 +196,7 @@ typedef struct kp_analysis {
 kp_analysis *analysis_run(const kp_design *d);
 void analysis_free(kp_analysis *a);
 
-/* The value of a signal metric (SPEC 5: pattern.<id>.rate|rcu|requests|latency,
+/* The value of a signal metric (pattern.<id>.rate|rcu|requests|latency,
  * entity.<name>.count|size|writes, index.<name>.items|wcu|hot_share, table.hot_share,
  * cost.total, cost.<line>). false when the metric names nothing known. */
 bool analysis_metric(const kp_analysis *a, const char *metric, double *out);

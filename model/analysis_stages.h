@@ -3,7 +3,7 @@
 #ifndef KP_ANALYSIS_STAGES_H
 #define KP_ANALYSIS_STAGES_H
 
-#include "model/analysis.h"
+#include "analysis.h"
 
 /* resolve.c: a->patterns (plan, steps, key conditions, items, RCU/WCU, latency, warnings). */
 void stage_resolve(kp_analysis *a);

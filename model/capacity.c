@@ -1,7 +1,7 @@
 /* capacity.c - DynamoDB unit arithmetic and per-entity write costs (see capacity.h). */
-#include "model/capacity.h"
+#include "capacity.h"
 
-#include "model/namemap.h"
+#include "namemap.h"
 
 #include <math.h>
 #include <stdint.h>

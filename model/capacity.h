@@ -1,4 +1,4 @@
-/* capacity.h - DynamoDB unit arithmetic (SPEC 3, reference/dynamodb-facts.md): read and write
+/* capacity.h - DynamoDB unit arithmetic (AWS Developer Guide): read and write
  * units for an item size and a consistency, the size of an entity's entry on an index, the share
  * of an entity's items an index holds (sparse indexes), and what one logical write of an entity
  * costs on the table and on each secondary index. Pure functions, no allocation, no I/O (except
@@ -27,7 +27,7 @@
 #ifndef KP_CAPACITY_H
 #define KP_CAPACITY_H
 
-#include "model/design.h"
+#include "design.h"
 
 #include <stdbool.h>
 #include <stddef.h>

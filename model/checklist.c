@@ -1,4 +1,4 @@
-/* checklist.c - the course's checklist (seed 000, SPEC 6): eleven items, each pass / fail / n/a
+/* checklist.c - the course's checklist: eleven items, each pass / fail / n/a
  * with a one-line reason computed from the design and the earlier stages.
  *
  * Rules (n/a when there is nothing to judge):
@@ -22,9 +22,9 @@
  *  9. an alert on throttling and an alert on hot keys ("hot", "key", "contributor");
  * 10. `streams:` and `pitr:` are both said explicitly (indexes are always costed);
  * 11. every search / aggregate / adhoc pattern is `served_by` something. */
-#include "model/analysis_stages.h"
-#include "model/distrib.h"
-#include "model/namemap.h"
+#include "analysis_stages.h"
+#include "distrib.h"
+#include "namemap.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* cost.c - the monthly cost in both billing modes (SPEC 4): a->on_demand, a->provisioned,
+/* cost.c - the monthly cost in both billing modes: a->on_demand, a->provisioned,
  * a->cost. Reads the figures heat computed (a->indexes) and the patterns' read units.
  *
  * Month = 730 hours (the AWS calculator's convention). GB = 10^9 bytes (AWS bills storage in
@@ -16,7 +16,7 @@
  *   default 0.7), x 730 h x the unit-hour price; reads = the table's (LSI reads included) plus
  *   every GSI's read capacity, writes = the table's, index writes = every GSI's; storage,
  *   streams and backups as on-demand. */
-#include "model/analysis_stages.h"
+#include "analysis_stages.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@
 #define BYTES_PER_GB 1e9
 #define DEFAULT_TARGET 0.7
 
-/* The built-in price tables (SPEC 4); index_write NAN = the write price. */
+/* The built-in price tables; index_write NAN = the write price. */
 static const struct price_table {
     const char *name, *currency;
     double read_per_million, write_per_million, index_write_per_million;

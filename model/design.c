@@ -1,5 +1,5 @@
 /* design.c - construction, release, copy, comparison and look-ups of a design. */
-#include "model/design.h"
+#include "design.h"
 
 #include <ctype.h>
 #include <math.h>

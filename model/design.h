@@ -1,5 +1,5 @@
 /* design.h - the design: table, indexes, attributes, entities, patterns, alerts, pricing and
- * decisions (SPEC section 1 and 5). Plain data, owned by one kp_design and released with
+ * decisions. Plain data, owned by one kp_design and released with
  * design_free(). Every element remembers where it came from (kp_loc) so that validation and the
  * resolver can name the place of a problem.
  *
@@ -11,8 +11,8 @@
 #ifndef KP_DESIGN_H
 #define KP_DESIGN_H
 
-#include "model/template.h"
-#include "model/util.h"
+#include "template.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <stddef.h>

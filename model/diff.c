@@ -1,5 +1,5 @@
 /* diff.c - the designer's diff of two designs and their analyses. */
-#include "model/diff.h"
+#include "diff.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -6,9 +6,9 @@
 #ifndef KP_DIFF_H
 #define KP_DIFF_H
 
-#include "model/analysis.h"
-#include "model/design.h"
-#include "model/signals.h"
+#include "analysis.h"
+#include "design.h"
+#include "signals.h"
 
 #include <stddef.h>
 

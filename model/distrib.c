@@ -1,5 +1,5 @@
 /* distrib.c - attribute and template value distributions (see distrib.h). */
-#include "model/distrib.h"
+#include "distrib.h"
 
 #include <math.h>
 #include <stdint.h>

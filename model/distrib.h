@@ -1,4 +1,4 @@
-/* distrib.h - how the values of an attribute and of a key template are distributed (SPEC 3,
+/* distrib.h - how the values of an attribute and of a key template are distributed (
  * heat). Pure computation over the design; no allocation.
  *
  * An attribute's items follow:
@@ -17,7 +17,7 @@
 #ifndef KP_DISTRIB_H
 #define KP_DISTRIB_H
 
-#include "model/design.h"
+#include "design.h"
 
 #include <stdbool.h>
 #include <stddef.h>

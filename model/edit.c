@@ -1,5 +1,5 @@
 /* edit.c - cells of a design as text, set from text with validation; row operations. */
-#include "model/edit.h"
+#include "edit.h"
 
 #include <ctype.h>
 #include <errno.h>

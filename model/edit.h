@@ -8,7 +8,7 @@
 #ifndef KP_EDIT_H
 #define KP_EDIT_H
 
-#include "model/design.h"
+#include "design.h"
 
 #include <stdbool.h>
 #include <stddef.h>

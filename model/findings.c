@@ -1,4 +1,4 @@
-/* findings.c - the named mistakes (SPEC 6): a->findings, each with a stable code from the
+/* findings.c - the named mistakes: a->findings, each with a stable code from the
  * catalogue (model/metrics.c), a severity, the place and a one-line message.
  *
  * Rules (documented once, here):
@@ -40,10 +40,10 @@
  *   condition or idempotency.
  * - unknown-distribution: a partition template with an undeclared placeholder or one without
  *   `distinct` (heat assumed one value per item). */
-#include "model/analysis_stages.h"
-#include "model/capacity.h"
-#include "model/distrib.h"
-#include "model/namemap.h"
+#include "analysis_stages.h"
+#include "capacity.h"
+#include "distrib.h"
+#include "namemap.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* heat.c - partition heat and whole-index figures (SPEC 3): a->partitions, a->indexes,
+/* heat.c - partition heat and whole-index figures: a->partitions, a->indexes,
  * a->table_hot_share.
  *
  * Model (documented once, here):
@@ -41,10 +41,10 @@
  *   they count their distinct values once (the largest) and their hottest values add up.
  *   Other templates are taken not to share values. table_hot_share = the base table's hot_share
  *   (items). */
-#include "model/analysis_stages.h"
-#include "model/capacity.h"
-#include "model/distrib.h"
-#include "model/namemap.h"
+#include "analysis_stages.h"
+#include "capacity.h"
+#include "distrib.h"
+#include "namemap.h"
 
 #include <math.h>
 #include <stdint.h>

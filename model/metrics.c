@@ -1,4 +1,4 @@
-/* metrics.c - the numbers signals read (SPEC 5) and the catalogue of named mistakes (SPEC 6).
+/* metrics.c - the numbers signals read and the catalogue of named mistakes.
  *
  * Metric names: pattern.<id>.rate|rcu|requests|latency (rate = the design's peak rate, rcu =
  * read units/s at peak, requests = DynamoDB requests per call, latency = the estimate in ms),
@@ -7,7 +7,7 @@
  * "table" and to its own name), table.hot_share, cost.total, cost.<line> of the design's
  * billing mode ("cost.index writes" and "cost.index_writes" both work). Names may contain dots:
  * the kind is before the first dot and the field after the last. */
-#include "model/analysis.h"
+#include "analysis.h"
 
 #include <math.h>
 #include <string.h>
@@ -137,8 +137,8 @@ bool analysis_metric(const kp_analysis *a, const char *metric, double *out)
     return false;
 }
 
-/* The named mistakes. Fixes translate the seeds' "errores frecuentes" / "errores comunes"
- * (seeds 000, 003, 004) faithfully. */
+/* The named mistakes. Fixes translate the course's "errores frecuentes" / "errores comunes"
+ * faithfully. */
 static const kp_finding_info catalogue[] = {
     {"low-cardinality-pk", "Low-cardinality partition key (status, date, type, country)",
      "Choose a key with many values and traffic spread among them; if it is too late, spread it "

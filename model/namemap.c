@@ -1,8 +1,8 @@
 /* namemap.c - open-addressing name -> position map (see namemap.h). FNV-1a hashes, linear
  * probing, a table at least twice the names so that probes stay short. */
-#include "model/namemap.h"
+#include "namemap.h"
 
-#include "model/util.h"
+#include "util.h"
 
 #include <stdint.h>
 #include <stdlib.h>

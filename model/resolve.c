@@ -1,4 +1,4 @@
-/* resolve.c - the resolver (SPEC 2) and the per-pattern capacity (SPEC 3, first half).
+/* resolve.c - the resolver and the per-pattern capacity.
  *
  * For every pattern: the plan, its requests (steps) with the key condition as DynamoDB receives
  * it, items read, read/write units per call and per second, the latency estimate and warnings.
@@ -13,7 +13,7 @@
  * sort-key condition) are computed only for the ones that can still win. The results' steps,
  * strings and key values live in one block allocator (a->resolve_arena), released at once.
  *
- * Plan choice (SPEC 2): fewer requests; then the key that serves order, range and conditions
+ * Plan choice: fewer requests; then the key that serves order, range and conditions
  * (no app sort, no filter); then fewer read units per call; then the base table.
  *
  * Estimates (documented here once):
@@ -38,8 +38,8 @@
  * independent entities of one screen run in parallel: the slowest plus LAT_MERGE_MS per request
  * merged; steps of a chain (join, find-then-write) add up; a write costs LAT_WRITE_MS, a
  * transaction LAT_TRANSACT_MS. Outside and covered patterns cost 0. */
-#include "model/analysis_stages.h"
-#include "model/capacity.h"
+#include "analysis_stages.h"
+#include "capacity.h"
 
 #include <math.h>
 #include <stdarg.h>

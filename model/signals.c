@@ -1,5 +1,5 @@
 /* signals.c - reopening signals evaluated against the design's numbers and observations. */
-#include "model/signals.h"
+#include "signals.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
-/* signals.h - reopening signals (SPEC 5): each decision's "metric op number" checked against the
+/* signals.h - reopening signals: each decision's "metric op number" checked against the
  * design's own numbers (analysis_metric) and against the latest observation of that metric
  * recorded in the workspace. A fired signal marks its decision "reopen" wherever decisions are
  * shown. Pure evaluation: no I/O. */
 #ifndef KP_SIGNALS_H
 #define KP_SIGNALS_H
 
-#include "model/analysis.h"
-#include "model/design.h"
+#include "analysis.h"
+#include "design.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,7 +60,7 @@ bool sig_decision_fired(const sig_report *r, const kp_decision *dec);
  * else its own status word ("accepted", "proposed", ...). Static string. */
 const char *sig_decision_status(const sig_report *r, const kp_decision *dec);
 
-/* true when `metric` has the shape of a signal metric (SPEC 5): pattern.<id>.rate|rcu|requests|
+/* true when `metric` has the shape of a signal metric: pattern.<id>.rate|rcu|requests|
  * latency, entity.<name>.count|size|writes, index.<name>.items|wcu|hot_share, table.hot_share,
  * cost.total, cost.<line>. On false *why (static text) says what was expected. Whether the
  * named pattern, entity or index exists is not checked here. */

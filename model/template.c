@@ -1,7 +1,7 @@
 /* template.c - parsing, printing and rendering of key templates. */
-#include "model/template.h"
+#include "template.h"
 
-#include "model/util.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* util.c - allocation, strings, edit distance, UTF-8 check and diagnostics. */
-#include "model/util.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <math.h>

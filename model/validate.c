@@ -2,9 +2,9 @@
  * "did you mean"), figures, enum shares, index rules, key templates, sparse rules, covered_by
  * and signals. Works on the kp_design alone (places from its kp_locs), so the TUI can run it
  * after every edit. Every message reads "what is wrong; what was expected". */
-#include "model/validate.h"
+#include "validate.h"
 
-#include "model/signals.h"
+#include "signals.h"
 
 #include <math.h>
 #include <stdlib.h>

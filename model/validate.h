@@ -5,7 +5,7 @@
 #ifndef KP_VALIDATE_H
 #define KP_VALIDATE_H
 
-#include "model/design.h"
+#include "design.h"
 
 /* Appends every problem of `d` to `diags` (errors and warnings); true when no error. */
 bool validate_design(const kp_design *d, kp_diags *diags);

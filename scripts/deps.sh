@@ -8,7 +8,7 @@ packages=(
   build-essential cmake pkg-config git
   libncurses-dev libyaml-dev libsqlite3-dev sqlite3 libcmocka-dev libjansson-dev
   libcurl4-openssl-dev
-  tmux ncurses-term locales
+  tmux ncurses-term locales curl
   openjdk-17-jre-headless nodejs npm
   python3
   clang libclang-rt-14-dev

@@ -6,16 +6,18 @@
 # TARGET is design | roundtrip | exchange | template (default: all, one after another);
 # SECONDS is the run time of each target (default 60). "build" only builds.
 # Needs clang with the libFuzzer runtime (Debian: clang, libclang-rt-14-dev).
-# Builds into build-fuzz/ (override with KP_FUZZ_BUILD); sources of model/ and storage/ are
-# compiled directly here, not through CMake. The growing corpus lives in build-fuzz/corpus/TARGET,
-# crashes in build-fuzz/artifacts/TARGET/; the seeds in tests/fuzz/corpus/TARGET are read only.
+# Builds with CMake into build-fuzz/ (override with KP_FUZZ_BUILD): clang, -DKEYPLAN_FUZZ=ON, the
+# same harnesses that the ordinary build links with tests/fuzz/replay.c to replay their corpora in
+# the test suite. The growing corpus lives in build-fuzz/corpus/TARGET, crashes in
+# build-fuzz/artifacts/TARGET/; the seeds (tests/fuzz/corpus/TARGET, the samples, the NoSQL
+# Workbench fixtures) are read only.
 # Extra libFuzzer flags can be given in KP_FUZZ_FLAGS (e.g. "-max_len=20000"); tests/fuzz/TARGET.dict
 # is used when present. KP_FUZZ_KEEP_GOING=1 keeps fuzzing after a finding (libFuzzer -fork=1
 # -ignore_crashes=1) so that one run collects them all.
 # KP_FUZZ_KNOWN="text|text" skips round-trip failures whose first reload error contains one of the
 # texts (findings already reported), e.g. KP_FUZZ_KNOWN="has no value after '='|order \"".
-# Minimise a finding: build-fuzz/bin/fuzz_TARGET -minimize_crash=1 -runs=20000 -exact_artifact_path=OUT FILE
-# Replay one: build-fuzz/bin/fuzz_TARGET FILE   (KP_FUZZ_VERBOSE=1 prints why a design does not load)
+# Minimise a finding: build-fuzz/fuzz_TARGET -minimize_crash=1 -runs=20000 -exact_artifact_path=OUT FILE
+# Replay one: build-fuzz/fuzz_TARGET FILE   (KP_FUZZ_VERBOSE=1 prints why a design does not load)
 # Exit status: 0 no finding, 1 a target found a crash/hang/leak, 2 build or usage error.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,53 +33,25 @@ case "$target" in
   *) echo "usage: scripts/fuzz.sh [design|roundtrip|exchange|template|all|build] [SECONDS]" >&2; exit 2 ;;
 esac
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then echo "fuzz.sh: SECONDS must be a number" >&2; exit 2; fi
-if ! command -v "$CC" >/dev/null; then echo "fuzz.sh: $CC not found (apt-get install clang libclang-rt-14-dev)" >&2; exit 2; fi
+if ! command -v "$CC" >/dev/null; then echo "fuzz.sh: $CC not found (scripts/deps.sh installs clang)" >&2; exit 2; fi
 
-defs="-D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=600 -D_DEFAULT_SOURCE"
-san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-cflags="-std=c11 -g -O1 -Wall -Wextra -Wno-unused-parameter $defs $san -fsanitize=fuzzer-no-link -I$root $(pkg-config --cflags yaml-0.1 jansson sqlite3 libcurl)"
-libs="$(pkg-config --libs yaml-0.1 jansson sqlite3 libcurl) -lm"
-
-mkdir -p "$build/obj" "$build/bin" "$build/logs"
-
-# Objects of model/ and storage/, rebuilt when the source or any header is newer. A file that
-# does not compile (someone mid-edit) is skipped with a warning; the link says if it was needed.
-newest_h=$(ls -t "$root"/model/*.h "$root"/storage/*.h | head -1)
-objs=()
-for src in "$root"/model/*.c "$root"/storage/*.c; do
-  dir=$(basename "$(dirname "$src")")
-  obj="$build/obj/${dir}_$(basename "${src%.c}").o"
-  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_h" -nt "$obj" ]; then
-    if ! $CC $cflags -c "$src" -o "$obj" 2>"$obj.err"; then
-      echo "fuzz.sh: warning: $src does not compile; skipped" >&2
-      sed -n 1,5p "$obj.err" >&2
-      rm -f "$obj"
-      continue
-    fi
-  fi
-  objs+=("$obj")
-done
-rm -f "$build/libkpfuzz.a"
-ar rcs "$build/libkpfuzz.a" "${objs[@]}"
-
-for t in "${targets[@]}"; do
-  h="$root/tests/fuzz/fuzz_$t.c"
-  if ! $CC $cflags -fsanitize=fuzzer -I"$root/tests/fuzz" "$h" "$build/libkpfuzz.a" $libs \
-      -o "$build/bin/fuzz_$t"; then
-    echo "fuzz.sh: cannot build fuzz_$t" >&2
-    exit 2
-  fi
-done
-[ "$target" = build ] && { echo "fuzz.sh: built ${targets[*]} in $build/bin"; exit 0; }
+if ! cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$CC" -DKEYPLAN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+     >"$build.cmake.log" 2>&1; then
+  cat "$build.cmake.log" >&2; echo "fuzz.sh: cannot configure $build" >&2; exit 2
+fi
+rm -f "$build.cmake.log"
+if ! cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target "${targets[@]/#/fuzz_}" >/dev/null; then
+  echo "fuzz.sh: cannot build ${targets[*]}" >&2; exit 2
+fi
+[ "$target" = build ] && { echo "fuzz.sh: built ${targets[*]} in $build"; exit 0; }
 
 # Seed directories per target (read only; new inputs go to build-fuzz/corpus/TARGET).
 seeds_for() {
   case "$1" in
     design|roundtrip)
-      printf '%s\n' "$root/tests/fuzz/corpus/$1" "$root"/samples/*/ ;;
+      printf '%s\n' "$root/tests/fuzz/corpus/$1" "$root"/samples/*/ "$root/tests/data/verify" ;;
     exchange)
-      printf '%s\n' "$root/tests/fuzz/corpus/exchange"
-      for d in /work/shared/fixtures/nosql-workbench/*/; do [ -d "$d" ] && printf '%s\n' "$d"; done ;;
+      printf '%s\n' "$root/tests/fuzz/corpus/exchange" "$root"/tests/data/nosql-workbench/*/ ;;
     template)
       printf '%s\n' "$root/tests/fuzz/corpus/template" ;;
   esac
@@ -100,7 +74,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$build/tmp"
   (cd "$build/logs/$t" && rm -f "$log" && export TMPDIR="$build/tmp" &&
    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-   "$build/bin/fuzz_$t" "${mode[@]}" -timeout=2 -rss_limit_mb=2048 -max_total_time="$seconds" \
+   "$build/fuzz_$t" "${mode[@]}" -timeout=2 -rss_limit_mb=2048 -max_total_time="$seconds" \
      -print_final_stats=1 -artifact_prefix="$build/artifacts/$t/" "${dict[@]}" ${KP_FUZZ_FLAGS:-} \
      "$build/corpus/$t" "${seeds[@]}" >"$build/logs/$t/stdout.log" 2>&1)
   [ -f "$log" ] || log="$build/logs/$t/stdout.log"

@@ -11,7 +11,7 @@
 set -u
 KP=$(realpath "$1")
 SRC=$(realpath "$2")
-command -v tmux >/dev/null || { echo "SKIP: tmux not installed"; exit 0; }
+command -v tmux >/dev/null || { echo "SKIP: tmux not installed (scripts/deps.sh installs it)"; exit 77; }
 
 WORK=$(mktemp -d)
 SOCK="kp-e2e-$$"

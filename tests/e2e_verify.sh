@@ -11,6 +11,12 @@ set -u
 bin=${1:?usage: e2e_verify.sh KEYPLAN SOURCE_DIR}
 src=${2:?usage: e2e_verify.sh KEYPLAN SOURCE_DIR}
 [ -x "$bin" ] || { echo "FAIL $bin is not built"; exit 1; }
+# a missing tool is a skip (exit 77), which scripts/test.sh counts as a failure
+emu=${KEYPLAN_DYNAMODB_LOCAL:-$src/.deps/npm/node_modules/amplify-dynamodb-simulator/emulator}
+for tool in "${JAVA:-java}" curl python3; do
+    command -v "$tool" >/dev/null || { echo "SKIP: $tool not installed (scripts/deps.sh installs it)"; exit 77; }
+done
+[ -f "$emu/DynamoDBLocal.jar" ] || { echo "SKIP: DynamoDB Local not installed (scripts/deps.sh)"; exit 77; }
 state=$(mktemp -d "${TMPDIR:-/tmp}/keyplan-e2e-verify-XXXXXX")
 httpd_pid=
 fake_pid=

@@ -1,8 +1,6 @@
 /* support.c - helpers shared by the test programs. */
 #include "support.h"
 
-#include "storage/design_io.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -72,7 +70,6 @@ static char *join(const char *a, const char *b)
 }
 
 char *ts_source_path(const char *rel) { return join(KP_SOURCE_DIR, rel); }
-char *ts_shared_path(const char *rel) { return join(KP_SHARED_DIR, rel); }
 
 static char *slurp_fd(int fd)
 {
@@ -154,30 +151,4 @@ int ts_run_keyplan(const char *const *args, const char *input, char **out, char 
     if (WIFSIGNALED(status))
         return 128 + WTERMSIG(status);
     return WEXITSTATUS(status);
-}
-
-kp_design *ts_load_text(const char *text, const char *name)
-{
-    kp_diags dg;
-    diags_init(&dg, name);
-    kp_design *d = designio_load_string(text, strlen(text), name, &dg);
-    if (!d) {
-        diags_print(&dg, stderr);
-        fprintf(stderr, "-- in this design:\n%s\n", text);
-    }
-    diags_free(&dg);
-    return d;
-}
-
-kp_design *ts_load_file(const char *rel)
-{
-    char *path = ts_source_path(rel);
-    kp_diags dg;
-    diags_init(&dg, NULL);
-    kp_design *d = designio_load_file(path, &dg);
-    if (!d)
-        diags_print(&dg, stderr);
-    diags_free(&dg);
-    free(path);
-    return d;
 }

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "model/design.h"
+#include "design.h"
 
 /* Reads a whole file; NULL when it cannot. Caller frees. *len may be NULL. */
 char *ts_read_file(const char *path, size_t *len);
@@ -15,15 +15,13 @@ char *ts_write_temp(const char *name, const char *text);
 char *ts_temp_dir(void);
 /* Path of a file in the source tree ("samples/cloudshop/design.yaml"); caller frees. */
 char *ts_source_path(const char *rel);
-/* Path of a file under ../shared ("fixtures/nosql-workbench/..."); caller frees. */
-char *ts_shared_path(const char *rel);
 
 /* Runs the keyplan binary with the given argument vector (NULL-terminated, argv[0] excluded),
  * optional stdin text, capturing stdout and stderr (caller frees both). Returns the exit
  * status, or -1 when it could not run, 128+N when killed by signal N. */
 int ts_run_keyplan(const char *const *args, const char *input, char **out, char **err);
 
-/* Loads a design from YAML text (`name` is the file name in messages) or from a file of the
+/* support_design.c (tests that link the design-file reader): loads a design from YAML text (`name` is the file name in messages) or from a file of the
  * source tree ("samples/cloudshop/design.yaml"); on failure prints every diagnostic on stderr
  * and returns NULL. The caller frees the design. */
 kp_design *ts_load_text(const char *text, const char *name);

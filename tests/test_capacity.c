@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/capacity.h"
-#include "storage/design_io.h"
+#include "capacity.h"
+#include "design_io.h"
 #include "support.h"
 
 #include <math.h>

@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/analysis.h"
-#include "storage/cfn.h"
-#include "storage/design_io.h"
-#include "storage/exchange.h"
+#include "analysis.h"
+#include "cfn.h"
+#include "design_io.h"
+#include "exchange.h"
 #include "support.h"
 
 #include <jansson.h>

@@ -1,5 +1,5 @@
 /* test_check_cli.c - `keyplan check` on the real binary: the readable report, the --json object
- * of SPEC 8 (field names and JSON types), exit statuses, bad input, UTF-8 alignment. */
+ * of `check --json` (field names and JSON types), exit statuses, bad input, UTF-8 alignment. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,7 +59,7 @@ static void test_report(void **state)
     free(path);
 }
 
-/* SPEC 8: the fields and their JSON types. */
+/* the fields and their JSON types. */
 static void require(json_t *o, const char *key, json_type t, const char *where)
 {
     json_t *v = json_object_get(o, key);

@@ -1,4 +1,4 @@
-/* test_cloudshop.c - the samples against the course (seeds/000_*.txt, "Ejemplo trabajado"):
+/* test_cloudshop.c - the samples against the course ("Ejemplo trabajado"):
  * samples/cloudshop/design.yaml (the final single-table model), first-design.yaml (keyed by
  * status) and the other samples load, validate and analyse as the course tells. */
 #include <setjmp.h>
@@ -9,8 +9,8 @@
 
 #include "support.h"
 
-#include "model/analysis.h"
-#include "storage/design_io.h"
+#include "analysis.h"
+#include "design_io.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* test_cost.c - the monthly cost (SPEC 4): a worked example computed by hand, in both billing
+/* test_cost.c - the monthly cost: a worked example computed by hand, in both billing
  * modes, with the built-in prices and with `pricing:` overrides, streams and backups on and off,
  * the line names and their order. */
 #include <setjmp.h>
@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/analysis.h"
-#include "storage/design_io.h"
+#include "analysis.h"
+#include "design_io.h"
 #include "support.h"
 
 #include <math.h>

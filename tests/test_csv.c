@@ -8,11 +8,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/analysis.h"
-#include "model/validate.h"
-#include "storage/csvio.h"
-#include "storage/design_io.h"
-#include "storage/exchange.h"
+#include "analysis.h"
+#include "validate.h"
+#include "csvio.h"
+#include "design_io.h"
+#include "exchange.h"
 #include "support.h"
 
 #include <math.h>

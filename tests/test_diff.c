@@ -5,10 +5,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/analysis.h"
-#include "model/diff.h"
-#include "model/signals.h"
-#include "storage/design_io.h"
+#include "analysis.h"
+#include "diff.h"
+#include "signals.h"
+#include "design_io.h"
 #include "support.h"
 
 #include <math.h>
@@ -135,7 +135,7 @@ static void test_plans_and_units(void **state)
     kp_diff d;
     diff_compute(f->a, f->aa, &f->sa, f->b, f->ab, &f->sb, &d);
     const diff_item *it = must(&d, DIFF_PATTERNS, DIFF_CHANGED, "pattern 1 ", "plan");
-    /* status is an enum: one query per value (SPEC 2 rule 8) before, one GetItem after */
+    /* status is an enum: one query per value before, one GetItem after */
     assert_string_equal(it->before, "multi");
     assert_string_equal(it->after, "get");
     it = must(&d, DIFF_PATTERNS, DIFF_CHANGED, "pattern 1 ", "read units/s");

@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "model/edit.h"
+#include "edit.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,10 +6,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/analysis.h"
-#include "model/signals.h"
-#include "storage/design_io.h"
-#include "storage/export_md.h"
+#include "analysis.h"
+#include "signals.h"
+#include "design_io.h"
+#include "export_md.h"
 #include "support.h"
 
 #include <jansson.h>

@@ -1,4 +1,4 @@
-/* test_findings.c - the named mistakes (SPEC 6): a clean design trips none; each variant of it
+/* test_findings.c - the named mistakes: a clean design trips none; each variant of it
  * trips its finding (table-driven). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/analysis.h"
-#include "storage/design_io.h"
+#include "analysis.h"
+#include "design_io.h"
 
 #include <math.h>
 #include <stdio.h>

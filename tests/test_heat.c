@@ -1,4 +1,4 @@
-/* test_heat.c - partition heat (SPEC 3): the distributions (uniform, zipf, enum, shard, the
+/* test_heat.c - partition heat: the distributions (uniform, zipf, enum, shard, the
  * product of placeholders, fixed values, write shares), the per-partition units and limits, the
  * index figures, and CloudShop's first design (keyed by status) melting under its writes. */
 #include <setjmp.h>
@@ -7,10 +7,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/analysis.h"
-#include "model/capacity.h"
-#include "model/distrib.h"
-#include "storage/design_io.h"
+#include "analysis.h"
+#include "capacity.h"
+#include "distrib.h"
+#include "design_io.h"
 #include "support.h"
 
 #include <math.h>

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "storage/design_io.h"
-#include "storage/requests.h"
+#include "design_io.h"
+#include "requests.h"
 #include "support.h"
 
 #include <ctype.h>

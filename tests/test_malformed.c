@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "storage/design_io.h"
+#include "design_io.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
-/* test_metrics.c - the metrics signals read (SPEC 5) and the finding catalogue. */
+/* test_metrics.c - the metrics signals read and the finding catalogue. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/analysis.h"
-#include "storage/design_io.h"
+#include "analysis.h"
+#include "design_io.h"
 
 #include <math.h>
 #include <stdio.h>

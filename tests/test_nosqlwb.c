@@ -1,5 +1,5 @@
 /* test_nosqlwb.c - NoSQL Workbench import and export: every fixture under
- * $KP_SHARED_DIR/fixtures/nosql-workbench imports, validates and analyses; the key templates
+ * tests/data/nosql-workbench imports, validates and analyses; the key templates
  * inferred from their sample data are the expected ones; bad JSON is refused with its place;
  * an export of the CloudShop sample re-imports to the same table, indexes and entities; the
  * command line (`keyplan import`) exits 0 / 2. */
@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/analysis.h"
-#include "model/validate.h"
-#include "storage/design_io.h"
-#include "storage/exchange.h"
-#include "storage/nosqlwb.h"
+#include "analysis.h"
+#include "validate.h"
+#include "design_io.h"
+#include "exchange.h"
+#include "nosqlwb.h"
 #include "support.h"
 
 #include <glob.h>
@@ -83,7 +83,7 @@ static const char *tpl_of(const kp_design *d, const char *entity, const char *at
 static void test_every_fixture_imports_validates_analyses(void **state)
 {
     (void)state;
-    char *dir = ts_shared_path("fixtures/nosql-workbench");
+    char *dir = ts_source_path("tests/data/nosql-workbench");
     char *pat = malloc(strlen(dir) + 16);
     sprintf(pat, "%s/*/*.json", dir);
     glob_t g;
@@ -171,8 +171,8 @@ static void test_fixture_expectations(void **state)
     for (size_t i = 0; i < sizeof EXPECT / sizeof *EXPECT; i++) {
         const struct expect *x = &EXPECT[i];
         char rel[256];
-        snprintf(rel, sizeof rel, "fixtures/nosql-workbench/%s", x->file);
-        char *path = ts_shared_path(rel);
+        snprintf(rel, sizeof rel, "tests/data/nosql-workbench/%s", x->file);
+        char *path = ts_source_path(rel);
         kp_design *d = import_ok(path);
         print_message("%s\n", x->file);
         assert_string_equal(d->table.name, x->table);
@@ -194,7 +194,7 @@ static void test_fixture_expectations(void **state)
 static void test_fixture_indexes_and_sparse(void **state)
 {
     (void)state;
-    char *path = ts_shared_path("fixtures/nosql-workbench/aws-dynamodb-examples/RecurringPaymentsSchema.json");
+    char *path = ts_source_path("tests/data/nosql-workbench/aws-dynamodb-examples/RecurringPaymentsSchema.json");
     kp_design *d = import_ok(path);
     const kp_index *x = design_index(d, "GSI-1");
     assert_non_null(x);
@@ -210,7 +210,7 @@ static void test_fixture_indexes_and_sparse(void **state)
     design_free(d);
     free(path);
 
-    path = ts_shared_path("fixtures/nosql-workbench/amazon-dynamodb-design-patterns/DeviceStateLog_7.json");
+    path = ts_source_path("tests/data/nosql-workbench/amazon-dynamodb-design-patterns/DeviceStateLog_7.json");
     d = import_ok(path);
     const kp_entity *e = design_entity(d, "DeviceStateLog");
     const kp_sparse *s = entity_sparse(e, "EscalatedTo");
@@ -509,8 +509,8 @@ static void test_fixture_export_reimports(void **state)
                            "amazon-dynamodb-design-patterns/DeviceStateLog_7.json"};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char rel[256];
-        snprintf(rel, sizeof rel, "fixtures/nosql-workbench/%s", files[i]);
-        char *path = ts_shared_path(rel);
+        snprintf(rel, sizeof rel, "tests/data/nosql-workbench/%s", files[i]);
+        char *path = ts_source_path(rel);
         kp_design *d = import_ok(path);
         char *err = NULL;
         char *json = nosqlwb_export(d, NULL, &err);
@@ -529,7 +529,7 @@ static void test_fixture_export_reimports(void **state)
 static void test_cli_import(void **state)
 {
     (void)state;
-    char *path = ts_shared_path("fixtures/nosql-workbench/amazon-dynamodb-design-patterns/AnOnlineShop_facets.json");
+    char *path = ts_source_path("tests/data/nosql-workbench/amazon-dynamodb-design-patterns/AnOnlineShop_facets.json");
     const char *args[] = {"import", path, NULL};
     char *out = NULL, *err = NULL;
     int rc = ts_run_keyplan(args, NULL, &out, &err);

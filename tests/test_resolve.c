@@ -1,5 +1,5 @@
-/* test_resolve.c - table-driven tests of the resolver (SPEC 2) and the per-pattern capacity
- * (SPEC 3): one design holding an example of every rule, one row per pattern with the plan,
+/* test_resolve.c - table-driven tests of the resolver and the per-pattern capacity
+ *: one design holding an example of every rule, one row per pattern with the plan,
  * index, key condition, values, filter, order and request count it must give; then CloudShop's
  * final and first designs from samples/. */
 #include <setjmp.h>
@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/analysis_stages.h"
-#include "model/capacity.h"
-#include "storage/design_io.h"
+#include "analysis_stages.h"
+#include "capacity.h"
+#include "design_io.h"
 #include "support.h"
 
 #include <math.h>

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/analysis.h"
-#include "model/signals.h"
-#include "storage/design_io.h"
+#include "analysis.h"
+#include "signals.h"
+#include "design_io.h"
 
 #include <math.h>
 #include <stdlib.h>

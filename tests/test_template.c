@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/template.h"
+#include "template.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,13 +11,13 @@
 
 #include <cmocka.h>
 
-#include "model/edit.h"
+#include "edit.h"
 #include "support.h"
-#include "ui/actions.h"
-#include "ui/display.h"
-#include "ui/layout.h"
-#include "ui/lineedit.h"
-#include "ui/wb.h"
+#include "actions.h"
+#include "display.h"
+#include "layout.h"
+#include "lineedit.h"
+#include "wb.h"
 
 #include <curses.h>
 #include <locale.h>
@@ -779,11 +779,8 @@ static void test_live_recompute_real_analysis(void **state)
     memset(&o, 0, sizeof o);
     wb *w = wb_new(session_new_memory(d), &o);
     wb_resize(w, LINES, COLS);
-    if (!w->an || w->an->npatterns != 1) {
-        wb_free(w);
-        term_close(&t);
-        skip();
-    }
+    assert_non_null(w->an);
+    assert_int_equal(w->an->npatterns, 1);
     assert_int_equal(w->an->patterns[0].plan, KP_PLAN_SCAN);
     /* Keys screen: PK becomes ORDER#{orderId}, SK constant: GetItem */
     wb_key(w, '2');
@@ -871,11 +868,8 @@ static void test_decision_signals_live(void **state)
     memset(&o, 0, sizeof o);
     wb *w = wb_new(session_new_memory(d), &o);
     wb_resize(w, LINES, COLS);
-    if (!w->an || w->an->npatterns != 4) {
-        wb_free(w);
-        term_close(&t);
-        skip();
-    }
+    assert_non_null(w->an);
+    assert_int_equal(w->an->npatterns, 4);
     wb_key(w, '5');
     w->cur[UI_SCREEN_DECISIONS].row = at;
     w->cur[UI_SCREEN_DECISIONS].col = (size_t)edit_ncols(session_design(w->ss), EDIT_DECISIONS) + 1; /* signals */

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/validate.h"
-#include "storage/design_io.h"
+#include "validate.h"
+#include "design_io.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/design.h"
-#include "storage/design_io.h"
-#include "storage/workspace.h"
+#include "design.h"
+#include "design_io.h"
+#include "workspace.h"
 #include "support.h"
 
 #include <errno.h>

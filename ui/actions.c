@@ -1,5 +1,5 @@
 /* actions.c - the action table, the screen titles and the keymap. */
-#include "ui/actions.h"
+#include "actions.h"
 
 #include <curses.h>
 #include <stdio.h>

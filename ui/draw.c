@@ -1,9 +1,9 @@
 /* draw.c - the frame: tabs, the current screen, the live model pane, the tour narration, the
  * status line, the message/prompt line, the help overlay and the "terminal too small" screen.
  * Only called from the main loop (or a test) through wb_draw. */
-#include "ui/wb.h"
+#include "wb.h"
 
-#include "ui/display.h"
+#include "display.h"
 
 #include <curses.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* layout.c - the one layout function. */
-#include "ui/layout.h"
+#include "layout.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* lineedit.c - the inline cell editor. */
-#include "ui/lineedit.h"
+#include "lineedit.h"
 
-#include "model/util.h"
-#include "ui/display.h"
+#include "util.h"
+#include "display.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* screens.c - the seven screens, each a table of function pointers (tig view_ops): Patterns,
  * Keys, Indexes, Attributes and Decisions are tables of editable cells plus columns the model
  * computes; History and Cost & heat are reports. Drawing of the generic table lives here too. */
-#include "ui/wb.h"
+#include "wb.h"
 
-#include "model/diff.h"
-#include "storage/export_md.h"
-#include "storage/fileio.h"
-#include "ui/display.h"
+#include "diff.h"
+#include "export_md.h"
+#include "fileio.h"
+#include "display.h"
 
 #include <curses.h>
 #include <math.h>

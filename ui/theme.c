@@ -1,6 +1,6 @@
 /* theme.c - colour roles. The only state is whether colour pairs were set up, kept in curses
  * itself (has_colors/COLOR_PAIRS), so there is no global here: theme_attr asks curses. */
-#include "ui/theme.h"
+#include "theme.h"
 
 #include <curses.h>
 #include <stdlib.h>

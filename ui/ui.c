@@ -1,10 +1,10 @@
 /* ui.c - ui_run: the terminal, the signal flags and the main loop. Handlers return flags; only
  * this loop draws. The terminal is restored on every exit path (util_set_die_hook). */
-#include "ui/ui.h"
+#include "ui.h"
 
-#include "storage/design_io.h"
-#include "storage/tour.h"
-#include "ui/wb.h"
+#include "design_io.h"
+#include "tour.h"
+#include "wb.h"
 
 #include <curses.h>
 #include <locale.h>

@@ -1,10 +1,10 @@
 /* wb.c - workbench state, key handling, actions and the `:` command line. Handlers change the
  * state and return flags; nothing here draws. */
-#include "ui/wb.h"
+#include "wb.h"
 
-#include "model/validate.h"
-#include "storage/fileio.h"
-#include "ui/display.h"
+#include "validate.h"
+#include "fileio.h"
+#include "display.h"
 
 #include <ctype.h>
 #include <curses.h>

@@ -8,14 +8,14 @@
 #ifndef KP_UI_WB_H
 #define KP_UI_WB_H
 
-#include "model/analysis.h"
-#include "model/edit.h"
-#include "model/signals.h"
-#include "ui/actions.h"
-#include "ui/layout.h"
-#include "ui/lineedit.h"
-#include "ui/session.h"
-#include "ui/theme.h"
+#include "analysis.h"
+#include "edit.h"
+#include "signals.h"
+#include "actions.h"
+#include "layout.h"
+#include "lineedit.h"
+#include "session.h"
+#include "theme.h"
 
 #include <stdbool.h>
 #include <stddef.h>

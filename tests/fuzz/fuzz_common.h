@@ -1,12 +1,13 @@
-/* fuzz_common.h - helpers shared by the libFuzzer harnesses in tests/fuzz/ (built by
- * scripts/fuzz.sh, never by CMake). Header-only: every function is static inline. */
+/* fuzz_common.h - helpers shared by the libFuzzer harnesses in tests/fuzz/ (CMake builds them as
+ * fuzzers with KEYPLAN_FUZZ, else as corpus replayers). Header-only: every function is static
+ * inline. */
 #ifndef KP_FUZZ_COMMON_H
 #define KP_FUZZ_COMMON_H
 
-#include "model/analysis.h"
-#include "model/design.h"
-#include "model/util.h"
-#include "storage/design_io.h"
+#include "analysis.h"
+#include "design.h"
+#include "util.h"
+#include "design_io.h"
 
 #include <stdint.h>
 #include <stdio.h>

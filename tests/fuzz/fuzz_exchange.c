@@ -2,8 +2,8 @@
  * CSV pattern table (the input is written to a temp file). As `keyplan import` does, an imported
  * design is validated; one that validates must analyse, save and load back equal. */
 #include "fuzz_common.h"
-#include "model/validate.h"
-#include "storage/exchange.h"
+#include "validate.h"
+#include "exchange.h"
 
 #include <unistd.h>
 

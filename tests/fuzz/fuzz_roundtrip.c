@@ -1,5 +1,5 @@
 /* fuzz_roundtrip.c - libFuzzer target: for every YAML input that loads, analysis_run must not
- * crash and load(save(x)) must succeed with design_equal(x, load(save(x))) (SPEC: canonical save).
+ * crash and load(save(x)) must succeed with design_equal(x, load(save(x))).
  * Aborts on a round-trip failure (a bug in design_yaml.c or design_equal). */
 #include "fuzz_common.h"
 

@@ -1,7 +1,7 @@
 /* fuzz_template.c - libFuzzer target: tpl_parse on arbitrary text (the input up to its first NUL).
  * A template that parses must format back to text that parses to the same parts (template.h),
  * copy, render and answer its queries without crashing. */
-#include "model/template.h"
+#include "template.h"
 
 #include <stdint.h>
 #include <stdio.h>

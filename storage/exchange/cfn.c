@@ -1,0 +1,365 @@
+/* cfn.c - CloudFormation export through libyaml's emitter (no hand escaping). */
+#include "cfn.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+void cfn_capacity(const kp_design *d, const kp_analysis *a, ptrdiff_t index, long *rcu, long *wcu)
+{
+    double target = d->table.target_utilization;
+    if (!(target > 0 && target <= 1))
+        target = 0.7;
+    double r = 0, w = 0;
+    size_t slot = (size_t)(index + 1);
+    if (a && slot < a->nindexes) {
+        r = a->indexes[slot].rcu_per_s;
+        w = a->indexes[slot].wcu_per_s;
+    }
+    r = isfinite(r) && r > 0 ? ceil(r / target - 1e-9) : 1;
+    w = isfinite(w) && w > 0 ? ceil(w / target - 1e-9) : 1;
+    *rcu = r < 1 ? 1 : (long)r;
+    *wcu = w < 1 ? 1 : (long)w;
+}
+
+const char *cfn_key_type(const kp_design *d, const char *attr)
+{
+    const kp_attr *da = design_attr(d, attr);
+    bool any = false;
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        const kp_keytpl *k = entity_key(e, attr);
+        if (k) {
+            if (k->tpl.n != 1 || k->tpl.parts[0].kind != TPL_ATTR)
+                return "S";
+            const kp_attr *pa = design_attr(d, k->tpl.parts[0].text);
+            if (!pa || pa->type != KP_ATTR_NUMBER)
+                return "S";
+            any = true;
+        } else if (entity_carries(e, attr)) {
+            if (!da || da->type != KP_ATTR_NUMBER)
+                return "S";
+            any = true;
+        }
+    }
+    return any || (da && da->type == KP_ATTR_NUMBER) ? "N" : "S";
+}
+
+/* ---- emitter helpers ------------------------------------------------------------------------ */
+
+typedef struct em {
+    yaml_emitter_t e;
+    sbuf out;
+    bool failed;
+} em;
+
+static int write_cb(void *data, unsigned char *buffer, size_t size)
+{
+    sbuf_addn(&((em *)data)->out, (const char *)buffer, size);
+    return 1;
+}
+
+static void emit(em *m, yaml_event_t *ev)
+{
+    if (m->failed) {
+        yaml_event_delete(ev);
+        return;
+    }
+    if (!yaml_emitter_emit(&m->e, ev))
+        m->failed = true;
+}
+
+static void scalar(em *m, const char *s)
+{
+    yaml_event_t ev;
+    if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
+                                      YAML_ANY_SCALAR_STYLE)) {
+        m->failed = true;
+        return;
+    }
+    emit(m, &ev);
+}
+
+/* A string that must stay a string for YAML readers ("2010-09-09", "true", "123"). */
+static void qscalar(em *m, const char *s)
+{
+    yaml_event_t ev;
+    if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 0, 1,
+                                      YAML_DOUBLE_QUOTED_SCALAR_STYLE)) {
+        m->failed = true;
+        return;
+    }
+    emit(m, &ev);
+}
+
+static void number(em *m, long v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%ld", v);
+    scalar(m, buf);
+}
+
+static void map_start(em *m)
+{
+    yaml_event_t ev;
+    yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
+    emit(m, &ev);
+}
+
+static void map_end(em *m)
+{
+    yaml_event_t ev;
+    yaml_mapping_end_event_initialize(&ev);
+    emit(m, &ev);
+}
+
+static void seq_start(em *m)
+{
+    yaml_event_t ev;
+    yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
+    emit(m, &ev);
+}
+
+static void seq_end(em *m)
+{
+    yaml_event_t ev;
+    yaml_sequence_end_event_initialize(&ev);
+    emit(m, &ev);
+}
+
+static void kv(em *m, const char *k, const char *v)
+{
+    scalar(m, k);
+    scalar(m, v);
+}
+
+/* ---- the template ---------------------------------------------------------------------------- */
+
+static void key_schema(em *m, const char *pk, const char *sk)
+{
+    scalar(m, "KeySchema");
+    seq_start(m);
+    map_start(m);
+    kv(m, "AttributeName", pk);
+    kv(m, "KeyType", "HASH");
+    map_end(m);
+    if (sk) {
+        map_start(m);
+        kv(m, "AttributeName", sk);
+        kv(m, "KeyType", "RANGE");
+        map_end(m);
+    }
+    seq_end(m);
+}
+
+static void throughput(em *m, long r, long w)
+{
+    scalar(m, "ProvisionedThroughput");
+    map_start(m);
+    scalar(m, "ReadCapacityUnits");
+    number(m, r);
+    scalar(m, "WriteCapacityUnits");
+    number(m, w);
+    map_end(m);
+}
+
+static void projection(em *m, const kp_index *x)
+{
+    scalar(m, "Projection");
+    map_start(m);
+    kv(m, "ProjectionType",
+       x->projection == KP_PROJ_KEYS ? "KEYS_ONLY" : x->projection == KP_PROJ_INCLUDE ? "INCLUDE" : "ALL");
+    if (x->projection == KP_PROJ_INCLUDE && x->ninclude) {
+        scalar(m, "NonKeyAttributes");
+        seq_start(m);
+        for (size_t i = 0; i < x->ninclude; i++)
+            scalar(m, x->include[i].s);
+        seq_end(m);
+    }
+    map_end(m);
+}
+
+/* CloudFormation logical ids are alphanumeric. */
+static char *logical_id(const char *name)
+{
+    sbuf b;
+    sbuf_init(&b);
+    bool up = true;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        if (isalnum(*p) && *p < 0x80) {
+            sbuf_addc(&b, up ? (char)toupper(*p) : (char)*p);
+            up = false;
+        } else
+            up = true;
+    }
+    if (!b.len || isdigit((unsigned char)b.s[0])) {
+        sbuf b2;
+        sbuf_init(&b2);
+        sbuf_add(&b2, "Table");
+        if (b.len)
+            sbuf_add(&b2, b.s);
+        sbuf_free(&b);
+        return sbuf_steal(&b2);
+    }
+    sbuf_add(&b, "Table");
+    return sbuf_steal(&b);
+}
+
+static void add_def(const char ***defs, size_t *n, const char *a)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp((*defs)[i], a))
+            return;
+    *defs = xrealloc(*defs, (*n + 1) * sizeof **defs);
+    (*defs)[(*n)++] = a;
+}
+
+char *cfn_export(const kp_design *d, const kp_analysis *a, char **err)
+{
+    if (!d->table.pk.s || !*d->table.pk.s) {
+        *err = xstrdup("the design has no table partition key; CloudFormation needs one");
+        return NULL;
+    }
+    const char *tname = d->table.name && *d->table.name ? d->table.name : (d->name ? d->name : "Table");
+    bool prov = d->table.billing == KP_BILLING_PROVISIONED;
+    em m = {.failed = false};
+    sbuf_init(&m.out);
+    if (!yaml_emitter_initialize(&m.e)) {
+        *err = xstrdup("cannot initialise the YAML emitter");
+        return NULL;
+    }
+    yaml_emitter_set_output(&m.e, write_cb, &m);
+    yaml_emitter_set_unicode(&m.e, 1);
+    yaml_emitter_set_width(&m.e, 100);
+    yaml_event_t ev;
+    yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+    emit(&m, &ev);
+    yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+    emit(&m, &ev);
+    map_start(&m);
+    scalar(&m, "AWSTemplateFormatVersion");
+    qscalar(&m, "2010-09-09");
+    char *desc = xasprintf("DynamoDB table %s, generated by keyplan from the design '%s'", tname,
+                           d->name ? d->name : tname);
+    kv(&m, "Description", desc);
+    free(desc);
+    scalar(&m, "Resources");
+    map_start(&m);
+    char *lid = logical_id(tname);
+    scalar(&m, lid);
+    map_start(&m);
+    kv(&m, "Type", "AWS::DynamoDB::Table");
+    scalar(&m, "Properties");
+    map_start(&m);
+    kv(&m, "TableName", tname);
+    kv(&m, "BillingMode", prov ? "PROVISIONED" : "PAY_PER_REQUEST");
+
+    const char **defs = NULL;
+    size_t ndefs = 0;
+    add_def(&defs, &ndefs, d->table.pk.s);
+    add_def(&defs, &ndefs, d->table.sk.s);
+    for (size_t i = 0; i < d->nindexes; i++) {
+        add_def(&defs, &ndefs, d->indexes[i].pk.s);
+        add_def(&defs, &ndefs, d->indexes[i].sk.s);
+    }
+    scalar(&m, "AttributeDefinitions");
+    seq_start(&m);
+    for (size_t i = 0; i < ndefs; i++) {
+        map_start(&m);
+        kv(&m, "AttributeName", defs[i]);
+        kv(&m, "AttributeType", cfn_key_type(d, defs[i]));
+        map_end(&m);
+    }
+    seq_end(&m);
+    free(defs);
+    key_schema(&m, d->table.pk.s, d->table.sk.s);
+    if (prov) {
+        long r, w;
+        cfn_capacity(d, a, -1, &r, &w);
+        throughput(&m, r, w);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        kp_index_kind kind = pass == 0 ? KP_GSI : KP_LSI;
+        bool any = false;
+        for (size_t i = 0; i < d->nindexes; i++)
+            any = any || d->indexes[i].kind == kind;
+        if (!any)
+            continue;
+        scalar(&m, kind == KP_GSI ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
+        seq_start(&m);
+        for (size_t i = 0; i < d->nindexes; i++) {
+            const kp_index *x = &d->indexes[i];
+            if (x->kind != kind)
+                continue;
+            map_start(&m);
+            kv(&m, "IndexName", x->name);
+            key_schema(&m, x->pk.s, x->sk.s);
+            projection(&m, x);
+            if (prov && kind == KP_GSI) {
+                long r, w;
+                cfn_capacity(d, a, (ptrdiff_t)i, &r, &w);
+                throughput(&m, r, w);
+            }
+            map_end(&m);
+        }
+        seq_end(&m);
+    }
+    if (d->table.streams == KP_TRUE) {
+        scalar(&m, "StreamSpecification");
+        map_start(&m);
+        kv(&m, "StreamViewType", "NEW_AND_OLD_IMAGES");
+        map_end(&m);
+    }
+    if (d->table.pitr == KP_TRUE) {
+        scalar(&m, "PointInTimeRecoverySpecification");
+        map_start(&m);
+        scalar(&m, "PointInTimeRecoveryEnabled");
+        scalar(&m, "true");
+        map_end(&m);
+    }
+    map_end(&m); /* Properties */
+    map_end(&m); /* the table */
+    map_end(&m); /* Resources */
+    scalar(&m, "Outputs");
+    map_start(&m);
+    scalar(&m, "TableName");
+    map_start(&m);
+    scalar(&m, "Value");
+    map_start(&m);
+    kv(&m, "Ref", lid);
+    map_end(&m);
+    map_end(&m);
+    if (d->table.streams == KP_TRUE) {
+        scalar(&m, "StreamArn");
+        map_start(&m);
+        scalar(&m, "Value");
+        map_start(&m);
+        scalar(&m, "Fn::GetAtt");
+        seq_start(&m);
+        scalar(&m, lid);
+        scalar(&m, "StreamArn");
+        seq_end(&m);
+        map_end(&m);
+        map_end(&m);
+    }
+    map_end(&m); /* Outputs */
+    free(lid);
+    map_end(&m);
+    yaml_document_end_event_initialize(&ev, 1);
+    emit(&m, &ev);
+    yaml_stream_end_event_initialize(&ev);
+    emit(&m, &ev);
+    bool failed = m.failed || !yaml_emitter_flush(&m.e);
+    if (failed)
+        *err = xasprintf("YAML emitter: %s", m.e.problem ? m.e.problem : "failed");
+    yaml_emitter_delete(&m.e);
+    if (failed) {
+        sbuf_free(&m.out);
+        return NULL;
+    }
+    return sbuf_steal(&m.out);
+}

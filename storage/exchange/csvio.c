@@ -1,0 +1,856 @@
+/* csvio.c - CSV access-pattern tables: RFC 4180 reader and writer. */
+#include "csvio.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PUSH(arr, n) (arr = xrealloc(arr, ((n) + 1) * sizeof *(arr)), memset(&(arr)[n], 0, sizeof *(arr)), &(arr)[(n)++])
+
+/* ---- the columns --------------------------------------------------------------------------- */
+
+#define CSV_COLUMNS(X)                                                                            \
+    X(ID, "id", "nº|no|n|#|num|número|numero|pattern id|patrón nº")                              \
+    X(NAME, "name", "patrón|patron|pattern|nombre|description|descripción")                     \
+    X(KIND, "kind", "tipo|type")                                                                  \
+    X(ENTITY, "entity", "entidad")                                                                \
+    X(ENTITIES, "entities", "entidades")                                                          \
+    X(BY, "by", "se pide con|clave|key|pide con|known")                                          \
+    X(RATE, "rate", "veces/s|frecuencia|frequency|rps|peak|pico")                                \
+    X(AVG, "avg", "average|media|promedio")                                                       \
+    X(LATENCY, "latency", "latencia")                                                             \
+    X(CONSISTENCY, "consistency", "consistencia")                                                 \
+    X(WHY, "why", "por qué|porque|por que|razón|razon")                                          \
+    X(ORDER, "order", "orden")                                                                    \
+    X(LIMIT, "limit", "límite|limite")                                                            \
+    X(RANGE, "range", "rango")                                                                    \
+    X(FILTER, "filter", "filtro")                                                                 \
+    X(JOIN, "join", "")                                                                           \
+    X(COVERED_BY, "covered_by", "covered by|cubierto por")                                       \
+    X(NEEDS, "needs", "necesita")                                                                 \
+    X(SERVED_BY, "served_by", "served by|servido por")                                           \
+    X(OP, "op", "operation|operación|operacion")                                                  \
+    X(ITEMS, "items", "elementos")                                                                \
+    X(CHANGES, "changes", "cambia|cambios")
+
+enum col {
+#define COL_ENUM(e, name, aliases) COL_##e,
+    CSV_COLUMNS(COL_ENUM)
+#undef COL_ENUM
+    COL__COUNT,
+    COL_NONE = -1
+};
+
+static const struct {
+    const char *name, *aliases;
+} COLS[] = {
+#define COL_INFO(e, name, aliases) {name, aliases},
+    CSV_COLUMNS(COL_INFO)
+#undef COL_INFO
+};
+
+/* ---- writer -------------------------------------------------------------------------------- */
+
+static void field(sbuf *b, const char *s, bool first)
+{
+    if (!first)
+        sbuf_addc(b, ',');
+    if (!s || !*s)
+        return;
+    bool quote = strpbrk(s, ",\"\r\n") != NULL || s[0] == ' ' || s[strlen(s) - 1] == ' ';
+    if (!quote) {
+        sbuf_add(b, s);
+        return;
+    }
+    sbuf_addc(b, '"');
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            sbuf_addc(b, '"');
+        sbuf_addc(b, *p);
+    }
+    sbuf_addc(b, '"');
+}
+
+static char *num(double v)
+{
+    if (isnan(v))
+        return xstrdup("");
+    return xasprintf("%.15g", v);
+}
+
+static char *strs(const kp_str *v, size_t n)
+{
+    sbuf b;
+    sbuf_init(&b);
+    for (size_t i = 0; i < n; i++)
+        sbuf_printf(&b, "%s%s", i ? ", " : "", v[i].s);
+    return sbuf_steal(&b);
+}
+
+char *csvio_export(const kp_design *d, char **err)
+{
+    (void)err;
+    sbuf b;
+    sbuf_init(&b);
+    for (int c = 0; c < COL__COUNT; c++)
+        field(&b, COLS[c].name, c == 0);
+    sbuf_add(&b, "\r\n");
+    for (size_t i = 0; i < d->npatterns; i++) {
+        const kp_pattern *p = &d->patterns[i];
+        for (int c = 0; c < COL__COUNT; c++) {
+            char *v = NULL;
+            switch ((enum col)c) {
+            case COL_ID: v = xstrdup(p->id); break;
+            case COL_NAME: v = xstrdup(p->name); break;
+            case COL_KIND: v = xstrdup(p->kind == KP_WRITE ? "write" : "read"); break;
+            case COL_ENTITY: v = !p->multi_form && p->nentities ? xstrdup(p->entities[0].s) : NULL; break;
+            case COL_ENTITIES: v = p->multi_form ? strs(p->entities, p->nentities) : NULL; break;
+            case COL_BY: {
+                sbuf x;
+                sbuf_init(&x);
+                for (size_t k = 0; k < p->nby; k++) {
+                    sbuf_printf(&x, "%s%s", k ? ", " : "", p->by[k].attr.s);
+                    if (p->by[k].value)
+                        sbuf_printf(&x, "=%s", p->by[k].value);
+                }
+                v = sbuf_steal(&x);
+                break;
+            }
+            case COL_RATE: v = num(p->rate); break;
+            case COL_AVG: v = num(p->avg); break;
+            case COL_LATENCY: v = num(p->latency); break;
+            case COL_CONSISTENCY: v = p->consistency_given ? xstrdup(kp_consistency_name(p->consistency)) : NULL; break;
+            case COL_WHY: v = xstrdup(p->why); break;
+            case COL_ORDER:
+                v = p->order.s ? xasprintf("%s%s", p->order.s, p->order_desc ? " desc" : "") : NULL;
+                break;
+            case COL_LIMIT: v = num(p->limit); break;
+            case COL_RANGE: v = xstrdup(p->range.s); break;
+            case COL_FILTER: v = strs(p->filter, p->nfilter); break;
+            case COL_JOIN: {
+                sbuf x;
+                sbuf_init(&x);
+                for (size_t k = 0; k < p->njoin; k++)
+                    sbuf_printf(&x, "%s%s=%s", k ? ", " : "", p->join[k].to.s, p->join[k].from.s);
+                v = sbuf_steal(&x);
+                break;
+            }
+            case COL_COVERED_BY: v = xstrdup(p->covered_by.s); break;
+            case COL_NEEDS: v = xstrdup(kp_needs_name(p->needs)); break;
+            case COL_SERVED_BY: v = xstrdup(p->served_by); break;
+            case COL_OP: v = p->kind == KP_WRITE ? xstrdup(kp_write_op_name(p->op)) : NULL; break;
+            case COL_ITEMS: v = num(p->items); break;
+            case COL_CHANGES: v = strs(p->changes, p->nchanges); break;
+            default: break;
+            }
+            field(&b, v, c == 0);
+            free(v);
+        }
+        sbuf_add(&b, "\r\n");
+    }
+    return sbuf_steal(&b);
+}
+
+/* ---- reader -------------------------------------------------------------------------------- */
+
+typedef struct cfield {
+    char *s;
+    kp_loc loc;
+} cfield;
+
+typedef struct crow {
+    cfield *f;
+    size_t n;
+    int line;
+} crow;
+
+static void rows_free(crow *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < rows[i].n; k++)
+            free(rows[i].f[k].s);
+        free(rows[i].f);
+    }
+    free(rows);
+}
+
+static char guess_delim(const char *p, const char *end)
+{
+    size_t comma = 0, semi = 0, tab = 0;
+    bool q = false;
+    for (; p < end && (q || (*p != '\n' && *p != '\r')); p++) {
+        if (*p == '"')
+            q = !q;
+        else if (!q && *p == ',')
+            comma++;
+        else if (!q && *p == ';')
+            semi++;
+        else if (!q && *p == '\t')
+            tab++;
+    }
+    if (semi > comma && semi >= tab)
+        return ';';
+    if (tab > comma && tab > semi)
+        return '\t';
+    return ',';
+}
+
+/* RFC 4180 with the usual leniency (LF or CRLF, a final line without a newline). */
+static bool csv_parse(const char *text, size_t len, kp_diags *diags, crow **rows, size_t *nrows)
+{
+    const char *p = text, *end = text + len;
+    if (len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+        p += 3;
+    char delim = guess_delim(p, end);
+    int line = 1, col = 1;
+    crow *row = NULL;
+    while (p < end) {
+        if (!row) {
+            row = PUSH(*rows, *nrows);
+            row->line = line;
+        }
+        cfield *f = PUSH(row->f, row->n);
+        f->loc = (kp_loc){line, col};
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_add(&b, "");
+        if (*p == '"') {
+            kp_loc open = {line, col};
+            p++, col++;
+            for (;;) {
+                if (p >= end) {
+                    diags_add(diags, KP_SYNTAX, open,
+                              "quoted field never closed; expected a closing '\"' (a quote inside a "
+                              "field is written \"\")");
+                    sbuf_free(&b);
+                    return false;
+                }
+                if (*p == '"') {
+                    if (p + 1 < end && p[1] == '"') {
+                        sbuf_addc(&b, '"');
+                        p += 2, col += 2;
+                        continue;
+                    }
+                    p++, col++;
+                    break;
+                }
+                if (*p == '\n') {
+                    line++;
+                    col = 1;
+                } else if (((unsigned char)*p & 0xC0) != 0x80)
+                    col++;
+                sbuf_addc(&b, *p++);
+            }
+            if (p < end && *p != delim && *p != '\n' && *p != '\r') {
+                diags_add(diags, KP_SYNTAX, (kp_loc){line, col},
+                          "text after a closing quote; expected '%s' or the end of the line",
+                          delim == '\t' ? "tab" : (char[]){delim, 0});
+                sbuf_free(&b);
+                return false;
+            }
+        } else {
+            while (p < end && *p != delim && *p != '\n' && *p != '\r') {
+                if (((unsigned char)*p & 0xC0) != 0x80)
+                    col++;
+                sbuf_addc(&b, *p++);
+            }
+        }
+        f->s = sbuf_steal(&b);
+        if (p < end && *p == delim) {
+            p++, col++;
+            if (p == end) {
+                cfield *g = PUSH(row->f, row->n);
+                g->s = xstrdup("");
+                g->loc = (kp_loc){line, col};
+            }
+            continue;
+        }
+        if (p < end && *p == '\r')
+            p++;
+        if (p < end && *p == '\n')
+            p++;
+        line++;
+        col = 1;
+        row = NULL;
+    }
+    return true;
+}
+
+/* Trims white space as the YAML loader does (isspace), so a name survives the round trip. */
+static char *trim(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        n--;
+    return xstrndup(s, n);
+}
+
+static bool blank(const char *s)
+{
+    for (; *s; s++)
+        if (!isspace((unsigned char)*s))
+            return false;
+    return true;
+}
+
+/* ASCII-lowercase, trimmed */
+static char *norm_header(const char *s)
+{
+    char *t = trim(s);
+    for (char *p = t; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    /* "Nº" -> "nº" works bytewise; "Patrón" -> "patrón" too (only ASCII changes) */
+    return t;
+}
+
+static int header_col(const char *h)
+{
+    for (int c = 0; c < COL__COUNT; c++) {
+        if (!strcmp(h, COLS[c].name))
+            return c;
+        const char *a = COLS[c].aliases;
+        while (*a) {
+            const char *bar = strchr(a, '|');
+            size_t n = bar ? (size_t)(bar - a) : strlen(a);
+            if (strlen(h) == n && !strncmp(h, a, n))
+                return c;
+            a += n + (bar ? 1 : 0);
+        }
+    }
+    return COL_NONE;
+}
+
+/* Splits a list at ',' and ';' (and '+' when plus), trimming; empty elements dropped. */
+static char **split_list(const char *s, bool plus, size_t *n)
+{
+    char **v = NULL;
+    *n = 0;
+    const char *p = s;
+    while (*p) {
+        const char *q = p;
+        while (*q && *q != ',' && *q != ';' && !(plus && *q == '+'))
+            q++;
+        char *one = xstrndup(p, (size_t)(q - p));
+        char *t = trim(one);
+        free(one);
+        if (*t)
+            *PUSH(v, *n) = t;
+        else
+            free(t);
+        p = *q ? q + 1 : q;
+    }
+    return v;
+}
+
+static void free_list(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* A number with an optional unit. kind 'r' = rate (per second), 'l' = latency (ms), 'n' plain.
+ * Returns false when there is no number. */
+static bool parse_figure(const char *s, char kind, double *out)
+{
+    const char *p = s;
+    while (*p && !isdigit((unsigned char)*p) && *p != '.')
+        p++;
+    if (!*p)
+        return false;
+    /* "1.244" Spanish thousands or "12,5" decimals: accept '.' and ',' as the C locale would
+     * only for the decimal point */
+    char *endp;
+    char *copy = xstrdup(p);
+    for (char *c = copy; *c && (isdigit((unsigned char)*c) || *c == ',' || *c == '.'); c++)
+        if (*c == ',')
+            *c = '.';
+    double v = strtod(copy, &endp);
+    const char *rest = p + (endp - copy);
+    free(copy);
+    if (endp == copy + 0 && v == 0 && !isdigit((unsigned char)*p))
+        return false;
+    /* everything before the number may only be blanks, '<', '~', '≈' or '≤' */
+    for (const char *q = s; q < p; q++)
+        if (!strchr(" \t<>~=", *q) && ((unsigned char)*q < 0x80) && *q != '\0')
+            return false;
+    char unit[32] = {0};
+    size_t u = 0;
+    for (const char *q = rest; *q && u + 1 < sizeof unit; q++)
+        if (!isspace((unsigned char)*q))
+            unit[u++] = (char)tolower((unsigned char)*q);
+    if (kind == 'l') {
+        if (!*unit || !strcmp(unit, "ms"))
+            *out = v;
+        else if (!strcmp(unit, "s") || !strcmp(unit, "seg") || !strcmp(unit, "sec"))
+            *out = v * 1000;
+        else if (!strcmp(unit, "min"))
+            *out = v * 60000;
+        else if (!strcmp(unit, "h"))
+            *out = v * 3600000;
+        else
+            return false;
+        return true;
+    }
+    if (kind == 'r') {
+        const char *slash = strchr(unit, '/');
+        const char *per = slash ? slash + 1 : unit;
+        if (!*unit || !strcmp(per, "s") || !strcmp(per, "seg") || !strcmp(per, "sec") ||
+            !strcmp(unit, "rps"))
+            *out = v;
+        else if (!strcmp(per, "min"))
+            *out = v / 60;
+        else if (!strcmp(per, "h") || !strcmp(per, "hora") || !strcmp(per, "hour"))
+            *out = v / 3600;
+        else if (!strcmp(per, "día") || !strcmp(per, "dia") || !strcmp(per, "day") || !strcmp(per, "d"))
+            *out = v / 86400;
+        else
+            return false;
+        return true;
+    }
+    if (*unit)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void set_strs(kp_str **v, size_t *n, const char *s, kp_loc loc)
+{
+    size_t k;
+    char **l = split_list(s, false, &k);
+    for (size_t i = 0; i < k; i++)
+        *PUSH(*v, *n) = str_make(l[i], loc);
+    free_list(l, k);
+}
+
+static bool row_blank(const crow *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (!blank(r->f[i].s))
+            return false;
+    return true;
+}
+
+bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diags *diags,
+                         kp_pattern **out, size_t *nout)
+{
+    (void)name;
+    *out = NULL;
+    *nout = 0;
+    size_t bad;
+    if (!util_utf8_valid(text, len, &bad)) {
+        kp_loc loc = {1, 1};
+        for (size_t i = 0; i < bad; i++) {
+            if (text[i] == '\n') {
+                loc.line++;
+                loc.col = 1;
+            } else if (((unsigned char)text[i] & 0xC0) != 0x80)
+                loc.col++;
+        }
+        diags_add(diags, KP_ENCODING, loc, "invalid UTF-8 (byte 0x%02X); expected UTF-8 text (save the "
+                  "spreadsheet as CSV UTF-8)", (unsigned char)text[bad]);
+        return false;
+    }
+    crow *rows = NULL;
+    size_t nrows = 0;
+    if (!csv_parse(text, len, diags, &rows, &nrows)) {
+        rows_free(rows, nrows);
+        return false;
+    }
+    size_t h = 0;
+    while (h < nrows && row_blank(&rows[h]))
+        h++;
+    if (h == nrows) {
+        diags_add(diags, KP_EMPTY, (kp_loc){0, 0},
+                  "no header row; expected a CSV pattern table whose first row names the columns "
+                  "(id, name, entity, by, rate, latency, ...)");
+        rows_free(rows, nrows);
+        return false;
+    }
+    int *map = xcalloc(rows[h].n, sizeof *map);
+    bool have_name = false, ok = true;
+    for (size_t i = 0; i < rows[h].n; i++) {
+        char *hn = norm_header(rows[h].f[i].s);
+        map[i] = header_col(hn);
+        if (map[i] == COL_NAME)
+            have_name = true;
+        for (size_t k = 0; k < i && map[i] != COL_NONE; k++)
+            if (map[k] == map[i]) {
+                diags_add(diags, KP_DUPLICATE, rows[h].f[i].loc,
+                          "column '%s' repeats '%s'; expected each pattern field once", rows[h].f[i].s,
+                          COLS[map[i]].name);
+                ok = false;
+            }
+        if (map[i] == COL_NONE && *hn)
+            diags_warn(diags, KP_UNKNOWN_KEY, rows[h].f[i].loc,
+                       "column '%s' is not a pattern field; ignored", rows[h].f[i].s);
+        free(hn);
+    }
+    if (!have_name) {
+        diags_add(diags, KP_MISSING_KEY, (kp_loc){rows[h].line, 1},
+                  "the header row has no 'name' column; expected a header naming the columns "
+                  "(id, name, kind, entity, by, rate, latency, ...)");
+        ok = false;
+    }
+    size_t auto_id = 0;
+    for (size_t r = h + 1; ok && r < nrows; r++) {
+        crow *row = &rows[r];
+        if (row_blank(row))
+            continue;
+        auto_id++;
+        if (row->n > rows[h].n)
+            for (size_t i = rows[h].n; i < row->n; i++)
+                if (!blank(row->f[i].s)) {
+                    diags_add(diags, KP_INVALID, row->f[i].loc,
+                              "more fields than the header has columns (%zu); expected at most %zu",
+                              row->n, rows[h].n);
+                    ok = false;
+                    break;
+                }
+        kp_pattern *p = PUSH(*out, *nout);
+        pattern_init(p);
+        p->loc = (kp_loc){row->line, 1};
+        char *entity = NULL;
+        kp_loc entity_loc = {0, 0};
+        for (size_t i = 0; i < row->n && i < rows[h].n && ok; i++) {
+            if (map[i] == COL_NONE)
+                continue;
+            char *v = trim(row->f[i].s);
+            kp_loc loc = row->f[i].loc;
+            const char *col = COLS[map[i]].name;
+            if (!*v) {
+                free(v);
+                continue;
+            }
+            double x;
+            switch ((enum col)map[i]) {
+            case COL_ID: p->id = xstrdup(v); break;
+            case COL_NAME: p->name = xstrdup(v); break;
+            case COL_KIND:
+                if (!strcasecmp(v, "read") || !strcasecmp(v, "lectura"))
+                    p->kind = KP_READ;
+                else if (!strcasecmp(v, "write") || !strcasecmp(v, "escritura"))
+                    p->kind = KP_WRITE;
+                else {
+                    diags_add(diags, KP_INVALID, loc, "kind '%s'; expected read or write", v);
+                    ok = false;
+                }
+                break;
+            case COL_ENTITY:
+                free(entity);
+                entity = xstrdup(v);
+                entity_loc = loc;
+                break;
+            case COL_ENTITIES:
+                set_strs(&p->entities, &p->nentities, v, loc);
+                p->multi_form = true;
+                break;
+            case COL_BY: {
+                size_t k;
+                char **l = split_list(v, true, &k);
+                for (size_t q = 0; q < k; q++) {
+                    kp_by *b = PUSH(p->by, p->nby);
+                    char *eq = strchr(l[q], '=');
+                    if (eq) {
+                        char *a = xstrndup(l[q], (size_t)(eq - l[q]));
+                        char *at = trim(a);
+                        b->attr = str_make(at, loc);
+                        b->value = trim(eq + 1);
+                        if (!*at || !*b->value) {
+                            diags_add(diags, KP_INVALID, loc,
+                                      "%s '%s' has an empty name or value; expected ATTR or ATTR=VALUE",
+                                      col, l[q]);
+                            ok = false;
+                        }
+                        free(a);
+                        free(at);
+                    } else
+                        b->attr = str_make(l[q], loc);
+                }
+                free_list(l, k);
+                break;
+            }
+            case COL_RATE:
+            case COL_AVG:
+            case COL_LATENCY:
+                if (parse_figure(v, map[i] == COL_LATENCY ? 'l' : 'r', &x)) {
+                    if (map[i] == COL_RATE)
+                        p->rate = x;
+                    else if (map[i] == COL_AVG)
+                        p->avg = x;
+                    else
+                        p->latency = x;
+                } else
+                    diags_warn(diags, KP_TYPE, loc, "%s '%s' is not a figure; left unset (expected "
+                               "a number%s)", col, v,
+                               map[i] == COL_LATENCY ? " of ms, or with s / min" : " per second, or /min /h /día");
+                break;
+            case COL_LIMIT:
+            case COL_ITEMS:
+                if (parse_figure(v, 'n', &x) && x >= 0) {
+                    if (map[i] == COL_LIMIT)
+                        p->limit = x;
+                    else
+                        p->items = x;
+                } else {
+                    diags_add(diags, KP_TYPE, loc, "%s '%s'; expected a number", col, v);
+                    ok = false;
+                }
+                break;
+            case COL_CONSISTENCY:
+                p->consistency_given = true;
+                if (!strcasecmp(v, "eventual"))
+                    p->consistency = KP_EVENTUAL;
+                else if (!strcasecmp(v, "strong") || !strcasecmp(v, "fuerte"))
+                    p->consistency = KP_STRONG;
+                else if (!strcasecmp(v, "transactional") || !strcasecmp(v, "transaccional"))
+                    p->consistency = KP_TRANSACTIONAL;
+                else {
+                    diags_add(diags, KP_INVALID, loc,
+                              "consistency '%s'; expected eventual, strong or transactional", v);
+                    ok = false;
+                }
+                break;
+            case COL_WHY: p->why = xstrdup(v); break;
+            case COL_ORDER: {
+                size_t n = strlen(v);
+                bool desc = n > 5 && !strcasecmp(v + n - 5, " desc");
+                bool asc = n > 4 && !strcasecmp(v + n - 4, " asc");
+                char *a = xstrndup(v, n - (desc ? 5 : asc ? 4 : 0));
+                char *at = trim(a);
+                bool one_word = *at != '\0';
+                for (const char *c = at; *c; c++)
+                    if (isspace((unsigned char)*c))
+                        one_word = false;
+                if (!one_word) {
+                    diags_add(diags, KP_INVALID, loc,
+                              "%s '%s'; expected an attribute, optionally followed by asc or desc", col, v);
+                    ok = false;
+                }
+                p->order = str_make(at, loc);
+                p->order_desc = desc;
+                free(a);
+                free(at);
+                break;
+            }
+            case COL_RANGE: p->range = str_make(v, loc); break;
+            case COL_FILTER: set_strs(&p->filter, &p->nfilter, v, loc); break;
+            case COL_JOIN: {
+                size_t k;
+                char **l = split_list(v, false, &k);
+                for (size_t q = 0; q < k && ok; q++) {
+                    char *eq = strchr(l[q], '=');
+                    if (!eq) {
+                        diags_add(diags, KP_INVALID, loc,
+                                  "join '%s'; expected to=from pairs (username=followingUsername)", l[q]);
+                        ok = false;
+                        break;
+                    }
+                    kp_join *j = PUSH(p->join, p->njoin);
+                    char *a = xstrndup(l[q], (size_t)(eq - l[q]));
+                    char *at = trim(a), *bt = trim(eq + 1);
+                    j->to = str_make(at, loc);
+                    j->from = str_make(bt, loc);
+                    free(a);
+                    free(at);
+                    free(bt);
+                }
+                free_list(l, k);
+                break;
+            }
+            case COL_COVERED_BY: p->covered_by = str_make(v, loc); break;
+            case COL_NEEDS:
+                if (!strcasecmp(v, "search"))
+                    p->needs = KP_NEEDS_SEARCH;
+                else if (!strcasecmp(v, "aggregate"))
+                    p->needs = KP_NEEDS_AGGREGATE;
+                else if (!strcasecmp(v, "adhoc"))
+                    p->needs = KP_NEEDS_ADHOC;
+                else {
+                    diags_add(diags, KP_INVALID, loc, "needs '%s'; expected search, aggregate or adhoc", v);
+                    ok = false;
+                }
+                break;
+            case COL_SERVED_BY: p->served_by = xstrdup(v); break;
+            case COL_OP:
+                if (!strcasecmp(v, "put"))
+                    p->op = KP_OP_PUT;
+                else if (!strcasecmp(v, "update"))
+                    p->op = KP_OP_UPDATE;
+                else if (!strcasecmp(v, "delete"))
+                    p->op = KP_OP_DELETE;
+                else if (!strcasecmp(v, "transact"))
+                    p->op = KP_OP_TRANSACT;
+                else {
+                    diags_add(diags, KP_INVALID, loc, "op '%s'; expected put, update, delete or transact", v);
+                    ok = false;
+                }
+                break;
+            case COL_CHANGES: set_strs(&p->changes, &p->nchanges, v, loc); break;
+            default: break;
+            }
+            free(v);
+        }
+        if (entity) {
+            if (p->nentities) {
+                diags_add(diags, KP_INVALID, entity_loc,
+                          "both entity and entities given; expected one of them");
+                ok = false;
+            } else if (strchr(entity, ',') || strchr(entity, ';')) {
+                set_strs(&p->entities, &p->nentities, entity, entity_loc);
+                p->multi_form = true;
+            } else
+                *PUSH(p->entities, p->nentities) = str_make(entity, entity_loc);
+            free(entity);
+        }
+        if (ok && !p->name) {
+            diags_add(diags, KP_MISSING_KEY, p->loc, "pattern without a name; expected a name in column 'name'");
+            ok = false;
+        }
+        if (!p->id)
+            p->id = xasprintf("%zu", auto_id);
+    }
+    free(map);
+    rows_free(rows, nrows);
+    if (!ok) {
+        for (size_t i = 0; i < *nout; i++)
+            pattern_free(&(*out)[i]);
+        free(*out);
+        *out = NULL;
+        *nout = 0;
+    }
+    return ok;
+}
+
+/* ---- skeleton design ---------------------------------------------------------------------- */
+
+static void add_attr(kp_entity *e, const char *a)
+{
+    if (!a || !*a)
+        return;
+    for (size_t i = 0; i < e->nattrs; i++)
+        if (!strcmp(e->attrs[i].s, a))
+            return;
+    *PUSH(e->attrs, e->nattrs) = str_make(a, (kp_loc){0, 0});
+}
+
+static char *upper_name(const char *s)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "");
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p != '{' && *p != '}')
+            sbuf_addc(&b, (char)toupper(*p));
+    return sbuf_steal(&b);
+}
+
+static bool valid_ph(const char *s)
+{
+    if (!s || !*s)
+        return false;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (!(isalnum(*p) || *p == '_' || *p == '.' || *p == '-' || *p >= 0x80))
+            return false;
+    return true;
+}
+
+kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags *diags)
+{
+    kp_pattern *pats;
+    size_t npats;
+    if (!csvio_read_patterns(text, len, name, diags, &pats, &npats))
+        return NULL;
+    kp_design *d = design_new();
+    d->patterns = pats;
+    d->npatterns = npats;
+    /* names from the file: "dir/orders.csv" -> "orders" */
+    const char *base = name ? strrchr(name, '/') : NULL;
+    base = base ? base + 1 : name ? name : "patterns";
+    if (!strcmp(base, "-") || base[0] == '<' || !base[0])
+        base = "patterns";
+    const char *dot = strrchr(base, '.');
+    d->name = dot && dot > base ? xstrndup(base, (size_t)(dot - base)) : xstrdup(base);
+    /* DynamoDB table names: [A-Za-z0-9_.-], 3 to 255 characters */
+    sbuf tn;
+    sbuf_init(&tn);
+    for (const unsigned char *p = (const unsigned char *)d->name; *p && tn.len < 255; p++)
+        sbuf_addc(&tn, isalnum(*p) && *p < 0x80 ? (char)*p : (*p == '_' || *p == '.') ? (char)*p : '-');
+    while (tn.len < 3)
+        sbuf_addc(&tn, '_');
+    d->table.name = sbuf_steal(&tn);
+    d->table.pk = str_make("PK", (kp_loc){0, 0});
+    d->table.sk = str_make("SK", (kp_loc){0, 0});
+    d->description = xstrdup(
+        "Skeleton around an imported CSV pattern table: one entity per entity the patterns name, "
+        "carrying the attributes they use, with placeholder keys (ENTITY#{first by}), counts and "
+        "sizes. Write the real key templates, counts and sizes before reading the figures.");
+    for (size_t i = 0; i < npats; i++) {
+        const kp_pattern *p = &pats[i];
+        for (size_t k = 0; k < p->nentities; k++) {
+            kp_entity *e = (kp_entity *)design_entity(d, p->entities[k].s);
+            if (!e) {
+                e = PUSH(d->entities, d->nentities);
+                entity_init(e);
+                e->name = xstrdup(p->entities[k].s);
+                e->count = 100000;
+                e->size = 1000;
+            }
+            for (size_t q = 0; q < p->nby; q++)
+                add_attr(e, p->by[q].attr.s);
+            add_attr(e, p->range.s);
+            add_attr(e, p->order.s);
+            for (size_t q = 0; q < p->nfilter; q++)
+                add_attr(e, p->filter[q].s);
+            for (size_t q = 0; q < p->nchanges; q++)
+                add_attr(e, p->changes[q].s);
+            for (size_t q = 0; q < p->njoin; q++)
+                add_attr(e, k == 0 ? p->join[q].from.s : p->join[q].to.s);
+        }
+    }
+    for (size_t i = 0; i < d->nentities; i++) {
+        kp_entity *e = &d->entities[i];
+        /* the first plain `by` attribute of its first pattern keys the partition */
+        const char *pkattr = NULL, *skattr = NULL;
+        for (size_t q = 0; q < npats && !pkattr; q++) {
+            const kp_pattern *p = &pats[q];
+            bool mine = false;
+            for (size_t k = 0; k < p->nentities; k++)
+                mine = mine || !strcmp(p->entities[k].s, e->name);
+            if (!mine)
+                continue;
+            for (size_t k = 0; k < p->nby && !pkattr; k++)
+                if (!p->by[k].value && valid_ph(p->by[k].attr.s))
+                    pkattr = p->by[k].attr.s;
+            if (pkattr && valid_ph(p->range.s) && strcmp(p->range.s, pkattr))
+                skattr = p->range.s;
+            else if (pkattr && valid_ph(p->order.s) && strcmp(p->order.s, pkattr))
+                skattr = p->order.s;
+        }
+        char *up = upper_name(e->name);
+        char *pk = pkattr ? xasprintf("%s#{%s}", up, pkattr) : xasprintf("%s", up);
+        char *sk = skattr ? xasprintf("{%s}", skattr) : xstrdup(up);
+        const char *srcs[2] = {pk, sk};
+        const char *attrs[2] = {"PK", "SK"};
+        for (int k = 0; k < 2; k++) {
+            kp_keytpl *kt = PUSH(e->keys, e->nkeys);
+            kt->attr = str_make(attrs[k], (kp_loc){0, 0});
+            const char *err;
+            size_t off;
+            if (!tpl_parse(srcs[k], &kt->tpl, &err, &off))
+                tpl_parse("ITEM", &kt->tpl, &err, &off);
+        }
+        free(up);
+        free(pk);
+        free(sk);
+        e->description = xstrdup("skeleton from the CSV import: write its keys, count and size");
+    }
+    diags_warn(diags, KP_INVALID, (kp_loc){0, 0},
+               "a CSV pattern table holds no keys: the design around its %zu pattern%s is a "
+               "skeleton (keys ENTITY#{attribute}, 100000 items of 1000 bytes each); edit it",
+               npats, npats == 1 ? "" : "s");
+    return d;
+}

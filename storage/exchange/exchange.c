@@ -1,0 +1,107 @@
+/* exchange.c - dispatch of the exchange formats (exports by name, imports by content). */
+#include "exchange.h"
+
+#include "cfn.h"
+#include "csvio.h"
+#include "fileio.h"
+#include "nosqlwb.h"
+#include "requests.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const FORMATS[] = {"cfn", "nosqlwb", "csv", "requests", "items"};
+
+bool exchange_has_format(const char *format)
+{
+    for (size_t i = 0; format && i < sizeof FORMATS / sizeof *FORMATS; i++)
+        if (strcmp(format, FORMATS[i]) == 0)
+            return true;
+    return false;
+}
+
+char *exchange_export(const kp_design *d, const kp_analysis *a, const char *format, char **err)
+{
+    *err = NULL;
+    if (!format || !exchange_has_format(format)) {
+        *err = xasprintf("unknown export format '%s'; expected one of cfn, nosqlwb, csv, requests, items",
+                         format ? format : "");
+        return NULL;
+    }
+    if (!strcmp(format, "cfn"))
+        return cfn_export(d, a, err);
+    if (!strcmp(format, "nosqlwb"))
+        return nosqlwb_export(d, a, err);
+    if (!strcmp(format, "csv"))
+        return csvio_export(d, err);
+    if (!strcmp(format, "requests"))
+        return requests_export(d, a, err);
+    return items_export(d, err);
+}
+
+/* JSON when the first meaningful character opens an object or array; else CSV. */
+static bool looks_json(const char *text, size_t len)
+{
+    size_t i = 0;
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+        i = 3;
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+        i++;
+    return i < len && (text[i] == '{' || text[i] == '[');
+}
+
+static kp_design *exchange_import_string(const char *text, size_t len, const char *name, kp_diags *diags)
+{
+    if (!diags->file && name)
+        diags->file = xstrdup(name);
+    size_t bad;
+    if (!util_utf8_valid(text, len, &bad)) {
+        /* the place of the bad byte, as line:column */
+        kp_loc loc = {1, 1};
+        for (size_t i = 0; i < bad; i++) {
+            if (text[i] == '\n') {
+                loc.line++;
+                loc.col = 1;
+            } else if (((unsigned char)text[i] & 0xC0) != 0x80)
+                loc.col++;
+        }
+        diags_add(diags, KP_ENCODING, loc, "invalid UTF-8 (byte 0x%02X); expected UTF-8 text",
+                  (unsigned char)text[bad]);
+        return NULL;
+    }
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+        i++;
+    if (i == len || (len == 3 && !memcmp(text, "\xEF\xBB\xBF", 3))) {
+        diags_add(diags, KP_EMPTY, (kp_loc){0, 0},
+                  "the file is empty; expected a NoSQL Workbench model (JSON) or a CSV pattern table");
+        return NULL;
+    }
+    if (looks_json(text, len)) {
+        bool bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3);
+        return nosqlwb_import(text + (bom ? 3 : 0), len - (bom ? 3 : 0), name, diags);
+    }
+    return csvio_import(text, len, name, diags);
+}
+
+kp_design *exchange_import_file(const char *path, kp_diags *diags)
+{
+    if (!diags->file)
+        diags->file = xstrdup(path);
+    char *err = NULL;
+    size_t len = 0;
+    char *text = fileio_read(path, &len, &err);
+    if (!text) {
+        /* fileio's message already names the file */
+        const char *msg = err;
+        size_t pl = strlen(path);
+        if (!strncmp(msg, path, pl) && msg[pl] == ':' && msg[pl + 1] == ' ')
+            msg += pl + 2;
+        diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s", msg);
+        free(err);
+        return NULL;
+    }
+    kp_design *d = exchange_import_string(text, len, diags->file, diags);
+    free(text);
+    return d;
+}

@@ -1,0 +1,1081 @@
+/* export_md.c - the decision record, Markdown and JSON. */
+#include "export_md.h"
+
+#include "analysis_json.h"
+#include "design_io.h"
+#include "requests.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- text helpers ------------------------------------------------------------------------ */
+
+/* Text for a table cell: pipes escaped, line breaks as <br>. */
+static void cell(sbuf *b, const char *s)
+{
+    if (!s || !*s) {
+        sbuf_add(b, "—");
+        return;
+    }
+    for (const char *p = s; *p; p++) {
+        if (*p == '|')
+            sbuf_add(b, "\\|");
+        else if (*p == '\n') {
+            if (p[1])
+                sbuf_add(b, "<br>");
+        } else if (*p != '\r')
+            sbuf_addc(b, *p);
+    }
+}
+
+/* `code` in a cell; backticks inside are doubled up by using a longer fence. */
+static void code(sbuf *b, const char *s)
+{
+    if (!s || !*s) {
+        sbuf_add(b, "—");
+        return;
+    }
+    const char *fence = strchr(s, '`') ? "`` " : "`";
+    const char *close = strchr(s, '`') ? " ``" : "`";
+    sbuf_add(b, fence);
+    for (const char *p = s; *p; p++) {
+        if (*p == '|')
+            sbuf_add(b, "\\|");
+        else if (*p != '\n' && *p != '\r')
+            sbuf_addc(b, *p);
+        else
+            sbuf_addc(b, ' ');
+    }
+    sbuf_add(b, close);
+}
+
+/* A paragraph of free text (kept as written, trailing newlines trimmed). */
+static void para(sbuf *b, const char *label, const char *s)
+{
+    sbuf_printf(b, "**%s** ", label);
+    if (!s || !*s) {
+        sbuf_add(b, "_not written._\n\n");
+        return;
+    }
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+        n--;
+    sbuf_addn(b, s, n);
+    sbuf_add(b, "\n\n");
+}
+
+static void num(sbuf *b, double v)
+{
+    if (isnan(v)) {
+        sbuf_add(b, "—");
+        return;
+    }
+    if (isinf(v)) {
+        sbuf_add(b, "∞");
+        return;
+    }
+    double a = fabs(v);
+    if (a >= 1000) {
+        char raw[64];
+        snprintf(raw, sizeof raw, "%.0f", a);
+        if (v < 0)
+            sbuf_addc(b, '-');
+        size_t n = strlen(raw);
+        for (size_t i = 0; i < n; i++) {
+            if (i && (n - i) % 3 == 0)
+                sbuf_addc(b, ',');
+            sbuf_addc(b, raw[i]);
+        }
+    } else if (a == floor(a)) {
+        sbuf_printf(b, "%.0f", v);
+    } else if (a >= 10) {
+        sbuf_printf(b, "%.1f", v);
+    } else if (a >= 0.01) {
+        sbuf_printf(b, "%.2f", v);
+    } else {
+        sbuf_printf(b, "%.3g", v);
+    }
+}
+
+/* A rate in requests/s; tiny rates read better per hour or per day (the daily close: 1/day). */
+static void rate(sbuf *b, double v)
+{
+    if (!isnan(v) && v > 0 && v < 0.01) {
+        bool hourly = v * 3600 >= 1;
+        double x = v * (hourly ? 3600 : 86400);
+        if (fabs(x - round(x)) < 0.005 * x)
+            x = round(x);
+        num(b, x);
+        sbuf_add(b, hourly ? "/hour" : "/day");
+        return;
+    }
+    num(b, v);
+}
+
+static void money(sbuf *b, double v, const char *cur)
+{
+    if (isnan(v)) {
+        sbuf_add(b, "—");
+        return;
+    }
+    char raw[64];
+    snprintf(raw, sizeof raw, "%.2f", fabs(v));
+    char *dot = strchr(raw, '.');
+    size_t n = (size_t)(dot - raw);
+    if (v < 0)
+        sbuf_addc(b, '-');
+    for (size_t i = 0; i < n; i++) {
+        if (i && (n - i) % 3 == 0)
+            sbuf_addc(b, ',');
+        sbuf_addc(b, raw[i]);
+    }
+    sbuf_printf(b, "%s %s", dot, cur ? cur : "USD");
+}
+
+static void pct(sbuf *b, double v)
+{
+    if (isnan(v))
+        sbuf_add(b, "—");
+    else if (v * 100 < 0.1 && v > 0)
+        sbuf_printf(b, "%.2g %%", v * 100);
+    else
+        sbuf_printf(b, "%.1f %%", v * 100);
+}
+
+static const char *or_dash(const char *s) { return s && *s ? s : "—"; }
+
+/* ---- sections ---------------------------------------------------------------------------- */
+
+static void heading(sbuf *b, const export_record *r)
+{
+    const kp_design *d = r->design;
+    sbuf_printf(b, "# Decision record: %s\n\n", or_dash(d->name));
+    if (r->version > 0) {
+        const ws_version *v = NULL;
+        for (size_t i = 0; i < r->nhistory; i++)
+            if (r->history[i].number == r->version)
+                v = &r->history[i];
+        sbuf_printf(b, "Exported by keyplan from workspace `%s`, version %d", or_dash(r->source), r->version);
+        if (v)
+            sbuf_printf(b, " (%s, by %s: “%s”)", v->time, v->author, v->message);
+        sbuf_add(b, ".\n\n");
+    } else if (r->source) {
+        sbuf_printf(b, "Exported by keyplan from the design file `%s`.\n\n", r->source);
+    }
+    if (d->description && *d->description) {
+        para(b, "What this is.", d->description);
+    }
+    sbuf_add(b, "How to read it: the access patterns come first, because in DynamoDB the model follows from them; "
+                "then the keys that serve them, how each pattern is served and at what cost, where the load "
+                "concentrates, the course checklist, and every decision with the alternatives discarded, the "
+                "assumptions that would falsify it, how to see it fail, how to roll it back, and the signals that "
+                "reopen it. Every figure is computed by keyplan from the design below; nothing here is tacit.\n\n");
+    const kp_analysis *a = r->analysis;
+    size_t reopen = 0;
+    for (size_t i = 0; i < d->ndecisions; i++)
+        reopen += sig_decision_fired(r->signals, &d->decisions[i]);
+    size_t scans = 0, hot = 0;
+    for (size_t i = 0; i < a->npatterns; i++)
+        scans += a->patterns[i].plan == KP_PLAN_SCAN;
+    for (size_t i = 0; i < a->npartitions; i++)
+        hot += a->partitions[i].hot;
+    sbuf_add(b, "| Summary | |\n|---|---|\n");
+    sbuf_printf(b, "| Access patterns | %zu (%zu served by a scan) |\n", d->npatterns, scans);
+    sbuf_printf(b, "| Entities · indexes | %zu · %zu |\n", d->nentities, d->nindexes);
+    sbuf_printf(b, "| Checklist | %d of %d applicable items pass |\n", a->checklist_pass, a->checklist_applicable);
+    sbuf_add(b, "| Monthly cost (");
+    sbuf_add(b, a->cost ? kp_billing_name(a->cost->mode) : "on-demand");
+    sbuf_add(b, ") | ");
+    if (a->cost)
+        money(b, a->cost->total, a->cost->currency);
+    else
+        sbuf_add(b, "—");
+    sbuf_add(b, " |\n");
+    sbuf_printf(b, "| Hot partitions | %zu |\n", hot);
+    size_t errs = 0;
+    for (size_t i = 0; i < a->nfindings; i++)
+        errs += a->findings[i].sev == KP_SEV_ERROR;
+    sbuf_printf(b, "| Findings | %zu (%zu errors) |\n", a->nfindings, errs);
+    sbuf_printf(b, "| Decisions | %zu (%zu to reopen) |\n\n", d->ndecisions, reopen);
+}
+
+static bool blank(const char *s) { return !s || !*s; }
+
+/* What the record does not say yet: the course's acceptance criteria ask for an alternative
+ * discarded, a falsifiable assumption, a failure test, a rollback, a limitation and a condition
+ * that would reopen each decision. */
+static void gaps(sbuf *b, const export_record *r)
+{
+    const kp_design *d = r->design;
+    sbuf g;
+    sbuf_init(&g);
+    for (size_t i = 0; i < d->ndecisions; i++) {
+        const kp_decision *x = &d->decisions[i];
+        const char *miss[7];
+        size_t n = 0;
+        if (blank(x->context))
+            miss[n++] = "context";
+        if (!x->nalternatives)
+            miss[n++] = "an alternative discarded";
+        if (!x->nassumptions)
+            miss[n++] = "a falsifiable assumption";
+        if (blank(x->failure_test))
+            miss[n++] = "a failure test";
+        if (blank(x->rollback))
+            miss[n++] = "a rollback";
+        if (blank(x->limitations))
+            miss[n++] = "a limitation";
+        if (!x->nsignals)
+            miss[n++] = "a reopening signal";
+        if (!n)
+            continue;
+        sbuf_printf(&g, "- decision %s lacks ", x->id);
+        for (size_t k = 0; k < n; k++)
+            sbuf_printf(&g, "%s%s", k ? (k + 1 == n ? " and " : ", ") : "", miss[k]);
+        sbuf_add(&g, "\n");
+    }
+    for (size_t i = 0; i < d->nindexes; i++)
+        if (blank(d->indexes[i].why))
+            sbuf_printf(&g, "- index %s does not say why it exists\n", d->indexes[i].name);
+    for (size_t i = 0; i < d->npatterns; i++) {
+        const kp_pattern *p = &d->patterns[i];
+        if (p->needs == KP_NEEDS_NONE && !p->served_by && (isnan(p->rate) || isnan(p->latency)))
+            sbuf_printf(&g, "- pattern %s has no %s\n", p->id,
+                        isnan(p->rate) && isnan(p->latency) ? "frequency nor latency target"
+                        : isnan(p->rate)                    ? "frequency"
+                                                            : "latency target");
+        if (p->kind == KP_READ && p->consistency == KP_STRONG && blank(p->why))
+            sbuf_printf(&g, "- pattern %s reads strongly consistent without saying why\n", p->id);
+    }
+    if (!d->ndecisions)
+        sbuf_add(&g, "- no decision is recorded\n");
+    sbuf_add(b, "### What this record does not say yet\n\n");
+    if (g.len)
+        sbuf_add(b, g.s);
+    else
+        sbuf_add(b, "Nothing: every decision has its context, an alternative discarded, a falsifiable assumption, a "
+                    "failure test, a rollback, a limitation and a reopening signal; every index says why it exists.\n");
+    sbuf_add(b, "\n");
+    sbuf_free(&g);
+}
+
+static void entities_of_pattern(sbuf *b, const kp_pattern *p)
+{
+    if (!p->nentities) {
+        sbuf_add(b, "—");
+        return;
+    }
+    for (size_t i = 0; i < p->nentities; i++) {
+        if (i)
+            sbuf_add(b, ", ");
+        cell(b, p->entities[i].s);
+    }
+}
+
+static void patterns_section(sbuf *b, const kp_design *d)
+{
+    sbuf_add(b, "## 1. Access patterns\n\n");
+    sbuf_add(b, "Written before the model: what is asked, with what, how often, how fast and how fresh.\n\n");
+    sbuf_add(b, "| # | Pattern | Kind | Entities | Asked with | Peak req/s | Avg req/s | Latency target | Consistency | "
+                "Shape | Why |\n");
+    sbuf_add(b, "|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < d->npatterns; i++) {
+        const kp_pattern *p = &d->patterns[i];
+        sbuf_add(b, "| ");
+        cell(b, p->id);
+        sbuf_add(b, " | ");
+        cell(b, p->name);
+        sbuf_add(b, " | ");
+        if (p->kind == KP_WRITE)
+            sbuf_printf(b, "write (%s)", kp_write_op_name(p->op));
+        else
+            sbuf_add(b, "read");
+        sbuf_add(b, " | ");
+        entities_of_pattern(b, p);
+        sbuf_add(b, " | ");
+        if (!p->nby)
+            sbuf_add(b, "—");
+        for (size_t k = 0; k < p->nby; k++) {
+            if (k)
+                sbuf_add(b, ", ");
+            char *t = p->by[k].value ? xasprintf("%s=%s", p->by[k].attr.s, p->by[k].value) : xstrdup(p->by[k].attr.s);
+            code(b, t);
+            free(t);
+        }
+        sbuf_add(b, " | ");
+        rate(b, p->rate);
+        sbuf_add(b, " | ");
+        rate(b, isnan(p->avg) ? p->rate : p->avg);
+        sbuf_add(b, " | ");
+        if (isnan(p->latency))
+            sbuf_add(b, "**not written**");
+        else {
+            num(b, p->latency);
+            sbuf_add(b, " ms");
+        }
+        sbuf_add(b, " | ");
+        sbuf_add(b, p->kind == KP_WRITE ? "—" : kp_consistency_name(p->consistency));
+        sbuf_add(b, " | ");
+        sbuf sh;
+        sbuf_init(&sh);
+        if (p->order.s)
+            sbuf_printf(&sh, "order %s %s; ", p->order.s, p->order_desc ? "desc" : "asc");
+        if (!isnan(p->limit))
+            sbuf_printf(&sh, "limit %.0f; ", p->limit);
+        if (p->range.s)
+            sbuf_printf(&sh, "range on %s; ", p->range.s);
+        for (size_t k = 0; k < p->nfilter; k++)
+            sbuf_printf(&sh, "%s%s%s", k ? ", " : "filter ", p->filter[k].s, k + 1 == p->nfilter ? "; " : "");
+        for (size_t k = 0; k < p->njoin; k++)
+            sbuf_printf(&sh, "join %s ← %s; ", p->join[k].to.s, p->join[k].from.s);
+        if (p->covered_by.s)
+            sbuf_printf(&sh, "covered by pattern %s; ", p->covered_by.s);
+        if (p->needs != KP_NEEDS_NONE)
+            sbuf_printf(&sh, "needs %s; ", kp_needs_name(p->needs));
+        if (p->served_by)
+            sbuf_printf(&sh, "served by %s; ", p->served_by);
+        if (!isnan(p->items))
+            sbuf_printf(&sh, "%.0f items; ", p->items);
+        for (size_t k = 0; k < p->nchanges; k++)
+            sbuf_printf(&sh, "%s%s%s", k ? ", " : "changes ", p->changes[k].s, k + 1 == p->nchanges ? "; " : "");
+        if (sh.len >= 2)
+            sh.s[sh.len -= 2] = '\0';
+        cell(b, sh.s);
+        sbuf_free(&sh);
+        sbuf_add(b, " | ");
+        cell(b, p->why);
+        sbuf_add(b, " |\n");
+    }
+    sbuf_add(b, "\n");
+}
+
+/* The template of `attr` for entity e: its key template, or `{attr}` for a plain attribute. */
+static char *template_of(const kp_entity *e, const char *attr)
+{
+    if (!attr)
+        return NULL;
+    const kp_keytpl *k = entity_key(e, attr);
+    if (k)
+        return xstrdup(k->tpl.src);
+    if (entity_carries(e, attr))
+        return xasprintf("{%s}", attr);
+    return NULL;
+}
+
+static void key_table(sbuf *b, const kp_design *d, const char *pk, const char *sk)
+{
+    sbuf_printf(b, "| %s | %s | entity | note |\n|---|---|---|---|\n", pk, sk ? sk : "(no sort key)");
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        char *p = template_of(e, pk);
+        if (!p)
+            continue;
+        char *s = template_of(e, sk);
+        sbuf_add(b, "| ");
+        code(b, p);
+        sbuf_add(b, " | ");
+        code(b, s);
+        sbuf_add(b, " | ");
+        cell(b, e->name);
+        sbuf_add(b, " | ");
+        const kp_sparse *sp = entity_sparse(e, pk);
+        if (!sp && sk)
+            sp = entity_sparse(e, sk);
+        if (sp) {
+            sbuf_add(b, "sparse: only items where ");
+            cell(b, sp->src);
+        } else {
+            sbuf_add(b, "—");
+        }
+        sbuf_add(b, " |\n");
+        free(p);
+        free(s);
+    }
+    sbuf_add(b, "\n");
+}
+
+typedef struct example_row {
+    char *pk, *sk;
+    const char *entity;
+} example_row;
+
+static int example_cmp(const void *x, const void *y)
+{
+    const example_row *a = x, *b = y;
+    int c = strcmp(a->pk, b->pk);
+    return c ? c : strcmp(a->sk, b->sk);
+}
+
+static const char *json_key_text(json_t *item, const char *attr, char *buf, size_t n)
+{
+    json_t *v = attr ? json_object_get(item, attr) : NULL;
+    if (!v)
+        return NULL;
+    json_t *s = json_object_get(v, "S");
+    if (json_is_string(s))
+        return json_string_value(s);
+    json_t *num = json_object_get(v, "N");
+    if (json_is_string(num))
+        return json_string_value(num);
+    snprintf(buf, n, "?");
+    return buf;
+}
+
+/* A few generated items of every entity, sorted by key: the table as the seed draws it. */
+static void example_items(sbuf *b, const kp_design *d)
+{
+    example_row *rows = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        json_t *items = items_generate(d, e, 2, 7);
+        for (size_t k = 0; k < json_array_size(items); k++) {
+            json_t *it = json_array_get(items, k);
+            char b1[8], b2[8];
+            const char *pk = json_key_text(it, d->table.pk.s, b1, sizeof b1);
+            const char *sk = json_key_text(it, d->table.sk.s, b2, sizeof b2);
+            if (!pk)
+                continue;
+            VEC_GROW(rows, n, cap);
+            rows[n++] = (example_row){xstrdup(pk), xstrdup(sk ? sk : ""), e->name};
+        }
+        json_decref(items);
+    }
+    if (n) {
+        qsort(rows, n, sizeof *rows, example_cmp);
+        sbuf_add(b, "Example items, generated from the templates and the distributions and sorted as they sit in the "
+                    "table (one query on a partition returns its items in this order):\n\n");
+        sbuf_printf(b, "| %s | %s | entity |\n|---|---|---|\n", d->table.pk.s, d->table.sk.s ? d->table.sk.s : "");
+        for (size_t i = 0; i < n; i++) {
+            sbuf_add(b, "| ");
+            code(b, rows[i].pk);
+            sbuf_add(b, " | ");
+            code(b, rows[i].sk);
+            sbuf_add(b, " | ");
+            cell(b, rows[i].entity);
+            sbuf_add(b, " |\n");
+        }
+        sbuf_add(b, "\n");
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(rows[i].pk);
+        free(rows[i].sk);
+    }
+    free(rows);
+}
+
+static void keys_section(sbuf *b, const kp_design *d)
+{
+    sbuf_add(b, "## 2. Key design\n\n");
+    const kp_table *t = &d->table;
+    sbuf_printf(b, "### Table `%s`\n\n", or_dash(t->name));
+    sbuf_printf(b, "Partition key `%s`, sort key ", or_dash(t->pk.s));
+    if (t->sk.s)
+        sbuf_printf(b, "`%s`", t->sk.s);
+    else
+        sbuf_add(b, "none");
+    sbuf_printf(b, "; billing %s; streams %s; continuous backups %s.\n\n", kp_billing_name(t->billing),
+                t->streams == KP_TRUE ? "on" : t->streams == KP_FALSE ? "off" : "**not said**",
+                t->pitr == KP_TRUE ? "on" : t->pitr == KP_FALSE ? "off" : "**not said**");
+    key_table(b, d, t->pk.s, t->sk.s);
+    example_items(b, d);
+    for (size_t i = 0; i < d->nindexes; i++) {
+        const kp_index *x = &d->indexes[i];
+        sbuf_printf(b, "### Index `%s` (%s)\n\n", x->name, x->kind == KP_LSI ? "local secondary index" : "global secondary index");
+        key_table(b, d, x->pk.s, x->sk.s);
+    }
+    sbuf_add(b, "### Entities\n\n| Entity | Items | Average size | Writes/s at peak | Attributes |\n|---|---|---|---|---|\n");
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        sbuf_add(b, "| ");
+        cell(b, e->name);
+        sbuf_add(b, " | ");
+        num(b, e->count);
+        sbuf_add(b, " | ");
+        num(b, e->size);
+        sbuf_add(b, isnan(e->size) ? " | " : " B | ");
+        num(b, e->writes);
+        sbuf_add(b, " | ");
+        if (!e->nattrs)
+            sbuf_add(b, "—");
+        for (size_t k = 0; k < e->nattrs; k++) {
+            if (k)
+                sbuf_add(b, ", ");
+            cell(b, e->attrs[k].s);
+        }
+        sbuf_add(b, " |\n");
+    }
+    sbuf_add(b, "\n");
+    if (d->nattrs) {
+        sbuf_add(b, "### Attributes and their distribution\n\n| Attribute | Type | Distinct values | Distribution |\n"
+                    "|---|---|---|---|\n");
+        for (size_t i = 0; i < d->nattrs; i++) {
+            const kp_attr *a = &d->attrs[i];
+            sbuf_add(b, "| ");
+            code(b, a->name);
+            sbuf_printf(b, " | %s | ", kp_attr_type_name(a->type));
+            num(b, a->type == KP_ATTR_ENUM ? (double)a->nvalues : a->type == KP_ATTR_SHARD ? a->shard_count : a->distinct);
+            sbuf_add(b, " | ");
+            sbuf dist;
+            sbuf_init(&dist);
+            if (a->type == KP_ATTR_ENUM) {
+                for (size_t k = 0; k < a->nvalues; k++)
+                    sbuf_printf(&dist, "%s%s %.0f %%", k ? ", " : "", a->values[k].name, a->values[k].share * 100);
+            } else if (a->zipf > 0) {
+                sbuf_printf(&dist, "zipf s = %.2g (a few values take most items)", a->zipf);
+            } else if (a->type == KP_ATTR_SHARD) {
+                sbuf_add(&dist, "even over the suffixes");
+            } else if (!isnan(a->distinct)) {
+                sbuf_add(&dist, "uniform");
+            }
+            if (!isnan(a->write_hot))
+                sbuf_printf(&dist, "%s%.0f %% of writes on the newest value", dist.len ? "; " : "", a->write_hot * 100);
+            cell(b, dist.s);
+            sbuf_free(&dist);
+            sbuf_add(b, " |\n");
+        }
+        sbuf_add(b, "\n");
+    }
+}
+
+static void served_section(sbuf *b, const kp_design *d, const kp_analysis *a)
+{
+    sbuf_add(b, "## 3. How each pattern is served\n\n");
+    sbuf_add(b, "Plans: `get` one GetItem; `query` one Query; `multi` several requests (fan-out or a chain); `scan` a "
+                "full-table Scan; `covered` already in another pattern's result; `outside` served outside DynamoDB; "
+                "`write`/`transact` for writes.\n\n");
+    sbuf_add(b, "| # | Pattern | Plan | Index | Key condition | Requests/call | Items/call | RCU/call | RCU/s | WCU/s | "
+                "Latency est. / target |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern_result *p = &a->patterns[i];
+        sbuf_add(b, "| ");
+        cell(b, p->pattern->id);
+        sbuf_add(b, " | ");
+        cell(b, p->pattern->name);
+        sbuf_printf(b, " | %s `%s` | ", p->plan == KP_PLAN_SCAN ? "**scan**" : kp_plan_word(p->plan), kp_plan_symbol(p->plan));
+        cell(b, p->index_name ? p->index_name : "table");
+        sbuf_add(b, " | ");
+        if (p->key_condition && *p->key_condition) {
+            code(b, p->key_condition);
+            for (size_t k = 0; k < p->nvalues; k++) {
+                char *v = xasprintf("%s = %s", p->values[k].name, p->values[k].value);
+                sbuf_add(b, "<br>");
+                code(b, v);
+                free(v);
+            }
+            if (p->filter)
+                sbuf_add(b, "<br>+ FilterExpression");
+        } else {
+            sbuf_add(b, "—");
+        }
+        sbuf_add(b, " | ");
+        num(b, p->requests);
+        sbuf_add(b, " | ");
+        num(b, p->items_per_call);
+        sbuf_add(b, " | ");
+        num(b, p->rcu_per_call);
+        sbuf_add(b, " | ");
+        num(b, p->rcu_per_s);
+        sbuf_add(b, " | ");
+        num(b, p->wcu_per_s);
+        sbuf_add(b, " | ");
+        if (p->plan == KP_PLAN_OUTSIDE || p->plan == KP_PLAN_COVERED)
+            num(b, NAN);
+        else
+            num(b, p->latency_ms);
+        sbuf_add(b, " / ");
+        num(b, p->pattern->latency);
+        sbuf_add(b, p->latency_ok ? " ms" : " ms **over target**");
+        sbuf_add(b, " |\n");
+    }
+    sbuf_add(b, "\n");
+    bool any = false;
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern_result *p = &a->patterns[i];
+        if (p->nsteps > 1) {
+            if (!any)
+                sbuf_add(b, "Requests of the patterns that need more than one:\n\n");
+            any = true;
+            sbuf_printf(b, "- pattern %s:", p->pattern->id);
+            for (size_t k = 0; k < p->nsteps; k++) {
+                const kp_step *s = &p->steps[k];
+                sbuf_printf(b, "%s %s", k ? ";" : "", kp_op_name(s->op));
+                if (s->count > 1)
+                    sbuf_printf(b, " ×%.0f", s->count);
+                sbuf_printf(b, " on %s", s->index < 0 ? "table" : d->indexes[s->index].name);
+                if (s->key_condition) {
+                    sbuf_add(b, " ");
+                    code(b, s->key_condition);
+                }
+            }
+            sbuf_add(b, "\n");
+        }
+    }
+    if (any)
+        sbuf_add(b, "\n");
+    any = false;
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern_result *p = &a->patterns[i];
+        for (size_t k = 0; k < p->nwarnings; k++) {
+            if (!any)
+                sbuf_add(b, "Warnings:\n\n");
+            any = true;
+            sbuf_printf(b, "- pattern %s: %s\n", p->pattern->id, p->warnings[k]);
+        }
+    }
+    if (any)
+        sbuf_add(b, "\n");
+}
+
+static void indexes_section(sbuf *b, const kp_design *d, const kp_analysis *a)
+{
+    sbuf_add(b, "## 4. Indexes, and why each exists\n\n");
+    if (!d->nindexes) {
+        sbuf_add(b, "No secondary index: every pattern is served by the table's own key.\n\n");
+        return;
+    }
+    sbuf_add(b, "Each global index has its own capacity and receives a write for every table write of an item it "
+                "holds; if it throttles, the table's writes fail.\n\n");
+    sbuf_add(b, "| Index | Type | Keys | Projection | Serves patterns | Items | WCU/s | Why it exists |\n"
+                "|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < d->nindexes; i++) {
+        const kp_index *x = &d->indexes[i];
+        const kp_index_result *ir = i + 1 < a->nindexes ? &a->indexes[i + 1] : NULL;
+        sbuf_add(b, "| ");
+        code(b, x->name);
+        sbuf_printf(b, " | %s | ", kp_index_kind_name(x->kind));
+        char *keys = xasprintf("%s%s%s", x->pk.s ? x->pk.s : "", x->sk.s ? " / " : "", x->sk.s ? x->sk.s : "");
+        code(b, keys);
+        free(keys);
+        sbuf_printf(b, " | %s", kp_projection_name(x->projection));
+        if (x->projection == KP_PROJ_INCLUDE) {
+            sbuf_add(b, " (");
+            for (size_t k = 0; k < x->ninclude; k++)
+                sbuf_printf(b, "%s%s", k ? ", " : "", x->include[k].s);
+            sbuf_add(b, ")");
+        }
+        sbuf_add(b, " | ");
+        size_t served = 0;
+        for (size_t k = 0; k < a->npatterns; k++)
+            if (a->patterns[k].index == (ptrdiff_t)i) {
+                sbuf_printf(b, "%s%s", served ? ", " : "", a->patterns[k].pattern->id);
+                served++;
+            }
+        if (!served)
+            sbuf_add(b, "**none**");
+        sbuf_add(b, " | ");
+        num(b, ir ? ir->items : NAN);
+        sbuf_add(b, " | ");
+        num(b, ir ? ir->wcu_per_s : NAN);
+        sbuf_add(b, " | ");
+        cell(b, x->why && *x->why ? x->why : "**not written**");
+        sbuf_add(b, " |\n");
+    }
+    sbuf_add(b, "\n");
+}
+
+static void heat_section(sbuf *b, const kp_analysis *a)
+{
+    sbuf_add(b, "## 5. Heat: where the load concentrates\n\n");
+    sbuf_add(b, "Each partition serves at most 3,000 read units/s and 1,000 write units/s; at 100 % it throttles "
+                "whatever the table's total capacity.\n\n");
+    if (!a->npartitions) {
+        sbuf_add(b, "No partition figures.\n\n");
+        return;
+    }
+    sbuf_add(b, "| Index | Partition key | Entity | Distinct values | Hottest value's share | Read units/s | Read use | "
+                "Write units/s | Write use | State |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < a->npartitions; i++) {
+        const kp_partition_result *p = &a->partitions[i];
+        sbuf_add(b, "| ");
+        cell(b, p->index_name ? p->index_name : "table");
+        sbuf_add(b, " | ");
+        code(b, p->template_src);
+        sbuf_add(b, " | ");
+        cell(b, p->entity ? p->entity->name : NULL);
+        sbuf_add(b, " | ");
+        num(b, p->distinct);
+        sbuf_add(b, " | ");
+        pct(b, p->hot_share);
+        sbuf_add(b, " | ");
+        num(b, p->read_units);
+        sbuf_add(b, " | ");
+        pct(b, p->read_util);
+        sbuf_add(b, " | ");
+        num(b, p->write_units);
+        sbuf_add(b, " | ");
+        pct(b, p->write_util);
+        sbuf_add(b, " | ");
+        if (p->hot)
+            sbuf_printf(b, "**HOT** — shard over %d suffixes", p->suggest_shards);
+        else
+            sbuf_add(b, "ok");
+        sbuf_add(b, " |\n");
+    }
+    sbuf_add(b, "\n");
+}
+
+static const kp_cost_line *cost_line(const kp_cost *c, const char *name)
+{
+    for (size_t i = 0; i < c->nlines; i++)
+        if (c->lines[i].name && strcmp(c->lines[i].name, name) == 0)
+            return &c->lines[i];
+    return NULL;
+}
+
+static void cost_section(sbuf *b, const kp_design *d, const kp_analysis *a)
+{
+    sbuf_add(b, "## 6. Cost per month (730 hours)\n\n");
+    sbuf_printf(b, "The design is billed **%s**; both modes are shown so the choice can be checked.\n\n",
+                kp_billing_name(d->table.billing));
+    const kp_cost *od = &a->on_demand, *pv = &a->provisioned;
+    sbuf_add(b, "| Line | On-demand | Provisioned |\n|---|---|---|\n");
+    /* lines in on-demand order, then provisioned-only lines */
+    for (int pass = 0; pass < 2; pass++) {
+        const kp_cost *c = pass ? pv : od, *o = pass ? od : pv;
+        for (size_t i = 0; i < c->nlines; i++) {
+            const char *name = c->lines[i].name;
+            if (pass && cost_line(o, name))
+                continue;
+            const kp_cost_line *l_od = pass ? NULL : &c->lines[i];
+            const kp_cost_line *l_pv = pass ? &c->lines[i] : cost_line(o, name);
+            sbuf_add(b, "| ");
+            cell(b, name);
+            sbuf_add(b, " | ");
+            if (l_od)
+                money(b, l_od->amount, od->currency);
+            else
+                sbuf_add(b, "—");
+            sbuf_add(b, " | ");
+            if (l_pv)
+                money(b, l_pv->amount, pv->currency);
+            else
+                sbuf_add(b, "—");
+            sbuf_add(b, " |\n");
+        }
+    }
+    sbuf_add(b, "| **total** | **");
+    money(b, od->total, od->currency);
+    sbuf_add(b, "** | **");
+    money(b, pv->total, pv->currency);
+    sbuf_add(b, "** |\n\n");
+}
+
+static void checklist_section(sbuf *b, const kp_analysis *a)
+{
+    sbuf_printf(b, "## 7. Checklist (%d of %d applicable items pass)\n\n", a->checklist_pass, a->checklist_applicable);
+    sbuf_add(b, "| # | Item | Status | Why |\n|---|---|---|---|\n");
+    for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
+        const kp_check_item *c = &a->checklist[i];
+        sbuf_printf(b, "| %d | ", c->item ? c->item : i + 1);
+        cell(b, c->title);
+        sbuf_printf(b, " | %s | ", c->status == KP_CHECK_PASS ? "✅ pass" : c->status == KP_CHECK_FAIL ? "❌ **fail**" : "n/a");
+        cell(b, c->why);
+        sbuf_add(b, " |\n");
+    }
+    sbuf_add(b, "\n");
+    if (a->nfindings) {
+        sbuf_add(b, "### Findings\n\n| Severity | Code | Where | Finding | Fix |\n|---|---|---|---|---|\n");
+        for (size_t i = 0; i < a->nfindings; i++) {
+            const kp_finding *f = &a->findings[i];
+            sbuf_printf(b, "| %s | `%s` | ", f->sev == KP_SEV_ERROR ? "error" : f->sev == KP_SEV_WARNING ? "warning" : "note",
+                        f->code);
+            cell(b, f->where);
+            sbuf_add(b, " | ");
+            cell(b, f->message);
+            sbuf_add(b, " | ");
+            cell(b, f->fix);
+            sbuf_add(b, " |\n");
+        }
+        sbuf_add(b, "\n");
+    }
+}
+
+static void decisions_section(sbuf *b, const export_record *r)
+{
+    const kp_design *d = r->design;
+    sbuf_add(b, "## 8. Decisions\n\n");
+    if (!d->ndecisions) {
+        sbuf_add(b, "**No decision is recorded.** Every choice above (the partition key, single-table use, each "
+                    "index) should be written down with its alternatives and the signal that would reopen it.\n\n");
+        return;
+    }
+    for (size_t i = 0; i < d->ndecisions; i++) {
+        const kp_decision *dec = &d->decisions[i];
+        bool fired = sig_decision_fired(r->signals, dec);
+        sbuf_printf(b, "### %s — %s%s\n\n", dec->id, or_dash(dec->title), fired ? " — **REOPEN**" : "");
+        sbuf_printf(b, "- **Status:** %s", kp_decision_status_name(dec->status));
+        if (fired)
+            sbuf_add(b, " → **reopen**: a reopening signal fired (below)");
+        sbuf_add(b, "\n- **Patterns:** ");
+        if (!dec->npatterns)
+            sbuf_add(b, "—");
+        for (size_t k = 0; k < dec->npatterns; k++) {
+            const kp_pattern *p = design_pattern(d, dec->patterns[k].s);
+            sbuf_printf(b, "%s%s", k ? ", " : "", dec->patterns[k].s);
+            if (p && p->name)
+                sbuf_printf(b, " (%s)", p->name);
+        }
+        sbuf_add(b, "\n\n");
+        para(b, "Context.", dec->context);
+        para(b, "Decision.", dec->decision);
+        sbuf_add(b, "**Alternatives discarded**\n\n");
+        if (!dec->nalternatives)
+            sbuf_add(b, "_none written._\n\n");
+        else {
+            sbuf_add(b, "| Option | Why not |\n|---|---|\n");
+            for (size_t k = 0; k < dec->nalternatives; k++) {
+                sbuf_add(b, "| ");
+                cell(b, dec->alternatives[k].option);
+                sbuf_add(b, " | ");
+                cell(b, dec->alternatives[k].why_not);
+                sbuf_add(b, " |\n");
+            }
+            sbuf_add(b, "\n");
+        }
+        sbuf_add(b, "**Falsifiable assumptions**\n\n");
+        if (!dec->nassumptions)
+            sbuf_add(b, "_none written._\n");
+        for (size_t k = 0; k < dec->nassumptions; k++)
+            sbuf_printf(b, "- %s\n", dec->assumptions[k]);
+        sbuf_add(b, "\n");
+        para(b, "Failure test (how we would see it fail).", dec->failure_test);
+        para(b, "Rollback.", dec->rollback);
+        para(b, "Limitations.", dec->limitations);
+        sbuf_add(b, "**Reopening signals**\n\n");
+        if (!dec->nsignals) {
+            sbuf_add(b, "_none: nothing would reopen this decision automatically._\n\n");
+            continue;
+        }
+        sbuf_add(b, "| Signal | Value in this design | Latest observation | State |\n|---|---|---|---|\n");
+        for (size_t k = 0; k < dec->nsignals; k++) {
+            const kp_signal *sg = &dec->signals[k];
+            const sig_result *res = NULL;
+            for (size_t j = 0; r->signals && j < r->signals->n; j++)
+                if (r->signals->v[j].signal == sg)
+                    res = &r->signals->v[j];
+            sbuf_add(b, "| ");
+            code(b, sg->src);
+            sbuf_add(b, " | ");
+            if (res && res->known)
+                num(b, res->value);
+            else
+                sbuf_add(b, "unknown");
+            sbuf_add(b, " | ");
+            if (res && res->observed) {
+                num(b, res->observed->value);
+                sbuf_printf(b, " (%s, %s)", res->observed->time, res->observed->source);
+            } else {
+                sbuf_add(b, "none");
+            }
+            sbuf_printf(b, " | %s |\n", res && res->fired ? "**FIRED — reopen**" : "ok");
+        }
+        sbuf_add(b, "\n");
+    }
+}
+
+static void alerts_section(sbuf *b, const kp_design *d)
+{
+    sbuf_add(b, "## 9. Alerts operations watches\n\n");
+    if (!d->nalerts) {
+        sbuf_add(b, "**No alert is defined** (checklist items 7 and 9 want throttling and hot-key alerts).\n\n");
+        return;
+    }
+    sbuf_add(b, "| Alert | Metric | When |\n|---|---|---|\n");
+    for (size_t i = 0; i < d->nalerts; i++) {
+        sbuf_add(b, "| ");
+        cell(b, d->alerts[i].name);
+        sbuf_add(b, " | ");
+        code(b, d->alerts[i].metric);
+        sbuf_add(b, " | ");
+        cell(b, d->alerts[i].when);
+        sbuf_add(b, " |\n");
+    }
+    sbuf_add(b, "\n");
+}
+
+static void history_section(sbuf *b, const export_record *r)
+{
+    sbuf_add(b, "## 10. Version history\n\n");
+    if (!r->nhistory) {
+        sbuf_add(b, "Not from a workspace: no version history. `keyplan commit WORKSPACE DESIGN.yaml -m MSG` records "
+                    "one.\n\n");
+    } else {
+        sbuf_add(b, "| Version | Date (UTC) | Author | Message |\n|---|---|---|---|\n");
+        for (size_t i = r->nhistory; i-- > 0;) {
+            const ws_version *v = &r->history[i];
+            sbuf_printf(b, "| %d%s | %s | ", v->number, v->number == r->version ? " (this)" : "", v->time);
+            cell(b, v->author);
+            sbuf_add(b, " | ");
+            cell(b, v->message);
+            sbuf_add(b, " |\n");
+        }
+        sbuf_add(b, "\n");
+    }
+    if (r->changes && *r->changes) {
+        sbuf_add(b, "### What changed from the previous version\n\n```text\n");
+        sbuf_add(b, r->changes);
+        if (b->s[b->len - 1] != '\n')
+            sbuf_addc(b, '\n');
+        sbuf_add(b, "```\n\n");
+    }
+    if (r->nobs) {
+        sbuf_add(b, "### Observations recorded\n\n| Metric | Value | Date (UTC) | Source |\n|---|---|---|---|\n");
+        for (size_t i = 0; i < r->nobs; i++) {
+            sbuf_add(b, "| ");
+            code(b, r->obs[i].metric);
+            sbuf_add(b, " | ");
+            num(b, r->obs[i].value);
+            sbuf_printf(b, " | %s | ", r->obs[i].time);
+            cell(b, r->obs[i].source);
+            sbuf_add(b, " |\n");
+        }
+        sbuf_add(b, "\n");
+    }
+}
+
+static void repeat_section(sbuf *b, const export_record *r)
+{
+    sbuf_add(b, "## 11. How to repeat this reasoning\n\n");
+    sbuf_add(b, "Every figure above comes from the design in the appendix and the rules of the course (a read unit is "
+                "4 KB, eventual reads cost half, a partition takes 3,000 read and 1,000 write units/s, each index "
+                "pays its own writes). To check or change it:\n\n```sh\n");
+    if (r->version > 0) {
+        sbuf_printf(b, "keyplan show %s %d > design.yaml   # this version's design\n", or_dash(r->source), r->version);
+        sbuf_add(b, "keyplan check design.yaml   # plans, units, heat, cost, checklist, findings\n");
+        sbuf_printf(b, "keyplan signals %s   # reopening signals against the latest observations\n", or_dash(r->source));
+        if (r->nhistory > 1)
+            sbuf_printf(b, "keyplan diff %s %d %d   # what the last change did\n", or_dash(r->source),
+                        r->history[r->nhistory - 2].number, r->history[r->nhistory - 1].number);
+    } else {
+        sbuf_printf(b, "keyplan check %s   # plans, units, heat, cost, checklist, findings\n", or_dash(r->source));
+        sbuf_printf(b, "keyplan commit design.keyplan %s -m \"...\"   # start the version history\n", or_dash(r->source));
+    }
+    sbuf_add(b, "```\n\n");
+    char *yaml = designio_save_string(r->design);
+    sbuf_add(b, "### Appendix: the design\n\n<details><summary>design.yaml (canonical)</summary>\n\n```yaml\n");
+    sbuf_add(b, yaml);
+    if (b->len && b->s[b->len - 1] != '\n')
+        sbuf_addc(b, '\n');
+    sbuf_add(b, "```\n\n</details>\n");
+    free(yaml);
+}
+
+char *export_md(const export_record *r)
+{
+    sbuf b;
+    sbuf_init(&b);
+    heading(&b, r);
+    gaps(&b, r);
+    patterns_section(&b, r->design);
+    keys_section(&b, r->design);
+    served_section(&b, r->design, r->analysis);
+    indexes_section(&b, r->design, r->analysis);
+    heat_section(&b, r->analysis);
+    cost_section(&b, r->design, r->analysis);
+    checklist_section(&b, r->analysis);
+    decisions_section(&b, r);
+    alerts_section(&b, r->design);
+    history_section(&b, r);
+    repeat_section(&b, r);
+    return sbuf_steal(&b);
+}
+
+/* ---- JSON -------------------------------------------------------------------------------- */
+
+static json_t *jstr(const char *s) { return s ? json_string(s) : json_null(); }
+static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *observation_json(const sig_observation *o)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "metric", jstr(o->metric));
+    json_object_set_new(j, "value", jnum(o->value));
+    json_object_set_new(j, "time", jstr(o->time));
+    json_object_set_new(j, "source", jstr(o->source));
+    return j;
+}
+
+char *export_json(const export_record *r)
+{
+    json_t *root = analysis_json(r->design, r->analysis);
+    json_object_set_new(root, "source", jstr(r->source));
+    json_object_set_new(root, "version", r->version > 0 ? json_integer(r->version) : json_null());
+    json_t *decs = json_array(), *flat = json_array();
+    for (size_t i = 0; i < r->design->ndecisions; i++) {
+        const kp_decision *dec = &r->design->decisions[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "id", jstr(dec->id));
+        json_object_set_new(j, "title", jstr(dec->title));
+        json_object_set_new(j, "status", jstr(kp_decision_status_name(dec->status)));
+        json_object_set_new(j, "reopen", json_boolean(sig_decision_fired(r->signals, dec)));
+        json_t *pats = json_array();
+        for (size_t k = 0; k < dec->npatterns; k++)
+            json_array_append_new(pats, jstr(dec->patterns[k].s));
+        json_object_set_new(j, "patterns", pats);
+        json_object_set_new(j, "context", jstr(dec->context));
+        json_object_set_new(j, "decision", jstr(dec->decision));
+        json_t *alts = json_array();
+        for (size_t k = 0; k < dec->nalternatives; k++) {
+            json_t *al = json_object();
+            json_object_set_new(al, "option", jstr(dec->alternatives[k].option));
+            json_object_set_new(al, "why_not", jstr(dec->alternatives[k].why_not));
+            json_array_append_new(alts, al);
+        }
+        json_object_set_new(j, "alternatives", alts);
+        json_t *as = json_array();
+        for (size_t k = 0; k < dec->nassumptions; k++)
+            json_array_append_new(as, jstr(dec->assumptions[k]));
+        json_object_set_new(j, "assumptions", as);
+        json_object_set_new(j, "failure_test", jstr(dec->failure_test));
+        json_object_set_new(j, "rollback", jstr(dec->rollback));
+        json_object_set_new(j, "limitations", jstr(dec->limitations));
+        json_t *sigs = json_array();
+        for (size_t k = 0; r->signals && k < r->signals->n; k++) {
+            const sig_result *s = &r->signals->v[k];
+            if (s->decision != dec)
+                continue;
+            json_t *sj = json_object();
+            json_object_set_new(sj, "signal", jstr(s->signal->src));
+            json_object_set_new(sj, "metric", jstr(s->signal->metric));
+            json_object_set_new(sj, "op", jstr(kp_cmp_name(s->signal->cmp)));
+            json_object_set_new(sj, "threshold", jnum(s->signal->value));
+            json_object_set_new(sj, "value", s->known ? jnum(s->value) : json_null());
+            json_object_set_new(sj, "observed", s->observed ? observation_json(s->observed) : json_null());
+            json_object_set_new(sj, "fired", json_boolean(s->fired));
+            json_t *fj = json_deep_copy(sj);
+            json_object_set_new(fj, "decision", jstr(dec->id));
+            json_array_append_new(flat, fj);
+            json_array_append_new(sigs, sj);
+        }
+        json_object_set_new(j, "signals", sigs);
+        json_array_append_new(decs, j);
+    }
+    json_object_set_new(root, "decisions", decs);
+    /* the analysis' signals[] knows only the design's values: replace it with the full picture */
+    json_object_set_new(root, "signals", flat);
+    json_t *hist = json_array();
+    for (size_t i = 0; i < r->nhistory; i++) {
+        const ws_version *v = &r->history[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "version", json_integer(v->number));
+        json_object_set_new(j, "parent", v->parent ? json_integer(v->parent) : json_null());
+        json_object_set_new(j, "time", jstr(v->time));
+        json_object_set_new(j, "author", jstr(v->author));
+        json_object_set_new(j, "message", jstr(v->message));
+        json_array_append_new(hist, j);
+    }
+    json_object_set_new(root, "history", hist);
+    json_t *obs = json_array();
+    for (size_t i = 0; i < r->nobs; i++)
+        json_array_append_new(obs, observation_json(&r->obs[i]));
+    json_object_set_new(root, "observations", obs);
+    json_object_set_new(root, "changes", jstr(r->changes));
+    char *t = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    char *out = xasprintf("%s\n", t ? t : "{}");
+    free(t);
+    return out;
+}

@@ -1,0 +1,25 @@
+/* design_io.h - the design file: YAML load (libyaml), validation, canonical save.
+ *
+ * Loading never half-loads: on any error the result is NULL and `diags` holds every problem
+ * found, each "FILE:LINE:COL: error: what is wrong; what was expected". Saving writes canonical
+ * YAML (fixed key order, stable formatting) so that load(save(x)) equals x. */
+#ifndef KP_DESIGN_IO_H
+#define KP_DESIGN_IO_H
+
+#include "design.h"
+
+/* Loads and validates the design in `path`. Returns NULL on any error (diags filled, with
+ * diags->file set to `path` when the caller left it NULL). The caller frees the design. */
+kp_design *designio_load_file(const char *path, kp_diags *diags);
+
+/* The same over text in memory; `name` is the file name used in messages. */
+kp_design *designio_load_string(const char *text, size_t len, const char *name, kp_diags *diags);
+
+/* Canonical YAML of a design. Never NULL; caller frees. */
+char *designio_save_string(const kp_design *d);
+
+/* Writes canonical YAML to `path` atomically (temp file + rename). false with diags on error;
+ * the file is untouched then. */
+bool designio_save_file(const kp_design *d, const char *path, kp_diags *diags);
+
+#endif

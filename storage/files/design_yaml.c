@@ -1,0 +1,2033 @@
+/* design_yaml.c - the design file: YAML load (libyaml events into a small node tree with
+ * aliases kept as references), key/type checks, building the kp_design, semantic validation
+ * (model/validate.c) and canonical save through the libyaml emitter. */
+#include "design_io.h"
+
+#include "validate.h"
+#include "fileio.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+/* Deepest nesting accepted (block or flow); deeper input is refused, never recursed into. */
+#define YN_MAX_DEPTH 200
+/* Alias expansion budget: a walk of the whole document, following aliases, may visit at most
+ * the real node count plus this many nodes. */
+#define YN_ALIAS_BUDGET 100000
+
+/* ==========================================================================================
+ * The node tree
+ * ========================================================================================== */
+
+typedef enum yn_kind { YN_SCALAR, YN_SEQ, YN_MAP, YN_ALIAS } yn_kind;
+
+typedef struct ynode {
+    yn_kind kind;
+    char *text; /* scalar value (NUL-terminated), alias name for YN_ALIAS */
+    size_t len;
+    yaml_scalar_style_t style;
+    kp_loc loc;               /* start of the node (1-based) */
+    struct ynode **kids;      /* seq: items; map: key, value, key, value ... */
+    size_t n, cap;
+    const struct ynode *target; /* YN_ALIAS: the anchored node */
+} ynode;
+
+typedef struct yanchor {
+    char *name;
+    const ynode *node;
+} yanchor;
+
+typedef struct yctx {
+    const char *text;
+    size_t len;
+    size_t *lines; /* byte offset of the start of each line */
+    size_t nlines, caplines;
+    kp_diags *diags;
+    yaml_parser_t parser;
+    ynode **all;
+    size_t nall, capall;
+    yanchor *anchors;
+    size_t nanchors, capanchors;
+    size_t visits, budget;
+    bool failed;
+} yctx;
+
+static ynode *yn_new(yctx *c, yn_kind kind, yaml_mark_t m)
+{
+    ynode *n = xcalloc(1, sizeof *n);
+    n->kind = kind;
+    n->loc = (kp_loc){(int)m.line + 1, (int)m.column + 1};
+    VEC_GROW(c->all, c->nall, c->capall);
+    c->all[c->nall++] = n;
+    return n;
+}
+
+static void yn_add(ynode *parent, ynode *kid)
+{
+    VEC_GROW(parent->kids, parent->n, parent->cap);
+    parent->kids[parent->n++] = kid;
+}
+
+static void yctx_free(yctx *c)
+{
+    for (size_t i = 0; i < c->nall; i++) {
+        free(c->all[i]->text);
+        free(c->all[i]->kids);
+        free(c->all[i]);
+    }
+    free(c->all);
+    for (size_t i = 0; i < c->nanchors; i++)
+        free(c->anchors[i].name);
+    free(c->anchors);
+    free(c->lines);
+}
+
+static void add_anchor(yctx *c, const yaml_char_t *name, const ynode *n)
+{
+    if (!name)
+        return;
+    VEC_GROW(c->anchors, c->nanchors, c->capanchors);
+    c->anchors[c->nanchors++] = (yanchor){xstrdup((const char *)name), n};
+}
+
+static const ynode *find_anchor(const yctx *c, const char *name)
+{
+    for (size_t i = c->nanchors; i-- > 0;)
+        if (strcmp(c->anchors[i].name, name) == 0)
+            return c->anchors[i].node;
+    return NULL;
+}
+
+/* Follows aliases to the node they name. */
+static const ynode *R(const ynode *n)
+{
+    while (n && n->kind == YN_ALIAS)
+        n = n->target;
+    return n;
+}
+
+/* ---- positions ------------------------------------------------------------------------- */
+
+static void index_lines(yctx *c)
+{
+    VEC_GROW(c->lines, c->nlines, c->caplines);
+    c->lines[c->nlines++] = 0;
+    for (size_t i = 0; i < c->len; i++)
+        if (c->text[i] == '\n') {
+            VEC_GROW(c->lines, c->nlines, c->caplines);
+            c->lines[c->nlines++] = i + 1;
+        }
+}
+
+static size_t utf8_width(unsigned char b)
+{
+    return b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 1;
+}
+
+static size_t utf8_len_of(unsigned long cp)
+{
+    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+/* Line/column (columns count characters) of byte offset `off` of the raw text. */
+static kp_loc loc_of_offset(const char *text, size_t len, size_t off)
+{
+    kp_loc l = {1, 1};
+    for (size_t i = 0; i < off && i < len; i++) {
+        unsigned char b = (unsigned char)text[i];
+        if (b == '\n')
+            l.line++, l.col = 1;
+        else if ((b & 0xC0) != 0x80)
+            l.col++;
+    }
+    return l;
+}
+
+/* Column of byte `off` of a scalar's value, counted in the source (quotes and escapes taken
+ * into account). Falls back to start column + characters when the scalar spans lines. */
+static kp_loc scalar_loc_at(const yctx *c, const ynode *n, size_t off)
+{
+    kp_loc l = n->loc;
+    if (n->kind != YN_SCALAR)
+        return l;
+    size_t fallback_chars = 0;
+    for (size_t i = 0; i < off && i < n->len; i++)
+        if (((unsigned char)n->text[i] & 0xC0) != 0x80)
+            fallback_chars++;
+    bool quoted = n->style == YAML_SINGLE_QUOTED_SCALAR_STYLE || n->style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    kp_loc fb = {l.line, l.col + (quoted ? 1 : 0) + (int)fallback_chars};
+    if (n->style == YAML_LITERAL_SCALAR_STYLE || n->style == YAML_FOLDED_SCALAR_STYLE)
+        return fb;
+    if (l.line < 1 || (size_t)l.line > c->nlines)
+        return fb;
+    size_t p = c->lines[l.line - 1];
+    for (int k = 1; k < l.col && p < c->len; k++)
+        p += utf8_width((unsigned char)c->text[p]);
+    int col = l.col;
+    /* an anchor or a tag before the value: the node starts there, the text after it */
+    while (p < c->len && (c->text[p] == '&' || c->text[p] == '!')) {
+        while (p < c->len && !strchr(" \t\r\n", c->text[p]))
+            p += utf8_width((unsigned char)c->text[p]), col++;
+        while (p < c->len && (c->text[p] == ' ' || c->text[p] == '\t'))
+            p++, col++;
+    }
+    if (quoted)
+        p++, col++;
+    size_t vi = 0;
+    while (vi < off) {
+        if (p >= c->len || c->text[p] == '\n' || c->text[p] == '\r')
+            return fb;
+        char ch = c->text[p];
+        if (n->style == YAML_SINGLE_QUOTED_SCALAR_STYLE && ch == '\'') {
+            p += 2, col += 2, vi += 1;
+            continue;
+        }
+        if (n->style == YAML_DOUBLE_QUOTED_SCALAR_STYLE && ch == '\\' && p + 1 < c->len) {
+            char e = c->text[p + 1];
+            size_t hex = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+            size_t raw = 2 + hex, out = 1;
+            if (hex) {
+                char buf[9] = {0};
+                memcpy(buf, c->text + p + 2, p + 2 + hex <= c->len ? hex : 0);
+                out = utf8_len_of(strtoul(buf, NULL, 16));
+            } else if (e == 'N' || e == '_') {
+                out = 2;
+            } else if (e == 'L' || e == 'P') {
+                out = 3;
+            } else if (e == '\n') {
+                return fb;
+            }
+            p += raw, col += (int)raw, vi += out;
+            continue;
+        }
+        size_t w = utf8_width((unsigned char)ch);
+        p += w, vi += w, col++;
+    }
+    return (kp_loc){l.line, col};
+}
+
+/* ==========================================================================================
+ * Parsing: events into nodes
+ * ========================================================================================== */
+
+static void syntax_error(yctx *c)
+{
+    yaml_parser_t *p = &c->parser;
+    const char *problem = p->problem ? p->problem : "unreadable input";
+    yaml_mark_t m = p->problem_mark;
+    kp_loc loc = {(int)m.line + 1, (int)m.column + 1};
+    if (p->error == YAML_READER_ERROR) /* the reader gives a byte offset, not a mark */
+        loc = loc_of_offset(c->text, c->len, p->problem_offset);
+    if (p->context)
+        diags_add(c->diags, KP_SYNTAX, loc, "YAML syntax error: %s %s (started at line %d, column %d); expected well-formed YAML",
+                  problem, p->context, (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
+    else
+        diags_add(c->diags, KP_SYNTAX, loc, "YAML syntax error: %s; expected well-formed YAML", problem);
+    c->failed = true;
+}
+
+static bool next_event(yctx *c, yaml_event_t *ev)
+{
+    if (!yaml_parser_parse(&c->parser, ev)) {
+        syntax_error(c);
+        return false;
+    }
+    return true;
+}
+
+/* Builds the node starting with event `ev` (consumed). NULL on error (diagnosed). */
+static ynode *load_node(yctx *c, yaml_event_t *ev, int depth)
+{
+    if (depth > YN_MAX_DEPTH) {
+        diags_add(c->diags, KP_SYNTAX, (kp_loc){(int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1},
+                  "the document nests deeper than %d levels; expected a design file", YN_MAX_DEPTH);
+        yaml_event_delete(ev);
+        c->failed = true;
+        return NULL;
+    }
+    ynode *n = NULL;
+    switch (ev->type) {
+    case YAML_ALIAS_EVENT: {
+        n = yn_new(c, YN_ALIAS, ev->start_mark);
+        n->text = xstrdup((const char *)ev->data.alias.anchor);
+        n->target = find_anchor(c, n->text);
+        if (!n->target) {
+            diags_add(c->diags, KP_SYNTAX, n->loc,
+                      "alias '*%s' names no anchor defined before it; expected '&%s' on an earlier node",
+                      n->text, n->text);
+            c->failed = true;
+            n = NULL;
+        }
+        yaml_event_delete(ev);
+        return n;
+    }
+    case YAML_SCALAR_EVENT:
+        n = yn_new(c, YN_SCALAR, ev->start_mark);
+        n->len = ev->data.scalar.length;
+        n->text = xstrndup((const char *)ev->data.scalar.value, n->len);
+        n->style = ev->data.scalar.style;
+        add_anchor(c, ev->data.scalar.anchor, n);
+        yaml_event_delete(ev);
+        return n;
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT: {
+        bool seq = ev->type == YAML_SEQUENCE_START_EVENT;
+        n = yn_new(c, seq ? YN_SEQ : YN_MAP, ev->start_mark);
+        yaml_char_t *anchor = seq ? ev->data.sequence_start.anchor : ev->data.mapping_start.anchor;
+        char *aname = anchor ? xstrdup((const char *)anchor) : NULL;
+        yaml_event_delete(ev);
+        for (;;) {
+            yaml_event_t e;
+            if (!next_event(c, &e)) {
+                free(aname);
+                return NULL;
+            }
+            if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT) {
+                yaml_event_delete(&e);
+                break;
+            }
+            ynode *kid = load_node(c, &e, depth + 1);
+            if (!kid) {
+                free(aname);
+                return NULL;
+            }
+            yn_add(n, kid);
+        }
+        add_anchor(c, (const yaml_char_t *)aname, n);
+        free(aname);
+        return n;
+    }
+    default:
+        yaml_event_delete(ev);
+        return NULL;
+    }
+}
+
+/* Walks the document following aliases and counts the nodes visited; false (diagnosed) when
+ * the count passes the budget (a "billion laughs" file). `via` is the outermost alias. */
+static bool count_walk(yctx *c, const ynode *n, const ynode *via, int depth)
+{
+    if (++c->visits > c->budget || depth > 4 * YN_MAX_DEPTH) {
+        kp_loc at = via ? via->loc : n->loc;
+        diags_add(c->diags, KP_ALIAS, at,
+                  "YAML aliases expand to more than %zu nodes; expected a design without runaway aliases "
+                  "(\"billion laughs\")",
+                  c->budget);
+        return false;
+    }
+    if (n->kind == YN_ALIAS)
+        return count_walk(c, n->target, via ? via : n, depth + 1);
+    for (size_t i = 0; i < n->n; i++)
+        if (!count_walk(c, n->kids[i], via, depth + 1))
+            return false;
+    return true;
+}
+
+/* Parses the text into a tree. NULL with diagnostics on error. An empty document gives NULL
+ * with an EMPTY diagnostic. */
+static const ynode *parse_tree(yctx *c)
+{
+    size_t bad;
+    if (!util_utf8_valid(c->text, c->len, &bad)) {
+        kp_loc l = loc_of_offset(c->text, c->len, bad);
+        diags_add(c->diags, KP_ENCODING, l, "invalid UTF-8 (byte 0x%02X); expected UTF-8 text",
+                  (unsigned)(unsigned char)c->text[bad]);
+        return NULL;
+    }
+    index_lines(c);
+    if (!yaml_parser_initialize(&c->parser))
+        util_die("libyaml parser");
+    yaml_parser_set_input_string(&c->parser, (const unsigned char *)c->text, c->len);
+    ynode *root = NULL;
+    bool done = false;
+    int docs = 0;
+    while (!done && !c->failed) {
+        yaml_event_t ev;
+        if (!next_event(c, &ev))
+            break;
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT:
+            done = true;
+            yaml_event_delete(&ev);
+            break;
+        case YAML_DOCUMENT_START_EVENT:
+            docs++;
+            if (docs > 1) {
+                diags_add(c->diags, KP_SYNTAX, (kp_loc){(int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1},
+                          "a second YAML document; expected one design per file");
+                c->failed = true;
+            }
+            yaml_event_delete(&ev);
+            break;
+        case YAML_SCALAR_EVENT:
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT:
+        case YAML_ALIAS_EVENT: {
+            ynode *n = load_node(c, &ev, 0);
+            if (!n)
+                c->failed = true;
+            else if (docs <= 1)
+                root = n;
+            break;
+        }
+        default:
+            yaml_event_delete(&ev);
+            break;
+        }
+    }
+    yaml_parser_delete(&c->parser);
+    if (c->failed)
+        return NULL;
+    const ynode *r = R(root);
+    if (!r || (r->kind == YN_SCALAR && r->style == YAML_PLAIN_SCALAR_STYLE &&
+               (r->len == 0 || !strcmp(r->text, "~") || !strcmp(r->text, "null")))) {
+        diags_add(c->diags, KP_EMPTY, (kp_loc){0, 0},
+                  "the file is empty; expected a design starting with 'keyplan: %d'", KP_FORMAT_VERSION);
+        return NULL;
+    }
+    c->budget = c->nall + YN_ALIAS_BUDGET;
+    if (!count_walk(c, root, NULL, 0))
+        return NULL;
+    return root;
+}
+
+/* ==========================================================================================
+ * Building the design
+ * ========================================================================================== */
+
+typedef struct bctx {
+    yctx *y;
+    kp_diags *d;
+} bctx;
+
+static kp_loc LOC(const ynode *n) { return n->loc; }
+
+static bool is_null(const ynode *n)
+{
+    n = R(n);
+    return n->kind == YN_SCALAR && n->style == YAML_PLAIN_SCALAR_STYLE &&
+           (n->len == 0 || !strcmp(n->text, "~") || !strcmp(n->text, "null") || !strcmp(n->text, "Null") ||
+            !strcmp(n->text, "NULL"));
+}
+
+static const char *kind_word(const ynode *n)
+{
+    n = R(n);
+    if (n->kind == YN_SEQ)
+        return "a list";
+    if (n->kind == YN_MAP)
+        return "a map";
+    return is_null(n) ? "nothing" : "a single value";
+}
+
+static void type_error(bctx *b, const ynode *n, const char *where, const char *key, const char *expected)
+{
+    if (key)
+        diags_add(b->d, KP_TYPE, LOC(n), "%s: '%s' is %s; expected %s", where, key, kind_word(n), expected);
+    else
+        diags_add(b->d, KP_TYPE, LOC(n), "%s is %s; expected %s", where, kind_word(n), expected);
+}
+
+static void join_names(sbuf *s, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            sbuf_add(s, i + 1 == n ? " or " : ", ");
+        sbuf_add(s, names[i]);
+    }
+}
+
+/* Checks a mapping's keys: scalars, known, each once. */
+static void check_keys(bctx *b, const ynode *map, const char *where, const char *const *allowed, size_t nallowed)
+{
+    for (size_t i = 0; i + 1 < map->n; i += 2) {
+        const ynode *k = R(map->kids[i]);
+        if (k->kind != YN_SCALAR) {
+            diags_add(b->d, KP_TYPE, LOC(map->kids[i]), "%s: a key is %s; expected a plain name", where, kind_word(k));
+            continue;
+        }
+        bool known = false;
+        for (size_t a = 0; a < nallowed; a++)
+            if (!strcmp(allowed[a], k->text))
+                known = true;
+        if (!known) {
+            sbuf s;
+            sbuf_init(&s);
+            join_names(&s, allowed, nallowed);
+            const char *dym = util_did_you_mean(k->text, allowed, nallowed);
+            if (dym)
+                diags_add(b->d, KP_UNKNOWN_KEY, LOC(map->kids[i]), "%s: unknown key '%s' (did you mean '%s'?); expected %s",
+                          where, k->text, dym, s.s);
+            else
+                diags_add(b->d, KP_UNKNOWN_KEY, LOC(map->kids[i]), "%s: unknown key '%s'; expected %s", where, k->text, s.s);
+            sbuf_free(&s);
+            continue;
+        }
+        for (size_t j = 0; j < i; j += 2) {
+            const ynode *o = R(map->kids[j]);
+            if (o->kind == YN_SCALAR && !strcmp(o->text, k->text)) {
+                diags_add(b->d, KP_DUPLICATE, LOC(map->kids[i]), "%s: key '%s' given twice (first at line %d, column %d); expected each key once",
+                          where, k->text, LOC(map->kids[j]).line, LOC(map->kids[j]).col);
+                break;
+            }
+        }
+    }
+}
+
+/* Value of `key` in a mapping (first occurrence; NULL when absent or null). */
+static const ynode *get(const ynode *map, const char *key)
+{
+    for (size_t i = 0; i + 1 < map->n; i += 2) {
+        const ynode *k = R(map->kids[i]);
+        if (k->kind == YN_SCALAR && !strcmp(k->text, key))
+            return is_null(map->kids[i + 1]) ? NULL : map->kids[i + 1];
+    }
+    return NULL;
+}
+
+static const ynode *key_node(const ynode *map, const char *key)
+{
+    for (size_t i = 0; i + 1 < map->n; i += 2) {
+        const ynode *k = R(map->kids[i]);
+        if (k->kind == YN_SCALAR && !strcmp(k->text, key))
+            return map->kids[i];
+    }
+    return NULL;
+}
+
+/* The scalar's text, or NULL (diagnosed) when it is a list or a map. */
+static const char *scalar(bctx *b, const ynode *n, const char *where, const char *key)
+{
+    const ynode *r = R(n);
+    if (r->kind != YN_SCALAR) {
+        type_error(b, n, where, key, "text");
+        return NULL;
+    }
+    return r->text;
+}
+
+static void get_text(bctx *b, const ynode *map, const char *key, const char *where, char **out)
+{
+    const ynode *v = get(map, key);
+    if (!v)
+        return;
+    const char *s = scalar(b, v, where, key);
+    if (s) {
+        free(*out);
+        *out = xstrdup(s);
+    }
+}
+
+static bool get_ref(bctx *b, const ynode *map, const char *key, const char *where, kp_str *out)
+{
+    const ynode *v = get(map, key);
+    if (!v)
+        return false;
+    const char *s = scalar(b, v, where, key);
+    if (!s)
+        return false;
+    str_free(out);
+    *out = str_make(s, LOC(v));
+    return true;
+}
+
+/* Strict number: a plain scalar that reads fully as a finite number (underscores allowed). */
+static bool parse_number_text(const char *text, double *out)
+{
+    size_t len = strlen(text);
+    if (len == 0 || len > 60)
+        return false;
+    char buf[64];
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (ch == '_')
+            continue;
+        if (!(isdigit((unsigned char)ch) || ch == '.' || ch == '-' || ch == '+' || ch == 'e' || ch == 'E'))
+            return false;
+        buf[k++] = ch;
+    }
+    buf[k] = '\0';
+    if (!k)
+        return false;
+    char *end;
+    double v = strtod(buf, &end);
+    if (*end || end == buf || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_number(const ynode *n, double *out)
+{
+    n = R(n);
+    return n->kind == YN_SCALAR && n->style == YAML_PLAIN_SCALAR_STYLE && parse_number_text(n->text, out);
+}
+
+typedef enum num_rule { NUM_NONNEG, NUM_SHARE, NUM_POSITIVE, NUM_INT_POS, NUM_GE1 } num_rule;
+
+static bool number_value(bctx *b, const ynode *v, const char *where, const char *key, num_rule rule, double *out)
+{
+    double x;
+    if (!parse_number(v, &x)) {
+        const ynode *r = R(v);
+        if (r->kind == YN_SCALAR && r->style != YAML_PLAIN_SCALAR_STYLE && parse_number_text(r->text, &x))
+            diags_add(b->d, KP_TYPE, LOC(v), "%s: '%s' is the quoted text '%s'; expected a number without quotes", where,
+                      key, r->text);
+        else if (r->kind == YN_SCALAR)
+            diags_add(b->d, KP_TYPE, LOC(v), "%s: '%s' is '%s'; expected a number", where, key, r->text);
+        else
+            type_error(b, v, where, key, "a number");
+        return false;
+    }
+    const char *want = NULL;
+    if (rule == NUM_NONNEG && x < 0)
+        want = "a number >= 0";
+    else if (rule == NUM_SHARE && (x < 0 || x > 1))
+        want = "a share between 0 and 1";
+    else if (rule == NUM_GE1 && x < 1)
+        want = "a number >= 1";
+    else if (rule == NUM_POSITIVE && x <= 0)
+        want = "a number > 0";
+    else if (rule == NUM_INT_POS && (x < 1 || x != floor(x) || x > 1000000))
+        want = "a whole number >= 1";
+    if (want) {
+        diags_add(b->d, KP_RANGE, LOC(v), "%s: '%s' is %s; expected %s", where, key, R(v)->text, want);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+static void get_num(bctx *b, const ynode *map, const char *key, const char *where, num_rule rule, double *out)
+{
+    const ynode *v = get(map, key);
+    if (v)
+        number_value(b, v, where, key, rule, out);
+}
+
+static bool bool_text(const char *s, bool *out)
+{
+    static const char *const t[] = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"};
+    static const char *const f[] = {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF"};
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+        if (!strcmp(s, t[i]))
+            return *out = true, true;
+        if (!strcmp(s, f[i]))
+            return *out = false, true;
+    }
+    return false;
+}
+
+static void get_tristate(bctx *b, const ynode *map, const char *key, const char *where, kp_tristate *out)
+{
+    const ynode *v = get(map, key);
+    if (!v)
+        return;
+    const ynode *r = R(v);
+    bool x;
+    if (r->kind != YN_SCALAR || r->style != YAML_PLAIN_SCALAR_STYLE || !bool_text(r->text, &x)) {
+        if (r->kind == YN_SCALAR)
+            diags_add(b->d, KP_TYPE, LOC(v), "%s: '%s' is '%s'; expected true or false", where, key, r->text);
+        else
+            type_error(b, v, where, key, "true or false");
+        return;
+    }
+    *out = x ? KP_TRUE : KP_FALSE;
+}
+
+/* A word from a fixed list; returns its index or -1 (diagnosed). */
+static int get_enum(bctx *b, const ynode *map, const char *key, const char *where, const char *const *names,
+                    size_t n)
+{
+    const ynode *v = get(map, key);
+    if (!v)
+        return -1;
+    const char *s = scalar(b, v, where, key);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(s, names[i]))
+            return (int)i;
+    sbuf e;
+    sbuf_init(&e);
+    join_names(&e, names, n);
+    const char *dym = util_did_you_mean(s, names, n);
+    if (dym)
+        diags_add(b->d, KP_INVALID, LOC(v), "%s: unknown %s '%s' (did you mean '%s'?); expected %s", where, key, s, dym, e.s);
+    else
+        diags_add(b->d, KP_INVALID, LOC(v), "%s: unknown %s '%s'; expected %s", where, key, s, e.s);
+    sbuf_free(&e);
+    return -1;
+}
+
+/* A list of names (kp_str). A missing key leaves the list empty. */
+static void get_names(bctx *b, const ynode *map, const char *key, const char *where, kp_str **out, size_t *nout)
+{
+    const ynode *v = get(map, key);
+    if (!v)
+        return;
+    const ynode *r = R(v);
+    if (r->kind != YN_SEQ) {
+        type_error(b, v, where, key, "a list of names such as [a, b]");
+        return;
+    }
+    size_t cap = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const char *s = scalar(b, r->kids[i], where, key);
+        if (!s)
+            continue;
+        VEC_GROW(*out, *nout, cap);
+        (*out)[(*nout)++] = str_make(s, LOC(r->kids[i]));
+    }
+}
+
+static const ynode *get_map(bctx *b, const ynode *map, const char *key, const char *where, const char *expected)
+{
+    const ynode *v = get(map, key);
+    if (!v)
+        return NULL;
+    if (R(v)->kind != YN_MAP) {
+        type_error(b, v, where, key, expected);
+        return NULL;
+    }
+    return R(v);
+}
+
+static const ynode *get_seq(bctx *b, const ynode *map, const char *key, const char *where, const char *expected)
+{
+    const ynode *v = get(map, key);
+    if (!v)
+        return NULL;
+    if (R(v)->kind != YN_SEQ) {
+        type_error(b, v, where, key, expected);
+        return NULL;
+    }
+    return R(v);
+}
+
+#define N_(a) (sizeof(a) / sizeof *(a))
+
+/* ---- table ----------------------------------------------------------------------------- */
+
+static const char *const TABLE_KEYS[] = {"name", "pk", "sk", "billing", "streams", "pitr", "target_utilization"};
+static const char *const BILLINGS[] = {"on-demand", "provisioned"};
+
+static void build_table(bctx *b, const ynode *v, kp_table *t)
+{
+    const char *w = "table";
+    t->loc = LOC(v);
+    const ynode *m = R(v);
+    if (m->kind != YN_MAP) {
+        type_error(b, v, w, NULL, "a map with name, pk, sk, billing, streams, pitr");
+        return;
+    }
+    check_keys(b, m, w, TABLE_KEYS, N_(TABLE_KEYS));
+    get_text(b, m, "name", w, &t->name);
+    get_ref(b, m, "pk", w, &t->pk);
+    get_ref(b, m, "sk", w, &t->sk);
+    int bl = get_enum(b, m, "billing", w, BILLINGS, N_(BILLINGS));
+    if (bl >= 0)
+        t->billing = (kp_billing)bl;
+    get_tristate(b, m, "streams", w, &t->streams);
+    get_tristate(b, m, "pitr", w, &t->pitr);
+    get_num(b, m, "target_utilization", w, NUM_SHARE, &t->target_utilization);
+}
+
+/* ---- indexes --------------------------------------------------------------------------- */
+
+static const char *const INDEX_KEYS[] = {"name", "type", "pk", "sk", "projection", "include", "why"};
+static const char *const INDEX_TYPES[] = {"gsi", "lsi"};
+static const char *const PROJECTIONS[] = {"all", "keys", "include"};
+
+static void build_index(bctx *b, const ynode *v, size_t pos, kp_index *x)
+{
+    index_init(x);
+    x->loc = LOC(v);
+    const ynode *m = R(v);
+    char *w = xasprintf("index %zu", pos + 1);
+    if (m->kind != YN_MAP) {
+        type_error(b, v, w, NULL, "a map with name, pk, sk, projection");
+        free(w);
+        return;
+    }
+    get_text(b, m, "name", w, &x->name);
+    if (x->name) {
+        free(w);
+        w = xasprintf("index '%s'", x->name);
+    }
+    check_keys(b, m, w, INDEX_KEYS, N_(INDEX_KEYS));
+    int k = get_enum(b, m, "type", w, INDEX_TYPES, N_(INDEX_TYPES));
+    if (k >= 0)
+        x->kind = (kp_index_kind)k;
+    get_ref(b, m, "pk", w, &x->pk);
+    get_ref(b, m, "sk", w, &x->sk);
+    int p = get_enum(b, m, "projection", w, PROJECTIONS, N_(PROJECTIONS));
+    if (p >= 0)
+        x->projection = (kp_projection)p;
+    get_names(b, m, "include", w, &x->include, &x->ninclude);
+    get_text(b, m, "why", w, &x->why);
+    free(w);
+}
+
+/* ---- attributes ------------------------------------------------------------------------ */
+
+static const char *const ATTR_KEYS[] = {"type", "distinct", "skew", "values", "write_shares", "write_hot",
+                                        "format", "count", "size"};
+static const char *const ATTR_TYPES[] = {"string", "number", "date", "enum", "shard", "bool"};
+
+static void build_attr(bctx *b, const ynode *key, const ynode *v, kp_attr *a)
+{
+    attr_init(a);
+    a->name = xstrdup(R(key)->text);
+    a->loc = LOC(key);
+    char *w = xasprintf("attribute '%s'", a->name);
+    if (is_null(v)) {
+        free(w);
+        return;
+    }
+    const ynode *m = R(v);
+    if (m->kind != YN_MAP) {
+        type_error(b, v, w, NULL, "a map such as { type: number, distinct: 1000 }");
+        free(w);
+        return;
+    }
+    check_keys(b, m, w, ATTR_KEYS, N_(ATTR_KEYS));
+    int t = get_enum(b, m, "type", w, ATTR_TYPES, N_(ATTR_TYPES));
+    if (t >= 0)
+        a->type = (kp_attr_type)t;
+    get_num(b, m, "distinct", w, NUM_GE1, &a->distinct);
+    const ynode *sk = get(m, "skew");
+    if (sk) {
+        const char *s = scalar(b, sk, w, "skew");
+        if (s) {
+            double z;
+            char *end = NULL;
+            if (!strcmp(s, "uniform"))
+                a->zipf = 0;
+            else if (!strncmp(s, "zipf:", 5) && (z = strtod(s + 5, &end), end && end != s + 5 && !*end) &&
+                     isfinite(z) && z >= 0)
+                a->zipf = z;
+            else
+                diags_add(b->d, KP_INVALID, LOC(sk), "%s: skew '%s' is not understood; expected \"zipf:S\" with S >= 0 "
+                          "(e.g. \"zipf:1.1\") or \"uniform\"", w, s);
+        }
+    }
+    const ynode *vals = get_map(b, m, "values", w, "a map of value: share");
+    if (vals) {
+        a->values = vals->n ? xcalloc(vals->n / 2, sizeof *a->values) : NULL;
+        for (size_t i = 0; i + 1 < vals->n; i += 2) {
+            const char *name = scalar(b, vals->kids[i], w, "values");
+            if (!name)
+                continue;
+            kp_enum_value *ev = &a->values[a->nvalues];
+            ev->share = NAN;
+            ev->write_share = NAN;
+            char *key2 = xasprintf("values.%s", name);
+            /* a bad share stays NAN (reported here; validation skips the sum then) */
+            number_value(b, vals->kids[i + 1], w, key2, NUM_SHARE, &ev->share);
+            ev->name = xstrdup(name);
+            ev->loc = LOC(vals->kids[i]);
+            a->nvalues++;
+            free(key2);
+        }
+    }
+    const ynode *ws = get_map(b, m, "write_shares", w, "a map of value: share of the writes");
+    if (ws) {
+        for (size_t i = 0; i + 1 < ws->n; i += 2) {
+            const char *name = scalar(b, ws->kids[i], w, "write_shares");
+            if (!name)
+                continue;
+            kp_enum_value *ev = NULL;
+            for (size_t k = 0; k < a->nvalues; k++)
+                if (!strcmp(a->values[k].name, name))
+                    ev = &a->values[k];
+            if (!ev) {
+                const char **cands = xcalloc(a->nvalues + 1, sizeof *cands);
+                for (size_t k = 0; k < a->nvalues; k++)
+                    cands[k] = a->values[k].name;
+                const char *dym = util_did_you_mean(name, cands, a->nvalues);
+                if (dym)
+                    diags_add(b->d, KP_UNKNOWN_REF, LOC(ws->kids[i]),
+                              "%s: write_shares names '%s', which is not one of its values (did you mean '%s'?)", w,
+                              name, dym);
+                else
+                    diags_add(b->d, KP_UNKNOWN_REF, LOC(ws->kids[i]),
+                              "%s: write_shares names '%s'; expected one of the values listed under 'values'", w, name);
+                free(cands);
+                continue;
+            }
+            char *key2 = xasprintf("write_shares.%s", name);
+            number_value(b, ws->kids[i + 1], w, key2, NUM_SHARE, &ev->write_share);
+            free(key2);
+        }
+    }
+    get_num(b, m, "write_hot", w, NUM_SHARE, &a->write_hot);
+    const ynode *f = get(m, "format");
+    if (f) {
+        const char *s = scalar(b, f, w, "format");
+        if (s) {
+            bool ok = *s != '\0' && strlen(s) <= 3;
+            for (const char *p = s; *p; p++)
+                if (!isdigit((unsigned char)*p))
+                    ok = false;
+            if (ok)
+                a->format = xstrdup(s);
+            else
+                diags_add(b->d, KP_INVALID, LOC(f),
+                          "%s: format '%s' is not a width; expected one to three digits such as \"03\"", w, s);
+        }
+    }
+    double cnt = NAN;
+    get_num(b, m, "count", w, NUM_INT_POS, &cnt);
+    if (!isnan(cnt))
+        a->shard_count = (int)cnt;
+    get_num(b, m, "size", w, NUM_NONNEG, &a->size);
+    free(w);
+}
+
+/* ---- entities -------------------------------------------------------------------------- */
+
+static const char *const ENTITY_KEYS[] = {"name", "description", "count", "size", "writes", "writes_avg",
+                                          "attributes", "keys", "sparse"};
+
+static void trim(const char *s, size_t len, size_t *a, size_t *z)
+{
+    size_t i = 0, j = len;
+    while (i < j && isspace((unsigned char)s[i]))
+        i++;
+    while (j > i && isspace((unsigned char)s[j - 1]))
+        j--;
+    *a = i, *z = j;
+}
+
+/* "status = x", "status != x", "status in [a, b]" */
+static bool parse_condition(bctx *b, const ynode *n, const char *s, kp_sparse *sp, const char **err)
+{
+    size_t len = strlen(s);
+    size_t i = 0;
+    while (i < len && isspace((unsigned char)s[i]))
+        i++;
+    size_t a0 = i;
+    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.' ||
+                       (unsigned char)s[i] >= 0x80))
+        i++;
+    if (i == a0) {
+        *err = "expected an attribute name first";
+        return false;
+    }
+    size_t a1 = i;
+    while (i < len && isspace((unsigned char)s[i]))
+        i++;
+    if (i + 1 < len && s[i] == '!' && s[i + 1] == '=') {
+        sp->op = KP_COND_NE, i += 2;
+    } else if (i + 1 < len && s[i] == '=' && s[i + 1] == '=') {
+        sp->op = KP_COND_EQ, i += 2;
+    } else if (i < len && s[i] == '=') {
+        sp->op = KP_COND_EQ, i += 1;
+    } else if (i + 2 < len && s[i] == 'i' && s[i + 1] == 'n' && (isspace((unsigned char)s[i + 2]) || s[i + 2] == '[') &&
+               i > a1) {
+        sp->op = KP_COND_IN, i += 2;
+    } else {
+        *err = "expected '=', '!=' or 'in' after the attribute";
+        return false;
+    }
+    sp->kind = KP_SPARSE_COND;
+    char *an = xstrndup(s + a0, a1 - a0);
+    sp->cond_attr = str_make(an, scalar_loc_at(b->y, n, a0));
+    free(an);
+    size_t cap = 0;
+    if (sp->op != KP_COND_IN) {
+        size_t v0, v1;
+        trim(s + i, len - i, &v0, &v1);
+        if (v1 == v0) {
+            *err = "expected a value after the operator";
+            return false;
+        }
+        char *val = xstrndup(s + i + v0, v1 - v0);
+        VEC_GROW(sp->values, sp->nvalues, cap);
+        sp->values[sp->nvalues++] = str_make(val, scalar_loc_at(b->y, n, i + v0));
+        free(val);
+        return true;
+    }
+    while (i < len && isspace((unsigned char)s[i]))
+        i++;
+    if (i >= len || s[i] != '[' || s[len - 1] != ']') {
+        *err = "expected a list in brackets after 'in': status in [a, b]";
+        return false;
+    }
+    i++;
+    size_t end = len - 1;
+    while (i <= end) {
+        size_t j = i;
+        while (j < end && s[j] != ',')
+            j++;
+        size_t v0, v1;
+        trim(s + i, j - i, &v0, &v1);
+        if (v1 == v0) {
+            *err = "expected a value between the commas of the list";
+            return false;
+        }
+        char *val = xstrndup(s + i + v0, v1 - v0);
+        VEC_GROW(sp->values, sp->nvalues, cap);
+        sp->values[sp->nvalues++] = str_make(val, scalar_loc_at(b->y, n, i + v0));
+        free(val);
+        i = j + 1;
+        if (j == end)
+            break;
+    }
+    return true;
+}
+
+static void build_entity(bctx *b, const ynode *v, size_t pos, kp_entity *e)
+{
+    entity_init(e);
+    e->loc = LOC(v);
+    const ynode *m = R(v);
+    char *w = xasprintf("entity %zu", pos + 1);
+    if (m->kind != YN_MAP) {
+        type_error(b, v, w, NULL, "a map with name, count, size, attributes, keys");
+        free(w);
+        return;
+    }
+    get_text(b, m, "name", w, &e->name);
+    if (e->name) {
+        free(w);
+        w = xasprintf("entity '%s'", e->name);
+    }
+    check_keys(b, m, w, ENTITY_KEYS, N_(ENTITY_KEYS));
+    get_text(b, m, "description", w, &e->description);
+    get_num(b, m, "count", w, NUM_NONNEG, &e->count);
+    get_num(b, m, "size", w, NUM_NONNEG, &e->size);
+    get_num(b, m, "writes", w, NUM_NONNEG, &e->writes);
+    get_num(b, m, "writes_avg", w, NUM_NONNEG, &e->writes_avg);
+    get_names(b, m, "attributes", w, &e->attrs, &e->nattrs);
+    const ynode *keys = get_map(b, m, "keys", w, "a map of key attribute: template");
+    if (keys) {
+        e->keys = keys->n ? xcalloc(keys->n / 2, sizeof *e->keys) : NULL;
+        for (size_t i = 0; i + 1 < keys->n; i += 2) {
+            const char *ka = scalar(b, keys->kids[i], w, "keys");
+            if (!ka)
+                continue;
+            const ynode *tv = keys->kids[i + 1];
+            const ynode *tr = R(tv);
+            char *kw = xasprintf("%s, key %s", w, ka);
+            const char *err = NULL;
+            size_t off = 0;
+            kp_keytpl *kt = &e->keys[e->nkeys];
+            bool text = tr->kind == YN_SCALAR && !is_null(tv);
+            if (!text)
+                type_error(b, tv, kw, NULL, "a template such as \"ORDER#{orderId}\"");
+            if (!text || !tpl_parse(tr->text, &kt->tpl, &err, &off)) {
+                kp_loc at = tv->kind == YN_ALIAS ? LOC(tv) : scalar_loc_at(b->y, tr, off);
+                if (text)
+                    diags_add(b->d, KP_TEMPLATE, at, "%s: broken template \"%s\": %s", kw, tr->text, err);
+                /* keep the key (empty template) so that validation does not also report it missing */
+                memset(&kt->tpl, 0, sizeof kt->tpl);
+                kt->attr = str_make(ka, LOC(keys->kids[i]));
+                kt->loc = LOC(tv);
+                e->nkeys++;
+                free(kw);
+                continue;
+            }
+            kt->attr = str_make(ka, LOC(keys->kids[i]));
+            kt->loc = LOC(tv);
+            e->nkeys++;
+            free(kw);
+        }
+    }
+    const ynode *sp = get_map(b, m, "sparse", w, "a map of key attribute: condition or share");
+    if (sp) {
+        e->sparse = sp->n ? xcalloc(sp->n / 2, sizeof *e->sparse) : NULL;
+        for (size_t i = 0; i + 1 < sp->n; i += 2) {
+            const char *ka = scalar(b, sp->kids[i], w, "sparse");
+            if (!ka)
+                continue;
+            const ynode *cv = sp->kids[i + 1];
+            const ynode *cr = R(cv);
+            char *kw = xasprintf("%s, sparse %s", w, ka);
+            kp_sparse *s = &e->sparse[e->nsparse];
+            memset(s, 0, sizeof *s);
+            double share;
+            if (cr->kind == YN_SCALAR && parse_number(cv, &share)) {
+                if (share < 0 || share > 1) {
+                    diags_add(b->d, KP_RANGE, LOC(cv), "%s: share %s is out of range; expected a share between 0 and 1",
+                              kw, cr->text);
+                    free(kw);
+                    continue;
+                }
+                s->kind = KP_SPARSE_SHARE;
+                s->share = share;
+            } else if (cr->kind == YN_SCALAR && !is_null(cv)) {
+                const char *err = NULL;
+                if (!parse_condition(b, cr, cr->text, s, &err)) {
+                    diags_add(b->d, KP_INVALID, LOC(cv), "%s: condition \"%s\" is not understood: %s "
+                              "(\"status = x\", \"status != x\", \"status in [a, b]\" or a share such as 0.05)",
+                              kw, cr->text, err);
+                    str_free(&s->cond_attr);
+                    for (size_t k = 0; k < s->nvalues; k++)
+                        str_free(&s->values[k]);
+                    free(s->values);
+                    memset(s, 0, sizeof *s);
+                    free(kw);
+                    continue;
+                }
+                s->share = NAN;
+            } else {
+                type_error(b, cv, kw, NULL, "a condition such as \"status = x\" or a share such as 0.05");
+                free(kw);
+                continue;
+            }
+            s->attr = str_make(ka, LOC(sp->kids[i]));
+            s->src = xstrdup(cr->text);
+            s->loc = LOC(cv);
+            e->nsparse++;
+            free(kw);
+        }
+    }
+    free(w);
+}
+
+/* ---- patterns -------------------------------------------------------------------------- */
+
+static const char *const PATTERN_KEYS[] = {"id", "name", "kind", "op", "entity", "entities", "by", "rate",
+                                           "avg", "latency", "consistency", "why", "order", "limit", "range",
+                                           "filter", "join", "changes", "items", "covered_by", "needs",
+                                           "served_by"};
+static const char *const KINDS[] = {"read", "write"};
+static const char *const CONSISTENCIES[] = {"eventual", "strong", "transactional"};
+static const char *const OPS[] = {"put", "update", "delete", "transact"};
+static const char *const NEEDS[] = {"search", "aggregate", "adhoc"};
+
+static void build_pattern(bctx *b, const ynode *v, size_t pos, kp_pattern *p)
+{
+    pattern_init(p);
+    p->loc = LOC(v);
+    const ynode *m = R(v);
+    char *w = xasprintf("pattern #%zu", pos + 1);
+    if (m->kind != YN_MAP) {
+        type_error(b, v, w, NULL, "a map with id, name, entity, by, rate");
+        free(w);
+        return;
+    }
+    get_text(b, m, "id", w, &p->id);
+    if (p->id) {
+        free(w);
+        w = xasprintf("pattern %s", p->id);
+    }
+    check_keys(b, m, w, PATTERN_KEYS, N_(PATTERN_KEYS));
+    get_text(b, m, "name", w, &p->name);
+    int k = get_enum(b, m, "kind", w, KINDS, N_(KINDS));
+    if (k >= 0)
+        p->kind = (kp_pattern_kind)k;
+    k = get_enum(b, m, "op", w, OPS, N_(OPS));
+    if (k >= 0)
+        p->op = (kp_write_op)k;
+    const ynode *ent = get(m, "entity"), *ents = get(m, "entities");
+    if (ent && ents) {
+        diags_add(b->d, KP_INVALID, LOC(key_node(m, "entities")),
+                  "%s: both 'entity' and 'entities' are given; expected one of them", w);
+    }
+    if (ent) {
+        const char *s = scalar(b, ent, w, "entity");
+        if (s) {
+            p->entities = xcalloc(1, sizeof *p->entities);
+            p->entities[0] = str_make(s, LOC(ent));
+            p->nentities = 1;
+        }
+    } else if (ents) {
+        get_names(b, m, "entities", w, &p->entities, &p->nentities);
+        p->multi_form = true;
+    }
+    const ynode *by = get_seq(b, m, "by", w, "a list such as [customerId] or [\"status=pending-shipment\"]");
+    if (by) {
+        p->by = by->n ? xcalloc(by->n, sizeof *p->by) : NULL;
+        for (size_t i = 0; i < by->n; i++) {
+            const char *s = scalar(b, by->kids[i], w, "by");
+            if (!s)
+                continue;
+            const char *eq = strchr(s, '=');
+            size_t a0, a1;
+            trim(s, eq ? (size_t)(eq - s) : strlen(s), &a0, &a1);
+            if (a1 == a0) {
+                diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" names no attribute; "
+                          "expected an attribute such as customerId or status=pending-shipment", w, s);
+                continue;
+            }
+            kp_by *e = &p->by[p->nby];
+            char *an = xstrndup(s + a0, a1 - a0);
+            kp_loc al = by->kids[i]->kind == YN_ALIAS ? LOC(by->kids[i]) : scalar_loc_at(b->y, R(by->kids[i]), a0);
+            if (eq) {
+                size_t v0, v1;
+                trim(eq + 1, strlen(eq + 1), &v0, &v1);
+                if (v1 == v0) {
+                    diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" has no value after '='; "
+                              "expected attribute=value", w, s);
+                    free(an);
+                    continue;
+                }
+                e->value = xstrndup(eq + 1 + v0, v1 - v0);
+            }
+            e->attr = str_make(an, al);
+            free(an);
+            p->nby++;
+        }
+    }
+    get_num(b, m, "rate", w, NUM_NONNEG, &p->rate);
+    get_num(b, m, "avg", w, NUM_NONNEG, &p->avg);
+    get_num(b, m, "latency", w, NUM_NONNEG, &p->latency);
+    k = get_enum(b, m, "consistency", w, CONSISTENCIES, N_(CONSISTENCIES));
+    if (k >= 0) {
+        p->consistency = (kp_consistency)k;
+        p->consistency_given = true;
+    }
+    get_text(b, m, "why", w, &p->why);
+    const ynode *ord = get(m, "order");
+    if (ord) {
+        const char *s = scalar(b, ord, w, "order");
+        if (s) {
+            size_t a0, a1;
+            trim(s, strlen(s), &a0, &a1);
+            size_t sp = a0;
+            while (sp < a1 && !isspace((unsigned char)s[sp]))
+                sp++;
+            size_t d0, d1;
+            trim(s + sp, a1 - sp, &d0, &d1);
+            const char *dir = s + sp + d0;
+            size_t dl = d1 - d0;
+            bool ok = sp > a0;
+            if (dl == 4 && !strncmp(dir, "desc", 4))
+                p->order_desc = true;
+            else if (dl == 0 || (dl == 3 && !strncmp(dir, "asc", 3)))
+                p->order_desc = false;
+            else
+                ok = false;
+            if (ok) {
+                char *an = xstrndup(s + a0, sp - a0);
+                p->order = str_make(an, ord->kind == YN_ALIAS ? LOC(ord) : scalar_loc_at(b->y, R(ord), a0));
+                free(an);
+            } else {
+                diags_add(b->d, KP_INVALID, LOC(ord), "%s: order \"%s\" is not understood; expected an attribute "
+                          "and asc or desc, such as \"orderDate desc\"", w, s);
+            }
+        }
+    }
+    get_num(b, m, "limit", w, NUM_NONNEG, &p->limit);
+    get_ref(b, m, "range", w, &p->range);
+    get_names(b, m, "filter", w, &p->filter, &p->nfilter);
+    const ynode *jn = get_map(b, m, "join", w, "a map such as { username: followingUsername }");
+    if (jn) {
+        p->join = jn->n ? xcalloc(jn->n / 2, sizeof *p->join) : NULL;
+        for (size_t i = 0; i + 1 < jn->n; i += 2) {
+            const char *to = scalar(b, jn->kids[i], w, "join");
+            const char *from = to ? scalar(b, jn->kids[i + 1], w, "join") : NULL;
+            if (!to || !from)
+                continue;
+            p->join[p->njoin].to = str_make(to, LOC(jn->kids[i]));
+            p->join[p->njoin].from = str_make(from, LOC(jn->kids[i + 1]));
+            p->njoin++;
+        }
+    }
+    get_names(b, m, "changes", w, &p->changes, &p->nchanges);
+    get_num(b, m, "items", w, NUM_NONNEG, &p->items);
+    get_ref(b, m, "covered_by", w, &p->covered_by);
+    k = get_enum(b, m, "needs", w, NEEDS, N_(NEEDS));
+    if (k >= 0)
+        p->needs = (kp_needs)(k + 1);
+    get_text(b, m, "served_by", w, &p->served_by);
+    free(w);
+}
+
+/* ---- alerts, pricing, decisions -------------------------------------------------------- */
+
+static const char *const ALERT_KEYS[] = {"name", "metric", "when"};
+static const char *const PRICING_KEYS[] = {"base", "currency", "read_per_million", "write_per_million",
+                                           "index_write_per_million", "rcu_hour", "wcu_hour",
+                                           "storage_gb_month", "backup_gb_month", "stream_read_per_100k"};
+static const char *const DECISION_KEYS[] = {"id", "title", "status", "patterns", "context", "decision",
+                                            "alternatives", "assumptions", "failure_test", "rollback",
+                                            "limitations", "signals"};
+static const char *const ALT_KEYS[] = {"option", "why_not"};
+static const char *const STATUSES[] = {"proposed", "accepted", "reopened", "superseded"};
+
+static void build_alert(bctx *b, const ynode *v, size_t pos, kp_alert *a)
+{
+    memset(a, 0, sizeof *a);
+    a->loc = LOC(v);
+    char *w = xasprintf("alert %zu", pos + 1);
+    const ynode *m = R(v);
+    if (m->kind != YN_MAP) {
+        type_error(b, v, w, NULL, "a map with name, metric, when");
+    } else {
+        check_keys(b, m, w, ALERT_KEYS, N_(ALERT_KEYS));
+        get_text(b, m, "name", w, &a->name);
+        get_text(b, m, "metric", w, &a->metric);
+        get_text(b, m, "when", w, &a->when);
+    }
+    free(w);
+}
+
+static void build_pricing(bctx *b, const ynode *v, kp_pricing *p)
+{
+    const char *w = "pricing";
+    const ynode *m = R(v);
+    p->loc = LOC(v);
+    if (m->kind != YN_MAP) {
+        type_error(b, v, w, NULL, "a map of prices such as read_per_million: 0.125");
+        return;
+    }
+    p->given = true;
+    check_keys(b, m, w, PRICING_KEYS, N_(PRICING_KEYS));
+    get_text(b, m, "base", w, &p->base);
+    get_text(b, m, "currency", w, &p->currency);
+    get_num(b, m, "read_per_million", w, NUM_NONNEG, &p->read_per_million);
+    get_num(b, m, "write_per_million", w, NUM_NONNEG, &p->write_per_million);
+    get_num(b, m, "index_write_per_million", w, NUM_NONNEG, &p->index_write_per_million);
+    get_num(b, m, "rcu_hour", w, NUM_NONNEG, &p->rcu_hour);
+    get_num(b, m, "wcu_hour", w, NUM_NONNEG, &p->wcu_hour);
+    get_num(b, m, "storage_gb_month", w, NUM_NONNEG, &p->storage_gb_month);
+    get_num(b, m, "backup_gb_month", w, NUM_NONNEG, &p->backup_gb_month);
+    get_num(b, m, "stream_read_per_100k", w, NUM_NONNEG, &p->stream_read_per_100k);
+}
+
+static void build_decision(bctx *b, const ynode *v, size_t pos, kp_decision *d)
+{
+    decision_init(d);
+    d->loc = LOC(v);
+    const ynode *m = R(v);
+    char *w = xasprintf("decision #%zu", pos + 1);
+    if (m->kind != YN_MAP) {
+        type_error(b, v, w, NULL, "a map with id, title, status, context, decision");
+        free(w);
+        return;
+    }
+    get_text(b, m, "id", w, &d->id);
+    if (d->id) {
+        free(w);
+        w = xasprintf("decision %s", d->id);
+    }
+    check_keys(b, m, w, DECISION_KEYS, N_(DECISION_KEYS));
+    get_text(b, m, "title", w, &d->title);
+    int k = get_enum(b, m, "status", w, STATUSES, N_(STATUSES));
+    if (k >= 0)
+        d->status = (kp_decision_status)k;
+    get_names(b, m, "patterns", w, &d->patterns, &d->npatterns);
+    get_text(b, m, "context", w, &d->context);
+    get_text(b, m, "decision", w, &d->decision);
+    const ynode *alts = get_seq(b, m, "alternatives", w, "a list of { option: ..., why_not: ... }");
+    if (alts) {
+        d->alternatives = alts->n ? xcalloc(alts->n, sizeof *d->alternatives) : NULL;
+        for (size_t i = 0; i < alts->n; i++) {
+            const ynode *am = R(alts->kids[i]);
+            char *aw = xasprintf("%s, alternative %zu", w, i + 1);
+            if (am->kind != YN_MAP) {
+                type_error(b, alts->kids[i], aw, NULL, "a map { option: ..., why_not: ... }");
+                free(aw);
+                continue;
+            }
+            check_keys(b, am, aw, ALT_KEYS, N_(ALT_KEYS));
+            kp_alternative *a = &d->alternatives[d->nalternatives++];
+            a->loc = LOC(alts->kids[i]);
+            get_text(b, am, "option", aw, &a->option);
+            get_text(b, am, "why_not", aw, &a->why_not);
+            free(aw);
+        }
+    }
+    const ynode *as = get_seq(b, m, "assumptions", w, "a list of statements");
+    if (as) {
+        d->assumptions = as->n ? xcalloc(as->n, sizeof *d->assumptions) : NULL;
+        for (size_t i = 0; i < as->n; i++) {
+            const char *s = scalar(b, as->kids[i], w, "assumptions");
+            if (s)
+                d->assumptions[d->nassumptions++] = xstrdup(s);
+        }
+    }
+    get_text(b, m, "failure_test", w, &d->failure_test);
+    get_text(b, m, "rollback", w, &d->rollback);
+    get_text(b, m, "limitations", w, &d->limitations);
+    const ynode *sg = get_seq(b, m, "signals", w, "a list such as [\"pattern.5.rate > 50\"]");
+    if (sg) {
+        d->signals = sg->n ? xcalloc(sg->n, sizeof *d->signals) : NULL;
+        for (size_t i = 0; i < sg->n; i++) {
+            const char *s = scalar(b, sg->kids[i], w, "signals");
+            if (!s)
+                continue;
+            const char *err = NULL;
+            kp_signal *g = &d->signals[d->nsignals];
+            if (!signal_parse(s, g, &err)) {
+                diags_add(b->d, KP_SIGNAL, LOC(sg->kids[i]), "%s: bad signal \"%s\": %s", w, s, err);
+                continue;
+            }
+            g->loc = LOC(sg->kids[i]);
+            d->nsignals++;
+        }
+    }
+    free(w);
+}
+
+/* ---- the document ---------------------------------------------------------------------- */
+
+static const char *const TOP_KEYS[] = {"keyplan", "name", "description", "table", "indexes", "attributes",
+                                       "entities", "patterns", "alerts", "pricing", "decisions"};
+
+#define BUILD_LIST(key, what, arr, count, builder)                                        \
+    do {                                                                                  \
+        const ynode *l_ = get_seq(b, m, key, "design", what);                             \
+        if (l_) {                                                                         \
+            (arr) = l_->n ? xcalloc(l_->n, sizeof *(arr)) : NULL;                         \
+            for (size_t i_ = 0; i_ < l_->n; i_++)                                         \
+                builder(b, l_->kids[i_], i_, &(arr)[(count)++]);                          \
+        }                                                                                 \
+    } while (0)
+
+static kp_design *build_design(bctx *b, const ynode *root)
+{
+    const ynode *m = R(root);
+    if (m->kind != YN_MAP) {
+        type_error(b, root, "the design", NULL, "a map starting with 'keyplan: 1'");
+        return NULL;
+    }
+    const ynode *ver = get(m, "keyplan");
+    if (!ver) {
+        diags_add(b->d, KP_VERSION, LOC(root), "the format version 'keyplan:' is missing; expected 'keyplan: %d' "
+                  "as the first key", KP_FORMAT_VERSION);
+        return NULL;
+    }
+    const ynode *vr = R(ver);
+    if (vr->kind != YN_SCALAR || strcmp(vr->text, "1") != 0) {
+        if (vr->kind == YN_SCALAR)
+            diags_add(b->d, KP_VERSION, LOC(ver), "unsupported format version '%s'; expected 'keyplan: %d'", vr->text,
+                      KP_FORMAT_VERSION);
+        else
+            diags_add(b->d, KP_VERSION, LOC(ver), "the format version is %s; expected 'keyplan: %d'", kind_word(ver),
+                      KP_FORMAT_VERSION);
+        return NULL;
+    }
+    kp_design *d = design_new();
+    check_keys(b, m, "design", TOP_KEYS, N_(TOP_KEYS));
+    get_text(b, m, "name", "design", &d->name);
+    get_text(b, m, "description", "design", &d->description);
+    const ynode *t = get(m, "table");
+    if (t)
+        build_table(b, t, &d->table);
+    else {
+        diags_add(b->d, KP_MISSING_KEY, LOC(root), "design: 'table' is missing; expected a table with name and pk");
+        d->table.loc = LOC(root); /* validation's own complaints land here, and are merged */
+    }
+    BUILD_LIST("indexes", "a list of indexes", d->indexes, d->nindexes, build_index);
+    const ynode *at = get_map(b, m, "attributes", "design", "a map of attribute name: { type, distinct, ... }");
+    if (at) {
+        d->attrs = at->n ? xcalloc(at->n / 2, sizeof *d->attrs) : NULL;
+        for (size_t i = 0; i + 1 < at->n; i += 2) {
+            if (R(at->kids[i])->kind != YN_SCALAR) {
+                type_error(b, at->kids[i], "attributes", NULL, "an attribute name");
+                continue;
+            }
+            build_attr(b, at->kids[i], at->kids[i + 1], &d->attrs[d->nattrs++]);
+        }
+    }
+    BUILD_LIST("entities", "a list of entities", d->entities, d->nentities, build_entity);
+    BUILD_LIST("patterns", "a list of access patterns", d->patterns, d->npatterns, build_pattern);
+    BUILD_LIST("alerts", "a list of alerts", d->alerts, d->nalerts, build_alert);
+    const ynode *pr = get(m, "pricing");
+    if (pr)
+        build_pricing(b, pr, &d->pricing);
+    BUILD_LIST("decisions", "a list of decisions", d->decisions, d->ndecisions, build_decision);
+    return d;
+}
+
+/* Runs validation and appends its diagnostics, except errors at a place where the loader
+ * already reported one (the same mistake seen twice: a wrong type, then a missing name). */
+static void validate_merged(const kp_design *d, kp_diags *diags, size_t first)
+{
+    kp_diags v;
+    diags_init(&v, NULL);
+    validate_design(d, &v);
+    size_t loader_n = diags->n;
+    for (size_t i = 0; i < v.n; i++) {
+        const kp_diag *g = &v.v[i];
+        bool dup = false;
+        for (size_t k = first; k < loader_n && g->loc.line > 0 && !dup; k++)
+            dup = diags->v[k].sev == KP_SEV_ERROR && diags->v[k].loc.line == g->loc.line &&
+                  diags->v[k].loc.col == g->loc.col;
+        if (dup)
+            continue;
+        if (g->sev == KP_SEV_ERROR)
+            diags_add(diags, g->code, g->loc, "%s", g->msg);
+        else
+            diags_warn(diags, g->code, g->loc, "%s", g->msg);
+    }
+    diags_free(&v);
+    /* file order (stable; diagnostics without a place first) */
+    for (size_t i = first + 1; i < diags->n; i++) {
+        kp_diag g = diags->v[i];
+        size_t k = i;
+        while (k > first && (diags->v[k - 1].loc.line > g.loc.line ||
+                             (diags->v[k - 1].loc.line == g.loc.line && diags->v[k - 1].loc.col > g.loc.col))) {
+            diags->v[k] = diags->v[k - 1];
+            k--;
+        }
+        diags->v[k] = g;
+    }
+}
+
+kp_design *designio_load_string(const char *text, size_t len, const char *name, kp_diags *diags)
+{
+    if (!diags->file)
+        diags->file = xstrdup(name ? name : "design.yaml");
+    size_t before = diags->errors;
+    size_t first = diags->n;
+    yctx c;
+    memset(&c, 0, sizeof c);
+    c.text = text ? text : "";
+    c.len = text ? len : 0;
+    c.diags = diags;
+    const ynode *root = parse_tree(&c);
+    kp_design *d = NULL;
+    if (root) {
+        bctx b = {&c, diags};
+        d = build_design(&b, root);
+        if (d)
+            validate_merged(d, diags, first);
+    }
+    yctx_free(&c);
+    if (d && diags->errors > before) {
+        design_free(d);
+        d = NULL;
+    }
+    return d;
+}
+
+kp_design *designio_load_file(const char *path, kp_diags *diags)
+{
+    if (!diags->file)
+        diags->file = xstrdup(path);
+    char *err = NULL;
+    size_t len = 0;
+    char *text = fileio_read(path, &len, &err);
+    if (!text) {
+        diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s; expected a readable design file", err);
+        free(err);
+        return NULL;
+    }
+    kp_design *d = designio_load_string(text, len, path, diags);
+    free(text);
+    return d;
+}
+
+/* ==========================================================================================
+ * Canonical save
+ * ========================================================================================== */
+
+typedef struct em {
+    yaml_emitter_t e;
+    sbuf out;
+} em;
+
+static int em_write(void *data, unsigned char *buf, size_t size)
+{
+    sbuf_addn((sbuf *)data, (const char *)buf, size);
+    return 1;
+}
+
+static void em_do(em *m, yaml_event_t *ev)
+{
+    if (!yaml_emitter_emit(&m->e, ev))
+        util_die(m->e.problem ? m->e.problem : "libyaml emitter");
+}
+
+/* true when a plain scalar with this text would read back as something other than text in
+ * YAML 1.1/1.2 tools (null, a boolean, a number). */
+static bool looks_typed(const char *s)
+{
+    if (!*s || !strcmp(s, "~") || !strcasecmp(s, "null"))
+        return true;
+    bool bv;
+    if (bool_text(s, &bv) || !strcmp(s, "y") || !strcmp(s, "n") || !strcmp(s, "Y") || !strcmp(s, "N"))
+        return true;
+    char *end;
+    (void)strtod(s, &end);
+    if (end != s && *end == '\0')
+        return true;
+    const char *t = s;
+    if (*t == '+' || *t == '-')
+        t++;
+    if (!strcasecmp(t, ".inf") || !strcasecmp(t, ".nan") || !strncmp(t, "0x", 2) || !strncmp(t, "0o", 2))
+        return true;
+    return false;
+}
+
+typedef enum sstyle { S_TEXT, S_ID, S_QUOTED, S_RAW } sstyle;
+
+static void em_scalar(em *m, const char *s, sstyle st)
+{
+    if (!s)
+        s = ""; /* a name missing in a design under construction */
+    yaml_scalar_style_t ys = YAML_ANY_SCALAR_STYLE;
+    if (st == S_QUOTED)
+        ys = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    else if (st == S_TEXT && looks_typed(s))
+        ys = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    else if (st == S_ID && (!*s || !strcmp(s, "~") || !strcasecmp(s, "null")))
+        ys = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+    else if (st == S_RAW)
+        ys = YAML_PLAIN_SCALAR_STYLE;
+    else if (strchr(s, '\n'))
+        ys = YAML_LITERAL_SCALAR_STYLE;
+    yaml_event_t ev;
+    if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, ys))
+        util_die("libyaml scalar");
+    em_do(m, &ev);
+}
+
+static void em_map(em *m, bool flow)
+{
+    yaml_event_t ev;
+    yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+    em_do(m, &ev);
+}
+
+static void em_map_end(em *m)
+{
+    yaml_event_t ev;
+    yaml_mapping_end_event_initialize(&ev);
+    em_do(m, &ev);
+}
+
+static void em_seq(em *m, bool flow)
+{
+    yaml_event_t ev;
+    yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+    em_do(m, &ev);
+}
+
+static void em_seq_end(em *m)
+{
+    yaml_event_t ev;
+    yaml_sequence_end_event_initialize(&ev);
+    em_do(m, &ev);
+}
+
+static void em_key(em *m, const char *k) { em_scalar(m, k, S_TEXT); }
+
+/* The shortest decimal text that reads back as exactly v. */
+static void fmt_num(double v, char *buf, size_t n)
+{
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, n, "%.0f", v);
+        if (!strcmp(buf, "-0"))
+            snprintf(buf, n, "0");
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+static void kv_text(em *m, const char *k, const char *v, sstyle st)
+{
+    if (!v)
+        return;
+    em_key(m, k);
+    em_scalar(m, v, st);
+}
+
+static void kv_num(em *m, const char *k, double v)
+{
+    if (isnan(v))
+        return;
+    char buf[64];
+    fmt_num(v, buf, sizeof buf);
+    em_key(m, k);
+    em_scalar(m, buf, S_RAW);
+}
+
+static void kv_bool(em *m, const char *k, bool v)
+{
+    em_key(m, k);
+    em_scalar(m, v ? "true" : "false", S_RAW);
+}
+
+static void kv_strs(em *m, const char *k, const kp_str *v, size_t n, sstyle st)
+{
+    if (!n)
+        return;
+    em_key(m, k);
+    em_seq(m, true);
+    for (size_t i = 0; i < n; i++)
+        em_scalar(m, v[i].s ? v[i].s : "", st);
+    em_seq_end(m);
+}
+
+static void save_table(em *m, const kp_table *t)
+{
+    em_key(m, "table");
+    em_map(m, false);
+    kv_text(m, "name", t->name, S_TEXT);
+    kv_text(m, "pk", t->pk.s, S_TEXT);
+    kv_text(m, "sk", t->sk.s, S_TEXT);
+    kv_text(m, "billing", kp_billing_name(t->billing), S_TEXT);
+    if (t->streams != KP_UNSET)
+        kv_bool(m, "streams", t->streams == KP_TRUE);
+    if (t->pitr != KP_UNSET)
+        kv_bool(m, "pitr", t->pitr == KP_TRUE);
+    kv_num(m, "target_utilization", t->target_utilization);
+    em_map_end(m);
+}
+
+static void save_index(em *m, const kp_index *x)
+{
+    em_map(m, false);
+    kv_text(m, "name", x->name, S_TEXT);
+    if (x->kind != KP_GSI)
+        kv_text(m, "type", kp_index_kind_name(x->kind), S_TEXT);
+    kv_text(m, "pk", x->pk.s, S_TEXT);
+    kv_text(m, "sk", x->sk.s, S_TEXT);
+    kv_text(m, "projection", kp_projection_name(x->projection), S_TEXT);
+    kv_strs(m, "include", x->include, x->ninclude, S_TEXT);
+    kv_text(m, "why", x->why, S_TEXT);
+    em_map_end(m);
+}
+
+static void save_attr(em *m, const kp_attr *a)
+{
+    em_key(m, a->name);
+    bool block = a->nvalues > 0;
+    em_map(m, !block);
+    if (a->type != KP_ATTR_STRING)
+        kv_text(m, "type", kp_attr_type_name(a->type), S_TEXT);
+    kv_num(m, "distinct", a->distinct);
+    if (a->zipf != 0 && !isnan(a->zipf)) {
+        char buf[64], s[80];
+        fmt_num(a->zipf, buf, sizeof buf);
+        snprintf(s, sizeof s, "zipf:%s", buf);
+        kv_text(m, "skew", s, S_QUOTED);
+    }
+    if (a->nvalues) {
+        em_key(m, "values");
+        em_map(m, true);
+        for (size_t i = 0; i < a->nvalues; i++)
+            kv_num(m, a->values[i].name, a->values[i].share);
+        em_map_end(m);
+        bool any = false;
+        for (size_t i = 0; i < a->nvalues; i++)
+            any |= !isnan(a->values[i].write_share);
+        if (any) {
+            em_key(m, "write_shares");
+            em_map(m, true);
+            for (size_t i = 0; i < a->nvalues; i++)
+                kv_num(m, a->values[i].name, a->values[i].write_share);
+            em_map_end(m);
+        }
+    }
+    kv_num(m, "write_hot", a->write_hot);
+    kv_text(m, "format", a->format, S_QUOTED);
+    if (a->shard_count >= 0)
+        kv_num(m, "count", a->shard_count);
+    kv_num(m, "size", a->size);
+    em_map_end(m);
+}
+
+/* The condition text for a sparse rule, regenerated from its fields. */
+static char *sparse_text(const kp_sparse *s)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, s->cond_attr.s ? s->cond_attr.s : "");
+    sbuf_add(&b, s->op == KP_COND_NE ? " != " : s->op == KP_COND_IN ? " in [" : " = ");
+    for (size_t i = 0; i < s->nvalues; i++) {
+        if (i)
+            sbuf_add(&b, ", ");
+        sbuf_add(&b, s->values[i].s ? s->values[i].s : "");
+    }
+    if (s->op == KP_COND_IN)
+        sbuf_add(&b, "]");
+    return sbuf_steal(&b);
+}
+
+static void save_entity(em *m, const kp_entity *e)
+{
+    em_map(m, false);
+    kv_text(m, "name", e->name, S_TEXT);
+    kv_text(m, "description", e->description, S_TEXT);
+    if (e->count != 0)
+        kv_num(m, "count", e->count);
+    if (e->size != 0)
+        kv_num(m, "size", e->size);
+    kv_num(m, "writes", e->writes);
+    kv_num(m, "writes_avg", e->writes_avg);
+    kv_strs(m, "attributes", e->attrs, e->nattrs, S_TEXT);
+    if (e->nkeys) {
+        em_key(m, "keys");
+        em_map(m, false);
+        for (size_t i = 0; i < e->nkeys; i++) {
+            char *src = e->keys[i].tpl.src ? xstrdup(e->keys[i].tpl.src) : tpl_format(&e->keys[i].tpl);
+            kv_text(m, e->keys[i].attr.s, src, S_QUOTED);
+            free(src);
+        }
+        em_map_end(m);
+    }
+    if (e->nsparse) {
+        em_key(m, "sparse");
+        em_map(m, false);
+        for (size_t i = 0; i < e->nsparse; i++) {
+            const kp_sparse *s = &e->sparse[i];
+            if (s->kind == KP_SPARSE_SHARE) {
+                kv_num(m, s->attr.s, s->share);
+            } else {
+                char *t = sparse_text(s);
+                kv_text(m, s->attr.s, t, S_QUOTED);
+                free(t);
+            }
+        }
+        em_map_end(m);
+    }
+    em_map_end(m);
+}
+
+static void save_pattern(em *m, const kp_pattern *p)
+{
+    em_map(m, false);
+    kv_text(m, "id", p->id, S_ID);
+    kv_text(m, "name", p->name, S_TEXT);
+    if (p->kind == KP_WRITE)
+        kv_text(m, "kind", "write", S_TEXT);
+    if (p->op != KP_OP_PUT)
+        kv_text(m, "op", kp_write_op_name(p->op), S_TEXT);
+    if (p->multi_form) {
+        /* even when empty: `entities: []` reads back as the multi-entity form */
+        em_key(m, "entities");
+        em_seq(m, true);
+        for (size_t i = 0; i < p->nentities; i++)
+            em_scalar(m, p->entities[i].s, S_TEXT);
+        em_seq_end(m);
+    }
+    else if (p->nentities)
+        kv_text(m, "entity", p->entities[0].s, S_TEXT);
+    if (p->nby) {
+        em_key(m, "by");
+        em_seq(m, true);
+        for (size_t i = 0; i < p->nby; i++) {
+            if (p->by[i].value) {
+                char *s = xasprintf("%s=%s", p->by[i].attr.s ? p->by[i].attr.s : "", p->by[i].value);
+                em_scalar(m, s, S_TEXT);
+                free(s);
+            } else {
+                em_scalar(m, p->by[i].attr.s, S_TEXT);
+            }
+        }
+        em_seq_end(m);
+    }
+    kv_num(m, "rate", p->rate);
+    kv_num(m, "avg", p->avg);
+    kv_num(m, "latency", p->latency);
+    if (p->consistency_given)
+        kv_text(m, "consistency", kp_consistency_name(p->consistency), S_TEXT);
+    kv_text(m, "why", p->why, S_TEXT);
+    if (p->order.s) {
+        char *s = xasprintf("%s%s", p->order.s, p->order_desc ? " desc" : "");
+        /* "orderDate asc" reads the same as "orderDate"; the canonical form omits asc */
+        kv_text(m, "order", s, S_TEXT);
+        free(s);
+    }
+    kv_num(m, "limit", p->limit);
+    kv_text(m, "range", p->range.s, S_TEXT);
+    kv_strs(m, "filter", p->filter, p->nfilter, S_TEXT);
+    if (p->njoin) {
+        em_key(m, "join");
+        em_map(m, true);
+        for (size_t i = 0; i < p->njoin; i++)
+            kv_text(m, p->join[i].to.s, p->join[i].from.s, S_TEXT);
+        em_map_end(m);
+    }
+    kv_strs(m, "changes", p->changes, p->nchanges, S_TEXT);
+    kv_num(m, "items", p->items);
+    kv_text(m, "covered_by", p->covered_by.s, S_ID);
+    kv_text(m, "needs", kp_needs_name(p->needs), S_TEXT);
+    kv_text(m, "served_by", p->served_by, S_TEXT);
+    em_map_end(m);
+}
+
+static void save_pricing(em *m, const kp_pricing *p)
+{
+    em_key(m, "pricing");
+    em_map(m, false);
+    kv_text(m, "base", p->base, S_TEXT);
+    kv_text(m, "currency", p->currency, S_TEXT);
+    kv_num(m, "read_per_million", p->read_per_million);
+    kv_num(m, "write_per_million", p->write_per_million);
+    kv_num(m, "index_write_per_million", p->index_write_per_million);
+    kv_num(m, "rcu_hour", p->rcu_hour);
+    kv_num(m, "wcu_hour", p->wcu_hour);
+    kv_num(m, "storage_gb_month", p->storage_gb_month);
+    kv_num(m, "backup_gb_month", p->backup_gb_month);
+    kv_num(m, "stream_read_per_100k", p->stream_read_per_100k);
+    em_map_end(m);
+}
+
+/* The signal as written when it still reads as its fields, else regenerated. */
+static char *signal_text(const kp_signal *g)
+{
+    if (g->src) {
+        kp_signal t;
+        const char *err;
+        if (signal_parse(g->src, &t, &err)) {
+            bool same = t.metric && g->metric && !strcmp(t.metric, g->metric) && t.cmp == g->cmp && t.value == g->value;
+            free(t.src);
+            free(t.metric);
+            if (same)
+                return xstrdup(g->src);
+        }
+    }
+    char buf[64];
+    fmt_num(g->value, buf, sizeof buf);
+    return xasprintf("%s %s %s", g->metric ? g->metric : "", kp_cmp_name(g->cmp), buf);
+}
+
+static void save_decision(em *m, const kp_decision *d)
+{
+    em_map(m, false);
+    kv_text(m, "id", d->id, S_ID);
+    kv_text(m, "title", d->title, S_TEXT);
+    kv_text(m, "status", kp_decision_status_name(d->status), S_TEXT);
+    kv_strs(m, "patterns", d->patterns, d->npatterns, S_ID);
+    kv_text(m, "context", d->context, S_TEXT);
+    kv_text(m, "decision", d->decision, S_TEXT);
+    if (d->nalternatives) {
+        em_key(m, "alternatives");
+        em_seq(m, false);
+        for (size_t i = 0; i < d->nalternatives; i++) {
+            em_map(m, false);
+            kv_text(m, "option", d->alternatives[i].option, S_TEXT);
+            kv_text(m, "why_not", d->alternatives[i].why_not, S_TEXT);
+            em_map_end(m);
+        }
+        em_seq_end(m);
+    }
+    if (d->nassumptions) {
+        em_key(m, "assumptions");
+        em_seq(m, false);
+        for (size_t i = 0; i < d->nassumptions; i++)
+            em_scalar(m, d->assumptions[i] ? d->assumptions[i] : "", S_TEXT);
+        em_seq_end(m);
+    }
+    kv_text(m, "failure_test", d->failure_test, S_TEXT);
+    kv_text(m, "rollback", d->rollback, S_TEXT);
+    kv_text(m, "limitations", d->limitations, S_TEXT);
+    if (d->nsignals) {
+        em_key(m, "signals");
+        em_seq(m, false);
+        for (size_t i = 0; i < d->nsignals; i++) {
+            char *s = signal_text(&d->signals[i]);
+            em_scalar(m, s, S_QUOTED);
+            free(s);
+        }
+        em_seq_end(m);
+    }
+    em_map_end(m);
+}
+
+char *designio_save_string(const kp_design *d)
+{
+    em m;
+    sbuf_init(&m.out);
+    if (!yaml_emitter_initialize(&m.e))
+        util_die("libyaml emitter");
+    yaml_emitter_set_output(&m.e, em_write, &m.out);
+    yaml_emitter_set_unicode(&m.e, 1);
+    yaml_emitter_set_indent(&m.e, 2);
+    yaml_emitter_set_width(&m.e, 100);
+    yaml_emitter_set_break(&m.e, YAML_LN_BREAK);
+    yaml_event_t ev;
+    yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+    em_do(&m, &ev);
+    yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+    em_do(&m, &ev);
+    em_map(&m, false);
+    em_key(&m, "keyplan");
+    char ver[16];
+    snprintf(ver, sizeof ver, "%d", d->version ? d->version : KP_FORMAT_VERSION);
+    em_scalar(&m, ver, S_RAW);
+    kv_text(&m, "name", d->name, S_TEXT);
+    kv_text(&m, "description", d->description, S_TEXT);
+    save_table(&m, &d->table);
+    if (d->nindexes) {
+        em_key(&m, "indexes");
+        em_seq(&m, false);
+        for (size_t i = 0; i < d->nindexes; i++)
+            save_index(&m, &d->indexes[i]);
+        em_seq_end(&m);
+    }
+    if (d->nattrs) {
+        em_key(&m, "attributes");
+        em_map(&m, false);
+        for (size_t i = 0; i < d->nattrs; i++)
+            save_attr(&m, &d->attrs[i]);
+        em_map_end(&m);
+    }
+    if (d->nentities) {
+        em_key(&m, "entities");
+        em_seq(&m, false);
+        for (size_t i = 0; i < d->nentities; i++)
+            save_entity(&m, &d->entities[i]);
+        em_seq_end(&m);
+    }
+    if (d->npatterns) {
+        em_key(&m, "patterns");
+        em_seq(&m, false);
+        for (size_t i = 0; i < d->npatterns; i++)
+            save_pattern(&m, &d->patterns[i]);
+        em_seq_end(&m);
+    }
+    if (d->nalerts) {
+        em_key(&m, "alerts");
+        em_seq(&m, false);
+        for (size_t i = 0; i < d->nalerts; i++) {
+            em_map(&m, true);
+            kv_text(&m, "name", d->alerts[i].name, S_TEXT);
+            kv_text(&m, "metric", d->alerts[i].metric, S_TEXT);
+            kv_text(&m, "when", d->alerts[i].when, S_TEXT);
+            em_map_end(&m);
+        }
+        em_seq_end(&m);
+    }
+    if (d->pricing.given)
+        save_pricing(&m, &d->pricing);
+    if (d->ndecisions) {
+        em_key(&m, "decisions");
+        em_seq(&m, false);
+        for (size_t i = 0; i < d->ndecisions; i++)
+            save_decision(&m, &d->decisions[i]);
+        em_seq_end(&m);
+    }
+    em_map_end(&m);
+    yaml_document_end_event_initialize(&ev, 1);
+    em_do(&m, &ev);
+    yaml_stream_end_event_initialize(&ev);
+    em_do(&m, &ev);
+    yaml_emitter_flush(&m.e);
+    yaml_emitter_delete(&m.e);
+    return sbuf_steal(&m.out);
+}
+
+bool designio_save_file(const kp_design *d, const char *path, kp_diags *diags)
+{
+    char *text = designio_save_string(d);
+    char *err = NULL;
+    bool ok = fileio_write_atomic(path, text, strlen(text), &err);
+    if (!ok) {
+        if (!diags->file)
+            diags->file = xstrdup(path);
+        diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s; the file is untouched", err);
+        free(err);
+    }
+    free(text);
+    return ok;
+}

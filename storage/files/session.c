@@ -1,0 +1,327 @@
+/* session.c - working copy, undo/redo and commits over the workspace (or in memory). */
+#include "session.h"
+
+#include "validate.h"
+#include "design_io.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct snapshot {
+    kp_design *d;
+    char *label;
+} snapshot;
+
+struct session {
+    ws_t *ws;
+    char *path;
+    kp_design *design;
+    kp_design *base_design; /* the design of version `base`, NULL when base == 0 */
+    int base;
+    snapshot *undo, *redo;
+    size_t nundo, capundo, nredo, capredo;
+    char *note;
+    char *unloaded; /* a working copy that did not load */
+    /* memory sessions keep their versions here */
+    kp_design **mem_versions;
+    char **mem_messages;
+    size_t nmem, capmem, capmsg;
+};
+
+static kp_design *empty_design(void)
+{
+    kp_design *d = design_new();
+    d->name = xstrdup("new design");
+    d->table.name = xstrdup("Table");
+    d->table.pk.s = xstrdup("PK");
+    d->table.sk.s = xstrdup("SK");
+    return d;
+}
+
+static void snapshots_free(snapshot *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        design_free(v[i].d);
+        free(v[i].label);
+    }
+    free(v);
+}
+
+static kp_design *load_yaml(const char *yaml, char **why)
+{
+    kp_diags dg;
+    diags_init(&dg, "working copy");
+    kp_design *d = designio_load_string(yaml, strlen(yaml), "working copy", &dg);
+    if (!d && why)
+        *why = dg.n ? diags_format(&dg, 0) : xstrdup("the working copy does not load");
+    diags_free(&dg);
+    return d;
+}
+
+session *session_new_memory(kp_design *d)
+{
+    session *s = xcalloc(1, sizeof *s);
+    s->path = xstrdup("(memory)");
+    s->design = d ? d : empty_design();
+    return s;
+}
+
+kp_status session_open(const char *path, session **out, bool *created, char **err)
+{
+    *out = NULL;
+    if (created)
+        *created = access(path, F_OK) != 0;
+    ws_t *ws = NULL;
+    kp_status st = ws_open(path, WS_CREATE, &ws, err);
+    if (st != KP_OK)
+        return st;
+    session *s = xcalloc(1, sizeof *s);
+    s->ws = ws;
+    s->path = xstrdup(path);
+    char *yaml = NULL;
+    int base = 0;
+    int latest = 0;
+    ws_latest(ws, &latest, NULL);
+    if (ws_working_get(ws, &yaml, &base, NULL) == KP_OK) {
+        char *why = NULL;
+        s->design = load_yaml(yaml, &why);
+        if (!s->design) {
+            s->note = xasprintf("the saved working copy does not load (%s); opened version %d instead; "
+                                ":recover FILE writes the saved text out to repair it",
+                                why, latest);
+            s->unloaded = xstrdup(yaml);
+            base = latest;
+        }
+        free(why);
+        s->base = base;
+        free(yaml);
+    } else {
+        s->base = latest;
+    }
+    if (s->base > 0) {
+        char *e2 = NULL;
+        if (ws_version_design(ws, s->base, &s->base_design, &e2) != KP_OK)
+            s->base_design = NULL;
+        free(e2);
+    }
+    if (!s->design)
+        s->design = s->base_design ? design_clone(s->base_design) : empty_design();
+    *out = s;
+    return KP_OK;
+}
+
+void session_close(session *s)
+{
+    if (!s)
+        return;
+    if (s->ws)
+        ws_close(s->ws);
+    free(s->path);
+    design_free(s->design);
+    design_free(s->base_design);
+    snapshots_free(s->undo, s->nundo);
+    snapshots_free(s->redo, s->nredo);
+    free(s->note);
+    free(s->unloaded);
+    for (size_t i = 0; i < s->nmem; i++) {
+        design_free(s->mem_versions[i]);
+        free(s->mem_messages[i]);
+    }
+    free(s->mem_versions);
+    free(s->mem_messages);
+    free(s);
+}
+
+const kp_design *session_design(const session *s) { return s->design; }
+ws_t *session_ws(session *s) { return s->ws; }
+const char *session_path(const session *s) { return s->path; }
+const char *session_note(const session *s) { return s->note; }
+const char *session_unloaded_text(const session *s) { return s->unloaded; }
+int session_base(const session *s) { return s->base; }
+size_t session_undo_depth(const session *s) { return s->nundo; }
+
+bool session_dirty(const session *s)
+{
+    if (!s->base_design)
+        return s->base == 0 ? !(s->design->npatterns == 0 && s->design->nentities == 0) : true;
+    return !design_equal(s->base_design, s->design);
+}
+
+static bool persist(session *s, bool undoable, const char *label, char **err)
+{
+    if (!s->ws)
+        return true;
+    char *yaml = designio_save_string(s->design);
+    kp_status st = ws_working_set(s->ws, yaml, s->base, undoable, label, err);
+    free(yaml);
+    return st == KP_OK;
+}
+
+bool session_apply(session *s, kp_design *d, const char *label, char **err)
+{
+    if (err)
+        *err = NULL;
+    VEC_GROW(s->undo, s->nundo, s->capundo);
+    s->undo[s->nundo++] = (snapshot){s->design, xstrdup(label)};
+    s->design = d;
+    snapshots_free(s->redo, s->nredo);
+    s->redo = NULL;
+    s->nredo = s->capredo = 0;
+    return persist(s, true, label, err);
+}
+
+static bool step(session *s, bool undo, char **err)
+{
+    snapshot **from = undo ? &s->undo : &s->redo;
+    size_t *nfrom = undo ? &s->nundo : &s->nredo;
+    snapshot **to = undo ? &s->redo : &s->undo;
+    size_t *nto = undo ? &s->nredo : &s->nundo;
+    size_t *capto = undo ? &s->capredo : &s->capundo;
+    if (*nfrom == 0) {
+        /* nothing in memory: the persisted history of an earlier session */
+        char *yaml = NULL;
+        if (!s->ws) {
+            *err = xasprintf("nothing to %s", undo ? "undo" : "redo");
+            return false;
+        }
+        kp_status st = undo ? ws_undo(s->ws, &yaml, err) : ws_redo(s->ws, &yaml, err);
+        if (st != KP_OK)
+            return false;
+        char *why = NULL;
+        kp_design *d = load_yaml(yaml, &why);
+        free(yaml);
+        if (!d) {
+            *err = xasprintf("that state does not load (%s); %s brings the current one back", why,
+                             undo ? "redo" : "undo");
+            free(why);
+            return false;
+        }
+        VEC_GROW(*to, *nto, *capto);
+        (*to)[(*nto)++] = (snapshot){s->design, NULL};
+        s->design = d;
+        return true;
+    }
+    snapshot sn = (*from)[--(*nfrom)];
+    VEC_GROW(*to, *nto, *capto);
+    (*to)[(*nto)++] = (snapshot){s->design, sn.label};
+    s->design = sn.d;
+    if (s->ws) {
+        kp_status st = undo ? ws_undo(s->ws, NULL, NULL) : ws_redo(s->ws, NULL, NULL);
+        if (st != KP_OK)
+            persist(s, false, NULL, NULL);
+    }
+    return true;
+}
+
+bool session_undo(session *s, char **err) { return step(s, true, err); }
+bool session_redo(session *s, char **err) { return step(s, false, err); }
+
+static void set_base(session *s, int number, kp_design *base_design)
+{
+    design_free(s->base_design);
+    s->base_design = base_design;
+    s->base = number;
+}
+
+kp_status session_commit(session *s, const char *message, int *number, char **err)
+{
+    if (!message || !*message) {
+        *err = xstrdup("a commit needs a message");
+        return KP_INVALID;
+    }
+    kp_diags dg;
+    diags_init(&dg, "design");
+    bool valid = validate_design(s->design, &dg);
+    if (!valid) {
+        char *first = dg.n ? diags_format(&dg, 0) : xstrdup("the design does not validate");
+        *err = xasprintf("not committed: %zu error%s to fix first (%s)", dg.errors, dg.errors == 1 ? "" : "s", first);
+        free(first);
+        diags_free(&dg);
+        return KP_INVALID;
+    }
+    diags_free(&dg);
+    if (!s->ws) {
+        if (s->base != (int)s->nmem) {
+            *err = xasprintf("version %zu was committed meanwhile; your design is based on version %d",
+                             s->nmem, s->base);
+            return KP_CONFLICT;
+        }
+        VEC_GROW(s->mem_versions, s->nmem, s->capmem);
+        VEC_GROW(s->mem_messages, s->nmem, s->capmsg);
+        s->mem_versions[s->nmem] = design_clone(s->design);
+        s->mem_messages[s->nmem] = xstrdup(message);
+        s->nmem++;
+        set_base(s, (int)s->nmem, design_clone(s->design));
+        if (number)
+            *number = (int)s->nmem;
+        return KP_OK;
+    }
+    int n = 0;
+    kp_status st = ws_commit(s->ws, s->design, NULL, message, s->base, true, &n, err);
+    if (st != KP_OK)
+        return st;
+    set_base(s, n, design_clone(s->design));
+    if (number)
+        *number = n;
+    return KP_OK;
+}
+
+int session_latest(session *s)
+{
+    if (!s->ws)
+        return (int)s->nmem;
+    int n = 0;
+    ws_latest(s->ws, &n, NULL);
+    return n;
+}
+
+kp_status session_reload(session *s, char **err)
+{
+    int latest = session_latest(s);
+    if (latest == 0) {
+        *err = xstrdup("nothing was committed yet");
+        return KP_NOTFOUND;
+    }
+    kp_design *d = NULL;
+    kp_status st = session_version_design(s, latest, &d, err);
+    if (st != KP_OK)
+        return st;
+    set_base(s, latest, design_clone(d));
+    if (!session_apply(s, d, "reload", err))
+        return KP_IO;
+    return KP_OK;
+}
+
+bool session_changed_elsewhere(session *s) { return s->ws ? ws_changed_elsewhere(s->ws) : false; }
+
+kp_status session_log(session *s, ws_version **v, size_t *n, char **err)
+{
+    if (s->ws)
+        return ws_log(s->ws, v, n, err);
+    *n = s->nmem;
+    *v = s->nmem ? xcalloc(s->nmem, sizeof **v) : NULL;
+    for (size_t i = 0; i < s->nmem; i++) {
+        (*v)[i].number = (int)i + 1;
+        (*v)[i].parent = (int)i;
+        (*v)[i].time = xstrdup("2026-01-01T00:00:00Z");
+        (*v)[i].author = xstrdup("test");
+        (*v)[i].message = xstrdup(s->mem_messages[i]);
+        (*v)[i].name = xstrdup(s->mem_versions[i]->name ? s->mem_versions[i]->name : "");
+    }
+    return KP_OK;
+}
+
+kp_status session_version_design(session *s, int number, kp_design **out, char **err)
+{
+    if (s->ws)
+        return ws_version_design(s->ws, number, out, err);
+    if (number == 0)
+        number = (int)s->nmem;
+    if (number < 1 || (size_t)number > s->nmem) {
+        *err = xasprintf("no version %d (versions 1..%zu exist)", number, s->nmem);
+        return KP_NOTFOUND;
+    }
+    *out = design_clone(s->mem_versions[number - 1]);
+    return KP_OK;
+}

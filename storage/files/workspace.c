@@ -1,0 +1,1246 @@
+/* workspace.c - the SQLite workspace.
+ *
+ * Schema (PRAGMA application_id = 0x4B504C4E "KPLN"; PRAGMA user_version = schema version, 2):
+ *
+ *   meta(key TEXT PRIMARY KEY, value TEXT)           created_at, created_by ("keyplan VERSION")
+ *   versions(number INTEGER PRIMARY KEY,             1, 2, ... in commit order; immutable
+ *            parent INTEGER REFERENCES versions,     NULL for the first version
+ *            time TEXT, author TEXT, message TEXT,   time is ISO 8601 UTC
+ *            name TEXT,                              the design's name at that version
+ *            design TEXT,                            canonical YAML (designio_save_string)
+ *            digest TEXT)                            FNV-1a 64 of design, hex (schema 2)
+ *   decisions(version REFERENCES versions, id,       one row per decision of each version
+ *             title, status, patterns JSON, context, decision, alternatives JSON
+ *             [{option, why_not}], assumptions JSON, failure_test, rollback, limitations)
+ *   signals(version, decision, seq,                  one row per signal; FK to decisions
+ *           signal, metric, op, threshold REAL,      "pattern.5.rate > 50" split up
+ *           design_value REAL)                       the version's own value (NULL unknown)
+ *   observations(id INTEGER PRIMARY KEY, metric, value REAL, time, source)
+ *   working(id = 1, base REFERENCES versions, design TEXT, time)   the working copy
+ *   history(seq INTEGER PRIMARY KEY, stack 'undo'|'redo', design, label, time)  (schema 2)
+ *
+ * Triggers refuse UPDATE and DELETE on versions (schema 2). Migrations are the steps of
+ * `migrations[]`, run in order from the file's user_version inside one transaction. */
+#include "workspace.h"
+
+#include "analysis.h"
+#include "design_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WS_APP_ID 0x4B504C4E
+
+struct ws {
+    sqlite3 *db;
+    char *path;
+    bool ro;
+    long long data_version;
+};
+
+/* ---- errors ------------------------------------------------------------------------------ */
+
+static kp_status fail(char **err, kp_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static kp_status fail(char **err, kp_status st, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        *err = xvasprintf(fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+static kp_status status_of(int rc)
+{
+    switch (rc & 0xff) {
+    case SQLITE_READONLY:
+        return KP_READONLY;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        return KP_DAMAGED;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return KP_CONFLICT;
+    case SQLITE_NOMEM:
+        return KP_NOMEM;
+    default:
+        return KP_IO;
+    }
+}
+
+static kp_status db_fail(sqlite3 *db, const char *path, char **err, const char *what)
+{
+    int rc = sqlite3_extended_errcode(db);
+    kp_status st = status_of(rc);
+    const char *hint = "";
+    if (st == KP_READONLY)
+        hint = " (the workspace is read-only)";
+    else if (st == KP_DAMAGED)
+        hint = " (the workspace file is damaged)";
+    else if (st == KP_CONFLICT)
+        hint = " (another keyplan is writing to this workspace; try again)";
+    return fail(err, st, "%s: cannot %s: %s%s", path, what, sqlite3_errmsg(db), hint);
+}
+
+static kp_status ws_fail(ws_t *ws, char **err, const char *what) { return db_fail(ws->db, ws->path, err, what); }
+
+/* ---- small helpers ----------------------------------------------------------------------- */
+
+static char *now_iso(void)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    char buf[32];
+    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return xstrdup(buf);
+}
+
+static char *digest_of(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        h ^= *p;
+        h *= 1099511628211ull;
+    }
+    return xasprintf("%016llx", (unsigned long long)h);
+}
+
+static char *col_text(sqlite3_stmt *st, int i)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return xstrdup(t ? (const char *)t : "");
+}
+
+char *ws_default_author(void)
+{
+    const char *a = getenv("KEYPLAN_AUTHOR");
+    if (!a || !*a)
+        a = getenv("USER");
+    if (!a || !*a)
+        a = "unknown";
+    return xstrdup(a);
+}
+
+int ws_schema_version(void);
+
+static bool exec(sqlite3 *db, const char *sql) { return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK; }
+
+static void configure(sqlite3 *db)
+{
+    sqlite3_extended_result_codes(db, 1);
+    sqlite3_busy_timeout(db, 5000);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
+#ifdef SQLITE_DBCONFIG_TRUSTED_SCHEMA
+    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+#endif
+    exec(db, "PRAGMA foreign_keys=ON");
+}
+
+static bool pragma_int(sqlite3 *db, const char *sql, long long *out)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return false;
+    bool ok = sqlite3_step(st) == SQLITE_ROW;
+    if (ok)
+        *out = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return ok;
+}
+
+/* ---- migrations -------------------------------------------------------------------------- */
+
+static const char schema_v1[] =
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
+    "CREATE TABLE versions(\n"
+    "  number INTEGER PRIMARY KEY,\n"
+    "  parent INTEGER REFERENCES versions(number),\n"
+    "  time TEXT NOT NULL,\n"
+    "  author TEXT NOT NULL,\n"
+    "  message TEXT NOT NULL,\n"
+    "  name TEXT NOT NULL DEFAULT '',\n"
+    "  design TEXT NOT NULL);\n"
+    "CREATE TABLE decisions(\n"
+    "  version INTEGER NOT NULL REFERENCES versions(number),\n"
+    "  id TEXT NOT NULL,\n"
+    "  title TEXT, status TEXT NOT NULL, patterns TEXT, context TEXT, decision TEXT,\n"
+    "  alternatives TEXT, assumptions TEXT, failure_test TEXT, rollback TEXT, limitations TEXT,\n"
+    "  PRIMARY KEY(version, id));\n"
+    "CREATE TABLE signals(\n"
+    "  version INTEGER NOT NULL, decision TEXT NOT NULL, seq INTEGER NOT NULL,\n"
+    "  signal TEXT NOT NULL, metric TEXT NOT NULL, op TEXT NOT NULL, threshold REAL NOT NULL,\n"
+    "  design_value REAL,\n"
+    "  PRIMARY KEY(version, decision, seq),\n"
+    "  FOREIGN KEY(version, decision) REFERENCES decisions(version, id));\n"
+    "CREATE TABLE observations(id INTEGER PRIMARY KEY, metric TEXT NOT NULL, value REAL NOT NULL,\n"
+    "  time TEXT NOT NULL, source TEXT NOT NULL);\n"
+    "CREATE TABLE working(id INTEGER PRIMARY KEY CHECK (id = 1),\n"
+    "  base INTEGER REFERENCES versions(number), design TEXT NOT NULL, time TEXT NOT NULL);\n";
+
+static const char schema_v2[] =
+    "ALTER TABLE versions ADD COLUMN digest TEXT;\n"
+    "CREATE TABLE history(seq INTEGER PRIMARY KEY,\n"
+    "  stack TEXT NOT NULL CHECK (stack IN ('undo', 'redo')),\n"
+    "  design TEXT NOT NULL, label TEXT, time TEXT NOT NULL);\n"
+    "CREATE INDEX history_stack ON history(stack, seq);\n"
+    "CREATE INDEX observations_metric ON observations(metric, id);\n"
+    "CREATE INDEX signals_metric ON signals(metric);\n"
+    "CREATE TRIGGER versions_no_update BEFORE UPDATE ON versions WHEN OLD.digest IS NOT NULL\n"
+    "  BEGIN SELECT RAISE(ABORT, 'versions are immutable'); END;\n"
+    "CREATE TRIGGER versions_no_delete BEFORE DELETE ON versions\n"
+    "  BEGIN SELECT RAISE(ABORT, 'versions are immutable'); END;\n";
+
+/* Schema 2: fill the digest of versions committed under schema 1. */
+static bool backfill_digest(sqlite3 *db)
+{
+    sqlite3_stmt *sel, *upd;
+    if (sqlite3_prepare_v2(db, "SELECT number, design FROM versions WHERE digest IS NULL", -1, &sel, NULL) != SQLITE_OK)
+        return false;
+    if (sqlite3_prepare_v2(db, "UPDATE versions SET digest = ?2 WHERE number = ?1", -1, &upd, NULL) != SQLITE_OK) {
+        sqlite3_finalize(sel);
+        return false;
+    }
+    bool ok = true;
+    int rc;
+    while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+        const char *design = (const char *)sqlite3_column_text(sel, 1);
+        char *dg = digest_of(design ? design : "");
+        sqlite3_bind_int64(upd, 1, sqlite3_column_int64(sel, 0));
+        sqlite3_bind_text(upd, 2, dg, -1, SQLITE_TRANSIENT);
+        free(dg);
+        if (sqlite3_step(upd) != SQLITE_DONE)
+            ok = false;
+        sqlite3_reset(upd);
+        if (!ok)
+            break;
+    }
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        ok = false;
+    sqlite3_finalize(sel);
+    sqlite3_finalize(upd);
+    return ok;
+}
+
+static const struct migration {
+    const char *sql;
+    bool (*after)(sqlite3 *db);
+} migrations[] = {
+    {schema_v1, NULL},
+    {schema_v2, backfill_digest},
+};
+#define NMIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
+
+int ws_schema_version(void) { return NMIGRATIONS; }
+
+/* Runs the steps after `from` up to the current schema; the caller holds a write transaction. */
+static bool migrate(sqlite3 *db, int from)
+{
+    for (int v = from; v < NMIGRATIONS; v++) {
+        if (!exec(db, migrations[v].sql))
+            return false;
+        if (migrations[v].after && !migrations[v].after(db))
+            return false;
+    }
+    char *sql = xasprintf("PRAGMA user_version = %d", NMIGRATIONS);
+    bool ok = exec(db, sql);
+    free(sql);
+    return ok;
+}
+
+/* ---- open / close ------------------------------------------------------------------------ */
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    if (slash == path)
+        return xstrdup("/");
+    return xstrndup(path, (size_t)(slash - path));
+}
+
+/* Creates a fresh workspace beside `path` and links it into place; EEXIST (someone else created
+ * it meanwhile) is not an error: the caller then opens theirs. */
+static kp_status create_file(const char *path, char **err)
+{
+    char *tmp = xasprintf("%s.new-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        kp_status st = errno == EACCES || errno == EROFS || errno == EPERM ? KP_READONLY : KP_IO;
+        fail(err, st, "%s: cannot create the workspace: %s", path, strerror(errno));
+        free(tmp);
+        return st;
+    }
+    mode_t um = umask(0);
+    umask(um);
+    fchmod(fd, 0666 & ~um);
+    close(fd);
+    sqlite3 *db = NULL;
+    kp_status st = KP_OK;
+    if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        st = db_fail(db, path, err, "create the workspace");
+        goto out;
+    }
+    configure(db);
+    char *init = xasprintf("PRAGMA application_id = %d; PRAGMA journal_mode = WAL;", WS_APP_ID);
+    bool ok = exec(db, init) && exec(db, "BEGIN IMMEDIATE") && migrate(db, 0);
+    free(init);
+    if (ok) {
+        sqlite3_stmt *s;
+        ok = sqlite3_prepare_v2(db, "INSERT INTO meta(key, value) VALUES ('created_at', ?1), ('created_by', 'keyplan " KEYPLAN_VERSION "')",
+                                -1, &s, NULL) == SQLITE_OK;
+        if (ok) {
+            char *now = now_iso();
+            sqlite3_bind_text(s, 1, now, -1, SQLITE_TRANSIENT);
+            free(now);
+            ok = sqlite3_step(s) == SQLITE_DONE;
+            sqlite3_finalize(s);
+        }
+    }
+    if (!ok || !exec(db, "COMMIT")) {
+        st = db_fail(db, path, err, "create the workspace");
+        goto out;
+    }
+out:
+    sqlite3_close(db);
+    if (st == KP_OK) {
+        if (link(tmp, path) != 0 && errno != EEXIST) {
+            if (errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP) {
+                struct stat sb;
+                if (stat(path, &sb) != 0 && rename(tmp, path) != 0)
+                    st = fail(err, KP_IO, "%s: cannot create the workspace: %s", path, strerror(errno));
+            } else {
+                st = fail(err, KP_IO, "%s: cannot create the workspace: %s", path, strerror(errno));
+            }
+        }
+    }
+    unlink(tmp);
+    char *side = xasprintf("%s-wal", tmp);
+    unlink(side);
+    free(side);
+    side = xasprintf("%s-shm", tmp);
+    unlink(side);
+    free(side);
+    free(tmp);
+    return st;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* Looks at the header bytes without SQLite: a keyplan workspace is a SQLite file whose
+ * application_id is ours. */
+static kp_status check_header(const char *path, const struct stat *sb, char **err)
+{
+    if (S_ISDIR(sb->st_mode))
+        return fail(err, KP_IO, "%s: is a directory; expected a keyplan workspace file", path);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
+    unsigned char h[100];
+    ssize_t r = read(fd, h, sizeof h);
+    close(fd);
+    if (r < (ssize_t)sizeof h || memcmp(h, "SQLite format 3", 16) != 0)
+        return fail(err, KP_DAMAGED,
+                    "%s: not a keyplan workspace (%s); expected a workspace made by 'keyplan commit'. "
+                    "The file was left untouched",
+                    path, r <= 0 ? "the file is empty" : "not a SQLite database");
+    uint32_t app = be32(h + 68), uv = be32(h + 60);
+    if (app != WS_APP_ID)
+        return fail(err, KP_DAMAGED,
+                    "%s: a SQLite database of another application (application_id 0x%08x), not a keyplan "
+                    "workspace. The file was left untouched",
+                    path, (unsigned)app);
+    if (uv > (uint32_t)NMIGRATIONS)
+        return fail(err, KP_VERSION,
+                    "%s: made by a newer keyplan (schema %u; this keyplan knows up to %d). Upgrade keyplan; the "
+                    "file was left untouched",
+                    path, (unsigned)uv, NMIGRATIONS);
+    return KP_OK;
+}
+
+static char *uri_of(const char *path, const char *query)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("/-_.~", *p))
+            sbuf_addc(&b, (char)*p);
+        else
+            sbuf_printf(&b, "%%%02X", *p);
+    }
+    sbuf_printf(&b, "?%s", query);
+    return sbuf_steal(&b);
+}
+
+/* Opens a connection for the check: read-write when the file can be written (so that closing it
+ * cleans up SQLite's -wal/-shm files), else read-only; a WAL file in a folder we cannot write is
+ * read as an immutable snapshot (SQLite cannot create its shared-memory file there). The
+ * connection starts with query_only on: nothing is written until the checks pass. */
+static int open_conn(const char *path, sqlite3 **db, bool rw, bool immutable)
+{
+    *db = NULL;
+    int rc;
+    if (immutable) {
+        char *uri = uri_of(path, "immutable=1");
+        rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+        free(uri);
+    } else {
+        rc = sqlite3_open_v2(path, db, rw ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, NULL);
+    }
+    if (rc == SQLITE_OK) {
+        configure(*db);
+        exec(*db, "PRAGMA query_only = ON");
+    }
+    return rc;
+}
+
+/* Checks the file the way SQLite sees it. On success *dbout is the (query-only) connection and
+ * *schema its user_version. */
+static kp_status check_db(const char *path, bool rw, sqlite3 **dbout, long long *schema, char **err)
+{
+    sqlite3 *db = NULL;
+    kp_status st = KP_OK;
+    sqlite3_stmt *s = NULL;
+    if (open_conn(path, &db, rw, false) != SQLITE_OK) {
+        st = db_fail(db, path, err, "open the workspace");
+        goto bad;
+    }
+    int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &s, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(s);
+    int code = sqlite3_extended_errcode(db) & 0xff;
+    if (rc != SQLITE_ROW && !rw && (code == SQLITE_CANTOPEN || code == SQLITE_READONLY)) {
+        /* a WAL file in a folder we cannot write: SQLite cannot set up its shared memory */
+        sqlite3_finalize(s);
+        s = NULL;
+        sqlite3_close(db);
+        if (open_conn(path, &db, false, true) != SQLITE_OK) {
+            st = db_fail(db, path, err, "open the workspace");
+            goto bad;
+        }
+        rc = sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &s, NULL);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(s);
+    }
+    const char *res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
+    if (!res || strcmp(res, "ok") != 0) {
+        code = sqlite3_extended_errcode(db) & 0xff;
+        if (!res && (code == SQLITE_BUSY || code == SQLITE_LOCKED))
+            st = fail(err, KP_CONFLICT, "%s: the workspace is locked by another program; try again", path);
+        else if (!res && (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM))
+            st = fail(err, KP_READONLY, "%s: the workspace cannot be opened here: %s", path, sqlite3_errmsg(db));
+        else if (!res && code != SQLITE_CORRUPT && code != SQLITE_NOTADB)
+            st = fail(err, KP_IO, "%s: cannot read the workspace: %s", path, sqlite3_errmsg(db));
+        else
+            st = fail(err, KP_DAMAGED, "%s: the workspace file is damaged (%s). The file was left untouched", path,
+                      res ? res : sqlite3_errmsg(db));
+        sqlite3_finalize(s);
+        goto bad;
+    }
+    sqlite3_finalize(s);
+    long long uv = 0, has = 0;
+    if (!pragma_int(db, "PRAGMA user_version", &uv) ||
+        !pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'versions'", &has)) {
+        st = fail(err, KP_DAMAGED, "%s: the workspace cannot be read: %s. The file was left untouched", path,
+                  sqlite3_errmsg(db));
+        goto bad;
+    }
+    if (uv > NMIGRATIONS) {
+        st = fail(err, KP_VERSION,
+                  "%s: made by a newer keyplan (schema %lld; this keyplan knows up to %d). Upgrade keyplan; "
+                  "the file was left untouched",
+                  path, uv, NMIGRATIONS);
+        goto bad;
+    }
+    if (uv < 1 || !has) {
+        st = fail(err, KP_DAMAGED, "%s: a keyplan workspace without its tables (schema %lld). The file was left untouched",
+                  path, uv);
+        goto bad;
+    }
+    *schema = uv;
+    *dbout = db;
+    return KP_OK;
+bad:
+    sqlite3_close(db);
+    return st;
+}
+
+static bool writable(const char *path, const struct stat *sb, char **why)
+{
+    if (access(path, W_OK) != 0 || (sb->st_mode & 0222) == 0) {
+        *why = xasprintf("%s: the workspace is read-only (no write permission on the file); "
+                         "it can be read (log, show, diff, export) but not changed",
+                         path);
+        return false;
+    }
+    char *dir = dir_of(path);
+    struct stat ds;
+    bool ok = access(dir, W_OK) == 0 && stat(dir, &ds) == 0 && (ds.st_mode & 0222) != 0;
+    if (!ok)
+        *why = xasprintf("%s: the workspace is read-only (the folder %s is not writable, and SQLite needs "
+                         "to write its journal beside the file); it can be read but not changed",
+                         path, dir);
+    free(dir);
+    return ok;
+}
+
+kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
+{
+    *out = NULL;
+    if (!path || !*path)
+        return fail(err, KP_INVALID, "no workspace named; expected a file such as %s", WS_DEFAULT_PATH);
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        if (errno != ENOENT)
+            return fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
+        if (!(flags & WS_CREATE) || (flags & WS_READONLY))
+            return fail(err, KP_NOTFOUND, "%s: no such workspace; 'keyplan commit %s DESIGN.yaml -m MSG' creates it",
+                        path, path);
+        kp_status st = create_file(path, err);
+        if (st != KP_OK)
+            return st;
+        if (stat(path, &sb) != 0)
+            return fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
+    }
+    kp_status st = check_header(path, &sb, err);
+    if (st != KP_OK)
+        return st;
+    char *why = NULL;
+    bool can_write = writable(path, &sb, &why);
+    sqlite3 *db = NULL;
+    long long schema = 0;
+    st = check_db(path, can_write, &db, &schema, err);
+    if (st != KP_OK) {
+        free(why);
+        return st;
+    }
+    if (!can_write && (!(flags & WS_READONLY) || schema < NMIGRATIONS)) {
+        sqlite3_close(db);
+        if (schema < NMIGRATIONS)
+            st = fail(err, KP_READONLY, "%s; besides, it needs upgrading from schema %lld to %d first", why, schema,
+                      NMIGRATIONS);
+        else
+            st = fail(err, KP_READONLY, "%s", why);
+        free(why);
+        return st;
+    }
+    free(why);
+    ws_t *ws = xcalloc(1, sizeof *ws);
+    ws->path = xstrdup(path);
+    ws->db = db;
+    ws->ro = (flags & WS_READONLY) != 0;
+    if (can_write) {
+        exec(db, "PRAGMA query_only = OFF");
+        exec(db, "PRAGMA synchronous = FULL");
+        if (!exec(db, "PRAGMA journal_mode = WAL")) {
+            st = ws_fail(ws, err, "switch the workspace to WAL mode");
+            ws_close(ws);
+            return st;
+        }
+        if (schema < NMIGRATIONS) {
+            if (!exec(db, "BEGIN IMMEDIATE")) {
+                st = ws_fail(ws, err, "upgrade the workspace");
+                ws_close(ws);
+                return st;
+            }
+            long long now = 0;
+            pragma_int(db, "PRAGMA user_version", &now);
+            if (now < NMIGRATIONS && !migrate(db, (int)now)) {
+                st = fail(err, KP_DAMAGED, "%s: cannot upgrade the workspace from schema %lld to %d: %s; nothing was changed",
+                          path, now, NMIGRATIONS, sqlite3_errmsg(db));
+                exec(db, "ROLLBACK");
+                ws_close(ws);
+                return st;
+            }
+            if (!exec(db, "COMMIT")) {
+                st = ws_fail(ws, err, "upgrade the workspace");
+                exec(db, "ROLLBACK");
+                ws_close(ws);
+                return st;
+            }
+        }
+        if (ws->ro)
+            exec(db, "PRAGMA query_only = ON");
+    }
+    pragma_int(db, "PRAGMA data_version", &ws->data_version);
+    *out = ws;
+    return KP_OK;
+}
+
+void ws_close(ws_t *ws)
+{
+    if (!ws)
+        return;
+    sqlite3_close(ws->db);
+    free(ws->path);
+    free(ws);
+}
+
+const char *ws_path(const ws_t *ws) { return ws->path; }
+bool ws_readonly(const ws_t *ws) { return ws->ro; }
+
+static kp_status need_rw(ws_t *ws, char **err)
+{
+    if (ws->ro)
+        return fail(err, KP_READONLY, "%s: opened read-only; nothing can be changed", ws->path);
+    return KP_OK;
+}
+
+static kp_status begin(ws_t *ws, char **err)
+{
+    kp_status st = need_rw(ws, err);
+    if (st != KP_OK)
+        return st;
+    if (!exec(ws->db, "BEGIN IMMEDIATE"))
+        return ws_fail(ws, err, "start a transaction");
+    return KP_OK;
+}
+
+static kp_status finish(ws_t *ws, char **err, const char *what)
+{
+    if (!exec(ws->db, "COMMIT")) {
+        kp_status st = ws_fail(ws, err, what);
+        exec(ws->db, "ROLLBACK");
+        return st;
+    }
+    return KP_OK;
+}
+
+static kp_status abort_tx(ws_t *ws, char **err, const char *what)
+{
+    kp_status st = ws_fail(ws, err, what);
+    exec(ws->db, "ROLLBACK");
+    return st;
+}
+
+/* ---- versions ---------------------------------------------------------------------------- */
+
+void ws_version_free(ws_version *v)
+{
+    if (!v)
+        return;
+    free(v->time);
+    free(v->author);
+    free(v->message);
+    free(v->name);
+    memset(v, 0, sizeof *v);
+}
+
+void ws_versions_free(ws_version *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        ws_version_free(&v[i]);
+    free(v);
+}
+
+static void read_version(sqlite3_stmt *s, ws_version *v)
+{
+    v->number = sqlite3_column_int(s, 0);
+    v->parent = sqlite3_column_type(s, 1) == SQLITE_NULL ? 0 : sqlite3_column_int(s, 1);
+    v->time = col_text(s, 2);
+    v->author = col_text(s, 3);
+    v->message = col_text(s, 4);
+    v->name = col_text(s, 5);
+}
+
+kp_status ws_latest(ws_t *ws, int *number, char **err)
+{
+    long long n = 0;
+    if (!pragma_int(ws->db, "SELECT coalesce(max(number), 0) FROM versions", &n))
+        return ws_fail(ws, err, "read the versions");
+    *number = (int)n;
+    return KP_OK;
+}
+
+kp_status ws_log(ws_t *ws, ws_version **out, size_t *n, char **err)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "SELECT number, parent, time, author, message, name FROM versions ORDER BY number",
+                           -1, &s, NULL) != SQLITE_OK)
+        return ws_fail(ws, err, "read the versions");
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        VEC_GROW(*out, *n, cap);
+        read_version(s, &(*out)[(*n)++]);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE) {
+        ws_versions_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return ws_fail(ws, err, "read the versions");
+    }
+    return KP_OK;
+}
+
+kp_status ws_version_get(ws_t *ws, int number, ws_version *info, char **yaml, char **err)
+{
+    if (info)
+        memset(info, 0, sizeof *info);
+    if (yaml)
+        *yaml = NULL;
+    sqlite3_stmt *s;
+    const char *sql = number > 0 ? "SELECT number, parent, time, author, message, name, design FROM versions WHERE number = ?1"
+                                 : "SELECT number, parent, time, author, message, name, design FROM versions ORDER BY number DESC LIMIT 1";
+    if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return ws_fail(ws, err, "read the version");
+    if (number > 0)
+        sqlite3_bind_int(s, 1, number);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        if (info)
+            read_version(s, info);
+        if (yaml)
+            *yaml = col_text(s, 6);
+        sqlite3_finalize(s);
+        return KP_OK;
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return ws_fail(ws, err, "read the version");
+    int latest = 0;
+    ws_latest(ws, &latest, NULL);
+    if (latest == 0)
+        return fail(err, KP_NOTFOUND, "%s: no versions yet; 'keyplan commit %s DESIGN.yaml -m MSG' records the first",
+                    ws->path, ws->path);
+    return fail(err, KP_NOTFOUND, "%s: no version %d; versions are 1 to %d", ws->path, number, latest);
+}
+
+kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err)
+{
+    *out = NULL;
+    char *yaml = NULL;
+    ws_version info;
+    kp_status st = ws_version_get(ws, number, &info, &yaml, err);
+    if (st != KP_OK)
+        return st;
+    char *name = xasprintf("%s:version %d", ws->path, info.number);
+    kp_diags dg;
+    diags_init(&dg, name);
+    kp_design *d = designio_load_string(yaml, strlen(yaml), name, &dg);
+    if (!d) {
+        char *first = dg.n ? diags_format(&dg, 0) : xstrdup("unknown error");
+        st = fail(err, KP_DAMAGED, "%s: the stored design no longer loads: %s", ws->path, first);
+        free(first);
+    }
+    diags_free(&dg);
+    free(name);
+    free(yaml);
+    ws_version_free(&info);
+    *out = d;
+    return d ? KP_OK : st;
+}
+
+static char *json_text(json_t *a)
+{
+    char *t = json_dumps(a, JSON_COMPACT);
+    json_decref(a);
+    char *r = xstrdup(t ? t : "[]");
+    free(t);
+    return r;
+}
+
+static char *json_pattern_ids(const kp_decision *dec)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < dec->npatterns; i++)
+        json_array_append_new(a, json_string(dec->patterns[i].s ? dec->patterns[i].s : ""));
+    return json_text(a);
+}
+
+static char *json_assumptions(const kp_decision *dec)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < dec->nassumptions; i++)
+        json_array_append_new(a, json_string(dec->assumptions[i] ? dec->assumptions[i] : ""));
+    return json_text(a);
+}
+
+static char *json_alternatives(const kp_decision *dec)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < dec->nalternatives; i++) {
+        const kp_alternative *al = &dec->alternatives[i];
+        json_array_append_new(a, json_pack("{s:s, s:s}", "option", al->option ? al->option : "", "why_not",
+                                           al->why_not ? al->why_not : ""));
+    }
+    return json_text(a);
+}
+
+static void bind_opt(sqlite3_stmt *s, int i, const char *t)
+{
+    if (t)
+        sqlite3_bind_text(s, i, t, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(s, i);
+}
+
+static bool insert_decisions(sqlite3 *db, int number, const kp_design *d, const kp_analysis *a)
+{
+    sqlite3_stmt *ds = NULL, *ss = NULL;
+    bool ok = sqlite3_prepare_v2(db,
+                                 "INSERT INTO decisions(version, id, title, status, patterns, context, decision, "
+                                 "alternatives, assumptions, failure_test, rollback, limitations) "
+                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                 -1, &ds, NULL) == SQLITE_OK &&
+              sqlite3_prepare_v2(db,
+                                 "INSERT INTO signals(version, decision, seq, signal, metric, op, threshold, design_value) "
+                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                                 -1, &ss, NULL) == SQLITE_OK;
+    for (size_t i = 0; ok && i < d->ndecisions; i++) {
+        const kp_decision *dec = &d->decisions[i];
+        char *pats = json_pattern_ids(dec);
+        char *alts = json_alternatives(dec);
+        char *asm_ = json_assumptions(dec);
+        sqlite3_bind_int(ds, 1, number);
+        bind_opt(ds, 2, dec->id ? dec->id : "");
+        bind_opt(ds, 3, dec->title);
+        bind_opt(ds, 4, kp_decision_status_name(dec->status));
+        bind_opt(ds, 5, pats);
+        bind_opt(ds, 6, dec->context);
+        bind_opt(ds, 7, dec->decision);
+        bind_opt(ds, 8, alts);
+        bind_opt(ds, 9, asm_);
+        bind_opt(ds, 10, dec->failure_test);
+        bind_opt(ds, 11, dec->rollback);
+        bind_opt(ds, 12, dec->limitations);
+        ok = sqlite3_step(ds) == SQLITE_DONE;
+        sqlite3_reset(ds);
+        free(pats);
+        free(alts);
+        free(asm_);
+        for (size_t k = 0; ok && k < dec->nsignals; k++) {
+            const kp_signal *sg = &dec->signals[k];
+            sqlite3_bind_int(ss, 1, number);
+            bind_opt(ss, 2, dec->id ? dec->id : "");
+            sqlite3_bind_int(ss, 3, (int)k + 1);
+            bind_opt(ss, 4, sg->src ? sg->src : "");
+            bind_opt(ss, 5, sg->metric ? sg->metric : "");
+            bind_opt(ss, 6, kp_cmp_name(sg->cmp));
+            sqlite3_bind_double(ss, 7, sg->value);
+            double v;
+            if (a && sg->metric && analysis_metric(a, sg->metric, &v) && isfinite(v))
+                sqlite3_bind_double(ss, 8, v);
+            else
+                sqlite3_bind_null(ss, 8);
+            ok = sqlite3_step(ss) == SQLITE_DONE;
+            sqlite3_reset(ss);
+        }
+    }
+    sqlite3_finalize(ds);
+    sqlite3_finalize(ss);
+    return ok;
+}
+
+static char *conflict_message(ws_t *ws, int expected, int latest)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_printf(&b, "%s: ", ws->path);
+    if (expected > latest) {
+        sbuf_printf(&b, "your design is based on version %d, which does not exist (the latest is %d); nothing was "
+                        "committed",
+                    expected, latest);
+        return sbuf_steal(&b);
+    }
+    sqlite3_stmt *s;
+    size_t k = 0;
+    if (sqlite3_prepare_v2(ws->db, "SELECT number, parent, time, author, message, name FROM versions WHERE number > ?1 ORDER BY number",
+                           -1, &s, NULL) == SQLITE_OK) {
+        sqlite3_bind_int(s, 1, expected);
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            ws_version v;
+            read_version(s, &v);
+            sbuf_printf(&b, "%sversion %d was committed meanwhile by %s at %s (\"%s\")", k++ ? "; " : "", v.number,
+                        v.author, v.time, v.message);
+            ws_version_free(&v);
+        }
+        sqlite3_finalize(s);
+    }
+    sbuf_printf(&b, "; your design is based on version %d: reload version %d, merge your changes and commit again "
+                    "(nothing was overwritten)",
+                expected, latest);
+    return sbuf_steal(&b);
+}
+
+kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char *message, int expected_parent,
+                    bool update_working, int *number, char **err)
+{
+    if (number)
+        *number = 0;
+    if (!message || !*message)
+        return fail(err, KP_INVALID, "a commit needs a message saying what changed and why (-m MSG)");
+    kp_status st = need_rw(ws, err);
+    if (st != KP_OK)
+        return st;
+    char *yaml = designio_save_string(d);
+    kp_analysis *a = analysis_run(d);
+    char *who = author && *author ? xstrdup(author) : ws_default_author();
+    char *now = now_iso();
+    char *dg = digest_of(yaml);
+    int latest = 0, n = 0;
+    st = begin(ws, err);
+    if (st != KP_OK)
+        goto out;
+    if ((st = ws_latest(ws, &latest, err)) != KP_OK) {
+        exec(ws->db, "ROLLBACK");
+        goto out;
+    }
+    if (expected_parent != WS_PARENT_LATEST && expected_parent != latest) {
+        exec(ws->db, "ROLLBACK");
+        char *m = conflict_message(ws, expected_parent, latest);
+        st = fail(err, KP_CONFLICT, "%s", m);
+        free(m);
+        goto out;
+    }
+    n = latest + 1;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db,
+                           "INSERT INTO versions(number, parent, time, author, message, name, design, digest) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                           -1, &s, NULL) != SQLITE_OK) {
+        st = abort_tx(ws, err, "record the version");
+        goto out;
+    }
+    sqlite3_bind_int(s, 1, n);
+    if (latest)
+        sqlite3_bind_int(s, 2, latest);
+    else
+        sqlite3_bind_null(s, 2);
+    bind_opt(s, 3, now);
+    bind_opt(s, 4, who);
+    bind_opt(s, 5, message);
+    bind_opt(s, 6, d->name ? d->name : "");
+    bind_opt(s, 7, yaml);
+    bind_opt(s, 8, dg);
+    bool ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    if (!ok || !insert_decisions(ws->db, n, d, a)) {
+        st = abort_tx(ws, err, "record the version");
+        goto out;
+    }
+    if (update_working) {
+        if (sqlite3_prepare_v2(ws->db, "INSERT OR REPLACE INTO working(id, base, design, time) VALUES (1, ?1, ?2, ?3)", -1,
+                               &s, NULL) != SQLITE_OK) {
+            st = abort_tx(ws, err, "update the working copy");
+            goto out;
+        }
+        sqlite3_bind_int(s, 1, n);
+        bind_opt(s, 2, yaml);
+        bind_opt(s, 3, now);
+        ok = sqlite3_step(s) == SQLITE_DONE;
+        sqlite3_finalize(s);
+        if (!ok) {
+            st = abort_tx(ws, err, "update the working copy");
+            goto out;
+        }
+    }
+    st = finish(ws, err, "record the version");
+    if (st == KP_OK && number)
+        *number = n;
+out:
+    free(dg);
+    free(now);
+    free(who);
+    analysis_free(a);
+    free(yaml);
+    return st;
+}
+
+kp_status ws_verify(ws_t *ws, char **err)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "PRAGMA integrity_check", -1, &s, NULL) != SQLITE_OK)
+        return fail(err, KP_DAMAGED, "%s: integrity check failed: %s", ws->path, sqlite3_errmsg(ws->db));
+    kp_status st = KP_OK;
+    if (sqlite3_step(s) != SQLITE_ROW || strcmp((const char *)sqlite3_column_text(s, 0), "ok") != 0)
+        st = fail(err, KP_DAMAGED, "%s: integrity check failed: %s", ws->path,
+                  sqlite3_column_text(s, 0) ? (const char *)sqlite3_column_text(s, 0) : sqlite3_errmsg(ws->db));
+    sqlite3_finalize(s);
+    if (st != KP_OK)
+        return st;
+    if (sqlite3_prepare_v2(ws->db, "PRAGMA foreign_key_check", -1, &s, NULL) != SQLITE_OK)
+        return fail(err, KP_DAMAGED, "%s: foreign key check failed: %s", ws->path, sqlite3_errmsg(ws->db));
+    if (sqlite3_step(s) == SQLITE_ROW)
+        st = fail(err, KP_DAMAGED, "%s: a row of table %s refers to something missing", ws->path,
+                  (const char *)sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+    if (st != KP_OK)
+        return st;
+    if (sqlite3_prepare_v2(ws->db, "SELECT number, parent, design, digest FROM versions ORDER BY number", -1, &s, NULL) !=
+        SQLITE_OK)
+        return ws_fail(ws, err, "read the versions");
+    int expect = 1;
+    while (st == KP_OK && sqlite3_step(s) == SQLITE_ROW) {
+        int num = sqlite3_column_int(s, 0);
+        int parent = sqlite3_column_type(s, 1) == SQLITE_NULL ? 0 : sqlite3_column_int(s, 1);
+        const char *design = (const char *)sqlite3_column_text(s, 2);
+        const char *dg = (const char *)sqlite3_column_text(s, 3);
+        char *mine = digest_of(design ? design : "");
+        if (num != expect)
+            st = fail(err, KP_DAMAGED, "%s: version %d is missing", ws->path, expect);
+        else if (parent != num - 1)
+            st = fail(err, KP_DAMAGED, "%s: version %d has parent %d; expected %d", ws->path, num, parent, num - 1);
+        else if (!dg || strcmp(dg, mine) != 0)
+            st = fail(err, KP_DAMAGED, "%s: version %d: its design does not match its digest", ws->path, num);
+        free(mine);
+        expect++;
+    }
+    sqlite3_finalize(s);
+    return st;
+}
+
+/* ---- working copy and undo --------------------------------------------------------------- */
+
+kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err)
+{
+    if (yaml)
+        *yaml = NULL;
+    if (base)
+        *base = 0;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "SELECT design, base FROM working WHERE id = 1", -1, &s, NULL) != SQLITE_OK)
+        return ws_fail(ws, err, "read the working copy");
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        if (yaml)
+            *yaml = col_text(s, 0);
+        if (base)
+            *base = sqlite3_column_type(s, 1) == SQLITE_NULL ? 0 : sqlite3_column_int(s, 1);
+    }
+    sqlite3_finalize(s);
+    if (rc == SQLITE_ROW)
+        return KP_OK;
+    if (rc == SQLITE_DONE)
+        return fail(err, KP_NOTFOUND, "%s: no working copy yet", ws->path);
+    return ws_fail(ws, err, "read the working copy");
+}
+
+static bool put_working(ws_t *ws, const char *yaml, int base, bool keep_base)
+{
+    sqlite3_stmt *s;
+    const char *sql = keep_base ? "UPDATE working SET design = ?2, time = ?3 WHERE id = 1"
+                                : "INSERT OR REPLACE INTO working(id, base, design, time) VALUES (1, ?1, ?2, ?3)";
+    if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return false;
+    if (!keep_base) {
+        if (base > 0)
+            sqlite3_bind_int(s, 1, base);
+        else
+            sqlite3_bind_null(s, 1);
+    }
+    char *now = now_iso();
+    sqlite3_bind_text(s, 2, yaml, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 3, now, -1, SQLITE_TRANSIENT);
+    free(now);
+    bool ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    return ok;
+}
+
+static bool push_history(ws_t *ws, const char *stack, const char *yaml, const char *label)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "INSERT INTO history(stack, design, label, time) VALUES (?1, ?2, ?3, ?4)", -1, &s,
+                           NULL) != SQLITE_OK)
+        return false;
+    char *now = now_iso();
+    sqlite3_bind_text(s, 1, stack, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, yaml, -1, SQLITE_TRANSIENT);
+    bind_opt(s, 3, label);
+    sqlite3_bind_text(s, 4, now, -1, SQLITE_TRANSIENT);
+    free(now);
+    bool ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    return ok;
+}
+
+kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, const char *label, char **err)
+{
+    if (!yaml)
+        return fail(err, KP_INVALID, "no working copy text given");
+    kp_status st = begin(ws, err);
+    if (st != KP_OK)
+        return st;
+    char *cur = NULL;
+    int curbase = 0;
+    kp_status gst = ws_working_get(ws, &cur, &curbase, NULL);
+    bool ok = true;
+    if (undoable && gst == KP_OK && strcmp(cur, yaml) != 0)
+        ok = push_history(ws, "undo", cur, label) && exec(ws->db, "DELETE FROM history WHERE stack = 'redo'");
+    free(cur);
+    if (!ok || !put_working(ws, yaml, base, false))
+        return abort_tx(ws, err, "save the working copy");
+    return finish(ws, err, "save the working copy");
+}
+
+/* Moves the top of `from` into the working copy, pushing the current text on `to`. */
+static kp_status step_history(ws_t *ws, const char *from, const char *to, char **yaml, char **err)
+{
+    if (yaml)
+        *yaml = NULL;
+    kp_status st = begin(ws, err);
+    if (st != KP_OK)
+        return st;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "SELECT seq, design, label FROM history WHERE stack = ?1 ORDER BY seq DESC LIMIT 1", -1,
+                           &s, NULL) != SQLITE_OK)
+        return abort_tx(ws, err, "read the undo history");
+    sqlite3_bind_text(s, 1, from, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(s);
+        if (rc != SQLITE_DONE)
+            return abort_tx(ws, err, "read the undo history");
+        exec(ws->db, "ROLLBACK");
+        return fail(err, KP_NOTFOUND, "nothing to %s", strcmp(from, "undo") == 0 ? "undo" : "redo");
+    }
+    long long seq = sqlite3_column_int64(s, 0);
+    char *text = col_text(s, 1);
+    char *label = sqlite3_column_type(s, 2) == SQLITE_NULL ? NULL : col_text(s, 2);
+    sqlite3_finalize(s);
+    char *cur = NULL;
+    bool ok = ws_working_get(ws, &cur, NULL, NULL) == KP_OK && push_history(ws, to, cur, label);
+    free(cur);
+    free(label);
+    if (ok) {
+        char *del = xasprintf("DELETE FROM history WHERE seq = %lld", seq);
+        ok = exec(ws->db, del) && put_working(ws, text, 0, true);
+        free(del);
+    }
+    if (!ok) {
+        free(text);
+        return abort_tx(ws, err, "undo");
+    }
+    st = finish(ws, err, "undo");
+    if (st == KP_OK && yaml)
+        *yaml = text;
+    else
+        free(text);
+    return st;
+}
+
+kp_status ws_undo(ws_t *ws, char **yaml, char **err) { return step_history(ws, "undo", "redo", yaml, err); }
+kp_status ws_redo(ws_t *ws, char **yaml, char **err) { return step_history(ws, "redo", "undo", yaml, err); }
+
+kp_status ws_history_depth(ws_t *ws, size_t *nundo, size_t *nredo, char **err)
+{
+    long long u = 0, r = 0;
+    if (!pragma_int(ws->db, "SELECT count(*) FROM history WHERE stack = 'undo'", &u) ||
+        !pragma_int(ws->db, "SELECT count(*) FROM history WHERE stack = 'redo'", &r))
+        return ws_fail(ws, err, "read the undo history");
+    if (nundo)
+        *nundo = (size_t)u;
+    if (nredo)
+        *nredo = (size_t)r;
+    return KP_OK;
+}
+
+/* ---- observations ------------------------------------------------------------------------ */
+
+kp_status ws_observe(ws_t *ws, const char *metric, double value, const char *source, char **err)
+{
+    const char *why = NULL;
+    if (!metric || !sig_metric_valid(metric, &why))
+        return fail(err, KP_SIGNAL, "metric '%s': %s", metric ? metric : "", why ? why : "missing");
+    if (!isfinite(value))
+        return fail(err, KP_RANGE, "metric '%s': the value must be a finite number", metric);
+    kp_status st = begin(ws, err);
+    if (st != KP_OK)
+        return st;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "INSERT INTO observations(metric, value, time, source) VALUES (?1, ?2, ?3, ?4)", -1,
+                           &s, NULL) != SQLITE_OK)
+        return abort_tx(ws, err, "record the observation");
+    char *now = now_iso();
+    char *src = NULL;
+    if (!source || !*source) {
+        char *who = ws_default_author();
+        src = xasprintf("cli:%s", who);
+        free(who);
+    } else {
+        src = xstrdup(source);
+    }
+    sqlite3_bind_text(s, 1, metric, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double(s, 2, value);
+    sqlite3_bind_text(s, 3, now, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 4, src, -1, SQLITE_TRANSIENT);
+    free(now);
+    free(src);
+    bool ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    if (!ok)
+        return abort_tx(ws, err, "record the observation");
+    return finish(ws, err, "record the observation");
+}
+
+static kp_status read_observations(ws_t *ws, const char *sql, sig_observation **out, size_t *n, char **err)
+{
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return ws_fail(ws, err, "read the observations");
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        VEC_GROW(*out, *n, cap);
+        sig_observation *o = &(*out)[(*n)++];
+        o->id = sqlite3_column_int64(s, 0);
+        o->metric = col_text(s, 1);
+        o->value = sqlite3_column_double(s, 2);
+        o->time = col_text(s, 3);
+        o->source = col_text(s, 4);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE) {
+        sig_observations_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return ws_fail(ws, err, "read the observations");
+    }
+    return KP_OK;
+}
+
+kp_status ws_observations(ws_t *ws, sig_observation **out, size_t *n, char **err)
+{
+    return read_observations(ws, "SELECT id, metric, value, time, source FROM observations ORDER BY id", out, n, err);
+}
+
+kp_status ws_observations_latest(ws_t *ws, sig_observation **out, size_t *n, char **err)
+{
+    return read_observations(ws,
+                             "SELECT o.id, o.metric, o.value, o.time, o.source FROM observations o "
+                             "WHERE o.id = (SELECT max(id) FROM observations WHERE metric = o.metric) ORDER BY o.metric",
+                             out, n, err);
+}
+
+bool ws_changed_elsewhere(ws_t *ws)
+{
+    long long v = 0;
+    if (!pragma_int(ws->db, "PRAGMA data_version", &v))
+        return false;
+    bool changed = v != ws->data_version;
+    ws->data_version = v;
+    return changed;
+}

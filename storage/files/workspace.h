@@ -1,0 +1,145 @@
+/* workspace.h - the SQLite workspace: immutable versions of the design, the
+ * decisions and their signals as real tables, observations, and the working copy with its
+ * persisted undo/redo history, so that quitting, a crash or a killed terminal loses nothing.
+ *
+ * One ws_t is one open connection (WAL, foreign keys, defensive mode, busy timeout). Every
+ * change is one transaction (BEGIN IMMEDIATE): after a crash the file holds either all of it or
+ * none of it. Two processes may open the same workspace: a commit on a stale parent is refused
+ * with KP_CONFLICT and a message naming who committed what meanwhile.
+ *
+ * Errors: every function returns a kp_status (KP_OK on success) and, on failure, sets *err
+ * (when err is not NULL) to a one-line message the caller frees. A ws_t stays usable after a
+ * failed call. The schema is documented at the top of workspace.c. */
+#ifndef KP_WORKSPACE_H
+#define KP_WORKSPACE_H
+
+#include "design.h"
+#include "signals.h"
+#include "util.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct ws ws_t;
+
+#define WS_DEFAULT_PATH "design.keyplan"
+
+/* ws_open flags. */
+enum {
+    WS_CREATE = 1u << 0,   /* create the workspace when the file does not exist */
+    WS_READONLY = 1u << 1, /* open for reading only (log, show, diff, export); never writes */
+};
+
+/* Opens the workspace at `path`.
+ * - missing file: created (empty, current schema) with WS_CREATE, else KP_NOTFOUND;
+ * - not a SQLite file, a SQLite file of another application, or a damaged one: KP_DAMAGED, and
+ *   the file is left untouched (it is checked read-only before anything is written);
+ * - a workspace made by a newer keyplan (schema above ours): KP_VERSION, untouched;
+ * - the file or its folder not writable (and WS_READONLY not given): KP_READONLY;
+ * - an older schema is migrated (PRAGMA user_version steps) in one transaction.
+ * On success *out is the handle (ws_close releases it); on failure *out is NULL. */
+kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err);
+void ws_close(ws_t *ws);
+const char *ws_path(const ws_t *ws);      /* as given to ws_open; owned by ws */
+bool ws_readonly(const ws_t *ws);
+
+/* The schema version this code writes (PRAGMA user_version of a fresh workspace). */
+int ws_schema_version(void);
+
+/* Author for commits and observations: $KEYPLAN_AUTHOR, else $USER, else "unknown". Caller
+ * frees. */
+char *ws_default_author(void);
+
+/* ---- versions --------------------------------------------------------------------------- */
+typedef struct ws_version {
+    int number;      /* 1, 2, ... in commit order */
+    int parent;      /* 0 for the first version */
+    char *time;      /* ISO 8601 UTC, "2026-11-29T21:40:12Z" */
+    char *author;
+    char *message;
+    char *name;      /* the design's name at that version (may be "") */
+} ws_version;
+
+void ws_version_free(ws_version *v);               /* the strings, not v itself */
+void ws_versions_free(ws_version *v, size_t n);    /* the strings and the array */
+
+/* The latest version number in *number (0 when nothing was committed yet). */
+kp_status ws_latest(ws_t *ws, int *number, char **err);
+
+/* Every version, oldest first, in *out (caller frees with ws_versions_free) and *n. */
+kp_status ws_log(ws_t *ws, ws_version **out, size_t *n, char **err);
+
+/* Version `number` (0 = the latest): its metadata in *info (may be NULL; caller frees the
+ * strings with ws_version_free) and its canonical design YAML in *yaml (may be NULL; caller
+ * frees). KP_NOTFOUND when there is no such version (message says which versions exist). */
+kp_status ws_version_get(ws_t *ws, int number, ws_version *info, char **yaml, char **err);
+
+/* Version `number` (0 = latest) loaded as a design (caller frees with design_free). A stored
+ * design that no longer loads gives KP_DAMAGED with the loader's first message. */
+kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err);
+
+#define WS_PARENT_LATEST (-1)
+
+/* Records design `d` as a new version: its canonical YAML (designio_save_string), the author
+ * (NULL = ws_default_author()), the message (required, non-empty) and its decisions and signals
+ * (with the design's own value of each signal's metric) in their tables, all in one transaction.
+ * `expected_parent` is the version the design was based on (0 = an empty workspace); when it is
+ * no longer the latest the commit is refused with KP_CONFLICT and a message such as
+ * "version 4 was committed meanwhile by ana at 2026-11-29T21:40:12Z ("shard GSI1"); your
+ * design is based on version 3: reload, merge and commit again". WS_PARENT_LATEST commits on
+ * top of whatever is latest. When `update_working` is true the working copy becomes this
+ * design based on the new version in the same transaction (its undo history is kept).
+ * On success *number (may be NULL) is the new version's number. `d` must have passed
+ * validation (designio_load_* or validate_design): its analysis is run to record each signal's
+ * design value. */
+kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char *message,
+                    int expected_parent, bool update_working, int *number, char **err);
+
+/* Checks the file: PRAGMA integrity_check, foreign keys, and each version's stored digest
+ * against its design text. KP_DAMAGED with the first problem when anything is wrong. */
+kp_status ws_verify(ws_t *ws, char **err);
+
+/* ---- the working copy and its undo history --------------------------------------------- */
+
+/* The working copy: the YAML being edited (not necessarily valid) and the version it is based
+ * on (0 = none). KP_NOTFOUND when the workspace has no working copy yet. Caller frees *yaml. */
+kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err);
+
+/* Replaces the working copy by `yaml` based on version `base`, in one transaction that
+ * survives a crash. When `undoable` is true and the text differs from the current working copy,
+ * the current text is pushed on the undo stack (with `label`, e.g. "edit pattern 3 rate"; may be
+ * NULL) and the redo stack is cleared. */
+kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, const char *label,
+                         char **err);
+
+/* Undo: the working copy goes back to the state on top of the undo stack (the current one is
+ * pushed on the redo stack). *yaml (may be NULL) receives the restored text (caller frees).
+ * KP_NOTFOUND when there is nothing to undo. The history is unlimited and persisted. */
+kp_status ws_undo(ws_t *ws, char **yaml, char **err);
+/* Redo: the inverse of ws_undo; KP_NOTFOUND when there is nothing to redo. */
+kp_status ws_redo(ws_t *ws, char **yaml, char **err);
+/* How many undo and redo steps are stored (either pointer may be NULL). */
+kp_status ws_history_depth(ws_t *ws, size_t *nundo, size_t *nredo, char **err);
+
+/* ---- observations ---------------------------------------------------------------------- */
+
+/* Records metric = value (source NULL = "cli:" + ws_default_author()). The metric must look
+ * like a signal metric (pattern.<id>.rate, index.<name>.items, cost.total, ...), else
+ * KP_SIGNAL; the value must be finite, else KP_RANGE. */
+kp_status ws_observe(ws_t *ws, const char *metric, double value, const char *source, char **err);
+
+/* Every observation, oldest first (caller frees with sig_observations_free). */
+kp_status ws_observations(ws_t *ws, sig_observation **out, size_t *n, char **err);
+
+/* The latest observation of each metric, ordered by metric (caller frees with
+ * sig_observations_free). */
+kp_status ws_observations_latest(ws_t *ws, sig_observation **out, size_t *n, char **err);
+
+/* ---- refresh -------------------------------------------------------------------------- */
+
+/* true when another connection (another keyplan process) changed the workspace since the last
+ * call on this handle (PRAGMA data_version); the first call after ws_open returns false. Cheap:
+ * meant to be called on every idle tick of the workbench. Errors count as "not changed". */
+bool ws_changed_elsewhere(ws_t *ws);
+
+#endif

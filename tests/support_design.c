@@ -1,0 +1,35 @@
+/* support_design.c - the design loaders of the test programs that link the design-file reader
+ * (every test but the few that link the model library alone). */
+#include "support.h"
+
+#include "design_io.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+kp_design *ts_load_text(const char *text, const char *name)
+{
+    kp_diags dg;
+    diags_init(&dg, name);
+    kp_design *d = designio_load_string(text, strlen(text), name, &dg);
+    if (!d) {
+        diags_print(&dg, stderr);
+        fprintf(stderr, "-- in this design:\n%s\n", text);
+    }
+    diags_free(&dg);
+    return d;
+}
+
+kp_design *ts_load_file(const char *rel)
+{
+    char *path = ts_source_path(rel);
+    kp_diags dg;
+    diags_init(&dg, NULL);
+    kp_design *d = designio_load_file(path, &dg);
+    if (!d)
+        diags_print(&dg, stderr);
+    diags_free(&dg);
+    free(path);
+    return d;
+}
