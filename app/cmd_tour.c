@@ -81,8 +81,7 @@ int cmd_tour(int argc, char **argv)
             return 2;
         }
     }
-    size_t n = 0;
-    if (!tour_steps(name, &n)) {
+    if (!tour_exists(name)) {
         fprintf(stderr, "keyplan tour: unknown tour '%s'; expected '%s'\n", name, TOUR_DEFAULT);
         return 2;
     }
@@ -90,42 +89,49 @@ int cmd_tour(int argc, char **argv)
         fprintf(stderr, "keyplan tour: --print and --yaml take no workspace ('%s')\n", workspace);
         return 2;
     }
-    if (step > (long)n) {
-        fprintf(stderr, "keyplan tour: step %ld does not exist; the tour has steps 1 to %zu\n", step, n);
+    tour *t = NULL;
+    if (step || print || yaml) {
+        char *err = NULL;
+        t = tour_open(name, &err);
+        if (!t) {
+            fprintf(stderr, "keyplan tour: %s\n", err);
+            free(err);
+            return 2;
+        }
+    }
+    if (step > (long)tour_nsteps(t)) {
+        fprintf(stderr, "keyplan tour: step %ld does not exist; the tour has steps 1 to %zu\n", step, tour_nsteps(t));
+        tour_close(t);
         return 2;
     }
     if ((yaml || step) && !print && !yaml) {
         fprintf(stderr, "keyplan tour: --step goes with --print or --yaml\n");
+        tour_close(t);
         return 2;
     }
     if (yaml && !step) {
         fprintf(stderr, "keyplan tour: --yaml needs --step N\n");
+        tour_close(t);
         return 2;
     }
     if (print || yaml) {
-        char *err = NULL, *out = NULL;
+        char *out;
         if (yaml) {
-            out = tour_yaml(name, (size_t)step - 1, &err);
+            out = tour_yaml(t, (size_t)step - 1);
         } else if (step) {
-            const tour_step *s = tour_steps(name, &n) + (step - 1);
-            kp_design *d = tour_design(name, (size_t)step - 1, &err);
-            if (d) {
-                kp_analysis *a = analysis_run(d);
-                char *fig = tour_figures(name, (size_t)step - 1, a);
-                out = xasprintf("Step %d. %s\n\n%s\nFigures (computed by keyplan from this step's design):\n%s",
-                                s->number, s->title, s->narration, fig);
-                free(fig);
-                analysis_free(a);
-                design_free(d);
-            }
+            const tour_step *s = tour_step_at(t, (size_t)step - 1);
+            kp_design *d = tour_design(t, (size_t)step - 1);
+            kp_analysis *a = analysis_run(d);
+            char *fig = tour_figures(t, (size_t)step - 1, a);
+            out = xasprintf("Step %d. %s\n\n%s\nFigures (computed by keyplan from this step's design):\n%s", s->number,
+                            s->title, s->narration, fig);
+            free(fig);
+            analysis_free(a);
+            design_free(d);
         } else {
-            out = tour_print(name, 0, &err);
+            out = tour_print(t, 0);
         }
-        if (!out) {
-            fprintf(stderr, "keyplan tour: %s\n", err ? err : "cannot build the tour");
-            free(err);
-            return 2;
-        }
+        tour_close(t);
         fputs(out, stdout);
         free(out);
         return fflush(stdout) == 0 ? 0 : 2;

@@ -92,6 +92,9 @@ static void test_samples_round_trip(void **state)
         }
         for (size_t i = 0; i < g.gl_pathc; i++) {
             const char *path = g.gl_pathv[i];
+            const char *base = strrchr(path, '/');
+            if (base && strcmp(base, "/tour.yaml") == 0)
+                continue; /* a tour (storage/files/tour.h), not a design */
             kp_diags dg;
             diags_init(&dg, NULL);
             kp_design *x = designio_load_file(path, &dg);

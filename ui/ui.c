@@ -28,40 +28,26 @@ static void restore_terminal(void)
 static wb_tour_step *load_tour(const char *name, size_t *n, char **err)
 {
     *n = 0;
-    size_t ns = 0;
-    const tour_step *steps = tour_steps(name, &ns);
-    if (!steps || !ns) {
-        *err = xasprintf("unknown tour '%s'; expected '%s'", name, TOUR_DEFAULT);
+    tour *t = tour_open(name, err);
+    if (!t)
         return NULL;
-    }
+    size_t ns = tour_nsteps(t);
     wb_tour_step *v = xcalloc(ns, sizeof *v);
     for (size_t i = 0; i < ns; i++) {
-        kp_design *d = tour_design(name, i, err);
-        if (!d) {
-            for (size_t k = 0; k < i; k++) {
-                free(v[k].title);
-                free(v[k].narration);
-                free(v[k].figures);
-                design_free(v[k].design);
-                for (size_t m = 0; m < v[k].nmarks; m++)
-                    free(v[k].marks[m]);
-                free(v[k].marks);
-            }
-            free(v);
-            return NULL;
-        }
-        v[i].title = xstrdup(steps[i].title);
-        v[i].narration = xstrdup(steps[i].narration);
+        const tour_step *s = tour_step_at(t, i);
+        kp_design *d = tour_design(t, i);
+        v[i].title = xstrdup(s->title);
+        v[i].narration = xstrdup(s->narration);
         v[i].design = d;
         kp_analysis *a = analysis_run(d);
-        v[i].figures = tour_figures(name, i, a);
+        v[i].figures = tour_figures(t, i, a);
         analysis_free(a);
-        v[i].nmarks = steps[i].nmarks;
-        v[i].marks = steps[i].nmarks ? xcalloc(steps[i].nmarks, sizeof *v[i].marks) : NULL;
-        for (size_t m = 0; m < steps[i].nmarks; m++)
-            v[i].marks[m] = xasprintf("%s:%s", steps[i].marks[m].kind ? steps[i].marks[m].kind : "",
-                                      steps[i].marks[m].name ? steps[i].marks[m].name : "");
+        v[i].nmarks = s->nmarks;
+        v[i].marks = s->nmarks ? xcalloc(s->nmarks, sizeof *v[i].marks) : NULL;
+        for (size_t m = 0; m < s->nmarks; m++)
+            v[i].marks[m] = xasprintf("%s:%s", s->marks[m].kind, s->marks[m].name);
     }
+    tour_close(t);
     *n = ns;
     return v;
 }

@@ -1,12 +1,58 @@
-/* tour.h - the CloudShop walkthrough: the course's worked example as nine steps, each with a title, an English narration that keeps the
- * course's Spanish key names (CLIENTE#, PEDIDO#, ESTADO#...), the design at that step, and what
- * the workbench should highlight. Step 7 also carries the course's cost ladder: four designs
- * (first month, sparse GSI-1, eventual reads, provisioned) whose cost keyplan computes.
+/* tour.h - the walkthroughs (`keyplan tour`): content kept as data, played by a small engine.
  *
- * The designs are built from the two samples, embedded here (samples/cloudshop/design.yaml and
- * first-design.yaml; tests/test_tour.c checks that the copies match the files), by editing the
- * loaded design in C; each step's YAML is the canonical save of that design. Nothing here does
- * terminal I/O; tour_print builds the handout text `keyplan tour --print` writes. */
+ * A tour is the file samples/NAME/tour/tour.yaml, compiled into keyplan with the sample's design
+ * files at build time (storage/files/tour_embed.cmake), so the binary reads nothing at run time.
+ * The CloudShop walkthrough ("cloudshop") is the course's worked example in nine steps. Its
+ * narration is English and keeps the course's Spanish key names (CLIENTE#, PEDIDO#, ESTADO#...).
+ *
+ * The file (every key but ladder, marks, figures and checks is required):
+ *
+ *   title: TEXT                      the handout's first line
+ *   steps:                           in order; step N is the Nth item
+ *     - id: WORD                     a short unique name (tests and designs refer to steps by it)
+ *       title: TEXT
+ *       narration: [TEXT, ...]       the paragraphs
+ *       design: DESIGN               the design at this step
+ *       ladder:                      a cost ladder (the figure "cost ladder" shows it)
+ *         - { label: TEXT, course: TEXT, course_total: NUMBER, design: DESIGN }
+ *       marks: { KIND: [NAME, ...], ... }      what the workbench highlights (see tour_mark)
+ *       figures: [FIGURE, ...]       computed by keyplan from the step's design
+ *       checks: [CHECK, ...]         the step's exercise: conditions on its analysis
+ *
+ *   DESIGN  = FROM | { from: FROM, edits: [EDIT, ...] }
+ *   FROM    = the id of an earlier step (its design), or a design file: a path relative to the
+ *             tour's folder ending in .yaml (../design.yaml)
+ *   EDIT    = { set: "TABLE ROW COLUMN", to: TEXT }   a cell, set as the workbench sets it
+ *                                                     (model/edit.h; settings take "settings ROW")
+ *           | { delete: "TABLE ROW" }                 a row; an index takes with it the key
+ *                                                     templates and sparse rules it gave entities
+ *           | { copy: "TABLE ROW", from: FILE }       a decision or an index of another design file,
+ *                                                     appended; an index brings its entities' key
+ *                                                     templates and sparse rules
+ *           TABLE is a table name of model/edit.h (patterns, entities, indexes, attributes,
+ *           decisions, keys, settings), ROW the row's id or name, COLUMN the column's name.
+ *   FIGURE  = NAME | { NAME: ARGUMENT } | { NAME: ARGUMENT, label: TEXT }, NAME one of:
+ *             targets                  every pattern: rate, latency target, plan
+ *             plans: all|reads|needs   the plan of every pattern, of the reads, of those that need
+ *                                      what DynamoDB lacks (search, aggregation)
+ *             plan: PATTERN            one pattern's plan;  key condition: PATTERN  its key condition
+ *             checklist: ITEM          a checklist item's status (label: shown after the number)
+ *             hottest partition        the partition with the highest write use, and the table's writes
+ *             findings                 the findings' codes
+ *             index items: INDEX       how many items the index holds
+ *             signals: DECISION        the decision's signals and their values now
+ *             refused: DECISION        the decision's discarded alternatives
+ *             cost ladder              every rung of the step's ladder: keyplan's cost and the course's
+ *             partition: TEMPLATE      the distribution of a partition-key template
+ *             hot partitions           how many partitions are hot
+ *             alerts                   the design's alerts
+ *             decisions                every decision with its status and whether a signal fired
+ *             cost                     the cost lines and total
+ *   CHECK   = "SUBJECT OP VALUE" (tour_check)
+ *
+ * Loading checks all of it: every step's design is built, edited and validated, every figure's
+ * argument and mark names something of the step's design, every check parses. Errors carry the
+ * tour file's line and column. */
 #ifndef KP_TOUR_H
 #define KP_TOUR_H
 
@@ -18,11 +64,14 @@
 
 #define TOUR_DEFAULT "cloudshop"
 
+/* A loaded tour: an opaque handle (tour_open / tour_load, released with tour_close). */
+typedef struct tour tour;
+
 /* One rung of a cost ladder: the label and the course's own figure for it (for comparison; the
- * figure keyplan shows is computed from the rung's design). */
+ * figure keyplan shows is computed from the rung's design). Strings belong to the tour. */
 typedef struct tour_rung {
-    const char *label;        /* "first month", "sparse GSI-1", ... */
-    const char *course;       /* the course's words for it: "1,244 EUR, index writes 410 EUR" */
+    char *label;              /* "first month", "sparse GSI-1", ... */
+    char *course;             /* the course's words for it: "1,244 EUR, index writes 410 EUR" */
     double course_total;      /* the course's monthly total (EUR) */
 } tour_rung;
 
@@ -30,46 +79,91 @@ typedef struct tour_rung {
  * (name = the partition-key template), "finding" (name = the code), "decision", "cost"
  * (name = a line, or "total"), "checklist" (name = the item number). */
 typedef struct tour_mark {
-    const char *kind;
-    const char *name;
+    char *kind;
+    char *name;
 } tour_mark;
 
+/* A step as the tour file says it. Everything belongs to the tour: read-only for callers. */
 typedef struct tour_step {
-    int number;               /* 1..9 */
-    const char *title;
-    const char *narration;    /* paragraphs separated by blank lines, English */
-    const tour_mark *marks;   /* what to highlight */
+    int number;               /* 1.. */
+    char *id;                 /* "gsi1" */
+    char *title;
+    char *narration;          /* paragraphs separated by blank lines, English */
+    tour_mark *marks;         /* what to highlight */
     size_t nmarks;
-    const tour_rung *rungs;   /* step 7: the cost ladder; NULL otherwise */
+    tour_rung *rungs;         /* the cost ladder; NULL when the step has none */
     size_t nrungs;
+    char **checks;            /* the exercise's conditions, as written */
+    size_t nchecks;
 } tour_step;
 
-/* The names tour_steps knows ("cloudshop"). */
+/* true when `name` (NULL = the default) names a tour built into keyplan ("cloudshop"). */
 bool tour_exists(const char *name);
 
-/* The steps of the tour `name` (NULL = "cloudshop"), static and immutable; *n receives how
- * many. NULL (and *n = 0) for an unknown name. */
-const tour_step *tour_steps(const char *name, size_t *n);
+/* Loads the built-in tour `name` (NULL = "cloudshop"). Returns the tour (release with
+ * tour_close), or NULL with *err set (caller frees): "unknown tour 'x'; expected 'cloudshop'",
+ * or the first located error of a tour that does not load (a bug: the tests catch it). */
+tour *tour_open(const char *name, char **err);
 
-/* The design at step `i` (0-based) of tour `name`. Returns a new design (caller frees with
- * design_free), or NULL with *err set (caller frees) for an unknown tour or step, or when the
- * embedded design does not load (a bug: the tests catch it). */
-kp_design *tour_design(const char *name, size_t i, char **err);
+/* Loads a tour from text; `file` is its path in the source tree ("samples/cloudshop/tour/tour.yaml"),
+ * used in messages and to find the design files it names among those built into keyplan. NULL
+ * on any error, with every problem in `diags` ("FILE:LINE:COL: error: what; what was expected";
+ * diags->file is set to `file` when the caller left it NULL). */
+tour *tour_load(const char *text, size_t len, const char *file, kp_diags *diags);
+
+/* Releases a tour and everything it owns (NULL is fine). */
+void tour_close(tour *t);
+
+/* The handout's title; the tour's name ("cloudshop"; for tour_load, the sample folder's name). */
+const char *tour_title(const tour *t);
+const char *tour_name(const tour *t);
+
+/* How many steps; step `i` (0-based), NULL when out of range. */
+size_t tour_nsteps(const tour *t);
+const tour_step *tour_step_at(const tour *t, size_t i);
+
+/* The position of the step with id `id`, or -1. */
+ptrdiff_t tour_find(const tour *t, const char *id);
+
+/* The design at step `i`: a new copy (caller frees with design_free), NULL when out of range. */
+kp_design *tour_design(const tour *t, size_t i);
 
 /* The design of rung `r` of step `i`'s cost ladder, as tour_design. */
-kp_design *tour_rung_design(const char *name, size_t i, size_t r, char **err);
+kp_design *tour_rung_design(const tour *t, size_t i, size_t r);
 
-/* The YAML of step `i`'s design (canonical save). NULL with *err on failure; caller frees. */
-char *tour_yaml(const char *name, size_t i, char **err);
+/* The YAML of step `i`'s design (canonical save). NULL when out of range; caller frees. */
+char *tour_yaml(const tour *t, size_t i);
 
 /* The figures of step `i` computed by keyplan from the step's design and its analysis `a`
- * (a->design is the step's design): a few lines of text, each ending in '\n'. For step 7 it
- * also builds and analyses the ladder's rungs. Never NULL; caller frees. */
-char *tour_figures(const char *name, size_t i, const kp_analysis *a);
+ * (a->design is the step's design): a few lines of text, each ending in '\n'. The cost ladder
+ * builds and analyses its rungs. Never NULL ("" when out of range); caller frees. */
+char *tour_figures(const tour *t, size_t i, const kp_analysis *a);
 
-/* The whole handout: every step's number, title, narration (wrapped to `width` columns,
- * 60..200, 0 = 96) and figures. NULL with *err for an unknown tour or a design that does not
- * load; caller frees both. */
-char *tour_print(const char *name, int width, char **err);
+/* The whole handout: the title, then every step's number, title, narration (wrapped to
+ * `width` columns, 60..200, 0 = 96) and figures. Never NULL; caller frees. */
+char *tour_print(const tour *t, int width);
+
+/* The check language of the exercises: "SUBJECT OP VALUE", OP one of == != > >= < <=.
+ *   pattern.ID.plan         get, query, multi, scan, outside, covered, write, ... (== or != only)
+ *   pattern.ID.index        "table" or the index's name  (== or !=)
+ *   pattern.ID.latency_ok   true or false                (== or !=)
+ *   partition.TEMPLATE.distinct|read_hot_share|write_hot_share|read_util|write_util  a number;
+ *   partition.TEMPLATE.hot  true or false (the first partition of that template)
+ *   finding.CODE.count      how many findings carry the code
+ *   checklist.N.status      pass, fail, n/a
+ *   decision.ID.status      accepted, proposed, ..., or reopen when one of its signals fires
+ *   any signal metric       (model/signals.h: pattern.ID.rate, index.GSI1.items, cost.total...)
+ * Parses `check` and evaluates it on analysis `a`. Returns true when it holds. On false, *why
+ * (when why is not NULL; caller frees) says what was found instead, that the subject names
+ * nothing of the design, or what is malformed. */
+bool tour_check(const char *check, const kp_analysis *a, char **why);
+
+/* true when `check` is well-formed (the subject's kind and field known, the value of the
+ * right type for the operator); else false with *why (static text). */
+bool tour_check_valid(const char *check, const char **why);
+
+/* Evaluates every check of step `i` on `a` (the analysis of the step's design). NULL when all
+ * hold; otherwise one line per failing check ("CHECK: WHY\n"), caller frees. */
+char *tour_exercise(const tour *t, size_t i, const kp_analysis *a);
 
 #endif
