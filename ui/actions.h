@@ -77,6 +77,10 @@ typedef enum ui_screen_id {
     UI_SCREEN__COUNT
 } ui_screen_id;
 
+/* What a handler did (htop HandlerResult): handlers change state and return these; only the
+ * main loop draws. UI_RESIZE: the layout changed, repaint the whole terminal. */
+enum { UI_IGNORED = 0, UI_HANDLED = 1, UI_REDRAW = 2, UI_RESIZE = 4, UI_QUIT = 8 };
+
 /* Key codes: printable characters are their Unicode code point; curses function keys are
  * UI_FKEY(KEY_xxx) so that they never collide with a character. */
 #define UI_FKEY(k) ((int)(0x40000000 | (k)))
