@@ -396,9 +396,9 @@ static void test_help_lists_every_action(void **state)
 }
 
 /* The `:` command table drives the parsing, the dispatch and the help: every command and alias
- * has its help line (":recover FILE" too, which the hand-written help line missed), a command
- * whose words do not fit says its usage, and the unknown-command hint names every command that
- * does something. */
+ * has its help line (":recover FILE" too, which the hand-written help line missed), the help
+ * screen that :help opens lists them all, a command whose words do not fit says its usage, and
+ * the unknown-command hint names every command that does something. */
 static void test_commands_table_and_help(void **state)
 {
     (void)state;
@@ -458,9 +458,19 @@ static void test_commands_table_and_help(void **state)
     assert_true(w->help);
     wb_key(w, 'x');
     assert_false(w->help);
-    for (size_t i = 0; i < nc; i++)
+    /* :help lists every command on the help screen, after every action */
+    assert_int_equal(wb_command(w, "help"), UI_REDRAW);
+    char *s = draw_text(w);
+    const char *acts = strstr(s, "redraw          Redraw the screen");
+    assert_non_null(acts);
+    for (size_t i = 0; i < nc; i++) {
+        const char *at = strstr(s, syn[i]);
+        if (!at || at < acts)
+            fail_msg("the help screen does not list %s after the actions:\n%s", syn[i], s);
         free(syn[i]);
+    }
     free(syn);
+    free(s);
     assert_int_equal(wb_command(w, "quit"), UI_QUIT);
     assert_true(wb_quitting(w));
     wb_free(w);

@@ -41,7 +41,7 @@
     X(REDO, "redo", "Redo")                                                                    \
     X(COMMIT, "commit", "Commit the working copy as a new version (asks for a message)")      \
     X(DECIDE, "decide", "Record a decision about the pattern under the cursor")               \
-    X(COMMAND, "command", ":commit MSG, :set NAME VALUE, :export md FILE, :diff 3 5, :tour, :help")  \
+    X(COMMAND, "command", "Command line: a : command (listed at the end of this help) or an action's name") \
     X(SEARCH, "search", "Search forward in the current screen")                               \
     X(SEARCH_NEXT, "search-next", "Next match")                                                \
     X(SEARCH_PREV, "search-prev", "Previous match")                                            \

@@ -10,16 +10,23 @@
 
 #include <curses.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void draw_help(wb *w)
 {
     ui_rect r = {w->lay.editor.y, 0, w->lay.status.y - w->lay.editor.y, w->lay.cols};
-    size_t n;
-    char **lines = help_action_lines(&n);
-    help_draw(r, lines, n, &w->help_top);
-    for (size_t i = 0; i < n; i++)
+    size_t na, nc;
+    char **acts = help_action_lines(&na);
+    char **cmds = wb_command_help(&nc);
+    char **lines = xcalloc(na + nc, sizeof *lines);
+    memcpy(lines, acts, na * sizeof *lines);
+    memcpy(lines + na, cmds, nc * sizeof *lines);
+    help_draw(r, lines, na + nc, &w->help_top);
+    for (size_t i = 0; i < na + nc; i++)
         free(lines[i]);
     free(lines);
+    free(acts);
+    free(cmds);
 }
 
 static void draw_pane(wb *w)
