@@ -63,11 +63,11 @@ struct screen_ops {
     /* the screen's own state (caller of open frees it with close); NULL members: no state */
     void *(*open)(void);
     void (*close)(void *state);
-    /* the columns (caller frees the array) */
+    /* the columns (caller frees the array; default for a table screen: those of `table`) */
     screen_col *(*columns)(const screen_env *e, size_t *n);
     /* text of a computed column (table == -1); caller frees; *role its ui_role */
     char *(*computed)(const screen_env *e, size_t row, size_t code, int *role);
-    /* number of rows */
+    /* number of rows (default for a table screen: the rows of `table`) */
     size_t (*rows)(const screen_env *e);
     /* draws the screen into r; *cy and *cx receive the terminal cursor when a cell is edited
        (default for a table screen: the grid widget) */
@@ -81,6 +81,11 @@ struct screen_ops {
 
 /* ---- calling a screen, with the defaults (screen_table.c) ---- */
 
+/* ops->columns, else for a table screen the columns of its edit table, else none (NULL, *n 0).
+ * Caller frees the array. */
+screen_col *screen_columns(const screen_env *e, size_t *n);
+/* ops->rows, else for a table screen the rows of its edit table, else 0. */
+size_t screen_rows(const screen_env *e);
 /* ops->draw, else for a table screen its columns and rows in the grid widget. */
 void screen_draw(const screen_env *e, ui_rect r, int *cy, int *cx);
 /* ops->col_at, else for a table screen the grid's column under x (same geometry as the drawing);

@@ -62,8 +62,6 @@ static char *decisions_computed(const screen_env *e, size_t row, size_t code, in
     return xstrdup(kp_decision_status_name(dec->status));
 }
 
-static size_t decisions_rows(const screen_env *e) { return edit_nrows(e->design, EDIT_DECISIONS); }
-
 const screen_ops screen_decisions = {
     .name = "Decisions",
     .table = EDIT_DECISIONS,
@@ -71,5 +69,4 @@ const screen_ops screen_decisions = {
     .empty = "No decisions. On Patterns, D records one about the pattern under the cursor.",
     .columns = decisions_columns,
     .computed = decisions_computed,
-    .rows = decisions_rows,
 };

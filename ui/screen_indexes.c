@@ -57,8 +57,6 @@ static char *indexes_computed(const screen_env *e, size_t row, size_t code, int 
     }
 }
 
-static size_t indexes_rows(const screen_env *e) { return edit_nrows(e->design, EDIT_INDEXES); }
-
 const screen_ops screen_indexes = {
     .name = "Indexes",
     .table = EDIT_INDEXES,
@@ -66,5 +64,4 @@ const screen_ops screen_indexes = {
     .empty = "No indexes. Press a to add a GSI (only when a pattern needs it).",
     .columns = indexes_columns,
     .computed = indexes_computed,
-    .rows = indexes_rows,
 };

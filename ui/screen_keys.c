@@ -25,13 +25,10 @@ static screen_col *keys_columns(const screen_env *e, size_t *n)
     return v;
 }
 
-static size_t keys_rows(const screen_env *e) { return edit_nrows(e->design, EDIT_ENTITIES); }
-
 const screen_ops screen_keys = {
     .name = "Keys",
     .table = EDIT_ENTITIES, /* its rows are the entities */
     .is_table = true,
     .empty = "No entities yet. Press a to add one, then type its key templates.",
     .columns = keys_columns,
-    .rows = keys_rows,
 };

@@ -40,8 +40,6 @@ static char *patterns_computed(const screen_env *e, size_t row, size_t code, int
     return xasprintf("%s %s", kp_plan_symbol(r->plan), kp_plan_word(r->plan));
 }
 
-static size_t patterns_rows(const screen_env *e) { return edit_nrows(e->design, EDIT_PATTERNS); }
-
 const screen_ops screen_patterns = {
     .name = "Patterns",
     .table = EDIT_PATTERNS,
@@ -49,5 +47,4 @@ const screen_ops screen_patterns = {
     .empty = "No access patterns yet. Press a to add one, then Enter to edit its cells.",
     .columns = patterns_columns,
     .computed = patterns_computed,
-    .rows = patterns_rows,
 };

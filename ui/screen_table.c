@@ -21,10 +21,8 @@ char *screen_cell_text(const screen_env *e, size_t row, size_t col, int *role)
 {
     const screen_ops *ops = e->ops;
     *role = UI_ROLE_NORMAL;
-    if (!ops->columns)
-        return xstrdup("");
     size_t n = 0;
-    screen_col *c = ops->columns(e, &n);
+    screen_col *c = screen_columns(e, &n);
     char *r;
     if (col >= n)
         r = xstrdup("");
@@ -43,6 +41,19 @@ char *screen_cell_text(const screen_env *e, size_t row, size_t col, int *role)
     return r;
 }
 
+screen_col *screen_columns(const screen_env *e, size_t *n)
+{
+    const screen_ops *ops = e->ops;
+    *n = 0;
+    return ops->columns ? ops->columns(e, n) : ops->is_table ? screen_table_cols(e->design, ops->table, n) : NULL;
+}
+
+size_t screen_rows(const screen_env *e)
+{
+    const screen_ops *ops = e->ops;
+    return ops->rows ? ops->rows(e) : ops->is_table ? edit_nrows(e->design, ops->table) : 0;
+}
+
 static char *grid_cell(const void *ctx, size_t row, size_t col, int *role)
 {
     return screen_cell_text(ctx, row, col, role);
@@ -52,12 +63,12 @@ static char *grid_cell(const void *ctx, size_t row, size_t col, int *role)
 static grid_col *make_grid(const screen_env *e, grid *g)
 {
     size_t n = 0;
-    screen_col *c = e->ops->columns(e, &n);
+    screen_col *c = screen_columns(e, &n);
     grid_col *gc = xcalloc(n ? n : 1, sizeof *gc);
     for (size_t i = 0; i < n; i++)
         gc[i] = (grid_col){c[i].title, c[i].cap};
     free(c);
-    *g = (grid){.cols = gc, .ncols = n, .nrows = e->ops->rows(e), .cell = grid_cell, .ctx = e, .cur = e->cur,
+    *g = (grid){.cols = gc, .ncols = n, .nrows = screen_rows(e), .cell = grid_cell, .ctx = e, .cur = e->cur,
                 .editor = e->editor, .empty = e->ops->empty ? e->ops->empty : ""};
     return gc;
 }

@@ -26,6 +26,7 @@ typedef struct status_view {
     bool remote_change;         /* another process committed a version */
 } status_view;
 
+/* Draws the status line of `v` into r, the hottest partition at or over its limit right-aligned. */
 void status_draw(ui_rect r, const status_view *v);
 /* Clears the terminal and says it is smaller than UI_MIN_COLS x UI_MIN_LINES (it has lines x cols). */
 void status_too_small_draw(int lines, int cols);

@@ -184,29 +184,25 @@ screen_env wb_env(wb *w, int id)
     };
 }
 
-static size_t screen_rows(wb *w)
+static size_t cur_nrows(wb *w)
 {
     screen_env e = wb_env(w, w->screen);
-    return e.ops->rows ? e.ops->rows(&e) : 0;
+    return screen_rows(&e);
 }
 
-static size_t screen_ncols(wb *w)
+static size_t cur_ncols(wb *w)
 {
     screen_env e = wb_env(w, w->screen);
-    if (!e.ops->columns)
-        return 0;
     size_t n = 0;
-    free(e.ops->columns(&e, &n));
+    free(screen_columns(&e, &n));
     return n;
 }
 
-static bool screen_col_of(wb *w, size_t i, screen_col *out)
+static bool cur_col(wb *w, size_t i, screen_col *out)
 {
     screen_env e = wb_env(w, w->screen);
-    if (!e.ops->columns)
-        return false;
     size_t n = 0;
-    screen_col *c = e.ops->columns(&e, &n);
+    screen_col *c = screen_columns(&e, &n);
     bool ok = i < n;
     if (ok)
         *out = c[i];
@@ -222,7 +218,7 @@ static int page_rows(wb *w)
 
 static void clamp_cursor(wb *w)
 {
-    size_t nr = screen_rows(w), nc = screen_ncols(w);
+    size_t nr = cur_nrows(w), nc = cur_ncols(w);
     ui_cursor *c = &w->cur[w->screen];
     if (c->row >= nr)
         c->row = nr ? nr - 1 : 0;
@@ -257,7 +253,7 @@ static void save_cell(wb *w, const char *text)
 {
     ui_cursor *c = &w->cur[w->screen];
     screen_col col;
-    if (!screen_col_of(w, c->col, &col) || col.table < 0) {
+    if (!cur_col(w, c->col, &col) || col.table < 0) {
         wb_message(w, UI_ROLE_WARN, "this column is computed by the model; it cannot be edited");
         return;
     }
@@ -353,7 +349,7 @@ static int search(wb *w, int dir)
         wb_message(w, UI_ROLE_WARN, "no search yet: / starts one");
         return UI_REDRAW;
     }
-    size_t nr = screen_rows(w), nc = screen_ncols(w);
+    size_t nr = cur_nrows(w), nc = cur_ncols(w);
     if (!nr || !nc) {
         wb_message(w, UI_ROLE_WARN, "nothing to search here");
         return UI_REDRAW;
@@ -443,7 +439,7 @@ static void start_edit(wb *w)
 {
     ui_cursor *c = &w->cur[w->screen];
     screen_col col;
-    if (!screen_rows(w) || !screen_col_of(w, c->col, &col)) {
+    if (!cur_nrows(w) || !cur_col(w, c->col, &col)) {
         wb_message(w, UI_ROLE_WARN, "nothing to edit here: a adds a row");
         return;
     }
@@ -469,7 +465,7 @@ void wb_prompt_open(wb *w, wb_prompt p, const char *init)
 static int default_handle(wb *w, ui_action a)
 {
     ui_cursor *c = &w->cur[w->screen];
-    size_t nr = screen_rows(w), nc = screen_ncols(w);
+    size_t nr = cur_nrows(w), nc = cur_ncols(w);
     switch (a) {
     case UI_ACT_NONE: return UI_IGNORED;
     case UI_ACT_QUIT:
@@ -625,7 +621,7 @@ static int edit_key(wb *w, int key)
         save_cell(w, text);
         free(text);
         ui_cursor *c = &w->cur[w->screen];
-        if (key == UI_KEY_TAB && c->col + 1 < screen_ncols(w)) {
+        if (key == UI_KEY_TAB && c->col + 1 < cur_ncols(w)) {
             c->col++;
             start_edit(w);
         } else if (key == UI_FKEY(KEY_BTAB) && c->col > 0) {
@@ -633,7 +629,7 @@ static int edit_key(wb *w, int key)
             start_edit(w);
         } else if (key == UI_FKEY(KEY_UP) && c->row > 0) {
             c->row--;
-        } else if (key == UI_FKEY(KEY_DOWN) && c->row + 1 < screen_rows(w)) {
+        } else if (key == UI_FKEY(KEY_DOWN) && c->row + 1 < cur_nrows(w)) {
             c->row++;
         }
         clamp_cursor(w);
@@ -759,7 +755,7 @@ int wb_click(wb *w, int y, int x)
     if (y > r.y && y < r.y + r.h && x >= r.x && x < r.x + r.w && e.ops->is_table) {
         ui_cursor *c = &w->cur[w->screen];
         size_t row = c->top + (size_t)(y - r.y - 1);
-        if (row >= screen_rows(w))
+        if (row >= cur_nrows(w))
             return UI_IGNORED;
         /* find the column under x: same geometry as the drawing */
         int col = screen_col_at(&e, w->lay.editor.w, x - r.x);

@@ -39,6 +39,7 @@ typedef struct wb_options {
  * Computes the first analysis; call wb_resize before the first wb_draw. Never NULL; wb_free
  * releases everything. */
 wb *wb_new(session *s, const wb_options *opt);
+/* Frees the workbench, its session, its screens' states and the tour steps (w may be NULL). */
 void wb_free(wb *w);
 /* Tells the workbench the terminal's size and lays the frame out for it (layout_compute: the one
  * layout function); returns UI_REDRAW | UI_RESIZE. wb_key calls it on KEY_RESIZE. */

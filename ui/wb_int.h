@@ -70,7 +70,9 @@ void wb_relayout(wb *w);
 void wb_apply(wb *w, kp_design *nd, const char *label);
 /* Recomputes validation and (when valid) the analysis of the current design. */
 void wb_recompute(wb *w);
+/* Frees an analysis made by the workbench's analyze option (a may be NULL). */
 void wb_analysis_free(wb *w, kp_analysis *a);
+/* Reads the workspace's versions again (none when the log cannot be read). */
 void wb_load_versions(wb *w);
 /* Commits the working copy with `message`; the message line says how it went. Returns flags. */
 int wb_commit(wb *w, const char *message);
