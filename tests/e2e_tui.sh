@@ -5,7 +5,7 @@
 #  2. the workshop: two keyplan processes on one workspace see each other's commits; a stale
 #     commit is refused with an offer to reload;
 #  3. a newcomer at 120x40 designs a three-entity model and exports its decision record;
-#  4. the help lists every action of the action table;
+#  4. the help lists every action of the action table and every : command of the command table;
 #  5. a resize storm down to 12x4 and back;
 #  6. the CloudShop tour, stepped through.
 set -u
@@ -183,7 +183,7 @@ expect n "decision record written to record.md" "export the decision record"
 [ -s record.md ] && grep -q "Pedido" record.md && ok "record.md holds the design" || fail "record.md missing or empty"
 quit n
 
-# ---- 4. help lists every action of the action table -------------------------------------------
+# ---- 4. help lists every action and every : command --------------------------------------------
 start h 120 60 shop.keyplan
 send h '?'
 expect h "Help: every action" "help opens"
@@ -197,6 +197,11 @@ for name in $(sed -n 's/^ *X(\([A-Z_]*\), "\([a-z-]*\)".*/\2/p' "$SRC/ui/actions
     if ! grep -qE "^[^ ].* $name " <<<"$helptext"; then fail "help does not list '$name'"; missing=1; fi
 done
 [ $missing = 0 ] && ok "help lists every action of ui/actions.h"
+missing=0
+for name in $(sed -n 's/^ *{\.name = "\([a-z]*\)".*/\1/p' "$SRC/ui/wb_cmd.c"); do
+    if ! grep -qE "^:$name( |,|$)" <<<"$helptext"; then fail "help does not list ':$name'"; missing=1; fi
+done
+[ $missing = 0 ] && ok "help lists every : command of the command table (ui/wb_cmd.c)"
 send h Escape
 quit h
 

@@ -16,8 +16,10 @@
 #include "actions.h"
 #include "display.h"
 #include "layout.h"
+#include "help.h"
 #include "lineedit.h"
-#include "wb.h"
+#include "screens.h"
+#include "wb_int.h"
 
 #include <curses.h>
 #include <locale.h>
@@ -333,7 +335,7 @@ static void test_golden_too_small(void **state)
     golden("too_small_12x4", s);
     free(s);
     /* keys other than q do nothing while too small */
-    assert_int_equal(wb_key(w, 'a'), WB_IGNORED);
+    assert_int_equal(wb_key(w, 'a'), UI_IGNORED);
     assert_int_equal(session_design(w->ss)->npatterns, 4);
     wb_free(w);
     term_close(&t);
@@ -364,7 +366,7 @@ static void test_help_lists_every_action(void **state)
 {
     (void)state;
     size_t n;
-    char **lines = wb_help_lines(&n);
+    char **lines = help_action_lines(&n);
     assert_int_equal(n, UI_ACT__COUNT - 1);
     for (int a = 1; a < UI_ACT__COUNT; a++) {
         char k[128];
@@ -391,6 +393,88 @@ static void test_help_lists_every_action(void **state)
     for (size_t i = 0; i < n; i++)
         free(lines[i]);
     free(lines);
+}
+
+/* The `:` command table drives the parsing, the dispatch and the help: every command and alias
+ * has its help line (":recover FILE" too, which the hand-written help line missed), the help
+ * screen that :help opens lists them all, a command whose words do not fit says its usage, and
+ * the unknown-command hint names every command that does something. */
+static void test_commands_table_and_help(void **state)
+{
+    (void)state;
+    size_t nc, nh;
+    const wb_cmd *c = wb_commands(&nc);
+    char **help = wb_command_help(&nh);
+    assert_int_equal(nh, nc + 1); /* a heading, then one line per command */
+    char **syn = xcalloc(nc, sizeof *syn);
+    for (size_t i = 0; i < nc; i++) {
+        syn[i] = xasprintf(":%s%s%s", c[i].name, *c[i].args ? " " : "", c[i].args);
+        const char *line = help[i + 1];
+        if (strncmp(line, syn[i], strlen(syn[i])) != 0 || strlen(line) <= HELP_HEAD ||
+            strcmp(line + HELP_HEAD, c[i].help) != 0)
+            fail_msg("help line of :%s is '%s'", c[i].name, line);
+        for (const char *p = c[i].aliases; p && *p; p += strspn(p, " ")) {
+            size_t k = strcspn(p, " ");
+            char *al = xasprintf(", :%.*s", (int)k, p);
+            assert_non_null(strstr(line, al));
+            free(al);
+            p += k;
+        }
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(c[i].name, c[j].name);
+    }
+    bool recover = false;
+    for (size_t i = 0; i < nh; i++)
+        recover |= strncmp(help[i], ":recover FILE ", 14) == 0;
+    assert_true(recover);
+    for (size_t i = 0; i < nh; i++)
+        free(help[i]);
+    free(help);
+
+    term t;
+    term_open(&t, 120, 100);
+    wb *w = make_wb(fixture());
+    /* the words decide: too few or too many say the usage */
+    for (size_t i = 0; i < nc; i++) {
+        if (c[i].nargs < 0)
+            continue;
+        char *line = c[i].nargs ? xstrdup(c[i].name) : xasprintf("%s extra", c[i].name);
+        wb_command(w, line);
+        char *want = xasprintf("usage: %s", c[i].usage);
+        assert_string_equal(w->msg.text, want);
+        free(want);
+        free(line);
+    }
+    wb_command(w, "frobnicate");
+    assert_non_null(strstr(w->msg.text, "unknown command 'frobnicate'"));
+    for (size_t i = 0; i < nc; i++)
+        if (!c[i].noop)
+            assert_non_null(strstr(w->msg.text, c[i].name));
+    /* aliases run their command */
+    wb_command(w, "w");
+    assert_non_null(strstr(w->msg.text, "saved after every edit"));
+    assert_false(w->help);
+    wb_command(w, "h");
+    assert_true(w->help);
+    wb_key(w, 'x');
+    assert_false(w->help);
+    /* :help lists every command on the help screen, after every action */
+    assert_int_equal(wb_command(w, "help"), UI_REDRAW);
+    char *s = draw_text(w);
+    const char *acts = strstr(s, "redraw          Redraw the screen");
+    assert_non_null(acts);
+    for (size_t i = 0; i < nc; i++) {
+        const char *at = strstr(s, syn[i]);
+        if (!at || at < acts)
+            fail_msg("the help screen does not list %s after the actions:\n%s", syn[i], s);
+        free(syn[i]);
+    }
+    free(syn);
+    free(s);
+    assert_int_equal(wb_command(w, "quit"), UI_QUIT);
+    assert_true(wb_quitting(w));
+    wb_free(w);
+    term_close(&t);
 }
 
 static void test_monochrome_roles(void **state)
@@ -520,7 +604,7 @@ static void test_edit_cells_by_keys(void **state)
     wb_key(w, UI_KEY_ENTER);
     assert_true(session_design(w->ss)->patterns[1].rate == 950);
     assert_non_null(wb_draft_at(w, UI_SCREEN_PATTERNS, 1, 6));
-    assert_non_null(strstr(w->msg, "not a number"));
+    assert_non_null(strstr(w->msg.text, "not a number"));
     /* editing again starts from the draft */
     wb_key(w, UI_KEY_ENTER);
     assert_string_equal(w->le.buf, "fast");
@@ -549,21 +633,21 @@ static void test_broken_template_keeps_last_good(void **state)
     char *pk = edit_get(session_design(w->ss), EDIT_KEYS, 0, 1);
     assert_string_equal(pk, "CLIENTE#{customerId}");
     free(pk);
-    assert_non_null(strstr(w->msg, "template"));
+    assert_non_null(strstr(w->msg.text, "template"));
     char *s = draw_text(w);
     assert_non_null(strstr(s, "!CLIENTE#{customerId"));
     /* the pane still shows the last good model */
     assert_non_null(strstr(s, "Live model"));
     free(s);
     /* q with a draft asks first; another key cancels the quit */
-    assert_int_equal(wb_key(w, 'q'), WB_REDRAW);
+    assert_int_equal(wb_key(w, 'q'), UI_REDRAW);
     assert_false(w->quit);
-    assert_non_null(strstr(w->msg, "did not parse"));
+    assert_non_null(strstr(w->msg.text, "did not parse"));
     wb_key(w, 'j');
     wb_key(w, 'k');
     wb_key(w, 'q');
     assert_false(w->quit);
-    assert_true(wb_key(w, 'q') & WB_QUIT);
+    assert_true(wb_key(w, 'q') & UI_QUIT);
     w->quit = false;
     /* fixing it removes the draft */
     wb_key(w, UI_KEY_ENTER);
@@ -621,7 +705,7 @@ static void test_rows_and_commit(void **state)
     wb_key(w, 'c');
     keys(w, "roto");
     wb_key(w, UI_KEY_ENTER);
-    assert_non_null(strstr(w->msg, "not committed"));
+    assert_non_null(strstr(w->msg.text, "not committed"));
     assert_int_equal(session_base(w->ss), 2);
     wb_key(w, 'u');
     wb_key(w, '6');
@@ -630,21 +714,25 @@ static void test_rows_and_commit(void **state)
     keys(w, "diff 1 2");
     wb_key(w, UI_KEY_ENTER);
     assert_int_equal(w->screen, UI_SCREEN_HISTORY);
-    assert_true(w->ndifflines > 0);
+    int ma, mb;
+    size_t ndiff;
+    screen_history_marks(w->state[UI_SCREEN_HISTORY], &ma, &mb, &ndiff);
+    assert_true(ndiff > 0);
     s = draw_text(w);
     assert_non_null(strstr(s, "version 1"));
     free(s);
     wb_key(w, ':');
     keys(w, "diff 1 9");
     wb_key(w, UI_KEY_ENTER);
-    assert_non_null(strstr(w->msg, "no version 9"));
+    assert_non_null(strstr(w->msg.text, "no version 9"));
     /* marking two versions on History shows their diff too */
     wb_key(w, 'g');
     wb_key(w, ' ');
     wb_key(w, 'j');
     wb_key(w, ' ');
-    assert_int_equal(w->mark_a, 1);
-    assert_int_equal(w->mark_b, 2);
+    screen_history_marks(w->state[UI_SCREEN_HISTORY], &ma, &mb, &ndiff);
+    assert_int_equal(ma, 1);
+    assert_int_equal(mb, 2);
     /* :set changes a setting as an undoable edit; the Cost screen lists it */
     wb_key(w, ':');
     keys(w, "set billing provisioned");
@@ -653,11 +741,11 @@ static void test_rows_and_commit(void **state)
     wb_key(w, ':');
     keys(w, "set billing gratis");
     wb_key(w, UI_KEY_ENTER);
-    assert_non_null(strstr(w->msg, "not one of"));
+    assert_non_null(strstr(w->msg.text, "not one of"));
     wb_key(w, ':');
     keys(w, "set");
     wb_key(w, UI_KEY_ENTER);
-    assert_non_null(strstr(w->msg, "target_utilization"));
+    assert_non_null(strstr(w->msg.text, "target_utilization"));
     wb_key(w, '7');
     s = draw_text(w);
     assert_non_null(strstr(s, "billing provisioned"));
@@ -668,7 +756,7 @@ static void test_rows_and_commit(void **state)
     wb_key(w, ':');
     keys(w, "frobnicate");
     wb_key(w, UI_KEY_ENTER);
-    assert_non_null(strstr(w->msg, "unknown command"));
+    assert_non_null(strstr(w->msg.text, "unknown command"));
     wb_free(w);
     term_close(&t);
 }
@@ -713,10 +801,10 @@ static void test_decide_search_mouse(void **state)
             y2 = y;
     }
     assert_true(y2 > 0);
-    assert_int_equal(wb_click(w, y2, w->lay.pane.x + 10), WB_REDRAW);
+    assert_int_equal(wb_click(w, y2, w->lay.pane.x + 10), UI_REDRAW);
     assert_int_equal(w->screen, UI_SCREEN_PATTERNS);
     assert_int_equal(w->cur[UI_SCREEN_PATTERNS].row, 1);
-    assert_int_equal(wb_click(w, w->lay.pane.y, w->lay.pane.x + 2), WB_IGNORED); /* the title line */
+    assert_int_equal(wb_click(w, w->lay.pane.y, w->lay.pane.x + 2), UI_IGNORED); /* the title line */
     wb_free(w);
     term_close(&t);
 }
@@ -849,7 +937,7 @@ static void test_tour_highlights_changes(void **state)
     assert_true(mvinch(y3, 20) & A_UNDERLINE);      /* pattern 3 changed */
     assert_false(mvinch(y3 - 1, 20) & A_UNDERLINE); /* pattern 2 did not */
     wb_key(w, ']');
-    assert_non_null(strstr(w->msg, "last step"));
+    assert_non_null(strstr(w->msg.text, "last step"));
     wb_key(w, '[');
     assert_true(session_design(w->ss)->patterns[2].rate == 150);
     wb_free(w);
@@ -896,7 +984,7 @@ static void test_decision_signals_live(void **state)
     wb_key(w, '0');
     s = draw_text(w);
     if (!strstr(s, "REOPEN"))
-        print_message("%s\nmsg: %s\nrate %g sigs %zu\n", s, w->msg, session_design(w->ss)->patterns[0].rate, w->sigs.n);
+        print_message("%s\nmsg: %s\nrate %g sigs %zu\n", s, w->msg.text, session_design(w->ss)->patterns[0].rate, w->sigs.n);
     assert_non_null(strstr(s, "REOPEN"));
     assert_non_null(strstr(s, "FIRED pattern.1.rate"));
     free(s);
@@ -1024,6 +1112,7 @@ int main(void)
         cmocka_unit_test(test_golden_too_small),
         cmocka_unit_test(test_golden_editing),
         cmocka_unit_test(test_help_lists_every_action),
+        cmocka_unit_test(test_commands_table_and_help),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_monochrome_roles),
         cmocka_unit_test(test_lineedit),

@@ -41,7 +41,7 @@
     X(REDO, "redo", "Redo")                                                                    \
     X(COMMIT, "commit", "Commit the working copy as a new version (asks for a message)")      \
     X(DECIDE, "decide", "Record a decision about the pattern under the cursor")               \
-    X(COMMAND, "command", ":commit MSG, :set NAME VALUE, :export md FILE, :diff 3 5, :tour, :help")  \
+    X(COMMAND, "command", "Command line: a : command (listed at the end of this help) or an action's name") \
     X(SEARCH, "search", "Search forward in the current screen")                               \
     X(SEARCH_NEXT, "search-next", "Next match")                                                \
     X(SEARCH_PREV, "search-prev", "Previous match")                                            \
@@ -76,6 +76,10 @@ typedef enum ui_screen_id {
 #undef UI_SCREEN_ENUM
     UI_SCREEN__COUNT
 } ui_screen_id;
+
+/* What a handler did (htop HandlerResult): handlers change state and return these; only the
+ * main loop draws. UI_RESIZE: the layout changed, repaint the whole terminal. */
+enum { UI_IGNORED = 0, UI_HANDLED = 1, UI_REDRAW = 2, UI_RESIZE = 4, UI_QUIT = 8 };
 
 /* Key codes: printable characters are their Unicode code point; curses function keys are
  * UI_FKEY(KEY_xxx) so that they never collide with a character. */

@@ -1,5 +1,5 @@
-/* ui.c - ui_run: the terminal, the signal flags and the main loop. Handlers return flags; only
- * this loop draws. The terminal is restored on every exit path (util_set_die_hook). */
+/* ui.c - ui_run: the terminal, the signal flags and the main loop, at the top of ui/. Handlers
+ * return flags; only this loop draws. The terminal is restored on every exit path (util_set_die_hook). */
 #include "ui.h"
 
 #include "design_io.h"
@@ -165,10 +165,10 @@ int ui_run(const char *workspace_path, const ui_options *opt)
         wb_message(w, UI_ROLE_TITLE, "%s opened in workspace %s (u undoes the import; c commits)", workspace_path, path);
     else if (created)
         wb_message(w, UI_ROLE_TITLE, "new workspace %s: press a to add a pattern, ? for help", path);
-    int flags = WB_REDRAW;
-    while (!w->quit && !got_signal) {
-        if (flags & (WB_REDRAW | WB_RESIZE)) {
-            if (flags & WB_RESIZE)
+    int flags = UI_REDRAW;
+    while (!wb_quitting(w) && !got_signal) {
+        if (flags & (UI_REDRAW | UI_RESIZE)) {
+            if (flags & UI_RESIZE)
                 clearok(curscr, TRUE);
             erase();
             wb_draw(w);
@@ -187,27 +187,22 @@ int ui_run(const char *workspace_path, const ui_options *opt)
             key = UI_KEY_ENTER;
         if (key == UI_FKEY(KEY_MOUSE)) {
             MEVENT ev;
-            flags = getmouse(&ev) == OK ? wb_click(w, ev.y, ev.x) : WB_IGNORED;
+            flags = getmouse(&ev) == OK ? wb_click(w, ev.y, ev.x) : UI_IGNORED;
             continue;
         }
-        if (key == UI_FKEY(KEY_RESIZE)) {
-            flags = wb_resize(w, LINES, COLS);
-            continue;
-        }
-        flags = wb_key(w, key);
-        if (flags & WB_RESIZE)
-            wb_resize(w, LINES, COLS);
+        flags = wb_key(w, key); /* KEY_RESIZE too: wb_key lays the frame out for the new size */
     }
     wb_finish(w);
     endwin();
     delscreen(scr);
     util_set_die_hook(NULL);
-    int base = session_base(w->ss);
-    bool dirty = session_dirty(w->ss);
+    int base = session_base(wb_session(w));
+    bool dirty = session_dirty(wb_session(w));
     /* texts that never parsed are not in the design: print them so that nothing typed is lost */
-    for (size_t i = 0; i < w->ndrafts; i++)
-        printf("keyplan: not saved (did not parse), %s row %zu: %s\n  %s\n", ui_screen_title(w->drafts[i].screen),
-               w->drafts[i].row + 1, w->drafts[i].text, w->drafts[i].err ? w->drafts[i].err : "");
+    const drafts *dr = wb_drafts(w);
+    for (size_t i = 0; i < dr->n; i++)
+        printf("keyplan: not saved (did not parse), %s row %zu: %s\n  %s\n", ui_screen_title(dr->v[i].screen),
+               dr->v[i].row + 1, dr->v[i].text, dr->v[i].err ? dr->v[i].err : "");
     wb_free(w);
     if (got_signal && got_signal != SIGINT) {
         free(ws_name);

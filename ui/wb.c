@@ -1,17 +1,15 @@
-/* wb.c - workbench state, key handling, actions and the `:` command line. Handlers change the
- * state and return flags; nothing here draws. */
-#include "wb.h"
+/* wb.c - the workbench core: state, recompute, the screens' envs, key handling, the default
+ * actions and mouse clicks. Handlers change the state and return flags; nothing here draws. */
+#include "wb_int.h"
 
+#include "help.h"
+#include "status.h"
 #include "validate.h"
-#include "fileio.h"
-#include "display.h"
 
-#include <ctype.h>
 #include <curses.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* ---- setup ------------------------------------------------------------------------------- */
 
@@ -27,7 +25,7 @@ static void load_observations(wb *w)
     }
 }
 
-static void load_versions(wb *w)
+void wb_load_versions(wb *w)
 {
     ws_versions_free(w->versions, w->nversions);
     w->versions = NULL;
@@ -38,7 +36,7 @@ static void load_versions(wb *w)
     }
 }
 
-static void free_analysis(wb *w, kp_analysis *a)
+void wb_analysis_free(wb *w, kp_analysis *a)
 {
     if (!a)
         return;
@@ -61,7 +59,7 @@ void wb_recompute(wb *w)
     bool ok = w->opt.no_validate ? true : validate_design(d, &w->diags);
     if (ok) {
         sig_report_free(&w->sigs);
-        free_analysis(w, w->an);
+        wb_analysis_free(w, w->an);
         design_free(w->good);
         w->good = design_clone(d);
         w->an = run_analysis(w, w->good);
@@ -78,8 +76,11 @@ wb *wb_new(session *s, const wb_options *opt)
     diags_init(&w->diags, "design");
     le_init(&w->le, NULL);
     le_init(&w->pl, NULL);
+    drafts_init(&w->drafts);
+    for (int i = 0; i < UI_SCREEN__COUNT; i++)
+        w->state[i] = screen_get(i)->open ? screen_get(i)->open() : NULL;
     load_observations(w);
-    load_versions(w);
+    wb_load_versions(w);
     wb_recompute(w);
     w->tour_on = w->opt.ntour > 0;
     if (session_note(s))
@@ -89,54 +90,28 @@ wb *wb_new(session *s, const wb_options *opt)
     return w;
 }
 
-static void drafts_clear(wb *w)
-{
-    for (size_t i = 0; i < w->ndrafts; i++) {
-        free(w->drafts[i].text);
-        free(w->drafts[i].err);
-    }
-    w->ndrafts = 0;
-}
-
-static void diff_clear(wb *w)
-{
-    for (size_t i = 0; i < w->ndifflines; i++)
-        free(w->difflines[i]);
-    free(w->difflines);
-    w->difflines = NULL;
-    w->ndifflines = 0;
-}
-
 void wb_free(wb *w)
 {
     if (!w)
         return;
     sig_report_free(&w->sigs);
-    free_analysis(w, w->an);
+    wb_analysis_free(w, w->an);
     design_free(w->good);
-    free_analysis(w, w->tour_prev_an);
+    wb_analysis_free(w, w->tour_prev_an);
     design_free(w->tour_prev);
     diags_free(&w->diags);
     sig_observations_free(w->obs, w->nobs);
     le_free(&w->le);
     le_free(&w->pl);
-    free(w->msg);
+    msgline_clear(&w->msg);
     free(w->search);
-    drafts_clear(w);
-    free(w->drafts);
+    drafts_free(&w->drafts);
     free(w->pane_hit);
     ws_versions_free(w->versions, w->nversions);
-    diff_clear(w);
-    for (size_t i = 0; i < w->opt.ntour; i++) {
-        free(w->opt.tour[i].title);
-        free(w->opt.tour[i].narration);
-        free(w->opt.tour[i].figures);
-        design_free(w->opt.tour[i].design);
-        for (size_t k = 0; k < w->opt.tour[i].nmarks; k++)
-            free(w->opt.tour[i].marks[k]);
-        free(w->opt.tour[i].marks);
-    }
-    free(w->opt.tour);
+    for (int i = 0; i < UI_SCREEN__COUNT; i++)
+        if (screen_get(i)->close)
+            screen_get(i)->close(w->state[i]);
+    narration_steps_free(w->opt.tour, w->opt.ntour);
     session_close(w->ss);
     free(w);
 }
@@ -145,48 +120,89 @@ void wb_message(wb *w, ui_role role, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    free(w->msg);
-    w->msg = xvasprintf(fmt, ap);
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
-    w->msg_role = role;
+    msgline_set(&w->msg, role, "%s", s);
+    free(s);
 }
 
-int wb_resize(wb *w, int lines, int cols)
+bool wb_quitting(const wb *w) { return w->quit; }
+const session *wb_session(const wb *w) { return w->ss; }
+const drafts *wb_drafts(const wb *w) { return &w->drafts; }
+
+const ui_draft *wb_draft_at(const wb *w, int screen, size_t row, size_t col)
 {
+    return drafts_find(&w->drafts, screen, row, col);
+}
+
+/* ---- layout -------------------------------------------------------------------------------- */
+
+void wb_relayout(wb *w)
+{
+    int lines = w->lay.lines, cols = w->lay.cols;
     layout_compute(lines, cols, w->tour_on, &w->lay);
     int n = lines > 0 ? lines : 0;
     w->pane_hit = xrealloc(w->pane_hit, (size_t)(n ? n : 1) * sizeof *w->pane_hit);
     w->npane_hit = n;
     for (int i = 0; i < n; i++)
         w->pane_hit[i] = -1;
-    return WB_REDRAW | WB_RESIZE;
 }
 
-/* ---- screen geometry ---------------------------------------------------------------------- */
-
-static size_t screen_rows(wb *w)
+int wb_resize(wb *w, int lines, int cols)
 {
-    const wb_screen_ops *ops = wb_screen(w->screen);
-    return ops->rows ? ops->rows(w) : 0;
+    w->lay.lines = lines;
+    w->lay.cols = cols;
+    wb_relayout(w);
+    return UI_REDRAW | UI_RESIZE;
 }
 
-static size_t screen_ncols(wb *w)
+/* ---- screens ------------------------------------------------------------------------------- */
+
+static kp_analysis *analyze_default(const kp_design *d) { return analysis_run(d); }
+static void analysis_free_default(kp_analysis *a) { analysis_free(a); }
+
+screen_env wb_env(wb *w, int id)
 {
-    const wb_screen_ops *ops = wb_screen(w->screen);
-    if (!ops->columns)
-        return 0;
+    if ((unsigned)id >= UI_SCREEN__COUNT)
+        id = 0;
+    return (screen_env){
+        .id = id,
+        .ops = screen_get(id),
+        .state = w->state[id],
+        .cur = &w->cur[id],
+        .ss = w->ss,
+        .design = session_design(w->ss),
+        .an = w->an,
+        .sigs = &w->sigs,
+        .versions = w->versions,
+        .nversions = w->nversions,
+        .drafts = &w->drafts,
+        .editor = w->editing && id == w->screen ? &w->le : NULL,
+        .msg = &w->msg,
+        .analyze = w->opt.analyze ? w->opt.analyze : analyze_default,
+        .analysis_free = w->opt.analysis_free ? w->opt.analysis_free : analysis_free_default,
+    };
+}
+
+static size_t cur_nrows(wb *w)
+{
+    screen_env e = wb_env(w, w->screen);
+    return screen_rows(&e);
+}
+
+static size_t cur_ncols(wb *w)
+{
+    screen_env e = wb_env(w, w->screen);
     size_t n = 0;
-    free(ops->columns(w, &n));
+    free(screen_columns(&e, &n));
     return n;
 }
 
-static bool screen_col(wb *w, size_t i, wb_col *out)
+static bool cur_col(wb *w, size_t i, screen_col *out)
 {
-    const wb_screen_ops *ops = wb_screen(w->screen);
-    if (!ops->columns)
-        return false;
+    screen_env e = wb_env(w, w->screen);
     size_t n = 0;
-    wb_col *c = ops->columns(w, &n);
+    screen_col *c = screen_columns(&e, &n);
     bool ok = i < n;
     if (ok)
         *out = c[i];
@@ -202,8 +218,8 @@ static int page_rows(wb *w)
 
 static void clamp_cursor(wb *w)
 {
-    size_t nr = screen_rows(w), nc = screen_ncols(w);
-    wb_cursor *c = &w->cur[w->screen];
+    size_t nr = cur_nrows(w), nc = cur_ncols(w);
+    ui_cursor *c = &w->cur[w->screen];
     if (c->row >= nr)
         c->row = nr ? nr - 1 : 0;
     if (c->col >= nc)
@@ -215,39 +231,6 @@ static void clamp_cursor(wb *w)
         c->top = c->row - ph + 1;
 }
 
-/* ---- drafts ------------------------------------------------------------------------------- */
-
-static wb_draft *draft_find(wb *w, int screen, size_t row, size_t col)
-{
-    for (size_t i = 0; i < w->ndrafts; i++)
-        if (w->drafts[i].screen == screen && w->drafts[i].row == row && w->drafts[i].col == col)
-            return &w->drafts[i];
-    return NULL;
-}
-
-static void draft_drop(wb *w, int screen, size_t row, size_t col)
-{
-    wb_draft *dr = draft_find(w, screen, row, col);
-    if (!dr)
-        return;
-    free(dr->text);
-    free(dr->err);
-    *dr = w->drafts[--w->ndrafts];
-}
-
-static void draft_set(wb *w, const char *text, const char *err)
-{
-    wb_cursor *c = &w->cur[w->screen];
-    draft_drop(w, w->screen, c->row, c->col);
-    VEC_GROW(w->drafts, w->ndrafts, w->capdrafts);
-    w->drafts[w->ndrafts++] = (wb_draft){w->screen, c->row, c->col, xstrdup(text), xstrdup(err)};
-}
-
-const wb_draft *wb_draft_at(wb *w, int screen, size_t row, size_t col)
-{
-    return draft_find(w, screen, row, col);
-}
-
 /* ---- changes ------------------------------------------------------------------------------ */
 
 static void after_change(wb *w)
@@ -256,8 +239,7 @@ static void after_change(wb *w)
     clamp_cursor(w);
 }
 
-/* Applies a changed copy of the design (taken) as one undoable step. */
-static void apply_design(wb *w, kp_design *nd, const char *label)
+void wb_apply(wb *w, kp_design *nd, const char *label)
 {
     char *err = NULL;
     if (!session_apply(w->ss, nd, label, &err)) {
@@ -267,17 +249,11 @@ static void apply_design(wb *w, kp_design *nd, const char *label)
     after_change(w);
 }
 
-static edit_table row_table(wb *w)
-{
-    edit_table t = wb_screen(w->screen)->table;
-    return t == EDIT_KEYS ? EDIT_ENTITIES : t;
-}
-
 static void save_cell(wb *w, const char *text)
 {
-    wb_cursor *c = &w->cur[w->screen];
-    wb_col col;
-    if (!screen_col(w, c->col, &col) || col.table < 0) {
+    ui_cursor *c = &w->cur[w->screen];
+    screen_col col;
+    if (!cur_col(w, c->col, &col) || col.table < 0) {
         wb_message(w, UI_ROLE_WARN, "this column is computed by the model; it cannot be edited");
         return;
     }
@@ -286,7 +262,7 @@ static void save_cell(wb *w, const char *text)
     bool same = strcmp(old, text) == 0;
     free(old);
     if (same) {
-        draft_drop(w, w->screen, c->row, c->col);
+        drafts_drop(&w->drafts, w->screen, c->row, c->col);
         wb_message(w, UI_ROLE_DIM, "%s unchanged", col.title);
         return;
     }
@@ -294,14 +270,14 @@ static void save_cell(wb *w, const char *text)
     char *err = NULL;
     if (!edit_set(nd, (edit_table)col.table, c->row, col.col, text, &err)) {
         design_free(nd);
-        draft_set(w, text, err);
+        drafts_set(&w->drafts, w->screen, c->row, c->col, text, err);
         wb_message(w, UI_ROLE_BAD, "%s: %s (the model keeps the last good value)", col.title, err);
         free(err);
         return;
     }
-    draft_drop(w, w->screen, c->row, c->col);
+    drafts_drop(&w->drafts, w->screen, c->row, c->col);
     char *label = xasprintf("edit %s row %zu %s", edit_table_name((edit_table)col.table), c->row + 1, col.title);
-    apply_design(w, nd, label);
+    wb_apply(w, nd, label);
     free(label);
     if (w->diags.errors)
         wb_message(w, UI_ROLE_WARN, "%s", w->diags.v[0].msg);
@@ -311,13 +287,13 @@ static void save_cell(wb *w, const char *text)
 
 static int row_op(wb *w, ui_action a)
 {
-    const wb_screen_ops *ops = wb_screen(w->screen);
+    const screen_ops *ops = screen_get(w->screen);
     if (!ops->is_table) {
         wb_message(w, UI_ROLE_WARN, "%s has no rows to change", ops->name);
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
-    edit_table t = row_table(w);
-    wb_cursor *c = &w->cur[w->screen];
+    edit_table t = ops->table;
+    ui_cursor *c = &w->cur[w->screen];
     const kp_design *d = session_design(w->ss);
     size_t nr = edit_nrows(d, t);
     kp_design *nd = design_clone(d);
@@ -353,63 +329,55 @@ static int row_op(wb *w, ui_action a)
     if (at == (size_t)-1) {
         design_free(nd);
         wb_message(w, UI_ROLE_WARN, "cannot %s here", what);
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
-    drafts_clear(w);
+    drafts_clear(&w->drafts);
     char *label = xasprintf("%s %s row %zu", what, edit_table_name(t), c->row + 1);
-    apply_design(w, nd, label);
+    wb_apply(w, nd, label);
     free(label);
     c->row = at;
     clamp_cursor(w);
     wb_message(w, UI_ROLE_GOOD, "%s: done (u undoes)", what);
-    return WB_REDRAW;
+    return UI_REDRAW;
 }
 
 /* ---- search ------------------------------------------------------------------------------- */
-
-static bool contains_ci(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (const char *p = hay; *p; p++)
-        if (strncasecmp(p, needle, n) == 0)
-            return true;
-    return false;
-}
 
 static int search(wb *w, int dir)
 {
     if (!w->search || !*w->search) {
         wb_message(w, UI_ROLE_WARN, "no search yet: / starts one");
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
-    size_t nr = screen_rows(w), nc = screen_ncols(w);
+    size_t nr = cur_nrows(w), nc = cur_ncols(w);
     if (!nr || !nc) {
         wb_message(w, UI_ROLE_WARN, "nothing to search here");
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
-    wb_cursor *c = &w->cur[w->screen];
+    ui_cursor *c = &w->cur[w->screen];
     size_t total = nr * nc, pos = c->row * nc + c->col;
     for (size_t k = 1; k <= total; k++) {
         size_t p = dir > 0 ? (pos + k) % total : (pos + total - (k % total)) % total;
         int role;
-        char *t = wb_cell_text(w, w->screen, p / nc, p % nc, &role);
-        bool hit = contains_ci(t, w->search);
+        screen_env e = wb_env(w, w->screen);
+        char *t = screen_cell_text(&e, p / nc, p % nc, &role);
+        bool hit = util_contains_ci(t, w->search);
         free(t);
         if (hit) {
             c->row = p / nc;
             c->col = p % nc;
             clamp_cursor(w);
             wb_message(w, UI_ROLE_NORMAL, "/%s", w->search);
-            return WB_REDRAW;
+            return UI_REDRAW;
         }
     }
     wb_message(w, UI_ROLE_WARN, "'%s' not found", w->search);
-    return WB_REDRAW;
+    return UI_REDRAW;
 }
 
 /* ---- commits, reload, history -------------------------------------------------------------- */
 
-static int do_commit(wb *w, const char *message)
+int wb_commit(wb *w, const char *message)
 {
     int n = 0;
     char *err = NULL;
@@ -422,10 +390,10 @@ static int do_commit(wb *w, const char *message)
     } else {
         wb_message(w, UI_ROLE_GOOD, "committed version %d: %s", n, message);
         w->remote_change = false;
-        load_versions(w);
+        wb_load_versions(w);
     }
     free(err);
-    return WB_REDRAW;
+    return UI_REDRAW;
 }
 
 static int do_reload(wb *w)
@@ -434,24 +402,24 @@ static int do_reload(wb *w)
     if (session_reload(w->ss, &err) != KP_OK) {
         wb_message(w, UI_ROLE_WARN, "reload: %s", err ? err : "failed");
         free(err);
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
-    drafts_clear(w);
+    drafts_clear(&w->drafts);
     w->remote_change = false;
-    load_versions(w);
+    wb_load_versions(w);
     load_observations(w);
     after_change(w);
     wb_message(w, UI_ROLE_GOOD, "reloaded version %d (u brings your working copy back)", session_base(w->ss));
-    return WB_REDRAW;
+    return UI_REDRAW;
 }
 
 int wb_tick(wb *w)
 {
     if (!session_changed_elsewhere(w->ss))
-        return WB_IGNORED;
+        return UI_IGNORED;
     int latest = session_latest(w->ss);
     size_t before = w->nversions;
-    load_versions(w);
+    wb_load_versions(w);
     load_observations(w);
     wb_recompute(w);
     if (w->nversions != before && latest != session_base(w->ss)) {
@@ -462,77 +430,16 @@ int wb_tick(wb *w)
         wb_message(w, UI_ROLE_WARN, "version %d was committed by another keyplan; R reloads it (your edits stay in undo)",
                    latest);
     }
-    return WB_REDRAW;
-}
-
-/* ---- tour --------------------------------------------------------------------------------- */
-
-static int tour_go(wb *w, size_t step)
-{
-    if (!w->opt.ntour) {
-        wb_message(w, UI_ROLE_WARN, "no tour loaded: keyplan tour starts one");
-        return WB_REDRAW;
-    }
-    if (step >= w->opt.ntour) {
-        wb_message(w, UI_ROLE_WARN, step == w->opt.ntour ? "that was the last step" : "this is the first step");
-        return WB_REDRAW;
-    }
-    if (!w->tour_on) {
-        w->tour_on = true;
-        wb_resize(w, w->lay.lines, w->lay.cols);
-    }
-    /* keep the previous step's analysis to show what changed */
-    free_analysis(w, w->tour_prev_an);
-    design_free(w->tour_prev);
-    w->tour_prev = w->good;
-    w->tour_prev_an = w->an;
-    w->good = NULL;
-    w->an = NULL;
-    sig_report_free(&w->sigs);
-    memset(&w->sigs, 0, sizeof w->sigs);
-    w->tour_step = step;
-    w->narr_top = 0;
-    kp_design *nd = design_clone(w->opt.tour[step].design);
-    char *label = xasprintf("tour step %zu", step + 1);
-    apply_design(w, nd, label);
-    free(label);
-    if (step == 0) { /* nothing to compare the first step with */
-        free_analysis(w, w->tour_prev_an);
-        design_free(w->tour_prev);
-        w->tour_prev_an = NULL;
-        w->tour_prev = NULL;
-    }
-    if (!w->good) { /* the step did not validate: keep showing the previous one */
-        w->good = w->tour_prev;
-        w->an = w->tour_prev_an;
-        w->tour_prev = NULL;
-        w->tour_prev_an = NULL;
-    }
-    drafts_clear(w);
-    wb_message(w, UI_ROLE_TITLE, "tour step %zu/%zu: %s   (] next, [ previous)", step + 1, w->opt.ntour,
-               w->opt.tour[step].title ? w->opt.tour[step].title : "");
-    return WB_REDRAW | WB_RESIZE;
-}
-
-bool wb_tour_marked(const wb *w, const char *kind, const char *name)
-{
-    if (!w->tour_on || w->tour_step >= w->opt.ntour || !kind || !name)
-        return false;
-    const wb_tour_step *st = &w->opt.tour[w->tour_step];
-    size_t kl = strlen(kind);
-    for (size_t i = 0; i < st->nmarks; i++)
-        if (strncmp(st->marks[i], kind, kl) == 0 && st->marks[i][kl] == ':' && strcmp(st->marks[i] + kl + 1, name) == 0)
-            return true;
-    return false;
+    return UI_REDRAW;
 }
 
 /* ---- actions ------------------------------------------------------------------------------- */
 
 static void start_edit(wb *w)
 {
-    wb_cursor *c = &w->cur[w->screen];
-    wb_col col;
-    if (!screen_rows(w) || !screen_col(w, c->col, &col)) {
+    ui_cursor *c = &w->cur[w->screen];
+    screen_col col;
+    if (!cur_nrows(w) || !cur_col(w, c->col, &col)) {
         wb_message(w, UI_ROLE_WARN, "nothing to edit here: a adds a row");
         return;
     }
@@ -540,7 +447,7 @@ static void start_edit(wb *w)
         wb_message(w, UI_ROLE_WARN, "%s is computed by the model; it cannot be edited", col.title);
         return;
     }
-    const wb_draft *dr = draft_find(w, w->screen, c->row, c->col);
+    const ui_draft *dr = drafts_find(&w->drafts, w->screen, c->row, c->col);
     char *text = dr ? xstrdup(dr->text) : edit_get(session_design(w->ss), (edit_table)col.table, c->row, col.col);
     le_set(&w->le, text);
     free(text);
@@ -549,7 +456,7 @@ static void start_edit(wb *w)
                edit_col_hint(session_design(w->ss), (edit_table)col.table, col.col));
 }
 
-static void open_prompt(wb *w, wb_prompt p, const char *init)
+void wb_prompt_open(wb *w, wb_prompt p, const char *init)
 {
     w->prompt = p;
     le_set(&w->pl, init);
@@ -557,28 +464,28 @@ static void open_prompt(wb *w, wb_prompt p, const char *init)
 
 static int default_handle(wb *w, ui_action a)
 {
-    wb_cursor *c = &w->cur[w->screen];
-    size_t nr = screen_rows(w), nc = screen_ncols(w);
+    ui_cursor *c = &w->cur[w->screen];
+    size_t nr = cur_nrows(w), nc = cur_ncols(w);
     switch (a) {
-    case UI_ACT_NONE: return WB_IGNORED;
+    case UI_ACT_NONE: return UI_IGNORED;
     case UI_ACT_QUIT:
-        if (w->ndrafts && !w->quit_armed) {
+        if (w->drafts.n && !w->quit_armed) {
             w->quit_armed = true;
             wb_message(w, UI_ROLE_WARN, "%zu cell%s hold text that did not parse (shown with !); q again quits and "
-                       "prints them, any other key stays", w->ndrafts, w->ndrafts == 1 ? "" : "s");
-            return WB_REDRAW;
+                       "prints them, any other key stays", w->drafts.n, w->drafts.n == 1 ? "" : "s");
+            return UI_REDRAW;
         }
         w->quit = true;
-        return WB_QUIT;
+        return UI_QUIT;
     case UI_ACT_HELP:
         w->help = true;
         w->help_top = 0;
-        return WB_REDRAW;
+        return UI_REDRAW;
     case UI_ACT_NEXT_SCREEN:
     case UI_ACT_PREV_SCREEN:
         w->screen = (w->screen + (a == UI_ACT_NEXT_SCREEN ? 1 : UI_SCREEN__COUNT - 1)) % UI_SCREEN__COUNT;
         clamp_cursor(w);
-        return WB_REDRAW;
+        return UI_REDRAW;
     case UI_ACT_SCREEN_PATTERNS:
     case UI_ACT_SCREEN_KEYS:
     case UI_ACT_SCREEN_INDEXES:
@@ -588,9 +495,9 @@ static int default_handle(wb *w, ui_action a)
     case UI_ACT_SCREEN_COST:
         w->screen = (int)(a - UI_ACT_SCREEN_PATTERNS);
         if (w->screen == UI_SCREEN_HISTORY)
-            load_versions(w);
+            wb_load_versions(w);
         clamp_cursor(w);
-        return WB_REDRAW;
+        return UI_REDRAW;
     case UI_ACT_MOVE_UP: if (c->row) c->row--; break;
     case UI_ACT_MOVE_DOWN: if (c->row + 1 < nr) c->row++; break;
     case UI_ACT_MOVE_LEFT: if (c->col) c->col--; break;
@@ -601,7 +508,7 @@ static int default_handle(wb *w, ui_action a)
     case UI_ACT_LAST_ROW: c->row = nr ? nr - 1 : 0; break;
     case UI_ACT_FIRST_COL: c->col = 0; break;
     case UI_ACT_LAST_COL: c->col = nc ? nc - 1 : 0; break;
-    case UI_ACT_EDIT: start_edit(w); return WB_REDRAW;
+    case UI_ACT_EDIT: start_edit(w); return UI_REDRAW;
     case UI_ACT_ADD_ROW:
     case UI_ACT_DELETE_ROW:
     case UI_ACT_DUPLICATE_ROW:
@@ -612,179 +519,64 @@ static int default_handle(wb *w, ui_action a)
         char *err = NULL;
         bool ok = a == UI_ACT_UNDO ? session_undo(w->ss, &err) : session_redo(w->ss, &err);
         if (ok) {
-            drafts_clear(w);
+            drafts_clear(&w->drafts);
             after_change(w);
             wb_message(w, UI_ROLE_GOOD, "%s", a == UI_ACT_UNDO ? "undone (Ctrl-R redoes)" : "redone");
         } else {
             wb_message(w, UI_ROLE_WARN, "%s", err ? err : "nothing to do");
         }
         free(err);
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
-    case UI_ACT_COMMIT: open_prompt(w, WB_PROMPT_COMMIT, ""); return WB_REDRAW;
+    case UI_ACT_COMMIT: wb_prompt_open(w, WB_PROMPT_COMMIT, ""); return UI_REDRAW;
     case UI_ACT_DECIDE: {
         if (w->screen != UI_SCREEN_PATTERNS || !edit_nrows(session_design(w->ss), EDIT_PATTERNS)) {
             wb_message(w, UI_ROLE_WARN, "D records a decision about the pattern under the cursor (Patterns screen)");
-            return WB_REDRAW;
+            return UI_REDRAW;
         }
         kp_design *nd = design_clone(session_design(w->ss));
         size_t at = edit_decision_from_pattern(nd, c->row);
-        apply_design(w, nd, "record decision");
+        wb_apply(w, nd, "record decision");
         w->screen = UI_SCREEN_DECISIONS;
         w->cur[w->screen].row = at;
         w->cur[w->screen].col = 2; /* the title */
         clamp_cursor(w);
         start_edit(w);
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
-    case UI_ACT_COMMAND: open_prompt(w, WB_PROMPT_COMMAND, ""); return WB_REDRAW;
-    case UI_ACT_SEARCH: open_prompt(w, WB_PROMPT_SEARCH, ""); return WB_REDRAW;
+    case UI_ACT_COMMAND: wb_prompt_open(w, WB_PROMPT_COMMAND, ""); return UI_REDRAW;
+    case UI_ACT_SEARCH: wb_prompt_open(w, WB_PROMPT_SEARCH, ""); return UI_REDRAW;
     case UI_ACT_SEARCH_NEXT: return search(w, +1);
     case UI_ACT_SEARCH_PREV: return search(w, -1);
     case UI_ACT_MARK:
         wb_message(w, UI_ROLE_WARN, "mark works on the History screen (6)");
-        return WB_REDRAW;
-    case UI_ACT_TOUR_NEXT: return tour_go(w, w->tour_on ? w->tour_step + 1 : 0);
+        return UI_REDRAW;
+    case UI_ACT_TOUR_NEXT: return wb_tour_go(w, w->tour_on ? w->tour_step + 1 : 0);
     case UI_ACT_TOUR_PREV:
-        return tour_go(w, w->tour_on && w->tour_step > 0 ? w->tour_step - 1 : (size_t)-1);
+        return wb_tour_go(w, w->tour_on && w->tour_step > 0 ? w->tour_step - 1 : (size_t)-1);
     case UI_ACT_NARRATION_DOWN:
         if (!w->tour_on)
             return default_handle(w, UI_ACT_TOUR_NEXT);
         w->narr_top += 3;
-        return WB_REDRAW;
+        return UI_REDRAW;
     case UI_ACT_NARRATION_UP:
         w->narr_top = w->narr_top > 3 ? w->narr_top - 3 : 0;
-        return WB_REDRAW;
+        return UI_REDRAW;
     case UI_ACT_RELOAD: return do_reload(w);
-    case UI_ACT_REDRAW: return WB_REDRAW | WB_RESIZE;
-    case UI_ACT__COUNT: return WB_IGNORED;
+    case UI_ACT_REDRAW: return UI_REDRAW | UI_RESIZE;
+    case UI_ACT__COUNT: return UI_IGNORED;
     }
     clamp_cursor(w);
-    return WB_REDRAW;
+    return UI_REDRAW;
 }
 
-static int run_action(wb *w, ui_action a)
+int wb_run_action(wb *w, ui_action a)
 {
-    const wb_screen_ops *ops = wb_screen(w->screen);
-    int f = ops->handle ? ops->handle(w, a) : WB_IGNORED;
-    if (f != WB_IGNORED)
+    screen_env e = wb_env(w, w->screen);
+    int f = e.ops->handle ? e.ops->handle(&e, a) : UI_IGNORED;
+    if (f != UI_IGNORED)
         return f;
     return default_handle(w, a);
-}
-
-/* ---- the `:` command line ---------------------------------------------------------------- */
-
-int wb_command(wb *w, const char *line)
-{
-    char **argv = NULL;
-    size_t argc = 0, cap = 0;
-    const char *p = line;
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        if (!*p)
-            break;
-        const char *e = p;
-        while (*e && *e != ' ')
-            e++;
-        VEC_GROW(argv, argc, cap);
-        argv[argc++] = xstrndup(p, (size_t)(e - p));
-        p = e;
-    }
-    int f = WB_REDRAW;
-    const char *cmd = argc ? argv[0] : "";
-    if (!argc) {
-        /* nothing */
-    } else if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0 || strcmp(cmd, "wq") == 0) {
-        w->quit = true;
-        f = WB_QUIT;
-    } else if (strcmp(cmd, "w") == 0 || strcmp(cmd, "write") == 0) {
-        wb_message(w, UI_ROLE_GOOD, "the working copy is saved after every edit; :commit records a version");
-    } else if (strcmp(cmd, "commit") == 0) {
-        const char *msg = strstr(line, "commit") + 6;
-        while (*msg == ' ')
-            msg++;
-        if (*msg)
-            f = do_commit(w, msg);
-        else
-            open_prompt(w, WB_PROMPT_COMMIT, "");
-    } else if (strcmp(cmd, "export") == 0) {
-        if (argc != 3 || strcmp(argv[1], "md") != 0)
-            wb_message(w, UI_ROLE_WARN, "usage: :export md FILE");
-        else
-            f = wb_export_md(w, argv[2]);
-    } else if (strcmp(cmd, "diff") == 0) {
-        char *e1 = NULL, *e2 = NULL;
-        long a = argc == 3 ? strtol(argv[1], &e1, 10) : 0, b = argc == 3 ? strtol(argv[2], &e2, 10) : 0;
-        if (argc != 3 || *e1 || *e2 || a < 1 || b < 1)
-            wb_message(w, UI_ROLE_WARN, "usage: :diff REV1 REV2 (version numbers, e.g. :diff 3 5)");
-        else {
-            w->screen = UI_SCREEN_HISTORY;
-            load_versions(w);
-            wb_make_diff(w, (int)a, (int)b);
-        }
-    } else if (strcmp(cmd, "set") == 0) {
-        int row = argc >= 2 ? edit_setting_find(argv[1]) : -1;
-        if (row < 0) {
-            sbuf b;
-            sbuf_init(&b);
-            sbuf_add(&b, argc >= 2 ? "unknown setting; " : "");
-            sbuf_add(&b, "usage: :set NAME VALUE with NAME one of");
-            for (size_t i = 0; i < edit_nrows(session_design(w->ss), EDIT_SETTINGS); i++) {
-                char *n = edit_get(session_design(w->ss), EDIT_SETTINGS, i, 0);
-                sbuf_printf(&b, " %s", n);
-                free(n);
-            }
-            wb_message(w, UI_ROLE_WARN, "%s", b.s);
-            sbuf_free(&b);
-        } else {
-            const char *value = strstr(line, argv[1]) + strlen(argv[1]);
-            while (*value == ' ')
-                value++;
-            kp_design *nd = design_clone(session_design(w->ss));
-            char *err = NULL;
-            if (!edit_set(nd, EDIT_SETTINGS, (size_t)row, 1, value, &err)) {
-                design_free(nd);
-                wb_message(w, UI_ROLE_BAD, "%s: %s", argv[1], err);
-                free(err);
-            } else {
-                char *label = xasprintf("set %s", argv[1]);
-                apply_design(w, nd, label);
-                free(label);
-                char *now = edit_get(session_design(w->ss), EDIT_SETTINGS, (size_t)row, 1);
-                wb_message(w, UI_ROLE_GOOD, "%s = %s (u undoes)", argv[1], *now ? now : "(not set)");
-                free(now);
-            }
-        }
-    } else if (strcmp(cmd, "recover") == 0) {
-        const char *text = session_unloaded_text(w->ss);
-        char *err = NULL;
-        if (argc != 2)
-            wb_message(w, UI_ROLE_WARN, "usage: :recover FILE (writes the working copy that did not load)");
-        else if (!text)
-            wb_message(w, UI_ROLE_WARN, "nothing to recover: the working copy loaded");
-        else if (!fileio_write_atomic(argv[1], text, strlen(text), &err))
-            wb_message(w, UI_ROLE_BAD, "recover: %s", err ? err : "cannot write");
-        else
-            wb_message(w, UI_ROLE_GOOD, "wrote the unloadable working copy to %s: fix it, then keyplan commit", argv[1]);
-        free(err);
-    } else if (strcmp(cmd, "tour") == 0) {
-        f = tour_go(w, 0);
-    } else if (strcmp(cmd, "help") == 0 || strcmp(cmd, "h") == 0) {
-        w->help = true;
-        w->help_top = 0;
-    } else if (ui_action_find(cmd) != UI_ACT_NONE) {
-        f = run_action(w, ui_action_find(cmd));
-    } else {
-        wb_message(w, UI_ROLE_WARN,
-                   "unknown command '%s'; expected commit [MSG], set NAME VALUE, export md FILE, diff A B, tour, recover FILE, help, quit "
-                   "or an action name (? lists them)",
-                   cmd);
-    }
-    for (size_t i = 0; i < argc; i++)
-        free(argv[i]);
-    free(argv);
-    return f;
 }
 
 /* ---- keys --------------------------------------------------------------------------------- */
@@ -820,7 +612,7 @@ static int edit_key(wb *w, int key)
     if (key == UI_KEY_ESC) {
         w->editing = false;
         wb_message(w, UI_ROLE_DIM, "edit cancelled");
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
     if (key == UI_KEY_ENTER || key == '\r' || key == UI_FKEY(KEY_ENTER) || key == UI_KEY_TAB ||
         key == UI_FKEY(KEY_BTAB) || key == UI_FKEY(KEY_UP) || key == UI_FKEY(KEY_DOWN)) {
@@ -828,8 +620,8 @@ static int edit_key(wb *w, int key)
         char *text = xstrdup(w->le.buf ? w->le.buf : "");
         save_cell(w, text);
         free(text);
-        wb_cursor *c = &w->cur[w->screen];
-        if (key == UI_KEY_TAB && c->col + 1 < screen_ncols(w)) {
+        ui_cursor *c = &w->cur[w->screen];
+        if (key == UI_KEY_TAB && c->col + 1 < cur_ncols(w)) {
             c->col++;
             start_edit(w);
         } else if (key == UI_FKEY(KEY_BTAB) && c->col > 0) {
@@ -837,14 +629,14 @@ static int edit_key(wb *w, int key)
             start_edit(w);
         } else if (key == UI_FKEY(KEY_UP) && c->row > 0) {
             c->row--;
-        } else if (key == UI_FKEY(KEY_DOWN) && c->row + 1 < screen_rows(w)) {
+        } else if (key == UI_FKEY(KEY_DOWN) && c->row + 1 < cur_nrows(w)) {
             c->row++;
         }
         clamp_cursor(w);
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
     line_key(&w->le, key);
-    return WB_REDRAW;
+    return UI_REDRAW;
 }
 
 static int prompt_key(wb *w, int key)
@@ -852,15 +644,14 @@ static int prompt_key(wb *w, int key)
     if (key == UI_KEY_ESC) {
         w->prompt = WB_PROMPT_NONE;
         wb_message(w, UI_ROLE_DIM, "cancelled");
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
     if (key == UI_KEY_ENTER || key == '\r' || key == UI_FKEY(KEY_ENTER)) {
         wb_prompt p = w->prompt;
         char *text = xstrdup(w->pl.buf ? w->pl.buf : "");
         w->prompt = WB_PROMPT_NONE;
-        free(w->msg);
-        w->msg = NULL;
-        int f = WB_REDRAW;
+        msgline_clear(&w->msg);
+        int f = UI_REDRAW;
         if (p == WB_PROMPT_COMMAND)
             f = wb_command(w, text);
         else if (p == WB_PROMPT_SEARCH) {
@@ -871,7 +662,7 @@ static int prompt_key(wb *w, int key)
             f = search(w, +1);
         } else if (p == WB_PROMPT_COMMIT) {
             if (*text)
-                f = do_commit(w, text);
+                f = wb_commit(w, text);
             else
                 wb_message(w, UI_ROLE_WARN, "a commit needs a message; nothing committed");
         }
@@ -879,30 +670,32 @@ static int prompt_key(wb *w, int key)
         return f;
     }
     line_key(&w->pl, key);
-    return WB_REDRAW;
+    return UI_REDRAW;
 }
 
 int wb_key(wb *w, int key)
 {
     if (key == UI_FKEY(KEY_RESIZE))
-        return WB_RESIZE | WB_REDRAW;
+        return wb_resize(w, LINES, COLS);
     if (w->lay.too_small) {
         if (key == 'q' || key == UI_CTRL('c')) {
             w->quit = true;
-            return WB_QUIT;
+            return UI_QUIT;
         }
-        return WB_IGNORED;
+        return UI_IGNORED;
     }
     if (w->editing)
         return edit_key(w, key);
     if (w->prompt != WB_PROMPT_NONE)
         return prompt_key(w, key);
-    if (w->help)
-        return wb_help_key(w, key);
+    if (w->help) {
+        if (!help_scroll(&w->help_top, key))
+            w->help = false;
+        return UI_REDRAW;
+    }
     if (key == UI_KEY_ESC) {
-        free(w->msg);
-        w->msg = NULL;
-        return WB_REDRAW;
+        msgline_clear(&w->msg);
+        return UI_REDRAW;
     }
     ui_action a = ui_key_action(w->screen, key);
     if (a != UI_ACT_QUIT)
@@ -910,12 +703,12 @@ int wb_key(wb *w, int key)
     if (a == UI_ACT_NONE) {
         char k[32];
         wb_message(w, UI_ROLE_DIM, "%s is not bound: ? lists every key", ui_key_name(key, k, sizeof k));
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
-    int f = run_action(w, a);
+    int f = wb_run_action(w, a);
     /* a message about the cell under the cursor when it holds a broken draft */
-    wb_cursor *c = &w->cur[w->screen];
-    const wb_draft *dr = draft_find(w, w->screen, c->row, c->col);
+    ui_cursor *c = &w->cur[w->screen];
+    const ui_draft *dr = drafts_find(&w->drafts, w->screen, c->row, c->col);
     if (dr && a != UI_ACT_QUIT && !w->editing && w->prompt == WB_PROMPT_NONE)
         wb_message(w, UI_ROLE_BAD, "%s", dr->err);
     return f;
@@ -931,81 +724,46 @@ void wb_finish(wb *w)
     }
 }
 
-int wb_help_key(wb *w, int key)
-{
-    if (key == UI_FKEY(KEY_DOWN) || key == 'j')
-        w->help_top++;
-    else if ((key == UI_FKEY(KEY_UP) || key == 'k') && w->help_top)
-        w->help_top--;
-    else if (key == UI_FKEY(KEY_NPAGE) || key == ' ')
-        w->help_top += 10;
-    else if (key == UI_FKEY(KEY_PPAGE))
-        w->help_top = w->help_top > 10 ? w->help_top - 10 : 0;
-    else
-        w->help = false;
-    return WB_REDRAW;
-}
-
-char **wb_help_lines(size_t *n)
-{
-    char **v = xcalloc(UI_ACT__COUNT, sizeof *v);
-    size_t k = 0;
-    for (int a = 1; a < UI_ACT__COUNT; a++) {
-        char keys[96];
-        ui_action_keys((ui_action)a, keys, sizeof keys);
-        int kw = disp_width(keys);
-        v[k++] = xasprintf("%s%*s %-15s %s", keys, kw < 16 ? 16 - kw : 0, "", ui_action_name((ui_action)a),
-                           ui_action_help((ui_action)a));
-    }
-    *n = k;
-    return v;
-}
-
 int wb_click(wb *w, int y, int x)
 {
     if (w->lay.too_small || w->editing || w->prompt != WB_PROMPT_NONE)
-        return WB_IGNORED;
+        return UI_IGNORED;
     if (w->help) {
         w->help = false;
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
-    /* tabs: from column 1, each title takes its width plus 3 columns ("1 Title ") */
     if (y == w->lay.tabs.y) {
-        int col = 1;
-        for (int s = 0; s < UI_SCREEN__COUNT; s++) {
-            int tw = disp_width(ui_screen_title(s)) + 3;
-            if (x >= col && x < col + tw) {
-                w->screen = s;
-                clamp_cursor(w);
-                return WB_REDRAW;
-            }
-            col += tw;
-        }
-        return WB_IGNORED;
+        int s = status_tab_at(x);
+        if (s < 0)
+            return UI_IGNORED;
+        w->screen = s;
+        clamp_cursor(w);
+        return UI_REDRAW;
     }
     ui_rect pr = w->lay.pane;
     if (y >= pr.y && y < pr.y + pr.h && x >= pr.x && x < pr.x + pr.w) {
         int row = y < w->npane_hit ? w->pane_hit[y] : -1;
         if (row < 0 || (size_t)row >= session_design(w->ss)->npatterns)
-            return WB_IGNORED;
+            return UI_IGNORED;
         w->screen = UI_SCREEN_PATTERNS;
         w->cur[UI_SCREEN_PATTERNS].row = (size_t)row;
         clamp_cursor(w);
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
     ui_rect r = w->lay.editor;
-    if (y > r.y && y < r.y + r.h && x >= r.x && x < r.x + r.w && wb_screen(w->screen)->is_table) {
-        wb_cursor *c = &w->cur[w->screen];
+    screen_env e = wb_env(w, w->screen);
+    if (y > r.y && y < r.y + r.h && x >= r.x && x < r.x + r.w && e.ops->is_table) {
+        ui_cursor *c = &w->cur[w->screen];
         size_t row = c->top + (size_t)(y - r.y - 1);
-        if (row >= screen_rows(w))
-            return WB_IGNORED;
+        if (row >= cur_nrows(w))
+            return UI_IGNORED;
         /* find the column under x: same geometry as the drawing */
-        int col = wb_col_at(w, x - r.x);
+        int col = screen_col_at(&e, w->lay.editor.w, x - r.x);
         c->row = row;
         if (col >= 0)
             c->col = (size_t)col;
         clamp_cursor(w);
-        return WB_REDRAW;
+        return UI_REDRAW;
     }
-    return WB_IGNORED;
+    return UI_IGNORED;
 }

@@ -1,0 +1,33 @@
+/* drafts.h - cell texts that did not parse (a broken template, a word where a number goes): kept
+ * with their error and shown in their cell, while the design stays at its last good state.
+ * Caller-allocated value: drafts_init / drafts_free. No curses. */
+#ifndef KP_UI_DRAFTS_H
+#define KP_UI_DRAFTS_H
+
+#include <stddef.h>
+
+typedef struct ui_draft {
+    int screen;         /* UI_SCREEN_xxx */
+    size_t row, col;    /* the screen's row and column */
+    char *text;
+    char *err;
+} ui_draft;
+
+typedef struct drafts {
+    ui_draft *v;
+    size_t n, cap;
+} drafts;
+
+void drafts_init(drafts *d);
+/* Frees every draft and the list (d may then be drafts_init'ed again). */
+void drafts_free(drafts *d);
+/* The draft of a cell, or NULL; valid until the list changes. */
+const ui_draft *drafts_find(const drafts *d, int screen, size_t row, size_t col);
+/* Keeps copies of `text` and `err` (may be NULL) as the cell's draft, replacing one it had. */
+void drafts_set(drafts *d, int screen, size_t row, size_t col, const char *text, const char *err);
+/* Forgets the cell's draft (nothing when it has none); the last draft takes its place. */
+void drafts_drop(drafts *d, int screen, size_t row, size_t col);
+/* Forgets every draft (rows moved: the cells they named are gone). */
+void drafts_clear(drafts *d);
+
+#endif

@@ -1,0 +1,145 @@
+/* grid.c - the table grid widget. */
+#include "grid.h"
+
+#include "display.h"
+#include "draw.h"
+#include "util.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Column widths from the titles and the contents, capped. */
+static int *col_widths(const grid *g)
+{
+    size_t n = g->ncols;
+    int *wd = xcalloc(n ? n : 1, sizeof *wd);
+    for (size_t i = 0; i < n; i++) {
+        int cap = g->cols[i].cap;
+        int m = disp_width(g->cols[i].title);
+        for (size_t r = 0; r < g->nrows; r++) {
+            int role;
+            char *t = g->cell(g->ctx, r, i, &role);
+            int tw = disp_width(t);
+            free(t);
+            if (tw > m)
+                m = tw;
+        }
+        wd[i] = m < 3 ? 3 : m > cap ? cap : m;
+    }
+    return wd;
+}
+
+/* The x of every visible column (or -1), given the width; keeps column 0 frozen and the cursor
+ * column visible by moving cur->left. */
+static int *col_xs(ui_cursor *cur, const int *wd, size_t n, int width)
+{
+    int *xs = xcalloc(n ? n : 1, sizeof *xs);
+    if (cur->left < 1 || cur->col == 0)
+        cur->left = 1;
+    if (cur->col > 0 && cur->col < cur->left)
+        cur->left = cur->col;
+    for (;;) {
+        for (size_t i = 0; i < n; i++)
+            xs[i] = -1;
+        int x = 0;
+        if (n) {
+            xs[0] = 0;
+            x = wd[0] + 1;
+        }
+        for (size_t i = cur->left; i < n; i++) {
+            if (x + wd[i] > width && i > cur->left)
+                break;
+            xs[i] = x;
+            x += wd[i] + 1;
+        }
+        if (cur->col == 0 || cur->col >= n || xs[cur->col] >= 0 || cur->left >= cur->col)
+            break;
+        cur->left++;
+    }
+    return xs;
+}
+
+int grid_col_at(const grid *g, int width, int x)
+{
+    size_t n = g->ncols;
+    int *wd = col_widths(g);
+    int *xs = col_xs(g->cur, wd, n, width);
+    int hit = -1;
+    for (size_t i = 0; i < n; i++)
+        if (xs[i] >= 0 && x >= xs[i] && x < xs[i] + wd[i] + 1)
+            hit = (int)i;
+    free(xs);
+    free(wd);
+    return hit;
+}
+
+void grid_draw(const grid *g, ui_rect r, int *cy, int *cx)
+{
+    size_t n = g->ncols, nrows = g->nrows;
+    ui_cursor *cur = g->cur;
+    int *wd = col_widths(g);
+    if (g->editor && cur->col < n && wd[cur->col] < 24)
+        wd[cur->col] = r.w - wd[0] - 2 < 24 ? (r.w - wd[0] - 2 > 3 ? r.w - wd[0] - 2 : 3) : 24;
+    int *xs = col_xs(cur, wd, n, r.w);
+    /* header */
+    draw_put(r.y, r.x, r.w, "", UI_ROLE_HEADER);
+    for (size_t i = 0; i < n; i++)
+        if (xs[i] >= 0)
+            draw_put(r.y, r.x + xs[i], wd[i] < r.w - xs[i] ? wd[i] : r.w - xs[i], g->cols[i].title,
+                     i == cur->col ? UI_ROLE_TAB_ACTIVE : UI_ROLE_HEADER);
+    int h = r.h - 1;
+    if (nrows == 0) {
+        draw_put(r.y + 1, r.x, r.w, g->empty, UI_ROLE_DIM);
+        for (int i = 2; i < r.h; i++)
+            draw_put(r.y + i, r.x, r.w, "", UI_ROLE_NORMAL);
+    }
+    if (cur->row < cur->top)
+        cur->top = cur->row;
+    if (h > 0 && cur->row >= cur->top + (size_t)h)
+        cur->top = cur->row - (size_t)h + 1;
+    for (int i = 0; i < h && nrows; i++) {
+        size_t row = cur->top + (size_t)i;
+        int y = r.y + 1 + i;
+        if (row >= nrows) {
+            draw_put(y, r.x, r.w, "", UI_ROLE_NORMAL);
+            continue;
+        }
+        bool is_cur = row == cur->row;
+        draw_put(y, r.x, r.w, "", is_cur ? UI_ROLE_CURSOR_ROW : UI_ROLE_NORMAL);
+        for (size_t k = 0; k < n; k++) {
+            if (xs[k] < 0)
+                continue;
+            int cw = wd[k] < r.w - xs[k] ? wd[k] : r.w - xs[k];
+            if (cw <= 0)
+                continue;
+            if (is_cur && k == cur->col && g->editor) {
+                size_t start;
+                int ccol;
+                le_view(g->editor, cw, &start, &ccol);
+                draw_put(y, r.x + xs[k], cw, g->editor->buf + start, UI_ROLE_EDITOR);
+                *cy = y;
+                *cx = r.x + xs[k] + ccol;
+                continue;
+            }
+            int role;
+            char *t = g->cell(g->ctx, row, k, &role);
+            if (is_cur && k == cur->col)
+                role = role == UI_ROLE_BAD ? UI_ROLE_ALARM : UI_ROLE_CURSOR_CELL;
+            else if (is_cur && (role == UI_ROLE_NORMAL))
+                role = UI_ROLE_CURSOR_ROW;
+            /* numbers right-aligned */
+            int tw = disp_width(t);
+            bool numeric = *t && strspn(t, "0123456789.,%") == strlen(t);
+            if (numeric && tw < cw) {
+                char *p = xasprintf("%*s%s", cw - tw, "", t);
+                free(t);
+                t = p;
+            }
+            draw_put(y, r.x + xs[k], cw, t, (ui_role)role);
+            free(t);
+        }
+    }
+    free(xs);
+    free(wd);
+}

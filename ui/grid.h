@@ -1,0 +1,43 @@
+/* grid.h - the table grid widget: a header of column titles over rows of cells, column 0 frozen
+ * while the others scroll sideways to keep the cursor's column visible, numbers right-aligned,
+ * the cursor row and cell in their roles, and the cell being edited drawn from its line editor.
+ * Column widths follow the titles and the contents, each capped. It knows cells only through a
+ * callback: nothing of the workbench. */
+#ifndef KP_UI_GRID_H
+#define KP_UI_GRID_H
+
+#include "layout.h"
+#include "lineedit.h"
+
+#include <stddef.h>
+
+/* A screen's cursor and its scroll position (the report screens use row and top only). */
+typedef struct ui_cursor {
+    size_t row, col;
+    size_t top;     /* first row shown */
+    size_t left;    /* first scrolling column shown (column 0 is always shown) */
+} ui_cursor;
+
+typedef struct grid_col {
+    const char *title;
+    int cap;        /* the widest the column gets */
+} grid_col;
+
+typedef struct grid {
+    const grid_col *cols;
+    size_t ncols, nrows;
+    /* the text of a cell (caller frees); *role receives its ui_role */
+    char *(*cell)(const void *ctx, size_t row, size_t col, int *role);
+    const void *ctx;
+    ui_cursor *cur;             /* moved by drawing: top and left follow the cursor */
+    const lineedit *editor;     /* the cursor's cell is being edited with it, or NULL */
+    const char *empty;          /* shown when there are no rows */
+} grid;
+
+/* Draws the grid into r. While a cell is edited, *cy and *cx receive where the terminal cursor
+ * goes (left alone otherwise). */
+void grid_draw(const grid *g, ui_rect r, int *cy, int *cx);
+/* The column under column x of a grid drawn `width` columns wide, or -1. */
+int grid_col_at(const grid *g, int width, int x);
+
+#endif

@@ -1,0 +1,221 @@
+/* pane.c - the live model pane. */
+#include "pane.h"
+
+#include "actions.h"
+#include "display.h"
+#include "draw.h"
+#include "wbfmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const kp_pattern_result *pane_result(const kp_analysis *a, const char *id)
+{
+    if (!a || !id)
+        return NULL;
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern *p = a->patterns[i].pattern;
+        if (p && p->id && strcmp(p->id, id) == 0)
+            return &a->patterns[i];
+    }
+    return NULL;
+}
+
+static bool num_changed(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) != isnan(b);
+    return fabs(a - b) > 1e-9 * (fabs(a) + fabs(b) + 1);
+}
+
+ui_role pane_plan_role(kp_plan p)
+{
+    switch (p) {
+    case KP_PLAN_GET:
+    case KP_PLAN_COVERED: return UI_ROLE_GOOD;
+    case KP_PLAN_SCAN:
+    case KP_PLAN_INVALID: return UI_ROLE_BAD;
+    case KP_PLAN_MULTI: return UI_ROLE_WARN;
+    default: return UI_ROLE_NORMAL;
+    }
+}
+
+/* The current design's row of pattern `id`, or -1. */
+static int pattern_row(const kp_design *d, const char *id)
+{
+    for (size_t i = 0; id && i < d->npatterns; i++)
+        if (d->patterns[i].id && strcmp(d->patterns[i].id, id) == 0)
+            return (int)i;
+    return -1;
+}
+
+void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
+{
+    const kp_design *d = v->design;
+    const kp_analysis *a = v->an;
+    int y = r.y, ymax = r.y + r.h;
+    for (int i = r.y; i < ymax && i < nhit; i++)
+        hit[i] = -1;
+    int x = r.x + (v->side ? 1 : 0), pw = r.w - (v->side ? 1 : 0);
+    if (v->side)
+        for (int i = 0; i < r.h; i++)
+            draw_put(r.y + i, r.x, 1, "│", UI_ROLE_BORDER);
+    /* title */
+    char *cost = a && a->cost ? wb_fmt_money(a->cost->total, a->cost->currency) : xstrdup("-");
+    bool cost_changed = v->prev && a && v->prev->cost && a->cost && num_changed(v->prev->cost->total, a->cost->total);
+    draw_putf(y++, x, pw, cost_changed ? UI_ROLE_CHANGED : UI_ROLE_TITLE, "Live model  %s/month%s%s", cost,
+              v->diags->errors ? "  (last good state: fix the error below)" : "", cost_changed ? "  (changed)" : "");
+    free(cost);
+    if (!a) {
+        draw_put(y++, x, pw, "no analysis yet", UI_ROLE_DIM);
+    }
+    /* pattern table */
+    /* id 3, plan 10, index 8, key condition (the rest), RCU/call 9, RCU/s 8, ms/target 9 */
+    int kcw = pw - (3 + 10 + 8 + 9 + 8 + 1 + 9);
+    size_t npat = a ? a->npatterns : 0;
+    /* a narrow pane with lines to spare puts the key condition on a line of its own */
+    bool two = kcw < 24 && (ymax - y) >= (int)(2 * npat) + 8;
+    if (two)
+        kcw = 0;
+    else if (kcw < 6)
+        kcw = 6;
+    if (y < ymax)
+        draw_putf(y++, x, pw, UI_ROLE_HEADER, "%-3s%-10s%-8s%-*.*s%9s%8s %-9s", "#", "plan", "index", kcw,
+                  kcw > 0 ? kcw - 1 : 0, "key condition", "RCU/call", "RCU/s", "ms/target");
+    const kp_pattern *sel = v->sel;
+    size_t np = npat;
+    /* leave room for the details of the selected pattern (as many lines as they take, up to 6) */
+    int need = 0;
+    for (size_t i = 0; sel && sel->id && i < np; i++) {
+        const kp_pattern_result *pr = &a->patterns[i];
+        if (!pr->pattern || !pr->pattern->id || strcmp(pr->pattern->id, sel->id) != 0)
+            continue;
+        need = 1 + (int)pr->nwarnings;
+        for (size_t k = 0; k < pr->nsteps; k++)
+            need += 1 + (int)pr->steps[k].nvalues;
+    }
+    if (need > 6)
+        need = 6;
+    int room = ymax - y - need;
+    if (room < 3)
+        room = ymax - y;
+    size_t first = 0;
+    size_t rows_fit = (size_t)room / (two ? 2 : 1);
+    if (sel && np > rows_fit) {
+        for (size_t i = 0; i < np; i++)
+            if (a->patterns[i].pattern && sel->id && a->patterns[i].pattern->id &&
+                strcmp(a->patterns[i].pattern->id, sel->id) == 0 && i >= rows_fit)
+                first = i - rows_fit + 1;
+    }
+    const kp_pattern_result *selr = NULL;
+    for (size_t i = 0; i < np; i++) {
+        const kp_pattern_result *pr = &a->patterns[i];
+        const char *id = pr->pattern && pr->pattern->id ? pr->pattern->id : "?";
+        bool is_sel = sel && sel->id && strcmp(sel->id, id) == 0;
+        if (is_sel)
+            selr = pr;
+        if (i < first || y + (two ? 2 : 1) > r.y + 2 + room || y >= ymax)
+            continue;
+        const kp_pattern_result *pv = pane_result(v->prev, id);
+        bool changed = v->prev && (!pv || pv->plan != pr->plan || num_changed(pv->rcu_per_s, pr->rcu_per_s) ||
+                                   num_changed(pv->requests, pr->requests));
+        char plan[32];
+        snprintf(plan, sizeof plan, "%s %s", kp_plan_symbol(pr->plan), kp_plan_word(pr->plan));
+        if (pr->plan == KP_PLAN_MULTI && pr->requests > 1 && pr->requests < 100)
+            snprintf(plan, sizeof plan, "+ multi%.0f", pr->requests);
+        char *rc = wb_fmt_short(pr->pattern && pr->pattern->kind == KP_WRITE ? pr->wcu_per_call : pr->rcu_per_call);
+        char *rs = wb_fmt_short(pr->pattern && pr->pattern->kind == KP_WRITE ? pr->wcu_per_s : pr->rcu_per_s);
+        char lat[48];
+        char *ms = wb_fmt_ms(pr->latency_ms);
+        if (pr->pattern && !isnan(pr->pattern->latency)) {
+            char *tg = wb_fmt_ms(pr->pattern->latency);
+            snprintf(lat, sizeof lat, "%s/%s", ms, tg);
+            free(tg);
+        } else {
+            snprintf(lat, sizeof lat, "%s", ms);
+        }
+        free(ms);
+        const char *kc = pr->key_condition ? pr->key_condition : "";
+        char *kct = xstrdup(two ? "" : kc);
+        size_t fit = disp_fit(kct, kcw > 0 ? kcw - 1 : 0, NULL);
+        kct[fit] = '\0';
+        int pad = kcw - disp_width(kct);
+        changed = changed || narration_marked(v->step, "pattern", id);
+        ui_role base = is_sel ? UI_ROLE_CURSOR_ROW : changed ? UI_ROLE_CHANGED : UI_ROLE_NORMAL;
+        char *idt = xstrdup(id);
+        idt[disp_fit(idt, 2, NULL)] = '\0';
+        if (y < nhit)
+            hit[y] = pattern_row(d, id);
+        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%*s%9s%8s %-9s", idt, "", pr->index_name ? pr->index_name : "",
+                  kct, pad > 0 ? pad : 0, "", rc, rs, lat);
+        /* the plan word in its colour, the latency in red when over target */
+        draw_put(y, x + 3, 9, plan, is_sel ? UI_ROLE_CURSOR_ROW : changed ? UI_ROLE_CHANGED : pane_plan_role(pr->plan));
+        if (!pr->latency_ok && !is_sel)
+            draw_put(y, x + pw - 9, 9, lat, UI_ROLE_BAD);
+        free(idt);
+        free(kct);
+        free(rc);
+        free(rs);
+        y++;
+        if (two && y < ymax) {
+            if (y < nhit)
+                hit[y] = pattern_row(d, id);
+            char *l2 = xasprintf("   %s%s", *kc ? kc : pr->nsteps && pr->steps[0].op != KP_OP_NONE ? kp_op_name(pr->steps[0].op) : "",
+                                 pr->filter ? "  +filter" : "");
+            draw_put(y++, x, pw, l2, is_sel ? UI_ROLE_CURSOR_ROW : UI_ROLE_DIM);
+            free(l2);
+        }
+    }
+    if (np == 0 && a && y < ymax)
+        draw_put(y++, x, pw, d->npatterns ? "the model has no results for these patterns yet"
+                                          : "type an access pattern (Patterns screen, a) to see its plan",
+                 UI_ROLE_DIM);
+    /* details of the selected pattern */
+    if (y < ymax && v->diags->errors) {
+        char *m = diags_format(v->diags, 0);
+        draw_wrapped(&y, ymax, x, pw, m, UI_ROLE_BAD, "  ");
+        free(m);
+    }
+    /* cells whose text did not parse: the model keeps their last good value */
+    for (size_t i = 0; i < v->drafts->n && y < ymax; i++) {
+        const ui_draft *dr = &v->drafts->v[i];
+        char *m = xasprintf("%s row %zu: %s", ui_screen_title(dr->screen), dr->row + 1, dr->err ? dr->err : "");
+        draw_wrapped(&y, ymax, x, pw, m, UI_ROLE_BAD, "  ");
+        free(m);
+    }
+    if (selr && y < ymax) {
+        const kp_pattern *p = selr->pattern;
+        draw_putf(y++, x, pw, UI_ROLE_TITLE, "-- pattern %s: %s", p->id ? p->id : "", p->name ? p->name : "");
+        for (size_t s = 0; s < selr->nsteps && y < ymax; s++) {
+            const kp_step *st = &selr->steps[s];
+            char *cnt = st->count > 1 ? xasprintf("%.0f x ", st->count) : xstrdup("");
+            const char *ix = st->index < 0 ? "table" : (size_t)st->index < d->nindexes ? d->indexes[st->index].name : "?";
+            char *line = xasprintf("%s%s %s%s%s%s", cnt, kp_op_name(st->op), st->op == KP_OP_SCAN ? "" : ix,
+                                   st->key_condition ? "  " : "", st->key_condition ? st->key_condition : "",
+                                   st->filter ? "  FILTER" : "");
+            draw_wrapped(&y, ymax, x, pw, line, pane_plan_role(selr->plan), "    ");
+            free(line);
+            free(cnt);
+            for (size_t k = 0; k < st->nvalues && y < ymax; k++)
+                draw_putf(y++, x, pw, UI_ROLE_DIM, "    %s = %s", st->values[k].name, st->values[k].value);
+        }
+        for (size_t k = 0; k < selr->nwarnings && y < ymax; k++) {
+            char *wl = xasprintf("! %s", selr->warnings[k]);
+            draw_wrapped(&y, ymax, x, pw, wl, UI_ROLE_WARN, "  ");
+            free(wl);
+        }
+    }
+    /* findings, as room allows */
+    if (a && a->nfindings && y + 1 < ymax) {
+        draw_putf(y++, x, pw, UI_ROLE_TITLE, "-- findings (%zu, all on Cost & heat)", a->nfindings);
+        for (size_t i = 0; i < a->nfindings && y < ymax; i++) {
+            const kp_finding *f = &a->findings[i];
+            draw_putf(y++, x, pw, f->sev == KP_SEV_ERROR ? UI_ROLE_BAD : f->sev == KP_SEV_WARNING ? UI_ROLE_WARN : UI_ROLE_NORMAL,
+                      "%s %s: %s", f->code, f->where ? f->where : "", f->message ? f->message : "");
+        }
+    }
+    while (y < ymax)
+        draw_put(y++, x, pw, "", UI_ROLE_NORMAL);
+}

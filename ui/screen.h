@@ -1,0 +1,103 @@
+/* screen.h - what a screen is and what the workbench core lends it. Each screen is a table of
+ * function pointers with designated initialisers (tig view_ops, htop PanelClass), defined in its
+ * own file (screen_*.c) with its own state behind `open`/`close`; unset members fall back to the
+ * core's default handling. A screen never sees the core: every call gets a screen_env, built by
+ * the core for that call, with what the screen may read and the few things it may change (its
+ * cursor, its state, the message line). Screens return handler flags (UI_REDRAW...) and draw only
+ * when the core's frame asks them to.
+ *
+ * The five table screens share one implementation (screen_table.c, the default of a table
+ * screen's draw and col_at): a screen lists its columns, each a cell of an edit table (edit.h) or
+ * a column the screen computes, and the grid widget draws them. */
+#ifndef KP_UI_SCREEN_H
+#define KP_UI_SCREEN_H
+
+#include "actions.h"
+#include "analysis.h"
+#include "drafts.h"
+#include "edit.h"
+#include "grid.h"
+#include "layout.h"
+#include "lineedit.h"
+#include "msgline.h"
+#include "session.h"
+#include "signals.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A column of a screen: a cell of an edit table, or a read-only column the screen computes. */
+typedef struct screen_col {
+    int table;          /* edit_table, or -1 for a computed column */
+    size_t col;         /* edit column, or the screen's own code for a computed one */
+    const char *title;
+    int cap;            /* the widest the column is drawn */
+} screen_col;
+
+typedef struct screen_ops screen_ops;
+
+/* What the core lends a screen for one call. Pointers are valid for that call only. */
+typedef struct screen_env {
+    int id;                         /* UI_SCREEN_xxx */
+    const screen_ops *ops;          /* the screen's own ops */
+    void *state;                    /* what ops->open returned (NULL without open) */
+    ui_cursor *cur;                 /* the screen's cursor */
+    session *ss;                    /* the workspace: versions, base, dirty */
+    const kp_design *design;        /* the working copy */
+    const kp_analysis *an;          /* the last good design's analysis, or NULL */
+    const sig_report *sigs;         /* its reopening signals */
+    const ws_version *versions;     /* the workspace's versions, oldest first */
+    size_t nversions;
+    const drafts *drafts;           /* cells whose text did not parse */
+    const lineedit *editor;         /* the cell editor while a cell of this screen is edited, else NULL */
+    msgline *msg;                   /* the message line */
+    kp_analysis *(*analyze)(const kp_design *d);    /* how to analyse a design (tests inject one) */
+    void (*analysis_free)(kp_analysis *a);          /* and how to free that */
+} screen_env;
+
+struct screen_ops {
+    const char *name;
+    edit_table table;       /* the table whose rows the screen lists (add, delete, move rows) */
+    bool is_table;          /* rows of cells (false: a report, whose rows scroll it) */
+    const char *empty;      /* a table screen without rows says this */
+    /* the screen's own state (caller of open frees it with close); NULL members: no state */
+    void *(*open)(void);
+    void (*close)(void *state);
+    /* the columns (caller frees the array; default for a table screen: those of `table`) */
+    screen_col *(*columns)(const screen_env *e, size_t *n);
+    /* text of a computed column (table == -1); caller frees; *role its ui_role */
+    char *(*computed)(const screen_env *e, size_t row, size_t code, int *role);
+    /* number of rows (default for a table screen: the rows of `table`) */
+    size_t (*rows)(const screen_env *e);
+    /* draws the screen into r; *cy and *cx receive the terminal cursor when a cell is edited
+       (default for a table screen: the grid widget) */
+    void (*draw)(const screen_env *e, ui_rect r, int *cy, int *cx);
+    /* the column under column x of the screen drawn `width` wide, or -1 (mouse clicks; default
+       for a table screen: the grid's) */
+    int (*col_at)(const screen_env *e, int width, int x);
+    /* a screen's own action: returns flags, UI_IGNORED to let the core's default handle it */
+    int (*handle)(const screen_env *e, ui_action a);
+};
+
+/* ---- calling a screen, with the defaults (screen_table.c) ---- */
+
+/* ops->columns, else for a table screen the columns of its edit table, else none (NULL, *n 0).
+ * Caller frees the array. */
+screen_col *screen_columns(const screen_env *e, size_t *n);
+/* ops->rows, else for a table screen the rows of its edit table, else 0. */
+size_t screen_rows(const screen_env *e);
+/* ops->draw, else for a table screen its columns and rows in the grid widget. */
+void screen_draw(const screen_env *e, ui_rect r, int *cy, int *cx);
+/* ops->col_at, else for a table screen the grid's column under x (same geometry as the drawing);
+ * -1 when there is none. */
+int screen_col_at(const screen_env *e, int width, int x);
+/* The text shown in a cell of the screen: an edit cell, its draft (shown as "!text" in
+ * UI_ROLE_BAD) or a computed column; "" past the last column or for a screen without columns.
+ * Caller frees; *role receives its ui_role. */
+char *screen_cell_text(const screen_env *e, size_t row, size_t col, int *role);
+
+/* One column per column of edit table t (cap 24): what table screens build theirs from. Caller
+ * frees the array; *n receives their number. */
+screen_col *screen_table_cols(const kp_design *d, edit_table t, size_t *n);
+
+#endif

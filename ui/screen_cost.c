@@ -1,0 +1,183 @@
+/* screen_cost.c - Cost & heat: the settings in a line, the monthly cost in both billing modes
+ * side by side, the partitions' heat, the checklist, the findings and every setting; a report
+ * whose rows scroll it. Its state: the report's lines, rebuilt from the model when asked. */
+#include "screens.h"
+
+#include "display.h"
+#include "draw.h"
+#include "util.h"
+#include "wbfmt.h"
+
+#include <stdlib.h>
+
+typedef struct rline {
+    char *text;
+    ui_role role;
+} rline;
+
+typedef struct cost_state {
+    rline *v;
+    size_t n, cap;
+} cost_state;
+
+static void add_line(cost_state *st, ui_role role, char *text)
+{
+    VEC_GROW(st->v, st->n, st->cap);
+    st->v[st->n++] = (rline){text, role};
+}
+
+static void lines_clear(cost_state *st)
+{
+    for (size_t i = 0; i < st->n; i++)
+        free(st->v[i].text);
+    st->n = 0;
+}
+
+static void *cost_open(void) { return xcalloc(1, sizeof(cost_state)); }
+
+static void cost_close(void *state)
+{
+    cost_state *st = state;
+    if (!st)
+        return;
+    lines_clear(st);
+    free(st->v);
+    free(st);
+}
+
+/* s right-aligned in `width` display columns (UTF-8 aware: "€" is one column). Caller frees. */
+static char *ralign(const char *s, int width)
+{
+    int pad = width - disp_width(s);
+    return xasprintf("%*s%s", pad > 0 ? pad : 0, "", s);
+}
+
+/* Rebuilds the report's lines from the working copy and its analysis. */
+static void cost_build(const screen_env *e)
+{
+    cost_state *st = e->state;
+    lines_clear(st);
+    const kp_analysis *a = e->an;
+    if (!a || !a->cost) {
+        add_line(st, UI_ROLE_DIM, xstrdup("no analysis yet: the design needs a valid table"));
+        return;
+    }
+    const char *cur = a->cost->currency;
+    const kp_design *d = e->design;
+    char *sv = edit_get(d, EDIT_SETTINGS, (size_t)edit_setting_find("streams"), 1);
+    char *pt = edit_get(d, EDIT_SETTINGS, (size_t)edit_setting_find("pitr"), 1);
+    add_line(st, UI_ROLE_DIM,
+             xasprintf("table %s  billing %s  streams %s  pitr %s   (:set NAME VALUE; all settings at the end)",
+                       d->table.name ? d->table.name : "?", kp_billing_name(d->table.billing), *sv ? sv : "unset",
+                       *pt ? pt : "unset"));
+    free(sv);
+    free(pt);
+    add_line(st, UI_ROLE_TITLE, xasprintf("Monthly cost (730 h)   design billing: %s", kp_billing_name(a->cost->mode)));
+    add_line(st, UI_ROLE_HEADER, xasprintf("%-16s %16s %16s", "line", "on-demand", "provisioned"));
+    size_t nl = a->on_demand.nlines > a->provisioned.nlines ? a->on_demand.nlines : a->provisioned.nlines;
+    for (size_t i = 0; i < nl; i++) {
+        const kp_cost_line *o = i < a->on_demand.nlines ? &a->on_demand.lines[i] : NULL;
+        const kp_cost_line *p = i < a->provisioned.nlines ? &a->provisioned.lines[i] : NULL;
+        char *mo = o ? wb_fmt_money(o->amount, cur) : xstrdup("");
+        char *mp = p ? wb_fmt_money(p->amount, cur) : xstrdup("");
+        char *ro = ralign(mo, 16), *rp = ralign(mp, 16);
+        add_line(st, UI_ROLE_NORMAL, xasprintf("%-16s %s %s", o ? o->name : p ? p->name : "", ro, rp));
+        free(ro);
+        free(rp);
+        free(mo);
+        free(mp);
+    }
+    char *tod = wb_fmt_money(a->on_demand.total, cur), *tpv = wb_fmt_money(a->provisioned.total, cur);
+    char *rto = ralign(tod, 16), *rtp = ralign(tpv, 16);
+    add_line(st, UI_ROLE_HEADER, xasprintf("%-16s %s %s", "total", rto, rtp));
+    free(rto);
+    free(rtp);
+    free(tod);
+    free(tpv);
+    add_line(st, UI_ROLE_NORMAL, xstrdup(""));
+    add_line(st, UI_ROLE_TITLE, xstrdup("Partitions: hottest value per key template"));
+    add_line(st, UI_ROLE_HEADER,
+             xasprintf("%-8s %-24s %10s %6s %7s %7s  %s", "index", "template", "distinct", "hot%", "read%", "write%", ""));
+    for (size_t i = 0; i < a->npartitions; i++) {
+        const kp_partition_result *p = &a->partitions[i];
+        char *dn = wb_fmt_num(p->distinct);
+        char *tp = xstrdup(p->template_src ? p->template_src : "");
+        size_t fit = disp_fit(tp, 24, NULL);
+        tp[fit] = 0;
+        int pad = 24 - disp_width(tp);
+        char *shards = p->hot && p->suggest_shards > 0 ? xasprintf("HOT: shard x%d", p->suggest_shards)
+                                                        : xstrdup(p->hot ? "HOT" : "");
+        add_line(st, p->hot ? UI_ROLE_BAD : p->read_util >= 0.5 || p->write_util >= 0.5 ? UI_ROLE_WARN : UI_ROLE_NORMAL,
+                 xasprintf("%-8s %s%*s %10s %5.1f%% %6.1f%% %6.1f%%  %s", p->index_name ? p->index_name : "", tp,
+                           pad > 0 ? pad : 0, "", dn, p->hot_share * 100, p->read_util * 100, p->write_util * 100,
+                           shards));
+        free(shards);
+        free(dn);
+        free(tp);
+    }
+    add_line(st, UI_ROLE_NORMAL, xstrdup(""));
+    add_line(st, UI_ROLE_TITLE,
+             xasprintf("Checklist: %d of %d applicable items pass", a->checklist_pass, a->checklist_applicable));
+    for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
+        const kp_check_item *c = &a->checklist[i];
+        if (!c->title)
+            continue;
+        add_line(st, c->status == KP_CHECK_FAIL ? UI_ROLE_BAD : c->status == KP_CHECK_PASS ? UI_ROLE_GOOD : UI_ROLE_DIM,
+                 xasprintf("%2d %-4s %s: %s", c->item, kp_check_status_name(c->status), c->title, c->why ? c->why : ""));
+    }
+    add_line(st, UI_ROLE_NORMAL, xstrdup(""));
+    add_line(st, UI_ROLE_TITLE, xasprintf("Findings: %zu", a->nfindings));
+    for (size_t i = 0; i < a->nfindings; i++) {
+        const kp_finding *f = &a->findings[i];
+        add_line(st, f->sev == KP_SEV_ERROR ? UI_ROLE_BAD : f->sev == KP_SEV_WARNING ? UI_ROLE_WARN : UI_ROLE_NORMAL,
+                 xasprintf("%s [%s] %s: %s%s%s", f->sev == KP_SEV_ERROR ? "E" : f->sev == KP_SEV_WARNING ? "W" : "i",
+                           f->code, f->where ? f->where : "", f->message ? f->message : "", f->fix ? " -> " : "",
+                           f->fix ? f->fix : ""));
+    }
+    add_line(st, UI_ROLE_NORMAL, xstrdup(""));
+    add_line(st, UI_ROLE_TITLE, xstrdup("Settings (:set NAME VALUE changes one; u undoes)"));
+    for (size_t i = 0; i < edit_nrows(d, EDIT_SETTINGS); i++) {
+        char *k = edit_get(d, EDIT_SETTINGS, i, 0), *val = edit_get(d, EDIT_SETTINGS, i, 1);
+        add_line(st, *val ? UI_ROLE_NORMAL : UI_ROLE_DIM, xasprintf("  %-24s %s", k, *val ? val : "(default)"));
+        free(k);
+        free(val);
+    }
+}
+
+static size_t cost_rows(const screen_env *e)
+{
+    cost_build(e);
+    return ((const cost_state *)e->state)->n;
+}
+
+static void cost_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
+{
+    (void)cy, (void)cx;
+    cost_build(e);
+    const cost_state *st = e->state;
+    ui_cursor *c = e->cur;
+    /* the cursor row scrolls the report: keep it on the top line */
+    c->top = c->row;
+    for (int i = 0; i < r.h && c->top + (size_t)i < st->n; i++)
+        draw_put(r.y + i, r.x, r.w, st->v[c->top + (size_t)i].text, st->v[c->top + (size_t)i].role);
+}
+
+static screen_col *cost_columns(const screen_env *e, size_t *n)
+{
+    (void)e;
+    *n = 1;
+    screen_col *v = xcalloc(1, sizeof *v);
+    v[0] = (screen_col){-1, 0, "line", 24};
+    return v;
+}
+
+const screen_ops screen_cost = {
+    .name = "Cost & heat",
+    .table = EDIT_PATTERNS,
+    .is_table = false,
+    .open = cost_open,
+    .close = cost_close,
+    .columns = cost_columns,
+    .rows = cost_rows,
+    .draw = cost_draw,
+};

@@ -1,0 +1,72 @@
+/* screen_decisions.c - Decisions: the decision record, each decision with its status read live
+ * against its reopening signals (REOPEN when one fired) and the signals' current values. */
+#include "screens.h"
+
+#include "util.h"
+#include "wbfmt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { COMP_LIVE, COMP_SIGNALS };
+
+static screen_col *decisions_columns(const screen_env *e, size_t *n)
+{
+    size_t k;
+    screen_col *t = screen_table_cols(e->design, EDIT_DECISIONS, &k);
+    screen_col *v = xcalloc(k + 2, sizeof *v);
+    v[0] = t[0];
+    v[1] = (screen_col){-1, COMP_LIVE, "live", 24};
+    v[2] = t[1]; /* title */
+    v[3] = t[2]; /* status */
+    v[4] = (screen_col){-1, COMP_SIGNALS, "signals now", 24};
+    memcpy(v + 5, t + 3, (k - 3) * sizeof *v);
+    free(t);
+    *n = k + 2;
+    return v;
+}
+
+static char *decisions_computed(const screen_env *e, size_t row, size_t code, int *role)
+{
+    const kp_design *d = e->design;
+    *role = UI_ROLE_NORMAL;
+    if ((code != COMP_LIVE && code != COMP_SIGNALS) || row >= d->ndecisions)
+        return xstrdup("");
+    const kp_decision *dec = &d->decisions[row];
+    bool fired = false;
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "");
+    for (size_t i = 0; i < e->sigs->n; i++) {
+        const sig_result *s = &e->sigs->v[i];
+        if (!s->decision || !s->decision->id || !dec->id || strcmp(s->decision->id, dec->id) != 0)
+            continue;
+        fired |= s->fired;
+        char *v = s->known ? wb_fmt_num(s->value) : xstrdup("?");
+        sbuf_printf(&b, "%s%s%s: %s", b.len ? "; " : "", s->fired ? "FIRED " : "", s->signal->metric, v);
+        if (s->observed)
+            sbuf_printf(&b, " (observed %g)", s->observed->value);
+        free(v);
+    }
+    if (code == COMP_SIGNALS) {
+        if (fired)
+            *role = UI_ROLE_BAD;
+        return sbuf_steal(&b);
+    }
+    sbuf_free(&b);
+    if (fired) {
+        *role = UI_ROLE_ALARM;
+        return xstrdup("REOPEN");
+    }
+    *role = dec->status == KP_DEC_ACCEPTED ? UI_ROLE_GOOD : UI_ROLE_NORMAL;
+    return xstrdup(kp_decision_status_name(dec->status));
+}
+
+const screen_ops screen_decisions = {
+    .name = "Decisions",
+    .table = EDIT_DECISIONS,
+    .is_table = true,
+    .empty = "No decisions. On Patterns, D records one about the pattern under the cursor.",
+    .columns = decisions_columns,
+    .computed = decisions_computed,
+};

@@ -1,0 +1,160 @@
+/* screen_history.c - History: the workspace's versions; marking two (or :diff) shows the
+ * designer diff of them below the list. Its state: the marks and the diff's lines. */
+#include "screens.h"
+
+#include "diff.h"
+#include "draw.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct history_state {
+    int mark_a, mark_b;     /* marked version numbers, 0 = none */
+    char **lines;           /* the diff of the marked versions */
+    size_t nlines;
+} history_state;
+
+static void *history_open(void) { return xcalloc(1, sizeof(history_state)); }
+
+static void lines_clear(history_state *st)
+{
+    for (size_t i = 0; i < st->nlines; i++)
+        free(st->lines[i]);
+    free(st->lines);
+    st->lines = NULL;
+    st->nlines = 0;
+}
+
+static void history_close(void *state)
+{
+    if (!state)
+        return;
+    lines_clear(state);
+    free(state);
+}
+
+void screen_history_marks(const void *state, int *a, int *b, size_t *ndiff)
+{
+    const history_state *st = state;
+    *a = st->mark_a;
+    *b = st->mark_b;
+    *ndiff = st->nlines;
+}
+
+static size_t history_rows(const screen_env *e) { return e->nversions; }
+
+static screen_col *history_columns(const screen_env *e, size_t *n)
+{
+    (void)e;
+    *n = 1;
+    screen_col *v = xcalloc(1, sizeof *v);
+    v[0] = (screen_col){-1, 0, "version", 24};
+    return v;
+}
+
+void screen_history_diff(const screen_env *e, int a, int b)
+{
+    history_state *st = e->state;
+    lines_clear(st);
+    kp_design *da = NULL, *db = NULL;
+    char *err = NULL;
+    if (session_version_design(e->ss, a, &da, &err) != KP_OK || session_version_design(e->ss, b, &db, &err) != KP_OK) {
+        msgline_set(e->msg, UI_ROLE_BAD, "diff: %s", err ? err : "no such version");
+        free(err);
+        design_free(da);
+        return;
+    }
+    kp_analysis *aa = e->analyze(da);
+    kp_analysis *ab = e->analyze(db);
+    kp_diff df;
+    diff_compute(da, aa, NULL, db, ab, NULL, &df);
+    char *from = xasprintf("version %d", a), *to = xasprintf("version %d", b);
+    char *text = diff_render(&df, from, to);
+    free(from);
+    free(to);
+    diff_free(&df);
+    size_t cap = 0;
+    for (char *p = text, *eol; p && *p; p = eol ? eol + 1 : NULL) {
+        eol = strchr(p, '\n');
+        VEC_GROW(st->lines, st->nlines, cap);
+        st->lines[st->nlines++] = eol ? xstrndup(p, (size_t)(eol - p)) : xstrdup(p);
+        if (!eol)
+            break;
+    }
+    free(text);
+    e->analysis_free(aa);
+    e->analysis_free(ab);
+    design_free(da);
+    design_free(db);
+    st->mark_a = a;
+    st->mark_b = b;
+    msgline_set(e->msg, UI_ROLE_GOOD, "diff of version %d and version %d", a, b);
+}
+
+static int history_handle(const screen_env *e, ui_action a)
+{
+    history_state *st = e->state;
+    if (a != UI_ACT_MARK)
+        return UI_IGNORED;
+    if (!e->nversions) {
+        msgline_set(e->msg, UI_ROLE_WARN, "no versions yet: c commits the working copy");
+        return UI_REDRAW;
+    }
+    int v = e->versions[e->cur->row].number;
+    if (st->mark_a == 0 || st->mark_b != 0) {
+        st->mark_a = v;
+        st->mark_b = 0;
+        msgline_set(e->msg, UI_ROLE_NORMAL, "marked version %d; mark another to see the diff", v);
+    } else {
+        screen_history_diff(e, st->mark_a, v);
+    }
+    return UI_REDRAW;
+}
+
+static void history_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
+{
+    (void)cy, (void)cx;
+    const history_state *st = e->state;
+    ui_cursor *c = e->cur;
+    int listh = st->nlines ? (r.h - 1) / 2 : r.h - 1;
+    if (listh < 2)
+        listh = r.h - 1;
+    draw_putf(r.y, r.x, r.w, UI_ROLE_HEADER, "%-4s %-20s %-12s %s", "ver", "time", "author", "message");
+    if (!e->nversions)
+        draw_put(r.y + 1, r.x, r.w, "no versions yet: c commits the working copy with a message", UI_ROLE_DIM);
+    if (c->row < c->top)
+        c->top = c->row;
+    if (c->row >= c->top + (size_t)listh)
+        c->top = c->row - (size_t)listh + 1;
+    for (int i = 0; i < listh && c->top + (size_t)i < e->nversions; i++) {
+        size_t k = c->top + (size_t)i;
+        const ws_version *v = &e->versions[k];
+        bool marked = v->number == st->mark_a || v->number == st->mark_b;
+        ui_role role = k == c->row ? UI_ROLE_CURSOR_ROW : marked ? UI_ROLE_CHANGED : UI_ROLE_NORMAL;
+        draw_putf(r.y + 1 + i, r.x, r.w, role, "%c%-3d %-20s %-12s %s%s", marked ? '*' : ' ', v->number,
+                  v->time ? v->time : "", v->author ? v->author : "", v->message ? v->message : "",
+                  v->number == session_base(e->ss) ? (session_dirty(e->ss) ? "  <- base (modified)" : "  <- current")
+                                                   : "");
+    }
+    int y = r.y + 1 + listh;
+    for (size_t i = 0; i < st->nlines && y < r.y + r.h; i++, y++) {
+        const char *l = st->lines[i];
+        ui_role role = (l[0] != ' ' && l[0] != '-' && l[0] != '+' && l[0] != '~') ? UI_ROLE_TITLE
+                       : strstr(l, "scan") || strstr(l, "HOT") ? UI_ROLE_WARN
+                                                                : UI_ROLE_NORMAL;
+        draw_put(y, r.x, r.w, l, role);
+    }
+}
+
+const screen_ops screen_history = {
+    .name = "History",
+    .table = EDIT_PATTERNS,
+    .is_table = false,
+    .open = history_open,
+    .close = history_close,
+    .columns = history_columns,
+    .rows = history_rows,
+    .draw = history_draw,
+    .handle = history_handle,
+};

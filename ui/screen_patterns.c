@@ -1,0 +1,50 @@
+/* screen_patterns.c - Patterns: the access-pattern table, every field editable, with the model's
+ * plan next to each pattern's id. */
+#include "screens.h"
+
+#include "pane.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { COMP_PLAN };
+
+static screen_col *patterns_columns(const screen_env *e, size_t *n)
+{
+    size_t k;
+    screen_col *t = screen_table_cols(e->design, EDIT_PATTERNS, &k);
+    screen_col *v = xcalloc(k + 1, sizeof *v);
+    v[0] = t[0];                                     /* id (frozen) */
+    v[1] = (screen_col){-1, COMP_PLAN, "plan", 24};  /* the model's verdict next to the id */
+    memcpy(v + 2, t + 1, (k - 1) * sizeof *v);
+    free(t);
+    for (size_t i = 0; i < k + 1; i++)
+        if (strcmp(v[i].title, "name") == 0)
+            v[i].cap = 30;
+    *n = k + 1;
+    return v;
+}
+
+static char *patterns_computed(const screen_env *e, size_t row, size_t code, int *role)
+{
+    const kp_design *d = e->design;
+    *role = UI_ROLE_NORMAL;
+    if (code != COMP_PLAN)
+        return xstrdup("");
+    /* matched by id: the analysis is of the last good design */
+    const kp_pattern_result *r = row < d->npatterns ? pane_result(e->an, d->patterns[row].id) : NULL;
+    if (!r)
+        return xstrdup("");
+    *role = pane_plan_role(r->plan);
+    return xasprintf("%s %s", kp_plan_symbol(r->plan), kp_plan_word(r->plan));
+}
+
+const screen_ops screen_patterns = {
+    .name = "Patterns",
+    .table = EDIT_PATTERNS,
+    .is_table = true,
+    .empty = "No access patterns yet. Press a to add one, then Enter to edit its cells.",
+    .columns = patterns_columns,
+    .computed = patterns_computed,
+};

@@ -1,0 +1,101 @@
+/* screen_table.c - what the five table screens share, and the defaults the core calls screens
+ * through: columns from an edit table, the text of a cell (an edit cell, a draft that did not
+ * parse, or a computed column), and drawing and clicks through the grid widget. */
+#include "screen.h"
+
+#include "util.h"
+
+#include <stdlib.h>
+
+screen_col *screen_table_cols(const kp_design *d, edit_table t, size_t *n)
+{
+    size_t k = edit_ncols(d, t);
+    screen_col *v = xcalloc(k ? k : 1, sizeof *v);
+    for (size_t i = 0; i < k; i++)
+        v[i] = (screen_col){(int)t, i, edit_col_name(d, t, i), 24};
+    *n = k;
+    return v;
+}
+
+char *screen_cell_text(const screen_env *e, size_t row, size_t col, int *role)
+{
+    const screen_ops *ops = e->ops;
+    *role = UI_ROLE_NORMAL;
+    size_t n = 0;
+    screen_col *c = screen_columns(e, &n);
+    char *r;
+    if (col >= n)
+        r = xstrdup("");
+    else if (c[col].table < 0)
+        r = ops->computed ? ops->computed(e, row, c[col].col, role) : xstrdup("");
+    else {
+        const ui_draft *dr = drafts_find(e->drafts, e->id, row, col);
+        if (dr) {
+            *role = UI_ROLE_BAD;
+            r = xasprintf("!%s", dr->text);
+        } else {
+            r = edit_get(e->design, (edit_table)c[col].table, row, c[col].col);
+        }
+    }
+    free(c);
+    return r;
+}
+
+screen_col *screen_columns(const screen_env *e, size_t *n)
+{
+    const screen_ops *ops = e->ops;
+    *n = 0;
+    return ops->columns ? ops->columns(e, n) : ops->is_table ? screen_table_cols(e->design, ops->table, n) : NULL;
+}
+
+size_t screen_rows(const screen_env *e)
+{
+    const screen_ops *ops = e->ops;
+    return ops->rows ? ops->rows(e) : ops->is_table ? edit_nrows(e->design, ops->table) : 0;
+}
+
+static char *grid_cell(const void *ctx, size_t row, size_t col, int *role)
+{
+    return screen_cell_text(ctx, row, col, role);
+}
+
+/* The grid of the screen; returns its columns for the caller to free. */
+static grid_col *make_grid(const screen_env *e, grid *g)
+{
+    size_t n = 0;
+    screen_col *c = screen_columns(e, &n);
+    grid_col *gc = xcalloc(n ? n : 1, sizeof *gc);
+    for (size_t i = 0; i < n; i++)
+        gc[i] = (grid_col){c[i].title, c[i].cap};
+    free(c);
+    *g = (grid){.cols = gc, .ncols = n, .nrows = screen_rows(e), .cell = grid_cell, .ctx = e, .cur = e->cur,
+                .editor = e->editor, .empty = e->ops->empty ? e->ops->empty : ""};
+    return gc;
+}
+
+void screen_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
+{
+    if (e->ops->draw) {
+        e->ops->draw(e, r, cy, cx);
+        return;
+    }
+    if (!e->ops->is_table)
+        return;
+    grid g;
+    grid_col *cols = make_grid(e, &g);
+    grid_draw(&g, r, cy, cx);
+    free(cols);
+}
+
+int screen_col_at(const screen_env *e, int width, int x)
+{
+    if (e->ops->col_at)
+        return e->ops->col_at(e, width, x);
+    if (!e->ops->is_table)
+        return -1;
+    grid g;
+    grid_col *cols = make_grid(e, &g);
+    int hit = grid_col_at(&g, width, x);
+    free(cols);
+    return hit;
+}

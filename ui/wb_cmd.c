@@ -1,0 +1,285 @@
+/* wb_cmd.c - the `:` command line. One table (name, aliases, arguments, handler, usage, help)
+ * drives the parsing, the dispatch, the unknown-command hint and the help lines, so that help
+ * lists every command; an action's name (actions.h) runs that action. */
+#include "wb_int.h"
+
+#include "export_md.h"
+#include "fileio.h"
+#include "help.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int usage(wb *w, const wb_cmd *c)
+{
+    wb_message(w, UI_ROLE_WARN, "usage: %s", c->usage);
+    return UI_REDRAW;
+}
+
+static int cmd_commit(wb *w, const wb_cmd *c, const wb_cmd_args *a)
+{
+    (void)c;
+    if (*a->rest[0])
+        return wb_commit(w, a->rest[0]);
+    wb_prompt_open(w, WB_PROMPT_COMMIT, "");
+    return UI_REDRAW;
+}
+
+static int cmd_set(wb *w, const wb_cmd *c, const wb_cmd_args *a)
+{
+    (void)c;
+    const kp_design *d = session_design(w->ss);
+    int row = a->argc >= 2 ? edit_setting_find(a->argv[1]) : -1;
+    if (row < 0) {
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_add(&b, a->argc >= 2 ? "unknown setting; " : "");
+        sbuf_add(&b, "usage: :set NAME VALUE with NAME one of");
+        for (size_t i = 0; i < edit_nrows(d, EDIT_SETTINGS); i++) {
+            char *n = edit_get(d, EDIT_SETTINGS, i, 0);
+            sbuf_printf(&b, " %s", n);
+            free(n);
+        }
+        wb_message(w, UI_ROLE_WARN, "%s", b.s);
+        sbuf_free(&b);
+        return UI_REDRAW;
+    }
+    const char *name = a->argv[1];
+    kp_design *nd = design_clone(d);
+    char *err = NULL;
+    if (!edit_set(nd, EDIT_SETTINGS, (size_t)row, 1, a->rest[1], &err)) {
+        design_free(nd);
+        wb_message(w, UI_ROLE_BAD, "%s: %s", name, err);
+        free(err);
+        return UI_REDRAW;
+    }
+    char *label = xasprintf("set %s", name);
+    wb_apply(w, nd, label);
+    free(label);
+    char *now = edit_get(session_design(w->ss), EDIT_SETTINGS, (size_t)row, 1);
+    wb_message(w, UI_ROLE_GOOD, "%s = %s (u undoes)", name, *now ? now : "(not set)");
+    free(now);
+    return UI_REDRAW;
+}
+
+static int cmd_export(wb *w, const wb_cmd *c, const wb_cmd_args *a)
+{
+    if (strcmp(a->argv[1], "md") != 0)
+        return usage(w, c);
+    return wb_export_md(w, a->argv[2]);
+}
+
+static int cmd_diff(wb *w, const wb_cmd *c, const wb_cmd_args *a)
+{
+    char *e1 = NULL, *e2 = NULL;
+    long v1 = strtol(a->argv[1], &e1, 10), v2 = strtol(a->argv[2], &e2, 10);
+    if (*e1 || *e2 || v1 < 1 || v2 < 1)
+        return usage(w, c);
+    w->screen = UI_SCREEN_HISTORY;
+    wb_load_versions(w);
+    screen_env e = wb_env(w, UI_SCREEN_HISTORY);
+    screen_history_diff(&e, (int)v1, (int)v2);
+    return UI_REDRAW;
+}
+
+static int cmd_tour(wb *w, const wb_cmd *c, const wb_cmd_args *a)
+{
+    (void)c, (void)a;
+    return wb_tour_go(w, 0);
+}
+
+static int cmd_recover(wb *w, const wb_cmd *c, const wb_cmd_args *a)
+{
+    (void)c;
+    const char *text = session_unloaded_text(w->ss);
+    char *err = NULL;
+    if (!text)
+        wb_message(w, UI_ROLE_WARN, "nothing to recover: the working copy loaded");
+    else if (!fileio_write_atomic(a->argv[1], text, strlen(text), &err))
+        wb_message(w, UI_ROLE_BAD, "recover: %s", err ? err : "cannot write");
+    else
+        wb_message(w, UI_ROLE_GOOD, "wrote the unloadable working copy to %s: fix it, then keyplan commit", a->argv[1]);
+    free(err);
+    return UI_REDRAW;
+}
+
+static int cmd_help(wb *w, const wb_cmd *c, const wb_cmd_args *a)
+{
+    (void)c, (void)a;
+    w->help = true;
+    w->help_top = 0;
+    return UI_REDRAW;
+}
+
+static int cmd_quit(wb *w, const wb_cmd *c, const wb_cmd_args *a)
+{
+    (void)c, (void)a;
+    w->quit = true;
+    return UI_QUIT;
+}
+
+static int cmd_write(wb *w, const wb_cmd *c, const wb_cmd_args *a)
+{
+    (void)c, (void)a;
+    wb_message(w, UI_ROLE_GOOD, "the working copy is saved after every edit; :commit records a version");
+    return UI_REDRAW;
+}
+
+static const wb_cmd commands[] = {
+    {.name = "commit", .args = "[MSG]", .nargs = -1, .run = cmd_commit,
+     .help = "Commit the working copy as a new version with message MSG (without one, asks for it)"},
+    {.name = "set", .args = "NAME VALUE", .nargs = -1, .run = cmd_set,
+     .help = "Set one of the design's settings (billing, streams, prices...: all on Cost & heat); u undoes"},
+    {.name = "export", .args = "md FILE", .nargs = 2, .run = cmd_export, .usage = ":export md FILE",
+     .help = "Write the decision record as Markdown to FILE"},
+    {.name = "diff", .args = "A B", .nargs = 2, .run = cmd_diff,
+     .usage = ":diff REV1 REV2 (version numbers, e.g. :diff 3 5)",
+     .help = "Show on History what changed from version A to version B"},
+    {.name = "tour", .args = "", .nargs = -1, .run = cmd_tour, .help = "Start the tour from its first step"},
+    {.name = "recover", .args = "FILE", .nargs = 1, .run = cmd_recover,
+     .usage = ":recover FILE (writes the working copy that did not load)",
+     .help = "Write the working copy that did not load to FILE, to fix it by hand"},
+    {.name = "help", .aliases = "h", .args = "", .nargs = -1, .run = cmd_help, .help = "Show this help"},
+    {.name = "quit", .aliases = "q wq", .args = "", .nargs = -1, .run = cmd_quit,
+     .help = "Quit at once (the working copy is kept)"},
+    {.name = "write", .aliases = "w", .args = "", .nargs = -1, .run = cmd_write, .noop = true,
+     .help = "Nothing to do: every edit is saved at once (:commit records a version)"},
+};
+
+const wb_cmd *wb_commands(size_t *n)
+{
+    *n = sizeof commands / sizeof *commands;
+    return commands;
+}
+
+static bool is_alias(const char *aliases, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = aliases; p && *p;) {
+        while (*p == ' ')
+            p++;
+        size_t k = strcspn(p, " ");
+        if (k && k == n && strncmp(p, word, n) == 0)
+            return true;
+        p += k;
+    }
+    return false;
+}
+
+static const wb_cmd *find_command(const char *word)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (strcmp(commands[i].name, word) == 0 || is_alias(commands[i].aliases, word))
+            return &commands[i];
+    return NULL;
+}
+
+static int unknown(wb *w, const char *word)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!commands[i].noop)
+            sbuf_printf(&b, "%s%s%s%s", b.len ? ", " : "", commands[i].name, *commands[i].args ? " " : "",
+                        commands[i].args);
+    wb_message(w, UI_ROLE_WARN, "unknown command '%s'; expected %s or an action name (? lists them)", word, b.s);
+    sbuf_free(&b);
+    return UI_REDRAW;
+}
+
+int wb_command(wb *w, const char *line)
+{
+    char **argv = NULL;
+    const char **rest = NULL;
+    size_t argc = 0, cap = 0, rcap = 0;
+    const char *p = line;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        const char *e = p;
+        while (*e && *e != ' ')
+            e++;
+        VEC_GROW(argv, argc, cap);
+        argv[argc++] = xstrndup(p, (size_t)(e - p));
+        const char *r = e;
+        while (*r == ' ')
+            r++;
+        VEC_GROW(rest, argc - 1, rcap);
+        rest[argc - 1] = r;
+        p = e;
+    }
+    int f = UI_REDRAW;
+    if (argc) {
+        const wb_cmd *c = find_command(argv[0]);
+        wb_cmd_args a = {argv, argc, rest};
+        if (c && c->nargs >= 0 && argc - 1 != (size_t)c->nargs)
+            f = usage(w, c);
+        else if (c)
+            f = c->run(w, c, &a);
+        else if (ui_action_find(argv[0]) != UI_ACT_NONE)
+            f = wb_run_action(w, ui_action_find(argv[0]));
+        else
+            f = unknown(w, argv[0]);
+    }
+    for (size_t i = 0; i < argc; i++)
+        free(argv[i]);
+    free(argv);
+    free(rest);
+    return f;
+}
+
+char **wb_command_help(size_t *n)
+{
+    size_t nc = sizeof commands / sizeof *commands;
+    char **v = xcalloc(nc + 1, sizeof *v);
+    v[0] = xasprintf("%-*s %s", HELP_HEAD - 1, ": commands", "Typed after : (from the command table); an action's name runs it");
+    for (size_t i = 0; i < nc; i++) {
+        const wb_cmd *c = &commands[i];
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_printf(&b, ":%s%s%s", c->name, *c->args ? " " : "", c->args);
+        for (const char *p = c->aliases; p && *p;) {
+            size_t k = strcspn(p, " ");
+            sbuf_printf(&b, ", :%.*s", (int)k, p);
+            p += k;
+            while (*p == ' ')
+                p++;
+        }
+        v[i + 1] = xasprintf("%-*s %s", HELP_HEAD - 1, b.s, c->help);
+        sbuf_free(&b);
+    }
+    *n = nc + 1;
+    return v;
+}
+
+int wb_export_md(wb *w, const char *file)
+{
+    if (!w->an || !w->good) {
+        wb_message(w, UI_ROLE_BAD, "export: the design has no valid analysis yet; fix the errors first");
+        return UI_REDRAW;
+    }
+    export_record r;
+    memset(&r, 0, sizeof r);
+    r.design = w->good;
+    r.analysis = w->an;
+    r.signals = &w->sigs;
+    r.source = session_path(w->ss);
+    r.version = session_dirty(w->ss) ? 0 : session_base(w->ss);
+    r.history = w->versions;
+    r.nhistory = w->nversions;
+    r.obs = w->obs;
+    r.nobs = w->nobs;
+    char *md = export_md(&r);
+    char *err = NULL;
+    if (fileio_write_atomic(file, md, strlen(md), &err))
+        wb_message(w, UI_ROLE_GOOD, "decision record written to %s (%zu bytes)%s", file, strlen(md),
+                   w->diags.errors ? " from the last good state" : "");
+    else
+        wb_message(w, UI_ROLE_BAD, "export: %s", err ? err : "cannot write the file");
+    free(err);
+    free(md);
+    return UI_REDRAW;
+}

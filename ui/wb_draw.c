@@ -1,0 +1,85 @@
+/* wb_draw.c - the frame: tabs, the current screen (or the help overlay), the live model pane,
+ * the tour narration, the status line and the message/prompt line, or the "terminal too small"
+ * screen, each drawn by its widget or screen from what the core hands it. Only called from the
+ * main loop (or a test) through wb_draw. */
+#include "wb_int.h"
+
+#include "help.h"
+#include "pane.h"
+#include "status.h"
+
+#include <curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void draw_help(wb *w)
+{
+    ui_rect r = {w->lay.editor.y, 0, w->lay.status.y - w->lay.editor.y, w->lay.cols};
+    size_t na, nc;
+    char **acts = help_action_lines(&na);
+    char **cmds = wb_command_help(&nc);
+    char **lines = xcalloc(na + nc, sizeof *lines);
+    memcpy(lines, acts, na * sizeof *lines);
+    memcpy(lines + na, cmds, nc * sizeof *lines);
+    help_draw(r, lines, na + nc, &w->help_top);
+    for (size_t i = 0; i < na + nc; i++)
+        free(lines[i]);
+    free(lines);
+    free(acts);
+    free(cmds);
+}
+
+static void draw_pane(wb *w)
+{
+    const kp_design *d = session_design(w->ss);
+    pane_view v = {
+        .design = d,
+        .an = w->an,
+        .prev = w->tour_prev_an,
+        .diags = &w->diags,
+        .drafts = &w->drafts,
+        .sel = w->screen == UI_SCREEN_PATTERNS && w->cur[UI_SCREEN_PATTERNS].row < d->npatterns
+                   ? &d->patterns[w->cur[UI_SCREEN_PATTERNS].row]
+                   : NULL,
+        .step = wb_tour_shown(w),
+        .side = w->lay.side,
+    };
+    pane_draw(&v, w->lay.pane, w->pane_hit, w->npane_hit);
+}
+
+void wb_draw(wb *w)
+{
+    if (w->lay.too_small) {
+        curs_set(0);
+        status_too_small_draw(w->lay.lines, w->lay.cols);
+        return;
+    }
+    int cy = -1, cx = -1;
+    status_tabs_draw(w->lay.tabs, w->screen, session_path(w->ss));
+    if (w->help) {
+        draw_help(w);
+    } else {
+        screen_env e = wb_env(w, w->screen);
+        screen_draw(&e, w->lay.editor, &cy, &cx);
+        draw_pane(w);
+    }
+    narration_draw(w->lay.narration, wb_tour_shown(w), w->tour_step, w->opt.ntour, &w->narr_top);
+    status_view sv = {
+        .base = session_base(w->ss),
+        .dirty = session_dirty(w->ss),
+        .an = w->an,
+        .npatterns = session_design(w->ss)->npatterns,
+        .errors = w->diags.errors,
+        .remote_change = w->remote_change,
+    };
+    status_draw(w->lay.status, &sv);
+    static const char *const leads[] = {[WB_PROMPT_COMMAND] = ":", [WB_PROMPT_SEARCH] = "/",
+                                        [WB_PROMPT_COMMIT] = "Commit message: "};
+    msgline_draw(&w->msg, w->lay.msg, w->prompt != WB_PROMPT_NONE ? leads[w->prompt] : NULL, &w->pl, &cy, &cx);
+    if (cy >= 0) {
+        curs_set(1);
+        move(cy, cx);
+    } else {
+        curs_set(0);
+    }
+}

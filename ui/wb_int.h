@@ -1,0 +1,94 @@
+/* wb_int.h - the workbench core's private header: struct wb and what its files (wb.c: state,
+ * keys and dispatch; wb_cmd.c: the `:` command table; wb_tour.c: the tour; wb_draw.c: the
+ * frame) share. Nothing below the core includes it (the headless tests do, to look inside). */
+#ifndef KP_UI_WB_INT_H
+#define KP_UI_WB_INT_H
+
+#include "wb.h"
+
+#include "grid.h"
+#include "layout.h"
+#include "lineedit.h"
+#include "msgline.h"
+#include "screens.h"
+#include "signals.h"
+
+typedef enum wb_prompt { WB_PROMPT_NONE, WB_PROMPT_COMMAND, WB_PROMPT_SEARCH, WB_PROMPT_COMMIT } wb_prompt;
+
+struct wb {
+    session *ss;
+    wb_options opt;
+    /* the last design that validated and its analysis (the pane shows these) */
+    kp_design *good;
+    kp_analysis *an;
+    kp_diags diags;            /* problems of the current design */
+    sig_report sigs;
+    sig_observation *obs;
+    size_t nobs;
+    ws_version *versions;      /* the workspace's versions (History, the decision record) */
+    size_t nversions;
+    /* screens: the current one, each one's cursor and own state (screen_ops.open) */
+    int screen;
+    ui_cursor cur[UI_SCREEN__COUNT];
+    void *state[UI_SCREEN__COUNT];
+    ui_layout lay;
+    /* cell editor */
+    bool editing;
+    lineedit le;
+    /* prompt line */
+    wb_prompt prompt;
+    lineedit pl;
+    msgline msg;
+    /* help overlay */
+    bool help;
+    size_t help_top;
+    /* search */
+    char *search;
+    drafts drafts;
+    /* tour */
+    bool tour_on;
+    size_t tour_step;
+    size_t narr_top;            /* first narration line shown */
+    kp_analysis *tour_prev_an;  /* analysis of the previous step (what changed) */
+    kp_design *tour_prev;
+    /* for mouse clicks: the design pattern row drawn on each screen line of the pane, or -1
+       (filled by the drawing, read by wb_click) */
+    int *pane_hit;
+    int npane_hit;
+    bool quit;
+    bool quit_armed;            /* q pressed once while cells hold drafts */
+    bool remote_change;         /* another process committed */
+};
+
+/* wb.c */
+/* What screen `id` gets for one call (screen.h). */
+screen_env wb_env(wb *w, int id);
+/* Lays the frame out again for the current size and whether the tour runs (the one place
+ * layout_compute is called). */
+void wb_relayout(wb *w);
+/* Applies a changed copy of the design (taken) as one undoable step and recomputes. */
+void wb_apply(wb *w, kp_design *nd, const char *label);
+/* Recomputes validation and (when valid) the analysis of the current design. */
+void wb_recompute(wb *w);
+/* Frees an analysis made by the workbench's analyze option (a may be NULL). */
+void wb_analysis_free(wb *w, kp_analysis *a);
+/* Reads the workspace's versions again (none when the log cannot be read). */
+void wb_load_versions(wb *w);
+/* Commits the working copy with `message`; the message line says how it went. Returns flags. */
+int wb_commit(wb *w, const char *message);
+/* Opens the prompt line with `init` typed. */
+void wb_prompt_open(wb *w, wb_prompt p, const char *init);
+/* Runs an action: the current screen's handler, else the default. Returns flags. */
+int wb_run_action(wb *w, ui_action a);
+
+/* wb_tour.c */
+/* Goes to tour step `step` (its design becomes an undoable edit); returns flags. */
+int wb_tour_go(wb *w, size_t step);
+/* The tour step shown, or NULL when no tour runs. */
+const wb_tour_step *wb_tour_shown(const wb *w);
+
+/* wb_cmd.c */
+/* Writes the decision record as Markdown to `file`; the message line says how it went. */
+int wb_export_md(wb *w, const char *file);
+
+#endif
