@@ -87,7 +87,7 @@ static double av_size(json_t *v)
     return n;
 }
 
-static double item_size(json_t *row)
+static double row_size(json_t *row)
 {
     double n = 0;
     const char *k;
@@ -222,7 +222,7 @@ static void row_read(infer_row *r, json_t *row)
         infer_row_set(r, k, t);
         free(t);
     }
-    r->size = item_size(row);
+    r->size = row_size(row);
 }
 
 /* The items of `arr` (JSON path `path`) that have a partition key: appended to *rows. */
@@ -457,40 +457,6 @@ static json_t *key_attrs_json(const kp_design *d, const char *pk, const char *sk
     return o;
 }
 
-/* Sample rows when items_generate gives none: every placeholder rendered as <name>-<n>. */
-static json_t *fallback_rows(const kp_design *d, const kp_entity *e, size_t n)
-{
-    json_t *arr = json_array();
-    for (size_t i = 0; i < n; i++) {
-        json_t *row = json_object();
-        for (size_t k = 0; k < e->nkeys; k++) {
-            sbuf b;
-            sbuf_init(&b);
-            const tpl *t = &e->keys[k].tpl;
-            for (size_t p = 0; p < t->n; p++) {
-                if (t->parts[p].kind == TPL_LIT)
-                    sbuf_add(&b, t->parts[p].text);
-                else
-                    sbuf_printf(&b, "%s-%zu", t->parts[p].text, i + 1);
-            }
-            json_object_set_new(row, e->keys[k].attr.s, json_pack("{s:s}", "S", b.s ? b.s : ""));
-            sbuf_free(&b);
-        }
-        for (size_t a = 0; a < e->nattrs; a++) {
-            if (json_object_get(row, e->attrs[a].s))
-                continue;
-            const kp_attr *da = design_attr(d, e->attrs[a].s);
-            char *v = da && da->type == KP_ATTR_NUMBER ? xasprintf("%zu", i + 1)
-                                                       : xasprintf("%s-%zu", e->attrs[a].s, i + 1);
-            json_object_set_new(row, e->attrs[a].s,
-                                json_pack("{s:s}", da && da->type == KP_ATTR_NUMBER ? "N" : "S", v));
-            free(v);
-        }
-        json_array_append_new(arr, row);
-    }
-    return arr;
-}
-
 static void add_name(json_t *arr, const char *name)
 {
     size_t i;
@@ -576,12 +542,7 @@ char *nosqlwb_export(const kp_design *d, const kp_analysis *a, char **err)
         if (d->table.sk.s)
             json_object_set_new(alias, "SortKeyAlias", json_string(sk ? sk->tpl.src : d->table.sk.s));
         json_object_set_new(f, "KeyAttributeAlias", alias);
-        json_t *rows = items_generate(d, en, 3, (unsigned)(e + 1));
-        if (!json_is_array(rows)) {
-            json_decref(rows);
-            rows = fallback_rows(d, en, 3);
-        }
-        json_object_set_new(f, "TableData", rows);
+        json_object_set_new(f, "TableData", items_generate(d, en, 3, (unsigned)(e + 1)));
         json_t *fn = json_array();
         for (size_t k = 0; k < en->nkeys; k++)
             if (!is_key_of(d, en->keys[k].attr.s))
