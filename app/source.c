@@ -4,7 +4,9 @@
 #include "design_io.h"
 
 #include <errno.h>
+#include <langinfo.h>
 #include <limits.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +49,15 @@ bool source_parse_rev(const char *arg, int *rev)
     }
     *rev = (int)v;
     return true;
+}
+
+void source_utf8_locale(void)
+{
+    setlocale(LC_CTYPE, "");
+    const char *cs = nl_langinfo(CODESET);
+    if (!cs || (strcmp(cs, "UTF-8") != 0 && strcmp(cs, "utf8") != 0))
+        if (!setlocale(LC_CTYPE, "C.UTF-8"))
+            setlocale(LC_CTYPE, "en_US.UTF-8");
 }
 
 int source_load(const char *src, int version, source *out)

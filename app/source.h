@@ -40,4 +40,9 @@ int source_open_ws(const char *path, unsigned flags, ws_t **out);
 /* Parses a REV argument ("3"); false after printing the problem on stderr. */
 bool source_parse_rev(const char *arg, int *rev);
 
+/* Sets LC_CTYPE so that wcwidth() measures UTF-8 text (names such as `línea` in reports)
+ * whatever the caller's locale: the environment's when it is UTF-8, else C.UTF-8 or
+ * en_US.UTF-8. */
+void source_utf8_locale(void);
+
 #endif
