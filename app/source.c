@@ -2,6 +2,7 @@
 #include "source.h"
 
 #include "design_io.h"
+#include "diff.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -122,4 +123,22 @@ void source_free(source *s)
     ws_version_free(&s->info);
     free(s->name);
     memset(s, 0, sizeof *s);
+}
+
+char *source_parent_changes(const source *s)
+{
+    if (!s->is_workspace || s->info.parent <= 0)
+        return NULL;
+    source prev;
+    if (source_load(s->name, s->info.parent, &prev) != 0)
+        return NULL;
+    kp_diff d;
+    diff_compute(prev.design, prev.analysis, &prev.signals, s->design, s->analysis, &s->signals, &d);
+    char *la = xasprintf("version %d", prev.version), *lb = xasprintf("version %d", s->version);
+    char *changes = diff_render(&d, la, lb);
+    free(la);
+    free(lb);
+    diff_free(&d);
+    source_free(&prev);
+    return changes;
 }

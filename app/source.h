@@ -34,6 +34,11 @@ bool source_is_workspace(const char *path);
 int source_load(const char *src, int version, source *out);
 void source_free(source *s);
 
+/* What changed since the parent of the loaded workspace version, as diff_render writes it
+ * ("version P" against "version V"); NULL for a design file, a first version, or a parent that
+ * cannot be loaded (its problem printed on stderr). Caller frees. */
+char *source_parent_changes(const source *s);
+
 /* Opens a workspace for a command, printing the problem on stderr; returns 0 or 2. */
 int source_open_ws(const char *path, unsigned flags, ws_t **out);
 
