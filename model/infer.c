@@ -4,7 +4,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -314,16 +313,8 @@ void infer_free(infer *m)
     memset(m, 0, sizeof *m);
 }
 
-static void warn(infer *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(infer *m, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = xvasprintf(fmt, ap);
-    va_end(ap);
-    diags_warn(m->diags, KP_INVALID, NOLOC, "%s", s);
-    free(s);
-}
+/* A warning about a guess, with no place in the source. */
+#define warn(m, ...) diags_warn((m)->diags, KP_INVALID, NOLOC, __VA_ARGS__)
 
 static char *row_key(const infer_row *row, const char *attr) { return xstrdup(infer_row_get(row, attr)); }
 

@@ -7,7 +7,6 @@
 
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -104,16 +103,8 @@ typedef struct imp {
     kp_design *d;
 } imp;
 
-static void warn(imp *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(imp *m, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = xvasprintf(fmt, ap);
-    va_end(ap);
-    diags_warn(m->diags, KP_INVALID, NOLOC, "%s", s);
-    free(s);
-}
+/* A warning about a guess, with no place in the source. */
+#define warn(m, ...) diags_warn((m)->diags, KP_INVALID, NOLOC, __VA_ARGS__)
 
 static void push_str(kp_str **v, size_t *n, const char *s)
 {
