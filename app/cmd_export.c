@@ -1,7 +1,6 @@
 /* cmd_export.c - keyplan export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]. */
 #include "commands.h"
 #include "source.h"
-#include "diff.h"
 #include "exchange.h"
 #include "export_md.h"
 #include "fileio.h"
@@ -53,20 +52,7 @@ int cmd_export(int argc, char **argv)
         return 2;
     char *text = NULL, *err = NULL;
     if (mine) {
-        char *changes = NULL;
-        if (s.is_workspace && s.info.parent > 0) {
-            source prev;
-            if (source_load(src, s.info.parent, &prev) == 0) {
-                kp_diff d;
-                diff_compute(prev.design, prev.analysis, &prev.signals, s.design, s.analysis, &s.signals, &d);
-                char *la = xasprintf("version %d", prev.version), *lb = xasprintf("version %d", s.version);
-                changes = diff_render(&d, la, lb);
-                free(la);
-                free(lb);
-                diff_free(&d);
-                source_free(&prev);
-            }
-        }
+        char *changes = source_parent_changes(&s);
         export_record r = {
             .design = s.design,
             .analysis = s.analysis,

@@ -6,11 +6,8 @@
 #include "commands.h"
 
 #include "validate.h"
-#include "csvio.h"
 #include "design_io.h"
 #include "exchange.h"
-#include "fileio.h"
-#include "nosqlwb.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,33 +26,24 @@ static int usage(void)
     return 2;
 }
 
+/* Prints a message line (when any) and frees it. */
+static void print_err(char *err)
+{
+    if (err)
+        fprintf(stderr, "%s\n", err);
+    free(err);
+}
+
 /* Table `table` of the NoSQL Workbench model in `in`. NULL on error (printed). */
 static kp_design *import_table(const char *in, const char *table)
 {
-    const char *label = strcmp(in, "-") ? in : "<stdin>";
     kp_diags dg;
-    diags_init(&dg, label);
+    diags_init(&dg, strcmp(in, "-") ? in : "<stdin>");
     char *err = NULL;
-    size_t len = 0;
-    char *text = fileio_read(in, &len, &err);
-    kp_design *d = NULL;
-    if (!text) {
-        fprintf(stderr, "%s\n", err);
-        free(err);
-    } else {
-        size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-        size_t j = i;
-        while (j < len && strchr(" \t\r\n", text[j]))
-            j++;
-        if (j < len && (text[j] == '{' || text[j] == '['))
-            d = nosqlwb_import_table(text + i, len - i, label, table, &dg);
-        else
-            fprintf(stderr, "%s: error: --table takes a NoSQL Workbench model (JSON); this is not JSON\n",
-                    label);
-    }
+    kp_design *d = exchange_import_table(in, table, &dg, &err);
+    print_err(err);
     diags_print(&dg, stderr);
     diags_free(&dg);
-    free(text);
     return d;
 }
 
@@ -63,48 +51,16 @@ static kp_design *import_table(const char *in, const char *table)
  * (printed). */
 static kp_design *merge_into(const char *in, const char *into)
 {
-    kp_diags dg;
-    diags_init(&dg, into);
-    kp_design *d = designio_load_file(into, &dg);
-    diags_print(&dg, stderr);
-    diags_free(&dg);
-    if (!d)
-        return NULL;
+    kp_diags design_dg, table_dg;
+    diags_init(&design_dg, into);
+    diags_init(&table_dg, strcmp(in, "-") ? in : "<stdin>");
     char *err = NULL;
-    size_t len = 0;
-    char *text = fileio_read(in, &len, &err);
-    if (!text) {
-        fprintf(stderr, "%s\n", err);
-        free(err);
-        design_free(d);
-        return NULL;
-    }
-    size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    while (i < len && strchr(" \t\r\n", text[i]))
-        i++;
-    if (i < len && (text[i] == '{' || text[i] == '[')) {
-        fprintf(stderr, "%s: error: --into takes a CSV pattern table; this is JSON (import it without "
-                        "--into)\n", in);
-        free(text);
-        design_free(d);
-        return NULL;
-    }
-    kp_pattern *pats = NULL;
-    size_t n = 0;
-    diags_init(&dg, strcmp(in, "-") ? in : "<stdin>");
-    bool ok = csvio_read_patterns(text, len, in, &dg, &pats, &n);
-    diags_print(&dg, stderr);
-    diags_free(&dg);
-    free(text);
-    if (!ok) {
-        design_free(d);
-        return NULL;
-    }
-    for (size_t k = 0; k < d->npatterns; k++)
-        pattern_free(&d->patterns[k]);
-    free(d->patterns);
-    d->patterns = pats;
-    d->npatterns = n;
+    kp_design *d = exchange_import_into(in, into, &design_dg, &table_dg, &err);
+    diags_print(&design_dg, stderr);
+    print_err(err);
+    diags_print(&table_dg, stderr);
+    diags_free(&design_dg);
+    diags_free(&table_dg);
     return d;
 }
 
@@ -180,25 +136,20 @@ int cmd_import(int argc, char **argv)
         return 2;
     }
     /* and it must read back as the same design (what is written is what `check` will load) */
-    {
-        char *yaml = designio_save_string(d);
-        kp_diags rd;
-        diags_init(&rd, "the imported design");
-        kp_design *back = designio_load_string(yaml, strlen(yaml), "the imported design", &rd);
-        bool same = back && design_equal(back, d);
-        if (!same) {
-            diags_print(&rd, stderr);
-            fprintf(stderr, "keyplan import: %s; nothing written\n",
-                    back ? "the imported design does not read back identical (a keyplan bug: please report it)"
-                         : "the imported design would not load back");
-        }
-        design_free(back);
-        diags_free(&rd);
-        free(yaml);
-        if (!same) {
-            design_free(d);
-            return 2;
-        }
+    kp_diags rd;
+    diags_init(&rd, "the imported design");
+    exchange_roundtrip back = exchange_import_roundtrip(d, &rd);
+    if (back != EXCHANGE_SAME) {
+        diags_print(&rd, stderr);
+        fprintf(stderr, "keyplan import: %s; nothing written\n",
+                back == EXCHANGE_DIFFERENT
+                    ? "the imported design does not read back identical (a keyplan bug: please report it)"
+                    : "the imported design would not load back");
+    }
+    diags_free(&rd);
+    if (back != EXCHANGE_SAME) {
+        design_free(d);
+        return 2;
     }
     int rc = 0;
     if (out) {

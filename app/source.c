@@ -2,9 +2,12 @@
 #include "source.h"
 
 #include "design_io.h"
+#include "diff.h"
 
 #include <errno.h>
+#include <langinfo.h>
 #include <limits.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +50,15 @@ bool source_parse_rev(const char *arg, int *rev)
     }
     *rev = (int)v;
     return true;
+}
+
+void source_utf8_locale(void)
+{
+    setlocale(LC_CTYPE, "");
+    const char *cs = nl_langinfo(CODESET);
+    if (!cs || (strcmp(cs, "UTF-8") != 0 && strcmp(cs, "utf8") != 0))
+        if (!setlocale(LC_CTYPE, "C.UTF-8"))
+            setlocale(LC_CTYPE, "en_US.UTF-8");
 }
 
 int source_load(const char *src, int version, source *out)
@@ -111,4 +123,22 @@ void source_free(source *s)
     ws_version_free(&s->info);
     free(s->name);
     memset(s, 0, sizeof *s);
+}
+
+char *source_parent_changes(const source *s)
+{
+    if (!s->is_workspace || s->info.parent <= 0)
+        return NULL;
+    source prev;
+    if (source_load(s->name, s->info.parent, &prev) != 0)
+        return NULL;
+    kp_diff d;
+    diff_compute(prev.design, prev.analysis, &prev.signals, s->design, s->analysis, &s->signals, &d);
+    char *la = xasprintf("version %d", prev.version), *lb = xasprintf("version %d", s->version);
+    char *changes = diff_render(&d, la, lb);
+    free(la);
+    free(lb);
+    diff_free(&d);
+    source_free(&prev);
+    return changes;
 }

@@ -34,10 +34,20 @@ bool source_is_workspace(const char *path);
 int source_load(const char *src, int version, source *out);
 void source_free(source *s);
 
+/* What changed since the parent of the loaded workspace version, as diff_render writes it
+ * ("version P" against "version V"); NULL for a design file, a first version, or a parent that
+ * cannot be loaded (its problem printed on stderr). Caller frees. */
+char *source_parent_changes(const source *s);
+
 /* Opens a workspace for a command, printing the problem on stderr; returns 0 or 2. */
 int source_open_ws(const char *path, unsigned flags, ws_t **out);
 
 /* Parses a REV argument ("3"); false after printing the problem on stderr. */
 bool source_parse_rev(const char *arg, int *rev);
+
+/* Sets LC_CTYPE so that wcwidth() measures UTF-8 text (names such as `línea` in reports)
+ * whatever the caller's locale: the environment's when it is UTF-8, else C.UTF-8 or
+ * en_US.UTF-8. */
+void source_utf8_locale(void);
 
 #endif

@@ -1,6 +1,7 @@
-/* test_items.c - sample items: deterministic, rendered from the templates, values per attribute
- * type (enum shares, ISO dates, formatted numbers, shards, ids), sparse keys, sizes, partitions
- * with several items, UTF-8 names, cross-entity collisions and the BatchWriteItem export. */
+/* test_items.c - sample items (model/item.h): deterministic, rendered from the templates, values
+ * per attribute type (enum shares, ISO dates, formatted numbers, shards, ids), sparse keys,
+ * sizes, partitions with several items, UTF-8 names, cross-entity collisions; and the
+ * BatchWriteItem export and the DynamoDB JSON of an item (storage/exchange/requests.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -69,14 +70,29 @@ static kp_design *load(const char *yaml)
     return d;
 }
 
-static const char *S(const json_t *item, const char *attr)
+static const char *typed(const kp_item *item, const char *attr, kp_vtype type)
 {
-    return json_string_value(json_object_get(json_object_get(item, attr), "S"));
+    const kp_value *v = item_get(item, attr);
+    return v && v->type == type ? v->text : NULL;
 }
 
-static const char *N(const json_t *item, const char *attr)
+static const char *S(const kp_item *item, const char *attr) { return typed(item, attr, KP_VAL_S); }
+
+static const char *N(const kp_item *item, const char *attr) { return typed(item, attr, KP_VAL_N); }
+
+static kp_item_list generate(const kp_design *d, const kp_entity *e, size_t n, unsigned seed)
 {
-    return json_string_value(json_object_get(json_object_get(item, attr), "N"));
+    kp_item_list l = {0};
+    item_generate(d, e, n, seed, &l);
+    return l;
+}
+
+/* The sample list of entity `name`. */
+static const kp_item_list *list_of(const kp_design *d, const item_sample *s, const char *name)
+{
+    ptrdiff_t i = design_entity_pos(d, name);
+    assert_true(i >= 0);
+    return &s->lists[i];
 }
 
 static void test_deterministic(void **state)
@@ -85,6 +101,13 @@ static void test_deterministic(void **state)
     kp_design *d = load(shop_yaml);
     const kp_entity *e = design_entity(d, "Order");
     json_t *a = items_generate(d, e, 12, 7), *b = items_generate(d, e, 12, 7), *c = items_generate(d, e, 12, 8);
+    kp_item_list l = generate(d, e, 12, 7);
+    json_t *la = json_array();
+    for (size_t i = 0; i < l.n; i++)
+        json_array_append_new(la, items_json(&l.v[i]));
+    assert_true(json_equal(la, a)); /* the JSON is the model's items written out */
+    json_decref(la);
+    item_list_free(&l);
     char *ta = json_dumps(a, JSON_SORT_KEYS), *tb = json_dumps(b, JSON_SORT_KEYS), *tc = json_dumps(c, JSON_SORT_KEYS);
     assert_string_equal(ta, tb);
     assert_true(strcmp(ta, tc) != 0); /* the seed moves the random parts */
@@ -106,33 +129,31 @@ static void test_keys_render_and_unique(void **state)
     kp_design *d = load(shop_yaml);
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
-        json_t *items = items_generate(d, e, items_default_count(d, e), ITEMS_DEFAULT_SEED);
-        assert_true(json_array_size(items) > 0);
-        size_t k;
-        json_t *it;
-        json_array_foreach(items, k, it)
-        {
+        kp_item_list items = generate(d, e, item_default_count(d, e), ITEM_DEFAULT_SEED);
+        assert_true(items.n > 0);
+        for (size_t k = 0; k < items.n; k++) {
+            const kp_item *it = &items.v[k];
             for (size_t t = 0; t < e->nkeys; t++) {
                 const char *have = S(it, e->keys[t].attr.s);
                 if (!have) {
                     assert_non_null(entity_sparse(e, e->keys[t].attr.s)); /* only sparse keys may be absent */
                     continue;
                 }
-                char *want = items_render(d, &e->keys[t].tpl, it);
+                char *want = item_render(d, &e->keys[t].tpl, it);
                 assert_non_null(want);
                 assert_string_equal(have, want);
                 assert_null(strchr(have, '{'));
                 free(want);
             }
             for (size_t q = 0; q < k; q++) {
-                const json_t *o = json_array_get(items, q);
+                const kp_item *o = &items.v[q];
                 bool same = strcmp(S(o, "PK"), S(it, "PK")) == 0 && strcmp(S(o, "SK"), S(it, "SK")) == 0;
                 if (same)
                     fail_msg("%s items %zu and %zu share a primary key", e->name, q, k);
             }
             assert_string_equal(S(it, "entityType"), e->name);
         }
-        json_decref(items);
+        item_list_free(&items);
     }
     design_free(d);
 }
@@ -166,12 +187,10 @@ static void test_values_per_type(void **state)
         const struct value_case *vc = &value_cases[c];
         const kp_entity *e = design_entity(d, vc->entity);
         const kp_attr *a = design_attr(d, vc->attr);
-        json_t *items = items_generate(d, e, items_default_count(d, e), ITEMS_DEFAULT_SEED);
-        size_t k;
-        json_t *it;
+        kp_item_list items = generate(d, e, item_default_count(d, e), ITEM_DEFAULT_SEED);
         size_t seen_mask = 0;
-        json_array_foreach(items, k, it)
-        {
+        for (size_t k = 0; k < items.n; k++) {
+            const kp_item *it = &items.v[k];
             switch (vc->check) {
             case V_ISO_DATE:
                 if (!iso_date(S(it, vc->attr)))
@@ -208,7 +227,7 @@ static void test_values_per_type(void **state)
             fail_msg("case %zu: not every value of %s appears (mask %zx)", c, vc->attr, seen_mask);
         if (vc->check == V_SHARD && seen_mask != ((size_t)1 << a->shard_count) - 1)
             fail_msg("case %zu: not every shard appears (mask %zx)", c, seen_mask);
-        json_decref(items);
+        item_list_free(&items);
     }
     design_free(d);
 }
@@ -217,18 +236,17 @@ static void test_sparse_condition(void **state)
 {
     (void)state;
     kp_design *d = load(shop_yaml);
-    json_t *items = items_generate(d, design_entity(d, "Order"), 12, ITEMS_DEFAULT_SEED);
-    size_t k, carrying = 0;
-    json_t *it;
-    json_array_foreach(items, k, it)
-    {
+    kp_item_list items = generate(d, design_entity(d, "Order"), 12, ITEM_DEFAULT_SEED);
+    size_t carrying = 0;
+    for (size_t k = 0; k < items.n; k++) {
+        const kp_item *it = &items.v[k];
         bool open = strcmp(S(it, "status"), "open") == 0;
-        assert_int_equal(open, json_object_get(it, "GSI1PK") != NULL);
-        assert_non_null(json_object_get(it, "GSI1SK")); /* not sparse */
+        assert_int_equal(open, item_get(it, "GSI1PK") != NULL);
+        assert_non_null(item_get(it, "GSI1SK")); /* not sparse */
         carrying += open;
     }
     assert_true(carrying >= 1); /* the sparse index has data */
-    json_decref(items);
+    item_list_free(&items);
     design_free(d);
 }
 
@@ -243,34 +261,34 @@ static void test_sizes(void **state)
     } cases[] = {{"Customer", 1500}, {"Order", 900}, {"Línea", 250}, {"Dirección", 300}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         const kp_entity *e = design_entity(d, cases[c].entity);
-        json_t *items = items_generate(d, e, 6, 1);
-        size_t k;
-        json_t *it;
-        json_array_foreach(items, k, it)
-        {
-            assert_null(json_object_get(it, "_pad")); /* exports get no filler */
-            items_pad(e, it);
-            items_pad(e, it); /* twice: resized, not added to */
-            size_t n = items_size(it);
+        kp_item_list items = generate(d, e, 6, 1);
+        for (size_t k = 0; k < items.n; k++) {
+            kp_item *it = &items.v[k];
+            assert_null(item_get(it, "_pad")); /* exports get no filler */
+            item_pad(e, it);
+            item_pad(e, it); /* twice: resized, not added to */
+            size_t n = item_size(it);
             if (n + 8 < cases[c].size || n > cases[c].size + 8)
                 fail_msg("%s item of %zu bytes, entity size %zu", cases[c].entity, n, cases[c].size);
         }
-        json_decref(items);
+        item_list_free(&items);
     }
     const kp_entity *tiny_e = design_entity(d, "Tiny");
-    json_t *tiny = items_generate(d, tiny_e, 3, 1);
-    items_pad(tiny_e, json_array_get(tiny, 0));
-    assert_null(json_object_get(json_array_get(tiny, 0), "_pad")); /* no size, no filler */
-    json_decref(tiny);
+    kp_item_list tiny = generate(d, tiny_e, 3, 1);
+    item_pad(tiny_e, &tiny.v[0]);
+    assert_null(item_get(&tiny.v[0], "_pad")); /* no size, no filler */
+    item_list_free(&tiny);
     /* verify's sample is padded */
-    json_t *sample = items_sample(d, 1, true, NULL);
-    size_t n = items_size(json_array_get(json_object_get(sample, "Customer"), 0));
+    item_sample sample;
+    item_sample_make(d, 1, true, &sample);
+    size_t n = item_size(&list_of(d, &sample, "Customer")->v[0]);
     assert_true(n + 8 >= 1500 && n <= 1508);
-    json_decref(sample);
+    item_sample_free(&sample);
     design_free(d);
 }
 
-/* DynamoDB's item size rules, table-driven. */
+/* DynamoDB's item size rules for the scalars items hold, table-driven (items read from their
+ * DynamoDB JSON). */
 static void test_item_size_rules(void **state)
 {
     (void)state;
@@ -283,13 +301,21 @@ static void test_item_size_rules(void **state)
         {"{\"n\":{\"N\":\"7\"}}", 1 + 2},
         {"{\"b\":{\"BOOL\":true}}", 2},
         {"{\"ñ\":{\"S\":\"é\"}}", 4},           /* UTF-8 bytes */
-        {"{\"l\":{\"L\":[{\"S\":\"ab\"}]}}", 1 + 3 + 1 + 2},
+        {"{\"n\":{\"N\":\"007\"}}", 1 + 2}, /* leading zeros do not count */
+        {"{\"a\":{\"S\":\"x\"},\"bb\":{\"N\":\"10\"}}", 2 + 2 + 2},
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         json_t *j = json_loads(cases[c].json, 0, NULL);
         assert_non_null(j);
-        if (items_size(j) != cases[c].size)
-            fail_msg("case %zu %s: %zu bytes, expected %zu", c, cases[c].json, items_size(j), cases[c].size);
+        kp_item it;
+        items_from_json(j, &it);
+        if (item_size(&it) != cases[c].size)
+            fail_msg("case %zu %s: %zu bytes, expected %zu", c, cases[c].json, item_size(&it), cases[c].size);
+        /* and written back as it was read */
+        json_t *back = items_json(&it);
+        assert_true(json_equal(back, j));
+        json_decref(back);
+        item_free(&it);
         json_decref(j);
     }
 }
@@ -299,30 +325,31 @@ static void test_partitions_have_data(void **state)
 {
     (void)state;
     kp_design *d = load(shop_yaml);
-    json_t *sample = items_sample(d, ITEMS_DEFAULT_SEED, false, NULL);
-    json_t *lines = json_object_get(sample, "Línea");
-    json_t *orders = json_object_get(sample, "Order");
-    size_t k;
-    json_t *it;
+    item_sample sample;
+    item_sample_make(d, ITEM_DEFAULT_SEED, false, &sample);
+    const kp_item_list *lines = list_of(d, &sample, "Línea");
+    const kp_item_list *orders = list_of(d, &sample, "Order");
     size_t max_lines = 0, with_header = 0;
-    json_array_foreach(lines, k, it)
-    {
-        size_t same = 0, q;
-        json_t *o;
-        json_array_foreach(lines, q, o) same += strcmp(S(o, "PK"), S(it, "PK")) == 0;
+    for (size_t k = 0; k < lines->n; k++) {
+        const kp_item *it = &lines->v[k];
+        size_t same = 0;
+        for (size_t q = 0; q < lines->n; q++)
+            same += strcmp(S(&lines->v[q], "PK"), S(it, "PK")) == 0;
         if (same > max_lines)
             max_lines = same;
-        json_array_foreach(orders, q, o) if (strcmp(S(o, "PK"), S(it, "PK")) == 0) with_header++;
+        for (size_t q = 0; q < orders->n; q++)
+            if (strcmp(S(&orders->v[q], "PK"), S(it, "PK")) == 0)
+                with_header++;
     }
     assert_true(max_lines >= 3);   /* an order with several lines */
     assert_true(with_header >= 3); /* lines live under real orders */
-    json_t *addr = json_object_get(sample, "Dirección");
-    assert_true(json_array_size(addr) >= 2);
-    assert_true(strncmp(S(json_array_get(addr, 0), "SK"), "DIRECCIÓN#", strlen("DIRECCIÓN#")) == 0);
+    const kp_item_list *addr = list_of(d, &sample, "Dirección");
+    assert_true(addr->n >= 2);
+    assert_true(strncmp(S(&addr->v[0], "SK"), "DIRECCIÓN#", strlen("DIRECCIÓN#")) == 0);
     size_t bad = 0;
-    assert_true(util_utf8_valid(S(json_array_get(addr, 0), "SK"), strlen(S(json_array_get(addr, 0), "SK")), &bad));
-    assert_int_equal(json_array_size(json_object_get(sample, "Tiny")), 3); /* count: 3 caps it */
-    json_decref(sample);
+    assert_true(util_utf8_valid(S(&addr->v[0], "SK"), strlen(S(&addr->v[0], "SK")), &bad));
+    assert_int_equal(list_of(d, &sample, "Tiny")->n, 3); /* count: 3 caps it */
+    item_sample_free(&sample);
     design_free(d);
 }
 
@@ -336,15 +363,14 @@ static void test_collisions_reported(void **state)
                               "  - { name: B, count: 10, attributes: [id], keys: { PK: \"X#{id}\", SK: \"META\" } }\n"
                               "  - { name: C, count: 10, attributes: [id], keys: { PK: \"X#{id}\", SK: \"OTHER\" } }\n";
     kp_design *d = load(yaml);
-    json_t *coll = NULL;
-    json_t *sample = items_sample(d, 1, false, &coll);
-    assert_true(json_array_size(coll) > 0);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(coll, 0), "entity")), "B");
-    assert_string_equal(json_string_value(json_object_get(json_array_get(coll, 0), "other")), "A");
-    assert_int_equal(json_array_size(json_object_get(sample, "B")), 0);
-    assert_true(json_array_size(json_object_get(sample, "C")) > 0);
-    json_decref(coll);
-    json_decref(sample);
+    item_sample sample;
+    item_sample_make(d, 1, false, &sample);
+    assert_true(sample.ncoll > 0);
+    assert_string_equal(sample.coll[0].entity->name, "B");
+    assert_string_equal(sample.coll[0].other->name, "A");
+    assert_int_equal(list_of(d, &sample, "B")->n, 0);
+    assert_true(list_of(d, &sample, "C")->n > 0);
+    item_sample_free(&sample);
     design_free(d);
 }
 
@@ -394,22 +420,19 @@ static void test_key_types_and_domains(void **state)
         "  - { id: 1, name: f, entities: [Follow, User], by: [followedUsername],\n"
         "      join: { username: followingUsername }, rate: 1 }\n";
     kp_design *d = load(yaml);
-    assert_string_equal(items_key_type(d, "score"), "N");
-    assert_string_equal(items_key_type(d, "SK"), "S");
-    assert_string_equal(items_key_type(d, "GPK"), "S");
-    json_t *sample = items_sample(d, 1, false, NULL);
+    assert_int_equal(item_key_type(d, "score"), KP_VAL_N);
+    assert_int_equal(item_key_type(d, "SK"), KP_VAL_S);
+    assert_int_equal(item_key_type(d, "GPK"), KP_VAL_S);
+    item_sample sample;
+    item_sample_make(d, 1, false, &sample);
     /* joined attributes share their values: every followingUsername is a username */
-    json_t *users = json_object_get(sample, "User"), *follows = json_object_get(sample, "Follow");
-    size_t k, hits = 0;
-    json_t *f;
-    json_array_foreach(follows, k, f)
-    {
-        size_t q;
-        json_t *u;
-        json_array_foreach(users, q, u) hits += strcmp(S(u, "username"), S(f, "followingUsername")) == 0;
-    }
-    assert_true(hits >= json_array_size(follows) / 2);
-    json_decref(sample);
+    const kp_item_list *users = list_of(d, &sample, "User"), *follows = list_of(d, &sample, "Follow");
+    size_t hits = 0;
+    for (size_t k = 0; k < follows->n; k++)
+        for (size_t q = 0; q < users->n; q++)
+            hits += strcmp(S(&users->v[q], "username"), S(&follows->v[k], "followingUsername")) == 0;
+    assert_true(hits >= follows->n / 2);
+    item_sample_free(&sample);
     design_free(d);
 }
 
@@ -428,17 +451,15 @@ static void test_fixed_values_have_data(void **state)
         "  - { id: 1, name: zz orders, entity: O, by: [\"status=zz\"], rate: 1 }\n"
         "  - { id: 2, name: special, entity: O, by: [status, \"kind=special\"], rate: 1 }\n";
     kp_design *d = load(yaml);
-    json_t *items = items_generate(d, design_entity(d, "O"), 8, 1);
-    size_t k, zz = 0, special = 0;
-    json_t *it;
-    json_array_foreach(items, k, it)
-    {
-        zz += strcmp(S(it, "PK"), "S#zz") == 0;
-        special += strcmp(S(it, "kind"), "special") == 0;
+    kp_item_list items = generate(d, design_entity(d, "O"), 8, 1);
+    size_t zz = 0, special = 0;
+    for (size_t k = 0; k < items.n; k++) {
+        zz += strcmp(S(&items.v[k], "PK"), "S#zz") == 0;
+        special += strcmp(S(&items.v[k], "kind"), "special") == 0;
     }
     assert_true(zz >= 2);      /* the fixed value's partition holds several items */
     assert_true(special >= 1); /* a fixed string value appears too */
-    json_decref(items);
+    item_list_free(&items);
     design_free(d);
 }
 
@@ -462,7 +483,7 @@ static void test_default_counts(void **state)
     } cases[] = {{"Unsized", 12}, {"Empty", 12}, {"Few", 3}, {"Many", 12}, {"Enum8", 16}};
     kp_design *d = load(yaml);
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        size_t n = items_default_count(d, design_entity(d, cases[c].entity));
+        size_t n = item_default_count(d, design_entity(d, cases[c].entity));
         if (n != cases[c].n)
             fail_msg("%s: %zu items, expected %zu", cases[c].entity, n, cases[c].n);
     }

@@ -1,6 +1,6 @@
-/* test_requests.c - DynamoDB request JSON from the plans: key conditions read back, attribute
- * names and values as placeholders, FilterExpression evaluation, each operation's input, and the
- * `requests` export of the CloudShop sample. */
+/* test_requests.c - DynamoDB request JSON from the plans: attribute names and values as
+ * placeholders, each operation's input (and the filter it carries, as data), and the `requests`
+ * export of the CloudShop sample. Reading and evaluating the expressions: test_expr.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,60 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- key conditions ------------------------------------------------------------------------ */
-
-static const struct kc_case {
-    const char *text;
-    bool ok;
-    const char *pk, *pkv, *sk, *v1, *v2;
-    requests_sk_op op;
-} kc_cases[] = {
-    {"PK = :pk", true, "PK", ":pk", NULL, NULL, NULL, RQ_SK_NONE},
-    {"PK = :pk AND SK = :sk", true, "PK", ":pk", "SK", ":sk", NULL, RQ_SK_EQ},
-    {"PK = :pk AND begins_with(SK, :sk)", true, "PK", ":pk", "SK", ":sk", NULL, RQ_SK_BEGINS},
-    {"GSI1PK = :pk AND GSI1SK BETWEEN :sk1 AND :sk2", true, "GSI1PK", ":pk", "GSI1SK", ":sk1", ":sk2", RQ_SK_BETWEEN},
-    {"PK = :pk AND SK <= :sk", true, "PK", ":pk", "SK", ":sk", NULL, RQ_SK_LE},
-    {"PK = :pk AND SK > :sk", true, "PK", ":pk", "SK", ":sk", NULL, RQ_SK_GT},
-    {"customerId = :pk AND orderDate < :sk", true, "customerId", ":pk", "orderDate", ":sk", NULL, RQ_SK_LT},
-    {"línea = :pk", true, "línea", ":pk", NULL, NULL, NULL, RQ_SK_NONE},
-    {"", false, NULL, NULL, NULL, NULL, NULL, RQ_SK_NONE},
-    {"PK = pk", false, NULL, NULL, NULL, NULL, NULL, RQ_SK_NONE},
-    {"PK = :pk OR SK = :sk", false, NULL, NULL, NULL, NULL, NULL, RQ_SK_NONE},
-    {"PK = :pk AND begins_with(SK :sk)", false, NULL, NULL, NULL, NULL, NULL, RQ_SK_NONE},
-    {"PK = :pk AND SK BETWEEN :a", false, NULL, NULL, NULL, NULL, NULL, RQ_SK_NONE},
-    {"PK = :pk AND SK = :sk extra", false, NULL, NULL, NULL, NULL, NULL, RQ_SK_NONE},
-};
-
 static void check_str(size_t i, const char *what, const char *have, const char *want)
 {
     if ((have == NULL) != (want == NULL) || (have && strcmp(have, want) != 0))
         fail_msg("case %zu: %s is '%s', expected '%s'", i, what, have ? have : "(null)", want ? want : "(null)");
-}
-
-static void test_keycond_parse(void **state)
-{
-    (void)state;
-    for (size_t i = 0; i < sizeof kc_cases / sizeof *kc_cases; i++) {
-        const struct kc_case *c = &kc_cases[i];
-        requests_keycond kc;
-        char *err = NULL;
-        bool ok = requests_keycond_parse(c->text, &kc, &err);
-        if (ok != c->ok)
-            fail_msg("case %zu '%s': parse gave %d, expected %d", i, c->text, ok, c->ok);
-        if (!ok) {
-            assert_non_null(err);
-            assert_non_null(strstr(err, "cannot read the key condition"));
-            free(err);
-            continue;
-        }
-        check_str(i, "pk", kc.pk, c->pk);
-        check_str(i, "pk value", kc.pk_value, c->pkv);
-        check_str(i, "sk", kc.sk, c->sk);
-        check_str(i, "sk value", kc.sk_value, c->v1);
-        check_str(i, "sk value 2", kc.sk_value2, c->v2);
-        assert_int_equal(kc.op, c->op);
-        requests_keycond_free(&kc);
-    }
 }
 
 /* ---- attribute names ------------------------------------------------------------------------ */
@@ -84,6 +34,8 @@ static const struct names_case {
     {"línea BETWEEN :a AND :b", "#n0 BETWEEN :a AND :b", {"#n0", "línea"}},
     {"entityType IN (:t0, :t1)", "#n0 IN (:t0, :t1)", {"#n0", "entityType"}},
     {"size = :s AND size(tags) > :n", "#n0 = :s AND size(#n1) > :n", {"#n0", "size", "#n1", "tags"}},
+    /* the grammar's own words and names starting with a digit stay as they are */
+    {"IN = :x AND 2fa = :y", "IN = :x AND 2fa = :y", {NULL}},
 };
 
 static void test_expr_names(void **state)
@@ -103,52 +55,6 @@ static void test_expr_names(void **state)
         free(out);
         json_decref(names);
     }
-}
-
-/* ---- filter evaluation ------------------------------------------------------------------------ */
-
-static const struct filter_case {
-    const char *expr;
-    int want;
-} filter_cases[] = {
-    {"attribute_exists(productId)", 1},
-    {"attribute_exists(noteNo)", 0},
-    {"attribute_not_exists(noteNo)", 1},
-    {"entityType = :e", 1},
-    {"entityType = :other", 0},
-    {"entityType IN (:other, :e)", 1},
-    {"total > :ten", 1},
-    {"total < :ten", 0},
-    {"total BETWEEN :ten AND :hundred", 1},
-    {"total = :ten", 0},
-    {"total = :sten", 0}, /* a string never equals a number */
-    {"begins_with(SK, :line)", 1},
-    {"NOT (total > :ten) OR entityType = :e", 1},
-    {"total > :ten AND (entityType = :other OR attribute_exists(productId))", 1},
-    {"#t > :ten", 1},
-    {"total > :missing", -1},
-    {"total >", -1},
-    {"total ~ :ten", -1},
-};
-
-static void test_filter_eval(void **state)
-{
-    (void)state;
-    json_t *item = json_loads("{\"PK\":{\"S\":\"ORDER#1\"},\"SK\":{\"S\":\"LINE#001\"},\"entityType\":{\"S\":\"OrderLine\"},"
-                              "\"productId\":{\"S\":\"p-1\"},\"total\":{\"N\":\"42\"}}",
-                              0, NULL);
-    json_t *vals = json_loads("{\":e\":{\"S\":\"OrderLine\"},\":other\":{\"S\":\"LineNote\"},\":ten\":{\"N\":\"10\"},"
-                              "\":hundred\":{\"N\":\"100\"},\":sten\":{\"S\":\"42\"},\":line\":{\"S\":\"LINE#\"}}",
-                              0, NULL);
-    json_t *names = json_pack("{s:s}", "#t", "total");
-    for (size_t i = 0; i < sizeof filter_cases / sizeof *filter_cases; i++) {
-        int got = requests_filter_eval(filter_cases[i].expr, item, vals, names);
-        if (got != filter_cases[i].want)
-            fail_msg("case %zu '%s': %d, expected %d", i, filter_cases[i].expr, got, filter_cases[i].want);
-    }
-    json_decref(item);
-    json_decref(vals);
-    json_decref(names);
 }
 
 /* ---- request inputs from hand-made plans ---------------------------------------------------------- */
@@ -212,8 +118,10 @@ static void test_step_inputs(void **state)
     (void)state;
     kp_design *d = load();
     const kp_entity *order = design_entity(d, "Order"), *line = design_entity(d, "Line");
-    json_t *orders = items_generate(d, order, 4, 1), *lines = items_generate(d, line, 4, 1);
-    const json_t *o0 = json_array_get(orders, 0), *l0 = json_array_get(lines, 0);
+    kp_item_list orders = {0}, lines = {0};
+    item_generate(d, order, 4, 1, &orders);
+    item_generate(d, line, 4, 1, &lines);
+    const kp_item *o0 = &orders.v[0], *l0 = &lines.v[0];
     kp_pattern_result r;
     memset(&r, 0, sizeof r);
     char *err = NULL;
@@ -222,11 +130,11 @@ static void test_step_inputs(void **state)
     kp_keyval kv1[] = {{":pk", "ORDER#{orderId}"}, {":sk", "HEADER"}};
     kp_step s1 = step(KP_OP_GETITEM, -1, order, "PK = :pk AND SK = :sk", kv1, 2);
     r.pattern = design_pattern(d, "1");
-    const json_t *samples[2] = {o0, NULL};
-    json_t *in = requests_step_input(d, &r, &s1, "Shop", NULL, samples, 1, true, &err);
+    const kp_item *samples[2] = {o0, NULL};
+    json_t *in = requests_step_input(d, &r, &s1, "Shop", NULL, samples, 1, true, NULL, &err);
     assert_non_null(in);
     assert_string_equal(path_str(in, "TableName", NULL, NULL), "Shop");
-    assert_string_equal(path_str(in, "Key", "PK", "S"), path_str(o0, "PK", "S", NULL));
+    assert_string_equal(path_str(in, "Key", "PK", "S"), item_text(o0, "PK"));
     assert_string_equal(path_str(in, "Key", "SK", "S"), "HEADER");
     assert_true(json_is_true(json_object_get(in, "ConsistentRead")));
     assert_string_equal(path_str(in, "ReturnConsumedCapacity", NULL, NULL), "TOTAL");
@@ -239,11 +147,13 @@ static void test_step_inputs(void **state)
     s2.limit = 5;
     r.pattern = design_pattern(d, "2");
     samples[0] = l0;
-    in = requests_step_input(d, &r, &s2, "Shop", NULL, samples, 1, true, &err);
+    requests_filter filt;
+    in = requests_step_input(d, &r, &s2, "Shop", NULL, samples, 1, true, &filt, &err);
     assert_non_null(in);
+    assert_false(filt.present); /* no filter: none as data either */
     assert_string_equal(path_str(in, "KeyConditionExpression", NULL, NULL), "#n0 = :pk AND begins_with(#n1, :sk)");
     assert_string_equal(path_str(in, "ExpressionAttributeNames", "#n0", NULL), "PK");
-    assert_string_equal(path_str(in, "ExpressionAttributeValues", ":pk", "S"), path_str(l0, "PK", "S", NULL));
+    assert_string_equal(path_str(in, "ExpressionAttributeValues", ":pk", "S"), item_text(l0, "PK"));
     assert_string_equal(path_str(in, "ExpressionAttributeValues", ":sk", "S"), "LINE#");
     assert_int_equal(json_integer_value(json_object_get(in, "Limit")), 5);
     assert_true(json_is_false(json_object_get(in, "ScanIndexForward")));
@@ -258,27 +168,34 @@ static void test_step_inputs(void **state)
     s3.filter = "entityType IN (:type0)";
     r.pattern = design_pattern(d, "3");
     samples[0] = o0;
-    json_t *given = json_pack("{s:s}", ":pk", "STATUS#paid");
-    in = requests_step_input(d, &r, &s3, "Shop", given, samples, 1, true, &err);
+    kp_item given = {0};
+    item_set(&given, ":pk", KP_VAL_S, "STATUS#paid");
+    in = requests_step_input(d, &r, &s3, "Shop", &given, samples, 1, true, &filt, &err);
     assert_non_null(in);
     assert_string_equal(path_str(in, "IndexName", NULL, NULL), "GSI1");
     assert_null(json_object_get(in, "ConsistentRead")); /* strong asked, but a GSI cannot */
     assert_string_equal(path_str(in, "ExpressionAttributeValues", ":pk", "S"), "STATUS#paid");
     assert_string_equal(path_str(in, "ExpressionAttributeValues", ":type0", "S"), "Order");
     assert_string_equal(path_str(in, "FilterExpression", NULL, NULL), "#n1 IN (:type0)");
+    /* the filter sent, as data: it keeps the sample's entity */
+    assert_true(filt.present);
+    assert_int_equal(filt.expr.kind, EXPR_IN);
+    assert_int_equal(expr_eval(&filt.expr, o0, &filt.values), 1);
+    requests_filter_free(&filt);
     json_decref(in);
     /* ... and without the filter when asked so */
-    in = requests_step_input(d, &r, &s3, "Shop", given, samples, 1, false, &err);
+    in = requests_step_input(d, &r, &s3, "Shop", &given, samples, 1, false, &filt, &err);
     assert_null(json_object_get(in, "FilterExpression"));
     assert_null(path_str(in, "ExpressionAttributeValues", ":type0", "S"));
+    assert_false(filt.present);
     json_decref(in);
-    json_decref(given);
+    item_free(&given);
 
     /* BatchGetItem: one key per sample */
     kp_step s4 = step(KP_OP_BATCHGET, -1, order, NULL, NULL, 0);
     samples[0] = o0;
-    samples[1] = json_array_get(orders, 1);
-    in = requests_step_input(d, &r, &s4, "Shop", NULL, samples, 2, true, &err);
+    samples[1] = &orders.v[1];
+    in = requests_step_input(d, &r, &s4, "Shop", NULL, samples, 2, true, NULL, &err);
     json_t *keys = json_object_get(json_object_get(json_object_get(in, "RequestItems"), "Shop"), "Keys");
     assert_int_equal(json_array_size(keys), 2);
     assert_int_equal(json_object_size(json_array_get(keys, 1)), 2); /* PK and SK only */
@@ -287,7 +204,7 @@ static void test_step_inputs(void **state)
     /* TransactWriteItems: one Put per sample */
     kp_step s5 = step(KP_OP_TRANSACTWRITE, -1, order, NULL, NULL, 0);
     samples[1] = l0;
-    in = requests_step_input(d, &r, &s5, "Shop", NULL, samples, 2, true, &err);
+    in = requests_step_input(d, &r, &s5, "Shop", NULL, samples, 2, true, NULL, &err);
     assert_int_equal(json_array_size(json_object_get(in, "TransactItems")), 2);
     assert_string_equal(path_str(json_array_get(json_object_get(in, "TransactItems"), 1), "Put", "TableName", NULL),
                         "Shop");
@@ -297,7 +214,7 @@ static void test_step_inputs(void **state)
     kp_step s6 = step(KP_OP_UPDATEITEM, -1, order, NULL, NULL, 0);
     r.pattern = design_pattern(d, "4");
     samples[0] = o0;
-    in = requests_step_input(d, &r, &s6, "Shop", NULL, samples, 1, true, &err);
+    in = requests_step_input(d, &r, &s6, "Shop", NULL, samples, 1, true, NULL, &err);
     assert_string_equal(path_str(in, "UpdateExpression", NULL, NULL), "SET #c0 = :c0, #c1 = :c1");
     assert_string_equal(path_str(in, "ExpressionAttributeNames", "#c1", NULL), "línea");
     assert_non_null(json_object_get(json_object_get(in, "ExpressionAttributeValues"), ":c1"));
@@ -308,23 +225,26 @@ static void test_step_inputs(void **state)
     kp_step s7 = step(KP_OP_QUERY, -1, order, "PK = :pk", kv7, 2);
     s7.filter = "línea = :línea";
     r.pattern = design_pattern(d, "1");
-    in = requests_step_input(d, &r, &s7, "Shop", NULL, samples, 1, true, &err);
+    in = requests_step_input(d, &r, &s7, "Shop", NULL, samples, 1, true, &filt, &err);
     assert_non_null(in);
     const char *fx = path_str(in, "FilterExpression", NULL, NULL);
     assert_null(strstr(fx, ":línea"));
     assert_non_null(json_object_get(json_object_get(in, "ExpressionAttributeValues"), ":v0"));
-    assert_string_equal(path_str(in, "ExpressionAttributeValues", ":v0", "N"), path_str(o0, "línea", "N", NULL));
+    assert_string_equal(path_str(in, "ExpressionAttributeValues", ":v0", "N"), item_text(o0, "línea"));
+    /* the data keeps the plan's names: the sample passes its own filter */
+    assert_int_equal(expr_eval(&filt.expr, o0, &filt.values), 1);
+    requests_filter_free(&filt);
     json_decref(in);
 
     /* a broken key condition is an error, not a crash */
     kp_step s8 = step(KP_OP_QUERY, -1, order, "PK == :pk", kv1, 2);
-    in = requests_step_input(d, &r, &s8, "Shop", NULL, samples, 1, true, &err);
+    in = requests_step_input(d, &r, &s8, "Shop", NULL, samples, 1, true, NULL, &err);
     assert_null(in);
     assert_non_null(err);
     free(err);
 
-    json_decref(orders);
-    json_decref(lines);
+    item_list_free(&orders);
+    item_list_free(&lines);
     design_free(d);
 }
 
@@ -353,7 +273,8 @@ static void test_export_cloudshop(void **state)
     }
     json_t *pats = json_object_get(doc, "patterns");
     assert_int_equal(json_array_size(pats), dyn);
-    json_t *sample = items_sample(d, ITEMS_DEFAULT_SEED, false, NULL);
+    item_sample sample;
+    item_sample_make(d, ITEM_DEFAULT_SEED, false, &sample);
     size_t k, queries = 0;
     json_t *pj;
     json_array_foreach(pats, k, pj)
@@ -377,25 +298,18 @@ static void test_export_cloudshop(void **state)
             const char *ix = path_str(in, "IndexName", NULL, NULL);
             const char *pkname = ix ? design_index(d, ix)->pk.s : "PK";
             bool found = false;
-            const char *en;
-            json_t *items;
-            json_object_foreach(sample, en, items)
-            {
-                size_t t;
-                json_t *it;
-                json_array_foreach(items, t, it)
-                {
-                    const char *v = path_str(it, pkname, "S", NULL);
+            for (size_t en = 0; en < sample.n; en++)
+                for (size_t t = 0; t < sample.lists[en].n; t++) {
+                    const char *v = item_text(&sample.lists[en].v[t], pkname);
                     found = found || (v && strcmp(v, pk) == 0);
                 }
-            }
             if (!found)
                 fail_msg("pattern %s: example partition '%s' has no sample item",
                          json_string_value(json_object_get(pj, "id")), pk);
         }
     }
     assert_true(queries >= 3);
-    json_decref(sample);
+    item_sample_free(&sample);
     json_decref(doc);
     free(text);
     analysis_free(a);
@@ -405,8 +319,8 @@ static void test_export_cloudshop(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_keycond_parse),  cmocka_unit_test(test_expr_names),
-        cmocka_unit_test(test_filter_eval),    cmocka_unit_test(test_step_inputs),
+        cmocka_unit_test(test_expr_names),
+        cmocka_unit_test(test_step_inputs),
         cmocka_unit_test(test_export_cloudshop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "design_io.h"
+#include "creds.h"
 #include "verify.h"
 #include "support.h"
 
@@ -77,9 +78,9 @@ static void test_credentials(void **state)
                                                                  : v,
                        1);
         }
-        verify_creds cr;
+        kp_creds cr;
         char *err = NULL;
-        bool ok = verify_creds_load(&cr, cases[c].region_opt, &err);
+        bool ok = creds_load(&cr, cases[c].region_opt, &err);
         if (ok != cases[c].ok)
             fail_msg("case %zu: load gave %d, expected %d (%s)", c, ok, cases[c].ok, err ? err : "");
         if (!ok) {
@@ -93,7 +94,7 @@ static void test_credentials(void **state)
         else
             assert_null(cr.session_token);
         assert_string_equal(cr.region, cases[c].region);
-        verify_creds_free(&cr);
+        creds_free(&cr);
         assert_null(cr.access_key);
     }
     for (size_t i = 0; i < sizeof env_names / sizeof *env_names; i++)

@@ -1,307 +1,17 @@
-/* verify.c - `keyplan verify`: the design against a real DynamoDB endpoint (see verify.h).
- * HTTP and SigV4 through libcurl, JSON through jansson. */
+/* verify.c - `keyplan verify`: the design against a real DynamoDB endpoint (see verify.h). The
+ * requests are built by requests.h, sent by ddb.h; what they should return is planeval.h's. */
 #include "verify.h"
 
+#include "ddb.h"
+#include "planeval.h"
 #include "requests.h"
 
-#include <curl/curl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* ---- credentials ---------------------------------------------------------------------------- */
-
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
-        s[--n] = '\0';
-    return s;
-}
-
-/* Value of `key` in section `section` of an INI file (AWS shared config); NULL when absent. */
-static char *ini_get(const char *path, const char *section, const char *alt_section, const char *key)
-{
-    FILE *f = path ? fopen(path, "r") : NULL;
-    if (!f)
-        return NULL;
-    char line[4096];
-    bool in = false;
-    char *found = NULL;
-    while (!found && fgets(line, sizeof line, f)) {
-        char *l = trim(line);
-        if (*l == '[') {
-            char *e = strchr(l, ']');
-            if (e)
-                *e = '\0';
-            char *name = trim(l + 1);
-            in = strcmp(name, section) == 0 || (alt_section && strcmp(name, alt_section) == 0);
-            continue;
-        }
-        if (!in || *l == '#' || *l == ';')
-            continue;
-        char *eq = strchr(l, '=');
-        if (!eq)
-            continue;
-        *eq = '\0';
-        if (strcmp(trim(l), key) == 0)
-            found = xstrdup(trim(eq + 1));
-    }
-    fclose(f);
-    return found;
-}
-
-static char *home_file(const char *env, const char *rel)
-{
-    const char *p = getenv(env);
-    if (p && *p)
-        return xstrdup(p);
-    const char *home = getenv("HOME");
-    return home && *home ? xasprintf("%s/%s", home, rel) : NULL;
-}
-
-static char *env_dup(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v ? xstrdup(v) : NULL;
-}
-
-bool verify_creds_load(verify_creds *c, const char *region_opt, char **err)
-{
-    memset(c, 0, sizeof *c);
-    const char *profile = getenv("AWS_PROFILE");
-    if (!profile || !*profile)
-        profile = "default";
-    c->access_key = env_dup("AWS_ACCESS_KEY_ID");
-    c->secret_key = env_dup("AWS_SECRET_ACCESS_KEY");
-    if (c->access_key && c->secret_key) {
-        c->session_token = env_dup("AWS_SESSION_TOKEN");
-    } else {
-        free(c->access_key);
-        free(c->secret_key);
-        char *path = home_file("AWS_SHARED_CREDENTIALS_FILE", ".aws/credentials");
-        c->access_key = ini_get(path, profile, NULL, "aws_access_key_id");
-        c->secret_key = ini_get(path, profile, NULL, "aws_secret_access_key");
-        c->session_token = ini_get(path, profile, NULL, "aws_session_token");
-        free(path);
-    }
-    if (region_opt && *region_opt)
-        c->region = xstrdup(region_opt);
-    if (!c->region)
-        c->region = env_dup("AWS_REGION");
-    if (!c->region)
-        c->region = env_dup("AWS_DEFAULT_REGION");
-    if (!c->region) {
-        char *path = home_file("AWS_CONFIG_FILE", ".aws/config");
-        char *sect = xasprintf("profile %s", profile);
-        c->region = ini_get(path, sect, profile, "region");
-        free(sect);
-        free(path);
-    }
-    if (!c->region)
-        c->region = xstrdup("us-east-1");
-    if (!c->access_key || !c->secret_key) {
-        *err = xasprintf("no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give profile "
-                         "'%s' in ~/.aws/credentials (DynamoDB Local accepts any values)",
-                         profile);
-        verify_creds_free(c);
-        return false;
-    }
-    return true;
-}
-
-static void wipe_free(char *s)
-{
-    if (!s)
-        return;
-    volatile char *v = s;
-    while (*v)
-        *v++ = '\0';
-    free(s);
-}
-
-void verify_creds_free(verify_creds *c)
-{
-    wipe_free(c->access_key);
-    wipe_free(c->secret_key);
-    wipe_free(c->session_token);
-    free(c->region);
-    memset(c, 0, sizeof *c);
-}
-
-/* ---- the HTTP client ------------------------------------------------------------------------ */
-
-typedef struct ddb {
-    CURL *curl;
-    char *url;
-    char *userpwd;
-    char *sigv4;
-    char *token_header;
-    size_t requests; /* sent */
-} ddb;
-
-static size_t on_body(char *data, size_t size, size_t nmemb, void *ctx)
-{
-    sbuf_addn(ctx, data, size * nmemb);
-    return size * nmemb;
-}
-
-enum { CALL_OK = 0, CALL_API = 1, CALL_TRANSPORT = 2 };
-
-/* Sends one API call. CALL_OK with *out (caller json_decref); CALL_API with *err "Type: message"
- * for an error DynamoDB answered; CALL_TRANSPORT with *err for anything else. */
-static int ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char **err)
-{
-    char *body = json_dumps(in, JSON_COMPACT);
-    char *target = xasprintf("X-Amz-Target: DynamoDB_20120810.%s", op);
-    int rc = CALL_TRANSPORT;
-    *out = NULL;
-    for (int attempt = 0; attempt < 5; attempt++) {
-        struct curl_slist *h = NULL;
-        h = curl_slist_append(h, "Content-Type: application/x-amz-json-1.0");
-        h = curl_slist_append(h, target);
-        if (c->token_header)
-            h = curl_slist_append(h, c->token_header);
-        sbuf resp;
-        sbuf_init(&resp);
-        sbuf_add(&resp, "");
-        curl_easy_reset(c->curl);
-        curl_easy_setopt(c->curl, CURLOPT_URL, c->url);
-        curl_easy_setopt(c->curl, CURLOPT_POST, 1L);
-        curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-        curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
-        curl_easy_setopt(c->curl, CURLOPT_USERPWD, c->userpwd);
-        curl_easy_setopt(c->curl, CURLOPT_AWS_SIGV4, c->sigv4);
-        curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
-        curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &resp);
-        curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, 5L);
-        curl_easy_setopt(c->curl, CURLOPT_TIMEOUT, 60L);
-        curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
-        CURLcode cc = curl_easy_perform(c->curl);
-        curl_slist_free_all(h);
-        c->requests++;
-        if (cc != CURLE_OK) {
-            *err = xasprintf("cannot reach %s: %s", c->url, curl_easy_strerror(cc));
-            sbuf_free(&resp);
-            rc = CALL_TRANSPORT;
-            break;
-        }
-        long status = 0;
-        curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
-        json_error_t je;
-        json_t *j = json_loadb(resp.s, resp.len, 0, &je);
-        if (status == 200 && json_is_object(j)) {
-            *out = j;
-            rc = CALL_OK;
-            sbuf_free(&resp);
-            break;
-        }
-        const char *type = json_string_value(json_object_get(j, "__type"));
-        const char *msg = json_string_value(json_object_get(j, "Message"));
-        if (!msg)
-            msg = json_string_value(json_object_get(j, "message"));
-        bool retry = status >= 500 || (type && (strstr(type, "Throttling") || strstr(type, "ProvisionedThroughput") ||
-                                                strstr(type, "RequestLimitExceeded")));
-        if (retry && attempt < 4) {
-            json_decref(j);
-            sbuf_free(&resp);
-            usleep((useconds_t)(100000u << attempt));
-            continue;
-        }
-        if (type) {
-            const char *hash = strrchr(type, '#');
-            *err = xasprintf("%s: %s", hash ? hash + 1 : type, msg ? msg : "(no message)");
-            rc = CALL_API;
-        } else {
-            *err = xasprintf("%s answered HTTP %ld to %s%s%.200s", c->url, status, op, resp.len ? ": " : "",
-                             resp.len ? resp.s : "");
-            rc = CALL_TRANSPORT;
-        }
-        json_decref(j);
-        sbuf_free(&resp);
-        break;
-    }
-    free(target);
-    free(body);
-    return rc;
-}
-
-/* ---- the world: every loaded item with its entity ---------------------------------------------- */
-
-typedef struct witem {
-    const kp_entity *e;
-    json_t *item; /* borrowed from the sample */
-    char *key;    /* table key text */
-} witem;
-
-typedef struct world {
-    const kp_design *d;
-    witem *v;
-    size_t n, cap;
-} world;
-
-static const char *scalar_of(const json_t *v)
-{
-    const char *k;
-    json_t *x;
-    if (!json_is_object(v))
-        return NULL;
-    json_object_foreach((json_t *)v, k, x)
-    {
-        if (json_is_string(x))
-            return json_string_value(x);
-        if (json_is_true(x))
-            return "true";
-        if (json_is_false(x))
-            return "false";
-    }
-    return NULL;
-}
-
-static const char *sv(const json_t *item, const char *attr)
-{
-    return attr ? scalar_of(json_object_get(item, attr)) : NULL;
-}
-
-static char *key_text(const kp_design *d, const json_t *item)
-{
-    const char *pk = sv(item, d->table.pk.s);
-    const char *sk = d->table.sk.s ? sv(item, d->table.sk.s) : NULL;
-    if (!pk)
-        return xstrdup("?");
-    return sk ? xasprintf("%s=%s, %s=%s", d->table.pk.s, pk, d->table.sk.s, sk) : xasprintf("%s=%s", d->table.pk.s, pk);
-}
-
-static const witem *world_find(const world *w, const char *key)
-{
-    for (size_t i = 0; i < w->n; i++)
-        if (strcmp(w->v[i].key, key) == 0)
-            return &w->v[i];
-    return NULL;
-}
-
-static void world_free(world *w)
-{
-    for (size_t i = 0; i < w->n; i++)
-        free(w->v[i].key);
-    free(w->v);
-}
-
-/* Compares two key values of attribute `attr` the way DynamoDB orders them. */
-static int key_cmp(const kp_design *d, const char *attr, const char *a, const char *b)
-{
-    if (strcmp(items_key_type(d, attr), "N") == 0) {
-        double x = strtod(a, NULL), y = strtod(b, NULL);
-        return x < y ? -1 : x > y;
-    }
-    return strcmp(a, b); /* UTF-8 byte order, as DynamoDB compares strings */
-}
 
 /* ---- per-pattern checking ------------------------------------------------------------------------ */
 
@@ -336,55 +46,17 @@ typedef struct vctx {
     const verify_opts *o;
     ddb *db;
     char *table;
-    json_t *sample; /* {entity: [items]} */
-    world w;
+    item_sample sample; /* every entity's items */
+    planeval_set w;     /* the loaded items */
 } vctx;
 
-static bool on_index(const kp_design *d, ptrdiff_t index, const json_t *item)
+static const kp_item_list *entity_items(const vctx *v, const kp_entity *e)
 {
-    const char *pk = requests_index_pk(d, index), *sk = requests_index_sk(d, index);
-    return sv(item, pk) && (!sk || sv(item, sk));
+    ptrdiff_t i = e ? design_entity_pos(v->d, e->name) : -1;
+    return i < 0 ? NULL : &v->sample.lists[i];
 }
 
-/* The item as index `index` holds it: the whole item on the table, an LSI or an ALL
- * projection, else the keys plus the projected attributes. New reference. */
-static json_t *projected(const kp_design *d, ptrdiff_t index, const json_t *item)
-{
-    if (index < 0 || d->indexes[index].projection == KP_PROJ_ALL)
-        return json_incref((json_t *)item);
-    const kp_index *x = &d->indexes[index];
-    json_t *p = json_object();
-    const char *names[4] = {d->table.pk.s, d->table.sk.s, x->pk.s, x->sk.s};
-    for (int i = 0; i < 4; i++)
-        if (names[i] && json_object_get(item, names[i]))
-            json_object_set(p, names[i], json_object_get(item, names[i]));
-    for (size_t i = 0; x->projection == KP_PROJ_INCLUDE && i < x->ninclude; i++)
-        if (json_object_get(item, x->include[i].s))
-            json_object_set(p, x->include[i].s, json_object_get(item, x->include[i].s));
-    return p;
-}
-
-/* Bytes DynamoDB reads for `item` on index `index`. */
-static size_t read_size(const kp_design *d, ptrdiff_t index, const json_t *item)
-{
-    json_t *p = projected(d, index, item);
-    size_t n = items_size(p);
-    json_decref(p);
-    return n;
-}
-
-/* Read units per 4 KB of the requests verify sends: strong on the table or an LSI, else
- * eventual. A `transactional` read is sent as a consistent read (the plans' GetItem and Query;
- * TransactGetItems would cost twice that). */
-static double unit_factor(const kp_pattern *p, ptrdiff_t index, const kp_design *d)
-{
-    if ((p->consistency == KP_STRONG || p->consistency == KP_TRANSACTIONAL) &&
-        (index < 0 || d->indexes[index].kind == KP_LSI))
-        return 1;
-    return 0.5;
-}
-
-static double units_of(double bytes) { return bytes <= 0 ? 1 : ceil(bytes / 4096.0); }
+static bool numeric_key(const kp_design *d, const char *attr) { return item_key_type(d, attr) == KP_VAL_N; }
 
 static double consumed(const json_t *resp)
 {
@@ -399,68 +71,29 @@ static double consumed(const json_t *resp)
     return json_number_value(json_object_get(cc, "CapacityUnits"));
 }
 
-typedef struct hit {
-    const witem *w;
-    const json_t *item; /* the returned item */
-} hit;
-
+/* The loaded items DynamoDB returned. */
 typedef struct hits {
-    hit *v;
+    const planeval_item **v;
     size_t n, cap;
 } hits;
 
-static void hits_push(hits *h, const witem *w, const json_t *item)
+static void hits_push(hits *h, const planeval_item *w)
 {
     VEC_GROW(h->v, h->n, h->cap);
-    h->v[h->n++] = (hit){w, item};
-}
-
-/* Sorts world items by the index's sort key (then by table key, for ties). */
-typedef struct sortctx {
-    const kp_design *d;
-    const char *sk;
-} sortctx;
-
-static void sort_witems(const kp_design *d, const char *sk, const witem **v, size_t n, bool forward)
-{
-    for (size_t i = 1; i < n; i++) { /* insertion sort: small sets, stable */
-        const witem *x = v[i];
-        size_t j = i;
-        while (j > 0) {
-            int c = sk ? key_cmp(d, sk, sv(v[j - 1]->item, sk), sv(x->item, sk)) : 0;
-            if (c == 0)
-                c = strcmp(v[j - 1]->key, x->key);
-            if (forward ? c <= 0 : c >= 0)
-                break;
-            v[j] = v[j - 1];
-            j--;
-        }
-        v[j] = x;
-    }
-}
-
-static bool sk_matches(const kp_design *d, const requests_keycond *kc, const char *have, const char *v1,
-                       const char *v2)
-{
-    if (kc->op == RQ_SK_NONE)
-        return true;
-    if (!have)
-        return false;
-    if (kc->op == RQ_SK_BEGINS)
-        return strncmp(have, v1, strlen(v1)) == 0;
-    int c = key_cmp(d, kc->sk, have, v1);
-    switch (kc->op) {
-    case RQ_SK_EQ: return c == 0;
-    case RQ_SK_LT: return c < 0;
-    case RQ_SK_LE: return c <= 0;
-    case RQ_SK_GT: return c > 0;
-    case RQ_SK_GE: return c >= 0;
-    case RQ_SK_BETWEEN: return c >= 0 && key_cmp(d, kc->sk, have, v2) <= 0;
-    default: return false;
-    }
+    h->v[h->n++] = w;
 }
 
 static const char *jstr(const json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
+
+/* The key text of a returned item, as planeval_key_text gives it. Caller frees. */
+static char *returned_key(const kp_design *d, const json_t *item)
+{
+    kp_item it;
+    items_from_json(item, &it);
+    char *k = planeval_key_text(d, &it);
+    item_free(&it);
+    return k;
+}
 
 static bool entity_in_pattern(const kp_pattern *p, const kp_entity *e)
 {
@@ -482,9 +115,9 @@ typedef enum filter_mode {
  * DynamoDB's order; `matched_own` counts the pattern's own items the key condition matched
  * before the filter. */
 static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const char *what,
-                    const json_t *returned, const witem **expected, size_t nexp, const witem **opt, size_t nopt,
-                    bool ordered, filter_mode fm, const char *filter, size_t matched_own, const json_t *binding,
-                    hits *out)
+                    const json_t *returned, const planeval_item *const *expected, size_t nexp,
+                    const planeval_item *const *opt, size_t nopt, bool ordered, filter_mode fm, const char *filter,
+                    size_t matched_own, const kp_item *binding, hits *out)
 {
     const kp_design *d = v->d;
     const kp_pattern *p = r->pattern;
@@ -495,13 +128,13 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
     json_t *it;
     json_array_foreach((json_t *)returned, i, it)
     {
-        char *k = key_text(d, it);
-        const witem *w = world_find(&v->w, k);
+        char *k = returned_key(d, it);
+        const planeval_item *w = planeval_set_find(&v->w, k);
         free(k);
         if (!w)
             unknown++;
         else
-            hits_push(&got, w, it);
+            hits_push(&got, w);
     }
     if (unknown)
         fail(c, "%s: %zu returned item(s) are not among the loaded items", what, unknown);
@@ -511,18 +144,18 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
     for (size_t e = 0; e < nexp; e++) {
         bool f = false;
         for (size_t g = 0; g < got.n && !f; g++)
-            f = got.v[g].w == expected[e];
+            f = got.v[g] == expected[e];
         if (!f && !missing++)
             first_missing = expected[e]->key;
     }
     for (size_t g = 0; g < got.n; g++) {
         bool f = false;
         for (size_t e = 0; e < nexp && !f; e++)
-            f = got.v[g].w == expected[e];
+            f = got.v[g] == expected[e];
         for (size_t e = 0; e < nopt && !f; e++)
-            f = got.v[g].w == opt[e];
+            f = got.v[g] == opt[e];
         if (!f && !extra++)
-            first_extra = got.v[g].w->key;
+            first_extra = got.v[g]->key;
     }
     /* opt: items tied on the sort key at the Limit boundary; DynamoDB may return any of them */
     bool count_ok = nopt ? nret >= nexp && nret <= nexp + nopt : nret == nexp;
@@ -533,26 +166,26 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
             sbuf_printf(&c->why, " (unexpected %s)", first_extra);
     } else if (ordered) {
         /* positions compared by sort-key value: items that tie may come back in any order */
-        const char *sk = requests_index_sk(d, s->index);
+        const char *sk = planeval_index_sk(d, s->index);
         for (size_t g = 0; sk && g < got.n && g < nexp; g++) {
-            const char *a = sv(got.v[g].w->item, sk), *b = sv(expected[g]->item, sk);
+            const char *a = item_text(got.v[g]->item, sk), *b = item_text(expected[g]->item, sk);
             if (a && b && strcmp(a, b) != 0) {
                 fail(c, "%s: items come back in another order than the sort key gives (item %zu is %s, expected %s)",
-                     what, g + 1, got.v[g].w->key, expected[g]->key);
+                     what, g + 1, got.v[g]->key, expected[g]->key);
                 break;
             }
         }
     }
     /* the model: only the pattern's entities come back (after the filter it predicted) */
     size_t foreign = 0, mine = 0;
-    const witem *ex = NULL;
+    const planeval_item *ex = NULL;
     for (size_t g = 0; g < got.n; g++) {
-        if (entity_in_pattern(p, got.v[g].w->e)) {
+        if (entity_in_pattern(p, got.v[g]->e)) {
             mine++;
             if (out)
-                hits_push(out, got.v[g].w, got.v[g].item);
+                hits_push(out, got.v[g]);
         } else if (!foreign++) {
-            ex = got.v[g].w;
+            ex = got.v[g];
         }
     }
     if (foreign && fm == FILTER_NONE)
@@ -565,15 +198,15 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
              ex->e ? ex->e->name : "unknown", ex->key);
     /* ... and only items with the caller's values (`by`) */
     for (size_t g = 0; binding && g < got.n; g++) {
-        const witem *w = got.v[g].w;
+        const planeval_item *w = got.v[g];
         if (!entity_in_pattern(p, w->e))
             continue;
         const char *bad = NULL;
         char *have = NULL, *want = NULL;
         for (size_t b = 0; b < p->nby && !bad; b++) {
             const char *an = p->by[b].attr.s;
-            have = items_value_text(d, w->item, an);
-            want = p->by[b].value ? xstrdup(p->by[b].value) : items_value_text(d, binding, an);
+            have = item_value_text(d, w->item, an);
+            want = p->by[b].value ? xstrdup(p->by[b].value) : item_value_text(d, binding, an);
             if (have && want && strcmp(have, want) != 0)
                 bad = an;
             else {
@@ -585,8 +218,8 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
         if (bad) {
             size_t nbad = 0;
             for (size_t q = g; q < got.n; q++) {
-                char *h2 = items_value_text(d, got.v[q].w->item, bad);
-                if (entity_in_pattern(p, got.v[q].w->e) && h2 && strcmp(h2, want) != 0)
+                char *h2 = item_value_text(d, got.v[q]->item, bad);
+                if (entity_in_pattern(p, got.v[q]->e) && h2 && strcmp(h2, want) != 0)
                     nbad++;
                 free(h2);
             }
@@ -616,13 +249,14 @@ static void check_order(vctx *v, check *c, const kp_pattern_result *r, const hit
     const kp_pattern *p = r->pattern;
     if (!p->order.s || r->app_sort || (r->plan != KP_PLAN_QUERY && r->plan != KP_PLAN_GET))
         return;
-    const char *prev = NULL;
+    bool num = numeric_key(v->d, p->order.s);
+    char *prev = NULL;
     for (size_t i = 0; i < h->n; i++) {
-        char *cur = items_value_text(v->d, h->v[i].w->item, p->order.s);
+        char *cur = item_value_text(v->d, h->v[i]->item, p->order.s);
         if (!cur)
             continue;
         if (prev) {
-            int cmp = key_cmp(v->d, p->order.s, prev, cur);
+            int cmp = expr_key_cmp(num, prev, cur);
             if (p->order_desc ? cmp < 0 : cmp > 0) {
                 fail(c, "the model says the key serves 'order: %s %s', but %s=%s comes before %s=%s", p->order.s,
                      p->order_desc ? "desc" : "asc", p->order.s, prev, p->order.s, cur);
@@ -630,10 +264,10 @@ static void check_order(vctx *v, check *c, const kp_pattern_result *r, const hit
                 break;
             }
         }
-        free((char *)prev);
+        free(prev);
         prev = cur;
     }
-    free((char *)prev);
+    free(prev);
 }
 
 /* Runs a request, following pages when no Limit; returns the items (new array) or NULL. */
@@ -643,9 +277,9 @@ static json_t *run_paged(vctx *v, check *c, const char *op, json_t *in, const ch
     for (int page = 0; page < 100; page++) {
         json_t *resp = NULL;
         char *err = NULL;
-        int rc = ddb_call(v->db, op, in, &resp, &err);
-        if (rc != CALL_OK) {
-            if (rc == CALL_TRANSPORT) {
+        ddb_status rc = ddb_call(v->db, op, in, &resp, &err);
+        if (rc != DDB_OK) {
+            if (rc == DDB_TRANSPORT) {
                 c->fatal = true;
                 c->fatal_err = err;
             } else {
@@ -673,59 +307,8 @@ static json_t *run_paged(vctx *v, check *c, const char *op, json_t *in, const ch
     return all;
 }
 
-/* The attributes of a step's value templates that fan out (shard or enum placeholders the
- * caller does not know): each value gets its own request. */
-static void fanout_attrs(const kp_design *d, const kp_pattern *p, const kp_step *s, const char **out, size_t *n)
-{
-    *n = 0;
-    if (!(isfinite(s->count) && s->count > 1))
-        return;
-    for (size_t i = 0; i < s->nvalues; i++) {
-        tpl t;
-        const char *e;
-        size_t off;
-        if (!s->values[i].value || !tpl_parse(s->values[i].value, &t, &e, &off))
-            continue;
-        for (size_t k = 0; k < t.n; k++) {
-            if (t.parts[k].kind != TPL_ATTR)
-                continue;
-            const kp_attr *a = design_attr(d, t.parts[k].text);
-            if (!a || (a->type != KP_ATTR_SHARD && a->type != KP_ATTR_ENUM))
-                continue;
-            bool known = false;
-            for (size_t b = 0; b < p->nby; b++)
-                if (strcmp(p->by[b].attr.s, a->name) == 0)
-                    known = true;
-            for (size_t q = 0; q < *n; q++)
-                if (strcmp(out[q], a->name) == 0)
-                    known = true;
-            if (!known && *n < 4)
-                out[(*n)++] = a->name;
-        }
-        tpl_free(&t);
-    }
-}
-
-static size_t attr_value_count(const kp_attr *a)
-{
-    if (a->type == KP_ATTR_SHARD)
-        return a->shard_count > 0 ? (size_t)a->shard_count : 10;
-    return a->nvalues;
-}
-
-static void set_attr_value(json_t *item, const kp_attr *a, size_t k)
-{
-    if (a->type == KP_ATTR_SHARD) {
-        char *s = xasprintf("%zu", k);
-        json_object_set_new(item, a->name, json_pack("{s:s}", "N", s));
-        free(s);
-    } else {
-        json_object_set_new(item, a->name, json_pack("{s:s}", "S", a->values[k].name));
-    }
-}
-
 /* Renders value `name` of step s over `binding`; NULL when the plan has no such value. */
-static char *render_value(const kp_design *d, const kp_step *s, const char *name, const json_t *binding)
+static char *render_value(const kp_design *d, const kp_step *s, const char *name, const kp_item *binding)
 {
     for (size_t i = 0; i < s->nvalues; i++) {
         if (!s->values[i].name || strcmp(s->values[i].name, name) != 0)
@@ -735,75 +318,40 @@ static char *render_value(const kp_design *d, const kp_step *s, const char *name
         size_t off;
         if (!tpl_parse(s->values[i].value, &t, &e, &off))
             return NULL;
-        char *out = items_render(d, &t, binding);
+        char *out = item_render(d, &t, binding);
         tpl_free(&t);
         return out;
     }
     return NULL;
 }
 
-/* Range bounds: binding copies whose range attribute is a lower and an upper value of the items
- * in the anchor's partition. */
-static void range_bounds(vctx *v, const kp_pattern *p, const kp_entity *e, ptrdiff_t index, const json_t *anchor,
-                         json_t **lo, json_t **hi)
-{
-    *lo = json_deep_copy(anchor);
-    *hi = json_deep_copy(anchor);
-    if (!p->range.s)
-        return;
-    const char *pk = requests_index_pk(v->d, index);
-    const char *pv = sv(anchor, pk);
-    const json_t *vals[256];
-    size_t n = 0;
-    for (size_t i = 0; i < v->w.n && n < 256; i++) {
-        const json_t *it = v->w.v[i].item;
-        if (v->w.v[i].e != e || !on_index(v->d, index, it) || !pv || !sv(it, pk) || strcmp(sv(it, pk), pv) != 0)
-            continue;
-        if (json_object_get(it, p->range.s))
-            vals[n++] = json_object_get(it, p->range.s);
-    }
-    if (n == 0)
-        return;
-    for (size_t i = 1; i < n; i++) /* insertion sort by value */
-        for (size_t j = i; j > 0; j--) {
-            const char *x = scalar_of(vals[j - 1]), *y = scalar_of(vals[j]);
-            if (!x || !y || key_cmp(v->d, p->range.s, x, y) <= 0)
-                break;
-            const json_t *tmp = vals[j - 1];
-            vals[j - 1] = vals[j];
-            vals[j] = tmp;
-        }
-    json_object_set(*lo, p->range.s, (json_t *)vals[n / 4]);
-    json_object_set(*hi, p->range.s, (json_t *)vals[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1]);
-}
-
 /* `range: a` asks for the items whose a lies between two values, both included. Every item of
  * the pattern's entities in the partition with a in [lo, hi] (and kept by the filter) must come
  * back: a bound that stops at the value ("PEDIDO#2025-01-10") sorts before the sort keys that
  * continue after it ("PEDIDO#2025-01-10#4471"), and loses the last value's items. */
-static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const requests_keycond *kc,
-                        const char *pv, const char *upper, const json_t *lo, const json_t *hi, const json_t *ret, const json_t *in,
-                        filter_mode fm, const char *what)
+static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const expr_keycond *kc,
+                        const char *pv, const char *upper, const kp_item *lo, const kp_item *hi, const json_t *ret,
+                        const requests_filter *filt, filter_mode fm, const char *what)
 {
     const kp_design *d = v->d;
     const kp_pattern *p = r->pattern;
     const char *ra = p->range.s;
-    const char *lov = sv(lo, ra), *hiv = sv(hi, ra);
+    const char *lov = item_text(lo, ra), *hiv = item_text(hi, ra);
     if (!lov || !hiv)
         return;
-    const char *fx = jstr(in, "FilterExpression");
+    bool pknum = numeric_key(d, kc->pk), rnum = numeric_key(d, ra);
     for (size_t i = 0; i < v->w.n; i++) {
-        const witem *w = &v->w.v[i];
-        const char *val = sv(w->item, ra);
-        const char *ipk = sv(w->item, kc->pk);
-        if (!entity_in_pattern(p, w->e) || !on_index(d, s->index, w->item) || !val || !ipk ||
-            key_cmp(d, kc->pk, ipk, pv) != 0 || key_cmp(d, ra, val, lov) < 0 || key_cmp(d, ra, val, hiv) > 0)
+        const planeval_item *w = &v->w.v[i];
+        const char *val = item_text(w->item, ra);
+        const char *ipk = item_text(w->item, kc->pk);
+        if (!entity_in_pattern(p, w->e) || !planeval_on_index(d, s->index, w->item) || !val || !ipk ||
+            expr_key_cmp(pknum, ipk, pv) != 0 || expr_key_cmp(rnum, val, lov) < 0 || expr_key_cmp(rnum, val, hiv) > 0)
             continue;
-        if (fm == FILTER_SENT && fx) {
-            json_t *view = projected(d, s->index, w->item);
-            int keep = requests_filter_eval(fx, view, json_object_get(in, "ExpressionAttributeValues"),
-                                            json_object_get(in, "ExpressionAttributeNames"));
-            json_decref(view);
+        if (fm == FILTER_SENT && filt->present) {
+            kp_item view;
+            planeval_project(d, s->index, w->item, &view);
+            int keep = expr_eval(&filt->expr, &view, &filt->values);
+            item_free(&view);
             if (keep != 1)
                 continue;
         }
@@ -812,7 +360,7 @@ static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_
         json_t *it;
         json_array_foreach((json_t *)ret, k, it)
         {
-            char *key = key_text(d, it);
+            char *key = returned_key(d, it);
             back = back || strcmp(key, w->key) == 0;
             free(key);
         }
@@ -828,51 +376,50 @@ static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_
 }
 
 /* One Query or GetItem of a step with the values rendered from `binding` (lo/hi for ranges). */
-static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const json_t *binding,
-                      const json_t *lo, const json_t *hi, const json_t *by_binding, hits *out)
+static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const kp_item *binding,
+                      const kp_item *lo, const kp_item *hi, const kp_item *by_binding, hits *out)
 {
     const kp_design *d = v->d;
     const kp_pattern *p = r->pattern;
-    requests_keycond kc;
+    expr_keycond kc;
     char *err = NULL;
-    if (!requests_keycond_parse(s->key_condition, &kc, &err)) {
+    if (!expr_keycond_parse(s->key_condition, &kc, &err)) {
         fail(c, "%s", err);
         free(err);
         return;
     }
-    json_t *values = json_object();
+    kp_item values = {0};
+    requests_filter filt = {0};
     char *pv = render_value(d, s, kc.pk_value, binding);
-    char *v1 = kc.sk_value ? render_value(d, s, kc.sk_value, kc.op == RQ_SK_BETWEEN ? lo : binding) : NULL;
+    char *v1 = kc.sk_value ? render_value(d, s, kc.sk_value, kc.op == EXPR_SK_BETWEEN ? lo : binding) : NULL;
     char *v2 = kc.sk_value2 ? render_value(d, s, kc.sk_value2, hi) : NULL;
     if (!pv || (kc.sk_value && !v1) || (kc.sk_value2 && !v2)) {
         fail(c, "the plan's values (%s) cannot be filled from a sample %s item", kc.pk_value,
              s->entity ? s->entity->name : "");
         goto done;
     }
-    json_object_set_new(values, kc.pk_value, json_string(pv));
+    item_set(&values, kc.pk_value, KP_VAL_S, pv);
     if (v1)
-        json_object_set_new(values, kc.sk_value, json_string(v1));
+        item_set(&values, kc.sk_value, KP_VAL_S, v1);
     if (v2)
-        json_object_set_new(values, kc.sk_value2, json_string(v2));
-    const json_t *samples[1] = {binding};
+        item_set(&values, kc.sk_value2, KP_VAL_S, v2);
+    const kp_item *samples[1] = {binding};
     bool predicted_filter = r->filter || (s->filter && *s->filter);
     filter_mode fm = predicted_filter ? FILTER_SENT : FILTER_NONE;
     bool get = s->op == KP_OP_GETITEM;
     if (get && predicted_filter)
         fm = FILTER_CLIENT;
-    json_t *in = requests_step_input(d, r, s, v->table, values, samples, 1, !get, &err);
+    json_t *in = requests_step_input(d, r, s, v->table, &values, samples, 1, !get, &filt, &err);
     if (in && fm == FILTER_SENT) {
-        const char *fx = jstr(in, "FilterExpression");
-        json_t *probe = json_object();
-        if (!fx || requests_filter_eval(fx, probe, json_object_get(in, "ExpressionAttributeValues"),
-                                        json_object_get(in, "ExpressionAttributeNames")) < 0) {
+        kp_item probe = {0};
+        if (!filt.present || expr_eval(&filt.expr, &probe, &filt.values) < 0) {
             /* a filter verify cannot evaluate: leave it to verify's entity check */
             fm = FILTER_CLIENT;
             json_decref(in);
-            in = requests_step_input(d, r, s, v->table, values, samples, 1, false, &err);
+            requests_filter_free(&filt);
+            in = requests_step_input(d, r, s, v->table, &values, samples, 1, false, NULL, &err);
             sbuf_printf(&c->info, "(filter '%s' checked as an entity filter) ", s->filter ? s->filter : "");
         }
-        json_decref(probe);
     }
     if (!in) {
         fail(c, "%s", err);
@@ -885,106 +432,61 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
         goto done;
     }
     /* the plan evaluated over the loaded items: key condition, order, Limit, then the filter */
-    const witem **exp = xcalloc(v->w.n + 1, sizeof *exp);
-    size_t nexp = 0;
-    for (size_t i = 0; i < v->w.n; i++) {
-        const json_t *it = v->w.v[i].item;
-        if (!on_index(d, s->index, it))
-            continue;
-        const char *ipk = sv(it, kc.pk);
-        if (!ipk || key_cmp(d, kc.pk, ipk, pv) != 0)
-            continue;
-        if (!sk_matches(d, &kc, kc.sk ? sv(it, kc.sk) : NULL, v1, v2))
-            continue;
-        exp[nexp++] = &v->w.v[i];
-    }
-    bool forward = get ? true : s->forward;
-    const char *isk = requests_index_sk(d, s->index);
-    sort_witems(d, isk, exp, nexp, forward);
-    /* Limit: the first items by sort key; items tied with the last one kept are all possible */
-    size_t nall = nexp, nopt = 0;
-    if (!get && isfinite(s->limit) && s->limit >= 1 && nexp > (size_t)s->limit) {
-        size_t lim = (size_t)s->limit;
-        const char *bv = isk ? sv(exp[lim - 1]->item, isk) : NULL;
-        size_t first = lim; /* first item tied with the boundary value */
-        while (bv && first > 0 && sv(exp[first - 1]->item, isk) && strcmp(sv(exp[first - 1]->item, isk), bv) == 0)
-            first--;
-        size_t last = lim;
-        while (bv && last < nall && sv(exp[last]->item, isk) && strcmp(sv(exp[last]->item, isk), bv) == 0)
-            last++;
-        if (last > lim) { /* ties straddle the boundary */
-            nexp = first;
-            nopt = last - first;
-        } else {
-            nexp = lim;
-        }
-    }
+    planeval_query q = {.index = s->index, .kc = &kc, .pk_value = pv, .sk_value = v1, .sk_value2 = v2,
+                        .forward = get ? true : s->forward, .limit = get ? NAN : s->limit};
+    planeval_result res;
+    planeval_query_run(d, &v->w, &q, &res);
     /* capacity by the model's rules over what is read (before any filter) */
-    double f = unit_factor(p, s->index, d);
+    double f = planeval_read_factor(d, p, s->index);
     double bytes = 0;
     size_t matched_own = 0;
-    size_t nread = nopt ? (size_t)s->limit : nexp;
-    for (size_t i = 0; i < nread && i < nall; i++) {
-        bytes += (double)read_size(d, s->index, exp[i]->item);
-        if (exp[i]->e == s->entity || (!s->entity && entity_in_pattern(p, exp[i]->e)))
+    for (size_t i = 0; i < res.nread; i++) {
+        bytes += (double)planeval_read_bytes(d, s->index, res.v[i]->item);
+        if (res.v[i]->e == s->entity || (!s->entity && entity_in_pattern(p, res.v[i]->e)))
             matched_own++;
     }
-    c->predicted += units_of(bytes) * f;
+    c->predicted += planeval_read_units(bytes) * f;
     c->tolerance += f;
     c->cap_checked = true;
-    const char *fx = jstr(in, "FilterExpression");
-    if (fm == FILTER_SENT && fx) {
-        size_t kept = 0, keptopt = 0;
-        for (size_t i = 0; i < nexp + nopt; i++) {
-            json_t *view = projected(d, s->index, exp[i]->item);
-            if (requests_filter_eval(fx, view, json_object_get(in, "ExpressionAttributeValues"),
-                                     json_object_get(in, "ExpressionAttributeNames")) == 1) {
-                exp[kept + keptopt] = exp[i];
-                if (i < nexp)
-                    kept++;
-                else
-                    keptopt++;
-            }
-            json_decref(view);
-        }
-        nexp = kept;
-        nopt = keptopt;
-    }
+    if (fm == FILTER_SENT && filt.present)
+        planeval_filter(d, s->index, &filt.expr, &filt.values, NULL, NULL, &res);
     char *what = xasprintf("%s %s", kp_op_name(s->op), pv);
-    compare(v, c, r, s, what, ret, exp, nexp, exp + nexp, nopt, !get, fm, s->filter, matched_own, by_binding, out);
-    if (kc.op == RQ_SK_BETWEEN && p->range.s && nall <= nexp + nopt)
-        check_range(v, c, r, s, &kc, pv, v2, lo, hi, ret, in, fm, what);
+    compare(v, c, r, s, what, ret, res.v, res.n, res.v + res.n, res.nopt, !get, fm, s->filter, matched_own,
+            by_binding, out);
+    if (kc.op == EXPR_SK_BETWEEN && p->range.s && res.nall <= res.n + res.nopt)
+        check_range(v, c, r, s, &kc, pv, v2, lo, hi, ret, &filt, fm, what);
     free(what);
-    free(exp);
+    planeval_result_free(&res);
     json_decref(ret);
     json_decref(in);
 done:
-    json_decref(values);
+    item_free(&values);
+    requests_filter_free(&filt);
     free(pv);
     free(v1);
     free(v2);
-    requests_keycond_free(&kc);
+    expr_keycond_free(&kc);
 }
 
-static bool by_equal(vctx *v, const kp_pattern *p, const json_t *a, const json_t *b)
+static bool by_equal(const kp_pattern *p, const kp_item *a, const kp_item *b)
 {
     for (size_t i = 0; i < p->nby; i++) {
-        const char *x = sv(a, p->by[i].attr.s), *y = sv(b, p->by[i].attr.s);
+        const char *x = item_text(a, p->by[i].attr.s), *y = item_text(b, p->by[i].attr.s);
         if (x && y && strcmp(x, y) != 0)
             return false;
     }
-    (void)v;
     return true;
 }
 
-static void run_scan(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const json_t *binding,
+static void run_scan(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const kp_item *binding,
                      hits *out)
 {
     const kp_design *d = v->d;
     const kp_pattern *p = r->pattern;
     char *err = NULL;
-    const json_t *samples[1] = {binding};
-    json_t *in = requests_step_input(d, r, s, v->table, NULL, samples, 1, true, &err);
+    const kp_item *samples[1] = {binding};
+    requests_filter filt;
+    json_t *in = requests_step_input(d, r, s, v->table, NULL, samples, 1, true, &filt, &err);
     if (!in) {
         fail(c, "%s", err);
         free(err);
@@ -993,57 +495,41 @@ static void run_scan(vctx *v, check *c, const kp_pattern_result *r, const kp_ste
     json_t *ret = run_paged(v, c, "Scan", in, "Items");
     if (!ret) {
         json_decref(in);
+        requests_filter_free(&filt);
         return;
     }
-    const witem **exp = xcalloc(v->w.n + 1, sizeof *exp);
-    size_t nexp = 0;
+    planeval_result res;
+    planeval_scan(d, &v->w, s->index, &res);
     double bytes = 0;
-    const char *fx = jstr(in, "FilterExpression");
-    const json_t *fvals = json_object_get(in, "ExpressionAttributeValues");
-    const json_t *fnames = json_object_get(in, "ExpressionAttributeNames");
-    for (size_t i = 0; i < v->w.n; i++) {
-        const json_t *it = v->w.v[i].item;
-        if (!on_index(d, s->index, it))
-            continue;
-        bytes += (double)read_size(d, s->index, it);
-        json_t *view = projected(d, s->index, it);
-        int keep = fx ? requests_filter_eval(fx, view, fvals, fnames) : 1;
-        json_decref(view);
-        if (keep < 0) {
-            /* unreadable filter: the pattern's `by` values, compared as text */
-            keep = 1;
-            for (size_t b = 0; b < p->nby && keep; b++) {
-                const char *x = sv(it, p->by[b].attr.s);
-                const char *y = p->by[b].value ? p->by[b].value : sv(binding, p->by[b].attr.s);
-                keep = x && y && strcmp(x, y) == 0;
-            }
-        }
-        if (keep)
-            exp[nexp++] = &v->w.v[i];
-    }
-    double f = unit_factor(p, s->index, d);
-    c->predicted += units_of(bytes) * f;
+    for (size_t i = 0; i < res.nread; i++)
+        bytes += (double)planeval_read_bytes(d, s->index, res.v[i]->item);
+    /* a filter verify cannot evaluate: the pattern's `by` values, compared as text */
+    if (filt.present)
+        planeval_filter(d, s->index, &filt.expr, &filt.values, p, binding, &res);
+    double f = planeval_read_factor(d, p, s->index);
+    c->predicted += planeval_read_units(bytes) * f;
     c->tolerance += f;
     c->cap_checked = true;
-    compare(v, c, r, s, "Scan", ret, exp, nexp, NULL, 0, false, FILTER_CLIENT, s->filter, 0, NULL, out);
-    free(exp);
+    compare(v, c, r, s, "Scan", ret, res.v, res.n, NULL, 0, false, FILTER_CLIENT, s->filter, 0, NULL, out);
+    planeval_result_free(&res);
+    requests_filter_free(&filt);
     json_decref(ret);
     json_decref(in);
 }
 
-static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const witem **want,
-                         size_t nwant, hits *out)
+static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s,
+                         const planeval_item **want, size_t nwant, hits *out)
 {
     const kp_design *d = v->d;
     if (nwant == 0)
         return;
     if (nwant > 100)
         nwant = 100; /* BatchGetItem's limit */
-    const json_t **samples = xcalloc(nwant, sizeof *samples);
+    const kp_item **samples = xcalloc(nwant, sizeof *samples);
     for (size_t i = 0; i < nwant; i++)
         samples[i] = want[i]->item;
     char *err = NULL;
-    json_t *in = requests_step_input(d, r, s, v->table, NULL, samples, nwant > 100 ? 100 : nwant, false, &err);
+    json_t *in = requests_step_input(d, r, s, v->table, NULL, samples, nwant, false, NULL, &err);
     free(samples);
     if (!in) {
         fail(c, "%s", err);
@@ -1051,10 +537,10 @@ static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp
         return;
     }
     json_t *resp = NULL;
-    int rc = ddb_call(v->db, "BatchGetItem", in, &resp, &err);
+    ddb_status rc = ddb_call(v->db, "BatchGetItem", in, &resp, &err);
     json_decref(in);
-    if (rc != CALL_OK) {
-        if (rc == CALL_TRANSPORT) {
+    if (rc != DDB_OK) {
+        if (rc == DDB_TRANSPORT) {
             c->fatal = true;
             c->fatal_err = err;
         } else {
@@ -1066,9 +552,9 @@ static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp
     c->requests++;
     c->measured += consumed(resp);
     json_t *ret = json_object_get(json_object_get(resp, "Responses"), v->table);
-    double f = unit_factor(r->pattern, -1, d), units = 0;
+    double f = planeval_read_factor(d, r->pattern, -1), units = 0;
     for (size_t i = 0; i < nwant; i++)
-        units += units_of((double)items_size(want[i]->item));
+        units += planeval_read_units((double)item_size(want[i]->item));
     c->predicted += units * f;
     c->tolerance += f;
     c->cap_checked = true;
@@ -1079,31 +565,70 @@ static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp
     json_decref(resp);
 }
 
-static const json_t *entity_items(vctx *v, const kp_entity *e)
+/* The anchor of a later step: an item of its entity that agrees with the first step's `by`
+ * values, else planeval_anchor's choice. */
+static const kp_item *step_anchor(vctx *v, const kp_pattern *p, const kp_step *s, const kp_entity *e,
+                                  const kp_item *binding)
 {
-    return e ? json_object_get(v->sample, e->name) : NULL;
+    const kp_item_list *items = entity_items(v, e);
+    for (size_t i = 0; binding && items && i < items->n; i++)
+        if (planeval_on_index(v->d, s->index, &items->v[i]) && by_equal(p, &items->v[i], binding))
+            return &items->v[i];
+    return planeval_anchor(v->d, p, s->index, items);
 }
 
-/* The anchor of a later step: an item of its entity that agrees with the first step's `by`
- * values, else requests_anchor's choice. */
-static const json_t *step_anchor(vctx *v, const kp_pattern *p, const kp_step *s, const kp_entity *e,
-                                 const json_t *binding)
+/* One step that queries with the values of `anchor` (the caller's `by` from `binding`): a Scan,
+ * or a Query/GetItem per fan-out value. */
+static void run_anchored(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const kp_entity *e,
+                         const kp_item *anchor, const kp_item *binding, hits *got)
 {
-    const json_t *items = entity_items(v, e);
-    if (binding) {
-        size_t i;
-        json_t *it;
-        json_array_foreach((json_t *)items, i, it) if (on_index(v->d, s->index, it) && by_equal(v, p, it, binding))
-            return it;
+    const kp_design *d = v->d;
+    const kp_pattern *p = r->pattern;
+    kp_item b;
+    item_copy(&b, anchor);
+    for (size_t q = 0; q < p->nby; q++) /* the caller's values hold for every step */
+        if (item_get(binding, p->by[q].attr.s) && item_get(&b, p->by[q].attr.s))
+            item_set_value(&b, p->by[q].attr.s, item_get(binding, p->by[q].attr.s));
+    if (s->op == KP_OP_SCAN) {
+        run_scan(v, c, r, s, &b, got);
+        item_free(&b);
+        return;
     }
-    return requests_anchor(v->d, p, e, s->index, items);
+    const char *fan[4];
+    size_t nfan = planeval_fanout(d, p, s, fan);
+    size_t combos = 1;
+    for (size_t q = 0; q < nfan; q++)
+        combos *= planeval_value_count(design_attr(d, fan[q]));
+    if (combos > 64)
+        combos = 64;
+    for (size_t m = 0; m < combos && !c->fatal; m++) {
+        kp_item bm;
+        item_copy(&bm, &b);
+        size_t rest = m;
+        for (size_t q = 0; q < nfan; q++) {
+            const kp_attr *a = design_attr(d, fan[q]);
+            size_t cnt = planeval_value_count(a);
+            planeval_set_value(&bm, a, cnt ? rest % cnt : 0);
+            rest = cnt ? rest / cnt : 0;
+        }
+        kp_item lo, hi;
+        planeval_range_bounds(d, &v->w, p, e, s->index, &bm, &lo, &hi);
+        run_keyed(v, c, r, s, &bm, &lo, &hi, &bm, got);
+        item_free(&lo);
+        item_free(&hi);
+        item_free(&bm);
+    }
+    if (nfan)
+        sbuf_printf(&c->info, "fan-out over %zu values ", combos);
+    item_free(&b);
 }
 
 static void verify_read(vctx *v, check *c, const kp_pattern_result *r)
 {
     const kp_design *d = v->d;
     const kp_pattern *p = r->pattern;
-    json_t *binding = NULL; /* the first step's anchor: the caller's `by` values */
+    kp_item binding = {0}; /* the first step's anchor: the caller's `by` values */
+    bool bound = false;
     hits prev = {0};
     for (size_t k = 0; k < r->nsteps && !c->fatal; k++) {
         const kp_step *s = &r->steps[k];
@@ -1111,7 +636,7 @@ static void verify_read(vctx *v, check *c, const kp_pattern_result *r)
         hits got = {0};
         if (k > 0 && p->njoin > 0) {
             /* a chain: the previous result supplies this step's keys */
-            const witem **want = xcalloc(v->w.n + 1, sizeof *want);
+            const planeval_item **want = xcalloc(v->w.n + 1, sizeof *want);
             size_t nwant = 0;
             for (size_t i = 0; i < v->w.n; i++) {
                 if (v->w.v[i].e != e)
@@ -1120,8 +645,8 @@ static void verify_read(vctx *v, check *c, const kp_pattern_result *r)
                 for (size_t q = 0; q < prev.n && !found; q++) {
                     bool all = true;
                     for (size_t j = 0; j < p->njoin && all; j++) {
-                        const char *x = sv(v->w.v[i].item, p->join[j].to.s);
-                        const char *y = sv(prev.v[q].w->item, p->join[j].from.s);
+                        const char *x = item_text(v->w.v[i].item, p->join[j].to.s);
+                        const char *y = item_text(prev.v[q]->item, p->join[j].from.s);
                         all = x && y && strcmp(x, y) == 0;
                     }
                     found = all;
@@ -1141,59 +666,27 @@ static void verify_read(vctx *v, check *c, const kp_pattern_result *r)
             free(want);
         } else if (s->op == KP_OP_BATCHGET) {
             /* a batch without a chain: the items of the entity that match the caller's values */
-            const witem **want = xcalloc(v->w.n + 1, sizeof *want);
+            const planeval_item **want = xcalloc(v->w.n + 1, sizeof *want);
             size_t nwant = 0;
             for (size_t i = 0; i < v->w.n && nwant < 100; i++)
-                if (v->w.v[i].e == e && (!binding || by_equal(v, p, v->w.v[i].item, binding)))
+                if (v->w.v[i].e == e && (!bound || by_equal(p, v->w.v[i].item, &binding)))
                     want[nwant++] = &v->w.v[i];
             run_batchget(v, c, r, s, want, nwant, &got);
             free(want);
         } else {
-            const json_t *anchor = k == 0 ? requests_anchor(d, p, e, s->index, entity_items(v, e))
-                                          : step_anchor(v, p, s, e, binding);
+            const kp_item *anchor = k == 0 ? planeval_anchor(d, p, s->index, entity_items(v, e))
+                                           : step_anchor(v, p, s, e, bound ? &binding : NULL);
             if (!anchor) {
                 fail(c, "no sample %s item lies on %s with the pattern's values", e ? e->name : "(no entity)",
                      s->index < 0 ? "the table" : d->indexes[s->index].name);
                 free(got.v);
                 break;
             }
-            if (!binding)
-                binding = json_deep_copy(anchor);
-            json_t *b = json_deep_copy(anchor);
-            for (size_t q = 0; q < p->nby; q++) /* the caller's values hold for every step */
-                if (json_object_get(binding, p->by[q].attr.s) && json_object_get(b, p->by[q].attr.s))
-                    json_object_set(b, p->by[q].attr.s, json_object_get(binding, p->by[q].attr.s));
-            if (s->op == KP_OP_SCAN) {
-                run_scan(v, c, r, s, b, &got);
-            } else {
-                const char *fan[4];
-                size_t nfan;
-                fanout_attrs(d, p, s, fan, &nfan);
-                size_t combos = 1;
-                for (size_t q = 0; q < nfan; q++)
-                    combos *= attr_value_count(design_attr(d, fan[q]));
-                if (combos > 64)
-                    combos = 64;
-                for (size_t m = 0; m < combos && !c->fatal; m++) {
-                    json_t *bm = json_deep_copy(b);
-                    size_t rest = m;
-                    for (size_t q = 0; q < nfan; q++) {
-                        const kp_attr *a = design_attr(d, fan[q]);
-                        size_t cnt = attr_value_count(a);
-                        set_attr_value(bm, a, cnt ? rest % cnt : 0);
-                        rest = cnt ? rest / cnt : 0;
-                    }
-                    json_t *lo, *hi;
-                    range_bounds(v, p, e, s->index, bm, &lo, &hi);
-                    run_keyed(v, c, r, s, bm, lo, hi, bm, &got);
-                    json_decref(lo);
-                    json_decref(hi);
-                    json_decref(bm);
-                }
-                if (nfan)
-                    sbuf_printf(&c->info, "fan-out over %zu values ", combos);
+            if (!bound) {
+                item_copy(&binding, anchor);
+                bound = true;
             }
-            json_decref(b);
+            run_anchored(v, c, r, s, e, anchor, &binding, &got);
         }
         if (r->nsteps == 1 || k == 0)
             check_order(v, c, r, &got);
@@ -1201,42 +694,29 @@ static void verify_read(vctx *v, check *c, const kp_pattern_result *r)
         prev = got;
     }
     free(prev.v);
-    json_decref(binding);
+    item_free(&binding);
 }
 
 /* ---- writes ---------------------------------------------------------------------------------- */
 
-/* A fresh item of `e` (a key no loaded item has), or NULL. New reference. */
-static json_t *fresh_item(vctx *v, const kp_entity *e)
+/* A fresh item of `e` (a key no loaded item has) into *out; false when there is none. */
+static bool fresh_item(vctx *v, const kp_entity *e, kp_item *out)
 {
-    size_t have = json_array_size(entity_items(v, e));
-    json_t *g = items_generate(v->d, e, have + 4, ITEMS_DEFAULT_SEED);
-    json_t *out = NULL;
-    for (size_t i = json_array_size(g); i-- > 0 && !out;) {
-        char *k = key_text(v->d, json_array_get(g, i));
-        if (!world_find(&v->w, k)) {
-            out = json_incref(json_array_get(g, i));
-            items_pad(e, out);
+    const kp_item_list *have = entity_items(v, e);
+    kp_item_list g = {0};
+    item_generate(v->d, e, (have ? have->n : 0) + 4, ITEM_DEFAULT_SEED, &g);
+    bool found = false;
+    for (size_t i = g.n; i-- > 0 && !found;) {
+        char *k = planeval_key_text(v->d, &g.v[i]);
+        if (!planeval_set_find(&v->w, k)) {
+            item_copy(out, &g.v[i]);
+            item_pad(e, out);
+            found = true;
         }
         free(k);
     }
-    json_decref(g);
-    return out;
-}
-
-/* Write units of a new item by the model's rules: 1 KB units, each index holding it writes its
- * projected entry. */
-static double write_units(const kp_design *d, const json_t *item)
-{
-    double u = ceil((double)items_size(item) / 1024.0);
-    if (u < 1)
-        u = 1;
-    for (size_t i = 0; i < d->nindexes; i++)
-        if (on_index(d, (ptrdiff_t)i, item)) {
-            double x = ceil((double)read_size(d, (ptrdiff_t)i, item) / 1024.0);
-            u += x < 1 ? 1 : x;
-        }
-    return u;
+    item_list_free(&g);
+    return found;
 }
 
 static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
@@ -1250,54 +730,54 @@ static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
             s->op != KP_OP_TRANSACTWRITE)
             continue; /* the read half of a find-then-write is not re-checked here */
         const kp_entity *e = s->entity ? s->entity : (p->nentities ? design_entity(d, p->entities[0].s) : NULL);
-        const json_t *samples[100];
+        const kp_item *samples[100];
         size_t ns = 0;
-        json_t *hold = json_array();
+        kp_item_list hold = {0}; /* fresh items */
         if (s->op == KP_OP_TRANSACTWRITE) {
-            for (size_t q = 0; q < p->nentities && ns < 100; q++) {
-                json_t *f = fresh_item(v, design_entity(d, p->entities[q].s));
-                if (f) {
-                    json_array_append_new(hold, f);
-                    samples[ns++] = f;
-                }
+            for (size_t q = 0; q < p->nentities && hold.n < 100; q++) {
+                kp_item f;
+                if (fresh_item(v, design_entity(d, p->entities[q].s), &f))
+                    *item_list_push(&hold) = f;
             }
+            for (size_t q = 0; q < hold.n; q++)
+                samples[ns++] = &hold.v[q];
         } else if (s->op == KP_OP_PUTITEM) {
-            json_t *f = e ? fresh_item(v, e) : NULL;
-            if (f) {
-                json_array_append_new(hold, f);
-                samples[ns++] = f;
+            kp_item f;
+            if (e && fresh_item(v, e, &f)) {
+                *item_list_push(&hold) = f;
+                samples[ns++] = &hold.v[0];
             }
         } else {
-            const json_t *items = entity_items(v, e);
-            if (json_array_size(items))
-                samples[ns++] = json_array_get(items, json_array_size(items) - 1);
+            const kp_item_list *items = entity_items(v, e);
+            if (items && items->n)
+                samples[ns++] = &items->v[items->n - 1];
         }
         if (ns == 0) {
             fail(c, "no sample %s item to write", e ? e->name : "");
-            json_decref(hold);
+            item_list_free(&hold);
             continue;
         }
         char *err = NULL;
-        json_t *in = requests_step_input(d, r, s, v->table, NULL, samples, ns, false, &err);
+        json_t *in = requests_step_input(d, r, s, v->table, NULL, samples, ns, false, NULL, &err);
         if (!in) {
             fail(c, "%s", err);
             free(err);
-            json_decref(hold);
+            item_list_free(&hold);
             continue;
         }
         json_t *resp = NULL;
-        int rc = ddb_call(v->db, op, in, &resp, &err);
+        ddb_status rc = ddb_call(v->db, op, in, &resp, &err);
         json_decref(in);
-        if (rc == CALL_TRANSPORT) {
+        if (rc == DDB_TRANSPORT) {
             c->fatal = true;
             c->fatal_err = err;
-            json_decref(hold);
+            item_list_free(&hold);
             return;
         }
-        if (rc == CALL_API) {
+        if (rc == DDB_API) {
             fail(c, "%s rejected: %s", op, err);
             free(err);
-            json_decref(hold);
+            item_list_free(&hold);
             continue;
         }
         c->requests++;
@@ -1305,14 +785,14 @@ static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
         c->measured += consumed(resp);
         if (s->op == KP_OP_PUTITEM) {
             /* a new item: the model's write units are exact up to the number-size estimate */
-            c->predicted += write_units(d, samples[0]);
+            c->predicted += planeval_write_units(d, samples[0]);
             c->tolerance += 1;
             c->cap_checked = true;
         } else {
             c->cap_unchecked = true;
         }
         json_decref(resp);
-        json_decref(hold);
+        item_list_free(&hold);
     }
 }
 
@@ -1323,7 +803,8 @@ static void add_attr_def(const kp_design *d, json_t *defs, const char *name)
     size_t i;
     json_t *x;
     json_array_foreach(defs, i, x) if (strcmp(jstr(x, "AttributeName"), name) == 0) return;
-    json_array_append_new(defs, json_pack("{s:s,s:s}", "AttributeName", name, "AttributeType", items_key_type(d, name)));
+    json_array_append_new(defs, json_pack("{s:s,s:s}", "AttributeName", name, "AttributeType",
+                                          kp_vtype_name(item_key_type(d, name))));
 }
 
 static json_t *key_schema(const char *pk, const char *sk)
@@ -1376,14 +857,14 @@ static json_t *create_table_input(const kp_design *d, const char *table)
     return in;
 }
 
-static int wait_active(vctx *v, char **err)
+static ddb_status wait_active(vctx *v, char **err)
 {
     json_t *in = json_pack("{s:s}", "TableName", v->table);
-    int rc = CALL_TRANSPORT;
+    ddb_status rc = DDB_TRANSPORT;
     for (int i = 0; i < 600 && !(v->o->stop && *v->o->stop); i++) { /* up to 2 minutes */
         json_t *resp = NULL;
         rc = ddb_call(v->db, "DescribeTable", in, &resp, err);
-        if (rc != CALL_OK)
+        if (rc != DDB_OK)
             break;
         json_t *t = json_object_get(resp, "Table");
         bool active = jstr(t, "TableStatus") && strcmp(jstr(t, "TableStatus"), "ACTIVE") == 0;
@@ -1398,25 +879,25 @@ static int wait_active(vctx *v, char **err)
         json_decref(resp);
         if (active) {
             json_decref(in);
-            return CALL_OK;
+            return DDB_OK;
         }
         usleep(200000);
-        rc = CALL_TRANSPORT;
+        rc = DDB_TRANSPORT;
     }
     json_decref(in);
-    if (rc == CALL_TRANSPORT && !*err)
+    if (rc == DDB_TRANSPORT && !*err)
         *err = v->o->stop && *v->o->stop ? xstrdup("interrupted")
                                           : xasprintf("table %s did not become ACTIVE within 2 minutes", v->table);
     return rc;
 }
 
-static int load_items(vctx *v, char **err)
+static ddb_status load_items(vctx *v, char **err)
 {
     json_t *puts = json_array();
     for (size_t i = 0; i < v->w.n; i++)
-        json_array_append_new(puts, json_pack("{s:{s:O}}", "PutRequest", "Item", v->w.v[i].item));
-    int rc = CALL_OK;
-    for (size_t off = 0; off < json_array_size(puts) && rc == CALL_OK; off += 25) {
+        json_array_append_new(puts, json_pack("{s:{s:o}}", "PutRequest", "Item", items_json(v->w.v[i].item)));
+    ddb_status rc = DDB_OK;
+    for (size_t off = 0; off < json_array_size(puts) && rc == DDB_OK; off += 25) {
         json_t *chunk = json_array();
         for (size_t k = off; k < off + 25 && k < json_array_size(puts); k++)
             json_array_append(chunk, json_array_get(puts, k));
@@ -1425,7 +906,7 @@ static int load_items(vctx *v, char **err)
             json_t *resp = NULL;
             rc = ddb_call(v->db, "BatchWriteItem", in, &resp, err);
             json_decref(in);
-            if (rc != CALL_OK)
+            if (rc != DDB_OK)
                 break;
             json_t *un = json_object_get(json_object_get(resp, "UnprocessedItems"), v->table);
             json_decref(chunk);
@@ -1436,9 +917,9 @@ static int load_items(vctx *v, char **err)
             if (json_array_size(chunk))
                 usleep((useconds_t)(50000u << attempt));
         }
-        if (rc == CALL_OK && json_array_size(chunk)) {
+        if (rc == DDB_OK && json_array_size(chunk)) {
             *err = xstrdup("BatchWriteItem kept leaving items unprocessed");
-            rc = CALL_TRANSPORT;
+            rc = DDB_TRANSPORT;
         }
         json_decref(chunk);
     }
@@ -1484,6 +965,48 @@ static void print_line(const verify_opts *o, const char *status, const kp_patter
     fputc('\n', o->out);
 }
 
+/* Checks one pattern: a line, and the counters. Returns false when the run must stop (*err set). */
+static bool verify_pattern(vctx *v, const kp_pattern_result *r, size_t *passed, size_t *failed, size_t *skipped,
+                           char **err)
+{
+    const verify_opts *o = v->o;
+    bool read = r->pattern->kind == KP_READ;
+    check c = {0};
+    sbuf_init(&c.why);
+    sbuf_init(&c.info);
+    bool go_on = true;
+    if (r->plan == KP_PLAN_INVALID || r->nsteps == 0) {
+        fail(&c, "the model has no plan for this pattern");
+    } else if (read && r->plan == KP_PLAN_SCAN && r->pattern->nentities == 0) {
+        sbuf_add(&c.info, "(names no entity: nothing to compare; the model says only a Scan could serve it)");
+        print_line(o, "SKIP", r, &c);
+        (*skipped)++;
+        sbuf_free(&c.why);
+        sbuf_free(&c.info);
+        return true;
+    } else if (read && is_read_plan(r->plan)) {
+        verify_read(v, &c, r);
+    } else {
+        verify_write(v, &c, r);
+    }
+    if (!c.failed && !c.fatal && c.cap_checked && fabs(c.measured - c.predicted) > c.tolerance + 1e-9)
+        fail(&c, "DynamoDB consumed %.1f capacity units where the model's rules give %.1f for the same items",
+             c.measured, c.predicted);
+    if (c.fatal) {
+        *err = c.fatal_err;
+        go_on = false;
+    } else {
+        print_line(o, c.failed ? "FAIL" : "PASS", r, &c);
+        if (c.failed)
+            (*failed)++;
+        else
+            (*passed)++;
+    }
+    sbuf_free(&c.why);
+    sbuf_free(&c.info);
+    return go_on;
+}
+
 int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, char **err)
 {
     *err = NULL;
@@ -1495,47 +1018,30 @@ int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, c
         *err = xstrdup("the design has no table name or partition key");
         return 2;
     }
-    verify_creds cr;
-    if (!verify_creds_load(&cr, o->region, err))
+    kp_creds cr;
+    if (!creds_load(&cr, o->region, err))
         return 2;
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        verify_creds_free(&cr);
-        *err = xstrdup("cannot initialise libcurl");
+    ddb *db = ddb_open(o->endpoint, &cr, err);
+    creds_free(&cr);
+    if (!db)
         return 2;
-    }
-    ddb db = {0};
-    db.curl = curl_easy_init();
-    db.url = xstrdup(o->endpoint);
-    db.userpwd = xasprintf("%s:%s", cr.access_key, cr.secret_key);
-    db.sigv4 = xasprintf("aws:amz:%s:dynamodb", cr.region);
-    if (cr.session_token)
-        db.token_header = xasprintf("X-Amz-Security-Token: %s", cr.session_token);
-    verify_creds_free(&cr);
 
-    vctx v = {.d = d, .a = a, .o = o, .db = &db};
+    vctx v = {.d = d, .a = a, .o = o, .db = db};
     v.table = fresh_table_name(d->table.name);
-    json_t *collisions = NULL;
-    v.sample = items_sample(d, ITEMS_DEFAULT_SEED, true, &collisions);
-    v.w.d = d;
-    for (size_t i = 0; i < d->nentities; i++) {
-        size_t k;
-        json_t *it;
-        json_array_foreach(json_object_get(v.sample, d->entities[i].name), k, it)
-        {
-            VEC_GROW(v.w.v, v.w.n, v.w.cap);
-            v.w.v[v.w.n++] = (witem){&d->entities[i], it, key_text(d, it)};
-        }
-    }
+    item_sample_make(d, ITEM_DEFAULT_SEED, true, &v.sample);
+    for (size_t i = 0; i < d->nentities; i++)
+        for (size_t k = 0; k < v.sample.lists[i].n; k++)
+            planeval_set_add(&v.w, d, &d->entities[i], &v.sample.lists[i].v[k]);
 
     int status = 0;
     bool created = false;
     json_t *resp = NULL;
     json_t *in = create_table_input(d, v.table);
-    int rc = ddb_call(&db, "CreateTable", in, &resp, err);
+    ddb_status rc = ddb_call(db, "CreateTable", in, &resp, err);
     json_decref(in);
     json_decref(resp);
-    if (rc != CALL_OK) {
-        if (rc == CALL_API) { /* DynamoDB refused the table the design describes */
+    if (rc != DDB_OK) {
+        if (rc == DDB_API) { /* DynamoDB refused the table the design describes */
             char *m = *err;
             *err = xasprintf("DynamoDB refused to create table %s from the design: %s", v.table, m);
             free(m);
@@ -1544,7 +1050,7 @@ int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, c
         goto out;
     }
     created = true;
-    if (wait_active(&v, err) != CALL_OK || load_items(&v, err) != CALL_OK || (o->stop && *o->stop)) {
+    if (wait_active(&v, err) != DDB_OK || load_items(&v, err) != DDB_OK || (o->stop && *o->stop)) {
         if (!*err)
             *err = xstrdup("interrupted");
         status = 2;
@@ -1556,12 +1062,10 @@ int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, c
                     "tolerance one read unit per request\n");
 
     size_t passed = 0, failed = 0, skipped = 0;
-    size_t i;
-    json_t *cx;
-    json_array_foreach(collisions, i, cx)
-    {
+    for (size_t i = 0; i < v.sample.ncoll; i++) {
+        const item_collision *cx = &v.sample.coll[i];
         fprintf(o->out, "FAIL  keys  %s and %s items get the same primary key (%s): one overwrites the other\n",
-                jstr(cx, "entity"), jstr(cx, "other"), jstr(cx, "key"));
+                cx->entity->name, cx->other->name, cx->key);
         failed++;
     }
     for (int pass = 0; pass < 2 && status != 2; pass++) { /* reads first, then writes */
@@ -1584,46 +1088,15 @@ int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, c
                 }
                 continue;
             }
-            check c = {0};
-            sbuf_init(&c.why);
-            sbuf_init(&c.info);
-            if (r->plan == KP_PLAN_INVALID || r->nsteps == 0) {
-                fail(&c, "the model has no plan for this pattern");
-            } else if (read && r->plan == KP_PLAN_SCAN && r->pattern->nentities == 0) {
-                sbuf_add(&c.info, "(names no entity: nothing to compare; the model says only a Scan could serve it)");
-                print_line(o, "SKIP", r, &c);
-                skipped++;
-                sbuf_free(&c.why);
-                sbuf_free(&c.info);
-                continue;
-            } else if (read && is_read_plan(r->plan)) {
-                verify_read(&v, &c, r);
-            } else {
-                verify_write(&v, &c, r);
-            }
-            if (!c.failed && !c.fatal && c.cap_checked &&
-                fabs(c.measured - c.predicted) > c.tolerance + 1e-9)
-                fail(&c, "DynamoDB consumed %.1f capacity units where the model's rules give %.1f for the same items",
-                     c.measured, c.predicted);
-            if (c.fatal) {
-                *err = c.fatal_err;
+            if (!verify_pattern(&v, r, &passed, &failed, &skipped, err)) {
                 status = 2;
-            } else {
-                print_line(o, c.failed ? "FAIL" : "PASS", r, &c);
-                if (c.failed)
-                    failed++;
-                else
-                    passed++;
-            }
-            sbuf_free(&c.why);
-            sbuf_free(&c.info);
-            if (status == 2)
                 break;
+            }
         }
     }
     if (status != 2) {
         fprintf(o->out, "verify: %zu passed, %zu failed, %zu skipped (%zu requests)\n", passed, failed, skipped,
-                db.requests);
+                ddb_requests(db));
         status = failed ? 1 : 0;
     }
 out:
@@ -1631,7 +1104,7 @@ out:
         json_t *del = json_pack("{s:s}", "TableName", v.table);
         json_t *dresp = NULL;
         char *derr = NULL;
-        if (ddb_call(&db, "DeleteTable", del, &dresp, &derr) == CALL_OK)
+        if (ddb_call(db, "DeleteTable", del, &dresp, &derr) == DDB_OK)
             fprintf(o->out, "verify: table %s deleted\n", v.table);
         else
             fprintf(o->err ? o->err : stderr, "keyplan: verify: could not delete table %s: %s\n", v.table,
@@ -1640,15 +1113,9 @@ out:
         json_decref(dresp);
         json_decref(del);
     }
-    json_decref(collisions);
-    json_decref(v.sample);
-    world_free(&v.w);
+    item_sample_free(&v.sample);
+    planeval_set_free(&v.w);
     free(v.table);
-    free(db.url);
-    wipe_free(db.userpwd);
-    free(db.sigv4);
-    wipe_free(db.token_header);
-    curl_easy_cleanup(db.curl);
-    curl_global_cleanup();
+    ddb_close(db);
     return status;
 }

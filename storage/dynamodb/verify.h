@@ -4,10 +4,10 @@
  * What verify_run does, in order:
  *  1. creates the table under a fresh name ("<table>-verify-<time>-<pid>") from the design: key
  *     attributes, every GSI and LSI with its projection, PAY_PER_REQUEST; waits until ACTIVE;
- *  2. loads the sample items (items_sample, seed ITEMS_DEFAULT_SEED) with BatchWriteItem;
+ *  2. loads the sample items (item_sample_make, seed ITEM_DEFAULT_SEED) with BatchWriteItem;
  *  3. for every read pattern with a DynamoDB plan, builds each step's request from the plan
  *     (requests_step_input) with values taken from a sample item, sends it, and compares what
- *     comes back with what the model predicts: the plan's key condition evaluated in C over the
+ *     comes back with what the model predicts: the plan's request evaluated over the
  *     loaded items (same items, same order, same count, Limit and ScanIndexForward honoured),
  *     and only items of the pattern's entities unless the model predicted a filter (the
  *     mixed-collection check), in the asked order when the model says the key serves it;
@@ -20,15 +20,11 @@
  *     checks that DynamoDB accepts them;
  *  6. prints one PASS/FAIL/SKIP line per pattern and a summary, and deletes the table, also
  *     after a failure.
- * FilterExpressions are evaluated by verify on the returned items (the capacity is the same:
- * DynamoDB bills the items read before a filter), so the check does not depend on attributes an
- * index projection leaves out.
- *
- * Credentials come from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN, else
- * from the shared credentials file (AWS_SHARED_CREDENTIALS_FILE or ~/.aws/credentials, profile
- * AWS_PROFILE or "default"). The region from the option, AWS_REGION, AWS_DEFAULT_REGION, the
- * profile's region in ~/.aws/config (AWS_CONFIG_FILE), else us-east-1. Requests are signed by
- * libcurl (CURLOPT_AWS_SIGV4). Secrets are never printed or stored. */
+ * What DynamoDB should return is the plan evaluated over the loaded items (model/planeval.h);
+ * FilterExpressions are evaluated by verify on those items (the capacity is the same: DynamoDB
+ * bills the items read before a filter), so the check does not depend on attributes an index
+ * projection leaves out. The requests go through the client of ddb.h with the credentials of
+ * creds.h. */
 #ifndef KP_VERIFY_H
 #define KP_VERIFY_H
 
@@ -47,19 +43,6 @@ typedef struct verify_opts {
                                     caller) the run stops after the current request, deletes
                                     the table and returns 2 */
 } verify_opts;
-
-typedef struct verify_creds {
-    char *access_key;
-    char *secret_key;
-    char *session_token; /* NULL when none */
-    char *region;
-} verify_creds;
-
-/* Finds the credentials and the region as described above (region_opt wins when given).
- * false with *err set (caller frees) when no credentials are found. Release with
- * verify_creds_free (which also wipes the secrets). */
-bool verify_creds_load(verify_creds *c, const char *region_opt, char **err);
-void verify_creds_free(verify_creds *c);
 
 /* Runs the verification. Returns 0 when every pattern passed, 1 when any failed, 2 when it
  * could not run (no credentials, unreachable endpoint, an HTTP or API error outside the

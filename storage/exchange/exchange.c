@@ -3,6 +3,7 @@
 
 #include "cfn.h"
 #include "csvio.h"
+#include "design_io.h"
 #include "fileio.h"
 #include "nosqlwb.h"
 #include "requests.h"
@@ -104,4 +105,79 @@ kp_design *exchange_import_file(const char *path, kp_diags *diags)
     kp_design *d = exchange_import_string(text, len, diags->file, diags);
     free(text);
     return d;
+}
+
+/* The offset of the first meaningful byte after a UTF-8 BOM and blanks. */
+static size_t content_start(const char *text, size_t len)
+{
+    size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    while (i < len && strchr(" \t\r\n", text[i]))
+        i++;
+    return i;
+}
+
+kp_design *exchange_import_table(const char *path, const char *table, kp_diags *diags, char **err)
+{
+    const char *label = strcmp(path, "-") ? path : "<stdin>";
+    *err = NULL;
+    size_t len = 0;
+    char *text = fileio_read(path, &len, err);
+    if (!text)
+        return NULL;
+    kp_design *d = NULL;
+    size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    size_t j = content_start(text, len);
+    if (j < len && (text[j] == '{' || text[j] == '['))
+        d = nosqlwb_import_table(text + bom, len - bom, label, table, diags);
+    else
+        *err = xasprintf("%s: error: --table takes a NoSQL Workbench model (JSON); this is not JSON", label);
+    free(text);
+    return d;
+}
+
+kp_design *exchange_import_into(const char *path, const char *into, kp_diags *design_diags, kp_diags *table_diags,
+                                char **err)
+{
+    *err = NULL;
+    kp_design *d = designio_load_file(into, design_diags);
+    if (!d)
+        return NULL;
+    size_t len = 0;
+    char *text = fileio_read(path, &len, err);
+    if (!text) {
+        design_free(d);
+        return NULL;
+    }
+    size_t i = content_start(text, len);
+    if (i < len && (text[i] == '{' || text[i] == '[')) {
+        *err = xasprintf("%s: error: --into takes a CSV pattern table; this is JSON (import it without --into)",
+                         path);
+        free(text);
+        design_free(d);
+        return NULL;
+    }
+    kp_pattern *pats = NULL;
+    size_t n = 0;
+    bool ok = csvio_read_patterns(text, len, path, table_diags, &pats, &n);
+    free(text);
+    if (!ok) {
+        design_free(d);
+        return NULL;
+    }
+    for (size_t k = 0; k < d->npatterns; k++)
+        pattern_free(&d->patterns[k]);
+    free(d->patterns);
+    d->patterns = pats;
+    d->npatterns = n;
+    return d;
+}
+
+exchange_roundtrip exchange_import_roundtrip(const kp_design *d, kp_diags *diags)
+{
+    char *yaml = designio_save_string(d);
+    kp_design *back = designio_load_string(yaml, strlen(yaml), "the imported design", diags);
+    exchange_roundtrip r = !back ? EXCHANGE_NO_LOAD : design_equal(back, d) ? EXCHANGE_SAME : EXCHANGE_DIFFERENT;
+    design_free(back);
+    free(yaml);
+    return r;
 }

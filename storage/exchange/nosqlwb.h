@@ -5,31 +5,21 @@
  * 3.0 models with TableFacets, M values holding raw JSON instead of typed attribute values):
  * - the first table of DataModel (others are named in a warning) or the one asked for, its key, GSIs/LSIs with their
  *   projections, billing mode and autoscaling target;
- * - one entity per facet; without facets the rows of TableData are grouped by an entity-type
- *   attribute (EntityType, Type, ...) when every row has one, else by the shape of their keys;
- * - key templates inferred from the sample values: positions (split at '#', '|', ':') where
- *   every sample agrees and that hold no value-like text (digits, dates, <...>) stay literal,
- *   the others become placeholders (c#12345, c#67890 -> c#{customerId}). A facet's
- *   KeyAttributeAlias that is itself a template matching the samples is taken as written.
- *   Placeholder names come, in order, from: another placeholder of the same entity with the
- *   same values, a non-key attribute holding the same values, the alias, the entity whose name
- *   the literal before it abbreviates (c# -> customer), the literal word itself, the key's name.
- *   Samples that disagree in shape give a prefix template and a warning;
- * - an index key that is a whole value of the item (RoomID) becomes a plain domain attribute of
- *   the entity; an index key present on only some rows gives a sparse share;
- * - sizes: the average DynamoDB size of the entity's sample rows (name bytes + value bytes;
- *   raw JSON counted as its compact text); counts: a nominal 1,000,000 items split between the
- *   entities in the proportion of their sample rows; an attribute's distinct values: the
- *   entity count times (distinct sample values / sample rows). All of it is a starting point,
+ * - one entity per facet (without facets the rows of TableData are grouped into entities), its
+ *   key templates, sparse shares, count and distinct values inferred from the sample rows as
+ *   model/infer.h says;
+ * - sizes: the DynamoDB size of each sample row (name bytes + value bytes; raw JSON counted as its
+ *   compact text), averaged per entity. All of it is a starting point,
  *   said in the design's description and in warnings. Streams and PITR stay unset. */
 #ifndef KP_NOSQLWB_H
 #define KP_NOSQLWB_H
 
 #include "analysis.h"
 #include "design.h"
+#include "infer.h"
 
 /* Items a nominal imported table holds, split between entities by their share of sample rows. */
-#define NOSQLWB_NOMINAL_ITEMS 1000000.0
+#define NOSQLWB_NOMINAL_ITEMS INFER_NOMINAL_ITEMS
 
 /* Imports the model in `text` (JSON). `name` is the file name used in messages. Returns a new
  * design (caller frees with design_free) or NULL with errors in `diags` (a JSON syntax error

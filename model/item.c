@@ -1,0 +1,652 @@
+/* item.c - items as data and sample items generated from the templates and the attributes'
+ * distributions (see item.h). */
+#include "item.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- values and items ---------------------------------------------------------------------- */
+
+const char *kp_vtype_name(kp_vtype t)
+{
+    return t == KP_VAL_N ? "N" : t == KP_VAL_BOOL ? "BOOL" : "S";
+}
+
+int kp_value_cmp(const kp_value *a, const kp_value *b)
+{
+    if (!a || !b || !a->text || !b->text || a->type != b->type)
+        return -2;
+    if (a->type == KP_VAL_N) {
+        double x = strtod(a->text, NULL), y = strtod(b->text, NULL);
+        return x < y ? -1 : x > y;
+    }
+    int c = strcmp(a->text, b->text);
+    return c < 0 ? -1 : c > 0;
+}
+
+void item_free(kp_item *it)
+{
+    for (size_t i = 0; i < it->n; i++) {
+        free(it->v[i].name);
+        free(it->v[i].v.text);
+    }
+    free(it->v);
+    memset(it, 0, sizeof *it);
+}
+
+void item_copy(kp_item *dst, const kp_item *src)
+{
+    memset(dst, 0, sizeof *dst);
+    for (size_t i = 0; i < src->n; i++)
+        item_set_value(dst, src->v[i].name, &src->v[i].v);
+}
+
+static ptrdiff_t item_find(const kp_item *it, const char *name)
+{
+    for (size_t i = 0; name && i < it->n; i++)
+        if (strcmp(it->v[i].name, name) == 0)
+            return (ptrdiff_t)i;
+    return -1;
+}
+
+const kp_value *item_get(const kp_item *it, const char *name)
+{
+    ptrdiff_t i = item_find(it, name);
+    return i < 0 ? NULL : &it->v[i].v;
+}
+
+const char *item_text(const kp_item *it, const char *name)
+{
+    const kp_value *v = item_get(it, name);
+    return v ? v->text : NULL;
+}
+
+void item_set(kp_item *it, const char *name, kp_vtype type, const char *text)
+{
+    ptrdiff_t i = item_find(it, name);
+    if (i >= 0) {
+        free(it->v[i].v.text);
+        it->v[i].v = (kp_value){type, xstrdup(text)};
+        return;
+    }
+    VEC_GROW(it->v, it->n, it->cap);
+    it->v[it->n++] = (kp_item_attr){xstrdup(name), {type, xstrdup(text)}};
+}
+
+void item_set_value(kp_item *it, const char *name, const kp_value *v)
+{
+    item_set(it, name, v->type, v->text);
+}
+
+bool item_del(kp_item *it, const char *name)
+{
+    ptrdiff_t i = item_find(it, name);
+    if (i < 0)
+        return false;
+    free(it->v[i].name);
+    free(it->v[i].v.text);
+    memmove(&it->v[i], &it->v[i + 1], (it->n - (size_t)i - 1) * sizeof *it->v);
+    it->n--;
+    return true;
+}
+
+static size_t number_size(const char *n)
+{
+    size_t digits = 0;
+    bool lead = true;
+    for (const char *c = n; *c; c++) {
+        if (!isdigit((unsigned char)*c))
+            continue;
+        if (lead && *c == '0')
+            continue;
+        lead = false;
+        digits++;
+    }
+    return (digits + 1) / 2 + 1;
+}
+
+size_t item_size(const kp_item *it)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < it->n; i++) {
+        const kp_value *v = &it->v[i].v;
+        n += strlen(it->v[i].name);
+        n += v->type == KP_VAL_S ? strlen(v->text) : v->type == KP_VAL_N ? number_size(v->text) : 1;
+    }
+    return n;
+}
+
+kp_item *item_list_push(kp_item_list *l)
+{
+    VEC_GROW(l->v, l->n, l->cap);
+    kp_item *it = &l->v[l->n++];
+    memset(it, 0, sizeof *it);
+    return it;
+}
+
+void item_list_free(kp_item_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        item_free(&l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+/* ---- deterministic PRNG (splitmix64) ------------------------------------------------------ */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) / 9007199254740992.0; }
+
+/* FNV-1a of a name: seeds each entity's generator. */
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; s && *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* ---- attribute values -------------------------------------------------------------------- */
+
+static bool is_numeric_type(const kp_attr *a) { return a && (a->type == KP_ATTR_NUMBER || a->type == KP_ATTR_SHARD); }
+
+kp_vtype item_key_type(const kp_design *d, const char *attr)
+{
+    bool any = false;
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_keytpl *k = entity_key(&d->entities[i], attr);
+        if (!k)
+            continue;
+        any = true;
+        if (k->tpl.n != 1 || k->tpl.parts[0].kind != TPL_ATTR || k->tpl.parts[0].format)
+            return KP_VAL_S;
+        if (!is_numeric_type(design_attr(d, k->tpl.parts[0].text)))
+            return KP_VAL_S;
+    }
+    if (any)
+        return KP_VAL_N;
+    return is_numeric_type(design_attr(d, attr)) ? KP_VAL_N : KP_VAL_S;
+}
+
+char *item_value_text(const kp_design *d, const kp_item *item, const char *name)
+{
+    const kp_value *v = item_get(item, name);
+    if (!v)
+        return NULL;
+    const kp_attr *a = design_attr(d, name);
+    if (v->type == KP_VAL_N && a && a->format)
+        return tpl_apply_format(v->text, a->format);
+    return xstrdup(v->text);
+}
+
+typedef struct render_ctx {
+    const kp_design *d;
+    const kp_item *item;
+    char **held; /* values handed to tpl_render, freed afterwards */
+    size_t nheld, capheld;
+    bool missing;
+} render_ctx;
+
+static const char *render_lookup(const char *name, void *vctx)
+{
+    render_ctx *c = vctx;
+    char *v = item_value_text(c->d, c->item, name);
+    if (!v) {
+        c->missing = true;
+        return NULL;
+    }
+    VEC_GROW(c->held, c->nheld, c->capheld);
+    c->held[c->nheld++] = v;
+    return v;
+}
+
+char *item_render(const kp_design *d, const tpl *t, const kp_item *item)
+{
+    render_ctx c = {.d = d, .item = item};
+    char *out = tpl_render(t, render_lookup, &c);
+    for (size_t i = 0; i < c.nheld; i++)
+        free(c.held[i]);
+    free(c.held);
+    if (c.missing) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+char *item_primary_key(const kp_design *d, const kp_item *item)
+{
+    const char *pk = item_text(item, d->table.pk.s);
+    if (!pk)
+        return NULL;
+    if (!d->table.sk.s)
+        return xstrdup(pk);
+    const char *sk = item_text(item, d->table.sk.s);
+    if (!sk)
+        return NULL;
+    return xasprintf("%s\x1f%s", pk, sk);
+}
+
+/* ---- sample item generation ------------------------------------------------------------- */
+
+enum role { ROLE_OTHER, ROLE_PART, ROLE_SORT };
+
+typedef struct gen {
+    const kp_design *d;
+    const kp_entity *e;
+    size_t n;      /* items asked */
+    size_t group;  /* items per base-table partition */
+    uint64_t rng;
+} gen;
+
+static enum role attr_role(const kp_design *d, const kp_entity *e, const char *name)
+{
+    const kp_keytpl *pk = entity_key(e, d->table.pk.s);
+    const kp_keytpl *sk = d->table.sk.s ? entity_key(e, d->table.sk.s) : NULL;
+    if (pk ? tpl_has_attr(&pk->tpl, name) : (d->table.pk.s && strcmp(name, d->table.pk.s) == 0))
+        return ROLE_PART;
+    if (sk ? tpl_has_attr(&sk->tpl, name) : (d->table.sk.s && strcmp(name, d->table.sk.s) == 0))
+        return ROLE_SORT;
+    return ROLE_OTHER;
+}
+
+/* The attribute whose values `name` takes: the `to` side of a join naming it as `from`
+ * ({ username: followingUsername }), else the longest other attribute its name ends with
+ * (followedUsername -> username, case aside), else itself. Joined values then meet. */
+static const char *value_domain(const kp_design *d, const char *name)
+{
+    for (size_t i = 0; i < d->npatterns; i++)
+        for (size_t j = 0; j < d->patterns[i].njoin; j++) {
+            const kp_join *jn = &d->patterns[i].join[j];
+            if (jn->from.s && jn->to.s && strcmp(jn->from.s, name) == 0)
+                return jn->to.s;
+        }
+    const char *best = name;
+    size_t n = strlen(name), bestlen = 0;
+    for (size_t i = 0; i < d->nentities; i++)
+        for (size_t k = 0; k < d->entities[i].nattrs; k++) {
+            const char *o = d->entities[i].attrs[k].s;
+            size_t m = o ? strlen(o) : 0;
+            if (m >= 3 && m < n && m > bestlen && strcasecmp(name + n - m, o) == 0) {
+                best = o;
+                bestlen = m;
+            }
+        }
+    return best;
+}
+
+/* "customerId" -> "customer", "línea" -> "línea": the stem of string sample values. */
+static char *value_stem(const char *name)
+{
+    size_t n = strlen(name);
+    if (n > 2 && (strcmp(name + n - 2, "Id") == 0 || strcmp(name + n - 2, "ID") == 0))
+        n -= 2;
+    else if (n > 3 && strcmp(name + n - 3, "_id") == 0)
+        n -= 3;
+    return xstrndup(name, n);
+}
+
+/* The fixed value a pattern asks for attribute `name` (by: [status=paid]) number `k`, or NULL. */
+static const char *fixed_by_value(const kp_design *d, const char *name, size_t k)
+{
+    size_t seen = 0;
+    for (size_t i = 0; i < d->npatterns; i++)
+        for (size_t j = 0; j < d->patterns[i].nby; j++) {
+            const kp_by *b = &d->patterns[i].by[j];
+            if (b->value && strcmp(b->attr.s, name) == 0 && seen++ == k)
+                return b->value;
+        }
+    return NULL;
+}
+
+static size_t pool_size(const kp_attr *a, size_t n)
+{
+    size_t p = n / 4 < 2 ? 2 : n / 4;
+    if (a && isfinite(a->distinct) && a->distinct >= 1 && a->distinct < (double)p)
+        p = (size_t)a->distinct;
+    return p;
+}
+
+static const char *enum_pick(const kp_attr *a, size_t i, uint64_t *rng)
+{
+    if (a->nvalues == 0)
+        return "value";
+    if (i < a->nvalues)
+        return a->values[i].name; /* every value appears at least once */
+    double u = rng_unit(rng), acc = 0, total = 0;
+    for (size_t k = 0; k < a->nvalues; k++)
+        total += a->values[k].share > 0 ? a->values[k].share : 0;
+    if (total <= 0)
+        return a->values[i % a->nvalues].name;
+    for (size_t k = 0; k < a->nvalues; k++) {
+        acc += (a->values[k].share > 0 ? a->values[k].share : 0) / total;
+        if (u < acc)
+            return a->values[k].name;
+    }
+    return a->values[a->nvalues - 1].name;
+}
+
+/* The k-th partition's value of an enum in a partition key: the values patterns fix
+ * (by: [status=paid]) first, so that their partitions have data, then the others in order. */
+static const char *enum_part_value(const kp_design *d, const kp_attr *a, size_t k)
+{
+    if (a->nvalues == 0)
+        return "value";
+    size_t nfixed = 0;
+    const char *order[64];
+    for (size_t f = 0; nfixed < 64; f++) {
+        const char *v = fixed_by_value(d, a->name, f);
+        if (!v)
+            break;
+        bool dup = false, known = false;
+        for (size_t q = 0; q < nfixed; q++)
+            dup = dup || strcmp(order[q], v) == 0;
+        for (size_t q = 0; q < a->nvalues; q++)
+            known = known || strcmp(a->values[q].name, v) == 0;
+        if (!dup && known)
+            order[nfixed++] = v;
+    }
+    size_t n = nfixed;
+    for (size_t q = 0; q < a->nvalues && n < 64; q++) {
+        bool dup = false;
+        for (size_t r = 0; r < nfixed; r++)
+            dup = dup || strcmp(order[r], a->values[q].name) == 0;
+        if (!dup)
+            order[n++] = a->values[q].name;
+    }
+    return order[k % n];
+}
+
+static char *iso_date(long day)
+{
+    /* days after 2025-01-01 (civil from days, Howard Hinnant's algorithm) */
+    long z = day + 20089 + 719468; /* 2025-01-01 is day 20089 of the Unix epoch */
+    long era = (z >= 0 ? z : z - 146096) / 146097;
+    long doe = z - era * 146097;
+    long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long y = yoe + era * 400;
+    long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long mp = (5 * doy + 2) / 153;
+    long dd = doy - (153 * mp + 2) / 5 + 1;
+    long mm = mp < 10 ? mp + 3 : mp - 9;
+    if (mm <= 2)
+        y++;
+    return xasprintf("%04ld-%02ld-%02ld", y, mm, dd);
+}
+
+/* Sets attribute `name` of item i in `item`. */
+static void gen_value(gen *g, kp_item *item, const char *name, size_t i)
+{
+    const kp_attr *a = design_attr(g->d, name);
+    enum role role = attr_role(g->d, g->e, name);
+    kp_attr_type type = a ? a->type : KP_ATTR_STRING;
+    size_t k; /* the value's number in the attribute's pool */
+    if (role == ROLE_PART)
+        k = i / g->group;
+    else if (role == ROLE_SORT)
+        k = i;
+    else
+        k = (size_t)(rng_next(&g->rng) % pool_size(a, g->n));
+    const char *fixed = role != ROLE_PART ? fixed_by_value(g->d, name, i) : NULL;
+
+    switch (type) {
+    case KP_ATTR_NUMBER: {
+        long v;
+        if (fixed)
+            v = strtol(fixed, NULL, 10);
+        else if (role == ROLE_OTHER && !(a && a->format))
+            v = 1 + (long)(rng_next(&g->rng) % 999);
+        else if (role == ROLE_SORT)
+            v = (long)(i % g->group) * 3 + 1; /* 1, 4, 7, 10: one partition crosses a digit
+                                                  boundary, so unpadded numbers show */
+        else
+            v = (long)k + 1;
+        char *s = xasprintf("%ld", v);
+        item_set(item, name, KP_VAL_N, s);
+        free(s);
+        break;
+    }
+    case KP_ATTR_SHARD: {
+        int count = a && a->shard_count > 0 ? a->shard_count : 10;
+        char *s = xasprintf("%zu", (role == ROLE_OTHER ? i : k) % (size_t)count);
+        item_set(item, name, KP_VAL_N, s);
+        free(s);
+        break;
+    }
+    case KP_ATTR_BOOL:
+        item_set(item, name, KP_VAL_BOOL, i % 2 == 0 ? "true" : "false");
+        break;
+    case KP_ATTR_ENUM: {
+        const char *v = role == ROLE_PART ? enum_part_value(g->d, a, k) : enum_pick(a, i, &g->rng);
+        item_set(item, name, KP_VAL_S, v);
+        break;
+    }
+    case KP_ATTR_DATE: {
+        char *s;
+        if (fixed)
+            s = xstrdup(fixed);
+        else if (role == ROLE_SORT)
+            s = iso_date((long)(i * 3 + rng_next(&g->rng) % 3));
+        else
+            s = iso_date((long)k * 7);
+        item_set(item, name, KP_VAL_S, s);
+        free(s);
+        break;
+    }
+    case KP_ATTR_STRING:
+    default: {
+        char *s;
+        if (fixed) {
+            s = xstrdup(fixed);
+        } else {
+            char *stem = value_stem(value_domain(g->d, name));
+            s = xasprintf("%s-%03zu", stem, k + 1);
+            free(stem);
+        }
+        item_set(item, name, KP_VAL_S, s);
+        free(s);
+        break;
+    }
+    }
+}
+
+static bool sparse_holds(const kp_design *d, const kp_sparse *sp, const kp_item *item, uint64_t *rng, size_t i)
+{
+    if (sp->kind == KP_SPARSE_SHARE)
+        return i == 0 || rng_unit(rng) < sp->share;
+    char *v = item_value_text(d, item, sp->cond_attr.s);
+    bool any = false;
+    for (size_t k = 0; v && k < sp->nvalues; k++)
+        if (sp->values[k].s && strcmp(sp->values[k].s, v) == 0)
+            any = true;
+    free(v);
+    return sp->op == KP_COND_NE ? !any : any;
+}
+
+/* The attributes the entity knows, each once: its `attributes`, then template placeholders. */
+static void known_attrs(const kp_entity *e, const char ***out, size_t *n)
+{
+    const char **v = NULL;
+    size_t cap = 0;
+    *n = 0;
+#define ADD_NAME(s)                                                                                \
+    do {                                                                                           \
+        bool dup_ = false;                                                                         \
+        for (size_t q_ = 0; q_ < *n; q_++)                                                         \
+            if (strcmp(v[q_], (s)) == 0)                                                           \
+                dup_ = true;                                                                       \
+        if (!dup_) {                                                                               \
+            VEC_GROW(v, *n, cap);                                                                  \
+            v[(*n)++] = (s);                                                                       \
+        }                                                                                          \
+    } while (0)
+    for (size_t i = 0; i < e->nattrs; i++)
+        ADD_NAME(e->attrs[i].s);
+    for (size_t i = 0; i < e->nkeys; i++)
+        for (size_t p = 0; p < e->keys[i].tpl.n; p++)
+            if (e->keys[i].tpl.parts[p].kind == TPL_ATTR)
+                ADD_NAME(e->keys[i].tpl.parts[p].text);
+#undef ADD_NAME
+    *out = v;
+}
+
+static void gen_item(gen *g, size_t i, const char **names, size_t nnames, kp_item *item)
+{
+    const kp_design *d = g->d;
+    const kp_entity *e = g->e;
+    for (size_t k = 0; k < nnames; k++)
+        gen_value(g, item, names[k], i);
+    /* key attributes, rendered from the templates (sparse ones only where they hold) */
+    for (size_t k = 0; k < e->nkeys; k++) {
+        const kp_keytpl *kt = &e->keys[k];
+        const kp_sparse *sp = entity_sparse(e, kt->attr.s);
+        if (sp && !sparse_holds(d, sp, item, &g->rng, i))
+            continue;
+        char *v = item_render(d, &kt->tpl, item);
+        if (!v)
+            continue;
+        item_set(item, kt->attr.s, item_key_type(d, kt->attr.s), v);
+        free(v);
+    }
+    /* sparse plain attributes used as index keys */
+    for (size_t k = 0; k < e->nsparse; k++) {
+        const kp_sparse *sp = &e->sparse[k];
+        if (!entity_key(e, sp->attr.s) && item_get(item, sp->attr.s) && !sparse_holds(d, sp, item, &g->rng, i))
+            item_del(item, sp->attr.s);
+    }
+    /* the type tag single-table designs filter on (the resolver's "entityType = :entityType") */
+    if (!entity_knows(e, "entityType"))
+        item_set(item, "entityType", KP_VAL_S, e->name);
+}
+
+void item_pad(const kp_entity *e, kp_item *item)
+{
+    if (!(isfinite(e->size) && e->size > 0))
+        return;
+    item_del(item, "_pad");
+    size_t have = item_size(item), want = (size_t)e->size, over = strlen("_pad");
+    if (want > have + over && want <= 400000) {
+        size_t n = want - have - over;
+        char *pad = xmalloc(n + 1);
+        memset(pad, 'x', n);
+        pad[n] = '\0';
+        item_set(item, "_pad", KP_VAL_S, pad);
+        free(pad);
+    }
+}
+
+size_t item_default_count(const kp_design *d, const kp_entity *e)
+{
+    size_t n = 12;
+    for (size_t i = 0; i < e->nattrs; i++) {
+        const kp_attr *a = design_attr(d, e->attrs[i].s);
+        if (a && a->type == KP_ATTR_ENUM && a->nvalues * 2 > n)
+            n = a->nvalues * 2;
+    }
+    if (isfinite(e->count) && e->count >= 1 && e->count < (double)n)
+        n = (size_t)e->count;
+    return n;
+}
+
+void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned seed, kp_item_list *out)
+{
+    if (!d || !e || !d->table.pk.s)
+        return;
+    const kp_keytpl *sk = d->table.sk.s ? entity_key(e, d->table.sk.s) : NULL;
+    bool sorted = d->table.sk.s && (!sk || !tpl_is_constant(&sk->tpl));
+    gen g = {.d = d, .e = e, .n = n, .group = sorted ? 4 : 1,
+             .rng = ((uint64_t)seed << 32) ^ hash_str(e->name)};
+    const char **names;
+    size_t nnames;
+    known_attrs(e, &names, &nnames);
+    char **keys = NULL;
+    size_t nkeys = 0, capkeys = 0, made = 0;
+    for (size_t i = 0; made < n && i < n * 3 + 8; i++) {
+        kp_item item = {0};
+        gen_item(&g, i, names, nnames, &item);
+        char *key = item_primary_key(d, &item);
+        bool dup = !key;
+        for (size_t k = 0; key && k < nkeys; k++)
+            if (strcmp(keys[k], key) == 0)
+                dup = true;
+        if (dup) {
+            free(key);
+            item_free(&item);
+            continue;
+        }
+        VEC_GROW(keys, nkeys, capkeys);
+        keys[nkeys++] = key;
+        *item_list_push(out) = item;
+        made++;
+    }
+    for (size_t k = 0; k < nkeys; k++)
+        free(keys[k]);
+    free(keys);
+    free(names);
+}
+
+void item_sample_make(const kp_design *d, unsigned seed, bool pad, item_sample *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = d->nentities;
+    out->lists = xcalloc(d->nentities ? d->nentities : 1, sizeof *out->lists);
+    /* primary key text -> the entity that produced it */
+    char **keys = NULL;
+    const kp_entity **owners = NULL;
+    size_t nkeys = 0, capkeys = 0, capowners = 0, capcoll = 0;
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        kp_item_list items = {0};
+        item_generate(d, e, item_default_count(d, e), seed, &items);
+        for (size_t k = 0; k < items.n; k++) {
+            kp_item *it = &items.v[k];
+            char *key = item_primary_key(d, it);
+            const kp_entity *o = NULL;
+            for (size_t q = 0; key && q < nkeys && !o; q++)
+                if (strcmp(keys[q], key) == 0)
+                    o = owners[q];
+            if (o) {
+                VEC_GROW(out->coll, out->ncoll, capcoll);
+                out->coll[out->ncoll++] = (item_collision){e, o, key};
+                item_free(it);
+                continue;
+            }
+            if (key) {
+                VEC_GROW(keys, nkeys, capkeys);
+                VEC_GROW(owners, nkeys, capowners);
+                keys[nkeys] = key;
+                owners[nkeys++] = e;
+            }
+            if (pad)
+                item_pad(e, it);
+            *item_list_push(&out->lists[i]) = *it;
+        }
+        free(items.v);
+    }
+    for (size_t q = 0; q < nkeys; q++)
+        free(keys[q]);
+    free(keys);
+    free(owners);
+}
+
+void item_sample_free(item_sample *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        item_list_free(&s->lists[i]);
+    free(s->lists);
+    for (size_t i = 0; i < s->ncoll; i++)
+        free(s->coll[i].key);
+    free(s->coll);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,132 @@
+/* ddb.c - the DynamoDB HTTP client (see ddb.h). */
+#include "ddb.h"
+
+#include "util.h"
+
+#include <curl/curl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct ddb {
+    CURL *curl;
+    char *url;
+    char *userpwd;
+    char *sigv4;
+    char *token_header;
+    size_t requests; /* sent */
+};
+
+ddb *ddb_open(const char *endpoint, const kp_creds *c, char **err)
+{
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        *err = xstrdup("cannot initialise libcurl");
+        return NULL;
+    }
+    ddb *db = xcalloc(1, sizeof *db);
+    db->curl = curl_easy_init();
+    db->url = xstrdup(endpoint);
+    db->userpwd = xasprintf("%s:%s", c->access_key, c->secret_key);
+    db->sigv4 = xasprintf("aws:amz:%s:dynamodb", c->region);
+    if (c->session_token)
+        db->token_header = xasprintf("X-Amz-Security-Token: %s", c->session_token);
+    return db;
+}
+
+void ddb_close(ddb *db)
+{
+    if (!db)
+        return;
+    free(db->url);
+    creds_wipe_free(db->userpwd);
+    free(db->sigv4);
+    creds_wipe_free(db->token_header);
+    curl_easy_cleanup(db->curl);
+    free(db);
+    curl_global_cleanup();
+}
+
+size_t ddb_requests(const ddb *db) { return db->requests; }
+
+static size_t on_body(char *data, size_t size, size_t nmemb, void *ctx)
+{
+    sbuf_addn(ctx, data, size * nmemb);
+    return size * nmemb;
+}
+
+ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char **err)
+{
+    char *body = json_dumps(in, JSON_COMPACT);
+    char *target = xasprintf("X-Amz-Target: DynamoDB_20120810.%s", op);
+    ddb_status rc = DDB_TRANSPORT;
+    *out = NULL;
+    for (int attempt = 0; attempt < 5; attempt++) {
+        struct curl_slist *h = NULL;
+        h = curl_slist_append(h, "Content-Type: application/x-amz-json-1.0");
+        h = curl_slist_append(h, target);
+        if (c->token_header)
+            h = curl_slist_append(h, c->token_header);
+        sbuf resp;
+        sbuf_init(&resp);
+        sbuf_add(&resp, "");
+        curl_easy_reset(c->curl);
+        curl_easy_setopt(c->curl, CURLOPT_URL, c->url);
+        curl_easy_setopt(c->curl, CURLOPT_POST, 1L);
+        curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+        curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
+        curl_easy_setopt(c->curl, CURLOPT_USERPWD, c->userpwd);
+        curl_easy_setopt(c->curl, CURLOPT_AWS_SIGV4, c->sigv4);
+        curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
+        curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &resp);
+        curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, 5L);
+        curl_easy_setopt(c->curl, CURLOPT_TIMEOUT, 60L);
+        curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
+        CURLcode cc = curl_easy_perform(c->curl);
+        curl_slist_free_all(h);
+        c->requests++;
+        if (cc != CURLE_OK) {
+            *err = xasprintf("cannot reach %s: %s", c->url, curl_easy_strerror(cc));
+            sbuf_free(&resp);
+            rc = DDB_TRANSPORT;
+            break;
+        }
+        long status = 0;
+        curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
+        json_error_t je;
+        json_t *j = json_loadb(resp.s, resp.len, 0, &je);
+        if (status == 200 && json_is_object(j)) {
+            *out = j;
+            rc = DDB_OK;
+            sbuf_free(&resp);
+            break;
+        }
+        const char *type = json_string_value(json_object_get(j, "__type"));
+        const char *msg = json_string_value(json_object_get(j, "Message"));
+        if (!msg)
+            msg = json_string_value(json_object_get(j, "message"));
+        bool retry = status >= 500 || (type && (strstr(type, "Throttling") || strstr(type, "ProvisionedThroughput") ||
+                                                strstr(type, "RequestLimitExceeded")));
+        if (retry && attempt < 4) {
+            json_decref(j);
+            sbuf_free(&resp);
+            usleep((useconds_t)(100000u << attempt));
+            continue;
+        }
+        if (type) {
+            const char *hash = strrchr(type, '#');
+            *err = xasprintf("%s: %s", hash ? hash + 1 : type, msg ? msg : "(no message)");
+            rc = DDB_API;
+        } else {
+            *err = xasprintf("%s answered HTTP %ld to %s%s%.200s", c->url, status, op, resp.len ? ": " : "",
+                             resp.len ? resp.s : "");
+            rc = DDB_TRANSPORT;
+        }
+        json_decref(j);
+        sbuf_free(&resp);
+        break;
+    }
+    free(target);
+    free(body);
+    return rc;
+}

@@ -1,0 +1,34 @@
+/* ddb.h - a DynamoDB API client: one request in, one JSON response out, over HTTP(S) with
+ * libcurl, signed with SigV4 (CURLOPT_AWS_SIGV4). Throttling and 5xx answers are retried with a
+ * growing pause (5 attempts in all). The credentials are kept only as long as the client and
+ * wiped when it closes; nothing here prints. */
+#ifndef KP_DDB_H
+#define KP_DDB_H
+
+#include "creds.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+typedef struct ddb ddb;
+
+typedef enum ddb_status {
+    DDB_OK = 0,        /* the call succeeded */
+    DDB_API = 1,       /* DynamoDB answered with an error ("ValidationException: ...") */
+    DDB_TRANSPORT = 2, /* anything else: unreachable, not DynamoDB, bad HTTP status */
+} ddb_status;
+
+/* A client for `endpoint` ("http://127.0.0.1:8000") signing with `c` (copied). NULL with *err
+ * (caller frees) when libcurl cannot start. Release with ddb_close. */
+ddb *ddb_open(const char *endpoint, const kp_creds *c, char **err);
+void ddb_close(ddb *db);
+
+/* Sends API call `op` ("Query") with input `in`. DDB_OK with *out (caller json_decref);
+ * DDB_API with *err "Type: message" for an error DynamoDB answered; DDB_TRANSPORT with *err for
+ * anything else (caller frees *err). */
+ddb_status ddb_call(ddb *db, const char *op, const json_t *in, json_t **out, char **err);
+
+/* HTTP requests sent so far (retries included). */
+size_t ddb_requests(const ddb *db);
+
+#endif
