@@ -5,6 +5,7 @@
 
 #include "validate.h"
 #include "fileio.h"
+#include "yamlout.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -1524,22 +1525,7 @@ kp_design *designio_load_file(const char *path, kp_diags *diags)
  * Canonical save
  * ========================================================================================== */
 
-typedef struct em {
-    yaml_emitter_t e;
-    sbuf out;
-} em;
-
-static int em_write(void *data, unsigned char *buf, size_t size)
-{
-    sbuf_addn((sbuf *)data, (const char *)buf, size);
-    return 1;
-}
-
-static void em_do(em *m, yaml_event_t *ev)
-{
-    if (!yaml_emitter_emit(&m->e, ev))
-        util_die(m->e.problem ? m->e.problem : "libyaml emitter");
-}
+typedef yamlout em;
 
 /* true when a plain scalar with this text would read back as something other than text in
  * YAML 1.1/1.2 tools (null, a boolean, a number). */
@@ -1579,39 +1565,13 @@ static void em_scalar(em *m, const char *s, sstyle st)
         ys = YAML_PLAIN_SCALAR_STYLE;
     else if (strchr(s, '\n'))
         ys = YAML_LITERAL_SCALAR_STYLE;
-    yaml_event_t ev;
-    if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, ys))
-        util_die("libyaml scalar");
-    em_do(m, &ev);
+    yamlout_scalar(m, s, ys);
 }
 
-static void em_map(em *m, bool flow)
-{
-    yaml_event_t ev;
-    yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
-    em_do(m, &ev);
-}
-
-static void em_map_end(em *m)
-{
-    yaml_event_t ev;
-    yaml_mapping_end_event_initialize(&ev);
-    em_do(m, &ev);
-}
-
-static void em_seq(em *m, bool flow)
-{
-    yaml_event_t ev;
-    yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
-    em_do(m, &ev);
-}
-
-static void em_seq_end(em *m)
-{
-    yaml_event_t ev;
-    yaml_sequence_end_event_initialize(&ev);
-    em_do(m, &ev);
-}
+static void em_map(em *m, bool flow) { yamlout_map(m, flow); }
+static void em_map_end(em *m) { yamlout_map_end(m); }
+static void em_seq(em *m, bool flow) { yamlout_seq(m, flow); }
+static void em_seq_end(em *m) { yamlout_seq_end(m); }
 
 static void em_key(em *m, const char *k) { em_scalar(m, k, S_TEXT); }
 
@@ -1934,22 +1894,13 @@ static void save_decision(em *m, const kp_decision *d)
     em_map_end(m);
 }
 
-char *designio_save_string(const kp_design *d)
+char *designio_save(const kp_design *d, char **err)
 {
     em m;
-    sbuf_init(&m.out);
-    if (!yaml_emitter_initialize(&m.e))
-        util_die("libyaml emitter");
-    yaml_emitter_set_output(&m.e, em_write, &m.out);
-    yaml_emitter_set_unicode(&m.e, 1);
-    yaml_emitter_set_indent(&m.e, 2);
-    yaml_emitter_set_width(&m.e, 100);
-    yaml_emitter_set_break(&m.e, YAML_LN_BREAK);
-    yaml_event_t ev;
-    yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-    em_do(&m, &ev);
-    yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-    em_do(&m, &ev);
+    if (!yamlout_open(&m, 2, 100)) {
+        *err = xstrdup("cannot initialise the YAML emitter");
+        return NULL;
+    }
     em_map(&m, false);
     em_key(&m, "keyplan");
     char ver[16];
@@ -2008,20 +1959,22 @@ char *designio_save_string(const kp_design *d)
         em_seq_end(&m);
     }
     em_map_end(&m);
-    yaml_document_end_event_initialize(&ev, 1);
-    em_do(&m, &ev);
-    yaml_stream_end_event_initialize(&ev);
-    em_do(&m, &ev);
-    yaml_emitter_flush(&m.e);
-    yaml_emitter_delete(&m.e);
-    return sbuf_steal(&m.out);
+    return yamlout_finish(&m, err);
+}
+
+char *designio_save_string(const kp_design *d)
+{
+    char *err = NULL;
+    char *text = designio_save(d, &err);
+    free(err);
+    return text;
 }
 
 bool designio_save_file(const kp_design *d, const char *path, kp_diags *diags)
 {
-    char *text = designio_save_string(d);
     char *err = NULL;
-    bool ok = fileio_write_atomic(path, text, strlen(text), &err);
+    char *text = designio_save(d, &err);
+    bool ok = text && fileio_write_atomic(path, text, strlen(text), &err);
     if (!ok) {
         if (!diags->file)
             diags->file = xstrdup(path);
