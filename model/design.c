@@ -2,8 +2,8 @@
 #include "design.h"
 
 #include "fields.h"
+#include "syntax.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,62 +231,14 @@ const char *kp_cmp_name(kp_cmp c) { return word_or(&kp_words_cmp, (int)c, "?"); 
 
 bool signal_parse(const char *src, kp_signal *out, const char **err)
 {
+    syn_signal g;
+    size_t at;
     memset(out, 0, sizeof *out);
-    const char *p = src;
-    while (isspace((unsigned char)*p))
-        p++;
-    const char *m = p;
-    while (*p && (isalnum((unsigned char)*p) || *p == '.' || *p == '_' || *p == '-' || (unsigned char)*p >= 0x80))
-        p++;
-    if (p == m) {
-        *err = "expected a metric such as pattern.5.rate, then an operator and a number";
+    if (!syn_signal_parse(src, strlen(src), &g, err, &at))
         return false;
-    }
-    const char *mend = p;
-    while (isspace((unsigned char)*p))
-        p++;
-    kp_cmp cmp;
-    if (p[0] == '>' && p[1] == '=')
-        cmp = KP_CMP_GE, p += 2;
-    else if (p[0] == '<' && p[1] == '=')
-        cmp = KP_CMP_LE, p += 2;
-    else if (p[0] == '=' && p[1] == '=')
-        cmp = KP_CMP_EQ, p += 2;
-    else if (p[0] == '!' && p[1] == '=')
-        cmp = KP_CMP_NE, p += 2;
-    else if (p[0] == '>')
-        cmp = KP_CMP_GT, p++;
-    else if (p[0] == '<')
-        cmp = KP_CMP_LT, p++;
-    else if (p[0] == '=')
-        cmp = KP_CMP_EQ, p++;
-    else {
-        *err = "expected an operator (>, >=, <, <=, ==, !=) after the metric";
-        return false;
-    }
-    while (isspace((unsigned char)*p))
-        p++;
-    /* numbers may carry thousands separators: 100,000 or 100_000 */
-    char num[64];
-    size_t k = 0;
-    while (*p && k + 1 < sizeof num && (isdigit((unsigned char)*p) || *p == '.' || *p == ',' ||
-                                         *p == '_' || *p == '-' || *p == '+' || *p == 'e' || *p == 'E')) {
-        if (*p != ',' && *p != '_')
-            num[k++] = *p;
-        p++;
-    }
-    num[k] = '\0';
-    while (isspace((unsigned char)*p))
-        p++;
-    char *end = NULL;
-    double v = k ? strtod(num, &end) : 0;
-    if (!k || !end || *end || *p || isnan(v) || isinf(v)) {
-        *err = "expected a number after the operator, and nothing after it";
-        return false;
-    }
     out->src = xstrdup(src);
-    out->metric = xstrndup(m, (size_t)(mend - m));
-    out->cmp = cmp;
-    out->value = v;
+    out->metric = xstrndup(src + g.metric.at, g.metric.len);
+    out->cmp = g.cmp;
+    out->value = g.value;
     return true;
 }

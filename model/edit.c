@@ -1,8 +1,10 @@
 /* edit.c - cells of a design as text, set from text with validation; row operations. */
 #include "edit.h"
 
+#include "fields.h"
+#include "syntax.h"
+
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,10 +221,8 @@ static bool parse_num(const char *text, bool optional, double *out, char **err)
         *err = xstrdup("a number is required here");
         return false;
     }
-    errno = 0;
-    char *end;
-    double v = strtod(t, &end);
-    bool ok = end != t && *end == '\0' && errno == 0 && isfinite(v) && v >= 0;
+    double v;
+    bool ok = syn_number(t, strlen(t), 0, &v) && v >= 0;
     if (!ok)
         *err = xasprintf("'%s' is not a number; expected a number >= 0", t);
     free(t);
@@ -581,16 +581,14 @@ static bool pattern_set(kp_design *d, size_t row, size_t col, const char *text, 
         size_t m = split_list(text, ',', &items);
         kp_by *by = m ? xcalloc(m, sizeof *by) : NULL;
         for (size_t i = 0; i < m; i++) {
-            char *eq = strchr(items[i], '=');
-            if (eq) {
-                by[i].attr.s = trim_dup(items[i], (size_t)(eq - items[i]));
-                by[i].value = trimmed(eq + 1);
+            syn_by sb;
+            const char *berr;
+            if (syn_by_parse(items[i], strlen(items[i]), &sb, &berr)) {
+                by[i].attr.s = xstrndup(items[i] + sb.attr.at, sb.attr.len);
+                by[i].value = sb.has_value ? xstrndup(items[i] + sb.value.at, sb.value.len) : NULL;
             } else {
-                by[i].attr.s = xstrdup(items[i]);
-            }
-            if (!*by[i].attr.s || (by[i].value && !*by[i].value)) {
                 *err = xasprintf("'%s' is not an attribute or attribute=value", items[i]);
-                for (size_t j = 0; j <= i; j++) {
+                for (size_t j = 0; j < i; j++) {
                     free(by[j].attr.s);
                     free(by[j].value);
                 }
@@ -631,20 +629,24 @@ static bool pattern_set(kp_design *d, size_t row, size_t col, const char *text, 
         p->consistency_given = true;
         return true;
     case P_ORDER: {
-        char **w;
-        size_t m = split_list(text, ' ', &w);
+        /* the cell may keep one pair of brackets, as the list cells do */
+        char *t = trimmed(text);
+        size_t len = strlen(t), from = 0;
+        if (len >= 2 && t[0] == '[' && t[len - 1] == ']')
+            from = 1, len -= 2;
+        syn_span at = {0, 0};
         bool desc = false;
-        if (m == 2 && (strcmp(w[1], "desc") == 0 || strcmp(w[1], "asc") == 0))
-            desc = strcmp(w[1], "desc") == 0;
-        else if (m > 1) {
+        size_t a, z;
+        syn_trim(t + from, len, &a, &z);
+        if (z > a && !syn_order_parse(t + from, len, &at, &desc)) {
             *err = xstrdup("expected 'attribute', 'attribute asc' or 'attribute desc'");
-            free_list(w, m);
+            free(t);
             return false;
         }
         free(p->order.s);
-        p->order.s = m ? xstrdup(w[0]) : NULL;
+        p->order.s = z > a ? xstrndup(t + from + at.at, at.len) : NULL;
         p->order_desc = desc;
-        free_list(w, m);
+        free(t);
         return true;
     }
     case P_LIMIT:
@@ -659,8 +661,8 @@ static bool pattern_set(kp_design *d, size_t row, size_t col, const char *text, 
         size_t m = split_list(text, ',', &items);
         kp_join *j = m ? xcalloc(m, sizeof *j) : NULL;
         for (size_t i = 0; i < m; i++) {
-            char *eq = strchr(items[i], '=');
-            if (!eq) {
+            syn_span to, from;
+            if (!syn_join_parse(items[i], strlen(items[i]), &to, &from)) {
                 *err = xasprintf("'%s' is not to=from (e.g. username=followingUsername)", items[i]);
                 for (size_t k = 0; k < i; k++) {
                     free(j[k].to.s);
@@ -670,8 +672,8 @@ static bool pattern_set(kp_design *d, size_t row, size_t col, const char *text, 
                 free_list(items, m);
                 return false;
             }
-            j[i].to.s = trim_dup(items[i], (size_t)(eq - items[i]));
-            j[i].from.s = trimmed(eq + 1);
+            j[i].to.s = xstrndup(items[i] + to.at, to.len);
+            j[i].from.s = xstrndup(items[i] + from.at, from.len);
         }
         free_list(items, m);
         for (size_t i = 0; i < p->njoin; i++) {
@@ -763,9 +765,8 @@ static bool sparse_parse(const char *item, kp_sparse *out, char **err)
     }
     out->attr.s = trim_dup(item, (size_t)(colon - item));
     char *cond = trimmed(colon + 1);
-    char *end;
-    double share = strtod(cond, &end);
-    if (*cond && end != cond && *end == '\0') {
+    double share;
+    if (syn_number(cond, strlen(cond), 0, &share)) {
         if (!(share >= 0 && share <= 1)) {
             *err = xasprintf("share %s is out of range; expected a number from 0 to 1", cond);
             goto fail;
@@ -775,33 +776,23 @@ static bool sparse_parse(const char *item, kp_sparse *out, char **err)
         out->src = cond;
         return true;
     }
+    syn_cond c;
+    const char *perr;
+    size_t at;
+    if (!syn_condition_parse(cond, strlen(cond), &c, &perr, &at)) {
+        if (strstr(perr, "after the attribute"))
+            *err = xasprintf("'%s': expected attr = value, attr != value, attr in [a, b] or a share", cond);
+        else
+            *err = xasprintf("'%s': expected attr = value, attr != value or attr in [a, b]", cond);
+        goto fail;
+    }
     out->kind = KP_SPARSE_COND;
-    const char *opp;
-    size_t oplen;
-    if ((opp = strstr(cond, "!=")) != NULL) {
-        out->op = KP_COND_NE;
-        oplen = 2;
-    } else if ((opp = strstr(cond, " in ")) != NULL) {
-        out->op = KP_COND_IN;
-        oplen = 4;
-    } else if ((opp = strchr(cond, '=')) != NULL) {
-        out->op = KP_COND_EQ;
-        oplen = 1;
-    } else {
-        *err = xasprintf("'%s': expected attr = value, attr != value, attr in [a, b] or a share", cond);
-        goto fail;
-    }
-    out->cond_attr.s = trim_dup(cond, (size_t)(opp - cond));
-    char **vals;
-    size_t m = split_list(opp + oplen, ',', &vals);
-    if (!*out->cond_attr.s || m == 0 || (out->op != KP_COND_IN && m != 1)) {
-        free_list(vals, m);
-        *err = xasprintf("'%s': expected attr = value, attr != value or attr in [a, b]", cond);
-        goto fail;
-    }
-    out->values = strs_from_list(vals, m);
-    out->nvalues = m;
-    free_list(vals, m);
+    out->op = c.op;
+    out->cond_attr.s = xstrndup(cond + c.attr.at, c.attr.len);
+    out->values = xcalloc(c.nvalues, sizeof *out->values);
+    for (size_t i = 0; i < c.nvalues; i++)
+        out->values[out->nvalues++].s = xstrndup(cond + c.values[i].at, c.values[i].len);
+    syn_cond_free(&c);
     out->src = cond;
     return true;
 fail:

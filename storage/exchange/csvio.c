@@ -1,6 +1,8 @@
 /* csvio.c - CSV access-pattern tables: RFC 4180 reader and writer. */
 #include "csvio.h"
 
+#include "syntax.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -552,23 +554,19 @@ bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diag
                 size_t k;
                 char **l = split_list(v, true, &k);
                 for (size_t q = 0; q < k; q++) {
+                    syn_by sb;
+                    const char *berr;
+                    if (!syn_by_parse(l[q], strlen(l[q]), &sb, &berr)) {
+                        diags_add(diags, KP_INVALID, loc,
+                                  "%s '%s' has an empty name or value; expected ATTR or ATTR=VALUE", col, l[q]);
+                        ok = false;
+                        continue;
+                    }
                     kp_by *b = PUSH(p->by, p->nby);
-                    char *eq = strchr(l[q], '=');
-                    if (eq) {
-                        char *a = xstrndup(l[q], (size_t)(eq - l[q]));
-                        char *at = trim(a);
-                        b->attr = str_make(at, loc);
-                        b->value = trim(eq + 1);
-                        if (!*at || !*b->value) {
-                            diags_add(diags, KP_INVALID, loc,
-                                      "%s '%s' has an empty name or value; expected ATTR or ATTR=VALUE",
-                                      col, l[q]);
-                            ok = false;
-                        }
-                        free(a);
-                        free(at);
-                    } else
-                        b->attr = str_make(l[q], loc);
+                    char *at = xstrndup(l[q] + sb.attr.at, sb.attr.len);
+                    b->attr = str_make(at, loc);
+                    b->value = sb.has_value ? xstrndup(l[q] + sb.value.at, sb.value.len) : NULL;
+                    free(at);
                 }
                 free_list(l, k);
                 break;
@@ -616,24 +614,16 @@ bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diag
                 break;
             case COL_WHY: p->why = xstrdup(v); break;
             case COL_ORDER: {
-                size_t n = strlen(v);
-                bool desc = n > 5 && !strcasecmp(v + n - 5, " desc");
-                bool asc = n > 4 && !strcasecmp(v + n - 4, " asc");
-                char *a = xstrndup(v, n - (desc ? 5 : asc ? 4 : 0));
-                char *at = trim(a);
-                bool one_word = *at != '\0';
-                for (const char *c = at; *c; c++)
-                    if (isspace((unsigned char)*c))
-                        one_word = false;
-                if (!one_word) {
+                syn_span at;
+                if (!syn_order_parse(v, strlen(v), &at, &p->order_desc)) {
                     diags_add(diags, KP_INVALID, loc,
                               "%s '%s'; expected an attribute, optionally followed by asc or desc", col, v);
                     ok = false;
+                    break;
                 }
-                p->order = str_make(at, loc);
-                p->order_desc = desc;
+                char *a = xstrndup(v + at.at, at.len);
+                p->order = str_make(a, loc);
                 free(a);
-                free(at);
                 break;
             }
             case COL_RANGE: p->range = str_make(v, loc); break;
@@ -642,19 +632,17 @@ bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diag
                 size_t k;
                 char **l = split_list(v, false, &k);
                 for (size_t q = 0; q < k && ok; q++) {
-                    char *eq = strchr(l[q], '=');
-                    if (!eq) {
+                    syn_span to, from;
+                    if (!syn_join_parse(l[q], strlen(l[q]), &to, &from)) {
                         diags_add(diags, KP_INVALID, loc,
                                   "join '%s'; expected to=from pairs (username=followingUsername)", l[q]);
                         ok = false;
                         break;
                     }
                     kp_join *j = PUSH(p->join, p->njoin);
-                    char *a = xstrndup(l[q], (size_t)(eq - l[q]));
-                    char *at = trim(a), *bt = trim(eq + 1);
+                    char *at = xstrndup(l[q] + to.at, to.len), *bt = xstrndup(l[q] + from.at, from.len);
                     j->to = str_make(at, loc);
                     j->from = str_make(bt, loc);
-                    free(a);
                     free(at);
                     free(bt);
                 }

@@ -5,6 +5,7 @@
 
 #include "validate.h"
 #include "fileio.h"
+#include "syntax.h"
 #include "yamlout.h"
 
 #include <ctype.h>
@@ -538,31 +539,7 @@ static bool get_ref(bctx *b, const ynode *map, const char *key, const char *wher
 }
 
 /* Strict number: a plain scalar that reads fully as a finite number (underscores allowed). */
-static bool parse_number_text(const char *text, double *out)
-{
-    size_t len = strlen(text);
-    if (len == 0 || len > 60)
-        return false;
-    char buf[64];
-    size_t k = 0;
-    for (size_t i = 0; i < len; i++) {
-        char ch = text[i];
-        if (ch == '_')
-            continue;
-        if (!(isdigit((unsigned char)ch) || ch == '.' || ch == '-' || ch == '+' || ch == 'e' || ch == 'E'))
-            return false;
-        buf[k++] = ch;
-    }
-    buf[k] = '\0';
-    if (!k)
-        return false;
-    char *end;
-    double v = strtod(buf, &end);
-    if (*end || end == buf || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
-}
+static bool parse_number_text(const char *text, double *out) { return syn_number(text, strlen(text), 0, out); }
 
 static bool parse_number(const ynode *n, double *out)
 {
@@ -897,91 +874,26 @@ static void build_attr(bctx *b, const ynode *key, const ynode *v, kp_attr *a)
 static const char *const ENTITY_KEYS[] = {"name", "description", "count", "size", "writes", "writes_avg",
                                           "attributes", "keys", "sparse"};
 
-static void trim(const char *s, size_t len, size_t *a, size_t *z)
-{
-    size_t i = 0, j = len;
-    while (i < j && isspace((unsigned char)s[i]))
-        i++;
-    while (j > i && isspace((unsigned char)s[j - 1]))
-        j--;
-    *a = i, *z = j;
-}
-
-/* "status = x", "status != x", "status in [a, b]" */
+/* "status = x", "status != x", "status in [a, b]" (syn_condition_parse) into sp, the places of
+ * the attribute and the values taken from their offsets in the scalar. */
 static bool parse_condition(bctx *b, const ynode *n, const char *s, kp_sparse *sp, const char **err)
 {
-    size_t len = strlen(s);
-    size_t i = 0;
-    while (i < len && isspace((unsigned char)s[i]))
-        i++;
-    size_t a0 = i;
-    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.' ||
-                       (unsigned char)s[i] >= 0x80))
-        i++;
-    if (i == a0) {
-        *err = "expected an attribute name first";
+    syn_cond c;
+    size_t at;
+    if (!syn_condition_parse(s, strlen(s), &c, err, &at))
         return false;
-    }
-    size_t a1 = i;
-    while (i < len && isspace((unsigned char)s[i]))
-        i++;
-    if (i + 1 < len && s[i] == '!' && s[i + 1] == '=') {
-        sp->op = KP_COND_NE, i += 2;
-    } else if (i + 1 < len && s[i] == '=' && s[i + 1] == '=') {
-        sp->op = KP_COND_EQ, i += 2;
-    } else if (i < len && s[i] == '=') {
-        sp->op = KP_COND_EQ, i += 1;
-    } else if (i + 2 < len && s[i] == 'i' && s[i + 1] == 'n' && (isspace((unsigned char)s[i + 2]) || s[i + 2] == '[') &&
-               i > a1) {
-        sp->op = KP_COND_IN, i += 2;
-    } else {
-        *err = "expected '=', '!=' or 'in' after the attribute";
-        return false;
-    }
     sp->kind = KP_SPARSE_COND;
-    char *an = xstrndup(s + a0, a1 - a0);
-    sp->cond_attr = str_make(an, scalar_loc_at(b->y, n, a0));
+    sp->op = c.op;
+    char *an = xstrndup(s + c.attr.at, c.attr.len);
+    sp->cond_attr = str_make(an, scalar_loc_at(b->y, n, c.attr.at));
     free(an);
-    size_t cap = 0;
-    if (sp->op != KP_COND_IN) {
-        size_t v0, v1;
-        trim(s + i, len - i, &v0, &v1);
-        if (v1 == v0) {
-            *err = "expected a value after the operator";
-            return false;
-        }
-        char *val = xstrndup(s + i + v0, v1 - v0);
-        VEC_GROW(sp->values, sp->nvalues, cap);
-        sp->values[sp->nvalues++] = str_make(val, scalar_loc_at(b->y, n, i + v0));
+    sp->values = xcalloc(c.nvalues, sizeof *sp->values);
+    for (size_t i = 0; i < c.nvalues; i++) {
+        char *val = xstrndup(s + c.values[i].at, c.values[i].len);
+        sp->values[sp->nvalues++] = str_make(val, scalar_loc_at(b->y, n, c.values[i].at));
         free(val);
-        return true;
     }
-    while (i < len && isspace((unsigned char)s[i]))
-        i++;
-    if (i >= len || s[i] != '[' || s[len - 1] != ']') {
-        *err = "expected a list in brackets after 'in': status in [a, b]";
-        return false;
-    }
-    i++;
-    size_t end = len - 1;
-    while (i <= end) {
-        size_t j = i;
-        while (j < end && s[j] != ',')
-            j++;
-        size_t v0, v1;
-        trim(s + i, j - i, &v0, &v1);
-        if (v1 == v0) {
-            *err = "expected a value between the commas of the list";
-            return false;
-        }
-        char *val = xstrndup(s + i + v0, v1 - v0);
-        VEC_GROW(sp->values, sp->nvalues, cap);
-        sp->values[sp->nvalues++] = str_make(val, scalar_loc_at(b->y, n, i + v0));
-        free(val);
-        i = j + 1;
-        if (j == end)
-            break;
-    }
+    syn_cond_free(&c);
     return true;
 }
 
@@ -1152,28 +1064,24 @@ static void build_pattern(bctx *b, const ynode *v, size_t pos, kp_pattern *p)
             const char *s = scalar(b, by->kids[i], w, "by");
             if (!s)
                 continue;
-            const char *eq = strchr(s, '=');
-            size_t a0, a1;
-            trim(s, eq ? (size_t)(eq - s) : strlen(s), &a0, &a1);
-            if (a1 == a0) {
+            syn_by sb;
+            const char *berr;
+            bool ok = syn_by_parse(s, strlen(s), &sb, &berr);
+            if (!ok && !sb.attr.len) {
                 diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" names no attribute; "
                           "expected an attribute such as customerId or status=pending-shipment", w, s);
                 continue;
             }
-            kp_by *e = &p->by[p->nby];
-            char *an = xstrndup(s + a0, a1 - a0);
-            kp_loc al = by->kids[i]->kind == YN_ALIAS ? LOC(by->kids[i]) : scalar_loc_at(b->y, R(by->kids[i]), a0);
-            if (eq) {
-                size_t v0, v1;
-                trim(eq + 1, strlen(eq + 1), &v0, &v1);
-                if (v1 == v0) {
-                    diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" has no value after '='; "
-                              "expected attribute=value", w, s);
-                    free(an);
-                    continue;
-                }
-                e->value = xstrndup(eq + 1 + v0, v1 - v0);
+            if (!ok) {
+                diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" has no value after '='; "
+                          "expected attribute=value", w, s);
+                continue;
             }
+            kp_by *e = &p->by[p->nby];
+            char *an = xstrndup(s + sb.attr.at, sb.attr.len);
+            kp_loc al = by->kids[i]->kind == YN_ALIAS ? LOC(by->kids[i]) : scalar_loc_at(b->y, R(by->kids[i]), sb.attr.at);
+            if (sb.has_value)
+                e->value = xstrndup(s + sb.value.at, sb.value.len);
             e->attr = str_make(an, al);
             free(an);
             p->nby++;
@@ -1192,27 +1100,13 @@ static void build_pattern(bctx *b, const ynode *v, size_t pos, kp_pattern *p)
     if (ord) {
         const char *s = scalar(b, ord, w, "order");
         if (s) {
-            size_t a0, a1;
-            trim(s, strlen(s), &a0, &a1);
-            size_t sp = a0;
-            while (sp < a1 && !isspace((unsigned char)s[sp]))
-                sp++;
-            size_t d0, d1;
-            trim(s + sp, a1 - sp, &d0, &d1);
-            const char *dir = s + sp + d0;
-            size_t dl = d1 - d0;
-            bool ok = sp > a0;
-            if (dl == 4 && !strncmp(dir, "desc", 4))
-                p->order_desc = true;
-            else if (dl == 0 || (dl == 3 && !strncmp(dir, "asc", 3)))
-                p->order_desc = false;
-            else
-                ok = false;
-            if (ok) {
-                char *an = xstrndup(s + a0, sp - a0);
-                p->order = str_make(an, ord->kind == YN_ALIAS ? LOC(ord) : scalar_loc_at(b->y, R(ord), a0));
+            syn_span at;
+            if (syn_order_parse(s, strlen(s), &at, &p->order_desc)) {
+                char *an = xstrndup(s + at.at, at.len);
+                p->order = str_make(an, ord->kind == YN_ALIAS ? LOC(ord) : scalar_loc_at(b->y, R(ord), at.at));
                 free(an);
             } else {
+                p->order_desc = false;
                 diags_add(b->d, KP_INVALID, LOC(ord), "%s: order \"%s\" is not understood; expected an attribute "
                           "and asc or desc, such as \"orderDate desc\"", w, s);
             }
