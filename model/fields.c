@@ -87,13 +87,14 @@ void kp_words_join(const kp_words *w, sbuf *b, const char *sep, const char *last
 #define FIELD(id, key_, member, kind_, flags_, cell_, hint_) \
     {.key = key_, kind_, .flags = flags_, .off = offsetof(REC, member), .cell = cell_, .hint = hint_},
 
-#define RECORD(name_, type, LIST)                                                              \
+#define RECORD_AT(name_, type, LIST, loc_off)                                                   \
     static const kp_field name_##_fields[] = {LIST(FIELD)};                                     \
-    const kp_record kp_rec_##name_ = {#name_, sizeof(type), name_##_fields,                     \
+    const kp_record kp_rec_##name_ = {#name_, sizeof(type), loc_off, name_##_fields,            \
                                       sizeof name_##_fields / sizeof *name_##_fields};
+#define RECORD(name_, type, LIST) RECORD_AT(name_, type, LIST, (ptrdiff_t)offsetof(type, loc))
 
 #define REC kp_design
-RECORD(design, kp_design, KP_DESIGN_FIELDS)
+RECORD_AT(design, kp_design, KP_DESIGN_FIELDS, -1)
 #undef REC
 #define REC kp_table
 RECORD(table, kp_table, KP_TABLE_FIELDS)
@@ -117,10 +118,10 @@ RECORD(sparse, kp_sparse, KP_SPARSE_FIELDS)
 RECORD(entity, kp_entity, KP_ENTITY_FIELDS)
 #undef REC
 #define REC kp_by
-RECORD(by, kp_by, KP_BY_FIELDS)
+RECORD_AT(by, kp_by, KP_BY_FIELDS, -1)
 #undef REC
 #define REC kp_join
-RECORD(join, kp_join, KP_JOIN_FIELDS)
+RECORD_AT(join, kp_join, KP_JOIN_FIELDS, -1)
 #undef REC
 #define REC kp_pattern
 RECORD(pattern, kp_pattern, KP_PATTERN_FIELDS)

@@ -111,11 +111,15 @@ typedef struct kp_field {
 } kp_field;
 
 typedef struct kp_record {
-    const char *name; /* "pattern" */
-    size_t size;      /* of the struct */
+    const char *name;  /* "pattern" */
+    size_t size;       /* of the struct */
+    ptrdiff_t loc_off; /* of its kp_loc (where it starts in the file), -1 when it has none */
     const kp_field *f;
     size_t n;
 } kp_record;
+
+/* The place of the record at r, or NULL when its kind has none. */
+static inline kp_loc *kp_rloc(const kp_record *rec, void *r) { return rec->loc_off < 0 ? NULL : (kp_loc *)((char *)r + rec->loc_off); }
 
 /* The member of field f in the record at r. */
 static inline void *kp_fptr(void *r, const kp_field *f) { return (char *)r + f->off; }
