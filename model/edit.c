@@ -154,13 +154,11 @@ static void free_list(char **v, size_t n)
     free(v);
 }
 
+/* A number as the cell shows it: exactly (the shortest text that reads back as it), "" for NAN. */
 static char *fmt_num(double x)
 {
-    if (isnan(x))
-        return xstrdup("");
-    if (x == floor(x) && fabs(x) < 1e15)
-        return xasprintf("%.0f", x);
-    return xasprintf("%g", x);
+    char buf[32];
+    return xstrdup(isnan(x) ? "" : syn_number_text(x, buf, sizeof buf));
 }
 
 /* Parses a number >= 0. Empty text gives NAN when `optional`. */
@@ -761,9 +759,10 @@ static char *values_text(const kp_attr *a)
     sbuf_init(&b);
     sbuf_add(&b, "");
     for (size_t i = 0; i < a->nvalues; i++) {
-        sbuf_printf(&b, "%s%s: %g", i ? ", " : "", a->values[i].name, a->values[i].share);
+        char n1[32], n2[32];
+        sbuf_printf(&b, "%s%s: %s", i ? ", " : "", a->values[i].name, syn_number_text(a->values[i].share, n1, sizeof n1));
         if (!isnan(a->values[i].write_share))
-            sbuf_printf(&b, "/%g", a->values[i].write_share);
+            sbuf_printf(&b, "/%s", syn_number_text(a->values[i].write_share, n2, sizeof n2));
     }
     return sbuf_steal(&b);
 }
@@ -806,7 +805,10 @@ static char *cell_get(const kp_record *rec, int id, const void *r)
             if (a->type == KP_ATTR_ENUM || a->type == KP_ATTR_SHARD)
                 return xstrdup("");
             break;
-        case FA_SKEW: return a->zipf > 0 ? xasprintf("zipf:%g", a->zipf) : xstrdup("");
+        case FA_SKEW: {
+            char buf[32];
+            return a->zipf > 0 ? xasprintf("zipf:%s", syn_number_text(a->zipf, buf, sizeof buf)) : xstrdup("");
+        }
         case FA_VALUES: return values_text(a);
         }
     } else if (rec == &kp_rec_decision) {

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,22 @@ bool syn_number(const char *s, size_t len, unsigned flags, double *out)
         return false;
     *out = v;
     return true;
+}
+
+const char *syn_number_text(double v, char *buf, size_t n)
+{
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, n, "%.0f", v);
+        if (!strcmp(buf, "-0"))
+            snprintf(buf, n, "0");
+        return buf;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
 }
 
 void syn_trim(const char *s, size_t len, size_t *a, size_t *z)

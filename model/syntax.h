@@ -32,6 +32,11 @@ enum { SYN_NUM_COMMAS = 1 };
 /* The whole text as a number (no white space around). false when it is not one. */
 bool syn_number(const char *s, size_t len, unsigned flags, double *out);
 
+/* The shortest decimal text that reads back (syn_number, strtod) as exactly v: whole numbers
+ * below 1e15 without a point ("-0" as "0"), others with up to 17 significant digits. buf holds
+ * at least 32 bytes; returns buf. */
+const char *syn_number_text(double v, char *buf, size_t n);
+
 /* Trims white space: *a and *z become the offsets of the first and past the last kept byte. */
 void syn_trim(const char *s, size_t len, size_t *a, size_t *z);
 

@@ -57,6 +57,9 @@ static const cell_case cases[] = {
     {EDIT_PATTERNS, "name", "  Pedidos de un cliente  ", true, "Pedidos de un cliente"},
     {EDIT_PATTERNS, "rate", "400", true, NULL},
     {EDIT_PATTERNS, "rate", "2.5", true, NULL},
+    {EDIT_PATTERNS, "rate", "1234567.891", true, NULL}, /* shown exactly, not 1.23457e+06 */
+    {EDIT_PATTERNS, "rate", "0.1", true, NULL},
+    {EDIT_PATTERNS, "rate", "1_000", true, "1000"},
     {EDIT_PATTERNS, "rate", "", true, NULL},
     {EDIT_PATTERNS, "rate", "fast", false, NULL},
     {EDIT_PATTERNS, "rate", "-3", false, NULL},
@@ -71,6 +74,8 @@ static const cell_case cases[] = {
     {EDIT_PATTERNS, "order", "orderDate desc", true, NULL},
     {EDIT_PATTERNS, "order", "orderDate", true, "orderDate asc"},
     {EDIT_PATTERNS, "order", "orderDate sideways", false, NULL},
+    {EDIT_PATTERNS, "order", "orderDate DESC", true, "orderDate desc"},
+    {EDIT_PATTERNS, "order", "[orderDate  desc]", true, "orderDate desc"},
     {EDIT_PATTERNS, "join", "username=followingUsername", true, NULL},
     {EDIT_PATTERNS, "join", "username", false, NULL},
     {EDIT_PATTERNS, "needs", "search", true, NULL},
@@ -104,6 +109,8 @@ static const cell_case cases[] = {
     {EDIT_KEYS, "sparse", "GSI1PK: status = pending-shipment", true, NULL},
     {EDIT_KEYS, "sparse", "GSI1PK: 0.05", true, NULL},
     {EDIT_KEYS, "sparse", "GSI1PK: status in [paid, shipped]", true, NULL},
+    {EDIT_KEYS, "sparse", "GSI1PK: status in paid, shipped", true, NULL},
+    {EDIT_KEYS, "sparse", "GSI1PK: status ~ paid", false, NULL},
     {EDIT_KEYS, "sparse", "GSI1PK: 1.5", false, NULL},
     {EDIT_KEYS, "sparse", "status", false, NULL},
 };

@@ -1425,20 +1425,7 @@ static void em_seq_end(em *m) { yamlout_seq_end(m); }
 static void em_key(em *m, const char *k) { em_scalar(m, k, S_TEXT); }
 
 /* The shortest decimal text that reads back as exactly v. */
-static void fmt_num(double v, char *buf, size_t n)
-{
-    if (v == floor(v) && fabs(v) < 1e15) {
-        snprintf(buf, n, "%.0f", v);
-        if (!strcmp(buf, "-0"))
-            snprintf(buf, n, "0");
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
+static void fmt_num(double v, char *buf, size_t n) { syn_number_text(v, buf, n); }
 
 static void kv_text(em *m, const char *k, const char *v, sstyle st)
 {
