@@ -212,22 +212,29 @@ const kp_sparse *entity_sparse(const kp_entity *e, const char *attr)
 
 /* ---- names --------------------------------------------------------------------------- */
 
-/* The word of v, or `dflt` for a value out of range (or without a word). */
-static const char *word_or(const kp_words *w, int v, const char *dflt)
+/* The word of v, or that of `dflt` for a value out of range. */
+static const char *word_or(const kp_words *w, int v, int dflt)
 {
     const char *s = kp_word(w, v);
-    return s ? s : dflt;
+    return s ? s : kp_word(w, dflt);
 }
 
-const char *kp_billing_name(kp_billing b) { return word_or(&kp_words_billing, (int)b, "on-demand"); }
-const char *kp_index_kind_name(kp_index_kind k) { return word_or(&kp_words_index_kind, (int)k, "gsi"); }
-const char *kp_projection_name(kp_projection p) { return word_or(&kp_words_projection, (int)p, "all"); }
-const char *kp_attr_type_name(kp_attr_type t) { return word_or(&kp_words_attr_type, (int)t, "string"); }
-const char *kp_consistency_name(kp_consistency c) { return word_or(&kp_words_consistency, (int)c, "eventual"); }
-const char *kp_write_op_name(kp_write_op o) { return word_or(&kp_words_write_op, (int)o, "put"); }
+const char *kp_billing_name(kp_billing b) { return word_or(&kp_words_billing, (int)b, KP_BILLING_ON_DEMAND); }
+const char *kp_index_kind_name(kp_index_kind k) { return word_or(&kp_words_index_kind, (int)k, KP_GSI); }
+const char *kp_projection_name(kp_projection p) { return word_or(&kp_words_projection, (int)p, KP_PROJ_ALL); }
+const char *kp_attr_type_name(kp_attr_type t) { return word_or(&kp_words_attr_type, (int)t, KP_ATTR_STRING); }
+const char *kp_consistency_name(kp_consistency c) { return word_or(&kp_words_consistency, (int)c, KP_EVENTUAL); }
+const char *kp_write_op_name(kp_write_op o) { return word_or(&kp_words_write_op, (int)o, KP_OP_PUT); }
 const char *kp_needs_name(kp_needs n) { return kp_word(&kp_words_needs, (int)n); }
-const char *kp_decision_status_name(kp_decision_status s) { return word_or(&kp_words_decision_status, (int)s, "accepted"); }
-const char *kp_cmp_name(kp_cmp c) { return word_or(&kp_words_cmp, (int)c, "?"); }
+const char *kp_decision_status_name(kp_decision_status s)
+{
+    return word_or(&kp_words_decision_status, (int)s, KP_DEC_ACCEPTED);
+}
+const char *kp_cmp_name(kp_cmp c)
+{
+    const char *s = kp_word(&kp_words_cmp, (int)c);
+    return s ? s : "?";
+}
 
 bool signal_parse(const char *src, kp_signal *out, const char **err)
 {

@@ -1176,7 +1176,7 @@ static void build_custom(bctx *b, const kp_record *rec, size_t id, const ynode *
         case FD_SIGNALS: build_signals(b, m, w, r); return;
         }
     }
-    util_die("a custom field without a reader"); /* a field table out of step: caught by the tests */
+    /* a custom field without a reader here is left unread: tests/test_fields.c fails on it */
 }
 
 /* Reads the record at r (initialised, its place set) from v: its label first (naming it in the
