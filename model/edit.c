@@ -439,48 +439,77 @@ static void rename_pattern_refs(kp_design *d, const char *old, const char *new_i
         }
 }
 
-/* ---- entities and keys ------------------------------------------------------------------- */
+/* ---- lists of records ----------------------------------------------------------------------- */
 
-static char *sparse_text(const kp_entity *e)
+/* Reads one list element into a zeroed record; false with *err (caller frees) when it does not
+ * read. Whatever it allocated before failing is released by the caller (fields_free). */
+typedef bool (*item_parse)(const char *item, void *out, char **err);
+
+/* Replaces the record list of field f of the record at r with the elements of `text` separated
+ * by `sep`; on failure the list is left as it was. */
+static bool set_list(const kp_field *f, void *r, const char *text, char sep, item_parse parse, char **err)
+{
+    char **items;
+    size_t m = split_list(text, sep, &items);
+    size_t el = f->sub->size;
+    char *v = m ? xcalloc(m, el) : NULL;
+    for (size_t i = 0; i < m; i++)
+        if (!parse(items[i], v + i * el, err)) {
+            for (size_t k = 0; k <= i; k++)
+                fields_free(f->sub, v + k * el);
+            free(v);
+            free_list(items, m);
+            return false;
+        }
+    free_list(items, m);
+    char **old = kp_fptr(r, f);
+    size_t *n = (size_t *)((char *)r + f->count_off);
+    for (size_t k = 0; k < *n; k++)
+        fields_free(f->sub, *old + k * el);
+    free(*old);
+    *old = v;
+    *n = m;
+    return true;
+}
+
+/* Writes one list element as its cell reads. */
+typedef void (*item_text)(sbuf *b, const void *item);
+
+/* The record list of field f of the record at r as a cell: its elements joined by sep. */
+static char *list_text(const kp_field *f, const void *r, const char *sep, item_text text)
 {
     sbuf b;
     sbuf_init(&b);
     sbuf_add(&b, "");
-    for (size_t i = 0; i < e->nsparse; i++) {
-        const kp_sparse *s = &e->sparse[i];
-        sbuf_printf(&b, "%s%s: ", i ? "; " : "", s->attr.s ? s->attr.s : "");
-        if (s->kind == KP_SPARSE_SHARE) {
-            char *n = fmt_num(s->share);
-            sbuf_add(&b, n);
-            free(n);
-        } else if (s->src) {
-            sbuf_add(&b, s->src);
-        } else {
-            sbuf_printf(&b, "%s %s ", s->cond_attr.s ? s->cond_attr.s : "",
-                        s->op == KP_COND_EQ ? "=" : s->op == KP_COND_NE ? "!=" : "in");
-            if (s->op == KP_COND_IN)
-                sbuf_add(&b, "[");
-            for (size_t j = 0; j < s->nvalues; j++)
-                sbuf_printf(&b, "%s%s", j ? ", " : "", s->values[j].s);
-            if (s->op == KP_COND_IN)
-                sbuf_add(&b, "]");
-        }
+    const char *v = *(char *const *)kp_fcptr(r, f);
+    for (size_t i = 0; i < kp_fcount(r, f); i++) {
+        if (i)
+            sbuf_add(&b, sep);
+        text(&b, v + i * f->sub->size);
     }
     return sbuf_steal(&b);
 }
 
-static void sparse_release(kp_sparse *s)
+/* ---- entities and keys ------------------------------------------------------------------- */
+
+static void sparse_item_text(sbuf *b, const void *rule)
 {
-    free(s->attr.s);
-    free(s->cond_attr.s);
-    strs_release(s->values, s->nvalues);
-    free(s->src);
+    const kp_sparse *s = rule;
+    sbuf_printf(b, "%s: ", s->attr.s ? s->attr.s : "");
+    if (s->kind == KP_SPARSE_SHARE) {
+        char n[32];
+        sbuf_add(b, isnan(s->share) ? "" : syn_number_text(s->share, n, sizeof n));
+    } else if (s->src) {
+        sbuf_add(b, s->src);
+    } else {
+        syn_condition_text(b, s);
+    }
 }
 
 /* Parses one "ATTR: condition" rule. */
-static bool sparse_parse(const char *item, kp_sparse *out, char **err)
+static bool sparse_item(const char *item, void *rule, char **err)
 {
-    memset(out, 0, sizeof *out);
+    kp_sparse *out = rule;
     const char *colon = strchr(item, ':');
     if (!colon) {
         *err = xasprintf("'%s': expected ATTR: condition (e.g. GSI1PK: status = pending-shipment)", item);
@@ -520,31 +549,12 @@ static bool sparse_parse(const char *item, kp_sparse *out, char **err)
     return true;
 fail:
     free(cond);
-    sparse_release(out);
-    memset(out, 0, sizeof *out);
     return false;
 }
 
 static bool sparse_set(kp_entity *e, const char *text, char **err)
 {
-    char **items;
-    size_t m = split_list(text, ';', &items);
-    kp_sparse *v = m ? xcalloc(m, sizeof *v) : NULL;
-    for (size_t i = 0; i < m; i++)
-        if (!sparse_parse(items[i], &v[i], err)) {
-            for (size_t k = 0; k < i; k++)
-                sparse_release(&v[k]);
-            free(v);
-            free_list(items, m);
-            return false;
-        }
-    free_list(items, m);
-    for (size_t i = 0; i < e->nsparse; i++)
-        sparse_release(&e->sparse[i]);
-    free(e->sparse);
-    e->sparse = v;
-    e->nsparse = m;
-    return true;
+    return set_list(&kp_rec_entity.f[FE_SPARSE], e, text, ';', sparse_item, err);
 }
 
 static bool key_set(kp_entity *e, const char *attr, const char *text, char **err)
@@ -625,7 +635,7 @@ static char *keys_get(const kp_design *d, size_t row, size_t col)
         const kp_keytpl *kt = entity_key(e, k[col - 1]);
         r = kt ? (kt->tpl.src ? xstrdup(kt->tpl.src) : tpl_format(&kt->tpl)) : xstrdup("");
     } else if (col == n + 1)
-        r = sparse_text(e);
+        r = list_text(&kp_rec_entity.f[FE_SPARSE], e, "; ", sparse_item_text);
     else
         r = xstrdup("");
     free(k);
@@ -729,63 +739,28 @@ static char *field_get(const kp_field *f, const void *r)
     }
 }
 
-static char *by_text(const kp_pattern *p)
+static void by_item_text(sbuf *b, const void *by) { syn_by_text(b, by); }
+static void join_item_text(sbuf *b, const void *j) { syn_join_text(b, j); }
+
+static void value_item_text(sbuf *b, const void *value)
 {
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_add(&b, "");
-    for (size_t i = 0; i < p->nby; i++) {
-        sbuf_printf(&b, "%s%s", i ? ", " : "", p->by[i].attr.s ? p->by[i].attr.s : "");
-        if (p->by[i].value)
-            sbuf_printf(&b, "=%s", p->by[i].value);
-    }
-    return sbuf_steal(&b);
+    const kp_enum_value *v = value;
+    char n[32];
+    sbuf_printf(b, "%s: %s", v->name, syn_number_text(v->share, n, sizeof n));
+    if (!isnan(v->write_share))
+        sbuf_printf(b, "/%s", syn_number_text(v->write_share, n, sizeof n));
 }
 
-static char *join_text(const kp_pattern *p)
+static void alternative_item_text(sbuf *b, const void *alt)
 {
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_add(&b, "");
-    for (size_t i = 0; i < p->njoin; i++)
-        sbuf_printf(&b, "%s%s=%s", i ? ", " : "", p->join[i].to.s ? p->join[i].to.s : "",
-                    p->join[i].from.s ? p->join[i].from.s : "");
-    return sbuf_steal(&b);
+    const kp_alternative *a = alt;
+    sbuf_printf(b, "%s => %s", a->option ? a->option : "", a->why_not ? a->why_not : "");
 }
 
-static char *values_text(const kp_attr *a)
+static void signal_item_text(sbuf *b, const void *g)
 {
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_add(&b, "");
-    for (size_t i = 0; i < a->nvalues; i++) {
-        char n1[32], n2[32];
-        sbuf_printf(&b, "%s%s: %s", i ? ", " : "", a->values[i].name, syn_number_text(a->values[i].share, n1, sizeof n1));
-        if (!isnan(a->values[i].write_share))
-            sbuf_printf(&b, "/%s", syn_number_text(a->values[i].write_share, n2, sizeof n2));
-    }
-    return sbuf_steal(&b);
-}
-
-static char *alternatives_text(const kp_decision *x)
-{
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_add(&b, "");
-    for (size_t i = 0; i < x->nalternatives; i++)
-        sbuf_printf(&b, "%s%s => %s", i ? "; " : "", x->alternatives[i].option ? x->alternatives[i].option : "",
-                    x->alternatives[i].why_not ? x->alternatives[i].why_not : "");
-    return sbuf_steal(&b);
-}
-
-static char *signals_text(const kp_decision *x)
-{
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_add(&b, "");
-    for (size_t i = 0; i < x->nsignals; i++)
-        sbuf_printf(&b, "%s%s", i ? "; " : "", x->signals[i].src ? x->signals[i].src : "");
-    return sbuf_steal(&b);
+    const kp_signal *s = g;
+    sbuf_add(b, s->src ? s->src : "");
 }
 
 /* The cell of field `id` of the record at r. */
@@ -794,9 +769,9 @@ static char *cell_get(const kp_record *rec, int id, const void *r)
     if (rec == &kp_rec_pattern) {
         const kp_pattern *p = r;
         switch (id) {
-        case FP_BY: return by_text(p);
+        case FP_BY: return list_text(&rec->f[id], p, ", ", by_item_text);
         case FP_ORDER: return p->order.s ? xasprintf("%s %s", p->order.s, p->order_desc ? "desc" : "asc") : xstrdup("");
-        case FP_JOIN: return join_text(p);
+        case FP_JOIN: return list_text(&rec->f[id], p, ", ", join_item_text);
         }
     } else if (rec == &kp_rec_attr) {
         const kp_attr *a = r;
@@ -809,12 +784,12 @@ static char *cell_get(const kp_record *rec, int id, const void *r)
             char buf[32];
             return a->zipf > 0 ? xasprintf("zipf:%s", syn_number_text(a->zipf, buf, sizeof buf)) : xstrdup("");
         }
-        case FA_VALUES: return values_text(a);
+        case FA_VALUES: return list_text(&rec->f[id], a, ", ", value_item_text);
         }
     } else if (rec == &kp_rec_decision) {
         switch (id) {
-        case FD_ALTERNATIVES: return alternatives_text(r);
-        case FD_SIGNALS: return signals_text(r);
+        case FD_ALTERNATIVES: return list_text(&rec->f[id], r, "; ", alternative_item_text);
+        case FD_SIGNALS: return list_text(&rec->f[id], r, "; ", signal_item_text);
         }
     }
     return field_get(&rec->f[id], r);
@@ -889,35 +864,17 @@ static bool field_set(const kp_field *f, void *r, const char *text, char **err)
  * names, decision ids): one word, not used by another row. `what` names it in messages. */
 static char *unique_name(const kp_design *d, edit_table t, size_t row, const char *text, const char *what, char **err);
 
-static bool set_by(kp_pattern *p, const char *text, char **err)
+static bool by_item(const char *item, void *out, char **err)
 {
-    char **items;
-    size_t m = split_list(text, ',', &items);
-    kp_by *by = m ? xcalloc(m, sizeof *by) : NULL;
-    for (size_t i = 0; i < m; i++) {
-        syn_by sb;
-        const char *berr;
-        if (!syn_by_parse(items[i], strlen(items[i]), &sb, &berr)) {
-            *err = xasprintf("'%s' is not an attribute or attribute=value", items[i]);
-            for (size_t j = 0; j < i; j++) {
-                free(by[j].attr.s);
-                free(by[j].value);
-            }
-            free(by);
-            free_list(items, m);
-            return false;
-        }
-        by[i].attr.s = xstrndup(items[i] + sb.attr.at, sb.attr.len);
-        by[i].value = sb.has_value ? xstrndup(items[i] + sb.value.at, sb.value.len) : NULL;
+    kp_by *by = out;
+    syn_by sb;
+    const char *berr;
+    if (!syn_by_parse(item, strlen(item), &sb, &berr)) {
+        *err = xasprintf("'%s' is not an attribute or attribute=value", item);
+        return false;
     }
-    free_list(items, m);
-    for (size_t i = 0; i < p->nby; i++) {
-        free(p->by[i].attr.s);
-        free(p->by[i].value);
-    }
-    free(p->by);
-    p->by = by;
-    p->nby = m;
+    by->attr.s = xstrndup(item + sb.attr.at, sb.attr.len);
+    by->value = sb.has_value ? xstrndup(item + sb.value.at, sb.value.len) : NULL;
     return true;
 }
 
@@ -944,34 +901,16 @@ static bool set_order(kp_pattern *p, const char *text, char **err)
     return true;
 }
 
-static bool set_join(kp_pattern *p, const char *text, char **err)
+static bool join_item(const char *item, void *out, char **err)
 {
-    char **items;
-    size_t m = split_list(text, ',', &items);
-    kp_join *j = m ? xcalloc(m, sizeof *j) : NULL;
-    for (size_t i = 0; i < m; i++) {
-        syn_span to, from;
-        if (!syn_join_parse(items[i], strlen(items[i]), &to, &from)) {
-            *err = xasprintf("'%s' is not to=from (e.g. username=followingUsername)", items[i]);
-            for (size_t k = 0; k < i; k++) {
-                free(j[k].to.s);
-                free(j[k].from.s);
-            }
-            free(j);
-            free_list(items, m);
-            return false;
-        }
-        j[i].to.s = xstrndup(items[i] + to.at, to.len);
-        j[i].from.s = xstrndup(items[i] + from.at, from.len);
+    kp_join *j = out;
+    syn_span to, from;
+    if (!syn_join_parse(item, strlen(item), &to, &from)) {
+        *err = xasprintf("'%s' is not to=from (e.g. username=followingUsername)", item);
+        return false;
     }
-    free_list(items, m);
-    for (size_t i = 0; i < p->njoin; i++) {
-        free(p->join[i].to.s);
-        free(p->join[i].from.s);
-    }
-    free(p->join);
-    p->join = j;
-    p->njoin = m;
+    j->to.s = xstrndup(item + to.at, to.len);
+    j->from.s = xstrndup(item + from.at, from.len);
     return true;
 }
 
@@ -993,42 +932,36 @@ static bool set_skew(kp_attr *a, const char *text, char **err)
     return ok;
 }
 
+/* "paid: 0.03" or "paid: 0.03/0.10" (share of the items / of the writes) */
+static bool value_item(const char *item, void *out, char **err)
+{
+    kp_enum_value *v = out;
+    const char *colon = strchr(item, ':');
+    char *end = NULL;
+    double share = colon ? strtod(colon + 1, &end) : NAN;
+    double wshare = NAN;
+    if (end && *end == '/')
+        wshare = strtod(end + 1, &end);
+    while (end && isspace((unsigned char)*end))
+        end++;
+    if (!colon || !end || *end || !(share >= 0 && share <= 1) || (!isnan(wshare) && !(wshare >= 0 && wshare <= 1))) {
+        *err = xasprintf("'%s' is not value: share; expected e.g. paid: 0.03 (or paid: 0.03/0.10)", item);
+        return false;
+    }
+    v->name = trim_dup(item, (size_t)(colon - item));
+    v->share = share;
+    v->write_share = wshare;
+    return true;
+}
+
 static bool set_values(kp_attr *a, const char *text, char **err)
 {
-    char **items;
-    size_t m = split_list(text, ',', &items);
-    kp_enum_value *v = m ? xcalloc(m, sizeof *v) : NULL;
-    for (size_t i = 0; i < m; i++) {
-        char *colon = strchr(items[i], ':');
-        char *end = NULL;
-        double share = colon ? strtod(colon + 1, &end) : NAN;
-        double wshare = NAN;
-        if (end && *end == '/')
-            wshare = strtod(end + 1, &end);
-        while (end && isspace((unsigned char)*end))
-            end++;
-        if (!colon || !end || *end || !(share >= 0 && share <= 1) || (!isnan(wshare) && !(wshare >= 0 && wshare <= 1))) {
-            *err = xasprintf("'%s' is not value: share; expected e.g. paid: 0.03 (or paid: 0.03/0.10)", items[i]);
-            for (size_t k = 0; k < i; k++)
-                free(v[k].name);
-            free(v);
-            free_list(items, m);
-            return false;
-        }
-        v[i].name = trim_dup(items[i], (size_t)(colon - items[i]));
-        v[i].share = share;
-        v[i].write_share = wshare;
-    }
-    free_list(items, m);
-    for (size_t i = 0; i < a->nvalues; i++)
-        free(a->values[i].name);
-    free(a->values);
-    a->values = v;
-    a->nvalues = m;
-    if (m && a->type == KP_ATTR_STRING)
+    if (!set_list(&kp_rec_attr.f[FA_VALUES], a, text, ',', value_item, err))
+        return false;
+    if (a->nvalues && a->type == KP_ATTR_STRING)
         a->type = KP_ATTR_ENUM;
     if (a->type == KP_ATTR_ENUM)
-        a->distinct = m ? (double)m : NAN;
+        a->distinct = a->nvalues ? (double)a->nvalues : NAN;
     return true;
 }
 
@@ -1065,55 +998,25 @@ static bool set_shard_count(kp_attr *a, const char *text, char **err)
     return true;
 }
 
-static bool set_alternatives(kp_decision *x, const char *text)
+/* "option => why not" */
+static bool alternative_item(const char *item, void *out, char **err)
 {
-    char **items;
-    size_t m = split_list(text, ';', &items);
-    kp_alternative *v = m ? xcalloc(m, sizeof *v) : NULL;
-    for (size_t i = 0; i < m; i++) {
-        char *arrow = strstr(items[i], "=>");
-        v[i].option = arrow ? trim_dup(items[i], (size_t)(arrow - items[i])) : xstrdup(items[i]);
-        v[i].why_not = arrow ? trimmed(arrow + 2) : NULL;
-    }
-    free_list(items, m);
-    for (size_t i = 0; i < x->nalternatives; i++) {
-        free(x->alternatives[i].option);
-        free(x->alternatives[i].why_not);
-    }
-    free(x->alternatives);
-    x->alternatives = v;
-    x->nalternatives = m;
+    (void)err;
+    kp_alternative *a = out;
+    const char *arrow = strstr(item, "=>");
+    a->option = arrow ? trim_dup(item, (size_t)(arrow - item)) : xstrdup(item);
+    a->why_not = arrow ? trimmed(arrow + 2) : NULL;
     return true;
 }
 
-static bool set_signals(kp_decision *x, const char *text, char **err)
+static bool signal_item(const char *item, void *out, char **err)
 {
-    char **items;
-    size_t m = split_list(text, ';', &items);
-    kp_signal *v = m ? xcalloc(m, sizeof *v) : NULL;
-    for (size_t i = 0; i < m; i++) {
-        const char *perr = NULL;
-        if (!signal_parse(items[i], &v[i], &perr)) {
-            *err = xasprintf("signal '%s': %s; expected metric op number (e.g. pattern.5.rate > 50)", items[i],
-                             perr ? perr : "malformed");
-            for (size_t k = 0; k < i; k++) {
-                free(v[k].src);
-                free(v[k].metric);
-            }
-            free(v);
-            free_list(items, m);
-            return false;
-        }
-    }
-    free_list(items, m);
-    for (size_t i = 0; i < x->nsignals; i++) {
-        free(x->signals[i].src);
-        free(x->signals[i].metric);
-    }
-    free(x->signals);
-    x->signals = v;
-    x->nsignals = m;
-    return true;
+    const char *perr = NULL;
+    if (signal_parse(item, out, &perr))
+        return true;
+    *err = xasprintf("signal '%s': %s; expected metric op number (e.g. pattern.5.rate > 50)", item,
+                     perr ? perr : "malformed");
+    return false;
 }
 
 /* A number that must be given (entities' count and size). */
@@ -1163,9 +1066,9 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
             set_strs(&p->entities, &p->nentities, text, ',');
             p->multi_form = p->nentities > 1;
             return true;
-        case FP_BY: return set_by(p, text, err);
+        case FP_BY: return set_list(f, p, text, ',', by_item, err);
         case FP_ORDER: return set_order(p, text, err);
-        case FP_JOIN: return set_join(p, text, err);
+        case FP_JOIN: return set_list(f, p, text, ',', join_item, err);
         }
     } else if (rec == &kp_rec_entity) {
         kp_entity *e = r;
@@ -1228,8 +1131,8 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
             free(x->id);
             x->id = name;
             return true;
-        case FD_ALTERNATIVES: return set_alternatives(x, text);
-        case FD_SIGNALS: return set_signals(x, text, err);
+        case FD_ALTERNATIVES: return set_list(f, x, text, ';', alternative_item, err);
+        case FD_SIGNALS: return set_list(f, x, text, ';', signal_item, err);
         }
     } else if (rec == &kp_rec_table) {
         switch (id) {

@@ -1,6 +1,8 @@
 /* syntax.c - the parsers of the fields' text syntaxes (grammars in syntax.h). */
 #include "syntax.h"
 
+#include "fields.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +34,28 @@ bool syn_number(const char *s, size_t len, unsigned flags, double *out)
         return false;
     *out = v;
     return true;
+}
+
+void syn_by_text(sbuf *b, const kp_by *by)
+{
+    sbuf_add(b, by->attr.s ? by->attr.s : "");
+    if (by->value)
+        sbuf_printf(b, "=%s", by->value);
+}
+
+void syn_join_text(sbuf *b, const kp_join *j)
+{
+    sbuf_printf(b, "%s=%s", j->to.s ? j->to.s : "", j->from.s ? j->from.s : "");
+}
+
+void syn_condition_text(sbuf *b, const kp_sparse *s)
+{
+    sbuf_printf(b, "%s %s %s", s->cond_attr.s ? s->cond_attr.s : "", kp_word(&kp_words_cond_op, (int)s->op),
+                s->op == KP_COND_IN ? "[" : "");
+    for (size_t i = 0; i < s->nvalues; i++)
+        sbuf_printf(b, "%s%s", i ? ", " : "", s->values[i].s ? s->values[i].s : "");
+    if (s->op == KP_COND_IN)
+        sbuf_add(b, "]");
 }
 
 const char *syn_number_text(double v, char *buf, size_t n)
@@ -154,6 +178,45 @@ bool syn_join_parse(const char *s, size_t len, syn_span *to, syn_span *from)
     return true;
 }
 
+/* The end of the name starting at s[i]: [A-Za-z0-9_.-] and non-ASCII bytes. */
+static size_t scan_name(const char *s, size_t len, size_t i)
+{
+    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.' ||
+                       (unsigned char)s[i] >= 0x80))
+        i++;
+    return i;
+}
+
+static size_t skip_space(const char *s, size_t len, size_t i)
+{
+    while (i < len && SPACE(s[i]))
+        i++;
+    return i;
+}
+
+/* An operator: the longest first where one is the start of another. */
+typedef struct op_word {
+    const char *text;
+    int value;
+} op_word;
+
+static const op_word COND_OPS[] = {{"!=", KP_COND_NE}, {"==", KP_COND_EQ}, {"=", KP_COND_EQ}};
+static const op_word SIGNAL_OPS[] = {{">=", KP_CMP_GE}, {"<=", KP_CMP_LE}, {"==", KP_CMP_EQ}, {"!=", KP_CMP_NE},
+                                     {">", KP_CMP_GT},  {"<", KP_CMP_LT},  {"=", KP_CMP_EQ}};
+
+/* The operator at s[*i] (advancing *i past it), or -1. */
+static int scan_op(const char *s, size_t len, size_t *i, const op_word *ops, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        size_t l = strlen(ops[k].text);
+        if (*i + l <= len && !memcmp(s + *i, ops[k].text, l)) {
+            *i += l;
+            return ops[k].value;
+        }
+    }
+    return -1;
+}
+
 void syn_cond_free(syn_cond *c)
 {
     free(c->values);
@@ -178,25 +241,16 @@ static void cond_add(syn_cond *c, size_t *cap, size_t at, size_t len)
 bool syn_condition_parse(const char *s, size_t len, syn_cond *out, const char **err, size_t *err_at)
 {
     memset(out, 0, sizeof *out);
-    size_t i = 0;
-    while (i < len && SPACE(s[i]))
-        i++;
-    size_t a0 = i;
-    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.' ||
-                       (unsigned char)s[i] >= 0x80))
-        i++;
+    size_t a0 = skip_space(s, len, 0);
+    size_t i = scan_name(s, len, a0);
     if (i == a0)
         return cond_fail(out, err, err_at, "expected an attribute name first", a0);
     size_t a1 = i;
     out->attr = (syn_span){a0, a1 - a0};
-    while (i < len && SPACE(s[i]))
-        i++;
-    if (i + 1 < len && s[i] == '!' && s[i + 1] == '=')
-        out->op = KP_COND_NE, i += 2;
-    else if (i + 1 < len && s[i] == '=' && s[i + 1] == '=')
-        out->op = KP_COND_EQ, i += 2;
-    else if (i < len && s[i] == '=')
-        out->op = KP_COND_EQ, i += 1;
+    i = skip_space(s, len, i);
+    int op = scan_op(s, len, &i, COND_OPS, sizeof COND_OPS / sizeof *COND_OPS);
+    if (op >= 0)
+        out->op = (kp_cond_op)op;
     else if (i + 2 < len && s[i] == 'i' && s[i + 1] == 'n' && (SPACE(s[i + 2]) || s[i + 2] == '[') && i > a1)
         out->op = KP_COND_IN, i += 2;
     else
@@ -210,8 +264,7 @@ bool syn_condition_parse(const char *s, size_t len, syn_cond *out, const char **
         cond_add(out, &cap, i + v0, v1 - v0);
         return true;
     }
-    while (i < len && SPACE(s[i]))
-        i++;
+    i = skip_space(s, len, i);
     size_t end = len;
     if (i < len && s[i] == '[') {
         if (s[len - 1] != ']')
@@ -240,49 +293,28 @@ bool syn_condition_parse(const char *s, size_t len, syn_cond *out, const char **
 bool syn_signal_parse(const char *s, size_t len, syn_signal *out, const char **err, size_t *err_at)
 {
     memset(out, 0, sizeof *out);
-    size_t p = 0;
-    while (p < len && SPACE(s[p]))
-        p++;
-    size_t m = p;
-    while (p < len && (isalnum((unsigned char)s[p]) || s[p] == '.' || s[p] == '_' || s[p] == '-' ||
-                       (unsigned char)s[p] >= 0x80))
-        p++;
+    size_t m = skip_space(s, len, 0);
+    size_t p = scan_name(s, len, m);
     if (p == m) {
         *err = "expected a metric such as pattern.5.rate, then an operator and a number";
         *err_at = m;
         return false;
     }
     out->metric = (syn_span){m, p - m};
-    while (p < len && SPACE(s[p]))
-        p++;
-    char c0 = p < len ? s[p] : '\0', c1 = p + 1 < len ? s[p + 1] : '\0';
-    if (c0 == '>' && c1 == '=')
-        out->cmp = KP_CMP_GE, p += 2;
-    else if (c0 == '<' && c1 == '=')
-        out->cmp = KP_CMP_LE, p += 2;
-    else if (c0 == '=' && c1 == '=')
-        out->cmp = KP_CMP_EQ, p += 2;
-    else if (c0 == '!' && c1 == '=')
-        out->cmp = KP_CMP_NE, p += 2;
-    else if (c0 == '>')
-        out->cmp = KP_CMP_GT, p++;
-    else if (c0 == '<')
-        out->cmp = KP_CMP_LT, p++;
-    else if (c0 == '=')
-        out->cmp = KP_CMP_EQ, p++;
+    p = skip_space(s, len, p);
+    int cmp = scan_op(s, len, &p, SIGNAL_OPS, sizeof SIGNAL_OPS / sizeof *SIGNAL_OPS);
+    if (cmp >= 0)
+        out->cmp = (kp_cmp)cmp;
     else {
         *err = "expected an operator (>, >=, <, <=, ==, !=) after the metric";
         *err_at = p;
         return false;
     }
-    while (p < len && SPACE(s[p]))
-        p++;
-    size_t n0 = p;
+    size_t n0 = p = skip_space(s, len, p);
     while (p < len && (isdigit((unsigned char)s[p]) || strchr(".,_+-eE", s[p])))
         p++;
     size_t n1 = p;
-    while (p < len && SPACE(s[p]))
-        p++;
+    p = skip_space(s, len, p);
     if (n1 == n0 || p < len || !syn_number(s + n0, n1 - n0, SYN_NUM_COMMAS, &out->value)) {
         *err = "expected a number after the operator, and nothing after it";
         *err_at = n0;

@@ -37,6 +37,13 @@ bool syn_number(const char *s, size_t len, unsigned flags, double *out);
  * at least 32 bytes; returns buf. */
 const char *syn_number_text(double v, char *buf, size_t n);
 
+/* Appends a `by` element ("status=paid") or a `join` element ("to=from") as the parsers read it. */
+void syn_by_text(sbuf *b, const kp_by *by);
+void syn_join_text(sbuf *b, const kp_join *j);
+/* Appends a sparse rule's condition regenerated from its fields: "status = x", "status != x",
+ * "status in [a, b]". */
+void syn_condition_text(sbuf *b, const kp_sparse *s);
+
 /* Trims white space: *a and *z become the offsets of the first and past the last kept byte. */
 void syn_trim(const char *s, size_t len, size_t *a, size_t *z);
 

@@ -281,12 +281,70 @@ static void test_split(void **state)
     assert_null(v);
 }
 
+/* ---- the texts the parsers read back ------------------------------------------------------ */
+
+static const struct {
+    double v;
+    const char *text;
+} number_texts[] = {
+    {0, "0"}, {-0.0, "0"}, {42, "42"}, {2.5, "2.5"}, {0.1, "0.1"}, {1234567.891, "1234567.891"},
+    {0.0009, "0.0009"}, {1e-05, "1e-05"}, {1e15, "1e+15"}, {-3.25, "-3.25"}, {1.0 / 3, "0.3333333333333333"},
+};
+
+static void test_texts(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof number_texts / sizeof *number_texts; i++) {
+        char buf[32];
+        assert_string_equal(syn_number_text(number_texts[i].v, buf, sizeof buf), number_texts[i].text);
+        double back;
+        assert_true(syn_number(buf, strlen(buf), 0, &back));
+        assert_true(back == number_texts[i].v);
+    }
+    kp_str vals[2] = {{"paid", {0, 0}}, {"pending-shipment", {0, 0}}};
+    const struct {
+        kp_cond_op op;
+        size_t n;
+        const char *text;
+    } conds_[] = {
+        {KP_COND_EQ, 1, "status = paid"},
+        {KP_COND_NE, 1, "status != paid"},
+        {KP_COND_IN, 2, "status in [paid, pending-shipment]"},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        kp_sparse sp = {.cond_attr = {"status", {0, 0}}, .op = conds_[i].op, .values = vals, .nvalues = conds_[i].n};
+        sbuf b;
+        sbuf_init(&b);
+        syn_condition_text(&b, &sp);
+        assert_string_equal(b.s, conds_[i].text);
+        syn_cond c;
+        const char *err;
+        size_t at;
+        assert_true(syn_condition_parse(b.s, b.len, &c, &err, &at));
+        assert_int_equal(c.op, conds_[i].op);
+        assert_int_equal(c.nvalues, conds_[i].n);
+        syn_cond_free(&c);
+        sbuf_free(&b);
+    }
+    kp_by by[2] = {{{"customerId", {0, 0}}, NULL}, {{"status", {0, 0}}, "paid"}};
+    kp_join join = {{"username", {0, 0}}, {"followingUsername", {0, 0}}};
+    sbuf b;
+    sbuf_init(&b);
+    syn_by_text(&b, &by[0]);
+    sbuf_add(&b, " ");
+    syn_by_text(&b, &by[1]);
+    sbuf_add(&b, " ");
+    syn_join_text(&b, &join);
+    assert_string_equal(b.s, "customerId status=paid username=followingUsername");
+    sbuf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbers), cmocka_unit_test(test_by),        cmocka_unit_test(test_order),
         cmocka_unit_test(test_join),    cmocka_unit_test(test_condition), cmocka_unit_test(test_signal),
-        cmocka_unit_test(test_split),
+        cmocka_unit_test(test_split),   cmocka_unit_test(test_texts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

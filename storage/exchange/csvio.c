@@ -99,9 +99,8 @@ static char *export_cell(const kp_pattern *p, int c)
         sbuf x;
         sbuf_init(&x);
         for (size_t k = 0; k < p->nby; k++) {
-            sbuf_printf(&x, "%s%s", k ? ", " : "", p->by[k].attr.s);
-            if (p->by[k].value)
-                sbuf_printf(&x, "=%s", p->by[k].value);
+            sbuf_add(&x, k ? ", " : "");
+            syn_by_text(&x, &p->by[k]);
         }
         return sbuf_steal(&x);
     }
@@ -109,8 +108,10 @@ static char *export_cell(const kp_pattern *p, int c)
     case FP_JOIN: {
         sbuf x;
         sbuf_init(&x);
-        for (size_t k = 0; k < p->njoin; k++)
-            sbuf_printf(&x, "%s%s=%s", k ? ", " : "", p->join[k].to.s, p->join[k].from.s);
+        for (size_t k = 0; k < p->njoin; k++) {
+            sbuf_add(&x, k ? ", " : "");
+            syn_join_text(&x, &p->join[k]);
+        }
         return sbuf_steal(&x);
     }
     case FP_OP: /* a read has no op */

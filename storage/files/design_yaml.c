@@ -1464,23 +1464,6 @@ static void kv_strs(em *m, const char *k, const kp_str *v, size_t n, sstyle st)
 
 static void save_record(em *m, const yrec *y, const void *r);
 
-/* The condition text for a sparse rule, regenerated from its fields. */
-static char *sparse_text(const kp_sparse *s)
-{
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_add(&b, s->cond_attr.s ? s->cond_attr.s : "");
-    sbuf_add(&b, s->op == KP_COND_NE ? " != " : s->op == KP_COND_IN ? " in [" : " = ");
-    for (size_t i = 0; i < s->nvalues; i++) {
-        if (i)
-            sbuf_add(&b, ", ");
-        sbuf_add(&b, s->values[i].s ? s->values[i].s : "");
-    }
-    if (s->op == KP_COND_IN)
-        sbuf_add(&b, "]");
-    return sbuf_steal(&b);
-}
-
 /* The signal as written when it still reads as its fields, else regenerated. */
 static char *signal_text(const kp_signal *g)
 {
@@ -1550,9 +1533,11 @@ static void save_sparse(em *m, const kp_entity *e)
         if (s->kind == KP_SPARSE_SHARE) {
             kv_num(m, s->attr.s, s->share);
         } else {
-            char *t = sparse_text(s);
-            kv_text(m, s->attr.s, t, S_QUOTED);
-            free(t);
+            sbuf t;
+            sbuf_init(&t);
+            syn_condition_text(&t, s);
+            kv_text(m, s->attr.s, t.s, S_QUOTED);
+            sbuf_free(&t);
         }
     }
     em_map_end(m);
@@ -1579,13 +1564,12 @@ static void save_by(em *m, const kp_pattern *p)
     em_key(m, "by");
     em_seq(m, true);
     for (size_t i = 0; i < p->nby; i++) {
-        if (p->by[i].value) {
-            char *s = xasprintf("%s=%s", p->by[i].attr.s ? p->by[i].attr.s : "", p->by[i].value);
-            em_scalar(m, s, S_TEXT);
-            free(s);
-        } else {
-            em_scalar(m, p->by[i].attr.s, S_TEXT);
-        }
+        sbuf s;
+        sbuf_init(&s);
+        sbuf_add(&s, "");
+        syn_by_text(&s, &p->by[i]);
+        em_scalar(m, s.s, S_TEXT);
+        sbuf_free(&s);
     }
     em_seq_end(m);
 }
