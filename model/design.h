@@ -7,7 +7,10 @@
  * - Optional numbers use NAN for "not given" (test with isnan); counts use -1 for unset.
  * - Names that refer to other things are kp_str (text + place), so that an unknown reference
  *   can be reported at the reference.
- * - Arrays are (pointer, count) pairs; the order is the file's order and is preserved. */
+ * - Arrays are (pointer, count) pairs; the order is the file's order and is preserved.
+ * - Every member is described once in the field tables of fields.h (its key, kind, editor cell),
+ *   which the file format, the editor, the CSV table, clone/equal/free and the diff loop over: a
+ *   new member gets its line there. */
 #ifndef KP_DESIGN_H
 #define KP_DESIGN_H
 

@@ -816,7 +816,7 @@ static bool field_set(const kp_field *f, void *r, const char *text, char **err)
         free(t);
         int v = 0; /* an empty cell is the value without a word (needs: none), where there is one */
         if (!empty || kp_word(f->words, 0)) {
-            const char *names[16];
+            const char *names[KP_WORDS_MAX];
             int n = (int)kp_words_all(f->words, names);
             int c = parse_choice(text, names, n, err);
             if (c < 0)

@@ -13,6 +13,7 @@
 #define ALIAS_OF(e, word, alias) [e] = alias,
 #define COUNT_OF(e, word, alias) +1
 #define WORDS(name, LIST)                                                                     \
+    _Static_assert(0 LIST(COUNT_OF) <= KP_WORDS_MAX, #name " has too many words");             \
     static const char *const name##_word[] = {LIST(WORD_OF)};                                 \
     static const char *const name##_alias[] = {LIST(ALIAS_OF)};                               \
     const kp_words kp_words_##name = {name##_word, name##_alias, 0 LIST(COUNT_OF)};
@@ -51,7 +52,7 @@ int kp_word_find_ci(const kp_words *w, const char *s)
 size_t kp_words_all(const kp_words *w, const char **out)
 {
     size_t n = 0;
-    for (int i = 0; i < w->n; i++)
+    for (int i = 0; i < w->n && n < KP_WORDS_MAX; i++)
         if (w->word[i])
             out[n++] = w->word[i];
     return n;
@@ -59,7 +60,7 @@ size_t kp_words_all(const kp_words *w, const char **out)
 
 void kp_words_join(const kp_words *w, sbuf *b, const char *sep, const char *last)
 {
-    const char *v[16];
+    const char *v[KP_WORDS_MAX];
     size_t n = kp_words_all(w, v);
     for (size_t i = 0; i < n; i++) {
         if (i)

@@ -50,7 +50,9 @@ const char *kp_word(const kp_words *w, int v);
 int kp_word_find(const kp_words *w, const char *s);
 /* The value whose word or alias is s, ignoring ASCII case (spreadsheets); -1 when none. */
 int kp_word_find_ci(const kp_words *w, const char *s);
-/* The words with a word, in value order, into out (which holds w->n pointers); returns how many. */
+/* The words with a word, in value order, into out (which holds KP_WORDS_MAX pointers); returns
+ * how many. Every enum has at most KP_WORDS_MAX values (fields.c checks it). */
+#define KP_WORDS_MAX 16
 size_t kp_words_all(const kp_words *w, const char **out);
 /* Appends the words to b: "a, b or c" with sep ", " and last " or ". */
 void kp_words_join(const kp_words *w, sbuf *b, const char *sep, const char *last);

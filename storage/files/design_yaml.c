@@ -628,7 +628,7 @@ static int get_enum(bctx *b, const ynode *map, const char *key, const char *wher
     int k = kp_word_find(words, s);
     if (k >= 0)
         return k;
-    const char *names[16];
+    const char *names[KP_WORDS_MAX];
     size_t n = kp_words_all(words, names);
     sbuf e;
     sbuf_init(&e);
