@@ -1050,18 +1050,23 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
                      char **err)
 {
     const kp_field *f = &rec->f[id];
-    char *name;
+    if ((f->flags & KP_F_LABEL) && rec != &kp_rec_entity) {
+        /* a row's id or name: one word, unique; a pattern's references follow it */
+        char *what = rec == &kp_rec_attr ? xstrdup("attribute name") : xasprintf("%s %s", rec->name, f->key);
+        char *name = unique_name(d, t, row, text, what, err);
+        free(what);
+        if (!name)
+            return false;
+        char **slot = kp_fptr(r, f);
+        if (rec == &kp_rec_pattern && *slot && strcmp(*slot, name) != 0)
+            rename_pattern_refs(d, *slot, name);
+        free(*slot);
+        *slot = name;
+        return true;
+    }
     if (rec == &kp_rec_pattern) {
         kp_pattern *p = r;
         switch (id) {
-        case FP_ID:
-            if (!(name = unique_name(d, t, row, text, "pattern id", err)))
-                return false;
-            if (p->id && strcmp(p->id, name) != 0)
-                rename_pattern_refs(d, p->id, name);
-            free(p->id);
-            p->id = name;
-            return true;
         case FP_ENTITY:
             set_strs(&p->entities, &p->nentities, text, ',');
             p->multi_form = p->nentities > 1;
@@ -1080,24 +1085,12 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
     } else if (rec == &kp_rec_index) {
         kp_index *x = r;
         switch (id) {
-        case FX_NAME:
-            if (!(name = unique_name(d, t, row, text, "index name", err)))
-                return false;
-            free(x->name);
-            x->name = name;
-            return true;
         case FX_PK: return set_key_slot(d, &x->pk, false, text, err);
         case FX_SK: return set_key_slot(d, &x->sk, true, text, err);
         }
     } else if (rec == &kp_rec_attr) {
         kp_attr *a = r;
         switch (id) {
-        case FA_NAME:
-            if (!(name = unique_name(d, t, row, text, "attribute name", err)))
-                return false;
-            free(a->name);
-            a->name = name;
-            return true;
         case FA_TYPE:
             if (!field_set(f, r, text, err))
                 return false;
@@ -1123,16 +1116,9 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
         }
         }
     } else if (rec == &kp_rec_decision) {
-        kp_decision *x = r;
         switch (id) {
-        case FD_ID:
-            if (!(name = unique_name(d, t, row, text, "decision id", err)))
-                return false;
-            free(x->id);
-            x->id = name;
-            return true;
-        case FD_ALTERNATIVES: return set_list(f, x, text, ';', alternative_item, err);
-        case FD_SIGNALS: return set_list(f, x, text, ';', signal_item, err);
+        case FD_ALTERNATIVES: return set_list(f, r, text, ';', alternative_item, err);
+        case FD_SIGNALS: return set_list(f, r, text, ';', signal_item, err);
         }
     } else if (rec == &kp_rec_table) {
         switch (id) {

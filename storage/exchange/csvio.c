@@ -87,6 +87,22 @@ static char *strs(const kp_str *v, size_t n)
     return sbuf_steal(&b);
 }
 
+static void by_text(sbuf *b, const void *by) { syn_by_text(b, by); }
+static void join_text(sbuf *b, const void *j) { syn_join_text(b, j); }
+
+/* A record list of the pattern as "a, b". */
+static char *list_text(const kp_pattern *p, const kp_field *f, void (*text)(sbuf *, const void *))
+{
+    sbuf x;
+    sbuf_init(&x);
+    const char *v = *(char *const *)kp_fcptr(p, f);
+    for (size_t k = 0; k < kp_fcount(p, f); k++) {
+        sbuf_add(&x, k ? ", " : "");
+        text(&x, v + k * f->sub->size);
+    }
+    return sbuf_steal(&x);
+}
+
 /* The cell of column c for pattern p; NULL when empty. */
 static char *export_cell(const kp_pattern *p, int c)
 {
@@ -95,25 +111,9 @@ static char *export_cell(const kp_pattern *p, int c)
     switch (COLS[c].field) {
     case FP_ENTITY: return !p->multi_form && p->nentities ? xstrdup(p->entities[0].s) : NULL;
     case FP_ENTITIES: return p->multi_form ? strs(p->entities, p->nentities) : NULL;
-    case FP_BY: {
-        sbuf x;
-        sbuf_init(&x);
-        for (size_t k = 0; k < p->nby; k++) {
-            sbuf_add(&x, k ? ", " : "");
-            syn_by_text(&x, &p->by[k]);
-        }
-        return sbuf_steal(&x);
-    }
+    case FP_BY: return list_text(p, f, by_text);
     case FP_ORDER: return p->order.s ? xasprintf("%s%s", p->order.s, p->order_desc ? " desc" : "") : NULL;
-    case FP_JOIN: {
-        sbuf x;
-        sbuf_init(&x);
-        for (size_t k = 0; k < p->njoin; k++) {
-            sbuf_add(&x, k ? ", " : "");
-            syn_join_text(&x, &p->join[k]);
-        }
-        return sbuf_steal(&x);
-    }
+    case FP_JOIN: return list_text(p, f, join_text);
     case FP_OP: /* a read has no op */
         if (p->kind != KP_WRITE)
             return NULL;
