@@ -352,6 +352,43 @@ static void test_bad_input(void **state)
     design_free(d);
 }
 
+/* The messages of a refused row id or name, exactly. */
+static const struct {
+    edit_table table;
+    const char *in;
+    const char *msg;
+} label_cases[] = {
+    {EDIT_PATTERNS, "2", "pattern id '2' is already used by pattern 2; expected a unique id"},
+    {EDIT_PATTERNS, "a b", "'a b' is not a valid pattern id; expected one word without , ; { } [ ] = : or spaces"},
+    {EDIT_PATTERNS, "  ", "the pattern id cannot be empty"},
+    {EDIT_INDEXES, "table", "index name 'table' is already used; expected a unique name"},
+    {EDIT_INDEXES, "ByCustomer", "index name 'ByCustomer' is already used; expected a unique name"},
+    {EDIT_ENTITIES, "Línea", "entity 'Línea' already exists; expected a unique name"},
+    {EDIT_ATTRS, "attr2", "attribute 'attr2' is already declared; expected a unique name"},
+    {EDIT_ATTRS, "x,y", "'x,y' is not a valid attribute name; expected one word without , ; { } [ ] = : or spaces"},
+    {EDIT_DECISIONS, "D2", "decision id 'D2' is already used; expected a unique id"},
+};
+
+static void test_label_errors(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof label_cases / sizeof *label_cases; i++) {
+        kp_design *d = fixture();
+        edit_add(d, EDIT_ATTRS, 0);
+        edit_add(d, EDIT_ATTRS, 1);
+        edit_add(d, EDIT_DECISIONS, d->ndecisions);
+        kp_design *before = design_clone(d);
+        char *err = NULL;
+        assert_false(edit_set(d, label_cases[i].table, 0, 0, label_cases[i].in, &err));
+        assert_non_null(err);
+        assert_string_equal(err, label_cases[i].msg);
+        assert_true(design_equal(before, d));
+        free(err);
+        design_free(before);
+        design_free(d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -363,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_key_attribute_rename_follows),
         cmocka_unit_test(test_key_attrs),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_label_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
