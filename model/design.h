@@ -7,7 +7,10 @@
  * - Optional numbers use NAN for "not given" (test with isnan); counts use -1 for unset.
  * - Names that refer to other things are kp_str (text + place), so that an unknown reference
  *   can be reported at the reference.
- * - Arrays are (pointer, count) pairs; the order is the file's order and is preserved. */
+ * - Arrays are (pointer, count) pairs; the order is the file's order and is preserved.
+ * - Every member is described once in the field tables of fields.h (its key, kind, editor cell),
+ *   which the file format, the editor, the CSV table, clone/equal/free and the diff loop over: a
+ *   new member gets its line there. */
 #ifndef KP_DESIGN_H
 #define KP_DESIGN_H
 
@@ -27,7 +30,12 @@ typedef struct kp_str {
 typedef enum kp_tristate { KP_UNSET = -1, KP_FALSE = 0, KP_TRUE = 1 } kp_tristate;
 
 /* ---- table --------------------------------------------------------------------------- */
-typedef enum kp_billing { KP_BILLING_ON_DEMAND, KP_BILLING_PROVISIONED } kp_billing;
+/* Each enum of the design is an X-macro list: value, its word in files and cells, and the other
+ * words a spreadsheet may use for it (NULL = none). fields.h turns the lists into word tables. */
+#define KP_ENUM_ITEM(e, word, alias) e,
+
+#define KP_BILLING_WORDS(X) X(KP_BILLING_ON_DEMAND, "on-demand", NULL) X(KP_BILLING_PROVISIONED, "provisioned", NULL)
+typedef enum kp_billing { KP_BILLING_WORDS(KP_ENUM_ITEM) } kp_billing;
 
 typedef struct kp_table {
     char *name;
@@ -41,8 +49,10 @@ typedef struct kp_table {
 } kp_table;
 
 /* ---- indexes ------------------------------------------------------------------------- */
-typedef enum kp_index_kind { KP_GSI, KP_LSI } kp_index_kind;
-typedef enum kp_projection { KP_PROJ_ALL, KP_PROJ_KEYS, KP_PROJ_INCLUDE } kp_projection;
+#define KP_INDEX_KIND_WORDS(X) X(KP_GSI, "gsi", NULL) X(KP_LSI, "lsi", NULL)
+typedef enum kp_index_kind { KP_INDEX_KIND_WORDS(KP_ENUM_ITEM) } kp_index_kind;
+#define KP_PROJECTION_WORDS(X) X(KP_PROJ_ALL, "all", NULL) X(KP_PROJ_KEYS, "keys", NULL) X(KP_PROJ_INCLUDE, "include", NULL)
+typedef enum kp_projection { KP_PROJECTION_WORDS(KP_ENUM_ITEM) } kp_projection;
 
 typedef struct kp_index {
     char *name;
@@ -57,14 +67,12 @@ typedef struct kp_index {
 } kp_index;
 
 /* ---- attributes ---------------------------------------------------------------------- */
-typedef enum kp_attr_type {
-    KP_ATTR_STRING, /* default */
-    KP_ATTR_NUMBER,
-    KP_ATTR_DATE,   /* ISO 8601 text: sorts chronologically */
-    KP_ATTR_ENUM,
-    KP_ATTR_SHARD,  /* write-sharding suffix 0..count-1 */
-    KP_ATTR_BOOL,
-} kp_attr_type;
+/* string is the default; date is ISO 8601 text (sorts chronologically); shard is a
+ * write-sharding suffix 0..count-1 */
+#define KP_ATTR_TYPE_WORDS(X)                                                                     \
+    X(KP_ATTR_STRING, "string", NULL) X(KP_ATTR_NUMBER, "number", NULL) X(KP_ATTR_DATE, "date", NULL) \
+    X(KP_ATTR_ENUM, "enum", NULL) X(KP_ATTR_SHARD, "shard", NULL) X(KP_ATTR_BOOL, "bool", NULL)
+typedef enum kp_attr_type { KP_ATTR_TYPE_WORDS(KP_ENUM_ITEM) } kp_attr_type;
 
 typedef struct kp_enum_value {
     char *name;
@@ -97,8 +105,10 @@ typedef struct kp_keytpl {
     kp_loc loc;  /* of the template value */
 } kp_keytpl;
 
-typedef enum kp_sparse_kind { KP_SPARSE_COND, KP_SPARSE_SHARE } kp_sparse_kind;
-typedef enum kp_cond_op { KP_COND_EQ, KP_COND_NE, KP_COND_IN } kp_cond_op;
+#define KP_SPARSE_KIND_WORDS(X) X(KP_SPARSE_COND, "condition", NULL) X(KP_SPARSE_SHARE, "share", NULL)
+typedef enum kp_sparse_kind { KP_SPARSE_KIND_WORDS(KP_ENUM_ITEM) } kp_sparse_kind;
+#define KP_COND_OP_WORDS(X) X(KP_COND_EQ, "=", NULL) X(KP_COND_NE, "!=", NULL) X(KP_COND_IN, "in", NULL)
+typedef enum kp_cond_op { KP_COND_OP_WORDS(KP_ENUM_ITEM) } kp_cond_op;
 
 /* The key attribute `attr` exists only on some items: those meeting the condition
  * ("status = pending-shipment", "status != delivered", "status in [paid, pending-shipment]")
@@ -132,10 +142,19 @@ typedef struct kp_entity {
 } kp_entity;
 
 /* ---- patterns ------------------------------------------------------------------------ */
-typedef enum kp_pattern_kind { KP_READ, KP_WRITE } kp_pattern_kind;
-typedef enum kp_consistency { KP_EVENTUAL, KP_STRONG, KP_TRANSACTIONAL } kp_consistency;
-typedef enum kp_write_op { KP_OP_PUT, KP_OP_UPDATE, KP_OP_DELETE, KP_OP_TRANSACT } kp_write_op;
-typedef enum kp_needs { KP_NEEDS_NONE, KP_NEEDS_SEARCH, KP_NEEDS_AGGREGATE, KP_NEEDS_ADHOC } kp_needs;
+#define KP_PATTERN_KIND_WORDS(X) X(KP_READ, "read", "lectura") X(KP_WRITE, "write", "escritura")
+typedef enum kp_pattern_kind { KP_PATTERN_KIND_WORDS(KP_ENUM_ITEM) } kp_pattern_kind;
+#define KP_CONSISTENCY_WORDS(X) \
+    X(KP_EVENTUAL, "eventual", NULL) X(KP_STRONG, "strong", "fuerte") X(KP_TRANSACTIONAL, "transactional", "transaccional")
+typedef enum kp_consistency { KP_CONSISTENCY_WORDS(KP_ENUM_ITEM) } kp_consistency;
+#define KP_WRITE_OP_WORDS(X) \
+    X(KP_OP_PUT, "put", NULL) X(KP_OP_UPDATE, "update", NULL) X(KP_OP_DELETE, "delete", NULL) X(KP_OP_TRANSACT, "transact", NULL)
+typedef enum kp_write_op { KP_WRITE_OP_WORDS(KP_ENUM_ITEM) } kp_write_op;
+/* none has no word: the key is left out */
+#define KP_NEEDS_WORDS(X) \
+    X(KP_NEEDS_NONE, NULL, NULL) X(KP_NEEDS_SEARCH, "search", NULL) X(KP_NEEDS_AGGREGATE, "aggregate", NULL) \
+    X(KP_NEEDS_ADHOC, "adhoc", NULL)
+typedef enum kp_needs { KP_NEEDS_WORDS(KP_ENUM_ITEM) } kp_needs;
 
 /* One element of `by`: "customerId", or "status=pending-shipment" (a fixed value). */
 typedef struct kp_by {
@@ -208,12 +227,11 @@ typedef struct kp_pricing {
 } kp_pricing;
 
 /* ---- decisions ------------------------------------------------------------------------ */
-typedef enum kp_decision_status {
-    KP_DEC_PROPOSED,
-    KP_DEC_ACCEPTED, /* default */
-    KP_DEC_REOPENED,
-    KP_DEC_SUPERSEDED,
-} kp_decision_status;
+/* accepted is the default */
+#define KP_DECISION_STATUS_WORDS(X) \
+    X(KP_DEC_PROPOSED, "proposed", NULL) X(KP_DEC_ACCEPTED, "accepted", NULL) X(KP_DEC_REOPENED, "reopened", NULL) \
+    X(KP_DEC_SUPERSEDED, "superseded", NULL)
+typedef enum kp_decision_status { KP_DECISION_STATUS_WORDS(KP_ENUM_ITEM) } kp_decision_status;
 
 typedef struct kp_alternative {
     char *option;
@@ -221,7 +239,10 @@ typedef struct kp_alternative {
     kp_loc loc;
 } kp_alternative;
 
-typedef enum kp_cmp { KP_CMP_GT, KP_CMP_GE, KP_CMP_LT, KP_CMP_LE, KP_CMP_EQ, KP_CMP_NE } kp_cmp;
+#define KP_CMP_WORDS(X) \
+    X(KP_CMP_GT, ">", NULL) X(KP_CMP_GE, ">=", NULL) X(KP_CMP_LT, "<", NULL) X(KP_CMP_LE, "<=", NULL) \
+    X(KP_CMP_EQ, "==", NULL) X(KP_CMP_NE, "!=", NULL)
+typedef enum kp_cmp { KP_CMP_WORDS(KP_ENUM_ITEM) } kp_cmp;
 
 /* "pattern.5.rate > 50" */
 typedef struct kp_signal {

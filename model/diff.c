@@ -1,6 +1,8 @@
 /* diff.c - the designer's diff of two designs and their analyses. */
 #include "diff.h"
 
+#include "fields.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -105,6 +107,83 @@ static void text_change(kp_diff *d, diff_section sec, const char *subject, const
         subject);
 }
 
+/* ---- the fields a designer follows ------------------------------------------------------- */
+
+/* A field of a record (model/fields.h) as the diff names it: numbers compare with a unit, texts,
+ * names and enum words as text, lists by their length. */
+typedef struct diff_field {
+    int id;
+    const char *what;
+    const char *unit;
+} diff_field;
+
+static const diff_field DESIGN_FIELDS[] = {{FW_NAME, "name", NULL}};
+static const diff_field PATTERN_FIELDS[] = {
+    {FP_NAME, "name", NULL},
+    {FP_RATE, "requests/s at peak", NULL},
+    {FP_LATENCY, "latency target", "ms"},
+    {FP_CONSISTENCY, "consistency", NULL},
+};
+static const diff_field TABLE_FIELDS[] = {
+    {FT_PK, "partition key", NULL},
+    {FT_SK, "sort key", NULL},
+    {FT_BILLING, "billing", NULL},
+};
+static const diff_field ENTITY_FIELDS[] = {
+    {FE_COUNT, "items", NULL},
+    {FE_SIZE, "average item size", "bytes"},
+    {FE_WRITES, "writes/s at peak", NULL},
+};
+static const diff_field INDEX_FIELDS[] = {
+    {FX_TYPE, "type", NULL},
+    {FX_PK, "partition key", NULL},
+    {FX_SK, "sort key", NULL},
+};
+static const diff_field DECISION_FIELDS[] = {
+    {FD_TITLE, "title", NULL},
+    {FD_DECISION, "decision", NULL},
+    {FD_CONTEXT, "context", NULL},
+    {FD_ROLLBACK, "rollback", NULL},
+    {FD_FAILURE_TEST, "failure test", NULL},
+    {FD_LIMITATIONS, "limitations", NULL},
+    {FD_ALTERNATIVES, "alternatives discarded", NULL},
+    {FD_ASSUMPTIONS, "assumptions", NULL},
+};
+#define NFIELDS(v) (sizeof(v) / sizeof *(v))
+
+/* The text of a text, name or enum field. */
+static const char *field_text(const kp_field *f, const void *r)
+{
+    const void *p = kp_fcptr(r, f);
+    switch (f->kind) {
+    case KF_TEXT: return *(char *const *)p;
+    case KF_REF: return ((const kp_str *)p)->s;
+    case KF_ENUM: return kp_word(f->words, *(const int *)p);
+    default: return NULL;
+    }
+}
+
+/* The changes of the listed fields of two records of `rec`, in list order. */
+static void diff_fields(kp_diff *d, diff_section sec, const char *subject, const kp_record *rec, const diff_field *v,
+                        size_t n, const void *a, const void *b)
+{
+    for (size_t i = 0; i < n; i++) {
+        const kp_field *f = &rec->f[v[i].id];
+        switch (f->kind) {
+        case KF_NUM:
+            num_change(d, sec, subject, v[i].what, *(const double *)kp_fcptr(a, f), *(const double *)kp_fcptr(b, f),
+                       v[i].unit);
+            break;
+        case KF_REFS:
+        case KF_TEXTS:
+        case KF_RECS:
+            num_change(d, sec, subject, v[i].what, (double)kp_fcount(a, f), (double)kp_fcount(b, f), v[i].unit);
+            break;
+        default: text_change(d, sec, subject, v[i].what, field_text(f, a), field_text(f, b)); break;
+        }
+    }
+}
+
 static const kp_pattern_result *pattern_result(const kp_analysis *a, const kp_pattern *p)
 {
     if (!a)
@@ -161,11 +240,7 @@ static void diff_patterns(kp_diff *d, const kp_design *a, const kp_analysis *aa,
                 text_change(d, DIFF_PATTERNS, subj, "order", ra->app_sort ? "sorted by the app" : "served by the key",
                             rb->app_sort ? "sorted by the app" : "served by the key");
         }
-        text_change(d, DIFF_PATTERNS, subj, "name", p->name, q->name);
-        num_change(d, DIFF_PATTERNS, subj, "requests/s at peak", p->rate, q->rate, NULL);
-        num_change(d, DIFF_PATTERNS, subj, "latency target", p->latency, q->latency, "ms");
-        text_change(d, DIFF_PATTERNS, subj, "consistency", kp_consistency_name(p->consistency),
-                    kp_consistency_name(q->consistency));
+        diff_fields(d, DIFF_PATTERNS, subj, &kp_rec_pattern, PATTERN_FIELDS, NFIELDS(PATTERN_FIELDS), p, q);
         free(subj);
     }
 }
@@ -262,9 +337,7 @@ static char *tpl_text(const kp_keytpl *k) { return xstrdup(k && k->tpl.src ? k->
 
 static void diff_entities(kp_diff *d, const kp_design *a, const kp_design *b)
 {
-    text_change(d, DIFF_KEYS, "table", "partition key", a->table.pk.s, b->table.pk.s);
-    text_change(d, DIFF_KEYS, "table", "sort key", a->table.sk.s, b->table.sk.s);
-    text_change(d, DIFF_KEYS, "table", "billing", kp_billing_name(a->table.billing), kp_billing_name(b->table.billing));
+    diff_fields(d, DIFF_KEYS, "table", &kp_rec_table, TABLE_FIELDS, NFIELDS(TABLE_FIELDS), &a->table, &b->table);
     for (size_t i = 0; i < a->nentities; i++)
         if (!design_entity(b, a->entities[i].name))
             add(d, DIFF_KEYS, DIFF_REMOVED, "", a->entities[i].name, NULL, "entity %s", a->entities[i].name);
@@ -295,9 +368,7 @@ static void diff_entities(kp_diff *d, const kp_design *a, const kp_design *b)
             free(o);
             free(n);
         }
-        num_change(d, DIFF_KEYS, subj, "items", e->count, f->count, NULL);
-        num_change(d, DIFF_KEYS, subj, "average item size", e->size, f->size, "bytes");
-        num_change(d, DIFF_KEYS, subj, "writes/s at peak", e->writes, f->writes, NULL);
+        diff_fields(d, DIFF_KEYS, subj, &kp_rec_entity, ENTITY_FIELDS, NFIELDS(ENTITY_FIELDS), e, f);
         for (size_t k = 0; k < e->nsparse; k++)
             if (!entity_sparse(f, e->sparse[k].attr.s))
                 text_change(d, DIFF_KEYS, subj, "sparse", e->sparse[k].src, NULL);
@@ -351,9 +422,7 @@ static void diff_indexes(kp_diff *d, const kp_design *a, const kp_analysis *aa, 
             add(d, DIFF_INDEXES, DIFF_ADDED, "", NULL, t, "%s", subj);
             free(t);
         } else {
-            text_change(d, DIFF_INDEXES, subj, "type", kp_index_kind_name(x->kind), kp_index_kind_name(y->kind));
-            text_change(d, DIFF_INDEXES, subj, "partition key", x->pk.s, y->pk.s);
-            text_change(d, DIFF_INDEXES, subj, "sort key", x->sk.s, y->sk.s);
+            diff_fields(d, DIFF_INDEXES, subj, &kp_rec_index, INDEX_FIELDS, NFIELDS(INDEX_FIELDS), x, y);
             char *pa = projection_text(x), *pb = projection_text(y);
             text_change(d, DIFF_INDEXES, subj, "projection", pa, pb);
             free(pa);
@@ -413,15 +482,7 @@ static void diff_decisions(kp_diff *d, const kp_design *a, const sig_report *sa,
         if (!s_eq(st_a, st_b))
             add(d, DIFF_DECISIONS, DIFF_CHANGED, strcmp(st_b, "reopen") == 0 || y->status == KP_DEC_REOPENED ? "reopened" : "status",
                 st_a, st_b, "%s", subj);
-        text_change(d, DIFF_DECISIONS, subj, "title", x->title, y->title);
-        text_change(d, DIFF_DECISIONS, subj, "decision", x->decision, y->decision);
-        text_change(d, DIFF_DECISIONS, subj, "context", x->context, y->context);
-        text_change(d, DIFF_DECISIONS, subj, "rollback", x->rollback, y->rollback);
-        text_change(d, DIFF_DECISIONS, subj, "failure test", x->failure_test, y->failure_test);
-        text_change(d, DIFF_DECISIONS, subj, "limitations", x->limitations, y->limitations);
-        num_change(d, DIFF_DECISIONS, subj, "alternatives discarded", (double)x->nalternatives,
-                   (double)y->nalternatives, NULL);
-        num_change(d, DIFF_DECISIONS, subj, "assumptions", (double)x->nassumptions, (double)y->nassumptions, NULL);
+        diff_fields(d, DIFF_DECISIONS, subj, &kp_rec_decision, DECISION_FIELDS, NFIELDS(DECISION_FIELDS), x, y);
         char *sa_t = signals_text(x), *sb_t = signals_text(y);
         text_change(d, DIFF_DECISIONS, subj, "signals", sa_t, sb_t);
         free(sa_t);
@@ -490,7 +551,7 @@ void diff_compute(const kp_design *a, const kp_analysis *aa, const sig_report *s
         diff_checklist(out, aa, ab);
         diff_findings(out, aa, ab);
     }
-    text_change(out, DIFF_OTHER, "design", "name", a->name, b->name);
+    diff_fields(out, DIFF_OTHER, "design", &kp_rec_design, DESIGN_FIELDS, NFIELDS(DESIGN_FIELDS), a, b);
     /* stable grouping by section: insertion sort keeps the order inside a section */
     for (size_t i = 1; i < out->n; i++) {
         diff_item t = out->v[i];

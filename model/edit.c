@@ -1,144 +1,101 @@
 /* edit.c - cells of a design as text, set from text with validation; row operations. */
 #include "edit.h"
 
+#include "fields.h"
+#include "syntax.h"
+
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- column catalogues ----------------------------------------------------------------- */
-
-typedef struct col_info {
-    const char *name;
-    const char *hint;
-} col_info;
-
-enum { P_ID, P_NAME, P_KIND, P_ENTITY, P_BY, P_RATE, P_AVG, P_LATENCY, P_CONSISTENCY, P_ORDER,
-       P_LIMIT, P_RANGE, P_FILTER, P_JOIN, P_COVERED, P_NEEDS, P_SERVED, P_OP, P_ITEMS,
-       P_CHANGES, P_WHY, P__N };
-static const col_info pattern_cols[P__N] = {
-    [P_ID] = {"id", "unique id: a number or a short word"},
-    [P_NAME] = {"name", "what the screen or job asks"},
-    [P_KIND] = {"kind", "read | write"},
-    [P_ENTITY] = {"entity", "entity name, or several separated by commas"},
-    [P_BY] = {"by", "attributes the caller knows: a, b  (status=paid fixes a value)"},
-    [P_RATE] = {"rate", "peak requests per second (number >= 0; empty = not given)"},
-    [P_AVG] = {"avg", "average requests per second (empty = same as rate)"},
-    [P_LATENCY] = {"latency", "target in ms (empty = not given)"},
-    [P_CONSISTENCY] = {"consistency", "eventual | strong | transactional"},
-    [P_ORDER] = {"order", "attribute [asc|desc], e.g. orderDate desc"},
-    [P_LIMIT] = {"limit", "items per page (empty = none)"},
-    [P_RANGE] = {"range", "attribute of a between / < / > condition"},
-    [P_FILTER] = {"filter", "non-key attributes filtered on: a, b"},
-    [P_JOIN] = {"join", "chain: to=from, e.g. username=followingUsername"},
-    [P_COVERED] = {"covered_by", "id of the pattern whose result already has this"},
-    [P_NEEDS] = {"needs", "search | aggregate | adhoc (empty = none)"},
-    [P_SERVED] = {"served_by", "what serves it outside DynamoDB"},
-    [P_OP] = {"op", "put | update | delete | transact (writes)"},
-    [P_ITEMS] = {"items", "items per call (empty = estimated)"},
-    [P_CHANGES] = {"changes", "key attributes an update changes: a, b"},
-    [P_WHY] = {"why", "free text (required for strong reads)"},
-};
-
-enum { E_NAME, E_COUNT, E_SIZE, E_WRITES, E_WRITES_AVG, E_ATTRS, E_DESC, E__N };
-static const col_info entity_cols[E__N] = {
-    [E_NAME] = {"name", "unique entity name"},
-    [E_COUNT] = {"count", "number of items (number >= 0)"},
-    [E_SIZE] = {"size", "average item size in bytes"},
-    [E_WRITES] = {"writes", "peak writes per second (empty = from write patterns)"},
-    [E_WRITES_AVG] = {"writes_avg", "average writes per second (empty = same as writes)"},
-    [E_ATTRS] = {"attributes", "domain attributes the items carry: a, b"},
-    [E_DESC] = {"description", "free text"},
-};
-
-enum { X_NAME, X_TYPE, X_PK, X_SK, X_PROJ, X_INCLUDE, X_WHY, X__N };
-static const col_info index_cols[X__N] = {
-    [X_NAME] = {"name", "unique index name"},
-    [X_TYPE] = {"type", "gsi | lsi"},
-    [X_PK] = {"pk", "item attribute the index is partitioned on"},
-    [X_SK] = {"sk", "item attribute it sorts on (empty = none)"},
-    [X_PROJ] = {"projection", "keys | include | all"},
-    [X_INCLUDE] = {"include", "projected attributes for include: a, b"},
-    [X_WHY] = {"why", "free text: why the index exists"},
-};
-
-enum { A_NAME, A_TYPE, A_DISTINCT, A_SKEW, A_VALUES, A_FORMAT, A_COUNT, A_WRITE_HOT, A_SIZE, A__N };
-static const col_info attr_cols[A__N] = {
-    [A_NAME] = {"name", "unique attribute name"},
-    [A_TYPE] = {"type", "string | number | date | enum | shard | bool"},
-    [A_DISTINCT] = {"distinct", "number of distinct values (empty = unknown)"},
-    [A_SKEW] = {"skew", "zipf:S (e.g. zipf:1.1); empty = uniform"},
-    [A_VALUES] = {"values", "enum shares: name: share[/write share], ..."},
-    [A_FORMAT] = {"format", "zero-padded width inside templates, e.g. 03"},
-    [A_COUNT] = {"count", "shard: number of suffixes"},
-    [A_WRITE_HOT] = {"write_hot", "share of writes on the hottest value (0..1)"},
-    [A_SIZE] = {"size", "average bytes of a value"},
-};
-
-enum { D_ID, D_TITLE, D_STATUS, D_PATTERNS, D_CONTEXT, D_DECISION, D_ALTS, D_ASSUMPTIONS,
-       D_FAILURE, D_ROLLBACK, D_LIMITS, D_SIGNALS, D__N };
-static const col_info decision_cols[D__N] = {
-    [D_ID] = {"id", "unique id, e.g. D3"},
-    [D_TITLE] = {"title", "one line"},
-    [D_STATUS] = {"status", "proposed | accepted | reopened | superseded"},
-    [D_PATTERNS] = {"patterns", "pattern ids: 1, 5"},
-    [D_CONTEXT] = {"context", "free text"},
-    [D_DECISION] = {"decision", "free text"},
-    [D_ALTS] = {"alternatives", "option => why not; option => why not"},
-    [D_ASSUMPTIONS] = {"assumptions", "falsifiable statements separated by ;"},
-    [D_FAILURE] = {"failure_test", "how we would see it fail"},
-    [D_ROLLBACK] = {"rollback", "free text"},
-    [D_LIMITS] = {"limitations", "free text"},
-    [D_SIGNALS] = {"signals", "metric op number; ... e.g. pattern.5.rate > 50"},
-};
+/* ---- the tables and their columns: the fields with a cell (model/fields.h) ---------------- */
 
 static const char *const table_names[EDIT__TABLES] = {"patterns",  "entities", "indexes", "attributes",
                                                       "decisions", "keys",     "settings"};
 
-enum { S_NAME, S_DESC, S_TABLE, S_PK, S_SK, S_BILLING, S_STREAMS, S_PITR, S_TARGET, S_CURRENCY, S_READ, S_WRITE,
-       S_IWRITE, S_RCU_HOUR, S_WCU_HOUR, S_STORAGE, S_BACKUP, S_STREAM_READ, S__N };
-static const col_info setting_rows[S__N] = {
-    [S_NAME] = {"name", "the design's name"},
-    [S_DESC] = {"description", "free text"},
-    [S_TABLE] = {"table", "the DynamoDB table's name"},
-    [S_PK] = {"pk", "attribute name of the table's partition key"},
-    [S_SK] = {"sk", "attribute name of the table's sort key (empty = none)"},
-    [S_BILLING] = {"billing", "on-demand | provisioned"},
-    [S_STREAMS] = {"streams", "true | false (the cost checklist wants it said)"},
-    [S_PITR] = {"pitr", "true | false: continuous backups"},
-    [S_TARGET] = {"target_utilization", "provisioned autoscaling target, 0..1 (empty = 0.7)"},
-    [S_CURRENCY] = {"currency", "USD, EUR, ... (empty = USD)"},
-    [S_READ] = {"read_per_million", "on-demand price per million read units (empty = built-in)"},
-    [S_WRITE] = {"write_per_million", "on-demand price per million write units"},
-    [S_IWRITE] = {"index_write_per_million", "price per million index write units (empty = writes)"},
-    [S_RCU_HOUR] = {"rcu_hour", "provisioned price per RCU-hour"},
-    [S_WCU_HOUR] = {"wcu_hour", "provisioned price per WCU-hour"},
-    [S_STORAGE] = {"storage_gb_month", "storage price per GB-month"},
-    [S_BACKUP] = {"backup_gb_month", "continuous backup price per GB-month"},
-    [S_STREAM_READ] = {"stream_read_per_100k", "stream read price per 100,000 requests"},
-};
+const char *edit_table_name(edit_table t) { return (unsigned)t < EDIT__TABLES ? table_names[t] : "?"; }
 
-int edit_setting_find(const char *name)
+/* The record of a table's rows; NULL for the keys and the settings. */
+static const kp_record *table_rec(edit_table t)
 {
-    for (int i = 0; i < S__N; i++)
-        if (name && strcmp(name, setting_rows[i].name) == 0)
-            return i;
+    switch (t) {
+    case EDIT_PATTERNS: return &kp_rec_pattern;
+    case EDIT_ENTITIES: return &kp_rec_entity;
+    case EDIT_INDEXES: return &kp_rec_index;
+    case EDIT_ATTRS: return &kp_rec_attr;
+    case EDIT_DECISIONS: return &kp_rec_decision;
+    default: return NULL;
+    }
+}
+
+/* The field of `rec` shown in column (or settings row) `col`, or -1. */
+static int col_field(const kp_record *rec, size_t col)
+{
+    for (size_t i = 0; i < rec->n; i++)
+        if (rec->f[i].cell == (int)col)
+            return (int)i;
     return -1;
 }
 
-const char *edit_table_name(edit_table t) { return (unsigned)t < EDIT__TABLES ? table_names[t] : "?"; }
-
-static const col_info *fixed_cols(edit_table t, size_t *n)
+static size_t rec_ncols(const kp_record *rec)
 {
-    switch (t) {
-    case EDIT_PATTERNS: *n = P__N; return pattern_cols;
-    case EDIT_ENTITIES: *n = E__N; return entity_cols;
-    case EDIT_INDEXES: *n = X__N; return index_cols;
-    case EDIT_ATTRS: *n = A__N; return attr_cols;
-    case EDIT_DECISIONS: *n = D__N; return decision_cols;
-    default: *n = 0; return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < rec->n; i++)
+        n += rec->f[i].cell >= 0;
+    return n;
+}
+
+/* The settings rows are the fields with a cell of the design, its table and its pricing. */
+static const kp_record *const setting_recs[] = {&kp_rec_design, &kp_rec_table, &kp_rec_pricing};
+#define NSETTING_RECS (sizeof setting_recs / sizeof *setting_recs)
+
+typedef struct setting {
+    const kp_record *rec;
+    int id;
+} setting;
+
+static bool setting_at(size_t row, setting *s)
+{
+    for (size_t r = 0; r < NSETTING_RECS; r++) {
+        int id = col_field(setting_recs[r], row);
+        if (id >= 0) {
+            *s = (setting){setting_recs[r], id};
+            return true;
+        }
     }
+    return false;
+}
+
+static size_t nsettings(void)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < NSETTING_RECS; r++)
+        n += rec_ncols(setting_recs[r]);
+    return n;
+}
+
+/* The row's name: the field's key, but the table's own name reads "table". */
+static const char *setting_name(setting s)
+{
+    return s.rec == &kp_rec_table && s.id == FT_NAME ? "table" : s.rec->f[s.id].key;
+}
+
+/* The struct a setting lives in. */
+static void *setting_target(kp_design *d, const kp_record *rec)
+{
+    return rec == &kp_rec_design ? (void *)d : rec == &kp_rec_table ? (void *)&d->table : (void *)&d->pricing;
+}
+
+int edit_setting_find(const char *name)
+{
+    size_t n = nsettings();
+    for (size_t row = 0; name && row < n; row++) {
+        setting s;
+        if (setting_at(row, &s) && strcmp(name, setting_name(s)) == 0)
+            return (int)row;
+    }
+    return -1;
 }
 
 /* ---- small text helpers ---------------------------------------------------------------- */
@@ -197,13 +154,11 @@ static void free_list(char **v, size_t n)
     free(v);
 }
 
+/* A number as the cell shows it: exactly (the shortest text that reads back as it), "" for NAN. */
 static char *fmt_num(double x)
 {
-    if (isnan(x))
-        return xstrdup("");
-    if (x == floor(x) && fabs(x) < 1e15)
-        return xasprintf("%.0f", x);
-    return xasprintf("%g", x);
+    char buf[32];
+    return xstrdup(isnan(x) ? "" : syn_number_text(x, buf, sizeof buf));
 }
 
 /* Parses a number >= 0. Empty text gives NAN when `optional`. */
@@ -219,10 +174,8 @@ static bool parse_num(const char *text, bool optional, double *out, char **err)
         *err = xstrdup("a number is required here");
         return false;
     }
-    errno = 0;
-    char *end;
-    double v = strtod(t, &end);
-    bool ok = end != t && *end == '\0' && errno == 0 && isfinite(v) && v >= 0;
+    double v;
+    bool ok = syn_number(t, strlen(t), 0, &v) && v >= 0;
     if (!ok)
         *err = xasprintf("'%s' is not a number; expected a number >= 0", t);
     free(t);
@@ -358,7 +311,7 @@ static bool table_rows(kp_design *d, edit_table t, rows_ref *r)
 size_t edit_nrows(const kp_design *d, edit_table t)
 {
     if (t == EDIT_SETTINGS)
-        return d ? S__N : 0;
+        return d ? nsettings() : 0;
     rows_ref r;
     if (!d || !table_rows((kp_design *)d, t, &r))
         return 0;
@@ -419,9 +372,8 @@ size_t edit_ncols(const kp_design *d, edit_table t)
         free(edit_key_attrs(d, &n));
         return n + 2;
     }
-    size_t n;
-    fixed_cols(t, &n);
-    return n;
+    const kp_record *rec = table_rec(t);
+    return rec ? rec_ncols(rec) : 0;
 }
 
 const char *edit_col_name(const kp_design *d, edit_table t, size_t col)
@@ -435,9 +387,9 @@ const char *edit_col_name(const kp_design *d, edit_table t, size_t col)
         free(k);
         return r;
     }
-    size_t n;
-    const col_info *c = fixed_cols(t, &n);
-    return col < n ? c[col].name : NULL;
+    const kp_record *rec = table_rec(t);
+    int id = rec ? col_field(rec, col) : -1;
+    return id >= 0 ? rec->f[id].key : NULL;
 }
 
 int edit_col_find(const kp_design *d, edit_table t, const char *name)
@@ -461,66 +413,12 @@ const char *edit_col_hint(const kp_design *d, edit_table t, size_t col)
             return "ATTR: status = value | status != value | status in [a, b] | share; ...";
         return "key template: literal text with {attribute} placeholders (empty = not carried)";
     }
-    size_t n;
-    const col_info *c = fixed_cols(t, &n);
-    return col < n ? c[col].hint : "";
+    const kp_record *rec = table_rec(t);
+    int id = rec ? col_field(rec, col) : -1;
+    return id >= 0 ? rec->f[id].hint : "";
 }
 
-/* ---- patterns --------------------------------------------------------------------------- */
-
-static const char *const kind_names[] = {"read", "write"};
-static const char *const consistency_names[] = {"eventual", "strong", "transactional"};
-static const char *const op_names[] = {"put", "update", "delete", "transact"};
-static const char *const needs_names[] = {"", "search", "aggregate", "adhoc"};
-static const char *const proj_names[] = {"all", "keys", "include"};
-static const char *const itype_names[] = {"gsi", "lsi"};
-static const char *const atype_names[] = {"string", "number", "date", "enum", "shard", "bool"};
-static const char *const dstatus_names[] = {"proposed", "accepted", "reopened", "superseded"};
-
-static char *pattern_get(const kp_pattern *p, size_t col)
-{
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_add(&b, "");
-    switch (col) {
-    case P_ID: sbuf_add(&b, p->id ? p->id : ""); break;
-    case P_NAME: sbuf_add(&b, p->name ? p->name : ""); break;
-    case P_KIND: sbuf_add(&b, kind_names[p->kind == KP_WRITE]); break;
-    case P_ENTITY: sbuf_free(&b); return join_strs(p->entities, p->nentities, ", ");
-    case P_BY:
-        for (size_t i = 0; i < p->nby; i++) {
-            sbuf_printf(&b, "%s%s", i ? ", " : "", p->by[i].attr.s ? p->by[i].attr.s : "");
-            if (p->by[i].value)
-                sbuf_printf(&b, "=%s", p->by[i].value);
-        }
-        break;
-    case P_RATE: sbuf_free(&b); return fmt_num(p->rate);
-    case P_AVG: sbuf_free(&b); return fmt_num(p->avg);
-    case P_LATENCY: sbuf_free(&b); return fmt_num(p->latency);
-    case P_CONSISTENCY: sbuf_add(&b, consistency_names[p->consistency]); break;
-    case P_ORDER:
-        if (p->order.s)
-            sbuf_printf(&b, "%s %s", p->order.s, p->order_desc ? "desc" : "asc");
-        break;
-    case P_LIMIT: sbuf_free(&b); return fmt_num(p->limit);
-    case P_RANGE: sbuf_add(&b, p->range.s ? p->range.s : ""); break;
-    case P_FILTER: sbuf_free(&b); return join_strs(p->filter, p->nfilter, ", ");
-    case P_JOIN:
-        for (size_t i = 0; i < p->njoin; i++)
-            sbuf_printf(&b, "%s%s=%s", i ? ", " : "", p->join[i].to.s ? p->join[i].to.s : "",
-                        p->join[i].from.s ? p->join[i].from.s : "");
-        break;
-    case P_COVERED: sbuf_add(&b, p->covered_by.s ? p->covered_by.s : ""); break;
-    case P_NEEDS: sbuf_add(&b, needs_names[p->needs]); break;
-    case P_SERVED: sbuf_add(&b, p->served_by ? p->served_by : ""); break;
-    case P_OP: sbuf_add(&b, op_names[p->op]); break;
-    case P_ITEMS: sbuf_free(&b); return fmt_num(p->items);
-    case P_CHANGES: sbuf_free(&b); return join_strs(p->changes, p->nchanges, ", ");
-    case P_WHY: sbuf_add(&b, p->why ? p->why : ""); break;
-    default: break;
-    }
-    return sbuf_steal(&b);
-}
+/* ---- renames -------------------------------------------------------------------------------- */
 
 static void rename_pattern_refs(kp_design *d, const char *old, const char *new_id)
 {
@@ -541,221 +439,77 @@ static void rename_pattern_refs(kp_design *d, const char *old, const char *new_i
         }
 }
 
-static bool pattern_set(kp_design *d, size_t row, size_t col, const char *text, char **err)
+/* ---- lists of records ----------------------------------------------------------------------- */
+
+/* Reads one list element into a zeroed record; false with *err (caller frees) when it does not
+ * read. Whatever it allocated before failing is released by the caller (fields_free). */
+typedef bool (*item_parse)(const char *item, void *out, char **err);
+
+/* Replaces the record list of field f of the record at r with the elements of `text` separated
+ * by `sep`; on failure the list is left as it was. */
+static bool set_list(const kp_field *f, void *r, const char *text, char sep, item_parse parse, char **err)
 {
-    kp_pattern *p = &d->patterns[row];
-    double x;
-    int c;
-    switch (col) {
-    case P_ID: {
-        char *t = trimmed(text);
-        if (!check_name(t, "pattern id", err)) {
-            free(t);
+    char **items;
+    size_t m = split_list(text, sep, &items);
+    size_t el = f->sub->size;
+    char *v = m ? xcalloc(m, el) : NULL;
+    for (size_t i = 0; i < m; i++)
+        if (!parse(items[i], v + i * el, err)) {
+            for (size_t k = 0; k <= i; k++)
+                fields_free(f->sub, v + k * el);
+            free(v);
+            free_list(items, m);
             return false;
         }
-        ptrdiff_t at = design_pattern_pos(d, t);
-        if (at >= 0 && (size_t)at != row) {
-            *err = xasprintf("pattern id '%s' is already used by pattern %td; expected a unique id", t,
-                             at + 1);
-            free(t);
-            return false;
-        }
-        if (p->id && strcmp(p->id, t) != 0)
-            rename_pattern_refs(d, p->id, t);
-        free(p->id);
-        p->id = t;
-        return true;
-    }
-    case P_NAME: set_text(&p->name, text); return true;
-    case P_KIND:
-        if ((c = parse_choice(text, kind_names, 2, err)) < 0)
-            return false;
-        p->kind = c ? KP_WRITE : KP_READ;
-        return true;
-    case P_ENTITY:
-        set_strs(&p->entities, &p->nentities, text, ',');
-        p->multi_form = p->nentities > 1;
-        return true;
-    case P_BY: {
-        char **items;
-        size_t m = split_list(text, ',', &items);
-        kp_by *by = m ? xcalloc(m, sizeof *by) : NULL;
-        for (size_t i = 0; i < m; i++) {
-            char *eq = strchr(items[i], '=');
-            if (eq) {
-                by[i].attr.s = trim_dup(items[i], (size_t)(eq - items[i]));
-                by[i].value = trimmed(eq + 1);
-            } else {
-                by[i].attr.s = xstrdup(items[i]);
-            }
-            if (!*by[i].attr.s || (by[i].value && !*by[i].value)) {
-                *err = xasprintf("'%s' is not an attribute or attribute=value", items[i]);
-                for (size_t j = 0; j <= i; j++) {
-                    free(by[j].attr.s);
-                    free(by[j].value);
-                }
-                free(by);
-                free_list(items, m);
-                return false;
-            }
-        }
-        free_list(items, m);
-        for (size_t i = 0; i < p->nby; i++) {
-            free(p->by[i].attr.s);
-            free(p->by[i].value);
-        }
-        free(p->by);
-        p->by = by;
-        p->nby = m;
-        return true;
-    }
-    case P_RATE:
-        if (!parse_num(text, true, &x, err))
-            return false;
-        p->rate = x;
-        return true;
-    case P_AVG:
-        if (!parse_num(text, true, &x, err))
-            return false;
-        p->avg = x;
-        return true;
-    case P_LATENCY:
-        if (!parse_num(text, true, &x, err))
-            return false;
-        p->latency = x;
-        return true;
-    case P_CONSISTENCY:
-        if ((c = parse_choice(text, consistency_names, 3, err)) < 0)
-            return false;
-        p->consistency = (kp_consistency)c;
-        p->consistency_given = true;
-        return true;
-    case P_ORDER: {
-        char **w;
-        size_t m = split_list(text, ' ', &w);
-        bool desc = false;
-        if (m == 2 && (strcmp(w[1], "desc") == 0 || strcmp(w[1], "asc") == 0))
-            desc = strcmp(w[1], "desc") == 0;
-        else if (m > 1) {
-            *err = xstrdup("expected 'attribute', 'attribute asc' or 'attribute desc'");
-            free_list(w, m);
-            return false;
-        }
-        free(p->order.s);
-        p->order.s = m ? xstrdup(w[0]) : NULL;
-        p->order_desc = desc;
-        free_list(w, m);
-        return true;
-    }
-    case P_LIMIT:
-        if (!parse_num(text, true, &x, err))
-            return false;
-        p->limit = x;
-        return true;
-    case P_RANGE: set_kstr(&p->range, text); return true;
-    case P_FILTER: set_strs(&p->filter, &p->nfilter, text, ','); return true;
-    case P_JOIN: {
-        char **items;
-        size_t m = split_list(text, ',', &items);
-        kp_join *j = m ? xcalloc(m, sizeof *j) : NULL;
-        for (size_t i = 0; i < m; i++) {
-            char *eq = strchr(items[i], '=');
-            if (!eq) {
-                *err = xasprintf("'%s' is not to=from (e.g. username=followingUsername)", items[i]);
-                for (size_t k = 0; k < i; k++) {
-                    free(j[k].to.s);
-                    free(j[k].from.s);
-                }
-                free(j);
-                free_list(items, m);
-                return false;
-            }
-            j[i].to.s = trim_dup(items[i], (size_t)(eq - items[i]));
-            j[i].from.s = trimmed(eq + 1);
-        }
-        free_list(items, m);
-        for (size_t i = 0; i < p->njoin; i++) {
-            free(p->join[i].to.s);
-            free(p->join[i].from.s);
-        }
-        free(p->join);
-        p->join = j;
-        p->njoin = m;
-        return true;
-    }
-    case P_COVERED: set_kstr(&p->covered_by, text); return true;
-    case P_NEEDS: {
-        char *t = trimmed(text);
-        bool empty = !*t;
-        free(t);
-        if (empty) {
-            p->needs = KP_NEEDS_NONE;
-            return true;
-        }
-        if ((c = parse_choice(text, needs_names + 1, 3, err)) < 0)
-            return false;
-        p->needs = (kp_needs)(c + 1);
-        return true;
-    }
-    case P_SERVED: set_text(&p->served_by, text); return true;
-    case P_OP:
-        if ((c = parse_choice(text, op_names, 4, err)) < 0)
-            return false;
-        p->op = (kp_write_op)c;
-        return true;
-    case P_ITEMS:
-        if (!parse_num(text, true, &x, err))
-            return false;
-        p->items = x;
-        return true;
-    case P_CHANGES: set_strs(&p->changes, &p->nchanges, text, ','); return true;
-    case P_WHY: set_text(&p->why, text); return true;
-    default: *err = xstrdup("no such column"); return false;
-    }
+    free_list(items, m);
+    char **old = kp_fptr(r, f);
+    size_t *n = (size_t *)((char *)r + f->count_off);
+    for (size_t k = 0; k < *n; k++)
+        fields_free(f->sub, *old + k * el);
+    free(*old);
+    *old = v;
+    *n = m;
+    return true;
 }
 
-/* ---- entities and keys ------------------------------------------------------------------- */
+/* Writes one list element as its cell reads. */
+typedef void (*item_text)(sbuf *b, const void *item);
 
-static char *sparse_text(const kp_entity *e)
+/* The record list of field f of the record at r as a cell: its elements joined by sep. */
+static char *list_text(const kp_field *f, const void *r, const char *sep, item_text text)
 {
     sbuf b;
     sbuf_init(&b);
     sbuf_add(&b, "");
-    for (size_t i = 0; i < e->nsparse; i++) {
-        const kp_sparse *s = &e->sparse[i];
-        sbuf_printf(&b, "%s%s: ", i ? "; " : "", s->attr.s ? s->attr.s : "");
-        if (s->kind == KP_SPARSE_SHARE) {
-            char *n = fmt_num(s->share);
-            sbuf_add(&b, n);
-            free(n);
-        } else if (s->src) {
-            sbuf_add(&b, s->src);
-        } else {
-            sbuf_printf(&b, "%s %s ", s->cond_attr.s ? s->cond_attr.s : "",
-                        s->op == KP_COND_EQ ? "=" : s->op == KP_COND_NE ? "!=" : "in");
-            if (s->op == KP_COND_IN)
-                sbuf_add(&b, "[");
-            for (size_t j = 0; j < s->nvalues; j++)
-                sbuf_printf(&b, "%s%s", j ? ", " : "", s->values[j].s);
-            if (s->op == KP_COND_IN)
-                sbuf_add(&b, "]");
-        }
+    const char *v = *(char *const *)kp_fcptr(r, f);
+    for (size_t i = 0; i < kp_fcount(r, f); i++) {
+        if (i)
+            sbuf_add(&b, sep);
+        text(&b, v + i * f->sub->size);
     }
     return sbuf_steal(&b);
 }
 
-static void sparse_release(kp_sparse *s)
+/* ---- entities and keys ------------------------------------------------------------------- */
+
+static void sparse_item_text(sbuf *b, const void *rule)
 {
-    free(s->attr.s);
-    free(s->cond_attr.s);
-    strs_release(s->values, s->nvalues);
-    free(s->src);
+    const kp_sparse *s = rule;
+    sbuf_printf(b, "%s: ", s->attr.s ? s->attr.s : "");
+    if (s->kind == KP_SPARSE_SHARE) {
+        char n[32];
+        sbuf_add(b, isnan(s->share) ? "" : syn_number_text(s->share, n, sizeof n));
+    } else if (s->src) {
+        sbuf_add(b, s->src);
+    } else {
+        syn_condition_text(b, s);
+    }
 }
 
 /* Parses one "ATTR: condition" rule. */
-static bool sparse_parse(const char *item, kp_sparse *out, char **err)
+static bool sparse_item(const char *item, void *rule, char **err)
 {
-    memset(out, 0, sizeof *out);
+    kp_sparse *out = rule;
     const char *colon = strchr(item, ':');
     if (!colon) {
         *err = xasprintf("'%s': expected ATTR: condition (e.g. GSI1PK: status = pending-shipment)", item);
@@ -763,9 +517,8 @@ static bool sparse_parse(const char *item, kp_sparse *out, char **err)
     }
     out->attr.s = trim_dup(item, (size_t)(colon - item));
     char *cond = trimmed(colon + 1);
-    char *end;
-    double share = strtod(cond, &end);
-    if (*cond && end != cond && *end == '\0') {
+    double share;
+    if (syn_number(cond, strlen(cond), 0, &share)) {
         if (!(share >= 0 && share <= 1)) {
             *err = xasprintf("share %s is out of range; expected a number from 0 to 1", cond);
             goto fail;
@@ -775,62 +528,33 @@ static bool sparse_parse(const char *item, kp_sparse *out, char **err)
         out->src = cond;
         return true;
     }
+    syn_cond c;
+    const char *perr;
+    size_t at;
+    if (!syn_condition_parse(cond, strlen(cond), &c, &perr, &at)) {
+        if (strstr(perr, "after the attribute"))
+            *err = xasprintf("'%s': expected attr = value, attr != value, attr in [a, b] or a share", cond);
+        else
+            *err = xasprintf("'%s': expected attr = value, attr != value or attr in [a, b]", cond);
+        goto fail;
+    }
     out->kind = KP_SPARSE_COND;
-    const char *opp;
-    size_t oplen;
-    if ((opp = strstr(cond, "!=")) != NULL) {
-        out->op = KP_COND_NE;
-        oplen = 2;
-    } else if ((opp = strstr(cond, " in ")) != NULL) {
-        out->op = KP_COND_IN;
-        oplen = 4;
-    } else if ((opp = strchr(cond, '=')) != NULL) {
-        out->op = KP_COND_EQ;
-        oplen = 1;
-    } else {
-        *err = xasprintf("'%s': expected attr = value, attr != value, attr in [a, b] or a share", cond);
-        goto fail;
-    }
-    out->cond_attr.s = trim_dup(cond, (size_t)(opp - cond));
-    char **vals;
-    size_t m = split_list(opp + oplen, ',', &vals);
-    if (!*out->cond_attr.s || m == 0 || (out->op != KP_COND_IN && m != 1)) {
-        free_list(vals, m);
-        *err = xasprintf("'%s': expected attr = value, attr != value or attr in [a, b]", cond);
-        goto fail;
-    }
-    out->values = strs_from_list(vals, m);
-    out->nvalues = m;
-    free_list(vals, m);
+    out->op = c.op;
+    out->cond_attr.s = xstrndup(cond + c.attr.at, c.attr.len);
+    out->values = xcalloc(c.nvalues, sizeof *out->values);
+    for (size_t i = 0; i < c.nvalues; i++)
+        out->values[out->nvalues++].s = xstrndup(cond + c.values[i].at, c.values[i].len);
+    syn_cond_free(&c);
     out->src = cond;
     return true;
 fail:
     free(cond);
-    sparse_release(out);
-    memset(out, 0, sizeof *out);
     return false;
 }
 
 static bool sparse_set(kp_entity *e, const char *text, char **err)
 {
-    char **items;
-    size_t m = split_list(text, ';', &items);
-    kp_sparse *v = m ? xcalloc(m, sizeof *v) : NULL;
-    for (size_t i = 0; i < m; i++)
-        if (!sparse_parse(items[i], &v[i], err)) {
-            for (size_t k = 0; k < i; k++)
-                sparse_release(&v[k]);
-            free(v);
-            free_list(items, m);
-            return false;
-        }
-    free_list(items, m);
-    for (size_t i = 0; i < e->nsparse; i++)
-        sparse_release(&e->sparse[i]);
-    free(e->sparse);
-    e->sparse = v;
-    e->nsparse = m;
-    return true;
+    return set_list(&kp_rec_entity.f[FE_SPARSE], e, text, ';', sparse_item, err);
 }
 
 static bool key_set(kp_entity *e, const char *attr, const char *text, char **err)
@@ -871,20 +595,6 @@ static bool key_set(kp_entity *e, const char *attr, const char *text, char **err
     return true;
 }
 
-static char *entity_get(const kp_entity *e, size_t col)
-{
-    switch (col) {
-    case E_NAME: return xstrdup(e->name ? e->name : "");
-    case E_COUNT: return fmt_num(e->count);
-    case E_SIZE: return fmt_num(e->size);
-    case E_WRITES: return fmt_num(e->writes);
-    case E_WRITES_AVG: return fmt_num(e->writes_avg);
-    case E_ATTRS: return join_strs(e->attrs, e->nattrs, ", ");
-    case E_DESC: return xstrdup(e->description ? e->description : "");
-    default: return xstrdup("");
-    }
-}
-
 static bool entity_rename(kp_design *d, size_t row, const char *text, char **err)
 {
     kp_entity *e = &d->entities[row];
@@ -913,42 +623,6 @@ static bool entity_rename(kp_design *d, size_t row, const char *text, char **err
     return true;
 }
 
-static bool entity_set(kp_design *d, size_t row, size_t col, const char *text, char **err)
-{
-    kp_entity *e = &d->entities[row];
-    double x;
-    switch (col) {
-    case E_NAME: return entity_rename(d, row, text, err);
-    case E_COUNT:
-        if (!parse_num(text, false, &x, err))
-            return false;
-        e->count = x;
-        return true;
-    case E_SIZE:
-        if (!parse_num(text, false, &x, err))
-            return false;
-        if (x > 400 * 1024) {
-            *err = xasprintf("an item of %.0f bytes exceeds DynamoDB's 400 KB limit", x);
-            return false;
-        }
-        e->size = x;
-        return true;
-    case E_WRITES:
-        if (!parse_num(text, true, &x, err))
-            return false;
-        e->writes = x;
-        return true;
-    case E_WRITES_AVG:
-        if (!parse_num(text, true, &x, err))
-            return false;
-        e->writes_avg = x;
-        return true;
-    case E_ATTRS: set_strs(&e->attrs, &e->nattrs, text, ','); return true;
-    case E_DESC: set_text(&e->description, text); return true;
-    default: *err = xstrdup("no such column"); return false;
-    }
-}
-
 static char *keys_get(const kp_design *d, size_t row, size_t col)
 {
     const kp_entity *e = &d->entities[row];
@@ -961,7 +635,7 @@ static char *keys_get(const kp_design *d, size_t row, size_t col)
         const kp_keytpl *kt = entity_key(e, k[col - 1]);
         r = kt ? (kt->tpl.src ? xstrdup(kt->tpl.src) : tpl_format(&kt->tpl)) : xstrdup("");
     } else if (col == n + 1)
-        r = sparse_text(e);
+        r = list_text(&kp_rec_entity.f[FE_SPARSE], e, "; ", sparse_item_text);
     else
         r = xstrdup("");
     free(k);
@@ -987,366 +661,6 @@ static bool keys_set(kp_design *d, size_t row, size_t col, const char *text, cha
     }
     free(k);
     return ok;
-}
-
-/* ---- indexes ------------------------------------------------------------------------------ */
-
-static char *index_get(const kp_index *x, size_t col)
-{
-    switch (col) {
-    case X_NAME: return xstrdup(x->name ? x->name : "");
-    case X_TYPE: return xstrdup(itype_names[x->kind == KP_LSI]);
-    case X_PK: return xstrdup(x->pk.s ? x->pk.s : "");
-    case X_SK: return xstrdup(x->sk.s ? x->sk.s : "");
-    case X_PROJ: return xstrdup(proj_names[x->projection]);
-    case X_INCLUDE: return join_strs(x->include, x->ninclude, ", ");
-    case X_WHY: return xstrdup(x->why ? x->why : "");
-    default: return xstrdup("");
-    }
-}
-
-static bool index_set(kp_design *d, size_t row, size_t col, const char *text, char **err)
-{
-    kp_index *x = &d->indexes[row];
-    int c;
-    switch (col) {
-    case X_NAME: {
-        char *t = trimmed(text);
-        if (!check_name(t, "index name", err)) {
-            free(t);
-            return false;
-        }
-        ptrdiff_t at = design_index_pos(d, t);
-        if (streq(t, "table") || (at >= 0 && (size_t)at != row)) {
-            *err = xasprintf("index name '%s' is already used; expected a unique name", t);
-            free(t);
-            return false;
-        }
-        free(x->name);
-        x->name = t;
-        return true;
-    }
-    case X_TYPE:
-        if ((c = parse_choice(text, itype_names, 2, err)) < 0)
-            return false;
-        x->kind = c ? KP_LSI : KP_GSI;
-        return true;
-    case X_PK:
-    case X_SK: {
-        char *t = trimmed(text);
-        bool bad = col == X_PK ? !check_name(t, "key attribute", err)
-                               : (*t && !check_name(t, "key attribute", err));
-        free(t);
-        if (bad)
-            return false;
-        rename_key_slot(d, col == X_PK ? &x->pk : &x->sk, text);
-        return true;
-    }
-    case X_PROJ:
-        if ((c = parse_choice(text, proj_names, 3, err)) < 0)
-            return false;
-        x->projection = (kp_projection)c;
-        return true;
-    case X_INCLUDE: set_strs(&x->include, &x->ninclude, text, ','); return true;
-    case X_WHY: set_text(&x->why, text); return true;
-    default: *err = xstrdup("no such column"); return false;
-    }
-}
-
-/* ---- attributes -------------------------------------------------------------------------- */
-
-static char *attr_get(const kp_attr *a, size_t col)
-{
-    switch (col) {
-    case A_NAME: return xstrdup(a->name ? a->name : "");
-    case A_TYPE: return xstrdup(atype_names[a->type]);
-    case A_DISTINCT: return a->type == KP_ATTR_ENUM || a->type == KP_ATTR_SHARD ? xstrdup("") : fmt_num(a->distinct);
-    case A_SKEW: return a->zipf > 0 ? xasprintf("zipf:%g", a->zipf) : xstrdup("");
-    case A_VALUES: {
-        sbuf b;
-        sbuf_init(&b);
-        sbuf_add(&b, "");
-        for (size_t i = 0; i < a->nvalues; i++) {
-            sbuf_printf(&b, "%s%s: %g", i ? ", " : "", a->values[i].name, a->values[i].share);
-            if (!isnan(a->values[i].write_share))
-                sbuf_printf(&b, "/%g", a->values[i].write_share);
-        }
-        return sbuf_steal(&b);
-    }
-    case A_FORMAT: return xstrdup(a->format ? a->format : "");
-    case A_COUNT: return a->shard_count >= 0 ? xasprintf("%d", a->shard_count) : xstrdup("");
-    case A_WRITE_HOT: return fmt_num(a->write_hot);
-    case A_SIZE: return fmt_num(a->size);
-    default: return xstrdup("");
-    }
-}
-
-static bool attr_set(kp_design *d, size_t row, size_t col, const char *text, char **err)
-{
-    kp_attr *a = &d->attrs[row];
-    double x;
-    int c;
-    switch (col) {
-    case A_NAME: {
-        char *t = trimmed(text);
-        if (!check_name(t, "attribute name", err)) {
-            free(t);
-            return false;
-        }
-        for (size_t i = 0; i < d->nattrs; i++)
-            if (i != row && streq(d->attrs[i].name, t)) {
-                *err = xasprintf("attribute '%s' is already declared; expected a unique name", t);
-                free(t);
-                return false;
-            }
-        free(a->name);
-        a->name = t;
-        return true;
-    }
-    case A_TYPE:
-        if ((c = parse_choice(text, atype_names, 6, err)) < 0)
-            return false;
-        a->type = (kp_attr_type)c;
-        if (a->type == KP_ATTR_ENUM)
-            a->distinct = a->nvalues ? (double)a->nvalues : NAN;
-        if (a->type == KP_ATTR_SHARD)
-            a->distinct = a->shard_count > 0 ? a->shard_count : NAN;
-        return true;
-    case A_DISTINCT:
-        if (!parse_num(text, true, &x, err))
-            return false;
-        a->distinct = x;
-        return true;
-    case A_SKEW: {
-        char *t = trimmed(text);
-        if (!*t) {
-            a->zipf = 0;
-            free(t);
-            return true;
-        }
-        char *end;
-        double s = strncmp(t, "zipf:", 5) == 0 ? strtod(t + 5, &end) : NAN;
-        bool ok = !isnan(s) && end != t + 5 && *end == '\0' && s >= 0 && isfinite(s);
-        if (!ok)
-            *err = xasprintf("'%s' is not a skew; expected zipf:S with S >= 0 (e.g. zipf:1.1)", t);
-        else
-            a->zipf = s;
-        free(t);
-        return ok;
-    }
-    case A_VALUES: {
-        char **items;
-        size_t m = split_list(text, ',', &items);
-        kp_enum_value *v = m ? xcalloc(m, sizeof *v) : NULL;
-        for (size_t i = 0; i < m; i++) {
-            char *colon = strchr(items[i], ':');
-            char *end = NULL;
-            double share = colon ? strtod(colon + 1, &end) : NAN;
-            double wshare = NAN;
-            if (end && *end == '/')
-                wshare = strtod(end + 1, &end);
-            while (end && isspace((unsigned char)*end))
-                end++;
-            if (!colon || !end || *end || !(share >= 0 && share <= 1) ||
-                (!isnan(wshare) && !(wshare >= 0 && wshare <= 1))) {
-                *err = xasprintf("'%s' is not value: share; expected e.g. paid: 0.03 (or paid: 0.03/0.10)",
-                                 items[i]);
-                for (size_t k = 0; k < i; k++)
-                    free(v[k].name);
-                free(v);
-                free_list(items, m);
-                return false;
-            }
-            v[i].name = trim_dup(items[i], (size_t)(colon - items[i]));
-            v[i].share = share;
-            v[i].write_share = wshare;
-        }
-        free_list(items, m);
-        for (size_t i = 0; i < a->nvalues; i++)
-            free(a->values[i].name);
-        free(a->values);
-        a->values = v;
-        a->nvalues = m;
-        if (m && a->type == KP_ATTR_STRING)
-            a->type = KP_ATTR_ENUM;
-        if (a->type == KP_ATTR_ENUM)
-            a->distinct = m ? (double)m : NAN;
-        return true;
-    }
-    case A_FORMAT: {
-        char *t = trimmed(text);
-        for (const char *p = t; *p; p++)
-            if (!isdigit((unsigned char)*p)) {
-                *err = xasprintf("'%s' is not a format; expected digits such as 03", t);
-                free(t);
-                return false;
-            }
-        free(a->format);
-        a->format = *t ? t : NULL;
-        if (!*t)
-            free(t);
-        return true;
-    }
-    case A_COUNT:
-        if (!parse_num(text, true, &x, err))
-            return false;
-        if (!isnan(x) && (x != floor(x) || x < 1 || x > 100000)) {
-            *err = xstrdup("expected a whole number of shards from 1 to 100000");
-            return false;
-        }
-        a->shard_count = isnan(x) ? -1 : (int)x;
-        if (a->shard_count > 0 && a->type == KP_ATTR_STRING)
-            a->type = KP_ATTR_SHARD;
-        if (a->type == KP_ATTR_SHARD)
-            a->distinct = a->shard_count > 0 ? a->shard_count : NAN;
-        return true;
-    case A_WRITE_HOT:
-        if (!parse_num(text, true, &x, err))
-            return false;
-        if (x > 1) {
-            *err = xstrdup("write_hot is a share; expected a number from 0 to 1");
-            return false;
-        }
-        a->write_hot = x;
-        return true;
-    case A_SIZE:
-        if (!parse_num(text, true, &x, err))
-            return false;
-        a->size = x;
-        return true;
-    default: *err = xstrdup("no such column"); return false;
-    }
-}
-
-/* ---- decisions --------------------------------------------------------------------------- */
-
-static char *decision_get(const kp_decision *x, size_t col)
-{
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_add(&b, "");
-    switch (col) {
-    case D_ID: sbuf_add(&b, x->id ? x->id : ""); break;
-    case D_TITLE: sbuf_add(&b, x->title ? x->title : ""); break;
-    case D_STATUS: sbuf_add(&b, dstatus_names[x->status]); break;
-    case D_PATTERNS: sbuf_free(&b); return join_strs(x->patterns, x->npatterns, ", ");
-    case D_CONTEXT: sbuf_add(&b, x->context ? x->context : ""); break;
-    case D_DECISION: sbuf_add(&b, x->decision ? x->decision : ""); break;
-    case D_ALTS:
-        for (size_t i = 0; i < x->nalternatives; i++)
-            sbuf_printf(&b, "%s%s => %s", i ? "; " : "", x->alternatives[i].option ? x->alternatives[i].option : "",
-                        x->alternatives[i].why_not ? x->alternatives[i].why_not : "");
-        break;
-    case D_ASSUMPTIONS:
-        for (size_t i = 0; i < x->nassumptions; i++)
-            sbuf_printf(&b, "%s%s", i ? "; " : "", x->assumptions[i]);
-        break;
-    case D_FAILURE: sbuf_add(&b, x->failure_test ? x->failure_test : ""); break;
-    case D_ROLLBACK: sbuf_add(&b, x->rollback ? x->rollback : ""); break;
-    case D_LIMITS: sbuf_add(&b, x->limitations ? x->limitations : ""); break;
-    case D_SIGNALS:
-        for (size_t i = 0; i < x->nsignals; i++)
-            sbuf_printf(&b, "%s%s", i ? "; " : "", x->signals[i].src ? x->signals[i].src : "");
-        break;
-    default: break;
-    }
-    return sbuf_steal(&b);
-}
-
-static bool decision_set(kp_design *d, size_t row, size_t col, const char *text, char **err)
-{
-    kp_decision *x = &d->decisions[row];
-    int c;
-    switch (col) {
-    case D_ID: {
-        char *t = trimmed(text);
-        if (!check_name(t, "decision id", err)) {
-            free(t);
-            return false;
-        }
-        for (size_t i = 0; i < d->ndecisions; i++)
-            if (i != row && streq(d->decisions[i].id, t)) {
-                *err = xasprintf("decision id '%s' is already used; expected a unique id", t);
-                free(t);
-                return false;
-            }
-        free(x->id);
-        x->id = t;
-        return true;
-    }
-    case D_TITLE: set_text(&x->title, text); return true;
-    case D_STATUS:
-        if ((c = parse_choice(text, dstatus_names, 4, err)) < 0)
-            return false;
-        x->status = (kp_decision_status)c;
-        return true;
-    case D_PATTERNS: set_strs(&x->patterns, &x->npatterns, text, ','); return true;
-    case D_CONTEXT: set_text(&x->context, text); return true;
-    case D_DECISION: set_text(&x->decision, text); return true;
-    case D_ALTS: {
-        char **items;
-        size_t m = split_list(text, ';', &items);
-        kp_alternative *v = m ? xcalloc(m, sizeof *v) : NULL;
-        for (size_t i = 0; i < m; i++) {
-            char *arrow = strstr(items[i], "=>");
-            v[i].option = arrow ? trim_dup(items[i], (size_t)(arrow - items[i])) : xstrdup(items[i]);
-            v[i].why_not = arrow ? trimmed(arrow + 2) : NULL;
-        }
-        free_list(items, m);
-        for (size_t i = 0; i < x->nalternatives; i++) {
-            free(x->alternatives[i].option);
-            free(x->alternatives[i].why_not);
-        }
-        free(x->alternatives);
-        x->alternatives = v;
-        x->nalternatives = m;
-        return true;
-    }
-    case D_ASSUMPTIONS: {
-        char **items;
-        size_t m = split_list(text, ';', &items);
-        for (size_t i = 0; i < x->nassumptions; i++)
-            free(x->assumptions[i]);
-        free(x->assumptions);
-        x->assumptions = m ? items : NULL;
-        if (!m)
-            free(items);
-        x->nassumptions = m;
-        return true;
-    }
-    case D_FAILURE: set_text(&x->failure_test, text); return true;
-    case D_ROLLBACK: set_text(&x->rollback, text); return true;
-    case D_LIMITS: set_text(&x->limitations, text); return true;
-    case D_SIGNALS: {
-        char **items;
-        size_t m = split_list(text, ';', &items);
-        kp_signal *v = m ? xcalloc(m, sizeof *v) : NULL;
-        for (size_t i = 0; i < m; i++) {
-            const char *perr = NULL;
-            if (!signal_parse(items[i], &v[i], &perr)) {
-                *err = xasprintf("signal '%s': %s; expected metric op number (e.g. pattern.5.rate > 50)",
-                                 items[i], perr ? perr : "malformed");
-                for (size_t k = 0; k < i; k++) {
-                    free(v[k].src);
-                    free(v[k].metric);
-                }
-                free(v);
-                free_list(items, m);
-                return false;
-            }
-        }
-        free_list(items, m);
-        for (size_t i = 0; i < x->nsignals; i++) {
-            free(x->signals[i].src);
-            free(x->signals[i].metric);
-        }
-        free(x->signals);
-        x->signals = v;
-        x->nsignals = m;
-        return true;
-    }
-    default: *err = xstrdup("no such column"); return false;
-    }
 }
 
 /* ---- settings and key attribute renames ----------------------------------------------------- */
@@ -1393,137 +707,514 @@ static void rename_key_slot(kp_design *d, kp_str *slot, const char *text)
     free(old);
 }
 
+/* ---- cells: read ---------------------------------------------------------------------------- */
+
 static const char *tristate_text(kp_tristate t) { return t == KP_TRUE ? "true" : t == KP_FALSE ? "false" : ""; }
 
-static double *price_field(kp_design *d, size_t row)
+/* A field as its kind reads. */
+static char *field_get(const kp_field *f, const void *r)
 {
-    kp_pricing *p = &d->pricing;
-    switch (row) {
-    case S_READ: return &p->read_per_million;
-    case S_WRITE: return &p->write_per_million;
-    case S_IWRITE: return &p->index_write_per_million;
-    case S_RCU_HOUR: return &p->rcu_hour;
-    case S_WCU_HOUR: return &p->wcu_hour;
-    case S_STORAGE: return &p->storage_gb_month;
-    case S_BACKUP: return &p->backup_gb_month;
-    case S_STREAM_READ: return &p->stream_read_per_100k;
-    default: return NULL;
+    const void *p = kp_fcptr(r, f);
+    switch (f->kind) {
+    case KF_TEXT: return xstrdup(*(char *const *)p ? *(char *const *)p : "");
+    case KF_REF: return xstrdup(((const kp_str *)p)->s ? ((const kp_str *)p)->s : "");
+    case KF_NUM: return fmt_num(*(const double *)p);
+    case KF_INT: return *(const int *)p >= 0 ? xasprintf("%d", *(const int *)p) : xstrdup("");
+    case KF_ENUM: {
+        const char *w = kp_word(f->words, *(const int *)p);
+        return xstrdup(w ? w : "");
+    }
+    case KF_TRI: return xstrdup(tristate_text(*(const kp_tristate *)p));
+    case KF_REFS: return join_strs(*(kp_str *const *)p, kp_fcount(r, f), ", ");
+    case KF_TEXTS: {
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_add(&b, "");
+        char *const *v = *(char **const *)p;
+        for (size_t i = 0; i < kp_fcount(r, f); i++)
+            sbuf_printf(&b, "%s%s", i ? "; " : "", v[i]);
+        return sbuf_steal(&b);
+    }
+    default: return xstrdup("");
     }
 }
 
-static char *setting_get(const kp_design *d, size_t row, size_t col)
+static void by_item_text(sbuf *b, const void *by) { syn_by_text(b, by); }
+static void join_item_text(sbuf *b, const void *j) { syn_join_text(b, j); }
+
+static void value_item_text(sbuf *b, const void *value)
 {
-    if (col == 0)
-        return xstrdup(setting_rows[row].name);
-    switch (row) {
-    case S_NAME: return xstrdup(d->name ? d->name : "");
-    case S_DESC: return xstrdup(d->description ? d->description : "");
-    case S_TABLE: return xstrdup(d->table.name ? d->table.name : "");
-    case S_PK: return xstrdup(d->table.pk.s ? d->table.pk.s : "");
-    case S_SK: return xstrdup(d->table.sk.s ? d->table.sk.s : "");
-    case S_BILLING: return xstrdup(kp_billing_name(d->table.billing));
-    case S_STREAMS: return xstrdup(tristate_text(d->table.streams));
-    case S_PITR: return xstrdup(tristate_text(d->table.pitr));
-    case S_TARGET: return fmt_num(d->table.target_utilization);
-    case S_CURRENCY: return xstrdup(d->pricing.currency ? d->pricing.currency : "");
-    default: {
-        double *f = price_field((kp_design *)d, row);
-        return f ? fmt_num(*f) : xstrdup("");
-    }
-    }
+    const kp_enum_value *v = value;
+    char n[32];
+    sbuf_printf(b, "%s: %s", v->name, syn_number_text(v->share, n, sizeof n));
+    if (!isnan(v->write_share))
+        sbuf_printf(b, "/%s", syn_number_text(v->write_share, n, sizeof n));
 }
 
-static bool setting_set(kp_design *d, size_t row, size_t col, const char *text, char **err)
+static void alternative_item_text(sbuf *b, const void *alt)
 {
-    static const char *const billing_names[] = {"on-demand", "provisioned"};
-    static const char *const bool_names[] = {"false", "true"};
-    if (col == 0) {
-        *err = xstrdup("the setting's name is fixed; edit its value");
-        return false;
+    const kp_alternative *a = alt;
+    sbuf_printf(b, "%s => %s", a->option ? a->option : "", a->why_not ? a->why_not : "");
+}
+
+static void signal_item_text(sbuf *b, const void *g)
+{
+    const kp_signal *s = g;
+    sbuf_add(b, s->src ? s->src : "");
+}
+
+/* The cell of field `id` of the record at r. */
+static char *cell_get(const kp_record *rec, int id, const void *r)
+{
+    if (rec == &kp_rec_pattern) {
+        const kp_pattern *p = r;
+        switch (id) {
+        case FP_BY: return list_text(&rec->f[id], p, ", ", by_item_text);
+        case FP_ORDER: return p->order.s ? xasprintf("%s %s", p->order.s, p->order_desc ? "desc" : "asc") : xstrdup("");
+        case FP_JOIN: return list_text(&rec->f[id], p, ", ", join_item_text);
+        }
+    } else if (rec == &kp_rec_attr) {
+        const kp_attr *a = r;
+        switch (id) {
+        case FA_DISTINCT: /* enum and shard count their own */
+            if (a->type == KP_ATTR_ENUM || a->type == KP_ATTR_SHARD)
+                return xstrdup("");
+            break;
+        case FA_SKEW: {
+            char buf[32];
+            return a->zipf > 0 ? xasprintf("zipf:%s", syn_number_text(a->zipf, buf, sizeof buf)) : xstrdup("");
+        }
+        case FA_VALUES: return list_text(&rec->f[id], a, ", ", value_item_text);
+        }
+    } else if (rec == &kp_rec_decision) {
+        switch (id) {
+        case FD_ALTERNATIVES: return list_text(&rec->f[id], r, "; ", alternative_item_text);
+        case FD_SIGNALS: return list_text(&rec->f[id], r, "; ", signal_item_text);
+        }
     }
-    int c;
+    return field_get(&rec->f[id], r);
+}
+
+/* ---- cells: write ----------------------------------------------------------------------------- */
+
+/* Sets a field as its kind says. */
+static bool field_set(const kp_field *f, void *r, const char *text, char **err)
+{
+    void *p = kp_fptr(r, f);
     double x;
-    switch (row) {
-    case S_NAME: set_text(&d->name, text); return true;
-    case S_DESC: set_text(&d->description, text); return true;
-    case S_TABLE: {
-        char *t = trimmed(text);
-        bool ok = check_name(t, "table name", err);
-        free(t);
-        if (ok)
-            set_text(&d->table.name, text);
-        return ok;
-    }
-    case S_PK:
-    case S_SK: {
-        char *t = trimmed(text);
-        bool ok = row == S_SK && !*t ? true : check_name(t, "key attribute", err);
-        free(t);
-        if (ok)
-            rename_key_slot(d, row == S_PK ? &d->table.pk : &d->table.sk, text);
-        return ok;
-    }
-    case S_BILLING:
-        if ((c = parse_choice(text, billing_names, 2, err)) < 0)
+    switch (f->kind) {
+    case KF_TEXT: set_text(p, text); return true;
+    case KF_REF: set_kstr(p, text); return true;
+    case KF_NUM:
+        if (!parse_num(text, true, &x, err))
             return false;
-        d->table.billing = c ? KP_BILLING_PROVISIONED : KP_BILLING_ON_DEMAND;
+        *(double *)p = x;
         return true;
-    case S_STREAMS:
-    case S_PITR: {
+    case KF_ENUM: {
         char *t = trimmed(text);
         bool empty = !*t;
         free(t);
-        kp_tristate *f = row == S_STREAMS ? &d->table.streams : &d->table.pitr;
+        int v = 0; /* an empty cell is the value without a word (needs: none), where there is one */
+        if (!empty || kp_word(f->words, 0)) {
+            const char *names[KP_WORDS_MAX];
+            int n = (int)kp_words_all(f->words, names);
+            int c = parse_choice(text, names, n, err);
+            if (c < 0)
+                return false;
+            v = kp_word_find(f->words, names[c]);
+        }
+        *(int *)p = v;
+        if (f->flags & KP_F_GIVEN)
+            *(bool *)kp_fptr(r, f + 1) = true;
+        return true;
+    }
+    case KF_TRI: {
+        static const char *const bool_names[] = {"false", "true"};
+        char *t = trimmed(text);
+        bool empty = !*t;
+        free(t);
         if (empty) {
-            *f = KP_UNSET;
+            *(kp_tristate *)p = KP_UNSET;
             return true;
         }
-        if ((c = parse_choice(text, bool_names, 2, err)) < 0)
+        int c = parse_choice(text, bool_names, 2, err);
+        if (c < 0)
             return false;
-        *f = c ? KP_TRUE : KP_FALSE;
+        *(kp_tristate *)p = c ? KP_TRUE : KP_FALSE;
         return true;
     }
-    case S_TARGET:
-        if (!parse_num(text, true, &x, err))
-            return false;
-        if (!isnan(x) && (x <= 0 || x > 1)) {
-            *err = xstrdup("target utilization is a share; expected a number above 0 and at most 1");
-            return false;
-        }
-        d->table.target_utilization = x;
-        return true;
-    case S_CURRENCY: set_text(&d->pricing.currency, text); d->pricing.given = true; return true;
-    default: {
-        double *f = price_field(d, row);
-        if (!f) {
-            *err = xstrdup("no such setting");
-            return false;
-        }
-        if (!parse_num(text, true, &x, err))
-            return false;
-        *f = x;
-        d->pricing.given = true;
+    case KF_REFS: set_strs(p, (size_t *)((char *)r + f->count_off), text, ','); return true;
+    case KF_TEXTS: {
+        char **items;
+        size_t m = split_list(text, ';', &items);
+        size_t *n = (size_t *)((char *)r + f->count_off);
+        char ***v = p;
+        free_list(*v, *n);
+        *v = m ? items : NULL;
+        if (!m)
+            free(items);
+        *n = m;
         return true;
     }
+    default: *err = xstrdup("no such column"); return false;
     }
 }
 
+/* A new unique name for row `row` of the record list (pattern ids, entity, index, attribute
+ * names, decision ids): one word, not used by another row. `what` names it in messages. */
+static char *unique_name(const kp_design *d, edit_table t, size_t row, const char *text, const char *what, char **err);
+
+static bool by_item(const char *item, void *out, char **err)
+{
+    kp_by *by = out;
+    syn_by sb;
+    const char *berr;
+    if (!syn_by_parse(item, strlen(item), &sb, &berr)) {
+        *err = xasprintf("'%s' is not an attribute or attribute=value", item);
+        return false;
+    }
+    by->attr.s = xstrndup(item + sb.attr.at, sb.attr.len);
+    by->value = sb.has_value ? xstrndup(item + sb.value.at, sb.value.len) : NULL;
+    return true;
+}
+
+static bool set_order(kp_pattern *p, const char *text, char **err)
+{
+    /* the cell may keep one pair of brackets, as the list cells do */
+    char *t = trimmed(text);
+    size_t len = strlen(t), from = 0;
+    if (len >= 2 && t[0] == '[' && t[len - 1] == ']')
+        from = 1, len -= 2;
+    syn_span at = {0, 0};
+    bool desc = false;
+    size_t a, z;
+    syn_trim(t + from, len, &a, &z);
+    if (z > a && !syn_order_parse(t + from, len, &at, &desc)) {
+        *err = xstrdup("expected 'attribute', 'attribute asc' or 'attribute desc'");
+        free(t);
+        return false;
+    }
+    free(p->order.s);
+    p->order.s = z > a ? xstrndup(t + from + at.at, at.len) : NULL;
+    p->order_desc = desc;
+    free(t);
+    return true;
+}
+
+static bool join_item(const char *item, void *out, char **err)
+{
+    kp_join *j = out;
+    syn_span to, from;
+    if (!syn_join_parse(item, strlen(item), &to, &from)) {
+        *err = xasprintf("'%s' is not to=from (e.g. username=followingUsername)", item);
+        return false;
+    }
+    j->to.s = xstrndup(item + to.at, to.len);
+    j->from.s = xstrndup(item + from.at, from.len);
+    return true;
+}
+
+static bool set_skew(kp_attr *a, const char *text, char **err)
+{
+    char *t = trimmed(text);
+    if (!*t) {
+        a->zipf = 0;
+        free(t);
+        return true;
+    }
+    double s;
+    bool ok = strncmp(t, "zipf:", 5) == 0 && syn_number(t + 5, strlen(t + 5), 0, &s) && s >= 0;
+    if (!ok)
+        *err = xasprintf("'%s' is not a skew; expected zipf:S with S >= 0 (e.g. zipf:1.1)", t);
+    else
+        a->zipf = s;
+    free(t);
+    return ok;
+}
+
+/* "paid: 0.03" or "paid: 0.03/0.10" (share of the items / of the writes) */
+static bool value_item(const char *item, void *out, char **err)
+{
+    kp_enum_value *v = out;
+    const char *colon = strchr(item, ':');
+    char *end = NULL;
+    double share = colon ? strtod(colon + 1, &end) : NAN;
+    double wshare = NAN;
+    if (end && *end == '/')
+        wshare = strtod(end + 1, &end);
+    while (end && isspace((unsigned char)*end))
+        end++;
+    if (!colon || !end || *end || !(share >= 0 && share <= 1) || (!isnan(wshare) && !(wshare >= 0 && wshare <= 1))) {
+        *err = xasprintf("'%s' is not value: share; expected e.g. paid: 0.03 (or paid: 0.03/0.10)", item);
+        return false;
+    }
+    v->name = trim_dup(item, (size_t)(colon - item));
+    v->share = share;
+    v->write_share = wshare;
+    return true;
+}
+
+static bool set_values(kp_attr *a, const char *text, char **err)
+{
+    if (!set_list(&kp_rec_attr.f[FA_VALUES], a, text, ',', value_item, err))
+        return false;
+    if (a->nvalues && a->type == KP_ATTR_STRING)
+        a->type = KP_ATTR_ENUM;
+    if (a->type == KP_ATTR_ENUM)
+        a->distinct = a->nvalues ? (double)a->nvalues : NAN;
+    return true;
+}
+
+static bool set_format(kp_attr *a, const char *text, char **err)
+{
+    char *t = trimmed(text);
+    for (const char *p = t; *p; p++)
+        if (!isdigit((unsigned char)*p)) {
+            *err = xasprintf("'%s' is not a format; expected digits such as 03", t);
+            free(t);
+            return false;
+        }
+    free(a->format);
+    a->format = *t ? t : NULL;
+    if (!*t)
+        free(t);
+    return true;
+}
+
+static bool set_shard_count(kp_attr *a, const char *text, char **err)
+{
+    double x;
+    if (!parse_num(text, true, &x, err))
+        return false;
+    if (!isnan(x) && (x != floor(x) || x < 1 || x > 100000)) {
+        *err = xstrdup("expected a whole number of shards from 1 to 100000");
+        return false;
+    }
+    a->shard_count = isnan(x) ? -1 : (int)x;
+    if (a->shard_count > 0 && a->type == KP_ATTR_STRING)
+        a->type = KP_ATTR_SHARD;
+    if (a->type == KP_ATTR_SHARD)
+        a->distinct = a->shard_count > 0 ? a->shard_count : NAN;
+    return true;
+}
+
+/* "option => why not" */
+static bool alternative_item(const char *item, void *out, char **err)
+{
+    (void)err;
+    kp_alternative *a = out;
+    const char *arrow = strstr(item, "=>");
+    a->option = arrow ? trim_dup(item, (size_t)(arrow - item)) : xstrdup(item);
+    a->why_not = arrow ? trimmed(arrow + 2) : NULL;
+    return true;
+}
+
+static bool signal_item(const char *item, void *out, char **err)
+{
+    const char *perr = NULL;
+    if (signal_parse(item, out, &perr))
+        return true;
+    *err = xasprintf("signal '%s': %s; expected metric op number (e.g. pattern.5.rate > 50)", item,
+                     perr ? perr : "malformed");
+    return false;
+}
+
+/* A number that must be given (entities' count and size). */
+static bool set_required_num(double *f, const char *text, double max, char **err)
+{
+    double x;
+    if (!parse_num(text, false, &x, err))
+        return false;
+    if (x > max) {
+        *err = xasprintf("an item of %.0f bytes exceeds DynamoDB's 400 KB limit", x);
+        return false;
+    }
+    *f = x;
+    return true;
+}
+
+/* A key attribute of the table or an index: one word (the sort key may be empty); renaming it
+ * renames the entities' templates for it. */
+static bool set_key_slot(kp_design *d, kp_str *slot, bool optional, const char *text, char **err)
+{
+    char *t = trimmed(text);
+    bool ok = optional && !*t ? true : check_name(t, "key attribute", err);
+    free(t);
+    if (ok)
+        rename_key_slot(d, slot, text);
+    return ok;
+}
+
+/* Sets the cell of field `id` of the record at r (row `row` of table t, when it is one). */
+static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *rec, int id, void *r, const char *text,
+                     char **err)
+{
+    const kp_field *f = &rec->f[id];
+    if ((f->flags & KP_F_LABEL) && rec != &kp_rec_entity) {
+        /* a row's id or name: one word, unique; a pattern's references follow it */
+        char *what = rec == &kp_rec_attr ? xstrdup("attribute name") : xasprintf("%s %s", rec->name, f->key);
+        char *name = unique_name(d, t, row, text, what, err);
+        free(what);
+        if (!name)
+            return false;
+        char **slot = kp_fptr(r, f);
+        if (rec == &kp_rec_pattern && *slot && strcmp(*slot, name) != 0)
+            rename_pattern_refs(d, *slot, name);
+        free(*slot);
+        *slot = name;
+        return true;
+    }
+    if (rec == &kp_rec_pattern) {
+        kp_pattern *p = r;
+        switch (id) {
+        case FP_ENTITY:
+            set_strs(&p->entities, &p->nentities, text, ',');
+            p->multi_form = p->nentities > 1;
+            return true;
+        case FP_BY: return set_list(f, p, text, ',', by_item, err);
+        case FP_ORDER: return set_order(p, text, err);
+        case FP_JOIN: return set_list(f, p, text, ',', join_item, err);
+        }
+    } else if (rec == &kp_rec_entity) {
+        kp_entity *e = r;
+        switch (id) {
+        case FE_NAME: return entity_rename(d, row, text, err);
+        case FE_COUNT: return set_required_num(&e->count, text, INFINITY, err);
+        case FE_SIZE: return set_required_num(&e->size, text, 400 * 1024, err);
+        }
+    } else if (rec == &kp_rec_index) {
+        kp_index *x = r;
+        switch (id) {
+        case FX_PK: return set_key_slot(d, &x->pk, false, text, err);
+        case FX_SK: return set_key_slot(d, &x->sk, true, text, err);
+        }
+    } else if (rec == &kp_rec_attr) {
+        kp_attr *a = r;
+        switch (id) {
+        case FA_TYPE:
+            if (!field_set(f, r, text, err))
+                return false;
+            if (a->type == KP_ATTR_ENUM)
+                a->distinct = a->nvalues ? (double)a->nvalues : NAN;
+            if (a->type == KP_ATTR_SHARD)
+                a->distinct = a->shard_count > 0 ? a->shard_count : NAN;
+            return true;
+        case FA_SKEW: return set_skew(a, text, err);
+        case FA_VALUES: return set_values(a, text, err);
+        case FA_FORMAT: return set_format(a, text, err);
+        case FA_COUNT: return set_shard_count(a, text, err);
+        case FA_WRITE_HOT: {
+            double x;
+            if (!parse_num(text, true, &x, err))
+                return false;
+            if (x > 1) {
+                *err = xstrdup("write_hot is a share; expected a number from 0 to 1");
+                return false;
+            }
+            a->write_hot = x;
+            return true;
+        }
+        }
+    } else if (rec == &kp_rec_decision) {
+        switch (id) {
+        case FD_ALTERNATIVES: return set_list(f, r, text, ';', alternative_item, err);
+        case FD_SIGNALS: return set_list(f, r, text, ';', signal_item, err);
+        }
+    } else if (rec == &kp_rec_table) {
+        switch (id) {
+        case FT_NAME: {
+            char *tn = trimmed(text);
+            bool ok = check_name(tn, "table name", err);
+            free(tn);
+            if (ok)
+                set_text(&d->table.name, text);
+            return ok;
+        }
+        case FT_PK: return set_key_slot(d, &d->table.pk, false, text, err);
+        case FT_SK: return set_key_slot(d, &d->table.sk, true, text, err);
+        case FT_TARGET_UTILIZATION: {
+            double x;
+            if (!parse_num(text, true, &x, err))
+                return false;
+            if (!isnan(x) && (x <= 0 || x > 1)) {
+                *err = xstrdup("target utilization is a share; expected a number above 0 and at most 1");
+                return false;
+            }
+            d->table.target_utilization = x;
+            return true;
+        }
+        }
+    } else if (rec == &kp_rec_pricing) {
+        /* any price said makes the design's pricing its own */
+        if (!field_set(f, r, text, err))
+            return false;
+        d->pricing.given = true;
+        return true;
+    }
+    return field_set(f, r, text, err);
+}
+
+static const char *row_name(const kp_design *d, edit_table t, size_t i);
+
+static char *unique_name(const kp_design *d, edit_table t, size_t row, const char *text, const char *what, char **err)
+{
+    char *s = trimmed(text);
+    if (!check_name(s, what, err)) {
+        free(s);
+        return NULL;
+    }
+    /* patterns and indexes clash with the first row of the name, the others with any other row */
+    ptrdiff_t first = -1, other = -1;
+    size_t n = edit_nrows(d, t);
+    for (size_t i = 0; i < n; i++)
+        if (streq(row_name(d, t, i), s)) {
+            if (first < 0)
+                first = (ptrdiff_t)i;
+            if (i != row && other < 0)
+                other = (ptrdiff_t)i;
+        }
+    bool by_first = t == EDIT_PATTERNS || t == EDIT_INDEXES;
+    bool clash = by_first ? first >= 0 && (size_t)first != row : other >= 0;
+    if (t == EDIT_INDEXES && streq(s, "table"))
+        clash = true;
+    if (!clash)
+        return s;
+    switch (t) {
+    case EDIT_PATTERNS:
+        *err = xasprintf("pattern id '%s' is already used by pattern %td; expected a unique id", s, first + 1);
+        break;
+    case EDIT_INDEXES: *err = xasprintf("index name '%s' is already used; expected a unique name", s); break;
+    case EDIT_ATTRS: *err = xasprintf("attribute '%s' is already declared; expected a unique name", s); break;
+    default: *err = xasprintf("decision id '%s' is already used; expected a unique id", s); break;
+    }
+    free(s);
+    return NULL;
+}
+
 /* ---- dispatch ----------------------------------------------------------------------------- */
+
+/* The element of row `row` of a record table. */
+static void *row_elem(const kp_design *d, edit_table t, size_t row)
+{
+    rows_ref r;
+    table_rows((kp_design *)d, t, &r);
+    return (char *)*r.arr + row * r.elsize;
+}
 
 char *edit_get(const kp_design *d, edit_table t, size_t row, size_t col)
 {
     if (!d || row >= edit_nrows(d, t) || col >= edit_ncols(d, t))
         return xstrdup("");
-    switch (t) {
-    case EDIT_PATTERNS: return pattern_get(&d->patterns[row], col);
-    case EDIT_ENTITIES: return entity_get(&d->entities[row], col);
-    case EDIT_INDEXES: return index_get(&d->indexes[row], col);
-    case EDIT_ATTRS: return attr_get(&d->attrs[row], col);
-    case EDIT_DECISIONS: return decision_get(&d->decisions[row], col);
-    case EDIT_KEYS: return keys_get(d, row, col);
-    case EDIT_SETTINGS: return setting_get(d, row, col);
-    default: return xstrdup("");
+    if (t == EDIT_KEYS)
+        return keys_get(d, row, col);
+    if (t == EDIT_SETTINGS) {
+        setting s;
+        if (!setting_at(row, &s))
+            return xstrdup("");
+        return col == 0 ? xstrdup(setting_name(s)) : cell_get(s.rec, s.id, setting_target((kp_design *)d, s.rec));
     }
+    const kp_record *rec = table_rec(t);
+    return cell_get(rec, col_field(rec, col), row_elem(d, t, row));
 }
 
 bool edit_set(kp_design *d, edit_table t, size_t row, size_t col, const char *text, char **err)
@@ -1540,16 +1231,22 @@ bool edit_set(kp_design *d, edit_table t, size_t row, size_t col, const char *te
         *err = xasprintf("invalid UTF-8 at byte %zu; expected UTF-8 text", bad + 1);
         return false;
     }
-    switch (t) {
-    case EDIT_PATTERNS: return pattern_set(d, row, col, text, err);
-    case EDIT_ENTITIES: return entity_set(d, row, col, text, err);
-    case EDIT_INDEXES: return index_set(d, row, col, text, err);
-    case EDIT_ATTRS: return attr_set(d, row, col, text, err);
-    case EDIT_DECISIONS: return decision_set(d, row, col, text, err);
-    case EDIT_KEYS: return keys_set(d, row, col, text, err);
-    case EDIT_SETTINGS: return setting_set(d, row, col, text, err);
-    default: *err = xstrdup("no such table"); return false;
+    if (t == EDIT_KEYS)
+        return keys_set(d, row, col, text, err);
+    if (t == EDIT_SETTINGS) {
+        setting s;
+        if (col == 0) {
+            *err = xstrdup("the setting's name is fixed; edit its value");
+            return false;
+        }
+        if (!setting_at(row, &s)) {
+            *err = xstrdup("no such setting");
+            return false;
+        }
+        return cell_set(d, t, row, s.rec, s.id, setting_target(d, s.rec), text, err);
     }
+    const kp_record *rec = table_rec(t);
+    return cell_set(d, t, row, rec, col_field(rec, col), row_elem(d, t, row), text, err);
 }
 
 /* ---- rows ---------------------------------------------------------------------------------- */

@@ -4,6 +4,7 @@
  * after every edit. Every message reads "what is wrong; what was expected". */
 #include "validate.h"
 
+#include "fields.h"
 #include "signals.h"
 
 #include <math.h>
@@ -191,6 +192,29 @@ static void check_figure(vctx *c, kp_loc loc, const char *who, const char *key, 
     }
 }
 
+/* The range validation holds a number field to (the file's own rule, model/fields.h). */
+static bool figure_range(kp_numrule rule, double *lo, double *hi)
+{
+    switch (rule) {
+    case KP_NUM_NONNEG: *lo = 0, *hi = INFINITY; return true;
+    case KP_NUM_SHARE: *lo = 0, *hi = 1; return true;
+    case KP_NUM_GE1: *lo = 1, *hi = INFINITY; return true;
+    case KP_NUM_UTIL: *lo = 0.01, *hi = 1; return true;
+    default: return false;
+    }
+}
+
+/* check_figure on every number field of the record at r, in table order. */
+static void check_figures(vctx *c, const kp_record *rec, const void *r, kp_loc loc, const char *who)
+{
+    for (size_t i = 0; i < rec->n; i++) {
+        const kp_field *f = &rec->f[i];
+        double lo, hi;
+        if (f->kind == KF_NUM && figure_range(f->num, &lo, &hi))
+            check_figure(c, loc, who, f->key, *(const double *)kp_fcptr(r, f), lo, hi);
+    }
+}
+
 static void collect(vctx *c)
 {
     const kp_design *d = c->d;
@@ -250,7 +274,7 @@ static void check_table(vctx *c)
     if (t->pk.s && t->sk.s && !strcmp(t->pk.s, t->sk.s))
         diags_add(c->dg, KP_INDEX, t->sk.loc, "table: sort key '%s' is the partition key too; expected two different attributes",
                   t->sk.s);
-    check_figure(c, t->loc, "table", "target_utilization", t->target_utilization, 0.01, 1);
+    check_figures(c, &kp_rec_table, t, t->loc, "table");
 }
 
 static void check_indexes(vctx *c)
@@ -310,10 +334,7 @@ static void check_attrs(vctx *c)
         if (first != i)
             diags_add(c->dg, KP_DUPLICATE, a->loc, "%s is declared twice (first at line %d); expected unique attribute names",
                       w, d->attrs[first].loc.line);
-        check_figure(c, a->loc, w, "distinct", a->distinct, 1, INFINITY);
-        check_figure(c, a->loc, w, "skew", a->zipf, 0, INFINITY);
-        check_figure(c, a->loc, w, "write_hot", a->write_hot, 0, 1);
-        check_figure(c, a->loc, w, "size", a->size, 0, INFINITY);
+        check_figures(c, &kp_rec_attr, a, a->loc, w);
         if (a->type == KP_ATTR_ENUM) {
             if (!a->nvalues) {
                 diags_add(c->dg, KP_MISSING_KEY, a->loc, "%s: type enum without values; expected values: { a: 0.6, b: 0.4 }", w);
@@ -430,10 +451,7 @@ static void check_entities(vctx *c)
         if (first != i)
             diags_add(c->dg, KP_DUPLICATE, e->loc, "%s is defined twice (first at line %d); expected unique entity names", w,
                       d->entities[first].loc.line);
-        check_figure(c, e->loc, w, "count", e->count, 0, INFINITY);
-        check_figure(c, e->loc, w, "size", e->size, 0, INFINITY);
-        check_figure(c, e->loc, w, "writes", e->writes, 0, INFINITY);
-        check_figure(c, e->loc, w, "writes_avg", e->writes_avg, 0, INFINITY);
+        check_figures(c, &kp_rec_entity, e, e->loc, w);
         for (size_t k = 0; k < e->nkeys; k++) {
             const kp_keytpl *kt = &e->keys[k];
             if (!kt->attr.s)
@@ -617,11 +635,7 @@ static void check_patterns(vctx *c)
             diags_add(c->dg, KP_INVALID, p->changes[0].loc, "%s: 'changes' on a read pattern; expected kind: write", w);
         if (p->op != KP_OP_PUT && p->kind != KP_WRITE)
             diags_add(c->dg, KP_INVALID, p->loc, "%s: op %s on a read pattern; expected kind: write", w, kp_write_op_name(p->op));
-        check_figure(c, p->loc, w, "rate", p->rate, 0, INFINITY);
-        check_figure(c, p->loc, w, "avg", p->avg, 0, INFINITY);
-        check_figure(c, p->loc, w, "latency", p->latency, 0, INFINITY);
-        check_figure(c, p->loc, w, "limit", p->limit, 0, INFINITY);
-        check_figure(c, p->loc, w, "items", p->items, 0, INFINITY);
+        check_figures(c, &kp_rec_pattern, p, p->loc, w);
         check_covered_by(c, p, w, es, n);
         free(w);
     }
@@ -633,14 +647,7 @@ static void check_patterns(vctx *c)
 static void check_pricing(vctx *c)
 {
     const kp_pricing *p = &c->d->pricing;
-    check_figure(c, p->loc, "pricing", "read_per_million", p->read_per_million, 0, INFINITY);
-    check_figure(c, p->loc, "pricing", "write_per_million", p->write_per_million, 0, INFINITY);
-    check_figure(c, p->loc, "pricing", "index_write_per_million", p->index_write_per_million, 0, INFINITY);
-    check_figure(c, p->loc, "pricing", "rcu_hour", p->rcu_hour, 0, INFINITY);
-    check_figure(c, p->loc, "pricing", "wcu_hour", p->wcu_hour, 0, INFINITY);
-    check_figure(c, p->loc, "pricing", "storage_gb_month", p->storage_gb_month, 0, INFINITY);
-    check_figure(c, p->loc, "pricing", "backup_gb_month", p->backup_gb_month, 0, INFINITY);
-    check_figure(c, p->loc, "pricing", "stream_read_per_100k", p->stream_read_per_100k, 0, INFINITY);
+    check_figures(c, &kp_rec_pricing, p, p->loc, "pricing");
     if (p->base && strcmp(p->base, "aws-us-east-1") != 0)
         diags_add(c->dg, KP_INVALID, p->loc, "pricing: unknown base price table '%s'; expected aws-us-east-1", p->base);
 }

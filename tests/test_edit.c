@@ -57,6 +57,9 @@ static const cell_case cases[] = {
     {EDIT_PATTERNS, "name", "  Pedidos de un cliente  ", true, "Pedidos de un cliente"},
     {EDIT_PATTERNS, "rate", "400", true, NULL},
     {EDIT_PATTERNS, "rate", "2.5", true, NULL},
+    {EDIT_PATTERNS, "rate", "1234567.891", true, NULL}, /* shown exactly, not 1.23457e+06 */
+    {EDIT_PATTERNS, "rate", "0.1", true, NULL},
+    {EDIT_PATTERNS, "rate", "1_000", true, "1000"},
     {EDIT_PATTERNS, "rate", "", true, NULL},
     {EDIT_PATTERNS, "rate", "fast", false, NULL},
     {EDIT_PATTERNS, "rate", "-3", false, NULL},
@@ -71,6 +74,8 @@ static const cell_case cases[] = {
     {EDIT_PATTERNS, "order", "orderDate desc", true, NULL},
     {EDIT_PATTERNS, "order", "orderDate", true, "orderDate asc"},
     {EDIT_PATTERNS, "order", "orderDate sideways", false, NULL},
+    {EDIT_PATTERNS, "order", "orderDate DESC", true, "orderDate desc"},
+    {EDIT_PATTERNS, "order", "[orderDate  desc]", true, "orderDate desc"},
     {EDIT_PATTERNS, "join", "username=followingUsername", true, NULL},
     {EDIT_PATTERNS, "join", "username", false, NULL},
     {EDIT_PATTERNS, "needs", "search", true, NULL},
@@ -104,6 +109,8 @@ static const cell_case cases[] = {
     {EDIT_KEYS, "sparse", "GSI1PK: status = pending-shipment", true, NULL},
     {EDIT_KEYS, "sparse", "GSI1PK: 0.05", true, NULL},
     {EDIT_KEYS, "sparse", "GSI1PK: status in [paid, shipped]", true, NULL},
+    {EDIT_KEYS, "sparse", "GSI1PK: status in paid, shipped", true, NULL},
+    {EDIT_KEYS, "sparse", "GSI1PK: status ~ paid", false, NULL},
     {EDIT_KEYS, "sparse", "GSI1PK: 1.5", false, NULL},
     {EDIT_KEYS, "sparse", "status", false, NULL},
 };
@@ -345,6 +352,43 @@ static void test_bad_input(void **state)
     design_free(d);
 }
 
+/* The messages of a refused row id or name, exactly. */
+static const struct {
+    edit_table table;
+    const char *in;
+    const char *msg;
+} label_cases[] = {
+    {EDIT_PATTERNS, "2", "pattern id '2' is already used by pattern 2; expected a unique id"},
+    {EDIT_PATTERNS, "a b", "'a b' is not a valid pattern id; expected one word without , ; { } [ ] = : or spaces"},
+    {EDIT_PATTERNS, "  ", "the pattern id cannot be empty"},
+    {EDIT_INDEXES, "table", "index name 'table' is already used; expected a unique name"},
+    {EDIT_INDEXES, "ByCustomer", "index name 'ByCustomer' is already used; expected a unique name"},
+    {EDIT_ENTITIES, "Línea", "entity 'Línea' already exists; expected a unique name"},
+    {EDIT_ATTRS, "attr2", "attribute 'attr2' is already declared; expected a unique name"},
+    {EDIT_ATTRS, "x,y", "'x,y' is not a valid attribute name; expected one word without , ; { } [ ] = : or spaces"},
+    {EDIT_DECISIONS, "D2", "decision id 'D2' is already used; expected a unique id"},
+};
+
+static void test_label_errors(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof label_cases / sizeof *label_cases; i++) {
+        kp_design *d = fixture();
+        edit_add(d, EDIT_ATTRS, 0);
+        edit_add(d, EDIT_ATTRS, 1);
+        edit_add(d, EDIT_DECISIONS, d->ndecisions);
+        kp_design *before = design_clone(d);
+        char *err = NULL;
+        assert_false(edit_set(d, label_cases[i].table, 0, 0, label_cases[i].in, &err));
+        assert_non_null(err);
+        assert_string_equal(err, label_cases[i].msg);
+        assert_true(design_equal(before, d));
+        free(err);
+        design_free(before);
+        design_free(d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_key_attribute_rename_follows),
         cmocka_unit_test(test_key_attrs),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_label_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

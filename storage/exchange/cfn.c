@@ -1,11 +1,12 @@
 /* cfn.c - CloudFormation export through libyaml's emitter (no hand escaping). */
 #include "cfn.h"
 
+#include "yamlout.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 void cfn_capacity(const kp_design *d, const kp_analysis *a, ptrdiff_t index, long *rcu, long *wcu)
 {
@@ -49,50 +50,12 @@ const char *cfn_key_type(const kp_design *d, const char *attr)
 
 /* ---- emitter helpers ------------------------------------------------------------------------ */
 
-typedef struct em {
-    yaml_emitter_t e;
-    sbuf out;
-    bool failed;
-} em;
+typedef yamlout em;
 
-static int write_cb(void *data, unsigned char *buffer, size_t size)
-{
-    sbuf_addn(&((em *)data)->out, (const char *)buffer, size);
-    return 1;
-}
-
-static void emit(em *m, yaml_event_t *ev)
-{
-    if (m->failed) {
-        yaml_event_delete(ev);
-        return;
-    }
-    if (!yaml_emitter_emit(&m->e, ev))
-        m->failed = true;
-}
-
-static void scalar(em *m, const char *s)
-{
-    yaml_event_t ev;
-    if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1,
-                                      YAML_ANY_SCALAR_STYLE)) {
-        m->failed = true;
-        return;
-    }
-    emit(m, &ev);
-}
+static void scalar(em *m, const char *s) { yamlout_scalar(m, s, YAML_ANY_SCALAR_STYLE); }
 
 /* A string that must stay a string for YAML readers ("2010-09-09", "true", "123"). */
-static void qscalar(em *m, const char *s)
-{
-    yaml_event_t ev;
-    if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 0, 1,
-                                      YAML_DOUBLE_QUOTED_SCALAR_STYLE)) {
-        m->failed = true;
-        return;
-    }
-    emit(m, &ev);
-}
+static void qscalar(em *m, const char *s) { yamlout_scalar(m, s, YAML_DOUBLE_QUOTED_SCALAR_STYLE); }
 
 static void number(em *m, long v)
 {
@@ -101,33 +64,10 @@ static void number(em *m, long v)
     scalar(m, buf);
 }
 
-static void map_start(em *m)
-{
-    yaml_event_t ev;
-    yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
-    emit(m, &ev);
-}
-
-static void map_end(em *m)
-{
-    yaml_event_t ev;
-    yaml_mapping_end_event_initialize(&ev);
-    emit(m, &ev);
-}
-
-static void seq_start(em *m)
-{
-    yaml_event_t ev;
-    yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
-    emit(m, &ev);
-}
-
-static void seq_end(em *m)
-{
-    yaml_event_t ev;
-    yaml_sequence_end_event_initialize(&ev);
-    emit(m, &ev);
-}
+static void map_start(em *m) { yamlout_map(m, false); }
+static void map_end(em *m) { yamlout_map_end(m); }
+static void seq_start(em *m) { yamlout_seq(m, false); }
+static void seq_end(em *m) { yamlout_seq_end(m); }
 
 static void kv(em *m, const char *k, const char *v)
 {
@@ -226,20 +166,11 @@ char *cfn_export(const kp_design *d, const kp_analysis *a, char **err)
     }
     const char *tname = d->table.name && *d->table.name ? d->table.name : (d->name ? d->name : "Table");
     bool prov = d->table.billing == KP_BILLING_PROVISIONED;
-    em m = {.failed = false};
-    sbuf_init(&m.out);
-    if (!yaml_emitter_initialize(&m.e)) {
+    em m;
+    if (!yamlout_open(&m, 0, 100)) {
         *err = xstrdup("cannot initialise the YAML emitter");
         return NULL;
     }
-    yaml_emitter_set_output(&m.e, write_cb, &m);
-    yaml_emitter_set_unicode(&m.e, 1);
-    yaml_emitter_set_width(&m.e, 100);
-    yaml_event_t ev;
-    yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-    emit(&m, &ev);
-    yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-    emit(&m, &ev);
     map_start(&m);
     scalar(&m, "AWSTemplateFormatVersion");
     qscalar(&m, "2010-09-09");
@@ -349,17 +280,5 @@ char *cfn_export(const kp_design *d, const kp_analysis *a, char **err)
     map_end(&m); /* Outputs */
     free(lid);
     map_end(&m);
-    yaml_document_end_event_initialize(&ev, 1);
-    emit(&m, &ev);
-    yaml_stream_end_event_initialize(&ev);
-    emit(&m, &ev);
-    bool failed = m.failed || !yaml_emitter_flush(&m.e);
-    if (failed)
-        *err = xasprintf("YAML emitter: %s", m.e.problem ? m.e.problem : "failed");
-    yaml_emitter_delete(&m.e);
-    if (failed) {
-        sbuf_free(&m.out);
-        return NULL;
-    }
-    return sbuf_steal(&m.out);
+    return yamlout_finish(&m, err);
 }

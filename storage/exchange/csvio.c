@@ -1,6 +1,9 @@
 /* csvio.c - CSV access-pattern tables: RFC 4180 reader and writer. */
 #include "csvio.h"
 
+#include "fields.h"
+#include "syntax.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,45 +13,41 @@
 
 /* ---- the columns --------------------------------------------------------------------------- */
 
-#define CSV_COLUMNS(X)                                                                            \
-    X(ID, "id", "nº|no|n|#|num|número|numero|pattern id|patrón nº")                              \
-    X(NAME, "name", "patrón|patron|pattern|nombre|description|descripción")                     \
-    X(KIND, "kind", "tipo|type")                                                                  \
-    X(ENTITY, "entity", "entidad")                                                                \
-    X(ENTITIES, "entities", "entidades")                                                          \
-    X(BY, "by", "se pide con|clave|key|pide con|known")                                          \
-    X(RATE, "rate", "veces/s|frecuencia|frequency|rps|peak|pico")                                \
-    X(AVG, "avg", "average|media|promedio")                                                       \
-    X(LATENCY, "latency", "latencia")                                                             \
-    X(CONSISTENCY, "consistency", "consistencia")                                                 \
-    X(WHY, "why", "por qué|porque|por que|razón|razon")                                          \
-    X(ORDER, "order", "orden")                                                                    \
-    X(LIMIT, "limit", "límite|limite")                                                            \
-    X(RANGE, "range", "rango")                                                                    \
-    X(FILTER, "filter", "filtro")                                                                 \
-    X(JOIN, "join", "")                                                                           \
-    X(COVERED_BY, "covered_by", "covered by|cubierto por")                                       \
-    X(NEEDS, "needs", "necesita")                                                                 \
-    X(SERVED_BY, "served_by", "served by|servido por")                                           \
-    X(OP, "op", "operation|operación|operacion")                                                  \
-    X(ITEMS, "items", "elementos")                                                                \
-    X(CHANGES, "changes", "cambia|cambios")
-
-enum col {
-#define COL_ENUM(e, name, aliases) COL_##e,
-    CSV_COLUMNS(COL_ENUM)
-#undef COL_ENUM
-    COL__COUNT,
-    COL_NONE = -1
-};
-
-static const struct {
-    const char *name, *aliases;
+/* The columns in export order: the pattern field (model/fields.h; the column is named by its key),
+ * the unit a figure may carry on import ('r' a rate, 'l' a latency, 'n' a plain number) and the
+ * other headers that name it, the course's Spanish ones among them. */
+static const struct csv_col {
+    int field;
+    char unit;
+    const char *aliases;
 } COLS[] = {
-#define COL_INFO(e, name, aliases) {name, aliases},
-    CSV_COLUMNS(COL_INFO)
-#undef COL_INFO
+    {FP_ID, 0, "nº|no|n|#|num|número|numero|pattern id|patrón nº"},
+    {FP_NAME, 0, "patrón|patron|pattern|nombre|description|descripción"},
+    {FP_KIND, 0, "tipo|type"},
+    {FP_ENTITY, 0, "entidad"},
+    {FP_ENTITIES, 0, "entidades"},
+    {FP_BY, 0, "se pide con|clave|key|pide con|known"},
+    {FP_RATE, 'r', "veces/s|frecuencia|frequency|rps|peak|pico"},
+    {FP_AVG, 'r', "average|media|promedio"},
+    {FP_LATENCY, 'l', "latencia"},
+    {FP_CONSISTENCY, 0, "consistencia"},
+    {FP_WHY, 0, "por qué|porque|por que|razón|razon"},
+    {FP_ORDER, 0, "orden"},
+    {FP_LIMIT, 'n', "límite|limite"},
+    {FP_RANGE, 0, "rango"},
+    {FP_FILTER, 0, "filtro"},
+    {FP_JOIN, 0, ""},
+    {FP_COVERED_BY, 0, "covered by|cubierto por"},
+    {FP_NEEDS, 0, "necesita"},
+    {FP_SERVED_BY, 0, "served by|servido por"},
+    {FP_OP, 0, "operation|operación|operacion"},
+    {FP_ITEMS, 'n', "elementos"},
+    {FP_CHANGES, 0, "cambia|cambios"},
 };
+#define COL__COUNT ((int)(sizeof COLS / sizeof *COLS))
+#define COL_NONE (-1)
+
+static const char *col_name(int c) { return kp_rec_pattern.f[COLS[c].field].key; }
 
 /* ---- writer -------------------------------------------------------------------------------- */
 
@@ -88,62 +87,62 @@ static char *strs(const kp_str *v, size_t n)
     return sbuf_steal(&b);
 }
 
+static void by_text(sbuf *b, const void *by) { syn_by_text(b, by); }
+static void join_text(sbuf *b, const void *j) { syn_join_text(b, j); }
+
+/* A record list of the pattern as "a, b". */
+static char *list_text(const kp_pattern *p, const kp_field *f, void (*text)(sbuf *, const void *))
+{
+    sbuf x;
+    sbuf_init(&x);
+    const char *v = *(char *const *)kp_fcptr(p, f);
+    for (size_t k = 0; k < kp_fcount(p, f); k++) {
+        sbuf_add(&x, k ? ", " : "");
+        text(&x, v + k * f->sub->size);
+    }
+    return sbuf_steal(&x);
+}
+
+/* The cell of column c for pattern p; NULL when empty. */
+static char *export_cell(const kp_pattern *p, int c)
+{
+    const kp_field *f = &kp_rec_pattern.f[COLS[c].field];
+    const void *v = kp_fcptr(p, f);
+    switch (COLS[c].field) {
+    case FP_ENTITY: return !p->multi_form && p->nentities ? xstrdup(p->entities[0].s) : NULL;
+    case FP_ENTITIES: return p->multi_form ? strs(p->entities, p->nentities) : NULL;
+    case FP_BY: return list_text(p, f, by_text);
+    case FP_ORDER: return p->order.s ? xasprintf("%s%s", p->order.s, p->order_desc ? " desc" : "") : NULL;
+    case FP_JOIN: return list_text(p, f, join_text);
+    case FP_OP: /* a read has no op */
+        if (p->kind != KP_WRITE)
+            return NULL;
+        break;
+    }
+    switch (f->kind) {
+    case KF_TEXT: return xstrdup(*(char *const *)v);
+    case KF_REF: return xstrdup(((const kp_str *)v)->s);
+    case KF_NUM: return num(*(const double *)v);
+    case KF_ENUM:
+        if ((f->flags & KP_F_GIVEN) && !*(const bool *)kp_fcptr(p, f + 1))
+            return NULL;
+        return xstrdup(kp_word(f->words, *(const int *)v));
+    case KF_REFS: return strs(*(kp_str *const *)v, kp_fcount(p, f));
+    default: return NULL;
+    }
+}
+
 char *csvio_export(const kp_design *d, char **err)
 {
     (void)err;
     sbuf b;
     sbuf_init(&b);
     for (int c = 0; c < COL__COUNT; c++)
-        field(&b, COLS[c].name, c == 0);
+        field(&b, col_name(c), c == 0);
     sbuf_add(&b, "\r\n");
     for (size_t i = 0; i < d->npatterns; i++) {
-        const kp_pattern *p = &d->patterns[i];
         for (int c = 0; c < COL__COUNT; c++) {
-            char *v = NULL;
-            switch ((enum col)c) {
-            case COL_ID: v = xstrdup(p->id); break;
-            case COL_NAME: v = xstrdup(p->name); break;
-            case COL_KIND: v = xstrdup(p->kind == KP_WRITE ? "write" : "read"); break;
-            case COL_ENTITY: v = !p->multi_form && p->nentities ? xstrdup(p->entities[0].s) : NULL; break;
-            case COL_ENTITIES: v = p->multi_form ? strs(p->entities, p->nentities) : NULL; break;
-            case COL_BY: {
-                sbuf x;
-                sbuf_init(&x);
-                for (size_t k = 0; k < p->nby; k++) {
-                    sbuf_printf(&x, "%s%s", k ? ", " : "", p->by[k].attr.s);
-                    if (p->by[k].value)
-                        sbuf_printf(&x, "=%s", p->by[k].value);
-                }
-                v = sbuf_steal(&x);
-                break;
-            }
-            case COL_RATE: v = num(p->rate); break;
-            case COL_AVG: v = num(p->avg); break;
-            case COL_LATENCY: v = num(p->latency); break;
-            case COL_CONSISTENCY: v = p->consistency_given ? xstrdup(kp_consistency_name(p->consistency)) : NULL; break;
-            case COL_WHY: v = xstrdup(p->why); break;
-            case COL_ORDER:
-                v = p->order.s ? xasprintf("%s%s", p->order.s, p->order_desc ? " desc" : "") : NULL;
-                break;
-            case COL_LIMIT: v = num(p->limit); break;
-            case COL_RANGE: v = xstrdup(p->range.s); break;
-            case COL_FILTER: v = strs(p->filter, p->nfilter); break;
-            case COL_JOIN: {
-                sbuf x;
-                sbuf_init(&x);
-                for (size_t k = 0; k < p->njoin; k++)
-                    sbuf_printf(&x, "%s%s=%s", k ? ", " : "", p->join[k].to.s, p->join[k].from.s);
-                v = sbuf_steal(&x);
-                break;
-            }
-            case COL_COVERED_BY: v = xstrdup(p->covered_by.s); break;
-            case COL_NEEDS: v = xstrdup(kp_needs_name(p->needs)); break;
-            case COL_SERVED_BY: v = xstrdup(p->served_by); break;
-            case COL_OP: v = p->kind == KP_WRITE ? xstrdup(kp_write_op_name(p->op)) : NULL; break;
-            case COL_ITEMS: v = num(p->items); break;
-            case COL_CHANGES: v = strs(p->changes, p->nchanges); break;
-            default: break;
-            }
+            char *v = export_cell(&d->patterns[i], c);
             field(&b, v, c == 0);
             free(v);
         }
@@ -309,7 +308,7 @@ static char *norm_header(const char *s)
 static int header_col(const char *h)
 {
     for (int c = 0; c < COL__COUNT; c++) {
-        if (!strcmp(h, COLS[c].name))
+        if (!strcmp(h, col_name(c)))
             return c;
         const char *a = COLS[c].aliases;
         while (*a) {
@@ -434,6 +433,117 @@ static bool row_blank(const crow *r)
     return true;
 }
 
+/* Reads the (trimmed, non-empty) cell v of column c into p; false with an error in diags. The
+ * entity column is kept in *entity until the row is read (entities may come after it). */
+static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diags *diags, char **entity,
+                        kp_loc *entity_loc)
+{
+    const kp_field *f = &kp_rec_pattern.f[COLS[c].field];
+    const char *col = f->key;
+    void *at = kp_fptr(p, f);
+    bool ok = true;
+    double x;
+    switch (COLS[c].field) {
+    case FP_ENTITY:
+        free(*entity);
+        *entity = xstrdup(v);
+        *entity_loc = loc;
+        return true;
+    case FP_ENTITIES:
+        set_strs(&p->entities, &p->nentities, v, loc);
+        p->multi_form = true;
+        return true;
+    case FP_BY: {
+        size_t k;
+        char **l = split_list(v, true, &k);
+        for (size_t q = 0; q < k; q++) {
+            syn_by sb;
+            const char *berr;
+            if (!syn_by_parse(l[q], strlen(l[q]), &sb, &berr)) {
+                diags_add(diags, KP_INVALID, loc, "%s '%s' has an empty name or value; expected ATTR or ATTR=VALUE", col,
+                          l[q]);
+                ok = false;
+                continue;
+            }
+            kp_by *b = PUSH(p->by, p->nby);
+            char *a = xstrndup(l[q] + sb.attr.at, sb.attr.len);
+            b->attr = str_make(a, loc);
+            b->value = sb.has_value ? xstrndup(l[q] + sb.value.at, sb.value.len) : NULL;
+            free(a);
+        }
+        free_list(l, k);
+        return ok;
+    }
+    case FP_ORDER: {
+        syn_span sp;
+        if (!syn_order_parse(v, strlen(v), &sp, &p->order_desc)) {
+            diags_add(diags, KP_INVALID, loc, "%s '%s'; expected an attribute, optionally followed by asc or desc", col, v);
+            return false;
+        }
+        char *a = xstrndup(v + sp.at, sp.len);
+        p->order = str_make(a, loc);
+        free(a);
+        return true;
+    }
+    case FP_JOIN: {
+        size_t k;
+        char **l = split_list(v, false, &k);
+        for (size_t q = 0; q < k && ok; q++) {
+            syn_span to, from;
+            if (!syn_join_parse(l[q], strlen(l[q]), &to, &from)) {
+                diags_add(diags, KP_INVALID, loc, "join '%s'; expected to=from pairs (username=followingUsername)", l[q]);
+                ok = false;
+                break;
+            }
+            kp_join *j = PUSH(p->join, p->njoin);
+            char *a = xstrndup(l[q] + to.at, to.len), *b = xstrndup(l[q] + from.at, from.len);
+            j->to = str_make(a, loc);
+            j->from = str_make(b, loc);
+            free(a);
+            free(b);
+        }
+        free_list(l, k);
+        return ok;
+    }
+    }
+    switch (f->kind) {
+    case KF_TEXT: *(char **)at = xstrdup(v); return true;
+    case KF_REF: *(kp_str *)at = str_make(v, loc); return true;
+    case KF_REFS: set_strs(at, (size_t *)((char *)p + f->count_off), v, loc); return true;
+    case KF_NUM:
+        if (COLS[c].unit == 'n') { /* a plain count: an error when it does not read */
+            if (parse_figure(v, 'n', &x) && x >= 0) {
+                *(double *)at = x;
+                return true;
+            }
+            diags_add(diags, KP_TYPE, loc, "%s '%s'; expected a number", col, v);
+            return false;
+        }
+        if (parse_figure(v, COLS[c].unit, &x))
+            *(double *)at = x;
+        else /* a qualitative figure ("alta"): left unset */
+            diags_warn(diags, KP_TYPE, loc, "%s '%s' is not a figure; left unset (expected a number%s)", col, v,
+                       COLS[c].unit == 'l' ? " of ms, or with s / min" : " per second, or /min /h /día");
+        return true;
+    case KF_ENUM: {
+        if (f->flags & KP_F_GIVEN)
+            *(bool *)kp_fptr(p, f + 1) = true;
+        int k = kp_word_find_ci(f->words, v);
+        if (k >= 0) {
+            *(int *)at = k;
+            return true;
+        }
+        sbuf e;
+        sbuf_init(&e);
+        kp_words_join(f->words, &e, ", ", " or ");
+        diags_add(diags, KP_INVALID, loc, "%s '%s'; expected %s", col, v, e.s);
+        sbuf_free(&e);
+        return false;
+    }
+    default: return true;
+    }
+}
+
 bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diags *diags,
                          kp_pattern **out, size_t *nout)
 {
@@ -475,13 +585,13 @@ bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diag
     for (size_t i = 0; i < rows[h].n; i++) {
         char *hn = norm_header(rows[h].f[i].s);
         map[i] = header_col(hn);
-        if (map[i] == COL_NAME)
+        if (map[i] != COL_NONE && COLS[map[i]].field == FP_NAME)
             have_name = true;
         for (size_t k = 0; k < i && map[i] != COL_NONE; k++)
             if (map[k] == map[i]) {
                 diags_add(diags, KP_DUPLICATE, rows[h].f[i].loc,
                           "column '%s' repeats '%s'; expected each pattern field once", rows[h].f[i].s,
-                          COLS[map[i]].name);
+                          col_name(map[i]));
                 ok = false;
             }
         if (map[i] == COL_NONE && *hn)
@@ -520,178 +630,12 @@ bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diag
                 continue;
             char *v = trim(row->f[i].s);
             kp_loc loc = row->f[i].loc;
-            const char *col = COLS[map[i]].name;
             if (!*v) {
                 free(v);
                 continue;
             }
-            double x;
-            switch ((enum col)map[i]) {
-            case COL_ID: p->id = xstrdup(v); break;
-            case COL_NAME: p->name = xstrdup(v); break;
-            case COL_KIND:
-                if (!strcasecmp(v, "read") || !strcasecmp(v, "lectura"))
-                    p->kind = KP_READ;
-                else if (!strcasecmp(v, "write") || !strcasecmp(v, "escritura"))
-                    p->kind = KP_WRITE;
-                else {
-                    diags_add(diags, KP_INVALID, loc, "kind '%s'; expected read or write", v);
-                    ok = false;
-                }
-                break;
-            case COL_ENTITY:
-                free(entity);
-                entity = xstrdup(v);
-                entity_loc = loc;
-                break;
-            case COL_ENTITIES:
-                set_strs(&p->entities, &p->nentities, v, loc);
-                p->multi_form = true;
-                break;
-            case COL_BY: {
-                size_t k;
-                char **l = split_list(v, true, &k);
-                for (size_t q = 0; q < k; q++) {
-                    kp_by *b = PUSH(p->by, p->nby);
-                    char *eq = strchr(l[q], '=');
-                    if (eq) {
-                        char *a = xstrndup(l[q], (size_t)(eq - l[q]));
-                        char *at = trim(a);
-                        b->attr = str_make(at, loc);
-                        b->value = trim(eq + 1);
-                        if (!*at || !*b->value) {
-                            diags_add(diags, KP_INVALID, loc,
-                                      "%s '%s' has an empty name or value; expected ATTR or ATTR=VALUE",
-                                      col, l[q]);
-                            ok = false;
-                        }
-                        free(a);
-                        free(at);
-                    } else
-                        b->attr = str_make(l[q], loc);
-                }
-                free_list(l, k);
-                break;
-            }
-            case COL_RATE:
-            case COL_AVG:
-            case COL_LATENCY:
-                if (parse_figure(v, map[i] == COL_LATENCY ? 'l' : 'r', &x)) {
-                    if (map[i] == COL_RATE)
-                        p->rate = x;
-                    else if (map[i] == COL_AVG)
-                        p->avg = x;
-                    else
-                        p->latency = x;
-                } else
-                    diags_warn(diags, KP_TYPE, loc, "%s '%s' is not a figure; left unset (expected "
-                               "a number%s)", col, v,
-                               map[i] == COL_LATENCY ? " of ms, or with s / min" : " per second, or /min /h /día");
-                break;
-            case COL_LIMIT:
-            case COL_ITEMS:
-                if (parse_figure(v, 'n', &x) && x >= 0) {
-                    if (map[i] == COL_LIMIT)
-                        p->limit = x;
-                    else
-                        p->items = x;
-                } else {
-                    diags_add(diags, KP_TYPE, loc, "%s '%s'; expected a number", col, v);
-                    ok = false;
-                }
-                break;
-            case COL_CONSISTENCY:
-                p->consistency_given = true;
-                if (!strcasecmp(v, "eventual"))
-                    p->consistency = KP_EVENTUAL;
-                else if (!strcasecmp(v, "strong") || !strcasecmp(v, "fuerte"))
-                    p->consistency = KP_STRONG;
-                else if (!strcasecmp(v, "transactional") || !strcasecmp(v, "transaccional"))
-                    p->consistency = KP_TRANSACTIONAL;
-                else {
-                    diags_add(diags, KP_INVALID, loc,
-                              "consistency '%s'; expected eventual, strong or transactional", v);
-                    ok = false;
-                }
-                break;
-            case COL_WHY: p->why = xstrdup(v); break;
-            case COL_ORDER: {
-                size_t n = strlen(v);
-                bool desc = n > 5 && !strcasecmp(v + n - 5, " desc");
-                bool asc = n > 4 && !strcasecmp(v + n - 4, " asc");
-                char *a = xstrndup(v, n - (desc ? 5 : asc ? 4 : 0));
-                char *at = trim(a);
-                bool one_word = *at != '\0';
-                for (const char *c = at; *c; c++)
-                    if (isspace((unsigned char)*c))
-                        one_word = false;
-                if (!one_word) {
-                    diags_add(diags, KP_INVALID, loc,
-                              "%s '%s'; expected an attribute, optionally followed by asc or desc", col, v);
-                    ok = false;
-                }
-                p->order = str_make(at, loc);
-                p->order_desc = desc;
-                free(a);
-                free(at);
-                break;
-            }
-            case COL_RANGE: p->range = str_make(v, loc); break;
-            case COL_FILTER: set_strs(&p->filter, &p->nfilter, v, loc); break;
-            case COL_JOIN: {
-                size_t k;
-                char **l = split_list(v, false, &k);
-                for (size_t q = 0; q < k && ok; q++) {
-                    char *eq = strchr(l[q], '=');
-                    if (!eq) {
-                        diags_add(diags, KP_INVALID, loc,
-                                  "join '%s'; expected to=from pairs (username=followingUsername)", l[q]);
-                        ok = false;
-                        break;
-                    }
-                    kp_join *j = PUSH(p->join, p->njoin);
-                    char *a = xstrndup(l[q], (size_t)(eq - l[q]));
-                    char *at = trim(a), *bt = trim(eq + 1);
-                    j->to = str_make(at, loc);
-                    j->from = str_make(bt, loc);
-                    free(a);
-                    free(at);
-                    free(bt);
-                }
-                free_list(l, k);
-                break;
-            }
-            case COL_COVERED_BY: p->covered_by = str_make(v, loc); break;
-            case COL_NEEDS:
-                if (!strcasecmp(v, "search"))
-                    p->needs = KP_NEEDS_SEARCH;
-                else if (!strcasecmp(v, "aggregate"))
-                    p->needs = KP_NEEDS_AGGREGATE;
-                else if (!strcasecmp(v, "adhoc"))
-                    p->needs = KP_NEEDS_ADHOC;
-                else {
-                    diags_add(diags, KP_INVALID, loc, "needs '%s'; expected search, aggregate or adhoc", v);
-                    ok = false;
-                }
-                break;
-            case COL_SERVED_BY: p->served_by = xstrdup(v); break;
-            case COL_OP:
-                if (!strcasecmp(v, "put"))
-                    p->op = KP_OP_PUT;
-                else if (!strcasecmp(v, "update"))
-                    p->op = KP_OP_UPDATE;
-                else if (!strcasecmp(v, "delete"))
-                    p->op = KP_OP_DELETE;
-                else if (!strcasecmp(v, "transact"))
-                    p->op = KP_OP_TRANSACT;
-                else {
-                    diags_add(diags, KP_INVALID, loc, "op '%s'; expected put, update, delete or transact", v);
-                    ok = false;
-                }
-                break;
-            case COL_CHANGES: set_strs(&p->changes, &p->nchanges, v, loc); break;
-            default: break;
-            }
+            if (!import_cell(p, map[i], v, loc, diags, &entity, &entity_loc))
+                ok = false;
             free(v);
         }
         if (entity) {

@@ -15,11 +15,15 @@ kp_design *designio_load_file(const char *path, kp_diags *diags);
 /* The same over text in memory; `name` is the file name used in messages. */
 kp_design *designio_load_string(const char *text, size_t len, const char *name, kp_diags *diags);
 
-/* Canonical YAML of a design. Never NULL; caller frees. */
+/* Canonical YAML of a design (caller frees), or NULL with *err (caller frees) when the YAML
+ * emitter refuses it: text that is not UTF-8, which loading, editing and importing never let in. */
+char *designio_save(const kp_design *d, char **err);
+
+/* designio_save without the message: NULL only in that same case. Caller frees. */
 char *designio_save_string(const kp_design *d);
 
-/* Writes canonical YAML to `path` atomically (temp file + rename). false with diags on error;
- * the file is untouched then. */
+/* Writes canonical YAML to `path` atomically (temp file + rename). false with diags on error
+ * (the emitter's or the file system's); the file is untouched then. */
 bool designio_save_file(const kp_design *d, const char *path, kp_diags *diags);
 
 #endif

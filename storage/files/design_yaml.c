@@ -4,7 +4,10 @@
 #include "design_io.h"
 
 #include "validate.h"
+#include "fields.h"
 #include "fileio.h"
+#include "syntax.h"
+#include "yamlout.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -537,31 +540,7 @@ static bool get_ref(bctx *b, const ynode *map, const char *key, const char *wher
 }
 
 /* Strict number: a plain scalar that reads fully as a finite number (underscores allowed). */
-static bool parse_number_text(const char *text, double *out)
-{
-    size_t len = strlen(text);
-    if (len == 0 || len > 60)
-        return false;
-    char buf[64];
-    size_t k = 0;
-    for (size_t i = 0; i < len; i++) {
-        char ch = text[i];
-        if (ch == '_')
-            continue;
-        if (!(isdigit((unsigned char)ch) || ch == '.' || ch == '-' || ch == '+' || ch == 'e' || ch == 'E'))
-            return false;
-        buf[k++] = ch;
-    }
-    buf[k] = '\0';
-    if (!k)
-        return false;
-    char *end;
-    double v = strtod(buf, &end);
-    if (*end || end == buf || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
-}
+static bool parse_number_text(const char *text, double *out) { return syn_number(text, strlen(text), 0, out); }
 
 static bool parse_number(const ynode *n, double *out)
 {
@@ -569,9 +548,7 @@ static bool parse_number(const ynode *n, double *out)
     return n->kind == YN_SCALAR && n->style == YAML_PLAIN_SCALAR_STYLE && parse_number_text(n->text, out);
 }
 
-typedef enum num_rule { NUM_NONNEG, NUM_SHARE, NUM_POSITIVE, NUM_INT_POS, NUM_GE1 } num_rule;
-
-static bool number_value(bctx *b, const ynode *v, const char *where, const char *key, num_rule rule, double *out)
+static bool number_value(bctx *b, const ynode *v, const char *where, const char *key, kp_numrule rule, double *out)
 {
     double x;
     if (!parse_number(v, &x)) {
@@ -586,15 +563,13 @@ static bool number_value(bctx *b, const ynode *v, const char *where, const char 
         return false;
     }
     const char *want = NULL;
-    if (rule == NUM_NONNEG && x < 0)
+    if (rule == KP_NUM_NONNEG && x < 0)
         want = "a number >= 0";
-    else if (rule == NUM_SHARE && (x < 0 || x > 1))
+    else if ((rule == KP_NUM_SHARE || rule == KP_NUM_UTIL) && (x < 0 || x > 1))
         want = "a share between 0 and 1";
-    else if (rule == NUM_GE1 && x < 1)
+    else if (rule == KP_NUM_GE1 && x < 1)
         want = "a number >= 1";
-    else if (rule == NUM_POSITIVE && x <= 0)
-        want = "a number > 0";
-    else if (rule == NUM_INT_POS && (x < 1 || x != floor(x) || x > 1000000))
+    else if (rule == KP_NUM_INT_POS && (x < 1 || x != floor(x) || x > 1000000))
         want = "a whole number >= 1";
     if (want) {
         diags_add(b->d, KP_RANGE, LOC(v), "%s: '%s' is %s; expected %s", where, key, R(v)->text, want);
@@ -604,7 +579,7 @@ static bool number_value(bctx *b, const ynode *v, const char *where, const char 
     return true;
 }
 
-static void get_num(bctx *b, const ynode *map, const char *key, const char *where, num_rule rule, double *out)
+static void get_num(bctx *b, const ynode *map, const char *key, const char *where, kp_numrule rule, double *out)
 {
     const ynode *v = get(map, key);
     if (v)
@@ -641,9 +616,8 @@ static void get_tristate(bctx *b, const ynode *map, const char *key, const char 
     *out = x ? KP_TRUE : KP_FALSE;
 }
 
-/* A word from a fixed list; returns its index or -1 (diagnosed). */
-static int get_enum(bctx *b, const ynode *map, const char *key, const char *where, const char *const *names,
-                    size_t n)
+/* A word of an enum; returns its value or -1 (diagnosed when present). */
+static int get_enum(bctx *b, const ynode *map, const char *key, const char *where, const kp_words *words)
 {
     const ynode *v = get(map, key);
     if (!v)
@@ -651,12 +625,14 @@ static int get_enum(bctx *b, const ynode *map, const char *key, const char *wher
     const char *s = scalar(b, v, where, key);
     if (!s)
         return -1;
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(s, names[i]))
-            return (int)i;
+    int k = kp_word_find(words, s);
+    if (k >= 0)
+        return k;
+    const char *names[KP_WORDS_MAX];
+    size_t n = kp_words_all(words, names);
     sbuf e;
     sbuf_init(&e);
-    join_names(&e, names, n);
+    kp_words_join(words, &e, ", ", " or ");
     const char *dym = util_did_you_mean(s, names, n);
     if (dym)
         diags_add(b->d, KP_INVALID, LOC(v), "%s: unknown %s '%s' (did you mean '%s'?); expected %s", where, key, s, dym, e.s);
@@ -711,428 +687,341 @@ static const ynode *get_seq(bctx *b, const ynode *map, const char *key, const ch
     return R(v);
 }
 
-#define N_(a) (sizeof(a) / sizeof *(a))
+/* ---- the records as the file writes them ------------------------------------------------- */
 
-/* ---- table ----------------------------------------------------------------------------- */
+/* What the file says about a record besides its fields (model/fields.h): how messages name an
+ * element (by position, then by its label field once read), what a wrong value is told to be,
+ * how a list of them is described, and whether it is saved as a flow map. */
+typedef struct yrec {
+    const kp_record *rec;
+    const char *pos_fmt;   /* "index %zu" (position from 1) */
+    const char *named_fmt; /* "index '%s'" with the label, or NULL */
+    const char *map_hint;  /* what a value that is not a map should have been */
+    const char *list_hint; /* what a design-level value that is not a list should have been */
+    void (*init)(void *);
+    bool flow;
+} yrec;
 
-static const char *const TABLE_KEYS[] = {"name", "pk", "sk", "billing", "streams", "pitr", "target_utilization"};
-static const char *const BILLINGS[] = {"on-demand", "provisioned"};
+static void index_init_(void *x) { index_init(x); }
+static void entity_init_(void *x) { entity_init(x); }
+static void pattern_init_(void *x) { pattern_init(x); }
+static void decision_init_(void *x) { decision_init(x); }
 
-static void build_table(bctx *b, const ynode *v, kp_table *t)
+static const yrec Y_TABLE = {&kp_rec_table, "table", NULL, "a map with name, pk, sk, billing, streams, pitr", NULL, NULL, false};
+static const yrec Y_INDEX = {&kp_rec_index, "index %zu", "index '%s'", "a map with name, pk, sk, projection",
+                             "a list of indexes", index_init_, false};
+static const yrec Y_ATTR = {&kp_rec_attr, "attribute '%s'", NULL, "a map such as { type: number, distinct: 1000 }",
+                            NULL, NULL, true};
+static const yrec Y_ENTITY = {&kp_rec_entity, "entity %zu", "entity '%s'", "a map with name, count, size, attributes, keys",
+                              "a list of entities", entity_init_, false};
+static const yrec Y_PATTERN = {&kp_rec_pattern, "pattern #%zu", "pattern %s", "a map with id, name, entity, by, rate",
+                               "a list of access patterns", pattern_init_, false};
+static const yrec Y_ALERT = {&kp_rec_alert, "alert %zu", NULL, "a map with name, metric, when", "a list of alerts",
+                             NULL, true};
+static const yrec Y_PRICING = {&kp_rec_pricing, "pricing", NULL, "a map of prices such as read_per_million: 0.125",
+                               NULL, NULL, false};
+static const yrec Y_ALTERNATIVE = {&kp_rec_alternative, "%s, alternative %zu", NULL, "a map { option: ..., why_not: ... }",
+                                   "a list of { option: ..., why_not: ... }", NULL, false};
+static const yrec Y_DECISION = {&kp_rec_decision, "decision #%zu", "decision %s",
+                                "a map with id, title, status, context, decision", "a list of decisions", decision_init_,
+                                false};
+
+static const yrec *const YRECS[] = {&Y_TABLE, &Y_INDEX, &Y_ATTR, &Y_ENTITY, &Y_PATTERN, &Y_ALERT, &Y_PRICING,
+                                    &Y_ALTERNATIVE, &Y_DECISION};
+
+static const yrec *yrec_of(const kp_record *rec)
 {
-    const char *w = "table";
-    t->loc = LOC(v);
-    const ynode *m = R(v);
-    if (m->kind != YN_MAP) {
-        type_error(b, v, w, NULL, "a map with name, pk, sk, billing, streams, pitr");
-        return;
-    }
-    check_keys(b, m, w, TABLE_KEYS, N_(TABLE_KEYS));
-    get_text(b, m, "name", w, &t->name);
-    get_ref(b, m, "pk", w, &t->pk);
-    get_ref(b, m, "sk", w, &t->sk);
-    int bl = get_enum(b, m, "billing", w, BILLINGS, N_(BILLINGS));
-    if (bl >= 0)
-        t->billing = (kp_billing)bl;
-    get_tristate(b, m, "streams", w, &t->streams);
-    get_tristate(b, m, "pitr", w, &t->pitr);
-    get_num(b, m, "target_utilization", w, NUM_SHARE, &t->target_utilization);
+    for (size_t i = 0; i < sizeof YRECS / sizeof *YRECS; i++)
+        if (YRECS[i]->rec == rec)
+            return YRECS[i];
+    return NULL;
 }
 
-/* ---- indexes --------------------------------------------------------------------------- */
+/* true when the field has a key of its own in the file */
+static bool keyed(const kp_field *f) { return !(f->flags & KP_F_HIDDEN) && f->kind != KF_FLAG; }
 
-static const char *const INDEX_KEYS[] = {"name", "type", "pk", "sk", "projection", "include", "why"};
-static const char *const INDEX_TYPES[] = {"gsi", "lsi"};
-static const char *const PROJECTIONS[] = {"all", "keys", "include"};
-
-static void build_index(bctx *b, const ynode *v, size_t pos, kp_index *x)
+/* Checks a mapping's keys against the record's: scalars, known, each once. */
+static void check_record_keys(bctx *b, const ynode *map, const char *where, const kp_record *rec)
 {
-    index_init(x);
-    x->loc = LOC(v);
-    const ynode *m = R(v);
-    char *w = xasprintf("index %zu", pos + 1);
-    if (m->kind != YN_MAP) {
-        type_error(b, v, w, NULL, "a map with name, pk, sk, projection");
-        free(w);
-        return;
-    }
-    get_text(b, m, "name", w, &x->name);
-    if (x->name) {
-        free(w);
-        w = xasprintf("index '%s'", x->name);
-    }
-    check_keys(b, m, w, INDEX_KEYS, N_(INDEX_KEYS));
-    int k = get_enum(b, m, "type", w, INDEX_TYPES, N_(INDEX_TYPES));
-    if (k >= 0)
-        x->kind = (kp_index_kind)k;
-    get_ref(b, m, "pk", w, &x->pk);
-    get_ref(b, m, "sk", w, &x->sk);
-    int p = get_enum(b, m, "projection", w, PROJECTIONS, N_(PROJECTIONS));
-    if (p >= 0)
-        x->projection = (kp_projection)p;
-    get_names(b, m, "include", w, &x->include, &x->ninclude);
-    get_text(b, m, "why", w, &x->why);
-    free(w);
+    const char *keys[64];
+    size_t n = 0;
+    for (size_t i = 0; i < rec->n && n < 64; i++)
+        if (keyed(&rec->f[i]))
+            keys[n++] = rec->f[i].key;
+    check_keys(b, map, where, keys, n);
 }
 
-/* ---- attributes ------------------------------------------------------------------------ */
+static void build_record(bctx *b, const yrec *y, const ynode *v, char *w, void *r);
 
-static const char *const ATTR_KEYS[] = {"type", "distinct", "skew", "values", "write_shares", "write_hot",
-                                        "format", "count", "size"};
-static const char *const ATTR_TYPES[] = {"string", "number", "date", "enum", "shard", "bool"};
-
-static void build_attr(bctx *b, const ynode *key, const ynode *v, kp_attr *a)
+/* Reads a field of a plain kind. */
+static void build_field(bctx *b, const ynode *m, const char *w, const kp_field *f, void *r)
 {
-    attr_init(a);
-    a->name = xstrdup(R(key)->text);
-    a->loc = LOC(key);
-    char *w = xasprintf("attribute '%s'", a->name);
-    if (is_null(v)) {
-        free(w);
-        return;
+    void *p = kp_fptr(r, f);
+    switch (f->kind) {
+    case KF_TEXT: get_text(b, m, f->key, w, p); break;
+    case KF_REF: get_ref(b, m, f->key, w, p); break;
+    case KF_NUM: get_num(b, m, f->key, w, f->num, p); break;
+    case KF_INT: {
+        double x = NAN;
+        get_num(b, m, f->key, w, f->num, &x);
+        if (!isnan(x))
+            *(int *)p = (int)x;
+        break;
     }
-    const ynode *m = R(v);
-    if (m->kind != YN_MAP) {
-        type_error(b, v, w, NULL, "a map such as { type: number, distinct: 1000 }");
-        free(w);
-        return;
+    case KF_ENUM: {
+        int k = get_enum(b, m, f->key, w, f->words);
+        if (k >= 0) {
+            *(int *)p = k;
+            if (f->flags & KP_F_GIVEN)
+                *(bool *)kp_fptr(r, f + 1) = true;
+        }
+        break;
     }
-    check_keys(b, m, w, ATTR_KEYS, N_(ATTR_KEYS));
-    int t = get_enum(b, m, "type", w, ATTR_TYPES, N_(ATTR_TYPES));
-    if (t >= 0)
-        a->type = (kp_attr_type)t;
-    get_num(b, m, "distinct", w, NUM_GE1, &a->distinct);
+    case KF_TRI: get_tristate(b, m, f->key, w, p); break;
+    case KF_REFS: get_names(b, m, f->key, w, p, (size_t *)((char *)r + f->count_off)); break;
+    case KF_TEXTS: {
+        const ynode *as = get_seq(b, m, f->key, w, "a list of statements");
+        if (!as)
+            break;
+        char **v = as->n ? xcalloc(as->n, sizeof *v) : NULL;
+        size_t *n = (size_t *)((char *)r + f->count_off);
+        *(char ***)p = v;
+        for (size_t i = 0; i < as->n; i++) {
+            const char *s = scalar(b, as->kids[i], w, f->key);
+            if (s)
+                v[(*n)++] = xstrdup(s);
+        }
+        break;
+    }
+    case KF_RECS: {
+        const yrec *y = yrec_of(f->sub);
+        const ynode *l = get_seq(b, m, f->key, w, y->list_hint);
+        if (!l)
+            break;
+        char *v = l->n ? xcalloc(l->n, f->sub->size) : NULL;
+        size_t *n = (size_t *)((char *)r + f->count_off);
+        *(char **)p = v;
+        for (size_t i = 0; i < l->n; i++) {
+            void *e = v + (*n)++ * f->sub->size;
+            if (y->init)
+                y->init(e);
+            *kp_rloc(f->sub, e) = LOC(l->kids[i]);
+            build_record(b, y, l->kids[i], xasprintf(y->pos_fmt, i + 1), e);
+        }
+        break;
+    }
+    default: break;
+    }
+}
+
+/* ---- fields with a syntax of their own ----------------------------------------------------- */
+
+static void build_skew(bctx *b, const ynode *m, const char *w, kp_attr *a)
+{
     const ynode *sk = get(m, "skew");
-    if (sk) {
-        const char *s = scalar(b, sk, w, "skew");
-        if (s) {
-            double z;
-            char *end = NULL;
-            if (!strcmp(s, "uniform"))
-                a->zipf = 0;
-            else if (!strncmp(s, "zipf:", 5) && (z = strtod(s + 5, &end), end && end != s + 5 && !*end) &&
-                     isfinite(z) && z >= 0)
-                a->zipf = z;
-            else
-                diags_add(b->d, KP_INVALID, LOC(sk), "%s: skew '%s' is not understood; expected \"zipf:S\" with S >= 0 "
-                          "(e.g. \"zipf:1.1\") or \"uniform\"", w, s);
-        }
-    }
-    const ynode *vals = get_map(b, m, "values", w, "a map of value: share");
-    if (vals) {
-        a->values = vals->n ? xcalloc(vals->n / 2, sizeof *a->values) : NULL;
-        for (size_t i = 0; i + 1 < vals->n; i += 2) {
-            const char *name = scalar(b, vals->kids[i], w, "values");
-            if (!name)
-                continue;
-            kp_enum_value *ev = &a->values[a->nvalues];
-            ev->share = NAN;
-            ev->write_share = NAN;
-            char *key2 = xasprintf("values.%s", name);
-            /* a bad share stays NAN (reported here; validation skips the sum then) */
-            number_value(b, vals->kids[i + 1], w, key2, NUM_SHARE, &ev->share);
-            ev->name = xstrdup(name);
-            ev->loc = LOC(vals->kids[i]);
-            a->nvalues++;
-            free(key2);
-        }
-    }
-    const ynode *ws = get_map(b, m, "write_shares", w, "a map of value: share of the writes");
-    if (ws) {
-        for (size_t i = 0; i + 1 < ws->n; i += 2) {
-            const char *name = scalar(b, ws->kids[i], w, "write_shares");
-            if (!name)
-                continue;
-            kp_enum_value *ev = NULL;
-            for (size_t k = 0; k < a->nvalues; k++)
-                if (!strcmp(a->values[k].name, name))
-                    ev = &a->values[k];
-            if (!ev) {
-                const char **cands = xcalloc(a->nvalues + 1, sizeof *cands);
-                for (size_t k = 0; k < a->nvalues; k++)
-                    cands[k] = a->values[k].name;
-                const char *dym = util_did_you_mean(name, cands, a->nvalues);
-                if (dym)
-                    diags_add(b->d, KP_UNKNOWN_REF, LOC(ws->kids[i]),
-                              "%s: write_shares names '%s', which is not one of its values (did you mean '%s'?)", w,
-                              name, dym);
-                else
-                    diags_add(b->d, KP_UNKNOWN_REF, LOC(ws->kids[i]),
-                              "%s: write_shares names '%s'; expected one of the values listed under 'values'", w, name);
-                free(cands);
-                continue;
-            }
-            char *key2 = xasprintf("write_shares.%s", name);
-            number_value(b, ws->kids[i + 1], w, key2, NUM_SHARE, &ev->write_share);
-            free(key2);
-        }
-    }
-    get_num(b, m, "write_hot", w, NUM_SHARE, &a->write_hot);
-    const ynode *f = get(m, "format");
-    if (f) {
-        const char *s = scalar(b, f, w, "format");
-        if (s) {
-            bool ok = *s != '\0' && strlen(s) <= 3;
-            for (const char *p = s; *p; p++)
-                if (!isdigit((unsigned char)*p))
-                    ok = false;
-            if (ok)
-                a->format = xstrdup(s);
-            else
-                diags_add(b->d, KP_INVALID, LOC(f),
-                          "%s: format '%s' is not a width; expected one to three digits such as \"03\"", w, s);
-        }
-    }
-    double cnt = NAN;
-    get_num(b, m, "count", w, NUM_INT_POS, &cnt);
-    if (!isnan(cnt))
-        a->shard_count = (int)cnt;
-    get_num(b, m, "size", w, NUM_NONNEG, &a->size);
-    free(w);
+    if (!sk)
+        return;
+    const char *s = scalar(b, sk, w, "skew");
+    if (!s)
+        return;
+    double z;
+    const char *zs = s + 5;
+    while (!strncmp(s, "zipf:", 5) && isspace((unsigned char)*zs))
+        zs++; /* "zipf: 1.1" */
+    if (!strcmp(s, "uniform"))
+        a->zipf = 0;
+    else if (!strncmp(s, "zipf:", 5) && syn_number(zs, strlen(zs), 0, &z) && z >= 0)
+        a->zipf = z;
+    else
+        diags_add(b->d, KP_INVALID, LOC(sk), "%s: skew '%s' is not understood; expected \"zipf:S\" with S >= 0 "
+                  "(e.g. \"zipf:1.1\") or \"uniform\"", w, s);
 }
 
-/* ---- entities -------------------------------------------------------------------------- */
-
-static const char *const ENTITY_KEYS[] = {"name", "description", "count", "size", "writes", "writes_avg",
-                                          "attributes", "keys", "sparse"};
-
-static void trim(const char *s, size_t len, size_t *a, size_t *z)
+static void build_values(bctx *b, const ynode *m, const char *w, kp_attr *a)
 {
-    size_t i = 0, j = len;
-    while (i < j && isspace((unsigned char)s[i]))
-        i++;
-    while (j > i && isspace((unsigned char)s[j - 1]))
-        j--;
-    *a = i, *z = j;
+    const ynode *vals = get_map(b, m, "values", w, "a map of value: share");
+    if (!vals)
+        return;
+    a->values = vals->n ? xcalloc(vals->n / 2, sizeof *a->values) : NULL;
+    for (size_t i = 0; i + 1 < vals->n; i += 2) {
+        const char *name = scalar(b, vals->kids[i], w, "values");
+        if (!name)
+            continue;
+        kp_enum_value *ev = &a->values[a->nvalues];
+        ev->share = NAN;
+        ev->write_share = NAN;
+        char *key2 = xasprintf("values.%s", name);
+        /* a bad share stays NAN (reported here; validation skips the sum then) */
+        number_value(b, vals->kids[i + 1], w, key2, KP_NUM_SHARE, &ev->share);
+        ev->name = xstrdup(name);
+        ev->loc = LOC(vals->kids[i]);
+        a->nvalues++;
+        free(key2);
+    }
 }
 
-/* "status = x", "status != x", "status in [a, b]" */
+static void build_write_shares(bctx *b, const ynode *m, const char *w, kp_attr *a)
+{
+    const ynode *ws = get_map(b, m, "write_shares", w, "a map of value: share of the writes");
+    if (!ws)
+        return;
+    for (size_t i = 0; i + 1 < ws->n; i += 2) {
+        const char *name = scalar(b, ws->kids[i], w, "write_shares");
+        if (!name)
+            continue;
+        kp_enum_value *ev = NULL;
+        for (size_t k = 0; k < a->nvalues; k++)
+            if (!strcmp(a->values[k].name, name))
+                ev = &a->values[k];
+        if (!ev) {
+            const char **cands = xcalloc(a->nvalues + 1, sizeof *cands);
+            for (size_t k = 0; k < a->nvalues; k++)
+                cands[k] = a->values[k].name;
+            const char *dym = util_did_you_mean(name, cands, a->nvalues);
+            if (dym)
+                diags_add(b->d, KP_UNKNOWN_REF, LOC(ws->kids[i]),
+                          "%s: write_shares names '%s', which is not one of its values (did you mean '%s'?)", w, name, dym);
+            else
+                diags_add(b->d, KP_UNKNOWN_REF, LOC(ws->kids[i]),
+                          "%s: write_shares names '%s'; expected one of the values listed under 'values'", w, name);
+            free(cands);
+            continue;
+        }
+        char *key2 = xasprintf("write_shares.%s", name);
+        number_value(b, ws->kids[i + 1], w, key2, KP_NUM_SHARE, &ev->write_share);
+        free(key2);
+    }
+}
+
+static void build_format(bctx *b, const ynode *m, const char *w, kp_attr *a)
+{
+    const ynode *f = get(m, "format");
+    if (!f)
+        return;
+    const char *s = scalar(b, f, w, "format");
+    if (!s)
+        return;
+    bool ok = *s != '\0' && strlen(s) <= 3;
+    for (const char *p = s; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            ok = false;
+    if (ok)
+        a->format = xstrdup(s);
+    else
+        diags_add(b->d, KP_INVALID, LOC(f), "%s: format '%s' is not a width; expected one to three digits such as \"03\"",
+                  w, s);
+}
+
+static void build_keys(bctx *b, const ynode *m, const char *w, kp_entity *e)
+{
+    const ynode *keys = get_map(b, m, "keys", w, "a map of key attribute: template");
+    if (!keys)
+        return;
+    e->keys = keys->n ? xcalloc(keys->n / 2, sizeof *e->keys) : NULL;
+    for (size_t i = 0; i + 1 < keys->n; i += 2) {
+        const char *ka = scalar(b, keys->kids[i], w, "keys");
+        if (!ka)
+            continue;
+        const ynode *tv = keys->kids[i + 1];
+        const ynode *tr = R(tv);
+        char *kw = xasprintf("%s, key %s", w, ka);
+        const char *err = NULL;
+        size_t off = 0;
+        kp_keytpl *kt = &e->keys[e->nkeys];
+        bool text = tr->kind == YN_SCALAR && !is_null(tv);
+        if (!text)
+            type_error(b, tv, kw, NULL, "a template such as \"ORDER#{orderId}\"");
+        if (!text || !tpl_parse(tr->text, &kt->tpl, &err, &off)) {
+            kp_loc at = tv->kind == YN_ALIAS ? LOC(tv) : scalar_loc_at(b->y, tr, off);
+            if (text)
+                diags_add(b->d, KP_TEMPLATE, at, "%s: broken template \"%s\": %s", kw, tr->text, err);
+            /* keep the key (empty template) so that validation does not also report it missing */
+            memset(&kt->tpl, 0, sizeof kt->tpl);
+        }
+        kt->attr = str_make(ka, LOC(keys->kids[i]));
+        kt->loc = LOC(tv);
+        e->nkeys++;
+        free(kw);
+    }
+}
+
+/* "status = x", "status != x", "status in [a, b]" (syn_condition_parse) into sp, the places of
+ * the attribute and the values taken from their offsets in the scalar. */
 static bool parse_condition(bctx *b, const ynode *n, const char *s, kp_sparse *sp, const char **err)
 {
-    size_t len = strlen(s);
-    size_t i = 0;
-    while (i < len && isspace((unsigned char)s[i]))
-        i++;
-    size_t a0 = i;
-    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.' ||
-                       (unsigned char)s[i] >= 0x80))
-        i++;
-    if (i == a0) {
-        *err = "expected an attribute name first";
+    syn_cond c;
+    size_t at;
+    if (!syn_condition_parse(s, strlen(s), &c, err, &at))
         return false;
-    }
-    size_t a1 = i;
-    while (i < len && isspace((unsigned char)s[i]))
-        i++;
-    if (i + 1 < len && s[i] == '!' && s[i + 1] == '=') {
-        sp->op = KP_COND_NE, i += 2;
-    } else if (i + 1 < len && s[i] == '=' && s[i + 1] == '=') {
-        sp->op = KP_COND_EQ, i += 2;
-    } else if (i < len && s[i] == '=') {
-        sp->op = KP_COND_EQ, i += 1;
-    } else if (i + 2 < len && s[i] == 'i' && s[i + 1] == 'n' && (isspace((unsigned char)s[i + 2]) || s[i + 2] == '[') &&
-               i > a1) {
-        sp->op = KP_COND_IN, i += 2;
-    } else {
-        *err = "expected '=', '!=' or 'in' after the attribute";
-        return false;
-    }
     sp->kind = KP_SPARSE_COND;
-    char *an = xstrndup(s + a0, a1 - a0);
-    sp->cond_attr = str_make(an, scalar_loc_at(b->y, n, a0));
+    sp->op = c.op;
+    char *an = xstrndup(s + c.attr.at, c.attr.len);
+    sp->cond_attr = str_make(an, scalar_loc_at(b->y, n, c.attr.at));
     free(an);
-    size_t cap = 0;
-    if (sp->op != KP_COND_IN) {
-        size_t v0, v1;
-        trim(s + i, len - i, &v0, &v1);
-        if (v1 == v0) {
-            *err = "expected a value after the operator";
-            return false;
-        }
-        char *val = xstrndup(s + i + v0, v1 - v0);
-        VEC_GROW(sp->values, sp->nvalues, cap);
-        sp->values[sp->nvalues++] = str_make(val, scalar_loc_at(b->y, n, i + v0));
+    sp->values = xcalloc(c.nvalues, sizeof *sp->values);
+    for (size_t i = 0; i < c.nvalues; i++) {
+        char *val = xstrndup(s + c.values[i].at, c.values[i].len);
+        sp->values[sp->nvalues++] = str_make(val, scalar_loc_at(b->y, n, c.values[i].at));
         free(val);
-        return true;
     }
-    while (i < len && isspace((unsigned char)s[i]))
-        i++;
-    if (i >= len || s[i] != '[' || s[len - 1] != ']') {
-        *err = "expected a list in brackets after 'in': status in [a, b]";
-        return false;
-    }
-    i++;
-    size_t end = len - 1;
-    while (i <= end) {
-        size_t j = i;
-        while (j < end && s[j] != ',')
-            j++;
-        size_t v0, v1;
-        trim(s + i, j - i, &v0, &v1);
-        if (v1 == v0) {
-            *err = "expected a value between the commas of the list";
-            return false;
-        }
-        char *val = xstrndup(s + i + v0, v1 - v0);
-        VEC_GROW(sp->values, sp->nvalues, cap);
-        sp->values[sp->nvalues++] = str_make(val, scalar_loc_at(b->y, n, i + v0));
-        free(val);
-        i = j + 1;
-        if (j == end)
-            break;
-    }
+    syn_cond_free(&c);
     return true;
 }
 
-static void build_entity(bctx *b, const ynode *v, size_t pos, kp_entity *e)
+static void build_sparse(bctx *b, const ynode *m, const char *w, kp_entity *e)
 {
-    entity_init(e);
-    e->loc = LOC(v);
-    const ynode *m = R(v);
-    char *w = xasprintf("entity %zu", pos + 1);
-    if (m->kind != YN_MAP) {
-        type_error(b, v, w, NULL, "a map with name, count, size, attributes, keys");
-        free(w);
-        return;
-    }
-    get_text(b, m, "name", w, &e->name);
-    if (e->name) {
-        free(w);
-        w = xasprintf("entity '%s'", e->name);
-    }
-    check_keys(b, m, w, ENTITY_KEYS, N_(ENTITY_KEYS));
-    get_text(b, m, "description", w, &e->description);
-    get_num(b, m, "count", w, NUM_NONNEG, &e->count);
-    get_num(b, m, "size", w, NUM_NONNEG, &e->size);
-    get_num(b, m, "writes", w, NUM_NONNEG, &e->writes);
-    get_num(b, m, "writes_avg", w, NUM_NONNEG, &e->writes_avg);
-    get_names(b, m, "attributes", w, &e->attrs, &e->nattrs);
-    const ynode *keys = get_map(b, m, "keys", w, "a map of key attribute: template");
-    if (keys) {
-        e->keys = keys->n ? xcalloc(keys->n / 2, sizeof *e->keys) : NULL;
-        for (size_t i = 0; i + 1 < keys->n; i += 2) {
-            const char *ka = scalar(b, keys->kids[i], w, "keys");
-            if (!ka)
-                continue;
-            const ynode *tv = keys->kids[i + 1];
-            const ynode *tr = R(tv);
-            char *kw = xasprintf("%s, key %s", w, ka);
-            const char *err = NULL;
-            size_t off = 0;
-            kp_keytpl *kt = &e->keys[e->nkeys];
-            bool text = tr->kind == YN_SCALAR && !is_null(tv);
-            if (!text)
-                type_error(b, tv, kw, NULL, "a template such as \"ORDER#{orderId}\"");
-            if (!text || !tpl_parse(tr->text, &kt->tpl, &err, &off)) {
-                kp_loc at = tv->kind == YN_ALIAS ? LOC(tv) : scalar_loc_at(b->y, tr, off);
-                if (text)
-                    diags_add(b->d, KP_TEMPLATE, at, "%s: broken template \"%s\": %s", kw, tr->text, err);
-                /* keep the key (empty template) so that validation does not also report it missing */
-                memset(&kt->tpl, 0, sizeof kt->tpl);
-                kt->attr = str_make(ka, LOC(keys->kids[i]));
-                kt->loc = LOC(tv);
-                e->nkeys++;
-                free(kw);
-                continue;
-            }
-            kt->attr = str_make(ka, LOC(keys->kids[i]));
-            kt->loc = LOC(tv);
-            e->nkeys++;
-            free(kw);
-        }
-    }
     const ynode *sp = get_map(b, m, "sparse", w, "a map of key attribute: condition or share");
-    if (sp) {
-        e->sparse = sp->n ? xcalloc(sp->n / 2, sizeof *e->sparse) : NULL;
-        for (size_t i = 0; i + 1 < sp->n; i += 2) {
-            const char *ka = scalar(b, sp->kids[i], w, "sparse");
-            if (!ka)
-                continue;
-            const ynode *cv = sp->kids[i + 1];
-            const ynode *cr = R(cv);
-            char *kw = xasprintf("%s, sparse %s", w, ka);
-            kp_sparse *s = &e->sparse[e->nsparse];
-            memset(s, 0, sizeof *s);
-            double share;
-            if (cr->kind == YN_SCALAR && parse_number(cv, &share)) {
-                if (share < 0 || share > 1) {
-                    diags_add(b->d, KP_RANGE, LOC(cv), "%s: share %s is out of range; expected a share between 0 and 1",
-                              kw, cr->text);
-                    free(kw);
-                    continue;
-                }
-                s->kind = KP_SPARSE_SHARE;
-                s->share = share;
-            } else if (cr->kind == YN_SCALAR && !is_null(cv)) {
-                const char *err = NULL;
-                if (!parse_condition(b, cr, cr->text, s, &err)) {
-                    diags_add(b->d, KP_INVALID, LOC(cv), "%s: condition \"%s\" is not understood: %s "
-                              "(\"status = x\", \"status != x\", \"status in [a, b]\" or a share such as 0.05)",
-                              kw, cr->text, err);
-                    str_free(&s->cond_attr);
-                    for (size_t k = 0; k < s->nvalues; k++)
-                        str_free(&s->values[k]);
-                    free(s->values);
-                    memset(s, 0, sizeof *s);
-                    free(kw);
-                    continue;
-                }
-                s->share = NAN;
-            } else {
-                type_error(b, cv, kw, NULL, "a condition such as \"status = x\" or a share such as 0.05");
+    if (!sp)
+        return;
+    e->sparse = sp->n ? xcalloc(sp->n / 2, sizeof *e->sparse) : NULL;
+    for (size_t i = 0; i + 1 < sp->n; i += 2) {
+        const char *ka = scalar(b, sp->kids[i], w, "sparse");
+        if (!ka)
+            continue;
+        const ynode *cv = sp->kids[i + 1];
+        const ynode *cr = R(cv);
+        char *kw = xasprintf("%s, sparse %s", w, ka);
+        kp_sparse *s = &e->sparse[e->nsparse];
+        memset(s, 0, sizeof *s);
+        double share;
+        if (cr->kind == YN_SCALAR && parse_number(cv, &share)) {
+            if (share < 0 || share > 1) {
+                diags_add(b->d, KP_RANGE, LOC(cv), "%s: share %s is out of range; expected a share between 0 and 1", kw,
+                          cr->text);
                 free(kw);
                 continue;
             }
-            s->attr = str_make(ka, LOC(sp->kids[i]));
-            s->src = xstrdup(cr->text);
-            s->loc = LOC(cv);
-            e->nsparse++;
+            s->kind = KP_SPARSE_SHARE;
+            s->share = share;
+        } else if (cr->kind == YN_SCALAR && !is_null(cv)) {
+            const char *err = NULL;
+            if (!parse_condition(b, cr, cr->text, s, &err)) {
+                diags_add(b->d, KP_INVALID, LOC(cv), "%s: condition \"%s\" is not understood: %s "
+                          "(\"status = x\", \"status != x\", \"status in [a, b]\" or a share such as 0.05)",
+                          kw, cr->text, err);
+                free(kw);
+                continue;
+            }
+            s->share = NAN;
+        } else {
+            type_error(b, cv, kw, NULL, "a condition such as \"status = x\" or a share such as 0.05");
             free(kw);
+            continue;
         }
+        s->attr = str_make(ka, LOC(sp->kids[i]));
+        s->src = xstrdup(cr->text);
+        s->loc = LOC(cv);
+        e->nsparse++;
+        free(kw);
     }
-    free(w);
 }
 
-/* ---- patterns -------------------------------------------------------------------------- */
-
-static const char *const PATTERN_KEYS[] = {"id", "name", "kind", "op", "entity", "entities", "by", "rate",
-                                           "avg", "latency", "consistency", "why", "order", "limit", "range",
-                                           "filter", "join", "changes", "items", "covered_by", "needs",
-                                           "served_by"};
-static const char *const KINDS[] = {"read", "write"};
-static const char *const CONSISTENCIES[] = {"eventual", "strong", "transactional"};
-static const char *const OPS[] = {"put", "update", "delete", "transact"};
-static const char *const NEEDS[] = {"search", "aggregate", "adhoc"};
-
-static void build_pattern(bctx *b, const ynode *v, size_t pos, kp_pattern *p)
+static void build_entity_ref(bctx *b, const ynode *m, const char *w, kp_pattern *p)
 {
-    pattern_init(p);
-    p->loc = LOC(v);
-    const ynode *m = R(v);
-    char *w = xasprintf("pattern #%zu", pos + 1);
-    if (m->kind != YN_MAP) {
-        type_error(b, v, w, NULL, "a map with id, name, entity, by, rate");
-        free(w);
-        return;
-    }
-    get_text(b, m, "id", w, &p->id);
-    if (p->id) {
-        free(w);
-        w = xasprintf("pattern %s", p->id);
-    }
-    check_keys(b, m, w, PATTERN_KEYS, N_(PATTERN_KEYS));
-    get_text(b, m, "name", w, &p->name);
-    int k = get_enum(b, m, "kind", w, KINDS, N_(KINDS));
-    if (k >= 0)
-        p->kind = (kp_pattern_kind)k;
-    k = get_enum(b, m, "op", w, OPS, N_(OPS));
-    if (k >= 0)
-        p->op = (kp_write_op)k;
     const ynode *ent = get(m, "entity"), *ents = get(m, "entities");
-    if (ent && ents) {
+    if (ent && ents)
         diags_add(b->d, KP_INVALID, LOC(key_node(m, "entities")),
                   "%s: both 'entity' and 'entities' are given; expected one of them", w);
-    }
     if (ent) {
         const char *s = scalar(b, ent, w, "entity");
         if (s) {
@@ -1144,246 +1033,209 @@ static void build_pattern(bctx *b, const ynode *v, size_t pos, kp_pattern *p)
         get_names(b, m, "entities", w, &p->entities, &p->nentities);
         p->multi_form = true;
     }
+}
+
+static void build_by(bctx *b, const ynode *m, const char *w, kp_pattern *p)
+{
     const ynode *by = get_seq(b, m, "by", w, "a list such as [customerId] or [\"status=pending-shipment\"]");
-    if (by) {
-        p->by = by->n ? xcalloc(by->n, sizeof *p->by) : NULL;
-        for (size_t i = 0; i < by->n; i++) {
-            const char *s = scalar(b, by->kids[i], w, "by");
-            if (!s)
-                continue;
-            const char *eq = strchr(s, '=');
-            size_t a0, a1;
-            trim(s, eq ? (size_t)(eq - s) : strlen(s), &a0, &a1);
-            if (a1 == a0) {
-                diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" names no attribute; "
-                          "expected an attribute such as customerId or status=pending-shipment", w, s);
-                continue;
-            }
-            kp_by *e = &p->by[p->nby];
-            char *an = xstrndup(s + a0, a1 - a0);
-            kp_loc al = by->kids[i]->kind == YN_ALIAS ? LOC(by->kids[i]) : scalar_loc_at(b->y, R(by->kids[i]), a0);
-            if (eq) {
-                size_t v0, v1;
-                trim(eq + 1, strlen(eq + 1), &v0, &v1);
-                if (v1 == v0) {
-                    diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" has no value after '='; "
-                              "expected attribute=value", w, s);
-                    free(an);
-                    continue;
-                }
-                e->value = xstrndup(eq + 1 + v0, v1 - v0);
-            }
-            e->attr = str_make(an, al);
-            free(an);
-            p->nby++;
+    if (!by)
+        return;
+    p->by = by->n ? xcalloc(by->n, sizeof *p->by) : NULL;
+    for (size_t i = 0; i < by->n; i++) {
+        const char *s = scalar(b, by->kids[i], w, "by");
+        if (!s)
+            continue;
+        syn_by sb;
+        const char *berr;
+        bool ok = syn_by_parse(s, strlen(s), &sb, &berr);
+        if (!ok && !sb.attr.len) {
+            diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" names no attribute; "
+                      "expected an attribute such as customerId or status=pending-shipment", w, s);
+            continue;
         }
+        if (!ok) {
+            diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" has no value after '='; "
+                      "expected attribute=value", w, s);
+            continue;
+        }
+        kp_by *e = &p->by[p->nby];
+        char *an = xstrndup(s + sb.attr.at, sb.attr.len);
+        kp_loc al = by->kids[i]->kind == YN_ALIAS ? LOC(by->kids[i]) : scalar_loc_at(b->y, R(by->kids[i]), sb.attr.at);
+        if (sb.has_value)
+            e->value = xstrndup(s + sb.value.at, sb.value.len);
+        e->attr = str_make(an, al);
+        free(an);
+        p->nby++;
     }
-    get_num(b, m, "rate", w, NUM_NONNEG, &p->rate);
-    get_num(b, m, "avg", w, NUM_NONNEG, &p->avg);
-    get_num(b, m, "latency", w, NUM_NONNEG, &p->latency);
-    k = get_enum(b, m, "consistency", w, CONSISTENCIES, N_(CONSISTENCIES));
-    if (k >= 0) {
-        p->consistency = (kp_consistency)k;
-        p->consistency_given = true;
-    }
-    get_text(b, m, "why", w, &p->why);
+}
+
+static void build_order(bctx *b, const ynode *m, const char *w, kp_pattern *p)
+{
     const ynode *ord = get(m, "order");
-    if (ord) {
-        const char *s = scalar(b, ord, w, "order");
-        if (s) {
-            size_t a0, a1;
-            trim(s, strlen(s), &a0, &a1);
-            size_t sp = a0;
-            while (sp < a1 && !isspace((unsigned char)s[sp]))
-                sp++;
-            size_t d0, d1;
-            trim(s + sp, a1 - sp, &d0, &d1);
-            const char *dir = s + sp + d0;
-            size_t dl = d1 - d0;
-            bool ok = sp > a0;
-            if (dl == 4 && !strncmp(dir, "desc", 4))
-                p->order_desc = true;
-            else if (dl == 0 || (dl == 3 && !strncmp(dir, "asc", 3)))
-                p->order_desc = false;
-            else
-                ok = false;
-            if (ok) {
-                char *an = xstrndup(s + a0, sp - a0);
-                p->order = str_make(an, ord->kind == YN_ALIAS ? LOC(ord) : scalar_loc_at(b->y, R(ord), a0));
-                free(an);
-            } else {
-                diags_add(b->d, KP_INVALID, LOC(ord), "%s: order \"%s\" is not understood; expected an attribute "
-                          "and asc or desc, such as \"orderDate desc\"", w, s);
-            }
-        }
-    }
-    get_num(b, m, "limit", w, NUM_NONNEG, &p->limit);
-    get_ref(b, m, "range", w, &p->range);
-    get_names(b, m, "filter", w, &p->filter, &p->nfilter);
-    const ynode *jn = get_map(b, m, "join", w, "a map such as { username: followingUsername }");
-    if (jn) {
-        p->join = jn->n ? xcalloc(jn->n / 2, sizeof *p->join) : NULL;
-        for (size_t i = 0; i + 1 < jn->n; i += 2) {
-            const char *to = scalar(b, jn->kids[i], w, "join");
-            const char *from = to ? scalar(b, jn->kids[i + 1], w, "join") : NULL;
-            if (!to || !from)
-                continue;
-            p->join[p->njoin].to = str_make(to, LOC(jn->kids[i]));
-            p->join[p->njoin].from = str_make(from, LOC(jn->kids[i + 1]));
-            p->njoin++;
-        }
-    }
-    get_names(b, m, "changes", w, &p->changes, &p->nchanges);
-    get_num(b, m, "items", w, NUM_NONNEG, &p->items);
-    get_ref(b, m, "covered_by", w, &p->covered_by);
-    k = get_enum(b, m, "needs", w, NEEDS, N_(NEEDS));
-    if (k >= 0)
-        p->needs = (kp_needs)(k + 1);
-    get_text(b, m, "served_by", w, &p->served_by);
-    free(w);
-}
-
-/* ---- alerts, pricing, decisions -------------------------------------------------------- */
-
-static const char *const ALERT_KEYS[] = {"name", "metric", "when"};
-static const char *const PRICING_KEYS[] = {"base", "currency", "read_per_million", "write_per_million",
-                                           "index_write_per_million", "rcu_hour", "wcu_hour",
-                                           "storage_gb_month", "backup_gb_month", "stream_read_per_100k"};
-static const char *const DECISION_KEYS[] = {"id", "title", "status", "patterns", "context", "decision",
-                                            "alternatives", "assumptions", "failure_test", "rollback",
-                                            "limitations", "signals"};
-static const char *const ALT_KEYS[] = {"option", "why_not"};
-static const char *const STATUSES[] = {"proposed", "accepted", "reopened", "superseded"};
-
-static void build_alert(bctx *b, const ynode *v, size_t pos, kp_alert *a)
-{
-    memset(a, 0, sizeof *a);
-    a->loc = LOC(v);
-    char *w = xasprintf("alert %zu", pos + 1);
-    const ynode *m = R(v);
-    if (m->kind != YN_MAP) {
-        type_error(b, v, w, NULL, "a map with name, metric, when");
+    if (!ord)
+        return;
+    const char *s = scalar(b, ord, w, "order");
+    if (!s)
+        return;
+    syn_span at;
+    if (syn_order_parse(s, strlen(s), &at, &p->order_desc)) {
+        char *an = xstrndup(s + at.at, at.len);
+        p->order = str_make(an, ord->kind == YN_ALIAS ? LOC(ord) : scalar_loc_at(b->y, R(ord), at.at));
+        free(an);
     } else {
-        check_keys(b, m, w, ALERT_KEYS, N_(ALERT_KEYS));
-        get_text(b, m, "name", w, &a->name);
-        get_text(b, m, "metric", w, &a->metric);
-        get_text(b, m, "when", w, &a->when);
+        p->order_desc = false;
+        diags_add(b->d, KP_INVALID, LOC(ord), "%s: order \"%s\" is not understood; expected an attribute "
+                  "and asc or desc, such as \"orderDate desc\"", w, s);
     }
-    free(w);
 }
 
-static void build_pricing(bctx *b, const ynode *v, kp_pricing *p)
+static void build_join(bctx *b, const ynode *m, const char *w, kp_pattern *p)
 {
-    const char *w = "pricing";
-    const ynode *m = R(v);
-    p->loc = LOC(v);
-    if (m->kind != YN_MAP) {
-        type_error(b, v, w, NULL, "a map of prices such as read_per_million: 0.125");
+    const ynode *jn = get_map(b, m, "join", w, "a map such as { username: followingUsername }");
+    if (!jn)
         return;
+    p->join = jn->n ? xcalloc(jn->n / 2, sizeof *p->join) : NULL;
+    for (size_t i = 0; i + 1 < jn->n; i += 2) {
+        const char *to = scalar(b, jn->kids[i], w, "join");
+        const char *from = to ? scalar(b, jn->kids[i + 1], w, "join") : NULL;
+        if (!to || !from)
+            continue;
+        p->join[p->njoin].to = str_make(to, LOC(jn->kids[i]));
+        p->join[p->njoin].from = str_make(from, LOC(jn->kids[i + 1]));
+        p->njoin++;
     }
-    p->given = true;
-    check_keys(b, m, w, PRICING_KEYS, N_(PRICING_KEYS));
-    get_text(b, m, "base", w, &p->base);
-    get_text(b, m, "currency", w, &p->currency);
-    get_num(b, m, "read_per_million", w, NUM_NONNEG, &p->read_per_million);
-    get_num(b, m, "write_per_million", w, NUM_NONNEG, &p->write_per_million);
-    get_num(b, m, "index_write_per_million", w, NUM_NONNEG, &p->index_write_per_million);
-    get_num(b, m, "rcu_hour", w, NUM_NONNEG, &p->rcu_hour);
-    get_num(b, m, "wcu_hour", w, NUM_NONNEG, &p->wcu_hour);
-    get_num(b, m, "storage_gb_month", w, NUM_NONNEG, &p->storage_gb_month);
-    get_num(b, m, "backup_gb_month", w, NUM_NONNEG, &p->backup_gb_month);
-    get_num(b, m, "stream_read_per_100k", w, NUM_NONNEG, &p->stream_read_per_100k);
 }
 
-static void build_decision(bctx *b, const ynode *v, size_t pos, kp_decision *d)
+static void build_alternatives(bctx *b, const ynode *m, const char *w, kp_decision *d)
 {
-    decision_init(d);
-    d->loc = LOC(v);
-    const ynode *m = R(v);
-    char *w = xasprintf("decision #%zu", pos + 1);
-    if (m->kind != YN_MAP) {
-        type_error(b, v, w, NULL, "a map with id, title, status, context, decision");
-        free(w);
+    const ynode *alts = get_seq(b, m, "alternatives", w, Y_ALTERNATIVE.list_hint);
+    if (!alts)
         return;
-    }
-    get_text(b, m, "id", w, &d->id);
-    if (d->id) {
-        free(w);
-        w = xasprintf("decision %s", d->id);
-    }
-    check_keys(b, m, w, DECISION_KEYS, N_(DECISION_KEYS));
-    get_text(b, m, "title", w, &d->title);
-    int k = get_enum(b, m, "status", w, STATUSES, N_(STATUSES));
-    if (k >= 0)
-        d->status = (kp_decision_status)k;
-    get_names(b, m, "patterns", w, &d->patterns, &d->npatterns);
-    get_text(b, m, "context", w, &d->context);
-    get_text(b, m, "decision", w, &d->decision);
-    const ynode *alts = get_seq(b, m, "alternatives", w, "a list of { option: ..., why_not: ... }");
-    if (alts) {
-        d->alternatives = alts->n ? xcalloc(alts->n, sizeof *d->alternatives) : NULL;
-        for (size_t i = 0; i < alts->n; i++) {
-            const ynode *am = R(alts->kids[i]);
-            char *aw = xasprintf("%s, alternative %zu", w, i + 1);
-            if (am->kind != YN_MAP) {
-                type_error(b, alts->kids[i], aw, NULL, "a map { option: ..., why_not: ... }");
-                free(aw);
-                continue;
-            }
-            check_keys(b, am, aw, ALT_KEYS, N_(ALT_KEYS));
-            kp_alternative *a = &d->alternatives[d->nalternatives++];
-            a->loc = LOC(alts->kids[i]);
-            get_text(b, am, "option", aw, &a->option);
-            get_text(b, am, "why_not", aw, &a->why_not);
+    d->alternatives = alts->n ? xcalloc(alts->n, sizeof *d->alternatives) : NULL;
+    for (size_t i = 0; i < alts->n; i++) {
+        /* an element that is not a map is reported and left out */
+        if (R(alts->kids[i])->kind != YN_MAP) {
+            char *aw = xasprintf(Y_ALTERNATIVE.pos_fmt, w, i + 1);
+            type_error(b, alts->kids[i], aw, NULL, Y_ALTERNATIVE.map_hint);
             free(aw);
+            continue;
         }
+        kp_alternative *a = &d->alternatives[d->nalternatives++];
+        a->loc = LOC(alts->kids[i]);
+        build_record(b, &Y_ALTERNATIVE, alts->kids[i], xasprintf(Y_ALTERNATIVE.pos_fmt, w, i + 1), a);
     }
-    const ynode *as = get_seq(b, m, "assumptions", w, "a list of statements");
-    if (as) {
-        d->assumptions = as->n ? xcalloc(as->n, sizeof *d->assumptions) : NULL;
-        for (size_t i = 0; i < as->n; i++) {
-            const char *s = scalar(b, as->kids[i], w, "assumptions");
-            if (s)
-                d->assumptions[d->nassumptions++] = xstrdup(s);
-        }
-    }
-    get_text(b, m, "failure_test", w, &d->failure_test);
-    get_text(b, m, "rollback", w, &d->rollback);
-    get_text(b, m, "limitations", w, &d->limitations);
+}
+
+static void build_signals(bctx *b, const ynode *m, const char *w, kp_decision *d)
+{
     const ynode *sg = get_seq(b, m, "signals", w, "a list such as [\"pattern.5.rate > 50\"]");
-    if (sg) {
-        d->signals = sg->n ? xcalloc(sg->n, sizeof *d->signals) : NULL;
-        for (size_t i = 0; i < sg->n; i++) {
-            const char *s = scalar(b, sg->kids[i], w, "signals");
-            if (!s)
-                continue;
-            const char *err = NULL;
-            kp_signal *g = &d->signals[d->nsignals];
-            if (!signal_parse(s, g, &err)) {
-                diags_add(b->d, KP_SIGNAL, LOC(sg->kids[i]), "%s: bad signal \"%s\": %s", w, s, err);
-                continue;
-            }
-            g->loc = LOC(sg->kids[i]);
-            d->nsignals++;
+    if (!sg)
+        return;
+    d->signals = sg->n ? xcalloc(sg->n, sizeof *d->signals) : NULL;
+    for (size_t i = 0; i < sg->n; i++) {
+        const char *s = scalar(b, sg->kids[i], w, "signals");
+        if (!s)
+            continue;
+        const char *err = NULL;
+        kp_signal *g = &d->signals[d->nsignals];
+        if (!signal_parse(s, g, &err)) {
+            diags_add(b->d, KP_SIGNAL, LOC(sg->kids[i]), "%s: bad signal \"%s\": %s", w, s, err);
+            continue;
         }
+        g->loc = LOC(sg->kids[i]);
+        d->nsignals++;
+    }
+}
+
+/* Reads a KP_F_CUSTOM field. */
+static void build_custom(bctx *b, const kp_record *rec, size_t id, const ynode *m, const char *w, void *r)
+{
+    if (rec == &kp_rec_attr) {
+        switch (id) {
+        case FA_SKEW: build_skew(b, m, w, r); return;
+        case FA_VALUES: build_values(b, m, w, r); return;
+        case FA_WRITE_SHARES: build_write_shares(b, m, w, r); return;
+        case FA_FORMAT: build_format(b, m, w, r); return;
+        }
+    } else if (rec == &kp_rec_entity) {
+        switch (id) {
+        case FE_KEYS: build_keys(b, m, w, r); return;
+        case FE_SPARSE: build_sparse(b, m, w, r); return;
+        }
+    } else if (rec == &kp_rec_pattern) {
+        switch (id) {
+        case FP_ENTITY: build_entity_ref(b, m, w, r); return;
+        case FP_ENTITIES: return; /* read with entity */
+        case FP_BY: build_by(b, m, w, r); return;
+        case FP_ORDER: build_order(b, m, w, r); return;
+        case FP_JOIN: build_join(b, m, w, r); return;
+        }
+    } else if (rec == &kp_rec_decision) {
+        switch (id) {
+        case FD_ALTERNATIVES: build_alternatives(b, m, w, r); return;
+        case FD_SIGNALS: build_signals(b, m, w, r); return;
+        }
+    }
+    /* a custom field without a reader here is left unread: tests/test_fields.c fails on it */
+}
+
+/* Reads the record at r (initialised, its place set) from v: its label first (naming it in the
+ * messages from then on), its keys checked, then each field in table order. Frees w. */
+static void build_record(bctx *b, const yrec *y, const ynode *v, char *w, void *r)
+{
+    const kp_record *rec = y->rec;
+    const ynode *m = R(v);
+    if (m->kind != YN_MAP) {
+        type_error(b, v, w, NULL, y->map_hint);
+        free(w);
+        return;
+    }
+    size_t label = rec->n;
+    for (size_t i = 0; i < rec->n; i++)
+        if ((rec->f[i].flags & KP_F_LABEL) && keyed(&rec->f[i])) {
+            label = i;
+            build_field(b, m, w, &rec->f[i], r);
+            char *name = *(char **)kp_fptr(r, &rec->f[i]);
+            if (name && y->named_fmt) {
+                free(w);
+                w = xasprintf(y->named_fmt, name);
+            }
+        }
+    check_record_keys(b, m, w, rec);
+    for (size_t i = 0; i < rec->n; i++) {
+        const kp_field *f = &rec->f[i];
+        if (i == label || !keyed(f))
+            continue;
+        if (f->flags & KP_F_CUSTOM)
+            build_custom(b, rec, i, m, w, r);
+        else
+            build_field(b, m, w, f, r);
     }
     free(w);
 }
 
 /* ---- the document ---------------------------------------------------------------------- */
 
-static const char *const TOP_KEYS[] = {"keyplan", "name", "description", "table", "indexes", "attributes",
-                                       "entities", "patterns", "alerts", "pricing", "decisions"};
-
-#define BUILD_LIST(key, what, arr, count, builder)                                        \
-    do {                                                                                  \
-        const ynode *l_ = get_seq(b, m, key, "design", what);                             \
-        if (l_) {                                                                         \
-            (arr) = l_->n ? xcalloc(l_->n, sizeof *(arr)) : NULL;                         \
-            for (size_t i_ = 0; i_ < l_->n; i_++)                                         \
-                builder(b, l_->kids[i_], i_, &(arr)[(count)++]);                          \
-        }                                                                                 \
-    } while (0)
+static void build_attributes(bctx *b, const ynode *m, kp_design *d)
+{
+    const ynode *at = get_map(b, m, "attributes", "design", "a map of attribute name: { type, distinct, ... }");
+    if (!at)
+        return;
+    d->attrs = at->n ? xcalloc(at->n / 2, sizeof *d->attrs) : NULL;
+    for (size_t i = 0; i + 1 < at->n; i += 2) {
+        const ynode *key = at->kids[i], *v = at->kids[i + 1];
+        if (R(key)->kind != YN_SCALAR) {
+            type_error(b, key, "attributes", NULL, "an attribute name");
+            continue;
+        }
+        kp_attr *a = &d->attrs[d->nattrs++];
+        attr_init(a);
+        a->name = xstrdup(R(key)->text);
+        a->loc = LOC(key);
+        if (!is_null(v)) /* "attr:" alone is a string attribute with nothing known */
+            build_record(b, &Y_ATTR, v, xasprintf(Y_ATTR.pos_fmt, a->name), a);
+    }
+}
 
 static kp_design *build_design(bctx *b, const ynode *root)
 {
@@ -1409,35 +1261,33 @@ static kp_design *build_design(bctx *b, const ynode *root)
         return NULL;
     }
     kp_design *d = design_new();
-    check_keys(b, m, "design", TOP_KEYS, N_(TOP_KEYS));
-    get_text(b, m, "name", "design", &d->name);
-    get_text(b, m, "description", "design", &d->description);
-    const ynode *t = get(m, "table");
-    if (t)
-        build_table(b, t, &d->table);
-    else {
-        diags_add(b->d, KP_MISSING_KEY, LOC(root), "design: 'table' is missing; expected a table with name and pk");
-        d->table.loc = LOC(root); /* validation's own complaints land here, and are merged */
-    }
-    BUILD_LIST("indexes", "a list of indexes", d->indexes, d->nindexes, build_index);
-    const ynode *at = get_map(b, m, "attributes", "design", "a map of attribute name: { type, distinct, ... }");
-    if (at) {
-        d->attrs = at->n ? xcalloc(at->n / 2, sizeof *d->attrs) : NULL;
-        for (size_t i = 0; i + 1 < at->n; i += 2) {
-            if (R(at->kids[i])->kind != YN_SCALAR) {
-                type_error(b, at->kids[i], "attributes", NULL, "an attribute name");
-                continue;
-            }
-            build_attr(b, at->kids[i], at->kids[i + 1], &d->attrs[d->nattrs++]);
+    check_record_keys(b, m, "design", &kp_rec_design);
+    for (size_t i = 0; i < kp_rec_design.n; i++) {
+        const kp_field *f = &kp_rec_design.f[i];
+        switch (i) {
+        case FW_VERSION: break; /* checked above */
+        case FW_TABLE: {
+            const ynode *t = get(m, "table");
+            d->table.loc = LOC(t ? t : root); /* without a table, validation's complaints land there */
+            if (t)
+                build_record(b, &Y_TABLE, t, xstrdup(Y_TABLE.pos_fmt), &d->table);
+            else
+                diags_add(b->d, KP_MISSING_KEY, LOC(root), "design: 'table' is missing; expected a table with name and pk");
+            break;
+        }
+        case FW_ATTRIBUTES: build_attributes(b, m, d); break;
+        case FW_PRICING: {
+            const ynode *pr = get(m, "pricing");
+            if (!pr)
+                break;
+            d->pricing.loc = LOC(pr);
+            d->pricing.given = R(pr)->kind == YN_MAP;
+            build_record(b, &Y_PRICING, pr, xstrdup(Y_PRICING.pos_fmt), &d->pricing);
+            break;
+        }
+        default: build_field(b, m, "design", f, d); break;
         }
     }
-    BUILD_LIST("entities", "a list of entities", d->entities, d->nentities, build_entity);
-    BUILD_LIST("patterns", "a list of access patterns", d->patterns, d->npatterns, build_pattern);
-    BUILD_LIST("alerts", "a list of alerts", d->alerts, d->nalerts, build_alert);
-    const ynode *pr = get(m, "pricing");
-    if (pr)
-        build_pricing(b, pr, &d->pricing);
-    BUILD_LIST("decisions", "a list of decisions", d->decisions, d->ndecisions, build_decision);
     return d;
 }
 
@@ -1524,22 +1374,7 @@ kp_design *designio_load_file(const char *path, kp_diags *diags)
  * Canonical save
  * ========================================================================================== */
 
-typedef struct em {
-    yaml_emitter_t e;
-    sbuf out;
-} em;
-
-static int em_write(void *data, unsigned char *buf, size_t size)
-{
-    sbuf_addn((sbuf *)data, (const char *)buf, size);
-    return 1;
-}
-
-static void em_do(em *m, yaml_event_t *ev)
-{
-    if (!yaml_emitter_emit(&m->e, ev))
-        util_die(m->e.problem ? m->e.problem : "libyaml emitter");
-}
+typedef yamlout em;
 
 /* true when a plain scalar with this text would read back as something other than text in
  * YAML 1.1/1.2 tools (null, a boolean, a number). */
@@ -1579,57 +1414,18 @@ static void em_scalar(em *m, const char *s, sstyle st)
         ys = YAML_PLAIN_SCALAR_STYLE;
     else if (strchr(s, '\n'))
         ys = YAML_LITERAL_SCALAR_STYLE;
-    yaml_event_t ev;
-    if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, ys))
-        util_die("libyaml scalar");
-    em_do(m, &ev);
+    yamlout_scalar(m, s, ys);
 }
 
-static void em_map(em *m, bool flow)
-{
-    yaml_event_t ev;
-    yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
-    em_do(m, &ev);
-}
-
-static void em_map_end(em *m)
-{
-    yaml_event_t ev;
-    yaml_mapping_end_event_initialize(&ev);
-    em_do(m, &ev);
-}
-
-static void em_seq(em *m, bool flow)
-{
-    yaml_event_t ev;
-    yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
-    em_do(m, &ev);
-}
-
-static void em_seq_end(em *m)
-{
-    yaml_event_t ev;
-    yaml_sequence_end_event_initialize(&ev);
-    em_do(m, &ev);
-}
+static void em_map(em *m, bool flow) { yamlout_map(m, flow); }
+static void em_map_end(em *m) { yamlout_map_end(m); }
+static void em_seq(em *m, bool flow) { yamlout_seq(m, flow); }
+static void em_seq_end(em *m) { yamlout_seq_end(m); }
 
 static void em_key(em *m, const char *k) { em_scalar(m, k, S_TEXT); }
 
 /* The shortest decimal text that reads back as exactly v. */
-static void fmt_num(double v, char *buf, size_t n)
-{
-    if (v == floor(v) && fabs(v) < 1e15) {
-        snprintf(buf, n, "%.0f", v);
-        if (!strcmp(buf, "-0"))
-            snprintf(buf, n, "0");
-        return;
-    }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
+static void fmt_num(double v, char *buf, size_t n) { syn_number_text(v, buf, n); }
 
 static void kv_text(em *m, const char *k, const char *v, sstyle st)
 {
@@ -1666,211 +1462,7 @@ static void kv_strs(em *m, const char *k, const kp_str *v, size_t n, sstyle st)
     em_seq_end(m);
 }
 
-static void save_table(em *m, const kp_table *t)
-{
-    em_key(m, "table");
-    em_map(m, false);
-    kv_text(m, "name", t->name, S_TEXT);
-    kv_text(m, "pk", t->pk.s, S_TEXT);
-    kv_text(m, "sk", t->sk.s, S_TEXT);
-    kv_text(m, "billing", kp_billing_name(t->billing), S_TEXT);
-    if (t->streams != KP_UNSET)
-        kv_bool(m, "streams", t->streams == KP_TRUE);
-    if (t->pitr != KP_UNSET)
-        kv_bool(m, "pitr", t->pitr == KP_TRUE);
-    kv_num(m, "target_utilization", t->target_utilization);
-    em_map_end(m);
-}
-
-static void save_index(em *m, const kp_index *x)
-{
-    em_map(m, false);
-    kv_text(m, "name", x->name, S_TEXT);
-    if (x->kind != KP_GSI)
-        kv_text(m, "type", kp_index_kind_name(x->kind), S_TEXT);
-    kv_text(m, "pk", x->pk.s, S_TEXT);
-    kv_text(m, "sk", x->sk.s, S_TEXT);
-    kv_text(m, "projection", kp_projection_name(x->projection), S_TEXT);
-    kv_strs(m, "include", x->include, x->ninclude, S_TEXT);
-    kv_text(m, "why", x->why, S_TEXT);
-    em_map_end(m);
-}
-
-static void save_attr(em *m, const kp_attr *a)
-{
-    em_key(m, a->name);
-    bool block = a->nvalues > 0;
-    em_map(m, !block);
-    if (a->type != KP_ATTR_STRING)
-        kv_text(m, "type", kp_attr_type_name(a->type), S_TEXT);
-    kv_num(m, "distinct", a->distinct);
-    if (a->zipf != 0 && !isnan(a->zipf)) {
-        char buf[64], s[80];
-        fmt_num(a->zipf, buf, sizeof buf);
-        snprintf(s, sizeof s, "zipf:%s", buf);
-        kv_text(m, "skew", s, S_QUOTED);
-    }
-    if (a->nvalues) {
-        em_key(m, "values");
-        em_map(m, true);
-        for (size_t i = 0; i < a->nvalues; i++)
-            kv_num(m, a->values[i].name, a->values[i].share);
-        em_map_end(m);
-        bool any = false;
-        for (size_t i = 0; i < a->nvalues; i++)
-            any |= !isnan(a->values[i].write_share);
-        if (any) {
-            em_key(m, "write_shares");
-            em_map(m, true);
-            for (size_t i = 0; i < a->nvalues; i++)
-                kv_num(m, a->values[i].name, a->values[i].write_share);
-            em_map_end(m);
-        }
-    }
-    kv_num(m, "write_hot", a->write_hot);
-    kv_text(m, "format", a->format, S_QUOTED);
-    if (a->shard_count >= 0)
-        kv_num(m, "count", a->shard_count);
-    kv_num(m, "size", a->size);
-    em_map_end(m);
-}
-
-/* The condition text for a sparse rule, regenerated from its fields. */
-static char *sparse_text(const kp_sparse *s)
-{
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_add(&b, s->cond_attr.s ? s->cond_attr.s : "");
-    sbuf_add(&b, s->op == KP_COND_NE ? " != " : s->op == KP_COND_IN ? " in [" : " = ");
-    for (size_t i = 0; i < s->nvalues; i++) {
-        if (i)
-            sbuf_add(&b, ", ");
-        sbuf_add(&b, s->values[i].s ? s->values[i].s : "");
-    }
-    if (s->op == KP_COND_IN)
-        sbuf_add(&b, "]");
-    return sbuf_steal(&b);
-}
-
-static void save_entity(em *m, const kp_entity *e)
-{
-    em_map(m, false);
-    kv_text(m, "name", e->name, S_TEXT);
-    kv_text(m, "description", e->description, S_TEXT);
-    if (e->count != 0)
-        kv_num(m, "count", e->count);
-    if (e->size != 0)
-        kv_num(m, "size", e->size);
-    kv_num(m, "writes", e->writes);
-    kv_num(m, "writes_avg", e->writes_avg);
-    kv_strs(m, "attributes", e->attrs, e->nattrs, S_TEXT);
-    if (e->nkeys) {
-        em_key(m, "keys");
-        em_map(m, false);
-        for (size_t i = 0; i < e->nkeys; i++) {
-            char *src = e->keys[i].tpl.src ? xstrdup(e->keys[i].tpl.src) : tpl_format(&e->keys[i].tpl);
-            kv_text(m, e->keys[i].attr.s, src, S_QUOTED);
-            free(src);
-        }
-        em_map_end(m);
-    }
-    if (e->nsparse) {
-        em_key(m, "sparse");
-        em_map(m, false);
-        for (size_t i = 0; i < e->nsparse; i++) {
-            const kp_sparse *s = &e->sparse[i];
-            if (s->kind == KP_SPARSE_SHARE) {
-                kv_num(m, s->attr.s, s->share);
-            } else {
-                char *t = sparse_text(s);
-                kv_text(m, s->attr.s, t, S_QUOTED);
-                free(t);
-            }
-        }
-        em_map_end(m);
-    }
-    em_map_end(m);
-}
-
-static void save_pattern(em *m, const kp_pattern *p)
-{
-    em_map(m, false);
-    kv_text(m, "id", p->id, S_ID);
-    kv_text(m, "name", p->name, S_TEXT);
-    if (p->kind == KP_WRITE)
-        kv_text(m, "kind", "write", S_TEXT);
-    if (p->op != KP_OP_PUT)
-        kv_text(m, "op", kp_write_op_name(p->op), S_TEXT);
-    if (p->multi_form) {
-        /* even when empty: `entities: []` reads back as the multi-entity form */
-        em_key(m, "entities");
-        em_seq(m, true);
-        for (size_t i = 0; i < p->nentities; i++)
-            em_scalar(m, p->entities[i].s, S_TEXT);
-        em_seq_end(m);
-    }
-    else if (p->nentities)
-        kv_text(m, "entity", p->entities[0].s, S_TEXT);
-    if (p->nby) {
-        em_key(m, "by");
-        em_seq(m, true);
-        for (size_t i = 0; i < p->nby; i++) {
-            if (p->by[i].value) {
-                char *s = xasprintf("%s=%s", p->by[i].attr.s ? p->by[i].attr.s : "", p->by[i].value);
-                em_scalar(m, s, S_TEXT);
-                free(s);
-            } else {
-                em_scalar(m, p->by[i].attr.s, S_TEXT);
-            }
-        }
-        em_seq_end(m);
-    }
-    kv_num(m, "rate", p->rate);
-    kv_num(m, "avg", p->avg);
-    kv_num(m, "latency", p->latency);
-    if (p->consistency_given)
-        kv_text(m, "consistency", kp_consistency_name(p->consistency), S_TEXT);
-    kv_text(m, "why", p->why, S_TEXT);
-    if (p->order.s) {
-        char *s = xasprintf("%s%s", p->order.s, p->order_desc ? " desc" : "");
-        /* "orderDate asc" reads the same as "orderDate"; the canonical form omits asc */
-        kv_text(m, "order", s, S_TEXT);
-        free(s);
-    }
-    kv_num(m, "limit", p->limit);
-    kv_text(m, "range", p->range.s, S_TEXT);
-    kv_strs(m, "filter", p->filter, p->nfilter, S_TEXT);
-    if (p->njoin) {
-        em_key(m, "join");
-        em_map(m, true);
-        for (size_t i = 0; i < p->njoin; i++)
-            kv_text(m, p->join[i].to.s, p->join[i].from.s, S_TEXT);
-        em_map_end(m);
-    }
-    kv_strs(m, "changes", p->changes, p->nchanges, S_TEXT);
-    kv_num(m, "items", p->items);
-    kv_text(m, "covered_by", p->covered_by.s, S_ID);
-    kv_text(m, "needs", kp_needs_name(p->needs), S_TEXT);
-    kv_text(m, "served_by", p->served_by, S_TEXT);
-    em_map_end(m);
-}
-
-static void save_pricing(em *m, const kp_pricing *p)
-{
-    em_key(m, "pricing");
-    em_map(m, false);
-    kv_text(m, "base", p->base, S_TEXT);
-    kv_text(m, "currency", p->currency, S_TEXT);
-    kv_num(m, "read_per_million", p->read_per_million);
-    kv_num(m, "write_per_million", p->write_per_million);
-    kv_num(m, "index_write_per_million", p->index_write_per_million);
-    kv_num(m, "rcu_hour", p->rcu_hour);
-    kv_num(m, "wcu_hour", p->wcu_hour);
-    kv_num(m, "storage_gb_month", p->storage_gb_month);
-    kv_num(m, "backup_gb_month", p->backup_gb_month);
-    kv_num(m, "stream_read_per_100k", p->stream_read_per_100k);
-    em_map_end(m);
-}
+static void save_record(em *m, const yrec *y, const void *r);
 
 /* The signal as written when it still reads as its fields, else regenerated. */
 static char *signal_text(const kp_signal *g)
@@ -1891,137 +1483,298 @@ static char *signal_text(const kp_signal *g)
     return xasprintf("%s %s %s", g->metric ? g->metric : "", kp_cmp_name(g->cmp), buf);
 }
 
-static void save_decision(em *m, const kp_decision *d)
+static void save_skew(em *m, const kp_attr *a)
 {
+    if (a->zipf == 0 || isnan(a->zipf))
+        return;
+    char buf[64], s[80];
+    fmt_num(a->zipf, buf, sizeof buf);
+    snprintf(s, sizeof s, "zipf:%s", buf);
+    kv_text(m, "skew", s, S_QUOTED);
+}
+
+/* values, and write_shares when any value has one: flow maps of value: share */
+static void save_shares(em *m, const kp_attr *a, bool writes)
+{
+    bool any = false;
+    for (size_t i = 0; i < a->nvalues; i++)
+        any |= !writes || !isnan(a->values[i].write_share);
+    if (!any)
+        return;
+    em_key(m, writes ? "write_shares" : "values");
+    em_map(m, true);
+    for (size_t i = 0; i < a->nvalues; i++)
+        kv_num(m, a->values[i].name, writes ? a->values[i].write_share : a->values[i].share);
+    em_map_end(m);
+}
+
+static void save_keys(em *m, const kp_entity *e)
+{
+    if (!e->nkeys)
+        return;
+    em_key(m, "keys");
     em_map(m, false);
-    kv_text(m, "id", d->id, S_ID);
-    kv_text(m, "title", d->title, S_TEXT);
-    kv_text(m, "status", kp_decision_status_name(d->status), S_TEXT);
-    kv_strs(m, "patterns", d->patterns, d->npatterns, S_ID);
-    kv_text(m, "context", d->context, S_TEXT);
-    kv_text(m, "decision", d->decision, S_TEXT);
-    if (d->nalternatives) {
-        em_key(m, "alternatives");
-        em_seq(m, false);
-        for (size_t i = 0; i < d->nalternatives; i++) {
-            em_map(m, false);
-            kv_text(m, "option", d->alternatives[i].option, S_TEXT);
-            kv_text(m, "why_not", d->alternatives[i].why_not, S_TEXT);
-            em_map_end(m);
-        }
-        em_seq_end(m);
-    }
-    if (d->nassumptions) {
-        em_key(m, "assumptions");
-        em_seq(m, false);
-        for (size_t i = 0; i < d->nassumptions; i++)
-            em_scalar(m, d->assumptions[i] ? d->assumptions[i] : "", S_TEXT);
-        em_seq_end(m);
-    }
-    kv_text(m, "failure_test", d->failure_test, S_TEXT);
-    kv_text(m, "rollback", d->rollback, S_TEXT);
-    kv_text(m, "limitations", d->limitations, S_TEXT);
-    if (d->nsignals) {
-        em_key(m, "signals");
-        em_seq(m, false);
-        for (size_t i = 0; i < d->nsignals; i++) {
-            char *s = signal_text(&d->signals[i]);
-            em_scalar(m, s, S_QUOTED);
-            free(s);
-        }
-        em_seq_end(m);
+    for (size_t i = 0; i < e->nkeys; i++) {
+        char *src = e->keys[i].tpl.src ? xstrdup(e->keys[i].tpl.src) : tpl_format(&e->keys[i].tpl);
+        kv_text(m, e->keys[i].attr.s, src, S_QUOTED);
+        free(src);
     }
     em_map_end(m);
 }
 
-char *designio_save_string(const kp_design *d)
+static void save_sparse(em *m, const kp_entity *e)
+{
+    if (!e->nsparse)
+        return;
+    em_key(m, "sparse");
+    em_map(m, false);
+    for (size_t i = 0; i < e->nsparse; i++) {
+        const kp_sparse *s = &e->sparse[i];
+        if (s->kind == KP_SPARSE_SHARE) {
+            kv_num(m, s->attr.s, s->share);
+        } else {
+            sbuf t;
+            sbuf_init(&t);
+            syn_condition_text(&t, s);
+            kv_text(m, s->attr.s, t.s, S_QUOTED);
+            sbuf_free(&t);
+        }
+    }
+    em_map_end(m);
+}
+
+static void save_entity_ref(em *m, const kp_pattern *p)
+{
+    if (p->multi_form) {
+        /* even when empty: `entities: []` reads back as the multi-entity form */
+        em_key(m, "entities");
+        em_seq(m, true);
+        for (size_t i = 0; i < p->nentities; i++)
+            em_scalar(m, p->entities[i].s, S_TEXT);
+        em_seq_end(m);
+    } else if (p->nentities) {
+        kv_text(m, "entity", p->entities[0].s, S_TEXT);
+    }
+}
+
+static void save_by(em *m, const kp_pattern *p)
+{
+    if (!p->nby)
+        return;
+    em_key(m, "by");
+    em_seq(m, true);
+    for (size_t i = 0; i < p->nby; i++) {
+        sbuf s;
+        sbuf_init(&s);
+        sbuf_add(&s, "");
+        syn_by_text(&s, &p->by[i]);
+        em_scalar(m, s.s, S_TEXT);
+        sbuf_free(&s);
+    }
+    em_seq_end(m);
+}
+
+static void save_order(em *m, const kp_pattern *p)
+{
+    if (!p->order.s)
+        return;
+    /* "orderDate asc" reads the same as "orderDate"; the canonical form omits asc */
+    char *s = xasprintf("%s%s", p->order.s, p->order_desc ? " desc" : "");
+    kv_text(m, "order", s, S_TEXT);
+    free(s);
+}
+
+static void save_join(em *m, const kp_pattern *p)
+{
+    if (!p->njoin)
+        return;
+    em_key(m, "join");
+    em_map(m, true);
+    for (size_t i = 0; i < p->njoin; i++)
+        kv_text(m, p->join[i].to.s, p->join[i].from.s, S_TEXT);
+    em_map_end(m);
+}
+
+static void save_signals(em *m, const kp_decision *d)
+{
+    if (!d->nsignals)
+        return;
+    em_key(m, "signals");
+    em_seq(m, false);
+    for (size_t i = 0; i < d->nsignals; i++) {
+        char *s = signal_text(&d->signals[i]);
+        em_scalar(m, s, S_QUOTED);
+        free(s);
+    }
+    em_seq_end(m);
+}
+
+/* Writes a KP_F_CUSTOM field; false when the field is written as its kind says. */
+static bool save_custom(em *m, const kp_record *rec, size_t id, const void *r)
+{
+    if (rec == &kp_rec_attr) {
+        switch (id) {
+        case FA_SKEW: save_skew(m, r); return true;
+        case FA_VALUES: save_shares(m, r, false); return true;
+        case FA_WRITE_SHARES: save_shares(m, r, true); return true;
+        case FA_FORMAT: return false;
+        }
+    } else if (rec == &kp_rec_entity) {
+        switch (id) {
+        case FE_KEYS: save_keys(m, r); return true;
+        case FE_SPARSE: save_sparse(m, r); return true;
+        }
+    } else if (rec == &kp_rec_pattern) {
+        switch (id) {
+        case FP_ENTITY: save_entity_ref(m, r); return true;
+        case FP_ENTITIES: return true; /* written with entity */
+        case FP_BY: save_by(m, r); return true;
+        case FP_ORDER: save_order(m, r); return true;
+        case FP_JOIN: save_join(m, r); return true;
+        }
+    } else if (rec == &kp_rec_decision) {
+        switch (id) {
+        case FD_ALTERNATIVES: return false;
+        case FD_SIGNALS: save_signals(m, r); return true;
+        }
+    }
+    return false;
+}
+
+/* Writes a field as its kind says (nothing when it is not given). */
+static void save_field(em *m, const kp_field *f, const void *r)
+{
+    const void *p = kp_fcptr(r, f);
+    sstyle st = (f->flags & KP_F_QUOTED) ? S_QUOTED : (f->flags & KP_F_ID) ? S_ID : S_TEXT;
+    switch (f->kind) {
+    case KF_TEXT: kv_text(m, f->key, *(char *const *)p, st); break;
+    case KF_REF: kv_text(m, f->key, ((const kp_str *)p)->s, st); break;
+    case KF_NUM:
+        if (!((f->flags & KP_F_OMIT_ZERO) && *(const double *)p == 0))
+            kv_num(m, f->key, *(const double *)p);
+        break;
+    case KF_INT:
+        if (*(const int *)p >= 0)
+            kv_num(m, f->key, *(const int *)p);
+        break;
+    case KF_ENUM: {
+        int v = *(const int *)p;
+        if ((f->flags & KP_F_OMIT_DEFAULT) && v == 0)
+            break;
+        if ((f->flags & KP_F_GIVEN) && !*(const bool *)kp_fcptr(r, f + 1))
+            break;
+        kv_text(m, f->key, kp_word(f->words, v), S_TEXT);
+        break;
+    }
+    case KF_TRI:
+        if (*(const int *)p != KP_UNSET)
+            kv_bool(m, f->key, *(const int *)p == KP_TRUE);
+        break;
+    case KF_REFS: kv_strs(m, f->key, *(kp_str *const *)p, kp_fcount(r, f), st); break;
+    case KF_TEXTS: {
+        size_t n = kp_fcount(r, f);
+        if (!n)
+            break;
+        char *const *v = *(char **const *)p;
+        em_key(m, f->key);
+        em_seq(m, false);
+        for (size_t i = 0; i < n; i++)
+            em_scalar(m, v[i] ? v[i] : "", S_TEXT);
+        em_seq_end(m);
+        break;
+    }
+    case KF_REC:
+        em_key(m, f->key);
+        save_record(m, yrec_of(f->sub), p);
+        break;
+    case KF_RECS: {
+        size_t n = kp_fcount(r, f);
+        if (!n)
+            break;
+        const char *v = *(char *const *)p;
+        em_key(m, f->key);
+        em_seq(m, false);
+        for (size_t i = 0; i < n; i++)
+            save_record(m, yrec_of(f->sub), v + i * f->sub->size);
+        em_seq_end(m);
+        break;
+    }
+    default: break;
+    }
+}
+
+/* Writes the record as a map of its keyed fields, in table order. */
+static void save_record(em *m, const yrec *y, const void *r)
+{
+    const kp_record *rec = y->rec;
+    em_map(m, y->flow);
+    for (size_t i = 0; i < rec->n; i++) {
+        const kp_field *f = &rec->f[i];
+        if (!keyed(f))
+            continue;
+        if (!(f->flags & KP_F_CUSTOM) || !save_custom(m, rec, i, r))
+            save_field(m, f, r);
+    }
+    em_map_end(m);
+}
+
+char *designio_save(const kp_design *d, char **err)
 {
     em m;
-    sbuf_init(&m.out);
-    if (!yaml_emitter_initialize(&m.e))
-        util_die("libyaml emitter");
-    yaml_emitter_set_output(&m.e, em_write, &m.out);
-    yaml_emitter_set_unicode(&m.e, 1);
-    yaml_emitter_set_indent(&m.e, 2);
-    yaml_emitter_set_width(&m.e, 100);
-    yaml_emitter_set_break(&m.e, YAML_LN_BREAK);
-    yaml_event_t ev;
-    yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-    em_do(&m, &ev);
-    yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-    em_do(&m, &ev);
+    if (!yamlout_open(&m, 2, 100)) {
+        *err = xstrdup("cannot initialise the YAML emitter");
+        return NULL;
+    }
     em_map(&m, false);
-    em_key(&m, "keyplan");
-    char ver[16];
-    snprintf(ver, sizeof ver, "%d", d->version ? d->version : KP_FORMAT_VERSION);
-    em_scalar(&m, ver, S_RAW);
-    kv_text(&m, "name", d->name, S_TEXT);
-    kv_text(&m, "description", d->description, S_TEXT);
-    save_table(&m, &d->table);
-    if (d->nindexes) {
-        em_key(&m, "indexes");
-        em_seq(&m, false);
-        for (size_t i = 0; i < d->nindexes; i++)
-            save_index(&m, &d->indexes[i]);
-        em_seq_end(&m);
-    }
-    if (d->nattrs) {
-        em_key(&m, "attributes");
-        em_map(&m, false);
-        for (size_t i = 0; i < d->nattrs; i++)
-            save_attr(&m, &d->attrs[i]);
-        em_map_end(&m);
-    }
-    if (d->nentities) {
-        em_key(&m, "entities");
-        em_seq(&m, false);
-        for (size_t i = 0; i < d->nentities; i++)
-            save_entity(&m, &d->entities[i]);
-        em_seq_end(&m);
-    }
-    if (d->npatterns) {
-        em_key(&m, "patterns");
-        em_seq(&m, false);
-        for (size_t i = 0; i < d->npatterns; i++)
-            save_pattern(&m, &d->patterns[i]);
-        em_seq_end(&m);
-    }
-    if (d->nalerts) {
-        em_key(&m, "alerts");
-        em_seq(&m, false);
-        for (size_t i = 0; i < d->nalerts; i++) {
-            em_map(&m, true);
-            kv_text(&m, "name", d->alerts[i].name, S_TEXT);
-            kv_text(&m, "metric", d->alerts[i].metric, S_TEXT);
-            kv_text(&m, "when", d->alerts[i].when, S_TEXT);
-            em_map_end(&m);
+    for (size_t i = 0; i < kp_rec_design.n; i++) {
+        const kp_field *f = &kp_rec_design.f[i];
+        switch (i) {
+        case FW_VERSION: {
+            char ver[16];
+            snprintf(ver, sizeof ver, "%d", d->version ? d->version : KP_FORMAT_VERSION);
+            em_key(&m, f->key);
+            em_scalar(&m, ver, S_RAW);
+            break;
         }
-        em_seq_end(&m);
-    }
-    if (d->pricing.given)
-        save_pricing(&m, &d->pricing);
-    if (d->ndecisions) {
-        em_key(&m, "decisions");
-        em_seq(&m, false);
-        for (size_t i = 0; i < d->ndecisions; i++)
-            save_decision(&m, &d->decisions[i]);
-        em_seq_end(&m);
+        case FW_ATTRIBUTES:
+            if (!d->nattrs)
+                break;
+            em_key(&m, f->key);
+            em_map(&m, false);
+            for (size_t k = 0; k < d->nattrs; k++) {
+                const kp_attr *a = &d->attrs[k];
+                em_key(&m, a->name);
+                /* a flow map, unless it lists values */
+                yrec y = Y_ATTR;
+                y.flow = a->nvalues == 0;
+                save_record(&m, &y, a);
+            }
+            em_map_end(&m);
+            break;
+        case FW_PRICING:
+            if (d->pricing.given)
+                save_field(&m, f, d);
+            break;
+        default: save_field(&m, f, d); break;
+        }
     }
     em_map_end(&m);
-    yaml_document_end_event_initialize(&ev, 1);
-    em_do(&m, &ev);
-    yaml_stream_end_event_initialize(&ev);
-    em_do(&m, &ev);
-    yaml_emitter_flush(&m.e);
-    yaml_emitter_delete(&m.e);
-    return sbuf_steal(&m.out);
+    return yamlout_finish(&m, err);
+}
+
+char *designio_save_string(const kp_design *d)
+{
+    char *err = NULL;
+    char *text = designio_save(d, &err);
+    free(err);
+    return text;
 }
 
 bool designio_save_file(const kp_design *d, const char *path, kp_diags *diags)
 {
-    char *text = designio_save_string(d);
     char *err = NULL;
-    bool ok = fileio_write_atomic(path, text, strlen(text), &err);
+    char *text = designio_save(d, &err);
+    bool ok = text && fileio_write_atomic(path, text, strlen(text), &err);
     if (!ok) {
         if (!diags->file)
             diags->file = xstrdup(path);

@@ -1,0 +1,324 @@
+/* syntax.c - the parsers of the fields' text syntaxes (grammars in syntax.h). */
+#include "syntax.h"
+
+#include "fields.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPACE(c) isspace((unsigned char)(c))
+
+bool syn_number(const char *s, size_t len, unsigned flags, double *out)
+{
+    if (len == 0 || len > 60)
+        return false;
+    char buf[64];
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = s[i];
+        if (ch == '_' || (ch == ',' && (flags & SYN_NUM_COMMAS)))
+            continue;
+        if (!(isdigit((unsigned char)ch) || ch == '.' || ch == '-' || ch == '+' || ch == 'e' || ch == 'E'))
+            return false;
+        buf[k++] = ch;
+    }
+    buf[k] = '\0';
+    if (!k)
+        return false;
+    char *end;
+    double v = strtod(buf, &end);
+    if (*end || end == buf || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+void syn_by_text(sbuf *b, const kp_by *by)
+{
+    sbuf_add(b, by->attr.s ? by->attr.s : "");
+    if (by->value)
+        sbuf_printf(b, "=%s", by->value);
+}
+
+void syn_join_text(sbuf *b, const kp_join *j)
+{
+    sbuf_printf(b, "%s=%s", j->to.s ? j->to.s : "", j->from.s ? j->from.s : "");
+}
+
+void syn_condition_text(sbuf *b, const kp_sparse *s)
+{
+    sbuf_printf(b, "%s %s %s", s->cond_attr.s ? s->cond_attr.s : "", kp_word(&kp_words_cond_op, (int)s->op),
+                s->op == KP_COND_IN ? "[" : "");
+    for (size_t i = 0; i < s->nvalues; i++)
+        sbuf_printf(b, "%s%s", i ? ", " : "", s->values[i].s ? s->values[i].s : "");
+    if (s->op == KP_COND_IN)
+        sbuf_add(b, "]");
+}
+
+const char *syn_number_text(double v, char *buf, size_t n)
+{
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, n, "%.0f", v);
+        if (!strcmp(buf, "-0"))
+            snprintf(buf, n, "0");
+        return buf;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
+void syn_trim(const char *s, size_t len, size_t *a, size_t *z)
+{
+    size_t i = 0, j = len;
+    while (i < j && SPACE(s[i]))
+        i++;
+    while (j > i && SPACE(s[j - 1]))
+        j--;
+    *a = i, *z = j;
+}
+
+size_t syn_split(const char *s, size_t len, const char *seps, syn_span **out)
+{
+    syn_span *v = NULL;
+    size_t n = 0, cap = 0;
+    size_t i = 0;
+    for (;;) {
+        size_t j = i;
+        while (j < len && !strchr(seps, s[j]))
+            j++;
+        size_t a, z;
+        syn_trim(s + i, j - i, &a, &z);
+        if (z > a) {
+            VEC_GROW(v, n, cap);
+            v[n++] = (syn_span){i + a, z - a};
+        }
+        if (j >= len)
+            break;
+        i = j + 1;
+    }
+    *out = v;
+    return n;
+}
+
+bool syn_by_parse(const char *s, size_t len, syn_by *out, const char **err)
+{
+    memset(out, 0, sizeof *out);
+    const char *eq = memchr(s, '=', len);
+    size_t alen = eq ? (size_t)(eq - s) : len;
+    size_t a, z;
+    syn_trim(s, alen, &a, &z);
+    out->attr = (syn_span){a, z - a};
+    if (z == a) {
+        *err = "names no attribute";
+        return false;
+    }
+    if (eq) {
+        size_t v0 = alen + 1;
+        syn_trim(s + v0, len - v0, &a, &z);
+        out->has_value = true;
+        out->value = (syn_span){v0 + a, z - a};
+        if (z == a) {
+            *err = "has no value after '='";
+            return false;
+        }
+    }
+    return true;
+}
+
+/* true when s[0..n) is `word` in any ASCII case */
+static bool word_ci(const char *s, size_t n, const char *word)
+{
+    if (n != strlen(word))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)s[i]) != word[i])
+            return false;
+    return true;
+}
+
+bool syn_order_parse(const char *s, size_t len, syn_span *attr, bool *desc)
+{
+    size_t a0, a1;
+    syn_trim(s, len, &a0, &a1);
+    size_t sp = a0;
+    while (sp < a1 && !SPACE(s[sp]))
+        sp++;
+    size_t d0, d1;
+    syn_trim(s + sp, a1 - sp, &d0, &d1);
+    const char *dir = s + sp + d0;
+    size_t dl = d1 - d0;
+    *attr = (syn_span){a0, sp - a0};
+    *desc = false;
+    if (sp == a0)
+        return false;
+    if (word_ci(dir, dl, "desc"))
+        *desc = true;
+    else if (dl && !word_ci(dir, dl, "asc"))
+        return false;
+    return true;
+}
+
+bool syn_join_parse(const char *s, size_t len, syn_span *to, syn_span *from)
+{
+    const char *eq = memchr(s, '=', len);
+    if (!eq)
+        return false;
+    size_t tl = (size_t)(eq - s), a, z;
+    syn_trim(s, tl, &a, &z);
+    *to = (syn_span){a, z - a};
+    syn_trim(s + tl + 1, len - tl - 1, &a, &z);
+    *from = (syn_span){tl + 1 + a, z - a};
+    return true;
+}
+
+/* The end of the name starting at s[i]: [A-Za-z0-9_.-] and non-ASCII bytes. */
+static size_t scan_name(const char *s, size_t len, size_t i)
+{
+    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.' ||
+                       (unsigned char)s[i] >= 0x80))
+        i++;
+    return i;
+}
+
+static size_t skip_space(const char *s, size_t len, size_t i)
+{
+    while (i < len && SPACE(s[i]))
+        i++;
+    return i;
+}
+
+/* An operator: the longest first where one is the start of another. */
+typedef struct op_word {
+    const char *text;
+    int value;
+} op_word;
+
+static const op_word COND_OPS[] = {{"!=", KP_COND_NE}, {"==", KP_COND_EQ}, {"=", KP_COND_EQ}};
+static const op_word SIGNAL_OPS[] = {{">=", KP_CMP_GE}, {"<=", KP_CMP_LE}, {"==", KP_CMP_EQ}, {"!=", KP_CMP_NE},
+                                     {">", KP_CMP_GT},  {"<", KP_CMP_LT},  {"=", KP_CMP_EQ}};
+
+/* The operator at s[*i] (advancing *i past it), or -1. */
+static int scan_op(const char *s, size_t len, size_t *i, const op_word *ops, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        size_t l = strlen(ops[k].text);
+        if (*i + l <= len && !memcmp(s + *i, ops[k].text, l)) {
+            *i += l;
+            return ops[k].value;
+        }
+    }
+    return -1;
+}
+
+void syn_cond_free(syn_cond *c)
+{
+    free(c->values);
+    c->values = NULL;
+    c->nvalues = 0;
+}
+
+static bool cond_fail(syn_cond *c, const char **err, size_t *err_at, const char *what, size_t at)
+{
+    syn_cond_free(c);
+    *err = what;
+    *err_at = at;
+    return false;
+}
+
+static void cond_add(syn_cond *c, size_t *cap, size_t at, size_t len)
+{
+    VEC_GROW(c->values, c->nvalues, *cap);
+    c->values[c->nvalues++] = (syn_span){at, len};
+}
+
+bool syn_condition_parse(const char *s, size_t len, syn_cond *out, const char **err, size_t *err_at)
+{
+    memset(out, 0, sizeof *out);
+    size_t a0 = skip_space(s, len, 0);
+    size_t i = scan_name(s, len, a0);
+    if (i == a0)
+        return cond_fail(out, err, err_at, "expected an attribute name first", a0);
+    size_t a1 = i;
+    out->attr = (syn_span){a0, a1 - a0};
+    i = skip_space(s, len, i);
+    int op = scan_op(s, len, &i, COND_OPS, sizeof COND_OPS / sizeof *COND_OPS);
+    if (op >= 0)
+        out->op = (kp_cond_op)op;
+    else if (i + 2 < len && s[i] == 'i' && s[i + 1] == 'n' && (SPACE(s[i + 2]) || s[i + 2] == '[') && i > a1)
+        out->op = KP_COND_IN, i += 2;
+    else
+        return cond_fail(out, err, err_at, "expected '=', '!=' or 'in' after the attribute", i);
+    size_t cap = 0;
+    if (out->op != KP_COND_IN) {
+        size_t v0, v1;
+        syn_trim(s + i, len - i, &v0, &v1);
+        if (v1 == v0)
+            return cond_fail(out, err, err_at, "expected a value after the operator", i);
+        cond_add(out, &cap, i + v0, v1 - v0);
+        return true;
+    }
+    i = skip_space(s, len, i);
+    size_t end = len;
+    if (i < len && s[i] == '[') {
+        if (s[len - 1] != ']')
+            return cond_fail(out, err, err_at, "expected a list in brackets after 'in': status in [a, b]", i);
+        i++;
+        end = len - 1;
+    } else if (i >= len) {
+        return cond_fail(out, err, err_at, "expected a list in brackets after 'in': status in [a, b]", i);
+    }
+    while (i <= end) {
+        size_t j = i;
+        while (j < end && s[j] != ',')
+            j++;
+        size_t v0, v1;
+        syn_trim(s + i, j - i, &v0, &v1);
+        if (v1 == v0)
+            return cond_fail(out, err, err_at, "expected a value between the commas of the list", i);
+        cond_add(out, &cap, i + v0, v1 - v0);
+        i = j + 1;
+        if (j == end)
+            break;
+    }
+    return true;
+}
+
+bool syn_signal_parse(const char *s, size_t len, syn_signal *out, const char **err, size_t *err_at)
+{
+    memset(out, 0, sizeof *out);
+    size_t m = skip_space(s, len, 0);
+    size_t p = scan_name(s, len, m);
+    if (p == m) {
+        *err = "expected a metric such as pattern.5.rate, then an operator and a number";
+        *err_at = m;
+        return false;
+    }
+    out->metric = (syn_span){m, p - m};
+    p = skip_space(s, len, p);
+    int cmp = scan_op(s, len, &p, SIGNAL_OPS, sizeof SIGNAL_OPS / sizeof *SIGNAL_OPS);
+    if (cmp >= 0)
+        out->cmp = (kp_cmp)cmp;
+    else {
+        *err = "expected an operator (>, >=, <, <=, ==, !=) after the metric";
+        *err_at = p;
+        return false;
+    }
+    size_t n0 = p = skip_space(s, len, p);
+    while (p < len && (isdigit((unsigned char)s[p]) || strchr(".,_+-eE", s[p])))
+        p++;
+    size_t n1 = p;
+    p = skip_space(s, len, p);
+    if (n1 == n0 || p < len || !syn_number(s + n0, n1 - n0, SYN_NUM_COMMAS, &out->value)) {
+        *err = "expected a number after the operator, and nothing after it";
+        *err_at = n0;
+        return false;
+    }
+    return true;
+}

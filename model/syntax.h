@@ -1,0 +1,87 @@
+/* syntax.h - one parser per text syntax of a design's fields, shared by the YAML loader, the
+ * editor's cells and the CSV importer. Each works on (text, len), allocates nothing unless said,
+ * and answers with byte offsets into the text (a syn_span per part found, the offset of a
+ * problem), so that the YAML loader turns them into line:column and the others into their
+ * own messages. Problems are static strings.
+ *
+ * Grammars (ws = white space as isspace says; text around is trimmed by the parsers unless said):
+ *   number    := [+-] digits [. digits] [(e|E) [+-] digits]   ("5.", ".5" too), '_' anywhere
+ *                ignored (1_000); ',' ignored too with SYN_NUM_COMMAS (100,000); finite; no ws
+ *   by        := attr [ "=" value ]          attr and value trimmed, neither empty
+ *   order     := attr [ ws+ ("asc" | "desc") ]   the direction in any case; attr has no ws
+ *   join      := to "=" from                 both trimmed (may be empty)
+ *   condition := attr ws* op values         attr of [A-Za-z0-9_.-] and non-ASCII bytes
+ *                op "=" | "==" | "!=" with one value (the rest, trimmed, may hold commas),
+ *                or "in" (after ws) with "[a, b]" or "a, b" (each element trimmed, none empty)
+ *   signal    := metric ws* cmp ws* number   metric of [A-Za-z0-9._-] and non-ASCII bytes, cmp
+ *                one of > >= < <= == = != (= reads as ==), number with SYN_NUM_COMMAS */
+#ifndef KP_SYNTAX_H
+#define KP_SYNTAX_H
+
+#include "design.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct syn_span {
+    size_t at, len;
+} syn_span;
+
+enum { SYN_NUM_COMMAS = 1 };
+
+/* The whole text as a number (no white space around). false when it is not one. */
+bool syn_number(const char *s, size_t len, unsigned flags, double *out);
+
+/* The shortest decimal text that reads back (syn_number, strtod) as exactly v: whole numbers
+ * below 1e15 without a point ("-0" as "0"), others with up to 17 significant digits. buf holds
+ * at least 32 bytes; returns buf. */
+const char *syn_number_text(double v, char *buf, size_t n);
+
+/* Appends a `by` element ("status=paid") or a `join` element ("to=from") as the parsers read it. */
+void syn_by_text(sbuf *b, const kp_by *by);
+void syn_join_text(sbuf *b, const kp_join *j);
+/* Appends a sparse rule's condition regenerated from its fields: "status = x", "status != x",
+ * "status in [a, b]". */
+void syn_condition_text(sbuf *b, const kp_sparse *s);
+
+/* Trims white space: *a and *z become the offsets of the first and past the last kept byte. */
+void syn_trim(const char *s, size_t len, size_t *a, size_t *z);
+
+/* Splits at any byte of `seps`, trimming each element and dropping empty ones. Returns the
+ * count; *out (caller frees; NULL when none) holds the spans. */
+size_t syn_split(const char *s, size_t len, const char *seps, syn_span **out);
+
+/* A `by` element. false with *err when the attribute (or, after "=", the value) is empty. */
+typedef struct syn_by {
+    syn_span attr;
+    bool has_value;
+    syn_span value;
+} syn_by;
+bool syn_by_parse(const char *s, size_t len, syn_by *out, const char **err);
+
+/* An `order`. false when there is no attribute, or something other than asc or desc after it. */
+bool syn_order_parse(const char *s, size_t len, syn_span *attr, bool *desc);
+
+/* A `join` element. false when there is no "=". */
+bool syn_join_parse(const char *s, size_t len, syn_span *to, syn_span *from);
+
+/* A sparse condition. On success out->values (caller frees with syn_cond_free) holds one span
+ * per value. On failure *err and *err_at (an offset into s) say what and where; nothing to free. */
+typedef struct syn_cond {
+    syn_span attr;
+    kp_cond_op op;
+    syn_span *values;
+    size_t nvalues;
+} syn_cond;
+bool syn_condition_parse(const char *s, size_t len, syn_cond *out, const char **err, size_t *err_at);
+void syn_cond_free(syn_cond *c);
+
+/* A signal. false with *err and *err_at on a malformed one. */
+typedef struct syn_signal {
+    syn_span metric;
+    kp_cmp cmp;
+    double value;
+} syn_signal;
+bool syn_signal_parse(const char *s, size_t len, syn_signal *out, const char **err, size_t *err_at);
+
+#endif

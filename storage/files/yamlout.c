@@ -1,0 +1,116 @@
+/* yamlout.c - the one wrapper around libyaml's emitter. */
+#include "yamlout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int write_cb(void *data, unsigned char *buf, size_t size)
+{
+    sbuf_addn(&((yamlout *)data)->out, (const char *)buf, size);
+    return 1;
+}
+
+static void fail(yamlout *o, const char *what)
+{
+    if (!o->failed)
+        o->problem = xstrdup(what);
+    o->failed = true;
+}
+
+/* Emits an initialised event (libyaml takes ownership, also on failure). */
+static void emit(yamlout *o, yaml_event_t *ev)
+{
+    if (o->failed) {
+        yaml_event_delete(ev);
+        return;
+    }
+    if (!yaml_emitter_emit(&o->e, ev))
+        fail(o, o->e.problem ? o->e.problem : "the YAML emitter failed");
+}
+
+bool yamlout_open(yamlout *o, int indent, int width)
+{
+    memset(o, 0, sizeof *o);
+    sbuf_init(&o->out);
+    if (!yaml_emitter_initialize(&o->e))
+        return false;
+    yaml_emitter_set_output(&o->e, write_cb, o);
+    yaml_emitter_set_unicode(&o->e, 1);
+    yaml_emitter_set_indent(&o->e, indent ? indent : 2);
+    yaml_emitter_set_width(&o->e, width);
+    yaml_emitter_set_break(&o->e, YAML_LN_BREAK);
+    yaml_event_t ev;
+    yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+    emit(o, &ev);
+    yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+    emit(o, &ev);
+    return true;
+}
+
+void yamlout_scalar(yamlout *o, const char *s, yaml_scalar_style_t style)
+{
+    if (o->failed)
+        return;
+    if (!s)
+        s = "";
+    yaml_event_t ev;
+    if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, style)) {
+        fail(o, "a scalar that is not UTF-8 text");
+        return;
+    }
+    emit(o, &ev);
+}
+
+void yamlout_map(yamlout *o, bool flow)
+{
+    yaml_event_t ev;
+    yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+    emit(o, &ev);
+}
+
+void yamlout_map_end(yamlout *o)
+{
+    yaml_event_t ev;
+    yaml_mapping_end_event_initialize(&ev);
+    emit(o, &ev);
+}
+
+void yamlout_seq(yamlout *o, bool flow)
+{
+    yaml_event_t ev;
+    yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+    emit(o, &ev);
+}
+
+void yamlout_seq_end(yamlout *o)
+{
+    yaml_event_t ev;
+    yaml_sequence_end_event_initialize(&ev);
+    emit(o, &ev);
+}
+
+void yamlout_free(yamlout *o)
+{
+    yaml_emitter_delete(&o->e);
+    sbuf_free(&o->out);
+    free(o->problem);
+    memset(o, 0, sizeof *o);
+}
+
+char *yamlout_finish(yamlout *o, char **err)
+{
+    yaml_event_t ev;
+    yaml_document_end_event_initialize(&ev, 1);
+    emit(o, &ev);
+    yaml_stream_end_event_initialize(&ev);
+    emit(o, &ev);
+    if (!o->failed && !yaml_emitter_flush(&o->e))
+        fail(o, o->e.problem ? o->e.problem : "the YAML emitter failed");
+    char *text = NULL;
+    if (o->failed)
+        *err = xasprintf("YAML emitter: %s", o->problem);
+    else
+        text = sbuf_steal(&o->out);
+    yamlout_free(o);
+    return text;
+}

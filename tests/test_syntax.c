@@ -1,0 +1,350 @@
+/* test_syntax.c - the fields' text syntaxes (model/syntax.h), table-driven: each row an input,
+ * whether it parses, and the byte offsets of what was found (or of the problem). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "syntax.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void span_is(const char *s, syn_span sp, size_t at, const char *text)
+{
+    assert_int_equal(sp.at, at);
+    assert_int_equal(sp.len, strlen(text));
+    assert_memory_equal(s + sp.at, text, sp.len);
+}
+
+/* ---- numbers ------------------------------------------------------------------------------ */
+
+static const struct {
+    const char *in;
+    unsigned flags;
+    bool ok;
+    double v;
+} numbers[] = {
+    {"0", 0, true, 0},        {"42", 0, true, 42},          {"-5", 0, true, -5},      {"+2.5", 0, true, 2.5},
+    {"1e3", 0, true, 1000},   {"5.", 0, true, 5},           {".5", 0, true, 0.5},     {"1_000", 0, true, 1000},
+    {"100,000", SYN_NUM_COMMAS, true, 100000},              {"100,000", 0, false, 0}, {"", 0, false, 0},
+    {"_", 0, false, 0},       {"1e", 0, false, 0},          {"1.2.3", 0, false, 0},   {"0x10", 0, false, 0},
+    {"inf", 0, false, 0},     {"nan", 0, false, 0},         {" 5", 0, false, 0},      {"5 ", 0, false, 0},
+    {"1e999", 0, false, 0},   {"many", 0, false, 0},
+};
+
+static void test_numbers(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++) {
+        double v = -1;
+        bool ok = syn_number(numbers[i].in, strlen(numbers[i].in), numbers[i].flags, &v);
+        if (ok != numbers[i].ok)
+            fail_msg("'%s': expected %s", numbers[i].in, numbers[i].ok ? "a number" : "a refusal");
+        if (ok)
+            assert_true(v == numbers[i].v);
+    }
+}
+
+/* ---- by ----------------------------------------------------------------------------------- */
+
+static const struct {
+    const char *in;
+    bool ok;
+    size_t attr_at;
+    const char *attr;
+    const char *value; /* NULL when none */
+    size_t value_at;
+} bys[] = {
+    {"customerId", true, 0, "customerId", NULL, 0},
+    {"  customerId ", true, 2, "customerId", NULL, 0},
+    {"status=paid", true, 0, "status", "paid", 7},
+    {"status = pending-shipment", true, 0, "status", "pending-shipment", 9},
+    {"a=b=c", true, 0, "a", "b=c", 2},
+    {"=paid", false, 0, "", NULL, 0},
+    {"  ", false, 2, "", NULL, 0},
+    {"status=", false, 0, "status", "", 7},
+    {"status=  ", false, 0, "status", "", 9},
+};
+
+static void test_by(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof bys / sizeof *bys; i++) {
+        syn_by b;
+        const char *err = NULL;
+        bool ok = syn_by_parse(bys[i].in, strlen(bys[i].in), &b, &err);
+        if (ok != bys[i].ok)
+            fail_msg("by '%s': expected %s", bys[i].in, bys[i].ok ? "success" : "failure");
+        span_is(bys[i].in, b.attr, bys[i].attr_at, bys[i].attr);
+        assert_int_equal(b.has_value, bys[i].value != NULL);
+        if (bys[i].value)
+            span_is(bys[i].in, b.value, bys[i].value_at, bys[i].value);
+        if (!ok)
+            assert_non_null(err);
+    }
+}
+
+/* ---- order -------------------------------------------------------------------------------- */
+
+static const struct {
+    const char *in;
+    bool ok;
+    size_t at;
+    const char *attr;
+    bool desc;
+} orders[] = {
+    {"orderDate", true, 0, "orderDate", false},
+    {"orderDate desc", true, 0, "orderDate", true},
+    {"orderDate asc", true, 0, "orderDate", false},
+    {"  orderDate   desc  ", true, 2, "orderDate", true},
+    {"orderDate\tdesc", true, 0, "orderDate", true},
+    {"orderDate DESC", true, 0, "orderDate", true},
+    {"orderDate Asc", true, 0, "orderDate", false},
+    {"fecha", true, 0, "fecha", false},
+    {"desc", true, 0, "desc", false},
+    {"orderDate down", false, 0, "orderDate", false},
+    {"orderDate desc extra", false, 0, "orderDate", false},
+    {"a b", false, 0, "a", false},
+    {"", false, 0, "", false},
+    {"   ", false, 3, "", false},
+};
+
+static void test_order(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof orders / sizeof *orders; i++) {
+        syn_span at;
+        bool desc = true;
+        bool ok = syn_order_parse(orders[i].in, strlen(orders[i].in), &at, &desc);
+        if (ok != orders[i].ok)
+            fail_msg("order '%s': expected %s", orders[i].in, orders[i].ok ? "success" : "failure");
+        span_is(orders[i].in, at, orders[i].at, orders[i].attr);
+        if (ok)
+            assert_int_equal(desc, orders[i].desc);
+    }
+}
+
+/* ---- join --------------------------------------------------------------------------------- */
+
+static const struct {
+    const char *in;
+    bool ok;
+    size_t to_at;
+    const char *to;
+    size_t from_at;
+    const char *from;
+} joins[] = {
+    {"username=followingUsername", true, 0, "username", 9, "followingUsername"},
+    {" a = b ", true, 1, "a", 5, "b"},
+    {"a=", true, 0, "a", 2, ""},
+    {"username", false, 0, "", 0, ""},
+};
+
+static void test_join(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof joins / sizeof *joins; i++) {
+        syn_span to, from;
+        bool ok = syn_join_parse(joins[i].in, strlen(joins[i].in), &to, &from);
+        assert_int_equal(ok, joins[i].ok);
+        if (!ok)
+            continue;
+        span_is(joins[i].in, to, joins[i].to_at, joins[i].to);
+        span_is(joins[i].in, from, joins[i].from_at, joins[i].from);
+    }
+}
+
+/* ---- sparse conditions ---------------------------------------------------------------------- */
+
+static const struct {
+    const char *in;
+    bool ok;
+    kp_cond_op op;
+    size_t attr_at;
+    const char *attr;
+    size_t nvalues;
+    size_t at[3];
+    const char *values[3];
+    size_t err_at; /* on failure */
+} conds[] = {
+    {"status = pending-shipment", true, KP_COND_EQ, 0, "status", 1, {9}, {"pending-shipment"}, 0},
+    {"status == x", true, KP_COND_EQ, 0, "status", 1, {10}, {"x"}, 0},
+    {"status=x", true, KP_COND_EQ, 0, "status", 1, {7}, {"x"}, 0},
+    {"status != delivered", true, KP_COND_NE, 0, "status", 1, {10}, {"delivered"}, 0},
+    {"status = a, b", true, KP_COND_EQ, 0, "status", 1, {9}, {"a, b"}, 0},
+    {"  estado = pagado", true, KP_COND_EQ, 2, "estado", 1, {11}, {"pagado"}, 0},
+    {"status in [paid, pending-shipment]", true, KP_COND_IN, 0, "status", 2, {11, 17}, {"paid", "pending-shipment"}, 0},
+    {"status in[a]", true, KP_COND_IN, 0, "status", 1, {10}, {"a"}, 0},
+    {"status in a, b", true, KP_COND_IN, 0, "status", 2, {10, 13}, {"a", "b"}, 0},
+    {"status ~ open", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 7},
+    {"= x", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 0},
+    {"status =  ", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 8},
+    {"status in [a, , b]", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 13},
+    {"status in [a", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 10},
+    {"status in ", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 10},
+    {"statusin [a]", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 9},
+};
+
+static void test_condition(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof conds / sizeof *conds; i++) {
+        syn_cond c;
+        const char *err = NULL;
+        size_t at = 999;
+        bool ok = syn_condition_parse(conds[i].in, strlen(conds[i].in), &c, &err, &at);
+        if (ok != conds[i].ok)
+            fail_msg("condition '%s': expected %s (%s)", conds[i].in, conds[i].ok ? "success" : "failure",
+                     err ? err : "");
+        if (!ok) {
+            assert_non_null(err);
+            if (at != conds[i].err_at)
+                fail_msg("condition '%s': problem at %zu, expected %zu", conds[i].in, at, conds[i].err_at);
+            continue;
+        }
+        assert_int_equal(c.op, conds[i].op);
+        span_is(conds[i].in, c.attr, conds[i].attr_at, conds[i].attr);
+        assert_int_equal(c.nvalues, conds[i].nvalues);
+        for (size_t k = 0; k < c.nvalues; k++)
+            span_is(conds[i].in, c.values[k], conds[i].at[k], conds[i].values[k]);
+        syn_cond_free(&c);
+    }
+}
+
+/* ---- signals ------------------------------------------------------------------------------ */
+
+static const struct {
+    const char *in;
+    bool ok;
+    size_t metric_at;
+    const char *metric;
+    kp_cmp cmp;
+    double value;
+    size_t err_at;
+} signals_[] = {
+    {"pattern.5.rate > 50", true, 0, "pattern.5.rate", KP_CMP_GT, 50, 0},
+    {"  entity.Order.count >= 100,000", true, 2, "entity.Order.count", KP_CMP_GE, 100000, 0},
+    {"index.GSI1.wcu<=1_000", true, 0, "index.GSI1.wcu", KP_CMP_LE, 1000, 0},
+    {"pattern.1.latency < 20 ", true, 0, "pattern.1.latency", KP_CMP_LT, 20, 0},
+    {"pattern.1.rate = 5", true, 0, "pattern.1.rate", KP_CMP_EQ, 5, 0},
+    {"pattern.1.rate == 5", true, 0, "pattern.1.rate", KP_CMP_EQ, 5, 0},
+    {"pattern.1.rate != -2.5", true, 0, "pattern.1.rate", KP_CMP_NE, -2.5, 0},
+    {"> 5", false, 0, "", KP_CMP_GT, 0, 0},
+    {"pattern.1.rate 5", false, 0, "", KP_CMP_GT, 0, 15},
+    {"pattern.1.rate >> 5", false, 0, "", KP_CMP_GT, 0, 16},
+    {"pattern.1.rate > 5 per s", false, 0, "", KP_CMP_GT, 0, 17},
+    {"pattern.1.rate >", false, 0, "", KP_CMP_GT, 0, 16},
+};
+
+static void test_signal(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof signals_ / sizeof *signals_; i++) {
+        syn_signal g;
+        const char *err = NULL;
+        size_t at = 999;
+        bool ok = syn_signal_parse(signals_[i].in, strlen(signals_[i].in), &g, &err, &at);
+        if (ok != signals_[i].ok)
+            fail_msg("signal '%s': expected %s", signals_[i].in, signals_[i].ok ? "success" : "failure");
+        if (!ok) {
+            assert_non_null(err);
+            if (at != signals_[i].err_at)
+                fail_msg("signal '%s': problem at %zu, expected %zu", signals_[i].in, at, signals_[i].err_at);
+            continue;
+        }
+        span_is(signals_[i].in, g.metric, signals_[i].metric_at, signals_[i].metric);
+        assert_int_equal(g.cmp, signals_[i].cmp);
+        assert_true(g.value == signals_[i].value);
+    }
+}
+
+/* ---- lists -------------------------------------------------------------------------------- */
+
+static void test_split(void **state)
+{
+    (void)state;
+    const char *s = " a, b ;; c+d ,";
+    syn_span *v;
+    size_t n = syn_split(s, strlen(s), ",;+", &v);
+    assert_int_equal(n, 4);
+    span_is(s, v[0], 1, "a");
+    span_is(s, v[1], 4, "b");
+    span_is(s, v[2], 9, "c");
+    span_is(s, v[3], 11, "d");
+    free(v);
+    n = syn_split("  ", 2, ",", &v);
+    assert_int_equal(n, 0);
+    assert_null(v);
+}
+
+/* ---- the texts the parsers read back ------------------------------------------------------ */
+
+static const struct {
+    double v;
+    const char *text;
+} number_texts[] = {
+    {0, "0"}, {-0.0, "0"}, {42, "42"}, {2.5, "2.5"}, {0.1, "0.1"}, {1234567.891, "1234567.891"},
+    {0.0009, "0.0009"}, {1e-05, "1e-05"}, {1e15, "1e+15"}, {-3.25, "-3.25"}, {1.0 / 3, "0.3333333333333333"},
+};
+
+static void test_texts(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof number_texts / sizeof *number_texts; i++) {
+        char buf[32];
+        assert_string_equal(syn_number_text(number_texts[i].v, buf, sizeof buf), number_texts[i].text);
+        double back;
+        assert_true(syn_number(buf, strlen(buf), 0, &back));
+        assert_true(back == number_texts[i].v);
+    }
+    kp_str vals[2] = {{"paid", {0, 0}}, {"pending-shipment", {0, 0}}};
+    const struct {
+        kp_cond_op op;
+        size_t n;
+        const char *text;
+    } conds_[] = {
+        {KP_COND_EQ, 1, "status = paid"},
+        {KP_COND_NE, 1, "status != paid"},
+        {KP_COND_IN, 2, "status in [paid, pending-shipment]"},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        kp_sparse sp = {.cond_attr = {"status", {0, 0}}, .op = conds_[i].op, .values = vals, .nvalues = conds_[i].n};
+        sbuf b;
+        sbuf_init(&b);
+        syn_condition_text(&b, &sp);
+        assert_string_equal(b.s, conds_[i].text);
+        syn_cond c;
+        const char *err;
+        size_t at;
+        assert_true(syn_condition_parse(b.s, b.len, &c, &err, &at));
+        assert_int_equal(c.op, conds_[i].op);
+        assert_int_equal(c.nvalues, conds_[i].n);
+        syn_cond_free(&c);
+        sbuf_free(&b);
+    }
+    kp_by by[2] = {{{"customerId", {0, 0}}, NULL}, {{"status", {0, 0}}, "paid"}};
+    kp_join join = {{"username", {0, 0}}, {"followingUsername", {0, 0}}};
+    sbuf b;
+    sbuf_init(&b);
+    syn_by_text(&b, &by[0]);
+    sbuf_add(&b, " ");
+    syn_by_text(&b, &by[1]);
+    sbuf_add(&b, " ");
+    syn_join_text(&b, &join);
+    assert_string_equal(b.s, "customerId status=paid username=followingUsername");
+    sbuf_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_numbers), cmocka_unit_test(test_by),        cmocka_unit_test(test_order),
+        cmocka_unit_test(test_join),    cmocka_unit_test(test_condition), cmocka_unit_test(test_signal),
+        cmocka_unit_test(test_split),   cmocka_unit_test(test_texts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
