@@ -23,7 +23,6 @@
  * 10. `streams:` and `pitr:` are both said explicitly (indexes are always costed);
  * 11. every search / aggregate / adhoc pattern is `served_by` something. */
 #include "analysis_stages.h"
-#include "distrib.h"
 #include "namemap.h"
 
 #include <ctype.h>
@@ -86,39 +85,38 @@ static bool pattern_supplies(const kp_pattern *p, const char *name)
 }
 
 /* true when p supplies the base table's partition key of its first entity. */
-/* The design's attributes and entities by name, the last of a name winning (as
- * distrib_map_design answers): each map is filled from the last element to the first, and a
- * namemap keeps the first position put. */
+/* The design's attributes and entities by name, the last of a name winning: each map is filled
+ * from the last element to the first, and a namemap keeps the first position put. */
 typedef struct cnames {
-    namemap *attrs, *ents;
+    namemap attrs, ents;
 } cnames;
 
 static void cnames_init(cnames *n, const kp_design *d)
 {
-    n->attrs = namemap_new(d->nattrs);
+    namemap_init(&n->attrs, d->nattrs);
     for (size_t i = d->nattrs; i-- > 0;)
-        namemap_put(n->attrs, d->attrs[i].name, i);
-    n->ents = namemap_new(d->nentities);
+        namemap_put(&n->attrs, d->attrs[i].name, i);
+    namemap_init(&n->ents, d->nentities);
     for (size_t i = d->nentities; i-- > 0;)
-        namemap_put(n->ents, d->entities[i].name, i);
+        namemap_put(&n->ents, d->entities[i].name, i);
 }
 
 static void cnames_free(cnames *n)
 {
-    namemap_free(n->attrs);
-    namemap_free(n->ents);
+    namemap_free(&n->attrs);
+    namemap_free(&n->ents);
 }
 
 static const kp_attr *cn_attr(const cnames *n, const kp_design *d, const char *name)
 {
     size_t i;
-    return namemap_get(n->attrs, name, &i) ? &d->attrs[i] : NULL;
+    return namemap_get(&n->attrs, name, &i) ? &d->attrs[i] : NULL;
 }
 
 static const kp_entity *cn_entity(const cnames *n, const kp_design *d, const char *name)
 {
     size_t i;
-    return namemap_get(n->ents, name, &i) ? &d->entities[i] : NULL;
+    return namemap_get(&n->ents, name, &i) ? &d->entities[i] : NULL;
 }
 
 static bool binds_table_pk(const kp_design *d, const cnames *names, const kp_pattern *p,

@@ -42,7 +42,6 @@
  *   `distinct` (heat assumed one value per item). */
 #include "analysis_stages.h"
 #include "capacity.h"
-#include "distrib.h"
 #include "namemap.h"
 
 #include <ctype.h>
@@ -54,29 +53,6 @@
 #include <string.h>
 
 /* ---- messages ------------------------------------------------------------------------ */
-
-typedef struct mbuf {
-    char *s;
-    size_t len, cap;
-    char inl[320];
-} mbuf;
-
-static void mb_addn(mbuf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap * 2;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *ns = xmalloc(cap);
-        memcpy(ns, b->s, b->len);
-        if (b->s != b->inl)
-            free(b->s);
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-}
 
 /* printf's %.1f of v into buf (48 bytes). v x 10 is rounded to an integer unless it lies near a
  * half (where the product's own rounding could matter): those go to printf. */
@@ -107,60 +83,53 @@ static char *fmsg(const char *fmt, ...)
     va_list ap, ap2;
     va_start(ap, fmt);
     va_copy(ap2, ap);
-    mbuf b;
-    b.s = b.inl;
-    b.len = 0;
-    b.cap = sizeof b.inl;
+    char inl[320];
+    sbuf b;
+    sbuf_init_in(&b, inl, sizeof inl);
     bool ok = true;
     for (const char *f = fmt; *f && ok;) {
         const char *pc = strchr(f, '%');
         if (!pc) {
-            mb_addn(&b, f, strlen(f));
+            sbuf_addn(&b, f, strlen(f));
             break;
         }
-        mb_addn(&b, f, (size_t)(pc - f));
+        sbuf_addn(&b, f, (size_t)(pc - f));
         if (pc[1] == 's') {
             const char *a = va_arg(ap, const char *);
             if (!a)
                 a = "(null)";
-            mb_addn(&b, a, strlen(a));
+            sbuf_addn(&b, a, strlen(a));
             f = pc + 2;
         } else if (pc[1] == '%') {
-            mb_addn(&b, "%", 1);
+            sbuf_addn(&b, "%", 1);
             f = pc + 2;
         } else if (pc[1] == 'd') {
             char nb[32]; /* an int is exact as a double: %.0f of it is its %d */
             const char *t = util_fmt_f0(nb, (double)va_arg(ap, int));
-            mb_addn(&b, t, strlen(t));
+            sbuf_addn(&b, t, strlen(t));
             f = pc + 2;
         } else if (strncmp(pc, "%.0f", 4) == 0) {
             char nb[32];
             const char *t = util_fmt_f0(nb, va_arg(ap, double));
-            mb_addn(&b, t, strlen(t));
+            sbuf_addn(&b, t, strlen(t));
             f = pc + 4;
         } else if (strncmp(pc, "%.1f", 4) == 0) {
             char nb[48];
             const char *t = num_f1(nb, va_arg(ap, double));
-            mb_addn(&b, t, strlen(t));
+            sbuf_addn(&b, t, strlen(t));
             f = pc + 4;
         } else
             ok = false;
     }
     va_end(ap);
     if (!ok) {
-        if (b.s != b.inl)
-            free(b.s);
+        sbuf_free(&b);
         char *r = xvasprintf(fmt, ap2);
         va_end(ap2);
         return r;
     }
     va_end(ap2);
-    char *r = xmalloc(b.len + 1);
-    memcpy(r, b.s, b.len);
-    r[b.len] = '\0';
-    if (b.s != b.inl)
-        free(b.s);
-    return r;
+    return sbuf_steal(&b);
 }
 
 static const char *fix_of(const char *code)
@@ -294,7 +263,7 @@ static unsigned name_flags(const kp_design *d, unsigned char *cache, const kp_at
 }
 
 /* The design's attribute named `name` (NULL when none) through a map filled from the last
- * attribute to the first: the last of a name wins, as distrib_map_design answers. */
+ * attribute to the first: the last of a name wins. */
 static const kp_attr *fattr(const namemap *names, const kp_design *d, const char *name)
 {
     size_t i;
@@ -566,18 +535,13 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
     const kp_design *d = a->design;
     /* the sort-key attribute names of the table and the indexes, numbered; per entity, the
      * template of each (entity_key's answer), found by looking each of its keys up once */
-    size_t nx = d->nindexes + 1, nslots = 0;
-    namemap *sknames = namemap_new(nx);
+    size_t nx = d->nindexes + 1;
+    namemap sknames;
+    namemap_init(&sknames, nx);
     size_t *skslot = xmalloc(nx * sizeof *skslot);
-    for (size_t x = 0; x < nx; x++) {
-        const char *sk = x == 0 ? d->table.sk.s : d->indexes[x - 1].sk.s;
-        size_t sl = SIZE_MAX;
-        if (sk && !namemap_get(sknames, sk, &sl)) {
-            sl = nslots++;
-            namemap_put(sknames, sk, sl);
-        }
-        skslot[x] = sl;
-    }
+    for (size_t x = 0; x < nx; x++)
+        skslot[x] = namemap_number(&sknames, x == 0 ? d->table.sk.s : d->indexes[x - 1].sk.s);
+    size_t nslots = sknames.n;
     const kp_keytpl **sktpl = xmalloc((nslots ? nslots : 1) * sizeof *sktpl);
     for (size_t e = 0; e < d->nentities; e++) {
         const kp_entity *en = &d->entities[e];
@@ -585,7 +549,7 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
             sktpl[i] = NULL;
         for (size_t j = 0; j < en->nkeys; j++) {
             size_t sl;
-            if (namemap_get(sknames, en->keys[j].attr.s, &sl) && !sktpl[sl])
+            if (namemap_get(&sknames, en->keys[j].attr.s, &sl) && !sktpl[sl])
                 sktpl[sl] = &en->keys[j];
         }
         if (en->size > CAP_ITEM_MAX_BYTES)
@@ -631,21 +595,22 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
     }
     free(sktpl);
     free(skslot);
-    namemap_free(sknames);
+    namemap_free(&sknames);
 }
 
 void stage_findings(kp_analysis *a)
 {
     flist l = {0};
     const kp_design *d = a->design;
-    namemap *names = namemap_new(d->nattrs);
+    namemap names;
+    namemap_init(&names, d->nattrs);
     for (size_t i = d->nattrs; i-- > 0;)
-        namemap_put(names, d->attrs[i].name, i);
-    partition_findings(&l, a, names);
-    pattern_findings(&l, a, names);
+        namemap_put(&names, d->attrs[i].name, i);
+    partition_findings(&l, a, &names);
+    pattern_findings(&l, a, &names);
     index_findings(&l, a);
-    entity_findings(&l, a, names);
-    namemap_free(names);
+    entity_findings(&l, a, &names);
+    namemap_free(&names);
     a->findings = l.v;
     a->nfindings = l.n;
 }

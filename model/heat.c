@@ -97,74 +97,37 @@ typedef struct hfamily {
     double items, reads, writes; /* the rows' hottest values added: they coincide, pessimistically */
 } hfamily;
 
-/* The rows' working arrays (placeholders, value classes, per-value sums, skeletons) live in
- * blocks freed together at the end of the stage: a row is a few small allocations, and the
- * stage makes hundreds of rows on every run. */
-typedef struct hblock {
-    struct hblock *next;
-    size_t used, cap;
-    max_align_t data[];
-} hblock;
-
-#define HBLOCK_SIZE 65536
-
 /* ---- the working state ------------------------------------------------------------------ */
 typedef struct heat {
     const kp_design *d;
-    namemap *anames, *enames; /* attributes, entities by name: the last of a name wins, as in
-                                 distrib_map_design (filled from the last to the first) */
+    namemap anames, enames; /* attributes, entities by name: the last of a name wins (filled from
+                               the last to the first) */
     kp_dist *dists;     /* per design attribute, computed once */
     bool *dist_done;
     hrow *rows;
     size_t nrows, caprows;
-    distrib_map *rowmap; /* (template source, index) -> row */
+    namemap rowmap;      /* (template source, index) -> row */
     bool *pk_carried; /* [entity * nindexes + x]: the entity carries index x's partition attribute */
-    distrib_map *families; /* (skeleton, index) -> family */
+    namemap families;    /* (skeleton, index) -> family */
     hfamily *fam;
     size_t nfam, capfam;
     hmember *members;    /* (nindexes + 1) x nentities; [0] base table */
     size_t nent;
     tpl *synth_tpl;      /* "{attr}" templates made for plain attributes; never reallocated */
-    distrib_map *wcache; /* (op|changes, entity) -> slot of wvals: capacity_entity_write results */
+    namemap wcache;      /* (op|changes, entity) -> slot of wvals: capacity_entity_write results */
     char **wkeys;
     double *wvals; /* per slot: table units, then one per index */
     size_t nw, capw, capwv;
     size_t nsynth_tpl, capsynth_tpl;
     capacity_memo *cap; /* capacity figures per (entity, index), computed once */
-    hblock *blocks;     /* the rows' arrays (h_alloc) */
+    arena *ar;          /* the rows' arrays (placeholders, value classes, per-value sums,
+                           skeletons): hundreds of small pieces per run, released together */
 } heat;
-
-/* n zeroed bytes from the stage's blocks (aligned for any type); released by h_release. */
-static void *h_alloc(heat *h, size_t n)
-{
-    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-    if (!h->blocks || h->blocks->used + n > h->blocks->cap) {
-        size_t cap = n > HBLOCK_SIZE ? n : HBLOCK_SIZE;
-        hblock *b = xmalloc(sizeof *b + cap);
-        b->next = h->blocks;
-        b->used = 0;
-        b->cap = cap;
-        h->blocks = b;
-    }
-    void *p = (char *)h->blocks->data + h->blocks->used;
-    h->blocks->used += n;
-    memset(p, 0, n);
-    return p;
-}
-
-static void h_release(heat *h)
-{
-    while (h->blocks) {
-        hblock *b = h->blocks;
-        h->blocks = b->next;
-        free(b);
-    }
-}
 
 static const kp_attr *attr_of(const heat *h, const char *name)
 {
     size_t i;
-    return namemap_get(h->anames, name, &i) ? &h->d->attrs[i] : NULL;
+    return namemap_get(&h->anames, name, &i) ? &h->d->attrs[i] : NULL;
 }
 
 static hmember *member(heat *h, ptrdiff_t index, const kp_entity *e)
@@ -220,7 +183,7 @@ static const tpl *partition_tpl(heat *h, const kp_entity *e, ptrdiff_t index)
 static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e)
 {
     size_t r;
-    if (distrib_map_get(h->rowmap, t->src, index, &r))
+    if (namemap_find(&h->rowmap, t->src, index, &r))
         return r;
     VEC_GROW(h->rows, h->nrows, h->caprows);
     r = h->nrows++;
@@ -235,7 +198,7 @@ static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e
         size_t len = 0;
         for (size_t i = 0; i < t->n; i++)
             len += t->parts[i].kind == TPL_ATTR ? 2 : strlen(t->parts[i].text);
-        char *sk = h_alloc(h, len + 1), *o = sk;
+        char *sk = arena_zalloc(h->ar, len + 1), *o = sk;
         for (size_t i = 0; i < t->n; i++) {
             if (t->parts[i].kind == TPL_ATTR) {
                 *o++ = '{';
@@ -250,7 +213,7 @@ static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e
         row->skeleton = sk;
     }
     size_t nph = tpl_attr_count(t);
-    row->ph = h_alloc(h, (nph ? nph : 1) * sizeof *row->ph);
+    row->ph = arena_zalloc(h->ar, (nph ? nph : 1) * sizeof *row->ph);
     size_t combos = 1;
     for (size_t i = 0; i < t->n; i++) {
         if (t->parts[i].kind != TPL_ATTR)
@@ -275,7 +238,7 @@ static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e
         if (di.kind == KP_DIST_UNKNOWN)
             row->unknown = true;
         size_t n = a && a->type == KP_ATTR_ENUM && a->nvalues > 0 ? a->nvalues : 1;
-        ph->cls = h_alloc(h, n * sizeof *ph->cls);
+        ph->cls = arena_zalloc(h->ar, n * sizeof *ph->cls);
         ph->ncls = distrib_classes_of(a, &di, e->count >= 1 ? e->count : UNKNOWN_VALUES, ph->cls, n);
         if (combos * ph->ncls > MAX_COMBOS) {
             /* collapse to the hottest value, matching any fixed value */
@@ -291,12 +254,12 @@ static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e
         combos *= ph->ncls;
     }
     row->ncombo = combos;
-    double *all = h_alloc(h, 4 * combos * sizeof *all);
+    double *all = arena_zalloc(h->ar, 4 * combos * sizeof *all);
     row->items = all;
     row->reads = all + combos;
     row->writes = all + 2 * combos;
     row->bytes = all + 3 * combos;
-    distrib_map_put(h->rowmap, row->src, index, r);
+    namemap_insert(&h->rowmap, row->src, index, r, NULL);
     return r;
 }
 
@@ -494,7 +457,7 @@ static const double *write_units(heat *h, const kp_entity *e, kp_write_op op, co
     key[kl] = '\0';
     ptrdiff_t ei = e - d->entities;
     size_t slot, stride = d->nindexes + 1;
-    if (distrib_map_get(h->wcache, key, ei, &slot)) {
+    if (namemap_find(&h->wcache, key, ei, &slot)) {
         if (key != inl)
             free(key);
         return &h->wvals[slot * stride];
@@ -509,7 +472,7 @@ static const double *write_units(heat *h, const kp_entity *e, kp_write_op op, co
     double *v = &h->wvals[slot * stride];
     memset(v, 0, stride * sizeof *v);
     capacity_memo_entity_write(h->cap, e, op, changes, nchanges, &v[0], d->nindexes ? v + 1 : NULL);
-    distrib_map_put(h->wcache, h->wkeys[slot], ei, slot);
+    namemap_insert(&h->wcache, h->wkeys[slot], ei, slot, NULL);
     return v;
 }
 
@@ -534,7 +497,7 @@ static void add_writes(heat *h, kp_analysis *a, const kp_entity *e, double rate,
 
 static void hrow_free(hrow *r)
 {
-    free(r->src); /* the rest is in the stage's blocks (h_release) */
+    free(r->src); /* the rest is in the stage's arena */
 }
 
 static int suggest_shards(double read_units, double write_units)
@@ -552,32 +515,28 @@ void stage_heat(kp_analysis *a)
     heat h = {0};
     h.d = d;
     h.nent = d->nentities;
-    h.anames = namemap_new(d->nattrs);
+    h.ar = arena_new();
+    namemap_init(&h.anames, d->nattrs);
     for (size_t i = d->nattrs; i-- > 0;)
-        namemap_put(h.anames, d->attrs[i].name, i);
-    h.enames = namemap_new(d->nentities);
+        namemap_put(&h.anames, d->attrs[i].name, i);
+    namemap_init(&h.enames, d->nentities);
     for (size_t i = d->nentities; i-- > 0;)
-        namemap_put(h.enames, d->entities[i].name, i);
+        namemap_put(&h.enames, d->entities[i].name, i);
     /* the resolver's memo when it ran (the same figures), else one of our own */
     capacity_memo *own = a->capacity_memo ? NULL : capacity_memo_new(d);
     h.cap = own ? own : a->capacity_memo;
     h.dists = xcalloc(d->nattrs ? d->nattrs : 1, sizeof *h.dists);
     h.dist_done = xcalloc(d->nattrs ? d->nattrs : 1, sizeof *h.dist_done);
-    h.rowmap = distrib_map_new(d->nentities * 2 + d->nindexes);
+    namemap_init(&h.rowmap, d->nentities * 2 + d->nindexes);
     {
         /* which entities carry each index's partition attribute (as a key or plainly): the
          * indexes' partition attribute names numbered, then each entity's names looked up once */
-        namemap *pknames = namemap_new(d->nindexes);
-        size_t *pkslot = xmalloc((d->nindexes ? d->nindexes : 1) * sizeof *pkslot), nslots = 0;
-        for (size_t x = 0; x < d->nindexes; x++) {
-            const char *pk = d->indexes[x].pk.s;
-            size_t sl = SIZE_MAX;
-            if (pk && !namemap_get(pknames, pk, &sl)) {
-                sl = nslots++;
-                namemap_put(pknames, pk, sl);
-            }
-            pkslot[x] = sl;
-        }
+        namemap pknames;
+        namemap_init(&pknames, d->nindexes);
+        size_t *pkslot = xmalloc((d->nindexes ? d->nindexes : 1) * sizeof *pkslot);
+        for (size_t x = 0; x < d->nindexes; x++)
+            pkslot[x] = namemap_number(&pknames, d->indexes[x].pk.s);
+        size_t nslots = pknames.n;
         bool *seen = xmalloc(nslots ? nslots : 1);
         h.pk_carried = xcalloc((h.nent ? h.nent : 1) * (d->nindexes ? d->nindexes : 1), sizeof *h.pk_carried);
         for (size_t e = 0; e < d->nentities && nslots; e++) {
@@ -585,17 +544,17 @@ void stage_heat(kp_analysis *a)
             memset(seen, 0, nslots);
             size_t sl;
             for (size_t k = 0; k < en->nkeys; k++)
-                if (namemap_get(pknames, en->keys[k].attr.s, &sl))
+                if (namemap_get(&pknames, en->keys[k].attr.s, &sl))
                     seen[sl] = true;
             for (size_t k = 0; k < en->nattrs; k++)
-                if (namemap_get(pknames, en->attrs[k].s, &sl))
+                if (namemap_get(&pknames, en->attrs[k].s, &sl))
                     seen[sl] = true;
             for (size_t x = 0; x < d->nindexes; x++)
                 h.pk_carried[e * d->nindexes + x] = pkslot[x] != SIZE_MAX && seen[pkslot[x]];
         }
         free(seen);
         free(pkslot);
-        namemap_free(pknames);
+        namemap_free(&pknames);
     }
     /* every member is set up (setup_member sets all its fields) before it is read */
     h.members = xmalloc((d->nindexes + 1) * (h.nent ? h.nent : 1) * sizeof *h.members);
@@ -659,7 +618,7 @@ void stage_heat(kp_analysis *a)
     }
 
     /* writes: an entity's `writes` when given, else the write patterns naming it */
-    h.wcache = distrib_map_new(64);
+    namemap_init(&h.wcache, 64);
     for (size_t e = 0; e < d->nentities; e++) {
         const kp_entity *en = &d->entities[e];
         if (!isnan(en->writes)) {
@@ -673,7 +632,7 @@ void stage_heat(kp_analysis *a)
             continue;
         for (size_t k = 0; k < p->nentities; k++) {
             size_t ep;
-            const kp_entity *en = namemap_get(h.enames, p->entities[k].s, &ep) ? &d->entities[ep] : NULL;
+            const kp_entity *en = namemap_get(&h.enames, p->entities[k].s, &ep) ? &d->entities[ep] : NULL;
             if (!en || !isnan(en->writes))
                 continue;
             double items = items_per_call(p);
@@ -685,10 +644,10 @@ void stage_heat(kp_analysis *a)
         free(h.wkeys[i]);
     free(h.wkeys);
     free(h.wvals);
-    distrib_map_free(h.wcache);
+    namemap_free(&h.wcache);
 
     /* partitions */
-    h.families = distrib_map_new(h.nrows);
+    namemap_init(&h.families, h.nrows);
     a->partitions = xcalloc(h.nrows ? h.nrows : 1, sizeof *a->partitions);
     a->npartitions = h.nrows;
     for (size_t r = 0; r < h.nrows; r++) {
@@ -744,11 +703,11 @@ void stage_heat(kp_analysis *a)
 
         /* the row's family: same literals, same number of placeholders */
         size_t f;
-        if (!distrib_map_get(h.families, row->skeleton, row->index, &f)) {
+        if (!namemap_find(&h.families, row->skeleton, row->index, &f)) {
             VEC_GROW(h.fam, h.nfam, h.capfam);
             f = h.nfam++;
             h.fam[f] = (hfamily){row->index, 0, 0, 0, 0};
-            distrib_map_put(h.families, row->skeleton, row->index, f);
+            namemap_insert(&h.families, row->skeleton, row->index, f, NULL);
         }
         hfamily *fm = &h.fam[f];
         fm->distinct = isnan(pr->distinct) || isnan(fm->distinct) ? NAN : fmax(fm->distinct, pr->distinct);
@@ -790,21 +749,21 @@ void stage_heat(kp_analysis *a)
     for (size_t r = 0; r < h.nrows; r++)
         hrow_free(&h.rows[r]);
     free(h.rows);
-    h_release(&h);
+    arena_free(h.ar);
     for (size_t i = 0; i < h.nsynth_tpl; i++)
         tpl_free(&h.synth_tpl[i]);
     free(h.synth_tpl);
     free(h.members);
-    namemap_free(h.anames);
-    namemap_free(h.enames);
+    namemap_free(&h.anames);
+    namemap_free(&h.enames);
     /* heat is the memo's last user: the finished analysis does not hold it */
     capacity_memo_free(own ? own : a->capacity_memo);
     a->capacity_memo = NULL;
     free(h.dists);
     free(h.dist_done);
-    distrib_map_free(h.rowmap);
+    namemap_free(&h.rowmap);
     free(h.pk_carried);
-    distrib_map_free(h.families);
+    namemap_free(&h.families);
     free(h.fam);
 }
 

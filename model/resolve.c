@@ -40,6 +40,7 @@
  * transaction LAT_TRANSACT_MS. Outside and covered patterns cost 0. */
 #include "analysis_stages.h"
 #include "capacity.h"
+#include "namemap.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -55,68 +56,6 @@
 #define LAT_MERGE_MS 0.2
 #define LAT_WRITE_MS 5.0
 #define LAT_TRANSACT_MS 10.0
-
-/* ---- name maps (open addressing, keys point into the design) ------------------------- */
-
-typedef struct nmap {
-    const char **keys;
-    size_t *vals;
-    size_t cap;
-} nmap;
-
-static uint64_t hash_bytes(uint64_t h, const char *s)
-{
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-static void nmap_init(nmap *m, size_t n)
-{
-    size_t cap = 16;
-    while (cap < 2 * n + 1)
-        cap *= 2;
-    m->cap = cap;
-    m->keys = xcalloc(cap, sizeof *m->keys);
-    m->vals = xcalloc(cap, sizeof *m->vals);
-}
-
-static void nmap_free(nmap *m)
-{
-    free(m->keys);
-    free(m->vals);
-}
-
-static void nmap_put(nmap *m, const char *k, size_t v)
-{
-    if (!k)
-        return;
-    size_t i = (size_t)hash_bytes(1469598103934665603ULL, k) & (m->cap - 1);
-    while (m->keys[i]) {
-        if (strcmp(m->keys[i], k) == 0)
-            return; /* first wins */
-        i = (i + 1) & (m->cap - 1);
-    }
-    m->keys[i] = k;
-    m->vals[i] = v;
-}
-
-static bool nmap_get(const nmap *m, const char *k, size_t *out)
-{
-    if (!k)
-        return false;
-    size_t i = (size_t)hash_bytes(1469598103934665603ULL, k) & (m->cap - 1);
-    while (m->keys[i]) {
-        if (strcmp(m->keys[i], k) == 0) {
-            *out = m->vals[i];
-            return true;
-        }
-        i = (i + 1) & (m->cap - 1);
-    }
-    return false;
-}
 
 /* ---- precomputed index contents ------------------------------------------------------ */
 
@@ -179,13 +118,15 @@ typedef struct rctx {
     ixinfo *ix;
     size_t nix;   /* 1 + d->nindexes */
     entry **on;   /* on[epos * nix + i] */
-    nmap ents, attrs;
+    namemap ents, attrs;
     double table_items, table_bytes;
     unsigned *mark; /* mark[epos] == stamp: the entity is asked for by the current pattern */
-    nmap *knows;    /* per entity, built on first use: every attribute name it knows */
+    namemap knows;  /* (attribute name, entity position): every name each entity knows, an
+                       entity's names added on first use (knows_built) */
     bool *knows_built;
     struct cand *cands; /* room for one candidate per index */
-    struct arena *ar;   /* where the results' strings go */
+    arena *ar;          /* where the results' strings go (a->resolve_arena) */
+    char *keynames[4];  /* ":pk", ":sk", ":sk1", ":sk2" in the arena, shared by the key values */
     struct steplist {
         kp_step *v;
         size_t n, cap;
@@ -200,13 +141,13 @@ typedef struct rctx {
 static const kp_attr *attr_of(const rctx *c, const char *name)
 {
     size_t i;
-    return nmap_get(&c->attrs, name, &i) ? &c->d->attrs[i] : NULL;
+    return namemap_get(&c->attrs, name, &i) ? &c->d->attrs[i] : NULL;
 }
 
 static const kp_entity *entity_of(const rctx *c, const char *name, size_t *pos)
 {
     size_t i;
-    if (!nmap_get(&c->ents, name, &i))
+    if (!namemap_get(&c->ents, name, &i))
         return NULL;
     if (pos)
         *pos = i;
@@ -238,33 +179,27 @@ static char *keyview_src(const keyview *v)
     return xasprintf("{%s}", v->parts[0].text);
 }
 
-static uint64_t shape_hash(const keyview *v)
+/* The shape of a template as text: its literals with '%' doubled, each followed by "%.", and
+ * "%P" for each placeholder, so that two templates have the same text exactly when their
+ * literals and placeholders match part for part. Appended to b. */
+static void add_shape(sbuf *b, const keyview *v)
 {
-    uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < v->n; i++) {
-        if (v->parts[i].kind == TPL_LIT)
-            h = hash_bytes(h, v->parts[i].text);
-        else {
-            h ^= 0x01;
-            h *= 1099511628211ULL;
+        if (v->parts[i].kind != TPL_LIT) {
+            sbuf_add(b, "%P");
+            continue;
         }
-        h ^= 0x02;
-        h *= 1099511628211ULL;
+        for (const char *t = v->parts[i].text; *t;) {
+            size_t run = strcspn(t, "%");
+            sbuf_addn(b, t, run);
+            t += run;
+            if (*t) {
+                sbuf_add(b, "%%");
+                t++;
+            }
+        }
+        sbuf_add(b, "%.");
     }
-    return h;
-}
-
-static bool shape_equal(const keyview *a, const keyview *b)
-{
-    if (a->n != b->n)
-        return false;
-    for (size_t i = 0; i < a->n; i++) {
-        if (a->parts[i].kind != b->parts[i].kind)
-            return false;
-        if (a->parts[i].kind == TPL_LIT && strcmp(a->parts[i].text, b->parts[i].text) != 0)
-            return false;
-    }
-    return true;
 }
 
 static bool starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
@@ -306,38 +241,32 @@ static bool shape_compat(const keyview *a, const keyview *b)
     return ends_with(ta, tb) || ends_with(tb, ta);
 }
 
+/* Groups the index's entries by the shape of their partition template (numbered in the order
+ * they first come), and lists each group's members. */
 static void build_groups(ixinfo *xi)
 {
     size_t n = xi->n;
-    size_t cap = 16;
-    while (cap < 2 * n + 1)
-        cap *= 2;
-    size_t *slot = xmalloc(cap * sizeof *slot); /* group + 1, 0 = empty */
-    uint64_t *hs = xmalloc(cap * sizeof *hs);
-    memset(slot, 0, cap * sizeof *slot);
-    size_t *rep = xmalloc((n ? n : 1) * sizeof *rep);
+    /* every entry's shape text, one after the other in one buffer (NUL-separated) */
+    sbuf shapes;
+    sbuf_init(&shapes);
+    size_t *at = xmalloc((n ? n : 1) * sizeof *at);
+    for (size_t k = 0; k < n; k++) {
+        at[k] = shapes.len;
+        add_shape(&shapes, &xi->entries[k].pk);
+        sbuf_addn(&shapes, "", 1);
+    }
+    namemap byshape;
+    namemap_init(&byshape, n);
     size_t *count = xcalloc(n ? n : 1, sizeof *count);
-    xi->ngroups = 0;
     for (size_t k = 0; k < n; k++) {
         entry *en = &xi->entries[k];
-        uint64_t h = shape_hash(&en->pk);
-        size_t i = (size_t)h & (cap - 1);
-        for (;;) {
-            if (!slot[i]) {
-                slot[i] = ++xi->ngroups;
-                hs[i] = h;
-                rep[xi->ngroups - 1] = k;
-                en->group = xi->ngroups - 1;
-                break;
-            }
-            if (hs[i] == h && shape_equal(&xi->entries[rep[slot[i] - 1]].pk, &en->pk)) {
-                en->group = slot[i] - 1;
-                break;
-            }
-            i = (i + 1) & (cap - 1);
-        }
+        en->group = namemap_number(&byshape, shapes.s + at[k]);
         count[en->group]++;
     }
+    xi->ngroups = byshape.n;
+    namemap_free(&byshape);
+    sbuf_free(&shapes);
+    free(at);
     size_t g = xi->ngroups;
     xi->gstart = xcalloc(g + 1, sizeof *xi->gstart);
     for (size_t i = 0; i < g; i++)
@@ -351,9 +280,6 @@ static void build_groups(ixinfo *xi)
     xi->coll = xcalloc(g ? g : 1, sizeof *xi->coll);
     xi->ncoll = xcalloc(g ? g : 1, sizeof *xi->ncoll);
     xi->coll_done = xcalloc(g ? g : 1, sizeof *xi->coll_done);
-    free(slot);
-    free(hs);
-    free(rep);
     free(count);
 }
 
@@ -471,17 +397,24 @@ static void ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
     c->d = d;
     c->nix = 1 + d->nindexes;
     size_t nix = c->nix;
-    nmap_init(&c->ents, d->nentities);
+    namemap_init(&c->ents, d->nentities);
     for (size_t i = 0; i < d->nentities; i++)
-        nmap_put(&c->ents, d->entities[i].name, i);
-    nmap_init(&c->attrs, d->nattrs);
+        namemap_put(&c->ents, d->entities[i].name, i);
+    namemap_init(&c->attrs, d->nattrs);
     for (size_t i = 0; i < d->nattrs; i++)
-        nmap_put(&c->attrs, d->attrs[i].name, i);
+        namemap_put(&c->attrs, d->attrs[i].name, i);
     c->ix = xcalloc(nix, sizeof *c->ix);
     c->on = xcalloc(d->nentities * nix + 1, sizeof *c->on);
     c->mark = xcalloc(d->nentities + 1, sizeof *c->mark);
-    c->knows = xcalloc(d->nentities + 1, sizeof *c->knows);
     c->knows_built = xcalloc(d->nentities + 1, sizeof *c->knows_built);
+    size_t nknown = 0; /* room for every name of every entity: most patterns ask most entities */
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        nknown += e->nattrs + e->nkeys;
+        for (size_t k = 0; k < e->nkeys; k++)
+            nknown += e->keys[k].tpl.n;
+    }
+    namemap_init(&c->knows, nknown);
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
         double cnt = isnan(e->count) ? 0 : e->count, sz = isnan(e->size) ? 0 : e->size;
@@ -489,10 +422,9 @@ static void ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
         c->table_bytes += cnt * sz;
     }
     /* key attribute name -> the (index, role) slots using it: role 0 partition, 1 sort */
-    nmap keyattrs;
-    nmap_init(&keyattrs, 2 * nix);
+    namemap keyattrs;
+    namemap_init(&keyattrs, 2 * nix);
     size_t *head = xmalloc(2 * nix * sizeof *head), *next = xmalloc(2 * nix * sizeof *next);
-    size_t nnames = 0;
     for (size_t k = 0; k < nix; k++) {
         ixinfo *xi = &c->ix[k];
         xi->index = (ptrdiff_t)k - 1;
@@ -513,12 +445,9 @@ static void ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
         for (int r = 0; r < 2; r++) {
             if (!names[r])
                 continue;
-            size_t slot;
-            if (!nmap_get(&keyattrs, names[r], &slot)) {
-                slot = nnames++;
-                head[slot] = SIZE_MAX;
-                nmap_put(&keyattrs, names[r], slot);
-            }
+            size_t nnames = keyattrs.n, slot = namemap_number(&keyattrs, names[r]);
+            if (slot == nnames)
+                head[slot] = SIZE_MAX; /* a new name */
             size_t node = 2 * k + (size_t)r;
             next[node] = head[slot];
             head[slot] = node;
@@ -535,7 +464,7 @@ static void ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
             bool key = j < e->nkeys;
             const char *nm = key ? e->keys[j].attr.s : e->attrs[j - e->nkeys].s;
             size_t slot;
-            if (!nmap_get(&keyattrs, nm, &slot))
+            if (!namemap_get(&keyattrs, nm, &slot))
                 continue;
             for (size_t node = head[slot]; node != SIZE_MAX; node = next[node]) {
                 carries[node] = true;
@@ -573,7 +502,7 @@ static void ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
     free(tpls);
     free(head);
     free(next);
-    nmap_free(&keyattrs);
+    namemap_free(&keyattrs);
     for (size_t k = 0; k < nix; k++) {
         ixinfo *xi = &c->ix[k];
         /* the views' self pointers are final now */
@@ -612,14 +541,11 @@ static void ctx_free(rctx *c)
     free(c->ix);
     free(c->on);
     free(c->mark);
-    for (size_t i = 0; i < c->d->nentities; i++)
-        if (c->knows_built[i])
-            nmap_free(&c->knows[i]);
-    free(c->knows);
+    namemap_free(&c->knows);
     free(c->knows_built);
     free(c->cands);
-    nmap_free(&c->ents);
-    nmap_free(&c->attrs);
+    namemap_free(&c->ents);
+    namemap_free(&c->attrs);
 }
 
 /* ---- what the caller knows ----------------------------------------------------------- */
@@ -686,8 +612,6 @@ typedef struct wlist {
     const rctx *c;
 } wlist;
 
-static void *ar_alloc(const rctx *c, size_t n);
-
 static void warn_keep(wlist *w, char *msg)
 {
     for (size_t i = 0; i < w->n; i++)
@@ -701,7 +625,7 @@ static void warn_keep(wlist *w, char *msg)
 static void warn_add(wlist *w, char *msg)
 {
     size_t n = strlen(msg);
-    char *t = ar_alloc(w->c, n + 1);
+    char *t = arena_alloc(w->c->ar, n + 1);
     memcpy(t, msg, n + 1);
     free(msg);
     warn_keep(w, t);
@@ -717,7 +641,7 @@ static void warn_cat(wlist *w, ...)
     for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *))
         len += strlen(s);
     va_end(ap);
-    char *msg = ar_alloc(w->c, len + 1), *q = msg;
+    char *msg = arena_alloc(w->c->ar, len + 1), *q = msg;
     va_start(ap, w);
     for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *)) {
         size_t n = strlen(s);
@@ -856,7 +780,7 @@ static bool cand_better(const cand *a, const cand *b)
     return a->xi->index < b->xi->index;
 }
 
-/* entity_knows() through a per-entity hash set. */
+/* entity_knows() through the (name, entity) set. */
 static bool knows(rctx *c, const kp_entity *e, const char *name)
 {
     if (!name)
@@ -864,23 +788,20 @@ static bool knows(rctx *c, const kp_entity *e, const char *name)
     size_t epos = (size_t)(e - c->d->entities), v;
     if (epos >= c->d->nentities)
         return entity_knows(e, name);
-    nmap *m = &c->knows[epos];
+    namemap *m = &c->knows;
+    ptrdiff_t tag = (ptrdiff_t)epos;
     if (!c->knows_built[epos]) {
-        size_t n = e->nattrs + e->nkeys;
-        for (size_t i = 0; i < e->nkeys; i++)
-            n += e->keys[i].tpl.n;
-        nmap_init(m, n);
         for (size_t i = 0; i < e->nattrs; i++)
-            nmap_put(m, e->attrs[i].s, 0);
+            namemap_insert(m, e->attrs[i].s, tag, 0, NULL);
         for (size_t i = 0; i < e->nkeys; i++) {
-            nmap_put(m, e->keys[i].attr.s, 0);
+            namemap_insert(m, e->keys[i].attr.s, tag, 0, NULL);
             for (size_t j = 0; j < e->keys[i].tpl.n; j++)
                 if (e->keys[i].tpl.parts[j].kind == TPL_ATTR)
-                    nmap_put(m, e->keys[i].tpl.parts[j].text, 0);
+                    namemap_insert(m, e->keys[i].tpl.parts[j].text, tag, 0, NULL);
         }
         c->knows_built[epos] = true;
     }
-    return nmap_get(m, name, &v);
+    return namemap_find(m, name, tag, &v);
 }
 
 /* Marks the entities a pattern asks for, by position (mixed collections of those need no filter). */
@@ -1290,148 +1211,15 @@ static bool best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t 
 
 /* ---- rendering ----------------------------------------------------------------------- */
 
-/* The results' strings and key values live in one block allocator per analysis (a->resolve_arena):
- * the live pane recomputes on every keystroke, and thousands of small mallocs and frees per run
- * cost more than the resolution itself. */
-typedef struct ablock {
-    struct ablock *next;
-    size_t used, cap;
-    max_align_t data[];
-} ablock;
-
-typedef struct arena {
-    ablock *head;
-    char *keynames[4]; /* lazily: the arena's ":pk", ":sk", ":sk1", ":sk2" (kv_add_key) */
-} arena;
-
-#define ARENA_BLOCK 65536
-
-static void *ar_alloc(const rctx *c, size_t n)
-{
-    arena *a = c->ar;
-    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-    if (!a->head || a->head->used + n > a->head->cap) {
-        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-        ablock *b = xmalloc(sizeof *b + cap);
-        b->next = a->head;
-        b->used = 0;
-        b->cap = cap;
-        a->head = b;
-    }
-    void *p = (char *)a->head->data + a->head->used;
-    a->head->used += n;
-    return p;
-}
-
-static char *ar_strndup(const rctx *c, const char *s, size_t n)
-{
-    char *r = ar_alloc(c, n + 1);
-    memcpy(r, s, n);
-    r[n] = '\0';
-    return r;
-}
-
-static char *ar_strdup(const rctx *c, const char *s) { return ar_strndup(c, s, strlen(s)); }
-
-static void arena_release(arena *a)
-{
-    while (a && a->head) {
-        ablock *b = a->head;
-        a->head = b->next;
-        free(b);
-    }
-    free(a);
-}
-
-/* A string builder with room on the stack; sb_done copies the text into the arena. Never copy
- * an sb by value (it points into itself). */
-typedef struct sb {
-    char *s;
-    size_t len, cap;
-    char inl[240];
-} sb;
-
-static void sb_init(sb *b)
-{
-    b->s = b->inl;
-    b->len = 0;
-    b->cap = sizeof b->inl;
-    b->s[0] = '\0';
-}
-
-static void sb_addn(sb *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap * 2;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *ns = xmalloc(cap);
-        memcpy(ns, b->s, b->len + 1);
-        if (b->s != b->inl)
-            free(b->s);
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void sb_add(sb *b, const char *s) { sb_addn(b, s, strlen(s)); }
-static void sb_addc(sb *b, char ch) { sb_addn(b, &ch, 1); }
-
-static void sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sb *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *t = xvasprintf(fmt, ap);
-    va_end(ap);
-    sb_add(b, t);
-    free(t);
-}
-
-static void sb_drop(sb *b)
-{
-    if (b->s != b->inl)
-        free(b->s);
-    sb_init(b);
-}
-
-static char *sb_done(const rctx *c, sb *b)
-{
-    char *r = ar_strndup(c, b->s, b->len);
-    sb_drop(b);
-    return r;
-}
-
-static char *ar_printf(const rctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static char *ar_printf(const rctx *c, const char *fmt, ...)
-{
-    char buf[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n >= 0 && (size_t)n < sizeof buf)
-        return ar_strndup(c, buf, (size_t)n);
-    va_start(ap, fmt);
-    char *t = xvasprintf(fmt, ap);
-    va_end(ap);
-    char *r = ar_strdup(c, t);
-    free(t);
-    return r;
-}
-
-static void add_escaped(sb *b, const char *s)
+static void add_escaped(sbuf *b, const char *s)
 {
     while (*s) {
         size_t run = strcspn(s, "{}");
-        sb_addn(b, s, run);
+        sbuf_addn(b, s, run);
         s += run;
         if (*s) { /* a brace: doubled */
-            sb_addn(b, s, 1);
-            sb_addn(b, s, 1);
+            sbuf_addn(b, s, 1);
+            sbuf_addn(b, s, 1);
             s++;
         }
     }
@@ -1441,9 +1229,9 @@ static void add_escaped(sb *b, const char *s)
  * version, for the texts that do not fit render_parts' buffer. */
 static char *render_parts_long(const rctx *c, const keyview *v, size_t end, const kset *K)
 {
-    sb b;
-    sb_init(&b);
-    sb_add(&b, "");
+    char b_in[240];
+    sbuf b;
+    sbuf_init_in(&b, b_in, sizeof b_in);
     for (size_t i = 0; i < end && i < v->n; i++) {
         const tpl_part *pt = &v->parts[i];
         if (pt->kind == TPL_LIT) {
@@ -1458,16 +1246,16 @@ static char *render_parts_long(const rctx *c, const keyview *v, size_t end, cons
             add_escaped(&b, val);
             free(val);
         } else {
-            sb_addc(&b, '{');
-            sb_add(&b, pt->text);
+            sbuf_addc(&b, '{');
+            sbuf_add(&b, pt->text);
             if (pt->format) {
-                sb_addc(&b, ':');
-                sb_add(&b, pt->format);
+                sbuf_addc(&b, ':');
+                sbuf_add(&b, pt->format);
             }
-            sb_addc(&b, '}');
+            sbuf_addc(&b, '}');
         }
     }
-    return sb_done(c, &b);
+    return sbuf_to_arena(&b, c->ar);
 }
 
 static char *render_parts_text(const rctx *c, const keyview *v, size_t end, const kset *K);
@@ -1552,7 +1340,7 @@ static char *render_parts_text(const rctx *c, const keyview *v, size_t end, cons
         }
         free(val);
     }
-    return ar_strndup(c, buf, o);
+    return arena_strndup(c->ar, buf, o);
 }
 
 /* The upper bound of a BETWEEN on a sort key that goes on after the range attribute
@@ -1566,11 +1354,12 @@ static char *range_upper(const rctx *c, const keyview *v, size_t end, const kset
         return base;
     const tpl_part *next = &v->parts[end];
     bool ascii_lit = next->kind == TPL_LIT && next->text[0] && (unsigned char)next->text[0] < '~';
-    sb b;
-    sb_init(&b);
-    sb_add(&b, base);
-    sb_add(&b, ascii_lit ? "~" : "\xF4\x8F\xBF\xBF");
-    return sb_done(c, &b);
+    char b_in[240];
+    sbuf b;
+    sbuf_init_in(&b, b_in, sizeof b_in);
+    sbuf_add(&b, base);
+    sbuf_add(&b, ascii_lit ? "~" : "\xF4\x8F\xBF\xBF");
+    return sbuf_to_arena(&b, c->ar);
 }
 
 
@@ -1604,19 +1393,15 @@ static void kv_add_own(kvlist *l, char *name, char *value)
 /* Appends name (copied into the arena) = value (already in the arena). */
 static void kv_add(const rctx *c, kvlist *l, const char *name, char *value)
 {
-    kv_add_own(l, ar_strdup(c, name), value);
+    kv_add_own(l, arena_strdup(c->ar, name), value);
 }
 
-/* Appends key name KV_PK..KV_SK2 = value (in the arena): the names are copied into the arena
- * once per analysis and shared by the values (read only, released with the arena). */
+/* Appends key name KV_PK..KV_SK2 = value (in the arena): the names are in the arena once per
+ * analysis (c->keynames) and shared by the values (read only, released with the arena). */
 enum { KV_PK, KV_SK, KV_SK1, KV_SK2 };
 static void kv_add_key(const rctx *c, kvlist *l, int which, char *value)
 {
-    static const char *const names[4] = {":pk", ":sk", ":sk1", ":sk2"};
-    arena *a = c->ar;
-    if (!a->keynames[which])
-        a->keynames[which] = ar_strdup(c, names[which]);
-    kv_add_own(l, a->keynames[which], value);
+    kv_add_own(l, c->keynames[which], value);
 }
 
 /* Moves the values into the arena as the step's values. */
@@ -1625,7 +1410,7 @@ static void kv_finish(const rctx *c, kvlist *l, kp_step *st)
     st->nvalues = l->n;
     st->values = NULL;
     if (l->n) {
-        st->values = ar_alloc(c, l->n * sizeof *st->values);
+        st->values = arena_alloc(c->ar, l->n * sizeof *st->values);
         memcpy(st->values, l->v, l->n * sizeof *st->values);
     }
     if (l->v && l->v != l->inl)
@@ -1661,56 +1446,57 @@ static char *build_key_condition(const rctx *c, const cand *cd, const kset *K, k
     }
     if (xi->kc[kind])
         return xi->kc[kind];
-    sb b;
-    sb_init(&b);
-    sb_add(&b, xi->pk);
-    sb_add(&b, " = :pk");
+    char b_in[240];
+    sbuf b;
+    sbuf_init_in(&b, b_in, sizeof b_in);
+    sbuf_add(&b, xi->pk);
+    sbuf_add(&b, " = :pk");
     switch (kind) {
     case SKC_EXACT:
-        sb_add(&b, " AND ");
-        sb_add(&b, xi->sk);
-        sb_add(&b, " = :sk");
+        sbuf_add(&b, " AND ");
+        sbuf_add(&b, xi->sk);
+        sbuf_add(&b, " = :sk");
         break;
     case SKC_BEGINS:
-        sb_add(&b, " AND begins_with(");
-        sb_add(&b, xi->sk);
-        sb_add(&b, ", :sk)");
+        sbuf_add(&b, " AND begins_with(");
+        sbuf_add(&b, xi->sk);
+        sbuf_add(&b, ", :sk)");
         break;
     case SKC_BETWEEN:
-        sb_add(&b, " AND ");
-        sb_add(&b, xi->sk);
-        sb_add(&b, " BETWEEN :sk1 AND :sk2");
+        sbuf_add(&b, " AND ");
+        sbuf_add(&b, xi->sk);
+        sbuf_add(&b, " BETWEEN :sk1 AND :sk2");
         break;
     case SKC_NONE:
         break;
     }
-    xi->kc[kind] = sb_done(c, &b);
+    xi->kc[kind] = sbuf_to_arena(&b, c->ar);
     return xi->kc[kind];
 }
 
-static void add_filter_term(const rctx *c, sb *b, kvlist *vals, const char *fmt_attr, const char *attr,
+static void add_filter_term(const rctx *c, sbuf *b, kvlist *vals, const char *fmt_attr, const char *attr,
                             const char *value)
 {
     if (b->len)
-        sb_add(b, " AND ");
+        sbuf_add(b, " AND ");
     if (strcmp(fmt_attr, "%s = :%s") == 0) {
-        sb_add(b, attr);
-        sb_add(b, " = :");
-        sb_add(b, attr);
+        sbuf_add(b, attr);
+        sbuf_add(b, " = :");
+        sbuf_add(b, attr);
     } else
-        sb_printf(b, fmt_attr, attr, attr);
+        sbuf_printf(b, fmt_attr, attr, attr);
     for (size_t i = 0; i < vals->n; i++)
         if (vals->v[i].name[0] == ':' && strcmp(vals->v[i].name + 1, attr) == 0)
             return;
     size_t la = strlen(attr);
-    char *name = ar_alloc(c, la + 2);
+    char *name = arena_alloc(c->ar, la + 2);
     name[0] = ':';
     memcpy(name + 1, attr, la + 1);
     char *val;
     if (value)
-        val = ar_strdup(c, value);
+        val = arena_strdup(c->ar, value);
     else {
-        val = ar_alloc(c, la + 3);
+        val = arena_alloc(c->ar, la + 3);
         val[0] = '{';
         memcpy(val + 1, attr, la);
         val[la + 1] = '}';
@@ -1721,13 +1507,14 @@ static void add_filter_term(const rctx *c, sb *b, kvlist *vals, const char *fmt_
 
 /* FilterExpression of candidate cd (NULL when none); its values appended to vals. */
 static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kset *K,
-                          kvlist *vals, sb *what)
+                          kvlist *vals, sbuf *what)
 {
     if (!cd->filter)
         return NULL;
     const kp_entity *e = cd->en->e;
-    sb b;
-    sb_init(&b);
+    char b_in[240];
+    sbuf b;
+    sbuf_init_in(&b, b_in, sizeof b_in);
     for (size_t i = 0; i < K->n; i++) {
         const char *nm = K->v[i].name;
         if (!knows(c, e, nm))
@@ -1751,29 +1538,29 @@ static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const ks
         if (used)
             continue;
         add_filter_term(c, &b, vals, "%s = :%s", nm, K->v[i].value);
-        sb_add(what, what->len ? ", " : "");
-        sb_add(what, nm);
+        sbuf_add(what, what->len ? ", " : "");
+        sbuf_add(what, nm);
     }
     if (cd->range_unserved) {
         if (b.len)
-            sb_add(&b, " AND ");
-        sb_add(&b, p->range.s);
-        sb_add(&b, " BETWEEN :");
-        sb_add(&b, p->range.s);
-        sb_add(&b, "1 AND :");
-        sb_add(&b, p->range.s);
-        sb_add(&b, "2");
-        kv_add_own(vals, ar_printf(c, ":%s1", p->range.s), ar_printf(c, "{%s}", p->range.s));
-        kv_add_own(vals, ar_printf(c, ":%s2", p->range.s), ar_printf(c, "{%s}", p->range.s));
-        sb_add(what, what->len ? ", " : "");
-        sb_add(what, p->range.s);
+            sbuf_add(&b, " AND ");
+        sbuf_add(&b, p->range.s);
+        sbuf_add(&b, " BETWEEN :");
+        sbuf_add(&b, p->range.s);
+        sbuf_add(&b, "1 AND :");
+        sbuf_add(&b, p->range.s);
+        sbuf_add(&b, "2");
+        kv_add_own(vals, arena_printf(c->ar, ":%s1", p->range.s), arena_printf(c->ar, "{%s}", p->range.s));
+        kv_add_own(vals, arena_printf(c->ar, ":%s2", p->range.s), arena_printf(c->ar, "{%s}", p->range.s));
+        sbuf_add(what, what->len ? ", " : "");
+        sbuf_add(what, p->range.s);
     }
     for (size_t i = 0; i < p->nfilter; i++) {
         if (!p->filter[i].s || !knows(c, e, p->filter[i].s))
             continue;
         add_filter_term(c, &b, vals, "%s = :%s", p->filter[i].s, NULL);
-        sb_add(what, what->len ? ", " : "");
-        sb_add(what, p->filter[i].s);
+        sbuf_add(what, what->len ? ", " : "");
+        sbuf_add(what, p->filter[i].s);
     }
     if (cd->mixed) {
         /* an attribute this entity carries and the other one does not; else a type tag */
@@ -1783,26 +1570,26 @@ static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const ks
                 !entity_knows(cd->collider->e, e->attrs[i].s))
                 tag = e->attrs[i].s;
         if (b.len)
-            sb_add(&b, " AND ");
+            sbuf_add(&b, " AND ");
         if (tag) {
-            sb_add(&b, "attribute_exists(");
-            sb_add(&b, tag);
-            sb_addc(&b, ')');
+            sbuf_add(&b, "attribute_exists(");
+            sbuf_add(&b, tag);
+            sbuf_addc(&b, ')');
         } else {
-            sb_add(&b, "entityType = :entityType");
-            kv_add(c, vals, ":entityType", ar_strdup(c, e->name));
+            sbuf_add(&b, "entityType = :entityType");
+            kv_add(c, vals, ":entityType", arena_strdup(c->ar, e->name));
         }
-        sb_add(what, what->len ? ", " : "");
-        sb_add(what, "other entities (");
-        sb_add(what, cd->collider ? cd->collider->e->name : "?");
-        sb_addc(what, ')');
+        sbuf_add(what, what->len ? ", " : "");
+        sbuf_add(what, "other entities (");
+        sbuf_add(what, cd->collider ? cd->collider->e->name : "?");
+        sbuf_addc(what, ')');
     }
     (void)c;
     if (!b.len) {
-        sb_drop(&b);
+        sbuf_free(&b);
         return NULL;
     }
-    return sb_done(c, &b);
+    return sbuf_to_arena(&b, c->ar);
 }
 
 /* ---- result assembly ----------------------------------------------------------------- */
@@ -1852,7 +1639,7 @@ static void cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wl
 
 /* Appends the step of candidate cd; returns it. Filter description in *what. */
 static kp_step *cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *K,
-                          steplist *sl, sb *what)
+                          steplist *sl, sbuf *what)
 {
     kp_step *st = step_new(sl);
     kvlist vals = {0};
@@ -1883,15 +1670,16 @@ static void scan_step(const rctx *c, const kp_pattern *p, const kset *K, const k
     st->items = c->table_items / pages;
     st->rcu = rcu / pages;
     kvlist vals = {0};
-    sb b;
-    sb_init(&b);
+    char b_in[240];
+    sbuf b;
+    sbuf_init_in(&b, b_in, sizeof b_in);
     for (size_t i = 0; i < K->n; i++)
         add_filter_term(c, &b, &vals, "%s = :%s", K->v[i].name, K->v[i].value);
     for (size_t i = 0; i < p->nfilter; i++)
         if (p->filter[i].s)
             add_filter_term(c, &b, &vals, "%s = :%s", p->filter[i].s, NULL);
-    st->filter = b.len ? sb_done(c, &b) : NULL;
-    sb_drop(&b);
+    st->filter = b.len ? sbuf_to_arena(&b, c->ar) : NULL;
+    sbuf_free(&b);
     kv_finish(c, &vals, st);
     *rcu_call = rcu;
     *lat = pages * LAT_RTT_MS + c->table_bytes / CAP_PAGE_BYTES * LAT_MS_PER_MB;
@@ -1910,12 +1698,12 @@ static void finish_main(kp_pattern_result *r, const rctx *c)
     if (r->nsteps > 0) {
         kp_step *m = &r->steps[0];
         r->index = m->index;
-        r->key_condition = m->key_condition ? m->key_condition : ar_strdup(c, "");
+        r->key_condition = m->key_condition ? m->key_condition : arena_strdup(c->ar, "");
         r->values = m->values; /* shared with the main step (freed with it) */
         r->nvalues = m->nvalues;
     } else {
         r->index = -1;
-        r->key_condition = ar_strdup(c, "");
+        r->key_condition = arena_strdup(c->ar, "");
     }
     r->index_name = r->index < 0 ? "table" : c->d->indexes[r->index].name;
 }
@@ -1956,11 +1744,12 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
         o->scan = true;
         return;
     }
-    sb what;
-    sb_init(&what);
+    char what_in[240];
+    sbuf what;
+    sbuf_init_in(&what, what_in, sizeof what_in);
     cand_step(c, p, &best, K, sl, &what);
     cand_warnings(c, p, &best, w, what.s);
-    sb_drop(&what);
+    sbuf_free(&what);
     o->plan = best.fanout > 1 ? KP_PLAN_MULTI : best.get ? KP_PLAN_GET : KP_PLAN_QUERY;
     o->requests = best.fanout;
     o->rcu = best.rcu * best.fanout;
@@ -2030,7 +1819,7 @@ static void resolve_screen_one_query(rctx *c, const kp_pattern *p, const kset *K
             const entry *en = cds[i].en;
             /* a fresh copy (not render_parts' shared one): cut below */
             char *pf = en->has_sk ? render_parts_text(c, &en->sk, cds[i].kind == SKC_EXACT ? en->sk.n : cds[i].sk_end, K)
-                                  : ar_strdup(c, "");
+                                  : arena_strdup(c->ar, "");
             char *brace = strchr(pf, '{');
             if (brace)
                 *brace = '\0';
@@ -2107,30 +1896,33 @@ static void resolve_screen_one_query(rctx *c, const kp_pattern *p, const kset *K
     st->op = KP_OP_QUERY;
     st->index = xi->index;
     st->entity = best_first->e;
-    sb b;
-    sb_init(&b);
-    sb_printf(&b, "%s = :pk", xi->pk);
+    char b_in[240];
+    sbuf b;
+    sbuf_init_in(&b, b_in, sizeof b_in);
+    sbuf_printf(&b, "%s = :pk", xi->pk);
     kv_add_key(c, &vals, KV_PK, render_parts(c, &best_first->pk, best_first->pk.n, K));
     if (best_prefix[0] && xi->sk) {
-        sb_printf(&b, " AND begins_with(%s, :sk)", xi->sk);
-        sb tmp;
-        sb_init(&tmp);
+        sbuf_printf(&b, " AND begins_with(%s, :sk)", xi->sk);
+        char tmp_in[240];
+        sbuf tmp;
+        sbuf_init_in(&tmp, tmp_in, sizeof tmp_in);
         add_escaped(&tmp, best_prefix);
-        kv_add_key(c, &vals, KV_SK, sb_done(c, &tmp));
-        sb_drop(&tmp);
+        kv_add_key(c, &vals, KV_SK, sbuf_to_arena(&tmp, c->ar));
+        sbuf_free(&tmp);
     }
-    st->key_condition = sb_done(c, &b);
+    st->key_condition = sbuf_to_arena(&b, c->ar);
     if (best_mixed) {
-        sb f;
-        sb_init(&f);
-        sb_add(&f, "entityType IN (");
+        char f_in[240];
+        sbuf f;
+        sbuf_init_in(&f, f_in, sizeof f_in);
+        sbuf_add(&f, "entityType IN (");
         for (size_t i = 0; i < p->nentities; i++) {
-            char *nm = ar_printf(c, ":type%zu", i);
-            sb_printf(&f, "%s%s", i ? ", " : "", nm);
-            kv_add(c, &vals, nm, ar_strdup(c, p->entities[i].s ? p->entities[i].s : ""));
+            char *nm = arena_printf(c->ar, ":type%zu", i);
+            sbuf_printf(&f, "%s%s", i ? ", " : "", nm);
+            kv_add(c, &vals, nm, arena_strdup(c->ar, p->entities[i].s ? p->entities[i].s : ""));
         }
-        sb_add(&f, ")");
-        st->filter = sb_done(c, &f);
+        sbuf_add(&f, ")");
+        st->filter = sbuf_to_arena(&f, c->ar);
         warn_add(w, xasprintf("FilterExpression on other entities (%s): capacity counts every item read "
                               "before the filter",
                               best_coll ? best_coll->e->name : "?"));
@@ -2431,7 +2223,7 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
     r->nsteps = sl.n;
     r->steps = NULL;
     if (sl.n) {
-        r->steps = ar_alloc(c, sl.n * sizeof *r->steps);
+        r->steps = arena_alloc(c->ar, sl.n * sizeof *r->steps);
         memcpy(r->steps, sl.v, sl.n * sizeof *r->steps);
     }
     finish_main(r, c);
@@ -2451,7 +2243,7 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
     r->nwarnings = w.n;
     r->warnings = NULL;
     if (w.n) {
-        r->warnings = ar_alloc(c, w.n * sizeof *r->warnings);
+        r->warnings = arena_alloc(c->ar, w.n * sizeof *r->warnings);
         memcpy(r->warnings, w.v, w.n * sizeof *r->warnings); /* in the arena already */
     }
     c->wv = w.v;
@@ -2471,8 +2263,11 @@ void stage_resolve(kp_analysis *a)
     ctx_init(&c, d, a->capacity_memo);
     c.cands = xcalloc(c.nix, sizeof *c.cands);
     num_g(c.unknown_sel, UNKNOWN_SELECTIVITY);
-    c.ar = xcalloc(1, sizeof *c.ar);
+    c.ar = arena_new();
     a->resolve_arena = c.ar;
+    static const char *const keynames[4] = {":pk", ":sk", ":sk1", ":sk2"};
+    for (int i = 0; i < 4; i++)
+        c.keynames[i] = arena_strdup(c.ar, keynames[i]);
     for (size_t i = 0; i < d->npatterns; i++)
         resolve_pattern(&c, &d->patterns[i], &a->patterns[i]);
     free(c.steps.v);
@@ -2488,7 +2283,7 @@ void stage_resolve_free(kp_analysis *a)
         r->warnings = NULL;
     }
     free(a->patterns);
-    arena_release(a->resolve_arena);
+    arena_free(a->resolve_arena);
     a->resolve_arena = NULL;
     capacity_memo_free(a->capacity_memo);
     a->capacity_memo = NULL;

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,11 +81,20 @@ char *xasprintf(const char *fmt, ...)
     return p;
 }
 
-void sbuf_init(sbuf *b) { b->s = NULL, b->len = 0, b->cap = 0; }
+void sbuf_init(sbuf *b) { b->s = NULL, b->len = 0, b->cap = 0, b->fixed = NULL; }
+
+void sbuf_init_in(sbuf *b, char *buf, size_t size)
+{
+    b->s = b->fixed = buf;
+    b->len = 0;
+    b->cap = size;
+    buf[0] = '\0';
+}
 
 void sbuf_free(sbuf *b)
 {
-    free(b->s);
+    if (b->s != b->fixed)
+        free(b->s);
     sbuf_init(b);
 }
 
@@ -94,7 +104,14 @@ void sbuf_addn(sbuf *b, const char *s, size_t n)
         size_t nc = b->cap ? b->cap : 64;
         while (nc < b->len + n + 1)
             nc *= 2;
-        b->s = xrealloc(b->s, nc);
+        if (b->s == b->fixed) {
+            char *heap = xmalloc(nc);
+            memcpy(heap, b->s, b->len);
+            b->s = heap;
+            b->fixed = NULL;
+        } else {
+            b->s = xrealloc(b->s, nc);
+        }
         b->cap = nc;
     }
     memcpy(b->s + b->len, s, n);
@@ -117,9 +134,87 @@ void sbuf_printf(sbuf *b, const char *fmt, ...)
 
 char *sbuf_steal(sbuf *b)
 {
-    char *s = b->s ? b->s : xstrdup("");
+    char *s = !b->s ? xstrdup("") : b->s == b->fixed ? xstrndup(b->s, b->len) : b->s;
     sbuf_init(b);
     return s;
+}
+
+char *sbuf_to_arena(sbuf *b, arena *a)
+{
+    char *s = arena_strndup(a, b->s ? b->s : "", b->len);
+    sbuf_free(b);
+    return s;
+}
+
+/* ---- arena ----------------------------------------------------------------------------------- */
+
+#define ARENA_BLOCK 65536
+
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, cap;
+    max_align_t data[];
+} arena_block;
+
+struct arena {
+    arena_block *head;
+};
+
+arena *arena_new(void) { return xcalloc(1, sizeof(arena)); }
+
+void arena_free(arena *a)
+{
+    while (a && a->head) {
+        arena_block *b = a->head;
+        a->head = b->next;
+        free(b);
+    }
+    free(a);
+}
+
+void *arena_alloc(arena *a, size_t n)
+{
+    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    if (!a->head || a->head->used + n > a->head->cap) {
+        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+        arena_block *b = xmalloc(sizeof *b + cap);
+        b->next = a->head;
+        b->used = 0;
+        b->cap = cap;
+        a->head = b;
+    }
+    void *p = (char *)a->head->data + a->head->used;
+    a->head->used += n;
+    return p;
+}
+
+void *arena_zalloc(arena *a, size_t n) { return memset(arena_alloc(a, n), 0, n); }
+
+char *arena_strndup(arena *a, const char *s, size_t n)
+{
+    char *r = arena_alloc(a, n + 1);
+    memcpy(r, s, n);
+    r[n] = '\0';
+    return r;
+}
+
+char *arena_strdup(arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
+
+char *arena_printf(arena *a, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < sizeof buf)
+        return arena_strndup(a, buf, (size_t)n);
+    va_start(ap, fmt);
+    char *t = xvasprintf(fmt, ap);
+    va_end(ap);
+    char *r = arena_strdup(a, t);
+    free(t);
+    return r;
 }
 
 size_t util_edit_distance(const char *a, const char *b, size_t max)

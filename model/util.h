@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Called once before abort() on a fatal error (out of memory). Set by app/ to restore the
@@ -34,19 +35,65 @@ char *xvasprintf(const char *fmt, va_list ap);
         }                                                                           \
     } while (0)
 
-/* A growable string (heap, always NUL-terminated once anything was appended). */
+/* A block allocator: many small pieces released at once (a stage's working arrays, the texts of
+ * an analysis). Pieces are aligned for any type; there is no per-piece free. arena_new never
+ * returns NULL; arena_free(NULL) does nothing. */
+typedef struct arena arena;
+
+arena *arena_new(void);
+void arena_free(arena *a); /* releases every piece */
+void *arena_alloc(arena *a, size_t n);  /* n bytes, uninitialised */
+void *arena_zalloc(arena *a, size_t n); /* n zeroed bytes */
+char *arena_strndup(arena *a, const char *s, size_t n); /* s[0..n) and a NUL */
+char *arena_strdup(arena *a, const char *s);
+char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A growable string, always NUL-terminated once anything was appended (s is NULL before, unless
+ * it starts in a buffer of the caller: sbuf_init_in). */
 typedef struct sbuf {
     char *s;
     size_t len, cap;
+    char *fixed; /* the caller's buffer while s is in it; not freed */
 } sbuf;
 
 void sbuf_init(sbuf *b);
-void sbuf_free(sbuf *b);
+/* Starts b in the caller's buffer buf of `size` bytes (>= 1; holds "" at once): no allocation
+ * until the text outgrows it (it then moves to the heap). Never copy such an sbuf by value while
+ * it is in use. */
+void sbuf_init_in(sbuf *b, char *buf, size_t size);
+void sbuf_free(sbuf *b); /* frees the heap text, if any; b is empty after */
 void sbuf_add(sbuf *b, const char *s);
 void sbuf_addn(sbuf *b, const char *s, size_t n);
 void sbuf_addc(sbuf *b, char c);
 void sbuf_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-char *sbuf_steal(sbuf *b); /* returns the string (never NULL), leaves b empty; caller frees */
+char *sbuf_steal(sbuf *b); /* returns the string on the heap (never NULL), leaves b empty; caller frees */
+/* The text copied into arena a (never NULL); b is released and left empty. */
+char *sbuf_to_arena(sbuf *b, arena *a);
+
+/* FNV-1a, 64 bits: the one hash of keyplan (maps, template shapes, and the workspace's version
+ * digest, which is stored on disk: neither the algorithm nor the seed may change). Start from
+ * UTIL_HASH_SEED, or from an earlier hash to continue it over the next part of a composite key.
+ * The seed is the offset basis as keyplan has always written it, one digit short of the
+ * published 14695981039346656037: the stored digests depend on it. Pure functions. */
+#define UTIL_HASH_SEED 1469598103934665603ULL
+#define UTIL_HASH_PRIME 1099511628211ULL
+
+/* h continued over the bytes of NUL-terminated s (inline: the maps hash on every look-up). */
+static inline uint64_t util_hash_str(uint64_t h, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        h = (h ^ *p) * UTIL_HASH_PRIME;
+    return h;
+}
+
+/* h continued over n bytes at p. */
+static inline uint64_t util_hash_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *q = (const unsigned char *)p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ q[i]) * UTIL_HASH_PRIME;
+    return h;
+}
 
 /* Levenshtein distance between two strings, capped at max+1 (cheap early exit). */
 size_t util_edit_distance(const char *a, const char *b, size_t max);
