@@ -42,6 +42,7 @@
  *   `distinct` (heat assumed one value per item). */
 #include "analysis_stages.h"
 #include "capacity.h"
+#include "humanfmt.h"
 #include "namemap.h"
 
 #include <ctype.h>
@@ -53,26 +54,6 @@
 #include <string.h>
 
 /* ---- messages ------------------------------------------------------------------------ */
-
-/* printf's %.1f of v into buf (48 bytes). v x 10 is rounded to an integer unless it lies near a
- * half (where the product's own rounding could matter): those go to printf. */
-static const char *num_f1(char *buf, double v)
-{
-    double t = v * 10, fl = floor(t);
-    if (!isfinite(v) || !(fabs(t) < 1e9) || fabs(t - fl - 0.5) < 1e-6 || v < 0) {
-        snprintf(buf, 48, "%.1f", v);
-        return buf;
-    }
-    double r = nearbyint(t);
-    char ib[32];
-    util_fmt_f0(ib, floor(r / 10));
-    size_t n = strlen(ib);
-    memcpy(buf, ib, n);
-    buf[n] = '.';
-    buf[n + 1] = (char)('0' + (int)(r - 10 * floor(r / 10)));
-    buf[n + 2] = '\0';
-    return buf;
-}
 
 /* xasprintf for the findings' texts, with %s, %%, %d, %.0f and %.1f (nearly all of them) written without
  * printf: the findings are rebuilt on every keystroke. Any other conversion: xvasprintf. The
@@ -103,20 +84,14 @@ static char *fmsg(const char *fmt, ...)
         } else if (pc[1] == '%') {
             sbuf_addn(&b, "%", 1);
             f = pc + 2;
-        } else if (pc[1] == 'd') {
-            char nb[32]; /* an int is exact as a double: %.0f of it is its %d */
-            const char *t = util_fmt_f0(nb, (double)va_arg(ap, int));
-            sbuf_addn(&b, t, strlen(t));
+        } else if (pc[1] == 'd') { /* an int is exact as a double: %.0f of it is its %d */
+            humanfmt_add(&b, (double)va_arg(ap, int), HF_PRINTF_F0);
             f = pc + 2;
         } else if (strncmp(pc, "%.0f", 4) == 0) {
-            char nb[32];
-            const char *t = util_fmt_f0(nb, va_arg(ap, double));
-            sbuf_addn(&b, t, strlen(t));
+            humanfmt_add(&b, va_arg(ap, double), HF_PRINTF_F0);
             f = pc + 4;
         } else if (strncmp(pc, "%.1f", 4) == 0) {
-            char nb[48];
-            const char *t = num_f1(nb, va_arg(ap, double));
-            sbuf_addn(&b, t, strlen(t));
+            humanfmt_add(&b, va_arg(ap, double), HF_PRINTF_F1);
             f = pc + 4;
         } else
             ok = false;

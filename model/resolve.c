@@ -40,6 +40,7 @@
  * transaction LAT_TRANSACT_MS. Outside and covered patterns cost 0. */
 #include "analysis_stages.h"
 #include "capacity.h"
+#include "humanfmt.h"
 #include "namemap.h"
 
 #include <math.h>
@@ -653,31 +654,6 @@ static void warn_cat(wlist *w, ...)
     warn_keep(w, msg);
 }
 #define WARN(w, ...) warn_cat((w), __VA_ARGS__, (const char *)NULL)
-
-/* printf's %g of v into buf (32 bytes); integers below 1e6 without printf (the same text). */
-static const char *num_g(char *buf, double v)
-{
-    if (v == floor(v) && fabs(v) < 1e6 && !(v == 0 && signbit(v))) {
-        long long n = (long long)v;
-        char tmp[24];
-        size_t k = 0;
-        bool neg = n < 0;
-        unsigned long long u = neg ? (unsigned long long)(-n) : (unsigned long long)n;
-        do {
-            tmp[k++] = (char)('0' + u % 10);
-            u /= 10;
-        } while (u);
-        size_t j = 0;
-        if (neg)
-            buf[j++] = '-';
-        while (k)
-            buf[j++] = tmp[--k];
-        buf[j] = '\0';
-        return buf;
-    }
-    snprintf(buf, 32, "%g", v);
-    return buf;
-}
 
 /* ---- selectivity --------------------------------------------------------------------- */
 
@@ -1619,20 +1595,20 @@ static void cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wl
                               cd->en->e->name, cd->xi->name, src));
         free(src);
     }
-    char nb[32];
+    char nb[HUMANFMT_SIZE];
     if (cd->app_sort)
         WARN(w, "order by ", p->order.s, " is not served by the sort key of ", cd->xi->name, ": the app sorts");
     if (cd->app_sort && !isnan(p->limit))
-        WARN(w, "limit ", num_g(nb, p->limit), " not pushed down: the whole collection is read");
+        WARN(w, "limit ", humanfmt(nb, sizeof nb, p->limit, HF_PRINTF_G), " not pushed down: the whole collection is read");
     if (cd->filter && filter_what && *filter_what)
         WARN(w, "FilterExpression on ", filter_what, ": capacity counts every item read before the filter");
     if (cd->warn & W_UNKNOWN_DIST)
         WARN(w, "unknown distribution of ", cd->unknown_attr ? cd->unknown_attr : "a key attribute", ": assumed ",
-             num_g(nb, DEFAULT_COLLECTION), " items per partition");
+             humanfmt(nb, sizeof nb, DEFAULT_COLLECTION, HF_PRINTF_G), " items per partition");
     if (cd->warn & W_UNKNOWN_SEL)
         WARN(w, "unknown distribution of a filtered attribute: assumed selectivity ", c->unknown_sel);
     if (cd->fanout > 1)
-        WARN(w, "fan-out: ", num_g(nb, cd->fanout), " queries over the values of ",
+        WARN(w, "fan-out: ", humanfmt(nb, sizeof nb, cd->fanout, HF_PRINTF_G), " queries over the values of ",
              cd->fanout_attr ? cd->fanout_attr : "?");
     (void)c;
 }
@@ -2233,8 +2209,9 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
     }
     set_totals(r, p);
     if (!r->latency_ok) {
-        char nb1[32], nb2[32];
-        WARN(&w, "estimated ", util_fmt_f0(nb1, r->latency_ms), " ms misses the ", num_g(nb2, p->latency), " ms target");
+        char nb1[HUMANFMT_SIZE], nb2[HUMANFMT_SIZE];
+        WARN(&w, "estimated ", humanfmt(nb1, sizeof nb1, r->latency_ms, HF_PRINTF_F0), " ms misses the ",
+             humanfmt(nb2, sizeof nb2, p->latency, HF_PRINTF_G), " ms target");
     }
     if (p->needs != KP_NEEDS_NONE && !p->served_by)
         warn_add(&w, xasprintf("needs %s: DynamoDB cannot serve it; serve it outside (served_by), fed by the "
@@ -2262,7 +2239,7 @@ void stage_resolve(kp_analysis *a)
         a->capacity_memo = capacity_memo_new(d);
     ctx_init(&c, d, a->capacity_memo);
     c.cands = xcalloc(c.nix, sizeof *c.cands);
-    num_g(c.unknown_sel, UNKNOWN_SELECTIVITY);
+    humanfmt(c.unknown_sel, sizeof c.unknown_sel, UNKNOWN_SELECTIVITY, HF_PRINTF_G);
     c.ar = arena_new();
     a->resolve_arena = c.ar;
     static const char *const keynames[4] = {":pk", ":sk", ":sk1", ":sk2"};

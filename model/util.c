@@ -98,29 +98,24 @@ void sbuf_free(sbuf *b)
     sbuf_init(b);
 }
 
-void sbuf_addn(sbuf *b, const char *s, size_t n)
+void sbuf_grow(sbuf *b, size_t n)
 {
-    if (b->len + n + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap : 64;
-        while (nc < b->len + n + 1)
-            nc *= 2;
-        if (b->s == b->fixed) {
-            char *heap = xmalloc(nc);
+    if (b->len + n + 1 <= b->cap)
+        return;
+    size_t nc = b->cap ? b->cap : 64;
+    while (nc < b->len + n + 1)
+        nc *= 2;
+    if (b->s == b->fixed) { /* leaving the caller's buffer (or nothing yet) */
+        char *heap = xmalloc(nc);
+        if (b->len)
             memcpy(heap, b->s, b->len);
-            b->s = heap;
-            b->fixed = NULL;
-        } else {
-            b->s = xrealloc(b->s, nc);
-        }
-        b->cap = nc;
+        b->s = heap;
+        b->fixed = NULL;
+    } else {
+        b->s = xrealloc(b->s, nc);
     }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
+    b->cap = nc;
 }
-
-void sbuf_add(sbuf *b, const char *s) { sbuf_addn(b, s, strlen(s)); }
-void sbuf_addc(sbuf *b, char c) { sbuf_addn(b, &c, 1); }
 
 void sbuf_printf(sbuf *b, const char *fmt, ...)
 {
@@ -150,16 +145,6 @@ char *sbuf_to_arena(sbuf *b, arena *a)
 
 #define ARENA_BLOCK 65536
 
-typedef struct arena_block {
-    struct arena_block *next;
-    size_t used, cap;
-    max_align_t data[];
-} arena_block;
-
-struct arena {
-    arena_block *head;
-};
-
 arena *arena_new(void) { return xcalloc(1, sizeof(arena)); }
 
 void arena_free(arena *a)
@@ -172,20 +157,15 @@ void arena_free(arena *a)
     free(a);
 }
 
-void *arena_alloc(arena *a, size_t n)
+void *arena_alloc_slow(arena *a, size_t n)
 {
-    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-    if (!a->head || a->head->used + n > a->head->cap) {
-        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-        arena_block *b = xmalloc(sizeof *b + cap);
-        b->next = a->head;
-        b->used = 0;
-        b->cap = cap;
-        a->head = b;
-    }
-    void *p = (char *)a->head->data + a->head->used;
-    a->head->used += n;
-    return p;
+    size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+    arena_block *b = xmalloc(sizeof *b + cap);
+    b->next = a->head;
+    b->used = n;
+    b->cap = cap;
+    a->head = b;
+    return b->data;
 }
 
 void *arena_zalloc(arena *a, size_t n) { return memset(arena_alloc(a, n), 0, n); }
@@ -411,27 +391,4 @@ bool util_contains_ci(const char *text, const char *word)
             return true;
     }
     return false;
-}
-
-const char *util_fmt_f0(char *buf, double v)
-{
-    double r = nearbyint(v);
-    if (!isfinite(v) || !(fabs(r) < 1e15) || (r == 0 && signbit(v))) {
-        snprintf(buf, 32, "%.0f", v);
-        return buf;
-    }
-    long long n = (long long)r;
-    unsigned long long u = n < 0 ? (unsigned long long)(-n) : (unsigned long long)n;
-    char tmp[24];
-    size_t k = 0, j = 0;
-    do {
-        tmp[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (n < 0)
-        buf[j++] = '-';
-    while (k)
-        buf[j++] = tmp[--k];
-    buf[j] = '\0';
-    return buf;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Called once before abort() on a fatal error (out of memory). Set by app/ to restore the
  * terminal; NULL by default. */
@@ -38,11 +39,29 @@ char *xvasprintf(const char *fmt, va_list ap);
 /* A block allocator: many small pieces released at once (a stage's working arrays, the texts of
  * an analysis). Pieces are aligned for any type; there is no per-piece free. arena_new never
  * returns NULL; arena_free(NULL) does nothing. */
-typedef struct arena arena;
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, cap;
+    max_align_t data[];
+} arena_block;
+typedef struct arena {
+    arena_block *head; /* the block being filled; private to util.c and the inline below */
+} arena;
 
 arena *arena_new(void);
 void arena_free(arena *a); /* releases every piece */
-void *arena_alloc(arena *a, size_t n);  /* n bytes, uninitialised */
+void *arena_alloc_slow(arena *a, size_t n); /* arena_alloc's path when the block is full */
+/* n bytes, uninitialised (inline: the analysis puts thousands of small texts in an arena). */
+static inline void *arena_alloc(arena *a, size_t n)
+{
+    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    arena_block *b = a->head;
+    if (!b || b->used + n > b->cap)
+        return arena_alloc_slow(a, n);
+    void *p = (char *)b->data + b->used;
+    b->used += n;
+    return p;
+}
 void *arena_zalloc(arena *a, size_t n); /* n zeroed bytes */
 char *arena_strndup(arena *a, const char *s, size_t n); /* s[0..n) and a NUL */
 char *arena_strdup(arena *a, const char *s);
@@ -62,9 +81,18 @@ void sbuf_init(sbuf *b);
  * it is in use. */
 void sbuf_init_in(sbuf *b, char *buf, size_t size);
 void sbuf_free(sbuf *b); /* frees the heap text, if any; b is empty after */
-void sbuf_add(sbuf *b, const char *s);
-void sbuf_addn(sbuf *b, const char *s, size_t n);
-void sbuf_addc(sbuf *b, char c);
+void sbuf_grow(sbuf *b, size_t n); /* room for n more bytes and the NUL (sbuf_addn's slow path) */
+/* Appends n bytes of s (inline: texts are built a few bytes at a time). */
+static inline void sbuf_addn(sbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap)
+        sbuf_grow(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+static inline void sbuf_add(sbuf *b, const char *s) { sbuf_addn(b, s, strlen(s)); }
+static inline void sbuf_addc(sbuf *b, char c) { sbuf_addn(b, &c, 1); }
 void sbuf_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *sbuf_steal(sbuf *b); /* returns the string on the heap (never NULL), leaves b empty; caller frees */
 /* The text copied into arena a (never NULL); b is released and left empty. */
@@ -100,10 +128,6 @@ size_t util_edit_distance(const char *a, const char *b, size_t max);
 /* The candidate closest to `word` when it is close enough to be a plausible typo, else NULL.
  * Returns a pointer into `cands`. */
 const char *util_did_you_mean(const char *word, const char *const *cands, size_t n);
-
-/* printf's %.0f of v (round half to even) written into buf, which must hold 32 bytes; integers
- * below 1e15 without printf (the live model formats many). Returns buf. */
-const char *util_fmt_f0(char *buf, double v);
 
 /* true when `word` occurs in `text`, ignoring ASCII case (UTF-8 bytes compare as they are);
  * false when either is NULL. */
