@@ -1658,7 +1658,7 @@ static void scan_step(const rctx *c, const kp_pattern *p, const kset *K, const k
     sbuf_free(&b);
     kv_finish(c, &vals, st);
     *rcu_call = rcu;
-    *lat = pages * LAT_RTT_MS + c->table_bytes / CAP_PAGE_BYTES * LAT_MS_PER_MB;
+    *lat = query_latency(c->table_bytes, 1);
 }
 
 static void known_from_by(const rctx *c, const kp_pattern *p, kset *K)
@@ -1744,23 +1744,24 @@ static void set_totals(kp_pattern_result *r, const kp_pattern *p)
     r->rcu_per_s_avg = r->rcu_per_call * avg;
     r->wcu_per_s = r->wcu_per_call * rate;
     r->latency_ok = isnan(p->latency) || r->latency_ms <= p->latency;
-    if (!r->latency_ok && p->kind == KP_READ && r->plan != KP_PLAN_OUTSIDE && r->plan != KP_PLAN_COVERED)
-        (void)0;
 }
 
 /* ---- reads --------------------------------------------------------------------------- */
 
-static void resolve_screen_one_query(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos,
-                                     size_t n, steplist *sl, wlist *w, readout *o, bool *done)
+/* The best single query serving every entity of a screen on one index, when there is one. */
+typedef struct screenplan {
+    size_t k;           /* the index: c->ix[k] */
+    char *prefix;       /* the entities' common sort-key prefix (in the arena); "" none */
+    const entry *first; /* the first entity on the index */
+    const entry *coll;  /* the first other entity the query reads (mixed) */
+    bool mixed;
+    double rcu, items, latency, result;
+} screenplan;
+
+static bool plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n,
+                        screenplan *sp)
 {
-    /* best single-query plan serving every entity on one index */
-    *done = false;
-    double best_rcu = 0, best_items = 0, best_lat = 0, best_result = 0;
-    bool best_mixed = false;
-    size_t best_k = 0;
-    char *best_prefix = NULL;
-    const entry *best_first = NULL;
-    const entry *best_coll = NULL;
+    memset(sp, 0, sizeof *sp);
     size_t npis = n < 64 ? n : 64;
     pinfo *pis = xmalloc(npis * sizeof *pis);
     for (size_t i = 0; i < npis; i++)
@@ -1849,45 +1850,41 @@ static void resolve_screen_one_query(rctx *c, const kp_pattern *p, const kset *K
             }
         double rcu = capacity_query_rcu(1, bytes, p->consistency);
         double lat = query_latency(bytes, 1);
-        bool better = !best_prefix || (mixed ? 1 : 0) < (best_mixed ? 1 : 0) ||
-                      ((mixed == best_mixed) && rcu < best_rcu - 1e-9);
-        if (better) {
-            best_prefix = prefix;
-            best_rcu = rcu;
-            best_items = items;
-            best_lat = lat;
-            best_result = result;
-            best_mixed = mixed;
-            best_k = k;
-            best_first = first;
-            best_coll = coll;
-        }
+        bool better = !sp->prefix || (mixed ? 1 : 0) < (sp->mixed ? 1 : 0) ||
+                      ((mixed == sp->mixed) && rcu < sp->rcu - 1e-9);
+        if (better)
+            *sp = (screenplan){k, prefix, first, coll, mixed, rcu, items, lat, result};
     }
     free(pis);
-    if (!best_prefix)
-        return;
-    ixinfo *xi = &c->ix[best_k];
+    return sp->prefix != NULL;
+}
+
+/* The step of a screen's single query. */
+static void screen_step(const rctx *c, const kp_pattern *p, const kset *K, const screenplan *sp, steplist *sl,
+                        wlist *w)
+{
+    const ixinfo *xi = &c->ix[sp->k];
     kp_step *st = step_new(sl);
     kvlist vals = {0};
     st->op = KP_OP_QUERY;
     st->index = xi->index;
-    st->entity = best_first->e;
+    st->entity = sp->first->e;
     char b_in[240];
     sbuf b;
     sbuf_init_in(&b, b_in, sizeof b_in);
     sbuf_printf(&b, "%s = :pk", xi->pk);
-    kv_add_key(c, &vals, KV_PK, render_parts(c, &best_first->pk, best_first->pk.n, K));
-    if (best_prefix[0] && xi->sk) {
+    kv_add_key(c, &vals, KV_PK, render_parts(c, &sp->first->pk, sp->first->pk.n, K));
+    if (sp->prefix[0] && xi->sk) {
         sbuf_printf(&b, " AND begins_with(%s, :sk)", xi->sk);
         char tmp_in[240];
         sbuf tmp;
         sbuf_init_in(&tmp, tmp_in, sizeof tmp_in);
-        add_escaped(&tmp, best_prefix);
+        add_escaped(&tmp, sp->prefix);
         kv_add_key(c, &vals, KV_SK, sbuf_to_arena(&tmp, c->ar));
         sbuf_free(&tmp);
     }
     st->key_condition = sbuf_to_arena(&b, c->ar);
-    if (best_mixed) {
+    if (sp->mixed) {
         char f_in[240];
         sbuf f;
         sbuf_init_in(&f, f_in, sizeof f_in);
@@ -1901,19 +1898,28 @@ static void resolve_screen_one_query(rctx *c, const kp_pattern *p, const kset *K
         st->filter = sbuf_to_arena(&f, c->ar);
         warn_add(w, xasprintf("FilterExpression on other entities (%s): capacity counts every item read "
                               "before the filter",
-                              best_coll ? best_coll->e->name : "?"));
+                              sp->coll ? sp->coll->e->name : "?"));
     }
     kv_finish(c, &vals, st);
-    st->items = best_items;
-    st->rcu = best_rcu;
+    st->items = sp->items;
+    st->rcu = sp->rcu;
+}
+
+static void resolve_screen_one_query(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos,
+                                     size_t n, steplist *sl, wlist *w, readout *o, bool *done)
+{
+    screenplan sp;
+    *done = plan_screen(c, p, K, epos, n, &sp);
+    if (!*done)
+        return;
+    screen_step(c, p, K, &sp, sl, w);
     o->plan = KP_PLAN_QUERY;
     o->requests = 1;
-    o->rcu = best_rcu;
-    o->items = best_items;
-    o->result = best_result;
-    o->latency = best_lat;
-    o->filter = best_mixed;
-    *done = true;
+    o->rcu = sp.rcu;
+    o->items = sp.items;
+    o->result = sp.result;
+    o->latency = sp.latency;
+    o->filter = sp.mixed;
 }
 
 static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, steplist *sl, wlist *w)
@@ -2067,9 +2073,30 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
 
 /* ---- writes -------------------------------------------------------------------------- */
 
-static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, steplist *sl, wlist *w)
+/* Write units of one item of entity epos written by pattern p: *table on the table (its LSIs
+ * included), *gsis on the GSIs (capacity_entity_write over the precomputed shares and entry
+ * sizes). */
+static void write_units(const rctx *c, const kp_pattern *p, size_t epos, double *table, double *gsis)
 {
     const kp_design *d = c->d;
+    const kp_entity *e = &d->entities[epos];
+    double tw = capacity_write_units(e->size, p->op == KP_OP_TRANSACT), iw = 0;
+    for (size_t k = 1; k < c->nix; k++) {
+        const entry *en = c->on[epos * c->nix + k];
+        if (!en || en->share <= 0)
+            continue;
+        double u = capacity_index_write(d, e, (ptrdiff_t)k - 1, p->op, p->changes, p->nchanges, en->share, en->proj);
+        if (d->indexes[k - 1].kind == KP_LSI)
+            tw += u;
+        else
+            iw += u;
+    }
+    *table = tw;
+    *gsis = iw;
+}
+
+static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, steplist *sl, wlist *w)
+{
     size_t n = p->nentities;
     double items_total = !isnan(p->items) && p->items > 0 ? p->items : (double)(n ? n : 1);
     double per_entity = n ? items_total / (double)n : 0;
@@ -2085,19 +2112,8 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
             r->plan = KP_PLAN_INVALID;
             goto out;
         }
-        /* capacity_entity_write over the precomputed shares and entry sizes */
-        double tw = capacity_write_units(e->size, p->op == KP_OP_TRANSACT), iw = 0;
-        for (size_t k = 1; k < c->nix; k++) {
-            const entry *en = c->on[epos * c->nix + k];
-            if (!en || en->share <= 0)
-                continue;
-            double u = capacity_index_write(d, e, (ptrdiff_t)k - 1, p->op, p->changes, p->nchanges, en->share,
-                                            en->proj);
-            if (d->indexes[k - 1].kind == KP_LSI)
-                tw += u;
-            else
-                iw += u;
-        }
+        double tw, iw;
+        write_units(c, p, epos, &tw, &iw);
         wcu += tw * per_entity;
         iwcu += iw * per_entity;
         if (p->op == KP_OP_TRANSACT)
