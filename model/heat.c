@@ -136,8 +136,6 @@ static hmember *member(heat *h, ptrdiff_t index, const kp_entity *e)
     return &h->members[(size_t)(index + 1) * h->nent + ei];
 }
 
-static double nz(double x) { return isnan(x) ? 0 : x; }
-
 static bool rule_keeps(const kp_sparse *r, const char *value)
 {
     if (!value)
@@ -340,7 +338,7 @@ static void setup_member(heat *h, const kp_entity *e, ptrdiff_t index)
     if (!m->on)
         return;
     m->share = capacity_memo_index_share(h->cap, e, index);
-    m->projected = index < 0 ? nz(e->size) : capacity_memo_projected_bytes(h->cap, e, index);
+    m->projected = index < 0 ? util_nz(e->size) : capacity_memo_projected_bytes(h->cap, e, index);
     if (index >= 0 && d->indexes[index].kind == KP_LSI)
         return; /* lives in the table's partitions */
     const tpl *t = partition_tpl(h, e, index);
@@ -584,8 +582,8 @@ void stage_heat(kp_analysis *a)
             if (!m->on)
                 continue;
             kp_index_result *ir = &a->indexes[x + 1];
-            ir->items += nz(en->count) * m->share;
-            ir->bytes += nz(en->count) * m->share * (m->projected + CAP_ITEM_OVERHEAD_BYTES);
+            ir->items += util_nz(en->count) * m->share;
+            ir->bytes += util_nz(en->count) * m->share * (m->projected + CAP_ITEM_OVERHEAD_BYTES);
         }
     }
 
@@ -593,7 +591,7 @@ void stage_heat(kp_analysis *a)
     for (size_t i = 0; i < a->npatterns; i++) {
         const kp_pattern_result *pr = &a->patterns[i];
         const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
-        double rate = nz(p->rate);
+        double rate = util_nz(p->rate);
         /* write patterns' read steps (find, then write) read too */
         if (p->kind == KP_READ && (pr->plan == KP_PLAN_GET || pr->plan == KP_PLAN_QUERY || pr->plan == KP_PLAN_MULTI)) {
             if (pr->index >= -1 && pr->index < (ptrdiff_t)d->nindexes)
@@ -603,7 +601,7 @@ void stage_heat(kp_analysis *a)
             const kp_step *st = &pr->steps[s];
             if (st->index < -1 || st->index >= (ptrdiff_t)d->nindexes)
                 continue;
-            double units = rate * (st->count > 0 ? st->count : 1) * nz(st->rcu);
+            double units = rate * (st->count > 0 ? st->count : 1) * util_nz(st->rcu);
             if (st->op == KP_OP_GETITEM || st->op == KP_OP_QUERY || st->op == KP_OP_BATCHGET || st->op == KP_OP_SCAN)
                 a->indexes[st->index + 1].rcu_per_s += units;
             if (st->op == KP_OP_SCAN || !st->entity)
@@ -636,7 +634,7 @@ void stage_heat(kp_analysis *a)
             if (!en || !isnan(en->writes))
                 continue;
             double items = items_per_call(p);
-            double rate = nz(p->rate) * items, avg = nz(isnan(p->avg) ? p->rate : p->avg) * items;
+            double rate = util_nz(p->rate) * items, avg = util_nz(isnan(p->avg) ? p->rate : p->avg) * items;
             add_writes(&h, a, en, rate, avg, p->op, p->changes, p->nchanges, p);
         }
     }

@@ -98,6 +98,9 @@ char *sbuf_steal(sbuf *b); /* returns the string on the heap (never NULL), leave
 /* The text copied into arena a (never NULL); b is released and left empty. */
 char *sbuf_to_arena(sbuf *b, arena *a);
 
+/* x, or 0 when x is NaN (a figure the design leaves unknown counts as nothing). */
+static inline double util_nz(double x) { return x == x ? x : 0; }
+
 /* FNV-1a, 64 bits: the one hash of keyplan (maps, template shapes, and the workspace's version
  * digest, which is stored on disk: neither the algorithm nor the seed may change). Start from
  * UTIL_HASH_SEED, or from an earlier hash to continue it over the next part of a composite key.
