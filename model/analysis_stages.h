@@ -16,6 +16,11 @@ void stage_checklist(kp_analysis *a);
 /* findings.c: a->findings. */
 void stage_findings(kp_analysis *a);
 
+/* For the stages after heat (checklist, findings): true when some read pattern reads design
+ * index x (0-based) by any non-scan step, its main one or not. *read holds the answer for every
+ * index once a call needed it: NULL before the first call; the caller frees it. */
+bool analysis_index_read(const kp_analysis *a, ptrdiff_t x, bool **read);
+
 /* Release helpers for the parts each stage owns (called by analysis_free). */
 void stage_resolve_free(kp_analysis *a);
 void stage_heat_free(kp_analysis *a);

@@ -438,33 +438,6 @@ static void pattern_findings(flist *l, const kp_analysis *a, const namemap *name
     free(counter);
 }
 
-/* Per design index 0..nx-1: some read pattern has a non-scan step (main or not) on it; one pass
- * over the patterns. Caller frees. */
-static bool *indexes_read(const kp_analysis *a, size_t nx)
-{
-    bool *read = xcalloc(nx ? nx : 1, sizeof *read);
-    for (size_t i = 0; i < a->npatterns; i++) {
-        const kp_pattern_result *pr = &a->patterns[i];
-        if (pr->pattern && pr->pattern->kind != KP_READ)
-            continue;
-        for (size_t s = 0; s < pr->nsteps; s++)
-            if (pr->steps[s].index >= 0 && (size_t)pr->steps[s].index < nx && pr->steps[s].op != KP_OP_SCAN)
-                read[pr->steps[s].index] = true;
-    }
-    return read;
-}
-
-/* true when some read pattern has a step (main or not) on design index x; *read: indexes_read's
- * answer, made on the first call that needs it (NULL before; the caller frees it). */
-static bool index_read_by_any(const kp_analysis *a, ptrdiff_t x, bool **read)
-{
-    if (x + 1 < (ptrdiff_t)a->nindexes && x >= 0 && a->indexes[x + 1].patterns_served > 0)
-        return true;
-    if (!*read)
-        *read = indexes_read(a, a->design->nindexes);
-    return (*read)[x];
-}
-
 static void index_findings(flist *l, const kp_analysis *a)
 {
     const kp_design *d = a->design;
@@ -492,7 +465,7 @@ static void index_findings(flist *l, const kp_analysis *a)
         }
         if (ir)
             gsi_wcu += isnan(ir->wcu_per_s_avg) ? 0 : ir->wcu_per_s_avg;
-        if (ir && !index_read_by_any(a, (ptrdiff_t)x, &idx_read))
+        if (ir && !analysis_index_read(a, (ptrdiff_t)x, &idx_read))
             add(l, "unused-gsi", KP_SEV_WARNING, fmsg("index %s", ix->name),
                 fmsg("GSI %s serves no read pattern but receives %.1f write units/s", ix->name, ir->wcu_per_s));
         if (ix->projection == KP_PROJ_ALL)
