@@ -65,8 +65,8 @@ char *xvasprintf(const char *fmt, va_list ap)
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
-    if (n < 0)
-        util_die("bad format");
+    if (n < 0) /* only a text longer than INT_MAX bytes: no memory for it */
+        util_die("out of memory");
     char *p = xmalloc((size_t)n + 1);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     return p;

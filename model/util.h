@@ -1,7 +1,18 @@
-/* util.h - allocation, growable arrays, strings and diagnostics shared by every module.
+/* util.h - the basic blocks every module shares: allocation, growable arrays, the string
+ * builder, the arena, the hash, status codes and diagnostics; and the error convention.
  *
- * Allocation never returns NULL: on exhaustion util_die() runs the hook the application set
- * (which restores the terminal) and aborts. Nothing here exits on any other path. */
+ * Errors, one convention for every public function below app/:
+ * - A function that can fail returns a kp_status (KP_OK on success) or a pointer (NULL on
+ *   failure). A predicate or a look-up returns bool: false is an answer ("no", "not there"),
+ *   not a failure. A function that cannot fail says "never fails" (or "never NULL").
+ * - It reports what went wrong as located diagnostics (kp_diags: file, line, column and a
+ *   status code, below) when the problem has a place in an input; else as one line of text in
+ *   a `char **err` the caller frees (set only on failure; err may be NULL when the caller does
+ *   not want it). Not as static text, not on stderr.
+ * - The fatal path is for out of memory only: the x* allocators call util_die, which runs the
+ *   hook the application set (it restores the terminal) and aborts. A failure of libyaml,
+ *   jansson, SQLite or the network is an error returned by these rules, never an abort; and
+ *   nothing below app/ calls exit(). */
 #ifndef KP_UTIL_H
 #define KP_UTIL_H
 
@@ -15,8 +26,11 @@
 /* Called once before abort() on a fatal error (out of memory). Set by app/ to restore the
  * terminal; NULL by default. */
 void util_set_die_hook(void (*hook)(void));
+/* The fatal path, for out of memory only: runs the hook, prints "keyplan: fatal: WHAT" on stderr
+ * and aborts. Never returns. */
 void util_die(const char *what);
 
+/* The allocators: never NULL (out of memory is fatal); the caller frees what they return. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
@@ -25,8 +39,8 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
 
-/* Growable array of any element type: T *v; size_t n, cap. VEC_PUSH returns a pointer to the
- * new zeroed slot. */
+/* Growable array of any element type: T *v; size_t n, cap. VEC_GROW(v, n, cap) makes room for
+ * v[n] (doubling cap; the new room is not zeroed). */
 #define VEC_GROW(v, n, cap)                                                         \
     do {                                                                            \
         if ((n) >= (cap)) {                                                         \

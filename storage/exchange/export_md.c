@@ -1005,7 +1005,9 @@ char *export_json(const export_record *r)
     json_object_set_new(root, "changes", jstr(r->changes));
     char *t = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
-    char *out = xasprintf("%s\n", t ? t : "{}");
+    if (!t) /* every string in root passed json_string's UTF-8 check: only memory can fail */
+        util_die("out of memory");
+    char *out = xasprintf("%s\n", t);
     free(t);
     return out;
 }
