@@ -56,6 +56,19 @@ bool analysis_index_read(const kp_analysis *a, ptrdiff_t x, bool **read)
     return (*read)[x];
 }
 
+void analysis_name_maps(const kp_design *d, namemap *attrs, namemap *ents)
+{
+    /* filled from the last element to the first: a namemap keeps the first position put */
+    namemap_init(attrs, d->nattrs);
+    for (size_t i = d->nattrs; i-- > 0;)
+        namemap_put(attrs, d->attrs[i].name, i);
+    if (!ents)
+        return;
+    namemap_init(ents, d->nentities);
+    for (size_t i = d->nentities; i-- > 0;)
+        namemap_put(ents, d->entities[i].name, i);
+}
+
 kp_analysis *analysis_run(const kp_design *d)
 {
     kp_analysis *a = xcalloc(1, sizeof *a);

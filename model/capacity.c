@@ -350,35 +350,6 @@ double capacity_index_write(const kp_design *d, const kp_entity *e, ptrdiff_t in
     return x->projection == KP_PROJ_KEYS ? 0 : share * units;
 }
 
-void capacity_entity_write(const kp_design *d, const kp_entity *e, kp_write_op op,
-                           const kp_str *changes, size_t nchanges, double *table_wcu,
-                           double *index_wcu_per_index)
-{
-    size_t nx = d ? d->nindexes : 0;
-    if (index_wcu_per_index)
-        for (size_t i = 0; i < nx; i++)
-            index_wcu_per_index[i] = 0;
-    if (table_wcu)
-        *table_wcu = 0;
-    if (!d || !e)
-        return;
-    double table = capacity_write_units(e->size, op == KP_OP_TRANSACT);
-    for (size_t i = 0; i < nx; i++) {
-        double share = capacity_index_share(d, e, (ptrdiff_t)i);
-        if (share <= 0)
-            continue;
-        finder wf = {d, NULL};
-        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, share_on(&wf, e, (ptrdiff_t)i, true),
-                                        capacity_projected_bytes(d, e, (ptrdiff_t)i));
-        if (d->indexes[i].kind == KP_LSI)
-            table += w;
-        else if (index_wcu_per_index)
-            index_wcu_per_index[i] = w;
-    }
-    if (table_wcu)
-        *table_wcu = table;
-}
-
 /* ---- the memo ---------------------------------------------------------------------- */
 
 struct capacity_memo {
@@ -504,10 +475,10 @@ double capacity_memo_projected_bytes(capacity_memo *m, const kp_entity *e, ptrdi
     return m->proj[s];
 }
 
-void capacity_memo_entity_write(capacity_memo *m, const kp_entity *e, kp_write_op op, const kp_str *changes,
-                                size_t nchanges, double *table_wcu, double *index_wcu_per_index)
+/* capacity_entity_write, through memo m when it is not NULL (the same figures, computed once). */
+static void entity_write(const kp_design *d, capacity_memo *m, const kp_entity *e, kp_write_op op,
+                         const kp_str *changes, size_t nchanges, double *table_wcu, double *index_wcu_per_index)
 {
-    const kp_design *d = m->d;
     size_t nx = d ? d->nindexes : 0;
     if (index_wcu_per_index)
         for (size_t i = 0; i < nx; i++)
@@ -517,13 +488,14 @@ void capacity_memo_entity_write(capacity_memo *m, const kp_entity *e, kp_write_o
     if (!d || !e)
         return;
     double table = capacity_write_units(e->size, op == KP_OP_TRANSACT);
+    finder wf = {d, m ? &m->attrs : NULL};
     for (size_t i = 0; i < nx; i++) {
-        double share = capacity_memo_index_share(m, e, (ptrdiff_t)i);
+        ptrdiff_t x = (ptrdiff_t)i;
+        double share = m ? capacity_memo_index_share(m, e, x) : capacity_index_share(d, e, x);
         if (share <= 0)
             continue;
-        finder wf = {d, &m->attrs};
-        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, share_on(&wf, e, (ptrdiff_t)i, true),
-                                        capacity_memo_projected_bytes(m, e, (ptrdiff_t)i));
+        double proj = m ? capacity_memo_projected_bytes(m, e, x) : capacity_projected_bytes(d, e, x);
+        double w = capacity_index_write(d, e, x, op, changes, nchanges, share_on(&wf, e, x, true), proj);
         if (d->indexes[i].kind == KP_LSI)
             table += w;
         else if (index_wcu_per_index)
@@ -531,4 +503,16 @@ void capacity_memo_entity_write(capacity_memo *m, const kp_entity *e, kp_write_o
     }
     if (table_wcu)
         *table_wcu = table;
+}
+
+void capacity_entity_write(const kp_design *d, const kp_entity *e, kp_write_op op, const kp_str *changes,
+                           size_t nchanges, double *table_wcu, double *index_wcu_per_index)
+{
+    entity_write(d, NULL, e, op, changes, nchanges, table_wcu, index_wcu_per_index);
+}
+
+void capacity_memo_entity_write(capacity_memo *m, const kp_entity *e, kp_write_op op, const kp_str *changes,
+                                size_t nchanges, double *table_wcu, double *index_wcu_per_index)
+{
+    entity_write(m->d, m, e, op, changes, nchanges, table_wcu, index_wcu_per_index);
 }

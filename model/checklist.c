@@ -44,27 +44,10 @@ static bool pattern_supplies(const kp_pattern *p, const char *name)
     return false;
 }
 
-/* The design's attributes and entities by name, the last of a name winning: each map is filled
- * from the last element to the first, and a namemap keeps the first position put. */
+/* The design's attributes and entities by name (analysis_name_maps). */
 typedef struct cnames {
     namemap attrs, ents;
 } cnames;
-
-static void cnames_init(cnames *n, const kp_design *d)
-{
-    namemap_init(&n->attrs, d->nattrs);
-    for (size_t i = d->nattrs; i-- > 0;)
-        namemap_put(&n->attrs, d->attrs[i].name, i);
-    namemap_init(&n->ents, d->nentities);
-    for (size_t i = d->nentities; i-- > 0;)
-        namemap_put(&n->ents, d->entities[i].name, i);
-}
-
-static void cnames_free(cnames *n)
-{
-    namemap_free(&n->attrs);
-    namemap_free(&n->ents);
-}
 
 static const kp_attr *cn_attr(const cnames *n, const kp_design *d, const char *name)
 {
@@ -105,22 +88,24 @@ static bool binds_table_pk(const kp_design *d, const cnames *names, const kp_pat
     return true;
 }
 
-/* Appends "id" to a comma-separated list of at most a few names. */
-static void list_add(sbuf *b, size_t *n, const char *id)
+/* The ids a rule names: how many, and the text of the first few ("a, b, c, d, e, ...").
+ * Zero-initialise. */
+typedef struct idlist {
+    size_t n;
+    sbuf b;
+} idlist;
+
+static void idlist_add(idlist *l, const char *id)
 {
-    if (*n < 5)
-        sbuf_printf(b, "%s%s", *n ? ", " : "", id ? id : "?");
-    else if (*n == 5)
-        sbuf_add(b, ", ...");
-    (*n)++;
+    if (l->n < 5)
+        sbuf_printf(&l->b, "%s%s", l->n ? ", " : "", id ? id : "?");
+    else if (l->n == 5)
+        sbuf_add(&l->b, ", ...");
+    l->n++;
 }
 
-static char *list_text(sbuf *b)
-{
-    if (!b->s)
-        return xstrdup("");
-    return sbuf_steal(b);
-}
+/* The text ("" when none); l is left empty; caller frees. */
+static char *idlist_text(idlist *l) { return sbuf_steal(&l->b); }
 
 static void set(kp_check_item *it, kp_check_status st, char *why)
 {
@@ -138,25 +123,24 @@ static bool key_condition_has_range(const char *kc)
 static void rule_patterns_written(const kp_analysis *a, kp_check_item *it)
 {
     const kp_design *d = a->design;
-    size_t total = 0, bad = 0;
-    sbuf b;
-    sbuf_init(&b);
+    size_t total = 0;
+    idlist bad = {0};
     for (size_t i = 0; i < d->npatterns; i++) {
         const kp_pattern *p = &d->patterns[i];
         if (p->served_by)
             continue;
         total++;
         if (isnan(p->rate) || (p->kind == KP_READ && isnan(p->latency)))
-            list_add(&b, &bad, p->id);
+            idlist_add(&bad, p->id);
     }
-    char *ids = list_text(&b);
+    char *ids = idlist_text(&bad);
     if (total == 0)
         set(it, KP_CHECK_NA, xstrdup("no patterns written yet"));
-    else if (bad == 0)
+    else if (bad.n == 0)
         set(it, KP_CHECK_PASS, xasprintf("all %zu DynamoDB patterns have a rate and a latency target", total));
     else
         set(it, KP_CHECK_FAIL,
-            xasprintf("%zu of %zu patterns lack a rate or (reads) a latency target (%s)", bad, total, ids));
+            xasprintf("%zu of %zu patterns lack a rate or (reads) a latency target (%s)", bad.n, total, ids));
     free(ids);
 }
 
@@ -167,12 +151,11 @@ static void rule_patterns_written(const kp_analysis *a, kp_check_item *it)
 static void rule_pk_in_queries(const kp_analysis *a, kp_check_item *it)
 {
     const kp_design *d = a->design;
-    size_t total = 0, bound = 0, nmiss = 0;
+    size_t total = 0, bound = 0;
     double rate_all = 0, rate_bound = 0;
-    sbuf b;
-    sbuf_init(&b);
+    idlist miss = {0};
     cnames names;
-    cnames_init(&names, d);
+    analysis_name_maps(d, &names.attrs, &names.ents);
     const kp_keytpl **pkt = xcalloc(d->nentities ? d->nentities : 1, sizeof *pkt);
     unsigned char *pkt_done = xcalloc(d->nentities ? d->nentities : 1, 1);
     for (size_t i = 0; i < d->npatterns; i++) {
@@ -186,12 +169,13 @@ static void rule_pk_in_queries(const kp_analysis *a, kp_check_item *it)
             bound++;
             rate_bound += r;
         } else
-            list_add(&b, &nmiss, p->id);
+            idlist_add(&miss, p->id);
     }
     free(pkt);
     free(pkt_done);
-    cnames_free(&names);
-    char *ids = list_text(&b);
+    namemap_free(&names.attrs);
+    namemap_free(&names.ents);
+    char *ids = idlist_text(&miss);
     if (total == 0)
         set(it, KP_CHECK_NA, xstrdup("no DynamoDB read patterns"));
     else {
@@ -199,7 +183,7 @@ static void rule_pk_in_queries(const kp_analysis *a, kp_check_item *it)
         double rshare = rate_all > 0 ? rate_bound / rate_all : share;
         const char *pk = d->table.pk.s ? d->table.pk.s : "";
         set(it, rshare >= 0.8 ? KP_CHECK_PASS : KP_CHECK_FAIL,
-            nmiss ? xasprintf("%zu of %zu read patterns (%.0f %%), %.1f %% of the read requests, give the "
+            miss.n ? xasprintf("%zu of %zu read patterns (%.0f %%), %.1f %% of the read requests, give the "
                               "table's partition key %s; not: %s",
                               bound, total, share * 100, rshare * 100, pk, ids)
                   : xasprintf("all %zu read patterns give the table's partition key %s", total, pk));
@@ -253,9 +237,8 @@ static void rule_pk_spreads(const kp_analysis *a, kp_check_item *it)
 static void rule_sort_key_serves(const kp_analysis *a, kp_check_item *it)
 {
     const kp_design *d = a->design;
-    size_t asked = 0, bad = 0;
-    sbuf b;
-    sbuf_init(&b);
+    size_t asked = 0;
+    idlist bad = {0};
     for (size_t i = 0; i < a->npatterns; i++) {
         const kp_pattern_result *pr = &a->patterns[i];
         const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
@@ -268,18 +251,18 @@ static void rule_sort_key_serves(const kp_analysis *a, kp_check_item *it)
         if (p->range.s && !key_condition_has_range(pr->key_condition))
             ok = false;
         if (!ok)
-            list_add(&b, &bad, p->id);
+            idlist_add(&bad, p->id);
     }
-    char *ids = list_text(&b);
+    char *ids = idlist_text(&bad);
     if (asked == 0)
         set(it, KP_CHECK_NA, xstrdup("no pattern asks for an order or a range"));
-    else if (bad == 0)
+    else if (bad.n == 0)
         set(it, KP_CHECK_PASS,
             xasprintf("the sort keys serve the order and ranges of all %zu patterns asking", asked));
     else
         set(it, KP_CHECK_FAIL,
-            xasprintf("%zu of %zu patterns get their order or range from the application or a filter (%s)", bad,
-                      asked, ids));
+            xasprintf("%zu of %zu patterns get their order or range from the application or a filter (%s)",
+                      bad.n, asked, ids));
     free(ids);
 }
 
@@ -311,10 +294,8 @@ static void rule_single_table(const kp_analysis *a, kp_check_item *it)
 static void rule_minimal_indexes(const kp_analysis *a, kp_check_item *it)
 {
     const kp_design *d = a->design;
-    size_t ngsi = 0, unused = 0, all = 0;
-    sbuf bu, ba;
-    sbuf_init(&bu);
-    sbuf_init(&ba);
+    size_t ngsi = 0;
+    idlist unused = {0}, all = {0};
     bool *idx_read = NULL;
     for (size_t x = 0; x < d->nindexes; x++) {
         const kp_index *ix = &d->indexes[x];
@@ -322,21 +303,21 @@ static void rule_minimal_indexes(const kp_analysis *a, kp_check_item *it)
             continue;
         ngsi++;
         if (!analysis_index_read(a, (ptrdiff_t)x, &idx_read))
-            list_add(&bu, &unused, ix->name);
+            idlist_add(&unused, ix->name);
         if (ix->projection == KP_PROJ_ALL)
-            list_add(&ba, &all, ix->name);
+            idlist_add(&all, ix->name);
     }
     free(idx_read);
-    char *u = list_text(&bu), *al = list_text(&ba);
+    char *u = idlist_text(&unused), *al = idlist_text(&all);
     if (ngsi == 0)
         set(it, KP_CHECK_NA, xstrdup("no secondary indexes"));
-    else if (unused == 0 && all == 0)
+    else if (unused.n == 0 && all.n == 0)
         set(it, KP_CHECK_PASS,
             xasprintf("each of the %zu GSIs serves a pattern with a keys/include projection", ngsi));
-    else if (unused)
-        set(it, KP_CHECK_FAIL, xasprintf("%zu GSI(s) serve no pattern (%s)", unused, u));
+    else if (unused.n)
+        set(it, KP_CHECK_FAIL, xasprintf("%zu GSI(s) serve no pattern (%s)", unused.n, u));
     else
-        set(it, KP_CHECK_FAIL, xasprintf("%zu GSI(s) project ALL (%s)", all, al));
+        set(it, KP_CHECK_FAIL, xasprintf("%zu GSI(s) project ALL (%s)", all.n, al));
     free(u);
     free(al);
 }
@@ -376,9 +357,8 @@ static void rule_saturation_known(const kp_analysis *a, kp_check_item *it)
 static void rule_eventual_reads(const kp_analysis *a, kp_check_item *it)
 {
     const kp_design *d = a->design;
-    size_t reads = 0, strong = 0, bad = 0;
-    sbuf b;
-    sbuf_init(&b);
+    size_t reads = 0, strong = 0;
+    idlist bad = {0};
     for (size_t i = 0; i < d->npatterns; i++) {
         const kp_pattern *p = &d->patterns[i];
         if (p->kind != KP_READ || p->served_by)
@@ -388,13 +368,13 @@ static void rule_eventual_reads(const kp_analysis *a, kp_check_item *it)
             continue;
         strong++;
         if (!p->why || !*p->why)
-            list_add(&b, &bad, p->id);
+            idlist_add(&bad, p->id);
     }
-    char *ids = list_text(&b);
+    char *ids = idlist_text(&bad);
     if (reads == 0)
         set(it, KP_CHECK_NA, xstrdup("no read patterns"));
-    else if (bad)
-        set(it, KP_CHECK_FAIL, xasprintf("%zu strong read(s) without a why (%s)", bad, ids));
+    else if (bad.n)
+        set(it, KP_CHECK_FAIL, xasprintf("%zu strong read(s) without a why (%s)", bad.n, ids));
     else if (strong)
         set(it, KP_CHECK_PASS,
             xasprintf("%zu of %zu reads eventual; each strong read says why", reads - strong, reads));
@@ -445,23 +425,22 @@ static void rule_cost_complete(const kp_analysis *a, kp_check_item *it)
 static void rule_outside_store(const kp_analysis *a, kp_check_item *it)
 {
     const kp_design *d = a->design;
-    size_t n = 0, bad = 0;
-    sbuf b;
-    sbuf_init(&b);
+    size_t n = 0;
+    idlist bad = {0};
     for (size_t i = 0; i < d->npatterns; i++) {
         const kp_pattern *p = &d->patterns[i];
         if (p->needs == KP_NEEDS_NONE)
             continue;
         n++;
         if (!p->served_by)
-            list_add(&b, &bad, p->id);
+            idlist_add(&bad, p->id);
     }
-    char *ids = list_text(&b);
+    char *ids = idlist_text(&bad);
     if (n == 0)
         set(it, KP_CHECK_NA, xstrdup("no search, aggregate or ad hoc patterns"));
-    else if (bad)
+    else if (bad.n)
         set(it, KP_CHECK_FAIL,
-            xasprintf("%zu pattern(s) DynamoDB cannot serve are not served elsewhere (%s)", bad, ids));
+            xasprintf("%zu pattern(s) DynamoDB cannot serve are not served elsewhere (%s)", bad.n, ids));
     else
         set(it, KP_CHECK_PASS,
             xasprintf("all %zu search/aggregate/ad hoc patterns are served outside DynamoDB", n));

@@ -107,24 +107,15 @@ static char *fmsg(const char *fmt, ...)
     return sbuf_steal(&b);
 }
 
-static const char *fix_of(const char *code)
+/* The catalogue's entry of `code`, NULL when it has none. */
+static const kp_finding_info *catalogue_entry(const char *code)
 {
     size_t n;
     const kp_finding_info *cat = analysis_finding_catalogue(&n);
     for (size_t i = 0; i < n; i++)
         if (strcmp(cat[i].code, code) == 0)
-            return cat[i].fix;
-    return "";
-}
-
-static const char *code_of(const char *code)
-{
-    size_t n;
-    const kp_finding_info *cat = analysis_finding_catalogue(&n);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(cat[i].code, code) == 0)
-            return cat[i].code;
-    return "unknown";
+            return &cat[i];
+    return NULL;
 }
 
 typedef struct flist {
@@ -136,11 +127,12 @@ static void add(flist *l, const char *code, kp_severity sev, char *where, char *
 {
     VEC_GROW(l->v, l->n, l->cap);
     kp_finding *f = &l->v[l->n++];
-    f->code = code_of(code);
+    const kp_finding_info *info = catalogue_entry(code);
+    f->code = info ? info->code : "unknown";
     f->sev = sev;
     f->where = where;
     f->message = msg;
-    f->fix = fix_of(code);
+    f->fix = info ? info->fix : "";
 }
 
 /* A quick test that byte c may equal the first byte of a word under tolower: lo and up are that
@@ -237,8 +229,7 @@ static unsigned name_flags(const kp_design *d, unsigned char *cache, const kp_at
     return f;
 }
 
-/* The design's attribute named `name` (NULL when none) through a map filled from the last
- * attribute to the first: the last of a name wins. */
+/* The design's attribute named `name` (NULL when none) through the map of analysis_name_maps. */
 static const kp_attr *fattr(const namemap *names, const kp_design *d, const char *name)
 {
     size_t i;
@@ -551,9 +542,7 @@ void stage_findings(kp_analysis *a)
     flist l = {0};
     const kp_design *d = a->design;
     namemap names;
-    namemap_init(&names, d->nattrs);
-    for (size_t i = d->nattrs; i-- > 0;)
-        namemap_put(&names, d->attrs[i].name, i);
+    analysis_name_maps(d, &names, NULL);
     partition_findings(&l, a, &names);
     pattern_findings(&l, a, &names);
     index_findings(&l, a);

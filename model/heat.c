@@ -103,8 +103,7 @@ typedef struct hfamily {
 typedef struct heat {
     const kp_design *d;
     kp_analysis *a;
-    namemap anames, enames; /* attributes, entities by name: the last of a name wins (filled from
-                               the last to the first) */
+    namemap anames, enames; /* attributes, entities by name (analysis_name_maps) */
     kp_dist *dists;     /* per design attribute, computed once */
     bool *dist_done;
     hrow *rows;
@@ -544,12 +543,7 @@ static void heat_open(heat *h, kp_analysis *a)
     h->a = a;
     h->nent = d->nentities;
     h->ar = arena_new();
-    namemap_init(&h->anames, d->nattrs);
-    for (size_t i = d->nattrs; i-- > 0;)
-        namemap_put(&h->anames, d->attrs[i].name, i);
-    namemap_init(&h->enames, d->nentities);
-    for (size_t i = d->nentities; i-- > 0;)
-        namemap_put(&h->enames, d->entities[i].name, i);
+    analysis_name_maps(d, &h->anames, &h->enames);
     /* the resolver's memo when it ran (the same figures), else one of our own */
     h->own = a->capacity_memo ? NULL : capacity_memo_new(d);
     h->cap = h->own ? h->own : a->capacity_memo;

@@ -321,40 +321,40 @@ static void pct_doc(sbuf *b, double v)
         addf(b, "%.1f %%", v * 100);
 }
 
+/* A figure in the unit of the first rung it reaches (v >= from): printf's `fmt` of v / div. The
+ * last rung's `from` is -INFINITY: every value but NaN reaches one. */
+typedef struct rung {
+    double from, div;
+    const char *fmt;
+} rung;
+
+static void add_rung(sbuf *b, double v, const rung *r)
+{
+    while (!(v >= r->from))
+        r++;
+    addf(b, r->fmt, v / r->div);
+}
+
+static const rung ms_screen_rungs[] = {{10000, 1000, "%.0fs"}, {-INFINITY, 1, "%.0f"}};
+static const rung ms_report_rungs[] = {
+    {60000, 60000, "%.1fmin"}, {1000, 1000, "%.1fs"}, {10, 1, "%.0fms"}, {-INFINITY, 1, "%.1fms"}};
+static const rung ms_tour_rungs[] = {{60000, 60000, "%.3g min"}, {1000, 1000, "%.3g s"}, {-INFINITY, 1, "%.3g ms"}};
+
 static void ms_screen(sbuf *b, double ms)
 {
     if (isnan(ms))
         sbuf_add(b, "-");
-    else if (ms >= 10000)
-        addf(b, "%.0fs", ms / 1000);
     else
-        addf(b, "%.0f", ms);
+        add_rung(b, ms, ms_screen_rungs);
 }
 
-static void ms_report(sbuf *b, double ms)
+/* ms_report and ms_tour: "-" for what is not finite. */
+static void ms_finite(sbuf *b, double ms, const rung *rungs)
 {
     if (!isfinite(ms))
         sbuf_add(b, "-");
-    else if (ms >= 60000)
-        addf(b, "%.1fmin", ms / 60000);
-    else if (ms >= 1000)
-        addf(b, "%.1fs", ms / 1000);
-    else if (ms >= 10)
-        addf(b, "%.0fms", ms);
     else
-        addf(b, "%.1fms", ms);
-}
-
-static void ms_tour(sbuf *b, double ms)
-{
-    if (!isfinite(ms))
-        sbuf_add(b, "-");
-    else if (ms >= 60000)
-        addf(b, "%.3g min", ms / 60000);
-    else if (ms >= 1000)
-        addf(b, "%.3g s", ms / 1000);
-    else
-        addf(b, "%.3g ms", ms);
+        add_rung(b, ms, rungs);
 }
 
 static void rate_doc(sbuf *b, double v)
@@ -400,8 +400,8 @@ static void format(sbuf *b, double v, const char *currency, humanfmt_style st)
     case HF_PCT_REPORT: pct_report(b, v); break;
     case HF_PCT_DOC: pct_doc(b, v); break;
     case HF_MS_SCREEN: ms_screen(b, v); break;
-    case HF_MS_REPORT: ms_report(b, v); break;
-    case HF_MS_TOUR: ms_tour(b, v); break;
+    case HF_MS_REPORT: ms_finite(b, v, ms_report_rungs); break;
+    case HF_MS_TOUR: ms_finite(b, v, ms_tour_rungs); break;
     case HF_RATE_DOC: rate_doc(b, v); break;
     case HF_RATE_TOUR: rate_tour(b, v); break;
     case HF_PRINTF_F0: add_f0(b, v); break;

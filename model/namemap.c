@@ -29,17 +29,6 @@ void namemap_free(namemap *m)
     memset(m, 0, sizeof *m);
 }
 
-/* The slot holding (name, tag), or the empty slot where it would go. m->cap > 0. */
-static namemap_slot *probe(const namemap *m, const char *name, ptrdiff_t tag, uint32_t h)
-{
-    size_t mask = m->cap - 1;
-    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
-        namemap_slot *s = &m->slots[i];
-        if (!s->key || (s->hash == h && s->tag == tag && strcmp(s->key, name) == 0))
-            return s;
-    }
-}
-
 static void grow(namemap *m)
 {
     namemap old = *m;
@@ -58,12 +47,22 @@ static void grow(namemap *m)
     free(old.slots);
 }
 
-size_t *namemap_insert(namemap *m, const char *name, ptrdiff_t tag, size_t val, bool *added)
+/* The slot holding (name, tag), or the empty slot where it would go. m->cap > 0. Inlined in
+ * the calls below: the analysis fills thousands of names per run. */
+static inline __attribute__((always_inline)) namemap_slot *probe(const namemap *m, const char *name, ptrdiff_t tag,
+                                                                 uint32_t h)
 {
-    if (added)
-        *added = false;
-    if (!name)
-        return NULL;
+    size_t mask = m->cap - 1;
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        namemap_slot *s = &m->slots[i];
+        if (!s->key || (s->hash == h && s->tag == tag && strcmp(s->key, name) == 0))
+            return s;
+    }
+}
+
+static inline __attribute__((always_inline)) size_t *insert(namemap *m, const char *name, ptrdiff_t tag, size_t val,
+                                                            bool *added)
+{
     if (!m->cap)
         grow(m);
     uint32_t h = namemap_hash(name, tag);
@@ -75,21 +74,30 @@ size_t *namemap_insert(namemap *m, const char *name, ptrdiff_t tag, size_t val, 
         }
         *s = (namemap_slot){name, h, (int32_t)tag, val};
         m->n++;
-        if (added)
-            *added = true;
+        *added = true;
     }
     return &s->val;
 }
 
+size_t *namemap_insert(namemap *m, const char *name, ptrdiff_t tag, size_t val, bool *added)
+{
+    bool fresh = false;
+    size_t *v = name ? insert(m, name, tag, val, &fresh) : NULL;
+    if (added)
+        *added = fresh;
+    return v;
+}
+
 bool namemap_put(namemap *m, const char *name, size_t val)
 {
-    bool added;
-    namemap_insert(m, name, 0, val, &added);
+    bool added = false;
+    if (name)
+        insert(m, name, 0, val, &added);
     return added;
 }
 
 size_t namemap_number(namemap *m, const char *name)
 {
-    size_t *v = namemap_insert(m, name, 0, m->n, NULL);
-    return v ? *v : SIZE_MAX;
+    bool added = false;
+    return name ? *insert(m, name, 0, m->n, &added) : SIZE_MAX;
 }

@@ -79,21 +79,133 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     o->limit_pushed = best.limit_pushed;
 }
 
-static void resolve_screen_one_query(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos,
-                                     size_t n, steplist *sl, wlist *w, readout *o, bool *done)
+/* A screen of n entities (epos) without a join: one query serving them all when there is one,
+ * else one read per entity, in parallel. */
+static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n, steplist *sl,
+                        wlist *w, readout *o)
 {
     screenplan sp;
-    *done = rs_plan_screen(c, p, K, epos, n, &sp);
-    if (!*done)
+    if (rs_plan_screen(c, p, K, epos, n, &sp)) {
+        rs_screen_step(c, p, K, &sp, sl, w);
+        o->plan = KP_PLAN_QUERY;
+        o->requests = 1;
+        o->rcu = sp.rcu;
+        o->items = sp.items;
+        o->result = sp.result;
+        o->latency = sp.latency;
+        o->filter = sp.mixed;
         return;
-    rs_screen_step(c, p, K, &sp, sl, w);
-    o->plan = KP_PLAN_QUERY;
-    o->requests = 1;
-    o->rcu = sp.rcu;
-    o->items = sp.items;
-    o->result = sp.result;
-    o->latency = sp.latency;
-    o->filter = sp.mixed;
+    }
+    double requests = 0, rcu = 0, items = 0, lat = 0;
+    bool filter = false;
+    for (size_t i = 0; i < n; i++) {
+        kset Ki = {0};
+        const kp_entity *e = &c->d->entities[epos[i]];
+        for (size_t k = 0; k < K->n; k++)
+            if (rs_knows(c, e, K->v[k].name))
+                rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+        readout oi;
+        read_entity(c, p, &Ki, epos[i], epos, n, sl, w, &oi);
+        rs_kset_free(&Ki);
+        requests += oi.requests;
+        rcu += oi.rcu;
+        items += oi.items;
+        if (oi.latency > lat)
+            lat = oi.latency;
+        filter |= oi.filter;
+    }
+    lat += LAT_MERGE_MS * requests;
+    o->plan = KP_PLAN_MULTI;
+    o->requests = requests;
+    o->rcu = rcu;
+    o->items = items;
+    o->latency = lat;
+    o->filter = filter;
+    rs_warn_add(w, xasprintf("%g requests for one screen: the entities do not share a partition", requests));
+}
+
+/* A chain of n entities (epos) joined: each next entity's keys come from the previous result. */
+static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n, steplist *sl,
+                       wlist *w, readout *o)
+{
+    double requests = 0, rcu = 0, items = 0, lat = 0, prev = 1;
+    bool filter = false;
+    for (size_t i = 0; i < n; i++) {
+        kset Ki = {0};
+        const kp_entity *e = &c->d->entities[epos[i]];
+        if (i == 0) {
+            for (size_t k = 0; k < K->n; k++)
+                rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+        } else {
+            for (size_t j = 0; j < p->njoin; j++)
+                if (p->join[j].to.s && rs_knows(c, e, p->join[j].to.s))
+                    rs_kset_add(&Ki, p->join[j].to.s, NULL, rs_attr_of(c, p->join[j].to.s));
+            for (size_t k = 0; k < K->n; k++)
+                if (rs_knows(c, e, K->v[k].name))
+                    rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+        }
+        size_t before = sl->n;
+        readout oi;
+        read_entity(c, p, &Ki, epos[i], &epos[i], 1, sl, w, &oi);
+        rs_kset_free(&Ki);
+        filter |= oi.filter;
+        if (i == 0) {
+            requests += oi.requests;
+            rcu += oi.rcu;
+            items += oi.items;
+            lat += oi.latency;
+            o->app_sort = oi.app_sort;
+            o->limit_pushed = oi.limit_pushed;
+        } else if (sl->n > before) {
+            kp_step *st = &sl->v[before];
+            double times = prev < 0 ? 0 : prev;
+            if (st->op == KP_OP_GETITEM) {
+                /* the keys of `times` items: BatchGetItem, each item rounded */
+                double size = util_nz(e->size);
+                st->op = KP_OP_BATCHGET;
+                st->count = ceil(times / CAP_BATCHGET_MAX_ITEMS);
+                if (st->count < 1)
+                    st->count = 1;
+                st->items = times / st->count;
+                st->rcu = capacity_batchget_rcu(st->items, size, p->consistency);
+                requests += st->count;
+                rcu += st->rcu * st->count;
+                items += times;
+                lat += LAT_RTT_MS + times * size / CAP_PAGE_BYTES * LAT_MS_PER_MB;
+                oi.result = times;
+            } else {
+                /* one request per previous item, in parallel */
+                double ct = times < 1 ? 1 : ceil(times);
+                st->count *= ct;
+                requests += oi.requests * ct;
+                rcu += oi.rcu * ct;
+                items += oi.items * ct;
+                lat += oi.latency + LAT_MERGE_MS * ct;
+                oi.result *= ct;
+            }
+        }
+        prev = oi.result;
+    }
+    o->plan = KP_PLAN_MULTI;
+    o->requests = requests;
+    o->rcu = rcu;
+    o->items = items;
+    o->latency = lat;
+    o->filter = filter;
+}
+
+/* A pattern that names no entity: a Scan of the whole table. */
+static void read_all(rctx *c, const kp_pattern *p, const kset *K, steplist *sl, wlist *w, readout *o)
+{
+    double rcu, lat;
+    rs_scan_step(c, p, K, NULL, sl, &rcu, &lat);
+    rs_warn_add(w, xstrdup("nothing serves the pattern: Scan of the whole table"));
+    o->plan = KP_PLAN_SCAN;
+    o->requests = sl->v[sl->n - 1].count;
+    o->rcu = rcu;
+    o->items = c->table_items;
+    o->latency = lat;
+    o->filter = K->n > 0;
 }
 
 static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, steplist *sl, wlist *w)
@@ -114,132 +226,22 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
     rs_known_from_by(c, p, &K);
     readout o;
     memset(&o, 0, sizeof o);
-    if (n == 0) {
-        double rcu, lat;
-        rs_scan_step(c, p, &K, NULL, sl, &rcu, &lat);
-        rs_warn_add(w, xstrdup("nothing serves the pattern: Scan of the whole table"));
-        r->plan = KP_PLAN_SCAN;
-        r->requests = sl->v[0].count;
-        r->rcu_per_call = rcu;
-        r->items_per_call = c->table_items;
-        r->latency_ms = lat;
-        r->filter = K.n > 0;
-    } else if (p->njoin > 0 && n > 1) {
-        /* chain: each next entity's keys come from the previous result */
-        double requests = 0, rcu = 0, items = 0, lat = 0, prev = 1;
-        bool filter = false;
-        for (size_t i = 0; i < n; i++) {
-            kset Ki = {0};
-            const kp_entity *e = &c->d->entities[epos[i]];
-            if (i == 0) {
-                for (size_t k = 0; k < K.n; k++)
-                    rs_kset_add(&Ki, K.v[k].name, K.v[k].value, K.v[k].attr);
-            } else {
-                for (size_t j = 0; j < p->njoin; j++)
-                    if (p->join[j].to.s && rs_knows(c, e, p->join[j].to.s))
-                        rs_kset_add(&Ki, p->join[j].to.s, NULL, rs_attr_of(c, p->join[j].to.s));
-                for (size_t k = 0; k < K.n; k++)
-                    if (rs_knows(c, e, K.v[k].name))
-                        rs_kset_add(&Ki, K.v[k].name, K.v[k].value, K.v[k].attr);
-            }
-            size_t before = sl->n;
-            readout oi;
-            read_entity(c, p, &Ki, epos[i], &epos[i], 1, sl, w, &oi);
-            rs_kset_free(&Ki);
-            filter |= oi.filter;
-            if (i == 0) {
-                requests += oi.requests;
-                rcu += oi.rcu;
-                items += oi.items;
-                lat += oi.latency;
-                r->app_sort = oi.app_sort;
-                r->limit_pushed = oi.limit_pushed;
-            } else if (sl->n > before) {
-                kp_step *st = &sl->v[before];
-                double times = prev < 0 ? 0 : prev;
-                if (st->op == KP_OP_GETITEM) {
-                    /* the keys of `times` items: BatchGetItem, each item rounded */
-                    double size = util_nz(e->size);
-                    st->op = KP_OP_BATCHGET;
-                    st->count = ceil(times / CAP_BATCHGET_MAX_ITEMS);
-                    if (st->count < 1)
-                        st->count = 1;
-                    st->items = times / st->count;
-                    st->rcu = capacity_batchget_rcu(st->items, size, p->consistency);
-                    requests += st->count;
-                    rcu += st->rcu * st->count;
-                    items += times;
-                    lat += LAT_RTT_MS + times * size / CAP_PAGE_BYTES * LAT_MS_PER_MB;
-                    oi.result = times;
-                } else {
-                    /* one request per previous item, in parallel */
-                    double ct = times < 1 ? 1 : ceil(times);
-                    st->count *= ct;
-                    requests += oi.requests * ct;
-                    rcu += oi.rcu * ct;
-                    items += oi.items * ct;
-                    lat += oi.latency + LAT_MERGE_MS * ct;
-                    oi.result *= ct;
-                }
-            }
-            prev = oi.result;
-        }
-        r->plan = KP_PLAN_MULTI;
-        r->requests = requests;
-        r->rcu_per_call = rcu;
-        r->items_per_call = items;
-        r->latency_ms = lat;
-        r->filter = filter;
-    } else if (n > 1) {
-        bool done = false;
-        resolve_screen_one_query(c, p, &K, epos, n, sl, w, &o, &done);
-        if (done) {
-            r->plan = KP_PLAN_QUERY;
-            r->requests = 1;
-            r->rcu_per_call = o.rcu;
-            r->items_per_call = o.items;
-            r->latency_ms = o.latency;
-            r->filter = o.filter;
-        } else {
-            double requests = 0, rcu = 0, items = 0, lat = 0;
-            bool filter = false;
-            for (size_t i = 0; i < n; i++) {
-                kset Ki = {0};
-                const kp_entity *e = &c->d->entities[epos[i]];
-                for (size_t k = 0; k < K.n; k++)
-                    if (rs_knows(c, e, K.v[k].name))
-                        rs_kset_add(&Ki, K.v[k].name, K.v[k].value, K.v[k].attr);
-                readout oi;
-                read_entity(c, p, &Ki, epos[i], epos, n, sl, w, &oi);
-                rs_kset_free(&Ki);
-                requests += oi.requests;
-                rcu += oi.rcu;
-                items += oi.items;
-                if (oi.latency > lat)
-                    lat = oi.latency;
-                filter |= oi.filter;
-            }
-            lat += LAT_MERGE_MS * requests;
-            r->plan = KP_PLAN_MULTI;
-            r->requests = requests;
-            r->rcu_per_call = rcu;
-            r->items_per_call = items;
-            r->latency_ms = lat;
-            r->filter = filter;
-            rs_warn_add(w, xasprintf("%g requests for one screen: the entities do not share a partition",
-                                     requests));
-        }
-    } else {
+    if (n == 0)
+        read_all(c, p, &K, sl, w, &o);
+    else if (p->njoin > 0 && n > 1)
+        read_chain(c, p, &K, epos, n, sl, w, &o);
+    else if (n > 1)
+        read_screen(c, p, &K, epos, n, sl, w, &o);
+    else
         read_entity(c, p, &K, epos[0], epos, n, sl, w, &o);
-        r->plan = o.plan;
-        r->requests = o.requests;
-        r->rcu_per_call = o.rcu;
-        r->items_per_call = o.items;
-        r->latency_ms = o.latency;
-        r->filter = o.filter;
-        r->app_sort = o.app_sort;
-        r->limit_pushed = o.limit_pushed;
-    }
+    r->plan = o.plan;
+    r->requests = o.requests;
+    r->rcu_per_call = o.rcu;
+    r->items_per_call = o.items;
+    r->latency_ms = o.latency;
+    r->filter = o.filter;
+    r->app_sort = o.app_sort;
+    r->limit_pushed = o.limit_pushed;
     rs_kset_free(&K);
     if (epos != epos_inl)
         free(epos);

@@ -13,24 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void rs_keyview_set(keyview *v, const kp_entity *e, const char *attr)
-{
-    memset(v, 0, sizeof *v);
-    const kp_keytpl *k = entity_key(e, attr);
-    if (k) {
-        v->parts = k->tpl.parts;
-        v->n = k->tpl.n;
-        v->src = k->tpl.src;
-    } else {
-        v->one.kind = TPL_ATTR;
-        v->one.text = (char *)attr; /* never freed through the view */
-        v->parts = &v->one;
-        v->n = 1;
-        v->src = NULL;
-        v->plain = true;
-    }
-}
-
 char *rs_keyview_src(const keyview *v)
 {
     if (!v->plain)
@@ -235,6 +217,8 @@ static double collection_of(const rctx *c, const entry *o)
     return n;
 }
 
+/* *v = template k, or attr itself as a placeholder when k is NULL (then v->parts is left for
+ * the caller to point at v->one once v is where it stays). */
 static void view_from(keyview *v, const kp_keytpl *k, const char *attr)
 {
     memset(v, 0, sizeof *v);
@@ -248,6 +232,132 @@ static void view_from(keyview *v, const kp_keytpl *k, const char *attr)
         v->n = 1;
         v->plain = true;
     }
+}
+
+void rs_keyview_set(keyview *v, const kp_entity *e, const char *attr)
+{
+    view_from(v, entity_key(e, attr), attr);
+    if (v->plain)
+        v->parts = &v->one;
+}
+
+/* The key attribute slots: for index k, slot 2k its partition attribute, 2k + 1 its sort
+ * attribute. Names the indexes' key attributes (numbered in keyattrs) and links, per name, the
+ * slots using it: head[name], then next[slot] (SIZE_MAX ends). Also names each ixinfo. */
+static void key_slots(rctx *c, namemap *keyattrs, size_t *head, size_t *next)
+{
+    const kp_design *d = c->d;
+    for (size_t k = 0; k < c->nix; k++) {
+        ixinfo *xi = &c->ix[k];
+        xi->index = (ptrdiff_t)k - 1;
+        if (k == 0) {
+            xi->name = "table";
+            xi->pk = d->table.pk.s;
+            xi->sk = d->table.sk.s;
+            xi->gsi = false;
+        } else {
+            const kp_index *x = &d->indexes[k - 1];
+            xi->name = x->name;
+            xi->pk = x->pk.s;
+            xi->sk = x->sk.s;
+            xi->gsi = x->kind == KP_GSI;
+        }
+        xi->entries = NULL; /* grown as entities join: most indexes hold few of them */
+        const char *names[2] = {xi->pk, xi->sk};
+        for (int r = 0; r < 2; r++) {
+            if (!names[r])
+                continue;
+            size_t nnames = keyattrs->n, name = namemap_number(keyattrs, names[r]);
+            if (name == nnames)
+                head[name] = SIZE_MAX; /* a new name */
+            size_t slot = 2 * k + (size_t)r;
+            next[slot] = head[name];
+            head[name] = slot;
+        }
+    }
+}
+
+/* Entity e (position epos) joins index k, with its templates pk and sk (NULL: the plain
+ * attribute) when it carries the sort key (has_sk). */
+static void add_entry(rctx *c, capacity_memo *cap, size_t k, const kp_entity *e, size_t epos, const kp_keytpl *pk,
+                      const kp_keytpl *sk, bool has_sk)
+{
+    ixinfo *xi = &c->ix[k];
+    VEC_GROW(xi->entries, xi->n, xi->cap);
+    entry *en = &xi->entries[xi->n++];
+    memset(en, 0, sizeof *en);
+    en->e = e;
+    en->epos = epos;
+    view_from(&en->pk, pk, xi->pk);
+    en->has_sk = has_sk;
+    if (has_sk)
+        view_from(&en->sk, sk, xi->sk);
+    if (k == 0) {
+        en->share = 1;
+        en->proj = util_nz(e->size);
+    } else {
+        en->share = e->nsparse ? capacity_memo_index_share(cap, e, xi->index) : 1;
+        en->proj = c->d->indexes[k - 1].projection == KP_PROJ_ALL ? util_nz(e->size)
+                                                                 : capacity_memo_projected_bytes(cap, e, xi->index);
+    }
+}
+
+/* Every entity joins the indexes whose key attributes it carries (the slots of key_slots). */
+static void add_entries(rctx *c, capacity_memo *cap, const namemap *keyattrs, const size_t *head, const size_t *next)
+{
+    const kp_design *d = c->d;
+    size_t nix = c->nix;
+    bool *carries = xcalloc(2 * nix, sizeof *carries);
+    const kp_keytpl **tpls = xcalloc(2 * nix, sizeof *tpls);
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        memset(carries, 0, 2 * nix * sizeof *carries);
+        memset(tpls, 0, 2 * nix * sizeof *tpls);
+        for (size_t j = 0; j < e->nkeys + e->nattrs; j++) {
+            bool key = j < e->nkeys;
+            const char *nm = key ? e->keys[j].attr.s : e->attrs[j - e->nkeys].s;
+            size_t name;
+            if (!namemap_get(keyattrs, nm, &name))
+                continue;
+            for (size_t slot = head[name]; slot != SIZE_MAX; slot = next[slot]) {
+                carries[slot] = true;
+                if (key && !tpls[slot])
+                    tpls[slot] = &e->keys[j];
+            }
+        }
+        for (size_t k = 0; k < nix; k++) {
+            ixinfo *xi = &c->ix[k];
+            if (!xi->pk || !carries[2 * k])
+                continue; /* base table: validation reports an entity without its key */
+            bool has_sk = xi->sk && carries[2 * k + 1];
+            if (k > 0 && xi->sk && !has_sk)
+                continue;
+            add_entry(c, cap, k, e, i, tpls[2 * k], tpls[2 * k + 1], has_sk);
+        }
+    }
+    free(carries);
+    free(tpls);
+}
+
+/* Index k's entries are all there: their self pointers, collections and sort-key literals; the
+ * groups. */
+static void finish_index(rctx *c, size_t k)
+{
+    ixinfo *xi = &c->ix[k];
+    for (size_t j = 0; j < xi->n; j++) {
+        entry *en = &xi->entries[j];
+        if (en->pk.plain)
+            en->pk.parts = &en->pk.one;
+        if (en->has_sk && en->sk.plain)
+            en->sk.parts = &en->sk.one;
+        c->on[en->epos * c->nix + k] = en;
+        en->coll = collection_of(c, en);
+        en->sk_lead = en->has_sk ? rs_lead_lit(&en->sk) : "";
+        en->sk_lead_len = strlen(en->sk_lead);
+        en->sk_const = en->has_sk && rs_is_const(&en->sk);
+    }
+    build_groups(xi);
+    xi->sums = xcalloc(3 * (xi->n ? xi->n : 1), sizeof *xi->sums);
 }
 
 void rs_ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
@@ -272,114 +382,21 @@ void rs_ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
         nknown += e->nattrs + e->nkeys;
         for (size_t k = 0; k < e->nkeys; k++)
             nknown += e->keys[k].tpl.n;
+        double cnt = util_nz(e->count);
+        c->table_items += cnt;
+        c->table_bytes += cnt * util_nz(e->size);
     }
     namemap_init(&c->knows, nknown);
-    for (size_t i = 0; i < d->nentities; i++) {
-        const kp_entity *e = &d->entities[i];
-        double cnt = isnan(e->count) ? 0 : e->count, sz = isnan(e->size) ? 0 : e->size;
-        c->table_items += cnt;
-        c->table_bytes += cnt * sz;
-    }
-    /* key attribute name -> the (index, role) slots using it: role 0 partition, 1 sort */
     namemap keyattrs;
     namemap_init(&keyattrs, 2 * nix);
     size_t *head = xmalloc(2 * nix * sizeof *head), *next = xmalloc(2 * nix * sizeof *next);
-    for (size_t k = 0; k < nix; k++) {
-        ixinfo *xi = &c->ix[k];
-        xi->index = (ptrdiff_t)k - 1;
-        if (k == 0) {
-            xi->name = "table";
-            xi->pk = d->table.pk.s;
-            xi->sk = d->table.sk.s;
-            xi->gsi = false;
-        } else {
-            const kp_index *x = &d->indexes[k - 1];
-            xi->name = x->name;
-            xi->pk = x->pk.s;
-            xi->sk = x->sk.s;
-            xi->gsi = x->kind == KP_GSI;
-        }
-        xi->entries = NULL; /* grown as entities join: most indexes hold few of them */
-        const char *names[2] = {xi->pk, xi->sk};
-        for (int r = 0; r < 2; r++) {
-            if (!names[r])
-                continue;
-            size_t nnames = keyattrs.n, slot = namemap_number(&keyattrs, names[r]);
-            if (slot == nnames)
-                head[slot] = SIZE_MAX; /* a new name */
-            size_t node = 2 * k + (size_t)r;
-            next[node] = head[slot];
-            head[slot] = node;
-        }
-    }
-    /* per entity: which key slots it carries, and with which template */
-    bool *carries = xcalloc(2 * nix, sizeof *carries);
-    const kp_keytpl **tpls = xcalloc(2 * nix, sizeof *tpls);
-    for (size_t i = 0; i < d->nentities; i++) {
-        const kp_entity *e = &d->entities[i];
-        memset(carries, 0, 2 * nix * sizeof *carries);
-        memset(tpls, 0, 2 * nix * sizeof *tpls);
-        for (size_t j = 0; j < e->nkeys + e->nattrs; j++) {
-            bool key = j < e->nkeys;
-            const char *nm = key ? e->keys[j].attr.s : e->attrs[j - e->nkeys].s;
-            size_t slot;
-            if (!namemap_get(&keyattrs, nm, &slot))
-                continue;
-            for (size_t node = head[slot]; node != SIZE_MAX; node = next[node]) {
-                carries[node] = true;
-                if (key && !tpls[node])
-                    tpls[node] = &e->keys[j];
-            }
-        }
-        for (size_t k = 0; k < nix; k++) {
-            ixinfo *xi = &c->ix[k];
-            if (!xi->pk || !carries[2 * k])
-                continue; /* base table: validation reports an entity without its key */
-            bool has_sk = xi->sk && carries[2 * k + 1];
-            if (k > 0 && xi->sk && !has_sk)
-                continue;
-            VEC_GROW(xi->entries, xi->n, xi->cap);
-            entry *en = &xi->entries[xi->n++];
-            memset(en, 0, sizeof *en);
-            en->e = e;
-            en->epos = i;
-            view_from(&en->pk, tpls[2 * k], xi->pk);
-            en->has_sk = has_sk;
-            if (has_sk)
-                view_from(&en->sk, tpls[2 * k + 1], xi->sk);
-            if (k == 0) {
-                en->share = 1;
-                en->proj = isnan(e->size) ? 0 : e->size;
-            } else {
-                en->share = e->nsparse ? capacity_memo_index_share(cap, e, xi->index) : 1;
-                en->proj = d->indexes[k - 1].projection == KP_PROJ_ALL ? (isnan(e->size) ? 0 : e->size)
-                                                                      : capacity_memo_projected_bytes(cap, e, xi->index);
-            }
-        }
-    }
-    free(carries);
-    free(tpls);
+    key_slots(c, &keyattrs, head, next);
+    add_entries(c, cap, &keyattrs, head, next);
     free(head);
     free(next);
     namemap_free(&keyattrs);
-    for (size_t k = 0; k < nix; k++) {
-        ixinfo *xi = &c->ix[k];
-        /* the views' self pointers are final now */
-        for (size_t j = 0; j < xi->n; j++) {
-            entry *en = &xi->entries[j];
-            if (en->pk.plain)
-                en->pk.parts = &en->pk.one;
-            if (en->has_sk && en->sk.plain)
-                en->sk.parts = &en->sk.one;
-            c->on[en->epos * nix + k] = en;
-            en->coll = collection_of(c, en);
-            en->sk_lead = en->has_sk ? rs_lead_lit(&en->sk) : "";
-            en->sk_lead_len = strlen(en->sk_lead);
-            en->sk_const = en->has_sk && rs_is_const(&en->sk);
-        }
-        build_groups(xi);
-        xi->sums = xcalloc(3 * (xi->n ? xi->n : 1), sizeof *xi->sums);
-    }
+    for (size_t k = 0; k < nix; k++)
+        finish_index(c, k); /* the views' self pointers are final now */
 }
 
 void rs_ctx_free(rctx *c)

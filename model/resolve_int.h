@@ -258,7 +258,8 @@ static inline const known *rs_kset_find(const kset *k, const char *name)
 /* ---- resolve_index.c: the per-analysis context ----------------------------------------------- */
 
 
-/* *v = entity e's template for key attribute `attr`, or attr itself as a placeholder. */
+/* *v = entity e's template for key attribute `attr`, or attr itself as a placeholder (v must
+ * stay where it is: it may point into itself). */
 void rs_keyview_set(keyview *v, const kp_entity *e, const char *attr);
 /* The template as written ("{attr}" for a plain attribute); caller frees. */
 char *rs_keyview_src(const keyview *v);

@@ -21,18 +21,7 @@ void rs_kset_add(kset *k, const char *name, const char *value, const kp_attr *at
     for (size_t i = 0; i < k->n; i++)
         if (strcmp(k->v[i].name, name) == 0)
             return;
-    if (!k->v) {
-        k->v = k->inl;
-        k->cap = KSET_INL;
-    }
-    if (k->n == k->cap) {
-        known *nv = xmalloc(2 * k->cap * sizeof *nv);
-        memcpy(nv, k->v, k->n * sizeof *nv);
-        if (k->v != k->inl)
-            free(k->v);
-        k->v = nv;
-        k->cap *= 2;
-    }
+    VEC_GROW_INL(k->v, k->n, k->cap, k->inl);
     k->v[k->n++] = (known){name, value, attr};
 }
 
@@ -147,8 +136,6 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
                 if (!bound) {
                     keyview v;
                     rs_keyview_set(&v, e, ks[i]);
-                    if (v.plain)
-                        v.parts = &v.one;
                     bound = true;
                     for (size_t j = 0; j < v.n; j++)
                         if (v.parts[j].kind == TPL_ATTR && !rs_kset_find(K, v.parts[j].text))

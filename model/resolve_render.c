@@ -52,20 +52,6 @@ void rs_warn_cat(wlist *w, ...)
     warn_keep(w, msg);
 }
 
-static void add_escaped(sbuf *b, const char *s)
-{
-    while (*s) {
-        size_t run = strcspn(s, "{}");
-        sbuf_addn(b, s, run);
-        s += run;
-        if (*s) { /* a brace: doubled */
-            sbuf_addn(b, s, 1);
-            sbuf_addn(b, s, 1);
-            s++;
-        }
-    }
-}
-
 /* parts[0..end) as a value template; fixed values substituted (formatted): the general
  * version, for the texts that do not fit render_parts' buffer. */
 static char *render_parts_long(const rctx *c, const keyview *v, size_t end, const kset *K)
@@ -76,7 +62,7 @@ static char *render_parts_long(const rctx *c, const keyview *v, size_t end, cons
     for (size_t i = 0; i < end && i < v->n; i++) {
         const tpl_part *pt = &v->parts[i];
         if (pt->kind == TPL_LIT) {
-            add_escaped(&b, pt->text);
+            tpl_add_literal(&b, pt->text);
             continue;
         }
         const known *k = rs_kset_find(K, pt->text);
@@ -84,16 +70,10 @@ static char *render_parts_long(const rctx *c, const keyview *v, size_t end, cons
             const kp_attr *a = k->attr; /* rs_attr_of(c, pt->text): k is its name's entry */
             const char *fmt = pt->format ? pt->format : (a ? a->format : NULL);
             char *val = tpl_apply_format(k->value, fmt);
-            add_escaped(&b, val);
+            tpl_add_literal(&b, val);
             free(val);
         } else {
-            sbuf_addc(&b, '{');
-            sbuf_add(&b, pt->text);
-            if (pt->format) {
-                sbuf_addc(&b, ':');
-                sbuf_add(&b, pt->format);
-            }
-            sbuf_addc(&b, '}');
+            tpl_add_placeholder(&b, pt);
         }
     }
     return sbuf_to_arena(&b, c->ar);
@@ -200,18 +180,7 @@ static char *range_upper(const rctx *c, const keyview *v, size_t end, const kset
 /* Appends name = value, both in the arena already (not copied). */
 static void kv_add_own(kvlist *l, char *name, char *value)
 {
-    if (!l->v) {
-        l->v = l->inl;
-        l->cap = KV_INL;
-    }
-    if (l->n == l->cap) {
-        kp_keyval *nv = xmalloc(2 * l->cap * sizeof *nv);
-        memcpy(nv, l->v, l->n * sizeof *nv);
-        if (l->v != l->inl)
-            free(l->v);
-        l->v = nv;
-        l->cap *= 2;
-    }
+    VEC_GROW_INL(l->v, l->n, l->cap, l->inl);
     l->v[l->n].name = name;
     l->v[l->n].value = value;
     l->n++;
@@ -272,26 +241,19 @@ static char *build_key_condition(const rctx *c, const cand *cd, const kset *K, k
     char b_in[240];
     sbuf b;
     sbuf_init_in(&b, b_in, sizeof b_in);
+    /* the sort key's condition per kind: the text before its name and after it */
+    static const char *const sk_cond[4][2] = {
+        [SKC_NONE] = {NULL, NULL},
+        [SKC_BEGINS] = {" AND begins_with(", ", :sk)"},
+        [SKC_BETWEEN] = {" AND ", " BETWEEN :sk1 AND :sk2"},
+        [SKC_EXACT] = {" AND ", " = :sk"},
+    };
     sbuf_add(&b, xi->pk);
     sbuf_add(&b, " = :pk");
-    switch (kind) {
-    case SKC_EXACT:
-        sbuf_add(&b, " AND ");
+    if (sk_cond[kind][0]) {
+        sbuf_add(&b, sk_cond[kind][0]);
         sbuf_add(&b, xi->sk);
-        sbuf_add(&b, " = :sk");
-        break;
-    case SKC_BEGINS:
-        sbuf_add(&b, " AND begins_with(");
-        sbuf_add(&b, xi->sk);
-        sbuf_add(&b, ", :sk)");
-        break;
-    case SKC_BETWEEN:
-        sbuf_add(&b, " AND ");
-        sbuf_add(&b, xi->sk);
-        sbuf_add(&b, " BETWEEN :sk1 AND :sk2");
-        break;
-    case SKC_NONE:
-        break;
+        sbuf_add(&b, sk_cond[kind][1]);
     }
     xi->kc[kind] = sbuf_to_arena(&b, c->ar);
     return xi->kc[kind];
@@ -523,7 +485,7 @@ void rs_screen_step(const rctx *c, const kp_pattern *p, const kset *K, const scr
         char tmp_in[240];
         sbuf tmp;
         sbuf_init_in(&tmp, tmp_in, sizeof tmp_in);
-        add_escaped(&tmp, sp->prefix);
+        tpl_add_literal(&tmp, sp->prefix);
         rs_kv_add_key(c, &vals, KV_SK, sbuf_to_arena(&tmp, c->ar));
         sbuf_free(&tmp);
     }

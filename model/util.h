@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Called once before abort() on a fatal error (out of memory). Set by app/ to restore the
@@ -47,6 +48,25 @@ char *xvasprintf(const char *fmt, va_list ap);
             size_t vec_nc_ = (cap) ? (cap) * 2 : 8;                                 \
             (v) = xrealloc((v), vec_nc_ * sizeof(*(v)));                            \
             (cap) = vec_nc_;                                                        \
+        }                                                                           \
+    } while (0)
+
+/* VEC_GROW for an array that starts in an array of the caller, inl (a struct member: a few
+ * elements need no malloc): v is NULL or inl until it outgrows inl, then on the heap (free v
+ * only when v != inl). */
+#define VEC_GROW_INL(v, n, cap, inl)                                                \
+    do {                                                                            \
+        if (!(v)) {                                                                 \
+            (v) = (inl);                                                            \
+            (cap) = sizeof(inl) / sizeof(*(inl));                                   \
+        }                                                                           \
+        if ((n) >= (cap)) {                                                         \
+            void *vec_nv_ = xmalloc(2 * (cap) * sizeof(*(v)));                      \
+            memcpy(vec_nv_, (v), (n) * sizeof(*(v)));                               \
+            if ((v) != (inl))                                                       \
+                free(v);                                                            \
+            (v) = vec_nv_;                                                          \
+            (cap) *= 2;                                                             \
         }                                                                           \
     } while (0)
 
