@@ -101,15 +101,17 @@ char *arena_strndup(arena *a, const char *s, size_t n); /* s[0..n) and a NUL */
 char *arena_strdup(arena *a, const char *s);
 char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* A growable string, always NUL-terminated once anything was appended (s is NULL before, unless
- * it starts in a buffer of the caller: sbuf_init_in). */
+/* The string builder of keyplan: a growable string, always NUL-terminated once anything was
+ * appended (s is NULL before, unless it starts in a buffer of the caller: sbuf_init_in). Texts
+ * that must outlive a run of the analysis go to the heap (sbuf_steal), the others to its arena
+ * (sbuf_to_arena). */
 typedef struct sbuf {
     char *s;
     size_t len, cap;
     char *fixed; /* the caller's buffer while s is in it; not freed */
 } sbuf;
 
-void sbuf_init(sbuf *b);
+void sbuf_init(sbuf *b); /* empty, nothing allocated */
 /* Starts b in the caller's buffer buf of `size` bytes (>= 1; holds "" at once): no allocation
  * until the text outgrows it (it then moves to the heap). Never copy such an sbuf by value while
  * it is in use. */
