@@ -87,13 +87,8 @@ static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_
     screenplan sp;
     if (rs_plan_screen(c, p, K, epos, n, &sp)) {
         rs_screen_step(c, p, K, &sp, sl, w);
-        o->plan = KP_PLAN_QUERY;
-        o->requests = 1;
-        o->rcu = sp.rcu;
-        o->items = sp.items;
-        o->result = sp.result;
-        o->latency = sp.latency;
-        o->filter = sp.mixed;
+        *o = (readout){.plan = KP_PLAN_QUERY, .requests = 1, .rcu = sp.rcu, .items = sp.items, .result = sp.result,
+                       .latency = sp.latency, .filter = sp.mixed};
         return;
     }
     double requests = 0, rcu = 0, items = 0, lat = 0;
@@ -115,12 +110,8 @@ static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_
         filter |= oi.filter;
     }
     lat += LAT_MERGE_MS * requests;
-    o->plan = KP_PLAN_MULTI;
-    o->requests = requests;
-    o->rcu = rcu;
-    o->items = items;
-    o->latency = lat;
-    o->filter = filter;
+    *o = (readout){.plan = KP_PLAN_MULTI, .requests = requests, .rcu = rcu, .items = items, .latency = lat,
+                   .filter = filter};
     rs_warn_add(w, xasprintf("%g requests for one screen: the entities do not share a partition", requests));
 }
 
@@ -129,7 +120,7 @@ static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t
                        wlist *w, readout *o)
 {
     double requests = 0, rcu = 0, items = 0, lat = 0, prev = 1;
-    bool filter = false;
+    bool filter = false, app_sort = false, limit_pushed = false; /* the first read's */
     for (size_t i = 0; i < n; i++) {
         kset Ki = {0};
         const kp_entity *e = &c->d->entities[epos[i]];
@@ -154,8 +145,8 @@ static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t
             rcu += oi.rcu;
             items += oi.items;
             lat += oi.latency;
-            o->app_sort = oi.app_sort;
-            o->limit_pushed = oi.limit_pushed;
+            app_sort = oi.app_sort;
+            limit_pushed = oi.limit_pushed;
         } else if (sl->n > before) {
             kp_step *st = &sl->v[before];
             double times = prev < 0 ? 0 : prev;
@@ -186,12 +177,8 @@ static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t
         }
         prev = oi.result;
     }
-    o->plan = KP_PLAN_MULTI;
-    o->requests = requests;
-    o->rcu = rcu;
-    o->items = items;
-    o->latency = lat;
-    o->filter = filter;
+    *o = (readout){.plan = KP_PLAN_MULTI, .requests = requests, .rcu = rcu, .items = items, .latency = lat,
+                   .filter = filter, .app_sort = app_sort, .limit_pushed = limit_pushed};
 }
 
 /* A pattern that names no entity: a Scan of the whole table. */
@@ -200,12 +187,8 @@ static void read_all(rctx *c, const kp_pattern *p, const kset *K, steplist *sl, 
     double rcu, lat;
     rs_scan_step(c, p, K, NULL, sl, &rcu, &lat);
     rs_warn_add(w, xstrdup("nothing serves the pattern: Scan of the whole table"));
-    o->plan = KP_PLAN_SCAN;
-    o->requests = sl->v[sl->n - 1].count;
-    o->rcu = rcu;
-    o->items = c->table_items;
-    o->latency = lat;
-    o->filter = K->n > 0;
+    *o = (readout){.plan = KP_PLAN_SCAN, .requests = sl->v[sl->n - 1].count, .rcu = rcu, .items = c->table_items,
+                   .latency = lat, .filter = K->n > 0};
 }
 
 static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, steplist *sl, wlist *w)
