@@ -322,13 +322,14 @@ static int run_verify(void)
                     fprintf(stderr, "verify: %s write op %zu differs\n", en->name, o);
             }
         }
-    namemap *nm = namemap_new(d->nattrs);
+    namemap nm;
+    namemap_init(&nm, d->nattrs);
     for (size_t i = 0; i < d->nattrs; i++)
-        namemap_put(nm, d->attrs[i].name, i);
+        namemap_put(&nm, d->attrs[i].name, i);
     const char *probe[] = {"tenantId", "status", "id0", "id199", "id200", "", "Id0", "total", "createdAt"};
     for (size_t i = 0; i < sizeof probe / sizeof *probe; i++) {
         size_t pos;
-        bool found = namemap_get(nm, probe[i], &pos);
+        bool found = namemap_get(&nm, probe[i], &pos);
         const kp_attr *a = design_attr(d, probe[i]);
         checked++;
         if (found != (a != NULL) || (found && &d->attrs[pos] != a)) {
@@ -336,7 +337,7 @@ static int run_verify(void)
                 fprintf(stderr, "verify: namemap '%s' differs from design_attr\n", probe[i]);
         }
     }
-    namemap_free(nm);
+    namemap_free(&nm);
     str_free(&changes[0]);
     str_free(&changes[1]);
     free(t1);

@@ -4,6 +4,7 @@
 #define KP_ANALYSIS_STAGES_H
 
 #include "analysis.h"
+#include "namemap.h"
 
 /* resolve.c: a->patterns (plan, steps, key conditions, items, RCU/WCU, latency, warnings). */
 void stage_resolve(kp_analysis *a);
@@ -15,6 +16,16 @@ void stage_cost(kp_analysis *a);
 void stage_checklist(kp_analysis *a);
 /* findings.c: a->findings. */
 void stage_findings(kp_analysis *a);
+
+/* For the stages after heat (checklist, findings): true when some read pattern reads design
+ * index x (0-based) by any non-scan step, its main one or not. *read holds the answer for every
+ * index once a call needed it: NULL before the first call; the caller frees it. */
+bool analysis_index_read(const kp_analysis *a, ptrdiff_t x, bool **read);
+
+/* The design's attribute names (into attrs) and entity names (into ents; may be NULL) to their
+ * positions, the last of a name winning (a design being edited may repeat a name; validation
+ * says so). Release each with namemap_free. */
+void analysis_name_maps(const kp_design *d, namemap *attrs, namemap *ents);
 
 /* Release helpers for the parts each stage owns (called by analysis_free). */
 void stage_resolve_free(kp_analysis *a);

@@ -350,46 +350,17 @@ double capacity_index_write(const kp_design *d, const kp_entity *e, ptrdiff_t in
     return x->projection == KP_PROJ_KEYS ? 0 : share * units;
 }
 
-void capacity_entity_write(const kp_design *d, const kp_entity *e, kp_write_op op,
-                           const kp_str *changes, size_t nchanges, double *table_wcu,
-                           double *index_wcu_per_index)
-{
-    size_t nx = d ? d->nindexes : 0;
-    if (index_wcu_per_index)
-        for (size_t i = 0; i < nx; i++)
-            index_wcu_per_index[i] = 0;
-    if (table_wcu)
-        *table_wcu = 0;
-    if (!d || !e)
-        return;
-    double table = capacity_write_units(e->size, op == KP_OP_TRANSACT);
-    for (size_t i = 0; i < nx; i++) {
-        double share = capacity_index_share(d, e, (ptrdiff_t)i);
-        if (share <= 0)
-            continue;
-        finder wf = {d, NULL};
-        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, share_on(&wf, e, (ptrdiff_t)i, true),
-                                        capacity_projected_bytes(d, e, (ptrdiff_t)i));
-        if (d->indexes[i].kind == KP_LSI)
-            table += w;
-        else if (index_wcu_per_index)
-            index_wcu_per_index[i] = w;
-    }
-    if (table_wcu)
-        *table_wcu = table;
-}
-
 /* ---- the memo ---------------------------------------------------------------------- */
 
 struct capacity_memo {
     const kp_design *d;
-    namemap *attrs;
+    namemap attrs;
     size_t stride;        /* 1 + d->nindexes: [0] base table */
     unsigned char *state; /* per (entity, index): MEMO_* bits */
     double *share, *proj;
     /* the indexes' key attribute names, numbered: on_index for all the indexes of an entity at
      * once, from one look-up of each name the entity carries */
-    namemap *keynames;
+    namemap keynames;
     size_t *pkslot, *skslot; /* per index; SIZE_MAX: no such attribute */
     size_t nslots;
     bool *seen;
@@ -401,30 +372,23 @@ capacity_memo *capacity_memo_new(const kp_design *d)
 {
     capacity_memo *m = xcalloc(1, sizeof *m);
     m->d = d;
-    m->attrs = namemap_new(d ? d->nattrs : 0);
+    namemap_init(&m->attrs, d ? d->nattrs : 0);
     for (size_t i = 0; d && i < d->nattrs; i++)
-        namemap_put(m->attrs, d->attrs[i].name, i);
+        namemap_put(&m->attrs, d->attrs[i].name, i);
     m->stride = 1 + (d ? d->nindexes : 0);
     size_t n = (d && d->nentities ? d->nentities : 1) * m->stride;
     m->state = xcalloc(n, sizeof *m->state);
     m->share = xcalloc(n, sizeof *m->share);
     m->proj = xcalloc(n, sizeof *m->proj);
     size_t nx = d ? d->nindexes : 0;
-    m->keynames = namemap_new(2 * nx);
+    namemap_init(&m->keynames, 2 * nx);
     m->pkslot = xmalloc((nx ? nx : 1) * sizeof *m->pkslot);
     m->skslot = xmalloc((nx ? nx : 1) * sizeof *m->skslot);
     for (size_t x = 0; x < nx; x++) {
-        const char *names[2] = {d->indexes[x].pk.s, d->indexes[x].sk.s};
-        size_t *slots[2] = {&m->pkslot[x], &m->skslot[x]};
-        for (int r = 0; r < 2; r++) {
-            size_t sl = SIZE_MAX;
-            if (names[r] && !namemap_get(m->keynames, names[r], &sl)) {
-                sl = m->nslots++;
-                namemap_put(m->keynames, names[r], sl);
-            }
-            *slots[r] = sl;
-        }
+        m->pkslot[x] = namemap_number(&m->keynames, d->indexes[x].pk.s);
+        m->skslot[x] = namemap_number(&m->keynames, d->indexes[x].sk.s);
     }
+    m->nslots = m->keynames.n;
     m->seen = xmalloc(m->nslots ? m->nslots : 1);
     return m;
 }
@@ -437,10 +401,10 @@ static void memo_on_all(capacity_memo *m, const kp_entity *e)
     memset(m->seen, 0, m->nslots);
     size_t sl;
     for (size_t k = 0; k < e->nkeys; k++)
-        if (namemap_get(m->keynames, e->keys[k].attr.s, &sl))
+        if (namemap_get(&m->keynames, e->keys[k].attr.s, &sl))
             m->seen[sl] = true;
     for (size_t k = 0; k < e->nattrs; k++)
-        if (namemap_get(m->keynames, e->attrs[k].s, &sl))
+        if (namemap_get(&m->keynames, e->attrs[k].s, &sl))
             m->seen[sl] = true;
     m->state[base] |= MEMO_ON_DONE | MEMO_ON; /* the base table */
     for (size_t x = 0; x < d->nindexes; x++) {
@@ -454,8 +418,8 @@ void capacity_memo_free(capacity_memo *m)
 {
     if (!m)
         return;
-    namemap_free(m->attrs);
-    namemap_free(m->keynames);
+    namemap_free(&m->attrs);
+    namemap_free(&m->keynames);
     free(m->pkslot);
     free(m->skslot);
     free(m->seen);
@@ -491,7 +455,7 @@ double capacity_memo_index_share(capacity_memo *m, const kp_entity *e, ptrdiff_t
     if (s == SIZE_MAX)
         return capacity_index_share(m->d, e, index);
     if (!(m->state[s] & MEMO_SHARE)) {
-        finder f = {m->d, m->attrs};
+        finder f = {m->d, &m->attrs};
         m->share[s] = index < 0 ? 1.0 : !capacity_memo_on_index(m, e, index) ? 0 : share_on(&f, e, index, false);
         m->state[s] |= MEMO_SHARE;
     }
@@ -504,17 +468,17 @@ double capacity_memo_projected_bytes(capacity_memo *m, const kp_entity *e, ptrdi
     if (s == SIZE_MAX)
         return capacity_projected_bytes(m->d, e, index);
     if (!(m->state[s] & MEMO_PROJ)) {
-        finder f = {m->d, m->attrs};
+        finder f = {m->d, &m->attrs};
         m->proj[s] = projected_bytes(&f, e, index);
         m->state[s] |= MEMO_PROJ;
     }
     return m->proj[s];
 }
 
-void capacity_memo_entity_write(capacity_memo *m, const kp_entity *e, kp_write_op op, const kp_str *changes,
-                                size_t nchanges, double *table_wcu, double *index_wcu_per_index)
+/* capacity_entity_write, through memo m when it is not NULL (the same figures, computed once). */
+static void entity_write(const kp_design *d, capacity_memo *m, const kp_entity *e, kp_write_op op,
+                         const kp_str *changes, size_t nchanges, double *table_wcu, double *index_wcu_per_index)
 {
-    const kp_design *d = m->d;
     size_t nx = d ? d->nindexes : 0;
     if (index_wcu_per_index)
         for (size_t i = 0; i < nx; i++)
@@ -524,13 +488,14 @@ void capacity_memo_entity_write(capacity_memo *m, const kp_entity *e, kp_write_o
     if (!d || !e)
         return;
     double table = capacity_write_units(e->size, op == KP_OP_TRANSACT);
+    finder wf = {d, m ? &m->attrs : NULL};
     for (size_t i = 0; i < nx; i++) {
-        double share = capacity_memo_index_share(m, e, (ptrdiff_t)i);
+        ptrdiff_t x = (ptrdiff_t)i;
+        double share = m ? capacity_memo_index_share(m, e, x) : capacity_index_share(d, e, x);
         if (share <= 0)
             continue;
-        finder wf = {d, m->attrs};
-        double w = capacity_index_write(d, e, (ptrdiff_t)i, op, changes, nchanges, share_on(&wf, e, (ptrdiff_t)i, true),
-                                        capacity_memo_projected_bytes(m, e, (ptrdiff_t)i));
+        double proj = m ? capacity_memo_projected_bytes(m, e, x) : capacity_projected_bytes(d, e, x);
+        double w = capacity_index_write(d, e, x, op, changes, nchanges, share_on(&wf, e, x, true), proj);
         if (d->indexes[i].kind == KP_LSI)
             table += w;
         else if (index_wcu_per_index)
@@ -538,4 +503,16 @@ void capacity_memo_entity_write(capacity_memo *m, const kp_entity *e, kp_write_o
     }
     if (table_wcu)
         *table_wcu = table;
+}
+
+void capacity_entity_write(const kp_design *d, const kp_entity *e, kp_write_op op, const kp_str *changes,
+                           size_t nchanges, double *table_wcu, double *index_wcu_per_index)
+{
+    entity_write(d, NULL, e, op, changes, nchanges, table_wcu, index_wcu_per_index);
+}
+
+void capacity_memo_entity_write(capacity_memo *m, const kp_entity *e, kp_write_op op, const kp_str *changes,
+                                size_t nchanges, double *table_wcu, double *index_wcu_per_index)
+{
+    entity_write(m->d, m, e, op, changes, nchanges, table_wcu, index_wcu_per_index);
 }

@@ -72,8 +72,6 @@ static void add_line(kp_cost *c, const char *name, double units, double amount)
     c->total += l->amount;
 }
 
-static double nz(double x) { return isnan(x) ? 0 : x; }
-
 void stage_cost(kp_analysis *a)
 {
     const kp_design *d = a->design;
@@ -82,22 +80,22 @@ void stage_cost(kp_analysis *a)
     /* figures shared by both modes */
     double read_units_avg = 0; /* read units/s at average rates */
     for (size_t i = 0; i < a->npatterns; i++)
-        read_units_avg += nz(a->patterns[i].rcu_per_s_avg);
+        read_units_avg += util_nz(a->patterns[i].rcu_per_s_avg);
     double table_wcu_avg = 0, index_wcu_avg = 0, table_rcu_peak = 0, index_rcu_peak = 0;
     double table_wcu_peak = 0, index_wcu_peak = 0, bytes = 0, table_bytes = 0;
     for (size_t x = 0; x < a->nindexes; x++) {
         const kp_index_result *ir = &a->indexes[x];
         bool lsi = x > 0 && d->indexes[x - 1].kind == KP_LSI;
-        bytes += nz(ir->bytes);
+        bytes += util_nz(ir->bytes);
         if (x == 0 || lsi) {
-            table_bytes += nz(ir->bytes);
-            table_wcu_avg += nz(ir->wcu_per_s_avg);
-            table_wcu_peak += nz(ir->wcu_per_s);
-            table_rcu_peak += nz(ir->rcu_per_s);
+            table_bytes += util_nz(ir->bytes);
+            table_wcu_avg += util_nz(ir->wcu_per_s_avg);
+            table_wcu_peak += util_nz(ir->wcu_per_s);
+            table_rcu_peak += util_nz(ir->rcu_per_s);
         } else {
-            index_wcu_avg += nz(ir->wcu_per_s_avg);
-            index_wcu_peak += nz(ir->wcu_per_s);
-            index_rcu_peak += nz(ir->rcu_per_s);
+            index_wcu_avg += util_nz(ir->wcu_per_s_avg);
+            index_wcu_peak += util_nz(ir->wcu_per_s);
+            index_rcu_peak += util_nz(ir->rcu_per_s);
         }
     }
     double gb = bytes / BYTES_PER_GB, table_gb = table_bytes / BYTES_PER_GB;

@@ -2,7 +2,6 @@
 #include "distrib.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,110 +159,30 @@ size_t distrib_classes(const kp_attr *a, double assume_distinct, kp_vclass *out,
     return distrib_classes_of(a, NULL, assume_distinct, out, max);
 }
 
-/* ---- the look-up map: open addressing, FNV-1a over the key and the tag ---------------------- */
-struct distrib_map {
-    const char **keys;
-    ptrdiff_t *tags;
-    size_t *vals;
-    size_t cap, n;
-};
-
-static uint64_t map_hash(const char *s, ptrdiff_t tag)
-{
-    uint64_t h = 1469598103934665603ULL ^ (uint64_t)(tag + 7);
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-static void map_alloc(distrib_map *m, size_t cap)
-{
-    m->cap = cap;
-    m->keys = xcalloc(cap, sizeof *m->keys);
-    m->tags = xcalloc(cap, sizeof *m->tags);
-    m->vals = xcalloc(cap, sizeof *m->vals);
-    m->n = 0;
-}
+/* ---- distrib_map: kept for app/cmd_heat.c (see distrib.h) ------------------------------------ */
 
 distrib_map *distrib_map_new(size_t expect)
 {
-    distrib_map *m = xcalloc(1, sizeof *m);
-    size_t cap = 16;
-    while (cap < expect * 2 + 1)
-        cap *= 2;
-    map_alloc(m, cap);
+    distrib_map *m = xmalloc(sizeof *m);
+    namemap_init(m, expect);
     return m;
 }
 
 void distrib_map_free(distrib_map *m)
 {
-    if (!m)
-        return;
-    free(m->keys);
-    free(m->tags);
-    free(m->vals);
+    if (m)
+        namemap_free(m);
     free(m);
-}
-
-static size_t map_slot(const distrib_map *m, const char *key, ptrdiff_t tag)
-{
-    size_t i = map_hash(key, tag) & (m->cap - 1);
-    while (m->keys[i] && !(m->tags[i] == tag && strcmp(m->keys[i], key) == 0))
-        i = (i + 1) & (m->cap - 1);
-    return i;
 }
 
 void distrib_map_put(distrib_map *m, const char *key, ptrdiff_t tag, size_t val)
 {
-    if (!key)
-        return;
-    if ((m->n + 1) * 2 > m->cap) {
-        distrib_map old = *m;
-        map_alloc(m, old.cap * 2);
-        for (size_t i = 0; i < old.cap; i++)
-            if (old.keys[i])
-                distrib_map_put(m, old.keys[i], old.tags[i], old.vals[i]);
-        free(old.keys);
-        free(old.tags);
-        free(old.vals);
-    }
-    size_t i = map_slot(m, key, tag);
-    if (!m->keys[i])
-        m->n++;
-    m->keys[i] = key;
-    m->tags[i] = tag;
-    m->vals[i] = val;
+    size_t *v = namemap_insert(m, key, tag, val, NULL);
+    if (v)
+        *v = val;
 }
 
 bool distrib_map_get(const distrib_map *m, const char *key, ptrdiff_t tag, size_t *val)
 {
-    if (!key)
-        return false;
-    size_t i = map_slot(m, key, tag);
-    if (!m->keys[i])
-        return false;
-    *val = m->vals[i];
-    return true;
-}
-
-distrib_map *distrib_map_design(const kp_design *d)
-{
-    distrib_map *m = distrib_map_new(d->nattrs + d->nentities);
-    for (size_t i = 0; i < d->nattrs; i++)
-        distrib_map_put(m, d->attrs[i].name, 0, i);
-    for (size_t i = 0; i < d->nentities; i++)
-        distrib_map_put(m, d->entities[i].name, 1, i);
-    return m;
-}
-
-const kp_attr *distrib_map_attr(const distrib_map *m, const kp_design *d, const char *name)
-{
-    size_t v;
-    return distrib_map_get(m, name, 0, &v) ? &d->attrs[v] : NULL;
-}
-
-const kp_entity *distrib_map_entity(const distrib_map *m, const kp_design *d, const char *name)
-{
-    size_t v;
-    return distrib_map_get(m, name, 1, &v) ? &d->entities[v] : NULL;
+    return namemap_find(m, key, tag, val);
 }

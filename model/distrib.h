@@ -1,4 +1,4 @@
-/* distrib.h - how the values of an attribute and of a key template are distributed (
+/* distrib.h - how the values of an attribute and of a key template are distributed (for
  * heat). Pure computation over the design; no allocation.
  *
  * An attribute's items follow:
@@ -18,6 +18,7 @@
 #define KP_DISTRIB_H
 
 #include "design.h"
+#include "namemap.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -76,20 +77,13 @@ size_t distrib_classes(const kp_attr *a, double assume_distinct, kp_vclass *out,
  * zipf harmonic number for every template using the attribute). */
 size_t distrib_classes_of(const kp_attr *a, const kp_dist *di, double assume_distinct, kp_vclass *out, size_t max);
 
-/* A look-up table from (name, tag) to a position, for the analysis stages (attributes,
- * entities, partition templates by index). Keys are not copied: they must outlive the map.
- * distrib_map_new never returns NULL; free with distrib_map_free. */
-typedef struct distrib_map distrib_map;
+/* The (name, tag) -> position map of app/cmd_heat.c, now a namemap on the heap: kept only until
+ * that file uses namemap.h itself, then removed. distrib_map_new never returns NULL; free with
+ * distrib_map_free; keys are not copied; put replaces an earlier value. */
+typedef namemap distrib_map;
 distrib_map *distrib_map_new(size_t expect);
 void distrib_map_free(distrib_map *m);
-/* Sets (key, tag) to val, replacing an earlier value. */
 void distrib_map_put(distrib_map *m, const char *key, ptrdiff_t tag, size_t val);
-/* true with *val set when (key, tag) is present. */
 bool distrib_map_get(const distrib_map *m, const char *key, ptrdiff_t tag, size_t *val);
-/* A map of the design's attribute names (tag 0) and entity names (tag 1) to their positions. */
-distrib_map *distrib_map_design(const kp_design *d);
-/* Look-ups through a map made by distrib_map_design; NULL when absent. */
-const kp_attr *distrib_map_attr(const distrib_map *m, const kp_design *d, const char *name);
-const kp_entity *distrib_map_entity(const distrib_map *m, const kp_design *d, const char *name);
 
 #endif

@@ -42,7 +42,7 @@
  *   `distinct` (heat assumed one value per item). */
 #include "analysis_stages.h"
 #include "capacity.h"
-#include "distrib.h"
+#include "humanfmt.h"
 #include "namemap.h"
 
 #include <ctype.h>
@@ -55,49 +55,6 @@
 
 /* ---- messages ------------------------------------------------------------------------ */
 
-typedef struct mbuf {
-    char *s;
-    size_t len, cap;
-    char inl[320];
-} mbuf;
-
-static void mb_addn(mbuf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap * 2;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *ns = xmalloc(cap);
-        memcpy(ns, b->s, b->len);
-        if (b->s != b->inl)
-            free(b->s);
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-}
-
-/* printf's %.1f of v into buf (48 bytes). v x 10 is rounded to an integer unless it lies near a
- * half (where the product's own rounding could matter): those go to printf. */
-static const char *num_f1(char *buf, double v)
-{
-    double t = v * 10, fl = floor(t);
-    if (!isfinite(v) || !(fabs(t) < 1e9) || fabs(t - fl - 0.5) < 1e-6 || v < 0) {
-        snprintf(buf, 48, "%.1f", v);
-        return buf;
-    }
-    double r = nearbyint(t);
-    char ib[32];
-    util_fmt_f0(ib, floor(r / 10));
-    size_t n = strlen(ib);
-    memcpy(buf, ib, n);
-    buf[n] = '.';
-    buf[n + 1] = (char)('0' + (int)(r - 10 * floor(r / 10)));
-    buf[n + 2] = '\0';
-    return buf;
-}
-
 /* xasprintf for the findings' texts, with %s, %%, %d, %.0f and %.1f (nearly all of them) written without
  * printf: the findings are rebuilt on every keystroke. Any other conversion: xvasprintf. The
  * text is the same as xasprintf's. Caller frees. */
@@ -107,80 +64,58 @@ static char *fmsg(const char *fmt, ...)
     va_list ap, ap2;
     va_start(ap, fmt);
     va_copy(ap2, ap);
-    mbuf b;
-    b.s = b.inl;
-    b.len = 0;
-    b.cap = sizeof b.inl;
+    char inl[320];
+    sbuf b;
+    sbuf_init_in(&b, inl, sizeof inl);
     bool ok = true;
     for (const char *f = fmt; *f && ok;) {
         const char *pc = strchr(f, '%');
         if (!pc) {
-            mb_addn(&b, f, strlen(f));
+            sbuf_addn(&b, f, strlen(f));
             break;
         }
-        mb_addn(&b, f, (size_t)(pc - f));
+        sbuf_addn(&b, f, (size_t)(pc - f));
         if (pc[1] == 's') {
             const char *a = va_arg(ap, const char *);
             if (!a)
                 a = "(null)";
-            mb_addn(&b, a, strlen(a));
+            sbuf_addn(&b, a, strlen(a));
             f = pc + 2;
         } else if (pc[1] == '%') {
-            mb_addn(&b, "%", 1);
+            sbuf_addn(&b, "%", 1);
             f = pc + 2;
-        } else if (pc[1] == 'd') {
-            char nb[32]; /* an int is exact as a double: %.0f of it is its %d */
-            const char *t = util_fmt_f0(nb, (double)va_arg(ap, int));
-            mb_addn(&b, t, strlen(t));
+        } else if (pc[1] == 'd') { /* an int is exact as a double: %.0f of it is its %d */
+            humanfmt_add(&b, (double)va_arg(ap, int), HF_PRINTF_F0);
             f = pc + 2;
         } else if (strncmp(pc, "%.0f", 4) == 0) {
-            char nb[32];
-            const char *t = util_fmt_f0(nb, va_arg(ap, double));
-            mb_addn(&b, t, strlen(t));
+            humanfmt_add(&b, va_arg(ap, double), HF_PRINTF_F0);
             f = pc + 4;
         } else if (strncmp(pc, "%.1f", 4) == 0) {
-            char nb[48];
-            const char *t = num_f1(nb, va_arg(ap, double));
-            mb_addn(&b, t, strlen(t));
+            humanfmt_add(&b, va_arg(ap, double), HF_PRINTF_F1);
             f = pc + 4;
         } else
             ok = false;
     }
     va_end(ap);
     if (!ok) {
-        if (b.s != b.inl)
-            free(b.s);
+        sbuf_free(&b);
         char *r = xvasprintf(fmt, ap2);
         va_end(ap2);
         return r;
     }
     va_end(ap2);
-    char *r = xmalloc(b.len + 1);
-    memcpy(r, b.s, b.len);
-    r[b.len] = '\0';
-    if (b.s != b.inl)
-        free(b.s);
-    return r;
+    return sbuf_steal(&b);
 }
 
-static const char *fix_of(const char *code)
+/* The catalogue's entry of `code`, NULL when it has none. */
+static const kp_finding_info *catalogue_entry(const char *code)
 {
     size_t n;
     const kp_finding_info *cat = analysis_finding_catalogue(&n);
     for (size_t i = 0; i < n; i++)
         if (strcmp(cat[i].code, code) == 0)
-            return cat[i].fix;
-    return "";
-}
-
-static const char *code_of(const char *code)
-{
-    size_t n;
-    const kp_finding_info *cat = analysis_finding_catalogue(&n);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(cat[i].code, code) == 0)
-            return cat[i].code;
-    return "unknown";
+            return &cat[i];
+    return NULL;
 }
 
 typedef struct flist {
@@ -192,11 +127,12 @@ static void add(flist *l, const char *code, kp_severity sev, char *where, char *
 {
     VEC_GROW(l->v, l->n, l->cap);
     kp_finding *f = &l->v[l->n++];
-    f->code = code_of(code);
+    const kp_finding_info *info = catalogue_entry(code);
+    f->code = info ? info->code : "unknown";
     f->sev = sev;
     f->where = where;
     f->message = msg;
-    f->fix = fix_of(code);
+    f->fix = info ? info->fix : "";
 }
 
 /* A quick test that byte c may equal the first byte of a word under tolower: lo and up are that
@@ -293,8 +229,7 @@ static unsigned name_flags(const kp_design *d, unsigned char *cache, const kp_at
     return f;
 }
 
-/* The design's attribute named `name` (NULL when none) through a map filled from the last
- * attribute to the first: the last of a name wins, as distrib_map_design answers. */
+/* The design's attribute named `name` (NULL when none) through the map of analysis_name_maps. */
 static const kp_attr *fattr(const namemap *names, const kp_design *d, const char *name)
 {
     size_t i;
@@ -494,33 +429,6 @@ static void pattern_findings(flist *l, const kp_analysis *a, const namemap *name
     free(counter);
 }
 
-/* Per design index 0..nx-1: some read pattern has a non-scan step (main or not) on it; one pass
- * over the patterns. Caller frees. */
-static bool *indexes_read(const kp_analysis *a, size_t nx)
-{
-    bool *read = xcalloc(nx ? nx : 1, sizeof *read);
-    for (size_t i = 0; i < a->npatterns; i++) {
-        const kp_pattern_result *pr = &a->patterns[i];
-        if (pr->pattern && pr->pattern->kind != KP_READ)
-            continue;
-        for (size_t s = 0; s < pr->nsteps; s++)
-            if (pr->steps[s].index >= 0 && (size_t)pr->steps[s].index < nx && pr->steps[s].op != KP_OP_SCAN)
-                read[pr->steps[s].index] = true;
-    }
-    return read;
-}
-
-/* true when some read pattern has a step (main or not) on design index x; *read: indexes_read's
- * answer, made on the first call that needs it (NULL before; the caller frees it). */
-static bool index_read_by_any(const kp_analysis *a, ptrdiff_t x, bool **read)
-{
-    if (x + 1 < (ptrdiff_t)a->nindexes && x >= 0 && a->indexes[x + 1].patterns_served > 0)
-        return true;
-    if (!*read)
-        *read = indexes_read(a, a->design->nindexes);
-    return (*read)[x];
-}
-
 static void index_findings(flist *l, const kp_analysis *a)
 {
     const kp_design *d = a->design;
@@ -548,7 +456,7 @@ static void index_findings(flist *l, const kp_analysis *a)
         }
         if (ir)
             gsi_wcu += isnan(ir->wcu_per_s_avg) ? 0 : ir->wcu_per_s_avg;
-        if (ir && !index_read_by_any(a, (ptrdiff_t)x, &idx_read))
+        if (ir && !analysis_index_read(a, (ptrdiff_t)x, &idx_read))
             add(l, "unused-gsi", KP_SEV_WARNING, fmsg("index %s", ix->name),
                 fmsg("GSI %s serves no read pattern but receives %.1f write units/s", ix->name, ir->wcu_per_s));
         if (ix->projection == KP_PROJ_ALL)
@@ -566,18 +474,13 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
     const kp_design *d = a->design;
     /* the sort-key attribute names of the table and the indexes, numbered; per entity, the
      * template of each (entity_key's answer), found by looking each of its keys up once */
-    size_t nx = d->nindexes + 1, nslots = 0;
-    namemap *sknames = namemap_new(nx);
+    size_t nx = d->nindexes + 1;
+    namemap sknames;
+    namemap_init(&sknames, nx);
     size_t *skslot = xmalloc(nx * sizeof *skslot);
-    for (size_t x = 0; x < nx; x++) {
-        const char *sk = x == 0 ? d->table.sk.s : d->indexes[x - 1].sk.s;
-        size_t sl = SIZE_MAX;
-        if (sk && !namemap_get(sknames, sk, &sl)) {
-            sl = nslots++;
-            namemap_put(sknames, sk, sl);
-        }
-        skslot[x] = sl;
-    }
+    for (size_t x = 0; x < nx; x++)
+        skslot[x] = namemap_number(&sknames, x == 0 ? d->table.sk.s : d->indexes[x - 1].sk.s);
+    size_t nslots = sknames.n;
     const kp_keytpl **sktpl = xmalloc((nslots ? nslots : 1) * sizeof *sktpl);
     for (size_t e = 0; e < d->nentities; e++) {
         const kp_entity *en = &d->entities[e];
@@ -585,7 +488,7 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
             sktpl[i] = NULL;
         for (size_t j = 0; j < en->nkeys; j++) {
             size_t sl;
-            if (namemap_get(sknames, en->keys[j].attr.s, &sl) && !sktpl[sl])
+            if (namemap_get(&sknames, en->keys[j].attr.s, &sl) && !sktpl[sl])
                 sktpl[sl] = &en->keys[j];
         }
         if (en->size > CAP_ITEM_MAX_BYTES)
@@ -631,21 +534,20 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
     }
     free(sktpl);
     free(skslot);
-    namemap_free(sknames);
+    namemap_free(&sknames);
 }
 
 void stage_findings(kp_analysis *a)
 {
     flist l = {0};
     const kp_design *d = a->design;
-    namemap *names = namemap_new(d->nattrs);
-    for (size_t i = d->nattrs; i-- > 0;)
-        namemap_put(names, d->attrs[i].name, i);
-    partition_findings(&l, a, names);
-    pattern_findings(&l, a, names);
+    namemap names;
+    analysis_name_maps(d, &names, NULL);
+    partition_findings(&l, a, &names);
+    pattern_findings(&l, a, &names);
     index_findings(&l, a);
-    entity_findings(&l, a, names);
-    namemap_free(names);
+    entity_findings(&l, a, &names);
+    namemap_free(&names);
     a->findings = l.v;
     a->nfindings = l.n;
 }

@@ -1,5 +1,7 @@
 /* heat.c - partition heat and whole-index figures: a->partitions, a->indexes,
- * a->table_hot_share.
+ * a->table_hot_share. The stage runs in phases (stage_heat, at the end): rows, items and bytes
+ * (place_items), reads (place_reads), writes (place_writes), then the partitions' figures and the
+ * indexes' (partition_results, index_results).
  *
  * Model (documented once, here):
  * - Rows. For the base table and every GSI, one row per distinct partition-key template (the
@@ -97,74 +99,38 @@ typedef struct hfamily {
     double items, reads, writes; /* the rows' hottest values added: they coincide, pessimistically */
 } hfamily;
 
-/* The rows' working arrays (placeholders, value classes, per-value sums, skeletons) live in
- * blocks freed together at the end of the stage: a row is a few small allocations, and the
- * stage makes hundreds of rows on every run. */
-typedef struct hblock {
-    struct hblock *next;
-    size_t used, cap;
-    max_align_t data[];
-} hblock;
-
-#define HBLOCK_SIZE 65536
-
 /* ---- the working state ------------------------------------------------------------------ */
 typedef struct heat {
     const kp_design *d;
-    namemap *anames, *enames; /* attributes, entities by name: the last of a name wins, as in
-                                 distrib_map_design (filled from the last to the first) */
+    kp_analysis *a;
+    namemap anames, enames; /* attributes, entities by name (analysis_name_maps) */
     kp_dist *dists;     /* per design attribute, computed once */
     bool *dist_done;
     hrow *rows;
     size_t nrows, caprows;
-    distrib_map *rowmap; /* (template source, index) -> row */
-    bool *pk_carried; /* [entity * nindexes + x]: the entity carries index x's partition attribute */
-    distrib_map *families; /* (skeleton, index) -> family */
+    namemap rowmap;     /* (template source, index) -> row */
+    bool *pk_carried;   /* [entity * nindexes + x]: the entity carries index x's partition attribute */
+    namemap families;   /* (skeleton, index) -> family */
     hfamily *fam;
     size_t nfam, capfam;
-    hmember *members;    /* (nindexes + 1) x nentities; [0] base table */
+    hmember *members;   /* (nindexes + 1) x nentities; [0] base table */
     size_t nent;
-    tpl *synth_tpl;      /* "{attr}" templates made for plain attributes; never reallocated */
-    distrib_map *wcache; /* (op|changes, entity) -> slot of wvals: capacity_entity_write results */
-    char **wkeys;
-    double *wvals; /* per slot: table units, then one per index */
-    size_t nw, capw, capwv;
+    tpl *synth_tpl;     /* "{attr}" templates made for plain attributes; never reallocated */
     size_t nsynth_tpl, capsynth_tpl;
+    namemap wcache;     /* (op|changes, entity) -> slot of wvals: capacity_entity_write results */
+    double *wvals;      /* per slot: table units, then one per index */
+    size_t nw, capwv;
     capacity_memo *cap; /* capacity figures per (entity, index), computed once */
-    hblock *blocks;     /* the rows' arrays (h_alloc) */
+    capacity_memo *own; /* cap when the stage made it (no resolver ran) */
+    arena *ar;          /* the rows' arrays (placeholders, value classes, per-value sums,
+                           skeletons) and the write cache's keys: hundreds of small pieces per
+                           run, released together */
 } heat;
-
-/* n zeroed bytes from the stage's blocks (aligned for any type); released by h_release. */
-static void *h_alloc(heat *h, size_t n)
-{
-    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-    if (!h->blocks || h->blocks->used + n > h->blocks->cap) {
-        size_t cap = n > HBLOCK_SIZE ? n : HBLOCK_SIZE;
-        hblock *b = xmalloc(sizeof *b + cap);
-        b->next = h->blocks;
-        b->used = 0;
-        b->cap = cap;
-        h->blocks = b;
-    }
-    void *p = (char *)h->blocks->data + h->blocks->used;
-    h->blocks->used += n;
-    memset(p, 0, n);
-    return p;
-}
-
-static void h_release(heat *h)
-{
-    while (h->blocks) {
-        hblock *b = h->blocks;
-        h->blocks = b->next;
-        free(b);
-    }
-}
 
 static const kp_attr *attr_of(const heat *h, const char *name)
 {
     size_t i;
-    return namemap_get(h->anames, name, &i) ? &h->d->attrs[i] : NULL;
+    return namemap_get(&h->anames, name, &i) ? &h->d->attrs[i] : NULL;
 }
 
 static hmember *member(heat *h, ptrdiff_t index, const kp_entity *e)
@@ -172,8 +138,6 @@ static hmember *member(heat *h, ptrdiff_t index, const kp_entity *e)
     size_t ei = (size_t)(e - h->d->entities);
     return &h->members[(size_t)(index + 1) * h->nent + ei];
 }
-
-static double nz(double x) { return isnan(x) ? 0 : x; }
 
 static bool rule_keeps(const kp_sparse *r, const char *value)
 {
@@ -217,10 +181,64 @@ static const tpl *partition_tpl(heat *h, const kp_entity *e, ptrdiff_t index)
     return &h->synth_tpl[h->nsynth_tpl++];
 }
 
+/* The template with every placeholder written "{}", literals as they are (in the arena). */
+static char *skeleton_of(heat *h, const tpl *t)
+{
+    char inl[256];
+    sbuf b;
+    sbuf_init_in(&b, inl, sizeof inl);
+    for (size_t i = 0; i < t->n; i++)
+        sbuf_add(&b, t->parts[i].kind == TPL_ATTR ? "{}" : t->parts[i].text);
+    return sbuf_to_arena(&b, h->ar);
+}
+
+/* The distribution of attribute a (NULL: undeclared), computed once per attribute. */
+static kp_dist dist_of(heat *h, const kp_attr *a)
+{
+    if (!a)
+        return distrib_attr(NULL);
+    size_t ai = (size_t)(a - h->d->attrs);
+    if (!h->dist_done[ai]) {
+        h->dists[ai] = distrib_attr(a);
+        h->dist_done[ai] = true;
+    }
+    return h->dists[ai];
+}
+
+/* Placeholder `name` of a row of entity e: its distribution and value classes; when the row
+ * would pass MAX_COMBOS value combinations (combos so far), it collapses to its hottest value.
+ * Sets row->unknown when the distribution is. */
+static void setup_placeholder(heat *h, hrow *row, hph *ph, const char *name, const kp_entity *e, size_t combos)
+{
+    ph->name = name;
+    const kp_attr *a = attr_of(h, name);
+    kp_dist di = dist_of(h, a);
+    ph->is_enum = di.kind == KP_DIST_ENUM;
+    ph->is_shard = di.kind == KP_DIST_SHARD;
+    ph->distinct = di.distinct;
+    if (di.kind == KP_DIST_UNKNOWN)
+        row->unknown = true;
+    size_t n = a && a->type == KP_ATTR_ENUM && a->nvalues > 0 ? a->nvalues : 1;
+    ph->cls = arena_zalloc(h->ar, n * sizeof *ph->cls);
+    ph->ncls = distrib_classes_of(a, &di, e->count >= 1 ? e->count : UNKNOWN_VALUES, ph->cls, n);
+    if (combos * ph->ncls > MAX_COMBOS) {
+        /* collapse to the hottest value, matching any fixed value */
+        size_t best = 0;
+        for (size_t k = 1; k < ph->ncls; k++)
+            if (ph->cls[k].share > ph->cls[best].share)
+                best = k;
+        ph->cls[0] = ph->cls[best];
+        ph->cls[0].value = NULL;
+        ph->ncls = 1;
+        ph->collapsed = true;
+    }
+}
+
+/* The row of template t on index `index` (first entity e), made on first use. */
 static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e)
 {
     size_t r;
-    if (distrib_map_get(h->rowmap, t->src, index, &r))
+    if (namemap_find(&h->rowmap, t->src, index, &r))
         return r;
     VEC_GROW(h->rows, h->nrows, h->caprows);
     r = h->nrows++;
@@ -230,73 +248,24 @@ static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e
     row->first = -1;
     row->src = xstrdup(t->src);
     row->entity = e;
-    {
-        /* the skeleton: literals as they are, each placeholder "{}" (one allocation) */
-        size_t len = 0;
-        for (size_t i = 0; i < t->n; i++)
-            len += t->parts[i].kind == TPL_ATTR ? 2 : strlen(t->parts[i].text);
-        char *sk = h_alloc(h, len + 1), *o = sk;
-        for (size_t i = 0; i < t->n; i++) {
-            if (t->parts[i].kind == TPL_ATTR) {
-                *o++ = '{';
-                *o++ = '}';
-            } else {
-                size_t n = strlen(t->parts[i].text);
-                memcpy(o, t->parts[i].text, n);
-                o += n;
-            }
-        }
-        *o = '\0';
-        row->skeleton = sk;
-    }
+    row->skeleton = skeleton_of(h, t);
     size_t nph = tpl_attr_count(t);
-    row->ph = h_alloc(h, (nph ? nph : 1) * sizeof *row->ph);
+    row->ph = arena_zalloc(h->ar, (nph ? nph : 1) * sizeof *row->ph);
     size_t combos = 1;
     for (size_t i = 0; i < t->n; i++) {
         if (t->parts[i].kind != TPL_ATTR)
             continue;
         hph *ph = &row->ph[row->nph++];
-        ph->name = t->parts[i].text;
-        const kp_attr *a = attr_of(h, ph->name);
-        kp_dist di;
-        if (a) {
-            size_t ai = (size_t)(a - h->d->attrs);
-            if (!h->dist_done[ai]) {
-                h->dists[ai] = distrib_attr(a);
-                h->dist_done[ai] = true;
-            }
-            di = h->dists[ai];
-        } else {
-            di = distrib_attr(NULL);
-        }
-        ph->is_enum = di.kind == KP_DIST_ENUM;
-        ph->is_shard = di.kind == KP_DIST_SHARD;
-        ph->distinct = di.distinct;
-        if (di.kind == KP_DIST_UNKNOWN)
-            row->unknown = true;
-        size_t n = a && a->type == KP_ATTR_ENUM && a->nvalues > 0 ? a->nvalues : 1;
-        ph->cls = h_alloc(h, n * sizeof *ph->cls);
-        ph->ncls = distrib_classes_of(a, &di, e->count >= 1 ? e->count : UNKNOWN_VALUES, ph->cls, n);
-        if (combos * ph->ncls > MAX_COMBOS) {
-            /* collapse to the hottest value, matching any fixed value */
-            size_t best = 0;
-            for (size_t k = 1; k < ph->ncls; k++)
-                if (ph->cls[k].share > ph->cls[best].share)
-                    best = k;
-            ph->cls[0] = ph->cls[best];
-            ph->cls[0].value = NULL;
-            ph->ncls = 1;
-            ph->collapsed = true;
-        }
+        setup_placeholder(h, row, ph, t->parts[i].text, e, combos);
         combos *= ph->ncls;
     }
     row->ncombo = combos;
-    double *all = h_alloc(h, 4 * combos * sizeof *all);
+    double *all = arena_zalloc(h->ar, 4 * combos * sizeof *all);
     row->items = all;
     row->reads = all + combos;
     row->writes = all + 2 * combos;
     row->bytes = all + 3 * combos;
-    distrib_map_put(h->rowmap, row->src, index, r);
+    namemap_insert(&h->rowmap, row->src, index, r, NULL);
     return r;
 }
 
@@ -356,6 +325,28 @@ static double weight(const hrow *r, const hmember *m, size_t combo, enum wmode m
     return w;
 }
 
+/* Member m keeps only the values of its row's enum placeholder that sparse condition sp keeps
+ * (when the row has that placeholder, not collapsed). */
+static void restrict_member(hmember *m, const hrow *row, const kp_sparse *sp)
+{
+    for (size_t i = 0; i < row->nph; i++) {
+        const hph *ph = &row->ph[i];
+        if (!ph->is_enum || ph->collapsed || strcmp(ph->name, sp->cond_attr.s) != 0)
+            continue;
+        m->rph = i;
+        m->rule = sp;
+        for (size_t k = 0; k < ph->ncls; k++)
+            if (rule_keeps(sp, ph->cls[k].value)) {
+                m->kept_share += ph->cls[k].share;
+                m->kept_wshare += ph->cls[k].write_share;
+                m->nkept++;
+            }
+        return;
+    }
+}
+
+/* Entity e on index `index`: whether its items are there, their share and entry size, and its
+ * row (none on an LSI: it lives in the table's partitions). */
 static void setup_member(heat *h, const kp_entity *e, ptrdiff_t index)
 {
     const kp_design *d = h->d;
@@ -377,7 +368,7 @@ static void setup_member(heat *h, const kp_entity *e, ptrdiff_t index)
     if (!m->on)
         return;
     m->share = capacity_memo_index_share(h->cap, e, index);
-    m->projected = index < 0 ? nz(e->size) : capacity_memo_projected_bytes(h->cap, e, index);
+    m->projected = index < 0 ? util_nz(e->size) : capacity_memo_projected_bytes(h->cap, e, index);
     if (index >= 0 && d->indexes[index].kind == KP_LSI)
         return; /* lives in the table's partitions */
     const tpl *t = partition_tpl(h, e, index);
@@ -397,24 +388,9 @@ static void setup_member(heat *h, const kp_entity *e, ptrdiff_t index)
     m->row = (ptrdiff_t)r;
     m->next = h->rows[r].first;
     h->rows[r].first = (ptrdiff_t)(m - h->members);
-    const hrow *row = &h->rows[r];
     const kp_sparse *sp = entity_sparse(e, index_pk(d, index));
-    if (sp && sp->kind == KP_SPARSE_COND && sp->cond_attr.s) {
-        for (size_t i = 0; i < row->nph; i++) {
-            const hph *ph = &row->ph[i];
-            if (!ph->is_enum || ph->collapsed || strcmp(ph->name, sp->cond_attr.s) != 0)
-                continue;
-            m->rph = i;
-            m->rule = sp;
-            for (size_t k = 0; k < ph->ncls; k++)
-                if (rule_keeps(sp, ph->cls[k].value)) {
-                    m->kept_share += ph->cls[k].share;
-                    m->kept_wshare += ph->cls[k].write_share;
-                    m->nkept++;
-                }
-            break;
-        }
-    }
+    if (sp && sp->kind == KP_SPARSE_COND && sp->cond_attr.s)
+        restrict_member(m, &h->rows[r], sp);
 }
 
 static void add_items(heat *h, const kp_entity *e, ptrdiff_t index)
@@ -464,77 +440,56 @@ static double items_per_call(const kp_pattern *p)
 static const double *write_units(heat *h, const kp_entity *e, kp_write_op op, const kp_str *changes, size_t nchanges)
 {
     const kp_design *d = h->d;
-    /* the key "<op>|change|change..." built without printf (the writes of every pattern ask) */
+    /* the key "<op>|change|change..." (the changes count for updates only) */
     char inl[256];
-    size_t len = 24;
-    for (size_t i = 0; op == KP_OP_UPDATE && i < nchanges; i++)
-        len += 1 + (changes[i].s ? strlen(changes[i].s) : 0);
-    char *key = len <= sizeof inl ? inl : xmalloc(len);
-    size_t kl = 0;
-    {
-        long v = (long)op;
-        char dig[24];
-        size_t nd = 0;
-        unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
-        do {
-            dig[nd++] = (char)('0' + u % 10);
-            u /= 10;
-        } while (u);
-        if (v < 0)
-            key[kl++] = '-';
-        while (nd)
-            key[kl++] = dig[--nd];
-    }
+    sbuf key;
+    sbuf_init_in(&key, inl, sizeof inl);
+    sbuf_add(&key, kp_write_op_name(op));
     for (size_t i = 0; op == KP_OP_UPDATE && i < nchanges; i++) {
-        key[kl++] = '|';
-        size_t cl = changes[i].s ? strlen(changes[i].s) : 0;
-        memcpy(key + kl, changes[i].s ? changes[i].s : "", cl);
-        kl += cl;
+        sbuf_addc(&key, '|');
+        sbuf_add(&key, changes[i].s ? changes[i].s : "");
     }
-    key[kl] = '\0';
     ptrdiff_t ei = e - d->entities;
     size_t slot, stride = d->nindexes + 1;
-    if (distrib_map_get(h->wcache, key, ei, &slot)) {
-        if (key != inl)
-            free(key);
+    if (namemap_find(&h->wcache, key.s, ei, &slot)) {
+        sbuf_free(&key);
         return &h->wvals[slot * stride];
     }
-    VEC_GROW(h->wkeys, h->nw, h->capw);
     while ((h->nw + 1) * stride > h->capwv) {
         h->capwv = h->capwv ? h->capwv * 2 : 8 * stride;
         h->wvals = xrealloc(h->wvals, h->capwv * sizeof *h->wvals);
     }
     slot = h->nw++;
-    h->wkeys[slot] = key != inl ? key : xstrdup(key);
     double *v = &h->wvals[slot * stride];
     memset(v, 0, stride * sizeof *v);
     capacity_memo_entity_write(h->cap, e, op, changes, nchanges, &v[0], d->nindexes ? v + 1 : NULL);
-    distrib_map_put(h->wcache, h->wkeys[slot], ei, slot);
+    namemap_insert(&h->wcache, sbuf_to_arena(&key, h->ar), ei, slot, NULL);
     return v;
 }
 
-static void add_writes(heat *h, kp_analysis *a, const kp_entity *e, double rate, double avg, kp_write_op op,
-                       const kp_str *changes, size_t nchanges, const kp_pattern *p)
+static void add_writes(heat *h, const kp_entity *e, double rate, double avg, kp_write_op op, const kp_str *changes,
+                       size_t nchanges, const kp_pattern *p)
 {
     const kp_design *d = h->d;
+    kp_index_result *ix = h->a->indexes;
     const double *v = write_units(h, e, op, changes, nchanges);
     double twcu = v[0];
     const double *iw = v + 1;
     add_load(h, e, -1, rate * twcu, W_WRITES, p);
-    a->indexes[0].wcu_per_s += rate * twcu;
-    a->indexes[0].wcu_per_s_avg += avg * twcu;
+    ix[0].wcu_per_s += rate * twcu;
+    ix[0].wcu_per_s_avg += avg * twcu;
     for (size_t x = 0; x < d->nindexes; x++) {
         if (d->indexes[x].kind == KP_LSI || !(iw[x] > 0))
             continue;
         add_load(h, e, (ptrdiff_t)x, rate * iw[x], W_WRITES, p);
-        a->indexes[x + 1].wcu_per_s += rate * iw[x];
-        a->indexes[x + 1].wcu_per_s_avg += avg * iw[x];
+        ix[x + 1].wcu_per_s += rate * iw[x];
+        ix[x + 1].wcu_per_s_avg += avg * iw[x];
     }
 }
 
 static void hrow_free(hrow *r)
 {
-    free(r->src); /* the rest is in the stage's blocks (h_release) */
+    free(r->src); /* the rest is in the stage's arena */
 }
 
 static int suggest_shards(double read_units, double write_units)
@@ -546,63 +501,62 @@ static int suggest_shards(double read_units, double write_units)
     return n > 1e6 ? 1000000 : (int)n;
 }
 
-void stage_heat(kp_analysis *a)
+/* ---- the phases ------------------------------------------------------------------------- */
+
+/* Which entities carry each index's partition attribute (as a key or plainly): the indexes'
+ * partition attribute names numbered, then each entity's names looked up once. */
+static void mark_pk_carried(heat *h)
+{
+    const kp_design *d = h->d;
+    namemap pknames;
+    namemap_init(&pknames, d->nindexes);
+    size_t *pkslot = xmalloc((d->nindexes ? d->nindexes : 1) * sizeof *pkslot);
+    for (size_t x = 0; x < d->nindexes; x++)
+        pkslot[x] = namemap_number(&pknames, d->indexes[x].pk.s);
+    size_t nslots = pknames.n;
+    bool *seen = xmalloc(nslots ? nslots : 1);
+    h->pk_carried = xcalloc((h->nent ? h->nent : 1) * (d->nindexes ? d->nindexes : 1), sizeof *h->pk_carried);
+    for (size_t e = 0; e < d->nentities && nslots; e++) {
+        const kp_entity *en = &d->entities[e];
+        memset(seen, 0, nslots);
+        size_t sl;
+        for (size_t k = 0; k < en->nkeys; k++)
+            if (namemap_get(&pknames, en->keys[k].attr.s, &sl))
+                seen[sl] = true;
+        for (size_t k = 0; k < en->nattrs; k++)
+            if (namemap_get(&pknames, en->attrs[k].s, &sl))
+                seen[sl] = true;
+        for (size_t x = 0; x < d->nindexes; x++)
+            h->pk_carried[e * d->nindexes + x] = pkslot[x] != SIZE_MAX && seen[pkslot[x]];
+    }
+    free(seen);
+    free(pkslot);
+    namemap_free(&pknames);
+}
+
+/* The working state for analysis a, and a->indexes with their names. */
+static void heat_open(heat *h, kp_analysis *a)
 {
     const kp_design *d = a->design;
-    heat h = {0};
-    h.d = d;
-    h.nent = d->nentities;
-    h.anames = namemap_new(d->nattrs);
-    for (size_t i = d->nattrs; i-- > 0;)
-        namemap_put(h.anames, d->attrs[i].name, i);
-    h.enames = namemap_new(d->nentities);
-    for (size_t i = d->nentities; i-- > 0;)
-        namemap_put(h.enames, d->entities[i].name, i);
+    memset(h, 0, sizeof *h);
+    h->d = d;
+    h->a = a;
+    h->nent = d->nentities;
+    h->ar = arena_new();
+    analysis_name_maps(d, &h->anames, &h->enames);
     /* the resolver's memo when it ran (the same figures), else one of our own */
-    capacity_memo *own = a->capacity_memo ? NULL : capacity_memo_new(d);
-    h.cap = own ? own : a->capacity_memo;
-    h.dists = xcalloc(d->nattrs ? d->nattrs : 1, sizeof *h.dists);
-    h.dist_done = xcalloc(d->nattrs ? d->nattrs : 1, sizeof *h.dist_done);
-    h.rowmap = distrib_map_new(d->nentities * 2 + d->nindexes);
-    {
-        /* which entities carry each index's partition attribute (as a key or plainly): the
-         * indexes' partition attribute names numbered, then each entity's names looked up once */
-        namemap *pknames = namemap_new(d->nindexes);
-        size_t *pkslot = xmalloc((d->nindexes ? d->nindexes : 1) * sizeof *pkslot), nslots = 0;
-        for (size_t x = 0; x < d->nindexes; x++) {
-            const char *pk = d->indexes[x].pk.s;
-            size_t sl = SIZE_MAX;
-            if (pk && !namemap_get(pknames, pk, &sl)) {
-                sl = nslots++;
-                namemap_put(pknames, pk, sl);
-            }
-            pkslot[x] = sl;
-        }
-        bool *seen = xmalloc(nslots ? nslots : 1);
-        h.pk_carried = xcalloc((h.nent ? h.nent : 1) * (d->nindexes ? d->nindexes : 1), sizeof *h.pk_carried);
-        for (size_t e = 0; e < d->nentities && nslots; e++) {
-            const kp_entity *en = &d->entities[e];
-            memset(seen, 0, nslots);
-            size_t sl;
-            for (size_t k = 0; k < en->nkeys; k++)
-                if (namemap_get(pknames, en->keys[k].attr.s, &sl))
-                    seen[sl] = true;
-            for (size_t k = 0; k < en->nattrs; k++)
-                if (namemap_get(pknames, en->attrs[k].s, &sl))
-                    seen[sl] = true;
-            for (size_t x = 0; x < d->nindexes; x++)
-                h.pk_carried[e * d->nindexes + x] = pkslot[x] != SIZE_MAX && seen[pkslot[x]];
-        }
-        free(seen);
-        free(pkslot);
-        namemap_free(pknames);
-    }
+    h->own = a->capacity_memo ? NULL : capacity_memo_new(d);
+    h->cap = h->own ? h->own : a->capacity_memo;
+    h->dists = xcalloc(d->nattrs ? d->nattrs : 1, sizeof *h->dists);
+    h->dist_done = xcalloc(d->nattrs ? d->nattrs : 1, sizeof *h->dist_done);
+    namemap_init(&h->rowmap, d->nentities * 2 + d->nindexes);
+    namemap_init(&h->wcache, 64);
+    mark_pk_carried(h);
     /* every member is set up (setup_member sets all its fields) before it is read */
-    h.members = xmalloc((d->nindexes + 1) * (h.nent ? h.nent : 1) * sizeof *h.members);
+    h->members = xmalloc((d->nindexes + 1) * (h->nent ? h->nent : 1) * sizeof *h->members);
     /* the synthetic templates must not move once rows point at them; [0, nsynth_tpl) in use */
-    h.capsynth_tpl = (d->nindexes + 1) * (h.nent ? h.nent : 1);
-    h.synth_tpl = xmalloc(h.capsynth_tpl * sizeof *h.synth_tpl);
-
+    h->capsynth_tpl = (d->nindexes + 1) * (h->nent ? h->nent : 1);
+    h->synth_tpl = xmalloc(h->capsynth_tpl * sizeof *h->synth_tpl);
     a->nindexes = d->nindexes + 1;
     a->indexes = xcalloc(a->nindexes, sizeof *a->indexes);
     for (size_t x = 0; x < a->nindexes; x++) {
@@ -610,32 +564,67 @@ void stage_heat(kp_analysis *a)
         ir->index = (ptrdiff_t)x - 1;
         ir->name = x == 0 ? "table" : d->indexes[x - 1].name;
     }
+}
 
-    /* rows, items and bytes; the LSI members first (the table's rows hold their entries) */
+static void heat_close(heat *h)
+{
+    for (size_t r = 0; r < h->nrows; r++)
+        hrow_free(&h->rows[r]);
+    free(h->rows);
+    arena_free(h->ar);
+    for (size_t i = 0; i < h->nsynth_tpl; i++)
+        tpl_free(&h->synth_tpl[i]);
+    free(h->synth_tpl);
+    free(h->members);
+    namemap_free(&h->anames);
+    namemap_free(&h->enames);
+    /* heat is the memo's last user: the finished analysis does not hold it */
+    capacity_memo_free(h->own ? h->own : h->a->capacity_memo);
+    h->a->capacity_memo = NULL;
+    free(h->dists);
+    free(h->dist_done);
+    namemap_free(&h->rowmap);
+    namemap_free(&h->wcache);
+    free(h->wvals);
+    free(h->pk_carried);
+    namemap_free(&h->families);
+    free(h->fam);
+}
+
+/* Rows, items and bytes: every entity on every index (the LSI members first: the table's rows
+ * hold their entries). */
+static void place_items(heat *h)
+{
+    const kp_design *d = h->d;
     for (size_t e = 0; e < d->nentities; e++) {
         const kp_entity *en = &d->entities[e];
         for (size_t x = 0; x < d->nindexes; x++)
             if (d->indexes[x].kind == KP_LSI)
-                setup_member(&h, en, (ptrdiff_t)x);
+                setup_member(h, en, (ptrdiff_t)x);
         for (ptrdiff_t x = -1; x < (ptrdiff_t)d->nindexes; x++) {
             if (x < 0 || d->indexes[x].kind != KP_LSI)
-                setup_member(&h, en, x);
-            add_items(&h, en, x);
-            const hmember *m = member(&h, x, en);
+                setup_member(h, en, x);
+            add_items(h, en, x);
+            const hmember *m = member(h, x, en);
             if (!m->on)
                 continue;
-            kp_index_result *ir = &a->indexes[x + 1];
-            ir->items += nz(en->count) * m->share;
-            ir->bytes += nz(en->count) * m->share * (m->projected + CAP_ITEM_OVERHEAD_BYTES);
+            kp_index_result *ir = &h->a->indexes[x + 1];
+            ir->items += util_nz(en->count) * m->share;
+            ir->bytes += util_nz(en->count) * m->share * (m->projected + CAP_ITEM_OVERHEAD_BYTES);
         }
     }
+}
 
-    /* reads */
+/* Reads: every step of every pattern on the rows of its (index, entity) and in its index's
+ * figures (a write pattern's read steps, find then write, read too). */
+static void place_reads(heat *h)
+{
+    const kp_design *d = h->d;
+    kp_analysis *a = h->a;
     for (size_t i = 0; i < a->npatterns; i++) {
         const kp_pattern_result *pr = &a->patterns[i];
         const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
-        double rate = nz(p->rate);
-        /* write patterns' read steps (find, then write) read too */
+        double rate = util_nz(p->rate);
         if (p->kind == KP_READ && (pr->plan == KP_PLAN_GET || pr->plan == KP_PLAN_QUERY || pr->plan == KP_PLAN_MULTI)) {
             if (pr->index >= -1 && pr->index < (ptrdiff_t)d->nindexes)
                 a->indexes[pr->index + 1].patterns_served++;
@@ -644,7 +633,7 @@ void stage_heat(kp_analysis *a)
             const kp_step *st = &pr->steps[s];
             if (st->index < -1 || st->index >= (ptrdiff_t)d->nindexes)
                 continue;
-            double units = rate * (st->count > 0 ? st->count : 1) * nz(st->rcu);
+            double units = rate * (st->count > 0 ? st->count : 1) * util_nz(st->rcu);
             if (st->op == KP_OP_GETITEM || st->op == KP_OP_QUERY || st->op == KP_OP_BATCHGET || st->op == KP_OP_SCAN)
                 a->indexes[st->index + 1].rcu_per_s += units;
             if (st->op == KP_OP_SCAN || !st->entity)
@@ -654,17 +643,20 @@ void stage_heat(kp_analysis *a)
             ptrdiff_t x = st->index;
             if (x >= 0 && d->indexes[x].kind == KP_LSI)
                 x = -1;
-            add_load(&h, st->entity, x, units, W_READS, p);
+            add_load(h, st->entity, x, units, W_READS, p);
         }
     }
+}
 
-    /* writes: an entity's `writes` when given, else the write patterns naming it */
-    h.wcache = distrib_map_new(64);
+/* Writes: an entity's `writes` when given, else the write patterns naming it. */
+static void place_writes(heat *h)
+{
+    const kp_design *d = h->d;
     for (size_t e = 0; e < d->nentities; e++) {
         const kp_entity *en = &d->entities[e];
         if (!isnan(en->writes)) {
             double avg = isnan(en->writes_avg) ? en->writes : en->writes_avg;
-            add_writes(&h, a, en, en->writes, avg, KP_OP_PUT, NULL, 0, NULL);
+            add_writes(h, en, en->writes, avg, KP_OP_PUT, NULL, 0, NULL);
         }
     }
     for (size_t i = 0; i < d->npatterns; i++) {
@@ -673,91 +665,113 @@ void stage_heat(kp_analysis *a)
             continue;
         for (size_t k = 0; k < p->nentities; k++) {
             size_t ep;
-            const kp_entity *en = namemap_get(h.enames, p->entities[k].s, &ep) ? &d->entities[ep] : NULL;
+            const kp_entity *en = namemap_get(&h->enames, p->entities[k].s, &ep) ? &d->entities[ep] : NULL;
             if (!en || !isnan(en->writes))
                 continue;
             double items = items_per_call(p);
-            double rate = nz(p->rate) * items, avg = nz(isnan(p->avg) ? p->rate : p->avg) * items;
-            add_writes(&h, a, en, rate, avg, p->op, p->changes, p->nchanges, p);
+            double rate = util_nz(p->rate) * items, avg = util_nz(isnan(p->avg) ? p->rate : p->avg) * items;
+            add_writes(h, en, rate, avg, p->op, p->changes, p->nchanges, p);
         }
     }
-    for (size_t i = 0; i < h.nw; i++)
-        free(h.wkeys[i]);
-    free(h.wkeys);
-    free(h.wvals);
-    distrib_map_free(h.wcache);
+}
 
-    /* partitions */
-    h.families = distrib_map_new(h.nrows);
-    a->partitions = xcalloc(h.nrows ? h.nrows : 1, sizeof *a->partitions);
-    a->npartitions = h.nrows;
-    for (size_t r = 0; r < h.nrows; r++) {
-        hrow *row = &h.rows[r];
-        kp_partition_result *pr = &a->partitions[r];
-        pr->index = row->index;
-        pr->index_name = row->index < 0 ? "table" : d->indexes[row->index].name;
-        pr->entity = row->entity;
-        pr->template_src = row->src;
-        row->src = NULL;
-        double maxi = 0, maxr = 0, maxw = 0, maxb = 0;
-        for (size_t c = 0; c < row->ncombo; c++) {
-            maxi = fmax(maxi, row->items[c]);
-            maxr = fmax(maxr, row->reads[c]);
-            maxw = fmax(maxw, row->writes[c]);
-            maxb = fmax(maxb, row->bytes[c]);
-        }
-        if (row->unknown) {
-            pr->distinct = NAN;
-        } else {
-            double dn = 1;
-            for (size_t i = 0; i < row->nph; i++) {
-                const hph *ph = &row->ph[i];
-                double n = ph->distinct;
-                /* a sparse condition keeping only some enum values: count those kept by any member */
-                if (ph->is_enum && !ph->collapsed) {
-                    size_t kept = 0;
-                    for (size_t k = 0; k < ph->ncls; k++) {
-                        bool any = false;
-                        for (ptrdiff_t mi = row->first; mi >= 0 && !any; mi = h.members[mi].next) {
-                            const hmember *m = &h.members[mi];
-                            any = m->rph != i || rule_keeps(m->rule, ph->cls[k].value);
-                        }
-                        kept += any;
-                    }
-                    n = (double)kept;
+/* Distinct values of a row: the product over its placeholders; an enum a sparse condition keeps
+ * only some values of counts those any member keeps. NAN when some distribution is unknown. */
+static double row_distinct(const heat *h, const hrow *row)
+{
+    if (row->unknown)
+        return NAN;
+    double dn = 1;
+    for (size_t i = 0; i < row->nph; i++) {
+        const hph *ph = &row->ph[i];
+        double n = ph->distinct;
+        if (ph->is_enum && !ph->collapsed) {
+            size_t kept = 0;
+            for (size_t k = 0; k < ph->ncls; k++) {
+                bool any = false;
+                for (ptrdiff_t mi = row->first; mi >= 0 && !any; mi = h->members[mi].next) {
+                    const hmember *m = &h->members[mi];
+                    any = m->rph != i || rule_keeps(m->rule, ph->cls[k].value);
                 }
-                dn *= n;
+                kept += any;
             }
-            pr->distinct = dn;
+            n = (double)kept;
         }
-        pr->hot_share = row->total_items > 0 ? maxi / row->total_items : (row->ncombo == 1 && row->nph == 0 ? 1 : 0);
-        pr->read_hot_share = row->total_reads > 0 ? maxr / row->total_reads : 0;
-        pr->write_hot_share = row->total_writes > 0 ? maxw / row->total_writes : 0;
-        pr->read_units = maxr;
-        pr->write_units = maxw;
-        pr->read_util = maxr / CAP_PARTITION_RCU;
-        pr->write_util = maxw / CAP_PARTITION_WCU;
-        pr->bytes = maxb;
-        pr->hot = pr->read_util >= 1 || pr->write_util >= 1;
-        pr->suggest_shards = pr->hot ? suggest_shards(maxr, maxw) : 0;
-        pr->items = row->total_items;
-
-        /* the row's family: same literals, same number of placeholders */
-        size_t f;
-        if (!distrib_map_get(h.families, row->skeleton, row->index, &f)) {
-            VEC_GROW(h.fam, h.nfam, h.capfam);
-            f = h.nfam++;
-            h.fam[f] = (hfamily){row->index, 0, 0, 0, 0};
-            distrib_map_put(h.families, row->skeleton, row->index, f);
-        }
-        hfamily *fm = &h.fam[f];
-        fm->distinct = isnan(pr->distinct) || isnan(fm->distinct) ? NAN : fmax(fm->distinct, pr->distinct);
-        fm->items += maxi;
-        fm->reads += maxr;
-        fm->writes += maxw;
+        dn *= n;
     }
-    for (size_t f = 0; f < h.nfam; f++) {
-        const hfamily *fm = &h.fam[f];
+    return dn;
+}
+
+/* A partition's figures from its row: the hottest value of each kind, utilisation, hot, shards.
+ * Returns the items of the hottest value. */
+static double row_result(heat *h, hrow *row, kp_partition_result *pr)
+{
+    pr->index = row->index;
+    pr->index_name = row->index < 0 ? "table" : h->d->indexes[row->index].name;
+    pr->entity = row->entity;
+    pr->template_src = row->src;
+    row->src = NULL;
+    double maxi = 0, maxr = 0, maxw = 0, maxb = 0;
+    for (size_t c = 0; c < row->ncombo; c++) {
+        maxi = fmax(maxi, row->items[c]);
+        maxr = fmax(maxr, row->reads[c]);
+        maxw = fmax(maxw, row->writes[c]);
+        maxb = fmax(maxb, row->bytes[c]);
+    }
+    pr->distinct = row_distinct(h, row);
+    pr->hot_share = row->total_items > 0 ? maxi / row->total_items : (row->ncombo == 1 && row->nph == 0 ? 1 : 0);
+    pr->read_hot_share = row->total_reads > 0 ? maxr / row->total_reads : 0;
+    pr->write_hot_share = row->total_writes > 0 ? maxw / row->total_writes : 0;
+    pr->read_units = maxr;
+    pr->write_units = maxw;
+    pr->read_util = maxr / CAP_PARTITION_RCU;
+    pr->write_util = maxw / CAP_PARTITION_WCU;
+    pr->bytes = maxb;
+    pr->hot = pr->read_util >= 1 || pr->write_util >= 1;
+    pr->suggest_shards = pr->hot ? suggest_shards(maxr, maxw) : 0;
+    pr->items = row->total_items;
+    return maxi;
+}
+
+/* Adds partition pr of row `row` (hottest value: max_items items) to the row's family: same
+ * literals, same number of placeholders. */
+static void add_to_family(heat *h, const hrow *row, const kp_partition_result *pr, double max_items)
+{
+    size_t f;
+    if (!namemap_find(&h->families, row->skeleton, row->index, &f)) {
+        VEC_GROW(h->fam, h->nfam, h->capfam);
+        f = h->nfam++;
+        h->fam[f] = (hfamily){row->index, 0, 0, 0, 0};
+        namemap_insert(&h->families, row->skeleton, row->index, f, NULL);
+    }
+    hfamily *fm = &h->fam[f];
+    fm->distinct = isnan(pr->distinct) || isnan(fm->distinct) ? NAN : fmax(fm->distinct, pr->distinct);
+    fm->items += max_items;
+    fm->reads += pr->read_units;
+    fm->writes += pr->write_units;
+}
+
+/* a->partitions: one per row, and the rows' families. */
+static void partition_results(heat *h)
+{
+    kp_analysis *a = h->a;
+    namemap_init(&h->families, h->nrows);
+    a->partitions = xcalloc(h->nrows ? h->nrows : 1, sizeof *a->partitions);
+    a->npartitions = h->nrows;
+    for (size_t r = 0; r < h->nrows; r++) {
+        double max_items = row_result(h, &h->rows[r], &a->partitions[r]);
+        add_to_family(h, &h->rows[r], &a->partitions[r], max_items);
+    }
+}
+
+/* The indexes' distinct values and hottest shares from the families; LSIs share the table's
+ * partitions. */
+static void index_results(heat *h)
+{
+    const kp_design *d = h->d;
+    kp_analysis *a = h->a;
+    for (size_t f = 0; f < h->nfam; f++) {
+        const hfamily *fm = &h->fam[f];
         kp_index_result *ir = &a->indexes[fm->index + 1];
         ir->distinct += fm->distinct; /* NAN stays NAN: unknown */
         if (ir->items > 0)
@@ -776,7 +790,6 @@ void stage_heat(kp_analysis *a)
         ir->read_hot_share = reads > 0 ? fmin(1, ir->read_hot_share / reads) : 0;
         ir->write_hot_share = ir->wcu_per_s > 0 ? fmin(1, ir->write_hot_share / ir->wcu_per_s) : 0;
     }
-    /* LSIs share the table's partitions */
     for (size_t k = 0; k < d->nindexes; k++)
         if (d->indexes[k].kind == KP_LSI) {
             kp_index_result *ir = &a->indexes[k + 1];
@@ -786,26 +799,18 @@ void stage_heat(kp_analysis *a)
             ir->write_hot_share = a->indexes[0].write_hot_share;
         }
     a->table_hot_share = a->indexes[0].hot_share;
+}
 
-    for (size_t r = 0; r < h.nrows; r++)
-        hrow_free(&h.rows[r]);
-    free(h.rows);
-    h_release(&h);
-    for (size_t i = 0; i < h.nsynth_tpl; i++)
-        tpl_free(&h.synth_tpl[i]);
-    free(h.synth_tpl);
-    free(h.members);
-    namemap_free(h.anames);
-    namemap_free(h.enames);
-    /* heat is the memo's last user: the finished analysis does not hold it */
-    capacity_memo_free(own ? own : a->capacity_memo);
-    a->capacity_memo = NULL;
-    free(h.dists);
-    free(h.dist_done);
-    distrib_map_free(h.rowmap);
-    free(h.pk_carried);
-    distrib_map_free(h.families);
-    free(h.fam);
+void stage_heat(kp_analysis *a)
+{
+    heat h;
+    heat_open(&h, a);
+    place_items(&h);
+    place_reads(&h);
+    place_writes(&h);
+    partition_results(&h);
+    index_results(&h);
+    heat_close(&h);
 }
 
 void stage_heat_free(kp_analysis *a)

@@ -1,1933 +1,39 @@
-/* resolve.c - the resolver and the per-pattern capacity.
+/* resolve.c - the resolver stage: a->patterns.
  *
  * For every pattern: the plan, its requests (steps) with the key condition as DynamoDB receives
  * it, items read, read/write units per call and per second, the latency estimate and warnings.
- *
- * Work done once per analysis (so that the live pane stays cheap): for the base table and every
- * index, the entities it holds with their partition/sort templates (a plain domain attribute used
- * as a key is a one-placeholder template), the share of their items it holds (sparse rules) and
- * the projected entry size; entities grouped by the literal shape of their partition template
- * ("CLIENTE#\1"), and, lazily, for each group the groups whose shape can produce the same value.
- * A pattern then looks at one entry per index and at the few colliding groups only; candidates
- * are ranked on a lower bound first, and the mixed-collection sums (cached per entry and kind of
- * sort-key condition) are computed only for the ones that can still win. The results' steps,
- * strings and key values live in one block allocator (a->resolve_arena), released at once.
- *
- * Plan choice: fewer requests; then the key that serves order, range and conditions
- * (no app sort, no filter); then fewer read units per call; then the base table.
- *
- * Estimates (documented here once):
- * - Items matching a key condition = entity count x share on the index x the product, over the
- *   distinct bound placeholders, of their selectivity: a fixed enum value its share, an enum
- *   1/values, a shard 1/count, else 1/distinct. When a bound placeholder's distinct count is
- *   unknown the collection is assumed to be DEFAULT_COLLECTION items (warning "unknown
- *   distribution"), an exact key 1 item.
- * - Items read per call: GetItem 1; a Query reads `limit` items when the limit is pushed down
- *   (order served, or no order asked), else every matching item; a FilterExpression reads
- *   1/selectivity items per item returned (read amplification): with a pushed limit the read is
- *   limit x amplification (capped at the collection); without one the whole collection is read
- *   anyway. Other entities of a mixed collection add their own collection (count x share /
- *   distinct partition values). A pattern's `items:` replaces the entity's items read per call.
- * - Filter selectivity of an attribute: a fixed enum value its share; an enum 1/values; a bool
- *   0.5; a declared distinct count 1/distinct; otherwise UNKNOWN_SELECTIVITY (warning).
- * - A Scan reads the whole table (sum of count x size of every entity), one request per 1 MB.
- *
- * Latency model (ms): every request or page is one round trip of LAT_RTT_MS plus LAT_MS_PER_MB
- * per megabyte transferred; a Query or Scan reads 1 MB pages one after the other; BatchGetItem
- * sends its batches of 100 in parallel; requests of a fan-out (shards, enum values) or of
- * independent entities of one screen run in parallel: the slowest plus LAT_MERGE_MS per request
- * merged; steps of a chain (join, find-then-write) add up; a write costs LAT_WRITE_MS, a
- * transaction LAT_TRANSACT_MS. Outside and covered patterns cost 0. */
-#include "analysis_stages.h"
-#include "capacity.h"
+ * This file walks the patterns (reads of one entity, chains, screens; writes); the work is split
+ * by job as SQLite splits its planner, with one private header (resolve_int.h):
+ *   resolve_index.c     what is computed once per analysis: the indexes' entries and groups
+ *   resolve_plan.c      the choice of a plan for an entity or a screen
+ *   resolve_capacity.c  the estimates: items, bytes, units, latency (documented there)
+ *   resolve_render.c    the texts: key conditions, values, filters, steps, warnings */
+#include "resolve_int.h"
+
+#include "humanfmt.h"
 
 #include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_COLLECTION 10.0
-#define UNKNOWN_SELECTIVITY 0.5
-#define LAT_RTT_MS 4.0
-#define LAT_MS_PER_MB 10.0
-#define LAT_MERGE_MS 0.2
-#define LAT_WRITE_MS 5.0
-#define LAT_TRANSACT_MS 10.0
-
-/* ---- name maps (open addressing, keys point into the design) ------------------------- */
-
-typedef struct nmap {
-    const char **keys;
-    size_t *vals;
-    size_t cap;
-} nmap;
-
-static uint64_t hash_bytes(uint64_t h, const char *s)
-{
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-static void nmap_init(nmap *m, size_t n)
-{
-    size_t cap = 16;
-    while (cap < 2 * n + 1)
-        cap *= 2;
-    m->cap = cap;
-    m->keys = xcalloc(cap, sizeof *m->keys);
-    m->vals = xcalloc(cap, sizeof *m->vals);
-}
-
-static void nmap_free(nmap *m)
-{
-    free(m->keys);
-    free(m->vals);
-}
-
-static void nmap_put(nmap *m, const char *k, size_t v)
-{
-    if (!k)
-        return;
-    size_t i = (size_t)hash_bytes(1469598103934665603ULL, k) & (m->cap - 1);
-    while (m->keys[i]) {
-        if (strcmp(m->keys[i], k) == 0)
-            return; /* first wins */
-        i = (i + 1) & (m->cap - 1);
-    }
-    m->keys[i] = k;
-    m->vals[i] = v;
-}
-
-static bool nmap_get(const nmap *m, const char *k, size_t *out)
-{
-    if (!k)
-        return false;
-    size_t i = (size_t)hash_bytes(1469598103934665603ULL, k) & (m->cap - 1);
-    while (m->keys[i]) {
-        if (strcmp(m->keys[i], k) == 0) {
-            *out = m->vals[i];
-            return true;
-        }
-        i = (i + 1) & (m->cap - 1);
-    }
-    return false;
-}
-
-/* ---- precomputed index contents ------------------------------------------------------ */
-
-typedef struct keyview {
-    const tpl_part *parts;
-    size_t n;
-    tpl_part one; /* a plain domain attribute as a one-placeholder template */
-    const char *src;
-    bool plain;   /* parts must point at `one` */
-    /* render_parts' text when no part has a fixed value (then it depends only on the parts and
-     * `end`), in the arena: of every part, and of parts [0, r_end) */
-    char *r_full, *r_part;
-    size_t r_end;
-} keyview;
-
-typedef struct entry {
-    const kp_entity *e;
-    size_t epos;
-    keyview pk, sk;
-    bool has_sk;
-    double share; /* share of the entity's items on the index */
-    double proj;  /* projected bytes per entry */
-    double coll;  /* its items per partition value (collection size) */
-    const char *sk_lead; /* the sort key's leading literal ("" when none) */
-    size_t sk_lead_len;
-    bool sk_const;
-    size_t group;
-} entry;
-
-typedef struct ixinfo {
-    ptrdiff_t index; /* -1 base table */
-    const char *name;
-    const char *pk, *sk;
-    bool gsi;
-    entry *entries;
-    size_t n, cap;
-    size_t ngroups;
-    size_t *gstart;   /* members of group g: gmembers[gstart[g] .. gstart[g+1]) */
-    size_t *gmembers; /* entry positions */
-    size_t **coll;    /* lazily: compatible groups of g */
-    struct collsum *sums; /* per entry x condition kind (none, prefix, exact): other entities read */
-    size_t *ncoll;
-    bool *coll_done;
-    struct glead *byshape; /* lazily: the groups sorted by the leading literal of their partition template */
-    size_t nempty;   /* byshape[0 .. nempty): the groups whose template has no leading literal */
-    char *kc[4];     /* lazily, in the arena: the key condition text per sort-key condition kind (skc);
-                        the steps on the index share it (read only, released with the arena) */
-} ixinfo;
-
-/* What a mixed collection adds for one entry and one kind of sort-key condition, when the
- * pattern asks for that entity alone (cached: many patterns read the same collections). */
-typedef struct collsum {
-    bool done;
-    double others, bytes;
-    const struct entry *first;
-} collsum;
-
-typedef struct rctx {
-    const kp_design *d;
-    ixinfo *ix;
-    size_t nix;   /* 1 + d->nindexes */
-    entry **on;   /* on[epos * nix + i] */
-    nmap ents, attrs;
-    double table_items, table_bytes;
-    unsigned *mark; /* mark[epos] == stamp: the entity is asked for by the current pattern */
-    nmap *knows;    /* per entity, built on first use: every attribute name it knows */
-    bool *knows_built;
-    struct cand *cands; /* room for one candidate per index */
-    struct arena *ar;   /* where the results' strings go */
-    struct steplist {
-        kp_step *v;
-        size_t n, cap;
-    } steps;            /* scratch steps of the pattern being resolved */
-    char **wv;          /* scratch warning list of the pattern being resolved (wlist.v) */
-    size_t wcap;
-    unsigned stamp;
-    size_t nasked;  /* entities marked by the current pattern */
-    char unknown_sel[32]; /* UNKNOWN_SELECTIVITY as %g writes it (for the warnings) */
-} rctx;
-
-static const kp_attr *attr_of(const rctx *c, const char *name)
-{
-    size_t i;
-    return nmap_get(&c->attrs, name, &i) ? &c->d->attrs[i] : NULL;
-}
-
-static const kp_entity *entity_of(const rctx *c, const char *name, size_t *pos)
-{
-    size_t i;
-    if (!nmap_get(&c->ents, name, &i))
-        return NULL;
-    if (pos)
-        *pos = i;
-    return &c->d->entities[i];
-}
-
-static void keyview_set(keyview *v, const kp_entity *e, const char *attr)
-{
-    memset(v, 0, sizeof *v);
-    const kp_keytpl *k = entity_key(e, attr);
-    if (k) {
-        v->parts = k->tpl.parts;
-        v->n = k->tpl.n;
-        v->src = k->tpl.src;
-    } else {
-        v->one.kind = TPL_ATTR;
-        v->one.text = (char *)attr; /* never freed through the view */
-        v->parts = &v->one;
-        v->n = 1;
-        v->src = NULL;
-        v->plain = true;
-    }
-}
-
-static char *keyview_src(const keyview *v)
-{
-    if (!v->plain)
-        return v->src ? xstrdup(v->src) : tpl_format(&(tpl){NULL, (tpl_part *)v->parts, v->n});
-    return xasprintf("{%s}", v->parts[0].text);
-}
-
-static uint64_t shape_hash(const keyview *v)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < v->n; i++) {
-        if (v->parts[i].kind == TPL_LIT)
-            h = hash_bytes(h, v->parts[i].text);
-        else {
-            h ^= 0x01;
-            h *= 1099511628211ULL;
-        }
-        h ^= 0x02;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-static bool shape_equal(const keyview *a, const keyview *b)
-{
-    if (a->n != b->n)
-        return false;
-    for (size_t i = 0; i < a->n; i++) {
-        if (a->parts[i].kind != b->parts[i].kind)
-            return false;
-        if (a->parts[i].kind == TPL_LIT && strcmp(a->parts[i].text, b->parts[i].text) != 0)
-            return false;
-    }
-    return true;
-}
-
-static bool starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
-
-static bool ends_with(const char *s, const char *p)
-{
-    size_t ls = strlen(s), lp = strlen(p);
-    return lp <= ls && memcmp(s + ls - lp, p, lp) == 0;
-}
-
-static const char *lead_lit(const keyview *v)
-{
-    return (v->n > 0 && v->parts[0].kind == TPL_LIT) ? v->parts[0].text : "";
-}
-
-static const char *trail_lit(const keyview *v)
-{
-    return (v->n > 0 && v->parts[v->n - 1].kind == TPL_LIT) ? v->parts[v->n - 1].text : "";
-}
-
-static bool is_const(const keyview *v) { return v->n == 0 || (v->n == 1 && v->parts[0].kind == TPL_LIT); }
-
-/* Can two templates produce the same value? Compared by their literal structure: leading
- * literals prefix-compatible, trailing literals suffix-compatible; constants exactly. */
-static bool shape_compat(const keyview *a, const keyview *b)
-{
-    bool ca = is_const(a), cb = is_const(b);
-    const char *la = lead_lit(a), *lb = lead_lit(b), *ta = trail_lit(a), *tb = trail_lit(b);
-    if (ca && cb)
-        return strcmp(la, lb) == 0;
-    if (ca || cb) {
-        const char *s = ca ? la : lb;
-        const keyview *o = ca ? b : a;
-        const char *lo = lead_lit(o), *to = trail_lit(o);
-        return starts_with(s, lo) && ends_with(s, to) && strlen(s) > strlen(lo) + strlen(to) - 1;
-    }
-    if (!(starts_with(la, lb) || starts_with(lb, la)))
-        return false;
-    return ends_with(ta, tb) || ends_with(tb, ta);
-}
-
-static void build_groups(ixinfo *xi)
-{
-    size_t n = xi->n;
-    size_t cap = 16;
-    while (cap < 2 * n + 1)
-        cap *= 2;
-    size_t *slot = xmalloc(cap * sizeof *slot); /* group + 1, 0 = empty */
-    uint64_t *hs = xmalloc(cap * sizeof *hs);
-    memset(slot, 0, cap * sizeof *slot);
-    size_t *rep = xmalloc((n ? n : 1) * sizeof *rep);
-    size_t *count = xcalloc(n ? n : 1, sizeof *count);
-    xi->ngroups = 0;
-    for (size_t k = 0; k < n; k++) {
-        entry *en = &xi->entries[k];
-        uint64_t h = shape_hash(&en->pk);
-        size_t i = (size_t)h & (cap - 1);
-        for (;;) {
-            if (!slot[i]) {
-                slot[i] = ++xi->ngroups;
-                hs[i] = h;
-                rep[xi->ngroups - 1] = k;
-                en->group = xi->ngroups - 1;
-                break;
-            }
-            if (hs[i] == h && shape_equal(&xi->entries[rep[slot[i] - 1]].pk, &en->pk)) {
-                en->group = slot[i] - 1;
-                break;
-            }
-            i = (i + 1) & (cap - 1);
-        }
-        count[en->group]++;
-    }
-    size_t g = xi->ngroups;
-    xi->gstart = xcalloc(g + 1, sizeof *xi->gstart);
-    for (size_t i = 0; i < g; i++)
-        xi->gstart[i + 1] = xi->gstart[i] + count[i];
-    xi->gmembers = xmalloc((n ? n : 1) * sizeof *xi->gmembers);
-    memset(count, 0, (n ? n : 1) * sizeof *count);
-    for (size_t k = 0; k < n; k++) {
-        size_t gr = xi->entries[k].group;
-        xi->gmembers[xi->gstart[gr] + count[gr]++] = k;
-    }
-    xi->coll = xcalloc(g ? g : 1, sizeof *xi->coll);
-    xi->ncoll = xcalloc(g ? g : 1, sizeof *xi->ncoll);
-    xi->coll_done = xcalloc(g ? g : 1, sizeof *xi->coll_done);
-    free(slot);
-    free(hs);
-    free(rep);
-    free(count);
-}
-
-static const char *group_lead(const ixinfo *xi, size_t g) { return lead_lit(&xi->entries[xi->gmembers[xi->gstart[g]]].pk); }
-
-typedef struct glead {
-    const char *lead; /* the group's leading literal */
-    size_t g;
-} glead;
-
-static int cmp_group_lead(const void *x, const void *y)
-{
-    const glead *a = x, *b = y;
-    int r = strcmp(a->lead, b->lead);
-    return r ? r : (a->g > b->g) - (a->g < b->g);
-}
-
-static int cmp_size(const void *x, const void *y)
-{
-    size_t a = *(const size_t *)x, b = *(const size_t *)y;
-    return (a > b) - (a < b);
-}
-
-/* First position in xi->byshape whose group's leading literal is >= s (the first n bytes of s). */
-static size_t lead_lower_bound(const ixinfo *xi, const char *s, size_t n)
-{
-    size_t lo = 0, hi = xi->ngroups;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const char *m = xi->byshape[mid].lead;
-        int r = strncmp(m, s, n);
-        if (r < 0 || (r == 0 && strlen(m) < n))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Groups whose partition template can produce the same value as group g's (g included), in
- * group order. Two templates can only meet when one leading literal is a prefix of the other
- * (shape_compat), so only those groups are tested: the ones without a leading literal, the ones
- * whose literal is a prefix of g's (looked up by length) and the ones g's literal prefixes (one
- * run of the sorted order). */
-static const size_t *colliding_groups(ixinfo *xi, size_t g, size_t *n)
-{
-    if (!xi->coll_done[g]) {
-        const keyview *a = &xi->entries[xi->gmembers[xi->gstart[g]]].pk;
-        const char *la = lead_lit(a);
-        size_t *v = xmalloc(xi->ngroups * sizeof *v), k = 0;
-        if (!la[0]) {
-            for (size_t h = 0; h < xi->ngroups; h++)
-                if (h == g || shape_compat(a, &xi->entries[xi->gmembers[xi->gstart[h]]].pk))
-                    v[k++] = h;
-        } else {
-            if (!xi->byshape) {
-                xi->byshape = xmalloc(xi->ngroups * sizeof *xi->byshape);
-                for (size_t h = 0; h < xi->ngroups; h++)
-                    xi->byshape[h] = (glead){group_lead(xi, h), h};
-                qsort(xi->byshape, xi->ngroups, sizeof *xi->byshape, cmp_group_lead);
-                while (xi->nempty < xi->ngroups && !xi->byshape[xi->nempty].lead[0])
-                    xi->nempty++;
-            }
-            size_t nc = 0;
-            for (size_t i = 0; i < xi->nempty; i++)
-                v[nc++] = xi->byshape[i].g;
-            size_t ll = strlen(la);
-            for (size_t len = 1; len < ll; len++) /* literals that are proper prefixes of la */
-                for (size_t i = lead_lower_bound(xi, la, len); i < xi->ngroups; i++) {
-                    const char *lb = xi->byshape[i].lead;
-                    if (strlen(lb) != len || strncmp(lb, la, len) != 0)
-                        break;
-                    v[nc++] = xi->byshape[i].g;
-                }
-            for (size_t i = lead_lower_bound(xi, la, ll); i < xi->ngroups; i++) { /* la is their prefix */
-                if (strncmp(xi->byshape[i].lead, la, ll) != 0)
-                    break;
-                v[nc++] = xi->byshape[i].g;
-            }
-            qsort(v, nc, sizeof *v, cmp_size);
-            for (size_t i = 0; i < nc; i++) {
-                size_t h = v[i];
-                if (h == g || shape_compat(a, &xi->entries[xi->gmembers[xi->gstart[h]]].pk))
-                    v[k++] = h;
-            }
-        }
-        xi->coll[g] = v;
-        xi->ncoll[g] = k;
-        xi->coll_done[g] = true;
-    }
-    *n = xi->ncoll[g];
-    return xi->coll[g];
-}
-
-static double collection_of(const rctx *c, const entry *o);
-
-static void view_from(keyview *v, const kp_keytpl *k, const char *attr)
-{
-    memset(v, 0, sizeof *v);
-    if (k) {
-        v->parts = k->tpl.parts;
-        v->n = k->tpl.n;
-        v->src = k->tpl.src;
-    } else {
-        v->one.kind = TPL_ATTR;
-        v->one.text = (char *)attr; /* never freed through the view */
-        v->n = 1;
-        v->plain = true;
-    }
-}
-
-static void ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
-{
-    memset(c, 0, sizeof *c);
-    c->d = d;
-    c->nix = 1 + d->nindexes;
-    size_t nix = c->nix;
-    nmap_init(&c->ents, d->nentities);
-    for (size_t i = 0; i < d->nentities; i++)
-        nmap_put(&c->ents, d->entities[i].name, i);
-    nmap_init(&c->attrs, d->nattrs);
-    for (size_t i = 0; i < d->nattrs; i++)
-        nmap_put(&c->attrs, d->attrs[i].name, i);
-    c->ix = xcalloc(nix, sizeof *c->ix);
-    c->on = xcalloc(d->nentities * nix + 1, sizeof *c->on);
-    c->mark = xcalloc(d->nentities + 1, sizeof *c->mark);
-    c->knows = xcalloc(d->nentities + 1, sizeof *c->knows);
-    c->knows_built = xcalloc(d->nentities + 1, sizeof *c->knows_built);
-    for (size_t i = 0; i < d->nentities; i++) {
-        const kp_entity *e = &d->entities[i];
-        double cnt = isnan(e->count) ? 0 : e->count, sz = isnan(e->size) ? 0 : e->size;
-        c->table_items += cnt;
-        c->table_bytes += cnt * sz;
-    }
-    /* key attribute name -> the (index, role) slots using it: role 0 partition, 1 sort */
-    nmap keyattrs;
-    nmap_init(&keyattrs, 2 * nix);
-    size_t *head = xmalloc(2 * nix * sizeof *head), *next = xmalloc(2 * nix * sizeof *next);
-    size_t nnames = 0;
-    for (size_t k = 0; k < nix; k++) {
-        ixinfo *xi = &c->ix[k];
-        xi->index = (ptrdiff_t)k - 1;
-        if (k == 0) {
-            xi->name = "table";
-            xi->pk = d->table.pk.s;
-            xi->sk = d->table.sk.s;
-            xi->gsi = false;
-        } else {
-            const kp_index *x = &d->indexes[k - 1];
-            xi->name = x->name;
-            xi->pk = x->pk.s;
-            xi->sk = x->sk.s;
-            xi->gsi = x->kind == KP_GSI;
-        }
-        xi->entries = NULL; /* grown as entities join: most indexes hold few of them */
-        const char *names[2] = {xi->pk, xi->sk};
-        for (int r = 0; r < 2; r++) {
-            if (!names[r])
-                continue;
-            size_t slot;
-            if (!nmap_get(&keyattrs, names[r], &slot)) {
-                slot = nnames++;
-                head[slot] = SIZE_MAX;
-                nmap_put(&keyattrs, names[r], slot);
-            }
-            size_t node = 2 * k + (size_t)r;
-            next[node] = head[slot];
-            head[slot] = node;
-        }
-    }
-    /* per entity: which key slots it carries, and with which template */
-    bool *carries = xcalloc(2 * nix, sizeof *carries);
-    const kp_keytpl **tpls = xcalloc(2 * nix, sizeof *tpls);
-    for (size_t i = 0; i < d->nentities; i++) {
-        const kp_entity *e = &d->entities[i];
-        memset(carries, 0, 2 * nix * sizeof *carries);
-        memset(tpls, 0, 2 * nix * sizeof *tpls);
-        for (size_t j = 0; j < e->nkeys + e->nattrs; j++) {
-            bool key = j < e->nkeys;
-            const char *nm = key ? e->keys[j].attr.s : e->attrs[j - e->nkeys].s;
-            size_t slot;
-            if (!nmap_get(&keyattrs, nm, &slot))
-                continue;
-            for (size_t node = head[slot]; node != SIZE_MAX; node = next[node]) {
-                carries[node] = true;
-                if (key && !tpls[node])
-                    tpls[node] = &e->keys[j];
-            }
-        }
-        for (size_t k = 0; k < nix; k++) {
-            ixinfo *xi = &c->ix[k];
-            if (!xi->pk || !carries[2 * k])
-                continue; /* base table: validation reports an entity without its key */
-            bool has_sk = xi->sk && carries[2 * k + 1];
-            if (k > 0 && xi->sk && !has_sk)
-                continue;
-            VEC_GROW(xi->entries, xi->n, xi->cap);
-            entry *en = &xi->entries[xi->n++];
-            memset(en, 0, sizeof *en);
-            en->e = e;
-            en->epos = i;
-            view_from(&en->pk, tpls[2 * k], xi->pk);
-            en->has_sk = has_sk;
-            if (has_sk)
-                view_from(&en->sk, tpls[2 * k + 1], xi->sk);
-            if (k == 0) {
-                en->share = 1;
-                en->proj = isnan(e->size) ? 0 : e->size;
-            } else {
-                en->share = e->nsparse ? capacity_memo_index_share(cap, e, xi->index) : 1;
-                en->proj = d->indexes[k - 1].projection == KP_PROJ_ALL ? (isnan(e->size) ? 0 : e->size)
-                                                                      : capacity_memo_projected_bytes(cap, e, xi->index);
-            }
-        }
-    }
-    free(carries);
-    free(tpls);
-    free(head);
-    free(next);
-    nmap_free(&keyattrs);
-    for (size_t k = 0; k < nix; k++) {
-        ixinfo *xi = &c->ix[k];
-        /* the views' self pointers are final now */
-        for (size_t j = 0; j < xi->n; j++) {
-            entry *en = &xi->entries[j];
-            if (en->pk.plain)
-                en->pk.parts = &en->pk.one;
-            if (en->has_sk && en->sk.plain)
-                en->sk.parts = &en->sk.one;
-            c->on[en->epos * nix + k] = en;
-            en->coll = collection_of(c, en);
-            en->sk_lead = en->has_sk ? lead_lit(&en->sk) : "";
-            en->sk_lead_len = strlen(en->sk_lead);
-            en->sk_const = en->has_sk && is_const(&en->sk);
-        }
-        build_groups(xi);
-        xi->sums = xcalloc(3 * (xi->n ? xi->n : 1), sizeof *xi->sums);
-    }
-}
-
-static void ctx_free(rctx *c)
-{
-    for (size_t k = 0; k < c->nix; k++) {
-        ixinfo *xi = &c->ix[k];
-        for (size_t g = 0; g < xi->ngroups; g++)
-            free(xi->coll[g]);
-        free(xi->coll);
-        free(xi->ncoll);
-        free(xi->coll_done);
-        free(xi->byshape);
-        free(xi->gstart);
-        free(xi->gmembers);
-        free(xi->sums);
-        free(xi->entries);
-    }
-    free(c->ix);
-    free(c->on);
-    free(c->mark);
-    for (size_t i = 0; i < c->d->nentities; i++)
-        if (c->knows_built[i])
-            nmap_free(&c->knows[i]);
-    free(c->knows);
-    free(c->knows_built);
-    free(c->cands);
-    nmap_free(&c->ents);
-    nmap_free(&c->attrs);
-}
-
-/* ---- what the caller knows ----------------------------------------------------------- */
-
-typedef struct known {
-    const char *name;
-    const char *value;   /* fixed value or NULL */
-    const kp_attr *attr; /* attr_of(name), looked up once */
-} known;
-
-/* A pattern's known attributes: a few, so they start in the struct (no malloc per pattern).
- * Zero-initialise; never copy by value (v may point into it); release with kset_free. */
-#define KSET_INL 8
-typedef struct kset {
-    known *v;
-    size_t n, cap;
-    known inl[KSET_INL];
-} kset;
-
-static void kset_add(kset *k, const char *name, const char *value, const kp_attr *attr)
-{
-    if (!name)
-        return;
-    for (size_t i = 0; i < k->n; i++)
-        if (strcmp(k->v[i].name, name) == 0)
-            return;
-    if (!k->v) {
-        k->v = k->inl;
-        k->cap = KSET_INL;
-    }
-    if (k->n == k->cap) {
-        known *nv = xmalloc(2 * k->cap * sizeof *nv);
-        memcpy(nv, k->v, k->n * sizeof *nv);
-        if (k->v != k->inl)
-            free(k->v);
-        k->v = nv;
-        k->cap *= 2;
-    }
-    k->v[k->n++] = (known){name, value, attr};
-}
-
-static void kset_free(kset *k)
-{
-    if (k->v != k->inl)
-        free(k->v);
-    k->v = NULL;
-    k->n = k->cap = 0;
-}
-
-static const known *kset_find(const kset *k, const char *name)
-{
-    for (size_t i = 0; i < k->n; i++)
-        if (strcmp(k->v[i].name, name) == 0)
-            return &k->v[i];
-    return NULL;
-}
-
-/* ---- warnings ------------------------------------------------------------------------ */
-
-/* The pattern's warnings; the texts live in the analysis' arena (c->ar). */
-typedef struct wlist {
-    char **v;
-    size_t n, cap;
-    const rctx *c;
-} wlist;
-
-static void *ar_alloc(const rctx *c, size_t n);
-
-static void warn_keep(wlist *w, char *msg)
-{
-    for (size_t i = 0; i < w->n; i++)
-        if (strcmp(w->v[i], msg) == 0)
-            return; /* the arena copy is released with the rest */
-    VEC_GROW(w->v, w->n, w->cap);
-    w->v[w->n++] = msg;
-}
-
-/* Adds a warning (heap text, freed here) unless the same text is there already. */
-static void warn_add(wlist *w, char *msg)
-{
-    size_t n = strlen(msg);
-    char *t = ar_alloc(w->c, n + 1);
-    memcpy(t, msg, n + 1);
-    free(msg);
-    warn_keep(w, t);
-}
-
-/* Adds the concatenation of the pieces (up to a NULL) as a warning: the warnings of the live
- * pane are built without printf, which costs more than the resolution of a pattern. */
-static void warn_cat(wlist *w, ...)
-{
-    va_list ap;
-    size_t len = 0;
-    va_start(ap, w);
-    for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *))
-        len += strlen(s);
-    va_end(ap);
-    char *msg = ar_alloc(w->c, len + 1), *q = msg;
-    va_start(ap, w);
-    for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *)) {
-        size_t n = strlen(s);
-        memcpy(q, s, n);
-        q += n;
-    }
-    va_end(ap);
-    *q = '\0';
-    warn_keep(w, msg);
-}
-#define WARN(w, ...) warn_cat((w), __VA_ARGS__, (const char *)NULL)
-
-/* printf's %g of v into buf (32 bytes); integers below 1e6 without printf (the same text). */
-static const char *num_g(char *buf, double v)
-{
-    if (v == floor(v) && fabs(v) < 1e6 && !(v == 0 && signbit(v))) {
-        long long n = (long long)v;
-        char tmp[24];
-        size_t k = 0;
-        bool neg = n < 0;
-        unsigned long long u = neg ? (unsigned long long)(-n) : (unsigned long long)n;
-        do {
-            tmp[k++] = (char)('0' + u % 10);
-            u /= 10;
-        } while (u);
-        size_t j = 0;
-        if (neg)
-            buf[j++] = '-';
-        while (k)
-            buf[j++] = tmp[--k];
-        buf[j] = '\0';
-        return buf;
-    }
-    snprintf(buf, 32, "%g", v);
-    return buf;
-}
-
-/* ---- selectivity --------------------------------------------------------------------- */
-
-/* Share of items having a given value of attribute a (fixed value or any one value); NAN unknown
- * (a NULL: not declared). */
-static double selectivity_of(const kp_attr *a, const char *value)
-{
-    if (!a)
-        return NAN;
-    switch (a->type) {
-    case KP_ATTR_ENUM:
-        if (a->nvalues == 0)
-            return NAN;
-        if (value)
-            for (size_t i = 0; i < a->nvalues; i++)
-                if (strcmp(a->values[i].name, value) == 0)
-                    return a->values[i].share;
-        return 1.0 / (double)a->nvalues;
-    case KP_ATTR_SHARD:
-        return a->shard_count > 0 ? 1.0 / a->shard_count : NAN;
-    case KP_ATTR_BOOL:
-        return 0.5;
-    default:
-        return (!isnan(a->distinct) && a->distinct >= 1) ? 1.0 / a->distinct : NAN;
-    }
-}
-
-/* The same by attribute name. */
-static double selectivity(const rctx *c, const char *name, const char *value)
-{
-    return selectivity_of(attr_of(c, name), value);
-}
-
-/* Fan-out width of an unbound partition placeholder: shard count or enum values; 0 = none. */
-static double fanout_of(const rctx *c, const char *name)
-{
-    const kp_attr *a = attr_of(c, name);
-    if (!a)
-        return 0;
-    if (a->type == KP_ATTR_SHARD && a->shard_count > 0)
-        return a->shard_count;
-    if (a->type == KP_ATTR_ENUM && a->nvalues > 0)
-        return (double)a->nvalues;
-    return 0;
-}
-
-/* Does a fixed value satisfy a sparse condition? */
-static bool cond_holds(const kp_sparse *s, const char *value)
-{
-    bool in = false;
-    for (size_t i = 0; i < s->nvalues; i++)
-        if (s->values[i].s && strcmp(s->values[i].s, value) == 0)
-            in = true;
-    return s->op == KP_COND_NE ? !in : in;
-}
-
-/* ---- one entity on one index --------------------------------------------------------- */
-
-typedef enum skc { SKC_NONE, SKC_BEGINS, SKC_BETWEEN, SKC_EXACT } skc;
-
-enum {
-    W_CONST_PK = 1 << 0,
-    W_UNKNOWN_DIST = 1 << 1,
-    W_UNKNOWN_SEL = 1 << 2,
-};
-
-typedef struct cand {
-    const ixinfo *xi;
-    const entry *en;
-    bool get;
-    double fanout;
-    skc kind;
-    size_t sk_end;      /* sort-key parts in the prefix */
-    const char *next;   /* first unbound sort-key placeholder */
-    bool app_sort, range_unserved, filter, mixed, limit_pushed;
-    const entry *collider; /* first other entity read by a mixed collection */
-    double matched;     /* entity items matching the key condition (all requests) */
-    double result;      /* items returned per call */
-    double items;       /* items read per request */
-    double bytes;       /* bytes read per request */
-    double rcu;         /* per request */
-    double latency;
-    int quality;        /* 0 best */
-    double mine, per_req, fsel; /* the entity's own items read / matching per request; filter selectivity */
-    bool has_limit, has_filters, finished;
-    unsigned warn;
-    const char *unknown_attr;
-    const char *fanout_attr;
-} cand;
-
-static bool cand_better(const cand *a, const cand *b)
-{
-    if (a->fanout != b->fanout)
-        return a->fanout < b->fanout;
-    if (a->quality != b->quality)
-        return a->quality < b->quality;
-    double ra = a->rcu * a->fanout, rb = b->rcu * b->fanout;
-    if (fabs(ra - rb) > 1e-9)
-        return ra < rb;
-    return a->xi->index < b->xi->index;
-}
-
-/* entity_knows() through a per-entity hash set. */
-static bool knows(rctx *c, const kp_entity *e, const char *name)
-{
-    if (!name)
-        return false;
-    size_t epos = (size_t)(e - c->d->entities), v;
-    if (epos >= c->d->nentities)
-        return entity_knows(e, name);
-    nmap *m = &c->knows[epos];
-    if (!c->knows_built[epos]) {
-        size_t n = e->nattrs + e->nkeys;
-        for (size_t i = 0; i < e->nkeys; i++)
-            n += e->keys[i].tpl.n;
-        nmap_init(m, n);
-        for (size_t i = 0; i < e->nattrs; i++)
-            nmap_put(m, e->attrs[i].s, 0);
-        for (size_t i = 0; i < e->nkeys; i++) {
-            nmap_put(m, e->keys[i].attr.s, 0);
-            for (size_t j = 0; j < e->keys[i].tpl.n; j++)
-                if (e->keys[i].tpl.parts[j].kind == TPL_ATTR)
-                    nmap_put(m, e->keys[i].tpl.parts[j].text, 0);
-        }
-        c->knows_built[epos] = true;
-    }
-    return nmap_get(m, name, &v);
-}
-
-/* Marks the entities a pattern asks for, by position (mixed collections of those need no filter). */
-static void mark_asked(rctx *c, const size_t *asked, size_t nasked)
-{
-    c->stamp++;
-    c->nasked = nasked;
-    for (size_t i = 0; i < nasked; i++)
-        c->mark[asked[i]] = c->stamp;
-}
-
-static bool is_asked(const rctx *c, size_t epos) { return c->mark[epos] == c->stamp; }
-
-/* What one entity knows of a pattern, computed once per pattern and entity. */
-#define PI_MAX 64
-typedef struct pinfo {
-    bool knows[PI_MAX]; /* K->v[i] is an attribute the entity knows */
-    bool range_known;
-    double filter_sel;  /* product of the selectivities of the `filter:` attributes it knows */
-    size_t nfilter;
-    bool filter_unknown;
-} pinfo;
-
-static double selectivity(const rctx *c, const char *name, const char *value);
-
-static void pinfo_init(rctx *c, const kp_pattern *p, const kset *K, const kp_entity *e, pinfo *pi)
-{
-    memset(pi, 0, sizeof *pi);
-    for (size_t i = 0; i < K->n && i < PI_MAX; i++)
-        pi->knows[i] = knows(c, e, K->v[i].name);
-    pi->range_known = p->range.s && knows(c, e, p->range.s);
-    pi->filter_sel = 1;
-    for (size_t i = 0; i < p->nfilter; i++) {
-        if (!p->filter[i].s || !knows(c, e, p->filter[i].s))
-            continue;
-        double s = selectivity(c, p->filter[i].s, NULL);
-        if (isnan(s)) {
-            s = UNKNOWN_SELECTIVITY;
-            pi->filter_unknown = true;
-        }
-        pi->filter_sel *= s;
-        pi->nfilter++;
-    }
-}
-
-static bool pi_knows(const pinfo *pi, const kset *K, const kp_entity *e, size_t i)
-{
-    return i < PI_MAX ? pi->knows[i] : entity_knows(e, K->v[i].name);
-}
-
-static double query_latency(double bytes, double fanout)
-{
-    double pages = capacity_pages(bytes);
-    double one = pages * LAT_RTT_MS + bytes / CAP_PAGE_BYTES * LAT_MS_PER_MB;
-    return fanout > 1 ? one + LAT_MERGE_MS * fanout : one;
-}
-
-/* Does the sort key of collider `o` possibly meet the condition of candidate `cd`, whose
- * prefix's leading literal is lp (lp_len bytes)? */
-static bool sk_meets(const cand *cd, const entry *o, const char *lp, size_t lp_len)
-{
-    if (!cd->en->has_sk || cd->kind == SKC_NONE)
-        return true;
-    if (!o->has_sk)
-        return false;
-    if (cd->kind == SKC_EXACT)
-        return shape_compat(&cd->en->sk, &o->sk);
-    if (o->sk_const)
-        return o->sk_lead_len >= lp_len && memcmp(o->sk_lead, lp, lp_len) == 0;
-    size_t n = o->sk_lead_len < lp_len ? o->sk_lead_len : lp_len;
-    return memcmp(o->sk_lead, lp, n) == 0;
-}
-
-/* Entity items per partition of entry o (its own collection). */
-static double collection_of(const rctx *c, const entry *o)
-{
-    double n = (isnan(o->e->count) ? 0 : o->e->count) * o->share;
-    for (size_t i = 0; i < o->pk.n; i++) {
-        if (o->pk.parts[i].kind != TPL_ATTR)
-            continue;
-        double s = selectivity(c, o->pk.parts[i].text, NULL);
-        if (isnan(s))
-            return n < DEFAULT_COLLECTION ? n : DEFAULT_COLLECTION;
-        n *= s;
-    }
-    return n;
-}
-
-/* Evaluates entity entry `en` on index `xi` for pattern p with known set K (pi: what the
- * entity knows of it; the asked entities are marked, see mark_asked). false when the index
- * cannot serve it; *strong_refused set when only consistency forbade it. */
-static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi, const entry *en,
-                        const pinfo *pi, bool screen, cand *out, bool *strong_refused)
-{
-    memset(out, 0, sizeof *out);
-    out->xi = xi;
-    out->en = en;
-    out->fanout = 1;
-    const kp_entity *e = en->e;
-
-    /* sparse membership: the index must hold every item the pattern asks for */
-    double share_adj = en->share;
-    bool sparse_fixed_used[2] = {false, false};
-    const char *sparse_fixed_attr[2] = {NULL, NULL};
-    if (xi->index >= 0) {
-        const char *ks[2] = {xi->pk, xi->sk};
-        share_adj = 1;
-        for (int i = 0; i < 2; i++) {
-            const kp_sparse *s = ks[i] ? entity_sparse(e, ks[i]) : NULL;
-            if (!s || (i == 1 && xi->sk && xi->pk && strcmp(xi->sk, xi->pk) == 0))
-                continue;
-            if (s->kind == KP_SPARSE_COND) {
-                const known *k = s->cond_attr.s ? kset_find(K, s->cond_attr.s) : NULL;
-                if (!k || !k->value || !cond_holds(s, k->value))
-                    return false;
-                sparse_fixed_used[i] = true;
-                sparse_fixed_attr[i] = s->cond_attr.s;
-            } else {
-                bool bound = i == 0;
-                if (!bound) {
-                    keyview v;
-                    keyview_set(&v, e, ks[i]);
-                    if (v.plain)
-                        v.parts = &v.one;
-                    bound = true;
-                    for (size_t j = 0; j < v.n; j++)
-                        if (v.parts[j].kind == TPL_ATTR && !kset_find(K, v.parts[j].text))
-                            bound = false;
-                }
-                if (!bound)
-                    return false;
-                share_adj *= isnan(s->share) ? 1 : s->share;
-            }
-        }
-    }
-    if (xi->gsi && p->consistency != KP_EVENTUAL) {
-        *strong_refused = true;
-        return false;
-    }
-
-    /* bound attributes (unique names) and their selectivity */
-    const char *bound[32];
-    size_t nbound = 0;
-    bool unknown = false;
-    double sel = 1;
-#define BIND(nm)                                                                                \
-    do {                                                                                        \
-        bool dup_ = false;                                                                      \
-        for (size_t b_ = 0; b_ < nbound; b_++)                                                  \
-            if (strcmp(bound[b_], (nm)) == 0)                                                   \
-                dup_ = true;                                                                    \
-        if (!dup_ && nbound < 32) {                                                             \
-            bound[nbound++] = (nm);                                                             \
-            const known *k_ = kset_find(K, (nm));                                               \
-            double s_ = k_ ? selectivity_of(k_->attr, k_->value) : selectivity(c, (nm), NULL);  \
-            if (isnan(s_)) {                                                                    \
-                unknown = true;                                                                 \
-                if (!out->unknown_attr)                                                         \
-                    out->unknown_attr = (nm);                                                   \
-            } else                                                                              \
-                sel *= s_;                                                                      \
-        }                                                                                       \
-    } while (0)
-
-    /* 1. partition */
-    for (size_t i = 0; i < en->pk.n; i++) {
-        const tpl_part *pt = &en->pk.parts[i];
-        if (pt->kind != TPL_ATTR)
-            continue;
-        if (kset_find(K, pt->text)) {
-            BIND(pt->text);
-            continue;
-        }
-        double f = fanout_of(c, pt->text);
-        if (f <= 0)
-            return false;
-        out->fanout *= f;
-        if (!out->fanout_attr)
-            out->fanout_attr = pt->text;
-    }
-    if (is_const(&en->pk))
-        out->warn |= W_CONST_PK;
-
-    /* 2. sort key walk */
-    if (!xi->sk) {
-        out->kind = SKC_EXACT;
-    } else {
-        size_t i = 0;
-        for (; i < en->sk.n; i++) {
-            const tpl_part *pt = &en->sk.parts[i];
-            if (pt->kind == TPL_LIT)
-                continue;
-            if (!kset_find(K, pt->text))
-                break;
-        }
-        out->sk_end = i;
-        if (i == en->sk.n)
-            out->kind = SKC_EXACT;
-        else {
-            out->next = en->sk.parts[i].text;
-            if (p->range.s && strcmp(out->next, p->range.s) == 0)
-                out->kind = SKC_BETWEEN;
-            else
-                out->kind = i > 0 ? SKC_BEGINS : SKC_NONE;
-        }
-        for (size_t j = 0; j < out->sk_end; j++)
-            if (en->sk.parts[j].kind == TPL_ATTR)
-                BIND(en->sk.parts[j].text);
-    }
-    for (int i = 0; i < 2; i++)
-        if (sparse_fixed_used[i])
-            BIND(sparse_fixed_attr[i]);
-    size_t nkey_bound = nbound;
-
-    /* attributes of K the entity knows but the key does not use: filter */
-    double fsel = 1;
-    const char *filters[32];
-    size_t nfilters = 0;
-    size_t known_to_entity = 0;
-    for (size_t i = 0; i < K->n; i++) {
-        if (!pi_knows(pi, K, e, i))
-            continue;
-        known_to_entity++;
-        bool used = false;
-        for (size_t b = 0; b < nkey_bound; b++)
-            if (strcmp(bound[b], K->v[i].name) == 0)
-                used = true;
-        if (used)
-            continue;
-        if (nfilters < 32)
-            filters[nfilters++] = K->v[i].name;
-        double s = selectivity_of(K->v[i].attr, K->v[i].value);
-        if (isnan(s)) {
-            s = UNKNOWN_SELECTIVITY;
-            out->warn |= W_UNKNOWN_SEL;
-        }
-        fsel *= s;
-    }
-    if (known_to_entity > 0 && nkey_bound == 0)
-        return false; /* the key uses nothing the caller knows: this is a scan */
-    (void)filters;
-
-    out->get = xi->index < 0 && out->kind == SKC_EXACT; /* GetItem (one per fan-out value) */
-
-    /* order, range, limit */
-    bool order_asked = p->order.s && !screen;
-    bool order_served = !order_asked || out->get ||
-                        (out->next && strcmp(out->next, p->order.s) == 0);
-    out->app_sort = !order_served;
-    out->range_unserved = p->range.s && !screen && out->kind != SKC_BETWEEN && pi->range_known;
-    if (out->range_unserved)
-        fsel *= UNKNOWN_SELECTIVITY;
-    fsel *= pi->filter_sel;
-    nfilters += pi->nfilter;
-    if (pi->filter_unknown)
-        out->warn |= W_UNKNOWN_SEL;
-    bool has_limit = !isnan(p->limit) && p->limit > 0 && !screen;
-    out->limit_pushed = has_limit && order_served && !out->get;
-
-    /* items */
-    double count = isnan(e->count) ? 0 : e->count;
-    if (out->get) {
-        out->matched = out->fanout;
-    } else if (unknown) {
-        out->matched = out->kind == SKC_EXACT ? 1 : DEFAULT_COLLECTION;
-        if (out->matched > count * share_adj)
-            out->matched = count * share_adj;
-        out->warn |= W_UNKNOWN_DIST;
-    } else {
-        out->matched = count * share_adj * sel;
-    }
-    double per_req = out->matched / out->fanout;
-    double amp = fsel > 0 ? 1.0 / fsel : 1.0;
-    double mine;
-    if (out->get)
-        mine = 1;
-    else if (out->limit_pushed) {
-        mine = p->limit * amp;
-        if (mine > per_req)
-            mine = per_req;
-    } else
-        mine = per_req;
-    if (!isnan(p->items) && p->kind == KP_READ)
-        mine = p->items / out->fanout;
-
-    out->mine = mine;
-    out->per_req = per_req;
-    out->fsel = fsel;
-    out->has_limit = has_limit;
-    out->has_filters = nfilters > 0;
-    return true;
-#undef BIND
-}
-
-/* Completes a candidate: the other entities a mixed collection reads (when `colliders`), items,
- * bytes, units, latency and quality. Without colliders the figures are a lower bound. */
-static void cand_finish(rctx *c, const kp_pattern *p, cand *out, bool colliders)
-{
-    const entry *en = out->en;
-    ixinfo *xi = (ixinfo *)out->xi;
-    const kp_entity *e = en->e;
-    double mine = out->mine, per_req = out->per_req;
-    double others = 0, others_bytes = 0;
-    out->collider = NULL;
-    out->mixed = false;
-    if (colliders && !out->get) {
-        /* the cache holds the sums when only this entity is asked for */
-        int slot = out->kind == SKC_NONE || !en->has_sk ? 0 : out->kind == SKC_EXACT ? 2 : 1;
-        bool alone = c->nasked <= 1;
-        collsum *cs = &xi->sums[3 * (size_t)(en - xi->entries) + (size_t)slot];
-        if (alone && cs->done) {
-            others = cs->others;
-            others_bytes = cs->bytes;
-            out->collider = cs->first;
-        } else {
-            const keyview *sv = &en->sk;
-            const char *lp =
-                (en->has_sk && out->sk_end > 0 && sv->parts[0].kind == TPL_LIT) ? sv->parts[0].text : "";
-            size_t lp_len = strlen(lp);
-            size_t ng;
-            const size_t *gs = colliding_groups(xi, en->group, &ng);
-            for (size_t gi = 0; gi < ng; gi++) {
-                size_t g = gs[gi];
-                for (size_t m = xi->gstart[g]; m < xi->gstart[g + 1]; m++) {
-                    const entry *o = &xi->entries[xi->gmembers[m]];
-                    if (o == en || o->coll <= 0 || is_asked(c, o->epos) || !sk_meets(out, o, lp, lp_len))
-                        continue;
-                    if (!out->collider)
-                        out->collider = o;
-                    others += o->coll;
-                    others_bytes += o->coll * o->proj;
-                }
-            }
-            if (alone) {
-                cs->done = true;
-                cs->others = others;
-                cs->bytes = others_bytes;
-                cs->first = out->collider;
-            }
-        }
-    }
-    if (others > 0) {
-        out->mixed = true;
-        if (out->limit_pushed && per_req > 0 && mine < per_req) {
-            /* interleaved: the other items come in proportion until the limit is met */
-            double f = mine / per_req;
-            others *= f;
-            others_bytes *= f;
-        }
-    }
-    out->filter = out->mixed || out->has_filters || out->range_unserved;
-    out->items = out->get ? 1 : mine + others;
-    out->bytes = mine * (out->get ? (isnan(e->size) ? 0 : e->size) : en->proj) + others_bytes;
-    if (out->get)
-        out->rcu = capacity_get_rcu(isnan(e->size) ? 0 : e->size, p->consistency);
-    else
-        out->rcu = capacity_query_rcu(1, out->bytes, p->consistency);
-    out->result = out->get ? 1 : mine * out->fsel * out->fanout;
-    if (out->has_limit && out->result > p->limit)
-        out->result = p->limit;
-    out->latency = query_latency(out->bytes, out->fanout);
-    out->quality = (out->app_sort ? 1 : 0) + (out->filter ? 1 : 0) + (out->range_unserved ? 1 : 0);
-    out->finished = colliders;
-}
-
-/* Best candidate over every index holding entity epos. */
-static bool best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos,
-                            const size_t *asked, size_t nasked, bool screen, cand *best,
-                            bool *strong_refused)
-{
-    pinfo pi;
-    pinfo_init(c, p, K, &c->d->entities[epos], &pi);
-    mark_asked(c, asked, nasked);
-    /* every index's candidate with a lower bound (no mixed collection) ... */
-    cand *cs = c->cands;
-    size_t n = 0;
-    for (size_t k = 0; k < c->nix; k++) {
-        const entry *en = c->on[epos * c->nix + k];
-        if (!en)
-            continue;
-        if (!eval_entity(c, p, K, &c->ix[k], en, &pi, screen, &cs[n], strong_refused))
-            continue;
-        cand_finish(c, p, &cs[n], false);
-        n++;
-    }
-    if (n == 0)
-        return false;
-    /* ... then, best bound first, the real figures until no bound can beat the best */
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && cand_better(&cs[j], &cs[j - 1]); j--) {
-            cand t = cs[j];
-            cs[j] = cs[j - 1];
-            cs[j - 1] = t;
-        }
-    bool found = false;
-    for (size_t i = 0; i < n; i++) {
-        if (found && !cand_better(&cs[i], best))
-            break; /* mixed collections only make a candidate worse */
-        cand_finish(c, p, &cs[i], true);
-        if (!found || cand_better(&cs[i], best)) {
-            *best = cs[i];
-            found = true;
-        }
-    }
-    return true;
-}
-
-/* ---- rendering ----------------------------------------------------------------------- */
-
-/* The results' strings and key values live in one block allocator per analysis (a->resolve_arena):
- * the live pane recomputes on every keystroke, and thousands of small mallocs and frees per run
- * cost more than the resolution itself. */
-typedef struct ablock {
-    struct ablock *next;
-    size_t used, cap;
-    max_align_t data[];
-} ablock;
-
-typedef struct arena {
-    ablock *head;
-    char *keynames[4]; /* lazily: the arena's ":pk", ":sk", ":sk1", ":sk2" (kv_add_key) */
-} arena;
-
-#define ARENA_BLOCK 65536
-
-static void *ar_alloc(const rctx *c, size_t n)
-{
-    arena *a = c->ar;
-    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-    if (!a->head || a->head->used + n > a->head->cap) {
-        size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-        ablock *b = xmalloc(sizeof *b + cap);
-        b->next = a->head;
-        b->used = 0;
-        b->cap = cap;
-        a->head = b;
-    }
-    void *p = (char *)a->head->data + a->head->used;
-    a->head->used += n;
-    return p;
-}
-
-static char *ar_strndup(const rctx *c, const char *s, size_t n)
-{
-    char *r = ar_alloc(c, n + 1);
-    memcpy(r, s, n);
-    r[n] = '\0';
-    return r;
-}
-
-static char *ar_strdup(const rctx *c, const char *s) { return ar_strndup(c, s, strlen(s)); }
-
-static void arena_release(arena *a)
-{
-    while (a && a->head) {
-        ablock *b = a->head;
-        a->head = b->next;
-        free(b);
-    }
-    free(a);
-}
-
-/* A string builder with room on the stack; sb_done copies the text into the arena. Never copy
- * an sb by value (it points into itself). */
-typedef struct sb {
-    char *s;
-    size_t len, cap;
-    char inl[240];
-} sb;
-
-static void sb_init(sb *b)
-{
-    b->s = b->inl;
-    b->len = 0;
-    b->cap = sizeof b->inl;
-    b->s[0] = '\0';
-}
-
-static void sb_addn(sb *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap * 2;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *ns = xmalloc(cap);
-        memcpy(ns, b->s, b->len + 1);
-        if (b->s != b->inl)
-            free(b->s);
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-static void sb_add(sb *b, const char *s) { sb_addn(b, s, strlen(s)); }
-static void sb_addc(sb *b, char ch) { sb_addn(b, &ch, 1); }
-
-static void sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sb *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *t = xvasprintf(fmt, ap);
-    va_end(ap);
-    sb_add(b, t);
-    free(t);
-}
-
-static void sb_drop(sb *b)
-{
-    if (b->s != b->inl)
-        free(b->s);
-    sb_init(b);
-}
-
-static char *sb_done(const rctx *c, sb *b)
-{
-    char *r = ar_strndup(c, b->s, b->len);
-    sb_drop(b);
-    return r;
-}
-
-static char *ar_printf(const rctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static char *ar_printf(const rctx *c, const char *fmt, ...)
-{
-    char buf[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n >= 0 && (size_t)n < sizeof buf)
-        return ar_strndup(c, buf, (size_t)n);
-    va_start(ap, fmt);
-    char *t = xvasprintf(fmt, ap);
-    va_end(ap);
-    char *r = ar_strdup(c, t);
-    free(t);
-    return r;
-}
-
-static void add_escaped(sb *b, const char *s)
-{
-    while (*s) {
-        size_t run = strcspn(s, "{}");
-        sb_addn(b, s, run);
-        s += run;
-        if (*s) { /* a brace: doubled */
-            sb_addn(b, s, 1);
-            sb_addn(b, s, 1);
-            s++;
-        }
-    }
-}
-
-/* parts[0..end) as a value template; fixed values substituted (formatted): the general
- * version, for the texts that do not fit render_parts' buffer. */
-static char *render_parts_long(const rctx *c, const keyview *v, size_t end, const kset *K)
-{
-    sb b;
-    sb_init(&b);
-    sb_add(&b, "");
-    for (size_t i = 0; i < end && i < v->n; i++) {
-        const tpl_part *pt = &v->parts[i];
-        if (pt->kind == TPL_LIT) {
-            add_escaped(&b, pt->text);
-            continue;
-        }
-        const known *k = kset_find(K, pt->text);
-        if (k && k->value) {
-            const kp_attr *a = k->attr; /* attr_of(c, pt->text): k is its name's entry */
-            const char *fmt = pt->format ? pt->format : (a ? a->format : NULL);
-            char *val = tpl_apply_format(k->value, fmt);
-            add_escaped(&b, val);
-            free(val);
-        } else {
-            sb_addc(&b, '{');
-            sb_add(&b, pt->text);
-            if (pt->format) {
-                sb_addc(&b, ':');
-                sb_add(&b, pt->format);
-            }
-            sb_addc(&b, '}');
-        }
-    }
-    return sb_done(c, &b);
-}
-
-static char *render_parts_text(const rctx *c, const keyview *v, size_t end, const kset *K);
-
-/* parts[0..end) as a value template; fixed values substituted (formatted); literal text with
- * its braces doubled, an unknown placeholder as {name} or {name:format}. The same text as
- * render_parts_long, built in a stack buffer (a key value is short); longer texts go there. */
-static char *render_parts(const rctx *c, const keyview *v, size_t end, const kset *K)
-{
-    size_t n = end < v->n ? end : v->n;
-    /* no fixed value among the parts: the text made for these parts before (shared, read only) */
-    bool fixed = false;
-    for (size_t i = 0; i < n && !fixed; i++)
-        if (v->parts[i].kind != TPL_LIT) {
-            const known *k = kset_find(K, v->parts[i].text);
-            fixed = k && k->value;
-        }
-    keyview *mv = (keyview *)v; /* the views live in the context's entries: the cache is theirs */
-    if (!fixed) {
-        if (n == v->n && mv->r_full)
-            return mv->r_full;
-        if (n < v->n && mv->r_part && mv->r_end == n)
-            return mv->r_part;
-    }
-    char *r = render_parts_text(c, v, end, K);
-    if (!fixed) {
-        if (n == v->n) {
-            mv->r_full = r;
-        } else {
-            mv->r_part = r;
-            mv->r_end = n;
-        }
-    }
-    return r;
-}
-
-/* render_parts' work: the text, in the arena. */
-static char *render_parts_text(const rctx *c, const keyview *v, size_t end, const kset *K)
-{
-    char buf[256];
-    size_t o = 0, n = end < v->n ? end : v->n;
-    for (size_t i = 0; i < n; i++) {
-        const tpl_part *pt = &v->parts[i];
-        const char *s;
-        char *val = NULL;
-        if (pt->kind == TPL_LIT) {
-            s = pt->text;
-        } else {
-            const known *k = kset_find(K, pt->text);
-            if (!k || !k->value) {
-                size_t tl = strlen(pt->text), fl = pt->format ? strlen(pt->format) : 0;
-                if (o + tl + fl + 3 >= sizeof buf)
-                    return render_parts_long(c, v, end, K);
-                buf[o++] = '{';
-                memcpy(buf + o, pt->text, tl);
-                o += tl;
-                if (pt->format) {
-                    buf[o++] = ':';
-                    memcpy(buf + o, pt->format, fl);
-                    o += fl;
-                }
-                buf[o++] = '}';
-                continue;
-            }
-            const kp_attr *a = k->attr; /* attr_of(c, pt->text): k is its name's entry */
-            const char *fmt = pt->format ? pt->format : (a ? a->format : NULL);
-            if (fmt && *fmt) {
-                val = tpl_apply_format(k->value, fmt);
-                s = val;
-            } else {
-                s = k->value; /* tpl_apply_format's answer: the value as it is */
-            }
-        }
-        for (; *s; s++) {
-            if (o + 2 >= sizeof buf) {
-                free(val);
-                return render_parts_long(c, v, end, K);
-            }
-            buf[o++] = *s;
-            if (*s == '{' || *s == '}')
-                buf[o++] = *s;
-        }
-        free(val);
-    }
-    return ar_strndup(c, buf, o);
-}
-
-/* The upper bound of a BETWEEN on a sort key that goes on after the range attribute
- * (PEDIDO#{orderDate}#{orderId}): the bound must sort after every continuation, or the items of
- * the last value are lost (PEDIDO#2025-01-10#4471 > PEDIDO#2025-01-10). A '~' follows any ASCII
- * literal below it ('#'); otherwise U+10FFFF, the greatest UTF-8 sequence. */
-static char *range_upper(const rctx *c, const keyview *v, size_t end, const kset *K)
-{
-    char *base = render_parts(c, v, end, K);
-    if (end >= v->n)
-        return base;
-    const tpl_part *next = &v->parts[end];
-    bool ascii_lit = next->kind == TPL_LIT && next->text[0] && (unsigned char)next->text[0] < '~';
-    sb b;
-    sb_init(&b);
-    sb_add(&b, base);
-    sb_add(&b, ascii_lit ? "~" : "\xF4\x8F\xBF\xBF");
-    return sb_done(c, &b);
-}
-
-
-#define KV_INL 8
-typedef struct kvlist {
-    kp_keyval *v; /* NULL until the first value; then inl or the heap */
-    size_t n, cap;
-    kp_keyval inl[KV_INL];
-} kvlist;
-
-/* Appends name = value, both in the arena already (not copied). */
-static void kv_add_own(kvlist *l, char *name, char *value)
-{
-    if (!l->v) {
-        l->v = l->inl;
-        l->cap = KV_INL;
-    }
-    if (l->n == l->cap) {
-        kp_keyval *nv = xmalloc(2 * l->cap * sizeof *nv);
-        memcpy(nv, l->v, l->n * sizeof *nv);
-        if (l->v != l->inl)
-            free(l->v);
-        l->v = nv;
-        l->cap *= 2;
-    }
-    l->v[l->n].name = name;
-    l->v[l->n].value = value;
-    l->n++;
-}
-
-/* Appends name (copied into the arena) = value (already in the arena). */
-static void kv_add(const rctx *c, kvlist *l, const char *name, char *value)
-{
-    kv_add_own(l, ar_strdup(c, name), value);
-}
-
-/* Appends key name KV_PK..KV_SK2 = value (in the arena): the names are copied into the arena
- * once per analysis and shared by the values (read only, released with the arena). */
-enum { KV_PK, KV_SK, KV_SK1, KV_SK2 };
-static void kv_add_key(const rctx *c, kvlist *l, int which, char *value)
-{
-    static const char *const names[4] = {":pk", ":sk", ":sk1", ":sk2"};
-    arena *a = c->ar;
-    if (!a->keynames[which])
-        a->keynames[which] = ar_strdup(c, names[which]);
-    kv_add_own(l, a->keynames[which], value);
-}
-
-/* Moves the values into the arena as the step's values. */
-static void kv_finish(const rctx *c, kvlist *l, kp_step *st)
-{
-    st->nvalues = l->n;
-    st->values = NULL;
-    if (l->n) {
-        st->values = ar_alloc(c, l->n * sizeof *st->values);
-        memcpy(st->values, l->v, l->n * sizeof *st->values);
-    }
-    if (l->v && l->v != l->inl)
-        free(l->v);
-    l->v = NULL;
-    l->n = l->cap = 0;
-}
-
-/* Key condition and values of candidate cd. The text depends only on the index and the kind
- * of sort-key condition: made once per (index, kind) and shared by the steps. */
-static char *build_key_condition(const rctx *c, const cand *cd, const kset *K, kvlist *vals)
-{
-    ixinfo *xi = (ixinfo *)cd->xi;
-    const entry *en = cd->en;
-    bool sk = xi->sk && en->has_sk;
-    skc kind = sk ? cd->kind : SKC_NONE;
-    kv_add_key(c, vals, KV_PK, render_parts(c, &en->pk, en->pk.n, K));
-    if (sk) {
-        switch (cd->kind) {
-        case SKC_EXACT:
-            kv_add_key(c, vals, KV_SK, render_parts(c, &en->sk, en->sk.n, K));
-            break;
-        case SKC_BEGINS:
-            kv_add_key(c, vals, KV_SK, render_parts(c, &en->sk, cd->sk_end, K));
-            break;
-        case SKC_BETWEEN:
-            kv_add_key(c, vals, KV_SK1, render_parts(c, &en->sk, cd->sk_end + 1, K));
-            kv_add_key(c, vals, KV_SK2, range_upper(c, &en->sk, cd->sk_end + 1, K));
-            break;
-        case SKC_NONE:
-            break;
-        }
-    }
-    if (xi->kc[kind])
-        return xi->kc[kind];
-    sb b;
-    sb_init(&b);
-    sb_add(&b, xi->pk);
-    sb_add(&b, " = :pk");
-    switch (kind) {
-    case SKC_EXACT:
-        sb_add(&b, " AND ");
-        sb_add(&b, xi->sk);
-        sb_add(&b, " = :sk");
-        break;
-    case SKC_BEGINS:
-        sb_add(&b, " AND begins_with(");
-        sb_add(&b, xi->sk);
-        sb_add(&b, ", :sk)");
-        break;
-    case SKC_BETWEEN:
-        sb_add(&b, " AND ");
-        sb_add(&b, xi->sk);
-        sb_add(&b, " BETWEEN :sk1 AND :sk2");
-        break;
-    case SKC_NONE:
-        break;
-    }
-    xi->kc[kind] = sb_done(c, &b);
-    return xi->kc[kind];
-}
-
-static void add_filter_term(const rctx *c, sb *b, kvlist *vals, const char *fmt_attr, const char *attr,
-                            const char *value)
-{
-    if (b->len)
-        sb_add(b, " AND ");
-    if (strcmp(fmt_attr, "%s = :%s") == 0) {
-        sb_add(b, attr);
-        sb_add(b, " = :");
-        sb_add(b, attr);
-    } else
-        sb_printf(b, fmt_attr, attr, attr);
-    for (size_t i = 0; i < vals->n; i++)
-        if (vals->v[i].name[0] == ':' && strcmp(vals->v[i].name + 1, attr) == 0)
-            return;
-    size_t la = strlen(attr);
-    char *name = ar_alloc(c, la + 2);
-    name[0] = ':';
-    memcpy(name + 1, attr, la + 1);
-    char *val;
-    if (value)
-        val = ar_strdup(c, value);
-    else {
-        val = ar_alloc(c, la + 3);
-        val[0] = '{';
-        memcpy(val + 1, attr, la);
-        val[la + 1] = '}';
-        val[la + 2] = '\0';
-    }
-    kv_add_own(vals, name, val);
-}
-
-/* FilterExpression of candidate cd (NULL when none); its values appended to vals. */
-static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kset *K,
-                          kvlist *vals, sb *what)
-{
-    if (!cd->filter)
-        return NULL;
-    const kp_entity *e = cd->en->e;
-    sb b;
-    sb_init(&b);
-    for (size_t i = 0; i < K->n; i++) {
-        const char *nm = K->v[i].name;
-        if (!knows(c, e, nm))
-            continue;
-        bool used = false;
-        for (size_t j = 0; j < cd->en->pk.n && !used; j++)
-            if (cd->en->pk.parts[j].kind == TPL_ATTR && strcmp(cd->en->pk.parts[j].text, nm) == 0)
-                used = true;
-        if (cd->en->has_sk)
-            for (size_t j = 0; j < cd->sk_end && j < cd->en->sk.n && !used; j++)
-                if (cd->en->sk.parts[j].kind == TPL_ATTR && strcmp(cd->en->sk.parts[j].text, nm) == 0)
-                    used = true;
-        if (!used && cd->xi->index >= 0) {
-            const char *ks[2] = {cd->xi->pk, cd->xi->sk};
-            for (int s = 0; s < 2; s++) {
-                const kp_sparse *sp = ks[s] ? entity_sparse(e, ks[s]) : NULL;
-                if (sp && sp->kind == KP_SPARSE_COND && sp->cond_attr.s && strcmp(sp->cond_attr.s, nm) == 0)
-                    used = true;
-            }
-        }
-        if (used)
-            continue;
-        add_filter_term(c, &b, vals, "%s = :%s", nm, K->v[i].value);
-        sb_add(what, what->len ? ", " : "");
-        sb_add(what, nm);
-    }
-    if (cd->range_unserved) {
-        if (b.len)
-            sb_add(&b, " AND ");
-        sb_add(&b, p->range.s);
-        sb_add(&b, " BETWEEN :");
-        sb_add(&b, p->range.s);
-        sb_add(&b, "1 AND :");
-        sb_add(&b, p->range.s);
-        sb_add(&b, "2");
-        kv_add_own(vals, ar_printf(c, ":%s1", p->range.s), ar_printf(c, "{%s}", p->range.s));
-        kv_add_own(vals, ar_printf(c, ":%s2", p->range.s), ar_printf(c, "{%s}", p->range.s));
-        sb_add(what, what->len ? ", " : "");
-        sb_add(what, p->range.s);
-    }
-    for (size_t i = 0; i < p->nfilter; i++) {
-        if (!p->filter[i].s || !knows(c, e, p->filter[i].s))
-            continue;
-        add_filter_term(c, &b, vals, "%s = :%s", p->filter[i].s, NULL);
-        sb_add(what, what->len ? ", " : "");
-        sb_add(what, p->filter[i].s);
-    }
-    if (cd->mixed) {
-        /* an attribute this entity carries and the other one does not; else a type tag */
-        const char *tag = NULL;
-        for (size_t i = 0; i < e->nattrs && !tag; i++)
-            if (cd->collider && !entity_carries(cd->collider->e, e->attrs[i].s) &&
-                !entity_knows(cd->collider->e, e->attrs[i].s))
-                tag = e->attrs[i].s;
-        if (b.len)
-            sb_add(&b, " AND ");
-        if (tag) {
-            sb_add(&b, "attribute_exists(");
-            sb_add(&b, tag);
-            sb_addc(&b, ')');
-        } else {
-            sb_add(&b, "entityType = :entityType");
-            kv_add(c, vals, ":entityType", ar_strdup(c, e->name));
-        }
-        sb_add(what, what->len ? ", " : "");
-        sb_add(what, "other entities (");
-        sb_add(what, cd->collider ? cd->collider->e->name : "?");
-        sb_addc(what, ')');
-    }
-    (void)c;
-    if (!b.len) {
-        sb_drop(&b);
-        return NULL;
-    }
-    return sb_done(c, &b);
-}
-
-/* ---- result assembly ----------------------------------------------------------------- */
-
-typedef struct steplist steplist;
-
-static kp_step *step_new(steplist *s)
-{
-    VEC_GROW(s->v, s->n, s->cap);
-    kp_step *st = &s->v[s->n++];
-    memset(st, 0, sizeof *st);
-    st->op = KP_OP_NONE;
-    st->index = -1;
-    st->forward = true;
-    st->limit = NAN;
-    st->count = 1;
-    return st;
-}
-
-static void cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist *w,
-                          const char *filter_what)
-{
-    if (cd->warn & W_CONST_PK) {
-        char *src = keyview_src(&cd->en->pk);
-        warn_add(w, xasprintf("hot key: %s's partition key on %s is the constant '%s'; every request "
-                              "hits one partition",
-                              cd->en->e->name, cd->xi->name, src));
-        free(src);
-    }
-    char nb[32];
-    if (cd->app_sort)
-        WARN(w, "order by ", p->order.s, " is not served by the sort key of ", cd->xi->name, ": the app sorts");
-    if (cd->app_sort && !isnan(p->limit))
-        WARN(w, "limit ", num_g(nb, p->limit), " not pushed down: the whole collection is read");
-    if (cd->filter && filter_what && *filter_what)
-        WARN(w, "FilterExpression on ", filter_what, ": capacity counts every item read before the filter");
-    if (cd->warn & W_UNKNOWN_DIST)
-        WARN(w, "unknown distribution of ", cd->unknown_attr ? cd->unknown_attr : "a key attribute", ": assumed ",
-             num_g(nb, DEFAULT_COLLECTION), " items per partition");
-    if (cd->warn & W_UNKNOWN_SEL)
-        WARN(w, "unknown distribution of a filtered attribute: assumed selectivity ", c->unknown_sel);
-    if (cd->fanout > 1)
-        WARN(w, "fan-out: ", num_g(nb, cd->fanout), " queries over the values of ",
-             cd->fanout_attr ? cd->fanout_attr : "?");
-    (void)c;
-}
-
-/* Appends the step of candidate cd; returns it. Filter description in *what. */
-static kp_step *cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *K,
-                          steplist *sl, sb *what)
-{
-    kp_step *st = step_new(sl);
-    kvlist vals = {0};
-    st->op = cd->get ? KP_OP_GETITEM : KP_OP_QUERY;
-    st->index = cd->xi->index;
-    st->entity = cd->en->e;
-    st->key_condition = build_key_condition(c, cd, K, &vals);
-    st->filter = build_filter(c, p, cd, K, &vals, what);
-    st->forward = !(p->order.s && p->order_desc && !cd->app_sort);
-    st->limit = cd->limit_pushed ? p->limit : NAN;
-    st->count = cd->fanout;
-    st->items = cd->items;
-    st->rcu = cd->rcu;
-    kv_finish(c, &vals, st);
-    return st;
-}
-
-static void scan_step(const rctx *c, const kp_pattern *p, const kset *K, const kp_entity *e,
-                      steplist *sl, double *rcu_call, double *lat)
-{
-    kp_step *st = step_new(sl);
-    st->op = KP_OP_SCAN;
-    st->index = -1;
-    st->entity = e;
-    double pages = capacity_pages(c->table_bytes);
-    double rcu = capacity_scan_rcu(c->table_bytes, p->consistency);
-    st->count = pages;
-    st->items = c->table_items / pages;
-    st->rcu = rcu / pages;
-    kvlist vals = {0};
-    sb b;
-    sb_init(&b);
-    for (size_t i = 0; i < K->n; i++)
-        add_filter_term(c, &b, &vals, "%s = :%s", K->v[i].name, K->v[i].value);
-    for (size_t i = 0; i < p->nfilter; i++)
-        if (p->filter[i].s)
-            add_filter_term(c, &b, &vals, "%s = :%s", p->filter[i].s, NULL);
-    st->filter = b.len ? sb_done(c, &b) : NULL;
-    sb_drop(&b);
-    kv_finish(c, &vals, st);
-    *rcu_call = rcu;
-    *lat = pages * LAT_RTT_MS + c->table_bytes / CAP_PAGE_BYTES * LAT_MS_PER_MB;
-}
-
-static void known_from_by(const rctx *c, const kp_pattern *p, kset *K)
-{
-    for (size_t i = 0; i < p->nby; i++)
-        kset_add(K, p->by[i].attr.s, p->by[i].value, attr_of(c, p->by[i].attr.s));
-}
-
-static double nz(double x) { return isnan(x) ? 0 : x; }
-
+/* The result's main figures from its first step (the main one). */
 static void finish_main(kp_pattern_result *r, const rctx *c)
 {
     if (r->nsteps > 0) {
         kp_step *m = &r->steps[0];
         r->index = m->index;
-        r->key_condition = m->key_condition ? m->key_condition : ar_strdup(c, "");
+        r->key_condition = m->key_condition ? m->key_condition : arena_strdup(c->ar, "");
         r->values = m->values; /* shared with the main step (freed with it) */
         r->nvalues = m->nvalues;
     } else {
         r->index = -1;
-        r->key_condition = ar_strdup(c, "");
+        r->key_condition = arena_strdup(c->ar, "");
     }
     r->index_name = r->index < 0 ? "table" : c->d->indexes[r->index].name;
 }
 
-/* A read of one entity (or a find before a write): best plan or scan. Adds steps; returns the
- * result items (for chains) and fills the totals. */
-typedef struct readout {
-    kp_plan plan;
-    double requests, rcu, items, result, latency;
-    bool filter, app_sort, limit_pushed, scan;
-} readout;
-
+/* A read of one entity (or a find before a write): best plan or scan. Adds its step and
+ * warnings; fills *o (o->result: the items it returns, for chains). */
 static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
                         size_t nasked, steplist *sl, wlist *w, readout *o)
 {
@@ -1935,7 +41,7 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     bool strong_refused = false;
     memset(&best, 0, sizeof best);
     memset(o, 0, sizeof *o);
-    bool ok = best_for_entity(c, p, K, epos, asked, nasked, false, &best, &strong_refused);
+    bool ok = rs_best_for_entity(c, p, K, epos, asked, nasked, false, &best, &strong_refused);
     const kp_entity *e = &c->d->entities[epos];
     if (strong_refused) {
         bool gsi_only = !ok || best.xi->index >= 0;
@@ -1944,7 +50,7 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     }
     if (!ok) {
         double rcu, lat;
-        scan_step(c, p, K, e, sl, &rcu, &lat);
+        rs_scan_step(c, p, K, e, sl, &rcu, &lat);
         WARN(w, "nothing serves ", e->name, " by [", K->n ? K->v[0].name : "", "]: Scan of the whole table");
         o->plan = KP_PLAN_SCAN;
         o->requests = sl->v[sl->n - 1].count;
@@ -1956,11 +62,12 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
         o->scan = true;
         return;
     }
-    sb what;
-    sb_init(&what);
-    cand_step(c, p, &best, K, sl, &what);
-    cand_warnings(c, p, &best, w, what.s);
-    sb_drop(&what);
+    char what_in[240];
+    sbuf what;
+    sbuf_init_in(&what, what_in, sizeof what_in);
+    rs_cand_step(c, p, &best, K, sl, &what);
+    rs_cand_warnings(c, p, &best, w, what.s);
+    sbuf_free(&what);
     o->plan = best.fanout > 1 ? KP_PLAN_MULTI : best.get ? KP_PLAN_GET : KP_PLAN_QUERY;
     o->requests = best.fanout;
     o->rcu = best.rcu * best.fanout;
@@ -1972,180 +79,116 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     o->limit_pushed = best.limit_pushed;
 }
 
-static void set_totals(kp_pattern_result *r, const kp_pattern *p)
+/* A screen of n entities (epos) without a join: one query serving them all when there is one,
+ * else one read per entity, in parallel. */
+static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n, steplist *sl,
+                        wlist *w, readout *o)
 {
-    double rate = nz(p->rate), avg = isnan(p->avg) ? rate : p->avg;
-    r->rcu_per_s = r->rcu_per_call * rate;
-    r->rcu_per_s_avg = r->rcu_per_call * avg;
-    r->wcu_per_s = r->wcu_per_call * rate;
-    r->latency_ok = isnan(p->latency) || r->latency_ms <= p->latency;
-    if (!r->latency_ok && p->kind == KP_READ && r->plan != KP_PLAN_OUTSIDE && r->plan != KP_PLAN_COVERED)
-        (void)0;
+    screenplan sp;
+    if (rs_plan_screen(c, p, K, epos, n, &sp)) {
+        rs_screen_step(c, p, K, &sp, sl, w);
+        *o = (readout){.plan = KP_PLAN_QUERY, .requests = 1, .rcu = sp.rcu, .items = sp.items, .result = sp.result,
+                       .latency = sp.latency, .filter = sp.mixed};
+        return;
+    }
+    double requests = 0, rcu = 0, items = 0, lat = 0;
+    bool filter = false;
+    for (size_t i = 0; i < n; i++) {
+        kset Ki = {0};
+        const kp_entity *e = &c->d->entities[epos[i]];
+        for (size_t k = 0; k < K->n; k++)
+            if (rs_knows(c, e, K->v[k].name))
+                rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+        readout oi;
+        read_entity(c, p, &Ki, epos[i], epos, n, sl, w, &oi);
+        rs_kset_free(&Ki);
+        requests += oi.requests;
+        rcu += oi.rcu;
+        items += oi.items;
+        if (oi.latency > lat)
+            lat = oi.latency;
+        filter |= oi.filter;
+    }
+    lat += LAT_MERGE_MS * requests;
+    *o = (readout){.plan = KP_PLAN_MULTI, .requests = requests, .rcu = rcu, .items = items, .latency = lat,
+                   .filter = filter};
+    rs_warn_add(w, xasprintf("%g requests for one screen: the entities do not share a partition", requests));
 }
 
-/* ---- reads --------------------------------------------------------------------------- */
-
-static void resolve_screen_one_query(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos,
-                                     size_t n, steplist *sl, wlist *w, readout *o, bool *done)
+/* A chain of n entities (epos) joined: each next entity's keys come from the previous result. */
+static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n, steplist *sl,
+                       wlist *w, readout *o)
 {
-    /* best single-query plan serving every entity on one index */
-    *done = false;
-    double best_rcu = 0, best_items = 0, best_lat = 0, best_result = 0;
-    bool best_mixed = false;
-    size_t best_k = 0;
-    char *best_prefix = NULL;
-    const entry *best_first = NULL;
-    const entry *best_coll = NULL;
-    size_t npis = n < 64 ? n : 64;
-    pinfo *pis = xmalloc(npis * sizeof *pis);
-    for (size_t i = 0; i < npis; i++)
-        pinfo_init(c, p, K, &c->d->entities[epos[i]], &pis[i]);
-    mark_asked(c, epos, n);
-    for (size_t k = 0; k < c->nix; k++) {
-        ixinfo *xi = &c->ix[k];
-        const entry *first = c->on[epos[0] * c->nix + k];
-        if (!first)
-            continue;
-        bool ok = true;
-        double items = 0, bytes = 0, result = 0;
-        char *prefix = NULL;
-        bool all_same = true;
-        cand cds[64];
-        size_t m = n < 64 ? n : 64;
-        for (size_t i = 0; i < m && ok; i++) {
-            const entry *en = c->on[epos[i] * c->nix + k];
-            bool sr = false;
-            if (!en || !eval_entity(c, p, K, xi, en, &pis[i], true, &cds[i], &sr) ||
-                cds[i].fanout > 1)
-                ok = false;
-            else if (i > 0 && en->group != first->group && !shape_compat(&en->pk, &first->pk))
-                ok = false;
-            else
-                cand_finish(c, p, &cds[i], false);
+    double requests = 0, rcu = 0, items = 0, lat = 0, prev = 1;
+    bool filter = false, app_sort = false, limit_pushed = false; /* the first read's */
+    for (size_t i = 0; i < n; i++) {
+        kset Ki = {0};
+        const kp_entity *e = &c->d->entities[epos[i]];
+        if (i == 0) {
+            for (size_t k = 0; k < K->n; k++)
+                rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+        } else {
+            for (size_t j = 0; j < p->njoin; j++)
+                if (p->join[j].to.s && rs_knows(c, e, p->join[j].to.s))
+                    rs_kset_add(&Ki, p->join[j].to.s, NULL, rs_attr_of(c, p->join[j].to.s));
+            for (size_t k = 0; k < K->n; k++)
+                if (rs_knows(c, e, K->v[k].name))
+                    rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
         }
-        if (!ok)
-            continue;
-        /* common sort-key prefix: the literal prefixes' longest common start, cut after '#' */
-        for (size_t i = 0; i < m; i++) {
-            const entry *en = cds[i].en;
-            /* a fresh copy (not render_parts' shared one): cut below */
-            char *pf = en->has_sk ? render_parts_text(c, &en->sk, cds[i].kind == SKC_EXACT ? en->sk.n : cds[i].sk_end, K)
-                                  : ar_strdup(c, "");
-            char *brace = strchr(pf, '{');
-            if (brace)
-                *brace = '\0';
-            if (!prefix)
-                prefix = pf;
-            else {
-                if (strcmp(prefix, pf) != 0)
-                    all_same = false;
-                size_t l = 0;
-                while (prefix[l] && prefix[l] == pf[l])
-                    l++;
-                prefix[l] = '\0';
+        size_t before = sl->n;
+        readout oi;
+        read_entity(c, p, &Ki, epos[i], &epos[i], 1, sl, w, &oi);
+        rs_kset_free(&Ki);
+        filter |= oi.filter;
+        if (i == 0) {
+            requests += oi.requests;
+            rcu += oi.rcu;
+            items += oi.items;
+            lat += oi.latency;
+            app_sort = oi.app_sort;
+            limit_pushed = oi.limit_pushed;
+        } else if (sl->n > before) {
+            kp_step *st = &sl->v[before];
+            double times = prev < 0 ? 0 : prev;
+            if (st->op == KP_OP_GETITEM) {
+                /* the keys of `times` items: BatchGetItem, each item rounded */
+                double size = util_nz(e->size);
+                st->op = KP_OP_BATCHGET;
+                st->count = ceil(times / CAP_BATCHGET_MAX_ITEMS);
+                if (st->count < 1)
+                    st->count = 1;
+                st->items = times / st->count;
+                st->rcu = capacity_batchget_rcu(st->items, size, p->consistency);
+                requests += st->count;
+                rcu += st->rcu * st->count;
+                items += times;
+                lat += LAT_RTT_MS + times * size / CAP_PAGE_BYTES * LAT_MS_PER_MB;
+                oi.result = times;
+            } else {
+                /* one request per previous item, in parallel */
+                double ct = times < 1 ? 1 : ceil(times);
+                st->count *= ct;
+                requests += oi.requests * ct;
+                rcu += oi.rcu * ct;
+                items += oi.items * ct;
+                lat += oi.latency + LAT_MERGE_MS * ct;
+                oi.result *= ct;
             }
         }
-        if (!all_same || m > 1) {
-            char *hash = strrchr(prefix, '#');
-            if (hash)
-                hash[1] = '\0';
-            else
-                prefix[0] = '\0';
-        }
-        /* items: each entity's collection, plus colliders not asked for */
-        for (size_t i = 0; i < m; i++) {
-            double mine = !isnan(p->items) ? p->items / (double)m : cds[i].matched;
-            if (isnan(p->items) && cds[i].get)
-                mine = 1;
-            items += mine;
-            bytes += mine * cds[i].en->proj;
-            result += mine;
-        }
-        bool mixed = false;
-        const entry *coll = NULL;
-        size_t ng;
-        const size_t *gs = colliding_groups(xi, first->group, &ng);
-        for (size_t gi = 0; gi < ng; gi++)
-            for (size_t mm = xi->gstart[gs[gi]]; mm < xi->gstart[gs[gi] + 1]; mm++) {
-                const entry *oe = &xi->entries[xi->gmembers[mm]];
-                if (is_asked(c, oe->epos))
-                    continue;
-                if (prefix[0] && oe->has_sk && !starts_with(lead_lit(&oe->sk), prefix) &&
-                    !(!is_const(&oe->sk) && starts_with(prefix, lead_lit(&oe->sk))))
-                    continue;
-                double oc = oe->coll;
-                if (oc <= 0)
-                    continue;
-                mixed = true;
-                if (!coll)
-                    coll = oe;
-                items += oc;
-                bytes += oc * oe->proj;
-            }
-        double rcu = capacity_query_rcu(1, bytes, p->consistency);
-        double lat = query_latency(bytes, 1);
-        bool better = !best_prefix || (mixed ? 1 : 0) < (best_mixed ? 1 : 0) ||
-                      ((mixed == best_mixed) && rcu < best_rcu - 1e-9);
-        if (better) {
-            best_prefix = prefix;
-            best_rcu = rcu;
-            best_items = items;
-            best_lat = lat;
-            best_result = result;
-            best_mixed = mixed;
-            best_k = k;
-            best_first = first;
-            best_coll = coll;
-        }
+        prev = oi.result;
     }
-    free(pis);
-    if (!best_prefix)
-        return;
-    ixinfo *xi = &c->ix[best_k];
-    kp_step *st = step_new(sl);
-    kvlist vals = {0};
-    st->op = KP_OP_QUERY;
-    st->index = xi->index;
-    st->entity = best_first->e;
-    sb b;
-    sb_init(&b);
-    sb_printf(&b, "%s = :pk", xi->pk);
-    kv_add_key(c, &vals, KV_PK, render_parts(c, &best_first->pk, best_first->pk.n, K));
-    if (best_prefix[0] && xi->sk) {
-        sb_printf(&b, " AND begins_with(%s, :sk)", xi->sk);
-        sb tmp;
-        sb_init(&tmp);
-        add_escaped(&tmp, best_prefix);
-        kv_add_key(c, &vals, KV_SK, sb_done(c, &tmp));
-        sb_drop(&tmp);
-    }
-    st->key_condition = sb_done(c, &b);
-    if (best_mixed) {
-        sb f;
-        sb_init(&f);
-        sb_add(&f, "entityType IN (");
-        for (size_t i = 0; i < p->nentities; i++) {
-            char *nm = ar_printf(c, ":type%zu", i);
-            sb_printf(&f, "%s%s", i ? ", " : "", nm);
-            kv_add(c, &vals, nm, ar_strdup(c, p->entities[i].s ? p->entities[i].s : ""));
-        }
-        sb_add(&f, ")");
-        st->filter = sb_done(c, &f);
-        warn_add(w, xasprintf("FilterExpression on other entities (%s): capacity counts every item read "
-                              "before the filter",
-                              best_coll ? best_coll->e->name : "?"));
-    }
-    kv_finish(c, &vals, st);
-    st->items = best_items;
-    st->rcu = best_rcu;
-    o->plan = KP_PLAN_QUERY;
-    o->requests = 1;
-    o->rcu = best_rcu;
-    o->items = best_items;
-    o->result = best_result;
-    o->latency = best_lat;
-    o->filter = best_mixed;
-    *done = true;
+    *o = (readout){.plan = KP_PLAN_MULTI, .requests = requests, .rcu = rcu, .items = items, .latency = lat,
+                   .filter = filter, .app_sort = app_sort, .limit_pushed = limit_pushed};
+}
+
+/* A pattern that names no entity: a Scan of the whole table. */
+static void read_all(rctx *c, const kp_pattern *p, const kset *K, steplist *sl, wlist *w, readout *o)
+{
+    double rcu, lat;
+    rs_scan_step(c, p, K, NULL, sl, &rcu, &lat);
+    rs_warn_add(w, xstrdup("nothing serves the pattern: Scan of the whole table"));
+    *o = (readout){.plan = KP_PLAN_SCAN, .requests = sl->v[sl->n - 1].count, .rcu = rcu, .items = c->table_items,
+                   .latency = lat, .filter = K->n > 0};
 }
 
 static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, steplist *sl, wlist *w)
@@ -2154,8 +197,8 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
     size_t epos_inl[8];
     size_t *epos = n <= 8 ? epos_inl : xcalloc(n, sizeof *epos);
     for (size_t i = 0; i < n; i++) {
-        if (!entity_of(c, p->entities[i].s, &epos[i])) {
-            warn_add(w, xasprintf("unknown entity '%s'", p->entities[i].s ? p->entities[i].s : ""));
+        if (!rs_entity_of(c, p->entities[i].s, &epos[i])) {
+            rs_warn_add(w, xasprintf("unknown entity '%s'", p->entities[i].s ? p->entities[i].s : ""));
             r->plan = KP_PLAN_INVALID;
             if (epos != epos_inl)
                 free(epos);
@@ -2163,173 +206,49 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
         }
     }
     kset K = {0};
-    known_from_by(c, p, &K);
+    rs_known_from_by(c, p, &K);
     readout o;
     memset(&o, 0, sizeof o);
-    if (n == 0) {
-        double rcu, lat;
-        scan_step(c, p, &K, NULL, sl, &rcu, &lat);
-        warn_add(w, xstrdup("nothing serves the pattern: Scan of the whole table"));
-        r->plan = KP_PLAN_SCAN;
-        r->requests = sl->v[0].count;
-        r->rcu_per_call = rcu;
-        r->items_per_call = c->table_items;
-        r->latency_ms = lat;
-        r->filter = K.n > 0;
-    } else if (p->njoin > 0 && n > 1) {
-        /* chain: each next entity's keys come from the previous result */
-        double requests = 0, rcu = 0, items = 0, lat = 0, prev = 1;
-        bool filter = false;
-        for (size_t i = 0; i < n; i++) {
-            kset Ki = {0};
-            const kp_entity *e = &c->d->entities[epos[i]];
-            if (i == 0) {
-                for (size_t k = 0; k < K.n; k++)
-                    kset_add(&Ki, K.v[k].name, K.v[k].value, K.v[k].attr);
-            } else {
-                for (size_t j = 0; j < p->njoin; j++)
-                    if (p->join[j].to.s && knows(c, e, p->join[j].to.s))
-                        kset_add(&Ki, p->join[j].to.s, NULL, attr_of(c, p->join[j].to.s));
-                for (size_t k = 0; k < K.n; k++)
-                    if (knows(c, e, K.v[k].name))
-                        kset_add(&Ki, K.v[k].name, K.v[k].value, K.v[k].attr);
-            }
-            size_t before = sl->n;
-            readout oi;
-            read_entity(c, p, &Ki, epos[i], &epos[i], 1, sl, w, &oi);
-            kset_free(&Ki);
-            filter |= oi.filter;
-            if (i == 0) {
-                requests += oi.requests;
-                rcu += oi.rcu;
-                items += oi.items;
-                lat += oi.latency;
-                r->app_sort = oi.app_sort;
-                r->limit_pushed = oi.limit_pushed;
-            } else if (sl->n > before) {
-                kp_step *st = &sl->v[before];
-                double times = prev < 0 ? 0 : prev;
-                if (st->op == KP_OP_GETITEM) {
-                    /* the keys of `times` items: BatchGetItem, each item rounded */
-                    double size = nz(e->size);
-                    st->op = KP_OP_BATCHGET;
-                    st->count = ceil(times / CAP_BATCHGET_MAX_ITEMS);
-                    if (st->count < 1)
-                        st->count = 1;
-                    st->items = times / st->count;
-                    st->rcu = capacity_batchget_rcu(st->items, size, p->consistency);
-                    requests += st->count;
-                    rcu += st->rcu * st->count;
-                    items += times;
-                    lat += LAT_RTT_MS + times * size / CAP_PAGE_BYTES * LAT_MS_PER_MB;
-                    oi.result = times;
-                } else {
-                    /* one request per previous item, in parallel */
-                    double ct = times < 1 ? 1 : ceil(times);
-                    st->count *= ct;
-                    requests += oi.requests * ct;
-                    rcu += oi.rcu * ct;
-                    items += oi.items * ct;
-                    lat += oi.latency + LAT_MERGE_MS * ct;
-                    oi.result *= ct;
-                }
-            }
-            prev = oi.result;
-        }
-        r->plan = KP_PLAN_MULTI;
-        r->requests = requests;
-        r->rcu_per_call = rcu;
-        r->items_per_call = items;
-        r->latency_ms = lat;
-        r->filter = filter;
-    } else if (n > 1) {
-        bool done = false;
-        resolve_screen_one_query(c, p, &K, epos, n, sl, w, &o, &done);
-        if (done) {
-            r->plan = KP_PLAN_QUERY;
-            r->requests = 1;
-            r->rcu_per_call = o.rcu;
-            r->items_per_call = o.items;
-            r->latency_ms = o.latency;
-            r->filter = o.filter;
-        } else {
-            double requests = 0, rcu = 0, items = 0, lat = 0;
-            bool filter = false;
-            for (size_t i = 0; i < n; i++) {
-                kset Ki = {0};
-                const kp_entity *e = &c->d->entities[epos[i]];
-                for (size_t k = 0; k < K.n; k++)
-                    if (knows(c, e, K.v[k].name))
-                        kset_add(&Ki, K.v[k].name, K.v[k].value, K.v[k].attr);
-                readout oi;
-                read_entity(c, p, &Ki, epos[i], epos, n, sl, w, &oi);
-                kset_free(&Ki);
-                requests += oi.requests;
-                rcu += oi.rcu;
-                items += oi.items;
-                if (oi.latency > lat)
-                    lat = oi.latency;
-                filter |= oi.filter;
-            }
-            lat += LAT_MERGE_MS * requests;
-            r->plan = KP_PLAN_MULTI;
-            r->requests = requests;
-            r->rcu_per_call = rcu;
-            r->items_per_call = items;
-            r->latency_ms = lat;
-            r->filter = filter;
-            warn_add(w, xasprintf("%g requests for one screen: the entities do not share a partition",
-                                  requests));
-        }
-    } else {
+    if (n == 0)
+        read_all(c, p, &K, sl, w, &o);
+    else if (p->njoin > 0 && n > 1)
+        read_chain(c, p, &K, epos, n, sl, w, &o);
+    else if (n > 1)
+        read_screen(c, p, &K, epos, n, sl, w, &o);
+    else
         read_entity(c, p, &K, epos[0], epos, n, sl, w, &o);
-        r->plan = o.plan;
-        r->requests = o.requests;
-        r->rcu_per_call = o.rcu;
-        r->items_per_call = o.items;
-        r->latency_ms = o.latency;
-        r->filter = o.filter;
-        r->app_sort = o.app_sort;
-        r->limit_pushed = o.limit_pushed;
-    }
-    kset_free(&K);
+    r->plan = o.plan;
+    r->requests = o.requests;
+    r->rcu_per_call = o.rcu;
+    r->items_per_call = o.items;
+    r->latency_ms = o.latency;
+    r->filter = o.filter;
+    r->app_sort = o.app_sort;
+    r->limit_pushed = o.limit_pushed;
+    rs_kset_free(&K);
     if (epos != epos_inl)
         free(epos);
 }
 
-/* ---- writes -------------------------------------------------------------------------- */
-
 static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, steplist *sl, wlist *w)
 {
-    const kp_design *d = c->d;
     size_t n = p->nentities;
     double items_total = !isnan(p->items) && p->items > 0 ? p->items : (double)(n ? n : 1);
     double per_entity = n ? items_total / (double)n : 0;
     kset K = {0};
-    known_from_by(c, p, &K);
+    rs_known_from_by(c, p, &K);
     double wcu = 0, iwcu = 0, requests = 0, lat = 0, rcu = 0;
     bool multi = false;
     for (size_t i = 0; i < n; i++) {
         size_t epos;
-        const kp_entity *e = entity_of(c, p->entities[i].s, &epos);
+        const kp_entity *e = rs_entity_of(c, p->entities[i].s, &epos);
         if (!e) {
-            warn_add(w, xasprintf("unknown entity '%s'", p->entities[i].s ? p->entities[i].s : ""));
+            rs_warn_add(w, xasprintf("unknown entity '%s'", p->entities[i].s ? p->entities[i].s : ""));
             r->plan = KP_PLAN_INVALID;
             goto out;
         }
-        /* capacity_entity_write over the precomputed shares and entry sizes */
-        double tw = capacity_write_units(e->size, p->op == KP_OP_TRANSACT), iw = 0;
-        for (size_t k = 1; k < c->nix; k++) {
-            const entry *en = c->on[epos * c->nix + k];
-            if (!en || en->share <= 0)
-                continue;
-            double u = capacity_index_write(d, e, (ptrdiff_t)k - 1, p->op, p->changes, p->nchanges, en->share,
-                                            en->proj);
-            if (d->indexes[k - 1].kind == KP_LSI)
-                tw += u;
-            else
-                iw += u;
-        }
+        double tw, iw;
+        rs_write_units(c, p, epos, &tw, &iw);
         wcu += tw * per_entity;
         iwcu += iw * per_entity;
         if (p->op == KP_OP_TRANSACT)
@@ -2345,10 +264,10 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
                 direct = false;
             else {
                 for (size_t j = 0; j < base->pk.n && direct; j++)
-                    if (base->pk.parts[j].kind == TPL_ATTR && !kset_find(&K, base->pk.parts[j].text))
+                    if (base->pk.parts[j].kind == TPL_ATTR && !rs_kset_find(&K, base->pk.parts[j].text))
                         direct = false;
                 for (size_t j = 0; base->has_sk && j < base->sk.n && direct; j++)
-                    if (base->sk.parts[j].kind == TPL_ATTR && !kset_find(&K, base->sk.parts[j].text))
+                    if (base->sk.parts[j].kind == TPL_ATTR && !rs_kset_find(&K, base->sk.parts[j].text))
                         direct = false;
             }
             if (!direct) {
@@ -2364,7 +283,7 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
                 WARN(w, kp_write_op_name(p->op), " needs the full key of ", e->name, ": find, then write");
             }
         }
-        kp_step *st = step_new(sl);
+        kp_step *st = rs_step_new(sl);
         st->op = op;
         st->index = -1;
         st->entity = e;
@@ -2373,18 +292,18 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
         st->wcu = tw;
         if (base && direct) {
             kvlist vals = {0};
-            kv_add_key(c, &vals, KV_PK, render_parts(c, &base->pk, base->pk.n, &K));
+            rs_kv_add_key(c, &vals, KV_PK, rs_render_parts(c, &base->pk, base->pk.n, &K));
             if (base->has_sk)
-                kv_add_key(c, &vals, KV_SK, render_parts(c, &base->sk, base->sk.n, &K));
-            kv_finish(c, &vals, st);
+                rs_kv_add_key(c, &vals, KV_SK, rs_render_parts(c, &base->sk, base->sk.n, &K));
+            rs_kv_finish(c, &vals, st);
         }
         requests += writes;
     }
     if (p->op == KP_OP_TRANSACT) {
-        kp_step *st = step_new(sl);
+        kp_step *st = rs_step_new(sl);
         st->op = KP_OP_TRANSACTWRITE;
         st->index = -1;
-        st->entity = n ? entity_of(c, p->entities[0].s, NULL) : NULL;
+        st->entity = n ? rs_entity_of(c, p->entities[0].s, NULL) : NULL;
         st->count = 1;
         st->items = items_total;
         st->wcu = wcu;
@@ -2402,10 +321,8 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
     r->rcu_per_call = rcu;
     r->latency_ms = lat;
 out:
-    kset_free(&K);
+    rs_kset_free(&K);
 }
-
-/* ---- the stage ----------------------------------------------------------------------- */
 
 static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
 {
@@ -2431,7 +348,7 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
     r->nsteps = sl.n;
     r->steps = NULL;
     if (sl.n) {
-        r->steps = ar_alloc(c, sl.n * sizeof *r->steps);
+        r->steps = arena_alloc(c->ar, sl.n * sizeof *r->steps);
         memcpy(r->steps, sl.v, sl.n * sizeof *r->steps);
     }
     finish_main(r, c);
@@ -2439,19 +356,20 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
         r->index_name = "";
         r->index = -1;
     }
-    set_totals(r, p);
+    rs_set_totals(r, p);
     if (!r->latency_ok) {
-        char nb1[32], nb2[32];
-        WARN(&w, "estimated ", util_fmt_f0(nb1, r->latency_ms), " ms misses the ", num_g(nb2, p->latency), " ms target");
+        char nb1[HUMANFMT_SIZE], nb2[HUMANFMT_SIZE];
+        WARN(&w, "estimated ", humanfmt(nb1, sizeof nb1, r->latency_ms, HF_PRINTF_F0), " ms misses the ",
+             humanfmt(nb2, sizeof nb2, p->latency, HF_PRINTF_G), " ms target");
     }
     if (p->needs != KP_NEEDS_NONE && !p->served_by)
-        warn_add(&w, xasprintf("needs %s: DynamoDB cannot serve it; serve it outside (served_by), fed by the "
-                               "change stream",
-                               kp_needs_name(p->needs)));
+        rs_warn_add(&w, xasprintf("needs %s: DynamoDB cannot serve it; serve it outside (served_by), fed by the "
+                                  "change stream",
+                                  kp_needs_name(p->needs)));
     r->nwarnings = w.n;
     r->warnings = NULL;
     if (w.n) {
-        r->warnings = ar_alloc(c, w.n * sizeof *r->warnings);
+        r->warnings = arena_alloc(c->ar, w.n * sizeof *r->warnings);
         memcpy(r->warnings, w.v, w.n * sizeof *r->warnings); /* in the arena already */
     }
     c->wv = w.v;
@@ -2468,16 +386,19 @@ void stage_resolve(kp_analysis *a)
     rctx c;
     if (!a->capacity_memo)
         a->capacity_memo = capacity_memo_new(d);
-    ctx_init(&c, d, a->capacity_memo);
+    rs_ctx_init(&c, d, a->capacity_memo);
     c.cands = xcalloc(c.nix, sizeof *c.cands);
-    num_g(c.unknown_sel, UNKNOWN_SELECTIVITY);
-    c.ar = xcalloc(1, sizeof *c.ar);
+    humanfmt(c.unknown_sel, sizeof c.unknown_sel, UNKNOWN_SELECTIVITY, HF_PRINTF_G);
+    c.ar = arena_new();
     a->resolve_arena = c.ar;
+    static const char *const keynames[4] = {":pk", ":sk", ":sk1", ":sk2"};
+    for (int i = 0; i < 4; i++)
+        c.keynames[i] = arena_strdup(c.ar, keynames[i]);
     for (size_t i = 0; i < d->npatterns; i++)
         resolve_pattern(&c, &d->patterns[i], &a->patterns[i]);
     free(c.steps.v);
     free(c.wv);
-    ctx_free(&c);
+    rs_ctx_free(&c);
 }
 
 void stage_resolve_free(kp_analysis *a)
@@ -2488,7 +409,7 @@ void stage_resolve_free(kp_analysis *a)
         r->warnings = NULL;
     }
     free(a->patterns);
-    arena_release(a->resolve_arena);
+    arena_free(a->resolve_arena);
     a->resolve_arena = NULL;
     capacity_memo_free(a->capacity_memo);
     a->capacity_memo = NULL;

@@ -140,27 +140,40 @@ size_t tpl_attr_count(const tpl *t)
     return k;
 }
 
+void tpl_add_literal(sbuf *b, const char *text)
+{
+    while (*text) {
+        size_t run = strcspn(text, "{}");
+        sbuf_addn(b, text, run);
+        text += run;
+        if (*text) { /* a brace: doubled */
+            sbuf_addn(b, text, 1);
+            sbuf_addn(b, text, 1);
+            text++;
+        }
+    }
+}
+
+void tpl_add_placeholder(sbuf *b, const tpl_part *p)
+{
+    sbuf_addc(b, '{');
+    sbuf_add(b, p->text);
+    if (p->format) {
+        sbuf_addc(b, ':');
+        sbuf_add(b, p->format);
+    }
+    sbuf_addc(b, '}');
+}
+
 char *tpl_format(const tpl *t)
 {
     sbuf b;
     sbuf_init(&b);
     for (size_t i = 0; i < t->n; i++) {
-        const tpl_part *p = &t->parts[i];
-        if (p->kind == TPL_ATTR) {
-            sbuf_addc(&b, '{');
-            sbuf_add(&b, p->text);
-            if (p->format) {
-                sbuf_addc(&b, ':');
-                sbuf_add(&b, p->format);
-            }
-            sbuf_addc(&b, '}');
-        } else {
-            for (const char *c = p->text; *c; c++) {
-                if (*c == '{' || *c == '}')
-                    sbuf_addc(&b, *c);
-                sbuf_addc(&b, *c);
-            }
-        }
+        if (t->parts[i].kind == TPL_ATTR)
+            tpl_add_placeholder(&b, &t->parts[i]);
+        else
+            tpl_add_literal(&b, t->parts[i].text);
     }
     return sbuf_steal(&b);
 }

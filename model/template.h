@@ -11,6 +11,8 @@
 #ifndef KP_TEMPLATE_H
 #define KP_TEMPLATE_H
 
+#include "util.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -42,6 +44,11 @@ bool tpl_is_constant(const tpl *t);
 bool tpl_has_attr(const tpl *t, const char *name);
 /* Number of placeholders. */
 size_t tpl_attr_count(const tpl *t);
+
+/* Appends literal text as a template writes it: its braces doubled. */
+void tpl_add_literal(sbuf *b, const char *text);
+/* Appends placeholder p as a template writes it: {name} or {name:format}. */
+void tpl_add_placeholder(sbuf *b, const tpl_part *p);
 
 /* Writes the template back as source text (escaping braces); caller frees. tpl_parse of the
  * result gives an equal template. */

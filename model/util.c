@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,8 +65,8 @@ char *xvasprintf(const char *fmt, va_list ap)
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
-    if (n < 0)
-        util_die("bad format");
+    if (n < 0) /* only a text longer than INT_MAX bytes: no memory for it */
+        util_die("out of memory");
     char *p = xmalloc((size_t)n + 1);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     return p;
@@ -80,30 +81,41 @@ char *xasprintf(const char *fmt, ...)
     return p;
 }
 
-void sbuf_init(sbuf *b) { b->s = NULL, b->len = 0, b->cap = 0; }
+void sbuf_init(sbuf *b) { b->s = NULL, b->len = 0, b->cap = 0, b->fixed = NULL; }
+
+void sbuf_init_in(sbuf *b, char *buf, size_t size)
+{
+    b->s = b->fixed = buf;
+    b->len = 0;
+    b->cap = size;
+    buf[0] = '\0';
+}
 
 void sbuf_free(sbuf *b)
 {
-    free(b->s);
+    if (b->s != b->fixed)
+        free(b->s);
     sbuf_init(b);
 }
 
-void sbuf_addn(sbuf *b, const char *s, size_t n)
+void sbuf_grow(sbuf *b, size_t n)
 {
-    if (b->len + n + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap : 64;
-        while (nc < b->len + n + 1)
-            nc *= 2;
+    if (b->len + n + 1 <= b->cap)
+        return;
+    size_t nc = b->cap ? b->cap : 64;
+    while (nc < b->len + n + 1)
+        nc *= 2;
+    if (b->s == b->fixed) { /* leaving the caller's buffer (or nothing yet) */
+        char *heap = xmalloc(nc);
+        if (b->len)
+            memcpy(heap, b->s, b->len);
+        b->s = heap;
+        b->fixed = NULL;
+    } else {
         b->s = xrealloc(b->s, nc);
-        b->cap = nc;
     }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
+    b->cap = nc;
 }
-
-void sbuf_add(sbuf *b, const char *s) { sbuf_addn(b, s, strlen(s)); }
-void sbuf_addc(sbuf *b, char c) { sbuf_addn(b, &c, 1); }
 
 void sbuf_printf(sbuf *b, const char *fmt, ...)
 {
@@ -117,9 +129,72 @@ void sbuf_printf(sbuf *b, const char *fmt, ...)
 
 char *sbuf_steal(sbuf *b)
 {
-    char *s = b->s ? b->s : xstrdup("");
+    char *s = !b->s ? xstrdup("") : b->s == b->fixed ? xstrndup(b->s, b->len) : b->s;
     sbuf_init(b);
     return s;
+}
+
+char *sbuf_to_arena(sbuf *b, arena *a)
+{
+    char *s = arena_strndup(a, b->s ? b->s : "", b->len);
+    sbuf_free(b);
+    return s;
+}
+
+/* ---- arena ----------------------------------------------------------------------------------- */
+
+#define ARENA_BLOCK 65536
+
+arena *arena_new(void) { return xcalloc(1, sizeof(arena)); }
+
+void arena_free(arena *a)
+{
+    while (a && a->head) {
+        arena_block *b = a->head;
+        a->head = b->next;
+        free(b);
+    }
+    free(a);
+}
+
+void *arena_alloc_slow(arena *a, size_t n)
+{
+    size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+    arena_block *b = xmalloc(sizeof *b + cap);
+    b->next = a->head;
+    b->used = n;
+    b->cap = cap;
+    a->head = b;
+    return b->data;
+}
+
+void *arena_zalloc(arena *a, size_t n) { return memset(arena_alloc(a, n), 0, n); }
+
+char *arena_strndup(arena *a, const char *s, size_t n)
+{
+    char *r = arena_alloc(a, n + 1);
+    memcpy(r, s, n);
+    r[n] = '\0';
+    return r;
+}
+
+char *arena_strdup(arena *a, const char *s) { return arena_strndup(a, s, strlen(s)); }
+
+char *arena_printf(arena *a, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < sizeof buf)
+        return arena_strndup(a, buf, (size_t)n);
+    va_start(ap, fmt);
+    char *t = xvasprintf(fmt, ap);
+    va_end(ap);
+    char *r = arena_strdup(a, t);
+    free(t);
+    return r;
 }
 
 size_t util_edit_distance(const char *a, const char *b, size_t max)
@@ -316,27 +391,4 @@ bool util_contains_ci(const char *text, const char *word)
             return true;
     }
     return false;
-}
-
-const char *util_fmt_f0(char *buf, double v)
-{
-    double r = nearbyint(v);
-    if (!isfinite(v) || !(fabs(r) < 1e15) || (r == 0 && signbit(v))) {
-        snprintf(buf, 32, "%.0f", v);
-        return buf;
-    }
-    long long n = (long long)r;
-    unsigned long long u = n < 0 ? (unsigned long long)(-n) : (unsigned long long)n;
-    char tmp[24];
-    size_t k = 0, j = 0;
-    do {
-        tmp[k++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (n < 0)
-        buf[j++] = '-';
-    while (k)
-        buf[j++] = tmp[--k];
-    buf[j] = '\0';
-    return buf;
 }

@@ -1,20 +1,37 @@
-/* util.h - allocation, growable arrays, strings and diagnostics shared by every module.
+/* util.h - the basic blocks every module shares: allocation, growable arrays, the string
+ * builder, the arena, the hash, status codes and diagnostics; and the error convention.
  *
- * Allocation never returns NULL: on exhaustion util_die() runs the hook the application set
- * (which restores the terminal) and aborts. Nothing here exits on any other path. */
+ * Errors, one convention for every public function below app/:
+ * - A function that can fail returns a kp_status (KP_OK on success) or a pointer (NULL on
+ *   failure). A predicate or a look-up returns bool: false is an answer ("no", "not there"),
+ *   not a failure. A function that cannot fail says "never fails" (or "never NULL").
+ * - It reports what went wrong as located diagnostics (kp_diags: file, line, column and a
+ *   status code, below) when the problem has a place in an input; else as one line of text in
+ *   a `char **err` the caller frees (set only on failure; err may be NULL when the caller does
+ *   not want it). Not as static text, not on stderr.
+ * - The fatal path is for out of memory only: the x* allocators call util_die, which runs the
+ *   hook the application set (it restores the terminal) and aborts. A failure of libyaml,
+ *   jansson, SQLite or the network is an error returned by these rules, never an abort; and
+ *   nothing below app/ calls exit(). */
 #ifndef KP_UTIL_H
 #define KP_UTIL_H
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Called once before abort() on a fatal error (out of memory). Set by app/ to restore the
  * terminal; NULL by default. */
 void util_set_die_hook(void (*hook)(void));
+/* The fatal path, for out of memory only: runs the hook, prints "keyplan: fatal: WHAT" on stderr
+ * and aborts. Never returns. */
 void util_die(const char *what);
 
+/* The allocators: never NULL (out of memory is fatal); the caller frees what they return. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
@@ -23,8 +40,8 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
 
-/* Growable array of any element type: T *v; size_t n, cap. VEC_PUSH returns a pointer to the
- * new zeroed slot. */
+/* Growable array of any element type: T *v; size_t n, cap. VEC_GROW(v, n, cap) makes room for
+ * v[n] (doubling cap; the new room is not zeroed). */
 #define VEC_GROW(v, n, cap)                                                         \
     do {                                                                            \
         if ((n) >= (cap)) {                                                         \
@@ -34,29 +51,122 @@ char *xvasprintf(const char *fmt, va_list ap);
         }                                                                           \
     } while (0)
 
-/* A growable string (heap, always NUL-terminated once anything was appended). */
+/* VEC_GROW for an array that starts in an array of the caller, inl (a struct member: a few
+ * elements need no malloc): v is NULL or inl until it outgrows inl, then on the heap (free v
+ * only when v != inl). */
+#define VEC_GROW_INL(v, n, cap, inl)                                                \
+    do {                                                                            \
+        if (!(v)) {                                                                 \
+            (v) = (inl);                                                            \
+            (cap) = sizeof(inl) / sizeof(*(inl));                                   \
+        }                                                                           \
+        if ((n) >= (cap)) {                                                         \
+            void *vec_nv_ = xmalloc(2 * (cap) * sizeof(*(v)));                      \
+            memcpy(vec_nv_, (v), (n) * sizeof(*(v)));                               \
+            if ((v) != (inl))                                                       \
+                free(v);                                                            \
+            (v) = vec_nv_;                                                          \
+            (cap) *= 2;                                                             \
+        }                                                                           \
+    } while (0)
+
+/* A block allocator: many small pieces released at once (a stage's working arrays, the texts of
+ * an analysis). Pieces are aligned for any type; there is no per-piece free. arena_new never
+ * returns NULL; arena_free(NULL) does nothing. */
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, cap;
+    max_align_t data[];
+} arena_block;
+typedef struct arena {
+    arena_block *head; /* the block being filled; private to util.c and the inline below */
+} arena;
+
+arena *arena_new(void);
+void arena_free(arena *a); /* releases every piece */
+void *arena_alloc_slow(arena *a, size_t n); /* arena_alloc's path when the block is full */
+/* n bytes, uninitialised (inline: the analysis puts thousands of small texts in an arena). */
+static inline void *arena_alloc(arena *a, size_t n)
+{
+    n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    arena_block *b = a->head;
+    if (!b || b->used + n > b->cap)
+        return arena_alloc_slow(a, n);
+    void *p = (char *)b->data + b->used;
+    b->used += n;
+    return p;
+}
+void *arena_zalloc(arena *a, size_t n); /* n zeroed bytes */
+char *arena_strndup(arena *a, const char *s, size_t n); /* s[0..n) and a NUL */
+char *arena_strdup(arena *a, const char *s);
+char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The string builder of keyplan: a growable string, always NUL-terminated once anything was
+ * appended (s is NULL before, unless it starts in a buffer of the caller: sbuf_init_in). Texts
+ * that must outlive a run of the analysis go to the heap (sbuf_steal), the others to its arena
+ * (sbuf_to_arena). */
 typedef struct sbuf {
     char *s;
     size_t len, cap;
+    char *fixed; /* the caller's buffer while s is in it; not freed */
 } sbuf;
 
-void sbuf_init(sbuf *b);
-void sbuf_free(sbuf *b);
-void sbuf_add(sbuf *b, const char *s);
-void sbuf_addn(sbuf *b, const char *s, size_t n);
-void sbuf_addc(sbuf *b, char c);
+void sbuf_init(sbuf *b); /* empty, nothing allocated */
+/* Starts b in the caller's buffer buf of `size` bytes (>= 1; holds "" at once): no allocation
+ * until the text outgrows it (it then moves to the heap). Never copy such an sbuf by value while
+ * it is in use. */
+void sbuf_init_in(sbuf *b, char *buf, size_t size);
+void sbuf_free(sbuf *b); /* frees the heap text, if any; b is empty after */
+void sbuf_grow(sbuf *b, size_t n); /* room for n more bytes and the NUL (sbuf_addn's slow path) */
+/* Appends n bytes of s (inline: texts are built a few bytes at a time). */
+static inline void sbuf_addn(sbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap)
+        sbuf_grow(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+static inline void sbuf_add(sbuf *b, const char *s) { sbuf_addn(b, s, strlen(s)); }
+static inline void sbuf_addc(sbuf *b, char c) { sbuf_addn(b, &c, 1); }
 void sbuf_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-char *sbuf_steal(sbuf *b); /* returns the string (never NULL), leaves b empty; caller frees */
+char *sbuf_steal(sbuf *b); /* returns the string on the heap (never NULL), leaves b empty; caller frees */
+/* The text copied into arena a (never NULL); b is released and left empty. */
+char *sbuf_to_arena(sbuf *b, arena *a);
+
+/* x, or 0 when x is NaN (a figure the design leaves unknown counts as nothing). */
+static inline double util_nz(double x) { return x == x ? x : 0; }
+
+/* FNV-1a, 64 bits: the one hash of keyplan (maps, template shapes, and the workspace's version
+ * digest, which is stored on disk: neither the algorithm nor the seed may change). Start from
+ * UTIL_HASH_SEED, or from an earlier hash to continue it over the next part of a composite key.
+ * The seed is the offset basis as keyplan has always written it, one digit short of the
+ * published 14695981039346656037: the stored digests depend on it. Pure functions. */
+#define UTIL_HASH_SEED 1469598103934665603ULL
+#define UTIL_HASH_PRIME 1099511628211ULL
+
+/* h continued over the bytes of NUL-terminated s (inline: the maps hash on every look-up). */
+static inline uint64_t util_hash_str(uint64_t h, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        h = (h ^ *p) * UTIL_HASH_PRIME;
+    return h;
+}
+
+/* h continued over n bytes at p. */
+static inline uint64_t util_hash_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *q = (const unsigned char *)p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ q[i]) * UTIL_HASH_PRIME;
+    return h;
+}
 
 /* Levenshtein distance between two strings, capped at max+1 (cheap early exit). */
 size_t util_edit_distance(const char *a, const char *b, size_t max);
 /* The candidate closest to `word` when it is close enough to be a plausible typo, else NULL.
  * Returns a pointer into `cands`. */
 const char *util_did_you_mean(const char *word, const char *const *cands, size_t n);
-
-/* printf's %.0f of v (round half to even) written into buf, which must hold 32 bytes; integers
- * below 1e15 without printf (the live model formats many). Returns buf. */
-const char *util_fmt_f0(char *buf, double v);
 
 /* true when `word` occurs in `text`, ignoring ASCII case (UTF-8 bytes compare as they are);
  * false when either is NULL. */

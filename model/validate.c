@@ -5,6 +5,7 @@
 #include "validate.h"
 
 #include "fields.h"
+#include "namemap.h"
 #include "signals.h"
 
 #include <math.h>
@@ -21,43 +22,14 @@ typedef struct names {
     const char **v;
     size_t *tag;
     size_t n, cap, tcap;
-    size_t *slots; /* open addressing: index into v plus 1, 0 = empty */
-    size_t nslots;
+    namemap pos; /* name -> its position in v */
 } names;
-
-static size_t name_hash(const char *s)
-{
-    size_t h = 1469598103934665603u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
-}
 
 /* Position of s in the set, or -1. */
 static ptrdiff_t names_find(const names *l, const char *s)
 {
-    if (!s || !l->nslots)
-        return -1;
-    for (size_t i = name_hash(s) & (l->nslots - 1);; i = (i + 1) & (l->nslots - 1)) {
-        size_t k = l->slots[i];
-        if (!k)
-            return -1;
-        if (!strcmp(l->v[k - 1], s))
-            return (ptrdiff_t)(k - 1);
-    }
-}
-
-static void names_rehash(names *l)
-{
-    free(l->slots);
-    l->nslots = l->nslots ? l->nslots * 2 : 16;
-    l->slots = xcalloc(l->nslots, sizeof *l->slots);
-    for (size_t k = 0; k < l->n; k++) {
-        size_t i = name_hash(l->v[k]) & (l->nslots - 1);
-        while (l->slots[i])
-            i = (i + 1) & (l->nslots - 1);
-        l->slots[i] = k + 1;
-    }
+    size_t at;
+    return namemap_get(&l->pos, s, &at) ? (ptrdiff_t)at : -1;
 }
 
 /* Adds s with its tag unless present; returns the tag of the name in the set (the earlier one
@@ -66,22 +38,15 @@ static size_t names_add_tag(names *l, const char *s, size_t tag)
 {
     if (!s)
         return tag;
-    ptrdiff_t at = names_find(l, s);
-    if (at >= 0)
+    bool added;
+    size_t at = *namemap_insert(&l->pos, s, 0, l->n, &added);
+    if (!added)
         return l->tag[at];
     VEC_GROW(l->v, l->n, l->cap);
     VEC_GROW(l->tag, l->n, l->tcap);
     l->v[l->n] = s;
     l->tag[l->n] = tag;
     l->n++;
-    if (l->n * 2 > l->nslots)
-        names_rehash(l);
-    else {
-        size_t i = name_hash(s) & (l->nslots - 1);
-        while (l->slots[i])
-            i = (i + 1) & (l->nslots - 1);
-        l->slots[i] = l->n;
-    }
     return tag;
 }
 
@@ -93,7 +58,7 @@ static void names_free(names *l)
 {
     free(l->v);
     free(l->tag);
-    free(l->slots);
+    namemap_free(&l->pos);
     memset(l, 0, sizeof *l);
 }
 

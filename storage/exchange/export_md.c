@@ -3,6 +3,7 @@
 
 #include "analysis_json.h"
 #include "design_io.h"
+#include "humanfmt.h"
 #include "requests.h"
 
 #include <jansson.h>
@@ -66,83 +67,12 @@ static void para(sbuf *b, const char *label, const char *s)
     sbuf_add(b, "\n\n");
 }
 
-static void num(sbuf *b, double v)
-{
-    if (isnan(v)) {
-        sbuf_add(b, "—");
-        return;
-    }
-    if (isinf(v)) {
-        sbuf_add(b, "∞");
-        return;
-    }
-    double a = fabs(v);
-    if (a >= 1000) {
-        char raw[64];
-        snprintf(raw, sizeof raw, "%.0f", a);
-        if (v < 0)
-            sbuf_addc(b, '-');
-        size_t n = strlen(raw);
-        for (size_t i = 0; i < n; i++) {
-            if (i && (n - i) % 3 == 0)
-                sbuf_addc(b, ',');
-            sbuf_addc(b, raw[i]);
-        }
-    } else if (a == floor(a)) {
-        sbuf_printf(b, "%.0f", v);
-    } else if (a >= 10) {
-        sbuf_printf(b, "%.1f", v);
-    } else if (a >= 0.01) {
-        sbuf_printf(b, "%.2f", v);
-    } else {
-        sbuf_printf(b, "%.3g", v);
-    }
-}
-
-/* A rate in requests/s; tiny rates read better per hour or per day (the daily close: 1/day). */
-static void rate(sbuf *b, double v)
-{
-    if (!isnan(v) && v > 0 && v < 0.01) {
-        bool hourly = v * 3600 >= 1;
-        double x = v * (hourly ? 3600 : 86400);
-        if (fabs(x - round(x)) < 0.005 * x)
-            x = round(x);
-        num(b, x);
-        sbuf_add(b, hourly ? "/hour" : "/day");
-        return;
-    }
-    num(b, v);
-}
-
-static void money(sbuf *b, double v, const char *cur)
-{
-    if (isnan(v)) {
-        sbuf_add(b, "—");
-        return;
-    }
-    char raw[64];
-    snprintf(raw, sizeof raw, "%.2f", fabs(v));
-    char *dot = strchr(raw, '.');
-    size_t n = (size_t)(dot - raw);
-    if (v < 0)
-        sbuf_addc(b, '-');
-    for (size_t i = 0; i < n; i++) {
-        if (i && (n - i) % 3 == 0)
-            sbuf_addc(b, ',');
-        sbuf_addc(b, raw[i]);
-    }
-    sbuf_printf(b, "%s %s", dot, cur ? cur : "USD");
-}
-
-static void pct(sbuf *b, double v)
-{
-    if (isnan(v))
-        sbuf_add(b, "—");
-    else if (v * 100 < 0.1 && v > 0)
-        sbuf_printf(b, "%.2g %%", v * 100);
-    else
-        sbuf_printf(b, "%.1f %%", v * 100);
-}
+/* The record's figures, in its styles (model/humanfmt.h). A rate is in requests/s; tiny rates
+ * read better per hour or per day (the daily close: 1/day). */
+static void num(sbuf *b, double v) { humanfmt_add(b, v, HF_NUM_DOC); }
+static void rate(sbuf *b, double v) { humanfmt_add(b, v, HF_RATE_DOC); }
+static void money(sbuf *b, double v, const char *cur) { humanfmt_add_money(b, v, cur, HF_MONEY_DOC); }
+static void pct(sbuf *b, double v) { humanfmt_add(b, v, HF_PCT_DOC); }
 
 static const char *or_dash(const char *s) { return s && *s ? s : "—"; }
 
@@ -1075,7 +1005,9 @@ char *export_json(const export_record *r)
     json_object_set_new(root, "changes", jstr(r->changes));
     char *t = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
-    char *out = xasprintf("%s\n", t ? t : "{}");
+    if (!t) /* every string in root passed json_string's UTF-8 check: only memory can fail */
+        util_die("out of memory");
+    char *out = xasprintf("%s\n", t);
     free(t);
     return out;
 }

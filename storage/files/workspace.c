@@ -31,7 +31,6 @@
 #include <jansson.h>
 #include <math.h>
 #include <sqlite3.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -109,12 +108,7 @@ static char *now_iso(void)
 
 static char *digest_of(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        h ^= *p;
-        h *= 1099511628211ull;
-    }
-    return xasprintf("%016llx", (unsigned long long)h);
+    return xasprintf("%016llx", (unsigned long long)util_hash_str(UTIL_HASH_SEED, s));
 }
 
 static char *col_text(sqlite3_stmt *st, int i)

@@ -1,0 +1,377 @@
+/* resolve_int.h - what the files of the resolver share, and nobody else: the per-analysis
+ * context (rctx), its precomputed indexes, the candidates of a plan, and the functions each file
+ * offers the others (prefix rs_). The stage itself is in analysis_stages.h; resolve.c says which
+ * file does what. */
+#ifndef KP_RESOLVE_INT_H
+#define KP_RESOLVE_INT_H
+
+#include "analysis_stages.h"
+#include "capacity.h"
+#include "namemap.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+/* The estimates' constants (resolve_capacity.c documents them). */
+#define DEFAULT_COLLECTION 10.0
+#define UNKNOWN_SELECTIVITY 0.5
+#define LAT_RTT_MS 4.0
+#define LAT_MS_PER_MB 10.0
+#define LAT_MERGE_MS 0.2
+#define LAT_WRITE_MS 5.0
+#define LAT_TRANSACT_MS 10.0
+
+/* ---- the per-analysis context (resolve_index.c) ---------------------------------------------- */
+
+/* A key template as the resolver walks it: the entity's template, or a plain domain attribute
+ * as a one-placeholder template. */
+typedef struct keyview {
+    const tpl_part *parts;
+    size_t n;
+    tpl_part one; /* a plain domain attribute as a one-placeholder template */
+    const char *src;
+    bool plain;   /* parts must point at `one` */
+    /* render_parts' text when no part has a fixed value (then it depends only on the parts and
+     * `end`), in the arena: of every part, and of parts [0, r_end) */
+    char *r_full, *r_part;
+    size_t r_end;
+} keyview;
+
+/* One entity on one index (the base table included). */
+typedef struct entry {
+    const kp_entity *e;
+    size_t epos;
+    keyview pk, sk;
+    bool has_sk;
+    double share; /* share of the entity's items on the index */
+    double proj;  /* projected bytes per entry */
+    double coll;  /* its items per partition value (collection size) */
+    const char *sk_lead; /* the sort key's leading literal ("" when none) */
+    size_t sk_lead_len;
+    bool sk_const;
+    size_t group;
+} entry;
+
+/* One index (the base table included): its entries, grouped by the shape of their partition
+ * template. */
+typedef struct ixinfo {
+    ptrdiff_t index; /* -1 base table */
+    const char *name;
+    const char *pk, *sk;
+    bool gsi;
+    entry *entries;
+    size_t n, cap;
+    size_t ngroups;
+    size_t *gstart;   /* members of group g: gmembers[gstart[g] .. gstart[g+1]) */
+    size_t *gmembers; /* entry positions */
+    size_t **coll;    /* lazily: compatible groups of g */
+    struct collsum *sums; /* per entry x condition kind (none, prefix, exact): other entities read */
+    size_t *ncoll;
+    bool *coll_done;
+    struct glead *byshape; /* lazily: the groups sorted by the leading literal of their partition template */
+    size_t nempty;   /* byshape[0 .. nempty): the groups whose template has no leading literal */
+    char *kc[4];     /* lazily, in the arena: the key condition text per sort-key condition kind (skc);
+                        the steps on the index share it (read only, released with the arena) */
+} ixinfo;
+
+/* What a mixed collection adds for one entry and one kind of sort-key condition, when the
+ * pattern asks for that entity alone (cached: many patterns read the same collections). */
+typedef struct collsum {
+    bool done;
+    double others, bytes;
+    const struct entry *first;
+} collsum;
+
+/* Everything the resolver keeps for one analysis; rs_ctx_init fills the indexes. */
+typedef struct rctx {
+    const kp_design *d;
+    ixinfo *ix;
+    size_t nix;   /* 1 + d->nindexes */
+    entry **on;   /* on[epos * nix + i] */
+    namemap ents, attrs;
+    double table_items, table_bytes;
+    unsigned *mark; /* mark[epos] == stamp: the entity is asked for by the current pattern */
+    namemap knows;  /* (attribute name, entity position): every name each entity knows, an
+                       entity's names added on first use (knows_built) */
+    bool *knows_built;
+    struct cand *cands; /* room for one candidate per index */
+    arena *ar;          /* where the results' strings go (a->resolve_arena) */
+    char *keynames[4];  /* ":pk", ":sk", ":sk1", ":sk2" in the arena, shared by the key values */
+    struct steplist {
+        kp_step *v;
+        size_t n, cap;
+    } steps;            /* scratch steps of the pattern being resolved */
+    char **wv;          /* scratch warning list of the pattern being resolved (wlist.v) */
+    size_t wcap;
+    unsigned stamp;
+    size_t nasked;  /* entities marked by the current pattern */
+    char unknown_sel[32]; /* UNKNOWN_SELECTIVITY as %g writes it (for the warnings) */
+} rctx;
+
+/* ---- what the caller knows, candidates, plans (resolve_plan.c) ------------------------------- */
+
+typedef struct known {
+    const char *name;
+    const char *value;   /* fixed value or NULL */
+    const kp_attr *attr; /* rs_attr_of(name), looked up once */
+} known;
+
+/* A pattern's known attributes: a few, so they start in the struct (no malloc per pattern).
+ * Zero-initialise; never copy by value (v may point into it); release with rs_kset_free. */
+#define KSET_INL 8
+typedef struct kset {
+    known *v;
+    size_t n, cap;
+    known inl[KSET_INL];
+} kset;
+
+/* The kind of sort-key condition a candidate sends. */
+typedef enum skc { SKC_NONE, SKC_BEGINS, SKC_BETWEEN, SKC_EXACT } skc;
+
+/* cand.warn: what rs_cand_warnings says of a candidate. */
+enum {
+    W_CONST_PK = 1 << 0,
+    W_UNKNOWN_DIST = 1 << 1,
+    W_UNKNOWN_SEL = 1 << 2,
+};
+
+/* One way to read an entity: one index, its key condition and figures (rs_cand_finish). */
+typedef struct cand {
+    const ixinfo *xi;
+    const entry *en;
+    bool get;
+    double fanout;
+    skc kind;
+    size_t sk_end;      /* sort-key parts in the prefix */
+    const char *next;   /* first unbound sort-key placeholder */
+    bool app_sort, range_unserved, filter, mixed, limit_pushed;
+    const entry *collider; /* first other entity read by a mixed collection */
+    double matched;     /* entity items matching the key condition (all requests) */
+    double result;      /* items returned per call */
+    double items;       /* items read per request */
+    double bytes;       /* bytes read per request */
+    double rcu;         /* per request */
+    double latency;
+    int quality;        /* 0 best */
+    double mine, per_req, fsel; /* the entity's own items read / matching per request; filter selectivity */
+    bool has_limit, has_filters, finished;
+    unsigned warn;
+    const char *unknown_attr;
+    const char *fanout_attr;
+} cand;
+
+/* What one entity knows of a pattern, computed once per pattern and entity. */
+#define PI_MAX 64
+typedef struct pinfo {
+    bool knows[PI_MAX]; /* K->v[i] is an attribute the entity knows */
+    bool range_known;
+    double filter_sel;  /* product of the selectivities of the `filter:` attributes it knows */
+    size_t nfilter;
+    bool filter_unknown;
+} pinfo;
+
+/* What a read of one entity (or a find before a write) comes to: its plan and totals. */
+typedef struct readout {
+    kp_plan plan;
+    double requests, rcu, items, result, latency;
+    bool filter, app_sort, limit_pushed, scan;
+} readout;
+
+/* The best single query serving every entity of a screen on one index, when there is one. */
+typedef struct screenplan {
+    size_t k;           /* the index: c->ix[k] */
+    char *prefix;       /* the entities' common sort-key prefix (in the arena); "" none */
+    const entry *first; /* the first entity on the index */
+    const entry *coll;  /* the first other entity the query reads (mixed) */
+    bool mixed;
+    double rcu, items, latency, result;
+} screenplan;
+
+/* ---- texts and steps (resolve_render.c) ------------------------------------------------------ */
+
+/* The pattern's warnings; the texts live in the analysis' arena (c->ar). */
+typedef struct wlist {
+    char **v;
+    size_t n, cap;
+    const rctx *c;
+} wlist;
+
+/* WARN(w, piece, piece, ...): rs_warn_cat with its closing NULL. */
+#define WARN(w, ...) rs_warn_cat((w), __VA_ARGS__, (const char *)NULL)
+
+/* A step's key values while they are made: a few, so they start in the struct. */
+#define KV_INL 8
+typedef struct kvlist {
+    kp_keyval *v; /* NULL until the first value; then inl or the heap */
+    size_t n, cap;
+    kp_keyval inl[KV_INL];
+} kvlist;
+
+/* The key names rs_kv_add_key adds, c->keynames[KV_PK..KV_SK2]. */
+enum { KV_PK, KV_SK, KV_SK1, KV_SK2 };
+
+/* The steps of the pattern being resolved (scratch kept in rctx). */
+typedef struct steplist steplist;
+
+/* ---- small helpers: templates, marks, names -------------------------------------------------- */
+
+static inline bool rs_starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+static inline const char *rs_lead_lit(const keyview *v)
+{
+    return (v->n > 0 && v->parts[0].kind == TPL_LIT) ? v->parts[0].text : "";
+}
+
+static inline bool rs_is_const(const keyview *v) { return v->n == 0 || (v->n == 1 && v->parts[0].kind == TPL_LIT); }
+
+static inline bool rs_is_asked(const rctx *c, size_t epos) { return c->mark[epos] == c->stamp; }
+
+/* The design's attribute / entity of that name (the first of a name), NULL when none;
+ * *pos (may be NULL) gets the entity's position. Inline, as the next: the resolver asks
+ * thousands of times per run. */
+static inline const kp_attr *rs_attr_of(const rctx *c, const char *name)
+{
+    size_t i;
+    return namemap_get(&c->attrs, name, &i) ? &c->d->attrs[i] : NULL;
+}
+
+static inline const kp_entity *rs_entity_of(const rctx *c, const char *name, size_t *pos)
+{
+    size_t i;
+    if (!namemap_get(&c->ents, name, &i))
+        return NULL;
+    if (pos)
+        *pos = i;
+    return &c->d->entities[i];
+}
+
+/* The known entry of that name, or NULL. */
+static inline const known *rs_kset_find(const kset *k, const char *name)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (strcmp(k->v[i].name, name) == 0)
+            return &k->v[i];
+    return NULL;
+}
+
+/* ---- resolve_index.c: the per-analysis context ----------------------------------------------- */
+
+
+/* *v = entity e's template for key attribute `attr`, or attr itself as a placeholder (v must
+ * stay where it is: it may point into itself). */
+void rs_keyview_set(keyview *v, const kp_entity *e, const char *attr);
+/* The template as written ("{attr}" for a plain attribute); caller frees. */
+char *rs_keyview_src(const keyview *v);
+
+/* Can two templates produce the same value? Compared by their literal structure: leading
+ * literals prefix-compatible, trailing literals suffix-compatible; constants exactly. */
+bool rs_shape_compat(const keyview *a, const keyview *b);
+
+/* Groups whose partition template can produce the same value as group g's (g included), in
+ * group order. Two templates can only meet when one leading literal is a prefix of the other
+ * (shape_compat), so only those groups are tested: the ones without a leading literal, the ones
+ * whose literal is a prefix of g's (looked up by length) and the ones g's literal prefixes (one
+ * run of the sorted order). */
+const size_t *rs_colliding_groups(ixinfo *xi, size_t g, size_t *n);
+
+/* Fills c for design d: names, the indexes' entries and groups, the tables' totals (the
+ * capacity figures from memo cap). Release with rs_ctx_free. */
+void rs_ctx_init(rctx *c, const kp_design *d, capacity_memo *cap);
+void rs_ctx_free(rctx *c);
+
+/* entity_knows() through the (name, entity) set. */
+bool rs_knows(rctx *c, const kp_entity *e, const char *name);
+
+/* ---- resolve_plan.c: what the caller knows, candidates, plans -------------------------------- */
+
+/* Adds name (value: a fixed value or NULL; attr: its declaration or NULL) unless known already. */
+void rs_kset_add(kset *k, const char *name, const char *value, const kp_attr *attr);
+void rs_kset_free(kset *k);
+/* Adds what pattern p's `by` says. */
+void rs_known_from_by(const rctx *c, const kp_pattern *p, kset *K);
+
+/* Best candidate over every index holding entity epos (asked: the entities the pattern asks
+ * for; screen: a screen's entity, without order, range or limit). false when no index serves it
+ * (*strong_refused: only consistency forbade one). */
+bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos,
+                        const size_t *asked, size_t nasked, bool screen, cand *best,
+                        bool *strong_refused);
+
+/* The best single query serving the n entities epos of a screen on one index; false when no
+ * index serves them all. */
+bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n,
+                    screenplan *sp);
+
+/* ---- resolve_capacity.c: estimates ----------------------------------------------------------- */
+
+/* Share of items having a given value of attribute a (fixed value or any one value); NAN unknown
+ * (a NULL: not declared). */
+double rs_selectivity_of(const kp_attr *a, const char *value);
+
+/* The same by attribute name. */
+double rs_selectivity(const rctx *c, const char *name, const char *value);
+
+
+/* Latency (ms) of a Query reading `bytes` per request, `fanout` requests in parallel. */
+double rs_query_latency(double bytes, double fanout);
+
+
+/* Completes a candidate: the other entities a mixed collection reads (when `colliders`), items,
+ * bytes, units, latency and quality. Without colliders the figures are a lower bound. */
+void rs_cand_finish(rctx *c, const kp_pattern *p, cand *out, bool colliders);
+
+/* The per-second figures of r from its per-call ones and p's rates; whether the latency target
+ * holds. */
+void rs_set_totals(kp_pattern_result *r, const kp_pattern *p);
+
+/* Write units of one item of entity epos written by pattern p: *table on the table (its LSIs
+ * included), *gsis on the GSIs (capacity_entity_write over the precomputed shares and entry
+ * sizes). */
+void rs_write_units(const rctx *c, const kp_pattern *p, size_t epos, double *table, double *gsis);
+
+/* ---- resolve_render.c: texts and steps (in the arena) ---------------------------------------- */
+
+/* Adds a warning (heap text, freed here) unless the same text is there already. */
+void rs_warn_add(wlist *w, char *msg);
+
+/* Adds the concatenation of the pieces (up to a NULL) as a warning: the warnings of the live
+ * pane are built without printf, which costs more than the resolution of a pattern. */
+void rs_warn_cat(wlist *w, ...);
+
+/* parts[0..end) as a value template; fixed values substituted (formatted); literal text with
+ * its braces doubled, an unknown placeholder as {name} or {name:format}. The same text as
+ * render_parts_long, built in a stack buffer (a key value is short); longer texts go there. */
+char *rs_render_parts(const rctx *c, const keyview *v, size_t end, const kset *K);
+
+/* render_parts' work: the text, in the arena. */
+char *rs_render_parts_text(const rctx *c, const keyview *v, size_t end, const kset *K);
+
+/* Appends key name KV_PK..KV_SK2 = value (in the arena): the names are in the arena once per
+ * analysis (c->keynames) and shared by the values (read only, released with the arena). */
+void rs_kv_add_key(const rctx *c, kvlist *l, int which, char *value);
+
+/* Moves the values into the arena as the step's values. */
+void rs_kv_finish(const rctx *c, kvlist *l, kp_step *st);
+
+/* Appends a step with its defaults (no operation, base table, forward, no limit, count 1). */
+kp_step *rs_step_new(steplist *s);
+
+/* The warnings candidate cd earns (filter_what: what its FilterExpression filters on). */
+void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist *w,
+                      const char *filter_what);
+
+/* Appends the step of candidate cd; returns it. Filter description in *what. */
+kp_step *rs_cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *K,
+                      steplist *sl, sbuf *what);
+
+/* Appends the step of a Scan of the whole table for entity e (NULL: the pattern names none),
+ * its filter on what the caller knows; the Scan's read units and latency in *rcu_call, *lat. */
+void rs_scan_step(const rctx *c, const kp_pattern *p, const kset *K, const kp_entity *e,
+                  steplist *sl, double *rcu_call, double *lat);
+
+/* The step of a screen's single query. */
+void rs_screen_step(const rctx *c, const kp_pattern *p, const kset *K, const screenplan *sp, steplist *sl,
+                    wlist *w);
+
+#endif

@@ -1,0 +1,455 @@
+/* resolve_plan.c - the resolver's planning: the best way to read an entity.
+ *
+ * What the caller knows (a pattern's `by`, a join's keys); each index that holds the entity is
+ * a candidate (eval_entity: the key condition it allows, fan-out, filters, order, range, items
+ * matched); candidates are ranked on a lower bound first, and the mixed-collection sums are
+ * computed only for the ones that can still win. A screen of several entities first looks for one
+ * query serving them all (plan_screen).
+ *
+ * Plan choice: fewer requests; then the key that serves order, range and conditions
+ * (no app sort, no filter); then fewer read units per call; then the base table. */
+#include "resolve_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rs_kset_add(kset *k, const char *name, const char *value, const kp_attr *attr)
+{
+    if (!name)
+        return;
+    for (size_t i = 0; i < k->n; i++)
+        if (strcmp(k->v[i].name, name) == 0)
+            return;
+    VEC_GROW_INL(k->v, k->n, k->cap, k->inl);
+    k->v[k->n++] = (known){name, value, attr};
+}
+
+void rs_kset_free(kset *k)
+{
+    if (k->v != k->inl)
+        free(k->v);
+    k->v = NULL;
+    k->n = k->cap = 0;
+}
+
+/* Fan-out width of an unbound partition placeholder: shard count or enum values; 0 = none. */
+static double fanout_of(const rctx *c, const char *name)
+{
+    const kp_attr *a = rs_attr_of(c, name);
+    if (!a)
+        return 0;
+    if (a->type == KP_ATTR_SHARD && a->shard_count > 0)
+        return a->shard_count;
+    if (a->type == KP_ATTR_ENUM && a->nvalues > 0)
+        return (double)a->nvalues;
+    return 0;
+}
+
+/* Does a fixed value satisfy a sparse condition? */
+static bool cond_holds(const kp_sparse *s, const char *value)
+{
+    bool in = false;
+    for (size_t i = 0; i < s->nvalues; i++)
+        if (s->values[i].s && strcmp(s->values[i].s, value) == 0)
+            in = true;
+    return s->op == KP_COND_NE ? !in : in;
+}
+
+static bool cand_better(const cand *a, const cand *b)
+{
+    if (a->fanout != b->fanout)
+        return a->fanout < b->fanout;
+    if (a->quality != b->quality)
+        return a->quality < b->quality;
+    double ra = a->rcu * a->fanout, rb = b->rcu * b->fanout;
+    if (fabs(ra - rb) > 1e-9)
+        return ra < rb;
+    return a->xi->index < b->xi->index;
+}
+
+/* Marks the entities a pattern asks for, by position (mixed collections of those need no filter). */
+static void mark_asked(rctx *c, const size_t *asked, size_t nasked)
+{
+    c->stamp++;
+    c->nasked = nasked;
+    for (size_t i = 0; i < nasked; i++)
+        c->mark[asked[i]] = c->stamp;
+}
+
+static void pinfo_init(rctx *c, const kp_pattern *p, const kset *K, const kp_entity *e, pinfo *pi)
+{
+    memset(pi, 0, sizeof *pi);
+    for (size_t i = 0; i < K->n && i < PI_MAX; i++)
+        pi->knows[i] = rs_knows(c, e, K->v[i].name);
+    pi->range_known = p->range.s && rs_knows(c, e, p->range.s);
+    pi->filter_sel = 1;
+    for (size_t i = 0; i < p->nfilter; i++) {
+        if (!p->filter[i].s || !rs_knows(c, e, p->filter[i].s))
+            continue;
+        double s = rs_selectivity(c, p->filter[i].s, NULL);
+        if (isnan(s)) {
+            s = UNKNOWN_SELECTIVITY;
+            pi->filter_unknown = true;
+        }
+        pi->filter_sel *= s;
+        pi->nfilter++;
+    }
+}
+
+static bool pi_knows(const pinfo *pi, const kset *K, const kp_entity *e, size_t i)
+{
+    return i < PI_MAX ? pi->knows[i] : entity_knows(e, K->v[i].name);
+}
+
+/* Evaluates entity entry `en` on index `xi` for pattern p with known set K (pi: what the
+ * entity knows of it; the asked entities are marked, see mark_asked). false when the index
+ * cannot serve it; *strong_refused set when only consistency forbade it. */
+static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi, const entry *en,
+                        const pinfo *pi, bool screen, cand *out, bool *strong_refused)
+{
+    memset(out, 0, sizeof *out);
+    out->xi = xi;
+    out->en = en;
+    out->fanout = 1;
+    const kp_entity *e = en->e;
+
+    /* sparse membership: the index must hold every item the pattern asks for */
+    double share_adj = en->share;
+    bool sparse_fixed_used[2] = {false, false};
+    const char *sparse_fixed_attr[2] = {NULL, NULL};
+    if (xi->index >= 0) {
+        const char *ks[2] = {xi->pk, xi->sk};
+        share_adj = 1;
+        for (int i = 0; i < 2; i++) {
+            const kp_sparse *s = ks[i] ? entity_sparse(e, ks[i]) : NULL;
+            if (!s || (i == 1 && xi->sk && xi->pk && strcmp(xi->sk, xi->pk) == 0))
+                continue;
+            if (s->kind == KP_SPARSE_COND) {
+                const known *k = s->cond_attr.s ? rs_kset_find(K, s->cond_attr.s) : NULL;
+                if (!k || !k->value || !cond_holds(s, k->value))
+                    return false;
+                sparse_fixed_used[i] = true;
+                sparse_fixed_attr[i] = s->cond_attr.s;
+            } else {
+                bool bound = i == 0;
+                if (!bound) {
+                    keyview v;
+                    rs_keyview_set(&v, e, ks[i]);
+                    bound = true;
+                    for (size_t j = 0; j < v.n; j++)
+                        if (v.parts[j].kind == TPL_ATTR && !rs_kset_find(K, v.parts[j].text))
+                            bound = false;
+                }
+                if (!bound)
+                    return false;
+                share_adj *= isnan(s->share) ? 1 : s->share;
+            }
+        }
+    }
+    if (xi->gsi && p->consistency != KP_EVENTUAL) {
+        *strong_refused = true;
+        return false;
+    }
+
+    /* bound attributes (unique names) and their selectivity */
+    const char *bound[32];
+    size_t nbound = 0;
+    bool unknown = false;
+    double sel = 1;
+#define BIND(nm)                                                                                \
+    do {                                                                                        \
+        bool dup_ = false;                                                                      \
+        for (size_t b_ = 0; b_ < nbound; b_++)                                                  \
+            if (strcmp(bound[b_], (nm)) == 0)                                                   \
+                dup_ = true;                                                                    \
+        if (!dup_ && nbound < 32) {                                                             \
+            bound[nbound++] = (nm);                                                             \
+            const known *k_ = rs_kset_find(K, (nm));                                               \
+            double s_ = k_ ? rs_selectivity_of(k_->attr, k_->value) : rs_selectivity(c, (nm), NULL);  \
+            if (isnan(s_)) {                                                                    \
+                unknown = true;                                                                 \
+                if (!out->unknown_attr)                                                         \
+                    out->unknown_attr = (nm);                                                   \
+            } else                                                                              \
+                sel *= s_;                                                                      \
+        }                                                                                       \
+    } while (0)
+
+    /* 1. partition */
+    for (size_t i = 0; i < en->pk.n; i++) {
+        const tpl_part *pt = &en->pk.parts[i];
+        if (pt->kind != TPL_ATTR)
+            continue;
+        if (rs_kset_find(K, pt->text)) {
+            BIND(pt->text);
+            continue;
+        }
+        double f = fanout_of(c, pt->text);
+        if (f <= 0)
+            return false;
+        out->fanout *= f;
+        if (!out->fanout_attr)
+            out->fanout_attr = pt->text;
+    }
+    if (rs_is_const(&en->pk))
+        out->warn |= W_CONST_PK;
+
+    /* 2. sort key walk */
+    if (!xi->sk) {
+        out->kind = SKC_EXACT;
+    } else {
+        size_t i = 0;
+        for (; i < en->sk.n; i++) {
+            const tpl_part *pt = &en->sk.parts[i];
+            if (pt->kind == TPL_LIT)
+                continue;
+            if (!rs_kset_find(K, pt->text))
+                break;
+        }
+        out->sk_end = i;
+        if (i == en->sk.n)
+            out->kind = SKC_EXACT;
+        else {
+            out->next = en->sk.parts[i].text;
+            if (p->range.s && strcmp(out->next, p->range.s) == 0)
+                out->kind = SKC_BETWEEN;
+            else
+                out->kind = i > 0 ? SKC_BEGINS : SKC_NONE;
+        }
+        for (size_t j = 0; j < out->sk_end; j++)
+            if (en->sk.parts[j].kind == TPL_ATTR)
+                BIND(en->sk.parts[j].text);
+    }
+    for (int i = 0; i < 2; i++)
+        if (sparse_fixed_used[i])
+            BIND(sparse_fixed_attr[i]);
+    size_t nkey_bound = nbound;
+
+    /* attributes of K the entity knows but the key does not use: filter */
+    double fsel = 1;
+    const char *filters[32];
+    size_t nfilters = 0;
+    size_t known_to_entity = 0;
+    for (size_t i = 0; i < K->n; i++) {
+        if (!pi_knows(pi, K, e, i))
+            continue;
+        known_to_entity++;
+        bool used = false;
+        for (size_t b = 0; b < nkey_bound; b++)
+            if (strcmp(bound[b], K->v[i].name) == 0)
+                used = true;
+        if (used)
+            continue;
+        if (nfilters < 32)
+            filters[nfilters++] = K->v[i].name;
+        double s = rs_selectivity_of(K->v[i].attr, K->v[i].value);
+        if (isnan(s)) {
+            s = UNKNOWN_SELECTIVITY;
+            out->warn |= W_UNKNOWN_SEL;
+        }
+        fsel *= s;
+    }
+    if (known_to_entity > 0 && nkey_bound == 0)
+        return false; /* the key uses nothing the caller knows: this is a scan */
+    (void)filters;
+
+    out->get = xi->index < 0 && out->kind == SKC_EXACT; /* GetItem (one per fan-out value) */
+
+    /* order, range, limit */
+    bool order_asked = p->order.s && !screen;
+    bool order_served = !order_asked || out->get ||
+                        (out->next && strcmp(out->next, p->order.s) == 0);
+    out->app_sort = !order_served;
+    out->range_unserved = p->range.s && !screen && out->kind != SKC_BETWEEN && pi->range_known;
+    if (out->range_unserved)
+        fsel *= UNKNOWN_SELECTIVITY;
+    fsel *= pi->filter_sel;
+    nfilters += pi->nfilter;
+    if (pi->filter_unknown)
+        out->warn |= W_UNKNOWN_SEL;
+    bool has_limit = !isnan(p->limit) && p->limit > 0 && !screen;
+    out->limit_pushed = has_limit && order_served && !out->get;
+
+    /* items */
+    double count = isnan(e->count) ? 0 : e->count;
+    if (out->get) {
+        out->matched = out->fanout;
+    } else if (unknown) {
+        out->matched = out->kind == SKC_EXACT ? 1 : DEFAULT_COLLECTION;
+        if (out->matched > count * share_adj)
+            out->matched = count * share_adj;
+        out->warn |= W_UNKNOWN_DIST;
+    } else {
+        out->matched = count * share_adj * sel;
+    }
+    double per_req = out->matched / out->fanout;
+    double amp = fsel > 0 ? 1.0 / fsel : 1.0;
+    double mine;
+    if (out->get)
+        mine = 1;
+    else if (out->limit_pushed) {
+        mine = p->limit * amp;
+        if (mine > per_req)
+            mine = per_req;
+    } else
+        mine = per_req;
+    if (!isnan(p->items) && p->kind == KP_READ)
+        mine = p->items / out->fanout;
+
+    out->mine = mine;
+    out->per_req = per_req;
+    out->fsel = fsel;
+    out->has_limit = has_limit;
+    out->has_filters = nfilters > 0;
+    return true;
+#undef BIND
+}
+
+bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos,
+                        const size_t *asked, size_t nasked, bool screen, cand *best,
+                        bool *strong_refused)
+{
+    pinfo pi;
+    pinfo_init(c, p, K, &c->d->entities[epos], &pi);
+    mark_asked(c, asked, nasked);
+    /* every index's candidate with a lower bound (no mixed collection) ... */
+    cand *cs = c->cands;
+    size_t n = 0;
+    for (size_t k = 0; k < c->nix; k++) {
+        const entry *en = c->on[epos * c->nix + k];
+        if (!en)
+            continue;
+        if (!eval_entity(c, p, K, &c->ix[k], en, &pi, screen, &cs[n], strong_refused))
+            continue;
+        rs_cand_finish(c, p, &cs[n], false);
+        n++;
+    }
+    if (n == 0)
+        return false;
+    /* ... then, best bound first, the real figures until no bound can beat the best */
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && cand_better(&cs[j], &cs[j - 1]); j--) {
+            cand t = cs[j];
+            cs[j] = cs[j - 1];
+            cs[j - 1] = t;
+        }
+    bool found = false;
+    for (size_t i = 0; i < n; i++) {
+        if (found && !cand_better(&cs[i], best))
+            break; /* mixed collections only make a candidate worse */
+        rs_cand_finish(c, p, &cs[i], true);
+        if (!found || cand_better(&cs[i], best)) {
+            *best = cs[i];
+            found = true;
+        }
+    }
+    return true;
+}
+
+void rs_known_from_by(const rctx *c, const kp_pattern *p, kset *K)
+{
+    for (size_t i = 0; i < p->nby; i++)
+        rs_kset_add(K, p->by[i].attr.s, p->by[i].value, rs_attr_of(c, p->by[i].attr.s));
+}
+
+bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n,
+                    screenplan *sp)
+{
+    memset(sp, 0, sizeof *sp);
+    size_t npis = n < 64 ? n : 64;
+    pinfo *pis = xmalloc(npis * sizeof *pis);
+    for (size_t i = 0; i < npis; i++)
+        pinfo_init(c, p, K, &c->d->entities[epos[i]], &pis[i]);
+    mark_asked(c, epos, n);
+    for (size_t k = 0; k < c->nix; k++) {
+        ixinfo *xi = &c->ix[k];
+        const entry *first = c->on[epos[0] * c->nix + k];
+        if (!first)
+            continue;
+        bool ok = true;
+        double items = 0, bytes = 0, result = 0;
+        char *prefix = NULL;
+        bool all_same = true;
+        cand cds[64];
+        size_t m = n < 64 ? n : 64;
+        for (size_t i = 0; i < m && ok; i++) {
+            const entry *en = c->on[epos[i] * c->nix + k];
+            bool sr = false;
+            if (!en || !eval_entity(c, p, K, xi, en, &pis[i], true, &cds[i], &sr) ||
+                cds[i].fanout > 1)
+                ok = false;
+            else if (i > 0 && en->group != first->group && !rs_shape_compat(&en->pk, &first->pk))
+                ok = false;
+            else
+                rs_cand_finish(c, p, &cds[i], false);
+        }
+        if (!ok)
+            continue;
+        /* common sort-key prefix: the literal prefixes' longest common start, cut after '#' */
+        for (size_t i = 0; i < m; i++) {
+            const entry *en = cds[i].en;
+            /* a fresh copy (not render_parts' shared one): cut below */
+            size_t end = cds[i].kind == SKC_EXACT ? en->sk.n : cds[i].sk_end;
+            char *pf = en->has_sk ? rs_render_parts_text(c, &en->sk, end, K) : arena_strdup(c->ar, "");
+            char *brace = strchr(pf, '{');
+            if (brace)
+                *brace = '\0';
+            if (!prefix)
+                prefix = pf;
+            else {
+                if (strcmp(prefix, pf) != 0)
+                    all_same = false;
+                size_t l = 0;
+                while (prefix[l] && prefix[l] == pf[l])
+                    l++;
+                prefix[l] = '\0';
+            }
+        }
+        if (!all_same || m > 1) {
+            char *hash = strrchr(prefix, '#');
+            if (hash)
+                hash[1] = '\0';
+            else
+                prefix[0] = '\0';
+        }
+        /* items: each entity's collection, plus colliders not asked for */
+        for (size_t i = 0; i < m; i++) {
+            double mine = !isnan(p->items) ? p->items / (double)m : cds[i].matched;
+            if (isnan(p->items) && cds[i].get)
+                mine = 1;
+            items += mine;
+            bytes += mine * cds[i].en->proj;
+            result += mine;
+        }
+        bool mixed = false;
+        const entry *coll = NULL;
+        size_t ng;
+        const size_t *gs = rs_colliding_groups(xi, first->group, &ng);
+        for (size_t gi = 0; gi < ng; gi++)
+            for (size_t mm = xi->gstart[gs[gi]]; mm < xi->gstart[gs[gi] + 1]; mm++) {
+                const entry *oe = &xi->entries[xi->gmembers[mm]];
+                if (rs_is_asked(c, oe->epos))
+                    continue;
+                if (prefix[0] && oe->has_sk && !rs_starts_with(rs_lead_lit(&oe->sk), prefix) &&
+                    !(!rs_is_const(&oe->sk) && rs_starts_with(prefix, rs_lead_lit(&oe->sk))))
+                    continue;
+                double oc = oe->coll;
+                if (oc <= 0)
+                    continue;
+                mixed = true;
+                if (!coll)
+                    coll = oe;
+                items += oc;
+                bytes += oc * oe->proj;
+            }
+        double rcu = capacity_query_rcu(1, bytes, p->consistency);
+        double lat = rs_query_latency(bytes, 1);
+        bool better = !sp->prefix || (mixed ? 1 : 0) < (sp->mixed ? 1 : 0) ||
+                      ((mixed == sp->mixed) && rcu < sp->rcu - 1e-9);
+        if (better)
+            *sp = (screenplan){k, prefix, first, coll, mixed, rcu, items, lat, result};
+    }
+    free(pis);
+    return sp->prefix != NULL;
+}
