@@ -144,24 +144,26 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         snprintf(lat, sizeof lat, "%s", l.s);
         sbuf_free(&l);
         const char *kc = pr->key_condition ? pr->key_condition : "";
-        char *kct = xstrdup(two ? "" : kc);
-        size_t fit = disp_fit(kct, kcw > 0 ? kcw - 1 : 0, NULL);
-        kct[fit] = '\0';
-        int pad = kcw - disp_width(kct);
+        sbuf kct; /* the key condition's column, its last column blank */
+        sbuf_init(&kct);
+        sbuf_add(&kct, "");
+        disp_cell(&kct, two ? "" : kc, kcw > 0 ? kcw - 1 : 0, 0);
+        if (kcw > 0)
+            sbuf_addc(&kct, ' ');
         changed = changed || narration_marked(v->step, "pattern", id);
         ui_role base = is_sel ? UI_ROLE_CURSOR_ROW : changed ? UI_ROLE_CHANGED : UI_ROLE_NORMAL;
         char *idt = xstrdup(id);
         idt[disp_fit(idt, 2, NULL)] = '\0';
         if (y < nhit)
             hit[y] = pattern_row(d, id);
-        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%*s%9s%8s %-9s", idt, "", pr->index_name ? pr->index_name : "",
-                  kct, pad > 0 ? pad : 0, "", rc, rs, lat);
+        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-9s", idt, "", pr->index_name ? pr->index_name : "",
+                  kct.s, rc, rs, lat);
         /* the plan word in its colour, the latency in red when over target */
         draw_put(y, x + 3, 9, plan, is_sel ? UI_ROLE_CURSOR_ROW : changed ? UI_ROLE_CHANGED : pane_plan_role(pr->plan));
         if (!pr->latency_ok && !is_sel)
             draw_put(y, x + pw - 9, 9, lat, UI_ROLE_BAD);
         free(idt);
-        free(kct);
+        sbuf_free(&kct);
         y++;
         if (two && y < ymax) {
             if (y < nhit)

@@ -103,18 +103,18 @@ static void cost_build(const screen_env *e)
         const kp_partition_result *p = &a->partitions[i];
         char dn[HUMANFMT_SIZE];
         humanfmt(dn, sizeof dn, p->distinct, HF_NUM_SCREEN);
-        char *tp = xstrdup(p->template_src ? p->template_src : "");
-        size_t fit = disp_fit(tp, 24, NULL);
-        tp[fit] = 0;
-        int pad = 24 - disp_width(tp);
-        char *shards = p->hot && p->suggest_shards > 0 ? xasprintf("HOT: shard x%d", p->suggest_shards)
-                                                        : xstrdup(p->hot ? "HOT" : "");
+        sbuf l;
+        sbuf_init(&l);
+        sbuf_printf(&l, "%-8s ", p->index_name ? p->index_name : "");
+        disp_cell(&l, p->template_src, 24, 0);
+        sbuf_printf(&l, " %10s %5.1f%% %6.1f%% %6.1f%%  ", dn, p->hot_share * 100, p->read_util * 100,
+                    p->write_util * 100);
+        if (p->hot && p->suggest_shards > 0)
+            sbuf_printf(&l, "HOT: shard x%d", p->suggest_shards);
+        else if (p->hot)
+            sbuf_add(&l, "HOT");
         add_line(st, p->hot ? UI_ROLE_BAD : p->read_util >= 0.5 || p->write_util >= 0.5 ? UI_ROLE_WARN : UI_ROLE_NORMAL,
-                 xasprintf("%-8s %s%*s %10s %5.1f%% %6.1f%% %6.1f%%  %s", p->index_name ? p->index_name : "", tp,
-                           pad > 0 ? pad : 0, "", dn, p->hot_share * 100, p->read_util * 100, p->write_util * 100,
-                           shards));
-        free(shards);
-        free(tp);
+                 sbuf_steal(&l));
     }
     add_line(st, UI_ROLE_NORMAL, xstrdup(""));
     add_line(st, UI_ROLE_TITLE,
