@@ -148,15 +148,6 @@ static uint64_t rng_next(uint64_t *s)
 
 static double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) / 9007199254740992.0; }
 
-/* FNV-1a of a name: seeds each entity's generator. */
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; s && *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 /* ---- attribute values -------------------------------------------------------------------- */
 
 static bool is_numeric_type(const kp_attr *a) { return a && (a->type == KP_ATTR_NUMBER || a->type == KP_ATTR_SHARD); }
@@ -566,7 +557,7 @@ void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned se
     const kp_keytpl *sk = d->table.sk.s ? entity_key(e, d->table.sk.s) : NULL;
     bool sorted = d->table.sk.s && (!sk || !tpl_is_constant(&sk->tpl));
     gen g = {.d = d, .e = e, .n = n, .group = sorted ? 4 : 1,
-             .rng = ((uint64_t)seed << 32) ^ hash_str(e->name)};
+             .rng = ((uint64_t)seed << 32) ^ util_hash_str(UTIL_HASH_SEED, e->name ? e->name : "")};
     const char **names;
     size_t nnames;
     known_attrs(e, &names, &nnames);
