@@ -220,6 +220,10 @@ typedef struct kp_loc {
     int line, col;
 } kp_loc;
 
+/* The place of byte `off` of text[0..len): lines and columns counted from 1, a column being a
+ * UTF-8 character (a continuation byte does not count). Never fails. */
+kp_loc util_loc_of(const char *text, size_t len, size_t off);
+
 typedef enum kp_severity { KP_SEV_ERROR, KP_SEV_WARNING, KP_SEV_NOTE } kp_severity;
 
 typedef struct kp_diag {

@@ -553,14 +553,7 @@ bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diag
     *nout = 0;
     size_t bad;
     if (!util_utf8_valid(text, len, &bad)) {
-        kp_loc loc = {1, 1};
-        for (size_t i = 0; i < bad; i++) {
-            if (text[i] == '\n') {
-                loc.line++;
-                loc.col = 1;
-            } else if (((unsigned char)text[i] & 0xC0) != 0x80)
-                loc.col++;
-        }
+        kp_loc loc = util_loc_of(text, len, bad);
         diags_add(diags, KP_ENCODING, loc, "invalid UTF-8 (byte 0x%02X); expected UTF-8 text (save the "
                   "spreadsheet as CSV UTF-8)", (unsigned char)text[bad]);
         return false;
