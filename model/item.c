@@ -89,8 +89,7 @@ bool item_del(kp_item *it, const char *name)
         return false;
     free(it->v[i].name);
     free(it->v[i].v.text);
-    memmove(&it->v[i], &it->v[i + 1], (it->n - (size_t)i - 1) * sizeof *it->v);
-    it->n--;
+    VEC_DEL(it->v, it->n, (size_t)i);
     return true;
 }
 

@@ -51,6 +51,13 @@ char *xvasprintf(const char *fmt, va_list ap);
         }                                                                           \
     } while (0)
 
+/* Removes v[i] from the n elements of v, closing the gap (what v[i] owns is not freed). */
+#define VEC_DEL(v, n, i)                                                            \
+    do {                                                                            \
+        memmove(&(v)[i], &(v)[(i) + 1], ((n) - (i) - 1) * sizeof(*(v)));           \
+        (n)--;                                                                      \
+    } while (0)
+
 /* VEC_GROW for an array that starts in an array of the caller, inl (a struct member: a few
  * elements need no malloc): v is NULL or inl until it outgrows inl, then on the heap (free v
  * only when v != inl). */

@@ -143,6 +143,22 @@ static void test_sbuf_to_arena(void **state)
     arena_free(a);
 }
 
+static void test_vec_del(void **state)
+{
+    (void)state;
+    int v[] = {1, 2, 3, 4};
+    size_t n = 4;
+    VEC_DEL(v, n, 1);
+    assert_int_equal(n, 3);
+    assert_int_equal(v[0], 1);
+    assert_int_equal(v[1], 3);
+    assert_int_equal(v[2], 4);
+    VEC_DEL(v, n, 2); /* the last */
+    VEC_DEL(v, n, 0); /* the first */
+    assert_int_equal(n, 1);
+    assert_int_equal(v[0], 3);
+}
+
 static void test_loc_of(void **state)
 {
     (void)state;
@@ -170,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_sbuf_heap),
         cmocka_unit_test(test_sbuf_in_buffer),
         cmocka_unit_test(test_sbuf_to_arena),
+        cmocka_unit_test(test_vec_del),
         cmocka_unit_test(test_loc_of),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
