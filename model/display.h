@@ -6,7 +6,6 @@
 
 #include "util.h"
 
-#include <stdbool.h>
 #include <stddef.h>
 
 /* Columns the UTF-8 string takes on screen (invalid bytes count as one column each). */
