@@ -77,31 +77,18 @@ int cmd_heat(int argc, char **argv)
             return 2;
         }
     }
-    const char *name = !path || strcmp(path, "-") == 0 ? "<stdin>" : path;
-    char *text = NULL;
+    bool from_stdin = !path || strcmp(path, "-") == 0;
+    const char *name = from_stdin ? "<stdin>" : path;
     size_t len = 0;
-    if (!path || strcmp(path, "-") == 0) {
-        sbuf b;
-        sbuf_init(&b);
-        char chunk[65536];
-        size_t got;
-        while ((got = fread(chunk, 1, sizeof chunk, stdin)) > 0)
-            sbuf_addn(&b, chunk, got);
-        if (ferror(stdin)) {
+    char *err = NULL;
+    char *text = fileio_read(from_stdin ? "-" : path, &len, &err);
+    if (!text) {
+        if (from_stdin)
             fprintf(stderr, "keyplan heat: cannot read standard input\n");
-            sbuf_free(&b);
-            return 2;
-        }
-        len = b.len;
-        text = b.s ? sbuf_steal(&b) : xstrdup("");
-    } else {
-        char *err = NULL;
-        text = fileio_read(path, &len, &err);
-        if (!text) {
+        else
             fprintf(stderr, "keyplan heat: %s: %s\n", path, err ? err : "cannot read");
-            free(err);
-            return 2;
-        }
+        free(err);
+        return 2;
     }
 
     /* display widths of UTF-8 keys (DIRECCIÓN#casa) whatever the caller's locale */
@@ -110,7 +97,6 @@ int cmd_heat(int argc, char **argv)
     accesslog h;
     accesslog_init(&h);
     size_t lineno = 0;
-    char *err = NULL;
     bool ok = heatlog_read(&h, text, len, pk, &lineno, &err);
     free(text);
     if (!ok) {

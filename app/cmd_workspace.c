@@ -3,6 +3,7 @@
 #include "source.h"
 #include "diff.h"
 #include "design_io.h"
+#include "humanfmt.h"
 
 #include <errno.h>
 #include <math.h>
@@ -25,14 +26,11 @@ static int report(kp_status st, char *err)
     return 2;
 }
 
+/* An observed or derived figure as the workspace commands print it. */
 static void print_num(FILE *out, double v)
 {
-    if (isnan(v))
-        fputs("?", out);
-    else if (v == floor(v) && fabs(v) < 1e15)
-        fprintf(out, "%.0f", v);
-    else
-        fprintf(out, "%.4g", v);
+    char buf[HUMANFMT_SIZE];
+    fputs(humanfmt(buf, sizeof buf, v, HF_NUM_OBSERVED), out);
 }
 
 /* keyplan commit WORKSPACE DESIGN.yaml -m MSG [--author NAME] [--parent REV] */

@@ -12,7 +12,7 @@
 void accesslog_init(accesslog *h)
 {
     memset(h, 0, sizeof *h);
-    h->map = distrib_map_new(1024);
+    namemap_init(&h->map, 1024);
 }
 
 void accesslog_free(accesslog *h)
@@ -20,7 +20,7 @@ void accesslog_free(accesslog *h)
     for (size_t i = 0; i < h->n; i++)
         free(h->v[i].key);
     free(h->v);
-    distrib_map_free(h->map);
+    namemap_free(&h->map);
     memset(h, 0, sizeof *h);
 }
 
@@ -28,11 +28,11 @@ void accesslog_add(accesslog *h, const char *key, size_t keylen, double units, b
 {
     char *k = xstrndup(key, keylen);
     size_t i;
-    if (!distrib_map_get(h->map, k, 0, &i)) {
+    if (!namemap_get(&h->map, k, &i)) {
         VEC_GROW(h->v, h->n, h->cap);
         i = h->n++;
         h->v[i] = (accesslog_key){k, 0, 0, 0, 0};
-        distrib_map_put(h->map, h->v[i].key, 0, i);
+        namemap_put(&h->map, h->v[i].key, i);
     } else {
         free(k);
     }
@@ -167,10 +167,10 @@ void accesslog_sort(accesslog *h)
     if (h->n)
         qsort(h->v, h->n, sizeof *h->v, cmp_units);
     /* the map's positions are stale after sorting: rebuild it */
-    distrib_map_free(h->map);
-    h->map = distrib_map_new(h->n ? h->n : 1024);
+    namemap_free(&h->map);
+    namemap_init(&h->map, h->n ? h->n : 1024);
     for (size_t i = 0; i < h->n; i++)
-        distrib_map_put(h->map, h->v[i].key, 0, i);
+        namemap_put(&h->map, h->v[i].key, i);
 }
 
 bool accesslog_key_hot(const accesslog_key *k, double seconds)

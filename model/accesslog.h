@@ -12,7 +12,7 @@
 #ifndef KP_ACCESSLOG_H
 #define KP_ACCESSLOG_H
 
-#include "distrib.h"
+#include "namemap.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,7 +26,7 @@ typedef struct accesslog_key {
 typedef struct accesslog {
     accesslog_key *v; /* one per partition key, in order of first appearance until sorted */
     size_t n, cap;
-    distrib_map *map; /* key -> position in v */
+    namemap map; /* key -> position in v */
     double requests, units, read_units, write_units;
 } accesslog;
 

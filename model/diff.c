@@ -2,6 +2,7 @@
 #include "diff.h"
 
 #include "fields.h"
+#include "humanfmt.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -49,36 +50,17 @@ static bool n_eq(double a, double b)
     return fabs(a - b) <= 1e-9 * (m > 1 ? m : 1);
 }
 
-/* A number for people: 1,234 for big ones, 2 decimals for small ones. */
-static char *fmt_num(double v)
+/* A figure as the diff writes it (HF_NUM_DIFF), with its unit when it is given. Caller frees. */
+static char *num_text(double v, const char *unit)
 {
-    if (isnan(v))
-        return xstrdup("not given");
-    if (isinf(v))
-        return xstrdup(v > 0 ? "inf" : "-inf");
-    double a = fabs(v);
-    if (a >= 1000) {
-        char raw[64];
-        snprintf(raw, sizeof raw, "%.0f", a);
-        sbuf b;
-        sbuf_init(&b);
-        if (v < 0)
-            sbuf_addc(&b, '-');
-        size_t n = strlen(raw);
-        for (size_t i = 0; i < n; i++) {
-            if (i && (n - i) % 3 == 0)
-                sbuf_addc(&b, ',');
-            sbuf_addc(&b, raw[i]);
-        }
-        return sbuf_steal(&b);
+    sbuf b;
+    sbuf_init(&b);
+    humanfmt_add(&b, v, HF_NUM_DIFF);
+    if (unit && !isnan(v)) {
+        sbuf_addc(&b, ' ');
+        sbuf_add(&b, unit);
     }
-    if (a == floor(a))
-        return xasprintf("%.0f", v);
-    if (a >= 10)
-        return xasprintf("%.1f", v);
-    if (a >= 0.01)
-        return xasprintf("%.2f", v);
-    return xasprintf("%.3g", v);
+    return sbuf_steal(&b);
 }
 
 static void num_change(kp_diff *d, diff_section sec, const char *subject, const char *what, double before,
@@ -86,14 +68,10 @@ static void num_change(kp_diff *d, diff_section sec, const char *subject, const 
 {
     if (n_eq(before, after))
         return;
-    char *b = fmt_num(before), *a = fmt_num(after);
-    char *bs = unit && !isnan(before) ? xasprintf("%s %s", b, unit) : xstrdup(b);
-    char *as = unit && !isnan(after) ? xasprintf("%s %s", a, unit) : xstrdup(a);
+    char *bs = num_text(before, unit), *as = num_text(after, unit);
     diff_item *it = add(d, sec, DIFF_CHANGED, what, bs, as, "%s", subject);
     it->num_before = before;
     it->num_after = after;
-    free(b);
-    free(a);
     free(bs);
     free(as);
 }

@@ -1,4 +1,4 @@
-/* display.c - UTF-8 display widths. */
+/* display.c - UTF-8 display widths, cells and word wrapping. */
 #include "display.h"
 
 #include <stdlib.h>
@@ -47,4 +47,63 @@ size_t disp_fit(const char *s, int cols, int *used)
     if (used)
         *used = total;
     return off;
+}
+
+static void add_spaces(sbuf *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        sbuf_addc(b, ' ');
+}
+
+void disp_cell(sbuf *b, const char *s, int w, unsigned flags)
+{
+    if (!s)
+        s = "";
+    int width = disp_width(s);
+    if (width > w) {
+        bool mark = (flags & DISP_MARK_CUT) && w > 0;
+        int used = 0;
+        sbuf_addn(b, s, disp_fit(s, mark ? w - 1 : w, &used));
+        if (mark) {
+            sbuf_add(b, "\xe2\x80\xa6"); /* … */
+            used++;
+        }
+        add_spaces(b, w - used);
+        return;
+    }
+    if (flags & DISP_RIGHT)
+        add_spaces(b, w - width);
+    sbuf_add(b, s);
+    if (!(flags & DISP_RIGHT))
+        add_spaces(b, w - width);
+}
+
+void disp_wrap(sbuf *b, const char *text, size_t len, int col, int width, int hang)
+{
+    const char *w = text ? text : "", *end = w + (text ? len : 0);
+    bool first_word = true;
+    for (;;) {
+        while (w < end && *w == ' ')
+            w++;
+        if (w == end)
+            break;
+        const char *e = w;
+        while (e < end && *e != ' ')
+            e++;
+        char *word = xstrndup(w, (size_t)(e - w));
+        int ww = disp_width(word);
+        if (!first_word && col + 1 + ww > width) {
+            sbuf_addc(b, '\n');
+            add_spaces(b, hang);
+            col = hang;
+        } else if (!first_word) {
+            sbuf_addc(b, ' ');
+            col++;
+        }
+        sbuf_add(b, word);
+        col += ww;
+        free(word);
+        first_word = false;
+        w = e;
+    }
 }

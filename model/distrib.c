@@ -158,31 +158,3 @@ size_t distrib_classes(const kp_attr *a, double assume_distinct, kp_vclass *out,
 {
     return distrib_classes_of(a, NULL, assume_distinct, out, max);
 }
-
-/* ---- distrib_map: kept for app/cmd_heat.c (see distrib.h) ------------------------------------ */
-
-distrib_map *distrib_map_new(size_t expect)
-{
-    distrib_map *m = xmalloc(sizeof *m);
-    namemap_init(m, expect);
-    return m;
-}
-
-void distrib_map_free(distrib_map *m)
-{
-    if (m)
-        namemap_free(m);
-    free(m);
-}
-
-void distrib_map_put(distrib_map *m, const char *key, ptrdiff_t tag, size_t val)
-{
-    size_t *v = namemap_insert(m, key, tag, val, NULL);
-    if (v)
-        *v = val;
-}
-
-bool distrib_map_get(const distrib_map *m, const char *key, ptrdiff_t tag, size_t *val)
-{
-    return namemap_find(m, key, tag, val);
-}

@@ -18,7 +18,6 @@
 #define KP_DISTRIB_H
 
 #include "design.h"
-#include "namemap.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -76,14 +75,5 @@ size_t distrib_classes(const kp_attr *a, double assume_distinct, kp_vclass *out,
 /* The same from a distribution already computed with distrib_attr(a) (saves recomputing a
  * zipf harmonic number for every template using the attribute). */
 size_t distrib_classes_of(const kp_attr *a, const kp_dist *di, double assume_distinct, kp_vclass *out, size_t max);
-
-/* The (name, tag) -> position map of app/cmd_heat.c, now a namemap on the heap: kept only until
- * that file uses namemap.h itself, then removed. distrib_map_new never returns NULL; free with
- * distrib_map_free; keys are not copied; put replaces an earlier value. */
-typedef namemap distrib_map;
-distrib_map *distrib_map_new(size_t expect);
-void distrib_map_free(distrib_map *m);
-void distrib_map_put(distrib_map *m, const char *key, ptrdiff_t tag, size_t val);
-bool distrib_map_get(const distrib_map *m, const char *key, ptrdiff_t tag, size_t *val);
 
 #endif

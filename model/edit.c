@@ -567,10 +567,8 @@ static bool key_set(kp_entity *e, const char *attr, const char *text, char **err
     if (!*t) {
         free(t);
         if (at < e->nkeys) {
-            free(e->keys[at].attr.s);
-            tpl_free(&e->keys[at].tpl);
-            memmove(&e->keys[at], &e->keys[at + 1], (e->nkeys - at - 1) * sizeof *e->keys);
-            e->nkeys--;
+            fields_free(&kp_rec_keytpl, &e->keys[at]);
+            VEC_DEL(e->keys, e->nkeys, at);
         }
         return true;
     }

@@ -1,6 +1,8 @@
 /* expr.c - key conditions and filters as data: read, rendered, evaluated (see expr.h). */
 #include "expr.h"
 
+#include "template.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,6 @@ typedef struct tok {
     size_t n;
 } tok;
 
-static bool name_byte(unsigned char c) { return isalnum(c) || c == '_' || c == '-' || c == '.' || c >= 0x80; }
 
 static tok next_tok(const char **p)
 {
@@ -30,13 +31,13 @@ static tok next_tok(const char **p)
     }
     if (*s == ':' || *s == '#') {
         const char *e = s + 1;
-        while (name_byte((unsigned char)*e))
+        while (tpl_name_byte((unsigned char)*e))
             e++;
         t.kind = *s == ':' ? TK_VALUE : TK_NAME;
         t.n = (size_t)(e - s);
-    } else if (name_byte((unsigned char)*s)) {
+    } else if (tpl_name_byte((unsigned char)*s)) {
         const char *e = s;
-        while (name_byte((unsigned char)*e))
+        while (tpl_name_byte((unsigned char)*e))
             e++;
         t.kind = TK_NAME;
         t.n = (size_t)(e - s);

@@ -199,16 +199,14 @@ static void num_diff(sbuf *b, double v)
         num_doc_finite(b, v);
 }
 
-/* Whole numbers below 1e15 as %.0f, others as %g with `digits` significant digits (%g is %.6g);
- * NaN as `nan`. */
-static void num_whole_or(sbuf *b, double v, const char *nan, int digits)
+static void num_observed(sbuf *b, double v)
 {
     if (isnan(v))
-        sbuf_add(b, nan);
+        sbuf_add(b, "?");
     else if (v == floor(v) && fabs(v) < 1e15)
         addf(b, "%.0f", v);
     else
-        addf(b, "%.*g", digits, v);
+        addf(b, "%.4g", v);
 }
 
 /* ---- compact figures ---------------------------------------------------------------------- */
@@ -390,8 +388,7 @@ static void format(sbuf *b, double v, const char *currency, humanfmt_style st)
     case HF_NUM_REPORT: num_report(b, v); break;
     case HF_NUM_DOC: num_doc(b, v); break;
     case HF_NUM_DIFF: num_diff(b, v); break;
-    case HF_NUM_CELL: num_whole_or(b, v, "", 6); break;
-    case HF_NUM_OBSERVED: num_whole_or(b, v, "?", 4); break;
+    case HF_NUM_OBSERVED: num_observed(b, v); break;
     case HF_SHORT_SCREEN: short_screen(b, v); break;
     case HF_SHORT_REPORT: short_report(b, v); break;
     case HF_MONEY_SCREEN: money_screen(b, v, currency); break;

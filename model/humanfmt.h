@@ -23,7 +23,6 @@ typedef enum humanfmt_style {
     HF_NUM_DOC,      /* the Markdown record: 1,234  12  12.5  2.50  0.00123 (whole numbers without
                         decimals, 1 from 10, 2 from 0.01, else 3 significant); NaN "—", +-inf "∞" */
     HF_NUM_DIFF,     /* the diff: HF_NUM_DOC's figures; NaN "not given", inf "inf" and "-inf" */
-    HF_NUM_CELL,     /* an editable cell: whole numbers under 1e15 as %.0f, else %g; NaN "" */
     HF_NUM_OBSERVED, /* observations listed: whole numbers under 1e15 as %.0f, else %.4g; NaN "?" */
     /* -- compact figures for narrow columns (k M G T...), else the plain style -- */
     HF_SHORT_SCREEN, /* 123k from 100,000 (%.3g of the scaled value), 17.6M 2.4G 1.5T, else

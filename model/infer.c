@@ -2,6 +2,8 @@
  * infer.h). */
 #include "infer.h"
 
+#include "template.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -52,7 +54,7 @@ static char *sanitize_name(const char *s)
     sbuf b;
     sbuf_init(&b);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (isalnum(*p) || *p == '_' || *p == '.' || *p == '-' || *p >= 0x80)
+        if (tpl_name_byte(*p))
             sbuf_addc(&b, (char)*p);
         else if (b.len && b.s[b.len - 1] != '_')
             sbuf_addc(&b, '_');
@@ -62,16 +64,6 @@ static char *sanitize_name(const char *s)
     if (!b.len)
         sbuf_add(&b, "value");
     return sbuf_steal(&b);
-}
-
-static bool valid_name(const char *s)
-{
-    if (!s || !*s)
-        return false;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (!(isalnum(*p) || *p == '_' || *p == '.' || *p == '-' || *p >= 0x80))
-            return false;
-    return true;
 }
 
 /* "PK", "SK", "GSI1-PK", "gsi1sk": names that say nothing about the value */
@@ -900,7 +892,7 @@ static bool templated_key(const gctx *c, const char *name)
  * and it is not a templated key attribute. */
 static bool name_free(const gctx *c, size_t p, const char *name)
 {
-    if (!valid_name(name) || templated_key(c, name))
+    if (!tpl_name_valid(name) || templated_key(c, name))
         return false;
     for (size_t i = 0; i < c->nphs; i++)
         if (i != p && streq(c->phs[i].name, name) && !same_vals(c, &c->phs[i], &c->phs[p]))
@@ -933,7 +925,7 @@ static char *attr_match(const gctx *c, char **vals)
     char *res = NULL;
     for (size_t i = 0; i < nnames && !res; i++) {
         const char *k = names[i];
-        if (is_table_key(c->m, k) || keyish_name(k) || !valid_name(k))
+        if (is_table_key(c->m, k) || keyish_name(k) || !tpl_name_valid(k))
             continue;
         size_t hits = 0;
         bool bad = false;
@@ -1042,7 +1034,7 @@ static char *name_candidate(const gctx *c, size_t p, size_t k, bool strict)
         size_t same_attr = 0;
         for (size_t i = 0; i < c->nphs; i++)
             same_attr += c->phs[i].attr == x->attr;
-        if (same_attr == 1 && is_table_key(c->m, x->attr) && !keyish_name(x->attr) && valid_name(x->attr))
+        if (same_attr == 1 && is_table_key(c->m, x->attr) && !keyish_name(x->attr) && tpl_name_valid(x->attr))
             return lower_first(x->attr);
         return xstrdup("");
     }
@@ -1122,7 +1114,7 @@ static void name_phs(gctx *c)
                     break;
                 if (*n && name_free(c, p, n))
                     x->name = n;
-                else if (*n && !fallback && valid_name(n))
+                else if (*n && !fallback && tpl_name_valid(n))
                     fallback = n;
                 else
                     free(n);

@@ -89,8 +89,7 @@ bool item_del(kp_item *it, const char *name)
         return false;
     free(it->v[i].name);
     free(it->v[i].v.text);
-    memmove(&it->v[i], &it->v[i + 1], (it->n - (size_t)i - 1) * sizeof *it->v);
-    it->n--;
+    VEC_DEL(it->v, it->n, (size_t)i);
     return true;
 }
 
@@ -147,15 +146,6 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 static double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) / 9007199254740992.0; }
-
-/* FNV-1a of a name: seeds each entity's generator. */
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; s && *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
 
 /* ---- attribute values -------------------------------------------------------------------- */
 
@@ -566,7 +556,7 @@ void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned se
     const kp_keytpl *sk = d->table.sk.s ? entity_key(e, d->table.sk.s) : NULL;
     bool sorted = d->table.sk.s && (!sk || !tpl_is_constant(&sk->tpl));
     gen g = {.d = d, .e = e, .n = n, .group = sorted ? 4 : 1,
-             .rng = ((uint64_t)seed << 32) ^ hash_str(e->name)};
+             .rng = ((uint64_t)seed << 32) ^ util_hash_str(UTIL_HASH_SEED, e->name ? e->name : "")};
     const char **names;
     size_t nnames;
     known_attrs(e, &names, &nnames);

@@ -2,6 +2,7 @@
 #include "syntax.h"
 
 #include "fields.h"
+#include "template.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -181,8 +182,7 @@ bool syn_join_parse(const char *s, size_t len, syn_span *to, syn_span *from)
 /* The end of the name starting at s[i]: [A-Za-z0-9_.-] and non-ASCII bytes. */
 static size_t scan_name(const char *s, size_t len, size_t i)
 {
-    while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.' ||
-                       (unsigned char)s[i] >= 0x80))
+    while (i < len && tpl_name_byte((unsigned char)s[i]))
         i++;
     return i;
 }

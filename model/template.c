@@ -7,9 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool name_byte(unsigned char c)
+bool tpl_name_byte(unsigned char c) { return isalnum(c) || c == '_' || c == '-' || c == '.' || c >= 0x80; }
+
+bool tpl_name_valid(const char *s)
 {
-    return isalnum(c) || c == '_' || c == '-' || c == '.' || c >= 0x80;
+    if (!s || !*s)
+        return false;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (!tpl_name_byte(*p))
+            return false;
+    return true;
 }
 
 static void push_part(tpl *t, size_t *cap, tpl_part_kind kind, char *text, char *format,
@@ -52,7 +59,7 @@ bool tpl_parse(const char *src, tpl *out, const char **err, size_t *err_offset)
             goto fail;
         } else if (c == '{') {
             size_t start = i + 1, j = start;
-            while (j < len && name_byte((unsigned char)src[j]))
+            while (j < len && tpl_name_byte((unsigned char)src[j]))
                 j++;
             if (j == start) {
                 *err = j < len && src[j] == '}' ? "an empty placeholder '{}' (expected an attribute name)"

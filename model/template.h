@@ -31,6 +31,11 @@ typedef struct tpl {
     size_t n;
 } tpl;
 
+/* true when byte c may stand in a placeholder name: [A-Za-z0-9_.-] or any non-ASCII byte. */
+bool tpl_name_byte(unsigned char c);
+/* true when s is a whole placeholder name: one or more such bytes (false for NULL and ""). */
+bool tpl_name_valid(const char *s);
+
 /* Parses src into *out (which the caller owns and releases with tpl_free).
  * On failure returns false, leaves *out empty, and sets *err to a static message and
  * *err_offset to the byte offset in src where the problem is. */

@@ -285,6 +285,19 @@ bad:
     return false;
 }
 
+kp_loc util_loc_of(const char *text, size_t len, size_t off)
+{
+    kp_loc l = {1, 1};
+    for (size_t i = 0; i < off && i < len; i++) {
+        unsigned char b = (unsigned char)text[i];
+        if (b == '\n')
+            l.line++, l.col = 1;
+        else if ((b & 0xC0) != 0x80)
+            l.col++;
+    }
+    return l;
+}
+
 static const char *const status_names[] = {
 #define KP_STATUS_NAME(name, text) #name,
     KP_STATUS_CODES(KP_STATUS_NAME)

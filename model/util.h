@@ -51,6 +51,13 @@ char *xvasprintf(const char *fmt, va_list ap);
         }                                                                           \
     } while (0)
 
+/* Removes v[i] from the n elements of v, closing the gap (what v[i] owns is not freed). */
+#define VEC_DEL(v, n, i)                                                            \
+    do {                                                                            \
+        memmove(&(v)[i], &(v)[(i) + 1], ((n) - (i) - 1) * sizeof(*(v)));           \
+        (n)--;                                                                      \
+    } while (0)
+
 /* VEC_GROW for an array that starts in an array of the caller, inl (a struct member: a few
  * elements need no malloc): v is NULL or inl until it outgrows inl, then on the heap (free v
  * only when v != inl). */
@@ -219,6 +226,10 @@ const char *kp_status_text(kp_status s); /* "unknown key" */
 typedef struct kp_loc {
     int line, col;
 } kp_loc;
+
+/* The place of byte `off` of text[0..len): lines and columns counted from 1, a column being a
+ * UTF-8 character (a continuation byte does not count). Never fails. */
+kp_loc util_loc_of(const char *text, size_t len, size_t off);
 
 typedef enum kp_severity { KP_SEV_ERROR, KP_SEV_WARNING, KP_SEV_NOTE } kp_severity;
 

@@ -161,12 +161,39 @@ static void test_render_and_format(void **state)
     free(f);
 }
 
+/* The placeholder-name rule the parser, the expressions and the importers share. */
+static const struct name_case {
+    const char *s;
+    bool valid;
+} name_cases[] = {
+    {"customerId", true}, {"a.b-c_d9", true}, {"línea", true}, {"dirección", true}, {"-", true},
+    {NULL, false},         {"", false},         {"a b", false},  {"a#b", false},       {"{a}", false},
+    {"a:03", false},       {"a/b", false},      {"tab\t", false},
+};
+
+static void test_names(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof name_cases / sizeof *name_cases; i++)
+        if (tpl_name_valid(name_cases[i].s) != name_cases[i].valid)
+            fail_msg("name '%s': expected %s", name_cases[i].s ? name_cases[i].s : "(null)",
+                     name_cases[i].valid ? "valid" : "invalid");
+    for (int c = 1; c < 256; c++) {
+        bool want = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '-' || c == '.' || c >= 0x80;
+        assert_int_equal(tpl_name_byte((unsigned char)c), want);
+        char name[2] = {(char)c, 0};
+        assert_int_equal(tpl_name_valid(name), want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_ok),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_render_and_format),
+        cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

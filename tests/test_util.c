@@ -143,6 +143,41 @@ static void test_sbuf_to_arena(void **state)
     arena_free(a);
 }
 
+static void test_vec_del(void **state)
+{
+    (void)state;
+    int v[] = {1, 2, 3, 4};
+    size_t n = 4;
+    VEC_DEL(v, n, 1);
+    assert_int_equal(n, 3);
+    assert_int_equal(v[0], 1);
+    assert_int_equal(v[1], 3);
+    assert_int_equal(v[2], 4);
+    VEC_DEL(v, n, 2); /* the last */
+    VEC_DEL(v, n, 0); /* the first */
+    assert_int_equal(n, 1);
+    assert_int_equal(v[0], 3);
+}
+
+static void test_loc_of(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        size_t off;
+        int line, col;
+    } rows[] = {
+        {"", 0, 1, 1},         {"abc", 0, 1, 1},          {"abc", 2, 1, 3},
+        {"ab\ncd", 3, 2, 1},   {"ab\ncd", 4, 2, 2},       {"línea\n\nx", 6, 1, 6}, /* í is one column */
+        {"a\n\nb", 3, 3, 1},   {"abc", 99, 1, 4},         /* past the end: the end */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        kp_loc l = util_loc_of(rows[i].text, strlen(rows[i].text), rows[i].off);
+        if (l.line != rows[i].line || l.col != rows[i].col)
+            fail_msg("row %zu: %d:%d, expected %d:%d", i, l.line, l.col, rows[i].line, rows[i].col);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -151,6 +186,8 @@ int main(void)
         cmocka_unit_test(test_sbuf_heap),
         cmocka_unit_test(test_sbuf_in_buffer),
         cmocka_unit_test(test_sbuf_to_arena),
+        cmocka_unit_test(test_vec_del),
+        cmocka_unit_test(test_loc_of),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,21 @@ void draw_putf(int y, int x, int w, ui_role role, const char *fmt, ...)
     free(s);
 }
 
+/* The bytes of p that go on a line of `width` columns: as many as fit, cut back to the last
+ * blank that fits when the text goes on (a word longer than the line is cut). */
+static size_t line_fit(const char *p, int width)
+{
+    size_t n = disp_fit(p, width, NULL);
+    if (p[n]) {
+        size_t k = n;
+        while (k > 0 && p[k] != ' ')
+            k--;
+        if (k > 0)
+            n = k;
+    }
+    return n;
+}
+
 void draw_wrapped(int *y, int ymax, int x, int w, const char *text, ui_role role, const char *indent)
 {
     const char *p = text ? text : "";
@@ -55,16 +70,7 @@ void draw_wrapped(int *y, int ymax, int x, int w, const char *text, ui_role role
         int avail = w - (first ? 0 : (int)strlen(indent));
         if (avail < 4)
             avail = w;
-        int used;
-        size_t n = disp_fit(p, avail, &used);
-        if (p[n]) {
-            /* break at the last blank that fits */
-            size_t k = n;
-            while (k > 0 && p[k] != ' ')
-                k--;
-            if (k > 0)
-                n = k;
-        }
+        size_t n = line_fit(p, avail);
         char *line = xasprintf("%s%.*s", first ? "" : indent, (int)n, p);
         draw_put((*y)++, x, w, line, role);
         free(line);
@@ -94,15 +100,7 @@ char **draw_wrap(const char *text, int width, size_t *n)
             v[cnt++] = xstrdup("");
         }
         while (*q) {
-            int used;
-            size_t k = disp_fit(q, width, &used);
-            if (q[k]) {
-                size_t b = k;
-                while (b > 0 && q[b] != ' ')
-                    b--;
-                if (b > 0)
-                    k = b;
-            }
+            size_t k = line_fit(q, width);
             VEC_GROW(v, cnt, cap);
             v[cnt++] = xstrndup(q, k);
             q += k;

@@ -4,7 +4,7 @@
 #include "actions.h"
 #include "display.h"
 #include "draw.h"
-#include "wbfmt.h"
+#include "humanfmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -63,11 +63,16 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         for (int i = 0; i < r.h; i++)
             draw_put(r.y + i, r.x, 1, "│", UI_ROLE_BORDER);
     /* title */
-    char *cost = a && a->cost ? wb_fmt_money(a->cost->total, a->cost->currency) : xstrdup("-");
+    sbuf cost;
+    sbuf_init(&cost);
+    if (a && a->cost)
+        humanfmt_add_money(&cost, a->cost->total, a->cost->currency, HF_MONEY_SCREEN);
+    else
+        sbuf_add(&cost, "-");
     bool cost_changed = v->prev && a && v->prev->cost && a->cost && num_changed(v->prev->cost->total, a->cost->total);
-    draw_putf(y++, x, pw, cost_changed ? UI_ROLE_CHANGED : UI_ROLE_TITLE, "Live model  %s/month%s%s", cost,
+    draw_putf(y++, x, pw, cost_changed ? UI_ROLE_CHANGED : UI_ROLE_TITLE, "Live model  %s/month%s%s", cost.s,
               v->diags->errors ? "  (last good state: fix the error below)" : "", cost_changed ? "  (changed)" : "");
-    free(cost);
+    sbuf_free(&cost);
     if (!a) {
         draw_put(y++, x, pw, "no analysis yet", UI_ROLE_DIM);
     }
@@ -125,39 +130,40 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         snprintf(plan, sizeof plan, "%s %s", kp_plan_symbol(pr->plan), kp_plan_word(pr->plan));
         if (pr->plan == KP_PLAN_MULTI && pr->requests > 1 && pr->requests < 100)
             snprintf(plan, sizeof plan, "+ multi%.0f", pr->requests);
-        char *rc = wb_fmt_short(pr->pattern && pr->pattern->kind == KP_WRITE ? pr->wcu_per_call : pr->rcu_per_call);
-        char *rs = wb_fmt_short(pr->pattern && pr->pattern->kind == KP_WRITE ? pr->wcu_per_s : pr->rcu_per_s);
-        char lat[48];
-        char *ms = wb_fmt_ms(pr->latency_ms);
+        bool writes = pr->pattern && pr->pattern->kind == KP_WRITE;
+        char rc[HUMANFMT_SIZE], rs[HUMANFMT_SIZE], lat[48];
+        humanfmt(rc, sizeof rc, writes ? pr->wcu_per_call : pr->rcu_per_call, HF_SHORT_SCREEN);
+        humanfmt(rs, sizeof rs, writes ? pr->wcu_per_s : pr->rcu_per_s, HF_SHORT_SCREEN);
+        sbuf l; /* "estimate/target", cut to lat */
+        sbuf_init(&l);
+        humanfmt_add(&l, pr->latency_ms, HF_MS_SCREEN);
         if (pr->pattern && !isnan(pr->pattern->latency)) {
-            char *tg = wb_fmt_ms(pr->pattern->latency);
-            snprintf(lat, sizeof lat, "%s/%s", ms, tg);
-            free(tg);
-        } else {
-            snprintf(lat, sizeof lat, "%s", ms);
+            sbuf_addc(&l, '/');
+            humanfmt_add(&l, pr->pattern->latency, HF_MS_SCREEN);
         }
-        free(ms);
+        snprintf(lat, sizeof lat, "%s", l.s);
+        sbuf_free(&l);
         const char *kc = pr->key_condition ? pr->key_condition : "";
-        char *kct = xstrdup(two ? "" : kc);
-        size_t fit = disp_fit(kct, kcw > 0 ? kcw - 1 : 0, NULL);
-        kct[fit] = '\0';
-        int pad = kcw - disp_width(kct);
+        sbuf kct; /* the key condition's column, its last column blank */
+        sbuf_init(&kct);
+        sbuf_add(&kct, "");
+        disp_cell(&kct, two ? "" : kc, kcw > 0 ? kcw - 1 : 0, 0);
+        if (kcw > 0)
+            sbuf_addc(&kct, ' ');
         changed = changed || narration_marked(v->step, "pattern", id);
         ui_role base = is_sel ? UI_ROLE_CURSOR_ROW : changed ? UI_ROLE_CHANGED : UI_ROLE_NORMAL;
         char *idt = xstrdup(id);
         idt[disp_fit(idt, 2, NULL)] = '\0';
         if (y < nhit)
             hit[y] = pattern_row(d, id);
-        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%*s%9s%8s %-9s", idt, "", pr->index_name ? pr->index_name : "",
-                  kct, pad > 0 ? pad : 0, "", rc, rs, lat);
+        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-9s", idt, "", pr->index_name ? pr->index_name : "",
+                  kct.s, rc, rs, lat);
         /* the plan word in its colour, the latency in red when over target */
         draw_put(y, x + 3, 9, plan, is_sel ? UI_ROLE_CURSOR_ROW : changed ? UI_ROLE_CHANGED : pane_plan_role(pr->plan));
         if (!pr->latency_ok && !is_sel)
             draw_put(y, x + pw - 9, 9, lat, UI_ROLE_BAD);
         free(idt);
-        free(kct);
-        free(rc);
-        free(rs);
+        sbuf_free(&kct);
         y++;
         if (two && y < ymax) {
             if (y < nhit)

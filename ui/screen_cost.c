@@ -5,8 +5,8 @@
 
 #include "display.h"
 #include "draw.h"
+#include "humanfmt.h"
 #include "util.h"
-#include "wbfmt.h"
 
 #include <stdlib.h>
 
@@ -45,11 +45,19 @@ static void cost_close(void *state)
     free(st);
 }
 
-/* s right-aligned in `width` display columns (UTF-8 aware: "€" is one column). Caller frees. */
-static char *ralign(const char *s, int width)
+/* A money column: the amount (when `has`) right-aligned in 16 display columns (UTF-8 aware: "€"
+ * is one column). Caller frees. */
+static char *money_col(bool has, double amount, const char *currency)
 {
-    int pad = width - disp_width(s);
-    return xasprintf("%*s%s", pad > 0 ? pad : 0, "", s);
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "");
+    if (has)
+        humanfmt_add_money(&b, amount, currency, HF_MONEY_SCREEN);
+    int pad = 16 - disp_width(b.s);
+    char *r = xasprintf("%*s%s", pad > 0 ? pad : 0, "", b.s);
+    sbuf_free(&b);
+    return r;
 }
 
 /* Rebuilds the report's lines from the working copy and its analysis. */
@@ -78,42 +86,35 @@ static void cost_build(const screen_env *e)
     for (size_t i = 0; i < nl; i++) {
         const kp_cost_line *o = i < a->on_demand.nlines ? &a->on_demand.lines[i] : NULL;
         const kp_cost_line *p = i < a->provisioned.nlines ? &a->provisioned.lines[i] : NULL;
-        char *mo = o ? wb_fmt_money(o->amount, cur) : xstrdup("");
-        char *mp = p ? wb_fmt_money(p->amount, cur) : xstrdup("");
-        char *ro = ralign(mo, 16), *rp = ralign(mp, 16);
+        char *ro = money_col(o, o ? o->amount : 0, cur), *rp = money_col(p, p ? p->amount : 0, cur);
         add_line(st, UI_ROLE_NORMAL, xasprintf("%-16s %s %s", o ? o->name : p ? p->name : "", ro, rp));
         free(ro);
         free(rp);
-        free(mo);
-        free(mp);
     }
-    char *tod = wb_fmt_money(a->on_demand.total, cur), *tpv = wb_fmt_money(a->provisioned.total, cur);
-    char *rto = ralign(tod, 16), *rtp = ralign(tpv, 16);
+    char *rto = money_col(true, a->on_demand.total, cur), *rtp = money_col(true, a->provisioned.total, cur);
     add_line(st, UI_ROLE_HEADER, xasprintf("%-16s %s %s", "total", rto, rtp));
     free(rto);
     free(rtp);
-    free(tod);
-    free(tpv);
     add_line(st, UI_ROLE_NORMAL, xstrdup(""));
     add_line(st, UI_ROLE_TITLE, xstrdup("Partitions: hottest value per key template"));
     add_line(st, UI_ROLE_HEADER,
              xasprintf("%-8s %-24s %10s %6s %7s %7s  %s", "index", "template", "distinct", "hot%", "read%", "write%", ""));
     for (size_t i = 0; i < a->npartitions; i++) {
         const kp_partition_result *p = &a->partitions[i];
-        char *dn = wb_fmt_num(p->distinct);
-        char *tp = xstrdup(p->template_src ? p->template_src : "");
-        size_t fit = disp_fit(tp, 24, NULL);
-        tp[fit] = 0;
-        int pad = 24 - disp_width(tp);
-        char *shards = p->hot && p->suggest_shards > 0 ? xasprintf("HOT: shard x%d", p->suggest_shards)
-                                                        : xstrdup(p->hot ? "HOT" : "");
+        char dn[HUMANFMT_SIZE];
+        humanfmt(dn, sizeof dn, p->distinct, HF_NUM_SCREEN);
+        sbuf l;
+        sbuf_init(&l);
+        sbuf_printf(&l, "%-8s ", p->index_name ? p->index_name : "");
+        disp_cell(&l, p->template_src, 24, 0);
+        sbuf_printf(&l, " %10s %5.1f%% %6.1f%% %6.1f%%  ", dn, p->hot_share * 100, p->read_util * 100,
+                    p->write_util * 100);
+        if (p->hot && p->suggest_shards > 0)
+            sbuf_printf(&l, "HOT: shard x%d", p->suggest_shards);
+        else if (p->hot)
+            sbuf_add(&l, "HOT");
         add_line(st, p->hot ? UI_ROLE_BAD : p->read_util >= 0.5 || p->write_util >= 0.5 ? UI_ROLE_WARN : UI_ROLE_NORMAL,
-                 xasprintf("%-8s %s%*s %10s %5.1f%% %6.1f%% %6.1f%%  %s", p->index_name ? p->index_name : "", tp,
-                           pad > 0 ? pad : 0, "", dn, p->hot_share * 100, p->read_util * 100, p->write_util * 100,
-                           shards));
-        free(shards);
-        free(dn);
-        free(tp);
+                 sbuf_steal(&l));
     }
     add_line(st, UI_ROLE_NORMAL, xstrdup(""));
     add_line(st, UI_ROLE_TITLE,

@@ -2,8 +2,8 @@
  * against its reopening signals (REOPEN when one fired) and the signals' current values. */
 #include "screens.h"
 
+#include "humanfmt.h"
 #include "util.h"
-#include "wbfmt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,11 +42,13 @@ static char *decisions_computed(const screen_env *e, size_t row, size_t code, in
         if (!s->decision || !s->decision->id || !dec->id || strcmp(s->decision->id, dec->id) != 0)
             continue;
         fired |= s->fired;
-        char *v = s->known ? wb_fmt_num(s->value) : xstrdup("?");
-        sbuf_printf(&b, "%s%s%s: %s", b.len ? "; " : "", s->fired ? "FIRED " : "", s->signal->metric, v);
+        sbuf_printf(&b, "%s%s%s: ", b.len ? "; " : "", s->fired ? "FIRED " : "", s->signal->metric);
+        if (s->known)
+            humanfmt_add(&b, s->value, HF_NUM_SCREEN);
+        else
+            sbuf_add(&b, "?");
         if (s->observed)
             sbuf_printf(&b, " (observed %g)", s->observed->value);
-        free(v);
     }
     if (code == COMP_SIGNALS) {
         if (fired)

@@ -2,8 +2,8 @@
  * items and its hottest partition's share, as the model computes them. */
 #include "screens.h"
 
+#include "humanfmt.h"
 #include "util.h"
-#include "wbfmt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,7 +52,10 @@ static char *indexes_computed(const screen_env *e, size_t row, size_t code, int 
         if (x->hot_share >= 0.5)
             *role = UI_ROLE_WARN;
         return isnan(x->hot_share) ? xstrdup("") : xasprintf("%.1f%%", x->hot_share * 100);
-    case COMP_ITEMS: return wb_fmt_num(x->items);
+    case COMP_ITEMS: {
+        char buf[HUMANFMT_SIZE];
+        return xstrdup(humanfmt(buf, sizeof buf, x->items, HF_NUM_SCREEN));
+    }
     default: return xstrdup("");
     }
 }

@@ -4,8 +4,8 @@
 #include "actions.h"
 #include "display.h"
 #include "draw.h"
+#include "humanfmt.h"
 #include "util.h"
-#include "wbfmt.h"
 
 #include <curses.h>
 #include <math.h>
@@ -53,9 +53,9 @@ void status_draw(ui_rect r, const status_view *v)
     if (a)
         sbuf_printf(&b, " | checklist %d/%d", a->checklist_pass, a->checklist_applicable);
     if (a && a->cost) {
-        char *m = wb_fmt_money(a->cost->total, a->cost->currency);
-        sbuf_printf(&b, " | %s/mo %s", m, kp_billing_name(a->cost->mode));
-        free(m);
+        sbuf_add(&b, " | ");
+        humanfmt_add_money(&b, a->cost->total, a->cost->currency, HF_MONEY_SCREEN);
+        sbuf_printf(&b, "/mo %s", kp_billing_name(a->cost->mode));
     }
     sbuf_printf(&b, " | %zu patterns", v->npatterns);
     if (v->errors)

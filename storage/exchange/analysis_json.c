@@ -1,6 +1,8 @@
 /* analysis_json.c - the `check --json` object (see analysis_json.h for its shape). */
 #include "analysis_json.h"
 
+#include "signals.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,19 +142,6 @@ static json_t *cost_json(const kp_cost *c)
     return o;
 }
 
-static bool compare(double v, kp_cmp c, double t)
-{
-    switch (c) {
-    case KP_CMP_GT: return v > t;
-    case KP_CMP_GE: return v >= t;
-    case KP_CMP_LT: return v < t;
-    case KP_CMP_LE: return v <= t;
-    case KP_CMP_EQ: return v == t;
-    case KP_CMP_NE: return v != t;
-    }
-    return false;
-}
-
 json_t *analysis_json(const kp_design *d, const kp_analysis *a)
 {
     json_t *o = json_object();
@@ -229,7 +218,7 @@ json_t *analysis_json(const kp_design *d, const kp_analysis *a)
             set(so, "signal", str_or_null(s->src));
             set(so, "metric", str_or_null(s->metric));
             set(so, "value", known ? json_real(val) : json_null());
-            set(so, "fired", json_boolean(known && compare(val, s->cmp, s->value)));
+            set(so, "fired", json_boolean(known && sig_compare(val, s->cmp, s->value)));
             json_array_append_new(v, so);
         }
     }

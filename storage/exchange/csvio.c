@@ -3,6 +3,7 @@
 
 #include "fields.h"
 #include "syntax.h"
+#include "template.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -552,14 +553,7 @@ bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diag
     *nout = 0;
     size_t bad;
     if (!util_utf8_valid(text, len, &bad)) {
-        kp_loc loc = {1, 1};
-        for (size_t i = 0; i < bad; i++) {
-            if (text[i] == '\n') {
-                loc.line++;
-                loc.col = 1;
-            } else if (((unsigned char)text[i] & 0xC0) != 0x80)
-                loc.col++;
-        }
+        kp_loc loc = util_loc_of(text, len, bad);
         diags_add(diags, KP_ENCODING, loc, "invalid UTF-8 (byte 0x%02X); expected UTF-8 text (save the "
                   "spreadsheet as CSV UTF-8)", (unsigned char)text[bad]);
         return false;
@@ -692,16 +686,6 @@ static char *upper_name(const char *s)
     return sbuf_steal(&b);
 }
 
-static bool valid_ph(const char *s)
-{
-    if (!s || !*s)
-        return false;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (!(isalnum(*p) || *p == '_' || *p == '.' || *p == '-' || *p >= 0x80))
-            return false;
-    return true;
-}
-
 kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags *diags)
 {
     kp_pattern *pats;
@@ -767,11 +751,11 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
             if (!mine)
                 continue;
             for (size_t k = 0; k < p->nby && !pkattr; k++)
-                if (!p->by[k].value && valid_ph(p->by[k].attr.s))
+                if (!p->by[k].value && tpl_name_valid(p->by[k].attr.s))
                     pkattr = p->by[k].attr.s;
-            if (pkattr && valid_ph(p->range.s) && strcmp(p->range.s, pkattr))
+            if (pkattr && tpl_name_valid(p->range.s) && strcmp(p->range.s, pkattr))
                 skattr = p->range.s;
-            else if (pkattr && valid_ph(p->order.s) && strcmp(p->order.s, pkattr))
+            else if (pkattr && tpl_name_valid(p->order.s) && strcmp(p->order.s, pkattr))
                 skattr = p->order.s;
         }
         char *up = upper_name(e->name);

@@ -57,15 +57,7 @@ static kp_design *exchange_import_string(const char *text, size_t len, const cha
         diags->file = xstrdup(name);
     size_t bad;
     if (!util_utf8_valid(text, len, &bad)) {
-        /* the place of the bad byte, as line:column */
-        kp_loc loc = {1, 1};
-        for (size_t i = 0; i < bad; i++) {
-            if (text[i] == '\n') {
-                loc.line++;
-                loc.col = 1;
-            } else if (((unsigned char)text[i] & 0xC0) != 0x80)
-                loc.col++;
-        }
+        kp_loc loc = util_loc_of(text, len, bad);
         diags_add(diags, KP_ENCODING, loc, "invalid UTF-8 (byte 0x%02X); expected UTF-8 text",
                   (unsigned char)text[bad]);
         return NULL;

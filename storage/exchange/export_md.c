@@ -4,7 +4,7 @@
 #include "analysis_json.h"
 #include "design_io.h"
 #include "humanfmt.h"
-#include "requests.h"
+#include "item.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -338,19 +338,14 @@ static int example_cmp(const void *x, const void *y)
     return c ? c : strcmp(a->sk, b->sk);
 }
 
-static const char *json_key_text(json_t *item, const char *attr, char *buf, size_t n)
+/* The text of key attribute `attr` of a sample item: a string's or a number's text, "?" for any
+ * other type; NULL when the item has no such attribute. */
+static const char *key_text(const kp_item *it, const char *attr)
 {
-    json_t *v = attr ? json_object_get(item, attr) : NULL;
+    const kp_value *v = attr ? item_get(it, attr) : NULL;
     if (!v)
         return NULL;
-    json_t *s = json_object_get(v, "S");
-    if (json_is_string(s))
-        return json_string_value(s);
-    json_t *num = json_object_get(v, "N");
-    if (json_is_string(num))
-        return json_string_value(num);
-    snprintf(buf, n, "?");
-    return buf;
+    return v->type == KP_VAL_S || v->type == KP_VAL_N ? v->text : "?";
 }
 
 /* A few generated items of every entity, sorted by key: the table as the seed draws it. */
@@ -360,18 +355,17 @@ static void example_items(sbuf *b, const kp_design *d)
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
-        json_t *items = items_generate(d, e, 2, 7);
-        for (size_t k = 0; k < json_array_size(items); k++) {
-            json_t *it = json_array_get(items, k);
-            char b1[8], b2[8];
-            const char *pk = json_key_text(it, d->table.pk.s, b1, sizeof b1);
-            const char *sk = json_key_text(it, d->table.sk.s, b2, sizeof b2);
+        kp_item_list items = {0};
+        item_generate(d, e, 2, 7, &items);
+        for (size_t k = 0; k < items.n; k++) {
+            const char *pk = key_text(&items.v[k], d->table.pk.s);
+            const char *sk = key_text(&items.v[k], d->table.sk.s);
             if (!pk)
                 continue;
             VEC_GROW(rows, n, cap);
             rows[n++] = (example_row){xstrdup(pk), xstrdup(sk ? sk : ""), e->name};
         }
-        json_decref(items);
+        item_list_free(&items);
     }
     if (n) {
         qsort(rows, n, sizeof *rows, example_cmp);

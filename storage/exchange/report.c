@@ -4,6 +4,7 @@
 
 #include "analysis_json.h"
 #include "display.h"
+#include "humanfmt.h"
 #include "signals.h"
 
 #include <math.h>
@@ -17,25 +18,7 @@
  * aligned when `right`. */
 static void cell(sbuf *b, const char *s, int w, bool right)
 {
-    if (!s)
-        s = "";
-    int width = disp_width(s);
-    if (width > w) {
-        int used = 0;
-        size_t n = disp_fit(s, w - 1, &used);
-        sbuf_addn(b, s, n);
-        sbuf_add(b, "\xe2\x80\xa6"); /* … */
-        for (int i = used + 1; i < w; i++)
-            sbuf_addc(b, ' ');
-        return;
-    }
-    if (right)
-        for (int i = width; i < w; i++)
-            sbuf_addc(b, ' ');
-    sbuf_add(b, s);
-    if (!right)
-        for (int i = width; i < w; i++)
-            sbuf_addc(b, ' ');
+    disp_cell(b, s, w, DISP_MARK_CUT | (right ? DISP_RIGHT : 0));
 }
 
 /* Removes trailing spaces and ends the line. */
@@ -50,114 +33,8 @@ static void endline(sbuf *b)
  * on the line, the following ones are indented by `hang` spaces. Ends the line. */
 static void wrapped(sbuf *b, int col, int hang, const char *text)
 {
-    const int width = 100;
-    const char *w = text ? text : "";
-    bool first_word = true;
-    while (*w) {
-        while (*w == ' ')
-            w++;
-        if (!*w)
-            break;
-        const char *e = w;
-        while (*e && *e != ' ')
-            e++;
-        char *word = xstrndup(w, (size_t)(e - w));
-        int ww = disp_width(word);
-        if (!first_word && col + 1 + ww > width) {
-            sbuf_addc(b, '\n');
-            for (int i = 0; i < hang; i++)
-                sbuf_addc(b, ' ');
-            col = hang;
-        } else if (!first_word) {
-            sbuf_addc(b, ' ');
-            col++;
-        }
-        sbuf_add(b, word);
-        col += ww;
-        free(word);
-        first_word = false;
-        w = e;
-    }
+    disp_wrap(b, text, text ? strlen(text) : 0, col, 100, hang);
     endline(b);
-}
-
-/* A figure for people: thousands separated by ',', fewer decimals as it grows; "-" for NaN. */
-static void fmt_num(char *out, size_t n, double x)
-{
-    if (!isfinite(x)) {
-        snprintf(out, n, "-");
-        return;
-    }
-    double ax = fabs(x);
-    int dec = ax >= 100 ? 0 : ax >= 10 ? 1 : ax >= 1 ? 2 : ax == 0 ? 0 : 3;
-    char raw[64];
-    snprintf(raw, sizeof raw, "%.*f", dec, ax);
-    char *dot = strchr(raw, '.');
-    size_t intlen = dot ? (size_t)(dot - raw) : strlen(raw);
-    char tmp[96];
-    size_t k = 0;
-    if (x < 0 && (ax >= 0.0005))
-        tmp[k++] = '-';
-    for (size_t i = 0; i < intlen; i++) {
-        tmp[k++] = raw[i];
-        size_t left = intlen - i - 1;
-        if (left > 0 && left % 3 == 0)
-            tmp[k++] = ',';
-    }
-    if (dot) {
-        size_t rest = strlen(dot);
-        memcpy(tmp + k, dot, rest);
-        k += rest;
-    }
-    tmp[k] = '\0';
-    snprintf(out, n, "%s", tmp);
-}
-
-/* A compact figure for narrow columns: 12,345 -> "12.3k", 9,281,250 -> "9.28M". */
-static void fmt_short(char *out, size_t n, double x)
-{
-    double ax = fabs(x);
-    if (!isfinite(x))
-        snprintf(out, n, "-");
-    else if (ax >= 1e18)
-        snprintf(out, n, "%.2e", x);
-    else if (ax >= 1e15)
-        snprintf(out, n, "%.3gP", x / 1e15);
-    else if (ax >= 1e12)
-        snprintf(out, n, "%.3gT", x / 1e12);
-    else if (ax >= 1e9)
-        snprintf(out, n, "%.3gG", x / 1e9);
-    else if (ax >= 1e6)
-        snprintf(out, n, "%.3gM", x / 1e6);
-    else if (ax >= 1e4)
-        snprintf(out, n, "%.3gk", x / 1e3);
-    else
-        fmt_num(out, n, x);
-}
-
-static void fmt_pct(char *out, size_t n, double x)
-{
-    if (!isfinite(x))
-        snprintf(out, n, "-");
-    else if (x * 100 < 10 && x > 0)
-        snprintf(out, n, "%.1f %%", x * 100);
-    else
-        snprintf(out, n, "%.0f %%", x * 100);
-}
-
-/* Milliseconds, compact: "4.0ms", "20ms", "1.0s", "16.0min". */
-static void fmt_ms(char *out, size_t n, double ms)
-{
-    if (!isfinite(ms))
-        snprintf(out, n, "-");
-    else if (ms >= 60000)
-        snprintf(out, n, "%.1fmin", ms / 60000);
-    else if (ms >= 1000)
-        snprintf(out, n, "%.1fs", ms / 1000);
-    else if (ms >= 10)
-        snprintf(out, n, "%.0fms", ms);
-    else
-        snprintf(out, n, "%.1fms", ms);
 }
 
 /* Units per month for a cost line: "980 M", "210 GB", "817" (provisioned units). */
@@ -169,26 +46,14 @@ static void fmt_units(char *out, size_t n, const char *line, double u)
         return;
     }
     if (line && (strstr(line, "storage") || strstr(line, "backup"))) {
-        fmt_short(v, sizeof v, u);
+        humanfmt(v, sizeof v, u, HF_SHORT_REPORT);
         snprintf(out, n, "%s GB", v);
     } else if (u >= 1e6 && u < 1e12) {
-        fmt_num(v, sizeof v, u / 1e6);
+        humanfmt(v, sizeof v, u / 1e6, HF_NUM_REPORT);
         snprintf(out, n, "%s M", v);
     } else {
-        fmt_short(out, n, u);
+        humanfmt(out, n, u, HF_SHORT_REPORT);
     }
-}
-
-/* A money amount: 2 decimals; whole units with separators from 10,000; compact when it would
- * not fit its column. */
-static void fmt_money(char *out, size_t n, double x)
-{
-    if (isfinite(x) && fabs(x) >= 1e7)
-        fmt_short(out, n, x);
-    else if (isfinite(x) && fabs(x) >= 1e4)
-        fmt_num(out, n, x);
-    else
-        snprintf(out, n, "%.2f", x);
 }
 
 /* ---- sections --------------------------------------------------------------------------- */
@@ -237,13 +102,14 @@ static void report_patterns(sbuf *b, const kp_analysis *a)
         sbuf_addc(b, ' ');
         bool reads = p && p->kind == KP_READ && shows_index;
         if (reads) {
-            fmt_short(num1, sizeof num1, r->rcu_per_call);
-            fmt_short(num2, sizeof num2, r->rcu_per_s);
+            humanfmt(num1, sizeof num1, r->rcu_per_call, HF_SHORT_REPORT);
+            humanfmt(num2, sizeof num2, r->rcu_per_s, HF_SHORT_REPORT);
         } else if (p && p->kind == KP_WRITE) {
             /* writes: show write units in the same columns, marked */
             char t1[24], t2[24];
-            fmt_short(t1, sizeof t1, r->wcu_per_call + (isfinite(r->index_wcu_per_call) ? r->index_wcu_per_call : 0));
-            fmt_short(t2, sizeof t2, r->wcu_per_s);
+            double wcu = r->wcu_per_call + (isfinite(r->index_wcu_per_call) ? r->index_wcu_per_call : 0);
+            humanfmt(t1, sizeof t1, wcu, HF_SHORT_REPORT);
+            humanfmt(t2, sizeof t2, r->wcu_per_s, HF_SHORT_REPORT);
             snprintf(num1, sizeof num1, "%sw", t1);
             snprintf(num2, sizeof num2, "%sw", t2);
         } else {
@@ -254,9 +120,9 @@ static void report_patterns(sbuf *b, const kp_analysis *a)
         cell(b, num2, 7, true);
         sbuf_add(b, "  ");
         if (shows_index && p && p->kind == KP_READ) {
-            fmt_ms(lat, sizeof lat, r->latency_ms);
+            humanfmt(lat, sizeof lat, r->latency_ms, HF_MS_REPORT);
             if (p && isfinite(p->latency)) {
-                fmt_ms(tgt, sizeof tgt, p->latency);
+                humanfmt(tgt, sizeof tgt, p->latency, HF_MS_REPORT);
                 snprintf(l, sizeof l, "%s/%s %s", lat, tgt, r->latency_ok ? "ok" : "MISS");
             } else {
                 snprintf(l, sizeof l, "%s", lat);
@@ -332,12 +198,12 @@ static void report_partitions(sbuf *b, const kp_analysis *a)
         if (isfinite(r->distinct) && r->distinct < 1e4)
             snprintf(d1, sizeof d1, "%.0f", r->distinct);
         else
-            fmt_short(d1, sizeof d1, r->distinct);
-        fmt_pct(s1, sizeof s1, r->hot_share);
-        fmt_pct(s2, sizeof s2, r->read_hot_share);
-        fmt_pct(s3, sizeof s3, r->write_hot_share);
-        fmt_pct(u1, sizeof u1, r->read_util);
-        fmt_pct(u2, sizeof u2, r->write_util);
+            humanfmt(d1, sizeof d1, r->distinct, HF_SHORT_REPORT);
+        humanfmt(s1, sizeof s1, r->hot_share, HF_PCT_REPORT);
+        humanfmt(s2, sizeof s2, r->read_hot_share, HF_PCT_REPORT);
+        humanfmt(s3, sizeof s3, r->write_hot_share, HF_PCT_REPORT);
+        humanfmt(u1, sizeof u1, r->read_util, HF_PCT_REPORT);
+        humanfmt(u2, sizeof u2, r->write_util, HF_PCT_REPORT);
         cell(b, r->index_name ? r->index_name : "table", 6, false);
         sbuf_addc(b, ' ');
         cell(b, r->template_src, 26, false);
@@ -359,9 +225,9 @@ static void report_partitions(sbuf *b, const kp_analysis *a)
     if (a->nindexes > 0) {
         char s1[32], s2[32], d1[32];
         const kp_index_result *t = &a->indexes[0];
-        fmt_num(d1, sizeof d1, t->distinct);
-        fmt_pct(s1, sizeof s1, t->write_hot_share);
-        fmt_pct(s2, sizeof s2, t->read_hot_share);
+        humanfmt(d1, sizeof d1, t->distinct, HF_NUM_REPORT);
+        humanfmt(s1, sizeof s1, t->write_hot_share, HF_PCT_REPORT);
+        humanfmt(s2, sizeof s2, t->read_hot_share, HF_PCT_REPORT);
         sbuf_printf(b, "table: %s distinct partition keys; hottest takes %s of the writes, %s of the reads\n",
                     d1, s1, s2);
     }
@@ -400,16 +266,16 @@ static void report_cost(sbuf *b, const kp_design *d, const kp_analysis *a)
             const kp_cost_line *lo = find_line(od, name), *lp = find_line(pv, name);
             char u1[32], a1[32], u2[32], a2[32];
             fmt_units(u1, sizeof u1, name, lo ? lo->units : NAN);
-            fmt_money(a1, sizeof a1, lo ? lo->amount : 0);
+            humanfmt(a1, sizeof a1, lo ? lo->amount : 0, HF_MONEY_REPORT);
             fmt_units(u2, sizeof u2, name, lp ? lp->units : NAN);
             /* provisioned reads and writes are capacity units, not requests */
             if (lp && isfinite(lp->units) && lp->units < 1e6 && name &&
                 (strcmp(name, "reads") == 0 || strstr(name, "writes"))) {
                 char v[24];
-                fmt_short(v, sizeof v, lp->units);
+                humanfmt(v, sizeof v, lp->units, HF_SHORT_REPORT);
                 snprintf(u2, sizeof u2, "%s %s", v, strcmp(name, "reads") == 0 ? "RCU" : "WCU");
             }
-            fmt_money(a2, sizeof a2, lp ? lp->amount : 0);
+            humanfmt(a2, sizeof a2, lp ? lp->amount : 0, HF_MONEY_REPORT);
             sbuf_add(b, " ");
             cell(b, name, 15, false);
             cell(b, lo ? u1 : "", 14, true);
@@ -420,8 +286,8 @@ static void report_cost(sbuf *b, const kp_design *d, const kp_analysis *a)
         }
     }
     char t1[32], t2[32];
-    fmt_money(t1, sizeof t1, od->total);
-    fmt_money(t2, sizeof t2, pv->total);
+    humanfmt(t1, sizeof t1, od->total, HF_MONEY_REPORT);
+    humanfmt(t2, sizeof t2, pv->total, HF_MONEY_REPORT);
     sbuf_add(b, " ");
     cell(b, "total", 15, false);
     cell(b, "", 14, true);
@@ -487,7 +353,7 @@ static void report_signals(sbuf *b, const kp_design *d, const kp_analysis *a)
             bool known = s->metric && analysis_metric(a, s->metric, &v) && isfinite(v);
             bool fired = known && sig_compare(v, s->cmp, s->value);
             char val[32];
-            fmt_num(val, sizeof val, v);
+            humanfmt(val, sizeof val, v, HF_NUM_REPORT);
             sbuf_printf(b, " %-4s %-32s now %-12s %s\n", dec->id ? dec->id : "?", s->src ? s->src : "",
                         known ? val : "unknown", fired ? "FIRED: reopen" : known ? "quiet" : "");
         }

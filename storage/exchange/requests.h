@@ -1,6 +1,6 @@
 /* requests.h - DynamoDB API requests per pattern (GetItem, Query, Scan, BatchGetItem,
  * TransactWriteItems) and sample items, as DynamoDB JSON (jansson). Used by
- * `export --format requests|items`, the NoSQL Workbench export, the decision record and `verify`.
+ * `export --format requests|items`, the NoSQL Workbench export and `verify`.
  *
  * The items themselves are model data (model/item.h: generated there, written out here as
  * {"PK":{"S":"..."}} objects); the key conditions and filters are model data too

@@ -137,20 +137,6 @@ static size_t utf8_len_of(unsigned long cp)
     return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
 
-/* Line/column (columns count characters) of byte offset `off` of the raw text. */
-static kp_loc loc_of_offset(const char *text, size_t len, size_t off)
-{
-    kp_loc l = {1, 1};
-    for (size_t i = 0; i < off && i < len; i++) {
-        unsigned char b = (unsigned char)text[i];
-        if (b == '\n')
-            l.line++, l.col = 1;
-        else if ((b & 0xC0) != 0x80)
-            l.col++;
-    }
-    return l;
-}
-
 /* Column of byte `off` of a scalar's value, counted in the source (quotes and escapes taken
  * into account). Falls back to start column + characters when the scalar spans lines. */
 static kp_loc scalar_loc_at(const yctx *c, const ynode *n, size_t off)
@@ -225,7 +211,7 @@ static void syntax_error(yctx *c)
     yaml_mark_t m = p->problem_mark;
     kp_loc loc = {(int)m.line + 1, (int)m.column + 1};
     if (p->error == YAML_READER_ERROR) /* the reader gives a byte offset, not a mark */
-        loc = loc_of_offset(c->text, c->len, p->problem_offset);
+        loc = util_loc_of(c->text, c->len, p->problem_offset);
     if (p->context)
         diags_add(c->diags, KP_SYNTAX, loc, "YAML syntax error: %s %s (started at line %d, column %d); expected well-formed YAML",
                   problem, p->context, (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
@@ -337,7 +323,7 @@ static const ynode *parse_tree(yctx *c)
 {
     size_t bad;
     if (!util_utf8_valid(c->text, c->len, &bad)) {
-        kp_loc l = loc_of_offset(c->text, c->len, bad);
+        kp_loc l = util_loc_of(c->text, c->len, bad);
         diags_add(c->diags, KP_ENCODING, l, "invalid UTF-8 (byte 0x%02X); expected UTF-8 text",
                   (unsigned)(unsigned char)c->text[bad]);
         return NULL;

@@ -3,6 +3,7 @@
 #include "tour_int.h"
 
 #include "design_io.h"
+#include "display.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -144,34 +145,14 @@ char *tour_figures(const tour *t, size_t i, const kp_analysis *a)
 
 /* ---- the handout ----------------------------------------------------------------------------- */
 
+/* Appends text wrapped at `width` columns, each of its lines a paragraph that ends a line. */
 static void wrap(sbuf *b, const char *text, int width)
 {
     const char *p = text;
     while (*p) {
         const char *eol = strchr(p, '\n');
         size_t plen = eol ? (size_t)(eol - p) : strlen(p);
-        /* one paragraph line: wrap at spaces (byte count ~ columns; narration is ASCII) */
-        size_t col = 0;
-        const char *w = p, *end = p + plen;
-        while (w < end) {
-            const char *sp = w;
-            while (sp < end && *sp != ' ')
-                sp++;
-            size_t wl = (size_t)(sp - w);
-            if (col > 0 && col + 1 + wl > (size_t)width) {
-                sbuf_addc(b, '\n');
-                col = 0;
-            }
-            if (col > 0) {
-                sbuf_addc(b, ' ');
-                col++;
-            }
-            sbuf_addn(b, w, wl);
-            col += wl;
-            w = sp;
-            while (w < end && *w == ' ')
-                w++;
-        }
+        disp_wrap(b, p, plen, 0, width, 0);
         sbuf_addc(b, '\n');
         if (!eol)
             break;

@@ -5,6 +5,7 @@
 #include "tour_int.h"
 
 #include "edit.h"
+#include "fields.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,35 +25,26 @@ static ptrdiff_t row_of(const kp_design *d, edit_table t, const char *name)
     return -1;
 }
 
+/* Removes the key template of `attr` from e. */
 static void remove_key(kp_entity *e, const char *attr)
 {
-    for (size_t i = 0; i < e->nkeys; i++) {
+    for (size_t i = 0; i < e->nkeys; i++)
         if (e->keys[i].attr.s && strcmp(e->keys[i].attr.s, attr) == 0) {
-            str_free(&e->keys[i].attr);
-            tpl_free(&e->keys[i].tpl);
-            memmove(&e->keys[i], &e->keys[i + 1], (e->nkeys - i - 1) * sizeof *e->keys);
-            e->nkeys--;
+            fields_free(&kp_rec_keytpl, &e->keys[i]);
+            VEC_DEL(e->keys, e->nkeys, i);
             return;
         }
-    }
 }
 
+/* Removes the sparse rule of `attr` from e. */
 static void remove_sparse(kp_entity *e, const char *attr)
 {
-    for (size_t i = 0; i < e->nsparse; i++) {
-        kp_sparse *s = &e->sparse[i];
-        if (s->attr.s && strcmp(s->attr.s, attr) == 0) {
-            str_free(&s->attr);
-            str_free(&s->cond_attr);
-            for (size_t k = 0; k < s->nvalues; k++)
-                str_free(&s->values[k]);
-            free(s->values);
-            free(s->src);
-            memmove(s, s + 1, (e->nsparse - i - 1) * sizeof *e->sparse);
-            e->nsparse--;
+    for (size_t i = 0; i < e->nsparse; i++)
+        if (e->sparse[i].attr.s && strcmp(e->sparse[i].attr.s, attr) == 0) {
+            fields_free(&kp_rec_sparse, &e->sparse[i]);
+            VEC_DEL(e->sparse, e->nsparse, i);
             return;
         }
-    }
 }
 
 /* Deletes index `row` with the key templates and sparse rules the entities give its keys. */
@@ -67,6 +59,14 @@ static void delete_index(kp_design *d, size_t row)
     }
     edit_delete(d, EDIT_INDEXES, row);
 }
+
+/* Moves src[k] (of sn) to the end of dst (of dn). */
+#define MOVE_TO_END(dst, dn, src, sn, k)                                                         \
+    do {                                                                                       \
+        (dst) = xrealloc((dst), ((dn) + 1) * sizeof *(dst));                                   \
+        (dst)[(dn)++] = (src)[k];                                                              \
+        VEC_DEL(src, sn, k);                                                                   \
+    } while (0)
 
 static bool is_key_of(const char *attr, const kp_index *x)
 {
@@ -95,40 +95,24 @@ static bool move_index(kp_design *d, kp_design *src, size_t row, const char **er
         if (at_ < 0)
             continue;
         kp_entity *te = &d->entities[at_];
-        for (size_t k = 0; k < se->nkeys;) {
-            if (!is_key_of(se->keys[k].attr.s, x)) {
+        for (size_t k = 0; k < se->nkeys;)
+            if (is_key_of(se->keys[k].attr.s, x))
+                MOVE_TO_END(te->keys, te->nkeys, se->keys, se->nkeys, k);
+            else
                 k++;
-                continue;
-            }
-            te->keys = xrealloc(te->keys, (te->nkeys + 1) * sizeof *te->keys);
-            te->keys[te->nkeys++] = se->keys[k];
-            memmove(&se->keys[k], &se->keys[k + 1], (se->nkeys - k - 1) * sizeof *se->keys);
-            se->nkeys--;
-        }
-        for (size_t k = 0; k < se->nsparse;) {
-            if (!is_key_of(se->sparse[k].attr.s, x)) {
+        for (size_t k = 0; k < se->nsparse;)
+            if (is_key_of(se->sparse[k].attr.s, x))
+                MOVE_TO_END(te->sparse, te->nsparse, se->sparse, se->nsparse, k);
+            else
                 k++;
-                continue;
-            }
-            te->sparse = xrealloc(te->sparse, (te->nsparse + 1) * sizeof *te->sparse);
-            te->sparse[te->nsparse++] = se->sparse[k];
-            memmove(&se->sparse[k], &se->sparse[k + 1], (se->nsparse - k - 1) * sizeof *se->sparse);
-            se->nsparse--;
-        }
     }
-    d->indexes = xrealloc(d->indexes, (d->nindexes + 1) * sizeof *d->indexes);
-    d->indexes[d->nindexes++] = src->indexes[row];
-    memmove(&src->indexes[row], &src->indexes[row + 1], (src->nindexes - row - 1) * sizeof *src->indexes);
-    src->nindexes--;
+    MOVE_TO_END(d->indexes, d->nindexes, src->indexes, src->nindexes, row);
     return true;
 }
 
 static void move_decision(kp_design *d, kp_design *src, size_t row)
 {
-    d->decisions = xrealloc(d->decisions, (d->ndecisions + 1) * sizeof *d->decisions);
-    d->decisions[d->ndecisions++] = src->decisions[row];
-    memmove(&src->decisions[row], &src->decisions[row + 1], (src->ndecisions - row - 1) * sizeof *src->decisions);
-    src->ndecisions--;
+    MOVE_TO_END(d->decisions, d->ndecisions, src->decisions, src->ndecisions, row);
 }
 
 /* Splits "TABLE ROW COLUMN" at spaces, in place, into at most 4 words (pointers into buf);

@@ -3,6 +3,7 @@
  * nothing (the loader has checked that the step's own design has it). */
 #include "tour_int.h"
 
+#include "humanfmt.h"
 #include "signals.h"
 
 #include <math.h>
@@ -40,30 +41,6 @@ static const kp_decision *decision_of(const kp_design *d, const char *id)
     return dec;
 }
 
-/* "20 ms", "1.5 s", "16 min" */
-static void human_ms(char *out, size_t n, double ms)
-{
-    if (!isfinite(ms))
-        snprintf(out, n, "-");
-    else if (ms >= 60000)
-        snprintf(out, n, "%.3g min", ms / 60000);
-    else if (ms >= 1000)
-        snprintf(out, n, "%.3g s", ms / 1000);
-    else
-        snprintf(out, n, "%.3g ms", ms);
-}
-
-/* "400/s", "1/day" */
-static void human_rate(char *out, size_t n, double r)
-{
-    if (!isfinite(r))
-        snprintf(out, n, "-");
-    else if (r > 0 && r < 0.01)
-        snprintf(out, n, "%.3g/day", r * 86400);
-    else
-        snprintf(out, n, "%g/s", r);
-}
-
 static void pattern_line(sbuf *b, const kp_pattern_result *r)
 {
     const kp_pattern *p = r->pattern;
@@ -77,8 +54,8 @@ static void pattern_line(sbuf *b, const kp_pattern_result *r)
         sbuf_printf(b, " %g req on %s", r->requests, r->index_name ? r->index_name : "table");
         if (isfinite(r->latency_ms) && isfinite(p->latency)) {
             char est[32], tgt[32];
-            human_ms(est, sizeof est, r->latency_ms);
-            human_ms(tgt, sizeof tgt, p->latency);
+            humanfmt(est, sizeof est, r->latency_ms, HF_MS_TOUR);
+            humanfmt(tgt, sizeof tgt, p->latency, HF_MS_TOUR);
             sbuf_printf(b, ", %s vs %s%s", est, tgt, r->latency_ok ? "" : " MISSED");
         }
     }
@@ -102,8 +79,8 @@ static void fig_targets(const fig_ctx *c)
         if (!p)
             continue;
         char rate[32], lat[48] = "-", ms[32];
-        human_rate(rate, sizeof rate, p->rate);
-        human_ms(ms, sizeof ms, p->latency);
+        humanfmt(rate, sizeof rate, p->rate, HF_RATE_TOUR);
+        humanfmt(ms, sizeof ms, p->latency, HF_MS_TOUR);
         if (isfinite(p->latency))
             snprintf(lat, sizeof lat, "< %s", ms);
         sbuf_printf(c->b, "  %-3s %-52.52s %8s %10s  %s %s\n", p->id, p->name ? p->name : "", rate, lat,

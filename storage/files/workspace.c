@@ -607,21 +607,16 @@ static kp_status begin(ws_t *ws, char **err)
     return KP_OK;
 }
 
-static kp_status finish(ws_t *ws, char **err, const char *what)
-{
-    if (!exec(ws->db, "COMMIT")) {
-        kp_status st = ws_fail(ws, err, what);
-        exec(ws->db, "ROLLBACK");
-        return st;
-    }
-    return KP_OK;
-}
-
 static kp_status abort_tx(ws_t *ws, char **err, const char *what)
 {
     kp_status st = ws_fail(ws, err, what);
     exec(ws->db, "ROLLBACK");
     return st;
+}
+
+static kp_status finish(ws_t *ws, char **err, const char *what)
+{
+    return exec(ws->db, "COMMIT") ? KP_OK : abort_tx(ws, err, what);
 }
 
 /* ---- versions ---------------------------------------------------------------------------- */
