@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""rules.py KEYPLAN ENDPOINT DIR [NAME...] - DynamoDB's rules, proven on DynamoDB Local.
+
+Every DIR/NAME.yaml with a DIR/NAME.expect beside it is one case: a small design that exercises one
+rule, and what keyplan must say about it and what DynamoDB must answer. The .expect file holds one
+assertion a line ('#' starts a comment):
+
+  json PATH OP VALUE      on `keyplan check DESIGN --json`
+  check exit N            `keyplan check DESIGN` exits N (default: 0 is required)
+  check out|err ~ TEXT    its text report (or stderr) contains TEXT
+  requests ~ TEXT         `keyplan export DESIGN --format requests` contains TEXT
+  requests !~ TEXT        ... does not contain TEXT
+  cfn ~ TEXT              `keyplan export DESIGN --format cfn` contains TEXT
+  verify exit N           `keyplan verify DESIGN --endpoint ENDPOINT` exits N (run when named)
+  verify out ~ TEXT       its report contains TEXT (a regular expression when TEXT is /.../)
+
+PATH walks the JSON: `patterns[id=3].plan`, `patterns[id=3].steps[0].op`, `findings[code=lsi].where`,
+`count(findings[code=lsi])`, `len(patterns[id=3].steps)`. OP is one of == != < <= > >= ~ (contains) !~.
+VALUE is JSON (3, true, null, "text") or a bare word taken as a string.
+
+Verify runs the real requests on DynamoDB Local and compares what comes back with the model; check
+states the plan and the figures: together they prove a rule on the engine itself. Exit 1 when any
+assertion fails, 2 on a usage error."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+OPS = ("==", "!=", "<=", ">=", "<", ">", "!~", "~")
+
+
+def run(args, timeout=300):
+    p = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def walk(doc, path):
+    """Value at PATH (see the module text); raises KeyError when it names nothing."""
+    m = re.fullmatch(r"(count|len)\((.*)\)", path)
+    if m:
+        v = walk(doc, m.group(2))
+        return len(v) if isinstance(v, (list, dict, str)) else (1 if v is not None else 0)
+    cur = doc
+    for part in re.findall(r"[^.\[\]]+|\[[^\]]*\]", path):
+        if part.startswith("["):
+            sel = part[1:-1]
+            if "=" in sel:
+                k, v = sel.split("=", 1)
+                if not isinstance(cur, list):
+                    raise KeyError(path)
+                cur = [x for x in cur if isinstance(x, dict) and str(x.get(k)) == v]
+                if len(cur) == 1 and not path.startswith(("count(", "len(")):
+                    cur = cur[0]
+            else:
+                cur = cur[int(sel)]
+        else:
+            if isinstance(cur, list) and len(cur) == 1:
+                cur = cur[0]
+            if not isinstance(cur, dict) or part not in cur:
+                raise KeyError(path)
+            cur = cur[part]
+    return cur
+
+
+def parse_value(text):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def compare(got, op, want):
+    if op in ("~", "!~"):
+        hit = str(want) in (json.dumps(got) if not isinstance(got, str) else got)
+        return hit if op == "~" else not hit
+    if op == "==":
+        return got == want
+    if op == "!=":
+        return got != want
+    try:
+        return {"<": got < want, "<=": got <= want, ">": got > want, ">=": got >= want}[op]
+    except TypeError:
+        return False
+
+
+def contains(text, want):
+    if len(want) > 1 and want.startswith("/") and want.endswith("/"):
+        return re.search(want[1:-1], text, re.M) is not None
+    return want in text
+
+
+def case(kp, endpoint, design, expect):
+    fails = []
+    lines = []
+    with open(expect, encoding="utf-8") as f:
+        for n, raw in enumerate(f, 1):
+            line = raw.split(" #", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
+            if line:
+                lines.append((n, line))
+    cache = {}
+
+    def get(what):
+        if what not in cache:
+            if what == "check":
+                cache[what] = run([kp, "check", design])
+            elif what == "json":
+                rc, out, err = run([kp, "check", design, "--json"])
+                cache[what] = (rc, json.loads(out) if rc == 0 else None, err)
+            elif what in ("requests", "cfn"):
+                cache[what] = run([kp, "export", design, "--format", what])
+            elif what == "verify":
+                cache[what] = run([kp, "verify", design, "--endpoint", endpoint], timeout=600)
+        return cache[what]
+
+    check_exit_given = any(l.startswith("check exit") for _, l in lines)
+    for n, line in lines:
+        where = "%s:%d" % (os.path.basename(expect), n)
+        words = line.split(None, 1)
+        kind, rest = words[0], words[1] if len(words) > 1 else ""
+        try:
+            if kind == "json":
+                m = re.match(r"(\S+)\s+(==|!=|<=|>=|<|>|!~|~)\s+(.*)$", rest)
+                if not m:
+                    raise ValueError("expected: json PATH OP VALUE")
+                rc, doc, err = get("json")
+                if doc is None:
+                    fails.append("%s: check --json exited %d: %s" % (where, rc, err.strip()[:300]))
+                    continue
+                try:
+                    got = walk(doc, m.group(1))
+                except (KeyError, IndexError, ValueError):
+                    fails.append("%s: %s names nothing in check --json" % (where, m.group(1)))
+                    continue
+                want = parse_value(m.group(3))
+                if not compare(got, m.group(2), want):
+                    fails.append("%s: %s is %s; expected %s %s" % (where, m.group(1), json.dumps(got),
+                                                                  m.group(2), json.dumps(want)))
+            elif kind in ("check", "verify", "requests", "cfn"):
+                rc, out, err = get(kind)
+                m = re.match(r"exit\s+(\d+)$", rest)
+                if m:
+                    if rc != int(m.group(1)):
+                        fails.append("%s: %s exited %d; expected %s\n%s%s" % (where, kind, rc, m.group(1),
+                                                                            out[-1500:], err[-800:]))
+                    continue
+                m = re.match(r"(?:(out|err)\s+)?(~|!~)\s+(.*)$", rest)
+                if not m:
+                    raise ValueError("expected: %s exit N | %s [out|err] ~ TEXT" % (kind, kind))
+                text = err if m.group(1) == "err" else out
+                hit = contains(text, m.group(3))
+                if hit != (m.group(2) == "~"):
+                    fails.append("%s: %s output %s '%s'\n%s" % (where, kind,
+                                 "lacks" if m.group(2) == "~" else "has", m.group(3), (text or err)[-1500:]))
+            else:
+                raise ValueError("unknown assertion '%s'" % kind)
+        except ValueError as e:
+            fails.append("%s: %s" % (where, e))
+    if not check_exit_given:
+        rc, _, err = get("check")
+        if rc != 0:
+            fails.append("%s: keyplan check exited %d: %s" % (os.path.basename(design), rc, err.strip()[:300]))
+    return fails
+
+
+def main(argv):
+    if len(argv) < 4:
+        print(__doc__.splitlines()[0], file=sys.stderr)
+        return 2
+    kp, endpoint, folder = argv[1], argv[2], argv[3]
+    only = set(argv[4:])
+    names = sorted(f[:-7] for f in os.listdir(folder) if f.endswith(".expect"))
+    if only:
+        names = [n for n in names if n in only]
+    if not names:
+        print("rules.py: no cases in %s" % folder, file=sys.stderr)
+        return 2
+    failed = 0
+    for name in names:
+        design = os.path.join(folder, name + ".yaml")
+        if not os.path.exists(design):
+            print("FAIL %s: %s.yaml is missing" % (name, name))
+            failed += 1
+            continue
+        fails = case(kp, endpoint, design, os.path.join(folder, name + ".expect"))
+        if fails:
+            failed += 1
+            print("FAIL %s" % name)
+            for f in fails:
+                print("    " + f.replace("\n", "\n    | "))
+        else:
+            print("ok   %s" % name)
+    print("%d of %d rule cases passed" % (len(names) - failed, len(names)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
