@@ -575,10 +575,11 @@ static bool key_set(kp_entity *e, const char *attr, const char *text, char **err
         return true;
     }
     tpl parsed;
-    const char *perr = NULL;
+    char *perr = NULL;
     size_t off = 0;
-    if (!tpl_parse(t, &parsed, &perr, &off)) {
-        *err = xasprintf("template column %zu: %s", off + 1, perr ? perr : "invalid template");
+    if (tpl_parse(t, &parsed, &perr, &off) != KP_OK) {
+        *err = xasprintf("template column %zu: %s", off + 1, perr);
+        free(perr);
         free(t);
         return false;
     }

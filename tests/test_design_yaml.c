@@ -676,9 +676,7 @@ static void test_built_design(void **state)
     e->nkeys = 1;
     e->keys = xcalloc(1, sizeof *e->keys);
     e->keys[0].attr = str_make("PK", (kp_loc){0, 0});
-    const char *err;
-    size_t off;
-    assert_true(tpl_parse("ITEM#{id}", &e->keys[0].tpl, &err, &off));
+    assert_int_equal(tpl_parse("ITEM#{id}", &e->keys[0].tpl, NULL, NULL), KP_OK);
     e->nattrs = 1;
     e->attrs = xcalloc(1, sizeof *e->attrs);
     e->attrs[0] = str_make("id", (kp_loc){0, 0});

@@ -314,9 +314,7 @@ static char *render_value(const kp_design *d, const kp_step *s, const char *name
         if (!s->values[i].name || strcmp(s->values[i].name, name) != 0)
             continue;
         tpl t;
-        const char *e;
-        size_t off;
-        if (!tpl_parse(s->values[i].value, &t, &e, &off))
+        if (tpl_parse(s->values[i].value, &t, NULL, NULL) != KP_OK)
             return NULL;
         char *out = item_render(d, &t, binding);
         tpl_free(&t);

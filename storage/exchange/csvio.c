@@ -782,10 +782,8 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
         for (int k = 0; k < 2; k++) {
             kp_keytpl *kt = PUSH(e->keys, e->nkeys);
             kt->attr = str_make(attrs[k], (kp_loc){0, 0});
-            const char *err;
-            size_t off;
-            if (!tpl_parse(srcs[k], &kt->tpl, &err, &off))
-                tpl_parse("ITEM", &kt->tpl, &err, &off);
+            if (tpl_parse(srcs[k], &kt->tpl, NULL, NULL) != KP_OK)
+                tpl_parse("ITEM", &kt->tpl, NULL, NULL);
         }
         free(up);
         free(pk);

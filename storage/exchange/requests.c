@@ -202,10 +202,10 @@ static char *value_text(const build *b, const char *name, char **err)
         return NULL;
     }
     tpl t;
-    const char *perr;
-    size_t off;
-    if (!tpl_parse(src, &t, &perr, &off)) {
+    char *perr = NULL;
+    if (tpl_parse(src, &t, &perr, NULL) != KP_OK) {
         *err = xasprintf("value %s: cannot read template '%s': %s", name, src, perr);
+        free(perr);
         return NULL;
     }
     char *out = b->sample ? item_render(b->d, &t, b->sample) : NULL;
@@ -268,9 +268,7 @@ static bool add_key_condition(build *b, char **err)
 static kp_vtype template_type(const kp_design *d, const char *src)
 {
     tpl t;
-    const char *e;
-    size_t off;
-    if (!src || !tpl_parse(src, &t, &e, &off))
+    if (!src || tpl_parse(src, &t, NULL, NULL) != KP_OK)
         return KP_VAL_S;
     const kp_attr *a = t.n == 1 && t.parts[0].kind == TPL_ATTR ? design_attr(d, t.parts[0].text) : NULL;
     bool num = a && (a->type == KP_ATTR_NUMBER || a->type == KP_ATTR_SHARD);
@@ -601,9 +599,7 @@ static bool range_values(const kp_design *d, const kp_pattern *p, const kp_step 
             item_set_value(&copy, p->range.s, bounds[b]);
             const char *src = keyval_template(s, names[b]);
             tpl t;
-            const char *perr;
-            size_t off;
-            if (src && tpl_parse(src, &t, &perr, &off)) {
+            if (src && tpl_parse(src, &t, NULL, NULL) == KP_OK) {
                 char *text = item_render(d, &t, &copy);
                 if (text)
                     item_set(out, names[b], KP_VAL_S, text);

@@ -925,16 +925,17 @@ static void build_keys(bctx *b, const ynode *m, const char *w, kp_entity *e)
         const ynode *tv = keys->kids[i + 1];
         const ynode *tr = R(tv);
         char *kw = xasprintf("%s, key %s", w, ka);
-        const char *err = NULL;
+        char *err = NULL;
         size_t off = 0;
         kp_keytpl *kt = &e->keys[e->nkeys];
         bool text = tr->kind == YN_SCALAR && !is_null(tv);
         if (!text)
             type_error(b, tv, kw, NULL, "a template such as \"ORDER#{orderId}\"");
-        if (!text || !tpl_parse(tr->text, &kt->tpl, &err, &off)) {
+        if (!text || tpl_parse(tr->text, &kt->tpl, &err, &off) != KP_OK) {
             kp_loc at = tv->kind == YN_ALIAS ? LOC(tv) : scalar_loc_at(b->y, tr, off);
             if (text)
                 diags_add(b->d, KP_TEMPLATE, at, "%s: broken template \"%s\": %s", kw, tr->text, err);
+            free(err);
             /* keep the key (empty template) so that validation does not also report it missing */
             memset(&kt->tpl, 0, sizeof kt->tpl);
         }
