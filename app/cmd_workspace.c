@@ -272,9 +272,10 @@ int cmd_observe(int argc, char **argv)
         free(metric);
         return usage_error("observe: '%s' is not a number; expected METRIC=NUMBER such as pattern.5.rate=60", eq + 1);
     }
-    const char *why = NULL;
-    if (!sig_metric_valid(metric, &why)) {
+    char *why = NULL;
+    if (sig_metric_check(metric, &why) != KP_OK) {
         fprintf(stderr, "keyplan: observe: unknown metric '%s': %s\n", metric, why);
+        free(why);
         free(metric);
         return 2;
     }

@@ -529,13 +529,13 @@ static bool sparse_item(const char *item, void *rule, char **err)
         return true;
     }
     syn_cond c;
-    const char *perr;
-    size_t at;
-    if (!syn_condition_parse(cond, strlen(cond), &c, &perr, &at)) {
+    char *perr = NULL;
+    if (syn_condition_parse(cond, strlen(cond), &c, &perr, NULL) != KP_OK) {
         if (strstr(perr, "after the attribute"))
             *err = xasprintf("'%s': expected attr = value, attr != value, attr in [a, b] or a share", cond);
         else
             *err = xasprintf("'%s': expected attr = value, attr != value or attr in [a, b]", cond);
+        free(perr);
         goto fail;
     }
     out->kind = KP_SPARSE_COND;
@@ -869,8 +869,7 @@ static bool by_item(const char *item, void *out, char **err)
 {
     kp_by *by = out;
     syn_by sb;
-    const char *berr;
-    if (!syn_by_parse(item, strlen(item), &sb, &berr)) {
+    if (syn_by_parse(item, strlen(item), &sb, NULL) != KP_OK) {
         *err = xasprintf("'%s' is not an attribute or attribute=value", item);
         return false;
     }
@@ -890,7 +889,7 @@ static bool set_order(kp_pattern *p, const char *text, char **err)
     bool desc = false;
     size_t a, z;
     syn_trim(t + from, len, &a, &z);
-    if (z > a && !syn_order_parse(t + from, len, &at, &desc)) {
+    if (z > a && syn_order_parse(t + from, len, &at, &desc, NULL) != KP_OK) {
         *err = xstrdup("expected 'attribute', 'attribute asc' or 'attribute desc'");
         free(t);
         return false;
@@ -906,7 +905,7 @@ static bool join_item(const char *item, void *out, char **err)
 {
     kp_join *j = out;
     syn_span to, from;
-    if (!syn_join_parse(item, strlen(item), &to, &from)) {
+    if (syn_join_parse(item, strlen(item), &to, &from, NULL) != KP_OK) {
         *err = xasprintf("'%s' is not to=from (e.g. username=followingUsername)", item);
         return false;
     }
@@ -1012,11 +1011,11 @@ static bool alternative_item(const char *item, void *out, char **err)
 
 static bool signal_item(const char *item, void *out, char **err)
 {
-    const char *perr = NULL;
-    if (signal_parse(item, out, &perr))
+    char *perr = NULL;
+    if (signal_parse(item, out, &perr) == KP_OK)
         return true;
-    *err = xasprintf("signal '%s': %s; expected metric op number (e.g. pattern.5.rate > 50)", item,
-                     perr ? perr : "malformed");
+    *err = xasprintf("signal '%s': %s; expected metric op number (e.g. pattern.5.rate > 50)", item, perr);
+    free(perr);
     return false;
 }
 

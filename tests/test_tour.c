@@ -278,11 +278,17 @@ static void test_check_language(void **state)
                      check_cases[i].holds ? "to hold" : "to fail", why ? why : "");
         if (!holds && strcmp(why, check_cases[i].why) != 0)
             fail_msg("'%s': why '%s', expected '%s'", check_cases[i].check, why, check_cases[i].why);
-        const char *vwhy = NULL;
-        if (tour_check_valid(check_cases[i].check, &vwhy) != check_cases[i].well_formed)
-            fail_msg("'%s': tour_check_valid says %s", check_cases[i].check, vwhy ? vwhy : "well-formed");
-        if (!check_cases[i].well_formed)
+        char *vwhy = NULL;
+        kp_status vst = tour_check_validate(check_cases[i].check, &vwhy);
+        if ((vst == KP_OK) != check_cases[i].well_formed)
+            fail_msg("'%s': tour_check_validate says %s", check_cases[i].check, vwhy ? vwhy : "well-formed");
+        if (!check_cases[i].well_formed) {
+            assert_int_equal(vst, KP_INVALID);
             assert_string_equal(vwhy, check_cases[i].why);
+        } else {
+            assert_null(vwhy);
+        }
+        free(vwhy);
         free(why);
     }
     analysis_free(a);

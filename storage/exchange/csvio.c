@@ -458,8 +458,7 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
         char **l = split_list(v, true, &k);
         for (size_t q = 0; q < k; q++) {
             syn_by sb;
-            const char *berr;
-            if (!syn_by_parse(l[q], strlen(l[q]), &sb, &berr)) {
+            if (syn_by_parse(l[q], strlen(l[q]), &sb, NULL) != KP_OK) {
                 diags_add(diags, KP_INVALID, loc, "%s '%s' has an empty name or value; expected ATTR or ATTR=VALUE", col,
                           l[q]);
                 ok = false;
@@ -476,7 +475,7 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
     }
     case FP_ORDER: {
         syn_span sp;
-        if (!syn_order_parse(v, strlen(v), &sp, &p->order_desc)) {
+        if (syn_order_parse(v, strlen(v), &sp, &p->order_desc, NULL) != KP_OK) {
             diags_add(diags, KP_INVALID, loc, "%s '%s'; expected an attribute, optionally followed by asc or desc", col, v);
             return false;
         }
@@ -490,7 +489,7 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
         char **l = split_list(v, false, &k);
         for (size_t q = 0; q < k && ok; q++) {
             syn_span to, from;
-            if (!syn_join_parse(l[q], strlen(l[q]), &to, &from)) {
+            if (syn_join_parse(l[q], strlen(l[q]), &to, &from, NULL) != KP_OK) {
                 diags_add(diags, KP_INVALID, loc, "join '%s'; expected to=from pairs (username=followingUsername)", l[q]);
                 ok = false;
                 break;

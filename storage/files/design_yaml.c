@@ -948,11 +948,10 @@ static void build_keys(bctx *b, const ynode *m, const char *w, kp_entity *e)
 
 /* "status = x", "status != x", "status in [a, b]" (syn_condition_parse) into sp, the places of
  * the attribute and the values taken from their offsets in the scalar. */
-static bool parse_condition(bctx *b, const ynode *n, const char *s, kp_sparse *sp, const char **err)
+static bool parse_condition(bctx *b, const ynode *n, const char *s, kp_sparse *sp, char **err)
 {
     syn_cond c;
-    size_t at;
-    if (!syn_condition_parse(s, strlen(s), &c, err, &at))
+    if (syn_condition_parse(s, strlen(s), &c, err, NULL) != KP_OK)
         return false;
     sp->kind = KP_SPARSE_COND;
     sp->op = c.op;
@@ -995,11 +994,12 @@ static void build_sparse(bctx *b, const ynode *m, const char *w, kp_entity *e)
             s->kind = KP_SPARSE_SHARE;
             s->share = share;
         } else if (cr->kind == YN_SCALAR && !is_null(cv)) {
-            const char *err = NULL;
+            char *err = NULL;
             if (!parse_condition(b, cr, cr->text, s, &err)) {
                 diags_add(b->d, KP_INVALID, LOC(cv), "%s: condition \"%s\" is not understood: %s "
                           "(\"status = x\", \"status != x\", \"status in [a, b]\" or a share such as 0.05)",
                           kw, cr->text, err);
+                free(err);
                 free(kw);
                 continue;
             }
@@ -1047,8 +1047,7 @@ static void build_by(bctx *b, const ynode *m, const char *w, kp_pattern *p)
         if (!s)
             continue;
         syn_by sb;
-        const char *berr;
-        bool ok = syn_by_parse(s, strlen(s), &sb, &berr);
+        bool ok = syn_by_parse(s, strlen(s), &sb, NULL) == KP_OK;
         if (!ok && !sb.attr.len) {
             diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" names no attribute; "
                       "expected an attribute such as customerId or status=pending-shipment", w, s);
@@ -1079,7 +1078,7 @@ static void build_order(bctx *b, const ynode *m, const char *w, kp_pattern *p)
     if (!s)
         return;
     syn_span at;
-    if (syn_order_parse(s, strlen(s), &at, &p->order_desc)) {
+    if (syn_order_parse(s, strlen(s), &at, &p->order_desc, NULL) == KP_OK) {
         char *an = xstrndup(s + at.at, at.len);
         p->order = str_make(an, ord->kind == YN_ALIAS ? LOC(ord) : scalar_loc_at(b->y, R(ord), at.at));
         free(an);
@@ -1137,10 +1136,11 @@ static void build_signals(bctx *b, const ynode *m, const char *w, kp_decision *d
         const char *s = scalar(b, sg->kids[i], w, "signals");
         if (!s)
             continue;
-        const char *err = NULL;
+        char *err = NULL;
         kp_signal *g = &d->signals[d->nsignals];
-        if (!signal_parse(s, g, &err)) {
+        if (signal_parse(s, g, &err) != KP_OK) {
             diags_add(b->d, KP_SIGNAL, LOC(sg->kids[i]), "%s: bad signal \"%s\": %s", w, s, err);
+            free(err);
             continue;
         }
         g->loc = LOC(sg->kids[i]);
@@ -1470,8 +1470,7 @@ static char *signal_text(const kp_signal *g)
 {
     if (g->src) {
         kp_signal t;
-        const char *err;
-        if (signal_parse(g->src, &t, &err)) {
+        if (signal_parse(g->src, &t, NULL) == KP_OK) {
             bool same = t.metric && g->metric && !strcmp(t.metric, g->metric) && t.cmp == g->cmp && t.value == g->value;
             free(t.src);
             free(t.metric);

@@ -158,9 +158,10 @@ char *tour_print(const tour *t, int width);
  * nothing of the design, or what is malformed. */
 bool tour_check(const char *check, const kp_analysis *a, char **why);
 
-/* true when `check` is well-formed (the subject's kind and field known, the value of the
- * right type for the operator); else false with *why (static text). */
-bool tour_check_valid(const char *check, const char **why);
+/* KP_OK when `check` is well-formed (the subject's kind and field known, the value of the
+ * right type for the operator); else KP_INVALID with *err (caller frees; err may be NULL)
+ * saying what is malformed. */
+kp_status tour_check_validate(const char *check, char **err);
 
 /* Evaluates every check of step `i` on `a` (the analysis of the step's design). NULL when all
  * hold; otherwise one line per failing check ("CHECK: WHY\n"), caller frees. */

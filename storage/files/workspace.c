@@ -1154,9 +1154,12 @@ kp_status ws_history_depth(ws_t *ws, size_t *nundo, size_t *nredo, char **err)
 
 kp_status ws_observe(ws_t *ws, const char *metric, double value, const char *source, char **err)
 {
-    const char *why = NULL;
-    if (!metric || !sig_metric_valid(metric, &why))
-        return fail(err, KP_SIGNAL, "metric '%s': %s", metric ? metric : "", why ? why : "missing");
+    char *why = NULL;
+    if (!metric || sig_metric_check(metric, &why) != KP_OK) {
+        kp_status st = fail(err, KP_SIGNAL, "metric '%s': %s", metric ? metric : "", why ? why : "missing");
+        free(why);
+        return st;
+    }
     if (!isfinite(value))
         return fail(err, KP_RANGE, "metric '%s': the value must be a finite number", metric);
     kp_status st = begin(ws, err);
