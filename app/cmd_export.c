@@ -76,9 +76,9 @@ int cmd_export(int argc, char **argv)
         free(err);
         return 2;
     }
-    bool ok = fileio_write_atomic(out, text, strlen(text), &err);
+    kp_status st = fileio_write_atomic(out, text, strlen(text), &err);
     free(text);
-    if (!ok) {
+    if (st != KP_OK) {
         fprintf(stderr, "keyplan: %s\n", err);
         free(err);
         return 2;

@@ -1217,36 +1217,47 @@ char *edit_get(const kp_design *d, edit_table t, size_t row, size_t col)
     return cell_get(rec, col_field(rec, col), row_elem(d, t, row));
 }
 
-bool edit_set(kp_design *d, edit_table t, size_t row, size_t col, const char *text, char **err)
+/* edit_set with the message always wanted (*err set on failure only). */
+static kp_status set_cell(kp_design *d, edit_table t, size_t row, size_t col, const char *text, char **err)
 {
-    *err = NULL;
     if (!d || row >= edit_nrows(d, t) || col >= edit_ncols(d, t)) {
         *err = xasprintf("no cell at row %zu, column %zu of %s", row + 1, col + 1, edit_table_name(t));
-        return false;
+        return KP_NOTFOUND;
     }
     if (!text)
         text = "";
     size_t bad;
     if (!util_utf8_valid(text, strlen(text), &bad)) {
         *err = xasprintf("invalid UTF-8 at byte %zu; expected UTF-8 text", bad + 1);
-        return false;
+        return KP_ENCODING;
     }
     if (t == EDIT_KEYS)
-        return keys_set(d, row, col, text, err);
+        return keys_set(d, row, col, text, err) ? KP_OK : KP_INVALID;
     if (t == EDIT_SETTINGS) {
         setting s;
         if (col == 0) {
             *err = xstrdup("the setting's name is fixed; edit its value");
-            return false;
+            return KP_INVALID;
         }
         if (!setting_at(row, &s)) {
             *err = xstrdup("no such setting");
-            return false;
+            return KP_NOTFOUND;
         }
-        return cell_set(d, t, row, s.rec, s.id, setting_target(d, s.rec), text, err);
+        return cell_set(d, t, row, s.rec, s.id, setting_target(d, s.rec), text, err) ? KP_OK : KP_INVALID;
     }
     const kp_record *rec = table_rec(t);
-    return cell_set(d, t, row, rec, col_field(rec, col), row_elem(d, t, row), text, err);
+    return cell_set(d, t, row, rec, col_field(rec, col), row_elem(d, t, row), text, err) ? KP_OK : KP_INVALID;
+}
+
+kp_status edit_set(kp_design *d, edit_table t, size_t row, size_t col, const char *text, char **err)
+{
+    char *msg = NULL;
+    kp_status st = set_cell(d, t, row, col, text, &msg);
+    if (err)
+        *err = msg;
+    else
+        free(msg);
+    return st;
 }
 
 /* ---- rows ---------------------------------------------------------------------------------- */

@@ -257,7 +257,7 @@ static void set_every_cell(kp_design *d)
             for (size_t c = 0; c < cols; c++) {
                 char *text = edit_get(d, (edit_table)t, r, c);
                 char *err = NULL;
-                bool ok = edit_set(d, (edit_table)t, r, c, text, &err);
+                bool ok = edit_set(d, (edit_table)t, r, c, text, &err) == KP_OK;
                 if (t == EDIT_SETTINGS && c == 0) {
                     assert_false(ok);
                     free(err);

@@ -294,7 +294,7 @@ static void test_check_language(void **state)
     analysis_free(a);
     /* billed on demand the final design costs over 700: D6's signal fires */
     char *err = NULL;
-    assert_true(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("billing"), 1, "on-demand", &err));
+    assert_int_equal(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("billing"), 1, "on-demand", &err), KP_OK);
     a = analysis_run(d);
     assert_true(tour_check("decision.D6.status == reopen", a, NULL));
     assert_false(tour_check("cost.total < 700", a, NULL));

@@ -1774,7 +1774,7 @@ bool designio_save_file(const kp_design *d, const char *path, kp_diags *diags)
 {
     char *err = NULL;
     char *text = designio_save(d, &err);
-    bool ok = text && fileio_write_atomic(path, text, strlen(text), &err);
+    bool ok = text && fileio_write_atomic(path, text, strlen(text), &err) == KP_OK;
     if (!ok) {
         if (!diags->file)
             diags->file = xstrdup(path);

@@ -148,17 +148,17 @@ bool session_dirty(const session *s)
     return !design_equal(s->base_design, s->design);
 }
 
-static bool persist(session *s, bool undoable, const char *label, char **err)
+static kp_status persist(session *s, bool undoable, const char *label, char **err)
 {
     if (!s->ws)
-        return true;
+        return KP_OK;
     char *yaml = designio_save_string(s->design);
     kp_status st = ws_working_set(s->ws, yaml, s->base, undoable, label, err);
     free(yaml);
-    return st == KP_OK;
+    return st;
 }
 
-bool session_apply(session *s, kp_design *d, const char *label, char **err)
+kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
 {
     if (err)
         *err = NULL;
@@ -171,7 +171,7 @@ bool session_apply(session *s, kp_design *d, const char *label, char **err)
     return persist(s, true, label, err);
 }
 
-static bool step(session *s, bool undo, char **err)
+static kp_status step(session *s, bool undo, char **err)
 {
     snapshot **from = undo ? &s->undo : &s->redo;
     size_t *nfrom = undo ? &s->nundo : &s->nredo;
@@ -182,25 +182,27 @@ static bool step(session *s, bool undo, char **err)
         /* nothing in memory: the persisted history of an earlier session */
         char *yaml = NULL;
         if (!s->ws) {
-            *err = xasprintf("nothing to %s", undo ? "undo" : "redo");
-            return false;
+            if (err)
+                *err = xasprintf("nothing to %s", undo ? "undo" : "redo");
+            return KP_NOTFOUND;
         }
         kp_status st = undo ? ws_undo(s->ws, &yaml, err) : ws_redo(s->ws, &yaml, err);
         if (st != KP_OK)
-            return false;
+            return st;
         char *why = NULL;
         kp_design *d = load_yaml(yaml, &why);
         free(yaml);
         if (!d) {
-            *err = xasprintf("that state does not load (%s); %s brings the current one back", why,
-                             undo ? "redo" : "undo");
+            if (err)
+                *err = xasprintf("that state does not load (%s); %s brings the current one back", why,
+                                 undo ? "redo" : "undo");
             free(why);
-            return false;
+            return KP_INVALID;
         }
         VEC_GROW(*to, *nto, *capto);
         (*to)[(*nto)++] = (snapshot){s->design, NULL};
         s->design = d;
-        return true;
+        return KP_OK;
     }
     snapshot sn = (*from)[--(*nfrom)];
     VEC_GROW(*to, *nto, *capto);
@@ -211,11 +213,11 @@ static bool step(session *s, bool undo, char **err)
         if (st != KP_OK)
             persist(s, false, NULL, NULL);
     }
-    return true;
+    return KP_OK;
 }
 
-bool session_undo(session *s, char **err) { return step(s, true, err); }
-bool session_redo(session *s, char **err) { return step(s, false, err); }
+kp_status session_undo(session *s, char **err) { return step(s, true, err); }
+kp_status session_redo(session *s, char **err) { return step(s, false, err); }
 
 static void set_base(session *s, int number, kp_design *base_design)
 {
@@ -288,9 +290,7 @@ kp_status session_reload(session *s, char **err)
     if (st != KP_OK)
         return st;
     set_base(s, latest, design_clone(d));
-    if (!session_apply(s, d, "reload", err))
-        return KP_IO;
-    return KP_OK;
+    return session_apply(s, d, "reload", err);
 }
 
 bool session_changed_elsewhere(session *s) { return s->ws ? ws_changed_elsewhere(s->ws) : false; }
