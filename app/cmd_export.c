@@ -65,7 +65,7 @@ int cmd_export(int argc, char **argv)
             .nobs = s.nobs,
             .changes = changes,
         };
-        text = strcmp(format, "md") == 0 ? export_md(&r) : export_json(&r);
+        text = strcmp(format, "md") == 0 ? export_md(&r, &err) : export_json(&r, &err);
         free(changes);
     } else {
         text = exchange_export(s.design, s.analysis, format, &err);

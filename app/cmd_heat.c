@@ -120,7 +120,13 @@ int cmd_heat(int argc, char **argv)
         return 2;
     }
     accesslog_sort(&h);
-    char *out = json ? heatlog_json(&h, name, (size_t)top, seconds) : heatlog_text(&h, name, (size_t)top, seconds);
+    char *out = json ? heatlog_json(&h, name, (size_t)top, seconds, &err) : heatlog_text(&h, name, (size_t)top, seconds);
+    if (!out) {
+        fprintf(stderr, "keyplan heat: %s\n", err);
+        free(err);
+        accesslog_free(&h);
+        return 2;
+    }
     fputs(out, stdout);
     free(out);
     int status = accesslog_hot(&h, seconds) ? 1 : 0;

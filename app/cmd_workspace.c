@@ -164,7 +164,14 @@ int cmd_show(int argc, char **argv)
     source s;
     if (source_load(wsp, rev, &s) != 0)
         return 2;
-    char *yaml = designio_save_string(s.design);
+    char *err = NULL;
+    char *yaml = designio_save(s.design, &err);
+    if (!yaml) {
+        fprintf(stderr, "keyplan: show: %s\n", err);
+        free(err);
+        source_free(&s);
+        return 2;
+    }
     printf("# version %d of %s, committed by %s at %s\n# %s\n", s.info.number, wsp, s.info.author, s.info.time,
            s.info.message);
     if (s.design->ndecisions) {

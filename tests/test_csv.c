@@ -264,7 +264,7 @@ static void test_skeleton_validates_and_analyses(void **state)
     bool ok = validate_design(s, &vd);
     if (!ok) {
         print_diags(&vd);
-        char *y = designio_save_string(s);
+        char *y = designio_save(s, NULL);
         print_error("%s\n", y);
         free(y);
     }

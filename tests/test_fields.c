@@ -198,11 +198,11 @@ static void test_yaml_round_trip(void **state)
 {
     (void)state;
     kp_design *d = fixture();
-    char *text = designio_save_string(d);
+    char *text = designio_save(d, NULL);
     kp_design *e = ts_load_text(text, "saved.yaml");
     assert_non_null(e);
     assert_true(design_equal(d, e));
-    char *again = designio_save_string(e);
+    char *again = designio_save(e, NULL);
     assert_string_equal(text, again);
     free(text);
     free(again);

@@ -85,7 +85,8 @@ static void test_outputs(void **state)
     assert_null(strstr(t, "read/s")); /* no time: no rates */
     assert_null(strstr(t, "HOT"));
     free(t);
-    char *j = heatlog_json(&h, "access.log", 10, 1);
+    char *j = heatlog_json(&h, "access.log", 10, 1, NULL);
+    assert_non_null(j);
     json_t *o = json_loads(j, 0, NULL);
     assert_non_null(o);
     assert_true(json_is_true(json_object_get(o, "hot")));

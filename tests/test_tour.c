@@ -120,7 +120,10 @@ static void test_steps_shape(void **state)
     assert_int_equal(tour_find(t, "nosuch"), -1);
     assert_null(tour_step_at(t, NSTEPS));
     assert_null(tour_design(t, NSTEPS));
-    assert_null(tour_yaml(t, NSTEPS));
+    char *yerr = NULL;
+    assert_null(tour_yaml(t, NSTEPS, &yerr));
+    assert_non_null(yerr);
+    free(yerr);
     assert_null(tour_rung_design(t, step_of(t, "gsi1"), 0));
     char *fig = tour_figures(t, NSTEPS, NULL);
     assert_string_equal(fig, "");
@@ -171,7 +174,7 @@ static void test_designs(void **state)
     tour *t = open_tour();
     for (size_t i = 0; i < tour_nsteps(t); i++) {
         const tour_step *s = tour_step_at(t, i);
-        char *y = tour_yaml(t, i);
+        char *y = tour_yaml(t, i, NULL);
         assert_non_null(y);
         kp_diags dg;
         diags_init(&dg, "step.yaml");

@@ -272,8 +272,13 @@ int wb_export_md(wb *w, const char *file)
     r.nhistory = w->nversions;
     r.obs = w->obs;
     r.nobs = w->nobs;
-    char *md = export_md(&r);
     char *err = NULL;
+    char *md = export_md(&r, &err);
+    if (!md) {
+        wb_message(w, UI_ROLE_BAD, "export: %s", err);
+        free(err);
+        return UI_REDRAW;
+    }
     if (fileio_write_atomic(file, md, strlen(md), &err) == KP_OK)
         wb_message(w, UI_ROLE_GOOD, "decision record written to %s (%zu bytes)%s", file, strlen(md),
                    w->diags.errors ? " from the last good state" : "");

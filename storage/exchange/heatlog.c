@@ -92,7 +92,7 @@ bool heatlog_read(accesslog *h, char *text, size_t len, const char *pk, size_t *
     return accesslog_read(h, text, len, json_line, (void *)pk, lineno, err);
 }
 
-char *heatlog_json(const accesslog *h, const char *name, size_t top, double seconds)
+char *heatlog_json(const accesslog *h, const char *name, size_t top, double seconds, char **err)
 {
     size_t show = top < h->n ? top : h->n;
     bool timed = !isnan(seconds);
@@ -126,9 +126,14 @@ char *heatlog_json(const accesslog *h, const char *name, size_t top, double seco
     }
     json_object_set_new(o, "keys", keys);
     char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (!text) {
+        if (err)
+            *err = xstrdup("jansson cannot write the tally as JSON");
+        return NULL;
+    }
     char *out = xasprintf("%s\n", text);
     free(text);
-    json_decref(o);
     return out;
 }
 

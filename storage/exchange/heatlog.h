@@ -21,7 +21,8 @@ bool heatlog_read(accesslog *h, char *text, size_t len, const char *pk, size_t *
  * a partition's limits. Caller frees. */
 char *heatlog_text(const accesslog *h, const char *name, size_t top, double seconds);
 
-/* The same as one JSON object (with a final newline). Caller frees. */
-char *heatlog_json(const accesslog *h, const char *name, size_t top, double seconds);
+/* The same as one JSON object with a final newline (caller frees), or NULL with *err (caller
+ * frees; err may be NULL) when jansson cannot write it. */
+char *heatlog_json(const accesslog *h, const char *name, size_t top, double seconds, char **err);
 
 #endif

@@ -61,9 +61,15 @@ json_t *items_generate(const kp_design *d, const kp_entity *e, size_t n, unsigne
     return arr;
 }
 
-static char *dump_doc(json_t *doc)
+/* The document as indented JSON text with a final newline (caller frees), or NULL with *err
+ * when jansson could not build it (doc NULL) or cannot write it. */
+static char *dump_doc(json_t *doc, char **err)
 {
-    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    if (!text) {
+        *err = xstrdup("jansson cannot write the document as JSON");
+        return NULL;
+    }
     char *out = xasprintf("%s\n", text);
     free(text);
     return out;
@@ -95,7 +101,7 @@ char *items_export(const kp_design *d, char **err)
                             "each element of batches is one BatchWriteItem request (25 puts at most): "
                             "aws dynamodb batch-write-item --cli-input-json \"$(jq -c '.batches[N]' FILE)\"",
                             "seed", (int)ITEM_DEFAULT_SEED, "items", counts, "batches", batches);
-    char *out = dump_doc(doc);
+    char *out = dump_doc(doc, err);
     json_decref(doc);
     item_sample_free(&sample);
     return out;
@@ -699,7 +705,7 @@ char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
                             "aws dynamodb <cli> --cli-input-json \"$(jq -c '.patterns[P].requests[R].input' FILE)\"; "
                             "example values come from the sample items of --format items",
                             "patterns", pats);
-    char *out = dump_doc(doc);
+    char *out = dump_doc(doc, err);
     json_decref(doc);
     item_sample_free(&sample);
     return out;

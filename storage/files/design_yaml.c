@@ -343,8 +343,10 @@ static const ynode *parse_tree(yctx *c)
         return NULL;
     }
     index_lines(c);
-    if (!yaml_parser_initialize(&c->parser))
-        util_die("libyaml parser");
+    if (!yaml_parser_initialize(&c->parser)) {
+        diags_add(c->diags, KP_NOMEM, (kp_loc){0, 0}, "cannot start the YAML parser (out of memory)");
+        return NULL;
+    }
     yaml_parser_set_input_string(&c->parser, (const unsigned char *)c->text, c->len);
     ynode *root = NULL;
     bool done = false;
@@ -1721,10 +1723,7 @@ static void save_record(em *m, const yrec *y, const void *r)
 char *designio_save(const kp_design *d, char **err)
 {
     em m;
-    if (!yamlout_open(&m, 2, 100)) {
-        *err = xstrdup("cannot initialise the YAML emitter");
-        return NULL;
-    }
+    yamlout_open(&m, 2, 100);
     em_map(&m, false);
     for (size_t i = 0; i < kp_rec_design.n; i++) {
         const kp_field *f = &kp_rec_design.f[i];
@@ -1762,25 +1761,17 @@ char *designio_save(const kp_design *d, char **err)
     return yamlout_finish(&m, err);
 }
 
-char *designio_save_string(const kp_design *d)
+kp_status designio_save_file(const kp_design *d, const char *path, kp_diags *diags)
 {
     char *err = NULL;
     char *text = designio_save(d, &err);
-    free(err);
-    return text;
-}
-
-bool designio_save_file(const kp_design *d, const char *path, kp_diags *diags)
-{
-    char *err = NULL;
-    char *text = designio_save(d, &err);
-    bool ok = text && fileio_write_atomic(path, text, strlen(text), &err) == KP_OK;
-    if (!ok) {
+    kp_status st = !text ? KP_INVALID : fileio_write_atomic(path, text, strlen(text), &err);
+    if (st != KP_OK) {
         if (!diags->file)
             diags->file = xstrdup(path);
-        diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s; the file is untouched", err);
+        diags_add(diags, st, (kp_loc){0, 0}, "%s; the file is untouched", err);
         free(err);
     }
     free(text);
-    return ok;
+    return st;
 }

@@ -152,7 +152,14 @@ static kp_status persist(session *s, bool undoable, const char *label, char **er
 {
     if (!s->ws)
         return KP_OK;
-    char *yaml = designio_save_string(s->design);
+    char *why = NULL;
+    char *yaml = designio_save(s->design, &why);
+    if (!yaml) {
+        if (err)
+            *err = xasprintf("the design cannot be saved (%s)", why);
+        free(why);
+        return KP_INVALID;
+    }
     kp_status st = ws_working_set(s->ws, yaml, s->base, undoable, label, err);
     free(yaml);
     return st;

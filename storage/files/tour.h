@@ -131,8 +131,9 @@ kp_design *tour_design(const tour *t, size_t i);
 /* The design of rung `r` of step `i`'s cost ladder, as tour_design. */
 kp_design *tour_rung_design(const tour *t, size_t i, size_t r);
 
-/* The YAML of step `i`'s design (canonical save). NULL when out of range; caller frees. */
-char *tour_yaml(const tour *t, size_t i);
+/* The YAML of step `i`'s design (canonical save; caller frees). NULL with *err (caller frees;
+ * err may be NULL) when there is no step `i` or the design cannot be saved (designio_save). */
+char *tour_yaml(const tour *t, size_t i, char **err);
 
 /* The figures of step `i` computed by keyplan from the step's design and its analysis `a`
  * (a->design is the step's design): a few lines of text, each ending in '\n'. The cost ladder

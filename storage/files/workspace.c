@@ -7,7 +7,7 @@
  *            parent INTEGER REFERENCES versions,     NULL for the first version
  *            time TEXT, author TEXT, message TEXT,   time is ISO 8601 UTC
  *            name TEXT,                              the design's name at that version
- *            design TEXT,                            canonical YAML (designio_save_string)
+ *            design TEXT,                            canonical YAML (designio_save)
  *            digest TEXT)                            FNV-1a 64 of design, hex (schema 2)
  *   decisions(version REFERENCES versions, id,       one row per decision of each version
  *             title, status, patterns JSON, context, decision, alternatives JSON
@@ -745,11 +745,12 @@ kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err)
     return d ? KP_OK : st;
 }
 
+/* The compact JSON text of `a` (released), or NULL when jansson cannot write it. Caller frees. */
 static char *json_text(json_t *a)
 {
     char *t = json_dumps(a, JSON_COMPACT);
     json_decref(a);
-    char *r = xstrdup(t ? t : "[]");
+    char *r = xstrdup(t);
     free(t);
     return r;
 }
@@ -789,8 +790,11 @@ static void bind_opt(sqlite3_stmt *s, int i, const char *t)
         sqlite3_bind_null(s, i);
 }
 
-static bool insert_decisions(sqlite3 *db, int number, const kp_design *d, const kp_analysis *a)
+/* Records the decisions and signals of version `number`. KP_OK, or the failure with *err: of
+ * SQLite, or KP_INVALID when a decision's lists cannot be written as JSON. */
+static kp_status insert_decisions(ws_t *ws, int number, const kp_design *d, const kp_analysis *a, char **err)
 {
+    sqlite3 *db = ws->db;
     sqlite3_stmt *ds = NULL, *ss = NULL;
     bool ok = sqlite3_prepare_v2(db,
                                  "INSERT INTO decisions(version, id, title, status, patterns, context, decision, "
@@ -806,6 +810,15 @@ static bool insert_decisions(sqlite3 *db, int number, const kp_design *d, const 
         char *pats = json_pattern_ids(dec);
         char *alts = json_alternatives(dec);
         char *asm_ = json_assumptions(dec);
+        if (!pats || !alts || !asm_) {
+            free(pats);
+            free(alts);
+            free(asm_);
+            sqlite3_finalize(ds);
+            sqlite3_finalize(ss);
+            return fail(err, KP_INVALID, "decision %s: its patterns, alternatives or assumptions cannot be written "
+                        "as JSON", dec->id ? dec->id : "");
+        }
         sqlite3_bind_int(ds, 1, number);
         bind_opt(ds, 2, dec->id ? dec->id : "");
         bind_opt(ds, 3, dec->title);
@@ -841,9 +854,10 @@ static bool insert_decisions(sqlite3 *db, int number, const kp_design *d, const 
             sqlite3_reset(ss);
         }
     }
+    kp_status st = ok ? KP_OK : ws_fail(ws, err, "record the version");
     sqlite3_finalize(ds);
     sqlite3_finalize(ss);
-    return ok;
+    return st;
 }
 
 static char *conflict_message(ws_t *ws, int expected, int latest)
@@ -887,7 +901,13 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
     kp_status st = need_rw(ws, err);
     if (st != KP_OK)
         return st;
-    char *yaml = designio_save_string(d);
+    char *why = NULL;
+    char *yaml = designio_save(d, &why);
+    if (!yaml) {
+        st = fail(err, KP_INVALID, "not committed: the design cannot be saved (%s)", why);
+        free(why);
+        return st;
+    }
     kp_analysis *a = analysis_run(d);
     char *who = author && *author ? xstrdup(author) : ws_default_author();
     char *now = now_iso();
@@ -929,8 +949,12 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
     bind_opt(s, 8, dg);
     bool ok = sqlite3_step(s) == SQLITE_DONE;
     sqlite3_finalize(s);
-    if (!ok || !insert_decisions(ws->db, n, d, a)) {
+    if (!ok) {
         st = abort_tx(ws, err, "record the version");
+        goto out;
+    }
+    if ((st = insert_decisions(ws, n, d, a, err)) != KP_OK) {
+        exec(ws->db, "ROLLBACK");
         goto out;
     }
     if (update_working) {
