@@ -111,9 +111,9 @@ int cmd_heat(int argc, char **argv)
     accesslog_init(&h);
     size_t lineno = 0;
     char *err = NULL;
-    bool ok = heatlog_read(&h, text, len, pk, &lineno, &err);
+    kp_status st = heatlog_read(&h, text, len, pk, &lineno, &err);
     free(text);
-    if (!ok) {
+    if (st != KP_OK) {
         fprintf(stderr, "%s:%zu: error: %s\n", name, lineno, err);
         free(err);
         accesslog_free(&h);

@@ -303,7 +303,7 @@ static void test_csv_round_trip(void **state)
     diags_init(&dg, "patterns.csv");
     kp_pattern *p = NULL;
     size_t n = 0;
-    assert_true(csvio_read_patterns(csv, strlen(csv), "patterns.csv", &dg, &p, &n));
+    assert_int_equal(csvio_read_patterns(csv, strlen(csv), "patterns.csv", &dg, &p, &n), KP_OK);
     assert_int_equal(n, d->npatterns);
     for (size_t i = 0; i < n; i++) {
         if (!fields_equal(&kp_rec_pattern, &d->patterns[i], &p[i]))

@@ -381,7 +381,7 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
     const kp_pattern *p = r->pattern;
     expr_keycond kc;
     char *err = NULL;
-    if (!expr_keycond_parse(s->key_condition, &kc, &err)) {
+    if (expr_keycond_parse(s->key_condition, &kc, &err) != KP_OK) {
         fail(c, "%s", err);
         free(err);
         return;

@@ -543,8 +543,8 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
     }
 }
 
-bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diags *diags,
-                         kp_pattern **out, size_t *nout)
+static bool read_patterns(const char *text, size_t len, const char *name, kp_diags *diags, kp_pattern **out,
+                          size_t *nout)
 {
     (void)name;
     *out = NULL;
@@ -668,6 +668,18 @@ bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diag
     return ok;
 }
 
+kp_status csvio_read_patterns(const char *text, size_t len, const char *name, kp_diags *diags,
+                              kp_pattern **out, size_t *nout)
+{
+    size_t first = diags->n;
+    if (read_patterns(text, len, name, diags, out, nout))
+        return KP_OK;
+    for (size_t i = first; i < diags->n; i++)
+        if (diags->v[i].sev == KP_SEV_ERROR)
+            return diags->v[i].code;
+    return KP_INVALID;
+}
+
 /* ---- skeleton design ---------------------------------------------------------------------- */
 
 static void add_attr(kp_entity *e, const char *a)
@@ -705,7 +717,7 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
 {
     kp_pattern *pats;
     size_t npats;
-    if (!csvio_read_patterns(text, len, name, diags, &pats, &npats))
+    if (csvio_read_patterns(text, len, name, diags, &pats, &npats) != KP_OK)
         return NULL;
     kp_design *d = design_new();
     d->patterns = pats;

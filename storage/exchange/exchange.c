@@ -158,9 +158,9 @@ kp_design *exchange_import_into(const char *path, const char *into, kp_diags *de
     }
     kp_pattern *pats = NULL;
     size_t n = 0;
-    bool ok = csvio_read_patterns(text, len, path, table_diags, &pats, &n);
+    kp_status st = csvio_read_patterns(text, len, path, table_diags, &pats, &n);
     free(text);
-    if (!ok) {
+    if (st != KP_OK) {
         design_free(d);
         return NULL;
     }

@@ -248,7 +248,7 @@ static void add_value_from_sample(build *b, const char *vname, const char *attr)
 /* Query: the key condition and its typed values; the text is written at the end. */
 static bool add_key_condition(build *b, char **err)
 {
-    if (!expr_keycond_parse(b->s->key_condition, &b->kc, err))
+    if (expr_keycond_parse(b->s->key_condition, &b->kc, err) != KP_OK)
         return false;
     b->has_kc = true;
     char *pv = value_text(b, b->kc.pk_value, err);
@@ -418,7 +418,7 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
     switch (s->op) {
     case KP_OP_GETITEM: {
         expr_keycond kc;
-        if (!expr_keycond_parse(s->key_condition, &kc, err)) {
+        if (expr_keycond_parse(s->key_condition, &kc, err) != KP_OK) {
             ok = false;
             break;
         }
@@ -577,7 +577,7 @@ static bool range_values(const kp_design *d, const kp_pattern *p, const kp_step 
     expr_keycond kc;
     char *err = NULL;
     memset(out, 0, sizeof *out);
-    if (s->op != KP_OP_QUERY || !p->range.s || !expr_keycond_parse(s->key_condition, &kc, &err)) {
+    if (s->op != KP_OP_QUERY || !p->range.s || expr_keycond_parse(s->key_condition, &kc, &err) != KP_OK) {
         free(err);
         return false;
     }
