@@ -654,7 +654,10 @@ tour *tour_load(const char *text, size_t len, const char *file, kp_diags *diags)
     size_t errors = diags->errors;
     ld c = {.dg = diags, .file = file};
     yaml_parser_t parser;
-    yaml_parser_initialize(&parser);
+    if (!yaml_parser_initialize(&parser)) {
+        diags_add(diags, KP_NOMEM, (kp_loc){0, 0}, "cannot start the YAML parser (out of memory)");
+        return NULL;
+    }
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     if (!yaml_parser_load(&parser, &c.doc)) {
         syntax_error(&c, &parser);
