@@ -1253,6 +1253,8 @@ kp_status edit_set(kp_design *d, edit_table t, size_t row, size_t col, const cha
 {
     char *msg = NULL;
     kp_status st = set_cell(d, t, row, col, text, &msg);
+    if (st != KP_OK && !msg) /* every refusal says why; this one did not */
+        msg = xstrdup(kp_status_text(st));
     if (err)
         *err = msg;
     else

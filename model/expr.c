@@ -567,12 +567,11 @@ kp_status expr_keycond_parse(const char *text, expr_keycond *out, char **err)
             ok = false;
     }
     if (!ok) {
-        if (err)
-            *err = xasprintf("cannot read the key condition '%s'; expected 'PK = :pk' optionally followed by "
-                             "'AND SK = :sk', '<', '<=', '>', '>=', 'begins_with(SK, :sk)' or 'SK BETWEEN :a AND :b'",
-                             text ? text : "");
         expr_keycond_free(out);
-        return KP_INVALID;
+        return kp_fail(err, KP_INVALID,
+                       "cannot read the key condition '%s'; expected 'PK = :pk' optionally followed by "
+                       "'AND SK = :sk', '<', '<=', '>', '>=', 'begins_with(SK, :sk)' or 'SK BETWEEN :a AND :b'",
+                       text ? text : "");
     }
     return KP_OK;
 }

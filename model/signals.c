@@ -80,11 +80,7 @@ static const char *metric_problem(const char *metric)
 kp_status sig_metric_check(const char *metric, char **err)
 {
     const char *problem = metric_problem(metric);
-    if (!problem)
-        return KP_OK;
-    if (err)
-        *err = xstrdup(problem);
-    return KP_SIGNAL;
+    return problem ? kp_fail(err, KP_SIGNAL, "%s", problem) : KP_OK;
 }
 
 const sig_observation *sig_latest(const sig_observation *obs, size_t nobs, const char *metric)

@@ -107,14 +107,12 @@ size_t syn_split(const char *s, size_t len, const char *seps, syn_span **out)
     return n;
 }
 
-/* A parser's failure: `status` with `what` (static) at offset `at`, copied for the caller. */
+/* A parser's failure: `status` with `what` at offset `at`. */
 static kp_status syn_fail(kp_status status, const char *what, size_t at, char **err, size_t *err_at)
 {
-    if (err)
-        *err = xstrdup(what);
     if (err_at)
         *err_at = at;
-    return status;
+    return kp_fail(err, status, "%s", what);
 }
 
 kp_status syn_by_parse(const char *s, size_t len, syn_by *out, char **err)

@@ -28,14 +28,12 @@ static void push_part(tpl *t, size_t *cap, tpl_part_kind kind, char *text, char 
     t->parts[t->n++] = (tpl_part){kind, text, format, offset};
 }
 
-/* The failure of tpl_parse: msg (static) at byte `at`, copied for the caller. */
+/* The failure of tpl_parse: msg at byte `at`. */
 static kp_status parse_fail(const char *msg, size_t at, char **err, size_t *err_offset)
 {
-    if (err)
-        *err = xstrdup(msg);
     if (err_offset)
         *err_offset = at;
-    return KP_TEMPLATE;
+    return kp_fail(err, KP_TEMPLATE, "%s", msg);
 }
 
 kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)

@@ -99,12 +99,11 @@ kp_status creds_load(kp_creds *c, const char *region_opt, char **err)
     if (!c->region)
         c->region = xstrdup("us-east-1");
     if (!c->access_key || !c->secret_key) {
-        if (err)
-            *err = xasprintf("no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give profile "
-                             "'%s' in ~/.aws/credentials (DynamoDB Local accepts any values)",
-                             profile);
         creds_free(c);
-        return KP_NOTFOUND;
+        return kp_fail(err, KP_NOTFOUND,
+                       "no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give profile "
+                       "'%s' in ~/.aws/credentials (DynamoDB Local accepts any values)",
+                       profile);
     }
     return KP_OK;
 }

@@ -243,8 +243,7 @@ char *analysis_json_string(const kp_design *d, const kp_analysis *a, char **err)
     char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(o);
     if (!s) {
-        if (err)
-            *err = xstrdup("jansson cannot write the analysis as JSON");
+        kp_fail(err, KP_INVALID, "jansson cannot write the analysis as JSON");
         return NULL;
     }
     /* jansson allocates with malloc; hand back our own allocation with a final newline. */

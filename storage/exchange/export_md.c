@@ -1009,8 +1009,7 @@ char *export_json(const export_record *r, char **err)
     char *t = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
     if (!t) {
-        if (err)
-            *err = xstrdup("jansson cannot write the decision record as JSON");
+        kp_fail(err, KP_INVALID, "jansson cannot write the decision record as JSON");
         return NULL;
     }
     char *out = xasprintf("%s\n", t);

@@ -128,8 +128,7 @@ char *heatlog_json(const accesslog *h, const char *name, size_t top, double seco
     char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(o);
     if (!text) {
-        if (err)
-            *err = xstrdup("jansson cannot write the tally as JSON");
+        kp_fail(err, KP_INVALID, "jansson cannot write the tally as JSON");
         return NULL;
     }
     char *out = xasprintf("%s\n", text);

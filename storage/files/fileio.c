@@ -11,28 +11,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Sets *err (when err is not NULL) to the formatted message. */
-__attribute__((format(printf, 2, 3))) static void say(char **err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    *err = xvasprintf(fmt, ap);
-    va_end(ap);
-}
-
 char *fileio_read(const char *path, size_t *len, char **err)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
-        say(err, "%s: cannot open: %s", path, strerror(errno));
+        kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     struct stat st;
     if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(f);
-        say(err, "%s: is a directory; expected a file", path);
+        kp_fail(err, KP_IO, "%s: is a directory; expected a file", path);
         return NULL;
     }
     sbuf b;
@@ -47,7 +36,7 @@ char *fileio_read(const char *path, size_t *len, char **err)
         fclose(f);
     if (bad) {
         sbuf_free(&b);
-        say(err, "%s: cannot read: %s", path, strerror(e));
+        kp_fail(err, KP_IO, "%s: cannot read: %s", path, strerror(e));
         return NULL;
     }
     if (len)
@@ -58,16 +47,14 @@ char *fileio_read(const char *path, size_t *len, char **err)
 kp_status fileio_write_atomic(const char *path, const char *data, size_t len, char **err)
 {
     if (strcmp(path, "-") == 0) {
-        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
-            say(err, "cannot write to standard output: %s", strerror(errno));
-            return KP_IO;
-        }
+        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
+            return kp_fail(err, KP_IO, "cannot write to standard output: %s", strerror(errno));
         return KP_OK;
     }
     char *tmp = xasprintf("%s.tmp-XXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        say(err, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+        kp_fail(err, KP_IO, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
         free(tmp);
         return KP_IO;
     }
@@ -96,7 +83,7 @@ kp_status fileio_write_atomic(const char *path, const char *data, size_t len, ch
     free(tmp);
     return KP_OK;
 fail:
-    say(err, "%s: cannot write: %s", path, strerror(errno));
+    kp_fail(err, KP_IO, "%s: cannot write: %s", path, strerror(errno));
     if (fd >= 0)
         close(fd);
     unlink(tmp);

@@ -155,10 +155,9 @@ static kp_status persist(session *s, bool undoable, const char *label, char **er
     char *why = NULL;
     char *yaml = designio_save(s->design, &why);
     if (!yaml) {
-        if (err)
-            *err = xasprintf("the design cannot be saved (%s)", why);
+        kp_status st = kp_fail(err, KP_INVALID, "the design cannot be saved (%s)", why);
         free(why);
-        return KP_INVALID;
+        return st;
     }
     kp_status st = ws_working_set(s->ws, yaml, s->base, undoable, label, err);
     free(yaml);
@@ -188,11 +187,8 @@ static kp_status step(session *s, bool undo, char **err)
     if (*nfrom == 0) {
         /* nothing in memory: the persisted history of an earlier session */
         char *yaml = NULL;
-        if (!s->ws) {
-            if (err)
-                *err = xasprintf("nothing to %s", undo ? "undo" : "redo");
-            return KP_NOTFOUND;
-        }
+        if (!s->ws)
+            return kp_fail(err, KP_NOTFOUND, "nothing to %s", undo ? "undo" : "redo");
         kp_status st = undo ? ws_undo(s->ws, &yaml, err) : ws_redo(s->ws, &yaml, err);
         if (st != KP_OK)
             return st;
@@ -200,11 +196,10 @@ static kp_status step(session *s, bool undo, char **err)
         kp_design *d = load_yaml(yaml, &why);
         free(yaml);
         if (!d) {
-            if (err)
-                *err = xasprintf("that state does not load (%s); %s brings the current one back", why,
-                                 undo ? "redo" : "undo");
+            st = kp_fail(err, KP_INVALID, "that state does not load (%s); %s brings the current one back", why,
+                         undo ? "redo" : "undo");
             free(why);
-            return KP_INVALID;
+            return st;
         }
         VEC_GROW(*to, *nto, *capto);
         (*to)[(*nto)++] = (snapshot){s->design, NULL};

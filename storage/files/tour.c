@@ -130,8 +130,7 @@ kp_design *tour_rung_design(const tour *t, size_t i, size_t r)
 char *tour_yaml(const tour *t, size_t i, char **err)
 {
     if (!t || i >= t->nsteps) {
-        if (err)
-            *err = xasprintf("no step %zu in the tour", i + 1);
+        kp_fail(err, KP_NOTFOUND, "no step %zu in the tour", i + 1);
         return NULL;
     }
     return designio_save(t->play[i].design, err);

@@ -148,11 +148,8 @@ kp_status tour_check_validate(const char *check, char **err)
 {
     cond c;
     const char *why = "expected text";
-    if (!check || !cond_parse(check, &c, &why)) {
-        if (err)
-            *err = xstrdup(why);
-        return KP_INVALID;
-    }
+    if (!check || !cond_parse(check, &c, &why))
+        return kp_fail(err, KP_INVALID, "%s", why);
     free(c.buf);
     return KP_OK;
 }

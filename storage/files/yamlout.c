@@ -111,8 +111,8 @@ char *yamlout_finish(yamlout *o, char **err)
     char *text = NULL;
     if (!o->failed)
         text = sbuf_steal(&o->out);
-    else if (err)
-        *err = xasprintf("YAML emitter: %s", o->problem);
+    else
+        kp_fail(err, KP_INVALID, "YAML emitter: %s", o->problem);
     yamlout_free(o);
     return text;
 }
