@@ -25,9 +25,9 @@ void session_close(session *s);
 /* The current design (owned by the session; valid until the next change). */
 const kp_design *session_design(const session *s);
 /* Replaces the design by `d` (taken), pushing the current one on the undo stack with `label`
- * and clearing redo; persisted in the workspace. KP_OK, or the status of the workspace with
- * *err (caller frees; err may be NULL) when it could not store the change: the change is kept
- * in memory anyway. */
+ * and clearing redo; persisted in the workspace. KP_OK, or with *err (caller frees; err may be
+ * NULL) when the change could not be stored: the workspace's status, or KP_INVALID when the
+ * design cannot be saved (designio_save). The change is kept in memory anyway. */
 kp_status session_apply(session *s, kp_design *d, const char *label, char **err);
 /* Undo / redo one step. KP_NOTFOUND with *err (caller frees; err may be NULL) when there is
  * nothing to undo/redo; KP_INVALID when the stored state does not load (the design is then
