@@ -76,7 +76,15 @@ int cmd_check(int argc, char **argv)
     diags_free(&diags);
 
     kp_analysis *a = analysis_run(d);
-    char *out = json ? analysis_json_string(d, a) : report_check_text(path, d, a);
+    char *err = NULL;
+    char *out = json ? analysis_json_string(d, a, &err) : report_check_text(path, d, a);
+    if (!out) {
+        fprintf(stderr, "keyplan check: %s\n", err);
+        free(err);
+        analysis_free(a);
+        design_free(d);
+        return 2;
+    }
     fputs(out, stdout);
     free(out);
 

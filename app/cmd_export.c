@@ -65,7 +65,7 @@ int cmd_export(int argc, char **argv)
             .nobs = s.nobs,
             .changes = changes,
         };
-        text = strcmp(format, "md") == 0 ? export_md(&r) : export_json(&r);
+        text = strcmp(format, "md") == 0 ? export_md(&r, &err) : export_json(&r, &err);
         free(changes);
     } else {
         text = exchange_export(s.design, s.analysis, format, &err);
@@ -76,9 +76,9 @@ int cmd_export(int argc, char **argv)
         free(err);
         return 2;
     }
-    bool ok = fileio_write_atomic(out, text, strlen(text), &err);
+    kp_status st = fileio_write_atomic(out, text, strlen(text), &err);
     free(text);
-    if (!ok) {
+    if (st != KP_OK) {
         fprintf(stderr, "keyplan: %s\n", err);
         free(err);
         return 2;

@@ -97,16 +97,23 @@ int cmd_heat(int argc, char **argv)
     accesslog h;
     accesslog_init(&h);
     size_t lineno = 0;
-    bool ok = heatlog_read(&h, text, len, pk, &lineno, &err);
+    err = NULL;
+    kp_status st = heatlog_read(&h, text, len, pk, &lineno, &err);
     free(text);
-    if (!ok) {
+    if (st != KP_OK) {
         fprintf(stderr, "%s:%zu: error: %s\n", name, lineno, err);
         free(err);
         accesslog_free(&h);
         return 2;
     }
     accesslog_sort(&h);
-    char *out = json ? heatlog_json(&h, name, (size_t)top, seconds) : heatlog_text(&h, name, (size_t)top, seconds);
+    char *out = json ? heatlog_json(&h, name, (size_t)top, seconds, &err) : heatlog_text(&h, name, (size_t)top, seconds);
+    if (!out) {
+        fprintf(stderr, "keyplan heat: %s\n", err);
+        free(err);
+        accesslog_free(&h);
+        return 2;
+    }
     fputs(out, stdout);
     free(out);
     int status = accesslog_hot(&h, seconds) ? 1 : 0;

@@ -155,17 +155,24 @@ int cmd_import(int argc, char **argv)
     if (out) {
         kp_diags sd;
         diags_init(&sd, out);
-        if (!designio_save_file(d, out, &sd)) {
+        if (designio_save_file(d, out, &sd) != KP_OK) {
             diags_print(&sd, stderr);
             rc = 2;
         }
         diags_free(&sd);
     } else {
-        char *yaml = designio_save_string(d);
-        fputs(yaml, stdout);
-        free(yaml);
-        if (fflush(stdout) != 0)
+        char *err = NULL;
+        char *yaml = designio_save(d, &err);
+        if (!yaml) {
+            fprintf(stderr, "keyplan import: %s; nothing written\n", err);
+            free(err);
             rc = 2;
+        } else {
+            fputs(yaml, stdout);
+            free(yaml);
+            if (fflush(stdout) != 0)
+                rc = 2;
+        }
     }
     design_free(d);
     return rc;

@@ -117,7 +117,14 @@ int cmd_tour(int argc, char **argv)
     if (print || yaml) {
         char *out;
         if (yaml) {
-            out = tour_yaml(t, (size_t)step - 1);
+            char *err = NULL;
+            out = tour_yaml(t, (size_t)step - 1, &err);
+            if (!out) {
+                fprintf(stderr, "keyplan tour: %s\n", err);
+                free(err);
+                tour_close(t);
+                return 2;
+            }
         } else if (step) {
             const tour_step *s = tour_step_at(t, (size_t)step - 1);
             kp_design *d = tour_design(t, (size_t)step - 1);

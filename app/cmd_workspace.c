@@ -162,7 +162,14 @@ int cmd_show(int argc, char **argv)
     source s;
     if (source_load(wsp, rev, &s) != 0)
         return 2;
-    char *yaml = designio_save_string(s.design);
+    char *err = NULL;
+    char *yaml = designio_save(s.design, &err);
+    if (!yaml) {
+        fprintf(stderr, "keyplan: show: %s\n", err);
+        free(err);
+        source_free(&s);
+        return 2;
+    }
     printf("# version %d of %s, committed by %s at %s\n# %s\n", s.info.number, wsp, s.info.author, s.info.time,
            s.info.message);
     if (s.design->ndecisions) {
@@ -270,9 +277,10 @@ int cmd_observe(int argc, char **argv)
         free(metric);
         return usage_error("observe: '%s' is not a number; expected METRIC=NUMBER such as pattern.5.rate=60", eq + 1);
     }
-    const char *why = NULL;
-    if (!sig_metric_valid(metric, &why)) {
+    char *why = NULL;
+    if (sig_metric_check(metric, &why) != KP_OK) {
         fprintf(stderr, "keyplan: observe: unknown metric '%s': %s\n", metric, why);
+        free(why);
         free(metric);
         return 2;
     }

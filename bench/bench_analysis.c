@@ -43,10 +43,9 @@ static kp_str S(const char *s) { return str_make(s, (kp_loc){0, 0}); }
 
 static void set_tpl(kp_keytpl *k, const char *attr, const char *src)
 {
-    const char *err;
-    size_t off;
+    char *err = NULL;
     k->attr = S(attr);
-    if (!tpl_parse(src, &k->tpl, &err, &off)) {
+    if (tpl_parse(src, &k->tpl, &err, NULL) != KP_OK) {
         fprintf(stderr, "bench: bad template %s: %s\n", src, err);
         abort();
     }

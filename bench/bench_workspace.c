@@ -49,7 +49,11 @@ int main(int argc, char **argv)
             return 2;
         }
     double commit = (now() - t) / n;
-    char *yaml = designio_save_string(d);
+    char *yaml = designio_save(d, &err);
+    if (!yaml) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
     size_t len = strlen(yaml);
     t = now();
     for (int i = 0; i < n; i++) {

@@ -120,8 +120,8 @@ static bool tab_line(accesslog *h, char *line, char **err)
     return true;
 }
 
-bool accesslog_read(accesslog *h, char *text, size_t len, accesslog_json_fn json, void *ctx, size_t *lineno,
-                    char **err)
+kp_status accesslog_read(accesslog *h, char *text, size_t len, accesslog_json_fn json, void *ctx,
+                         size_t *lineno, char **err)
 {
     *lineno = 0;
     char *p = text, *end = text + len;
@@ -140,16 +140,16 @@ bool accesslog_read(accesslog *h, char *text, size_t len, accesslog_json_fn json
             continue;
         bool ok;
         if (*line == '{') {
-            ok = json && json(h, line, strlen(line), ctx, err);
+            ok = json && json(h, line, strlen(line), ctx, err) == KP_OK;
             if (!json)
                 *err = xstrdup("JSON lines are not read here");
         } else {
             ok = tab_line(h, line, err);
         }
         if (!ok)
-            return false;
+            return KP_INVALID;
     }
-    return true;
+    return KP_OK;
 }
 
 static int cmp_units(const void *a, const void *b)

@@ -42,14 +42,14 @@ void accesslog_add(accesslog *h, const char *key, size_t keylen, double units, b
 bool accesslog_is_write(const char *word);
 bool accesslog_is_read(const char *word);
 
-/* Decodes one JSON line into the tally; false with *err (caller frees) when unusable. */
-typedef bool (*accesslog_json_fn)(accesslog *h, const char *line, size_t len, void *ctx, char **err);
+/* Decodes one JSON line into the tally; KP_INVALID with *err (caller frees) when unusable. */
+typedef kp_status (*accesslog_json_fn)(accesslog *h, const char *line, size_t len, void *ctx, char **err);
 
 /* Tallies every line of text[0..len) (text is modified: lines are cut in place). JSON lines go
- * to `json` with `ctx` (NULL: they are errors). false at the first unusable line, with *lineno
- * its number (1-based) and *err what is wrong (caller frees). */
-bool accesslog_read(accesslog *h, char *text, size_t len, accesslog_json_fn json, void *ctx, size_t *lineno,
-                    char **err);
+ * to `json` with `ctx` (NULL: they are errors). KP_INVALID at the first unusable line, with
+ * *lineno its number (1-based) and *err what is wrong (caller frees). */
+kp_status accesslog_read(accesslog *h, char *text, size_t len, accesslog_json_fn json, void *ctx,
+                         size_t *lineno, char **err);
 
 /* Sorts the keys hottest first: by units, then requests, then key. */
 void accesslog_sort(accesslog *h);

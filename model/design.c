@@ -236,16 +236,16 @@ const char *kp_cmp_name(kp_cmp c)
     return s ? s : "?";
 }
 
-bool signal_parse(const char *src, kp_signal *out, const char **err)
+kp_status signal_parse(const char *src, kp_signal *out, char **err)
 {
     syn_signal g;
-    size_t at;
     memset(out, 0, sizeof *out);
-    if (!syn_signal_parse(src, strlen(src), &g, err, &at))
-        return false;
+    kp_status st = syn_signal_parse(src, strlen(src), &g, err, NULL);
+    if (st != KP_OK)
+        return st;
     out->src = xstrdup(src);
     out->metric = xstrndup(src + g.metric.at, g.metric.len);
     out->cmp = g.cmp;
     out->value = g.value;
-    return true;
+    return KP_OK;
 }

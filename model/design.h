@@ -350,8 +350,9 @@ const char *kp_needs_name(kp_needs n);              /* "search"; NULL for none *
 const char *kp_decision_status_name(kp_decision_status s); /* "accepted" */
 const char *kp_cmp_name(kp_cmp c);                  /* ">" */
 
-/* Parses a signal "metric op number" into *out (src copied). false with *err set (static
- * text) on a malformed signal. */
-bool signal_parse(const char *src, kp_signal *out, const char **err);
+/* Parses a signal "metric op number" (syn_signal_parse) into *out (src copied; the caller
+ * frees out->src and out->metric). KP_SIGNAL with *err (caller frees; err may be NULL) and
+ * *out empty on a malformed signal. */
+kp_status signal_parse(const char *src, kp_signal *out, char **err);
 
 #endif

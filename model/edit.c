@@ -529,13 +529,13 @@ static bool sparse_item(const char *item, void *rule, char **err)
         return true;
     }
     syn_cond c;
-    const char *perr;
-    size_t at;
-    if (!syn_condition_parse(cond, strlen(cond), &c, &perr, &at)) {
+    char *perr = NULL;
+    if (syn_condition_parse(cond, strlen(cond), &c, &perr, NULL) != KP_OK) {
         if (strstr(perr, "after the attribute"))
             *err = xasprintf("'%s': expected attr = value, attr != value, attr in [a, b] or a share", cond);
         else
             *err = xasprintf("'%s': expected attr = value, attr != value or attr in [a, b]", cond);
+        free(perr);
         goto fail;
     }
     out->kind = KP_SPARSE_COND;
@@ -573,10 +573,11 @@ static bool key_set(kp_entity *e, const char *attr, const char *text, char **err
         return true;
     }
     tpl parsed;
-    const char *perr = NULL;
+    char *perr = NULL;
     size_t off = 0;
-    if (!tpl_parse(t, &parsed, &perr, &off)) {
-        *err = xasprintf("template column %zu: %s", off + 1, perr ? perr : "invalid template");
+    if (tpl_parse(t, &parsed, &perr, &off) != KP_OK) {
+        *err = xasprintf("template column %zu: %s", off + 1, perr);
+        free(perr);
         free(t);
         return false;
     }
@@ -866,8 +867,7 @@ static bool by_item(const char *item, void *out, char **err)
 {
     kp_by *by = out;
     syn_by sb;
-    const char *berr;
-    if (!syn_by_parse(item, strlen(item), &sb, &berr)) {
+    if (syn_by_parse(item, strlen(item), &sb, NULL) != KP_OK) {
         *err = xasprintf("'%s' is not an attribute or attribute=value", item);
         return false;
     }
@@ -887,7 +887,7 @@ static bool set_order(kp_pattern *p, const char *text, char **err)
     bool desc = false;
     size_t a, z;
     syn_trim(t + from, len, &a, &z);
-    if (z > a && !syn_order_parse(t + from, len, &at, &desc)) {
+    if (z > a && syn_order_parse(t + from, len, &at, &desc, NULL) != KP_OK) {
         *err = xstrdup("expected 'attribute', 'attribute asc' or 'attribute desc'");
         free(t);
         return false;
@@ -903,7 +903,7 @@ static bool join_item(const char *item, void *out, char **err)
 {
     kp_join *j = out;
     syn_span to, from;
-    if (!syn_join_parse(item, strlen(item), &to, &from)) {
+    if (syn_join_parse(item, strlen(item), &to, &from, NULL) != KP_OK) {
         *err = xasprintf("'%s' is not to=from (e.g. username=followingUsername)", item);
         return false;
     }
@@ -1009,11 +1009,11 @@ static bool alternative_item(const char *item, void *out, char **err)
 
 static bool signal_item(const char *item, void *out, char **err)
 {
-    const char *perr = NULL;
-    if (signal_parse(item, out, &perr))
+    char *perr = NULL;
+    if (signal_parse(item, out, &perr) == KP_OK)
         return true;
-    *err = xasprintf("signal '%s': %s; expected metric op number (e.g. pattern.5.rate > 50)", item,
-                     perr ? perr : "malformed");
+    *err = xasprintf("signal '%s': %s; expected metric op number (e.g. pattern.5.rate > 50)", item, perr);
+    free(perr);
     return false;
 }
 
@@ -1215,36 +1215,49 @@ char *edit_get(const kp_design *d, edit_table t, size_t row, size_t col)
     return cell_get(rec, col_field(rec, col), row_elem(d, t, row));
 }
 
-bool edit_set(kp_design *d, edit_table t, size_t row, size_t col, const char *text, char **err)
+/* edit_set with the message always wanted (*err set on failure only). */
+static kp_status set_cell(kp_design *d, edit_table t, size_t row, size_t col, const char *text, char **err)
 {
-    *err = NULL;
     if (!d || row >= edit_nrows(d, t) || col >= edit_ncols(d, t)) {
         *err = xasprintf("no cell at row %zu, column %zu of %s", row + 1, col + 1, edit_table_name(t));
-        return false;
+        return KP_NOTFOUND;
     }
     if (!text)
         text = "";
     size_t bad;
     if (!util_utf8_valid(text, strlen(text), &bad)) {
         *err = xasprintf("invalid UTF-8 at byte %zu; expected UTF-8 text", bad + 1);
-        return false;
+        return KP_ENCODING;
     }
     if (t == EDIT_KEYS)
-        return keys_set(d, row, col, text, err);
+        return keys_set(d, row, col, text, err) ? KP_OK : KP_INVALID;
     if (t == EDIT_SETTINGS) {
         setting s;
         if (col == 0) {
             *err = xstrdup("the setting's name is fixed; edit its value");
-            return false;
+            return KP_INVALID;
         }
         if (!setting_at(row, &s)) {
             *err = xstrdup("no such setting");
-            return false;
+            return KP_NOTFOUND;
         }
-        return cell_set(d, t, row, s.rec, s.id, setting_target(d, s.rec), text, err);
+        return cell_set(d, t, row, s.rec, s.id, setting_target(d, s.rec), text, err) ? KP_OK : KP_INVALID;
     }
     const kp_record *rec = table_rec(t);
-    return cell_set(d, t, row, rec, col_field(rec, col), row_elem(d, t, row), text, err);
+    return cell_set(d, t, row, rec, col_field(rec, col), row_elem(d, t, row), text, err) ? KP_OK : KP_INVALID;
+}
+
+kp_status edit_set(kp_design *d, edit_table t, size_t row, size_t col, const char *text, char **err)
+{
+    char *msg = NULL;
+    kp_status st = set_cell(d, t, row, col, text, &msg);
+    if (st != KP_OK && !msg) /* every refusal says why; this one did not */
+        msg = xstrdup(kp_status_text(st));
+    if (err)
+        *err = msg;
+    else
+        free(msg);
+    return st;
 }
 
 /* ---- rows ---------------------------------------------------------------------------------- */

@@ -52,10 +52,12 @@ size_t edit_nrows(const kp_design *d, edit_table t);
  * ("" for an empty cell); caller frees. */
 char *edit_get(const kp_design *d, edit_table t, size_t row, size_t col);
 
-/* Sets a cell from text. On success returns true and *err is NULL. On failure returns false,
- * the design is unchanged and *err holds the message (caller frees). Renaming an entity or a
- * pattern id updates the references to it (patterns' entities, covered_by, decisions). */
-bool edit_set(kp_design *d, edit_table t, size_t row, size_t col, const char *text, char **err);
+/* Sets a cell from text. KP_OK with *err NULL on success. On failure the design is unchanged
+ * and *err holds the message (caller frees; err may be NULL): KP_NOTFOUND when there is no such
+ * cell, KP_ENCODING when the text is not UTF-8 (the byte is named), KP_INVALID when the cell
+ * refuses the text. Renaming an entity or a pattern id updates the references to it
+ * (patterns' entities, covered_by, decisions). */
+kp_status edit_set(kp_design *d, edit_table t, size_t row, size_t col, const char *text, char **err);
 
 /* Inserts a new row with defaults (a fresh unique name/id) at position `at` (clamped to the
  * end) and returns its position. Not available for EDIT_KEYS (returns (size_t)-1; add an

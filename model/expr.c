@@ -525,7 +525,7 @@ static bool expect(const char **p, tok_kind kind, const char *word, char **out)
     return true;
 }
 
-bool expr_keycond_parse(const char *text, expr_keycond *out, char **err)
+kp_status expr_keycond_parse(const char *text, expr_keycond *out, char **err)
 {
     memset(out, 0, sizeof *out);
     const char *p = text ? text : "";
@@ -568,13 +568,13 @@ bool expr_keycond_parse(const char *text, expr_keycond *out, char **err)
             ok = false;
     }
     if (!ok) {
-        *err = xasprintf("cannot read the key condition '%s'; expected 'PK = :pk' optionally followed by "
-                         "'AND SK = :sk', '<', '<=', '>', '>=', 'begins_with(SK, :sk)' or 'SK BETWEEN :a AND :b'",
-                         text ? text : "");
         expr_keycond_free(out);
-        return false;
+        return kp_fail(err, KP_INVALID,
+                       "cannot read the key condition '%s'; expected 'PK = :pk' optionally followed by "
+                       "'AND SK = :sk', '<', '<=', '>', '>=', 'begins_with(SK, :sk)' or 'SK BETWEEN :a AND :b'",
+                       text ? text : "");
     }
-    return true;
+    return KP_OK;
 }
 
 char *expr_keycond_render(const expr_keycond *kc, const expr_writer *w)

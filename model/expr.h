@@ -104,9 +104,10 @@ typedef struct expr_keycond {
     char *sk, *sk_value, *sk_value2; /* sk_value2 only for BETWEEN */
 } expr_keycond;
 
-/* Reads `text` into *out (release with expr_keycond_free). false with *err set (caller frees)
- * when the text is not a key condition of the shape above; *out is then empty. */
-bool expr_keycond_parse(const char *text, expr_keycond *out, char **err);
+/* Reads `text` into *out (release with expr_keycond_free). KP_INVALID with *err set (caller
+ * frees; err may be NULL) when the text is not a key condition of the shape above; *out is
+ * then empty. */
+kp_status expr_keycond_parse(const char *text, expr_keycond *out, char **err);
 void expr_keycond_free(expr_keycond *kc);
 
 /* The key condition as DynamoDB text, names and values through `w` (NULL: as they are), in the

@@ -169,9 +169,7 @@ static const tpl *partition_tpl(heat *h, const kp_entity *e, ptrdiff_t index)
     /* a plain attribute: the template "{pk}" */
     char *src = xasprintf("{%s}", pk);
     tpl t;
-    const char *err;
-    size_t off;
-    if (!tpl_parse(src, &t, &err, &off)) {
+    if (tpl_parse(src, &t, NULL, NULL) != KP_OK) {
         free(src);
         return NULL;
     }

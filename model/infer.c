@@ -640,9 +640,7 @@ static bool infer_from_alias(gctx *c, ktpl *k, char **vals, const char *alias)
     if (!alias || !strchr(alias, '{'))
         return false;
     tpl t;
-    const char *err;
-    size_t off;
-    if (!tpl_parse(alias, &t, &err, &off))
+    if (tpl_parse(alias, &t, NULL, NULL) != KP_OK)
         return false;
     bool ok = tpl_attr_count(&t) > 0;
     size_t nr = c->g->nrows;
@@ -1241,17 +1239,15 @@ static void build_entity(infer *m, infer_group *g, size_t totalrows, attrinfo **
             const char *alias = i < 2 ? g->alias[i] : NULL;
             kp_keytpl *kt = PUSH(e->keys, e->nkeys);
             kt->attr = str_make(k->attr, NOLOC);
-            const char *err;
-            size_t off;
-            if (!(alias && strchr(alias, '{') && tpl_parse(alias, &kt->tpl, &err, &off) &&
+            if (!(alias && strchr(alias, '{') && tpl_parse(alias, &kt->tpl, NULL, NULL) == KP_OK &&
                   tpl_attr_count(&kt->tpl) > 0)) {
                 if (kt->tpl.src)
                     tpl_free(&kt->tpl);
                 char *lf = lower_first(g->name);
                 char *nm = sanitize_name(lf);
                 char *src = i == 0 ? xasprintf("{%sId}", nm) : sanitize_name(g->name);
-                if (!tpl_parse(src, &kt->tpl, &err, &off))
-                    tpl_parse("{id}", &kt->tpl, &err, &off);
+                if (tpl_parse(src, &kt->tpl, NULL, NULL) != KP_OK)
+                    tpl_parse("{id}", &kt->tpl, NULL, NULL);
                 free(lf);
                 free(nm);
                 free(src);
@@ -1275,12 +1271,12 @@ static void build_entity(infer *m, infer_group *g, size_t totalrows, attrinfo **
             char *src = ktpl_source(&c, k);
             kp_keytpl *kt = PUSH(e->keys, e->nkeys);
             kt->attr = str_make(k->attr, NOLOC);
-            const char *err;
-            size_t off;
-            if (!tpl_parse(src, &kt->tpl, &err, &off)) {
+            char *err = NULL;
+            if (tpl_parse(src, &kt->tpl, &err, NULL) != KP_OK) {
                 /* cannot happen with escaped literals and valid names; keep the design sane */
-                tpl_parse("{value}", &kt->tpl, &err, &off);
+                tpl_parse("{value}", &kt->tpl, NULL, NULL);
                 warn(m, "entity '%s': template '%s' for %s is broken (%s)", g->name, src, k->attr, err);
+                free(err);
             }
             free(src);
         }

@@ -320,9 +320,7 @@ size_t planeval_fanout(const kp_design *d, const kp_pattern *p, const kp_step *s
         return 0;
     for (size_t i = 0; i < s->nvalues; i++) {
         tpl t;
-        const char *e;
-        size_t off;
-        if (!s->values[i].value || !tpl_parse(s->values[i].value, &t, &e, &off))
+        if (!s->values[i].value || tpl_parse(s->values[i].value, &t, NULL, NULL) != KP_OK)
             continue;
         for (size_t k = 0; k < t.n; k++) {
             if (t.parts[k].kind != TPL_ATTR)

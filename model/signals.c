@@ -44,23 +44,23 @@ static bool one_of(const char *s, size_t n, const char *const *words)
     return false;
 }
 
-bool sig_metric_valid(const char *metric, const char **why)
+/* NULL when `metric` has the shape of a signal metric, else what was expected (static). */
+static const char *metric_problem(const char *metric)
 {
     static const char *const pattern_f[] = {"rate", "rcu", "requests", "latency", NULL};
     static const char *const entity_f[] = {"count", "size", "writes", NULL};
     static const char *const index_f[] = {"items", "wcu", "hot_share", NULL};
     const char *expected = "expected pattern.<id>.rate|rcu|requests|latency, entity.<name>.count|size|writes, "
                            "index.<name>.items|wcu|hot_share, table.hot_share, cost.total or cost.<line>";
-    *why = expected;
     if (!metric || !*metric)
-        return false;
+        return expected;
     for (const char *p = metric; *p; p++)
         if ((unsigned char)*p <= ' ' && *p != ' ')
-            return false;
+            return expected;
     if (strcmp(metric, "table.hot_share") == 0 || strcmp(metric, "cost.total") == 0)
-        return true;
+        return NULL;
     if (strncmp(metric, "cost.", 5) == 0)
-        return metric[5] != '\0';
+        return metric[5] != '\0' ? NULL : expected;
     const char *const *fields = NULL;
     size_t pre = 0;
     if (strncmp(metric, "pattern.", 8) == 0)
@@ -70,16 +70,17 @@ bool sig_metric_valid(const char *metric, const char **why)
     else if (strncmp(metric, "index.", 6) == 0)
         fields = index_f, pre = 6;
     else
-        return false;
+        return expected;
     const char *last = strrchr(metric, '.');
-    if (last <= metric + pre) { /* no name between the prefix and the field */
-        *why = "expected a name between the prefix and the field (pattern.5.rate)";
-        return false;
-    }
-    if (!one_of(last + 1, strlen(last + 1), fields))
-        return false;
-    *why = NULL;
-    return true;
+    if (last <= metric + pre) /* no name between the prefix and the field */
+        return "expected a name between the prefix and the field (pattern.5.rate)";
+    return one_of(last + 1, strlen(last + 1), fields) ? NULL : expected;
+}
+
+kp_status sig_metric_check(const char *metric, char **err)
+{
+    const char *problem = metric_problem(metric);
+    return problem ? kp_fail(err, KP_SIGNAL, "%s", problem) : KP_OK;
 }
 
 const sig_observation *sig_latest(const sig_observation *obs, size_t nobs, const char *metric)

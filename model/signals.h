@@ -60,11 +60,11 @@ bool sig_decision_fired(const sig_report *r, const kp_decision *dec);
  * else its own status word ("accepted", "proposed", ...). Static string. */
 const char *sig_decision_status(const sig_report *r, const kp_decision *dec);
 
-/* true when `metric` has the shape of a signal metric: pattern.<id>.rate|rcu|requests|
+/* KP_OK when `metric` has the shape of a signal metric: pattern.<id>.rate|rcu|requests|
  * latency, entity.<name>.count|size|writes, index.<name>.items|wcu|hot_share, table.hot_share,
- * cost.total, cost.<line>. On false *why (static text) says what was expected. Whether the
- * named pattern, entity or index exists is not checked here. */
-bool sig_metric_valid(const char *metric, const char **why);
+ * cost.total, cost.<line>. Else KP_SIGNAL with *err (caller frees; err may be NULL) saying what
+ * was expected. Whether the named pattern, entity or index exists is not checked here. */
+kp_status sig_metric_check(const char *metric, char **err);
 
 /* The latest observation of `metric` in obs (see sig_evaluate), or NULL. */
 const sig_observation *sig_latest(const sig_observation *obs, size_t nobs, const char *metric);

@@ -108,7 +108,15 @@ size_t syn_split(const char *s, size_t len, const char *seps, syn_span **out)
     return n;
 }
 
-bool syn_by_parse(const char *s, size_t len, syn_by *out, const char **err)
+/* A parser's failure: `status` with `what` at offset `at`. */
+static kp_status syn_fail(kp_status status, const char *what, size_t at, char **err, size_t *err_at)
+{
+    if (err_at)
+        *err_at = at;
+    return kp_fail(err, status, "%s", what);
+}
+
+kp_status syn_by_parse(const char *s, size_t len, syn_by *out, char **err)
 {
     memset(out, 0, sizeof *out);
     const char *eq = memchr(s, '=', len);
@@ -116,21 +124,17 @@ bool syn_by_parse(const char *s, size_t len, syn_by *out, const char **err)
     size_t a, z;
     syn_trim(s, alen, &a, &z);
     out->attr = (syn_span){a, z - a};
-    if (z == a) {
-        *err = "names no attribute";
-        return false;
-    }
+    if (z == a)
+        return syn_fail(KP_INVALID, "names no attribute", 0, err, NULL);
     if (eq) {
         size_t v0 = alen + 1;
         syn_trim(s + v0, len - v0, &a, &z);
         out->has_value = true;
         out->value = (syn_span){v0 + a, z - a};
-        if (z == a) {
-            *err = "has no value after '='";
-            return false;
-        }
+        if (z == a)
+            return syn_fail(KP_INVALID, "has no value after '='", 0, err, NULL);
     }
-    return true;
+    return KP_OK;
 }
 
 /* true when s[0..n) is `word` in any ASCII case */
@@ -144,7 +148,7 @@ static bool word_ci(const char *s, size_t n, const char *word)
     return true;
 }
 
-bool syn_order_parse(const char *s, size_t len, syn_span *attr, bool *desc)
+kp_status syn_order_parse(const char *s, size_t len, syn_span *attr, bool *desc, char **err)
 {
     size_t a0, a1;
     syn_trim(s, len, &a0, &a1);
@@ -158,25 +162,25 @@ bool syn_order_parse(const char *s, size_t len, syn_span *attr, bool *desc)
     *attr = (syn_span){a0, sp - a0};
     *desc = false;
     if (sp == a0)
-        return false;
+        return syn_fail(KP_INVALID, "names no attribute", 0, err, NULL);
     if (word_ci(dir, dl, "desc"))
         *desc = true;
     else if (dl && !word_ci(dir, dl, "asc"))
-        return false;
-    return true;
+        return syn_fail(KP_INVALID, "expected asc or desc after the attribute", 0, err, NULL);
+    return KP_OK;
 }
 
-bool syn_join_parse(const char *s, size_t len, syn_span *to, syn_span *from)
+kp_status syn_join_parse(const char *s, size_t len, syn_span *to, syn_span *from, char **err)
 {
     const char *eq = memchr(s, '=', len);
     if (!eq)
-        return false;
+        return syn_fail(KP_INVALID, "expected to=from", 0, err, NULL);
     size_t tl = (size_t)(eq - s), a, z;
     syn_trim(s, tl, &a, &z);
     *to = (syn_span){a, z - a};
     syn_trim(s + tl + 1, len - tl - 1, &a, &z);
     *from = (syn_span){tl + 1 + a, z - a};
-    return true;
+    return KP_OK;
 }
 
 /* The end of the name starting at s[i]: [A-Za-z0-9_.-] and non-ASCII bytes. */
@@ -224,12 +228,10 @@ void syn_cond_free(syn_cond *c)
     c->nvalues = 0;
 }
 
-static bool cond_fail(syn_cond *c, const char **err, size_t *err_at, const char *what, size_t at)
+static kp_status cond_fail(syn_cond *c, char **err, size_t *err_at, const char *what, size_t at)
 {
     syn_cond_free(c);
-    *err = what;
-    *err_at = at;
-    return false;
+    return syn_fail(KP_INVALID, what, at, err, err_at);
 }
 
 static void cond_add(syn_cond *c, size_t *cap, size_t at, size_t len)
@@ -238,7 +240,7 @@ static void cond_add(syn_cond *c, size_t *cap, size_t at, size_t len)
     c->values[c->nvalues++] = (syn_span){at, len};
 }
 
-bool syn_condition_parse(const char *s, size_t len, syn_cond *out, const char **err, size_t *err_at)
+kp_status syn_condition_parse(const char *s, size_t len, syn_cond *out, char **err, size_t *err_at)
 {
     memset(out, 0, sizeof *out);
     size_t a0 = skip_space(s, len, 0);
@@ -262,7 +264,7 @@ bool syn_condition_parse(const char *s, size_t len, syn_cond *out, const char **
         if (v1 == v0)
             return cond_fail(out, err, err_at, "expected a value after the operator", i);
         cond_add(out, &cap, i + v0, v1 - v0);
-        return true;
+        return KP_OK;
     }
     i = skip_space(s, len, i);
     size_t end = len;
@@ -287,38 +289,29 @@ bool syn_condition_parse(const char *s, size_t len, syn_cond *out, const char **
         if (j == end)
             break;
     }
-    return true;
+    return KP_OK;
 }
 
-bool syn_signal_parse(const char *s, size_t len, syn_signal *out, const char **err, size_t *err_at)
+kp_status syn_signal_parse(const char *s, size_t len, syn_signal *out, char **err, size_t *err_at)
 {
     memset(out, 0, sizeof *out);
     size_t m = skip_space(s, len, 0);
     size_t p = scan_name(s, len, m);
-    if (p == m) {
-        *err = "expected a metric such as pattern.5.rate, then an operator and a number";
-        *err_at = m;
-        return false;
-    }
+    if (p == m)
+        return syn_fail(KP_SIGNAL, "expected a metric such as pattern.5.rate, then an operator and a number", m,
+                        err, err_at);
     out->metric = (syn_span){m, p - m};
     p = skip_space(s, len, p);
     int cmp = scan_op(s, len, &p, SIGNAL_OPS, sizeof SIGNAL_OPS / sizeof *SIGNAL_OPS);
-    if (cmp >= 0)
-        out->cmp = (kp_cmp)cmp;
-    else {
-        *err = "expected an operator (>, >=, <, <=, ==, !=) after the metric";
-        *err_at = p;
-        return false;
-    }
+    if (cmp < 0)
+        return syn_fail(KP_SIGNAL, "expected an operator (>, >=, <, <=, ==, !=) after the metric", p, err, err_at);
+    out->cmp = (kp_cmp)cmp;
     size_t n0 = p = skip_space(s, len, p);
     while (p < len && (isdigit((unsigned char)s[p]) || strchr(".,_+-eE", s[p])))
         p++;
     size_t n1 = p;
     p = skip_space(s, len, p);
-    if (n1 == n0 || p < len || !syn_number(s + n0, n1 - n0, SYN_NUM_COMMAS, &out->value)) {
-        *err = "expected a number after the operator, and nothing after it";
-        *err_at = n0;
-        return false;
-    }
-    return true;
+    if (n1 == n0 || p < len || !syn_number(s + n0, n1 - n0, SYN_NUM_COMMAS, &out->value))
+        return syn_fail(KP_SIGNAL, "expected a number after the operator, and nothing after it", n0, err, err_at);
+    return KP_OK;
 }

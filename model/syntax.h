@@ -2,7 +2,9 @@
  * editor's cells and the CSV importer. Each works on (text, len), allocates nothing unless said,
  * and answers with byte offsets into the text (a syn_span per part found, the offset of a
  * problem), so that the YAML loader turns them into line:column and the others into their
- * own messages. Problems are static strings.
+ * own messages. A parser that refuses the text returns a status other than KP_OK with *err
+ * (caller frees) saying what is wrong and, where it says so, *err_at the offset of the
+ * problem; err and err_at may be NULL.
  *
  * Grammars (ws = white space as isspace says; text around is trimmed by the parsers unless said):
  *   number    := [+-] digits [. digits] [(e|E) [+-] digits]   ("5.", ".5" too), '_' anywhere
@@ -51,37 +53,38 @@ void syn_trim(const char *s, size_t len, size_t *a, size_t *z);
  * count; *out (caller frees; NULL when none) holds the spans. */
 size_t syn_split(const char *s, size_t len, const char *seps, syn_span **out);
 
-/* A `by` element. false with *err when the attribute (or, after "=", the value) is empty. */
+/* A `by` element. KP_INVALID when the attribute (or, after "=", the value) is empty. */
 typedef struct syn_by {
     syn_span attr;
     bool has_value;
     syn_span value;
 } syn_by;
-bool syn_by_parse(const char *s, size_t len, syn_by *out, const char **err);
+kp_status syn_by_parse(const char *s, size_t len, syn_by *out, char **err);
 
-/* An `order`. false when there is no attribute, or something other than asc or desc after it. */
-bool syn_order_parse(const char *s, size_t len, syn_span *attr, bool *desc);
+/* An `order`. KP_INVALID when there is no attribute, or something other than asc or desc
+ * after it. */
+kp_status syn_order_parse(const char *s, size_t len, syn_span *attr, bool *desc, char **err);
 
-/* A `join` element. false when there is no "=". */
-bool syn_join_parse(const char *s, size_t len, syn_span *to, syn_span *from);
+/* A `join` element. KP_INVALID when there is no "=". */
+kp_status syn_join_parse(const char *s, size_t len, syn_span *to, syn_span *from, char **err);
 
 /* A sparse condition. On success out->values (caller frees with syn_cond_free) holds one span
- * per value. On failure *err and *err_at (an offset into s) say what and where; nothing to free. */
+ * per value. On failure KP_INVALID with *err and *err_at (an offset into s); nothing to free. */
 typedef struct syn_cond {
     syn_span attr;
     kp_cond_op op;
     syn_span *values;
     size_t nvalues;
 } syn_cond;
-bool syn_condition_parse(const char *s, size_t len, syn_cond *out, const char **err, size_t *err_at);
+kp_status syn_condition_parse(const char *s, size_t len, syn_cond *out, char **err, size_t *err_at);
 void syn_cond_free(syn_cond *c);
 
-/* A signal. false with *err and *err_at on a malformed one. */
+/* A signal. KP_SIGNAL with *err and *err_at on a malformed one. */
 typedef struct syn_signal {
     syn_span metric;
     kp_cmp cmp;
     double value;
 } syn_signal;
-bool syn_signal_parse(const char *s, size_t len, syn_signal *out, const char **err, size_t *err_at);
+kp_status syn_signal_parse(const char *s, size_t len, syn_signal *out, char **err, size_t *err_at);
 
 #endif

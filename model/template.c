@@ -35,16 +35,23 @@ static void push_part(tpl *t, size_t *cap, tpl_part_kind kind, char *text, char 
     t->parts[t->n++] = (tpl_part){kind, text, format, offset};
 }
 
-bool tpl_parse(const char *src, tpl *out, const char **err, size_t *err_offset)
+/* The failure of tpl_parse: msg at byte `at`. */
+static kp_status parse_fail(const char *msg, size_t at, char **err, size_t *err_offset)
+{
+    if (err_offset)
+        *err_offset = at;
+    return kp_fail(err, KP_TEMPLATE, "%s", msg);
+}
+
+kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
 {
     memset(out, 0, sizeof *out);
-    if (!src) {
-        *err = "the template is missing";
-        *err_offset = 0;
-        return false;
-    }
+    if (!src)
+        return parse_fail("the template is missing", 0, err, err_offset);
     size_t cap = 0, i = 0, len = strlen(src);
     tpl t = {xstrdup(src), NULL, 0};
+    const char *problem;
+    size_t at;
     while (i < len) {
         char c = src[i];
         if (c == '{' && src[i + 1] == '{') {
@@ -54,17 +61,17 @@ bool tpl_parse(const char *src, tpl *out, const char **err, size_t *err_offset)
             push_part(&t, &cap, TPL_LIT, xstrdup("}"), NULL, i);
             i += 2;
         } else if (c == '}') {
-            *err = "a lone '}' (write '}}' for a literal brace)";
-            *err_offset = i;
+            problem = "a lone '}' (write '}}' for a literal brace)";
+            at = i;
             goto fail;
         } else if (c == '{') {
             size_t start = i + 1, j = start;
             while (j < len && tpl_name_byte((unsigned char)src[j]))
                 j++;
             if (j == start) {
-                *err = j < len && src[j] == '}' ? "an empty placeholder '{}' (expected an attribute name)"
-                                                 : "'{' must be followed by an attribute name (write '{{' for a literal brace)";
-                *err_offset = i;
+                problem = j < len && src[j] == '}' ? "an empty placeholder '{}' (expected an attribute name)"
+                                                   : "'{' must be followed by an attribute name (write '{{' for a literal brace)";
+                at = i;
                 goto fail;
             }
             char *format = NULL;
@@ -74,17 +81,17 @@ bool tpl_parse(const char *src, tpl *out, const char **err, size_t *err_offset)
                 while (j < len && isdigit((unsigned char)src[j]))
                     j++;
                 if (j == fs || j - fs > 3) {
-                    *err = "a placeholder format must be digits such as '03' ({lineNo:03})";
-                    *err_offset = fs;
+                    problem = "a placeholder format must be digits such as '03' ({lineNo:03})";
+                    at = fs;
                     goto fail;
                 }
                 format = xstrndup(src + fs, j - fs);
             }
             if (j >= len || src[j] != '}') {
                 free(format);
-                *err = j >= len ? "unclosed placeholder: expected '}'"
-                                : "unexpected character in a placeholder name (expected letters, digits, '_', '-' or '.', then '}')";
-                *err_offset = j >= len ? i : j;
+                problem = j >= len ? "unclosed placeholder: expected '}'"
+                                   : "unexpected character in a placeholder name (expected letters, digits, '_', '-' or '.', then '}')";
+                at = j >= len ? i : j;
                 goto fail;
             }
             push_part(&t, &cap, TPL_ATTR, xstrndup(src + start, name_end - start), format, i);
@@ -98,10 +105,10 @@ bool tpl_parse(const char *src, tpl *out, const char **err, size_t *err_offset)
         }
     }
     *out = t;
-    return true;
+    return KP_OK;
 fail:
     tpl_free(&t);
-    return false;
+    return parse_fail(problem, at, err, err_offset);
 }
 
 void tpl_free(tpl *t)
@@ -115,7 +122,7 @@ void tpl_free(tpl *t)
     memset(t, 0, sizeof *t);
 }
 
-bool tpl_copy(tpl *dst, const tpl *src)
+void tpl_copy(tpl *dst, const tpl *src)
 {
     memset(dst, 0, sizeof *dst);
     dst->src = xstrdup(src->src);
@@ -126,7 +133,6 @@ bool tpl_copy(tpl *dst, const tpl *src)
         dst->parts[i].text = xstrdup(src->parts[i].text);
         dst->parts[i].format = xstrdup(src->parts[i].format);
     }
-    return true;
 }
 
 bool tpl_is_constant(const tpl *t) { return tpl_attr_count(t) == 0; }

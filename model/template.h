@@ -36,12 +36,13 @@ bool tpl_name_byte(unsigned char c);
 /* true when s is a whole placeholder name: one or more such bytes (false for NULL and ""). */
 bool tpl_name_valid(const char *s);
 
-/* Parses src into *out (which the caller owns and releases with tpl_free).
- * On failure returns false, leaves *out empty, and sets *err to a static message and
- * *err_offset to the byte offset in src where the problem is. */
-bool tpl_parse(const char *src, tpl *out, const char **err, size_t *err_offset);
+/* Parses src into *out (which the caller owns and releases with tpl_free). KP_OK, or
+ * KP_TEMPLATE with *out empty, *err the problem (caller frees) and *err_offset the byte offset
+ * in src where it is; err and err_offset may be NULL. */
+kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset);
 void tpl_free(tpl *t);
-bool tpl_copy(tpl *dst, const tpl *src);
+/* *dst becomes a copy of src (caller releases it with tpl_free). Never fails. */
+void tpl_copy(tpl *dst, const tpl *src);
 
 /* true when the template has no placeholder (a constant key: a hot-key warning). */
 bool tpl_is_constant(const tpl *t);

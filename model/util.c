@@ -319,6 +319,17 @@ const char *kp_status_text(kp_status s)
     return (unsigned)s < KP_STATUS__COUNT ? status_texts[s] : "?";
 }
 
+kp_status kp_fail(char **err, kp_status st, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        *err = xvasprintf(fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
 void diags_init(kp_diags *d, const char *file)
 {
     memset(d, 0, sizeof *d);

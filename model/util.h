@@ -222,6 +222,11 @@ typedef enum kp_status {
 const char *kp_status_name(kp_status s); /* "UNKNOWN_KEY" */
 const char *kp_status_text(kp_status s); /* "unknown key" */
 
+/* The failure path of the convention in one call: sets *err (when err is not NULL) to the
+ * formatted message (the caller frees it) and returns st, as in
+ * `return kp_fail(err, KP_IO, "%s: cannot write: %s", path, strerror(errno));`. */
+kp_status kp_fail(char **err, kp_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* A place in a source file; line and col are 1-based, 0 when unknown. */
 typedef struct kp_loc {
     int line, col;

@@ -628,10 +628,11 @@ static char *metric_name(const char *metric)
 
 static void check_signal(vctx *c, const char *w, const kp_signal *g)
 {
-    const char *why = NULL;
-    if (!g->metric || !sig_metric_valid(g->metric, &why)) {
+    char *why = NULL;
+    if (!g->metric || sig_metric_check(g->metric, &why) != KP_OK) {
         diags_add(c->dg, KP_SIGNAL, g->loc, "%s: signal \"%s\" names no known metric '%s'; %s", w, g->src ? g->src : "",
                   g->metric ? g->metric : "", why ? why : "expected pattern.<id>.rate and the like");
+        free(why);
         return;
     }
     char *name = metric_name(g->metric);

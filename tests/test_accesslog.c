@@ -50,10 +50,12 @@ static void test_logs(void **state)
         accesslog_init(&h);
         size_t lineno = 0;
         char *err = NULL;
-        bool ok = accesslog_read(&h, text, strlen(text), NULL, NULL, &lineno, &err);
+        kp_status st = accesslog_read(&h, text, strlen(text), NULL, NULL, &lineno, &err);
+        bool ok = st == KP_OK;
         if (ok != c->ok)
             fail_msg("case %zu: read gave %d (%s), expected %d", i, ok, err ? err : "", c->ok);
         if (!ok) {
+            assert_int_equal(st, KP_INVALID);
             if (lineno != c->lineno || !strstr(err, c->err))
                 fail_msg("case %zu: line %zu '%s', expected line %zu '%s'", i, lineno, err, c->lineno, c->err);
             free(err);

@@ -23,21 +23,21 @@ static kp_design *fixture(void)
     d->table.sk.s = xstrdup("SK");
     size_t x = edit_add(d, EDIT_INDEXES, 0);
     char *err = NULL;
-    assert_true(edit_set(d, EDIT_INDEXES, x, 0, "GSI1", &err));
+    assert_int_equal(edit_set(d, EDIT_INDEXES, x, 0, "GSI1", &err), KP_OK);
     x = edit_add(d, EDIT_INDEXES, 1);
-    assert_true(edit_set(d, EDIT_INDEXES, x, 0, "ByCustomer", &err));
-    assert_true(edit_set(d, EDIT_INDEXES, x, edit_col_find(d, EDIT_INDEXES, "pk"), "customerId", &err));
-    assert_true(edit_set(d, EDIT_INDEXES, x, edit_col_find(d, EDIT_INDEXES, "sk"), "", &err));
+    assert_int_equal(edit_set(d, EDIT_INDEXES, x, 0, "ByCustomer", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_INDEXES, x, edit_col_find(d, EDIT_INDEXES, "pk"), "customerId", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_INDEXES, x, edit_col_find(d, EDIT_INDEXES, "sk"), "", &err), KP_OK);
     size_t e = edit_add(d, EDIT_ENTITIES, 0);
-    assert_true(edit_set(d, EDIT_ENTITIES, e, 0, "Order", &err));
-    assert_true(edit_set(d, EDIT_ENTITIES, e, edit_col_find(d, EDIT_ENTITIES, "attributes"),
-                         "orderId, customerId", &err));
+    assert_int_equal(edit_set(d, EDIT_ENTITIES, e, 0, "Order", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_ENTITIES, e, edit_col_find(d, EDIT_ENTITIES, "attributes"),
+                         "orderId, customerId", &err), KP_OK);
     e = edit_add(d, EDIT_ENTITIES, 1);
-    assert_true(edit_set(d, EDIT_ENTITIES, e, 0, "Línea", &err));
+    assert_int_equal(edit_set(d, EDIT_ENTITIES, e, 0, "Línea", &err), KP_OK);
     size_t p = edit_add(d, EDIT_PATTERNS, 0);
-    assert_true(edit_set(d, EDIT_PATTERNS, p, edit_col_find(d, EDIT_PATTERNS, "entity"), "Order", &err));
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, p, edit_col_find(d, EDIT_PATTERNS, "entity"), "Order", &err), KP_OK);
     p = edit_add(d, EDIT_PATTERNS, 1);
-    assert_true(edit_set(d, EDIT_PATTERNS, p, edit_col_find(d, EDIT_PATTERNS, "entity"), "Order, Línea", &err));
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, p, edit_col_find(d, EDIT_PATTERNS, "entity"), "Order, Línea", &err), KP_OK);
     edit_decision_from_pattern(d, 1);
     assert_null(err);
     return d;
@@ -125,7 +125,8 @@ static void test_cells(void **state)
         assert_true(col >= 0);
         kp_design *before = design_clone(d);
         char *err = NULL;
-        bool ok = edit_set(d, c->table, 0, (size_t)col, c->in, &err);
+        kp_status st = edit_set(d, c->table, 0, (size_t)col, c->in, &err);
+        bool ok = st == KP_OK;
         if (ok != c->ok)
             fail_msg("case %zu (%s.%s = '%s'): expected %s, got %s (%s)", i, edit_table_name(c->table),
                      c->col, c->in, c->ok ? "success" : "failure", ok ? "success" : "failure",
@@ -136,11 +137,12 @@ static void test_cells(void **state)
             assert_string_equal(back, c->out ? c->out : c->in);
             /* set(get(x)) changes nothing */
             kp_design *mid = design_clone(d);
-            assert_true(edit_set(d, c->table, 0, (size_t)col, back, &err));
+            assert_int_equal(edit_set(d, c->table, 0, (size_t)col, back, &err), KP_OK);
             assert_true(design_equal(mid, d));
             design_free(mid);
             free(back);
         } else {
+            assert_int_equal(st, KP_INVALID);
             assert_non_null(err);
             assert_true(strlen(err) > 5);
             assert_true(design_equal(before, d));
@@ -187,7 +189,8 @@ static void test_settings(void **state)
         assert_string_equal(name, setting_cases[i].setting);
         free(name);
         char *err = NULL;
-        bool ok = edit_set(d, EDIT_SETTINGS, (size_t)row, 1, setting_cases[i].in, &err);
+        kp_status st = edit_set(d, EDIT_SETTINGS, (size_t)row, 1, setting_cases[i].in, &err);
+        bool ok = st == KP_OK;
         if (ok != setting_cases[i].ok)
             fail_msg("setting %s = '%s': %s", setting_cases[i].setting, setting_cases[i].in, err ? err : "accepted");
         if (ok) {
@@ -195,18 +198,19 @@ static void test_settings(void **state)
             assert_string_equal(v, setting_cases[i].out ? setting_cases[i].out : setting_cases[i].in);
             free(v);
         } else {
+            assert_int_equal(st, KP_INVALID);
             assert_true(design_equal(before, d));
             free(err);
         }
         /* the name column is fixed */
-        assert_false(edit_set(d, EDIT_SETTINGS, (size_t)row, 0, "x", &err));
+        assert_int_equal(edit_set(d, EDIT_SETTINGS, (size_t)row, 0, "x", &err), KP_INVALID);
         free(err);
         design_free(before);
         design_free(d);
     }
     kp_design *d = fixture();
     char *err = NULL;
-    assert_true(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("billing"), 1, "provisioned", &err));
+    assert_int_equal(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("billing"), 1, "provisioned", &err), KP_OK);
     assert_int_equal(d->table.billing, KP_BILLING_PROVISIONED);
     assert_int_equal(edit_add(d, EDIT_SETTINGS, 0), (size_t)-1);
     assert_false(edit_delete(d, EDIT_SETTINGS, 0));
@@ -218,19 +222,19 @@ static void test_key_attribute_rename_follows(void **state)
     (void)state;
     kp_design *d = fixture();
     char *err = NULL;
-    assert_true(edit_set(d, EDIT_KEYS, 0, 1, "ORDER#{orderId}", &err));
-    assert_true(edit_set(d, EDIT_KEYS, 0, 3, "CLIENTE#{customerId}", &err));
-    assert_true(edit_set(d, EDIT_KEYS, 0, 5, "GSI1PK: 0.1", &err));
+    assert_int_equal(edit_set(d, EDIT_KEYS, 0, 1, "ORDER#{orderId}", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_KEYS, 0, 3, "CLIENTE#{customerId}", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_KEYS, 0, 5, "GSI1PK: 0.1", &err), KP_OK);
     /* the table's pk renamed: the entity's template follows */
-    assert_true(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("pk"), 1, "pk", &err));
+    assert_int_equal(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("pk"), 1, "pk", &err), KP_OK);
     assert_non_null(entity_key(&d->entities[0], "pk"));
     assert_null(entity_key(&d->entities[0], "PK"));
     /* an index's pk renamed: template and sparse rule follow */
-    assert_true(edit_set(d, EDIT_INDEXES, 0, (size_t)edit_col_find(d, EDIT_INDEXES, "pk"), "GSI1_PK", &err));
+    assert_int_equal(edit_set(d, EDIT_INDEXES, 0, (size_t)edit_col_find(d, EDIT_INDEXES, "pk"), "GSI1_PK", &err), KP_OK);
     assert_non_null(entity_key(&d->entities[0], "GSI1_PK"));
     assert_string_equal(d->entities[0].sparse[0].attr.s, "GSI1_PK");
     /* renaming onto a key another slot uses does not steal its templates */
-    assert_true(edit_set(d, EDIT_INDEXES, 0, (size_t)edit_col_find(d, EDIT_INDEXES, "sk"), "pk", &err));
+    assert_int_equal(edit_set(d, EDIT_INDEXES, 0, (size_t)edit_col_find(d, EDIT_INDEXES, "sk"), "pk", &err), KP_OK);
     assert_non_null(entity_key(&d->entities[0], "pk"));
     design_free(d);
 }
@@ -240,7 +244,7 @@ static void test_rename_entity_updates_patterns(void **state)
     (void)state;
     kp_design *d = fixture();
     char *err = NULL;
-    assert_true(edit_set(d, EDIT_ENTITIES, 0, 0, "Pedido", &err));
+    assert_int_equal(edit_set(d, EDIT_ENTITIES, 0, 0, "Pedido", &err), KP_OK);
     assert_string_equal(d->patterns[0].entities[0].s, "Pedido");
     assert_string_equal(d->patterns[1].entities[0].s, "Pedido");
     assert_string_equal(d->patterns[1].entities[1].s, "Línea");
@@ -253,11 +257,11 @@ static void test_rename_pattern_updates_refs(void **state)
     kp_design *d = fixture();
     char *err = NULL;
     assert_string_equal(d->decisions[0].patterns[0].s, "2");
-    assert_true(edit_set(d, EDIT_PATTERNS, 0, 0, "5", &err));
-    assert_true(edit_set(d, EDIT_PATTERNS, 1, edit_col_find(d, EDIT_PATTERNS, "covered_by"), "5", &err));
-    assert_true(edit_set(d, EDIT_PATTERNS, 0, 0, "7", &err));
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, 0, "5", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 1, edit_col_find(d, EDIT_PATTERNS, "covered_by"), "5", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, 0, "7", &err), KP_OK);
     assert_string_equal(d->patterns[1].covered_by.s, "7");
-    assert_true(edit_set(d, EDIT_PATTERNS, 1, 0, "9", &err));
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 1, 0, "9", &err), KP_OK);
     assert_string_equal(d->decisions[0].patterns[0].s, "9");
     design_free(d);
 }
@@ -275,7 +279,7 @@ static void test_rows(void **state)
     assert_string_equal(d->patterns[2].id, "3");
     /* duplicate copies the fields and gets a fresh id */
     char *err = NULL;
-    assert_true(edit_set(d, EDIT_PATTERNS, 0, edit_col_find(d, EDIT_PATTERNS, "rate"), "400", &err));
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, edit_col_find(d, EDIT_PATTERNS, "rate"), "400", &err), KP_OK);
     at = edit_duplicate(d, EDIT_PATTERNS, 0);
     assert_int_equal(at, 1);
     assert_string_equal(d->patterns[1].id, "4");
@@ -321,10 +325,10 @@ static void test_key_attrs(void **state)
     assert_string_equal(edit_col_name(d, EDIT_KEYS, 5), "sparse");
     assert_null(edit_col_name(d, EDIT_KEYS, 6));
     char *err = NULL;
-    assert_true(edit_set(d, EDIT_KEYS, 1, 1, "PEDIDO#{orderId}", &err));
+    assert_int_equal(edit_set(d, EDIT_KEYS, 1, 1, "PEDIDO#{orderId}", &err), KP_OK);
     assert_non_null(entity_key(&d->entities[1], "PK"));
     assert_null(entity_key(&d->entities[0], "PK"));
-    assert_false(edit_set(d, EDIT_KEYS, 1, 1, "{}", &err));
+    assert_int_not_equal(edit_set(d, EDIT_KEYS, 1, 1, "{}", &err), KP_OK);
     assert_non_null(strstr(err, "template"));
     free(err);
     /* the old template survived the failed edit */
@@ -339,16 +343,55 @@ static void test_bad_input(void **state)
     (void)state;
     kp_design *d = fixture();
     char *err = NULL;
-    assert_false(edit_set(d, EDIT_PATTERNS, 7, 0, "x", &err));
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 7, 0, "x", &err), KP_NOTFOUND);
+    assert_string_equal(err, "no cell at row 8, column 1 of patterns");
     free(err);
-    assert_false(edit_set(d, EDIT_PATTERNS, 0, 99, "x", &err));
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, 99, "x", &err), KP_NOTFOUND);
     free(err);
-    assert_false(edit_set(d, EDIT_PATTERNS, 0, 1, "bad \xff utf8", &err));
-    assert_non_null(strstr(err, "UTF-8"));
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, 1, "bad \xff utf8", &err), KP_ENCODING);
+    assert_string_equal(err, "invalid UTF-8 at byte 5; expected UTF-8 text");
     free(err);
+    /* the message is optional */
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, 1, "bad \xff utf8", NULL), KP_ENCODING);
     char *s = edit_get(d, EDIT_PATTERNS, 42, 0);
     assert_string_equal(s, "");
     free(s);
+    design_free(d);
+}
+
+/* Text that is not UTF-8 never gets into a design: every cell of every table refuses it, names
+ * the bad byte and leaves the design as it was (so that saving the design cannot fail on it). */
+static void test_invalid_utf8_refused(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "\xff",              /* never valid */
+        "Pedido\xc3",        /* a truncated sequence */
+        "\xc0\xaf",          /* an overlong '/' */
+        "\xed\xa0\x80",      /* a surrogate */
+        "ORDER#{id}\x80",    /* a stray continuation byte after a template */
+    };
+    static const size_t at[] = {1, 7, 1, 1, 11};
+    kp_design *d = fixture();
+    kp_design *before = design_clone(d);
+    for (int t = 0; t < EDIT__TABLES; t++) {
+        size_t rows = edit_nrows(d, (edit_table)t), cols = edit_ncols(d, (edit_table)t);
+        for (size_t r = 0; r < rows; r++)
+            for (size_t c = 0; c < cols; c++)
+                for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+                    char *err = NULL;
+                    kp_status st = edit_set(d, (edit_table)t, r, c, bad[k], &err);
+                    if (st != KP_ENCODING)
+                        fail_msg("%s row %zu column %zu: bad text %zu gave %s (%s)", edit_table_name((edit_table)t),
+                                 r, c, k, kp_status_name(st), err ? err : "");
+                    char want[64];
+                    snprintf(want, sizeof want, "invalid UTF-8 at byte %zu; expected UTF-8 text", at[k]);
+                    assert_string_equal(err, want);
+                    free(err);
+                }
+    }
+    assert_true(design_equal(before, d));
+    design_free(before);
     design_free(d);
 }
 
@@ -379,7 +422,7 @@ static void test_label_errors(void **state)
         edit_add(d, EDIT_DECISIONS, d->ndecisions);
         kp_design *before = design_clone(d);
         char *err = NULL;
-        assert_false(edit_set(d, label_cases[i].table, 0, 0, label_cases[i].in, &err));
+        assert_int_not_equal(edit_set(d, label_cases[i].table, 0, 0, label_cases[i].in, &err), KP_OK);
         assert_non_null(err);
         assert_string_equal(err, label_cases[i].msg);
         assert_true(design_equal(before, d));
@@ -400,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_key_attribute_rename_follows),
         cmocka_unit_test(test_key_attrs),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_invalid_utf8_refused),
         cmocka_unit_test(test_label_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
 #include "analysis.h"
 #include "signals.h"
 #include "design_io.h"
+#include "exchange.h"
 #include "export_md.h"
 #include "support.h"
 
@@ -120,7 +121,8 @@ static void test_cloudshop_record(void **state)
 {
     fixture *f = *state;
     export_record r = record(f);
-    char *md = export_md(&r);
+    char *md = export_md(&r, NULL);
+    assert_non_null(md);
     static const char *const headings[] = {
         "# Decision record: CloudShop orders", "## 1. Access patterns", "## 2. Key design", "## 3. How each pattern",
         "## 4. Indexes", "## 5. Heat", "## 6. Cost per month", "## 7. Checklist", "## 8. Decisions",
@@ -229,7 +231,8 @@ static void test_no_reopen_without_observation(void **state)
     r.signals = &none;
     r.obs = NULL;
     r.nobs = 0;
-    char *md = export_md(&r);
+    char *md = export_md(&r, NULL);
+    assert_non_null(md);
     if (none.fired == 0)
         assert_null(strstr(md, "REOPEN"));
     assert_null(strstr(md, "### Observations recorded"));
@@ -267,7 +270,8 @@ static void test_awkward_text(void **state)
     assert_non_null(d);
     kp_analysis *a = analysis_run(d);
     export_record r = {.design = d, .analysis = a, .source = "awkward.yaml"};
-    char *md = export_md(&r);
+    char *md = export_md(&r, NULL);
+    assert_non_null(md);
     check_tables(md);
     assert_non_null(strstr(md, "| a1 | Dirección \\| casa |"));
     assert_non_null(strstr(md, "`DIRECCIÓN#{dirección}`"));
@@ -277,7 +281,8 @@ static void test_awkward_text(void **state)
     assert_non_null(strstr(md, "- decision D|1 lacks an alternative discarded, a falsifiable assumption, a failure test, "
                                "a rollback, a limitation and a reopening signal\n"));
     free(md);
-    char *js = export_json(&r);
+    char *js = export_json(&r, NULL);
+    assert_non_null(js);
     json_error_t je;
     json_t *root = json_loads(js, 0, &je);
     assert_non_null(root);
@@ -293,7 +298,8 @@ static void test_json_record(void **state)
 {
     fixture *f = *state;
     export_record r = record(f);
-    char *js = export_json(&r);
+    char *js = export_json(&r, NULL);
+    assert_non_null(js);
     json_error_t je;
     json_t *root = json_loads(js, 0, &je);
     if (!root)
@@ -321,6 +327,31 @@ static void test_json_record(void **state)
     free(js);
 }
 
+/* A design whose text is not UTF-8 (poked in by hand: nothing that builds a design lets it in)
+ * cannot be saved: the record, the CloudFormation export and the import round trip say so. */
+static void test_unsavable_design(void **state)
+{
+    fixture *f = *state;
+    free(f->d->name);
+    f->d->name = xstrdup("Tienda \xff");
+    export_record r = record(f);
+    char *err = NULL;
+    assert_null(export_md(&r, &err));
+    assert_string_equal(err, "YAML emitter: a scalar that is not UTF-8 text");
+    free(err);
+    err = NULL;
+    assert_null(exchange_export(f->d, f->a, "cfn", &err));
+    assert_non_null(strstr(err, "YAML emitter"));
+    free(err);
+    kp_diags dg;
+    diags_init(&dg, NULL);
+    assert_int_equal(exchange_import_roundtrip(f->d, &dg), EXCHANGE_NO_LOAD);
+    assert_int_equal(dg.errors, 1);
+    assert_string_equal(dg.v[0].msg,
+                        "the imported design cannot be saved as YAML: YAML emitter: a scalar that is not UTF-8 text");
+    diags_free(&dg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +359,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_reopen_without_observation, setup, teardown),
         cmocka_unit_test(test_awkward_text),
         cmocka_unit_test_setup_teardown(test_json_record, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unsavable_design, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

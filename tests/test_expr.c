@@ -49,10 +49,12 @@ static void test_keycond_parse(void **state)
         const struct kc_case *c = &kc_cases[i];
         expr_keycond kc;
         char *err = NULL;
-        bool ok = expr_keycond_parse(c->text, &kc, &err);
+        kp_status st = expr_keycond_parse(c->text, &kc, &err);
+        bool ok = st == KP_OK;
         if (ok != c->ok)
             fail_msg("case %zu '%s': parse gave %d, expected %d", i, c->text, ok, c->ok);
         if (!ok) {
+            assert_int_equal(st, KP_INVALID);
             assert_non_null(err);
             assert_non_null(strstr(err, "cannot read the key condition"));
             free(err);
@@ -98,7 +100,7 @@ static void test_keycond_match(void **state)
         const struct sk_case *c = &sk_cases[i];
         expr_keycond kc;
         char *err = NULL;
-        assert_true(expr_keycond_parse(c->kc, &kc, &err));
+        assert_int_equal(expr_keycond_parse(c->kc, &kc, &err), KP_OK);
         if (expr_keycond_sk_match(&kc, c->numeric, c->have, c->v1, c->v2) != c->want)
             fail_msg("case %zu: '%s' with %s: expected %d", i, c->kc, c->have ? c->have : "(none)", c->want);
         expr_keycond_free(&kc);
@@ -178,7 +180,7 @@ static void test_writer(void **state)
     }
     expr_keycond kc;
     char *err = NULL;
-    assert_true(expr_keycond_parse("PK = :pk AND begins_with(SK, :sk)", &kc, &err));
+    assert_int_equal(expr_keycond_parse("PK = :pk AND begins_with(SK, :sk)", &kc, &err), KP_OK);
     char *out = expr_keycond_render(&kc, &w);
     assert_string_equal(out, "[PK] = {:pk} AND begins_with([SK], {:sk})");
     free(out);

@@ -45,10 +45,12 @@ static void test_json_lines(void **state)
         accesslog_init(&h);
         size_t lineno = 0;
         char *err = NULL;
-        bool ok = heatlog_read(&h, text, strlen(text), c->pk, &lineno, &err);
+        kp_status st = heatlog_read(&h, text, strlen(text), c->pk, &lineno, &err);
+        bool ok = st == KP_OK;
         if (ok != c->ok)
             fail_msg("case %zu: read gave %d (%s), expected %d", i, ok, err ? err : "", c->ok);
         if (!ok) {
+            assert_int_equal(st, KP_INVALID);
             if (!strstr(err, c->key) || lineno != 1)
                 fail_msg("case %zu: line %zu '%s', expected '%s'", i, lineno, err, c->key);
             free(err);
@@ -72,7 +74,7 @@ static void test_outputs(void **state)
     accesslog_init(&h);
     size_t lineno;
     char *err = NULL;
-    assert_true(heatlog_read(&h, text, strlen(text), NULL, &lineno, &err));
+    assert_int_equal(heatlog_read(&h, text, strlen(text), NULL, &lineno, &err), KP_OK);
     accesslog_sort(&h);
     char *t = heatlog_text(&h, "access.log", 2, 1);
     assert_non_null(strstr(t, "heat of access.log: 4 requests, 1212.0 units, 3 partition keys\n"));
@@ -85,7 +87,8 @@ static void test_outputs(void **state)
     assert_null(strstr(t, "read/s")); /* no time: no rates */
     assert_null(strstr(t, "HOT"));
     free(t);
-    char *j = heatlog_json(&h, "access.log", 10, 1);
+    char *j = heatlog_json(&h, "access.log", 10, 1, NULL);
+    assert_non_null(j);
     json_t *o = json_loads(j, 0, NULL);
     assert_non_null(o);
     assert_true(json_is_true(json_object_get(o, "hot")));

@@ -49,7 +49,7 @@ static kp_design *import_ok(const char *path)
     bool ok = validate_design(d, &vd);
     if (!ok) {
         print_diags(&vd);
-        char *y = designio_save_string(d);
+        char *y = designio_save(d, NULL);
         print_error("%s\n", y);
         free(y);
     }
@@ -106,7 +106,7 @@ static void test_every_fixture_imports_validates_analyses(void **state)
         assert_int_equal(a->npatterns, d->npatterns);
         analysis_free(a);
         /* the imported design is a design keyplan loads back as it is */
-        char *y = designio_save_string(d);
+        char *y = designio_save(d, NULL);
         kp_diags dg;
         diags_init(&dg, "saved.yaml");
         kp_design *back = designio_load_string(y, strlen(y), "saved.yaml", &dg);

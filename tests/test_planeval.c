@@ -126,7 +126,7 @@ static void test_queries(void **state)
         const struct query_case *c = &queries[i];
         expr_keycond kc;
         char *err = NULL;
-        assert_true(expr_keycond_parse(c->kc, &kc, &err));
+        assert_int_equal(expr_keycond_parse(c->kc, &kc, &err), KP_OK);
         planeval_query q = {c->index, &kc, c->pk, c->v1, c->v2, c->forward, c->limit};
         planeval_result r;
         planeval_query_run(w.d, &w.set, &q, &r);
@@ -166,7 +166,7 @@ static void test_filters_and_scans(void **state)
         if (cases[i].index == 1) { /* a scan reads in the set's order; sort by score for the row */
             expr_keycond kc;
             char *err = NULL;
-            assert_true(expr_keycond_parse("SPK = :pk", &kc, &err));
+            assert_int_equal(expr_keycond_parse("SPK = :pk", &kc, &err), KP_OK);
             planeval_query q = {1, &kc, "X", NULL, NULL, true, NAN};
             planeval_result_free(&r);
             planeval_query_run(w.d, &w.set, &q, &r);

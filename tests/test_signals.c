@@ -52,12 +52,17 @@ static void test_metric_shapes(void **state)
         {"throughput", false},         {"pattern.5.rate\n", false},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-        const char *why = NULL;
-        bool ok = sig_metric_valid(rows[i].metric, &why);
-        if (ok != rows[i].ok)
+        char *why = NULL;
+        kp_status st = sig_metric_check(rows[i].metric, &why);
+        if ((st == KP_OK) != rows[i].ok)
             fail_msg("'%s' should be %s", rows[i].metric, rows[i].ok ? "valid" : "invalid");
-        if (!ok)
+        if (st != KP_OK) {
+            assert_int_equal(st, KP_SIGNAL);
             assert_non_null(why);
+            free(why);
+        } else {
+            assert_null(why);
+        }
     }
 }
 

@@ -75,16 +75,22 @@ static void test_by(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof bys / sizeof *bys; i++) {
         syn_by b;
-        const char *err = NULL;
-        bool ok = syn_by_parse(bys[i].in, strlen(bys[i].in), &b, &err);
+        char *err = NULL;
+        kp_status st = syn_by_parse(bys[i].in, strlen(bys[i].in), &b, &err);
+        bool ok = st == KP_OK;
         if (ok != bys[i].ok)
             fail_msg("by '%s': expected %s", bys[i].in, bys[i].ok ? "success" : "failure");
         span_is(bys[i].in, b.attr, bys[i].attr_at, bys[i].attr);
         assert_int_equal(b.has_value, bys[i].value != NULL);
         if (bys[i].value)
             span_is(bys[i].in, b.value, bys[i].value_at, bys[i].value);
-        if (!ok)
+        if (!ok) {
+            assert_int_equal(st, KP_INVALID);
             assert_non_null(err);
+            free(err);
+        } else {
+            assert_null(err);
+        }
     }
 }
 
@@ -119,12 +125,19 @@ static void test_order(void **state)
     for (size_t i = 0; i < sizeof orders / sizeof *orders; i++) {
         syn_span at;
         bool desc = true;
-        bool ok = syn_order_parse(orders[i].in, strlen(orders[i].in), &at, &desc);
+        char *err = NULL;
+        kp_status st = syn_order_parse(orders[i].in, strlen(orders[i].in), &at, &desc, &err);
+        bool ok = st == KP_OK;
         if (ok != orders[i].ok)
             fail_msg("order '%s': expected %s", orders[i].in, orders[i].ok ? "success" : "failure");
         span_is(orders[i].in, at, orders[i].at, orders[i].attr);
         if (ok)
             assert_int_equal(desc, orders[i].desc);
+        else {
+            assert_int_equal(st, KP_INVALID);
+            assert_non_null(err);
+            free(err);
+        }
     }
 }
 
@@ -149,10 +162,14 @@ static void test_join(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof joins / sizeof *joins; i++) {
         syn_span to, from;
-        bool ok = syn_join_parse(joins[i].in, strlen(joins[i].in), &to, &from);
-        assert_int_equal(ok, joins[i].ok);
-        if (!ok)
+        char *err = NULL;
+        kp_status st = syn_join_parse(joins[i].in, strlen(joins[i].in), &to, &from, &err);
+        assert_int_equal(st, joins[i].ok ? KP_OK : KP_INVALID);
+        if (st != KP_OK) {
+            assert_non_null(err);
+            free(err);
             continue;
+        }
         span_is(joins[i].in, to, joins[i].to_at, joins[i].to);
         span_is(joins[i].in, from, joins[i].from_at, joins[i].from);
     }
@@ -194,14 +211,17 @@ static void test_condition(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof conds / sizeof *conds; i++) {
         syn_cond c;
-        const char *err = NULL;
+        char *err = NULL;
         size_t at = 999;
-        bool ok = syn_condition_parse(conds[i].in, strlen(conds[i].in), &c, &err, &at);
+        kp_status st = syn_condition_parse(conds[i].in, strlen(conds[i].in), &c, &err, &at);
+        bool ok = st == KP_OK;
         if (ok != conds[i].ok)
             fail_msg("condition '%s': expected %s (%s)", conds[i].in, conds[i].ok ? "success" : "failure",
                      err ? err : "");
         if (!ok) {
+            assert_int_equal(st, KP_INVALID);
             assert_non_null(err);
+            free(err);
             if (at != conds[i].err_at)
                 fail_msg("condition '%s': problem at %zu, expected %zu", conds[i].in, at, conds[i].err_at);
             continue;
@@ -245,13 +265,16 @@ static void test_signal(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof signals_ / sizeof *signals_; i++) {
         syn_signal g;
-        const char *err = NULL;
+        char *err = NULL;
         size_t at = 999;
-        bool ok = syn_signal_parse(signals_[i].in, strlen(signals_[i].in), &g, &err, &at);
+        kp_status st = syn_signal_parse(signals_[i].in, strlen(signals_[i].in), &g, &err, &at);
+        bool ok = st == KP_OK;
         if (ok != signals_[i].ok)
             fail_msg("signal '%s': expected %s", signals_[i].in, signals_[i].ok ? "success" : "failure");
         if (!ok) {
+            assert_int_equal(st, KP_SIGNAL);
             assert_non_null(err);
+            free(err);
             if (at != signals_[i].err_at)
                 fail_msg("signal '%s': problem at %zu, expected %zu", signals_[i].in, at, signals_[i].err_at);
             continue;
@@ -318,9 +341,7 @@ static void test_texts(void **state)
         syn_condition_text(&b, &sp);
         assert_string_equal(b.s, conds_[i].text);
         syn_cond c;
-        const char *err;
-        size_t at;
-        assert_true(syn_condition_parse(b.s, b.len, &c, &err, &at));
+        assert_int_equal(syn_condition_parse(b.s, b.len, &c, NULL, NULL), KP_OK);
         assert_int_equal(c.op, conds_[i].op);
         assert_int_equal(c.nvalues, conds_[i].n);
         syn_cond_free(&c);

@@ -120,7 +120,10 @@ static void test_steps_shape(void **state)
     assert_int_equal(tour_find(t, "nosuch"), -1);
     assert_null(tour_step_at(t, NSTEPS));
     assert_null(tour_design(t, NSTEPS));
-    assert_null(tour_yaml(t, NSTEPS));
+    char *yerr = NULL;
+    assert_null(tour_yaml(t, NSTEPS, &yerr));
+    assert_non_null(yerr);
+    free(yerr);
     assert_null(tour_rung_design(t, step_of(t, "gsi1"), 0));
     char *fig = tour_figures(t, NSTEPS, NULL);
     assert_string_equal(fig, "");
@@ -171,7 +174,7 @@ static void test_designs(void **state)
     tour *t = open_tour();
     for (size_t i = 0; i < tour_nsteps(t); i++) {
         const tour_step *s = tour_step_at(t, i);
-        char *y = tour_yaml(t, i);
+        char *y = tour_yaml(t, i, NULL);
         assert_non_null(y);
         kp_diags dg;
         diags_init(&dg, "step.yaml");
@@ -278,17 +281,23 @@ static void test_check_language(void **state)
                      check_cases[i].holds ? "to hold" : "to fail", why ? why : "");
         if (!holds && strcmp(why, check_cases[i].why) != 0)
             fail_msg("'%s': why '%s', expected '%s'", check_cases[i].check, why, check_cases[i].why);
-        const char *vwhy = NULL;
-        if (tour_check_valid(check_cases[i].check, &vwhy) != check_cases[i].well_formed)
-            fail_msg("'%s': tour_check_valid says %s", check_cases[i].check, vwhy ? vwhy : "well-formed");
-        if (!check_cases[i].well_formed)
+        char *vwhy = NULL;
+        kp_status vst = tour_check_validate(check_cases[i].check, &vwhy);
+        if ((vst == KP_OK) != check_cases[i].well_formed)
+            fail_msg("'%s': tour_check_validate says %s", check_cases[i].check, vwhy ? vwhy : "well-formed");
+        if (!check_cases[i].well_formed) {
+            assert_int_equal(vst, KP_INVALID);
             assert_string_equal(vwhy, check_cases[i].why);
+        } else {
+            assert_null(vwhy);
+        }
+        free(vwhy);
         free(why);
     }
     analysis_free(a);
     /* billed on demand the final design costs over 700: D6's signal fires */
     char *err = NULL;
-    assert_true(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("billing"), 1, "on-demand", &err));
+    assert_int_equal(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("billing"), 1, "on-demand", &err), KP_OK);
     a = analysis_run(d);
     assert_true(tour_check("decision.D6.status == reopen", a, NULL));
     assert_false(tour_check("cost.total < 700", a, NULL));

@@ -36,7 +36,7 @@ static void set(kp_design *d, edit_table t, size_t row, const char *col, const c
     char *err = NULL;
     int c = edit_col_find(d, t, col);
     assert_true(c >= 0);
-    if (!edit_set(d, t, row, (size_t)c, text, &err))
+    if (edit_set(d, t, row, (size_t)c, text, &err) != KP_OK)
         fail_msg("fixture: %s.%s = '%s': %s", edit_table_name(t), col, text, err);
 }
 
@@ -910,8 +910,8 @@ static void test_tour_highlights_changes(void **state)
     o.tour[1].narration = xstrdup("El patrón 3 pasa a 900 por segundo.");
     o.tour[1].design = fixture();
     char *err = NULL;
-    assert_true(edit_set(o.tour[1].design, EDIT_PATTERNS, 2, (size_t)edit_col_find(o.tour[1].design, EDIT_PATTERNS, "rate"),
-                         "900", &err));
+    assert_int_equal(edit_set(o.tour[1].design, EDIT_PATTERNS, 2, (size_t)edit_col_find(o.tour[1].design, EDIT_PATTERNS, "rate"),
+                         "900", &err), KP_OK);
     wb *w = wb_new(session_new_memory(NULL), &o);
     wb_resize(w, LINES, COLS);
     wb_command(w, "tour");
@@ -1005,18 +1005,18 @@ static void test_session_workspace(void **state)
     assert_int_equal(session_open(path, &s, &created, &err), KP_OK);
     assert_true(created);
     assert_int_equal(session_base(s), 0);
-    assert_true(session_apply(s, fixture(), "fixture", &err));
+    assert_int_equal(session_apply(s, fixture(), "fixture", &err), KP_OK);
     kp_design *d2 = design_clone(session_design(s));
     set(d2, EDIT_PATTERNS, 0, "rate", "999");
-    assert_true(session_apply(s, d2, "rate", &err));
+    assert_int_equal(session_apply(s, d2, "rate", &err), KP_OK);
     session_close(s);
     /* reopen: the working copy is there, undo crosses the restart */
     assert_int_equal(session_open(path, &s, &created, &err), KP_OK);
     assert_false(created);
     assert_true(session_design(s)->patterns[0].rate == 999);
-    assert_true(session_undo(s, &err));
+    assert_int_equal(session_undo(s, &err), KP_OK);
     assert_true(session_design(s)->patterns[0].rate == 200);
-    assert_true(session_redo(s, &err));
+    assert_int_equal(session_redo(s, &err), KP_OK);
     assert_true(session_design(s)->patterns[0].rate == 999);
     int n = 0;
     assert_int_equal(session_commit(s, "primero", &n, &err), KP_OK);
@@ -1028,13 +1028,13 @@ static void test_session_workspace(void **state)
     assert_int_equal(session_base(s2), 1);
     kp_design *d3 = design_clone(session_design(s));
     set(d3, EDIT_PATTERNS, 1, "rate", "10");
-    assert_true(session_apply(s, d3, "a", &err));
+    assert_int_equal(session_apply(s, d3, "a", &err), KP_OK);
     assert_int_equal(session_commit(s, "de A", &n, &err), KP_OK);
     assert_int_equal(n, 2);
     assert_true(session_changed_elsewhere(s2));
     kp_design *d4 = design_clone(session_design(s2));
     set(d4, EDIT_PATTERNS, 2, "rate", "20");
-    assert_true(session_apply(s2, d4, "b", &err));
+    assert_int_equal(session_apply(s2, d4, "b", &err), KP_OK);
     assert_int_equal(session_commit(s2, "de B", &n, &err), KP_CONFLICT);
     assert_non_null(err);
     free(err);
@@ -1046,12 +1046,22 @@ static void test_session_workspace(void **state)
     /* an invalid design is never committed */
     kp_design *bad = design_clone(session_design(s2));
     edit_add(bad, EDIT_PATTERNS, 0);
-    assert_true(session_apply(s2, bad, "bad", &err));
+    assert_int_equal(session_apply(s2, bad, "bad", &err), KP_OK);
     assert_int_equal(session_commit(s2, "roto", &n, &err), KP_INVALID);
     assert_non_null(strstr(err, "not committed"));
     free(err);
     session_close(s2);
     session_close(s);
+    /* a memory session has nothing to undo or redo before its first change */
+    session *m = session_new_memory(NULL);
+    assert_int_equal(session_undo(m, &err), KP_NOTFOUND);
+    assert_string_equal(err, "nothing to undo");
+    free(err);
+    assert_int_equal(session_redo(m, NULL), KP_NOTFOUND);
+    assert_int_equal(session_apply(m, fixture(), "fixture", NULL), KP_OK);
+    assert_int_equal(session_undo(m, NULL), KP_OK);
+    assert_int_equal(session_redo(m, NULL), KP_OK);
+    session_close(m);
     free(path);
     free(dir);
 }

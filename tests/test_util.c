@@ -178,6 +178,19 @@ static void test_loc_of(void **state)
     }
 }
 
+/* kp_fail: the status back, the message only when the caller wants it. */
+static void test_fail(void **state)
+{
+    (void)state;
+    char *err = NULL;
+    assert_int_equal(kp_fail(&err, KP_IO, "%s: cannot write: %s", "x.yaml", "No space left on device"), KP_IO);
+    assert_string_equal(err, "x.yaml: cannot write: No space left on device");
+    free(err);
+    assert_int_equal(kp_fail(NULL, KP_NOTFOUND, "no step %d", 3), KP_NOTFOUND);
+    assert_string_equal(kp_status_name(KP_NOTFOUND), "NOTFOUND");
+    assert_string_equal(kp_status_text(KP_ENCODING), "invalid UTF-8");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_sbuf_to_arena),
         cmocka_unit_test(test_vec_del),
         cmocka_unit_test(test_loc_of),
+        cmocka_unit_test(test_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,10 +80,12 @@ static void test_credentials(void **state)
         }
         kp_creds cr;
         char *err = NULL;
-        bool ok = creds_load(&cr, cases[c].region_opt, &err);
+        kp_status st = creds_load(&cr, cases[c].region_opt, &err);
+        bool ok = st == KP_OK;
         if (ok != cases[c].ok)
             fail_msg("case %zu: load gave %d, expected %d (%s)", c, ok, cases[c].ok, err ? err : "");
         if (!ok) {
+            assert_int_equal(st, KP_NOTFOUND);
             assert_non_null(strstr(err, "no AWS credentials"));
             free(err);
             continue;
@@ -123,12 +125,13 @@ static void test_refusals(void **state)
     static const struct {
         const char *endpoint;
         bool creds;
+        kp_status status;
         const char *msg;
     } refusals[] = {
-        {"ftp://127.0.0.1:1", true, "not an http"},
-        {"", true, "not an http"},
-        {"127.0.0.1:8000", true, "not an http"},
-        {"http://127.0.0.1:1", false, "no AWS credentials"},
+        {"ftp://127.0.0.1:1", true, KP_INVALID, "not an http"},
+        {"", true, KP_INVALID, "not an http"},
+        {"127.0.0.1:8000", true, KP_INVALID, "not an http"},
+        {"http://127.0.0.1:1", false, KP_NOTFOUND, "no AWS credentials"},
     };
     for (size_t c = 0; c < sizeof refusals / sizeof *refusals; c++) {
         unsetenv("AWS_PROFILE");
@@ -142,7 +145,8 @@ static void test_refusals(void **state)
         }
         verify_opts o = {.endpoint = refusals[c].endpoint, .out = out, .err = out};
         char *err = NULL;
-        assert_int_equal(verify_run(d, a, &o, &err), 2);
+        verify_summary sum;
+        assert_int_equal(verify_run(d, a, &o, &sum, &err), refusals[c].status);
         assert_non_null(err);
         if (!strstr(err, refusals[c].msg))
             fail_msg("case %zu: '%s' lacks '%s'", c, err, refusals[c].msg);

@@ -8,6 +8,7 @@
 
 #include "design.h"
 #include "design_io.h"
+#include "session.h"
 #include "workspace.h"
 #include "support.h"
 
@@ -142,7 +143,7 @@ static void test_commit_log_show(void **state)
     char *yaml = NULL;
     ws_version info;
     assert_int_equal(ws_version_get(ws, 2, &info, &yaml, NULL), KP_OK);
-    char *canon = designio_save_string(orig);
+    char *canon = designio_save(orig, NULL);
     assert_string_equal(yaml, canon);
     free(canon);
     free(yaml);
@@ -322,7 +323,7 @@ static void test_working_copy_undo_redo(void **state)
     int base = 0;
     assert_int_equal(ws_working_get(ws, &t, &base, NULL), KP_OK);
     assert_int_equal(base, 1);
-    char *canon = designio_save_string(d);
+    char *canon = designio_save(d, NULL);
     assert_string_equal(t, canon);
     free(canon);
     free(t);
@@ -536,7 +537,7 @@ static void test_migration_from_schema_1(void **state)
     assert_true(ws_schema_version() >= 2);
     char *p = ws_file();
     kp_design *d = make_design("old", 1000, 10);
-    char *yaml = designio_save_string(d);
+    char *yaml = designio_save(d, NULL);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, schema_v1, NULL, NULL, NULL), SQLITE_OK);
@@ -607,6 +608,47 @@ static void test_newer_schema_refused(void **state)
     free(p);
 }
 
+/* A design the YAML emitter refuses (text that is not UTF-8: no loader, editor or importer lets
+ * it in, so it is poked in by hand) is an error wherever it would be stored: nothing is
+ * committed, the session keeps the change in memory and says why the workspace did not. */
+static void test_unsavable_design(void **state)
+{
+    (void)state;
+    char *p = ws_file();
+    ws_t *ws = open_ok(p, WS_CREATE);
+    kp_design *d = make_design("Shop", 1000, 10);
+    free(d->name);
+    d->name = xstrdup("Tienda \xff");
+    char *err = NULL;
+    int n = -1;
+    assert_int_equal(ws_commit(ws, d, "ana", "bad name", 0, false, &n, &err), KP_INVALID);
+    assert_string_equal(err, "not committed: the design cannot be saved (YAML emitter: a scalar that is not UTF-8 "
+                             "text)");
+    free(err);
+    err = NULL;
+    assert_int_equal(n, 0);
+    int latest = -1;
+    assert_int_equal(ws_latest(ws, &latest, NULL), KP_OK);
+    assert_int_equal(latest, 0);
+    ws_close(ws);
+
+    session *s = NULL;
+    assert_int_equal(session_open(p, &s, NULL, &err), KP_OK);
+    assert_int_equal(session_apply(s, d, "bad name", &err), KP_INVALID);
+    assert_string_equal(err, "the design cannot be saved (YAML emitter: a scalar that is not UTF-8 text)");
+    free(err);
+    assert_string_equal(session_design(s)->name, "Tienda \xff"); /* kept in memory */
+    int number = 0;
+    err = NULL;
+    assert_int_not_equal(session_commit(s, "bad name", &number, &err), KP_OK);
+    assert_non_null(err);
+    free(err);
+    assert_int_equal(session_latest(s), 0);
+    session_close(s);
+    unlink(p);
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -622,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_readonly_workspace),
         cmocka_unit_test(test_migration_from_schema_1),
         cmocka_unit_test(test_newer_schema_refused),
+        cmocka_unit_test(test_unsavable_design),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

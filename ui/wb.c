@@ -242,7 +242,7 @@ static void after_change(wb *w)
 void wb_apply(wb *w, kp_design *nd, const char *label)
 {
     char *err = NULL;
-    if (!session_apply(w->ss, nd, label, &err)) {
+    if (session_apply(w->ss, nd, label, &err) != KP_OK) {
         wb_message(w, UI_ROLE_WARN, "kept in memory only: %s", err ? err : "the workspace refused it");
         free(err);
     }
@@ -268,7 +268,7 @@ static void save_cell(wb *w, const char *text)
     }
     kp_design *nd = design_clone(d);
     char *err = NULL;
-    if (!edit_set(nd, (edit_table)col.table, c->row, col.col, text, &err)) {
+    if (edit_set(nd, (edit_table)col.table, c->row, col.col, text, &err) != KP_OK) {
         design_free(nd);
         drafts_set(&w->drafts, w->screen, c->row, c->col, text, err);
         wb_message(w, UI_ROLE_BAD, "%s: %s (the model keeps the last good value)", col.title, err);
@@ -517,8 +517,8 @@ static int default_handle(wb *w, ui_action a)
     case UI_ACT_UNDO:
     case UI_ACT_REDO: {
         char *err = NULL;
-        bool ok = a == UI_ACT_UNDO ? session_undo(w->ss, &err) : session_redo(w->ss, &err);
-        if (ok) {
+        kp_status st = a == UI_ACT_UNDO ? session_undo(w->ss, &err) : session_redo(w->ss, &err);
+        if (st == KP_OK) {
             drafts_clear(&w->drafts);
             after_change(w);
             wb_message(w, UI_ROLE_GOOD, "%s", a == UI_ACT_UNDO ? "undone (Ctrl-R redoes)" : "redone");

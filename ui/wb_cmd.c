@@ -47,7 +47,7 @@ static int cmd_set(wb *w, const wb_cmd *c, const wb_cmd_args *a)
     const char *name = a->argv[1];
     kp_design *nd = design_clone(d);
     char *err = NULL;
-    if (!edit_set(nd, EDIT_SETTINGS, (size_t)row, 1, a->rest[1], &err)) {
+    if (edit_set(nd, EDIT_SETTINGS, (size_t)row, 1, a->rest[1], &err) != KP_OK) {
         design_free(nd);
         wb_message(w, UI_ROLE_BAD, "%s: %s", name, err);
         free(err);
@@ -95,7 +95,7 @@ static int cmd_recover(wb *w, const wb_cmd *c, const wb_cmd_args *a)
     char *err = NULL;
     if (!text)
         wb_message(w, UI_ROLE_WARN, "nothing to recover: the working copy loaded");
-    else if (!fileio_write_atomic(a->argv[1], text, strlen(text), &err))
+    else if (fileio_write_atomic(a->argv[1], text, strlen(text), &err) != KP_OK)
         wb_message(w, UI_ROLE_BAD, "recover: %s", err ? err : "cannot write");
     else
         wb_message(w, UI_ROLE_GOOD, "wrote the unloadable working copy to %s: fix it, then keyplan commit", a->argv[1]);
@@ -272,9 +272,14 @@ int wb_export_md(wb *w, const char *file)
     r.nhistory = w->nversions;
     r.obs = w->obs;
     r.nobs = w->nobs;
-    char *md = export_md(&r);
     char *err = NULL;
-    if (fileio_write_atomic(file, md, strlen(md), &err))
+    char *md = export_md(&r, &err);
+    if (!md) {
+        wb_message(w, UI_ROLE_BAD, "export: %s", err);
+        free(err);
+        return UI_REDRAW;
+    }
+    if (fileio_write_atomic(file, md, strlen(md), &err) == KP_OK)
         wb_message(w, UI_ROLE_GOOD, "decision record written to %s (%zu bytes)%s", file, strlen(md),
                    w->diags.errors ? " from the last good state" : "");
     else

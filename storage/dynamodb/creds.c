@@ -64,7 +64,7 @@ static char *env_dup(const char *name)
     return v && *v ? xstrdup(v) : NULL;
 }
 
-bool creds_load(kp_creds *c, const char *region_opt, char **err)
+kp_status creds_load(kp_creds *c, const char *region_opt, char **err)
 {
     memset(c, 0, sizeof *c);
     const char *profile = getenv("AWS_PROFILE");
@@ -99,13 +99,13 @@ bool creds_load(kp_creds *c, const char *region_opt, char **err)
     if (!c->region)
         c->region = xstrdup("us-east-1");
     if (!c->access_key || !c->secret_key) {
-        *err = xasprintf("no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give profile "
-                         "'%s' in ~/.aws/credentials (DynamoDB Local accepts any values)",
-                         profile);
         creds_free(c);
-        return false;
+        return kp_fail(err, KP_NOTFOUND,
+                       "no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give profile "
+                       "'%s' in ~/.aws/credentials (DynamoDB Local accepts any values)",
+                       profile);
     }
-    return true;
+    return KP_OK;
 }
 
 void creds_wipe_free(char *s)

@@ -8,7 +8,7 @@
 #ifndef KP_CREDS_H
 #define KP_CREDS_H
 
-#include <stdbool.h>
+#include "util.h"
 
 typedef struct kp_creds {
     char *access_key;
@@ -18,9 +18,9 @@ typedef struct kp_creds {
 } kp_creds;
 
 /* Finds the credentials and the region as described above (region_opt wins when given).
- * false with *err set (caller frees) when no credentials are found; *c is then empty. Release
- * with creds_free (which also wipes the secrets). */
-bool creds_load(kp_creds *c, const char *region_opt, char **err);
+ * KP_NOTFOUND with *err set (caller frees; err may be NULL) when no credentials are found; *c
+ * is then empty. Release with creds_free (which also wipes the secrets). */
+kp_status creds_load(kp_creds *c, const char *region_opt, char **err);
 void creds_free(kp_creds *c);
 
 /* Overwrites a secret with zeros, then frees it. NULL is ignored. */

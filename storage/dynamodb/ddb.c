@@ -56,10 +56,14 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *ctx)
 
 ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char **err)
 {
-    char *body = json_dumps(in, JSON_COMPACT);
+    *out = NULL;
+    char *body = in ? json_dumps(in, JSON_COMPACT) : NULL;
+    if (!body) {
+        *err = xasprintf("cannot write the %s request as JSON", op);
+        return DDB_TRANSPORT;
+    }
     char *target = xasprintf("X-Amz-Target: DynamoDB_20120810.%s", op);
     ddb_status rc = DDB_TRANSPORT;
-    *out = NULL;
     for (int attempt = 0; attempt < 5; attempt++) {
         struct curl_slist *h = NULL;
         h = curl_slist_append(h, "Content-Type: application/x-amz-json-1.0");

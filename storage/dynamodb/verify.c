@@ -314,9 +314,7 @@ static char *render_value(const kp_design *d, const kp_step *s, const char *name
         if (!s->values[i].name || strcmp(s->values[i].name, name) != 0)
             continue;
         tpl t;
-        const char *e;
-        size_t off;
-        if (!tpl_parse(s->values[i].value, &t, &e, &off))
+        if (tpl_parse(s->values[i].value, &t, NULL, NULL) != KP_OK)
             return NULL;
         char *out = item_render(d, &t, binding);
         tpl_free(&t);
@@ -383,7 +381,7 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
     const kp_pattern *p = r->pattern;
     expr_keycond kc;
     char *err = NULL;
-    if (!expr_keycond_parse(s->key_condition, &kc, &err)) {
+    if (expr_keycond_parse(s->key_condition, &kc, &err) != KP_OK) {
         fail(c, "%s", err);
         free(err);
         return;
@@ -1007,24 +1005,26 @@ static bool verify_pattern(vctx *v, const kp_pattern_result *r, size_t *passed, 
     return go_on;
 }
 
-int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, char **err)
+kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, verify_summary *sum, char **err)
 {
     *err = NULL;
+    memset(sum, 0, sizeof *sum);
     if (!o->endpoint || (strncmp(o->endpoint, "http://", 7) != 0 && strncmp(o->endpoint, "https://", 8) != 0)) {
         *err = xasprintf("--endpoint '%s' is not an http:// or https:// URL", o->endpoint ? o->endpoint : "");
-        return 2;
+        return KP_INVALID;
     }
     if (!d->table.name || !d->table.pk.s) {
         *err = xstrdup("the design has no table name or partition key");
-        return 2;
+        return KP_INVALID;
     }
     kp_creds cr;
-    if (!creds_load(&cr, o->region, err))
-        return 2;
+    kp_status st = creds_load(&cr, o->region, err);
+    if (st != KP_OK)
+        return st;
     ddb *db = ddb_open(o->endpoint, &cr, err);
     creds_free(&cr);
     if (!db)
-        return 2;
+        return KP_NETWORK;
 
     vctx v = {.d = d, .a = a, .o = o, .db = db};
     v.table = fresh_table_name(d->table.name);
@@ -1033,7 +1033,6 @@ int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, c
         for (size_t k = 0; k < v.sample.lists[i].n; k++)
             planeval_set_add(&v.w, d, &d->entities[i], &v.sample.lists[i].v[k]);
 
-    int status = 0;
     bool created = false;
     json_t *resp = NULL;
     json_t *in = create_table_input(d, v.table);
@@ -1046,14 +1045,14 @@ int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, c
             *err = xasprintf("DynamoDB refused to create table %s from the design: %s", v.table, m);
             free(m);
         }
-        status = 2;
+        st = KP_NETWORK;
         goto out;
     }
     created = true;
     if (wait_active(&v, err) != DDB_OK || load_items(&v, err) != DDB_OK || (o->stop && *o->stop)) {
         if (!*err)
             *err = xstrdup("interrupted");
-        status = 2;
+        st = KP_NETWORK;
         goto out;
     }
     fprintf(o->out, "verify: table %s at %s: %zu sample items of %zu entities loaded\n", v.table, o->endpoint, v.w.n,
@@ -1061,19 +1060,18 @@ int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, c
     fprintf(o->out, "verify: capacity is compared with the model's rules over the items each request reads; "
                     "tolerance one read unit per request\n");
 
-    size_t passed = 0, failed = 0, skipped = 0;
     for (size_t i = 0; i < v.sample.ncoll; i++) {
         const item_collision *cx = &v.sample.coll[i];
         fprintf(o->out, "FAIL  keys  %s and %s items get the same primary key (%s): one overwrites the other\n",
                 cx->entity->name, cx->other->name, cx->key);
-        failed++;
+        sum->failed++;
     }
-    for (int pass = 0; pass < 2 && status != 2; pass++) { /* reads first, then writes */
+    for (int pass = 0; pass < 2 && st == KP_OK; pass++) { /* reads first, then writes */
         for (size_t k = 0; a && k < a->npatterns; k++) {
             const kp_pattern_result *r = &a->patterns[k];
             if (o->stop && *o->stop) {
                 *err = xstrdup("interrupted");
-                status = 2;
+                st = KP_NETWORK;
                 break;
             }
             if (!r->pattern)
@@ -1084,21 +1082,19 @@ int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, c
             if (r->plan == KP_PLAN_OUTSIDE || r->plan == KP_PLAN_COVERED) {
                 if (pass == 0 || !read) {
                     print_line(o, "SKIP", r, NULL);
-                    skipped++;
+                    sum->skipped++;
                 }
                 continue;
             }
-            if (!verify_pattern(&v, r, &passed, &failed, &skipped, err)) {
-                status = 2;
+            if (!verify_pattern(&v, r, &sum->passed, &sum->failed, &sum->skipped, err)) {
+                st = KP_NETWORK;
                 break;
             }
         }
     }
-    if (status != 2) {
-        fprintf(o->out, "verify: %zu passed, %zu failed, %zu skipped (%zu requests)\n", passed, failed, skipped,
-                ddb_requests(db));
-        status = failed ? 1 : 0;
-    }
+    if (st == KP_OK)
+        fprintf(o->out, "verify: %zu passed, %zu failed, %zu skipped (%zu requests)\n", sum->passed, sum->failed,
+                sum->skipped, ddb_requests(db));
 out:
     if (created) {
         json_t *del = json_pack("{s:s}", "TableName", v.table);
@@ -1117,5 +1113,5 @@ out:
     planeval_set_free(&v.w);
     free(v.table);
     ddb_close(db);
-    return status;
+    return st;
 }

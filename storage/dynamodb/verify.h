@@ -41,13 +41,22 @@ typedef struct verify_opts {
     FILE *err;            /* problems that stop the run */
     volatile sig_atomic_t *stop; /* may be NULL; when it turns non-zero (a signal handler of the
                                     caller) the run stops after the current request, deletes
-                                    the table and returns 2 */
+                                    the table and fails with KP_NETWORK, "interrupted" */
 } verify_opts;
 
-/* Runs the verification. Returns 0 when every pattern passed, 1 when any failed, 2 when it
- * could not run (no credentials, unreachable endpoint, an HTTP or API error outside the
- * patterns' checks), with *err set (caller frees). The table is deleted in every case once it
- * was created. */
-int verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, char **err);
+/* What a run found: one count per PASS, FAIL and SKIP line (a primary key that two entities'
+ * sample items share is a FAIL line of its own). */
+typedef struct verify_summary {
+    size_t passed, failed, skipped;
+} verify_summary;
+
+/* Runs the verification. KP_OK when it ran to the end: *sum says what it found (every pattern
+ * passed when sum->failed is 0). Otherwise it could not run, with *err set (caller frees):
+ * KP_INVALID for an endpoint that is not an http(s) URL or a design without a table,
+ * KP_NOTFOUND when there are no credentials, KP_NETWORK when the run against the endpoint
+ * could not go on (unreachable, an HTTP or API error outside the patterns' checks, stopped by
+ * o->stop). The table is deleted in every case once it was created. */
+kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, verify_summary *sum,
+                     char **err);
 
 #endif

@@ -226,13 +226,15 @@ json_t *analysis_json(const kp_design *d, const kp_analysis *a)
     return o;
 }
 
-char *analysis_json_string(const kp_design *d, const kp_analysis *a)
+char *analysis_json_string(const kp_design *d, const kp_analysis *a, char **err)
 {
     json_t *o = analysis_json(d, a);
     char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(o);
-    if (!s)
-        util_die("json_dumps");
+    if (!s) {
+        kp_fail(err, KP_INVALID, "jansson cannot write the analysis as JSON");
+        return NULL;
+    }
     /* jansson allocates with malloc; hand back our own allocation with a final newline. */
     char *out = xasprintf("%s\n", s);
     free(s);

@@ -33,8 +33,9 @@
  * caller releases it with json_decref. */
 json_t *analysis_json(const kp_design *d, const kp_analysis *a);
 
-/* The same object as indented text ending in a newline. Never NULL; caller frees. */
-char *analysis_json_string(const kp_design *d, const kp_analysis *a);
+/* The same object as indented text ending in a newline (caller frees), or NULL with *err
+ * (caller frees; err may be NULL) when jansson cannot write it. */
+char *analysis_json_string(const kp_design *d, const kp_analysis *a, char **err);
 
 /* "error" | "warning" | "note" */
 const char *analysis_json_severity(kp_severity s);

@@ -459,8 +459,7 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
         char **l = split_list(v, true, &k);
         for (size_t q = 0; q < k; q++) {
             syn_by sb;
-            const char *berr;
-            if (!syn_by_parse(l[q], strlen(l[q]), &sb, &berr)) {
+            if (syn_by_parse(l[q], strlen(l[q]), &sb, NULL) != KP_OK) {
                 diags_add(diags, KP_INVALID, loc, "%s '%s' has an empty name or value; expected ATTR or ATTR=VALUE", col,
                           l[q]);
                 ok = false;
@@ -477,7 +476,7 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
     }
     case FP_ORDER: {
         syn_span sp;
-        if (!syn_order_parse(v, strlen(v), &sp, &p->order_desc)) {
+        if (syn_order_parse(v, strlen(v), &sp, &p->order_desc, NULL) != KP_OK) {
             diags_add(diags, KP_INVALID, loc, "%s '%s'; expected an attribute, optionally followed by asc or desc", col, v);
             return false;
         }
@@ -491,7 +490,7 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
         char **l = split_list(v, false, &k);
         for (size_t q = 0; q < k && ok; q++) {
             syn_span to, from;
-            if (!syn_join_parse(l[q], strlen(l[q]), &to, &from)) {
+            if (syn_join_parse(l[q], strlen(l[q]), &to, &from, NULL) != KP_OK) {
                 diags_add(diags, KP_INVALID, loc, "join '%s'; expected to=from pairs (username=followingUsername)", l[q]);
                 ok = false;
                 break;
@@ -545,8 +544,8 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
     }
 }
 
-bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diags *diags,
-                         kp_pattern **out, size_t *nout)
+static bool read_patterns(const char *text, size_t len, const char *name, kp_diags *diags, kp_pattern **out,
+                          size_t *nout)
 {
     (void)name;
     *out = NULL;
@@ -663,6 +662,18 @@ bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diag
     return ok;
 }
 
+kp_status csvio_read_patterns(const char *text, size_t len, const char *name, kp_diags *diags,
+                              kp_pattern **out, size_t *nout)
+{
+    size_t first = diags->n;
+    if (read_patterns(text, len, name, diags, out, nout))
+        return KP_OK;
+    for (size_t i = first; i < diags->n; i++)
+        if (diags->v[i].sev == KP_SEV_ERROR)
+            return diags->v[i].code;
+    return KP_INVALID;
+}
+
 /* ---- skeleton design ---------------------------------------------------------------------- */
 
 static void add_attr(kp_entity *e, const char *a)
@@ -690,7 +701,7 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
 {
     kp_pattern *pats;
     size_t npats;
-    if (!csvio_read_patterns(text, len, name, diags, &pats, &npats))
+    if (csvio_read_patterns(text, len, name, diags, &pats, &npats) != KP_OK)
         return NULL;
     kp_design *d = design_new();
     d->patterns = pats;
@@ -766,10 +777,8 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
         for (int k = 0; k < 2; k++) {
             kp_keytpl *kt = PUSH(e->keys, e->nkeys);
             kt->attr = str_make(attrs[k], (kp_loc){0, 0});
-            const char *err;
-            size_t off;
-            if (!tpl_parse(srcs[k], &kt->tpl, &err, &off))
-                tpl_parse("ITEM", &kt->tpl, &err, &off);
+            if (tpl_parse(srcs[k], &kt->tpl, NULL, NULL) != KP_OK)
+                tpl_parse("ITEM", &kt->tpl, NULL, NULL);
         }
         free(up);
         free(pk);

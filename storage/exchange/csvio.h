@@ -22,10 +22,10 @@
 char *csvio_export(const kp_design *d, char **err);
 
 /* Parses a CSV pattern table into patterns (caller frees each with pattern_free, then the
- * array). false with errors in `diags` ("FILE:LINE:COL: error: ..."); warnings are added in
- * both cases. */
-bool csvio_read_patterns(const char *text, size_t len, const char *name, kp_diags *diags,
-                         kp_pattern **out, size_t *nout);
+ * array). KP_OK, or the code of the first error with the errors in `diags` ("FILE:LINE:COL:
+ * error: ...") and nothing in *out; warnings are added in both cases. */
+kp_status csvio_read_patterns(const char *text, size_t len, const char *name, kp_diags *diags,
+                              kp_pattern **out, size_t *nout);
 
 /* A design around the patterns of a CSV table: a skeleton to start from (table PK/SK, one
  * entity per entity named, carrying the attributes the patterns use, keys "ENTITY#{attr}"

@@ -150,9 +150,9 @@ kp_design *exchange_import_into(const char *path, const char *into, kp_diags *de
     }
     kp_pattern *pats = NULL;
     size_t n = 0;
-    bool ok = csvio_read_patterns(text, len, path, table_diags, &pats, &n);
+    kp_status st = csvio_read_patterns(text, len, path, table_diags, &pats, &n);
     free(text);
-    if (!ok) {
+    if (st != KP_OK) {
         design_free(d);
         return NULL;
     }
@@ -166,7 +166,13 @@ kp_design *exchange_import_into(const char *path, const char *into, kp_diags *de
 
 exchange_roundtrip exchange_import_roundtrip(const kp_design *d, kp_diags *diags)
 {
-    char *yaml = designio_save_string(d);
+    char *err = NULL;
+    char *yaml = designio_save(d, &err);
+    if (!yaml) {
+        diags_add(diags, KP_INVALID, (kp_loc){0, 0}, "the imported design cannot be saved as YAML: %s", err);
+        free(err);
+        return EXCHANGE_NO_LOAD;
+    }
     kp_design *back = designio_load_string(yaml, strlen(yaml), "the imported design", diags);
     exchange_roundtrip r = !back ? EXCHANGE_NO_LOAD : design_equal(back, d) ? EXCHANGE_SAME : EXCHANGE_DIFFERENT;
     design_free(back);

@@ -34,12 +34,13 @@ kp_design *exchange_import_into(const char *path, const char *into, kp_diags *de
 /* What an imported design gives when saved as YAML and loaded back. */
 typedef enum exchange_roundtrip {
     EXCHANGE_SAME,      /* it loads back equal: what is written is what `check` will load */
-    EXCHANGE_NO_LOAD,   /* it does not load back (the loader's diagnostics in diags) */
+    EXCHANGE_NO_LOAD,   /* it cannot be saved or does not load back (the diagnostics in diags) */
     EXCHANGE_DIFFERENT, /* it loads back different (a keyplan bug) */
 } exchange_roundtrip;
 
 /* Saves `d` as YAML and loads it back under the name "the imported design" (diagnostics of the
- * load into diags, which the caller initialises and frees). */
+ * save and the load into diags, which the caller initialises and frees). Never fails: a design
+ * that cannot be saved is EXCHANGE_NO_LOAD. */
 exchange_roundtrip exchange_import_roundtrip(const kp_design *d, kp_diags *diags);
 
 #endif

@@ -860,7 +860,8 @@ static void history_section(sbuf *b, const export_record *r)
     }
 }
 
-static void repeat_section(sbuf *b, const export_record *r)
+/* The last section; `yaml` is the design's canonical YAML, for the appendix. */
+static void repeat_section(sbuf *b, const export_record *r, const char *yaml)
 {
     sbuf_add(b, "## 11. How to repeat this reasoning\n\n");
     sbuf_add(b, "Every figure above comes from the design in the appendix and the rules of the course (a read unit is "
@@ -878,17 +879,18 @@ static void repeat_section(sbuf *b, const export_record *r)
         sbuf_printf(b, "keyplan commit design.keyplan %s -m \"...\"   # start the version history\n", or_dash(r->source));
     }
     sbuf_add(b, "```\n\n");
-    char *yaml = designio_save_string(r->design);
     sbuf_add(b, "### Appendix: the design\n\n<details><summary>design.yaml (canonical)</summary>\n\n```yaml\n");
     sbuf_add(b, yaml);
     if (b->len && b->s[b->len - 1] != '\n')
         sbuf_addc(b, '\n');
     sbuf_add(b, "```\n\n</details>\n");
-    free(yaml);
 }
 
-char *export_md(const export_record *r)
+char *export_md(const export_record *r, char **err)
 {
+    char *yaml = designio_save(r->design, err);
+    if (!yaml)
+        return NULL;
     sbuf b;
     sbuf_init(&b);
     heading(&b, r);
@@ -903,7 +905,8 @@ char *export_md(const export_record *r)
     decisions_section(&b, r);
     alerts_section(&b, r->design);
     history_section(&b, r);
-    repeat_section(&b, r);
+    repeat_section(&b, r, yaml);
+    free(yaml);
     return sbuf_steal(&b);
 }
 
@@ -922,7 +925,7 @@ static json_t *observation_json(const sig_observation *o)
     return j;
 }
 
-char *export_json(const export_record *r)
+char *export_json(const export_record *r, char **err)
 {
     json_t *root = analysis_json(r->design, r->analysis);
     json_object_set_new(root, "source", jstr(r->source));
@@ -999,8 +1002,10 @@ char *export_json(const export_record *r)
     json_object_set_new(root, "changes", jstr(r->changes));
     char *t = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
-    if (!t) /* every string in root passed json_string's UTF-8 check: only memory can fail */
-        util_die("out of memory");
+    if (!t) {
+        kp_fail(err, KP_INVALID, "jansson cannot write the decision record as JSON");
+        return NULL;
+    }
     char *out = xasprintf("%s\n", t);
     free(t);
     return out;

@@ -26,12 +26,14 @@ typedef struct export_record {
                                        text), shown under the history; NULL = none */
 } export_record;
 
-/* The decision record as Markdown. Never NULL; caller frees. */
-char *export_md(const export_record *r);
+/* The decision record as Markdown (caller frees), or NULL with *err (caller frees; err may be
+ * NULL) when the design cannot be saved for the appendix (designio_save). */
+char *export_md(const export_record *r, char **err);
 
 /* The decision record as JSON text: the analysis object of storage/analysis_json.h plus
  * decisions[] (every field, status and "reopen"), signals[] with observed values, history[],
- * observations[] and source/version. Never NULL; caller frees. */
-char *export_json(const export_record *r);
+ * observations[] and source/version. Caller frees; NULL with *err (caller frees; err may be
+ * NULL) when jansson cannot write it. */
+char *export_json(const export_record *r, char **err);
 
 #endif

@@ -31,7 +31,7 @@ static char *attr_text(json_t *v)
 }
 
 /* One JSON line (accesslog_json_fn); ctx is the partition attribute or NULL. */
-static bool json_line(accesslog *h, const char *line, size_t len, void *ctx, char **err)
+static kp_status json_line(accesslog *h, const char *line, size_t len, void *ctx, char **err)
 {
     const char *pk = ctx;
     json_error_t je;
@@ -39,7 +39,7 @@ static bool json_line(accesslog *h, const char *line, size_t len, void *ctx, cha
     if (!o || !json_is_object(o)) {
         *err = o ? xstrdup("expected a JSON object") : xasprintf("bad JSON at column %d: %s", je.column, je.text);
         json_decref(o);
-        return false;
+        return KP_INVALID;
     }
     json_t *key = json_object_get(o, "Key");
     if (!json_is_object(key))
@@ -63,7 +63,7 @@ static bool json_line(accesslog *h, const char *line, size_t len, void *ctx, cha
     if (!text) {
         *err = xasprintf("no partition key %s%s%s in the JSON line", pk ? "'" : "", pk ? pk : "", pk ? "'" : "");
         json_decref(o);
-        return false;
+        return KP_INVALID;
     }
     double units = 1;
     json_t *cc = json_object_get(o, "ConsumedCapacity");
@@ -73,7 +73,7 @@ static bool json_line(accesslog *h, const char *line, size_t len, void *ctx, cha
             *err = xstrdup("units must be a number >= 0");
             free(text);
             json_decref(o);
-            return false;
+            return KP_INVALID;
         }
         units = json_number_value(u);
     }
@@ -84,15 +84,15 @@ static bool json_line(accesslog *h, const char *line, size_t len, void *ctx, cha
     accesslog_add(h, text, strlen(text), units, write);
     free(text);
     json_decref(o);
-    return true;
+    return KP_OK;
 }
 
-bool heatlog_read(accesslog *h, char *text, size_t len, const char *pk, size_t *lineno, char **err)
+kp_status heatlog_read(accesslog *h, char *text, size_t len, const char *pk, size_t *lineno, char **err)
 {
     return accesslog_read(h, text, len, json_line, (void *)pk, lineno, err);
 }
 
-char *heatlog_json(const accesslog *h, const char *name, size_t top, double seconds)
+char *heatlog_json(const accesslog *h, const char *name, size_t top, double seconds, char **err)
 {
     size_t show = top < h->n ? top : h->n;
     bool timed = !isnan(seconds);
@@ -126,9 +126,13 @@ char *heatlog_json(const accesslog *h, const char *name, size_t top, double seco
     }
     json_object_set_new(o, "keys", keys);
     char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (!text) {
+        kp_fail(err, KP_INVALID, "jansson cannot write the tally as JSON");
+        return NULL;
+    }
     char *out = xasprintf("%s\n", text);
     free(text);
-    json_decref(o);
     return out;
 }
 

@@ -12,16 +12,17 @@
 #include "accesslog.h"
 
 /* Tallies the log text[0..len) (modified in place) into h; `pk` is the partition attribute of
- * JSON lines (NULL: PK, else the first). false at the first unusable line, with *lineno and
- * *err (caller frees). */
-bool heatlog_read(accesslog *h, char *text, size_t len, const char *pk, size_t *lineno, char **err);
+ * JSON lines (NULL: PK, else the first). KP_INVALID at the first unusable line, with *lineno
+ * and *err (caller frees). */
+kp_status heatlog_read(accesslog *h, char *text, size_t len, const char *pk, size_t *lineno, char **err);
 
 /* The sorted tally `h` of the log named `name` as text: totals, the hottest key's shares, the
  * `top` hottest keys with their shares and, when `seconds` is not NaN, units per second against
  * a partition's limits. Caller frees. */
 char *heatlog_text(const accesslog *h, const char *name, size_t top, double seconds);
 
-/* The same as one JSON object (with a final newline). Caller frees. */
-char *heatlog_json(const accesslog *h, const char *name, size_t top, double seconds);
+/* The same as one JSON object with a final newline (caller frees), or NULL with *err (caller
+ * frees; err may be NULL) when jansson cannot write it. */
+char *heatlog_json(const accesslog *h, const char *name, size_t top, double seconds, char **err);
 
 #endif

@@ -61,9 +61,15 @@ json_t *items_generate(const kp_design *d, const kp_entity *e, size_t n, unsigne
     return arr;
 }
 
-static char *dump_doc(json_t *doc)
+/* The document as indented JSON text with a final newline (caller frees), or NULL with *err
+ * when jansson could not build it (doc NULL) or cannot write it. */
+static char *dump_doc(json_t *doc, char **err)
 {
-    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    if (!text) {
+        *err = xstrdup("jansson cannot write the document as JSON");
+        return NULL;
+    }
     char *out = xasprintf("%s\n", text);
     free(text);
     return out;
@@ -95,7 +101,7 @@ char *items_export(const kp_design *d, char **err)
                             "each element of batches is one BatchWriteItem request (25 puts at most): "
                             "aws dynamodb batch-write-item --cli-input-json \"$(jq -c '.batches[N]' FILE)\"",
                             "seed", (int)ITEM_DEFAULT_SEED, "items", counts, "batches", batches);
-    char *out = dump_doc(doc);
+    char *out = dump_doc(doc, err);
     json_decref(doc);
     item_sample_free(&sample);
     return out;
@@ -202,10 +208,10 @@ static char *value_text(const build *b, const char *name, char **err)
         return NULL;
     }
     tpl t;
-    const char *perr;
-    size_t off;
-    if (!tpl_parse(src, &t, &perr, &off)) {
+    char *perr = NULL;
+    if (tpl_parse(src, &t, &perr, NULL) != KP_OK) {
         *err = xasprintf("value %s: cannot read template '%s': %s", name, src, perr);
+        free(perr);
         return NULL;
     }
     char *out = b->sample ? item_render(b->d, &t, b->sample) : NULL;
@@ -242,7 +248,7 @@ static void add_value_from_sample(build *b, const char *vname, const char *attr)
 /* Query: the key condition and its typed values; the text is written at the end. */
 static bool add_key_condition(build *b, char **err)
 {
-    if (!expr_keycond_parse(b->s->key_condition, &b->kc, err))
+    if (expr_keycond_parse(b->s->key_condition, &b->kc, err) != KP_OK)
         return false;
     b->has_kc = true;
     char *pv = value_text(b, b->kc.pk_value, err);
@@ -268,9 +274,7 @@ static bool add_key_condition(build *b, char **err)
 static kp_vtype template_type(const kp_design *d, const char *src)
 {
     tpl t;
-    const char *e;
-    size_t off;
-    if (!src || !tpl_parse(src, &t, &e, &off))
+    if (!src || tpl_parse(src, &t, NULL, NULL) != KP_OK)
         return KP_VAL_S;
     const kp_attr *a = t.n == 1 && t.parts[0].kind == TPL_ATTR ? design_attr(d, t.parts[0].text) : NULL;
     bool num = a && (a->type == KP_ATTR_NUMBER || a->type == KP_ATTR_SHARD);
@@ -414,7 +418,7 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
     switch (s->op) {
     case KP_OP_GETITEM: {
         expr_keycond kc;
-        if (!expr_keycond_parse(s->key_condition, &kc, err)) {
+        if (expr_keycond_parse(s->key_condition, &kc, err) != KP_OK) {
             ok = false;
             break;
         }
@@ -573,7 +577,7 @@ static bool range_values(const kp_design *d, const kp_pattern *p, const kp_step 
     expr_keycond kc;
     char *err = NULL;
     memset(out, 0, sizeof *out);
-    if (s->op != KP_OP_QUERY || !p->range.s || !expr_keycond_parse(s->key_condition, &kc, &err)) {
+    if (s->op != KP_OP_QUERY || !p->range.s || expr_keycond_parse(s->key_condition, &kc, &err) != KP_OK) {
         free(err);
         return false;
     }
@@ -601,9 +605,7 @@ static bool range_values(const kp_design *d, const kp_pattern *p, const kp_step 
             item_set_value(&copy, p->range.s, bounds[b]);
             const char *src = keyval_template(s, names[b]);
             tpl t;
-            const char *perr;
-            size_t off;
-            if (src && tpl_parse(src, &t, &perr, &off)) {
+            if (src && tpl_parse(src, &t, NULL, NULL) == KP_OK) {
                 char *text = item_render(d, &t, &copy);
                 if (text)
                     item_set(out, names[b], KP_VAL_S, text);
@@ -703,7 +705,7 @@ char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
                             "aws dynamodb <cli> --cli-input-json \"$(jq -c '.patterns[P].requests[R].input' FILE)\"; "
                             "example values come from the sample items of --format items",
                             "patterns", pats);
-    char *out = dump_doc(doc);
+    char *out = dump_doc(doc, err);
     json_decref(doc);
     item_sample_free(&sample);
     return out;

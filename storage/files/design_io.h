@@ -15,15 +15,15 @@ kp_design *designio_load_file(const char *path, kp_diags *diags);
 /* The same over text in memory; `name` is the file name used in messages. */
 kp_design *designio_load_string(const char *text, size_t len, const char *name, kp_diags *diags);
 
-/* Canonical YAML of a design (caller frees), or NULL with *err (caller frees) when the YAML
- * emitter refuses it: text that is not UTF-8, which loading, editing and importing never let in. */
+/* Canonical YAML of a design (caller frees), or NULL with *err (caller frees; err may be NULL)
+ * when the YAML emitter refuses it. It refuses text that is not UTF-8, which the loader, the
+ * editor (edit_set) and the importers never let into a design; a NULL is then a bug, but an
+ * error the caller reports, not a crash. */
 char *designio_save(const kp_design *d, char **err);
 
-/* designio_save without the message: NULL only in that same case. Caller frees. */
-char *designio_save_string(const kp_design *d);
-
-/* Writes canonical YAML to `path` atomically (temp file + rename). false with diags on error
- * (the emitter's or the file system's); the file is untouched then. */
-bool designio_save_file(const kp_design *d, const char *path, kp_diags *diags);
+/* Writes canonical YAML to `path` atomically (temp file + rename). KP_OK, or with one error in
+ * diags (the file untouched): KP_INVALID when the emitter refuses the design, KP_IO when the
+ * file cannot be written. */
+kp_status designio_save_file(const kp_design *d, const char *path, kp_diags *diags);
 
 #endif

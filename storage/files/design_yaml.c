@@ -329,8 +329,10 @@ static const ynode *parse_tree(yctx *c)
         return NULL;
     }
     index_lines(c);
-    if (!yaml_parser_initialize(&c->parser))
-        util_die("libyaml parser");
+    if (!yaml_parser_initialize(&c->parser)) {
+        diags_add(c->diags, KP_NOMEM, (kp_loc){0, 0}, "cannot start the YAML parser (out of memory)");
+        return NULL;
+    }
     yaml_parser_set_input_string(&c->parser, (const unsigned char *)c->text, c->len);
     ynode *root = NULL;
     bool done = false;
@@ -911,16 +913,17 @@ static void build_keys(bctx *b, const ynode *m, const char *w, kp_entity *e)
         const ynode *tv = keys->kids[i + 1];
         const ynode *tr = R(tv);
         char *kw = xasprintf("%s, key %s", w, ka);
-        const char *err = NULL;
+        char *err = NULL;
         size_t off = 0;
         kp_keytpl *kt = &e->keys[e->nkeys];
         bool text = tr->kind == YN_SCALAR && !is_null(tv);
         if (!text)
             type_error(b, tv, kw, NULL, "a template such as \"ORDER#{orderId}\"");
-        if (!text || !tpl_parse(tr->text, &kt->tpl, &err, &off)) {
+        if (!text || tpl_parse(tr->text, &kt->tpl, &err, &off) != KP_OK) {
             kp_loc at = tv->kind == YN_ALIAS ? LOC(tv) : scalar_loc_at(b->y, tr, off);
             if (text)
                 diags_add(b->d, KP_TEMPLATE, at, "%s: broken template \"%s\": %s", kw, tr->text, err);
+            free(err);
             /* keep the key (empty template) so that validation does not also report it missing */
             memset(&kt->tpl, 0, sizeof kt->tpl);
         }
@@ -933,11 +936,10 @@ static void build_keys(bctx *b, const ynode *m, const char *w, kp_entity *e)
 
 /* "status = x", "status != x", "status in [a, b]" (syn_condition_parse) into sp, the places of
  * the attribute and the values taken from their offsets in the scalar. */
-static bool parse_condition(bctx *b, const ynode *n, const char *s, kp_sparse *sp, const char **err)
+static bool parse_condition(bctx *b, const ynode *n, const char *s, kp_sparse *sp, char **err)
 {
     syn_cond c;
-    size_t at;
-    if (!syn_condition_parse(s, strlen(s), &c, err, &at))
+    if (syn_condition_parse(s, strlen(s), &c, err, NULL) != KP_OK)
         return false;
     sp->kind = KP_SPARSE_COND;
     sp->op = c.op;
@@ -980,11 +982,12 @@ static void build_sparse(bctx *b, const ynode *m, const char *w, kp_entity *e)
             s->kind = KP_SPARSE_SHARE;
             s->share = share;
         } else if (cr->kind == YN_SCALAR && !is_null(cv)) {
-            const char *err = NULL;
+            char *err = NULL;
             if (!parse_condition(b, cr, cr->text, s, &err)) {
                 diags_add(b->d, KP_INVALID, LOC(cv), "%s: condition \"%s\" is not understood: %s "
                           "(\"status = x\", \"status != x\", \"status in [a, b]\" or a share such as 0.05)",
                           kw, cr->text, err);
+                free(err);
                 free(kw);
                 continue;
             }
@@ -1032,8 +1035,7 @@ static void build_by(bctx *b, const ynode *m, const char *w, kp_pattern *p)
         if (!s)
             continue;
         syn_by sb;
-        const char *berr;
-        bool ok = syn_by_parse(s, strlen(s), &sb, &berr);
+        bool ok = syn_by_parse(s, strlen(s), &sb, NULL) == KP_OK;
         if (!ok && !sb.attr.len) {
             diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" names no attribute; "
                       "expected an attribute such as customerId or status=pending-shipment", w, s);
@@ -1064,7 +1066,7 @@ static void build_order(bctx *b, const ynode *m, const char *w, kp_pattern *p)
     if (!s)
         return;
     syn_span at;
-    if (syn_order_parse(s, strlen(s), &at, &p->order_desc)) {
+    if (syn_order_parse(s, strlen(s), &at, &p->order_desc, NULL) == KP_OK) {
         char *an = xstrndup(s + at.at, at.len);
         p->order = str_make(an, ord->kind == YN_ALIAS ? LOC(ord) : scalar_loc_at(b->y, R(ord), at.at));
         free(an);
@@ -1122,10 +1124,11 @@ static void build_signals(bctx *b, const ynode *m, const char *w, kp_decision *d
         const char *s = scalar(b, sg->kids[i], w, "signals");
         if (!s)
             continue;
-        const char *err = NULL;
+        char *err = NULL;
         kp_signal *g = &d->signals[d->nsignals];
-        if (!signal_parse(s, g, &err)) {
+        if (signal_parse(s, g, &err) != KP_OK) {
             diags_add(b->d, KP_SIGNAL, LOC(sg->kids[i]), "%s: bad signal \"%s\": %s", w, s, err);
+            free(err);
             continue;
         }
         g->loc = LOC(sg->kids[i]);
@@ -1455,8 +1458,7 @@ static char *signal_text(const kp_signal *g)
 {
     if (g->src) {
         kp_signal t;
-        const char *err;
-        if (signal_parse(g->src, &t, &err)) {
+        if (signal_parse(g->src, &t, NULL) == KP_OK) {
             bool same = t.metric && g->metric && !strcmp(t.metric, g->metric) && t.cmp == g->cmp && t.value == g->value;
             free(t.src);
             free(t.metric);
@@ -1707,10 +1709,7 @@ static void save_record(em *m, const yrec *y, const void *r)
 char *designio_save(const kp_design *d, char **err)
 {
     em m;
-    if (!yamlout_open(&m, 2, 100)) {
-        *err = xstrdup("cannot initialise the YAML emitter");
-        return NULL;
-    }
+    yamlout_open(&m, 2, 100);
     em_map(&m, false);
     for (size_t i = 0; i < kp_rec_design.n; i++) {
         const kp_field *f = &kp_rec_design.f[i];
@@ -1748,25 +1747,17 @@ char *designio_save(const kp_design *d, char **err)
     return yamlout_finish(&m, err);
 }
 
-char *designio_save_string(const kp_design *d)
+kp_status designio_save_file(const kp_design *d, const char *path, kp_diags *diags)
 {
     char *err = NULL;
     char *text = designio_save(d, &err);
-    free(err);
-    return text;
-}
-
-bool designio_save_file(const kp_design *d, const char *path, kp_diags *diags)
-{
-    char *err = NULL;
-    char *text = designio_save(d, &err);
-    bool ok = text && fileio_write_atomic(path, text, strlen(text), &err);
-    if (!ok) {
+    kp_status st = !text ? KP_INVALID : fileio_write_atomic(path, text, strlen(text), &err);
+    if (st != KP_OK) {
         if (!diags->file)
             diags->file = xstrdup(path);
-        diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s; the file is untouched", err);
+        diags_add(diags, st, (kp_loc){0, 0}, "%s; the file is untouched", err);
         free(err);
     }
     free(text);
-    return ok;
+    return st;
 }

@@ -15,13 +15,13 @@ char *fileio_read(const char *path, size_t *len, char **err)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
-        *err = xasprintf("%s: cannot open: %s", path, strerror(errno));
+        kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     struct stat st;
     if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(f);
-        *err = xasprintf("%s: is a directory; expected a file", path);
+        kp_fail(err, KP_IO, "%s: is a directory; expected a file", path);
         return NULL;
     }
     sbuf b;
@@ -36,7 +36,7 @@ char *fileio_read(const char *path, size_t *len, char **err)
         fclose(f);
     if (bad) {
         sbuf_free(&b);
-        *err = xasprintf("%s: cannot read: %s", path, strerror(e));
+        kp_fail(err, KP_IO, "%s: cannot read: %s", path, strerror(e));
         return NULL;
     }
     if (len)
@@ -44,21 +44,19 @@ char *fileio_read(const char *path, size_t *len, char **err)
     return sbuf_steal(&b);
 }
 
-bool fileio_write_atomic(const char *path, const char *data, size_t len, char **err)
+kp_status fileio_write_atomic(const char *path, const char *data, size_t len, char **err)
 {
     if (strcmp(path, "-") == 0) {
-        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
-            *err = xasprintf("cannot write to standard output: %s", strerror(errno));
-            return false;
-        }
-        return true;
+        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
+            return kp_fail(err, KP_IO, "cannot write to standard output: %s", strerror(errno));
+        return KP_OK;
     }
     char *tmp = xasprintf("%s.tmp-XXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        *err = xasprintf("%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+        kp_fail(err, KP_IO, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
         free(tmp);
-        return false;
+        return KP_IO;
     }
     size_t off = 0;
     while (off < len) {
@@ -83,12 +81,12 @@ bool fileio_write_atomic(const char *path, const char *data, size_t len, char **
     if (rename(tmp, path) != 0)
         goto fail;
     free(tmp);
-    return true;
+    return KP_OK;
 fail:
-    *err = xasprintf("%s: cannot write: %s", path, strerror(errno));
+    kp_fail(err, KP_IO, "%s: cannot write: %s", path, strerror(errno));
     if (fd >= 0)
         close(fd);
     unlink(tmp);
     free(tmp);
-    return false;
+    return KP_IO;
 }

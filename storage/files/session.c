@@ -148,17 +148,23 @@ bool session_dirty(const session *s)
     return !design_equal(s->base_design, s->design);
 }
 
-static bool persist(session *s, bool undoable, const char *label, char **err)
+static kp_status persist(session *s, bool undoable, const char *label, char **err)
 {
     if (!s->ws)
-        return true;
-    char *yaml = designio_save_string(s->design);
+        return KP_OK;
+    char *why = NULL;
+    char *yaml = designio_save(s->design, &why);
+    if (!yaml) {
+        kp_status st = kp_fail(err, KP_INVALID, "the design cannot be saved (%s)", why);
+        free(why);
+        return st;
+    }
     kp_status st = ws_working_set(s->ws, yaml, s->base, undoable, label, err);
     free(yaml);
-    return st == KP_OK;
+    return st;
 }
 
-bool session_apply(session *s, kp_design *d, const char *label, char **err)
+kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
 {
     if (err)
         *err = NULL;
@@ -171,7 +177,7 @@ bool session_apply(session *s, kp_design *d, const char *label, char **err)
     return persist(s, true, label, err);
 }
 
-static bool step(session *s, bool undo, char **err)
+static kp_status step(session *s, bool undo, char **err)
 {
     snapshot **from = undo ? &s->undo : &s->redo;
     size_t *nfrom = undo ? &s->nundo : &s->nredo;
@@ -181,26 +187,24 @@ static bool step(session *s, bool undo, char **err)
     if (*nfrom == 0) {
         /* nothing in memory: the persisted history of an earlier session */
         char *yaml = NULL;
-        if (!s->ws) {
-            *err = xasprintf("nothing to %s", undo ? "undo" : "redo");
-            return false;
-        }
+        if (!s->ws)
+            return kp_fail(err, KP_NOTFOUND, "nothing to %s", undo ? "undo" : "redo");
         kp_status st = undo ? ws_undo(s->ws, &yaml, err) : ws_redo(s->ws, &yaml, err);
         if (st != KP_OK)
-            return false;
+            return st;
         char *why = NULL;
         kp_design *d = load_yaml(yaml, &why);
         free(yaml);
         if (!d) {
-            *err = xasprintf("that state does not load (%s); %s brings the current one back", why,
-                             undo ? "redo" : "undo");
+            st = kp_fail(err, KP_INVALID, "that state does not load (%s); %s brings the current one back", why,
+                         undo ? "redo" : "undo");
             free(why);
-            return false;
+            return st;
         }
         VEC_GROW(*to, *nto, *capto);
         (*to)[(*nto)++] = (snapshot){s->design, NULL};
         s->design = d;
-        return true;
+        return KP_OK;
     }
     snapshot sn = (*from)[--(*nfrom)];
     VEC_GROW(*to, *nto, *capto);
@@ -211,11 +215,11 @@ static bool step(session *s, bool undo, char **err)
         if (st != KP_OK)
             persist(s, false, NULL, NULL);
     }
-    return true;
+    return KP_OK;
 }
 
-bool session_undo(session *s, char **err) { return step(s, true, err); }
-bool session_redo(session *s, char **err) { return step(s, false, err); }
+kp_status session_undo(session *s, char **err) { return step(s, true, err); }
+kp_status session_redo(session *s, char **err) { return step(s, false, err); }
 
 static void set_base(session *s, int number, kp_design *base_design)
 {
@@ -288,9 +292,7 @@ kp_status session_reload(session *s, char **err)
     if (st != KP_OK)
         return st;
     set_base(s, latest, design_clone(d));
-    if (!session_apply(s, d, "reload", err))
-        return KP_IO;
-    return KP_OK;
+    return session_apply(s, d, "reload", err);
 }
 
 bool session_changed_elsewhere(session *s) { return s->ws ? ws_changed_elsewhere(s->ws) : false; }

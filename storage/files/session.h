@@ -25,12 +25,15 @@ void session_close(session *s);
 /* The current design (owned by the session; valid until the next change). */
 const kp_design *session_design(const session *s);
 /* Replaces the design by `d` (taken), pushing the current one on the undo stack with `label`
- * and clearing redo; persisted in the workspace. false with *err (caller frees) when the
- * workspace could not store it (the change is kept in memory anyway). */
-bool session_apply(session *s, kp_design *d, const char *label, char **err);
-/* Undo / redo one step; false with *err (caller frees) when there is nothing to undo/redo. */
-bool session_undo(session *s, char **err);
-bool session_redo(session *s, char **err);
+ * and clearing redo; persisted in the workspace. KP_OK, or with *err (caller frees; err may be
+ * NULL) when the change could not be stored: the workspace's status, or KP_INVALID when the
+ * design cannot be saved (designio_save). The change is kept in memory anyway. */
+kp_status session_apply(session *s, kp_design *d, const char *label, char **err);
+/* Undo / redo one step. KP_NOTFOUND with *err (caller frees; err may be NULL) when there is
+ * nothing to undo/redo; KP_INVALID when the stored state does not load (the design is then
+ * unchanged); another status when the workspace fails. */
+kp_status session_undo(session *s, char **err);
+kp_status session_redo(session *s, char **err);
 size_t session_undo_depth(const session *s);
 
 /* The version the working copy is based on (0 = none) and whether it differs from it. */

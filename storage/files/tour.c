@@ -128,9 +128,13 @@ kp_design *tour_rung_design(const tour *t, size_t i, size_t r)
     return t && i < t->nsteps && r < t->steps[i].nrungs ? design_clone(t->play[i].rungs[r]) : NULL;
 }
 
-char *tour_yaml(const tour *t, size_t i)
+char *tour_yaml(const tour *t, size_t i, char **err)
 {
-    return t && i < t->nsteps ? designio_save_string(t->play[i].design) : NULL;
+    if (!t || i >= t->nsteps) {
+        kp_fail(err, KP_NOTFOUND, "no step %zu in the tour", i + 1);
+        return NULL;
+    }
+    return designio_save(t->play[i].design, err);
 }
 
 char *tour_figures(const tour *t, size_t i, const kp_analysis *a)

@@ -131,8 +131,9 @@ kp_design *tour_design(const tour *t, size_t i);
 /* The design of rung `r` of step `i`'s cost ladder, as tour_design. */
 kp_design *tour_rung_design(const tour *t, size_t i, size_t r);
 
-/* The YAML of step `i`'s design (canonical save). NULL when out of range; caller frees. */
-char *tour_yaml(const tour *t, size_t i);
+/* The YAML of step `i`'s design (canonical save; caller frees). NULL with *err (caller frees;
+ * err may be NULL) when there is no step `i` or the design cannot be saved (designio_save). */
+char *tour_yaml(const tour *t, size_t i, char **err);
 
 /* The figures of step `i` computed by keyplan from the step's design and its analysis `a`
  * (a->design is the step's design): a few lines of text, each ending in '\n'. The cost ladder
@@ -158,9 +159,10 @@ char *tour_print(const tour *t, int width);
  * nothing of the design, or what is malformed. */
 bool tour_check(const char *check, const kp_analysis *a, char **why);
 
-/* true when `check` is well-formed (the subject's kind and field known, the value of the
- * right type for the operator); else false with *why (static text). */
-bool tour_check_valid(const char *check, const char **why);
+/* KP_OK when `check` is well-formed (the subject's kind and field known, the value of the
+ * right type for the operator); else KP_INVALID with *err (caller frees; err may be NULL)
+ * saying what is malformed. */
+kp_status tour_check_validate(const char *check, char **err);
 
 /* Evaluates every check of step `i` on `a` (the analysis of the step's design). NULL when all
  * hold; otherwise one line per failing check ("CHECK: WHY\n"), caller frees. */

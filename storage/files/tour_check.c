@@ -112,8 +112,7 @@ static bool cond_parse(const char *src, cond *c, const char **why)
     for (size_t i = 0; i < sizeof subjects / sizeof *subjects && *c->name; i++)
         if (strcmp(subjects[i].kind, c->kind) == 0 && strcmp(subjects[i].field, c->field) == 0)
             c->info = &subjects[i];
-    const char *mwhy;
-    if (!c->info && !sig_metric_valid(c->subject, &mwhy)) {
+    if (!c->info && sig_metric_check(c->subject, NULL) != KP_OK) {
         *why = "unknown subject; expected pattern.ID.plan|index|latency_ok, partition.TEMPLATE.distinct|"
                "read_hot_share|write_hot_share|read_util|write_util|hot, finding.CODE.count, "
                "checklist.N.status, decision.ID.status or a signal metric (pattern.ID.rate, cost.total, ...)";
@@ -145,14 +144,14 @@ bad:
     return false;
 }
 
-bool tour_check_valid(const char *check, const char **why)
+kp_status tour_check_validate(const char *check, char **err)
 {
     cond c;
-    if (!check || !cond_parse(check, &c, why))
-        return false;
+    const char *why = "expected text";
+    if (!check || !cond_parse(check, &c, &why))
+        return kp_fail(err, KP_INVALID, "%s", why);
     free(c.buf);
-    *why = NULL;
-    return true;
+    return KP_OK;
 }
 
 static const kp_partition_result *partition_of(const kp_analysis *a, const char *tpl_src)

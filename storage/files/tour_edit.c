@@ -218,7 +218,7 @@ bool tour_edit_apply(kp_design *d, tour_edit_op op, const char *target, const ch
         goto out;
     }
     char *why = NULL;
-    if (!(ok = edit_set(d, tt, (size_t)row, (size_t)col, to, &why)))
+    if (!(ok = edit_set(d, tt, (size_t)row, (size_t)col, to, &why) == KP_OK))
         fail(code, KP_INVALID, at_value, true, err, xasprintf("set '%s': %s", target, why));
     free(why);
 out:

@@ -610,11 +610,12 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
     s->checks = n ? xcalloc(n, sizeof *s->checks) : NULL;
     for (size_t k = 0; k < n; k++) {
         const yaml_node_t *cn = seq_at(c, checks, k);
-        const char *why = "expected text";
-        if (!text_of(cn) || !tour_check_valid(text_of(cn), &why))
+        char *why = NULL;
+        if (tour_check_validate(text_of(cn), &why) != KP_OK)
             diags_add(c->dg, KP_INVALID, at(cn), "%s: check '%s': %s", what, text_of(cn) ? text_of(cn) : shape(cn), why);
         else
             s->checks[s->nchecks++] = xstrdup(text_of(cn));
+        free(why);
     }
 out:
     free(what);
@@ -653,7 +654,10 @@ tour *tour_load(const char *text, size_t len, const char *file, kp_diags *diags)
     size_t errors = diags->errors;
     ld c = {.dg = diags, .file = file};
     yaml_parser_t parser;
-    yaml_parser_initialize(&parser);
+    if (!yaml_parser_initialize(&parser)) {
+        diags_add(diags, KP_NOMEM, (kp_loc){0, 0}, "cannot start the YAML parser (out of memory)");
+        return NULL;
+    }
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     if (!yaml_parser_load(&parser, &c.doc)) {
         syntax_error(&c, &parser);

@@ -7,7 +7,7 @@
  *            parent INTEGER REFERENCES versions,     NULL for the first version
  *            time TEXT, author TEXT, message TEXT,   time is ISO 8601 UTC
  *            name TEXT,                              the design's name at that version
- *            design TEXT,                            canonical YAML (designio_save_string)
+ *            design TEXT,                            canonical YAML (designio_save)
  *            digest TEXT)                            FNV-1a 64 of design, hex (schema 2)
  *   decisions(version REFERENCES versions, id,       one row per decision of each version
  *             title, status, patterns JSON, context, decision, alternatives JSON
@@ -48,18 +48,6 @@ struct ws {
 
 /* ---- errors ------------------------------------------------------------------------------ */
 
-static kp_status fail(char **err, kp_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static kp_status fail(char **err, kp_status st, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        *err = xvasprintf(fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
-
 static kp_status status_of(int rc)
 {
     switch (rc & 0xff) {
@@ -89,7 +77,7 @@ static kp_status db_fail(sqlite3 *db, const char *path, char **err, const char *
         hint = " (the workspace file is damaged)";
     else if (st == KP_CONFLICT)
         hint = " (another keyplan is writing to this workspace; try again)";
-    return fail(err, st, "%s: cannot %s: %s%s", path, what, sqlite3_errmsg(db), hint);
+    return kp_fail(err, st, "%s: cannot %s: %s%s", path, what, sqlite3_errmsg(db), hint);
 }
 
 static kp_status ws_fail(ws_t *ws, char **err, const char *what) { return db_fail(ws->db, ws->path, err, what); }
@@ -274,7 +262,7 @@ static kp_status create_file(const char *path, char **err)
     int fd = mkstemp(tmp);
     if (fd < 0) {
         kp_status st = errno == EACCES || errno == EROFS || errno == EPERM ? KP_READONLY : KP_IO;
-        fail(err, st, "%s: cannot create the workspace: %s", path, strerror(errno));
+        kp_fail(err, st, "%s: cannot create the workspace: %s", path, strerror(errno));
         free(tmp);
         return st;
     }
@@ -315,9 +303,9 @@ out:
             if (errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP) {
                 struct stat sb;
                 if (stat(path, &sb) != 0 && rename(tmp, path) != 0)
-                    st = fail(err, KP_IO, "%s: cannot create the workspace: %s", path, strerror(errno));
+                    st = kp_fail(err, KP_IO, "%s: cannot create the workspace: %s", path, strerror(errno));
             } else {
-                st = fail(err, KP_IO, "%s: cannot create the workspace: %s", path, strerror(errno));
+                st = kp_fail(err, KP_IO, "%s: cannot create the workspace: %s", path, strerror(errno));
             }
         }
     }
@@ -342,26 +330,26 @@ static uint32_t be32(const unsigned char *p)
 static kp_status check_header(const char *path, const struct stat *sb, char **err)
 {
     if (S_ISDIR(sb->st_mode))
-        return fail(err, KP_IO, "%s: is a directory; expected a keyplan workspace file", path);
+        return kp_fail(err, KP_IO, "%s: is a directory; expected a keyplan workspace file", path);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
-        return fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
+        return kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
     unsigned char h[100];
     ssize_t r = read(fd, h, sizeof h);
     close(fd);
     if (r < (ssize_t)sizeof h || memcmp(h, "SQLite format 3", 16) != 0)
-        return fail(err, KP_DAMAGED,
+        return kp_fail(err, KP_DAMAGED,
                     "%s: not a keyplan workspace (%s); expected a workspace made by 'keyplan commit'. "
                     "The file was left untouched",
                     path, r <= 0 ? "the file is empty" : "not a SQLite database");
     uint32_t app = be32(h + 68), uv = be32(h + 60);
     if (app != WS_APP_ID)
-        return fail(err, KP_DAMAGED,
+        return kp_fail(err, KP_DAMAGED,
                     "%s: a SQLite database of another application (application_id 0x%08x), not a keyplan "
                     "workspace. The file was left untouched",
                     path, (unsigned)app);
     if (uv > (uint32_t)NMIGRATIONS)
-        return fail(err, KP_VERSION,
+        return kp_fail(err, KP_VERSION,
                     "%s: made by a newer keyplan (schema %u; this keyplan knows up to %d). Upgrade keyplan; the "
                     "file was left untouched",
                     path, (unsigned)uv, NMIGRATIONS);
@@ -437,13 +425,13 @@ static kp_status check_db(const char *path, bool rw, sqlite3 **dbout, long long 
     if (!res || strcmp(res, "ok") != 0) {
         code = sqlite3_extended_errcode(db) & 0xff;
         if (!res && (code == SQLITE_BUSY || code == SQLITE_LOCKED))
-            st = fail(err, KP_CONFLICT, "%s: the workspace is locked by another program; try again", path);
+            st = kp_fail(err, KP_CONFLICT, "%s: the workspace is locked by another program; try again", path);
         else if (!res && (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM))
-            st = fail(err, KP_READONLY, "%s: the workspace cannot be opened here: %s", path, sqlite3_errmsg(db));
+            st = kp_fail(err, KP_READONLY, "%s: the workspace cannot be opened here: %s", path, sqlite3_errmsg(db));
         else if (!res && code != SQLITE_CORRUPT && code != SQLITE_NOTADB)
-            st = fail(err, KP_IO, "%s: cannot read the workspace: %s", path, sqlite3_errmsg(db));
+            st = kp_fail(err, KP_IO, "%s: cannot read the workspace: %s", path, sqlite3_errmsg(db));
         else
-            st = fail(err, KP_DAMAGED, "%s: the workspace file is damaged (%s). The file was left untouched", path,
+            st = kp_fail(err, KP_DAMAGED, "%s: the workspace file is damaged (%s). The file was left untouched", path,
                       res ? res : sqlite3_errmsg(db));
         sqlite3_finalize(s);
         goto bad;
@@ -452,19 +440,19 @@ static kp_status check_db(const char *path, bool rw, sqlite3 **dbout, long long 
     long long uv = 0, has = 0;
     if (!pragma_int(db, "PRAGMA user_version", &uv) ||
         !pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'versions'", &has)) {
-        st = fail(err, KP_DAMAGED, "%s: the workspace cannot be read: %s. The file was left untouched", path,
+        st = kp_fail(err, KP_DAMAGED, "%s: the workspace cannot be read: %s. The file was left untouched", path,
                   sqlite3_errmsg(db));
         goto bad;
     }
     if (uv > NMIGRATIONS) {
-        st = fail(err, KP_VERSION,
+        st = kp_fail(err, KP_VERSION,
                   "%s: made by a newer keyplan (schema %lld; this keyplan knows up to %d). Upgrade keyplan; "
                   "the file was left untouched",
                   path, uv, NMIGRATIONS);
         goto bad;
     }
     if (uv < 1 || !has) {
-        st = fail(err, KP_DAMAGED, "%s: a keyplan workspace without its tables (schema %lld). The file was left untouched",
+        st = kp_fail(err, KP_DAMAGED, "%s: a keyplan workspace without its tables (schema %lld). The file was left untouched",
                   path, uv);
         goto bad;
     }
@@ -499,19 +487,19 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
 {
     *out = NULL;
     if (!path || !*path)
-        return fail(err, KP_INVALID, "no workspace named; expected a file such as %s", WS_DEFAULT_PATH);
+        return kp_fail(err, KP_INVALID, "no workspace named; expected a file such as %s", WS_DEFAULT_PATH);
     struct stat sb;
     if (stat(path, &sb) != 0) {
         if (errno != ENOENT)
-            return fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
+            return kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
         if (!(flags & WS_CREATE) || (flags & WS_READONLY))
-            return fail(err, KP_NOTFOUND, "%s: no such workspace; 'keyplan commit %s DESIGN.yaml -m MSG' creates it",
+            return kp_fail(err, KP_NOTFOUND, "%s: no such workspace; 'keyplan commit %s DESIGN.yaml -m MSG' creates it",
                         path, path);
         kp_status st = create_file(path, err);
         if (st != KP_OK)
             return st;
         if (stat(path, &sb) != 0)
-            return fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
+            return kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
     }
     kp_status st = check_header(path, &sb, err);
     if (st != KP_OK)
@@ -528,10 +516,10 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
     if (!can_write && (!(flags & WS_READONLY) || schema < NMIGRATIONS)) {
         sqlite3_close(db);
         if (schema < NMIGRATIONS)
-            st = fail(err, KP_READONLY, "%s; besides, it needs upgrading from schema %lld to %d first", why, schema,
+            st = kp_fail(err, KP_READONLY, "%s; besides, it needs upgrading from schema %lld to %d first", why, schema,
                       NMIGRATIONS);
         else
-            st = fail(err, KP_READONLY, "%s", why);
+            st = kp_fail(err, KP_READONLY, "%s", why);
         free(why);
         return st;
     }
@@ -557,7 +545,7 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
             long long now = 0;
             pragma_int(db, "PRAGMA user_version", &now);
             if (now < NMIGRATIONS && !migrate(db, (int)now)) {
-                st = fail(err, KP_DAMAGED, "%s: cannot upgrade the workspace from schema %lld to %d: %s; nothing was changed",
+                st = kp_fail(err, KP_DAMAGED, "%s: cannot upgrade the workspace from schema %lld to %d: %s; nothing was changed",
                           path, now, NMIGRATIONS, sqlite3_errmsg(db));
                 exec(db, "ROLLBACK");
                 ws_close(ws);
@@ -593,7 +581,7 @@ bool ws_readonly(const ws_t *ws) { return ws->ro; }
 static kp_status need_rw(ws_t *ws, char **err)
 {
     if (ws->ro)
-        return fail(err, KP_READONLY, "%s: opened read-only; nothing can be changed", ws->path);
+        return kp_fail(err, KP_READONLY, "%s: opened read-only; nothing can be changed", ws->path);
     return KP_OK;
 }
 
@@ -710,9 +698,9 @@ kp_status ws_version_get(ws_t *ws, int number, ws_version *info, char **yaml, ch
     int latest = 0;
     ws_latest(ws, &latest, NULL);
     if (latest == 0)
-        return fail(err, KP_NOTFOUND, "%s: no versions yet; 'keyplan commit %s DESIGN.yaml -m MSG' records the first",
+        return kp_fail(err, KP_NOTFOUND, "%s: no versions yet; 'keyplan commit %s DESIGN.yaml -m MSG' records the first",
                     ws->path, ws->path);
-    return fail(err, KP_NOTFOUND, "%s: no version %d; versions are 1 to %d", ws->path, number, latest);
+    return kp_fail(err, KP_NOTFOUND, "%s: no version %d; versions are 1 to %d", ws->path, number, latest);
 }
 
 kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err)
@@ -729,7 +717,7 @@ kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err)
     kp_design *d = designio_load_string(yaml, strlen(yaml), name, &dg);
     if (!d) {
         char *first = dg.n ? diags_format(&dg, 0) : xstrdup("unknown error");
-        st = fail(err, KP_DAMAGED, "%s: the stored design no longer loads: %s", ws->path, first);
+        st = kp_fail(err, KP_DAMAGED, "%s: the stored design no longer loads: %s", ws->path, first);
         free(first);
     }
     diags_free(&dg);
@@ -740,11 +728,12 @@ kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err)
     return d ? KP_OK : st;
 }
 
+/* The compact JSON text of `a` (released), or NULL when jansson cannot write it. Caller frees. */
 static char *json_text(json_t *a)
 {
     char *t = json_dumps(a, JSON_COMPACT);
     json_decref(a);
-    char *r = xstrdup(t ? t : "[]");
+    char *r = xstrdup(t);
     free(t);
     return r;
 }
@@ -784,8 +773,11 @@ static void bind_opt(sqlite3_stmt *s, int i, const char *t)
         sqlite3_bind_null(s, i);
 }
 
-static bool insert_decisions(sqlite3 *db, int number, const kp_design *d, const kp_analysis *a)
+/* Records the decisions and signals of version `number`. KP_OK, or the failure with *err: of
+ * SQLite, or KP_INVALID when a decision's lists cannot be written as JSON. */
+static kp_status insert_decisions(ws_t *ws, int number, const kp_design *d, const kp_analysis *a, char **err)
 {
+    sqlite3 *db = ws->db;
     sqlite3_stmt *ds = NULL, *ss = NULL;
     bool ok = sqlite3_prepare_v2(db,
                                  "INSERT INTO decisions(version, id, title, status, patterns, context, decision, "
@@ -801,6 +793,15 @@ static bool insert_decisions(sqlite3 *db, int number, const kp_design *d, const 
         char *pats = json_pattern_ids(dec);
         char *alts = json_alternatives(dec);
         char *asm_ = json_assumptions(dec);
+        if (!pats || !alts || !asm_) {
+            free(pats);
+            free(alts);
+            free(asm_);
+            sqlite3_finalize(ds);
+            sqlite3_finalize(ss);
+            return kp_fail(err, KP_INVALID, "decision %s: its patterns, alternatives or assumptions cannot be written "
+                        "as JSON", dec->id ? dec->id : "");
+        }
         sqlite3_bind_int(ds, 1, number);
         bind_opt(ds, 2, dec->id ? dec->id : "");
         bind_opt(ds, 3, dec->title);
@@ -836,9 +837,10 @@ static bool insert_decisions(sqlite3 *db, int number, const kp_design *d, const 
             sqlite3_reset(ss);
         }
     }
+    kp_status st = ok ? KP_OK : ws_fail(ws, err, "record the version");
     sqlite3_finalize(ds);
     sqlite3_finalize(ss);
-    return ok;
+    return st;
 }
 
 static char *conflict_message(ws_t *ws, int expected, int latest)
@@ -878,11 +880,17 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
     if (number)
         *number = 0;
     if (!message || !*message)
-        return fail(err, KP_INVALID, "a commit needs a message saying what changed and why (-m MSG)");
+        return kp_fail(err, KP_INVALID, "a commit needs a message saying what changed and why (-m MSG)");
     kp_status st = need_rw(ws, err);
     if (st != KP_OK)
         return st;
-    char *yaml = designio_save_string(d);
+    char *why = NULL;
+    char *yaml = designio_save(d, &why);
+    if (!yaml) {
+        st = kp_fail(err, KP_INVALID, "not committed: the design cannot be saved (%s)", why);
+        free(why);
+        return st;
+    }
     kp_analysis *a = analysis_run(d);
     char *who = author && *author ? xstrdup(author) : ws_default_author();
     char *now = now_iso();
@@ -898,7 +906,7 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
     if (expected_parent != WS_PARENT_LATEST && expected_parent != latest) {
         exec(ws->db, "ROLLBACK");
         char *m = conflict_message(ws, expected_parent, latest);
-        st = fail(err, KP_CONFLICT, "%s", m);
+        st = kp_fail(err, KP_CONFLICT, "%s", m);
         free(m);
         goto out;
     }
@@ -924,8 +932,12 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
     bind_opt(s, 8, dg);
     bool ok = sqlite3_step(s) == SQLITE_DONE;
     sqlite3_finalize(s);
-    if (!ok || !insert_decisions(ws->db, n, d, a)) {
+    if (!ok) {
         st = abort_tx(ws, err, "record the version");
+        goto out;
+    }
+    if ((st = insert_decisions(ws, n, d, a, err)) != KP_OK) {
+        exec(ws->db, "ROLLBACK");
         goto out;
     }
     if (update_working) {
@@ -960,18 +972,18 @@ kp_status ws_verify(ws_t *ws, char **err)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(ws->db, "PRAGMA integrity_check", -1, &s, NULL) != SQLITE_OK)
-        return fail(err, KP_DAMAGED, "%s: integrity check failed: %s", ws->path, sqlite3_errmsg(ws->db));
+        return kp_fail(err, KP_DAMAGED, "%s: integrity check failed: %s", ws->path, sqlite3_errmsg(ws->db));
     kp_status st = KP_OK;
     if (sqlite3_step(s) != SQLITE_ROW || strcmp((const char *)sqlite3_column_text(s, 0), "ok") != 0)
-        st = fail(err, KP_DAMAGED, "%s: integrity check failed: %s", ws->path,
+        st = kp_fail(err, KP_DAMAGED, "%s: integrity check failed: %s", ws->path,
                   sqlite3_column_text(s, 0) ? (const char *)sqlite3_column_text(s, 0) : sqlite3_errmsg(ws->db));
     sqlite3_finalize(s);
     if (st != KP_OK)
         return st;
     if (sqlite3_prepare_v2(ws->db, "PRAGMA foreign_key_check", -1, &s, NULL) != SQLITE_OK)
-        return fail(err, KP_DAMAGED, "%s: foreign key check failed: %s", ws->path, sqlite3_errmsg(ws->db));
+        return kp_fail(err, KP_DAMAGED, "%s: foreign key check failed: %s", ws->path, sqlite3_errmsg(ws->db));
     if (sqlite3_step(s) == SQLITE_ROW)
-        st = fail(err, KP_DAMAGED, "%s: a row of table %s refers to something missing", ws->path,
+        st = kp_fail(err, KP_DAMAGED, "%s: a row of table %s refers to something missing", ws->path,
                   (const char *)sqlite3_column_text(s, 0));
     sqlite3_finalize(s);
     if (st != KP_OK)
@@ -987,11 +999,11 @@ kp_status ws_verify(ws_t *ws, char **err)
         const char *dg = (const char *)sqlite3_column_text(s, 3);
         char *mine = digest_of(design ? design : "");
         if (num != expect)
-            st = fail(err, KP_DAMAGED, "%s: version %d is missing", ws->path, expect);
+            st = kp_fail(err, KP_DAMAGED, "%s: version %d is missing", ws->path, expect);
         else if (parent != num - 1)
-            st = fail(err, KP_DAMAGED, "%s: version %d has parent %d; expected %d", ws->path, num, parent, num - 1);
+            st = kp_fail(err, KP_DAMAGED, "%s: version %d has parent %d; expected %d", ws->path, num, parent, num - 1);
         else if (!dg || strcmp(dg, mine) != 0)
-            st = fail(err, KP_DAMAGED, "%s: version %d: its design does not match its digest", ws->path, num);
+            st = kp_fail(err, KP_DAMAGED, "%s: version %d: its design does not match its digest", ws->path, num);
         free(mine);
         expect++;
     }
@@ -1021,7 +1033,7 @@ kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err)
     if (rc == SQLITE_ROW)
         return KP_OK;
     if (rc == SQLITE_DONE)
-        return fail(err, KP_NOTFOUND, "%s: no working copy yet", ws->path);
+        return kp_fail(err, KP_NOTFOUND, "%s: no working copy yet", ws->path);
     return ws_fail(ws, err, "read the working copy");
 }
 
@@ -1067,7 +1079,7 @@ static bool push_history(ws_t *ws, const char *stack, const char *yaml, const ch
 kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, const char *label, char **err)
 {
     if (!yaml)
-        return fail(err, KP_INVALID, "no working copy text given");
+        return kp_fail(err, KP_INVALID, "no working copy text given");
     kp_status st = begin(ws, err);
     if (st != KP_OK)
         return st;
@@ -1102,7 +1114,7 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, char *
         if (rc != SQLITE_DONE)
             return abort_tx(ws, err, "read the undo history");
         exec(ws->db, "ROLLBACK");
-        return fail(err, KP_NOTFOUND, "nothing to %s", strcmp(from, "undo") == 0 ? "undo" : "redo");
+        return kp_fail(err, KP_NOTFOUND, "nothing to %s", strcmp(from, "undo") == 0 ? "undo" : "redo");
     }
     long long seq = sqlite3_column_int64(s, 0);
     char *text = col_text(s, 1);
@@ -1149,11 +1161,14 @@ kp_status ws_history_depth(ws_t *ws, size_t *nundo, size_t *nredo, char **err)
 
 kp_status ws_observe(ws_t *ws, const char *metric, double value, const char *source, char **err)
 {
-    const char *why = NULL;
-    if (!metric || !sig_metric_valid(metric, &why))
-        return fail(err, KP_SIGNAL, "metric '%s': %s", metric ? metric : "", why ? why : "missing");
+    char *why = NULL;
+    if (!metric || sig_metric_check(metric, &why) != KP_OK) {
+        kp_status st = kp_fail(err, KP_SIGNAL, "metric '%s': %s", metric ? metric : "", why ? why : "missing");
+        free(why);
+        return st;
+    }
     if (!isfinite(value))
-        return fail(err, KP_RANGE, "metric '%s': the value must be a finite number", metric);
+        return kp_fail(err, KP_RANGE, "metric '%s': the value must be a finite number", metric);
     kp_status st = begin(ws, err);
     if (st != KP_OK)
         return st;

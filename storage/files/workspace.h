@@ -80,7 +80,7 @@ kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err);
 
 #define WS_PARENT_LATEST (-1)
 
-/* Records design `d` as a new version: its canonical YAML (designio_save_string), the author
+/* Records design `d` as a new version: its canonical YAML (designio_save), the author
  * (NULL = ws_default_author()), the message (required, non-empty) and its decisions and signals
  * (with the design's own value of each signal's metric) in their tables, all in one transaction.
  * `expected_parent` is the version the design was based on (0 = an empty workspace); when it is

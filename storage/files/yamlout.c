@@ -28,12 +28,15 @@ static void emit(yamlout *o, yaml_event_t *ev)
         fail(o, o->e.problem ? o->e.problem : "the YAML emitter failed");
 }
 
-bool yamlout_open(yamlout *o, int indent, int width)
+void yamlout_open(yamlout *o, int indent, int width)
 {
     memset(o, 0, sizeof *o);
     sbuf_init(&o->out);
-    if (!yaml_emitter_initialize(&o->e))
-        return false;
+    if (!yaml_emitter_initialize(&o->e)) {
+        memset(&o->e, 0, sizeof o->e); /* yaml_emitter_delete of a zeroed emitter does nothing */
+        fail(o, "cannot start the YAML emitter");
+        return;
+    }
     yaml_emitter_set_output(&o->e, write_cb, o);
     yaml_emitter_set_unicode(&o->e, 1);
     yaml_emitter_set_indent(&o->e, indent ? indent : 2);
@@ -44,7 +47,6 @@ bool yamlout_open(yamlout *o, int indent, int width)
     emit(o, &ev);
     yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
     emit(o, &ev);
-    return true;
 }
 
 void yamlout_scalar(yamlout *o, const char *s, yaml_scalar_style_t style)
@@ -107,10 +109,10 @@ char *yamlout_finish(yamlout *o, char **err)
     if (!o->failed && !yaml_emitter_flush(&o->e))
         fail(o, o->e.problem ? o->e.problem : "the YAML emitter failed");
     char *text = NULL;
-    if (o->failed)
-        *err = xasprintf("YAML emitter: %s", o->problem);
-    else
+    if (!o->failed)
         text = sbuf_steal(&o->out);
+    else
+        kp_fail(err, KP_INVALID, "YAML emitter: %s", o->problem);
     yamlout_free(o);
     return text;
 }

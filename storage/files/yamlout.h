@@ -2,9 +2,10 @@
  * (the design file, the CloudFormation export). Block or flow maps and sequences and scalars in
  * a chosen style; the text collects in memory.
  *
- * Errors are sticky and returned, never fatal: the first emitter failure (text that is not
- * UTF-8, events out of order) is remembered, later calls do nothing, and yamlout_finish returns
- * NULL with the emitter's message. Only running out of memory aborts (util_die). */
+ * Errors are sticky and returned, never fatal: the first emitter failure (an emitter that
+ * cannot start, text that is not UTF-8, events out of order) is remembered, later calls do
+ * nothing, and yamlout_finish returns NULL with the emitter's message. Only running out of
+ * memory in keyplan's own allocations aborts (util_die). */
 #ifndef KP_YAMLOUT_H
 #define KP_YAMLOUT_H
 
@@ -22,8 +23,9 @@ typedef struct yamlout {
 
 /* Starts a stream and its one document (implicit start), UTF-8 kept as it is, lines broken
  * with "\n" past `width` columns, nested blocks indented by `indent` (2 when 0). Release with
- * yamlout_finish (or yamlout_free when abandoning). false only when libyaml cannot start. */
-bool yamlout_open(yamlout *o, int indent, int width);
+ * yamlout_finish (or yamlout_free when abandoning). Never fails by itself: when libyaml cannot
+ * start, that is the first failure yamlout_finish reports. */
+void yamlout_open(yamlout *o, int indent, int width);
 
 /* A scalar in `style` (YAML_ANY_SCALAR_STYLE lets libyaml choose plain when it reads back as
  * the same text); NULL writes "". */
@@ -34,7 +36,7 @@ void yamlout_seq(yamlout *o, bool flow);
 void yamlout_seq_end(yamlout *o);
 
 /* Ends the document and the stream and returns the text (caller frees), or NULL with *err set
- * (caller frees) when any call failed. Releases the emitter either way. */
+ * (caller frees; err may be NULL) when any call failed. Releases the emitter either way. */
 char *yamlout_finish(yamlout *o, char **err);
 
 /* Releases an emitter without finishing it (after a failure of the caller's own). */
