@@ -23,13 +23,12 @@
 
 static void check_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: keyplan check DESIGN.yaml [--json] [--strict]\n"
-            "  resolve every pattern, size it, show the partitions' heat, the cost in both\n"
-            "  billing modes, the course's checklist and the named mistakes.\n"
-            "  --json    print one JSON object instead\n"
-            "  --strict  exit 1 when a finding is an error or a checklist item fails\n"
-            "exit status: 0 analysed, 1 --strict and something failed, 2 unusable input\n");
+    fprintf(out, "usage: keyplan check DESIGN.yaml [--json] [--strict]\n"
+                 "  resolve every pattern, size it, show the partitions' heat, the cost in both\n"
+                 "  billing modes, the course's checklist and the named mistakes.\n"
+                 "  --json    print one JSON object instead\n"
+                 "  --strict  exit 1 when a finding is an error or a checklist item fails\n"
+                 "exit status: 0 analysed, 1 --strict and something failed, 2 unusable input\n");
 }
 
 int cmd_check(int argc, char **argv)

@@ -15,7 +15,8 @@ int cmd_export(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--format") == 0 || strcmp(argv[i], "-f") == 0) {
             if (++i >= argc) {
-                fprintf(stderr, "keyplan: --format needs a value: md, json, cfn, nosqlwb, csv, requests or items\n");
+                fprintf(stderr,
+                        "keyplan: --format needs a value: md, json, cfn, nosqlwb, csv, requests or items\n");
                 return 2;
             }
             format = argv[i];
@@ -28,7 +29,8 @@ int cmd_export(int argc, char **argv)
             }
             out = argv[i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "keyplan: export: unknown option '%s'; expected --format FORMAT or -o OUT\n", argv[i]);
+            fprintf(stderr, "keyplan: export: unknown option '%s'; expected --format FORMAT or -o OUT\n",
+                    argv[i]);
             return 2;
         } else if (!src) {
             src = argv[i];
@@ -38,13 +40,17 @@ int cmd_export(int argc, char **argv)
         }
     }
     if (!src || !format) {
-        fprintf(stderr, "keyplan: usage: keyplan export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]\n");
+        fprintf(
+            stderr,
+            "keyplan: usage: keyplan export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]\n");
         return 2;
     }
     bool mine = strcmp(format, "md") == 0 || strcmp(format, "json") == 0;
     if (!mine && !exchange_has_format(format)) {
-        fprintf(stderr, "keyplan: export: unknown format '%s'; expected md, json, cfn, nosqlwb, csv, requests or items\n",
-                format);
+        fprintf(
+            stderr,
+            "keyplan: export: unknown format '%s'; expected md, json, cfn, nosqlwb, csv, requests or items\n",
+            format);
         return 2;
     }
     source s;

@@ -18,17 +18,18 @@
 
 static void heat_usage(FILE *out)
 {
-    fprintf(out, "usage: keyplan heat [LOG|-] [--json] [--top N] [--seconds S] [--pk NAME]\n"
-                 "  the hottest partition keys of an access log (standard input when LOG is - or absent).\n"
-                 "  one request per line: PK, or PK<TAB>SK<TAB>UNITS[<TAB>read|write], or a DynamoDB JSON\n"
-                 "  line ({\"Key\": {\"PK\": {\"S\": \"...\"}}, \"ConsumedCapacity\": {\"CapacityUnits\": 1},\n"
-                 "  \"Operation\": \"PutItem\"}, or the key map alone); '#' lines are comments.\n"
-                 "  --json       one JSON object\n"
-                 "  --top N      how many keys to list (default 10)\n"
-                 "  --seconds S  the time the log covers: units/s and the per-partition limits\n"
-                 "               (3,000 read and 1,000 write units per second)\n"
-                 "  --pk NAME    the partition attribute of JSON lines (default PK, else the first)\n"
-                 "exit status: 0, 1 when --seconds finds a key at or over a partition's limit, 2 bad input\n");
+    fprintf(out,
+            "usage: keyplan heat [LOG|-] [--json] [--top N] [--seconds S] [--pk NAME]\n"
+            "  the hottest partition keys of an access log (standard input when LOG is - or absent).\n"
+            "  one request per line: PK, or PK<TAB>SK<TAB>UNITS[<TAB>read|write], or a DynamoDB JSON\n"
+            "  line ({\"Key\": {\"PK\": {\"S\": \"...\"}}, \"ConsumedCapacity\": {\"CapacityUnits\": 1},\n"
+            "  \"Operation\": \"PutItem\"}, or the key map alone); '#' lines are comments.\n"
+            "  --json       one JSON object\n"
+            "  --top N      how many keys to list (default 10)\n"
+            "  --seconds S  the time the log covers: units/s and the per-partition limits\n"
+            "               (3,000 read and 1,000 write units per second)\n"
+            "  --pk NAME    the partition attribute of JSON lines (default PK, else the first)\n"
+            "exit status: 0, 1 when --seconds finds a key at or over a partition's limit, 2 bad input\n");
 }
 
 int cmd_heat(int argc, char **argv)
@@ -107,7 +108,8 @@ int cmd_heat(int argc, char **argv)
         return 2;
     }
     accesslog_sort(&h);
-    char *out = json ? heatlog_json(&h, name, (size_t)top, seconds, &err) : heatlog_text(&h, name, (size_t)top, seconds);
+    char *out = json ? heatlog_json(&h, name, (size_t)top, seconds, &err)
+                     : heatlog_text(&h, name, (size_t)top, seconds);
     if (!out) {
         fprintf(stderr, "keyplan heat: %s\n", err);
         free(err);

@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IMPORT_USAGE                                                                            \
-    "usage: keyplan import FILE [-o DESIGN.yaml] [--into DESIGN.yaml | --table NAME]\n"                       \
-    "  FILE       a NoSQL Workbench model (JSON) or a CSV access-pattern table; - reads stdin\n"   \
+#define IMPORT_USAGE                                                                             \
+    "usage: keyplan import FILE [-o DESIGN.yaml] [--into DESIGN.yaml | --table NAME]\n"          \
+    "  FILE       a NoSQL Workbench model (JSON) or a CSV access-pattern table; - reads stdin\n" \
     "  -o FILE    write the design there (atomically) instead of printing it\n"                  \
-    "  --into D   CSV only: the patterns of D replaced by the table's, the rest of D kept\n"    \
+    "  --into D   CSV only: the patterns of D replaced by the table's, the rest of D kept\n"     \
     "  --table T  NoSQL Workbench only: import table T of a model holding several\n"
 
 static int usage(void)
@@ -96,7 +96,8 @@ int cmd_import(int argc, char **argv)
     if (!in)
         return usage();
     if (into && table) {
-        fprintf(stderr, "keyplan import: --into (a CSV table) and --table (a Workbench model) exclude each other\n");
+        fprintf(stderr,
+                "keyplan import: --into (a CSV table) and --table (a Workbench model) exclude each other\n");
         return usage();
     }
 

@@ -72,8 +72,9 @@ int cmd_tour(int argc, char **argv)
         } else if (!workspace && (strchr(a, '/') || looks_like_workspace(a))) {
             workspace = a;
         } else if (!workspace) {
-            fprintf(stderr, "keyplan tour: unknown tour '%s'; expected '%s' (a workspace path ends in .keyplan)\n",
-                    a, TOUR_DEFAULT);
+            fprintf(stderr,
+                    "keyplan tour: unknown tour '%s'; expected '%s' (a workspace path ends in .keyplan)\n", a,
+                    TOUR_DEFAULT);
             return 2;
         } else {
             fprintf(stderr, "keyplan tour: unexpected argument '%s'\n", a);
@@ -100,7 +101,8 @@ int cmd_tour(int argc, char **argv)
         }
     }
     if (step > (long)tour_nsteps(t)) {
-        fprintf(stderr, "keyplan tour: step %ld does not exist; the tour has steps 1 to %zu\n", step, tour_nsteps(t));
+        fprintf(stderr, "keyplan tour: step %ld does not exist; the tour has steps 1 to %zu\n", step,
+                tour_nsteps(t));
         tour_close(t);
         return 2;
     }
@@ -130,8 +132,8 @@ int cmd_tour(int argc, char **argv)
             kp_design *d = tour_design(t, (size_t)step - 1);
             kp_analysis *a = analysis_run(d);
             char *fig = tour_figures(t, (size_t)step - 1, a);
-            out = xasprintf("Step %d. %s\n\n%s\nFigures (computed by keyplan from this step's design):\n%s", s->number,
-                            s->title, s->narration, fig);
+            out = xasprintf("Step %d. %s\n\n%s\nFigures (computed by keyplan from this step's design):\n%s",
+                            s->number, s->title, s->narration, fig);
             free(fig);
             analysis_free(a);
             design_free(d);

@@ -77,7 +77,8 @@ int cmd_verify(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    verify_opts o = {.endpoint = endpoint, .region = region, .out = stdout, .err = stderr, .stop = &interrupted};
+    verify_opts o = {
+        .endpoint = endpoint, .region = region, .out = stdout, .err = stderr, .stop = &interrupted};
     char *err = NULL;
     verify_summary sum;
     kp_status st = verify_run(src.design, src.analysis, &o, &sum, &err);

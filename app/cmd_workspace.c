@@ -55,7 +55,8 @@ int cmd_commit(int argc, char **argv)
             else if (!source_parse_rev(argv[i], &parent))
                 return 2;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return usage_error("commit: unknown option '%s'; expected -m MSG, --author NAME or --parent REV", argv[i]);
+            return usage_error("commit: unknown option '%s'; expected -m MSG, --author NAME or --parent REV",
+                               argv[i]);
         } else if (!wsp) {
             wsp = argv[i];
         } else if (!file) {
@@ -170,13 +171,14 @@ int cmd_show(int argc, char **argv)
         source_free(&s);
         return 2;
     }
-    printf("# version %d of %s, committed by %s at %s\n# %s\n", s.info.number, wsp, s.info.author, s.info.time,
-           s.info.message);
+    printf("# version %d of %s, committed by %s at %s\n# %s\n", s.info.number, wsp, s.info.author,
+           s.info.time, s.info.message);
     if (s.design->ndecisions) {
         printf("# decisions:\n");
         for (size_t i = 0; i < s.design->ndecisions; i++) {
             const kp_decision *dec = &s.design->decisions[i];
-            printf("#   %s [%s] %s\n", dec->id, sig_decision_status(&s.signals, dec), dec->title ? dec->title : "");
+            printf("#   %s [%s] %s\n", dec->id, sig_decision_status(&s.signals, dec),
+                   dec->title ? dec->title : "");
             for (size_t k = 0; k < s.signals.n; k++) {
                 const sig_result *r = &s.signals.v[k];
                 if (r->decision != dec || !r->fired)
@@ -230,7 +232,8 @@ int cmd_diff(int argc, char **argv)
     }
     kp_diff d;
     diff_compute(a.design, a.analysis, &a.signals, b.design, b.analysis, &b.signals, &d);
-    char *la = xasprintf("version %d (%s)", r1, a.info.message), *lb = xasprintf("version %d (%s)", r2, b.info.message);
+    char *la = xasprintf("version %d (%s)", r1, a.info.message),
+         *lb = xasprintf("version %d (%s)", r2, b.info.message);
     char *text = diff_render(&d, la, lb);
     fputs(text, stdout);
     free(text);
@@ -275,7 +278,8 @@ int cmd_observe(int argc, char **argv)
     double value = strtod(eq + 1, &end);
     if (*end || errno || !isfinite(value)) {
         free(metric);
-        return usage_error("observe: '%s' is not a number; expected METRIC=NUMBER such as pattern.5.rate=60", eq + 1);
+        return usage_error("observe: '%s' is not a number; expected METRIC=NUMBER such as pattern.5.rate=60",
+                           eq + 1);
     }
     char *why = NULL;
     if (sig_metric_check(metric, &why) != KP_OK) {
@@ -312,13 +316,15 @@ int cmd_observe(int argc, char **argv)
         for (size_t i = 0; i < s.signals.n; i++)
             used |= strcmp(s.signals.v[i].signal->metric, metric) == 0;
         if (!analysis_metric(s.analysis, metric, &v))
-            printf("note: version %d has no %s; the observation is kept for later versions\n", s.version, metric);
+            printf("note: version %d has no %s; the observation is kept for later versions\n", s.version,
+                   metric);
         else if (!used)
             printf("note: no decision of version %d watches %s\n", s.version, metric);
         for (size_t i = 0; i < s.signals.n; i++) {
             const sig_result *r = &s.signals.v[i];
             if (r->fired_observed && strcmp(r->signal->metric, metric) == 0)
-                printf("signal fired: %s: %s -> decision %s reopens\n", r->decision->id, r->signal->src, r->decision->id);
+                printf("signal fired: %s: %s -> decision %s reopens\n", r->decision->id, r->signal->src,
+                       r->decision->id);
         }
         source_free(&s);
     }

@@ -11,11 +11,14 @@ static const struct command {
 } commands[] = {
     {"check", cmd_check, "check DESIGN.yaml [--json] [--strict]  resolve, size, cost, checklist, findings"},
     {"export", cmd_export, "export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]"},
-    {"import", cmd_import, "import FILE [-o DESIGN.yaml] [--into D | --table T]  NoSQL Workbench JSON or a CSV table"},
-    {"verify", cmd_verify, "verify DESIGN.yaml --endpoint URL [--region R]  every pattern against a real DynamoDB"},
+    {"import", cmd_import,
+     "import FILE [-o DESIGN.yaml] [--into D | --table T]  NoSQL Workbench JSON or a CSV table"},
+    {"verify", cmd_verify,
+     "verify DESIGN.yaml --endpoint URL [--region R]  every pattern against a real DynamoDB"},
     {"tour", cmd_tour, "tour [cloudshop] [--print]           the CloudShop walkthrough, step by step"},
     {"heat", cmd_heat, "heat [LOG|-] [--json] [--top N] [--seconds S]  hottest keys of a real access log"},
-    {"commit", cmd_commit, "commit WORKSPACE DESIGN.yaml -m MSG [--author A] [--parent REV]  record a new version"},
+    {"commit", cmd_commit,
+     "commit WORKSPACE DESIGN.yaml -m MSG [--author A] [--parent REV]  record a new version"},
     {"log", cmd_log, "log WORKSPACE                        list the versions"},
     {"show", cmd_show, "show WORKSPACE [REV]                 print a version's design"},
     {"diff", cmd_diff, "diff WORKSPACE REV1 REV2             what changed, in a designer's terms"},
@@ -32,8 +35,8 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
-                      strcmp(argv[1], "help") == 0)) {
+    if (argc >= 2 &&
+        (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)) {
         usage(stdout);
         return 0;
     }

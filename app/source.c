@@ -44,7 +44,8 @@ bool source_parse_rev(const char *arg, int *rev)
     errno = 0;
     long v = arg ? strtol(arg, &end, 10) : 0;
     if (!arg || !*arg || *end || errno || v < 1 || v > INT_MAX) {
-        fprintf(stderr, "keyplan: '%s' is not a version; expected a number as 'keyplan log' prints it (1, 2, ...)\n",
+        fprintf(stderr,
+                "keyplan: '%s' is not a version; expected a number as 'keyplan log' prints it (1, 2, ...)\n",
                 arg ? arg : "");
         return false;
     }

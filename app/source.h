@@ -13,17 +13,17 @@
 #include <stddef.h>
 
 typedef struct source {
-    char *name;               /* SRC as given */
+    char *name; /* SRC as given */
     bool is_workspace;
-    int version;              /* the version loaded (workspace), 0 for a design file */
-    ws_version info;          /* its metadata (workspace) */
+    int version;     /* the version loaded (workspace), 0 for a design file */
+    ws_version info; /* its metadata (workspace) */
     kp_design *design;
     kp_analysis *analysis;
-    ws_version *history;      /* every version, oldest first (workspace) */
+    ws_version *history; /* every version, oldest first (workspace) */
     size_t nhistory;
-    sig_observation *obs;     /* every observation (workspace) */
+    sig_observation *obs; /* every observation (workspace) */
     size_t nobs;
-    sig_report signals;       /* the design's signals against its numbers and the observations */
+    sig_report signals; /* the design's signals against its numbers and the observations */
 } source;
 
 /* true when `path` looks like a workspace: a SQLite file, or a name ending in ".keyplan". */

@@ -367,18 +367,19 @@ int main(int argc, char **argv)
         for (int i = 2; i < argc && nsizes < sizeof sizes / sizeof *sizes; i++) {
             size_t n = (size_t)strtoul(argv[i], NULL, 10);
             if (n == 0) {
-                fprintf(stderr, "bench_analysis: size '%s': expected a positive number of patterns\n", argv[i]);
+                fprintf(stderr, "bench_analysis: size '%s': expected a positive number of patterns\n",
+                        argv[i]);
                 return 2;
             }
             sizes[nsizes++] = n;
         }
     }
-    printf("analysis_run on generated designs: %d entities, %d GSIs; median of %zu runs (thread CPU time)\n", NENT,
-           NGSI, runs);
+    printf("analysis_run on generated designs: %d entities, %d GSIs; median of %zu runs (thread CPU time)\n",
+           NENT, NGSI, runs);
     printf("memory: 'held' = heap bytes the finished analysis holds (mallinfo2 uordblks delta);\n"
            "        'peak RSS' = VmHWM of the process after that size (monotonic over the run)\n\n");
-    printf("%9s %10s | %8s %8s %8s %8s %8s | %10s %10s %12s\n", "patterns", "total ms", "resolve", "heat", "cost",
-           "checklst", "findings", "held KB", "B/pattern", "peak RSS KB");
+    printf("%9s %10s | %8s %8s %8s %8s %8s | %10s %10s %12s\n", "patterns", "total ms", "resolve", "heat",
+           "cost", "checklst", "findings", "held KB", "B/pattern", "peak RSS KB");
     double *t = xcalloc(runs, sizeof *t);
     double *ts[NSTAGES];
     for (int s = 0; s < NSTAGES; s++)

@@ -14,22 +14,26 @@
 #include <stddef.h>
 
 /* Plans, with the symbol the model pane shows and the word. */
-#define KP_PLANS(X)                         \
-    X(GET, "get", "=")                      \
-    X(QUERY, "query", "~")                  \
-    X(MULTI, "multi", "+")                  \
-    X(SCAN, "scan", "!")                    \
-    X(OUTSIDE, "outside", ">")              \
-    X(COVERED, "covered", "^")              \
-    X(WRITE, "write", "w")                  \
-    X(TRANSACT, "transact", "t")            \
+/* clang-format off */
+#define KP_PLANS(X)              \
+    X(GET, "get", "=")           \
+    X(QUERY, "query", "~")       \
+    X(MULTI, "multi", "+")       \
+    X(SCAN, "scan", "!")         \
+    X(OUTSIDE, "outside", ">")   \
+    X(COVERED, "covered", "^")   \
+    X(WRITE, "write", "w")       \
+    X(TRANSACT, "transact", "t") \
     X(INVALID, "invalid", "?")
+/* clang-format on */
 
 typedef enum kp_plan {
+/* clang-format off */
 #define KP_PLAN_ENUM(name, word, sym) KP_PLAN_##name,
     KP_PLANS(KP_PLAN_ENUM)
 #undef KP_PLAN_ENUM
     KP_PLAN__COUNT
+    /* clang-format on */
 } kp_plan;
 
 const char *kp_plan_word(kp_plan p);   /* "query" */
@@ -58,18 +62,18 @@ typedef struct kp_keyval {
 /* One request (or group of identical requests) of a plan. */
 typedef struct kp_step {
     kp_op op;
-    ptrdiff_t index;        /* -1 base table, else position in design->indexes */
+    ptrdiff_t index;         /* -1 base table, else position in design->indexes */
     const kp_entity *entity; /* the entity the step reads or writes (first one for screens) */
-    char *key_condition;    /* "PK = :pk AND begins_with(SK, :sk)"; NULL for scans/writes */
+    char *key_condition;     /* "PK = :pk AND begins_with(SK, :sk)"; NULL for scans/writes */
     kp_keyval *values;
     size_t nvalues;
-    char *filter;           /* FilterExpression text, NULL when none */
-    bool forward;           /* ScanIndexForward */
-    double limit;           /* NAN when not pushed down */
-    double count;           /* how many such requests per call (fan-out over shards/values) */
-    double items;           /* items read (or written) per request */
-    double rcu;             /* read units per request */
-    double wcu;             /* write units per request */
+    char *filter; /* FilterExpression text, NULL when none */
+    bool forward; /* ScanIndexForward */
+    double limit; /* NAN when not pushed down */
+    double count; /* how many such requests per call (fan-out over shards/values) */
+    double items; /* items read (or written) per request */
+    double rcu;   /* read units per request */
+    double wcu;   /* write units per request */
 } kp_step;
 
 typedef struct kp_pattern_result {
@@ -81,21 +85,21 @@ typedef struct kp_pattern_result {
     char *key_condition;    /* of the main step, as DynamoDB receives it; "" when none */
     kp_keyval *values;      /* of the main step */
     size_t nvalues;
-    bool filter;            /* a FilterExpression is needed (mixed collection or filter:) */
-    bool app_sort;          /* the asked order is not served: the app sorts */
+    bool filter;   /* a FilterExpression is needed (mixed collection or filter:) */
+    bool app_sort; /* the asked order is not served: the app sorts */
     bool limit_pushed;
     kp_step *steps;
     size_t nsteps;
-    double items_per_call;  /* items read (reads) or written (writes) per call */
+    double items_per_call; /* items read (reads) or written (writes) per call */
     double rcu_per_call;
-    double rcu_per_s;       /* at peak rate */
-    double rcu_per_s_avg;   /* at average rate (cost) */
-    double wcu_per_call;    /* writes: table units; index units separately */
+    double rcu_per_s;     /* at peak rate */
+    double rcu_per_s_avg; /* at average rate (cost) */
+    double wcu_per_call;  /* writes: table units; index units separately */
     double wcu_per_s;
     double index_wcu_per_call;
-    double latency_ms;      /* estimate */
-    bool latency_ok;        /* estimate within the target (true when no target) */
-    char **warnings;        /* one line each */
+    double latency_ms; /* estimate */
+    bool latency_ok;   /* estimate within the target (true when no target) */
+    char **warnings;   /* one line each */
     size_t nwarnings;
 } kp_pattern_result;
 
@@ -121,12 +125,12 @@ typedef struct kp_partition_result {
 
 /* Whole-index figures (base table and each GSI/LSI). */
 typedef struct kp_index_result {
-    ptrdiff_t index;        /* -1 base table */
+    ptrdiff_t index; /* -1 base table */
     const char *name;
-    double items;           /* items it holds */
-    double bytes;           /* storage, including the 100 B overhead per item */
-    double rcu_per_s;       /* peak read units */
-    double wcu_per_s;       /* peak write units */
+    double items;     /* items it holds */
+    double bytes;     /* storage, including the 100 B overhead per item */
+    double rcu_per_s; /* peak read units */
+    double wcu_per_s; /* peak write units */
     double wcu_per_s_avg;
     double hot_share;       /* max hot share over its partitions */
     double distinct;        /* distinct partition-key values over all its templates; NAN unknown */
@@ -136,14 +140,14 @@ typedef struct kp_index_result {
 } kp_index_result;
 
 typedef struct kp_cost_line {
-    char *name;     /* "reads", "writes", "index writes", "storage", "streams", "backups" */
-    double units;   /* units per month (requests, GB...) for display; NAN when n/a */
+    char *name;   /* "reads", "writes", "index writes", "storage", "streams", "backups" */
+    double units; /* units per month (requests, GB...) for display; NAN when n/a */
     double amount;
 } kp_cost_line;
 
 typedef struct kp_cost {
     kp_billing mode;
-    const char *currency;   /* points into the design or a static string */
+    const char *currency; /* points into the design or a static string */
     kp_cost_line *lines;
     size_t nlines;
     double total;
@@ -154,22 +158,22 @@ const char *kp_check_status_name(kp_check_status s); /* "pass" | "fail" | "n/a" 
 
 #define KP_CHECKLIST_ITEMS 11
 typedef struct kp_check_item {
-    int item;               /* 1..11 */
-    const char *title;      /* static */
+    int item;          /* 1..11 */
+    const char *title; /* static */
     kp_check_status status;
     char *why;
 } kp_check_item;
 
 typedef struct kp_finding {
-    const char *code;       /* stable code, static ("low-cardinality-pk") */
+    const char *code; /* stable code, static ("low-cardinality-pk") */
     kp_severity sev;
-    char *where;            /* "pattern 1", "index GSI1", "entity Order" */
+    char *where; /* "pattern 1", "index GSI1", "entity Order" */
     char *message;
-    const char *fix;        /* static: the course's one-line fix */
+    const char *fix; /* static: the course's one-line fix */
 } kp_finding;
 
 typedef struct kp_analysis {
-    const kp_design *design; /* not owned; must outlive the analysis */
+    const kp_design *design;     /* not owned; must outlive the analysis */
     kp_pattern_result *patterns; /* one per design pattern, same order */
     size_t npatterns;
     kp_partition_result *partitions;
@@ -178,15 +182,15 @@ typedef struct kp_analysis {
     size_t nindexes;
     kp_cost on_demand;
     kp_cost provisioned;
-    const kp_cost *cost;     /* the design's billing mode: &on_demand or &provisioned */
+    const kp_cost *cost; /* the design's billing mode: &on_demand or &provisioned */
     kp_check_item checklist[KP_CHECKLIST_ITEMS];
     int checklist_pass, checklist_applicable;
     kp_finding *findings;
     size_t nfindings;
-    double table_hot_share;  /* hottest share on the base table */
-    void *resolve_arena;     /* resolve.c: the block allocator holding the pattern results' strings
+    double table_hot_share; /* hottest share on the base table */
+    void *resolve_arena;    /* resolve.c: the block allocator holding the pattern results' strings
                                 and key values (released by stage_resolve_free) */
-    void *capacity_memo;     /* resolve.c: the capacity_memo (model/capacity.h) shared with heat.c,
+    void *capacity_memo;    /* resolve.c: the capacity_memo (model/capacity.h) shared with heat.c,
                                 NULL outside those stages (released by stage_heat, its last user, or
                                 by stage_resolve_free when heat did not run) */
 } kp_analysis;

@@ -272,8 +272,7 @@ double capacity_projected_bytes(const kp_design *d, const kp_entity *e, ptrdiff_
     return projected_bytes(&f, e, index);
 }
 
-bool capacity_changes_index_key(const kp_design *d, const kp_entity *e, ptrdiff_t index,
-                                const char *attr)
+bool capacity_changes_index_key(const kp_design *d, const kp_entity *e, ptrdiff_t index, const char *attr)
 {
     if (!attr || !e)
         return false;
@@ -456,7 +455,9 @@ double capacity_memo_index_share(capacity_memo *m, const kp_entity *e, ptrdiff_t
         return capacity_index_share(m->d, e, index);
     if (!(m->state[s] & MEMO_SHARE)) {
         finder f = {m->d, &m->attrs};
-        m->share[s] = index < 0 ? 1.0 : !capacity_memo_on_index(m, e, index) ? 0 : share_on(&f, e, index, false);
+        m->share[s] = index < 0                              ? 1.0
+                      : !capacity_memo_on_index(m, e, index) ? 0
+                                                             : share_on(&f, e, index, false);
         m->state[s] |= MEMO_SHARE;
     }
     return m->share[s];
@@ -477,7 +478,8 @@ double capacity_memo_projected_bytes(capacity_memo *m, const kp_entity *e, ptrdi
 
 /* capacity_entity_write, through memo m when it is not NULL (the same figures, computed once). */
 static void entity_write(const kp_design *d, capacity_memo *m, const kp_entity *e, kp_write_op op,
-                         const kp_str *changes, size_t nchanges, double *table_wcu, double *index_wcu_per_index)
+                         const kp_str *changes, size_t nchanges, double *table_wcu,
+                         double *index_wcu_per_index)
 {
     size_t nx = d ? d->nindexes : 0;
     if (index_wcu_per_index)

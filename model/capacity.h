@@ -32,16 +32,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define CAP_READ_UNIT_BYTES 4096.0
-#define CAP_WRITE_UNIT_BYTES 1024.0
-#define CAP_PAGE_BYTES 1048576.0          /* Query/Scan page, before the filter */
+#define CAP_READ_UNIT_BYTES     4096.0
+#define CAP_WRITE_UNIT_BYTES    1024.0
+#define CAP_PAGE_BYTES          1048576.0 /* Query/Scan page, before the filter */
 #define CAP_ITEM_OVERHEAD_BYTES 100.0     /* storage overhead per item and per index entry */
-#define CAP_ITEM_MAX_BYTES 409600.0       /* 400 KB */
-#define CAP_PARTITION_RCU 3000.0          /* per partition per second */
-#define CAP_PARTITION_WCU 1000.0
-#define CAP_PARTITION_BYTES 10737418240.0 /* 10 GB (LSI item collection limit) */
-#define CAP_BATCHGET_MAX_ITEMS 100.0
-#define CAP_DEFAULT_VALUE_BYTES 8.0       /* unknown string value */
+#define CAP_ITEM_MAX_BYTES      409600.0  /* 400 KB */
+#define CAP_PARTITION_RCU       3000.0    /* per partition per second */
+#define CAP_PARTITION_WCU       1000.0
+#define CAP_PARTITION_BYTES     10737418240.0 /* 10 GB (LSI item collection limit) */
+#define CAP_BATCHGET_MAX_ITEMS  100.0
+#define CAP_DEFAULT_VALUE_BYTES 8.0 /* unknown string value */
 
 /* Units per 4 KB read: 0.5 eventual, 1 strong, 2 transactional. */
 double capacity_read_factor(kp_consistency c);
@@ -84,8 +84,7 @@ double capacity_index_share(const kp_design *d, const kp_entity *e, ptrdiff_t in
 double capacity_projected_bytes(const kp_design *d, const kp_entity *e, ptrdiff_t index);
 /* true when `attr` is one of the key attributes of index `index` for entity `e`: the index's
  * pk/sk attribute names themselves, or a placeholder of the entity's templates for them. */
-bool capacity_changes_index_key(const kp_design *d, const kp_entity *e, ptrdiff_t index,
-                                const char *attr);
+bool capacity_changes_index_key(const kp_design *d, const kp_entity *e, ptrdiff_t index, const char *attr);
 
 /* Units one logical write of entity `e` costs (per item written; multiply by items).
  * op: put (new item), update, delete; transact counts as a put with the table write doubled.
@@ -102,9 +101,8 @@ bool capacity_changes_index_key(const kp_design *d, const kp_entity *e, ptrdiff_
  *       attributes assumed touched);
  *   GSI writes are not doubled for transactions.
  * Either output may be NULL. Never fails. */
-void capacity_entity_write(const kp_design *d, const kp_entity *e, kp_write_op op,
-                           const kp_str *changes, size_t nchanges, double *table_wcu,
-                           double *index_wcu_per_index);
+void capacity_entity_write(const kp_design *d, const kp_entity *e, kp_write_op op, const kp_str *changes,
+                           size_t nchanges, double *table_wcu, double *index_wcu_per_index);
 
 /* The units one logical write of entity `e` costs on secondary index `index` alone (the
  * per-index term of capacity_entity_write, which see), given the share of the entity's items on

@@ -11,11 +11,12 @@
 
 static bool decision_mentions(const kp_decision *dc, const char *word)
 {
-    if (util_contains_ci(dc->title, word) || util_contains_ci(dc->context, word) || util_contains_ci(dc->decision, word) ||
-        util_contains_ci(dc->limitations, word))
+    if (util_contains_ci(dc->title, word) || util_contains_ci(dc->context, word) ||
+        util_contains_ci(dc->decision, word) || util_contains_ci(dc->limitations, word))
         return true;
     for (size_t i = 0; i < dc->nalternatives; i++)
-        if (util_contains_ci(dc->alternatives[i].option, word) || util_contains_ci(dc->alternatives[i].why_not, word))
+        if (util_contains_ci(dc->alternatives[i].option, word) ||
+            util_contains_ci(dc->alternatives[i].why_not, word))
             return true;
     for (size_t i = 0; i < dc->nassumptions; i++)
         if (util_contains_ci(dc->assumptions[i], word))
@@ -25,7 +26,8 @@ static bool decision_mentions(const kp_decision *dc, const char *word)
 
 static bool alert_mentions(const kp_alert *al, const char *word)
 {
-    return util_contains_ci(al->name, word) || util_contains_ci(al->metric, word) || util_contains_ci(al->when, word);
+    return util_contains_ci(al->name, word) || util_contains_ci(al->metric, word) ||
+           util_contains_ci(al->when, word);
 }
 
 static bool is_dynamo_read(const kp_pattern *p)
@@ -137,7 +139,8 @@ static void rule_patterns_written(const kp_analysis *a, kp_check_item *it)
     if (total == 0)
         set(it, KP_CHECK_NA, xstrdup("no patterns written yet"));
     else if (bad.n == 0)
-        set(it, KP_CHECK_PASS, xasprintf("all %zu DynamoDB patterns have a rate and a latency target", total));
+        set(it, KP_CHECK_PASS,
+            xasprintf("all %zu DynamoDB patterns have a rate and a latency target", total));
     else
         set(it, KP_CHECK_FAIL,
             xasprintf("%zu of %zu patterns lack a rate or (reads) a latency target (%s)", bad.n, total, ids));
@@ -184,9 +187,9 @@ static void rule_pk_in_queries(const kp_analysis *a, kp_check_item *it)
         const char *pk = d->table.pk.s ? d->table.pk.s : "";
         set(it, rshare >= 0.8 ? KP_CHECK_PASS : KP_CHECK_FAIL,
             miss.n ? xasprintf("%zu of %zu read patterns (%.0f %%), %.1f %% of the read requests, give the "
-                              "table's partition key %s; not: %s",
-                              bound, total, share * 100, rshare * 100, pk, ids)
-                  : xasprintf("all %zu read patterns give the table's partition key %s", total, pk));
+                               "table's partition key %s; not: %s",
+                               bound, total, share * 100, rshare * 100, pk, ids)
+                   : xasprintf("all %zu read patterns give the table's partition key %s", total, pk));
     }
     free(ids);
 }
@@ -287,7 +290,8 @@ static void rule_single_table(const kp_analysis *a, kp_check_item *it)
                       d->nentities));
     else
         set(it, KP_CHECK_FAIL,
-            xasprintf("%zu entities share the table but no decision justifies single-table use", d->nentities));
+            xasprintf("%zu entities share the table but no decision justifies single-table use",
+                      d->nentities));
 }
 
 /* Passes when every GSI is read by some read pattern (any of its steps) and none projects ALL. */
@@ -337,8 +341,8 @@ static void rule_saturation_known(const kp_analysis *a, kp_check_item *it)
     char *why = NULL;
     for (size_t i = 0; i < d->ndecisions && !how && !why; i++)
         if (decision_mentions(&d->decisions[i], "throttl") || decision_mentions(&d->decisions[i], "saturat"))
-            why =
-                xasprintf("decision %s speaks of index throttling", d->decisions[i].id ? d->decisions[i].id : "?");
+            why = xasprintf("decision %s speaks of index throttling",
+                            d->decisions[i].id ? d->decisions[i].id : "?");
     if (ngsi == 0)
         set(it, KP_CHECK_NA, xstrdup("no GSIs"));
     else if (how)

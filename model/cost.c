@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HOURS_PER_MONTH 730.0
+#define HOURS_PER_MONTH   730.0
 #define SECONDS_PER_MONTH (HOURS_PER_MONTH * 3600.0)
-#define BYTES_PER_GB 1e9
-#define DEFAULT_TARGET 0.7
+#define BYTES_PER_GB      1e9
+#define DEFAULT_TARGET    0.7
 
 /* The built-in price tables; index_write NAN = the write price. */
 static const struct price_table {

@@ -120,7 +120,10 @@ bool design_equal(const kp_design *a, const kp_design *b) { return fields_equal(
 
 /* strcmp(s, name) == 0, with the first byte compared inline: the look-ups below run over every
  * attribute or entity of a design, mostly for names that differ at once. */
-static inline bool same_name(const char *s, const char *name) { return s[0] == name[0] && strcmp(s, name) == 0; }
+static inline bool same_name(const char *s, const char *name)
+{
+    return s[0] == name[0] && strcmp(s, name) == 0;
+}
 
 ptrdiff_t design_entity_pos(const kp_design *d, const char *name)
 {
@@ -223,7 +226,10 @@ const char *kp_billing_name(kp_billing b) { return word_or(&kp_words_billing, (i
 const char *kp_index_kind_name(kp_index_kind k) { return word_or(&kp_words_index_kind, (int)k, KP_GSI); }
 const char *kp_projection_name(kp_projection p) { return word_or(&kp_words_projection, (int)p, KP_PROJ_ALL); }
 const char *kp_attr_type_name(kp_attr_type t) { return word_or(&kp_words_attr_type, (int)t, KP_ATTR_STRING); }
-const char *kp_consistency_name(kp_consistency c) { return word_or(&kp_words_consistency, (int)c, KP_EVENTUAL); }
+const char *kp_consistency_name(kp_consistency c)
+{
+    return word_or(&kp_words_consistency, (int)c, KP_EVENTUAL);
+}
 const char *kp_write_op_name(kp_write_op o) { return word_or(&kp_words_write_op, (int)o, KP_OP_PUT); }
 const char *kp_needs_name(kp_needs n) { return kp_word(&kp_words_needs, (int)n); }
 const char *kp_decision_status_name(kp_decision_status s)

@@ -34,16 +34,17 @@ typedef enum kp_tristate { KP_UNSET = -1, KP_FALSE = 0, KP_TRUE = 1 } kp_tristat
  * words a spreadsheet may use for it (NULL = none). fields.h turns the lists into word tables. */
 #define KP_ENUM_ITEM(e, word, alias) e,
 
-#define KP_BILLING_WORDS(X) X(KP_BILLING_ON_DEMAND, "on-demand", NULL) X(KP_BILLING_PROVISIONED, "provisioned", NULL)
+#define KP_BILLING_WORDS(X) \
+    X(KP_BILLING_ON_DEMAND, "on-demand", NULL) X(KP_BILLING_PROVISIONED, "provisioned", NULL)
 typedef enum kp_billing { KP_BILLING_WORDS(KP_ENUM_ITEM) } kp_billing;
 
 typedef struct kp_table {
     char *name;
-    kp_str pk;               /* attribute name of the partition key (required) */
-    kp_str sk;               /* sort key attribute name, s == NULL when the table has none */
-    kp_billing billing;      /* default on-demand */
-    kp_tristate streams;     /* explicit true/false wanted by the cost checklist */
-    kp_tristate pitr;        /* continuous backups */
+    kp_str pk;                 /* attribute name of the partition key (required) */
+    kp_str sk;                 /* sort key attribute name, s == NULL when the table has none */
+    kp_billing billing;        /* default on-demand */
+    kp_tristate streams;       /* explicit true/false wanted by the cost checklist */
+    kp_tristate pitr;          /* continuous backups */
     double target_utilization; /* provisioned autoscaling target, NAN = default 0.7 */
     kp_loc loc;
 } kp_table;
@@ -51,27 +52,34 @@ typedef struct kp_table {
 /* ---- indexes ------------------------------------------------------------------------- */
 #define KP_INDEX_KIND_WORDS(X) X(KP_GSI, "gsi", NULL) X(KP_LSI, "lsi", NULL)
 typedef enum kp_index_kind { KP_INDEX_KIND_WORDS(KP_ENUM_ITEM) } kp_index_kind;
-#define KP_PROJECTION_WORDS(X) X(KP_PROJ_ALL, "all", NULL) X(KP_PROJ_KEYS, "keys", NULL) X(KP_PROJ_INCLUDE, "include", NULL)
+#define KP_PROJECTION_WORDS(X) \
+    X(KP_PROJ_ALL, "all", NULL) X(KP_PROJ_KEYS, "keys", NULL) X(KP_PROJ_INCLUDE, "include", NULL)
 typedef enum kp_projection { KP_PROJECTION_WORDS(KP_ENUM_ITEM) } kp_projection;
 
 typedef struct kp_index {
     char *name;
-    kp_index_kind kind;   /* default gsi */
-    kp_str pk;            /* item attribute the index is partitioned on */
-    kp_str sk;            /* s == NULL when none */
+    kp_index_kind kind;       /* default gsi */
+    kp_str pk;                /* item attribute the index is partitioned on */
+    kp_str sk;                /* s == NULL when none */
     kp_projection projection; /* default all (DynamoDB's default) */
-    kp_str *include;      /* projection: include */
+    kp_str *include;          /* projection: include */
     size_t ninclude;
-    char *why;            /* free text: why the index exists (decision record) */
+    char *why; /* free text: why the index exists (decision record) */
     kp_loc loc;
 } kp_index;
 
 /* ---- attributes ---------------------------------------------------------------------- */
 /* string is the default; date is ISO 8601 text (sorts chronologically); shard is a
  * write-sharding suffix 0..count-1 */
-#define KP_ATTR_TYPE_WORDS(X)                                                                     \
-    X(KP_ATTR_STRING, "string", NULL) X(KP_ATTR_NUMBER, "number", NULL) X(KP_ATTR_DATE, "date", NULL) \
-    X(KP_ATTR_ENUM, "enum", NULL) X(KP_ATTR_SHARD, "shard", NULL) X(KP_ATTR_BOOL, "bool", NULL)
+/* clang-format off */
+#define KP_ATTR_TYPE_WORDS(X)         \
+    X(KP_ATTR_STRING, "string", NULL) \
+    X(KP_ATTR_NUMBER, "number", NULL) \
+    X(KP_ATTR_DATE, "date", NULL)     \
+    X(KP_ATTR_ENUM, "enum", NULL)     \
+    X(KP_ATTR_SHARD, "shard", NULL)   \
+    X(KP_ATTR_BOOL, "bool", NULL)
+/* clang-format on */
 typedef enum kp_attr_type { KP_ATTR_TYPE_WORDS(KP_ENUM_ITEM) } kp_attr_type;
 
 typedef struct kp_enum_value {
@@ -84,17 +92,17 @@ typedef struct kp_enum_value {
 typedef struct kp_attr {
     char *name;
     kp_attr_type type;
-    double distinct;    /* number of distinct values; NAN = unknown (enum: count of values;
+    double distinct;       /* number of distinct values; NAN = unknown (enum: count of values;
                            shard: count) */
-    double zipf;        /* zipf exponent s of "skew: zipf:s"; 0 = uniform */
+    double zipf;           /* zipf exponent s of "skew: zipf:s"; 0 = uniform */
     kp_enum_value *values; /* enum */
     size_t nvalues;
-    char *format;       /* number format inside templates ("03"); NULL = none */
-    int shard_count;    /* shard: count of suffixes; -1 unset */
-    double write_hot;   /* share of the writes that land on the single hottest value, where it
+    char *format;     /* number format inside templates ("03"); NULL = none */
+    int shard_count;  /* shard: count of suffixes; -1 unset */
+    double write_hot; /* share of the writes that land on the single hottest value, where it
                            differs from the item distribution (a date written "today": 1.0);
                            NAN = follow the item distribution */
-    double size;        /* average bytes of the value, NAN = unknown (estimates use 8) */
+    double size;      /* average bytes of the value, NAN = unknown (estimates use 8) */
     kp_loc loc;
 } kp_attr;
 
@@ -116,24 +124,24 @@ typedef enum kp_cond_op { KP_COND_OP_WORDS(KP_ENUM_ITEM) } kp_cond_op;
 typedef struct kp_sparse {
     kp_str attr;
     kp_sparse_kind kind;
-    kp_str cond_attr;   /* COND: the attribute tested */
+    kp_str cond_attr; /* COND: the attribute tested */
     kp_cond_op op;
-    kp_str *values;     /* COND: one value for = and !=, several for in */
+    kp_str *values; /* COND: one value for = and !=, several for in */
     size_t nvalues;
-    double share;       /* SHARE: the share of items carrying attr */
-    char *src;          /* the condition as written (for saving) */
+    double share; /* SHARE: the share of items carrying attr */
+    char *src;    /* the condition as written (for saving) */
     kp_loc loc;
 } kp_sparse;
 
 typedef struct kp_entity {
     char *name;
-    double count;       /* items */
-    double size;        /* average item bytes */
-    double writes;      /* puts/updates per second at peak; NAN = only from write patterns */
-    double writes_avg;  /* average writes per second; NAN = same as writes */
-    kp_str *attrs;      /* domain attributes the items carry */
+    double count;      /* items */
+    double size;       /* average item bytes */
+    double writes;     /* puts/updates per second at peak; NAN = only from write patterns */
+    double writes_avg; /* average writes per second; NAN = same as writes */
+    kp_str *attrs;     /* domain attributes the items carry */
     size_t nattrs;
-    kp_keytpl *keys;    /* templates of the item's key attributes */
+    kp_keytpl *keys; /* templates of the item's key attributes */
     size_t nkeys;
     kp_sparse *sparse;
     size_t nsparse;
@@ -144,16 +152,29 @@ typedef struct kp_entity {
 /* ---- patterns ------------------------------------------------------------------------ */
 #define KP_PATTERN_KIND_WORDS(X) X(KP_READ, "read", "lectura") X(KP_WRITE, "write", "escritura")
 typedef enum kp_pattern_kind { KP_PATTERN_KIND_WORDS(KP_ENUM_ITEM) } kp_pattern_kind;
-#define KP_CONSISTENCY_WORDS(X) \
-    X(KP_EVENTUAL, "eventual", NULL) X(KP_STRONG, "strong", "fuerte") X(KP_TRANSACTIONAL, "transactional", "transaccional")
+/* clang-format off */
+#define KP_CONSISTENCY_WORDS(X)                           \
+    X(KP_EVENTUAL, "eventual", NULL)                      \
+    X(KP_STRONG, "strong", "fuerte")                      \
+    X(KP_TRANSACTIONAL, "transactional", "transaccional")
+/* clang-format on */
 typedef enum kp_consistency { KP_CONSISTENCY_WORDS(KP_ENUM_ITEM) } kp_consistency;
-#define KP_WRITE_OP_WORDS(X) \
-    X(KP_OP_PUT, "put", NULL) X(KP_OP_UPDATE, "update", NULL) X(KP_OP_DELETE, "delete", NULL) X(KP_OP_TRANSACT, "transact", NULL)
+/* clang-format off */
+#define KP_WRITE_OP_WORDS(X)            \
+    X(KP_OP_PUT, "put", NULL)           \
+    X(KP_OP_UPDATE, "update", NULL)     \
+    X(KP_OP_DELETE, "delete", NULL)     \
+    X(KP_OP_TRANSACT, "transact", NULL)
+/* clang-format on */
 typedef enum kp_write_op { KP_WRITE_OP_WORDS(KP_ENUM_ITEM) } kp_write_op;
 /* none has no word: the key is left out */
-#define KP_NEEDS_WORDS(X) \
-    X(KP_NEEDS_NONE, NULL, NULL) X(KP_NEEDS_SEARCH, "search", NULL) X(KP_NEEDS_AGGREGATE, "aggregate", NULL) \
+/* clang-format off */
+#define KP_NEEDS_WORDS(X)                    \
+    X(KP_NEEDS_NONE, NULL, NULL)             \
+    X(KP_NEEDS_SEARCH, "search", NULL)       \
+    X(KP_NEEDS_AGGREGATE, "aggregate", NULL) \
     X(KP_NEEDS_ADHOC, "adhoc", NULL)
+/* clang-format on */
 typedef enum kp_needs { KP_NEEDS_WORDS(KP_ENUM_ITEM) } kp_needs;
 
 /* One element of `by`: "customerId", or "status=pending-shipment" (a fixed value). */
@@ -170,34 +191,34 @@ typedef struct kp_join {
 } kp_join;
 
 typedef struct kp_pattern {
-    char *id;              /* unique; numbers are kept as their text ("1") */
+    char *id; /* unique; numbers are kept as their text ("1") */
     char *name;
-    kp_pattern_kind kind;  /* default read */
-    kp_str *entities;      /* `entity: X` gives one; `entities: [...]` several */
+    kp_pattern_kind kind; /* default read */
+    kp_str *entities;     /* `entity: X` gives one; `entities: [...]` several */
     size_t nentities;
-    bool multi_form;       /* written as `entities:` (several kinds in one screen) */
+    bool multi_form; /* written as `entities:` (several kinds in one screen) */
     kp_by *by;
     size_t nby;
-    double rate;           /* requests per second at peak; NAN = not given */
-    double avg;            /* average requests per second; NAN = same as rate */
-    double latency;        /* target, ms; NAN = not given */
+    double rate;    /* requests per second at peak; NAN = not given */
+    double avg;     /* average requests per second; NAN = same as rate */
+    double latency; /* target, ms; NAN = not given */
     kp_consistency consistency;
     bool consistency_given;
     char *why;
-    kp_str order;          /* attribute of `order: a desc`; s == NULL when none */
+    kp_str order; /* attribute of `order: a desc`; s == NULL when none */
     bool order_desc;
-    double limit;          /* NAN = none */
-    kp_str range;          /* attribute of a between / < / > condition */
-    kp_str *filter;        /* FilterExpression attributes */
+    double limit;   /* NAN = none */
+    kp_str range;   /* attribute of a between / < / > condition */
+    kp_str *filter; /* FilterExpression attributes */
     size_t nfilter;
     kp_join *join;
     size_t njoin;
-    kp_str covered_by;     /* pattern id */
+    kp_str covered_by; /* pattern id */
     kp_needs needs;
-    char *served_by;       /* served outside DynamoDB */
-    kp_write_op op;        /* writes; default put */
-    double items;          /* writes: items per request; reads: items read per call; NAN */
-    kp_str *changes;       /* key attributes an update changes */
+    char *served_by; /* served outside DynamoDB */
+    kp_write_op op;  /* writes; default put */
+    double items;    /* writes: items per request; reads: items read per call; NAN */
+    kp_str *changes; /* key attributes an update changes */
     size_t nchanges;
     kp_loc loc;
 } kp_pattern;
@@ -212,25 +233,29 @@ typedef struct kp_alert {
 
 /* Every figure NAN = take the base table's (built-in "aws-us-east-1"). */
 typedef struct kp_pricing {
-    char *base;              /* "aws-us-east-1" (the only built-in table); NULL = default */
-    char *currency;          /* NULL = "USD" */
+    char *base;     /* "aws-us-east-1" (the only built-in table); NULL = default */
+    char *currency; /* NULL = "USD" */
     double read_per_million;
     double write_per_million;
     double index_write_per_million; /* NAN = write_per_million */
     double rcu_hour;
     double wcu_hour;
     double storage_gb_month;
-    double backup_gb_month;  /* continuous backups (PITR) */
+    double backup_gb_month; /* continuous backups (PITR) */
     double stream_read_per_100k;
-    bool given;              /* a pricing: block was present */
+    bool given; /* a pricing: block was present */
     kp_loc loc;
 } kp_pricing;
 
 /* ---- decisions ------------------------------------------------------------------------ */
 /* accepted is the default */
-#define KP_DECISION_STATUS_WORDS(X) \
-    X(KP_DEC_PROPOSED, "proposed", NULL) X(KP_DEC_ACCEPTED, "accepted", NULL) X(KP_DEC_REOPENED, "reopened", NULL) \
+/* clang-format off */
+#define KP_DECISION_STATUS_WORDS(X)          \
+    X(KP_DEC_PROPOSED, "proposed", NULL)     \
+    X(KP_DEC_ACCEPTED, "accepted", NULL)     \
+    X(KP_DEC_REOPENED, "reopened", NULL)     \
     X(KP_DEC_SUPERSEDED, "superseded", NULL)
+/* clang-format on */
 typedef enum kp_decision_status { KP_DECISION_STATUS_WORDS(KP_ENUM_ITEM) } kp_decision_status;
 
 typedef struct kp_alternative {
@@ -239,15 +264,21 @@ typedef struct kp_alternative {
     kp_loc loc;
 } kp_alternative;
 
-#define KP_CMP_WORDS(X) \
-    X(KP_CMP_GT, ">", NULL) X(KP_CMP_GE, ">=", NULL) X(KP_CMP_LT, "<", NULL) X(KP_CMP_LE, "<=", NULL) \
-    X(KP_CMP_EQ, "==", NULL) X(KP_CMP_NE, "!=", NULL)
+/* clang-format off */
+#define KP_CMP_WORDS(X)      \
+    X(KP_CMP_GT, ">", NULL)  \
+    X(KP_CMP_GE, ">=", NULL) \
+    X(KP_CMP_LT, "<", NULL)  \
+    X(KP_CMP_LE, "<=", NULL) \
+    X(KP_CMP_EQ, "==", NULL) \
+    X(KP_CMP_NE, "!=", NULL)
+/* clang-format on */
 typedef enum kp_cmp { KP_CMP_WORDS(KP_ENUM_ITEM) } kp_cmp;
 
 /* "pattern.5.rate > 50" */
 typedef struct kp_signal {
-    char *src;     /* as written */
-    char *metric;  /* "pattern.5.rate" */
+    char *src;    /* as written */
+    char *metric; /* "pattern.5.rate" */
     kp_cmp cmp;
     double value;
     kp_loc loc;
@@ -257,7 +288,7 @@ typedef struct kp_decision {
     char *id;
     char *title;
     kp_decision_status status;
-    kp_str *patterns;   /* pattern ids */
+    kp_str *patterns; /* pattern ids */
     size_t npatterns;
     char *context;
     char *decision;
@@ -275,7 +306,7 @@ typedef struct kp_decision {
 
 /* ---- the design ------------------------------------------------------------------------ */
 typedef struct kp_design {
-    int version;        /* the `keyplan:` format version (1) */
+    int version; /* the `keyplan:` format version (1) */
     char *name;
     char *description;
     kp_table table;
@@ -340,15 +371,15 @@ bool entity_knows(const kp_entity *e, const char *attr);
 /* The sparse rule for attribute `attr`, or NULL. */
 const kp_sparse *entity_sparse(const kp_entity *e, const char *attr);
 
-const char *kp_billing_name(kp_billing b);          /* "on-demand" */
-const char *kp_index_kind_name(kp_index_kind k);    /* "gsi" */
-const char *kp_projection_name(kp_projection p);    /* "keys" */
-const char *kp_attr_type_name(kp_attr_type t);      /* "string" */
-const char *kp_consistency_name(kp_consistency c);  /* "eventual" */
-const char *kp_write_op_name(kp_write_op o);        /* "put" */
-const char *kp_needs_name(kp_needs n);              /* "search"; NULL for none */
+const char *kp_billing_name(kp_billing b);                 /* "on-demand" */
+const char *kp_index_kind_name(kp_index_kind k);           /* "gsi" */
+const char *kp_projection_name(kp_projection p);           /* "keys" */
+const char *kp_attr_type_name(kp_attr_type t);             /* "string" */
+const char *kp_consistency_name(kp_consistency c);         /* "eventual" */
+const char *kp_write_op_name(kp_write_op o);               /* "put" */
+const char *kp_needs_name(kp_needs n);                     /* "search"; NULL for none */
 const char *kp_decision_status_name(kp_decision_status s); /* "accepted" */
-const char *kp_cmp_name(kp_cmp c);                  /* ">" */
+const char *kp_cmp_name(kp_cmp c);                         /* ">" */
 
 /* Parses a signal "metric op number" (syn_signal_parse) into *out (src copied; the caller
  * frees out->src and out->metric). KP_SIGNAL with *err (caller frees; err may be NULL) and

@@ -76,13 +76,13 @@ static void num_change(kp_diff *d, diff_section sec, const char *subject, const 
     free(as);
 }
 
-static void text_change(kp_diff *d, diff_section sec, const char *subject, const char *what, const char *before,
-                        const char *after)
+static void text_change(kp_diff *d, diff_section sec, const char *subject, const char *what,
+                        const char *before, const char *after)
 {
     if (s_eq(before, after))
         return;
-    add(d, sec, DIFF_CHANGED, what, before && *before ? before : "(none)", after && *after ? after : "(none)", "%s",
-        subject);
+    add(d, sec, DIFF_CHANGED, what, before && *before ? before : "(none)", after && *after ? after : "(none)",
+        "%s", subject);
 }
 
 /* ---- the fields a designer follows ------------------------------------------------------- */
@@ -134,30 +134,37 @@ static const char *field_text(const kp_field *f, const void *r)
 {
     const void *p = kp_fcptr(r, f);
     switch (f->kind) {
-    case KF_TEXT: return *(char *const *)p;
-    case KF_REF: return ((const kp_str *)p)->s;
-    case KF_ENUM: return kp_word(f->words, *(const int *)p);
-    default: return NULL;
+    case KF_TEXT:
+        return *(char *const *)p;
+    case KF_REF:
+        return ((const kp_str *)p)->s;
+    case KF_ENUM:
+        return kp_word(f->words, *(const int *)p);
+    default:
+        return NULL;
     }
 }
 
 /* The changes of the listed fields of two records of `rec`, in list order. */
-static void diff_fields(kp_diff *d, diff_section sec, const char *subject, const kp_record *rec, const diff_field *v,
-                        size_t n, const void *a, const void *b)
+static void diff_fields(kp_diff *d, diff_section sec, const char *subject, const kp_record *rec,
+                        const diff_field *v, size_t n, const void *a, const void *b)
 {
     for (size_t i = 0; i < n; i++) {
         const kp_field *f = &rec->f[v[i].id];
         switch (f->kind) {
         case KF_NUM:
-            num_change(d, sec, subject, v[i].what, *(const double *)kp_fcptr(a, f), *(const double *)kp_fcptr(b, f),
-                       v[i].unit);
+            num_change(d, sec, subject, v[i].what, *(const double *)kp_fcptr(a, f),
+                       *(const double *)kp_fcptr(b, f), v[i].unit);
             break;
         case KF_REFS:
         case KF_TEXTS:
         case KF_RECS:
-            num_change(d, sec, subject, v[i].what, (double)kp_fcount(a, f), (double)kp_fcount(b, f), v[i].unit);
+            num_change(d, sec, subject, v[i].what, (double)kp_fcount(a, f), (double)kp_fcount(b, f),
+                       v[i].unit);
             break;
-        default: text_change(d, sec, subject, v[i].what, field_text(f, a), field_text(f, b)); break;
+        default:
+            text_change(d, sec, subject, v[i].what, field_text(f, a), field_text(f, b));
+            break;
         }
     }
 }
@@ -174,7 +181,10 @@ static const kp_pattern_result *pattern_result(const kp_analysis *a, const kp_pa
 
 /* ---- patterns ------------------------------------------------------------------------- */
 
-static char *pattern_subject(const kp_pattern *p) { return xasprintf("pattern %s (%s)", p->id, p->name ? p->name : ""); }
+static char *pattern_subject(const kp_pattern *p)
+{
+    return xasprintf("pattern %s (%s)", p->id, p->name ? p->name : "");
+}
 
 static void diff_patterns(kp_diff *d, const kp_design *a, const kp_analysis *aa, const kp_design *b,
                           const kp_analysis *ab)
@@ -194,8 +204,9 @@ static void diff_patterns(kp_diff *d, const kp_design *a, const kp_analysis *aa,
         const kp_pattern_result *rb = pattern_result(ab, q);
         char *subj = pattern_subject(q);
         if (!p) {
-            char *desc = rb ? xasprintf("%s on %s", kp_plan_word(rb->plan), rb->index_name ? rb->index_name : "table")
-                            : xstrdup("");
+            char *desc =
+                rb ? xasprintf("%s on %s", kp_plan_word(rb->plan), rb->index_name ? rb->index_name : "table")
+                   : xstrdup("");
             add(d, DIFF_PATTERNS, DIFF_ADDED, "", NULL, desc, "%s", subj);
             free(desc);
             free(subj);
@@ -206,8 +217,10 @@ static void diff_patterns(kp_diff *d, const kp_design *a, const kp_analysis *aa,
             text_change(d, DIFF_PATTERNS, subj, "plan", kp_plan_word(ra->plan), kp_plan_word(rb->plan));
             text_change(d, DIFF_PATTERNS, subj, "served by", ra->index_name, rb->index_name);
             text_change(d, DIFF_PATTERNS, subj, "key condition", ra->key_condition, rb->key_condition);
-            num_change(d, DIFF_PATTERNS, subj, "DynamoDB requests per call", ra->requests, rb->requests, NULL);
-            num_change(d, DIFF_PATTERNS, subj, "read units per call", ra->rcu_per_call, rb->rcu_per_call, NULL);
+            num_change(d, DIFF_PATTERNS, subj, "DynamoDB requests per call", ra->requests, rb->requests,
+                       NULL);
+            num_change(d, DIFF_PATTERNS, subj, "read units per call", ra->rcu_per_call, rb->rcu_per_call,
+                       NULL);
             num_change(d, DIFF_PATTERNS, subj, "read units/s", ra->rcu_per_s, rb->rcu_per_s, NULL);
             num_change(d, DIFF_PATTERNS, subj, "write units/s", ra->wcu_per_s, rb->wcu_per_s, NULL);
             num_change(d, DIFF_PATTERNS, subj, "estimated latency", ra->latency_ms, rb->latency_ms, "ms");
@@ -215,7 +228,8 @@ static void diff_patterns(kp_diff *d, const kp_design *a, const kp_analysis *aa,
                 text_change(d, DIFF_PATTERNS, subj, "filter expression", ra->filter ? "needed" : "none",
                             rb->filter ? "needed" : "none");
             if (ra->app_sort != rb->app_sort)
-                text_change(d, DIFF_PATTERNS, subj, "order", ra->app_sort ? "sorted by the app" : "served by the key",
+                text_change(d, DIFF_PATTERNS, subj, "order",
+                            ra->app_sort ? "sorted by the app" : "served by the key",
                             rb->app_sort ? "sorted by the app" : "served by the key");
         }
         diff_fields(d, DIFF_PATTERNS, subj, &kp_rec_pattern, PATTERN_FIELDS, NFIELDS(PATTERN_FIELDS), p, q);
@@ -238,8 +252,8 @@ static const kp_partition_result *find_partition(const kp_analysis *a, const kp_
 
 static char *util_text(const kp_partition_result *p)
 {
-    return xasprintf("read %.0f%%, write %.0f%% of the partition limit%s", p->read_util * 100, p->write_util * 100,
-                     p->hot ? " (HOT)" : "");
+    return xasprintf("read %.0f%%, write %.0f%% of the partition limit%s", p->read_util * 100,
+                     p->write_util * 100, p->hot ? " (HOT)" : "");
 }
 
 static void diff_heat(kp_diff *d, const kp_analysis *aa, const kp_analysis *ab)
@@ -247,8 +261,9 @@ static void diff_heat(kp_diff *d, const kp_analysis *aa, const kp_analysis *ab)
     for (size_t i = 0; i < ab->npartitions; i++) {
         const kp_partition_result *q = &ab->partitions[i];
         const kp_partition_result *p = find_partition(aa, q);
-        char *subj = xasprintf("%s %s%s%s", q->index_name ? q->index_name : "table", q->template_src ? q->template_src : "",
-                               q->entity ? " of " : "", q->entity ? q->entity->name : "");
+        char *subj = xasprintf("%s %s%s%s", q->index_name ? q->index_name : "table",
+                               q->template_src ? q->template_src : "", q->entity ? " of " : "",
+                               q->entity ? q->entity->name : "");
         char *ut = util_text(q);
         if (!p) {
             add(d, DIFF_HEAT, DIFF_ADDED, "", NULL, ut, "%s", subj);
@@ -270,12 +285,14 @@ static void diff_heat(kp_diff *d, const kp_analysis *aa, const kp_analysis *ab)
         const kp_partition_result *p = &aa->partitions[i];
         if (!find_partition(ab, p)) {
             char *pt = util_text(p);
-            add(d, DIFF_HEAT, DIFF_REMOVED, "", pt, NULL, "%s %s%s%s", p->index_name ? p->index_name : "table",
-                p->template_src ? p->template_src : "", p->entity ? " of " : "", p->entity ? p->entity->name : "");
+            add(d, DIFF_HEAT, DIFF_REMOVED, "", pt, NULL, "%s %s%s%s",
+                p->index_name ? p->index_name : "table", p->template_src ? p->template_src : "",
+                p->entity ? " of " : "", p->entity ? p->entity->name : "");
             free(pt);
         }
     }
-    num_change(d, DIFF_HEAT, "table", "hottest partition's share", aa->table_hot_share, ab->table_hot_share, NULL);
+    num_change(d, DIFF_HEAT, "table", "hottest partition's share", aa->table_hot_share, ab->table_hot_share,
+               NULL);
 }
 
 /* ---- cost ----------------------------------------------------------------------------- */
@@ -315,7 +332,8 @@ static char *tpl_text(const kp_keytpl *k) { return xstrdup(k && k->tpl.src ? k->
 
 static void diff_entities(kp_diff *d, const kp_design *a, const kp_design *b)
 {
-    diff_fields(d, DIFF_KEYS, "table", &kp_rec_table, TABLE_FIELDS, NFIELDS(TABLE_FIELDS), &a->table, &b->table);
+    diff_fields(d, DIFF_KEYS, "table", &kp_rec_table, TABLE_FIELDS, NFIELDS(TABLE_FIELDS), &a->table,
+                &b->table);
     for (size_t i = 0; i < a->nentities; i++)
         if (!design_entity(b, a->entities[i].name))
             add(d, DIFF_KEYS, DIFF_REMOVED, "", a->entities[i].name, NULL, "entity %s", a->entities[i].name);
@@ -326,7 +344,8 @@ static void diff_entities(kp_diff *d, const kp_design *a, const kp_design *b)
             sbuf s;
             sbuf_init(&s);
             for (size_t k = 0; k < f->nkeys; k++)
-                sbuf_printf(&s, "%s%s = %s", k ? ", " : "", f->keys[k].attr.s, f->keys[k].tpl.src ? f->keys[k].tpl.src : "");
+                sbuf_printf(&s, "%s%s = %s", k ? ", " : "", f->keys[k].attr.s,
+                            f->keys[k].tpl.src ? f->keys[k].tpl.src : "");
             add(d, DIFF_KEYS, DIFF_ADDED, "", NULL, s.s ? s.s : "", "entity %s", f->name);
             sbuf_free(&s);
             continue;
@@ -411,7 +430,8 @@ static void diff_indexes(kp_diff *d, const kp_design *a, const kp_analysis *aa, 
                     const kp_index_result *ra = &aa->indexes[ia + 1], *rb = &ab->indexes[ib + 1];
                     num_change(d, DIFF_INDEXES, subj, "items", ra->items, rb->items, NULL);
                     num_change(d, DIFF_INDEXES, subj, "write units/s", ra->wcu_per_s, rb->wcu_per_s, NULL);
-                    num_change(d, DIFF_INDEXES, subj, "patterns served", ra->patterns_served, rb->patterns_served, NULL);
+                    num_change(d, DIFF_INDEXES, subj, "patterns served", ra->patterns_served,
+                               rb->patterns_served, NULL);
                 }
             }
         }
@@ -458,9 +478,11 @@ static void diff_decisions(kp_diff *d, const kp_design *a, const sig_report *sa,
         }
         const char *st_a = sig_decision_status(sa, x), *st_b = sig_decision_status(sb, y);
         if (!s_eq(st_a, st_b))
-            add(d, DIFF_DECISIONS, DIFF_CHANGED, strcmp(st_b, "reopen") == 0 || y->status == KP_DEC_REOPENED ? "reopened" : "status",
-                st_a, st_b, "%s", subj);
-        diff_fields(d, DIFF_DECISIONS, subj, &kp_rec_decision, DECISION_FIELDS, NFIELDS(DECISION_FIELDS), x, y);
+            add(d, DIFF_DECISIONS, DIFF_CHANGED,
+                strcmp(st_b, "reopen") == 0 || y->status == KP_DEC_REOPENED ? "reopened" : "status", st_a,
+                st_b, "%s", subj);
+        diff_fields(d, DIFF_DECISIONS, subj, &kp_rec_decision, DECISION_FIELDS, NFIELDS(DECISION_FIELDS), x,
+                    y);
         char *sa_t = signals_text(x), *sb_t = signals_text(y);
         text_change(d, DIFF_DECISIONS, subj, "signals", sa_t, sb_t);
         free(sa_t);
@@ -476,8 +498,9 @@ static void diff_checklist(kp_diff *d, const kp_analysis *aa, const kp_analysis 
     for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
         const kp_check_item *x = &aa->checklist[i], *y = &ab->checklist[i];
         if (x->status != y->status)
-            add(d, DIFF_CHECKLIST, DIFF_CHANGED, "status", kp_check_status_name(x->status), kp_check_status_name(y->status),
-                "item %d (%s)", y->item ? y->item : i + 1, y->title ? y->title : "");
+            add(d, DIFF_CHECKLIST, DIFF_CHANGED, "status", kp_check_status_name(x->status),
+                kp_check_status_name(y->status), "item %d (%s)", y->item ? y->item : i + 1,
+                y->title ? y->title : "");
     }
     num_change(d, DIFF_CHECKLIST, "score", "items passing", aa->checklist_pass, ab->checklist_pass, NULL);
 }
@@ -494,12 +517,13 @@ static void diff_findings(kp_diff *d, const kp_analysis *aa, const kp_analysis *
 {
     for (size_t i = 0; i < ab->nfindings; i++)
         if (!has_finding(aa, &ab->findings[i]))
-            add(d, DIFF_FINDINGS, DIFF_ADDED, "", NULL, ab->findings[i].message ? ab->findings[i].message : "",
-                "%s at %s", ab->findings[i].code, ab->findings[i].where ? ab->findings[i].where : "");
+            add(d, DIFF_FINDINGS, DIFF_ADDED, "", NULL,
+                ab->findings[i].message ? ab->findings[i].message : "", "%s at %s", ab->findings[i].code,
+                ab->findings[i].where ? ab->findings[i].where : "");
     for (size_t i = 0; i < aa->nfindings; i++)
         if (!has_finding(ab, &aa->findings[i]))
-            add(d, DIFF_FINDINGS, DIFF_REMOVED, "", aa->findings[i].message ? aa->findings[i].message : "", NULL,
-                "%s at %s", aa->findings[i].code, aa->findings[i].where ? aa->findings[i].where : "");
+            add(d, DIFF_FINDINGS, DIFF_REMOVED, "", aa->findings[i].message ? aa->findings[i].message : "",
+                NULL, "%s at %s", aa->findings[i].code, aa->findings[i].where ? aa->findings[i].where : "");
 }
 
 /* ---- entry points ------------------------------------------------------------------------ */
@@ -582,8 +606,10 @@ char *diff_render(const kp_diff *d, const char *from, const char *to)
         if (it->section == DIFF_PATTERNS)
             pat_added += it->change == DIFF_ADDED, pat_removed += it->change == DIFF_REMOVED;
         if (it->section == DIFF_HEAT) {
-            hot += strcmp(it->what, "became hot") == 0 || (it->change == DIFF_ADDED && strstr(it->after, "(HOT)"));
-            cool += strcmp(it->what, "cooled down") == 0 || (it->change == DIFF_REMOVED && strstr(it->before, "(HOT)"));
+            hot += strcmp(it->what, "became hot") == 0 ||
+                   (it->change == DIFF_ADDED && strstr(it->after, "(HOT)"));
+            cool += strcmp(it->what, "cooled down") == 0 ||
+                    (it->change == DIFF_REMOVED && strstr(it->before, "(HOT)"));
         }
         if (it->section == DIFF_DECISIONS)
             dec_added += it->change == DIFF_ADDED, reopened += strcmp(it->what, "reopened") == 0;
@@ -625,7 +651,8 @@ char *diff_render(const kp_diff *d, const char *from, const char *to)
         }
         switch (it->change) {
         case DIFF_ADDED:
-            sbuf_printf(&b, "  + %s%s%s\n", it->subject, it->after && *it->after ? ": " : "", it->after ? it->after : "");
+            sbuf_printf(&b, "  + %s%s%s\n", it->subject, it->after && *it->after ? ": " : "",
+                        it->after ? it->after : "");
             break;
         case DIFF_REMOVED:
             sbuf_printf(&b, "  - %s%s%s\n", it->subject, it->before && *it->before ? ": " : "",
@@ -633,19 +660,22 @@ char *diff_render(const kp_diff *d, const char *from, const char *to)
             break;
         case DIFF_CHANGED: {
             /* consecutive changes of one subject are listed under it */
-            bool grouped = (i + 1 < d->n && d->v[i + 1].change == DIFF_CHANGED && d->v[i + 1].section == it->section &&
-                            strcmp(d->v[i + 1].subject, it->subject) == 0) ||
-                           (i > 0 && d->v[i - 1].change == DIFF_CHANGED && d->v[i - 1].section == it->section &&
-                            strcmp(d->v[i - 1].subject, it->subject) == 0);
-            bool first = !(i > 0 && d->v[i - 1].change == DIFF_CHANGED && d->v[i - 1].section == it->section &&
-                           strcmp(d->v[i - 1].subject, it->subject) == 0);
+            bool grouped =
+                (i + 1 < d->n && d->v[i + 1].change == DIFF_CHANGED && d->v[i + 1].section == it->section &&
+                 strcmp(d->v[i + 1].subject, it->subject) == 0) ||
+                (i > 0 && d->v[i - 1].change == DIFF_CHANGED && d->v[i - 1].section == it->section &&
+                 strcmp(d->v[i - 1].subject, it->subject) == 0);
+            bool first =
+                !(i > 0 && d->v[i - 1].change == DIFF_CHANGED && d->v[i - 1].section == it->section &&
+                  strcmp(d->v[i - 1].subject, it->subject) == 0);
             if (!grouped) {
                 sbuf_printf(&b, "  ~ %s: %s %s → %s\n", it->subject, it->what, it->before ? it->before : "",
                             it->after ? it->after : "");
             } else {
                 if (first)
                     sbuf_printf(&b, "  ~ %s\n", it->subject);
-                sbuf_printf(&b, "      %-28s %s → %s\n", it->what, it->before ? it->before : "", it->after ? it->after : "");
+                sbuf_printf(&b, "      %-28s %s → %s\n", it->what, it->before ? it->before : "",
+                            it->after ? it->after : "");
             }
             break;
         }

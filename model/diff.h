@@ -12,22 +12,26 @@
 
 #include <stddef.h>
 
-#define KP_DIFF_SECTIONS(X)                         \
-    X(PATTERNS, "Access patterns")                  \
-    X(HEAT, "Partitions and heat")                  \
-    X(COST, "Cost per month")                       \
-    X(KEYS, "Keys and entities")                    \
-    X(INDEXES, "Indexes")                           \
-    X(DECISIONS, "Decisions")                       \
-    X(CHECKLIST, "Checklist")                       \
-    X(FINDINGS, "Findings")                         \
+/* clang-format off */
+#define KP_DIFF_SECTIONS(X)        \
+    X(PATTERNS, "Access patterns") \
+    X(HEAT, "Partitions and heat") \
+    X(COST, "Cost per month")      \
+    X(KEYS, "Keys and entities")   \
+    X(INDEXES, "Indexes")          \
+    X(DECISIONS, "Decisions")      \
+    X(CHECKLIST, "Checklist")      \
+    X(FINDINGS, "Findings")        \
     X(OTHER, "Other")
+/* clang-format on */
 
 typedef enum diff_section {
+/* clang-format off */
 #define KP_DIFF_ENUM(name, title) DIFF_##name,
     KP_DIFF_SECTIONS(KP_DIFF_ENUM)
 #undef KP_DIFF_ENUM
     DIFF__COUNT
+    /* clang-format on */
 } diff_section;
 
 typedef enum diff_change { DIFF_ADDED, DIFF_REMOVED, DIFF_CHANGED } diff_change;

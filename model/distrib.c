@@ -134,7 +134,8 @@ kp_dist distrib_template(const kp_design *d, const tpl *t, bool *known)
     return r;
 }
 
-size_t distrib_classes_of(const kp_attr *a, const kp_dist *given, double assume_distinct, kp_vclass *out, size_t max)
+size_t distrib_classes_of(const kp_attr *a, const kp_dist *given, double assume_distinct, kp_vclass *out,
+                          size_t max)
 {
     if (a && a->type == KP_ATTR_ENUM && a->nvalues > 0) {
         for (size_t i = 0; i < a->nvalues && i < max; i++) {

@@ -74,6 +74,7 @@ typedef struct kp_vclass {
 size_t distrib_classes(const kp_attr *a, double assume_distinct, kp_vclass *out, size_t max);
 /* The same from a distribution already computed with distrib_attr(a) (saves recomputing a
  * zipf harmonic number for every template using the attribute). */
-size_t distrib_classes_of(const kp_attr *a, const kp_dist *di, double assume_distinct, kp_vclass *out, size_t max);
+size_t distrib_classes_of(const kp_attr *a, const kp_dist *di, double assume_distinct, kp_vclass *out,
+                          size_t max);
 
 #endif

@@ -20,12 +20,18 @@ const char *edit_table_name(edit_table t) { return (unsigned)t < EDIT__TABLES ? 
 static const kp_record *table_rec(edit_table t)
 {
     switch (t) {
-    case EDIT_PATTERNS: return &kp_rec_pattern;
-    case EDIT_ENTITIES: return &kp_rec_entity;
-    case EDIT_INDEXES: return &kp_rec_index;
-    case EDIT_ATTRS: return &kp_rec_attr;
-    case EDIT_DECISIONS: return &kp_rec_decision;
-    default: return NULL;
+    case EDIT_PATTERNS:
+        return &kp_rec_pattern;
+    case EDIT_ENTITIES:
+        return &kp_rec_entity;
+    case EDIT_INDEXES:
+        return &kp_rec_index;
+    case EDIT_ATTRS:
+        return &kp_rec_attr;
+    case EDIT_DECISIONS:
+        return &kp_rec_decision;
+    default:
+        return NULL;
     }
 }
 
@@ -280,8 +286,8 @@ static bool check_name(const char *t, const char *what, char **err)
         return false;
     }
     if (strpbrk(t, ",;{}[]=:") || strchr(t, ' ') != NULL) {
-        *err = xasprintf("'%s' is not a valid %s; expected one word without , ; { } [ ] = : or spaces",
-                         t, what);
+        *err =
+            xasprintf("'%s' is not a valid %s; expected one word without , ; { } [ ] = : or spaces", t, what);
         return false;
     }
     return true;
@@ -298,13 +304,24 @@ typedef struct rows_ref {
 static bool table_rows(kp_design *d, edit_table t, rows_ref *r)
 {
     switch (t) {
-    case EDIT_PATTERNS: *r = (rows_ref){(void **)&d->patterns, &d->npatterns, sizeof(kp_pattern)}; return true;
+    case EDIT_PATTERNS:
+        *r = (rows_ref){(void **)&d->patterns, &d->npatterns, sizeof(kp_pattern)};
+        return true;
     case EDIT_ENTITIES:
-    case EDIT_KEYS: *r = (rows_ref){(void **)&d->entities, &d->nentities, sizeof(kp_entity)}; return true;
-    case EDIT_INDEXES: *r = (rows_ref){(void **)&d->indexes, &d->nindexes, sizeof(kp_index)}; return true;
-    case EDIT_ATTRS: *r = (rows_ref){(void **)&d->attrs, &d->nattrs, sizeof(kp_attr)}; return true;
-    case EDIT_DECISIONS: *r = (rows_ref){(void **)&d->decisions, &d->ndecisions, sizeof(kp_decision)}; return true;
-    default: return false;
+    case EDIT_KEYS:
+        *r = (rows_ref){(void **)&d->entities, &d->nentities, sizeof(kp_entity)};
+        return true;
+    case EDIT_INDEXES:
+        *r = (rows_ref){(void **)&d->indexes, &d->nindexes, sizeof(kp_index)};
+        return true;
+    case EDIT_ATTRS:
+        *r = (rows_ref){(void **)&d->attrs, &d->nattrs, sizeof(kp_attr)};
+        return true;
+    case EDIT_DECISIONS:
+        *r = (rows_ref){(void **)&d->decisions, &d->ndecisions, sizeof(kp_decision)};
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -708,23 +725,32 @@ static void rename_key_slot(kp_design *d, kp_str *slot, const char *text)
 
 /* ---- cells: read ---------------------------------------------------------------------------- */
 
-static const char *tristate_text(kp_tristate t) { return t == KP_TRUE ? "true" : t == KP_FALSE ? "false" : ""; }
+static const char *tristate_text(kp_tristate t)
+{
+    return t == KP_TRUE ? "true" : t == KP_FALSE ? "false" : "";
+}
 
 /* A field as its kind reads. */
 static char *field_get(const kp_field *f, const void *r)
 {
     const void *p = kp_fcptr(r, f);
     switch (f->kind) {
-    case KF_TEXT: return xstrdup(*(char *const *)p ? *(char *const *)p : "");
-    case KF_REF: return xstrdup(((const kp_str *)p)->s ? ((const kp_str *)p)->s : "");
-    case KF_NUM: return fmt_num(*(const double *)p);
-    case KF_INT: return *(const int *)p >= 0 ? xasprintf("%d", *(const int *)p) : xstrdup("");
+    case KF_TEXT:
+        return xstrdup(*(char *const *)p ? *(char *const *)p : "");
+    case KF_REF:
+        return xstrdup(((const kp_str *)p)->s ? ((const kp_str *)p)->s : "");
+    case KF_NUM:
+        return fmt_num(*(const double *)p);
+    case KF_INT:
+        return *(const int *)p >= 0 ? xasprintf("%d", *(const int *)p) : xstrdup("");
     case KF_ENUM: {
         const char *w = kp_word(f->words, *(const int *)p);
         return xstrdup(w ? w : "");
     }
-    case KF_TRI: return xstrdup(tristate_text(*(const kp_tristate *)p));
-    case KF_REFS: return join_strs(*(kp_str *const *)p, kp_fcount(r, f), ", ");
+    case KF_TRI:
+        return xstrdup(tristate_text(*(const kp_tristate *)p));
+    case KF_REFS:
+        return join_strs(*(kp_str *const *)p, kp_fcount(r, f), ", ");
     case KF_TEXTS: {
         sbuf b;
         sbuf_init(&b);
@@ -734,7 +760,8 @@ static char *field_get(const kp_field *f, const void *r)
             sbuf_printf(&b, "%s%s", i ? "; " : "", v[i]);
         return sbuf_steal(&b);
     }
-    default: return xstrdup("");
+    default:
+        return xstrdup("");
     }
 }
 
@@ -768,9 +795,12 @@ static char *cell_get(const kp_record *rec, int id, const void *r)
     if (rec == &kp_rec_pattern) {
         const kp_pattern *p = r;
         switch (id) {
-        case FP_BY: return list_text(&rec->f[id], p, ", ", by_item_text);
-        case FP_ORDER: return p->order.s ? xasprintf("%s %s", p->order.s, p->order_desc ? "desc" : "asc") : xstrdup("");
-        case FP_JOIN: return list_text(&rec->f[id], p, ", ", join_item_text);
+        case FP_BY:
+            return list_text(&rec->f[id], p, ", ", by_item_text);
+        case FP_ORDER:
+            return p->order.s ? xasprintf("%s %s", p->order.s, p->order_desc ? "desc" : "asc") : xstrdup("");
+        case FP_JOIN:
+            return list_text(&rec->f[id], p, ", ", join_item_text);
         }
     } else if (rec == &kp_rec_attr) {
         const kp_attr *a = r;
@@ -781,14 +811,18 @@ static char *cell_get(const kp_record *rec, int id, const void *r)
             break;
         case FA_SKEW: {
             char buf[32];
-            return a->zipf > 0 ? xasprintf("zipf:%s", syn_number_text(a->zipf, buf, sizeof buf)) : xstrdup("");
+            return a->zipf > 0 ? xasprintf("zipf:%s", syn_number_text(a->zipf, buf, sizeof buf))
+                               : xstrdup("");
         }
-        case FA_VALUES: return list_text(&rec->f[id], a, ", ", value_item_text);
+        case FA_VALUES:
+            return list_text(&rec->f[id], a, ", ", value_item_text);
         }
     } else if (rec == &kp_rec_decision) {
         switch (id) {
-        case FD_ALTERNATIVES: return list_text(&rec->f[id], r, "; ", alternative_item_text);
-        case FD_SIGNALS: return list_text(&rec->f[id], r, "; ", signal_item_text);
+        case FD_ALTERNATIVES:
+            return list_text(&rec->f[id], r, "; ", alternative_item_text);
+        case FD_SIGNALS:
+            return list_text(&rec->f[id], r, "; ", signal_item_text);
         }
     }
     return field_get(&rec->f[id], r);
@@ -802,8 +836,12 @@ static bool field_set(const kp_field *f, void *r, const char *text, char **err)
     void *p = kp_fptr(r, f);
     double x;
     switch (f->kind) {
-    case KF_TEXT: set_text(p, text); return true;
-    case KF_REF: set_kstr(p, text); return true;
+    case KF_TEXT:
+        set_text(p, text);
+        return true;
+    case KF_REF:
+        set_kstr(p, text);
+        return true;
     case KF_NUM:
         if (!parse_num(text, true, &x, err))
             return false;
@@ -842,7 +880,9 @@ static bool field_set(const kp_field *f, void *r, const char *text, char **err)
         *(kp_tristate *)p = c ? KP_TRUE : KP_FALSE;
         return true;
     }
-    case KF_REFS: set_strs(p, (size_t *)((char *)r + f->count_off), text, ','); return true;
+    case KF_REFS:
+        set_strs(p, (size_t *)((char *)r + f->count_off), text, ',');
+        return true;
     case KF_TEXTS: {
         char **items;
         size_t m = split_list(text, ';', &items);
@@ -855,13 +895,16 @@ static bool field_set(const kp_field *f, void *r, const char *text, char **err)
         *n = m;
         return true;
     }
-    default: *err = xstrdup("no such column"); return false;
+    default:
+        *err = xstrdup("no such column");
+        return false;
     }
 }
 
 /* A new unique name for row `row` of the record list (pattern ids, entity, index, attribute
  * names, decision ids): one word, not used by another row. `what` names it in messages. */
-static char *unique_name(const kp_design *d, edit_table t, size_t row, const char *text, const char *what, char **err);
+static char *unique_name(const kp_design *d, edit_table t, size_t row, const char *text, const char *what,
+                         char **err);
 
 static bool by_item(const char *item, void *out, char **err)
 {
@@ -942,7 +985,8 @@ static bool value_item(const char *item, void *out, char **err)
         wshare = strtod(end + 1, &end);
     while (end && isspace((unsigned char)*end))
         end++;
-    if (!colon || !end || *end || !(share >= 0 && share <= 1) || (!isnan(wshare) && !(wshare >= 0 && wshare <= 1))) {
+    if (!colon || !end || *end || !(share >= 0 && share <= 1) ||
+        (!isnan(wshare) && !(wshare >= 0 && wshare <= 1))) {
         *err = xasprintf("'%s' is not value: share; expected e.g. paid: 0.03 (or paid: 0.03/0.10)", item);
         return false;
     }
@@ -1044,8 +1088,8 @@ static bool set_key_slot(kp_design *d, kp_str *slot, bool optional, const char *
 }
 
 /* Sets the cell of field `id` of the record at r (row `row` of table t, when it is one). */
-static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *rec, int id, void *r, const char *text,
-                     char **err)
+static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *rec, int id, void *r,
+                     const char *text, char **err)
 {
     const kp_field *f = &rec->f[id];
     if ((f->flags & KP_F_LABEL) && rec != &kp_rec_entity) {
@@ -1069,22 +1113,30 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
             set_strs(&p->entities, &p->nentities, text, ',');
             p->multi_form = p->nentities > 1;
             return true;
-        case FP_BY: return set_list(f, p, text, ',', by_item, err);
-        case FP_ORDER: return set_order(p, text, err);
-        case FP_JOIN: return set_list(f, p, text, ',', join_item, err);
+        case FP_BY:
+            return set_list(f, p, text, ',', by_item, err);
+        case FP_ORDER:
+            return set_order(p, text, err);
+        case FP_JOIN:
+            return set_list(f, p, text, ',', join_item, err);
         }
     } else if (rec == &kp_rec_entity) {
         kp_entity *e = r;
         switch (id) {
-        case FE_NAME: return entity_rename(d, row, text, err);
-        case FE_COUNT: return set_required_num(&e->count, text, INFINITY, err);
-        case FE_SIZE: return set_required_num(&e->size, text, 400 * 1024, err);
+        case FE_NAME:
+            return entity_rename(d, row, text, err);
+        case FE_COUNT:
+            return set_required_num(&e->count, text, INFINITY, err);
+        case FE_SIZE:
+            return set_required_num(&e->size, text, 400 * 1024, err);
         }
     } else if (rec == &kp_rec_index) {
         kp_index *x = r;
         switch (id) {
-        case FX_PK: return set_key_slot(d, &x->pk, false, text, err);
-        case FX_SK: return set_key_slot(d, &x->sk, true, text, err);
+        case FX_PK:
+            return set_key_slot(d, &x->pk, false, text, err);
+        case FX_SK:
+            return set_key_slot(d, &x->sk, true, text, err);
         }
     } else if (rec == &kp_rec_attr) {
         kp_attr *a = r;
@@ -1097,10 +1149,14 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
             if (a->type == KP_ATTR_SHARD)
                 a->distinct = a->shard_count > 0 ? a->shard_count : NAN;
             return true;
-        case FA_SKEW: return set_skew(a, text, err);
-        case FA_VALUES: return set_values(a, text, err);
-        case FA_FORMAT: return set_format(a, text, err);
-        case FA_COUNT: return set_shard_count(a, text, err);
+        case FA_SKEW:
+            return set_skew(a, text, err);
+        case FA_VALUES:
+            return set_values(a, text, err);
+        case FA_FORMAT:
+            return set_format(a, text, err);
+        case FA_COUNT:
+            return set_shard_count(a, text, err);
         case FA_WRITE_HOT: {
             double x;
             if (!parse_num(text, true, &x, err))
@@ -1115,8 +1171,10 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
         }
     } else if (rec == &kp_rec_decision) {
         switch (id) {
-        case FD_ALTERNATIVES: return set_list(f, r, text, ';', alternative_item, err);
-        case FD_SIGNALS: return set_list(f, r, text, ';', signal_item, err);
+        case FD_ALTERNATIVES:
+            return set_list(f, r, text, ';', alternative_item, err);
+        case FD_SIGNALS:
+            return set_list(f, r, text, ';', signal_item, err);
         }
     } else if (rec == &kp_rec_table) {
         switch (id) {
@@ -1128,8 +1186,10 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
                 set_text(&d->table.name, text);
             return ok;
         }
-        case FT_PK: return set_key_slot(d, &d->table.pk, false, text, err);
-        case FT_SK: return set_key_slot(d, &d->table.sk, true, text, err);
+        case FT_PK:
+            return set_key_slot(d, &d->table.pk, false, text, err);
+        case FT_SK:
+            return set_key_slot(d, &d->table.sk, true, text, err);
         case FT_TARGET_UTILIZATION: {
             double x;
             if (!parse_num(text, true, &x, err))
@@ -1154,7 +1214,8 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
 
 static const char *row_name(const kp_design *d, edit_table t, size_t i);
 
-static char *unique_name(const kp_design *d, edit_table t, size_t row, const char *text, const char *what, char **err)
+static char *unique_name(const kp_design *d, edit_table t, size_t row, const char *text, const char *what,
+                         char **err)
 {
     char *s = trimmed(text);
     if (!check_name(s, what, err)) {
@@ -1179,11 +1240,18 @@ static char *unique_name(const kp_design *d, edit_table t, size_t row, const cha
         return s;
     switch (t) {
     case EDIT_PATTERNS:
-        *err = xasprintf("pattern id '%s' is already used by pattern %td; expected a unique id", s, first + 1);
+        *err =
+            xasprintf("pattern id '%s' is already used by pattern %td; expected a unique id", s, first + 1);
         break;
-    case EDIT_INDEXES: *err = xasprintf("index name '%s' is already used; expected a unique name", s); break;
-    case EDIT_ATTRS: *err = xasprintf("attribute '%s' is already declared; expected a unique name", s); break;
-    default: *err = xasprintf("decision id '%s' is already used; expected a unique id", s); break;
+    case EDIT_INDEXES:
+        *err = xasprintf("index name '%s' is already used; expected a unique name", s);
+        break;
+    case EDIT_ATTRS:
+        *err = xasprintf("attribute '%s' is already declared; expected a unique name", s);
+        break;
+    default:
+        *err = xasprintf("decision id '%s' is already used; expected a unique id", s);
+        break;
     }
     free(s);
     return NULL;
@@ -1209,7 +1277,8 @@ char *edit_get(const kp_design *d, edit_table t, size_t row, size_t col)
         setting s;
         if (!setting_at(row, &s))
             return xstrdup("");
-        return col == 0 ? xstrdup(setting_name(s)) : cell_get(s.rec, s.id, setting_target((kp_design *)d, s.rec));
+        return col == 0 ? xstrdup(setting_name(s))
+                        : cell_get(s.rec, s.id, setting_target((kp_design *)d, s.rec));
     }
     const kp_record *rec = table_rec(t);
     return cell_get(rec, col_field(rec, col), row_elem(d, t, row));
@@ -1265,13 +1334,19 @@ kp_status edit_set(kp_design *d, edit_table t, size_t row, size_t col, const cha
 static const char *row_name(const kp_design *d, edit_table t, size_t i)
 {
     switch (t) {
-    case EDIT_PATTERNS: return d->patterns[i].id;
+    case EDIT_PATTERNS:
+        return d->patterns[i].id;
     case EDIT_ENTITIES:
-    case EDIT_KEYS: return d->entities[i].name;
-    case EDIT_INDEXES: return d->indexes[i].name;
-    case EDIT_ATTRS: return d->attrs[i].name;
-    case EDIT_DECISIONS: return d->decisions[i].id;
-    default: return NULL;
+    case EDIT_KEYS:
+        return d->entities[i].name;
+    case EDIT_INDEXES:
+        return d->indexes[i].name;
+    case EDIT_ATTRS:
+        return d->attrs[i].name;
+    case EDIT_DECISIONS:
+        return d->decisions[i].id;
+    default:
+        return NULL;
     }
 }
 
@@ -1299,13 +1374,25 @@ static void set_row_name(kp_design *d, edit_table t, size_t i, char *name)
 {
     char **field = NULL;
     switch (t) {
-    case EDIT_PATTERNS: field = &d->patterns[i].id; break;
+    case EDIT_PATTERNS:
+        field = &d->patterns[i].id;
+        break;
     case EDIT_ENTITIES:
-    case EDIT_KEYS: field = &d->entities[i].name; break;
-    case EDIT_INDEXES: field = &d->indexes[i].name; break;
-    case EDIT_ATTRS: field = &d->attrs[i].name; break;
-    case EDIT_DECISIONS: field = &d->decisions[i].id; break;
-    default: free(name); return;
+    case EDIT_KEYS:
+        field = &d->entities[i].name;
+        break;
+    case EDIT_INDEXES:
+        field = &d->indexes[i].name;
+        break;
+    case EDIT_ATTRS:
+        field = &d->attrs[i].name;
+        break;
+    case EDIT_DECISIONS:
+        field = &d->decisions[i].id;
+        break;
+    default:
+        free(name);
+        return;
     }
     free(*field);
     *field = name;
@@ -1326,37 +1413,64 @@ static char *new_row_name(const kp_design *d, edit_table t)
         return fresh_name(d, t, "", max + 1);
     }
     case EDIT_ENTITIES:
-    case EDIT_KEYS: return fresh_name(d, t, "Entity", d->nentities + 1);
-    case EDIT_INDEXES: return fresh_name(d, t, "GSI", d->nindexes + 1);
-    case EDIT_ATTRS: return fresh_name(d, t, "attr", d->nattrs + 1);
-    case EDIT_DECISIONS: return fresh_name(d, t, "D", d->ndecisions + 1);
-    default: return NULL;
+    case EDIT_KEYS:
+        return fresh_name(d, t, "Entity", d->nentities + 1);
+    case EDIT_INDEXES:
+        return fresh_name(d, t, "GSI", d->nindexes + 1);
+    case EDIT_ATTRS:
+        return fresh_name(d, t, "attr", d->nattrs + 1);
+    case EDIT_DECISIONS:
+        return fresh_name(d, t, "D", d->ndecisions + 1);
+    default:
+        return NULL;
     }
 }
 
 static void init_row(edit_table t, void *slot)
 {
     switch (t) {
-    case EDIT_PATTERNS: pattern_init(slot); break;
+    case EDIT_PATTERNS:
+        pattern_init(slot);
+        break;
     case EDIT_ENTITIES:
-    case EDIT_KEYS: entity_init(slot); break;
-    case EDIT_INDEXES: index_init(slot); break;
-    case EDIT_ATTRS: attr_init(slot); break;
-    case EDIT_DECISIONS: decision_init(slot); break;
-    default: break;
+    case EDIT_KEYS:
+        entity_init(slot);
+        break;
+    case EDIT_INDEXES:
+        index_init(slot);
+        break;
+    case EDIT_ATTRS:
+        attr_init(slot);
+        break;
+    case EDIT_DECISIONS:
+        decision_init(slot);
+        break;
+    default:
+        break;
     }
 }
 
 static void free_row(edit_table t, void *slot)
 {
     switch (t) {
-    case EDIT_PATTERNS: pattern_free(slot); break;
+    case EDIT_PATTERNS:
+        pattern_free(slot);
+        break;
     case EDIT_ENTITIES:
-    case EDIT_KEYS: entity_free(slot); break;
-    case EDIT_INDEXES: index_free(slot); break;
-    case EDIT_ATTRS: attr_free(slot); break;
-    case EDIT_DECISIONS: decision_free(slot); break;
-    default: break;
+    case EDIT_KEYS:
+        entity_free(slot);
+        break;
+    case EDIT_INDEXES:
+        index_free(slot);
+        break;
+    case EDIT_ATTRS:
+        attr_free(slot);
+        break;
+    case EDIT_DECISIONS:
+        decision_free(slot);
+        break;
+    default:
+        break;
     }
 }
 
@@ -1453,7 +1567,8 @@ bool edit_move(kp_design *d, edit_table t, size_t row, int delta)
     char *tmp = xmalloc(r.elsize);
     memcpy(tmp, base + row * r.elsize, r.elsize);
     if ((size_t)to < row)
-        memmove(base + ((size_t)to + 1) * r.elsize, base + (size_t)to * r.elsize, (row - (size_t)to) * r.elsize);
+        memmove(base + ((size_t)to + 1) * r.elsize, base + (size_t)to * r.elsize,
+                (row - (size_t)to) * r.elsize);
     else
         memmove(base + row * r.elsize, base + (row + 1) * r.elsize, ((size_t)to - row) * r.elsize);
     memcpy(base + (size_t)to * r.elsize, tmp, r.elsize);

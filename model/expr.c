@@ -18,7 +18,6 @@ typedef struct tok {
     size_t n;
 } tok;
 
-
 static tok next_tok(const char **p)
 {
     const char *s = *p;
@@ -63,8 +62,8 @@ static bool tok_is(const tok *t, const char *word)
 static bool is_keyword(const tok *t)
 {
     static const char *const ops[] = {"AND", "OR", "NOT", "BETWEEN", "IN"};
-    static const char *const funcs[] = {"begins_with", "contains", "attribute_exists", "attribute_not_exists",
-                                        "attribute_type", "size"};
+    static const char *const funcs[] = {"begins_with",          "contains",       "attribute_exists",
+                                        "attribute_not_exists", "attribute_type", "size"};
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
         if (tok_is(t, ops[i]))
             return true;
@@ -204,7 +203,8 @@ static void parse_primary(parser *f, kp_expr *e)
     static const struct {
         const char *text;
         expr_op op;
-    } ops[] = {{"=", EXPR_EQ}, {"<>", EXPR_NE}, {"<", EXPR_LT}, {"<=", EXPR_LE}, {">", EXPR_GT}, {">=", EXPR_GE}};
+    } ops[] = {{"=", EXPR_EQ},  {"<>", EXPR_NE}, {"<", EXPR_LT},
+               {"<=", EXPR_LE}, {">", EXPR_GT},  {">=", EXPR_GE}};
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
         if (tok_is(&op, ops[i].text)) {
             e->op = ops[i].op;
@@ -468,12 +468,18 @@ static bool eval(const kp_expr *e, const kp_item *item, const kp_item *values)
         if (c == -2)
             return false;
         switch (e->op) {
-        case EXPR_EQ: return c == 0;
-        case EXPR_LT: return c < 0;
-        case EXPR_LE: return c <= 0;
-        case EXPR_GT: return c > 0;
-        case EXPR_GE: return c >= 0;
-        default: return false;
+        case EXPR_EQ:
+            return c == 0;
+        case EXPR_LT:
+            return c < 0;
+        case EXPR_LE:
+            return c <= 0;
+        case EXPR_GT:
+            return c > 0;
+        case EXPR_GE:
+            return c >= 0;
+        default:
+            return false;
         }
     }
     case EXPR_RAW:
@@ -569,10 +575,11 @@ kp_status expr_keycond_parse(const char *text, expr_keycond *out, char **err)
     }
     if (!ok) {
         expr_keycond_free(out);
-        return kp_fail(err, KP_INVALID,
-                       "cannot read the key condition '%s'; expected 'PK = :pk' optionally followed by "
-                       "'AND SK = :sk', '<', '<=', '>', '>=', 'begins_with(SK, :sk)' or 'SK BETWEEN :a AND :b'",
-                       text ? text : "");
+        return kp_fail(
+            err, KP_INVALID,
+            "cannot read the key condition '%s'; expected 'PK = :pk' optionally followed by "
+            "'AND SK = :sk', '<', '<=', '>', '>=', 'begins_with(SK, :sk)' or 'SK BETWEEN :a AND :b'",
+            text ? text : "");
     }
     return KP_OK;
 }
@@ -622,7 +629,8 @@ int expr_key_cmp(bool numeric, const char *a, const char *b)
     return strcmp(a, b); /* UTF-8 byte order, as DynamoDB compares strings */
 }
 
-bool expr_keycond_sk_match(const expr_keycond *kc, bool numeric, const char *have, const char *v1, const char *v2)
+bool expr_keycond_sk_match(const expr_keycond *kc, bool numeric, const char *have, const char *v1,
+                           const char *v2)
 {
     if (kc->op == EXPR_SK_NONE)
         return true;
@@ -632,12 +640,19 @@ bool expr_keycond_sk_match(const expr_keycond *kc, bool numeric, const char *hav
         return strncmp(have, v1, strlen(v1)) == 0;
     int c = expr_key_cmp(numeric, have, v1);
     switch (kc->op) {
-    case EXPR_SK_EQ: return c == 0;
-    case EXPR_SK_LT: return c < 0;
-    case EXPR_SK_LE: return c <= 0;
-    case EXPR_SK_GT: return c > 0;
-    case EXPR_SK_GE: return c >= 0;
-    case EXPR_SK_BETWEEN: return c >= 0 && expr_key_cmp(numeric, have, v2) <= 0;
-    default: return false;
+    case EXPR_SK_EQ:
+        return c == 0;
+    case EXPR_SK_LT:
+        return c < 0;
+    case EXPR_SK_LE:
+        return c <= 0;
+    case EXPR_SK_GT:
+        return c > 0;
+    case EXPR_SK_GE:
+        return c >= 0;
+    case EXPR_SK_BETWEEN:
+        return c >= 0 && expr_key_cmp(numeric, have, v2) <= 0;
+    default:
+        return false;
     }
 }

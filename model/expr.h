@@ -46,14 +46,14 @@ typedef enum expr_op { EXPR_EQ, EXPR_NE, EXPR_LT, EXPR_LE, EXPR_GT, EXPR_GE } ex
 
 typedef struct kp_expr {
     expr_kind kind;
-    expr_op op;            /* EXPR_CMP */
-    unsigned paren;        /* how many parentheses enclose it as written */
-    char *attr;            /* the attribute's own name */
-    char **values;         /* value names (":pk") */
+    expr_op op;     /* EXPR_CMP */
+    unsigned paren; /* how many parentheses enclose it as written */
+    char *attr;     /* the attribute's own name */
+    char **values;  /* value names (":pk") */
     size_t nvalues;
-    struct kp_expr *kids;  /* EXPR_AND, EXPR_OR: two or more; EXPR_NOT: one */
+    struct kp_expr *kids; /* EXPR_AND, EXPR_OR: two or more; EXPR_NOT: one */
     size_t nkids;
-    char *text;            /* EXPR_RAW */
+    char *text; /* EXPR_RAW */
 } kp_expr;
 
 /* Reads `text` into *out (release with expr_free). Text outside the grammar gives an EXPR_RAW
@@ -99,7 +99,7 @@ typedef enum expr_sk_op {
 } expr_sk_op;
 
 typedef struct expr_keycond {
-    char *pk, *pk_value;             /* attribute name, value name (":pk") */
+    char *pk, *pk_value; /* attribute name, value name (":pk") */
     expr_sk_op op;
     char *sk, *sk_value, *sk_value2; /* sk_value2 only for BETWEEN */
 } expr_keycond;
@@ -117,7 +117,8 @@ char *expr_keycond_render(const expr_keycond *kc, const expr_writer *w);
 /* true when a sort-key value `have` (NULL: the item has none) meets the condition's sort-key
  * part with the values v1 (and v2 for BETWEEN); numbers compare as numbers when `numeric`,
  * strings by UTF-8 bytes, begins_with by prefix. No sort-key part: always true. */
-bool expr_keycond_sk_match(const expr_keycond *kc, bool numeric, const char *have, const char *v1, const char *v2);
+bool expr_keycond_sk_match(const expr_keycond *kc, bool numeric, const char *have, const char *v1,
+                           const char *v2);
 
 /* Compares two key values as DynamoDB orders them: as numbers when `numeric`, else by bytes. */
 int expr_key_cmp(bool numeric, const char *a, const char *b);

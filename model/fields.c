@@ -9,13 +9,13 @@
 
 /* ---- enum words ------------------------------------------------------------------------ */
 
-#define WORD_OF(e, word, alias) [e] = word,
+#define WORD_OF(e, word, alias)  [e] = word,
 #define ALIAS_OF(e, word, alias) [e] = alias,
 #define COUNT_OF(e, word, alias) +1
-#define WORDS(name, LIST)                                                                     \
-    _Static_assert(0 LIST(COUNT_OF) <= KP_WORDS_MAX, #name " has too many words");             \
-    static const char *const name##_word[] = {LIST(WORD_OF)};                                 \
-    static const char *const name##_alias[] = {LIST(ALIAS_OF)};                               \
+#define WORDS(name, LIST)                                                          \
+    _Static_assert(0 LIST(COUNT_OF) <= KP_WORDS_MAX, #name " has too many words"); \
+    static const char *const name##_word[] = {LIST(WORD_OF)};                      \
+    static const char *const name##_alias[] = {LIST(ALIAS_OF)};                    \
     const kp_words kp_words_##name = {name##_word, name##_alias, 0 LIST(COUNT_OF)};
 
 WORDS(billing, KP_BILLING_WORDS)
@@ -71,26 +71,26 @@ void kp_words_join(const kp_words *w, sbuf *b, const char *sep, const char *last
 
 /* ---- the tables ------------------------------------------------------------------------ */
 
-#define K_TEXT .kind = KF_TEXT
-#define K_REF .kind = KF_REF
-#define K_NUM(rule) .kind = KF_NUM, .num = rule
-#define K_INT(rule) .kind = KF_INT, .num = rule
-#define K_ENUM(w) .kind = KF_ENUM, .words = &kp_words_##w
-#define K_TRI .kind = KF_TRI
-#define K_FLAG .kind = KF_FLAG
-#define K_REFS(count) .kind = KF_REFS, .count_off = offsetof(REC, count)
-#define K_TEXTS(count) .kind = KF_TEXTS, .count_off = offsetof(REC, count)
-#define K_TPL .kind = KF_TPL
-#define K_REC(r) .kind = KF_REC, .sub = &kp_rec_##r
+#define K_TEXT           .kind = KF_TEXT
+#define K_REF            .kind = KF_REF
+#define K_NUM(rule)      .kind = KF_NUM, .num = rule
+#define K_INT(rule)      .kind = KF_INT, .num = rule
+#define K_ENUM(w)        .kind = KF_ENUM, .words = &kp_words_##w
+#define K_TRI            .kind = KF_TRI
+#define K_FLAG           .kind = KF_FLAG
+#define K_REFS(count)    .kind = KF_REFS, .count_off = offsetof(REC, count)
+#define K_TEXTS(count)   .kind = KF_TEXTS, .count_off = offsetof(REC, count)
+#define K_TPL            .kind = KF_TPL
+#define K_REC(r)         .kind = KF_REC, .sub = &kp_rec_##r
 #define K_RECS(r, count) .kind = KF_RECS, .sub = &kp_rec_##r, .count_off = offsetof(REC, count)
-#define K_VIRTUAL .kind = KF_VIRTUAL
+#define K_VIRTUAL        .kind = KF_VIRTUAL
 
 #define FIELD(id, key_, member, kind_, flags_, cell_, hint_) \
     {.key = key_, kind_, .flags = flags_, .off = offsetof(REC, member), .cell = cell_, .hint = hint_},
 
-#define RECORD_AT(name_, type, LIST, loc_off)                                                   \
-    static const kp_field name_##_fields[] = {LIST(FIELD)};                                     \
-    const kp_record kp_rec_##name_ = {#name_, sizeof(type), loc_off, name_##_fields,            \
+#define RECORD_AT(name_, type, LIST, loc_off)                                        \
+    static const kp_field name_##_fields[] = {LIST(FIELD)};                          \
+    const kp_record kp_rec_##name_ = {#name_, sizeof(type), loc_off, name_##_fields, \
                                       sizeof name_##_fields / sizeof *name_##_fields};
 #define RECORD(name_, type, LIST) RECORD_AT(name_, type, LIST, (ptrdiff_t)offsetof(type, loc))
 
@@ -143,10 +143,10 @@ RECORD(signal, kp_signal, KP_SIGNAL_FIELDS)
 RECORD(decision, kp_decision, KP_DECISION_FIELDS)
 #undef REC
 
-const kp_record *const kp_records[] = {&kp_rec_design, &kp_rec_table, &kp_rec_index, &kp_rec_enum_value,
-                                       &kp_rec_attr, &kp_rec_keytpl, &kp_rec_sparse, &kp_rec_entity,
-                                       &kp_rec_by, &kp_rec_join, &kp_rec_pattern, &kp_rec_alert,
-                                       &kp_rec_pricing, &kp_rec_alternative, &kp_rec_signal, &kp_rec_decision};
+const kp_record *const kp_records[] = {
+    &kp_rec_design,  &kp_rec_table,       &kp_rec_index,  &kp_rec_enum_value, &kp_rec_attr,    &kp_rec_keytpl,
+    &kp_rec_sparse,  &kp_rec_entity,      &kp_rec_by,     &kp_rec_join,       &kp_rec_pattern, &kp_rec_alert,
+    &kp_rec_pricing, &kp_rec_alternative, &kp_rec_signal, &kp_rec_decision};
 const size_t kp_nrecords = sizeof kp_records / sizeof *kp_records;
 
 /* Enums are read and written through int: every enum of the design must have int's size. */
@@ -171,13 +171,19 @@ void fields_clone(const kp_record *rec, void *dst, const void *src)
         void *d = kp_fptr(dst, f);
         const void *s = kp_fcptr(src, f);
         switch (f->kind) {
-        case KF_TEXT: *(char **)d = xstrdup(*(char *const *)s); break;
-        case KF_REF: ((kp_str *)d)->s = xstrdup(((const kp_str *)s)->s); break;
+        case KF_TEXT:
+            *(char **)d = xstrdup(*(char *const *)s);
+            break;
+        case KF_REF:
+            ((kp_str *)d)->s = xstrdup(((const kp_str *)s)->s);
+            break;
         case KF_REFS:
         case KF_TEXTS:
         case KF_RECS: {
             size_t n = kp_fcount(src, f);
-            size_t el = f->kind == KF_REFS ? sizeof(kp_str) : f->kind == KF_TEXTS ? sizeof(char *) : f->sub->size;
+            size_t el = f->kind == KF_REFS    ? sizeof(kp_str)
+                        : f->kind == KF_TEXTS ? sizeof(char *)
+                                              : f->sub->size;
             const char *from = *(char *const *)s;
             char *to = n ? xmalloc(n * el) : NULL;
             if (n)
@@ -193,9 +199,14 @@ void fields_clone(const kp_record *rec, void *dst, const void *src)
             }
             break;
         }
-        case KF_TPL: tpl_copy(d, s); break;
-        case KF_REC: fields_clone(f->sub, d, s); break;
-        default: break; /* plain values: already in the byte copy */
+        case KF_TPL:
+            tpl_copy(d, s);
+            break;
+        case KF_REC:
+            fields_clone(f->sub, d, s);
+            break;
+        default:
+            break; /* plain values: already in the byte copy */
         }
     }
 }
@@ -234,15 +245,29 @@ bool fields_equal(const kp_record *rec, const void *a, const void *b)
         const void *x = kp_fcptr(a, f), *y = kp_fcptr(b, f);
         bool eq = true;
         switch (f->kind) {
-        case KF_TEXT: eq = s_eq(*(char *const *)x, *(char *const *)y); break;
-        case KF_REF: eq = s_eq(((const kp_str *)x)->s, ((const kp_str *)y)->s); break;
-        case KF_NUM: eq = n_eq(*(const double *)x, *(const double *)y); break;
+        case KF_TEXT:
+            eq = s_eq(*(char *const *)x, *(char *const *)y);
+            break;
+        case KF_REF:
+            eq = s_eq(((const kp_str *)x)->s, ((const kp_str *)y)->s);
+            break;
+        case KF_NUM:
+            eq = n_eq(*(const double *)x, *(const double *)y);
+            break;
         case KF_INT:
         case KF_ENUM:
-        case KF_TRI: eq = *(const int *)x == *(const int *)y; break;
-        case KF_FLAG: eq = *(const bool *)x == *(const bool *)y; break;
-        case KF_TPL: eq = tpl_eq(x, y); break;
-        case KF_REC: eq = fields_equal(f->sub, x, y); break;
+        case KF_TRI:
+            eq = *(const int *)x == *(const int *)y;
+            break;
+        case KF_FLAG:
+            eq = *(const bool *)x == *(const bool *)y;
+            break;
+        case KF_TPL:
+            eq = tpl_eq(x, y);
+            break;
+        case KF_REC:
+            eq = fields_equal(f->sub, x, y);
+            break;
         case KF_REFS:
         case KF_TEXTS:
         case KF_RECS: {
@@ -260,7 +285,8 @@ bool fields_equal(const kp_record *rec, const void *a, const void *b)
             }
             break;
         }
-        case KF_VIRTUAL: break;
+        case KF_VIRTUAL:
+            break;
         }
         if (!eq)
             return false;
@@ -274,10 +300,18 @@ void fields_free(const kp_record *rec, void *r)
         const kp_field *f = &rec->f[i];
         void *p = kp_fptr(r, f);
         switch (f->kind) {
-        case KF_TEXT: free(*(char **)p); break;
-        case KF_REF: str_free(p); break;
-        case KF_TPL: tpl_free(p); break;
-        case KF_REC: fields_free(f->sub, p); break;
+        case KF_TEXT:
+            free(*(char **)p);
+            break;
+        case KF_REF:
+            str_free(p);
+            break;
+        case KF_TPL:
+            tpl_free(p);
+            break;
+        case KF_REC:
+            fields_free(f->sub, p);
+            break;
         case KF_REFS:
         case KF_TEXTS:
         case KF_RECS: {
@@ -294,7 +328,8 @@ void fields_free(const kp_record *rec, void *r)
             free(v);
             break;
         }
-        default: break;
+        default:
+            break;
         }
     }
 }

@@ -180,7 +180,7 @@ static bool name_in(const char *name, const char *const *words, size_t n)
 }
 
 static const char *const lowcard_words[14] = {"status", "state", "type", "kind", "country", "date", "day",
-                                            "estado", "tipo",  "pais", "país", "fecha",   "dia",  "día"};
+                                              "estado", "tipo",  "pais", "país", "fecha",   "dia",  "día"};
 static const char *const counter_words[] = {"count",   "counter",  "total", "views", "likes",   "stock",
                                             "balance", "quantity", "qty",   "saldo", "contador"};
 
@@ -193,7 +193,8 @@ static bool ends_with(const char *s, const char *suf)
 static bool date_like_name(const char *n)
 {
     return ends_with(n, "Date") || ends_with(n, "date") || ends_with(n, "At") || ends_with(n, "Time") ||
-           ends_with(n, "time") || word_in_name(n, "fecha") || word_in_name(n, "day") || word_in_name(n, "dia");
+           ends_with(n, "time") || word_in_name(n, "fecha") || word_in_name(n, "day") ||
+           word_in_name(n, "dia");
 }
 
 /* date_attr's answer given the attribute `at` named `name` (NULL when undeclared). */
@@ -236,12 +237,15 @@ static const kp_attr *fattr(const namemap *names, const kp_design *d, const char
     return namemap_get(names, name, &i) ? &d->attrs[i] : NULL;
 }
 
-static const char *index_name(const kp_design *d, ptrdiff_t x) { return x < 0 ? "table" : d->indexes[x].name; }
+static const char *index_name(const kp_design *d, ptrdiff_t x)
+{
+    return x < 0 ? "table" : d->indexes[x].name;
+}
 
 static char *where_partition(const kp_design *d, const kp_partition_result *pr)
 {
     return fmsg("%s %s", pr->index < 0 ? "table" : "index",
-                     pr->index < 0 ? pr->template_src : index_name(d, pr->index));
+                pr->index < 0 ? pr->template_src : index_name(d, pr->index));
 }
 
 /* The template behind a partition row (first entity's). */
@@ -258,7 +262,8 @@ static bool decision_names(const kp_design *d, const char *name)
 {
     for (size_t i = 0; name && i < d->ndecisions; i++) {
         const kp_decision *dc = &d->decisions[i];
-        if (util_contains_ci(dc->title, name) || util_contains_ci(dc->context, name) || util_contains_ci(dc->decision, name))
+        if (util_contains_ci(dc->title, name) || util_contains_ci(dc->context, name) ||
+            util_contains_ci(dc->decision, name))
             return true;
     }
     return false;
@@ -290,8 +295,8 @@ static void partition_findings(flist *l, const kp_analysis *a, const namemap *na
                     has_shard = true;
                 if (name_flags(d, nflags, at, nm) & NF_DATE)
                     has_date = true;
-                bool known = at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_SHARD || at->type == KP_ATTR_BOOL ||
-                                    !isnan(at->distinct));
+                bool known = at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_SHARD ||
+                                    at->type == KP_ATTR_BOOL || !isnan(at->distinct));
                 if (!known)
                     sbuf_printf(&unknown, "%s%s", unknown.len ? ", " : "", nm);
             }
@@ -312,8 +317,8 @@ static void partition_findings(flist *l, const kp_analysis *a, const namemap *na
         }
         if (!low && !isnan(pr->distinct) && pr->distinct < 100 && items >= 10000) {
             low = true;
-            why = fmsg("partition key %s has %.0f distinct values for %.0f items", pr->template_src, pr->distinct,
-                            items);
+            why = fmsg("partition key %s has %.0f distinct values for %.0f items", pr->template_src,
+                       pr->distinct, items);
         }
         if (!low && t && nph == 0 && items >= 10000) {
             low = true;
@@ -323,31 +328,32 @@ static void partition_findings(flist *l, const kp_analysis *a, const namemap *na
             bool accepted = pr->index >= 0 && decision_names(d, index_name(d, pr->index));
             char *msg = fmsg("%s; the hottest value holds %.0f %% of the items", why, pr->hot_share * 100);
             free(why);
-            add(l, "low-cardinality-pk", accepted ? KP_SEV_NOTE : KP_SEV_WARNING, where_partition(d, pr), msg);
+            add(l, "low-cardinality-pk", accepted ? KP_SEV_NOTE : KP_SEV_WARNING, where_partition(d, pr),
+                msg);
         }
         /* time bucket under write load */
         if (has_date && !has_shard && pr->write_units >= 0.1 * CAP_PARTITION_WCU)
             add(l, "time-bucket-pk", KP_SEV_WARNING, where_partition(d, pr),
                 fmsg("partition key %s is a time bucket: its current value takes %.0f write units/s "
-                          "(%.0f %% of a partition)",
-                          pr->template_src, pr->write_units, pr->write_util * 100));
+                     "(%.0f %% of a partition)",
+                     pr->template_src, pr->write_units, pr->write_util * 100));
         /* hot */
         if (pr->hot) {
             add(l, "hot-partition", KP_SEV_ERROR, where_partition(d, pr),
                 fmsg("the hottest value of %s takes %.0f read units/s (%.0f %% of 3,000) and %.0f write "
-                          "units/s (%.0f %% of 1,000); %d shards would bring both under 50 %%",
-                          pr->template_src, pr->read_units, pr->read_util * 100, pr->write_units, pr->write_util * 100,
-                          pr->suggest_shards));
+                     "units/s (%.0f %% of 1,000); %d shards would bring both under 50 %%",
+                     pr->template_src, pr->read_units, pr->read_util * 100, pr->write_units,
+                     pr->write_util * 100, pr->suggest_shards));
             if (pr->index >= 0 && pr->write_util >= 1)
                 add(l, "gsi-throttles-writes", KP_SEV_ERROR, fmsg("index %s", index_name(d, pr->index)),
                     fmsg("GSI %s's hottest partition needs %.0f write units/s: its throttling rejects the "
-                              "table's writes",
-                              index_name(d, pr->index), pr->write_units));
+                         "table's writes",
+                         index_name(d, pr->index), pr->write_units));
         }
         if (unknown.len && isnan(pr->distinct))
             add(l, "unknown-distribution", KP_SEV_NOTE, where_partition(d, pr),
                 fmsg("no distribution for %s in %s: heat assumed one value per item; declare distinct/skew",
-                          unknown.s, pr->template_src));
+                     unknown.s, pr->template_src));
         sbuf_free(&unknown);
     }
     free(nflags);
@@ -363,24 +369,27 @@ static void pattern_findings(flist *l, const kp_analysis *a, const namemap *name
             if (pr->plan == KP_PLAN_SCAN && !isnan(p->latency) && p->latency < 1000)
                 add(l, "scan-user-path", KP_SEV_ERROR, fmsg("pattern %s", p->id),
                     fmsg("'%s' scans the table (%.0f ms estimated) on a path with a %.0f ms target",
-                              p->name ? p->name : p->id, pr->latency_ms, p->latency));
+                         p->name ? p->name : p->id, pr->latency_ms, p->latency));
             if (p->nfilter > 0 && (pr->plan == KP_PLAN_SCAN || pr->items_per_call >= 2))
                 add(l, "filter-narrowing", KP_SEV_WARNING, fmsg("pattern %s", p->id),
                     fmsg("'%s' narrows with a FilterExpression on %s: it pays for %.0f items read per call",
-                              p->name ? p->name : p->id, p->filter[0].s ? p->filter[0].s : "?", pr->items_per_call));
+                         p->name ? p->name : p->id, p->filter[0].s ? p->filter[0].s : "?",
+                         pr->items_per_call));
             if (pr->requests >= 3 && (p->njoin > 0 || p->nentities > 1))
                 add(l, "many-requests-join", KP_SEV_WARNING, fmsg("pattern %s", p->id),
                     fmsg("'%s' needs %.0f requests and a join in the application for one screen",
-                              p->name ? p->name : p->id, pr->requests));
+                         p->name ? p->name : p->id, pr->requests));
             if (p->consistency != KP_EVENTUAL) {
-                if (pr->index >= 0 && pr->index < (ptrdiff_t)d->nindexes && d->indexes[pr->index].kind == KP_GSI)
+                if (pr->index >= 0 && pr->index < (ptrdiff_t)d->nindexes &&
+                    d->indexes[pr->index].kind == KP_GSI)
                     add(l, "strong-read-gsi", KP_SEV_ERROR, fmsg("pattern %s", p->id),
                         fmsg("'%s' asks a %s read of GSI %s, which is always eventually consistent",
-                                  p->name ? p->name : p->id, kp_consistency_name(p->consistency),
-                                  d->indexes[pr->index].name));
+                             p->name ? p->name : p->id, kp_consistency_name(p->consistency),
+                             d->indexes[pr->index].name));
                 else
                     for (size_t w = 0; w < pr->nwarnings; w++)
-                        if (util_contains_ci(pr->warnings[w], "strong") && util_contains_ci(pr->warnings[w], "GSI")) {
+                        if (util_contains_ci(pr->warnings[w], "strong") &&
+                            util_contains_ci(pr->warnings[w], "GSI")) {
                             add(l, "strong-read-gsi", KP_SEV_WARNING, fmsg("pattern %s", p->id),
                                 fmsg("'%s': %s", p->name ? p->name : p->id, pr->warnings[w]));
                             break;
@@ -424,7 +433,7 @@ static void pattern_findings(flist *l, const kp_analysis *a, const namemap *name
         if (what)
             add(l, "counter-update", KP_SEV_WARNING, fmsg("pattern %s", p->id),
                 fmsg("'%s' updates %s with SET n = n + :x: a retried request counts twice",
-                          p->name ? p->name : p->id, what));
+                     p->name ? p->name : p->id, what));
     }
     free(counter);
 }
@@ -446,19 +455,20 @@ static void index_findings(flist *l, const kp_analysis *a)
             if (big)
                 add(l, "lsi", KP_SEV_ERROR, fmsg("index %s", ix->name),
                     fmsg("LSI %s caps each %s value at 10 GB, but the hottest %s collection holds %.1f GB",
-                              ix->name, d->table.pk.s ? d->table.pk.s : "partition key", big->template_src,
-                              big->bytes / 1e9));
+                         ix->name, d->table.pk.s ? d->table.pk.s : "partition key", big->template_src,
+                         big->bytes / 1e9));
             else
                 add(l, "lsi", KP_SEV_WARNING, fmsg("index %s", ix->name),
-                    fmsg("LSI %s can only be created with the table and caps each %s value at 10 GB", ix->name,
-                              d->table.pk.s ? d->table.pk.s : "partition key"));
+                    fmsg("LSI %s can only be created with the table and caps each %s value at 10 GB",
+                         ix->name, d->table.pk.s ? d->table.pk.s : "partition key"));
             continue;
         }
         if (ir)
             gsi_wcu += isnan(ir->wcu_per_s_avg) ? 0 : ir->wcu_per_s_avg;
         if (ir && !analysis_index_read(a, (ptrdiff_t)x, &idx_read))
             add(l, "unused-gsi", KP_SEV_WARNING, fmsg("index %s", ix->name),
-                fmsg("GSI %s serves no read pattern but receives %.1f write units/s", ix->name, ir->wcu_per_s));
+                fmsg("GSI %s serves no read pattern but receives %.1f write units/s", ix->name,
+                     ir->wcu_per_s));
         if (ix->projection == KP_PROJ_ALL)
             add(l, "projection-all", KP_SEV_NOTE, fmsg("index %s", ix->name),
                 fmsg("GSI %s projects ALL: every write and every byte of its items is copied", ix->name));
@@ -466,7 +476,8 @@ static void index_findings(flist *l, const kp_analysis *a)
     free(idx_read);
     if (gsi_wcu > table_wcu && gsi_wcu > 0)
         add(l, "index-writes-exceed", KP_SEV_WARNING, xstrdup("indexes"),
-            fmsg("index writes (%.1f units/s on average) exceed the table's (%.1f units/s)", gsi_wcu, table_wcu));
+            fmsg("index writes (%.1f units/s on average) exceed the table's (%.1f units/s)", gsi_wcu,
+                 table_wcu));
 }
 
 static void entity_findings(flist *l, const kp_analysis *a, const namemap *names)
@@ -497,7 +508,7 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
         else if (en->size > CAP_READ_UNIT_BYTES)
             add(l, "item-over-4kb", KP_SEV_WARNING, fmsg("entity %s", en->name),
                 fmsg("%s items of %.0f bytes take %.0f read units each (4 KB per unit)", en->name, en->size,
-                          ceil(en->size / CAP_READ_UNIT_BYTES)));
+                     ceil(en->size / CAP_READ_UNIT_BYTES)));
         /* sort keys: the table's and each index's */
         for (ptrdiff_t x = -1; x < (ptrdiff_t)d->nindexes; x++) {
             const char *sk = x < 0 ? d->table.sk.s : d->indexes[x].sk.s;
@@ -515,16 +526,18 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
                 char *msg = NULL;
                 if (at && at->type == KP_ATTR_DATE && fmt && *fmt && strncmp(fmt, "YYYY", 4) != 0 &&
                     strncmp(fmt, "yyyy", 4) != 0 && strncmp(fmt, "%Y", 2) != 0)
-                    msg = fmsg("%s's %s sorts on date %s written as '%s', which does not sort chronologically",
-                                    en->name, sk, nm, fmt);
+                    msg =
+                        fmsg("%s's %s sorts on date %s written as '%s', which does not sort chronologically",
+                             en->name, sk, nm, fmt);
                 else if (at && at->type == KP_ATTR_NUMBER && (!fmt || !*fmt) && date_like_name(nm))
                     msg = fmsg("%s's %s sorts on %s, a number written without padding: as text, 9 sorts "
-                                    "after 10; declare it type: date (ISO 8601) or give it a zero-padded format",
-                                    en->name, sk, nm);
+                               "after 10; declare it type: date (ISO 8601) or give it a zero-padded format",
+                               en->name, sk, nm);
                 else if ((!at || at->type == KP_ATTR_STRING) && date_like_name(nm))
-                    msg = fmsg("%s's %s sorts on %s, a date declared as a plain string; declare it type: date "
-                                    "(ISO 8601)",
-                                    en->name, sk, nm);
+                    msg =
+                        fmsg("%s's %s sorts on %s, a date declared as a plain string; declare it type: date "
+                             "(ISO 8601)",
+                             en->name, sk, nm);
                 if (msg) {
                     add(l, "date-not-iso-sk", KP_SEV_WARNING, fmsg("entity %s", en->name), msg);
                     break;

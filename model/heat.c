@@ -53,7 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COMBOS 4096
+#define MAX_COMBOS     4096
 #define UNKNOWN_VALUES 1e6 /* values assumed for an unknown distribution when the count is unknown too */
 
 typedef struct hph {
@@ -74,7 +74,7 @@ typedef struct hrow {
     double *items, *reads, *writes, *bytes; /* per value combination, one allocation */
     double total_items, total_reads, total_writes;
     bool unknown;
-    char *skeleton; /* the template with every placeholder written {} */
+    char *skeleton;  /* the template with every placeholder written {} */
     ptrdiff_t first; /* first member (position in members), -1 none */
 } hrow;
 
@@ -104,21 +104,21 @@ typedef struct heat {
     const kp_design *d;
     kp_analysis *a;
     namemap anames, enames; /* attributes, entities by name (analysis_name_maps) */
-    kp_dist *dists;     /* per design attribute, computed once */
+    kp_dist *dists;         /* per design attribute, computed once */
     bool *dist_done;
     hrow *rows;
     size_t nrows, caprows;
-    namemap rowmap;     /* (template source, index) -> row */
-    bool *pk_carried;   /* [entity * nindexes + x]: the entity carries index x's partition attribute */
-    namemap families;   /* (skeleton, index) -> family */
+    namemap rowmap;   /* (template source, index) -> row */
+    bool *pk_carried; /* [entity * nindexes + x]: the entity carries index x's partition attribute */
+    namemap families; /* (skeleton, index) -> family */
     hfamily *fam;
     size_t nfam, capfam;
-    hmember *members;   /* (nindexes + 1) x nentities; [0] base table */
+    hmember *members; /* (nindexes + 1) x nentities; [0] base table */
     size_t nent;
-    tpl *synth_tpl;     /* "{attr}" templates made for plain attributes; never reallocated */
+    tpl *synth_tpl; /* "{attr}" templates made for plain attributes; never reallocated */
     size_t nsynth_tpl, capsynth_tpl;
-    namemap wcache;     /* (op|changes, entity) -> slot of wvals: capacity_entity_write results */
-    double *wvals;      /* per slot: table units, then one per index */
+    namemap wcache; /* (op|changes, entity) -> slot of wvals: capacity_entity_write results */
+    double *wvals;  /* per slot: table units, then one per index */
     size_t nw, capwv;
     capacity_memo *cap; /* capacity figures per (entity, index), computed once */
     capacity_memo *own; /* cap when the stage made it (no resolver ran) */
@@ -206,7 +206,8 @@ static kp_dist dist_of(heat *h, const kp_attr *a)
 /* Placeholder `name` of a row of entity e: its distribution and value classes; when the row
  * would pass MAX_COMBOS value combinations (combos so far), it collapses to its hottest value.
  * Sets row->unknown when the distribution is. */
-static void setup_placeholder(heat *h, hrow *row, hph *ph, const char *name, const kp_entity *e, size_t combos)
+static void setup_placeholder(heat *h, hrow *row, hph *ph, const char *name, const kp_entity *e,
+                              size_t combos)
 {
     ph->name = name;
     const kp_attr *a = attr_of(h, name);
@@ -408,7 +409,8 @@ static void add_items(heat *h, const kp_entity *e, ptrdiff_t index)
 
 /* Adds `units` units/s of kind `mode` from entity e (pattern p's bindings, may be NULL) to its
  * row on `index`. */
-static void add_load(heat *h, const kp_entity *e, ptrdiff_t index, double units, enum wmode mode, const kp_pattern *p)
+static void add_load(heat *h, const kp_entity *e, ptrdiff_t index, double units, enum wmode mode,
+                     const kp_pattern *p)
 {
     if (!(units > 0) || e < h->d->entities || e >= h->d->entities + h->d->nentities)
         return; /* nothing, or an entity that is not this design's */
@@ -435,7 +437,8 @@ static double items_per_call(const kp_pattern *p)
 }
 
 /* capacity_entity_write, remembered per (entity, op, changes): many patterns write alike. */
-static const double *write_units(heat *h, const kp_entity *e, kp_write_op op, const kp_str *changes, size_t nchanges)
+static const double *write_units(heat *h, const kp_entity *e, kp_write_op op, const kp_str *changes,
+                                 size_t nchanges)
 {
     const kp_design *d = h->d;
     /* the key "<op>|change|change..." (the changes count for updates only) */
@@ -465,8 +468,8 @@ static const double *write_units(heat *h, const kp_entity *e, kp_write_op op, co
     return v;
 }
 
-static void add_writes(heat *h, const kp_entity *e, double rate, double avg, kp_write_op op, const kp_str *changes,
-                       size_t nchanges, const kp_pattern *p)
+static void add_writes(heat *h, const kp_entity *e, double rate, double avg, kp_write_op op,
+                       const kp_str *changes, size_t nchanges, const kp_pattern *p)
 {
     const kp_design *d = h->d;
     kp_index_result *ix = h->a->indexes;
@@ -485,10 +488,7 @@ static void add_writes(heat *h, const kp_entity *e, double rate, double avg, kp_
     }
 }
 
-static void hrow_free(hrow *r)
-{
-    free(r->src); /* the rest is in the stage's arena */
-}
+static void hrow_free(hrow *r) { free(r->src); /* the rest is in the stage's arena */ }
 
 static int suggest_shards(double read_units, double write_units)
 {
@@ -623,7 +623,8 @@ static void place_reads(heat *h)
         const kp_pattern_result *pr = &a->patterns[i];
         const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
         double rate = util_nz(p->rate);
-        if (p->kind == KP_READ && (pr->plan == KP_PLAN_GET || pr->plan == KP_PLAN_QUERY || pr->plan == KP_PLAN_MULTI)) {
+        if (p->kind == KP_READ &&
+            (pr->plan == KP_PLAN_GET || pr->plan == KP_PLAN_QUERY || pr->plan == KP_PLAN_MULTI)) {
             if (pr->index >= -1 && pr->index < (ptrdiff_t)d->nindexes)
                 a->indexes[pr->index + 1].patterns_served++;
         }
@@ -632,7 +633,8 @@ static void place_reads(heat *h)
             if (st->index < -1 || st->index >= (ptrdiff_t)d->nindexes)
                 continue;
             double units = rate * (st->count > 0 ? st->count : 1) * util_nz(st->rcu);
-            if (st->op == KP_OP_GETITEM || st->op == KP_OP_QUERY || st->op == KP_OP_BATCHGET || st->op == KP_OP_SCAN)
+            if (st->op == KP_OP_GETITEM || st->op == KP_OP_QUERY || st->op == KP_OP_BATCHGET ||
+                st->op == KP_OP_SCAN)
                 a->indexes[st->index + 1].rcu_per_s += units;
             if (st->op == KP_OP_SCAN || !st->entity)
                 continue;
@@ -717,7 +719,8 @@ static double row_result(heat *h, hrow *row, kp_partition_result *pr)
         maxb = fmax(maxb, row->bytes[c]);
     }
     pr->distinct = row_distinct(h, row);
-    pr->hot_share = row->total_items > 0 ? maxi / row->total_items : (row->ncombo == 1 && row->nph == 0 ? 1 : 0);
+    pr->hot_share =
+        row->total_items > 0 ? maxi / row->total_items : (row->ncombo == 1 && row->nph == 0 ? 1 : 0);
     pr->read_hot_share = row->total_reads > 0 ? maxr / row->total_reads : 0;
     pr->write_hot_share = row->total_writes > 0 ? maxw / row->total_writes : 0;
     pr->read_units = maxr;
@@ -774,7 +777,7 @@ static void index_results(heat *h)
         ir->distinct += fm->distinct; /* NAN stays NAN: unknown */
         if (ir->items > 0)
             ir->hot_share = fmax(ir->hot_share, fmin(1, fm->items / ir->items));
-        ir->read_hot_share = fmax(ir->read_hot_share, fm->reads);   /* units for now */
+        ir->read_hot_share = fmax(ir->read_hot_share, fm->reads);    /* units for now */
         ir->write_hot_share = fmax(ir->write_hot_share, fm->writes); /* units for now */
     }
     /* turn the hottest units into shares of the index's traffic */

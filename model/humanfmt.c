@@ -262,7 +262,9 @@ static void money_screen(sbuf *b, double v, const char *currency)
         sbuf_add(b, "-");
         return;
     }
-    const char *sym = !currency || strcmp(currency, "USD") == 0 ? "$" : strcmp(currency, "EUR") == 0 ? "€" : NULL;
+    const char *sym = !currency || strcmp(currency, "USD") == 0 ? "$"
+                      : strcmp(currency, "EUR") == 0            ? "€"
+                                                                : NULL;
     if (v < 0)
         sbuf_addc(b, '-');
     if (sym)
@@ -336,7 +338,8 @@ static void add_rung(sbuf *b, double v, const rung *r)
 static const rung ms_screen_rungs[] = {{10000, 1000, "%.0fs"}, {-INFINITY, 1, "%.0f"}};
 static const rung ms_report_rungs[] = {
     {60000, 60000, "%.1fmin"}, {1000, 1000, "%.1fs"}, {10, 1, "%.0fms"}, {-INFINITY, 1, "%.1fms"}};
-static const rung ms_tour_rungs[] = {{60000, 60000, "%.3g min"}, {1000, 1000, "%.3g s"}, {-INFINITY, 1, "%.3g ms"}};
+static const rung ms_tour_rungs[] = {
+    {60000, 60000, "%.3g min"}, {1000, 1000, "%.3g s"}, {-INFINITY, 1, "%.3g ms"}};
 
 static void ms_screen(sbuf *b, double ms)
 {
@@ -384,27 +387,68 @@ static void rate_tour(sbuf *b, double r)
 static void format(sbuf *b, double v, const char *currency, humanfmt_style st)
 {
     switch (st) {
-    case HF_NUM_SCREEN: num_screen(b, v); break;
-    case HF_NUM_REPORT: num_report(b, v); break;
-    case HF_NUM_DOC: num_doc(b, v); break;
-    case HF_NUM_DIFF: num_diff(b, v); break;
-    case HF_NUM_OBSERVED: num_observed(b, v); break;
-    case HF_SHORT_SCREEN: short_screen(b, v); break;
-    case HF_SHORT_REPORT: short_report(b, v); break;
-    case HF_MONEY_SCREEN: money_screen(b, v, currency); break;
-    case HF_MONEY_REPORT: money_report(b, v); break;
-    case HF_MONEY_DOC: money_doc(b, v, currency); break;
-    case HF_PCT_REPORT: pct_report(b, v); break;
-    case HF_PCT_DOC: pct_doc(b, v); break;
-    case HF_MS_SCREEN: ms_screen(b, v); break;
-    case HF_MS_REPORT: ms_finite(b, v, ms_report_rungs); break;
-    case HF_MS_TOUR: ms_finite(b, v, ms_tour_rungs); break;
-    case HF_RATE_DOC: rate_doc(b, v); break;
-    case HF_RATE_TOUR: rate_tour(b, v); break;
-    case HF_PRINTF_F0: add_f0(b, v); break;
-    case HF_PRINTF_F1: add_f1(b, v); break;
-    case HF_PRINTF_G: add_g(b, v); break;
-    case HF_STYLE__COUNT: break;
+    case HF_NUM_SCREEN:
+        num_screen(b, v);
+        break;
+    case HF_NUM_REPORT:
+        num_report(b, v);
+        break;
+    case HF_NUM_DOC:
+        num_doc(b, v);
+        break;
+    case HF_NUM_DIFF:
+        num_diff(b, v);
+        break;
+    case HF_NUM_OBSERVED:
+        num_observed(b, v);
+        break;
+    case HF_SHORT_SCREEN:
+        short_screen(b, v);
+        break;
+    case HF_SHORT_REPORT:
+        short_report(b, v);
+        break;
+    case HF_MONEY_SCREEN:
+        money_screen(b, v, currency);
+        break;
+    case HF_MONEY_REPORT:
+        money_report(b, v);
+        break;
+    case HF_MONEY_DOC:
+        money_doc(b, v, currency);
+        break;
+    case HF_PCT_REPORT:
+        pct_report(b, v);
+        break;
+    case HF_PCT_DOC:
+        pct_doc(b, v);
+        break;
+    case HF_MS_SCREEN:
+        ms_screen(b, v);
+        break;
+    case HF_MS_REPORT:
+        ms_finite(b, v, ms_report_rungs);
+        break;
+    case HF_MS_TOUR:
+        ms_finite(b, v, ms_tour_rungs);
+        break;
+    case HF_RATE_DOC:
+        rate_doc(b, v);
+        break;
+    case HF_RATE_TOUR:
+        rate_tour(b, v);
+        break;
+    case HF_PRINTF_F0:
+        add_f0(b, v);
+        break;
+    case HF_PRINTF_F1:
+        add_f1(b, v);
+        break;
+    case HF_PRINTF_G:
+        add_g(b, v);
+        break;
+    case HF_STYLE__COUNT:
+        break;
     }
 }
 

@@ -35,20 +35,20 @@ typedef enum humanfmt_style {
                         non-finite as printf's %.2f ("nan", "inf") */
     HF_MONEY_DOC,    /* 1,234.56 USD; NaN "—" */
     /* -- shares (0..1) as percentages -- */
-    HF_PCT_REPORT,   /* 42 %, 4.2 % under 10 %; non-finite "-" */
-    HF_PCT_DOC,      /* 42.0 %, 0.012 % under 0.1 % (2 significant); NaN "—" */
+    HF_PCT_REPORT, /* 42 %, 4.2 % under 10 %; non-finite "-" */
+    HF_PCT_DOC,    /* 42.0 %, 0.012 % under 0.1 % (2 significant); NaN "—" */
     /* -- durations in milliseconds -- */
-    HF_MS_SCREEN,    /* 20, 12s from 10 s; NaN "-" */
-    HF_MS_REPORT,    /* 4.0ms 20ms 1.0s 16.0min; non-finite "-" */
-    HF_MS_TOUR,      /* 20 ms, 1.5 s, 16 min (3 significant); non-finite "-" */
+    HF_MS_SCREEN, /* 20, 12s from 10 s; NaN "-" */
+    HF_MS_REPORT, /* 4.0ms 20ms 1.0s 16.0min; non-finite "-" */
+    HF_MS_TOUR,   /* 20 ms, 1.5 s, 16 min (3 significant); non-finite "-" */
     /* -- rates in requests per second -- */
-    HF_RATE_DOC,     /* HF_NUM_DOC, and under 0.01/s per hour or per day: 2/hour 1/day */
-    HF_RATE_TOUR,    /* 400/s (%g), under 0.01/s per day: 1/day (3 significant); non-finite "-" */
+    HF_RATE_DOC,  /* HF_NUM_DOC, and under 0.01/s per hour or per day: 2/hour 1/day */
+    HF_RATE_TOUR, /* 400/s (%g), under 0.01/s per day: 1/day (3 significant); non-finite "-" */
     /* -- exactly printf's, without printf for the common values: the texts of the model's
           warnings and findings, rebuilt on every keystroke -- */
-    HF_PRINTF_F0,    /* %.0f (round half to even): 12  -0  nan */
-    HF_PRINTF_F1,    /* %.1f: 12.5 */
-    HF_PRINTF_G,     /* %g: 0.5  1e+06 */
+    HF_PRINTF_F0, /* %.0f (round half to even): 12  -0  nan */
+    HF_PRINTF_F1, /* %.1f: 12.5 */
+    HF_PRINTF_G,  /* %g: 0.5  1e+06 */
     HF_STYLE__COUNT
 } humanfmt_style;
 

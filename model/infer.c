@@ -14,7 +14,8 @@ static const kp_loc NOLOC = {0, 0};
 
 /* ==== small helpers ========================================================================= */
 
-#define PUSH(arr, n) (arr = xrealloc(arr, ((n) + 1) * sizeof *(arr)), memset(&(arr)[n], 0, sizeof *(arr)), &(arr)[(n)++])
+#define PUSH(arr, n) \
+    (arr = xrealloc(arr, ((n) + 1) * sizeof *(arr)), memset(&(arr)[n], 0, sizeof *(arr)), &(arr)[(n)++])
 
 static bool streq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
@@ -43,10 +44,7 @@ static bool date_like(const char *s)
     return true;
 }
 
-static bool value_like(const char *s)
-{
-    return has_digit(s) || s[0] == '<' || strchr(s, '@') != NULL;
-}
+static bool value_like(const char *s) { return has_digit(s) || s[0] == '<' || strchr(s, '@') != NULL; }
 
 /* A placeholder name: [A-Za-z0-9_.-] and non-ASCII bytes; others become '_'. */
 static char *sanitize_name(const char *s)
@@ -187,18 +185,18 @@ static size_t count_distinct(char *const *v, size_t n)
 
 /* A placeholder found in one entity's key values. */
 typedef struct ph {
-    char **vals;    /* per row of the group, NULL where the key is absent */
+    char **vals; /* per row of the group, NULL where the key is absent */
     char *name;
-    char *alias;    /* name the facet's alias gives this position */
-    char *before;   /* literal token before it */
+    char *alias;      /* name the facet's alias gives this position */
+    char *before;     /* literal token before it */
     const char *attr; /* key attribute it is part of */
     bool date;
 } ph;
 
 typedef struct tpart {
     bool lit;
-    char *text;  /* literal */
-    size_t ph;   /* placeholder index */
+    char *text; /* literal */
+    size_t ph;  /* placeholder index */
 } tpart;
 
 typedef struct ktpl {
@@ -207,7 +205,7 @@ typedef struct ktpl {
     tpart *parts;
     size_t nparts;
     size_t present;
-    bool domain;  /* an index key that is the whole value of a plain attribute */
+    bool domain; /* an index key that is the whole value of a plain attribute */
 } ktpl;
 
 void infer_row_set(infer_row *r, const char *name, const char *text)
@@ -310,8 +308,8 @@ void infer_free(infer *m)
 
 static char *row_key(const infer_row *row, const char *attr) { return xstrdup(infer_row_get(row, attr)); }
 
-static const char *const TYPE_ATTRS[] = {"EntityType", "entityType", "entity_type", "Entity", "entity",
-                                         "Type", "type", "_type", "__typename", "_et"};
+static const char *const TYPE_ATTRS[] = {"EntityType", "entityType", "entity_type", "Entity",     "entity",
+                                         "Type",       "type",       "_type",       "__typename", "_et"};
 
 /* Rows grouped by an entity-type attribute every row has; false when there is none. */
 static bool group_by_type(infer *m, infer_row *rows, size_t n)
@@ -505,8 +503,8 @@ static void group_by_shape(infer *m, infer_row *rows, size_t n)
                     if (streq(m->groups[k].name, g->name)) {
                         char *w2 = shape_word(m, row, var, npos, 1);
                         char *c2 = w2 ? camel(w2) : NULL;
-                        char *nn = c2 ? xasprintf("%s%s", g->name, c2)
-                                      : xasprintf("%s%zu", g->name, m->ngroups);
+                        char *nn =
+                            c2 ? xasprintf("%s%s", g->name, c2) : xasprintf("%s%zu", g->name, m->ngroups);
                         free(w2);
                         free(c2);
                         free(g->name);
@@ -834,8 +832,9 @@ static void infer_key(gctx *c, ktpl *k, const char *alias)
         const char *al = at.n ? at.v[at.n - 1] : NULL;
         add_ph(k, new_ph(c, pv, k->attr, al && !tok_is_sep(al) ? al : NULL, before));
         free(before);
-        warn(c->m, "entity '%s': the sample values of %s disagree in shape (%s%s); guessed the "
-                   "template from their common prefix '%.*s': check it",
+        warn(c->m,
+             "entity '%s': the sample values of %s disagree in shape (%s%s); guessed the "
+             "template from their common prefix '%.*s': check it",
              g->name, k->attr, ex.s, k->present > shown ? ", ..." : "", (int)pre, vals[first]);
         sbuf_free(&ex);
     }
@@ -981,13 +980,13 @@ static const char *entity_for_prefix(const infer *m, const char *w, bool loose, 
 static const char *abbreviation(const char *w)
 {
     static const char *const tab[][2] = {
-        {"u", "user"},      {"usr", "user"},       {"c", "customer"}, {"cust", "customer"},
-        {"o", "order"},     {"ord", "order"},      {"p", "product"},  {"prod", "product"},
-        {"d", "device"},    {"dev", "device"},     {"a", "account"},  {"acc", "account"},
-        {"acct", "account"}, {"s", "session"},     {"t", "tenant"},   {"g", "group"},
-        {"m", "message"},   {"msg", "message"},    {"inv", "invoice"}, {"emp", "employee"},
+        {"u", "user"},           {"usr", "user"},         {"c", "customer"},  {"cust", "customer"},
+        {"o", "order"},          {"ord", "order"},        {"p", "product"},   {"prod", "product"},
+        {"d", "device"},         {"dev", "device"},       {"a", "account"},   {"acc", "account"},
+        {"acct", "account"},     {"s", "session"},        {"t", "tenant"},    {"g", "group"},
+        {"m", "message"},        {"msg", "message"},      {"inv", "invoice"}, {"emp", "employee"},
         {"org", "organization"}, {"sub", "subscription"}, {"rec", "receipt"}, {"cli", "cliente"},
-        {"ped", "pedido"},  {"prd", "producto"},
+        {"ped", "pedido"},       {"prd", "producto"},
     };
     for (size_t i = 0; i < sizeof tab / sizeof *tab; i++)
         if (!strcasecmp(w, tab[i][0]))
@@ -1228,8 +1227,10 @@ static void build_entity(infer *m, infer_group *g, size_t totalrows, attrinfo **
         e->size = 1;
     e->description = xasprintf("from %zu sample row%s", g->nrows, g->nrows == 1 ? "" : "s");
     if (g->nrows == 1)
-        warn(m, "entity '%s': one sample row; its key templates guess which parts vary (digits, dates, "
-                "the facet's alias): check them", g->name);
+        warn(m,
+             "entity '%s': one sample row; its key templates guess which parts vary (digits, dates, "
+             "the facet's alias): check them",
+             g->name);
 
     for (size_t i = 0; i < c.nkeys; i++) {
         ktpl *k = &c.keys[i];

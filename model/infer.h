@@ -62,10 +62,10 @@ typedef struct infer_group {
 /* An inference in progress over the design `d`, whose table and indexes are already set. */
 typedef struct infer {
     kp_design *d;
-    kp_diags *diags;    /* warnings are appended here */
+    kp_diags *diags; /* warnings are appended here */
     infer_group *groups;
     size_t ngroups;
-    char **keyattrs;    /* the table's pk and sk, then the index keys not already listed */
+    char **keyattrs; /* the table's pk and sk, then the index keys not already listed */
     size_t nkeyattrs;
     size_t ntablekeys;
 } infer;

@@ -11,10 +11,7 @@
 
 /* ---- values and items ---------------------------------------------------------------------- */
 
-const char *kp_vtype_name(kp_vtype t)
-{
-    return t == KP_VAL_N ? "N" : t == KP_VAL_BOOL ? "BOOL" : "S";
-}
+const char *kp_vtype_name(kp_vtype t) { return t == KP_VAL_N ? "N" : t == KP_VAL_BOOL ? "BOOL" : "S"; }
 
 int kp_value_cmp(const kp_value *a, const kp_value *b)
 {
@@ -149,7 +146,10 @@ static double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) / 90071
 
 /* ---- attribute values -------------------------------------------------------------------- */
 
-static bool is_numeric_type(const kp_attr *a) { return a && (a->type == KP_ATTR_NUMBER || a->type == KP_ATTR_SHARD); }
+static bool is_numeric_type(const kp_attr *a)
+{
+    return a && (a->type == KP_ATTR_NUMBER || a->type == KP_ATTR_SHARD);
+}
 
 kp_vtype item_key_type(const kp_design *d, const char *attr)
 {
@@ -235,8 +235,8 @@ enum role { ROLE_OTHER, ROLE_PART, ROLE_SORT };
 typedef struct gen {
     const kp_design *d;
     const kp_entity *e;
-    size_t n;      /* items asked */
-    size_t group;  /* items per base-table partition */
+    size_t n;     /* items asked */
+    size_t group; /* items per base-table partition */
     uint64_t rng;
 } gen;
 
@@ -451,7 +451,8 @@ static void gen_value(gen *g, kp_item *item, const char *name, size_t i)
     }
 }
 
-static bool sparse_holds(const kp_design *d, const kp_sparse *sp, const kp_item *item, uint64_t *rng, size_t i)
+static bool sparse_holds(const kp_design *d, const kp_sparse *sp, const kp_item *item, uint64_t *rng,
+                         size_t i)
 {
     if (sp->kind == KP_SPARSE_SHARE)
         return i == 0 || rng_unit(rng) < sp->share;
@@ -470,16 +471,16 @@ static void known_attrs(const kp_entity *e, const char ***out, size_t *n)
     const char **v = NULL;
     size_t cap = 0;
     *n = 0;
-#define ADD_NAME(s)                                                                                \
-    do {                                                                                           \
-        bool dup_ = false;                                                                         \
-        for (size_t q_ = 0; q_ < *n; q_++)                                                         \
-            if (strcmp(v[q_], (s)) == 0)                                                           \
-                dup_ = true;                                                                       \
-        if (!dup_) {                                                                               \
-            VEC_GROW(v, *n, cap);                                                                  \
-            v[(*n)++] = (s);                                                                       \
-        }                                                                                          \
+#define ADD_NAME(s)                        \
+    do {                                   \
+        bool dup_ = false;                 \
+        for (size_t q_ = 0; q_ < *n; q_++) \
+            if (strcmp(v[q_], (s)) == 0)   \
+                dup_ = true;               \
+        if (!dup_) {                       \
+            VEC_GROW(v, *n, cap);          \
+            v[(*n)++] = (s);               \
+        }                                  \
     } while (0)
     for (size_t i = 0; i < e->nattrs; i++)
         ADD_NAME(e->attrs[i].s);
@@ -512,7 +513,8 @@ static void gen_item(gen *g, size_t i, const char **names, size_t nnames, kp_ite
     /* sparse plain attributes used as index keys */
     for (size_t k = 0; k < e->nsparse; k++) {
         const kp_sparse *sp = &e->sparse[k];
-        if (!entity_key(e, sp->attr.s) && item_get(item, sp->attr.s) && !sparse_holds(d, sp, item, &g->rng, i))
+        if (!entity_key(e, sp->attr.s) && item_get(item, sp->attr.s) &&
+            !sparse_holds(d, sp, item, &g->rng, i))
             item_del(item, sp->attr.s);
     }
     /* the type tag single-table designs filter on (the resolver's "entityType = :entityType") */
@@ -555,7 +557,10 @@ void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned se
         return;
     const kp_keytpl *sk = d->table.sk.s ? entity_key(e, d->table.sk.s) : NULL;
     bool sorted = d->table.sk.s && (!sk || !tpl_is_constant(&sk->tpl));
-    gen g = {.d = d, .e = e, .n = n, .group = sorted ? 4 : 1,
+    gen g = {.d = d,
+             .e = e,
+             .n = n,
+             .group = sorted ? 4 : 1,
              .rng = ((uint64_t)seed << 32) ^ util_hash_str(UTIL_HASH_SEED, e->name ? e->name : "")};
     const char **names;
     size_t nnames;

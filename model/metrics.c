@@ -12,7 +12,10 @@
 #include <math.h>
 #include <string.h>
 
-static bool field_is(const char *f, size_t n, const char *want) { return strlen(want) == n && memcmp(f, want, n) == 0; }
+static bool field_is(const char *f, size_t n, const char *want)
+{
+    return strlen(want) == n && memcmp(f, want, n) == 0;
+}
 
 /* Compares a cost line name with the metric's text, '_' standing for ' '. */
 static bool line_name_is(const char *line, const char *s)

@@ -49,8 +49,8 @@ static void grow(namemap *m)
 
 /* The slot holding (name, tag), or the empty slot where it would go. m->cap > 0. Inlined in
  * the calls below: the analysis fills thousands of names per run. */
-static inline __attribute__((always_inline)) namemap_slot *probe(const namemap *m, const char *name, ptrdiff_t tag,
-                                                                 uint32_t h)
+static inline __attribute__((always_inline)) namemap_slot *probe(const namemap *m, const char *name,
+                                                                 ptrdiff_t tag, uint32_t h)
 {
     size_t mask = m->cap - 1;
     for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
@@ -60,8 +60,8 @@ static inline __attribute__((always_inline)) namemap_slot *probe(const namemap *
     }
 }
 
-static inline __attribute__((always_inline)) size_t *insert(namemap *m, const char *name, ptrdiff_t tag, size_t val,
-                                                            bool *added)
+static inline __attribute__((always_inline)) size_t *insert(namemap *m, const char *name, ptrdiff_t tag,
+                                                            size_t val, bool *added)
 {
     if (!m->cap)
         grow(m);

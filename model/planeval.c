@@ -13,7 +13,8 @@ char *planeval_key_text(const kp_design *d, const kp_item *item)
     const char *sk = d->table.sk.s ? item_text(item, d->table.sk.s) : NULL;
     if (!pk)
         return xstrdup("?");
-    return sk ? xasprintf("%s=%s, %s=%s", d->table.pk.s, pk, d->table.sk.s, sk) : xasprintf("%s=%s", d->table.pk.s, pk);
+    return sk ? xasprintf("%s=%s, %s=%s", d->table.pk.s, pk, d->table.sk.s, sk)
+              : xasprintf("%s=%s", d->table.pk.s, pk);
 }
 
 void planeval_set_add(planeval_set *s, const kp_design *d, const kp_entity *e, const kp_item *item)
@@ -54,7 +55,10 @@ const char *planeval_index_sk(const kp_design *d, ptrdiff_t index)
     return d->indexes[index].sk.s;
 }
 
-static const char *text_of(const kp_item *item, const char *attr) { return attr ? item_text(item, attr) : NULL; }
+static const char *text_of(const kp_item *item, const char *attr)
+{
+    return attr ? item_text(item, attr) : NULL;
+}
 
 bool planeval_on_index(const kp_design *d, ptrdiff_t index, const kp_item *item)
 {
@@ -139,7 +143,8 @@ static void sort_items(const kp_design *d, const char *sk, const planeval_item *
     }
 }
 
-void planeval_query_run(const kp_design *d, const planeval_set *s, const planeval_query *q, planeval_result *out)
+void planeval_query_run(const kp_design *d, const planeval_set *s, const planeval_query *q,
+                        planeval_result *out)
 {
     memset(out, 0, sizeof *out);
     const expr_keycond *kc = q->kc;
@@ -153,7 +158,8 @@ void planeval_query_run(const kp_design *d, const planeval_set *s, const planeva
         const char *ipk = item_text(it, kc->pk);
         if (!ipk || expr_key_cmp(pknum, ipk, q->pk_value) != 0)
             continue;
-        if (!expr_keycond_sk_match(kc, sknum, kc->sk ? item_text(it, kc->sk) : NULL, q->sk_value, q->sk_value2))
+        if (!expr_keycond_sk_match(kc, sknum, kc->sk ? item_text(it, kc->sk) : NULL, q->sk_value,
+                                   q->sk_value2))
             continue;
         out->v[n++] = &s->v[i];
     }
@@ -254,7 +260,8 @@ static bool matches_fixed_by(const kp_design *d, const kp_pattern *p, const kp_i
     return true;
 }
 
-const kp_item *planeval_anchor(const kp_design *d, const kp_pattern *p, ptrdiff_t index, const kp_item_list *items)
+const kp_item *planeval_anchor(const kp_design *d, const kp_pattern *p, ptrdiff_t index,
+                               const kp_item_list *items)
 {
     const char *pk = planeval_index_pk(d, index), *sk = planeval_index_sk(d, index);
     const kp_item *best = NULL;

@@ -71,7 +71,8 @@ typedef struct planeval_result {
 } planeval_result;
 
 /* The items of `s` the query returns before any filter. Release with planeval_result_free. */
-void planeval_query_run(const kp_design *d, const planeval_set *s, const planeval_query *q, planeval_result *out);
+void planeval_query_run(const kp_design *d, const planeval_set *s, const planeval_query *q,
+                        planeval_result *out);
 
 /* Every item of `s` on index `index`, in the set's order: what a Scan reads. */
 void planeval_scan(const kp_design *d, const planeval_set *s, ptrdiff_t index, planeval_result *out);
@@ -102,7 +103,8 @@ double planeval_write_units(const kp_design *d, const kp_item *item);
 /* The sample item of entity `items` that best exercises a read on index `index` for pattern p:
  * it carries the index's key attributes, matches the pattern's fixed `by` values, and lies in
  * the partition holding the most items. Borrowed from `items`, NULL when none qualifies. */
-const kp_item *planeval_anchor(const kp_design *d, const kp_pattern *p, ptrdiff_t index, const kp_item_list *items);
+const kp_item *planeval_anchor(const kp_design *d, const kp_pattern *p, ptrdiff_t index,
+                               const kp_item_list *items);
 
 /* A range query's bounds: copies of `anchor` whose `range` attribute is a lower (a quarter in)
  * and an upper (three quarters in) value of the range values of e's items on the index in the

@@ -81,14 +81,19 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
 
 /* A screen of n entities (epos) without a join: one query serving them all when there is one,
  * else one read per entity, in parallel. */
-static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n, steplist *sl,
-                        wlist *w, readout *o)
+static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n,
+                        steplist *sl, wlist *w, readout *o)
 {
     screenplan sp;
     if (rs_plan_screen(c, p, K, epos, n, &sp)) {
         rs_screen_step(c, p, K, &sp, sl, w);
-        *o = (readout){.plan = KP_PLAN_QUERY, .requests = 1, .rcu = sp.rcu, .items = sp.items, .result = sp.result,
-                       .latency = sp.latency, .filter = sp.mixed};
+        *o = (readout){.plan = KP_PLAN_QUERY,
+                       .requests = 1,
+                       .rcu = sp.rcu,
+                       .items = sp.items,
+                       .result = sp.result,
+                       .latency = sp.latency,
+                       .filter = sp.mixed};
         return;
     }
     double requests = 0, rcu = 0, items = 0, lat = 0;
@@ -110,14 +115,18 @@ static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_
         filter |= oi.filter;
     }
     lat += LAT_MERGE_MS * requests;
-    *o = (readout){.plan = KP_PLAN_MULTI, .requests = requests, .rcu = rcu, .items = items, .latency = lat,
+    *o = (readout){.plan = KP_PLAN_MULTI,
+                   .requests = requests,
+                   .rcu = rcu,
+                   .items = items,
+                   .latency = lat,
                    .filter = filter};
     rs_warn_add(w, xasprintf("%g requests for one screen: the entities do not share a partition", requests));
 }
 
 /* A chain of n entities (epos) joined: each next entity's keys come from the previous result. */
-static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n, steplist *sl,
-                       wlist *w, readout *o)
+static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n,
+                       steplist *sl, wlist *w, readout *o)
 {
     double requests = 0, rcu = 0, items = 0, lat = 0, prev = 1;
     bool filter = false, app_sort = false, limit_pushed = false; /* the first read's */
@@ -177,8 +186,14 @@ static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t
         }
         prev = oi.result;
     }
-    *o = (readout){.plan = KP_PLAN_MULTI, .requests = requests, .rcu = rcu, .items = items, .latency = lat,
-                   .filter = filter, .app_sort = app_sort, .limit_pushed = limit_pushed};
+    *o = (readout){.plan = KP_PLAN_MULTI,
+                   .requests = requests,
+                   .rcu = rcu,
+                   .items = items,
+                   .latency = lat,
+                   .filter = filter,
+                   .app_sort = app_sort,
+                   .limit_pushed = limit_pushed};
 }
 
 /* A pattern that names no entity: a Scan of the whole table. */
@@ -187,8 +202,12 @@ static void read_all(rctx *c, const kp_pattern *p, const kset *K, steplist *sl, 
     double rcu, lat;
     rs_scan_step(c, p, K, NULL, sl, &rcu, &lat);
     rs_warn_add(w, xstrdup("nothing serves the pattern: Scan of the whole table"));
-    *o = (readout){.plan = KP_PLAN_SCAN, .requests = sl->v[sl->n - 1].count, .rcu = rcu, .items = c->table_items,
-                   .latency = lat, .filter = K->n > 0};
+    *o = (readout){.plan = KP_PLAN_SCAN,
+                   .requests = sl->v[sl->n - 1].count,
+                   .rcu = rcu,
+                   .items = c->table_items,
+                   .latency = lat,
+                   .filter = K->n > 0};
 }
 
 static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, steplist *sl, wlist *w)
@@ -253,8 +272,9 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
         iwcu += iw * per_entity;
         if (p->op == KP_OP_TRANSACT)
             continue;
-        kp_op op = p->op == KP_OP_UPDATE ? KP_OP_UPDATEITEM : p->op == KP_OP_DELETE ? KP_OP_DELETEITEM
-                                                                                   : KP_OP_PUTITEM;
+        kp_op op = p->op == KP_OP_UPDATE   ? KP_OP_UPDATEITEM
+                   : p->op == KP_OP_DELETE ? KP_OP_DELETEITEM
+                                           : KP_OP_PUTITEM;
         double writes = per_entity;
         bool direct = true;
         const entry *base = c->on[epos * c->nix + 0];
@@ -363,9 +383,10 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
              humanfmt(nb2, sizeof nb2, p->latency, HF_PRINTF_G), " ms target");
     }
     if (p->needs != KP_NEEDS_NONE && !p->served_by)
-        rs_warn_add(&w, xasprintf("needs %s: DynamoDB cannot serve it; serve it outside (served_by), fed by the "
-                                  "change stream",
-                                  kp_needs_name(p->needs)));
+        rs_warn_add(&w,
+                    xasprintf("needs %s: DynamoDB cannot serve it; serve it outside (served_by), fed by the "
+                              "change stream",
+                              kp_needs_name(p->needs)));
     r->nwarnings = w.n;
     r->warnings = NULL;
     if (w.n) {

@@ -164,7 +164,8 @@ void rs_write_units(const rctx *c, const kp_pattern *p, size_t epos, double *tab
         const entry *en = c->on[epos * c->nix + k];
         if (!en || en->share <= 0)
             continue;
-        double u = capacity_index_write(d, e, (ptrdiff_t)k - 1, p->op, p->changes, p->nchanges, en->share, en->proj);
+        double u =
+            capacity_index_write(d, e, (ptrdiff_t)k - 1, p->op, p->changes, p->nchanges, en->share, en->proj);
         if (d->indexes[k - 1].kind == KP_LSI)
             tw += u;
         else

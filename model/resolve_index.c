@@ -279,8 +279,8 @@ static void key_slots(rctx *c, namemap *keyattrs, size_t *head, size_t *next)
 
 /* Entity e (position epos) joins index k, with its templates pk and sk (NULL: the plain
  * attribute) when it carries the sort key (has_sk). */
-static void add_entry(rctx *c, capacity_memo *cap, size_t k, const kp_entity *e, size_t epos, const kp_keytpl *pk,
-                      const kp_keytpl *sk, bool has_sk)
+static void add_entry(rctx *c, capacity_memo *cap, size_t k, const kp_entity *e, size_t epos,
+                      const kp_keytpl *pk, const kp_keytpl *sk, bool has_sk)
 {
     ixinfo *xi = &c->ix[k];
     VEC_GROW(xi->entries, xi->n, xi->cap);
@@ -297,13 +297,15 @@ static void add_entry(rctx *c, capacity_memo *cap, size_t k, const kp_entity *e,
         en->proj = util_nz(e->size);
     } else {
         en->share = e->nsparse ? capacity_memo_index_share(cap, e, xi->index) : 1;
-        en->proj = c->d->indexes[k - 1].projection == KP_PROJ_ALL ? util_nz(e->size)
-                                                                 : capacity_memo_projected_bytes(cap, e, xi->index);
+        en->proj = c->d->indexes[k - 1].projection == KP_PROJ_ALL
+                       ? util_nz(e->size)
+                       : capacity_memo_projected_bytes(cap, e, xi->index);
     }
 }
 
 /* Every entity joins the indexes whose key attributes it carries (the slots of key_slots). */
-static void add_entries(rctx *c, capacity_memo *cap, const namemap *keyattrs, const size_t *head, const size_t *next)
+static void add_entries(rctx *c, capacity_memo *cap, const namemap *keyattrs, const size_t *head,
+                        const size_t *next)
 {
     const kp_design *d = c->d;
     size_t nix = c->nix;

@@ -14,13 +14,13 @@
 #include <string.h>
 
 /* The estimates' constants (resolve_capacity.c documents them). */
-#define DEFAULT_COLLECTION 10.0
+#define DEFAULT_COLLECTION  10.0
 #define UNKNOWN_SELECTIVITY 0.5
-#define LAT_RTT_MS 4.0
-#define LAT_MS_PER_MB 10.0
-#define LAT_MERGE_MS 0.2
-#define LAT_WRITE_MS 5.0
-#define LAT_TRANSACT_MS 10.0
+#define LAT_RTT_MS          4.0
+#define LAT_MS_PER_MB       10.0
+#define LAT_MERGE_MS        0.2
+#define LAT_WRITE_MS        5.0
+#define LAT_TRANSACT_MS     10.0
 
 /* ---- the per-analysis context (resolve_index.c) ---------------------------------------------- */
 
@@ -31,7 +31,7 @@ typedef struct keyview {
     size_t n;
     tpl_part one; /* a plain domain attribute as a one-placeholder template */
     const char *src;
-    bool plain;   /* parts must point at `one` */
+    bool plain; /* parts must point at `one` */
     /* render_parts' text when no part has a fixed value (then it depends only on the parts and
      * `end`), in the arena: of every part, and of parts [0, r_end) */
     char *r_full, *r_part;
@@ -44,9 +44,9 @@ typedef struct entry {
     size_t epos;
     keyview pk, sk;
     bool has_sk;
-    double share; /* share of the entity's items on the index */
-    double proj;  /* projected bytes per entry */
-    double coll;  /* its items per partition value (collection size) */
+    double share;        /* share of the entity's items on the index */
+    double proj;         /* projected bytes per entry */
+    double coll;         /* its items per partition value (collection size) */
     const char *sk_lead; /* the sort key's leading literal ("" when none) */
     size_t sk_lead_len;
     bool sk_const;
@@ -63,15 +63,15 @@ typedef struct ixinfo {
     entry *entries;
     size_t n, cap;
     size_t ngroups;
-    size_t *gstart;   /* members of group g: gmembers[gstart[g] .. gstart[g+1]) */
-    size_t *gmembers; /* entry positions */
-    size_t **coll;    /* lazily: compatible groups of g */
+    size_t *gstart;       /* members of group g: gmembers[gstart[g] .. gstart[g+1]) */
+    size_t *gmembers;     /* entry positions */
+    size_t **coll;        /* lazily: compatible groups of g */
     struct collsum *sums; /* per entry x condition kind (none, prefix, exact): other entities read */
     size_t *ncoll;
     bool *coll_done;
     struct glead *byshape; /* lazily: the groups sorted by the leading literal of their partition template */
-    size_t nempty;   /* byshape[0 .. nempty): the groups whose template has no leading literal */
-    char *kc[4];     /* lazily, in the arena: the key condition text per sort-key condition kind (skc);
+    size_t nempty;         /* byshape[0 .. nempty): the groups whose template has no leading literal */
+    char *kc[4];           /* lazily, in the arena: the key condition text per sort-key condition kind (skc);
                         the steps on the index share it (read only, released with the arena) */
 } ixinfo;
 
@@ -87,8 +87,8 @@ typedef struct collsum {
 typedef struct rctx {
     const kp_design *d;
     ixinfo *ix;
-    size_t nix;   /* 1 + d->nindexes */
-    entry **on;   /* on[epos * nix + i] */
+    size_t nix; /* 1 + d->nindexes */
+    entry **on; /* on[epos * nix + i] */
     namemap ents, attrs;
     double table_items, table_bytes;
     unsigned *mark; /* mark[epos] == stamp: the entity is asked for by the current pattern */
@@ -101,11 +101,11 @@ typedef struct rctx {
     struct steplist {
         kp_step *v;
         size_t n, cap;
-    } steps;            /* scratch steps of the pattern being resolved */
-    char **wv;          /* scratch warning list of the pattern being resolved (wlist.v) */
+    } steps;   /* scratch steps of the pattern being resolved */
+    char **wv; /* scratch warning list of the pattern being resolved (wlist.v) */
     size_t wcap;
     unsigned stamp;
-    size_t nasked;  /* entities marked by the current pattern */
+    size_t nasked;        /* entities marked by the current pattern */
     char unknown_sel[32]; /* UNKNOWN_SELECTIVITY as %g writes it (for the warnings) */
 } rctx;
 
@@ -143,17 +143,17 @@ typedef struct cand {
     bool get;
     double fanout;
     skc kind;
-    size_t sk_end;      /* sort-key parts in the prefix */
-    const char *next;   /* first unbound sort-key placeholder */
+    size_t sk_end;    /* sort-key parts in the prefix */
+    const char *next; /* first unbound sort-key placeholder */
     bool app_sort, range_unserved, filter, mixed, limit_pushed;
     const entry *collider; /* first other entity read by a mixed collection */
-    double matched;     /* entity items matching the key condition (all requests) */
-    double result;      /* items returned per call */
-    double items;       /* items read per request */
-    double bytes;       /* bytes read per request */
-    double rcu;         /* per request */
+    double matched;        /* entity items matching the key condition (all requests) */
+    double result;         /* items returned per call */
+    double items;          /* items read per request */
+    double bytes;          /* bytes read per request */
+    double rcu;            /* per request */
     double latency;
-    int quality;        /* 0 best */
+    int quality;                /* 0 best */
     double mine, per_req, fsel; /* the entity's own items read / matching per request; filter selectivity */
     bool has_limit, has_filters, finished;
     unsigned warn;
@@ -166,7 +166,7 @@ typedef struct cand {
 typedef struct pinfo {
     bool knows[PI_MAX]; /* K->v[i] is an attribute the entity knows */
     bool range_known;
-    double filter_sel;  /* product of the selectivities of the `filter:` attributes it knows */
+    double filter_sel; /* product of the selectivities of the `filter:` attributes it knows */
     size_t nfilter;
     bool filter_unknown;
 } pinfo;
@@ -223,7 +223,10 @@ static inline const char *rs_lead_lit(const keyview *v)
     return (v->n > 0 && v->parts[0].kind == TPL_LIT) ? v->parts[0].text : "";
 }
 
-static inline bool rs_is_const(const keyview *v) { return v->n == 0 || (v->n == 1 && v->parts[0].kind == TPL_LIT); }
+static inline bool rs_is_const(const keyview *v)
+{
+    return v->n == 0 || (v->n == 1 && v->parts[0].kind == TPL_LIT);
+}
 
 static inline bool rs_is_asked(const rctx *c, size_t epos) { return c->mark[epos] == c->stamp; }
 
@@ -256,7 +259,6 @@ static inline const known *rs_kset_find(const kset *k, const char *name)
 }
 
 /* ---- resolve_index.c: the per-analysis context ----------------------------------------------- */
-
 
 /* *v = entity e's template for key attribute `attr`, or attr itself as a placeholder (v must
  * stay where it is: it may point into itself). */
@@ -294,9 +296,8 @@ void rs_known_from_by(const rctx *c, const kp_pattern *p, kset *K);
 /* Best candidate over every index holding entity epos (asked: the entities the pattern asks
  * for; screen: a screen's entity, without order, range or limit). false when no index serves it
  * (*strong_refused: only consistency forbade one). */
-bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos,
-                        const size_t *asked, size_t nasked, bool screen, cand *best,
-                        bool *strong_refused);
+bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
+                        size_t nasked, bool screen, cand *best, bool *strong_refused);
 
 /* The best single query serving the n entities epos of a screen on one index; false when no
  * index serves them all. */
@@ -312,10 +313,8 @@ double rs_selectivity_of(const kp_attr *a, const char *value);
 /* The same by attribute name. */
 double rs_selectivity(const rctx *c, const char *name, const char *value);
 
-
 /* Latency (ms) of a Query reading `bytes` per request, `fanout` requests in parallel. */
 double rs_query_latency(double bytes, double fanout);
-
 
 /* Completes a candidate: the other entities a mixed collection reads (when `colliders`), items,
  * bytes, units, latency and quality. Without colliders the figures are a lower bound. */
@@ -358,17 +357,15 @@ void rs_kv_finish(const rctx *c, kvlist *l, kp_step *st);
 kp_step *rs_step_new(steplist *s);
 
 /* The warnings candidate cd earns (filter_what: what its FilterExpression filters on). */
-void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist *w,
-                      const char *filter_what);
+void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist *w, const char *filter_what);
 
 /* Appends the step of candidate cd; returns it. Filter description in *what. */
-kp_step *rs_cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *K,
-                      steplist *sl, sbuf *what);
+kp_step *rs_cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *K, steplist *sl, sbuf *what);
 
 /* Appends the step of a Scan of the whole table for entity e (NULL: the pattern names none),
  * its filter on what the caller knows; the Scan's read units and latency in *rcu_call, *lat. */
-void rs_scan_step(const rctx *c, const kp_pattern *p, const kset *K, const kp_entity *e,
-                  steplist *sl, double *rcu_call, double *lat);
+void rs_scan_step(const rctx *c, const kp_pattern *p, const kset *K, const kp_entity *e, steplist *sl,
+                  double *rcu_call, double *lat);
 
 /* The step of a screen's single query. */
 void rs_screen_step(const rctx *c, const kp_pattern *p, const kset *K, const screenplan *sp, steplist *sl,

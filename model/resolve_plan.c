@@ -157,23 +157,23 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
     size_t nbound = 0;
     bool unknown = false;
     double sel = 1;
-#define BIND(nm)                                                                                \
-    do {                                                                                        \
-        bool dup_ = false;                                                                      \
-        for (size_t b_ = 0; b_ < nbound; b_++)                                                  \
-            if (strcmp(bound[b_], (nm)) == 0)                                                   \
-                dup_ = true;                                                                    \
-        if (!dup_ && nbound < 32) {                                                             \
-            bound[nbound++] = (nm);                                                             \
-            const known *k_ = rs_kset_find(K, (nm));                                               \
-            double s_ = k_ ? rs_selectivity_of(k_->attr, k_->value) : rs_selectivity(c, (nm), NULL);  \
-            if (isnan(s_)) {                                                                    \
-                unknown = true;                                                                 \
-                if (!out->unknown_attr)                                                         \
-                    out->unknown_attr = (nm);                                                   \
-            } else                                                                              \
-                sel *= s_;                                                                      \
-        }                                                                                       \
+#define BIND(nm)                                                                                     \
+    do {                                                                                             \
+        bool dup_ = false;                                                                           \
+        for (size_t b_ = 0; b_ < nbound; b_++)                                                       \
+            if (strcmp(bound[b_], (nm)) == 0)                                                        \
+                dup_ = true;                                                                         \
+        if (!dup_ && nbound < 32) {                                                                  \
+            bound[nbound++] = (nm);                                                                  \
+            const known *k_ = rs_kset_find(K, (nm));                                                 \
+            double s_ = k_ ? rs_selectivity_of(k_->attr, k_->value) : rs_selectivity(c, (nm), NULL); \
+            if (isnan(s_)) {                                                                         \
+                unknown = true;                                                                      \
+                if (!out->unknown_attr)                                                              \
+                    out->unknown_attr = (nm);                                                        \
+            } else                                                                                   \
+                sel *= s_;                                                                           \
+        }                                                                                            \
     } while (0)
 
     /* 1. partition */
@@ -258,8 +258,7 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
 
     /* order, range, limit */
     bool order_asked = p->order.s && !screen;
-    bool order_served = !order_asked || out->get ||
-                        (out->next && strcmp(out->next, p->order.s) == 0);
+    bool order_served = !order_asked || out->get || (out->next && strcmp(out->next, p->order.s) == 0);
     out->app_sort = !order_served;
     out->range_unserved = p->range.s && !screen && out->kind != SKC_BETWEEN && pi->range_known;
     if (out->range_unserved)
@@ -306,9 +305,8 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
 #undef BIND
 }
 
-bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos,
-                        const size_t *asked, size_t nasked, bool screen, cand *best,
-                        bool *strong_refused)
+bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
+                        size_t nasked, bool screen, cand *best, bool *strong_refused)
 {
     pinfo pi;
     pinfo_init(c, p, K, &c->d->entities[epos], &pi);
@@ -353,8 +351,7 @@ void rs_known_from_by(const rctx *c, const kp_pattern *p, kset *K)
         rs_kset_add(K, p->by[i].attr.s, p->by[i].value, rs_attr_of(c, p->by[i].attr.s));
 }
 
-bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n,
-                    screenplan *sp)
+bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n, screenplan *sp)
 {
     memset(sp, 0, sizeof *sp);
     size_t npis = n < 64 ? n : 64;
@@ -376,8 +373,7 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
         for (size_t i = 0; i < m && ok; i++) {
             const entry *en = c->on[epos[i] * c->nix + k];
             bool sr = false;
-            if (!en || !eval_entity(c, p, K, xi, en, &pis[i], true, &cds[i], &sr) ||
-                cds[i].fanout > 1)
+            if (!en || !eval_entity(c, p, K, xi, en, &pis[i], true, &cds[i], &sr) || cds[i].fanout > 1)
                 ok = false;
             else if (i > 0 && en->group != first->group && !rs_shape_compat(&en->pk, &first->pk))
                 ok = false;

@@ -291,8 +291,8 @@ static void add_filter_term(const rctx *c, sbuf *b, kvlist *vals, const char *fm
 }
 
 /* FilterExpression of candidate cd (NULL when none); its values appended to vals. */
-static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kset *K,
-                          kvlist *vals, sbuf *what)
+static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kset *K, kvlist *vals,
+                          sbuf *what)
 {
     if (!cd->filter)
         return NULL;
@@ -390,8 +390,7 @@ kp_step *rs_step_new(steplist *s)
     return st;
 }
 
-void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist *w,
-                      const char *filter_what)
+void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist *w, const char *filter_what)
 {
     if (cd->warn & W_CONST_PK) {
         char *src = rs_keyview_src(&cd->en->pk);
@@ -402,15 +401,16 @@ void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist 
     }
     char nb[HUMANFMT_SIZE];
     if (cd->app_sort)
-        WARN(w, "order by ", p->order.s, " is not served by the sort key of ", cd->xi->name, ": the app sorts");
+        WARN(w, "order by ", p->order.s, " is not served by the sort key of ", cd->xi->name,
+             ": the app sorts");
     if (cd->app_sort && !isnan(p->limit))
         WARN(w, "limit ", humanfmt(nb, sizeof nb, p->limit, HF_PRINTF_G),
              " not pushed down: the whole collection is read");
     if (cd->filter && filter_what && *filter_what)
         WARN(w, "FilterExpression on ", filter_what, ": capacity counts every item read before the filter");
     if (cd->warn & W_UNKNOWN_DIST)
-        WARN(w, "unknown distribution of ", cd->unknown_attr ? cd->unknown_attr : "a key attribute", ": assumed ",
-             humanfmt(nb, sizeof nb, DEFAULT_COLLECTION, HF_PRINTF_G), " items per partition");
+        WARN(w, "unknown distribution of ", cd->unknown_attr ? cd->unknown_attr : "a key attribute",
+             ": assumed ", humanfmt(nb, sizeof nb, DEFAULT_COLLECTION, HF_PRINTF_G), " items per partition");
     if (cd->warn & W_UNKNOWN_SEL)
         WARN(w, "unknown distribution of a filtered attribute: assumed selectivity ", c->unknown_sel);
     if (cd->fanout > 1)
@@ -419,8 +419,7 @@ void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist 
     (void)c;
 }
 
-kp_step *rs_cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *K,
-                      steplist *sl, sbuf *what)
+kp_step *rs_cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *K, steplist *sl, sbuf *what)
 {
     kp_step *st = rs_step_new(sl);
     kvlist vals = {0};
@@ -438,8 +437,8 @@ kp_step *rs_cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *
     return st;
 }
 
-void rs_scan_step(const rctx *c, const kp_pattern *p, const kset *K, const kp_entity *e,
-                  steplist *sl, double *rcu_call, double *lat)
+void rs_scan_step(const rctx *c, const kp_pattern *p, const kset *K, const kp_entity *e, steplist *sl,
+                  double *rcu_call, double *lat)
 {
     kp_step *st = rs_step_new(sl);
     st->op = KP_OP_SCAN;

@@ -50,8 +50,9 @@ static const char *metric_problem(const char *metric)
     static const char *const pattern_f[] = {"rate", "rcu", "requests", "latency", NULL};
     static const char *const entity_f[] = {"count", "size", "writes", NULL};
     static const char *const index_f[] = {"items", "wcu", "hot_share", NULL};
-    const char *expected = "expected pattern.<id>.rate|rcu|requests|latency, entity.<name>.count|size|writes, "
-                           "index.<name>.items|wcu|hot_share, table.hot_share, cost.total or cost.<line>";
+    const char *expected =
+        "expected pattern.<id>.rate|rcu|requests|latency, entity.<name>.count|size|writes, "
+        "index.<name>.items|wcu|hot_share, table.hot_share, cost.total or cost.<line>";
     if (!metric || !*metric)
         return expected;
     for (const char *p = metric; *p; p++)
@@ -92,7 +93,8 @@ const sig_observation *sig_latest(const sig_observation *obs, size_t nobs, const
     return best;
 }
 
-void sig_evaluate(const kp_design *d, const kp_analysis *a, const sig_observation *obs, size_t nobs, sig_report *out)
+void sig_evaluate(const kp_design *d, const kp_analysis *a, const sig_observation *obs, size_t nobs,
+                  sig_report *out)
 {
     memset(out, 0, sizeof *out);
     size_t cap = 0;

@@ -14,11 +14,11 @@
 /* One observed number (`keyplan observe WS METRIC=VALUE`). Strings are owned by the element;
  * release arrays with sig_observations_free. */
 typedef struct sig_observation {
-    long long id;  /* order of recording (larger = newer); 0 when not from a workspace */
-    char *metric;  /* "pattern.5.rate" */
+    long long id; /* order of recording (larger = newer); 0 when not from a workspace */
+    char *metric; /* "pattern.5.rate" */
     double value;
-    char *time;    /* ISO 8601 UTC, "2026-11-29T21:40:12Z" */
-    char *source;  /* who or what recorded it ("cli:ana", "cloudwatch") */
+    char *time;   /* ISO 8601 UTC, "2026-11-29T21:40:12Z" */
+    char *source; /* who or what recorded it ("cli:ana", "cloudwatch") */
 } sig_observation;
 
 void sig_observations_free(sig_observation *v, size_t n);
@@ -28,18 +28,18 @@ void sig_observations_free(sig_observation *v, size_t n);
 typedef struct sig_result {
     const kp_decision *decision;
     const kp_signal *signal;
-    bool known;                     /* the design yields a value for the metric */
-    double value;                   /* the design's own number (when known) */
-    bool fired_design;              /* known && value meets the condition */
+    bool known;                      /* the design yields a value for the metric */
+    double value;                    /* the design's own number (when known) */
+    bool fired_design;               /* known && value meets the condition */
     const sig_observation *observed; /* latest observation of the metric, NULL when none */
-    bool fired_observed;            /* observed && its value meets the condition */
-    bool fired;                     /* fired_design || fired_observed */
+    bool fired_observed;             /* observed && its value meets the condition */
+    bool fired;                      /* fired_design || fired_observed */
 } sig_result;
 
 typedef struct sig_report {
     sig_result *v; /* every signal of every decision, in design order */
     size_t n;
-    size_t fired;  /* how many fired */
+    size_t fired; /* how many fired */
 } sig_report;
 
 /* true when `value cmp threshold` holds (">", ">=", "<", "<=", "==", "!="). */

@@ -205,8 +205,9 @@ typedef struct op_word {
 } op_word;
 
 static const op_word COND_OPS[] = {{"!=", KP_COND_NE}, {"==", KP_COND_EQ}, {"=", KP_COND_EQ}};
-static const op_word SIGNAL_OPS[] = {{">=", KP_CMP_GE}, {"<=", KP_CMP_LE}, {"==", KP_CMP_EQ}, {"!=", KP_CMP_NE},
-                                     {">", KP_CMP_GT},  {"<", KP_CMP_LT},  {"=", KP_CMP_EQ}};
+static const op_word SIGNAL_OPS[] = {{">=", KP_CMP_GE}, {"<=", KP_CMP_LE}, {"==", KP_CMP_EQ},
+                                     {"!=", KP_CMP_NE}, {">", KP_CMP_GT},  {"<", KP_CMP_LT},
+                                     {"=", KP_CMP_EQ}};
 
 /* The operator at s[*i] (advancing *i past it), or -1. */
 static int scan_op(const char *s, size_t len, size_t *i, const op_word *ops, size_t n)
@@ -298,13 +299,14 @@ kp_status syn_signal_parse(const char *s, size_t len, syn_signal *out, char **er
     size_t m = skip_space(s, len, 0);
     size_t p = scan_name(s, len, m);
     if (p == m)
-        return syn_fail(KP_SIGNAL, "expected a metric such as pattern.5.rate, then an operator and a number", m,
-                        err, err_at);
+        return syn_fail(KP_SIGNAL, "expected a metric such as pattern.5.rate, then an operator and a number",
+                        m, err, err_at);
     out->metric = (syn_span){m, p - m};
     p = skip_space(s, len, p);
     int cmp = scan_op(s, len, &p, SIGNAL_OPS, sizeof SIGNAL_OPS / sizeof *SIGNAL_OPS);
     if (cmp < 0)
-        return syn_fail(KP_SIGNAL, "expected an operator (>, >=, <, <=, ==, !=) after the metric", p, err, err_at);
+        return syn_fail(KP_SIGNAL, "expected an operator (>, >=, <, <=, ==, !=) after the metric", p, err,
+                        err_at);
     out->cmp = (kp_cmp)cmp;
     size_t n0 = p = skip_space(s, len, p);
     while (p < len && (isdigit((unsigned char)s[p]) || strchr(".,_+-eE", s[p])))
@@ -312,6 +314,7 @@ kp_status syn_signal_parse(const char *s, size_t len, syn_signal *out, char **er
     size_t n1 = p;
     p = skip_space(s, len, p);
     if (n1 == n0 || p < len || !syn_number(s + n0, n1 - n0, SYN_NUM_COMMAS, &out->value))
-        return syn_fail(KP_SIGNAL, "expected a number after the operator, and nothing after it", n0, err, err_at);
+        return syn_fail(KP_SIGNAL, "expected a number after the operator, and nothing after it", n0, err,
+                        err_at);
     return KP_OK;
 }

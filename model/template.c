@@ -19,8 +19,7 @@ bool tpl_name_valid(const char *s)
     return true;
 }
 
-static void push_part(tpl *t, size_t *cap, tpl_part_kind kind, char *text, char *format,
-                      size_t offset)
+static void push_part(tpl *t, size_t *cap, tpl_part_kind kind, char *text, char *format, size_t offset)
 {
     /* merge adjacent literals */
     if (kind == TPL_LIT && t->n > 0 && t->parts[t->n - 1].kind == TPL_LIT) {
@@ -69,8 +68,9 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
             while (j < len && tpl_name_byte((unsigned char)src[j]))
                 j++;
             if (j == start) {
-                problem = j < len && src[j] == '}' ? "an empty placeholder '{}' (expected an attribute name)"
-                                                   : "'{' must be followed by an attribute name (write '{{' for a literal brace)";
+                problem = j < len && src[j] == '}'
+                              ? "an empty placeholder '{}' (expected an attribute name)"
+                              : "'{' must be followed by an attribute name (write '{{' for a literal brace)";
                 at = i;
                 goto fail;
             }
@@ -89,8 +89,10 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
             }
             if (j >= len || src[j] != '}') {
                 free(format);
-                problem = j >= len ? "unclosed placeholder: expected '}'"
-                                   : "unexpected character in a placeholder name (expected letters, digits, '_', '-' or '.', then '}')";
+                problem =
+                    j >= len
+                        ? "unclosed placeholder: expected '}'"
+                        : "unexpected character in a placeholder name (expected letters, digits, '_', '-' or '.', then '}')";
                 at = j >= len ? i : j;
                 goto fail;
             }

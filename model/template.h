@@ -20,8 +20,8 @@ typedef enum tpl_part_kind { TPL_LIT, TPL_ATTR } tpl_part_kind;
 
 typedef struct tpl_part {
     tpl_part_kind kind;
-    char *text;   /* TPL_LIT: the literal (braces unescaped); TPL_ATTR: the attribute name */
-    char *format; /* TPL_ATTR only: inline format ("03") or NULL */
+    char *text;    /* TPL_LIT: the literal (braces unescaped); TPL_ATTR: the attribute name */
+    char *format;  /* TPL_ATTR only: inline format ("03") or NULL */
     size_t offset; /* byte offset of the part in the source text (for error columns) */
 } tpl_part;
 

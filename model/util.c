@@ -309,15 +309,9 @@ static const char *const status_texts[] = {
 #undef KP_STATUS_TEXT
 };
 
-const char *kp_status_name(kp_status s)
-{
-    return (unsigned)s < KP_STATUS__COUNT ? status_names[s] : "?";
-}
+const char *kp_status_name(kp_status s) { return (unsigned)s < KP_STATUS__COUNT ? status_names[s] : "?"; }
 
-const char *kp_status_text(kp_status s)
-{
-    return (unsigned)s < KP_STATUS__COUNT ? status_texts[s] : "?";
-}
+const char *kp_status_text(kp_status s) { return (unsigned)s < KP_STATUS__COUNT ? status_texts[s] : "?"; }
 
 kp_status kp_fail(char **err, kp_status st, const char *fmt, ...)
 {
@@ -345,8 +339,7 @@ void diags_free(kp_diags *d)
     memset(d, 0, sizeof *d);
 }
 
-static void diags_vadd(kp_diags *d, kp_severity sev, kp_status code, kp_loc loc,
-                       const char *fmt, va_list ap)
+static void diags_vadd(kp_diags *d, kp_severity sev, kp_status code, kp_loc loc, const char *fmt, va_list ap)
 {
     VEC_GROW(d->v, d->n, d->cap);
     kp_diag *g = &d->v[d->n++];

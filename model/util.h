@@ -35,46 +35,46 @@ void util_die(const char *what);
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);           /* NULL in, NULL out */
+char *xstrdup(const char *s); /* NULL in, NULL out */
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap);
 
 /* Growable array of any element type: T *v; size_t n, cap. VEC_GROW(v, n, cap) makes room for
  * v[n] (doubling cap; the new room is not zeroed). */
-#define VEC_GROW(v, n, cap)                                                         \
-    do {                                                                            \
-        if ((n) >= (cap)) {                                                         \
-            size_t vec_nc_ = (cap) ? (cap) * 2 : 8;                                 \
-            (v) = xrealloc((v), vec_nc_ * sizeof(*(v)));                            \
-            (cap) = vec_nc_;                                                        \
-        }                                                                           \
+#define VEC_GROW(v, n, cap)                              \
+    do {                                                 \
+        if ((n) >= (cap)) {                              \
+            size_t vec_nc_ = (cap) ? (cap)*2 : 8;        \
+            (v) = xrealloc((v), vec_nc_ * sizeof(*(v))); \
+            (cap) = vec_nc_;                             \
+        }                                                \
     } while (0)
 
 /* Removes v[i] from the n elements of v, closing the gap (what v[i] owns is not freed). */
-#define VEC_DEL(v, n, i)                                                            \
-    do {                                                                            \
-        memmove(&(v)[i], &(v)[(i) + 1], ((n) - (i) - 1) * sizeof(*(v)));           \
-        (n)--;                                                                      \
+#define VEC_DEL(v, n, i)                                               \
+    do {                                                               \
+        memmove(&(v)[i], &(v)[(i) + 1], ((n) - (i)-1) * sizeof(*(v))); \
+        (n)--;                                                         \
     } while (0)
 
 /* VEC_GROW for an array that starts in an array of the caller, inl (a struct member: a few
  * elements need no malloc): v is NULL or inl until it outgrows inl, then on the heap (free v
  * only when v != inl). */
-#define VEC_GROW_INL(v, n, cap, inl)                                                \
-    do {                                                                            \
-        if (!(v)) {                                                                 \
-            (v) = (inl);                                                            \
-            (cap) = sizeof(inl) / sizeof(*(inl));                                   \
-        }                                                                           \
-        if ((n) >= (cap)) {                                                         \
-            void *vec_nv_ = xmalloc(2 * (cap) * sizeof(*(v)));                      \
-            memcpy(vec_nv_, (v), (n) * sizeof(*(v)));                               \
-            if ((v) != (inl))                                                       \
-                free(v);                                                            \
-            (v) = vec_nv_;                                                          \
-            (cap) *= 2;                                                             \
-        }                                                                           \
+#define VEC_GROW_INL(v, n, cap, inl)                           \
+    do {                                                       \
+        if (!(v)) {                                            \
+            (v) = (inl);                                       \
+            (cap) = sizeof(inl) / sizeof(*(inl));              \
+        }                                                      \
+        if ((n) >= (cap)) {                                    \
+            void *vec_nv_ = xmalloc(2 * (cap) * sizeof(*(v))); \
+            memcpy(vec_nv_, (v), (n) * sizeof(*(v)));          \
+            if ((v) != (inl))                                  \
+                free(v);                                       \
+            (v) = vec_nv_;                                     \
+            (cap) *= 2;                                        \
+        }                                                      \
     } while (0)
 
 /* A block allocator: many small pieces released at once (a stage's working arrays, the texts of
@@ -90,7 +90,7 @@ typedef struct arena {
 } arena;
 
 arena *arena_new(void);
-void arena_free(arena *a); /* releases every piece */
+void arena_free(arena *a);                  /* releases every piece */
 void *arena_alloc_slow(arena *a, size_t n); /* arena_alloc's path when the block is full */
 /* n bytes, uninitialised (inline: the analysis puts thousands of small texts in an arena). */
 static inline void *arena_alloc(arena *a, size_t n)
@@ -103,7 +103,7 @@ static inline void *arena_alloc(arena *a, size_t n)
     b->used += n;
     return p;
 }
-void *arena_zalloc(arena *a, size_t n); /* n zeroed bytes */
+void *arena_zalloc(arena *a, size_t n);                 /* n zeroed bytes */
 char *arena_strndup(arena *a, const char *s, size_t n); /* s[0..n) and a NUL */
 char *arena_strdup(arena *a, const char *s);
 char *arena_printf(arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -123,7 +123,7 @@ void sbuf_init(sbuf *b); /* empty, nothing allocated */
  * until the text outgrows it (it then moves to the heap). Never copy such an sbuf by value while
  * it is in use. */
 void sbuf_init_in(sbuf *b, char *buf, size_t size);
-void sbuf_free(sbuf *b); /* frees the heap text, if any; b is empty after */
+void sbuf_free(sbuf *b);           /* frees the heap text, if any; b is empty after */
 void sbuf_grow(sbuf *b, size_t n); /* room for n more bytes and the NUL (sbuf_addn's slow path) */
 /* Appends n bytes of s (inline: texts are built a few bytes at a time). */
 static inline void sbuf_addn(sbuf *b, const char *s, size_t n)
@@ -149,7 +149,7 @@ static inline double util_nz(double x) { return x == x ? x : 0; }
  * UTIL_HASH_SEED, or from an earlier hash to continue it over the next part of a composite key.
  * The seed is the offset basis as keyplan has always written it, one digit short of the
  * published 14695981039346656037: the stored digests depend on it. Pure functions. */
-#define UTIL_HASH_SEED 1469598103934665603ULL
+#define UTIL_HASH_SEED  1469598103934665603ULL
 #define UTIL_HASH_PRIME 1099511628211ULL
 
 /* h continued over the bytes of NUL-terminated s (inline: the maps hash on every look-up). */
@@ -186,37 +186,41 @@ bool util_utf8_valid(const char *s, size_t len, size_t *bad_offset);
 /* ------------------------------------------------------------------------------------------
  * Status codes: one X-macro table (tig STATUS_CODE_INFO). The name is what tests and the
  * JSON output use; the text is the generic message when nothing more specific is known. */
-#define KP_STATUS_CODES(X)                                                            \
-    X(OK, "ok")                                                                       \
-    X(NOMEM, "out of memory")                                                         \
-    X(IO, "cannot read or write the file")                                            \
-    X(SYNTAX, "YAML syntax error")                                                    \
-    X(ENCODING, "invalid UTF-8")                                                      \
-    X(EMPTY, "the file is empty")                                                     \
-    X(VERSION, "missing or unsupported format version")                               \
-    X(UNKNOWN_KEY, "unknown key")                                                     \
-    X(MISSING_KEY, "required key missing")                                            \
-    X(TYPE, "value of the wrong type")                                                \
-    X(RANGE, "value out of range")                                                    \
-    X(DUPLICATE, "duplicate name or id")                                              \
-    X(UNKNOWN_REF, "reference to something that does not exist")                     \
-    X(TEMPLATE, "broken key template")                                                \
-    X(SHARES, "enum shares do not sum to 1")                                          \
-    X(INDEX, "invalid index definition")                                              \
-    X(ALIAS, "YAML aliases expand beyond the allowed bound")                          \
-    X(SIGNAL, "malformed signal")                                                     \
-    X(CONFLICT, "the workspace changed meanwhile")                                    \
-    X(DAMAGED, "the workspace file is damaged or not a keyplan workspace")            \
-    X(READONLY, "the workspace is read-only")                                         \
-    X(NOTFOUND, "not found")                                                          \
-    X(NETWORK, "network or endpoint error")                                           \
+/* clang-format off */
+#define KP_STATUS_CODES(X)                                                 \
+    X(OK, "ok")                                                            \
+    X(NOMEM, "out of memory")                                              \
+    X(IO, "cannot read or write the file")                                 \
+    X(SYNTAX, "YAML syntax error")                                         \
+    X(ENCODING, "invalid UTF-8")                                           \
+    X(EMPTY, "the file is empty")                                          \
+    X(VERSION, "missing or unsupported format version")                    \
+    X(UNKNOWN_KEY, "unknown key")                                          \
+    X(MISSING_KEY, "required key missing")                                 \
+    X(TYPE, "value of the wrong type")                                     \
+    X(RANGE, "value out of range")                                         \
+    X(DUPLICATE, "duplicate name or id")                                   \
+    X(UNKNOWN_REF, "reference to something that does not exist")           \
+    X(TEMPLATE, "broken key template")                                     \
+    X(SHARES, "enum shares do not sum to 1")                               \
+    X(INDEX, "invalid index definition")                                   \
+    X(ALIAS, "YAML aliases expand beyond the allowed bound")               \
+    X(SIGNAL, "malformed signal")                                          \
+    X(CONFLICT, "the workspace changed meanwhile")                         \
+    X(DAMAGED, "the workspace file is damaged or not a keyplan workspace") \
+    X(READONLY, "the workspace is read-only")                              \
+    X(NOTFOUND, "not found")                                               \
+    X(NETWORK, "network or endpoint error")                                \
     X(INVALID, "invalid input")
+/* clang-format on */
 
 typedef enum kp_status {
+/* clang-format off */
 #define KP_STATUS_ENUM(name, text) KP_##name,
     KP_STATUS_CODES(KP_STATUS_ENUM)
 #undef KP_STATUS_ENUM
     KP_STATUS__COUNT
+    /* clang-format on */
 } kp_status;
 
 const char *kp_status_name(kp_status s); /* "UNKNOWN_KEY" */

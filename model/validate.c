@@ -96,12 +96,12 @@ static void report_unknown(kp_diags *dg, kp_status code, kp_loc loc, const char 
 typedef struct vctx {
     const kp_design *d;
     kp_diags *dg;
-    names key_attrs;   /* table's and indexes' key attribute names */
-    names all_attrs;   /* every attribute name the design knows */
+    names key_attrs; /* table's and indexes' key attribute names */
+    names all_attrs; /* every attribute name the design knows */
     names entity_names;
     names pattern_ids;
     names index_names;
-    names attr_names;    /* declared attributes */
+    names attr_names; /* declared attributes */
     names decision_ids;
 } vctx;
 
@@ -145,7 +145,8 @@ static char *label_decision(const kp_decision *x, size_t i)
     return x->id ? xasprintf("decision %s", x->id) : xasprintf("decision #%zu", i + 1);
 }
 
-static void check_figure(vctx *c, kp_loc loc, const char *who, const char *key, double v, double lo, double hi)
+static void check_figure(vctx *c, kp_loc loc, const char *who, const char *key, double v, double lo,
+                         double hi)
 {
     if (isnan(v))
         return;
@@ -153,7 +154,8 @@ static void check_figure(vctx *c, kp_loc loc, const char *who, const char *key, 
         if (hi == INFINITY)
             diags_add(c->dg, KP_RANGE, loc, "%s: '%s' is %g; expected a number >= %g", who, key, v, lo);
         else
-            diags_add(c->dg, KP_RANGE, loc, "%s: '%s' is %g; expected a number between %g and %g", who, key, v, lo, hi);
+            diags_add(c->dg, KP_RANGE, loc, "%s: '%s' is %g; expected a number between %g and %g", who, key,
+                      v, lo, hi);
     }
 }
 
@@ -161,11 +163,20 @@ static void check_figure(vctx *c, kp_loc loc, const char *who, const char *key, 
 static bool figure_range(kp_numrule rule, double *lo, double *hi)
 {
     switch (rule) {
-    case KP_NUM_NONNEG: *lo = 0, *hi = INFINITY; return true;
-    case KP_NUM_SHARE: *lo = 0, *hi = 1; return true;
-    case KP_NUM_GE1: *lo = 1, *hi = INFINITY; return true;
-    case KP_NUM_UTIL: *lo = 0.01, *hi = 1; return true;
-    default: return false;
+    case KP_NUM_NONNEG:
+        *lo = 0, *hi = INFINITY;
+        return true;
+    case KP_NUM_SHARE:
+        *lo = 0, *hi = 1;
+        return true;
+    case KP_NUM_GE1:
+        *lo = 1, *hi = INFINITY;
+        return true;
+    case KP_NUM_UTIL:
+        *lo = 0.01, *hi = 1;
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -235,9 +246,11 @@ static void check_table(vctx *c)
     if (!t->name || !*t->name)
         diags_add(c->dg, KP_MISSING_KEY, t->loc, "table: 'name' is missing; expected the table's name");
     if (!t->pk.s || !*t->pk.s)
-        diags_add(c->dg, KP_MISSING_KEY, t->loc, "table: 'pk' is missing; expected the partition key attribute name");
+        diags_add(c->dg, KP_MISSING_KEY, t->loc,
+                  "table: 'pk' is missing; expected the partition key attribute name");
     if (t->pk.s && t->sk.s && !strcmp(t->pk.s, t->sk.s))
-        diags_add(c->dg, KP_INDEX, t->sk.loc, "table: sort key '%s' is the partition key too; expected two different attributes",
+        diags_add(c->dg, KP_INDEX, t->sk.loc,
+                  "table: sort key '%s' is the partition key too; expected two different attributes",
                   t->sk.s);
     check_figures(c, &kp_rec_table, t, t->loc, "table");
 }
@@ -252,29 +265,39 @@ static void check_indexes(vctx *c)
             diags_add(c->dg, KP_MISSING_KEY, x->loc, "%s: 'name' is missing; expected the index's name", w);
         size_t first = names_add_tag(&c->index_names, x->name, i);
         if (first != i)
-            diags_add(c->dg, KP_DUPLICATE, x->loc, "%s is defined twice (first at line %d); expected unique index names", w,
+            diags_add(c->dg, KP_DUPLICATE, x->loc,
+                      "%s is defined twice (first at line %d); expected unique index names", w,
                       d->indexes[first].loc.line);
         if (!x->pk.s || !*x->pk.s)
-            diags_add(c->dg, KP_MISSING_KEY, x->loc, "%s: 'pk' is missing; expected the item attribute the index is partitioned on", w);
+            diags_add(c->dg, KP_MISSING_KEY, x->loc,
+                      "%s: 'pk' is missing; expected the item attribute the index is partitioned on", w);
         if (x->pk.s && x->sk.s && !strcmp(x->pk.s, x->sk.s))
-            diags_add(c->dg, KP_INDEX, x->sk.loc, "%s: sort key '%s' is the partition key too; expected two different attributes",
-                      w, x->sk.s);
+            diags_add(c->dg, KP_INDEX, x->sk.loc,
+                      "%s: sort key '%s' is the partition key too; expected two different attributes", w,
+                      x->sk.s);
         if (x->kind == KP_LSI) {
             if (x->pk.s && d->table.pk.s && strcmp(x->pk.s, d->table.pk.s) != 0)
-                diags_add(c->dg, KP_INDEX, x->pk.loc,
-                          "%s: an LSI's partition attribute '%s' differs from the table's '%s'; expected pk: %s", w, x->pk.s,
-                          d->table.pk.s, d->table.pk.s);
+                diags_add(
+                    c->dg, KP_INDEX, x->pk.loc,
+                    "%s: an LSI's partition attribute '%s' differs from the table's '%s'; expected pk: %s", w,
+                    x->pk.s, d->table.pk.s, d->table.pk.s);
             if (!x->sk.s)
-                diags_add(c->dg, KP_INDEX, x->loc, "%s: an LSI without 'sk'; expected the LSI's own sort key attribute", w);
+                diags_add(c->dg, KP_INDEX, x->loc,
+                          "%s: an LSI without 'sk'; expected the LSI's own sort key attribute", w);
             if (!d->table.sk.s)
-                diags_add(c->dg, KP_INDEX, x->loc, "%s: an LSI on a table without a sort key; expected a table with 'sk' "
-                          "(or type: gsi)", w);
+                diags_add(c->dg, KP_INDEX, x->loc,
+                          "%s: an LSI on a table without a sort key; expected a table with 'sk' "
+                          "(or type: gsi)",
+                          w);
         }
         if (x->projection == KP_PROJ_INCLUDE && !x->ninclude)
-            diags_add(c->dg, KP_INDEX, x->loc, "%s: projection include lists no attributes; expected include: [a, b]", w);
+            diags_add(c->dg, KP_INDEX, x->loc,
+                      "%s: projection include lists no attributes; expected include: [a, b]", w);
         if (x->projection != KP_PROJ_INCLUDE && x->ninclude)
-            diags_add(c->dg, KP_INDEX, x->include[0].loc, "%s: 'include' is given but the projection is %s; expected "
-                      "projection: include", w, kp_projection_name(x->projection));
+            diags_add(c->dg, KP_INDEX, x->include[0].loc,
+                      "%s: 'include' is given but the projection is %s; expected "
+                      "projection: include",
+                      w, kp_projection_name(x->projection));
         for (size_t k = 0; k < x->ninclude; k++) {
             if (names_has(&c->all_attrs, x->include[k].s))
                 continue;
@@ -297,12 +320,14 @@ static void check_attrs(vctx *c)
         char *w = xasprintf("attribute '%s'", a->name ? a->name : "?");
         size_t first = names_add_tag(&c->attr_names, a->name, i);
         if (first != i)
-            diags_add(c->dg, KP_DUPLICATE, a->loc, "%s is declared twice (first at line %d); expected unique attribute names",
-                      w, d->attrs[first].loc.line);
+            diags_add(c->dg, KP_DUPLICATE, a->loc,
+                      "%s is declared twice (first at line %d); expected unique attribute names", w,
+                      d->attrs[first].loc.line);
         check_figures(c, &kp_rec_attr, a, a->loc, w);
         if (a->type == KP_ATTR_ENUM) {
             if (!a->nvalues) {
-                diags_add(c->dg, KP_MISSING_KEY, a->loc, "%s: type enum without values; expected values: { a: 0.6, b: 0.4 }", w);
+                diags_add(c->dg, KP_MISSING_KEY, a->loc,
+                          "%s: type enum without values; expected values: { a: 0.6, b: 0.4 }", w);
             } else {
                 double sum = 0, wsum = 0;
                 bool any_w = false, bad = false;
@@ -310,8 +335,8 @@ static void check_attrs(vctx *c)
                     const kp_enum_value *v = &a->values[k];
                     for (size_t j = 0; j < k; j++)
                         if (v->name && a->values[j].name && !strcmp(v->name, a->values[j].name)) {
-                            diags_add(c->dg, KP_DUPLICATE, v->loc, "%s: value '%s' is listed twice; expected each value once",
-                                      w, v->name);
+                            diags_add(c->dg, KP_DUPLICATE, v->loc,
+                                      "%s: value '%s' is listed twice; expected each value once", w, v->name);
                             break;
                         }
                     check_figure(c, v->loc, w, v->name ? v->name : "value", v->share, 0, 1);
@@ -326,20 +351,25 @@ static void check_attrs(vctx *c)
                         bad = true; /* a share that did not read: reported where it was read */
                 }
                 if (!bad && fabs(sum - 1) > SHARE_TOLERANCE)
-                    diags_add(c->dg, KP_SHARES, a->loc, "%s: the value shares sum to %g; expected 1 (within %g)", w, sum,
+                    diags_add(c->dg, KP_SHARES, a->loc,
+                              "%s: the value shares sum to %g; expected 1 (within %g)", w, sum,
                               SHARE_TOLERANCE);
                 if (any_w && fabs(wsum - 1) > SHARE_TOLERANCE)
-                    diags_add(c->dg, KP_SHARES, a->loc, "%s: the write_shares sum to %g; expected 1 (within %g)", w, wsum,
+                    diags_add(c->dg, KP_SHARES, a->loc,
+                              "%s: the write_shares sum to %g; expected 1 (within %g)", w, wsum,
                               SHARE_TOLERANCE);
             }
         } else if (a->nvalues) {
-            diags_add(c->dg, KP_INVALID, a->loc, "%s: 'values' are given but the type is %s; expected type: enum", w,
+            diags_add(c->dg, KP_INVALID, a->loc,
+                      "%s: 'values' are given but the type is %s; expected type: enum", w,
                       kp_attr_type_name(a->type));
         }
         if (a->type == KP_ATTR_SHARD && a->shard_count < 1)
-            diags_add(c->dg, KP_MISSING_KEY, a->loc, "%s: type shard without 'count'; expected count: N (suffixes 0..N-1)", w);
+            diags_add(c->dg, KP_MISSING_KEY, a->loc,
+                      "%s: type shard without 'count'; expected count: N (suffixes 0..N-1)", w);
         if (a->type != KP_ATTR_SHARD && a->shard_count >= 0)
-            diags_add(c->dg, KP_INVALID, a->loc, "%s: 'count' is given but the type is %s; expected type: shard", w,
+            diags_add(c->dg, KP_INVALID, a->loc,
+                      "%s: 'count' is given but the type is %s; expected type: shard", w,
                       kp_attr_type_name(a->type));
         free(w);
     }
@@ -356,18 +386,24 @@ static void check_sparse(vctx *c, const kp_entity *e, const char *w)
             continue;
         for (size_t j = 0; j < k; j++)
             if (e->sparse[j].attr.s && !strcmp(e->sparse[j].attr.s, s->attr.s)) {
-                diags_add(c->dg, KP_DUPLICATE, s->attr.loc, "%s: two sparse rules for '%s'; expected one", w, s->attr.s);
+                diags_add(c->dg, KP_DUPLICATE, s->attr.loc, "%s: two sparse rules for '%s'; expected one", w,
+                          s->attr.s);
                 break;
             }
-        if ((d->table.pk.s && !strcmp(s->attr.s, d->table.pk.s)) || (d->table.sk.s && !strcmp(s->attr.s, d->table.sk.s))) {
-            diags_add(c->dg, KP_INVALID, s->attr.loc, "%s: sparse rule for '%s', the table's own key, which every item "
-                      "carries; expected an index key attribute", w, s->attr.s);
+        if ((d->table.pk.s && !strcmp(s->attr.s, d->table.pk.s)) ||
+            (d->table.sk.s && !strcmp(s->attr.s, d->table.sk.s))) {
+            diags_add(c->dg, KP_INVALID, s->attr.loc,
+                      "%s: sparse rule for '%s', the table's own key, which every item "
+                      "carries; expected an index key attribute",
+                      w, s->attr.s);
         } else if (!entity_carries(e, s->attr.s)) {
             names carried = {0};
             for (size_t j = 0; j < e->nkeys; j++)
                 names_add(&carried, e->keys[j].attr.s);
-            char *pre = xasprintf("%s: sparse rule for '%s', which the entity's items do not carry", w, s->attr.s);
-            report_unknown(c->dg, KP_UNKNOWN_REF, s->attr.loc, pre, s->attr.s, &carried, "a key attribute of the entity");
+            char *pre =
+                xasprintf("%s: sparse rule for '%s', which the entity's items do not carry", w, s->attr.s);
+            report_unknown(c->dg, KP_UNKNOWN_REF, s->attr.loc, pre, s->attr.s, &carried,
+                           "a key attribute of the entity");
             free(pre);
             names_free(&carried);
         }
@@ -380,8 +416,10 @@ static void check_sparse(vctx *c, const kp_entity *e, const char *w)
         if (!entity_knows(e, s->cond_attr.s)) {
             names known = {0};
             entity_known_names(e, &known);
-            char *pre = xasprintf("%s: sparse condition on '%s', which the entity does not carry", w, s->cond_attr.s);
-            report_unknown(c->dg, KP_UNKNOWN_REF, s->cond_attr.loc, pre, s->cond_attr.s, &known, "an attribute of the entity");
+            char *pre =
+                xasprintf("%s: sparse condition on '%s', which the entity does not carry", w, s->cond_attr.s);
+            report_unknown(c->dg, KP_UNKNOWN_REF, s->cond_attr.loc, pre, s->cond_attr.s, &known,
+                           "an attribute of the entity");
             free(pre);
             names_free(&known);
             continue;
@@ -394,9 +432,10 @@ static void check_sparse(vctx *c, const kp_entity *e, const char *w)
             for (size_t j = 0; j < s->nvalues; j++) {
                 if (!s->values[j].s || names_has(&vals, s->values[j].s))
                     continue;
-                char *pre = xasprintf("%s: sparse condition value '%s' is not a value of enum '%s'", w, s->values[j].s,
-                                      a->name);
-                report_unknown(c->dg, KP_UNKNOWN_REF, s->values[j].loc, pre, s->values[j].s, &vals, "a value of the enum");
+                char *pre = xasprintf("%s: sparse condition value '%s' is not a value of enum '%s'", w,
+                                      s->values[j].s, a->name);
+                report_unknown(c->dg, KP_UNKNOWN_REF, s->values[j].loc, pre, s->values[j].s, &vals,
+                               "a value of the enum");
                 free(pre);
             }
             names_free(&vals);
@@ -414,7 +453,8 @@ static void check_entities(vctx *c)
             diags_add(c->dg, KP_MISSING_KEY, e->loc, "%s: 'name' is missing; expected the entity's name", w);
         size_t first = names_add_tag(&c->entity_names, e->name, i);
         if (first != i)
-            diags_add(c->dg, KP_DUPLICATE, e->loc, "%s is defined twice (first at line %d); expected unique entity names", w,
+            diags_add(c->dg, KP_DUPLICATE, e->loc,
+                      "%s is defined twice (first at line %d); expected unique entity names", w,
                       d->entities[first].loc.line);
         check_figures(c, &kp_rec_entity, e, e->loc, w);
         for (size_t k = 0; k < e->nkeys; k++) {
@@ -423,23 +463,29 @@ static void check_entities(vctx *c)
                 continue;
             for (size_t j = 0; j < k; j++)
                 if (e->keys[j].attr.s && !strcmp(e->keys[j].attr.s, kt->attr.s)) {
-                    diags_add(c->dg, KP_DUPLICATE, kt->attr.loc, "%s: two templates for key '%s'; expected one", w, kt->attr.s);
+                    diags_add(c->dg, KP_DUPLICATE, kt->attr.loc,
+                              "%s: two templates for key '%s'; expected one", w, kt->attr.s);
                     break;
                 }
             if (!names_has(&c->key_attrs, kt->attr.s)) {
-                char *pre = xasprintf("%s: key template for '%s', which is neither the table's nor any index's key attribute",
-                                      w, kt->attr.s);
+                char *pre = xasprintf(
+                    "%s: key template for '%s', which is neither the table's nor any index's key attribute",
+                    w, kt->attr.s);
                 report_unknown(c->dg, KP_UNKNOWN_REF, kt->attr.loc, pre, kt->attr.s, &c->key_attrs,
                                "a key attribute of the table or an index");
                 free(pre);
             }
         }
         if (d->table.pk.s && !entity_carries(e, d->table.pk.s))
-            diags_add(c->dg, KP_MISSING_KEY, e->loc, "%s: no template for the table's partition key '%s'; expected keys: "
-                      "{ %s: \"...\" }", w, d->table.pk.s, d->table.pk.s);
+            diags_add(c->dg, KP_MISSING_KEY, e->loc,
+                      "%s: no template for the table's partition key '%s'; expected keys: "
+                      "{ %s: \"...\" }",
+                      w, d->table.pk.s, d->table.pk.s);
         if (d->table.sk.s && !entity_carries(e, d->table.sk.s))
-            diags_add(c->dg, KP_MISSING_KEY, e->loc, "%s: no template for the table's sort key '%s'; expected keys: "
-                      "{ %s: \"...\" }", w, d->table.sk.s, d->table.sk.s);
+            diags_add(c->dg, KP_MISSING_KEY, e->loc,
+                      "%s: no template for the table's sort key '%s'; expected keys: "
+                      "{ %s: \"...\" }",
+                      w, d->table.sk.s, d->table.sk.s);
         check_sparse(c, e, w);
         free(w);
     }
@@ -483,8 +529,10 @@ static void check_pattern_attr(vctx *c, const char *w, const char *role, const k
             sbuf_add(&ents, ", ");
         sbuf_add(&ents, es[i]->name);
     }
-    char *pre = xasprintf("%s: '%s' names '%s', which no entity of the pattern (%s) carries", w, role, attr->s, ents.s);
-    report_unknown(c->dg, KP_UNKNOWN_REF, attr->loc, pre, attr->s, &known, "an attribute of the pattern's entities");
+    char *pre = xasprintf("%s: '%s' names '%s', which no entity of the pattern (%s) carries", w, role,
+                          attr->s, ents.s);
+    report_unknown(c->dg, KP_UNKNOWN_REF, attr->loc, pre, attr->s, &known,
+                   "an attribute of the pattern's entities");
     free(pre);
     sbuf_free(&ents);
     names_free(&known);
@@ -495,27 +543,32 @@ static bool is_dynamo_read(const kp_pattern *p)
     return p->kind == KP_READ && !p->served_by && p->needs == KP_NEEDS_NONE;
 }
 
-static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const kp_entity *const *es, size_t n)
+static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const kp_entity *const *es,
+                             size_t n)
 {
     const kp_str *cb = &p->covered_by;
     if (!cb->s)
         return;
     if (p->id && !strcmp(cb->s, p->id)) {
-        diags_add(c->dg, KP_INVALID, cb->loc, "%s: covered_by names the pattern itself; expected another read pattern", w);
+        diags_add(c->dg, KP_INVALID, cb->loc,
+                  "%s: covered_by names the pattern itself; expected another read pattern", w);
         return;
     }
     const kp_pattern *q = find_pattern(c, cb->s);
     if (!q) {
         char *pre = xasprintf("%s: covered_by names unknown pattern '%s'", w, cb->s);
-        report_unknown(c->dg, KP_UNKNOWN_REF, cb->loc, pre, cb->s, &c->pattern_ids, "the id of a read pattern");
+        report_unknown(c->dg, KP_UNKNOWN_REF, cb->loc, pre, cb->s, &c->pattern_ids,
+                       "the id of a read pattern");
         free(pre);
         return;
     }
     if (!is_dynamo_read(q) || q->covered_by.s) {
-        const char *why = q->kind == KP_WRITE ? "a write" : q->covered_by.s ? "itself covered by another pattern"
-                                                                           : "served outside DynamoDB";
-        diags_add(c->dg, KP_INVALID, cb->loc, "%s: covered_by %s, which is %s; expected a read pattern served by DynamoDB", w,
-                  cb->s, why);
+        const char *why = q->kind == KP_WRITE ? "a write"
+                          : q->covered_by.s   ? "itself covered by another pattern"
+                                              : "served outside DynamoDB";
+        diags_add(c->dg, KP_INVALID, cb->loc,
+                  "%s: covered_by %s, which is %s; expected a read pattern served by DynamoDB", w, cb->s,
+                  why);
         return;
     }
     if (!n)
@@ -537,8 +590,10 @@ static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const 
         if (all)
             return;
     }
-    diags_add(c->dg, KP_INVALID, cb->loc, "%s: covered_by %s, whose result cannot hold this pattern's data; expected a "
-              "pattern whose entities include %s or carry every 'by' attribute", w, cb->s, es[0]->name);
+    diags_add(c->dg, KP_INVALID, cb->loc,
+              "%s: covered_by %s, whose result cannot hold this pattern's data; expected a "
+              "pattern whose entities include %s or carry every 'by' attribute",
+              w, cb->s, es[0]->name);
 }
 
 static void check_patterns(vctx *c)
@@ -549,22 +604,28 @@ static void check_patterns(vctx *c)
         const kp_pattern *p = &d->patterns[i];
         char *w = label_pattern(p, i);
         if (!p->id || !*p->id)
-            diags_add(c->dg, KP_MISSING_KEY, p->loc, "%s: 'id' is missing; expected a unique id (a number or a short name)", w);
+            diags_add(c->dg, KP_MISSING_KEY, p->loc,
+                      "%s: 'id' is missing; expected a unique id (a number or a short name)", w);
         size_t first = names_add_tag(&c->pattern_ids, p->id, i);
         if (first != i)
-            diags_add(c->dg, KP_DUPLICATE, p->loc, "%s: id %s is used twice (first at line %d); expected unique pattern ids", w,
-                      p->id, d->patterns[first].loc.line);
+            diags_add(c->dg, KP_DUPLICATE, p->loc,
+                      "%s: id %s is used twice (first at line %d); expected unique pattern ids", w, p->id,
+                      d->patterns[first].loc.line);
         if (!p->name || !*p->name)
-            diags_add(c->dg, KP_MISSING_KEY, p->loc, "%s: 'name' is missing; expected a short description of the pattern", w);
+            diags_add(c->dg, KP_MISSING_KEY, p->loc,
+                      "%s: 'name' is missing; expected a short description of the pattern", w);
         if (!p->nentities && !p->served_by && p->needs == KP_NEEDS_NONE)
-            diags_add(c->dg, KP_MISSING_KEY, p->loc, "%s names no entity; expected entity: X or entities: [X, Y] "
-                      "(or served_by: for what DynamoDB cannot serve)", w);
+            diags_add(c->dg, KP_MISSING_KEY, p->loc,
+                      "%s names no entity; expected entity: X or entities: [X, Y] "
+                      "(or served_by: for what DynamoDB cannot serve)",
+                      w);
         for (size_t k = 0; k < p->nentities; k++) {
             const char *en = p->entities[k].s;
             if (!en || find_entity(c, en))
                 continue;
             char *pre = xasprintf("%s: unknown entity '%s'", w, en);
-            report_unknown(c->dg, KP_UNKNOWN_REF, p->entities[k].loc, pre, en, &c->entity_names, "an entity of the design");
+            report_unknown(c->dg, KP_UNKNOWN_REF, p->entities[k].loc, pre, en, &c->entity_names,
+                           "an entity of the design");
             free(pre);
         }
         size_t n = d->nentities ? pattern_entities(c, p, es) : 0;
@@ -577,9 +638,10 @@ static void check_patterns(vctx *c)
             for (size_t j = 0; j < a->nvalues; j++)
                 names_add(&vals, a->values[j].name);
             if (!names_has(&vals, p->by[k].value)) {
-                char *pre = xasprintf("%s: 'by' fixes %s to '%s', which is not a value of enum '%s'", w, a->name,
-                                      p->by[k].value, a->name);
-                report_unknown(c->dg, KP_UNKNOWN_REF, p->by[k].attr.loc, pre, p->by[k].value, &vals, "a value of the enum");
+                char *pre = xasprintf("%s: 'by' fixes %s to '%s', which is not a value of enum '%s'", w,
+                                      a->name, p->by[k].value, a->name);
+                report_unknown(c->dg, KP_UNKNOWN_REF, p->by[k].attr.loc, pre, p->by[k].value, &vals,
+                               "a value of the enum");
                 free(pre);
             }
             names_free(&vals);
@@ -593,13 +655,16 @@ static void check_patterns(vctx *c)
             check_pattern_attr(c, w, "join", &p->join[k].from, es, n);
         }
         if (p->njoin && p->nentities < 2)
-            diags_add(c->dg, KP_INVALID, p->join[0].to.loc, "%s: a join needs two entities; expected entities: [A, B]", w);
+            diags_add(c->dg, KP_INVALID, p->join[0].to.loc,
+                      "%s: a join needs two entities; expected entities: [A, B]", w);
         for (size_t k = 0; k < p->nchanges; k++)
             check_pattern_attr(c, w, "changes", &p->changes[k], es, n);
         if (p->nchanges && p->kind != KP_WRITE)
-            diags_add(c->dg, KP_INVALID, p->changes[0].loc, "%s: 'changes' on a read pattern; expected kind: write", w);
+            diags_add(c->dg, KP_INVALID, p->changes[0].loc,
+                      "%s: 'changes' on a read pattern; expected kind: write", w);
         if (p->op != KP_OP_PUT && p->kind != KP_WRITE)
-            diags_add(c->dg, KP_INVALID, p->loc, "%s: op %s on a read pattern; expected kind: write", w, kp_write_op_name(p->op));
+            diags_add(c->dg, KP_INVALID, p->loc, "%s: op %s on a read pattern; expected kind: write", w,
+                      kp_write_op_name(p->op));
         check_figures(c, &kp_rec_pattern, p, p->loc, w);
         check_covered_by(c, p, w, es, n);
         free(w);
@@ -614,7 +679,8 @@ static void check_pricing(vctx *c)
     const kp_pricing *p = &c->d->pricing;
     check_figures(c, &kp_rec_pricing, p, p->loc, "pricing");
     if (p->base && strcmp(p->base, "aws-us-east-1") != 0)
-        diags_add(c->dg, KP_INVALID, p->loc, "pricing: unknown base price table '%s'; expected aws-us-east-1", p->base);
+        diags_add(c->dg, KP_INVALID, p->loc, "pricing: unknown base price table '%s'; expected aws-us-east-1",
+                  p->base);
 }
 
 /* The name between the kind and the field of "kind.<name>.field". */
@@ -630,8 +696,9 @@ static void check_signal(vctx *c, const char *w, const kp_signal *g)
 {
     char *why = NULL;
     if (!g->metric || sig_metric_check(g->metric, &why) != KP_OK) {
-        diags_add(c->dg, KP_SIGNAL, g->loc, "%s: signal \"%s\" names no known metric '%s'; %s", w, g->src ? g->src : "",
-                  g->metric ? g->metric : "", why ? why : "expected pattern.<id>.rate and the like");
+        diags_add(c->dg, KP_SIGNAL, g->loc, "%s: signal \"%s\" names no known metric '%s'; %s", w,
+                  g->src ? g->src : "", g->metric ? g->metric : "",
+                  why ? why : "expected pattern.<id>.rate and the like");
         free(why);
         return;
     }
@@ -653,7 +720,8 @@ static void check_signal(vctx *c, const char *w, const kp_signal *g)
         cands = &idx, what = "index";
     }
     if (cands && !names_has(cands, name)) {
-        char *pre = xasprintf("%s: signal \"%s\" names unknown %s '%s'", w, g->src ? g->src : g->metric, what, name);
+        char *pre =
+            xasprintf("%s: signal \"%s\" names unknown %s '%s'", w, g->src ? g->src : g->metric, what, name);
         report_unknown(c->dg, KP_UNKNOWN_REF, g->loc, pre, name, cands, "a name from the design");
         free(pre);
     }
@@ -668,17 +736,20 @@ static void check_decisions(vctx *c)
         const kp_decision *x = &d->decisions[i];
         char *w = label_decision(x, i);
         if (!x->id || !*x->id)
-            diags_add(c->dg, KP_MISSING_KEY, x->loc, "%s: 'id' is missing; expected a unique id such as D1", w);
+            diags_add(c->dg, KP_MISSING_KEY, x->loc, "%s: 'id' is missing; expected a unique id such as D1",
+                      w);
         size_t first = names_add_tag(&c->decision_ids, x->id, i);
         if (first != i)
-            diags_add(c->dg, KP_DUPLICATE, x->loc, "%s: id %s is used twice (first at line %d); expected unique decision ids", w,
-                      x->id, d->decisions[first].loc.line);
+            diags_add(c->dg, KP_DUPLICATE, x->loc,
+                      "%s: id %s is used twice (first at line %d); expected unique decision ids", w, x->id,
+                      d->decisions[first].loc.line);
         for (size_t k = 0; k < x->npatterns; k++) {
             const kp_str *pid = &x->patterns[k];
             if (!pid->s || find_pattern(c, pid->s))
                 continue;
             char *pre = xasprintf("%s: unknown pattern '%s'", w, pid->s);
-            report_unknown(c->dg, KP_UNKNOWN_REF, pid->loc, pre, pid->s, &c->pattern_ids, "the id of a pattern");
+            report_unknown(c->dg, KP_UNKNOWN_REF, pid->loc, pre, pid->s, &c->pattern_ids,
+                           "the id of a pattern");
             free(pre);
         }
         for (size_t k = 0; k < x->nsignals; k++)

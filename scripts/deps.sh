@@ -11,7 +11,7 @@ packages=(
   tmux ncurses-term locales curl
   openjdk-17-jre-headless nodejs npm
   python3
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format
 )
 
 SUDO=""

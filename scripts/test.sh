@@ -2,11 +2,14 @@
 # The one command that runs every test: installs the dependencies, builds with -Werror and runs
 # the whole suite, then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs
 # the suite a second time, then runs each fuzz target for a few seconds (KP_FUZZ_SECONDS, default
-# 5). Exit status non-zero when anything fails, and when any test was skipped (a missing tool).
+# 5), after checking the sources' layout (scripts/format.sh --check). Exit status non-zero when
+# anything fails, and when any test was skipped (a missing tool).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 scripts/deps.sh
+echo "== source layout (clang-format)"
+scripts/format.sh --check
 jobs=$(nproc 2>/dev/null || echo 2)
 export LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC
 

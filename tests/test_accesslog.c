@@ -17,11 +17,11 @@
 static const struct log_case {
     const char *log;
     bool ok;
-    size_t lineno;        /* the bad line, when !ok */
-    const char *err;      /* part of the message, when !ok */
+    size_t lineno;   /* the bad line, when !ok */
+    const char *err; /* part of the message, when !ok */
     double requests, units, read_units, write_units;
     size_t nkeys;
-    const char *hottest;  /* after sorting */
+    const char *hottest; /* after sorting */
     double hottest_units;
 } logs[] = {
     {"A\nA\nB\n", true, 0, NULL, 3, 3, 3, 0, 2, "A", 2},
@@ -34,7 +34,8 @@ static const struct log_case {
     {"A\tB\tlots\n", false, 1, "units 'lots' is not a number >= 0", 0, 0, 0, 0, 0, NULL, 0},
     {"A\tB\t-1\n", false, 1, "units '-1'", 0, 0, 0, 0, 0, NULL, 0},
     {"A\tB\tinf\n", false, 1, "units 'inf'", 0, 0, 0, 0, 0, NULL, 0},
-    {"A\n\nA\t\t1\tsideways\n", false, 3, "kind 'sideways' is neither read nor write", 0, 0, 0, 0, 0, NULL, 0},
+    {"A\n\nA\t\t1\tsideways\n", false, 3, "kind 'sideways' is neither read nor write", 0, 0, 0, 0, 0, NULL,
+     0},
     {"A\tB\tC\tD\tE\n", false, 1, "too many fields", 0, 0, 0, 0, 0, NULL, 0},
     {"\xff\tB\n", false, 1, "invalid UTF-8 in the key at byte 1", 0, 0, 0, 0, 0, NULL, 0},
     {"A\n{\"PK\": \"x\"}\n", false, 2, "JSON lines", 0, 0, 0, 0, 0, NULL, 0}, /* no decoder given */
@@ -57,14 +58,15 @@ static void test_logs(void **state)
         if (!ok) {
             assert_int_equal(st, KP_INVALID);
             if (lineno != c->lineno || !strstr(err, c->err))
-                fail_msg("case %zu: line %zu '%s', expected line %zu '%s'", i, lineno, err, c->lineno, c->err);
+                fail_msg("case %zu: line %zu '%s', expected line %zu '%s'", i, lineno, err, c->lineno,
+                         c->err);
             free(err);
         } else {
             accesslog_sort(&h);
             if (h.requests != c->requests || h.units != c->units || h.read_units != c->read_units ||
                 h.write_units != c->write_units || h.n != c->nkeys)
-                fail_msg("case %zu: %g requests, %g units (%g read, %g write), %zu keys", i, h.requests, h.units,
-                         h.read_units, h.write_units, h.n);
+                fail_msg("case %zu: %g requests, %g units (%g read, %g write), %zu keys", i, h.requests,
+                         h.units, h.read_units, h.write_units, h.n);
             assert_string_equal(h.v[0].key, c->hottest);
             assert_true(h.v[0].units == c->hottest_units);
         }
@@ -81,7 +83,7 @@ static void test_limits(void **state)
         double read, write, seconds;
         bool hot;
     } cases[] = {
-        {2999, 0, 1, false}, {3000, 0, 1, true}, {0, 999, 1, false}, {0, 1000, 1, true},
+        {2999, 0, 1, false},  {3000, 0, 1, true},   {0, 999, 1, false},     {0, 1000, 1, true},
         {0, 1200, 10, false}, {30000, 0, 10, true}, {1e9, 1e9, NAN, false}, /* no time: never hot */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -100,8 +102,8 @@ static void test_limits(void **state)
 static void test_words(void **state)
 {
     (void)state;
-    static const char *const writes[] = {"w", "write", "PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems",
-                                         "BatchWriteItem"};
+    static const char *const writes[] = {
+        "w", "write", "PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"};
     static const char *const reads[] = {"r", "read", "GetItem", "Query", "Scan", "BatchGetItem"};
     for (size_t i = 0; i < sizeof writes / sizeof *writes; i++)
         assert_true(accesslog_is_write(writes[i]));

@@ -97,8 +97,8 @@ static void test_write_units(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof write_cases / sizeof *write_cases; i++)
-        check_near(capacity_write_units(write_cases[i].bytes, write_cases[i].tx), write_cases[i].want, "write",
-                   i);
+        check_near(capacity_write_units(write_cases[i].bytes, write_cases[i].tx), write_cases[i].want,
+                   "write", i);
 }
 
 static void test_factors_and_pages(void **state)
@@ -210,19 +210,25 @@ static void test_membership_and_share(void **state)
         bool on;
         double share;
     } cases[] = {
-        {"Order", NULL, true, 1},         {"Order", "GSI1", true, 1},
-        {"Order", "ByCustomer", true, 1}, {"Order", "ByTotal", true, 1},
-        {"Order", "Escalated", false, 0}, {"OpenOrder", "GSI1", true, 0.1},
-        {"OpenOrder", "GSI2", false, 0},  {"OpenOrder", "ByCustomer", false, 0},
-        {"Ticket", "Escalated", true, 0.05}, {"Ticket", "GSI1", false, 0},
-        {"Line", "ByTotal", false, 0},    {"Line", "ByCustomer", false, 0},
+        {"Order", NULL, true, 1},
+        {"Order", "GSI1", true, 1},
+        {"Order", "ByCustomer", true, 1},
+        {"Order", "ByTotal", true, 1},
+        {"Order", "Escalated", false, 0},
+        {"OpenOrder", "GSI1", true, 0.1},
+        {"OpenOrder", "GSI2", false, 0},
+        {"OpenOrder", "ByCustomer", false, 0},
+        {"Ticket", "Escalated", true, 0.05},
+        {"Ticket", "GSI1", false, 0},
+        {"Line", "ByTotal", false, 0},
+        {"Line", "ByCustomer", false, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const kp_entity *e = design_entity(d, cases[i].entity);
         ptrdiff_t x = cases[i].index ? ix(d, cases[i].index) : -1;
         if (capacity_on_index(d, e, x) != cases[i].on)
-            fail_msg("case %zu: %s on %s: got %d", i, cases[i].entity, cases[i].index ? cases[i].index : "table",
-                     !cases[i].on);
+            fail_msg("case %zu: %s on %s: got %d", i, cases[i].entity,
+                     cases[i].index ? cases[i].index : "table", !cases[i].on);
         check_near(capacity_index_share(d, e, x), cases[i].share, "share", i);
     }
 }

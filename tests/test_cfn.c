@@ -54,8 +54,8 @@ static void ydoc_load(ydoc *y, const char *text)
     yaml_parser_set_input_string(&p, (const unsigned char *)text, strlen(text));
     int ok = yaml_parser_load(&p, &y->doc);
     if (!ok)
-        print_error("YAML: %s at %zu:%zu\n%s\n", p.problem, p.problem_mark.line + 1, p.problem_mark.column + 1,
-                    text);
+        print_error("YAML: %s at %zu:%zu\n%s\n", p.problem, p.problem_mark.line + 1,
+                    p.problem_mark.column + 1, text);
     assert_true(ok);
     assert_non_null(yaml_document_get_root_node(&y->doc));
     yaml_parser_delete(&p);
@@ -247,7 +247,8 @@ static void test_on_demand_lsi_utf8(void **state)
     yaml_node_t *l = item(&y, lsis, 0);
     check_key_schema(&y, get(&y, l, "KeySchema"), "PK", "total");
     assert_null(get(&y, l, "ProvisionedThroughput"));
-    assert_string_equal(sval(item(&y, get(&y, get(&y, l, "Projection"), "NonKeyAttributes"), 0)), "dirección");
+    assert_string_equal(sval(item(&y, get(&y, get(&y, l, "Projection"), "NonKeyAttributes"), 0)),
+                        "dirección");
     yaml_node_t *gsis = get(&y, p, "GlobalSecondaryIndexes");
     assert_int_equal(count(gsis), 1);
     check_key_schema(&y, get(&y, item(&y, gsis, 0), "KeySchema"), "clienteId", NULL);
@@ -265,8 +266,8 @@ static void test_formats(void **state)
     static const struct {
         const char *name;
         bool known;
-    } F[] = {{"cfn", true},  {"nosqlwb", true}, {"csv", true}, {"requests", true},
-             {"items", true}, {"md", false},    {"CFN", false}, {"", false}};
+    } F[] = {{"cfn", true},   {"nosqlwb", true}, {"csv", true},  {"requests", true},
+             {"items", true}, {"md", false},     {"CFN", false}, {"", false}};
     for (size_t i = 0; i < sizeof F / sizeof *F; i++)
         assert_int_equal(exchange_has_format(F[i].name), F[i].known);
     kp_design *d = load_text(TIENDA);

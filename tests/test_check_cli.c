@@ -40,9 +40,17 @@ static void test_report(void **state)
     int rc = run(args, &out, &err);
     if (rc != 0)
         fail_msg("check exited %d: %s", rc, err);
-    static const char *const sections[] = {"PATTERNS", "PARTITIONS", "COST per month (EUR", "on-demand",
-                                           "provisioned", "CHECKLIST", "FINDINGS", "REOPENING SIGNALS",
-                                           "PK = :pk AND SK = :sk", "CLIENTE#{customerId}", "index writes"};
+    static const char *const sections[] = {"PATTERNS",
+                                           "PARTITIONS",
+                                           "COST per month (EUR",
+                                           "on-demand",
+                                           "provisioned",
+                                           "CHECKLIST",
+                                           "FINDINGS",
+                                           "REOPENING SIGNALS",
+                                           "PK = :pk AND SK = :sk",
+                                           "CLIENTE#{customerId}",
+                                           "index writes"};
     for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
         if (!strstr(out, sections[i]))
             fail_msg("report lacks '%s'", sections[i]);
@@ -92,9 +100,9 @@ static void test_json(void **state)
     static const struct {
         const char *key;
         json_type t;
-    } pf[] = {{"id", JSON_STRING},          {"name", JSON_STRING},       {"plan", JSON_STRING},
-              {"requests", JSON_REAL},      {"index", JSON_STRING},      {"key_condition", JSON_STRING},
-              {"filter", JSON_TRUE},        {"rcu_per_call", JSON_REAL}, {"rcu_per_s", JSON_REAL},
+    } pf[] = {{"id", JSON_STRING},      {"name", JSON_STRING},       {"plan", JSON_STRING},
+              {"requests", JSON_REAL},  {"index", JSON_STRING},      {"key_condition", JSON_STRING},
+              {"filter", JSON_TRUE},    {"rcu_per_call", JSON_REAL}, {"rcu_per_s", JSON_REAL},
               {"latency_ms", JSON_REAL}};
     size_t i;
     json_t *p;
@@ -115,8 +123,8 @@ static void test_json(void **state)
     static const struct {
         const char *key;
         json_type t;
-    } tf[] = {{"index", JSON_STRING},    {"template", JSON_STRING},  {"distinct", JSON_REAL},
-              {"hot_share", JSON_REAL},  {"read_util", JSON_REAL},   {"write_util", JSON_REAL}};
+    } tf[] = {{"index", JSON_STRING},   {"template", JSON_STRING}, {"distinct", JSON_REAL},
+              {"hot_share", JSON_REAL}, {"read_util", JSON_REAL},  {"write_util", JSON_REAL}};
     json_array_foreach(parts, i, p)
     {
         for (size_t k = 0; k < sizeof tf / sizeof *tf; k++)
@@ -213,8 +221,8 @@ static void test_bad_input(void **state)
         free(path);
     }
     /* usage errors */
-    static const char *const bad[][4] = {{"check", NULL}, {"check", "--frobnicate", "x.yaml", NULL},
-                                         {"check", "a.yaml", "b.yaml", NULL}};
+    static const char *const bad[][4] = {
+        {"check", NULL}, {"check", "--frobnicate", "x.yaml", NULL}, {"check", "a.yaml", "b.yaml", NULL}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char *out = NULL, *err = NULL;
         assert_int_equal(run(bad[i], &out, &err), 2);
@@ -245,22 +253,23 @@ static void test_strict(void **state)
 static void test_utf8_alignment(void **state)
 {
     (void)state;
-    const char *text = "keyplan: 1\n"
-                       "name: Pedidos\n"
-                       "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
-                       "attributes:\n"
-                       "  pedidoId: { distinct: 1000 }\n"
-                       "  línea: { type: number, format: \"03\" }\n"
-                       "entities:\n"
-                       "  - { name: Línea, count: 3000, size: 200, attributes: [pedidoId, línea],\n"
-                       "      keys: { PK: \"PEDIDO#{pedidoId}\", SK: \"LÍNEA#{línea}\" } }\n"
-                       "  - { name: Dirección, count: 1000, size: 200, attributes: [pedidoId],\n"
-                       "      keys: { PK: \"DIRECCIÓN#{pedidoId}\", SK: \"DIRECCIÓN#casa\" } }\n"
-                       "patterns:\n"
-                       "  - { id: 1, name: Líneas de un pedido, entity: Línea, by: [pedidoId], rate: 10, latency: 20 }\n"
-                       "  - { id: 2, name: Lines of an order, entity: Línea, by: [pedidoId], rate: 10, latency: 20 }\n"
-                       "  - { id: 3, name: Dirección del pedido, entity: Dirección, by: [pedidoId], rate: 10,"
-                       " latency: 20 }\n";
+    const char *text =
+        "keyplan: 1\n"
+        "name: Pedidos\n"
+        "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+        "attributes:\n"
+        "  pedidoId: { distinct: 1000 }\n"
+        "  línea: { type: number, format: \"03\" }\n"
+        "entities:\n"
+        "  - { name: Línea, count: 3000, size: 200, attributes: [pedidoId, línea],\n"
+        "      keys: { PK: \"PEDIDO#{pedidoId}\", SK: \"LÍNEA#{línea}\" } }\n"
+        "  - { name: Dirección, count: 1000, size: 200, attributes: [pedidoId],\n"
+        "      keys: { PK: \"DIRECCIÓN#{pedidoId}\", SK: \"DIRECCIÓN#casa\" } }\n"
+        "patterns:\n"
+        "  - { id: 1, name: Líneas de un pedido, entity: Línea, by: [pedidoId], rate: 10, latency: 20 }\n"
+        "  - { id: 2, name: Lines of an order, entity: Línea, by: [pedidoId], rate: 10, latency: 20 }\n"
+        "  - { id: 3, name: Dirección del pedido, entity: Dirección, by: [pedidoId], rate: 10,"
+        " latency: 20 }\n";
     char *path = ts_write_temp("design.yaml", text);
     const char *args[] = {"check", path, NULL};
     char *out = NULL, *err = NULL;
@@ -295,8 +304,9 @@ static void test_utf8_alignment(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_report), cmocka_unit_test(test_json),           cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_strict), cmocka_unit_test(test_utf8_alignment),
+        cmocka_unit_test(test_report),         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_bad_input),      cmocka_unit_test(test_strict),
+        cmocka_unit_test(test_utf8_alignment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,8 +59,8 @@ static const struct ccase {
     const char *indexes, *attrs, *entities, *patterns;
     const char *from, *to;
 } cases[] = {
-    {1, KP_CHECK_FAIL, "(7)", "", "", "", "  - { id: 7, name: no target, entity: Order, by: [customerId], rate: 3 }\n",
-     NULL, NULL},
+    {1, KP_CHECK_FAIL, "(7)", "", "", "",
+     "  - { id: 7, name: no target, entity: Order, by: [customerId], rate: 3 }\n", NULL, NULL},
     {2, KP_CHECK_FAIL, "4, 7, 8", "", "", "",
      "  - { id: 7, name: by email again, entity: Customer, by: [email], rate: 500, latency: 50 }\n"
      "  - { id: 8, name: and again, entity: Customer, by: [email], rate: 500, latency: 50 }\n",
@@ -83,14 +83,17 @@ static const struct ccase {
     {5, KP_CHECK_FAIL, "2 entities", "", "", "", "",
      "in a single table, status: accepted, patterns: [5],\n      decision: \"single-table: the customer screen reads both in one query\"",
      "together, status: accepted, patterns: [5],\n      decision: \"keep them\""},
-    {6, KP_CHECK_FAIL, "ByDate", "  - { name: ByDate, pk: orderDate, projection: keys }\n", "", "", "", NULL, NULL},
-    {6, KP_CHECK_FAIL, "ALL", "", "", "", "", "projection: include, include: [customerId]", "projection: all"},
-    {6, KP_CHECK_NA, "no secondary", "", "", "", "", "  - { name: ByEmail, pk: email, projection: include, include: [customerId] }\n",
-     "  []\n"},
+    {6, KP_CHECK_FAIL, "ByDate", "  - { name: ByDate, pk: orderDate, projection: keys }\n", "", "", "", NULL,
+     NULL},
+    {6, KP_CHECK_FAIL, "ALL", "", "", "", "", "projection: include, include: [customerId]",
+     "projection: all"},
+    {6, KP_CHECK_NA, "no secondary", "", "", "", "",
+     "  - { name: ByEmail, pk: email, projection: include, include: [customerId] }\n", "  []\n"},
     {7, KP_CHECK_FAIL, "throttl", "", "", "", "", "{ name: throttled writes, metric: WriteThrottleEvents,",
      "{ name: errors, metric: SystemErrors,"},
     {8, KP_CHECK_FAIL, "(1)", "", "", "", "", ", why: the profile must be fresh after an edit", ""},
-    {9, KP_CHECK_FAIL, "hot keys", "", "", "", "", "{ name: hot keys, metric: ContributorInsights.MostAccessedKeys,",
+    {9, KP_CHECK_FAIL, "hot keys", "", "", "", "",
+     "{ name: hot keys, metric: ContributorInsights.MostAccessedKeys,",
      "{ name: errors, metric: SystemErrors,"},
     {10, KP_CHECK_FAIL, "streams", "", "", "", "", "streams: true, ", ""},
     {10, KP_CHECK_FAIL, "pitr", "", "", "", "", ", pitr: true", ""},
@@ -132,7 +135,8 @@ static void test_clean_passes(void **state)
         assert_non_null(a->checklist[i].title);
         assert_non_null(a->checklist[i].why);
         if (a->checklist[i].status != KP_CHECK_PASS)
-            fail_msg("item %d %s: %s", i + 1, kp_check_status_name(a->checklist[i].status), a->checklist[i].why);
+            fail_msg("item %d %s: %s", i + 1, kp_check_status_name(a->checklist[i].status),
+                     a->checklist[i].why);
     }
     assert_int_equal(a->checklist_pass, 11);
     analysis_free(a);
@@ -155,8 +159,8 @@ static void test_each_item(void **state)
         kp_analysis *a = run(yaml, &d);
         const kp_check_item *it = &a->checklist[c->item - 1];
         if (it->status != c->status)
-            fail_msg("case %zu item %d: %s (%s), expected %s", i, c->item, kp_check_status_name(it->status), it->why,
-                     kp_check_status_name(c->status));
+            fail_msg("case %zu item %d: %s (%s), expected %s", i, c->item, kp_check_status_name(it->status),
+                     it->why, kp_check_status_name(c->status));
         if (!strstr(it->why, c->why_has))
             fail_msg("case %zu item %d: why '%s' does not mention '%s'", i, c->item, it->why, c->why_has);
         int pass = 0, appl = 0;

@@ -101,10 +101,10 @@ static void test_final_patterns(void **state)
     static const struct {
         const char *entity, *attr, *tpl;
     } keys[] = {
-        {"Customer", "PK", "CLIENTE#{customerId}"},     {"Customer", "SK", "PERFIL"},
-        {"Address", "SK", "DIRECCION#{tipo}"},          {"OrderSummary", "SK", "PEDIDO#{orderDate}#{orderId}"},
-        {"Order", "PK", "PEDIDO#{orderId}"},            {"Order", "SK", "CABECERA"},
-        {"Order", "GSI1PK", "ESTADO#{status}"},         {"Order", "GSI2PK", "FECHA#{orderDate}"},
+        {"Customer", "PK", "CLIENTE#{customerId}"}, {"Customer", "SK", "PERFIL"},
+        {"Address", "SK", "DIRECCION#{tipo}"},      {"OrderSummary", "SK", "PEDIDO#{orderDate}#{orderId}"},
+        {"Order", "PK", "PEDIDO#{orderId}"},        {"Order", "SK", "CABECERA"},
+        {"Order", "GSI1PK", "ESTADO#{status}"},     {"Order", "GSI2PK", "FECHA#{orderDate}"},
         {"OrderLine", "SK", "LINEA#{lineNo}"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
@@ -259,8 +259,9 @@ static void test_first_design(void **state)
 static void test_all_samples(void **state)
 {
     (void)state;
-    static const char *const samples[] = {"samples/cloudshop/design.yaml", "samples/cloudshop/first-design.yaml",
-                                          "samples/social/design.yaml", "samples/iot/design.yaml"};
+    static const char *const samples[] = {"samples/cloudshop/design.yaml",
+                                          "samples/cloudshop/first-design.yaml", "samples/social/design.yaml",
+                                          "samples/iot/design.yaml"};
     for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
         kp_design *d = load_sample(samples[i]);
         kp_analysis *a = analysis_run(d);

@@ -54,32 +54,51 @@ static const char *const line_names[] = {"reads", "writes", "index writes", "sto
 static const struct cost_case {
     const char *billing, *streams, *pitr, *table_extra, *pricing;
     const char *currency;
-    double od[6];  /* on-demand amounts, in line order */
-    double pv[6];  /* provisioned */
+    double od[6]; /* on-demand amounts, in line order */
+    double pv[6]; /* provisioned */
     double od_units[6];
 } cases[] = {
     /* built-in aws-us-east-1 prices */
-    {"on-demand", "true", "true", "", "", "USD",
+    {"on-demand",
+     "true",
+     "true",
+     "",
+     "",
+     "USD",
      {53.874 * 0.125, 26.28 * 0.625, 26.28 * 0.625, 2 * 0.25, 262.8 * 0.02, 1 * 0.20},
-     {50.5 / 0.7 * 730 * 0.00013, 10 / 0.7 * 730 * 0.00065, 10 / 0.7 * 730 * 0.00065, 0.5, 262.8 * 0.02, 0.20},
+     {50.5 / 0.7 * 730 * 0.00013, 10 / 0.7 * 730 * 0.00065, 10 / 0.7 * 730 * 0.00065, 0.5, 262.8 * 0.02,
+      0.20},
      {53874000, 26280000, 26280000, 2, 26280000, 1}},
     /* streams and backups off: lines of 0 with units NAN */
-    {"provisioned", "false", "false", ", target_utilization: 0.5", "", "USD",
+    {"provisioned",
+     "false",
+     "false",
+     ", target_utilization: 0.5",
+     "",
+     "USD",
      {53.874 * 0.125, 26.28 * 0.625, 26.28 * 0.625, 0.5, 0, 0},
      {50.5 / 0.5 * 730 * 0.00013, 10 / 0.5 * 730 * 0.00065, 10 / 0.5 * 730 * 0.00065, 0.5, 0, 0},
      {53874000, 26280000, 26280000, 2, NAN, NAN}},
     /* the course's euro prices; index writes default to the write price */
-    {"on-demand", "true", "false", "",
+    {"on-demand",
+     "true",
+     "false",
+     "",
      "pricing: { currency: EUR, read_per_million: 0.50, write_per_million: 5.00, storage_gb_month: 0.25,\n"
      "           stream_read_per_100k: 0.044 }\n",
-     "EUR", {53.874 * 0.5, 26.28 * 5, 26.28 * 5, 0.5, 262.8 * 0.044, 0},
+     "EUR",
+     {53.874 * 0.5, 26.28 * 5, 26.28 * 5, 0.5, 262.8 * 0.044, 0},
      {50.5 / 0.7 * 730 * 0.00013, 10 / 0.7 * 730 * 0.00065, 10 / 0.7 * 730 * 0.00065, 0.5, 262.8 * 0.044, 0},
      {53874000, 26280000, 26280000, 2, 26280000, NAN}},
     /* every figure overridden */
-    {"on-demand", "true", "true", "",
+    {"on-demand",
+     "true",
+     "true",
+     "",
      "pricing: { read_per_million: 1, write_per_million: 2, index_write_per_million: 3, rcu_hour: 0.001,\n"
      "           wcu_hour: 0.002, storage_gb_month: 4, backup_gb_month: 5, stream_read_per_100k: 0.1 }\n",
-     "USD", {53.874, 26.28 * 2, 26.28 * 3, 8, 262.8 * 0.1, 5},
+     "USD",
+     {53.874, 26.28 * 2, 26.28 * 3, 8, 262.8 * 0.1, 5},
      {50.5 / 0.7 * 730 * 0.001, 10 / 0.7 * 730 * 0.002, 10 / 0.7 * 730 * 0.002, 8, 262.8 * 0.1, 5},
      {53874000, 26280000, 26280000, 2, 26280000, 1}},
 };
@@ -92,12 +111,13 @@ static void check_cost(const kp_cost *c, const double *want, const double *units
         assert_string_equal(c->lines[i].name, line_names[i]);
         double tol = fmax(1e-9, fabs(want[i]) * 1e-9);
         if (!(fabs(c->lines[i].amount - want[i]) <= tol))
-            fail_msg("case %zu %s line %s: %.10g, expected %.10g", ci, mode, line_names[i], c->lines[i].amount,
-                     want[i]);
+            fail_msg("case %zu %s line %s: %.10g, expected %.10g", ci, mode, line_names[i],
+                     c->lines[i].amount, want[i]);
         if (units) {
             if (isnan(units[i])) {
                 if (!isnan(c->lines[i].units))
-                    fail_msg("case %zu %s line %s: units %g, expected NAN", ci, mode, line_names[i], c->lines[i].units);
+                    fail_msg("case %zu %s line %s: units %g, expected NAN", ci, mode, line_names[i],
+                             c->lines[i].units);
             } else if (!(fabs(c->lines[i].units - units[i]) <= fmax(1e-6, units[i] * 1e-9)))
                 fail_msg("case %zu %s line %s: units %.10g, expected %.10g", ci, mode, line_names[i],
                          c->lines[i].units, units[i]);

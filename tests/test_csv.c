@@ -211,7 +211,9 @@ static const struct bad {
     {"name,name\na,b\n", "patterns.csv:1:6: error: column 'name' repeats"},
     {"id,name\n1,a,extra\n", "patterns.csv:2:5: error: more fields than the header"},
     {"\n\n", "no header row"},
-    {"id,name\n1,ca\xf1" "a\n", "patterns.csv:2:5: error: invalid UTF-8"},
+    {"id,name\n1,ca\xf1"
+     "a\n",
+     "patterns.csv:2:5: error: invalid UTF-8"},
 };
 
 static void test_refusals(void **state)

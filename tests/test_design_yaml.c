@@ -411,39 +411,37 @@ static void test_canonical_text(void **state)
 {
     (void)state;
     /* keys out of order, extra spaces, comments, quoted numbers-as-ids: all normalised */
-    static const char in[] =
-        "patterns:\n"
-        "  - { entity: Order, name: Get, id: 1, by: [orderId], rate: 400.0 }\n"
-        "entities:\n"
-        "  - keys: { SK: HEADER, PK: \"O#{orderId}\" }   # keys stay in file order\n"
-        "    name: Order\n"
-        "    size: 1e3\n"
-        "    count: 0.5e2\n"
-        "table: { pk: PK, sk: SK, name: T, streams: yes }\n"
-        "name: \"123\"\n"
-        "keyplan: 1\n";
-    static const char want[] =
-        "keyplan: 1\n"
-        "name: \"123\"\n"
-        "table:\n"
-        "  name: T\n"
-        "  pk: PK\n"
-        "  sk: SK\n"
-        "  billing: on-demand\n"
-        "  streams: true\n"
-        "entities:\n"
-        "- name: Order\n"
-        "  count: 50\n"
-        "  size: 1000\n"
-        "  keys:\n"
-        "    SK: \"HEADER\"\n"
-        "    PK: \"O#{orderId}\"\n"
-        "patterns:\n"
-        "- id: 1\n"
-        "  name: Get\n"
-        "  entity: Order\n"
-        "  by: [orderId]\n"
-        "  rate: 400\n";
+    static const char in[] = "patterns:\n"
+                             "  - { entity: Order, name: Get, id: 1, by: [orderId], rate: 400.0 }\n"
+                             "entities:\n"
+                             "  - keys: { SK: HEADER, PK: \"O#{orderId}\" }   # keys stay in file order\n"
+                             "    name: Order\n"
+                             "    size: 1e3\n"
+                             "    count: 0.5e2\n"
+                             "table: { pk: PK, sk: SK, name: T, streams: yes }\n"
+                             "name: \"123\"\n"
+                             "keyplan: 1\n";
+    static const char want[] = "keyplan: 1\n"
+                               "name: \"123\"\n"
+                               "table:\n"
+                               "  name: T\n"
+                               "  pk: PK\n"
+                               "  sk: SK\n"
+                               "  billing: on-demand\n"
+                               "  streams: true\n"
+                               "entities:\n"
+                               "- name: Order\n"
+                               "  count: 50\n"
+                               "  size: 1000\n"
+                               "  keys:\n"
+                               "    SK: \"HEADER\"\n"
+                               "    PK: \"O#{orderId}\"\n"
+                               "patterns:\n"
+                               "- id: 1\n"
+                               "  name: Get\n"
+                               "  entity: Order\n"
+                               "  by: [orderId]\n"
+                               "  rate: 400\n";
     kp_design *d = load_ok(in, "in.yaml");
     char *s = designio_save(d, NULL);
     assert_string_equal(s, want);
@@ -456,10 +454,13 @@ static void test_canonical_text(void **state)
 static void test_numbers_shortest(void **state)
 {
     (void)state;
-    static const double vals[] = {0.1, 0.30000000000000004, 1e-7, 123456789012345.0, 4.5e15, 1e300, 2.5, 1.0 / 3,
-                                  0, 7e-5};
-    static const char *const want[] = {"0.1", "0.30000000000000004", "1e-07", "123456789012345", "4.5e+15", "1e+300",
-                                       "2.5", "0.3333333333333333", "0", "7e-05"};
+    static const double vals[] = {
+        0.1, 0.30000000000000004, 1e-7, 123456789012345.0, 4.5e15, 1e300, 2.5, 1.0 / 3, 0, 7e-5};
+    static const char *const want[] = {"0.1",     "0.30000000000000004",
+                                       "1e-07",   "123456789012345",
+                                       "4.5e+15", "1e+300",
+                                       "2.5",     "0.3333333333333333",
+                                       "0",       "7e-05"};
     for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
         kp_design *d = design_new();
         d->table.name = xstrdup("T");
@@ -518,15 +519,15 @@ static void test_utf8_names(void **state)
     design_free(d);
 
     /* columns count characters: the unknown entity is reported at its first character */
-    static const char bad[] =
-        "keyplan: 1\n"
-        "table: { name: Tienda, pk: PK }\n"
-        "entities:\n"
-        "  - { name: Dirección, attributes: [tipo], keys: { PK: \"D#{tipo}\" } }\n"
-        "patterns:\n"
-        "  - { id: 1, name: Ñandú, entity: Direccion, by: [tipo] }\n";
+    static const char bad[] = "keyplan: 1\n"
+                              "table: { name: Tienda, pk: PK }\n"
+                              "entities:\n"
+                              "  - { name: Dirección, attributes: [tipo], keys: { PK: \"D#{tipo}\" } }\n"
+                              "patterns:\n"
+                              "  - { id: 1, name: Ñandú, entity: Direccion, by: [tipo] }\n";
     char *msg = load_error(bad, strlen(bad), NULL);
-    assert_string_equal(msg, "design.yaml:6:35: error: pattern 1: unknown entity 'Direccion' (did you mean 'Dirección'?)");
+    assert_string_equal(
+        msg, "design.yaml:6:35: error: pattern 1: unknown entity 'Direccion' (did you mean 'Dirección'?)");
     free(msg);
 }
 
@@ -555,12 +556,11 @@ static void test_billion_laughs(void **state)
     free(msg);
 
     /* a modest alias is fine: anchors are references, not copies */
-    static const char ok[] =
-        "keyplan: 1\n"
-        "table: { name: T, pk: PK }\n"
-        "entities:\n"
-        "  - { name: A, attributes: &at [x, y], keys: { PK: \"A#{x}\" } }\n"
-        "  - { name: B, attributes: *at, keys: { PK: \"B#{y}\" } }\n";
+    static const char ok[] = "keyplan: 1\n"
+                             "table: { name: T, pk: PK }\n"
+                             "entities:\n"
+                             "  - { name: A, attributes: &at [x, y], keys: { PK: \"A#{x}\" } }\n"
+                             "  - { name: B, attributes: *at, keys: { PK: \"B#{y}\" } }\n";
     kp_design *d = load_ok(ok, "alias.yaml");
     assert_int_equal(d->entities[1].nattrs, 2);
     assert_string_equal(d->entities[1].attrs[1].s, "y");
@@ -590,7 +590,8 @@ static void test_empty_file(void **state)
         kp_status code = KP_OK;
         char *msg = load_error(empties[i], strlen(empties[i]), &code);
         assert_int_equal(code, KP_EMPTY);
-        assert_string_equal(msg, "design.yaml: error: the file is empty; expected a design starting with 'keyplan: 1'");
+        assert_string_equal(
+            msg, "design.yaml: error: the file is empty; expected a design starting with 'keyplan: 1'");
         free(msg);
     }
     /* NULL text is an empty file too */
@@ -734,7 +735,8 @@ static void test_save_refused(void **state)
     assert_int_equal(dg.errors, 1);
     assert_int_equal(dg.v[0].code, KP_INVALID);
     char *msg = diags_format(&dg, 0);
-    char *want = xasprintf("%s: error: YAML emitter: a scalar that is not UTF-8 text; the file is untouched", out);
+    char *want =
+        xasprintf("%s: error: YAML emitter: a scalar that is not UTF-8 text; the file is untouched", out);
     assert_string_equal(msg, want);
     free(want);
     free(msg);

@@ -74,7 +74,8 @@ static kp_design *load(const char *text)
     return d;
 }
 
-static const diff_item *find(const kp_diff *d, diff_section sec, diff_change ch, const char *subject, const char *what)
+static const diff_item *find(const kp_diff *d, diff_section sec, diff_change ch, const char *subject,
+                             const char *what)
 {
     for (size_t i = 0; i < d->n; i++) {
         const diff_item *it = &d->v[i];
@@ -85,7 +86,8 @@ static const diff_item *find(const kp_diff *d, diff_section sec, diff_change ch,
     return NULL;
 }
 
-static const diff_item *must(const kp_diff *d, diff_section sec, diff_change ch, const char *subject, const char *what)
+static const diff_item *must(const kp_diff *d, diff_section sec, diff_change ch, const char *subject,
+                             const char *what)
 {
     const diff_item *it = find(d, sec, ch, subject, what);
     if (!it) {

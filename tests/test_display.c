@@ -50,7 +50,7 @@ static const struct cell_row {
     {"abcdef", 4, DISP_RIGHT | DISP_MARK_CUT, "abc…"},
     {"dirección", 7, DISP_MARK_CUT, "direcc…"},
     {"日本語", 4, 0, "日本"},
-    {"日本語", 5, 0, "日本 "},   /* the wide character that does not fit leaves a space */
+    {"日本語", 5, 0, "日本 "}, /* the wide character that does not fit leaves a space */
     {"日本語", 4, DISP_MARK_CUT, "日… "},
     {"abc", 0, 0, ""},
     {"abc", -2, DISP_MARK_CUT, ""},
@@ -83,9 +83,9 @@ static const struct wrap_row {
     {"one two three", 0, 7, 0, "one two\nthree"},
     {"one two three", 0, 6, 2, "one\n  two\n  three"},
     {"  one   two  ", 0, 20, 0, "one two"},
-    {"one two", 5, 8, 4, "one\n    two"},     /* the first word stays after col, however far */
+    {"one two", 5, 8, 4, "one\n    two"},                    /* the first word stays after col, however far */
     {"extraordinary word", 0, 5, 1, "extraordinary\n word"}, /* a long word stands alone, uncut */
-    {"línea dirección", 0, 15, 0, "línea dirección"}, /* 15 columns, 17 bytes */
+    {"línea dirección", 0, 15, 0, "línea dirección"},        /* 15 columns, 17 bytes */
     {"línea dirección", 0, 14, 0, "línea\ndirección"},
     {"a\nb c", 0, 3, 0, "a\nb\nc"}, /* only spaces separate words */
 };

@@ -26,18 +26,23 @@ static kp_design *fixture(void)
     assert_int_equal(edit_set(d, EDIT_INDEXES, x, 0, "GSI1", &err), KP_OK);
     x = edit_add(d, EDIT_INDEXES, 1);
     assert_int_equal(edit_set(d, EDIT_INDEXES, x, 0, "ByCustomer", &err), KP_OK);
-    assert_int_equal(edit_set(d, EDIT_INDEXES, x, edit_col_find(d, EDIT_INDEXES, "pk"), "customerId", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_INDEXES, x, edit_col_find(d, EDIT_INDEXES, "pk"), "customerId", &err),
+                     KP_OK);
     assert_int_equal(edit_set(d, EDIT_INDEXES, x, edit_col_find(d, EDIT_INDEXES, "sk"), "", &err), KP_OK);
     size_t e = edit_add(d, EDIT_ENTITIES, 0);
     assert_int_equal(edit_set(d, EDIT_ENTITIES, e, 0, "Order", &err), KP_OK);
     assert_int_equal(edit_set(d, EDIT_ENTITIES, e, edit_col_find(d, EDIT_ENTITIES, "attributes"),
-                         "orderId, customerId", &err), KP_OK);
+                              "orderId, customerId", &err),
+                     KP_OK);
     e = edit_add(d, EDIT_ENTITIES, 1);
     assert_int_equal(edit_set(d, EDIT_ENTITIES, e, 0, "Línea", &err), KP_OK);
     size_t p = edit_add(d, EDIT_PATTERNS, 0);
-    assert_int_equal(edit_set(d, EDIT_PATTERNS, p, edit_col_find(d, EDIT_PATTERNS, "entity"), "Order", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, p, edit_col_find(d, EDIT_PATTERNS, "entity"), "Order", &err),
+                     KP_OK);
     p = edit_add(d, EDIT_PATTERNS, 1);
-    assert_int_equal(edit_set(d, EDIT_PATTERNS, p, edit_col_find(d, EDIT_PATTERNS, "entity"), "Order, Línea", &err), KP_OK);
+    assert_int_equal(
+        edit_set(d, EDIT_PATTERNS, p, edit_col_find(d, EDIT_PATTERNS, "entity"), "Order, Línea", &err),
+        KP_OK);
     edit_decision_from_pattern(d, 1);
     assert_null(err);
     return d;
@@ -82,14 +87,14 @@ static const cell_case cases[] = {
     {EDIT_PATTERNS, "needs", "", true, NULL},
     {EDIT_PATTERNS, "needs", "graph", false, NULL},
     {EDIT_PATTERNS, "op", "transact", true, NULL},
-    {EDIT_PATTERNS, "id", "2", false, NULL},         /* duplicate of the other pattern */
+    {EDIT_PATTERNS, "id", "2", false, NULL}, /* duplicate of the other pattern */
     {EDIT_PATTERNS, "id", "a b", false, NULL},
     {EDIT_PATTERNS, "id", "", false, NULL},
     {EDIT_ENTITIES, "count", "30000000", true, NULL},
     {EDIT_ENTITIES, "count", "", false, NULL},
-    {EDIT_ENTITIES, "size", "500000", false, NULL},   /* over 400 KB */
+    {EDIT_ENTITIES, "size", "500000", false, NULL}, /* over 400 KB */
     {EDIT_ENTITIES, "size", "1200", true, NULL},
-    {EDIT_ENTITIES, "name", "Línea", false, NULL},    /* duplicate */
+    {EDIT_ENTITIES, "name", "Línea", false, NULL}, /* duplicate */
     {EDIT_ENTITIES, "attributes", "orderId, dirección", true, NULL},
     {EDIT_INDEXES, "type", "lsi", true, NULL},
     {EDIT_INDEXES, "projection", "include", true, NULL},
@@ -192,7 +197,8 @@ static void test_settings(void **state)
         kp_status st = edit_set(d, EDIT_SETTINGS, (size_t)row, 1, setting_cases[i].in, &err);
         bool ok = st == KP_OK;
         if (ok != setting_cases[i].ok)
-            fail_msg("setting %s = '%s': %s", setting_cases[i].setting, setting_cases[i].in, err ? err : "accepted");
+            fail_msg("setting %s = '%s': %s", setting_cases[i].setting, setting_cases[i].in,
+                     err ? err : "accepted");
         if (ok) {
             char *v = edit_get(d, EDIT_SETTINGS, (size_t)row, 1);
             assert_string_equal(v, setting_cases[i].out ? setting_cases[i].out : setting_cases[i].in);
@@ -210,7 +216,8 @@ static void test_settings(void **state)
     }
     kp_design *d = fixture();
     char *err = NULL;
-    assert_int_equal(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("billing"), 1, "provisioned", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("billing"), 1, "provisioned", &err),
+                     KP_OK);
     assert_int_equal(d->table.billing, KP_BILLING_PROVISIONED);
     assert_int_equal(edit_add(d, EDIT_SETTINGS, 0), (size_t)-1);
     assert_false(edit_delete(d, EDIT_SETTINGS, 0));
@@ -230,11 +237,13 @@ static void test_key_attribute_rename_follows(void **state)
     assert_non_null(entity_key(&d->entities[0], "pk"));
     assert_null(entity_key(&d->entities[0], "PK"));
     /* an index's pk renamed: template and sparse rule follow */
-    assert_int_equal(edit_set(d, EDIT_INDEXES, 0, (size_t)edit_col_find(d, EDIT_INDEXES, "pk"), "GSI1_PK", &err), KP_OK);
+    assert_int_equal(
+        edit_set(d, EDIT_INDEXES, 0, (size_t)edit_col_find(d, EDIT_INDEXES, "pk"), "GSI1_PK", &err), KP_OK);
     assert_non_null(entity_key(&d->entities[0], "GSI1_PK"));
     assert_string_equal(d->entities[0].sparse[0].attr.s, "GSI1_PK");
     /* renaming onto a key another slot uses does not steal its templates */
-    assert_int_equal(edit_set(d, EDIT_INDEXES, 0, (size_t)edit_col_find(d, EDIT_INDEXES, "sk"), "pk", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_INDEXES, 0, (size_t)edit_col_find(d, EDIT_INDEXES, "sk"), "pk", &err),
+                     KP_OK);
     assert_non_null(entity_key(&d->entities[0], "pk"));
     design_free(d);
 }
@@ -258,7 +267,8 @@ static void test_rename_pattern_updates_refs(void **state)
     char *err = NULL;
     assert_string_equal(d->decisions[0].patterns[0].s, "2");
     assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, 0, "5", &err), KP_OK);
-    assert_int_equal(edit_set(d, EDIT_PATTERNS, 1, edit_col_find(d, EDIT_PATTERNS, "covered_by"), "5", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 1, edit_col_find(d, EDIT_PATTERNS, "covered_by"), "5", &err),
+                     KP_OK);
     assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, 0, "7", &err), KP_OK);
     assert_string_equal(d->patterns[1].covered_by.s, "7");
     assert_int_equal(edit_set(d, EDIT_PATTERNS, 1, 0, "9", &err), KP_OK);
@@ -279,7 +289,8 @@ static void test_rows(void **state)
     assert_string_equal(d->patterns[2].id, "3");
     /* duplicate copies the fields and gets a fresh id */
     char *err = NULL;
-    assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, edit_col_find(d, EDIT_PATTERNS, "rate"), "400", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, edit_col_find(d, EDIT_PATTERNS, "rate"), "400", &err),
+                     KP_OK);
     at = edit_duplicate(d, EDIT_PATTERNS, 0);
     assert_int_equal(at, 1);
     assert_string_equal(d->patterns[1].id, "4");
@@ -365,11 +376,11 @@ static void test_invalid_utf8_refused(void **state)
 {
     (void)state;
     static const char *const bad[] = {
-        "\xff",              /* never valid */
-        "Pedido\xc3",        /* a truncated sequence */
-        "\xc0\xaf",          /* an overlong '/' */
-        "\xed\xa0\x80",      /* a surrogate */
-        "ORDER#{id}\x80",    /* a stray continuation byte after a template */
+        "\xff",           /* never valid */
+        "Pedido\xc3",     /* a truncated sequence */
+        "\xc0\xaf",       /* an overlong '/' */
+        "\xed\xa0\x80",   /* a surrogate */
+        "ORDER#{id}\x80", /* a stray continuation byte after a template */
     };
     static const size_t at[] = {1, 7, 1, 1, 11};
     kp_design *d = fixture();
@@ -382,8 +393,8 @@ static void test_invalid_utf8_refused(void **state)
                     char *err = NULL;
                     kp_status st = edit_set(d, (edit_table)t, r, c, bad[k], &err);
                     if (st != KP_ENCODING)
-                        fail_msg("%s row %zu column %zu: bad text %zu gave %s (%s)", edit_table_name((edit_table)t),
-                                 r, c, k, kp_status_name(st), err ? err : "");
+                        fail_msg("%s row %zu column %zu: bad text %zu gave %s (%s)",
+                                 edit_table_name((edit_table)t), r, c, k, kp_status_name(st), err ? err : "");
                     char want[64];
                     snprintf(want, sizeof want, "invalid UTF-8 at byte %zu; expected UTF-8 text", at[k]);
                     assert_string_equal(err, want);
@@ -402,13 +413,15 @@ static const struct {
     const char *msg;
 } label_cases[] = {
     {EDIT_PATTERNS, "2", "pattern id '2' is already used by pattern 2; expected a unique id"},
-    {EDIT_PATTERNS, "a b", "'a b' is not a valid pattern id; expected one word without , ; { } [ ] = : or spaces"},
+    {EDIT_PATTERNS, "a b",
+     "'a b' is not a valid pattern id; expected one word without , ; { } [ ] = : or spaces"},
     {EDIT_PATTERNS, "  ", "the pattern id cannot be empty"},
     {EDIT_INDEXES, "table", "index name 'table' is already used; expected a unique name"},
     {EDIT_INDEXES, "ByCustomer", "index name 'ByCustomer' is already used; expected a unique name"},
     {EDIT_ENTITIES, "Línea", "entity 'Línea' already exists; expected a unique name"},
     {EDIT_ATTRS, "attr2", "attribute 'attr2' is already declared; expected a unique name"},
-    {EDIT_ATTRS, "x,y", "'x,y' is not a valid attribute name; expected one word without , ; { } [ ] = : or spaces"},
+    {EDIT_ATTRS, "x,y",
+     "'x,y' is not a valid attribute name; expected one word without , ; { } [ ] = : or spaces"},
     {EDIT_DECISIONS, "D2", "decision id 'D2' is already used; expected a unique id"},
 };
 

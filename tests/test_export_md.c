@@ -39,11 +39,13 @@ static int setup(void **state)
     if (!f->d)
         return -1;
     f->a = analysis_run(f->d);
-    f->obs[0] = (sig_observation){1, (char *)"pattern.5.rate", 60, (char *)"2026-03-14T10:00:00Z", (char *)"cloudwatch"};
+    f->obs[0] = (sig_observation){1, (char *)"pattern.5.rate", 60, (char *)"2026-03-14T10:00:00Z",
+                                  (char *)"cloudwatch"};
     sig_evaluate(f->d, f->a, f->obs, 1, &f->sig);
-    f->hist[0] = (ws_version){1, 0, (char *)"2026-03-01T09:00:00Z", (char *)"ana", (char *)"first design", (char *)""};
-    f->hist[1] = (ws_version){2, 1, (char *)"2026-03-02T09:00:00Z", (char *)"bea", (char *)"the nine patterns",
-                              (char *)""};
+    f->hist[0] =
+        (ws_version){1, 0, (char *)"2026-03-01T09:00:00Z", (char *)"ana", (char *)"first design", (char *)""};
+    f->hist[1] = (ws_version){
+        2, 1, (char *)"2026-03-02T09:00:00Z", (char *)"bea", (char *)"the nine patterns", (char *)""};
     *state = f;
     return 0;
 }
@@ -124,9 +126,18 @@ static void test_cloudshop_record(void **state)
     char *md = export_md(&r, NULL);
     assert_non_null(md);
     static const char *const headings[] = {
-        "# Decision record: CloudShop orders", "## 1. Access patterns", "## 2. Key design", "## 3. How each pattern",
-        "## 4. Indexes", "## 5. Heat", "## 6. Cost per month", "## 7. Checklist", "## 8. Decisions",
-        "## 9. Alerts", "## 10. Version history", "## 11. How to repeat",
+        "# Decision record: CloudShop orders",
+        "## 1. Access patterns",
+        "## 2. Key design",
+        "## 3. How each pattern",
+        "## 4. Indexes",
+        "## 5. Heat",
+        "## 6. Cost per month",
+        "## 7. Checklist",
+        "## 8. Decisions",
+        "## 9. Alerts",
+        "## 10. Version history",
+        "## 11. How to repeat",
     };
     const char *last = md;
     for (size_t i = 0; i < sizeof headings / sizeof *headings; i++) {
@@ -191,9 +202,11 @@ static void test_cloudshop_record(void **state)
     }
     assert_non_null(strstr(dec, "### D3 — Pending shipments share one sparse GSI1 partition — **REOPEN**"));
     assert_null(strstr(dec, "### D1 — One table for customers and their orders — **REOPEN**"));
-    assert_non_null(strstr(dec, "| `pattern.5.rate > 50` | 2 | 60 (2026-03-14T10:00:00Z, cloudwatch) | **FIRED — reopen** |"));
+    assert_non_null(strstr(
+        dec, "| `pattern.5.rate > 50` | 2 | 60 (2026-03-14T10:00:00Z, cloudwatch) | **FIRED — reopen** |"));
     assert_non_null(strstr(dec, "| `index.GSI1.items > 100000` |"));
-    assert_non_null(strstr(dec, "| shard ESTADO# over 10 suffixes | 2 queries/s do not pay for 10 reads and a merge |"));
+    assert_non_null(
+        strstr(dec, "| shard ESTADO# over 10 suffixes | 2 queries/s do not pay for 10 reads and a merge |"));
     assert_non_null(strstr(dec, "- the warehouse panel stays under 50 queries/s"));
     assert_non_null(strstr(dec, "**Failure test (how we would see it fail).** throttled reads on GSI1"));
     assert_non_null(strstr(dec, "**Rollback.** shard the GSI1 key"));
@@ -278,16 +291,18 @@ static void test_awkward_text(void **state)
     assert_non_null(strstr(md, "multi<br>line"));
     assert_non_null(strstr(md, "design file `awkward.yaml`"));
     assert_non_null(strstr(md, "Not from a workspace"));
-    assert_non_null(strstr(md, "- decision D|1 lacks an alternative discarded, a falsifiable assumption, a failure test, "
-                               "a rollback, a limitation and a reopening signal\n"));
+    assert_non_null(
+        strstr(md, "- decision D|1 lacks an alternative discarded, a falsifiable assumption, a failure test, "
+                   "a rollback, a limitation and a reopening signal\n"));
     free(md);
     char *js = export_json(&r, NULL);
     assert_non_null(js);
     json_error_t je;
     json_t *root = json_loads(js, 0, &je);
     assert_non_null(root);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(root, "decisions"), 0), "id")),
-                        "D|1");
+    assert_string_equal(
+        json_string_value(json_object_get(json_array_get(json_object_get(root, "decisions"), 0), "id")),
+        "D|1");
     json_decref(root);
     free(js);
     analysis_free(a);
@@ -347,8 +362,9 @@ static void test_unsavable_design(void **state)
     diags_init(&dg, NULL);
     assert_int_equal(exchange_import_roundtrip(f->d, &dg), EXCHANGE_NO_LOAD);
     assert_int_equal(dg.errors, 1);
-    assert_string_equal(dg.v[0].msg,
-                        "the imported design cannot be saved as YAML: YAML emitter: a scalar that is not UTF-8 text");
+    assert_string_equal(
+        dg.v[0].msg,
+        "the imported design cannot be saved as YAML: YAML emitter: a scalar that is not UTF-8 text");
     diags_free(&dg);
 }
 

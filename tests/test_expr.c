@@ -15,7 +15,8 @@
 static void check_str(size_t i, const char *what, const char *have, const char *want)
 {
     if ((have == NULL) != (want == NULL) || (have && strcmp(have, want) != 0))
-        fail_msg("case %zu: %s is '%s', expected '%s'", i, what, have ? have : "(null)", want ? want : "(null)");
+        fail_msg("case %zu: %s is '%s', expected '%s'", i, what, have ? have : "(null)",
+                 want ? want : "(null)");
 }
 
 /* ---- key conditions ------------------------------------------------------------------------ */
@@ -29,7 +30,8 @@ static const struct kc_case {
     {"PK = :pk", true, "PK", ":pk", NULL, NULL, NULL, EXPR_SK_NONE},
     {"PK = :pk AND SK = :sk", true, "PK", ":pk", "SK", ":sk", NULL, EXPR_SK_EQ},
     {"PK = :pk AND begins_with(SK, :sk)", true, "PK", ":pk", "SK", ":sk", NULL, EXPR_SK_BEGINS},
-    {"GSI1PK = :pk AND GSI1SK BETWEEN :sk1 AND :sk2", true, "GSI1PK", ":pk", "GSI1SK", ":sk1", ":sk2", EXPR_SK_BETWEEN},
+    {"GSI1PK = :pk AND GSI1SK BETWEEN :sk1 AND :sk2", true, "GSI1PK", ":pk", "GSI1SK", ":sk1", ":sk2",
+     EXPR_SK_BETWEEN},
     {"PK = :pk AND SK <= :sk", true, "PK", ":pk", "SK", ":sk", NULL, EXPR_SK_LE},
     {"PK = :pk AND SK > :sk", true, "PK", ":pk", "SK", ":sk", NULL, EXPR_SK_GT},
     {"customerId = :pk AND orderDate < :sk", true, "customerId", ":pk", "orderDate", ":sk", NULL, EXPR_SK_LT},

@@ -55,19 +55,30 @@ static bool is_set(const kp_field *f, const void *r)
 {
     const void *p = kp_fcptr(r, f);
     switch (f->kind) {
-    case KF_TEXT: return *(char *const *)p != NULL;
-    case KF_REF: return ((const kp_str *)p)->s != NULL;
-    case KF_NUM: return !isnan(*(const double *)p) && *(const double *)p != 0;
-    case KF_INT: return *(const int *)p > 0;
-    case KF_ENUM: return *(const int *)p != 0;
-    case KF_TRI: return *(const int *)p != KP_UNSET;
-    case KF_FLAG: return *(const bool *)p;
+    case KF_TEXT:
+        return *(char *const *)p != NULL;
+    case KF_REF:
+        return ((const kp_str *)p)->s != NULL;
+    case KF_NUM:
+        return !isnan(*(const double *)p) && *(const double *)p != 0;
+    case KF_INT:
+        return *(const int *)p > 0;
+    case KF_ENUM:
+        return *(const int *)p != 0;
+    case KF_TRI:
+        return *(const int *)p != KP_UNSET;
+    case KF_FLAG:
+        return *(const bool *)p;
     case KF_REFS:
     case KF_TEXTS:
-    case KF_RECS: return kp_fcount(r, f) > 0;
-    case KF_TPL: return ((const tpl *)p)->src != NULL;
-    case KF_REC: return true;
-    case KF_VIRTUAL: return true;
+    case KF_RECS:
+        return kp_fcount(r, f) > 0;
+    case KF_TPL:
+        return ((const tpl *)p)->src != NULL;
+    case KF_REC:
+        return true;
+    case KF_VIRTUAL:
+        return true;
     }
     return false;
 }
@@ -138,11 +149,21 @@ static void mutate(const kp_field *f, void *r)
         free(((kp_str *)p)->s);
         ((kp_str *)p)->s = xstrdup("changed");
         break;
-    case KF_NUM: *(double *)p += 1; break;
-    case KF_INT: *(int *)p += 1; break;
-    case KF_ENUM: *(int *)p = *(int *)p ? 0 : 1; break;
-    case KF_TRI: *(int *)p = KP_UNSET; break;
-    case KF_FLAG: *(bool *)p = false; break;
+    case KF_NUM:
+        *(double *)p += 1;
+        break;
+    case KF_INT:
+        *(int *)p += 1;
+        break;
+    case KF_ENUM:
+        *(int *)p = *(int *)p ? 0 : 1;
+        break;
+    case KF_TRI:
+        *(int *)p = KP_UNSET;
+        break;
+    case KF_FLAG:
+        *(bool *)p = false;
+        break;
     case KF_TPL:
         free(((tpl *)p)->src);
         ((tpl *)p)->src = xstrdup("changed");
@@ -161,7 +182,8 @@ static void mutate(const kp_field *f, void *r)
             fields_free(f->sub, v + *n * f->sub->size);
         break;
     }
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -216,7 +238,7 @@ static const struct {
     edit_table table;
     const kp_record *rec;
 } cell_tables[] = {
-    {EDIT_PATTERNS, &kp_rec_pattern}, {EDIT_ENTITIES, &kp_rec_entity},   {EDIT_INDEXES, &kp_rec_index},
+    {EDIT_PATTERNS, &kp_rec_pattern}, {EDIT_ENTITIES, &kp_rec_entity},    {EDIT_INDEXES, &kp_rec_index},
     {EDIT_ATTRS, &kp_rec_attr},       {EDIT_DECISIONS, &kp_rec_decision},
 };
 
@@ -232,8 +254,10 @@ static void test_cells_are_the_fields(void **state)
             if (rec->f[i].cell < 0)
                 continue;
             shown++;
-            assert_string_equal(edit_col_name(NULL, cell_tables[t].table, (size_t)rec->f[i].cell), rec->f[i].key);
-            assert_string_equal(edit_col_hint(NULL, cell_tables[t].table, (size_t)rec->f[i].cell), rec->f[i].hint);
+            assert_string_equal(edit_col_name(NULL, cell_tables[t].table, (size_t)rec->f[i].cell),
+                                rec->f[i].key);
+            assert_string_equal(edit_col_hint(NULL, cell_tables[t].table, (size_t)rec->f[i].cell),
+                                rec->f[i].hint);
         }
         assert_int_equal(shown, edit_ncols(NULL, cell_tables[t].table));
     }
@@ -267,8 +291,8 @@ static void set_every_cell(kp_design *d)
                 }
                 char *back = edit_get(d, (edit_table)t, r, c);
                 if (strcmp(text, back))
-                    fail_msg("%s row %zu column %s: '%s' reads back as '%s'", edit_table_name((edit_table)t), r,
-                             edit_col_name(d, (edit_table)t, c), text, back);
+                    fail_msg("%s row %zu column %s: '%s' reads back as '%s'", edit_table_name((edit_table)t),
+                             r, edit_col_name(d, (edit_table)t, c), text, back);
                 free(back);
                 free(text);
             }

@@ -53,21 +53,24 @@ static const char *base_fmt =
     "      decision: \"single-table: the customer screen reads both in one query\" }\n";
 
 static const struct fcase {
-    const char *code;     /* the finding expected */
+    const char *code; /* the finding expected */
     kp_severity sev;
-    const char *where;    /* expected `where`, NULL = any */
+    const char *where; /* expected `where`, NULL = any */
     const char *indexes, *attrs, *entities, *patterns;
     const char *from, *to;
 } cases[] = {
-    {"low-cardinality-pk", KP_SEV_WARNING, "table S#{status}", "", "  status: { type: enum, values: { a: 0.5, b: 0.5 } }\n",
+    {"low-cardinality-pk", KP_SEV_WARNING, "table S#{status}", "",
+     "  status: { type: enum, values: { a: 0.5, b: 0.5 } }\n",
      "  - { name: Task, count: 20000, size: 300, writes: 1, attributes: [status, taskId],\n"
      "      keys: { PK: \"S#{status}\", SK: \"{taskId}\" } }\n",
      "", NULL, NULL},
-    {"time-bucket-pk", KP_SEV_WARNING, "table DAY#{day}", "", "  day: { type: date, distinct: 365, write_hot: 1.0 }\n",
+    {"time-bucket-pk", KP_SEV_WARNING, "table DAY#{day}", "",
+     "  day: { type: date, distinct: 365, write_hot: 1.0 }\n",
      "  - { name: Event, count: 20000, size: 500, writes: 500, attributes: [day, eventId],\n"
      "      keys: { PK: \"DAY#{day}\", SK: \"{eventId}\" } }\n",
      "", NULL, NULL},
-    {"hot-partition", KP_SEV_ERROR, "table DAY#{day}", "", "  day: { type: date, distinct: 365, write_hot: 1.0 }\n",
+    {"hot-partition", KP_SEV_ERROR, "table DAY#{day}", "",
+     "  day: { type: date, distinct: 365, write_hot: 1.0 }\n",
      "  - { name: Event, count: 20000, size: 500, writes: 1500, attributes: [day, eventId],\n"
      "      keys: { PK: \"DAY#{day}\", SK: \"{eventId}\" } }\n",
      "", NULL, NULL},
@@ -84,15 +87,15 @@ static const struct fcase {
      "  - { id: 7, name: account screen, entities: [Customer, Ticket, Invoice], by: [customerId], rate: 10,\n"
      "      latency: 50 }\n",
      NULL, NULL},
-    {"unused-gsi", KP_SEV_WARNING, "index ByDate", "  - { name: ByDate, pk: orderDate, projection: keys }\n", "", "", "",
-     NULL, NULL},
-    {"projection-all", KP_SEV_NOTE, "index ByEmail", "", "", "", "", "projection: include, include: [customerId]",
-     "projection: all"},
+    {"unused-gsi", KP_SEV_WARNING, "index ByDate", "  - { name: ByDate, pk: orderDate, projection: keys }\n",
+     "", "", "", NULL, NULL},
+    {"projection-all", KP_SEV_NOTE, "index ByEmail", "", "", "", "",
+     "projection: include, include: [customerId]", "projection: all"},
     {"index-writes-exceed", KP_SEV_WARNING, "indexes",
-     "  - { name: ById, pk: orderId, projection: all }\n  - { name: ByDay, pk: orderDate, projection: all }\n", "",
+     "  - { name: ById, pk: orderId, projection: all }\n  - { name: ByDay, pk: orderDate, projection: all }\n",
+     "", "", "", NULL, NULL},
+    {"lsi", KP_SEV_WARNING, "index ByTotal", "  - { name: ByTotal, type: lsi, pk: PK, sk: orderDate }\n", "",
      "", "", NULL, NULL},
-    {"lsi", KP_SEV_WARNING, "index ByTotal", "  - { name: ByTotal, type: lsi, pk: PK, sk: orderDate }\n", "", "", "",
-     NULL, NULL},
     /* 100,000,000 events over 100 zipf-skewed tenants: the hottest tenant's collection (items
      * and LSI entries) holds tens of GB */
     {"lsi", KP_SEV_ERROR, "index ByTotal", "  - { name: ByTotal, type: lsi, pk: PK, sk: orderDate }\n",
@@ -110,8 +113,8 @@ static const struct fcase {
      "  - { name: Reading, count: 1000, size: 300, attributes: [customerId, takenAt],\n"
      "      keys: { PK: \"R#{customerId}\", SK: \"{takenAt}\" } }\n",
      "", NULL, NULL},
-    {"strong-read-gsi", KP_SEV_WARNING, "pattern 4", "", "", "", "",
-     "by: [email], rate: 5, latency: 50 }", "by: [email], rate: 5, latency: 50, consistency: strong, why: x }"},
+    {"strong-read-gsi", KP_SEV_WARNING, "pattern 4", "", "", "", "", "by: [email], rate: 5, latency: 50 }",
+     "by: [email], rate: 5, latency: 50, consistency: strong, why: x }"},
     {"counter-update", KP_SEV_WARNING, "pattern 7", "", "", "",
      "  - { id: 7, name: Increment the order count, kind: write, op: update, entity: Customer, by: [customerId],\n"
      "      rate: 5 }\n",
@@ -155,8 +158,8 @@ static void test_clean_design(void **state)
                      a->findings[i].message);
     for (int i = 0; i < KP_CHECKLIST_ITEMS; i++)
         if (a->checklist[i].status != KP_CHECK_PASS)
-            fail_msg("clean design: item %d %s: %s", a->checklist[i].item, kp_check_status_name(a->checklist[i].status),
-                     a->checklist[i].why);
+            fail_msg("clean design: item %d %s: %s", a->checklist[i].item,
+                     kp_check_status_name(a->checklist[i].status), a->checklist[i].why);
     assert_int_equal(a->checklist_pass, 11);
     assert_int_equal(a->checklist_applicable, 11);
     analysis_free(a);
@@ -179,7 +182,8 @@ static void test_each_finding(void **state)
         kp_analysis *a = run(yaml, &d);
         const kp_finding *f = NULL;
         for (size_t k = 0; k < a->nfindings && !f; k++)
-            if (strcmp(a->findings[k].code, c->code) == 0 && (!c->where || strcmp(a->findings[k].where, c->where) == 0))
+            if (strcmp(a->findings[k].code, c->code) == 0 &&
+                (!c->where || strcmp(a->findings[k].where, c->where) == 0))
                 f = &a->findings[k];
         if (!f) {
             for (size_t k = 0; k < a->nfindings; k++)

@@ -70,26 +70,26 @@ static const struct heat_case {
     /* uniform: 1/100 of everything: 2000 x 0.5 x 0.01 = 10 */
     {"a: { distinct: 100 }", "A#{a}", "a, id", 1000, "a, id", 2000, 100, 0.01, 10, 10, false, 0},
     /* zipf:1 over 1000: the top value holds 1/H(1000,1) = 1/7.485470860550345 */
-    {"a: { distinct: 1000, skew: \"zipf:1\" }", "A#{a}", "a, id", 1000, "a, id", 2000, 1000,
-     0.1335921305, 133.5921305, 133.5921305, false, 0},
+    {"a: { distinct: 1000, skew: \"zipf:1\" }", "A#{a}", "a, id", 1000, "a, id", 2000, 1000, 0.1335921305,
+     133.5921305, 133.5921305, false, 0},
     /* enum shares */
-    {"s: { type: enum, values: { x: 0.7, y: 0.2, z: 0.1 } }", "S#{s}", "s, id", 1000, "s, id", 2000, 3, 0.7, 700,
-     700, false, 0},
+    {"s: { type: enum, values: { x: 0.7, y: 0.2, z: 0.1 } }", "S#{s}", "s, id", 1000, "s, id", 2000, 3, 0.7,
+     700, 700, false, 0},
     /* enum write shares differ from the items: 2000 writes x 0.9 = 1800 WCU: hot, 4 shards (< 500) */
-    {"s: { type: enum, values: { x: 0.7, y: 0.3 }, write_shares: { x: 0.1, y: 0.9 } }", "S#{s}", "s, id", 2000,
-     "s, id", 2000, 2, 0.7, 700, 1800, true, 4},
+    {"s: { type: enum, values: { x: 0.7, y: 0.3 }, write_shares: { x: 0.1, y: 0.9 } }", "S#{s}", "s, id",
+     2000, "s, id", 2000, 2, 0.7, 700, 1800, true, 4},
     /* shard suffix not supplied: 10 queries per call, one on each shard: 2000 x 10 x 0.5 x 0.01 x 0.1 */
-    {"a: { distinct: 100 }, sh: { type: shard, count: 10 }", "A#{a}#{sh}", "a, id, sh", 1000, "a, id", 2000, 1000,
-     0.001, 10, 1, false, 0},
+    {"a: { distinct: 100 }, sh: { type: shard, count: 10 }", "A#{a}#{sh}", "a, id, sh", 1000, "a, id", 2000,
+     1000, 0.001, 10, 1, false, 0},
     /* product of placeholders: 100 x 2 values, hottest 0.01 x 0.5 */
     {"a: { distinct: 100 }, s: { type: enum, values: { x: 0.5, y: 0.5 } }", "A#{a}#{s}", "a, s, id", 1000,
      "a, s, id", 2000, 200, 0.005, 5, 5, false, 0},
     /* a fixed value lands entirely on it: all 2000 x 0.5 reads on y (which holds 10 % of the items) */
-    {"s: { type: enum, values: { x: 0.9, y: 0.1 } }", "S#{s}", "s, id", 100, "\"s=y\", id", 2000, 2, 0.9, 1000, 90,
-     false, 0},
+    {"s: { type: enum, values: { x: 0.9, y: 0.1 } }", "S#{s}", "s, id", 100, "\"s=y\", id", 2000, 2, 0.9,
+     1000, 90, false, 0},
     /* reads over 3,000 units on one value: 8000 x 0.5 x 0.9 = 3600 -> hot, 3600/1500 -> 3 shards */
-    {"s: { type: enum, values: { x: 0.9, y: 0.1 } }", "S#{s}", "s, id", 100, "s, id", 8000, 2, 0.9, 3600, 90, true,
-     3},
+    {"s: { type: enum, values: { x: 0.9, y: 0.1 } }", "S#{s}", "s, id", 100, "s, id", 8000, 2, 0.9, 3600, 90,
+     true, 3},
     /* a date written "today": every write on one value, 1000 WCU = 100 %: hot, 3 shards */
     {"d: { type: date, distinct: 730, write_hot: 1.0 }", "D#{d}", "d, id", 1000, "d, id", 10, 730, 1.0 / 730,
      10 * 0.5 / 730, 1000, true, 3},
@@ -99,15 +99,16 @@ static const struct heat_case {
 
 static kp_design *heat_design(const struct heat_case *c)
 {
-    char *yaml = xasprintf("keyplan: 1\nname: t\n"
-                           "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
-                           "attributes: { %s }\n"
-                           "entities:\n"
-                           "  - { name: E, count: 1000000, size: 1000, writes: %g, attributes: [%s],\n"
-                           "      keys: { PK: \"%s\", SK: \"X#{id}\" } }\n"
-                           "patterns:\n"
-                           "  - { id: 1, name: read it, entity: E, by: [%s], rate: %g, latency: 20 }\n",
-                           c->attrs, c->writes, c->eattrs, c->pk, c->by, c->rate);
+    char *yaml =
+        xasprintf("keyplan: 1\nname: t\n"
+                  "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+                  "attributes: { %s }\n"
+                  "entities:\n"
+                  "  - { name: E, count: 1000000, size: 1000, writes: %g, attributes: [%s],\n"
+                  "      keys: { PK: \"%s\", SK: \"X#{id}\" } }\n"
+                  "patterns:\n"
+                  "  - { id: 1, name: read it, entity: E, by: [%s], rate: %g, latency: 20 }\n",
+                  c->attrs, c->writes, c->eattrs, c->pk, c->by, c->rate);
     kp_design *d = load(yaml);
     free(yaml);
     return d;
@@ -208,7 +209,8 @@ static void test_indexes(void **state)
     assert_near(it->items, 101000, 1e-12, "table items", 0);
     assert_near(it->bytes, 101000 * 1000.0, 1e-12, "table bytes", 0);
     assert_near(ig->items, 10000, 1e-12, "gsi items", 0);
-    assert_near(ig->bytes, 10000 * (capacity_projected_bytes(d, &d->entities[1], 0) + 100), 1e-12, "gsi bytes", 0);
+    assert_near(ig->bytes, 10000 * (capacity_projected_bytes(d, &d->entities[1], 0) + 100), 1e-12,
+                "gsi bytes", 0);
     assert_near(il->items, 100000, 1e-12, "lsi items", 0);
     /* GSI writes: the model prices them (capacity), heat sums them */
     double iw[2] = {0, 0}, tw = 0;
@@ -232,9 +234,10 @@ static void test_indexes(void **state)
 static void test_lsi_reads_land_on_table(void **state)
 {
     (void)state;
-    char *yaml = xasprintf("%s  - { id: 3, name: orders by total, entity: Order, by: [c], range: total, rate: 300,\n"
-                           "      latency: 20 }\n",
-                           index_yaml);
+    char *yaml =
+        xasprintf("%s  - { id: 3, name: orders by total, entity: Order, by: [c], range: total, rate: 300,\n"
+                  "      latency: 20 }\n",
+                  index_yaml);
     kp_design *d = load(yaml);
     free(yaml);
     kp_analysis *a = analysis_run(d);
@@ -267,17 +270,18 @@ static void test_lsi_reads_land_on_table(void **state)
 static void test_template_families(void **state)
 {
     (void)state;
-    const char *yaml = "keyplan: 1\nname: fam\n"
-                       "table: { name: T, pk: PK, sk: SK }\n"
-                       "attributes: { username: { distinct: 1000 }, followed: { distinct: 1000 },\n"
-                       "              other: { distinct: 10 } }\n"
-                       "entities:\n"
-                       "  - { name: User, count: 1000, size: 500, writes: 100, attributes: [username],\n"
-                       "      keys: { PK: \"USER#{username}\", SK: \"PROFILE\" } }\n"
-                       "  - { name: Follow, count: 50000, size: 200, writes: 300, attributes: [followed, x],\n"
-                       "      keys: { PK: \"USER#{followed}\", SK: \"F#{x}\" } }\n"
-                       "  - { name: Other, count: 10, size: 200, attributes: [other],\n"
-                       "      keys: { PK: \"O#{other}\", SK: \"X\" } }\n";
+    const char *yaml =
+        "keyplan: 1\nname: fam\n"
+        "table: { name: T, pk: PK, sk: SK }\n"
+        "attributes: { username: { distinct: 1000 }, followed: { distinct: 1000 },\n"
+        "              other: { distinct: 10 } }\n"
+        "entities:\n"
+        "  - { name: User, count: 1000, size: 500, writes: 100, attributes: [username],\n"
+        "      keys: { PK: \"USER#{username}\", SK: \"PROFILE\" } }\n"
+        "  - { name: Follow, count: 50000, size: 200, writes: 300, attributes: [followed, x],\n"
+        "      keys: { PK: \"USER#{followed}\", SK: \"F#{x}\" } }\n"
+        "  - { name: Other, count: 10, size: 200, attributes: [other],\n"
+        "      keys: { PK: \"O#{other}\", SK: \"X\" } }\n";
     kp_design *d = load(yaml);
     kp_analysis *a = analysis_run(d);
     assert_int_equal(a->npartitions, 3);
@@ -417,12 +421,16 @@ static const struct cli_case {
 } cli_cases[] = {
     {{"heat", "-"}, "A\nA\nB\n", 0, {"3 requests", "2 partition keys", "hottest key A: 66.7 %"}},
     /* units and kinds; UTF-8 keys */
-    {{"heat"}, "DIRECCIÓN#casa\tSK\t3\twrite\nB\tX\t1\tread\n", 0, {"DIRECCIÓN#casa: 75.0 % of the units", NULL}},
+    {{"heat"},
+     "DIRECCIÓN#casa\tSK\t3\twrite\nB\tX\t1\tread\n",
+     0,
+     {"DIRECCIÓN#casa: 75.0 % of the units", NULL}},
     /* DynamoDB JSON lines, the partition attribute chosen */
     {{"heat", "--json", "--pk", "userId"},
      "{\"Key\": {\"userId\": {\"S\": \"u1\"}, \"SK\": {\"S\": \"x\"}}, \"ConsumedCapacity\": {\"CapacityUnits\": 2}}\n"
      "{\"userId\": {\"S\": \"u2\"}, \"units\": 1, \"op\": \"PutItem\"}\n",
-     0, {"\"distinct_keys\": 2", "\"key\": \"u1\"", "\"write_units\": 1.0"}},
+     0,
+     {"\"distinct_keys\": 2", "\"key\": \"u1\"", "\"write_units\": 1.0"}},
     /* over a partition's limit within the time the log covers: exit 1 */
     {{"heat", "--seconds", "1"}, "K\t\t1200\twrite\nL\t\t10\twrite\n", 1, {"HOT", "120.0%", NULL}},
     {{"heat", "--seconds", "10"}, "K\t\t1200\twrite\n", 0, {"12.0%", NULL}},
@@ -455,14 +463,10 @@ static void test_heat_command(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_harmonic),
-        cmocka_unit_test(test_heat_table),
-        cmocka_unit_test(test_indexes),
-        cmocka_unit_test(test_lsi_reads_land_on_table),
-        cmocka_unit_test(test_template_families),
-        cmocka_unit_test(test_cloudshop_first_design),
-        cmocka_unit_test(test_distrib_template),
-        cmocka_unit_test(test_degenerate_designs),
+        cmocka_unit_test(test_harmonic),          cmocka_unit_test(test_heat_table),
+        cmocka_unit_test(test_indexes),           cmocka_unit_test(test_lsi_reads_land_on_table),
+        cmocka_unit_test(test_template_families), cmocka_unit_test(test_cloudshop_first_design),
+        cmocka_unit_test(test_distrib_template),  cmocka_unit_test(test_degenerate_designs),
         cmocka_unit_test(test_heat_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,8 +23,9 @@ static const struct json_case {
     {"{\"Key\": {\"PK\": {\"S\": \"C#7\"}}, \"ConsumedCapacity\": {\"CapacityUnits\": 0.5}, \"Operation\": \"GetItem\"}",
      NULL, true, "C#7", 0.5, false},
     {"{\"Key\": {\"PK\": {\"S\": \"C#7\"}}, \"Operation\": \"PutItem\"}", NULL, true, "C#7", 1, true},
-    {"{\"PK\": {\"S\": \"DIRECCIÓN#casa\"}, \"units\": 2, \"op\": \"write\"}", NULL, true, "DIRECCIÓN#casa", 2, true},
-    {"{\"key\": {\"id\": {\"N\": \"12\"}}}", NULL, true, "12", 1, false},  /* the first attribute */
+    {"{\"PK\": {\"S\": \"DIRECCIÓN#casa\"}, \"units\": 2, \"op\": \"write\"}", NULL, true, "DIRECCIÓN#casa",
+     2, true},
+    {"{\"key\": {\"id\": {\"N\": \"12\"}}}", NULL, true, "12", 1, false},       /* the first attribute */
     {"{\"TableName\": \"T\", \"userId\": \"u1\"}", NULL, true, "u1", 1, false}, /* not TableName */
     {"{\"Key\": {\"PK\": {\"S\": \"a\"}, \"userId\": {\"S\": \"u2\"}}}", "userId", true, "u2", 1, false},
     {"{\"PK\": 42}", NULL, true, "42", 1, false},

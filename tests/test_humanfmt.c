@@ -295,9 +295,10 @@ static void test_rows(void **state)
 static void test_any_double(void **state)
 {
     (void)state;
-    const double odd[] = {NAN,     -NAN,     INFINITY, -INFINITY, 0.0,      -0.0,     1e308,   -1e308,
-                          DBL_MAX, -DBL_MAX, DBL_MIN,  -DBL_MIN,  5e-324,   -5e-324,  1e-300,  9.999999e59,
-                          1e15,    -1e15,    1e18,     0.0005,    -0.0005,  0.5,      -0.5,    4503599627370495.5};
+    const double odd[] = {NAN,    -NAN,    INFINITY, -INFINITY,   0.0,     -0.0,
+                          1e308,  -1e308,  DBL_MAX,  -DBL_MAX,    DBL_MIN, -DBL_MIN,
+                          5e-324, -5e-324, 1e-300,   9.999999e59, 1e15,    -1e15,
+                          1e18,   0.0005,  -0.0005,  0.5,         -0.5,    4503599627370495.5};
     const char *currencies[] = {NULL, "EUR", "GBP"};
     for (int st = 0; st < HF_STYLE__COUNT; st++)
         for (size_t i = 0; i < sizeof odd / sizeof *odd; i++)
@@ -332,7 +333,8 @@ static void test_large_whole(void **state)
     assert_int_equal(strlen(s), 309 + 102);
     assert_memory_equal(s, "100,000,000,000,000,001,097", 27);
     assert_int_equal(strlen(humanfmt(buf, sizeof buf, -1e308, HF_PRINTF_F1)), 1 + 309 + 2);
-    assert_string_equal(humanfmt(buf, sizeof buf, 1e40, HF_PRINTF_F0), "10000000000000000303786028427003666890752");
+    assert_string_equal(humanfmt(buf, sizeof buf, 1e40, HF_PRINTF_F0),
+                        "10000000000000000303786028427003666890752");
 }
 
 int main(void)

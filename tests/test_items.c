@@ -100,7 +100,8 @@ static void test_deterministic(void **state)
     (void)state;
     kp_design *d = load(shop_yaml);
     const kp_entity *e = design_entity(d, "Order");
-    json_t *a = items_generate(d, e, 12, 7), *b = items_generate(d, e, 12, 7), *c = items_generate(d, e, 12, 8);
+    json_t *a = items_generate(d, e, 12, 7), *b = items_generate(d, e, 12, 7),
+           *c = items_generate(d, e, 12, 8);
     kp_item_list l = generate(d, e, 12, 7);
     json_t *la = json_array();
     for (size_t i = 0; i < l.n; i++)
@@ -108,7 +109,8 @@ static void test_deterministic(void **state)
     assert_true(json_equal(la, a)); /* the JSON is the model's items written out */
     json_decref(la);
     item_list_free(&l);
-    char *ta = json_dumps(a, JSON_SORT_KEYS), *tb = json_dumps(b, JSON_SORT_KEYS), *tc = json_dumps(c, JSON_SORT_KEYS);
+    char *ta = json_dumps(a, JSON_SORT_KEYS), *tb = json_dumps(b, JSON_SORT_KEYS),
+         *tc = json_dumps(c, JSON_SORT_KEYS);
     assert_string_equal(ta, tb);
     assert_true(strcmp(ta, tc) != 0); /* the seed moves the random parts */
     assert_int_equal(json_array_size(a), 12);
@@ -164,8 +166,9 @@ static const struct value_case {
     const char *entity, *attr;
     enum vcheck check;
 } value_cases[] = {
-    {"Order", "orderDate", V_ISO_DATE}, {"Order", "status", V_ENUM_ALL}, {"Order", "shard", V_SHARD},
-    {"Order", "total", V_NUMBER},       {"Línea", "lineNo", V_PADDED_IN_KEY}, {"Dirección", "tipo", V_ENUM_ALL},
+    {"Order", "orderDate", V_ISO_DATE},   {"Order", "status", V_ENUM_ALL},
+    {"Order", "shard", V_SHARD},          {"Order", "total", V_NUMBER},
+    {"Línea", "lineNo", V_PADDED_IN_KEY}, {"Dirección", "tipo", V_ENUM_ALL},
 };
 
 static bool iso_date(const char *s)
@@ -297,10 +300,10 @@ static void test_item_size_rules(void **state)
         size_t size;
     } cases[] = {
         {"{\"PK\":{\"S\":\"abc\"}}", 5},
-        {"{\"n\":{\"N\":\"12345\"}}", 1 + 4},    /* 5 digits: 3 bytes + 1 */
+        {"{\"n\":{\"N\":\"12345\"}}", 1 + 4}, /* 5 digits: 3 bytes + 1 */
         {"{\"n\":{\"N\":\"7\"}}", 1 + 2},
         {"{\"b\":{\"BOOL\":true}}", 2},
-        {"{\"ñ\":{\"S\":\"é\"}}", 4},           /* UTF-8 bytes */
+        {"{\"ñ\":{\"S\":\"é\"}}", 4},       /* UTF-8 bytes */
         {"{\"n\":{\"N\":\"007\"}}", 1 + 2}, /* leading zeros do not count */
         {"{\"a\":{\"S\":\"x\"},\"bb\":{\"N\":\"10\"}}", 2 + 2 + 2},
     };
@@ -356,12 +359,13 @@ static void test_partitions_have_data(void **state)
 static void test_collisions_reported(void **state)
 {
     (void)state;
-    static const char *yaml = "keyplan: 1\nname: c\n"
-                              "table: { name: C, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
-                              "entities:\n"
-                              "  - { name: A, count: 10, attributes: [id], keys: { PK: \"X#{id}\", SK: \"META\" } }\n"
-                              "  - { name: B, count: 10, attributes: [id], keys: { PK: \"X#{id}\", SK: \"META\" } }\n"
-                              "  - { name: C, count: 10, attributes: [id], keys: { PK: \"X#{id}\", SK: \"OTHER\" } }\n";
+    static const char *yaml =
+        "keyplan: 1\nname: c\n"
+        "table: { name: C, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+        "entities:\n"
+        "  - { name: A, count: 10, attributes: [id], keys: { PK: \"X#{id}\", SK: \"META\" } }\n"
+        "  - { name: B, count: 10, attributes: [id], keys: { PK: \"X#{id}\", SK: \"META\" } }\n"
+        "  - { name: C, count: 10, attributes: [id], keys: { PK: \"X#{id}\", SK: \"OTHER\" } }\n";
     kp_design *d = load(yaml);
     item_sample sample;
     item_sample_make(d, 1, false, &sample);

@@ -80,9 +80,12 @@ static void test_metric_values(void **state)
     assert_true(a->cost->lines[2].amount > 0);
     assert_true(a->cost->lines[4].amount > 0);
 
-    const char *bad[] = {"pattern.99.rate", "pattern.1.speed", "entity.Nope.count", "index.GSI9.items",
-                         "index.GSI1.bytes", "table.items", "cost.lunch", "cost", "nothing", "",
-                         "entity.Línea", "weird.x.y"};
+    const char *bad[] = {"pattern.99.rate",   "pattern.1.speed",
+                         "entity.Nope.count", "index.GSI9.items",
+                         "index.GSI1.bytes",  "table.items",
+                         "cost.lunch",        "cost",
+                         "nothing",           "",
+                         "entity.Línea",      "weird.x.y"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         double v = 0;
         if (analysis_metric(a, bad[i], &v))
@@ -98,10 +101,11 @@ static void test_catalogue(void **state)
     size_t n = 0;
     const kp_finding_info *cat = analysis_finding_catalogue(&n);
     assert_true(n >= 14);
-    const char *required[] = {"low-cardinality-pk", "time-bucket-pk", "scan-user-path", "filter-narrowing",
-                              "unused-gsi", "projection-all", "index-writes-exceed", "lsi", "item-too-large",
-                              "item-over-4kb", "date-not-iso-sk", "strong-read-gsi", "many-requests-join",
-                              "hot-partition", "counter-update", "unknown-distribution"};
+    const char *required[] = {
+        "low-cardinality-pk", "time-bucket-pk", "scan-user-path",      "filter-narrowing",
+        "unused-gsi",         "projection-all", "index-writes-exceed", "lsi",
+        "item-too-large",     "item-over-4kb",  "date-not-iso-sk",     "strong-read-gsi",
+        "many-requests-join", "hot-partition",  "counter-update",      "unknown-distribution"};
     for (size_t r = 0; r < sizeof required / sizeof *required; r++) {
         bool found = false;
         for (size_t i = 0; i < n; i++)

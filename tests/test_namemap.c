@@ -22,24 +22,18 @@ static const struct step {
     size_t val;
     long want;
 } steps[] = {
-    {'g', "status", 0, 0, -1},      /* an empty (zeroed) map */
-    {'p', "status", 0, 3, 1},
-    {'g', "status", 0, 0, 3},
-    {'p', "status", 0, 9, 0},       /* first wins */
-    {'g', "status", 0, 0, 3},
-    {'g', "Status", 0, 0, -1},      /* byte for byte, as strcmp */
-    {'g', "statu", 0, 0, -1},
-    {'i', "status", 7, 5, 1},       /* the same name with another tag is another key */
-    {'g', "status", 0, 0, 3},
-    {'i', "status", 7, 6, 0},
-    {'s', "status", 7, 8, 8},       /* replacing through the slot */
-    {'i', "status", -1, 2, 1},      /* negative tags (the base table) */
-    {'p', "", 0, 11, 1},            /* the empty name is a name */
-    {'g', "", 0, 0, 11},
-    {'p', "línea", 0, 12, 1},       /* UTF-8 */
-    {'g', "línea", 0, 0, 12},
-    {'g', "linea", 0, 0, -1},
-    {'p', NULL, 0, 1, 0},           /* NULL names are ignored */
+    {'g', "status", 0, 0, -1}, /* an empty (zeroed) map */
+    {'p', "status", 0, 3, 1},  {'g', "status", 0, 0, 3},
+    {'p', "status", 0, 9, 0},                             /* first wins */
+    {'g', "status", 0, 0, 3},  {'g', "Status", 0, 0, -1}, /* byte for byte, as strcmp */
+    {'g', "statu", 0, 0, -1},  {'i', "status", 7, 5, 1},  /* the same name with another tag is another key */
+    {'g', "status", 0, 0, 3},  {'i', "status", 7, 6, 0},
+    {'s', "status", 7, 8, 8},                            /* replacing through the slot */
+    {'i', "status", -1, 2, 1},                           /* negative tags (the base table) */
+    {'p', "", 0, 11, 1},                                 /* the empty name is a name */
+    {'g', "", 0, 0, 11},       {'p', "línea", 0, 12, 1}, /* UTF-8 */
+    {'g', "línea", 0, 0, 12},  {'g', "linea", 0, 0, -1},
+    {'p', NULL, 0, 1, 0}, /* NULL names are ignored */
     {'g', NULL, 0, 0, -1},
 };
 
@@ -65,7 +59,8 @@ static void test_table(void **state)
             got = namemap_find(&m, s->name, s->tag, &v) ? (long)v : -1;
             break;
         case 'g':
-            got = (s->tag ? namemap_find(&m, s->name, s->tag, &v) : namemap_get(&m, s->name, &v)) ? (long)v : -1;
+            got = (s->tag ? namemap_find(&m, s->name, s->tag, &v) : namemap_get(&m, s->name, &v)) ? (long)v
+                                                                                                  : -1;
             break;
         }
         if (got != s->want)
@@ -98,7 +93,7 @@ static void test_growth_against_linear(void **state)
 {
     (void)state;
     enum { N = 5000 };
-    char (*keys)[16] = malloc(N * sizeof *keys);
+    char(*keys)[16] = malloc(N * sizeof *keys);
     namemap m = {0};
     for (size_t i = 0; i < N; i++) {
         snprintf(keys[i], sizeof keys[i], "attr%zu", i % (N / 2)); /* each name twice */

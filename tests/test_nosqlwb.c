@@ -143,12 +143,12 @@ static const struct expect {
      KP_BILLING_ON_DEMAND, "order", "PK", "o#{orderId}"},
     {"amazon-dynamodb-design-patterns/AnOnlineShop_1.json", "OnlineShop", "PK", "SK", 0, 0,
      KP_BILLING_ON_DEMAND, NULL, NULL, NULL},
-    {"amazon-dynamodb-design-patterns/DeviceStateLog_7.json", "DeviceStateLog", "DeviceID", "State#Date",
-     2, 1, KP_BILLING_ON_DEMAND, "DeviceStateLog", "State#Date", "{State}#{Date}"},
+    {"amazon-dynamodb-design-patterns/DeviceStateLog_7.json", "DeviceStateLog", "DeviceID", "State#Date", 2,
+     1, KP_BILLING_ON_DEMAND, "DeviceStateLog", "State#Date", "{State}#{Date}"},
     {"amazon-dynamodb-design-patterns/DeviceStateLog_1.json", "DeviceStateLog", "DeviceID", "Date", 0, 1,
      KP_BILLING_ON_DEMAND, "DeviceStateLog", "DeviceID", "d#{deviceId}"},
-    {"aws-dynamodb-examples/ChatSystemSchema.json", "Chat", "PK", "SK", 1, 2, KP_BILLING_PROVISIONED,
-     "Room", "PK", "Room:{roomId}"},
+    {"aws-dynamodb-examples/ChatSystemSchema.json", "Chat", "PK", "SK", 1, 2, KP_BILLING_PROVISIONED, "Room",
+     "PK", "Room:{roomId}"},
     {"aws-dynamodb-examples/GamePlayerProfilesSchema.json", "game-player-profiles", "PK", "SK", 0, 6,
      KP_BILLING_PROVISIONED, "Items", "SK", "ITEMS#{ItemID}"},
     {"aws-dynamodb-examples/GamePlayerProfilesSchema.json", "game-player-profiles", "PK", "SK", 0, 6,
@@ -159,8 +159,8 @@ static const struct expect {
      "Follower", "PK", "u#{userId}#follower"},
     {"aws-dynamodb-examples/SessionManagementSchema.json", "session_store", "PK", "SK", 1, 2,
      KP_BILLING_PROVISIONED, NULL, NULL, NULL},
-    {"aws-dynamodb-examples/ComplaintManagementSchema.json", "Complaint_management_system", "PK", "SK", 3,
-     2, KP_BILLING_PROVISIONED, "Comm", "SK", "comm#{comm_date}#{comm_id}"},
+    {"aws-dynamodb-examples/ComplaintManagementSchema.json", "Complaint_management_system", "PK", "SK", 3, 2,
+     KP_BILLING_PROVISIONED, "Comm", "SK", "comm#{comm_date}#{comm_id}"},
     {"aws-dynamodb-examples/ConnectedVehiclesSchema.json", "Connected_Vehicle", "PK", "SK", 0, 2,
      KP_BILLING_PROVISIONED, "User", "PK", "ID#{user_name}"},
 };
@@ -194,7 +194,8 @@ static void test_fixture_expectations(void **state)
 static void test_fixture_indexes_and_sparse(void **state)
 {
     (void)state;
-    char *path = ts_source_path("tests/data/nosql-workbench/aws-dynamodb-examples/RecurringPaymentsSchema.json");
+    char *path =
+        ts_source_path("tests/data/nosql-workbench/aws-dynamodb-examples/RecurringPaymentsSchema.json");
     kp_design *d = import_ok(path);
     const kp_index *x = design_index(d, "GSI-1");
     assert_non_null(x);
@@ -529,7 +530,8 @@ static void test_fixture_export_reimports(void **state)
 static void test_cli_import(void **state)
 {
     (void)state;
-    char *path = ts_source_path("tests/data/nosql-workbench/amazon-dynamodb-design-patterns/AnOnlineShop_facets.json");
+    char *path =
+        ts_source_path("tests/data/nosql-workbench/amazon-dynamodb-design-patterns/AnOnlineShop_facets.json");
     const char *args[] = {"import", path, NULL};
     char *out = NULL, *err = NULL;
     int rc = ts_run_keyplan(args, NULL, &out, &err);

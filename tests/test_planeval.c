@@ -33,9 +33,9 @@ static const char *const yaml =
 static const struct {
     const char *entity, *pk, *sk, *status, *score, *gsk;
 } rows[] = {
-    {"Order", "C#1", "O#1", "paid", "9", "1"},   {"Order", "C#1", "O#2", "open", "10", "2"},
-    {"Order", "C#1", "O#3", "paid", "10", "3"},  {"Order", "C#1", "O#4", "paid", "2", "3"},
-    {"Order", "C#1", "O#5", "paid", "30", "5"},  {"Note", "C#1", "O#2#N", NULL, NULL, NULL},
+    {"Order", "C#1", "O#1", "paid", "9", "1"},  {"Order", "C#1", "O#2", "open", "10", "2"},
+    {"Order", "C#1", "O#3", "paid", "10", "3"}, {"Order", "C#1", "O#4", "paid", "2", "3"},
+    {"Order", "C#1", "O#5", "paid", "30", "5"}, {"Note", "C#1", "O#2#N", NULL, NULL, NULL},
     {"Order", "C#2", "O#6", "paid", "1", "6"},
 };
 #define NROWS (sizeof rows / sizeof *rows)
@@ -85,7 +85,8 @@ static char *describe(const planeval_result *r)
     sbuf_init(&b);
     sbuf_add(&b, "");
     for (size_t i = 0; i < r->n + r->nopt; i++)
-        sbuf_printf(&b, "%s%s%s", i ? " " : "", i == r->n && r->nopt ? "| " : "", item_text(r->v[i]->item, "SK"));
+        sbuf_printf(&b, "%s%s%s", i ? " " : "", i == r->n && r->nopt ? "| " : "",
+                    item_text(r->v[i]->item, "SK"));
     return sbuf_steal(&b);
 }
 
@@ -132,8 +133,8 @@ static void test_queries(void **state)
         planeval_query_run(w.d, &w.set, &q, &r);
         char *have = describe(&r);
         if (strcmp(have, c->want) != 0 || r.nread != c->nread)
-            fail_msg("case %zu %s: '%s' (%zu read), expected '%s' (%zu read)", i, c->kc, have, r.nread, c->want,
-                     c->nread);
+            fail_msg("case %zu %s: '%s' (%zu read), expected '%s' (%zu read)", i, c->kc, have, r.nread,
+                     c->want, c->nread);
         free(have);
         planeval_result_free(&r);
         expr_keycond_free(&kc);
@@ -157,7 +158,7 @@ static void test_filters_and_scans(void **state)
     } cases[] = {
         {-1, "entityType = :e", "O#1 O#2 O#3 O#4 O#5 O#6"},
         {-1, "status = :paid", "O#1 O#3 O#4 O#5 O#6"},
-        {0, "entityType = :e", ""},            /* a keys-only index does not project it */
+        {0, "entityType = :e", ""},                        /* a keys-only index does not project it */
         {1, "entityType = :e", "O#6 O#4 O#1 O#2 O#3 O#5"}, /* this one does */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

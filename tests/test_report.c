@@ -18,11 +18,11 @@
 static void test_samples(void **state)
 {
     (void)state;
-    static const char *const samples[] = {"samples/cloudshop/design.yaml", "samples/cloudshop/first-design.yaml",
-                                          "samples/iot/design.yaml", "samples/social/design.yaml",
-                                          "tests/data/verify/utf8.yaml"};
-    static const char *const sections[] = {"\nPATTERNS\n", "\nKEY CONDITIONS\n", "\nPARTITIONS", "\nCOST per month",
-                                           "\nCHECKLIST (", "\nFINDINGS ("};
+    static const char *const samples[] = {"samples/cloudshop/design.yaml",
+                                          "samples/cloudshop/first-design.yaml", "samples/iot/design.yaml",
+                                          "samples/social/design.yaml", "tests/data/verify/utf8.yaml"};
+    static const char *const sections[] = {"\nPATTERNS\n",     "\nKEY CONDITIONS\n", "\nPARTITIONS",
+                                           "\nCOST per month", "\nCHECKLIST (",      "\nFINDINGS ("};
     if (!setlocale(LC_CTYPE, "C.UTF-8"))
         setlocale(LC_CTYPE, "en_US.UTF-8");
     for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {

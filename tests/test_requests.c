@@ -18,7 +18,8 @@
 static void check_str(size_t i, const char *what, const char *have, const char *want)
 {
     if ((have == NULL) != (want == NULL) || (have && strcmp(have, want) != 0))
-        fail_msg("case %zu: %s is '%s', expected '%s'", i, what, have ? have : "(null)", want ? want : "(null)");
+        fail_msg("case %zu: %s is '%s', expected '%s'", i, what, have ? have : "(null)",
+                 want ? want : "(null)");
 }
 
 /* ---- attribute names ------------------------------------------------------------------------ */
@@ -48,7 +49,8 @@ static void test_expr_names(void **state)
         size_t want_n = 0;
         for (size_t k = 0; k < 4 && names_cases[i].names[k]; k += 2) {
             want_n++;
-            check_str(i, names_cases[i].names[k], json_string_value(json_object_get(names, names_cases[i].names[k])),
+            check_str(i, names_cases[i].names[k],
+                      json_string_value(json_object_get(names, names_cases[i].names[k])),
                       names_cases[i].names[k + 1]);
         }
         assert_int_equal(json_object_size(names), want_n);
@@ -151,7 +153,8 @@ static void test_step_inputs(void **state)
     in = requests_step_input(d, &r, &s2, "Shop", NULL, samples, 1, true, &filt, &err);
     assert_non_null(in);
     assert_false(filt.present); /* no filter: none as data either */
-    assert_string_equal(path_str(in, "KeyConditionExpression", NULL, NULL), "#n0 = :pk AND begins_with(#n1, :sk)");
+    assert_string_equal(path_str(in, "KeyConditionExpression", NULL, NULL),
+                        "#n0 = :pk AND begins_with(#n1, :sk)");
     assert_string_equal(path_str(in, "ExpressionAttributeNames", "#n0", NULL), "PK");
     assert_string_equal(path_str(in, "ExpressionAttributeValues", ":pk", "S"), item_text(l0, "PK"));
     assert_string_equal(path_str(in, "ExpressionAttributeValues", ":sk", "S"), "LINE#");
@@ -206,8 +209,8 @@ static void test_step_inputs(void **state)
     samples[1] = l0;
     in = requests_step_input(d, &r, &s5, "Shop", NULL, samples, 2, true, NULL, &err);
     assert_int_equal(json_array_size(json_object_get(in, "TransactItems")), 2);
-    assert_string_equal(path_str(json_array_get(json_object_get(in, "TransactItems"), 1), "Put", "TableName", NULL),
-                        "Shop");
+    assert_string_equal(
+        path_str(json_array_get(json_object_get(in, "TransactItems"), 1), "Put", "TableName", NULL), "Shop");
     json_decref(in);
 
     /* UpdateItem: SET with #names; a UTF-8 value name becomes a safe one */

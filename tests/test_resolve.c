@@ -171,51 +171,144 @@ typedef struct rcase {
     const char *index; /* NULL: don't check */
     const char *cond;  /* NULL: don't check */
     const char *values[4];
-    int filter;        /* -1 don't check */
-    int app_sort;      /* -1 don't check */
-    const char *warn;  /* substring of some warning, or NULL */
+    int filter;       /* -1 don't check */
+    int app_sort;     /* -1 don't check */
+    const char *warn; /* substring of some warning, or NULL */
 } rcase;
 
 static const rcase cases[] = {
-    {"get", KP_PLAN_GET, 1, "table", "PK = :pk AND SK = :sk", {":pk=PEDIDO#{orderId}", ":sk=CABECERA"}, 0, 0, NULL},
-    {"desc", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)",
-     {":pk=CLIENTE#{customerId}", ":sk=PEDIDO#"}, 0, 0, NULL},
-    {"between", KP_PLAN_QUERY, 1, "table", "PK = :pk AND SK BETWEEN :sk1 AND :sk2",
-     {":pk=CLIENTE#{customerId}", ":sk1=PEDIDO#{orderDate}", ":sk2=PEDIDO#{orderDate}~"}, 0, 0, NULL},
-    {"lines", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)",
-     {":pk=PEDIDO#{orderId}", ":sk=LINEA#"}, 0, 0, NULL},
+    {"get",
+     KP_PLAN_GET,
+     1,
+     "table",
+     "PK = :pk AND SK = :sk",
+     {":pk=PEDIDO#{orderId}", ":sk=CABECERA"},
+     0,
+     0,
+     NULL},
+    {"desc",
+     KP_PLAN_QUERY,
+     1,
+     "table",
+     "PK = :pk AND begins_with(SK, :sk)",
+     {":pk=CLIENTE#{customerId}", ":sk=PEDIDO#"},
+     0,
+     0,
+     NULL},
+    {"between",
+     KP_PLAN_QUERY,
+     1,
+     "table",
+     "PK = :pk AND SK BETWEEN :sk1 AND :sk2",
+     {":pk=CLIENTE#{customerId}", ":sk1=PEDIDO#{orderDate}", ":sk2=PEDIDO#{orderDate}~"},
+     0,
+     0,
+     NULL},
+    {"lines",
+     KP_PLAN_QUERY,
+     1,
+     "table",
+     "PK = :pk AND begins_with(SK, :sk)",
+     {":pk=PEDIDO#{orderId}", ":sk=LINEA#"},
+     0,
+     0,
+     NULL},
     {"pending", KP_PLAN_QUERY, 1, "GSI1", "GSI1PK = :pk", {":pk=ESTADO#pending-shipment"}, 0, 0, NULL},
     {"delivered", KP_PLAN_SCAN, -1, "table", "", {NULL}, 1, -1, "Scan"},
-    {"appsort", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)", {":pk=CLIENTE#{customerId}", ":sk=PEDIDO#"},
-     -1, 1, "the app sorts"},
+    {"appsort",
+     KP_PLAN_QUERY,
+     1,
+     "table",
+     "PK = :pk AND begins_with(SK, :sk)",
+     {":pk=CLIENTE#{customerId}", ":sk=PEDIDO#"},
+     -1,
+     1,
+     "the app sorts"},
     {"filter", KP_PLAN_QUERY, 1, "table", NULL, {NULL}, 1, 0, "FilterExpression on note"},
-    {"mixed", KP_PLAN_QUERY, 1, "ByCustomer", "customerId = :pk AND orderDate BETWEEN :sk1 AND :sk2",
-     {":pk={customerId}", ":sk1={orderDate}"}, 1, 0, "OrderSummary"},
+    {"mixed",
+     KP_PLAN_QUERY,
+     1,
+     "ByCustomer",
+     "customerId = :pk AND orderDate BETWEEN :sk1 AND :sk2",
+     {":pk={customerId}", ":sk1={orderDate}"},
+     1,
+     0,
+     "OrderSummary"},
     {"both", KP_PLAN_QUERY, 1, "ByCustomer", "customerId = :pk", {":pk={customerId}"}, 0, -1, NULL},
     {"screen", KP_PLAN_QUERY, 1, "table", "PK = :pk", {":pk=CLIENTE#{customerId}"}, 0, -1, NULL},
     {"apart", KP_PLAN_MULTI, 2, "table", NULL, {NULL}, 0, -1, "2 requests"},
     {"strong", KP_PLAN_SCAN, -1, "table", "", {NULL}, -1, -1, "strong read refused"},
-    {"lsi", KP_PLAN_QUERY, 1, "ByTotal", "PK = :pk AND total BETWEEN :sk1 AND :sk2",
-     {":pk=CLIENTE#{customerId}", ":sk1={total}"}, 0, 0, NULL},
+    {"lsi",
+     KP_PLAN_QUERY,
+     1,
+     "ByTotal",
+     "PK = :pk AND total BETWEEN :sk1 AND :sk2",
+     {":pk=CLIENTE#{customerId}", ":sk1={total}"},
+     0,
+     0,
+     NULL},
     {"shards", KP_PLAN_MULTI, 10, "table", "PK = :pk", {":pk=EVT#{day}#{shard}"}, 0, 0, "fan-out"},
-    {"enumfan", KP_PLAN_MULTI, 3, "table", "PK = :pk AND SK = :sk", {":pk=Q#{priority}", ":sk={ticketId}"}, 0, 0,
+    {"enumfan",
+     KP_PLAN_MULTI,
+     3,
+     "table",
+     "PK = :pk AND SK = :sk",
+     {":pk=Q#{priority}", ":sk={ticketId}"},
+     0,
+     0,
      "fan-out"},
-    {"chain", KP_PLAN_MULTI, 2, "table", "PK = :pk AND begins_with(SK, :sk)",
-     {":pk=FOLLOWED#{followedUsername}", ":sk=FOLLOWING#"}, 0, -1, NULL},
+    {"chain",
+     KP_PLAN_MULTI,
+     2,
+     "table",
+     "PK = :pk AND begins_with(SK, :sk)",
+     {":pk=FOLLOWED#{followedUsername}", ":sk=FOLLOWING#"},
+     0,
+     -1,
+     NULL},
     {"scan", KP_PLAN_SCAN, -1, "table", "", {NULL}, 1, -1, "Scan"},
     {"const", KP_PLAN_QUERY, 1, "table", "PK = :pk", {":pk=CONFIG"}, 0, 0, "hot key"},
     {"covered", KP_PLAN_COVERED, 0, NULL, "", {NULL}, 0, 0, NULL},
     {"outside", KP_PLAN_OUTSIDE, 0, NULL, "", {NULL}, 0, 0, NULL},
-    {"gsiexact", KP_PLAN_QUERY, 1, "GSI2", "GSI2PK = :pk AND GSI2SK = :sk",
-     {":pk=FECHA#{orderDate}", ":sk={orderId}"}, 0, 0, NULL},
+    {"gsiexact",
+     KP_PLAN_QUERY,
+     1,
+     "GSI2",
+     "GSI2PK = :pk AND GSI2SK = :sk",
+     {":pk=FECHA#{orderDate}", ":sk={orderId}"},
+     0,
+     0,
+     NULL},
     {"day", KP_PLAN_QUERY, 1, "GSI2", "GSI2PK = :pk", {":pk=FECHA#{orderDate}"}, 0, 0, NULL},
-    {"unknown", KP_PLAN_QUERY, 1, "table", "PK = :pk", {":pk=NOTE#{noteOwner}"}, 0, 0,
+    {"unknown",
+     KP_PLAN_QUERY,
+     1,
+     "table",
+     "PK = :pk",
+     {":pk=NOTE#{noteOwner}"},
+     0,
+     0,
      "unknown distribution of noteOwner"},
-    {"byfilter", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)", {":pk=CLIENTE#{customerId}"}, 1, 0,
+    {"byfilter",
+     KP_PLAN_QUERY,
+     1,
+     "table",
+     "PK = :pk AND begins_with(SK, :sk)",
+     {":pk=CLIENTE#{customerId}"},
+     1,
+     0,
      "FilterExpression on status"},
     {"put", KP_PLAN_WRITE, 1, "table", "", {NULL}, 0, 0, NULL},
     {"upd", KP_PLAN_WRITE, 1, "table", "", {NULL}, 0, 0, NULL},
-    {"updfind", KP_PLAN_MULTI, -1, "GSI1", "GSI1PK = :pk", {":pk=ESTADO#pending-shipment"}, -1, -1, "find, then write"},
+    {"updfind",
+     KP_PLAN_MULTI,
+     -1,
+     "GSI1",
+     "GSI1PK = :pk",
+     {":pk=ESTADO#pending-shipment"},
+     -1,
+     -1,
+     "find, then write"},
     {"tx", KP_PLAN_TRANSACT, 1, "table", "", {NULL}, 0, 0, NULL},
     {"delete", KP_PLAN_WRITE, 1, "table", "", {NULL}, 0, 0, NULL},
 };
@@ -311,7 +404,8 @@ static void test_rules(void **state)
                   (!c->index || strcmp(r->index_name, c->index) == 0) &&
                   (!c->cond || strcmp(r->key_condition, c->cond) == 0) &&
                   (c->filter < 0 || r->filter == (c->filter == 1)) &&
-                  (c->app_sort < 0 || r->app_sort == (c->app_sort == 1)) && (!c->warn || has_warning(r, c->warn));
+                  (c->app_sort < 0 || r->app_sort == (c->app_sort == 1)) &&
+                  (!c->warn || has_warning(r, c->warn));
         for (size_t k = 0; ok && k < 4 && c->values[k]; k++) {
             const char *eq = strchr(c->values[k], '=');
             size_t nl = (size_t)(eq - c->values[k]);
@@ -484,7 +578,8 @@ static void test_cloudshop(void **state)
     for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
         const kp_pattern_result *r = result_of(f, cs[i].id);
         if (r->plan != cs[i].plan || fabs(r->requests - cs[i].requests) > 1e-9 ||
-            (cs[i].index && strcmp(r->index_name, cs[i].index) != 0) || strcmp(r->key_condition, cs[i].cond) != 0) {
+            (cs[i].index && strcmp(r->index_name, cs[i].index) != 0) ||
+            strcmp(r->key_condition, cs[i].cond) != 0) {
             dump(r);
             fail_msg("CloudShop pattern %s: expected %s on %s, '%s'", cs[i].id, kp_plan_word(cs[i].plan),
                      cs[i].index ? cs[i].index : "-", cs[i].cond);
@@ -544,10 +639,11 @@ static void test_mutations(void **state)
         const char *from, *to, *id;
         kp_plan plan;
     } muts[] = {
-        {"by: [\"status=pending-shipment\"], order: orderDate asc", "by: [\"status=shipped\"], order: orderDate asc",
-         "pending", KP_PLAN_SCAN},
+        {"by: [\"status=pending-shipment\"], order: orderDate asc",
+         "by: [\"status=shipped\"], order: orderDate asc", "pending", KP_PLAN_SCAN},
         {"SK: \"CABECERA\"", "SK: \"CABECERA#{customerId}\"", "get", KP_PLAN_QUERY},
-        {"shard:      { type: shard, count: 10 }", "shard:      { type: shard, count: 4 }", "shards", KP_PLAN_MULTI},
+        {"shard:      { type: shard, count: 10 }", "shard:      { type: shard, count: 4 }", "shards",
+         KP_PLAN_MULTI},
     };
     for (size_t i = 0; i < sizeof muts / sizeof *muts; i++) {
         const char *at = strstr(DESIGN, muts[i].from);
@@ -579,7 +675,7 @@ static void test_incomplete_designs(void **state)
     d->entities = calloc(2, sizeof *d->entities);
     d->nentities = 2;
     entity_init(&d->entities[0]);
-    d->entities[0].name = strdup("Keyless");    /* no keys, no count, no size */
+    d->entities[0].name = strdup("Keyless"); /* no keys, no count, no size */
     d->entities[0].count = NAN;
     d->entities[0].size = NAN;
     entity_init(&d->entities[1]);
@@ -599,9 +695,9 @@ static void test_incomplete_designs(void **state)
     } ps[] = {
         {"Nope", NULL, KP_READ, KP_OP_PUT, KP_PLAN_INVALID},
         {"Keyless", "id", KP_READ, KP_OP_PUT, KP_PLAN_SCAN},
-        {"Thing", "id", KP_READ, KP_OP_PUT, KP_PLAN_GET},  /* table without a sort key */
+        {"Thing", "id", KP_READ, KP_OP_PUT, KP_PLAN_GET}, /* table without a sort key */
         {"Thing", NULL, KP_READ, KP_OP_PUT, KP_PLAN_SCAN},
-        {NULL, NULL, KP_READ, KP_OP_PUT, KP_PLAN_SCAN},    /* no entity at all */
+        {NULL, NULL, KP_READ, KP_OP_PUT, KP_PLAN_SCAN}, /* no entity at all */
         {"Keyless", "id", KP_WRITE, KP_OP_DELETE, KP_PLAN_MULTI},
         {"Nope", NULL, KP_WRITE, KP_OP_PUT, KP_PLAN_INVALID},
         {"Thing", "id", KP_WRITE, KP_OP_UPDATE, KP_PLAN_WRITE},

@@ -23,11 +23,11 @@ static void test_compare_table(void **state)
         double t;
         bool want;
     } rows[] = {
-        {51, KP_CMP_GT, 50, true},   {50, KP_CMP_GT, 50, false}, {50, KP_CMP_GE, 50, true},
+        {51, KP_CMP_GT, 50, true},    {50, KP_CMP_GT, 50, false}, {50, KP_CMP_GE, 50, true},
         {49.9, KP_CMP_GE, 50, false}, {49, KP_CMP_LT, 50, true},  {50, KP_CMP_LT, 50, false},
-        {50, KP_CMP_LE, 50, true},   {51, KP_CMP_LE, 50, false}, {7, KP_CMP_EQ, 7, true},
-        {7, KP_CMP_EQ, 8, false},    {7, KP_CMP_NE, 8, true},    {7, KP_CMP_NE, 7, false},
-        {NAN, KP_CMP_GT, 0, false},  {NAN, KP_CMP_NE, 0, false}, {-1, KP_CMP_LT, 0, true},
+        {50, KP_CMP_LE, 50, true},    {51, KP_CMP_LE, 50, false}, {7, KP_CMP_EQ, 7, true},
+        {7, KP_CMP_EQ, 8, false},     {7, KP_CMP_NE, 8, true},    {7, KP_CMP_NE, 7, false},
+        {NAN, KP_CMP_GT, 0, false},   {NAN, KP_CMP_NE, 0, false}, {-1, KP_CMP_LT, 0, true},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
         if (sig_compare(rows[i].v, rows[i].cmp, rows[i].t) != rows[i].want)
@@ -42,14 +42,29 @@ static void test_metric_shapes(void **state)
         const char *metric;
         bool ok;
     } rows[] = {
-        {"pattern.5.rate", true},      {"pattern.5.rcu", true},         {"pattern.abc.requests", true},
-        {"pattern.5.latency", true},   {"pattern.5.speed", false},      {"pattern..rate", false},
-        {"pattern.rate", false},       {"entity.Order.count", true},    {"entity.Línea.size", true},
-        {"entity.Order.writes", true}, {"entity.Order.rate", false},    {"index.GSI1.items", true},
-        {"index.GSI.v2.wcu", true},    {"index.GSI1.hot_share", true},  {"index.GSI1.count", false},
-        {"table.hot_share", true},     {"table.items", false},          {"cost.total", true},
-        {"cost.index writes", true},   {"cost.", false},                {"", false},
-        {"throughput", false},         {"pattern.5.rate\n", false},
+        {"pattern.5.rate", true},
+        {"pattern.5.rcu", true},
+        {"pattern.abc.requests", true},
+        {"pattern.5.latency", true},
+        {"pattern.5.speed", false},
+        {"pattern..rate", false},
+        {"pattern.rate", false},
+        {"entity.Order.count", true},
+        {"entity.Línea.size", true},
+        {"entity.Order.writes", true},
+        {"entity.Order.rate", false},
+        {"index.GSI1.items", true},
+        {"index.GSI.v2.wcu", true},
+        {"index.GSI1.hot_share", true},
+        {"index.GSI1.count", false},
+        {"table.hot_share", true},
+        {"table.items", false},
+        {"cost.total", true},
+        {"cost.index writes", true},
+        {"cost.", false},
+        {"", false},
+        {"throughput", false},
+        {"pattern.5.rate\n", false},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         char *why = NULL;

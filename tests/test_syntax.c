@@ -28,12 +28,13 @@ static const struct {
     bool ok;
     double v;
 } numbers[] = {
-    {"0", 0, true, 0},        {"42", 0, true, 42},          {"-5", 0, true, -5},      {"+2.5", 0, true, 2.5},
-    {"1e3", 0, true, 1000},   {"5.", 0, true, 5},           {".5", 0, true, 0.5},     {"1_000", 0, true, 1000},
-    {"100,000", SYN_NUM_COMMAS, true, 100000},              {"100,000", 0, false, 0}, {"", 0, false, 0},
-    {"_", 0, false, 0},       {"1e", 0, false, 0},          {"1.2.3", 0, false, 0},   {"0x10", 0, false, 0},
-    {"inf", 0, false, 0},     {"nan", 0, false, 0},         {" 5", 0, false, 0},      {"5 ", 0, false, 0},
-    {"1e999", 0, false, 0},   {"many", 0, false, 0},
+    {"0", 0, true, 0},        {"42", 0, true, 42},      {"-5", 0, true, -5},
+    {"+2.5", 0, true, 2.5},   {"1e3", 0, true, 1000},   {"5.", 0, true, 5},
+    {".5", 0, true, 0.5},     {"1_000", 0, true, 1000}, {"100,000", SYN_NUM_COMMAS, true, 100000},
+    {"100,000", 0, false, 0}, {"", 0, false, 0},        {"_", 0, false, 0},
+    {"1e", 0, false, 0},      {"1.2.3", 0, false, 0},   {"0x10", 0, false, 0},
+    {"inf", 0, false, 0},     {"nan", 0, false, 0},     {" 5", 0, false, 0},
+    {"5 ", 0, false, 0},      {"1e999", 0, false, 0},   {"many", 0, false, 0},
 };
 
 static void test_numbers(void **state)
@@ -194,7 +195,15 @@ static const struct {
     {"status != delivered", true, KP_COND_NE, 0, "status", 1, {10}, {"delivered"}, 0},
     {"status = a, b", true, KP_COND_EQ, 0, "status", 1, {9}, {"a, b"}, 0},
     {"  estado = pagado", true, KP_COND_EQ, 2, "estado", 1, {11}, {"pagado"}, 0},
-    {"status in [paid, pending-shipment]", true, KP_COND_IN, 0, "status", 2, {11, 17}, {"paid", "pending-shipment"}, 0},
+    {"status in [paid, pending-shipment]",
+     true,
+     KP_COND_IN,
+     0,
+     "status",
+     2,
+     {11, 17},
+     {"paid", "pending-shipment"},
+     0},
     {"status in[a]", true, KP_COND_IN, 0, "status", 1, {10}, {"a"}, 0},
     {"status in a, b", true, KP_COND_IN, 0, "status", 2, {10, 13}, {"a", "b"}, 0},
     {"status ~ open", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 7},
@@ -310,8 +319,17 @@ static const struct {
     double v;
     const char *text;
 } number_texts[] = {
-    {0, "0"}, {-0.0, "0"}, {42, "42"}, {2.5, "2.5"}, {0.1, "0.1"}, {1234567.891, "1234567.891"},
-    {0.0009, "0.0009"}, {1e-05, "1e-05"}, {1e15, "1e+15"}, {-3.25, "-3.25"}, {1.0 / 3, "0.3333333333333333"},
+    {0, "0"},
+    {-0.0, "0"},
+    {42, "42"},
+    {2.5, "2.5"},
+    {0.1, "0.1"},
+    {1234567.891, "1234567.891"},
+    {0.0009, "0.0009"},
+    {1e-05, "1e-05"},
+    {1e15, "1e+15"},
+    {-3.25, "-3.25"},
+    {1.0 / 3, "0.3333333333333333"},
 };
 
 static void test_texts(void **state)
@@ -335,7 +353,8 @@ static void test_texts(void **state)
         {KP_COND_IN, 2, "status in [paid, pending-shipment]"},
     };
     for (size_t i = 0; i < 3; i++) {
-        kp_sparse sp = {.cond_attr = {"status", {0, 0}}, .op = conds_[i].op, .values = vals, .nvalues = conds_[i].n};
+        kp_sparse sp = {
+            .cond_attr = {"status", {0, 0}}, .op = conds_[i].op, .values = vals, .nvalues = conds_[i].n};
         sbuf b;
         sbuf_init(&b);
         syn_condition_text(&b, &sp);

@@ -92,8 +92,8 @@ static const kp_cost_line *line_of(const kp_cost *c, const char *name)
 }
 
 /* The step ids in order: the walkthrough's outline. */
-static const char *const step_ids[] = {"patterns",    "outside",      "status-key", "one-table", "gsi1",
-                                       "gsi2",        "cost-ladder",  "distribution", "decisions"};
+static const char *const step_ids[] = {"patterns", "outside",     "status-key",   "one-table", "gsi1",
+                                       "gsi2",     "cost-ladder", "distribution", "decisions"};
 #define NSTEPS (sizeof step_ids / sizeof *step_ids)
 
 static void test_steps_shape(void **state)
@@ -102,7 +102,8 @@ static void test_steps_shape(void **state)
     tour *t = open_tour();
     assert_int_equal(tour_nsteps(t), NSTEPS);
     assert_string_equal(tour_name(t), "cloudshop");
-    assert_string_equal(tour_title(t), "CloudShop: designing DynamoDB from the access patterns (keyplan tour)");
+    assert_string_equal(tour_title(t),
+                        "CloudShop: designing DynamoDB from the access patterns (keyplan tour)");
     for (size_t i = 0; i < NSTEPS; i++) {
         const tour_step *s = tour_step_at(t, step_of(t, step_ids[i]));
         assert_int_equal(s->number, (int)i + 1);
@@ -139,7 +140,8 @@ static void test_steps_shape(void **state)
 static void test_embedded_are_the_files(void **state)
 {
     (void)state;
-    static const char *const want[] = {"samples/cloudshop/design.yaml", "samples/cloudshop/first-design.yaml", TOUR_FILE};
+    static const char *const want[] = {"samples/cloudshop/design.yaml", "samples/cloudshop/first-design.yaml",
+                                       TOUR_FILE};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         const tour_file *f = tour_file_find(want[i]);
         if (!f)
@@ -261,11 +263,16 @@ static const struct {
     {"decision.D9.status == accepted", true, false, "decision.D9.status names nothing of the design"},
     {"partition.NOPE#{x}.hot == true", true, false, "partition.NOPE#{x}.hot names nothing of the design"},
     {"pattern.5.plan > query", false, false, "this subject is a word; expected == or !="},
-    {"pattern.5.rate == fast", false, false, "this subject is a number; expected a number after the operator"},
-    {"pattern.1.latency_ok == maybe", false, false, "this subject is true or false; expected true or false after the operator"},
-    {"pattern.5", false, false, "expected SUBJECT OP VALUE, e.g. pattern.5.plan == query or index.GSI1.items < 100000"},
-    {"== query", false, false, "expected SUBJECT OP VALUE, e.g. pattern.5.plan == query or index.GSI1.items < 100000"},
-    {"pattern.5.plan == a b", false, false, "expected SUBJECT OP VALUE, e.g. pattern.5.plan == query or index.GSI1.items < 100000"},
+    {"pattern.5.rate == fast", false, false,
+     "this subject is a number; expected a number after the operator"},
+    {"pattern.1.latency_ok == maybe", false, false,
+     "this subject is true or false; expected true or false after the operator"},
+    {"pattern.5", false, false,
+     "expected SUBJECT OP VALUE, e.g. pattern.5.plan == query or index.GSI1.items < 100000"},
+    {"== query", false, false,
+     "expected SUBJECT OP VALUE, e.g. pattern.5.plan == query or index.GSI1.items < 100000"},
+    {"pattern.5.plan == a b", false, false,
+     "expected SUBJECT OP VALUE, e.g. pattern.5.plan == query or index.GSI1.items < 100000"},
 };
 
 static void test_check_language(void **state)
@@ -297,7 +304,8 @@ static void test_check_language(void **state)
     analysis_free(a);
     /* billed on demand the final design costs over 700: D6's signal fires */
     char *err = NULL;
-    assert_int_equal(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("billing"), 1, "on-demand", &err), KP_OK);
+    assert_int_equal(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("billing"), 1, "on-demand", &err),
+                     KP_OK);
     a = analysis_run(d);
     assert_true(tour_check("decision.D6.status == reopen", a, NULL));
     assert_false(tour_check("cost.total < 700", a, NULL));
@@ -320,20 +328,29 @@ static const struct {
     {"decisions", "gqqqqcqooq", true},
 };
 /* The final index of each pattern (NULL: no index: covered, outside). */
-static const char *const final_index[] = {"table", "table", "table", "table", "GSI1", NULL, "GSI2", NULL, NULL, "table"};
+static const char *const final_index[] = {"table", "table", "table", "table", "GSI1",
+                                          NULL,    "GSI2",  NULL,    NULL,    "table"};
 
 static char plan_letter(kp_plan p)
 {
     switch (p) {
-    case KP_PLAN_GET: return 'g';
-    case KP_PLAN_QUERY: return 'q';
-    case KP_PLAN_MULTI: return 'm';
-    case KP_PLAN_SCAN: return 's';
-    case KP_PLAN_OUTSIDE: return 'o';
-    case KP_PLAN_COVERED: return 'c';
+    case KP_PLAN_GET:
+        return 'g';
+    case KP_PLAN_QUERY:
+        return 'q';
+    case KP_PLAN_MULTI:
+        return 'm';
+    case KP_PLAN_SCAN:
+        return 's';
+    case KP_PLAN_OUTSIDE:
+        return 'o';
+    case KP_PLAN_COVERED:
+        return 'c';
     case KP_PLAN_WRITE:
-    case KP_PLAN_TRANSACT: return 'w';
-    default: return '?';
+    case KP_PLAN_TRANSACT:
+        return 'w';
+    default:
+        return '?';
     }
 }
 
@@ -355,7 +372,8 @@ static void test_plans(void **state)
             if (!r)
                 fail_msg("step %s: no pattern %s", step, id);
             if (plan_letter(r->plan) != want)
-                fail_msg("step %s, pattern %s: plan %s, expected '%c'", step, id, kp_plan_word(r->plan), want);
+                fail_msg("step %s, pattern %s: plan %s, expected '%c'", step, id, kp_plan_word(r->plan),
+                         want);
             if (plan_table[s].final_index && final_index[i] && strcmp(r->index_name, final_index[i]) != 0)
                 fail_msg("step %s, pattern %s: on %s, expected %s", step, id, r->index_name, final_index[i]);
         }
@@ -426,7 +444,8 @@ static const struct {
 static void near5(double got, double want, const char *what, size_t rung)
 {
     if (fabs(got - want) > want * 0.05)
-        fail_msg("rung %zu, %s: keyplan %.1f, the course %.0f (more than 5 %% apart)", rung + 1, what, got, want);
+        fail_msg("rung %zu, %s: keyplan %.1f, the course %.0f (more than 5 %% apart)", rung + 1, what, got,
+                 want);
 }
 
 #define SECONDS_PER_MONTH (730.0 * 3600.0)
@@ -498,7 +517,8 @@ static void test_cost_ladder(void **state)
         for (size_t i = 0; i < c->nlines; i++)
             sum += c->lines[i].amount;
         assert_true(fabs(sum - c->total) < 1e-6 * c->total);
-        near5(c->total - iw, course_ladder[r].total - course_ladder[r].index_writes, "total less index writes", r);
+        near5(c->total - iw, course_ladder[r].total - course_ladder[r].index_writes,
+              "total less index writes", r);
         const kp_pattern *create = design_pattern(d, "11");
         double gsi2 = avg_of(create) * SECONDS_PER_MONTH / 1e6 * d->pricing.write_per_million;
         if (r == 0) {
@@ -516,8 +536,8 @@ static void test_cost_ladder(void **state)
              * of the index writes as the table's) */
             assert_non_null(entity_sparse(design_entity(d, "Order"), "GSI1PK"));
             if (iw < gsi2 * 0.99 || iw > course_ladder[r].index_writes * 1.05 || iw > index_first * 0.5)
-                fail_msg("rung %zu: index writes %.1f, expected between %.1f (GSI-2) and %.0f", r + 1, iw, gsi2,
-                         course_ladder[r].index_writes * 1.05);
+                fail_msg("rung %zu: index writes %.1f, expected between %.1f (GSI-2) and %.0f", r + 1, iw,
+                         gsi2, course_ladder[r].index_writes * 1.05);
             if (r == 1)
                 index_sparse = iw;
             else if (fabs(iw - index_sparse) > index_sparse * 0.05)
@@ -597,12 +617,12 @@ static void test_distribution(void **state)
 
 /* A malformed tour file: the first error names the tour file, its line and column, what is
  * wrong and what was expected. Every row is the base (one valid step, 6 lines) plus lines. */
-#define BASE                                                                                    \
-    "title: T\n"                                                                                 \
-    "steps:\n"                                                                                   \
-    "  - id: one\n"                                                                              \
-    "    title: One\n"                                                                           \
-    "    narration: [First.]\n"                                                                  \
+#define BASE                    \
+    "title: T\n"                \
+    "steps:\n"                  \
+    "  - id: one\n"             \
+    "    title: One\n"          \
+    "    narration: [First.]\n" \
     "    design: ../first-design.yaml\n"
 #define STEP2 "  - id: two\n    title: Two\n    narration: [Second.]\n"
 
@@ -612,15 +632,15 @@ static const struct {
     const char *first;
 } bad_tours[] = {
     {"empty", "", "FILE: error: the file is empty; expected a tour with title: and steps:"},
-    {"syntax", "title: T\nsteps: [\n", "FILE:3:1: error: YAML syntax error: did not find expected node content while parsing a flow node (started at line 3, column 1); expected well-formed YAML"},
+    {"syntax", "title: T\nsteps: [\n",
+     "FILE:3:1: error: YAML syntax error: did not find expected node content while parsing a flow node (started at line 3, column 1); expected well-formed YAML"},
     {"root_list", "- title: T\n",
      "FILE:1:1: error: the tour is a list; expected a map with title: and steps:"},
     {"second_document", BASE "---\ntitle: U\n",
      "FILE:8:1: error: a second YAML document; expected one tour per file"},
     {"unknown_top_key", BASE "titel: U\n",
      "FILE:7:1: error: tour: unknown key 'titel' (did you mean 'title'?); expected title or steps"},
-    {"no_steps", "title: T\n",
-     "FILE:1:1: error: tour: 'steps' is missing; expected a list of steps"},
+    {"no_steps", "title: T\n", "FILE:1:1: error: tour: 'steps' is missing; expected a list of steps"},
     {"steps_empty", "title: T\nsteps: []\n",
      "FILE:2:8: error: tour: 'steps' is empty; expected at least one step"},
     {"step_unknown_key", BASE "    figure: [findings]\n",
@@ -631,9 +651,12 @@ static const struct {
      "FILE:7:9: error: step 2: id 'two words'; expected a short name of letters, digits and '-'"},
     {"step_duplicate_id", BASE "  - id: one\n    title: Two\n    narration: [Second.]\n    design: one\n",
      "FILE:7:9: error: step 2: id 'one' is step 1's already; expected a unique id"},
-    {"narration_text", "title: T\nsteps:\n  - id: one\n    title: One\n    narration: First.\n    design: ../first-design.yaml\n",
+    {"narration_text",
+     "title: T\nsteps:\n  - id: one\n    title: One\n    narration: First.\n    design: ../first-design.yaml\n",
      "FILE:5:16: error: step 1 (one): 'narration' is text; expected a list of paragraphs"},
-    {"design_later_step", "title: T\nsteps:\n  - id: one\n    title: One\n    narration: [First.]\n    design: two\n" STEP2 "    design: ../first-design.yaml\n",
+    {"design_later_step",
+     "title: T\nsteps:\n  - id: one\n    title: One\n    narration: [First.]\n    design: two\n" STEP2
+     "    design: ../first-design.yaml\n",
      "FILE:6:13: error: step 1 (one): 'two' is no earlier step and no design file; expected an earlier step's id or a path ending in .yaml"},
     {"design_typo", BASE STEP2 "    design: oen\n",
      "FILE:10:13: error: step 2 (two): 'oen' is no earlier step and no design file; expected an earlier step's id or a path ending in .yaml"},
@@ -645,23 +668,30 @@ static const struct {
      "FILE:10:26: error: step 2 (two): unknown key 'edit' (did you mean 'edits'?); expected from or edits"},
     {"edit_no_op", BASE STEP2 "    design: { from: one, edits: [ { to: x } ] }\n",
      "FILE:10:35: error: step 2 (two): an edit says no operation; expected one of set, delete or copy"},
-    {"edit_two_ops", BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 rate, delete: patterns 1 } ] }\n",
+    {"edit_two_ops",
+     BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 rate, delete: patterns 1 } ] }\n",
      "FILE:10:35: error: step 2 (two): an edit says several operations; expected one of set, delete or copy"},
     {"edit_unknown_table", BASE STEP2 "    design: { from: one, edits: [ { delete: pattern 1 } ] }\n",
      "FILE:10:45: error: step 2 (two): delete 'pattern 1'; expected TABLE ROW with TABLE one of patterns, entities, indexes, attributes, decisions, keys or settings"},
     {"edit_no_row", BASE STEP2 "    design: { from: one, edits: [ { delete: indexes GSI1 } ] }\n",
      "FILE:10:45: error: step 2 (two): delete 'indexes GSI1': the design has no indexes row 'GSI1'; expected an existing id or name"},
-    {"edit_no_column", BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 speed, to: \"3\" } ] }\n",
+    {"edit_no_column",
+     BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 speed, to: \"3\" } ] }\n",
      "FILE:10:42: error: step 2 (two): set 'patterns 1 speed': patterns has no column 'speed'; expected id, name, kind, entity, by, rate, avg, latency, consistency, order, limit, range, filter, join, covered_by, needs, served_by, op, items, changes or why"},
-    {"edit_bad_value", BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 rate, to: fast } ] }\n",
+    {"edit_bad_value",
+     BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 rate, to: fast } ] }\n",
      "FILE:10:63: error: step 2 (two): set 'patterns 1 rate': 'fast' is not a number; expected a number >= 0"},
     {"edit_set_without_to", BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 rate } ] }\n",
      "FILE:10:35: error: step 2 (two): 'to' is missing; expected the cell's new text"},
-    {"edit_copy_twice", BASE STEP2 "    design: { from: ../design.yaml, edits: [ { copy: decisions D2, from: ../design.yaml } ] }\n",
+    {"edit_copy_twice",
+     BASE STEP2
+     "    design: { from: ../design.yaml, edits: [ { copy: decisions D2, from: ../design.yaml } ] }\n",
      "FILE:10:54: error: step 2 (two): copy 'decisions D2': the design already has it; expected a row it lacks"},
-    {"edit_copy_absent", BASE STEP2 "    design: { from: one, edits: [ { copy: decisions D9, from: ../design.yaml } ] }\n",
+    {"edit_copy_absent",
+     BASE STEP2 "    design: { from: one, edits: [ { copy: decisions D9, from: ../design.yaml } ] }\n",
      "FILE:10:43: error: step 2 (two): copy 'decisions D9': ../design.yaml has no such row; expected one of its decisions"},
-    {"edit_copy_pattern", BASE STEP2 "    design: { from: one, edits: [ { copy: patterns 10, from: ../design.yaml } ] }\n",
+    {"edit_copy_pattern",
+     BASE STEP2 "    design: { from: one, edits: [ { copy: patterns 10, from: ../design.yaml } ] }\n",
      "FILE:10:43: error: step 2 (two): copy 'patterns 10'; expected decisions or indexes"},
     {"edit_delete_setting", BASE STEP2 "    design: { from: one, edits: [ { delete: settings billing } ] }\n",
      "FILE:10:45: error: step 2 (two): delete 'settings billing': settings rows cannot be deleted; expected patterns, entities, indexes, attributes or decisions"},
@@ -795,13 +825,19 @@ static void test_print(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_steps_shape),        cmocka_unit_test(test_embedded_are_the_files),
-        cmocka_unit_test(test_designs),            cmocka_unit_test(test_exercises_pass),
-        cmocka_unit_test(test_check_language),     cmocka_unit_test(test_malformed_tours),
-        cmocka_unit_test(test_plans),              cmocka_unit_test(test_first_design_hot),
-        cmocka_unit_test(test_gsi1),               cmocka_unit_test(test_cost_ladder),
+        cmocka_unit_test(test_steps_shape),
+        cmocka_unit_test(test_embedded_are_the_files),
+        cmocka_unit_test(test_designs),
+        cmocka_unit_test(test_exercises_pass),
+        cmocka_unit_test(test_check_language),
+        cmocka_unit_test(test_malformed_tours),
+        cmocka_unit_test(test_plans),
+        cmocka_unit_test(test_first_design_hot),
+        cmocka_unit_test(test_gsi1),
+        cmocka_unit_test(test_cost_ladder),
         cmocka_unit_test(test_cost_ladder_sparse_by_writes),
-        cmocka_unit_test(test_distribution),       cmocka_unit_test(test_print),
+        cmocka_unit_test(test_distribution),
+        cmocka_unit_test(test_print),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,7 +54,8 @@ static kp_design *fixture(void)
     set(d, EDIT_INDEXES, 0, "sk", "GSI1SK");
     const char *ents[][5] = {
         {"Cliente", "CLIENTE#{customerId}", "PERFIL", "", "customerId, nombre"},
-        {"Pedido", "CLIENTE#{customerId}", "PEDIDO#{orderDate}#{orderId}", "PEDIDO#{orderId}", "orderId, customerId, orderDate"},
+        {"Pedido", "CLIENTE#{customerId}", "PEDIDO#{orderDate}#{orderId}", "PEDIDO#{orderId}",
+         "orderId, customerId, orderDate"},
         {"Línea", "PEDIDO#{orderId}", "LÍNEA#{lineNo:03}", "", "orderId, lineNo, dirección"},
     };
     for (size_t i = 0; i < 3; i++) {
@@ -375,8 +376,8 @@ static void test_help_lists_every_action(void **state)
             fail_msg("action '%s' has no key", ui_action_name((ui_action)a));
         bool found = false;
         for (size_t i = 0; i < n; i++)
-            if (strstr(lines[i], ui_action_name((ui_action)a)) && strstr(lines[i], ui_action_help((ui_action)a)) &&
-                strncmp(lines[i], k, strlen(k)) == 0)
+            if (strstr(lines[i], ui_action_name((ui_action)a)) &&
+                strstr(lines[i], ui_action_help((ui_action)a)) && strncmp(lines[i], k, strlen(k)) == 0)
                 found = true;
         if (!found)
             fail_msg("help does not list action '%s' with keys %s", ui_action_name((ui_action)a), k);
@@ -624,8 +625,8 @@ static void test_broken_template_keeps_last_good(void **state)
     term t;
     term_open(&t, 24, 80);
     wb *w = make_wb(fixture());
-    wb_key(w, '2');  /* Keys */
-    wb_key(w, 'l');  /* PK */
+    wb_key(w, '2'); /* Keys */
+    wb_key(w, 'l'); /* PK */
     wb_key(w, UI_KEY_ENTER);
     wb_key(w, UI_CTRL('u'));
     keys(w, "CLIENTE#{customerId");
@@ -816,8 +817,8 @@ static void test_resize_storm(void **state)
     term_open(&t, 24, 80);
     wb *w = make_wb(fixture());
     char *before = draw_text(w);
-    static const int sizes[][2] = {{40, 120}, {30, 100}, {12, 40}, {4, 12}, {1, 1}, {14, 50},
-                                   {13, 49}, {50, 200}, {24, 80}};
+    static const int sizes[][2] = {{40, 120}, {30, 100}, {12, 40},  {4, 12}, {1, 1},
+                                   {14, 50},  {13, 49},  {50, 200}, {24, 80}};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         resizeterm(sizes[i][0], sizes[i][1]);
         wb_key(w, UI_FKEY(KEY_RESIZE));
@@ -910,8 +911,9 @@ static void test_tour_highlights_changes(void **state)
     o.tour[1].narration = xstrdup("El patrón 3 pasa a 900 por segundo.");
     o.tour[1].design = fixture();
     char *err = NULL;
-    assert_int_equal(edit_set(o.tour[1].design, EDIT_PATTERNS, 2, (size_t)edit_col_find(o.tour[1].design, EDIT_PATTERNS, "rate"),
-                         "900", &err), KP_OK);
+    assert_int_equal(edit_set(o.tour[1].design, EDIT_PATTERNS, 2,
+                              (size_t)edit_col_find(o.tour[1].design, EDIT_PATTERNS, "rate"), "900", &err),
+                     KP_OK);
     wb *w = wb_new(session_new_memory(NULL), &o);
     wb_resize(w, LINES, COLS);
     wb_command(w, "tour");
@@ -960,7 +962,8 @@ static void test_decision_signals_live(void **state)
     assert_int_equal(w->an->npatterns, 4);
     wb_key(w, '5');
     w->cur[UI_SCREEN_DECISIONS].row = at;
-    w->cur[UI_SCREEN_DECISIONS].col = (size_t)edit_ncols(session_design(w->ss), EDIT_DECISIONS) + 1; /* signals */
+    w->cur[UI_SCREEN_DECISIONS].col =
+        (size_t)edit_ncols(session_design(w->ss), EDIT_DECISIONS) + 1; /* signals */
     wb_key(w, UI_KEY_ENTER);
     assert_true(w->editing);
     keys(w, "pattern.1.rate > 1000");
@@ -984,7 +987,8 @@ static void test_decision_signals_live(void **state)
     wb_key(w, '0');
     s = draw_text(w);
     if (!strstr(s, "REOPEN"))
-        print_message("%s\nmsg: %s\nrate %g sigs %zu\n", s, w->msg.text, session_design(w->ss)->patterns[0].rate, w->sigs.n);
+        print_message("%s\nmsg: %s\nrate %g sigs %zu\n", s, w->msg.text,
+                      session_design(w->ss)->patterns[0].rate, w->sigs.n);
     assert_non_null(strstr(s, "REOPEN"));
     assert_non_null(strstr(s, "FIRED pattern.1.rate"));
     free(s);
@@ -1080,8 +1084,21 @@ static void test_key_storm(void **state)
     wb_resize(w, LINES, COLS);
     size_t nb;
     const ui_binding *b = ui_keymap(&nb);
-    static const int extra[] = {UI_KEY_ENTER, UI_KEY_ESC, UI_KEY_TAB, 'x', '#', '{', '}', ',', '=', '7', ' ',
-                                0xed /* í */, UI_FKEY(KEY_BACKSPACE), UI_CTRL('w'), UI_CTRL('u')};
+    static const int extra[] = {UI_KEY_ENTER,
+                                UI_KEY_ESC,
+                                UI_KEY_TAB,
+                                'x',
+                                '#',
+                                '{',
+                                '}',
+                                ',',
+                                '=',
+                                '7',
+                                ' ',
+                                0xed /* í */,
+                                UI_FKEY(KEY_BACKSPACE),
+                                UI_CTRL('w'),
+                                UI_CTRL('u')};
     unsigned seed = 12345;
     for (int i = 0; i < 4000; i++) {
         seed = seed * 1103515245u + 12345u;
@@ -1102,8 +1119,9 @@ static void test_key_storm(void **state)
     }
     wb_finish(w);
     /* the storm did edit: many undoable steps were recorded */
-    print_message("key storm: %zu undoable steps, %zu patterns, %zu entities left\n", session_undo_depth(w->ss),
-                  session_design(w->ss)->npatterns, session_design(w->ss)->nentities);
+    print_message("key storm: %zu undoable steps, %zu patterns, %zu entities left\n",
+                  session_undo_depth(w->ss), session_design(w->ss)->npatterns,
+                  session_design(w->ss)->nentities);
     assert_true(session_undo_depth(w->ss) > 50);
     char *s = draw_text(w);
     assert_non_null(strstr(s, "Patterns"));

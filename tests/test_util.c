@@ -18,11 +18,8 @@ static const struct hash_case {
     const char *text;
     uint64_t want;
 } hash_cases[] = {
-    {"", 0x14650fb0739d0383ULL},
-    {"a", 0x44bd8ad473cd9906ULL},
-    {"version: 1\n", 0x8caf7ebf3bfd2860ULL},
-    {"línea", 0x93c722e9e5f11f17ULL},
-    {"ab", 0x9bac4b00c65ba4ecULL},
+    {"", 0x14650fb0739d0383ULL},      {"a", 0x44bd8ad473cd9906ULL},  {"version: 1\n", 0x8caf7ebf3bfd2860ULL},
+    {"línea", 0x93c722e9e5f11f17ULL}, {"ab", 0x9bac4b00c65ba4ecULL},
 };
 
 static void test_hash(void **state)
@@ -32,11 +29,13 @@ static void test_hash(void **state)
         const struct hash_case *c = &hash_cases[i];
         uint64_t h = util_hash_str(UTIL_HASH_SEED, c->text);
         if (h != c->want)
-            fail_msg("'%s': %016llx, expected %016llx", c->text, (unsigned long long)h, (unsigned long long)c->want);
+            fail_msg("'%s': %016llx, expected %016llx", c->text, (unsigned long long)h,
+                     (unsigned long long)c->want);
         assert_true(util_hash_bytes(UTIL_HASH_SEED, c->text, strlen(c->text)) == c->want);
     }
     /* continuing a hash over the next part is hashing the concatenation */
-    assert_true(util_hash_str(util_hash_str(UTIL_HASH_SEED, "a"), "b") == util_hash_str(UTIL_HASH_SEED, "ab"));
+    assert_true(util_hash_str(util_hash_str(UTIL_HASH_SEED, "a"), "b") ==
+                util_hash_str(UTIL_HASH_SEED, "ab"));
     assert_true(util_hash_bytes(util_hash_bytes(UTIL_HASH_SEED, "a\0", 2), "b", 1) !=
                 util_hash_str(UTIL_HASH_SEED, "ab")); /* bytes include what strings stop at */
 }
@@ -167,9 +166,9 @@ static void test_loc_of(void **state)
         size_t off;
         int line, col;
     } rows[] = {
-        {"", 0, 1, 1},         {"abc", 0, 1, 1},          {"abc", 2, 1, 3},
-        {"ab\ncd", 3, 2, 1},   {"ab\ncd", 4, 2, 2},       {"línea\n\nx", 6, 1, 6}, /* í is one column */
-        {"a\n\nb", 3, 3, 1},   {"abc", 99, 1, 4},         /* past the end: the end */
+        {"", 0, 1, 1},       {"abc", 0, 1, 1},    {"abc", 2, 1, 3},
+        {"ab\ncd", 3, 2, 1}, {"ab\ncd", 4, 2, 2}, {"línea\n\nx", 6, 1, 6}, /* í is one column */
+        {"a\n\nb", 3, 3, 1}, {"abc", 99, 1, 4},                            /* past the end: the end */
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         kp_loc l = util_loc_of(rows[i].text, strlen(rows[i].text), rows[i].off);
@@ -183,7 +182,8 @@ static void test_fail(void **state)
 {
     (void)state;
     char *err = NULL;
-    assert_int_equal(kp_fail(&err, KP_IO, "%s: cannot write: %s", "x.yaml", "No space left on device"), KP_IO);
+    assert_int_equal(kp_fail(&err, KP_IO, "%s: cannot write: %s", "x.yaml", "No space left on device"),
+                     KP_IO);
     assert_string_equal(err, "x.yaml: cannot write: No space left on device");
     free(err);
     assert_int_equal(kp_fail(NULL, KP_NOTFOUND, "no step %d", 3), KP_NOTFOUND);
@@ -194,14 +194,10 @@ static void test_fail(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hash),
-        cmocka_unit_test(test_arena),
-        cmocka_unit_test(test_sbuf_heap),
-        cmocka_unit_test(test_sbuf_in_buffer),
-        cmocka_unit_test(test_sbuf_to_arena),
-        cmocka_unit_test(test_vec_del),
-        cmocka_unit_test(test_loc_of),
-        cmocka_unit_test(test_fail),
+        cmocka_unit_test(test_hash),          cmocka_unit_test(test_arena),
+        cmocka_unit_test(test_sbuf_heap),     cmocka_unit_test(test_sbuf_in_buffer),
+        cmocka_unit_test(test_sbuf_to_arena), cmocka_unit_test(test_vec_del),
+        cmocka_unit_test(test_loc_of),        cmocka_unit_test(test_fail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -138,43 +138,55 @@ static const struct vcase {
     const char *first;
     size_t errors;
 } cases[] = {
-    {"negative rate", m_negative_rate, "design.yaml:17:5: error: pattern 1: 'rate' is -1; expected a number >= 0", 1},
+    {"negative rate", m_negative_rate,
+     "design.yaml:17:5: error: pattern 1: 'rate' is -1; expected a number >= 0", 1},
     {"renamed entity", m_rename_entity,
      "design.yaml:17:39: error: pattern 1: unknown entity 'Order' (did you mean 'Orders'?)", 2},
-    {"enum shares", m_shares, "design.yaml:6:3: error: attribute 'status': the value shares sum to 0.9; expected 1 (within 0.001)", 1},
+    {"enum shares", m_shares,
+     "design.yaml:6:3: error: attribute 'status': the value shares sum to 0.9; expected 1 (within 0.001)", 1},
     {"write shares", m_write_shares,
      "design.yaml:6:3: error: attribute 'status': the write_shares sum to 1.1; expected 1 (within 0.001)", 1},
     {"lsi partition", m_lsi,
-     "design.yaml:4:23: error: index 'GSI1': an LSI's partition attribute 'GSI1PK' differs from the table's 'PK'; expected pk: PK", 1},
+     "design.yaml:4:23: error: index 'GSI1': an LSI's partition attribute 'GSI1PK' differs from the table's 'PK'; expected pk: PK",
+     1},
     {"covered by itself", m_covered_self,
-     "design.yaml:19:87: error: pattern 3: covered_by names the pattern itself; expected another read pattern", 1},
+     "design.yaml:19:87: error: pattern 3: covered_by names the pattern itself; expected another read pattern",
+     1},
     {"covered by cannot hold", m_covered_cannot_hold,
      "design.yaml:19:87: error: pattern 3: covered_by 2, whose result cannot hold this pattern's data; expected a pattern "
-     "whose entities include Order or carry every 'by' attribute", 1},
+     "whose entities include Order or carry every 'by' attribute",
+     1},
     {"duplicate pattern id", m_duplicate_id,
-     "design.yaml:19:5: error: pattern 1: id 1 is used twice (first at line 17); expected unique pattern ids", 1},
+     "design.yaml:19:5: error: pattern 1: id 1 is used twice (first at line 17); expected unique pattern ids",
+     1},
     {"target utilization", m_target,
      "design.yaml:2:8: error: table: 'target_utilization' is 1.5; expected a number between 0.01 and 1", 1},
     {"count without shard", m_shard_type,
-     "design.yaml:7:3: error: attribute 'shard': 'count' is given but the type is number; expected type: shard", 1},
+     "design.yaml:7:3: error: attribute 'shard': 'count' is given but the type is number; expected type: shard",
+     1},
     {"sparse share", m_sparse_share,
      "design.yaml:12:23: error: entity 'Order': 'GSI1PK' is 2; expected a number between 0 and 1", 1},
     {"key of no index", m_index_key_renamed,
      "design.yaml:11:85: error: entity 'Order': key template for 'GSI1SK', which is neither the table's nor any index's key "
-     "attribute (did you mean 'GSI1PK'?)", 1},
+     "attribute (did you mean 'GSI1PK'?)",
+     1},
     {"include without projection include", m_include_all,
-     "design.yaml:4:60: error: index 'GSI1': 'include' is given but the projection is all; expected projection: include", 1},
+     "design.yaml:4:60: error: index 'GSI1': 'include' is given but the projection is all; expected projection: include",
+     1},
     {"update on a read", m_update_on_read,
      "design.yaml:17:5: error: pattern 1: op update on a read pattern; expected kind: write", 1},
     {"signal entity", m_signal_entity,
-     "design.yaml:21:61: error: decision D1: signal \"entity.Ordr.count > 5\" names unknown entity 'Ordr' (did you mean 'Order'?)", 1},
+     "design.yaml:21:61: error: decision D1: signal \"entity.Ordr.count > 5\" names unknown entity 'Ordr' (did you mean 'Order'?)",
+     1},
     {"decision pattern", m_decision_pattern,
      "design.yaml:21:47: error: decision D1: unknown pattern '22'; expected one of: 1, 2, 3", 1},
     {"sparse value", m_sparse_value,
-     "design.yaml:12:33: error: entity 'Order': sparse condition value 'opn' is not a value of enum 'status' (did you mean 'open'?)", 1},
+     "design.yaml:12:33: error: entity 'Order': sparse condition value 'opn' is not a value of enum 'status' (did you mean 'open'?)",
+     1},
     {"by attribute", m_by_attr,
      "design.yaml:18:69: error: pattern 2: 'by' names 'customer', which no entity of the pattern (OrderSummary) carries "
-     "(did you mean 'customerId'?)", 1},
+     "(did you mean 'customerId'?)",
+     1},
     {"entity without name", m_no_entity_name,
      "design.yaml:13:5: error: entity #2: 'name' is missing; expected the entity's name", 3},
 };
@@ -205,8 +217,8 @@ static void test_edits(void **state)
         char *first = dg.n ? diags_format(&dg, 0) : NULL;
         if (ok || !first || strcmp(first, c->first) != 0 || dg.errors != c->errors) {
             failed++;
-            print_error("case '%s':\n  expected: %s (%zu error(s))\n  got:      %s (%zu error(s))\n", c->name, c->first,
-                        c->errors, first ? first : "(none)", dg.errors);
+            print_error("case '%s':\n  expected: %s (%zu error(s))\n  got:      %s (%zu error(s))\n", c->name,
+                        c->first, c->errors, first ? first : "(none)", dg.errors);
             diags_print(&dg, stderr);
         }
         free(first);

@@ -16,30 +16,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const env_names[] = {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
-                                        "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE",
-                                        "AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE", "HOME"};
+static const char *const env_names[] = {"AWS_ACCESS_KEY_ID",
+                                        "AWS_SECRET_ACCESS_KEY",
+                                        "AWS_SESSION_TOKEN",
+                                        "AWS_REGION",
+                                        "AWS_DEFAULT_REGION",
+                                        "AWS_PROFILE",
+                                        "AWS_SHARED_CREDENTIALS_FILE",
+                                        "AWS_CONFIG_FILE",
+                                        "HOME"};
 
 static const struct creds_case {
-    const char *env[9];   /* values for env_names, NULL = unset; "@creds"/"@config"/"@home" = files */
+    const char *env[9]; /* values for env_names, NULL = unset; "@creds"/"@config"/"@home" = files */
     const char *region_opt;
     bool ok;
     const char *key, *token, *region;
 } cases[] = {
     /* environment keys, default region */
-    {{"AKENV", "secret", NULL, NULL, NULL, NULL, NULL, NULL, "@home"}, NULL, true, "AKENV", NULL, "us-east-1"},
+    {{"AKENV", "secret", NULL, NULL, NULL, NULL, NULL, NULL, "@home"},
+     NULL,
+     true,
+     "AKENV",
+     NULL,
+     "us-east-1"},
     /* AWS_REGION wins over AWS_DEFAULT_REGION; the option wins over both */
-    {{"AKENV", "secret", "tok", "eu-west-1", "us-west-2", NULL, NULL, NULL, "@home"}, NULL, true, "AKENV", "tok",
+    {{"AKENV", "secret", "tok", "eu-west-1", "us-west-2", NULL, NULL, NULL, "@home"},
+     NULL,
+     true,
+     "AKENV",
+     "tok",
      "eu-west-1"},
-    {{"AKENV", "secret", NULL, NULL, "us-west-2", NULL, NULL, NULL, "@home"}, NULL, true, "AKENV", NULL, "us-west-2"},
-    {{"AKENV", "secret", NULL, "eu-west-1", NULL, NULL, NULL, NULL, "@home"}, "ap-south-1", true, "AKENV", NULL,
+    {{"AKENV", "secret", NULL, NULL, "us-west-2", NULL, NULL, NULL, "@home"},
+     NULL,
+     true,
+     "AKENV",
+     NULL,
+     "us-west-2"},
+    {{"AKENV", "secret", NULL, "eu-west-1", NULL, NULL, NULL, NULL, "@home"},
+     "ap-south-1",
+     true,
+     "AKENV",
+     NULL,
      "ap-south-1"},
     /* profile file: default profile, then a named one with its region in the config file */
-    {{NULL, NULL, NULL, NULL, NULL, NULL, "@creds", "@config", "@home"}, NULL, true, "AKDEFAULT", NULL, "us-east-1"},
-    {{NULL, NULL, NULL, NULL, NULL, "work", "@creds", "@config", "@home"}, NULL, true, "AKWORK", "worktoken",
+    {{NULL, NULL, NULL, NULL, NULL, NULL, "@creds", "@config", "@home"},
+     NULL,
+     true,
+     "AKDEFAULT",
+     NULL,
+     "us-east-1"},
+    {{NULL, NULL, NULL, NULL, NULL, "work", "@creds", "@config", "@home"},
+     NULL,
+     true,
+     "AKWORK",
+     "worktoken",
      "eu-central-1"},
     /* a key without its secret in the environment falls back to the profile */
-    {{"AKENV", NULL, NULL, NULL, NULL, NULL, "@creds", NULL, "@home"}, NULL, true, "AKDEFAULT", NULL, "us-east-1"},
+    {{"AKENV", NULL, NULL, NULL, NULL, NULL, "@creds", NULL, "@home"},
+     NULL,
+     true,
+     "AKDEFAULT",
+     NULL,
+     "us-east-1"},
     /* nothing anywhere; an unknown profile */
     {{NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "@home"}, NULL, false, NULL, NULL, NULL},
     {{NULL, NULL, NULL, NULL, NULL, "nope", "@creds", "@config", "@home"}, NULL, false, NULL, NULL, NULL},
@@ -72,10 +110,11 @@ static void test_credentials(void **state)
             if (!v)
                 unsetenv(env_names[i]);
             else
-                setenv(env_names[i], strcmp(v, "@creds") == 0    ? creds
-                                     : strcmp(v, "@config") == 0 ? config
-                                     : strcmp(v, "@home") == 0   ? home
-                                                                 : v,
+                setenv(env_names[i],
+                       strcmp(v, "@creds") == 0    ? creds
+                       : strcmp(v, "@config") == 0 ? config
+                       : strcmp(v, "@home") == 0   ? home
+                                                   : v,
                        1);
         }
         kp_creds cr;

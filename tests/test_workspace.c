@@ -181,11 +181,12 @@ static void test_decisions_and_signals_tables(void **state)
     sqlite3 *db;
     assert_int_equal(sqlite3_open_v2(p, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     sqlite3_stmt *s;
-    assert_int_equal(sqlite3_prepare_v2(db,
-                                        "SELECT d.id, d.status, d.alternatives, s.metric, s.op, s.threshold, s.design_value "
-                                        "FROM decisions d JOIN signals s ON s.version = d.version AND s.decision = d.id "
-                                        "WHERE d.version = 1 ORDER BY s.seq",
-                                        -1, &s, NULL),
+    assert_int_equal(sqlite3_prepare_v2(
+                         db,
+                         "SELECT d.id, d.status, d.alternatives, s.metric, s.op, s.threshold, s.design_value "
+                         "FROM decisions d JOIN signals s ON s.version = d.version AND s.decision = d.id "
+                         "WHERE d.version = 1 ORDER BY s.seq",
+                         -1, &s, NULL),
                      SQLITE_OK);
     assert_int_equal(sqlite3_step(s), SQLITE_ROW);
     assert_string_equal((const char *)sqlite3_column_text(s, 0), "D1");
@@ -443,8 +444,9 @@ static void test_garbage_and_foreign_files(void **state)
     /* a real SQLite database of another application */
     sqlite3 *db;
     assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "CREATE TABLE songs(title TEXT); INSERT INTO songs VALUES ('x');", NULL, NULL, NULL),
-                     SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db, "CREATE TABLE songs(title TEXT); INSERT INTO songs VALUES ('x');", NULL, NULL, NULL),
+        SQLITE_OK);
     sqlite3_close(db);
     expect_refused_untouched(p, KP_DAMAGED, "another application");
     /* a directory */
@@ -542,18 +544,20 @@ static void test_migration_from_schema_1(void **state)
     assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, schema_v1, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_stmt *s;
-    assert_int_equal(sqlite3_prepare_v2(db,
-                                        "INSERT INTO versions(number, parent, time, author, message, name, design) "
-                                        "VALUES (1, NULL, '2025-03-14T10:00:00Z', 'ana', 'first', 'old', ?1)",
-                                        -1, &s, NULL),
-                     SQLITE_OK);
+    assert_int_equal(
+        sqlite3_prepare_v2(db,
+                           "INSERT INTO versions(number, parent, time, author, message, name, design) "
+                           "VALUES (1, NULL, '2025-03-14T10:00:00Z', 'ana', 'first', 'old', ?1)",
+                           -1, &s, NULL),
+        SQLITE_OK);
     sqlite3_bind_text(s, 1, yaml, -1, SQLITE_STATIC);
     assert_int_equal(sqlite3_step(s), SQLITE_DONE);
     sqlite3_finalize(s);
-    assert_int_equal(sqlite3_exec(db, "INSERT INTO observations(metric, value, time, source) "
-                                      "VALUES ('pattern.1.rate', 7, '2025-03-14T10:00:00Z', 'cli:ana');"
-                                      "INSERT INTO working(id, base, design, time) VALUES (1, 1, 'draft', 'x');",
-                                      NULL, NULL, NULL),
+    assert_int_equal(sqlite3_exec(db,
+                                  "INSERT INTO observations(metric, value, time, source) "
+                                  "VALUES ('pattern.1.rate', 7, '2025-03-14T10:00:00Z', 'cli:ana');"
+                                  "INSERT INTO working(id, base, design, time) VALUES (1, 1, 'draft', 'x');",
+                                  NULL, NULL, NULL),
                      SQLITE_OK);
     sqlite3_close(db);
 
@@ -622,8 +626,9 @@ static void test_unsavable_design(void **state)
     char *err = NULL;
     int n = -1;
     assert_int_equal(ws_commit(ws, d, "ana", "bad name", 0, false, &n, &err), KP_INVALID);
-    assert_string_equal(err, "not committed: the design cannot be saved (YAML emitter: a scalar that is not UTF-8 "
-                             "text)");
+    assert_string_equal(err,
+                        "not committed: the design cannot be saved (YAML emitter: a scalar that is not UTF-8 "
+                        "text)");
     free(err);
     err = NULL;
     assert_int_equal(n, 0);

@@ -40,8 +40,8 @@ static void run_free(run *r)
 static void expect(run *r, int rc, const char *in_out, const char *in_err)
 {
     if (r->rc != rc || (in_out && !strstr(r->out, in_out)) || (in_err && !strstr(r->err, in_err)))
-        fail_msg("rc %d (want %d)\nstdout:\n%s\nstderr:\n%s\nwanted out '%s' err '%s'", r->rc, rc, r->out, r->err,
-                 in_out ? in_out : "", in_err ? in_err : "");
+        fail_msg("rc %d (want %d)\nstdout:\n%s\nstderr:\n%s\nwanted out '%s' err '%s'", r->rc, rc, r->out,
+                 r->err, in_out ? in_out : "", in_err ? in_err : "");
 }
 
 typedef struct fixture {
@@ -213,7 +213,7 @@ static void test_simultaneous_commits(void **state)
             pids[i] = fork();
             assert_true(pids[i] >= 0);
             if (pids[i] == 0) {
-                const char *const args[] = {"commit", f->ws, f->design, "-m", i ? "from bea" : "from ana",
+                const char *const args[] = {"commit",   f->ws,  f->design, "-m", i ? "from bea" : "from ana",
                                             "--parent", parent, NULL};
                 char *o = NULL, *e = NULL;
                 int rc = ts_run_keyplan(args, NULL, &o, &e);

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ROUNDS 40
+#define ROUNDS      40
 #define MAX_SECONDS 25.0
 
 static const char design_fmt[] =
@@ -130,7 +130,8 @@ static void test_sigkill_during_commits(void **state)
         close(p[0]);
         rounds++;
     }
-    printf("%d rounds, %zu commits reported, %d children ended before the kill\n", rounds, nseen, early_exits);
+    printf("%d rounds, %zu commits reported, %d children ended before the kill\n", rounds, nseen,
+           early_exits);
     assert_int_equal(early_exits, 0); /* a child that exits by itself hit an error */
     assert_true(rounds >= 10);
     assert_true(nseen > 0);

@@ -153,8 +153,7 @@ const char *ui_action_keys(ui_action a, char *buf, size_t size)
             continue;
         char k[32];
         ui_key_name(keymap[i].key, k, sizeof k);
-        if (strstr(buf, k) && (strlen(k) > 1 || strchr(buf, k[0])))
-        {
+        if (strstr(buf, k) && (strlen(k) > 1 || strchr(buf, k[0]))) {
             /* the same key on another screen: list it once */
             bool dup = false;
             const char *p = buf;

@@ -8,73 +8,81 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define UI_ACTIONS(X)                                                                          \
-    X(NONE, "none", "does nothing")                                                            \
-    X(QUIT, "quit", "Quit (the working copy is kept: nothing typed is lost)")                 \
-    X(HELP, "help", "Show this help, generated from the action table")                        \
-    X(NEXT_SCREEN, "next-screen", "Next screen")                                               \
-    X(PREV_SCREEN, "prev-screen", "Previous screen")                                           \
-    X(SCREEN_PATTERNS, "patterns", "Patterns: the access-pattern table")                      \
-    X(SCREEN_KEYS, "keys", "Keys: each entity's key templates, sparse rules, count, size")    \
-    X(SCREEN_INDEXES, "indexes", "Indexes: the table's GSIs and LSIs")                         \
-    X(SCREEN_ATTRS, "attributes", "Attributes: types and value distributions")                \
-    X(SCREEN_DECISIONS, "decisions", "Decisions, with their reopening signals live")          \
-    X(SCREEN_HISTORY, "history", "History: versions, and the diff of any two")                \
-    X(SCREEN_COST, "cost", "Cost & heat: monthly cost in both modes, hottest partitions")     \
-    X(MOVE_UP, "up", "Cursor up")                                                              \
-    X(MOVE_DOWN, "down", "Cursor down")                                                        \
-    X(MOVE_LEFT, "left", "Cursor left (previous column)")                                      \
-    X(MOVE_RIGHT, "right", "Cursor right (next column)")                                       \
-    X(PAGE_UP, "page-up", "One page up")                                                       \
-    X(PAGE_DOWN, "page-down", "One page down")                                                 \
-    X(FIRST_ROW, "first-row", "First row")                                                     \
-    X(LAST_ROW, "last-row", "Last row")                                                        \
-    X(FIRST_COL, "first-column", "First column")                                               \
-    X(LAST_COL, "last-column", "Last column")                                                  \
-    X(EDIT, "edit", "Edit the cell under the cursor (Enter saves, Esc cancels)")              \
-    X(ADD_ROW, "add", "Add a row below the cursor")                                            \
-    X(DELETE_ROW, "delete", "Delete the row under the cursor")                                 \
-    X(DUPLICATE_ROW, "duplicate", "Duplicate the row under the cursor")                        \
-    X(ROW_UP, "row-up", "Move the row up")                                                     \
-    X(ROW_DOWN, "row-down", "Move the row down")                                               \
-    X(UNDO, "undo", "Undo the last edit (history is unlimited and kept in the workspace)")    \
-    X(REDO, "redo", "Redo")                                                                    \
-    X(COMMIT, "commit", "Commit the working copy as a new version (asks for a message)")      \
-    X(DECIDE, "decide", "Record a decision about the pattern under the cursor")               \
+/* clang-format off */
+#define UI_ACTIONS(X)                                                                                       \
+    X(NONE, "none", "does nothing")                                                                         \
+    X(QUIT, "quit", "Quit (the working copy is kept: nothing typed is lost)")                               \
+    X(HELP, "help", "Show this help, generated from the action table")                                      \
+    X(NEXT_SCREEN, "next-screen", "Next screen")                                                            \
+    X(PREV_SCREEN, "prev-screen", "Previous screen")                                                        \
+    X(SCREEN_PATTERNS, "patterns", "Patterns: the access-pattern table")                                    \
+    X(SCREEN_KEYS, "keys", "Keys: each entity's key templates, sparse rules, count, size")                  \
+    X(SCREEN_INDEXES, "indexes", "Indexes: the table's GSIs and LSIs")                                      \
+    X(SCREEN_ATTRS, "attributes", "Attributes: types and value distributions")                              \
+    X(SCREEN_DECISIONS, "decisions", "Decisions, with their reopening signals live")                        \
+    X(SCREEN_HISTORY, "history", "History: versions, and the diff of any two")                              \
+    X(SCREEN_COST, "cost", "Cost & heat: monthly cost in both modes, hottest partitions")                   \
+    X(MOVE_UP, "up", "Cursor up")                                                                           \
+    X(MOVE_DOWN, "down", "Cursor down")                                                                     \
+    X(MOVE_LEFT, "left", "Cursor left (previous column)")                                                   \
+    X(MOVE_RIGHT, "right", "Cursor right (next column)")                                                    \
+    X(PAGE_UP, "page-up", "One page up")                                                                    \
+    X(PAGE_DOWN, "page-down", "One page down")                                                              \
+    X(FIRST_ROW, "first-row", "First row")                                                                  \
+    X(LAST_ROW, "last-row", "Last row")                                                                     \
+    X(FIRST_COL, "first-column", "First column")                                                            \
+    X(LAST_COL, "last-column", "Last column")                                                               \
+    X(EDIT, "edit", "Edit the cell under the cursor (Enter saves, Esc cancels)")                            \
+    X(ADD_ROW, "add", "Add a row below the cursor")                                                         \
+    X(DELETE_ROW, "delete", "Delete the row under the cursor")                                              \
+    X(DUPLICATE_ROW, "duplicate", "Duplicate the row under the cursor")                                     \
+    X(ROW_UP, "row-up", "Move the row up")                                                                  \
+    X(ROW_DOWN, "row-down", "Move the row down")                                                            \
+    X(UNDO, "undo", "Undo the last edit (history is unlimited and kept in the workspace)")                  \
+    X(REDO, "redo", "Redo")                                                                                 \
+    X(COMMIT, "commit", "Commit the working copy as a new version (asks for a message)")                    \
+    X(DECIDE, "decide", "Record a decision about the pattern under the cursor")                             \
     X(COMMAND, "command", "Command line: a : command (listed at the end of this help) or an action's name") \
-    X(SEARCH, "search", "Search forward in the current screen")                               \
-    X(SEARCH_NEXT, "search-next", "Next match")                                                \
-    X(SEARCH_PREV, "search-prev", "Previous match")                                            \
-    X(MARK, "mark", "History: mark a version; marking a second one shows their diff")         \
-    X(TOUR_NEXT, "tour-next", "Tour: next step")                                               \
-    X(TOUR_PREV, "tour-prev", "Tour: previous step")                                           \
-    X(NARRATION_DOWN, "narration-down", "Tour: scroll the narration down")                     \
-    X(NARRATION_UP, "narration-up", "Tour: scroll the narration up")                           \
-    X(RELOAD, "reload", "Reload the workspace's latest version (after another commit)")       \
+    X(SEARCH, "search", "Search forward in the current screen")                                             \
+    X(SEARCH_NEXT, "search-next", "Next match")                                                             \
+    X(SEARCH_PREV, "search-prev", "Previous match")                                                         \
+    X(MARK, "mark", "History: mark a version; marking a second one shows their diff")                       \
+    X(TOUR_NEXT, "tour-next", "Tour: next step")                                                            \
+    X(TOUR_PREV, "tour-prev", "Tour: previous step")                                                        \
+    X(NARRATION_DOWN, "narration-down", "Tour: scroll the narration down")                                  \
+    X(NARRATION_UP, "narration-up", "Tour: scroll the narration up")                                        \
+    X(RELOAD, "reload", "Reload the workspace's latest version (after another commit)")                     \
     X(REDRAW, "redraw", "Redraw the screen")
+/* clang-format on */
 
 typedef enum ui_action {
+/* clang-format off */
 #define UI_ACTION_ENUM(id, name, help) UI_ACT_##id,
     UI_ACTIONS(UI_ACTION_ENUM)
 #undef UI_ACTION_ENUM
     UI_ACT__COUNT
+    /* clang-format on */
 } ui_action;
 
 /* The screens, in tab order. */
-#define UI_SCREENS(X)                                                                          \
-    X(PATTERNS, "Patterns")                                                                    \
-    X(KEYS, "Keys")                                                                            \
-    X(INDEXES, "Indexes")                                                                      \
-    X(ATTRS, "Attributes")                                                                     \
-    X(DECISIONS, "Decisions")                                                                  \
-    X(HISTORY, "History")                                                                      \
+/* clang-format off */
+#define UI_SCREENS(X)         \
+    X(PATTERNS, "Patterns")   \
+    X(KEYS, "Keys")           \
+    X(INDEXES, "Indexes")     \
+    X(ATTRS, "Attributes")    \
+    X(DECISIONS, "Decisions") \
+    X(HISTORY, "History")     \
     X(COST, "Cost & heat")
+/* clang-format on */
 
 typedef enum ui_screen_id {
+/* clang-format off */
 #define UI_SCREEN_ENUM(id, title) UI_SCREEN_##id,
     UI_SCREENS(UI_SCREEN_ENUM)
 #undef UI_SCREEN_ENUM
     UI_SCREEN__COUNT
+    /* clang-format on */
 } ui_screen_id;
 
 /* What a handler did (htop HandlerResult): handlers change state and return these; only the
@@ -83,12 +91,12 @@ enum { UI_IGNORED = 0, UI_HANDLED = 1, UI_REDRAW = 2, UI_RESIZE = 4, UI_QUIT = 8
 
 /* Key codes: printable characters are their Unicode code point; curses function keys are
  * UI_FKEY(KEY_xxx) so that they never collide with a character. */
-#define UI_FKEY(k) ((int)(0x40000000 | (k)))
-#define UI_IS_FKEY(k) (((k) & 0x40000000) != 0)
-#define UI_CTRL(c) ((c) & 0x1f)
-#define UI_KEY_ESC 27
-#define UI_KEY_TAB 9
-#define UI_KEY_ENTER 10
+#define UI_FKEY(k)    ((int)(0x40000000 | (k)))
+#define UI_IS_FKEY(k) (((k)&0x40000000) != 0)
+#define UI_CTRL(c)    ((c)&0x1f)
+#define UI_KEY_ESC    27
+#define UI_KEY_TAB    9
+#define UI_KEY_ENTER  10
 
 /* One binding: on `screen` (-1 = every screen) key `key` does `action`. */
 typedef struct ui_binding {
@@ -97,12 +105,12 @@ typedef struct ui_binding {
     ui_action action;
 } ui_binding;
 
-const char *ui_action_name(ui_action a);  /* "add-row"; "?" when out of range */
-const char *ui_action_help(ui_action a);  /* the help line */
+const char *ui_action_name(ui_action a); /* "add-row"; "?" when out of range */
+const char *ui_action_help(ui_action a); /* the help line */
 /* The action named `name` (as in the table), or UI_ACT_NONE. */
 ui_action ui_action_find(const char *name);
 
-const char *ui_screen_title(int screen);  /* "Patterns" */
+const char *ui_screen_title(int screen); /* "Patterns" */
 
 /* The whole keymap (global and per-screen entries), static. */
 const ui_binding *ui_keymap(size_t *n);

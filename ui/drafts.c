@@ -32,7 +32,10 @@ static ui_draft *find(const drafts *d, int screen, size_t row, size_t col)
     return NULL;
 }
 
-const ui_draft *drafts_find(const drafts *d, int screen, size_t row, size_t col) { return find(d, screen, row, col); }
+const ui_draft *drafts_find(const drafts *d, int screen, size_t row, size_t col)
+{
+    return find(d, screen, row, col);
+}
 
 void drafts_drop(drafts *d, int screen, size_t row, size_t col)
 {

@@ -7,8 +7,8 @@
 #include <stddef.h>
 
 typedef struct ui_draft {
-    int screen;         /* UI_SCREEN_xxx */
-    size_t row, col;    /* the screen's row and column */
+    int screen;      /* UI_SCREEN_xxx */
+    size_t row, col; /* the screen's row and column */
     char *text;
     char *err;
 } ui_draft;

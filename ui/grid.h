@@ -14,13 +14,13 @@
 /* A screen's cursor and its scroll position (the report screens use row and top only). */
 typedef struct ui_cursor {
     size_t row, col;
-    size_t top;     /* first row shown */
-    size_t left;    /* first scrolling column shown (column 0 is always shown) */
+    size_t top;  /* first row shown */
+    size_t left; /* first scrolling column shown (column 0 is always shown) */
 } ui_cursor;
 
 typedef struct grid_col {
     const char *title;
-    int cap;        /* the widest the column gets */
+    int cap; /* the widest the column gets */
 } grid_col;
 
 typedef struct grid {
@@ -29,9 +29,9 @@ typedef struct grid {
     /* the text of a cell (caller frees); *role receives its ui_role */
     char *(*cell)(const void *ctx, size_t row, size_t col, int *role);
     const void *ctx;
-    ui_cursor *cur;             /* moved by drawing: top and left follow the cursor */
-    const lineedit *editor;     /* the cursor's cell is being edited with it, or NULL */
-    const char *empty;          /* shown when there are no rows */
+    ui_cursor *cur;         /* moved by drawing: top and left follow the cursor */
+    const lineedit *editor; /* the cursor's cell is being edited with it, or NULL */
+    const char *empty;      /* shown when there are no rows */
 } grid;
 
 /* Draws the grid into r. While a cell is edited, *cy and *cx receive where the terminal cursor

@@ -47,16 +47,19 @@ void help_draw(ui_rect r, char *const *lines, size_t n, size_t *top)
     for (size_t i = 0; i < n; i++) {
         size_t head = disp_fit(lines[i], HELP_HEAD, NULL);
         size_t nw;
-        char **wrapped = draw_wrap(lines[i] + head, r.w - (HELP_HEAD + 1) > 20 ? r.w - (HELP_HEAD + 1) : 20, &nw);
+        char **wrapped =
+            draw_wrap(lines[i] + head, r.w - (HELP_HEAD + 1) > 20 ? r.w - (HELP_HEAD + 1) : 20, &nw);
         for (size_t k = 0; k < nw; k++) {
             VEC_GROW(shown, ns, cap);
             /* the first line carries the keys and the name; the others are indented */
-            shown[ns++] = k ? xasprintf("%*s%s", HELP_HEAD, "", wrapped[k]) : xasprintf("%.*s%s", (int)head, lines[i], wrapped[k]);
+            shown[ns++] = k ? xasprintf("%*s%s", HELP_HEAD, "", wrapped[k])
+                            : xasprintf("%.*s%s", (int)head, lines[i], wrapped[k]);
             free(wrapped[k]);
         }
         free(wrapped);
     }
-    draw_put(r.y, r.x, r.w, " Help: every action and its keys (from the action table). Any other key closes; j/k scroll.",
+    draw_put(r.y, r.x, r.w,
+             " Help: every action and its keys (from the action table). Any other key closes; j/k scroll.",
              UI_ROLE_TAB_ACTIVE);
     if (*top + 1 > ns)
         *top = ns ? ns - 1 : 0;

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 /* Smallest usable terminal; below it the "terminal too small" screen is shown. */
-#define UI_MIN_COLS 50
+#define UI_MIN_COLS  50
 #define UI_MIN_LINES 14
 /* From this width on the model pane sits beside the editor, else below it. */
 #define UI_SIDE_COLS 120
@@ -19,13 +19,13 @@ typedef struct ui_rect {
 typedef struct ui_layout {
     int lines, cols;
     bool too_small;
-    bool side;          /* pane beside the editor (true) or below it */
-    ui_rect tabs;       /* screen tabs, top line */
-    ui_rect editor;     /* the current screen */
-    ui_rect pane;       /* the live model pane (always visible) */
-    ui_rect narration;  /* tour narration (h == 0 when no tour) */
-    ui_rect status;     /* status line */
-    ui_rect msg;        /* message / prompt line, bottom */
+    bool side;         /* pane beside the editor (true) or below it */
+    ui_rect tabs;      /* screen tabs, top line */
+    ui_rect editor;    /* the current screen */
+    ui_rect pane;      /* the live model pane (always visible) */
+    ui_rect narration; /* tour narration (h == 0 when no tour) */
+    ui_rect status;    /* status line */
+    ui_rect msg;       /* message / prompt line, bottom */
 } ui_layout;
 
 /* Computes the layout for a lines x cols terminal; `tour` reserves the narration panel. */

@@ -132,17 +132,39 @@ bool le_key_apply(lineedit *e, le_key k)
 {
     size_t before = e->cur, blen = e->len;
     switch (k) {
-    case LE_LEFT: e->cur = prev_char(e, e->cur); break;
-    case LE_RIGHT: e->cur = next_char(e, e->cur); break;
-    case LE_HOME: e->cur = 0; break;
-    case LE_END: e->cur = e->len; break;
-    case LE_WORD_LEFT: e->cur = word_left(e, e->cur); break;
-    case LE_WORD_RIGHT: e->cur = word_right(e, e->cur); break;
-    case LE_BACKSPACE: remove_range(e, prev_char(e, e->cur), e->cur); break;
-    case LE_DELETE: remove_range(e, e->cur, next_char(e, e->cur)); break;
-    case LE_WORD_BACK: remove_range(e, word_left(e, e->cur), e->cur); break;
-    case LE_KILL_START: remove_range(e, 0, e->cur); break;
-    case LE_KILL_END: remove_range(e, e->cur, e->len); break;
+    case LE_LEFT:
+        e->cur = prev_char(e, e->cur);
+        break;
+    case LE_RIGHT:
+        e->cur = next_char(e, e->cur);
+        break;
+    case LE_HOME:
+        e->cur = 0;
+        break;
+    case LE_END:
+        e->cur = e->len;
+        break;
+    case LE_WORD_LEFT:
+        e->cur = word_left(e, e->cur);
+        break;
+    case LE_WORD_RIGHT:
+        e->cur = word_right(e, e->cur);
+        break;
+    case LE_BACKSPACE:
+        remove_range(e, prev_char(e, e->cur), e->cur);
+        break;
+    case LE_DELETE:
+        remove_range(e, e->cur, next_char(e, e->cur));
+        break;
+    case LE_WORD_BACK:
+        remove_range(e, word_left(e, e->cur), e->cur);
+        break;
+    case LE_KILL_START:
+        remove_range(e, 0, e->cur);
+        break;
+    case LE_KILL_END:
+        remove_range(e, e->cur, e->len);
+        break;
     }
     return e->cur != before || e->len != blen;
 }

@@ -8,14 +8,23 @@
 #include <stddef.h>
 
 typedef struct lineedit {
-    char *buf;      /* UTF-8, NUL-terminated */
+    char *buf; /* UTF-8, NUL-terminated */
     size_t len, cap;
-    size_t cur;     /* byte offset of the cursor, always at a character boundary */
+    size_t cur; /* byte offset of the cursor, always at a character boundary */
 } lineedit;
 
 typedef enum le_key {
-    LE_LEFT, LE_RIGHT, LE_HOME, LE_END, LE_BACKSPACE, LE_DELETE, LE_WORD_BACK, LE_KILL_START,
-    LE_KILL_END, LE_WORD_LEFT, LE_WORD_RIGHT
+    LE_LEFT,
+    LE_RIGHT,
+    LE_HOME,
+    LE_END,
+    LE_BACKSPACE,
+    LE_DELETE,
+    LE_WORD_BACK,
+    LE_KILL_START,
+    LE_KILL_END,
+    LE_WORD_LEFT,
+    LE_WORD_RIGHT
 } le_key;
 
 /* Starts with `text` (may be NULL) and the cursor at its end. */

@@ -9,7 +9,7 @@
 
 /* The message shown; caller-allocated value (msgline_clear frees the text). */
 typedef struct msgline {
-    char *text;     /* NULL: an empty line */
+    char *text; /* NULL: an empty line */
     ui_role role;
 } msgline;
 

@@ -27,7 +27,8 @@ bool narration_marked(const wb_tour_step *st, const char *kind, const char *name
         return false;
     size_t kl = strlen(kind);
     for (size_t i = 0; i < st->nmarks; i++)
-        if (strncmp(st->marks[i], kind, kl) == 0 && st->marks[i][kl] == ':' && strcmp(st->marks[i] + kl + 1, name) == 0)
+        if (strncmp(st->marks[i], kind, kl) == 0 && st->marks[i][kl] == ':' &&
+            strcmp(st->marks[i] + kl + 1, name) == 0)
             return true;
     return false;
 }
@@ -42,7 +43,8 @@ void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t nstep
             draw_put(r.y + i, r.x, r.w, "", UI_ROLE_NORMAL);
         return;
     }
-    char *all = xasprintf("%s%s%s", st->narration ? st->narration : "", st->figures ? "\n\nFigures keyplan computes for this step:\n" : "",
+    char *all = xasprintf("%s%s%s", st->narration ? st->narration : "",
+                          st->figures ? "\n\nFigures keyplan computes for this step:\n" : "",
                           st->figures ? st->figures : "");
     size_t n;
     char **lines = draw_wrap(all, r.w - 2, &n);

@@ -15,8 +15,8 @@ typedef struct wb_tour_step {
     char *title;
     char *narration;
     kp_design *design;
-    char *figures;      /* the step's figures as the tour computes them (may be NULL) */
-    char **marks;       /* what the step points at, "kind:name" ("pattern:5", "index:GSI1") */
+    char *figures; /* the step's figures as the tour computes them (may be NULL) */
+    char **marks;  /* what the step points at, "kind:name" ("pattern:5", "index:GSI1") */
     size_t nmarks;
 } wb_tour_step;
 

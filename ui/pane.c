@@ -34,11 +34,15 @@ ui_role pane_plan_role(kp_plan p)
 {
     switch (p) {
     case KP_PLAN_GET:
-    case KP_PLAN_COVERED: return UI_ROLE_GOOD;
+    case KP_PLAN_COVERED:
+        return UI_ROLE_GOOD;
     case KP_PLAN_SCAN:
-    case KP_PLAN_INVALID: return UI_ROLE_BAD;
-    case KP_PLAN_MULTI: return UI_ROLE_WARN;
-    default: return UI_ROLE_NORMAL;
+    case KP_PLAN_INVALID:
+        return UI_ROLE_BAD;
+    case KP_PLAN_MULTI:
+        return UI_ROLE_WARN;
+    default:
+        return UI_ROLE_NORMAL;
     }
 }
 
@@ -69,9 +73,11 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         humanfmt_add_money(&cost, a->cost->total, a->cost->currency, HF_MONEY_SCREEN);
     else
         sbuf_add(&cost, "-");
-    bool cost_changed = v->prev && a && v->prev->cost && a->cost && num_changed(v->prev->cost->total, a->cost->total);
+    bool cost_changed =
+        v->prev && a && v->prev->cost && a->cost && num_changed(v->prev->cost->total, a->cost->total);
     draw_putf(y++, x, pw, cost_changed ? UI_ROLE_CHANGED : UI_ROLE_TITLE, "Live model  %s/month%s%s", cost.s,
-              v->diags->errors ? "  (last good state: fix the error below)" : "", cost_changed ? "  (changed)" : "");
+              v->diags->errors ? "  (last good state: fix the error below)" : "",
+              cost_changed ? "  (changed)" : "");
     sbuf_free(&cost);
     if (!a) {
         draw_put(y++, x, pw, "no analysis yet", UI_ROLE_DIM);
@@ -156,10 +162,13 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         idt[disp_fit(idt, 2, NULL)] = '\0';
         if (y < nhit)
             hit[y] = pattern_row(d, id);
-        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-9s", idt, "", pr->index_name ? pr->index_name : "",
-                  kct.s, rc, rs, lat);
+        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-9s", idt, "",
+                  pr->index_name ? pr->index_name : "", kct.s, rc, rs, lat);
         /* the plan word in its colour, the latency in red when over target */
-        draw_put(y, x + 3, 9, plan, is_sel ? UI_ROLE_CURSOR_ROW : changed ? UI_ROLE_CHANGED : pane_plan_role(pr->plan));
+        draw_put(y, x + 3, 9, plan,
+                 is_sel    ? UI_ROLE_CURSOR_ROW
+                 : changed ? UI_ROLE_CHANGED
+                           : pane_plan_role(pr->plan));
         if (!pr->latency_ok && !is_sel)
             draw_put(y, x + pw - 9, 9, lat, UI_ROLE_BAD);
         free(idt);
@@ -168,15 +177,19 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         if (two && y < ymax) {
             if (y < nhit)
                 hit[y] = pattern_row(d, id);
-            char *l2 = xasprintf("   %s%s", *kc ? kc : pr->nsteps && pr->steps[0].op != KP_OP_NONE ? kp_op_name(pr->steps[0].op) : "",
+            char *l2 = xasprintf("   %s%s",
+                                 *kc                                           ? kc
+                                 : pr->nsteps && pr->steps[0].op != KP_OP_NONE ? kp_op_name(pr->steps[0].op)
+                                                                               : "",
                                  pr->filter ? "  +filter" : "");
             draw_put(y++, x, pw, l2, is_sel ? UI_ROLE_CURSOR_ROW : UI_ROLE_DIM);
             free(l2);
         }
     }
     if (np == 0 && a && y < ymax)
-        draw_put(y++, x, pw, d->npatterns ? "the model has no results for these patterns yet"
-                                          : "type an access pattern (Patterns screen, a) to see its plan",
+        draw_put(y++, x, pw,
+                 d->npatterns ? "the model has no results for these patterns yet"
+                              : "type an access pattern (Patterns screen, a) to see its plan",
                  UI_ROLE_DIM);
     /* details of the selected pattern */
     if (y < ymax && v->diags->errors) {
@@ -187,7 +200,8 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
     /* cells whose text did not parse: the model keeps their last good value */
     for (size_t i = 0; i < v->drafts->n && y < ymax; i++) {
         const ui_draft *dr = &v->drafts->v[i];
-        char *m = xasprintf("%s row %zu: %s", ui_screen_title(dr->screen), dr->row + 1, dr->err ? dr->err : "");
+        char *m =
+            xasprintf("%s row %zu: %s", ui_screen_title(dr->screen), dr->row + 1, dr->err ? dr->err : "");
         draw_wrapped(&y, ymax, x, pw, m, UI_ROLE_BAD, "  ");
         free(m);
     }
@@ -197,7 +211,9 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         for (size_t s = 0; s < selr->nsteps && y < ymax; s++) {
             const kp_step *st = &selr->steps[s];
             char *cnt = st->count > 1 ? xasprintf("%.0f x ", st->count) : xstrdup("");
-            const char *ix = st->index < 0 ? "table" : (size_t)st->index < d->nindexes ? d->indexes[st->index].name : "?";
+            const char *ix = st->index < 0                     ? "table"
+                             : (size_t)st->index < d->nindexes ? d->indexes[st->index].name
+                                                               : "?";
             char *line = xasprintf("%s%s %s%s%s%s", cnt, kp_op_name(st->op), st->op == KP_OP_SCAN ? "" : ix,
                                    st->key_condition ? "  " : "", st->key_condition ? st->key_condition : "",
                                    st->filter ? "  FILTER" : "");
@@ -218,7 +234,10 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         draw_putf(y++, x, pw, UI_ROLE_TITLE, "-- findings (%zu, all on Cost & heat)", a->nfindings);
         for (size_t i = 0; i < a->nfindings && y < ymax; i++) {
             const kp_finding *f = &a->findings[i];
-            draw_putf(y++, x, pw, f->sev == KP_SEV_ERROR ? UI_ROLE_BAD : f->sev == KP_SEV_WARNING ? UI_ROLE_WARN : UI_ROLE_NORMAL,
+            draw_putf(y++, x, pw,
+                      f->sev == KP_SEV_ERROR     ? UI_ROLE_BAD
+                      : f->sev == KP_SEV_WARNING ? UI_ROLE_WARN
+                                                 : UI_ROLE_NORMAL,
                       "%s %s: %s", f->code, f->where ? f->where : "", f->message ? f->message : "");
         }
     }

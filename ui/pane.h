@@ -15,14 +15,14 @@
 #include <stdbool.h>
 
 typedef struct pane_view {
-    const kp_design *design;        /* the working copy */
-    const kp_analysis *an;          /* the last good design's analysis, or NULL */
-    const kp_analysis *prev;        /* the previous tour step's analysis (changes highlighted), or NULL */
-    const kp_diags *diags;          /* problems of the working copy */
-    const drafts *drafts;           /* cells that did not parse */
-    const kp_pattern *sel;          /* the pattern under the Patterns screen's cursor, or NULL */
-    const wb_tour_step *step;       /* the tour step shown (its marks are highlighted), or NULL */
-    bool side;                      /* beside the editor: a border on the left */
+    const kp_design *design;  /* the working copy */
+    const kp_analysis *an;    /* the last good design's analysis, or NULL */
+    const kp_analysis *prev;  /* the previous tour step's analysis (changes highlighted), or NULL */
+    const kp_diags *diags;    /* problems of the working copy */
+    const drafts *drafts;     /* cells that did not parse */
+    const kp_pattern *sel;    /* the pattern under the Patterns screen's cursor, or NULL */
+    const wb_tour_step *step; /* the tour step shown (its marks are highlighted), or NULL */
+    bool side;                /* beside the editor: a border on the left */
 } pane_view;
 
 /* Draws the pane into r. hit[y] (for 0 <= y < nhit) receives, for each line of r, the working

@@ -28,38 +28,38 @@
 
 /* A column of a screen: a cell of an edit table, or a read-only column the screen computes. */
 typedef struct screen_col {
-    int table;          /* edit_table, or -1 for a computed column */
-    size_t col;         /* edit column, or the screen's own code for a computed one */
+    int table;  /* edit_table, or -1 for a computed column */
+    size_t col; /* edit column, or the screen's own code for a computed one */
     const char *title;
-    int cap;            /* the widest the column is drawn */
+    int cap; /* the widest the column is drawn */
 } screen_col;
 
 typedef struct screen_ops screen_ops;
 
 /* What the core lends a screen for one call. Pointers are valid for that call only. */
 typedef struct screen_env {
-    int id;                         /* UI_SCREEN_xxx */
-    const screen_ops *ops;          /* the screen's own ops */
-    void *state;                    /* what ops->open returned (NULL without open) */
-    ui_cursor *cur;                 /* the screen's cursor */
-    session *ss;                    /* the workspace: versions, base, dirty */
-    const kp_design *design;        /* the working copy */
-    const kp_analysis *an;          /* the last good design's analysis, or NULL */
-    const sig_report *sigs;         /* its reopening signals */
-    const ws_version *versions;     /* the workspace's versions, oldest first */
+    int id;                     /* UI_SCREEN_xxx */
+    const screen_ops *ops;      /* the screen's own ops */
+    void *state;                /* what ops->open returned (NULL without open) */
+    ui_cursor *cur;             /* the screen's cursor */
+    session *ss;                /* the workspace: versions, base, dirty */
+    const kp_design *design;    /* the working copy */
+    const kp_analysis *an;      /* the last good design's analysis, or NULL */
+    const sig_report *sigs;     /* its reopening signals */
+    const ws_version *versions; /* the workspace's versions, oldest first */
     size_t nversions;
-    const drafts *drafts;           /* cells whose text did not parse */
-    const lineedit *editor;         /* the cell editor while a cell of this screen is edited, else NULL */
-    msgline *msg;                   /* the message line */
-    kp_analysis *(*analyze)(const kp_design *d);    /* how to analyse a design (tests inject one) */
-    void (*analysis_free)(kp_analysis *a);          /* and how to free that */
+    const drafts *drafts;   /* cells whose text did not parse */
+    const lineedit *editor; /* the cell editor while a cell of this screen is edited, else NULL */
+    msgline *msg;           /* the message line */
+    kp_analysis *(*analyze)(const kp_design *d); /* how to analyse a design (tests inject one) */
+    void (*analysis_free)(kp_analysis *a);       /* and how to free that */
 } screen_env;
 
 struct screen_ops {
     const char *name;
-    edit_table table;       /* the table whose rows the screen lists (add, delete, move rows) */
-    bool is_table;          /* rows of cells (false: a report, whose rows scroll it) */
-    const char *empty;      /* a table screen without rows says this */
+    edit_table table;  /* the table whose rows the screen lists (add, delete, move rows) */
+    bool is_table;     /* rows of cells (false: a report, whose rows scroll it) */
+    const char *empty; /* a table screen without rows says this */
     /* the screen's own state (caller of open frees it with close); NULL members: no state */
     void *(*open)(void);
     void (*close)(void *state);

@@ -74,13 +74,15 @@ static void cost_build(const screen_env *e)
     const kp_design *d = e->design;
     char *sv = edit_get(d, EDIT_SETTINGS, (size_t)edit_setting_find("streams"), 1);
     char *pt = edit_get(d, EDIT_SETTINGS, (size_t)edit_setting_find("pitr"), 1);
-    add_line(st, UI_ROLE_DIM,
-             xasprintf("table %s  billing %s  streams %s  pitr %s   (:set NAME VALUE; all settings at the end)",
-                       d->table.name ? d->table.name : "?", kp_billing_name(d->table.billing), *sv ? sv : "unset",
-                       *pt ? pt : "unset"));
+    add_line(
+        st, UI_ROLE_DIM,
+        xasprintf("table %s  billing %s  streams %s  pitr %s   (:set NAME VALUE; all settings at the end)",
+                  d->table.name ? d->table.name : "?", kp_billing_name(d->table.billing), *sv ? sv : "unset",
+                  *pt ? pt : "unset"));
     free(sv);
     free(pt);
-    add_line(st, UI_ROLE_TITLE, xasprintf("Monthly cost (730 h)   design billing: %s", kp_billing_name(a->cost->mode)));
+    add_line(st, UI_ROLE_TITLE,
+             xasprintf("Monthly cost (730 h)   design billing: %s", kp_billing_name(a->cost->mode)));
     add_line(st, UI_ROLE_HEADER, xasprintf("%-16s %16s %16s", "line", "on-demand", "provisioned"));
     size_t nl = a->on_demand.nlines > a->provisioned.nlines ? a->on_demand.nlines : a->provisioned.nlines;
     for (size_t i = 0; i < nl; i++) {
@@ -98,7 +100,8 @@ static void cost_build(const screen_env *e)
     add_line(st, UI_ROLE_NORMAL, xstrdup(""));
     add_line(st, UI_ROLE_TITLE, xstrdup("Partitions: hottest value per key template"));
     add_line(st, UI_ROLE_HEADER,
-             xasprintf("%-8s %-24s %10s %6s %7s %7s  %s", "index", "template", "distinct", "hot%", "read%", "write%", ""));
+             xasprintf("%-8s %-24s %10s %6s %7s %7s  %s", "index", "template", "distinct", "hot%", "read%",
+                       "write%", ""));
     for (size_t i = 0; i < a->npartitions; i++) {
         const kp_partition_result *p = &a->partitions[i];
         char dn[HUMANFMT_SIZE];
@@ -113,33 +116,48 @@ static void cost_build(const screen_env *e)
             sbuf_printf(&l, "HOT: shard x%d", p->suggest_shards);
         else if (p->hot)
             sbuf_add(&l, "HOT");
-        add_line(st, p->hot ? UI_ROLE_BAD : p->read_util >= 0.5 || p->write_util >= 0.5 ? UI_ROLE_WARN : UI_ROLE_NORMAL,
+        add_line(st,
+                 p->hot                                        ? UI_ROLE_BAD
+                 : p->read_util >= 0.5 || p->write_util >= 0.5 ? UI_ROLE_WARN
+                                                               : UI_ROLE_NORMAL,
                  sbuf_steal(&l));
     }
     add_line(st, UI_ROLE_NORMAL, xstrdup(""));
-    add_line(st, UI_ROLE_TITLE,
-             xasprintf("Checklist: %d of %d applicable items pass", a->checklist_pass, a->checklist_applicable));
+    add_line(
+        st, UI_ROLE_TITLE,
+        xasprintf("Checklist: %d of %d applicable items pass", a->checklist_pass, a->checklist_applicable));
     for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
         const kp_check_item *c = &a->checklist[i];
         if (!c->title)
             continue;
-        add_line(st, c->status == KP_CHECK_FAIL ? UI_ROLE_BAD : c->status == KP_CHECK_PASS ? UI_ROLE_GOOD : UI_ROLE_DIM,
-                 xasprintf("%2d %-4s %s: %s", c->item, kp_check_status_name(c->status), c->title, c->why ? c->why : ""));
+        add_line(st,
+                 c->status == KP_CHECK_FAIL   ? UI_ROLE_BAD
+                 : c->status == KP_CHECK_PASS ? UI_ROLE_GOOD
+                                              : UI_ROLE_DIM,
+                 xasprintf("%2d %-4s %s: %s", c->item, kp_check_status_name(c->status), c->title,
+                           c->why ? c->why : ""));
     }
     add_line(st, UI_ROLE_NORMAL, xstrdup(""));
     add_line(st, UI_ROLE_TITLE, xasprintf("Findings: %zu", a->nfindings));
     for (size_t i = 0; i < a->nfindings; i++) {
         const kp_finding *f = &a->findings[i];
-        add_line(st, f->sev == KP_SEV_ERROR ? UI_ROLE_BAD : f->sev == KP_SEV_WARNING ? UI_ROLE_WARN : UI_ROLE_NORMAL,
-                 xasprintf("%s [%s] %s: %s%s%s", f->sev == KP_SEV_ERROR ? "E" : f->sev == KP_SEV_WARNING ? "W" : "i",
-                           f->code, f->where ? f->where : "", f->message ? f->message : "", f->fix ? " -> " : "",
-                           f->fix ? f->fix : ""));
+        add_line(st,
+                 f->sev == KP_SEV_ERROR     ? UI_ROLE_BAD
+                 : f->sev == KP_SEV_WARNING ? UI_ROLE_WARN
+                                            : UI_ROLE_NORMAL,
+                 xasprintf("%s [%s] %s: %s%s%s",
+                           f->sev == KP_SEV_ERROR     ? "E"
+                           : f->sev == KP_SEV_WARNING ? "W"
+                                                      : "i",
+                           f->code, f->where ? f->where : "", f->message ? f->message : "",
+                           f->fix ? " -> " : "", f->fix ? f->fix : ""));
     }
     add_line(st, UI_ROLE_NORMAL, xstrdup(""));
     add_line(st, UI_ROLE_TITLE, xstrdup("Settings (:set NAME VALUE changes one; u undoes)"));
     for (size_t i = 0; i < edit_nrows(d, EDIT_SETTINGS); i++) {
         char *k = edit_get(d, EDIT_SETTINGS, i, 0), *val = edit_get(d, EDIT_SETTINGS, i, 1);
-        add_line(st, *val ? UI_ROLE_NORMAL : UI_ROLE_DIM, xasprintf("  %-24s %s", k, *val ? val : "(default)"));
+        add_line(st, *val ? UI_ROLE_NORMAL : UI_ROLE_DIM,
+                 xasprintf("  %-24s %s", k, *val ? val : "(default)"));
         free(k);
         free(val);
     }

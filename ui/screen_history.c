@@ -10,8 +10,8 @@
 #include <string.h>
 
 typedef struct history_state {
-    int mark_a, mark_b;     /* marked version numbers, 0 = none */
-    char **lines;           /* the diff of the marked versions */
+    int mark_a, mark_b; /* marked version numbers, 0 = none */
+    char **lines;       /* the diff of the marked versions */
     size_t nlines;
 } history_state;
 
@@ -59,7 +59,8 @@ void screen_history_diff(const screen_env *e, int a, int b)
     lines_clear(st);
     kp_design *da = NULL, *db = NULL;
     char *err = NULL;
-    if (session_version_design(e->ss, a, &da, &err) != KP_OK || session_version_design(e->ss, b, &db, &err) != KP_OK) {
+    if (session_version_design(e->ss, a, &da, &err) != KP_OK ||
+        session_version_design(e->ss, b, &db, &err) != KP_OK) {
         msgline_set(e->msg, UI_ROLE_BAD, "diff: %s", err ? err : "no such version");
         free(err);
         design_free(da);
@@ -122,7 +123,8 @@ static void history_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
         listh = r.h - 1;
     draw_putf(r.y, r.x, r.w, UI_ROLE_HEADER, "%-4s %-20s %-12s %s", "ver", "time", "author", "message");
     if (!e->nversions)
-        draw_put(r.y + 1, r.x, r.w, "no versions yet: c commits the working copy with a message", UI_ROLE_DIM);
+        draw_put(r.y + 1, r.x, r.w, "no versions yet: c commits the working copy with a message",
+                 UI_ROLE_DIM);
     if (c->row < c->top)
         c->top = c->row;
     if (c->row >= c->top + (size_t)listh)
@@ -134,15 +136,16 @@ static void history_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
         ui_role role = k == c->row ? UI_ROLE_CURSOR_ROW : marked ? UI_ROLE_CHANGED : UI_ROLE_NORMAL;
         draw_putf(r.y + 1 + i, r.x, r.w, role, "%c%-3d %-20s %-12s %s%s", marked ? '*' : ' ', v->number,
                   v->time ? v->time : "", v->author ? v->author : "", v->message ? v->message : "",
-                  v->number == session_base(e->ss) ? (session_dirty(e->ss) ? "  <- base (modified)" : "  <- current")
-                                                   : "");
+                  v->number == session_base(e->ss)
+                      ? (session_dirty(e->ss) ? "  <- base (modified)" : "  <- current")
+                      : "");
     }
     int y = r.y + 1 + listh;
     for (size_t i = 0; i < st->nlines && y < r.y + r.h; i++, y++) {
         const char *l = st->lines[i];
         ui_role role = (l[0] != ' ' && l[0] != '-' && l[0] != '+' && l[0] != '~') ? UI_ROLE_TITLE
-                       : strstr(l, "scan") || strstr(l, "HOT") ? UI_ROLE_WARN
-                                                                : UI_ROLE_NORMAL;
+                       : strstr(l, "scan") || strstr(l, "HOT")                    ? UI_ROLE_WARN
+                                                                                  : UI_ROLE_NORMAL;
         draw_put(y, r.x, r.w, l, role);
     }
 }

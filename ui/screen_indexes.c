@@ -56,7 +56,8 @@ static char *indexes_computed(const screen_env *e, size_t row, size_t code, int 
         char buf[HUMANFMT_SIZE];
         return xstrdup(humanfmt(buf, sizeof buf, x->items, HF_NUM_SCREEN));
     }
-    default: return xstrdup("");
+    default:
+        return xstrdup("");
     }
 }
 

@@ -19,7 +19,8 @@ static screen_col *keys_columns(const screen_env *e, size_t *n)
     for (size_t i = 1; i < k; i++)
         v[i].cap = 28; /* templates are long */
     for (size_t i = 0; i < ne; i++)
-        v[k + i] = (screen_col){EDIT_ENTITIES, (size_t)edit_col_find(d, EDIT_ENTITIES, extra[i]), extra[i], 24};
+        v[k + i] =
+            (screen_col){EDIT_ENTITIES, (size_t)edit_col_find(d, EDIT_ENTITIES, extra[i]), extra[i], 24};
     free(t);
     *n = k + ne;
     return v;

@@ -15,8 +15,8 @@ static screen_col *patterns_columns(const screen_env *e, size_t *n)
     size_t k;
     screen_col *t = screen_table_cols(e->design, EDIT_PATTERNS, &k);
     screen_col *v = xcalloc(k + 1, sizeof *v);
-    v[0] = t[0];                                     /* id (frozen) */
-    v[1] = (screen_col){-1, COMP_PLAN, "plan", 24};  /* the model's verdict next to the id */
+    v[0] = t[0];                                    /* id (frozen) */
+    v[1] = (screen_col){-1, COMP_PLAN, "plan", 24}; /* the model's verdict next to the id */
     memcpy(v + 2, t + 1, (k - 1) * sizeof *v);
     free(t);
     for (size_t i = 0; i < k + 1; i++)

@@ -45,7 +45,9 @@ screen_col *screen_columns(const screen_env *e, size_t *n)
 {
     const screen_ops *ops = e->ops;
     *n = 0;
-    return ops->columns ? ops->columns(e, n) : ops->is_table ? screen_table_cols(e->design, ops->table, n) : NULL;
+    return ops->columns    ? ops->columns(e, n)
+           : ops->is_table ? screen_table_cols(e->design, ops->table, n)
+                           : NULL;
 }
 
 size_t screen_rows(const screen_env *e)
@@ -68,8 +70,14 @@ static grid_col *make_grid(const screen_env *e, grid *g)
     for (size_t i = 0; i < n; i++)
         gc[i] = (grid_col){c[i].title, c[i].cap};
     free(c);
-    *g = (grid){.cols = gc, .ncols = n, .nrows = screen_rows(e), .cell = grid_cell, .ctx = e, .cur = e->cur,
-                .editor = e->editor, .empty = e->ops->empty ? e->ops->empty : ""};
+    *g = (grid){.cols = gc,
+                .ncols = n,
+                .nrows = screen_rows(e),
+                .cell = grid_cell,
+                .ctx = e,
+                .cur = e->cur,
+                .editor = e->editor,
+                .empty = e->ops->empty ? e->ops->empty : ""};
     return gc;
 }
 

@@ -5,13 +5,13 @@
 
 #include "screen.h"
 
-extern const screen_ops screen_patterns;    /* screen_patterns.c */
-extern const screen_ops screen_keys;        /* screen_keys.c */
-extern const screen_ops screen_indexes;     /* screen_indexes.c */
-extern const screen_ops screen_attrs;       /* screen_attrs.c */
-extern const screen_ops screen_decisions;   /* screen_decisions.c */
-extern const screen_ops screen_history;     /* screen_history.c */
-extern const screen_ops screen_cost;        /* screen_cost.c */
+extern const screen_ops screen_patterns;  /* screen_patterns.c */
+extern const screen_ops screen_keys;      /* screen_keys.c */
+extern const screen_ops screen_indexes;   /* screen_indexes.c */
+extern const screen_ops screen_attrs;     /* screen_attrs.c */
+extern const screen_ops screen_decisions; /* screen_decisions.c */
+extern const screen_ops screen_history;   /* screen_history.c */
+extern const screen_ops screen_cost;      /* screen_cost.c */
 
 /* The ops of screen `id` (UI_SCREEN_xxx; out of range: Patterns). */
 const screen_ops *screen_get(int id);

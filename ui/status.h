@@ -18,12 +18,12 @@ int status_tab_at(int x);
 
 /* What the status line says. */
 typedef struct status_view {
-    int base;                   /* the version the working copy is based on (0: none yet) */
-    bool dirty;                 /* the working copy differs from it */
-    const kp_analysis *an;      /* the last good analysis, or NULL */
-    size_t npatterns;           /* patterns of the working copy */
-    size_t errors;              /* validation errors of the working copy */
-    bool remote_change;         /* another process committed a version */
+    int base;              /* the version the working copy is based on (0: none yet) */
+    bool dirty;            /* the working copy differs from it */
+    const kp_analysis *an; /* the last good analysis, or NULL */
+    size_t npatterns;      /* patterns of the working copy */
+    size_t errors;         /* validation errors of the working copy */
+    bool remote_change;    /* another process committed a version */
 } status_view;
 
 /* Draws the status line of `v` into r, the hottest partition at or over its limit right-aligned. */

@@ -162,7 +162,8 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     if (created && wo.ntour)
         wb_command(w, "tour");
     else if (imported_changed)
-        wb_message(w, UI_ROLE_TITLE, "%s opened in workspace %s (u undoes the import; c commits)", workspace_path, path);
+        wb_message(w, UI_ROLE_TITLE, "%s opened in workspace %s (u undoes the import; c commits)",
+                   workspace_path, path);
     else if (created)
         wb_message(w, UI_ROLE_TITLE, "new workspace %s: press a to add a pattern, ? for help", path);
     int flags = UI_REDRAW;

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 
 typedef struct ui_options {
-    bool tour;              /* open the CloudShop walkthrough */
-    const char *tour_name;  /* "cloudshop" (default) */
+    bool tour;             /* open the CloudShop walkthrough */
+    const char *tour_name; /* "cloudshop" (default) */
 } ui_options;
 
 /* Runs the workbench on the workspace at `workspace_path` (created when missing) until the user

@@ -276,7 +276,8 @@ static void save_cell(wb *w, const char *text)
         return;
     }
     drafts_drop(&w->drafts, w->screen, c->row, c->col);
-    char *label = xasprintf("edit %s row %zu %s", edit_table_name((edit_table)col.table), c->row + 1, col.title);
+    char *label =
+        xasprintf("edit %s row %zu %s", edit_table_name((edit_table)col.table), c->row + 1, col.title);
     wb_apply(w, nd, label);
     free(label);
     if (w->diags.errors)
@@ -324,7 +325,8 @@ static int row_op(wb *w, ui_action a)
             at = c->row + 1;
         what = "move down";
         break;
-    default: break;
+    default:
+        break;
     }
     if (at == (size_t)-1) {
         design_free(nd);
@@ -386,7 +388,8 @@ int wb_commit(wb *w, const char *message)
         wb_message(w, UI_ROLE_BAD, "commit refused: %s (R reloads the latest version)", err ? err : "");
         w->remote_change = true;
     } else if (st != KP_OK) {
-        wb_message(w, UI_ROLE_BAD, "%s%s", st == KP_INVALID ? "" : "commit failed: ", err ? err : kp_status_text(st));
+        wb_message(w, UI_ROLE_BAD, "%s%s",
+                   st == KP_INVALID ? "" : "commit failed: ", err ? err : kp_status_text(st));
     } else {
         wb_message(w, UI_ROLE_GOOD, "committed version %d: %s", n, message);
         w->remote_change = false;
@@ -427,7 +430,8 @@ int wb_tick(wb *w)
         if (!session_dirty(w->ss) && !w->editing && w->prompt == WB_PROMPT_NONE)
             return do_reload(w);
         w->remote_change = true;
-        wb_message(w, UI_ROLE_WARN, "version %d was committed by another keyplan; R reloads it (your edits stay in undo)",
+        wb_message(w, UI_ROLE_WARN,
+                   "version %d was committed by another keyplan; R reloads it (your edits stay in undo)",
                    latest);
     }
     return UI_REDRAW;
@@ -448,7 +452,8 @@ static void start_edit(wb *w)
         return;
     }
     const ui_draft *dr = drafts_find(&w->drafts, w->screen, c->row, c->col);
-    char *text = dr ? xstrdup(dr->text) : edit_get(session_design(w->ss), (edit_table)col.table, c->row, col.col);
+    char *text =
+        dr ? xstrdup(dr->text) : edit_get(session_design(w->ss), (edit_table)col.table, c->row, col.col);
     le_set(&w->le, text);
     free(text);
     w->editing = true;
@@ -467,12 +472,15 @@ static int default_handle(wb *w, ui_action a)
     ui_cursor *c = &w->cur[w->screen];
     size_t nr = cur_nrows(w), nc = cur_ncols(w);
     switch (a) {
-    case UI_ACT_NONE: return UI_IGNORED;
+    case UI_ACT_NONE:
+        return UI_IGNORED;
     case UI_ACT_QUIT:
         if (w->drafts.n && !w->quit_armed) {
             w->quit_armed = true;
-            wb_message(w, UI_ROLE_WARN, "%zu cell%s hold text that did not parse (shown with !); q again quits and "
-                       "prints them, any other key stays", w->drafts.n, w->drafts.n == 1 ? "" : "s");
+            wb_message(w, UI_ROLE_WARN,
+                       "%zu cell%s hold text that did not parse (shown with !); q again quits and "
+                       "prints them, any other key stays",
+                       w->drafts.n, w->drafts.n == 1 ? "" : "s");
             return UI_REDRAW;
         }
         w->quit = true;
@@ -498,22 +506,49 @@ static int default_handle(wb *w, ui_action a)
             wb_load_versions(w);
         clamp_cursor(w);
         return UI_REDRAW;
-    case UI_ACT_MOVE_UP: if (c->row) c->row--; break;
-    case UI_ACT_MOVE_DOWN: if (c->row + 1 < nr) c->row++; break;
-    case UI_ACT_MOVE_LEFT: if (c->col) c->col--; break;
-    case UI_ACT_MOVE_RIGHT: if (c->col + 1 < nc) c->col++; break;
-    case UI_ACT_PAGE_UP: c->row = c->row > (size_t)page_rows(w) ? c->row - (size_t)page_rows(w) : 0; break;
-    case UI_ACT_PAGE_DOWN: c->row += (size_t)page_rows(w); break;
-    case UI_ACT_FIRST_ROW: c->row = 0; break;
-    case UI_ACT_LAST_ROW: c->row = nr ? nr - 1 : 0; break;
-    case UI_ACT_FIRST_COL: c->col = 0; break;
-    case UI_ACT_LAST_COL: c->col = nc ? nc - 1 : 0; break;
-    case UI_ACT_EDIT: start_edit(w); return UI_REDRAW;
+    case UI_ACT_MOVE_UP:
+        if (c->row)
+            c->row--;
+        break;
+    case UI_ACT_MOVE_DOWN:
+        if (c->row + 1 < nr)
+            c->row++;
+        break;
+    case UI_ACT_MOVE_LEFT:
+        if (c->col)
+            c->col--;
+        break;
+    case UI_ACT_MOVE_RIGHT:
+        if (c->col + 1 < nc)
+            c->col++;
+        break;
+    case UI_ACT_PAGE_UP:
+        c->row = c->row > (size_t)page_rows(w) ? c->row - (size_t)page_rows(w) : 0;
+        break;
+    case UI_ACT_PAGE_DOWN:
+        c->row += (size_t)page_rows(w);
+        break;
+    case UI_ACT_FIRST_ROW:
+        c->row = 0;
+        break;
+    case UI_ACT_LAST_ROW:
+        c->row = nr ? nr - 1 : 0;
+        break;
+    case UI_ACT_FIRST_COL:
+        c->col = 0;
+        break;
+    case UI_ACT_LAST_COL:
+        c->col = nc ? nc - 1 : 0;
+        break;
+    case UI_ACT_EDIT:
+        start_edit(w);
+        return UI_REDRAW;
     case UI_ACT_ADD_ROW:
     case UI_ACT_DELETE_ROW:
     case UI_ACT_DUPLICATE_ROW:
     case UI_ACT_ROW_UP:
-    case UI_ACT_ROW_DOWN: return row_op(w, a);
+    case UI_ACT_ROW_DOWN:
+        return row_op(w, a);
     case UI_ACT_UNDO:
     case UI_ACT_REDO: {
         char *err = NULL;
@@ -528,10 +563,13 @@ static int default_handle(wb *w, ui_action a)
         free(err);
         return UI_REDRAW;
     }
-    case UI_ACT_COMMIT: wb_prompt_open(w, WB_PROMPT_COMMIT, ""); return UI_REDRAW;
+    case UI_ACT_COMMIT:
+        wb_prompt_open(w, WB_PROMPT_COMMIT, "");
+        return UI_REDRAW;
     case UI_ACT_DECIDE: {
         if (w->screen != UI_SCREEN_PATTERNS || !edit_nrows(session_design(w->ss), EDIT_PATTERNS)) {
-            wb_message(w, UI_ROLE_WARN, "D records a decision about the pattern under the cursor (Patterns screen)");
+            wb_message(w, UI_ROLE_WARN,
+                       "D records a decision about the pattern under the cursor (Patterns screen)");
             return UI_REDRAW;
         }
         kp_design *nd = design_clone(session_design(w->ss));
@@ -544,14 +582,21 @@ static int default_handle(wb *w, ui_action a)
         start_edit(w);
         return UI_REDRAW;
     }
-    case UI_ACT_COMMAND: wb_prompt_open(w, WB_PROMPT_COMMAND, ""); return UI_REDRAW;
-    case UI_ACT_SEARCH: wb_prompt_open(w, WB_PROMPT_SEARCH, ""); return UI_REDRAW;
-    case UI_ACT_SEARCH_NEXT: return search(w, +1);
-    case UI_ACT_SEARCH_PREV: return search(w, -1);
+    case UI_ACT_COMMAND:
+        wb_prompt_open(w, WB_PROMPT_COMMAND, "");
+        return UI_REDRAW;
+    case UI_ACT_SEARCH:
+        wb_prompt_open(w, WB_PROMPT_SEARCH, "");
+        return UI_REDRAW;
+    case UI_ACT_SEARCH_NEXT:
+        return search(w, +1);
+    case UI_ACT_SEARCH_PREV:
+        return search(w, -1);
     case UI_ACT_MARK:
         wb_message(w, UI_ROLE_WARN, "mark works on the History screen (6)");
         return UI_REDRAW;
-    case UI_ACT_TOUR_NEXT: return wb_tour_go(w, w->tour_on ? w->tour_step + 1 : 0);
+    case UI_ACT_TOUR_NEXT:
+        return wb_tour_go(w, w->tour_on ? w->tour_step + 1 : 0);
     case UI_ACT_TOUR_PREV:
         return wb_tour_go(w, w->tour_on && w->tour_step > 0 ? w->tour_step - 1 : (size_t)-1);
     case UI_ACT_NARRATION_DOWN:
@@ -562,9 +607,12 @@ static int default_handle(wb *w, ui_action a)
     case UI_ACT_NARRATION_UP:
         w->narr_top = w->narr_top > 3 ? w->narr_top - 3 : 0;
         return UI_REDRAW;
-    case UI_ACT_RELOAD: return do_reload(w);
-    case UI_ACT_REDRAW: return UI_REDRAW | UI_RESIZE;
-    case UI_ACT__COUNT: return UI_IGNORED;
+    case UI_ACT_RELOAD:
+        return do_reload(w);
+    case UI_ACT_REDRAW:
+        return UI_REDRAW | UI_RESIZE;
+    case UI_ACT__COUNT:
+        return UI_IGNORED;
     }
     clamp_cursor(w);
     return UI_REDRAW;
@@ -588,14 +636,22 @@ static bool line_key(lineedit *e, int key)
         int key;
         le_key k;
     } map[] = {
-        {UI_FKEY(KEY_LEFT), LE_LEFT},        {UI_FKEY(KEY_RIGHT), LE_RIGHT},
-        {UI_FKEY(KEY_HOME), LE_HOME},        {UI_CTRL('a'), LE_HOME},
-        {UI_FKEY(KEY_END), LE_END},          {UI_CTRL('e'), LE_END},
-        {UI_FKEY(KEY_BACKSPACE), LE_BACKSPACE}, {127, LE_BACKSPACE},
-        {8, LE_BACKSPACE},                   {UI_FKEY(KEY_DC), LE_DELETE},
-        {UI_CTRL('d'), LE_DELETE},           {UI_CTRL('w'), LE_WORD_BACK},
-        {UI_CTRL('u'), LE_KILL_START},       {UI_CTRL('k'), LE_KILL_END},
-        {UI_FKEY(0x222), LE_WORD_LEFT},      {UI_FKEY(0x231), LE_WORD_RIGHT}, /* Ctrl-Left/Right (xterm) */
+        {UI_FKEY(KEY_LEFT), LE_LEFT},
+        {UI_FKEY(KEY_RIGHT), LE_RIGHT},
+        {UI_FKEY(KEY_HOME), LE_HOME},
+        {UI_CTRL('a'), LE_HOME},
+        {UI_FKEY(KEY_END), LE_END},
+        {UI_CTRL('e'), LE_END},
+        {UI_FKEY(KEY_BACKSPACE), LE_BACKSPACE},
+        {127, LE_BACKSPACE},
+        {8, LE_BACKSPACE},
+        {UI_FKEY(KEY_DC), LE_DELETE},
+        {UI_CTRL('d'), LE_DELETE},
+        {UI_CTRL('w'), LE_WORD_BACK},
+        {UI_CTRL('u'), LE_KILL_START},
+        {UI_CTRL('k'), LE_KILL_END},
+        {UI_FKEY(0x222), LE_WORD_LEFT},
+        {UI_FKEY(0x231), LE_WORD_RIGHT}, /* Ctrl-Left/Right (xterm) */
     };
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (map[i].key == key) {

@@ -73,21 +73,21 @@ bool wb_tour_marked(const wb *w, const char *kind, const char *name);
 
 /* A `:` command line split into words at blanks. */
 typedef struct wb_cmd_args {
-    char **argv;                /* argv[0] is the command's name as typed */
+    char **argv; /* argv[0] is the command's name as typed */
     size_t argc;
-    const char *const *rest;    /* rest[i]: the line after word i, blanks skipped ("" at the end) */
+    const char *const *rest; /* rest[i]: the line after word i, blanks skipped ("" at the end) */
 } wb_cmd_args;
 
 /* One `:` command (wb_cmd.c): the table drives parsing, dispatch and help. */
 typedef struct wb_cmd {
-    const char *name;       /* "commit" */
-    const char *aliases;    /* other names, blank-separated ("q wq"), or NULL */
-    const char *args;       /* what follows the name, as help and the unknown-command hint say it */
-    int nargs;              /* words that must follow the name, or -1: the handler reads the line */
-    int (*run)(wb *w, const struct wb_cmd *c, const wb_cmd_args *a);   /* returns flags */
-    const char *usage;      /* said as "usage: USAGE" when the words do not fit (NULL: never) */
-    bool noop;              /* does nothing but say why (vi's :w): left out of the hint */
-    const char *help;       /* its line in the help */
+    const char *name;    /* "commit" */
+    const char *aliases; /* other names, blank-separated ("q wq"), or NULL */
+    const char *args;    /* what follows the name, as help and the unknown-command hint say it */
+    int nargs;           /* words that must follow the name, or -1: the handler reads the line */
+    int (*run)(wb *w, const struct wb_cmd *c, const wb_cmd_args *a); /* returns flags */
+    const char *usage; /* said as "usage: USAGE" when the words do not fit (NULL: never) */
+    bool noop;         /* does nothing but say why (vi's :w): left out of the hint */
+    const char *help;  /* its line in the help */
 } wb_cmd;
 
 /* The command table, static. */

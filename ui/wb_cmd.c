@@ -98,7 +98,8 @@ static int cmd_recover(wb *w, const wb_cmd *c, const wb_cmd_args *a)
     else if (fileio_write_atomic(a->argv[1], text, strlen(text), &err) != KP_OK)
         wb_message(w, UI_ROLE_BAD, "recover: %s", err ? err : "cannot write");
     else
-        wb_message(w, UI_ROLE_GOOD, "wrote the unloadable working copy to %s: fix it, then keyplan commit", a->argv[1]);
+        wb_message(w, UI_ROLE_GOOD, "wrote the unloadable working copy to %s: fix it, then keyplan commit",
+                   a->argv[1]);
     free(err);
     return UI_REDRAW;
 }
@@ -126,23 +127,48 @@ static int cmd_write(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 }
 
 static const wb_cmd commands[] = {
-    {.name = "commit", .args = "[MSG]", .nargs = -1, .run = cmd_commit,
+    {.name = "commit",
+     .args = "[MSG]",
+     .nargs = -1,
+     .run = cmd_commit,
      .help = "Commit the working copy as a new version with message MSG (without one, asks for it)"},
-    {.name = "set", .args = "NAME VALUE", .nargs = -1, .run = cmd_set,
+    {.name = "set",
+     .args = "NAME VALUE",
+     .nargs = -1,
+     .run = cmd_set,
      .help = "Set one of the design's settings (billing, streams, prices...: all on Cost & heat); u undoes"},
-    {.name = "export", .args = "md FILE", .nargs = 2, .run = cmd_export, .usage = ":export md FILE",
+    {.name = "export",
+     .args = "md FILE",
+     .nargs = 2,
+     .run = cmd_export,
+     .usage = ":export md FILE",
      .help = "Write the decision record as Markdown to FILE"},
-    {.name = "diff", .args = "A B", .nargs = 2, .run = cmd_diff,
+    {.name = "diff",
+     .args = "A B",
+     .nargs = 2,
+     .run = cmd_diff,
      .usage = ":diff REV1 REV2 (version numbers, e.g. :diff 3 5)",
      .help = "Show on History what changed from version A to version B"},
     {.name = "tour", .args = "", .nargs = -1, .run = cmd_tour, .help = "Start the tour from its first step"},
-    {.name = "recover", .args = "FILE", .nargs = 1, .run = cmd_recover,
+    {.name = "recover",
+     .args = "FILE",
+     .nargs = 1,
+     .run = cmd_recover,
      .usage = ":recover FILE (writes the working copy that did not load)",
      .help = "Write the working copy that did not load to FILE, to fix it by hand"},
     {.name = "help", .aliases = "h", .args = "", .nargs = -1, .run = cmd_help, .help = "Show this help"},
-    {.name = "quit", .aliases = "q wq", .args = "", .nargs = -1, .run = cmd_quit,
+    {.name = "quit",
+     .aliases = "q wq",
+     .args = "",
+     .nargs = -1,
+     .run = cmd_quit,
      .help = "Quit at once (the working copy is kept)"},
-    {.name = "write", .aliases = "w", .args = "", .nargs = -1, .run = cmd_write, .noop = true,
+    {.name = "write",
+     .aliases = "w",
+     .args = "",
+     .nargs = -1,
+     .run = cmd_write,
+     .noop = true,
      .help = "Nothing to do: every edit is saved at once (:commit records a version)"},
 };
 
@@ -183,7 +209,8 @@ static int unknown(wb *w, const char *word)
         if (!commands[i].noop)
             sbuf_printf(&b, "%s%s%s%s", b.len ? ", " : "", commands[i].name, *commands[i].args ? " " : "",
                         commands[i].args);
-    wb_message(w, UI_ROLE_WARN, "unknown command '%s'; expected %s or an action name (? lists them)", word, b.s);
+    wb_message(w, UI_ROLE_WARN, "unknown command '%s'; expected %s or an action name (? lists them)", word,
+               b.s);
     sbuf_free(&b);
     return UI_REDRAW;
 }
@@ -235,7 +262,8 @@ char **wb_command_help(size_t *n)
 {
     size_t nc = sizeof commands / sizeof *commands;
     char **v = xcalloc(nc + 1, sizeof *v);
-    v[0] = xasprintf("%-*s %s", HELP_HEAD - 1, ": commands", "Typed after : (from the command table); an action's name runs it");
+    v[0] = xasprintf("%-*s %s", HELP_HEAD - 1, ": commands",
+                     "Typed after : (from the command table); an action's name runs it");
     for (size_t i = 0; i < nc; i++) {
         const wb_cmd *c = &commands[i];
         sbuf b;

@@ -73,9 +73,10 @@ void wb_draw(wb *w)
         .remote_change = w->remote_change,
     };
     status_draw(w->lay.status, &sv);
-    static const char *const leads[] = {[WB_PROMPT_COMMAND] = ":", [WB_PROMPT_SEARCH] = "/",
-                                        [WB_PROMPT_COMMIT] = "Commit message: "};
-    msgline_draw(&w->msg, w->lay.msg, w->prompt != WB_PROMPT_NONE ? leads[w->prompt] : NULL, &w->pl, &cy, &cx);
+    static const char *const leads[] = {
+        [WB_PROMPT_COMMAND] = ":", [WB_PROMPT_SEARCH] = "/", [WB_PROMPT_COMMIT] = "Commit message: "};
+    msgline_draw(&w->msg, w->lay.msg, w->prompt != WB_PROMPT_NONE ? leads[w->prompt] : NULL, &w->pl, &cy,
+                 &cx);
     if (cy >= 0) {
         curs_set(1);
         move(cy, cx);

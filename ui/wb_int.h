@@ -21,11 +21,11 @@ struct wb {
     /* the last design that validated and its analysis (the pane shows these) */
     kp_design *good;
     kp_analysis *an;
-    kp_diags diags;            /* problems of the current design */
+    kp_diags diags; /* problems of the current design */
     sig_report sigs;
     sig_observation *obs;
     size_t nobs;
-    ws_version *versions;      /* the workspace's versions (History, the decision record) */
+    ws_version *versions; /* the workspace's versions (History, the decision record) */
     size_t nversions;
     /* screens: the current one, each one's cursor and own state (screen_ops.open) */
     int screen;
@@ -48,16 +48,16 @@ struct wb {
     /* tour */
     bool tour_on;
     size_t tour_step;
-    size_t narr_top;            /* first narration line shown */
-    kp_analysis *tour_prev_an;  /* analysis of the previous step (what changed) */
+    size_t narr_top;           /* first narration line shown */
+    kp_analysis *tour_prev_an; /* analysis of the previous step (what changed) */
     kp_design *tour_prev;
     /* for mouse clicks: the design pattern row drawn on each screen line of the pane, or -1
        (filled by the drawing, read by wb_click) */
     int *pane_hit;
     int npane_hit;
     bool quit;
-    bool quit_armed;            /* q pressed once while cells hold drafts */
-    bool remote_change;         /* another process committed */
+    bool quit_armed;    /* q pressed once while cells hold drafts */
+    bool remote_change; /* another process committed */
 };
 
 /* wb.c */

@@ -13,7 +13,8 @@ int wb_tour_go(wb *w, size_t step)
         return UI_REDRAW;
     }
     if (step >= w->opt.ntour) {
-        wb_message(w, UI_ROLE_WARN, step == w->opt.ntour ? "that was the last step" : "this is the first step");
+        wb_message(w, UI_ROLE_WARN,
+                   step == w->opt.ntour ? "that was the last step" : "this is the first step");
         return UI_REDRAW;
     }
     if (!w->tour_on) {

@@ -109,8 +109,9 @@ ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char
         const char *msg = json_string_value(json_object_get(j, "Message"));
         if (!msg)
             msg = json_string_value(json_object_get(j, "message"));
-        bool retry = status >= 500 || (type && (strstr(type, "Throttling") || strstr(type, "ProvisionedThroughput") ||
-                                                strstr(type, "RequestLimitExceeded")));
+        bool retry =
+            status >= 500 || (type && (strstr(type, "Throttling") || strstr(type, "ProvisionedThroughput") ||
+                                       strstr(type, "RequestLimitExceeded")));
         if (retry && attempt < 4) {
             json_decref(j);
             sbuf_free(&resp);

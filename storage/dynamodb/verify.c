@@ -16,8 +16,8 @@
 /* ---- per-pattern checking ------------------------------------------------------------------------ */
 
 typedef struct check {
-    sbuf why;      /* failure reasons, "; "-separated */
-    sbuf info;     /* what ran */
+    sbuf why;  /* failure reasons, "; "-separated */
+    sbuf info; /* what ran */
     double measured, predicted, tolerance;
     size_t requests, items;
     bool failed, fatal;
@@ -116,8 +116,8 @@ typedef enum filter_mode {
  * before the filter. */
 static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const char *what,
                     const json_t *returned, const planeval_item *const *expected, size_t nexp,
-                    const planeval_item *const *opt, size_t nopt, bool ordered, filter_mode fm, const char *filter,
-                    size_t matched_own, const kp_item *binding, hits *out)
+                    const planeval_item *const *opt, size_t nopt, bool ordered, filter_mode fm,
+                    const char *filter, size_t matched_own, const kp_item *binding, hits *out)
 {
     const kp_design *d = v->d;
     const kp_pattern *p = r->pattern;
@@ -160,8 +160,8 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
     /* opt: items tied on the sort key at the Limit boundary; DynamoDB may return any of them */
     bool count_ok = nopt ? nret >= nexp && nret <= nexp + nopt : nret == nexp;
     if (missing || extra || !count_ok) {
-        fail(c, "%s: DynamoDB returned %zu item(s), the plan evaluated over the loaded items gives %zu%s%s%s", what,
-             nret, nexp, missing ? " (missing " : "", missing ? first_missing : "", missing ? ")" : "");
+        fail(c, "%s: DynamoDB returned %zu item(s), the plan evaluated over the loaded items gives %zu%s%s%s",
+             what, nret, nexp, missing ? " (missing " : "", missing ? first_missing : "", missing ? ")" : "");
         if (extra)
             sbuf_printf(&c->why, " (unexpected %s)", first_extra);
     } else if (ordered) {
@@ -170,8 +170,10 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
         for (size_t g = 0; sk && g < got.n && g < nexp; g++) {
             const char *a = item_text(got.v[g]->item, sk), *b = item_text(expected[g]->item, sk);
             if (a && b && strcmp(a, b) != 0) {
-                fail(c, "%s: items come back in another order than the sort key gives (item %zu is %s, expected %s)",
-                     what, g + 1, got.v[g]->key, expected[g]->key);
+                fail(
+                    c,
+                    "%s: items come back in another order than the sort key gives (item %zu is %s, expected %s)",
+                    what, g + 1, got.v[g]->key, expected[g]->key);
                 break;
             }
         }
@@ -189,10 +191,12 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
         }
     }
     if (foreign && fm == FILTER_NONE)
-        fail(c,
-             "%s: %zu of %zu items are %s items (e.g. %s): the key condition %s also matches them, and the model "
-             "predicted no filter (the plan needs a filter, or a sort-key prefix that tells the entities apart)",
-             what, foreign, got.n, ex->e ? ex->e->name : "unknown", ex->key, s->key_condition ? s->key_condition : "");
+        fail(
+            c,
+            "%s: %zu of %zu items are %s items (e.g. %s): the key condition %s also matches them, and the model "
+            "predicted no filter (the plan needs a filter, or a sort-key prefix that tells the entities apart)",
+            what, foreign, got.n, ex->e ? ex->e->name : "unknown", ex->key,
+            s->key_condition ? s->key_condition : "");
     else if (foreign && fm == FILTER_SENT)
         fail(c, "%s: the model's filter '%s' lets %zu %s item(s) through (e.g. %s)", what, filter, foreign,
              ex->e ? ex->e->name : "unknown", ex->key);
@@ -223,19 +227,21 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
                     nbad++;
                 free(h2);
             }
-            fail(c,
-                 "%s: asked %s=%s, but %zu returned item(s) have another %s (e.g. %s item %s with %s=%s): %s also "
-                 "matches them, and the model predicted %s",
-                 what, bad, want, nbad, bad, w->e->name, w->key, bad, have, s->key_condition ? s->key_condition : "",
-                 fm == FILTER_NONE ? "no filter" : "a filter that keeps them");
+            fail(
+                c,
+                "%s: asked %s=%s, but %zu returned item(s) have another %s (e.g. %s item %s with %s=%s): %s also "
+                "matches them, and the model predicted %s",
+                what, bad, want, nbad, bad, w->e->name, w->key, bad, have,
+                s->key_condition ? s->key_condition : "",
+                fm == FILTER_NONE ? "no filter" : "a filter that keeps them");
             free(have);
             free(want);
             break;
         }
     }
     if (fm == FILTER_SENT && matched_own > 0 && mine == 0)
-        fail(c, "%s: the key condition reads %zu %s item(s) but the model's filter '%s' drops them all%s", what,
-             matched_own, s->entity ? s->entity->name : "", filter,
+        fail(c, "%s: the key condition reads %zu %s item(s) but the model's filter '%s' drops them all%s",
+             what, matched_own, s->entity ? s->entity->name : "", filter,
              s->index >= 0 && d->indexes[s->index].projection != KP_PROJ_ALL
                  ? " (the attribute it tests may not be projected on the index)"
                  : "");
@@ -258,8 +264,8 @@ static void check_order(vctx *v, check *c, const kp_pattern_result *r, const hit
         if (prev) {
             int cmp = expr_key_cmp(num, prev, cur);
             if (p->order_desc ? cmp < 0 : cmp > 0) {
-                fail(c, "the model says the key serves 'order: %s %s', but %s=%s comes before %s=%s", p->order.s,
-                     p->order_desc ? "desc" : "asc", p->order.s, prev, p->order.s, cur);
+                fail(c, "the model says the key serves 'order: %s %s', but %s=%s comes before %s=%s",
+                     p->order.s, p->order_desc ? "desc" : "asc", p->order.s, prev, p->order.s, cur);
                 free(cur);
                 break;
             }
@@ -327,9 +333,10 @@ static char *render_value(const kp_design *d, const kp_step *s, const char *name
  * the pattern's entities in the partition with a in [lo, hi] (and kept by the filter) must come
  * back: a bound that stops at the value ("PEDIDO#2025-01-10") sorts before the sort keys that
  * continue after it ("PEDIDO#2025-01-10#4471"), and loses the last value's items. */
-static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const expr_keycond *kc,
-                        const char *pv, const char *upper, const kp_item *lo, const kp_item *hi, const json_t *ret,
-                        const requests_filter *filt, filter_mode fm, const char *what)
+static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s,
+                        const expr_keycond *kc, const char *pv, const char *upper, const kp_item *lo,
+                        const kp_item *hi, const json_t *ret, const requests_filter *filt, filter_mode fm,
+                        const char *what)
 {
     const kp_design *d = v->d;
     const kp_pattern *p = r->pattern;
@@ -343,7 +350,8 @@ static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_
         const char *val = item_text(w->item, ra);
         const char *ipk = item_text(w->item, kc->pk);
         if (!entity_in_pattern(p, w->e) || !planeval_on_index(d, s->index, w->item) || !val || !ipk ||
-            expr_key_cmp(pknum, ipk, pv) != 0 || expr_key_cmp(rnum, val, lov) < 0 || expr_key_cmp(rnum, val, hiv) > 0)
+            expr_key_cmp(pknum, ipk, pv) != 0 || expr_key_cmp(rnum, val, lov) < 0 ||
+            expr_key_cmp(rnum, val, hiv) > 0)
             continue;
         if (fm == FILTER_SENT && filt->present) {
             kp_item view;
@@ -363,11 +371,12 @@ static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_
             free(key);
         }
         if (!back) {
-            fail(c,
-                 "%s: asked %s between %s and %s, but %s item %s (%s=%s) is not returned: the upper bound %s = '%s' "
-                 "stops at the value and sorts before the sort keys that continue after it (it needs a suffix that "
-                 "sorts after them, e.g. '%s~')",
-                 what, ra, lov, hiv, w->e->name, w->key, ra, val, kc->sk_value2, upper, upper);
+            fail(
+                c,
+                "%s: asked %s between %s and %s, but %s item %s (%s=%s) is not returned: the upper bound %s = '%s' "
+                "stops at the value and sorts before the sort keys that continue after it (it needs a suffix that "
+                "sorts after them, e.g. '%s~')",
+                what, ra, lov, hiv, w->e->name, w->key, ra, val, kc->sk_value2, upper, upper);
             return;
         }
     }
@@ -430,8 +439,13 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
         goto done;
     }
     /* the plan evaluated over the loaded items: key condition, order, Limit, then the filter */
-    planeval_query q = {.index = s->index, .kc = &kc, .pk_value = pv, .sk_value = v1, .sk_value2 = v2,
-                        .forward = get ? true : s->forward, .limit = get ? NAN : s->limit};
+    planeval_query q = {.index = s->index,
+                        .kc = &kc,
+                        .pk_value = pv,
+                        .sk_value = v1,
+                        .sk_value2 = v2,
+                        .forward = get ? true : s->forward,
+                        .limit = get ? NAN : s->limit};
     planeval_result res;
     planeval_query_run(d, &v->w, &q, &res);
     /* capacity by the model's rules over what is read (before any filter) */
@@ -630,7 +644,8 @@ static void verify_read(vctx *v, check *c, const kp_pattern_result *r)
     hits prev = {0};
     for (size_t k = 0; k < r->nsteps && !c->fatal; k++) {
         const kp_step *s = &r->steps[k];
-        const kp_entity *e = s->entity ? s->entity : (p->nentities ? design_entity(d, p->entities[0].s) : NULL);
+        const kp_entity *e =
+            s->entity ? s->entity : (p->nentities ? design_entity(d, p->entities[0].s) : NULL);
         hits got = {0};
         if (k > 0 && p->njoin > 0) {
             /* a chain: the previous result supplies this step's keys */
@@ -727,7 +742,8 @@ static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
         if (s->op != KP_OP_PUTITEM && s->op != KP_OP_UPDATEITEM && s->op != KP_OP_DELETEITEM &&
             s->op != KP_OP_TRANSACTWRITE)
             continue; /* the read half of a find-then-write is not re-checked here */
-        const kp_entity *e = s->entity ? s->entity : (p->nentities ? design_entity(d, p->entities[0].s) : NULL);
+        const kp_entity *e =
+            s->entity ? s->entity : (p->nentities ? design_entity(d, p->entities[0].s) : NULL);
         const kp_item *samples[100];
         size_t ns = 0;
         kp_item_list hold = {0}; /* fresh items */
@@ -840,8 +856,8 @@ static json_t *create_table_input(const kp_design *d, const char *table)
         add_attr_def(d, defs, x->pk.s);
         if (x->sk.s)
             add_attr_def(d, defs, x->sk.s);
-        json_t *ix = json_pack("{s:s,s:o,s:o}", "IndexName", x->name, "KeySchema", key_schema(x->pk.s, x->sk.s),
-                               "Projection", projection(x));
+        json_t *ix = json_pack("{s:s,s:o,s:o}", "IndexName", x->name, "KeySchema",
+                               key_schema(x->pk.s, x->sk.s), "Projection", projection(x));
         json_array_append_new(x->kind == KP_LSI ? lsis : gsis, ix);
     }
     json_t *in = json_pack("{s:s,s:o,s:o,s:s}", "TableName", table, "AttributeDefinitions", defs, "KeySchema",
@@ -884,8 +900,9 @@ static ddb_status wait_active(vctx *v, char **err)
     }
     json_decref(in);
     if (rc == DDB_TRANSPORT && !*err)
-        *err = v->o->stop && *v->o->stop ? xstrdup("interrupted")
-                                          : xasprintf("table %s did not become ACTIVE within 2 minutes", v->table);
+        *err = v->o->stop && *v->o->stop
+                   ? xstrdup("interrupted")
+                   : xasprintf("table %s did not become ACTIVE within 2 minutes", v->table);
     return rc;
 }
 
@@ -937,12 +954,16 @@ static char *fresh_table_name(const char *base)
     return sbuf_steal(&b);
 }
 
-static bool is_read_plan(kp_plan p) { return p == KP_PLAN_GET || p == KP_PLAN_QUERY || p == KP_PLAN_SCAN || p == KP_PLAN_MULTI; }
+static bool is_read_plan(kp_plan p)
+{
+    return p == KP_PLAN_GET || p == KP_PLAN_QUERY || p == KP_PLAN_SCAN || p == KP_PLAN_MULTI;
+}
 
 static void print_line(const verify_opts *o, const char *status, const kp_pattern_result *r, const check *c)
 {
     const kp_pattern *p = r->pattern;
-    fprintf(o->out, "%-4s  %-4s %s  [%s", status, p->id ? p->id : "?", p->name ? p->name : "", kp_plan_word(r->plan));
+    fprintf(o->out, "%-4s  %-4s %s  [%s", status, p->id ? p->id : "?", p->name ? p->name : "",
+            kp_plan_word(r->plan));
     if (r->index_name && r->plan != KP_PLAN_OUTSIDE && r->plan != KP_PLAN_COVERED)
         fprintf(o->out, " on %s", r->index_name);
     fprintf(o->out, "]");
@@ -955,8 +976,10 @@ static void print_line(const verify_opts *o, const char *status, const kp_patter
             fprintf(o->out, " capacity %.1f units measured, %.1f predicted (tolerance %.1f)%s", c->measured,
                     c->predicted, c->tolerance, c->cap_unchecked ? " for the checked requests" : "");
         else if (c->requests)
-            fprintf(o->out, " capacity %.1f units measured (not compared: updates, deletes and transactions "
-                    "depend on the item's previous state and DynamoDB Local's accounting)", c->measured);
+            fprintf(o->out,
+                    " capacity %.1f units measured (not compared: updates, deletes and transactions "
+                    "depend on the item's previous state and DynamoDB Local's accounting)",
+                    c->measured);
         if (c->why.len)
             fprintf(o->out, "\n      why: %s", c->why.s);
     }
@@ -964,8 +987,8 @@ static void print_line(const verify_opts *o, const char *status, const kp_patter
 }
 
 /* Checks one pattern: a line, and the counters. Returns false when the run must stop (*err set). */
-static bool verify_pattern(vctx *v, const kp_pattern_result *r, size_t *passed, size_t *failed, size_t *skipped,
-                           char **err)
+static bool verify_pattern(vctx *v, const kp_pattern_result *r, size_t *passed, size_t *failed,
+                           size_t *skipped, char **err)
 {
     const verify_opts *o = v->o;
     bool read = r->pattern->kind == KP_READ;
@@ -1005,11 +1028,13 @@ static bool verify_pattern(vctx *v, const kp_pattern_result *r, size_t *passed, 
     return go_on;
 }
 
-kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, verify_summary *sum, char **err)
+kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts *o, verify_summary *sum,
+                     char **err)
 {
     *err = NULL;
     memset(sum, 0, sizeof *sum);
-    if (!o->endpoint || (strncmp(o->endpoint, "http://", 7) != 0 && strncmp(o->endpoint, "https://", 8) != 0)) {
+    if (!o->endpoint ||
+        (strncmp(o->endpoint, "http://", 7) != 0 && strncmp(o->endpoint, "https://", 8) != 0)) {
         *err = xasprintf("--endpoint '%s' is not an http:// or https:// URL", o->endpoint ? o->endpoint : "");
         return KP_INVALID;
     }
@@ -1055,14 +1080,15 @@ kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts
         st = KP_NETWORK;
         goto out;
     }
-    fprintf(o->out, "verify: table %s at %s: %zu sample items of %zu entities loaded\n", v.table, o->endpoint, v.w.n,
-            d->nentities);
+    fprintf(o->out, "verify: table %s at %s: %zu sample items of %zu entities loaded\n", v.table, o->endpoint,
+            v.w.n, d->nentities);
     fprintf(o->out, "verify: capacity is compared with the model's rules over the items each request reads; "
                     "tolerance one read unit per request\n");
 
     for (size_t i = 0; i < v.sample.ncoll; i++) {
         const item_collision *cx = &v.sample.coll[i];
-        fprintf(o->out, "FAIL  keys  %s and %s items get the same primary key (%s): one overwrites the other\n",
+        fprintf(o->out,
+                "FAIL  keys  %s and %s items get the same primary key (%s): one overwrites the other\n",
                 cx->entity->name, cx->other->name, cx->key);
         sum->failed++;
     }
@@ -1093,8 +1119,8 @@ kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts
         }
     }
     if (st == KP_OK)
-        fprintf(o->out, "verify: %zu passed, %zu failed, %zu skipped (%zu requests)\n", sum->passed, sum->failed,
-                sum->skipped, ddb_requests(db));
+        fprintf(o->out, "verify: %zu passed, %zu failed, %zu skipped (%zu requests)\n", sum->passed,
+                sum->failed, sum->skipped, ddb_requests(db));
 out:
     if (created) {
         json_t *del = json_pack("{s:s}", "TableName", v.table);

@@ -35,10 +35,10 @@
 #include <stdio.h>
 
 typedef struct verify_opts {
-    const char *endpoint; /* "http://127.0.0.1:8000" or "https://dynamodb.eu-west-1.amazonaws.com" */
-    const char *region;   /* NULL: from the environment / profile, else us-east-1 */
-    FILE *out;            /* the PASS/FAIL lines and the summary */
-    FILE *err;            /* problems that stop the run */
+    const char *endpoint;        /* "http://127.0.0.1:8000" or "https://dynamodb.eu-west-1.amazonaws.com" */
+    const char *region;          /* NULL: from the environment / profile, else us-east-1 */
+    FILE *out;                   /* the PASS/FAIL lines and the summary */
+    FILE *err;                   /* problems that stop the run */
     volatile sig_atomic_t *stop; /* may be NULL; when it turns non-zero (a signal handler of the
                                     caller) the run stops after the current request, deletes
                                     the table and fails with KP_NETWORK, "interrupted" */

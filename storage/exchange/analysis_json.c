@@ -172,7 +172,8 @@ json_t *analysis_json(const kp_design *d, const kp_analysis *a)
     set(o, "indexes", v);
     set(o, "table_hot_share", num(a->table_hot_share));
 
-    const kp_cost *mine = a->cost ? a->cost : (d->table.billing == KP_BILLING_PROVISIONED ? &a->provisioned : &a->on_demand);
+    const kp_cost *mine =
+        a->cost ? a->cost : (d->table.billing == KP_BILLING_PROVISIONED ? &a->provisioned : &a->on_demand);
     set(o, "cost", cost_json(mine));
     json_t *costs = json_object();
     set(costs, "on-demand", cost_json(&a->on_demand));

@@ -110,7 +110,9 @@ static void projection(em *m, const kp_index *x)
     scalar(m, "Projection");
     map_start(m);
     kv(m, "ProjectionType",
-       x->projection == KP_PROJ_KEYS ? "KEYS_ONLY" : x->projection == KP_PROJ_INCLUDE ? "INCLUDE" : "ALL");
+       x->projection == KP_PROJ_KEYS      ? "KEYS_ONLY"
+       : x->projection == KP_PROJ_INCLUDE ? "INCLUDE"
+                                          : "ALL");
     if (x->projection == KP_PROJ_INCLUDE && x->ninclude) {
         scalar(m, "NonKeyAttributes");
         seq_start(m);

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PUSH(arr, n) (arr = xrealloc(arr, ((n) + 1) * sizeof *(arr)), memset(&(arr)[n], 0, sizeof *(arr)), &(arr)[(n)++])
+#define PUSH(arr, n) \
+    (arr = xrealloc(arr, ((n) + 1) * sizeof *(arr)), memset(&(arr)[n], 0, sizeof *(arr)), &(arr)[(n)++])
 
 /* ---- the columns --------------------------------------------------------------------------- */
 
@@ -46,7 +47,7 @@ static const struct csv_col {
     {FP_CHANGES, 0, "cambia|cambios"},
 };
 #define COL__COUNT ((int)(sizeof COLS / sizeof *COLS))
-#define COL_NONE (-1)
+#define COL_NONE   (-1)
 
 static const char *col_name(int c) { return kp_rec_pattern.f[COLS[c].field].key; }
 
@@ -110,26 +111,36 @@ static char *export_cell(const kp_pattern *p, int c)
     const kp_field *f = &kp_rec_pattern.f[COLS[c].field];
     const void *v = kp_fcptr(p, f);
     switch (COLS[c].field) {
-    case FP_ENTITY: return !p->multi_form && p->nentities ? xstrdup(p->entities[0].s) : NULL;
-    case FP_ENTITIES: return p->multi_form ? strs(p->entities, p->nentities) : NULL;
-    case FP_BY: return list_text(p, f, by_text);
-    case FP_ORDER: return p->order.s ? xasprintf("%s%s", p->order.s, p->order_desc ? " desc" : "") : NULL;
-    case FP_JOIN: return list_text(p, f, join_text);
+    case FP_ENTITY:
+        return !p->multi_form && p->nentities ? xstrdup(p->entities[0].s) : NULL;
+    case FP_ENTITIES:
+        return p->multi_form ? strs(p->entities, p->nentities) : NULL;
+    case FP_BY:
+        return list_text(p, f, by_text);
+    case FP_ORDER:
+        return p->order.s ? xasprintf("%s%s", p->order.s, p->order_desc ? " desc" : "") : NULL;
+    case FP_JOIN:
+        return list_text(p, f, join_text);
     case FP_OP: /* a read has no op */
         if (p->kind != KP_WRITE)
             return NULL;
         break;
     }
     switch (f->kind) {
-    case KF_TEXT: return xstrdup(*(char *const *)v);
-    case KF_REF: return xstrdup(((const kp_str *)v)->s);
-    case KF_NUM: return num(*(const double *)v);
+    case KF_TEXT:
+        return xstrdup(*(char *const *)v);
+    case KF_REF:
+        return xstrdup(((const kp_str *)v)->s);
+    case KF_NUM:
+        return num(*(const double *)v);
     case KF_ENUM:
         if ((f->flags & KP_F_GIVEN) && !*(const bool *)kp_fcptr(p, f + 1))
             return NULL;
         return xstrdup(kp_word(f->words, *(const int *)v));
-    case KF_REFS: return strs(*(kp_str *const *)v, kp_fcount(p, f));
-    default: return NULL;
+    case KF_REFS:
+        return strs(*(kp_str *const *)v, kp_fcount(p, f));
+    default:
+        return NULL;
     }
 }
 
@@ -398,8 +409,7 @@ static bool parse_figure(const char *s, char kind, double *out)
     if (kind == 'r') {
         const char *slash = strchr(unit, '/');
         const char *per = slash ? slash + 1 : unit;
-        if (!*unit || !strcmp(per, "s") || !strcmp(per, "seg") || !strcmp(per, "sec") ||
-            !strcmp(unit, "rps"))
+        if (!*unit || !strcmp(per, "s") || !strcmp(per, "seg") || !strcmp(per, "sec") || !strcmp(unit, "rps"))
             *out = v;
         else if (!strcmp(per, "min"))
             *out = v / 60;
@@ -460,8 +470,8 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
         for (size_t q = 0; q < k; q++) {
             syn_by sb;
             if (syn_by_parse(l[q], strlen(l[q]), &sb, NULL) != KP_OK) {
-                diags_add(diags, KP_INVALID, loc, "%s '%s' has an empty name or value; expected ATTR or ATTR=VALUE", col,
-                          l[q]);
+                diags_add(diags, KP_INVALID, loc,
+                          "%s '%s' has an empty name or value; expected ATTR or ATTR=VALUE", col, l[q]);
                 ok = false;
                 continue;
             }
@@ -477,7 +487,8 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
     case FP_ORDER: {
         syn_span sp;
         if (syn_order_parse(v, strlen(v), &sp, &p->order_desc, NULL) != KP_OK) {
-            diags_add(diags, KP_INVALID, loc, "%s '%s'; expected an attribute, optionally followed by asc or desc", col, v);
+            diags_add(diags, KP_INVALID, loc,
+                      "%s '%s'; expected an attribute, optionally followed by asc or desc", col, v);
             return false;
         }
         char *a = xstrndup(v + sp.at, sp.len);
@@ -491,7 +502,8 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
         for (size_t q = 0; q < k && ok; q++) {
             syn_span to, from;
             if (syn_join_parse(l[q], strlen(l[q]), &to, &from, NULL) != KP_OK) {
-                diags_add(diags, KP_INVALID, loc, "join '%s'; expected to=from pairs (username=followingUsername)", l[q]);
+                diags_add(diags, KP_INVALID, loc,
+                          "join '%s'; expected to=from pairs (username=followingUsername)", l[q]);
                 ok = false;
                 break;
             }
@@ -507,9 +519,15 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
     }
     }
     switch (f->kind) {
-    case KF_TEXT: *(char **)at = xstrdup(v); return true;
-    case KF_REF: *(kp_str *)at = str_make(v, loc); return true;
-    case KF_REFS: set_strs(at, (size_t *)((char *)p + f->count_off), v, loc); return true;
+    case KF_TEXT:
+        *(char **)at = xstrdup(v);
+        return true;
+    case KF_REF:
+        *(kp_str *)at = str_make(v, loc);
+        return true;
+    case KF_REFS:
+        set_strs(at, (size_t *)((char *)p + f->count_off), v, loc);
+        return true;
     case KF_NUM:
         if (COLS[c].unit == 'n') { /* a plain count: an error when it does not read */
             if (parse_figure(v, 'n', &x) && x >= 0) {
@@ -522,8 +540,8 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
         if (parse_figure(v, COLS[c].unit, &x))
             *(double *)at = x;
         else /* a qualitative figure ("alta"): left unset */
-            diags_warn(diags, KP_TYPE, loc, "%s '%s' is not a figure; left unset (expected a number%s)", col, v,
-                       COLS[c].unit == 'l' ? " of ms, or with s / min" : " per second, or /min /h /día");
+            diags_warn(diags, KP_TYPE, loc, "%s '%s' is not a figure; left unset (expected a number%s)", col,
+                       v, COLS[c].unit == 'l' ? " of ms, or with s / min" : " per second, or /min /h /día");
         return true;
     case KF_ENUM: {
         if (f->flags & KP_F_GIVEN)
@@ -540,7 +558,8 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
         sbuf_free(&e);
         return false;
     }
-    default: return true;
+    default:
+        return true;
     }
 }
 
@@ -553,8 +572,10 @@ static bool read_patterns(const char *text, size_t len, const char *name, kp_dia
     size_t bad;
     if (!util_utf8_valid(text, len, &bad)) {
         kp_loc loc = util_loc_of(text, len, bad);
-        diags_add(diags, KP_ENCODING, loc, "invalid UTF-8 (byte 0x%02X); expected UTF-8 text (save the "
-                  "spreadsheet as CSV UTF-8)", (unsigned char)text[bad]);
+        diags_add(diags, KP_ENCODING, loc,
+                  "invalid UTF-8 (byte 0x%02X); expected UTF-8 text (save the "
+                  "spreadsheet as CSV UTF-8)",
+                  (unsigned char)text[bad]);
         return false;
     }
     crow *rows = NULL;
@@ -588,8 +609,8 @@ static bool read_patterns(const char *text, size_t len, const char *name, kp_dia
                 ok = false;
             }
         if (map[i] == COL_NONE && *hn)
-            diags_warn(diags, KP_UNKNOWN_KEY, rows[h].f[i].loc,
-                       "column '%s' is not a pattern field; ignored", rows[h].f[i].s);
+            diags_warn(diags, KP_UNKNOWN_KEY, rows[h].f[i].loc, "column '%s' is not a pattern field; ignored",
+                       rows[h].f[i].s);
         free(hn);
     }
     if (!have_name) {
@@ -608,8 +629,8 @@ static bool read_patterns(const char *text, size_t len, const char *name, kp_dia
             for (size_t i = rows[h].n; i < row->n; i++)
                 if (!blank(row->f[i].s)) {
                     diags_add(diags, KP_INVALID, row->f[i].loc,
-                              "more fields than the header has columns (%zu); expected at most %zu",
-                              row->n, rows[h].n);
+                              "more fields than the header has columns (%zu); expected at most %zu", row->n,
+                              rows[h].n);
                     ok = false;
                     break;
                 }
@@ -644,7 +665,8 @@ static bool read_patterns(const char *text, size_t len, const char *name, kp_dia
             free(entity);
         }
         if (ok && !p->name) {
-            diags_add(diags, KP_MISSING_KEY, p->loc, "pattern without a name; expected a name in column 'name'");
+            diags_add(diags, KP_MISSING_KEY, p->loc,
+                      "pattern without a name; expected a name in column 'name'");
             ok = false;
         }
         if (!p->id)
@@ -723,10 +745,10 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
     d->table.name = sbuf_steal(&tn);
     d->table.pk = str_make("PK", (kp_loc){0, 0});
     d->table.sk = str_make("SK", (kp_loc){0, 0});
-    d->description = xstrdup(
-        "Skeleton around an imported CSV pattern table: one entity per entity the patterns name, "
-        "carrying the attributes they use, with placeholder keys (ENTITY#{first by}), counts and "
-        "sizes. Write the real key templates, counts and sizes before reading the figures.");
+    d->description =
+        xstrdup("Skeleton around an imported CSV pattern table: one entity per entity the patterns name, "
+                "carrying the attributes they use, with placeholder keys (ENTITY#{first by}), counts and "
+                "sizes. Write the real key templates, counts and sizes before reading the figures.");
     for (size_t i = 0; i < npats; i++) {
         const kp_pattern *p = &pats[i];
         for (size_t k = 0; k < p->nentities; k++) {

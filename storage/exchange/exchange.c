@@ -127,8 +127,8 @@ kp_design *exchange_import_table(const char *path, const char *table, kp_diags *
     return d;
 }
 
-kp_design *exchange_import_into(const char *path, const char *into, kp_diags *design_diags, kp_diags *table_diags,
-                                char **err)
+kp_design *exchange_import_into(const char *path, const char *into, kp_diags *design_diags,
+                                kp_diags *table_diags, char **err)
 {
     *err = NULL;
     kp_design *d = designio_load_file(into, design_diags);
@@ -142,8 +142,8 @@ kp_design *exchange_import_into(const char *path, const char *into, kp_diags *de
     }
     size_t i = content_start(text, len);
     if (i < len && (text[i] == '{' || text[i] == '[')) {
-        *err = xasprintf("%s: error: --into takes a CSV pattern table; this is JSON (import it without --into)",
-                         path);
+        *err = xasprintf(
+            "%s: error: --into takes a CSV pattern table; this is JSON (import it without --into)", path);
         free(text);
         design_free(d);
         return NULL;
@@ -174,7 +174,9 @@ exchange_roundtrip exchange_import_roundtrip(const kp_design *d, kp_diags *diags
         return EXCHANGE_NO_LOAD;
     }
     kp_design *back = designio_load_string(yaml, strlen(yaml), "the imported design", diags);
-    exchange_roundtrip r = !back ? EXCHANGE_NO_LOAD : design_equal(back, d) ? EXCHANGE_SAME : EXCHANGE_DIFFERENT;
+    exchange_roundtrip r = !back                   ? EXCHANGE_NO_LOAD
+                           : design_equal(back, d) ? EXCHANGE_SAME
+                                                   : EXCHANGE_DIFFERENT;
     design_free(back);
     free(yaml);
     return r;

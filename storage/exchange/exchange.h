@@ -28,8 +28,8 @@ kp_design *exchange_import_table(const char *path, const char *table, kp_diags *
  * `path` ("-": standard input). The design file's diagnostics go to design_diags, the table's to
  * table_diags; when the table file cannot be read or is JSON, *err (caller frees; a complete
  * message line) says so. Returns a new design (caller frees) or NULL. */
-kp_design *exchange_import_into(const char *path, const char *into, kp_diags *design_diags, kp_diags *table_diags,
-                                char **err);
+kp_design *exchange_import_into(const char *path, const char *into, kp_diags *design_diags,
+                                kp_diags *table_diags, char **err);
 
 /* What an imported design gives when saved as YAML and loaded back. */
 typedef enum exchange_roundtrip {

@@ -97,11 +97,13 @@ static void heading(sbuf *b, const export_record *r)
     if (d->description && *d->description) {
         para(b, "What this is.", d->description);
     }
-    sbuf_add(b, "How to read it: the access patterns come first, because in DynamoDB the model follows from them; "
-                "then the keys that serve them, how each pattern is served and at what cost, where the load "
-                "concentrates, the course checklist, and every decision with the alternatives discarded, the "
-                "assumptions that would falsify it, how to see it fail, how to roll it back, and the signals that "
-                "reopen it. Every figure is computed by keyplan from the design below; nothing here is tacit.\n\n");
+    sbuf_add(
+        b,
+        "How to read it: the access patterns come first, because in DynamoDB the model follows from them; "
+        "then the keys that serve them, how each pattern is served and at what cost, where the load "
+        "concentrates, the course checklist, and every decision with the alternatives discarded, the "
+        "assumptions that would falsify it, how to see it fail, how to roll it back, and the signals that "
+        "reopen it. Every figure is computed by keyplan from the design below; nothing here is tacit.\n\n");
     const kp_analysis *a = r->analysis;
     size_t reopen = 0;
     for (size_t i = 0; i < d->ndecisions; i++)
@@ -114,7 +116,8 @@ static void heading(sbuf *b, const export_record *r)
     sbuf_add(b, "| Summary | |\n|---|---|\n");
     sbuf_printf(b, "| Access patterns | %zu (%zu served by a scan) |\n", d->npatterns, scans);
     sbuf_printf(b, "| Entities · indexes | %zu · %zu |\n", d->nentities, d->nindexes);
-    sbuf_printf(b, "| Checklist | %d of %d applicable items pass |\n", a->checklist_pass, a->checklist_applicable);
+    sbuf_printf(b, "| Checklist | %d of %d applicable items pass |\n", a->checklist_pass,
+                a->checklist_applicable);
     sbuf_add(b, "| Monthly cost (");
     sbuf_add(b, a->cost ? kp_billing_name(a->cost->mode) : "on-demand");
     sbuf_add(b, ") | ");
@@ -185,8 +188,10 @@ static void gaps(sbuf *b, const export_record *r)
     if (g.len)
         sbuf_add(b, g.s);
     else
-        sbuf_add(b, "Nothing: every decision has its context, an alternative discarded, a falsifiable assumption, a "
-                    "failure test, a rollback, a limitation and a reopening signal; every index says why it exists.\n");
+        sbuf_add(
+            b,
+            "Nothing: every decision has its context, an alternative discarded, a falsifiable assumption, a "
+            "failure test, a rollback, a limitation and a reopening signal; every index says why it exists.\n");
     sbuf_add(b, "\n");
     sbuf_free(&g);
 }
@@ -208,8 +213,10 @@ static void patterns_section(sbuf *b, const kp_design *d)
 {
     sbuf_add(b, "## 1. Access patterns\n\n");
     sbuf_add(b, "Written before the model: what is asked, with what, how often, how fast and how fresh.\n\n");
-    sbuf_add(b, "| # | Pattern | Kind | Entities | Asked with | Peak req/s | Avg req/s | Latency target | Consistency | "
-                "Shape | Why |\n");
+    sbuf_add(
+        b,
+        "| # | Pattern | Kind | Entities | Asked with | Peak req/s | Avg req/s | Latency target | Consistency | "
+        "Shape | Why |\n");
     sbuf_add(b, "|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < d->npatterns; i++) {
         const kp_pattern *p = &d->patterns[i];
@@ -230,7 +237,8 @@ static void patterns_section(sbuf *b, const kp_design *d)
         for (size_t k = 0; k < p->nby; k++) {
             if (k)
                 sbuf_add(b, ", ");
-            char *t = p->by[k].value ? xasprintf("%s=%s", p->by[k].attr.s, p->by[k].value) : xstrdup(p->by[k].attr.s);
+            char *t = p->by[k].value ? xasprintf("%s=%s", p->by[k].attr.s, p->by[k].value)
+                                     : xstrdup(p->by[k].attr.s);
             code(b, t);
             free(t);
         }
@@ -269,7 +277,8 @@ static void patterns_section(sbuf *b, const kp_design *d)
         if (!isnan(p->items))
             sbuf_printf(&sh, "%.0f items; ", p->items);
         for (size_t k = 0; k < p->nchanges; k++)
-            sbuf_printf(&sh, "%s%s%s", k ? ", " : "changes ", p->changes[k].s, k + 1 == p->nchanges ? "; " : "");
+            sbuf_printf(&sh, "%s%s%s", k ? ", " : "changes ", p->changes[k].s,
+                        k + 1 == p->nchanges ? "; " : "");
         if (sh.len >= 2)
             sh.s[sh.len -= 2] = '\0';
         cell(b, sh.s);
@@ -369,9 +378,12 @@ static void example_items(sbuf *b, const kp_design *d)
     }
     if (n) {
         qsort(rows, n, sizeof *rows, example_cmp);
-        sbuf_add(b, "Example items, generated from the templates and the distributions and sorted as they sit in the "
-                    "table (one query on a partition returns its items in this order):\n\n");
-        sbuf_printf(b, "| %s | %s | entity |\n|---|---|---|\n", d->table.pk.s, d->table.sk.s ? d->table.sk.s : "");
+        sbuf_add(
+            b,
+            "Example items, generated from the templates and the distributions and sorted as they sit in the "
+            "table (one query on a partition returns its items in this order):\n\n");
+        sbuf_printf(b, "| %s | %s | entity |\n|---|---|---|\n", d->table.pk.s,
+                    d->table.sk.s ? d->table.sk.s : "");
         for (size_t i = 0; i < n; i++) {
             sbuf_add(b, "| ");
             code(b, rows[i].pk);
@@ -401,16 +413,23 @@ static void keys_section(sbuf *b, const kp_design *d)
     else
         sbuf_add(b, "none");
     sbuf_printf(b, "; billing %s; streams %s; continuous backups %s.\n\n", kp_billing_name(t->billing),
-                t->streams == KP_TRUE ? "on" : t->streams == KP_FALSE ? "off" : "**not said**",
-                t->pitr == KP_TRUE ? "on" : t->pitr == KP_FALSE ? "off" : "**not said**");
+                t->streams == KP_TRUE    ? "on"
+                : t->streams == KP_FALSE ? "off"
+                                         : "**not said**",
+                t->pitr == KP_TRUE    ? "on"
+                : t->pitr == KP_FALSE ? "off"
+                                      : "**not said**");
     key_table(b, d, t->pk.s, t->sk.s);
     example_items(b, d);
     for (size_t i = 0; i < d->nindexes; i++) {
         const kp_index *x = &d->indexes[i];
-        sbuf_printf(b, "### Index `%s` (%s)\n\n", x->name, x->kind == KP_LSI ? "local secondary index" : "global secondary index");
+        sbuf_printf(b, "### Index `%s` (%s)\n\n", x->name,
+                    x->kind == KP_LSI ? "local secondary index" : "global secondary index");
         key_table(b, d, x->pk.s, x->sk.s);
     }
-    sbuf_add(b, "### Entities\n\n| Entity | Items | Average size | Writes/s at peak | Attributes |\n|---|---|---|---|---|\n");
+    sbuf_add(
+        b,
+        "### Entities\n\n| Entity | Items | Average size | Writes/s at peak | Attributes |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
         sbuf_add(b, "| ");
@@ -433,20 +452,25 @@ static void keys_section(sbuf *b, const kp_design *d)
     }
     sbuf_add(b, "\n");
     if (d->nattrs) {
-        sbuf_add(b, "### Attributes and their distribution\n\n| Attribute | Type | Distinct values | Distribution |\n"
-                    "|---|---|---|---|\n");
+        sbuf_add(
+            b,
+            "### Attributes and their distribution\n\n| Attribute | Type | Distinct values | Distribution |\n"
+            "|---|---|---|---|\n");
         for (size_t i = 0; i < d->nattrs; i++) {
             const kp_attr *a = &d->attrs[i];
             sbuf_add(b, "| ");
             code(b, a->name);
             sbuf_printf(b, " | %s | ", kp_attr_type_name(a->type));
-            num(b, a->type == KP_ATTR_ENUM ? (double)a->nvalues : a->type == KP_ATTR_SHARD ? a->shard_count : a->distinct);
+            num(b, a->type == KP_ATTR_ENUM    ? (double)a->nvalues
+                   : a->type == KP_ATTR_SHARD ? a->shard_count
+                                              : a->distinct);
             sbuf_add(b, " | ");
             sbuf dist;
             sbuf_init(&dist);
             if (a->type == KP_ATTR_ENUM) {
                 for (size_t k = 0; k < a->nvalues; k++)
-                    sbuf_printf(&dist, "%s%s %.0f %%", k ? ", " : "", a->values[k].name, a->values[k].share * 100);
+                    sbuf_printf(&dist, "%s%s %.0f %%", k ? ", " : "", a->values[k].name,
+                                a->values[k].share * 100);
             } else if (a->zipf > 0) {
                 sbuf_printf(&dist, "zipf s = %.2g (a few values take most items)", a->zipf);
             } else if (a->type == KP_ATTR_SHARD) {
@@ -455,7 +479,8 @@ static void keys_section(sbuf *b, const kp_design *d)
                 sbuf_add(&dist, "uniform");
             }
             if (!isnan(a->write_hot))
-                sbuf_printf(&dist, "%s%.0f %% of writes on the newest value", dist.len ? "; " : "", a->write_hot * 100);
+                sbuf_printf(&dist, "%s%.0f %% of writes on the newest value", dist.len ? "; " : "",
+                            a->write_hot * 100);
             cell(b, dist.s);
             sbuf_free(&dist);
             sbuf_add(b, " |\n");
@@ -467,18 +492,23 @@ static void keys_section(sbuf *b, const kp_design *d)
 static void served_section(sbuf *b, const kp_design *d, const kp_analysis *a)
 {
     sbuf_add(b, "## 3. How each pattern is served\n\n");
-    sbuf_add(b, "Plans: `get` one GetItem; `query` one Query; `multi` several requests (fan-out or a chain); `scan` a "
-                "full-table Scan; `covered` already in another pattern's result; `outside` served outside DynamoDB; "
-                "`write`/`transact` for writes.\n\n");
-    sbuf_add(b, "| # | Pattern | Plan | Index | Key condition | Requests/call | Items/call | RCU/call | RCU/s | WCU/s | "
-                "Latency est. / target |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    sbuf_add(
+        b,
+        "Plans: `get` one GetItem; `query` one Query; `multi` several requests (fan-out or a chain); `scan` a "
+        "full-table Scan; `covered` already in another pattern's result; `outside` served outside DynamoDB; "
+        "`write`/`transact` for writes.\n\n");
+    sbuf_add(
+        b,
+        "| # | Pattern | Plan | Index | Key condition | Requests/call | Items/call | RCU/call | RCU/s | WCU/s | "
+        "Latency est. / target |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < a->npatterns; i++) {
         const kp_pattern_result *p = &a->patterns[i];
         sbuf_add(b, "| ");
         cell(b, p->pattern->id);
         sbuf_add(b, " | ");
         cell(b, p->pattern->name);
-        sbuf_printf(b, " | %s `%s` | ", p->plan == KP_PLAN_SCAN ? "**scan**" : kp_plan_word(p->plan), kp_plan_symbol(p->plan));
+        sbuf_printf(b, " | %s `%s` | ", p->plan == KP_PLAN_SCAN ? "**scan**" : kp_plan_word(p->plan),
+                    kp_plan_symbol(p->plan));
         cell(b, p->index_name ? p->index_name : "table");
         sbuf_add(b, " | ");
         if (p->key_condition && *p->key_condition) {
@@ -560,8 +590,9 @@ static void indexes_section(sbuf *b, const kp_design *d, const kp_analysis *a)
         sbuf_add(b, "No secondary index: every pattern is served by the table's own key.\n\n");
         return;
     }
-    sbuf_add(b, "Each global index has its own capacity and receives a write for every table write of an item it "
-                "holds; if it throttles, the table's writes fail.\n\n");
+    sbuf_add(
+        b, "Each global index has its own capacity and receives a write for every table write of an item it "
+           "holds; if it throttles, the table's writes fail.\n\n");
     sbuf_add(b, "| Index | Type | Keys | Projection | Serves patterns | Items | WCU/s | Why it exists |\n"
                 "|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < d->nindexes; i++) {
@@ -570,7 +601,8 @@ static void indexes_section(sbuf *b, const kp_design *d, const kp_analysis *a)
         sbuf_add(b, "| ");
         code(b, x->name);
         sbuf_printf(b, " | %s | ", kp_index_kind_name(x->kind));
-        char *keys = xasprintf("%s%s%s", x->pk.s ? x->pk.s : "", x->sk.s ? " / " : "", x->sk.s ? x->sk.s : "");
+        char *keys =
+            xasprintf("%s%s%s", x->pk.s ? x->pk.s : "", x->sk.s ? " / " : "", x->sk.s ? x->sk.s : "");
         code(b, keys);
         free(keys);
         sbuf_printf(b, " | %s", kp_projection_name(x->projection));
@@ -603,14 +635,17 @@ static void indexes_section(sbuf *b, const kp_design *d, const kp_analysis *a)
 static void heat_section(sbuf *b, const kp_analysis *a)
 {
     sbuf_add(b, "## 5. Heat: where the load concentrates\n\n");
-    sbuf_add(b, "Each partition serves at most 3,000 read units/s and 1,000 write units/s; at 100 % it throttles "
-                "whatever the table's total capacity.\n\n");
+    sbuf_add(
+        b, "Each partition serves at most 3,000 read units/s and 1,000 write units/s; at 100 % it throttles "
+           "whatever the table's total capacity.\n\n");
     if (!a->npartitions) {
         sbuf_add(b, "No partition figures.\n\n");
         return;
     }
-    sbuf_add(b, "| Index | Partition key | Entity | Distinct values | Hottest value's share | Read units/s | Read use | "
-                "Write units/s | Write use | State |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    sbuf_add(
+        b,
+        "| Index | Partition key | Entity | Distinct values | Hottest value's share | Read units/s | Read use | "
+        "Write units/s | Write use | State |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < a->npartitions; i++) {
         const kp_partition_result *p = &a->partitions[i];
         sbuf_add(b, "| ");
@@ -689,13 +724,17 @@ static void cost_section(sbuf *b, const kp_design *d, const kp_analysis *a)
 
 static void checklist_section(sbuf *b, const kp_analysis *a)
 {
-    sbuf_printf(b, "## 7. Checklist (%d of %d applicable items pass)\n\n", a->checklist_pass, a->checklist_applicable);
+    sbuf_printf(b, "## 7. Checklist (%d of %d applicable items pass)\n\n", a->checklist_pass,
+                a->checklist_applicable);
     sbuf_add(b, "| # | Item | Status | Why |\n|---|---|---|---|\n");
     for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
         const kp_check_item *c = &a->checklist[i];
         sbuf_printf(b, "| %d | ", c->item ? c->item : i + 1);
         cell(b, c->title);
-        sbuf_printf(b, " | %s | ", c->status == KP_CHECK_PASS ? "✅ pass" : c->status == KP_CHECK_FAIL ? "❌ **fail**" : "n/a");
+        sbuf_printf(b, " | %s | ",
+                    c->status == KP_CHECK_PASS   ? "✅ pass"
+                    : c->status == KP_CHECK_FAIL ? "❌ **fail**"
+                                                 : "n/a");
         cell(b, c->why);
         sbuf_add(b, " |\n");
     }
@@ -704,7 +743,10 @@ static void checklist_section(sbuf *b, const kp_analysis *a)
         sbuf_add(b, "### Findings\n\n| Severity | Code | Where | Finding | Fix |\n|---|---|---|---|---|\n");
         for (size_t i = 0; i < a->nfindings; i++) {
             const kp_finding *f = &a->findings[i];
-            sbuf_printf(b, "| %s | `%s` | ", f->sev == KP_SEV_ERROR ? "error" : f->sev == KP_SEV_WARNING ? "warning" : "note",
+            sbuf_printf(b, "| %s | `%s` | ",
+                        f->sev == KP_SEV_ERROR     ? "error"
+                        : f->sev == KP_SEV_WARNING ? "warning"
+                                                   : "note",
                         f->code);
             cell(b, f->where);
             sbuf_add(b, " | ");
@@ -722,8 +764,10 @@ static void decisions_section(sbuf *b, const export_record *r)
     const kp_design *d = r->design;
     sbuf_add(b, "## 8. Decisions\n\n");
     if (!d->ndecisions) {
-        sbuf_add(b, "**No decision is recorded.** Every choice above (the partition key, single-table use, each "
-                    "index) should be written down with its alternatives and the signal that would reopen it.\n\n");
+        sbuf_add(
+            b,
+            "**No decision is recorded.** Every choice above (the partition key, single-table use, each "
+            "index) should be written down with its alternatives and the signal that would reopen it.\n\n");
         return;
     }
     for (size_t i = 0; i < d->ndecisions; i++) {
@@ -804,7 +848,8 @@ static void alerts_section(sbuf *b, const kp_design *d)
 {
     sbuf_add(b, "## 9. Alerts operations watches\n\n");
     if (!d->nalerts) {
-        sbuf_add(b, "**No alert is defined** (checklist items 7 and 9 want throttling and hot-key alerts).\n\n");
+        sbuf_add(b,
+                 "**No alert is defined** (checklist items 7 and 9 want throttling and hot-key alerts).\n\n");
         return;
     }
     sbuf_add(b, "| Alert | Metric | When |\n|---|---|---|\n");
@@ -824,8 +869,10 @@ static void history_section(sbuf *b, const export_record *r)
 {
     sbuf_add(b, "## 10. Version history\n\n");
     if (!r->nhistory) {
-        sbuf_add(b, "Not from a workspace: no version history. `keyplan commit WORKSPACE DESIGN.yaml -m MSG` records "
-                    "one.\n\n");
+        sbuf_add(
+            b,
+            "Not from a workspace: no version history. `keyplan commit WORKSPACE DESIGN.yaml -m MSG` records "
+            "one.\n\n");
     } else {
         sbuf_add(b, "| Version | Date (UTC) | Author | Message |\n|---|---|---|---|\n");
         for (size_t i = r->nhistory; i-- > 0;) {
@@ -846,7 +893,8 @@ static void history_section(sbuf *b, const export_record *r)
         sbuf_add(b, "```\n\n");
     }
     if (r->nobs) {
-        sbuf_add(b, "### Observations recorded\n\n| Metric | Value | Date (UTC) | Source |\n|---|---|---|---|\n");
+        sbuf_add(
+            b, "### Observations recorded\n\n| Metric | Value | Date (UTC) | Source |\n|---|---|---|---|\n");
         for (size_t i = 0; i < r->nobs; i++) {
             sbuf_add(b, "| ");
             code(b, r->obs[i].metric);
@@ -864,22 +912,29 @@ static void history_section(sbuf *b, const export_record *r)
 static void repeat_section(sbuf *b, const export_record *r, const char *yaml)
 {
     sbuf_add(b, "## 11. How to repeat this reasoning\n\n");
-    sbuf_add(b, "Every figure above comes from the design in the appendix and the rules of the course (a read unit is "
-                "4 KB, eventual reads cost half, a partition takes 3,000 read and 1,000 write units/s, each index "
-                "pays its own writes). To check or change it:\n\n```sh\n");
+    sbuf_add(
+        b,
+        "Every figure above comes from the design in the appendix and the rules of the course (a read unit is "
+        "4 KB, eventual reads cost half, a partition takes 3,000 read and 1,000 write units/s, each index "
+        "pays its own writes). To check or change it:\n\n```sh\n");
     if (r->version > 0) {
-        sbuf_printf(b, "keyplan show %s %d > design.yaml   # this version's design\n", or_dash(r->source), r->version);
+        sbuf_printf(b, "keyplan show %s %d > design.yaml   # this version's design\n", or_dash(r->source),
+                    r->version);
         sbuf_add(b, "keyplan check design.yaml   # plans, units, heat, cost, checklist, findings\n");
-        sbuf_printf(b, "keyplan signals %s   # reopening signals against the latest observations\n", or_dash(r->source));
+        sbuf_printf(b, "keyplan signals %s   # reopening signals against the latest observations\n",
+                    or_dash(r->source));
         if (r->nhistory > 1)
             sbuf_printf(b, "keyplan diff %s %d %d   # what the last change did\n", or_dash(r->source),
                         r->history[r->nhistory - 2].number, r->history[r->nhistory - 1].number);
     } else {
-        sbuf_printf(b, "keyplan check %s   # plans, units, heat, cost, checklist, findings\n", or_dash(r->source));
-        sbuf_printf(b, "keyplan commit design.keyplan %s -m \"...\"   # start the version history\n", or_dash(r->source));
+        sbuf_printf(b, "keyplan check %s   # plans, units, heat, cost, checklist, findings\n",
+                    or_dash(r->source));
+        sbuf_printf(b, "keyplan commit design.keyplan %s -m \"...\"   # start the version history\n",
+                    or_dash(r->source));
     }
     sbuf_add(b, "```\n\n");
-    sbuf_add(b, "### Appendix: the design\n\n<details><summary>design.yaml (canonical)</summary>\n\n```yaml\n");
+    sbuf_add(b,
+             "### Appendix: the design\n\n<details><summary>design.yaml (canonical)</summary>\n\n```yaml\n");
     sbuf_add(b, yaml);
     if (b->len && b->s[b->len - 1] != '\n')
         sbuf_addc(b, '\n');

@@ -14,15 +14,15 @@
 /* What the record is made of. Only design and analysis are required; the rest may be NULL/0. */
 typedef struct export_record {
     const kp_design *design;
-    const kp_analysis *analysis;    /* analysis of design */
-    const sig_report *signals;      /* its signals evaluated (fired ones read "reopen") */
-    const char *source;             /* the file or workspace it came from, for the heading */
-    int version;                    /* the workspace version exported, 0 for a design file */
-    const ws_version *history;      /* the workspace's versions, oldest first */
+    const kp_analysis *analysis; /* analysis of design */
+    const sig_report *signals;   /* its signals evaluated (fired ones read "reopen") */
+    const char *source;          /* the file or workspace it came from, for the heading */
+    int version;                 /* the workspace version exported, 0 for a design file */
+    const ws_version *history;   /* the workspace's versions, oldest first */
     size_t nhistory;
-    const sig_observation *obs;     /* every observation recorded */
+    const sig_observation *obs; /* every observation recorded */
     size_t nobs;
-    const char *changes;            /* the designer's diff from the previous version (diff_render
+    const char *changes; /* the designer's diff from the previous version (diff_render
                                        text), shown under the history; NULL = none */
 } export_record;
 

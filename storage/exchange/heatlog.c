@@ -37,7 +37,8 @@ static kp_status json_line(accesslog *h, const char *line, size_t len, void *ctx
     json_error_t je;
     json_t *o = json_loadb(line, len, 0, &je);
     if (!o || !json_is_object(o)) {
-        *err = o ? xstrdup("expected a JSON object") : xasprintf("bad JSON at column %d: %s", je.column, je.text);
+        *err = o ? xstrdup("expected a JSON object")
+                 : xasprintf("bad JSON at column %d: %s", je.column, je.text);
         json_decref(o);
         return KP_INVALID;
     }
@@ -61,7 +62,8 @@ static kp_status json_line(accesslog *h, const char *line, size_t len, void *ctx
     }
     char *text = v ? attr_text(v) : NULL;
     if (!text) {
-        *err = xasprintf("no partition key %s%s%s in the JSON line", pk ? "'" : "", pk ? pk : "", pk ? "'" : "");
+        *err =
+            xasprintf("no partition key %s%s%s in the JSON line", pk ? "'" : "", pk ? pk : "", pk ? "'" : "");
         json_decref(o);
         return KP_INVALID;
     }
@@ -142,13 +144,15 @@ char *heatlog_text(const accesslog *h, const char *name, size_t top, double seco
     bool timed = !isnan(seconds);
     sbuf b;
     sbuf_init(&b);
-    sbuf_printf(&b, "heat of %s: %.0f requests, %.1f units, %zu partition keys\n", name, h->requests, h->units, h->n);
+    sbuf_printf(&b, "heat of %s: %.0f requests, %.1f units, %zu partition keys\n", name, h->requests,
+                h->units, h->n);
     if (h->n && h->units > 0)
         sbuf_printf(&b, "hottest key %s: %.1f %% of the units, %.1f %% of the requests\n", h->v[0].key,
-                    h->v[0].units / h->units * 100, h->requests > 0 ? h->v[0].requests / h->requests * 100 : 0);
+                    h->v[0].units / h->units * 100,
+                    h->requests > 0 ? h->v[0].requests / h->requests * 100 : 0);
     if (show)
-        sbuf_printf(&b, "\n%4s  %-32s %10s %7s %11s %7s%s\n", "rank", "partition key", "requests", "share", "units",
-                    "share", timed ? "    read/s  read %   write/s  write %" : "");
+        sbuf_printf(&b, "\n%4s  %-32s %10s %7s %11s %7s%s\n", "rank", "partition key", "requests", "share",
+                    "units", "share", timed ? "    read/s  read %   write/s  write %" : "");
     for (size_t i = 0; i < show; i++) {
         const accesslog_key *k = &h->v[i];
         int kw = disp_width(k->key);
@@ -163,7 +167,8 @@ char *heatlog_text(const accesslog *h, const char *name, size_t top, double seco
         sbuf_addc(&b, '\n');
     }
     if (accesslog_hot(h, seconds))
-        sbuf_add(&b, "\nhot: at least one key passes a partition's limit (3,000 read / 1,000 write units/s);\n"
-                     "spread it with a key suffix, cache its reads, or aggregate its writes.\n");
+        sbuf_add(&b,
+                 "\nhot: at least one key passes a partition's limit (3,000 read / 1,000 write units/s);\n"
+                 "spread it with a key suffix, cache its reads, or aggregate its writes.\n");
     return sbuf_steal(&b);
 }

@@ -15,7 +15,8 @@ static const kp_loc NOLOC = {0, 0};
 
 /* ==== small helpers ========================================================================= */
 
-#define PUSH(arr, n) (arr = xrealloc(arr, ((n) + 1) * sizeof *(arr)), memset(&(arr)[n], 0, sizeof *(arr)), &(arr)[(n)++])
+#define PUSH(arr, n) \
+    (arr = xrealloc(arr, ((n) + 1) * sizeof *(arr)), memset(&(arr)[n], 0, sizeof *(arr)), &(arr)[(n)++])
 
 static bool streq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
@@ -80,7 +81,8 @@ static double av_size(json_t *v)
     } else if (json_is_array(x)) {
         size_t i;
         json_t *y;
-        json_array_foreach(x, i, y) n += 1 + (json_is_string(y) ? (double)strlen(json_string_value(y)) : av_size(y));
+        json_array_foreach(x, i, y) n +=
+            1 + (json_is_string(y) ? (double)strlen(json_string_value(y)) : av_size(y));
     } else
         n += av_size(x);
     return n;
@@ -160,7 +162,8 @@ static bool read_indexes(imp *m, json_t *t, const char *tpath, const char *field
     }
     size_t i;
     json_t *g;
-    json_array_foreach(arr, i, g) {
+    json_array_foreach(arr, i, g)
+    {
         char *ip = xasprintf("%s[%zu]", path, i);
         const char *name = get_string(g, "IndexName");
         const char *pk = NULL, *sk = NULL;
@@ -191,7 +194,8 @@ static bool read_indexes(imp *m, json_t *t, const char *tpath, const char *field
             json_t *nk = json_object_get(pr, "NonKeyAttributes");
             size_t q;
             json_t *a;
-            json_array_foreach(nk, q, a) if (json_is_string(a)) push_str(&x->include, &x->ninclude, json_string_value(a));
+            json_array_foreach(nk, q, a) if (json_is_string(a))
+                push_str(&x->include, &x->ninclude, json_string_value(a));
         } else {
             char *pp = xasprintf("%s.Projection.ProjectionType", ip);
             ok = shape_err(m, pp, "ALL, KEYS_ONLY or INCLUDE");
@@ -208,7 +212,8 @@ static void row_read(infer_row *r, json_t *row)
 {
     const char *k;
     json_t *v;
-    json_object_foreach(row, k, v) {
+    json_object_foreach(row, k, v)
+    {
         char *t = av_text(v);
         infer_row_set(r, k, t);
         free(t);
@@ -226,7 +231,8 @@ static bool read_rows(imp *m, json_t *arr, const char *path, json_t ***rows, siz
     size_t i;
     json_t *row;
     bool ok = true;
-    json_array_foreach(arr, i, row) {
+    json_array_foreach(arr, i, row)
+    {
         if (!json_is_object(row)) {
             char *p = xasprintf("%s[%zu]", path, i);
             ok = shape_err(m, p, "an item (an object of attribute values)");
@@ -290,8 +296,9 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
     json_t *t = json_is_array(dm) ? json_array_get(dm, ti) : dm;
     if (!json_is_object(t)) {
         ok = shape_err(&m, json_is_object(root) ? "DataModel" : "the top level",
-                       json_is_object(root) ? "a list with at least one table"
-                                            : "an object with ModelName and DataModel (a NoSQL Workbench model)");
+                       json_is_object(root)
+                           ? "a list with at least one table"
+                           : "an object with ModelName and DataModel (a NoSQL Workbench model)");
         goto out;
     }
     if (!table && json_is_array(dm) && json_array_size(dm) > 1) {
@@ -301,9 +308,10 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
             const char *tn = get_string(json_array_get(dm, i), "TableName");
             sbuf_printf(&b, "%s'%s'", i > 1 ? ", " : "", tn ? tn : "?");
         }
-        warn(&m, "the model has %zu tables; imported the first ('%s'), not %s (choose one with "
-                 "--table NAME)", json_array_size(dm),
-             get_string(t, "TableName") ? get_string(t, "TableName") : "?", b.s);
+        warn(&m,
+             "the model has %zu tables; imported the first ('%s'), not %s (choose one with "
+             "--table NAME)",
+             json_array_size(dm), get_string(t, "TableName") ? get_string(t, "TableName") : "?", b.s);
         sbuf_free(&b);
     }
     char tpath[48];
@@ -332,10 +340,11 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
     const char *bm = get_string(t, "BillingMode");
     if (bm && !strcmp(bm, "PROVISIONED")) {
         m.d->table.billing = KP_BILLING_PROVISIONED;
-        json_t *tv = json_object_get(json_object_get(json_object_get(json_object_get(
-                                         t, "ProvisionedCapacitySettings"), "AutoScalingRead"),
-                                                     "ScalingPolicyConfiguration"),
-                                     "TargetValue");
+        json_t *tv =
+            json_object_get(json_object_get(json_object_get(json_object_get(t, "ProvisionedCapacitySettings"),
+                                                            "AutoScalingRead"),
+                                            "ScalingPolicyConfiguration"),
+                            "TargetValue");
         if (json_is_number(tv) && json_number_value(tv) > 0 && json_number_value(tv) <= 100 &&
             json_number_value(tv) != 70)
             m.d->table.target_utilization = json_number_value(tv) / 100.0;
@@ -356,7 +365,8 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
     if (json_array_size(facets)) {
         size_t i;
         json_t *f;
-        json_array_foreach(facets, i, f) {
+        json_array_foreach(facets, i, f)
+        {
             char *fp = xasprintf("%s.TableFacets[%zu]", tpath, i);
             const char *fname = get_string(f, "FacetName");
             if (!json_is_object(f) || !fname || !*fname) {
@@ -380,7 +390,8 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
                 g->declared = true;
                 size_t q;
                 json_t *a;
-                json_array_foreach(nk, q, a) {
+                json_array_foreach(nk, q, a)
+                {
                     const char *s = json_is_string(a) ? json_string_value(a) : get_string(a, "AttributeName");
                     if (s)
                         *PUSH(g->nonkey, g->nnonkey) = xstrdup(s);
@@ -414,12 +425,12 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
     if (!ok)
         goto out;
     infer_build(&inf);
-    m.d->description = xasprintf(
-        "Imported from the NoSQL Workbench model '%s' (%s). Key templates are inferred from the "
-        "sample data; counts assume %.0f items split as the sample rows are, sizes are the "
-        "sample rows' average, distinct values scale the samples': all of it is a starting "
-        "point. Add the access patterns, and say whether streams and PITR are on.",
-        m.d->name, name ? name : "model", NOSQLWB_NOMINAL_ITEMS);
+    m.d->description =
+        xasprintf("Imported from the NoSQL Workbench model '%s' (%s). Key templates are inferred from the "
+                  "sample data; counts assume %.0f items split as the sample rows are, sizes are the "
+                  "sample rows' average, distinct values scale the samples': all of it is a starting "
+                  "point. Add the access patterns, and say whether streams and PITR are on.",
+                  m.d->name, name ? name : "model", NOSQLWB_NOMINAL_ITEMS);
 
 out:
     infer_free(&inf);
@@ -432,7 +443,6 @@ out:
 }
 
 /* ==== export ================================================================================= */
-
 
 static json_t *key_attr_json(const kp_design *d, const char *name)
 {
@@ -481,10 +491,10 @@ char *nosqlwb_export(const kp_design *d, const kp_analysis *a, char **err)
     json_t *root = json_object();
     json_object_set_new(root, "ModelName", json_string(d->name ? d->name : tname));
     json_object_set_new(root, "ModelMetadata",
-                        json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "Author", "keyplan", "DateCreated",
-                                  when, "DateLastModified", when, "Description",
-                                  d->description ? d->description : "", "AWSService",
-                                  "Amazon DynamoDB", "Version", "3.0"));
+                        json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "Author", "keyplan", "DateCreated", when,
+                                  "DateLastModified", when, "Description",
+                                  d->description ? d->description : "", "AWSService", "Amazon DynamoDB",
+                                  "Version", "3.0"));
     json_t *t = json_object();
     json_object_set_new(t, "TableName", json_string(tname));
     json_object_set_new(t, "KeyAttributes", key_attrs_json(d, d->table.pk.s, d->table.sk.s));
@@ -508,15 +518,17 @@ char *nosqlwb_export(const kp_design *d, const kp_analysis *a, char **err)
     json_t *nka = json_array();
     size_t i;
     json_t *nv;
-    json_array_foreach(names, i, nv) {
+    json_array_foreach(names, i, nv)
+    {
         const char *n = json_string_value(nv);
         const kp_attr *da = design_attr(d, n);
         bool is_index_key = false;
         for (size_t x = 0; x < d->nindexes; x++)
             is_index_key = is_index_key || streq(d->indexes[x].pk.s, n) || streq(d->indexes[x].sk.s, n);
-        const char *type = is_index_key ? cfn_key_type(d, n) : da && da->type == KP_ATTR_NUMBER ? "N"
-                                                             : da && da->type == KP_ATTR_BOOL   ? "BOOL"
-                                                                                                : "S";
+        const char *type = is_index_key                       ? cfn_key_type(d, n)
+                           : da && da->type == KP_ATTR_NUMBER ? "N"
+                           : da && da->type == KP_ATTR_BOOL   ? "BOOL"
+                                                              : "S";
         json_array_append_new(nka, json_pack("{s:s, s:s}", "AttributeName", n, "AttributeType", type));
     }
     json_object_set_new(t, "NonKeyAttributes", nka);
@@ -601,8 +613,8 @@ char *nosqlwb_export(const kp_design *d, const kp_analysis *a, char **err)
                                    "ScalingPolicyConfiguration", "TargetValue", round(target * 100));
         json_object_set_new(t, "ProvisionedCapacitySettings",
                             json_pack("{s:{s:I, s:I}, s:o, s:o}", "ProvisionedThroughput",
-                                      "ReadCapacityUnits", (json_int_t)r, "WriteCapacityUnits",
-                                      (json_int_t)w, "AutoScalingRead", scale, "AutoScalingWrite", scalew));
+                                      "ReadCapacityUnits", (json_int_t)r, "WriteCapacityUnits", (json_int_t)w,
+                                      "AutoScalingRead", scale, "AutoScalingWrite", scalew));
     }
     json_object_set_new(root, "DataModel", json_pack("[o]", t));
     json_decref(names);

@@ -58,10 +58,7 @@ static void fmt_units(char *out, size_t n, const char *line, double u)
 
 /* ---- sections --------------------------------------------------------------------------- */
 
-static void section(sbuf *b, const char *title)
-{
-    sbuf_printf(b, "\n%s\n", title);
-}
+static void section(sbuf *b, const char *title) { sbuf_printf(b, "\n%s\n", title); }
 
 static void report_patterns(sbuf *b, const kp_analysis *a)
 {
@@ -181,7 +178,8 @@ static void report_partitions(sbuf *b, const kp_analysis *a)
         sbuf_add(b, " (no partition figures)\n");
         return;
     }
-    sbuf_add(b, "                                                      hottest value's share of   limit use\n");
+    sbuf_add(b,
+             "                                                      hottest value's share of   limit use\n");
     cell(b, "index", 7, false);
     cell(b, "template", 27, false);
     cell(b, "entity", 14, false);
@@ -355,7 +353,10 @@ static void report_signals(sbuf *b, const kp_design *d, const kp_analysis *a)
             char val[32];
             humanfmt(val, sizeof val, v, HF_NUM_REPORT);
             sbuf_printf(b, " %-4s %-32s now %-12s %s\n", dec->id ? dec->id : "?", s->src ? s->src : "",
-                        known ? val : "unknown", fired ? "FIRED: reopen" : known ? "quiet" : "");
+                        known ? val : "unknown",
+                        fired   ? "FIRED: reopen"
+                        : known ? "quiet"
+                                : "");
         }
     }
 }
@@ -368,8 +369,8 @@ char *report_check_text(const char *path, const kp_design *d, const kp_analysis 
     sbuf_printf(&b, "table %s: %s%s%s, %s, %zu index%s, %zu entit%s, %zu pattern%s\n",
                 d->table.name ? d->table.name : "?", d->table.pk.s ? d->table.pk.s : "?",
                 d->table.sk.s ? " + " : "", d->table.sk.s ? d->table.sk.s : "",
-                kp_billing_name(d->table.billing), d->nindexes, d->nindexes == 1 ? "" : "es",
-                d->nentities, d->nentities == 1 ? "y" : "ies", d->npatterns, d->npatterns == 1 ? "" : "s");
+                kp_billing_name(d->table.billing), d->nindexes, d->nindexes == 1 ? "" : "es", d->nentities,
+                d->nentities == 1 ? "y" : "ies", d->npatterns, d->npatterns == 1 ? "" : "s");
     report_patterns(&b, a);
     report_partitions(&b, a);
     report_cost(&b, d, a);

@@ -94,7 +94,8 @@ char *items_export(const kp_design *d, char **err)
                 puts = json_array();
                 json_array_append_new(batches, json_pack("{s:{s:o}}", "RequestItems", d->table.name, puts));
             }
-            json_array_append_new(puts, json_pack("{s:{s:o}}", "PutRequest", "Item", items_json(&items->v[k])));
+            json_array_append_new(puts,
+                                  json_pack("{s:{s:o}}", "PutRequest", "Item", items_json(&items->v[k])));
         }
     }
     json_t *doc = json_pack("{s:s,s:s,s:i,s:o,s:o}", "table", d->table.name, "usage",
@@ -181,8 +182,8 @@ typedef struct build {
     const kp_item *values; /* given value texts, may be NULL */
     const kp_item *sample;
     json_t *in;
-    json_t *names;   /* #placeholder -> attribute name */
-    kp_item vals;    /* value name -> typed value, in the order DynamoDB gets them */
+    json_t *names; /* #placeholder -> attribute name */
+    kp_item vals;  /* value name -> typed value, in the order DynamoDB gets them */
     bool has_kc, has_filter;
     expr_keycond kc;
     kp_expr filter;
@@ -430,7 +431,8 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
         } else {
             json_object_set_new(key, kc.pk, json_pack("{s:s}", kp_vtype_name(item_key_type(d, kc.pk)), pv));
             if (sv)
-                json_object_set_new(key, kc.sk, json_pack("{s:s}", kp_vtype_name(item_key_type(d, kc.sk)), sv));
+                json_object_set_new(key, kc.sk,
+                                    json_pack("{s:s}", kp_vtype_name(item_key_type(d, kc.sk)), sv));
         }
         free(pv);
         free(sv);
@@ -521,7 +523,8 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
     case KP_OP_TRANSACTWRITE: {
         json_t *ti = json_array();
         for (size_t i = 0; i < nsamples && i < 100; i++)
-            json_array_append_new(ti, json_pack("{s:{s:s,s:o}}", "Put", "TableName", table, "Item", items_json(samples[i])));
+            json_array_append_new(
+                ti, json_pack("{s:{s:s,s:o}}", "Put", "TableName", table, "Item", items_json(samples[i])));
         json_object_set_new(in, "TransactItems", ti);
         break;
     }
@@ -622,14 +625,22 @@ static bool range_values(const kp_design *d, const kp_pattern *p, const kp_step 
 static const char *cli_name(kp_op op)
 {
     switch (op) {
-    case KP_OP_GETITEM: return "get-item";
-    case KP_OP_QUERY: return "query";
-    case KP_OP_SCAN: return "scan";
-    case KP_OP_BATCHGET: return "batch-get-item";
-    case KP_OP_PUTITEM: return "put-item";
-    case KP_OP_UPDATEITEM: return "update-item";
-    case KP_OP_DELETEITEM: return "delete-item";
-    default: return "transact-write-items";
+    case KP_OP_GETITEM:
+        return "get-item";
+    case KP_OP_QUERY:
+        return "query";
+    case KP_OP_SCAN:
+        return "scan";
+    case KP_OP_BATCHGET:
+        return "batch-get-item";
+    case KP_OP_PUTITEM:
+        return "put-item";
+    case KP_OP_UPDATEITEM:
+        return "update-item";
+    case KP_OP_DELETEITEM:
+        return "delete-item";
+    default:
+        return "transact-write-items";
     }
 }
 
@@ -660,7 +671,8 @@ char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
             size_t ns = 0;
             if (s->op == KP_OP_TRANSACTWRITE) {
                 for (size_t q = 0; q < r->pattern->nentities && ns < 100; q++) {
-                    const kp_item_list *its = entity_items(d, &sample, design_entity(d, r->pattern->entities[q].s));
+                    const kp_item_list *its =
+                        entity_items(d, &sample, design_entity(d, r->pattern->entities[q].s));
                     if (its && its->n)
                         samples[ns++] = &its->v[0];
                 }
@@ -669,10 +681,10 @@ char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
                 for (size_t q = 0; q < nitems && ns < want && ns < 100; q++)
                     samples[ns++] = &items->v[q];
             } else {
-                const kp_item *anchor = s->op == KP_OP_PUTITEM || s->op == KP_OP_UPDATEITEM ||
-                                                s->op == KP_OP_DELETEITEM
-                                            ? (nitems ? &items->v[0] : NULL)
-                                            : planeval_anchor(d, r->pattern, s->index, items);
+                const kp_item *anchor =
+                    s->op == KP_OP_PUTITEM || s->op == KP_OP_UPDATEITEM || s->op == KP_OP_DELETEITEM
+                        ? (nitems ? &items->v[0] : NULL)
+                        : planeval_anchor(d, r->pattern, s->index, items);
                 if (!anchor && nitems)
                     anchor = &items->v[0];
                 if (anchor)
@@ -681,12 +693,13 @@ char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
             char *e2 = NULL;
             kp_item given;
             bool has_given = ns && range_values(d, r->pattern, s, items, samples[0], &given);
-            json_t *in = requests_step_input(d, r, s, d->table.name, has_given ? &given : NULL, samples, ns, true,
-                                             NULL, &e2);
+            json_t *in = requests_step_input(d, r, s, d->table.name, has_given ? &given : NULL, samples, ns,
+                                             true, NULL, &e2);
             if (has_given)
                 item_free(&given);
             if (!in) {
-                json_array_append_new(reqs, json_pack("{s:s,s:s}", "operation", kp_op_name(s->op), "error", e2));
+                json_array_append_new(reqs,
+                                      json_pack("{s:s,s:s}", "operation", kp_op_name(s->op), "error", e2));
                 free(e2);
                 continue;
             }
@@ -696,15 +709,16 @@ char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
             json_object_set_new(rq, "input", in);
             json_array_append_new(reqs, rq);
         }
-        json_t *pj = json_pack("{s:s,s:s,s:s,s:o}", "id", r->pattern->id ? r->pattern->id : "",
-                               "name", r->pattern->name ? r->pattern->name : "", "plan", kp_plan_word(r->plan),
+        json_t *pj = json_pack("{s:s,s:s,s:s,s:o}", "id", r->pattern->id ? r->pattern->id : "", "name",
+                               r->pattern->name ? r->pattern->name : "", "plan", kp_plan_word(r->plan),
                                "requests", reqs);
         json_array_append_new(pats, pj);
     }
-    json_t *doc = json_pack("{s:s,s:s,s:o}", "table", d->table.name, "usage",
-                            "aws dynamodb <cli> --cli-input-json \"$(jq -c '.patterns[P].requests[R].input' FILE)\"; "
-                            "example values come from the sample items of --format items",
-                            "patterns", pats);
+    json_t *doc =
+        json_pack("{s:s,s:s,s:o}", "table", d->table.name, "usage",
+                  "aws dynamodb <cli> --cli-input-json \"$(jq -c '.patterns[P].requests[R].input' FILE)\"; "
+                  "example values come from the sample items of --format items",
+                  "patterns", pats);
     char *out = dump_doc(doc, err);
     json_decref(doc);
     item_sample_free(&sample);

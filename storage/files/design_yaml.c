@@ -34,8 +34,8 @@ typedef struct ynode {
     char *text; /* scalar value (NUL-terminated), alias name for YN_ALIAS */
     size_t len;
     yaml_scalar_style_t style;
-    kp_loc loc;               /* start of the node (1-based) */
-    struct ynode **kids;      /* seq: items; map: key, value, key, value ... */
+    kp_loc loc;          /* start of the node (1-based) */
+    struct ynode **kids; /* seq: items; map: key, value, key, value ... */
     size_t n, cap;
     const struct ynode *target; /* YN_ALIAS: the anchored node */
 } ynode;
@@ -132,10 +132,7 @@ static size_t utf8_width(unsigned char b)
     return b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 1;
 }
 
-static size_t utf8_len_of(unsigned long cp)
-{
-    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-}
+static size_t utf8_len_of(unsigned long cp) { return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4; }
 
 /* Column of byte `off` of a scalar's value, counted in the source (quotes and escapes taken
  * into account). Falls back to start column + characters when the scalar spans lines. */
@@ -213,7 +210,8 @@ static void syntax_error(yctx *c)
     if (p->error == YAML_READER_ERROR) /* the reader gives a byte offset, not a mark */
         loc = util_loc_of(c->text, c->len, p->problem_offset);
     if (p->context)
-        diags_add(c->diags, KP_SYNTAX, loc, "YAML syntax error: %s %s (started at line %d, column %d); expected well-formed YAML",
+        diags_add(c->diags, KP_SYNTAX, loc,
+                  "YAML syntax error: %s %s (started at line %d, column %d); expected well-formed YAML",
                   problem, p->context, (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
     else
         diags_add(c->diags, KP_SYNTAX, loc, "YAML syntax error: %s; expected well-formed YAML", problem);
@@ -349,7 +347,8 @@ static const ynode *parse_tree(yctx *c)
         case YAML_DOCUMENT_START_EVENT:
             docs++;
             if (docs > 1) {
-                diags_add(c->diags, KP_SYNTAX, (kp_loc){(int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1},
+                diags_add(c->diags, KP_SYNTAX,
+                          (kp_loc){(int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1},
                           "a second YAML document; expected one design per file");
                 c->failed = true;
             }
@@ -434,12 +433,14 @@ static void join_names(sbuf *s, const char *const *names, size_t n)
 }
 
 /* Checks a mapping's keys: scalars, known, each once. */
-static void check_keys(bctx *b, const ynode *map, const char *where, const char *const *allowed, size_t nallowed)
+static void check_keys(bctx *b, const ynode *map, const char *where, const char *const *allowed,
+                       size_t nallowed)
 {
     for (size_t i = 0; i + 1 < map->n; i += 2) {
         const ynode *k = R(map->kids[i]);
         if (k->kind != YN_SCALAR) {
-            diags_add(b->d, KP_TYPE, LOC(map->kids[i]), "%s: a key is %s; expected a plain name", where, kind_word(k));
+            diags_add(b->d, KP_TYPE, LOC(map->kids[i]), "%s: a key is %s; expected a plain name", where,
+                      kind_word(k));
             continue;
         }
         bool known = false;
@@ -452,17 +453,19 @@ static void check_keys(bctx *b, const ynode *map, const char *where, const char 
             join_names(&s, allowed, nallowed);
             const char *dym = util_did_you_mean(k->text, allowed, nallowed);
             if (dym)
-                diags_add(b->d, KP_UNKNOWN_KEY, LOC(map->kids[i]), "%s: unknown key '%s' (did you mean '%s'?); expected %s",
-                          where, k->text, dym, s.s);
+                diags_add(b->d, KP_UNKNOWN_KEY, LOC(map->kids[i]),
+                          "%s: unknown key '%s' (did you mean '%s'?); expected %s", where, k->text, dym, s.s);
             else
-                diags_add(b->d, KP_UNKNOWN_KEY, LOC(map->kids[i]), "%s: unknown key '%s'; expected %s", where, k->text, s.s);
+                diags_add(b->d, KP_UNKNOWN_KEY, LOC(map->kids[i]), "%s: unknown key '%s'; expected %s", where,
+                          k->text, s.s);
             sbuf_free(&s);
             continue;
         }
         for (size_t j = 0; j < i; j += 2) {
             const ynode *o = R(map->kids[j]);
             if (o->kind == YN_SCALAR && !strcmp(o->text, k->text)) {
-                diags_add(b->d, KP_DUPLICATE, LOC(map->kids[i]), "%s: key '%s' given twice (first at line %d, column %d); expected each key once",
+                diags_add(b->d, KP_DUPLICATE, LOC(map->kids[i]),
+                          "%s: key '%s' given twice (first at line %d, column %d); expected each key once",
                           where, k->text, LOC(map->kids[j]).line, LOC(map->kids[j]).col);
                 break;
             }
@@ -528,7 +531,10 @@ static bool get_ref(bctx *b, const ynode *map, const char *key, const char *wher
 }
 
 /* Strict number: a plain scalar that reads fully as a finite number (underscores allowed). */
-static bool parse_number_text(const char *text, double *out) { return syn_number(text, strlen(text), 0, out); }
+static bool parse_number_text(const char *text, double *out)
+{
+    return syn_number(text, strlen(text), 0, out);
+}
 
 static bool parse_number(const ynode *n, double *out)
 {
@@ -536,14 +542,16 @@ static bool parse_number(const ynode *n, double *out)
     return n->kind == YN_SCALAR && n->style == YAML_PLAIN_SCALAR_STYLE && parse_number_text(n->text, out);
 }
 
-static bool number_value(bctx *b, const ynode *v, const char *where, const char *key, kp_numrule rule, double *out)
+static bool number_value(bctx *b, const ynode *v, const char *where, const char *key, kp_numrule rule,
+                         double *out)
 {
     double x;
     if (!parse_number(v, &x)) {
         const ynode *r = R(v);
         if (r->kind == YN_SCALAR && r->style != YAML_PLAIN_SCALAR_STYLE && parse_number_text(r->text, &x))
-            diags_add(b->d, KP_TYPE, LOC(v), "%s: '%s' is the quoted text '%s'; expected a number without quotes", where,
-                      key, r->text);
+            diags_add(b->d, KP_TYPE, LOC(v),
+                      "%s: '%s' is the quoted text '%s'; expected a number without quotes", where, key,
+                      r->text);
         else if (r->kind == YN_SCALAR)
             diags_add(b->d, KP_TYPE, LOC(v), "%s: '%s' is '%s'; expected a number", where, key, r->text);
         else
@@ -567,7 +575,8 @@ static bool number_value(bctx *b, const ynode *v, const char *where, const char 
     return true;
 }
 
-static void get_num(bctx *b, const ynode *map, const char *key, const char *where, kp_numrule rule, double *out)
+static void get_num(bctx *b, const ynode *map, const char *key, const char *where, kp_numrule rule,
+                    double *out)
 {
     const ynode *v = get(map, key);
     if (v)
@@ -623,7 +632,8 @@ static int get_enum(bctx *b, const ynode *map, const char *key, const char *wher
     kp_words_join(words, &e, ", ", " or ");
     const char *dym = util_did_you_mean(s, names, n);
     if (dym)
-        diags_add(b->d, KP_INVALID, LOC(v), "%s: unknown %s '%s' (did you mean '%s'?); expected %s", where, key, s, dym, e.s);
+        diags_add(b->d, KP_INVALID, LOC(v), "%s: unknown %s '%s' (did you mean '%s'?); expected %s", where,
+                  key, s, dym, e.s);
     else
         diags_add(b->d, KP_INVALID, LOC(v), "%s: unknown %s '%s'; expected %s", where, key, s, e.s);
     sbuf_free(&e);
@@ -631,7 +641,8 @@ static int get_enum(bctx *b, const ynode *map, const char *key, const char *wher
 }
 
 /* A list of names (kp_str). A missing key leaves the list empty. */
-static void get_names(bctx *b, const ynode *map, const char *key, const char *where, kp_str **out, size_t *nout)
+static void get_names(bctx *b, const ynode *map, const char *key, const char *where, kp_str **out,
+                      size_t *nout)
 {
     const ynode *v = get(map, key);
     if (!v)
@@ -651,7 +662,8 @@ static void get_names(bctx *b, const ynode *map, const char *key, const char *wh
     }
 }
 
-static const ynode *get_map(bctx *b, const ynode *map, const char *key, const char *where, const char *expected)
+static const ynode *get_map(bctx *b, const ynode *map, const char *key, const char *where,
+                            const char *expected)
 {
     const ynode *v = get(map, key);
     if (!v)
@@ -663,7 +675,8 @@ static const ynode *get_map(bctx *b, const ynode *map, const char *key, const ch
     return R(v);
 }
 
-static const ynode *get_seq(bctx *b, const ynode *map, const char *key, const char *where, const char *expected)
+static const ynode *get_seq(bctx *b, const ynode *map, const char *key, const char *where,
+                            const char *expected)
 {
     const ynode *v = get(map, key);
     if (!v)
@@ -695,27 +708,40 @@ static void entity_init_(void *x) { entity_init(x); }
 static void pattern_init_(void *x) { pattern_init(x); }
 static void decision_init_(void *x) { decision_init(x); }
 
-static const yrec Y_TABLE = {&kp_rec_table, "table", NULL, "a map with name, pk, sk, billing, streams, pitr", NULL, NULL, false};
-static const yrec Y_INDEX = {&kp_rec_index, "index %zu", "index '%s'", "a map with name, pk, sk, projection",
-                             "a list of indexes", index_init_, false};
-static const yrec Y_ATTR = {&kp_rec_attr, "attribute '%s'", NULL, "a map such as { type: number, distinct: 1000 }",
-                            NULL, NULL, true};
-static const yrec Y_ENTITY = {&kp_rec_entity, "entity %zu", "entity '%s'", "a map with name, count, size, attributes, keys",
-                              "a list of entities", entity_init_, false};
-static const yrec Y_PATTERN = {&kp_rec_pattern, "pattern #%zu", "pattern %s", "a map with id, name, entity, by, rate",
-                               "a list of access patterns", pattern_init_, false};
-static const yrec Y_ALERT = {&kp_rec_alert, "alert %zu", NULL, "a map with name, metric, when", "a list of alerts",
-                             NULL, true};
-static const yrec Y_PRICING = {&kp_rec_pricing, "pricing", NULL, "a map of prices such as read_per_million: 0.125",
-                               NULL, NULL, false};
-static const yrec Y_ALTERNATIVE = {&kp_rec_alternative, "%s, alternative %zu", NULL, "a map { option: ..., why_not: ... }",
-                                   "a list of { option: ..., why_not: ... }", NULL, false};
-static const yrec Y_DECISION = {&kp_rec_decision, "decision #%zu", "decision %s",
-                                "a map with id, title, status, context, decision", "a list of decisions", decision_init_,
-                                false};
+static const yrec Y_TABLE = {&kp_rec_table, "table", NULL, "a map with name, pk, sk, billing, streams, pitr",
+                             NULL,          NULL,    false};
+static const yrec Y_INDEX = {
+    &kp_rec_index,       "index %zu", "index '%s'", "a map with name, pk, sk, projection",
+    "a list of indexes", index_init_, false};
+static const yrec Y_ATTR = {
+    &kp_rec_attr, "attribute '%s'", NULL, "a map such as { type: number, distinct: 1000 }", NULL, NULL, true};
+static const yrec Y_ENTITY = {
+    &kp_rec_entity,       "entity %zu", "entity '%s'", "a map with name, count, size, attributes, keys",
+    "a list of entities", entity_init_, false};
+static const yrec Y_PATTERN = {&kp_rec_pattern,
+                               "pattern #%zu",
+                               "pattern %s",
+                               "a map with id, name, entity, by, rate",
+                               "a list of access patterns",
+                               pattern_init_,
+                               false};
+static const yrec Y_ALERT = {&kp_rec_alert,      "alert %zu", NULL, "a map with name, metric, when",
+                             "a list of alerts", NULL,        true};
+static const yrec Y_PRICING = {
+    &kp_rec_pricing, "pricing", NULL, "a map of prices such as read_per_million: 0.125", NULL, NULL, false};
+static const yrec Y_ALTERNATIVE = {&kp_rec_alternative,
+                                   "%s, alternative %zu",
+                                   NULL,
+                                   "a map { option: ..., why_not: ... }",
+                                   "a list of { option: ..., why_not: ... }",
+                                   NULL,
+                                   false};
+static const yrec Y_DECISION = {
+    &kp_rec_decision,      "decision #%zu", "decision %s", "a map with id, title, status, context, decision",
+    "a list of decisions", decision_init_,  false};
 
-static const yrec *const YRECS[] = {&Y_TABLE, &Y_INDEX, &Y_ATTR, &Y_ENTITY, &Y_PATTERN, &Y_ALERT, &Y_PRICING,
-                                    &Y_ALTERNATIVE, &Y_DECISION};
+static const yrec *const YRECS[] = {&Y_TABLE, &Y_INDEX,   &Y_ATTR,        &Y_ENTITY,  &Y_PATTERN,
+                                    &Y_ALERT, &Y_PRICING, &Y_ALTERNATIVE, &Y_DECISION};
 
 static const yrec *yrec_of(const kp_record *rec)
 {
@@ -746,9 +772,15 @@ static void build_field(bctx *b, const ynode *m, const char *w, const kp_field *
 {
     void *p = kp_fptr(r, f);
     switch (f->kind) {
-    case KF_TEXT: get_text(b, m, f->key, w, p); break;
-    case KF_REF: get_ref(b, m, f->key, w, p); break;
-    case KF_NUM: get_num(b, m, f->key, w, f->num, p); break;
+    case KF_TEXT:
+        get_text(b, m, f->key, w, p);
+        break;
+    case KF_REF:
+        get_ref(b, m, f->key, w, p);
+        break;
+    case KF_NUM:
+        get_num(b, m, f->key, w, f->num, p);
+        break;
     case KF_INT: {
         double x = NAN;
         get_num(b, m, f->key, w, f->num, &x);
@@ -765,8 +797,12 @@ static void build_field(bctx *b, const ynode *m, const char *w, const kp_field *
         }
         break;
     }
-    case KF_TRI: get_tristate(b, m, f->key, w, p); break;
-    case KF_REFS: get_names(b, m, f->key, w, p, (size_t *)((char *)r + f->count_off)); break;
+    case KF_TRI:
+        get_tristate(b, m, f->key, w, p);
+        break;
+    case KF_REFS:
+        get_names(b, m, f->key, w, p, (size_t *)((char *)r + f->count_off));
+        break;
     case KF_TEXTS: {
         const ynode *as = get_seq(b, m, f->key, w, "a list of statements");
         if (!as)
@@ -798,7 +834,8 @@ static void build_field(bctx *b, const ynode *m, const char *w, const kp_field *
         }
         break;
     }
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -821,8 +858,10 @@ static void build_skew(bctx *b, const ynode *m, const char *w, kp_attr *a)
     else if (!strncmp(s, "zipf:", 5) && syn_number(zs, strlen(zs), 0, &z) && z >= 0)
         a->zipf = z;
     else
-        diags_add(b->d, KP_INVALID, LOC(sk), "%s: skew '%s' is not understood; expected \"zipf:S\" with S >= 0 "
-                  "(e.g. \"zipf:1.1\") or \"uniform\"", w, s);
+        diags_add(b->d, KP_INVALID, LOC(sk),
+                  "%s: skew '%s' is not understood; expected \"zipf:S\" with S >= 0 "
+                  "(e.g. \"zipf:1.1\") or \"uniform\"",
+                  w, s);
 }
 
 static void build_values(bctx *b, const ynode *m, const char *w, kp_attr *a)
@@ -868,10 +907,12 @@ static void build_write_shares(bctx *b, const ynode *m, const char *w, kp_attr *
             const char *dym = util_did_you_mean(name, cands, a->nvalues);
             if (dym)
                 diags_add(b->d, KP_UNKNOWN_REF, LOC(ws->kids[i]),
-                          "%s: write_shares names '%s', which is not one of its values (did you mean '%s'?)", w, name, dym);
+                          "%s: write_shares names '%s', which is not one of its values (did you mean '%s'?)",
+                          w, name, dym);
             else
                 diags_add(b->d, KP_UNKNOWN_REF, LOC(ws->kids[i]),
-                          "%s: write_shares names '%s'; expected one of the values listed under 'values'", w, name);
+                          "%s: write_shares names '%s'; expected one of the values listed under 'values'", w,
+                          name);
             free(cands);
             continue;
         }
@@ -896,8 +937,8 @@ static void build_format(bctx *b, const ynode *m, const char *w, kp_attr *a)
     if (ok)
         a->format = xstrdup(s);
     else
-        diags_add(b->d, KP_INVALID, LOC(f), "%s: format '%s' is not a width; expected one to three digits such as \"03\"",
-                  w, s);
+        diags_add(b->d, KP_INVALID, LOC(f),
+                  "%s: format '%s' is not a width; expected one to three digits such as \"03\"", w, s);
 }
 
 static void build_keys(bctx *b, const ynode *m, const char *w, kp_entity *e)
@@ -974,8 +1015,8 @@ static void build_sparse(bctx *b, const ynode *m, const char *w, kp_entity *e)
         double share;
         if (cr->kind == YN_SCALAR && parse_number(cv, &share)) {
             if (share < 0 || share > 1) {
-                diags_add(b->d, KP_RANGE, LOC(cv), "%s: share %s is out of range; expected a share between 0 and 1", kw,
-                          cr->text);
+                diags_add(b->d, KP_RANGE, LOC(cv),
+                          "%s: share %s is out of range; expected a share between 0 and 1", kw, cr->text);
                 free(kw);
                 continue;
             }
@@ -984,7 +1025,8 @@ static void build_sparse(bctx *b, const ynode *m, const char *w, kp_entity *e)
         } else if (cr->kind == YN_SCALAR && !is_null(cv)) {
             char *err = NULL;
             if (!parse_condition(b, cr, cr->text, s, &err)) {
-                diags_add(b->d, KP_INVALID, LOC(cv), "%s: condition \"%s\" is not understood: %s "
+                diags_add(b->d, KP_INVALID, LOC(cv),
+                          "%s: condition \"%s\" is not understood: %s "
                           "(\"status = x\", \"status != x\", \"status in [a, b]\" or a share such as 0.05)",
                           kw, cr->text, err);
                 free(err);
@@ -1037,18 +1079,23 @@ static void build_by(bctx *b, const ynode *m, const char *w, kp_pattern *p)
         syn_by sb;
         bool ok = syn_by_parse(s, strlen(s), &sb, NULL) == KP_OK;
         if (!ok && !sb.attr.len) {
-            diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" names no attribute; "
-                      "expected an attribute such as customerId or status=pending-shipment", w, s);
+            diags_add(b->d, KP_INVALID, LOC(by->kids[i]),
+                      "%s: 'by' element \"%s\" names no attribute; "
+                      "expected an attribute such as customerId or status=pending-shipment",
+                      w, s);
             continue;
         }
         if (!ok) {
-            diags_add(b->d, KP_INVALID, LOC(by->kids[i]), "%s: 'by' element \"%s\" has no value after '='; "
-                      "expected attribute=value", w, s);
+            diags_add(b->d, KP_INVALID, LOC(by->kids[i]),
+                      "%s: 'by' element \"%s\" has no value after '='; "
+                      "expected attribute=value",
+                      w, s);
             continue;
         }
         kp_by *e = &p->by[p->nby];
         char *an = xstrndup(s + sb.attr.at, sb.attr.len);
-        kp_loc al = by->kids[i]->kind == YN_ALIAS ? LOC(by->kids[i]) : scalar_loc_at(b->y, R(by->kids[i]), sb.attr.at);
+        kp_loc al = by->kids[i]->kind == YN_ALIAS ? LOC(by->kids[i])
+                                                  : scalar_loc_at(b->y, R(by->kids[i]), sb.attr.at);
         if (sb.has_value)
             e->value = xstrndup(s + sb.value.at, sb.value.len);
         e->attr = str_make(an, al);
@@ -1072,8 +1119,10 @@ static void build_order(bctx *b, const ynode *m, const char *w, kp_pattern *p)
         free(an);
     } else {
         p->order_desc = false;
-        diags_add(b->d, KP_INVALID, LOC(ord), "%s: order \"%s\" is not understood; expected an attribute "
-                  "and asc or desc, such as \"orderDate desc\"", w, s);
+        diags_add(b->d, KP_INVALID, LOC(ord),
+                  "%s: order \"%s\" is not understood; expected an attribute "
+                  "and asc or desc, such as \"orderDate desc\"",
+                  w, s);
     }
 }
 
@@ -1141,28 +1190,53 @@ static void build_custom(bctx *b, const kp_record *rec, size_t id, const ynode *
 {
     if (rec == &kp_rec_attr) {
         switch (id) {
-        case FA_SKEW: build_skew(b, m, w, r); return;
-        case FA_VALUES: build_values(b, m, w, r); return;
-        case FA_WRITE_SHARES: build_write_shares(b, m, w, r); return;
-        case FA_FORMAT: build_format(b, m, w, r); return;
+        case FA_SKEW:
+            build_skew(b, m, w, r);
+            return;
+        case FA_VALUES:
+            build_values(b, m, w, r);
+            return;
+        case FA_WRITE_SHARES:
+            build_write_shares(b, m, w, r);
+            return;
+        case FA_FORMAT:
+            build_format(b, m, w, r);
+            return;
         }
     } else if (rec == &kp_rec_entity) {
         switch (id) {
-        case FE_KEYS: build_keys(b, m, w, r); return;
-        case FE_SPARSE: build_sparse(b, m, w, r); return;
+        case FE_KEYS:
+            build_keys(b, m, w, r);
+            return;
+        case FE_SPARSE:
+            build_sparse(b, m, w, r);
+            return;
         }
     } else if (rec == &kp_rec_pattern) {
         switch (id) {
-        case FP_ENTITY: build_entity_ref(b, m, w, r); return;
-        case FP_ENTITIES: return; /* read with entity */
-        case FP_BY: build_by(b, m, w, r); return;
-        case FP_ORDER: build_order(b, m, w, r); return;
-        case FP_JOIN: build_join(b, m, w, r); return;
+        case FP_ENTITY:
+            build_entity_ref(b, m, w, r);
+            return;
+        case FP_ENTITIES:
+            return; /* read with entity */
+        case FP_BY:
+            build_by(b, m, w, r);
+            return;
+        case FP_ORDER:
+            build_order(b, m, w, r);
+            return;
+        case FP_JOIN:
+            build_join(b, m, w, r);
+            return;
         }
     } else if (rec == &kp_rec_decision) {
         switch (id) {
-        case FD_ALTERNATIVES: build_alternatives(b, m, w, r); return;
-        case FD_SIGNALS: build_signals(b, m, w, r); return;
+        case FD_ALTERNATIVES:
+            build_alternatives(b, m, w, r);
+            return;
+        case FD_SIGNALS:
+            build_signals(b, m, w, r);
+            return;
         }
     }
     /* a custom field without a reader here is left unread: tests/test_fields.c fails on it */
@@ -1207,7 +1281,8 @@ static void build_record(bctx *b, const yrec *y, const ynode *v, char *w, void *
 
 static void build_attributes(bctx *b, const ynode *m, kp_design *d)
 {
-    const ynode *at = get_map(b, m, "attributes", "design", "a map of attribute name: { type, distinct, ... }");
+    const ynode *at =
+        get_map(b, m, "attributes", "design", "a map of attribute name: { type, distinct, ... }");
     if (!at)
         return;
     d->attrs = at->n ? xcalloc(at->n / 2, sizeof *d->attrs) : NULL;
@@ -1235,18 +1310,20 @@ static kp_design *build_design(bctx *b, const ynode *root)
     }
     const ynode *ver = get(m, "keyplan");
     if (!ver) {
-        diags_add(b->d, KP_VERSION, LOC(root), "the format version 'keyplan:' is missing; expected 'keyplan: %d' "
-                  "as the first key", KP_FORMAT_VERSION);
+        diags_add(b->d, KP_VERSION, LOC(root),
+                  "the format version 'keyplan:' is missing; expected 'keyplan: %d' "
+                  "as the first key",
+                  KP_FORMAT_VERSION);
         return NULL;
     }
     const ynode *vr = R(ver);
     if (vr->kind != YN_SCALAR || strcmp(vr->text, "1") != 0) {
         if (vr->kind == YN_SCALAR)
-            diags_add(b->d, KP_VERSION, LOC(ver), "unsupported format version '%s'; expected 'keyplan: %d'", vr->text,
-                      KP_FORMAT_VERSION);
+            diags_add(b->d, KP_VERSION, LOC(ver), "unsupported format version '%s'; expected 'keyplan: %d'",
+                      vr->text, KP_FORMAT_VERSION);
         else
-            diags_add(b->d, KP_VERSION, LOC(ver), "the format version is %s; expected 'keyplan: %d'", kind_word(ver),
-                      KP_FORMAT_VERSION);
+            diags_add(b->d, KP_VERSION, LOC(ver), "the format version is %s; expected 'keyplan: %d'",
+                      kind_word(ver), KP_FORMAT_VERSION);
         return NULL;
     }
     kp_design *d = design_new();
@@ -1254,17 +1331,21 @@ static kp_design *build_design(bctx *b, const ynode *root)
     for (size_t i = 0; i < kp_rec_design.n; i++) {
         const kp_field *f = &kp_rec_design.f[i];
         switch (i) {
-        case FW_VERSION: break; /* checked above */
+        case FW_VERSION:
+            break; /* checked above */
         case FW_TABLE: {
             const ynode *t = get(m, "table");
             d->table.loc = LOC(t ? t : root); /* without a table, validation's complaints land there */
             if (t)
                 build_record(b, &Y_TABLE, t, xstrdup(Y_TABLE.pos_fmt), &d->table);
             else
-                diags_add(b->d, KP_MISSING_KEY, LOC(root), "design: 'table' is missing; expected a table with name and pk");
+                diags_add(b->d, KP_MISSING_KEY, LOC(root),
+                          "design: 'table' is missing; expected a table with name and pk");
             break;
         }
-        case FW_ATTRIBUTES: build_attributes(b, m, d); break;
+        case FW_ATTRIBUTES:
+            build_attributes(b, m, d);
+            break;
         case FW_PRICING: {
             const ynode *pr = get(m, "pricing");
             if (!pr)
@@ -1274,7 +1355,9 @@ static kp_design *build_design(bctx *b, const ynode *root)
             build_record(b, &Y_PRICING, pr, xstrdup(Y_PRICING.pos_fmt), &d->pricing);
             break;
         }
-        default: build_field(b, m, "design", f, d); break;
+        default:
+            build_field(b, m, "design", f, d);
+            break;
         }
     }
     return d;
@@ -1306,8 +1389,9 @@ static void validate_merged(const kp_design *d, kp_diags *diags, size_t first)
     for (size_t i = first + 1; i < diags->n; i++) {
         kp_diag g = diags->v[i];
         size_t k = i;
-        while (k > first && (diags->v[k - 1].loc.line > g.loc.line ||
-                             (diags->v[k - 1].loc.line == g.loc.line && diags->v[k - 1].loc.col > g.loc.col))) {
+        while (k > first &&
+               (diags->v[k - 1].loc.line > g.loc.line ||
+                (diags->v[k - 1].loc.line == g.loc.line && diags->v[k - 1].loc.col > g.loc.col))) {
             diags->v[k] = diags->v[k - 1];
             k--;
         }
@@ -1459,7 +1543,8 @@ static char *signal_text(const kp_signal *g)
     if (g->src) {
         kp_signal t;
         if (signal_parse(g->src, &t, NULL) == KP_OK) {
-            bool same = t.metric && g->metric && !strcmp(t.metric, g->metric) && t.cmp == g->cmp && t.value == g->value;
+            bool same = t.metric && g->metric && !strcmp(t.metric, g->metric) && t.cmp == g->cmp &&
+                        t.value == g->value;
             free(t.src);
             free(t.metric);
             if (same)
@@ -1602,28 +1687,51 @@ static bool save_custom(em *m, const kp_record *rec, size_t id, const void *r)
 {
     if (rec == &kp_rec_attr) {
         switch (id) {
-        case FA_SKEW: save_skew(m, r); return true;
-        case FA_VALUES: save_shares(m, r, false); return true;
-        case FA_WRITE_SHARES: save_shares(m, r, true); return true;
-        case FA_FORMAT: return false;
+        case FA_SKEW:
+            save_skew(m, r);
+            return true;
+        case FA_VALUES:
+            save_shares(m, r, false);
+            return true;
+        case FA_WRITE_SHARES:
+            save_shares(m, r, true);
+            return true;
+        case FA_FORMAT:
+            return false;
         }
     } else if (rec == &kp_rec_entity) {
         switch (id) {
-        case FE_KEYS: save_keys(m, r); return true;
-        case FE_SPARSE: save_sparse(m, r); return true;
+        case FE_KEYS:
+            save_keys(m, r);
+            return true;
+        case FE_SPARSE:
+            save_sparse(m, r);
+            return true;
         }
     } else if (rec == &kp_rec_pattern) {
         switch (id) {
-        case FP_ENTITY: save_entity_ref(m, r); return true;
-        case FP_ENTITIES: return true; /* written with entity */
-        case FP_BY: save_by(m, r); return true;
-        case FP_ORDER: save_order(m, r); return true;
-        case FP_JOIN: save_join(m, r); return true;
+        case FP_ENTITY:
+            save_entity_ref(m, r);
+            return true;
+        case FP_ENTITIES:
+            return true; /* written with entity */
+        case FP_BY:
+            save_by(m, r);
+            return true;
+        case FP_ORDER:
+            save_order(m, r);
+            return true;
+        case FP_JOIN:
+            save_join(m, r);
+            return true;
         }
     } else if (rec == &kp_rec_decision) {
         switch (id) {
-        case FD_ALTERNATIVES: return false;
-        case FD_SIGNALS: save_signals(m, r); return true;
+        case FD_ALTERNATIVES:
+            return false;
+        case FD_SIGNALS:
+            save_signals(m, r);
+            return true;
         }
     }
     return false;
@@ -1635,8 +1743,12 @@ static void save_field(em *m, const kp_field *f, const void *r)
     const void *p = kp_fcptr(r, f);
     sstyle st = (f->flags & KP_F_QUOTED) ? S_QUOTED : (f->flags & KP_F_ID) ? S_ID : S_TEXT;
     switch (f->kind) {
-    case KF_TEXT: kv_text(m, f->key, *(char *const *)p, st); break;
-    case KF_REF: kv_text(m, f->key, ((const kp_str *)p)->s, st); break;
+    case KF_TEXT:
+        kv_text(m, f->key, *(char *const *)p, st);
+        break;
+    case KF_REF:
+        kv_text(m, f->key, ((const kp_str *)p)->s, st);
+        break;
     case KF_NUM:
         if (!((f->flags & KP_F_OMIT_ZERO) && *(const double *)p == 0))
             kv_num(m, f->key, *(const double *)p);
@@ -1658,7 +1770,9 @@ static void save_field(em *m, const kp_field *f, const void *r)
         if (*(const int *)p != KP_UNSET)
             kv_bool(m, f->key, *(const int *)p == KP_TRUE);
         break;
-    case KF_REFS: kv_strs(m, f->key, *(kp_str *const *)p, kp_fcount(r, f), st); break;
+    case KF_REFS:
+        kv_strs(m, f->key, *(kp_str *const *)p, kp_fcount(r, f), st);
+        break;
     case KF_TEXTS: {
         size_t n = kp_fcount(r, f);
         if (!n)
@@ -1687,7 +1801,8 @@ static void save_field(em *m, const kp_field *f, const void *r)
         em_seq_end(m);
         break;
     }
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -1740,7 +1855,9 @@ char *designio_save(const kp_design *d, char **err)
             if (d->pricing.given)
                 save_field(&m, f, d);
             break;
-        default: save_field(&m, f, d); break;
+        default:
+            save_field(&m, f, d);
+            break;
         }
     }
     em_map_end(&m);

@@ -196,8 +196,8 @@ static kp_status step(session *s, bool undo, char **err)
         kp_design *d = load_yaml(yaml, &why);
         free(yaml);
         if (!d) {
-            st = kp_fail(err, KP_INVALID, "that state does not load (%s); %s brings the current one back", why,
-                         undo ? "redo" : "undo");
+            st = kp_fail(err, KP_INVALID, "that state does not load (%s); %s brings the current one back",
+                         why, undo ? "redo" : "undo");
             free(why);
             return st;
         }
@@ -239,7 +239,8 @@ kp_status session_commit(session *s, const char *message, int *number, char **er
     bool valid = validate_design(s->design, &dg);
     if (!valid) {
         char *first = dg.n ? diags_format(&dg, 0) : xstrdup("the design does not validate");
-        *err = xasprintf("not committed: %zu error%s to fix first (%s)", dg.errors, dg.errors == 1 ? "" : "s", first);
+        *err = xasprintf("not committed: %zu error%s to fix first (%s)", dg.errors, dg.errors == 1 ? "" : "s",
+                         first);
         free(first);
         diags_free(&dg);
         return KP_INVALID;

@@ -70,9 +70,9 @@ typedef struct tour tour;
 /* One rung of a cost ladder: the label and the course's own figure for it (for comparison; the
  * figure keyplan shows is computed from the rung's design). Strings belong to the tour. */
 typedef struct tour_rung {
-    char *label;              /* "first month", "sparse GSI-1", ... */
-    char *course;             /* the course's words for it: "1,244 EUR, index writes 410 EUR" */
-    double course_total;      /* the course's monthly total (EUR) */
+    char *label;         /* "first month", "sparse GSI-1", ... */
+    char *course;        /* the course's words for it: "1,244 EUR, index writes 410 EUR" */
+    double course_total; /* the course's monthly total (EUR) */
 } tour_rung;
 
 /* What a step points at, for highlighting: kind is "pattern", "entity", "index", "partition"
@@ -85,15 +85,15 @@ typedef struct tour_mark {
 
 /* A step as the tour file says it. Everything belongs to the tour: read-only for callers. */
 typedef struct tour_step {
-    int number;               /* 1.. */
-    char *id;                 /* "gsi1" */
+    int number; /* 1.. */
+    char *id;   /* "gsi1" */
     char *title;
-    char *narration;          /* paragraphs separated by blank lines, English */
-    tour_mark *marks;         /* what to highlight */
+    char *narration;  /* paragraphs separated by blank lines, English */
+    tour_mark *marks; /* what to highlight */
     size_t nmarks;
-    tour_rung *rungs;         /* the cost ladder; NULL when the step has none */
+    tour_rung *rungs; /* the cost ladder; NULL when the step has none */
     size_t nrungs;
-    char **checks;            /* the exercise's conditions, as written */
+    char **checks; /* the exercise's conditions, as written */
     size_t nchecks;
 } tour_step;
 

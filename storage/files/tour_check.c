@@ -48,8 +48,8 @@ static bool parse_op(const char **p, kp_cmp *cmp)
     static const struct {
         const char *text;
         kp_cmp cmp;
-    } ops[] = {{"==", KP_CMP_EQ}, {"!=", KP_CMP_NE}, {">=", KP_CMP_GE}, {"<=", KP_CMP_LE},
-               {">", KP_CMP_GT},  {"<", KP_CMP_LT}};
+    } ops[] = {{"==", KP_CMP_EQ}, {"!=", KP_CMP_NE}, {">=", KP_CMP_GE},
+               {"<=", KP_CMP_LE}, {">", KP_CMP_GT},  {"<", KP_CMP_LT}};
     for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
         size_t n = strlen(ops[i].text);
         if (strncmp(*p, ops[i].text, n) == 0) {

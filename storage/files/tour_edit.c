@@ -61,11 +61,11 @@ static void delete_index(kp_design *d, size_t row)
 }
 
 /* Moves src[k] (of sn) to the end of dst (of dn). */
-#define MOVE_TO_END(dst, dn, src, sn, k)                                                         \
-    do {                                                                                       \
-        (dst) = xrealloc((dst), ((dn) + 1) * sizeof *(dst));                                   \
-        (dst)[(dn)++] = (src)[k];                                                              \
-        VEC_DEL(src, sn, k);                                                                   \
+#define MOVE_TO_END(dst, dn, src, sn, k)                     \
+    do {                                                     \
+        (dst) = xrealloc((dst), ((dn) + 1) * sizeof *(dst)); \
+        (dst)[(dn)++] = (src)[k];                            \
+        VEC_DEL(src, sn, k);                                 \
     } while (0)
 
 static bool is_key_of(const char *attr, const kp_index *x)
@@ -163,8 +163,9 @@ bool tour_edit_apply(kp_design *d, tour_edit_op op, const char *target, const ch
     size_t want = op == TOUR_EDIT_SET && t != EDIT_SETTINGS ? 3 : 2;
     if (t < 0 || nw < want || nw > (op == TOUR_EDIT_SET ? 3 : 2)) {
         char *all = tour_words_list(tables);
-        fail(code, KP_INVALID, at_value, false, err, xasprintf("%s '%s'; expected TABLE ROW%s with TABLE one of %s", opw,
-             target, op == TOUR_EDIT_SET ? " COLUMN" : "", all));
+        fail(code, KP_INVALID, at_value, false, err,
+             xasprintf("%s '%s'; expected TABLE ROW%s with TABLE one of %s", opw, target,
+                       op == TOUR_EDIT_SET ? " COLUMN" : "", all));
         free(all);
         goto out;
     }
@@ -174,13 +175,15 @@ bool tour_edit_apply(kp_design *d, tour_edit_op op, const char *target, const ch
         ptrdiff_t srow = row_of(src, tt, w[1]);
         const char *why = NULL;
         if (tt != EDIT_DECISIONS && tt != EDIT_INDEXES)
-            fail(code, KP_INVALID, at_value, false, err, xasprintf("copy '%s'; expected decisions or indexes", target));
+            fail(code, KP_INVALID, at_value, false, err,
+                 xasprintf("copy '%s'; expected decisions or indexes", target));
         else if (row >= 0)
             fail(code, KP_DUPLICATE, at_value, false, err,
                  xasprintf("copy '%s': the design already has it; expected a row it lacks", target));
         else if (srow < 0)
             fail(code, KP_UNKNOWN_REF, at_value, false, err,
-                 xasprintf("copy '%s': %s has no such row; expected one of its %s", target, src_name, tables[t]));
+                 xasprintf("copy '%s': %s has no such row; expected one of its %s", target, src_name,
+                           tables[t]));
         else if (tt == EDIT_DECISIONS)
             move_decision(d, src, (size_t)srow), ok = true;
         else if (!(ok = move_index(d, src, (size_t)srow, &why)))
@@ -189,15 +192,18 @@ bool tour_edit_apply(kp_design *d, tour_edit_op op, const char *target, const ch
     }
     if (row < 0) {
         fail(code, KP_UNKNOWN_REF, at_value, false, err,
-             xasprintf("%s '%s': the design has no %s row '%s'; expected an existing id or name", opw, target, tables[t],
-                       w[1]));
+             xasprintf("%s '%s': the design has no %s row '%s'; expected an existing id or name", opw, target,
+                       tables[t], w[1]));
         goto out;
     }
     if (op == TOUR_EDIT_DELETE) {
         if (tt == EDIT_SETTINGS || tt == EDIT_KEYS)
-            fail(code, KP_INVALID, at_value, false, err,
-                 xasprintf("delete '%s': %s rows cannot be deleted; expected patterns, entities, indexes, attributes or "
-                           "decisions", target, tables[t]));
+            fail(
+                code, KP_INVALID, at_value, false, err,
+                xasprintf(
+                    "delete '%s': %s rows cannot be deleted; expected patterns, entities, indexes, attributes or "
+                    "decisions",
+                    target, tables[t]));
         else if (tt == EDIT_INDEXES)
             delete_index(d, (size_t)row), ok = true;
         else
@@ -211,8 +217,9 @@ bool tour_edit_apply(kp_design *d, tour_edit_op op, const char *target, const ch
         for (size_t k = 0; k < ncols; k++)
             cols[k] = edit_col_name(d, tt, k);
         char *all = tour_words_list(cols);
-        fail(code, KP_UNKNOWN_KEY, at_value, false, err, xasprintf("set '%s': %s has no column '%s'; expected %s", target,
-             tables[t], nw == 3 ? w[2] : "value", all));
+        fail(code, KP_UNKNOWN_KEY, at_value, false, err,
+             xasprintf("set '%s': %s has no column '%s'; expected %s", target, tables[t],
+                       nw == 3 ? w[2] : "value", all));
         free(all);
         free(cols);
         goto out;

@@ -27,7 +27,8 @@ typedef struct fig_ctx {
 static const kp_pattern_result *result_of(const kp_analysis *a, const char *id)
 {
     for (size_t i = 0; i < a->npatterns; i++)
-        if (a->patterns[i].pattern && a->patterns[i].pattern->id && strcmp(a->patterns[i].pattern->id, id) == 0)
+        if (a->patterns[i].pattern && a->patterns[i].pattern->id &&
+            strcmp(a->patterns[i].pattern->id, id) == 0)
             return &a->patterns[i];
     return NULL;
 }
@@ -134,10 +135,10 @@ static void fig_hottest(const fig_ctx *c)
     if (!h)
         return;
     double total_w = a->nindexes ? a->indexes[0].wcu_per_s : NAN;
-    sbuf_printf(c->b,
-                "  hottest partition %s: %.0f %% of the writes, %.0f write units/s = %.0f %% of its 1,000%s\n",
-                h->template_src ? h->template_src : "?", h->write_hot_share * 100, h->write_units,
-                h->write_util * 100, h->hot ? " (HOT)" : "");
+    sbuf_printf(
+        c->b, "  hottest partition %s: %.0f %% of the writes, %.0f write units/s = %.0f %% of its 1,000%s\n",
+        h->template_src ? h->template_src : "?", h->write_hot_share * 100, h->write_units,
+        h->write_util * 100, h->hot ? " (HOT)" : "");
     if (isfinite(total_w))
         sbuf_printf(c->b, "  the whole table: %.0f write units/s at peak\n", total_w);
 }
@@ -181,7 +182,8 @@ static void fig_signals(const fig_ctx *c)
     for (size_t k = 0; dec && k < dec->nsignals; k++) {
         double v = NAN;
         bool known = analysis_metric(c->a, dec->signals[k].metric, &v);
-        sbuf_printf(c->b, "  signal %s: now %s%.6g\n", dec->signals[k].src, known ? "" : "unknown ", known ? v : 0.0);
+        sbuf_printf(c->b, "  signal %s: now %s%.6g\n", dec->signals[k].src, known ? "" : "unknown ",
+                    known ? v : 0.0);
     }
 }
 
@@ -198,7 +200,8 @@ static void fig_ladder(const fig_ctx *c)
     const tour_play *p = &c->t->play[c->step];
     for (size_t r = 0; r < s->nrungs; r++) {
         kp_analysis *ra = analysis_run(p->rungs[r]);
-        sbuf_printf(c->b, "  %zu. %s\n     keyplan (%s): ", r + 1, s->rungs[r].label, kp_billing_name(ra->cost->mode));
+        sbuf_printf(c->b, "  %zu. %s\n     keyplan (%s): ", r + 1, s->rungs[r].label,
+                    kp_billing_name(ra->cost->mode));
         cost_line(c->b, ra->cost);
         sbuf_printf(c->b, "\n     course: %s\n", s->rungs[r].course);
         analysis_free(ra);
@@ -213,11 +216,12 @@ static void fig_partition(const fig_ctx *c)
         if (a->partitions[i].template_src && strcmp(a->partitions[i].template_src, c->f->arg) == 0)
             p = &a->partitions[i];
     if (p)
-        sbuf_printf(c->b,
-                    "  %s: %.0f distinct partition keys; the hottest takes %.1f %% of the writes and %.1f %% of the reads\n"
-                    "  its use of the partition limits: %.2f %% of the reads, %.2f %% of the writes\n",
-                    c->f->arg, p->distinct, p->write_hot_share * 100, p->read_hot_share * 100, p->read_util * 100,
-                    p->write_util * 100);
+        sbuf_printf(
+            c->b,
+            "  %s: %.0f distinct partition keys; the hottest takes %.1f %% of the writes and %.1f %% of the reads\n"
+            "  its use of the partition limits: %.2f %% of the reads, %.2f %% of the writes\n",
+            c->f->arg, p->distinct, p->write_hot_share * 100, p->read_hot_share * 100, p->read_util * 100,
+            p->write_util * 100);
 }
 
 static void fig_hot_count(const fig_ctx *c)
@@ -249,8 +253,9 @@ static void fig_decisions(const fig_ctx *c)
                 fired += sig_compare(v, s->cmp, s->value);
         }
         sbuf_printf(c->b, "  %-3s %-60.60s %s, %zu alternative%s, %zu signal%s%s\n", dec->id, dec->title,
-                    kp_decision_status_name(dec->status), dec->nalternatives, dec->nalternatives == 1 ? "" : "s",
-                    dec->nsignals, dec->nsignals == 1 ? "" : "s", fired ? " (FIRED: reopen)" : "");
+                    kp_decision_status_name(dec->status), dec->nalternatives,
+                    dec->nalternatives == 1 ? "" : "s", dec->nsignals, dec->nsignals == 1 ? "" : "s",
+                    fired ? " (FIRED: reopen)" : "");
     }
 }
 
@@ -262,14 +267,14 @@ static void fig_cost(const fig_ctx *c)
 }
 
 static void (*const fig_fn[TOUR_FIG__COUNT])(const fig_ctx *) = {
-    [TOUR_FIG_TARGETS] = fig_targets,         [TOUR_FIG_PLANS] = fig_plans,
-    [TOUR_FIG_PLAN] = fig_plan,               [TOUR_FIG_KEY_CONDITION] = fig_key_condition,
-    [TOUR_FIG_CHECKLIST] = fig_checklist,     [TOUR_FIG_HOTTEST] = fig_hottest,
-    [TOUR_FIG_FINDINGS] = fig_findings,       [TOUR_FIG_INDEX_ITEMS] = fig_index_items,
-    [TOUR_FIG_SIGNALS] = fig_signals,         [TOUR_FIG_REFUSED] = fig_refused,
-    [TOUR_FIG_LADDER] = fig_ladder,           [TOUR_FIG_PARTITION] = fig_partition,
-    [TOUR_FIG_HOT_COUNT] = fig_hot_count,     [TOUR_FIG_ALERTS] = fig_alerts,
-    [TOUR_FIG_DECISIONS] = fig_decisions,     [TOUR_FIG_COST] = fig_cost,
+    [TOUR_FIG_TARGETS] = fig_targets,     [TOUR_FIG_PLANS] = fig_plans,
+    [TOUR_FIG_PLAN] = fig_plan,           [TOUR_FIG_KEY_CONDITION] = fig_key_condition,
+    [TOUR_FIG_CHECKLIST] = fig_checklist, [TOUR_FIG_HOTTEST] = fig_hottest,
+    [TOUR_FIG_FINDINGS] = fig_findings,   [TOUR_FIG_INDEX_ITEMS] = fig_index_items,
+    [TOUR_FIG_SIGNALS] = fig_signals,     [TOUR_FIG_REFUSED] = fig_refused,
+    [TOUR_FIG_LADDER] = fig_ladder,       [TOUR_FIG_PARTITION] = fig_partition,
+    [TOUR_FIG_HOT_COUNT] = fig_hot_count, [TOUR_FIG_ALERTS] = fig_alerts,
+    [TOUR_FIG_DECISIONS] = fig_decisions, [TOUR_FIG_COST] = fig_cost,
 };
 
 void tour_figures_add(sbuf *b, const tour *t, size_t i, const kp_analysis *a)

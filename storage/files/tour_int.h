@@ -22,29 +22,33 @@ extern const size_t tour_nfiles;
 const tour_file *tour_file_find(const char *path);
 
 /* The figures: X(enum, name in the tour file, kind of argument). */
-#define TOUR_FIGURES(X)                               \
-    X(TARGETS, "targets", TOUR_ARG_NONE)              \
-    X(PLANS, "plans", TOUR_ARG_SELECTION)             \
-    X(PLAN, "plan", TOUR_ARG_PATTERN)                 \
+/* clang-format off */
+#define TOUR_FIGURES(X)                                 \
+    X(TARGETS, "targets", TOUR_ARG_NONE)                \
+    X(PLANS, "plans", TOUR_ARG_SELECTION)               \
+    X(PLAN, "plan", TOUR_ARG_PATTERN)                   \
     X(KEY_CONDITION, "key condition", TOUR_ARG_PATTERN) \
-    X(CHECKLIST, "checklist", TOUR_ARG_ITEM)          \
-    X(HOTTEST, "hottest partition", TOUR_ARG_NONE)    \
-    X(FINDINGS, "findings", TOUR_ARG_NONE)            \
-    X(INDEX_ITEMS, "index items", TOUR_ARG_INDEX)     \
-    X(SIGNALS, "signals", TOUR_ARG_DECISION)          \
-    X(REFUSED, "refused", TOUR_ARG_DECISION)          \
-    X(LADDER, "cost ladder", TOUR_ARG_NONE)           \
-    X(PARTITION, "partition", TOUR_ARG_TEMPLATE)      \
-    X(HOT_COUNT, "hot partitions", TOUR_ARG_NONE)     \
-    X(ALERTS, "alerts", TOUR_ARG_NONE)                \
-    X(DECISIONS, "decisions", TOUR_ARG_NONE)          \
+    X(CHECKLIST, "checklist", TOUR_ARG_ITEM)            \
+    X(HOTTEST, "hottest partition", TOUR_ARG_NONE)      \
+    X(FINDINGS, "findings", TOUR_ARG_NONE)              \
+    X(INDEX_ITEMS, "index items", TOUR_ARG_INDEX)       \
+    X(SIGNALS, "signals", TOUR_ARG_DECISION)            \
+    X(REFUSED, "refused", TOUR_ARG_DECISION)            \
+    X(LADDER, "cost ladder", TOUR_ARG_NONE)             \
+    X(PARTITION, "partition", TOUR_ARG_TEMPLATE)        \
+    X(HOT_COUNT, "hot partitions", TOUR_ARG_NONE)       \
+    X(ALERTS, "alerts", TOUR_ARG_NONE)                  \
+    X(DECISIONS, "decisions", TOUR_ARG_NONE)            \
     X(COST, "cost", TOUR_ARG_NONE)
+/* clang-format on */
 
 typedef enum tour_fig_kind {
+/* clang-format off */
 #define TOUR_FIG_ENUM(e, name, arg) TOUR_FIG_##e,
     TOUR_FIGURES(TOUR_FIG_ENUM)
 #undef TOUR_FIG_ENUM
     TOUR_FIG__COUNT
+    /* clang-format on */
 } tour_fig_kind;
 
 /* What a figure's argument names (checked against the step's design when the tour loads). */
@@ -52,10 +56,10 @@ typedef enum tour_arg {
     TOUR_ARG_NONE,
     TOUR_ARG_SELECTION, /* all | reads | needs */
     TOUR_ARG_PATTERN,
-    TOUR_ARG_ITEM,      /* a checklist item, 1..KP_CHECKLIST_ITEMS */
+    TOUR_ARG_ITEM, /* a checklist item, 1..KP_CHECKLIST_ITEMS */
     TOUR_ARG_INDEX,
     TOUR_ARG_DECISION,
-    TOUR_ARG_TEMPLATE,  /* a key template some entity uses */
+    TOUR_ARG_TEMPLATE, /* a key template some entity uses */
 } tour_arg;
 
 /* The figure catalogue, indexed by tour_fig_kind. */
@@ -74,7 +78,7 @@ typedef struct tour_figure {
 /* What the engine keeps per step beside what tour.h shows. */
 typedef struct tour_play {
     kp_design *design;
-    kp_design **rungs;   /* one per rung of the step's ladder */
+    kp_design **rungs; /* one per rung of the step's ladder */
     tour_figure *figures;
     size_t nfigures;
 } tour_play;
@@ -83,7 +87,7 @@ struct tour {
     char *name;
     char *title;
     tour_step *steps;
-    tour_play *play;     /* parallel to steps */
+    tour_play *play; /* parallel to steps */
     size_t nsteps;
 };
 

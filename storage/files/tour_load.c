@@ -33,7 +33,10 @@ typedef struct ld {
 
 /* ---- nodes ------------------------------------------------------------------------------- */
 
-static kp_loc at(const yaml_node_t *n) { return (kp_loc){(int)n->start_mark.line + 1, (int)n->start_mark.column + 1}; }
+static kp_loc at(const yaml_node_t *n)
+{
+    return (kp_loc){(int)n->start_mark.line + 1, (int)n->start_mark.column + 1};
+}
 
 static const yaml_node_t *node(ld *c, int id) { return yaml_document_get_node(&c->doc, id); }
 
@@ -47,13 +50,25 @@ static const char *shape(const yaml_node_t *n)
     return n->type == YAML_MAPPING_NODE ? "a map" : n->type == YAML_SEQUENCE_NODE ? "a list" : "text";
 }
 
-static size_t seq_len(const yaml_node_t *n) { return (size_t)(n->data.sequence.items.top - n->data.sequence.items.start); }
+static size_t seq_len(const yaml_node_t *n)
+{
+    return (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+}
 
-static const yaml_node_t *seq_at(ld *c, const yaml_node_t *n, size_t i) { return node(c, n->data.sequence.items.start[i]); }
+static const yaml_node_t *seq_at(ld *c, const yaml_node_t *n, size_t i)
+{
+    return node(c, n->data.sequence.items.start[i]);
+}
 
-static size_t map_len(const yaml_node_t *n) { return (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start); }
+static size_t map_len(const yaml_node_t *n)
+{
+    return (size_t)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+}
 
-static const yaml_node_t *map_key(ld *c, const yaml_node_t *n, size_t i) { return node(c, n->data.mapping.pairs.start[i].key); }
+static const yaml_node_t *map_key(ld *c, const yaml_node_t *n, size_t i)
+{
+    return node(c, n->data.mapping.pairs.start[i].key);
+}
 
 static const yaml_node_t *map_value(ld *c, const yaml_node_t *n, size_t i)
 {
@@ -85,7 +100,8 @@ static bool known_keys(ld *c, const yaml_node_t *n, const char *what, const char
         for (size_t j = 0; ok && j < i; j++) {
             const char *prev = text_of(map_key(c, n, j));
             if (prev && strcmp(prev, k) == 0) {
-                diags_add(c->dg, KP_DUPLICATE, at(kn), "%s: '%s' is given twice; expected each key once", what, k);
+                diags_add(c->dg, KP_DUPLICATE, at(kn), "%s: '%s' is given twice; expected each key once",
+                          what, k);
                 return false;
             }
         }
@@ -94,10 +110,11 @@ static bool known_keys(ld *c, const yaml_node_t *n, const char *what, const char
         char *all = tour_words_list(keys);
         const char *near = k ? util_did_you_mean(k, keys, nk) : NULL;
         if (near)
-            diags_add(c->dg, KP_UNKNOWN_KEY, at(kn), "%s: unknown key '%s' (did you mean '%s'?); expected %s", what,
-                      k, near, all);
+            diags_add(c->dg, KP_UNKNOWN_KEY, at(kn), "%s: unknown key '%s' (did you mean '%s'?); expected %s",
+                      what, k, near, all);
         else
-            diags_add(c->dg, KP_UNKNOWN_KEY, at(kn), "%s: unknown key '%s'; expected %s", what, k ? k : shape(kn), all);
+            diags_add(c->dg, KP_UNKNOWN_KEY, at(kn), "%s: unknown key '%s'; expected %s", what,
+                      k ? k : shape(kn), all);
         free(all);
         return false;
     }
@@ -106,8 +123,8 @@ static bool known_keys(ld *c, const yaml_node_t *n, const char *what, const char
 
 /* The node of the wanted type (YAML_SCALAR_NODE for text) under `key` of map n. NULL with an
  * error when it is of another shape, or absent and `required`; NULL alone when absent. */
-static const yaml_node_t *need(ld *c, const yaml_node_t *n, const char *key, yaml_node_type_t type, bool required,
-                               const char *what, const char *expected)
+static const yaml_node_t *need(ld *c, const yaml_node_t *n, const char *key, yaml_node_type_t type,
+                               bool required, const char *what, const char *expected)
 {
     const yaml_node_t *v = get(c, n, key);
     if (!v) {
@@ -167,9 +184,11 @@ static kp_design *load_file(ld *c, const yaml_node_t *where, const char *rel, co
 {
     char *path = resolve(c->file, rel);
     if (!path || !tour_file_find(path)) {
-        diags_add(c->dg, KP_NOTFOUND, at(where),
-                  "%s: no design file '%s' in the tour's sample; expected a path relative to the tour's folder "
-                  "(../design.yaml) or the id of an earlier step", what, rel);
+        diags_add(
+            c->dg, KP_NOTFOUND, at(where),
+            "%s: no design file '%s' in the tour's sample; expected a path relative to the tour's folder "
+            "(../design.yaml) or the id of an earlier step",
+            what, rel);
         free(path);
         return NULL;
     }
@@ -209,8 +228,10 @@ static bool apply_edit(ld *c, kp_design *d, const yaml_node_t *e, const char *wh
                              *const copy_keys[] = {"copy", "from", NULL};
     static const char *const *const op_keys[] = {set_keys, delete_keys, copy_keys};
     if (e->type != YAML_MAPPING_NODE) {
-        diags_add(c->dg, KP_TYPE, at(e), "%s: an edit is %s; expected { set: TABLE ROW COLUMN, to: TEXT }, "
-                  "{ delete: TABLE ROW } or { copy: TABLE ROW, from: FILE }", what, shape(e));
+        diags_add(c->dg, KP_TYPE, at(e),
+                  "%s: an edit is %s; expected { set: TABLE ROW COLUMN, to: TEXT }, "
+                  "{ delete: TABLE ROW } or { copy: TABLE ROW, from: FILE }",
+                  what, shape(e));
         return false;
     }
     int op = -1, nops = 0;
@@ -218,16 +239,17 @@ static bool apply_edit(ld *c, kp_design *d, const yaml_node_t *e, const char *wh
         if (get(c, e, tour_edit_words[i]))
             op = i, nops++;
     if (nops != 1) {
-        diags_add(c->dg, nops ? KP_INVALID : KP_MISSING_KEY, at(e), "%s: an edit %s; expected one of set, delete or copy",
-                  what, nops ? "says several operations" : "says no operation");
+        diags_add(c->dg, nops ? KP_INVALID : KP_MISSING_KEY, at(e),
+                  "%s: an edit %s; expected one of set, delete or copy", what,
+                  nops ? "says several operations" : "says no operation");
         return false;
     }
     if (!known_keys(c, e, what, op_keys[op]))
         return false;
     const yaml_node_t *tn = get(c, e, tour_edit_words[op]);
     if (!text_of(tn)) {
-        diags_add(c->dg, KP_TYPE, at(tn), "%s: %s names %s; expected TABLE ROW%s", what, tour_edit_words[op], shape(tn),
-                  op == TOUR_EDIT_SET ? " COLUMN" : "");
+        diags_add(c->dg, KP_TYPE, at(tn), "%s: %s names %s; expected TABLE ROW%s", what, tour_edit_words[op],
+                  shape(tn), op == TOUR_EDIT_SET ? " COLUMN" : "");
         return false;
     }
     const yaml_node_t *to = NULL, *from = NULL;
@@ -243,7 +265,8 @@ static bool apply_edit(ld *c, kp_design *d, const yaml_node_t *e, const char *wh
     char *err = NULL;
     kp_status code = KP_INVALID;
     bool at_value = false;
-    bool ok = tour_edit_apply(d, (tour_edit_op)op, text_of(tn), text_of(to), src, text_of(from), &code, &at_value, &err);
+    bool ok = tour_edit_apply(d, (tour_edit_op)op, text_of(tn), text_of(to), src, text_of(from), &code,
+                              &at_value, &err);
     if (!ok)
         diags_add(c->dg, code, at(at_value ? to : tn), "%s: %s", what, err);
     free(err);
@@ -268,12 +291,15 @@ static kp_design *build_design(ld *c, const yaml_node_t *spec, size_t prior, con
             return NULL;
         edits = get(c, spec, "edits");
         if (edits && edits->type != YAML_SEQUENCE_NODE) {
-            diags_add(c->dg, KP_TYPE, at(edits), "%s: 'edits' is %s; expected a list of edits", what, shape(edits));
+            diags_add(c->dg, KP_TYPE, at(edits), "%s: 'edits' is %s; expected a list of edits", what,
+                      shape(edits));
             return NULL;
         }
     } else if (spec->type != YAML_SCALAR_NODE) {
-        diags_add(c->dg, KP_TYPE, at(spec), "%s: the design is %s; expected a design file, an earlier step's id or "
-                  "{ from: ..., edits: [...] }", what, shape(spec));
+        diags_add(c->dg, KP_TYPE, at(spec),
+                  "%s: the design is %s; expected a design file, an earlier step's id or "
+                  "{ from: ..., edits: [...] }",
+                  what, shape(spec));
         return NULL;
     }
     const char *name = text_of(from);
@@ -290,9 +316,10 @@ static kp_design *build_design(ld *c, const yaml_node_t *spec, size_t prior, con
         }
         if (k < 0) {
             const char *near = util_did_you_mean(name, ids, prior);
-            diags_add(c->dg, KP_UNKNOWN_REF, at(from), "%s: '%s' is no earlier step%s%s%s and no design file; expected "
-                      "an earlier step's id or a path ending in .yaml", what, name, near ? " (did you mean '" : "",
-                      near ? near : "", near ? "'?)" : "");
+            diags_add(c->dg, KP_UNKNOWN_REF, at(from),
+                      "%s: '%s' is no earlier step%s%s%s and no design file; expected "
+                      "an earlier step's id or a path ending in .yaml",
+                      what, name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         } else if (c->t->play[k].design) {
             d = design_clone(c->t->play[k].design);
         }
@@ -311,7 +338,8 @@ static kp_design *build_design(ld *c, const yaml_node_t *spec, size_t prior, con
     if (!validate_design(d, &vd)) {
         for (size_t i = 0; i < vd.n; i++)
             if (vd.v[i].sev == KP_SEV_ERROR) {
-                diags_add(c->dg, KP_INVALID, at(spec), "%s: the design does not validate: %s", what, vd.v[i].msg);
+                diags_add(c->dg, KP_INVALID, at(spec), "%s: the design does not validate: %s", what,
+                          vd.v[i].msg);
                 break;
             }
         design_free(d);
@@ -361,13 +389,20 @@ static bool is_finding(const char *code)
 static const char *arg_expected(tour_arg arg)
 {
     switch (arg) {
-    case TOUR_ARG_SELECTION: return "all, reads or needs";
-    case TOUR_ARG_PATTERN: return "the id of a pattern of the step's design";
-    case TOUR_ARG_ITEM: return "a checklist item, 1 to 11";
-    case TOUR_ARG_INDEX: return "an index of the step's design";
-    case TOUR_ARG_DECISION: return "a decision of the step's design";
-    case TOUR_ARG_TEMPLATE: return "a key template of an entity of the step's design";
-    default: return "nothing";
+    case TOUR_ARG_SELECTION:
+        return "all, reads or needs";
+    case TOUR_ARG_PATTERN:
+        return "the id of a pattern of the step's design";
+    case TOUR_ARG_ITEM:
+        return "a checklist item, 1 to 11";
+    case TOUR_ARG_INDEX:
+        return "an index of the step's design";
+    case TOUR_ARG_DECISION:
+        return "a decision of the step's design";
+    case TOUR_ARG_TEMPLATE:
+        return "a key template of an entity of the step's design";
+    default:
+        return "nothing";
     }
 }
 
@@ -375,22 +410,30 @@ static const char *arg_expected(tour_arg arg)
 static bool names_something(const kp_design *d, tour_arg arg, const char *name)
 {
     switch (arg) {
-    case TOUR_ARG_SELECTION: return strcmp(name, "all") == 0 || strcmp(name, "reads") == 0 || strcmp(name, "needs") == 0;
-    case TOUR_ARG_PATTERN: return design_pattern(d, name);
-    case TOUR_ARG_ITEM: return is_item(name);
-    case TOUR_ARG_INDEX: return design_index(d, name);
-    case TOUR_ARG_DECISION: return has_decision(d, name);
-    case TOUR_ARG_TEMPLATE: return has_template(d, name);
-    default: return false;
+    case TOUR_ARG_SELECTION:
+        return strcmp(name, "all") == 0 || strcmp(name, "reads") == 0 || strcmp(name, "needs") == 0;
+    case TOUR_ARG_PATTERN:
+        return design_pattern(d, name);
+    case TOUR_ARG_ITEM:
+        return is_item(name);
+    case TOUR_ARG_INDEX:
+        return design_index(d, name);
+    case TOUR_ARG_DECISION:
+        return has_decision(d, name);
+    case TOUR_ARG_TEMPLATE:
+        return has_template(d, name);
+    default:
+        return false;
     }
 }
 
 static void parse_marks(ld *c, const yaml_node_t *m, tour_step *s, const kp_design *d, const char *what)
 {
-    static const char *const kinds[] = {"pattern", "entity", "index", "partition", "finding",
-                                        "decision", "cost", "checklist", NULL};
+    static const char *const kinds[] = {"pattern",  "entity", "index",     "partition", "finding",
+                                        "decision", "cost",   "checklist", NULL};
     if (m->type != YAML_MAPPING_NODE) {
-        diags_add(c->dg, KP_TYPE, at(m), "%s: 'marks' is %s; expected a map KIND: [NAME, ...]", what, shape(m));
+        diags_add(c->dg, KP_TYPE, at(m), "%s: 'marks' is %s; expected a map KIND: [NAME, ...]", what,
+                  shape(m));
         return;
     }
     if (!known_keys(c, m, what, kinds))
@@ -400,7 +443,8 @@ static void parse_marks(ld *c, const yaml_node_t *m, tour_step *s, const kp_desi
         const char *kind = text_of(map_key(c, m, i));
         const yaml_node_t *v = map_value(c, m, i);
         if (v->type != YAML_SEQUENCE_NODE) {
-            diags_add(c->dg, KP_TYPE, at(v), "%s: marks '%s' is %s; expected a list of names", what, kind, shape(v));
+            diags_add(c->dg, KP_TYPE, at(v), "%s: marks '%s' is %s; expected a list of names", what, kind,
+                      shape(v));
             continue;
         }
         for (size_t k = 0; k < seq_len(v); k++) {
@@ -411,19 +455,23 @@ static void parse_marks(ld *c, const yaml_node_t *m, tour_step *s, const kp_desi
                 static const struct {
                     const char *kind;
                     tour_arg arg;
-                } by_kind[] = {{"pattern", TOUR_ARG_PATTERN}, {"index", TOUR_ARG_INDEX}, {"decision", TOUR_ARG_DECISION},
-                               {"partition", TOUR_ARG_TEMPLATE}, {"checklist", TOUR_ARG_ITEM}};
+                } by_kind[] = {{"pattern", TOUR_ARG_PATTERN},
+                               {"index", TOUR_ARG_INDEX},
+                               {"decision", TOUR_ARG_DECISION},
+                               {"partition", TOUR_ARG_TEMPLATE},
+                               {"checklist", TOUR_ARG_ITEM}};
                 for (size_t j = 0; j < N(by_kind); j++)
                     if (strcmp(kind, by_kind[j].kind) == 0)
-                        ok = names_something(d, by_kind[j].arg, name), expected = arg_expected(by_kind[j].arg);
+                        ok = names_something(d, by_kind[j].arg, name),
+                        expected = arg_expected(by_kind[j].arg);
                 if (strcmp(kind, "entity") == 0)
                     ok = design_entity(d, name), expected = "an entity of the step's design";
                 else if (strcmp(kind, "finding") == 0)
                     ok = is_finding(name), expected = "a finding code (keyplan check lists them)";
             }
             if (!ok) {
-                diags_add(c->dg, KP_UNKNOWN_REF, at(nn), "%s: mark %s '%s' names nothing; expected %s", what, kind,
-                          name ? name : shape(nn), expected ? expected : "a name");
+                diags_add(c->dg, KP_UNKNOWN_REF, at(nn), "%s: mark %s '%s' names nothing; expected %s", what,
+                          kind, name ? name : shape(nn), expected ? expected : "a name");
                 continue;
             }
             VEC_GROW(s->marks, s->nmarks, cap);
@@ -432,7 +480,8 @@ static void parse_marks(ld *c, const yaml_node_t *m, tour_step *s, const kp_desi
     }
 }
 
-static void parse_figure(ld *c, const yaml_node_t *f, tour_play *p, size_t *cap, const kp_design *d, const char *what)
+static void parse_figure(ld *c, const yaml_node_t *f, tour_play *p, size_t *cap, const kp_design *d,
+                         const char *what)
 {
     const yaml_node_t *name_node = f, *arg_node = NULL, *label_node = NULL;
     if (f->type == YAML_MAPPING_NODE && (map_len(f) == 1 || (map_len(f) == 2 && get(c, f, "label")))) {
@@ -444,7 +493,8 @@ static void parse_figure(ld *c, const yaml_node_t *f, tour_play *p, size_t *cap,
                 name_node = map_key(c, f, i), arg_node = map_value(c, f, i);
         }
     } else if (f->type != YAML_SCALAR_NODE) {
-        diags_add(c->dg, KP_TYPE, at(f), "%s: a figure is %s; expected NAME or { NAME: ARGUMENT }", what, shape(f));
+        diags_add(c->dg, KP_TYPE, at(f), "%s: a figure is %s; expected NAME or { NAME: ARGUMENT }", what,
+                  shape(f));
         return;
     }
     const char *name = text_of(name_node);
@@ -460,37 +510,43 @@ static void parse_figure(ld *c, const yaml_node_t *f, tour_play *p, size_t *cap,
         const char *near = name ? util_did_you_mean(name, names, TOUR_FIG__COUNT) : NULL;
         char *all = tour_words_list(names);
         diags_add(c->dg, KP_UNKNOWN_KEY, at(name_node), "%s: unknown figure '%s'%s%s%s; expected %s", what,
-                  name ? name : shape(name_node), near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "",
-                  all);
+                  name ? name : shape(name_node), near ? " (did you mean '" : "", near ? near : "",
+                  near ? "'?)" : "", all);
         free(all);
         return;
     }
     tour_arg want = tour_fig_catalogue[kind].arg;
     const char *arg = arg_node ? text_of(arg_node) : NULL, *label = label_node ? text_of(label_node) : NULL;
     if (want == TOUR_ARG_NONE && arg_node) {
-        diags_add(c->dg, KP_INVALID, at(arg_node), "%s: figure '%s' takes no argument; expected just its name", what, name);
+        diags_add(c->dg, KP_INVALID, at(arg_node),
+                  "%s: figure '%s' takes no argument; expected just its name", what, name);
         return;
     }
     if (want != TOUR_ARG_NONE && (!arg || !*arg)) {
-        diags_add(c->dg, KP_MISSING_KEY, at(arg_node ? arg_node : f), "%s: figure '%s' needs an argument; expected "
-                  "{ %s: ARGUMENT }, ARGUMENT %s", what, name, name, arg_expected(want));
+        diags_add(c->dg, KP_MISSING_KEY, at(arg_node ? arg_node : f),
+                  "%s: figure '%s' needs an argument; expected "
+                  "{ %s: ARGUMENT }, ARGUMENT %s",
+                  what, name, name, arg_expected(want));
         return;
     }
     if (label_node && (!label || kind != TOUR_FIG_CHECKLIST)) {
-        diags_add(c->dg, KP_INVALID, at(label_node), "%s: figure '%s' takes no label; expected a label (text) on "
-                  "checklist figures only", what, name);
+        diags_add(c->dg, KP_INVALID, at(label_node),
+                  "%s: figure '%s' takes no label; expected a label (text) on "
+                  "checklist figures only",
+                  what, name);
         return;
     }
     if (arg && d && !names_something(d, want, arg)) {
-        diags_add(c->dg, KP_UNKNOWN_REF, at(arg_node), "%s: figure '%s': '%s' names nothing; expected %s", what, name,
-                  arg, arg_expected(want));
+        diags_add(c->dg, KP_UNKNOWN_REF, at(arg_node), "%s: figure '%s': '%s' names nothing; expected %s",
+                  what, name, arg, arg_expected(want));
         return;
     }
     VEC_GROW(p->figures, p->nfigures, *cap);
     p->figures[p->nfigures++] = (tour_figure){(tour_fig_kind)kind, xstrdup(arg), xstrdup(label)};
 }
 
-static void parse_ladder(ld *c, const yaml_node_t *l, tour_step *s, tour_play *p, size_t prior, const char *what)
+static void parse_ladder(ld *c, const yaml_node_t *l, tour_step *s, tour_play *p, size_t prior,
+                         const char *what)
 {
     static const char *const keys[] = {"label", "course", "course_total", "design", NULL};
     size_t n = seq_len(l);
@@ -500,8 +556,10 @@ static void parse_ladder(ld *c, const yaml_node_t *l, tour_step *s, tour_play *p
         const yaml_node_t *rn = seq_at(c, l, r);
         char *rwhat = xasprintf("%s, rung %zu", what, r + 1);
         if (rn->type != YAML_MAPPING_NODE) {
-            diags_add(c->dg, KP_TYPE, at(rn), "%s: a rung is %s; expected a map with label, course, course_total and "
-                      "design", rwhat, shape(rn));
+            diags_add(c->dg, KP_TYPE, at(rn),
+                      "%s: a rung is %s; expected a map with label, course, course_total and "
+                      "design",
+                      rwhat, shape(rn));
             free(rwhat);
             continue;
         }
@@ -510,15 +568,18 @@ static void parse_ladder(ld *c, const yaml_node_t *l, tour_step *s, tour_play *p
             continue;
         }
         const yaml_node_t *label = need(c, rn, "label", YAML_SCALAR_NODE, true, rwhat, "text");
-        const yaml_node_t *course = need(c, rn, "course", YAML_SCALAR_NODE, true, rwhat, "the course's figure as text");
+        const yaml_node_t *course =
+            need(c, rn, "course", YAML_SCALAR_NODE, true, rwhat, "the course's figure as text");
         const yaml_node_t *total = need(c, rn, "course_total", YAML_SCALAR_NODE, true, rwhat, "a number");
         const yaml_node_t *design = get(c, rn, "design");
         if (!design)
-            diags_add(c->dg, KP_MISSING_KEY, at(rn), "%s: 'design' is missing; expected the rung's design", rwhat);
+            diags_add(c->dg, KP_MISSING_KEY, at(rn), "%s: 'design' is missing; expected the rung's design",
+                      rwhat);
         char *end = NULL;
         double v = total ? strtod(text_of(total), &end) : NAN;
         if (total && (!*text_of(total) || *end || !isfinite(v)))
-            diags_add(c->dg, KP_TYPE, at(total), "%s: course_total '%s'; expected a number", rwhat, text_of(total));
+            diags_add(c->dg, KP_TYPE, at(total), "%s: course_total '%s'; expected a number", rwhat,
+                      text_of(total));
         else if (label && course && total && design) {
             tour_rung *g = &s->rungs[s->nrungs];
             g->label = xstrdup(text_of(label));
@@ -535,16 +596,19 @@ static void parse_ladder(ld *c, const yaml_node_t *l, tour_step *s, tour_play *p
 
 static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
 {
-    static const char *const keys[] = {"id", "title", "narration", "design", "ladder", "marks", "figures", "checks", NULL};
+    static const char *const keys[] = {"id",    "title",   "narration", "design", "ladder",
+                                       "marks", "figures", "checks",    NULL};
     tour_step *s = &c->t->steps[i];
     tour_play *p = &c->t->play[i];
     s->number = (int)i + 1;
     char *what = xasprintf("step %zu", i + 1);
     if (sn->type != YAML_MAPPING_NODE) {
-        diags_add(c->dg, KP_TYPE, at(sn), "%s is %s; expected a map with id, title, narration and design", what, shape(sn));
+        diags_add(c->dg, KP_TYPE, at(sn), "%s is %s; expected a map with id, title, narration and design",
+                  what, shape(sn));
         goto out;
     }
-    const yaml_node_t *id = need(c, sn, "id", YAML_SCALAR_NODE, true, what, "a short name (letters, digits, '-')");
+    const yaml_node_t *id =
+        need(c, sn, "id", YAML_SCALAR_NODE, true, what, "a short name (letters, digits, '-')");
     if (!id)
         goto out;
     const char *idt = text_of(id);
@@ -552,13 +616,14 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
     for (const char *q = idt; *q; q++)
         word &= isalnum((unsigned char)*q) || *q == '-' || *q == '_';
     if (!word || is_file_name(idt)) {
-        diags_add(c->dg, KP_INVALID, at(id), "%s: id '%s'; expected a short name of letters, digits and '-'", what, idt);
+        diags_add(c->dg, KP_INVALID, at(id), "%s: id '%s'; expected a short name of letters, digits and '-'",
+                  what, idt);
         goto out;
     }
     for (size_t k = 0; k < i; k++)
         if (c->t->steps[k].id && strcmp(c->t->steps[k].id, idt) == 0) {
-            diags_add(c->dg, KP_DUPLICATE, at(id), "%s: id '%s' is step %zu's already; expected a unique id", what, idt,
-                      k + 1);
+            diags_add(c->dg, KP_DUPLICATE, at(id), "%s: id '%s' is step %zu's already; expected a unique id",
+                      what, idt, k + 1);
             goto out;
         }
     s->id = xstrdup(idt);
@@ -568,11 +633,14 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
         goto out;
 
     const yaml_node_t *title = need(c, sn, "title", YAML_SCALAR_NODE, true, what, "text");
-    const yaml_node_t *narr = need(c, sn, "narration", YAML_SEQUENCE_NODE, true, what, "a list of paragraphs");
+    const yaml_node_t *narr =
+        need(c, sn, "narration", YAML_SEQUENCE_NODE, true, what, "a list of paragraphs");
     const yaml_node_t *design = get(c, sn, "design");
     if (!design)
-        diags_add(c->dg, KP_MISSING_KEY, at(sn), "%s: 'design' is missing; expected a design file, an earlier step's "
-                  "id or { from: ..., edits: [...] }", what);
+        diags_add(c->dg, KP_MISSING_KEY, at(sn),
+                  "%s: 'design' is missing; expected a design file, an earlier step's "
+                  "id or { from: ..., edits: [...] }",
+                  what);
     if (!title || !narr || !design)
         goto out;
     s->title = xstrdup(text_of(title));
@@ -581,7 +649,8 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
     for (size_t k = 0; k < seq_len(narr); k++) {
         const yaml_node_t *pn = seq_at(c, narr, k);
         if (!text_of(pn) || !*text_of(pn)) {
-            diags_add(c->dg, KP_TYPE, at(pn), "%s: a paragraph is %s; expected text", what, text_of(pn) ? "empty" : shape(pn));
+            diags_add(c->dg, KP_TYPE, at(pn), "%s: a paragraph is %s; expected text", what,
+                      text_of(pn) ? "empty" : shape(pn));
             break;
         }
         sbuf_printf(&b, "%s%s", k ? "\n\n" : "", text_of(pn));
@@ -603,8 +672,10 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
         parse_figure(c, seq_at(c, figs, k), p, &cap, p->design, what);
     for (size_t k = 0; k < p->nfigures; k++)
         if (p->figures[k].kind == TOUR_FIG_LADDER && !ladder)
-            diags_add(c->dg, KP_MISSING_KEY, at(figs), "%s: the figure 'cost ladder' needs the step's ladder; expected "
-                      "'ladder:' in the step", what);
+            diags_add(c->dg, KP_MISSING_KEY, at(figs),
+                      "%s: the figure 'cost ladder' needs the step's ladder; expected "
+                      "'ladder:' in the step",
+                      what);
     const yaml_node_t *checks = need(c, sn, "checks", YAML_SEQUENCE_NODE, false, what, "a list of checks");
     size_t n = checks ? seq_len(checks) : 0;
     s->checks = n ? xcalloc(n, sizeof *s->checks) : NULL;
@@ -612,7 +683,8 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
         const yaml_node_t *cn = seq_at(c, checks, k);
         char *why = NULL;
         if (tour_check_validate(text_of(cn), &why) != KP_OK)
-            diags_add(c->dg, KP_INVALID, at(cn), "%s: check '%s': %s", what, text_of(cn) ? text_of(cn) : shape(cn), why);
+            diags_add(c->dg, KP_INVALID, at(cn), "%s: check '%s': %s", what,
+                      text_of(cn) ? text_of(cn) : shape(cn), why);
         else
             s->checks[s->nchecks++] = xstrdup(text_of(cn));
         free(why);
@@ -641,7 +713,8 @@ static void syntax_error(ld *c, yaml_parser_t *p)
     kp_loc loc = {(int)p->problem_mark.line + 1, (int)p->problem_mark.column + 1};
     const char *problem = p->problem ? p->problem : "unreadable input";
     if (p->context)
-        diags_add(c->dg, KP_SYNTAX, loc, "YAML syntax error: %s %s (started at line %d, column %d); expected well-formed YAML",
+        diags_add(c->dg, KP_SYNTAX, loc,
+                  "YAML syntax error: %s %s (started at line %d, column %d); expected well-formed YAML",
                   problem, p->context, (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
     else
         diags_add(c->dg, KP_SYNTAX, loc, "YAML syntax error: %s; expected well-formed YAML", problem);
@@ -667,7 +740,8 @@ tour *tour_load(const char *text, size_t len, const char *file, kp_diags *diags)
     const yaml_node_t *root = yaml_document_get_root_node(&c.doc);
     yaml_document_t second;
     if (!root) {
-        diags_add(diags, KP_EMPTY, (kp_loc){0, 0}, "the file is empty; expected a tour with title: and steps:");
+        diags_add(diags, KP_EMPTY, (kp_loc){0, 0},
+                  "the file is empty; expected a tour with title: and steps:");
     } else if (!yaml_parser_load(&parser, &second)) {
         syntax_error(&c, &parser);
     } else {
@@ -681,7 +755,8 @@ tour *tour_load(const char *text, size_t len, const char *file, kp_diags *diags)
     const yaml_node_t *title = NULL, *steps = NULL;
     if (diags->errors > errors) {
     } else if (root->type != YAML_MAPPING_NODE) {
-        diags_add(diags, KP_TYPE, at(root), "the tour is %s; expected a map with title: and steps:", shape(root));
+        diags_add(diags, KP_TYPE, at(root),
+                  "the tour is %s; expected a map with title: and steps:", shape(root));
     } else if (known_keys(&c, root, "tour", keys)) {
         title = need(&c, root, "title", YAML_SCALAR_NODE, true, "tour", "the handout's title");
         steps = need(&c, root, "steps", YAML_SEQUENCE_NODE, true, "tour", "a list of steps");

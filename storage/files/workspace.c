@@ -80,7 +80,10 @@ static kp_status db_fail(sqlite3 *db, const char *path, char **err, const char *
     return kp_fail(err, st, "%s: cannot %s: %s%s", path, what, sqlite3_errmsg(db), hint);
 }
 
-static kp_status ws_fail(ws_t *ws, char **err, const char *what) { return db_fail(ws->db, ws->path, err, what); }
+static kp_status ws_fail(ws_t *ws, char **err, const char *what)
+{
+    return db_fail(ws->db, ws->path, err, what);
+}
 
 /* ---- small helpers ----------------------------------------------------------------------- */
 
@@ -117,7 +120,10 @@ char *ws_default_author(void)
 
 int ws_schema_version(void);
 
-static bool exec(sqlite3 *db, const char *sql) { return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK; }
+static bool exec(sqlite3 *db, const char *sql)
+{
+    return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK;
+}
 
 static void configure(sqlite3 *db)
 {
@@ -189,9 +195,11 @@ static const char schema_v2[] =
 static bool backfill_digest(sqlite3 *db)
 {
     sqlite3_stmt *sel, *upd;
-    if (sqlite3_prepare_v2(db, "SELECT number, design FROM versions WHERE digest IS NULL", -1, &sel, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db, "SELECT number, design FROM versions WHERE digest IS NULL", -1, &sel, NULL) !=
+        SQLITE_OK)
         return false;
-    if (sqlite3_prepare_v2(db, "UPDATE versions SET digest = ?2 WHERE number = ?1", -1, &upd, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db, "UPDATE versions SET digest = ?2 WHERE number = ?1", -1, &upd, NULL) !=
+        SQLITE_OK) {
         sqlite3_finalize(sel);
         return false;
     }
@@ -282,8 +290,12 @@ static kp_status create_file(const char *path, char **err)
     free(init);
     if (ok) {
         sqlite3_stmt *s;
-        ok = sqlite3_prepare_v2(db, "INSERT INTO meta(key, value) VALUES ('created_at', ?1), ('created_by', 'keyplan " KEYPLAN_VERSION "')",
-                                -1, &s, NULL) == SQLITE_OK;
+        ok =
+            sqlite3_prepare_v2(
+                db,
+                "INSERT INTO meta(key, value) VALUES ('created_at', ?1), ('created_by', 'keyplan " KEYPLAN_VERSION
+                "')",
+                -1, &s, NULL) == SQLITE_OK;
         if (ok) {
             char *now = now_iso();
             sqlite3_bind_text(s, 1, now, -1, SQLITE_TRANSIENT);
@@ -339,20 +351,21 @@ static kp_status check_header(const char *path, const struct stat *sb, char **er
     close(fd);
     if (r < (ssize_t)sizeof h || memcmp(h, "SQLite format 3", 16) != 0)
         return kp_fail(err, KP_DAMAGED,
-                    "%s: not a keyplan workspace (%s); expected a workspace made by 'keyplan commit'. "
-                    "The file was left untouched",
-                    path, r <= 0 ? "the file is empty" : "not a SQLite database");
+                       "%s: not a keyplan workspace (%s); expected a workspace made by 'keyplan commit'. "
+                       "The file was left untouched",
+                       path, r <= 0 ? "the file is empty" : "not a SQLite database");
     uint32_t app = be32(h + 68), uv = be32(h + 60);
     if (app != WS_APP_ID)
         return kp_fail(err, KP_DAMAGED,
-                    "%s: a SQLite database of another application (application_id 0x%08x), not a keyplan "
-                    "workspace. The file was left untouched",
-                    path, (unsigned)app);
+                       "%s: a SQLite database of another application (application_id 0x%08x), not a keyplan "
+                       "workspace. The file was left untouched",
+                       path, (unsigned)app);
     if (uv > (uint32_t)NMIGRATIONS)
-        return kp_fail(err, KP_VERSION,
-                    "%s: made by a newer keyplan (schema %u; this keyplan knows up to %d). Upgrade keyplan; the "
-                    "file was left untouched",
-                    path, (unsigned)uv, NMIGRATIONS);
+        return kp_fail(
+            err, KP_VERSION,
+            "%s: made by a newer keyplan (schema %u; this keyplan knows up to %d). Upgrade keyplan; the "
+            "file was left untouched",
+            path, (unsigned)uv, NMIGRATIONS);
     return KP_OK;
 }
 
@@ -362,7 +375,8 @@ static char *uri_of(const char *path, const char *query)
     sbuf_init(&b);
     sbuf_add(&b, "file:");
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("/-_.~", *p))
+        if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+            strchr("/-_.~", *p))
             sbuf_addc(&b, (char)*p);
         else
             sbuf_printf(&b, "%%%02X", *p);
@@ -427,33 +441,38 @@ static kp_status check_db(const char *path, bool rw, sqlite3 **dbout, long long 
         if (!res && (code == SQLITE_BUSY || code == SQLITE_LOCKED))
             st = kp_fail(err, KP_CONFLICT, "%s: the workspace is locked by another program; try again", path);
         else if (!res && (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM))
-            st = kp_fail(err, KP_READONLY, "%s: the workspace cannot be opened here: %s", path, sqlite3_errmsg(db));
+            st = kp_fail(err, KP_READONLY, "%s: the workspace cannot be opened here: %s", path,
+                         sqlite3_errmsg(db));
         else if (!res && code != SQLITE_CORRUPT && code != SQLITE_NOTADB)
             st = kp_fail(err, KP_IO, "%s: cannot read the workspace: %s", path, sqlite3_errmsg(db));
         else
-            st = kp_fail(err, KP_DAMAGED, "%s: the workspace file is damaged (%s). The file was left untouched", path,
-                      res ? res : sqlite3_errmsg(db));
+            st = kp_fail(err, KP_DAMAGED,
+                         "%s: the workspace file is damaged (%s). The file was left untouched", path,
+                         res ? res : sqlite3_errmsg(db));
         sqlite3_finalize(s);
         goto bad;
     }
     sqlite3_finalize(s);
     long long uv = 0, has = 0;
     if (!pragma_int(db, "PRAGMA user_version", &uv) ||
-        !pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'versions'", &has)) {
-        st = kp_fail(err, KP_DAMAGED, "%s: the workspace cannot be read: %s. The file was left untouched", path,
-                  sqlite3_errmsg(db));
+        !pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'versions'",
+                    &has)) {
+        st = kp_fail(err, KP_DAMAGED, "%s: the workspace cannot be read: %s. The file was left untouched",
+                     path, sqlite3_errmsg(db));
         goto bad;
     }
     if (uv > NMIGRATIONS) {
-        st = kp_fail(err, KP_VERSION,
-                  "%s: made by a newer keyplan (schema %lld; this keyplan knows up to %d). Upgrade keyplan; "
-                  "the file was left untouched",
-                  path, uv, NMIGRATIONS);
+        st = kp_fail(
+            err, KP_VERSION,
+            "%s: made by a newer keyplan (schema %lld; this keyplan knows up to %d). Upgrade keyplan; "
+            "the file was left untouched",
+            path, uv, NMIGRATIONS);
         goto bad;
     }
     if (uv < 1 || !has) {
-        st = kp_fail(err, KP_DAMAGED, "%s: a keyplan workspace without its tables (schema %lld). The file was left untouched",
-                  path, uv);
+        st = kp_fail(err, KP_DAMAGED,
+                     "%s: a keyplan workspace without its tables (schema %lld). The file was left untouched",
+                     path, uv);
         goto bad;
     }
     *schema = uv;
@@ -493,8 +512,9 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
         if (errno != ENOENT)
             return kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
         if (!(flags & WS_CREATE) || (flags & WS_READONLY))
-            return kp_fail(err, KP_NOTFOUND, "%s: no such workspace; 'keyplan commit %s DESIGN.yaml -m MSG' creates it",
-                        path, path);
+            return kp_fail(err, KP_NOTFOUND,
+                           "%s: no such workspace; 'keyplan commit %s DESIGN.yaml -m MSG' creates it", path,
+                           path);
         kp_status st = create_file(path, err);
         if (st != KP_OK)
             return st;
@@ -516,8 +536,8 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
     if (!can_write && (!(flags & WS_READONLY) || schema < NMIGRATIONS)) {
         sqlite3_close(db);
         if (schema < NMIGRATIONS)
-            st = kp_fail(err, KP_READONLY, "%s; besides, it needs upgrading from schema %lld to %d first", why, schema,
-                      NMIGRATIONS);
+            st = kp_fail(err, KP_READONLY, "%s; besides, it needs upgrading from schema %lld to %d first",
+                         why, schema, NMIGRATIONS);
         else
             st = kp_fail(err, KP_READONLY, "%s", why);
         free(why);
@@ -545,8 +565,10 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
             long long now = 0;
             pragma_int(db, "PRAGMA user_version", &now);
             if (now < NMIGRATIONS && !migrate(db, (int)now)) {
-                st = kp_fail(err, KP_DAMAGED, "%s: cannot upgrade the workspace from schema %lld to %d: %s; nothing was changed",
-                          path, now, NMIGRATIONS, sqlite3_errmsg(db));
+                st = kp_fail(
+                    err, KP_DAMAGED,
+                    "%s: cannot upgrade the workspace from schema %lld to %d: %s; nothing was changed", path,
+                    now, NMIGRATIONS, sqlite3_errmsg(db));
                 exec(db, "ROLLBACK");
                 ws_close(ws);
                 return st;
@@ -651,7 +673,8 @@ kp_status ws_log(ws_t *ws, ws_version **out, size_t *n, char **err)
     *out = NULL;
     *n = 0;
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(ws->db, "SELECT number, parent, time, author, message, name FROM versions ORDER BY number",
+    if (sqlite3_prepare_v2(ws->db,
+                           "SELECT number, parent, time, author, message, name FROM versions ORDER BY number",
                            -1, &s, NULL) != SQLITE_OK)
         return ws_fail(ws, err, "read the versions");
     size_t cap = 0;
@@ -677,8 +700,10 @@ kp_status ws_version_get(ws_t *ws, int number, ws_version *info, char **yaml, ch
     if (yaml)
         *yaml = NULL;
     sqlite3_stmt *s;
-    const char *sql = number > 0 ? "SELECT number, parent, time, author, message, name, design FROM versions WHERE number = ?1"
-                                 : "SELECT number, parent, time, author, message, name, design FROM versions ORDER BY number DESC LIMIT 1";
+    const char *sql =
+        number > 0
+            ? "SELECT number, parent, time, author, message, name, design FROM versions WHERE number = ?1"
+            : "SELECT number, parent, time, author, message, name, design FROM versions ORDER BY number DESC LIMIT 1";
     if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
         return ws_fail(ws, err, "read the version");
     if (number > 0)
@@ -698,8 +723,9 @@ kp_status ws_version_get(ws_t *ws, int number, ws_version *info, char **yaml, ch
     int latest = 0;
     ws_latest(ws, &latest, NULL);
     if (latest == 0)
-        return kp_fail(err, KP_NOTFOUND, "%s: no versions yet; 'keyplan commit %s DESIGN.yaml -m MSG' records the first",
-                    ws->path, ws->path);
+        return kp_fail(err, KP_NOTFOUND,
+                       "%s: no versions yet; 'keyplan commit %s DESIGN.yaml -m MSG' records the first",
+                       ws->path, ws->path);
     return kp_fail(err, KP_NOTFOUND, "%s: no version %d; versions are 1 to %d", ws->path, number, latest);
 }
 
@@ -779,15 +805,17 @@ static kp_status insert_decisions(ws_t *ws, int number, const kp_design *d, cons
 {
     sqlite3 *db = ws->db;
     sqlite3_stmt *ds = NULL, *ss = NULL;
-    bool ok = sqlite3_prepare_v2(db,
-                                 "INSERT INTO decisions(version, id, title, status, patterns, context, decision, "
-                                 "alternatives, assumptions, failure_test, rollback, limitations) "
-                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                                 -1, &ds, NULL) == SQLITE_OK &&
-              sqlite3_prepare_v2(db,
-                                 "INSERT INTO signals(version, decision, seq, signal, metric, op, threshold, design_value) "
-                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                                 -1, &ss, NULL) == SQLITE_OK;
+    bool ok =
+        sqlite3_prepare_v2(db,
+                           "INSERT INTO decisions(version, id, title, status, patterns, context, decision, "
+                           "alternatives, assumptions, failure_test, rollback, limitations) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                           -1, &ds, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(
+            db,
+            "INSERT INTO signals(version, decision, seq, signal, metric, op, threshold, design_value) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            -1, &ss, NULL) == SQLITE_OK;
     for (size_t i = 0; ok && i < d->ndecisions; i++) {
         const kp_decision *dec = &d->decisions[i];
         char *pats = json_pattern_ids(dec);
@@ -799,8 +827,10 @@ static kp_status insert_decisions(ws_t *ws, int number, const kp_design *d, cons
             free(asm_);
             sqlite3_finalize(ds);
             sqlite3_finalize(ss);
-            return kp_fail(err, KP_INVALID, "decision %s: its patterns, alternatives or assumptions cannot be written "
-                        "as JSON", dec->id ? dec->id : "");
+            return kp_fail(err, KP_INVALID,
+                           "decision %s: its patterns, alternatives or assumptions cannot be written "
+                           "as JSON",
+                           dec->id ? dec->id : "");
         }
         sqlite3_bind_int(ds, 1, number);
         bind_opt(ds, 2, dec->id ? dec->id : "");
@@ -849,33 +879,39 @@ static char *conflict_message(ws_t *ws, int expected, int latest)
     sbuf_init(&b);
     sbuf_printf(&b, "%s: ", ws->path);
     if (expected > latest) {
-        sbuf_printf(&b, "your design is based on version %d, which does not exist (the latest is %d); nothing was "
-                        "committed",
-                    expected, latest);
+        sbuf_printf(
+            &b,
+            "your design is based on version %d, which does not exist (the latest is %d); nothing was "
+            "committed",
+            expected, latest);
         return sbuf_steal(&b);
     }
     sqlite3_stmt *s;
     size_t k = 0;
-    if (sqlite3_prepare_v2(ws->db, "SELECT number, parent, time, author, message, name FROM versions WHERE number > ?1 ORDER BY number",
-                           -1, &s, NULL) == SQLITE_OK) {
+    if (sqlite3_prepare_v2(
+            ws->db,
+            "SELECT number, parent, time, author, message, name FROM versions WHERE number > ?1 ORDER BY number",
+            -1, &s, NULL) == SQLITE_OK) {
         sqlite3_bind_int(s, 1, expected);
         while (sqlite3_step(s) == SQLITE_ROW) {
             ws_version v;
             read_version(s, &v);
-            sbuf_printf(&b, "%sversion %d was committed meanwhile by %s at %s (\"%s\")", k++ ? "; " : "", v.number,
-                        v.author, v.time, v.message);
+            sbuf_printf(&b, "%sversion %d was committed meanwhile by %s at %s (\"%s\")", k++ ? "; " : "",
+                        v.number, v.author, v.time, v.message);
             ws_version_free(&v);
         }
         sqlite3_finalize(s);
     }
-    sbuf_printf(&b, "; your design is based on version %d: reload version %d, merge your changes and commit again "
-                    "(nothing was overwritten)",
-                expected, latest);
+    sbuf_printf(
+        &b,
+        "; your design is based on version %d: reload version %d, merge your changes and commit again "
+        "(nothing was overwritten)",
+        expected, latest);
     return sbuf_steal(&b);
 }
 
-kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char *message, int expected_parent,
-                    bool update_working, int *number, char **err)
+kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char *message,
+                    int expected_parent, bool update_working, int *number, char **err)
 {
     if (number)
         *number = 0;
@@ -912,10 +948,11 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
     }
     n = latest + 1;
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(ws->db,
-                           "INSERT INTO versions(number, parent, time, author, message, name, design, digest) "
-                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                           -1, &s, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(
+            ws->db,
+            "INSERT INTO versions(number, parent, time, author, message, name, design, digest) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            -1, &s, NULL) != SQLITE_OK) {
         st = abort_tx(ws, err, "record the version");
         goto out;
     }
@@ -941,8 +978,9 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
         goto out;
     }
     if (update_working) {
-        if (sqlite3_prepare_v2(ws->db, "INSERT OR REPLACE INTO working(id, base, design, time) VALUES (1, ?1, ?2, ?3)", -1,
-                               &s, NULL) != SQLITE_OK) {
+        if (sqlite3_prepare_v2(
+                ws->db, "INSERT OR REPLACE INTO working(id, base, design, time) VALUES (1, ?1, ?2, ?3)", -1,
+                &s, NULL) != SQLITE_OK) {
             st = abort_tx(ws, err, "update the working copy");
             goto out;
         }
@@ -976,7 +1014,8 @@ kp_status ws_verify(ws_t *ws, char **err)
     kp_status st = KP_OK;
     if (sqlite3_step(s) != SQLITE_ROW || strcmp((const char *)sqlite3_column_text(s, 0), "ok") != 0)
         st = kp_fail(err, KP_DAMAGED, "%s: integrity check failed: %s", ws->path,
-                  sqlite3_column_text(s, 0) ? (const char *)sqlite3_column_text(s, 0) : sqlite3_errmsg(ws->db));
+                     sqlite3_column_text(s, 0) ? (const char *)sqlite3_column_text(s, 0)
+                                               : sqlite3_errmsg(ws->db));
     sqlite3_finalize(s);
     if (st != KP_OK)
         return st;
@@ -984,12 +1023,12 @@ kp_status ws_verify(ws_t *ws, char **err)
         return kp_fail(err, KP_DAMAGED, "%s: foreign key check failed: %s", ws->path, sqlite3_errmsg(ws->db));
     if (sqlite3_step(s) == SQLITE_ROW)
         st = kp_fail(err, KP_DAMAGED, "%s: a row of table %s refers to something missing", ws->path,
-                  (const char *)sqlite3_column_text(s, 0));
+                     (const char *)sqlite3_column_text(s, 0));
     sqlite3_finalize(s);
     if (st != KP_OK)
         return st;
-    if (sqlite3_prepare_v2(ws->db, "SELECT number, parent, design, digest FROM versions ORDER BY number", -1, &s, NULL) !=
-        SQLITE_OK)
+    if (sqlite3_prepare_v2(ws->db, "SELECT number, parent, design, digest FROM versions ORDER BY number", -1,
+                           &s, NULL) != SQLITE_OK)
         return ws_fail(ws, err, "read the versions");
     int expect = 1;
     while (st == KP_OK && sqlite3_step(s) == SQLITE_ROW) {
@@ -1001,9 +1040,11 @@ kp_status ws_verify(ws_t *ws, char **err)
         if (num != expect)
             st = kp_fail(err, KP_DAMAGED, "%s: version %d is missing", ws->path, expect);
         else if (parent != num - 1)
-            st = kp_fail(err, KP_DAMAGED, "%s: version %d has parent %d; expected %d", ws->path, num, parent, num - 1);
+            st = kp_fail(err, KP_DAMAGED, "%s: version %d has parent %d; expected %d", ws->path, num, parent,
+                         num - 1);
         else if (!dg || strcmp(dg, mine) != 0)
-            st = kp_fail(err, KP_DAMAGED, "%s: version %d: its design does not match its digest", ws->path, num);
+            st = kp_fail(err, KP_DAMAGED, "%s: version %d: its design does not match its digest", ws->path,
+                         num);
         free(mine);
         expect++;
     }
@@ -1020,7 +1061,8 @@ kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err)
     if (base)
         *base = 0;
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(ws->db, "SELECT design, base FROM working WHERE id = 1", -1, &s, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(ws->db, "SELECT design, base FROM working WHERE id = 1", -1, &s, NULL) !=
+        SQLITE_OK)
         return ws_fail(ws, err, "read the working copy");
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
@@ -1040,8 +1082,9 @@ kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err)
 static bool put_working(ws_t *ws, const char *yaml, int base, bool keep_base)
 {
     sqlite3_stmt *s;
-    const char *sql = keep_base ? "UPDATE working SET design = ?2, time = ?3 WHERE id = 1"
-                                : "INSERT OR REPLACE INTO working(id, base, design, time) VALUES (1, ?1, ?2, ?3)";
+    const char *sql = keep_base
+                          ? "UPDATE working SET design = ?2, time = ?3 WHERE id = 1"
+                          : "INSERT OR REPLACE INTO working(id, base, design, time) VALUES (1, ?1, ?2, ?3)";
     if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
         return false;
     if (!keep_base) {
@@ -1062,8 +1105,8 @@ static bool put_working(ws_t *ws, const char *yaml, int base, bool keep_base)
 static bool push_history(ws_t *ws, const char *stack, const char *yaml, const char *label)
 {
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(ws->db, "INSERT INTO history(stack, design, label, time) VALUES (?1, ?2, ?3, ?4)", -1, &s,
-                           NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(ws->db, "INSERT INTO history(stack, design, label, time) VALUES (?1, ?2, ?3, ?4)",
+                           -1, &s, NULL) != SQLITE_OK)
         return false;
     char *now = now_iso();
     sqlite3_bind_text(s, 1, stack, -1, SQLITE_STATIC);
@@ -1104,8 +1147,9 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, char *
     if (st != KP_OK)
         return st;
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(ws->db, "SELECT seq, design, label FROM history WHERE stack = ?1 ORDER BY seq DESC LIMIT 1", -1,
-                           &s, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(
+            ws->db, "SELECT seq, design, label FROM history WHERE stack = ?1 ORDER BY seq DESC LIMIT 1", -1,
+            &s, NULL) != SQLITE_OK)
         return abort_tx(ws, err, "read the undo history");
     sqlite3_bind_text(s, 1, from, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
@@ -1163,7 +1207,8 @@ kp_status ws_observe(ws_t *ws, const char *metric, double value, const char *sou
 {
     char *why = NULL;
     if (!metric || sig_metric_check(metric, &why) != KP_OK) {
-        kp_status st = kp_fail(err, KP_SIGNAL, "metric '%s': %s", metric ? metric : "", why ? why : "missing");
+        kp_status st =
+            kp_fail(err, KP_SIGNAL, "metric '%s': %s", metric ? metric : "", why ? why : "missing");
         free(why);
         return st;
     }
@@ -1173,8 +1218,9 @@ kp_status ws_observe(ws_t *ws, const char *metric, double value, const char *sou
     if (st != KP_OK)
         return st;
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(ws->db, "INSERT INTO observations(metric, value, time, source) VALUES (?1, ?2, ?3, ?4)", -1,
-                           &s, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(ws->db,
+                           "INSERT INTO observations(metric, value, time, source) VALUES (?1, ?2, ?3, ?4)",
+                           -1, &s, NULL) != SQLITE_OK)
         return abort_tx(ws, err, "record the observation");
     char *now = now_iso();
     char *src = NULL;
@@ -1228,15 +1274,17 @@ static kp_status read_observations(ws_t *ws, const char *sql, sig_observation **
 
 kp_status ws_observations(ws_t *ws, sig_observation **out, size_t *n, char **err)
 {
-    return read_observations(ws, "SELECT id, metric, value, time, source FROM observations ORDER BY id", out, n, err);
+    return read_observations(ws, "SELECT id, metric, value, time, source FROM observations ORDER BY id", out,
+                             n, err);
 }
 
 kp_status ws_observations_latest(ws_t *ws, sig_observation **out, size_t *n, char **err)
 {
-    return read_observations(ws,
-                             "SELECT o.id, o.metric, o.value, o.time, o.source FROM observations o "
-                             "WHERE o.id = (SELECT max(id) FROM observations WHERE metric = o.metric) ORDER BY o.metric",
-                             out, n, err);
+    return read_observations(
+        ws,
+        "SELECT o.id, o.metric, o.value, o.time, o.source FROM observations o "
+        "WHERE o.id = (SELECT max(id) FROM observations WHERE metric = o.metric) ORDER BY o.metric",
+        out, n, err);
 }
 
 bool ws_changed_elsewhere(ws_t *ws)

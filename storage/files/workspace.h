@@ -40,7 +40,7 @@ enum {
  * On success *out is the handle (ws_close releases it); on failure *out is NULL. */
 kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err);
 void ws_close(ws_t *ws);
-const char *ws_path(const ws_t *ws);      /* as given to ws_open; owned by ws */
+const char *ws_path(const ws_t *ws); /* as given to ws_open; owned by ws */
 bool ws_readonly(const ws_t *ws);
 
 /* The schema version this code writes (PRAGMA user_version of a fresh workspace). */
@@ -52,16 +52,16 @@ char *ws_default_author(void);
 
 /* ---- versions --------------------------------------------------------------------------- */
 typedef struct ws_version {
-    int number;      /* 1, 2, ... in commit order */
-    int parent;      /* 0 for the first version */
-    char *time;      /* ISO 8601 UTC, "2026-11-29T21:40:12Z" */
+    int number; /* 1, 2, ... in commit order */
+    int parent; /* 0 for the first version */
+    char *time; /* ISO 8601 UTC, "2026-11-29T21:40:12Z" */
     char *author;
     char *message;
-    char *name;      /* the design's name at that version (may be "") */
+    char *name; /* the design's name at that version (may be "") */
 } ws_version;
 
-void ws_version_free(ws_version *v);               /* the strings, not v itself */
-void ws_versions_free(ws_version *v, size_t n);    /* the strings and the array */
+void ws_version_free(ws_version *v);            /* the strings, not v itself */
+void ws_versions_free(ws_version *v, size_t n); /* the strings and the array */
 
 /* The latest version number in *number (0 when nothing was committed yet). */
 kp_status ws_latest(ws_t *ws, int *number, char **err);
@@ -109,8 +109,7 @@ kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err);
  * survives a crash. When `undoable` is true and the text differs from the current working copy,
  * the current text is pushed on the undo stack (with `label`, e.g. "edit pattern 3 rate"; may be
  * NULL) and the redo stack is cleared. */
-kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, const char *label,
-                         char **err);
+kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, const char *label, char **err);
 
 /* Undo: the working copy goes back to the state on top of the undo stack (the current one is
  * pushed on the redo stack). *yaml (may be NULL) receives the restored text (caller frees).

@@ -66,7 +66,8 @@ void yamlout_scalar(yamlout *o, const char *s, yaml_scalar_style_t style)
 void yamlout_map(yamlout *o, bool flow)
 {
     yaml_event_t ev;
-    yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+    yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+                                        flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
     emit(o, &ev);
 }
 
@@ -80,7 +81,8 @@ void yamlout_map_end(yamlout *o)
 void yamlout_seq(yamlout *o, bool flow)
 {
     yaml_event_t ev;
-    yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+    yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+                                         flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
     emit(o, &ev);
 }
 

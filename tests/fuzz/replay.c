@@ -36,10 +36,7 @@ static int run_file(const char *path)
     return 1;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Runs every regular file of folder `dir`; the count run, or -1. */
 static int run_dir(const char *dir)
