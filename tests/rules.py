@@ -13,6 +13,17 @@ assertion a line ('#' starts a comment):
   cfn ~ TEXT              `keyplan export DESIGN --format cfn` contains TEXT
   verify exit N           `keyplan verify DESIGN --endpoint ENDPOINT` exits N (run when named)
   verify out ~ TEXT       its report contains TEXT (a regular expression when TEXT is /.../)
+  dynamodb REQUEST accepted|refused [~ TEXT]
+                          DynamoDB's own verdict on a request built here, when keyplan refuses the
+                          design before any request is made (a limit): REQUEST is
+                            create [gsis=N] [lsis=N] [include=N,M..] [table=NAME] [index=NAME]
+                                   [read=N] [write=N]      CreateTable: N GSIs / LSIs, INCLUDE
+                                                           attributes per GSI, the names (C*N: the
+                                                           character C N times), the provisioned
+                                                           units
+                            put [pk=BYTES] [sk=BYTES] [item=BYTES] [pk_type=N]
+                                                           PutItem on a table keyed PK, SK (strings)
+                          and TEXT is looked for in DynamoDB's error message
 
 PATH walks the JSON: `patterns[id=3].plan`, `patterns[id=3].steps[0].op`, `findings[code=lsi].where`,
 `count(findings[code=lsi])`, `len(patterns[id=3].steps)`. OP is one of == != < <= > >= ~ (contains) !~.
@@ -21,11 +32,13 @@ VALUE is JSON (3, true, null, "text") or a bare word taken as a string.
 Verify runs the real requests on DynamoDB Local and compares what comes back with the model; check
 states the plan and the figures: together they prove a rule on the engine itself. Exit 1 when any
 assertion fails, 2 on a usage error."""
+import itertools
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 OPS = ("==", "!=", "<=", ">=", "<", ">", "!~", "~")
 
@@ -90,6 +103,118 @@ def contains(text, want):
     return want in text
 
 
+# ---- requests sent as they are (the `dynamodb` assertion) -------------------------------------
+
+PROBES = itertools.count(1)
+
+
+def ddb_call(endpoint, op, body):
+    """DynamoDB's answer to one signed request: (ok, parsed answer or {'Message': text})."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(body, f)
+        name = f.name
+    try:
+        p = subprocess.run(["curl", "-s", "--aws-sigv4", "aws:amz:%s:dynamodb" % os.environ.get("AWS_REGION", "us-east-1"),
+                            "--user", "%s:%s" % (os.environ.get("AWS_ACCESS_KEY_ID", "test"),
+                                                 os.environ.get("AWS_SECRET_ACCESS_KEY", "test")),
+                            "-H", "Content-Type: application/x-amz-json-1.0",
+                            "-H", "X-Amz-Target: DynamoDB_20120810." + op, "-d", "@" + name, endpoint],
+                           capture_output=True, text=True, timeout=120)
+    finally:
+        os.unlink(name)
+    try:
+        answer = json.loads(p.stdout or "{}")
+    except ValueError:
+        answer = {"Message": p.stdout}
+    return "__type" not in answer and p.returncode == 0, answer
+
+
+def create_body(opts):
+    """The CreateTable of `dynamodb create` (see the module text)."""
+    table = opts.get("table", "rules-probe-%d-%d" % (os.getpid(), next(PROBES)))
+    includes = [int(n) for n in opts["include"].split(",")] if "include" in opts else []
+    gsis = max(int(opts.get("gsis", 0)), len(includes), 1 if "index" in opts else 0)
+    defs = [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"}]
+    body = {"TableName": table, "AttributeDefinitions": defs,
+            "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}]}
+    prov = "read" in opts or "write" in opts
+    units = {"ReadCapacityUnits": int(opts.get("read", 1)), "WriteCapacityUnits": int(opts.get("write", 1))}
+    if prov:
+        body["BillingMode"] = "PROVISIONED"
+        body["ProvisionedThroughput"] = units
+    else:
+        body["BillingMode"] = "PAY_PER_REQUEST"
+    first = 0
+    g = []
+    for i in range(gsis):
+        defs.append({"AttributeName": "G%dPK" % i, "AttributeType": "S"})
+        proj = {"ProjectionType": "KEYS_ONLY"}
+        if i < len(includes):
+            proj = {"ProjectionType": "INCLUDE",
+                    "NonKeyAttributes": ["a%d" % k for k in range(first, first + includes[i])]}
+            first += includes[i]
+        ix = {"IndexName": opts["index"] if i == 0 and "index" in opts else "GSI%d" % (i + 1),
+              "KeySchema": [{"AttributeName": "G%dPK" % i, "KeyType": "HASH"}], "Projection": proj}
+        if prov:
+            ix["ProvisionedThroughput"] = {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}
+        g.append(ix)
+    lsis = []
+    for i in range(int(opts.get("lsis", 0))):
+        defs.append({"AttributeName": "L%dSK" % i, "AttributeType": "S"})
+        lsis.append({"IndexName": "LSI%d" % (i + 1), "Projection": {"ProjectionType": "KEYS_ONLY"},
+                     "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"},
+                                   {"AttributeName": "L%dSK" % i, "KeyType": "RANGE"}]})
+    if g:
+        body["GlobalSecondaryIndexes"] = g
+    if lsis:
+        body["LocalSecondaryIndexes"] = lsis
+    return body
+
+
+def put_item(opts):
+    """The item of `dynamodb put`: key values of the sizes asked, padded to `item` bytes by DynamoDB's
+    rule (attribute name bytes + value bytes)."""
+    pk, sk = "p" * int(opts.get("pk", 1)), "s" * int(opts.get("sk", 1))
+    item = {"PK": {opts.get("pk_type", "S"): "5" if opts.get("pk_type") == "N" else pk}, "SK": {"S": sk}}
+    if "item" in opts:
+        pad = int(opts["item"]) - (len("PK") + len(pk.encode()) + len("SK") + len(sk.encode()) + len("D"))
+        item["D"] = {"S": "d" * pad}
+    return item
+
+
+def dynamodb(endpoint, rest):
+    """(verdict as expected, message): runs one `dynamodb` assertion."""
+    m = re.match(r"(create|put)((?:\s+\w+=\S+)*)\s+(accepted|refused)(?:\s+~\s+(.*))?$", rest)
+    if not m:
+        raise ValueError("expected: dynamodb create|put [KEY=VALUE...] accepted|refused [~ TEXT]")
+    opts = dict(kv.split("=", 1) for kv in m.group(2).split())
+    for k in ("table", "index"):  # "t*255": the character 255 times
+        rep = re.fullmatch(r"(.)\*(\d+)", opts.get(k, ""))
+        if rep:
+            opts[k] = rep.group(1) * int(rep.group(2))
+    probe = None
+    if m.group(1) == "create":
+        body = create_body(opts)
+        ok, answer = ddb_call(endpoint, "CreateTable", body)
+        if ok:
+            probe = body["TableName"]
+    else:
+        probe = "rules-probe-%d-%d" % (os.getpid(), next(PROBES))
+        made, answer = ddb_call(endpoint, "CreateTable", create_body({"table": probe}))
+        if not made:
+            return False, "cannot create the probe table: %s" % answer.get("Message")
+        ok, answer = ddb_call(endpoint, "PutItem", {"TableName": probe, "Item": put_item(opts)})
+    if probe:
+        ddb_call(endpoint, "DeleteTable", {"TableName": probe})
+    message = answer.get("Message") or answer.get("message") or ""
+    want_ok = m.group(3) == "accepted"
+    if ok != want_ok:
+        return False, "DynamoDB %s it%s" % ("accepted" if ok else "refused", ": " + message if message else "")
+    if m.group(4) and m.group(4) not in message:
+        return False, "DynamoDB's message lacks '%s': %s" % (m.group(4), message)
+    return True, message
+
+
 def case(kp, endpoint, design, expect):
     fails = []
     lines = []
@@ -152,6 +277,10 @@ def case(kp, endpoint, design, expect):
                 if hit != (m.group(2) == "~"):
                     fails.append("%s: %s output %s '%s'\n%s" % (where, kind,
                                  "lacks" if m.group(2) == "~" else "has", m.group(3), (text or err)[-1500:]))
+            elif kind == "dynamodb":
+                good, why = dynamodb(endpoint, rest)
+                if not good:
+                    fails.append("%s: %s: %s" % (where, line, why))
             else:
                 raise ValueError("unknown assertion '%s'" % kind)
         except ValueError as e:

@@ -24,18 +24,18 @@ static kp_design *load(const char *yaml)
 }
 
 /* The worked example. One entity E: 1,000,000 items of 900 B (1 write unit; storage 900 + 100 B
- * = 1 GB on the table and 1 GB more on G, which projects all), 10 writes/s (peak and average).
+ * = 1 GB on the table and 1 GB more on GSI, which projects all), 10 writes/s (peak and average).
  * Reads: pattern 1 a GetItem (0.5 unit eventual) at 100/s peak, 40/s average; pattern 2 one query
- * of one item on G (0.5) at 1/s. A month is 730 h = 2,628,000 s.
+ * of one item on GSI (0.5) at 1/s. A month is 730 h = 2,628,000 s.
  *   reads: (40 x 0.5 + 1 x 0.5) x 2,628,000 = 53,874,000 units
- *   writes: 10 x 2,628,000 = 26,280,000 units; index writes: the same on G
+ *   writes: 10 x 2,628,000 = 26,280,000 units; index writes: the same on GSI
  *   storage: 2 GB; streams: 26,280,000 stream read units; backups: the table's 1 GB
  * Provisioned: reads (50 + 0.5) / target, writes 10 / target, index writes 10 / target units, x 730 h. */
 static const char *design_fmt =
     "keyplan: 1\nname: cost\n"
-    "table: { name: T, pk: PK, sk: SK, billing: %s, streams: %s, pitr: %s%s }\n"
+    "table: { name: Tbl, pk: PK, sk: SK, billing: %s, streams: %s, pitr: %s%s }\n"
     "indexes:\n"
-    "  - { name: G, pk: GPK, sk: GSK, projection: all }\n"
+    "  - { name: GSI, pk: GPK, sk: GSK, projection: all }\n"
     "attributes:\n"
     "  c: { distinct: 1000000 }\n"
     "  g: { distinct: 1000 }\n"
@@ -159,7 +159,7 @@ static void test_index_writes_follow_indexes(void **state)
     (void)state;
     const char *no_index =
         "keyplan: 1\nname: cost\n"
-        "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+        "table: { name: Tbl, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
         "attributes: { c: { distinct: 1000000 } }\n"
         "entities:\n"
         "  - { name: E, count: 1000000, size: 900, writes: 10, attributes: [c], keys: { PK: \"C#{c}\", SK: \"E\" } }\n"

@@ -19,7 +19,7 @@
 static const char before_text[] =
     "keyplan: 1\n"
     "name: Shop\n"
-    "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "table: { name: Tbl, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
     "attributes:\n"
     "  status: { type: enum, values: { pending: 0.1, delivered: 0.9 } }\n"
     "entities:\n"
@@ -42,7 +42,7 @@ static const char before_text[] =
 static const char after_text[] =
     "keyplan: 1\n"
     "name: Shop\n"
-    "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "table: { name: Tbl, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
     "indexes:\n"
     "  - { name: GSI1, pk: GSI1PK, sk: GSI1SK, projection: keys }\n"
     "attributes:\n"

@@ -256,7 +256,7 @@ static void test_no_reopen_without_observation(void **state)
 static const char awkward[] =
     "keyplan: 1\n"
     "name: \"Tienda | línea\"\n"
-    "table: { name: T, pk: PK, sk: SK, streams: false, pitr: false }\n"
+    "table: { name: Tbl, pk: PK, sk: SK, streams: false, pitr: false }\n"
     "entities:\n"
     "  - name: Línea\n"
     "    count: 10\n"

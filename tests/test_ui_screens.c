@@ -850,7 +850,7 @@ static void test_live_recompute_real_analysis(void **state)
     term_open(&t, 24, 80);
     kp_design *d = design_new();
     d->name = xstrdup("live");
-    d->table.name = xstrdup("T");
+    d->table.name = xstrdup("Tbl");
     d->table.pk.s = xstrdup("PK");
     d->table.sk.s = xstrdup("SK");
     edit_add(d, EDIT_ENTITIES, 0);
