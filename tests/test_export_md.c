@@ -342,6 +342,31 @@ static void test_json_record(void **state)
     free(js);
 }
 
+/* A global table: the record says where it is replicated, costs the replicas in both modes and
+ * the checklist's item 10 names them. */
+static void test_global_table_record(void **state)
+{
+    fixture *f = *state;
+    f->d->table.replicas = xcalloc(2, sizeof *f->d->table.replicas);
+    f->d->table.replicas[0] = str_make("eu-west-1", (kp_loc){0, 0});
+    f->d->table.replicas[1] = str_make("sa-east-1", (kp_loc){0, 0});
+    f->d->table.nreplicas = 2;
+    analysis_free(f->a);
+    f->a = analysis_run(f->d);
+    export_record r = {.design = f->d, .analysis = f->a, .source = "design.yaml"};
+    char *md = export_md(&r, NULL);
+    assert_non_null(md);
+    check_tables(md);
+    assert_non_null(strstr(md, "**Global table**, replicated to `eu-west-1` and `sa-east-1`: every write is "
+                               "written again in each replica region"));
+    const char *rows[] = {"| replicated writes | ", "| replica storage | ", "| transfer | "};
+    for (size_t i = 0; i < 3; i++)
+        assert_non_null(strstr(md, rows[i]));
+    assert_non_null(strstr(md, "replicas in eu-west-1, sa-east-1 costed (replicated writes, replica storage, "
+                               "transfer)"));
+    free(md);
+}
+
 /* A design whose text is not UTF-8 (poked in by hand: nothing that builds a design lets it in)
  * cannot be saved: the record, the CloudFormation export and the import round trip say so. */
 static void test_unsavable_design(void **state)
@@ -376,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_awkward_text),
         cmocka_unit_test_setup_teardown(test_json_record, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsavable_design, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_global_table_record, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
