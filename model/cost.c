@@ -82,6 +82,13 @@ static prices resolve_prices(const kp_pricing *p)
     return r;
 }
 
+void stage_cost_prices(const kp_design *d, kp_unit_prices *out)
+{
+    prices pr = resolve_prices(&d->pricing);
+    *out =
+        (kp_unit_prices){pr.currency, pr.read_pm, pr.write_pm, pr.index_write_pm, pr.rcu_hour, pr.wcu_hour};
+}
+
 static void add_line(kp_cost *c, const char *name, double units, double amount)
 {
     kp_cost_line *l = &c->lines[c->nlines++];

@@ -13,6 +13,8 @@ assertion a line ('#' starts a comment):
   cfn ~ TEXT              `keyplan export DESIGN --format cfn` contains TEXT
   verify exit N           `keyplan verify DESIGN --endpoint ENDPOINT` exits N (run when named)
   verify out ~ TEXT       its report contains TEXT (a regular expression when TEXT is /.../)
+  diff FROM.yaml ~ TEXT   `keyplan diff` from FROM.yaml (beside the case) to the case's design
+                          contains TEXT (!~: does not)
   dynamodb REQUEST accepted|refused [~ TEXT]
                           DynamoDB's own verdict on a request built here, when keyplan refuses the
                           design before any request is made (a limit): REQUEST is
@@ -23,6 +25,12 @@ assertion a line ('#' starts a comment):
                                                            units
                             put [pk=BYTES] [sk=BYTES] [item=BYTES] [pk_type=N]
                                                            PutItem on a table keyed PK, SK (strings)
+                            update add-gsi|add-lsi|keys [items=N keyed=K]
+                                                           UpdateTable on such a table holding N
+                                                           items (K of them carry the new GSI's key):
+                                                           create a GSI (the answer then says "index
+                                                           ItemCount X" once it is ACTIVE), an LSI,
+                                                           or change the key schema
                           and TEXT is looked for in DynamoDB's error message
 
 PATH walks the JSON: `patterns[id=3].plan`, `patterns[id=3].steps[0].op`, `findings[code=lsi].where`,
@@ -39,6 +47,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 OPS = ("==", "!=", "<=", ">=", "<", ">", "!~", "~")
 
@@ -182,11 +191,45 @@ def put_item(opts):
     return item
 
 
+def update_table(endpoint, probe, what, opts):
+    """(ok, answer) of `dynamodb update WHAT` on the probe table (see the module text)."""
+    for i in range(int(opts.get("items", 0))):
+        item = {"PK": {"S": "p%d" % i}, "SK": {"S": "s"}, "D": {"S": "d" * 1500}}
+        if i < int(opts.get("keyed", 0)):
+            item["G0PK"] = {"S": "g%d" % (i % 3)}
+        ddb_call(endpoint, "PutItem", {"TableName": probe, "Item": item})
+    if what == "add-gsi":
+        ok, answer = ddb_call(endpoint, "UpdateTable", {
+            "TableName": probe, "AttributeDefinitions": [{"AttributeName": "G0PK", "AttributeType": "S"}],
+            "GlobalSecondaryIndexUpdates": [{"Create": {
+                "IndexName": "ByG", "KeySchema": [{"AttributeName": "G0PK", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"}}}]})
+        for _ in range(100):  # the backfill: until the index is ACTIVE
+            if not ok:
+                break
+            _, desc = ddb_call(endpoint, "DescribeTable", {"TableName": probe})
+            gsi = (desc.get("Table", {}).get("GlobalSecondaryIndexes") or [{}])[0]
+            if gsi.get("IndexStatus") == "ACTIVE":
+                return True, {"Message": "index ItemCount %s" % gsi.get("ItemCount")}
+            time.sleep(0.2)
+        return ok, answer
+    if what == "add-lsi":
+        return ddb_call(endpoint, "UpdateTable", {
+            "TableName": probe, "AttributeDefinitions": [{"AttributeName": "L0SK", "AttributeType": "S"}],
+            "LocalSecondaryIndexUpdates": [{"Create": {
+                "IndexName": "ByL", "Projection": {"ProjectionType": "ALL"},
+                "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "L0SK", "KeyType": "RANGE"}]}}]})
+    return ddb_call(endpoint, "UpdateTable", {
+        "TableName": probe, "AttributeDefinitions": [{"AttributeName": "RK", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "RK", "KeyType": "RANGE"}]})
+
+
 def dynamodb(endpoint, rest):
     """(verdict as expected, message): runs one `dynamodb` assertion."""
-    m = re.match(r"(create|put)((?:\s+\w+=\S+)*)\s+(accepted|refused)(?:\s+~\s+(.*))?$", rest)
+    m = re.match(r"(create|put|update(?:\s+(?:add-gsi|add-lsi|keys)))((?:\s+\w+=\S+)*)\s+(accepted|refused)"
+                 r"(?:\s+~\s+(.*))?$", rest)
     if not m:
-        raise ValueError("expected: dynamodb create|put [KEY=VALUE...] accepted|refused [~ TEXT]")
+        raise ValueError("expected: dynamodb create|put|update WHAT [KEY=VALUE...] accepted|refused [~ TEXT]")
     opts = dict(kv.split("=", 1) for kv in m.group(2).split())
     for k in ("table", "index"):  # "t*255": the character 255 times
         rep = re.fullmatch(r"(.)\*(\d+)", opts.get(k, ""))
@@ -203,7 +246,10 @@ def dynamodb(endpoint, rest):
         made, answer = ddb_call(endpoint, "CreateTable", create_body({"table": probe}))
         if not made:
             return False, "cannot create the probe table: %s" % answer.get("Message")
-        ok, answer = ddb_call(endpoint, "PutItem", {"TableName": probe, "Item": put_item(opts)})
+        if m.group(1) == "put":
+            ok, answer = ddb_call(endpoint, "PutItem", {"TableName": probe, "Item": put_item(opts)})
+        else:
+            ok, answer = update_table(endpoint, probe, m.group(1).split()[1], opts)
     if probe:
         ddb_call(endpoint, "DeleteTable", {"TableName": probe})
     message = answer.get("Message") or answer.get("message") or ""
@@ -213,6 +259,17 @@ def dynamodb(endpoint, rest):
     if m.group(4) and m.group(4) not in message:
         return False, "DynamoDB's message lacks '%s': %s" % (m.group(4), message)
     return True, message
+
+
+def keyplan_diff(kp, before, after):
+    """`keyplan diff` of two design files, committed as versions 1 and 2 of a scratch workspace."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ws = os.path.join(tmp, "diff.keyplan")
+        for n, path in enumerate((before, after), 1):
+            rc, out, err = run([kp, "commit", ws, path, "-m", "version %d" % n])
+            if rc != 0:
+                return rc, out, err
+        return run([kp, "diff", ws, "1", "2"])
 
 
 def case(kp, endpoint, design, expect):
@@ -277,6 +334,16 @@ def case(kp, endpoint, design, expect):
                 if hit != (m.group(2) == "~"):
                     fails.append("%s: %s output %s '%s'\n%s" % (where, kind,
                                  "lacks" if m.group(2) == "~" else "has", m.group(3), (text or err)[-1500:]))
+            elif kind == "diff":
+                m = re.match(r"(\S+)\s+(~|!~)\s+(.*)$", rest)
+                if not m:
+                    raise ValueError("expected: diff FROM.yaml ~ TEXT")
+                rc, out, err = keyplan_diff(kp, os.path.join(os.path.dirname(design), m.group(1)), design)
+                if rc != 0:
+                    fails.append("%s: keyplan diff exited %d: %s" % (where, rc, err.strip()[:300]))
+                elif contains(out, m.group(3)) != (m.group(2) == "~"):
+                    fails.append("%s: diff output %s '%s'\n%s" % (where, "lacks" if m.group(2) == "~" else "has",
+                                                                 m.group(3), out[-2000:]))
             elif kind == "dynamodb":
                 good, why = dynamodb(endpoint, rest)
                 if not good:

@@ -898,7 +898,17 @@ static void history_section(sbuf *b, const export_record *r)
         sbuf_add(b, "\n");
     }
     if (r->changes && *r->changes) {
-        sbuf_add(b, "### What changed from the previous version\n\n```text\n");
+        sbuf_add(b, "### What changed from the previous version\n\n");
+        /* diff_render's headline of an irreversible change, said before the details */
+        const char *irr = strstr(r->changes, "\n  IRREVERSIBLE: ");
+        if (irr) {
+            irr += strlen("\n  IRREVERSIBLE: ");
+            const char *eol = strchr(irr, '\n');
+            sbuf_add(b, "> **Irreversible:** ");
+            sbuf_addn(b, irr, eol ? (size_t)(eol - irr) : strlen(irr));
+            sbuf_add(b, ".\n\n");
+        }
+        sbuf_add(b, "```text\n");
         sbuf_add(b, r->changes);
         if (b->s[b->len - 1] != '\n')
             sbuf_addc(b, '\n');
