@@ -265,13 +265,8 @@ static void test_on_demand_lsi_utf8(void **state)
 
 static kp_design *cloudshop_replicated(kp_billing billing)
 {
-    char *src = ts_source_path("samples/cloudshop/design.yaml");
-    kp_diags dg;
-    diags_init(&dg, src);
-    kp_design *d = designio_load_file(src, &dg);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
     assert_non_null(d);
-    diags_free(&dg);
-    free(src);
     d->table.billing = billing;
     d->table.replicas = xcalloc(2, sizeof *d->table.replicas);
     d->table.replicas[0] = str_make("eu-west-1", (kp_loc){0, 0});
