@@ -576,13 +576,16 @@ static void key_findings(flist *l, const kp_analysis *a, const namemap *names)
 {
     const kp_design *d = a->design;
     attr_finder find = {d, names};
+    namemap limits = {0};
+    validate_key_limits(d, &limits);
     for (size_t e = 0; e < d->nentities; e++) {
         const kp_entity *en = &d->entities[e];
         for (size_t k = 0; k < en->nkeys; k++) {
             const kp_keytpl *kt = &en->keys[k];
-            double lim = validate_key_limit(d, kt->attr.s);
-            if (lim <= 0)
+            size_t limit;
+            if (!namemap_get(&limits, kt->attr.s, &limit))
                 continue;
+            double lim = (double)limit;
             const tpl *t = &kt->tpl;
             if (t->n == 1 && t->parts[0].kind == TPL_ATTR && !t->parts[0].format) {
                 const kp_attr *at = fattr(names, d, t->parts[0].text);
@@ -599,6 +602,7 @@ static void key_findings(flist *l, const kp_analysis *a, const namemap *names)
                          lim == KP_LIMIT_SK_VALUE_BYTES ? "sort" : "partition", lim));
         }
     }
+    namemap_free(&limits);
 }
 
 /* table-quota: the table (LSIs included) and each GSI against the per-table quota, in the units

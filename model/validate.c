@@ -590,20 +590,16 @@ static void check_table_limits(vctx *c)
     }
 }
 
-double validate_key_limit(const kp_design *d, const char *attr)
+void validate_key_limits(const kp_design *d, namemap *limits)
 {
-    if (!attr)
-        return 0;
-    double lim = 0;
-    for (ptrdiff_t x = -1; x < (ptrdiff_t)d->nindexes; x++) {
-        const char *pk = x < 0 ? d->table.pk.s : d->indexes[x].pk.s;
-        const char *sk = x < 0 ? d->table.sk.s : d->indexes[x].sk.s;
-        if (sk && !strcmp(sk, attr))
-            return KP_LIMIT_SK_VALUE_BYTES;
-        if (pk && !strcmp(pk, attr))
-            lim = KP_LIMIT_PK_VALUE_BYTES;
-    }
-    return lim;
+    /* the first put wins: the sort keys first */
+    for (int pass = 0; pass < 2; pass++)
+        for (ptrdiff_t x = -1; x < (ptrdiff_t)d->nindexes; x++) {
+            const kp_index *ix = x < 0 ? NULL : &d->indexes[x];
+            const kp_str *k = pass ? (ix ? &ix->pk : &d->table.pk) : (ix ? &ix->sk : &d->table.sk);
+            namemap_put(limits, k->s,
+                        pass ? (size_t)KP_LIMIT_PK_VALUE_BYTES : (size_t)KP_LIMIT_SK_VALUE_BYTES);
+        }
 }
 
 /* The width of a zero-padded number format ("03": 3) as templates apply it (at most 3 digits),
@@ -635,7 +631,7 @@ void validate_key_size(const kp_design *d, const tpl *t, validate_attr_fn find, 
             continue;
         }
         const kp_attr *a = find ? find(ctx, p->text) : design_attr(d, p->text);
-        l += capacity_value_bytes(d, p->text, p->format);
+        l += capacity_attr_value_bytes(a, p->format);
         switch (a ? a->type : KP_ATTR_STRING) {
         case KP_ATTR_ENUM: {
             double longest = 0;
@@ -720,6 +716,8 @@ static void check_item_limits(vctx *c)
             }
         }
     }
+    namemap limits = {0};
+    validate_key_limits(d, &limits);
     for (size_t k = 0; k < d->nentities; k++) {
         const kp_entity *e = &d->entities[k];
         char *w = label_entity(e, k);
@@ -730,9 +728,10 @@ static void check_item_limits(vctx *c)
                       w, e->size);
         for (size_t j = 0; j < e->nkeys; j++) {
             const kp_keytpl *kt = &e->keys[j];
-            double lim = validate_key_limit(d, kt->attr.s);
-            if (lim <= 0 || entity_key_type(c, e, kt->attr.s) != 'S')
+            size_t limit;
+            if (!namemap_get(&limits, kt->attr.s, &limit) || entity_key_type(c, e, kt->attr.s) != 'S')
                 continue;
+            double lim = (double)limit;
             double sure, likely;
             validate_key_size(d, &kt->tpl, vfind_attr, c, &sure, &likely);
             if (sure > lim)
@@ -744,6 +743,7 @@ static void check_item_limits(vctx *c)
         }
         free(w);
     }
+    namemap_free(&limits);
 }
 
 /* ---- patterns -------------------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #define KP_VALIDATE_H
 
 #include "design.h"
+#include "namemap.h"
 
 /* DynamoDB's schema limits (AWS Developer Guide, "Quotas in Amazon DynamoDB"; DynamoDB Local
  * refuses the same CreateTable and PutItem requests). validate_design refuses a design beyond
@@ -22,10 +23,10 @@
 /* Appends every problem of `d` to `diags` (errors and warnings); true when no error. */
 bool validate_design(const kp_design *d, kp_diags *diags);
 
-/* The byte limit on the values of key attribute `attr`: 2,048 when it is a partition key of
- * the table or an index, 1,024 when it is a sort key (the smaller when it is both); 0 when it
- * is no key attribute. */
-double validate_key_limit(const kp_design *d, const char *attr);
+/* Fills `limits` (an empty map, released by the caller with namemap_free) with every key
+ * attribute of the table and its indexes -> the byte limit on its values: 2,048 for a partition
+ * key, 1,024 for a sort key (the smaller when it is both). */
+void validate_key_limits(const kp_design *d, namemap *limits);
 
 /* How to find an attribute by name (a hashed map, or NULL for design_attr). */
 typedef const kp_attr *(*validate_attr_fn)(const void *ctx, const char *name);
