@@ -376,6 +376,9 @@ char *report_check_text(const char *path, const kp_design *d, const kp_analysis 
                 d->table.sk.s ? " + " : "", d->table.sk.s ? d->table.sk.s : "",
                 kp_billing_name(d->table.billing), d->nindexes, d->nindexes == 1 ? "" : "es", d->nentities,
                 d->nentities == 1 ? "y" : "ies", d->npatterns, d->npatterns == 1 ? "" : "s");
+    for (size_t i = 0; i < d->table.nreplicas; i++) /* a global table: where else it lives */
+        sbuf_printf(&b, "%s%s%s", i ? ", " : "global table, replicated to ", d->table.replicas[i].s,
+                    i + 1 == d->table.nreplicas ? "\n" : "");
     report_patterns(&b, a);
     report_partitions(&b, a);
     report_cost(&b, d, a);
