@@ -140,7 +140,8 @@ typedef struct kp_index_result {
 } kp_index_result;
 
 typedef struct kp_cost_line {
-    char *name;   /* "reads", "writes", "index writes", "storage", "streams", "backups" */
+    char *name;   /* "reads", "writes", "index writes", "storage", "streams", "backups"; a global
+                     table adds "replicated writes", "replica storage", "transfer" */
     double units; /* units per month (requests, GB...) for display; NAN when n/a */
     double amount;
 } kp_cost_line;

@@ -12,6 +12,13 @@ void stage_resolve(kp_analysis *a);
 void stage_heat(kp_analysis *a);
 /* cost.c: a->on_demand, a->provisioned, a->cost. */
 void stage_cost(kp_analysis *a);
+/* cost.c: the design's prices per unit (the built-in table with its `pricing:` overrides), in
+ * its currency: on-demand per million request units, provisioned per unit-hour. */
+typedef struct kp_unit_prices {
+    const char *currency; /* points into the design or a static string */
+    double read_per_million, write_per_million, index_write_per_million, rcu_hour, wcu_hour;
+} kp_unit_prices;
+void stage_cost_prices(const kp_design *d, kp_unit_prices *out);
 /* checklist.c: a->checklist, a->checklist_pass, a->checklist_applicable. */
 void stage_checklist(kp_analysis *a);
 /* findings.c: a->findings. */

@@ -85,7 +85,11 @@ static const kp_attr *find_attr(const finder *f, const char *name)
 
 static double value_bytes(const finder *f, const char *name, const char *inline_format)
 {
-    const kp_attr *a = find_attr(f, name);
+    return capacity_attr_value_bytes(find_attr(f, name), inline_format);
+}
+
+double capacity_attr_value_bytes(const kp_attr *a, const char *inline_format)
+{
     if (a && !isnan(a->size) && a->size > 0)
         return a->size;
     double w = format_width(inline_format);

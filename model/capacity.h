@@ -66,6 +66,8 @@ double capacity_write_units(double item_bytes, bool transactional);
  * attributes are strings of CAP_DEFAULT_VALUE_BYTES). `inline_format` (may be NULL) is a
  * template's inline format, which wins over the attribute's own for numbers. */
 double capacity_value_bytes(const kp_design *d, const char *name, const char *inline_format);
+/* The same for an attribute already found (NULL: undeclared, a string). */
+double capacity_attr_value_bytes(const kp_attr *a, const char *inline_format);
 /* Estimated bytes (name + value) of key attribute `attr` on an item of entity `e`: from its
  * template when the entity has one, else as a plain domain attribute. 0 when attr is NULL. */
 double capacity_key_bytes(const kp_design *d, const kp_entity *e, const char *attr);

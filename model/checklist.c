@@ -410,16 +410,27 @@ static void rule_alerts(const kp_analysis *a, kp_check_item *it)
         set(it, KP_CHECK_FAIL, xstrdup("no alerts on throttling or hot keys"));
 }
 
-/* Passes when `streams:` and `pitr:` are both said explicitly (indexes are always costed). */
+/* Passes when `streams:` and `pitr:` are both said explicitly (indexes are always costed, and a
+ * global table's replicas: the reason names their regions). */
 static void rule_cost_complete(const kp_analysis *a, kp_check_item *it)
 {
     const kp_design *d = a->design;
     bool s = d->table.streams != KP_UNSET, p = d->table.pitr != KP_UNSET;
-    if (s && p)
+    if (s && p) {
+        /* a global table's regions are the cost the course lists among the forgotten ones */
+        sbuf r;
+        sbuf_init(&r);
+        sbuf_add(&r, "");
+        for (size_t i = 0; i < d->table.nreplicas; i++)
+            sbuf_printf(&r, "%s%s", i ? ", " : "; replicas in ", d->table.replicas[i].s);
+        if (d->table.nreplicas)
+            sbuf_add(&r, " costed (replicated writes, replica storage, transfer)");
         set(it, KP_CHECK_PASS,
-            xasprintf("indexes costed; streams %s, continuous backups %s",
-                      d->table.streams == KP_TRUE ? "on" : "off", d->table.pitr == KP_TRUE ? "on" : "off"));
-    else
+            xasprintf("indexes costed; streams %s, continuous backups %s%s",
+                      d->table.streams == KP_TRUE ? "on" : "off", d->table.pitr == KP_TRUE ? "on" : "off",
+                      r.s));
+        sbuf_free(&r);
+    } else
         set(it, KP_CHECK_FAIL,
             xasprintf("say %s%s%s explicitly (true or false) so the cost is complete", s ? "" : "streams",
                       !s && !p ? " and " : "", p ? "" : "pitr"));

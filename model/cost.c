@@ -3,20 +3,31 @@
  *
  * Month = 730 hours (the AWS calculator's convention). GB = 10^9 bytes (AWS bills storage in
  * decimal gigabytes). Lines, always in this order: reads, writes, index writes, storage,
- * streams, backups; kp_cost.total is their sum (no "total" line, so that summing the lines
- * gives the total).
+ * streams, backups, and for a global table (table.replicas) replicated writes, replica storage,
+ * transfer; kp_cost.total is their sum (no "total" line, so that summing the lines gives the
+ * total).
  * - On-demand: reads = read request units/month at the patterns' average rates
  *   (rcu_per_s_avg); writes = base-table write units/month at average rates (entity writes and
  *   write patterns; LSI writes included, they are table writes); index writes = GSI write
  *   units/month; storage = items x (size + 100 B) plus every index entry (projected + 100 B),
  *   GB-month; streams (streams: true) = one stream read request unit per table write unit,
  *   priced per 100,000; backups (pitr: true) = the table's storage (with its LSIs) x the
- *   continuous-backup price. Disabled streams/backups are lines of 0 with units NAN.
+ *   continuous-backup price, in every region of a global table. Disabled streams/backups are
+ *   lines of 0 with units NAN.
  * - Provisioned: capacity units = peak units / target utilisation (table's target_utilization,
  *   default 0.7), x 730 h x the unit-hour price; reads = the table's (LSI reads included) plus
  *   every GSI's read capacity, writes = the table's, index writes = every GSI's; storage,
- *   streams and backups as on-demand. */
+ *   streams and backups as on-demand.
+ * - Global table, N replica regions (the table's own region is not one of them): every table
+ *   write is written again in each replica region, and each replica maintains its own indexes.
+ *   replicated writes = N x (the table's write units at the replicated write price + the index
+ *   write units at the index write price); provisioned, N x (the table's write capacity at the
+ *   replicated WCU-hour price + the GSIs' at the WCU-hour price). replica storage = N x the
+ *   storage line. transfer = N x the bytes the table writes, counted as 1 KB per write unit,
+ *   at the cross-region transfer price per GB. Reads stay where the patterns' rates put them:
+ *   the rates are the application's, whichever region serves them. */
 #include "analysis_stages.h"
+#include "capacity.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,19 +38,23 @@
 #define BYTES_PER_GB      1e9
 #define DEFAULT_TARGET    0.7
 
-/* The built-in price tables; index_write NAN = the write price. */
+/* The built-in price tables; index_write and replicated_write NAN = the write price,
+ * replicated_wcu_hour NAN = the WCU-hour price. */
 static const struct price_table {
     const char *name, *currency;
     double read_per_million, write_per_million, index_write_per_million;
     double rcu_hour, wcu_hour, storage_gb_month, backup_gb_month, stream_read_per_100k;
+    double replicated_write_per_million, replicated_wcu_hour, transfer_gb;
 } builtin_prices[] = {
-    /* after the November 2024 cut */
-    {"aws-us-east-1", "USD", 0.125, 0.625, NAN, 0.00013, 0.00065, 0.25, 0.20, 0.02},
+    /* after the November 2024 cut (replicated writes priced as writes since then); transfer:
+     * data out of us-east-1 to another AWS region */
+    {"aws-us-east-1", "USD", 0.125, 0.625, NAN, 0.00013, 0.00065, 0.25, 0.20, 0.02, NAN, NAN, 0.02},
 };
 
 typedef struct prices {
     const char *currency;
     double read_pm, write_pm, index_write_pm, rcu_hour, wcu_hour, storage, backup, stream;
+    double repl_write_pm, repl_wcu_hour, transfer_gb;
 } prices;
 
 static double pick(double over, double base) { return isnan(over) ? base : over; }
@@ -60,7 +75,18 @@ static prices resolve_prices(const kp_pricing *p)
     r.storage = pick(p->storage_gb_month, b->storage_gb_month);
     r.backup = pick(p->backup_gb_month, b->backup_gb_month);
     r.stream = pick(p->stream_read_per_100k, b->stream_read_per_100k);
+    r.repl_write_pm =
+        pick(p->replicated_write_per_million, pick(b->replicated_write_per_million, r.write_pm));
+    r.repl_wcu_hour = pick(p->replicated_wcu_hour, pick(b->replicated_wcu_hour, r.wcu_hour));
+    r.transfer_gb = pick(p->transfer_gb, b->transfer_gb);
     return r;
+}
+
+void stage_cost_prices(const kp_design *d, kp_unit_prices *out)
+{
+    prices pr = resolve_prices(&d->pricing);
+    *out =
+        (kp_unit_prices){pr.currency, pr.read_pm, pr.write_pm, pr.index_write_pm, pr.rcu_hour, pr.wcu_hour};
 }
 
 static void add_line(kp_cost *c, const char *name, double units, double amount)
@@ -101,16 +127,22 @@ void stage_cost(kp_analysis *a)
     double gb = bytes / BYTES_PER_GB, table_gb = table_bytes / BYTES_PER_GB;
     double table_writes_month = table_wcu_avg * SECONDS_PER_MONTH;
     bool streams = d->table.streams == KP_TRUE, pitr = d->table.pitr == KP_TRUE;
+    double replicas = (double)d->table.nreplicas, regions = 1 + replicas;
     double stream_units = streams ? table_writes_month : NAN;
     double stream_amount = streams ? table_writes_month / 1e5 * pr.stream : 0;
-    double backup_units = pitr ? table_gb : NAN;
-    double backup_amount = pitr ? table_gb * pr.backup : 0;
+    double backup_units = pitr ? table_gb * regions : NAN;
+    double backup_amount = pitr ? table_gb * regions * pr.backup : 0;
+    size_t nlines = replicas > 0 ? 9 : 6;
+    /* a global table: what every replica region adds (the write units each receives, its
+     * storage, the bytes sent to it) */
+    double repl_gb = gb * replicas,
+           xfer_gb = table_writes_month * CAP_WRITE_UNIT_BYTES / BYTES_PER_GB * replicas;
 
     kp_cost *od = &a->on_demand;
     memset(od, 0, sizeof *od);
     od->mode = KP_BILLING_ON_DEMAND;
     od->currency = pr.currency;
-    od->lines = xcalloc(6, sizeof *od->lines);
+    od->lines = xcalloc(nlines, sizeof *od->lines);
     double reads_month = read_units_avg * SECONDS_PER_MONTH;
     double index_writes_month = index_wcu_avg * SECONDS_PER_MONTH;
     add_line(od, "reads", reads_month, reads_month / 1e6 * pr.read_pm);
@@ -119,6 +151,13 @@ void stage_cost(kp_analysis *a)
     add_line(od, "storage", gb, gb * pr.storage);
     add_line(od, "streams", stream_units, stream_amount);
     add_line(od, "backups", backup_units, backup_amount);
+    if (replicas > 0) {
+        add_line(od, "replicated writes", (table_writes_month + index_writes_month) * replicas,
+                 replicas * (table_writes_month / 1e6 * pr.repl_write_pm +
+                             index_writes_month / 1e6 * pr.index_write_pm));
+        add_line(od, "replica storage", repl_gb, repl_gb * pr.storage);
+        add_line(od, "transfer", xfer_gb, xfer_gb * pr.transfer_gb);
+    }
 
     double target = d->table.target_utilization;
     if (isnan(target) || target <= 0 || target > 1)
@@ -127,7 +166,7 @@ void stage_cost(kp_analysis *a)
     memset(pv, 0, sizeof *pv);
     pv->mode = KP_BILLING_PROVISIONED;
     pv->currency = pr.currency;
-    pv->lines = xcalloc(6, sizeof *pv->lines);
+    pv->lines = xcalloc(nlines, sizeof *pv->lines);
     double rcu = (table_rcu_peak + index_rcu_peak) / target;
     double wcu = table_wcu_peak / target, iwcu = index_wcu_peak / target;
     add_line(pv, "reads", rcu, rcu * HOURS_PER_MONTH * pr.rcu_hour);
@@ -136,6 +175,12 @@ void stage_cost(kp_analysis *a)
     add_line(pv, "storage", gb, gb * pr.storage);
     add_line(pv, "streams", stream_units, stream_amount);
     add_line(pv, "backups", backup_units, backup_amount);
+    if (replicas > 0) {
+        add_line(pv, "replicated writes", (wcu + iwcu) * replicas,
+                 replicas * HOURS_PER_MONTH * (wcu * pr.repl_wcu_hour + iwcu * pr.wcu_hour));
+        add_line(pv, "replica storage", repl_gb, repl_gb * pr.storage);
+        add_line(pv, "transfer", xfer_gb, xfer_gb * pr.transfer_gb);
+    }
 
     a->cost = d->table.billing == KP_BILLING_PROVISIONED ? &a->provisioned : &a->on_demand;
 }

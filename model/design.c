@@ -64,6 +64,9 @@ void pricing_init(kp_pricing *p)
     p->storage_gb_month = NAN;
     p->backup_gb_month = NAN;
     p->stream_read_per_100k = NAN;
+    p->replicated_write_per_million = NAN;
+    p->replicated_wcu_hour = NAN;
+    p->transfer_gb = NAN;
 }
 
 void decision_init(kp_decision *d)

@@ -46,6 +46,8 @@ typedef struct kp_table {
     kp_tristate streams;       /* explicit true/false wanted by the cost checklist */
     kp_tristate pitr;          /* continuous backups */
     double target_utilization; /* provisioned autoscaling target, NAN = default 0.7 */
+    kp_str *replicas;          /* global table: the other regions the table is replicated to */
+    size_t nreplicas;
     kp_loc loc;
 } kp_table;
 
@@ -243,7 +245,10 @@ typedef struct kp_pricing {
     double storage_gb_month;
     double backup_gb_month; /* continuous backups (PITR) */
     double stream_read_per_100k;
-    bool given; /* a pricing: block was present */
+    double replicated_write_per_million; /* global tables, on-demand; NAN = write_per_million */
+    double replicated_wcu_hour;          /* global tables, provisioned; NAN = wcu_hour */
+    double transfer_gb;                  /* cross-region data transfer, per GB */
+    bool given;                          /* a pricing: block was present */
     kp_loc loc;
 } kp_pricing;
 

@@ -1,6 +1,8 @@
-/* diff.c - the designer's diff of two designs and their analyses. */
+/* diff.c - the designer's diff of two designs and their analyses (the rules in diff.h). */
 #include "diff.h"
 
+#include "analysis_stages.h"
+#include "capacity.h"
 #include "fields.h"
 #include "humanfmt.h"
 
@@ -439,6 +441,196 @@ static void diff_indexes(kp_diff *d, const kp_design *a, const kp_analysis *aa, 
     }
 }
 
+/* ---- irreversible changes and what the change costs ------------------------------------- */
+
+static const char WHY_KEYS[] = "a table's keys never change";
+static const char WHY_NAME[] = "a table is never renamed";
+static const char WHY_LSI[] = "an LSI exists only from the table's creation";
+
+static void irreversible_item(kp_diff *d, diff_change ch, const char *what, const char *before,
+                              const char *after, const char *why, const char *subject)
+{
+    diff_item *it = add(d, DIFF_IRREVERSIBLE, ch, what, before, after, "%s", subject);
+    it->why = xstrdup(why);
+}
+
+static bool is_lsi(const kp_index *x) { return x && x->kind == KP_LSI; }
+
+/* Appends to d the changes from a to b that DynamoDB cannot make in place; returns how many. */
+static size_t irreversible(kp_diff *d, const kp_design *a, const kp_design *b)
+{
+    size_t before = d->n;
+    const kp_table *ta = &a->table, *tb = &b->table;
+    if (!s_eq(ta->name, tb->name))
+        irreversible_item(d, DIFF_CHANGED, "name", ta->name, tb->name, WHY_NAME, "table");
+    if (!s_eq(ta->pk.s, tb->pk.s))
+        irreversible_item(d, DIFF_CHANGED, "partition key", ta->pk.s, tb->pk.s, WHY_KEYS, "table");
+    if (!s_eq(ta->sk.s, tb->sk.s))
+        irreversible_item(d, DIFF_CHANGED, "sort key", ta->sk.s ? ta->sk.s : "(none)",
+                          tb->sk.s ? tb->sk.s : "(none)", WHY_KEYS, "table");
+    for (size_t i = 0; i < a->nindexes; i++) {
+        const kp_index *x = &a->indexes[i];
+        if (!is_lsi(x))
+            continue;
+        const kp_index *y = design_index(b, x->name);
+        char *subj = xasprintf("LSI %s", x->name), *tx = index_text(x);
+        if (!is_lsi(y)) {
+            irreversible_item(d, DIFF_REMOVED, "", tx, NULL, WHY_LSI, subj);
+        } else {
+            char *ty = index_text(y);
+            if (!s_eq(tx, ty))
+                irreversible_item(d, DIFF_CHANGED, "definition", tx, ty, WHY_LSI, subj);
+            free(ty);
+        }
+        free(tx);
+        free(subj);
+    }
+    for (size_t i = 0; i < b->nindexes; i++) {
+        const kp_index *y = &b->indexes[i];
+        if (!is_lsi(y) || is_lsi(design_index(a, y->name)))
+            continue;
+        char *subj = xasprintf("LSI %s", y->name), *ty = index_text(y);
+        irreversible_item(d, DIFF_ADDED, "", NULL, ty, WHY_LSI, subj);
+        free(ty);
+        free(subj);
+    }
+    return d->n - before;
+}
+
+size_t diff_irreversible(const kp_design *a, const kp_design *b, char **what)
+{
+    kp_diff d;
+    memset(&d, 0, sizeof d);
+    size_t n = irreversible(&d, a, b);
+    if (what) {
+        sbuf s;
+        sbuf_init(&s);
+        sbuf_add(&s, "");
+        for (size_t i = 0; i < d.n; i++) {
+            const diff_item *it = &d.v[i];
+            sbuf_add(&s, i ? "; " : "");
+            if (it->change == DIFF_CHANGED)
+                sbuf_printf(&s, "%s %s %s → %s", it->subject, it->what, it->before, it->after);
+            else
+                sbuf_printf(&s, "%s %s", it->subject, it->change == DIFF_ADDED ? "added" : "removed");
+        }
+        *what = sbuf_steal(&s);
+    }
+    diff_free(&d);
+    return n;
+}
+
+/* The bytes a Scan of the design's table reads: every entity's items x their size. */
+static double table_item_bytes(const kp_design *d)
+{
+    double b = 0;
+    for (size_t i = 0; i < d->nentities; i++)
+        b += util_nz(d->entities[i].count) * util_nz(d->entities[i].size);
+    return b;
+}
+
+/* Write units that put every entry of index x (design position) once: each entity's items on it
+ * x the 1 KB units of its projected entry; *entries (may be NULL) the entries. x = -1: the
+ * table's own items, with the entries of its LSIs (table writes). */
+static double fill_units(const kp_design *d, ptrdiff_t x, double *entries)
+{
+    double units = 0, n = 0;
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        double share = capacity_index_share(d, e, x), count = util_nz(e->count) * share;
+        if (count <= 0)
+            continue;
+        n += count;
+        units += count * capacity_write_units(capacity_projected_bytes(d, e, x), false);
+        for (size_t k = 0; x < 0 && k < d->nindexes; k++)
+            if (is_lsi(&d->indexes[k]))
+                units += util_nz(e->count) * capacity_index_share(d, e, (ptrdiff_t)k) *
+                         capacity_write_units(capacity_projected_bytes(d, e, (ptrdiff_t)k), false);
+    }
+    if (entries)
+        *entries = n;
+    return units;
+}
+
+/* The money of a one-off load at design d's prices: request units on-demand; provisioned, the
+ * unit-hours that absorb the units. */
+static double once_money(const kp_design *d, double reads, double writes, double index_writes)
+{
+    kp_unit_prices p;
+    stage_cost_prices(d, &p);
+    if (d->table.billing == KP_BILLING_PROVISIONED)
+        return (reads * p.rcu_hour + (writes + index_writes) * p.wcu_hour) / 3600;
+    return reads / 1e6 * p.read_per_million + writes / 1e6 * p.write_per_million +
+           index_writes / 1e6 * p.index_write_per_million;
+}
+
+static void cost_item(kp_diff *d, const kp_design *b, const char *subject, sbuf *text, double money)
+{
+    kp_unit_prices p;
+    stage_cost_prices(b, &p);
+    sbuf_add(text, " ≈ ");
+    humanfmt_add_money(text, money, p.currency, HF_MONEY_DOC);
+    diff_item *it = add(d, DIFF_CHANGE_COST, DIFF_ADDED, "", NULL, text->s, "%s", subject);
+    it->num_after = money;
+}
+
+static void add_units(sbuf *s, double v, const char *unit)
+{
+    char *t = num_text(v, unit);
+    sbuf_add(s, t);
+    free(t);
+}
+
+/* The migration when something irreversible changed, else each GSI's backfill. */
+static void change_cost(kp_diff *d, const kp_design *a, const kp_design *b, size_t nirreversible)
+{
+    sbuf s;
+    sbuf_init(&s);
+    if (nirreversible) {
+        double reads = table_item_bytes(a) / CAP_READ_UNIT_BYTES * 0.5, items, iw = 0;
+        double writes = fill_units(b, -1, &items);
+        for (size_t i = 0; i < b->nindexes; i++)
+            if (!is_lsi(&b->indexes[i]))
+                iw += fill_units(b, (ptrdiff_t)i, NULL);
+        sbuf_add(&s, "scan the old table, ");
+        add_units(&s, reads, "read units");
+        sbuf_add(&s, "; write its ");
+        add_units(&s, items, "items");
+        sbuf_add(&s, " to the new one, ");
+        add_units(&s, writes, "write units");
+        sbuf_add(&s, " and ");
+        add_units(&s, iw, "index write units");
+        cost_item(d, b, "migration to a new table", &s, once_money(b, reads, writes, iw));
+        sbuf_free(&s);
+        return;
+    }
+    double reads = table_item_bytes(b) / CAP_READ_UNIT_BYTES * 0.5;
+    for (size_t i = 0; i < b->nindexes; i++) {
+        const kp_index *y = &b->indexes[i], *x = design_index(a, y->name);
+        if (is_lsi(y))
+            continue;
+        char *tx = x ? index_text(x) : NULL, *ty = index_text(y);
+        bool same = tx && s_eq(tx, ty);
+        free(tx);
+        free(ty);
+        if (same)
+            continue;
+        double entries, w = fill_units(b, (ptrdiff_t)i, &entries);
+        sbuf_free(&s);
+        sbuf_init(&s);
+        sbuf_add(&s, "scan the table, ");
+        add_units(&s, reads, "read units");
+        sbuf_add(&s, "; write ");
+        add_units(&s, entries, "entries");
+        sbuf_add(&s, ", ");
+        add_units(&s, w, "index write units");
+        char *subj = xasprintf("%s of GSI %s", x ? "rebuild" : "backfill", y->name);
+        cost_item(d, b, subj, &s, once_money(b, reads, 0, w));
+        free(subj);
+    }
+    sbuf_free(&s);
+}
+
 /* ---- decisions ------------------------------------------------------------------------ */
 
 static const kp_decision *find_decision(const kp_design *d, const char *id)
@@ -540,6 +732,7 @@ void diff_compute(const kp_design *a, const kp_analysis *aa, const sig_report *s
                   const kp_analysis *ab, const sig_report *sb, kp_diff *out)
 {
     memset(out, 0, sizeof *out);
+    change_cost(out, a, b, irreversible(out, a, b));
     diff_patterns(out, a, aa, b, ab);
     if (aa && ab) {
         diff_heat(out, aa, ab);
@@ -575,6 +768,7 @@ void diff_free(kp_diff *d)
         free(d->v[i].what);
         free(d->v[i].before);
         free(d->v[i].after);
+        free(d->v[i].why);
     }
     free(d->v);
     memset(d, 0, sizeof *d);
@@ -615,6 +809,21 @@ char *diff_render(const kp_diff *d, const char *from, const char *to)
             dec_added += it->change == DIFF_ADDED, reopened += strcmp(it->what, "reopened") == 0;
     }
     sbuf_add(&b, "\nIn short:\n");
+    size_t nirr = diff_count(d, DIFF_IRREVERSIBLE);
+    for (size_t i = 0; i < d->n; i++) {
+        const diff_item *it = &d->v[i];
+        if (it->section != DIFF_CHANGE_COST)
+            continue;
+        if (nirr)
+            sbuf_printf(
+                &b,
+                "  IRREVERSIBLE: %zu change%s DynamoDB cannot make to the table in place; the way there "
+                "is a new table and a data migration (%s)\n",
+                nirr, nirr == 1 ? "" : "s", strstr(it->after, "≈ ") ? strstr(it->after, "≈ ") : "");
+        else
+            sbuf_printf(&b, "  once: %s %s\n", it->subject,
+                        strstr(it->after, "≈ ") ? strstr(it->after, "≈ ") : "");
+    }
     if (plans) {
         sbuf_printf(&b, "  %zu pattern%s changed plan:", plans, plans == 1 ? "" : "s");
         size_t shown = 0;
@@ -648,6 +857,20 @@ char *diff_render(const kp_diff *d, const char *from, const char *to)
         if ((int)it->section != last) {
             sbuf_printf(&b, "\n%s\n", diff_section_title(it->section));
             last = (int)it->section;
+        }
+        if (it->section == DIFF_IRREVERSIBLE) {
+            if (it->change == DIFF_CHANGED)
+                sbuf_printf(&b, "  ! %s %s: %s → %s (%s)\n", it->subject, it->what, it->before, it->after,
+                            it->why);
+            else
+                sbuf_printf(&b, "  ! %s %s: %s (%s)\n", it->subject,
+                            it->change == DIFF_ADDED ? "added" : "removed",
+                            it->change == DIFF_ADDED ? it->after : it->before, it->why);
+            continue;
+        }
+        if (it->section == DIFF_CHANGE_COST) {
+            sbuf_printf(&b, "  $ %s: %s\n", it->subject, it->after);
+            continue;
         }
         switch (it->change) {
         case DIFF_ADDED:

@@ -1,8 +1,22 @@
-/* diff.h - the designer's diff of two designs and their analyses: patterns whose plan changed
- * (scan -> query), requests and units per second before and after, partitions that became hot or
- * cool, cost before and after (both modes), keys, entities and indexes changed, decisions added,
+/* diff.h - the designer's diff of two designs and their analyses: the changes DynamoDB cannot
+ * make to a table in place and what the change itself costs, patterns whose plan changed (scan ->
+ * query), requests and units per second before and after, partitions that became hot or cool,
+ * cost before and after (both modes), keys, entities and indexes changed, decisions added,
  * changed or reopened, checklist items and findings that changed. Pure data; diff_render gives
- * the text `keyplan diff` prints. */
+ * the text `keyplan diff` prints.
+ *
+ * Irreversible (DynamoDB changes neither in place; the way there is a new table and a data
+ * migration): the table's name, partition key or sort key changed; an LSI added, removed or
+ * changed (an LSI exists only from the table's creation). The cost of the change, one-off, at
+ * the after design's prices (on-demand: request units; provisioned: the unit-hours that absorb
+ * the units, units / 3,600 x the unit-hour price):
+ * - a migration, when anything irreversible changed: a Scan of the old table (its items' bytes /
+ *   4 KB x 0.5, eventual), and every item written to the new one (1 KB units per item, LSI
+ *   entries with it) with every GSI entry (the new table's GSIs fill as the items arrive);
+ * - otherwise a backfill for each GSI added or rebuilt (a GSI's keys and projection cannot be
+ *   changed: it is deleted and created again): a Scan of the table as above, and a write of each
+ *   entry entering the index (the items of each entity on it x the 1 KB units of its projected
+ *   entry). */
 #ifndef KP_DIFF_H
 #define KP_DIFF_H
 
@@ -13,8 +27,10 @@
 #include <stddef.h>
 
 /* clang-format off */
-#define KP_DIFF_SECTIONS(X)        \
-    X(PATTERNS, "Access patterns") \
+#define KP_DIFF_SECTIONS(X)                                                   \
+    X(IRREVERSIBLE, "Irreversible: DynamoDB cannot change this table in place") \
+    X(CHANGE_COST, "What the change costs, once")                             \
+    X(PATTERNS, "Access patterns")                                            \
     X(HEAT, "Partitions and heat") \
     X(COST, "Cost per month")      \
     X(KEYS, "Keys and entities")   \
@@ -44,7 +60,8 @@ typedef struct diff_item {
     char *before;      /* as text; NULL when added */
     char *after;       /* as text; NULL when removed */
     double num_before; /* numeric values when the change is a number, else NAN */
-    double num_after;
+    double num_after;  /* CHANGE_COST: the change's cost in money */
+    char *why;         /* IRREVERSIBLE: why DynamoDB cannot do it in place; else NULL */
 } diff_item;
 
 typedef struct kp_diff {
@@ -58,6 +75,11 @@ typedef struct kp_diff {
 void diff_compute(const kp_design *a, const kp_analysis *aa, const sig_report *sa, const kp_design *b,
                   const kp_analysis *ab, const sig_report *sb, kp_diff *out);
 void diff_free(kp_diff *d);
+
+/* How many irreversible changes lead from design a to design b (the IRREVERSIBLE section's
+ * items; no analysis needed), with *what (may be NULL; caller frees) naming them, "sort key SK ->
+ * GSK; LSI ByDate added". Never fails. */
+size_t diff_irreversible(const kp_design *a, const kp_design *b, char **what);
 
 const char *diff_section_title(diff_section s);
 

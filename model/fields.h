@@ -157,7 +157,8 @@ static inline size_t kp_fcount(const void *r, const kp_field *f)
     X(BILLING, "billing", billing, K_ENUM(billing), 0, 5, "on-demand | provisioned")                                                                \
     X(STREAMS, "streams", streams, K_TRI, 0, 6, "true | false (the cost checklist wants it said)")                                                  \
     X(PITR, "pitr", pitr, K_TRI, 0, 7, "true | false: continuous backups")                                                                          \
-    X(TARGET_UTILIZATION, "target_utilization", target_utilization, K_NUM(KP_NUM_UTIL), 0, 8, "provisioned autoscaling target, 0..1 (empty = 0.7)")
+    X(TARGET_UTILIZATION, "target_utilization", target_utilization, K_NUM(KP_NUM_UTIL), 0, 8, "provisioned autoscaling target, 0..1 (empty = 0.7)") \
+    X(REPLICAS, "replicas", replicas, K_REFS(nreplicas), 0, 9, "global table: other regions it is replicated to: eu-west-1, ...")
 /* clang-format on */
 
 /* clang-format off */
@@ -273,15 +274,18 @@ static inline size_t kp_fcount(const void *r, const kp_field *f)
 /* clang-format off */
 #define KP_PRICING_FIELDS(X)                                                                                                                                            \
     X(BASE, "base", base, K_TEXT, 0, -1, NULL)                                                                                                                          \
-    X(CURRENCY, "currency", currency, K_TEXT, 0, 9, "USD, EUR, ... (empty = USD)")                                                                                      \
-    X(READ_PER_MILLION, "read_per_million", read_per_million, K_NUM(KP_NUM_NONNEG), 0, 10, "on-demand price per million read units (empty = built-in)")                 \
-    X(WRITE_PER_MILLION, "write_per_million", write_per_million, K_NUM(KP_NUM_NONNEG), 0, 11, "on-demand price per million write units")                                \
-    X(INDEX_WRITE_PER_MILLION, "index_write_per_million", index_write_per_million, K_NUM(KP_NUM_NONNEG), 0, 12, "price per million index write units (empty = writes)") \
-    X(RCU_HOUR, "rcu_hour", rcu_hour, K_NUM(KP_NUM_NONNEG), 0, 13, "provisioned price per RCU-hour")                                                                    \
-    X(WCU_HOUR, "wcu_hour", wcu_hour, K_NUM(KP_NUM_NONNEG), 0, 14, "provisioned price per WCU-hour")                                                                    \
-    X(STORAGE_GB_MONTH, "storage_gb_month", storage_gb_month, K_NUM(KP_NUM_NONNEG), 0, 15, "storage price per GB-month")                                                \
-    X(BACKUP_GB_MONTH, "backup_gb_month", backup_gb_month, K_NUM(KP_NUM_NONNEG), 0, 16, "continuous backup price per GB-month")                                         \
-    X(STREAM_READ_PER_100K, "stream_read_per_100k", stream_read_per_100k, K_NUM(KP_NUM_NONNEG), 0, 17, "stream read price per 100,000 requests")                        \
+    X(CURRENCY, "currency", currency, K_TEXT, 0, 10, "USD, EUR, ... (empty = USD)")                                                                                      \
+    X(READ_PER_MILLION, "read_per_million", read_per_million, K_NUM(KP_NUM_NONNEG), 0, 11, "on-demand price per million read units (empty = built-in)")                 \
+    X(WRITE_PER_MILLION, "write_per_million", write_per_million, K_NUM(KP_NUM_NONNEG), 0, 12, "on-demand price per million write units")                                \
+    X(INDEX_WRITE_PER_MILLION, "index_write_per_million", index_write_per_million, K_NUM(KP_NUM_NONNEG), 0, 13, "price per million index write units (empty = writes)") \
+    X(RCU_HOUR, "rcu_hour", rcu_hour, K_NUM(KP_NUM_NONNEG), 0, 14, "provisioned price per RCU-hour")                                                                    \
+    X(WCU_HOUR, "wcu_hour", wcu_hour, K_NUM(KP_NUM_NONNEG), 0, 15, "provisioned price per WCU-hour")                                                                    \
+    X(STORAGE_GB_MONTH, "storage_gb_month", storage_gb_month, K_NUM(KP_NUM_NONNEG), 0, 16, "storage price per GB-month")                                                \
+    X(BACKUP_GB_MONTH, "backup_gb_month", backup_gb_month, K_NUM(KP_NUM_NONNEG), 0, 17, "continuous backup price per GB-month")                                         \
+    X(STREAM_READ_PER_100K, "stream_read_per_100k", stream_read_per_100k, K_NUM(KP_NUM_NONNEG), 0, 18, "stream read price per 100,000 requests")                        \
+    X(REPLICATED_WRITE_PER_MILLION, "replicated_write_per_million", replicated_write_per_million, K_NUM(KP_NUM_NONNEG), 0, 19, "global tables: price per million replicated write units (empty = writes)") \
+    X(REPLICATED_WCU_HOUR, "replicated_wcu_hour", replicated_wcu_hour, K_NUM(KP_NUM_NONNEG), 0, 20, "global tables: price per replicated WCU-hour (empty = wcu_hour)") \
+    X(TRANSFER_GB, "transfer_gb", transfer_gb, K_NUM(KP_NUM_NONNEG), 0, 21, "global tables: cross-region transfer price per GB") \
     X(GIVEN, "given", given, K_FLAG, 0, -1, NULL)
 /* clang-format on */
 

@@ -39,11 +39,20 @@
  *   contador), or whose name says increment/decrement/incrementa, unless its `why` mentions a
  *   condition or idempotency.
  * - unknown-distribution: a partition template with an undeclared placeholder or one without
- *   `distinct` (heat assumed one value per item). */
+ *   `distinct` (heat assumed one value per item).
+ * - key-too-long: a key template (table's or an index's, rendering a string) whose average value
+ *   by the declared sizes (validate_key_size's `likely`: a string's `size:`) passes DynamoDB's
+ *   2,048-byte partition / 1,024-byte sort key limit: the longer items' writes are refused.
+ *   (A template whose bounded parts alone pass it is a validation error.)
+ * - table-quota: the table (with its LSIs) or a GSI above 40,000 read or write units/s at peak
+ *   (provisioned: the capacity to set, peak / target utilisation), DynamoDB's default per-table
+ *   quota; provisioned, also the table and its GSIs together above the account's 80,000. A
+ *   quota AWS raises on request: a warning naming the quota to raise. */
 #include "analysis_stages.h"
 #include "capacity.h"
 #include "humanfmt.h"
 #include "namemap.h"
+#include "validate.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -550,6 +559,100 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
     namemap_free(&sknames);
 }
 
+/* The design's attributes through the analysis' name map, for validate_key_size. */
+typedef struct attr_finder {
+    const kp_design *d;
+    const namemap *names;
+} attr_finder;
+
+static const kp_attr *finder_attr(const void *ctx, const char *name)
+{
+    const attr_finder *f = ctx;
+    return fattr(f->names, f->d, name);
+}
+
+/* key-too-long: the average key value by the declared sizes over DynamoDB's limit. */
+static void key_findings(flist *l, const kp_analysis *a, const namemap *names)
+{
+    const kp_design *d = a->design;
+    attr_finder find = {d, names};
+    namemap limits = {0};
+    validate_key_limits(d, &limits);
+    for (size_t e = 0; e < d->nentities; e++) {
+        const kp_entity *en = &d->entities[e];
+        for (size_t k = 0; k < en->nkeys; k++) {
+            const kp_keytpl *kt = &en->keys[k];
+            size_t limit;
+            if (!namemap_get(&limits, kt->attr.s, &limit))
+                continue;
+            double lim = (double)limit;
+            const tpl *t = &kt->tpl;
+            if (t->n == 1 && t->parts[0].kind == TPL_ATTR && !t->parts[0].format) {
+                const kp_attr *at = fattr(names, d, t->parts[0].text);
+                if (at && (at->type == KP_ATTR_NUMBER || at->type == KP_ATTR_SHARD))
+                    continue; /* a number key: DynamoDB's numbers are at most 38 digits */
+            }
+            double sure, likely;
+            validate_key_size(d, t, finder_attr, &find, &sure, &likely);
+            if (likely > lim)
+                add(l, "key-too-long", KP_SEV_WARNING, fmsg("entity %s", en->name),
+                    fmsg("%s's %s (\"%s\") averages about %.0f bytes by the declared sizes; DynamoDB refuses "
+                         "%s key values over %.0f bytes, so the longer items cannot be written",
+                         en->name, kt->attr.s, t->src ? t->src : "", likely,
+                         lim == KP_LIMIT_SK_VALUE_BYTES ? "sort" : "partition", lim));
+        }
+    }
+    namemap_free(&limits);
+}
+
+/* table-quota: the table (LSIs included) and each GSI against the per-table quota, in the units
+ * of the design's billing mode. */
+static void quota_findings(flist *l, const kp_analysis *a)
+{
+    const kp_design *d = a->design;
+    bool prov = d->table.billing == KP_BILLING_PROVISIONED;
+    double target = d->table.target_utilization;
+    if (!(target > 0 && target <= 1))
+        target = 0.7;
+    double per = prov ? 1 / target : 1;
+    const char *how = prov ? "provisioned" : "at peak";
+    double r[2] = {0, 0}, w[2] = {0, 0}; /* the table; the account (table and GSIs) */
+    char num[HUMANFMT_SIZE];
+    for (size_t x = 0; x < a->nindexes; x++) {
+        const kp_index_result *ir = &a->indexes[x];
+        bool table = x == 0 || d->indexes[x - 1].kind == KP_LSI;
+        double rx = util_nz(ir->rcu_per_s) * per, wx = util_nz(ir->wcu_per_s) * per;
+        r[1] += rx, w[1] += wx;
+        if (table) {
+            r[0] += rx, w[0] += wx;
+            continue;
+        }
+        const char *nm = d->indexes[x - 1].name;
+        for (int k = 0; k < 2; k++)
+            if ((k ? wx : rx) > KP_LIMIT_TABLE_UNITS)
+                add(l, "table-quota", KP_SEV_WARNING, fmsg("index %s", nm),
+                    fmsg(
+                        "GSI %s needs %s %s units/s %s, over DynamoDB's default quota of 40,000 per table or "
+                        "GSI: raise 'Table-level %s throughput limit' in Service Quotas first",
+                        nm, humanfmt(num, sizeof num, ceil(k ? wx : rx), HF_NUM_DOC), k ? "write" : "read",
+                        how, k ? "write" : "read"));
+    }
+    for (int k = 0; k < 2; k++)
+        if ((k ? w[0] : r[0]) > KP_LIMIT_TABLE_UNITS)
+            add(l, "table-quota", KP_SEV_WARNING, xstrdup("table"),
+                fmsg("the table needs %s %s units/s %s, over DynamoDB's default quota of 40,000 per table: "
+                     "raise 'Table-level %s throughput limit' in Service Quotas first",
+                     humanfmt(num, sizeof num, ceil(k ? w[0] : r[0]), HF_NUM_DOC), k ? "write" : "read", how,
+                     k ? "write" : "read"));
+    for (int k = 0; prov && k < 2; k++)
+        if ((k ? w[1] : r[1]) > 2 * KP_LIMIT_TABLE_UNITS)
+            add(l, "table-quota", KP_SEV_WARNING, xstrdup("account"),
+                fmsg("the table and its GSIs provision %s %s units/s together, over DynamoDB's default "
+                     "account quota of 80,000 per region: raise 'Account-level %s throughput limit' first",
+                     humanfmt(num, sizeof num, ceil(k ? w[1] : r[1]), HF_NUM_DOC), k ? "write" : "read",
+                     k ? "write" : "read"));
+}
+
 void stage_findings(kp_analysis *a)
 {
     flist l = {0};
@@ -560,6 +663,8 @@ void stage_findings(kp_analysis *a)
     pattern_findings(&l, a, &names);
     index_findings(&l, a);
     entity_findings(&l, a, &names);
+    key_findings(&l, a, &names);
+    quota_findings(&l, a);
     namemap_free(&names);
     a->findings = l.v;
     a->nfindings = l.n;

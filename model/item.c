@@ -2,6 +2,8 @@
  * distributions (see item.h). */
 #include "item.h"
 
+#include "capacity.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
@@ -528,7 +530,7 @@ void item_pad(const kp_entity *e, kp_item *item)
         return;
     item_del(item, "_pad");
     size_t have = item_size(item), want = (size_t)e->size, over = strlen("_pad");
-    if (want > have + over && want <= 400000) {
+    if (want > have + over && want <= CAP_ITEM_MAX_BYTES) { /* DynamoDB's 400 KB */
         size_t n = want - have - over;
         char *pad = xmalloc(n + 1);
         memset(pad, 'x', n);

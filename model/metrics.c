@@ -194,6 +194,13 @@ static const kp_finding_info catalogue[] = {
     {"unknown-distribution", "Unknown distribution where heat needs it",
      "Declare the attribute's `distinct` (and `skew`) or its enum shares, so that the partition's "
      "heat can be computed."},
+    {"key-too-long", "Key values over DynamoDB's limit",
+     "A partition key value takes at most 2,048 bytes and a sort key 1,024: key on an identifier, and "
+     "keep long text (names, descriptions, paths) in ordinary attributes."},
+    {"table-quota", "Throughput above the per-table quota",
+     "A table or GSI takes 40,000 read and 40,000 write units/s by default (80,000 per account, "
+     "provisioned): request the increase in Service Quotas before launch, or cut the units (eventual "
+     "reads, a cache, smaller items)."},
 };
 
 const kp_finding_info *analysis_finding_catalogue(size_t *n)

@@ -1,9 +1,11 @@
 /* validate.c - semantic validation of a design: required names, duplicates, references (with
  * "did you mean"), figures, enum shares, index rules, key templates, sparse rules, covered_by
- * and signals. Works on the kp_design alone (places from its kp_locs), so the TUI can run it
+ * and signals, and DynamoDB's schema limits (index counts, names, projected attributes, key types
+ * and key value sizes, item size, replica regions). Works on the kp_design alone (places from its kp_locs), so the TUI can run it
  * after every edit. Every message reads "what is wrong; what was expected". */
 #include "validate.h"
 
+#include "capacity.h"
 #include "fields.h"
 #include "namemap.h"
 #include "signals.h"
@@ -491,6 +493,259 @@ static void check_entities(vctx *c)
     }
 }
 
+/* ---- DynamoDB's schema limits ------------------------------------------------------------ */
+
+/* A table or index name DynamoDB takes: 3..255 bytes of [A-Za-z0-9_.-]. Reports the first
+ * problem of `name` (NULL and "" are reported as missing elsewhere). */
+static void check_dynamo_name(vctx *c, kp_loc loc, const char *who, const char *what, const char *name)
+{
+    if (!name || !*name)
+        return;
+    size_t n = strlen(name),
+           bad = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.");
+    if (bad < n)
+        diags_add(c->dg, KP_INVALID, loc,
+                  "%s: %s name '%s' has a character DynamoDB refuses at byte %zu; expected only A-Z a-z 0-9 "
+                  "_ - . in %s names",
+                  who, what, name, bad + 1, what);
+    else if (n < KP_LIMIT_NAME_MIN || n > KP_LIMIT_NAME_MAX)
+        diags_add(c->dg, KP_RANGE, loc,
+                  "%s: %s name '%.40s%s' is %zu character%s long; DynamoDB takes %s names of %d to %d "
+                  "characters",
+                  who, what, name, n > 40 ? "..." : "", n, n == 1 ? "" : "s", what, KP_LIMIT_NAME_MIN,
+                  KP_LIMIT_NAME_MAX);
+}
+
+/* Index counts, index names and the projected attributes summed over every index. */
+static void check_index_limits(vctx *c)
+{
+    const kp_design *d = c->d;
+    size_t gsis = 0, lsis = 0, projected = 0;
+    bool over_projected = false;
+    for (size_t i = 0; i < d->nindexes; i++) {
+        const kp_index *x = &d->indexes[i];
+        char *w = label_index(x, i);
+        check_dynamo_name(c, x->loc, w, "index", x->name);
+        if (x->kind == KP_GSI && ++gsis == KP_LIMIT_GSIS + 1)
+            diags_add(
+                c->dg, KP_INDEX, x->loc,
+                "%s is GSI number %zu of the table; DynamoDB allows %d GSIs per table (a default quota "
+                "AWS raises on request); expected at most %d, or one GSI overloaded by several entities",
+                w, gsis, KP_LIMIT_GSIS, KP_LIMIT_GSIS);
+        if (x->kind == KP_LSI && ++lsis == KP_LIMIT_LSIS + 1)
+            diags_add(
+                c->dg, KP_INDEX, x->loc,
+                "%s is LSI number %zu of the table; DynamoDB allows %d LSIs per table; expected at most "
+                "%d (or a GSI)",
+                w, lsis, KP_LIMIT_LSIS, KP_LIMIT_LSIS);
+        if (x->projection == KP_PROJ_INCLUDE)
+            for (size_t k = 0; k < x->ninclude && !over_projected; k++)
+                if (++projected > KP_LIMIT_PROJECTED) {
+                    over_projected = true;
+                    diags_add(c->dg, KP_INDEX, x->include[k].loc,
+                              "%s: include '%s' is projected attribute %zu of the table's indexes; DynamoDB "
+                              "allows %d in total over every index (an attribute in two indexes counts "
+                              "twice); expected at most %d, or projection: all",
+                              w, x->include[k].s ? x->include[k].s : "", projected, KP_LIMIT_PROJECTED,
+                              KP_LIMIT_PROJECTED);
+                }
+        free(w);
+    }
+}
+
+/* A region name as AWS writes them: lower-case words and a number joined by '-' (eu-west-1,
+ * us-gov-west-1, ap-southeast-2). */
+static bool region_name(const char *s)
+{
+    size_t n = s ? strlen(s) : 0, dashes = 0;
+    if (n < 4 || !(s[0] >= 'a' && s[0] <= 'z') || !(s[n - 1] >= '0' && s[n - 1] <= '9'))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        bool ok = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-';
+        if (!ok || (s[i] == '-' && (i + 1 == n || s[i + 1] == '-')))
+            return false;
+        dashes += s[i] == '-';
+    }
+    return dashes >= 2;
+}
+
+static void check_table_limits(vctx *c)
+{
+    const kp_table *t = &c->d->table;
+    check_dynamo_name(c, t->loc, "table", "table", t->name);
+    for (size_t i = 0; i < t->nreplicas; i++) {
+        const kp_str *r = &t->replicas[i];
+        if (!region_name(r->s)) {
+            diags_add(c->dg, KP_INVALID, r->loc,
+                      "table: replica '%s' is not a region name; expected a region such as eu-west-1",
+                      r->s ? r->s : "");
+            continue;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (t->replicas[j].s && !strcmp(t->replicas[j].s, r->s)) {
+                diags_add(c->dg, KP_DUPLICATE, r->loc,
+                          "table: replica region '%s' is listed twice; expected each region once", r->s);
+                break;
+            }
+    }
+}
+
+void validate_key_limits(const kp_design *d, namemap *limits)
+{
+    /* the first put wins: the sort keys first */
+    for (int pass = 0; pass < 2; pass++)
+        for (ptrdiff_t x = -1; x < (ptrdiff_t)d->nindexes; x++) {
+            const kp_index *ix = x < 0 ? NULL : &d->indexes[x];
+            const kp_str *k = pass ? (ix ? &ix->pk : &d->table.pk) : (ix ? &ix->sk : &d->table.sk);
+            namemap_put(limits, k->s,
+                        pass ? (size_t)KP_LIMIT_PK_VALUE_BYTES : (size_t)KP_LIMIT_SK_VALUE_BYTES);
+        }
+}
+
+/* The width of a zero-padded number format ("03": 3) as templates apply it (at most 3 digits),
+ * 0 when none. */
+static double pad_width(const char *fmt)
+{
+    if (!fmt || !*fmt || strlen(fmt) > 3 || strspn(fmt, "0123456789") != strlen(fmt))
+        return 0;
+    return (double)atoi(fmt);
+}
+
+static double digits_of(int n)
+{
+    double k = 1;
+    for (; n >= 10; n /= 10)
+        k++;
+    return k;
+}
+
+void validate_key_size(const kp_design *d, const tpl *t, validate_attr_fn find, const void *ctx, double *sure,
+                       double *likely)
+{
+    double s = 0, l = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const tpl_part *p = &t->parts[i];
+        if (p->kind == TPL_LIT) {
+            s += (double)strlen(p->text);
+            l += (double)strlen(p->text);
+            continue;
+        }
+        const kp_attr *a = find ? find(ctx, p->text) : design_attr(d, p->text);
+        l += capacity_attr_value_bytes(a, p->format);
+        switch (a ? a->type : KP_ATTR_STRING) {
+        case KP_ATTR_ENUM: {
+            double longest = 0;
+            for (size_t k = 0; k < a->nvalues; k++)
+                if (a->values[k].name && !(a->values[k].share <= 0))
+                    longest = fmax(longest, (double)strlen(a->values[k].name));
+            s += longest;
+            break;
+        }
+        case KP_ATTR_DATE:
+            s += 10;
+            break;
+        case KP_ATTR_BOOL:
+            s += 5;
+            break;
+        case KP_ATTR_SHARD:
+            s += digits_of(a->shard_count > 1 ? a->shard_count - 1 : 0);
+            break;
+        case KP_ATTR_NUMBER: {
+            double w = pad_width(p->format ? p->format : a->format);
+            s += w > 0 ? w : 1;
+            break;
+        }
+        default:
+            s += pad_width(p->format); /* "{n:05}": a number, padded, whatever it was declared */
+            break;
+        }
+    }
+    *sure = s;
+    *likely = l;
+}
+
+/* DynamoDB's type of key attribute `attr` on the items of entity e: 'N' when a single unpadded
+ * number or shard placeholder (or a plain number attribute) fills it, 'S' otherwise, 0 when the
+ * items do not carry it (item_key_type's rule, per entity). */
+static char entity_key_type(vctx *c, const kp_entity *e, const char *attr)
+{
+    const kp_keytpl *k = entity_key(e, attr);
+    const kp_attr *a;
+    if (k) {
+        if (k->tpl.n != 1 || k->tpl.parts[0].kind != TPL_ATTR || k->tpl.parts[0].format)
+            return 'S';
+        a = find_attr(c, k->tpl.parts[0].text);
+    } else if (entity_carries(e, attr)) {
+        a = find_attr(c, attr);
+    } else {
+        return 0;
+    }
+    return a && (a->type == KP_ATTR_NUMBER || a->type == KP_ATTR_SHARD) ? 'N' : 'S';
+}
+
+static const kp_attr *vfind_attr(const void *ctx, const char *name) { return find_attr(ctx, name); }
+
+/* Key attributes of one type for every entity; key values within 2,048 / 1,024 bytes; items
+ * within 400 KB. */
+static void check_item_limits(vctx *c)
+{
+    const kp_design *d = c->d;
+    for (size_t i = 0; i < c->key_attrs.n; i++) {
+        const char *attr = c->key_attrs.v[i];
+        const kp_entity *first[2] = {NULL, NULL}; /* the first entity with a number, with a string */
+        for (size_t k = 0; k < d->nentities; k++) {
+            const kp_entity *e = &d->entities[k];
+            char ty = entity_key_type(c, e, attr);
+            if (!ty)
+                continue;
+            int slot = ty == 'N' ? 0 : 1;
+            if (!first[slot])
+                first[slot] = e;
+            const kp_entity *other = first[1 - slot];
+            if (other && first[slot] == e) {
+                const kp_keytpl *kt = entity_key(e, attr);
+                char *w = label_entity(e, k);
+                diags_add(
+                    c->dg, KP_TYPE, kt ? kt->loc : e->loc,
+                    "%s: key attribute '%s' is a %s here but a %s for entity '%s'; DynamoDB gives a key "
+                    "attribute one type for every item; expected the same type for both (a number "
+                    "inside a text template such as \"N#{n:05}\" is a string)",
+                    w, attr, ty == 'N' ? "number" : "string", ty == 'N' ? "string" : "number",
+                    other->name ? other->name : "?");
+                free(w);
+            }
+        }
+    }
+    namemap limits = {0};
+    validate_key_limits(d, &limits);
+    for (size_t k = 0; k < d->nentities; k++) {
+        const kp_entity *e = &d->entities[k];
+        char *w = label_entity(e, k);
+        if (!isnan(e->size) && e->size > CAP_ITEM_MAX_BYTES)
+            diags_add(c->dg, KP_RANGE, e->loc,
+                      "%s: items of %.0f bytes are over DynamoDB's item limit of 400 KB (409600 bytes); "
+                      "expected size <= 409600 (keep a large payload in S3 and its reference in the item)",
+                      w, e->size);
+        for (size_t j = 0; j < e->nkeys; j++) {
+            const kp_keytpl *kt = &e->keys[j];
+            size_t limit;
+            if (!namemap_get(&limits, kt->attr.s, &limit) || entity_key_type(c, e, kt->attr.s) != 'S')
+                continue;
+            double lim = (double)limit;
+            double sure, likely;
+            validate_key_size(d, &kt->tpl, vfind_attr, c, &sure, &likely);
+            if (sure > lim)
+                diags_add(
+                    c->dg, KP_RANGE, kt->loc,
+                    "%s: %s values reach %.0f bytes (literals, the longest enum values, padded numbers); "
+                    "DynamoDB refuses %s key values over %.0f bytes; expected a shorter template",
+                    w, kt->attr.s, sure, lim == KP_LIMIT_SK_VALUE_BYTES ? "sort" : "partition", lim);
+        }
+        free(w);
+    }
+    namemap_free(&limits);
+}
+
 /* ---- patterns -------------------------------------------------------------------------- */
 
 /* The pattern's entities that exist in the design. */
@@ -770,6 +1025,9 @@ bool validate_design(const kp_design *d, kp_diags *diags)
     check_patterns(&c);
     check_pricing(&c);
     check_decisions(&c);
+    check_table_limits(&c);
+    check_index_limits(&c);
+    check_item_limits(&c);
     names_free(&c.key_attrs);
     names_free(&c.all_attrs);
     names_free(&c.entity_names);

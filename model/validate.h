@@ -1,13 +1,42 @@
 /* validate.h - semantic validation of a design (references, duplicates, templates, figures,
- * shares, index rules, signals). Used by the YAML loader and by the TUI after every edit.
- * Messages follow "what is wrong; what was expected" and name the closest existing name
- * ("did you mean 'OrderSummary'?"). */
+ * shares, index rules, signals, and the schema limits DynamoDB enforces). Used by the YAML loader
+ * and by the TUI after every edit. Messages follow "what is wrong; what was expected" and name the
+ * closest existing name ("did you mean 'OrderSummary'?"). */
 #ifndef KP_VALIDATE_H
 #define KP_VALIDATE_H
 
 #include "design.h"
+#include "namemap.h"
+
+/* DynamoDB's schema limits (AWS Developer Guide, "Quotas in Amazon DynamoDB"; DynamoDB Local
+ * refuses the same CreateTable and PutItem requests). validate_design refuses a design beyond
+ * any of them. */
+#define KP_LIMIT_GSIS           20  /* GSIs per table (a default quota AWS raises on request) */
+#define KP_LIMIT_LSIS           5   /* LSIs per table */
+#define KP_LIMIT_PROJECTED      100 /* INCLUDE attributes summed over every index */
+#define KP_LIMIT_NAME_MIN       3   /* table and index names: 3..255 of [A-Za-z0-9_.-] */
+#define KP_LIMIT_NAME_MAX       255
+#define KP_LIMIT_PK_VALUE_BYTES 2048.0  /* a partition key value (table or index), UTF-8 bytes */
+#define KP_LIMIT_SK_VALUE_BYTES 1024.0  /* a sort key value (table or index) */
+#define KP_LIMIT_TABLE_UNITS    40000.0 /* read or write units/s per table and per GSI (a quota) */
 
 /* Appends every problem of `d` to `diags` (errors and warnings); true when no error. */
 bool validate_design(const kp_design *d, kp_diags *diags);
+
+/* Fills `limits` (an empty map, released by the caller with namemap_free) with every key
+ * attribute of the table and its indexes -> the byte limit on its values: 2,048 for a partition
+ * key, 1,024 for a sort key (the smaller when it is both). */
+void validate_key_limits(const kp_design *d, namemap *limits);
+
+/* How to find an attribute by name (a hashed map, or NULL for design_attr). */
+typedef const kp_attr *(*validate_attr_fn)(const void *ctx, const char *name);
+
+/* The size of a key value rendered from template t, in UTF-8 bytes. *sure: what the items with
+ * the longest bounded values certainly reach: the literals, an enum's longest value, a date's
+ * 10 bytes, a bool's 5, a shard's digits, a number at its zero-padded width (1 without one; an
+ * inline width counts whatever the attribute), a string nothing (its length is unknown). *likely: the average by the size estimates of
+ * model/capacity.h (a string's `size:`, else 8 bytes). find may be NULL (design_attr). */
+void validate_key_size(const kp_design *d, const tpl *t, validate_attr_fn find, const void *ctx, double *sure,
+                       double *likely);
 
 #endif

@@ -13,6 +13,25 @@ assertion a line ('#' starts a comment):
   cfn ~ TEXT              `keyplan export DESIGN --format cfn` contains TEXT
   verify exit N           `keyplan verify DESIGN --endpoint ENDPOINT` exits N (run when named)
   verify out ~ TEXT       its report contains TEXT (a regular expression when TEXT is /.../)
+  diff FROM.yaml ~ TEXT   `keyplan diff` from FROM.yaml (beside the case) to the case's design
+                          contains TEXT (!~: does not)
+  dynamodb REQUEST accepted|refused [~ TEXT]
+                          DynamoDB's own verdict on a request built here, when keyplan refuses the
+                          design before any request is made (a limit): REQUEST is
+                            create [gsis=N] [lsis=N] [include=N,M..] [table=NAME] [index=NAME]
+                                   [read=N] [write=N]      CreateTable: N GSIs / LSIs, INCLUDE
+                                                           attributes per GSI, the names (C*N: the
+                                                           character C N times), the provisioned
+                                                           units
+                            put [pk=BYTES] [sk=BYTES] [item=BYTES] [pk_type=N]
+                                                           PutItem on a table keyed PK, SK (strings)
+                            update add-gsi|add-lsi|keys [items=N keyed=K]
+                                                           UpdateTable on such a table holding N
+                                                           items (K of them carry the new GSI's key):
+                                                           create a GSI (the answer then says "index
+                                                           ItemCount X" once it is ACTIVE), an LSI,
+                                                           or change the key schema
+                          and TEXT is looked for in DynamoDB's error message
 
 PATH walks the JSON: `patterns[id=3].plan`, `patterns[id=3].steps[0].op`, `findings[code=lsi].where`,
 `count(findings[code=lsi])`, `len(patterns[id=3].steps)`. OP is one of == != < <= > >= ~ (contains) !~.
@@ -21,11 +40,14 @@ VALUE is JSON (3, true, null, "text") or a bare word taken as a string.
 Verify runs the real requests on DynamoDB Local and compares what comes back with the model; check
 states the plan and the figures: together they prove a rule on the engine itself. Exit 1 when any
 assertion fails, 2 on a usage error."""
+import itertools
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
+import time
 
 OPS = ("==", "!=", "<=", ">=", "<", ">", "!~", "~")
 
@@ -90,6 +112,166 @@ def contains(text, want):
     return want in text
 
 
+# ---- requests sent as they are (the `dynamodb` assertion) -------------------------------------
+
+PROBES = itertools.count(1)
+
+
+def ddb_call(endpoint, op, body):
+    """DynamoDB's answer to one signed request: (ok, parsed answer or {'Message': text})."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(body, f)
+        name = f.name
+    try:
+        p = subprocess.run(["curl", "-s", "--aws-sigv4", "aws:amz:%s:dynamodb" % os.environ.get("AWS_REGION", "us-east-1"),
+                            "--user", "%s:%s" % (os.environ.get("AWS_ACCESS_KEY_ID", "test"),
+                                                 os.environ.get("AWS_SECRET_ACCESS_KEY", "test")),
+                            "-H", "Content-Type: application/x-amz-json-1.0",
+                            "-H", "X-Amz-Target: DynamoDB_20120810." + op, "-d", "@" + name, endpoint],
+                           capture_output=True, text=True, timeout=120)
+    finally:
+        os.unlink(name)
+    try:
+        answer = json.loads(p.stdout or "{}")
+    except ValueError:
+        answer = {"Message": p.stdout}
+    return "__type" not in answer and p.returncode == 0, answer
+
+
+def create_body(opts):
+    """The CreateTable of `dynamodb create` (see the module text)."""
+    table = opts.get("table", "rules-probe-%d-%d" % (os.getpid(), next(PROBES)))
+    includes = [int(n) for n in opts["include"].split(",")] if "include" in opts else []
+    gsis = max(int(opts.get("gsis", 0)), len(includes), 1 if "index" in opts else 0)
+    defs = [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"}]
+    body = {"TableName": table, "AttributeDefinitions": defs,
+            "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}]}
+    prov = "read" in opts or "write" in opts
+    units = {"ReadCapacityUnits": int(opts.get("read", 1)), "WriteCapacityUnits": int(opts.get("write", 1))}
+    if prov:
+        body["BillingMode"] = "PROVISIONED"
+        body["ProvisionedThroughput"] = units
+    else:
+        body["BillingMode"] = "PAY_PER_REQUEST"
+    first = 0
+    g = []
+    for i in range(gsis):
+        defs.append({"AttributeName": "G%dPK" % i, "AttributeType": "S"})
+        proj = {"ProjectionType": "KEYS_ONLY"}
+        if i < len(includes):
+            proj = {"ProjectionType": "INCLUDE",
+                    "NonKeyAttributes": ["a%d" % k for k in range(first, first + includes[i])]}
+            first += includes[i]
+        ix = {"IndexName": opts["index"] if i == 0 and "index" in opts else "GSI%d" % (i + 1),
+              "KeySchema": [{"AttributeName": "G%dPK" % i, "KeyType": "HASH"}], "Projection": proj}
+        if prov:
+            ix["ProvisionedThroughput"] = {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}
+        g.append(ix)
+    lsis = []
+    for i in range(int(opts.get("lsis", 0))):
+        defs.append({"AttributeName": "L%dSK" % i, "AttributeType": "S"})
+        lsis.append({"IndexName": "LSI%d" % (i + 1), "Projection": {"ProjectionType": "KEYS_ONLY"},
+                     "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"},
+                                   {"AttributeName": "L%dSK" % i, "KeyType": "RANGE"}]})
+    if g:
+        body["GlobalSecondaryIndexes"] = g
+    if lsis:
+        body["LocalSecondaryIndexes"] = lsis
+    return body
+
+
+def put_item(opts):
+    """The item of `dynamodb put`: key values of the sizes asked, padded to `item` bytes by DynamoDB's
+    rule (attribute name bytes + value bytes)."""
+    pk, sk = "p" * int(opts.get("pk", 1)), "s" * int(opts.get("sk", 1))
+    item = {"PK": {opts.get("pk_type", "S"): "5" if opts.get("pk_type") == "N" else pk}, "SK": {"S": sk}}
+    if "item" in opts:
+        pad = int(opts["item"]) - (len("PK") + len(pk.encode()) + len("SK") + len(sk.encode()) + len("D"))
+        item["D"] = {"S": "d" * pad}
+    return item
+
+
+def update_table(endpoint, probe, what, opts):
+    """(ok, answer) of `dynamodb update WHAT` on the probe table (see the module text)."""
+    for i in range(int(opts.get("items", 0))):
+        item = {"PK": {"S": "p%d" % i}, "SK": {"S": "s"}, "D": {"S": "d" * 1500}}
+        if i < int(opts.get("keyed", 0)):
+            item["G0PK"] = {"S": "g%d" % (i % 3)}
+        ddb_call(endpoint, "PutItem", {"TableName": probe, "Item": item})
+    if what == "add-gsi":
+        ok, answer = ddb_call(endpoint, "UpdateTable", {
+            "TableName": probe, "AttributeDefinitions": [{"AttributeName": "G0PK", "AttributeType": "S"}],
+            "GlobalSecondaryIndexUpdates": [{"Create": {
+                "IndexName": "ByG", "KeySchema": [{"AttributeName": "G0PK", "KeyType": "HASH"}],
+                "Projection": {"ProjectionType": "ALL"}}}]})
+        for _ in range(100):  # the backfill: until the index is ACTIVE
+            if not ok:
+                break
+            _, desc = ddb_call(endpoint, "DescribeTable", {"TableName": probe})
+            gsi = (desc.get("Table", {}).get("GlobalSecondaryIndexes") or [{}])[0]
+            if gsi.get("IndexStatus") == "ACTIVE":
+                return True, {"Message": "index ItemCount %s" % gsi.get("ItemCount")}
+            time.sleep(0.2)
+        return ok, answer
+    if what == "add-lsi":
+        return ddb_call(endpoint, "UpdateTable", {
+            "TableName": probe, "AttributeDefinitions": [{"AttributeName": "L0SK", "AttributeType": "S"}],
+            "LocalSecondaryIndexUpdates": [{"Create": {
+                "IndexName": "ByL", "Projection": {"ProjectionType": "ALL"},
+                "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "L0SK", "KeyType": "RANGE"}]}}]})
+    return ddb_call(endpoint, "UpdateTable", {
+        "TableName": probe, "AttributeDefinitions": [{"AttributeName": "RK", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "RK", "KeyType": "RANGE"}]})
+
+
+def dynamodb(endpoint, rest):
+    """(verdict as expected, message): runs one `dynamodb` assertion."""
+    m = re.match(r"(create|put|update(?:\s+(?:add-gsi|add-lsi|keys)))((?:\s+\w+=\S+)*)\s+(accepted|refused)"
+                 r"(?:\s+~\s+(.*))?$", rest)
+    if not m:
+        raise ValueError("expected: dynamodb create|put|update WHAT [KEY=VALUE...] accepted|refused [~ TEXT]")
+    opts = dict(kv.split("=", 1) for kv in m.group(2).split())
+    for k in ("table", "index"):  # "t*255": the character 255 times
+        rep = re.fullmatch(r"(.)\*(\d+)", opts.get(k, ""))
+        if rep:
+            opts[k] = rep.group(1) * int(rep.group(2))
+    probe = None
+    if m.group(1) == "create":
+        body = create_body(opts)
+        ok, answer = ddb_call(endpoint, "CreateTable", body)
+        if ok:
+            probe = body["TableName"]
+    else:
+        probe = "rules-probe-%d-%d" % (os.getpid(), next(PROBES))
+        made, answer = ddb_call(endpoint, "CreateTable", create_body({"table": probe}))
+        if not made:
+            return False, "cannot create the probe table: %s" % answer.get("Message")
+        if m.group(1) == "put":
+            ok, answer = ddb_call(endpoint, "PutItem", {"TableName": probe, "Item": put_item(opts)})
+        else:
+            ok, answer = update_table(endpoint, probe, m.group(1).split()[1], opts)
+    if probe:
+        ddb_call(endpoint, "DeleteTable", {"TableName": probe})
+    message = answer.get("Message") or answer.get("message") or ""
+    want_ok = m.group(3) == "accepted"
+    if ok != want_ok:
+        return False, "DynamoDB %s it%s" % ("accepted" if ok else "refused", ": " + message if message else "")
+    if m.group(4) and m.group(4) not in message:
+        return False, "DynamoDB's message lacks '%s': %s" % (m.group(4), message)
+    return True, message
+
+
+def keyplan_diff(kp, before, after):
+    """`keyplan diff` of two design files, committed as versions 1 and 2 of a scratch workspace."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ws = os.path.join(tmp, "diff.keyplan")
+        for n, path in enumerate((before, after), 1):
+            rc, out, err = run([kp, "commit", ws, path, "-m", "version %d" % n])
+            if rc != 0:
+                return rc, out, err
+        return run([kp, "diff", ws, "1", "2"])
+
+
 def case(kp, endpoint, design, expect):
     fails = []
     lines = []
@@ -152,6 +334,20 @@ def case(kp, endpoint, design, expect):
                 if hit != (m.group(2) == "~"):
                     fails.append("%s: %s output %s '%s'\n%s" % (where, kind,
                                  "lacks" if m.group(2) == "~" else "has", m.group(3), (text or err)[-1500:]))
+            elif kind == "diff":
+                m = re.match(r"(\S+)\s+(~|!~)\s+(.*)$", rest)
+                if not m:
+                    raise ValueError("expected: diff FROM.yaml ~ TEXT")
+                rc, out, err = keyplan_diff(kp, os.path.join(os.path.dirname(design), m.group(1)), design)
+                if rc != 0:
+                    fails.append("%s: keyplan diff exited %d: %s" % (where, rc, err.strip()[:300]))
+                elif contains(out, m.group(3)) != (m.group(2) == "~"):
+                    fails.append("%s: diff output %s '%s'\n%s" % (where, "lacks" if m.group(2) == "~" else "has",
+                                                                 m.group(3), out[-2000:]))
+            elif kind == "dynamodb":
+                good, why = dynamodb(endpoint, rest)
+                if not good:
+                    fails.append("%s: %s: %s" % (where, line, why))
             else:
                 raise ValueError("unknown assertion '%s'" % kind)
         except ValueError as e:

@@ -118,7 +118,7 @@ static void test_factors_and_pages(void **state)
 static const char *DESIGN =
     "keyplan: 1\n"
     "name: capacity test\n"
-    "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "table: { name: Tbl, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
     "indexes:\n"
     "  - { name: GSI1, pk: GSI1PK, sk: GSI1SK, projection: include, include: [orderId, total] }\n"
     "  - { name: GSI2, pk: GSI2PK, sk: GSI2SK, projection: keys }\n"

@@ -1,6 +1,7 @@
 /* test_cfn.c - the CloudFormation export, parsed back with libyaml: the table, only key
  * attributes defined, key schema, GSIs/LSIs with their projections, billing mode and provisioned
- * units from the analysis, streams and PITR; and the exchange dispatcher's refusals. */
+ * units from the analysis, streams and PITR; a global table (replicas) in both billing modes; and
+ * the exchange dispatcher's refusals. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,17 +96,19 @@ static yaml_node_t *item(ydoc *y, yaml_node_t *seq, size_t i)
     return yaml_document_get_node(&y->doc, seq->data.sequence.items.start[i]);
 }
 
-/* The single resource's Properties. */
-static yaml_node_t *table_props(ydoc *y)
+/* The single resource's Properties; the resource is of `type`. */
+static yaml_node_t *resource_props(ydoc *y, const char *type)
 {
     yaml_node_t *root = yaml_document_get_root_node(&y->doc);
     assert_string_equal(sval(get(y, root, "AWSTemplateFormatVersion")), "2010-09-09");
     yaml_node_t *res = get(y, root, "Resources");
     assert_int_equal(count(res), 1);
     yaml_node_t *t = yaml_document_get_node(&y->doc, res->data.mapping.pairs.start[0].value);
-    assert_string_equal(sval(get(y, t, "Type")), "AWS::DynamoDB::Table");
+    assert_string_equal(sval(get(y, t, "Type")), type);
     return get(y, t, "Properties");
 }
+
+static yaml_node_t *table_props(ydoc *y) { return resource_props(y, "AWS::DynamoDB::Table"); }
 
 static void check_key_schema(ydoc *y, yaml_node_t *ks, const char *pk, const char *sk)
 {
@@ -258,6 +261,103 @@ static void test_on_demand_lsi_utf8(void **state)
     design_free(d);
 }
 
+/* ---- a global table: CloudShop replicated to two more regions ---------------------------- */
+
+static kp_design *cloudshop_replicated(kp_billing billing)
+{
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    d->table.billing = billing;
+    d->table.replicas = xcalloc(2, sizeof *d->table.replicas);
+    d->table.replicas[0] = str_make("eu-west-1", (kp_loc){0, 0});
+    d->table.replicas[1] = str_make("ap-southeast-2", (kp_loc){0, 0});
+    d->table.nreplicas = 2;
+    return d;
+}
+
+/* {MinCapacity 1, MaxCapacity max, TargetTrackingScalingPolicyConfiguration {TargetValue}} under
+ * settings[inner]. */
+static void check_autoscaling(ydoc *y, yaml_node_t *settings, const char *inner, long max, const char *target)
+{
+    yaml_node_t *as = get(y, settings, inner);
+    assert_non_null(as);
+    assert_int_equal(atol(sval(get(y, as, "MinCapacity"))), 1);
+    assert_int_equal(atol(sval(get(y, as, "MaxCapacity"))), max);
+    assert_string_equal(sval(get(y, get(y, as, "TargetTrackingScalingPolicyConfiguration"), "TargetValue")),
+                        target);
+}
+
+static void test_global_table(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        kp_design *d = cloudshop_replicated(mode ? KP_BILLING_PROVISIONED : KP_BILLING_ON_DEMAND);
+        d->table.streams = KP_FALSE; /* the stream is there anyway: replication needs it */
+        kp_analysis *a = analysis_run(d);
+        char *err = NULL;
+        char *text = cfn_export(d, a, &err);
+        assert_non_null(text);
+        ydoc y;
+        ydoc_load(&y, text);
+        yaml_node_t *p = resource_props(&y, "AWS::DynamoDB::GlobalTable");
+        assert_string_equal(sval(get(&y, p, "TableName")), "CloudShop");
+        assert_string_equal(sval(get(&y, p, "BillingMode")), mode ? "PROVISIONED" : "PAY_PER_REQUEST");
+        check_key_schema(&y, get(&y, p, "KeySchema"), "PK", "SK");
+        assert_int_equal(count(get(&y, p, "AttributeDefinitions")), 6);
+        assert_string_equal(sval(get(&y, get(&y, p, "StreamSpecification"), "StreamViewType")),
+                            "NEW_AND_OLD_IMAGES");
+        /* a GlobalTable has no table-level throughput or PITR: they are per replica */
+        assert_null(get(&y, p, "ProvisionedThroughput"));
+        assert_null(get(&y, p, "PointInTimeRecoverySpecification"));
+        yaml_node_t *reps = get(&y, p, "Replicas");
+        assert_int_equal(count(reps), 3);
+        /* the stack's own region first, then the design's replicas */
+        assert_string_equal(sval(get(&y, get(&y, item(&y, reps, 0), "Region"), "Ref")), "AWS::Region");
+        assert_string_equal(sval(get(&y, item(&y, reps, 1), "Region")), "eu-west-1");
+        assert_string_equal(sval(get(&y, item(&y, reps, 2), "Region")), "ap-southeast-2");
+        double target = isnan(d->table.target_utilization) ? 0.7 : d->table.target_utilization;
+        char tv[16];
+        snprintf(tv, sizeof tv, "%g", round(target * 1000) / 10);
+        yaml_node_t *gsis = get(&y, p, "GlobalSecondaryIndexes");
+        assert_int_equal(count(gsis), 2);
+        for (size_t r = 0; r < 3; r++) {
+            yaml_node_t *rep = item(&y, reps, r);
+            assert_string_equal(
+                sval(get(&y, get(&y, rep, "PointInTimeRecoverySpecification"), "PointInTimeRecoveryEnabled")),
+                "true");
+            if (!mode) {
+                assert_null(get(&y, rep, "ReadProvisionedThroughputSettings"));
+                continue;
+            }
+            check_autoscaling(&y, get(&y, rep, "ReadProvisionedThroughputSettings"),
+                              "ReadCapacityAutoScalingSettings", units(a->indexes[0].rcu_per_s, target), tv);
+            yaml_node_t *rg = get(&y, rep, "GlobalSecondaryIndexes");
+            assert_int_equal(count(rg), 2);
+            for (size_t g = 0; g < 2; g++) {
+                ptrdiff_t x = design_index_pos(d, sval(get(&y, item(&y, rg, g), "IndexName")));
+                assert_true(x >= 0);
+                check_autoscaling(&y, get(&y, item(&y, rg, g), "ReadProvisionedThroughputSettings"),
+                                  "ReadCapacityAutoScalingSettings",
+                                  units(a->indexes[x + 1].rcu_per_s, target), tv);
+            }
+        }
+        if (mode) {
+            check_autoscaling(&y, get(&y, p, "WriteProvisionedThroughputSettings"),
+                              "WriteCapacityAutoScalingSettings", units(a->indexes[0].wcu_per_s, target), tv);
+            yaml_node_t *g1 = find_index(&y, gsis, "GSI1");
+            assert_null(get(&y, g1, "ProvisionedThroughput"));
+            check_autoscaling(&y, get(&y, g1, "WriteProvisionedThroughputSettings"),
+                              "WriteCapacityAutoScalingSettings", units(a->indexes[1].wcu_per_s, target), tv);
+        } else {
+            assert_null(get(&y, p, "WriteProvisionedThroughputSettings"));
+        }
+        yaml_document_delete(&y.doc);
+        free(text);
+        analysis_free(a);
+        design_free(d);
+    }
+}
+
 /* ---- the dispatcher ------------------------------------------------------------------------ */
 
 static void test_formats(void **state)
@@ -314,6 +414,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cloudshop),
         cmocka_unit_test(test_on_demand_lsi_utf8),
+        cmocka_unit_test(test_global_table),
         cmocka_unit_test(test_formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -204,7 +204,7 @@ static void test_bad_input(void **state)
     } cases[] = {
         {NULL, "missing"},
         {"keyplan: 2\nname: x\n", "design.yaml:1:"},
-        {"keyplan: 1\nname: x\ntable: { name: T, pk: PK }\nentities:\n  - { name: A, count: 1, size: 10,"
+        {"keyplan: 1\nname: x\ntable: { name: Tbl, pk: PK }\nentities:\n  - { name: A, count: 1, size: 10,"
          " keys: { PK: \"A#{id\" } }\n",
          "design.yaml:5:"},
         {"keyplan: 1\n  name: [unclosed\n", "design.yaml:"},
@@ -256,7 +256,7 @@ static void test_utf8_alignment(void **state)
     const char *text =
         "keyplan: 1\n"
         "name: Pedidos\n"
-        "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+        "table: { name: Tbl, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
         "attributes:\n"
         "  pedidoId: { distinct: 1000 }\n"
         "  línea: { type: number, format: \"03\" }\n"

@@ -1,6 +1,6 @@
 /* test_cost.c - the monthly cost: a worked example computed by hand, in both billing
  * modes, with the built-in prices and with `pricing:` overrides, streams and backups on and off,
- * the line names and their order. */
+ * the line names and their order; a global table's replica lines. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,18 +24,18 @@ static kp_design *load(const char *yaml)
 }
 
 /* The worked example. One entity E: 1,000,000 items of 900 B (1 write unit; storage 900 + 100 B
- * = 1 GB on the table and 1 GB more on G, which projects all), 10 writes/s (peak and average).
+ * = 1 GB on the table and 1 GB more on GSI, which projects all), 10 writes/s (peak and average).
  * Reads: pattern 1 a GetItem (0.5 unit eventual) at 100/s peak, 40/s average; pattern 2 one query
- * of one item on G (0.5) at 1/s. A month is 730 h = 2,628,000 s.
+ * of one item on GSI (0.5) at 1/s. A month is 730 h = 2,628,000 s.
  *   reads: (40 x 0.5 + 1 x 0.5) x 2,628,000 = 53,874,000 units
- *   writes: 10 x 2,628,000 = 26,280,000 units; index writes: the same on G
+ *   writes: 10 x 2,628,000 = 26,280,000 units; index writes: the same on GSI
  *   storage: 2 GB; streams: 26,280,000 stream read units; backups: the table's 1 GB
  * Provisioned: reads (50 + 0.5) / target, writes 10 / target, index writes 10 / target units, x 730 h. */
 static const char *design_fmt =
     "keyplan: 1\nname: cost\n"
-    "table: { name: T, pk: PK, sk: SK, billing: %s, streams: %s, pitr: %s%s }\n"
+    "table: { name: Tbl, pk: PK, sk: SK, billing: %s, streams: %s, pitr: %s%s }\n"
     "indexes:\n"
-    "  - { name: G, pk: GPK, sk: GSK, projection: all }\n"
+    "  - { name: GSI, pk: GPK, sk: GSK, projection: all }\n"
     "attributes:\n"
     "  c: { distinct: 1000000 }\n"
     "  g: { distinct: 1000 }\n"
@@ -159,7 +159,7 @@ static void test_index_writes_follow_indexes(void **state)
     (void)state;
     const char *no_index =
         "keyplan: 1\nname: cost\n"
-        "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+        "table: { name: Tbl, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
         "attributes: { c: { distinct: 1000000 } }\n"
         "entities:\n"
         "  - { name: E, count: 1000000, size: 900, writes: 10, attributes: [c], keys: { PK: \"C#{c}\", SK: \"E\" } }\n"
@@ -177,11 +177,73 @@ static void test_index_writes_follow_indexes(void **state)
     design_free(d);
 }
 
+/* A global table: the worked example replicated to 2 more regions (N = 2). Every table write unit
+ * is written again in each replica region, with the index writes there:
+ *   replicated writes: 2 x (26,280,000 + 26,280,000) units; on-demand 2 x (26.28 x 0.625 + 26.28 x
+ *   0.625) = 65.70 USD; provisioned 2 x 730 h x (10 / 0.7 WCU x 0.00065 + 10 / 0.7 x 0.00065)
+ *   replica storage: 2 x 2 GB x 0.25; transfer: 26,280,000 units x 1 KB x 2 = 53.82 GB x 0.02;
+ *   backups (pitr): the table's 1 GB in each of the 3 regions x 0.20.
+ * Then the same with the three prices overridden. */
+static void test_global_table(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"replicated writes", "replica storage", "transfer"};
+    static const struct {
+        const char *pricing;
+        double repl_pm, repl_wcu_hour, transfer_gb;
+    } P[] = {
+        {"", 0.625, 0.00065, 0.02},
+        {"pricing: { replicated_write_per_million: 1.5, replicated_wcu_hour: 0.001, transfer_gb: 0.09 }\n",
+         1.5, 0.001, 0.09},
+    };
+    double xfer = 26280000.0 * 1024 / 1e9 * 2;
+    for (size_t k = 0; k < sizeof P / sizeof *P; k++) {
+        char *yaml = xasprintf(design_fmt, "on-demand", "false", "true", ", replicas: [eu-west-1, us-west-2]",
+                               P[k].pricing);
+        kp_design *d = load(yaml);
+        free(yaml);
+        kp_analysis *a = analysis_run(d);
+        double od[3] = {2 * (26.28 * P[k].repl_pm + 26.28 * 0.625), 4 * 0.25, xfer * P[k].transfer_gb};
+        double pv[3] = {2 * 730 * (10 / 0.7 * P[k].repl_wcu_hour + 10 / 0.7 * 0.00065), 4 * 0.25,
+                        xfer * P[k].transfer_gb};
+        double od_units[3] = {2 * 2 * 26280000.0, 4, xfer};
+        for (int m = 0; m < 2; m++) {
+            const kp_cost *c = m ? &a->provisioned : &a->on_demand;
+            assert_int_equal(c->nlines, 9);
+            /* backups: in every region */
+            assert_true(fabs(c->lines[5].amount - 3 * 0.20) < 1e-9);
+            assert_true(fabs(c->lines[5].units - 3) < 1e-9);
+            double sum = 0;
+            for (size_t i = 0; i < 9; i++)
+                sum += c->lines[i].amount;
+            assert_true(fabs(c->total - sum) < 1e-9 * sum);
+            for (size_t i = 0; i < 3; i++) {
+                const kp_cost_line *l = &c->lines[6 + i];
+                assert_string_equal(l->name, names[i]);
+                double want = m ? pv[i] : od[i];
+                if (!(fabs(l->amount - want) <= 1e-9 * fmax(1, want)))
+                    fail_msg("prices %zu %s %s: %.10g, expected %.10g", k, m ? "provisioned" : "on-demand",
+                             names[i], l->amount, want);
+                if (!m && !(fabs(l->units - od_units[i]) <= 1e-6 * fmax(1, od_units[i])))
+                    fail_msg("prices %zu %s: units %.10g, expected %.10g", k, names[i], l->units,
+                             od_units[i]);
+            }
+        }
+        /* the lines are metrics too */
+        double v;
+        assert_true(analysis_metric(a, "cost.replicated_writes", &v));
+        assert_true(fabs(v - od[0]) < 1e-9 * od[0]);
+        analysis_free(a);
+        design_free(d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cost_cases),
         cmocka_unit_test(test_index_writes_follow_indexes),
+        cmocka_unit_test(test_global_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -418,13 +418,13 @@ static void test_canonical_text(void **state)
                              "    name: Order\n"
                              "    size: 1e3\n"
                              "    count: 0.5e2\n"
-                             "table: { pk: PK, sk: SK, name: T, streams: yes }\n"
+                             "table: { pk: PK, sk: SK, name: Tbl, streams: yes }\n"
                              "name: \"123\"\n"
                              "keyplan: 1\n";
     static const char want[] = "keyplan: 1\n"
                                "name: \"123\"\n"
                                "table:\n"
-                               "  name: T\n"
+                               "  name: Tbl\n"
                                "  pk: PK\n"
                                "  sk: SK\n"
                                "  billing: on-demand\n"
@@ -463,7 +463,7 @@ static void test_numbers_shortest(void **state)
                                        "0",       "7e-05"};
     for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
         kp_design *d = design_new();
-        d->table.name = xstrdup("T");
+        d->table.name = xstrdup("Tbl");
         d->table.pk = str_make("PK", (kp_loc){0, 0});
         d->table.target_utilization = NAN;
         d->pricing.given = true;
@@ -557,7 +557,7 @@ static void test_billion_laughs(void **state)
 
     /* a modest alias is fine: anchors are references, not copies */
     static const char ok[] = "keyplan: 1\n"
-                             "table: { name: T, pk: PK }\n"
+                             "table: { name: Tbl, pk: PK }\n"
                              "entities:\n"
                              "  - { name: A, attributes: &at [x, y], keys: { PK: \"A#{x}\" } }\n"
                              "  - { name: B, attributes: *at, keys: { PK: \"B#{y}\" } }\n";

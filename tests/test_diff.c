@@ -1,4 +1,5 @@
-/* test_diff.c - the designer's diff: plans, units, heat, cost, keys, indexes, decisions. */
+/* test_diff.c - the designer's diff: plans, units, heat, cost, keys, indexes, decisions; the
+ * irreversible changes and the one-off cost of a change (backfill, migration). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,7 +20,7 @@
 static const char before_text[] =
     "keyplan: 1\n"
     "name: Shop\n"
-    "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "table: { name: Tbl, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
     "attributes:\n"
     "  status: { type: enum, values: { pending: 0.1, delivered: 0.9 } }\n"
     "entities:\n"
@@ -42,7 +43,7 @@ static const char before_text[] =
 static const char after_text[] =
     "keyplan: 1\n"
     "name: Shop\n"
-    "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "table: { name: Tbl, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
     "indexes:\n"
     "  - { name: GSI1, pk: GSI1PK, sk: GSI1SK, projection: keys }\n"
     "attributes:\n"
@@ -217,6 +218,137 @@ static void test_identical_designs(void **state)
     diff_free(&d);
 }
 
+/* ---- irreversible changes and what the change costs ------------------------------------ */
+
+/* One entity of 1,000,000 items of 2,000 B (2 write units each), on-demand at the built-in prices.
+ * A Scan of the table reads 1e6 x 2,000 / 4,096 x 0.5 = 244,140.625 read units (0.0305 USD). */
+static const char *change_fmt =
+    "keyplan: 1\nname: change\n"
+    "table: { name: Tbl, pk: PK, sk: %s, billing: %s, streams: false, pitr: false }\n"
+    "%s"
+    "attributes: { c: { distinct: 1000000 }, g: { distinct: 100 } }\n"
+    "entities:\n"
+    "  - { name: E, count: 1000000, size: 2000, attributes: [c, g, d],\n"
+    "      keys: { PK: \"C#{c}\", %s: E%s%s } }\n"
+    "patterns:\n  - { id: 1, name: get, entity: E, by: [c], rate: 10, latency: 20 }\n";
+
+#define SCAN_RU 244140.625
+
+/* The change design with sort key `sk` and `indexes` (the entity fills the keys they use). */
+static char *change_design(const char *sk, const char *billing, const char *indexes)
+{
+    return xasprintf(change_fmt, sk, billing, indexes, sk, strstr(indexes, "GPK") ? ", GPK: \"G#{g}\"" : "",
+                     strstr(indexes, "LSK") ? ", LSK: \"{d}\"" : "");
+}
+
+static const struct change_case {
+    const char *name;
+    const char *sk_a, *indexes_a, *sk_b, *indexes_b, *billing;
+    size_t irreversible;
+    const char *first; /* subject of the first IRREVERSIBLE item (NULL: none) */
+    const char *cost;  /* subject of the CHANGE_COST item (NULL: none) */
+    const char *text;  /* in its text */
+    double money;      /* its cost */
+} changes[] = {
+    /* a new GSI projecting all: 1e6 entries of 2 units; 0.0305 + 2 x 0.625 USD */
+    {"GSI added", "SK", "", "SK", "indexes:\n  - { name: ByG, pk: GPK, projection: all }\n", "on-demand", 0,
+     NULL, "backfill of GSI ByG",
+     "scan the table, 244,141 read units; write 1,000,000 entries, 2,000,000 index write units",
+     SCAN_RU / 1e6 * 0.125 + 2 * 0.625},
+    /* its projection changed: DynamoDB deletes and creates it again */
+    {"GSI projection changed", "SK", "indexes:\n  - { name: ByG, pk: GPK, projection: keys }\n", "SK",
+     "indexes:\n  - { name: ByG, pk: GPK, projection: all }\n", "on-demand", 0, NULL, "rebuild of GSI ByG",
+     "write 1,000,000 entries, 2,000,000 index write units", SCAN_RU / 1e6 * 0.125 + 2 * 0.625},
+    /* provisioned: the unit-hours that absorb the units */
+    {"GSI added, provisioned", "SK", "", "SK", "indexes:\n  - { name: ByG, pk: GPK, projection: all }\n",
+     "provisioned", 0, NULL, "backfill of GSI ByG", "2,000,000 index write units",
+     (SCAN_RU * 0.00013 + 2e6 * 0.00065) / 3600},
+    /* an LSI added: a new table; every item (2 units) and its LSI entry (all: 2 units) written again */
+    {"LSI added", "SK", "", "SK",
+     "indexes:\n  - { name: ByD, type: lsi, pk: PK, sk: LSK, projection: all }\n", "on-demand", 1, "LSI ByD",
+     "migration to a new table",
+     "write its 1,000,000 items to the new one, 4,000,000 write units and 0 index write units",
+     SCAN_RU / 1e6 * 0.125 + 4 * 0.625},
+    {"LSI removed", "SK", "indexes:\n  - { name: ByD, type: lsi, pk: PK, sk: LSK, projection: all }\n", "SK",
+     "", "on-demand", 1, "LSI ByD", "migration to a new table", "2,000,000 write units",
+     SCAN_RU / 1e6 * 0.125 + 2 * 0.625},
+    /* the table's sort key renamed, with a GSI that fills as the items arrive in the new table */
+    {"sort key changed", "SK", "indexes:\n  - { name: ByG, pk: GPK, projection: all }\n", "RK",
+     "indexes:\n  - { name: ByG, pk: GPK, projection: all }\n", "on-demand", 1, "table",
+     "migration to a new table", "2,000,000 write units and 2,000,000 index write units",
+     SCAN_RU / 1e6 * 0.125 + 4 * 0.625},
+    /* a GSI removed costs nothing once */
+    {"GSI removed", "SK", "indexes:\n  - { name: ByG, pk: GPK, projection: all }\n", "SK", "", "on-demand", 0,
+     NULL, NULL, NULL, 0},
+};
+
+static void test_change_cost(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof changes / sizeof *changes; i++) {
+        const struct change_case *c = &changes[i];
+        char *ta = change_design(c->sk_a, c->billing, c->indexes_a);
+        char *tb = change_design(c->sk_b, c->billing, c->indexes_b);
+        kp_design *a = load(ta), *b = load(tb);
+        kp_analysis *aa = analysis_run(a), *ab = analysis_run(b);
+        kp_diff d;
+        diff_compute(a, aa, NULL, b, ab, NULL, &d);
+        char *text = diff_render(&d, "1", "2");
+        if (diff_count(&d, DIFF_IRREVERSIBLE) != c->irreversible ||
+            diff_irreversible(a, b, NULL) != c->irreversible)
+            fail_msg("%s: %zu irreversible, expected %zu:\n%s", c->name, diff_count(&d, DIFF_IRREVERSIBLE),
+                     c->irreversible, text);
+        if (c->first) {
+            const diff_item *it = &d.v[0];
+            assert_int_equal(it->section, DIFF_IRREVERSIBLE);
+            assert_string_equal(it->subject, c->first);
+            assert_non_null(it->why);
+            assert_non_null(
+                strstr(text, "\n  IRREVERSIBLE: 1 change DynamoDB cannot make to the table in place"));
+            assert_non_null(strstr(text, "\n  ! "));
+        }
+        if (c->cost) {
+            const diff_item *it = must(&d, DIFF_CHANGE_COST, DIFF_ADDED, c->cost, NULL);
+            if (!strstr(it->after, c->text))
+                fail_msg("%s: '%s' lacks '%s'", c->name, it->after, c->text);
+            if (!(fabs(it->num_after - c->money) <= 1e-9 * fmax(1, c->money)))
+                fail_msg("%s: costs %.10g, expected %.10g", c->name, it->num_after, c->money);
+            assert_non_null(strstr(text, "\n  $ "));
+        } else {
+            assert_int_equal(diff_count(&d, DIFF_CHANGE_COST), 0);
+        }
+        free(text);
+        diff_free(&d);
+        analysis_free(aa);
+        analysis_free(ab);
+        design_free(a);
+        design_free(b);
+        free(ta);
+        free(tb);
+    }
+}
+
+/* diff_irreversible names each change, without analyses. */
+static void test_irreversible_text(void **state)
+{
+    (void)state;
+    char *ta = change_design("SK", "on-demand", "");
+    char *tb = change_design("RK", "on-demand",
+                             "indexes:\n  - { name: ByD, type: lsi, pk: PK, sk: LSK, projection: keys }\n");
+    kp_design *a = load(ta), *b = load(tb);
+    char *what = NULL;
+    assert_int_equal(diff_irreversible(a, b, &what), 2);
+    assert_string_equal(what, "table sort key SK → RK; LSI ByD added");
+    free(what);
+    assert_int_equal(diff_irreversible(a, a, &what), 0);
+    assert_string_equal(what, "");
+    free(what);
+    design_free(a);
+    design_free(b);
+    free(ta);
+    free(tb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +356,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_keys_indexes_cost_heat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_decisions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_identical_designs, setup, teardown),
+        cmocka_unit_test(test_change_cost),
+        cmocka_unit_test(test_irreversible_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include "analysis.h"
 #include "signals.h"
 #include "design_io.h"
+#include "diff.h"
 #include "exchange.h"
 #include "export_md.h"
 #include "support.h"
@@ -256,7 +257,7 @@ static void test_no_reopen_without_observation(void **state)
 static const char awkward[] =
     "keyplan: 1\n"
     "name: \"Tienda | línea\"\n"
-    "table: { name: T, pk: PK, sk: SK, streams: false, pitr: false }\n"
+    "table: { name: Tbl, pk: PK, sk: SK, streams: false, pitr: false }\n"
     "entities:\n"
     "  - name: Línea\n"
     "    count: 10\n"
@@ -342,6 +343,73 @@ static void test_json_record(void **state)
     free(js);
 }
 
+/* A global table: the record says where it is replicated, costs the replicas in both modes and
+ * the checklist's item 10 names them. */
+static void test_global_table_record(void **state)
+{
+    fixture *f = *state;
+    f->d->table.replicas = xcalloc(2, sizeof *f->d->table.replicas);
+    f->d->table.replicas[0] = str_make("eu-west-1", (kp_loc){0, 0});
+    f->d->table.replicas[1] = str_make("sa-east-1", (kp_loc){0, 0});
+    f->d->table.nreplicas = 2;
+    analysis_free(f->a);
+    f->a = analysis_run(f->d);
+    export_record r = {.design = f->d, .analysis = f->a, .source = "design.yaml"};
+    char *md = export_md(&r, NULL);
+    assert_non_null(md);
+    check_tables(md);
+    assert_non_null(strstr(md, "**Global table**, replicated to `eu-west-1` and `sa-east-1`: every write is "
+                               "written again in each replica region"));
+    const char *rows[] = {"| replicated writes | ", "| replica storage | ", "| transfer | "};
+    for (size_t i = 0; i < 3; i++)
+        assert_non_null(strstr(md, rows[i]));
+    assert_non_null(strstr(md, "replicas in eu-west-1, sa-east-1 costed (replicated writes, replica storage, "
+                               "transfer)"));
+    free(md);
+}
+
+/* A version that changes what DynamoDB cannot change in place: the record says so before the diff,
+ * with the migration's cost. */
+static void test_irreversible_record(void **state)
+{
+    fixture *f = *state;
+    kp_design *next = design_clone(f->d);
+    next->indexes = xrealloc(next->indexes, (next->nindexes + 1) * sizeof *next->indexes);
+    kp_index *x = &next->indexes[next->nindexes++];
+    index_init(x);
+    x->name = xstrdup("ByTotal");
+    x->kind = KP_LSI;
+    x->pk = str_make("PK", (kp_loc){0, 0});
+    x->sk = str_make("total", (kp_loc){0, 0});
+    x->projection = KP_PROJ_KEYS;
+    kp_analysis *an = analysis_run(next);
+    kp_diff df;
+    diff_compute(f->d, f->a, NULL, next, an, NULL, &df);
+    char *changes = diff_render(&df, "version 1", "version 2");
+    diff_free(&df);
+    export_record r = record(f);
+    r.design = next;
+    r.analysis = an;
+    r.signals = NULL; /* the fixture's signals are of the other design */
+    r.changes = changes;
+    char *md = export_md(&r, NULL);
+    assert_non_null(md);
+    const char *callout =
+        strstr(md, "> **Irreversible:** 1 change DynamoDB cannot make to the table in place; "
+                   "the way there is a new table and a data migration (≈ ");
+    assert_non_null(callout);
+    /* before the diff itself, which lists the change and the migration */
+    const char *block = strstr(md, "```text\nversion 1 → version 2");
+    assert_non_null(block);
+    assert_true(callout < block);
+    assert_non_null(strstr(block, "  ! LSI ByTotal added: "));
+    assert_non_null(strstr(block, "  $ migration to a new table: scan the old table, "));
+    free(md);
+    free(changes);
+    analysis_free(an);
+    design_free(next);
+}
+
 /* A design whose text is not UTF-8 (poked in by hand: nothing that builds a design lets it in)
  * cannot be saved: the record, the CloudFormation export and the import round trip say so. */
 static void test_unsavable_design(void **state)
@@ -376,6 +444,8 @@ int main(void)
         cmocka_unit_test(test_awkward_text),
         cmocka_unit_test_setup_teardown(test_json_record, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsavable_design, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_global_table_record, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_irreversible_record, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

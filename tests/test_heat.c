@@ -101,7 +101,7 @@ static kp_design *heat_design(const struct heat_case *c)
 {
     char *yaml =
         xasprintf("keyplan: 1\nname: t\n"
-                  "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+                  "table: { name: Tbl, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
                   "attributes: { %s }\n"
                   "entities:\n"
                   "  - { name: E, count: 1000000, size: 1000, writes: %g, attributes: [%s],\n"
@@ -152,10 +152,10 @@ static void test_heat_table(void **state)
 /* ---- indexes, shared rows, sparse GSIs, LSIs ------------------------------------------------ */
 static const char *index_yaml =
     "keyplan: 1\nname: idx\n"
-    "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "table: { name: Tbl, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
     "indexes:\n"
-    "  - { name: G, pk: GPK, sk: GSK, projection: all }\n"
-    "  - { name: L, type: lsi, pk: PK, sk: total, projection: all }\n"
+    "  - { name: GSI, pk: GPK, sk: GSK, projection: all }\n"
+    "  - { name: LSI, type: lsi, pk: PK, sk: total, projection: all }\n"
     "attributes:\n"
     "  c: { distinct: 1000 }\n"
     "  total: { type: number }\n"
@@ -188,7 +188,7 @@ static void test_indexes(void **state)
     assert_non_null(g);
     assert_string_equal(t->template_src, "C#{c}");
     assert_string_equal(g->template_src, "ST#{status}");
-    assert_string_equal(g->index_name, "G");
+    assert_string_equal(g->index_name, "GSI");
     assert_near(t->distinct, 1000, 1e-12, "table distinct", 0);
     /* the sparse rule keeps one status value: one partition holding all 10,000 open orders */
     assert_near(g->distinct, 1, 1e-12, "gsi distinct", 0);
@@ -205,7 +205,7 @@ static void test_indexes(void **state)
     assert_int_equal(a->nindexes, 3);
     const kp_index_result *it = &a->indexes[0], *ig = &a->indexes[1], *il = &a->indexes[2];
     assert_string_equal(it->name, "table");
-    assert_string_equal(ig->name, "G");
+    assert_string_equal(ig->name, "GSI");
     assert_near(it->items, 101000, 1e-12, "table items", 0);
     assert_near(it->bytes, 101000 * 1000.0, 1e-12, "table bytes", 0);
     assert_near(ig->items, 10000, 1e-12, "gsi items", 0);
@@ -272,7 +272,7 @@ static void test_template_families(void **state)
     (void)state;
     const char *yaml =
         "keyplan: 1\nname: fam\n"
-        "table: { name: T, pk: PK, sk: SK }\n"
+        "table: { name: Tbl, pk: PK, sk: SK }\n"
         "attributes: { username: { distinct: 1000 }, followed: { distinct: 1000 },\n"
         "              other: { distinct: 10 } }\n"
         "entities:\n"
@@ -380,7 +380,7 @@ static void test_degenerate_designs(void **state)
 
     /* an entity without counts or sizes, keyed by an undeclared attribute, written by a pattern */
     const char *yaml = "keyplan: 1\nname: half\n"
-                       "table: { name: T, pk: PK }\n"
+                       "table: { name: Tbl, pk: PK }\n"
                        "entities:\n"
                        "  - { name: E, attributes: [x], keys: { PK: \"{x}\" } }\n"
                        "  - { name: Línea, count: 10, size: 100, attributes: [dirección],\n"

@@ -57,19 +57,19 @@ static const struct bad_case {
      1},
     {"syntax_unclosed_flow",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK\n",
+     "table: { name: Tbl, pk: PK\n",
      "design.yaml:3:1: error: YAML syntax error: did not find expected ',' or '}' while parsing a "
      "flow mapping (started at line 2, column 8); expected well-formed YAML",
      1},
     {"missing_version",
      "name: x\n"
-     "table: { name: T, pk: PK }\n",
+     "table: { name: Tbl, pk: PK }\n",
      "design.yaml:1:1: error: the format version 'keyplan:' is missing; expected 'keyplan: 1' as the "
      "first key",
      1},
     {"wrong_version",
      "keyplan: 2\n"
-     "table: { name: T, pk: PK }\n",
+     "table: { name: Tbl, pk: PK }\n",
      "design.yaml:1:10: error: unsupported format version '2'; expected 'keyplan: 1'", 1},
     {"version_list", "keyplan: [1]\n",
      "design.yaml:1:10: error: the format version is a list; expected 'keyplan: 1'", 1},
@@ -77,14 +77,14 @@ static const struct bad_case {
      "design.yaml:1:1: error: the design is a list; expected a map starting with 'keyplan: 1'", 1},
     {"second_document",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "---\n"
      "keyplan: 1\n",
      "design.yaml:3:1: error: a second YAML document; expected one design per file", 1},
     {"undefined_alias",
      "keyplan: 1\n"
-     "table: { name: T, pk: *tbl }\n",
-     "design.yaml:2:23: error: alias '*tbl' names no anchor defined before it; expected '&tbl' on an "
+     "table: { name: Tbl, pk: *tbl }\n",
+     "design.yaml:2:25: error: alias '*tbl' names no anchor defined before it; expected '&tbl' on an "
      "earlier node",
      1},
     {"unknown_top_key", BASE "entites: []\n",
@@ -99,9 +99,9 @@ static const struct bad_case {
      1},
     {"unknown_table_key",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK, colour: red }\n",
-     "design.yaml:2:27: error: table: unknown key 'colour'; expected name, pk, sk, billing, streams, "
-     "pitr or target_utilization",
+     "table: { name: Tbl, pk: PK, colour: red }\n",
+     "design.yaml:2:29: error: table: unknown key 'colour'; expected name, pk, sk, billing, streams, "
+     "pitr, target_utilization or replicas",
      1},
     {"duplicate_key", BASE "  - { id: 3, name: X, name: Y, entity: Order, by: [orderId] }\n",
      "design.yaml:17:23: error: pattern 3: key 'name' given twice (first at line 17, column 14); "
@@ -149,12 +149,13 @@ static const struct bad_case {
      1},
     {"include_unknown_attr",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "indexes:\n"
-     "  - { name: G, pk: GPK, projection: include, include: [totl] }\n"
+     "  - { name: Gsi, pk: GPK, projection: include, include: [totl] }\n"
      "entities:\n"
      "  - { name: E, attributes: [total], keys: { PK: \"E#{total}\", GPK: \"x\" } }\n",
-     "design.yaml:4:56: error: index 'G': include names unknown attribute 'totl' (did you mean 'total'?)", 1},
+     "design.yaml:4:58: error: index 'Gsi': include names unknown attribute 'totl' (did you mean 'total'?)",
+     1},
     {"sparse_not_carried",
      BASE_E
      "  - { name: Ticket, attributes: [status], keys: { PK: \"T\", SK: \"T\" }, sparse: { GSI1PK: \"status = open\" } }\n",
@@ -227,7 +228,7 @@ static const struct bad_case {
      1},
     {"duplicate_index",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "indexes:\n"
      "  - { name: GSI1, pk: A }\n"
      "  - { name: GSI1, pk: B }\n",
@@ -235,7 +236,7 @@ static const struct bad_case {
      1},
     {"duplicate_attribute",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "attributes:\n"
      "  total: { type: number }\n"
      "  total: { distinct: 5 }\n",
@@ -282,20 +283,20 @@ static const struct bad_case {
      1},
     {"shares_not_one",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "attributes:\n"
      "  status: { type: enum, values: { open: 0.5, closed: 0.4 } }\n",
      "design.yaml:4:3: error: attribute 'status': the value shares sum to 0.9; expected 1 (within 0.001)", 1},
     {"share_out_of_range",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "attributes:\n"
      "  status: { type: enum, values: { open: 1.5, closed: -0.5 } }\n",
      "design.yaml:4:41: error: attribute 'status': 'values.open' is 1.5; expected a share between 0 and 1",
      2},
     {"write_shares_unknown_value",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "attributes:\n"
      "  status: { type: enum, values: { open: 0.5, closed: 0.5 }, write_shares: { opne: 1 } }\n",
      "design.yaml:4:77: error: attribute 'status': write_shares names 'opne', which is not one of "
@@ -303,7 +304,7 @@ static const struct bad_case {
      1},
     {"values_without_enum",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "attributes:\n"
      "  status: { values: { open: 0.5, closed: 0.5 } }\n",
      "design.yaml:4:3: error: attribute 'status': 'values' are given but the type is string; "
@@ -311,7 +312,7 @@ static const struct bad_case {
      1},
     {"lsi_partition_differs",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK, sk: SK }\n"
+     "table: { name: Tbl, pk: PK, sk: SK }\n"
      "indexes:\n"
      "  - { name: ByTotal, type: lsi, pk: customerId, sk: total }\n",
      "design.yaml:4:37: error: index 'ByTotal': an LSI's partition attribute 'customerId' differs "
@@ -319,7 +320,7 @@ static const struct bad_case {
      1},
     {"lsi_without_table_sk",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "indexes:\n"
      "  - { name: ByTotal, type: lsi, pk: PK, sk: total }\n",
      "design.yaml:4:5: error: index 'ByTotal': an LSI on a table without a sort key; expected a "
@@ -327,18 +328,18 @@ static const struct bad_case {
      1},
     {"bad_projection",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "indexes:\n"
-     "  - { name: G, pk: A, projection: some }\n",
-     "design.yaml:4:35: error: index 'G': unknown projection 'some'; expected all, keys or include", 1},
+     "  - { name: Gsi, pk: A, projection: some }\n",
+     "design.yaml:4:37: error: index 'Gsi': unknown projection 'some'; expected all, keys or include", 1},
     {"include_without_projection",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "indexes:\n"
-     "  - { name: G, pk: A, include: [x] }\n"
+     "  - { name: Gsi, pk: A, include: [x] }\n"
      "entities:\n"
      "  - { name: E, attributes: [x], keys: { PK: \"E\" } }\n",
-     "design.yaml:4:33: error: index 'G': 'include' is given but the projection is all; expected "
+     "design.yaml:4:35: error: index 'Gsi': 'include' is given but the projection is all; expected "
      "projection: include",
      1},
     {"map_where_list", BASE "  - { id: 3, name: X, entity: Order, by: { orderId: 1 } }\n",
@@ -348,7 +349,7 @@ static const struct bad_case {
     {"list_where_text",
      "keyplan: 1\n"
      "name: [a, b]\n"
-     "table: { name: T, pk: PK }\n",
+     "table: { name: Tbl, pk: PK }\n",
      "design.yaml:2:7: error: design: 'name' is a list; expected text", 1},
     {"list_where_map",
      "keyplan: 1\n"
@@ -356,7 +357,7 @@ static const struct bad_case {
      "design.yaml:2:8: error: table is a list; expected a map with name, pk, sk, billing, streams, pitr", 1},
     {"scalar_where_list",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "patterns: all of them\n",
      "design.yaml:3:11: error: design: 'patterns' is a single value; expected a list of access patterns", 1},
     {"bad_signal",
@@ -398,11 +399,11 @@ static const struct bad_case {
      1},
     {"bad_boolean",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK, streams: maybe }\n",
-     "design.yaml:2:36: error: table: 'streams' is 'maybe'; expected true or false", 1},
+     "table: { name: Tbl, pk: PK, streams: maybe }\n",
+     "design.yaml:2:38: error: table: 'streams' is 'maybe'; expected true or false", 1},
     {"bad_skew",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "attributes:\n"
      "  customerId: { skew: \"zipf:x\" }\n",
      "design.yaml:4:23: error: attribute 'customerId': skew 'zipf:x' is not understood; expected "
@@ -410,7 +411,7 @@ static const struct bad_case {
      1},
     {"format_too_wide",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "attributes:\n"
      "  lineNo: { type: number, format: \"99999999999999999999\" }\n",
      "design.yaml:4:35: error: attribute 'lineNo': format '99999999999999999999' is not a width; "
@@ -427,7 +428,7 @@ static const struct bad_case {
      1},
     {"missing_table_pk",
      "keyplan: 1\n"
-     "table: { name: T }\n",
+     "table: { name: Tbl }\n",
      "design.yaml:2:8: error: table: 'pk' is missing; expected the partition key attribute name", 1},
     {"missing_table",
      "keyplan: 1\n"
@@ -439,7 +440,7 @@ static const struct bad_case {
      1},
     {"shard_without_count",
      "keyplan: 1\n"
-     "table: { name: T, pk: PK }\n"
+     "table: { name: Tbl, pk: PK }\n"
      "attributes:\n"
      "  shard: { type: shard }\n",
      "design.yaml:4:3: error: attribute 'shard': type shard without 'count'; expected count: N "
@@ -456,7 +457,7 @@ static const struct bad_case {
      1},
     {"template_after_anchor",
      "keyplan: 1\n"
-     "table: {name: T, pk: PK}\n"
+     "table: {name: Tbl, pk: PK}\n"
      "entities:\n"
      "  - {name: E, keys: {PK: &x \"a{\"}}\n"
      "  - {name: F, keys: {PK: *x}}\n",
@@ -465,19 +466,55 @@ static const struct bad_case {
      2},
     {"unknown_key_after_bom",
      "\xef\xbb\xbfkeyplan: 1\n"
-     "table: {name: T, pk: PK, colour: x}\n",
-     "design.yaml:2:26: error: table: unknown key 'colour'; expected name, pk, sk, billing, streams, pitr or "
-     "target_utilization",
+     "table: {name: Tbl, pk: PK, colour: x}\n",
+     "design.yaml:2:28: error: table: unknown key 'colour'; expected name, pk, sk, billing, streams, pitr, "
+     "target_utilization or replicas",
      1},
     {"distinct_zero",
      "keyplan: 1\n"
-     "table: {name: T, pk: PK}\n"
+     "table: {name: Tbl, pk: PK}\n"
      "attributes:\n"
      "  x: { distinct: 0 }\n",
      "design.yaml:4:18: error: attribute 'x': 'distinct' is 0; expected a number >= 1", 1},
     {"by_fixed_value_not_in_enum", BASE "  - { id: 3, name: X, entity: Order, by: [\"status=opne\"] }\n",
      "design.yaml:17:44: error: pattern 3: 'by' fixes status to 'opne', which is not a value of enum 'status' (did you mean "
      "'open'?)",
+     1},
+    /* DynamoDB's schema limits (tests/test_validate.c takes each to its limit and one past it) */
+    {"table_name_too_short", "keyplan: 1\ntable: { name: ab, pk: PK }\n",
+     "design.yaml:2:8: error: table: table name 'ab' is 2 characters long; DynamoDB takes table names of 3 to 255 "
+     "characters",
+     1},
+    {"index_name_bad_character",
+     "keyplan: 1\ntable: { name: Shop, pk: PK }\nindexes:\n  - { name: \"By email\", pk: email }\n",
+     "design.yaml:4:5: error: index 'By email': index name 'By email' has a character DynamoDB refuses at byte 3; "
+     "expected only A-Z a-z 0-9 _ - . in index names",
+     1},
+    {"six_lsis",
+     "keyplan: 1\ntable: { name: Shop, pk: PK, sk: SK }\nindexes:\n"
+     "  - { name: LSI1, type: lsi, pk: PK, sk: A1 }\n  - { name: LSI2, type: lsi, pk: PK, sk: A2 }\n"
+     "  - { name: LSI3, type: lsi, pk: PK, sk: A3 }\n  - { name: LSI4, type: lsi, pk: PK, sk: A4 }\n"
+     "  - { name: LSI5, type: lsi, pk: PK, sk: A5 }\n  - { name: LSI6, type: lsi, pk: PK, sk: A6 }\n",
+     "design.yaml:9:5: error: index 'LSI6' is LSI number 6 of the table; DynamoDB allows 5 LSIs per table; expected "
+     "at most 5 (or a GSI)",
+     1},
+    {"key_attribute_two_types",
+     "keyplan: 1\ntable: { name: Shop, pk: PK, sk: SK }\nattributes:\n  score: { type: number }\nentities:\n"
+     "  - { name: Rank, attributes: [score], keys: { PK: R, SK: \"{score}\" } }\n"
+     "  - { name: Note, keys: { PK: N, SK: NOTE } }\n",
+     "design.yaml:7:38: error: entity 'Note': key attribute 'SK' is a string here but a number for entity 'Rank'; "
+     "DynamoDB gives a key attribute one type for every item; expected the same type for both (a number inside a text "
+     "template such as \"N#{n:05}\" is a string)",
+     1},
+    {"item_over_400kb", BASE_E "  - { name: Blob, size: 409601, keys: { PK: B, SK: B } }\n",
+     "design.yaml:14:5: error: entity 'Blob': items of 409601 bytes are over DynamoDB's item limit of 400 KB (409600 "
+     "bytes); expected size <= 409600 (keep a large payload in S3 and its reference in the item)",
+     1},
+    {"replicas_single_value", "keyplan: 1\ntable: { name: Shop, pk: PK, replicas: eu-west-1 }\n",
+     "design.yaml:2:40: error: table: 'replicas' is a single value; expected a list of names such as [a, b]",
+     1},
+    {"replica_not_a_region", "keyplan: 1\ntable: { name: Shop, pk: PK, replicas: [eu-west-1, EU] }\n",
+     "design.yaml:2:52: error: table: replica 'EU' is not a region name; expected a region such as eu-west-1",
      1},
 };
 

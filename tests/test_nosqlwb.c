@@ -284,7 +284,7 @@ static void test_facets_without_rows(void **state)
 {
     (void)state;
     const char *json =
-        "{\"ModelName\":\"E\",\"DataModel\":[{\"TableName\":\"T\",\"KeyAttributes\":{\"PartitionKey\":"
+        "{\"ModelName\":\"E\",\"DataModel\":[{\"TableName\":\"Tbl\",\"KeyAttributes\":{\"PartitionKey\":"
         "{\"AttributeName\":\"PK\",\"AttributeType\":\"S\"},\"SortKey\":{\"AttributeName\":\"SK\"}},"
         "\"TableFacets\":[{\"FacetName\":\"Order\",\"KeyAttributeAlias\":{\"PartitionKeyAlias\":"
         "\"ORDER#{orderId}\",\"SortKeyAlias\":\"SK\"},\"TableData\":[],\"NonKeyAttributes\":[\"total\"]},"
@@ -343,10 +343,11 @@ static void test_several_tables(void **state)
     const char *args[] = {"import", path, "--table", "Bé", NULL};
     char *out = NULL, *err = NULL;
     int rc = ts_run_keyplan(args, NULL, &out, &err);
-    if (rc != 0)
-        print_error("%s\n", err);
-    assert_int_equal(rc, 0);
-    assert_non_null(strstr(out, "name: Bé"));
+    /* the model reads, but DynamoDB refuses 'Bé' as a table name (only A-Z a-z 0-9 _ - .): so
+     * does import, naming it, and writes nothing */
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(err, "table name 'Bé' has a character DynamoDB refuses"));
+    assert_null(strstr(out, "name: Bé"));
     free(out);
     free(err);
     free(path);

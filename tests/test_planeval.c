@@ -16,7 +16,7 @@
 
 static const char *const yaml =
     "keyplan: 1\nname: p\n"
-    "table: { name: P, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "table: { name: Ptbl, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
     "indexes:\n"
     "  - { name: ByStatus, pk: GPK, sk: GSK, projection: keys }\n"
     "  - { name: ByScore, pk: SPK, sk: score, projection: include, include: [entityType] }\n"

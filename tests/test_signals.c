@@ -84,7 +84,7 @@ static void test_metric_shapes(void **state)
 static const char design_text[] =
     "keyplan: 1\n"
     "name: Signals\n"
-    "table: { name: T, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "table: { name: Tbl, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
     "entities:\n"
     "  - name: Order\n"
     "    count: 30000\n"

@@ -659,6 +659,41 @@ static void test_broken_template_keeps_last_good(void **state)
     term_close(&t);
 }
 
+/* History flags a version whose change from its parent DynamoDB cannot make in place, and its
+ * diff says why, with the migration it takes. */
+static void test_history_irreversible(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 100);
+    wb *w = make_wb(fixture());
+    wb_key(w, ':');
+    keys(w, "commit first");
+    wb_key(w, UI_KEY_ENTER);
+    /* the table's sort key attribute renamed: a new table */
+    wb_key(w, ':');
+    keys(w, "set sk RK");
+    wb_key(w, UI_KEY_ENTER);
+    assert_string_equal(session_design(w->ss)->table.sk.s, "RK");
+    wb_key(w, ':');
+    keys(w, "commit renamed the sort key");
+    wb_key(w, UI_KEY_ENTER);
+    assert_int_equal(session_base(w->ss), 2);
+    wb_key(w, '6');
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "!2 "));
+    assert_non_null(strstr(s, "renamed the sort key  IRREVERSIBLE: table sort key SK → RK"));
+    free(s);
+    wb_key(w, ':');
+    keys(w, "diff 1 2");
+    wb_key(w, UI_KEY_ENTER);
+    s = draw_text(w);
+    assert_non_null(strstr(s, "IRREVERSIBLE: 1 change DynamoDB cannot make to the table in place"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
 static void test_rows_and_commit(void **state)
 {
     (void)state;
@@ -850,7 +885,7 @@ static void test_live_recompute_real_analysis(void **state)
     term_open(&t, 24, 80);
     kp_design *d = design_new();
     d->name = xstrdup("live");
-    d->table.name = xstrdup("T");
+    d->table.name = xstrdup("Tbl");
     d->table.pk.s = xstrdup("PK");
     d->table.sk.s = xstrdup("SK");
     edit_add(d, EDIT_ENTITIES, 0);
@@ -1147,6 +1182,7 @@ int main(void)
         cmocka_unit_test(test_edit_cells_by_keys),
         cmocka_unit_test(test_broken_template_keeps_last_good),
         cmocka_unit_test(test_rows_and_commit),
+        cmocka_unit_test(test_history_irreversible),
         cmocka_unit_test(test_decide_search_mouse),
         cmocka_unit_test(test_resize_storm),
         cmocka_unit_test(test_live_recompute_real_analysis),

@@ -132,6 +132,16 @@ static void m_no_entity_name(kp_design *d)
     d->entities[1].name = NULL;
 }
 
+static void m_replicas(kp_design *d, const char *a, const char *b)
+{
+    d->table.replicas = xcalloc(2, sizeof *d->table.replicas);
+    d->table.replicas[0] = str_make(a, (kp_loc){2, 50});
+    d->table.replicas[1] = str_make(b, (kp_loc){2, 61});
+    d->table.nreplicas = 2;
+}
+static void m_replicas_bad(kp_design *d) { m_replicas(d, "eu-west-1", "Europe"); }
+static void m_replicas_twice(kp_design *d) { m_replicas(d, "eu-west-1", "eu-west-1"); }
+
 static const struct vcase {
     const char *name;
     void (*mutate)(kp_design *d);
@@ -189,6 +199,12 @@ static const struct vcase {
      1},
     {"entity without name", m_no_entity_name,
      "design.yaml:13:5: error: entity #2: 'name' is missing; expected the entity's name", 3},
+    {"replica not a region", m_replicas_bad,
+     "design.yaml:2:61: error: table: replica 'Europe' is not a region name; expected a region such as eu-west-1",
+     1},
+    {"replica twice", m_replicas_twice,
+     "design.yaml:2:61: error: table: replica region 'eu-west-1' is listed twice; expected each region once",
+     1},
 };
 
 static void test_base_is_valid(void **state)
@@ -203,22 +219,25 @@ static void test_base_is_valid(void **state)
     design_free(d);
 }
 
-static void test_edits(void **state)
+/* Runs each case on the base design: a case with `first` must be refused with exactly that first
+ * message and error count, one without must stay valid with nothing said. Returns the failures. */
+static size_t run_cases(const struct vcase *v, size_t n)
 {
-    (void)state;
     size_t failed = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        const struct vcase *c = &cases[i];
+    for (size_t i = 0; i < n; i++) {
+        const struct vcase *c = &v[i];
         kp_design *d = base();
         c->mutate(d);
         kp_diags dg;
         diags_init(&dg, "design.yaml");
         bool ok = validate_design(d, &dg);
         char *first = dg.n ? diags_format(&dg, 0) : NULL;
-        if (ok || !first || strcmp(first, c->first) != 0 || dg.errors != c->errors) {
+        bool good = c->first ? !ok && first && strcmp(first, c->first) == 0 && dg.errors == c->errors
+                             : ok && dg.n == 0;
+        if (!good) {
             failed++;
             print_error("case '%s':\n  expected: %s (%zu error(s))\n  got:      %s (%zu error(s))\n", c->name,
-                        c->first, c->errors, first ? first : "(none)", dg.errors);
+                        c->first ? c->first : "(valid)", c->errors, first ? first : "(none)", dg.errors);
             diags_print(&dg, stderr);
         }
         free(first);
@@ -226,8 +245,210 @@ static void test_edits(void **state)
         /* loc-free pointer data: a null entity name must not break the look-ups */
         design_free(d);
     }
+    return failed;
+}
+
+static void test_edits(void **state)
+{
+    (void)state;
+    size_t failed = run_cases(cases, sizeof cases / sizeof *cases);
     if (failed)
         fail_msg("%zu validation case(s) failed", failed);
+}
+
+/* ---- DynamoDB's schema limits: each at the limit (valid) and one past it (refused) ---------- */
+
+/* Appends `n` indexes of `kind` named PREFIXk (k from `from`), each on its own key attributes. */
+static void add_indexes(kp_design *d, kp_index_kind kind, const char *prefix, int from, int n)
+{
+    d->indexes = xrealloc(d->indexes, (d->nindexes + (size_t)n) * sizeof *d->indexes);
+    for (int k = from; k < from + n; k++) {
+        kp_index *x = &d->indexes[d->nindexes++];
+        index_init(x);
+        x->kind = kind;
+        x->name = xasprintf("%s%d", prefix, k);
+        x->loc = (kp_loc){30 + k, 5};
+        char *pk = kind == KP_LSI ? xstrdup("PK") : xasprintf("%s%dPK", prefix, k);
+        char *sk = xasprintf("%s%dSK", prefix, k);
+        x->pk = str_make(pk, x->loc);
+        x->sk = str_make(sk, x->loc);
+        x->projection = KP_PROJ_KEYS;
+        free(pk);
+        free(sk);
+    }
+}
+static void m_gsis_20(kp_design *d) { add_indexes(d, KP_GSI, "GSI", 2, 19); }
+static void m_gsis_21(kp_design *d) { add_indexes(d, KP_GSI, "GSI", 2, 20); }
+static void m_lsis_5(kp_design *d) { add_indexes(d, KP_LSI, "LSI", 1, 5); }
+static void m_lsis_6(kp_design *d) { add_indexes(d, KP_LSI, "LSI", 1, 6); }
+
+static void set_name(char **slot, const char *fill, size_t n)
+{
+    free(*slot);
+    *slot = xmalloc(n + 1);
+    for (size_t i = 0; i < n; i++)
+        (*slot)[i] = fill[i % strlen(fill)];
+    (*slot)[n] = '\0';
+}
+static void m_table_name_3(kp_design *d) { set_name(&d->table.name, "Abc", 3); }
+static void m_table_name_2(kp_design *d) { set_name(&d->table.name, "Ab", 2); }
+static void m_table_name_255(kp_design *d) { set_name(&d->table.name, "Orders_v2.x-", 255); }
+static void m_table_name_256(kp_design *d) { set_name(&d->table.name, "Orders_v2.x-", 256); }
+static void m_table_name_space(kp_design *d) { set_name(&d->table.name, "My table", 8); }
+static void m_index_name_2(kp_design *d) { set_name(&d->indexes[0].name, "G1", 2); }
+static void m_index_name_colon(kp_design *d) { set_name(&d->indexes[0].name, "GSI:1", 5); }
+
+/* GSI1 projects `n` attributes, the second index `m` (when m > 0), every one carried by Order. */
+static void project(kp_design *d, int n, int m)
+{
+    kp_entity *e = &d->entities[0];
+    int total = n + m;
+    e->attrs = xrealloc(e->attrs, (e->nattrs + (size_t)total) * sizeof *e->attrs);
+    for (int k = 0; k < total; k++) {
+        char *a = xasprintf("a%d", k);
+        e->attrs[e->nattrs++] = str_make(a, (kp_loc){10, 5});
+        free(a);
+    }
+    if (m > 0)
+        add_indexes(d, KP_GSI, "GSI", 2, 1);
+    for (int x = 0; x < (m > 0 ? 2 : 1); x++) {
+        kp_index *ix = &d->indexes[x];
+        int cnt = x ? m : n, base = x ? n : 0;
+        ix->projection = KP_PROJ_INCLUDE;
+        ix->include = xcalloc((size_t)cnt, sizeof *ix->include);
+        for (int k = 0; k < cnt; k++) {
+            char *a = xasprintf("a%d", base + k);
+            ix->include[k] = str_make(a, (kp_loc){4 + x, 60 + k});
+            free(a);
+        }
+        ix->ninclude = (size_t)cnt;
+    }
+}
+static void m_projected_100(kp_design *d) { project(d, 100, 0); }
+static void m_projected_101(kp_design *d) { project(d, 101, 0); }
+static void m_projected_50_50(kp_design *d) { project(d, 50, 50); }
+static void m_projected_50_51(kp_design *d) { project(d, 50, 51); }
+
+static void set_tpl(kp_design *d, size_t entity, const char *attr, const char *src)
+{
+    kp_entity *e = &d->entities[entity];
+    kp_keytpl *k = (kp_keytpl *)entity_key(e, attr);
+    if (!k) {
+        e->keys = xrealloc(e->keys, (e->nkeys + 1) * sizeof *e->keys);
+        k = &e->keys[e->nkeys++];
+        memset(k, 0, sizeof *k);
+        k->attr = str_make(attr, (kp_loc){16, 20});
+        k->loc = (kp_loc){16, 30};
+    } else {
+        tpl_free(&k->tpl);
+    }
+    assert_int_equal(tpl_parse(src, &k->tpl, NULL, NULL), KP_OK);
+}
+/* "ORDER#" + n x's + {orderId} (a string of unknown length): the sure size is 6 + n bytes */
+static void pk_of(kp_design *d, size_t n)
+{
+    char *x = xmalloc(n + 1);
+    memset(x, 'x', n);
+    x[n] = '\0';
+    char *src = xasprintf("ORDER#%s{orderId}", x);
+    set_tpl(d, 0, "PK", src);
+    free(src);
+    free(x);
+}
+static void m_pk_2048(kp_design *d) { pk_of(d, 2042); }
+static void m_pk_2049(kp_design *d) { pk_of(d, 2043); }
+/* GSI1SK of Order: a zero-padded number 999 wide, and an enum's longest value ("closed", 6) */
+static void m_sk_1024(kp_design *d) { set_tpl(d, 0, "GSI1SK", "{status}#{n:999}#xxxxxxxxxxxxxxxxx"); }
+static void m_sk_1025(kp_design *d) { set_tpl(d, 0, "GSI1SK", "{status}#{n:999}#xxxxxxxxxxxxxxxxxx"); }
+static void m_key_types(kp_design *d)
+{
+    /* orderId a number: Order's GSI1SK "{orderId}" is a number key, OrderSummary's a string */
+    d->attrs = xrealloc(d->attrs, (d->nattrs + 1) * sizeof *d->attrs);
+    kp_attr *a = &d->attrs[d->nattrs++];
+    attr_init(a);
+    a->name = xstrdup("orderId");
+    a->type = KP_ATTR_NUMBER;
+    set_tpl(d, 1, "GSI1SK", "S#{orderDate}");
+}
+static void m_item_400kb(kp_design *d) { d->entities[0].size = 409600; }
+static void m_item_over(kp_design *d) { d->entities[0].size = 409601; }
+static const struct vcase limits[] = {
+    {"20 GSIs", m_gsis_20, NULL, 0},
+    {"21 GSIs", m_gsis_21,
+     "design.yaml:51:5: error: index 'GSI21' is GSI number 21 of the table; DynamoDB allows 20 GSIs per table (a default "
+     "quota AWS raises on request); expected at most 20, or one GSI overloaded by several entities",
+     1},
+    {"5 LSIs", m_lsis_5, NULL, 0},
+    {"6 LSIs", m_lsis_6,
+     "design.yaml:36:5: error: index 'LSI6' is LSI number 6 of the table; DynamoDB allows 5 LSIs per table; expected at "
+     "most 5 (or a GSI)",
+     1},
+    {"table name of 3", m_table_name_3, NULL, 0},
+    {"table name of 2", m_table_name_2,
+     "design.yaml:2:8: error: table: table name 'Ab' is 2 characters long; DynamoDB takes table names of 3 to 255 "
+     "characters",
+     1},
+    {"table name of 255", m_table_name_255, NULL, 0},
+    {"table name of 256", m_table_name_256,
+     "design.yaml:2:8: error: table: table name 'Orders_v2.x-Orders_v2.x-Orders_v2.x-Orde...' is 256 characters long; "
+     "DynamoDB takes table names of 3 to 255 characters",
+     1},
+    {"table name with a space", m_table_name_space,
+     "design.yaml:2:8: error: table: table name 'My table' has a character DynamoDB refuses at byte 3; expected only "
+     "A-Z a-z 0-9 _ - . in table names",
+     1},
+    {"index name of 2", m_index_name_2,
+     "design.yaml:4:5: error: index 'G1': index name 'G1' is 2 characters long; DynamoDB takes index names of 3 to 255 "
+     "characters",
+     1},
+    {"index name with a colon", m_index_name_colon,
+     "design.yaml:4:5: error: index 'GSI:1': index name 'GSI:1' has a character DynamoDB refuses at byte 4; expected "
+     "only A-Z a-z 0-9 _ - . in index names",
+     1},
+    {"100 projected attributes", m_projected_100, NULL, 0},
+    {"101 projected attributes", m_projected_101,
+     "design.yaml:4:160: error: index 'GSI1': include 'a100' is projected attribute 101 of the table's indexes; "
+     "DynamoDB allows 100 in total over every index (an attribute in two indexes counts twice); expected at most 100, "
+     "or projection: all",
+     1},
+    {"50 + 50 projected attributes", m_projected_50_50, NULL, 0},
+    {"50 + 51 projected attributes", m_projected_50_51,
+     "design.yaml:5:110: error: index 'GSI2': include 'a100' is projected attribute 101 of the table's indexes; "
+     "DynamoDB allows 100 in total over every index (an attribute in two indexes counts twice); expected at most 100, "
+     "or projection: all",
+     1},
+    {"partition key of 2,048 bytes", m_pk_2048, NULL, 0},
+    {"partition key of 2,049 bytes", m_pk_2049,
+     "design.yaml:11:17: error: entity 'Order': PK values reach 2049 bytes (literals, the longest enum values, padded "
+     "numbers); DynamoDB refuses partition key values over 2048 bytes; expected a shorter template",
+     1},
+    {"sort key of 1,024 bytes", m_sk_1024, NULL, 0},
+    {"sort key of 1,025 bytes", m_sk_1025,
+     "design.yaml:11:93: error: entity 'Order': GSI1SK values reach 1025 bytes (literals, the longest enum values, "
+     "padded numbers); DynamoDB refuses sort key values over 1024 bytes; expected a shorter template",
+     1},
+    {"key attribute of two types", m_key_types,
+     "design.yaml:16:30: error: entity 'OrderSummary': key attribute 'GSI1SK' is a string here but a number for entity "
+     "'Order'; DynamoDB gives a key attribute one type for every item; expected the same type for both (a number "
+     "inside a text template such as \"N#{n:05}\" is a string)",
+     1},
+    {"item of 400 KB", m_item_400kb, NULL, 0},
+    {"item of 409,601 bytes", m_item_over,
+     "design.yaml:9:5: error: entity 'Order': items of 409601 bytes are over DynamoDB's item limit of 400 KB (409600 "
+     "bytes); expected size <= 409600 (keep a large payload in S3 and its reference in the item)",
+     1},
+};
+
+static void test_limits(void **state)
+{
+    (void)state;
+    /* each refusal names DynamoDB's rule */
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++)
+        if (limits[i].first && !strstr(limits[i].first, "DynamoDB"))
+            fail_msg("case '%s' does not name DynamoDB's rule", limits[i].name);
+    size_t failed = run_cases(limits, sizeof limits / sizeof *limits);
+    if (failed)
+        fail_msg("%zu limit case(s) failed", failed);
 }
 
 /* A design built in code, nothing filled in: every missing name reported, no crash. */
@@ -294,10 +515,8 @@ static void test_appends(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_base_is_valid),
-        cmocka_unit_test(test_edits),
-        cmocka_unit_test(test_empty_design),
-        cmocka_unit_test(test_appends),
+        cmocka_unit_test(test_base_is_valid), cmocka_unit_test(test_edits),   cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_empty_design),  cmocka_unit_test(test_appends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -293,7 +293,7 @@ static void test_damaged_foreign_readonly(void **state)
     /* an invalid design is not committed */
     char *bad = xasprintf("%s/bad.yaml", f->dir);
     o = fopen(bad, "w");
-    fputs("keyplan: 1\nname: broken\ntable: { name: T }\n", o);
+    fputs("keyplan: 1\nname: broken\ntable: { name: Tbl }\n", o);
     fclose(o);
     r = KP("commit", f->ws, bad, "-m", "broken");
     expect(&r, 2, NULL, "bad.yaml");

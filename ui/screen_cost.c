@@ -83,18 +83,22 @@ static void cost_build(const screen_env *e)
     free(pt);
     add_line(st, UI_ROLE_TITLE,
              xasprintf("Monthly cost (730 h)   design billing: %s", kp_billing_name(a->cost->mode)));
-    add_line(st, UI_ROLE_HEADER, xasprintf("%-16s %16s %16s", "line", "on-demand", "provisioned"));
     size_t nl = a->on_demand.nlines > a->provisioned.nlines ? a->on_demand.nlines : a->provisioned.nlines;
+    int w = 16; /* wider for a global table's "replicated writes" */
+    for (size_t i = 0; i < a->on_demand.nlines; i++)
+        if (a->on_demand.lines[i].name && (int)strlen(a->on_demand.lines[i].name) > w)
+            w = (int)strlen(a->on_demand.lines[i].name);
+    add_line(st, UI_ROLE_HEADER, xasprintf("%-*s %16s %16s", w, "line", "on-demand", "provisioned"));
     for (size_t i = 0; i < nl; i++) {
         const kp_cost_line *o = i < a->on_demand.nlines ? &a->on_demand.lines[i] : NULL;
         const kp_cost_line *p = i < a->provisioned.nlines ? &a->provisioned.lines[i] : NULL;
         char *ro = money_col(o, o ? o->amount : 0, cur), *rp = money_col(p, p ? p->amount : 0, cur);
-        add_line(st, UI_ROLE_NORMAL, xasprintf("%-16s %s %s", o ? o->name : p ? p->name : "", ro, rp));
+        add_line(st, UI_ROLE_NORMAL, xasprintf("%-*s %s %s", w, o ? o->name : p ? p->name : "", ro, rp));
         free(ro);
         free(rp);
     }
     char *rto = money_col(true, a->on_demand.total, cur), *rtp = money_col(true, a->provisioned.total, cur);
-    add_line(st, UI_ROLE_HEADER, xasprintf("%-16s %s %s", "total", rto, rtp));
+    add_line(st, UI_ROLE_HEADER, xasprintf("%-*s %s %s", w, "total", rto, rtp));
     free(rto);
     free(rtp);
     add_line(st, UI_ROLE_NORMAL, xstrdup(""));

@@ -1,5 +1,7 @@
-/* screen_history.c - History: the workspace's versions; marking two (or :diff) shows the
- * designer diff of them below the list. Its state: the marks and the diff's lines. */
+/* screen_history.c - History: the workspace's versions, each flagged when its change from its
+ * parent is irreversible (a new table and a data migration, diff_irreversible); marking two (or
+ * :diff) shows the designer diff of them below the list. Its state: the marks, the flags and the
+ * diff's lines. */
 #include "screens.h"
 
 #include "diff.h"
@@ -13,6 +15,9 @@ typedef struct history_state {
     int mark_a, mark_b; /* marked version numbers, 0 = none */
     char **lines;       /* the diff of the marked versions */
     size_t nlines;
+    char **irreversible; /* per version (list order): what it changes irreversibly, NULL when
+                            nothing; versions never change, so only new ones are looked at */
+    size_t nflags, capflags;
 } history_state;
 
 static void *history_open(void) { return xcalloc(1, sizeof(history_state)); }
@@ -26,12 +31,47 @@ static void lines_clear(history_state *st)
     st->nlines = 0;
 }
 
+static void flags_clear(history_state *st)
+{
+    for (size_t i = 0; i < st->nflags; i++)
+        free(st->irreversible[i]);
+    free(st->irreversible);
+    st->irreversible = NULL;
+    st->nflags = st->capflags = 0;
+}
+
 static void history_close(void *state)
 {
     if (!state)
         return;
     lines_clear(state);
+    flags_clear(state);
     free(state);
+}
+
+/* Flags the versions not looked at yet: the irreversible changes from each one's parent. */
+static void flags_update(const screen_env *e)
+{
+    history_state *st = e->state;
+    if (st->nflags > e->nversions)
+        flags_clear(st);
+    for (size_t k = st->nflags; k < e->nversions; k++) {
+        const ws_version *v = &e->versions[k];
+        char *what = NULL, *err = NULL;
+        kp_design *pa = NULL, *pv = NULL;
+        /* a version that cannot be read is not flagged: its diff says why when asked */
+        if (v->parent > 0 && session_version_design(e->ss, v->parent, &pa, &err) == KP_OK &&
+            session_version_design(e->ss, v->number, &pv, &err) == KP_OK &&
+            !diff_irreversible(pa, pv, &what)) {
+            free(what);
+            what = NULL;
+        }
+        free(err);
+        design_free(pa);
+        design_free(pv);
+        VEC_GROW(st->irreversible, st->nflags, st->capflags);
+        st->irreversible[st->nflags++] = what;
+    }
 }
 
 void screen_history_marks(const void *state, int *a, int *b, size_t *ndiff)
@@ -129,13 +169,22 @@ static void history_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
         c->top = c->row;
     if (c->row >= c->top + (size_t)listh)
         c->top = c->row - (size_t)listh + 1;
+    flags_update(e);
     for (int i = 0; i < listh && c->top + (size_t)i < e->nversions; i++) {
         size_t k = c->top + (size_t)i;
         const ws_version *v = &e->versions[k];
         bool marked = v->number == st->mark_a || v->number == st->mark_b;
-        ui_role role = k == c->row ? UI_ROLE_CURSOR_ROW : marked ? UI_ROLE_CHANGED : UI_ROLE_NORMAL;
-        draw_putf(r.y + 1 + i, r.x, r.w, role, "%c%-3d %-20s %-12s %s%s", marked ? '*' : ' ', v->number,
-                  v->time ? v->time : "", v->author ? v->author : "", v->message ? v->message : "",
+        const char *irr = k < st->nflags ? st->irreversible[k] : NULL;
+        ui_role role = k == c->row ? UI_ROLE_CURSOR_ROW
+                       : marked    ? UI_ROLE_CHANGED
+                       : irr       ? UI_ROLE_BAD
+                                   : UI_ROLE_NORMAL;
+        draw_putf(r.y + 1 + i, r.x, r.w, role, "%c%-3d %-20s %-12s %s%s%s%s",
+                  marked ? '*'
+                  : irr  ? '!'
+                         : ' ',
+                  v->number, v->time ? v->time : "", v->author ? v->author : "", v->message ? v->message : "",
+                  irr ? "  IRREVERSIBLE: " : "", irr ? irr : "",
                   v->number == session_base(e->ss)
                       ? (session_dirty(e->ss) ? "  <- base (modified)" : "  <- current")
                       : "");
@@ -143,9 +192,10 @@ static void history_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
     int y = r.y + 1 + listh;
     for (size_t i = 0; i < st->nlines && y < r.y + r.h; i++, y++) {
         const char *l = st->lines[i];
-        ui_role role = (l[0] != ' ' && l[0] != '-' && l[0] != '+' && l[0] != '~') ? UI_ROLE_TITLE
-                       : strstr(l, "scan") || strstr(l, "HOT")                    ? UI_ROLE_WARN
-                                                                                  : UI_ROLE_NORMAL;
+        ui_role role = (l[0] != ' ' && l[0] != '-' && l[0] != '+' && l[0] != '~')        ? UI_ROLE_TITLE
+                       : !strncmp(l, "  ! ", 4) || !strncmp(l, "  IRREVERSIBLE", 14)     ? UI_ROLE_BAD
+                       : !strncmp(l, "  $ ", 4) || strstr(l, "scan") || strstr(l, "HOT") ? UI_ROLE_WARN
+                                                                                         : UI_ROLE_NORMAL;
         draw_put(y, r.x, r.w, l, role);
     }
 }

@@ -2,7 +2,15 @@
  * with only the key attributes in AttributeDefinitions, the KeySchema, the GSIs and LSIs with
  * their projections (NonKeyAttributes for include), the billing mode (PAY_PER_REQUEST, or
  * PROVISIONED with ProvisionedThroughput from the analysis' peak units / target utilisation),
- * StreamSpecification when streams, PointInTimeRecoverySpecification when pitr. */
+ * StreamSpecification when streams, PointInTimeRecoverySpecification when pitr.
+ *
+ * A design with `replicas` is a global table: one AWS::DynamoDB::GlobalTable (version
+ * 2019.11.21) with the same attributes, keys and indexes, a NEW_AND_OLD_IMAGES stream (it
+ * replicates through it), and Replicas: the stack's own region ({Ref: AWS::Region}) first, then
+ * each replica region, each with PointInTimeRecoverySpecification when pitr. Provisioned, the
+ * capacity is auto scaling (which a global table requires for writes) from 1 to the units of
+ * cfn_capacity at the target utilisation: WriteProvisionedThroughputSettings on the table and
+ * each GSI, ReadProvisionedThroughputSettings on each replica and each replica's GSI. */
 #ifndef KP_CFN_H
 #define KP_CFN_H
 

@@ -689,6 +689,18 @@ static void cost_section(sbuf *b, const kp_design *d, const kp_analysis *a)
     sbuf_add(b, "## 6. Cost per month (730 hours)\n\n");
     sbuf_printf(b, "The design is billed **%s**; both modes are shown so the choice can be checked.\n\n",
                 kp_billing_name(d->table.billing));
+    if (d->table.nreplicas) {
+        sbuf_add(b, "**Global table**, replicated to ");
+        for (size_t i = 0; i < d->table.nreplicas; i++)
+            sbuf_printf(b, "%s`%s`",
+                        i == 0                        ? ""
+                        : i + 1 == d->table.nreplicas ? " and "
+                                                      : ", ",
+                        d->table.replicas[i].s);
+        sbuf_add(b, ": every write is written again in each replica region, with its index writes there "
+                    "(*replicated writes*), each region stores the whole table (*replica storage*) and "
+                    "receives the written bytes (*transfer*) — costs easily forgotten.\n\n");
+    }
     const kp_cost *od = &a->on_demand, *pv = &a->provisioned;
     sbuf_add(b, "| Line | On-demand | Provisioned |\n|---|---|---|\n");
     /* lines in on-demand order, then provisioned-only lines */
@@ -886,7 +898,17 @@ static void history_section(sbuf *b, const export_record *r)
         sbuf_add(b, "\n");
     }
     if (r->changes && *r->changes) {
-        sbuf_add(b, "### What changed from the previous version\n\n```text\n");
+        sbuf_add(b, "### What changed from the previous version\n\n");
+        /* diff_render's headline of an irreversible change, said before the details */
+        const char *irr = strstr(r->changes, "\n  IRREVERSIBLE: ");
+        if (irr) {
+            irr += strlen("\n  IRREVERSIBLE: ");
+            const char *eol = strchr(irr, '\n');
+            sbuf_add(b, "> **Irreversible:** ");
+            sbuf_addn(b, irr, eol ? (size_t)(eol - irr) : strlen(irr));
+            sbuf_add(b, ".\n\n");
+        }
+        sbuf_add(b, "```text\n");
         sbuf_add(b, r->changes);
         if (b->s[b->len - 1] != '\n')
             sbuf_addc(b, '\n');

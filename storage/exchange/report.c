@@ -45,7 +45,7 @@ static void fmt_units(char *out, size_t n, const char *line, double u)
         snprintf(out, n, " ");
         return;
     }
-    if (line && (strstr(line, "storage") || strstr(line, "backup"))) {
+    if (line && (strstr(line, "storage") || strstr(line, "backup") || strstr(line, "transfer"))) {
         humanfmt(v, sizeof v, u, HF_SHORT_REPORT);
         snprintf(out, n, "%s GB", v);
     } else if (u >= 1e6 && u < 1e12) {
@@ -247,7 +247,12 @@ static void report_cost(sbuf *b, const kp_design *d, const kp_analysis *a)
     snprintf(title, sizeof title, "COST per month (%s, 730 h)", cur);
     section(b, title);
     bool is_prov = d->table.billing == KP_BILLING_PROVISIONED;
-    cell(b, "", 16, false);
+    /* the names' column: 15, wider for a global table's "replicated writes" */
+    int namew = 15;
+    for (size_t i = 0; i < od->nlines; i++)
+        if (od->lines[i].name && (int)strlen(od->lines[i].name) > namew)
+            namew = (int)strlen(od->lines[i].name);
+    cell(b, "", namew + 1, false);
     cell(b, "on-demand", 14, true);
     cell(b, "amount", 11, true);
     cell(b, "provisioned", 14, true);
@@ -275,7 +280,7 @@ static void report_cost(sbuf *b, const kp_design *d, const kp_analysis *a)
             }
             humanfmt(a2, sizeof a2, lp ? lp->amount : 0, HF_MONEY_REPORT);
             sbuf_add(b, " ");
-            cell(b, name, 15, false);
+            cell(b, name, namew, false);
             cell(b, lo ? u1 : "", 14, true);
             cell(b, lo ? a1 : "-", 11, true);
             cell(b, lp ? u2 : "", 14, true);
@@ -287,7 +292,7 @@ static void report_cost(sbuf *b, const kp_design *d, const kp_analysis *a)
     humanfmt(t1, sizeof t1, od->total, HF_MONEY_REPORT);
     humanfmt(t2, sizeof t2, pv->total, HF_MONEY_REPORT);
     sbuf_add(b, " ");
-    cell(b, "total", 15, false);
+    cell(b, "total", namew, false);
     cell(b, "", 14, true);
     cell(b, t1, 11, true);
     cell(b, "", 14, true);
@@ -371,6 +376,9 @@ char *report_check_text(const char *path, const kp_design *d, const kp_analysis 
                 d->table.sk.s ? " + " : "", d->table.sk.s ? d->table.sk.s : "",
                 kp_billing_name(d->table.billing), d->nindexes, d->nindexes == 1 ? "" : "es", d->nentities,
                 d->nentities == 1 ? "y" : "ies", d->npatterns, d->npatterns == 1 ? "" : "s");
+    for (size_t i = 0; i < d->table.nreplicas; i++) /* a global table: where else it lives */
+        sbuf_printf(&b, "%s%s%s", i ? ", " : "global table, replicated to ", d->table.replicas[i].s,
+                    i + 1 == d->table.nreplicas ? "\n" : "");
     report_patterns(&b, a);
     report_partitions(&b, a);
     report_cost(&b, d, a);
