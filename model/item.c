@@ -518,8 +518,8 @@ static void gen_item(gen *g, size_t i, const char **names, size_t nnames, kp_ite
             item_del(item, sp->attr.s);
     }
     /* the type tag single-table designs filter on (the resolver's "entityType = :entityType") */
-    if (!entity_knows(e, "entityType"))
-        item_set(item, "entityType", KP_VAL_S, e->name);
+    if (!entity_knows(e, ITEM_TYPE_ATTR))
+        item_set(item, ITEM_TYPE_ATTR, KP_VAL_S, e->name);
 }
 
 void item_pad(const kp_entity *e, kp_item *item)

@@ -15,6 +15,9 @@
 
 #include "design.h"
 
+/* The type tag every sample item carries: its entity's name. */
+#define ITEM_TYPE_ATTR "entityType"
+
 typedef enum kp_vtype { KP_VAL_S, KP_VAL_N, KP_VAL_BOOL } kp_vtype;
 
 /* A scalar: S its string, N its number as written ("42", "0.5"), BOOL "true" or "false". */

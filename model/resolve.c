@@ -25,6 +25,8 @@ static void finish_main(kp_pattern_result *r, const rctx *c)
         r->key_condition = m->key_condition ? m->key_condition : arena_strdup(c->ar, "");
         r->values = m->values; /* shared with the main step (freed with it) */
         r->nvalues = m->nvalues;
+        r->names = m->names;
+        r->nnames = m->nnames;
     } else {
         r->index = -1;
         r->key_condition = arena_strdup(c->ar, "");

@@ -127,7 +127,7 @@ static void test_queries(void **state)
         const struct query_case *c = &queries[i];
         expr_keycond kc;
         char *err = NULL;
-        assert_int_equal(expr_keycond_parse(c->kc, &kc, &err), KP_OK);
+        assert_int_equal(expr_keycond_parse(c->kc, NULL, 0, &kc, &err), KP_OK);
         planeval_query q = {c->index, &kc, c->pk, c->v1, c->v2, c->forward, c->limit};
         planeval_result r;
         planeval_query_run(w.d, &w.set, &q, &r);
@@ -167,7 +167,7 @@ static void test_filters_and_scans(void **state)
         if (cases[i].index == 1) { /* a scan reads in the set's order; sort by score for the row */
             expr_keycond kc;
             char *err = NULL;
-            assert_int_equal(expr_keycond_parse("SPK = :pk", &kc, &err), KP_OK);
+            assert_int_equal(expr_keycond_parse("SPK = :pk", NULL, 0, &kc, &err), KP_OK);
             planeval_query q = {1, &kc, "X", NULL, NULL, true, NAN};
             planeval_result_free(&r);
             planeval_query_run(w.d, &w.set, &q, &r);
@@ -175,7 +175,7 @@ static void test_filters_and_scans(void **state)
         }
         assert_int_equal(r.nread, r.n);
         kp_expr e;
-        expr_parse(cases[i].filter, &e);
+        expr_parse(cases[i].filter, NULL, 0, &e);
         planeval_filter(w.d, cases[i].index, &e, &vals, NULL, NULL, &r);
         char *have = describe(&r);
         if (strcmp(have, cases[i].want) != 0)
@@ -188,7 +188,7 @@ static void test_filters_and_scans(void **state)
     planeval_result r;
     planeval_scan(w.d, &w.set, -1, &r);
     kp_expr raw;
-    expr_parse("size(tags) > :n", &raw);
+    expr_parse("size(tags) > :n", NULL, 0, &raw);
     planeval_filter(w.d, -1, &raw, &vals, design_pattern(w.d, "2"), NULL, &r);
     char *have = describe(&r);
     assert_string_equal(have, "O#1 O#3 O#4 O#5 O#6");

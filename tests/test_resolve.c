@@ -242,7 +242,9 @@ static const rcase cases[] = {
      KP_PLAN_QUERY,
      1,
      "ByTotal",
-     "PK = :pk AND total BETWEEN :sk1 AND :sk2",
+     /* `total` is one of DynamoDB's reserved words: the key condition names it through a
+        placeholder, as DynamoDB must receive it */
+     "PK = :pk AND #total BETWEEN :sk1 AND :sk2",
      {":pk=CLIENTE#{customerId}", ":sk1={total}"},
      0,
      0,
@@ -472,7 +474,10 @@ static void test_steps(void **state)
     /* the filter on a fixed by value carries it */
     r = result_of(f, "byfilter");
     assert_non_null(r->steps[0].filter);
-    assert_string_equal(r->steps[0].filter, "status = :status");
+    assert_string_equal(r->steps[0].filter, "#status = :status"); /* status is a reserved word */
+    assert_int_equal(r->steps[0].nnames, 1);
+    assert_string_equal(r->steps[0].names[0].alias, "#status");
+    assert_string_equal(r->steps[0].names[0].name, "status");
     bool fixed = false;
     for (size_t i = 0; i < r->steps[0].nvalues; i++)
         if (strcmp(r->steps[0].values[i].name, ":status") == 0)

@@ -388,13 +388,12 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
 {
     const kp_design *d = v->d;
     const kp_pattern *p = r->pattern;
-    expr_keycond kc;
     char *err = NULL;
-    if (expr_keycond_parse(s->key_condition, &kc, &err) != KP_OK) {
-        fail(c, "%s", err);
-        free(err);
+    if (!s->kc) {
+        fail(c, "the plan's %s has no key condition", kp_op_name(s->op));
         return;
     }
+    const expr_keycond kc = *s->kc;
     kp_item values = {0};
     requests_filter filt = {0};
     char *pv = render_value(d, s, kc.pk_value, binding);
@@ -477,7 +476,6 @@ done:
     free(pv);
     free(v1);
     free(v2);
-    expr_keycond_free(&kc);
 }
 
 static bool by_equal(const kp_pattern *p, const kp_item *a, const kp_item *b)
