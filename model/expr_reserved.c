@@ -1,8 +1,11 @@
 /* expr_reserved.c - DynamoDB's reserved words (see expr.h): an expression that names an attribute
  * called one of them, in any case, is refused ("Attribute name is a reserved keyword"), so the
- * name must go through an ExpressionAttributeNames placeholder. The list is DynamoDB's own (the
- * Developer Guide's "Reserved words in DynamoDB", the same 573 words DynamoDB Local refuses;
- * tests/reserved_words.py proves it word by word on DynamoDB Local), lowercase, sorted by bytes. */
+ * name must go through an ExpressionAttributeNames placeholder. The list is DynamoDB's own, the
+ * Developer Guide's "Reserved words in DynamoDB" (573 words), lowercase, sorted by bytes.
+ * tests/reserved_words.py holds it word by word against DynamoDB Local, which refuses 572 of
+ * them unescaped and accepts "reserved": keyplan follows the guide there (a placeholder is
+ * always accepted). The words of the grammar itself (and, or, not, in, between, set, add,
+ * remove, delete) are refused as syntax errors rather than as reserved words. */
 #include "expr.h"
 
 #include <strings.h>

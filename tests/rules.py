@@ -3,7 +3,8 @@
 
 Every DIR/NAME.yaml with a DIR/NAME.expect beside it is one case: a small design that exercises one
 rule, and what keyplan must say about it and what DynamoDB must answer. The .expect file holds one
-assertion a line ('#' starts a comment):
+assertion a line ('#' starts a comment line, ' #' a trailing comment unless it is inside a
+double-quoted string):
 
   json PATH OP VALUE      on `keyplan check DESIGN --json`
   check exit N            `keyplan check DESIGN` exits N (default: 0 is required)
@@ -90,12 +91,23 @@ def contains(text, want):
     return want in text
 
 
+def strip_comment(raw):
+    """The line without its trailing ' # comment'; a ' #' inside a double-quoted string stays."""
+    quoted = False
+    for i, ch in enumerate(raw):
+        if ch == '"' and (i == 0 or raw[i - 1] != "\\"):
+            quoted = not quoted
+        elif ch == "#" and not quoted and i > 0 and raw[i - 1] in " \t":
+            return raw[:i].strip()
+    return raw.strip()
+
+
 def case(kp, endpoint, design, expect):
     fails = []
     lines = []
     with open(expect, encoding="utf-8") as f:
         for n, raw in enumerate(f, 1):
-            line = raw.split(" #", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
+            line = strip_comment(raw) if not raw.lstrip().startswith("#") else ""
             if line:
                 lines.append((n, line))
     cache = {}
