@@ -2,6 +2,7 @@
  * (jansson); the items, the expressions and the anchors are model data (see requests.h). */
 #include "requests.h"
 
+#include "capacity.h"
 #include "planeval.h"
 
 #include <ctype.h>
@@ -582,9 +583,15 @@ char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
                         samples[ns++] = &its->v[0];
                 }
             } else if (s->op == KP_OP_BATCHGET) {
-                size_t want = isfinite(s->items) && s->items >= 1 ? (size_t)s->items : 3;
-                for (size_t q = 0; q < nitems && ns < want && ns < 100; q++)
+                /* one request of the step: its keys, at most 100 and 16 MB of items */
+                size_t want = isfinite(s->items) && s->items >= 1 ? (size_t)ceil(s->items) : 3;
+                double bytes = 0;
+                for (size_t q = 0; q < nitems && ns < want && ns < REQUESTS_BATCHGET_MAX; q++) {
+                    bytes += (double)item_size(&items->v[q]);
+                    if (ns && bytes > CAP_BATCHGET_MAX_BYTES)
+                        break;
                     samples[ns++] = &items->v[q];
+                }
             } else {
                 const kp_item *anchor =
                     s->op == KP_OP_PUTITEM || s->op == KP_OP_UPDATEITEM || s->op == KP_OP_DELETEITEM
