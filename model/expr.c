@@ -130,7 +130,7 @@ const char *expr_names_alias(expr_names *names, const char *name)
         o = 1, base[o++] = 'n';
     base[o] = '\0';
     char alias[ALIAS_MAX + 16];
-    snprintf(alias, sizeof alias, "%s", base);
+    memcpy(alias, base, o + 1);
     for (unsigned k = 2; expr_names_lookup(names->v, names->n, alias); k++)
         snprintf(alias, sizeof alias, "%s_%u", base, k);
     if (names->n == names->cap) {
@@ -145,7 +145,7 @@ const char *expr_names_alias(expr_names *names, const char *name)
     }
     expr_name *e = &names->v[names->n++];
     e->alias = names_strdup(names, alias);
-    e->name = names_strdup(names, name);
+    e->name = names->ar && names->borrow ? (char *)name : names_strdup(names, name);
     return e->alias;
 }
 
@@ -504,7 +504,9 @@ static void render(const kp_expr *e, const expr_writer *w, sbuf *b)
         break;
     case EXPR_CMP:
         put_name(w, b, e->attr);
-        sbuf_printf(b, " %s ", ops[e->op]);
+        sbuf_addc(b, ' ');
+        sbuf_add(b, ops[e->op]);
+        sbuf_addc(b, ' ');
         put_value(w, b, e->values[0]);
         break;
     case EXPR_BETWEEN:
@@ -816,7 +818,9 @@ void expr_keycond_render_into(sbuf *out, const expr_keycond *kc, const expr_writ
     default:
         sbuf_add(out, " AND ");
         put_name(w, out, kc->sk);
-        sbuf_printf(out, " %s ", ops[kc->op]);
+        sbuf_addc(out, ' ');
+        sbuf_add(out, ops[kc->op]);
+        sbuf_addc(out, ' ');
         put_value(w, out, kc->sk_value);
         break;
     }

@@ -86,11 +86,13 @@ typedef struct expr_name {
 
 /* The names one request's expressions alias, in the order first used. Zero-initialised is
  * empty, its strings and array on the heap (release with expr_names_free); with `ar` set before
- * the first use they go to that arena instead (nothing to free). */
+ * the first use they go to that arena instead (nothing to free), and with `borrow` too the
+ * attribute names given are pointed at rather than copied. */
 typedef struct expr_names {
     expr_name *v;
     size_t n, cap;
     arena *ar;
+    bool borrow; /* with ar: the names given are kept as they are (they outlive the arena) */
 } expr_names;
 
 /* What stands for `name` in an expression: the name itself when expr_name_plain, else its

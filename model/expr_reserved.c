@@ -8,7 +8,7 @@
  * remove, delete) are refused as syntax errors rather than as reserved words. */
 #include "expr.h"
 
-#include <strings.h>
+#include <string.h>
 
 /* clang-format off */
 static const char *const reserved[] = {
@@ -76,18 +76,37 @@ static const char *const reserved[] = {
 
 #define NRESERVED (sizeof reserved / sizeof *reserved)
 
+/* clang-format off */
+/* where the words of each first letter start: reserved[first['x' - 'a'] .. first['x' - 'a' + 1]) */
+static const unsigned short first[27] = {0, 31, 50, 102, 139, 169, 194, 205, 213, 249, 250, 252, 282, 303, 318, 342, 375, 378, 428, 496, 526, 546, 559, 571, 571, 572, 573};
+/* clang-format on */
+
 size_t expr_reserved_count(void) { return NRESERVED; }
 
 const char *expr_reserved_word(size_t i) { return i < NRESERVED ? reserved[i] : NULL; }
 
 bool expr_reserved(const char *name)
 {
-    if (!name)
+    /* every word is 1..14 letters: anything else is not one, and the rest is looked up lowercase */
+    char low[16];
+    size_t n = 0;
+    for (const char *p = name; p && *p; p++, n++) {
+        char c = *p;
+        if (n >= sizeof low - 1)
+            return false;
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        else if (c < 'a' || c > 'z')
+            return false;
+        low[n] = c;
+    }
+    if (n == 0)
         return false;
-    size_t lo = 0, hi = NRESERVED;
+    low[n] = '\0';
+    size_t lo = first[low[0] - 'a'], hi = first[low[0] - 'a' + 1];
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = strcasecmp(name, reserved[mid]);
+        int c = strcmp(low, reserved[mid]);
         if (c == 0)
             return true;
         if (c < 0)

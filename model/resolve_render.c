@@ -258,7 +258,7 @@ static const kcshare *key_condition(const rctx *c, ixinfo *xi, skc kind)
                            .sk = kind == SKC_NONE ? NULL : (char *)xi->sk,
                            .sk_value = kind == SKC_NONE ? NULL : c->keynames[between ? KV_SK1 : KV_SK],
                            .sk_value2 = between ? c->keynames[KV_SK2] : NULL};
-    expr_names names = {.ar = c->ar};
+    expr_names names = {.ar = c->ar, .borrow = true}; /* the index's names: the design's */
     expr_writer w = expr_names_writer(&names);
     char b_in[240];
     sbuf b;
@@ -302,6 +302,22 @@ static kp_expr *fb_push(fbuild *f)
     return &f->v[f->n++];
 }
 
+/* Appends a term on `attr` with value names values[0..n): the strings are the design's (which
+ * outlives the analysis) or the arena's already, so they are pointed at, not copied. */
+static void fb_term(const rctx *c, fbuild *f, expr_kind kind, const char *attr, const char *const *values,
+                    size_t n)
+{
+    kp_expr *e = fb_push(f);
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->attr = (char *)attr;
+    if (n) {
+        e->values = arena_alloc(c->ar, n * sizeof *e->values);
+        memcpy(e->values, values, n * sizeof *e->values);
+        e->nvalues = n;
+    }
+}
+
 static bool kv_has(const kvlist *l, const char *name)
 {
     for (size_t i = 0; i < l->n; i++)
@@ -320,7 +336,11 @@ static char *value_name(const rctx *c, const kvlist *vals, const char *attr, con
     for (const char *q = attr; *q && ok; q++)
         ok = (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_';
     if (ok) {
-        char *name = arena_printf(c->ar, ":%s%s", attr, suffix);
+        size_t ls = strlen(suffix);
+        char *name = arena_alloc(c->ar, la + ls + 2);
+        name[0] = ':';
+        memcpy(name + 1, attr, la);
+        memcpy(name + 1 + la, suffix, ls + 1);
         if (!kv_has(vals, name))
             return name;
     }
@@ -335,8 +355,15 @@ static char *value_name(const rctx *c, const kvlist *vals, const char *attr, con
 /* "{attr}" (in backticks when the name needs them) in the arena. */
 static char *placeholder(const rctx *c, const char *attr)
 {
-    if (tpl_name_valid(attr))
-        return arena_printf(c->ar, "{%s}", attr);
+    if (tpl_name_valid(attr)) {
+        size_t n = strlen(attr);
+        char *out = arena_alloc(c->ar, n + 3);
+        out[0] = '{';
+        memcpy(out + 1, attr, n);
+        out[n + 1] = '}';
+        out[n + 2] = '\0';
+        return out;
+    }
     char *ph = tpl_placeholder(attr);
     char *out = arena_strdup(c->ar, ph);
     free(ph);
@@ -356,7 +383,7 @@ static void filter_eq(const rctx *c, fbuild *f, kvlist *vals, const char *attr, 
         kv_add_own(vals, name, value ? arena_strdup(c->ar, value) : placeholder(c, attr));
         vn = name;
     }
-    expr_term(c->ar, fb_push(f), EXPR_CMP, EXPR_EQ, attr, &vn, 1);
+    fb_term(c, f, EXPR_CMP, attr, &vn, 1);
 }
 
 /* Moves the terms into the step: its fexpr, its filter text rendered after the key condition
@@ -366,7 +393,8 @@ static void filter_finish(const rctx *c, fbuild *f, kp_step *st)
     if (f->n) {
         kp_expr *e = arena_alloc(c->ar, sizeof *e);
         expr_and(c->ar, e, f->v, f->n);
-        expr_names names = {.v = st->names, .n = st->nnames, .cap = st->nnames, .ar = c->ar};
+        /* the attribute names are the design's (or static): they outlive the analysis */
+        expr_names names = {.v = st->names, .n = st->nnames, .cap = st->nnames, .ar = c->ar, .borrow = true};
         expr_writer w = expr_names_writer(&names);
         char b_in[240];
         sbuf b;
@@ -424,7 +452,7 @@ static void build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kse
         kv_add_own(vals, (char *)bounds[0], placeholder(c, ra));
         bounds[1] = value_name(c, vals, ra, "2");
         kv_add_own(vals, (char *)bounds[1], placeholder(c, ra));
-        expr_term(c->ar, fb_push(&f), EXPR_BETWEEN, EXPR_EQ, ra, bounds, 2);
+        fb_term(c, &f, EXPR_BETWEEN, ra, bounds, 2);
         sbuf_add(what, what->len ? ", " : "");
         sbuf_add(what, ra);
     }
@@ -443,7 +471,7 @@ static void build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kse
                 !entity_knows(cd->collider->e, e->attrs[i].s))
                 tag = e->attrs[i].s;
         if (tag)
-            expr_term(c->ar, fb_push(&f), EXPR_EXISTS, EXPR_EQ, tag, NULL, 0);
+            fb_term(c, &f, EXPR_EXISTS, tag, NULL, 0);
         else
             filter_eq(c, &f, vals, ITEM_TYPE_ATTR, e->name);
         sbuf_add(what, what->len ? ", " : "");
@@ -569,7 +597,7 @@ void rs_screen_step(const rctx *c, const kp_pattern *p, const kset *K, const scr
             types[i] = nm;
         }
         fbuild f = {0};
-        expr_term(c->ar, fb_push(&f), EXPR_IN, EXPR_EQ, ITEM_TYPE_ATTR, types, p->nentities);
+        fb_term(c, &f, EXPR_IN, ITEM_TYPE_ATTR, types, p->nentities);
         filter_finish(c, &f, st);
         rs_warn_add(w, xasprintf("FilterExpression on other entities (%s): capacity counts every item read "
                                  "before the filter",

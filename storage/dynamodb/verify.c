@@ -67,6 +67,52 @@ static void cap_request(check *c, const char *what, double measured, double pred
     }
 }
 
+/* The rule of DynamoDB's a refusal breaks, from DynamoDB's own message (NULL when keyplan does not
+ * know it): verify's failures name the rule, not only the message. */
+static const char *refused_rule(const char *msg)
+{
+    static const struct {
+        const char *says, *rule;
+    } rules[] = {
+        {"reserved keyword",
+         "an attribute name that is one of DynamoDB's reserved words must be written through "
+         "an ExpressionAttributeNames placeholder (#name)"},
+        {"Syntax error; token",
+         "an attribute name DynamoDB cannot read as itself (anything but an ASCII letter then letters, digits or "
+         "'_', or a word of the grammar such as IN) must be written through an ExpressionAttributeNames "
+         "placeholder"},
+        {"ExpressionAttributeNames contains invalid key",
+         "a name placeholder is '#' then letters, digits or '_', at most 255 bytes"},
+        {"ExpressionAttributeValues contains invalid key",
+         "a value placeholder is ':' then letters, digits or '_', at most 255 bytes"},
+        {"unused in expressions", "every name and value a request declares must be used by its expressions"},
+        {"Too many items requested for the BatchGetItem", "a BatchGetItem holds at most 100 keys"},
+        {"Too many items requested for the BatchWriteItem",
+         "a BatchWriteItem holds at most 25 puts or deletes"},
+        {"Item size has exceeded", "an item is at most 400 KB (409,600 bytes, attribute names and values)"},
+        {"must be between 1 and 255 characters",
+         "a key attribute's (or a projected attribute's) name is 1 to 255 bytes"},
+        {"primary key values must be under",
+         "a partition key value is at most 2,048 bytes and a sort key value at most 1,024 bytes"},
+        {"cannot contain an empty string value", "a key attribute's value cannot be an empty string"},
+        {"Invalid table/index name",
+         "a table or index name is 3 to 255 characters of a-z, A-Z, 0-9, '_', '-' and '.'"},
+    };
+    for (size_t i = 0; msg && i < sizeof rules / sizeof *rules; i++)
+        if (strstr(msg, rules[i].says))
+            return rules[i].rule;
+    return NULL;
+}
+
+/* fail() for a request DynamoDB refused: its message, then the rule it breaks when known. */
+static void refused(check *c, const char *op, const char *msg)
+{
+    const char *rule = refused_rule(msg);
+    fail(c, "%s rejected: %s%s%s", op, msg, rule ? " (the rule: " : "", rule ? rule : "");
+    if (rule)
+        sbuf_addc(&c->why, ')');
+}
+
 typedef struct vctx {
     const kp_design *d;
     const kp_analysis *a;
@@ -325,7 +371,7 @@ static json_t *run_paged(vctx *v, check *c, const char *op, json_t *in, const ch
                 c->fatal = true;
                 c->fatal_err = err;
             } else {
-                fail(c, "%s rejected: %s", op, err);
+                refused(c, op, err);
                 free(err);
             }
             json_decref(all);
@@ -632,7 +678,7 @@ static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp
                 c->fatal = true;
                 c->fatal_err = err;
             } else {
-                fail(c, "BatchGetItem rejected: %s", err);
+                refused(c, "BatchGetItem", err);
                 free(err);
             }
             return;
@@ -868,7 +914,7 @@ static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
             return;
         }
         if (rc == DDB_API) {
-            fail(c, "%s rejected: %s", op, err);
+            refused(c, op, err);
             free(err);
             item_list_free(&hold);
             continue;
@@ -1014,8 +1060,8 @@ static ddb_status write_chunk(vctx *v, json_t *chunk, char **err)
 
 /* Loads the sample items, entity by entity, in BatchWriteItem requests of 25 puts. An entity
  * whose items DynamoDB refuses gets a FAIL line with DynamoDB's answer and the rule it breaks
- * (*refused counts them; its other items are not sent); DDB_TRANSPORT (with *err) stops. */
-static ddb_status load_items(vctx *v, size_t *refused, char **err)
+ * (*nrefused counts them; its other items are not sent); DDB_TRANSPORT (with *err) stops. */
+static ddb_status load_items(vctx *v, size_t *nrefused, char **err)
 {
     ddb_status rc = DDB_OK;
     for (size_t i = 0; i < v->w.n && rc == DDB_OK;) {
@@ -1045,10 +1091,12 @@ static ddb_status load_items(vctx *v, size_t *refused, char **err)
                     "\n      why: an item of %s bytes (the entity's size) is over DynamoDB's item limit of 400 KB "
                     "(409,600 bytes, attribute names and values together)",
                     humanfmt(nb, sizeof nb, (double)biggest, HF_NUM_REPORT));
+            else if (refused_rule(*err))
+                fprintf(v->o->out, "\n      why: %s", refused_rule(*err));
             fputc('\n', v->o->out);
             free(*err);
             *err = NULL;
-            (*refused)++;
+            (*nrefused)++;
             rc = DDB_OK;
         }
         i = end;
@@ -1181,25 +1229,27 @@ kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts
     if (rc != DDB_OK) {
         if (rc == DDB_API) { /* DynamoDB refused the table the design describes */
             char *m = *err;
-            *err = xasprintf("DynamoDB refused to create table %s from the design: %s", v.table, m);
+            const char *rule = refused_rule(m);
+            *err = xasprintf("DynamoDB refused to create table %s from the design: %s%s%s%s", v.table, m,
+                             rule ? " (the rule: " : "", rule ? rule : "", rule ? ")" : "");
             free(m);
         }
         st = KP_NETWORK;
         goto out;
     }
     created = true;
-    size_t refused = 0;
-    if (wait_active(&v, err) != DDB_OK || load_items(&v, &refused, err) != DDB_OK || (o->stop && *o->stop)) {
+    size_t nrefused = 0;
+    if (wait_active(&v, err) != DDB_OK || load_items(&v, &nrefused, err) != DDB_OK || (o->stop && *o->stop)) {
         if (!*err)
             *err = xstrdup("interrupted");
         st = KP_NETWORK;
         goto out;
     }
-    if (refused) {
+    if (nrefused) {
         fprintf(o->out,
                 "verify: DynamoDB refused the sample items of %zu entit%s: the patterns were not run\n",
-                refused, refused == 1 ? "y" : "ies");
-        sum->failed += refused;
+                nrefused, nrefused == 1 ? "y" : "ies");
+        sum->failed += nrefused;
         fprintf(o->out, "verify: %zu passed, %zu failed, %zu skipped (%zu requests)\n", sum->passed,
                 sum->failed, sum->skipped, ddb_requests(db));
         goto out;
