@@ -14,6 +14,10 @@ double-quoted string):
   cfn ~ TEXT              `keyplan export DESIGN --format cfn` contains TEXT
   verify exit N           `keyplan verify DESIGN --endpoint ENDPOINT` exits N (run when named)
   verify out ~ TEXT       its report contains TEXT (a regular expression when TEXT is /.../)
+  exports run             what keyplan exports is what DynamoDB takes: the table of `export --format
+                          cfn` created on ENDPOINT, the batches of `--format items` written, every
+                          request of `--format requests` sent; each must be accepted (the table is
+                          deleted afterwards)
 
 PATH walks the JSON: `patterns[id=3].plan`, `patterns[id=3].steps[0].op`, `findings[code=lsi].where`,
 `count(findings[code=lsi])`, `len(patterns[id=3].steps)`. OP is one of == != < <= > >= ~ (contains) !~.
@@ -27,6 +31,9 @@ import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ddblocal import call, message  # noqa: E402
 
 OPS = ("==", "!=", "<=", ">=", "<", ">", "!~", "~")
 
@@ -102,6 +109,48 @@ def strip_comment(raw):
     return raw.strip()
 
 
+CREATE_TABLE_KEYS = ("TableName", "AttributeDefinitions", "KeySchema", "BillingMode", "ProvisionedThroughput",
+                     "GlobalSecondaryIndexes", "LocalSecondaryIndexes")
+
+
+def exports_run(kp, endpoint, design):
+    """Sends keyplan's exports to DynamoDB: [] when every one is accepted, else what was refused."""
+    import yaml  # python3-yaml (scripts/deps.sh); only this assertion needs it
+    rc, out, err = run([kp, "export", design, "--format", "cfn"])
+    if rc != 0:
+        return ["export --format cfn exited %d: %s" % (rc, err.strip()[:300])]
+    props = next(iter(yaml.safe_load(out)["Resources"].values()))["Properties"]
+    table = {k: v for k, v in props.items() if k in CREATE_TABLE_KEYS}
+    if "StreamSpecification" in props:
+        table["StreamSpecification"] = dict(props["StreamSpecification"], StreamEnabled=True)
+    st, body = call(endpoint, "CreateTable", table)
+    if st != 200:
+        return ["DynamoDB refused the table of --format cfn: %s" % message(body)]
+    fails = []
+    try:
+        rc, out, err = run([kp, "export", design, "--format", "items"])
+        for i, batch in enumerate(json.loads(out)["batches"] if rc == 0 else []):
+            st, body = call(endpoint, "BatchWriteItem", batch)
+            if st != 200:
+                fails.append("DynamoDB refused batch %d of --format items: %s" % (i, message(body)))
+            elif body.get("UnprocessedItems"):
+                fails.append("batch %d of --format items left items unprocessed" % i)
+        rc, out, err = run([kp, "export", design, "--format", "requests"])
+        for p in json.loads(out)["patterns"] if rc == 0 else []:
+            for r in p["requests"]:
+                if "error" in r:
+                    fails.append("pattern %s: keyplan exported no %s request: %s" % (p["id"], r["operation"],
+                                                                                     r["error"]))
+                    continue
+                st, body = call(endpoint, r["operation"], r["input"])
+                if st != 200:
+                    fails.append("pattern %s: DynamoDB refused the exported %s: %s" % (p["id"], r["operation"],
+                                                                                      message(body)))
+    finally:
+        call(endpoint, "DeleteTable", {"TableName": table.get("TableName")})
+    return fails
+
+
 def case(kp, endpoint, design, expect):
     fails = []
     lines = []
@@ -148,6 +197,11 @@ def case(kp, endpoint, design, expect):
                 if not compare(got, m.group(2), want):
                     fails.append("%s: %s is %s; expected %s %s" % (where, m.group(1), json.dumps(got),
                                                                   m.group(2), json.dumps(want)))
+            elif kind == "exports":
+                if rest.strip() != "run":
+                    raise ValueError("expected: exports run")
+                for f in exports_run(kp, endpoint, design):
+                    fails.append("%s: %s" % (where, f))
             elif kind in ("check", "verify", "requests", "cfn"):
                 rc, out, err = get(kind)
                 m = re.match(r"exit\s+(\d+)$", rest)
