@@ -75,17 +75,10 @@ void syn_name_text(sbuf *b, const char *name, const char *special)
     bool quote = n == 0 || name[0] == '`' || SPACE(name[0]) || SPACE(name[n - 1]);
     for (const char *q = name; *q && !quote; q++)
         quote = strchr(special, *q) != NULL || (!*special && !tpl_name_byte((unsigned char)*q));
-    if (!quote) {
+    if (quote)
+        tpl_add_quoted(b, name);
+    else
         sbuf_add(b, name);
-        return;
-    }
-    sbuf_addc(b, '`');
-    for (const char *q = name; *q; q++) {
-        if (*q == '`')
-            sbuf_addc(b, '`');
-        sbuf_addc(b, *q);
-    }
-    sbuf_addc(b, '`');
 }
 
 /* The characters each syntax cannot hold in an unquoted name ("": any but a template's). */
@@ -199,6 +192,18 @@ static int quoted_name(const char *s, size_t len, syn_span *name, size_t *end)
     return 1;
 }
 
+/* The value of a `by` element after its '=' at s[eq]. */
+static kp_status by_value(const char *s, size_t len, size_t eq, syn_by *out, char **err)
+{
+    size_t v0 = eq + 1, a, z;
+    syn_trim(s + v0, len - v0, &a, &z);
+    out->has_value = true;
+    out->value = (syn_span){v0 + a, z - a};
+    if (z == a)
+        return syn_fail(KP_INVALID, "has no value after '='", 0, err, NULL);
+    return KP_OK;
+}
+
 kp_status syn_by_parse(const char *s, size_t len, syn_by *out, char **err)
 {
     memset(out, 0, sizeof *out);
@@ -214,15 +219,7 @@ kp_status syn_by_parse(const char *s, size_t len, syn_by *out, char **err)
         out->attr = qn;
         if (i < len && s[i] != '=')
             return syn_fail(KP_INVALID, "expected '=' or nothing after the quoted name", 0, err, NULL);
-        if (i < len) {
-            size_t v0 = i + 1, a, z;
-            syn_trim(s + v0, len - v0, &a, &z);
-            out->has_value = true;
-            out->value = (syn_span){v0 + a, z - a};
-            if (z == a)
-                return syn_fail(KP_INVALID, "has no value after '='", 0, err, NULL);
-        }
-        return KP_OK;
+        return i < len ? by_value(s, len, i, out, err) : KP_OK;
     }
     const char *eq = memchr(s, '=', len);
     size_t alen = eq ? (size_t)(eq - s) : len;
@@ -231,15 +228,7 @@ kp_status syn_by_parse(const char *s, size_t len, syn_by *out, char **err)
     out->attr = (syn_span){a, z - a};
     if (z == a)
         return syn_fail(KP_INVALID, "names no attribute", 0, err, NULL);
-    if (eq) {
-        size_t v0 = alen + 1;
-        syn_trim(s + v0, len - v0, &a, &z);
-        out->has_value = true;
-        out->value = (syn_span){v0 + a, z - a};
-        if (z == a)
-            return syn_fail(KP_INVALID, "has no value after '='", 0, err, NULL);
-    }
-    return KP_OK;
+    return eq ? by_value(s, len, alen, out, err) : KP_OK;
 }
 
 /* true when s[0..n) is `word` in any ASCII case */

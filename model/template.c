@@ -219,13 +219,8 @@ void tpl_add_literal(sbuf *b, const char *text)
     }
 }
 
-/* The name as a placeholder holds it: as it is, or in backticks (doubled inside). */
-static void add_name(sbuf *b, const char *name)
+void tpl_add_quoted(sbuf *b, const char *name)
 {
-    if (tpl_name_valid(name)) {
-        sbuf_add(b, name);
-        return;
-    }
     sbuf_addc(b, '`');
     for (const char *q = name; *q; q++) {
         if (*q == '`')
@@ -233,6 +228,15 @@ static void add_name(sbuf *b, const char *name)
         sbuf_addc(b, *q);
     }
     sbuf_addc(b, '`');
+}
+
+/* The name as a placeholder holds it: as it is, or in backticks (doubled inside). */
+static void add_name(sbuf *b, const char *name)
+{
+    if (tpl_name_valid(name))
+        sbuf_add(b, name);
+    else
+        tpl_add_quoted(b, name);
 }
 
 char *tpl_placeholder(const char *name)

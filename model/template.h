@@ -62,6 +62,9 @@ void tpl_add_literal(sbuf *b, const char *text);
 void tpl_add_placeholder(sbuf *b, const tpl_part *p);
 /* The same for attribute `name` without a format: "{name}", "{`a b`}". Caller frees. */
 char *tpl_placeholder(const char *name);
+/* Appends `name` in backticks, a backtick inside doubled: `a b`, `a``b` (the quoting the
+ * templates and the field syntaxes share). */
+void tpl_add_quoted(sbuf *b, const char *name);
 
 /* Writes the template back as source text (escaping braces); caller frees. tpl_parse of the
  * result gives an equal template. */

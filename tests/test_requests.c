@@ -41,11 +41,11 @@ static const char *const yaml =
     "  - { id: 3, name: status, entity: Order, by: [status], consistency: strong, why: test, rate: 1 }\n"
     "  - { id: 4, name: upd, kind: write, op: update, entity: Order, by: [orderId], changes: [status, línea] }\n";
 
-static kp_design *load(void)
+static kp_design *load(const char *text)
 {
     kp_diags dg;
     diags_init(&dg, "r.yaml");
-    kp_design *d = designio_load_string(yaml, strlen(yaml), "r.yaml", &dg);
+    kp_design *d = designio_load_string(text, strlen(text), "r.yaml", &dg);
     if (!d)
         fail_msg("the test design does not load: %s", dg.n ? dg.v[0].msg : "?");
     diags_free(&dg);
@@ -111,7 +111,7 @@ static const char *path_str(const json_t *j, const char *a, const char *b, const
 static void test_step_inputs(void **state)
 {
     (void)state;
-    kp_design *d = load();
+    kp_design *d = load(yaml);
     const kp_entity *order = design_entity(d, "Order"), *line = design_entity(d, "Line");
     kp_item_list orders = {0}, lines = {0};
     item_generate(d, order, 4, 1, &orders);
@@ -267,12 +267,7 @@ static const char *const awkward_yaml =
 static void test_render_once(void **state)
 {
     (void)state;
-    kp_diags dg;
-    diags_init(&dg, "a.yaml");
-    kp_design *d = designio_load_string(awkward_yaml, strlen(awkward_yaml), "a.yaml", &dg);
-    if (!d)
-        fail_msg("the test design does not load: %s", dg.n ? dg.v[0].msg : "?");
-    diags_free(&dg);
+    kp_design *d = load(awkward_yaml);
     kp_analysis *a = analysis_run(d);
     item_sample sample;
     item_sample_make(d, ITEM_DEFAULT_SEED, false, &sample);
