@@ -45,22 +45,24 @@ static void fail(check *c, const char *fmt, ...)
     c->failed = true;
 }
 
+/* Capacity is billed in steps of half a unit at the least (an eventual read of 4 KB): a request's
+ * measured units must equal the prediction, within less than that step. */
+#define CAP_TOLERANCE 0.25
+
 /* One request's capacity: DynamoDB's `measured` units against the model's `predicted`, within
- * half of the smallest step the model bills (`step`: a read unit at the request's consistency,
- * or a write unit), a tolerance below any prediction (each is one step or more): a request
- * billed a step more or less, or not at all, fails. `model`: `predicted` is the plan's own
- * figure for the request (the sample read the items the plan says it reads), not the model's
- * rules applied to the items the sample holds. */
-static void cap_request(check *c, const char *what, double measured, double predicted, double step,
-                        bool model)
+ * CAP_TOLERANCE, a tolerance below any prediction and any step: a request billed a step more or
+ * less, or not at all, fails. `model`: `predicted` is the plan's own figure for the request (the
+ * sample read the items the plan says it reads), not the model's rules applied to the items the
+ * sample holds. */
+static void cap_request(check *c, const char *what, double measured, double predicted, bool model)
 {
     c->measured += measured;
     c->predicted += predicted;
-    c->tolerance += step / 2;
+    c->tolerance += CAP_TOLERANCE;
     c->cap_checked = true;
     c->cap_requests++;
     c->cap_model += model;
-    if (fabs(measured - predicted) > step / 2 + 1e-9 && !c->cap_bad) {
+    if (fabs(measured - predicted) > CAP_TOLERANCE && !c->cap_bad) {
         c->cap_bad = true;
         fail(c, "%s: DynamoDB consumed %.1f capacity units where %s %.1f", what, measured,
              model ? "the plan says" : "the model's rules over the same items give", predicted);
@@ -476,7 +478,7 @@ static void read_capacity(vctx *v, check *c, const kp_pattern_result *r, const k
     ptrdiff_t index = s->op == KP_OP_BATCHGET ? -1 : s->index;
     if (index >= 0 && d->indexes[index].kind == KP_GSI)
         cons = KP_EVENTUAL;
-    double step = capacity_read_factor(cons), bytes = 0, rule = 0;
+    double bytes = 0, rule = 0;
     for (size_t i = 0; i < n; i++) {
         double b = capacity_projected_bytes(d, items[i]->e, index);
         bytes += b;
@@ -500,7 +502,7 @@ static void read_capacity(vctx *v, check *c, const kp_pattern_result *r, const k
     }
     bool own =
         s->op != KP_OP_SCAN && isfinite(s->items) && isfinite(s->rcu) && fabs((double)n - s->items) < 0.5;
-    cap_request(c, what, measured, own ? s->rcu : rule, step, own);
+    cap_request(c, what, measured, own ? s->rcu : rule, own);
 }
 
 /* One Query or GetItem of a step with the values rendered from `binding` (lo/hi for ranges). */
@@ -923,7 +925,7 @@ static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
         c->items += ns;
         if (s->op == KP_OP_PUTITEM) {
             /* a new item: write units of the item and of each index holding it, to the byte */
-            cap_request(c, "PutItem", consumed(resp), planeval_write_units(d, samples[0]), 1, false);
+            cap_request(c, "PutItem", consumed(resp), planeval_write_units(d, samples[0]), false);
         } else {
             c->measured += consumed(resp);
             c->cap_unchecked = true;
@@ -1139,7 +1141,7 @@ static void print_line(const verify_opts *o, const char *status, const kp_patter
                 o->out,
                 " capacity %.1f units measured, %.1f predicted (%s%s%zu of %zu request(s) by the plan's own figure)",
                 c->measured, c->predicted, c->cap_unchecked ? "for the checked requests; " : "",
-                "each request within half a unit; ", c->cap_model, c->cap_requests);
+                "each request within a quarter unit; ", c->cap_model, c->cap_requests);
         else if (c->requests)
             fprintf(o->out,
                     " capacity %.1f units measured (not compared: updates, deletes and transactions "
@@ -1258,8 +1260,8 @@ kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts
             v.w.n, d->nentities);
     fprintf(o->out,
             "verify: capacity is compared request by request: with the plan's own units when the sample "
-            "reads the items the plan says, else with the model's rules over the items read; within half "
-            "a unit\n");
+            "reads the items the plan says, else with the model's rules over the items read; within a "
+            "quarter unit\n");
 
     for (size_t i = 0; i < v.sample.ncoll; i++) {
         const item_collision *cx = &v.sample.coll[i];
