@@ -9,6 +9,7 @@
 #define KP_ANALYSIS_H
 
 #include "design.h"
+#include "expr.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,15 +60,22 @@ typedef struct kp_keyval {
     char *value; /* template text of the value: literals and {placeholders} */
 } kp_keyval;
 
-/* One request (or group of identical requests) of a plan. */
+/* One request (or group of identical requests) of a plan. Its key condition and filter are
+ * data (kc, fexpr: what requests and verify use) and the text DynamoDB receives, rendered once
+ * from them (key_condition, filter: what people read), with `names` the
+ * ExpressionAttributeNames both use and `values` the ExpressionAttributeValues' templates. */
 typedef struct kp_step {
     kp_op op;
     ptrdiff_t index;         /* -1 base table, else position in design->indexes */
     const kp_entity *entity; /* the entity the step reads or writes (first one for screens) */
-    char *key_condition;     /* "PK = :pk AND begins_with(SK, :sk)"; NULL for scans/writes */
-    kp_keyval *values;
+    const expr_keycond *kc;  /* the key condition; NULL for scans/writes (shared, read only) */
+    const kp_expr *fexpr;    /* the FilterExpression; NULL when none */
+    char *key_condition;     /* "PK = :pk AND begins_with(SK, :sk)", "#State_Date = :pk"; NULL with kc */
+    char *filter;            /* FilterExpression text, NULL when none */
+    expr_name *names;        /* "#State_Date" -> "State#Date": the names key_condition and filter alias */
+    size_t nnames;
+    kp_keyval *values; /* ":pk" -> "CLIENTE#{customerId}" */
     size_t nvalues;
-    char *filter; /* FilterExpression text, NULL when none */
     bool forward; /* ScanIndexForward */
     double limit; /* NAN when not pushed down */
     double count; /* how many such requests per call (fan-out over shards/values) */
@@ -85,6 +93,8 @@ typedef struct kp_pattern_result {
     char *key_condition;    /* of the main step, as DynamoDB receives it; "" when none */
     kp_keyval *values;      /* of the main step */
     size_t nvalues;
+    expr_name *names; /* of the main step: the names its key condition and filter alias */
+    size_t nnames;
     bool filter;   /* a FilterExpression is needed (mixed collection or filter:) */
     bool app_sort; /* the asked order is not served: the app sorts */
     bool limit_pushed;

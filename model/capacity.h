@@ -41,7 +41,8 @@
 #define CAP_PARTITION_WCU       1000.0
 #define CAP_PARTITION_BYTES     10737418240.0 /* 10 GB (LSI item collection limit) */
 #define CAP_BATCHGET_MAX_ITEMS  100.0
-#define CAP_DEFAULT_VALUE_BYTES 8.0 /* unknown string value */
+#define CAP_BATCHGET_MAX_BYTES  16777216.0 /* BatchGetItem returns at most 16 MB a request */
+#define CAP_DEFAULT_VALUE_BYTES 8.0        /* unknown string value */
 
 /* Units per 4 KB read: 0.5 eventual, 1 strong, 2 transactional. */
 double capacity_read_factor(kp_consistency c);

@@ -557,7 +557,7 @@ static bool sparse_item(const char *item, void *rule, char **err)
     }
     out->kind = KP_SPARSE_COND;
     out->op = c.op;
-    out->cond_attr.s = xstrndup(cond + c.attr.at, c.attr.len);
+    out->cond_attr.s = syn_name(cond, c.attr);
     out->values = xcalloc(c.nvalues, sizeof *out->values);
     for (size_t i = 0; i < c.nvalues; i++)
         out->values[out->nvalues++].s = xstrndup(cond + c.values[i].at, c.values[i].len);
@@ -798,7 +798,14 @@ static char *cell_get(const kp_record *rec, int id, const void *r)
         case FP_BY:
             return list_text(&rec->f[id], p, ", ", by_item_text);
         case FP_ORDER:
-            return p->order.s ? xasprintf("%s %s", p->order.s, p->order_desc ? "desc" : "asc") : xstrdup("");
+            if (!p->order.s)
+                return xstrdup("");
+            sbuf ob;
+            sbuf_init(&ob);
+            syn_order_text(&ob, p->order.s, p->order_desc);
+            if (!p->order_desc)
+                sbuf_add(&ob, " asc");
+            return sbuf_steal(&ob);
         case FP_JOIN:
             return list_text(&rec->f[id], p, ", ", join_item_text);
         }
@@ -914,7 +921,7 @@ static bool by_item(const char *item, void *out, char **err)
         *err = xasprintf("'%s' is not an attribute or attribute=value", item);
         return false;
     }
-    by->attr.s = xstrndup(item + sb.attr.at, sb.attr.len);
+    by->attr.s = syn_name(item, sb.attr);
     by->value = sb.has_value ? xstrndup(item + sb.value.at, sb.value.len) : NULL;
     return true;
 }
@@ -936,7 +943,7 @@ static bool set_order(kp_pattern *p, const char *text, char **err)
         return false;
     }
     free(p->order.s);
-    p->order.s = z > a ? xstrndup(t + from + at.at, at.len) : NULL;
+    p->order.s = z > a ? syn_name(t + from, at) : NULL;
     p->order_desc = desc;
     free(t);
     return true;
@@ -950,8 +957,8 @@ static bool join_item(const char *item, void *out, char **err)
         *err = xasprintf("'%s' is not to=from (e.g. username=followingUsername)", item);
         return false;
     }
-    j->to.s = xstrndup(item + to.at, to.len);
-    j->from.s = xstrndup(item + from.at, from.len);
+    j->to.s = syn_name(item, to);
+    j->from.s = syn_name(item, from);
     return true;
 }
 

@@ -1,9 +1,11 @@
-/* expr.c - key conditions and filters as data: read, rendered, evaluated (see expr.h). */
+/* expr.c - key conditions and filters as data: built, rendered, read back, evaluated (see
+ * expr.h); the reserved words are in expr_reserved.c. */
 #include "expr.h"
 
 #include "template.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -76,12 +78,172 @@ static bool is_keyword(const tok *t)
     return false;
 }
 
+/* ---- attribute names ------------------------------------------------------------------------ */
+
+static bool ascii_alpha(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+static bool ident_byte(unsigned char c) { return ascii_alpha(c) || (c >= '0' && c <= '9') || c == '_'; }
+
+bool expr_name_plain(const char *name)
+{
+    if (!name || !ascii_alpha((unsigned char)name[0]))
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!ident_byte((unsigned char)*p))
+            return false;
+    return !expr_reserved(name);
+}
+
+/* Placeholders are at most this long (DynamoDB takes up to 255 bytes; short ones read better). */
+#define ALIAS_MAX 32
+
+static char *names_strdup(const expr_names *names, const char *s)
+{
+    return names->ar ? arena_strdup(names->ar, s) : xstrdup(s);
+}
+
+const char *expr_names_lookup(const expr_name *v, size_t n, const char *alias)
+{
+    for (size_t i = 0; alias && i < n; i++)
+        if (strcmp(v[i].alias, alias) == 0)
+            return v[i].name;
+    return NULL;
+}
+
+const char *expr_names_alias(expr_names *names, const char *name)
+{
+    if (expr_name_plain(name))
+        return name;
+    for (size_t i = 0; i < names->n; i++)
+        if (strcmp(names->v[i].name, name) == 0)
+            return names->v[i].alias;
+    char base[ALIAS_MAX + 2];
+    size_t o = 0;
+    base[o++] = '#';
+    for (const char *p = name; *p && o < ALIAS_MAX + 1; p++) {
+        if (ident_byte((unsigned char)*p))
+            base[o++] = *p;
+        else if (base[o - 1] != '_')
+            base[o++] = '_';
+    }
+    if (o == 1 || (o == 2 && base[1] == '_'))
+        o = 1, base[o++] = 'n';
+    base[o] = '\0';
+    char alias[ALIAS_MAX + 16];
+    memcpy(alias, base, o + 1);
+    for (unsigned k = 2; expr_names_lookup(names->v, names->n, alias); k++)
+        snprintf(alias, sizeof alias, "%s_%u", base, k);
+    if (names->n == names->cap) {
+        size_t cap = names->cap ? names->cap * 2 : 4;
+        expr_name *v = names->ar ? arena_alloc(names->ar, cap * sizeof *v) : xcalloc(cap, sizeof *v);
+        if (names->n)
+            memcpy(v, names->v, names->n * sizeof *v);
+        if (!names->ar)
+            free(names->v);
+        names->v = v;
+        names->cap = cap;
+    }
+    expr_name *e = &names->v[names->n++];
+    e->alias = names_strdup(names, alias);
+    e->name = names->ar && names->borrow ? (char *)name : names_strdup(names, name);
+    return e->alias;
+}
+
+void expr_names_free(expr_names *names)
+{
+    if (!names->ar) {
+        for (size_t i = 0; i < names->n; i++) {
+            free(names->v[i].alias);
+            free(names->v[i].name);
+        }
+        free(names->v);
+    }
+    names->v = NULL;
+    names->n = names->cap = 0;
+}
+
+static void alias_name(void *ctx, sbuf *out, const char *name) { sbuf_add(out, expr_names_alias(ctx, name)); }
+
+expr_writer expr_names_writer(expr_names *names) { return (expr_writer){.name = alias_name, .ctx = names}; }
+
+/* ---- filters: building ------------------------------------------------------------------------ */
+
+static void *ar_alloc(arena *ar, size_t n) { return ar ? arena_alloc(ar, n ? n : 1) : xcalloc(n ? n : 1, 1); }
+
+static char *ar_strdup(arena *ar, const char *s)
+{
+    return s ? (ar ? arena_strdup(ar, s) : xstrdup(s)) : NULL;
+}
+
+void expr_term(arena *ar, kp_expr *out, expr_kind kind, expr_op op, const char *attr,
+               const char *const *values, size_t nvalues)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = kind;
+    out->op = op;
+    out->attr = ar_strdup(ar, attr);
+    if (nvalues) {
+        out->values = ar_alloc(ar, nvalues * sizeof *out->values);
+        for (size_t i = 0; i < nvalues; i++)
+            out->values[i] = ar_strdup(ar, values[i]);
+        out->nvalues = nvalues;
+    }
+}
+
+void expr_and(arena *ar, kp_expr *out, kp_expr *terms, size_t n)
+{
+    memset(out, 0, sizeof *out);
+    if (n == 1) {
+        *out = terms[0];
+    } else if (n > 1) {
+        out->kind = EXPR_AND;
+        out->kids = ar_alloc(ar, n * sizeof *out->kids);
+        memcpy(out->kids, terms, n * sizeof *terms);
+        out->nkids = n;
+    }
+    if (n)
+        memset(terms, 0, n * sizeof *terms);
+}
+
+void expr_copy(kp_expr *dst, const kp_expr *src)
+{
+    *dst = *src;
+    dst->attr = src->attr ? xstrdup(src->attr) : NULL;
+    dst->text = src->text ? xstrdup(src->text) : NULL;
+    dst->values = NULL;
+    dst->kids = NULL;
+    if (src->nvalues) {
+        dst->values = xcalloc(src->nvalues, sizeof *dst->values);
+        for (size_t i = 0; i < src->nvalues; i++)
+            dst->values[i] = xstrdup(src->values[i]);
+    }
+    if (src->nkids) {
+        dst->kids = xcalloc(src->nkids, sizeof *dst->kids);
+        for (size_t i = 0; i < src->nkids; i++)
+            expr_copy(&dst->kids[i], &src->kids[i]);
+    }
+}
+
 /* ---- filters: parsing ------------------------------------------------------------------------- */
 
 typedef struct parser {
     const char *p;
+    const expr_name *names;
+    size_t nnames;
     bool bad;
 } parser;
+
+/* The attribute a NAME token names: an alias through the names, else the token itself; NULL
+ * for an alias the names lack. Caller frees. */
+static char *token_name(const tok *t, const expr_name *names, size_t nnames)
+{
+    if (t->s[0] != '#')
+        return xstrndup(t->s, t->n);
+    for (size_t i = 0; i < nnames; i++)
+        if (strlen(names[i].alias) == t->n && strncmp(names[i].alias, t->s, t->n) == 0)
+            return xstrdup(names[i].name);
+    return NULL;
+}
 
 static tok peek(parser *f)
 {
@@ -107,14 +269,15 @@ static void add_kid(kp_expr *e, kp_expr *kid)
 
 static void parse_or(parser *f, kp_expr *out);
 
-/* An attribute operand: a name of the design, not a #placeholder. */
+/* An attribute operand: a name, or an alias of the names. */
 static bool attr_tok(parser *f, const tok *t, kp_expr *e)
 {
-    if (t->kind != TK_NAME || t->s[0] == '#') {
+    char *name = t->kind == TK_NAME ? token_name(t, f->names, f->nnames) : NULL;
+    if (!name) {
         f->bad = true;
         return false;
     }
-    e->attr = xstrndup(t->s, t->n);
+    e->attr = name;
     return true;
 }
 
@@ -268,10 +431,10 @@ void expr_free(kp_expr *e)
     memset(e, 0, sizeof *e);
 }
 
-void expr_parse(const char *text, kp_expr *out)
+void expr_parse(const char *text, const expr_name *names, size_t nnames, kp_expr *out)
 {
     memset(out, 0, sizeof *out);
-    parser f = {.p = text ? text : ""};
+    parser f = {.p = text ? text : "", .names = names, .nnames = nnames};
     parse_or(&f, out);
     if (!f.bad && next(&f).kind != TK_END)
         f.bad = true;
@@ -341,7 +504,9 @@ static void render(const kp_expr *e, const expr_writer *w, sbuf *b)
         break;
     case EXPR_CMP:
         put_name(w, b, e->attr);
-        sbuf_printf(b, " %s ", ops[e->op]);
+        sbuf_addc(b, ' ');
+        sbuf_add(b, ops[e->op]);
+        sbuf_addc(b, ' ');
         put_value(w, b, e->values[0]);
         break;
     case EXPR_BETWEEN:
@@ -383,6 +548,8 @@ static void render(const kp_expr *e, const expr_writer *w, sbuf *b)
         sbuf_addc(b, ')');
 }
 
+void expr_render_into(sbuf *b, const kp_expr *e, const expr_writer *w) { render(e, w, b); }
+
 char *expr_render(const kp_expr *e, const expr_writer *w)
 {
     sbuf b;
@@ -409,6 +576,16 @@ void expr_each_value(const kp_expr *e, void (*fn)(void *ctx, const char *value),
     each_ctx c = {fn, ctx};
     expr_writer w = {.value = each_value_cb, .ctx = &c};
     free(expr_render(e, &w));
+}
+
+void expr_each_name(const kp_expr *e, void (*fn)(void *ctx, const char *name), void *ctx)
+{
+    if (e->kind == EXPR_RAW)
+        return;
+    if (e->attr)
+        fn(ctx, e->attr);
+    for (size_t i = 0; i < e->nkids; i++)
+        expr_each_name(&e->kids[i], fn, ctx);
 }
 
 /* ---- evaluation ------------------------------------------------------------------------------ */
@@ -521,6 +698,18 @@ void expr_keycond_free(expr_keycond *kc)
     memset(kc, 0, sizeof *kc);
 }
 
+void expr_keycond_make(arena *ar, expr_keycond *out, const char *pk, const char *pk_value, expr_sk_op op,
+                       const char *sk, const char *sk_value, const char *sk_value2)
+{
+    out->pk = ar_strdup(ar, pk);
+    out->pk_value = ar_strdup(ar, pk_value);
+    out->op = op;
+    bool has_sk = op != EXPR_SK_NONE;
+    out->sk = has_sk ? ar_strdup(ar, sk) : NULL;
+    out->sk_value = has_sk ? ar_strdup(ar, sk_value) : NULL;
+    out->sk_value2 = op == EXPR_SK_BETWEEN ? ar_strdup(ar, sk_value2) : NULL;
+}
+
 static bool expect(const char **p, tok_kind kind, const char *word, char **out)
 {
     tok t = next_tok(p);
@@ -531,11 +720,22 @@ static bool expect(const char **p, tok_kind kind, const char *word, char **out)
     return true;
 }
 
-kp_status expr_keycond_parse(const char *text, expr_keycond *out, char **err)
+/* A NAME token: the attribute it names (through the aliases) into *out. */
+static bool expect_name(const char **p, const expr_name *names, size_t nnames, char **out)
+{
+    tok t = next_tok(p);
+    if (t.kind != TK_NAME)
+        return false;
+    *out = token_name(&t, names, nnames);
+    return *out != NULL;
+}
+
+kp_status expr_keycond_parse(const char *text, const expr_name *names, size_t nnames, expr_keycond *out,
+                             char **err)
 {
     memset(out, 0, sizeof *out);
     const char *p = text ? text : "";
-    bool ok = expect(&p, TK_NAME, NULL, &out->pk) && expect(&p, TK_PUNCT, "=", NULL) &&
+    bool ok = expect_name(&p, names, nnames, &out->pk) && expect(&p, TK_PUNCT, "=", NULL) &&
               expect(&p, TK_VALUE, NULL, &out->pk_value);
     if (ok) {
         tok t = next_tok(&p);
@@ -547,11 +747,10 @@ kp_status expr_keycond_parse(const char *text, expr_keycond *out, char **err)
             t = next_tok(&p);
             if (tok_is(&t, "begins_with")) {
                 out->op = EXPR_SK_BEGINS;
-                ok = expect(&p, TK_PUNCT, "(", NULL) && expect(&p, TK_NAME, NULL, &out->sk) &&
+                ok = expect(&p, TK_PUNCT, "(", NULL) && expect_name(&p, names, nnames, &out->sk) &&
                      expect(&p, TK_PUNCT, ",", NULL) && expect(&p, TK_VALUE, NULL, &out->sk_value) &&
                      expect(&p, TK_PUNCT, ")", NULL);
-            } else if (t.kind == TK_NAME) {
-                out->sk = xstrndup(t.s, t.n);
+            } else if (t.kind == TK_NAME && (out->sk = token_name(&t, names, nnames)) != NULL) {
                 tok op = next_tok(&p);
                 if (tok_is(&op, "BETWEEN")) {
                     out->op = EXPR_SK_BETWEEN;
@@ -586,38 +785,45 @@ kp_status expr_keycond_parse(const char *text, expr_keycond *out, char **err)
 
 char *expr_keycond_render(const expr_keycond *kc, const expr_writer *w)
 {
-    static const char *const ops[] = {"", "=", "<", "<=", ">", ">="};
     sbuf b;
     sbuf_init(&b);
-    put_name(w, &b, kc->pk);
-    sbuf_add(&b, " = ");
-    put_value(w, &b, kc->pk_value);
+    expr_keycond_render_into(&b, kc, w);
+    return sbuf_steal(&b);
+}
+
+void expr_keycond_render_into(sbuf *out, const expr_keycond *kc, const expr_writer *w)
+{
+    static const char *const ops[] = {"", "=", "<", "<=", ">", ">="};
+    put_name(w, out, kc->pk);
+    sbuf_add(out, " = ");
+    put_value(w, out, kc->pk_value);
     switch (kc->op) {
     case EXPR_SK_NONE:
         break;
     case EXPR_SK_BEGINS:
-        sbuf_add(&b, " AND begins_with(");
-        put_name(w, &b, kc->sk);
-        sbuf_add(&b, ", ");
-        put_value(w, &b, kc->sk_value);
-        sbuf_addc(&b, ')');
+        sbuf_add(out, " AND begins_with(");
+        put_name(w, out, kc->sk);
+        sbuf_add(out, ", ");
+        put_value(w, out, kc->sk_value);
+        sbuf_addc(out, ')');
         break;
     case EXPR_SK_BETWEEN:
-        sbuf_add(&b, " AND ");
-        put_name(w, &b, kc->sk);
-        sbuf_add(&b, " BETWEEN ");
-        put_value(w, &b, kc->sk_value);
-        sbuf_add(&b, " AND ");
-        put_value(w, &b, kc->sk_value2);
+        sbuf_add(out, " AND ");
+        put_name(w, out, kc->sk);
+        sbuf_add(out, " BETWEEN ");
+        put_value(w, out, kc->sk_value);
+        sbuf_add(out, " AND ");
+        put_value(w, out, kc->sk_value2);
         break;
     default:
-        sbuf_add(&b, " AND ");
-        put_name(w, &b, kc->sk);
-        sbuf_printf(&b, " %s ", ops[kc->op]);
-        put_value(w, &b, kc->sk_value);
+        sbuf_add(out, " AND ");
+        put_name(w, out, kc->sk);
+        sbuf_addc(out, ' ');
+        sbuf_add(out, ops[kc->op]);
+        sbuf_addc(out, ' ');
+        put_value(w, out, kc->sk_value);
         break;
     }
-    return sbuf_steal(&b);
 }
 
 int expr_key_cmp(bool numeric, const char *a, const char *b)

@@ -167,7 +167,7 @@ static const tpl *partition_tpl(heat *h, const kp_entity *e, ptrdiff_t index)
     if (!entity_carries(e, pk))
         return NULL;
     /* a plain attribute: the template "{pk}" */
-    char *src = xasprintf("{%s}", pk);
+    char *src = tpl_placeholder(pk);
     tpl t;
     if (tpl_parse(src, &t, NULL, NULL) != KP_OK) {
         free(src);

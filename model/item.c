@@ -92,19 +92,44 @@ bool item_del(kp_item *it, const char *name)
     return true;
 }
 
+/* Bytes DynamoDB stores for a number: its digits in base 100 from the first to the last
+ * non-zero pair (the pairs aligned on the decimal point), one byte each, plus one, plus one for a
+ * negative number; zero is one byte ("7" 2, "1000000" 2, "100.5" 4, "-42" 3, as DynamoDB counts
+ * them against the item limit). */
 static size_t number_size(const char *n)
 {
-    size_t digits = 0;
-    bool lead = true;
-    for (const char *c = n; *c; c++) {
-        if (!isdigit((unsigned char)*c))
-            continue;
-        if (lead && *c == '0')
-            continue;
-        lead = false;
-        digits++;
+    bool neg = *n == '-';
+    const char *c = n + (*n == '-' || *n == '+');
+    long point = 0, exp = 0; /* digits before the decimal point; the exponent */
+    char digits[64];
+    size_t nd = 0;
+    bool seen_point = false;
+    for (; *c && *c != 'e' && *c != 'E'; c++) {
+        if (*c == '.') {
+            seen_point = true;
+        } else if (isdigit((unsigned char)*c)) {
+            if (nd == 0 && *c == '0') { /* a leading zero: only moves the point */
+                if (seen_point)
+                    point--;
+                continue;
+            }
+            if (nd < sizeof digits)
+                digits[nd++] = *c;
+            if (!seen_point)
+                point++;
+        }
     }
-    return (digits + 1) / 2 + 1;
+    if (*c == 'e' || *c == 'E')
+        exp = strtol(c + 1, NULL, 10);
+    while (nd > 0 && digits[nd - 1] == '0')
+        nd--;
+    if (nd == 0)
+        return 1;
+    point += exp;
+    /* the first digit's place is point-1 (10^(point-1)); pairs are aligned on even places */
+    long first = point - 1, last = point - (long)nd;
+    long pf = first >= 0 ? first / 2 : -((-first + 1) / 2), pl = last >= 0 ? last / 2 : -((-last + 1) / 2);
+    return (size_t)(pf - pl + 1) + 1 + (neg ? 1 : 0);
 }
 
 size_t item_size(const kp_item *it)
@@ -520,22 +545,25 @@ static void gen_item(gen *g, size_t i, const char **names, size_t nnames, kp_ite
             item_del(item, sp->attr.s);
     }
     /* the type tag single-table designs filter on (the resolver's "entityType = :entityType") */
-    if (!entity_knows(e, "entityType"))
-        item_set(item, "entityType", KP_VAL_S, e->name);
+    if (!entity_knows(e, ITEM_TYPE_ATTR))
+        item_set(item, ITEM_TYPE_ATTR, KP_VAL_S, e->name);
 }
 
 void item_pad(const kp_entity *e, kp_item *item)
 {
     if (!(isfinite(e->size) && e->size > 0))
         return;
-    item_del(item, "_pad");
-    size_t have = item_size(item), want = (size_t)e->size, over = strlen("_pad");
-    if (want > have + over && want <= CAP_ITEM_MAX_BYTES) { /* DynamoDB's 400 KB */
+    item_del(item, ITEM_PAD_ATTR);
+    /* beyond DynamoDB's limit, one byte over it: enough for DynamoDB to refuse the item */
+    double cap = ITEM_MAX_BYTES + 1;
+    size_t have = item_size(item), want = (size_t)(e->size < cap ? e->size : cap),
+           over = strlen(ITEM_PAD_ATTR);
+    if (want > have + over) {
         size_t n = want - have - over;
         char *pad = xmalloc(n + 1);
         memset(pad, 'x', n);
         pad[n] = '\0';
-        item_set(item, "_pad", KP_VAL_S, pad);
+        item_set(item, ITEM_PAD_ATTR, KP_VAL_S, pad);
         free(pad);
     }
 }
@@ -593,19 +621,124 @@ void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned se
     free(names);
 }
 
+/* ---- linked sample data: joins meet ---------------------------------------------------------- */
+
+static bool has_value_text(const kp_design *d, const kp_item_list *l, const char *attr, const char *text)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        char *v = item_value_text(d, &l->v[i], attr);
+        bool same = v && strcmp(v, text) == 0;
+        free(v);
+        if (same)
+            return true;
+    }
+    return false;
+}
+
+/* Re-renders the key attributes of entity e's item whose templates use attribute `name`. */
+static void rerender_keys(const kp_design *d, const kp_entity *e, kp_item *item, const char *name)
+{
+    for (size_t k = 0; k < e->nkeys; k++) {
+        const kp_keytpl *kt = &e->keys[k];
+        if (!tpl_has_attr(&kt->tpl, name) || !item_get(item, kt->attr.s))
+            continue;
+        char *v = item_render(d, &kt->tpl, item);
+        if (v)
+            item_set(item, kt->attr.s, item_key_type(d, kt->attr.s), v);
+        free(v);
+    }
+}
+
+static bool key_taken(const kp_design *d, const kp_item_list *l, size_t skip, const char *key)
+{
+    for (size_t i = 0; key && i < l->n; i++) {
+        if (i == skip)
+            continue;
+        char *k = item_primary_key(d, &l->v[i]);
+        bool same = k && strcmp(k, key) == 0;
+        free(k);
+        if (same)
+            return true;
+    }
+    return false;
+}
+
+/* One join step, `from` of the items of `l1` naming `to` of the items of `l2`: every `from` value
+ * that names no item of l2 takes the value of one that exists (its keys re-rendered), the items
+ * of l1 staying unique by primary key. */
+static void link_join(const kp_design *d, const kp_entity *e1, kp_item_list *l1, const char *from,
+                      const kp_item_list *l2, const char *to)
+{
+    size_t n2 = 0;
+    for (size_t j = 0; j < l2->n; j++)
+        n2 += item_get(&l2->v[j], to) != NULL;
+    if (!n2)
+        return;
+    for (size_t i = 0; i < l1->n; i++) {
+        kp_item *it = &l1->v[i];
+        char *have = item_value_text(d, it, from);
+        bool meets = have && has_value_text(d, l2, to, have);
+        free(have);
+        if (meets || !item_get(it, from))
+            continue;
+        for (size_t t = 0; t < l2->n; t++) {
+            const kp_value *tv = item_get(&l2->v[(i + t) % l2->n], to);
+            if (!tv)
+                continue;
+            kp_item cand;
+            item_copy(&cand, it);
+            item_set_value(&cand, from, tv);
+            rerender_keys(d, e1, &cand, from);
+            char *key = item_primary_key(d, &cand);
+            bool ok = key && !key_taken(d, l1, i, key);
+            free(key);
+            if (ok) {
+                item_free(it);
+                *it = cand;
+                break;
+            }
+            item_free(&cand);
+        }
+    }
+}
+
+/* Makes the sample data of every join meet: for each pattern with `join`, each step's `from`
+ * values name items of the next entity (the chain's second request then finds its items). */
+static void link_joins(const kp_design *d, kp_item_list *lists)
+{
+    for (size_t p = 0; p < d->npatterns; p++) {
+        const kp_pattern *pt = &d->patterns[p];
+        for (size_t q = 1; pt->njoin && q < pt->nentities; q++) {
+            ptrdiff_t a = design_entity_pos(d, pt->entities[q - 1].s),
+                      b = design_entity_pos(d, pt->entities[q].s);
+            if (a < 0 || b < 0 || a == b)
+                continue;
+            for (size_t j = 0; j < pt->njoin; j++) {
+                const kp_join *jn = &pt->join[j];
+                if (jn->from.s && jn->to.s && entity_knows(&d->entities[a], jn->from.s) &&
+                    entity_knows(&d->entities[b], jn->to.s))
+                    link_join(d, &d->entities[a], &lists[a], jn->from.s, &lists[b], jn->to.s);
+            }
+        }
+    }
+}
+
 void item_sample_make(const kp_design *d, unsigned seed, bool pad, item_sample *out)
 {
     memset(out, 0, sizeof *out);
     out->n = d->nentities;
     out->lists = xcalloc(d->nentities ? d->nentities : 1, sizeof *out->lists);
+    kp_item_list *raw = xcalloc(d->nentities ? d->nentities : 1, sizeof *raw);
+    for (size_t i = 0; i < d->nentities; i++)
+        item_generate(d, &d->entities[i], item_default_count(d, &d->entities[i]), seed, &raw[i]);
+    link_joins(d, raw);
     /* primary key text -> the entity that produced it */
     char **keys = NULL;
     const kp_entity **owners = NULL;
     size_t nkeys = 0, capkeys = 0, capowners = 0, capcoll = 0;
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
-        kp_item_list items = {0};
-        item_generate(d, e, item_default_count(d, e), seed, &items);
+        kp_item_list items = raw[i];
         for (size_t k = 0; k < items.n; k++) {
             kp_item *it = &items.v[k];
             char *key = item_primary_key(d, it);
@@ -635,6 +768,7 @@ void item_sample_make(const kp_design *d, unsigned seed, bool pad, item_sample *
         free(keys[q]);
     free(keys);
     free(owners);
+    free(raw);
 }
 
 void item_sample_free(item_sample *s)

@@ -15,6 +15,13 @@
 
 #include "design.h"
 
+/* The type tag every sample item carries: its entity's name. */
+#define ITEM_TYPE_ATTR "entityType"
+/* The filler attribute item_pad adds. */
+#define ITEM_PAD_ATTR "_pad"
+/* DynamoDB's largest item: 400 KB, names and values together (409,601 bytes is refused). */
+#define ITEM_MAX_BYTES 409600
+
 typedef enum kp_vtype { KP_VAL_S, KP_VAL_N, KP_VAL_BOOL } kp_vtype;
 
 /* A scalar: S its string, N its number as written ("42", "0.5"), BOOL "true" or "false". */
@@ -59,8 +66,9 @@ void item_set(kp_item *it, const char *name, kp_vtype type, const char *text);
 void item_set_value(kp_item *it, const char *name, const kp_value *v);
 /* Removes attribute `name`; false when it was absent. */
 bool item_del(kp_item *it, const char *name);
-/* Size of the item in bytes by DynamoDB's rules (name bytes + value bytes; numbers about one
- * byte per two significant digits plus one; a boolean 1). */
+/* Size of the item in bytes by DynamoDB's rules: name bytes + value bytes; a string its UTF-8
+ * bytes, a boolean 1, a number one byte per base-100 digit pair from its first to its last
+ * non-zero pair, plus one, plus one when negative (zero: 1) — as DynamoDB Local counts them. */
 size_t item_size(const kp_item *it);
 
 /* Appends a new empty item to the list and returns it (valid until the next push). */
@@ -81,8 +89,10 @@ void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned se
  * entity with count 0 (not populated yet) still gets 12: the structure is what is verified. */
 size_t item_default_count(const kp_design *d, const kp_entity *e);
 
-/* Adds (or resizes) the filler attribute "_pad" so that `item` weighs about the entity's
- * `size` bytes; nothing when the entity has no size. */
+/* Adds (or resizes) the filler attribute "_pad" so that `item` weighs exactly the entity's
+ * `size` bytes as DynamoDB counts them (item_size), or one byte over DynamoDB's limit when the
+ * size is larger (so that DynamoDB refuses it as it would the real item); nothing when the
+ * entity has no size or the item weighs that much already. */
 void item_pad(const kp_entity *e, kp_item *item);
 
 /* Two entities' sample items that got the same primary key. */

@@ -238,6 +238,64 @@ void planeval_filter(const kp_design *d, ptrdiff_t index, const kp_expr *filter,
     r->nopt = keptopt;
 }
 
+static bool in_pattern(const kp_pattern *p, const kp_entity *e)
+{
+    for (size_t i = 0; e && i < p->nentities; i++)
+        if (p->entities[i].s && strcmp(p->entities[i].s, e->name) == 0)
+            return true;
+    return false;
+}
+
+ptrdiff_t planeval_order_break(const kp_design *d, const planeval_set *s, const planeval_query *q,
+                               const kp_expr *filter, const kp_item *values, const kp_pattern *p,
+                               const planeval_item *const *returned, size_t n, const kp_value **got,
+                               const kp_value **want)
+{
+    const char *a = p->order.s;
+    *got = *want = NULL;
+    if (!a)
+        return -1;
+    planeval_query all = *q;
+    all.limit = NAN;
+    planeval_result res;
+    planeval_query_run(d, s, &all, &res);
+    if (filter)
+        planeval_filter(d, q->index, filter, values, NULL, NULL, &res);
+    const kp_value **vals = xcalloc(res.n + 1, sizeof *vals);
+    size_t nv = 0;
+    for (size_t i = 0; i < res.n; i++)
+        if (in_pattern(p, res.v[i]->e) && item_get(res.v[i]->item, a))
+            vals[nv++] = item_get(res.v[i]->item, a);
+    for (size_t i = 1; i < nv; i++) { /* insertion sort: small sets */
+        const kp_value *x = vals[i];
+        size_t j = i;
+        while (j > 0) {
+            int c = kp_value_cmp(vals[j - 1], x);
+            if (p->order_desc ? c >= 0 : c <= 0)
+                break;
+            vals[j] = vals[j - 1];
+            j--;
+        }
+        vals[j] = x;
+    }
+    ptrdiff_t bad = -1;
+    size_t k = 0;
+    for (size_t i = 0; i < n && bad < 0; i++) {
+        if (!in_pattern(p, returned[i]->e) || !item_get(returned[i]->item, a))
+            continue;
+        const kp_value *g = item_get(returned[i]->item, a);
+        if (k >= nv || kp_value_cmp(g, vals[k]) != 0) {
+            bad = (ptrdiff_t)k;
+            *got = g;
+            *want = k < nv ? vals[k] : NULL;
+        }
+        k++;
+    }
+    free(vals);
+    planeval_result_free(&res);
+    return bad;
+}
+
 void planeval_result_free(planeval_result *r)
 {
     free(r->v);

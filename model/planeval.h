@@ -87,6 +87,19 @@ void planeval_filter(const kp_design *d, ptrdiff_t index, const kp_expr *filter,
 
 void planeval_result_free(planeval_result *r);
 
+/* `order: attr [desc]` over every item of the partition, not only the returned ones: the items
+ * query q matches without its Limit (kept by `filter` with `values` when filter is not NULL;
+ * those of entity set p's entities only) sorted by attr (numbers by value, strings by bytes),
+ * and the `returned` items of p's entities that carry attr, in the order DynamoDB gave them, must
+ * be that sorted list's first ones (ties in any order). Returns the position among those
+ * returned items of the first one that is not, with *got its value and *want the one expected
+ * there (NULL when more came back than match; both borrowed from the items), or -1 when every
+ * one is. */
+ptrdiff_t planeval_order_break(const kp_design *d, const planeval_set *s, const planeval_query *q,
+                               const kp_expr *filter, const kp_item *values, const kp_pattern *p,
+                               const planeval_item *const *returned, size_t n, const kp_value **got,
+                               const kp_value **want);
+
 /* Bytes DynamoDB reads for `item` on index `index`: the size of its projected view. */
 size_t planeval_read_bytes(const kp_design *d, ptrdiff_t index, const kp_item *item);
 

@@ -25,6 +25,8 @@ static void finish_main(kp_pattern_result *r, const rctx *c)
         r->key_condition = m->key_condition ? m->key_condition : arena_strdup(c->ar, "");
         r->values = m->values; /* shared with the main step (freed with it) */
         r->nvalues = m->nvalues;
+        r->names = m->names;
+        r->nnames = m->nnames;
     } else {
         r->index = -1;
         r->key_condition = arena_strdup(c->ar, "");
@@ -160,10 +162,12 @@ static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t
             kp_step *st = &sl->v[before];
             double times = prev < 0 ? 0 : prev;
             if (st->op == KP_OP_GETITEM) {
-                /* the keys of `times` items: BatchGetItem, each item rounded */
+                /* the keys of `times` items: BatchGetItem, each item rounded; a request holds 100
+                   keys and returns 16 MB at most (the rest comes back unprocessed) */
                 double size = util_nz(e->size);
                 st->op = KP_OP_BATCHGET;
-                st->count = ceil(times / CAP_BATCHGET_MAX_ITEMS);
+                st->count =
+                    fmax(ceil(times / CAP_BATCHGET_MAX_ITEMS), ceil(times * size / CAP_BATCHGET_MAX_BYTES));
                 if (st->count < 1)
                     st->count = 1;
                 st->items = times / st->count;

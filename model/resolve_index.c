@@ -17,7 +17,7 @@ char *rs_keyview_src(const keyview *v)
 {
     if (!v->plain)
         return v->src ? xstrdup(v->src) : tpl_format(&(tpl){NULL, (tpl_part *)v->parts, v->n});
-    return xasprintf("{%s}", v->parts[0].text);
+    return tpl_placeholder(v->parts[0].text);
 }
 
 /* The shape of a template as text: its literals with '%' doubled, each followed by "%.", and

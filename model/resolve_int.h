@@ -53,6 +53,15 @@ typedef struct entry {
     size_t group;
 } entry;
 
+/* The key condition of one index and one kind of sort-key condition, as data and as text with
+ * the names it aliases (resolve_render.c). */
+typedef struct kcshare {
+    expr_keycond kc;
+    char *text;
+    expr_name *names;
+    size_t nnames;
+} kcshare;
+
 /* One index (the base table included): its entries, grouped by the shape of their partition
  * template. */
 typedef struct ixinfo {
@@ -71,8 +80,8 @@ typedef struct ixinfo {
     bool *coll_done;
     struct glead *byshape; /* lazily: the groups sorted by the leading literal of their partition template */
     size_t nempty;         /* byshape[0 .. nempty): the groups whose template has no leading literal */
-    char *kc[4];           /* lazily, in the arena: the key condition text per sort-key condition kind (skc);
-                        the steps on the index share it (read only, released with the arena) */
+    struct kcshare *kc[4]; /* lazily, in the arena: the key condition per sort-key condition kind (skc);
+                              the steps on the index share it (read only, released with the arena) */
 } ixinfo;
 
 /* What a mixed collection adds for one entry and one kind of sort-key condition, when the

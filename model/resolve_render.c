@@ -122,8 +122,8 @@ char *rs_render_parts_text(const rctx *c, const keyview *v, size_t end, const ks
             const known *k = rs_kset_find(K, pt->text);
             if (!k || !k->value) {
                 size_t tl = strlen(pt->text), fl = pt->format ? strlen(pt->format) : 0;
-                if (o + tl + fl + 3 >= sizeof buf)
-                    return render_parts_long(c, v, end, K);
+                if (o + tl + fl + 3 >= sizeof buf || !tpl_name_valid(pt->text))
+                    return render_parts_long(c, v, end, K); /* there: a name in backticks too */
                 buf[o++] = '{';
                 memcpy(buf + o, pt->text, tl);
                 o += tl;
@@ -211,95 +211,215 @@ void rs_kv_finish(const rctx *c, kvlist *l, kp_step *st)
     l->n = l->cap = 0;
 }
 
-/* Key condition and values of candidate cd. The text depends only on the index and the kind
- * of sort-key condition: made once per (index, kind) and shared by the steps. */
-static char *build_key_condition(const rctx *c, const cand *cd, const kset *K, kvlist *vals)
+/* The values of candidate cd's key condition: the partition's, and the sort key's for the kind
+ * of condition it sends (its prefix, its exact value, or the range's bounds). */
+static void key_values(const rctx *c, const cand *cd, const kset *K, kvlist *vals)
 {
-    ixinfo *xi = (ixinfo *)cd->xi;
     const entry *en = cd->en;
-    bool sk = xi->sk && en->has_sk;
-    skc kind = sk ? cd->kind : SKC_NONE;
     rs_kv_add_key(c, vals, KV_PK, rs_render_parts(c, &en->pk, en->pk.n, K));
-    if (sk) {
-        switch (cd->kind) {
-        case SKC_EXACT:
-            rs_kv_add_key(c, vals, KV_SK, rs_render_parts(c, &en->sk, en->sk.n, K));
-            break;
-        case SKC_BEGINS:
-            rs_kv_add_key(c, vals, KV_SK, rs_render_parts(c, &en->sk, cd->sk_end, K));
-            break;
-        case SKC_BETWEEN:
-            rs_kv_add_key(c, vals, KV_SK1, rs_render_parts(c, &en->sk, cd->sk_end + 1, K));
-            rs_kv_add_key(c, vals, KV_SK2, range_upper(c, &en->sk, cd->sk_end + 1, K));
-            break;
-        case SKC_NONE:
-            break;
-        }
+    if (!(cd->xi->sk && en->has_sk))
+        return;
+    switch (cd->kind) {
+    case SKC_EXACT:
+        rs_kv_add_key(c, vals, KV_SK, rs_render_parts(c, &en->sk, en->sk.n, K));
+        break;
+    case SKC_BEGINS:
+        rs_kv_add_key(c, vals, KV_SK, rs_render_parts(c, &en->sk, cd->sk_end, K));
+        break;
+    case SKC_BETWEEN:
+        rs_kv_add_key(c, vals, KV_SK1, rs_render_parts(c, &en->sk, cd->sk_end + 1, K));
+        rs_kv_add_key(c, vals, KV_SK2, range_upper(c, &en->sk, cd->sk_end + 1, K));
+        break;
+    case SKC_NONE:
+        break;
     }
+}
+
+/* The key condition of index xi for one kind of sort-key condition: the data, the text and the
+ * names it aliases. It depends only on the index and the kind: made once and shared by the
+ * steps. */
+static const kcshare *key_condition(const rctx *c, ixinfo *xi, skc kind)
+{
+    if (!xi->sk)
+        kind = SKC_NONE;
     if (xi->kc[kind])
         return xi->kc[kind];
+    static const expr_sk_op ops[4] = {
+        [SKC_NONE] = EXPR_SK_NONE,
+        [SKC_BEGINS] = EXPR_SK_BEGINS,
+        [SKC_BETWEEN] = EXPR_SK_BETWEEN,
+        [SKC_EXACT] = EXPR_SK_EQ,
+    };
+    kcshare *k = arena_zalloc(c->ar, sizeof *k);
+    bool between = kind == SKC_BETWEEN;
+    k->kc = (expr_keycond){.pk = (char *)xi->pk,
+                           .pk_value = c->keynames[KV_PK],
+                           .op = ops[kind],
+                           .sk = kind == SKC_NONE ? NULL : (char *)xi->sk,
+                           .sk_value = kind == SKC_NONE ? NULL : c->keynames[between ? KV_SK1 : KV_SK],
+                           .sk_value2 = between ? c->keynames[KV_SK2] : NULL};
+    expr_names names = {.ar = c->ar, .borrow = true}; /* the index's names: the design's */
+    expr_writer w = expr_names_writer(&names);
     char b_in[240];
     sbuf b;
     sbuf_init_in(&b, b_in, sizeof b_in);
-    /* the sort key's condition per kind: the text before its name and after it */
-    static const char *const sk_cond[4][2] = {
-        [SKC_NONE] = {NULL, NULL},
-        [SKC_BEGINS] = {" AND begins_with(", ", :sk)"},
-        [SKC_BETWEEN] = {" AND ", " BETWEEN :sk1 AND :sk2"},
-        [SKC_EXACT] = {" AND ", " = :sk"},
-    };
-    sbuf_add(&b, xi->pk);
-    sbuf_add(&b, " = :pk");
-    if (sk_cond[kind][0]) {
-        sbuf_add(&b, sk_cond[kind][0]);
-        sbuf_add(&b, xi->sk);
-        sbuf_add(&b, sk_cond[kind][1]);
-    }
-    xi->kc[kind] = sbuf_to_arena(&b, c->ar);
-    return xi->kc[kind];
+    expr_keycond_render_into(&b, &k->kc, &w);
+    k->text = sbuf_to_arena(&b, c->ar);
+    k->names = names.v;
+    k->nnames = names.n;
+    xi->kc[kind] = k;
+    return k;
 }
 
-static void add_filter_term(const rctx *c, sbuf *b, kvlist *vals, const char *fmt_attr, const char *attr,
-                            const char *value)
+static void set_key_condition(kp_step *st, const kcshare *k)
 {
-    if (b->len)
-        sbuf_add(b, " AND ");
-    if (strcmp(fmt_attr, "%s = :%s") == 0) {
-        sbuf_add(b, attr);
-        sbuf_add(b, " = :");
-        sbuf_add(b, attr);
-    } else
-        sbuf_printf(b, fmt_attr, attr, attr);
-    for (size_t i = 0; i < vals->n; i++)
-        if (vals->v[i].name[0] == ':' && strcmp(vals->v[i].name + 1, attr) == 0)
-            return;
-    size_t la = strlen(attr);
-    char *name = arena_alloc(c->ar, la + 2);
-    name[0] = ':';
-    memcpy(name + 1, attr, la + 1);
-    char *val;
-    if (value)
-        val = arena_strdup(c->ar, value);
-    else {
-        val = arena_alloc(c->ar, la + 3);
-        val[0] = '{';
-        memcpy(val + 1, attr, la);
-        val[la + 1] = '}';
-        val[la + 2] = '\0';
-    }
-    kv_add_own(vals, name, val);
+    st->kc = &k->kc;
+    st->key_condition = k->text;
+    st->names = k->names;
+    st->nnames = k->nnames;
 }
 
-/* FilterExpression of candidate cd (NULL when none); its values appended to vals. */
-static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kset *K, kvlist *vals,
-                          sbuf *what)
+/* A step's FilterExpression while it is made: its terms, a few in the struct. */
+#define FB_INL 8
+typedef struct fbuild {
+    kp_expr *v;
+    size_t n, cap;
+    kp_expr inl[FB_INL];
+} fbuild;
+
+static kp_expr *fb_push(fbuild *f)
+{
+    if (!f->v)
+        f->v = f->inl, f->cap = FB_INL;
+    if (f->n == f->cap) {
+        kp_expr *nv = xcalloc(f->cap * 2, sizeof *nv);
+        memcpy(nv, f->v, f->n * sizeof *nv);
+        if (f->v != f->inl)
+            free(f->v);
+        f->v = nv;
+        f->cap *= 2;
+    }
+    return &f->v[f->n++];
+}
+
+/* Appends a term on `attr` with value names values[0..n): the strings are the design's (which
+ * outlives the analysis) or the arena's already, so they are pointed at, not copied. */
+static void fb_term(const rctx *c, fbuild *f, expr_kind kind, const char *attr, const char *const *values,
+                    size_t n)
+{
+    kp_expr *e = fb_push(f);
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->attr = (char *)attr;
+    if (n) {
+        e->values = arena_alloc(c->ar, n * sizeof *e->values);
+        memcpy(e->values, values, n * sizeof *e->values);
+        e->nvalues = n;
+    }
+}
+
+static bool kv_has(const kvlist *l, const char *name)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* A value name for attribute `attr` (in the arena): ":attr" and the suffix when the attribute's
+ * name can stand in a value name (ASCII letters, digits, '_') and no other value has it, else
+ * ":v" and a number (":v1", ...): DynamoDB reads a value name as ':' and [A-Za-z0-9_] only. */
+static char *value_name(const rctx *c, const kvlist *vals, const char *attr, const char *suffix)
+{
+    size_t la = strlen(attr);
+    bool ok = la > 0 && la <= 200;
+    for (const char *q = attr; *q && ok; q++)
+        ok = (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_';
+    if (ok) {
+        size_t ls = strlen(suffix);
+        char *name = arena_alloc(c->ar, la + ls + 2);
+        name[0] = ':';
+        memcpy(name + 1, attr, la);
+        memcpy(name + 1 + la, suffix, ls + 1);
+        if (!kv_has(vals, name))
+            return name;
+    }
+    for (unsigned k = 1;; k++) {
+        char tmp[32];
+        snprintf(tmp, sizeof tmp, ":v%u", k);
+        if (!kv_has(vals, tmp))
+            return arena_strdup(c->ar, tmp);
+    }
+}
+
+/* "{attr}" (in backticks when the name needs them) in the arena. */
+static char *placeholder(const rctx *c, const char *attr)
+{
+    if (tpl_name_valid(attr)) {
+        size_t n = strlen(attr);
+        char *out = arena_alloc(c->ar, n + 3);
+        out[0] = '{';
+        memcpy(out + 1, attr, n);
+        out[n + 1] = '}';
+        out[n + 2] = '\0';
+        return out;
+    }
+    char *ph = tpl_placeholder(attr);
+    char *out = arena_strdup(c->ar, ph);
+    free(ph);
+    return out;
+}
+
+/* Appends `attr = :value` (value: a fixed value, NULL for "{attr}"); the same attribute again
+ * reuses its value name. */
+static void filter_eq(const rctx *c, fbuild *f, kvlist *vals, const char *attr, const char *value)
+{
+    const char *vn = NULL;
+    for (size_t i = 0; i < f->n && !vn; i++)
+        if (f->v[i].kind == EXPR_CMP && strcmp(f->v[i].attr, attr) == 0)
+            vn = f->v[i].values[0];
+    if (!vn) {
+        char *name = value_name(c, vals, attr, "");
+        kv_add_own(vals, name, value ? arena_strdup(c->ar, value) : placeholder(c, attr));
+        vn = name;
+    }
+    fb_term(c, f, EXPR_CMP, attr, &vn, 1);
+}
+
+/* Moves the terms into the step: its fexpr, its filter text rendered after the key condition
+ * (so that the names continue its aliases), its names. */
+static void filter_finish(const rctx *c, fbuild *f, kp_step *st)
+{
+    if (f->n) {
+        kp_expr *e = arena_alloc(c->ar, sizeof *e);
+        expr_and(c->ar, e, f->v, f->n);
+        /* the attribute names are the design's (or static): they outlive the analysis */
+        expr_names names = {.v = st->names, .n = st->nnames, .cap = st->nnames, .ar = c->ar, .borrow = true};
+        expr_writer w = expr_names_writer(&names);
+        char b_in[240];
+        sbuf b;
+        sbuf_init_in(&b, b_in, sizeof b_in);
+        expr_render_into(&b, e, &w);
+        st->fexpr = e;
+        st->filter = sbuf_to_arena(&b, c->ar);
+        st->names = names.v;
+        st->nnames = names.n;
+    }
+    if (f->v && f->v != f->inl)
+        free(f->v);
+    f->v = NULL;
+    f->n = f->cap = 0;
+}
+
+/* The FilterExpression of candidate cd (none when it needs none) into st; its values appended to
+ * vals, what it filters on to *what. */
+static void build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kset *K, kvlist *vals,
+                         sbuf *what, kp_step *st)
 {
     if (!cd->filter)
-        return NULL;
+        return;
     const kp_entity *e = cd->en->e;
-    char b_in[240];
-    sbuf b;
-    sbuf_init_in(&b, b_in, sizeof b_in);
+    fbuild f = {0};
     for (size_t i = 0; i < K->n; i++) {
         const char *nm = K->v[i].name;
         if (!rs_knows(c, e, nm))
@@ -322,28 +442,24 @@ static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const ks
         }
         if (used)
             continue;
-        add_filter_term(c, &b, vals, "%s = :%s", nm, K->v[i].value);
+        filter_eq(c, &f, vals, nm, K->v[i].value);
         sbuf_add(what, what->len ? ", " : "");
         sbuf_add(what, nm);
     }
     if (cd->range_unserved) {
-        if (b.len)
-            sbuf_add(&b, " AND ");
-        sbuf_add(&b, p->range.s);
-        sbuf_add(&b, " BETWEEN :");
-        sbuf_add(&b, p->range.s);
-        sbuf_add(&b, "1 AND :");
-        sbuf_add(&b, p->range.s);
-        sbuf_add(&b, "2");
-        kv_add_own(vals, arena_printf(c->ar, ":%s1", p->range.s), arena_printf(c->ar, "{%s}", p->range.s));
-        kv_add_own(vals, arena_printf(c->ar, ":%s2", p->range.s), arena_printf(c->ar, "{%s}", p->range.s));
+        const char *ra = p->range.s;
+        const char *bounds[2] = {value_name(c, vals, ra, "1"), NULL};
+        kv_add_own(vals, (char *)bounds[0], placeholder(c, ra));
+        bounds[1] = value_name(c, vals, ra, "2");
+        kv_add_own(vals, (char *)bounds[1], placeholder(c, ra));
+        fb_term(c, &f, EXPR_BETWEEN, ra, bounds, 2);
         sbuf_add(what, what->len ? ", " : "");
-        sbuf_add(what, p->range.s);
+        sbuf_add(what, ra);
     }
     for (size_t i = 0; i < p->nfilter; i++) {
         if (!p->filter[i].s || !rs_knows(c, e, p->filter[i].s))
             continue;
-        add_filter_term(c, &b, vals, "%s = :%s", p->filter[i].s, NULL);
+        filter_eq(c, &f, vals, p->filter[i].s, NULL);
         sbuf_add(what, what->len ? ", " : "");
         sbuf_add(what, p->filter[i].s);
     }
@@ -354,27 +470,16 @@ static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const ks
             if (cd->collider && !entity_carries(cd->collider->e, e->attrs[i].s) &&
                 !entity_knows(cd->collider->e, e->attrs[i].s))
                 tag = e->attrs[i].s;
-        if (b.len)
-            sbuf_add(&b, " AND ");
-        if (tag) {
-            sbuf_add(&b, "attribute_exists(");
-            sbuf_add(&b, tag);
-            sbuf_addc(&b, ')');
-        } else {
-            sbuf_add(&b, "entityType = :entityType");
-            kv_add(c, vals, ":entityType", arena_strdup(c->ar, e->name));
-        }
+        if (tag)
+            fb_term(c, &f, EXPR_EXISTS, tag, NULL, 0);
+        else
+            filter_eq(c, &f, vals, ITEM_TYPE_ATTR, e->name);
         sbuf_add(what, what->len ? ", " : "");
         sbuf_add(what, "other entities (");
         sbuf_add(what, cd->collider ? cd->collider->e->name : "?");
         sbuf_addc(what, ')');
     }
-    (void)c;
-    if (!b.len) {
-        sbuf_free(&b);
-        return NULL;
-    }
-    return sbuf_to_arena(&b, c->ar);
+    filter_finish(c, &f, st);
 }
 
 kp_step *rs_step_new(steplist *s)
@@ -426,8 +531,10 @@ kp_step *rs_cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *
     st->op = cd->get ? KP_OP_GETITEM : KP_OP_QUERY;
     st->index = cd->xi->index;
     st->entity = cd->en->e;
-    st->key_condition = build_key_condition(c, cd, K, &vals);
-    st->filter = build_filter(c, p, cd, K, &vals, what);
+    key_values(c, cd, K, &vals);
+    set_key_condition(st,
+                      key_condition(c, (ixinfo *)cd->xi, cd->xi->sk && cd->en->has_sk ? cd->kind : SKC_NONE));
+    build_filter(c, p, cd, K, &vals, what, st);
     st->forward = !(p->order.s && p->order_desc && !cd->app_sort);
     st->limit = cd->limit_pushed ? p->limit : NAN;
     st->count = cd->fanout;
@@ -450,16 +557,13 @@ void rs_scan_step(const rctx *c, const kp_pattern *p, const kset *K, const kp_en
     st->items = c->table_items / pages;
     st->rcu = rcu / pages;
     kvlist vals = {0};
-    char b_in[240];
-    sbuf b;
-    sbuf_init_in(&b, b_in, sizeof b_in);
+    fbuild f = {0};
     for (size_t i = 0; i < K->n; i++)
-        add_filter_term(c, &b, &vals, "%s = :%s", K->v[i].name, K->v[i].value);
+        filter_eq(c, &f, &vals, K->v[i].name, K->v[i].value);
     for (size_t i = 0; i < p->nfilter; i++)
         if (p->filter[i].s)
-            add_filter_term(c, &b, &vals, "%s = :%s", p->filter[i].s, NULL);
-    st->filter = b.len ? sbuf_to_arena(&b, c->ar) : NULL;
-    sbuf_free(&b);
+            filter_eq(c, &f, &vals, p->filter[i].s, NULL);
+    filter_finish(c, &f, st);
     rs_kv_finish(c, &vals, st);
     *rcu_call = rcu;
     *lat = rs_query_latency(c->table_bytes, 1);
@@ -468,19 +572,15 @@ void rs_scan_step(const rctx *c, const kp_pattern *p, const kset *K, const kp_en
 void rs_screen_step(const rctx *c, const kp_pattern *p, const kset *K, const screenplan *sp, steplist *sl,
                     wlist *w)
 {
-    const ixinfo *xi = &c->ix[sp->k];
+    ixinfo *xi = &c->ix[sp->k];
     kp_step *st = rs_step_new(sl);
     kvlist vals = {0};
     st->op = KP_OP_QUERY;
     st->index = xi->index;
     st->entity = sp->first->e;
-    char b_in[240];
-    sbuf b;
-    sbuf_init_in(&b, b_in, sizeof b_in);
-    sbuf_printf(&b, "%s = :pk", xi->pk);
     rs_kv_add_key(c, &vals, KV_PK, rs_render_parts(c, &sp->first->pk, sp->first->pk.n, K));
-    if (sp->prefix[0] && xi->sk) {
-        sbuf_printf(&b, " AND begins_with(%s, :sk)", xi->sk);
+    bool prefix = sp->prefix[0] && xi->sk;
+    if (prefix) {
         char tmp_in[240];
         sbuf tmp;
         sbuf_init_in(&tmp, tmp_in, sizeof tmp_in);
@@ -488,19 +588,17 @@ void rs_screen_step(const rctx *c, const kp_pattern *p, const kset *K, const scr
         rs_kv_add_key(c, &vals, KV_SK, sbuf_to_arena(&tmp, c->ar));
         sbuf_free(&tmp);
     }
-    st->key_condition = sbuf_to_arena(&b, c->ar);
+    set_key_condition(st, key_condition(c, xi, prefix ? SKC_BEGINS : SKC_NONE));
     if (sp->mixed) {
-        char f_in[240];
-        sbuf f;
-        sbuf_init_in(&f, f_in, sizeof f_in);
-        sbuf_add(&f, "entityType IN (");
+        const char **types = arena_alloc(c->ar, (p->nentities ? p->nentities : 1) * sizeof *types);
         for (size_t i = 0; i < p->nentities; i++) {
             char *nm = arena_printf(c->ar, ":type%zu", i);
-            sbuf_printf(&f, "%s%s", i ? ", " : "", nm);
             kv_add(c, &vals, nm, arena_strdup(c->ar, p->entities[i].s ? p->entities[i].s : ""));
+            types[i] = nm;
         }
-        sbuf_add(&f, ")");
-        st->filter = sbuf_to_arena(&f, c->ar);
+        fbuild f = {0};
+        fb_term(c, &f, EXPR_IN, ITEM_TYPE_ATTR, types, p->nentities);
+        filter_finish(c, &f, st);
         rs_warn_add(w, xasprintf("FilterExpression on other entities (%s): capacity counts every item read "
                                  "before the filter",
                                  sp->coll ? sp->coll->e->name : "?"));

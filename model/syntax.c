@@ -37,22 +37,80 @@ bool syn_number(const char *s, size_t len, unsigned flags, double *out)
     return true;
 }
 
+/* ---- attribute names ------------------------------------------------------------------------ */
+
+/* The end of the backticked name starting at s[i] (a '`'): past its closing '`', "``" standing
+ * for a backtick inside; 0 when it is not closed. */
+static size_t quoted_end(const char *s, size_t len, size_t i)
+{
+    for (size_t j = i + 1; j < len; j++) {
+        if (s[j] != '`')
+            continue;
+        if (j + 1 < len && s[j + 1] == '`')
+            j++;
+        else
+            return j + 1;
+    }
+    return 0;
+}
+
+char *syn_name(const char *s, syn_span sp)
+{
+    if (sp.len < 2 || s[sp.at] != '`' || s[sp.at + sp.len - 1] != '`')
+        return xstrndup(s + sp.at, sp.len);
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "");
+    for (size_t i = sp.at + 1; i + 1 < sp.at + sp.len; i++) {
+        sbuf_addc(&b, s[i]);
+        if (s[i] == '`')
+            i++; /* "``" */
+    }
+    return sbuf_steal(&b);
+}
+
+void syn_name_text(sbuf *b, const char *name, const char *special)
+{
+    size_t n = strlen(name);
+    bool quote = n == 0 || name[0] == '`' || SPACE(name[0]) || SPACE(name[n - 1]);
+    for (const char *q = name; *q && !quote; q++)
+        quote = strchr(special, *q) != NULL || (!*special && !tpl_name_byte((unsigned char)*q));
+    if (quote)
+        tpl_add_quoted(b, name);
+    else
+        sbuf_add(b, name);
+}
+
+/* The characters each syntax cannot hold in an unquoted name ("": any but a template's). */
+#define BY_SPECIAL    "="
+#define ORDER_SPECIAL " \t\n\r\v\f"
+#define COND_SPECIAL  ""
+
 void syn_by_text(sbuf *b, const kp_by *by)
 {
-    sbuf_add(b, by->attr.s ? by->attr.s : "");
+    syn_name_text(b, by->attr.s ? by->attr.s : "", BY_SPECIAL);
     if (by->value)
         sbuf_printf(b, "=%s", by->value);
 }
 
 void syn_join_text(sbuf *b, const kp_join *j)
 {
-    sbuf_printf(b, "%s=%s", j->to.s ? j->to.s : "", j->from.s ? j->from.s : "");
+    syn_name_text(b, j->to.s ? j->to.s : "", BY_SPECIAL);
+    sbuf_addc(b, '=');
+    syn_name_text(b, j->from.s ? j->from.s : "", BY_SPECIAL);
+}
+
+void syn_order_text(sbuf *b, const char *attr, bool desc)
+{
+    syn_name_text(b, attr ? attr : "", ORDER_SPECIAL);
+    if (desc)
+        sbuf_add(b, " desc");
 }
 
 void syn_condition_text(sbuf *b, const kp_sparse *s)
 {
-    sbuf_printf(b, "%s %s %s", s->cond_attr.s ? s->cond_attr.s : "", kp_word(&kp_words_cond_op, (int)s->op),
-                s->op == KP_COND_IN ? "[" : "");
+    syn_name_text(b, s->cond_attr.s ? s->cond_attr.s : "", COND_SPECIAL);
+    sbuf_printf(b, " %s %s", kp_word(&kp_words_cond_op, (int)s->op), s->op == KP_COND_IN ? "[" : "");
     for (size_t i = 0; i < s->nvalues; i++)
         sbuf_printf(b, "%s%s", i ? ", " : "", s->values[i].s ? s->values[i].s : "");
     if (s->op == KP_COND_IN)
@@ -116,9 +174,53 @@ static kp_status syn_fail(kp_status status, const char *what, size_t at, char **
     return kp_fail(err, status, "%s", what);
 }
 
+/* A name that starts at the first non-space byte of s[0..len) in backticks: its span (the
+ * backticks included) in *name and the offset past it in *end. 0 when the name is not quoted, 1
+ * when it is, -1 when its quote is not closed. */
+static int quoted_name(const char *s, size_t len, syn_span *name, size_t *end)
+{
+    size_t a = 0;
+    while (a < len && SPACE(s[a]))
+        a++;
+    if (a >= len || s[a] != '`')
+        return 0;
+    size_t z = quoted_end(s, len, a);
+    if (!z)
+        return -1;
+    *name = (syn_span){a, z - a};
+    *end = z;
+    return 1;
+}
+
+/* The value of a `by` element after its '=' at s[eq]. */
+static kp_status by_value(const char *s, size_t len, size_t eq, syn_by *out, char **err)
+{
+    size_t v0 = eq + 1, a, z;
+    syn_trim(s + v0, len - v0, &a, &z);
+    out->has_value = true;
+    out->value = (syn_span){v0 + a, z - a};
+    if (z == a)
+        return syn_fail(KP_INVALID, "has no value after '='", 0, err, NULL);
+    return KP_OK;
+}
+
 kp_status syn_by_parse(const char *s, size_t len, syn_by *out, char **err)
 {
     memset(out, 0, sizeof *out);
+    syn_span qn;
+    size_t qe;
+    int q = quoted_name(s, len, &qn, &qe);
+    if (q < 0)
+        return syn_fail(KP_INVALID, "has an unclosed '`' (a quoted name is `name`)", 0, err, NULL);
+    if (q > 0) {
+        size_t i = qe;
+        while (i < len && SPACE(s[i]))
+            i++;
+        out->attr = qn;
+        if (i < len && s[i] != '=')
+            return syn_fail(KP_INVALID, "expected '=' or nothing after the quoted name", 0, err, NULL);
+        return i < len ? by_value(s, len, i, out, err) : KP_OK;
+    }
     const char *eq = memchr(s, '=', len);
     size_t alen = eq ? (size_t)(eq - s) : len;
     size_t a, z;
@@ -126,15 +228,7 @@ kp_status syn_by_parse(const char *s, size_t len, syn_by *out, char **err)
     out->attr = (syn_span){a, z - a};
     if (z == a)
         return syn_fail(KP_INVALID, "names no attribute", 0, err, NULL);
-    if (eq) {
-        size_t v0 = alen + 1;
-        syn_trim(s + v0, len - v0, &a, &z);
-        out->has_value = true;
-        out->value = (syn_span){v0 + a, z - a};
-        if (z == a)
-            return syn_fail(KP_INVALID, "has no value after '='", 0, err, NULL);
-    }
-    return KP_OK;
+    return eq ? by_value(s, len, alen, out, err) : KP_OK;
 }
 
 /* true when s[0..n) is `word` in any ASCII case */
@@ -153,7 +247,13 @@ kp_status syn_order_parse(const char *s, size_t len, syn_span *attr, bool *desc,
     size_t a0, a1;
     syn_trim(s, len, &a0, &a1);
     size_t sp = a0;
-    while (sp < a1 && !SPACE(s[sp]))
+    syn_span qn;
+    int q = quoted_name(s, len, &qn, &sp);
+    if (q < 0)
+        return syn_fail(KP_INVALID, "has an unclosed '`' (a quoted name is `name`)", 0, err, NULL);
+    if (q == 0)
+        sp = a0;
+    while (q == 0 && sp < a1 && !SPACE(s[sp]))
         sp++;
     size_t d0, d1;
     syn_trim(s + sp, a1 - sp, &d0, &d1);
@@ -172,14 +272,25 @@ kp_status syn_order_parse(const char *s, size_t len, syn_span *attr, bool *desc,
 
 kp_status syn_join_parse(const char *s, size_t len, syn_span *to, syn_span *from, char **err)
 {
-    const char *eq = memchr(s, '=', len);
+    syn_span qn;
+    size_t qe = 0;
+    int q = quoted_name(s, len, &qn, &qe);
+    if (q < 0)
+        return syn_fail(KP_INVALID, "has an unclosed '`' (a quoted name is `name`)", 0, err, NULL);
+    const char *eq = memchr(s + qe, '=', len - qe);
     if (!eq)
         return syn_fail(KP_INVALID, "expected to=from", 0, err, NULL);
     size_t tl = (size_t)(eq - s), a, z;
     syn_trim(s, tl, &a, &z);
     *to = (syn_span){a, z - a};
-    syn_trim(s + tl + 1, len - tl - 1, &a, &z);
-    *from = (syn_span){tl + 1 + a, z - a};
+    size_t f0 = tl + 1;
+    syn_span fq;
+    size_t fe;
+    int qf = quoted_name(s + f0, len - f0, &fq, &fe);
+    if (qf < 0)
+        return syn_fail(KP_INVALID, "has an unclosed '`' (a quoted name is `name`)", 0, err, NULL);
+    syn_trim(s + f0, len - f0, &a, &z);
+    *from = (syn_span){f0 + a, z - a};
     return KP_OK;
 }
 
@@ -245,9 +356,12 @@ kp_status syn_condition_parse(const char *s, size_t len, syn_cond *out, char **e
 {
     memset(out, 0, sizeof *out);
     size_t a0 = skip_space(s, len, 0);
-    size_t i = scan_name(s, len, a0);
+    size_t i = a0 < len && s[a0] == '`' ? quoted_end(s, len, a0) : scan_name(s, len, a0);
+    if (a0 < len && s[a0] == '`' && !i)
+        return cond_fail(out, err, err_at, "unclosed '`' (a quoted name is `name`)", a0);
     if (i == a0)
-        return cond_fail(out, err, err_at, "expected an attribute name first", a0);
+        return cond_fail(out, err, err_at,
+                         "expected an attribute name first (any other name in backticks: `a b`)", a0);
     size_t a1 = i;
     out->attr = (syn_span){a0, a1 - a0};
     i = skip_space(s, len, i);

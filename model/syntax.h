@@ -9,10 +9,13 @@
  * Grammars (ws = white space as isspace says; text around is trimmed by the parsers unless said):
  *   number    := [+-] digits [. digits] [(e|E) [+-] digits]   ("5.", ".5" too), '_' anywhere
  *                ignored (1_000); ',' ignored too with SYN_NUM_COMMAS (100,000); finite; no ws
- *   by        := attr [ "=" value ]          attr and value trimmed, neither empty
+ *   by        := attr [ "=" value ]          attr and value trimmed, neither empty; attr has no "="
  *   order     := attr [ ws+ ("asc" | "desc") ]   the direction in any case; attr has no ws
  *   join      := to "=" from                 both trimmed (may be empty)
  *   condition := attr ws* op values         attr of [A-Za-z0-9_.-] and non-ASCII bytes
+ *   In each, an attribute name may be written in backticks, "``" for a backtick inside:
+ *   `a=b`=x, `a b` desc, `State#Date` = x: any name DynamoDB takes. The parsers' spans of a
+ *   quoted name include its backticks; syn_name gives the name.
  *                op "=" | "==" | "!=" with one value (the rest, trimmed, may hold commas),
  *                or "in" (after ws) with "[a, b]" or "a, b" (each element trimmed, none empty)
  *   signal    := metric ws* cmp ws* number   metric of [A-Za-z0-9._-] and non-ASCII bytes, cmp
@@ -39,9 +42,19 @@ bool syn_number(const char *s, size_t len, unsigned flags, double *out);
  * at least 32 bytes; returns buf. */
 const char *syn_number_text(double v, char *buf, size_t n);
 
-/* Appends a `by` element ("status=paid") or a `join` element ("to=from") as the parsers read it. */
+/* The attribute name a parser's span holds (the text, or a quoted name without its backticks).
+ * Caller frees. */
+char *syn_name(const char *s, syn_span sp);
+/* Appends `name` as the syntaxes write it: as it is, or in backticks when it holds a byte of
+ * `special` ("": any byte a template's placeholder name cannot hold), starts with a backtick,
+ * has white space around it or is empty. */
+void syn_name_text(sbuf *b, const char *name, const char *special);
+
+/* Appends a `by` element ("status=paid"), a `join` element ("to=from") or an `order`
+ * ("orderDate desc") as the parsers read it. */
 void syn_by_text(sbuf *b, const kp_by *by);
 void syn_join_text(sbuf *b, const kp_join *j);
+void syn_order_text(sbuf *b, const char *attr, bool desc);
 /* Appends a sparse rule's condition regenerated from its fields: "status = x", "status != x",
  * "status in [a, b]". */
 void syn_condition_text(sbuf *b, const kp_sparse *s);

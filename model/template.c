@@ -63,6 +63,55 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
             problem = "a lone '}' (write '}}' for a literal brace)";
             at = i;
             goto fail;
+        } else if (c == '{' && src[i + 1] == '`') {
+            /* a quoted name: anything up to the closing backtick, "``" for a backtick */
+            sbuf nm;
+            sbuf_init(&nm);
+            size_t j = i + 2;
+            for (;;) {
+                if (j >= len) {
+                    sbuf_free(&nm);
+                    problem = "unclosed quoted name: expected '`' then '}' ({`State#Date`})";
+                    at = i;
+                    goto fail;
+                }
+                if (src[j] == '`' && src[j + 1] == '`') {
+                    sbuf_addc(&nm, '`');
+                    j += 2;
+                } else if (src[j] == '`') {
+                    j++;
+                    break;
+                } else {
+                    sbuf_addc(&nm, src[j++]);
+                }
+            }
+            if (!nm.len) {
+                problem = "an empty placeholder '{``}' (expected an attribute name)";
+                at = i;
+                goto fail;
+            }
+            char *format = NULL;
+            if (j < len && src[j] == ':') {
+                size_t fs = ++j;
+                while (j < len && isdigit((unsigned char)src[j]))
+                    j++;
+                if (j == fs || j - fs > 3) {
+                    sbuf_free(&nm);
+                    problem = "a placeholder format must be digits such as '03' ({lineNo:03})";
+                    at = fs;
+                    goto fail;
+                }
+                format = xstrndup(src + fs, j - fs);
+            }
+            if (j >= len || src[j] != '}') {
+                sbuf_free(&nm);
+                free(format);
+                problem = "expected '}' after the quoted name";
+                at = j >= len ? i : j;
+                goto fail;
+            }
+            push_part(&t, &cap, TPL_ATTR, sbuf_steal(&nm), format, i);
+            i = j + 1;
         } else if (c == '{') {
             size_t start = i + 1, j = start;
             while (j < len && tpl_name_byte((unsigned char)src[j]))
@@ -92,7 +141,8 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
                 problem =
                     j >= len
                         ? "unclosed placeholder: expected '}'"
-                        : "unexpected character in a placeholder name (expected letters, digits, '_', '-' or '.', then '}')";
+                        : "unexpected character in a placeholder name (expected letters, digits, '_', '-' or '.', "
+                          "then '}'; any other name goes in backticks: {`State#Date`})";
                 at = j >= len ? i : j;
                 goto fail;
             }
@@ -169,10 +219,40 @@ void tpl_add_literal(sbuf *b, const char *text)
     }
 }
 
+void tpl_add_quoted(sbuf *b, const char *name)
+{
+    sbuf_addc(b, '`');
+    for (const char *q = name; *q; q++) {
+        if (*q == '`')
+            sbuf_addc(b, '`');
+        sbuf_addc(b, *q);
+    }
+    sbuf_addc(b, '`');
+}
+
+/* The name as a placeholder holds it: as it is, or in backticks (doubled inside). */
+static void add_name(sbuf *b, const char *name)
+{
+    if (tpl_name_valid(name))
+        sbuf_add(b, name);
+    else
+        tpl_add_quoted(b, name);
+}
+
+char *tpl_placeholder(const char *name)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_addc(&b, '{');
+    add_name(&b, name ? name : "");
+    sbuf_addc(&b, '}');
+    return sbuf_steal(&b);
+}
+
 void tpl_add_placeholder(sbuf *b, const tpl_part *p)
 {
     sbuf_addc(b, '{');
-    sbuf_add(b, p->text);
+    add_name(b, p->text);
     if (p->format) {
         sbuf_addc(b, ':');
         sbuf_add(b, p->format);
@@ -241,7 +321,9 @@ char *tpl_render(const tpl *t, const char *(*lookup)(const char *name, void *ctx
         }
         const char *v = lookup ? lookup(p->text, ctx) : NULL;
         if (!v) {
-            sbuf_printf(&b, "{%s}", p->text);
+            char *ph = tpl_placeholder(p->text);
+            sbuf_add(&b, ph);
+            free(ph);
             continue;
         }
         if (p->format) {

@@ -4,8 +4,11 @@
  *   template    := part*
  *   part        := literal | "{{" | "}}" | "{" name [ ":" format ] "}"
  *   name        := one or more of [A-Za-z0-9_.-] or any non-ASCII byte (Spanish names work)
+ *                | "`" any text, "``" for a backtick "`"   (any attribute name DynamoDB takes:
+ *                  {`State#Date`}, {`a b`}, {`a:b`}, {`{x}`})
  *   format      := digits, as printf's zero-padded width: "03" pads numbers to width 3
- * "{{" and "}}" are literal braces. A lone "}" or an unclosed "{" is an error, as is "{}".
+ * "{{" and "}}" are literal braces. A lone "}" or an unclosed "{" is an error, as is "{}" and
+ * "{``}".
  * An inline format overrides the attribute's own `format:`. Adjacent literals are merged, so
  * the parts alternate between literal runs and placeholders; this is what the resolver walks. */
 #ifndef KP_TEMPLATE_H
@@ -33,7 +36,8 @@ typedef struct tpl {
 
 /* true when byte c may stand in a placeholder name: [A-Za-z0-9_.-] or any non-ASCII byte. */
 bool tpl_name_byte(unsigned char c);
-/* true when s is a whole placeholder name: one or more such bytes (false for NULL and ""). */
+/* true when s is a whole placeholder name: one or more such bytes (false for NULL and ""):
+ * a name a placeholder may hold without backticks. */
 bool tpl_name_valid(const char *s);
 
 /* Parses src into *out (which the caller owns and releases with tpl_free). KP_OK, or
@@ -53,8 +57,14 @@ size_t tpl_attr_count(const tpl *t);
 
 /* Appends literal text as a template writes it: its braces doubled. */
 void tpl_add_literal(sbuf *b, const char *text);
-/* Appends placeholder p as a template writes it: {name} or {name:format}. */
+/* Appends placeholder p as a template writes it: {name} or {name:format}, the name in
+ * backticks when it needs them ({`State#Date`}). */
 void tpl_add_placeholder(sbuf *b, const tpl_part *p);
+/* The same for attribute `name` without a format: "{name}", "{`a b`}". Caller frees. */
+char *tpl_placeholder(const char *name);
+/* Appends `name` in backticks, a backtick inside doubled: `a b`, `a``b` (the quoting the
+ * templates and the field syntaxes share). */
+void tpl_add_quoted(sbuf *b, const char *name);
 
 /* Writes the template back as source text (escaping braces); caller frees. tpl_parse of the
  * result gives an equal template. */

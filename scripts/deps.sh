@@ -10,7 +10,7 @@ packages=(
   libcurl4-openssl-dev
   tmux ncurses-term locales curl
   openjdk-17-jre-headless nodejs npm
-  python3
+  python3 python3-yaml
   clang libclang-rt-14-dev clang-format
 )
 

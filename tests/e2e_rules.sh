@@ -2,7 +2,9 @@
 # e2e_rules.sh KEYPLAN SOURCE_DIR [CASE...] - DynamoDB's rules proven on DynamoDB Local: every
 # tests/data/rules/CASE.yaml with its CASE.expect (tests/rules.py says the assertions) is checked
 # by keyplan (plan, figures, findings, exports) and, where the case says so, run by `keyplan verify`
-# against DynamoDB Local started here on a free loopback port and always stopped.
+# against DynamoDB Local started here on a free loopback port and always stopped; then every
+# DynamoDB reserved word (tests/reserved_words.py; the case name "reserved-words") is held
+# against keyplan's table.
 set -u
 bin=${1:?usage: e2e_rules.sh KEYPLAN SOURCE_DIR [CASE...]}
 src=${2:?usage: e2e_rules.sh KEYPLAN SOURCE_DIR [CASE...]}
@@ -29,4 +31,17 @@ endpoint=$(bash "$src/scripts/dynamodb-local.sh" start "$state/ddb") || {
     exit 1
 }
 echo "DynamoDB Local at $endpoint"
-python3 "$src/tests/rules.py" "$bin" "$endpoint" "$src/tests/data/rules" "$@"
+status=0
+cases=()
+words=0
+for c in "$@"; do
+    if [ "$c" = reserved-words ]; then words=1; else cases+=("$c"); fi
+done
+if [ $# -eq 0 ] || [ ${#cases[@]} -gt 0 ]; then
+    python3 "$src/tests/rules.py" "$bin" "$endpoint" "$src/tests/data/rules" ${cases[@]+"${cases[@]}"} || status=1
+fi
+# DynamoDB's reserved words, each against keyplan's table (the case "reserved-words")
+if [ $# -eq 0 ] || [ $words = 1 ]; then
+    python3 "$src/tests/reserved_words.py" "$bin" "$endpoint" "$src/tests/data/rules/reserved-words.txt" || status=1
+fi
+exit $status

@@ -3,7 +3,8 @@
 
 Every DIR/NAME.yaml with a DIR/NAME.expect beside it is one case: a small design that exercises one
 rule, and what keyplan must say about it and what DynamoDB must answer. The .expect file holds one
-assertion a line ('#' starts a comment):
+assertion a line ('#' starts a comment line, ' #' a trailing comment unless it is inside a
+double-quoted string):
 
   json PATH OP VALUE      on `keyplan check DESIGN --json`
   check exit N            `keyplan check DESIGN` exits N (default: 0 is required)
@@ -13,6 +14,10 @@ assertion a line ('#' starts a comment):
   cfn ~ TEXT              `keyplan export DESIGN --format cfn` contains TEXT
   verify exit N           `keyplan verify DESIGN --endpoint ENDPOINT` exits N (run when named)
   verify out ~ TEXT       its report contains TEXT (a regular expression when TEXT is /.../)
+  exports run             what keyplan exports is what DynamoDB takes: the table of `export --format
+                          cfn` created on ENDPOINT, the batches of `--format items` written, every
+                          request of `--format requests` sent; each must be accepted (the table is
+                          deleted afterwards)
   diff FROM.yaml ~ TEXT   `keyplan diff` from FROM.yaml (beside the case) to the case's design
                           contains TEXT (!~: does not)
   dynamodb REQUEST accepted|refused [~ TEXT]
@@ -48,6 +53,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ddblocal import call, message  # noqa: E402
 
 OPS = ("==", "!=", "<=", ">=", "<", ">", "!~", "~")
 
@@ -119,23 +127,8 @@ PROBES = itertools.count(1)
 
 def ddb_call(endpoint, op, body):
     """DynamoDB's answer to one signed request: (ok, parsed answer or {'Message': text})."""
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump(body, f)
-        name = f.name
-    try:
-        p = subprocess.run(["curl", "-s", "--aws-sigv4", "aws:amz:%s:dynamodb" % os.environ.get("AWS_REGION", "us-east-1"),
-                            "--user", "%s:%s" % (os.environ.get("AWS_ACCESS_KEY_ID", "test"),
-                                                 os.environ.get("AWS_SECRET_ACCESS_KEY", "test")),
-                            "-H", "Content-Type: application/x-amz-json-1.0",
-                            "-H", "X-Amz-Target: DynamoDB_20120810." + op, "-d", "@" + name, endpoint],
-                           capture_output=True, text=True, timeout=120)
-    finally:
-        os.unlink(name)
-    try:
-        answer = json.loads(p.stdout or "{}")
-    except ValueError:
-        answer = {"Message": p.stdout}
-    return "__type" not in answer and p.returncode == 0, answer
+    st, answer = call(endpoint, op, body)
+    return st == 200 and "__type" not in answer, answer
 
 
 def create_body(opts):
@@ -272,12 +265,65 @@ def keyplan_diff(kp, before, after):
         return run([kp, "diff", ws, "1", "2"])
 
 
+def strip_comment(raw):
+    """The line without its trailing ' # comment'; a ' #' inside a double-quoted string stays."""
+    quoted = False
+    for i, ch in enumerate(raw):
+        if ch == '"' and (i == 0 or raw[i - 1] != "\\"):
+            quoted = not quoted
+        elif ch == "#" and not quoted and i > 0 and raw[i - 1] in " \t":
+            return raw[:i].strip()
+    return raw.strip()
+
+
+CREATE_TABLE_KEYS = ("TableName", "AttributeDefinitions", "KeySchema", "BillingMode", "ProvisionedThroughput",
+                     "GlobalSecondaryIndexes", "LocalSecondaryIndexes")
+
+
+def exports_run(kp, endpoint, design):
+    """Sends keyplan's exports to DynamoDB: [] when every one is accepted, else what was refused."""
+    import yaml  # python3-yaml (scripts/deps.sh); only this assertion needs it
+    rc, out, err = run([kp, "export", design, "--format", "cfn"])
+    if rc != 0:
+        return ["export --format cfn exited %d: %s" % (rc, err.strip()[:300])]
+    props = next(iter(yaml.safe_load(out)["Resources"].values()))["Properties"]
+    table = {k: v for k, v in props.items() if k in CREATE_TABLE_KEYS}
+    if "StreamSpecification" in props:
+        table["StreamSpecification"] = dict(props["StreamSpecification"], StreamEnabled=True)
+    st, body = call(endpoint, "CreateTable", table)
+    if st != 200:
+        return ["DynamoDB refused the table of --format cfn: %s" % message(body)]
+    fails = []
+    try:
+        rc, out, err = run([kp, "export", design, "--format", "items"])
+        for i, batch in enumerate(json.loads(out)["batches"] if rc == 0 else []):
+            st, body = call(endpoint, "BatchWriteItem", batch)
+            if st != 200:
+                fails.append("DynamoDB refused batch %d of --format items: %s" % (i, message(body)))
+            elif body.get("UnprocessedItems"):
+                fails.append("batch %d of --format items left items unprocessed" % i)
+        rc, out, err = run([kp, "export", design, "--format", "requests"])
+        for p in json.loads(out)["patterns"] if rc == 0 else []:
+            for r in p["requests"]:
+                if "error" in r:
+                    fails.append("pattern %s: keyplan exported no %s request: %s" % (p["id"], r["operation"],
+                                                                                     r["error"]))
+                    continue
+                st, body = call(endpoint, r["operation"], r["input"])
+                if st != 200:
+                    fails.append("pattern %s: DynamoDB refused the exported %s: %s" % (p["id"], r["operation"],
+                                                                                      message(body)))
+    finally:
+        call(endpoint, "DeleteTable", {"TableName": table.get("TableName")})
+    return fails
+
+
 def case(kp, endpoint, design, expect):
     fails = []
     lines = []
     with open(expect, encoding="utf-8") as f:
         for n, raw in enumerate(f, 1):
-            line = raw.split(" #", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
+            line = strip_comment(raw) if not raw.lstrip().startswith("#") else ""
             if line:
                 lines.append((n, line))
     cache = {}
@@ -318,6 +364,11 @@ def case(kp, endpoint, design, expect):
                 if not compare(got, m.group(2), want):
                     fails.append("%s: %s is %s; expected %s %s" % (where, m.group(1), json.dumps(got),
                                                                   m.group(2), json.dumps(want)))
+            elif kind == "exports":
+                if rest.strip() != "run":
+                    raise ValueError("expected: exports run")
+                for f in exports_run(kp, endpoint, design):
+                    fails.append("%s: %s" % (where, f))
             elif kind in ("check", "verify", "requests", "cfn"):
                 rc, out, err = get(kind)
                 m = re.match(r"exit\s+(\d+)$", rest)

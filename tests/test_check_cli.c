@@ -100,10 +100,10 @@ static void test_json(void **state)
     static const struct {
         const char *key;
         json_type t;
-    } pf[] = {{"id", JSON_STRING},      {"name", JSON_STRING},       {"plan", JSON_STRING},
-              {"requests", JSON_REAL},  {"index", JSON_STRING},      {"key_condition", JSON_STRING},
-              {"filter", JSON_TRUE},    {"rcu_per_call", JSON_REAL}, {"rcu_per_s", JSON_REAL},
-              {"latency_ms", JSON_REAL}};
+    } pf[] = {{"id", JSON_STRING},       {"name", JSON_STRING},       {"plan", JSON_STRING},
+              {"requests", JSON_REAL},   {"index", JSON_STRING},      {"key_condition", JSON_STRING},
+              {"filter", JSON_TRUE},     {"rcu_per_call", JSON_REAL}, {"rcu_per_s", JSON_REAL},
+              {"latency_ms", JSON_REAL}, {"names", JSON_OBJECT},      {"values", JSON_OBJECT}};
     size_t i;
     json_t *p;
     json_array_foreach(pats, i, p)

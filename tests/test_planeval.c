@@ -127,7 +127,7 @@ static void test_queries(void **state)
         const struct query_case *c = &queries[i];
         expr_keycond kc;
         char *err = NULL;
-        assert_int_equal(expr_keycond_parse(c->kc, &kc, &err), KP_OK);
+        assert_int_equal(expr_keycond_parse(c->kc, NULL, 0, &kc, &err), KP_OK);
         planeval_query q = {c->index, &kc, c->pk, c->v1, c->v2, c->forward, c->limit};
         planeval_result r;
         planeval_query_run(w.d, &w.set, &q, &r);
@@ -167,7 +167,7 @@ static void test_filters_and_scans(void **state)
         if (cases[i].index == 1) { /* a scan reads in the set's order; sort by score for the row */
             expr_keycond kc;
             char *err = NULL;
-            assert_int_equal(expr_keycond_parse("SPK = :pk", &kc, &err), KP_OK);
+            assert_int_equal(expr_keycond_parse("SPK = :pk", NULL, 0, &kc, &err), KP_OK);
             planeval_query q = {1, &kc, "X", NULL, NULL, true, NAN};
             planeval_result_free(&r);
             planeval_query_run(w.d, &w.set, &q, &r);
@@ -175,7 +175,7 @@ static void test_filters_and_scans(void **state)
         }
         assert_int_equal(r.nread, r.n);
         kp_expr e;
-        expr_parse(cases[i].filter, &e);
+        expr_parse(cases[i].filter, NULL, 0, &e);
         planeval_filter(w.d, cases[i].index, &e, &vals, NULL, NULL, &r);
         char *have = describe(&r);
         if (strcmp(have, cases[i].want) != 0)
@@ -188,7 +188,7 @@ static void test_filters_and_scans(void **state)
     planeval_result r;
     planeval_scan(w.d, &w.set, -1, &r);
     kp_expr raw;
-    expr_parse("size(tags) > :n", &raw);
+    expr_parse("size(tags) > :n", NULL, 0, &raw);
     planeval_filter(w.d, -1, &raw, &vals, design_pattern(w.d, "2"), NULL, &r);
     char *have = describe(&r);
     assert_string_equal(have, "O#1 O#3 O#4 O#5 O#6");
@@ -290,12 +290,77 @@ static void test_keys(void **state)
     world_free(&w);
 }
 
+/* `order:` over every item of the partition: the returned items must be the partition's first
+ * by the order attribute, not merely in order among themselves. One row per request. */
+static const struct order_case {
+    const char *attr;
+    bool desc;
+    bool forward;
+    double limit;
+    ptrdiff_t want; /* the first returned item out of place, -1 none */
+    const char *got, *expected;
+} order_cases[] = {
+    /* the sort key O#1..O#5 orders o: the first two by o are the first two returned */
+    {"o", false, true, 2, -1, NULL, NULL},
+    {"o", true, false, 3, -1, NULL, NULL},
+    /* ... but not score: O#1 (9) and O#2 (10) come back in increasing score, yet the partition's
+       lowest scores are 2 and 9; asked desc, 30 should have come first */
+    {"score", false, true, 2, 0, "9", "2"},
+    {"score", true, false, 1, -1, NULL, NULL}, /* O#5 has 30: right by chance for one item... */
+    {"score", true, false, 2, 1, "2", "10"},   /* ...then O#4 (2) where 10 belongs */
+};
+
+static void test_order_over_partition(void **state)
+{
+    (void)state;
+    world w;
+    world_make(&w);
+    expr_keycond kc;
+    assert_int_equal(expr_keycond_parse("PK = :pk", NULL, 0, &kc, NULL), KP_OK);
+    kp_str ents[1] = {{"Order", {0, 0}}};
+    for (size_t i = 0; i < sizeof order_cases / sizeof *order_cases; i++) {
+        const struct order_case *c = &order_cases[i];
+        planeval_query q = {
+            .index = -1, .kc = &kc, .pk_value = "C#1", .forward = c->forward, .limit = c->limit};
+        planeval_result res;
+        planeval_query_run(w.d, &w.set, &q, &res);
+        kp_pattern p = {
+            .entities = ents, .nentities = 1, .order = {(char *)c->attr, {0, 0}}, .order_desc = c->desc};
+        const kp_value *got, *want;
+        ptrdiff_t bad = planeval_order_break(w.d, &w.set, &q, NULL, NULL, &p, res.v, res.n, &got, &want);
+        if (bad != c->want)
+            fail_msg("case %zu: break at %td, expected %td", i, bad, c->want);
+        if (bad >= 0) {
+            assert_string_equal(got->text, c->got);
+            assert_string_equal(want->text, c->expected);
+        }
+        planeval_result_free(&res);
+    }
+    /* a filter takes part: kept items only (status = paid drops O#2's 10) */
+    kp_expr f;
+    expr_parse("status = :s", NULL, 0, &f);
+    kp_item vals = {0};
+    item_set(&vals, ":s", KP_VAL_S, "paid");
+    planeval_query q = {.index = -1, .kc = &kc, .pk_value = "C#1", .forward = false, .limit = NAN};
+    planeval_result res;
+    planeval_query_run(w.d, &w.set, &q, &res);
+    planeval_filter(w.d, -1, &f, &vals, NULL, NULL, &res);
+    kp_pattern p = {.entities = ents, .nentities = 1, .order = {"o", {0, 0}}, .order_desc = true};
+    const kp_value *got, *want;
+    assert_int_equal(planeval_order_break(w.d, &w.set, &q, &f, &vals, &p, res.v, res.n, &got, &want), -1);
+    planeval_result_free(&res);
+    item_free(&vals);
+    expr_free(&f);
+    expr_keycond_free(&kc);
+    world_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_queries),  cmocka_unit_test(test_filters_and_scans),
         cmocka_unit_test(test_capacity), cmocka_unit_test(test_anchor_and_ranges),
-        cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_keys),     cmocka_unit_test(test_order_over_partition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

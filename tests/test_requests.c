@@ -1,6 +1,6 @@
-/* test_requests.c - DynamoDB request JSON from the plans: attribute names and values as
- * placeholders, each operation's input (and the filter it carries, as data), and the `requests`
- * export of the CloudShop sample. Reading and evaluating the expressions: test_expr.c. */
+/* test_requests.c - DynamoDB request JSON from the plans: each operation's input (and the filter
+ * it carries, as data), names that need placeholders, and the `requests` export of the
+ * CloudShop sample. Names, placeholders, reading and evaluating the expressions: test_expr.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,43 +22,6 @@ static void check_str(size_t i, const char *what, const char *have, const char *
                  want ? want : "(null)");
 }
 
-/* ---- attribute names ------------------------------------------------------------------------ */
-
-static const struct names_case {
-    const char *expr, *want;
-    const char *names[4]; /* placeholder, name, placeholder, name */
-} names_cases[] = {
-    {"PK = :pk", "#n0 = :pk", {"#n0", "PK"}},
-    {"PK = :pk AND begins_with(SK, :sk)", "#n0 = :pk AND begins_with(#n1, :sk)", {"#n0", "PK", "#n1", "SK"}},
-    {"status = :s AND status <> :t", "#n0 = :s AND #n0 <> :t", {"#n0", "status"}},
-    {"attribute_exists(productId)", "attribute_exists(#n0)", {"#n0", "productId"}},
-    {"línea BETWEEN :a AND :b", "#n0 BETWEEN :a AND :b", {"#n0", "línea"}},
-    {"entityType IN (:t0, :t1)", "#n0 IN (:t0, :t1)", {"#n0", "entityType"}},
-    {"size = :s AND size(tags) > :n", "#n0 = :s AND size(#n1) > :n", {"#n0", "size", "#n1", "tags"}},
-    /* the grammar's own words and names starting with a digit stay as they are */
-    {"IN = :x AND 2fa = :y", "IN = :x AND 2fa = :y", {NULL}},
-};
-
-static void test_expr_names(void **state)
-{
-    (void)state;
-    for (size_t i = 0; i < sizeof names_cases / sizeof *names_cases; i++) {
-        json_t *names = json_object();
-        char *out = requests_expr_names(names_cases[i].expr, names);
-        check_str(i, "expression", out, names_cases[i].want);
-        size_t want_n = 0;
-        for (size_t k = 0; k < 4 && names_cases[i].names[k]; k += 2) {
-            want_n++;
-            check_str(i, names_cases[i].names[k],
-                      json_string_value(json_object_get(names, names_cases[i].names[k])),
-                      names_cases[i].names[k + 1]);
-        }
-        assert_int_equal(json_object_size(names), want_n);
-        free(out);
-        json_decref(names);
-    }
-}
-
 /* ---- request inputs from hand-made plans ---------------------------------------------------------- */
 
 static const char *const yaml =
@@ -78,31 +41,61 @@ static const char *const yaml =
     "  - { id: 3, name: status, entity: Order, by: [status], consistency: strong, why: test, rate: 1 }\n"
     "  - { id: 4, name: upd, kind: write, op: update, entity: Order, by: [orderId], changes: [status, línea] }\n";
 
-static kp_design *load(void)
+static kp_design *load(const char *text)
 {
     kp_diags dg;
     diags_init(&dg, "r.yaml");
-    kp_design *d = designio_load_string(yaml, strlen(yaml), "r.yaml", &dg);
+    kp_design *d = designio_load_string(text, strlen(text), "r.yaml", &dg);
     if (!d)
         fail_msg("the test design does not load: %s", dg.n ? dg.v[0].msg : "?");
     diags_free(&dg);
     return d;
 }
 
-static kp_step step(kp_op op, ptrdiff_t index, const kp_entity *e, char *kc, kp_keyval *vals, size_t nvals)
+/* The hand-made steps' key conditions and filters, as data (released by steps_free). */
+static expr_keycond kcs[8];
+static kp_expr filters[8];
+static size_t nkcs, nfilters;
+
+static kp_step step(kp_op op, ptrdiff_t index, const kp_entity *e, const char *kc, kp_keyval *vals,
+                    size_t nvals)
 {
     kp_step s;
     memset(&s, 0, sizeof s);
     s.op = op;
     s.index = index;
     s.entity = e;
-    s.key_condition = kc;
+    if (kc) {
+        char *err = NULL;
+        assert_true(nkcs < 8);
+        if (expr_keycond_parse(kc, NULL, 0, &kcs[nkcs], &err) != KP_OK)
+            fail_msg("%s", err);
+        s.kc = &kcs[nkcs++];
+        s.key_condition = (char *)kc;
+    }
     s.values = vals;
     s.nvalues = nvals;
     s.forward = true;
     s.limit = NAN;
     s.count = 1;
     return s;
+}
+
+static void step_filter(kp_step *s, const char *text)
+{
+    assert_true(nfilters < 8);
+    expr_parse(text, NULL, 0, &filters[nfilters]);
+    s->fexpr = &filters[nfilters++];
+    s->filter = (char *)text;
+}
+
+static void steps_free(void)
+{
+    for (size_t i = 0; i < nkcs; i++)
+        expr_keycond_free(&kcs[i]);
+    for (size_t i = 0; i < nfilters; i++)
+        expr_free(&filters[i]);
+    nkcs = nfilters = 0;
 }
 
 static const char *path_str(const json_t *j, const char *a, const char *b, const char *c)
@@ -118,7 +111,7 @@ static const char *path_str(const json_t *j, const char *a, const char *b, const
 static void test_step_inputs(void **state)
 {
     (void)state;
-    kp_design *d = load();
+    kp_design *d = load(yaml);
     const kp_entity *order = design_entity(d, "Order"), *line = design_entity(d, "Line");
     kp_item_list orders = {0}, lines = {0};
     item_generate(d, order, 4, 1, &orders);
@@ -142,7 +135,7 @@ static void test_step_inputs(void **state)
     assert_string_equal(path_str(in, "ReturnConsumedCapacity", NULL, NULL), "TOTAL");
     json_decref(in);
 
-    /* Query: #names, typed values, Limit, ScanIndexForward */
+    /* Query: plain names as they are, typed values, Limit, ScanIndexForward */
     kp_keyval kv2[] = {{":pk", "ORDER#{orderId}"}, {":sk", "LINE#"}};
     kp_step s2 = step(KP_OP_QUERY, -1, line, "PK = :pk AND begins_with(SK, :sk)", kv2, 2);
     s2.forward = false;
@@ -154,8 +147,8 @@ static void test_step_inputs(void **state)
     assert_non_null(in);
     assert_false(filt.present); /* no filter: none as data either */
     assert_string_equal(path_str(in, "KeyConditionExpression", NULL, NULL),
-                        "#n0 = :pk AND begins_with(#n1, :sk)");
-    assert_string_equal(path_str(in, "ExpressionAttributeNames", "#n0", NULL), "PK");
+                        "PK = :pk AND begins_with(SK, :sk)");
+    assert_null(json_object_get(in, "ExpressionAttributeNames"));
     assert_string_equal(path_str(in, "ExpressionAttributeValues", ":pk", "S"), item_text(l0, "PK"));
     assert_string_equal(path_str(in, "ExpressionAttributeValues", ":sk", "S"), "LINE#");
     assert_int_equal(json_integer_value(json_object_get(in, "Limit")), 5);
@@ -168,7 +161,7 @@ static void test_step_inputs(void **state)
      * override the templates */
     kp_keyval kv3[] = {{":pk", "STATUS#{status}"}, {":type0", "Order"}};
     kp_step s3 = step(KP_OP_QUERY, 0, order, "GSI1PK = :pk", kv3, 2);
-    s3.filter = "entityType IN (:type0)";
+    step_filter(&s3, "entityType IN (:type0)");
     r.pattern = design_pattern(d, "3");
     samples[0] = o0;
     kp_item given = {0};
@@ -179,7 +172,7 @@ static void test_step_inputs(void **state)
     assert_null(json_object_get(in, "ConsistentRead")); /* strong asked, but a GSI cannot */
     assert_string_equal(path_str(in, "ExpressionAttributeValues", ":pk", "S"), "STATUS#paid");
     assert_string_equal(path_str(in, "ExpressionAttributeValues", ":type0", "S"), "Order");
-    assert_string_equal(path_str(in, "FilterExpression", NULL, NULL), "#n1 IN (:type0)");
+    assert_string_equal(path_str(in, "FilterExpression", NULL, NULL), "entityType IN (:type0)");
     /* the filter sent, as data: it keeps the sample's entity */
     assert_true(filt.present);
     assert_int_equal(filt.expr.kind, EXPR_IN);
@@ -213,41 +206,109 @@ static void test_step_inputs(void **state)
         path_str(json_array_get(json_object_get(in, "TransactItems"), 1), "Put", "TableName", NULL), "Shop");
     json_decref(in);
 
-    /* UpdateItem: SET with #names; a UTF-8 value name becomes a safe one */
+    /* UpdateItem: SET, a name that needs a placeholder through one (a reserved word, UTF-8) */
     kp_step s6 = step(KP_OP_UPDATEITEM, -1, order, NULL, NULL, 0);
     r.pattern = design_pattern(d, "4");
     samples[0] = o0;
     in = requests_step_input(d, &r, &s6, "Shop", NULL, samples, 1, true, NULL, &err);
-    assert_string_equal(path_str(in, "UpdateExpression", NULL, NULL), "SET #c0 = :c0, #c1 = :c1");
-    assert_string_equal(path_str(in, "ExpressionAttributeNames", "#c1", NULL), "línea");
+    assert_string_equal(path_str(in, "UpdateExpression", NULL, NULL), "SET #status = :c0, #l_nea = :c1");
+    assert_string_equal(path_str(in, "ExpressionAttributeNames", "#status", NULL), "status");
+    assert_string_equal(path_str(in, "ExpressionAttributeNames", "#l_nea", NULL), "línea");
     assert_non_null(json_object_get(json_object_get(in, "ExpressionAttributeValues"), ":c1"));
     json_decref(in);
 
-    /* a value name DynamoDB would refuse is renamed everywhere */
-    kp_keyval kv7[] = {{":pk", "ORDER#{orderId}"}, {":línea", "{línea}"}};
-    kp_step s7 = step(KP_OP_QUERY, -1, order, "PK = :pk", kv7, 2);
-    s7.filter = "línea = :línea";
+    /* a filter on a name that needs a placeholder: the value comes from the sample, typed */
+    kp_keyval kv7[] = {{":pk", "ORDER#{orderId}"}};
+    kp_step s7 = step(KP_OP_QUERY, -1, order, "PK = :pk", kv7, 1);
+    step_filter(&s7, "línea = :v1");
     r.pattern = design_pattern(d, "1");
     in = requests_step_input(d, &r, &s7, "Shop", NULL, samples, 1, true, &filt, &err);
     assert_non_null(in);
-    const char *fx = path_str(in, "FilterExpression", NULL, NULL);
-    assert_null(strstr(fx, ":línea"));
-    assert_non_null(json_object_get(json_object_get(in, "ExpressionAttributeValues"), ":v0"));
-    assert_string_equal(path_str(in, "ExpressionAttributeValues", ":v0", "N"), item_text(o0, "línea"));
-    /* the data keeps the plan's names: the sample passes its own filter */
+    assert_string_equal(path_str(in, "FilterExpression", NULL, NULL), "#l_nea = :v1");
+    assert_string_equal(path_str(in, "ExpressionAttributeNames", "#l_nea", NULL), "línea");
+    assert_string_equal(path_str(in, "ExpressionAttributeValues", ":v1", "N"), item_text(o0, "línea"));
+    /* the data keeps the attribute's own name: the sample passes its own filter */
     assert_int_equal(expr_eval(&filt.expr, o0, &filt.values), 1);
     requests_filter_free(&filt);
     json_decref(in);
 
-    /* a broken key condition is an error, not a crash */
-    kp_step s8 = step(KP_OP_QUERY, -1, order, "PK == :pk", kv1, 2);
+    /* a query without a key condition is an error, not a crash */
+    kp_step s8 = step(KP_OP_QUERY, -1, order, NULL, kv1, 2);
     in = requests_step_input(d, &r, &s8, "Shop", NULL, samples, 1, true, NULL, &err);
     assert_null(in);
     assert_non_null(err);
     free(err);
 
+    steps_free();
     item_list_free(&orders);
     item_list_free(&lines);
+    design_free(d);
+}
+
+/* ---- the plan's texts are the requests' texts ------------------------------------------------ */
+
+/* Key attributes and filters with names DynamoDB reads only through placeholders: every
+ * request's expressions, names and value names are the plan's (rendered once). */
+static const char *const awkward_yaml =
+    "keyplan: 1\nname: awkward\n"
+    "table: { name: Tbl, pk: \"State#Date\", sk: \"a b\", billing: on-demand, streams: false, pitr: false }\n"
+    "indexes:\n  - { name: GSI, pk: \"1pk\", sk: \"In\" }\n"
+    "attributes:\n  \"State#Date\": { distinct: 100 }\n  \"1pk\": { distinct: 10 }\n"
+    "  línea: { type: number }\n  status: { type: enum, values: { open: 0.5, paid: 0.5 } }\n"
+    "entities:\n"
+    "  - { name: E, count: 1000, size: 300, attributes: [\"State#Date\", \"a b\", \"1pk\", \"In\", línea, "
+    "status, \"a.b\"] }\n"
+    "patterns:\n"
+    "  - { id: 1, name: get, entity: E, by: [\"State#Date\", \"a b\"], rate: 1 }\n"
+    "  - { id: 2, name: range, entity: E, by: [\"State#Date\"], range: \"a b\", filter: [línea, \"a.b\"], rate: 1 }\n"
+    "  - { id: 3, name: gsi, entity: E, by: [\"1pk\", status], order: In desc, rate: 1 }\n"
+    "  - { id: 4, name: scan, entity: E, by: [línea], rate: 1 }\n";
+
+static void test_render_once(void **state)
+{
+    (void)state;
+    kp_design *d = load(awkward_yaml);
+    kp_analysis *a = analysis_run(d);
+    item_sample sample;
+    item_sample_make(d, ITEM_DEFAULT_SEED, false, &sample);
+    size_t checked = 0, aliased = 0;
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern_result *r = &a->patterns[i];
+        for (size_t k = 0; k < r->nsteps; k++) {
+            const kp_step *s = &r->steps[k];
+            if (s->op != KP_OP_QUERY && s->op != KP_OP_SCAN)
+                continue;
+            const kp_item *samples[1] = {&sample.lists[0].v[0]};
+            char *err = NULL;
+            json_t *in = requests_step_input(d, r, s, "T", NULL, samples, 1, true, NULL, &err);
+            if (!in)
+                fail_msg("pattern %zu: %s", i + 1, err);
+            check_str(i, "KeyConditionExpression", path_str(in, "KeyConditionExpression", NULL, NULL),
+                      s->key_condition);
+            check_str(i, "FilterExpression", path_str(in, "FilterExpression", NULL, NULL), s->filter);
+            json_t *names = json_object_get(in, "ExpressionAttributeNames");
+            assert_int_equal(json_object_size(names), s->nnames);
+            for (size_t q = 0; q < s->nnames; q++)
+                check_str(i, s->names[q].alias,
+                          path_str(in, "ExpressionAttributeNames", s->names[q].alias, NULL),
+                          s->names[q].name);
+            json_t *vals = json_object_get(in, "ExpressionAttributeValues");
+            for (size_t q = 0; q < s->nvalues; q++)
+                if (!json_object_get(vals, s->values[q].name))
+                    fail_msg("pattern %zu: value %s is not sent", i + 1, s->values[q].name);
+            checked++;
+            aliased += s->nnames;
+            json_decref(in);
+        }
+    }
+    assert_true(checked >= 3);
+    assert_true(aliased >= 6);
+    /* the text people read is the text DynamoDB gets */
+    assert_string_equal(a->patterns[0].key_condition, "#State_Date = :pk AND #a_b = :sk");
+    assert_string_equal(a->patterns[1].steps[0].filter, "#l_nea = :v1 AND #a_b_2 = :v2");
+    assert_string_equal(a->patterns[2].key_condition, "#1pk = :pk");
+    item_sample_free(&sample);
+    analysis_free(a);
     design_free(d);
 }
 
@@ -322,8 +383,8 @@ static void test_export_cloudshop(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_expr_names),
         cmocka_unit_test(test_step_inputs),
+        cmocka_unit_test(test_render_once),
         cmocka_unit_test(test_export_cloudshop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -242,7 +242,9 @@ static const rcase cases[] = {
      KP_PLAN_QUERY,
      1,
      "ByTotal",
-     "PK = :pk AND total BETWEEN :sk1 AND :sk2",
+     /* `total` is one of DynamoDB's reserved words: the key condition names it through a
+        placeholder, as DynamoDB must receive it */
+     "PK = :pk AND #total BETWEEN :sk1 AND :sk2",
      {":pk=CLIENTE#{customerId}", ":sk1={total}"},
      0,
      0,
@@ -472,7 +474,10 @@ static void test_steps(void **state)
     /* the filter on a fixed by value carries it */
     r = result_of(f, "byfilter");
     assert_non_null(r->steps[0].filter);
-    assert_string_equal(r->steps[0].filter, "status = :status");
+    assert_string_equal(r->steps[0].filter, "#status = :status"); /* status is a reserved word */
+    assert_int_equal(r->steps[0].nnames, 1);
+    assert_string_equal(r->steps[0].names[0].alias, "#status");
+    assert_string_equal(r->steps[0].names[0].name, "status");
     bool fixed = false;
     for (size_t i = 0; i < r->steps[0].nvalues; i++)
         if (strcmp(r->steps[0].values[i].name, ":status") == 0)
@@ -741,9 +746,45 @@ static void test_incomplete_designs(void **state)
     fixture_free(f);
 }
 
+/* A chain's BatchGetItem holds 100 keys and returns 16 MB at most: 50 followers of 300 B take
+ * one request, 50 of 400,000 B take two (20 MB), 250 small ones three (100 keys each). */
+static void test_batch_chunks(void **state)
+{
+    (void)state;
+    static const struct {
+        double follows, user_size, requests, items;
+    } chunks[] = {{500000, 300, 1, 50}, {500000, 400000, 2, 25}, {2500000, 300, 3, 250.0 / 3}};
+    for (size_t i = 0; i < sizeof chunks / sizeof *chunks; i++) {
+        char *yaml = xasprintf(
+            "keyplan: 1\nname: b\ntable: { name: Tab, pk: PK, sk: SK, billing: on-demand, streams: false, "
+            "pitr: false }\nattributes:\n  followedUsername: { distinct: 10000 }\n"
+            "entities:\n"
+            "  - { name: Follow, count: %.0f, size: 100, attributes: [followedUsername, followingUsername],\n"
+            "      keys: { PK: \"F#{followedUsername}\", SK: \"{followingUsername}\" } }\n"
+            "  - { name: User, count: 10000, size: %.0f, attributes: [username],\n"
+            "      keys: { PK: \"U#{username}\", SK: P } }\n"
+            "patterns:\n"
+            "  - { id: 1, name: f, entities: [Follow, User], by: [followedUsername], join: { username: "
+            "followingUsername } }\n",
+            chunks[i].follows, chunks[i].user_size);
+        kp_design *d = ts_load_text(yaml, "b.yaml");
+        assert_non_null(d);
+        kp_analysis *a = analysis_run(d);
+        const kp_step *st = &a->patterns[0].steps[1];
+        assert_int_equal(st->op, KP_OP_BATCHGET);
+        if (fabs(st->count - chunks[i].requests) > 1e-9 || fabs(st->items - chunks[i].items) > 1e-9)
+            fail_msg("case %zu: %g requests of %g items, expected %g of %g", i, st->count, st->items,
+                     chunks[i].requests, chunks[i].items);
+        analysis_free(a);
+        design_free(d);
+        free(yaml);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_batch_chunks),
         cmocka_unit_test_setup_teardown(test_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_capacity_per_pattern, setup, teardown),

@@ -69,6 +69,10 @@ static const struct {
     {"  ", false, 2, "", NULL, 0},
     {"status=", false, 0, "status", "", 7},
     {"status=  ", false, 0, "status", "", 9},
+    /* names in backticks: the span holds the backticks, syn_name the name */
+    {"`a=b`=x", true, 0, "`a=b`", "x", 6},
+    {" `State#Date` ", true, 1, "`State#Date`", NULL, 0},
+    {"`a b` = y", true, 0, "`a b`", "y", 8},
 };
 
 static void test_by(void **state)
@@ -118,6 +122,9 @@ static const struct {
     {"a b", false, 0, "a", false},
     {"", false, 0, "", false},
     {"   ", false, 3, "", false},
+    {"`a b` desc", true, 0, "`a b`", true},
+    {"`a b`", true, 0, "`a b`", false},
+    {" `x desc`  asc", true, 1, "`x desc`", false},
 };
 
 static void test_order(void **state)
@@ -213,6 +220,10 @@ static const struct {
     {"status in [a", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 10},
     {"status in ", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 10},
     {"statusin [a]", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 9},
+    {"`State#Date` = x", true, KP_COND_EQ, 0, "`State#Date`", 1, {15}, {"x"}, 0},
+    {"`a b` in [p, q]", true, KP_COND_IN, 0, "`a b`", 2, {10, 13}, {"p", "q"}, 0},
+    {"`a b = x", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 0},
+    {"a#b = x", false, KP_COND_EQ, 0, "", 0, {0}, {NULL}, 1},
 };
 
 static void test_condition(void **state)
@@ -379,12 +390,75 @@ static void test_texts(void **state)
     sbuf_free(&b);
 }
 
+/* A syntax's text `b` (freed here) parsed `ok` with the name's span `sp`: the name `want` back. */
+static void reads_back(const char *what, sbuf *b, bool ok, syn_span sp, const char *want)
+{
+    if (!ok)
+        fail_msg("%s '%s' does not read back", what, b->s);
+    char *back = syn_name(b->s, sp);
+    if (strcmp(back, want))
+        fail_msg("%s '%s' reads back '%s', expected '%s'", what, b->s, back, want);
+    free(back);
+    sbuf_free(b);
+}
+
+/* Every attribute name DynamoDB takes survives each syntax: written, read back, the same name. */
+static void test_any_name(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "customerId", "State#Date",     "a b",  "a:b",  "a=b",  "1pk",  "In",
+        "línea",      "DIRECCIÓN#casa", "a.b",  "x[0]", "`",    "a``b", " lead",
+        "trail ",     "x desc",         "desc", "in",   "a, b", "[x]"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const char *nm = names[i];
+        kp_by by = {{(char *)nm, {0, 0}}, "v"};
+        kp_str vals[1] = {{"v", {0, 0}}};
+        kp_sparse sp = {.cond_attr = {(char *)nm, {0, 0}}, .op = KP_COND_EQ, .values = vals, .nvalues = 1};
+        kp_join jn = {{(char *)nm, {0, 0}}, {(char *)nm, {0, 0}}};
+        sbuf b;
+        /* by */
+        sbuf_init(&b);
+        syn_by_text(&b, &by);
+        syn_by sb;
+        bool ok = syn_by_parse(b.s, b.len, &sb, NULL) == KP_OK && sb.has_value;
+        reads_back("by", &b, ok, sb.attr, nm);
+        /* order */
+        sbuf_init(&b);
+        syn_order_text(&b, nm, true);
+        syn_span at;
+        bool desc = false;
+        ok = syn_order_parse(b.s, b.len, &at, &desc, NULL) == KP_OK && desc;
+        reads_back("order", &b, ok, at, nm);
+        /* sparse condition */
+        sbuf_init(&b);
+        syn_condition_text(&b, &sp);
+        syn_cond c;
+        ok = syn_condition_parse(b.s, b.len, &c, NULL, NULL) == KP_OK;
+        reads_back("condition", &b, ok, c.attr, nm);
+        if (ok)
+            syn_cond_free(&c);
+        /* join */
+        sbuf_init(&b);
+        syn_join_text(&b, &jn);
+        syn_span to, from;
+        if (syn_join_parse(b.s, b.len, &to, &from, NULL) != KP_OK)
+            fail_msg("join '%s' does not read back", b.s);
+        char *t = syn_name(b.s, to), *f = syn_name(b.s, from);
+        if (strcmp(t, nm) || strcmp(f, nm))
+            fail_msg("join '%s' reads back '%s'='%s', expected '%s'", b.s, t, f, nm);
+        free(t);
+        free(f);
+        sbuf_free(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbers), cmocka_unit_test(test_by),        cmocka_unit_test(test_order),
         cmocka_unit_test(test_join),    cmocka_unit_test(test_condition), cmocka_unit_test(test_signal),
-        cmocka_unit_test(test_split),   cmocka_unit_test(test_texts),
+        cmocka_unit_test(test_split),   cmocka_unit_test(test_texts),     cmocka_unit_test(test_any_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

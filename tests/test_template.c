@@ -28,6 +28,14 @@ static const struct parse_case {
     {"{a}{b}", {"A:a", "A:b"}},
     {"ESTADO#{status}", {"L:ESTADO#", "A:status"}},
     {"x.y-z_{a.b}", {"L:x.y-z_", "A:a.b"}},
+    /* any other attribute name in backticks, "``" for a backtick */
+    {"{`State#Date`}", {"A:State#Date"}},
+    {"X#{`a b`}#{`1pk`}", {"L:X#", "A:a b", "L:#", "A:1pk"}},
+    {"{`a``b`}", {"A:a`b"}},
+    {"{`{x}`}{`}`}", {"A:{x}", "A:}"}},
+    {"{`n#o`:03}", {"A:n#o:03"}},
+    {"{`In`}", {"A:In"}}, /* quoting a name that needs none is allowed */
+    {"`{a}`", {"L:`", "A:a", "L:`"}},
 };
 
 static void test_parse_ok(void **state)
@@ -93,6 +101,12 @@ static const struct bad_case {
     {"{a:xy}", 3, "format"},
     {"{", 0, "attribute name"},
     {"ok{a}}", 5, "lone '}'"},
+    {"{a#b}", 2, "{`State#Date`}"},
+    {"{`abc}", 0, "unclosed quoted name"},
+    {"x{`a``}", 1, "unclosed quoted name"},
+    {"{``}", 0, "empty placeholder"},
+    {"{`a`x}", 4, "expected '}'"},
+    {"{`a`:x}", 5, "format"},
 };
 
 static void test_parse_errors(void **state)
@@ -189,6 +203,37 @@ static void test_names(void **state)
     }
 }
 
+/* Every attribute name DynamoDB takes survives a placeholder: written, read back the same. */
+static void test_placeholder_any_name(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "customerId", "State#Date", "a b", "a:b",   "a:03", "1pk", "In",    "línea", "DIRECCIÓN#casa",
+        "a.b",        "x[0]",       "`",   "``x``", "{",    "}}",  " lead", "tab\t", "a}b{c"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char *ph = tpl_placeholder(names[i]);
+        tpl t;
+        char *err = NULL;
+        if (tpl_parse(ph, &t, &err, NULL) != KP_OK)
+            fail_msg("'%s' as '%s': %s", names[i], ph, err);
+        assert_int_equal(t.n, 1);
+        assert_int_equal(t.parts[0].kind, TPL_ATTR);
+        assert_string_equal(t.parts[0].text, names[i]);
+        assert_null(t.parts[0].format);
+        if (tpl_name_valid(names[i]) != (ph[1] != '`'))
+            fail_msg("'%s' written as '%s'", names[i], ph);
+        tpl_free(&t);
+        free(ph);
+    }
+    /* with a format too */
+    tpl_part p = {TPL_ATTR, "line No", "03", 0};
+    sbuf b;
+    sbuf_init(&b);
+    tpl_add_placeholder(&b, &p);
+    assert_string_equal(b.s, "{`line No`:03}");
+    sbuf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_render_and_format),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_placeholder_any_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

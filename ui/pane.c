@@ -220,6 +220,8 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
             draw_wrapped(&y, ymax, x, pw, line, pane_plan_role(selr->plan), "    ");
             free(line);
             free(cnt);
+            for (size_t k = 0; k < st->nnames && y < ymax; k++) /* what the placeholders stand for */
+                draw_putf(y++, x, pw, UI_ROLE_DIM, "    %s = \"%s\"", st->names[k].alias, st->names[k].name);
             for (size_t k = 0; k < st->nvalues && y < ymax; k++)
                 draw_putf(y++, x, pw, UI_ROLE_DIM, "    %s = %s", st->values[k].name, st->values[k].value);
         }

@@ -35,6 +35,15 @@ static json_t *values_json(const kp_keyval *v, size_t n)
     return o;
 }
 
+/* ExpressionAttributeNames: {"#State_Date": "State#Date"}, {} when no name needs one. */
+static json_t *names_json(const expr_name *v, size_t n)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < n; i++)
+        set(o, v[i].alias, json_string(v[i].name));
+    return o;
+}
+
 static json_t *pattern_json(const kp_design *d, const kp_pattern_result *r)
 {
     const kp_pattern *p = r->pattern;
@@ -48,6 +57,7 @@ static json_t *pattern_json(const kp_design *d, const kp_pattern_result *r)
     set(o, "index", json_string(r->index_name ? r->index_name : index_name(d, r->index)));
     set(o, "key_condition", json_string(r->key_condition ? r->key_condition : ""));
     set(o, "values", values_json(r->values, r->nvalues));
+    set(o, "names", names_json(r->names, r->nnames));
     set(o, "filter", json_boolean(r->filter));
     set(o, "app_sort", json_boolean(r->app_sort));
     set(o, "limit_pushed", json_boolean(r->limit_pushed));
@@ -74,6 +84,7 @@ static json_t *pattern_json(const kp_design *d, const kp_pattern_result *r)
         set(so, "entity", str_or_null(s->entity ? s->entity->name : NULL));
         set(so, "key_condition", str_or_null(s->key_condition));
         set(so, "values", values_json(s->values, s->nvalues));
+        set(so, "names", names_json(s->names, s->nnames));
         set(so, "filter", str_or_null(s->filter));
         set(so, "forward", json_boolean(s->forward));
         set(so, "limit", num(s->limit));

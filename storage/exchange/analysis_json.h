@@ -4,11 +4,13 @@
  * The object (numbers are JSON numbers, NaN/unknown figures are null, ids are strings):
  *   keyplan: 1, design: name, table: {name, pk, sk, billing, streams, pitr},
  *   patterns[]:   {id, name, kind, plan, symbol, requests, index ("table" for the base table),
- *                  key_condition, values {":pk": "CLIENTE#{customerId}", ...}, filter (bool),
- *                  app_sort, limit_pushed, items_per_call, rcu_per_call, rcu_per_s,
- *                  rcu_per_s_avg, wcu_per_call, wcu_per_s, index_wcu_per_call, latency_ms,
- *                  latency_target_ms, latency_ok, warnings[], steps[] {op, index,
- *                  key_condition, filter, count, items, rcu, wcu}}
+ *                  key_condition (as DynamoDB receives it: "#State_Date = :pk"), values
+ *                  {":pk": "CLIENTE#{customerId}", ...}, names {"#State_Date": "State#Date"}
+ *                  ({} when every name is written as it is), filter (bool), app_sort,
+ *                  limit_pushed, items_per_call, rcu_per_call, rcu_per_s, rcu_per_s_avg,
+ *                  wcu_per_call, wcu_per_s, index_wcu_per_call, latency_ms, latency_target_ms,
+ *                  latency_ok, warnings[], steps[] {op, index, entity, key_condition, values,
+ *                  names, filter (text), forward, limit, count, items, rcu, wcu}}
  *   partitions[]: {index, template, entity, distinct, hot_share, read_hot_share,
  *                  write_hot_share, read_units, write_units, read_util, write_util, hot,
  *                  suggest_shards}

@@ -77,6 +77,14 @@ static void kv(em *m, const char *k, const char *v)
     scalar(m, v);
 }
 
+/* A key and a name of the design (attribute, index, table): any text, quoted when a YAML reader
+ * would take it for a boolean, a number or null ("on", "1e3"). */
+static void kv_name(em *m, const char *k, const char *name)
+{
+    scalar(m, k);
+    yamlout_text(m, name);
+}
+
 /* ---- the template ---------------------------------------------------------------------------- */
 
 static void key_schema(em *m, const char *pk, const char *sk)
@@ -84,12 +92,12 @@ static void key_schema(em *m, const char *pk, const char *sk)
     scalar(m, "KeySchema");
     seq_start(m);
     map_start(m);
-    kv(m, "AttributeName", pk);
+    kv_name(m, "AttributeName", pk);
     kv(m, "KeyType", "HASH");
     map_end(m);
     if (sk) {
         map_start(m);
-        kv(m, "AttributeName", sk);
+        kv_name(m, "AttributeName", sk);
         kv(m, "KeyType", "RANGE");
         map_end(m);
     }
@@ -191,7 +199,7 @@ static void projection(em *m, const kp_index *x)
         scalar(m, "NonKeyAttributes");
         seq_start(m);
         for (size_t i = 0; i < x->ninclude; i++)
-            scalar(m, x->include[i].s);
+            yamlout_text(m, x->include[i].s);
         seq_end(m);
     }
     map_end(m);
@@ -262,7 +270,7 @@ char *cfn_export(const kp_design *d, const kp_analysis *a, char **err)
     kv(&m, "Type", global ? "AWS::DynamoDB::GlobalTable" : "AWS::DynamoDB::Table");
     scalar(&m, "Properties");
     map_start(&m);
-    kv(&m, "TableName", tname);
+    kv_name(&m, "TableName", tname);
     kv(&m, "BillingMode", prov ? "PROVISIONED" : "PAY_PER_REQUEST");
 
     const char **defs = NULL;
@@ -277,7 +285,7 @@ char *cfn_export(const kp_design *d, const kp_analysis *a, char **err)
     seq_start(&m);
     for (size_t i = 0; i < ndefs; i++) {
         map_start(&m);
-        kv(&m, "AttributeName", defs[i]);
+        kv_name(&m, "AttributeName", defs[i]);
         kv(&m, "AttributeType", cfn_key_type(d, defs[i]));
         map_end(&m);
     }
@@ -307,7 +315,7 @@ char *cfn_export(const kp_design *d, const kp_analysis *a, char **err)
             if (x->kind != kind)
                 continue;
             map_start(&m);
-            kv(&m, "IndexName", x->name);
+            kv_name(&m, "IndexName", x->name);
             key_schema(&m, x->pk.s, x->sk.s);
             projection(&m, x);
             if (prov && kind == KP_GSI) {

@@ -118,7 +118,12 @@ static char *export_cell(const kp_pattern *p, int c)
     case FP_BY:
         return list_text(p, f, by_text);
     case FP_ORDER:
-        return p->order.s ? xasprintf("%s%s", p->order.s, p->order_desc ? " desc" : "") : NULL;
+        if (!p->order.s)
+            return NULL;
+        sbuf ob;
+        sbuf_init(&ob);
+        syn_order_text(&ob, p->order.s, p->order_desc);
+        return sbuf_steal(&ob);
     case FP_JOIN:
         return list_text(p, f, join_text);
     case FP_OP: /* a read has no op */
@@ -476,7 +481,7 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
                 continue;
             }
             kp_by *b = PUSH(p->by, p->nby);
-            char *a = xstrndup(l[q] + sb.attr.at, sb.attr.len);
+            char *a = syn_name(l[q], sb.attr);
             b->attr = str_make(a, loc);
             b->value = sb.has_value ? xstrndup(l[q] + sb.value.at, sb.value.len) : NULL;
             free(a);
@@ -491,7 +496,7 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
                       "%s '%s'; expected an attribute, optionally followed by asc or desc", col, v);
             return false;
         }
-        char *a = xstrndup(v + sp.at, sp.len);
+        char *a = syn_name(v, sp);
         p->order = str_make(a, loc);
         free(a);
         return true;
@@ -508,7 +513,7 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
                 break;
             }
             kp_join *j = PUSH(p->join, p->njoin);
-            char *a = xstrndup(l[q] + to.at, to.len), *b = xstrndup(l[q] + from.at, from.len);
+            char *a = syn_name(l[q], to), *b = syn_name(l[q], from);
             j->to = str_make(a, loc);
             j->from = str_make(b, loc);
             free(a);

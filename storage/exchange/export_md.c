@@ -299,7 +299,7 @@ static char *template_of(const kp_entity *e, const char *attr)
     if (k)
         return xstrdup(k->tpl.src);
     if (entity_carries(e, attr))
-        return xasprintf("{%s}", attr);
+        return tpl_placeholder(attr);
     return NULL;
 }
 
@@ -513,6 +513,12 @@ static void served_section(sbuf *b, const kp_design *d, const kp_analysis *a)
         sbuf_add(b, " | ");
         if (p->key_condition && *p->key_condition) {
             code(b, p->key_condition);
+            for (size_t k = 0; k < p->nnames; k++) { /* what its placeholders stand for */
+                char *v = xasprintf("%s = \"%s\"", p->names[k].alias, p->names[k].name);
+                sbuf_add(b, "<br>");
+                code(b, v);
+                free(v);
+            }
             for (size_t k = 0; k < p->nvalues; k++) {
                 char *v = xasprintf("%s = %s", p->values[k].name, p->values[k].value);
                 sbuf_add(b, "<br>");

@@ -146,6 +146,15 @@ static void report_patterns(sbuf *b, const kp_analysis *a)
                              r->filter ? "  + filter" : "");
         wrapped(b, 5, 8, kc);
         free(kc);
+        if (r->nnames > 0) { /* the ExpressionAttributeNames the texts use */
+            sbuf t;
+            sbuf_init(&t);
+            for (size_t k = 0; k < r->nnames; k++)
+                sbuf_printf(&t, "%s%s = \"%s\"", k ? ", " : "", r->names[k].alias, r->names[k].name);
+            sbuf_add(b, "        ");
+            wrapped(b, 8, 8, t.s);
+            sbuf_free(&t);
+        }
         if (r->nvalues > 0) {
             sbuf t;
             sbuf_init(&t);

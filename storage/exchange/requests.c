@@ -2,6 +2,7 @@
  * (jansson); the items, the expressions and the anchors are model data (see requests.h). */
 #include "requests.h"
 
+#include "capacity.h"
 #include "planeval.h"
 
 #include <ctype.h>
@@ -90,7 +91,7 @@ char *items_export(const kp_design *d, char **err)
         const kp_item_list *items = &sample.lists[i];
         json_object_set_new(counts, d->entities[i].name, json_integer((json_int_t)items->n));
         for (size_t k = 0; k < items->n; k++) {
-            if (!puts || json_array_size(puts) == 25) {
+            if (!puts || json_array_size(puts) == REQUESTS_BATCHWRITE_MAX) {
                 puts = json_array();
                 json_array_append_new(batches, json_pack("{s:{s:o}}", "RequestItems", d->table.name, puts));
             }
@@ -105,64 +106,6 @@ char *items_export(const kp_design *d, char **err)
     char *out = dump_doc(doc, err);
     json_decref(doc);
     item_sample_free(&sample);
-    return out;
-}
-
-/* ---- names and values of expressions ------------------------------------------------------ */
-
-/* Words the expression grammar reserves for itself: written as they are. */
-static bool operator_word(const char *name)
-{
-    static const char *const ops[] = {"AND", "OR", "NOT", "BETWEEN", "IN"};
-    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-        if (strcasecmp(name, ops[i]) == 0)
-            return true;
-    return false;
-}
-
-/* The writer of request expressions: every attribute name becomes a #placeholder of `names`
- * (except placeholders already, names starting with a digit and the grammar's own words);
- * value names found in `values` (old -> new) are renamed. */
-typedef struct writer_ctx {
-    json_t *names;
-    const json_t *values; /* may be NULL */
-} writer_ctx;
-
-static void write_name(void *vctx, sbuf *out, const char *name)
-{
-    writer_ctx *c = vctx;
-    if (name[0] == '#' || isdigit((unsigned char)name[0]) || operator_word(name)) {
-        sbuf_add(out, name);
-        return;
-    }
-    const char *key = NULL, *k;
-    json_t *v;
-    json_object_foreach(c->names, k, v) if (strcmp(json_string_value(v), name) == 0) key = k;
-    if (key) {
-        sbuf_add(out, key);
-        return;
-    }
-    char *ph = xasprintf("#n%zu", json_object_size(c->names));
-    json_object_set_new(c->names, ph, json_string(name));
-    sbuf_add(out, ph);
-    free(ph);
-}
-
-static void write_value(void *vctx, sbuf *out, const char *value)
-{
-    writer_ctx *c = vctx;
-    const char *r = c->values ? json_string_value(json_object_get(c->values, value)) : NULL;
-    sbuf_add(out, r ? r : value);
-}
-
-char *requests_expr_names(const char *expr, json_t *names)
-{
-    kp_expr e;
-    expr_parse(expr, &e);
-    writer_ctx c = {names, NULL};
-    expr_writer w = {write_name, write_value, &c};
-    char *out = expr_render(&e, &w);
-    expr_free(&e);
     return out;
 }
 
@@ -182,11 +125,11 @@ typedef struct build {
     const kp_item *values; /* given value texts, may be NULL */
     const kp_item *sample;
     json_t *in;
-    json_t *names; /* #placeholder -> attribute name */
-    kp_item vals;  /* value name -> typed value, in the order DynamoDB gets them */
-    bool has_kc, has_filter;
-    expr_keycond kc;
-    kp_expr filter;
+    expr_names names;       /* the ExpressionAttributeNames, in the order the texts use them */
+    kp_item vals;           /* value name -> typed value, in the order DynamoDB gets them */
+    const expr_keycond *kc; /* the key condition sent, NULL when none */
+    const kp_expr *filter;  /* the filter sent, NULL when none */
+    kp_expr own_filter;     /* a filter made here (a Scan's on `by`) */
 } build;
 
 static const char *keyval_template(const kp_step *s, const char *name)
@@ -246,28 +189,31 @@ static void add_value_from_sample(build *b, const char *vname, const char *attr)
         item_set(&b->vals, vname, item_key_type(b->d, attr), "example");
 }
 
-/* Query: the key condition and its typed values; the text is written at the end. */
+/* Query: the key condition's typed values; the text is written at the end. */
 static bool add_key_condition(build *b, char **err)
 {
-    if (expr_keycond_parse(b->s->key_condition, &b->kc, err) != KP_OK)
+    const expr_keycond *kc = b->s->kc;
+    if (!kc) {
+        *err = xstrdup("the plan's query has no key condition");
         return false;
-    b->has_kc = true;
-    char *pv = value_text(b, b->kc.pk_value, err);
+    }
+    b->kc = kc;
+    char *pv = value_text(b, kc->pk_value, err);
     if (!pv)
         return false;
-    item_set(&b->vals, b->kc.pk_value, item_key_type(b->d, b->kc.pk), pv);
+    item_set(&b->vals, kc->pk_value, item_key_type(b->d, kc->pk), pv);
     free(pv);
-    for (int w = 0; b->kc.op != EXPR_SK_NONE && w < 2; w++) {
-        const char *vn = w == 0 ? b->kc.sk_value : b->kc.sk_value2;
+    for (int w = 0; kc->op != EXPR_SK_NONE && w < 2; w++) {
+        const char *vn = w == 0 ? kc->sk_value : kc->sk_value2;
         if (!vn)
             continue;
         char *sv = value_text(b, vn, err);
         if (!sv)
             return false;
-        item_set(&b->vals, vn, item_key_type(b->d, b->kc.sk), sv);
+        item_set(&b->vals, vn, item_key_type(b->d, kc->sk), sv);
         free(sv);
     }
-    json_object_set_new(b->in, "KeyConditionExpression", json_string(""));
+    json_object_set_new(b->in, "KeyConditionExpression", json_string("")); /* its place; finish() writes it */
     return true;
 }
 
@@ -283,11 +229,10 @@ static kp_vtype template_type(const kp_design *d, const char *src)
     return num ? KP_VAL_N : KP_VAL_S;
 }
 
-/* A value of the filter: from `values`, else the step's template rendered over the sample, else
- * (a value named after an attribute, ":total") the sample's value of that attribute. */
-static void filter_value(void *vctx, const char *vn)
+/* Value vn of the filter, which compares attribute `attr`: from `values`, else the step's
+ * template rendered over the sample, else the sample's value of the attribute. */
+static void filter_value(build *b, const char *attr, const char *vn)
 {
-    build *b = vctx;
     const char *src = keyval_template(b->s, vn);
     if (item_get(&b->vals, vn)) {
         /* already set */
@@ -298,32 +243,35 @@ static void filter_value(void *vctx, const char *vn)
         free(text);
         free(err);
     } else {
-        char *attr = xstrdup(vn + 1);
-        size_t n = strlen(attr);
-        while (n > 0 && isdigit((unsigned char)attr[n - 1]))
-            attr[--n] = '\0';
         add_value_from_sample(b, vn, attr);
-        free(attr);
     }
 }
 
-/* FilterExpression: the step's filter and its values; the text is written at the end. */
-static void add_filter(build *b, const char *filter)
+static void filter_values(build *b, const kp_expr *e)
 {
-    expr_parse(filter, &b->filter);
-    b->has_filter = true;
-    expr_each_value(&b->filter, filter_value, b);
-    json_object_set_new(b->in, "FilterExpression", json_string(""));
+    for (size_t i = 0; i < e->nvalues; i++)
+        filter_value(b, e->attr ? e->attr : "", e->values[i]);
+    for (size_t i = 0; i < e->nkids; i++)
+        filter_values(b, &e->kids[i]);
+}
+
+/* FilterExpression: the step's filter and its values; the text is written at the end. */
+static void add_filter(build *b, const kp_expr *filter)
+{
+    b->filter = filter;
+    filter_values(b, filter);
+    json_object_set_new(b->in, "FilterExpression", json_string("")); /* its place; finish() writes it */
 }
 
 /* Scan: a filter on the pattern's `by` attributes with the sample's values. */
 static void add_by_filter(build *b, const kp_pattern *p)
 {
-    sbuf f;
-    sbuf_init(&f);
+    kp_expr *terms = xcalloc(p->nby ? p->nby : 1, sizeof *terms);
     for (size_t i = 0; i < p->nby; i++) {
-        char *vn = xasprintf(":by%zu", i);
-        sbuf_printf(&f, "%s%s = %s", i ? " AND " : "", p->by[i].attr.s, vn);
+        char vn[32];
+        snprintf(vn, sizeof vn, ":by%zu", i);
+        const char *vp = vn;
+        expr_term(NULL, &terms[i], EXPR_CMP, EXPR_EQ, p->by[i].attr.s, &vp, 1);
         if (p->by[i].value) {
             const kp_attr *a = design_attr(b->d, p->by[i].attr.s);
             bool num = a && (a->type == KP_ATTR_NUMBER || a->type == KP_ATTR_SHARD);
@@ -331,74 +279,65 @@ static void add_by_filter(build *b, const kp_pattern *p)
         } else {
             add_value_from_sample(b, vn, p->by[i].attr.s);
         }
-        free(vn);
     }
-    if (f.len) {
-        expr_parse(f.s, &b->filter);
-        b->has_filter = true;
+    if (p->nby) {
+        expr_and(NULL, &b->own_filter, terms, p->nby);
+        b->filter = &b->own_filter;
         json_object_set_new(b->in, "FilterExpression", json_string(""));
     }
-    sbuf_free(&f);
+    free(terms);
 }
 
-/* DynamoDB wants value names of [A-Za-z0-9_]: ":línea" becomes ":v0". The renaming (old ->
- * new, a new JSON object) of the values in b->vals. */
-static json_t *safe_value_names(const kp_item *vals)
-{
-    json_t *map = json_object();
-    size_t n = 0;
-    for (size_t i = 0; i < vals->n; i++) {
-        const char *k = vals->v[i].name;
-        bool ok = k[0] == ':' && k[1];
-        for (const char *c = k + 1; *c && ok; c++)
-            ok = isalnum((unsigned char)*c) || *c == '_';
-        if (!ok) {
-            char *nn;
-            do
-                nn = xasprintf(":v%zu", n++);
-            while (item_get(vals, nn) && (free(nn), 1));
-            json_object_set_new(map, k, json_string(nn));
-            free(nn);
-        }
-    }
-    return map;
-}
-
-/* Writes the expressions' texts, the names and the values into the request. */
+/* Writes the expressions' texts (the key condition's names first, then the filter's, as the
+ * plan renders them), the names and the values into the request. */
 static void finish(build *b)
 {
-    json_t *map = safe_value_names(&b->vals);
-    writer_ctx c = {b->names, map};
-    expr_writer w = {write_name, write_value, &c};
-    if (b->has_kc) {
-        char *text = expr_keycond_render(&b->kc, &w);
+    expr_writer w = expr_names_writer(&b->names);
+    if (b->kc) {
+        char *text = expr_keycond_render(b->kc, &w);
         json_object_set_new(b->in, "KeyConditionExpression", json_string(text));
         free(text);
     }
-    if (b->has_filter) {
-        char *text = expr_render(&b->filter, &w);
+    if (b->filter) {
+        char *text = expr_render(b->filter, &w);
         json_object_set_new(b->in, "FilterExpression", json_string(text));
         free(text);
     }
-    if (json_object_size(b->names))
-        json_object_set(b->in, "ExpressionAttributeNames", b->names);
-    if (b->vals.n) {
-        kp_item vals;
-        item_copy(&vals, &b->vals);
-        const char *k;
-        json_t *v;
-        json_object_foreach(map, k, v)
-        {
-            kp_value val = *item_get(&vals, k);
-            val.text = xstrdup(val.text);
-            item_del(&vals, k);
-            item_set_value(&vals, json_string_value(v), &val);
-            free(val.text);
-        }
-        json_object_set_new(b->in, "ExpressionAttributeValues", items_json(&vals));
-        item_free(&vals);
+    if (b->names.n) {
+        json_t *names = json_object();
+        for (size_t i = 0; i < b->names.n; i++)
+            json_object_set_new(names, b->names.v[i].alias, json_string(b->names.v[i].name));
+        json_object_set_new(b->in, "ExpressionAttributeNames", names);
     }
-    json_decref(map);
+    if (b->vals.n)
+        json_object_set_new(b->in, "ExpressionAttributeValues", items_json(&b->vals));
+}
+
+/* UpdateItem: SET each changed attribute (or, none listed, one non-key attribute of the sample)
+ * to the sample's value. */
+static void add_update(build *b, const kp_pattern *p)
+{
+    const kp_design *d = b->d;
+    sbuf u;
+    sbuf_init(&u);
+    size_t k = 0;
+    for (size_t i = 0; p && i < p->nchanges; i++) {
+        char vn[32];
+        snprintf(vn, sizeof vn, ":c%zu", k++);
+        sbuf_printf(&u, "%s%s = %s", u.len ? ", " : "SET ", expr_names_alias(&b->names, p->changes[i].s), vn);
+        add_value_from_sample(b, vn, p->changes[i].s);
+    }
+    for (size_t i = 0; !u.len && b->sample && i < b->sample->n; i++) {
+        /* no changes listed: touch one non-key attribute so the request is complete */
+        const char *name = b->sample->v[i].name;
+        if (strcmp(name, d->table.pk.s) == 0 || (d->table.sk.s && strcmp(name, d->table.sk.s) == 0))
+            continue;
+        sbuf_printf(&u, "SET %s = :c0", expr_names_alias(&b->names, name));
+        item_set_value(&b->vals, ":c0", &b->sample->v[i].v);
+    }
+    if (u.len)
+        json_object_set_new(b->in, "UpdateExpression", json_string(u.s));
+    sbuf_free(&u);
 }
 
 json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, const kp_step *s,
@@ -413,30 +352,29 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
     bool strong = p && (p->consistency == KP_STRONG || p->consistency == KP_TRANSACTIONAL) &&
                   (s->index < 0 || d->indexes[s->index].kind == KP_LSI);
     b.in = json_object();
-    b.names = json_object();
     json_t *in = b.in;
     bool ok = true;
     switch (s->op) {
     case KP_OP_GETITEM: {
-        expr_keycond kc;
-        if (expr_keycond_parse(s->key_condition, &kc, err) != KP_OK) {
+        const expr_keycond *kc = s->kc;
+        if (!kc) {
+            *err = xstrdup("the plan's GetItem has no key");
             ok = false;
             break;
         }
         json_t *key = json_object();
-        char *pv = value_text(&b, kc.pk_value, err);
-        char *sv = pv && kc.op == EXPR_SK_EQ ? value_text(&b, kc.sk_value, err) : NULL;
-        if (!pv || (kc.op == EXPR_SK_EQ && !sv)) {
+        char *pv = value_text(&b, kc->pk_value, err);
+        char *sv = pv && kc->op == EXPR_SK_EQ ? value_text(&b, kc->sk_value, err) : NULL;
+        if (!pv || (kc->op == EXPR_SK_EQ && !sv)) {
             ok = false;
         } else {
-            json_object_set_new(key, kc.pk, json_pack("{s:s}", kp_vtype_name(item_key_type(d, kc.pk)), pv));
+            json_object_set_new(key, kc->pk, json_pack("{s:s}", kp_vtype_name(item_key_type(d, kc->pk)), pv));
             if (sv)
-                json_object_set_new(key, kc.sk,
-                                    json_pack("{s:s}", kp_vtype_name(item_key_type(d, kc.sk)), sv));
+                json_object_set_new(key, kc->sk,
+                                    json_pack("{s:s}", kp_vtype_name(item_key_type(d, kc->sk)), sv));
         }
         free(pv);
         free(sv);
-        expr_keycond_free(&kc);
         json_object_set_new(in, "TableName", json_string(table));
         json_object_set_new(in, "Key", key);
         if (strong)
@@ -448,8 +386,8 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
         if (s->index >= 0)
             json_object_set_new(in, "IndexName", json_string(d->indexes[s->index].name));
         ok = add_key_condition(&b, err);
-        if (ok && with_filter && s->filter && *s->filter)
-            add_filter(&b, s->filter);
+        if (ok && with_filter && s->fexpr)
+            add_filter(&b, s->fexpr);
         json_object_set_new(in, "ScanIndexForward", json_boolean(s->forward));
         if (isfinite(s->limit) && s->limit >= 1)
             json_object_set_new(in, "Limit", json_integer((json_int_t)s->limit));
@@ -460,8 +398,8 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
         json_object_set_new(in, "TableName", json_string(table));
         if (s->index >= 0)
             json_object_set_new(in, "IndexName", json_string(d->indexes[s->index].name));
-        if (with_filter && s->filter && *s->filter)
-            add_filter(&b, s->filter);
+        if (with_filter && s->fexpr)
+            add_filter(&b, s->fexpr);
         else if (with_filter && p)
             add_by_filter(&b, p);
         if (isfinite(s->limit) && s->limit >= 1)
@@ -471,7 +409,7 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
         break;
     case KP_OP_BATCHGET: {
         json_t *keys = json_array();
-        for (size_t i = 0; i < nsamples && i < 100; i++)
+        for (size_t i = 0; i < nsamples && i < REQUESTS_BATCHGET_MAX; i++)
             json_array_append_new(keys, item_key(d, samples[i]));
         json_t *ri = json_object();
         json_t *t = json_pack("{s:o}", "Keys", keys);
@@ -489,40 +427,14 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
         json_object_set_new(in, "TableName", json_string(table));
         json_object_set_new(in, "Key", b.sample ? item_key(d, b.sample) : json_object());
         break;
-    case KP_OP_UPDATEITEM: {
+    case KP_OP_UPDATEITEM:
         json_object_set_new(in, "TableName", json_string(table));
         json_object_set_new(in, "Key", b.sample ? item_key(d, b.sample) : json_object());
-        sbuf u;
-        sbuf_init(&u);
-        if (p)
-            for (size_t i = 0; i < p->nchanges; i++) {
-                char *vn = xasprintf(":c%zu", i), *nn = xasprintf("#c%zu", i);
-                sbuf_printf(&u, "%s%s = %s", i ? ", " : "SET ", nn, vn);
-                json_object_set_new(b.names, nn, json_string(p->changes[i].s));
-                add_value_from_sample(&b, vn, p->changes[i].s);
-                free(vn);
-                free(nn);
-            }
-        if (!u.len && b.sample) {
-            /* no changes listed: touch one non-key attribute so the request is complete */
-            for (size_t i = 0; i < b.sample->n; i++) {
-                const char *k = b.sample->v[i].name;
-                if (strcmp(k, d->table.pk.s) == 0 || (d->table.sk.s && strcmp(k, d->table.sk.s) == 0))
-                    continue;
-                sbuf_add(&u, "SET #c0 = :c0");
-                json_object_set_new(b.names, "#c0", json_string(k));
-                item_set_value(&b.vals, ":c0", &b.sample->v[i].v);
-                break;
-            }
-        }
-        if (u.len)
-            json_object_set_new(in, "UpdateExpression", json_string(u.s));
-        sbuf_free(&u);
+        add_update(&b, p);
         break;
-    }
     case KP_OP_TRANSACTWRITE: {
         json_t *ti = json_array();
-        for (size_t i = 0; i < nsamples && i < 100; i++)
+        for (size_t i = 0; i < nsamples && i < REQUESTS_TRANSACT_MAX; i++)
             json_array_append_new(
                 ti, json_pack("{s:{s:s,s:o}}", "Put", "TableName", table, "Item", items_json(samples[i])));
         json_object_set_new(in, "TransactItems", ti);
@@ -538,16 +450,14 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
         finish(&b);
         json_object_set_new(in, "ReturnConsumedCapacity", json_string("TOTAL"));
     }
-    if (ok && filter && b.has_filter) {
+    if (ok && filter && b.filter) {
         filter->present = true;
-        filter->expr = b.filter;
-        memset(&b.filter, 0, sizeof b.filter);
+        expr_copy(&filter->expr, b.filter);
         item_copy(&filter->values, &b.vals);
     }
-    json_decref(b.names);
+    expr_names_free(&b.names);
     item_free(&b.vals);
-    expr_keycond_free(&b.kc);
-    expr_free(&b.filter);
+    expr_free(&b.own_filter);
     if (!ok) {
         json_decref(in);
         if (!*err)
@@ -577,13 +487,10 @@ static const kp_item_list *entity_items(const kp_design *d, const item_sample *s
 static bool range_values(const kp_design *d, const kp_pattern *p, const kp_step *s, const kp_item_list *items,
                          const kp_item *anchor, kp_item *out)
 {
-    expr_keycond kc;
-    char *err = NULL;
     memset(out, 0, sizeof *out);
-    if (s->op != KP_OP_QUERY || !p->range.s || expr_keycond_parse(s->key_condition, &kc, &err) != KP_OK) {
-        free(err);
+    if (s->op != KP_OP_QUERY || !p->range.s || !s->kc)
         return false;
-    }
+    const expr_keycond kc = *s->kc;
     bool any = false;
     const char *pv = item_text(anchor, kc.pk);
     const kp_value *lo = NULL, *hi = NULL;
@@ -618,7 +525,6 @@ static bool range_values(const kp_design *d, const kp_pattern *p, const kp_step 
             item_free(&copy);
         }
     }
-    expr_keycond_free(&kc);
     return any;
 }
 
@@ -677,9 +583,15 @@ char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
                         samples[ns++] = &its->v[0];
                 }
             } else if (s->op == KP_OP_BATCHGET) {
-                size_t want = isfinite(s->items) && s->items >= 1 ? (size_t)s->items : 3;
-                for (size_t q = 0; q < nitems && ns < want && ns < 100; q++)
+                /* one request of the step: its keys, at most 100 and 16 MB of items */
+                size_t want = isfinite(s->items) && s->items >= 1 ? (size_t)ceil(s->items) : 3;
+                double bytes = 0;
+                for (size_t q = 0; q < nitems && ns < want && ns < REQUESTS_BATCHGET_MAX; q++) {
+                    bytes += (double)item_size(&items->v[q]);
+                    if (ns && bytes > CAP_BATCHGET_MAX_BYTES)
+                        break;
                     samples[ns++] = &items->v[q];
+                }
             } else {
                 const kp_item *anchor =
                     s->op == KP_OP_PUTITEM || s->op == KP_OP_UPDATEITEM || s->op == KP_OP_DELETEITEM

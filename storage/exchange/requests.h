@@ -3,9 +3,14 @@
  * `export --format requests|items`, the NoSQL Workbench export and `verify`.
  *
  * The items themselves are model data (model/item.h: generated there, written out here as
- * {"PK":{"S":"..."}} objects); the key conditions and filters are model data too
- * (model/expr.h), written here with every attribute name as a #placeholder and every value
- * name DynamoDB would refuse renamed. */
+ * {"PK":{"S":"..."}} objects); the key conditions and filters are model data too (the plan's
+ * steps, model/expr.h), written here as the plan renders them: the same text, every name that
+ * is not a plain identifier or is a reserved word as its #placeholder in
+ * ExpressionAttributeNames, the plan's value names in ExpressionAttributeValues.
+ *
+ * DynamoDB's batch limits: a BatchGetItem holds at most 100 keys (and returns at most 16 MB: a
+ * larger read takes more requests), a BatchWriteItem at most 25 puts or deletes (never an
+ * update), a TransactWriteItems at most 100 actions. */
 #ifndef KP_REQUESTS_H
 #define KP_REQUESTS_H
 
@@ -15,6 +20,10 @@
 #include "item.h"
 
 #include <jansson.h>
+
+#define REQUESTS_BATCHGET_MAX   100
+#define REQUESTS_BATCHWRITE_MAX 25
+#define REQUESTS_TRANSACT_MAX   100
 
 /* JSON text: for every DynamoDB pattern, the API request(s) usable with
  * `aws dynamodb <op> --cli-input-json`. Caller frees; NULL with *err (caller frees) on failure. */
@@ -36,11 +45,6 @@ json_t *items_json(const kp_item *it);
  * (caller frees with item_free). */
 void items_from_json(const json_t *j, kp_item *out);
 
-/* Rewrites every attribute name of a condition expression as an #placeholder (reserved words,
- * UTF-8 and '-' in names then work), adding the mapping to `names` (a JSON object) and reusing
- * the placeholders already there. Returns the new text, caller frees. */
-char *requests_expr_names(const char *expr, json_t *names);
-
 /* The filter a request carries, as data: what verify evaluates over the loaded items. */
 typedef struct requests_filter {
     bool present;
@@ -58,7 +62,8 @@ void requests_filter_free(requests_filter *f);
  *            TransactWriteItems: one Put per sample; others: samples[0] supplies the filter,
  *            scan and update values);
  *   with_filter  include the step's FilterExpression (a Scan without one: a filter on the
- *            pattern's `by` values);
+ *            pattern's `by` values); the key condition and the filter are the step's data
+ *            (kc, fexpr), rendered as the plan renders them;
  *   filter   when not NULL, receives the FilterExpression sent as data (release with
  *            requests_filter_free; present false when none).
  * Returns a new JSON object (caller json_decref) or NULL with *err (caller frees). */

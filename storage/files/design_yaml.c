@@ -984,7 +984,7 @@ static bool parse_condition(bctx *b, const ynode *n, const char *s, kp_sparse *s
         return false;
     sp->kind = KP_SPARSE_COND;
     sp->op = c.op;
-    char *an = xstrndup(s + c.attr.at, c.attr.len);
+    char *an = syn_name(s, c.attr);
     sp->cond_attr = str_make(an, scalar_loc_at(b->y, n, c.attr.at));
     free(an);
     sp->values = xcalloc(c.nvalues, sizeof *sp->values);
@@ -1093,7 +1093,7 @@ static void build_by(bctx *b, const ynode *m, const char *w, kp_pattern *p)
             continue;
         }
         kp_by *e = &p->by[p->nby];
-        char *an = xstrndup(s + sb.attr.at, sb.attr.len);
+        char *an = syn_name(s, sb.attr);
         kp_loc al = by->kids[i]->kind == YN_ALIAS ? LOC(by->kids[i])
                                                   : scalar_loc_at(b->y, R(by->kids[i]), sb.attr.at);
         if (sb.has_value)
@@ -1114,7 +1114,7 @@ static void build_order(bctx *b, const ynode *m, const char *w, kp_pattern *p)
         return;
     syn_span at;
     if (syn_order_parse(s, strlen(s), &at, &p->order_desc, NULL) == KP_OK) {
-        char *an = xstrndup(s + at.at, at.len);
+        char *an = syn_name(s, at);
         p->order = str_make(an, ord->kind == YN_ALIAS ? LOC(ord) : scalar_loc_at(b->y, R(ord), at.at));
         free(an);
     } else {
@@ -1652,9 +1652,11 @@ static void save_order(em *m, const kp_pattern *p)
     if (!p->order.s)
         return;
     /* "orderDate asc" reads the same as "orderDate"; the canonical form omits asc */
-    char *s = xasprintf("%s%s", p->order.s, p->order_desc ? " desc" : "");
-    kv_text(m, "order", s, S_TEXT);
-    free(s);
+    sbuf ob;
+    sbuf_init(&ob);
+    syn_order_text(&ob, p->order.s, p->order_desc);
+    kv_text(m, "order", ob.s, S_TEXT);
+    sbuf_free(&ob);
 }
 
 static void save_join(em *m, const kp_pattern *p)

@@ -1,8 +1,10 @@
 /* yamlout.c - the one wrapper around libyaml's emitter. */
 #include "yamlout.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int write_cb(void *data, unsigned char *buf, size_t size)
 {
@@ -117,4 +119,32 @@ char *yamlout_finish(yamlout *o, char **err)
         kp_fail(err, KP_INVALID, "YAML emitter: %s", o->problem);
     yamlout_free(o);
     return text;
+}
+
+bool yamlout_typed(const char *s)
+{
+    static const char *const words[] = {"null", "~", "true", "false", "yes", "no", "on", "off", "y", "n"};
+    if (!s || !*s)
+        return true;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (!strcasecmp(s, words[i]))
+            return true;
+    char *end;
+    (void)strtod(s, &end);
+    if (end != s && *end == '\0')
+        return true;
+    const char *t = s + (*s == '+' || *s == '-');
+    if (!strcasecmp(t, ".inf") || !strcasecmp(t, ".nan") || !strncasecmp(t, "0x", 2) ||
+        !strncasecmp(t, "0o", 2))
+        return true;
+    /* a YAML 1.1 timestamp: 2010-09-09 (and what follows it) */
+    bool date = strlen(s) >= 10 && s[4] == '-' && s[7] == '-';
+    for (int i = 0; date && i < 10; i++)
+        date = i == 4 || i == 7 || isdigit((unsigned char)s[i]);
+    return date;
+}
+
+void yamlout_text(yamlout *o, const char *s)
+{
+    yamlout_scalar(o, s, yamlout_typed(s) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE);
 }

@@ -30,6 +30,13 @@ void yamlout_open(yamlout *o, int indent, int width);
 /* A scalar in `style` (YAML_ANY_SCALAR_STYLE lets libyaml choose plain when it reads back as
  * the same text); NULL writes "". */
 void yamlout_scalar(yamlout *o, const char *s, yaml_scalar_style_t style);
+/* true when `s` written plain would read back as something other than that text for a YAML 1.1
+ * or 1.2 reader: empty, null or ~, a boolean (true, yes, on, y... in their cases), a number
+ * (12, 1e3, 0x1F, 0o7, .inf, .nan) or a date (2010-09-09). */
+bool yamlout_typed(const char *s);
+/* A scalar that must read back as this text: plain when it can, double-quoted when yamlout_typed
+ * says a reader would take it for something else (an attribute named "on", "null" or "1e3"). */
+void yamlout_text(yamlout *o, const char *s);
 void yamlout_map(yamlout *o, bool flow);
 void yamlout_map_end(yamlout *o);
 void yamlout_seq(yamlout *o, bool flow);
