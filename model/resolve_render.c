@@ -349,11 +349,7 @@ static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const ks
     }
     if (cd->mixed) {
         /* an attribute this entity carries and the other one does not; else a type tag */
-        const char *tag = NULL;
-        for (size_t i = 0; i < e->nattrs && !tag; i++)
-            if (cd->collider && !entity_carries(cd->collider->e, e->attrs[i].s) &&
-                !entity_knows(cd->collider->e, e->attrs[i].s))
-                tag = e->attrs[i].s;
+        const char *tag = rs_mixed_tag(cd);
         if (b.len)
             sbuf_add(&b, " AND ");
         if (tag) {
