@@ -190,6 +190,14 @@ static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_
     rs_warn_add(w, xasprintf("%g requests for one screen: the entities do not share a partition", requests));
 }
 
+/* Adds to Ki what K knows that entity e knows too. */
+static void known_to(rctx *c, const kp_entity *e, const kset *K, kset *Ki)
+{
+    for (size_t k = 0; k < K->n; k++)
+        if (rs_knows(c, e, K->v[k].name))
+            rs_kset_add(Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+}
+
 /* What the read planned next must return (rctx.want). */
 static void want_set(rctx *c, const kp_str *v, size_t n, bool item, bool keys)
 {
@@ -215,9 +223,7 @@ static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t
             for (size_t j = 0; j < p->njoin; j++)
                 if (p->join[j].to.s && rs_knows(c, e, p->join[j].to.s))
                     rs_kset_add(&Ki, p->join[j].to.s, NULL, rs_attr_of(c, p->join[j].to.s));
-            for (size_t k = 0; k < K->n; k++)
-                if (rs_knows(c, e, K->v[k].name))
-                    rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+            known_to(c, e, K, &Ki);
         }
         size_t before = sl->n;
         readout oi;
@@ -293,10 +299,7 @@ static void read_transact_screen(rctx *c, const kp_pattern *p, const kset *K, co
     bool all_gets = true;
     for (size_t i = 0; i < n; i++) {
         kset Ki = {0};
-        const kp_entity *e = &c->d->entities[epos[i]];
-        for (size_t k = 0; k < K->n; k++)
-            if (rs_knows(c, e, K->v[k].name))
-                rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+        known_to(c, &c->d->entities[epos[i]], K, &Ki);
         size_t before = sl->n;
         readout oi;
         read_entity(c, p, &Ki, epos[i], epos, n, sl, w, &oi);

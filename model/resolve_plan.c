@@ -799,6 +799,16 @@ void rs_why_not(rctx *c, const kp_pattern *p, size_t epos, const cand *best, boo
         } else
             sbuf_add(&b, ": a number inside a string key (P#1, P#10, P#4)");
         sbuf_add(&b, ", so the key serves neither its order nor a range of it");
+        if (a && !isnan(a->distinct) && a->distinct >= 1) {
+            /* the pad that holds every value: the digits of the largest */
+            char pad[8] = "0";
+            int digits = 1;
+            for (double v = a->distinct; v >= 10 && digits < 6; v /= 10)
+                digits++;
+            pad[1] = (char)('0' + digits);
+            pad[2] = '\0';
+            CAT(&b, " (format: \"", pad, "\" holds its values)");
+        }
         rs_why_add(c, "number-sorts-as-text", b.s);
     }
     if (best && best->fetch) {

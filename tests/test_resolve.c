@@ -48,6 +48,8 @@ static const char *DESIGN =
     "  slot:       { type: number, distinct: 5000, format: \"03\" }\n"
     "  aisle:      { distinct: 10 }\n"
     "  promoCode:  { distinct: 30000 }\n"
+    "  player:     { distinct: 100 }\n"
+    "  points:     { type: number, distinct: 2000 }\n"
     "  promoId:    { distinct: 100000 }\n"
     "entities:\n"
     "  - name: Customer\n"
@@ -118,6 +120,12 @@ static const char *DESIGN =
     "    size: 300\n"
     "    attributes: [aisle, slot]\n"
     "    keys: { PK: \"AISLE#{aisle}\", SK: \"S#{slot}\" }\n"
+    /* {points} alone would be a number key, but other entities fill SK with text: a string key */
+    "  - name: Score\n"
+    "    count: 10000\n"
+    "    size: 100\n"
+    "    attributes: [player, points]\n"
+    "    keys: { PK: \"PLAYER#{player}\", SK: \"{points}\" }\n"
     /* a GSI1 partition template but no GSI1SK: not in GSI1 */
     "  - name: Draft\n"
     "    count: 1000\n"
@@ -197,6 +205,7 @@ static const char *DESIGN =
     "  - { id: padded, name: top ranked, entity: Product, by: [category], order: rank asc, limit: 10,\n"
     "      returns: [rank, category] }\n"
     "  - { id: narrow, name: shelf slots, entity: Shelf, by: [aisle], order: slot asc, limit: 10 }\n"
+    "  - { id: mixedtype, name: top scores, entity: Score, by: [player], order: points desc, limit: 10 }\n"
     /* not on an index; sparse pair set together */
     "  - { id: draft, name: drafts of a status, entity: Draft, by: [\"status=shipped\"] }\n"
     "  - { id: promo, name: promo by code, entity: Promo, by: [promoCode], returns: [promoId, promoCode] }\n"
@@ -387,6 +396,7 @@ static const rcase cases[] = {
      0,
      1,
      "the app sorts"},
+    {"mixedtype", KP_PLAN_QUERY, 1, "table", "PK = :pk", {":pk=PLAYER#{player}"}, 0, 1, "the app sorts"},
     {"draft", KP_PLAN_SCAN, -1, "table", "", {NULL}, 1, -1, "Scan"},
     {"promo", KP_PLAN_QUERY, 1, "GSI2", "GSI2PK = :pk", {":pk=CODE#{promoCode}"}, 0, 0, NULL},
     {"txget", KP_PLAN_GET, 1, "table", "PK = :pk AND SK = :sk", {":pk=PEDIDO#{orderId}"}, 0, 0, NULL},
@@ -687,6 +697,9 @@ static void test_dynamodb_rules(void **state)
     r = result_of(f, "padded");
     assert_true(r->limit_pushed);
     assert_int_equal(r->nwhy_not, 0);
+    r = result_of(f, "mixedtype");
+    assert_true(has_why(r, "number-sorts-as-text", "`points` sorts as text in the table's SK = {points}"));
+    assert_true(has_why(r, "number-sorts-as-text", "(format: \"04\" holds its values)"));
     r = result_of(f, "narrow");
     assert_true(
         has_why(r, "number-sorts-as-text", "its pad '03' is narrower than its 5,000 distinct values"));

@@ -532,6 +532,36 @@ static void run_scan(vctx *v, check *c, const kp_pattern_result *r, const kp_ste
     json_decref(in);
 }
 
+/* Sends step s's request `op` for the samples: the answer (caller json_decref), counted with
+ * its consumed capacity; NULL when it could not be built or DynamoDB refused it (c says why). */
+static json_t *call_step(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const char *op,
+                         const kp_item *const *samples, size_t n)
+{
+    char *err = NULL;
+    json_t *in = requests_step_input(v->d, r, s, v->table, NULL, samples, n, false, NULL, &err);
+    if (!in) {
+        fail(c, "%s", err);
+        free(err);
+        return NULL;
+    }
+    json_t *resp = NULL;
+    ddb_status rc = ddb_call(v->db, op, in, &resp, &err);
+    json_decref(in);
+    if (rc != DDB_OK) {
+        if (rc == DDB_TRANSPORT) {
+            c->fatal = true;
+            c->fatal_err = err;
+        } else {
+            fail(c, "%s rejected: %s", op, err);
+            free(err);
+        }
+        return NULL;
+    }
+    c->requests++;
+    c->measured += consumed(resp);
+    return resp;
+}
+
 static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s,
                          const planeval_item **want, size_t nwant, hits *out)
 {
@@ -543,29 +573,10 @@ static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp
     const kp_item **samples = xcalloc(nwant, sizeof *samples);
     for (size_t i = 0; i < nwant; i++)
         samples[i] = want[i]->item;
-    char *err = NULL;
-    json_t *in = requests_step_input(d, r, s, v->table, NULL, samples, nwant, false, NULL, &err);
+    json_t *resp = call_step(v, c, r, s, "BatchGetItem", samples, nwant);
     free(samples);
-    if (!in) {
-        fail(c, "%s", err);
-        free(err);
+    if (!resp)
         return;
-    }
-    json_t *resp = NULL;
-    ddb_status rc = ddb_call(v->db, "BatchGetItem", in, &resp, &err);
-    json_decref(in);
-    if (rc != DDB_OK) {
-        if (rc == DDB_TRANSPORT) {
-            c->fatal = true;
-            c->fatal_err = err;
-        } else {
-            fail(c, "BatchGetItem rejected: %s", err);
-            free(err);
-        }
-        return;
-    }
-    c->requests++;
-    c->measured += consumed(resp);
     json_t *ret = json_object_get(json_object_get(resp, "Responses"), v->table);
     double f = planeval_read_factor(d, r->pattern, -1), units = 0;
     for (size_t i = 0; i < nwant; i++)
@@ -616,28 +627,9 @@ static void run_transactget(vctx *v, check *c, const kp_pattern_result *r, const
         fail(c, "no sample item to read in a TransactGetItems");
         return;
     }
-    char *err = NULL;
-    json_t *in = requests_step_input(d, r, s, v->table, NULL, samples, n, false, NULL, &err);
-    if (!in) {
-        fail(c, "%s", err);
-        free(err);
+    json_t *resp = call_step(v, c, r, s, "TransactGetItems", samples, n);
+    if (!resp)
         return;
-    }
-    json_t *resp = NULL;
-    ddb_status rc = ddb_call(v->db, "TransactGetItems", in, &resp, &err);
-    json_decref(in);
-    if (rc != DDB_OK) {
-        if (rc == DDB_TRANSPORT) {
-            c->fatal = true;
-            c->fatal_err = err;
-        } else {
-            fail(c, "TransactGetItems rejected: %s", err);
-            free(err);
-        }
-        return;
-    }
-    c->requests++;
-    c->measured += consumed(resp);
     json_t *ret = json_array();
     size_t i;
     json_t *x;
