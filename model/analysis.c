@@ -21,8 +21,15 @@ const char *kp_plan_symbol(kp_plan p) { return (unsigned)p < KP_PLAN__COUNT ? pl
 
 const char *kp_op_name(kp_op o)
 {
-    static const char *const names[] = {"GetItem", "Query",      "Scan",       "BatchGetItem",
-                                        "PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems",
+    static const char *const names[] = {"GetItem",
+                                        "Query",
+                                        "Scan",
+                                        "BatchGetItem",
+                                        "PutItem",
+                                        "UpdateItem",
+                                        "DeleteItem",
+                                        "TransactWriteItems",
+                                        "TransactGetItems",
                                         ""};
     return (unsigned)o <= KP_OP_NONE ? names[o] : "";
 }

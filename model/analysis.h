@@ -50,6 +50,7 @@ typedef enum kp_op {
     KP_OP_UPDATEITEM,
     KP_OP_DELETEITEM,
     KP_OP_TRANSACTWRITE,
+    KP_OP_TRANSACTGET,
     KP_OP_NONE,
 } kp_op;
 const char *kp_op_name(kp_op o); /* "GetItem" */
@@ -82,7 +83,20 @@ typedef struct kp_step {
     double items; /* items read (or written) per request */
     double rcu;   /* read units per request */
     double wcu;   /* write units per request */
+    bool fetch;    /* the attributes the index does not project come from the table: a Query on an
+                     LSI fetching them itself (Select ALL_ATTRIBUTES, its read units included), or
+                     the BatchGetItem after a GSI's Query */
+    bool key_move; /* a TransactWriteItems replacing an item whose table key an update changes:
+                      a Delete of the old key and a Put of the new item (items 2) */
 } kp_step;
+
+/* Why an index did not serve a pattern, or served it less well than it seems to: one line for
+ * people ("Order has no GSI1SK template, so Order items are not in GSI1"), and the code of the
+ * finding (model/metrics.c) that names the DynamoDB rule behind it, NULL when none. */
+typedef struct kp_why_not {
+    const char *rule; /* static */
+    char *text;
+} kp_why_not;
 
 typedef struct kp_pattern_result {
     const kp_pattern *pattern;
@@ -111,6 +125,9 @@ typedef struct kp_pattern_result {
     bool latency_ok;   /* estimate within the target (true when no target) */
     char **warnings;   /* one line each */
     size_t nwarnings;
+    kp_why_not *why_not; /* the indexes that nearly served it and why not, and the DynamoDB rules
+                            that shaped its plan (a fetch, a key update, a refused transaction) */
+    size_t nwhy_not;
 } kp_pattern_result;
 
 /* Heat of one partition-key template on the base table or a GSI. */

@@ -2,6 +2,7 @@
 #include "capacity.h"
 
 #include "namemap.h"
+#include "syntax.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -210,20 +211,61 @@ static double sparse_share(const finder *f, const kp_sparse *s, bool writes)
     return s->op == KP_COND_NE ? 1.0 - sum : sum;
 }
 
+bool capacity_set_together(const kp_entity *e, const char *a, const char *b)
+{
+    if (!e || !a || !b || strcmp(a, b) == 0)
+        return true;
+    bool named = false;
+    for (size_t i = 0; i < e->ntogether; i++) {
+        bool ha = syn_group_has(e->together[i].s, a), hb = syn_group_has(e->together[i].s, b);
+        if (ha && hb)
+            return true;
+        named = named || ha || hb;
+    }
+    return !named;
+}
+
+bool capacity_grouped(const kp_entity *e, const char *a, const char *b)
+{
+    for (size_t i = 0; e && a && b && i < e->ntogether; i++)
+        if (syn_group_has(e->together[i].s, a) && syn_group_has(e->together[i].s, b))
+            return true;
+    return false;
+}
+
+static size_t index_rules(const kp_entity *e, const kp_index *x, const kp_sparse *out[2])
+{
+    out[0] = out[1] = NULL;
+    if (!e || !x)
+        return 0;
+    const kp_sparse *s = entity_sparse(e, x->pk.s);
+    const kp_sparse *t = x->sk.s ? entity_sparse(e, x->sk.s) : NULL;
+    if (t == s)
+        t = NULL;
+    if (s && t && capacity_set_together(e, x->pk.s, x->sk.s))
+        t = NULL; /* one membership: the partition attribute's rule decides */
+    size_t n = 0;
+    if (s)
+        out[n++] = s;
+    if (t)
+        out[n++] = t;
+    return n;
+}
+
+size_t capacity_index_rules(const kp_design *d, const kp_entity *e, ptrdiff_t index, const kp_sparse *out[2])
+{
+    return index_rules(e, index_at(d, index), out);
+}
+
 /* capacity_index_share once the entity is known to be on the index (with `writes`: the share of
- * its writes that land on the index). */
+ * its writes that land on the index): the product of the rules deciding its membership. */
 static double share_on(const finder *f, const kp_entity *e, ptrdiff_t index, bool writes)
 {
-    const kp_index *x = index_at(f->d, index);
+    const kp_sparse *r[2];
+    size_t n = index_rules(e, index_at(f->d, index), r);
     double share = 1.0;
-    const kp_sparse *s = entity_sparse(e, x->pk.s);
-    if (s)
-        share *= sparse_share(f, s, writes);
-    if (x->sk.s) {
-        const kp_sparse *t = entity_sparse(e, x->sk.s);
-        if (t && t != s)
-            share *= sparse_share(f, t, writes);
-    }
+    for (size_t i = 0; i < n; i++)
+        share *= sparse_share(f, r[i], writes);
     return share;
 }
 
@@ -303,30 +345,65 @@ bool capacity_changes_index_key(const kp_design *d, const kp_entity *e, ptrdiff_
     return false;
 }
 
-/* true when `attr` is the condition attribute of a sparse rule on the index's key attributes. */
+/* true when `attr` is the condition attribute of a rule deciding the entity's membership of x. */
 static bool changes_sparse_cond(const kp_entity *e, const kp_index *x, const char *attr)
 {
-    const char *ks[2] = {x->pk.s, x->sk.s};
-    for (int i = 0; i < 2; i++) {
-        if (!ks[i])
+    const kp_sparse *r[2];
+    size_t n = index_rules(e, x, r);
+    for (size_t i = 0; i < n; i++)
+        if (r[i]->kind == KP_SPARSE_COND && r[i]->cond_attr.s && strcmp(r[i]->cond_attr.s, attr) == 0)
+            return true;
+    return false;
+}
+
+/* true when an update of `attr` changes what index x holds of the entity's item beyond its keys:
+ * ALL projects every attribute; INCLUDE its listed attributes (and the templates filling them);
+ * KEYS nothing else. */
+static bool projects(const kp_entity *e, const kp_index *x, const char *attr)
+{
+    if (x->projection == KP_PROJ_ALL)
+        return true;
+    if (x->projection != KP_PROJ_INCLUDE)
+        return false;
+    for (size_t i = 0; i < x->ninclude; i++) {
+        const char *n = x->include[i].s;
+        if (!n)
             continue;
-        const kp_sparse *s = entity_sparse(e, ks[i]);
-        if (s && s->kind == KP_SPARSE_COND && s->cond_attr.s && strcmp(s->cond_attr.s, attr) == 0)
+        if (strcmp(n, attr) == 0)
+            return true;
+        const kp_keytpl *k = entity_key(e, n);
+        if (k && tpl_has_attr(&k->tpl, attr))
             return true;
     }
     return false;
 }
 
-double capacity_index_write(const kp_design *d, const kp_entity *e, ptrdiff_t index, kp_write_op op,
-                            const kp_str *changes, size_t nchanges, double share, double proj_bytes)
+bool capacity_update_moves_key(const kp_design *d, const kp_entity *e, kp_write_op op, const kp_str *changes,
+                               size_t nchanges)
+{
+    if (op != KP_OP_UPDATE || !d || !e)
+        return false;
+    for (size_t c = 0; c < nchanges; c++)
+        if (changes[c].s && capacity_changes_index_key(d, e, -1, changes[c].s))
+            return true;
+    return false;
+}
+
+/* capacity_index_write, `moves` its capacity_update_moves_key (computed once per write). */
+static double index_write(const kp_design *d, const kp_entity *e, ptrdiff_t index, kp_write_op op,
+                          const kp_str *changes, size_t nchanges, double share, double proj_bytes, bool moves)
 {
     const kp_index *x = index_at(d, index);
     if (!x || !e || share <= 0)
         return 0;
     double units = capacity_write_units(proj_bytes, false);
+    if (moves)
+        return 2 * 2 * share * units; /* a Delete and a Put, in a transaction */
+    if (op == KP_OP_TRANSACT)
+        return 2 * share * units;
     if (op != KP_OP_UPDATE)
         return share * units;
-    bool key = false, cond = false;
+    bool key = false, cond = false, touched = false;
     for (size_t c = 0; c < nchanges; c++) {
         if (!changes[c].s)
             continue;
@@ -334,6 +411,8 @@ double capacity_index_write(const kp_design *d, const kp_entity *e, ptrdiff_t in
             cond = true;
         else if (capacity_changes_index_key(d, e, index, changes[c].s))
             key = true;
+        else if (projects(e, x, changes[c].s))
+            touched = true;
     }
     if (cond) {
         bool in_key = false;
@@ -350,7 +429,16 @@ double capacity_index_write(const kp_design *d, const kp_entity *e, ptrdiff_t in
     }
     if (key)
         return 2 * share * units;
-    return x->projection == KP_PROJ_KEYS ? 0 : share * units;
+    if (nchanges == 0) /* what it changes is not said: the projected attributes, assumed */
+        return x->projection == KP_PROJ_KEYS ? 0 : share * units;
+    return touched ? share * units : 0;
+}
+
+double capacity_index_write(const kp_design *d, const kp_entity *e, ptrdiff_t index, kp_write_op op,
+                            const kp_str *changes, size_t nchanges, double share, double proj_bytes)
+{
+    return index_write(d, e, index, op, changes, nchanges, share, proj_bytes,
+                       capacity_update_moves_key(d, e, op, changes, nchanges));
 }
 
 /* ---- the memo ---------------------------------------------------------------------- */
@@ -360,7 +448,7 @@ struct capacity_memo {
     namemap attrs;
     size_t stride;        /* 1 + d->nindexes: [0] base table */
     unsigned char *state; /* per (entity, index): MEMO_* bits */
-    double *share, *proj;
+    double *share, *proj, *wshare;
     /* the indexes' key attribute names, numbered: on_index for all the indexes of an entity at
      * once, from one look-up of each name the entity carries */
     namemap keynames;
@@ -369,7 +457,7 @@ struct capacity_memo {
     bool *seen;
 };
 
-enum { MEMO_ON_DONE = 1, MEMO_ON = 2, MEMO_SHARE = 4, MEMO_PROJ = 8 };
+enum { MEMO_ON_DONE = 1, MEMO_ON = 2, MEMO_SHARE = 4, MEMO_PROJ = 8, MEMO_WSHARE = 16 };
 
 capacity_memo *capacity_memo_new(const kp_design *d)
 {
@@ -383,6 +471,7 @@ capacity_memo *capacity_memo_new(const kp_design *d)
     m->state = xcalloc(n, sizeof *m->state);
     m->share = xcalloc(n, sizeof *m->share);
     m->proj = xcalloc(n, sizeof *m->proj);
+    m->wshare = xcalloc(n, sizeof *m->wshare);
     size_t nx = d ? d->nindexes : 0;
     namemap_init(&m->keynames, 2 * nx);
     m->pkslot = xmalloc((nx ? nx : 1) * sizeof *m->pkslot);
@@ -429,6 +518,7 @@ void capacity_memo_free(capacity_memo *m)
     free(m->state);
     free(m->share);
     free(m->proj);
+    free(m->wshare);
     free(m);
 }
 
@@ -480,6 +570,19 @@ double capacity_memo_projected_bytes(capacity_memo *m, const kp_entity *e, ptrdi
     return m->proj[s];
 }
 
+/* The share of e's writes landing on index `index` (share_on with writes), through memo m. */
+static double write_share(const finder *f, capacity_memo *m, const kp_entity *e, ptrdiff_t index)
+{
+    size_t s = m ? memo_slot(m, e, index) : SIZE_MAX;
+    if (s == SIZE_MAX)
+        return share_on(f, e, index, true);
+    if (!(m->state[s] & MEMO_WSHARE)) {
+        m->wshare[s] = share_on(f, e, index, true);
+        m->state[s] |= MEMO_WSHARE;
+    }
+    return m->wshare[s];
+}
+
 /* capacity_entity_write, through memo m when it is not NULL (the same figures, computed once). */
 static void entity_write(const kp_design *d, capacity_memo *m, const kp_entity *e, kp_write_op op,
                          const kp_str *changes, size_t nchanges, double *table_wcu,
@@ -494,6 +597,9 @@ static void entity_write(const kp_design *d, capacity_memo *m, const kp_entity *
     if (!d || !e)
         return;
     double table = capacity_write_units(e->size, op == KP_OP_TRANSACT);
+    bool moves = capacity_update_moves_key(d, e, op, changes, nchanges);
+    if (moves)
+        table = 2 * capacity_write_units(e->size, true); /* Delete + Put, in a transaction */
     finder wf = {d, m ? &m->attrs : NULL};
     for (size_t i = 0; i < nx; i++) {
         ptrdiff_t x = (ptrdiff_t)i;
@@ -501,7 +607,7 @@ static void entity_write(const kp_design *d, capacity_memo *m, const kp_entity *
         if (share <= 0)
             continue;
         double proj = m ? capacity_memo_projected_bytes(m, e, x) : capacity_projected_bytes(d, e, x);
-        double w = capacity_index_write(d, e, x, op, changes, nchanges, share_on(&wf, e, x, true), proj);
+        double w = index_write(d, e, x, op, changes, nchanges, write_share(&wf, m, e, x), proj, moves);
         if (d->indexes[i].kind == KP_LSI)
             table += w;
         else if (index_wcu_per_index)

@@ -42,6 +42,7 @@
 #define CAP_PARTITION_BYTES     10737418240.0 /* 10 GB (LSI item collection limit) */
 #define CAP_BATCHGET_MAX_ITEMS  100.0
 #define CAP_BATCHGET_MAX_BYTES  16777216.0 /* BatchGetItem returns at most 16 MB a request */
+#define CAP_TRANSACT_MAX_ITEMS  100.0      /* TransactGetItems / TransactWriteItems actions */
 #define CAP_DEFAULT_VALUE_BYTES 8.0        /* unknown string value */
 
 /* Units per 4 KB read: 0.5 eventual, 1 strong, 2 transactional. */
@@ -77,11 +78,21 @@ double capacity_key_bytes(const kp_design *d, const kp_entity *e, const char *at
  * index's partition attribute and, when it has one, its sort attribute. */
 bool capacity_on_index(const kp_design *d, const kp_entity *e, ptrdiff_t index);
 /* Share (0..1) of entity `e`'s items present on index `index` (-1 base table: 1): 0 when the
- * entity is not on it; the product of the sparse rules of the index's key attributes otherwise.
- * A rule's share is its `share`, or for a condition the enum share of its value(s) (`!=` is the
- * complement, `in` the sum); a condition on a non-enum attribute counts as 0.5 (documented
- * default: unknown distribution). */
+ * entity is not on it; otherwise the product of the sparse rules deciding its membership
+ * (capacity_index_rules). A rule's share is its `share`, or for a condition the enum share of
+ * its value(s) (`!=` is the complement, `in` the sum); a condition on a non-enum attribute counts
+ * as 0.5 (documented default: unknown distribution). */
 double capacity_index_share(const kp_design *d, const kp_entity *e, ptrdiff_t index);
+/* DynamoDB indexes an item exactly when it has every key attribute of the index. For an index's
+ * key pair a, b: true when the entity sets them on the same items: by default, unless one of its
+ * `together` groups names one of them without the other (which sets it on its own). */
+bool capacity_set_together(const kp_entity *e, const char *a, const char *b);
+/* true when one of the entity's `together` groups names both a and b. */
+bool capacity_grouped(const kp_entity *e, const char *a, const char *b);
+/* The sparse rules deciding whether an item of `e` is on index `index` (up to 2, into out):
+ * the rule of the index's partition attribute, else of its sort attribute, when the two are set
+ * together (capacity_set_together); both when they are set independently. Returns how many. */
+size_t capacity_index_rules(const kp_design *d, const kp_entity *e, ptrdiff_t index, const kp_sparse *out[2]);
 /* Bytes of one entry of entity `e` on index `index` (-1: the item itself = e->size), without
  * the 100 B overhead. See the projection rules above. */
 double capacity_projected_bytes(const kp_design *d, const kp_entity *e, ptrdiff_t index);
@@ -89,20 +100,30 @@ double capacity_projected_bytes(const kp_design *d, const kp_entity *e, ptrdiff_
  * pk/sk attribute names themselves, or a placeholder of the entity's templates for them. */
 bool capacity_changes_index_key(const kp_design *d, const kp_entity *e, ptrdiff_t index, const char *attr);
 
+/* true when update `op` with `changes` changes an attribute of the table's key (the table's pk/sk
+ * or a placeholder of the entity's templates for them): DynamoDB cannot update a key attribute,
+ * so the write is a Delete of the old item and a Put of the new one, in a transaction. */
+bool capacity_update_moves_key(const kp_design *d, const kp_entity *e, kp_write_op op, const kp_str *changes,
+                               size_t nchanges);
+
 /* Units one logical write of entity `e` costs (per item written; multiply by items).
- * op: put (new item), update, delete; transact counts as a put with the table write doubled.
- * changes[]: the key attributes an update changes (ignored for other ops).
+ * op: put (new item), update, delete; transact counts as a put, every write doubled.
+ * changes[]: the attributes an update changes (ignored for other ops).
  * *table_wcu: the base-table write, PLUS the writes of every LSI holding the item (LSIs consume
  *   the table's capacity; their slot in the index array is 0).
  * index_wcu_per_index[i] (an array of d->nindexes, may be NULL when nindexes is 0): GSI i's
- *   expected units per logical write =
- *     put/delete: share x write_units(projected);
+ *   expected units per logical write, `share` being the share of the entity's WRITES landing
+ *   on the index (its sparse rules over the enum's write_shares):
+ *     put/delete: share x write_units(projected); transact: x2 (DynamoDB Local charges an index
+ *       entry written in a transaction what it charges the table's item: twice);
+ *     update changing an attribute of the table's key: a Delete and a Put in a transaction:
+ *       table 2 x 2 x units, every index 2 x 2 x share x units;
  *     update changing a placeholder/key of the GSI: 2 x share x units (delete + put), except
- *       when the changed attribute is the condition of the GSI's sparse rule (the item enters or
- *       leaves the index): min(1, 2 x share) x units;
- *     update changing no key: keys-only projection 0, include/all share x units (projected
- *       attributes assumed touched);
- *   GSI writes are not doubled for transactions.
+ *       when the changed attribute is the condition of a rule deciding membership (the item
+ *       enters or leaves the index): min(1, 2 x share) x units;
+ *     update changing no key of the GSI: share x units when it changes an attribute the index
+ *       projects (ALL: any; INCLUDE: the listed ones), else 0 (keys-only: always 0); an update
+ *       without `changes` is assumed to touch the projected attributes.
  * Either output may be NULL. Never fails. */
 void capacity_entity_write(const kp_design *d, const kp_entity *e, kp_write_op op, const kp_str *changes,
                            size_t nchanges, double *table_wcu, double *index_wcu_per_index);

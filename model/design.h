@@ -147,6 +147,9 @@ typedef struct kp_entity {
     size_t nkeys;
     kp_sparse *sparse;
     size_t nsparse;
+    kp_str *together; /* groups of attributes set on the same items: "GSI1PK+GSI1SK" (syn_group);
+                         a group of one sets its attribute on its own */
+    size_t ntogether;
     char *description;
     kp_loc loc;
 } kp_entity;
@@ -220,8 +223,10 @@ typedef struct kp_pattern {
     char *served_by; /* served outside DynamoDB */
     kp_write_op op;  /* writes; default put */
     double items;    /* writes: items per request; reads: items read per call; NAN */
-    kp_str *changes; /* key attributes an update changes */
+    kp_str *changes; /* attributes an update changes */
     size_t nchanges;
+    kp_str *returns; /* attributes a read returns; none = the whole item */
+    size_t nreturns;
     kp_loc loc;
 } kp_pattern;
 

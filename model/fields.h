@@ -220,7 +220,8 @@ static inline size_t kp_fcount(const void *r, const kp_field *f)
     X(WRITES_AVG, "writes_avg", writes_avg, K_NUM(KP_NUM_NONNEG), 0, 4, "average writes per second (empty = same as writes)") \
     X(ATTRIBUTES, "attributes", attrs, K_REFS(nattrs), 0, 5, "domain attributes the items carry: a, b")                       \
     X(KEYS, "keys", keys, K_RECS(keytpl, nkeys), KP_F_CUSTOM, -1, NULL)                                                       \
-    X(SPARSE, "sparse", sparse, K_RECS(sparse, nsparse), KP_F_CUSTOM, -1, NULL)
+    X(SPARSE, "sparse", sparse, K_RECS(sparse, nsparse), KP_F_CUSTOM, -1, NULL)                                              \
+    X(TOGETHER, "together", together, K_REFS(ntogether), 0, 7, "attributes set on the same items: GSI1PK+GSI1SK, a")
 /* clang-format on */
 
 /* clang-format off */
@@ -257,7 +258,8 @@ static inline size_t kp_fcount(const void *r, const kp_field *f)
     X(RANGE, "range", range, K_REF, 0, 11, "attribute of a between / < / > condition")                                  \
     X(FILTER, "filter", filter, K_REFS(nfilter), 0, 12, "non-key attributes filtered on: a, b")                         \
     X(JOIN, "join", join, K_RECS(join, njoin), KP_F_CUSTOM, 13, "chain: to=from, e.g. username=followingUsername")      \
-    X(CHANGES, "changes", changes, K_REFS(nchanges), 0, 19, "key attributes an update changes: a, b")                   \
+    X(CHANGES, "changes", changes, K_REFS(nchanges), 0, 19, "attributes an update changes: a, b")                       \
+    X(RETURNS, "returns", returns, K_REFS(nreturns), 0, 21, "attributes a read returns (empty = the whole item)")       \
     X(ITEMS, "items", items, K_NUM(KP_NUM_NONNEG), 0, 18, "items per call (empty = estimated)")                         \
     X(COVERED_BY, "covered_by", covered_by, K_REF, KP_F_ID, 14, "id of the pattern whose result already has this")      \
     X(NEEDS, "needs", needs, K_ENUM(needs), 0, 15, "search | aggregate | adhoc (empty = none)")                         \

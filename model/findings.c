@@ -47,7 +47,16 @@
  * - table-quota: the table (with its LSIs) or a GSI above 40,000 read or write units/s at peak
  *   (provisioned: the capacity to set, peak / target utilisation), DynamoDB's default per-table
  *   quota; provisioned, also the table and its GSIs together above the account's 80,000. A
- *   quota AWS raises on request: a warning naming the quota to raise. */
+ *   quota AWS raises on request: a warning naming the quota to raise.
+ * - DynamoDB's rules behind a pattern's plan (the resolver's why-not lines that carry a rule),
+ *   one per pattern and rule: number-sorts-as-text (a number inside a string sort key serves
+ *   neither its order nor a range of it), index-fetch (the index does not project what the
+ *   pattern returns: a fetch per result), projection-filter (an index refused because a
+ *   FilterExpression would test an attribute it does not project), key-update (an update of a
+ *   table-key attribute: Delete + Put in a transaction) — warnings; transactional-read (a
+ *   transactional read that is not a Get by the table's key: refused) — an error.
+ * - pad-too-narrow: a number in a sort key zero-padded to w digits with a declared distinct count
+ *   of 10^w or more (past the pad it sorts as text). */
 #include "analysis_stages.h"
 #include "capacity.h"
 #include "humanfmt.h"
@@ -406,6 +415,22 @@ static void pattern_findings(flist *l, const kp_analysis *a, const namemap *name
             }
         }
     }
+    /* DynamoDB's rules behind a plan: one finding per pattern and rule, the resolver's line */
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern_result *pr = &a->patterns[i];
+        const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
+        for (size_t w = 0; w < pr->nwhy_not; w++) {
+            const kp_why_not *y = &pr->why_not[w];
+            bool dup = !y->rule;
+            for (size_t k = 0; k < w && !dup; k++)
+                dup = pr->why_not[k].rule && strcmp(pr->why_not[k].rule, y->rule) == 0;
+            if (dup)
+                continue;
+            kp_severity sev = strcmp(y->rule, "transactional-read") == 0 ? KP_SEV_ERROR : KP_SEV_WARNING;
+            add(l, y->rule, sev, fmsg("pattern %s", p->id),
+                fmsg("'%s': %s", p->name ? p->name : p->id, y->text));
+        }
+    }
     unsigned char *counter = xcalloc(d->nattrs ? d->nattrs : 1, 1); /* 0 unknown, 1 no, 2 counter-like */
     for (size_t i = 0; i < d->npatterns; i++) {
         const kp_pattern *p = &d->patterns[i];
@@ -551,6 +576,15 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
                     add(l, "date-not-iso-sk", KP_SEV_WARNING, fmsg("entity %s", en->name), msg);
                     break;
                 }
+                int width = fmt ? atoi(fmt) : 0;
+                if (at && at->type == KP_ATTR_NUMBER && width > 0 && !isnan(at->distinct) &&
+                    at->distinct >= pow(10, width))
+                    add(l, "pad-too-narrow", KP_SEV_WARNING, fmsg("entity %s", en->name),
+                        fmsg(
+                            "%s's %s pads %s to %d digits ('%s'), but it has %.0f distinct values: from %.0f on "
+                            "they sort as text (%.0f before %.0f)",
+                            en->name, sk, nm, width, fmt, at->distinct, pow(10, width), pow(10, width),
+                            pow(10, width) - 1));
             }
         }
     }

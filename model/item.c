@@ -478,6 +478,19 @@ static void gen_value(gen *g, kp_item *item, const char *name, size_t i)
     }
 }
 
+bool item_set_together(const kp_design *d, const kp_entity *e, const char *a, const char *b)
+{
+    if (!a || !b)
+        return false;
+    for (size_t x = 0; x < d->nindexes; x++) {
+        const char *pk = d->indexes[x].pk.s, *sk = d->indexes[x].sk.s;
+        if (pk && sk &&
+            ((strcmp(pk, a) == 0 && strcmp(sk, b) == 0) || (strcmp(pk, b) == 0 && strcmp(sk, a) == 0)))
+            return capacity_set_together(e, a, b);
+    }
+    return capacity_grouped(e, a, b);
+}
+
 static bool sparse_holds(const kp_design *d, const kp_sparse *sp, const kp_item *item, uint64_t *rng,
                          size_t i)
 {
@@ -525,11 +538,25 @@ static void gen_item(gen *g, size_t i, const char **names, size_t nnames, kp_ite
     const kp_entity *e = g->e;
     for (size_t k = 0; k < nnames; k++)
         gen_value(g, item, names[k], i);
-    /* key attributes, rendered from the templates (sparse ones only where they hold) */
+    /* key attributes, rendered from the templates (sparse ones only where they hold; attributes
+     * set together share one decision) */
+    signed char held_inl[16];
+    signed char *held = e->nkeys <= 16 ? held_inl : xmalloc(e->nkeys);
     for (size_t k = 0; k < e->nkeys; k++) {
         const kp_keytpl *kt = &e->keys[k];
         const kp_sparse *sp = entity_sparse(e, kt->attr.s);
-        if (sp && !sparse_holds(d, sp, item, &g->rng, i))
+        held[k] = -1;
+        if (!sp)
+            continue;
+        for (size_t j = 0; j < k && held[k] < 0; j++)
+            if (held[j] >= 0 && item_set_together(d, e, e->keys[j].attr.s, kt->attr.s))
+                held[k] = held[j];
+        if (held[k] < 0)
+            held[k] = sparse_holds(d, sp, item, &g->rng, i) ? 1 : 0;
+    }
+    for (size_t k = 0; k < e->nkeys; k++) {
+        const kp_keytpl *kt = &e->keys[k];
+        if (held[k] == 0)
             continue;
         char *v = item_render(d, &kt->tpl, item);
         if (!v)
@@ -537,6 +564,8 @@ static void gen_item(gen *g, size_t i, const char **names, size_t nnames, kp_ite
         item_set(item, kt->attr.s, item_key_type(d, kt->attr.s), v);
         free(v);
     }
+    if (held != held_inl)
+        free(held);
     /* sparse plain attributes used as index keys */
     for (size_t k = 0; k < e->nsparse; k++) {
         const kp_sparse *sp = &e->sparse[k];
@@ -780,4 +809,64 @@ void item_sample_free(item_sample *s)
         free(s->coll[i].key);
     free(s->coll);
     memset(s, 0, sizeof *s);
+}
+
+/* A value of attribute `name` other than `cur`: another sample item's, else one made from cur. */
+static void other_value(const kp_item_list *others, const char *name, const kp_value *cur, kp_value *out)
+{
+    for (size_t i = 0; others && i < others->n; i++) {
+        const kp_value *v = item_get(&others->v[i], name);
+        if (v && (!cur || kp_value_cmp(v, cur) != 0)) {
+            out->type = v->type;
+            out->text = xstrdup(v->text);
+            return;
+        }
+    }
+    if (!cur) {
+        out->type = KP_VAL_S;
+        out->text = xstrdup("changed");
+    } else if (cur->type == KP_VAL_N) {
+        out->type = KP_VAL_N;
+        out->text = xasprintf("%.15g", strtod(cur->text, NULL) + 1);
+    } else if (cur->type == KP_VAL_BOOL) {
+        out->type = KP_VAL_BOOL;
+        out->text = xstrdup(strcmp(cur->text, "true") == 0 ? "false" : "true");
+    } else {
+        out->type = KP_VAL_S;
+        out->text = xasprintf("%s-2", cur->text);
+    }
+}
+
+void item_apply_changes(const kp_design *d, const kp_entity *e, const kp_str *changes, size_t nchanges,
+                        const kp_item_list *others, const kp_item *item, kp_item *out)
+{
+    item_copy(out, item);
+    for (size_t c = 0; c < nchanges; c++) {
+        const char *name = changes[c].s;
+        if (!name || (e && entity_key(e, name)))
+            continue; /* a key attribute follows its template below */
+        kp_value v;
+        other_value(others, name, item_get(item, name), &v);
+        item_set_value(out, name, &v);
+        free(v.text);
+    }
+    for (size_t k = 0; e && k < e->nkeys; k++) {
+        const kp_keytpl *kt = &e->keys[k];
+        bool touched = false;
+        for (size_t c = 0; c < nchanges && !touched; c++)
+            touched = changes[c].s &&
+                      (strcmp(changes[c].s, kt->attr.s) == 0 || tpl_has_attr(&kt->tpl, changes[c].s));
+        if (!touched)
+            continue;
+        const kp_sparse *sp = entity_sparse(e, kt->attr.s);
+        bool holds = sp ? (sp->kind == KP_SPARSE_SHARE ? item_get(item, kt->attr.s) != NULL
+                                                       : sparse_holds(d, sp, out, NULL, 1))
+                        : true;
+        char *v = holds ? item_render(d, &kt->tpl, out) : NULL;
+        if (v)
+            item_set(out, kt->attr.s, item_key_type(d, kt->attr.s), v);
+        else
+            item_del(out, kt->attr.s);
+        free(v);
+    }
 }

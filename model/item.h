@@ -115,6 +115,18 @@ typedef struct item_sample {
 void item_sample_make(const kp_design *d, unsigned seed, bool pad, item_sample *out);
 void item_sample_free(item_sample *s);
 
+/* true when entity e sets attributes a and b on the same items: an index's key pair unless e's
+ * `together` says otherwise (capacity_set_together), other attributes when a `together` group
+ * names both. The sample items then carry both or neither. */
+bool item_set_together(const kp_design *d, const kp_entity *e, const char *a, const char *b);
+
+/* The item after an update of entity e changing `changes` (copied into *out; caller frees with
+ * item_free): each changed attribute takes another value (another item's of `others`, may be NULL,
+ * else one made from the old), and every key attribute whose template holds a changed attribute
+ * is rendered again (removed where its sparse condition no longer holds). */
+void item_apply_changes(const kp_design *d, const kp_entity *e, const kp_str *changes, size_t nchanges,
+                        const kp_item_list *others, const kp_item *item, kp_item *out);
+
 /* DynamoDB scalar type of key attribute `attr`: KP_VAL_N when every template filling it is a
  * single number or shard placeholder (or it is a plain number attribute), else KP_VAL_S. */
 kp_vtype item_key_type(const kp_design *d, const char *attr);

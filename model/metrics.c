@@ -201,6 +201,27 @@ static const kp_finding_info catalogue[] = {
      "A table or GSI takes 40,000 read and 40,000 write units/s by default (80,000 per account, "
      "provisioned): request the increase in Service Quotas before launch, or cut the units (eventual "
      "reads, a cache, smaller items)."},
+    /* DynamoDB's own rules, proven on DynamoDB Local (tests/data/rules) */
+    {"number-sorts-as-text", "A number inside a string key sorts as text",
+     "Zero-pad the number with `format:` as wide as its largest value (format: \"04\" up to 9,999), or "
+     "make the sort key a number-typed attribute holding only the number: as text P#10 sorts before P#4, "
+     "and BETWEEN \"P#4\" AND \"P#10\" is refused."},
+    {"pad-too-narrow", "A zero pad narrower than the attribute's values",
+     "Widen `format:` to the digits of the largest value (5,000 values need \"04\"): past the pad the "
+     "numbers sort as text again (1000 before 999)."},
+    {"index-fetch", "An index that does not project what the pattern returns",
+     "Project what the pattern returns (include: [...]), or say what it needs (returns:): a GSI returns "
+     "only what it projects, so every result is read again from the table (BatchGetItem), and an LSI "
+     "fetches it for you at a table read per item."},
+    {"projection-filter", "A filter on an attribute the index does not project",
+     "DynamoDB refuses a FilterExpression on an attribute a keys-only or INCLUDE index does not project: "
+     "include the attribute in the projection (entityType for a mixed collection), or use another key."},
+    {"key-update", "An update that changes a key attribute",
+     "DynamoDB cannot update a key attribute: the item is deleted and put again, in a TransactWriteItems "
+     "to be safe, which doubles every write; keep attributes that change out of the table's key."},
+    {"transactional-read", "A transactional read that is not a Get by key",
+     "TransactGetItems holds only Gets by the table's full key (no Query, no Scan, no index): give the "
+     "full key, or read it strongly consistent when atomicity across items is not needed."},
 };
 
 const kp_finding_info *analysis_finding_catalogue(size_t *n)

@@ -115,6 +115,54 @@ double planeval_write_units(const kp_design *d, const kp_item *item)
     return u;
 }
 
+static double kb_units(size_t bytes)
+{
+    double u = ceil((double)bytes / 1024.0);
+    return u < 1 ? 1 : u;
+}
+
+/* true when both views hold the same attributes with the same values. */
+static bool same_view(const kp_item *a, const kp_item *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++) {
+        const kp_value *v = item_get(b, a->v[i].name);
+        if (!v || kp_value_cmp(v, &a->v[i].v) != 0)
+            return false;
+    }
+    return true;
+}
+
+double planeval_update_index_units(const kp_design *d, ptrdiff_t index, const kp_item *before,
+                                   const kp_item *after)
+{
+    bool ob = planeval_on_index(d, index, before), oa = planeval_on_index(d, index, after);
+    if (!ob && !oa)
+        return 0;
+    kp_item vb = {0}, va = {0};
+    if (ob)
+        planeval_project(d, index, before, &vb);
+    if (oa)
+        planeval_project(d, index, after, &va);
+    double ub = ob ? kb_units(item_size(&vb)) : 0, ua = oa ? kb_units(item_size(&va)) : 0, units;
+    if (ob != oa) {
+        units = ob ? ub : ua; /* the entry leaves or enters the index */
+    } else {
+        const char *keys[2] = {planeval_index_pk(d, index), planeval_index_sk(d, index)};
+        bool moved = false;
+        for (int k = 0; k < 2; k++) {
+            const kp_value *x = keys[k] ? item_get(before, keys[k]) : NULL;
+            const kp_value *y = keys[k] ? item_get(after, keys[k]) : NULL;
+            moved = moved || (x && y && kp_value_cmp(x, y) != 0);
+        }
+        units = moved ? ub + ua : same_view(&vb, &va) ? 0 : (ub > ua ? ub : ua);
+    }
+    item_free(&vb);
+    item_free(&va);
+    return units;
+}
+
 /* ---- queries ------------------------------------------------------------------------------- */
 
 static bool numeric_key(const kp_design *d, const char *attr)

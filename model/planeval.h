@@ -113,6 +113,13 @@ double planeval_read_units(double bytes);
 /* Write units of putting `item`: 1 KB units of the item, plus each index holding it. */
 double planeval_write_units(const kp_design *d, const kp_item *item);
 
+/* Write units index `index` (not the table) consumes when an update turns item `before` into
+ * `after`, by DynamoDB's rules: 0 when neither is on the index; the entry's units when it enters
+ * or leaves; a delete and a put when its index key changes; the entry's units when only its
+ * projected attributes change; 0 when its projected view is the same. */
+double planeval_update_index_units(const kp_design *d, ptrdiff_t index, const kp_item *before,
+                                   const kp_item *after);
+
 /* The sample item of entity `items` that best exercises a read on index `index` for pattern p:
  * it carries the index's key attributes, matches the pattern's fixed `by` values, and lies in
  * the partition holding the most items. Borrowed from `items`, NULL when none qualifies. */

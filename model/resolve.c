@@ -34,6 +34,64 @@ static void finish_main(kp_pattern_result *r, const rctx *c)
     r->index_name = r->index < 0 ? "table" : c->d->indexes[r->index].name;
 }
 
+/* The BatchGetItem after a GSI's Query that returns only what the index projects: the results'
+ * items from the table by key (cand_fetch's figures). */
+static void fetch_step(rctx *c, const kp_pattern *p, const cand *cd, const kp_entity *e, steplist *sl,
+                       wlist *w, readout *o)
+{
+    kp_step *f = rs_step_new(sl);
+    f->op = KP_OP_BATCHGET;
+    f->index = -1;
+    f->entity = e;
+    f->fetch = true;
+    f->count = cd->fetch_requests;
+    f->items = cd->result / cd->fetch_requests;
+    f->rcu = cd->fetch_rcu / cd->fetch_requests;
+    o->requests += cd->fetch_requests;
+    o->rcu += cd->fetch_rcu;
+    o->items += cd->result;
+    WARN(w, cd->xi->name, " does not project ", cd->fetch_attr ? cd->fetch_attr : "what the pattern returns",
+         ": each result is fetched from the table (BatchGetItem)");
+    (void)p;
+}
+
+/* A transactional read: TransactGetItems holds Gets by the table's full key, never a Query, a
+ * Scan or an index. A read the table serves by key becomes one TransactGetItems of its Gets (up
+ * to 100 a request); anything else is refused (the plan keeps its strong read, a why-not line
+ * and the error finding say so). best: the chosen candidate, NULL for a Scan. */
+static void transact_read(rctx *c, const kp_pattern *p, const kp_entity *e, const cand *best, steplist *sl,
+                          wlist *w, readout *o)
+{
+    if (p->kind != KP_READ || p->consistency != KP_TRANSACTIONAL)
+        return;
+    if (best && best->get && !best->fetch && sl->n > 0 && sl->v[sl->n - 1].op == KP_OP_GETITEM) {
+        kp_step *st = &sl->v[sl->n - 1];
+        double gets = st->count;
+        st->op = KP_OP_TRANSACTGET;
+        st->count = ceil(gets / CAP_TRANSACT_MAX_ITEMS);
+        if (st->count < 1)
+            st->count = 1;
+        st->items = gets / st->count;
+        st->rcu = st->rcu * gets / st->count;
+        o->requests = st->count;
+        o->plan = KP_PLAN_GET;
+        return;
+    }
+    char in[320];
+    sbuf b;
+    sbuf_init_in(&b, in, sizeof in);
+    sbuf_printf(&b,
+                "a transactional read is a TransactGetItems of Gets by the table's full key; %s needs a %s: "
+                "refused (read it strong, or give the full key)",
+                e ? e->name : "the pattern",
+                !best                  ? "Scan"
+                : best->xi->index >= 0 ? "Query on an index"
+                                       : "Query");
+    rs_why_add(c, "transactional-read", b.s);
+    WARN(w, "transactional read refused: ", e ? e->name : "the pattern", " is not read by its full key");
+    sbuf_free(&b);
+}
+
 /* A read of one entity (or a find before a write): best plan or scan. Adds its step and
  * warnings; fills *o (o->result: the items it returns, for chains). */
 static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
@@ -62,15 +120,17 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
         o->latency = lat;
         o->filter = K->n > 0 || p->nfilter > 0;
         o->scan = true;
+        rs_why_not(c, p, epos, NULL, true);
+        transact_read(c, p, e, NULL, sl, w, o);
         return;
     }
     char what_in[240];
     sbuf what;
     sbuf_init_in(&what, what_in, sizeof what_in);
-    rs_cand_step(c, p, &best, K, sl, &what);
+    kp_step *st = rs_cand_step(c, p, &best, K, sl, &what);
+    st->fetch = best.fetch && !best.xi->gsi; /* an LSI fetches within its Query */
     rs_cand_warnings(c, p, &best, w, what.s);
     sbuf_free(&what);
-    o->plan = best.fanout > 1 ? KP_PLAN_MULTI : best.get ? KP_PLAN_GET : KP_PLAN_QUERY;
     o->requests = best.fanout;
     o->rcu = best.rcu * best.fanout;
     o->items = best.items * best.fanout;
@@ -79,6 +139,12 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     o->filter = best.filter;
     o->app_sort = best.app_sort;
     o->limit_pushed = best.limit_pushed;
+    if (best.fetch && best.xi->gsi)
+        fetch_step(c, p, &best, e, sl, w, o);
+    o->plan = o->requests > 1 ? KP_PLAN_MULTI : best.get ? KP_PLAN_GET : KP_PLAN_QUERY;
+    rs_why_not(c, p, epos, &best,
+               best.fanout > 1 || best.app_sort || best.range_unserved || best.fetch || best.text_attr);
+    transact_read(c, p, e, &best, sl, w, o);
 }
 
 /* A screen of n entities (epos) without a join: one query serving them all when there is one,
@@ -126,6 +192,23 @@ static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_
     rs_warn_add(w, xasprintf("%g requests for one screen: the entities do not share a partition", requests));
 }
 
+/* Adds to Ki what K knows that entity e knows too. */
+static void known_to(rctx *c, const kp_entity *e, const kset *K, kset *Ki)
+{
+    for (size_t k = 0; k < K->n; k++)
+        if (rs_knows(c, e, K->v[k].name))
+            rs_kset_add(Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+}
+
+/* What the read planned next must return (rctx.want). */
+static void want_set(rctx *c, const kp_str *v, size_t n, bool item, bool keys)
+{
+    c->want = v;
+    c->nwant = n;
+    c->want_item = item;
+    c->want_keys = keys;
+}
+
 /* A chain of n entities (epos) joined: each next entity's keys come from the previous result. */
 static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n,
                        steplist *sl, wlist *w, readout *o)
@@ -142,12 +225,21 @@ static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t
             for (size_t j = 0; j < p->njoin; j++)
                 if (p->join[j].to.s && rs_knows(c, e, p->join[j].to.s))
                     rs_kset_add(&Ki, p->join[j].to.s, NULL, rs_attr_of(c, p->join[j].to.s));
-            for (size_t k = 0; k < K->n; k++)
-                if (rs_knows(c, e, K->v[k].name))
-                    rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+            known_to(c, e, K, &Ki);
         }
         size_t before = sl->n;
         readout oi;
+        /* a step before the last returns what the next one needs: the join's attributes */
+        kp_str from[8];
+        size_t nfrom = 0;
+        if (i + 1 < n) {
+            for (size_t j = 0; j < p->njoin && nfrom < 8; j++)
+                if (p->join[j].from.s)
+                    from[nfrom++] = p->join[j].from;
+            want_set(c, from, nfrom, false, false);
+        } else {
+            want_set(c, p->returns, p->nreturns, p->nreturns == 0, false);
+        }
         read_entity(c, p, &Ki, epos[i], &epos[i], 1, sl, w, &oi);
         rs_kset_free(&Ki);
         filter |= oi.filter;
@@ -200,6 +292,54 @@ static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t
                    .limit_pushed = limit_pushed};
 }
 
+/* A transactional screen of n entities: each entity read by its full key, the Gets together in
+ * one TransactGetItems (100 a request); an entity that needs a Query is refused (transact_read). */
+static void read_transact_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n,
+                                 steplist *sl, wlist *w, readout *o)
+{
+    memset(o, 0, sizeof *o);
+    kp_step *first = NULL;
+    size_t first_at = 0;
+    bool all_gets = true;
+    for (size_t i = 0; i < n; i++) {
+        kset Ki = {0};
+        known_to(c, &c->d->entities[epos[i]], K, &Ki);
+        size_t before = sl->n;
+        readout oi;
+        read_entity(c, p, &Ki, epos[i], epos, n, sl, w, &oi);
+        rs_kset_free(&Ki);
+        o->rcu += oi.rcu;
+        o->items += oi.items;
+        o->result += oi.result;
+        o->filter |= oi.filter;
+        if (oi.latency > o->latency)
+            o->latency = oi.latency;
+        bool get = sl->n == before + 1 && sl->v[before].op == KP_OP_TRANSACTGET;
+        all_gets = all_gets && get;
+        if (!get) {
+            o->requests += oi.requests;
+            continue;
+        }
+        if (!first) {
+            first_at = before;
+            first = &sl->v[before];
+            o->requests += oi.requests;
+            continue;
+        }
+        /* one TransactGetItems for every Get */
+        first = &sl->v[first_at];
+        double gets = first->count * first->items + sl->v[before].count * sl->v[before].items;
+        double rcu = first->count * first->rcu + sl->v[before].count * sl->v[before].rcu;
+        o->requests -= first->count;
+        first->count = ceil(gets / CAP_TRANSACT_MAX_ITEMS);
+        first->items = gets / first->count;
+        first->rcu = rcu / first->count;
+        o->requests += first->count;
+        sl->n = before; /* the merged step goes */
+    }
+    o->plan = all_gets ? KP_PLAN_GET : KP_PLAN_MULTI;
+}
+
 /* A pattern that names no entity: a Scan of the whole table. */
 static void read_all(rctx *c, const kp_pattern *p, const kset *K, steplist *sl, wlist *w, readout *o)
 {
@@ -232,10 +372,13 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
     rs_known_from_by(c, p, &K);
     readout o;
     memset(&o, 0, sizeof o);
+    want_set(c, p->returns, p->nreturns, p->nreturns == 0, false);
     if (n == 0)
         read_all(c, p, &K, sl, w, &o);
     else if (p->njoin > 0 && n > 1)
         read_chain(c, p, &K, epos, n, sl, w, &o);
+    else if (n > 1 && p->consistency == KP_TRANSACTIONAL)
+        read_transact_screen(c, p, &K, epos, n, sl, w, &o);
     else if (n > 1)
         read_screen(c, p, &K, epos, n, sl, w, &o);
     else
@@ -253,6 +396,31 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
         free(epos);
 }
 
+/* The why-not line of an update that changes the table key of e: the attribute and the key. */
+static void key_move_why(rctx *c, const kp_pattern *p, const kp_entity *e, wlist *w)
+{
+    const char *attr = NULL, *key = NULL;
+    const char *keys[2] = {c->d->table.pk.s, c->d->table.sk.s};
+    for (size_t i = 0; i < p->nchanges && !attr; i++)
+        for (int k = 0; k < 2 && !attr; k++) {
+            const char *ch = p->changes[i].s;
+            const kp_keytpl *t = keys[k] ? entity_key(e, keys[k]) : NULL;
+            if (ch && keys[k] && (strcmp(ch, keys[k]) == 0 || (t && tpl_has_attr(&t->tpl, ch)))) {
+                attr = ch;
+                key = keys[k];
+            }
+        }
+    const kp_keytpl *t = key ? entity_key(e, key) : NULL;
+    char *m = xasprintf("the update changes %s, part of %s's table key %s = %s: DynamoDB cannot update a key "
+                        "attribute, so it is a Delete of the old item and a Put of the new one, in one "
+                        "TransactWriteItems",
+                        attr ? attr : "?", e->name, key ? key : "?", t && t->tpl.src ? t->tpl.src : "?");
+    rs_why_add(c, "key-update", m);
+    free(m);
+    WARN(w, "key change: ", e->name, "'s ", attr ? attr : "key",
+         " is in its table key: Delete + Put in a transaction");
+}
+
 static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, steplist *sl, wlist *w)
 {
     size_t n = p->nentities;
@@ -261,7 +429,7 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
     kset K = {0};
     rs_known_from_by(c, p, &K);
     double wcu = 0, iwcu = 0, requests = 0, lat = 0, rcu = 0;
-    bool multi = false;
+    bool multi = false, moved = false;
     for (size_t i = 0; i < n; i++) {
         size_t epos;
         const kp_entity *e = rs_entity_of(c, p->entities[i].s, &epos);
@@ -296,6 +464,7 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
             }
             if (!direct) {
                 readout o;
+                want_set(c, NULL, 0, false, true); /* the find needs the table key only */
                 read_entity(c, p, &K, epos, &epos, 1, sl, w, &o);
                 requests += o.requests;
                 rcu += o.rcu;
@@ -307,6 +476,7 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
                 WARN(w, kp_write_op_name(p->op), " needs the full key of ", e->name, ": find, then write");
             }
         }
+        bool moves = capacity_update_moves_key(c->d, e, p->op, p->changes, p->nchanges);
         kp_step *st = rs_step_new(sl);
         st->op = op;
         st->index = -1;
@@ -314,6 +484,14 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
         st->count = writes;
         st->items = 1;
         st->wcu = tw;
+        if (moves) {
+            /* DynamoDB cannot update a key attribute: Delete + Put, in one transaction */
+            st->op = KP_OP_TRANSACTWRITE;
+            st->key_move = true;
+            st->items = 2;
+            key_move_why(c, p, e, w);
+            moved = true;
+        }
         if (base && direct) {
             kvlist vals = {0};
             rs_kv_add_key(c, &vals, KV_PK, rs_render_parts(c, &base->pk, base->pk.n, &K));
@@ -335,9 +513,9 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
         r->requests = 1;
         lat = LAT_TRANSACT_MS;
     } else {
-        r->plan = multi ? KP_PLAN_MULTI : KP_PLAN_WRITE;
+        r->plan = multi ? KP_PLAN_MULTI : moved ? KP_PLAN_TRANSACT : KP_PLAN_WRITE;
         r->requests = requests;
-        lat += LAT_WRITE_MS;
+        lat += moved ? LAT_TRANSACT_MS : LAT_WRITE_MS;
     }
     r->items_per_call = items_total;
     r->wcu_per_call = wcu;
@@ -352,6 +530,7 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
 {
     steplist sl = c->steps; /* scratch reused from pattern to pattern */
     sl.n = 0;
+    c->why.n = 0;
     wlist w = {0};
     w.c = c;
     w.v = c->wv; /* scratch reused from pattern to pattern */
@@ -399,6 +578,12 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
     }
     c->wv = w.v;
     c->wcap = w.cap;
+    r->nwhy_not = c->why.n;
+    r->why_not = NULL;
+    if (c->why.n) {
+        r->why_not = arena_alloc(c->ar, c->why.n * sizeof *r->why_not);
+        memcpy(r->why_not, c->why.v, c->why.n * sizeof *r->why_not); /* texts in the arena already */
+    }
 }
 
 void stage_resolve(kp_analysis *a)
@@ -413,6 +598,10 @@ void stage_resolve(kp_analysis *a)
         a->capacity_memo = capacity_memo_new(d);
     rs_ctx_init(&c, d, a->capacity_memo);
     c.cands = xcalloc(c.nix, sizeof *c.cands);
+    c.rej = xcalloc(c.nix, sizeof *c.rej);
+    c.sk_num = xcalloc(c.nix, sizeof *c.sk_num);
+    c.item_miss = xcalloc(c.nix * (d->nentities + 1), sizeof *c.item_miss);
+    c.carry = xcalloc(c.nix * (d->nentities + 1), sizeof *c.carry);
     humanfmt(c.unknown_sel, sizeof c.unknown_sel, UNKNOWN_SELECTIVITY, HF_PRINTF_G);
     c.ar = arena_new();
     a->resolve_arena = c.ar;
@@ -423,6 +612,11 @@ void stage_resolve(kp_analysis *a)
         resolve_pattern(&c, &d->patterns[i], &a->patterns[i]);
     free(c.steps.v);
     free(c.wv);
+    free(c.why.v);
+    free(c.rej);
+    free(c.sk_num);
+    free(c.item_miss);
+    free(c.carry);
     rs_ctx_free(&c);
 }
 
@@ -432,6 +626,7 @@ void stage_resolve_free(kp_analysis *a)
         kp_pattern_result *r = &a->patterns[i];
         r->steps = NULL; /* in the arena */
         r->warnings = NULL;
+        r->why_not = NULL;
     }
     free(a->patterns);
     arena_free(a->resolve_arena);

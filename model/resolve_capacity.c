@@ -25,6 +25,7 @@
 #include "resolve_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 double rs_selectivity_of(const kp_attr *a, const char *value)
@@ -159,18 +160,14 @@ void rs_write_units(const rctx *c, const kp_pattern *p, size_t epos, double *tab
 {
     const kp_design *d = c->d;
     const kp_entity *e = &d->entities[epos];
-    double tw = capacity_write_units(e->size, p->op == KP_OP_TRANSACT), iw = 0;
-    for (size_t k = 1; k < c->nix; k++) {
-        const entry *en = c->on[epos * c->nix + k];
-        if (!en || en->share <= 0)
-            continue;
-        double u =
-            capacity_index_write(d, e, (ptrdiff_t)k - 1, p->op, p->changes, p->nchanges, en->share, en->proj);
-        if (d->indexes[k - 1].kind == KP_LSI)
-            tw += u;
-        else
-            iw += u;
-    }
-    *table = tw;
-    *gsis = iw;
+    double inl[32];
+    double *iw = d->nindexes <= 32 ? inl : xmalloc(d->nindexes * sizeof *iw);
+    capacity_memo_entity_write(c->cap, e, p->op, p->changes, p->nchanges, table, d->nindexes ? iw : NULL);
+    double sum = 0;
+    for (size_t x = 0; x < d->nindexes; x++)
+        if (d->indexes[x].kind != KP_LSI)
+            sum += iw[x];
+    *gsis = sum;
+    if (iw != inl)
+        free(iw);
 }

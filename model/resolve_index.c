@@ -366,6 +366,7 @@ void rs_ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
 {
     memset(c, 0, sizeof *c);
     c->d = d;
+    c->cap = cap;
     c->nix = 1 + d->nindexes;
     size_t nix = c->nix;
     namemap_init(&c->ents, d->nentities);

@@ -95,6 +95,7 @@ typedef struct collsum {
 /* Everything the resolver keeps for one analysis; rs_ctx_init fills the indexes. */
 typedef struct rctx {
     const kp_design *d;
+    capacity_memo *cap; /* the analysis' capacity figures (a->capacity_memo) */
     ixinfo *ix;
     size_t nix; /* 1 + d->nindexes */
     entry **on; /* on[epos * nix + i] */
@@ -116,6 +117,22 @@ typedef struct rctx {
     unsigned stamp;
     size_t nasked;        /* entities marked by the current pattern */
     char unknown_sel[32]; /* UNKNOWN_SELECTIVITY as %g writes it (for the warnings) */
+    /* what the read being planned must return (resolve.c sets it per read): the attributes
+     * want[0..nwant) (want_item: the whole item, the pattern's default); want_keys: the table key
+     * only (a find before a write) */
+    const kp_str *want;
+    size_t nwant;
+    bool want_item, want_keys;
+    struct reject *rej;     /* per index: why the last rs_best_for_entity did not take it */
+    signed char *sk_num;    /* per index, lazily: 1 its sort key is a number, 2 text, 0 not known yet */
+    const char **item_miss; /* per (entity, index), lazily: the first attribute of a whole item the
+                               index does not return ("" none, NULL not known yet) */
+    unsigned char *carry;   /* per (entity, index), lazily: bit 1 carries its pk, 2 its sk; bit 4
+                               of an entity's first slot: computed */
+    struct whylist {
+        kp_why_not *v;
+        size_t n, cap;
+    } why; /* scratch why-not list of the pattern being resolved */
 } rctx;
 
 /* ---- what the caller knows, candidates, plans (resolve_plan.c) ------------------------------- */
@@ -137,6 +154,23 @@ typedef struct kset {
 
 /* The kind of sort-key condition a candidate sends. */
 typedef enum skc { SKC_NONE, SKC_BEGINS, SKC_BETWEEN, SKC_EXACT } skc;
+
+/* Why an index does not serve an entity for a pattern (rs_why_not renders it). */
+typedef enum whynot {
+    WN_NONE,
+    WN_NOT_ON,      /* attr: the key attribute of the index the entity does not carry */
+    WN_SPARSE,      /* attr: the key attribute whose sparse rule the pattern does not fix */
+    WN_STRONG,      /* a GSI, and the read is strong or transactional */
+    WN_TRANSACT,    /* an LSI, and the read is transactional (TransactGetItems reads the table) */
+    WN_PK_UNBOUND,  /* attr: a placeholder of the partition key the pattern does not give */
+    WN_NO_KEY_USE,  /* the key uses nothing the pattern gives */
+    WN_PROJ_FILTER, /* attr: an attribute a FilterExpression needs, which the index does not project */
+} whynot;
+
+typedef struct reject {
+    whynot why;
+    const char *attr;
+} reject;
 
 /* cand.warn: what rs_cand_warnings says of a candidate. */
 enum {
@@ -168,6 +202,15 @@ typedef struct cand {
     unsigned warn;
     const char *unknown_attr;
     const char *fanout_attr;
+    const char *text_attr;  /* the order or range attribute, a number that sorts as text here */
+    size_t text_part;       /* its part in the sort-key template */
+    bool fetch;             /* the index does not project what the read returns */
+    const char *fetch_attr; /* the first such attribute */
+    double fetch_requests;  /* BatchGetItem requests per call after a GSI's Query */
+    double fetch_rcu;       /* read units per call of the fetch (LSI: inside the Query's) */
+    double reqs;            /* requests per call: fan-out plus the fetch's */
+    whynot why;             /* eval_entity refused the index: why */
+    const char *why_attr;
 } cand;
 
 /* What one entity knows of a pattern, computed once per pattern and entity. */
@@ -308,6 +351,19 @@ void rs_known_from_by(const rctx *c, const kp_pattern *p, kset *K);
 bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
                         size_t nasked, bool screen, cand *best, bool *strong_refused);
 
+/* The attribute a mixed collection's FilterExpression tests to keep entity cd's items: one the
+ * entity carries and the first other entity read does not (attribute_exists), or NULL: the
+ * "entityType" tag. */
+const char *rs_mixed_tag(const cand *cd);
+
+/* Appends to c->why the why-not lines of entity epos for pattern p after rs_best_for_entity
+ * (its c->rej), best the candidate it chose (NULL: none; the read is a scan). `all`: every index
+ * that nearly served it, else only the rules that shaped the chosen plan (text sort, fetch). */
+void rs_why_not(rctx *c, const kp_pattern *p, size_t epos, const cand *best, bool all);
+
+/* Adds a why-not line (text copied into the arena) unless the same text is there already. */
+void rs_why_add(rctx *c, const char *rule, const char *text);
+
 /* The best single query serving the n entities epos of a screen on one index; false when no
  * index serves them all. */
 bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n,
@@ -334,8 +390,7 @@ void rs_cand_finish(rctx *c, const kp_pattern *p, cand *out, bool colliders);
 void rs_set_totals(kp_pattern_result *r, const kp_pattern *p);
 
 /* Write units of one item of entity epos written by pattern p: *table on the table (its LSIs
- * included), *gsis on the GSIs (capacity_entity_write over the precomputed shares and entry
- * sizes). */
+ * included), *gsis on the GSIs: capacity_entity_write's figures, the ones heat and cost use. */
 void rs_write_units(const rctx *c, const kp_pattern *p, size_t epos, double *table, double *gsis);
 
 /* ---- resolve_render.c: texts and steps (in the arena) ---------------------------------------- */

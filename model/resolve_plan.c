@@ -10,7 +10,11 @@
  * (no app sort, no filter); then fewer read units per call; then the base table. */
 #include "resolve_int.h"
 
+#include "humanfmt.h"
+#include "item.h"
+
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,8 +60,115 @@ static bool cond_holds(const kp_sparse *s, const char *value)
     return s->op == KP_COND_NE ? !in : in;
 }
 
+/* true when index xi holds attribute `attr` of its entries as an attribute of its own: every
+ * attribute on the table and an ALL index; the table's and the index's key attributes; an
+ * INCLUDE index's listed ones. DynamoDB refuses a FilterExpression on anything else (DynamoDB
+ * Local: "Secondary index X does not project one or more filter attributes", on GSIs and LSIs
+ * alike). */
+static bool ix_projects(const rctx *c, const ixinfo *xi, const char *attr)
+{
+    if (xi->index < 0 || !attr)
+        return true;
+    const kp_index *x = &c->d->indexes[xi->index];
+    if (x->projection == KP_PROJ_ALL)
+        return true;
+    const char *keys[4] = {c->d->table.pk.s, c->d->table.sk.s, xi->pk, xi->sk};
+    for (int i = 0; i < 4; i++)
+        if (keys[i] && strcmp(keys[i], attr) == 0)
+            return true;
+    if (x->projection == KP_PROJ_INCLUDE)
+        for (size_t i = 0; i < x->ninclude; i++)
+            if (x->include[i].s && strcmp(x->include[i].s, attr) == 0)
+                return true;
+    return false;
+}
+
+/* true when a read of entity e on xi gets `attr` back: projected, or a placeholder of e's template
+ * for a projected key attribute (the application reads it out of the key). */
+static bool ix_returns(const rctx *c, const ixinfo *xi, const kp_entity *e, const char *attr)
+{
+    if (ix_projects(c, xi, attr))
+        return true;
+    const char *keys[4] = {c->d->table.pk.s, c->d->table.sk.s, xi->pk, xi->sk};
+    for (int i = 0; i < 4; i++) {
+        const kp_keytpl *k = keys[i] ? entity_key(e, keys[i]) : NULL;
+        if (k && tpl_has_attr(&k->tpl, attr))
+            return true;
+    }
+    return false;
+}
+
+/* The first attribute the current read must return (c->want) that a read of e on xi does not
+ * get back, NULL when it gets everything. */
+static const char *returns_missing(const rctx *c, const ixinfo *xi, const kp_entity *e)
+{
+    if (xi->index < 0 || c->want_keys || c->d->indexes[xi->index].projection == KP_PROJ_ALL)
+        return NULL;
+    if (c->want_item) {
+        /* the whole item: the same answer for every pattern, computed once per entity and index */
+        size_t slot = (size_t)(e - c->d->entities) * c->nix + (size_t)(xi->index + 1);
+        const char **memo = &c->item_miss[slot];
+        if (*memo == NULL) {
+            *memo = "";
+            for (size_t i = 0; i < e->nattrs && !**memo; i++)
+                if (e->attrs[i].s && !ix_returns(c, xi, e, e->attrs[i].s))
+                    *memo = e->attrs[i].s;
+        }
+        return **memo ? *memo : NULL;
+    }
+    for (size_t i = 0; i < c->nwant; i++)
+        if (c->want[i].s && !ix_returns(c, xi, e, c->want[i].s))
+            return c->want[i].s;
+    return NULL;
+}
+
+/* true when index xi's sort key holds numbers (DynamoDB's N): every template filling it is one
+ * number placeholder (item_key_type), computed once per index. */
+static bool sk_is_number(rctx *c, const ixinfo *xi)
+{
+    size_t k = (size_t)(xi->index + 1);
+    if (!c->sk_num[k])
+        c->sk_num[k] = xi->sk && item_key_type(c->d, xi->sk) == KP_VAL_N ? 1 : 2;
+    return c->sk_num[k] == 1;
+}
+
+/* true when a zero-padded width `fmt` holds every value of number attribute a: a distinct count
+ * of 10^width or more needs another digit (1000 sorts before 999 as text). */
+static bool pad_holds(const kp_attr *a, const char *fmt)
+{
+    int w = fmt ? atoi(fmt) : 0;
+    if (w <= 0)
+        return false;
+    return isnan(a->distinct) || a->distinct < pow(10, w);
+}
+
+/* true when sort-key part `part` of entry en on xi is a number that sorts as text: a number
+ * attribute inside a string sort key (literals around it, or another entity filling the key with
+ * text), not zero-padded wide enough. DynamoDB compares string keys byte by byte: P#1, P#10,
+ * P#4. */
+static bool sorts_as_text(rctx *c, const ixinfo *xi, const entry *en, size_t part)
+{
+    const tpl_part *pt = &en->sk.parts[part];
+    const kp_attr *a = rs_attr_of(c, pt->text);
+    if (!a || a->type != KP_ATTR_NUMBER || sk_is_number(c, xi))
+        return false;
+    return !pad_holds(a, pt->format ? pt->format : a->format);
+}
+
+const char *rs_mixed_tag(const cand *cd)
+{
+    const kp_entity *e = cd->en->e;
+    for (size_t i = 0; i < e->nattrs; i++)
+        if (cd->collider && !entity_carries(cd->collider->e, e->attrs[i].s) &&
+            !entity_knows(cd->collider->e, e->attrs[i].s))
+            return e->attrs[i].s;
+    return NULL;
+}
+
 static bool cand_better(const cand *a, const cand *b)
 {
+    if (a->reqs != b->reqs)
+        return a->reqs < b->reqs;
     if (a->fanout != b->fanout)
         return a->fanout < b->fanout;
     if (a->quality != b->quality)
@@ -114,41 +225,37 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
     out->fanout = 1;
     const kp_entity *e = en->e;
 
-    /* sparse membership: the index must hold every item the pattern asks for */
+    /* sparse membership: the index must hold every item the pattern asks for. DynamoDB indexes
+     * an item exactly when it has every key attribute of the index: the rules deciding it are
+     * one (the key pair set together, the default) or two (set independently) */
     double share_adj = en->share;
-    bool sparse_fixed_used[2] = {false, false};
     const char *sparse_fixed_attr[2] = {NULL, NULL};
     if (xi->index >= 0) {
-        const char *ks[2] = {xi->pk, xi->sk};
         share_adj = 1;
-        for (int i = 0; i < 2; i++) {
-            const kp_sparse *s = ks[i] ? entity_sparse(e, ks[i]) : NULL;
-            if (!s || (i == 1 && xi->sk && xi->pk && strcmp(xi->sk, xi->pk) == 0))
-                continue;
+        const kp_sparse *rules[2];
+        size_t nr = e->nsparse ? capacity_index_rules(c->d, e, xi->index, rules) : 0;
+        for (size_t i = 0; i < nr; i++) {
+            const kp_sparse *s = rules[i];
             if (s->kind == KP_SPARSE_COND) {
                 const known *k = s->cond_attr.s ? rs_kset_find(K, s->cond_attr.s) : NULL;
-                if (!k || !k->value || !cond_holds(s, k->value))
+                if (!k || !k->value || !cond_holds(s, k->value)) {
+                    out->why = WN_SPARSE;
+                    out->why_attr = s->attr.s;
                     return false;
-                sparse_fixed_used[i] = true;
+                }
                 sparse_fixed_attr[i] = s->cond_attr.s;
             } else {
-                bool bound = i == 0;
-                if (!bound) {
-                    keyview v;
-                    rs_keyview_set(&v, e, ks[i]);
-                    bound = true;
-                    for (size_t j = 0; j < v.n; j++)
-                        if (v.parts[j].kind == TPL_ATTR && !rs_kset_find(K, v.parts[j].text))
-                            bound = false;
-                }
-                if (!bound)
-                    return false;
                 share_adj *= isnan(s->share) ? 1 : s->share;
             }
         }
     }
     if (xi->gsi && p->consistency != KP_EVENTUAL) {
         *strong_refused = true;
+        out->why = WN_STRONG;
+        return false;
+    }
+    if (xi->index >= 0 && p->consistency == KP_TRANSACTIONAL) {
+        out->why = WN_TRANSACT; /* TransactGetItems reads the table by key, never an index */
         return false;
     }
 
@@ -186,8 +293,11 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
             continue;
         }
         double f = fanout_of(c, pt->text);
-        if (f <= 0)
+        if (f <= 0) {
+            out->why = WN_PK_UNBOUND;
+            out->why_attr = pt->text;
             return false;
+        }
         out->fanout *= f;
         if (!out->fanout_attr)
             out->fanout_attr = pt->text;
@@ -212,7 +322,14 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
             out->kind = SKC_EXACT;
         else {
             out->next = en->sk.parts[i].text;
-            if (p->range.s && strcmp(out->next, p->range.s) == 0)
+            bool ranged = p->range.s && strcmp(out->next, p->range.s) == 0;
+            bool ordered = p->order.s && !screen && strcmp(out->next, p->order.s) == 0;
+            if ((ranged || ordered) && sorts_as_text(c, xi, en, i)) {
+                out->text_attr = out->next; /* neither its order nor a range of it is the key's */
+                out->text_part = i;
+                ranged = false;
+            }
+            if (ranged)
                 out->kind = SKC_BETWEEN;
             else
                 out->kind = i > 0 ? SKC_BEGINS : SKC_NONE;
@@ -222,7 +339,7 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
                 BIND(en->sk.parts[j].text);
     }
     for (int i = 0; i < 2; i++)
-        if (sparse_fixed_used[i])
+        if (sparse_fixed_attr[i])
             BIND(sparse_fixed_attr[i]);
     size_t nkey_bound = nbound;
 
@@ -250,17 +367,39 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
         }
         fsel *= s;
     }
-    if (known_to_entity > 0 && nkey_bound == 0)
+    if (known_to_entity > 0 && nkey_bound == 0) {
+        out->why = WN_NO_KEY_USE;
         return false; /* the key uses nothing the caller knows: this is a scan */
-    (void)filters;
+    }
 
     out->get = xi->index < 0 && out->kind == SKC_EXACT; /* GetItem (one per fan-out value) */
 
     /* order, range, limit */
     bool order_asked = p->order.s && !screen;
-    bool order_served = !order_asked || out->get || (out->next && strcmp(out->next, p->order.s) == 0);
+    bool order_served = !order_asked || out->get ||
+                        (out->next && strcmp(out->next, p->order.s) == 0 && out->text_attr != out->next);
     out->app_sort = !order_served;
     out->range_unserved = p->range.s && !screen && out->kind != SKC_BETWEEN && pi->range_known;
+
+    /* a FilterExpression may only test what the index projects */
+    if (xi->index >= 0 && c->d->indexes[xi->index].projection != KP_PROJ_ALL) {
+        const char *miss = NULL;
+        for (size_t i = 0; i < nfilters && !miss; i++)
+            if (!ix_projects(c, xi, filters[i]))
+                miss = filters[i];
+        if (!miss && out->range_unserved && !ix_projects(c, xi, p->range.s))
+            miss = p->range.s;
+        for (size_t i = 0; i < p->nfilter && !miss; i++)
+            if (p->filter[i].s && rs_knows(c, e, p->filter[i].s) && !ix_projects(c, xi, p->filter[i].s))
+                miss = p->filter[i].s;
+        if (miss) {
+            out->why = WN_PROJ_FILTER;
+            out->why_attr = miss;
+            return false;
+        }
+    }
+    out->fetch_attr = p->kind == KP_READ ? returns_missing(c, xi, e) : NULL;
+    out->fetch = out->fetch_attr != NULL;
     if (out->range_unserved)
         fsel *= UNKNOWN_SELECTIVITY;
     fsel *= pi->filter_sel;
@@ -305,6 +444,41 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
 #undef BIND
 }
 
+/* The fetch of what index cd does not project, on top of rs_cand_finish's figures. A GSI's
+ * Query returns only what it projects: the items come from the table by key, BatchGetItem in
+ * batches of 100, each item rounded up to 4 KB (one request more per 100 results, its latency
+ * after the Query's). An LSI fetches them itself within the Query (Select ALL_ATTRIBUTES):
+ * DynamoDB Local bills each result as a read of the table's item, rounded up to 4 KB. */
+static void cand_fetch(const kp_pattern *p, cand *cd)
+{
+    cd->fetch_requests = cd->fetch_rcu = 0;
+    cd->reqs = cd->fanout;
+    if (!cd->fetch)
+        return;
+    double size = util_nz(cd->en->e->size), n = cd->result > 0 ? cd->result : 0;
+    if (cd->xi->gsi) {
+        double batches = ceil(n / CAP_BATCHGET_MAX_ITEMS);
+        cd->fetch_requests = batches < 1 ? 1 : batches;
+        cd->fetch_rcu = capacity_batchget_rcu(n, size, p->consistency);
+        cd->latency += LAT_RTT_MS + n * size / CAP_PAGE_BYTES * LAT_MS_PER_MB;
+        cd->reqs += cd->fetch_requests;
+    } else {
+        cd->fetch_rcu = capacity_batchget_rcu(n, size, p->consistency);
+        cd->rcu += cd->fetch_rcu / cd->fanout;
+        cd->latency += n * size / CAP_PAGE_BYTES * LAT_MS_PER_MB;
+    }
+}
+
+/* The candidate's mixed-collection filter can be sent: the index projects what it tests. */
+static bool mixed_filter_ok(const rctx *c, const cand *cd, const char **miss)
+{
+    if (!cd->mixed)
+        return true;
+    const char *tag = rs_mixed_tag(cd);
+    *miss = tag ? tag : "entityType";
+    return ix_projects(c, cd->xi, *miss);
+}
+
 bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
                         size_t nasked, bool screen, cand *best, bool *strong_refused)
 {
@@ -316,11 +490,16 @@ bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     size_t n = 0;
     for (size_t k = 0; k < c->nix; k++) {
         const entry *en = c->on[epos * c->nix + k];
+        c->rej[k] = (reject){WN_NOT_ON, NULL};
         if (!en)
             continue;
-        if (!eval_entity(c, p, K, &c->ix[k], en, &pi, screen, &cs[n], strong_refused))
+        if (!eval_entity(c, p, K, &c->ix[k], en, &pi, screen, &cs[n], strong_refused)) {
+            c->rej[k] = (reject){cs[n].why, cs[n].why_attr};
             continue;
+        }
+        c->rej[k] = (reject){WN_NONE, NULL};
         rs_cand_finish(c, p, &cs[n], false);
+        cand_fetch(p, &cs[n]);
         n++;
     }
     if (n == 0)
@@ -337,12 +516,18 @@ bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
         if (found && !cand_better(&cs[i], best))
             break; /* mixed collections only make a candidate worse */
         rs_cand_finish(c, p, &cs[i], true);
+        cand_fetch(p, &cs[i]);
+        const char *miss = NULL;
+        if (!mixed_filter_ok(c, &cs[i], &miss)) {
+            c->rej[cs[i].xi->index + 1] = (reject){WN_PROJ_FILTER, miss};
+            continue;
+        }
         if (!found || cand_better(&cs[i], best)) {
             *best = cs[i];
             found = true;
         }
     }
-    return true;
+    return found;
 }
 
 void rs_known_from_by(const rctx *c, const kp_pattern *p, kset *K)
@@ -373,8 +558,9 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
         for (size_t i = 0; i < m && ok; i++) {
             const entry *en = c->on[epos[i] * c->nix + k];
             bool sr = false;
-            if (!en || !eval_entity(c, p, K, xi, en, &pis[i], true, &cds[i], &sr) || cds[i].fanout > 1)
-                ok = false;
+            if (!en || !eval_entity(c, p, K, xi, en, &pis[i], true, &cds[i], &sr) || cds[i].fanout > 1 ||
+                cds[i].fetch)
+                ok = false; /* one query returning what is asked: nothing left to fetch */
             else if (i > 0 && en->group != first->group && !rs_shape_compat(&en->pk, &first->pk))
                 ok = false;
             else
@@ -439,6 +625,8 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
                 items += oc;
                 bytes += oc * oe->proj;
             }
+        if (mixed && !ix_projects(c, xi, "entityType"))
+            continue; /* its entityType filter would be refused */
         double rcu = capacity_query_rcu(1, bytes, p->consistency);
         double lat = rs_query_latency(bytes, 1);
         bool better = !sp->prefix || (mixed ? 1 : 0) < (sp->mixed ? 1 : 0) ||
@@ -448,4 +636,208 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
     }
     free(pis);
     return sp->prefix != NULL;
+}
+
+void rs_why_add(rctx *c, const char *rule, const char *text)
+{
+    for (size_t i = 0; i < c->why.n; i++)
+        if (strcmp(c->why.v[i].text, text) == 0)
+            return;
+    VEC_GROW(c->why.v, c->why.n, c->why.cap);
+    c->why.v[c->why.n++] = (kp_why_not){rule, arena_strdup(c->ar, text)};
+}
+
+/* Bits 1 and 2: entity epos carries index k's partition, sort attribute (computed once per
+ * entity for every index). */
+static unsigned char carried(rctx *c, size_t epos, size_t k)
+{
+    unsigned char *v = &c->carry[epos * c->nix];
+    if (!(v[0] & 4)) {
+        const kp_entity *e = &c->d->entities[epos];
+        for (size_t x = 0; x < c->nix; x++) {
+            const ixinfo *xi = &c->ix[x];
+            v[x] = (unsigned char)((xi->pk && entity_carries(e, xi->pk) ? 1 : 0) |
+                                   (xi->sk && entity_carries(e, xi->sk) ? 2 : 0));
+        }
+        v[0] |= 4;
+    }
+    return v[k] & 3;
+}
+
+/* Appends the pieces (up to a NULL): the why-not lines are built without printf, as the
+ * warnings are (the live pane recomputes them on every keystroke). */
+static void cat_pieces(sbuf *b, ...)
+{
+    va_list ap;
+    va_start(ap, b);
+    for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *))
+        sbuf_add(b, s);
+    va_end(ap);
+}
+#define CAT(b, ...) cat_pieces((b), __VA_ARGS__, (const char *)NULL)
+
+static void sb_clear(sbuf *b)
+{
+    b->len = 0;
+    if (b->s)
+        b->s[0] = '\0';
+}
+
+/* Appends "pk = TEMPLATE" of an entry's key view. */
+static void add_key_src(sbuf *b, const char *attr, const keyview *v)
+{
+    CAT(b, attr, " = ");
+    if (v->plain) {
+        CAT(b, "{", v->parts[0].text, "}");
+    } else if (v->src) {
+        sbuf_add(b, v->src);
+    } else {
+        char *src = rs_keyview_src(v);
+        sbuf_add(b, src);
+        free(src);
+    }
+}
+
+/* The why-not line of index k (nothing when it is not worth a line); `order` ranks them. */
+static bool why_index(rctx *c, const kp_pattern *p, const kp_entity *e, size_t epos, size_t k, int order,
+                      bool scan, sbuf *b, const char **rule)
+{
+    const ixinfo *xi = &c->ix[k];
+    const reject *r = &c->rej[k];
+    const entry *en = c->on[epos * c->nix + k];
+    *rule = NULL;
+    sb_clear(b);
+    switch (r->why) {
+    case WN_PROJ_FILTER:
+        if (order != 0)
+            return false;
+        CAT(b, xi->name, " does not project `", r->attr ? r->attr : "?",
+            "`, which the FilterExpression tests (DynamoDB refuses a filter on an attribute the index does not "
+            "project)");
+        *rule = scan ? "projection-filter" : NULL; /* a finding when it left only a Scan */
+        return true;
+    case WN_SPARSE: {
+        if (order != 0)
+            return false;
+        const kp_sparse *s = r->attr ? entity_sparse(e, r->attr) : NULL;
+        CAT(b, xi->name, " holds only the ", e->name, " items where ",
+            s && s->src ? s->src : "its sparse rule holds", " (sparse ", r->attr ? r->attr : "?",
+            "); the pattern does not fix ", s && s->cond_attr.s ? s->cond_attr.s : "it", " to such a value");
+        return true;
+    }
+    case WN_NOT_ON: {
+        if (order != 0 || k == 0 || !xi->pk)
+            return false;
+        unsigned char cb = carried(c, epos, k);
+        bool hp = cb & 1, hs = cb & 2;
+        const char *have = hp ? xi->pk : hs ? xi->sk : NULL, *miss = hp ? xi->sk : xi->pk;
+        const char *tk[2] = {c->d->table.pk.s, c->d->table.sk.s};
+        for (int i = 0; i < 2 && have; i++)
+            if (tk[i] && strcmp(tk[i], have) == 0)
+                have = NULL; /* every item has the table's key: an index of other entities */
+        if (!have || !miss)
+            return false;
+        CAT(b, e->name, " has no ", miss, entity_key(e, have) ? " template" : " attribute", ", so ", e->name,
+            " items are not in ", xi->name);
+        return true;
+    }
+    case WN_TRANSACT:
+        if (order != 0)
+            return false;
+        CAT(b, xi->name,
+            " is an index: a transactional read (TransactGetItems) reads only the table, by key");
+        return true;
+    case WN_STRONG:
+        if (order != 1)
+            return false;
+        CAT(b, xi->name, " is a GSI: its reads are eventually consistent, and the pattern reads ",
+            kp_consistency_name(p->consistency));
+        return true;
+    case WN_PK_UNBOUND:
+        if (order != 1 || !en)
+            return false;
+        CAT(b, k == 0 ? "the table" : xi->name, "'s partition key ");
+        add_key_src(b, xi->pk, &en->pk);
+        CAT(b, " needs ", r->attr ? r->attr : "?", ", which the pattern does not give");
+        return true;
+    case WN_NO_KEY_USE:
+        if (order != 1 || !en)
+            return false;
+        CAT(b, k == 0 ? "the table" : xi->name, "'s key (");
+        add_key_src(b, xi->pk, &en->pk);
+        if (en->has_sk) {
+            sbuf_add(b, ", ");
+            add_key_src(b, xi->sk, &en->sk);
+        }
+        sbuf_add(b, ") uses nothing the pattern gives");
+        return true;
+    default:
+        return false;
+    }
+}
+
+#define WHY_MAX_INDEXES 4
+
+void rs_why_not(rctx *c, const kp_pattern *p, size_t epos, const cand *best, bool all)
+{
+    const kp_entity *e = &c->d->entities[epos];
+    char in[240];
+    sbuf b;
+    sbuf_init_in(&b, in, sizeof in);
+    if (best && best->text_attr) {
+        const kp_attr *a = rs_attr_of(c, best->text_attr);
+        const char *fmt = best->en->sk.parts[best->text_part].format;
+        if (!fmt && a)
+            fmt = a->format;
+        CAT(&b, "`", best->text_attr, "` sorts as text in ",
+            best->xi->index < 0 ? "the table" : best->xi->name, "'s ");
+        add_key_src(&b, best->xi->sk, &best->en->sk);
+        if (fmt) {
+            char nb[HUMANFMT_SIZE];
+            CAT(&b, ": its pad '", fmt, "' is narrower than its ",
+                humanfmt(nb, sizeof nb, a ? a->distinct : NAN, HF_NUM_DOC), " distinct values");
+        } else
+            sbuf_add(&b, ": a number inside a string key (P#1, P#10, P#4)");
+        sbuf_add(&b, ", so the key serves neither its order nor a range of it");
+        if (a && !isnan(a->distinct) && a->distinct >= 1) {
+            /* the pad that holds every value: the digits of the largest */
+            char pad[8] = "0";
+            int digits = 1;
+            for (double v = a->distinct; v >= 10 && digits < 6; v /= 10)
+                digits++;
+            pad[1] = (char)('0' + digits);
+            pad[2] = '\0';
+            CAT(&b, " (format: \"", pad, "\" holds its values)");
+        }
+        rs_why_add(c, "number-sorts-as-text", b.s);
+    }
+    if (best && best->fetch) {
+        sb_clear(&b);
+        CAT(&b, best->xi->name, " does not project `", best->fetch_attr ? best->fetch_attr : "?",
+            "`, which the pattern returns: ");
+        if (best->xi->gsi)
+            sbuf_add(&b, "each result is fetched from the table (BatchGetItem)");
+        else
+            sbuf_add(&b, "the Query fetches each result from the table (Select ALL_ATTRIBUTES), a table "
+                         "read each");
+        rs_why_add(c, "index-fetch", b.s);
+    }
+    if (!all) {
+        sbuf_free(&b);
+        return;
+    }
+    /* a scan lists the keys that would need what the pattern does not give; a plan that is
+     * served otherwise only the indexes that nearly served it */
+    size_t added = 0;
+    for (int order = 0; order < (best ? 1 : 2) && added < WHY_MAX_INDEXES; order++)
+        for (size_t k = 0; k < c->nix && added < WHY_MAX_INDEXES; k++) {
+            if (best && best->xi == &c->ix[k])
+                continue;
+            const char *rule;
+            if (why_index(c, p, e, epos, k, order, !best, &b, &rule)) {
+                rs_why_add(c, rule, b.s);
+                added++;
+            }
+        }
+    sbuf_free(&b);
 }

@@ -465,11 +465,7 @@ static void build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kse
     }
     if (cd->mixed) {
         /* an attribute this entity carries and the other one does not; else a type tag */
-        const char *tag = NULL;
-        for (size_t i = 0; i < e->nattrs && !tag; i++)
-            if (cd->collider && !entity_carries(cd->collider->e, e->attrs[i].s) &&
-                !entity_knows(cd->collider->e, e->attrs[i].s))
-                tag = e->attrs[i].s;
+        const char *tag = rs_mixed_tag(cd);
         if (tag)
             fb_term(c, &f, EXPR_EXISTS, tag, NULL, 0);
         else

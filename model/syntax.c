@@ -432,3 +432,53 @@ kp_status syn_signal_parse(const char *s, size_t len, syn_signal *out, char **er
                         err_at);
     return KP_OK;
 }
+
+kp_status syn_group_parse(const char *s, size_t len, syn_span **out, size_t *n, char **err, size_t *err_at)
+{
+    *out = NULL;
+    *n = 0;
+    size_t i = 0, cap = 0;
+    for (;;) {
+        size_t j = i;
+        while (j < len && s[j] != '+')
+            j++;
+        size_t a, z;
+        syn_trim(s + i, j - i, &a, &z);
+        if (z <= a) {
+            free(*out);
+            *out = NULL;
+            *n = 0;
+            if (err)
+                *err = xstrdup("an empty attribute in a group; expected attributes joined by '+', e.g. "
+                               "GSI1PK+GSI1SK");
+            if (err_at)
+                *err_at = i;
+            return KP_INVALID;
+        }
+        VEC_GROW(*out, *n, cap);
+        (*out)[(*n)++] = (syn_span){i + a, z - a};
+        if (j >= len)
+            break;
+        i = j + 1;
+    }
+    return KP_OK;
+}
+
+bool syn_group_has(const char *group, const char *name)
+{
+    if (!group || !name)
+        return false;
+    size_t nl = strlen(name);
+    const char *p = group;
+    for (;;) {
+        const char *e = strchr(p, '+');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        size_t a, z;
+        syn_trim(p, l, &a, &z);
+        if (z - a == nl && memcmp(p + a, name, nl) == 0)
+            return true;
+        if (!e)
+            return false;
+        p = e + 1;
+    }
+}

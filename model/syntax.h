@@ -19,7 +19,9 @@
  *                op "=" | "==" | "!=" with one value (the rest, trimmed, may hold commas),
  *                or "in" (after ws) with "[a, b]" or "a, b" (each element trimmed, none empty)
  *   signal    := metric ws* cmp ws* number   metric of [A-Za-z0-9._-] and non-ASCII bytes, cmp
- *                one of > >= < <= == = != (= reads as ==), number with SYN_NUM_COMMAS */
+ *                one of > >= < <= == = != (= reads as ==), number with SYN_NUM_COMMAS
+ *   group     := attr { "+" attr }           attributes set on the same items (an entity's
+ *                `together`), each trimmed, none empty */
 #ifndef KP_SYNTAX_H
 #define KP_SYNTAX_H
 
@@ -99,5 +101,13 @@ typedef struct syn_signal {
     double value;
 } syn_signal;
 kp_status syn_signal_parse(const char *s, size_t len, syn_signal *out, char **err, size_t *err_at);
+
+/* A `together` group ("GSI1PK+GSI1SK"). On success *out (caller frees) holds a span per
+ * attribute; KP_INVALID with *err and *err_at when an attribute is empty ("A+", "+B", "A++B"). */
+kp_status syn_group_parse(const char *s, size_t len, syn_span **out, size_t *n, char **err, size_t *err_at);
+
+/* true when group text `group` (syn_group_parse's syntax) names attribute `name`. Allocates
+ * nothing: the resolver asks on every plan. */
+bool syn_group_has(const char *group, const char *name);
 
 #endif

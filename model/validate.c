@@ -9,6 +9,7 @@
 #include "fields.h"
 #include "namemap.h"
 #include "signals.h"
+#include "syntax.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -379,6 +380,46 @@ static void check_attrs(vctx *c)
 
 /* ---- entities -------------------------------------------------------------------------- */
 
+/* `together`: each group is attributes joined by '+', each one an attribute the entity carries
+ * (a key attribute or one of its attributes). */
+static void check_together(vctx *c, const kp_entity *e, const char *w)
+{
+    for (size_t k = 0; k < e->ntogether; k++) {
+        const kp_str *g = &e->together[k];
+        if (!g->s)
+            continue;
+        syn_span *parts = NULL;
+        size_t n = 0, at = 0;
+        char *err = NULL;
+        if (syn_group_parse(g->s, strlen(g->s), &parts, &n, &err, &at) != KP_OK) {
+            kp_loc loc = g->loc;
+            loc.col += (int)at;
+            diags_add(c->dg, KP_INVALID, loc, "%s: together '%s': %s", w, g->s, err);
+            free(err);
+            continue;
+        }
+        for (size_t i = 0; i < n; i++) {
+            char *name = xstrndup(g->s + parts[i].at, parts[i].len);
+            if (!entity_carries(e, name) && !entity_knows(e, name)) {
+                names carried = {0};
+                for (size_t j = 0; j < e->nkeys; j++)
+                    names_add(&carried, e->keys[j].attr.s);
+                for (size_t j = 0; j < e->nattrs; j++)
+                    names_add(&carried, e->attrs[j].s);
+                kp_loc loc = g->loc;
+                loc.col += (int)parts[i].at;
+                char *pre =
+                    xasprintf("%s: together names '%s', which the entity's items do not carry", w, name);
+                report_unknown(c->dg, KP_UNKNOWN_REF, loc, pre, name, &carried, "an attribute of the entity");
+                free(pre);
+                names_free(&carried);
+            }
+            free(name);
+        }
+        free(parts);
+    }
+}
+
 static void check_sparse(vctx *c, const kp_entity *e, const char *w)
 {
     const kp_design *d = c->d;
@@ -489,6 +530,7 @@ static void check_entities(vctx *c)
                       "{ %s: \"...\" }",
                       w, d->table.sk.s, d->table.sk.s);
         check_sparse(c, e, w);
+        check_together(c, e, w);
         free(w);
     }
 }
@@ -917,6 +959,11 @@ static void check_patterns(vctx *c)
         if (p->nchanges && p->kind != KP_WRITE)
             diags_add(c->dg, KP_INVALID, p->changes[0].loc,
                       "%s: 'changes' on a read pattern; expected kind: write", w);
+        for (size_t k = 0; k < p->nreturns; k++)
+            check_pattern_attr(c, w, "returns", &p->returns[k], es, n);
+        if (p->nreturns && p->kind != KP_READ)
+            diags_add(c->dg, KP_INVALID, p->returns[0].loc,
+                      "%s: 'returns' on a write pattern; expected kind: read", w);
         if (p->op != KP_OP_PUT && p->kind != KP_WRITE)
             diags_add(c->dg, KP_INVALID, p->loc, "%s: op %s on a read pattern; expected kind: write", w,
                       kp_write_op_name(p->op));

@@ -152,6 +152,25 @@ static const char *DESIGN =
     "    attributes: [ticketId, escalatedTo]\n"
     "    keys: { PK: \"T#{ticketId}\", SK: \"T\" }\n"
     "    sparse: { escalatedTo: 0.05 }\n"
+    "  - name: Promo\n"
+    "    count: 1000\n"
+    "    size: 100\n"
+    "    attributes: [promoId]\n"
+    "    keys: { PK: \"PROMO#{promoId}\", SK: \"P\", GSI1PK: \"P#{promoId}\", GSI1SK: \"X\" }\n"
+    "    sparse: { GSI1PK: 0.5, GSI1SK: 0.5 }\n"
+    "  - name: Coupon\n"
+    "    count: 1000\n"
+    "    size: 100\n"
+    "    attributes: [couponId]\n"
+    "    keys: { PK: \"COUPON#{couponId}\", SK: \"C\", GSI1PK: \"C#{couponId}\", GSI1SK: \"X\" }\n"
+    "    sparse: { GSI1PK: 0.5, GSI1SK: 0.5 }\n"
+    "    together: [GSI1PK, GSI1SK]\n"
+    "  - name: Flagged\n"
+    "    count: 1000\n"
+    "    size: 100\n"
+    "    attributes: [flagId, status]\n"
+    "    keys: { PK: \"FLAG#{flagId}\", SK: \"F\", GSI1PK: \"ESTADO#{status}\", GSI1SK: \"{flagId}\" }\n"
+    "    sparse: { GSI1PK: \"status = open\", GSI1SK: \"status = open\" }\n"
     "  - name: Line\n"
     "    count: 100\n"
     "    size: 20480\n"
@@ -222,6 +241,12 @@ static void test_membership_and_share(void **state)
         {"Ticket", "GSI1", false, 0},
         {"Line", "ByTotal", false, 0},
         {"Line", "ByCustomer", false, 0},
+        /* DynamoDB indexes an item when it has every key attribute of the index: sparse rules on
+         * GSI1PK and GSI1SK set together (the default) are one membership, not a product */
+        {"Promo", "GSI1", true, 0.5},
+        {"Flagged", "GSI1", true, 0.1},
+        /* `together: [GSI1PK, GSI1SK]`: two groups of one, each set on its own: independent */
+        {"Coupon", "GSI1", true, 0.25},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const kp_entity *e = design_entity(d, cases[i].entity);
@@ -263,13 +288,26 @@ static const struct ew_case {
      * ByCustomer all: 2; LSI ByTotal all: 2 more on the TABLE's capacity */
     {"Order", KP_OP_PUT, {NULL}, 2 + 2, {1, 1, 2, 0, 0}},
     {"Order", KP_OP_DELETE, {NULL}, 2 + 2, {1, 1, 2, 0, 0}},
-    {"Order", KP_OP_TRANSACT, {NULL}, 4 + 2, {1, 1, 2, 0, 0}},
+    /* a transaction doubles every write, the indexes' too: DynamoDB Local's ConsumedCapacity
+     * (INDEXES) of a TransactWriteItems Put charges each index entry what it charges the table's
+     * item */
+    {"Order", KP_OP_TRANSACT, {NULL}, 4 + 4, {2, 2, 4, 0, 0}},
     /* status is a key placeholder of GSI1: delete + put there; GSI2 keys-only untouched */
     {"Order", KP_OP_UPDATE, {"status"}, 2 + 2, {2, 0, 2, 0, 0}},
     /* orderDate is in GSI1SK, GSI2PK and ByCustomer's sort key */
     {"Order", KP_OP_UPDATE, {"orderDate"}, 2 + 2, {2, 2, 4, 0, 0}},
-    /* no key change: keys-only GSI2 gets 0, include/all 1 write */
+    /* changes not said: keys-only GSI2 gets 0, include/all 1 write (projected attributes assumed
+     * touched) */
     {"Order", KP_OP_UPDATE, {NULL}, 2 + 2, {1, 0, 2, 0, 0}},
+    /* an index is written only when it changes (DynamoDB Local, UpdateItem with
+     * ReturnConsumedCapacity INDEXES): total is in GSI1's include and is ByTotal's sort key (an LSI:
+     * delete + put on the table's capacity); GSI2 keys-only untouched */
+    {"Order", KP_OP_UPDATE, {"total"}, 2 + 4, {1, 0, 2, 0, 0}},
+    /* customerId is neither projected by GSI1 nor in its key: GSI1 costs nothing */
+    {"Order", KP_OP_UPDATE, {"customerId"}, 2 + 2, {0, 0, 4, 0, 0}},
+    /* orderId is in the table's key: DynamoDB cannot update it; a Delete and a Put in one
+     * transaction: table 2 x 4, the LSI and every index delete + put, doubled */
+    {"Order", KP_OP_UPDATE, {"orderId"}, 8 + 8, {4, 4, 8, 0, 0}},
     /* sparse condition status = open (share 0.1): put lands on GSI1 for 10 % */
     {"OpenOrder", KP_OP_PUT, {NULL}, 2, {0.1, 0, 0, 0, 0}},
     /* changing the condition attribute: the item enters or leaves: min(1, 2 x 0.1) */
@@ -277,6 +315,9 @@ static const struct ew_case {
     /* sparse share 0.05 on Escalated */
     {"Ticket", KP_OP_PUT, {NULL}, 1, {0, 0, 0, 0, 0.05}},
     {"Ticket", KP_OP_UPDATE, {"escalatedTo"}, 1, {0, 0, 0, 0, 0.1}},
+    /* one membership of the pair set together: half the puts reach GSI1, not a quarter */
+    {"Promo", KP_OP_PUT, {NULL}, 1, {0.5, 0, 0, 0, 0}},
+    {"Coupon", KP_OP_PUT, {NULL}, 1, {0.25, 0, 0, 0, 0}},
     /* the guide's 20 KB item: 20 write units, 40 transactional */
     {"Line", KP_OP_PUT, {NULL}, 20, {0, 0, 0, 0, 0}},
     {"Line", KP_OP_TRANSACT, {NULL}, 40, {0, 0, 0, 0, 0}},

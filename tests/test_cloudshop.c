@@ -67,7 +67,10 @@ static const struct {
     {"4", 400, 20, KP_PLAN_QUERY, "table", 1},
     {"5", 2, 1000, KP_PLAN_QUERY, "GSI1", 1},
     {"6", 400, 20, KP_PLAN_COVERED, NULL, 0},
-    {"7", 1.0 / 86400, 300000, KP_PLAN_QUERY, "GSI2", 1},
+    /* the close reads GSI2, keys only, and returns whole orders: D4's "the close fetches the order
+     * headers it needs by key". A GSI returns only what it projects, so the Query (1 request) is
+     * followed by BatchGetItem of the day's 68,493 orders, 100 a request (685) */
+    {"7", 1.0 / 86400, 300000, KP_PLAN_MULTI, "GSI2", 1 + 685},
     {"8", 15, 1000, KP_PLAN_OUTSIDE, NULL, 0},
     {"9", NAN, NAN, KP_PLAN_OUTSIDE, NULL, 0},
     {"10", NAN, NAN, KP_PLAN_QUERY, "table", 1}, /* the customer screen: one query */
@@ -230,7 +233,13 @@ static void test_first_design(void **state)
             hot = &a->partitions[i];
     assert_non_null(hot);
     assert_true(hot->hot);
-    assert_true(hot->write_util >= 1.0 && hot->write_util < 1.5); /* near 900 writes/s */
+    /* The course: throughput errors at about 900 writes/s (540 new orders and 360 status changes
+     * a second). The status is in the table's partition key (ESTADO#{status}) and DynamoDB cannot
+     * update a key attribute: each status change is a Delete of the old item and a Put of the new
+     * one, in a transaction (2 x 2 units of a 1,200 B item, twice a plain update's, doubled by the
+     * transaction). The hottest partition takes 60 % of 3,960 units/s: about 2.4 times its limit
+     * where a plain update would have given 1.1 */
+    assert_true(hot->write_util >= 2.0 && hot->write_util < 3.0);
     const kp_attr *st = design_attr(d, "status");
     double w[6] = {0};
     for (size_t i = 0; i < st->nvalues && i < 6; i++)

@@ -122,6 +122,33 @@ static const struct fcase {
      "  - { id: 7, name: Increment the order count, kind: write, op: update, entity: Customer, by: [customerId],\n"
      "      rate: 5 }\n",
      NULL, NULL},
+    /* DynamoDB's rules */
+    {"number-sorts-as-text", KP_SEV_WARNING, "pattern 7", "", "  price: { type: number, distinct: 500 }\n",
+     "  - { name: Product, count: 1000, size: 300, attributes: [customerId, price],\n"
+     "      keys: { PK: \"P#{customerId}\", SK: \"PRICE#{price}\" } }\n",
+     "  - { id: 7, name: cheapest, entity: Product, by: [customerId], order: price asc, limit: 5, rate: 5,\n"
+     "      latency: 50 }\n",
+     NULL, NULL},
+    {"pad-too-narrow", KP_SEV_WARNING, "entity Slot", "",
+     "  slot: { type: number, distinct: 5000, format: \"03\" }\n",
+     "  - { name: Slot, count: 1000, size: 300, attributes: [customerId, slot],\n"
+     "      keys: { PK: \"S#{customerId}\", SK: \"SLOT#{slot}\" } }\n",
+     "", NULL, NULL},
+    /* "customer by email" on ByEmail, which projects customerId and not the name it returns */
+    {"index-fetch", KP_SEV_WARNING, "pattern 4", "", "", "", "", "attributes: [customerId, email]",
+     "attributes: [customerId, email, name]"},
+    {"projection-filter", KP_SEV_WARNING, "pattern 7", "", "", "",
+     "  - { id: 7, name: by email and date, entity: Order, by: [email], filter: [orderDate], returns: [orderId],\n"
+     "      rate: 1, latency: 5000 }\n",
+     "attributes: [customerId, orderId, orderDate]", "attributes: [customerId, orderId, orderDate, email]"},
+    {"key-update", KP_SEV_WARNING, "pattern 7", "", "", "",
+     "  - { id: 7, name: redate, kind: write, op: update, entity: Order, by: [customerId, orderDate, orderId],\n"
+     "      changes: [orderDate], rate: 1 }\n",
+     NULL, NULL},
+    {"transactional-read", KP_SEV_ERROR, "pattern 7", "", "", "",
+     "  - { id: 7, name: orders together, entity: Order, by: [customerId], consistency: transactional,\n"
+     "      why: x, rate: 1, latency: 50 }\n",
+     NULL, NULL},
     {"unknown-distribution", KP_SEV_NOTE, "table M#{whatever}", "", "",
      "  - { name: Misc, count: 1000, size: 300, attributes: [whatever], keys: { PK: \"M#{whatever}\", SK: \"M\" } }\n",
      "", NULL, NULL},

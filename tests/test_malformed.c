@@ -95,7 +95,7 @@ static const struct bad_case {
     {"unknown_pattern_key", BASE "  - { id: 3, name: X, entity: Order, by: [orderId], rat: 5 }\n",
      "design.yaml:17:53: error: pattern 3: unknown key 'rat' (did you mean 'rate'?); expected id, "
      "name, kind, op, entity, entities, by, rate, avg, latency, consistency, why, order, limit, "
-     "range, filter, join, changes, items, covered_by, needs or served_by",
+     "range, filter, join, changes, returns, items, covered_by, needs or served_by",
      1},
     {"unknown_table_key",
      "keyplan: 1\n"
@@ -195,6 +195,28 @@ static const struct bad_case {
      "design.yaml:17:23: error: entity 'Ticket', sparse GSI1PK: share 1.5 is out of range; expected "
      "a share between 0 and 1",
      1},
+    {"together_not_carried",
+     BASE_E "  - name: Ticket\n"
+            "    attributes: [status]\n"
+            "    keys: { PK: \"T\", SK: \"T\", GSI1PK: \"S\", GSI1SK: \"S\" }\n"
+            "    together: [GSI1PK+GSI1SX]\n",
+     "design.yaml:17:23: error: entity 'Ticket': together names 'GSI1SX', which the entity's items do "
+     "not carry (did you mean 'GSI1SK'?)",
+     1},
+    {"together_empty_attribute",
+     BASE_E "  - name: Ticket\n"
+            "    attributes: [status]\n"
+            "    keys: { PK: \"T\", SK: \"T\", GSI1PK: \"S\", GSI1SK: \"S\" }\n"
+            "    together: [GSI1PK+]\n",
+     "design.yaml:17:23: error: entity 'Ticket': together 'GSI1PK+': an empty attribute in a group; "
+     "expected attributes joined by '+', e.g. GSI1PK+GSI1SK",
+     1},
+    {"returns_unknown_attr", BASE "  - { id: 3, name: X, entity: Order, by: [orderId], returns: [totl] }\n",
+     "design.yaml:17:63: error: pattern 3: 'returns' names 'totl', which no entity of the pattern "
+     "(Order) carries (did you mean 'total'?)",
+     1},
+    {"returns_on_write", BASE "  - { id: 3, name: X, kind: write, entity: Order, returns: [total] }\n",
+     "design.yaml:17:61: error: pattern 3: 'returns' on a write pattern; expected kind: read", 1},
     {"decision_unknown_pattern",
      BASE "decisions:\n"
           "  - { id: D1, title: T, patterns: [1, 9] }\n",

@@ -211,10 +211,36 @@ static void test_step_inputs(void **state)
     r.pattern = design_pattern(d, "4");
     samples[0] = o0;
     in = requests_step_input(d, &r, &s6, "Shop", NULL, samples, 1, true, NULL, &err);
-    assert_string_equal(path_str(in, "UpdateExpression", NULL, NULL), "SET #status = :c0, #l_nea = :c1");
+    /* status fills GSI1PK = STATUS#{status}: the update rewrites that key attribute too */
+    assert_string_equal(path_str(in, "UpdateExpression", NULL, NULL), "SET #status = :c0, #l_nea = :c1, GSI1PK = :k0");
     assert_string_equal(path_str(in, "ExpressionAttributeNames", "#status", NULL), "status");
     assert_string_equal(path_str(in, "ExpressionAttributeNames", "#l_nea", NULL), "línea");
+    assert_string_equal(path_str(in, "ExpressionAttributeValues", ":k0", "S"), item_text(o0, "GSI1PK"));
     assert_non_null(json_object_get(json_object_get(in, "ExpressionAttributeValues"), ":c1"));
+    json_decref(in);
+
+    /* a key update: TransactWriteItems of a Delete of the old key and a Put of the new item */
+    kp_step s10 = step(KP_OP_TRANSACTWRITE, -1, order, NULL, NULL, 0);
+    s10.key_move = true;
+    samples[0] = o0;
+    samples[1] = &orders.v[1];
+    in = requests_step_input(d, &r, &s10, "Shop", NULL, samples, 2, true, NULL, &err);
+    json_t *ti = json_object_get(in, "TransactItems");
+    assert_int_equal(json_array_size(ti), 2);
+    assert_string_equal(path_str(json_object_get(json_array_get(ti, 0), "Delete"), "Key", "PK", "S"),
+                        item_text(o0, "PK"));
+    assert_string_equal(path_str(json_object_get(json_array_get(ti, 1), "Put"), "Item", "PK", "S"),
+                        item_text(&orders.v[1], "PK"));
+    json_decref(in);
+
+    /* a transactional read: TransactGetItems, one Get by table key per sample */
+    kp_step s11 = step(KP_OP_TRANSACTGET, -1, order, NULL, NULL, 0);
+    in = requests_step_input(d, &r, &s11, "Shop", NULL, samples, 2, true, NULL, &err);
+    ti = json_object_get(in, "TransactItems");
+    assert_int_equal(json_array_size(ti), 2);
+    json_t *get = json_object_get(json_array_get(ti, 1), "Get");
+    assert_string_equal(json_string_value(json_object_get(get, "TableName")), "Shop");
+    assert_int_equal(json_object_size(json_object_get(get, "Key")), 2);
     json_decref(in);
 
     /* a filter on a name that needs a placeholder: the value comes from the sample, typed */

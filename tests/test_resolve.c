@@ -42,6 +42,15 @@ static const char *DESIGN =
     "  followedUsername: { distinct: 10000 }\n"
     "  followingUsername: { distinct: 10000 }\n"
     "  ticketId:   { distinct: 50000 }\n"
+    "  category:   { distinct: 100 }\n"
+    "  price:      { type: number, distinct: 500 }\n"
+    "  rank:       { type: number, distinct: 10000 }\n"
+    "  slot:       { type: number, distinct: 5000, format: \"03\" }\n"
+    "  aisle:      { distinct: 10 }\n"
+    "  promoCode:  { distinct: 30000 }\n"
+    "  player:     { distinct: 100 }\n"
+    "  points:     { type: number, distinct: 2000 }\n"
+    "  promoId:    { distinct: 100000 }\n"
     "entities:\n"
     "  - name: Customer\n"
     "    count: 1000\n"
@@ -100,6 +109,30 @@ static const char *DESIGN =
     "    size: 800\n"
     "    attributes: [username]\n"
     "    keys: { PK: \"USER#{username}\", SK: \"PROFILE\" }\n"
+    /* numbers inside string keys: price unpadded, rank padded wide enough, slot padded too narrow */
+    "  - name: Product\n"
+    "    count: 10000\n"
+    "    size: 300\n"
+    "    attributes: [category, price, rank, slot]\n"
+    "    keys: { PK: \"CAT#{category}\", SK: \"P#{price}\", GSI2PK: \"RANK#{category}\", GSI2SK: \"R#{rank:05}\" }\n"
+    "  - name: Shelf\n"
+    "    count: 10000\n"
+    "    size: 300\n"
+    "    attributes: [aisle, slot]\n"
+    "    keys: { PK: \"AISLE#{aisle}\", SK: \"S#{slot}\" }\n"
+    /* a GSI1 partition template but no GSI1SK: not in GSI1 */
+    "  - name: Draft\n"
+    "    count: 1000\n"
+    "    size: 300\n"
+    "    attributes: [draftId, status]\n"
+    "    keys: { PK: \"DRAFT#{draftId}\", SK: \"D\", GSI1PK: \"ESTADO#{status}\" }\n"
+    /* sparse rules on both GSI2 key attributes, set together (the default): one membership */
+    "  - name: Promo\n"
+    "    count: 100000\n"
+    "    size: 300\n"
+    "    attributes: [promoId, promoCode]\n"
+    "    keys: { PK: \"PROMO#{promoId}\", SK: \"P\", GSI2PK: \"CODE#{promoCode}\", GSI2SK: \"{promoId}\" }\n"
+    "    sparse: { GSI2PK: 0.3, GSI2SK: 0.3 }\n"
     "patterns:\n"
     /* 1 get */
     "  - { id: get, name: order by id, entity: Order, by: [orderId], rate: 100, avg: 50, latency: 20 }\n"
@@ -112,7 +145,7 @@ static const char *DESIGN =
     "  - { id: lines, name: lines, entity: OrderLine, by: [orderId] }\n"
     /* 5 sparse GSI matched by a fixed value */
     "  - { id: pending, name: pending, entity: Order, by: [\"status=pending-shipment\"], order: orderDate asc,\n"
-    "      limit: 50 }\n"
+    "      limit: 50, returns: [orderId, orderDate, status, total] }\n"
     /* 6 sparse GSI does not hold delivered orders: nothing serves it */
     "  - { id: delivered, name: delivered, entity: Order, by: [\"status=delivered\"] }\n"
     /* 7 order not served: app sort, limit not pushed */
@@ -148,20 +181,43 @@ static const char *DESIGN =
     "  - { id: covered, name: covered, entity: OrderSummary, by: [customerId], covered_by: desc }\n"
     "  - { id: outside, name: search, needs: search, served_by: search-index }\n"
     /* 22 GSI exact key: still a query */
-    "  - { id: gsiexact, name: gsi exact, entity: Order, by: [orderDate, orderId] }\n"
+    "  - { id: gsiexact, name: gsi exact, entity: Order, by: [orderDate, orderId], returns: [orderId] }\n"
     /* 23 day close on GSI2 */
-    "  - { id: day, name: day, entity: Order, by: [orderDate] }\n"
+    "  - { id: day, name: day, entity: Order, by: [orderDate], returns: [orderId, orderDate] }\n"
     /* 24 unknown distribution of the partition placeholder */
     "  - { id: unknown, name: notes, entity: Note, by: [noteOwner] }\n"
     /* 25 a by attribute the key does not use: FilterExpression with the fixed value */
     "  - { id: byfilter, name: shipped of a customer, entity: OrderSummary, by: [customerId, \"status=shipped\"] }\n"
+    /* DynamoDB's rules: projections (a fetch; a filter the index does not project) */
+    "  - { id: fetch, name: pending (whole items), entity: Order, by: [\"status=pending-shipment\"], limit: 50 }\n"
+    "  - { id: dayfetch, name: day (whole items), entity: Order, by: [orderDate] }\n"
+    "  - { id: projfilter, name: pending by carrier, entity: Order, by: [\"status=pending-shipment\"],\n"
+    "      filter: [carrier], returns: [orderId] }\n"
+    /* numbers inside string keys sort as text */
+    "  - { id: textorder, name: cheapest, entity: Product, by: [category], order: price asc, limit: 10 }\n"
+    "  - { id: textrange, name: price band, entity: Product, by: [category], range: price }\n"
+    "  - { id: padded, name: top ranked, entity: Product, by: [category], order: rank asc, limit: 10,\n"
+    "      returns: [rank, category] }\n"
+    "  - { id: narrow, name: shelf slots, entity: Shelf, by: [aisle], order: slot asc, limit: 10 }\n"
+    /* not on an index; sparse pair set together */
+    "  - { id: draft, name: drafts of a status, entity: Draft, by: [\"status=shipped\"] }\n"
+    "  - { id: promo, name: promo by code, entity: Promo, by: [promoCode], returns: [promoId, promoCode] }\n"
+    /* transactional reads: TransactGetItems of Gets, else refused */
+    "  - { id: txget, name: order by id, entity: Order, by: [orderId], consistency: transactional, why: test }\n"
+    "  - { id: txquery, name: orders of a customer, entity: OrderSummary, by: [customerId],\n"
+    "      consistency: transactional, why: test }\n"
+    "  - { id: txscreen, name: customer and order, entities: [Customer, Order], by: [customerId, orderId],\n"
+    "      consistency: transactional, why: test }\n"
     /* writes */
     "  - { id: put, name: put, kind: write, entity: Order, rate: 10 }\n"
     "  - { id: upd, name: upd, kind: write, op: update, entity: Order, by: [orderId], changes: [status], rate: 10 }\n"
     "  - { id: updfind, name: updfind, kind: write, op: update, entity: Order, by: [\"status=pending-shipment\"],\n"
     "      changes: [status] }\n"
     "  - { id: tx, name: tx, kind: write, op: transact, entities: [Order, OrderLine], items: 4, rate: 2 }\n"
-    "  - { id: delete, name: delete, kind: write, op: delete, entity: OrderLine, by: [orderId, l\xc3\xadnea] }\n";
+    "  - { id: delete, name: delete, kind: write, op: delete, entity: OrderLine, by: [orderId, l\xc3\xadnea] }\n"
+    /* the update changes orderDate, in OrderSummary's sort key: Delete + Put in a transaction */
+    "  - { id: keymove, name: redate, kind: write, op: update, entity: OrderSummary,\n"
+    "      by: [customerId, orderDate, orderId], changes: [orderDate], rate: 1 }\n";
 
 /* expected values: ":pk=CLIENTE#{customerId}" each */
 typedef struct rcase {
@@ -312,6 +368,43 @@ static const rcase cases[] = {
      -1,
      "find, then write"},
     {"tx", KP_PLAN_TRANSACT, 1, "table", "", {NULL}, 0, 0, NULL},
+    {"fetch", KP_PLAN_MULTI, 2, "GSI1", "GSI1PK = :pk", {":pk=ESTADO#pending-shipment"}, 0, 0, "fetched"},
+    {"dayfetch", KP_PLAN_MULTI, -1, "GSI2", "GSI2PK = :pk", {":pk=FECHA#{orderDate}"}, 0, 0, "fetched"},
+    {"projfilter", KP_PLAN_SCAN, -1, "table", "", {NULL}, 1, -1, "Scan"},
+    {"textorder",
+     KP_PLAN_QUERY,
+     1,
+     "table",
+     "PK = :pk AND begins_with(SK, :sk)",
+     {":pk=CAT#{category}"},
+     0,
+     1,
+     "the app sorts"},
+    {"textrange", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)", {":sk=P#"}, 1, 0, NULL},
+    {"padded", KP_PLAN_QUERY, 1, "GSI2", "GSI2PK = :pk AND begins_with(GSI2SK, :sk)", {":sk=R#"}, 0, 0, NULL},
+    {"narrow",
+     KP_PLAN_QUERY,
+     1,
+     "table",
+     "PK = :pk AND begins_with(SK, :sk)",
+     {":sk=S#"},
+     0,
+     1,
+     "the app sorts"},
+    {"draft", KP_PLAN_SCAN, -1, "table", "", {NULL}, 1, -1, "Scan"},
+    {"promo", KP_PLAN_QUERY, 1, "GSI2", "GSI2PK = :pk", {":pk=CODE#{promoCode}"}, 0, 0, NULL},
+    {"txget", KP_PLAN_GET, 1, "table", "PK = :pk AND SK = :sk", {":pk=PEDIDO#{orderId}"}, 0, 0, NULL},
+    {"txquery",
+     KP_PLAN_QUERY,
+     1,
+     "table",
+     "PK = :pk AND begins_with(SK, :sk)",
+     {NULL},
+     0,
+     0,
+     "transactional read refused"},
+    {"txscreen", KP_PLAN_GET, 1, "table", "PK = :pk AND SK = :sk", {NULL}, -1, -1, NULL},
+    {"keymove", KP_PLAN_TRANSACT, 1, "table", "", {NULL}, 0, 0, "Delete + Put"},
     {"delete", KP_PLAN_WRITE, 1, "table", "", {NULL}, 0, 0, NULL},
 };
 
@@ -556,6 +649,89 @@ static void test_capacity_per_pattern(void **state)
     assert_true(fabs(r->wcu_per_call - 2 * (t1 + t2)) < 1e-9);
 }
 
+/* The pattern's why-not line holding `sub`, with rule `rule` (NULL: none). */
+static bool has_why(const kp_pattern_result *r, const char *rule, const char *sub)
+{
+    for (size_t i = 0; i < r->nwhy_not; i++)
+        if (strstr(r->why_not[i].text, sub) &&
+            (rule ? r->why_not[i].rule && strcmp(r->why_not[i].rule, rule) == 0 : !r->why_not[i].rule))
+            return true;
+    return false;
+}
+
+/* DynamoDB's rules: projections, text sort, sparse pairs, key updates, transactional reads. */
+static void test_dynamodb_rules(void **state)
+{
+    const fixture *f = *state;
+    /* a GSI returns only what it projects: Query, then BatchGetItem of the 50 results */
+    const kp_pattern_result *r = result_of(f, "fetch");
+    assert_int_equal(r->nsteps, 2);
+    assert_int_equal(r->steps[1].op, KP_OP_BATCHGET);
+    assert_true(r->steps[1].fetch);
+    assert_int_equal(r->steps[1].index, -1);
+    assert_true(fabs(r->steps[1].items - 50) < 1e-9);
+    /* each 1,000 B order rounded to 4 KB, eventual: 50 x 0.5 */
+    assert_true(fabs(r->steps[1].rcu - 25) < 1e-9);
+    assert_true(has_why(r, "index-fetch", "GSI1 does not project `customerId`"));
+    /* the same index, asked only what it projects: no fetch, no line */
+    r = result_of(f, "pending");
+    assert_int_equal(r->nsteps, 1);
+    assert_int_equal(r->nwhy_not, 0);
+    /* 2,740 orders a day: 28 batches of 100 */
+    r = result_of(f, "dayfetch");
+    assert_true(fabs(r->steps[1].count - 28) < 1e-9);
+    assert_true(fabs(r->requests - 29) < 1e-9);
+    /* a filter the index does not project refuses the index: a scan, and why */
+    r = result_of(f, "projfilter");
+    assert_true(has_why(r, "projection-filter", "GSI1 does not project `carrier`"));
+    /* numbers inside string keys */
+    r = result_of(f, "textorder");
+    assert_true(has_why(r, "number-sorts-as-text", "`price` sorts as text in the table's SK = P#{price}"));
+    assert_false(r->limit_pushed);
+    r = result_of(f, "textrange");
+    assert_non_null(strstr(r->steps[0].filter, "price BETWEEN"));
+    assert_true(has_why(r, "number-sorts-as-text", "`price`"));
+    r = result_of(f, "padded");
+    assert_true(r->limit_pushed);
+    assert_int_equal(r->nwhy_not, 0);
+    /* (a key attribute that is a number for one entity and a string for another is refused by
+       validation, as DynamoDB refuses the item: test_validate) */
+    r = result_of(f, "narrow");
+    assert_true(
+        has_why(r, "number-sorts-as-text", "its pad '03' is narrower than its 5,000 distinct values"));
+    /* an entity missing one key attribute of an index */
+    r = result_of(f, "draft");
+    assert_true(has_why(r, NULL, "Draft has no GSI1SK template, so Draft items are not in GSI1"));
+    r = result_of(f, "delivered");
+    assert_true(has_why(r, NULL, "GSI1 holds only the Order items where status = pending-shipment"));
+    /* sparse rules on both GSI2 key attributes, set together: 100,000 x 0.3 / 30,000 codes */
+    r = result_of(f, "promo");
+    assert_true(fabs(r->items_per_call - 1) < 1e-9);
+    /* transactional reads */
+    r = result_of(f, "txget");
+    assert_int_equal(r->steps[0].op, KP_OP_TRANSACTGET);
+    assert_true(fabs(r->rcu_per_call - 2) < 1e-9); /* 1,000 B: one 4 KB unit, x2 transactional */
+    r = result_of(f, "txscreen");
+    assert_int_equal(r->nsteps, 1);
+    assert_int_equal(r->steps[0].op, KP_OP_TRANSACTGET);
+    assert_true(fabs(r->steps[0].items - 2) < 1e-9);
+    r = result_of(f, "txquery");
+    assert_true(has_why(r, "transactional-read", "TransactGetItems of Gets by the table's full key"));
+    /* a key update: Delete + Put in a transaction, 200 B: 2 x 2 on the table, the LSI's entry the same */
+    r = result_of(f, "keymove");
+    assert_int_equal(r->steps[0].op, KP_OP_TRANSACTWRITE);
+    assert_true(r->steps[0].key_move);
+    assert_true(fabs(r->steps[0].items - 2) < 1e-9);
+    assert_true(fabs(r->wcu_per_call - (4 + 4)) < 1e-9);
+    assert_true(has_why(r, "key-update", "DynamoDB cannot update a key attribute"));
+    /* the pattern's index units are the cost's: capacity_entity_write's, by the writes' shares */
+    r = result_of(f, "upd");
+    double table = 0, idx[4] = {0};
+    kp_str ch = {.s = "status"};
+    capacity_entity_write(f->d, design_entity(f->d, "Order"), KP_OP_UPDATE, &ch, 1, &table, idx);
+    assert_true(fabs(r->index_wcu_per_call - (idx[0] + idx[1] + idx[2] + idx[3])) < 1e-9);
+}
+
 /* ---- CloudShop ------------------------------------------------------------------------------ */
 
 static void test_cloudshop(void **state)
@@ -575,7 +751,10 @@ static void test_cloudshop(void **state)
         {"4", KP_PLAN_QUERY, 1, "table", "PK = :pk AND begins_with(SK, :sk)"},
         {"5", KP_PLAN_QUERY, 1, "GSI1", "GSI1PK = :pk"},
         {"6", KP_PLAN_COVERED, 0, NULL, ""},
-        {"7", KP_PLAN_QUERY, 1, "GSI2", "GSI2PK = :pk"},
+        /* GSI2 projects keys only and the close returns whole orders (D4: "the close fetches
+         * the order headers it needs by key"): its Query, then BatchGetItem of the day's 68,493
+         * orders from the table, 100 a request */
+        {"7", KP_PLAN_MULTI, 1 + 685, "GSI2", "GSI2PK = :pk"},
         {"8", KP_PLAN_OUTSIDE, 0, NULL, ""},
         {"9", KP_PLAN_OUTSIDE, 0, NULL, ""},
         {"10", KP_PLAN_QUERY, 1, "table", "PK = :pk"},
@@ -788,6 +967,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_rules, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_capacity_per_pattern, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dynamodb_rules, setup, teardown),
         cmocka_unit_test(test_cloudshop),
         cmocka_unit_test(test_cloudshop_first_design),
         cmocka_unit_test(test_mutations),

@@ -324,6 +324,60 @@ static void test_split(void **state)
     assert_null(v);
 }
 
+/* `together` groups: attributes joined by '+' */
+static const struct {
+    const char *text;
+    size_t n;          /* attributes; 0: refused */
+    size_t err_at;     /* where, when refused */
+    const char *names; /* the attributes, space-separated */
+} group_cases[] = {
+    {"GSI1PK+GSI1SK", 2, 0, "GSI1PK GSI1SK"},
+    {" GSI1PK + GSI1SK + email ", 3, 0, "GSI1PK GSI1SK email"},
+    {"couponCode", 1, 0, "couponCode"},
+    {"GSI1PK+", 0, 7, NULL},
+    {"+GSI1SK", 0, 0, NULL},
+    {"A++B", 0, 2, NULL},
+    {"", 0, 0, NULL},
+};
+
+static void test_group(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof group_cases / sizeof *group_cases; i++) {
+        const char *t = group_cases[i].text;
+        syn_span *v = NULL;
+        size_t n = 99, at = 99;
+        char *err = NULL;
+        kp_status st = syn_group_parse(t, strlen(t), &v, &n, &err, &at);
+        if (!group_cases[i].n) {
+            assert_int_equal(st, KP_INVALID);
+            assert_non_null(err);
+            assert_int_equal(at, group_cases[i].err_at);
+            assert_null(v);
+            free(err);
+            continue;
+        }
+        assert_int_equal(st, KP_OK);
+        assert_int_equal(n, group_cases[i].n);
+        sbuf b;
+        sbuf_init(&b);
+        for (size_t k = 0; k < n; k++) {
+            sbuf_addn(&b, t + v[k].at, v[k].len);
+            if (k + 1 < n)
+                sbuf_addc(&b, ' ');
+        }
+        assert_string_equal(b.s, group_cases[i].names);
+        sbuf_free(&b);
+        free(v);
+    }
+    assert_true(syn_group_has("GSI1PK+GSI1SK", "GSI1SK"));
+    assert_true(syn_group_has(" GSI1PK + GSI1SK ", "GSI1PK"));
+    assert_false(syn_group_has("GSI1PK+GSI1SK", "GSI1"));
+    assert_false(syn_group_has("GSI1PK+GSI1SKX", "GSI1SK"));
+    assert_true(syn_group_has("email", "email"));
+    assert_false(syn_group_has(NULL, "email"));
+}
+
 /* ---- the texts the parsers read back ------------------------------------------------------ */
 
 static const struct {
@@ -459,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_numbers), cmocka_unit_test(test_by),        cmocka_unit_test(test_order),
         cmocka_unit_test(test_join),    cmocka_unit_test(test_condition), cmocka_unit_test(test_signal),
         cmocka_unit_test(test_split),   cmocka_unit_test(test_texts),     cmocka_unit_test(test_any_name),
+        cmocka_unit_test(test_group),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

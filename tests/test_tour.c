@@ -256,7 +256,9 @@ static const struct {
     {"decision.D3.status == accepted", true, true, NULL},
     {"decision.D6.status == reopen", true, false, "decision.D6.status is accepted"},
     {"index.GSI1.items < 100000", true, true, NULL},
-    {"cost.total > 700", true, false, "cost.total is 609.463"},
+    /* 609.46 before pattern 7 fetched the day's order headers from the table (GSI2 projects
+     * keys only): its BatchGetItem adds 0.12 EUR of provisioned reads */
+    {"cost.total > 700", true, false, "cost.total is 609.583"},
     {"cost.index_writes < 100", true, true, NULL},
     {"pattern.42.plan == get", true, false, "pattern.42.plan names nothing of the design"},
     {"checklist.12.status == pass", true, false, "checklist.12.status names nothing of the design"},
@@ -323,10 +325,13 @@ static const struct {
 } plan_table[] = {
     {"patterns", "ssssqgmss-", false},   {"outside", "ssssqgmoo-", false},
     {"status-key", "ssssqgmoo-", false}, {"one-table", "gqqqscsooq", false},
-    {"gsi1", "gqqqqcsooq", false},       {"gsi2", "gqqqqcqooq", true},
-    {"cost-ladder", "gqqqqcqooq", true}, {"distribution", "gqqqqcqooq", true},
-    {"decisions", "gqqqqcqooq", true},
+    {"gsi1", "gqqqqcsooq", false},       {"gsi2", "gqqqqcmooq", true},
+    {"cost-ladder", "gqqqqcmooq", true}, {"distribution", "gqqqqcmooq", true},
+    {"decisions", "gqqqqcmooq", true},
 };
+/* Pattern 7 from gsi2 on: the course's query on the keys-only GSI-2 "fetches the order headers it
+ * needs by key" (D4); a GSI returns only what it projects, so keyplan plans that fetch as a second
+ * step (BatchGetItem): multi. */
 /* The final index of each pattern (NULL: no index: covered, outside). */
 static const char *const final_index[] = {"table", "table", "table", "table", "GSI1",
                                           NULL,    "GSI2",  NULL,    NULL,    "table"};
@@ -402,11 +407,17 @@ static void test_first_design_hot(void **state)
             hot = &a->partitions[i];
     assert_non_null(hot);
     assert_true(hot->hot);
-    if (hot->write_util < 1.0 || hot->write_util > 1.3)
+    /* The course: just past its limit, at about 900 writes/s. The status is in the table's
+     * partition key, and DynamoDB cannot update a key attribute: each status change is a Delete
+     * and a Put in a transaction (4 units per 1 KB where an update costs 1), so keyplan puts the
+     * hottest partition at about 2.4 times its limit (1.1 with plain updates) */
+    if (hot->write_util < 2.0 || hot->write_util > 3.0)
         fail_msg("hottest status partition at %.0f %% of its write limit; the course: just past it",
                  hot->write_util * 100);
-    /* mostly idle: the table's writes are a small share of the 20,000 it was provisioned for */
-    assert_true(a->indexes[0].wcu_per_s / 20000 < 0.10);
+    /* mostly idle: the table's writes are a small share of the 20,000 it was provisioned for
+     * (3,960 units/s with the status changes as Delete + Put transactions; the course's panel
+     * showed 5 %) */
+    assert_true(a->indexes[0].wcu_per_s / 20000 < 0.20);
     bool low = false;
     for (size_t i = 0; i < a->nfindings; i++)
         low |= strcmp(a->findings[i].code, "low-cardinality-pk") == 0;
@@ -677,7 +688,7 @@ static const struct {
      "FILE:10:45: error: step 2 (two): delete 'indexes GSI1': the design has no indexes row 'GSI1'; expected an existing id or name"},
     {"edit_no_column",
      BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 speed, to: \"3\" } ] }\n",
-     "FILE:10:42: error: step 2 (two): set 'patterns 1 speed': patterns has no column 'speed'; expected id, name, kind, entity, by, rate, avg, latency, consistency, order, limit, range, filter, join, covered_by, needs, served_by, op, items, changes or why"},
+     "FILE:10:42: error: step 2 (two): set 'patterns 1 speed': patterns has no column 'speed'; expected id, name, kind, entity, by, rate, avg, latency, consistency, order, limit, range, filter, join, covered_by, needs, served_by, op, items, changes, why or returns"},
     {"edit_bad_value",
      BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 rate, to: fast } ] }\n",
      "FILE:10:63: error: step 2 (two): set 'patterns 1 rate': 'fast' is not a number; expected a number >= 0"},

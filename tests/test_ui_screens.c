@@ -108,6 +108,12 @@ static kp_analysis *fake_analysis(const kp_design *d)
         r->rcu_per_s = isnan(p->rate) ? 0 : p->rate * r->rcu_per_call;
         r->latency_ms = 5 + 3 * (double)i;
         r->latency_ok = true;
+        if (i == 0) { /* the pane's why-not line of the selected pattern */
+            r->nwhy_not = 1;
+            r->why_not = xcalloc(1, sizeof *r->why_not);
+            r->why_not[0].rule = "index-fetch";
+            r->why_not[0].text = xstrdup("GSI1 does not project `total`, which the pattern returns");
+        }
     }
     a->on_demand.mode = KP_BILLING_ON_DEMAND;
     a->on_demand.currency = "USD";
@@ -125,8 +131,12 @@ static void fake_free(kp_analysis *a)
 {
     if (!a)
         return;
-    for (size_t i = 0; i < a->npatterns; i++)
+    for (size_t i = 0; i < a->npatterns; i++) {
         free(a->patterns[i].key_condition);
+        for (size_t k = 0; k < a->patterns[i].nwhy_not; k++)
+            free(a->patterns[i].why_not[k].text);
+        free(a->patterns[i].why_not);
+    }
     free(a->patterns);
     free(a);
 }

@@ -103,7 +103,7 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         const kp_pattern_result *pr = &a->patterns[i];
         if (!pr->pattern || !pr->pattern->id || strcmp(pr->pattern->id, sel->id) != 0)
             continue;
-        need = 1 + (int)pr->nwarnings;
+        need = 1 + (int)pr->nwarnings + (int)pr->nwhy_not;
         for (size_t k = 0; k < pr->nsteps; k++)
             need += 1 + (int)pr->steps[k].nvalues;
     }
@@ -228,6 +228,11 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         for (size_t k = 0; k < selr->nwarnings && y < ymax; k++) {
             char *wl = xasprintf("! %s", selr->warnings[k]);
             draw_wrapped(&y, ymax, x, pw, wl, UI_ROLE_WARN, "  ");
+            free(wl);
+        }
+        for (size_t k = 0; k < selr->nwhy_not && y < ymax; k++) {
+            char *wl = xasprintf("why not: %s", selr->why_not[k].text ? selr->why_not[k].text : "");
+            draw_wrapped(&y, ymax, x, pw, wl, UI_ROLE_DIM, "  ");
             free(wl);
         }
     }

@@ -491,6 +491,9 @@ static void read_capacity(vctx *v, check *c, const kp_pattern_result *r, const k
         rule = capacity_query_rcu(1, bytes, cons);
     else if (s->op == KP_OP_SCAN)
         rule = capacity_scan_rcu(bytes, cons);
+    if (s->fetch && s->op == KP_OP_QUERY) /* an LSI fetching from the table: a read of each item */
+        for (size_t i = 0; i < n; i++)
+            rule += capacity_get_rcu((double)item_size(items[i]->item), cons);
     if (s->op == KP_OP_QUERY && n == 0 && measured == 0) {
         /* DynamoDB bills a Query that reads nothing its minimum unit (the model's rule); DynamoDB
            Local reports 0 for it: not comparable */
@@ -645,6 +648,36 @@ static void run_scan(vctx *v, check *c, const kp_pattern_result *r, const kp_ste
     json_decref(in);
 }
 
+/* Sends step s's request `op` for the samples: the answer (caller json_decref), counted with
+ * its consumed capacity; NULL when it could not be built or DynamoDB refused it (c says why). */
+static json_t *call_step(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const char *op,
+                         const kp_item *const *samples, size_t n)
+{
+    char *err = NULL;
+    json_t *in = requests_step_input(v->d, r, s, v->table, NULL, samples, n, false, NULL, &err);
+    if (!in) {
+        fail(c, "%s", err);
+        free(err);
+        return NULL;
+    }
+    json_t *resp = NULL;
+    ddb_status rc = ddb_call(v->db, op, in, &resp, &err);
+    json_decref(in);
+    if (rc != DDB_OK) {
+        if (rc == DDB_TRANSPORT) {
+            c->fatal = true;
+            c->fatal_err = err;
+        } else {
+            fail(c, "%s rejected: %s", op, err);
+            free(err);
+        }
+        return NULL;
+    }
+    c->requests++;
+    c->measured += consumed(resp);
+    return resp;
+}
+
 /* The items of a BatchGetItem step, in requests as DynamoDB takes them: at most 100 keys, and
  * at most 16 MB of items (what one response returns), each request checked on its own. */
 static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s,
@@ -702,6 +735,61 @@ static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp
         json_decref(resp);
         off += n;
     }
+}
+
+/* A TransactGetItems: one Get per entity of the pattern, by the table key of the item that best
+ * exercises the pattern (planeval_anchor), every other entity's item agreeing with the first's
+ * `by` values. DynamoDB must return exactly those items, at 2 read units per 4 KB each. */
+static void run_transactget(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, hits *out)
+{
+    const kp_design *d = v->d;
+    const kp_pattern *p = r->pattern;
+    const planeval_item *want[100];
+    const kp_item *samples[100];
+    size_t n = 0;
+    const kp_item *first = NULL;
+    for (size_t q = 0; q < p->nentities && n < 100; q++) {
+        const kp_entity *e = design_entity(d, p->entities[q].s);
+        const kp_item_list *items = entity_items(v, e);
+        const kp_item *it = NULL;
+        for (size_t i = 0; first && items && i < items->n && !it; i++)
+            if (by_equal(p, &items->v[i], first))
+                it = &items->v[i];
+        if (!it)
+            it = planeval_anchor(d, p, -1, items);
+        if (!it)
+            continue;
+        if (!first)
+            first = it;
+        char *k = planeval_key_text(d, it);
+        const planeval_item *w = planeval_set_find(&v->w, k);
+        free(k);
+        if (!w)
+            continue;
+        want[n] = w;
+        samples[n++] = it;
+    }
+    if (n == 0) {
+        fail(c, "no sample item to read in a TransactGetItems");
+        return;
+    }
+    json_t *resp = call_step(v, c, r, s, "TransactGetItems", samples, n);
+    if (!resp)
+        return;
+    json_t *ret = json_array();
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(resp, "Responses"), i, x) if (json_object_get(x, "Item"))
+        json_array_append(ret, json_object_get(x, "Item"));
+    double units = 0;
+    for (size_t k = 0; k < n; k++)
+        units += planeval_read_units((double)item_size(want[k]->item)) * 2; /* transactional */
+    c->predicted += units;
+    c->tolerance += 2;
+    c->cap_checked = true;
+    compare(v, c, r, s, "TransactGetItems", ret, want, n, NULL, 0, false, FILTER_NONE, NULL, 0, NULL, out);
+    json_decref(ret);
+    json_decref(resp);
 }
 
 /* The anchor of a later step: an item of its entity that agrees with the first step's `by`
@@ -806,6 +894,17 @@ static void verify_read(vctx *v, check *c, const kp_pattern_result *r)
                      "the join, so the chain was not exercised",
                      k + 1, kp_op_name(s->op), e ? e->name : "");
             free(want);
+        } else if (s->op == KP_OP_BATCHGET && s->fetch) {
+            /* the fetch after an index's Query: the items it returned, from the table */
+            const planeval_item **want = xcalloc(prev.n + 1, sizeof *want);
+            size_t nwant = 0;
+            for (size_t i = 0; i < prev.n; i++)
+                if (prev.v[i]->e == e)
+                    want[nwant++] = prev.v[i];
+            run_batchget(v, c, r, s, want, nwant, &got);
+            free(want);
+        } else if (s->op == KP_OP_TRANSACTGET) {
+            run_transactget(v, c, r, s, &got);
         } else if (s->op == KP_OP_BATCHGET) {
             /* a batch without a chain: the items of the entity that match the caller's values */
             const planeval_item **want = xcalloc(v->w.n + 1, sizeof *want);
@@ -859,6 +958,107 @@ static bool fresh_item(vctx *v, const kp_entity *e, kp_item *out)
     return found;
 }
 
+/* The write units DynamoDB reports for index `name` in a ReturnConsumedCapacity INDEXES answer
+ * (its global or local secondary indexes); 0 when it does not name it. */
+static double index_units(const json_t *resp, const char *name)
+{
+    const json_t *cc = json_object_get(resp, "ConsumedCapacity");
+    if (json_is_array(cc))
+        cc = json_array_get(cc, 0);
+    const char *groups[2] = {"GlobalSecondaryIndexes", "LocalSecondaryIndexes"};
+    for (int g = 0; g < 2; g++) {
+        const json_t *x = json_object_get(json_object_get(cc, groups[g]), name);
+        if (x)
+            return json_number_value(json_object_get(x, "CapacityUnits"));
+    }
+    return 0;
+}
+
+/* An update writes an index only when the index changes (DynamoDB's rule, planeval's figure for
+ * the item before and after): every index's units, as DynamoDB reports them, against it. */
+static void check_index_units(vctx *v, check *c, const json_t *resp, const kp_item *before,
+                              const kp_item *after)
+{
+    const kp_design *d = v->d;
+    sbuf_add(&c->info, "(index write units measured/predicted:");
+    for (size_t x = 0; x < d->nindexes; x++) {
+        double want = planeval_update_index_units(d, (ptrdiff_t)x, before, after);
+        double got = index_units(resp, d->indexes[x].name);
+        sbuf_printf(&c->info, " %s %g/%g", d->indexes[x].name, got, want);
+        if (fabs(got - want) > 1e-9)
+            fail(c,
+                 "the update consumed %g write units on %s where DynamoDB's rules give %g for the item "
+                 "before and after it (an index is written only when its entry changes)",
+                 got, d->indexes[x].name, want);
+    }
+    sbuf_add(&c->info, ") ");
+}
+
+/* Puts `before` back after an update changed it (the later patterns find the loaded items as
+ * they were); `moved`, when not NULL, is the item a key update put under a new key, deleted. */
+static void restore_item(vctx *v, check *c, const kp_item *before, const kp_item *moved)
+{
+    for (int i = moved ? 0 : 1; i < 2 && !c->fatal; i++) {
+        json_t *in = json_object();
+        json_object_set_new(in, "TableName", json_string(v->table));
+        if (i == 0) {
+            json_t *key = json_object();
+            const char *ks[2] = {v->d->table.pk.s, v->d->table.sk.s};
+            for (int k = 0; k < 2; k++) {
+                const kp_value *val = ks[k] ? item_get(moved, ks[k]) : NULL;
+                if (val)
+                    json_object_set_new(key, ks[k], json_pack("{s:s}", kp_vtype_name(val->type), val->text));
+            }
+            json_object_set_new(in, "Key", key);
+        } else {
+            json_object_set_new(in, "Item", items_json(before));
+        }
+        json_t *resp = NULL;
+        char *err = NULL;
+        if (ddb_call(v->db, i == 0 ? "DeleteItem" : "PutItem", in, &resp, &err) != DDB_OK) {
+            fail(c, "cannot restore the item after the update: %s", err ? err : "?");
+            free(err);
+        }
+        json_decref(resp);
+        json_decref(in);
+    }
+}
+
+/* A key update's transaction: the old key is gone, the new item is there. */
+static void check_key_move(vctx *v, check *c, const kp_item *before, const kp_item *after)
+{
+    const kp_item *items[2] = {before, after};
+    for (int i = 0; i < 2 && !c->fatal; i++) {
+        json_t *key = json_object();
+        const char *ks[2] = {v->d->table.pk.s, v->d->table.sk.s};
+        for (int k = 0; k < 2; k++) {
+            const kp_value *val = ks[k] ? item_get(items[i], ks[k]) : NULL;
+            if (val)
+                json_object_set_new(key, ks[k], json_pack("{s:s}", kp_vtype_name(val->type), val->text));
+        }
+        json_t *in = json_pack("{s:s,s:o,s:b}", "TableName", v->table, "Key", key, "ConsistentRead", 1);
+        json_t *resp = NULL;
+        char *err = NULL;
+        ddb_status rc = ddb_call(v->db, "GetItem", in, &resp, &err);
+        json_decref(in);
+        if (rc != DDB_OK) {
+            fail(c, "GetItem after the key update rejected: %s", err ? err : "?");
+            free(err);
+            return;
+        }
+        c->requests++;
+        bool there = json_object_get(resp, "Item") != NULL;
+        if (there != (i == 1)) {
+            char *kt = planeval_key_text(v->d, items[i]);
+            fail(c, "after the Delete + Put the %s key %s is %s", i ? "new" : "old", kt,
+                 there ? "still there" : "missing");
+            free(kt);
+        }
+        json_decref(resp);
+    }
+    sbuf_add(&c->info, "(old key deleted, new item put) ");
+}
+
 static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
 {
     const kp_design *d = v->d;
@@ -867,14 +1067,26 @@ static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
         const kp_step *s = &r->steps[k];
         const char *op = kp_op_name(s->op);
         if (s->op != KP_OP_PUTITEM && s->op != KP_OP_UPDATEITEM && s->op != KP_OP_DELETEITEM &&
-            s->op != KP_OP_TRANSACTWRITE)
-            continue; /* the read half of a find-then-write is not re-checked here */
+            s->op != KP_OP_TRANSACTWRITE) /* a TransactGetItems is a read */
+            continue;                     /* the read half of a find-then-write is not re-checked here */
         const kp_entity *e =
             s->entity ? s->entity : (p->nentities ? design_entity(d, p->entities[0].s) : NULL);
         const kp_item *samples[100];
         size_t ns = 0;
         kp_item_list hold = {0}; /* fresh items */
-        if (s->op == KP_OP_TRANSACTWRITE) {
+        kp_item changed = {0};   /* the item an update leaves */
+        const kp_item *before = NULL;
+        if (s->key_move || s->op == KP_OP_UPDATEITEM) {
+            const kp_item_list *items = entity_items(v, e);
+            if (items && items->n) {
+                before = &items->v[items->n - 1];
+                item_apply_changes(d, e, p->changes, p->nchanges, items, before, &changed);
+                item_pad(e, &changed);
+                if (s->key_move)
+                    samples[ns++] = before;
+                samples[ns++] = &changed;
+            }
+        } else if (s->op == KP_OP_TRANSACTWRITE) {
             for (size_t q = 0; q < p->nentities && hold.n < 100; q++) {
                 kp_item f;
                 if (fresh_item(v, design_entity(d, p->entities[q].s), &f))
@@ -896,6 +1108,7 @@ static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
         if (ns == 0) {
             fail(c, "no sample %s item to write", e ? e->name : "");
             item_list_free(&hold);
+            item_free(&changed);
             continue;
         }
         char *err = NULL;
@@ -904,8 +1117,11 @@ static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
             fail(c, "%s", err);
             free(err);
             item_list_free(&hold);
+            item_free(&changed);
             continue;
         }
+        if (s->op == KP_OP_UPDATEITEM || s->key_move)
+            json_object_set_new(in, "ReturnConsumedCapacity", json_string("INDEXES"));
         json_t *resp = NULL;
         ddb_status rc = ddb_call(v->db, op, in, &resp, &err);
         json_decref(in);
@@ -913,14 +1129,22 @@ static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
             c->fatal = true;
             c->fatal_err = err;
             item_list_free(&hold);
+            item_free(&changed);
             return;
         }
         if (rc == DDB_API) {
             refused(c, op, err);
             free(err);
             item_list_free(&hold);
+            item_free(&changed);
             continue;
         }
+        if (s->op == KP_OP_UPDATEITEM && before)
+            check_index_units(v, c, resp, before, &changed);
+        if (s->key_move && before)
+            check_key_move(v, c, before, &changed);
+        if (before)
+            restore_item(v, c, before, s->key_move ? &changed : NULL);
         c->requests++;
         c->items += ns;
         if (s->op == KP_OP_PUTITEM) {
@@ -932,6 +1156,7 @@ static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
         }
         json_decref(resp);
         item_list_free(&hold);
+        item_free(&changed);
     }
 }
 

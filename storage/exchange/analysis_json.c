@@ -75,6 +75,10 @@ static json_t *pattern_json(const kp_design *d, const kp_pattern_result *r)
     for (size_t i = 0; i < r->nwarnings; i++)
         json_array_append_new(w, json_string(r->warnings[i] ? r->warnings[i] : ""));
     set(o, "warnings", w);
+    json_t *why = json_array();
+    for (size_t i = 0; i < r->nwhy_not; i++)
+        json_array_append_new(why, json_string(r->why_not[i].text ? r->why_not[i].text : ""));
+    set(o, "why_not", why);
     json_t *steps = json_array();
     for (size_t i = 0; i < r->nsteps; i++) {
         const kp_step *s = &r->steps[i];
@@ -92,6 +96,8 @@ static json_t *pattern_json(const kp_design *d, const kp_pattern_result *r)
         set(so, "items", num(s->items));
         set(so, "rcu", num(s->rcu));
         set(so, "wcu", num(s->wcu));
+        set(so, "fetch", json_boolean(s->fetch));
+        set(so, "key_move", json_boolean(s->key_move));
         json_array_append_new(steps, so);
     }
     set(o, "steps", steps);

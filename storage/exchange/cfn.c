@@ -3,6 +3,7 @@
  * cfn.h). */
 #include "cfn.h"
 
+#include "item.h"
 #include "yamlout.h"
 
 #include <ctype.h>
@@ -29,25 +30,10 @@ void cfn_capacity(const kp_design *d, const kp_analysis *a, ptrdiff_t index, lon
 
 const char *cfn_key_type(const kp_design *d, const char *attr)
 {
-    const kp_attr *da = design_attr(d, attr);
-    bool any = false;
-    for (size_t i = 0; i < d->nentities; i++) {
-        const kp_entity *e = &d->entities[i];
-        const kp_keytpl *k = entity_key(e, attr);
-        if (k) {
-            if (k->tpl.n != 1 || k->tpl.parts[0].kind != TPL_ATTR)
-                return "S";
-            const kp_attr *pa = design_attr(d, k->tpl.parts[0].text);
-            if (!pa || pa->type != KP_ATTR_NUMBER)
-                return "S";
-            any = true;
-        } else if (entity_carries(e, attr)) {
-            if (!da || da->type != KP_ATTR_NUMBER)
-                return "S";
-            any = true;
-        }
-    }
-    return any || (da && da->type == KP_ATTR_NUMBER) ? "N" : "S";
+    /* the type the model sorts by and verify creates the table with (item_key_type): a number
+     * only when every template filling the attribute is one unformatted number placeholder; a
+     * number inside text, or text for another entity, makes it a string key that sorts as text */
+    return kp_vtype_name(item_key_type(d, attr));
 }
 
 /* ---- emitter helpers ------------------------------------------------------------------------ */

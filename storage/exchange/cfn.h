@@ -29,9 +29,10 @@ char *cfn_export(const kp_design *d, const kp_analysis *a, char **err);
  * `a` may be NULL (1 each). */
 void cfn_capacity(const kp_design *d, const kp_analysis *a, ptrdiff_t index, long *rcu, long *wcu);
 
-/* The DynamoDB scalar type ("S" or "N") of key attribute `attr`: "N" only when every entity
- * carrying it holds a number there (a number domain attribute, or a template that is a lone
- * number placeholder). */
+/* The DynamoDB scalar type ("S" or "N") of key attribute `attr` (item_key_type): "N" only when
+ * every entity carrying it holds a number there (a number or shard domain attribute, or a
+ * template that is a lone unformatted number placeholder); the type verify creates the table with
+ * and the resolver sorts by. */
 const char *cfn_key_type(const kp_design *d, const char *attr);
 
 #endif

@@ -45,6 +45,7 @@ static const struct csv_col {
     {FP_OP, 0, "operation|operación|operacion"},
     {FP_ITEMS, 'n', "elementos"},
     {FP_CHANGES, 0, "cambia|cambios"},
+    {FP_RETURNS, 0, "devuelve"},
 };
 #define COL__COUNT ((int)(sizeof COLS / sizeof *COLS))
 #define COL_NONE   (-1)

@@ -587,6 +587,20 @@ static void served_section(sbuf *b, const kp_design *d, const kp_analysis *a)
     }
     if (any)
         sbuf_add(b, "\n");
+    any = false;
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern_result *p = &a->patterns[i];
+        for (size_t k = 0; k < p->nwhy_not; k++) {
+            if (!any)
+                sbuf_add(
+                    b,
+                    "Why not (the indexes that nearly served a pattern; DynamoDB's rules behind a plan):\n\n");
+            any = true;
+            sbuf_printf(b, "- pattern %s: %s\n", p->pattern->id, p->why_not[k].text);
+        }
+    }
+    if (any)
+        sbuf_add(b, "\n");
 }
 
 static void indexes_section(sbuf *b, const kp_design *d, const kp_analysis *a)

@@ -178,6 +178,19 @@ static void report_patterns(sbuf *b, const kp_analysis *a)
             wrapped(b, 4, 4, r->warnings[k]);
         }
     }
+    any = false;
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern_result *r = &a->patterns[i];
+        for (size_t k = 0; k < r->nwhy_not; k++) {
+            if (!any)
+                section(b,
+                        "WHY NOT (the indexes that nearly served a pattern; DynamoDB's rules behind a plan)");
+            any = true;
+            sbuf_add(b, " ");
+            cell(b, r->pattern ? r->pattern->id : "?", 3, false);
+            wrapped(b, 4, 4, r->why_not[k].text ? r->why_not[k].text : "");
+        }
+    }
 }
 
 static void report_partitions(sbuf *b, const kp_analysis *a)

@@ -288,6 +288,60 @@ static void add_by_filter(build *b, const kp_pattern *p)
     free(terms);
 }
 
+/* ---- the steps of DynamoDB's rules: key updates, transactions ------------------------------- */
+
+/* An update also rewrites the key attributes of the entity's indexes whose templates hold a
+ * changed attribute (GSI1PK = ESTADO#{status} when status changes): SET from the sample (the item
+ * after the update), REMOVE where the sample no longer has it (a sparse condition that stopped
+ * holding). The table's own key is never among them: an update of it is a Delete + Put. */
+static void add_key_updates(build *b, const kp_pattern *p, const kp_entity *e, sbuf *u)
+{
+    const kp_design *d = b->d;
+    sbuf rm;
+    sbuf_init(&rm);
+    size_t n = 0;
+    for (size_t k = 0; k < e->nkeys; k++) {
+        const kp_keytpl *kt = &e->keys[k];
+        const char *a = kt->attr.s;
+        if (!a || strcmp(a, d->table.pk.s) == 0 || (d->table.sk.s && strcmp(a, d->table.sk.s) == 0))
+            continue;
+        bool touched = false, listed = false;
+        for (size_t c = 0; c < p->nchanges; c++) {
+            listed = listed || (p->changes[c].s && strcmp(p->changes[c].s, a) == 0);
+            touched = touched || (p->changes[c].s && tpl_has_attr(&kt->tpl, p->changes[c].s));
+        }
+        if (!touched || listed)
+            continue;
+        char vn[32];
+        snprintf(vn, sizeof vn, ":k%zu", n++);
+        const char *nn = expr_names_alias(&b->names, a);
+        const kp_value *v = b->sample ? item_get(b->sample, a) : NULL;
+        if (v) {
+            sbuf_printf(u, "%s%s = %s", u->len ? ", " : "SET ", nn, vn);
+            item_set_value(&b->vals, vn, v);
+        } else {
+            sbuf_printf(&rm, "%s%s", rm.len ? ", " : " REMOVE ", nn);
+        }
+    }
+    if (rm.len)
+        sbuf_add(u, rm.s);
+    sbuf_free(&rm);
+}
+
+/* A key update's TransactItems: a Delete of the old item's key (samples[0]) and a Put of the new
+ * item (samples[1]). */
+static json_t *key_move_items(const kp_design *d, const char *table, const kp_item *const *samples, size_t n)
+{
+    json_t *ti = json_array();
+    if (n >= 1)
+        json_array_append_new(
+            ti, json_pack("{s:{s:s,s:o}}", "Delete", "TableName", table, "Key", item_key(d, samples[0])));
+    if (n >= 2)
+        json_array_append_new(
+            ti, json_pack("{s:{s:s,s:o}}", "Put", "TableName", table, "Item", items_json(samples[1])));
+    return ti;
+}
+
 /* Writes the expressions' texts (the key condition's names first, then the filter's, as the
  * plan renders them), the names and the values into the request. */
 static void finish(build *b)
@@ -335,6 +389,8 @@ static void add_update(build *b, const kp_pattern *p)
         sbuf_printf(&u, "SET %s = :c0", expr_names_alias(&b->names, name));
         item_set_value(&b->vals, ":c0", &b->sample->v[i].v);
     }
+    if (p && b->s->entity)
+        add_key_updates(b, p, b->s->entity, &u);
     if (u.len)
         json_object_set_new(b->in, "UpdateExpression", json_string(u.s));
     sbuf_free(&u);
@@ -393,6 +449,8 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
             json_object_set_new(in, "Limit", json_integer((json_int_t)s->limit));
         if (strong)
             json_object_set_new(in, "ConsistentRead", json_true());
+        if (s->fetch) /* an LSI fetches what it does not project from the table */
+            json_object_set_new(in, "Select", json_string("ALL_ATTRIBUTES"));
         break;
     case KP_OP_SCAN:
         json_object_set_new(in, "TableName", json_string(table));
@@ -433,10 +491,18 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
         add_update(&b, p);
         break;
     case KP_OP_TRANSACTWRITE: {
+        json_t *ti = s->key_move ? key_move_items(d, table, samples, nsamples) : json_array();
+        for (size_t i = 0; !s->key_move && i < nsamples && i < 100; i++)
+            json_array_append_new(
+                ti, json_pack("{s:{s:s,s:o}}", "Put", "TableName", table, "Item", items_json(samples[i])));
+        json_object_set_new(in, "TransactItems", ti);
+        break;
+    }
+    case KP_OP_TRANSACTGET: {
         json_t *ti = json_array();
         for (size_t i = 0; i < nsamples && i < REQUESTS_TRANSACT_MAX; i++)
             json_array_append_new(
-                ti, json_pack("{s:{s:s,s:o}}", "Put", "TableName", table, "Item", items_json(samples[i])));
+                ti, json_pack("{s:{s:s,s:o}}", "Get", "TableName", table, "Key", item_key(d, samples[i])));
         json_object_set_new(in, "TransactItems", ti);
         break;
     }
@@ -545,6 +611,8 @@ static const char *cli_name(kp_op op)
         return "update-item";
     case KP_OP_DELETEITEM:
         return "delete-item";
+    case KP_OP_TRANSACTGET:
+        return "transact-get-items";
     default:
         return "transact-write-items";
     }
@@ -575,7 +643,26 @@ char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
             size_t nitems = items ? items->n : 0;
             const kp_item *samples[100];
             size_t ns = 0;
-            if (s->op == KP_OP_TRANSACTWRITE) {
+            kp_item changed = {0};
+            bool has_changed = false;
+            if (s->key_move || s->op == KP_OP_UPDATEITEM) {
+                /* the item before (for the key) and after the update */
+                if (nitems) {
+                    item_apply_changes(d, e, r->pattern->changes, r->pattern->nchanges, items, &items->v[0],
+                                       &changed);
+                    has_changed = true;
+                    if (s->key_move)
+                        samples[ns++] = &items->v[0];
+                    samples[ns++] = &changed;
+                }
+            } else if (s->op == KP_OP_TRANSACTGET) {
+                for (size_t q = 0; q < r->pattern->nentities && ns < 100; q++) {
+                    const kp_entity *qe = design_entity(d, r->pattern->entities[q].s);
+                    const kp_item *an = planeval_anchor(d, r->pattern, -1, entity_items(d, &sample, qe));
+                    if (an)
+                        samples[ns++] = an;
+                }
+            } else if (s->op == KP_OP_TRANSACTWRITE) {
                 for (size_t q = 0; q < r->pattern->nentities && ns < 100; q++) {
                     const kp_item_list *its =
                         entity_items(d, &sample, design_entity(d, r->pattern->entities[q].s));
@@ -609,6 +696,8 @@ char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
                                              true, NULL, &e2);
             if (has_given)
                 item_free(&given);
+            if (has_changed)
+                item_free(&changed);
             if (!in) {
                 json_array_append_new(reqs,
                                       json_pack("{s:s,s:s}", "operation", kp_op_name(s->op), "error", e2));
