@@ -8,6 +8,7 @@
 #include "analysis_stages.h"
 #include "capacity.h"
 #include "namemap.h"
+#include "overlap.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,6 +52,7 @@ typedef struct entry {
     size_t sk_lead_len;
     bool sk_const;
     size_t group;
+    ov_lang *lang[2]; /* the partition [0] and sort-key [1] templates' languages (rs_entry_lang) */
 } entry;
 
 /* One index (the base table included): its entries, grouped by the shape of their partition
@@ -66,7 +68,8 @@ typedef struct ixinfo {
     size_t *gstart;       /* members of group g: gmembers[gstart[g] .. gstart[g+1]) */
     size_t *gmembers;     /* entry positions */
     size_t **coll;        /* lazily: compatible groups of g */
-    struct collsum *sums; /* per entry x condition kind (none, prefix, exact): other entities read */
+    struct collsum *sums; /* per entry x sort-key condition (rs_sum_slot): other entities read */
+    size_t *sum_at;       /* entry k's slots: sums[sum_at[k] .. sum_at[k + 1]) */
     size_t *ncoll;
     bool *coll_done;
     struct glead *byshape; /* lazily: the groups sorted by the leading literal of their partition template */
@@ -86,6 +89,7 @@ typedef struct collsum {
 /* Everything the resolver keeps for one analysis; rs_ctx_init fills the indexes. */
 typedef struct rctx {
     const kp_design *d;
+    ov_domains *dom; /* the placeholders' domains: which templates meet */
     ixinfo *ix;
     size_t nix; /* 1 + d->nindexes */
     entry **on; /* on[epos * nix + i] */
@@ -266,16 +270,33 @@ void rs_keyview_set(keyview *v, const kp_entity *e, const char *attr);
 /* The template as written ("{attr}" for a plain attribute); caller frees. */
 char *rs_keyview_src(const keyview *v);
 
-/* Can two templates produce the same value? Compared by their literal structure: leading
- * literals prefix-compatible, trailing literals suffix-compatible; constants exactly. */
-bool rs_shape_compat(const keyview *a, const keyview *b);
+/* The language of entry en's whole partition (sk false) or sort-key (sk true) template on the
+ * placeholders' domains (overlap.h), compiled on first use and kept with the entry. */
+const ov_lang *rs_entry_lang(const rctx *c, const entry *en, bool sk);
+
+/* Can a partition value of group g be one of group h? (The groups' templates have the same
+ * literals and placeholder domains, so their representatives answer for every member.) */
+bool rs_groups_meet(const rctx *c, const ixinfo *xi, size_t g, size_t h);
 
 /* Groups whose partition template can produce the same value as group g's (g included), in
- * group order. Two templates can only meet when one leading literal is a prefix of the other
- * (shape_compat), so only those groups are tested: the ones without a leading literal, the ones
+ * group order. Two templates can only meet when one leading literal is a prefix of the other,
+ * so only those groups are tested (rs_groups_meet): the ones without a leading literal, the ones
  * whose literal is a prefix of g's (looked up by length) and the ones g's literal prefixes (one
  * run of the sorted order). */
-const size_t *rs_colliding_groups(ixinfo *xi, size_t g, size_t *n);
+const size_t *rs_colliding_groups(const rctx *c, ixinfo *xi, size_t g, size_t *n);
+
+/* The cache slot of a sort-key condition of kind k over the first `end` parts of entry k's
+ * sort key (SKC_NONE: 0; exact: 1; begins_with: 2 + end; between: 3 + n + end). */
+static inline size_t rs_sum_slot(const entry *en, skc kind, size_t end)
+{
+    size_t n = en->has_sk ? en->sk.n : 0;
+    if (end > n)
+        end = n;
+    return kind == SKC_NONE || !en->has_sk ? 0
+           : kind == SKC_EXACT             ? 1
+           : kind == SKC_BEGINS            ? 2 + end
+                                           : 3 + n + end;
+}
 
 /* Fills c for design d: names, the indexes' entries and groups, the tables' totals (the
  * capacity figures from memo cap). Release with rs_ctx_free. */
@@ -318,7 +339,7 @@ double rs_query_latency(double bytes, double fanout);
 
 /* Completes a candidate: the other entities a mixed collection reads (when `colliders`), items,
  * bytes, units, latency and quality. Without colliders the figures are a lower bound. */
-void rs_cand_finish(rctx *c, const kp_pattern *p, cand *out, bool colliders);
+void rs_cand_finish(rctx *c, const kp_pattern *p, const kset *K, cand *out, bool colliders);
 
 /* The per-second figures of r from its per-call ones and p's rates; whether the latency target
  * holds. */

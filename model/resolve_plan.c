@@ -320,7 +320,7 @@ bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
             continue;
         if (!eval_entity(c, p, K, &c->ix[k], en, &pi, screen, &cs[n], strong_refused))
             continue;
-        rs_cand_finish(c, p, &cs[n], false);
+        rs_cand_finish(c, p, K, &cs[n], false);
         n++;
     }
     if (n == 0)
@@ -336,7 +336,7 @@ bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     for (size_t i = 0; i < n; i++) {
         if (found && !cand_better(&cs[i], best))
             break; /* mixed collections only make a candidate worse */
-        rs_cand_finish(c, p, &cs[i], true);
+        rs_cand_finish(c, p, K, &cs[i], true);
         if (!found || cand_better(&cs[i], best)) {
             *best = cs[i];
             found = true;
@@ -375,10 +375,10 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
             bool sr = false;
             if (!en || !eval_entity(c, p, K, xi, en, &pis[i], true, &cds[i], &sr) || cds[i].fanout > 1)
                 ok = false;
-            else if (i > 0 && en->group != first->group && !rs_shape_compat(&en->pk, &first->pk))
+            else if (i > 0 && !rs_groups_meet(c, xi, en->group, first->group))
                 ok = false;
             else
-                rs_cand_finish(c, p, &cds[i], false);
+                rs_cand_finish(c, p, K, &cds[i], false);
         }
         if (!ok)
             continue;
@@ -421,14 +421,17 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
         bool mixed = false;
         const entry *coll = NULL;
         size_t ng;
-        const size_t *gs = rs_colliding_groups(xi, first->group, &ng);
+        const size_t *gs = rs_colliding_groups(c, xi, first->group, &ng);
+        ov_lang pl;
+        ov_lang_init(&pl);
+        ov_lang_literal(&pl, prefix);
+        ov_lang_end(&pl);
         for (size_t gi = 0; gi < ng; gi++)
             for (size_t mm = xi->gstart[gs[gi]]; mm < xi->gstart[gs[gi] + 1]; mm++) {
                 const entry *oe = &xi->entries[xi->gmembers[mm]];
                 if (rs_is_asked(c, oe->epos))
                     continue;
-                if (prefix[0] && oe->has_sk && !rs_starts_with(rs_lead_lit(&oe->sk), prefix) &&
-                    !(!rs_is_const(&oe->sk) && rs_starts_with(prefix, rs_lead_lit(&oe->sk))))
+                if (prefix[0] && oe->has_sk && !ov_meet(&pl, rs_entry_lang(c, oe, true), OV_PREFIX))
                     continue;
                 double oc = oe->coll;
                 if (oc <= 0)
@@ -439,6 +442,7 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
                 items += oc;
                 bytes += oc * oe->proj;
             }
+        ov_lang_free(&pl);
         double rcu = capacity_query_rcu(1, bytes, p->consistency);
         double lat = rs_query_latency(bytes, 1);
         bool better = !sp->prefix || (mixed ? 1 : 0) < (sp->mixed ? 1 : 0) ||
