@@ -69,7 +69,7 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     rs_cand_warnings(c, p, &best, w, what.s);
     sbuf_free(&what);
     o->plan = best.fanout > 1 ? KP_PLAN_MULTI : best.get ? KP_PLAN_GET : KP_PLAN_QUERY;
-    o->requests = best.fanout;
+    o->requests = best.fanout * best.pages;
     o->rcu = best.rcu * best.fanout;
     o->items = best.items * best.fanout;
     o->result = best.result;

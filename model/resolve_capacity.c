@@ -232,6 +232,8 @@ void rs_cand_finish(rctx *c, const kp_pattern *p, const kset *K, cand *out, bool
     out->result = out->get ? 1 : mine * out->fsel * out->fanout;
     if (out->has_limit && out->result > p->limit)
         out->result = p->limit;
+    /* a Query returns at most 1 MB per request: a longer read is one request per page */
+    out->pages = out->get ? 1 : capacity_query_pages(out->items, out->bytes);
     out->latency = rs_query_latency(out->bytes, out->fanout);
     out->quality = (out->app_sort ? 1 : 0) + (out->filter ? 1 : 0) + (out->range_unserved ? 1 : 0);
     out->finished = colliders;

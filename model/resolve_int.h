@@ -155,7 +155,8 @@ typedef struct cand {
     double result;         /* items returned per call */
     double items;          /* items read per request */
     double bytes;          /* bytes read per request */
-    double rcu;            /* per request */
+    double rcu;            /* per request (all its pages) */
+    double pages;          /* 1 MB pages per request: each page is a request of its own */
     double latency;
     int quality;                /* 0 best */
     double mine, per_req, fsel; /* the entity's own items read / matching per request; filter selectivity */

@@ -58,8 +58,9 @@ static bool cond_holds(const kp_sparse *s, const char *value)
 
 static bool cand_better(const cand *a, const cand *b)
 {
-    if (a->fanout != b->fanout)
-        return a->fanout < b->fanout;
+    double qa = a->fanout * a->pages, qb = b->fanout * b->pages;
+    if (qa != qb)
+        return qa < qb;
     if (a->quality != b->quality)
         return a->quality < b->quality;
     double ra = a->rcu * a->fanout, rb = b->rcu * b->fanout;

@@ -413,6 +413,12 @@ void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist 
              ": assumed ", humanfmt(nb, sizeof nb, DEFAULT_COLLECTION, HF_PRINTF_G), " items per partition");
     if (cd->warn & W_UNKNOWN_SEL)
         WARN(w, "unknown distribution of a filtered attribute: assumed selectivity ", c->unknown_sel);
+    if (cd->pages > 1) {
+        char mb[HUMANFMT_SIZE];
+        WARN(w, "reads ", humanfmt(mb, sizeof mb, cd->bytes / CAP_PAGE_BYTES, HF_PRINTF_F1),
+             " MB per query: ", humanfmt(nb, sizeof nb, cd->pages, HF_PRINTF_G),
+             " requests, one per 1 MB page (a Query returns at most 1 MB)");
+    }
     if (cd->fanout > 1)
         WARN(w, "fan-out: ", humanfmt(nb, sizeof nb, cd->fanout, HF_PRINTF_G), " queries over the values of ",
              cd->fanout_attr ? cd->fanout_attr : "?");
@@ -430,9 +436,11 @@ kp_step *rs_cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *
     st->filter = build_filter(c, p, cd, K, &vals, what);
     st->forward = !(p->order.s && p->order_desc && !cd->app_sort);
     st->limit = cd->limit_pushed ? p->limit : NAN;
-    st->count = cd->fanout;
-    st->items = cd->items;
-    st->rcu = cd->rcu;
+    /* one request per fan-out value and 1 MB page: the figures are per request */
+    double pages = cd->pages >= 1 ? cd->pages : 1;
+    st->count = cd->fanout * pages;
+    st->items = cd->items / pages;
+    st->rcu = cd->rcu / pages;
     rs_kv_finish(c, &vals, st);
     return st;
 }

@@ -67,7 +67,10 @@ static const struct {
     {"4", 400, 20, KP_PLAN_QUERY, "table", 1},
     {"5", 2, 1000, KP_PLAN_QUERY, "GSI1", 1},
     {"6", 400, 20, KP_PLAN_COVERED, NULL, 0},
-    {"7", 1.0 / 86400, 300000, KP_PLAN_QUERY, "GSI2", 1},
+    /* one Query, paginated: the day's 68,500 keys-only GSI2 entries are 4.1 MB and a Query
+       returns at most 1 MB per request, so the close takes 5 requests (the course counts the
+       query, not its pages) */
+    {"7", 1.0 / 86400, 300000, KP_PLAN_QUERY, "GSI2", 5},
     {"8", 15, 1000, KP_PLAN_OUTSIDE, NULL, 0},
     {"9", NAN, NAN, KP_PLAN_OUTSIDE, NULL, 0},
     {"10", NAN, NAN, KP_PLAN_QUERY, "table", 1}, /* the customer screen: one query */

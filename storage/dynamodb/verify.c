@@ -2,6 +2,7 @@
  * requests are built by requests.h, sent by ddb.h; what they should return is planeval.h's. */
 #include "verify.h"
 
+#include "capacity.h"
 #include "ddb.h"
 #include "planeval.h"
 #include "requests.h"
@@ -433,11 +434,13 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
         free(err);
         goto done;
     }
+    size_t before = c->requests;
     json_t *ret = run_paged(v, c, get ? "GetItem" : "Query", in, get ? NULL : "Items");
     if (!ret) {
         json_decref(in);
         goto done;
     }
+    size_t pages = c->requests - before;
     /* the plan evaluated over the loaded items: key condition, order, Limit, then the filter */
     planeval_query q = {.index = s->index,
                         .kc = &kc,
@@ -458,8 +461,16 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
             matched_own++;
     }
     c->predicted += planeval_read_units(bytes) * f;
-    c->tolerance += f;
+    c->tolerance += f * (double)pages;
     c->cap_checked = true;
+    /* a Query returns at most 1 MB per request: the model's page rule over the same items */
+    double want_pages = capacity_query_pages((double)res.nread, bytes);
+    if (!get && !(isfinite(s->limit) && s->limit >= 1) && fabs((double)pages - want_pages) > 0.5)
+        fail(
+            c,
+            "%s %s: DynamoDB took %zu request(s) (1 MB pages) for %zu item(s) of %.0f bytes, the model's page "
+            "rule gives %g",
+            kp_op_name(s->op), pv, pages, res.nread, bytes, want_pages);
     if (fm == FILTER_SENT && filt.present)
         planeval_filter(d, s->index, &filt.expr, &filt.values, NULL, NULL, &res);
     char *what = xasprintf("%s %s", kp_op_name(s->op), pv);
