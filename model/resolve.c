@@ -88,12 +88,14 @@ static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_
     if (rs_plan_screen(c, p, K, epos, n, &sp)) {
         rs_screen_step(c, p, K, &sp, sl, w);
         *o = (readout){.plan = KP_PLAN_QUERY,
-                       .requests = 1,
+                       .requests = sp.pages,
                        .rcu = sp.rcu,
                        .items = sp.items,
                        .result = sp.result,
                        .latency = sp.latency,
-                       .filter = sp.mixed};
+                       .filter = sp.mixed,
+                       .app_sort = sp.app_sort,
+                       .limit_pushed = !isnan(sp.limit)};
         return;
     }
     double requests = 0, rcu = 0, items = 0, lat = 0;

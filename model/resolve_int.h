@@ -190,7 +190,15 @@ typedef struct screenplan {
     const entry *first; /* the first entity on the index */
     const entry *coll;  /* the first other entity the query reads (mixed) */
     bool mixed;
-    double rcu, items, latency, result;
+    double rcu, items, latency, result, pages;
+    /* order and limit over the whole item collection (`order:` on one of the entities) */
+    bool forward;         /* ScanIndexForward */
+    bool app_sort;        /* the order is not the sort key's: the app sorts */
+    double limit;         /* pushed down as Limit; NAN when not */
+    const entry *ordered; /* the entity whose sort key serves the order, NULL when none */
+    const entry *lead;    /* the first entity read before the ordered one, NULL when none */
+    const entry *outside; /* an asked entity the Limit cuts away (not pushed then), NULL */
+    double lead_items;    /* items of the entities read before the ordered one */
 } screenplan;
 
 /* ---- texts and steps (resolve_render.c) ------------------------------------------------------ */

@@ -352,6 +352,131 @@ void rs_known_from_by(const rctx *c, const kp_pattern *p, kset *K)
         rs_kset_add(K, p->by[i].attr.s, p->by[i].value, rs_attr_of(c, p->by[i].attr.s));
 }
 
+/* The bytes entry en's sort keys (which begin with its leading literal) hold at byte `at`, no
+ * further than that literal's end: a byte of the literal, else the first bytes of the
+ * placeholder after it; *ends when a key may end there. */
+static void sk_next_bytes(const rctx *c, const entry *en, size_t at, ov_bytes *out, bool *ends)
+{
+    memset(out, 0, sizeof *out);
+    *ends = false;
+    if (at < en->sk_lead_len) {
+        unsigned char b = (unsigned char)en->sk_lead[at];
+        out->w[b >> 6] |= (uint64_t)1 << (b & 63);
+        return;
+    }
+    size_t i = en->sk.n > 0 && en->sk.parts[0].kind == TPL_LIT ? 1 : 0;
+    if (i >= en->sk.n) {
+        *ends = true;
+        return;
+    }
+    ov_first_bytes(c->dom, en->sk.parts[i].text, out);
+}
+
+static int byte_lo(const ov_bytes *s)
+{
+    for (int b = 0; b < 256; b++)
+        if (ov_bytes_has(s, (unsigned char)b))
+            return b;
+    return 256;
+}
+
+static int byte_hi(const ov_bytes *s)
+{
+    for (int b = 255; b >= 0; b--)
+        if (ov_bytes_has(s, (unsigned char)b))
+            return b;
+    return -1;
+}
+
+/* Where entry x's sort keys sort against entry o's in one partition: -1 every one before, +1
+ * every one after, 0 they may interleave. Decided where their leading literals part, on the
+ * literal bytes or the first bytes of the placeholders there (a key that ends sorts first). */
+static int sk_side(const rctx *c, const entry *x, const entry *o)
+{
+    if (!x->has_sk || !o->has_sk)
+        return 0;
+    size_t q = 0;
+    while (q < x->sk_lead_len && q < o->sk_lead_len && x->sk_lead[q] == o->sk_lead[q])
+        q++;
+    ov_bytes bx, bo;
+    bool ex, eo;
+    sk_next_bytes(c, x, q, &bx, &ex);
+    sk_next_bytes(c, o, q, &bo, &eo);
+    int xlo = ex ? -1 : byte_lo(&bx), xhi = ex ? -1 : byte_hi(&bx);
+    int olo = eo ? -1 : byte_lo(&bo), ohi = eo ? -1 : byte_hi(&bo);
+    if (ex && eo)
+        return 0;
+    if (xhi < olo)
+        return -1;
+    if (xlo > ohi)
+        return 1;
+    return 0;
+}
+
+/* One entity's items in a screen's query: asked for, or another entity the key condition reads. */
+typedef struct spart {
+    const entry *en;
+    bool asked;
+    int side;    /* against the ordered entity, in the order of the read: -1 read before it, +1 after */
+    double coll; /* its items in the partition */
+    double read; /* items read per call */
+} spart;
+
+/* The `items:` of a screen spread over its asked entities by their collections (water-filling:
+ * an entity with fewer items than an even share reads them all, the rest share what is left): the
+ * customer screen's 25 items are 1 profile, 2 addresses and 22 order summaries, not 8 of each. */
+static void screen_items(spart *v, size_t n, double total)
+{
+    size_t left = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i].asked) {
+            v[i].read = -1;
+            left++;
+        }
+    while (left > 0) {
+        size_t low = SIZE_MAX; /* the asked entity with the smallest collection not placed yet */
+        for (size_t i = 0; i < n; i++)
+            if (v[i].asked && v[i].read < 0 && (low == SIZE_MAX || v[i].coll < v[low].coll))
+                low = i;
+        double share = total / (double)left;
+        v[low].read = v[low].coll < share ? v[low].coll : share;
+        total -= v[low].read;
+        left--;
+    }
+}
+
+/* The items of each part read under the screen's order and limit (sp->forward, sp->limit):
+ * in the order of the read, the entities before the ordered one, then it, then the ones after,
+ * until the Limit. An asked entity the Limit leaves out sets sp->outside. */
+static void screen_walk(spart *v, size_t n, size_t io, screenplan *sp)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i].read = v[i].coll;
+    if (isnan(sp->limit))
+        return;
+    double left = sp->limit;
+    for (int side = -1; side <= 1; side++) {
+        double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            if ((i == io ? 0 : v[i].side) == side)
+                sum += v[i].coll;
+        double f = sum <= left || sum <= 0 ? 1 : left / sum;
+        for (size_t i = 0; i < n; i++)
+            if ((i == io ? 0 : v[i].side) == side) {
+                v[i].read = v[i].coll * f;
+                if (v[i].asked && f < 1 - 1e-9 && i != io && !sp->outside)
+                    sp->outside = v[i].en;
+            }
+        left -= sum * f;
+        if (side == -1) {
+            sp->lead_items = sum * f;
+            for (size_t i = 0; i < n && !sp->lead; i++)
+                if (i != io && v[i].side == -1 && v[i].read > 0)
+                    sp->lead = v[i].en;
+        }
+    }
+}
+
 bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n, screenplan *sp)
 {
     memset(sp, 0, sizeof *sp);
@@ -360,13 +485,14 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
     for (size_t i = 0; i < npis; i++)
         pinfo_init(c, p, K, &c->d->entities[epos[i]], &pis[i]);
     mark_asked(c, epos, n);
+    spart *parts = NULL;
+    size_t cap = 0;
     for (size_t k = 0; k < c->nix; k++) {
         ixinfo *xi = &c->ix[k];
         const entry *first = c->on[epos[0] * c->nix + k];
         if (!first)
             continue;
         bool ok = true;
-        double items = 0, bytes = 0, result = 0;
         char *prefix = NULL;
         bool all_same = true;
         cand cds[64];
@@ -410,17 +536,13 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
             else
                 prefix[0] = '\0';
         }
-        /* items: each entity's collection, plus colliders not asked for */
+        /* what the query reads: the asked entities' collections and the others' whose keys meet
+           the prefix */
+        size_t np = 0;
         for (size_t i = 0; i < m; i++) {
-            double mine = !isnan(p->items) ? p->items / (double)m : cds[i].matched;
-            if (isnan(p->items) && cds[i].get)
-                mine = 1;
-            items += mine;
-            bytes += mine * cds[i].en->proj;
-            result += mine;
+            VEC_GROW(parts, np, cap);
+            parts[np++] = (spart){cds[i].en, true, 0, cds[i].get ? 1 : cds[i].matched, 0};
         }
-        bool mixed = false;
-        const entry *coll = NULL;
         size_t ng;
         const size_t *gs = rs_colliding_groups(c, xi, first->group, &ng);
         ov_lang pl;
@@ -430,27 +552,65 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
         for (size_t gi = 0; gi < ng; gi++)
             for (size_t mm = xi->gstart[gs[gi]]; mm < xi->gstart[gs[gi] + 1]; mm++) {
                 const entry *oe = &xi->entries[xi->gmembers[mm]];
-                if (rs_is_asked(c, oe->epos))
+                if (rs_is_asked(c, oe->epos) || oe->coll <= 0)
                     continue;
                 if (prefix[0] && oe->has_sk && !ov_meet(&pl, rs_entry_lang(c, oe, true), OV_PREFIX))
                     continue;
-                double oc = oe->coll;
-                if (oc <= 0)
-                    continue;
-                mixed = true;
-                if (!coll)
-                    coll = oe;
-                items += oc;
-                bytes += oc * oe->proj;
+                VEC_GROW(parts, np, cap);
+                parts[np++] = (spart){oe, false, 0, oe->coll, 0};
             }
         ov_lang_free(&pl);
-        double rcu = capacity_query_rcu(1, bytes, p->consistency);
-        double lat = rs_query_latency(bytes, 1);
-        bool better = !sp->prefix || (mixed ? 1 : 0) < (sp->mixed ? 1 : 0) ||
-                      ((mixed == sp->mixed) && rcu < sp->rcu - 1e-9);
-        if (better)
-            *sp = (screenplan){k, prefix, first, coll, mixed, rcu, items, lat, result};
+        /* order: served when it is the first free placeholder of one entity's sort key and every
+           other entity's keys sort wholly before or after that entity's */
+        screenplan cur = {.k = k, .prefix = prefix, .first = first, .forward = true, .limit = NAN};
+        size_t io = SIZE_MAX;
+        for (size_t i = 0; p->order.s && i < m && io == SIZE_MAX; i++)
+            if (cds[i].next && strcmp(cds[i].next, p->order.s) == 0)
+                io = i;
+        bool separable = io != SIZE_MAX;
+        for (size_t i = 0; separable && i < np; i++) {
+            if (i == io)
+                continue;
+            int side = sk_side(c, parts[i].en, parts[io].en);
+            parts[i].side = p->order_desc ? -side : side;
+            separable = side != 0;
+        }
+        if (io != SIZE_MAX && separable) {
+            cur.ordered = parts[io].en;
+            cur.forward = !p->order_desc;
+        }
+        cur.app_sort = p->order.s && !cur.ordered;
+        if (cur.ordered && !isnan(p->limit) && p->limit > 0)
+            cur.limit = p->limit;
+        screen_walk(parts, np, io, &cur);
+        if (cur.outside) { /* the Limit would cut an asked entity away: not pushed */
+            cur.limit = NAN;
+            screen_walk(parts, np, io, &cur);
+        }
+        if (!isnan(p->items))
+            screen_items(parts, m, p->items);
+        double items = 0, bytes = 0, result = 0;
+        for (size_t i = 0; i < np; i++) {
+            items += parts[i].read;
+            bytes += parts[i].read * parts[i].en->proj;
+            if (parts[i].asked)
+                result += parts[i].read;
+            else if (parts[i].read > 0 && !cur.mixed) {
+                cur.mixed = true;
+                cur.coll = parts[i].en;
+            }
+        }
+        cur.items = items;
+        cur.result = result;
+        cur.rcu = capacity_query_rcu(1, bytes, p->consistency);
+        cur.pages = capacity_query_pages(items, bytes);
+        cur.latency = rs_query_latency(bytes, 1);
+        int qa = (cur.app_sort ? 1 : 0) + (cur.mixed ? 1 : 0),
+            qb = (sp->app_sort ? 1 : 0) + (sp->mixed ? 1 : 0);
+        if (!sp->prefix || qa < qb || (qa == qb && cur.rcu < sp->rcu - 1e-9))
+            *sp = cur;
     }
+    free(parts);
     free(pis);
     return sp->prefix != NULL;
 }

@@ -473,6 +473,40 @@ void rs_scan_step(const rctx *c, const kp_pattern *p, const kset *K, const kp_en
     *lat = rs_query_latency(c->table_bytes, 1);
 }
 
+/* What a screen's order and limit come to: which entity's items come first in the read,
+ * whether the Limit holds them, or why the order or the limit is not the query's. */
+static void screen_notes(const rctx *c, const kp_pattern *p, const screenplan *sp, wlist *w)
+{
+    char nb[HUMANFMT_SIZE], nb2[HUMANFMT_SIZE];
+    const char *dir = sp->forward ? "forwards" : "backwards";
+    if (sp->app_sort) {
+        WARN(w, "order by ", p->order.s, " is not served by the sort key of ", c->ix[sp->k].name,
+             " for every entity of the screen: the app sorts");
+        if (!isnan(p->limit))
+            WARN(w, "limit ", humanfmt(nb, sizeof nb, p->limit, HF_PRINTF_G),
+                 " not pushed down: the whole collection is read");
+        return;
+    }
+    if (!sp->ordered)
+        return;
+    const char *oname = sp->ordered->e->name;
+    if (sp->outside) {
+        WARN(w, "limit ", humanfmt(nb, sizeof nb, p->limit, HF_PRINTF_G), " not pushed down: read ", dir,
+             ", the Limit ends before ", sp->outside->e->name, "'s items: the whole collection is read");
+        return;
+    }
+    if (isnan(sp->limit))
+        return;
+    if (sp->lead)
+        WARN(w, "one Query ", dir, " with Limit ", humanfmt(nb, sizeof nb, sp->limit, HF_PRINTF_G), ": ",
+             sp->lead->e->name, "'s items come first (",
+             humanfmt(nb2, sizeof nb2, sp->lead_items, HF_PRINTF_G), ", inside the Limit), then ", oname,
+             "'s by ", p->order.s, p->order_desc ? " desc" : " asc");
+    else
+        WARN(w, "one Query ", dir, " with Limit ", humanfmt(nb, sizeof nb, sp->limit, HF_PRINTF_G), ": ",
+             oname, "'s items by ", p->order.s, p->order_desc ? " desc" : " asc", " come first");
+}
+
 void rs_screen_step(const rctx *c, const kp_pattern *p, const kset *K, const screenplan *sp, steplist *sl,
                     wlist *w)
 {
@@ -514,6 +548,11 @@ void rs_screen_step(const rctx *c, const kp_pattern *p, const kset *K, const scr
                                  sp->coll ? sp->coll->e->name : "?"));
     }
     rs_kv_finish(c, &vals, st);
-    st->items = sp->items;
-    st->rcu = sp->rcu;
+    double pages = sp->pages >= 1 ? sp->pages : 1;
+    st->forward = sp->forward;
+    st->limit = sp->limit;
+    st->count = pages;
+    st->items = sp->items / pages;
+    st->rcu = sp->rcu / pages;
+    screen_notes(c, p, sp, w);
 }

@@ -236,7 +236,8 @@ static const rcase cases[] = {
      1,
      0,
      "OrderSummary"},
-    {"both", KP_PLAN_QUERY, 1, "ByCustomer", "customerId = :pk", {":pk={customerId}"}, 0, -1, NULL},
+    /* 1,000 orders and 1,000 summaries, 1.1 MB: two 1 MB pages, two requests */
+    {"both", KP_PLAN_QUERY, 2, "ByCustomer", "customerId = :pk", {":pk={customerId}"}, 0, -1, NULL},
     {"screen", KP_PLAN_QUERY, 1, "table", "PK = :pk", {":pk=CLIENTE#{customerId}"}, 0, -1, NULL},
     {"apart", KP_PLAN_MULTI, 2, "table", NULL, {NULL}, 0, -1, "2 requests"},
     {"strong", KP_PLAN_SCAN, -1, "table", "", {NULL}, -1, -1, "strong read refused"},
@@ -611,6 +612,75 @@ static void test_cloudshop(void **state)
     assert_int_equal(r->plan, KP_PLAN_WRITE);
     r = result_of(f, "11");
     assert_int_equal(r->plan, KP_PLAN_WRITE);
+    /* the customer screen (items: 25) reads each entity at its own size: a customer has 1
+       profile (1,500 B) and 2 addresses (350 B), the rest are 22 summaries (200 B): 6,600 B, 2
+       strong units (25/3 of each were 17,083 B, 5 units) */
+    r = result_of(f, "10");
+    assert_true(fabs(r->items_per_call - 25) < 1e-9);
+    assert_true(fabs(r->rcu_per_call - 2) < 1e-9);
+    fixture_free(f);
+}
+
+/* Screens: order and limit over the whole item collection, each entity at its own size. */
+static const char *SCREENS =
+    "keyplan: 1\n"
+    "name: screens\n"
+    "table: { name: Blog, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "attributes:\n"
+    "  siteId: { distinct: 100 }\n"
+    "  postId: { type: number, format: \"06\", distinct: 100000 }\n"
+    "  tagId: { distinct: 1000 }\n"
+    "entities:\n"
+    "  - { name: Site, count: 100, size: 9000, attributes: [siteId, siteName], keys: { PK: \"SITE#{siteId}\", "
+    "SK: SITE } }\n"
+    "  - { name: Post, count: 100000, size: 800, attributes: [siteId, postId], keys: { PK: \"SITE#{siteId}\", "
+    "SK: \"POST#{postId}\" } }\n"
+    "  - { name: Tag, count: 2000, size: 100, attributes: [siteId, tagId], keys: { PK: \"SITE#{siteId}\", SK: "
+    "\"TAG#{tagId}\" } }\n"
+    "patterns:\n"
+    /* backwards: the site (SITE > POST#) first, inside the Limit; the tags (TAG# > SITE) before it */
+    "  - { id: newest, name: n, entities: [Site, Post], by: [siteId], order: postId desc, limit: 11 }\n"
+    /* forwards: the site after the posts, outside the Limit: not pushed */
+    "  - { id: oldest, name: o, entities: [Site, Post], by: [siteId], order: postId asc, limit: 11 }\n"
+    /* no limit: backwards over everything */
+    "  - { id: all, name: a, entities: [Site, Post], by: [siteId], order: postId desc }\n"
+    /* an order no sort key serves: the app sorts */
+    "  - { id: byname, name: b, entities: [Site, Post], by: [siteId], order: siteName asc, limit: 5 }\n"
+    /* items: 12 spread by collections: the one site, then 5.5 tags and 5.5 posts */
+    "  - { id: items, name: i, entities: [Site, Tag, Post], by: [siteId], items: 12 }\n";
+
+static void test_screens(void **state)
+{
+    (void)state;
+    fixture *f = resolve(load_text(SCREENS, "screens.yaml"));
+    const kp_pattern_result *r = result_of(f, "newest");
+    /* read backwards: 20 tags (TAG# sorts after SITE) and the site, then 11 - 21 < 0 posts: the
+       Limit cuts before any post, so the site is inside but the posts are not: not pushed */
+    assert_int_equal(r->plan, KP_PLAN_QUERY);
+    assert_false(r->steps[0].forward);
+    assert_false(r->app_sort);
+    assert_true(r->filter); /* the tags are read too */
+    assert_false(r->limit_pushed);
+    assert_true(
+        has_warning(r, "limit 11 not pushed down: read backwards, the Limit ends before Site's items"));
+    r = result_of(f, "oldest");
+    assert_true(r->steps[0].forward);
+    assert_false(r->limit_pushed);
+    assert_true(
+        has_warning(r, "limit 11 not pushed down: read forwards, the Limit ends before Site's items"));
+    r = result_of(f, "all");
+    assert_false(r->steps[0].forward);
+    assert_true(isnan(r->steps[0].limit));
+    assert_true(fabs(r->items_per_call - 1021) < 1e-6); /* 1 site, 1,000 posts, 20 tags */
+    r = result_of(f, "byname");
+    assert_true(r->app_sort);
+    assert_false(r->limit_pushed);
+    assert_true(has_warning(r, "order by siteName is not served"));
+    r = result_of(f, "items");
+    assert_true(fabs(r->items_per_call - 12) < 1e-9);
+    /* a site has one item: 1 x 9,000 + 5.5 x 100 + 5.5 x 800 = 13,950 B, 2 eventual units, where
+       4 of each would count 4 sites, 36,000 B, 4.5 units */
+    assert_true(fabs(r->rcu_per_call - 2) < 1e-9);
     fixture_free(f);
 }
 
@@ -753,6 +823,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_capacity_per_pattern, setup, teardown),
         cmocka_unit_test(test_cloudshop),
         cmocka_unit_test(test_cloudshop_first_design),
+        cmocka_unit_test(test_screens),
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_incomplete_designs),
     };
