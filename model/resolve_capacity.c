@@ -239,6 +239,15 @@ void rs_cand_finish(rctx *c, const kp_pattern *p, const kset *K, cand *out, bool
     out->finished = colliders;
 }
 
+double rs_cand_limit(const kp_pattern *p, const cand *cd)
+{
+    if (!cd->limit_pushed)
+        return NAN;
+    if (!cd->filter || cd->items <= p->limit)
+        return p->limit;
+    return ceil(cd->items - 1e-9);
+}
+
 void rs_set_totals(kp_pattern_result *r, const kp_pattern *p)
 {
     double rate = util_nz(p->rate), avg = isnan(p->avg) ? rate : p->avg;

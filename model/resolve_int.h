@@ -350,6 +350,12 @@ double rs_query_latency(double bytes, double fanout);
  * bytes, units, latency and quality. Without colliders the figures are a lower bound. */
 void rs_cand_finish(rctx *c, const kp_pattern *p, const kset *K, cand *out, bool colliders);
 
+/* The Limit of candidate cd's request: the pattern's `limit` when nothing is filtered; with a
+ * FilterExpression, DynamoDB counts the items it reads before the filter, so the Limit is the
+ * items read to return about `limit` (limit / selectivity, the other entities of a mixed
+ * collection included); NAN when the limit is not pushed down. */
+double rs_cand_limit(const kp_pattern *p, const cand *cd);
+
 /* The per-second figures of r from its per-call ones and p's rates; whether the latency target
  * holds. */
 void rs_set_totals(kp_pattern_result *r, const kp_pattern *p);

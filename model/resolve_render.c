@@ -406,6 +406,14 @@ void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist 
     if (cd->app_sort && !isnan(p->limit))
         WARN(w, "limit ", humanfmt(nb, sizeof nb, p->limit, HF_PRINTF_G),
              " not pushed down: the whole collection is read");
+    double lim = rs_cand_limit(p, cd);
+    if (cd->limit_pushed && cd->filter && lim > p->limit) {
+        char nb2[HUMANFMT_SIZE];
+        WARN(w, "Limit counts the items read before the filter: Limit ",
+             humanfmt(nb, sizeof nb, lim, HF_PRINTF_G), " reads that many to return about ",
+             humanfmt(nb2, sizeof nb2, p->limit, HF_PRINTF_G),
+             " (the app asks the next page while it has fewer)");
+    }
     if (cd->filter && filter_what && *filter_what)
         WARN(w, "FilterExpression on ", filter_what, ": capacity counts every item read before the filter");
     if (cd->warn & W_UNKNOWN_DIST)
@@ -435,7 +443,7 @@ kp_step *rs_cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *
     st->key_condition = build_key_condition(c, cd, K, &vals);
     st->filter = build_filter(c, p, cd, K, &vals, what);
     st->forward = !(p->order.s && p->order_desc && !cd->app_sort);
-    st->limit = cd->limit_pushed ? p->limit : NAN;
+    st->limit = rs_cand_limit(p, cd);
     /* one request per fan-out value and 1 MB page: the figures are per request */
     double pages = cd->pages >= 1 ? cd->pages : 1;
     st->count = cd->fanout * pages;
