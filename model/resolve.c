@@ -37,11 +37,11 @@ static void finish_main(kp_pattern_result *r, const rctx *c)
 static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
                         size_t nasked, steplist *sl, wlist *w, readout *o)
 {
-    cand best;
+    cand best, other;
     bool strong_refused = false;
     memset(&best, 0, sizeof best);
     memset(o, 0, sizeof *o);
-    bool ok = rs_best_for_entity(c, p, K, epos, asked, nasked, false, &best, &strong_refused);
+    bool ok = rs_best_for_entity(c, p, K, epos, asked, nasked, false, &best, &other, &strong_refused);
     const kp_entity *e = &c->d->entities[epos];
     if (strong_refused) {
         bool gsi_only = !ok || best.xi->index >= 0;
@@ -66,7 +66,7 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     sbuf what;
     sbuf_init_in(&what, what_in, sizeof what_in);
     rs_cand_step(c, p, &best, K, sl, &what);
-    rs_cand_warnings(c, p, &best, w, what.s);
+    rs_cand_warnings(c, p, &best, other.finished ? &other : NULL, w, what.s);
     sbuf_free(&what);
     o->plan = best.fanout > 1 ? KP_PLAN_MULTI : best.get ? KP_PLAN_GET : KP_PLAN_QUERY;
     o->requests = best.fanout * best.pages;
@@ -105,7 +105,7 @@ static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_
         const kp_entity *e = &c->d->entities[epos[i]];
         for (size_t k = 0; k < K->n; k++)
             if (rs_knows(c, e, K->v[k].name))
-                rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+                rs_kset_add_known(&Ki, &K->v[k]);
         readout oi;
         read_entity(c, p, &Ki, epos[i], epos, n, sl, w, &oi);
         rs_kset_free(&Ki);
@@ -137,14 +137,14 @@ static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t
         const kp_entity *e = &c->d->entities[epos[i]];
         if (i == 0) {
             for (size_t k = 0; k < K->n; k++)
-                rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+                rs_kset_add_known(&Ki, &K->v[k]);
         } else {
             for (size_t j = 0; j < p->njoin; j++)
                 if (p->join[j].to.s && rs_knows(c, e, p->join[j].to.s))
                     rs_kset_add(&Ki, p->join[j].to.s, NULL, rs_attr_of(c, p->join[j].to.s));
             for (size_t k = 0; k < K->n; k++)
                 if (rs_knows(c, e, K->v[k].name))
-                    rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+                    rs_kset_add_known(&Ki, &K->v[k]);
         }
         size_t before = sl->n;
         readout oi;
@@ -286,10 +286,12 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
                 direct = false;
             else {
                 for (size_t j = 0; j < base->pk.n && direct; j++)
-                    if (base->pk.parts[j].kind == TPL_ATTR && !rs_kset_find(&K, base->pk.parts[j].text))
+                    if (base->pk.parts[j].kind == TPL_ATTR &&
+                        !rs_known_one(rs_kset_find(&K, base->pk.parts[j].text)))
                         direct = false;
                 for (size_t j = 0; base->has_sk && j < base->sk.n && direct; j++)
-                    if (base->sk.parts[j].kind == TPL_ATTR && !rs_kset_find(&K, base->sk.parts[j].text))
+                    if (base->sk.parts[j].kind == TPL_ATTR &&
+                        !rs_known_one(rs_kset_find(&K, base->sk.parts[j].text)))
                         direct = false;
             }
             if (!direct) {
@@ -410,7 +412,7 @@ void stage_resolve(kp_analysis *a)
     if (!a->capacity_memo)
         a->capacity_memo = capacity_memo_new(d);
     rs_ctx_init(&c, d, a->capacity_memo);
-    c.cands = xcalloc(c.nix, sizeof *c.cands);
+    c.cands = xcalloc(2 * c.nix, sizeof *c.cands);
     humanfmt(c.unknown_sel, sizeof c.unknown_sel, UNKNOWN_SELECTIVITY, HF_PRINTF_G);
     c.ar = arena_new();
     a->resolve_arena = c.ar;

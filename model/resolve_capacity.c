@@ -49,6 +49,16 @@ double rs_selectivity_of(const kp_attr *a, const char *value)
     }
 }
 
+double rs_known_sel(const known *k)
+{
+    if (k->nvals <= 1)
+        return rs_selectivity_of(k->attr, k->value);
+    double sum = 0;
+    for (size_t i = 0; i < k->nvals; i++)
+        sum += rs_selectivity_of(k->attr, k->vals[i]);
+    return sum > 1 ? 1 : sum;
+}
+
 double rs_selectivity(const rctx *c, const char *name, const char *value)
 {
     return rs_selectivity_of(rs_attr_of(c, name), value);

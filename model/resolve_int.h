@@ -99,7 +99,7 @@ typedef struct rctx {
     namemap knows;  /* (attribute name, entity position): every name each entity knows, an
                        entity's names added on first use (knows_built) */
     bool *knows_built;
-    struct cand *cands; /* room for one candidate per index */
+    struct cand *cands; /* room for two candidates per index (a fan-out variant) */
     arena *ar;          /* where the results' strings go (a->resolve_arena) */
     char *keynames[4];  /* ":pk", ":sk", ":sk1", ":sk2" in the arena, shared by the key values */
     struct steplist {
@@ -115,11 +115,18 @@ typedef struct rctx {
 
 /* ---- what the caller knows, candidates, plans (resolve_plan.c) ------------------------------- */
 
+#define KNOWN_VALS 8
 typedef struct known {
     const char *name;
-    const char *value;   /* fixed value or NULL */
+    const char *value;   /* its one fixed value, or NULL (none fixed, or several: vals) */
     const kp_attr *attr; /* rs_attr_of(name), looked up once */
+    size_t nvals;        /* fixed values in vals; several ("status=paid", "status=shipped") ask for
+                            the items with any of them */
+    const char *vals[KNOWN_VALS];
 } known;
+
+/* Does the caller give one value of k per request (not several fixed values)? */
+static inline bool rs_known_one(const known *k) { return k && k->nvals <= 1; }
 
 /* A pattern's known attributes: a few, so they start in the struct (no malloc per pattern).
  * Zero-initialise; never copy by value (v may point into it); release with rs_kset_free. */
@@ -161,6 +168,8 @@ typedef struct cand {
     int quality;                /* 0 best */
     double mine, per_req, fsel; /* the entity's own items read / matching per request; filter selectivity */
     bool has_limit, has_filters, finished;
+    const char *skfan; /* the sort-key placeholder fanned out: one query per value (alt) */
+    bool alt;          /* the fan-out variant of another candidate on its index */
     unsigned warn;
     const char *unknown_attr;
     const char *fanout_attr;
@@ -317,17 +326,23 @@ bool rs_knows(rctx *c, const kp_entity *e, const char *name);
 
 /* ---- resolve_plan.c: what the caller knows, candidates, plans -------------------------------- */
 
-/* Adds name (value: a fixed value or NULL; attr: its declaration or NULL) unless known already. */
+/* Adds name (value: a fixed value or NULL; attr: its declaration or NULL) unless known already;
+ * a second fixed value of a known name joins its values. */
 void rs_kset_add(kset *k, const char *name, const char *value, const kp_attr *attr);
+/* Adds a copy of entry k (its fixed values too) unless its name is known already. */
+void rs_kset_add_known(kset *K, const known *k);
 void rs_kset_free(kset *k);
 /* Adds what pattern p's `by` says. */
 void rs_known_from_by(const rctx *c, const kp_pattern *p, kset *K);
 
 /* Best candidate over every index holding entity epos (asked: the entities the pattern asks
  * for; screen: a screen's entity, without order, range or limit). false when no index serves it
- * (*strong_refused: only consistency forbade one). */
+ * (*strong_refused: only consistency forbade one). A sort-key placeholder that takes several
+ * values (fixed by the pattern, or an enum before the range attribute) gives two plans, one
+ * query per value or one query with a filter: the cheaper wins, and *other (may be NULL) gets
+ * the other one (other->finished false when there was none). */
 bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
-                        size_t nasked, bool screen, cand *best, bool *strong_refused);
+                        size_t nasked, bool screen, cand *best, cand *other, bool *strong_refused);
 
 /* The best single query serving the n entities epos of a screen on one index; false when no
  * index serves them all. */
@@ -342,6 +357,10 @@ double rs_selectivity_of(const kp_attr *a, const char *value);
 
 /* The same by attribute name. */
 double rs_selectivity(const rctx *c, const char *name, const char *value);
+
+/* Share of the items a known attribute selects: its fixed value's, the sum of its several
+ * values' (any of them), any one value's when none is fixed; NAN unknown. */
+double rs_known_sel(const known *k);
 
 /* Latency (ms) of a Query reading `bytes` per request, `fanout` requests in parallel. */
 double rs_query_latency(double bytes, double fanout);
@@ -392,8 +411,10 @@ void rs_kv_finish(const rctx *c, kvlist *l, kp_step *st);
 /* Appends a step with its defaults (no operation, base table, forward, no limit, count 1). */
 kp_step *rs_step_new(steplist *s);
 
-/* The warnings candidate cd earns (filter_what: what its FilterExpression filters on). */
-void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist *w, const char *filter_what);
+/* The warnings candidate cd earns (filter_what: what its FilterExpression filters on; other:
+ * the plan it was chosen over, or NULL). */
+void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, const cand *other, wlist *w,
+                      const char *filter_what);
 
 /* Appends the step of candidate cd; returns it. Filter description in *what. */
 kp_step *rs_cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *K, steplist *sl, sbuf *what);

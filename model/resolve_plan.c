@@ -18,11 +18,32 @@ void rs_kset_add(kset *k, const char *name, const char *value, const kp_attr *at
 {
     if (!name)
         return;
-    for (size_t i = 0; i < k->n; i++)
-        if (strcmp(k->v[i].name, name) == 0)
-            return;
+    for (size_t i = 0; i < k->n; i++) {
+        known *o = &k->v[i];
+        if (strcmp(o->name, name) != 0)
+            continue;
+        /* another fixed value of a fixed attribute: any of them is asked */
+        bool dup = !value || o->nvals == 0;
+        for (size_t j = 0; j < o->nvals && !dup; j++)
+            dup = strcmp(o->vals[j], value) == 0;
+        if (!dup && o->nvals < KNOWN_VALS) {
+            o->vals[o->nvals++] = value;
+            o->value = NULL;
+        }
+        return;
+    }
     VEC_GROW_INL(k->v, k->n, k->cap, k->inl);
-    k->v[k->n++] = (known){name, value, attr};
+    known *n = &k->v[k->n++];
+    memset(n, 0, sizeof *n);
+    *n = (known){.name = name, .value = value, .attr = attr, .nvals = value ? 1 : 0, .vals = {value}};
+}
+
+void rs_kset_add_known(kset *K, const known *k)
+{
+    if (rs_kset_find(K, k->name))
+        return;
+    VEC_GROW_INL(K->v, K->n, K->cap, K->inl);
+    K->v[K->n++] = *k;
 }
 
 void rs_kset_free(kset *k)
@@ -107,7 +128,7 @@ static bool pi_knows(const pinfo *pi, const kset *K, const kp_entity *e, size_t 
  * entity knows of it; the asked entities are marked, see mark_asked). false when the index
  * cannot serve it; *strong_refused set when only consistency forbade it. */
 static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi, const entry *en,
-                        const pinfo *pi, bool screen, cand *out, bool *strong_refused)
+                        const pinfo *pi, bool screen, const char *skfan, cand *out, bool *strong_refused)
 {
     memset(out, 0, sizeof *out);
     out->xi = xi;
@@ -128,8 +149,11 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
                 continue;
             if (s->kind == KP_SPARSE_COND) {
                 const known *k = s->cond_attr.s ? rs_kset_find(K, s->cond_attr.s) : NULL;
-                if (!k || !k->value || !cond_holds(s, k->value))
+                if (!k || !k->nvals)
                     return false;
+                for (size_t v = 0; v < k->nvals; v++) /* every value asked is on the index */
+                    if (!cond_holds(s, k->vals[v]))
+                        return false;
                 sparse_fixed_used[i] = true;
                 sparse_fixed_attr[i] = s->cond_attr.s;
             } else {
@@ -139,7 +163,7 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
                     rs_keyview_set(&v, e, ks[i]);
                     bound = true;
                     for (size_t j = 0; j < v.n; j++)
-                        if (v.parts[j].kind == TPL_ATTR && !rs_kset_find(K, v.parts[j].text))
+                        if (v.parts[j].kind == TPL_ATTR && !rs_known_one(rs_kset_find(K, v.parts[j].text)))
                             bound = false;
                 }
                 if (!bound)
@@ -158,23 +182,24 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
     size_t nbound = 0;
     bool unknown = false;
     double sel = 1;
-#define BIND(nm)                                                                                     \
-    do {                                                                                             \
-        bool dup_ = false;                                                                           \
-        for (size_t b_ = 0; b_ < nbound; b_++)                                                       \
-            if (strcmp(bound[b_], (nm)) == 0)                                                        \
-                dup_ = true;                                                                         \
-        if (!dup_ && nbound < 32) {                                                                  \
-            bound[nbound++] = (nm);                                                                  \
-            const known *k_ = rs_kset_find(K, (nm));                                                 \
-            double s_ = k_ ? rs_selectivity_of(k_->attr, k_->value) : rs_selectivity(c, (nm), NULL); \
-            if (isnan(s_)) {                                                                         \
-                unknown = true;                                                                      \
-                if (!out->unknown_attr)                                                              \
-                    out->unknown_attr = (nm);                                                        \
-            } else                                                                                   \
-                sel *= s_;                                                                           \
-        }                                                                                            \
+    bool fanned_ = false; /* BIND of a fanned-out placeholder no one gave: every value, 1 */
+#define BIND(nm)                                                                             \
+    do {                                                                                     \
+        bool dup_ = false;                                                                   \
+        for (size_t b_ = 0; b_ < nbound; b_++)                                               \
+            if (strcmp(bound[b_], (nm)) == 0)                                                \
+                dup_ = true;                                                                 \
+        if (!dup_ && nbound < 32) {                                                          \
+            bound[nbound++] = (nm);                                                          \
+            const known *k_ = rs_kset_find(K, (nm));                                         \
+            double s_ = k_ ? rs_known_sel(k_) : fanned_ ? 1 : rs_selectivity(c, (nm), NULL); \
+            if (isnan(s_)) {                                                                 \
+                unknown = true;                                                              \
+                if (!out->unknown_attr)                                                      \
+                    out->unknown_attr = (nm);                                                \
+            } else                                                                           \
+                sel *= s_;                                                                   \
+        }                                                                                    \
     } while (0)
 
     /* 1. partition */
@@ -182,7 +207,13 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
         const tpl_part *pt = &en->pk.parts[i];
         if (pt->kind != TPL_ATTR)
             continue;
-        if (rs_kset_find(K, pt->text)) {
+        const known *k = rs_kset_find(K, pt->text);
+        if (k) {
+            if (k->nvals > 1) { /* several fixed values: one query per value */
+                out->fanout *= (double)k->nvals;
+                if (!out->fanout_attr)
+                    out->fanout_attr = pt->text;
+            }
             BIND(pt->text);
             continue;
         }
@@ -205,8 +236,18 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
             const tpl_part *pt = &en->sk.parts[i];
             if (pt->kind == TPL_LIT)
                 continue;
-            if (!rs_kset_find(K, pt->text))
+            const known *k = rs_kset_find(K, pt->text);
+            if (rs_known_one(k))
+                continue;
+            if (!skfan || strcmp(skfan, pt->text) != 0)
                 break;
+            /* the fan-out variant: one query per value of this placeholder */
+            double f = k ? (double)k->nvals : fanout_of(c, pt->text);
+            if (f <= 1)
+                break;
+            out->fanout *= f;
+            out->skfan = pt->text;
+            out->alt = true;
         }
         out->sk_end = i;
         if (i == en->sk.n)
@@ -219,8 +260,11 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
                 out->kind = i > 0 ? SKC_BEGINS : SKC_NONE;
         }
         for (size_t j = 0; j < out->sk_end; j++)
-            if (en->sk.parts[j].kind == TPL_ATTR)
+            if (en->sk.parts[j].kind == TPL_ATTR) {
+                fanned_ = out->skfan && strcmp(out->skfan, en->sk.parts[j].text) == 0;
                 BIND(en->sk.parts[j].text);
+                fanned_ = false;
+            }
     }
     for (int i = 0; i < 2; i++)
         if (sparse_fixed_used[i])
@@ -244,7 +288,7 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
             continue;
         if (nfilters < 32)
             filters[nfilters++] = K->v[i].name;
-        double s = rs_selectivity_of(K->v[i].attr, K->v[i].value);
+        double s = rs_known_sel(&K->v[i]);
         if (isnan(s)) {
             s = UNKNOWN_SELECTIVITY;
             out->warn |= W_UNKNOWN_SEL;
@@ -306,23 +350,64 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
 #undef BIND
 }
 
+/* The sort-key placeholder where candidate cd's walk stopped, when one query per value of it is
+ * a plan too: a placeholder the pattern fixes to several values (status=paid, status=shipped),
+ * or an enum, shard or bool that the range attribute follows in the sort key (each query then a
+ * range: {status}-{day}-...). NULL otherwise. */
+static const char *fan_choice(const rctx *c, const kp_pattern *p, const kset *K, const cand *cd)
+{
+    if (!cd->next || cd->kind == SKC_BETWEEN || cd->get)
+        return NULL;
+    const known *k = rs_kset_find(K, cd->next);
+    if (k)
+        return k->nvals > 1 ? cd->next : NULL;
+    if (!p->range.s || fanout_of(c, cd->next) <= 1)
+        return NULL;
+    const keyview *v = &cd->en->sk;
+    for (size_t j = cd->sk_end + 1; j < v->n; j++)
+        if (v->parts[j].kind == TPL_ATTR && strcmp(v->parts[j].text, p->range.s) == 0)
+            return cd->next;
+    return NULL;
+}
+
+static double cand_cost(const cand *cd) { return cd->rcu * cd->fanout; }
+
+/* One query per value (a) against the plan with a filter (b): the cheaper in read units, then
+ * the one the key serves (no filter), then fewer requests. */
+static bool alt_wins(const cand *a, const cand *b)
+{
+    double ca = cand_cost(a), cb = cand_cost(b);
+    if (fabs(ca - cb) > 1e-9)
+        return ca < cb;
+    return a->quality < b->quality;
+}
+
 bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
-                        size_t nasked, bool screen, cand *best, bool *strong_refused)
+                        size_t nasked, bool screen, cand *best, cand *other, bool *strong_refused)
 {
     pinfo pi;
     pinfo_init(c, p, K, &c->d->entities[epos], &pi);
     mark_asked(c, asked, nasked);
-    /* every index's candidate with a lower bound (no mixed collection) ... */
+    if (other)
+        other->finished = false;
+    /* every index's candidate with a lower bound (no mixed collection), and its fan-out
+       variant when it has one ... */
     cand *cs = c->cands;
     size_t n = 0;
     for (size_t k = 0; k < c->nix; k++) {
         const entry *en = c->on[epos * c->nix + k];
         if (!en)
             continue;
-        if (!eval_entity(c, p, K, &c->ix[k], en, &pi, screen, &cs[n], strong_refused))
+        if (!eval_entity(c, p, K, &c->ix[k], en, &pi, screen, NULL, &cs[n], strong_refused))
             continue;
         rs_cand_finish(c, p, K, &cs[n], false);
+        const char *fan = screen ? NULL : fan_choice(c, p, K, &cs[n]);
         n++;
+        bool sr = false;
+        if (fan && eval_entity(c, p, K, &c->ix[k], en, &pi, screen, fan, &cs[n], &sr) && cs[n].alt) {
+            rs_cand_finish(c, p, K, &cs[n], false);
+            n++;
+        }
     }
     if (n == 0)
         return false;
@@ -335,6 +420,8 @@ bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
         }
     bool found = false;
     for (size_t i = 0; i < n; i++) {
+        if (cs[i].alt)
+            continue;
         if (found && !cand_better(&cs[i], best))
             break; /* mixed collections only make a candidate worse */
         rs_cand_finish(c, p, K, &cs[i], true);
@@ -342,6 +429,22 @@ bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
             *best = cs[i];
             found = true;
         }
+    }
+    /* one query per value against one query with a filter: the cheaper (then fewer requests) */
+    const cand *alt = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!cs[i].alt)
+            continue;
+        rs_cand_finish(c, p, K, &cs[i], true);
+        if (!alt || alt_wins(&cs[i], alt))
+            alt = &cs[i];
+    }
+    if (alt && (!found || alt_wins(alt, best))) {
+        if (other && found)
+            *other = *best;
+        *best = *alt;
+    } else if (alt && other) {
+        *other = *alt;
     }
     return true;
 }
@@ -500,7 +603,7 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
         for (size_t i = 0; i < m && ok; i++) {
             const entry *en = c->on[epos[i] * c->nix + k];
             bool sr = false;
-            if (!en || !eval_entity(c, p, K, xi, en, &pis[i], true, &cds[i], &sr) || cds[i].fanout > 1)
+            if (!en || !eval_entity(c, p, K, xi, en, &pis[i], true, NULL, &cds[i], &sr) || cds[i].fanout > 1)
                 ok = false;
             else if (i > 0 && !rs_groups_meet(c, xi, en->group, first->group))
                 ok = false;

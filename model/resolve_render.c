@@ -158,15 +158,21 @@ char *rs_render_parts_text(const rctx *c, const keyview *v, size_t end, const ks
     return arena_strndup(c->ar, buf, o);
 }
 
-/* The upper bound of a BETWEEN on a sort key that goes on after the range attribute
- * (PEDIDO#{orderDate}#{orderId}): the bound must sort after every continuation, or the items of
- * the last value are lost (PEDIDO#2025-01-10#4471 > PEDIDO#2025-01-10). A '~' follows any ASCII
- * literal below it ('#'); otherwise U+10FFFF, the greatest UTF-8 sequence. */
-static char *range_upper(const rctx *c, const keyview *v, size_t end, const kset *K)
+/* The bounds of a BETWEEN on the sort key parts[0..end) (the range attribute last), the one
+ * builder of every plan that sends one (a query, one per shard, one per enum value): the lower
+ * bound is the prefix and the range value; the upper one must sort after every continuation of
+ * the key (PEDIDO#{orderDate}#{orderId}, {status}-{day}-{ticketId}), or the items of the last
+ * value are lost (PEDIDO#2025-01-10#4471 > PEDIDO#2025-01-10): a '~' follows when the next
+ * literal starts with an ASCII character below it ('#', '-'); otherwise U+10FFFF, the greatest
+ * UTF-8 sequence. */
+static void range_bounds(const rctx *c, const keyview *v, size_t end, const kset *K, char **lo, char **hi)
 {
     char *base = rs_render_parts(c, v, end, K);
-    if (end >= v->n)
-        return base;
+    *lo = base;
+    if (end >= v->n) {
+        *hi = base;
+        return;
+    }
     const tpl_part *next = &v->parts[end];
     bool ascii_lit = next->kind == TPL_LIT && next->text[0] && (unsigned char)next->text[0] < '~';
     char b_in[240];
@@ -174,7 +180,7 @@ static char *range_upper(const rctx *c, const keyview *v, size_t end, const kset
     sbuf_init_in(&b, b_in, sizeof b_in);
     sbuf_add(&b, base);
     sbuf_add(&b, ascii_lit ? "~" : "\xF4\x8F\xBF\xBF");
-    return sbuf_to_arena(&b, c->ar);
+    *hi = sbuf_to_arena(&b, c->ar);
 }
 
 /* Appends name = value, both in the arena already (not copied). */
@@ -228,10 +234,13 @@ static char *build_key_condition(const rctx *c, const cand *cd, const kset *K, k
         case SKC_BEGINS:
             rs_kv_add_key(c, vals, KV_SK, rs_render_parts(c, &en->sk, cd->sk_end, K));
             break;
-        case SKC_BETWEEN:
-            rs_kv_add_key(c, vals, KV_SK1, rs_render_parts(c, &en->sk, cd->sk_end + 1, K));
-            rs_kv_add_key(c, vals, KV_SK2, range_upper(c, &en->sk, cd->sk_end + 1, K));
+        case SKC_BETWEEN: {
+            char *lo, *hi;
+            range_bounds(c, &en->sk, cd->sk_end + 1, K, &lo, &hi);
+            rs_kv_add_key(c, vals, KV_SK1, lo);
+            rs_kv_add_key(c, vals, KV_SK2, hi);
             break;
+        }
         case SKC_NONE:
             break;
         }
@@ -290,6 +299,22 @@ static void add_filter_term(const rctx *c, sbuf *b, kvlist *vals, const char *fm
     kv_add_own(vals, name, val);
 }
 
+/* "attr IN (:attr0, :attr1)": a known attribute with several fixed values, any of them. */
+static void add_in_term(const rctx *c, sbuf *b, kvlist *vals, const known *k)
+{
+    if (b->len)
+        sbuf_add(b, " AND ");
+    sbuf_add(b, k->name);
+    sbuf_add(b, " IN (");
+    for (size_t i = 0; i < k->nvals; i++) {
+        char *name = arena_printf(c->ar, ":%s%zu", k->name, i);
+        sbuf_add(b, i ? ", " : "");
+        sbuf_add(b, name);
+        kv_add_own(vals, name, arena_strdup(c->ar, k->vals[i]));
+    }
+    sbuf_addc(b, ')');
+}
+
 /* FilterExpression of candidate cd (NULL when none); its values appended to vals. */
 static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kset *K, kvlist *vals,
                           sbuf *what)
@@ -322,7 +347,10 @@ static char *build_filter(rctx *c, const kp_pattern *p, const cand *cd, const ks
         }
         if (used)
             continue;
-        add_filter_term(c, &b, vals, "%s = :%s", nm, K->v[i].value);
+        if (K->v[i].nvals > 1)
+            add_in_term(c, &b, vals, &K->v[i]);
+        else
+            add_filter_term(c, &b, vals, "%s = :%s", nm, K->v[i].value);
         sbuf_add(what, what->len ? ", " : "");
         sbuf_add(what, nm);
     }
@@ -390,8 +418,30 @@ kp_step *rs_step_new(steplist *s)
     return st;
 }
 
-void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist *w, const char *filter_what)
+/* What the choice between one query per value and one query with a filter came to. */
+static void fan_choice_note(const cand *cd, const cand *other, wlist *w)
 {
+    const cand *fan = cd->alt ? cd : other, *one = cd->alt ? other : cd;
+    if (!fan || !one || !fan->skfan)
+        return;
+    char n1[HUMANFMT_SIZE], n2[HUMANFMT_SIZE], n3[HUMANFMT_SIZE], n4[HUMANFMT_SIZE];
+    double q1 = fan->fanout * fan->pages, q2 = one->fanout * one->pages;
+    WARN(w, fan->skfan, " takes several values: one query per value (",
+         humanfmt(n1, sizeof n1, q1, HF_PRINTF_G), q1 == 1 ? " request, " : " requests, ",
+         humanfmt(n2, sizeof n2, fan->rcu * fan->fanout, HF_NUM_REPORT),
+         " RCU a call) or one query with a filter (", humanfmt(n3, sizeof n3, q2, HF_PRINTF_G),
+         q2 == 1 ? " request, " : " requests, ",
+         humanfmt(n4, sizeof n4, one->rcu * one->fanout, HF_NUM_REPORT),
+         " RCU): ", cd->alt ? "one query per value" : "the filter",
+         fabs(fan->rcu * fan->fanout - one->rcu * one->fanout) > 1e-9 ? ", the cheaper"
+         : cd->alt                                                    ? ", as cheap, without the filter"
+                                                                      : ", as cheap, in fewer requests");
+}
+
+void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, const cand *other, wlist *w,
+                      const char *filter_what)
+{
+    fan_choice_note(cd, other, w);
     if (cd->warn & W_CONST_PK) {
         char *src = rs_keyview_src(&cd->en->pk);
         rs_warn_add(w, xasprintf("hot key: %s's partition key on %s is the constant '%s'; every request "
@@ -429,7 +479,9 @@ void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist 
     }
     if (cd->fanout > 1)
         WARN(w, "fan-out: ", humanfmt(nb, sizeof nb, cd->fanout, HF_PRINTF_G), " queries over the values of ",
-             cd->fanout_attr ? cd->fanout_attr : "?");
+             cd->fanout_attr ? cd->fanout_attr
+             : cd->skfan     ? cd->skfan
+                             : "?");
     (void)c;
 }
 

@@ -621,6 +621,36 @@ static void test_cloudshop(void **state)
     fixture_free(f);
 }
 
+/* A sort-key placeholder with several values: one query per value or one query with a filter,
+ * the cheaper; the range's upper bound closes on each fan-out (tests/data/rules, proven there on
+ * DynamoDB Local). */
+static void test_value_fanouts(void **state)
+{
+    (void)state;
+    fixture *f = resolve(load_sample("tests/data/rules/reads-fixed-values.yaml"));
+    const kp_pattern_result *r = result_of(f, "1");
+    assert_int_equal(r->plan, KP_PLAN_MULTI);
+    assert_true(fabs(r->requests - 2) < 1e-9);
+    assert_false(r->filter);
+    assert_string_equal(r->values[1].value, "STATUS#{status}#");
+    assert_true(has_warning(r, "one query per value, the cheaper"));
+    r = result_of(f, "2");
+    assert_int_equal(r->plan, KP_PLAN_QUERY);
+    assert_true(r->filter);
+    assert_string_equal(r->steps[0].filter, "level IN (:level0, :level1)");
+    assert_true(has_warning(r, "the filter, the cheaper"));
+    fixture_free(f);
+    f = resolve(load_sample("tests/data/rules/reads-range-fanout.yaml"));
+    for (int i = 0; i < 2; i++) {
+        r = result_of(f, i ? "2" : "1");
+        assert_int_equal(r->plan, KP_PLAN_MULTI);
+        assert_true(fabs(r->requests - 4) < 1e-9);
+        assert_false(r->filter);
+        assert_string_equal(r->values[2].value, i ? "{status}-{day}~" : "{day}~");
+    }
+    fixture_free(f);
+}
+
 /* Screens: order and limit over the whole item collection, each entity at its own size. */
 static const char *SCREENS =
     "keyplan: 1\n"
@@ -824,6 +854,7 @@ int main(void)
         cmocka_unit_test(test_cloudshop),
         cmocka_unit_test(test_cloudshop_first_design),
         cmocka_unit_test(test_screens),
+        cmocka_unit_test(test_value_fanouts),
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_incomplete_designs),
     };

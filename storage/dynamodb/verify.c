@@ -210,9 +210,14 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
         char *have = NULL, *want = NULL;
         for (size_t b = 0; b < p->nby && !bad; b++) {
             const char *an = p->by[b].attr.s;
+            const char *several[16];
+            size_t nsev = planeval_fixed_values(p, an, several, 16);
             have = item_value_text(d, w->item, an);
             want = p->by[b].value ? xstrdup(p->by[b].value) : item_value_text(d, binding, an);
-            if (have && want && strcmp(have, want) != 0)
+            bool any = false; /* several fixed values: any of them is asked */
+            for (size_t q = 0; have && q < nsev && !any; q++)
+                any = strcmp(have, several[q]) == 0;
+            if (have && want && !any && strcmp(have, want) != 0)
                 bad = an;
             else {
                 free(have);
@@ -346,6 +351,8 @@ static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_
     if (!lov || !hiv)
         return;
     bool pknum = numeric_key(d, kc->pk), rnum = numeric_key(d, ra);
+    const char *fan[4]; /* one request per value of these: the items of this request's value */
+    size_t nfan = planeval_fanout(d, p, s, fan);
     for (size_t i = 0; i < v->w.n; i++) {
         const planeval_item *w = &v->w.v[i];
         const char *val = item_text(w->item, ra);
@@ -353,6 +360,13 @@ static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_
         if (!entity_in_pattern(p, w->e) || !planeval_on_index(d, s->index, w->item) || !val || !ipk ||
             expr_key_cmp(pknum, ipk, pv) != 0 || expr_key_cmp(rnum, val, lov) < 0 ||
             expr_key_cmp(rnum, val, hiv) > 0)
+            continue;
+        bool other_value = false;
+        for (size_t q = 0; q < nfan && !other_value; q++) {
+            const char *x = item_text(w->item, fan[q]), *y = item_text(lo, fan[q]);
+            other_value = x && y && strcmp(x, y) != 0;
+        }
+        if (other_value)
             continue;
         if (fm == FILTER_SENT && filt->present) {
             kp_item view;
@@ -620,8 +634,12 @@ static void run_anchored(vctx *v, check *c, const kp_pattern_result *r, const kp
     const char *fan[4];
     size_t nfan = planeval_fanout(d, p, s, fan);
     size_t combos = 1;
-    for (size_t q = 0; q < nfan; q++)
-        combos *= planeval_value_count(design_attr(d, fan[q]));
+    const char *fixed[4][16]; /* the values of a fan-out the pattern fixes (several of them) */
+    size_t nfixed[4];
+    for (size_t q = 0; q < nfan; q++) {
+        nfixed[q] = planeval_fixed_values(p, fan[q], fixed[q], 16);
+        combos *= nfixed[q] ? nfixed[q] : planeval_value_count(design_attr(d, fan[q]));
+    }
     if (combos > 64)
         combos = 64;
     for (size_t m = 0; m < combos && !c->fatal; m++) {
@@ -630,8 +648,12 @@ static void run_anchored(vctx *v, check *c, const kp_pattern_result *r, const kp
         size_t rest = m;
         for (size_t q = 0; q < nfan; q++) {
             const kp_attr *a = design_attr(d, fan[q]);
-            size_t cnt = planeval_value_count(a);
-            planeval_set_value(&bm, a, cnt ? rest % cnt : 0);
+            size_t cnt = nfixed[q] ? nfixed[q] : planeval_value_count(a);
+            if (nfixed[q])
+                item_set(&bm, fan[q], item_get(&bm, fan[q]) ? item_get(&bm, fan[q])->type : KP_VAL_S,
+                         fixed[q][rest % cnt]);
+            else
+                planeval_set_value(&bm, a, cnt ? rest % cnt : 0);
             rest = cnt ? rest / cnt : 0;
         }
         kp_item lo, hi;
