@@ -55,8 +55,8 @@ double capacity_pages(double bytes) { return units_of(bytes, CAP_PAGE_BYTES, 1);
 
 double capacity_query_pages(double items, double bytes)
 {
-    if (!(pos(items) > 0) || !(pos(bytes) > 0))
-        return 1;
+    if (!(pos(items) > 0) || !(pos(bytes) > 0) || bytes <= CAP_PAGE_BYTES)
+        return 1;                                                 /* what most reads are: one page */
     double per_page = units_of(CAP_PAGE_BYTES, bytes / items, 1); /* the last one crosses 1 MB */
     double pages = units_of(items, per_page, 1);
     return isfinite(pages) ? pages : 1;

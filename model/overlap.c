@@ -12,8 +12,11 @@
 static void bytes_add(ov_bytes *s, unsigned c) { s->w[c >> 6] |= (uint64_t)1 << (c & 63); }
 static void bytes_range(ov_bytes *s, unsigned lo, unsigned hi)
 {
-    for (unsigned c = lo; c <= hi; c++)
-        bytes_add(s, c);
+    for (unsigned w = lo >> 6; w <= hi >> 6 && w < 4; w++) { /* word by word */
+        unsigned a = w == lo >> 6 ? lo & 63 : 0, b = w == hi >> 6 ? hi & 63 : 63;
+        uint64_t top = b == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (b + 1)) - 1);
+        s->w[w] |= top & ~(((uint64_t)1 << a) - 1);
+    }
 }
 static void bytes_text(ov_bytes *s, const char *t)
 {
@@ -46,10 +49,12 @@ typedef struct dname {
     const kp_attr *attr;
     ov_bytes seps;
     const char *next; /* the first literal after it that starts with a separator */
+    size_t id;        /* its domain's number without an inline format */
 } dname;
 
 struct ov_domains {
     const kp_design *d;
+    namemap attrs; /* the design's attributes by name (design_attr without its linear search) */
     namemap names; /* name -> position in v */
     dname *v;
     size_t n, cap;
@@ -62,6 +67,12 @@ static const char *const bool_values[] = {"true", "false"};
 
 static bool separator_byte(unsigned char c) { return c < 0x80 && (ispunct(c) || c == ' '); }
 
+static const kp_attr *attr_of(const ov_domains *dm, const char *name)
+{
+    size_t at;
+    return namemap_get(&dm->attrs, name, &at) ? &dm->d->attrs[at] : NULL;
+}
+
 static dname *name_of(ov_domains *dm, const char *name)
 {
     size_t at;
@@ -71,7 +82,7 @@ static dname *name_of(ov_domains *dm, const char *name)
     dname *x = &dm->v[dm->n];
     memset(x, 0, sizeof *x);
     x->name = name;
-    x->attr = design_attr(dm->d, name);
+    x->attr = attr_of(dm, name);
     namemap_put(&dm->names, name, dm->n++);
     return x;
 }
@@ -106,7 +117,7 @@ static void dom_of(const ov_domains *dm, const char *name, const char *inline_fo
 {
     memset(out, 0, sizeof *out);
     const dname *x = name ? name_find(dm, name) : NULL;
-    const kp_attr *a = x ? x->attr : (name ? design_attr(dm->d, name) : NULL);
+    const kp_attr *a = x ? x->attr : (name ? attr_of(dm, name) : NULL);
     out->attr = a;
     kp_attr_type t = a ? a->type : KP_ATTR_STRING;
     if (t == KP_ATTR_ENUM && a->nvalues > 0) {
@@ -156,10 +167,14 @@ static const char *dom_value(const dom *d, size_t i)
 static void dom_text(const dom *d, sbuf *b)
 {
     switch (d->kind) {
-    case DK_STRING:
-        sbuf_printf(b, "s%016llx%016llx%016llx%016llx", (unsigned long long)d->chars.w[0],
-                    (unsigned long long)d->chars.w[1], (unsigned long long)d->chars.w[2],
-                    (unsigned long long)d->chars.w[3]);
+    case DK_STRING: /* the bytes it may not hold (a few separators) */
+        sbuf_addc(b, 's');
+        for (int w = 0; w < 4; w++)
+            for (uint64_t out = ~d->chars.w[w]; out; out &= out - 1) {
+                unsigned c = (unsigned)(w * 64 + __builtin_ctzll(out));
+                char hex[3] = {"0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15], '\0'};
+                sbuf_add(b, hex);
+            }
         break;
     case DK_NUMBER:
         sbuf_printf(b, "n%d", d->width);
@@ -195,11 +210,27 @@ static const char *byname_key(arena *ar, const char *name, const char *format, c
     return k;
 }
 
+/* The number of the domain of (name, inline format): equal domains, equal numbers. */
+static size_t domain_number(ov_domains *dm, sbuf *b, const char *name, const char *format)
+{
+    dom dd;
+    dom_of(dm, name, format, &dd);
+    b->len = 0;
+    dom_text(&dd, b);
+    const char *text = b->s ? b->s : "";
+    size_t id;
+    if (namemap_get(&dm->ids, text, &id))
+        return id;
+    return namemap_number(&dm->ids, arena_strdup(dm->ar, text));
+}
+
 ov_domains *ov_domains_new(const kp_design *d)
 {
     ov_domains *dm = xcalloc(1, sizeof *dm);
     dm->d = d;
     dm->ar = arena_new();
+    for (size_t i = 0; d && i < d->nattrs; i++)
+        namemap_put(&dm->attrs, d->attrs[i].name, i);
     /* the separators around every placeholder of every template */
     for (size_t i = 0; d && i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
@@ -229,27 +260,23 @@ ov_domains *ov_domains_new(const kp_design *d)
     for (size_t i = 0; d && i < d->nattrs; i++)
         if (d->attrs[i].name)
             name_of(dm, d->attrs[i].name);
-    /* every (name, inline format) a template uses, numbered by its domain */
+    /* every name a template uses, and every (name, inline format), numbered by its domain */
     sbuf b;
     sbuf_init(&b);
+    for (size_t i = 0; i < dm->n; i++)
+        dm->v[i].id = domain_number(dm, &b, dm->v[i].name, NULL);
     for (size_t i = 0; d && i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
         for (size_t k = 0; k < e->nkeys; k++) {
             const tpl *t = &e->keys[k].tpl;
             for (size_t j = 0; j < t->n; j++) {
                 const tpl_part *p = &t->parts[j];
-                if (p->kind != TPL_ATTR)
+                size_t id;
+                if (p->kind != TPL_ATTR || !p->format)
                     continue;
                 const char *key = byname_key(dm->ar, p->text, p->format, NULL, 0);
-                size_t id;
-                if (namemap_get(&dm->byname, key, &id))
-                    continue;
-                dom dd;
-                dom_of(dm, p->text, p->format, &dd);
-                b.len = 0;
-                dom_text(&dd, &b);
-                id = namemap_number(&dm->ids, arena_strdup(dm->ar, b.s ? b.s : ""));
-                namemap_put(&dm->byname, key, id);
+                if (!namemap_get(&dm->byname, key, &id))
+                    namemap_put(&dm->byname, key, domain_number(dm, &b, p->text, p->format));
             }
         }
     }
@@ -261,6 +288,7 @@ void ov_domains_free(ov_domains *dm)
 {
     if (!dm)
         return;
+    namemap_free(&dm->attrs);
     namemap_free(&dm->names);
     namemap_free(&dm->ids);
     namemap_free(&dm->byname);
@@ -271,6 +299,10 @@ void ov_domains_free(ov_domains *dm)
 
 size_t ov_part_domain(const ov_domains *dm, const tpl_part *p)
 {
+    if (!p->format) {
+        const dname *x = name_find(dm, p->text);
+        return x ? x->id : SIZE_MAX;
+    }
     char buf[128];
     const char *key = byname_key(NULL, p->text, p->format, buf, sizeof buf);
     size_t id;
@@ -312,7 +344,7 @@ void ov_separators(const ov_domains *dm, const char *name, ov_bytes *out)
 
 bool ov_chars_any(const ov_domains *dm, const char *name)
 {
-    const kp_attr *a = name ? design_attr(dm->d, name) : NULL;
+    const kp_attr *a = name ? attr_of(dm, name) : NULL;
     return a && a->chars == KP_CHARS_ANY;
 }
 
@@ -501,7 +533,7 @@ void ov_lang_parts(ov_lang *l, const ov_domains *dm, const tpl_part *parts, size
             if (fx[k].name && fx[k].value && strcmp(fx[k].name, p->text) == 0)
                 value = fx[k].value;
         if (value) {
-            const kp_attr *a = design_attr(dm->d, p->text);
+            const kp_attr *a = attr_of(dm, p->text);
             char *v = tpl_apply_format(value, p->format ? p->format : a ? a->format : NULL);
             ov_lang_literal(l, v);
             free(v);

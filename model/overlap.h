@@ -42,9 +42,10 @@ typedef struct ov_domains ov_domains;
 ov_domains *ov_domains_new(const kp_design *d);
 void ov_domains_free(ov_domains *dm);
 
-/* A number for the values placeholder p of one of the design's templates takes: two
- * placeholders with the same number take the same values (the resolver groups templates by
- * their literals and these numbers). SIZE_MAX for a placeholder the design does not use. */
+/* A number for the values placeholder p of one of the design's templates (or a declared
+ * attribute) takes: two placeholders with the same number take the same values (the resolver
+ * groups templates by their literals and these numbers). SIZE_MAX for a name the design neither
+ * declares nor uses (an undeclared string, no separator next to it anywhere). */
 size_t ov_part_domain(const ov_domains *dm, const tpl_part *p);
 
 /* The separators the design's templates put right next to placeholder `name` (empty with

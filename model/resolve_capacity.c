@@ -76,7 +76,7 @@ double rs_query_latency(double bytes, double fanout)
 static size_t fixed_of(const kset *K, const tpl_part *parts, size_t n, ov_fixed *fx, size_t max)
 {
     size_t m = 0;
-    for (size_t i = 0; K && i < n && m < max; i++) {
+    for (size_t i = 0; K && K->nfixed && i < n && m < max; i++) {
         if (parts[i].kind != TPL_ATTR)
             continue;
         const known *k = rs_kset_find(K, parts[i].text);
@@ -170,10 +170,10 @@ static bool collider_meets(qside *q, const entry *o)
 }
 
 /* Does parts[0..n) hold a placeholder with a fixed value? */
-static bool has_fixed(const kset *K, const tpl_part *parts, size_t n)
+static inline bool has_fixed(const kset *K, const tpl_part *parts, size_t n)
 {
     ov_fixed fx[1];
-    return fixed_of(K, parts, n, fx, 1) > 0;
+    return K && K->nfixed && fixed_of(K, parts, n, fx, 1) > 0;
 }
 
 void rs_cand_finish(rctx *c, const kp_pattern *p, const kset *K, cand *out, bool colliders)
@@ -194,8 +194,10 @@ void rs_cand_finish(rctx *c, const kp_pattern *p, const kset *K, cand *out, bool
         bool sk_fixed = en->has_sk && has_fixed(K, en->sk.parts, end);
         bool cached = c->nasked <= 1 && !q.pk_fixed && !sk_fixed;
         size_t k = (size_t)(en - xi->entries);
-        collsum *cs = &xi->sums[xi->sum_at[k] + rs_sum_slot(en, out->kind, out->sk_end)];
-        if (cached && cs->done) {
+        if (cached && !xi->sums[k]) /* the entry's slots, on its first use */
+            xi->sums[k] = xcalloc(rs_sum_slot(en, SKC_BETWEEN, en->sk.n) + 1, sizeof *xi->sums[k]);
+        collsum *cs = cached ? &xi->sums[k][rs_sum_slot(en, out->kind, out->sk_end)] : NULL;
+        if (cs && cs->done) {
             others = cs->others;
             others_bytes = cs->bytes;
             out->collider = cs->first;
@@ -214,7 +216,7 @@ void rs_cand_finish(rctx *c, const kp_pattern *p, const kset *K, cand *out, bool
                     others_bytes += o->coll * o->proj;
                 }
             }
-            if (cached) {
+            if (cs) {
                 cs->done = true;
                 cs->others = others;
                 cs->bytes = others_bytes;
@@ -243,7 +245,7 @@ void rs_cand_finish(rctx *c, const kp_pattern *p, const kset *K, cand *out, bool
     if (out->has_limit && out->result > p->limit)
         out->result = p->limit;
     /* a Query returns at most 1 MB per request: a longer read is one request per page */
-    out->pages = out->get ? 1 : capacity_query_pages(out->items, out->bytes);
+    out->pages = out->get || out->bytes <= CAP_PAGE_BYTES ? 1 : capacity_query_pages(out->items, out->bytes);
     out->latency = rs_query_latency(out->bytes, out->fanout);
     out->quality = (out->app_sort ? 1 : 0) + (out->filter ? 1 : 0) + (out->range_unserved ? 1 : 0);
     out->finished = colliders;

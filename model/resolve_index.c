@@ -29,10 +29,17 @@ static void add_shape(const rctx *c, sbuf *b, const keyview *v)
     for (size_t i = 0; i < v->n; i++) {
         if (v->parts[i].kind != TPL_LIT) {
             size_t dom = ov_part_domain(c->dom, &v->parts[i]);
-            if (dom == SIZE_MAX)
+            if (dom == SIZE_MAX) {
                 sbuf_add(b, "%P?"); /* a plain attribute the templates do not use */
-            else
-                sbuf_printf(b, "%%P%zu", dom);
+                continue;
+            }
+            char num[24], *q = num + sizeof num;
+            *--q = '\0';
+            do /* the number without printf: the shapes are made for every entry of every index */
+                *--q = (char)('0' + dom % 10);
+            while ((dom /= 10) > 0);
+            sbuf_add(b, "%P");
+            sbuf_add(b, q);
             continue;
         }
         for (const char *t = v->parts[i].text; *t;) {
@@ -374,13 +381,7 @@ static void finish_index(rctx *c, size_t k)
         en->sk_const = en->has_sk && rs_is_const(&en->sk);
     }
     build_groups(c, xi);
-    xi->sum_at = xmalloc((xi->n + 1) * sizeof *xi->sum_at);
-    xi->sum_at[0] = 0;
-    for (size_t j = 0; j < xi->n; j++) {
-        const entry *en = &xi->entries[j];
-        xi->sum_at[j + 1] = xi->sum_at[j] + rs_sum_slot(en, SKC_BETWEEN, en->has_sk ? en->sk.n : 0) + 1;
-    }
-    xi->sums = xcalloc(xi->sum_at[xi->n] ? xi->sum_at[xi->n] : 1, sizeof *xi->sums);
+    xi->sums = xcalloc(xi->n ? xi->n : 1, sizeof *xi->sums);
 }
 
 void rs_ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
@@ -435,8 +436,9 @@ void rs_ctx_free(rctx *c)
         free(xi->byshape);
         free(xi->gstart);
         free(xi->gmembers);
+        for (size_t j = 0; j < xi->n; j++)
+            free(xi->sums[j]);
         free(xi->sums);
-        free(xi->sum_at);
         for (size_t j = 0; j < xi->n; j++)
             for (int r = 0; r < 2; r++)
                 if (xi->entries[j].lang[r]) {

@@ -65,11 +65,11 @@ typedef struct ixinfo {
     entry *entries;
     size_t n, cap;
     size_t ngroups;
-    size_t *gstart;       /* members of group g: gmembers[gstart[g] .. gstart[g+1]) */
-    size_t *gmembers;     /* entry positions */
-    size_t **coll;        /* lazily: compatible groups of g */
-    struct collsum *sums; /* per entry x sort-key condition (rs_sum_slot): other entities read */
-    size_t *sum_at;       /* entry k's slots: sums[sum_at[k] .. sum_at[k + 1]) */
+    size_t *gstart;        /* members of group g: gmembers[gstart[g] .. gstart[g+1]) */
+    size_t *gmembers;      /* entry positions */
+    size_t **coll;         /* lazily: compatible groups of g */
+    struct collsum **sums; /* per entry, on its first use: per sort-key condition (rs_sum_slot),
+                              the other entities read */
     size_t *ncoll;
     bool *coll_done;
     struct glead *byshape; /* lazily: the groups sorted by the leading literal of their partition template */
@@ -134,6 +134,7 @@ static inline bool rs_known_one(const known *k) { return k && k->nvals <= 1; }
 typedef struct kset {
     known *v;
     size_t n, cap;
+    size_t nfixed; /* entries with a fixed value */
     known inl[KSET_INL];
 } kset;
 

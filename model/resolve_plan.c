@@ -33,6 +33,7 @@ void rs_kset_add(kset *k, const char *name, const char *value, const kp_attr *at
         return;
     }
     VEC_GROW_INL(k->v, k->n, k->cap, k->inl);
+    k->nfixed += value ? 1 : 0;
     known *n = &k->v[k->n++];
     memset(n, 0, sizeof *n);
     *n = (known){.name = name, .value = value, .attr = attr, .nvals = value ? 1 : 0, .vals = {value}};
@@ -43,6 +44,7 @@ void rs_kset_add_known(kset *K, const known *k)
     if (rs_kset_find(K, k->name))
         return;
     VEC_GROW_INL(K->v, K->n, K->cap, K->inl);
+    K->nfixed += k->nvals ? 1 : 0;
     K->v[K->n++] = *k;
 }
 
