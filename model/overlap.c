@@ -581,41 +581,45 @@ static bool edges_meet(const ov_lang *a, const ov_edge *x, const ov_lang *b, con
     return bytes_meet(&a->sets[x->set], &b->sets[y->set]);
 }
 
+/* The pairs of states the product search has still to look at (a few, so they start inside). */
+typedef struct pairs {
+    uint32_t *v;
+    size_t n, cap;
+    uint32_t inl[256];
+} pairs;
+
+static void pairs_push(pairs *s, uint32_t x, uint32_t y)
+{
+    VEC_GROW_INL(s->v, s->n, s->cap, s->inl);
+    s->v[s->n++] = x;
+    VEC_GROW_INL(s->v, s->n, s->cap, s->inl);
+    s->v[s->n++] = y;
+}
+
 bool ov_meet(const ov_lang *a, const ov_lang *b, ov_how how)
 {
     if (!a->ended || !b->ended)
         return true; /* nothing to decide on: assume they meet */
     size_t na = a->nstates, nb = b->nstates, cells = na * nb;
     uint64_t seen_in[64];
-    uint32_t stack_in[2 * 256];
     uint64_t *seen = cells <= 64 * 64 ? seen_in : xcalloc((cells + 63) / 64, sizeof *seen);
     if (seen == seen_in)
         memset(seen_in, 0, sizeof seen_in);
-    uint32_t *stack = stack_in;
-    size_t top = 0, cap = sizeof stack_in / sizeof *stack_in / 2;
+    pairs todo;
+    todo.v = NULL;
+    todo.n = todo.cap = 0;
     bool met = false;
-#define VISIT(x, y)                                             \
-    do {                                                        \
-        size_t c_ = (size_t)(x)*nb + (y);                       \
-        if (!((seen[c_ >> 6] >> (c_ & 63)) & 1)) {              \
-            seen[c_ >> 6] |= (uint64_t)1 << (c_ & 63);          \
-            if (top == cap) {                                   \
-                uint32_t *ns_ = xmalloc(4 * cap * sizeof *ns_); \
-                memcpy(ns_, stack, 2 * top * sizeof *ns_);      \
-                if (stack != stack_in)                          \
-                    free(stack);                                \
-                stack = ns_;                                    \
-                cap *= 2;                                       \
-            }                                                   \
-            stack[2 * top] = (x);                               \
-            stack[2 * top + 1] = (y);                           \
-            top++;                                              \
-        }                                                       \
+#define VISIT(x, y)                                    \
+    do {                                               \
+        size_t c_ = (size_t)(x)*nb + (y);              \
+        if (!((seen[c_ >> 6] >> (c_ & 63)) & 1)) {     \
+            seen[c_ >> 6] |= (uint64_t)1 << (c_ & 63); \
+            pairs_push(&todo, (x), (y));               \
+        }                                              \
     } while (0)
     VISIT(0u, 0u);
-    while (top > 0 && !met) {
-        top--;
-        uint32_t x = stack[2 * top], y = stack[2 * top + 1];
+    while (todo.n > 0 && !met) {
+        uint32_t y = todo.v[--todo.n], x = todo.v[--todo.n];
         if (x == a->cur && (how == OV_PREFIX || y == b->cur)) {
             met = true;
             break;
@@ -637,8 +641,8 @@ bool ov_meet(const ov_lang *a, const ov_lang *b, ov_how how)
 #undef VISIT
     if (seen != seen_in)
         free(seen);
-    if (stack != stack_in)
-        free(stack);
+    if (todo.v != todo.inl)
+        free(todo.v);
     return met;
 }
 
