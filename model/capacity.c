@@ -54,6 +54,15 @@ double capacity_scan_rcu(double table_bytes, kp_consistency c)
 
 double capacity_pages(double bytes) { return units_of(bytes, CAP_PAGE_BYTES, 1); }
 
+double capacity_query_pages(double items, double bytes)
+{
+    if (!(pos(items) > 0) || !(pos(bytes) > 0) || bytes <= CAP_PAGE_BYTES)
+        return 1;                                                 /* what most reads are: one page */
+    double per_page = units_of(CAP_PAGE_BYTES, bytes / items, 1); /* the last one crosses 1 MB */
+    double pages = units_of(items, per_page, 1);
+    return isfinite(pages) ? pages : 1;
+}
+
 double capacity_write_units(double item_bytes, bool transactional)
 {
     return units_of(item_bytes, CAP_WRITE_UNIT_BYTES, 1) * (transactional ? 2.0 : 1.0);

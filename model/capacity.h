@@ -34,7 +34,7 @@
 
 #define CAP_READ_UNIT_BYTES     4096.0
 #define CAP_WRITE_UNIT_BYTES    1024.0
-#define CAP_PAGE_BYTES          1048576.0 /* Query/Scan page, before the filter */
+#define CAP_PAGE_BYTES          1048576.0 /* Query/Scan page, before the filter (the crossing item in) */
 #define CAP_ITEM_OVERHEAD_BYTES 100.0     /* storage overhead per item and per index entry */
 #define CAP_ITEM_MAX_BYTES      409600.0  /* 400 KB */
 #define CAP_PARTITION_RCU       3000.0    /* per partition per second */
@@ -60,6 +60,11 @@ double capacity_batchget_rcu(double items, double item_bytes, kp_consistency c);
 double capacity_scan_rcu(double table_bytes, kp_consistency c);
 /* Number of 1 MB pages a read of `bytes` needs (at least 1). */
 double capacity_pages(double bytes);
+/* Number of requests a Query reading `items` items of `bytes` in all needs: a page holds items
+ * until their size reaches 1 MB, the item that crosses it included (DynamoDB Local returns four
+ * 300 KB items in one page, three of 390 KB), so pages = ceil(items / ceil(1 MB / item size)),
+ * about ceil(bytes / 1 MB) for small items. At least 1; 1 for nothing read. */
+double capacity_query_pages(double items, double bytes);
 
 /* Write units of one item of `item_bytes` (rounded up to 1 KB, at least 1); x2 transactional. */
 double capacity_write_units(double item_bytes, bool transactional);

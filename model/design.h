@@ -84,6 +84,12 @@ typedef struct kp_index {
 /* clang-format on */
 typedef enum kp_attr_type { KP_ATTR_TYPE_WORDS(KP_ENUM_ITEM) } kp_attr_type;
 
+/* What a string placeholder's values may hold. no-separator (the default): never a character
+ * a template puts right next to the placeholder ('#' in USER#{userId}, '-' in {stage}-{title});
+ * any: every character (ids that really contain a separator). */
+#define KP_CHARS_WORDS(X) X(KP_CHARS_NO_SEPARATOR, "no-separator", NULL) X(KP_CHARS_ANY, "any", NULL)
+typedef enum kp_chars { KP_CHARS_WORDS(KP_ENUM_ITEM) } kp_chars;
+
 typedef struct kp_enum_value {
     char *name;
     double share;       /* share of the items with this value; shares sum to 1 */
@@ -105,6 +111,7 @@ typedef struct kp_attr {
                            differs from the item distribution (a date written "today": 1.0);
                            NAN = follow the item distribution */
     double size;      /* average bytes of the value, NAN = unknown (estimates use 8) */
+    kp_chars chars;   /* string values: may they hold the templates' separators (default no) */
     kp_loc loc;
 } kp_attr;
 

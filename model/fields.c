@@ -30,6 +30,7 @@ WORDS(write_op, KP_WRITE_OP_WORDS)
 WORDS(needs, KP_NEEDS_WORDS)
 WORDS(decision_status, KP_DECISION_STATUS_WORDS)
 WORDS(cmp, KP_CMP_WORDS)
+WORDS(chars, KP_CHARS_WORDS)
 
 const char *kp_word(const kp_words *w, int v) { return v >= 0 && v < w->n ? w->word[v] : NULL; }
 

@@ -42,7 +42,7 @@ typedef struct kp_words {
 
 extern const kp_words kp_words_billing, kp_words_index_kind, kp_words_projection, kp_words_attr_type,
     kp_words_sparse_kind, kp_words_cond_op, kp_words_pattern_kind, kp_words_consistency, kp_words_write_op,
-    kp_words_needs, kp_words_decision_status, kp_words_cmp;
+    kp_words_needs, kp_words_decision_status, kp_words_cmp, kp_words_chars;
 
 /* The word of value v; NULL when v is out of range or has no word. */
 const char *kp_word(const kp_words *w, int v);
@@ -190,7 +190,8 @@ static inline size_t kp_fcount(const void *r, const kp_field *f)
     X(WRITE_HOT, "write_hot", write_hot, K_NUM(KP_NUM_SHARE), 0, 7, "share of writes on the hottest value (0..1)")          \
     X(FORMAT, "format", format, K_TEXT, KP_F_CUSTOM | KP_F_QUOTED, 5, "zero-padded width inside templates, e.g. 03")        \
     X(COUNT, "count", shard_count, K_INT(KP_NUM_INT_POS), 0, 6, "shard: number of suffixes")                                \
-    X(SIZE, "size", size, K_NUM(KP_NUM_NONNEG), 0, 8, "average bytes of a value")
+    X(SIZE, "size", size, K_NUM(KP_NUM_NONNEG), 0, 8, "average bytes of a value")                                           \
+    X(CHARS, "chars", chars, K_ENUM(chars), KP_F_OMIT_DEFAULT, 9, "any: values may hold the templates' separators (# - |)")
 /* clang-format on */
 
 /* clang-format off */

@@ -3,6 +3,7 @@
 #include "item.h"
 
 #include "capacity.h"
+#include "overlap.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -265,6 +266,7 @@ typedef struct gen {
     size_t n;     /* items asked */
     size_t group; /* items per base-table partition */
     uint64_t rng;
+    ov_domains *dm; /* the placeholders' domains: sample ids stay inside them */
 } gen;
 
 static enum role attr_role(const kp_design *d, const kp_entity *e, const char *name)
@@ -402,6 +404,43 @@ static char *iso_date(long day)
     return xasprintf("%04ld-%02ld-%02ld", y, mm, dd);
 }
 
+/* The k-th sample id of string attribute `name`: its value domain's stem and number
+ * ("customer-001"), joined by a character no template puts next to either name ("-", else "_",
+ * else "."; the stem loses those characters too), so that the ids stay inside the domain the
+ * resolver decides overlaps on (overlap.h). A `chars: any` id may hold the separators, and the
+ * first one does: it is the second id followed by what a template puts after the placeholder
+ * ("user-002#FRIENDS" when a template reads USER#{userId}#FRIENDS), the value that makes one
+ * template's key another's, so that verify shows what the overlap costs. Caller frees. */
+static char *domain_id(const gen *g, const char *name, size_t k)
+{
+    const char *dom = value_domain(g->d, name);
+    ov_bytes seps, more;
+    ov_separators(g->dm, name, &seps);
+    ov_separators(g->dm, dom, &more);
+    for (int w = 0; w < 4; w++)
+        seps.w[w] |= more.w[w];
+    const char *next = ov_chars_any(g->dm, name) ? ov_continuation(g->dm, name) : NULL;
+    if (next && k == 0) {
+        char *base = domain_id(g, name, 1);
+        char *s = xasprintf("%s%s", base, next);
+        free(base);
+        return s;
+    }
+    const char *joiner = !ov_bytes_has(&seps, '-')   ? "-"
+                         : !ov_bytes_has(&seps, '_') ? "_"
+                         : !ov_bytes_has(&seps, '.') ? "."
+                                                     : "";
+    char *stem = value_stem(dom);
+    size_t o = 0;
+    for (size_t i = 0; stem[i]; i++)
+        if (!ov_bytes_has(&seps, (unsigned char)stem[i]))
+            stem[o++] = stem[i];
+    stem[o] = '\0';
+    char *s = xasprintf("%s%s%03zu", o ? stem : "id", joiner, k + 1);
+    free(stem);
+    return s;
+}
+
 /* Sets attribute `name` of item i in `item`. */
 static void gen_value(gen *g, kp_item *item, const char *name, size_t i)
 {
@@ -467,9 +506,7 @@ static void gen_value(gen *g, kp_item *item, const char *name, size_t i)
         if (fixed) {
             s = xstrdup(fixed);
         } else {
-            char *stem = value_stem(value_domain(g->d, name));
-            s = xasprintf("%s-%03zu", stem, k + 1);
-            free(stem);
+            s = domain_id(g, name, k);
         }
         item_set(item, name, KP_VAL_S, s);
         free(s);
@@ -620,7 +657,8 @@ void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned se
              .e = e,
              .n = n,
              .group = sorted ? 4 : 1,
-             .rng = ((uint64_t)seed << 32) ^ util_hash_str(UTIL_HASH_SEED, e->name ? e->name : "")};
+             .rng = ((uint64_t)seed << 32) ^ util_hash_str(UTIL_HASH_SEED, e->name ? e->name : ""),
+             .dm = ov_domains_new(d)};
     const char **names;
     size_t nnames;
     known_attrs(e, &names, &nnames);
@@ -648,6 +686,7 @@ void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned se
         free(keys[k]);
     free(keys);
     free(names);
+    ov_domains_free(g.dm);
 }
 
 /* ---- linked sample data: joins meet ---------------------------------------------------------- */

@@ -358,12 +358,30 @@ static bool matches_fixed_by(const kp_design *d, const kp_pattern *p, const kp_i
         if (!p->by[i].value)
             continue;
         char *v = item_value_text(d, item, p->by[i].attr.s);
-        bool ok = v && strcmp(v, p->by[i].value) == 0;
+        bool ok = false; /* any of the values the pattern fixes the attribute to */
+        for (size_t j = 0; v && j < p->nby && !ok; j++)
+            ok = p->by[j].value && strcmp(p->by[j].attr.s, p->by[i].attr.s) == 0 &&
+                 strcmp(v, p->by[j].value) == 0;
         free(v);
         if (!ok)
             return false;
     }
     return true;
+}
+
+size_t planeval_fixed_values(const kp_pattern *p, const char *attr, const char **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; p && attr && i < p->nby && n < max; i++) {
+        if (!p->by[i].value || strcmp(p->by[i].attr.s, attr) != 0)
+            continue;
+        bool dup = false;
+        for (size_t j = 0; j < n; j++)
+            dup = dup || strcmp(out[j], p->by[i].value) == 0;
+        if (!dup)
+            out[n++] = p->by[i].value;
+    }
+    return n >= 2 ? n : 0;
 }
 
 const kp_item *planeval_anchor(const kp_design *d, const kp_pattern *p, ptrdiff_t index,
@@ -438,18 +456,20 @@ size_t planeval_fanout(const kp_design *d, const kp_pattern *p, const kp_step *s
         for (size_t k = 0; k < t.n; k++) {
             if (t.parts[k].kind != TPL_ATTR)
                 continue;
-            const kp_attr *a = design_attr(d, t.parts[k].text);
-            if (!a || (a->type != KP_ATTR_SHARD && a->type != KP_ATTR_ENUM))
+            const char *name = t.parts[k].text, *fixed[2];
+            const kp_attr *a = design_attr(d, name);
+            bool several = planeval_fixed_values(p, name, fixed, 2) > 0;
+            if (!several && (!a || (a->type != KP_ATTR_SHARD && a->type != KP_ATTR_ENUM)))
                 continue;
             bool known = false;
             for (size_t b = 0; b < p->nby; b++)
-                if (strcmp(p->by[b].attr.s, a->name) == 0)
-                    known = true;
+                if (strcmp(p->by[b].attr.s, name) == 0)
+                    known = !several;
             for (size_t q = 0; q < n; q++)
-                if (strcmp(out[q], a->name) == 0)
+                if (strcmp(out[q], name) == 0)
                     known = true;
             if (!known && n < 4)
-                out[n++] = a->name;
+                out[n++] = a ? a->name : name;
         }
         tpl_free(&t);
     }

@@ -133,8 +133,14 @@ void planeval_range_bounds(const kp_design *d, const planeval_set *s, const kp_p
                            ptrdiff_t index, const kp_item *anchor, kp_item *lo, kp_item *hi);
 
 /* The attributes (up to 4) of step s's value templates that fan out: shard or enum placeholders
- * the caller's `by` does not give, each value one request. None unless the step's count > 1. */
+ * the caller's `by` does not give, or fixes to several values (planeval_fixed_values), each
+ * value one request. None unless the step's count > 1. */
 size_t planeval_fanout(const kp_design *d, const kp_pattern *p, const kp_step *s, const char *out[4]);
+
+/* The values pattern p fixes attribute `attr` to when it fixes several (by: ["status=paid",
+ * "status=shipped"]: one request per value, or a filter on any of them), at most max into out;
+ * 0 when it fixes fewer than two. */
+size_t planeval_fixed_values(const kp_pattern *p, const char *attr, const char **out, size_t max);
 
 /* How many values attribute a takes in a fan-out (a shard's count, an enum's values). */
 size_t planeval_value_count(const kp_attr *a);

@@ -97,11 +97,11 @@ static void transact_read(rctx *c, const kp_pattern *p, const kp_entity *e, cons
 static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
                         size_t nasked, steplist *sl, wlist *w, readout *o)
 {
-    cand best;
+    cand best, other;
     bool strong_refused = false;
     memset(&best, 0, sizeof best);
     memset(o, 0, sizeof *o);
-    bool ok = rs_best_for_entity(c, p, K, epos, asked, nasked, false, &best, &strong_refused);
+    bool ok = rs_best_for_entity(c, p, K, epos, asked, nasked, false, &best, &other, &strong_refused);
     const kp_entity *e = &c->d->entities[epos];
     if (strong_refused) {
         bool gsi_only = !ok || best.xi->index >= 0;
@@ -129,9 +129,9 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     sbuf_init_in(&what, what_in, sizeof what_in);
     kp_step *st = rs_cand_step(c, p, &best, K, sl, &what);
     st->fetch = best.fetch && !best.xi->gsi; /* an LSI fetches within its Query */
-    rs_cand_warnings(c, p, &best, w, what.s);
+    rs_cand_warnings(c, p, &best, other.finished ? &other : NULL, w, what.s);
     sbuf_free(&what);
-    o->requests = best.fanout;
+    o->requests = best.fanout * best.pages; /* each 1 MB page is a request; a GSI's fetch adds its own */
     o->rcu = best.rcu * best.fanout;
     o->items = best.items * best.fanout;
     o->result = best.result;
@@ -141,10 +141,22 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     o->limit_pushed = best.limit_pushed;
     if (best.fetch && best.xi->gsi)
         fetch_step(c, p, &best, e, sl, w, o);
-    o->plan = o->requests > 1 ? KP_PLAN_MULTI : best.get ? KP_PLAN_GET : KP_PLAN_QUERY;
+    /* several requests: a fan-out, or a GSI's Query and its fetch (the 1 MB pages of one Query
+       are requests of the same query plan) */
+    o->plan = best.fanout > 1 || (best.fetch && best.xi->gsi) ? KP_PLAN_MULTI
+              : best.get                                      ? KP_PLAN_GET
+                                                              : KP_PLAN_QUERY;
     rs_why_not(c, p, epos, &best,
                best.fanout > 1 || best.app_sort || best.range_unserved || best.fetch || best.text_attr);
     transact_read(c, p, e, &best, sl, w, o);
+}
+
+/* Adds to Ki what K knows that entity e knows too (its fixed values with it). */
+static void known_to(rctx *c, const kp_entity *e, const kset *K, kset *Ki)
+{
+    for (size_t k = 0; k < K->n; k++)
+        if (rs_knows(c, e, K->v[k].name))
+            rs_kset_add_known(Ki, &K->v[k]); /* its several fixed values too */
 }
 
 /* A screen of n entities (epos) without a join: one query serving them all when there is one,
@@ -156,22 +168,21 @@ static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_
     if (rs_plan_screen(c, p, K, epos, n, &sp)) {
         rs_screen_step(c, p, K, &sp, sl, w);
         *o = (readout){.plan = KP_PLAN_QUERY,
-                       .requests = 1,
+                       .requests = sp.pages,
                        .rcu = sp.rcu,
                        .items = sp.items,
                        .result = sp.result,
                        .latency = sp.latency,
-                       .filter = sp.mixed};
+                       .filter = sp.mixed,
+                       .app_sort = sp.app_sort,
+                       .limit_pushed = !isnan(sp.limit)};
         return;
     }
     double requests = 0, rcu = 0, items = 0, lat = 0;
     bool filter = false;
     for (size_t i = 0; i < n; i++) {
         kset Ki = {0};
-        const kp_entity *e = &c->d->entities[epos[i]];
-        for (size_t k = 0; k < K->n; k++)
-            if (rs_knows(c, e, K->v[k].name))
-                rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+        known_to(c, &c->d->entities[epos[i]], K, &Ki);
         readout oi;
         read_entity(c, p, &Ki, epos[i], epos, n, sl, w, &oi);
         rs_kset_free(&Ki);
@@ -190,14 +201,6 @@ static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_
                    .latency = lat,
                    .filter = filter};
     rs_warn_add(w, xasprintf("%g requests for one screen: the entities do not share a partition", requests));
-}
-
-/* Adds to Ki what K knows that entity e knows too. */
-static void known_to(rctx *c, const kp_entity *e, const kset *K, kset *Ki)
-{
-    for (size_t k = 0; k < K->n; k++)
-        if (rs_knows(c, e, K->v[k].name))
-            rs_kset_add(Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
 }
 
 /* What the read planned next must return (rctx.want). */
@@ -220,7 +223,7 @@ static void read_chain(rctx *c, const kp_pattern *p, const kset *K, const size_t
         const kp_entity *e = &c->d->entities[epos[i]];
         if (i == 0) {
             for (size_t k = 0; k < K->n; k++)
-                rs_kset_add(&Ki, K->v[k].name, K->v[k].value, K->v[k].attr);
+                rs_kset_add_known(&Ki, &K->v[k]);
         } else {
             for (size_t j = 0; j < p->njoin; j++)
                 if (p->join[j].to.s && rs_knows(c, e, p->join[j].to.s))
@@ -456,10 +459,12 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
                 direct = false;
             else {
                 for (size_t j = 0; j < base->pk.n && direct; j++)
-                    if (base->pk.parts[j].kind == TPL_ATTR && !rs_kset_find(&K, base->pk.parts[j].text))
+                    if (base->pk.parts[j].kind == TPL_ATTR &&
+                        !rs_known_one(rs_kset_find(&K, base->pk.parts[j].text)))
                         direct = false;
                 for (size_t j = 0; base->has_sk && j < base->sk.n && direct; j++)
-                    if (base->sk.parts[j].kind == TPL_ATTR && !rs_kset_find(&K, base->sk.parts[j].text))
+                    if (base->sk.parts[j].kind == TPL_ATTR &&
+                        !rs_known_one(rs_kset_find(&K, base->sk.parts[j].text)))
                         direct = false;
             }
             if (!direct) {
@@ -597,7 +602,7 @@ void stage_resolve(kp_analysis *a)
     if (!a->capacity_memo)
         a->capacity_memo = capacity_memo_new(d);
     rs_ctx_init(&c, d, a->capacity_memo);
-    c.cands = xcalloc(c.nix, sizeof *c.cands);
+    c.cands = xcalloc(2 * c.nix, sizeof *c.cands); /* a fan-out variant per index too */
     c.rej = xcalloc(c.nix, sizeof *c.rej);
     c.sk_num = xcalloc(c.nix, sizeof *c.sk_num);
     c.item_miss = xcalloc(c.nix * (d->nentities + 1), sizeof *c.item_miss);

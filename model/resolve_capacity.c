@@ -50,6 +50,16 @@ double rs_selectivity_of(const kp_attr *a, const char *value)
     }
 }
 
+double rs_known_sel(const known *k)
+{
+    if (k->nvals <= 1)
+        return rs_selectivity_of(k->attr, k->value);
+    double sum = 0;
+    for (size_t i = 0; i < k->nvals; i++)
+        sum += rs_selectivity_of(k->attr, k->vals[i]);
+    return sum > 1 ? 1 : sum;
+}
+
 double rs_selectivity(const rctx *c, const char *name, const char *value)
 {
     return rs_selectivity_of(rs_attr_of(c, name), value);
@@ -62,23 +72,112 @@ double rs_query_latency(double bytes, double fanout)
     return fanout > 1 ? one + LAT_MERGE_MS * fanout : one;
 }
 
-/* Does the sort key of collider `o` possibly meet the condition of candidate `cd`, whose
- * prefix's leading literal is lp (lp_len bytes)? */
-static bool sk_meets(const cand *cd, const entry *o, const char *lp, size_t lp_len)
+/* The fixed values among the placeholders of parts[0..n) (at most `max`, into fx): a pattern's
+ * fixed value binds its placeholder (by: "stage=live" reads live-..., not draft-...). */
+static size_t fixed_of(const kset *K, const tpl_part *parts, size_t n, ov_fixed *fx, size_t max)
 {
-    if (!cd->en->has_sk || cd->kind == SKC_NONE)
+    size_t m = 0;
+    for (size_t i = 0; K && K->nfixed && i < n && m < max; i++) {
+        if (parts[i].kind != TPL_ATTR)
+            continue;
+        const known *k = rs_kset_find(K, parts[i].text);
+        if (k && k->value)
+            fx[m++] = (ov_fixed){k->name, k->value};
+    }
+    return m;
+}
+
+/* What a candidate's key condition asks, as languages over the placeholders' domains (built on
+ * first need: most other entities are told apart by their leading literals alone). */
+typedef struct qside {
+    const rctx *c;
+    const cand *cd;
+    const kset *K;
+    bool pk_fixed; /* the partition has fixed values: its own language */
+    bool built[2];
+    ov_lang l[2]; /* [0] the partition with its fixed values, [1] the sort-key condition */
+} qside;
+
+/* One byte between the least and the greatest of `first` (a BETWEEN's bounds start with values
+ * of the range attribute: what lies between them goes on with such a byte). */
+static void byte_span(const ov_bytes *first, ov_bytes *span)
+{
+    memset(span, 0, sizeof *span);
+    int lo = -1, hi = -1;
+    for (int b = 1; b < 256; b++)
+        if ((first->w[b >> 6] >> (b & 63)) & 1) {
+            if (lo < 0)
+                lo = b;
+            hi = b;
+        }
+    for (int b = lo; lo > 0 && b <= hi; b++)
+        span->w[b >> 6] |= (uint64_t)1 << (b & 63);
+}
+
+static const ov_lang *qside_lang(qside *q, int which)
+{
+    if (q->built[which])
+        return &q->l[which];
+    const entry *en = q->cd->en;
+    ov_fixed fx[8];
+    ov_lang *l = &q->l[which];
+    ov_lang_init(l);
+    if (which == 0) {
+        size_t nfx = fixed_of(q->K, en->pk.parts, en->pk.n, fx, 8);
+        ov_lang_parts(l, q->c->dom, en->pk.parts, en->pk.n, fx, nfx);
+    } else {
+        size_t end = q->cd->kind == SKC_EXACT ? en->sk.n : q->cd->sk_end;
+        size_t nfx = fixed_of(q->K, en->sk.parts, end, fx, 8);
+        ov_lang_parts(l, q->c->dom, en->sk.parts, end, fx, nfx);
+        if (q->cd->kind == SKC_BETWEEN) {
+            ov_bytes first, span;
+            ov_first_bytes(q->c->dom, q->cd->next, &first);
+            byte_span(&first, &span);
+            ov_lang_bytes(l, &span);
+        }
+    }
+    ov_lang_end(l);
+    q->built[which] = true;
+    return l;
+}
+
+static void qside_free(qside *q)
+{
+    for (int i = 0; i < 2; i++)
+        if (q->built[i])
+            ov_lang_free(&q->l[i]);
+}
+
+/* Can the items of entry `o` (same index, a group whose partition template meets the
+ * candidate's) be read by candidate q->cd's key condition? Leading literals first, then the
+ * languages (overlap.h). */
+static bool collider_meets(qside *q, const entry *o)
+{
+    const cand *cd = q->cd;
+    const entry *en = cd->en;
+    if (q->pk_fixed && !ov_meet(qside_lang(q, 0), rs_entry_lang(q->c, o, false), OV_EQUAL))
+        return false;
+    if (!en->has_sk || cd->kind == SKC_NONE)
         return true;
     if (!o->has_sk)
         return false;
-    if (cd->kind == SKC_EXACT)
-        return rs_shape_compat(&cd->en->sk, &o->sk);
-    if (o->sk_const)
-        return o->sk_lead_len >= lp_len && memcmp(o->sk_lead, lp, lp_len) == 0;
-    size_t n = o->sk_lead_len < lp_len ? o->sk_lead_len : lp_len;
-    return memcmp(o->sk_lead, lp, n) == 0;
+    /* the literal both sort keys start with must agree as far as both go */
+    size_t n = o->sk_lead_len < en->sk_lead_len ? o->sk_lead_len : en->sk_lead_len;
+    bool lead_in = cd->kind == SKC_EXACT || cd->sk_end > 0;
+    if (lead_in && memcmp(o->sk_lead, en->sk_lead, n) != 0)
+        return false;
+    return ov_meet(qside_lang(q, 1), rs_entry_lang(q->c, o, true),
+                   cd->kind == SKC_EXACT ? OV_EQUAL : OV_PREFIX);
 }
 
-void rs_cand_finish(rctx *c, const kp_pattern *p, cand *out, bool colliders)
+/* Does parts[0..n) hold a placeholder with a fixed value? */
+static inline bool has_fixed(const kset *K, const tpl_part *parts, size_t n)
+{
+    ov_fixed fx[1];
+    return K && K->nfixed && fixed_of(K, parts, n, fx, 1) > 0;
+}
+
+void rs_cand_finish(rctx *c, const kp_pattern *p, const kset *K, cand *out, bool colliders)
 {
     const entry *en = out->en;
     ixinfo *xi = (ixinfo *)out->xi;
@@ -88,26 +187,29 @@ void rs_cand_finish(rctx *c, const kp_pattern *p, cand *out, bool colliders)
     out->collider = NULL;
     out->mixed = false;
     if (colliders && !out->get) {
-        /* the cache holds the sums when only this entity is asked for */
-        int slot = out->kind == SKC_NONE || !en->has_sk ? 0 : out->kind == SKC_EXACT ? 2 : 1;
-        bool alone = c->nasked <= 1;
-        collsum *cs = &xi->sums[3 * (size_t)(en - xi->entries) + (size_t)slot];
-        if (alone && cs->done) {
+        /* the cache holds the sums when only this entity is asked for and no fixed value
+         * narrows the key condition */
+        qside q = {.c = c, .cd = out, .K = K};
+        size_t end = out->kind == SKC_EXACT ? en->sk.n : out->sk_end;
+        q.pk_fixed = has_fixed(K, en->pk.parts, en->pk.n);
+        bool sk_fixed = en->has_sk && has_fixed(K, en->sk.parts, end);
+        bool cached = c->nasked <= 1 && !q.pk_fixed && !sk_fixed;
+        size_t k = (size_t)(en - xi->entries);
+        if (cached && !xi->sums[k]) /* the entry's slots, on its first use */
+            xi->sums[k] = xcalloc(rs_sum_slot(en, SKC_BETWEEN, en->sk.n) + 1, sizeof *xi->sums[k]);
+        collsum *cs = cached ? &xi->sums[k][rs_sum_slot(en, out->kind, out->sk_end)] : NULL;
+        if (cs && cs->done) {
             others = cs->others;
             others_bytes = cs->bytes;
             out->collider = cs->first;
         } else {
-            const keyview *sv = &en->sk;
-            const char *lp =
-                (en->has_sk && out->sk_end > 0 && sv->parts[0].kind == TPL_LIT) ? sv->parts[0].text : "";
-            size_t lp_len = strlen(lp);
             size_t ng;
-            const size_t *gs = rs_colliding_groups(xi, en->group, &ng);
+            const size_t *gs = rs_colliding_groups(c, xi, en->group, &ng);
             for (size_t gi = 0; gi < ng; gi++) {
                 size_t g = gs[gi];
                 for (size_t m = xi->gstart[g]; m < xi->gstart[g + 1]; m++) {
                     const entry *o = &xi->entries[xi->gmembers[m]];
-                    if (o == en || o->coll <= 0 || rs_is_asked(c, o->epos) || !sk_meets(out, o, lp, lp_len))
+                    if (o == en || o->coll <= 0 || rs_is_asked(c, o->epos) || !collider_meets(&q, o))
                         continue;
                     if (!out->collider)
                         out->collider = o;
@@ -115,13 +217,14 @@ void rs_cand_finish(rctx *c, const kp_pattern *p, cand *out, bool colliders)
                     others_bytes += o->coll * o->proj;
                 }
             }
-            if (alone) {
+            if (cs) {
                 cs->done = true;
                 cs->others = others;
                 cs->bytes = others_bytes;
                 cs->first = out->collider;
             }
         }
+        qside_free(&q);
     }
     if (others > 0) {
         out->mixed = true;
@@ -142,9 +245,20 @@ void rs_cand_finish(rctx *c, const kp_pattern *p, cand *out, bool colliders)
     out->result = out->get ? 1 : mine * out->fsel * out->fanout;
     if (out->has_limit && out->result > p->limit)
         out->result = p->limit;
+    /* a Query returns at most 1 MB per request: a longer read is one request per page */
+    out->pages = out->get || out->bytes <= CAP_PAGE_BYTES ? 1 : capacity_query_pages(out->items, out->bytes);
     out->latency = rs_query_latency(out->bytes, out->fanout);
     out->quality = (out->app_sort ? 1 : 0) + (out->filter ? 1 : 0) + (out->range_unserved ? 1 : 0);
     out->finished = colliders;
+}
+
+double rs_cand_limit(const kp_pattern *p, const cand *cd)
+{
+    if (!cd->limit_pushed)
+        return NAN;
+    if (!cd->filter || cd->items <= p->limit)
+        return p->limit;
+    return ceil(cd->items - 1e-9);
 }
 
 void rs_set_totals(kp_pattern_result *r, const kp_pattern *p)

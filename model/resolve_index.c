@@ -21,13 +21,25 @@ char *rs_keyview_src(const keyview *v)
 }
 
 /* The shape of a template as text: its literals with '%' doubled, each followed by "%.", and
- * "%P" for each placeholder, so that two templates have the same text exactly when their
- * literals and placeholders match part for part. Appended to b. */
-static void add_shape(sbuf *b, const keyview *v)
+ * "%P<n>" for each placeholder of domain n (overlap.h), so that two templates have the same text
+ * exactly when their literals and placeholders' domains match part for part (the same values).
+ * Appended to b. */
+static void add_shape(const rctx *c, sbuf *b, const keyview *v)
 {
     for (size_t i = 0; i < v->n; i++) {
         if (v->parts[i].kind != TPL_LIT) {
+            size_t dom = ov_part_domain(c->dom, &v->parts[i]);
+            if (dom == SIZE_MAX) {
+                sbuf_add(b, "%P?"); /* a plain attribute the templates do not use */
+                continue;
+            }
+            char num[24], *q = num + sizeof num;
+            *--q = '\0';
+            do /* the number without printf: the shapes are made for every entry of every index */
+                *--q = (char)('0' + dom % 10);
+            while ((dom /= 10) > 0);
             sbuf_add(b, "%P");
+            sbuf_add(b, q);
             continue;
         }
         for (const char *t = v->parts[i].text; *t;) {
@@ -43,10 +55,19 @@ static void add_shape(sbuf *b, const keyview *v)
     }
 }
 
-static bool ends_with(const char *s, const char *p)
+const ov_lang *rs_entry_lang(const rctx *c, const entry *en, bool sk)
 {
-    size_t ls = strlen(s), lp = strlen(p);
-    return lp <= ls && memcmp(s + ls - lp, p, lp) == 0;
+    entry *m = (entry *)en; /* the languages are the entry's cache */
+    ov_lang **l = &m->lang[sk ? 1 : 0];
+    if (!*l) {
+        const keyview *v = sk ? &en->sk : &en->pk;
+        *l = xmalloc(sizeof **l);
+        ov_lang_init(*l);
+        if (!sk || en->has_sk)
+            ov_lang_parts(*l, c->dom, v->parts, v->n, NULL, 0);
+        ov_lang_end(*l);
+    }
+    return *l;
 }
 
 static const char *trail_lit(const keyview *v)
@@ -54,26 +75,29 @@ static const char *trail_lit(const keyview *v)
     return (v->n > 0 && v->parts[v->n - 1].kind == TPL_LIT) ? v->parts[v->n - 1].text : "";
 }
 
-bool rs_shape_compat(const keyview *a, const keyview *b)
+/* Do two literals agree as far as both go, from the start (from the end when `back`)? */
+static bool lits_agree(const char *a, const char *b, bool back)
 {
-    bool ca = rs_is_const(a), cb = rs_is_const(b);
-    const char *la = rs_lead_lit(a), *lb = rs_lead_lit(b), *ta = trail_lit(a), *tb = trail_lit(b);
-    if (ca && cb)
-        return strcmp(la, lb) == 0;
-    if (ca || cb) {
-        const char *s = ca ? la : lb;
-        const keyview *o = ca ? b : a;
-        const char *lo = rs_lead_lit(o), *to = trail_lit(o);
-        return rs_starts_with(s, lo) && ends_with(s, to) && strlen(s) > strlen(lo) + strlen(to) - 1;
-    }
-    if (!(rs_starts_with(la, lb) || rs_starts_with(lb, la)))
+    size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
+    return back ? memcmp(a + la - n, b + lb - n, n) == 0 : memcmp(a, b, n) == 0;
+}
+
+bool rs_groups_meet(const rctx *c, const ixinfo *xi, size_t g, size_t h)
+{
+    if (g == h)
+        return true;
+    const entry *a = &xi->entries[xi->gmembers[xi->gstart[g]]],
+                *b = &xi->entries[xi->gmembers[xi->gstart[h]]];
+    /* a common value starts with both leading literals and ends with both trailing ones */
+    if (!lits_agree(rs_lead_lit(&a->pk), rs_lead_lit(&b->pk), false) ||
+        !lits_agree(trail_lit(&a->pk), trail_lit(&b->pk), true))
         return false;
-    return ends_with(ta, tb) || ends_with(tb, ta);
+    return ov_meet(rs_entry_lang(c, a, false), rs_entry_lang(c, b, false), OV_EQUAL);
 }
 
 /* Groups the index's entries by the shape of their partition template (numbered in the order
  * they first come), and lists each group's members. */
-static void build_groups(ixinfo *xi)
+static void build_groups(const rctx *c, ixinfo *xi)
 {
     size_t n = xi->n;
     /* every entry's shape text, one after the other in one buffer (NUL-separated) */
@@ -82,7 +106,7 @@ static void build_groups(ixinfo *xi)
     size_t *at = xmalloc((n ? n : 1) * sizeof *at);
     for (size_t k = 0; k < n; k++) {
         at[k] = shapes.len;
-        add_shape(&shapes, &xi->entries[k].pk);
+        add_shape(c, &shapes, &xi->entries[k].pk);
         sbuf_addn(&shapes, "", 1);
     }
     namemap byshape;
@@ -152,7 +176,7 @@ static size_t lead_lower_bound(const ixinfo *xi, const char *s, size_t n)
     return lo;
 }
 
-const size_t *rs_colliding_groups(ixinfo *xi, size_t g, size_t *n)
+const size_t *rs_colliding_groups(const rctx *c, ixinfo *xi, size_t g, size_t *n)
 {
     if (!xi->coll_done[g]) {
         const keyview *a = &xi->entries[xi->gmembers[xi->gstart[g]]].pk;
@@ -160,7 +184,7 @@ const size_t *rs_colliding_groups(ixinfo *xi, size_t g, size_t *n)
         size_t *v = xmalloc(xi->ngroups * sizeof *v), k = 0;
         if (!la[0]) {
             for (size_t h = 0; h < xi->ngroups; h++)
-                if (h == g || rs_shape_compat(a, &xi->entries[xi->gmembers[xi->gstart[h]]].pk))
+                if (rs_groups_meet(c, xi, g, h))
                     v[k++] = h;
         } else {
             if (!xi->byshape) {
@@ -188,11 +212,9 @@ const size_t *rs_colliding_groups(ixinfo *xi, size_t g, size_t *n)
                 v[nc++] = xi->byshape[i].g;
             }
             qsort(v, nc, sizeof *v, cmp_size);
-            for (size_t i = 0; i < nc; i++) {
-                size_t h = v[i];
-                if (h == g || rs_shape_compat(a, &xi->entries[xi->gmembers[xi->gstart[h]]].pk))
-                    v[k++] = h;
-            }
+            for (size_t i = 0; i < nc; i++)
+                if (rs_groups_meet(c, xi, g, v[i]))
+                    v[k++] = v[i];
         }
         xi->coll[g] = v;
         xi->ncoll[g] = k;
@@ -358,8 +380,8 @@ static void finish_index(rctx *c, size_t k)
         en->sk_lead_len = strlen(en->sk_lead);
         en->sk_const = en->has_sk && rs_is_const(&en->sk);
     }
-    build_groups(xi);
-    xi->sums = xcalloc(3 * (xi->n ? xi->n : 1), sizeof *xi->sums);
+    build_groups(c, xi);
+    xi->sums = xcalloc(xi->n ? xi->n : 1, sizeof *xi->sums);
 }
 
 void rs_ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
@@ -367,6 +389,7 @@ void rs_ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
     memset(c, 0, sizeof *c);
     c->d = d;
     c->cap = cap;
+    c->dom = ov_domains_new(d);
     c->nix = 1 + d->nindexes;
     size_t nix = c->nix;
     namemap_init(&c->ents, d->nentities);
@@ -414,7 +437,15 @@ void rs_ctx_free(rctx *c)
         free(xi->byshape);
         free(xi->gstart);
         free(xi->gmembers);
+        for (size_t j = 0; j < xi->n; j++)
+            free(xi->sums[j]);
         free(xi->sums);
+        for (size_t j = 0; j < xi->n; j++)
+            for (int r = 0; r < 2; r++)
+                if (xi->entries[j].lang[r]) {
+                    ov_lang_free(xi->entries[j].lang[r]);
+                    free(xi->entries[j].lang[r]);
+                }
         free(xi->entries);
     }
     free(c->ix);
@@ -425,6 +456,7 @@ void rs_ctx_free(rctx *c)
     free(c->cands);
     namemap_free(&c->ents);
     namemap_free(&c->attrs);
+    ov_domains_free(c->dom);
 }
 
 bool rs_knows(rctx *c, const kp_entity *e, const char *name)

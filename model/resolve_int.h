@@ -8,6 +8,7 @@
 #include "analysis_stages.h"
 #include "capacity.h"
 #include "namemap.h"
+#include "overlap.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,6 +52,7 @@ typedef struct entry {
     size_t sk_lead_len;
     bool sk_const;
     size_t group;
+    ov_lang *lang[2]; /* the partition [0] and sort-key [1] templates' languages (rs_entry_lang) */
 } entry;
 
 /* The key condition of one index and one kind of sort-key condition, as data and as text with
@@ -72,10 +74,11 @@ typedef struct ixinfo {
     entry *entries;
     size_t n, cap;
     size_t ngroups;
-    size_t *gstart;       /* members of group g: gmembers[gstart[g] .. gstart[g+1]) */
-    size_t *gmembers;     /* entry positions */
-    size_t **coll;        /* lazily: compatible groups of g */
-    struct collsum *sums; /* per entry x condition kind (none, prefix, exact): other entities read */
+    size_t *gstart;        /* members of group g: gmembers[gstart[g] .. gstart[g+1]) */
+    size_t *gmembers;      /* entry positions */
+    size_t **coll;         /* lazily: compatible groups of g */
+    struct collsum **sums; /* per entry, on its first use: per sort-key condition (rs_sum_slot),
+                              the other entities read */
     size_t *ncoll;
     bool *coll_done;
     struct glead *byshape; /* lazily: the groups sorted by the leading literal of their partition template */
@@ -96,6 +99,7 @@ typedef struct collsum {
 typedef struct rctx {
     const kp_design *d;
     capacity_memo *cap; /* the analysis' capacity figures (a->capacity_memo) */
+    ov_domains *dom;    /* the placeholders' domains: which templates meet */
     ixinfo *ix;
     size_t nix; /* 1 + d->nindexes */
     entry **on; /* on[epos * nix + i] */
@@ -105,7 +109,7 @@ typedef struct rctx {
     namemap knows;  /* (attribute name, entity position): every name each entity knows, an
                        entity's names added on first use (knows_built) */
     bool *knows_built;
-    struct cand *cands; /* room for one candidate per index */
+    struct cand *cands; /* room for two candidates per index (a fan-out variant) */
     arena *ar;          /* where the results' strings go (a->resolve_arena) */
     char *keynames[4];  /* ":pk", ":sk", ":sk1", ":sk2" in the arena, shared by the key values */
     struct steplist {
@@ -137,11 +141,18 @@ typedef struct rctx {
 
 /* ---- what the caller knows, candidates, plans (resolve_plan.c) ------------------------------- */
 
+#define KNOWN_VALS 8
 typedef struct known {
     const char *name;
-    const char *value;   /* fixed value or NULL */
+    const char *value;   /* its one fixed value, or NULL (none fixed, or several: vals) */
     const kp_attr *attr; /* rs_attr_of(name), looked up once */
+    size_t nvals;        /* fixed values in vals; several ("status=paid", "status=shipped") ask for
+                            the items with any of them */
+    const char *vals[KNOWN_VALS];
 } known;
+
+/* Does the caller give one value of k per request (not several fixed values)? */
+static inline bool rs_known_one(const known *k) { return k && k->nvals <= 1; }
 
 /* A pattern's known attributes: a few, so they start in the struct (no malloc per pattern).
  * Zero-initialise; never copy by value (v may point into it); release with rs_kset_free. */
@@ -149,6 +160,7 @@ typedef struct known {
 typedef struct kset {
     known *v;
     size_t n, cap;
+    size_t nfixed; /* entries with a fixed value */
     known inl[KSET_INL];
 } kset;
 
@@ -194,11 +206,14 @@ typedef struct cand {
     double result;         /* items returned per call */
     double items;          /* items read per request */
     double bytes;          /* bytes read per request */
-    double rcu;            /* per request */
+    double rcu;            /* per request (all its pages) */
+    double pages;          /* 1 MB pages per request: each page is a request of its own */
     double latency;
     int quality;                /* 0 best */
     double mine, per_req, fsel; /* the entity's own items read / matching per request; filter selectivity */
     bool has_limit, has_filters, finished;
+    const char *skfan; /* the sort-key placeholder fanned out: one query per value (alt) */
+    bool alt;          /* the fan-out variant of another candidate on its index */
     unsigned warn;
     const char *unknown_attr;
     const char *fanout_attr;
@@ -237,7 +252,15 @@ typedef struct screenplan {
     const entry *first; /* the first entity on the index */
     const entry *coll;  /* the first other entity the query reads (mixed) */
     bool mixed;
-    double rcu, items, latency, result;
+    double rcu, items, latency, result, pages;
+    /* order and limit over the whole item collection (`order:` on one of the entities) */
+    bool forward;         /* ScanIndexForward */
+    bool app_sort;        /* the order is not the sort key's: the app sorts */
+    double limit;         /* pushed down as Limit; NAN when not */
+    const entry *ordered; /* the entity whose sort key serves the order, NULL when none */
+    const entry *lead;    /* the first entity read before the ordered one, NULL when none */
+    const entry *outside; /* an asked entity the Limit cuts away (not pushed then), NULL */
+    double lead_items;    /* items of the entities read before the ordered one */
 } screenplan;
 
 /* ---- texts and steps (resolve_render.c) ------------------------------------------------------ */
@@ -318,16 +341,33 @@ void rs_keyview_set(keyview *v, const kp_entity *e, const char *attr);
 /* The template as written ("{attr}" for a plain attribute); caller frees. */
 char *rs_keyview_src(const keyview *v);
 
-/* Can two templates produce the same value? Compared by their literal structure: leading
- * literals prefix-compatible, trailing literals suffix-compatible; constants exactly. */
-bool rs_shape_compat(const keyview *a, const keyview *b);
+/* The language of entry en's whole partition (sk false) or sort-key (sk true) template on the
+ * placeholders' domains (overlap.h), compiled on first use and kept with the entry. */
+const ov_lang *rs_entry_lang(const rctx *c, const entry *en, bool sk);
+
+/* Can a partition value of group g be one of group h? (The groups' templates have the same
+ * literals and placeholder domains, so their representatives answer for every member.) */
+bool rs_groups_meet(const rctx *c, const ixinfo *xi, size_t g, size_t h);
 
 /* Groups whose partition template can produce the same value as group g's (g included), in
- * group order. Two templates can only meet when one leading literal is a prefix of the other
- * (shape_compat), so only those groups are tested: the ones without a leading literal, the ones
+ * group order. Two templates can only meet when one leading literal is a prefix of the other,
+ * so only those groups are tested (rs_groups_meet): the ones without a leading literal, the ones
  * whose literal is a prefix of g's (looked up by length) and the ones g's literal prefixes (one
  * run of the sorted order). */
-const size_t *rs_colliding_groups(ixinfo *xi, size_t g, size_t *n);
+const size_t *rs_colliding_groups(const rctx *c, ixinfo *xi, size_t g, size_t *n);
+
+/* The cache slot of a sort-key condition of kind k over the first `end` parts of entry k's
+ * sort key (SKC_NONE: 0; exact: 1; begins_with: 2 + end; between: 3 + n + end). */
+static inline size_t rs_sum_slot(const entry *en, skc kind, size_t end)
+{
+    size_t n = en->has_sk ? en->sk.n : 0;
+    if (end > n)
+        end = n;
+    return kind == SKC_NONE || !en->has_sk ? 0
+           : kind == SKC_EXACT             ? 1
+           : kind == SKC_BEGINS            ? 2 + end
+                                           : 3 + n + end;
+}
 
 /* Fills c for design d: names, the indexes' entries and groups, the tables' totals (the
  * capacity figures from memo cap). Release with rs_ctx_free. */
@@ -339,17 +379,23 @@ bool rs_knows(rctx *c, const kp_entity *e, const char *name);
 
 /* ---- resolve_plan.c: what the caller knows, candidates, plans -------------------------------- */
 
-/* Adds name (value: a fixed value or NULL; attr: its declaration or NULL) unless known already. */
+/* Adds name (value: a fixed value or NULL; attr: its declaration or NULL) unless known already;
+ * a second fixed value of a known name joins its values. */
 void rs_kset_add(kset *k, const char *name, const char *value, const kp_attr *attr);
+/* Adds a copy of entry k (its fixed values too) unless its name is known already. */
+void rs_kset_add_known(kset *K, const known *k);
 void rs_kset_free(kset *k);
 /* Adds what pattern p's `by` says. */
 void rs_known_from_by(const rctx *c, const kp_pattern *p, kset *K);
 
 /* Best candidate over every index holding entity epos (asked: the entities the pattern asks
  * for; screen: a screen's entity, without order, range or limit). false when no index serves it
- * (*strong_refused: only consistency forbade one). */
+ * (*strong_refused: only consistency forbade one). A sort-key placeholder that takes several
+ * values (fixed by the pattern, or an enum before the range attribute) gives two plans, one
+ * query per value or one query with a filter: the cheaper wins, and *other (may be NULL) gets
+ * the other one (other->finished false when there was none). */
 bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
-                        size_t nasked, bool screen, cand *best, bool *strong_refused);
+                        size_t nasked, bool screen, cand *best, cand *other, bool *strong_refused);
 
 /* The attribute a mixed collection's FilterExpression tests to keep entity cd's items: one the
  * entity carries and the first other entity read does not (attribute_exists), or NULL: the
@@ -378,12 +424,27 @@ double rs_selectivity_of(const kp_attr *a, const char *value);
 /* The same by attribute name. */
 double rs_selectivity(const rctx *c, const char *name, const char *value);
 
+/* Share of the items a known attribute selects: its fixed value's, the sum of its several
+ * values' (any of them), any one value's when none is fixed; NAN unknown. */
+double rs_known_sel(const known *k);
+
 /* Latency (ms) of a Query reading `bytes` per request, `fanout` requests in parallel. */
 double rs_query_latency(double bytes, double fanout);
 
 /* Completes a candidate: the other entities a mixed collection reads (when `colliders`), items,
  * bytes, units, latency and quality. Without colliders the figures are a lower bound. */
-void rs_cand_finish(rctx *c, const kp_pattern *p, cand *out, bool colliders);
+void rs_cand_finish(rctx *c, const kp_pattern *p, const kset *K, cand *out, bool colliders);
+
+/* Read units per call of candidate cd: its queries' (an LSI's fetch inside them) and a GSI's
+ * fetch (BatchGetItem after the Query). What one query per value and one with a filter are
+ * compared by. */
+double rs_cand_cost(const cand *cd);
+
+/* The Limit of candidate cd's request: the pattern's `limit` when nothing is filtered; with a
+ * FilterExpression, DynamoDB counts the items it reads before the filter, so the Limit is the
+ * items read to return about `limit` (limit / selectivity, the other entities of a mixed
+ * collection included); NAN when the limit is not pushed down. */
+double rs_cand_limit(const kp_pattern *p, const cand *cd);
 
 /* The per-second figures of r from its per-call ones and p's rates; whether the latency target
  * holds. */
@@ -420,8 +481,10 @@ void rs_kv_finish(const rctx *c, kvlist *l, kp_step *st);
 /* Appends a step with its defaults (no operation, base table, forward, no limit, count 1). */
 kp_step *rs_step_new(steplist *s);
 
-/* The warnings candidate cd earns (filter_what: what its FilterExpression filters on). */
-void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist *w, const char *filter_what);
+/* The warnings candidate cd earns (filter_what: what its FilterExpression filters on; other:
+ * the plan it was chosen over, or NULL). */
+void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, const cand *other, wlist *w,
+                      const char *filter_what);
 
 /* Appends the step of candidate cd; returns it. Filter description in *what. */
 kp_step *rs_cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *K, steplist *sl, sbuf *what);

@@ -22,11 +22,34 @@ void rs_kset_add(kset *k, const char *name, const char *value, const kp_attr *at
 {
     if (!name)
         return;
-    for (size_t i = 0; i < k->n; i++)
-        if (strcmp(k->v[i].name, name) == 0)
-            return;
+    for (size_t i = 0; i < k->n; i++) {
+        known *o = &k->v[i];
+        if (strcmp(o->name, name) != 0)
+            continue;
+        /* another fixed value of a fixed attribute: any of them is asked */
+        bool dup = !value || o->nvals == 0;
+        for (size_t j = 0; j < o->nvals && !dup; j++)
+            dup = strcmp(o->vals[j], value) == 0;
+        if (!dup && o->nvals < KNOWN_VALS) {
+            o->vals[o->nvals++] = value;
+            o->value = NULL;
+        }
+        return;
+    }
     VEC_GROW_INL(k->v, k->n, k->cap, k->inl);
-    k->v[k->n++] = (known){name, value, attr};
+    k->nfixed += value ? 1 : 0;
+    known *n = &k->v[k->n++];
+    memset(n, 0, sizeof *n);
+    *n = (known){.name = name, .value = value, .attr = attr, .nvals = value ? 1 : 0, .vals = {value}};
+}
+
+void rs_kset_add_known(kset *K, const known *k)
+{
+    if (rs_kset_find(K, k->name))
+        return;
+    VEC_GROW_INL(K->v, K->n, K->cap, K->inl);
+    K->nfixed += k->nvals ? 1 : 0;
+    K->v[K->n++] = *k;
 }
 
 void rs_kset_free(kset *k)
@@ -167,7 +190,7 @@ const char *rs_mixed_tag(const cand *cd)
 
 static bool cand_better(const cand *a, const cand *b)
 {
-    if (a->reqs != b->reqs)
+    if (a->reqs != b->reqs) /* pages x fan-out, plus a fetch's requests (cand_fetch) */
         return a->reqs < b->reqs;
     if (a->fanout != b->fanout)
         return a->fanout < b->fanout;
@@ -217,7 +240,7 @@ static bool pi_knows(const pinfo *pi, const kset *K, const kp_entity *e, size_t 
  * entity knows of it; the asked entities are marked, see mark_asked). false when the index
  * cannot serve it; *strong_refused set when only consistency forbade it. */
 static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi, const entry *en,
-                        const pinfo *pi, bool screen, cand *out, bool *strong_refused)
+                        const pinfo *pi, bool screen, const char *skfan, cand *out, bool *strong_refused)
 {
     memset(out, 0, sizeof *out);
     out->xi = xi;
@@ -238,7 +261,10 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
             const kp_sparse *s = rules[i];
             if (s->kind == KP_SPARSE_COND) {
                 const known *k = s->cond_attr.s ? rs_kset_find(K, s->cond_attr.s) : NULL;
-                if (!k || !k->value || !cond_holds(s, k->value)) {
+                bool holds = k && k->nvals > 0; /* every value asked is on the index */
+                for (size_t v = 0; holds && v < k->nvals; v++)
+                    holds = cond_holds(s, k->vals[v]);
+                if (!holds) {
                     out->why = WN_SPARSE;
                     out->why_attr = s->attr.s;
                     return false;
@@ -264,23 +290,24 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
     size_t nbound = 0;
     bool unknown = false;
     double sel = 1;
-#define BIND(nm)                                                                                     \
-    do {                                                                                             \
-        bool dup_ = false;                                                                           \
-        for (size_t b_ = 0; b_ < nbound; b_++)                                                       \
-            if (strcmp(bound[b_], (nm)) == 0)                                                        \
-                dup_ = true;                                                                         \
-        if (!dup_ && nbound < 32) {                                                                  \
-            bound[nbound++] = (nm);                                                                  \
-            const known *k_ = rs_kset_find(K, (nm));                                                 \
-            double s_ = k_ ? rs_selectivity_of(k_->attr, k_->value) : rs_selectivity(c, (nm), NULL); \
-            if (isnan(s_)) {                                                                         \
-                unknown = true;                                                                      \
-                if (!out->unknown_attr)                                                              \
-                    out->unknown_attr = (nm);                                                        \
-            } else                                                                                   \
-                sel *= s_;                                                                           \
-        }                                                                                            \
+    bool fanned_ = false; /* BIND of a fanned-out placeholder no one gave: every value, 1 */
+#define BIND(nm)                                                                             \
+    do {                                                                                     \
+        bool dup_ = false;                                                                   \
+        for (size_t b_ = 0; b_ < nbound; b_++)                                               \
+            if (strcmp(bound[b_], (nm)) == 0)                                                \
+                dup_ = true;                                                                 \
+        if (!dup_ && nbound < 32) {                                                          \
+            bound[nbound++] = (nm);                                                          \
+            const known *k_ = rs_kset_find(K, (nm));                                         \
+            double s_ = k_ ? rs_known_sel(k_) : fanned_ ? 1 : rs_selectivity(c, (nm), NULL); \
+            if (isnan(s_)) {                                                                 \
+                unknown = true;                                                              \
+                if (!out->unknown_attr)                                                      \
+                    out->unknown_attr = (nm);                                                \
+            } else                                                                           \
+                sel *= s_;                                                                   \
+        }                                                                                    \
     } while (0)
 
     /* 1. partition */
@@ -288,7 +315,13 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
         const tpl_part *pt = &en->pk.parts[i];
         if (pt->kind != TPL_ATTR)
             continue;
-        if (rs_kset_find(K, pt->text)) {
+        const known *k = rs_kset_find(K, pt->text);
+        if (k) {
+            if (k->nvals > 1) { /* several fixed values: one query per value */
+                out->fanout *= (double)k->nvals;
+                if (!out->fanout_attr)
+                    out->fanout_attr = pt->text;
+            }
             BIND(pt->text);
             continue;
         }
@@ -314,8 +347,18 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
             const tpl_part *pt = &en->sk.parts[i];
             if (pt->kind == TPL_LIT)
                 continue;
-            if (!rs_kset_find(K, pt->text))
+            const known *k = rs_kset_find(K, pt->text);
+            if (rs_known_one(k))
+                continue;
+            if (!skfan || strcmp(skfan, pt->text) != 0)
                 break;
+            /* the fan-out variant: one query per value of this placeholder */
+            double f = k ? (double)k->nvals : fanout_of(c, pt->text);
+            if (f <= 1)
+                break;
+            out->fanout *= f;
+            out->skfan = pt->text;
+            out->alt = true;
         }
         out->sk_end = i;
         if (i == en->sk.n)
@@ -335,8 +378,11 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
                 out->kind = i > 0 ? SKC_BEGINS : SKC_NONE;
         }
         for (size_t j = 0; j < out->sk_end; j++)
-            if (en->sk.parts[j].kind == TPL_ATTR)
+            if (en->sk.parts[j].kind == TPL_ATTR) {
+                fanned_ = out->skfan && strcmp(out->skfan, en->sk.parts[j].text) == 0;
                 BIND(en->sk.parts[j].text);
+                fanned_ = false;
+            }
     }
     for (int i = 0; i < 2; i++)
         if (sparse_fixed_attr[i])
@@ -360,7 +406,7 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
             continue;
         if (nfilters < 32)
             filters[nfilters++] = K->v[i].name;
-        double s = rs_selectivity_of(K->v[i].attr, K->v[i].value);
+        double s = rs_known_sel(&K->v[i]);
         if (isnan(s)) {
             s = UNKNOWN_SELECTIVITY;
             out->warn |= W_UNKNOWN_SEL;
@@ -452,7 +498,7 @@ static bool eval_entity(rctx *c, const kp_pattern *p, const kset *K, ixinfo *xi,
 static void cand_fetch(const kp_pattern *p, cand *cd)
 {
     cd->fetch_requests = cd->fetch_rcu = 0;
-    cd->reqs = cd->fanout;
+    cd->reqs = cd->fanout * cd->pages; /* each 1 MB page of each query is a request */
     if (!cd->fetch)
         return;
     double size = util_nz(cd->en->e->size), n = cd->result > 0 ? cd->result : 0;
@@ -479,13 +525,48 @@ static bool mixed_filter_ok(const rctx *c, const cand *cd, const char **miss)
     return ix_projects(c, cd->xi, *miss);
 }
 
+/* The sort-key placeholder where candidate cd's walk stopped, when one query per value of it is
+ * a plan too: a placeholder the pattern fixes to several values (status=paid, status=shipped),
+ * or an enum, shard or bool that the range attribute follows in the sort key (each query then a
+ * range: {status}-{day}-...). NULL otherwise. */
+static const char *fan_choice(const rctx *c, const kp_pattern *p, const kset *K, const cand *cd)
+{
+    if (!cd->next || cd->kind == SKC_BETWEEN || cd->get)
+        return NULL;
+    const known *k = rs_kset_find(K, cd->next);
+    if (k)
+        return k->nvals > 1 ? cd->next : NULL;
+    if (!p->range.s || fanout_of(c, cd->next) <= 1)
+        return NULL;
+    const keyview *v = &cd->en->sk;
+    for (size_t j = cd->sk_end + 1; j < v->n; j++)
+        if (v->parts[j].kind == TPL_ATTR && strcmp(v->parts[j].text, p->range.s) == 0)
+            return cd->next;
+    return NULL;
+}
+
+double rs_cand_cost(const cand *cd) { return cd->rcu * cd->fanout + (cd->xi->gsi ? cd->fetch_rcu : 0); }
+
+/* One query per value (a) against the plan with a filter (b): the cheaper in read units, then
+ * the one the key serves (no filter), then fewer requests. */
+static bool alt_wins(const cand *a, const cand *b)
+{
+    double ca = rs_cand_cost(a), cb = rs_cand_cost(b);
+    if (fabs(ca - cb) > 1e-9)
+        return ca < cb;
+    return a->quality < b->quality;
+}
+
 bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos, const size_t *asked,
-                        size_t nasked, bool screen, cand *best, bool *strong_refused)
+                        size_t nasked, bool screen, cand *best, cand *other, bool *strong_refused)
 {
     pinfo pi;
     pinfo_init(c, p, K, &c->d->entities[epos], &pi);
     mark_asked(c, asked, nasked);
-    /* every index's candidate with a lower bound (no mixed collection) ... */
+    if (other)
+        other->finished = false;
+    /* every index's candidate with a lower bound (no mixed collection), and its fan-out
+       variant when it has one ... */
     cand *cs = c->cands;
     size_t n = 0;
     for (size_t k = 0; k < c->nix; k++) {
@@ -493,14 +574,21 @@ bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
         c->rej[k] = (reject){WN_NOT_ON, NULL};
         if (!en)
             continue;
-        if (!eval_entity(c, p, K, &c->ix[k], en, &pi, screen, &cs[n], strong_refused)) {
+        if (!eval_entity(c, p, K, &c->ix[k], en, &pi, screen, NULL, &cs[n], strong_refused)) {
             c->rej[k] = (reject){cs[n].why, cs[n].why_attr};
             continue;
         }
         c->rej[k] = (reject){WN_NONE, NULL};
-        rs_cand_finish(c, p, &cs[n], false);
+        rs_cand_finish(c, p, K, &cs[n], false);
         cand_fetch(p, &cs[n]);
+        const char *fan = screen ? NULL : fan_choice(c, p, K, &cs[n]);
         n++;
+        bool sr = false;
+        if (fan && eval_entity(c, p, K, &c->ix[k], en, &pi, screen, fan, &cs[n], &sr) && cs[n].alt) {
+            rs_cand_finish(c, p, K, &cs[n], false);
+            cand_fetch(p, &cs[n]);
+            n++;
+        }
     }
     if (n == 0)
         return false;
@@ -513,9 +601,11 @@ bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
         }
     bool found = false;
     for (size_t i = 0; i < n; i++) {
+        if (cs[i].alt)
+            continue;
         if (found && !cand_better(&cs[i], best))
             break; /* mixed collections only make a candidate worse */
-        rs_cand_finish(c, p, &cs[i], true);
+        rs_cand_finish(c, p, K, &cs[i], true);
         cand_fetch(p, &cs[i]);
         const char *miss = NULL;
         if (!mixed_filter_ok(c, &cs[i], &miss)) {
@@ -527,13 +617,158 @@ bool rs_best_for_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
             found = true;
         }
     }
-    return found;
+    /* one query per value against one query with a filter: the cheaper (then fewer requests) */
+    const cand *alt = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!cs[i].alt)
+            continue;
+        rs_cand_finish(c, p, K, &cs[i], true);
+        cand_fetch(p, &cs[i]);
+        const char *miss = NULL;
+        if (!mixed_filter_ok(c, &cs[i], &miss))
+            continue; /* its mixed-collection filter would be refused */
+        if (!alt || alt_wins(&cs[i], alt))
+            alt = &cs[i];
+    }
+    if (alt && (!found || alt_wins(alt, best))) {
+        if (other && found)
+            *other = *best;
+        *best = *alt;
+    } else if (alt && other) {
+        *other = *alt;
+    }
+    return found || alt;
 }
 
 void rs_known_from_by(const rctx *c, const kp_pattern *p, kset *K)
 {
     for (size_t i = 0; i < p->nby; i++)
         rs_kset_add(K, p->by[i].attr.s, p->by[i].value, rs_attr_of(c, p->by[i].attr.s));
+}
+
+/* The bytes entry en's sort keys (which begin with its leading literal) hold at byte `at`, no
+ * further than that literal's end: a byte of the literal, else the first bytes of the
+ * placeholder after it; *ends when a key may end there. */
+static void sk_next_bytes(const rctx *c, const entry *en, size_t at, ov_bytes *out, bool *ends)
+{
+    memset(out, 0, sizeof *out);
+    *ends = false;
+    if (at < en->sk_lead_len) {
+        unsigned char b = (unsigned char)en->sk_lead[at];
+        out->w[b >> 6] |= (uint64_t)1 << (b & 63);
+        return;
+    }
+    size_t i = en->sk.n > 0 && en->sk.parts[0].kind == TPL_LIT ? 1 : 0;
+    if (i >= en->sk.n) {
+        *ends = true;
+        return;
+    }
+    ov_first_bytes(c->dom, en->sk.parts[i].text, out);
+}
+
+static int byte_lo(const ov_bytes *s)
+{
+    for (int b = 0; b < 256; b++)
+        if (ov_bytes_has(s, (unsigned char)b))
+            return b;
+    return 256;
+}
+
+static int byte_hi(const ov_bytes *s)
+{
+    for (int b = 255; b >= 0; b--)
+        if (ov_bytes_has(s, (unsigned char)b))
+            return b;
+    return -1;
+}
+
+/* Where entry x's sort keys sort against entry o's in one partition: -1 every one before, +1
+ * every one after, 0 they may interleave. Decided where their leading literals part, on the
+ * literal bytes or the first bytes of the placeholders there (a key that ends sorts first). */
+static int sk_side(const rctx *c, const entry *x, const entry *o)
+{
+    if (!x->has_sk || !o->has_sk)
+        return 0;
+    size_t q = 0;
+    while (q < x->sk_lead_len && q < o->sk_lead_len && x->sk_lead[q] == o->sk_lead[q])
+        q++;
+    ov_bytes bx, bo;
+    bool ex, eo;
+    sk_next_bytes(c, x, q, &bx, &ex);
+    sk_next_bytes(c, o, q, &bo, &eo);
+    int xlo = ex ? -1 : byte_lo(&bx), xhi = ex ? -1 : byte_hi(&bx);
+    int olo = eo ? -1 : byte_lo(&bo), ohi = eo ? -1 : byte_hi(&bo);
+    if (ex && eo)
+        return 0;
+    if (xhi < olo)
+        return -1;
+    if (xlo > ohi)
+        return 1;
+    return 0;
+}
+
+/* One entity's items in a screen's query: asked for, or another entity the key condition reads. */
+typedef struct spart {
+    const entry *en;
+    bool asked;
+    int side;    /* against the ordered entity, in the order of the read: -1 read before it, +1 after */
+    double coll; /* its items in the partition */
+    double read; /* items read per call */
+} spart;
+
+/* The `items:` of a screen spread over its asked entities by their collections (water-filling:
+ * an entity with fewer items than an even share reads them all, the rest share what is left): the
+ * customer screen's 25 items are 1 profile, 2 addresses and 22 order summaries, not 8 of each. */
+static void screen_items(spart *v, size_t n, double total)
+{
+    size_t left = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i].asked) {
+            v[i].read = -1;
+            left++;
+        }
+    while (left > 0) {
+        size_t low = SIZE_MAX; /* the asked entity with the smallest collection not placed yet */
+        for (size_t i = 0; i < n; i++)
+            if (v[i].asked && v[i].read < 0 && (low == SIZE_MAX || v[i].coll < v[low].coll))
+                low = i;
+        double share = total / (double)left;
+        v[low].read = v[low].coll < share ? v[low].coll : share;
+        total -= v[low].read;
+        left--;
+    }
+}
+
+/* The items of each part read under the screen's order and limit (sp->forward, sp->limit):
+ * in the order of the read, the entities before the ordered one, then it, then the ones after,
+ * until the Limit. An asked entity the Limit leaves out sets sp->outside. */
+static void screen_walk(spart *v, size_t n, size_t io, screenplan *sp)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i].read = v[i].coll;
+    if (isnan(sp->limit))
+        return;
+    double left = sp->limit;
+    for (int side = -1; side <= 1; side++) {
+        double sum = 0;
+        for (size_t i = 0; i < n; i++)
+            if ((i == io ? 0 : v[i].side) == side)
+                sum += v[i].coll;
+        double f = sum <= left || sum <= 0 ? 1 : left / sum;
+        for (size_t i = 0; i < n; i++)
+            if ((i == io ? 0 : v[i].side) == side) {
+                v[i].read = v[i].coll * f;
+                if (v[i].asked && f < 1 - 1e-9 && i != io && !sp->outside)
+                    sp->outside = v[i].en;
+            }
+        left -= sum * f;
+        if (side == -1) {
+            sp->lead_items = sum * f;
+            for (size_t i = 0; i < n && !sp->lead; i++)
+                if (i != io && v[i].side == -1 && v[i].read > 0)
+                    sp->lead = v[i].en;
+        }
+    }
 }
 
 bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *epos, size_t n, screenplan *sp)
@@ -544,13 +779,14 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
     for (size_t i = 0; i < npis; i++)
         pinfo_init(c, p, K, &c->d->entities[epos[i]], &pis[i]);
     mark_asked(c, epos, n);
+    spart *parts = NULL;
+    size_t cap = 0;
     for (size_t k = 0; k < c->nix; k++) {
         ixinfo *xi = &c->ix[k];
         const entry *first = c->on[epos[0] * c->nix + k];
         if (!first)
             continue;
         bool ok = true;
-        double items = 0, bytes = 0, result = 0;
         char *prefix = NULL;
         bool all_same = true;
         cand cds[64];
@@ -558,13 +794,13 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
         for (size_t i = 0; i < m && ok; i++) {
             const entry *en = c->on[epos[i] * c->nix + k];
             bool sr = false;
-            if (!en || !eval_entity(c, p, K, xi, en, &pis[i], true, &cds[i], &sr) || cds[i].fanout > 1 ||
-                cds[i].fetch)
+            if (!en || !eval_entity(c, p, K, xi, en, &pis[i], true, NULL, &cds[i], &sr) ||
+                cds[i].fanout > 1 || cds[i].fetch)
                 ok = false; /* one query returning what is asked: nothing left to fetch */
-            else if (i > 0 && en->group != first->group && !rs_shape_compat(&en->pk, &first->pk))
+            else if (i > 0 && !rs_groups_meet(c, xi, en->group, first->group))
                 ok = false;
             else
-                rs_cand_finish(c, p, &cds[i], false);
+                rs_cand_finish(c, p, K, &cds[i], false);
         }
         if (!ok)
             continue;
@@ -595,45 +831,84 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
             else
                 prefix[0] = '\0';
         }
-        /* items: each entity's collection, plus colliders not asked for */
+        /* what the query reads: the asked entities' collections and the others' whose keys meet
+           the prefix */
+        size_t np = 0;
         for (size_t i = 0; i < m; i++) {
-            double mine = !isnan(p->items) ? p->items / (double)m : cds[i].matched;
-            if (isnan(p->items) && cds[i].get)
-                mine = 1;
-            items += mine;
-            bytes += mine * cds[i].en->proj;
-            result += mine;
+            VEC_GROW(parts, np, cap);
+            parts[np++] = (spart){cds[i].en, true, 0, cds[i].get ? 1 : cds[i].matched, 0};
         }
-        bool mixed = false;
-        const entry *coll = NULL;
         size_t ng;
-        const size_t *gs = rs_colliding_groups(xi, first->group, &ng);
+        const size_t *gs = rs_colliding_groups(c, xi, first->group, &ng);
+        ov_lang pl;
+        ov_lang_init(&pl);
+        ov_lang_literal(&pl, prefix);
+        ov_lang_end(&pl);
         for (size_t gi = 0; gi < ng; gi++)
             for (size_t mm = xi->gstart[gs[gi]]; mm < xi->gstart[gs[gi] + 1]; mm++) {
                 const entry *oe = &xi->entries[xi->gmembers[mm]];
-                if (rs_is_asked(c, oe->epos))
+                if (rs_is_asked(c, oe->epos) || oe->coll <= 0)
                     continue;
-                if (prefix[0] && oe->has_sk && !rs_starts_with(rs_lead_lit(&oe->sk), prefix) &&
-                    !(!rs_is_const(&oe->sk) && rs_starts_with(prefix, rs_lead_lit(&oe->sk))))
+                if (prefix[0] && oe->has_sk && !ov_meet(&pl, rs_entry_lang(c, oe, true), OV_PREFIX))
                     continue;
-                double oc = oe->coll;
-                if (oc <= 0)
-                    continue;
-                mixed = true;
-                if (!coll)
-                    coll = oe;
-                items += oc;
-                bytes += oc * oe->proj;
+                VEC_GROW(parts, np, cap);
+                parts[np++] = (spart){oe, false, 0, oe->coll, 0};
             }
-        if (mixed && !ix_projects(c, xi, "entityType"))
+        ov_lang_free(&pl);
+        /* order: served when it is the first free placeholder of one entity's sort key and every
+           other entity's keys sort wholly before or after that entity's */
+        screenplan cur = {.k = k, .prefix = prefix, .first = first, .forward = true, .limit = NAN};
+        size_t io = SIZE_MAX;
+        for (size_t i = 0; p->order.s && i < m && io == SIZE_MAX; i++)
+            if (cds[i].next && strcmp(cds[i].next, p->order.s) == 0 &&
+                !sorts_as_text(c, xi, cds[i].en, cds[i].sk_end))
+                io = i; /* (a number that sorts as text serves no order: P#1, P#10, P#4) */
+        bool separable = io != SIZE_MAX;
+        for (size_t i = 0; separable && i < np; i++) {
+            if (i == io)
+                continue;
+            int side = sk_side(c, parts[i].en, parts[io].en);
+            parts[i].side = p->order_desc ? -side : side;
+            separable = side != 0;
+        }
+        if (io != SIZE_MAX && separable) {
+            cur.ordered = parts[io].en;
+            cur.forward = !p->order_desc;
+        }
+        cur.app_sort = p->order.s && !cur.ordered;
+        if (cur.ordered && !isnan(p->limit) && p->limit > 0)
+            cur.limit = p->limit;
+        screen_walk(parts, np, io, &cur);
+        if (cur.outside) { /* the Limit would cut an asked entity away: not pushed */
+            cur.limit = NAN;
+            screen_walk(parts, np, io, &cur);
+        }
+        if (!isnan(p->items))
+            screen_items(parts, m, p->items);
+        double items = 0, bytes = 0, result = 0;
+        for (size_t i = 0; i < np; i++) {
+            items += parts[i].read;
+            bytes += parts[i].read * parts[i].en->proj;
+            if (parts[i].asked)
+                result += parts[i].read;
+            else if (parts[i].read > 0 && !cur.mixed) {
+                cur.mixed = true;
+                cur.coll = parts[i].en;
+            }
+        }
+        if (cur.mixed && !ix_projects(c, xi, "entityType"))
             continue; /* its entityType filter would be refused */
-        double rcu = capacity_query_rcu(1, bytes, p->consistency);
-        double lat = rs_query_latency(bytes, 1);
-        bool better = !sp->prefix || (mixed ? 1 : 0) < (sp->mixed ? 1 : 0) ||
-                      ((mixed == sp->mixed) && rcu < sp->rcu - 1e-9);
-        if (better)
-            *sp = (screenplan){k, prefix, first, coll, mixed, rcu, items, lat, result};
+        cur.items = items;
+        cur.result = result;
+        cur.rcu = capacity_query_rcu(1, bytes, p->consistency);
+        cur.pages = capacity_query_pages(items, bytes);
+        cur.latency = rs_query_latency(bytes, 1);
+        int qa = (cur.app_sort ? 1 : 0) + (cur.mixed ? 1 : 0),
+            qb = (sp->app_sort ? 1 : 0) + (sp->mixed ? 1 : 0);
+        if (!sp->prefix || qa < qb || (qa == qb && cur.rcu < sp->rcu - 1e-9))
+            *sp = cur;
     }
+    free(parts);
     free(pis);
     return sp->prefix != NULL;
 }

@@ -158,15 +158,21 @@ char *rs_render_parts_text(const rctx *c, const keyview *v, size_t end, const ks
     return arena_strndup(c->ar, buf, o);
 }
 
-/* The upper bound of a BETWEEN on a sort key that goes on after the range attribute
- * (PEDIDO#{orderDate}#{orderId}): the bound must sort after every continuation, or the items of
- * the last value are lost (PEDIDO#2025-01-10#4471 > PEDIDO#2025-01-10). A '~' follows any ASCII
- * literal below it ('#'); otherwise U+10FFFF, the greatest UTF-8 sequence. */
-static char *range_upper(const rctx *c, const keyview *v, size_t end, const kset *K)
+/* The bounds of a BETWEEN on the sort key parts[0..end) (the range attribute last), the one
+ * builder of every plan that sends one (a query, one per shard, one per enum value): the lower
+ * bound is the prefix and the range value; the upper one must sort after every continuation of
+ * the key (PEDIDO#{orderDate}#{orderId}, {status}-{day}-{ticketId}), or the items of the last
+ * value are lost (PEDIDO#2025-01-10#4471 > PEDIDO#2025-01-10): a '~' follows when the next
+ * literal starts with an ASCII character below it ('#', '-'); otherwise U+10FFFF, the greatest
+ * UTF-8 sequence. */
+static void range_bounds(const rctx *c, const keyview *v, size_t end, const kset *K, char **lo, char **hi)
 {
     char *base = rs_render_parts(c, v, end, K);
-    if (end >= v->n)
-        return base;
+    *lo = base;
+    if (end >= v->n) {
+        *hi = base;
+        return;
+    }
     const tpl_part *next = &v->parts[end];
     bool ascii_lit = next->kind == TPL_LIT && next->text[0] && (unsigned char)next->text[0] < '~';
     char b_in[240];
@@ -174,7 +180,7 @@ static char *range_upper(const rctx *c, const keyview *v, size_t end, const kset
     sbuf_init_in(&b, b_in, sizeof b_in);
     sbuf_add(&b, base);
     sbuf_add(&b, ascii_lit ? "~" : "\xF4\x8F\xBF\xBF");
-    return sbuf_to_arena(&b, c->ar);
+    *hi = sbuf_to_arena(&b, c->ar);
 }
 
 /* Appends name = value, both in the arena already (not copied). */
@@ -226,10 +232,13 @@ static void key_values(const rctx *c, const cand *cd, const kset *K, kvlist *val
     case SKC_BEGINS:
         rs_kv_add_key(c, vals, KV_SK, rs_render_parts(c, &en->sk, cd->sk_end, K));
         break;
-    case SKC_BETWEEN:
-        rs_kv_add_key(c, vals, KV_SK1, rs_render_parts(c, &en->sk, cd->sk_end + 1, K));
-        rs_kv_add_key(c, vals, KV_SK2, range_upper(c, &en->sk, cd->sk_end + 1, K));
+    case SKC_BETWEEN: {
+        char *lo, *hi;
+        range_bounds(c, &en->sk, cd->sk_end + 1, K, &lo, &hi);
+        rs_kv_add_key(c, vals, KV_SK1, lo);
+        rs_kv_add_key(c, vals, KV_SK2, hi);
         break;
+    }
     case SKC_NONE:
         break;
     }
@@ -411,6 +420,20 @@ static void filter_finish(const rctx *c, fbuild *f, kp_step *st)
     f->n = f->cap = 0;
 }
 
+/* Appends `attr IN (:attr0, :attr1, ...)`: a known attribute with several fixed values, any of
+ * them. */
+static void add_in_term(const rctx *c, fbuild *f, kvlist *vals, const known *k)
+{
+    const char *vn[KNOWN_VALS];
+    for (size_t i = 0; i < k->nvals && i < KNOWN_VALS; i++) {
+        char suffix[2] = {(char)('0' + i), '\0'};
+        char *name = value_name(c, vals, k->name, suffix);
+        kv_add_own(vals, name, arena_strdup(c->ar, k->vals[i]));
+        vn[i] = name;
+    }
+    fb_term(c, f, EXPR_IN, k->name, vn, k->nvals < KNOWN_VALS ? k->nvals : KNOWN_VALS);
+}
+
 /* The FilterExpression of candidate cd (none when it needs none) into st; its values appended to
  * vals, what it filters on to *what. */
 static void build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kset *K, kvlist *vals,
@@ -442,7 +465,10 @@ static void build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kse
         }
         if (used)
             continue;
-        filter_eq(c, &f, vals, nm, K->v[i].value);
+        if (K->v[i].nvals > 1)
+            add_in_term(c, &f, vals, &K->v[i]);
+        else
+            filter_eq(c, &f, vals, nm, K->v[i].value);
         sbuf_add(what, what->len ? ", " : "");
         sbuf_add(what, nm);
     }
@@ -491,8 +517,30 @@ kp_step *rs_step_new(steplist *s)
     return st;
 }
 
-void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist *w, const char *filter_what)
+/* What the choice between one query per value and one query with a filter came to (requests:
+ * pages x fan-out plus a fetch's; units: a GSI's fetch included). */
+static void fan_choice_note(const cand *cd, const cand *other, wlist *w)
 {
+    const cand *fan = cd->alt ? cd : other, *one = cd->alt ? other : cd;
+    if (!fan || !one || !fan->skfan)
+        return;
+    char n1[HUMANFMT_SIZE], n2[HUMANFMT_SIZE], n3[HUMANFMT_SIZE], n4[HUMANFMT_SIZE];
+    double q1 = fan->reqs, q2 = one->reqs, c1 = rs_cand_cost(fan), c2 = rs_cand_cost(one);
+    WARN(w, fan->skfan, " takes several values: one query per value (",
+         humanfmt(n1, sizeof n1, q1, HF_PRINTF_G), q1 == 1 ? " request, " : " requests, ",
+         humanfmt(n2, sizeof n2, c1, HF_NUM_REPORT), " RCU a call) or one query with a filter (",
+         humanfmt(n3, sizeof n3, q2, HF_PRINTF_G), q2 == 1 ? " request, " : " requests, ",
+         humanfmt(n4, sizeof n4, c2, HF_NUM_REPORT),
+         " RCU): ", cd->alt ? "one query per value" : "the filter",
+         fabs(c1 - c2) > 1e-9 ? ", the cheaper"
+         : cd->alt            ? ", as cheap, without the filter"
+                              : ", as cheap, in fewer requests");
+}
+
+void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, const cand *other, wlist *w,
+                      const char *filter_what)
+{
+    fan_choice_note(cd, other, w);
     if (cd->warn & W_CONST_PK) {
         char *src = rs_keyview_src(&cd->en->pk);
         rs_warn_add(w, xasprintf("hot key: %s's partition key on %s is the constant '%s'; every request "
@@ -507,6 +555,14 @@ void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist 
     if (cd->app_sort && !isnan(p->limit))
         WARN(w, "limit ", humanfmt(nb, sizeof nb, p->limit, HF_PRINTF_G),
              " not pushed down: the whole collection is read");
+    double lim = rs_cand_limit(p, cd);
+    if (cd->limit_pushed && cd->filter && lim > p->limit) {
+        char nb2[HUMANFMT_SIZE];
+        WARN(w, "Limit counts the items read before the filter: Limit ",
+             humanfmt(nb, sizeof nb, lim, HF_PRINTF_G), " reads that many to return about ",
+             humanfmt(nb2, sizeof nb2, p->limit, HF_PRINTF_G),
+             " (the app asks the next page while it has fewer)");
+    }
     if (cd->filter && filter_what && *filter_what)
         WARN(w, "FilterExpression on ", filter_what, ": capacity counts every item read before the filter");
     if (cd->warn & W_UNKNOWN_DIST)
@@ -514,9 +570,17 @@ void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, wlist 
              ": assumed ", humanfmt(nb, sizeof nb, DEFAULT_COLLECTION, HF_PRINTF_G), " items per partition");
     if (cd->warn & W_UNKNOWN_SEL)
         WARN(w, "unknown distribution of a filtered attribute: assumed selectivity ", c->unknown_sel);
+    if (cd->pages > 1) {
+        char mb[HUMANFMT_SIZE];
+        WARN(w, "reads ", humanfmt(mb, sizeof mb, cd->bytes / CAP_PAGE_BYTES, HF_PRINTF_F1),
+             " MB per query: ", humanfmt(nb, sizeof nb, cd->pages, HF_PRINTF_G),
+             " requests, one per 1 MB page (a Query returns at most 1 MB)");
+    }
     if (cd->fanout > 1)
         WARN(w, "fan-out: ", humanfmt(nb, sizeof nb, cd->fanout, HF_PRINTF_G), " queries over the values of ",
-             cd->fanout_attr ? cd->fanout_attr : "?");
+             cd->fanout_attr ? cd->fanout_attr
+             : cd->skfan     ? cd->skfan
+                             : "?");
     (void)c;
 }
 
@@ -532,10 +596,12 @@ kp_step *rs_cand_step(rctx *c, const kp_pattern *p, const cand *cd, const kset *
                       key_condition(c, (ixinfo *)cd->xi, cd->xi->sk && cd->en->has_sk ? cd->kind : SKC_NONE));
     build_filter(c, p, cd, K, &vals, what, st);
     st->forward = !(p->order.s && p->order_desc && !cd->app_sort);
-    st->limit = cd->limit_pushed ? p->limit : NAN;
-    st->count = cd->fanout;
-    st->items = cd->items;
-    st->rcu = cd->rcu;
+    st->limit = rs_cand_limit(p, cd);
+    /* one request per fan-out value and 1 MB page: the figures are per request */
+    double pages = cd->pages >= 1 ? cd->pages : 1;
+    st->count = cd->fanout * pages;
+    st->items = cd->items / pages;
+    st->rcu = cd->rcu / pages;
     rs_kv_finish(c, &vals, st);
     return st;
 }
@@ -554,8 +620,12 @@ void rs_scan_step(const rctx *c, const kp_pattern *p, const kset *K, const kp_en
     st->rcu = rcu / pages;
     kvlist vals = {0};
     fbuild f = {0};
-    for (size_t i = 0; i < K->n; i++)
-        filter_eq(c, &f, &vals, K->v[i].name, K->v[i].value);
+    for (size_t i = 0; i < K->n; i++) {
+        if (K->v[i].nvals > 1)
+            add_in_term(c, &f, &vals, &K->v[i]);
+        else
+            filter_eq(c, &f, &vals, K->v[i].name, K->v[i].value);
+    }
     for (size_t i = 0; i < p->nfilter; i++)
         if (p->filter[i].s)
             filter_eq(c, &f, &vals, p->filter[i].s, NULL);
@@ -563,6 +633,40 @@ void rs_scan_step(const rctx *c, const kp_pattern *p, const kset *K, const kp_en
     rs_kv_finish(c, &vals, st);
     *rcu_call = rcu;
     *lat = rs_query_latency(c->table_bytes, 1);
+}
+
+/* What a screen's order and limit come to: which entity's items come first in the read,
+ * whether the Limit holds them, or why the order or the limit is not the query's. */
+static void screen_notes(const rctx *c, const kp_pattern *p, const screenplan *sp, wlist *w)
+{
+    char nb[HUMANFMT_SIZE], nb2[HUMANFMT_SIZE];
+    const char *dir = sp->forward ? "forwards" : "backwards";
+    if (sp->app_sort) {
+        WARN(w, "order by ", p->order.s, " is not served by the sort key of ", c->ix[sp->k].name,
+             " for every entity of the screen: the app sorts");
+        if (!isnan(p->limit))
+            WARN(w, "limit ", humanfmt(nb, sizeof nb, p->limit, HF_PRINTF_G),
+                 " not pushed down: the whole collection is read");
+        return;
+    }
+    if (!sp->ordered)
+        return;
+    const char *oname = sp->ordered->e->name;
+    if (sp->outside) {
+        WARN(w, "limit ", humanfmt(nb, sizeof nb, p->limit, HF_PRINTF_G), " not pushed down: read ", dir,
+             ", the Limit ends before ", sp->outside->e->name, "'s items: the whole collection is read");
+        return;
+    }
+    if (isnan(sp->limit))
+        return;
+    if (sp->lead)
+        WARN(w, "one Query ", dir, " with Limit ", humanfmt(nb, sizeof nb, sp->limit, HF_PRINTF_G), ": ",
+             sp->lead->e->name, "'s items come first (",
+             humanfmt(nb2, sizeof nb2, sp->lead_items, HF_PRINTF_G), ", inside the Limit), then ", oname,
+             "'s by ", p->order.s, p->order_desc ? " desc" : " asc");
+    else
+        WARN(w, "one Query ", dir, " with Limit ", humanfmt(nb, sizeof nb, sp->limit, HF_PRINTF_G), ": ",
+             oname, "'s items by ", p->order.s, p->order_desc ? " desc" : " asc", " come first");
 }
 
 void rs_screen_step(const rctx *c, const kp_pattern *p, const kset *K, const screenplan *sp, steplist *sl,
@@ -600,6 +704,11 @@ void rs_screen_step(const rctx *c, const kp_pattern *p, const kset *K, const scr
                                  sp->coll ? sp->coll->e->name : "?"));
     }
     rs_kv_finish(c, &vals, st);
-    st->items = sp->items;
-    st->rcu = sp->rcu;
+    double pages = sp->pages >= 1 ? sp->pages : 1;
+    st->forward = sp->forward;
+    st->limit = sp->limit;
+    st->count = pages;
+    st->items = sp->items / pages;
+    st->rcu = sp->rcu / pages;
+    screen_notes(c, p, sp, w);
 }

@@ -111,6 +111,17 @@ static void test_factors_and_pages(void **state)
     check_near(capacity_pages(1048576), 1, "pages 1 MB", 4);
     check_near(capacity_pages(1048577), 2, "pages 1 MB + 1", 5);
     check_near(capacity_pages(36e9), ceil(36e9 / 1048576), "pages 36 GB", 6);
+    /* a Query's pages: items until 1 MB is reached, the crossing one in (DynamoDB Local's answers
+       in tests/data/rules/reads-pages: four 300 KB items in one page, four of 390 KB in two) */
+    static const struct {
+        double items, bytes, pages;
+    } qp[] = {
+        {4, 4 * 300000.0, 1},     {4, 4 * 390000.0, 2}, {8, 8 * 300000.0, 2}, {0, 0, 1}, {1, 100, 1},
+        {68493, 68493 * 63.0, 5}, /* CloudShop's daily close on GSI2 */
+        {1e6, 1e6 * 1024, 977},   {NAN, 1, 1},          {1, INFINITY, 1},
+    };
+    for (size_t i = 0; i < sizeof qp / sizeof *qp; i++)
+        check_near(capacity_query_pages(qp[i].items, qp[i].bytes), qp[i].pages, "query pages", 10 + i);
 }
 
 /* ---- designs ---------------------------------------------------------------------------- */

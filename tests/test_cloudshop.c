@@ -68,9 +68,14 @@ static const struct {
     {"5", 2, 1000, KP_PLAN_QUERY, "GSI1", 1},
     {"6", 400, 20, KP_PLAN_COVERED, NULL, 0},
     /* the close reads GSI2, keys only, and returns whole orders: D4's "the close fetches the order
-     * headers it needs by key". A GSI returns only what it projects, so the Query (1 request) is
-     * followed by BatchGetItem of the day's 68,493 orders, 100 a request (685) */
-    {"7", 1.0 / 86400, 300000, KP_PLAN_MULTI, "GSI2", 1 + 685},
+     * headers it needs by key". Two rules make its requests:
+     * - a Query returns at most 1 MB per request: the day's 68,493 keys-only GSI2 entries are
+     *   4.1 MB, so the Query takes 5 requests, one per page (the course counts the query, not its
+     *   pages);
+     * - a GSI returns only what it projects: the Query is followed by BatchGetItem of the day's
+     *   orders from the table, 100 a request (685).
+     * 5 + 685 requests, several of them: a multi plan */
+    {"7", 1.0 / 86400, 300000, KP_PLAN_MULTI, "GSI2", 5 + 685},
     {"8", 15, 1000, KP_PLAN_OUTSIDE, NULL, 0},
     {"9", NAN, NAN, KP_PLAN_OUTSIDE, NULL, 0},
     {"10", NAN, NAN, KP_PLAN_QUERY, "table", 1}, /* the customer screen: one query */

@@ -281,16 +281,19 @@ static const rcase cases[] = {
      1,
      "the app sorts"},
     {"filter", KP_PLAN_QUERY, 1, "table", NULL, {NULL}, 1, 0, "FilterExpression on note"},
+    /* a customer's 1,000 orders and 1,000 summaries read 1.1 MB: a Query returns at most 1 MB,
+       so the read is 2 requests (pages) */
     {"mixed",
      KP_PLAN_QUERY,
-     1,
+     2,
      "ByCustomer",
      "customerId = :pk AND orderDate BETWEEN :sk1 AND :sk2",
      {":pk={customerId}", ":sk1={orderDate}"},
      1,
      0,
      "OrderSummary"},
-    {"both", KP_PLAN_QUERY, 1, "ByCustomer", "customerId = :pk", {":pk={customerId}"}, 0, -1, NULL},
+    /* 1,000 orders and 1,000 summaries, 1.1 MB: two 1 MB pages, two requests */
+    {"both", KP_PLAN_QUERY, 2, "ByCustomer", "customerId = :pk", {":pk={customerId}"}, 0, -1, NULL},
     {"screen", KP_PLAN_QUERY, 1, "table", "PK = :pk", {":pk=CLIENTE#{customerId}"}, 0, -1, NULL},
     {"apart", KP_PLAN_MULTI, 2, "table", NULL, {NULL}, 0, -1, "2 requests"},
     {"strong", KP_PLAN_SCAN, -1, "table", "", {NULL}, -1, -1, "strong read refused"},
@@ -752,9 +755,10 @@ static void test_cloudshop(void **state)
         {"5", KP_PLAN_QUERY, 1, "GSI1", "GSI1PK = :pk"},
         {"6", KP_PLAN_COVERED, 0, NULL, ""},
         /* GSI2 projects keys only and the close returns whole orders (D4: "the close fetches
-         * the order headers it needs by key"): its Query, then BatchGetItem of the day's 68,493
-         * orders from the table, 100 a request */
-        {"7", KP_PLAN_MULTI, 1 + 685, "GSI2", "GSI2PK = :pk"},
+         * the order headers it needs by key"). Two rules make its requests: the day's 68,493
+         * keys-only entries are 4.1 MB and a Query returns at most 1 MB per request (5 pages, 5
+         * requests); then BatchGetItem of the day's orders from the table, 100 a request (685) */
+        {"7", KP_PLAN_MULTI, 5 + 685, "GSI2", "GSI2PK = :pk"},
         {"8", KP_PLAN_OUTSIDE, 0, NULL, ""},
         {"9", KP_PLAN_OUTSIDE, 0, NULL, ""},
         {"10", KP_PLAN_QUERY, 1, "table", "PK = :pk"},
@@ -791,6 +795,179 @@ static void test_cloudshop(void **state)
     assert_int_equal(r->plan, KP_PLAN_WRITE);
     r = result_of(f, "11");
     assert_int_equal(r->plan, KP_PLAN_WRITE);
+    /* the customer screen (items: 25) reads each entity at its own size: a customer has 1
+       profile (1,500 B) and 2 addresses (350 B), the rest are 22 summaries (200 B): 6,600 B, 2
+       strong units (25/3 of each were 17,083 B, 5 units) */
+    r = result_of(f, "10");
+    assert_true(fabs(r->items_per_call - 25) < 1e-9);
+    assert_true(fabs(r->rcu_per_call - 2) < 1e-9);
+    fixture_free(f);
+}
+
+/* A sort-key placeholder with several values: one query per value or one query with a filter,
+ * the cheaper; the range's upper bound closes on each fan-out (tests/data/rules, proven there on
+ * DynamoDB Local). */
+static void test_value_fanouts(void **state)
+{
+    (void)state;
+    fixture *f = resolve(load_sample("tests/data/rules/reads-fixed-values.yaml"));
+    const kp_pattern_result *r = result_of(f, "1");
+    assert_int_equal(r->plan, KP_PLAN_MULTI);
+    assert_true(fabs(r->requests - 2) < 1e-9);
+    assert_false(r->filter);
+    assert_string_equal(r->values[1].value, "STATUS#{status}#");
+    assert_true(has_warning(r, "one query per value, the cheaper"));
+    r = result_of(f, "2");
+    assert_int_equal(r->plan, KP_PLAN_QUERY);
+    assert_true(r->filter);
+    /* `level` is one of DynamoDB's reserved words: the filter names it through #level */
+    assert_string_equal(r->steps[0].filter, "#level IN (:level0, :level1)");
+    assert_true(has_warning(r, "the filter, the cheaper"));
+    fixture_free(f);
+    f = resolve(load_sample("tests/data/rules/reads-range-fanout.yaml"));
+    for (int i = 0; i < 2; i++) {
+        r = result_of(f, i ? "2" : "1");
+        assert_int_equal(r->plan, KP_PLAN_MULTI);
+        assert_true(fabs(r->requests - 4) < 1e-9);
+        assert_false(r->filter);
+        assert_string_equal(r->values[2].value, i ? "{status}-{day}~" : "{day}~");
+    }
+    fixture_free(f);
+}
+
+/* Screens: order and limit over the whole item collection, each entity at its own size. */
+static const char *SCREENS =
+    "keyplan: 1\n"
+    "name: screens\n"
+    "table: { name: Blog, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "attributes:\n"
+    "  siteId: { distinct: 100 }\n"
+    "  postId: { type: number, format: \"06\", distinct: 100000 }\n"
+    "  tagId: { distinct: 1000 }\n"
+    "entities:\n"
+    "  - { name: Site, count: 100, size: 9000, attributes: [siteId, siteName], keys: { PK: \"SITE#{siteId}\", "
+    "SK: SITE } }\n"
+    "  - { name: Post, count: 100000, size: 800, attributes: [siteId, postId], keys: { PK: \"SITE#{siteId}\", "
+    "SK: \"POST#{postId}\" } }\n"
+    "  - { name: Tag, count: 2000, size: 100, attributes: [siteId, tagId], keys: { PK: \"SITE#{siteId}\", SK: "
+    "\"TAG#{tagId}\" } }\n"
+    "patterns:\n"
+    /* backwards: the site (SITE > POST#) first, inside the Limit; the tags (TAG# > SITE) before it */
+    "  - { id: newest, name: n, entities: [Site, Post], by: [siteId], order: postId desc, limit: 11 }\n"
+    /* forwards: the site after the posts, outside the Limit: not pushed */
+    "  - { id: oldest, name: o, entities: [Site, Post], by: [siteId], order: postId asc, limit: 11 }\n"
+    /* no limit: backwards over everything */
+    "  - { id: all, name: a, entities: [Site, Post], by: [siteId], order: postId desc }\n"
+    /* an order no sort key serves: the app sorts */
+    "  - { id: byname, name: b, entities: [Site, Post], by: [siteId], order: siteName asc, limit: 5 }\n"
+    /* items: 12 spread by collections: the one site, then 5.5 tags and 5.5 posts */
+    "  - { id: items, name: i, entities: [Site, Tag, Post], by: [siteId], items: 12 }\n";
+
+static void test_screens(void **state)
+{
+    (void)state;
+    fixture *f = resolve(load_text(SCREENS, "screens.yaml"));
+    const kp_pattern_result *r = result_of(f, "newest");
+    /* read backwards: 20 tags (TAG# sorts after SITE) and the site, then 11 - 21 < 0 posts: the
+       Limit cuts before any post, so the site is inside but the posts are not: not pushed */
+    assert_int_equal(r->plan, KP_PLAN_QUERY);
+    assert_false(r->steps[0].forward);
+    assert_false(r->app_sort);
+    assert_true(r->filter); /* the tags are read too */
+    assert_false(r->limit_pushed);
+    assert_true(
+        has_warning(r, "limit 11 not pushed down: read backwards, the Limit ends before Site's items"));
+    r = result_of(f, "oldest");
+    assert_true(r->steps[0].forward);
+    assert_false(r->limit_pushed);
+    assert_true(
+        has_warning(r, "limit 11 not pushed down: read forwards, the Limit ends before Site's items"));
+    r = result_of(f, "all");
+    assert_false(r->steps[0].forward);
+    assert_true(isnan(r->steps[0].limit));
+    assert_true(fabs(r->items_per_call - 1021) < 1e-6); /* 1 site, 1,000 posts, 20 tags */
+    r = result_of(f, "byname");
+    assert_true(r->app_sort);
+    assert_false(r->limit_pushed);
+    assert_true(has_warning(r, "order by siteName is not served"));
+    r = result_of(f, "items");
+    assert_true(fabs(r->items_per_call - 12) < 1e-9);
+    /* a site has one item: 1 x 9,000 + 5.5 x 100 + 5.5 x 800 = 13,950 B, 2 eventual units, where
+       4 of each would count 4 sites, 36,000 B, 4.5 units */
+    assert_true(fabs(r->rcu_per_call - 2) < 1e-9);
+    fixture_free(f);
+}
+
+/* Where the rules of reading (pages, several values, screens) meet those of projections, sparse
+ * indexes and numbers sorting as text: each holds with the other. */
+static const char *MERGED =
+    "keyplan: 1\n"
+    "name: merged rules\n"
+    "table: { name: Merged, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+    "indexes:\n"
+    "  - { name: ByFolder, pk: GSI1PK, sk: GSI1SK, projection: include, include: [body] }\n"
+    "  - { name: ByCampaign, pk: GSI2PK, sk: GSI2SK, projection: all }\n"
+    "attributes:\n"
+    "  folderId: { distinct: 1000 }\n"
+    "  docId: { distinct: 4000 }\n"
+    "  body: { size: 380000 }\n"
+    "  campaign: { distinct: 50 }\n"
+    "  dealId: { distinct: 100000 }\n"
+    "  status: { type: enum, values: { live: 0.2, draft: 0.8 } }\n"
+    "  siteId: { distinct: 100 }\n"
+    "  postId: { type: number, distinct: 100000 }\n"
+    "entities:\n"
+    "  - { name: Doc, count: 4000, size: 390000, attributes: [folderId, docId, title, body],\n"
+    "      keys: { PK: \"DOC#{docId}\", SK: DOC, GSI1PK: \"F#{folderId}\", GSI1SK: \"{docId}\" } }\n"
+    "  - { name: Deal, count: 100000, size: 400, attributes: [dealId, campaign, status],\n"
+    "      keys: { PK: \"DEAL#{dealId}\", SK: DEAL, GSI2PK: \"CAMPAIGN#{campaign}\", GSI2SK: \"D#{dealId}\" },\n"
+    "      sparse: { GSI2PK: \"status = live\" } }\n"
+    "  - { name: Site, count: 100, size: 900, attributes: [siteId], keys: { PK: \"SITE#{siteId}\", SK: SITE } }\n"
+    "  - { name: Post, count: 100000, size: 800, attributes: [siteId, postId],\n"
+    "      keys: { PK: \"SITE#{siteId}\", SK: \"POST#{postId}\" } }\n"
+    "patterns:\n"
+    /* four 380 KB entries of ByFolder (1.5 MB, 2 pages), the titles fetched: 2 + 1 requests */
+    "  - { id: docs, name: d, entity: Doc, by: [folderId] }\n"
+    /* what ByFolder projects: its 2 pages, one query */
+    "  - { id: bodies, name: b, entity: Doc, by: [folderId], returns: [docId, body] }\n"
+    /* ByCampaign holds the live deals only: it serves live, not live or draft */
+    "  - { id: live, name: l, entity: Deal, by: [campaign, \"status=live\"] }\n"
+    "  - { id: any, name: a, entity: Deal, by: [campaign, \"status=live\", \"status=draft\"] }\n"
+    /* postId is an unpadded number in a string key: no order served over the screen */
+    "  - { id: newest, name: n, entities: [Site, Post], by: [siteId], order: postId desc, limit: 11 }\n";
+
+static void test_merged_rules(void **state)
+{
+    (void)state;
+    fixture *f = resolve(load_text(MERGED, "merged.yaml"));
+    /* a read's requests are its pages x fan-out, plus its fetch's BatchGetItems; the pages keep
+       a query plan, the fetch makes it several requests */
+    const kp_pattern_result *r = result_of(f, "docs");
+    assert_int_equal(r->plan, KP_PLAN_MULTI);
+    assert_true(fabs(r->requests - 3) < 1e-9);
+    assert_int_equal(r->nsteps, 2);
+    assert_true(fabs(r->steps[0].count - 2) < 1e-9);
+    assert_int_equal(r->steps[1].op, KP_OP_BATCHGET);
+    assert_true(fabs(r->steps[1].count - 1) < 1e-9);
+    assert_true(has_why(r, "index-fetch", "ByFolder does not project `title`"));
+    r = result_of(f, "bodies");
+    assert_int_equal(r->plan, KP_PLAN_QUERY);
+    assert_true(fabs(r->requests - 2) < 1e-9);
+    /* every value a pattern fixes must be on a sparse index; with draft asked too the index is
+       refused (and says why), and the Scan's filter asks for either value */
+    r = result_of(f, "live");
+    assert_int_equal(r->plan, KP_PLAN_QUERY);
+    assert_string_equal(r->index_name, "ByCampaign");
+    r = result_of(f, "any");
+    assert_int_equal(r->plan, KP_PLAN_SCAN);
+    assert_true(has_why(r, NULL, "ByCampaign holds only the Deal items where status = live"));
+    assert_non_null(r->steps[0].filter);
+    assert_non_null(strstr(r->steps[0].filter, "#status IN (:status0, :status1)"));
+    /* a screen's order is not served by a number that sorts as text (POST#1, POST#10, POST#4) */
+    r = result_of(f, "newest");
+    assert_true(r->app_sort);
+    assert_false(r->limit_pushed);
+    assert_true(has_warning(r, "order by postId is not served"));
     fixture_free(f);
 }
 
@@ -970,6 +1147,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dynamodb_rules, setup, teardown),
         cmocka_unit_test(test_cloudshop),
         cmocka_unit_test(test_cloudshop_first_design),
+        cmocka_unit_test(test_screens),
+        cmocka_unit_test(test_value_fanouts),
+        cmocka_unit_test(test_merged_rules),
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_incomplete_designs),
     };

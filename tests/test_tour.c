@@ -256,9 +256,12 @@ static const struct {
     {"decision.D3.status == accepted", true, true, NULL},
     {"decision.D6.status == reopen", true, false, "decision.D6.status is accepted"},
     {"index.GSI1.items < 100000", true, true, NULL},
-    /* 609.46 before pattern 7 fetched the day's order headers from the table (GSI2 projects
-     * keys only): its BatchGetItem adds 0.12 EUR of provisioned reads */
-    {"cost.total > 700", true, false, "cost.total is 609.583"},
+    /* 609.463 before two rules: a screen reads each entity at its own size (the customer
+     * screen's 25 items are 1 profile, 2 addresses, 22 summaries: screen_overcount below) takes
+     * 10.89 EUR of provisioned reads off; pattern 7 fetching the day's orders from the table (GSI2
+     * projects keys only: BatchGetItem) adds 0.12. The close's 1 MB pages add requests, not
+     * units. Over 650 (D6's signal, see below) it is not */
+    {"cost.total > 650", true, false, "cost.total is 598.695"},
     {"cost.index_writes < 100", true, true, NULL},
     {"pattern.42.plan == get", true, false, "pattern.42.plan names nothing of the design"},
     {"checklist.12.status == pass", true, false, "checklist.12.status names nothing of the design"},
@@ -304,13 +307,16 @@ static void test_check_language(void **state)
         free(why);
     }
     analysis_free(a);
-    /* billed on demand the final design costs over 700: D6's signal fires */
+    /* billed on demand the final design costs 678 EUR, over D6's 650: its signal fires (the
+       signal was 700 when the customer screen was counted at 8 profiles a call; it is 650 since
+       the screen reads each entity at its own size, under on demand's 678, over provisioned's
+       599 and the course's 620) */
     char *err = NULL;
     assert_int_equal(edit_set(d, EDIT_SETTINGS, (size_t)edit_setting_find("billing"), 1, "on-demand", &err),
                      KP_OK);
     a = analysis_run(d);
     assert_true(tour_check("decision.D6.status == reopen", a, NULL));
-    assert_false(tour_check("cost.total < 700", a, NULL));
+    assert_false(tour_check("cost.total < 650", a, NULL));
     analysis_free(a);
     design_free(d);
 }
@@ -499,6 +505,38 @@ static double aws_index_writes(const kp_design *d)
     return units * SECONDS_PER_MONTH / 1e6 * price;
 }
 
+/* The customer screen (pattern 10: `items: 25` over Customer, Address and OrderSummary) reads
+ * each entity at its own size: a customer has 1 profile and 2 addresses, so the 25 items are 1
+ * profile, 2 addresses and 22 order summaries (6.6 KB, 2 strong read units, a Query summing the
+ * sizes of what it reads), not 25/3 of each (8 profiles, 17 KB, 5 units), which is what the
+ * course's read line counts. What the course's figure holds too much, in EUR/month, by
+ * DynamoDB's rules from the design's own figures, independently of model/: on demand at the
+ * average rate, provisioned at the peak over the target utilisation. */
+static double screen_overcount(const kp_design *d)
+{
+    const kp_pattern *p = design_pattern(d, "10");
+    assert_non_null(p);
+    assert_int_equal(p->nentities, 3);
+    double customers = design_attr(d, "customerId")->distinct, left = p->items, even = 0, own = 0;
+    double coll[3], size[3];
+    for (size_t i = 0; i < 3; i++) {
+        const kp_entity *e = design_entity(d, p->entities[i].s);
+        coll[i] = e->count / customers;
+        size[i] = e->size;
+        even += p->items / 3 * e->size;
+    }
+    for (size_t i = 0; i < 3; i++) { /* entities listed from the smallest collection up */
+        double share = left / (double)(3 - i), take = coll[i] < share ? coll[i] : share;
+        own += take * size[i];
+        left -= take;
+    }
+    double units = ceil(even / 4096) - ceil(own / 4096); /* strong: 1 per 4 KB */
+    if (d->table.billing == KP_BILLING_PROVISIONED)
+        return units * p->rate / (isnan(d->table.target_utilization) ? 0.7 : d->table.target_utilization) *
+               730 * d->pricing.rcu_hour;
+    return units * avg_of(p) * SECONDS_PER_MONTH / 1e6 * d->pricing.read_per_million;
+}
+
 /* Every line the course's figures allow is within 5 % of the course at every rung: reads,
  * writes, storage, streams and backups. Index writes: the first month's are what DynamoDB's
  * rules give for the design (above the table's writes, as the course says; the course's 410,
@@ -516,7 +554,10 @@ static void test_cost_ladder(void **state)
         const kp_cost *c = a->cost;
         assert_int_equal(c->mode, r == 3 ? KP_BILLING_PROVISIONED : KP_BILLING_ON_DEMAND);
         assert_string_equal(c->currency, "EUR");
-        near5(line_of(c, "reads")->amount, course_ladder[r].reads, "reads", r);
+        /* the course's reads less what it counts too much for the customer screen (above) */
+        double over = screen_overcount(d);
+        assert_true(over > 0);
+        near5(line_of(c, "reads")->amount, course_ladder[r].reads - over, "reads", r);
         near5(line_of(c, "writes")->amount, course_ladder[r].writes, "writes", r);
         near5(line_of(c, "storage")->amount, course_ladder[r].storage, "storage", r);
         near5(line_of(c, "streams")->amount, course_ladder[r].streams, "streams", r);
@@ -528,7 +569,7 @@ static void test_cost_ladder(void **state)
         for (size_t i = 0; i < c->nlines; i++)
             sum += c->lines[i].amount;
         assert_true(fabs(sum - c->total) < 1e-6 * c->total);
-        near5(c->total - iw, course_ladder[r].total - course_ladder[r].index_writes,
+        near5(c->total - iw, course_ladder[r].total - course_ladder[r].index_writes - over,
               "total less index writes", r);
         const kp_pattern *create = design_pattern(d, "11");
         double gsi2 = avg_of(create) * SECONDS_PER_MONTH / 1e6 * d->pricing.write_per_million;

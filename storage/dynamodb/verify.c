@@ -284,9 +284,14 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
         char *have = NULL, *want = NULL;
         for (size_t b = 0; b < p->nby && !bad; b++) {
             const char *an = p->by[b].attr.s;
+            const char *several[16];
+            size_t nsev = planeval_fixed_values(p, an, several, 16);
             have = item_value_text(d, w->item, an);
             want = p->by[b].value ? xstrdup(p->by[b].value) : item_value_text(d, binding, an);
-            if (have && want && strcmp(have, want) != 0)
+            bool any = false; /* several fixed values: any of them is asked */
+            for (size_t q = 0; have && q < nsev && !any; q++)
+                any = strcmp(have, several[q]) == 0;
+            if (have && want && !any && strcmp(have, want) != 0)
                 bad = an;
             else {
                 free(have);
@@ -429,6 +434,8 @@ static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_
     if (!lov || !hiv)
         return;
     bool pknum = numeric_key(d, kc->pk), rnum = numeric_key(d, ra);
+    const char *fan[4]; /* one request per value of these: the items of this request's value */
+    size_t nfan = planeval_fanout(d, p, s, fan);
     for (size_t i = 0; i < v->w.n; i++) {
         const planeval_item *w = &v->w.v[i];
         const char *val = item_text(w->item, ra);
@@ -436,6 +443,13 @@ static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_
         if (!entity_in_pattern(p, w->e) || !planeval_on_index(d, s->index, w->item) || !val || !ipk ||
             expr_key_cmp(pknum, ipk, pv) != 0 || expr_key_cmp(rnum, val, lov) < 0 ||
             expr_key_cmp(rnum, val, hiv) > 0)
+            continue;
+        bool other_value = false;
+        for (size_t q = 0; q < nfan && !other_value; q++) {
+            const char *x = item_text(w->item, fan[q]), *y = item_text(lo, fan[q]);
+            other_value = x && y && strcmp(x, y) != 0;
+        }
+        if (other_value)
             continue;
         if (fm == FILTER_SENT && filt->present) {
             kp_item view;
@@ -466,29 +480,35 @@ static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_
     }
 }
 
-/* The read capacity of one request of step s that read items[0..n): the plan's own units per
- * request (s->rcu) when the sample read the items the plan says one request reads (s->items),
- * else the model's rules (model/capacity.h) over the items read with the sizes the model gives
- * them; at the consistency the model bills (a GSI reads eventually). */
+/* The read capacity of `pages` requests of step s (a Query's 1 MB pages; 1 otherwise) that read
+ * items[0..n): the plan's own units per request (s->rcu) when one request read the items the plan
+ * says one request reads (s->items), else the model's rules (model/capacity.h) over the items read
+ * with the sizes the model gives them, a Query's units page by page (a page holds items until
+ * their size reaches 1 MB, the crossing item in; each page rounds on its own); at the consistency
+ * the model bills (a GSI reads eventually). */
 static void read_capacity(vctx *v, check *c, const kp_pattern_result *r, const kp_step *s, const char *what,
-                          double measured, const planeval_item *const *items, size_t n)
+                          double measured, const planeval_item *const *items, size_t n, size_t pages)
 {
     const kp_design *d = v->d;
     kp_consistency cons = r->pattern->consistency;
     ptrdiff_t index = s->op == KP_OP_BATCHGET ? -1 : s->index;
     if (index >= 0 && d->indexes[index].kind == KP_GSI)
         cons = KP_EVENTUAL;
-    double bytes = 0, rule = 0;
+    double bytes = 0, rule = 0, page = 0;
     for (size_t i = 0; i < n; i++) {
         double b = capacity_projected_bytes(d, items[i]->e, index);
         bytes += b;
         if (s->op == KP_OP_BATCHGET)
             rule += capacity_get_rcu(b, cons);
+        if (s->op == KP_OP_QUERY && (page += b) >= CAP_PAGE_BYTES) { /* a page ends */
+            rule += capacity_query_rcu(1, page, cons);
+            page = 0;
+        }
     }
     if (s->op == KP_OP_GETITEM)
         rule = capacity_get_rcu(bytes, cons);
-    else if (s->op == KP_OP_QUERY)
-        rule = capacity_query_rcu(1, bytes, cons);
+    else if (s->op == KP_OP_QUERY && (page > 0 || rule == 0))
+        rule += capacity_query_rcu(1, page, cons);
     else if (s->op == KP_OP_SCAN)
         rule = capacity_scan_rcu(bytes, cons);
     if (s->fetch && s->op == KP_OP_QUERY) /* an LSI fetching from the table: a read of each item */
@@ -503,8 +523,8 @@ static void read_capacity(vctx *v, check *c, const kp_pattern_result *r, const k
         c->cap_unchecked = true;
         return;
     }
-    bool own =
-        s->op != KP_OP_SCAN && isfinite(s->items) && isfinite(s->rcu) && fabs((double)n - s->items) < 0.5;
+    bool own = s->op != KP_OP_SCAN && pages <= 1 && isfinite(s->items) && isfinite(s->rcu) &&
+               fabs((double)n - s->items) < 0.5;
     cap_request(c, what, measured, own ? s->rcu : rule, own);
 }
 
@@ -559,11 +579,13 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
         goto done;
     }
     double units = 0;
+    size_t before = c->requests;
     json_t *ret = run_paged(v, c, get ? "GetItem" : "Query", in, get ? NULL : "Items", &units);
     if (!ret) {
         json_decref(in);
         goto done;
     }
+    size_t pages = c->requests - before;
     /* the plan evaluated over the loaded items: key condition, order, Limit, then the filter */
     planeval_query q = {.index = s->index,
                         .kc = &kc,
@@ -581,8 +603,19 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
         if (res.v[i]->e == s->entity || (!s->entity && entity_in_pattern(p, res.v[i]->e)))
             matched_own++;
     char *cw = xasprintf("%s %s", kp_op_name(s->op), pv);
-    read_capacity(v, c, r, s, cw, units, res.v, res.nread);
+    read_capacity(v, c, r, s, cw, units, res.v, res.nread, pages);
     free(cw);
+    /* a Query returns at most 1 MB per request: the model's page rule over the same items */
+    double bytes = 0;
+    for (size_t i = 0; i < res.nread; i++)
+        bytes += (double)planeval_read_bytes(d, s->index, res.v[i]->item);
+    double want_pages = capacity_query_pages((double)res.nread, bytes);
+    if (!get && !(isfinite(s->limit) && s->limit >= 1) && fabs((double)pages - want_pages) > 0.5)
+        fail(
+            c,
+            "%s %s: DynamoDB took %zu request(s) (1 MB pages) for %zu item(s) of %.0f bytes, the model's page "
+            "rule gives %g",
+            kp_op_name(s->op), pv, pages, res.nread, bytes, want_pages);
     if (fm == FILTER_SENT && filt.present)
         planeval_filter(d, s->index, &filt.expr, &filt.values, NULL, NULL, &res);
     char *what = xasprintf("%s %s", kp_op_name(s->op), pv);
@@ -637,7 +670,7 @@ static void run_scan(vctx *v, check *c, const kp_pattern_result *r, const kp_ste
     }
     planeval_result res;
     planeval_scan(d, &v->w, s->index, &res);
-    read_capacity(v, c, r, s, "Scan", units, res.v, res.nread);
+    read_capacity(v, c, r, s, "Scan", units, res.v, res.nread, 1);
     /* a filter verify cannot evaluate: the pattern's `by` values, compared as text */
     if (filt.present)
         planeval_filter(d, s->index, &filt.expr, &filt.values, p, binding, &res);
@@ -726,7 +759,7 @@ static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp
                 "them",
                 n, bytes);
         json_t *ret = json_object_get(json_object_get(resp, "Responses"), v->table);
-        read_capacity(v, c, r, s, "BatchGetItem", consumed(resp), want + off, n);
+        read_capacity(v, c, r, s, "BatchGetItem", consumed(resp), want + off, n, 1);
         json_t *none = json_array();
         compare(v, c, r, s, "BatchGetItem", ret ? ret : none, want + off, n, NULL, 0, false,
                 r->filter || (s->filter && *s->filter) ? FILTER_CLIENT : FILTER_NONE, s->filter, 0, NULL,
@@ -824,8 +857,12 @@ static void run_anchored(vctx *v, check *c, const kp_pattern_result *r, const kp
     const char *fan[4];
     size_t nfan = planeval_fanout(d, p, s, fan);
     size_t combos = 1;
-    for (size_t q = 0; q < nfan; q++)
-        combos *= planeval_value_count(design_attr(d, fan[q]));
+    const char *fixed[4][16]; /* the values of a fan-out the pattern fixes (several of them) */
+    size_t nfixed[4];
+    for (size_t q = 0; q < nfan; q++) {
+        nfixed[q] = planeval_fixed_values(p, fan[q], fixed[q], 16);
+        combos *= nfixed[q] ? nfixed[q] : planeval_value_count(design_attr(d, fan[q]));
+    }
     if (combos > 64)
         combos = 64;
     for (size_t m = 0; m < combos && !c->fatal; m++) {
@@ -834,8 +871,12 @@ static void run_anchored(vctx *v, check *c, const kp_pattern_result *r, const kp
         size_t rest = m;
         for (size_t q = 0; q < nfan; q++) {
             const kp_attr *a = design_attr(d, fan[q]);
-            size_t cnt = planeval_value_count(a);
-            planeval_set_value(&bm, a, cnt ? rest % cnt : 0);
+            size_t cnt = nfixed[q] ? nfixed[q] : planeval_value_count(a);
+            if (nfixed[q])
+                item_set(&bm, fan[q], item_get(&bm, fan[q]) ? item_get(&bm, fan[q])->type : KP_VAL_S,
+                         fixed[q][rest % cnt]);
+            else
+                planeval_set_value(&bm, a, cnt ? rest % cnt : 0);
             rest = cnt ? rest / cnt : 0;
         }
         kp_item lo, hi;
