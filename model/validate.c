@@ -790,13 +790,16 @@ static void check_item_limits(vctx *c)
 
 /* ---- patterns -------------------------------------------------------------------------- */
 
-/* The pattern's entities that exist in the design. */
+/* The pattern's entities that exist in the design, each once (out holds d->nentities). */
 static size_t pattern_entities(const vctx *c, const kp_pattern *p, const kp_entity **out)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->nentities; i++) {
         const kp_entity *e = find_entity(c, p->entities[i].s);
-        if (e)
+        bool seen = false;
+        for (size_t k = 0; k < n && e; k++)
+            seen = seen || out[k] == e;
+        if (e && !seen)
             out[n++] = e;
     }
     return n;
@@ -918,6 +921,14 @@ static void check_patterns(vctx *c)
                       w);
         for (size_t k = 0; k < p->nentities; k++) {
             const char *en = p->entities[k].s;
+            bool twice = false;
+            for (size_t j = 0; j < k && en; j++)
+                twice = twice || (p->entities[j].s && !strcmp(p->entities[j].s, en));
+            if (twice) {
+                diags_add(c->dg, KP_DUPLICATE, p->entities[k].loc,
+                          "%s: entity '%s' is listed twice; expected each entity of the pattern once", w, en);
+                continue;
+            }
             if (!en || find_entity(c, en))
                 continue;
             char *pre = xasprintf("%s: unknown entity '%s'", w, en);
