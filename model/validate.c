@@ -765,7 +765,7 @@ static void check_item_limits(vctx *c)
         char *w = label_entity(e, k);
         if (!isnan(e->size) && e->size > CAP_ITEM_MAX_BYTES)
             diags_add(c->dg, KP_RANGE, e->loc,
-                      "%s: items of %.0f bytes are over DynamoDB's item limit of 400 KB (409600 bytes); "
+                      "%s: items of %.15g bytes are over DynamoDB's item limit of 400 KB (409600 bytes); "
                       "expected size <= 409600 (keep a large payload in S3 and its reference in the item)",
                       w, e->size);
         for (size_t j = 0; j < e->nkeys; j++) {
@@ -1071,6 +1071,46 @@ static void check_decisions(vctx *c)
     }
 }
 
+/* ---- name lengths ------------------------------------------------------------------------ */
+
+/* The longest name or id: DynamoDB's limit for a key attribute's name, 255 bytes, kept for every
+ * name keyplan uses (attributes, entities, pattern and decision ids), so that none can grow past
+ * what a key attribute holds or make a report line of megabytes. */
+#define NAME_MAX_BYTES 255
+
+static void name_length(const vctx *c, const char *what, const char *s, kp_loc loc)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n > NAME_MAX_BYTES)
+        diags_add(c->dg, KP_RANGE, loc, "%s of %zu bytes; expected at most %d bytes (DynamoDB's limit for a key "
+                  "attribute's name)", what, n, NAME_MAX_BYTES);
+}
+
+static void check_name_lengths(const vctx *c)
+{
+    const kp_design *d = c->d;
+    name_length(c, "the table's partition key name", d->table.pk.s, d->table.pk.loc);
+    name_length(c, "the table's sort key name", d->table.sk.s, d->table.sk.loc);
+    for (size_t i = 0; i < d->nindexes; i++) {
+        name_length(c, "an index's partition key name", d->indexes[i].pk.s, d->indexes[i].pk.loc);
+        name_length(c, "an index's sort key name", d->indexes[i].sk.s, d->indexes[i].sk.loc);
+    }
+    for (size_t i = 0; i < d->nattrs; i++)
+        name_length(c, "an attribute name", d->attrs[i].name, d->attrs[i].loc);
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        name_length(c, "an entity name", e->name, e->loc);
+        for (size_t k = 0; k < e->nattrs; k++)
+            name_length(c, "an attribute name", e->attrs[k].s, e->attrs[k].loc);
+        for (size_t k = 0; k < e->nkeys; k++)
+            name_length(c, "a key attribute name", e->keys[k].attr.s, e->keys[k].attr.loc);
+    }
+    for (size_t i = 0; i < d->npatterns; i++)
+        name_length(c, "a pattern id", d->patterns[i].id, d->patterns[i].loc);
+    for (size_t i = 0; i < d->ndecisions; i++)
+        name_length(c, "a decision id", d->decisions[i].id, d->decisions[i].loc);
+}
+
 bool validate_design(const kp_design *d, kp_diags *diags)
 {
     size_t before = diags->errors;
@@ -1086,6 +1126,7 @@ bool validate_design(const kp_design *d, kp_diags *diags)
     check_table_limits(&c);
     check_index_limits(&c);
     check_item_limits(&c);
+    check_name_lengths(&c);
     names_free(&c.key_attrs);
     names_free(&c.all_attrs);
     names_free(&c.entity_names);

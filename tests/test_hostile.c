@@ -182,14 +182,15 @@ static void test_huge_figures(void **state)
     char *src = ts_read_file(design_path(), NULL);
     sbuf b;
     sbuf_init(&b);
-    /* every count 1e300 and every size 1e308: infinite costs */
+    /* every count 1e300 and every rate 1e300: infinite costs (a size over 400 KB is refused, and
+       its message writes the figure short: 1e+308, not 309 digits) */
     for (const char *p = src; *p;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
         if (!strncmp(p, "    count: ", 11))
             sbuf_add(&b, "    count: 1e300\n");
-        else if (!strncmp(p, "    size: ", 10))
-            sbuf_add(&b, "    size: 1e308\n");
+        else if (!strncmp(p, "    rate: ", 10))
+            sbuf_add(&b, "    rate: 1e300\n");
         else
             sbuf_addn(&b, p, n);
         p += n;
@@ -204,6 +205,13 @@ static void test_huge_figures(void **state)
     run r = KP("check", path);
     expect(&r, 0, "inf", NULL);
     run_free(&r);
+    char *big = ts_write_temp("big.yaml", "keyplan: 1\ntable: { name: Tbl, pk: PK }\n"
+                                          "entities:\n  - { name: E, size: 1e308, keys: { PK: X } }\n");
+    r = KP("check", big);
+    expect(&r, 2, NULL, "items of 1e+308 bytes are over DynamoDB's item limit");
+    assert_true(strlen(r.err) < 400);
+    run_free(&r);
+    free(big);
     sbuf_free(&b);
     free(src);
     free(path);
@@ -234,6 +242,24 @@ static void test_long_values(void **state)
     assert_non_null(strstr(dg.v[0].msg, "expected at most 65536 bytes"));
     diags_free(&dg);
     sbuf_free(&y);
+    /* names and ids: at most 255 bytes, DynamoDB's limit for a key attribute's name */
+    for (int len = 255; len <= 256; len++) {
+        sbuf yn;
+        sbuf_init(&yn);
+        sbuf_printf(&yn, "keyplan: 1\nname: x\ntable: { name: Tbl, pk: PK }\nentities:\n  - { name: %.*s, keys: { PK: X } }\n",
+                    len, big);
+        diags_init(&dg, "t.yaml");
+        kp_design *d = designio_load_string(yn.s, yn.len, "t.yaml", &dg);
+        if (len == 255)
+            assert_non_null(d);
+        else {
+            assert_null(d);
+            assert_non_null(strstr(dg.v[0].msg, "an entity name of 256 bytes; expected at most 255 bytes"));
+        }
+        design_free(d);
+        diags_free(&dg);
+        sbuf_free(&yn);
+    }
     /* a heat key past DynamoDB's 2,048 bytes is refused, not echoed */
     big[4096] = '\n';
     big[4097] = '\0';
