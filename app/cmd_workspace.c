@@ -324,8 +324,10 @@ int cmd_observe(int argc, char **argv)
     }
     if (latest > 0 && source_load(wsp, 0, &s) != 0) {
         /* source_load said why on stderr */
-        fprintf(stderr, "keyplan: observe: %s = %s was recorded, but the signals could not be checked against "
-                "version %d\n", metric, eq + 1, latest);
+        fprintf(stderr,
+                "keyplan: observe: %s = %s was recorded, but the signals could not be checked against "
+                "version %d\n",
+                metric, eq + 1, latest);
         free(metric);
         return 2;
     }
@@ -364,8 +366,7 @@ int cmd_signals(int argc, char **argv)
     source s;
     if (source_load(wsp, 0, &s) != 0)
         return 2;
-    if (s.is_workspace)
-    {
+    if (s.is_workspace) {
         char *msg = util_escape_controls(s.info.message);
         printf("signals of version %d (%s)\n", s.version, msg);
         free(msg);
@@ -388,11 +389,11 @@ int cmd_signals(int argc, char **argv)
         fputs("  observed ", stdout);
         if (r->observed) {
             print_num(stdout, r->observed->value);
-        {
-            char *src = util_escape_controls(r->observed->source);
-            printf(" (%s, %s)", r->observed->time, src);
-            free(src);
-        }
+            {
+                char *src = util_escape_controls(r->observed->source);
+                printf(" (%s, %s)", r->observed->time, src);
+                free(src);
+            }
         } else {
             fputs("none", stdout);
         }
@@ -430,7 +431,8 @@ int cmd_fsck(int argc, char **argv)
     printf("  file check (integrity):  %s\n", r.integrity ? r.integrity : "ok");
     printf("  references (foreign keys): %s\n", r.foreign_keys ? r.foreign_keys : "ok");
     for (size_t i = 0; i < r.nversions; i++)
-        printf("  version %-4d %s\n", r.versions[i].number, r.versions[i].problem ? r.versions[i].problem : "intact");
+        printf("  version %-4d %s\n", r.versions[i].number,
+               r.versions[i].problem ? r.versions[i].problem : "intact");
     if (r.working)
         printf("  working copy  does not load: %s\n", r.working);
     if (r.problems == 0) {
@@ -438,11 +440,12 @@ int cmd_fsck(int argc, char **argv)
     } else {
         printf("%zu problem%s found; nothing was changed\n", r.problems, r.problems == 1 ? "" : "s");
         if (r.last_intact > 0)
-            printf("to go on from the latest intact version (%d), in a new workspace (this one stays as it is, "
-                   "for the record):\n"
-                   "  keyplan show %s %d > design.yaml\n"
-                   "  keyplan commit recovered.keyplan design.yaml -m \"restored from version %d of %s\"\n",
-                   r.last_intact, wsp, r.last_intact, r.last_intact, wsp);
+            printf(
+                "to go on from the latest intact version (%d), in a new workspace (this one stays as it is, "
+                "for the record):\n"
+                "  keyplan show %s %d > design.yaml\n"
+                "  keyplan commit recovered.keyplan design.yaml -m \"restored from version %d of %s\"\n",
+                r.last_intact, wsp, r.last_intact, r.last_intact, wsp);
         else if (r.nversions)
             printf("no version is intact: restore the file from a backup\n");
     }

@@ -95,8 +95,8 @@ static bool tab_line(accesslog *h, char *line, char **err)
     }
     size_t bad, klen = strlen(field[0]);
     if (klen > ACCESSLOG_MAX_KEY) {
-        *err = xasprintf("a partition key of %zu bytes; DynamoDB's partition keys hold at most %d bytes", klen,
-                         ACCESSLOG_MAX_KEY);
+        *err = xasprintf("a partition key of %zu bytes; DynamoDB's partition keys hold at most %d bytes",
+                         klen, ACCESSLOG_MAX_KEY);
         return false;
     }
     if (!util_utf8_valid(field[0], klen, &bad)) {

@@ -77,12 +77,12 @@ typedef struct kp_step {
     size_t nnames;
     kp_keyval *values; /* ":pk" -> "CLIENTE#{customerId}" */
     size_t nvalues;
-    bool forward; /* ScanIndexForward */
-    double limit; /* NAN when not pushed down */
-    double count; /* how many such requests per call (fan-out over shards/values) */
-    double items; /* items read (or written) per request */
-    double rcu;   /* read units per request */
-    double wcu;   /* write units per request */
+    bool forward;  /* ScanIndexForward */
+    double limit;  /* NAN when not pushed down */
+    double count;  /* how many such requests per call (fan-out over shards/values) */
+    double items;  /* items read (or written) per request */
+    double rcu;    /* read units per request */
+    double wcu;    /* write units per request */
     bool fetch;    /* the attributes the index does not project come from the table: a Query on an
                      LSI fetching them itself (Select ALL_ATTRIBUTES, its read units included), or
                      the BatchGetItem after a GSI's Query */

@@ -433,11 +433,20 @@ char *util_escape_controls(const char *s)
     sbuf_add(&b, "");
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
         switch (*p) {
-        case '\n': sbuf_add(&b, "\\n"); continue;
-        case '\t': sbuf_add(&b, "\\t"); continue;
-        case '\r': sbuf_add(&b, "\\r"); continue;
-        case 0x1b: sbuf_add(&b, "\\e"); continue;
-        default: break;
+        case '\n':
+            sbuf_add(&b, "\\n");
+            continue;
+        case '\t':
+            sbuf_add(&b, "\\t");
+            continue;
+        case '\r':
+            sbuf_add(&b, "\\r");
+            continue;
+        case 0x1b:
+            sbuf_add(&b, "\\e");
+            continue;
+        default:
+            break;
         }
         if (*p < 0x20 || *p == 0x7f)
             sbuf_printf(&b, "\\x%02x", *p);

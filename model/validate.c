@@ -1082,8 +1082,10 @@ static void name_length(const vctx *c, const char *what, const char *s, kp_loc l
 {
     size_t n = s ? strlen(s) : 0;
     if (n > NAME_MAX_BYTES)
-        diags_add(c->dg, KP_RANGE, loc, "%s of %zu bytes; expected at most %d bytes (DynamoDB's limit for a key "
-                  "attribute's name)", what, n, NAME_MAX_BYTES);
+        diags_add(c->dg, KP_RANGE, loc,
+                  "%s of %zu bytes; expected at most %d bytes (DynamoDB's limit for a key "
+                  "attribute's name)",
+                  what, n, NAME_MAX_BYTES);
 }
 
 static void check_name_lengths(const vctx *c)

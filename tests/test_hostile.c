@@ -42,7 +42,7 @@ static run kp_in(const char *input, const char *const *args)
     r.rc = ts_run_keyplan(args, input, &r.out, &r.err);
     return r;
 }
-#define KP(...)     kp_in(NULL, (const char *const[]){__VA_ARGS__, NULL})
+#define KP(...)       kp_in(NULL, (const char *const[]){__VA_ARGS__, NULL})
 #define KP_IN(s, ...) kp_in((s), (const char *const[]){__VA_ARGS__, NULL})
 
 static void run_free(run *r)
@@ -246,8 +246,10 @@ static void test_long_values(void **state)
     for (int len = 255; len <= 256; len++) {
         sbuf yn;
         sbuf_init(&yn);
-        sbuf_printf(&yn, "keyplan: 1\nname: x\ntable: { name: Tbl, pk: PK }\nentities:\n  - { name: %.*s, keys: { PK: X } }\n",
-                    len, big);
+        sbuf_printf(
+            &yn,
+            "keyplan: 1\nname: x\ntable: { name: Tbl, pk: PK }\nentities:\n  - { name: %.*s, keys: { PK: X } }\n",
+            len, big);
         diags_init(&dg, "t.yaml");
         kp_design *d = designio_load_string(yn.s, yn.len, "t.yaml", &dg);
         if (len == 255)
@@ -322,7 +324,8 @@ static void test_nul_and_controls(void **state)
         kp_diags dg;
         diags_init(&dg, "t.yaml");
         assert_null(designio_load_string(rows[i].yaml, strlen(rows[i].yaml), "t.yaml", &dg));
-        if (dg.v[0].loc.line != rows[i].line || dg.v[0].loc.col != rows[i].col || !strstr(dg.v[0].msg, rows[i].msg))
+        if (dg.v[0].loc.line != rows[i].line || dg.v[0].loc.col != rows[i].col ||
+            !strstr(dg.v[0].msg, rows[i].msg))
             fail_msg("row %zu: %d:%d %s", i, dg.v[0].loc.line, dg.v[0].loc.col, dg.v[0].msg);
         diags_free(&dg);
     }
@@ -374,9 +377,10 @@ static void alter_version(const char *ws, int number)
 {
     sqlite3 *db;
     assert_int_equal(sqlite3_open(ws, &db), SQLITE_OK);
-    char *sql = xasprintf("DROP TRIGGER IF EXISTS versions_immutable; DROP TRIGGER IF EXISTS versions_no_update;"
-                          "UPDATE versions SET design = replace(design, 'CloudShop', 'CloudShoq') WHERE number = %d",
-                          number);
+    char *sql =
+        xasprintf("DROP TRIGGER IF EXISTS versions_immutable; DROP TRIGGER IF EXISTS versions_no_update;"
+                  "UPDATE versions SET design = replace(design, 'CloudShop', 'CloudShoq') WHERE number = %d",
+                  number);
     char *e = NULL;
     if (sqlite3_exec(db, sql, NULL, NULL, &e) != SQLITE_OK)
         fail_msg("%s", e);
@@ -486,12 +490,13 @@ static void test_no_injection(void **state)
     /* and an old version's controls (from an older keyplan) are shown, never sent */
     sqlite3 *db;
     assert_int_equal(sqlite3_open(ws, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db,
-                                  "DROP TRIGGER IF EXISTS versions_immutable; DROP TRIGGER IF EXISTS versions_no_update;"
-                                  "UPDATE versions SET message = 'evil ' || char(27) || '[2J', author = 'm' || "
-                                  "char(27) || ']0;t' || char(7)",
-                                  NULL, NULL, NULL),
-                     SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db,
+                     "DROP TRIGGER IF EXISTS versions_immutable; DROP TRIGGER IF EXISTS versions_no_update;"
+                     "UPDATE versions SET message = 'evil ' || char(27) || '[2J', author = 'm' || "
+                     "char(27) || ']0;t' || char(7)",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
     sqlite3_close(db);
     const char *cmds[][4] = {{"log", NULL}, {"show", NULL}, {"export", "--format", "md"}};
     for (size_t i = 0; i < 3; i++) {
@@ -533,7 +538,8 @@ static void test_readonly_traps(void **state)
     expect(&r, 2, NULL, "expected a number from 0 to");
     assert_null(strstr(r.out, "inf"));
     run_free(&r);
-    r = KP_IN("{\"Key\":{\"PK\":{\"S\":\"a\"}},\"ConsumedCapacity\":{\"CapacityUnits\":1e308}}\n", "heat", "-");
+    r = KP_IN("{\"Key\":{\"PK\":{\"S\":\"a\"}},\"ConsumedCapacity\":{\"CapacityUnits\":1e308}}\n", "heat",
+              "-");
     expect(&r, 2, NULL, "expected a number from 0 to");
     run_free(&r);
     /* the course's own table has no entity column: said, and the skeleton still imports */
@@ -562,16 +568,11 @@ static void test_readonly_traps(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_entities_listed_twice),
-        cmocka_unit_test(test_write_targets),
-        cmocka_unit_test(test_stdout_full),
-        cmocka_unit_test(test_huge_figures),
-        cmocka_unit_test(test_long_values),
-        cmocka_unit_test(test_bounded_reads),
-        cmocka_unit_test(test_nul_and_controls),
-        cmocka_unit_test(test_damaged_version),
-        cmocka_unit_test(test_first_edit_undo),
-        cmocka_unit_test(test_no_injection),
+        cmocka_unit_test(test_entities_listed_twice), cmocka_unit_test(test_write_targets),
+        cmocka_unit_test(test_stdout_full),           cmocka_unit_test(test_huge_figures),
+        cmocka_unit_test(test_long_values),           cmocka_unit_test(test_bounded_reads),
+        cmocka_unit_test(test_nul_and_controls),      cmocka_unit_test(test_damaged_version),
+        cmocka_unit_test(test_first_edit_undo),       cmocka_unit_test(test_no_injection),
         cmocka_unit_test(test_readonly_traps),
     };
     setenv("KEYPLAN_AUTHOR", "ana", 1);

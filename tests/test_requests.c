@@ -212,7 +212,8 @@ static void test_step_inputs(void **state)
     samples[0] = o0;
     in = requests_step_input(d, &r, &s6, "Shop", NULL, samples, 1, true, NULL, &err);
     /* status fills GSI1PK = STATUS#{status}: the update rewrites that key attribute too */
-    assert_string_equal(path_str(in, "UpdateExpression", NULL, NULL), "SET #status = :c0, #l_nea = :c1, GSI1PK = :k0");
+    assert_string_equal(path_str(in, "UpdateExpression", NULL, NULL),
+                        "SET #status = :c0, #l_nea = :c1, GSI1PK = :k0");
     assert_string_equal(path_str(in, "ExpressionAttributeNames", "#status", NULL), "status");
     assert_string_equal(path_str(in, "ExpressionAttributeNames", "#l_nea", NULL), "línea");
     assert_string_equal(path_str(in, "ExpressionAttributeValues", ":k0", "S"), item_text(o0, "GSI1PK"));

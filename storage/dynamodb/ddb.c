@@ -120,8 +120,9 @@ ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char
         c->requests++;
         if (cc != CURLE_OK) {
             if (x.too_long)
-                *err = xasprintf("%s answered %s with more than %zu MiB; DynamoDB's answers hold at most 16 MB",
-                                 c->url, op, DDB_MAX_RESPONSE >> 20);
+                *err =
+                    xasprintf("%s answered %s with more than %zu MiB; DynamoDB's answers hold at most 16 MB",
+                              c->url, op, DDB_MAX_RESPONSE >> 20);
             else if (cc == CURLE_ABORTED_BY_CALLBACK)
                 *err = xstrdup("interrupted");
             else

@@ -29,7 +29,8 @@ static void cell(sbuf *b, const char *s)
                 sbuf_add(b, "<br>");
         } else if (*p == '\r')
             continue;
-        else if (ch < 0x20 || ch == 0x7f || (ch == 0xc2 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f)) {
+        else if (ch < 0x20 || ch == 0x7f ||
+                 (ch == 0xc2 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f)) {
             /* a terminal control (an old version's message, an observation's source): shown, never sent */
             char one[3] = {*p, ch == 0xc2 ? p[1] : 0, 0};
             char *esc = util_escape_controls(one);
@@ -99,8 +100,7 @@ static void heading(sbuf *b, const export_record *r)
             if (r->history[i].number == r->version)
                 v = &r->history[i];
         sbuf_printf(b, "Exported by keyplan from workspace `%s`, version %d", or_dash(r->source), r->version);
-        if (v)
-        {
+        if (v) {
             sbuf_printf(b, " (%s, by ", v->time);
             cell(b, v->author);
             sbuf_add(b, ": “");
@@ -883,11 +883,11 @@ static void decisions_section(sbuf *b, const export_record *r)
             sbuf_add(b, " | ");
             if (res && res->observed) {
                 num(b, res->observed->value);
-            {
-                sbuf_printf(b, " (%s, ", res->observed->time);
-                cell(b, res->observed->source);
-                sbuf_add(b, ")");
-            }
+                {
+                    sbuf_printf(b, " (%s, ", res->observed->time);
+                    cell(b, res->observed->source);
+                    sbuf_add(b, ")");
+                }
             } else {
                 sbuf_add(b, "none");
             }

@@ -271,10 +271,11 @@ static ynode *load_node(yctx *c, yaml_event_t *ev, int depth)
             if (ctl >= 0) {
                 /* an escape such as "\e" or "\x9b": printed later, it would drive the terminal */
                 unsigned char ch = ev->data.scalar.value[ctl];
-                diags_add(c->diags, KP_ENCODING, n->loc,
-                          "a control character (%s%02x) inside a value; expected printable text (newlines and "
-                          "tabs are the only controls allowed)",
-                          ch == 0xc2 ? "U+00" : "0x", ch == 0xc2 ? ev->data.scalar.value[ctl + 1] : ch);
+                diags_add(
+                    c->diags, KP_ENCODING, n->loc,
+                    "a control character (%s%02x) inside a value; expected printable text (newlines and "
+                    "tabs are the only controls allowed)",
+                    ch == 0xc2 ? "U+00" : "0x", ch == 0xc2 ? ev->data.scalar.value[ctl + 1] : ch);
                 c->failed = true;
             }
         }
@@ -1457,7 +1458,8 @@ kp_design *designio_load_file(const char *path, kp_diags *diags)
     char *text = fileio_read(path, &len, &err);
     if (!text) {
         const char *why = fileio_reason(path, err);
-        diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s%s", why, strstr(why, "; expected") ? "" : "; expected a readable design file");
+        diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s%s", why,
+                  strstr(why, "; expected") ? "" : "; expected a readable design file");
         free(err);
         return NULL;
     }

@@ -142,10 +142,12 @@ static kp_status resolve_target(const char *path, char **real, bool *exists, str
         if (!S_ISLNK(st->st_mode)) {
             kp_status s =
                 strcmp(p, path) == 0
-                    ? kp_fail(err, KP_IO, "%s: is %s; expected a regular file (keyplan never replaces one)", path,
-                              kind_of(st->st_mode))
-                    : kp_fail(err, KP_IO, "%s: links to %s, which is %s; expected a regular file (keyplan never "
-                              "replaces one)", path, p, kind_of(st->st_mode));
+                    ? kp_fail(err, KP_IO, "%s: is %s; expected a regular file (keyplan never replaces one)",
+                              path, kind_of(st->st_mode))
+                    : kp_fail(err, KP_IO,
+                              "%s: links to %s, which is %s; expected a regular file (keyplan never "
+                              "replaces one)",
+                              path, p, kind_of(st->st_mode));
             free(p);
             return s;
         }

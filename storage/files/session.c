@@ -112,12 +112,13 @@ kp_status session_open(const char *path, session **out, bool *created, char **er
                 kp_design *gd = NULL;
                 while (good > 0 && ws_version_design(ws, good, &gd, NULL) != KP_OK)
                     good--;
-                s->readonly = good > 0 ? xasprintf("%s; opened version %d read-only (keyplan fsck %s says what "
-                                                   "is intact)",
-                                                   e2, good, path)
-                                       : xasprintf("%s; no version loads, so nothing can be edited here "
-                                                   "(keyplan fsck %s)",
-                                                   e2, path);
+                s->readonly = good > 0
+                                  ? xasprintf("%s; opened version %d read-only (keyplan fsck %s says what "
+                                              "is intact)",
+                                              e2, good, path)
+                                  : xasprintf("%s; no version loads, so nothing can be edited here "
+                                              "(keyplan fsck %s)",
+                                              e2, path);
                 free(s->note);
                 s->note = xstrdup(s->readonly);
                 if (gd) {

@@ -519,8 +519,7 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
         return kp_fail(err, KP_INVALID, "no workspace named; expected a file such as %s", WS_DEFAULT_PATH);
     struct stat sb;
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
-        return kp_fail(err, KP_IO, "%s: is %s; expected a keyplan workspace file. Nothing was touched",
-                       path,
+        return kp_fail(err, KP_IO, "%s: is %s; expected a keyplan workspace file. Nothing was touched", path,
                        S_ISDIR(sb.st_mode)    ? "a directory"
                        : S_ISFIFO(sb.st_mode) ? "a FIFO (named pipe)"
                        : S_ISSOCK(sb.st_mode) ? "a socket"
@@ -961,7 +960,8 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
                        "and tabs are fine)",
                        ctl + 1);
     if (author && *author && util_control_at(author, false) >= 0)
-        return kp_fail(err, KP_INVALID, "the author's name holds a control character; expected one line of text");
+        return kp_fail(err, KP_INVALID,
+                       "the author's name holds a control character; expected one line of text");
     kp_status st = need_rw(ws, err);
     if (st != KP_OK)
         return st;

@@ -110,13 +110,13 @@ typedef struct ws_fsck_version {
 } ws_fsck_version;
 
 typedef struct ws_fsck_report {
-    char *integrity;    /* NULL when PRAGMA integrity_check says ok, else its first problem */
-    char *foreign_keys; /* NULL when every reference holds, else the first broken one */
+    char *integrity;           /* NULL when PRAGMA integrity_check says ok, else its first problem */
+    char *foreign_keys;        /* NULL when every reference holds, else the first broken one */
     ws_fsck_version *versions; /* oldest first */
     size_t nversions;
-    int last_intact;    /* the newest intact version, 0 when none */
-    char *working;      /* NULL when the working copy loads (or there is none), else why not */
-    size_t problems;    /* everything found wrong */
+    int last_intact; /* the newest intact version, 0 when none */
+    char *working;   /* NULL when the working copy loads (or there is none), else why not */
+    size_t problems; /* everything found wrong */
 } ws_fsck_report;
 
 /* Fills *r (release with ws_fsck_report_free). KP_OK when it could look (whatever it found);

@@ -27,7 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kp_status st = heatlog_read(&h, text, size, size % 2 ? "PK" : NULL, &lineno, &err);
     if (st != KP_OK) {
         if (!err || lineno == 0 || lineno > lines) {
-            fprintf(stderr, "ACCESSLOG BUG: failure without a message or with line %zu of %zu\n", lineno, lines);
+            fprintf(stderr, "ACCESSLOG BUG: failure without a message or with line %zu of %zu\n", lineno,
+                    lines);
             abort();
         }
         free(err);
