@@ -53,6 +53,12 @@ int cmd_export(int argc, char **argv)
             format);
         return 2;
     }
+    char *terr = NULL;
+    if (fileio_check_target(out, &terr) != KP_OK) {
+        fprintf(stderr, "keyplan: export: %s\n", terr);
+        free(terr);
+        return 2;
+    }
     source s;
     if (source_load(src, 0, &s) != 0)
         return 2;

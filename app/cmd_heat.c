@@ -82,12 +82,9 @@ int cmd_heat(int argc, char **argv)
     const char *name = from_stdin ? "<stdin>" : path;
     size_t len = 0;
     char *err = NULL;
-    char *text = fileio_read(from_stdin ? "-" : path, &len, &err);
+    char *text = fileio_read_max(from_stdin ? "-" : path, ACCESSLOG_MAX_BYTES, &len, &err);
     if (!text) {
-        if (from_stdin)
-            fprintf(stderr, "keyplan heat: cannot read standard input\n");
-        else
-            fprintf(stderr, "keyplan heat: %s: %s\n", path, err ? err : "cannot read");
+        fprintf(stderr, "keyplan heat: %s\n", err ? err : "cannot read the log");
         free(err);
         return 2;
     }

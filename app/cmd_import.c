@@ -8,6 +8,7 @@
 #include "validate.h"
 #include "design_io.h"
 #include "exchange.h"
+#include "fileio.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,12 @@ int cmd_import(int argc, char **argv)
     }
     if (!in)
         return usage();
+    char *terr = NULL;
+    if (out && fileio_check_target(out, &terr) != KP_OK) {
+        fprintf(stderr, "keyplan import: %s\n", terr);
+        free(terr);
+        return 2;
+    }
     if (into && table) {
         fprintf(stderr,
                 "keyplan import: --into (a CSV table) and --table (a Workbench model) exclude each other\n");

@@ -70,13 +70,17 @@ int cmd_verify(int argc, char **argv)
     source src;
     if (source_load(path, 0, &src) != 0)
         return 2;
-    /* Ctrl-C or a kill: finish the current request, delete the table, exit 2 */
-    struct sigaction sa, old_int, old_term;
+    /* Ctrl-C, a kill or a closed terminal: abandon the request in flight (within a second),
+       delete the table, exit 2 */
+    struct sigaction sa, old_int, old_term, old_hup;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
+    /* a closed pipe or terminal must not kill us before the table is deleted */
+    void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
     verify_opts o = {
         .endpoint = endpoint, .region = region, .out = stdout, .err = stderr, .stop = &interrupted};
     char *err = NULL;
@@ -84,6 +88,8 @@ int cmd_verify(int argc, char **argv)
     kp_status st = verify_run(src.design, src.analysis, &o, &sum, &err);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    signal(SIGPIPE, old_pipe);
     fflush(stdout);
     if (st != KP_OK)
         fprintf(stderr, "keyplan verify: %s\n", err ? err : "cannot run");

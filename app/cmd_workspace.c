@@ -132,8 +132,13 @@ int cmd_log(int argc, char **argv)
         return report(st, err);
     if (n == 0)
         printf("no versions yet in %s\n", wsp);
-    for (size_t i = n; i-- > 0;)
-        printf("%d  %s  %s  %s\n", v[i].number, v[i].time, v[i].author, v[i].message);
+    for (size_t i = n; i-- > 0;) {
+        /* one line a version whatever the texts hold: newlines and terminal controls as escapes */
+        char *au = util_escape_controls(v[i].author), *msg = util_escape_controls(v[i].message);
+        printf("%d  %s  %s  %s\n", v[i].number, v[i].time, au, msg);
+        free(au);
+        free(msg);
+    }
     ws_versions_free(v, n);
     return 0;
 }
@@ -171,14 +176,19 @@ int cmd_show(int argc, char **argv)
         source_free(&s);
         return 2;
     }
-    printf("# version %d of %s, committed by %s at %s\n# %s\n", s.info.number, wsp, s.info.author,
-           s.info.time, s.info.message);
+    /* the header is YAML comments: every text in it is kept to one line (a newline in a message
+       or a title must not start a live YAML line before the design) */
+    char *au = util_escape_controls(s.info.author), *msg = util_escape_controls(s.info.message);
+    printf("# version %d of %s, committed by %s at %s\n# %s\n", s.info.number, wsp, au, s.info.time, msg);
+    free(au);
+    free(msg);
     if (s.design->ndecisions) {
         printf("# decisions:\n");
         for (size_t i = 0; i < s.design->ndecisions; i++) {
             const kp_decision *dec = &s.design->decisions[i];
-            printf("#   %s [%s] %s\n", dec->id, sig_decision_status(&s.signals, dec),
-                   dec->title ? dec->title : "");
+            char *title = util_escape_controls(dec->title);
+            printf("#   %s [%s] %s\n", dec->id, sig_decision_status(&s.signals, dec), title);
+            free(title);
             for (size_t k = 0; k < s.signals.n; k++) {
                 const sig_result *r = &s.signals.v[k];
                 if (r->decision != dec || !r->fired)
@@ -232,8 +242,10 @@ int cmd_diff(int argc, char **argv)
     }
     kp_diff d;
     diff_compute(a.design, a.analysis, &a.signals, b.design, b.analysis, &b.signals, &d);
-    char *la = xasprintf("version %d (%s)", r1, a.info.message),
-         *lb = xasprintf("version %d (%s)", r2, b.info.message);
+    char *ma = util_escape_controls(a.info.message), *mb = util_escape_controls(b.info.message);
+    char *la = xasprintf("version %d (%s)", r1, ma), *lb = xasprintf("version %d (%s)", r2, mb);
+    free(ma);
+    free(mb);
     char *text = diff_render(&d, la, lb);
     fputs(text, stdout);
     free(text);
@@ -310,7 +322,16 @@ int cmd_observe(int argc, char **argv)
         ws_latest(ws, &latest, NULL);
         ws_close(ws);
     }
-    if (latest > 0 && source_load(wsp, 0, &s) == 0) {
+    if (latest > 0 && source_load(wsp, 0, &s) != 0) {
+        /* source_load said why on stderr */
+        fprintf(stderr,
+                "keyplan: observe: %s = %s was recorded, but the signals could not be checked against "
+                "version %d\n",
+                metric, eq + 1, latest);
+        free(metric);
+        return 2;
+    }
+    if (latest > 0) {
         double v;
         bool used = false;
         for (size_t i = 0; i < s.signals.n; i++)
@@ -345,8 +366,11 @@ int cmd_signals(int argc, char **argv)
     source s;
     if (source_load(wsp, 0, &s) != 0)
         return 2;
-    if (s.is_workspace)
-        printf("signals of version %d (%s)\n", s.version, s.info.message);
+    if (s.is_workspace) {
+        char *msg = util_escape_controls(s.info.message);
+        printf("signals of version %d (%s)\n", s.version, msg);
+        free(msg);
+    }
     if (s.signals.n == 0)
         printf("no decision has reopening signals\n");
     int wid = 0, wsig = 0;
@@ -365,7 +389,11 @@ int cmd_signals(int argc, char **argv)
         fputs("  observed ", stdout);
         if (r->observed) {
             print_num(stdout, r->observed->value);
-            printf(" (%s, %s)", r->observed->time, r->observed->source);
+            {
+                char *src = util_escape_controls(r->observed->source);
+                printf(" (%s, %s)", r->observed->time, src);
+                free(src);
+            }
         } else {
             fputs("none", stdout);
         }
@@ -382,4 +410,46 @@ int cmd_signals(int argc, char **argv)
     int rc = s.signals.fired ? 1 : 0;
     source_free(&s);
     return rc;
+}
+
+/* keyplan fsck WORKSPACE: what is intact, what is damaged, and how to recover. */
+int cmd_fsck(int argc, char **argv)
+{
+    const char *wsp;
+    if (one_ws_arg(argc, argv, "fsck", &wsp) != 0)
+        return 2;
+    ws_t *ws = NULL;
+    if (source_open_ws(wsp, WS_READONLY | WS_SALVAGE, &ws) != 0)
+        return 2;
+    ws_fsck_report r;
+    char *err = NULL;
+    kp_status st = ws_fsck(ws, &r, &err);
+    ws_close(ws);
+    if (st != KP_OK)
+        return report(st, err);
+    printf("%s\n", wsp);
+    printf("  file check (integrity):  %s\n", r.integrity ? r.integrity : "ok");
+    printf("  references (foreign keys): %s\n", r.foreign_keys ? r.foreign_keys : "ok");
+    for (size_t i = 0; i < r.nversions; i++)
+        printf("  version %-4d %s\n", r.versions[i].number,
+               r.versions[i].problem ? r.versions[i].problem : "intact");
+    if (r.working)
+        printf("  working copy  does not load: %s\n", r.working);
+    if (r.problems == 0) {
+        printf("%zu version%s, all intact\n", r.nversions, r.nversions == 1 ? "" : "s");
+    } else {
+        printf("%zu problem%s found; nothing was changed\n", r.problems, r.problems == 1 ? "" : "s");
+        if (r.last_intact > 0)
+            printf(
+                "to go on from the latest intact version (%d), in a new workspace (this one stays as it is, "
+                "for the record):\n"
+                "  keyplan show %s %d > design.yaml\n"
+                "  keyplan commit recovered.keyplan design.yaml -m \"restored from version %d of %s\"\n",
+                r.last_intact, wsp, r.last_intact, r.last_intact, wsp);
+        else if (r.nversions)
+            printf("no version is intact: restore the file from a backup\n");
+    }
+    int code = r.problems ? 1 : 0;
+    ws_fsck_report_free(&r);
+    return code;
 }

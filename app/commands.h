@@ -15,6 +15,7 @@ int cmd_show(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_observe(int argc, char **argv);
 int cmd_signals(int argc, char **argv);
+int cmd_fsck(int argc, char **argv);
 /* keyplan [WORKSPACE]: the workbench */
 int cmd_tui(int argc, char **argv);
 

@@ -24,6 +24,8 @@ static const struct command {
     {"diff", cmd_diff, "diff WORKSPACE REV1 REV2             what changed, in a designer's terms"},
     {"observe", cmd_observe, "observe WORKSPACE METRIC=VALUE [--source S]  record an observed number"},
     {"signals", cmd_signals, "signals WORKSPACE                    reopening signals and their values"},
+    {"fsck", cmd_fsck,
+     "fsck WORKSPACE                       what is intact, what is damaged, how to recover"},
 };
 
 static void usage(FILE *out)

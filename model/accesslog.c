@@ -93,8 +93,13 @@ static bool tab_line(accesslog *h, char *line, char **err)
         *err = xstrdup("empty partition key");
         return false;
     }
-    size_t bad;
-    if (!util_utf8_valid(field[0], strlen(field[0]), &bad)) {
+    size_t bad, klen = strlen(field[0]);
+    if (klen > ACCESSLOG_MAX_KEY) {
+        *err = xasprintf("a partition key of %zu bytes; DynamoDB's partition keys hold at most %d bytes",
+                         klen, ACCESSLOG_MAX_KEY);
+        return false;
+    }
+    if (!util_utf8_valid(field[0], klen, &bad)) {
         *err = xasprintf("invalid UTF-8 in the key at byte %zu", bad + 1);
         return false;
     }
@@ -102,8 +107,9 @@ static bool tab_line(accesslog *h, char *line, char **err)
     if (nf >= 3 && *field[2]) {
         char *end;
         units = strtod(field[2], &end);
-        if (end == field[2] || *end || !(units >= 0) || isinf(units)) {
-            *err = xasprintf("units '%s' is not a number >= 0", field[2]);
+        if (end == field[2] || *end || !(units >= 0) || units > ACCESSLOG_MAX_UNITS) {
+            *err = xasprintf("units '%s': expected a number from 0 to %g (the units one request consumed)",
+                             field[2], ACCESSLOG_MAX_UNITS);
             return false;
         }
     }
@@ -129,6 +135,12 @@ kp_status accesslog_read(accesslog *h, char *text, size_t len, accesslog_json_fn
         char *nl = memchr(p, '\n', (size_t)(end - p));
         char *stop = nl ? nl : end;
         (*lineno)++;
+        const char *nul = memchr(p, '\0', (size_t)(stop - p));
+        if (nul) {
+            *err = xasprintf("column %zu: a NUL character; expected text (is it a binary file?)",
+                             (size_t)(nul - p) + 1);
+            return KP_ENCODING;
+        }
         if (stop > p && stop[-1] == '\r')
             stop[-1] = '\0';
         *stop = '\0';

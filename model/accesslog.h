@@ -17,6 +17,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The largest log `keyplan heat` reads: 1 GiB (more is refused with a message, never read until
+ * memory runs out). */
+#define ACCESSLOG_MAX_BYTES ((size_t)1 << 30)
+/* The most units one request may state: a 400 KB item read strongly in a transaction is 200
+ * units; far larger figures are a broken log, refused so that the sums stay finite. */
+#define ACCESSLOG_MAX_UNITS 1e9
+/* The longest partition key a log line may hold: DynamoDB's own limit, 2,048 bytes. */
+#define ACCESSLOG_MAX_KEY 2048
+
 typedef struct accesslog_key {
     char *key;
     double requests, units, read_units, write_units;

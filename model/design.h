@@ -22,6 +22,11 @@
 
 #define KP_FORMAT_VERSION 1
 
+/* The longest value (a name, a template, a text) a design may hold: 64 KiB, in the file and in a
+ * cell. Longer values are refused at their place. (Names and keys have DynamoDB's own, shorter
+ * limits, checked by validation.) */
+#define KP_MAX_VALUE 65536
+
 typedef struct kp_str {
     char *s;
     kp_loc loc;

@@ -5,11 +5,19 @@
 #include <string.h>
 #include <wchar.h>
 
+/* One character of s: its length in bytes, and its columns in *width. Linear in the text: an
+ * ASCII byte needs no conversion, and a UTF-8 character is at most 4 bytes (a NUL within them
+ * ends it as invalid, so nothing past the text is read). */
 static size_t next_char(const char *s, wchar_t *wc, int *width)
 {
+    if ((unsigned char)*s < 0x80) {
+        *wc = (wchar_t)*s;
+        *width = 1; /* printable ASCII is one column; a control shows as one too */
+        return 1;
+    }
     mbstate_t st;
     memset(&st, 0, sizeof st);
-    size_t n = mbrtowc(wc, s, strlen(s), &st);
+    size_t n = mbrtowc(wc, s, 4, &st);
     if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
         *width = 1;
         return 1;

@@ -1305,6 +1305,15 @@ static kp_status set_cell(kp_design *d, edit_table t, size_t row, size_t col, co
         *err = xasprintf("invalid UTF-8 at byte %zu; expected UTF-8 text", bad + 1);
         return KP_ENCODING;
     }
+    if (strlen(text) > KP_MAX_VALUE) {
+        *err = xasprintf("%zu bytes; expected at most %d (64 KiB)", strlen(text), KP_MAX_VALUE);
+        return KP_RANGE;
+    }
+    ptrdiff_t ctl = util_control_at(text, true);
+    if (ctl >= 0) {
+        *err = xasprintf("a control character at byte %td; expected printable text", ctl + 1);
+        return KP_ENCODING;
+    }
     if (t == EDIT_KEYS)
         return keys_set(d, row, col, text, err) ? KP_OK : KP_INVALID;
     if (t == EDIT_SETTINGS) {

@@ -409,3 +409,52 @@ bool util_contains_ci(const char *text, const char *word)
     }
     return false;
 }
+
+ptrdiff_t util_control_at(const char *s, bool allow_lines)
+{
+    if (!s)
+        return -1;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) {
+            if (allow_lines && (*p == '\n' || *p == '\r' || *p == '\t'))
+                continue;
+            return (ptrdiff_t)(p - (const unsigned char *)s);
+        }
+        if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            return (ptrdiff_t)(p - (const unsigned char *)s);
+    }
+    return -1;
+}
+
+char *util_escape_controls(const char *s)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "");
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '\n':
+            sbuf_add(&b, "\\n");
+            continue;
+        case '\t':
+            sbuf_add(&b, "\\t");
+            continue;
+        case '\r':
+            sbuf_add(&b, "\\r");
+            continue;
+        case 0x1b:
+            sbuf_add(&b, "\\e");
+            continue;
+        default:
+            break;
+        }
+        if (*p < 0x20 || *p == 0x7f)
+            sbuf_printf(&b, "\\x%02x", *p);
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+            sbuf_printf(&b, "\\u%04x", p[1]);
+            p++;
+        } else
+            sbuf_addc(&b, (char)*p);
+    }
+    return sbuf_steal(&b);
+}

@@ -183,6 +183,16 @@ bool util_contains_ci(const char *text, const char *word);
  * byte offset of the first bad byte. */
 bool util_utf8_valid(const char *s, size_t len, size_t *bad_offset);
 
+/* The byte offset of the first control character of s (C0 controls, DEL, and the C1 controls
+ * U+0080..U+009F: what can move a terminal's cursor or start an escape sequence), or -1 when
+ * there is none. `allow_lines`: newline, carriage return and tab are not counted (free text). */
+ptrdiff_t util_control_at(const char *s, bool allow_lines);
+
+/* s with every control character (as above, newlines and tabs included) written as an escape
+ * that shows it ("\n", "\t", "\e", "\x07", "\u009b"), for text from outside (an access
+ * log's keys, a file's name) printed to a terminal. Never NULL (NULL in: ""); caller frees. */
+char *util_escape_controls(const char *s);
+
 /* ------------------------------------------------------------------------------------------
  * Status codes: one X-macro table (tig STATUS_CODE_INFO). The name is what tests and the
  * JSON output use; the text is the generic message when nothing more specific is known. */

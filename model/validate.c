@@ -765,7 +765,7 @@ static void check_item_limits(vctx *c)
         char *w = label_entity(e, k);
         if (!isnan(e->size) && e->size > CAP_ITEM_MAX_BYTES)
             diags_add(c->dg, KP_RANGE, e->loc,
-                      "%s: items of %.0f bytes are over DynamoDB's item limit of 400 KB (409600 bytes); "
+                      "%s: items of %.15g bytes are over DynamoDB's item limit of 400 KB (409600 bytes); "
                       "expected size <= 409600 (keep a large payload in S3 and its reference in the item)",
                       w, e->size);
         for (size_t j = 0; j < e->nkeys; j++) {
@@ -790,13 +790,16 @@ static void check_item_limits(vctx *c)
 
 /* ---- patterns -------------------------------------------------------------------------- */
 
-/* The pattern's entities that exist in the design. */
+/* The pattern's entities that exist in the design, each once (out holds d->nentities). */
 static size_t pattern_entities(const vctx *c, const kp_pattern *p, const kp_entity **out)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->nentities; i++) {
         const kp_entity *e = find_entity(c, p->entities[i].s);
-        if (e)
+        bool seen = false;
+        for (size_t k = 0; k < n && e; k++)
+            seen = seen || out[k] == e;
+        if (e && !seen)
             out[n++] = e;
     }
     return n;
@@ -918,6 +921,14 @@ static void check_patterns(vctx *c)
                       w);
         for (size_t k = 0; k < p->nentities; k++) {
             const char *en = p->entities[k].s;
+            bool twice = false;
+            for (size_t j = 0; j < k && en; j++)
+                twice = twice || (p->entities[j].s && !strcmp(p->entities[j].s, en));
+            if (twice) {
+                diags_add(c->dg, KP_DUPLICATE, p->entities[k].loc,
+                          "%s: entity '%s' is listed twice; expected each entity of the pattern once", w, en);
+                continue;
+            }
             if (!en || find_entity(c, en))
                 continue;
             char *pre = xasprintf("%s: unknown entity '%s'", w, en);
@@ -1060,6 +1071,48 @@ static void check_decisions(vctx *c)
     }
 }
 
+/* ---- name lengths ------------------------------------------------------------------------ */
+
+/* The longest name or id: DynamoDB's limit for a key attribute's name, 255 bytes, kept for every
+ * name keyplan uses (attributes, entities, pattern and decision ids), so that none can grow past
+ * what a key attribute holds or make a report line of megabytes. */
+#define NAME_MAX_BYTES 255
+
+static void name_length(const vctx *c, const char *what, const char *s, kp_loc loc)
+{
+    size_t n = s ? strlen(s) : 0;
+    if (n > NAME_MAX_BYTES)
+        diags_add(c->dg, KP_RANGE, loc,
+                  "%s of %zu bytes; expected at most %d bytes (DynamoDB's limit for a key "
+                  "attribute's name)",
+                  what, n, NAME_MAX_BYTES);
+}
+
+static void check_name_lengths(const vctx *c)
+{
+    const kp_design *d = c->d;
+    name_length(c, "the table's partition key name", d->table.pk.s, d->table.pk.loc);
+    name_length(c, "the table's sort key name", d->table.sk.s, d->table.sk.loc);
+    for (size_t i = 0; i < d->nindexes; i++) {
+        name_length(c, "an index's partition key name", d->indexes[i].pk.s, d->indexes[i].pk.loc);
+        name_length(c, "an index's sort key name", d->indexes[i].sk.s, d->indexes[i].sk.loc);
+    }
+    for (size_t i = 0; i < d->nattrs; i++)
+        name_length(c, "an attribute name", d->attrs[i].name, d->attrs[i].loc);
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        name_length(c, "an entity name", e->name, e->loc);
+        for (size_t k = 0; k < e->nattrs; k++)
+            name_length(c, "an attribute name", e->attrs[k].s, e->attrs[k].loc);
+        for (size_t k = 0; k < e->nkeys; k++)
+            name_length(c, "a key attribute name", e->keys[k].attr.s, e->keys[k].attr.loc);
+    }
+    for (size_t i = 0; i < d->npatterns; i++)
+        name_length(c, "a pattern id", d->patterns[i].id, d->patterns[i].loc);
+    for (size_t i = 0; i < d->ndecisions; i++)
+        name_length(c, "a decision id", d->decisions[i].id, d->decisions[i].loc);
+}
+
 bool validate_design(const kp_design *d, kp_diags *diags)
 {
     size_t before = diags->errors;
@@ -1075,6 +1128,7 @@ bool validate_design(const kp_design *d, kp_diags *diags)
     check_table_limits(&c);
     check_index_limits(&c);
     check_item_limits(&c);
+    check_name_lengths(&c);
     names_free(&c.key_attrs);
     names_free(&c.all_attrs);
     names_free(&c.entity_names);

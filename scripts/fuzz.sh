@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh [TARGET|all|build] [SECONDS]
 #
-# TARGET is design | roundtrip | exchange | template (default: all, one after another);
+# TARGET is design | roundtrip | exchange | template | syntax | accesslog | workspace | items |
+# writers (default: all, one after another);
 # SECONDS is the run time of each target (default 60). "build" only builds.
 # Needs clang with the libFuzzer runtime (Debian: clang, libclang-rt-14-dev).
 # Builds with CMake into build-fuzz/ (override with KP_FUZZ_BUILD): clang, -DKEYPLAN_FUZZ=ON, the
@@ -24,13 +25,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KP_FUZZ_BUILD:-$root/build-fuzz}
 target=${1:-all}
 seconds=${2:-60}
-targets=(design roundtrip exchange template)
+targets=(design roundtrip exchange template syntax accesslog workspace items writers)
 CC=${CC_FUZZ:-clang}
 
 case "$target" in
   all|build) ;;
-  design|roundtrip|exchange|template) targets=("$target") ;;
-  *) echo "usage: scripts/fuzz.sh [design|roundtrip|exchange|template|all|build] [SECONDS]" >&2; exit 2 ;;
+  design|roundtrip|exchange|template|syntax|accesslog|workspace|items|writers) targets=("$target") ;;
+  *) echo "usage: scripts/fuzz.sh [TARGET|all|build] [SECONDS]; TARGET: ${targets[*]}" >&2; exit 2 ;;
 esac
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then echo "fuzz.sh: SECONDS must be a number" >&2; exit 2; fi
 if ! command -v "$CC" >/dev/null; then echo "fuzz.sh: $CC not found (scripts/deps.sh installs clang)" >&2; exit 2; fi
@@ -52,8 +53,10 @@ seeds_for() {
       printf '%s\n' "$root/tests/fuzz/corpus/$1" "$root"/samples/*/ "$root/tests/data/verify" ;;
     exchange)
       printf '%s\n' "$root/tests/fuzz/corpus/exchange" "$root"/tests/data/nosql-workbench/*/ ;;
-    template)
-      printf '%s\n' "$root/tests/fuzz/corpus/template" ;;
+    writers)
+      printf '%s\n' "$root/tests/fuzz/corpus/writers" "$root"/samples/*/ "$root/tests/data/verify" ;;
+    *)
+      printf '%s\n' "$root/tests/fuzz/corpus/$1" ;;
   esac
 }
 

@@ -31,7 +31,9 @@ static const struct log_case {
     {"DIRECCIÓN#casa\tSK\t3\tw\nB\n", true, 0, NULL, 2, 4, 1, 3, 2, "DIRECCIÓN#casa", 3},
     {"B\nA\n", true, 0, NULL, 2, 2, 2, 0, 2, "A", 1}, /* ties: by key */
     {"A\n\tX\n", false, 2, "empty partition key", 0, 0, 0, 0, 0, NULL, 0},
-    {"A\tB\tlots\n", false, 1, "units 'lots' is not a number >= 0", 0, 0, 0, 0, 0, NULL, 0},
+    {"A\tB\tlots\n", false, 1,
+     "units 'lots': expected a number from 0 to 1e+09 (the units one request consumed)", 0, 0, 0, 0, 0, NULL,
+     0},
     {"A\tB\t-1\n", false, 1, "units '-1'", 0, 0, 0, 0, 0, NULL, 0},
     {"A\tB\tinf\n", false, 1, "units 'inf'", 0, 0, 0, 0, 0, NULL, 0},
     {"A\n\nA\t\t1\tsideways\n", false, 3, "kind 'sideways' is neither read nor write", 0, 0, 0, 0, 0, NULL,

@@ -438,7 +438,11 @@ static const struct cli_case {
     {{"heat", "--seconds", "1"}, "K\t\t1200\twrite\nL\t\t10\twrite\n", 1, {"HOT", "120.0%", NULL}},
     {{"heat", "--seconds", "10"}, "K\t\t1200\twrite\n", 0, {"12.0%", NULL}},
     /* bad input: place and what was expected, exit 2 */
-    {{"heat"}, "A\nB\tSK\tlots\n", 2, {"<stdin>:2: error: units 'lots' is not a number >= 0", NULL}},
+    {{"heat"},
+     "A\nB\tSK\tlots\n",
+     2,
+     {"<stdin>:2: error: units 'lots': expected a number from 0 to 1e+09 (the units one request consumed)",
+      NULL}},
     {{"heat"}, "{\"PK\": \n", 2, {"<stdin>:1: error: bad JSON", NULL}},
     {{"heat"}, "A\t\t1\tsideways\n", 2, {"kind 'sideways' is neither read nor write", NULL}},
     {{"heat", "--top", "0"}, "A\n", 2, {"--top '0'", NULL}},

@@ -31,8 +31,10 @@ static const struct json_case {
     {"{\"PK\": 42}", NULL, true, "42", 1, false},
     {"{\"Key\": {\"PK\": {\"S\": \"a\"}}}", "userId", false, "no partition key 'userId'", 0, false},
     {"{\"PK\": {\"M\": {}}}", NULL, false, "no partition key", 0, false},
-    {"{\"PK\": \"a\", \"units\": -1}", NULL, false, "units must be a number >= 0", 0, false},
-    {"{\"PK\": \"a\", \"units\": \"x\"}", NULL, false, "units must be a number >= 0", 0, false},
+    {"{\"PK\": \"a\", \"units\": -1}", NULL, false,
+     "units: expected a number from 0 to 1e+09 (the units one request consumed)", 0, false},
+    {"{\"PK\": \"a\", \"units\": \"x\"}", NULL, false,
+     "units: expected a number from 0 to 1e+09 (the units one request consumed)", 0, false},
     {"{\"PK\": ", NULL, false, "bad JSON at column", 0, false},
 };
 

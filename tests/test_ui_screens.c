@@ -15,6 +15,7 @@
 #include "support.h"
 #include "actions.h"
 #include "display.h"
+#include "draw.h"
 #include "layout.h"
 #include "help.h"
 #include "lineedit.h"
@@ -255,6 +256,26 @@ static char *draw_text(wb *w)
 }
 
 /* ---- golden screens ---------------------------------------------------------------------------- */
+
+/* Text from outside (an older version's message, an author) with terminal controls is shown as
+ * escapes, never sent: ESC, BEL, C1 and newlines become visible text in one cell. */
+static void test_controls_shown_not_sent(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 5, 40);
+    erase();
+    draw_put(0, 0, 40,
+             "evil \x1b"
+             "]0;pwned\x07 \xc2\x9b"
+             "2J\nnext",
+             UI_ROLE_NORMAL);
+    char *text = screen_text();
+    assert_non_null(strstr(text, "evil \\e]0;pwned\\x07 \\u009b2J\\nnext"));
+    assert_null(strstr(text, "\x1b"));
+    free(text);
+    term_close(&t);
+}
 
 static void test_golden_patterns_80x24(void **state)
 {
@@ -1178,6 +1199,7 @@ static void test_key_storm(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_controls_shown_not_sent),
         cmocka_unit_test(test_golden_patterns_80x24),
         cmocka_unit_test(test_golden_patterns_120x40),
         cmocka_unit_test(test_golden_keys_spanish),

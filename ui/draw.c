@@ -17,17 +17,11 @@ void draw_put(int y, int x, int w, const char *text, ui_role role)
         w = COLS - x;
     int used = 0;
     const char *t = text ? text : "";
-    /* control characters would move the cursor: show them as spaces */
+    /* control characters (C0, DEL, C1) would move the cursor or start a terminal sequence: shown
+       as escapes ("\e", "\n"), never sent */
     char *clean = NULL;
-    for (const char *p = t; *p; p++)
-        if ((unsigned char)*p < 32) {
-            clean = xstrdup(t);
-            for (char *q = clean; *q; q++)
-                if ((unsigned char)*q < 32)
-                    *q = ' ';
-            t = clean;
-            break;
-        }
+    if (util_control_at(t, false) >= 0)
+        t = clean = util_escape_controls(t);
     size_t n = disp_fit(t, w, &used);
     attrset(theme_attr(role));
     mvaddnstr(y, x, t, (int)n);

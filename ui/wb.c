@@ -239,14 +239,17 @@ static void after_change(wb *w)
     clamp_cursor(w);
 }
 
-void wb_apply(wb *w, kp_design *nd, const char *label)
+kp_status wb_apply(wb *w, kp_design *nd, const char *label)
 {
     char *err = NULL;
-    if (session_apply(w->ss, nd, label, &err) != KP_OK) {
+    kp_status st = session_apply(w->ss, nd, label, &err);
+    if (st == KP_READONLY)
+        wb_message(w, UI_ROLE_BAD, "%s", err ? err : "read-only");
+    else if (st != KP_OK)
         wb_message(w, UI_ROLE_WARN, "kept in memory only: %s", err ? err : "the workspace refused it");
-        free(err);
-    }
+    free(err);
     after_change(w);
+    return st;
 }
 
 static void save_cell(wb *w, const char *text)
@@ -278,8 +281,10 @@ static void save_cell(wb *w, const char *text)
     drafts_drop(&w->drafts, w->screen, c->row, c->col);
     char *label =
         xasprintf("edit %s row %zu %s", edit_table_name((edit_table)col.table), c->row + 1, col.title);
-    wb_apply(w, nd, label);
+    kp_status st = wb_apply(w, nd, label);
     free(label);
+    if (st == KP_READONLY)
+        return; /* the message says why */
     if (w->diags.errors)
         wb_message(w, UI_ROLE_WARN, "%s", w->diags.v[0].msg);
     else
@@ -335,8 +340,10 @@ static int row_op(wb *w, ui_action a)
     }
     drafts_clear(&w->drafts);
     char *label = xasprintf("%s %s row %zu", what, edit_table_name(t), c->row + 1);
-    wb_apply(w, nd, label);
+    kp_status st = wb_apply(w, nd, label);
     free(label);
+    if (st == KP_READONLY)
+        return UI_REDRAW;
     c->row = at;
     clamp_cursor(w);
     wb_message(w, UI_ROLE_GOOD, "%s: done (u undoes)", what);
@@ -441,6 +448,10 @@ int wb_tick(wb *w)
 
 static void start_edit(wb *w)
 {
+    if (session_readonly(w->ss)) {
+        wb_message(w, UI_ROLE_BAD, "read-only: %s", session_readonly(w->ss));
+        return;
+    }
     ui_cursor *c = &w->cur[w->screen];
     screen_col col;
     if (!cur_nrows(w) || !cur_col(w, c->col, &col)) {
@@ -574,7 +585,8 @@ static int default_handle(wb *w, ui_action a)
         }
         kp_design *nd = design_clone(session_design(w->ss));
         size_t at = edit_decision_from_pattern(nd, c->row);
-        wb_apply(w, nd, "record decision");
+        if (wb_apply(w, nd, "record decision") == KP_READONLY)
+            return UI_REDRAW;
         w->screen = UI_SCREEN_DECISIONS;
         w->cur[w->screen].row = at;
         w->cur[w->screen].col = 2; /* the title */

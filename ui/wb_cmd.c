@@ -54,8 +54,10 @@ static int cmd_set(wb *w, const wb_cmd *c, const wb_cmd_args *a)
         return UI_REDRAW;
     }
     char *label = xasprintf("set %s", name);
-    wb_apply(w, nd, label);
+    kp_status st = wb_apply(w, nd, label);
     free(label);
+    if (st == KP_READONLY)
+        return UI_REDRAW;
     char *now = edit_get(session_design(w->ss), EDIT_SETTINGS, (size_t)row, 1);
     wb_message(w, UI_ROLE_GOOD, "%s = %s (u undoes)", name, *now ? now : "(not set)");
     free(now);

@@ -66,8 +66,9 @@ screen_env wb_env(wb *w, int id);
 /* Lays the frame out again for the current size and whether the tour runs (the one place
  * layout_compute is called). */
 void wb_relayout(wb *w);
-/* Applies a changed copy of the design (taken) as one undoable step and recomputes. */
-void wb_apply(wb *w, kp_design *nd, const char *label);
+/* Applies a changed copy of the design (taken) as one undoable step and recomputes. KP_READONLY
+ * (message shown, design released) when the session is read-only. */
+kp_status wb_apply(wb *w, kp_design *nd, const char *label);
 /* Recomputes validation and (when valid) the analysis of the current design. */
 void wb_recompute(wb *w);
 /* Frees an analysis made by the workbench's analyze option (a may be NULL). */

@@ -15,7 +15,15 @@ struct ddb {
     char *sigv4;
     char *token_header;
     size_t requests; /* sent */
+    volatile sig_atomic_t *stop;
 };
+
+/* What a transfer's callbacks see. */
+typedef struct xfer {
+    sbuf body;
+    bool too_long;
+    volatile sig_atomic_t *stop;
+} xfer;
 
 ddb *ddb_open(const char *endpoint, const kp_creds *c, char **err)
 {
@@ -48,11 +56,29 @@ void ddb_close(ddb *db)
 
 size_t ddb_requests(const ddb *db) { return db->requests; }
 
+void ddb_set_stop(ddb *db, volatile sig_atomic_t *stop) { db->stop = stop; }
+
 static size_t on_body(char *data, size_t size, size_t nmemb, void *ctx)
 {
-    sbuf_addn(ctx, data, size * nmemb);
-    return size * nmemb;
+    xfer *x = ctx;
+    size_t n = size * nmemb;
+    if (x->body.len + n > DDB_MAX_RESPONSE) {
+        x->too_long = true;
+        return 0; /* libcurl stops the transfer */
+    }
+    sbuf_addn(&x->body, data, n);
+    return n;
 }
+
+/* Called by libcurl at least once a second while a transfer runs: non-zero abandons it. */
+static int on_progress(void *ctx, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    const xfer *x = ctx;
+    return x->stop && *x->stop ? 1 : 0;
+}
+
+static bool stopped(const ddb *c) { return c->stop && *c->stop; }
 
 ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char **err)
 {
@@ -70,9 +96,9 @@ ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char
         h = curl_slist_append(h, target);
         if (c->token_header)
             h = curl_slist_append(h, c->token_header);
-        sbuf resp;
-        sbuf_init(&resp);
-        sbuf_add(&resp, "");
+        xfer x = {.stop = c->stop};
+        sbuf_init(&x.body);
+        sbuf_add(&x.body, "");
         curl_easy_reset(c->curl);
         curl_easy_setopt(c->curl, CURLOPT_URL, c->url);
         curl_easy_setopt(c->curl, CURLOPT_POST, 1L);
@@ -82,7 +108,10 @@ ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char
         curl_easy_setopt(c->curl, CURLOPT_USERPWD, c->userpwd);
         curl_easy_setopt(c->curl, CURLOPT_AWS_SIGV4, c->sigv4);
         curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
-        curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &resp);
+        curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &x);
+        curl_easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl_easy_setopt(c->curl, CURLOPT_XFERINFODATA, &x);
+        curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
         curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, 5L);
         curl_easy_setopt(c->curl, CURLOPT_TIMEOUT, 60L);
         curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
@@ -90,19 +119,26 @@ ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char
         curl_slist_free_all(h);
         c->requests++;
         if (cc != CURLE_OK) {
-            *err = xasprintf("cannot reach %s: %s", c->url, curl_easy_strerror(cc));
-            sbuf_free(&resp);
+            if (x.too_long)
+                *err =
+                    xasprintf("%s answered %s with more than %zu MiB; DynamoDB's answers hold at most 16 MB",
+                              c->url, op, DDB_MAX_RESPONSE >> 20);
+            else if (cc == CURLE_ABORTED_BY_CALLBACK)
+                *err = xstrdup("interrupted");
+            else
+                *err = xasprintf("cannot reach %s: %s", c->url, curl_easy_strerror(cc));
+            sbuf_free(&x.body);
             rc = DDB_TRANSPORT;
             break;
         }
         long status = 0;
         curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
         json_error_t je;
-        json_t *j = json_loadb(resp.s, resp.len, 0, &je);
+        json_t *j = json_loadb(x.body.s, x.body.len, 0, &je);
         if (status == 200 && json_is_object(j)) {
             *out = j;
             rc = DDB_OK;
-            sbuf_free(&resp);
+            sbuf_free(&x.body);
             break;
         }
         const char *type = json_string_value(json_object_get(j, "__type"));
@@ -112,10 +148,11 @@ ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char
         bool retry =
             status >= 500 || (type && (strstr(type, "Throttling") || strstr(type, "ProvisionedThroughput") ||
                                        strstr(type, "RequestLimitExceeded")));
-        if (retry && attempt < 4) {
+        if (retry && attempt < 4 && !stopped(c)) {
             json_decref(j);
-            sbuf_free(&resp);
-            usleep((useconds_t)(100000u << attempt));
+            sbuf_free(&x.body);
+            for (unsigned ms = 0; ms < (100u << attempt) && !stopped(c); ms += 10)
+                usleep(10000);
             continue;
         }
         if (type) {
@@ -123,12 +160,12 @@ ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char
             *err = xasprintf("%s: %s", hash ? hash + 1 : type, msg ? msg : "(no message)");
             rc = DDB_API;
         } else {
-            *err = xasprintf("%s answered HTTP %ld to %s%s%.200s", c->url, status, op, resp.len ? ": " : "",
-                             resp.len ? resp.s : "");
+            *err = xasprintf("%s answered HTTP %ld to %s%s%.200s", c->url, status, op, x.body.len ? ": " : "",
+                             x.body.len ? x.body.s : "");
             rc = DDB_TRANSPORT;
         }
         json_decref(j);
-        sbuf_free(&resp);
+        sbuf_free(&x.body);
         break;
     }
     free(target);

@@ -8,6 +8,7 @@
 #include "creds.h"
 
 #include <jansson.h>
+#include <signal.h>
 #include <stddef.h>
 
 typedef struct ddb ddb;
@@ -27,6 +28,15 @@ void ddb_close(ddb *db);
  * DDB_API with *err "Type: message" for an error DynamoDB answered; DDB_TRANSPORT with *err for
  * anything else (caller frees *err). */
 ddb_status ddb_call(ddb *db, const char *op, const json_t *in, json_t **out, char **err);
+
+/* The largest answer read: 32 MiB (DynamoDB's answers hold at most 16 MB, a BatchGetItem's). A
+ * longer body, or one that never ends, is cut and reported as a transport error. */
+#define DDB_MAX_RESPONSE ((size_t)32 << 20)
+
+/* While *stop (may be NULL: never) is non-zero, a request in flight is abandoned within about a
+ * second and retries are not made (DDB_TRANSPORT, "interrupted"). Set NULL again to send the
+ * requests that must go out after an interruption (deleting the table). */
+void ddb_set_stop(ddb *db, volatile sig_atomic_t *stop);
 
 /* HTTP requests sent so far (retries included). */
 size_t ddb_requests(const ddb *db);

@@ -1491,10 +1491,21 @@ kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts
     bool created = false;
     json_t *resp = NULL;
     json_t *in = create_table_input(d, v.table);
+    ddb_set_stop(db, o->stop);
     ddb_status rc = ddb_call(db, "CreateTable", in, &resp, err);
     json_decref(in);
     json_decref(resp);
+    if (rc == DDB_API && *err && strstr(*err, "ResourceInUseException")) {
+        /* the name is fresh (the time and our pid): a retry after an answer that was lost (a 500,
+           a timeout) found the table the first attempt created. It is ours. */
+        free(*err);
+        *err = NULL;
+        rc = DDB_OK;
+    }
     if (rc != DDB_OK) {
+        /* a request that never came back may still have created the table: delete it on the way
+           out (a refusal by DynamoDB created nothing) */
+        created = rc == DDB_TRANSPORT;
         if (rc == DDB_API) { /* DynamoDB refused the table the design describes */
             char *m = *err;
             const char *rule = refused_rule(m);
@@ -1567,12 +1578,16 @@ kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts
                 sum->failed, sum->skipped, ddb_requests(db));
 out:
     if (created) {
+        /* the table goes, whatever happened: after Ctrl-C, SIGHUP or SIGTERM too (the stop flag no
+           longer cuts requests short), after a timeout, after a refusal */
+        ddb_set_stop(db, NULL);
         json_t *del = json_pack("{s:s}", "TableName", v.table);
         json_t *dresp = NULL;
         char *derr = NULL;
-        if (ddb_call(db, "DeleteTable", del, &dresp, &derr) == DDB_OK)
+        ddb_status drc = ddb_call(db, "DeleteTable", del, &dresp, &derr);
+        if (drc == DDB_OK)
             fprintf(o->out, "verify: table %s deleted\n", v.table);
-        else
+        else if (!(derr && strstr(derr, "ResourceNotFoundException"))) /* never created: nothing left */
             fprintf(o->err ? o->err : stderr, "keyplan: verify: could not delete table %s: %s\n", v.table,
                     derr ? derr : "?");
         free(derr);

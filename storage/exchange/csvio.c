@@ -380,16 +380,33 @@ static bool parse_figure(const char *s, char kind, double *out)
         return false;
     /* "1.244" Spanish thousands or "12,5" decimals: accept '.' and ',' as the C locale would
      * only for the decimal point */
-    char *endp;
-    char *copy = xstrdup(p);
-    for (char *c = copy; *c && (isdigit((unsigned char)*c) || *c == ',' || *c == '.'); c++)
+    /* the number is the run of digits, '.', ',' and '_' (the grammar of the design file's numbers:
+       no hexadecimal, no exponent); what follows is the unit */
+    size_t run = 0;
+    while (isdigit((unsigned char)p[run]) || p[run] == ',' || p[run] == '.' || p[run] == '_')
+        run++;
+    /* an exponent, as the export writes tiny rates (1.16e-05) */
+    size_t ex = run;
+    if (run && (p[ex] == 'e' || p[ex] == 'E')) {
+        ex++;
+        if (p[ex] == '+' || p[ex] == '-')
+            ex++;
+        if (isdigit((unsigned char)p[ex])) {
+            while (isdigit((unsigned char)p[ex]))
+                ex++;
+            run = ex;
+        }
+    }
+    char *copy = xstrndup(p, run);
+    for (char *c = copy; *c; c++)
         if (*c == ',')
             *c = '.';
-    double v = strtod(copy, &endp);
-    const char *rest = p + (endp - copy);
+    double v;
+    bool ok = syn_number(copy, run, 0, &v);
     free(copy);
-    if (endp == copy + 0 && v == 0 && !isdigit((unsigned char)*p))
+    if (!ok)
         return false;
+    const char *rest = p + run;
     /* everything before the number may only be blanks, '<', '~', '≈' or '≤' */
     for (const char *q = s; q < p; q++)
         if (!strchr(" \t<>~=", *q) && ((unsigned char)*q < 0x80) && *q != '\0')
@@ -601,12 +618,14 @@ static bool read_patterns(const char *text, size_t len, const char *name, kp_dia
         return false;
     }
     int *map = xcalloc(rows[h].n, sizeof *map);
-    bool have_name = false, ok = true;
+    bool have_name = false, have_entity = false, ok = true;
     for (size_t i = 0; i < rows[h].n; i++) {
         char *hn = norm_header(rows[h].f[i].s);
         map[i] = header_col(hn);
         if (map[i] != COL_NONE && COLS[map[i]].field == FP_NAME)
             have_name = true;
+        if (map[i] != COL_NONE && (COLS[map[i]].field == FP_ENTITY || COLS[map[i]].field == FP_ENTITIES))
+            have_entity = true;
         for (size_t k = 0; k < i && map[i] != COL_NONE; k++)
             if (map[k] == map[i]) {
                 diags_add(diags, KP_DUPLICATE, rows[h].f[i].loc,
@@ -624,7 +643,10 @@ static bool read_patterns(const char *text, size_t len, const char *name, kp_dia
                   "the header row has no 'name' column; expected a header naming the columns "
                   "(id, name, kind, entity, by, rate, latency, ...)");
         ok = false;
-    }
+    } else if (!have_entity)
+        diags_warn(diags, KP_MISSING_KEY, (kp_loc){rows[h].line, 1},
+                   "the header row has no entity column; expected 'entity' or 'entities' (entidad, "
+                   "entidades) naming what each pattern reads");
     size_t auto_id = 0;
     for (size_t r = h + 1; ok && r < nrows; r++) {
         crow *row = &rows[r];
@@ -694,6 +716,15 @@ kp_status csvio_read_patterns(const char *text, size_t len, const char *name, kp
                               kp_pattern **out, size_t *nout)
 {
     size_t first = diags->n;
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        /* C text would end there and silently cut the table */
+        diags_add(diags, KP_ENCODING, util_loc_of(text, len, (size_t)(nul - text)),
+                  "a NUL character; expected CSV text (is it a binary file?)");
+        *out = NULL;
+        *nout = 0;
+        return KP_ENCODING;
+    }
     if (read_patterns(text, len, name, diags, out, nout))
         return KP_OK;
     for (size_t i = first; i < diags->n; i++)
@@ -703,6 +734,9 @@ kp_status csvio_read_patterns(const char *text, size_t len, const char *name, kp
 }
 
 /* ---- skeleton design ---------------------------------------------------------------------- */
+
+/* The entity a pattern of a table without an entity column reads in the skeleton. */
+#define CSV_DEFAULT_ENTITY "Item"
 
 static void add_attr(kp_entity *e, const char *a)
 {
@@ -756,7 +790,12 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
                 "carrying the attributes they use, with placeholder keys (ENTITY#{first by}), counts and "
                 "sizes. Write the real key templates, counts and sizes before reading the figures.");
     for (size_t i = 0; i < npats; i++) {
-        const kp_pattern *p = &pats[i];
+        kp_pattern *p = &pats[i];
+        if (!p->nentities && !p->served_by && p->needs == KP_NEEDS_NONE) {
+            /* a table without an entity column (the course's own: No;Patrón;Se pide con;...): one
+               placeholder entity, said in the warning about the missing column */
+            *PUSH(p->entities, p->nentities) = str_make(CSV_DEFAULT_ENTITY, p->loc);
+        }
         for (size_t k = 0; k < p->nentities; k++) {
             kp_entity *e = (kp_entity *)design_entity(d, p->entities[k].s);
             if (!e) {

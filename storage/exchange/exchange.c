@@ -86,11 +86,7 @@ kp_design *exchange_import_file(const char *path, kp_diags *diags)
     char *text = fileio_read(path, &len, &err);
     if (!text) {
         /* fileio's message already names the file */
-        const char *msg = err;
-        size_t pl = strlen(path);
-        if (!strncmp(msg, path, pl) && msg[pl] == ':' && msg[pl + 1] == ' ')
-            msg += pl + 2;
-        diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s", msg);
+        diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s", fileio_reason(path, err));
         free(err);
         return NULL;
     }

@@ -21,12 +21,24 @@ static void cell(sbuf *b, const char *s)
         return;
     }
     for (const char *p = s; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
         if (*p == '|')
             sbuf_add(b, "\\|");
         else if (*p == '\n') {
             if (p[1])
                 sbuf_add(b, "<br>");
-        } else if (*p != '\r')
+        } else if (*p == '\r')
+            continue;
+        else if (ch < 0x20 || ch == 0x7f ||
+                 (ch == 0xc2 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f)) {
+            /* a terminal control (an old version's message, an observation's source): shown, never sent */
+            char one[3] = {*p, ch == 0xc2 ? p[1] : 0, 0};
+            char *esc = util_escape_controls(one);
+            sbuf_add(b, esc);
+            free(esc);
+            if (ch == 0xc2)
+                p++;
+        } else
             sbuf_addc(b, *p);
     }
 }
@@ -88,8 +100,13 @@ static void heading(sbuf *b, const export_record *r)
             if (r->history[i].number == r->version)
                 v = &r->history[i];
         sbuf_printf(b, "Exported by keyplan from workspace `%s`, version %d", or_dash(r->source), r->version);
-        if (v)
-            sbuf_printf(b, " (%s, by %s: “%s”)", v->time, v->author, v->message);
+        if (v) {
+            sbuf_printf(b, " (%s, by ", v->time);
+            cell(b, v->author);
+            sbuf_add(b, ": “");
+            cell(b, v->message);
+            sbuf_add(b, "”)");
+        }
         sbuf_add(b, ".\n\n");
     } else if (r->source) {
         sbuf_printf(b, "Exported by keyplan from the design file `%s`.\n\n", r->source);
@@ -866,7 +883,11 @@ static void decisions_section(sbuf *b, const export_record *r)
             sbuf_add(b, " | ");
             if (res && res->observed) {
                 num(b, res->observed->value);
-                sbuf_printf(b, " (%s, %s)", res->observed->time, res->observed->source);
+                {
+                    sbuf_printf(b, " (%s, ", res->observed->time);
+                    cell(b, res->observed->source);
+                    sbuf_add(b, ")");
+                }
             } else {
                 sbuf_add(b, "none");
             }

@@ -67,12 +67,21 @@ static kp_status json_line(accesslog *h, const char *line, size_t len, void *ctx
         json_decref(o);
         return KP_INVALID;
     }
+    if (strlen(text) > ACCESSLOG_MAX_KEY) {
+        *err = xasprintf("a partition key of %zu bytes; DynamoDB's partition keys hold at most %d bytes",
+                         strlen(text), ACCESSLOG_MAX_KEY);
+        free(text);
+        json_decref(o);
+        return KP_INVALID;
+    }
     double units = 1;
     json_t *cc = json_object_get(o, "ConsumedCapacity");
     json_t *u = json_is_object(cc) ? json_object_get(cc, "CapacityUnits") : json_object_get(o, "units");
     if (u) {
-        if (!json_is_number(u) || json_number_value(u) < 0) {
-            *err = xstrdup("units must be a number >= 0");
+        if (!json_is_number(u) || !(json_number_value(u) >= 0) ||
+            json_number_value(u) > ACCESSLOG_MAX_UNITS) {
+            *err = xasprintf("units: expected a number from 0 to %g (the units one request consumed)",
+                             ACCESSLOG_MAX_UNITS);
             free(text);
             json_decref(o);
             return KP_INVALID;

@@ -256,6 +256,29 @@ static ynode *load_node(yctx *c, yaml_event_t *ev, int depth)
     case YAML_SCALAR_EVENT:
         n = yn_new(c, YN_SCALAR, ev->start_mark);
         n->len = ev->data.scalar.length;
+        if (n->len > KP_MAX_VALUE) {
+            /* a name or a text of megabytes is a pasting accident: refused before anything reads it */
+            diags_add(c->diags, KP_RANGE, n->loc, "a value of %zu bytes; expected at most %d bytes (64 KiB)",
+                      n->len, KP_MAX_VALUE);
+            c->failed = true;
+        } else if (memchr(ev->data.scalar.value, '\0', n->len)) {
+            /* a "\0" escape: C text would silently end there ("E#\0{a}" would read "E#") */
+            diags_add(c->diags, KP_ENCODING, n->loc,
+                      "a NUL character (\\0) inside a value; expected text without NUL characters");
+            c->failed = true;
+        } else {
+            ptrdiff_t ctl = util_control_at((const char *)ev->data.scalar.value, true);
+            if (ctl >= 0) {
+                /* an escape such as "\e" or "\x9b": printed later, it would drive the terminal */
+                unsigned char ch = ev->data.scalar.value[ctl];
+                diags_add(
+                    c->diags, KP_ENCODING, n->loc,
+                    "a control character (%s%02x) inside a value; expected printable text (newlines and "
+                    "tabs are the only controls allowed)",
+                    ch == 0xc2 ? "U+00" : "0x", ch == 0xc2 ? ev->data.scalar.value[ctl + 1] : ch);
+                c->failed = true;
+            }
+        }
         n->text = xstrndup((const char *)ev->data.scalar.value, n->len);
         n->style = ev->data.scalar.style;
         add_anchor(c, ev->data.scalar.anchor, n);
@@ -1434,7 +1457,9 @@ kp_design *designio_load_file(const char *path, kp_diags *diags)
     size_t len = 0;
     char *text = fileio_read(path, &len, &err);
     if (!text) {
-        diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s; expected a readable design file", err);
+        const char *why = fileio_reason(path, err);
+        diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s%s", why,
+                  strstr(why, "; expected") ? "" : "; expected a readable design file");
         free(err);
         return NULL;
     }

@@ -23,6 +23,7 @@ struct session {
     size_t nundo, capundo, nredo, capredo;
     char *note;
     char *unloaded; /* a working copy that did not load */
+    char *readonly; /* why nothing may change (the latest version is damaged), NULL when editable */
     /* memory sessions keep their versions here */
     kp_design **mem_versions;
     char **mem_messages;
@@ -101,8 +102,31 @@ kp_status session_open(const char *path, session **out, bool *created, char **er
     }
     if (s->base > 0) {
         char *e2 = NULL;
-        if (ws_version_design(ws, s->base, &s->base_design, &e2) != KP_OK)
+        if (ws_version_design(ws, s->base, &s->base_design, &e2) != KP_OK) {
             s->base_design = NULL;
+            if (!s->design) {
+                /* the version to open is damaged or does not load: open the newest one that does,
+                   read-only, so that nothing is built (or committed) on a design that is not the one
+                   the workspace holds */
+                int good = s->base - 1;
+                kp_design *gd = NULL;
+                while (good > 0 && ws_version_design(ws, good, &gd, NULL) != KP_OK)
+                    good--;
+                s->readonly = good > 0
+                                  ? xasprintf("%s; opened version %d read-only (keyplan fsck %s says what "
+                                              "is intact)",
+                                              e2, good, path)
+                                  : xasprintf("%s; no version loads, so nothing can be edited here "
+                                              "(keyplan fsck %s)",
+                                              e2, path);
+                free(s->note);
+                s->note = xstrdup(s->readonly);
+                if (gd) {
+                    s->base = good;
+                    s->base_design = gd;
+                }
+            }
+        }
         free(e2);
     }
     if (!s->design)
@@ -110,6 +134,8 @@ kp_status session_open(const char *path, session **out, bool *created, char **er
     *out = s;
     return KP_OK;
 }
+
+const char *session_readonly(const session *s) { return s->readonly; }
 
 void session_close(session *s)
 {
@@ -124,6 +150,7 @@ void session_close(session *s)
     snapshots_free(s->redo, s->nredo);
     free(s->note);
     free(s->unloaded);
+    free(s->readonly);
     for (size_t i = 0; i < s->nmem; i++) {
         design_free(s->mem_versions[i]);
         free(s->mem_messages[i]);
@@ -168,6 +195,10 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
 {
     if (err)
         *err = NULL;
+    if (s->readonly) {
+        design_free(d);
+        return kp_fail(err, KP_READONLY, "read-only: %s", s->readonly);
+    }
     VEC_GROW(s->undo, s->nundo, s->capundo);
     s->undo[s->nundo++] = (snapshot){s->design, xstrdup(label)};
     s->design = d;
@@ -179,6 +210,8 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
 
 static kp_status step(session *s, bool undo, char **err)
 {
+    if (s->readonly)
+        return kp_fail(err, KP_READONLY, "read-only: %s", s->readonly);
     snapshot **from = undo ? &s->undo : &s->redo;
     size_t *nfrom = undo ? &s->nundo : &s->nredo;
     snapshot **to = undo ? &s->redo : &s->undo;
@@ -230,6 +263,8 @@ static void set_base(session *s, int number, kp_design *base_design)
 
 kp_status session_commit(session *s, const char *message, int *number, char **err)
 {
+    if (s->readonly)
+        return kp_fail(err, KP_READONLY, "not committed: %s", s->readonly);
     if (!message || !*message) {
         *err = xstrdup("a commit needs a message");
         return KP_INVALID;

@@ -42,6 +42,11 @@ bool session_dirty(const session *s);
 /* The workspace (NULL for a memory session) and its path ("(memory)"). */
 ws_t *session_ws(session *s);
 const char *session_path(const session *s);
+/* Why the session is read-only (the latest version is damaged or does not load: the newest
+ * intact version was opened instead), or NULL when it can be edited. While read-only,
+ * session_apply (which then releases the design it was given), undo, redo and commit refuse with
+ * KP_READONLY and that reason. */
+const char *session_readonly(const session *s);
 /* A note from opening (e.g. the working copy did not load), or NULL. */
 const char *session_note(const session *s);
 /* The text of a saved working copy that did not load when the session opened (so that it can be

@@ -44,6 +44,7 @@ struct ws {
     char *path;
     bool ro;
     long long data_version;
+    char *quick; /* WS_SALVAGE: the first problem PRAGMA quick_check found, NULL when none */
 };
 
 /* ---- errors ------------------------------------------------------------------------------ */
@@ -115,7 +116,8 @@ char *ws_default_author(void)
         a = getenv("USER");
     if (!a || !*a)
         a = "unknown";
-    return xstrdup(a);
+    /* the environment is outside input: a control character in it must not reach a terminal */
+    return util_control_at(a, false) >= 0 ? util_escape_controls(a) : xstrdup(a);
 }
 
 int ws_schema_version(void);
@@ -408,13 +410,16 @@ static int open_conn(const char *path, sqlite3 **db, bool rw, bool immutable)
 }
 
 /* Checks the file the way SQLite sees it. On success *dbout is the (query-only) connection and
- * *schema its user_version. */
-static kp_status check_db(const char *path, bool rw, sqlite3 **dbout, long long *schema, char **err)
+ * *schema its user_version. `frozen`: nobody may write the file (no write permission bit at all),
+ * so it is read as an immutable snapshot: SQLite then creates no -wal/-shm beside it, which would
+ * carry the file's read-only mode and block every later writer once the file is made writable. */
+static kp_status check_db(const char *path, bool rw, bool frozen, char **salvage, sqlite3 **dbout,
+                          long long *schema, char **err)
 {
     sqlite3 *db = NULL;
     kp_status st = KP_OK;
     sqlite3_stmt *s = NULL;
-    if (open_conn(path, &db, rw, false) != SQLITE_OK) {
+    if (open_conn(path, &db, rw, frozen) != SQLITE_OK) {
         st = db_fail(db, path, err, "open the workspace");
         goto bad;
     }
@@ -436,6 +441,11 @@ static kp_status check_db(const char *path, bool rw, sqlite3 **dbout, long long 
             rc = sqlite3_step(s);
     }
     const char *res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
+    if (salvage && res && strcmp(res, "ok") != 0) {
+        /* damaged pages: fsck still reads what it can */
+        *salvage = xstrdup(res);
+        res = "ok";
+    }
     if (!res || strcmp(res, "ok") != 0) {
         code = sqlite3_extended_errcode(db) & 0xff;
         if (!res && (code == SQLITE_BUSY || code == SQLITE_LOCKED))
@@ -508,6 +518,12 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
     if (!path || !*path)
         return kp_fail(err, KP_INVALID, "no workspace named; expected a file such as %s", WS_DEFAULT_PATH);
     struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return kp_fail(err, KP_IO, "%s: is %s; expected a keyplan workspace file. Nothing was touched", path,
+                       S_ISDIR(sb.st_mode)    ? "a directory"
+                       : S_ISFIFO(sb.st_mode) ? "a FIFO (named pipe)"
+                       : S_ISSOCK(sb.st_mode) ? "a socket"
+                                              : "a device");
     if (stat(path, &sb) != 0) {
         if (errno != ENOENT)
             return kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -528,7 +544,10 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
     bool can_write = writable(path, &sb, &why);
     sqlite3 *db = NULL;
     long long schema = 0;
-    st = check_db(path, can_write, &db, &schema, err);
+    char *quick = NULL;
+    bool salvage = (flags & WS_SALVAGE) && (flags & WS_READONLY);
+    st = check_db(path, can_write && !salvage, (!can_write && (sb.st_mode & 0222) == 0) || salvage,
+                  salvage ? &quick : NULL, &db, &schema, err);
     if (st != KP_OK) {
         free(why);
         return st;
@@ -548,7 +567,8 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
     ws->path = xstrdup(path);
     ws->db = db;
     ws->ro = (flags & WS_READONLY) != 0;
-    if (can_write) {
+    ws->quick = quick;
+    if (can_write && !salvage) {
         exec(db, "PRAGMA query_only = OFF");
         exec(db, "PRAGMA synchronous = FULL");
         if (!exec(db, "PRAGMA journal_mode = WAL")) {
@@ -594,6 +614,7 @@ void ws_close(ws_t *ws)
         return;
     sqlite3_close(ws->db);
     free(ws->path);
+    free(ws->quick);
     free(ws);
 }
 
@@ -700,16 +721,31 @@ kp_status ws_version_get(ws_t *ws, int number, ws_version *info, char **yaml, ch
     if (yaml)
         *yaml = NULL;
     sqlite3_stmt *s;
-    const char *sql =
-        number > 0
-            ? "SELECT number, parent, time, author, message, name, design FROM versions WHERE number = ?1"
-            : "SELECT number, parent, time, author, message, name, design FROM versions ORDER BY number DESC LIMIT 1";
+    const char *sql = number > 0 ? "SELECT number, parent, time, author, message, name, design, digest FROM "
+                                   "versions WHERE number = ?1"
+                                 : "SELECT number, parent, time, author, message, name, design, digest FROM "
+                                   "versions ORDER BY number DESC LIMIT 1";
     if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
         return ws_fail(ws, err, "read the version");
     if (number > 0)
         sqlite3_bind_int(s, 1, number);
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
+        /* a version is served only as it was committed: its text must match its digest */
+        const char *design = (const char *)sqlite3_column_text(s, 6);
+        const char *stored = (const char *)sqlite3_column_text(s, 7);
+        char *mine = digest_of(design ? design : "");
+        bool intact = stored && strcmp(stored, mine) == 0;
+        free(mine);
+        if (!intact) {
+            int num = sqlite3_column_int(s, 0);
+            sqlite3_finalize(s);
+            return kp_fail(err, KP_DAMAGED,
+                           "%s: version %d is damaged: its stored design does not match its digest (the file "
+                           "was changed outside keyplan). Nothing was changed; 'keyplan fsck %s' lists the "
+                           "intact versions",
+                           ws->path, num, ws->path);
+        }
         if (info)
             read_version(s, info);
         if (yaml)
@@ -917,6 +953,15 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
         *number = 0;
     if (!message || !*message)
         return kp_fail(err, KP_INVALID, "a commit needs a message saying what changed and why (-m MSG)");
+    ptrdiff_t ctl = util_control_at(message, true);
+    if (ctl >= 0)
+        return kp_fail(err, KP_INVALID,
+                       "the message holds a control character at byte %td; expected printable text (lines "
+                       "and tabs are fine)",
+                       ctl + 1);
+    if (author && *author && util_control_at(author, false) >= 0)
+        return kp_fail(err, KP_INVALID,
+                       "the author's name holds a control character; expected one line of text");
     kp_status st = need_rw(ws, err);
     if (st != KP_OK)
         return st;
@@ -937,6 +982,10 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
         goto out;
     if ((st = ws_latest(ws, &latest, err)) != KP_OK) {
         exec(ws->db, "ROLLBACK");
+        goto out;
+    }
+    if (latest > 0 && (st = ws_version_get(ws, latest, NULL, NULL, err)) != KP_OK) {
+        exec(ws->db, "ROLLBACK"); /* a damaged latest version: nothing goes on top of it unnoticed */
         goto out;
     }
     if (expected_parent != WS_PARENT_LATEST && expected_parent != latest) {
@@ -1052,6 +1101,101 @@ kp_status ws_verify(ws_t *ws, char **err)
     return st;
 }
 
+void ws_fsck_report_free(ws_fsck_report *r)
+{
+    free(r->integrity);
+    free(r->foreign_keys);
+    for (size_t i = 0; i < r->nversions; i++)
+        free(r->versions[i].problem);
+    free(r->versions);
+    free(r->working);
+    memset(r, 0, sizeof *r);
+}
+
+/* The first problem a check pragma reports, NULL when it says ok (or reports nothing). */
+static char *pragma_problem(ws_t *ws, const char *sql, bool ok_row)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return xasprintf("cannot run the check: %s", sqlite3_errmsg(ws->db));
+    char *problem = NULL;
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(s, 0);
+        if (!ok_row)
+            problem = xasprintf("a row of table %s refers to something missing", t ? t : "?");
+        else if (!t || strcmp(t, "ok") != 0)
+            problem = xstrdup(t ? t : "unknown problem");
+    } else if (rc != SQLITE_DONE)
+        problem = xstrdup(sqlite3_errmsg(ws->db));
+    sqlite3_finalize(s);
+    return problem;
+}
+
+/* Why the design text does not load as a design, NULL when it does. */
+static char *load_problem(const char *yaml, const char *name)
+{
+    kp_diags dg;
+    diags_init(&dg, name);
+    kp_design *d = designio_load_string(yaml, strlen(yaml), name, &dg);
+    char *why = d ? NULL : (dg.n ? diags_format(&dg, 0) : xstrdup("it does not load"));
+    design_free(d);
+    diags_free(&dg);
+    return why;
+}
+
+kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err)
+{
+    memset(r, 0, sizeof *r);
+    r->integrity = ws->quick ? xstrdup(ws->quick) : pragma_problem(ws, "PRAGMA integrity_check", true);
+    r->foreign_keys = pragma_problem(ws, "PRAGMA foreign_key_check", false);
+    r->problems = (r->integrity != NULL) + (r->foreign_keys != NULL);
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "SELECT number, design, digest FROM versions ORDER BY number", -1, &s,
+                           NULL) != SQLITE_OK) {
+        kp_status st = ws_fail(ws, err, "read the versions");
+        ws_fsck_report_free(r);
+        return st;
+    }
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        VEC_GROW(r->versions, r->nversions, cap);
+        ws_fsck_version *v = &r->versions[r->nversions++];
+        v->number = sqlite3_column_int(s, 0);
+        const char *design = (const char *)sqlite3_column_text(s, 1);
+        const char *stored = (const char *)sqlite3_column_text(s, 2);
+        char *mine = digest_of(design ? design : "");
+        if (!stored || strcmp(stored, mine) != 0)
+            v->problem = xstrdup("its stored design does not match its digest");
+        else {
+            char *name = xasprintf("version %d", v->number);
+            v->problem = load_problem(design, name);
+            free(name);
+        }
+        free(mine);
+        if (v->problem)
+            r->problems++;
+        else
+            r->last_intact = v->number;
+    }
+    if (rc != SQLITE_DONE) {
+        r->problems++;
+        free(r->integrity);
+        r->integrity = xasprintf("reading the versions stopped: %s", sqlite3_errmsg(ws->db));
+    }
+    sqlite3_finalize(s);
+    char *yaml = NULL;
+    int base = 0;
+    if (ws_working_get(ws, &yaml, &base, NULL) == KP_OK) {
+        r->working = load_problem(yaml, "working copy");
+        if (r->working)
+            r->problems++;
+    }
+    free(yaml);
+    return KP_OK;
+}
+
 /* ---- working copy and undo --------------------------------------------------------------- */
 
 kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err)
@@ -1130,6 +1274,12 @@ kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, co
     int curbase = 0;
     kp_status gst = ws_working_get(ws, &cur, &curbase, NULL);
     bool ok = true;
+    if (undoable && gst == KP_NOTFOUND && base > 0) {
+        /* no working copy yet (the version was committed from the command line): the state before
+           this first edit is the version itself, and undo must bring it back */
+        ws_version_get(ws, base, NULL, &cur, NULL);
+        gst = cur ? KP_OK : KP_NOTFOUND;
+    }
     if (undoable && gst == KP_OK && strcmp(cur, yaml) != 0)
         ok = push_history(ws, "undo", cur, label) && exec(ws->db, "DELETE FROM history WHERE stack = 'redo'");
     free(cur);
@@ -1214,6 +1364,8 @@ kp_status ws_observe(ws_t *ws, const char *metric, double value, const char *sou
     }
     if (!isfinite(value))
         return kp_fail(err, KP_RANGE, "metric '%s': the value must be a finite number", metric);
+    if (source && util_control_at(source, false) >= 0)
+        return kp_fail(err, KP_INVALID, "the source holds a control character; expected one line of text");
     kp_status st = begin(ws, err);
     if (st != KP_OK)
         return st;

@@ -28,6 +28,8 @@ typedef struct ws ws_t;
 enum {
     WS_CREATE = 1u << 0,   /* create the workspace when the file does not exist */
     WS_READONLY = 1u << 1, /* open for reading only (log, show, diff, export); never writes */
+    WS_SALVAGE = 1u << 2,  /* with WS_READONLY: open a file whose SQLite check fails (damaged pages),
+                              so that ws_fsck can say what is still intact */
 };
 
 /* Opens the workspace at `path`.
@@ -98,6 +100,29 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
 /* Checks the file: PRAGMA integrity_check, foreign keys, and each version's stored digest
  * against its design text. KP_DAMAGED with the first problem when anything is wrong. */
 kp_status ws_verify(ws_t *ws, char **err);
+
+/* What `keyplan fsck` reports: the file's checks and every version, intact or not. A version is
+ * intact when its design text matches its digest and loads. Every version read (show, export,
+ * the workbench, commit) is checked the same way and refused by number when damaged. */
+typedef struct ws_fsck_version {
+    int number;
+    char *problem; /* NULL when intact */
+} ws_fsck_version;
+
+typedef struct ws_fsck_report {
+    char *integrity;           /* NULL when PRAGMA integrity_check says ok, else its first problem */
+    char *foreign_keys;        /* NULL when every reference holds, else the first broken one */
+    ws_fsck_version *versions; /* oldest first */
+    size_t nversions;
+    int last_intact; /* the newest intact version, 0 when none */
+    char *working;   /* NULL when the working copy loads (or there is none), else why not */
+    size_t problems; /* everything found wrong */
+} ws_fsck_report;
+
+/* Fills *r (release with ws_fsck_report_free). KP_OK when it could look (whatever it found);
+ * another status with *err when the file cannot be read at all. */
+kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err);
+void ws_fsck_report_free(ws_fsck_report *r);
 
 /* ---- the working copy and its undo history --------------------------------------------- */
 
