@@ -24,8 +24,10 @@ double-quoted string):
                           DynamoDB's own verdict on a request built here, when keyplan refuses the
                           design before any request is made (a limit): REQUEST is
                             create [gsis=N] [lsis=N] [include=N,M..] [table=NAME] [index=NAME]
-                                   [read=N] [write=N]      CreateTable: N GSIs / LSIs, INCLUDE
-                                                           attributes per GSI, the names (C*N: the
+                                   [pkname=NAME] [read=N] [write=N]
+                                                           CreateTable: N GSIs / LSIs, INCLUDE
+                                                           attributes per GSI, the names (the
+                                                           partition key's too; C*N: the
                                                            character C N times), the provisioned
                                                            units
                             put [pk=BYTES] [sk=BYTES] [item=BYTES] [pk_type=N]
@@ -136,9 +138,10 @@ def create_body(opts):
     table = opts.get("table", "rules-probe-%d-%d" % (os.getpid(), next(PROBES)))
     includes = [int(n) for n in opts["include"].split(",")] if "include" in opts else []
     gsis = max(int(opts.get("gsis", 0)), len(includes), 1 if "index" in opts else 0)
-    defs = [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"}]
+    pkname = opts.get("pkname", "PK")
+    defs = [{"AttributeName": pkname, "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"}]
     body = {"TableName": table, "AttributeDefinitions": defs,
-            "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}]}
+            "KeySchema": [{"AttributeName": pkname, "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}]}
     prov = "read" in opts or "write" in opts
     units = {"ReadCapacityUnits": int(opts.get("read", 1)), "WriteCapacityUnits": int(opts.get("write", 1))}
     if prov:
@@ -224,7 +227,7 @@ def dynamodb(endpoint, rest):
     if not m:
         raise ValueError("expected: dynamodb create|put|update WHAT [KEY=VALUE...] accepted|refused [~ TEXT]")
     opts = dict(kv.split("=", 1) for kv in m.group(2).split())
-    for k in ("table", "index"):  # "t*255": the character 255 times
+    for k in ("table", "index", "pkname"):  # "t*255": the character 255 times
         rep = re.fullmatch(r"(.)\*(\d+)", opts.get(k, ""))
         if rep:
             opts[k] = rep.group(1) * int(rep.group(2))
