@@ -3,6 +3,7 @@
 #include "item.h"
 
 #include "capacity.h"
+#include "namemap.h"
 #include "overlap.h"
 
 #include <ctype.h>
@@ -10,7 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* ---- values and items ---------------------------------------------------------------------- */
 
@@ -179,17 +179,156 @@ static bool is_numeric_type(const kp_attr *a)
     return a && (a->type == KP_ATTR_NUMBER || a->type == KP_ATTR_SHARD);
 }
 
-kp_vtype item_key_type(const kp_design *d, const char *attr)
+/* ---- the design's lookups, built once ------------------------------------------------------ */
+
+/* A list of texts (the fixed values patterns ask of one attribute). */
+typedef struct text_list {
+    const char **v;
+    size_t n, cap;
+} text_list;
+
+/* What sample generation asks of the design for every value of every item, as hash lookups
+ * built once (linear in the design): generating every entity's items then stays linear in the
+ * design's size. Every key points into the design or into `ar`. */
+struct item_gen {
+    const kp_design *d;
+    ov_domains *dm;
+    arena *ar;
+    namemap attrs;   /* declared attribute -> position in d->attrs (design_attr) */
+    namemap keytype; /* key attribute -> the kp_vtype of its values (item_key_type) */
+    namemap joins;   /* a join's `from` -> position in join_to (the first join naming it) */
+    const char **join_to;
+    size_t njoin, capjoin;
+    namemap folded;        /* an entity attribute's name in ASCII lowercase -> position in folded_v */
+    const char **folded_v; /* the first attribute of the design with that lowercase name */
+    size_t nfolded, capfolded;
+    namemap domains; /* value_domain's answers -> position in domain_v */
+    const char **domain_v;
+    size_t ndomain, capdomain;
+    namemap fixed; /* attribute -> position in fixed_v: the values patterns fix, in order */
+    text_list *fixed_v;
+    size_t nfixed, capfixed;
+};
+
+static const kp_attr *attr_in(const item_gen *x, const kp_design *d, const char *name)
 {
+    size_t at;
+    if (!x)
+        return design_attr(d, name);
+    return namemap_get(&x->attrs, name, &at) ? &d->attrs[at] : NULL;
+}
+
+static char *ascii_lower(arena *ar, const char *s)
+{
+    char *o = arena_strdup(ar, s);
+    for (char *c = o; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    return o;
+}
+
+/* A key attribute's values are numbers when every template filling it is one number
+ * placeholder without a format; strings otherwise. */
+static bool numeric_template(const item_gen *x, const kp_design *d, const kp_keytpl *k)
+{
+    return k->tpl.n == 1 && k->tpl.parts[0].kind == TPL_ATTR && !k->tpl.parts[0].format &&
+           is_numeric_type(attr_in(x, d, k->tpl.parts[0].text));
+}
+
+item_gen *item_gen_new(const kp_design *d)
+{
+    item_gen *x = xcalloc(1, sizeof *x);
+    x->d = d;
+    x->dm = ov_domains_new(d);
+    x->ar = arena_new();
+    for (size_t i = 0; i < d->nattrs; i++)
+        namemap_put(&x->attrs, d->attrs[i].name, i);
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        for (size_t k = 0; k < e->nkeys; k++) {
+            const kp_keytpl *kt = &e->keys[k];
+            if (!kt->attr.s || entity_key(e, kt->attr.s) != kt)
+                continue; /* item_key_type reads an entity's first template of an attribute */
+            kp_vtype t = numeric_template(x, d, kt) ? KP_VAL_N : KP_VAL_S;
+            bool added;
+            size_t *slot = namemap_insert(&x->keytype, kt->attr.s, 0, (size_t)t, &added);
+            if (!added && t == KP_VAL_S)
+                *slot = (size_t)KP_VAL_S;
+        }
+        for (size_t k = 0; k < e->nattrs; k++) {
+            const char *o = e->attrs[k].s;
+            if (!o || strlen(o) < 3)
+                continue;
+            if (namemap_put(&x->folded, ascii_lower(x->ar, o), x->nfolded)) {
+                VEC_GROW(x->folded_v, x->nfolded, x->capfolded);
+                x->folded_v[x->nfolded++] = o;
+            }
+        }
+    }
+    for (size_t i = 0; i < d->npatterns; i++) {
+        const kp_pattern *p = &d->patterns[i];
+        for (size_t j = 0; j < p->njoin; j++) {
+            const kp_join *jn = &p->join[j];
+            if (jn->from.s && jn->to.s && namemap_put(&x->joins, jn->from.s, x->njoin)) {
+                VEC_GROW(x->join_to, x->njoin, x->capjoin);
+                x->join_to[x->njoin++] = jn->to.s;
+            }
+        }
+        for (size_t j = 0; j < p->nby; j++) {
+            const kp_by *b = &p->by[j];
+            if (!b->value || !b->attr.s)
+                continue;
+            size_t at;
+            if (!namemap_get(&x->fixed, b->attr.s, &at)) {
+                VEC_GROW(x->fixed_v, x->nfixed, x->capfixed);
+                memset(&x->fixed_v[x->nfixed], 0, sizeof x->fixed_v[0]);
+                at = x->nfixed++;
+                namemap_put(&x->fixed, b->attr.s, at);
+            }
+            text_list *l = &x->fixed_v[at];
+            VEC_GROW(l->v, l->n, l->cap);
+            l->v[l->n++] = b->value;
+        }
+    }
+    return x;
+}
+
+void item_gen_free(item_gen *x)
+{
+    if (!x)
+        return;
+    ov_domains_free(x->dm);
+    namemap_free(&x->attrs);
+    namemap_free(&x->keytype);
+    namemap_free(&x->joins);
+    namemap_free(&x->folded);
+    namemap_free(&x->domains);
+    namemap_free(&x->fixed);
+    free(x->join_to);
+    free(x->folded_v);
+    free(x->domain_v);
+    for (size_t i = 0; i < x->nfixed; i++)
+        free(x->fixed_v[i].v);
+    free(x->fixed_v);
+    arena_free(x->ar);
+    free(x);
+}
+
+static kp_vtype key_type(const item_gen *x, const kp_design *d, const char *attr)
+{
+    size_t t;
+    if (x) {
+        if (namemap_get(&x->keytype, attr, &t))
+            return (kp_vtype)t;
+        return is_numeric_type(attr_in(x, d, attr)) ? KP_VAL_N : KP_VAL_S;
+    }
     bool any = false;
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_keytpl *k = entity_key(&d->entities[i], attr);
         if (!k)
             continue;
         any = true;
-        if (k->tpl.n != 1 || k->tpl.parts[0].kind != TPL_ATTR || k->tpl.parts[0].format)
-            return KP_VAL_S;
-        if (!is_numeric_type(design_attr(d, k->tpl.parts[0].text)))
+        if (!numeric_template(NULL, d, k))
             return KP_VAL_S;
     }
     if (any)
@@ -197,18 +336,28 @@ kp_vtype item_key_type(const kp_design *d, const char *attr)
     return is_numeric_type(design_attr(d, attr)) ? KP_VAL_N : KP_VAL_S;
 }
 
-char *item_value_text(const kp_design *d, const kp_item *item, const char *name)
+kp_vtype item_key_type(const kp_design *d, const char *attr) { return key_type(NULL, d, attr); }
+
+kp_vtype item_gen_key_type(const item_gen *x, const char *attr) { return key_type(x, x->d, attr); }
+
+static char *value_text(const item_gen *x, const kp_design *d, const kp_item *item, const char *name)
 {
     const kp_value *v = item_get(item, name);
     if (!v)
         return NULL;
-    const kp_attr *a = design_attr(d, name);
+    const kp_attr *a = attr_in(x, d, name);
     if (v->type == KP_VAL_N && a && a->format)
         return tpl_apply_format(v->text, a->format);
     return xstrdup(v->text);
 }
 
+char *item_value_text(const kp_design *d, const kp_item *item, const char *name)
+{
+    return value_text(NULL, d, item, name);
+}
+
 typedef struct render_ctx {
+    const item_gen *x; /* may be NULL */
     const kp_design *d;
     const kp_item *item;
     char **held; /* values handed to tpl_render, freed afterwards */
@@ -219,7 +368,7 @@ typedef struct render_ctx {
 static const char *render_lookup(const char *name, void *vctx)
 {
     render_ctx *c = vctx;
-    char *v = item_value_text(c->d, c->item, name);
+    char *v = value_text(c->x, c->d, c->item, name);
     if (!v) {
         c->missing = true;
         return NULL;
@@ -229,9 +378,9 @@ static const char *render_lookup(const char *name, void *vctx)
     return v;
 }
 
-char *item_render(const kp_design *d, const tpl *t, const kp_item *item)
+static char *render(const item_gen *x, const kp_design *d, const tpl *t, const kp_item *item)
 {
-    render_ctx c = {.d = d, .item = item};
+    render_ctx c = {.x = x, .d = d, .item = item};
     char *out = tpl_render(t, render_lookup, &c);
     for (size_t i = 0; i < c.nheld; i++)
         free(c.held[i]);
@@ -242,6 +391,8 @@ char *item_render(const kp_design *d, const tpl *t, const kp_item *item)
     }
     return out;
 }
+
+char *item_render(const kp_design *d, const tpl *t, const kp_item *item) { return render(NULL, d, t, item); }
 
 char *item_primary_key(const kp_design *d, const kp_item *item)
 {
@@ -261,6 +412,7 @@ char *item_primary_key(const kp_design *d, const kp_item *item)
 enum role { ROLE_OTHER, ROLE_PART, ROLE_SORT };
 
 typedef struct gen {
+    const item_gen *x;
     const kp_design *d;
     const kp_entity *e;
     size_t n;     /* items asked */
@@ -282,26 +434,28 @@ static enum role attr_role(const kp_design *d, const kp_entity *e, const char *n
 
 /* The attribute whose values `name` takes: the `to` side of a join naming it as `from`
  * ({ username: followingUsername }), else the longest other attribute its name ends with
- * (followedUsername -> username, case aside), else itself. Joined values then meet. */
-static const char *value_domain(const kp_design *d, const char *name)
+ * (followedUsername -> username, ASCII case aside, at least 3 bytes), else itself. Joined values
+ * then meet. Answers are remembered in x. */
+static const char *value_domain(item_gen *x, const char *name)
 {
-    for (size_t i = 0; i < d->npatterns; i++)
-        for (size_t j = 0; j < d->patterns[i].njoin; j++) {
-            const kp_join *jn = &d->patterns[i].join[j];
-            if (jn->from.s && jn->to.s && strcmp(jn->from.s, name) == 0)
-                return jn->to.s;
-        }
+    size_t at;
+    if (namemap_get(&x->domains, name, &at))
+        return x->domain_v[at];
     const char *best = name;
-    size_t n = strlen(name), bestlen = 0;
-    for (size_t i = 0; i < d->nentities; i++)
-        for (size_t k = 0; k < d->entities[i].nattrs; k++) {
-            const char *o = d->entities[i].attrs[k].s;
-            size_t m = o ? strlen(o) : 0;
-            if (m >= 3 && m < n && m > bestlen && strcasecmp(name + n - m, o) == 0) {
-                best = o;
-                bestlen = m;
+    if (namemap_get(&x->joins, name, &at)) {
+        best = x->join_to[at];
+    } else {
+        size_t n = strlen(name);
+        char *low = ascii_lower(x->ar, name);
+        for (size_t m = n - (n > 0); m >= 3 && m < n; m--)
+            if (namemap_get(&x->folded, low + n - m, &at)) {
+                best = x->folded_v[at];
+                break;
             }
-        }
+    }
+    VEC_GROW(x->domain_v, x->ndomain, x->capdomain);
+    x->domain_v[x->ndomain] = best;
+    namemap_put(&x->domains, arena_strdup(x->ar, name), x->ndomain++);
     return best;
 }
 
@@ -317,16 +471,12 @@ static char *value_stem(const char *name)
 }
 
 /* The fixed value a pattern asks for attribute `name` (by: [status=paid]) number `k`, or NULL. */
-static const char *fixed_by_value(const kp_design *d, const char *name, size_t k)
+static const char *fixed_by_value(const item_gen *x, const char *name, size_t k)
 {
-    size_t seen = 0;
-    for (size_t i = 0; i < d->npatterns; i++)
-        for (size_t j = 0; j < d->patterns[i].nby; j++) {
-            const kp_by *b = &d->patterns[i].by[j];
-            if (b->value && strcmp(b->attr.s, name) == 0 && seen++ == k)
-                return b->value;
-        }
-    return NULL;
+    size_t at;
+    if (!namemap_get(&x->fixed, name, &at) || k >= x->fixed_v[at].n)
+        return NULL;
+    return x->fixed_v[at].v[k];
 }
 
 static size_t pool_size(const kp_attr *a, size_t n)
@@ -358,14 +508,14 @@ static const char *enum_pick(const kp_attr *a, size_t i, uint64_t *rng)
 
 /* The k-th partition's value of an enum in a partition key: the values patterns fix
  * (by: [status=paid]) first, so that their partitions have data, then the others in order. */
-static const char *enum_part_value(const kp_design *d, const kp_attr *a, size_t k)
+static const char *enum_part_value(const item_gen *x, const kp_attr *a, size_t k)
 {
     if (a->nvalues == 0)
         return "value";
     size_t nfixed = 0;
     const char *order[64];
     for (size_t f = 0; nfixed < 64; f++) {
-        const char *v = fixed_by_value(d, a->name, f);
+        const char *v = fixed_by_value(x, a->name, f);
         if (!v)
             break;
         bool dup = false, known = false;
@@ -413,7 +563,7 @@ static char *iso_date(long day)
  * template's key another's, so that verify shows what the overlap costs. Caller frees. */
 static char *domain_id(const gen *g, const char *name, size_t k)
 {
-    const char *dom = value_domain(g->d, name);
+    const char *dom = value_domain((item_gen *)g->x, name);
     ov_bytes seps, more;
     ov_separators(g->dm, name, &seps);
     ov_separators(g->dm, dom, &more);
@@ -444,7 +594,7 @@ static char *domain_id(const gen *g, const char *name, size_t k)
 /* Sets attribute `name` of item i in `item`. */
 static void gen_value(gen *g, kp_item *item, const char *name, size_t i)
 {
-    const kp_attr *a = design_attr(g->d, name);
+    const kp_attr *a = attr_in(g->x, g->d, name);
     enum role role = attr_role(g->d, g->e, name);
     kp_attr_type type = a ? a->type : KP_ATTR_STRING;
     size_t k; /* the value's number in the attribute's pool */
@@ -454,7 +604,7 @@ static void gen_value(gen *g, kp_item *item, const char *name, size_t i)
         k = i;
     else
         k = (size_t)(rng_next(&g->rng) % pool_size(a, g->n));
-    const char *fixed = role != ROLE_PART ? fixed_by_value(g->d, name, i) : NULL;
+    const char *fixed = role != ROLE_PART ? fixed_by_value(g->x, name, i) : NULL;
 
     switch (type) {
     case KP_ATTR_NUMBER: {
@@ -484,7 +634,7 @@ static void gen_value(gen *g, kp_item *item, const char *name, size_t i)
         item_set(item, name, KP_VAL_BOOL, i % 2 == 0 ? "true" : "false");
         break;
     case KP_ATTR_ENUM: {
-        const char *v = role == ROLE_PART ? enum_part_value(g->d, a, k) : enum_pick(a, i, &g->rng);
+        const char *v = role == ROLE_PART ? enum_part_value(g->x, a, k) : enum_pick(a, i, &g->rng);
         item_set(item, name, KP_VAL_S, v);
         break;
     }
@@ -528,12 +678,12 @@ bool item_set_together(const kp_design *d, const kp_entity *e, const char *a, co
     return capacity_grouped(e, a, b);
 }
 
-static bool sparse_holds(const kp_design *d, const kp_sparse *sp, const kp_item *item, uint64_t *rng,
-                         size_t i)
+static bool sparse_holds(const item_gen *x, const kp_design *d, const kp_sparse *sp, const kp_item *item,
+                         uint64_t *rng, size_t i)
 {
     if (sp->kind == KP_SPARSE_SHARE)
         return i == 0 || rng_unit(rng) < sp->share;
-    char *v = item_value_text(d, item, sp->cond_attr.s);
+    char *v = value_text(x, d, item, sp->cond_attr.s);
     bool any = false;
     for (size_t k = 0; v && k < sp->nvalues; k++)
         if (sp->values[k].s && strcmp(sp->values[k].s, v) == 0)
@@ -589,16 +739,16 @@ static void gen_item(gen *g, size_t i, const char **names, size_t nnames, kp_ite
             if (held[j] >= 0 && item_set_together(d, e, e->keys[j].attr.s, kt->attr.s))
                 held[k] = held[j];
         if (held[k] < 0)
-            held[k] = sparse_holds(d, sp, item, &g->rng, i) ? 1 : 0;
+            held[k] = sparse_holds(g->x, d, sp, item, &g->rng, i) ? 1 : 0;
     }
     for (size_t k = 0; k < e->nkeys; k++) {
         const kp_keytpl *kt = &e->keys[k];
         if (held[k] == 0)
             continue;
-        char *v = item_render(d, &kt->tpl, item);
+        char *v = render(g->x, d, &kt->tpl, item);
         if (!v)
             continue;
-        item_set(item, kt->attr.s, item_key_type(d, kt->attr.s), v);
+        item_set(item, kt->attr.s, key_type(g->x, d, kt->attr.s), v);
         free(v);
     }
     if (held != held_inl)
@@ -607,7 +757,7 @@ static void gen_item(gen *g, size_t i, const char **names, size_t nnames, kp_ite
     for (size_t k = 0; k < e->nsparse; k++) {
         const kp_sparse *sp = &e->sparse[k];
         if (!entity_key(e, sp->attr.s) && item_get(item, sp->attr.s) &&
-            !sparse_holds(d, sp, item, &g->rng, i))
+            !sparse_holds(g->x, d, sp, item, &g->rng, i))
             item_del(item, sp->attr.s);
     }
     /* the type tag single-table designs filter on (the resolver's "entityType = :entityType") */
@@ -634,11 +784,11 @@ void item_pad(const kp_entity *e, kp_item *item)
     }
 }
 
-size_t item_default_count(const kp_design *d, const kp_entity *e)
+static size_t default_count(const item_gen *x, const kp_design *d, const kp_entity *e)
 {
     size_t n = 12;
     for (size_t i = 0; i < e->nattrs; i++) {
-        const kp_attr *a = design_attr(d, e->attrs[i].s);
+        const kp_attr *a = attr_in(x, d, e->attrs[i].s);
         if (a && a->type == KP_ATTR_ENUM && a->nvalues * 2 > n)
             n = a->nvalues * 2;
     }
@@ -647,54 +797,66 @@ size_t item_default_count(const kp_design *d, const kp_entity *e)
     return n;
 }
 
-void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned seed, kp_item_list *out)
+size_t item_default_count(const kp_design *d, const kp_entity *e) { return default_count(NULL, d, e); }
+
+void item_gen_items(item_gen *x, const kp_entity *e, size_t n, unsigned seed, kp_item_list *out)
 {
-    if (!d || !e || !d->table.pk.s)
+    const kp_design *d = x->d;
+    if (!e || !d->table.pk.s)
         return;
     const kp_keytpl *sk = d->table.sk.s ? entity_key(e, d->table.sk.s) : NULL;
     bool sorted = d->table.sk.s && (!sk || !tpl_is_constant(&sk->tpl));
-    gen g = {.d = d,
+    gen g = {.x = x,
+             .d = d,
              .e = e,
              .n = n,
              .group = sorted ? 4 : 1,
              .rng = ((uint64_t)seed << 32) ^ util_hash_str(UTIL_HASH_SEED, e->name ? e->name : ""),
-             .dm = ov_domains_new(d)};
+             .dm = x->dm};
     const char **names;
     size_t nnames;
     known_attrs(e, &names, &nnames);
     char **keys = NULL;
     size_t nkeys = 0, capkeys = 0, made = 0;
+    namemap seen = {0}; /* the primary keys made so far */
     for (size_t i = 0; made < n && i < n * 3 + 8; i++) {
         kp_item item = {0};
         gen_item(&g, i, names, nnames, &item);
         char *key = item_primary_key(d, &item);
-        bool dup = !key;
-        for (size_t k = 0; key && k < nkeys; k++)
-            if (strcmp(keys[k], key) == 0)
-                dup = true;
-        if (dup) {
+        size_t at;
+        if (!key || namemap_get(&seen, key, &at)) {
             free(key);
             item_free(&item);
             continue;
         }
         VEC_GROW(keys, nkeys, capkeys);
-        keys[nkeys++] = key;
+        keys[nkeys] = key;
+        namemap_put(&seen, key, nkeys++);
         *item_list_push(out) = item;
         made++;
     }
+    namemap_free(&seen);
     for (size_t k = 0; k < nkeys; k++)
         free(keys[k]);
     free(keys);
     free(names);
-    ov_domains_free(g.dm);
+}
+
+void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned seed, kp_item_list *out)
+{
+    if (!d || !e || !d->table.pk.s)
+        return;
+    item_gen *x = item_gen_new(d);
+    item_gen_items(x, e, n, seed, out);
+    item_gen_free(x);
 }
 
 /* ---- linked sample data: joins meet ---------------------------------------------------------- */
 
-static bool has_value_text(const kp_design *d, const kp_item_list *l, const char *attr, const char *text)
+static bool has_value_text(const item_gen *x, const kp_item_list *l, const char *attr, const char *text)
 {
     for (size_t i = 0; i < l->n; i++) {
-        char *v = item_value_text(d, &l->v[i], attr);
+        char *v = value_text(x, x->d, &l->v[i], attr);
         bool same = v && strcmp(v, text) == 0;
         free(v);
         if (same)
@@ -704,15 +866,15 @@ static bool has_value_text(const kp_design *d, const kp_item_list *l, const char
 }
 
 /* Re-renders the key attributes of entity e's item whose templates use attribute `name`. */
-static void rerender_keys(const kp_design *d, const kp_entity *e, kp_item *item, const char *name)
+static void rerender_keys(const item_gen *x, const kp_entity *e, kp_item *item, const char *name)
 {
     for (size_t k = 0; k < e->nkeys; k++) {
         const kp_keytpl *kt = &e->keys[k];
         if (!tpl_has_attr(&kt->tpl, name) || !item_get(item, kt->attr.s))
             continue;
-        char *v = item_render(d, &kt->tpl, item);
+        char *v = render(x, x->d, &kt->tpl, item);
         if (v)
-            item_set(item, kt->attr.s, item_key_type(d, kt->attr.s), v);
+            item_set(item, kt->attr.s, key_type(x, x->d, kt->attr.s), v);
         free(v);
     }
 }
@@ -734,7 +896,7 @@ static bool key_taken(const kp_design *d, const kp_item_list *l, size_t skip, co
 /* One join step, `from` of the items of `l1` naming `to` of the items of `l2`: every `from` value
  * that names no item of l2 takes the value of one that exists (its keys re-rendered), the items
  * of l1 staying unique by primary key. */
-static void link_join(const kp_design *d, const kp_entity *e1, kp_item_list *l1, const char *from,
+static void link_join(const item_gen *x, const kp_entity *e1, kp_item_list *l1, const char *from,
                       const kp_item_list *l2, const char *to)
 {
     size_t n2 = 0;
@@ -744,8 +906,8 @@ static void link_join(const kp_design *d, const kp_entity *e1, kp_item_list *l1,
         return;
     for (size_t i = 0; i < l1->n; i++) {
         kp_item *it = &l1->v[i];
-        char *have = item_value_text(d, it, from);
-        bool meets = have && has_value_text(d, l2, to, have);
+        char *have = value_text(x, x->d, it, from);
+        bool meets = have && has_value_text(x, l2, to, have);
         free(have);
         if (meets || !item_get(it, from))
             continue;
@@ -756,9 +918,9 @@ static void link_join(const kp_design *d, const kp_entity *e1, kp_item_list *l1,
             kp_item cand;
             item_copy(&cand, it);
             item_set_value(&cand, from, tv);
-            rerender_keys(d, e1, &cand, from);
-            char *key = item_primary_key(d, &cand);
-            bool ok = key && !key_taken(d, l1, i, key);
+            rerender_keys(x, e1, &cand, from);
+            char *key = item_primary_key(x->d, &cand);
+            bool ok = key && !key_taken(x->d, l1, i, key);
             free(key);
             if (ok) {
                 item_free(it);
@@ -772,8 +934,9 @@ static void link_join(const kp_design *d, const kp_entity *e1, kp_item_list *l1,
 
 /* Makes the sample data of every join meet: for each pattern with `join`, each step's `from`
  * values name items of the next entity (the chain's second request then finds its items). */
-static void link_joins(const kp_design *d, kp_item_list *lists)
+static void link_joins(const item_gen *x, kp_item_list *lists)
 {
+    const kp_design *d = x->d;
     for (size_t p = 0; p < d->npatterns; p++) {
         const kp_pattern *pt = &d->patterns[p];
         for (size_t q = 1; pt->njoin && q < pt->nentities; q++) {
@@ -785,7 +948,7 @@ static void link_joins(const kp_design *d, kp_item_list *lists)
                 const kp_join *jn = &pt->join[j];
                 if (jn->from.s && jn->to.s && entity_knows(&d->entities[a], jn->from.s) &&
                     entity_knows(&d->entities[b], jn->to.s))
-                    link_join(d, &d->entities[a], &lists[a], jn->from.s, &lists[b], jn->to.s);
+                    link_join(x, &d->entities[a], &lists[a], jn->from.s, &lists[b], jn->to.s);
             }
         }
     }
@@ -797,26 +960,26 @@ void item_sample_make(const kp_design *d, unsigned seed, bool pad, item_sample *
     out->n = d->nentities;
     out->lists = xcalloc(d->nentities ? d->nentities : 1, sizeof *out->lists);
     kp_item_list *raw = xcalloc(d->nentities ? d->nentities : 1, sizeof *raw);
+    item_gen *x = item_gen_new(d);
     for (size_t i = 0; i < d->nentities; i++)
-        item_generate(d, &d->entities[i], item_default_count(d, &d->entities[i]), seed, &raw[i]);
-    link_joins(d, raw);
+        item_gen_items(x, &d->entities[i], default_count(x, d, &d->entities[i]), seed, &raw[i]);
+    link_joins(x, raw);
+    item_gen_free(x);
     /* primary key text -> the entity that produced it */
     char **keys = NULL;
     const kp_entity **owners = NULL;
     size_t nkeys = 0, capkeys = 0, capowners = 0, capcoll = 0;
+    namemap owner_of = {0}; /* key -> position in keys/owners */
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
         kp_item_list items = raw[i];
         for (size_t k = 0; k < items.n; k++) {
             kp_item *it = &items.v[k];
             char *key = item_primary_key(d, it);
-            const kp_entity *o = NULL;
-            for (size_t q = 0; key && q < nkeys && !o; q++)
-                if (strcmp(keys[q], key) == 0)
-                    o = owners[q];
-            if (o) {
+            size_t at;
+            if (key && namemap_get(&owner_of, key, &at)) {
                 VEC_GROW(out->coll, out->ncoll, capcoll);
-                out->coll[out->ncoll++] = (item_collision){e, o, key};
+                out->coll[out->ncoll++] = (item_collision){e, owners[at], key};
                 item_free(it);
                 continue;
             }
@@ -824,7 +987,8 @@ void item_sample_make(const kp_design *d, unsigned seed, bool pad, item_sample *
                 VEC_GROW(keys, nkeys, capkeys);
                 VEC_GROW(owners, nkeys, capowners);
                 keys[nkeys] = key;
-                owners[nkeys++] = e;
+                owners[nkeys] = e;
+                namemap_put(&owner_of, key, nkeys++);
             }
             if (pad)
                 item_pad(e, it);
@@ -832,6 +996,7 @@ void item_sample_make(const kp_design *d, unsigned seed, bool pad, item_sample *
         }
         free(items.v);
     }
+    namemap_free(&owner_of);
     for (size_t q = 0; q < nkeys; q++)
         free(keys[q]);
     free(keys);
@@ -899,7 +1064,7 @@ void item_apply_changes(const kp_design *d, const kp_entity *e, const kp_str *ch
             continue;
         const kp_sparse *sp = entity_sparse(e, kt->attr.s);
         bool holds = sp ? (sp->kind == KP_SPARSE_SHARE ? item_get(item, kt->attr.s) != NULL
-                                                       : sparse_holds(d, sp, out, NULL, 1))
+                                                       : sparse_holds(NULL, d, sp, out, NULL, 1))
                         : true;
         char *v = holds ? item_render(d, &kt->tpl, out) : NULL;
         if (v)

@@ -84,6 +84,18 @@ void item_list_free(kp_item_list *l);
  * apart); none when the design has no table partition key. */
 void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned seed, kp_item_list *out);
 
+/* The design's lookups that sample generation needs (attributes, key types, value domains,
+ * the values patterns fix), built once in time linear in the design, so that generating the
+ * items of many entities stays linear: item_generate builds one per call. The design must
+ * outlive it and not change meanwhile. Release with item_gen_free (NULL does nothing). */
+typedef struct item_gen item_gen;
+item_gen *item_gen_new(const kp_design *d);
+void item_gen_free(item_gen *x);
+/* item_generate over x's design. */
+void item_gen_items(item_gen *x, const kp_entity *e, size_t n, unsigned seed, kp_item_list *out);
+/* item_key_type over x's design, without its walk over every entity. */
+kp_vtype item_gen_key_type(const item_gen *x, const char *attr);
+
 /* How many sample items of `e` the exports and verify generate: 12, fewer when the design
  * says the entity has fewer (count 1..11), more when an enum needs it to show every value. An
  * entity with count 0 (not populated yet) still gets 12: the structure is what is verified. */

@@ -100,8 +100,12 @@ static void test_deterministic(void **state)
     (void)state;
     kp_design *d = load(shop_yaml);
     const kp_entity *e = design_entity(d, "Order");
-    json_t *a = items_generate(d, e, 12, 7), *b = items_generate(d, e, 12, 7),
-           *c = items_generate(d, e, 12, 8);
+    item_gen *x = item_gen_new(d), *y = item_gen_new(d);
+    /* one context or two, the same items: the context only remembers answers */
+    json_t *a = items_generate(x, e, 12, 7), *b = items_generate(y, e, 12, 7),
+           *c = items_generate(x, e, 12, 8);
+    item_gen_free(x);
+    item_gen_free(y);
     kp_item_list l = generate(d, e, 12, 7);
     json_t *la = json_array();
     for (size_t i = 0; i < l.n; i++)
@@ -502,6 +506,79 @@ static void test_fixed_values_have_data(void **state)
     design_free(d);
 }
 
+/* The generation context (item_gen: the design's lookups built once, so that exporting many
+ * entities stays linear) answers as the plain walks over the design do: the key types of every
+ * name, and every entity's items generated one call at a time, also on a design of many
+ * entities (exports of 10,000 entities used to take minutes: each entity's items walked every
+ * entity and pattern again). */
+static void test_context_matches_walks(void **state)
+{
+    (void)state;
+    sbuf y;
+    sbuf_init(&y);
+    sbuf_add(&y, "keyplan: 1\nname: many\n"
+                 "table: { name: Many, pk: PK, sk: SK, billing: on-demand, streams: false, pitr: false }\n"
+                 "indexes:\n  - { name: GSI, pk: GPK, sk: GSK }\n"
+                 "attributes:\n  n: { type: number }\n  status: { type: enum, values: { a: 0.5, b: 0.5 } }\n"
+                 "entities:\n");
+    for (int i = 0; i < 1500; i++)
+        sbuf_printf(
+            &y,
+            "  - { name: E%d, attributes: [id%d, Id%d, n, status, ownerId%d], keys: { PK: \"E%d#{id%d}\","
+            " SK: \"E%d#{n}\", GPK: \"%s\", GSK: \"{Id%d}\" } }\n",
+            i, i, i, (i + 1) % 1500, i, i, i, i % 2 ? "S#{status}" : "N#{n}", i);
+    sbuf_add(&y, "patterns:\n");
+    for (int i = 0; i < 1500; i += 7)
+        sbuf_printf(&y,
+                    "  - { id: %d, name: p%d, entities: [E%d, E%d], by: [id%d, \"status=b\"],"
+                    " join: { id%d: ownerId%d }, rate: 1 }\n",
+                    i + 1, i, i, (i + 1) % 1500, i, (i + 1) % 1500, (i + 1) % 1500);
+    const char *texts[] = {shop_yaml, y.s};
+    for (size_t t = 0; t < 2; t++) {
+        kp_design *d = load(texts[t]);
+        item_gen *x = item_gen_new(d);
+        for (size_t i = 0; i < d->nentities; i++) {
+            const kp_entity *e = &d->entities[i];
+            for (size_t k = 0; k < e->nkeys; k++)
+                assert_int_equal(item_gen_key_type(x, e->keys[k].attr.s),
+                                 item_key_type(d, e->keys[k].attr.s));
+            for (size_t k = 0; k < e->nattrs; k++)
+                assert_int_equal(item_gen_key_type(x, e->attrs[k].s), item_key_type(d, e->attrs[k].s));
+            if (t == 1 && i % 50 != 0)
+                continue; /* the plain path walks the design per entity: a sample of them */
+            kp_item_list a = {0}, b = generate(d, e, 12, 9);
+            item_gen_items(x, e, 12, 9, &a);
+            assert_int_equal(a.n, b.n);
+            json_t *ja = json_array(), *jb = json_array();
+            for (size_t k = 0; k < a.n; k++) {
+                json_array_append_new(ja, items_json(&a.v[k]));
+                json_array_append_new(jb, items_json(&b.v[k]));
+            }
+            assert_true(json_equal(ja, jb));
+            json_decref(ja);
+            json_decref(jb);
+            item_list_free(&a);
+            item_list_free(&b);
+        }
+        assert_int_equal(item_gen_key_type(x, "nowhere"), KP_VAL_S);
+        if (t == 1) /* a declared number used bare in an index key's template */
+            assert_int_equal(item_gen_key_type(x, "GPK"), KP_VAL_S);
+        item_gen_free(x);
+        if (t == 1) {
+            /* the whole sample: every entity has items, and the ids name their own entity */
+            item_sample sample;
+            item_sample_make(d, ITEM_DEFAULT_SEED, false, &sample);
+            assert_int_equal(sample.n, 1500);
+            for (size_t i = 0; i < sample.n; i++)
+                assert_true(sample.lists[i].n > 0);
+            assert_string_equal(S(&sample.lists[3].v[0], "PK"), "E3#id3-001");
+            item_sample_free(&sample);
+        }
+        design_free(d);
+    }
+    sbuf_free(&y);
+}
+
 static void test_default_counts(void **state)
 {
     (void)state;
@@ -591,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_key_types_and_domains),
         cmocka_unit_test(test_fixed_values_have_data),
         cmocka_unit_test(test_default_counts),
+        cmocka_unit_test(test_context_matches_walks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -379,10 +379,11 @@ static void example_items(sbuf *b, const kp_design *d)
 {
     example_row *rows = NULL;
     size_t n = 0, cap = 0;
+    item_gen *x = item_gen_new(d);
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
         kp_item_list items = {0};
-        item_generate(d, e, 2, 7, &items);
+        item_gen_items(x, e, 2, 7, &items);
         for (size_t k = 0; k < items.n; k++) {
             const char *pk = key_text(&items.v[k], d->table.pk.s);
             const char *sk = key_text(&items.v[k], d->table.sk.s);
@@ -393,6 +394,7 @@ static void example_items(sbuf *b, const kp_design *d)
         }
         item_list_free(&items);
     }
+    item_gen_free(x);
     if (n) {
         qsort(rows, n, sizeof *rows, example_cmp);
         sbuf_add(

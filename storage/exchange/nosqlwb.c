@@ -3,6 +3,7 @@
 
 #include "cfn.h"
 #include "infer.h"
+#include "namemap.h"
 #include "requests.h"
 
 #include <jansson.h>
@@ -466,6 +467,13 @@ static void add_name(json_t *arr, const char *name)
     json_array_append_new(arr, json_string(name));
 }
 
+/* add_name for a long list: `seen` holds the names added (borrowed from the design). */
+static void add_name_once(json_t *arr, namemap *seen, const char *name)
+{
+    if (name && namemap_put(seen, name, 0))
+        json_array_append_new(arr, json_string(name));
+}
+
 static bool is_key_of(const kp_design *d, const char *a)
 {
     return streq(d->table.pk.s, a) || streq(d->table.sk.s, a);
@@ -501,27 +509,33 @@ char *nosqlwb_export(const kp_design *d, const kp_analysis *a, char **err)
 
     /* every non-key attribute any entity carries: index keys first, then domain attributes */
     json_t *names = json_array();
+    namemap seen = {0};
     for (size_t i = 0; i < d->nindexes; i++) {
         if (!is_key_of(d, d->indexes[i].pk.s))
-            add_name(names, d->indexes[i].pk.s);
+            add_name_once(names, &seen, d->indexes[i].pk.s);
         if (d->indexes[i].sk.s && !is_key_of(d, d->indexes[i].sk.s))
-            add_name(names, d->indexes[i].sk.s);
+            add_name_once(names, &seen, d->indexes[i].sk.s);
     }
     for (size_t e = 0; e < d->nentities; e++) {
         for (size_t k = 0; k < d->entities[e].nkeys; k++)
             if (!is_key_of(d, d->entities[e].keys[k].attr.s))
-                add_name(names, d->entities[e].keys[k].attr.s);
+                add_name_once(names, &seen, d->entities[e].keys[k].attr.s);
         for (size_t k = 0; k < d->entities[e].nattrs; k++)
             if (!is_key_of(d, d->entities[e].attrs[k].s))
-                add_name(names, d->entities[e].attrs[k].s);
+                add_name_once(names, &seen, d->entities[e].attrs[k].s);
     }
+    namemap_free(&seen);
+    namemap declared = {0}; /* design_attr without its walk */
+    for (size_t k = 0; k < d->nattrs; k++)
+        namemap_put(&declared, d->attrs[k].name, k);
     json_t *nka = json_array();
     size_t i;
     json_t *nv;
     json_array_foreach(names, i, nv)
     {
         const char *n = json_string_value(nv);
-        const kp_attr *da = design_attr(d, n);
+        size_t at;
+        const kp_attr *da = namemap_get(&declared, n, &at) ? &d->attrs[at] : NULL;
         bool is_index_key = false;
         for (size_t x = 0; x < d->nindexes; x++)
             is_index_key = is_index_key || streq(d->indexes[x].pk.s, n) || streq(d->indexes[x].sk.s, n);
@@ -531,9 +545,11 @@ char *nosqlwb_export(const kp_design *d, const kp_analysis *a, char **err)
                                                               : "S";
         json_array_append_new(nka, json_pack("{s:s, s:s}", "AttributeName", n, "AttributeType", type));
     }
+    namemap_free(&declared);
     json_object_set_new(t, "NonKeyAttributes", nka);
 
     json_t *facets = json_array();
+    item_gen *gen = item_gen_new(d);
     for (size_t e = 0; e < d->nentities; e++) {
         const kp_entity *en = &d->entities[e];
         json_t *f = json_object();
@@ -545,7 +561,7 @@ char *nosqlwb_export(const kp_design *d, const kp_analysis *a, char **err)
         if (d->table.sk.s)
             json_object_set_new(alias, "SortKeyAlias", json_string(sk ? sk->tpl.src : d->table.sk.s));
         json_object_set_new(f, "KeyAttributeAlias", alias);
-        json_object_set_new(f, "TableData", items_generate(d, en, 3, (unsigned)(e + 1)));
+        json_object_set_new(f, "TableData", items_generate(gen, en, 3, (unsigned)(e + 1)));
         json_t *fn = json_array();
         for (size_t k = 0; k < en->nkeys; k++)
             if (!is_key_of(d, en->keys[k].attr.s))
@@ -557,6 +573,7 @@ char *nosqlwb_export(const kp_design *d, const kp_analysis *a, char **err)
         json_object_set_new(f, "DataAccess", json_pack("{s:{}}", "MySql"));
         json_array_append_new(facets, f);
     }
+    item_gen_free(gen);
     json_object_set_new(t, "TableFacets", facets);
 
     bool prov = d->table.billing == KP_BILLING_PROVISIONED;

@@ -53,10 +53,10 @@ static json_t *list_json(const kp_item_list *l)
     return arr;
 }
 
-json_t *items_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned seed)
+json_t *items_generate(item_gen *x, const kp_entity *e, size_t n, unsigned seed)
 {
     kp_item_list l = {0};
-    item_generate(d, e, n, seed, &l);
+    item_gen_items(x, e, n, seed, &l);
     json_t *arr = list_json(&l);
     item_list_free(&l);
     return arr;

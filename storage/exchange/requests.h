@@ -33,9 +33,9 @@ char *requests_export(const kp_design *d, const kp_analysis *a, char **err);
  * *err (caller frees) when the design has no table name or partition key. */
 char *items_export(const kp_design *d, char **err);
 
-/* `n` sample items of entity `e` (item_generate) in DynamoDB JSON: a new JSON array (caller
- * json_decref). */
-json_t *items_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned seed);
+/* `n` sample items of entity `e` (item_gen_items over x's design) in DynamoDB JSON: a new JSON
+ * array (caller json_decref). */
+json_t *items_generate(item_gen *x, const kp_entity *e, size_t n, unsigned seed);
 
 /* The item as a DynamoDB JSON object ({"PK":{"S":"..."}, "n":{"N":"7"}, "b":{"BOOL":true}});
  * new reference (caller json_decref). */
