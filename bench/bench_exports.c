@@ -47,7 +47,8 @@ static kp_design *make_design(size_t n)
                     i, i, i, i, i);
     sbuf_add(&y, "patterns:\n");
     for (size_t i = 0; i < n; i += 10)
-        sbuf_printf(&y, "  - { id: %zu, name: get%zu, entities: [E%zu], by: [id%zu], rate: 1 }\n", i + 1, i, i, i);
+        sbuf_printf(&y, "  - { id: %zu, name: get%zu, entities: [E%zu], by: [id%zu], rate: 1 }\n", i + 1, i,
+                    i, i);
     kp_diags diags = {0};
     kp_design *d = designio_load_string(y.s, y.len, "big.yaml", &diags);
     diags_free(&diags);

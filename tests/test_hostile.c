@@ -347,6 +347,32 @@ static void test_nul_and_controls(void **state)
     assert_int_equal(dg.v[0].loc.line, 2);
     assert_int_equal(dg.v[0].loc.col, 4);
     diags_free(&dg);
+    /* other control characters too, in any column, quoted or not (found by fuzzing: a form feed in
+     * an id was imported and the saved design then refused to load); newlines and tabs are text */
+    const char *const ctl_csv[] = {"id,name,entity\n2\f,Orders,Order\n",
+                                   "id,name,entity\n2,\"Or\x1b[31m\",Order\n",
+                                   "id,name,entity\n2,Orders,Ord\x7f\n"};
+    const int ctl_col[] = {1, 3, 10};
+    for (size_t i = 0; i < 3; i++) {
+        diags_init(&dg, "t.csv");
+        pats = NULL;
+        np = 0;
+        assert_int_not_equal(csvio_read_patterns(ctl_csv[i], strlen(ctl_csv[i]), "t.csv", &dg, &pats, &np),
+                             KP_OK);
+        assert_int_equal(dg.v[0].loc.line, 2);
+        assert_int_equal(dg.v[0].loc.col, ctl_col[i]);
+        assert_non_null(strstr(dg.v[0].msg, "control character"));
+        diags_free(&dg);
+    }
+    const char tab_csv[] = "id,name,entity\n2,\"two\tlines\nof name\",Order\n";
+    diags_init(&dg, "t.csv");
+    assert_int_equal(csvio_read_patterns(tab_csv, strlen(tab_csv), "t.csv", &dg, &pats, &np), KP_OK);
+    assert_int_equal(np, 1);
+    assert_string_equal(pats[0].name, "two\tlines\nof name");
+    for (size_t i = 0; i < np; i++)
+        pattern_free(&pats[i]);
+    free(pats);
+    diags_free(&dg);
     char log[] = "PK\0X\nPK2\n";
     char *path = ts_temp_dir(), *lp = in_dir(path, "nul.log");
     write_text(lp, log, sizeof log - 1);

@@ -274,6 +274,15 @@ static bool csv_parse(const char *text, size_t len, kp_diags *diags, crow **rows
             }
         }
         f->s = sbuf_steal(&b);
+        ptrdiff_t ctl = util_control_at(f->s, true);
+        if (ctl >= 0) {
+            /* as the design file refuses them: a control byte would reach a terminal or cut text */
+            diags_add(diags, KP_SYNTAX, f->loc,
+                      "a control character (0x%02x) at byte %td of the field; expected printable text "
+                      "(newlines and tabs are the only controls allowed)",
+                      (unsigned char)f->s[ctl], ctl + 1);
+            return false;
+        }
         if (p < end && *p == delim) {
             p++, col++;
             if (p == end) {
