@@ -11,6 +11,7 @@
 
 #include "design_io.h"
 #include "edit.h"
+#include "fields.h"
 #include "merge.h"
 #include "support.h"
 
@@ -247,6 +248,353 @@ static void test_cases(void **state)
     }
 }
 
+/* A merge of base with ours and theirs given as edits (the caller frees the three designs' merge). */
+typedef struct trio {
+    kp_design *b, *o, *t;
+    merge_result *m;
+} trio;
+
+static trio merge_edits(const char *ours, const char *theirs)
+{
+    trio x = {load_edited("", "base.yaml"), load_edited(ours, "ours.yaml"),
+              load_edited(theirs, "theirs.yaml"), NULL};
+    x.m = merge_designs(x.b, x.o, x.t);
+    return x;
+}
+
+static void trio_free(trio *x)
+{
+    merge_free(x->m);
+    design_free(x->b);
+    design_free(x->o);
+    design_free(x->t);
+}
+
+static char *pattern_cell(const kp_design *d, const char *id, const char *col)
+{
+    ptrdiff_t row = design_pattern_pos(d, id);
+    if (row < 0)
+        return NULL;
+    return edit_get(d, EDIT_PATTERNS, (size_t)row, (size_t)edit_col_find(d, EDIT_PATTERNS, col));
+}
+
+static void assert_finish_rate(const merge_result *m, const char *want)
+{
+    char *err = NULL;
+    kp_design *d = merge_finish(m, &err);
+    assert_non_null(d);
+    assert_null(err);
+    char *rate = pattern_cell(d, "1", "rate");
+    assert_string_equal(rate, want);
+    free(rate);
+    design_free(d);
+}
+
+/* A field changed two ways: ours, theirs or a value typed in; a refused value changes nothing. */
+static void test_resolve_field(void **state)
+{
+    (void)state;
+    trio x = merge_edits("rate: 10 >> rate: 20 ;; name: Shop\n >> name: Store\n", "rate: 10 >> rate: 30");
+    assert_int_equal(merge_nconflicts(x.m), 1);
+    assert_int_equal(merge_unresolved(x.m), 1);
+    char *err = NULL;
+    assert_null(merge_finish(x.m, &err));
+    assert_string_equal(err, "1 conflict unresolved, the first: pattern 1 rate");
+    free(err);
+    err = NULL;
+
+    assert_int_equal(merge_resolve(x.m, 0, MERGE_THEIRS, NULL, &err), KP_OK);
+    assert_int_equal(merge_unresolved(x.m), 0);
+    assert_finish_rate(x.m, "30");
+    assert_int_equal(merge_resolve(x.m, 0, MERGE_OURS, NULL, &err), KP_OK);
+    assert_finish_rate(x.m, "20");
+    assert_int_equal(merge_resolve(x.m, 0, MERGE_TEXT, "25", &err), KP_OK);
+    assert_finish_rate(x.m, "25");
+    assert_int_equal(merge_conflict_at(x.m, 0)->resolved, MERGE_TEXT);
+
+    /* the cell's own rule refuses the text: the earlier resolution stays */
+    assert_int_equal(merge_resolve(x.m, 0, MERGE_TEXT, "fast", &err), KP_INVALID);
+    assert_non_null(err);
+    assert_non_null(strstr(err, "number"));
+    free(err);
+    err = NULL;
+    assert_finish_rate(x.m, "25");
+
+    /* the other side's change stays merged whatever the resolution */
+    kp_design *d = merge_finish(x.m, NULL);
+    assert_string_equal(d->name, "Store");
+    design_free(d);
+
+    assert_int_equal(merge_resolve(x.m, 1, MERGE_OURS, NULL, &err), KP_NOTFOUND);
+    assert_string_equal(err, "no conflict 2 (there are 1)");
+    free(err);
+    assert_null(merge_conflict_at(x.m, 1));
+    trio_free(&x);
+}
+
+/* A key template typed in goes to the keys table's cell. */
+static void test_resolve_template(void **state)
+{
+    (void)state;
+    trio x = merge_edits("PK: \"ORDER#{orderId}\" >> PK: \"O#{orderId}\"",
+                         "PK: \"ORDER#{orderId}\" >> PK: \"ORD#{orderId}\"");
+    assert_int_equal(merge_nconflicts(x.m), 1);
+    assert_true(merge_conflict_at(x.m, 0)->editable);
+    assert_int_equal(merge_resolve(x.m, 0, MERGE_TEXT, "PEDIDO#{orderId}", NULL), KP_OK);
+    kp_design *d = merge_finish(x.m, NULL);
+    assert_non_null(d);
+    assert_string_equal(entity_key(design_entity(d, "Order"), "PK")->tpl.src, "PEDIDO#{orderId}");
+    design_free(d);
+    char *err = NULL;
+    assert_int_equal(merge_resolve(x.m, 0, MERGE_TEXT, "PEDIDO#{orderId", &err), KP_INVALID);
+    assert_non_null(err);
+    free(err);
+    trio_free(&x);
+}
+
+/* A record deleted on one side and changed on the other: keep it (theirs) or delete it (ours);
+ * a typed value is refused. */
+static void test_resolve_deleted(void **state)
+{
+    (void)state;
+    trio x = merge_edits(P4 " >> ", "rate: 1 } >> rate: 9 }");
+    assert_int_equal(merge_nconflicts(x.m), 1);
+    const merge_conflict *c = merge_conflict_at(x.m, 0);
+    assert_int_equal(c->kind, MERGE_DELETED_CHANGED);
+    assert_false(c->editable);
+    char *err = NULL;
+    assert_int_equal(merge_resolve(x.m, 0, MERGE_TEXT, "9", &err), KP_INVALID);
+    assert_string_equal(err, "pattern 4: choose ours or theirs; this conflict takes no typed value");
+    free(err);
+    merge_resolve(x.m, 0, MERGE_THEIRS, NULL, NULL);
+    kp_design *d = merge_finish(x.m, NULL);
+    char *rate = pattern_cell(d, "4", "rate");
+    assert_string_equal(rate, "9");
+    free(rate);
+    design_free(d);
+    merge_resolve(x.m, 0, MERGE_OURS, NULL, NULL);
+    d = merge_finish(x.m, NULL);
+    assert_null(design_pattern(d, "4"));
+    design_free(d);
+    trio_free(&x);
+}
+
+/* The conflicts as people read them. */
+static void test_conflicts_text(void **state)
+{
+    (void)state;
+    trio x =
+        merge_edits("rate: 10 >> rate: 20 ;; " P4 " >> ", "rate: 10 >> rate: 30 ;; rate: 1 } >> rate: 9 }");
+    char *text = merge_conflicts_text(x.m);
+    assert_string_equal(text, "pattern 1 rate: changed two ways: base 10; ours 20; theirs 30\n"
+                              "pattern 4: deleted by ours, changed by theirs: rate: 9\n");
+    free(text);
+    trio_free(&x);
+}
+
+typedef struct mkcase {
+    const char *ours, *theirs, *want;
+} mkcase;
+
+/* The line diff behind the markers: common lines once, each difference between markers. */
+static void test_markers(void **state)
+{
+    (void)state;
+    static const mkcase mk[] = {
+        {"", "", ""},
+        {"a\nb\n", "a\nb\n", "a\nb\n"},
+        {"a\nb\nc\n", "a\nx\nc\n", "a\n<<<<<<< ours\nb\n=======\nx\n>>>>>>> theirs\nc\n"},
+        {"a\nb\nc\nd\ne\n", "a\nB\nc\nd\nE\n",
+         "a\n<<<<<<< ours\nb\n=======\nB\n>>>>>>> theirs\nc\nd\n<<<<<<< ours\ne\n=======\nE\n>>>>>>> theirs\n"},
+        {"a\nc\n", "a\nb\nc\n", "a\n<<<<<<< ours\n=======\nb\n>>>>>>> theirs\nc\n"},
+        {"a\nb\nc\n", "a\nc\n", "a\n<<<<<<< ours\nb\n=======\n>>>>>>> theirs\nc\n"},
+        {"a\nb", "a\nc", "a\n<<<<<<< ours\nb\n=======\nc\n>>>>>>> theirs\n"},
+        {"x\n", "", "<<<<<<< ours\nx\n=======\n>>>>>>> theirs\n"},
+        {"k: 1\nv: 2\nk: 1\n", "k: 1\nv: 3\nk: 1\n",
+         "k: 1\n<<<<<<< ours\nv: 2\n=======\nv: 3\n>>>>>>> theirs\nk: 1\n"},
+    };
+    for (size_t i = 0; i < sizeof mk / sizeof *mk; i++) {
+        char *got = merge_markers(mk[i].ours, mk[i].theirs, NULL, NULL);
+        assert_string_equal(got, mk[i].want);
+        free(got);
+    }
+    char *got = merge_markers("a\n", "b\n", "HEAD", "feature");
+    assert_string_equal(got, "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> feature\n");
+    free(got);
+}
+
+/* ---- the property: disjoint edits on both sides all reach the merge ---------------------- */
+
+static uint64_t rng_state;
+
+static uint32_t rnd(uint32_t n)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state % n);
+}
+
+/* A cell the property edits: a column of a table and how its values are made. */
+typedef struct pcol {
+    edit_table t;
+    const char *col; /* column name; for the settings, the setting's name */
+    char kind;       /* 'n' a number, 't' a text, 'b' true/false */
+} pcol;
+
+static const pcol pcols[] = {
+    {EDIT_PATTERNS, "name", 't'},
+    {EDIT_PATTERNS, "rate", 'n'},
+    {EDIT_PATTERNS, "latency", 'n'},
+    {EDIT_PATTERNS, "limit", 'n'},
+    {EDIT_PATTERNS, "why", 't'},
+    {EDIT_ENTITIES, "count", 'n'},
+    {EDIT_ENTITIES, "size", 'n'},
+    {EDIT_ENTITIES, "description", 't'},
+    {EDIT_ENTITIES, "writes", 'n'},
+    {EDIT_INDEXES, "why", 't'},
+    {EDIT_DECISIONS, "title", 't'},
+    {EDIT_DECISIONS, "context", 't'},
+    {EDIT_DECISIONS, "rollback", 't'},
+    {EDIT_SETTINGS, "description", 't'},
+    {EDIT_SETTINGS, "pitr", 'b'},
+    {EDIT_SETTINGS, "streams", 'b'},
+    {EDIT_SETTINGS, "read_per_million", 'n'},
+    {EDIT_ATTRS, "size", 'n'},
+};
+#define NPCOLS (sizeof pcols / sizeof *pcols)
+
+/* One cell of the base: a column and a record (its key: the row's first cell; settings: none). */
+typedef struct pcell {
+    size_t col; /* into pcols */
+    char *key;  /* NULL for the settings */
+    int side;   /* 0 untouched, 1 ours, 2 theirs */
+} pcell;
+
+static size_t col_of(const kp_design *d, const pcol *c)
+{
+    if (c->t == EDIT_SETTINGS)
+        return 1;
+    int col = edit_col_find(d, c->t, c->col);
+    assert_true(col >= 0);
+    return (size_t)col;
+}
+
+/* The row of the cell's record in d, or -1 when d has none. */
+static ptrdiff_t row_in(const kp_design *d, const pcell *c)
+{
+    const pcol *p = &pcols[c->col];
+    if (p->t == EDIT_SETTINGS)
+        return edit_setting_find(p->col);
+    for (size_t r = 0; r < edit_nrows(d, p->t); r++) {
+        char *k = edit_get(d, p->t, r, 0);
+        bool eq = strcmp(k, c->key) == 0;
+        free(k);
+        if (eq)
+            return (ptrdiff_t)r;
+    }
+    return -1;
+}
+
+static char *cell_get(const kp_design *d, const pcell *c)
+{
+    ptrdiff_t row = row_in(d, c);
+    return row < 0 ? NULL : edit_get(d, pcols[c->col].t, (size_t)row, col_of(d, &pcols[c->col]));
+}
+
+static void cell_set_random(kp_design *d, const pcell *c)
+{
+    char v[64];
+    switch (pcols[c->col].kind) {
+    case 'n':
+        snprintf(v, sizeof v, "%u", 1 + rnd(100000));
+        break;
+    case 'b':
+        snprintf(v, sizeof v, "%s", rnd(2) ? "true" : "false");
+        break;
+    default:
+        snprintf(v, sizeof v, "línea %u", rnd(1000000));
+        break;
+    }
+    ptrdiff_t row = row_in(d, c);
+    assert_true(row >= 0);
+    char *err = NULL;
+    if (edit_set(d, pcols[c->col].t, (size_t)row, col_of(d, &pcols[c->col]), v, &err) != KP_OK)
+        fail_msg("set %s %s = %s: %s", c->key ? c->key : "", pcols[c->col].col, v, err);
+}
+
+static void test_property(void **state)
+{
+    (void)state;
+    kp_design *base = load_edited("", "base.yaml");
+    /* every cell of the base the property may edit */
+    pcell *cells = NULL;
+    size_t ncells = 0;
+    for (size_t c = 0; c < NPCOLS; c++) {
+        size_t nrows = pcols[c].t == EDIT_SETTINGS ? 1 : edit_nrows(base, pcols[c].t);
+        for (size_t r = 0; r < nrows; r++) {
+            cells = xrealloc(cells, (ncells + 1) * sizeof *cells);
+            cells[ncells++] =
+                (pcell){c, pcols[c].t == EDIT_SETTINGS ? NULL : edit_get(base, pcols[c].t, r, 0), 0};
+        }
+    }
+    rng_state = 0x9e3779b97f4a7c15ull;
+    for (int iter = 0; iter < 300; iter++) {
+        kp_design *side[2] = {design_clone(base), design_clone(base)};
+        for (size_t i = 0; i < ncells; i++)
+            cells[i].side = (int)rnd(3); /* untouched, ours, theirs: never both */
+        /* a random sequence of edits on each side, several on some cells */
+        size_t nedits = 1 + rnd(40);
+        for (size_t e = 0; e < nedits; e++) {
+            pcell *c = &cells[rnd((uint32_t)ncells)];
+            if (c->side)
+                cell_set_random(side[c->side - 1], c);
+        }
+        /* rows added: ours adds patterns, theirs adds decisions */
+        size_t added_p = rnd(3), added_d = rnd(3);
+        for (size_t k = 0; k < added_p; k++)
+            edit_add(side[0], EDIT_PATTERNS, rnd((uint32_t)side[0]->npatterns + 1));
+        for (size_t k = 0; k < added_d; k++)
+            edit_add(side[1], EDIT_DECISIONS, rnd((uint32_t)side[1]->ndecisions + 1));
+
+        merge_result *m = merge_designs(base, side[0], side[1]);
+        if (merge_nconflicts(m)) {
+            char *t = merge_conflicts_text(m);
+            fail_msg("iteration %d: disjoint edits conflict:\n%s", iter, t);
+        }
+        kp_design *d = merge_finish(m, NULL);
+        assert_non_null(d);
+        for (size_t i = 0; i < ncells; i++) {
+            const pcell *c = &cells[i];
+            char *want = cell_get(c->side ? side[c->side - 1] : base, c), *got = cell_get(d, c);
+            assert_non_null(got);
+            if (strcmp(want, got) != 0)
+                fail_msg("iteration %d: %s %s %s: merged '%s', expected '%s' (%s)", iter,
+                         edit_table_name(pcols[c->col].t), c->key ? c->key : "", pcols[c->col].col, got, want,
+                         c->side == 1   ? "ours"
+                         : c->side == 2 ? "theirs"
+                                        : "untouched");
+            free(want);
+            free(got);
+        }
+        /* every row either side added is there */
+        assert_int_equal(d->npatterns, base->npatterns + added_p);
+        assert_int_equal(d->ndecisions, base->ndecisions + added_d);
+        for (size_t k = 0; k < side[0]->npatterns; k++)
+            if (!design_pattern(base, side[0]->patterns[k].id))
+                assert_true(fields_equal(&kp_rec_pattern, design_pattern(d, side[0]->patterns[k].id),
+                                         &side[0]->patterns[k]));
+        design_free(d);
+        merge_free(m);
+        design_free(side[0]);
+        design_free(side[1]);
+    }
+    for (size_t i = 0; i < ncells; i++)
+        free(cells[i].key);
+    free(cells);
+    design_free(base);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -267,6 +615,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cases),
+        cmocka_unit_test(test_resolve_field),
+        cmocka_unit_test(test_resolve_template),
+        cmocka_unit_test(test_resolve_deleted),
+        cmocka_unit_test(test_conflicts_text),
+        cmocka_unit_test(test_markers),
+        cmocka_unit_test(test_property),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
