@@ -18,6 +18,12 @@
 
 static char *base_text;
 
+#define P3 "  - { id: 3, name: Get customer, entity: Customer, by: [customerId], rate: 5 }\n"
+#define P4 "  - { id: 4, name: Customer by email, entity: Customer, by: [email], rate: 1 }\n"
+#define CUSTOMER                                                                                               \
+    "  - name: Customer\n    count: 100\n    size: 300\n    attributes: [customerId, email]\n    keys: { PK: " \
+    "\"CUST#{customerId}\", SK: \"A\", GSI2PK: \"{email}\" }\n"
+
 /* base_text with `from` replaced by `to` (once each; up to two pairs). Caller frees. */
 static char *variant(const char *from, const char *to, const char *from2, const char *to2)
 {
@@ -115,6 +121,23 @@ static void test_merge_file(void **state)
         text, "  by: [orderId]\n<<<<<<< ours\n  rate: 20\n=======\n  rate: 30\n>>>>>>> theirs\n- id: 2\n"));
     free(text);
     run_free(&r);
+
+    /* clean field by field, but theirs deleted the entity a new pattern of ours reads: written,
+     * exit 1, the problem at its place in the output */
+    char *o2_t =
+        variant(P4, P4 "  - { id: 5, name: Customer by name, entity: Customer, by: [customerId], rate: 1 }\n",
+                NULL, NULL);
+    char *t2_t = variant(CUSTOMER, "", P3 P4, "");
+    char *o2 = put(dir, "o2.yaml", o2_t), *t2 = put(dir, "t2.yaml", t2_t);
+    r = KP("merge-file", base, o2, t2, "-o", o.s);
+    assert_int_equal(r.rc, 1);
+    assert_non_null(strstr(r.err, "the changes merge without conflicts, but the result does not validate"));
+    assert_non_null(strstr(r.err, "out.yaml:48:11: error: pattern 5: unknown entity 'Customer'"));
+    run_free(&r);
+    free(o2);
+    free(t2);
+    free(o2_t);
+    free(t2_t);
 
     /* unusable input: exit 2 with its place, nothing written */
     remove(o.s);
