@@ -329,9 +329,73 @@ static char *cell_text(const kp_design *d, const mloc *l)
 
 /* ---- conflicts ------------------------------------------------------------------------- */
 
+/* The editor cell of a conflict (l->table -1 when it has none): a direct field of a top-level
+ * record with a cell, a setting, or a key template. */
+static void locate(const mctx *c, const kp_record *rec, int fi, const char *path, const char *keyattr,
+                   mloc *l)
+{
+    *l = (mloc){.table = -1};
+    if (fi < 0 || c->top_table < 0)
+        return;
+    const kp_field *f = &rec->f[fi];
+    bool setting = rec == &kp_rec_design || rec == &kp_rec_table || rec == &kp_rec_pricing;
+    bool direct = c->top_table == EDIT_SETTINGS ? setting : !strchr(path, '.') && !strchr(path, '[');
+    if (direct && f->cell >= 0) {
+        l->table = c->top_table;
+        l->col = f->cell;
+        l->rowkey = c->top_table == EDIT_SETTINGS ? NULL : xstrdup(c->top_key);
+    } else if (rec == &kp_rec_keytpl && f->kind == KF_TPL && keyattr) {
+        l->table = EDIT_KEYS;
+        l->rowkey = xstrdup(c->top_key);
+        l->keyattr = xstrdup(keyattr);
+    }
+}
+
+/* Fills the three values of conflict m as text: the editor's cells when it has one in every side
+ * (then editable), else the field's value, or for a whole record the fields that differ. */
+static void describe(const mctx *c, merge_conflict *m, mloc *l, const kp_record *rec, int fi, const void *b,
+                     const void *o, const void *t)
+{
+    if (l->table >= 0) {
+        m->base = cell_text(c->B, l);
+        m->ours = cell_text(c->O, l);
+        m->theirs = cell_text(c->T, l);
+        m->editable = m->base && m->ours && m->theirs;
+        if (m->editable)
+            return;
+        /* a side lacks the cell (its key attribute was renamed): plain values, no typing */
+        free(m->base);
+        free(m->ours);
+        free(m->theirs);
+        m->base = m->ours = m->theirs = NULL;
+        free(l->rowkey);
+        free(l->keyattr);
+        *l = (mloc){.table = -1};
+    }
+    if (fi >= 0) {
+        m->base = render_one(&rec->f[fi], b);
+        m->ours = render_one(&rec->f[fi], o);
+        m->theirs = render_one(&rec->f[fi], t);
+    } else if (m->kind == MERGE_BOTH_CHANGED) {
+        m->base = render_whole(rec, b);
+        m->ours = render_whole(rec, o);
+        m->theirs = render_whole(rec, t);
+    } else if (m->kind == MERGE_BOTH_ADDED) {
+        m->ours = render_diff(rec, o, t);
+        m->theirs = render_diff(rec, t, o);
+    } else if (m->kind == MERGE_DELETED_CHANGED) {
+        m->base = render_diff(rec, b, t);
+        m->theirs = render_diff(rec, t, b);
+    } else {
+        m->base = render_diff(rec, b, o);
+        m->ours = render_diff(rec, o, b);
+    }
+}
+
 /* Records conflict number c->n (when collecting) and returns the side chosen for it. rec/fi:
  * the field in conflict (fi -1: the whole record); b/o/t: the three records (NULL when absent);
- * path: the field's name within the top-level record (NULL for a whole top-level record). */
+ * path: the field's name within the top-level record (NULL for a whole top-level record);
+ * keyattr: the attribute of the key template being merged, else NULL. */
 static int conflict(mctx *c, merge_conflict_kind kind, const kp_record *rec, int fi, const void *b,
                     const void *o, const void *t, const char *path, const char *keyattr)
 {
@@ -343,49 +407,11 @@ static int conflict(mctx *c, merge_conflict_kind kind, const kp_record *rec, int
             c->loc = xrealloc(c->loc, c->cap * sizeof *c->loc);
         }
         merge_conflict *m = &c->out[idx];
-        mloc *l = &c->loc[idx];
         *m = (merge_conflict){.kind = kind, .record = c->top_record, .resolved = -1};
-        *l = (mloc){.table = -1};
         m->key = xstrdup(c->top_key);
         m->field = path ? xstrdup(path) : NULL;
-        if (kind == MERGE_BOTH_CHANGED && fi >= 0 && c->top_table >= 0) {
-            const kp_field *f = &rec->f[fi];
-            bool direct = (c->top_table == EDIT_SETTINGS &&
-                           (rec == &kp_rec_design || rec == &kp_rec_table || rec == &kp_rec_pricing)) ||
-                          (c->top_table != EDIT_SETTINGS && path && !strchr(path, '.') && !strchr(path, '['));
-            if (direct && f->cell >= 0) {
-                l->table = c->top_table;
-                l->col = f->cell;
-                l->rowkey = c->top_table == EDIT_SETTINGS ? NULL : xstrdup(c->top_key);
-            } else if (rec == &kp_rec_keytpl && f->kind == KF_TPL && keyattr) {
-                l->table = EDIT_KEYS;
-                l->rowkey = xstrdup(c->top_key);
-                l->keyattr = xstrdup(keyattr);
-            }
-        }
-        if (l->table >= 0) {
-            m->editable = true;
-            m->base = cell_text(c->B, l);
-            m->ours = cell_text(c->O, l);
-            m->theirs = cell_text(c->T, l);
-        } else if (fi >= 0) {
-            m->base = render_one(&rec->f[fi], b);
-            m->ours = render_one(&rec->f[fi], o);
-            m->theirs = render_one(&rec->f[fi], t);
-        } else if (kind == MERGE_BOTH_CHANGED) {
-            m->base = render_whole(rec, b);
-            m->ours = render_whole(rec, o);
-            m->theirs = render_whole(rec, t);
-        } else if (kind == MERGE_BOTH_ADDED) {
-            m->ours = render_diff(rec, o, t);
-            m->theirs = render_diff(rec, t, o);
-        } else if (kind == MERGE_DELETED_CHANGED) {
-            m->base = render_diff(rec, b, t);
-            m->theirs = render_diff(rec, t, b);
-        } else {
-            m->base = render_diff(rec, b, o);
-            m->ours = render_diff(rec, o, b);
-        }
+        locate(c, rec, kind == MERGE_BOTH_CHANGED ? fi : -1, path, keyattr, &c->loc[idx]);
+        describe(c, m, &c->loc[idx], rec, fi, b, o, t);
     }
     int side = c->choices ? c->choices[idx] : MERGE_OURS;
     return side == MERGE_THEIRS ? MERGE_THEIRS : MERGE_OURS; /* a typed value is set afterwards */
@@ -611,8 +637,8 @@ static void merge_list(mctx *c, const kp_field *f, const void *b, const void *o,
             else if (eb && fields_equal(sub, eo, eb))
                 take = et;
             else
-                take = conflict(c, eb ? MERGE_BOTH_CHANGED : MERGE_BOTH_ADDED, sub, -1, eb, eo, et,
-                                eb ? sub_path : (top ? NULL : sub_path), NULL) == MERGE_THEIRS
+                take = conflict(c, eb ? MERGE_BOTH_CHANGED : MERGE_BOTH_ADDED, sub, -1, eb, eo, et, sub_path,
+                                NULL) == MERGE_THEIRS
                            ? et
                            : eo;
         } else if (eo && !eb) {
@@ -864,7 +890,8 @@ char *merge_conflicts_text(const merge_result *m)
             sbuf_printf(&s, " %s", c->field);
         switch (c->kind) {
         case MERGE_BOTH_CHANGED:
-            sbuf_printf(&s, ": changed two ways: base %s; ours %s; theirs %s\n", c->base, c->ours, c->theirs);
+            sbuf_printf(&s, ": changed two ways: base %s; ours %s; theirs %s\n", or_absent(c->base),
+                        or_absent(c->ours), or_absent(c->theirs));
             break;
         case MERGE_DELETED_CHANGED:
             sbuf_printf(&s, ": deleted by ours, changed by theirs: %s\n", or_absent(c->theirs));
@@ -882,6 +909,10 @@ char *merge_conflicts_text(const merge_result *m)
 }
 
 /* ---- conflict markers: a line diff (Myers) ---------------------------------------------- */
+
+/* The most line edits the diff looks for (its memory grows with their square); beyond, the text
+ * between the common first and last lines is one difference. */
+#define MARKERS_MAX_EDITS 2000
 
 typedef struct lines {
     const char **s;
@@ -940,8 +971,13 @@ char *merge_markers(const char *ours, const char *theirs, const char *ours_label
     size_t width = 2 * max + 3;
     ptrdiff_t **trace = xcalloc(max + 1, sizeof *trace);
     ptrdiff_t *v = xcalloc(width, sizeof *v);
-    size_t dend = 0;
+    size_t dend = 0, dmax = max < MARKERS_MAX_EDITS ? max : MARKERS_MAX_EDITS;
+    bool whole = false; /* more edits than the bound: the middle is one difference */
     for (size_t d = 0; d <= max; d++) {
+        if (d > dmax) {
+            whole = true;
+            break;
+        }
         for (ptrdiff_t k = -(ptrdiff_t)d; k <= (ptrdiff_t)d; k += 2) {
             ptrdiff_t x;
             if (k == -(ptrdiff_t)d || (k != (ptrdiff_t)d && v[off + k - 1] < v[off + k + 1]))
@@ -967,7 +1003,7 @@ char *merge_markers(const char *ours, const char *theirs, const char *ours_label
     /* walk back: mark for each line of a and b whether it is common */
     bool *ca = xcalloc(n + 1, sizeof *ca), *cb = xcalloc(m + 1, sizeof *cb);
     ptrdiff_t x = (ptrdiff_t)n, y = (ptrdiff_t)m;
-    for (size_t d = dend + 1; d-- > 0;) {
+    for (size_t d = dend + 1; !whole && d-- > 0;) {
         ptrdiff_t k = x - y;
         ptrdiff_t pk, px, py;
         if (d == 0) {
@@ -1008,7 +1044,7 @@ char *merge_markers(const char *ours, const char *theirs, const char *ours_label
     }
     for (size_t k = a.n - suf; k < a.n; k++)
         sbuf_addn(&s, a.s[k], a.len[k]);
-    for (size_t d = 0; d <= dend; d++)
+    for (size_t d = 0; d <= max && trace[d]; d++)
         free(trace[d]);
     free(trace);
     free(v);

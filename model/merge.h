@@ -99,7 +99,9 @@ char *merge_conflicts_text(const merge_result *m);
 
 /* The text `ours` with conflict markers where it differs from `theirs`, line by line (a line
  * diff): "<<<<<<< ours\n" its lines "=======\n" theirs' lines ">>>>>>> theirs\n" around each
- * difference, common lines once. Labels NULL = "ours" / "theirs". Never NULL; caller frees. */
+ * difference, common lines once (a last line without a newline gets one between markers; past
+ * 2,000 line edits, everything between the common first and last lines is one difference).
+ * Labels NULL = "ours" / "theirs". Never NULL; caller frees. */
 char *merge_markers(const char *ours, const char *theirs, const char *ours_label, const char *theirs_label);
 
 #endif

@@ -423,7 +423,28 @@ static void test_markers(void **state)
     free(got);
 }
 
-/* ---- the property: disjoint edits on both sides all reach the merge ---------------------- */
+/* Splits a text with markers back into its two sides. */
+static void unmark(const char *text, sbuf *ours, sbuf *theirs)
+{
+    int in = 0; /* 0 common, 1 ours, 2 theirs */
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) + 1 : strlen(p);
+        if (!strncmp(p, "<<<<<<< ", 8))
+            in = 1;
+        else if (!strncmp(p, "=======\n", 8) && in == 1)
+            in = 2;
+        else if (!strncmp(p, ">>>>>>> ", 8) && in == 2)
+            in = 0;
+        else {
+            if (in != 2)
+                sbuf_addn(ours, p, len);
+            if (in != 1)
+                sbuf_addn(theirs, p, len);
+        }
+        p += len;
+    }
+}
 
 static uint64_t rng_state;
 
@@ -434,6 +455,49 @@ static uint32_t rnd(uint32_t n)
     rng_state ^= rng_state << 17;
     return (uint32_t)(rng_state % n);
 }
+
+static char *random_lines(size_t n, uint32_t alphabet)
+{
+    sbuf s;
+    sbuf_init(&s);
+    for (size_t i = 0; i < n; i++)
+        sbuf_printf(&s, "line %u\n", rnd(alphabet));
+    return sbuf_steal(&s);
+}
+
+/* Whatever the two texts, the markers hold both: taking one side of each difference gives it
+ * back. Also past the diff's bound (two long unrelated texts: one difference). */
+static void test_markers_property(void **state)
+{
+    (void)state;
+    rng_state = 0x2545f4914f6cdd1dull;
+    for (int iter = 0; iter < 500; iter++) {
+        size_t n = iter < 490 ? rnd(30) : 3000 + rnd(100);
+        char *a = random_lines(n, iter < 490 ? 1 + rnd(6) : 1000000),
+             *b = random_lines(n + rnd(5), 1 + rnd(6));
+        if (iter < 490 && rnd(2)) { /* b as an edit of a */
+            free(b);
+            b = xstrdup(a);
+            size_t at = *b ? rnd((uint32_t)strlen(b)) : 0;
+            if (*b && b[at] != '\n') /* every line keeps its newline: markers end each line */
+                b[at] = 'X';
+        }
+        char *m = merge_markers(a, b, NULL, NULL);
+        sbuf o, t;
+        sbuf_init(&o);
+        sbuf_init(&t);
+        unmark(m, &o, &t);
+        assert_string_equal(o.s ? o.s : "", a);
+        assert_string_equal(t.s ? t.s : "", b);
+        sbuf_free(&o);
+        sbuf_free(&t);
+        free(m);
+        free(a);
+        free(b);
+    }
+}
+
+/* ---- the property: disjoint edits on both sides all reach the merge ---------------------- */
 
 /* A cell the property edits: a column of a table and how its values are made. */
 typedef struct pcol {
@@ -557,6 +621,20 @@ static void test_property(void **state)
         for (size_t k = 0; k < added_d; k++)
             edit_add(side[1], EDIT_DECISIONS, rnd((uint32_t)side[1]->ndecisions + 1));
 
+        /* ours deletes a pattern of the base whose cells theirs left alone (some of them edited
+         * first; after the additions, so that no new row takes its id) */
+        const char *gone = NULL;
+        if (rnd(2)) {
+            const char *id = base->patterns[rnd((uint32_t)base->npatterns)].id;
+            bool theirs_touched = false;
+            for (size_t i = 0; i < ncells; i++)
+                if (pcols[cells[i].col].t == EDIT_PATTERNS && !strcmp(cells[i].key, id) && cells[i].side == 2)
+                    theirs_touched = true;
+            if (!theirs_touched) {
+                gone = id;
+                assert_true(edit_delete(side[0], EDIT_PATTERNS, (size_t)design_pattern_pos(side[0], id)));
+            }
+        }
         merge_result *m = merge_designs(base, side[0], side[1]);
         if (merge_nconflicts(m)) {
             char *t = merge_conflicts_text(m);
@@ -567,7 +645,14 @@ static void test_property(void **state)
         for (size_t i = 0; i < ncells; i++) {
             const pcell *c = &cells[i];
             char *want = cell_get(c->side ? side[c->side - 1] : base, c), *got = cell_get(d, c);
-            assert_non_null(got);
+            if (gone && pcols[c->col].t == EDIT_PATTERNS && !strcmp(c->key, gone)) {
+                assert_null(got);
+                free(want);
+                continue;
+            }
+            if (!got)
+                fail_msg("iteration %d: %s %s %s is missing", iter, edit_table_name(pcols[c->col].t),
+                         c->key ? c->key : "", pcols[c->col].col);
             if (strcmp(want, got) != 0)
                 fail_msg("iteration %d: %s %s %s: merged '%s', expected '%s' (%s)", iter,
                          edit_table_name(pcols[c->col].t), c->key ? c->key : "", pcols[c->col].col, got, want,
@@ -578,7 +663,7 @@ static void test_property(void **state)
             free(got);
         }
         /* every row either side added is there */
-        assert_int_equal(d->npatterns, base->npatterns + added_p);
+        assert_int_equal(d->npatterns, base->npatterns + added_p - (gone != NULL));
         assert_int_equal(d->ndecisions, base->ndecisions + added_d);
         for (size_t k = 0; k < side[0]->npatterns; k++)
             if (!design_pattern(base, side[0]->patterns[k].id))
@@ -620,6 +705,7 @@ int main(void)
         cmocka_unit_test(test_resolve_deleted),
         cmocka_unit_test(test_conflicts_text),
         cmocka_unit_test(test_markers),
+        cmocka_unit_test(test_markers_property),
         cmocka_unit_test(test_property),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
