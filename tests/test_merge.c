@@ -254,6 +254,33 @@ static void test_cases(void **state)
     }
 }
 
+/* One side's changes alone, however many (every record added, deleted, reordered): the merge is
+ * that side, with no conflict, both ways round, between every two sample designs. */
+static void test_one_side_samples(void **state)
+{
+    (void)state;
+    static const char *const samples[] = {"samples/cloudshop/first-design.yaml",
+                                          "samples/cloudshop/design.yaml", "samples/iot/design.yaml",
+                                          "samples/social/design.yaml", "tests/data/merge/base.yaml"};
+    enum { N = sizeof samples / sizeof *samples };
+    kp_design *d[N];
+    for (size_t i = 0; i < N; i++)
+        assert_non_null(d[i] = ts_load_file(samples[i]));
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < N; j++) {
+            merge_result *m[2] = {merge_designs(d[i], d[i], d[j]), merge_designs(d[i], d[j], d[i])};
+            for (int k = 0; k < 2; k++) {
+                assert_int_equal(merge_nconflicts(m[k]), 0);
+                kp_design *got = merge_finish(m[k], NULL);
+                assert_same_design(got, d[j], samples[j]);
+                design_free(got);
+                merge_free(m[k]);
+            }
+        }
+    for (size_t i = 0; i < N; i++)
+        design_free(d[i]);
+}
+
 /* A merge of base with ours and theirs given as edits (the caller frees the three designs' merge). */
 typedef struct trio {
     kp_design *b, *o, *t;
@@ -930,17 +957,12 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cases),
-        cmocka_unit_test(test_resolve_field),
-        cmocka_unit_test(test_resolve_template),
-        cmocka_unit_test(test_resolve_deleted),
-        cmocka_unit_test(test_conflicts_text),
-        cmocka_unit_test(test_markers),
-        cmocka_unit_test(test_markers_property),
-        cmocka_unit_test(test_property),
-        cmocka_unit_test(test_merge_file),
-        cmocka_unit_test(test_merge_workspace),
-        cmocka_unit_test(test_merge_workspace_conflict),
+        cmocka_unit_test(test_cases),           cmocka_unit_test(test_one_side_samples),
+        cmocka_unit_test(test_resolve_field),   cmocka_unit_test(test_resolve_template),
+        cmocka_unit_test(test_resolve_deleted), cmocka_unit_test(test_conflicts_text),
+        cmocka_unit_test(test_markers),         cmocka_unit_test(test_markers_property),
+        cmocka_unit_test(test_property),        cmocka_unit_test(test_merge_file),
+        cmocka_unit_test(test_merge_workspace), cmocka_unit_test(test_merge_workspace_conflict),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
