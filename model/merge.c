@@ -9,6 +9,7 @@
 
 #include "edit.h"
 #include "fields.h"
+#include "namemap.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -514,51 +515,58 @@ static char *join_path(const char *path, const char *key)
     return sbuf_steal(&s);
 }
 
-typedef struct kentry {
-    char *key; /* the record's key, with "\x1f<n>" for the n-th repeat of a key */
-    size_t at;
-} kentry;
+/* The keys of a list of records: each record's key and its repeat (0 for the first record with
+ * that key, 1 for the next...), and the map from (key, repeat) to the position. */
+typedef struct klist {
+    const char **name; /* point into the design */
+    int32_t *rep;
+    size_t n;
+    namemap map;
+} klist;
 
-static kentry *keys_of(const kp_record *rec, const char *v, size_t n)
+typedef struct kref {
+    const char *name;
+    int32_t rep;
+} kref;
+
+static void klist_init(klist *k, const kp_record *rec, const char *v, size_t n)
 {
-    kentry *k = n ? xmalloc(n * sizeof *k) : NULL;
+    *k = (klist){.n = n};
+    k->name = xmalloc((n + 1) * sizeof *k->name);
+    k->rep = xmalloc((n + 1) * sizeof *k->rep);
+    namemap_init(&k->map, n);
+    namemap seen = {0}; /* key -> how many records had it so far */
     for (size_t i = 0; i < n; i++) {
-        const char *key = rec_key(rec, v + i * rec->size);
-        size_t rep = 0;
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(rec_key(rec, v + j * rec->size), key))
-                rep++;
-        sbuf s;
-        sbuf_init(&s);
-        sbuf_add(&s, key);
-        if (rep)
-            sbuf_printf(&s, "\x1f%zu", rep);
-        k[i] = (kentry){sbuf_steal(&s), i};
+        k->name[i] = rec_key(rec, v + i * rec->size);
+        size_t *count = namemap_insert(&seen, k->name[i], 0, 0, NULL);
+        k->rep[i] = (int32_t)(*count)++;
+        namemap_insert(&k->map, k->name[i], k->rep[i], i, NULL);
     }
-    return k;
+    namemap_free(&seen);
 }
 
-static ptrdiff_t key_find(const kentry *k, size_t n, const char *key)
+static void klist_free(klist *k)
 {
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(k[i].key, key))
-            return (ptrdiff_t)i;
-    return -1;
+    free(k->name);
+    free(k->rep);
+    namemap_free(&k->map);
 }
 
-static void keys_free(kentry *k, size_t n)
+/* The position of key r in k, or -1. */
+static ptrdiff_t klist_find(const klist *k, kref r)
 {
-    for (size_t i = 0; i < n; i++)
-        free(k[i].key);
-    free(k);
+    size_t at;
+    return namemap_find(&k->map, r.name, r.rep, &at) ? (ptrdiff_t)at : -1;
 }
+
+static kref klist_at(const klist *k, size_t i) { return (kref){k->name[i], k->rep[i]}; }
 
 /* true when the keys common to x and base appear in a different order in x. */
-static bool reordered(const kentry *kb, size_t nb, const kentry *kx, size_t nx)
+static bool reordered(const klist *kb, const klist *kx)
 {
     ptrdiff_t last = -1;
-    for (size_t i = 0; i < nx; i++) {
-        ptrdiff_t p = key_find(kb, nb, kx[i].key);
+    for (size_t i = 0; i < kx->n; i++) {
+        ptrdiff_t p = klist_find(kb, klist_at(kx, i));
         if (p < 0)
             continue;
         if (p < last)
@@ -571,20 +579,20 @@ static bool reordered(const kentry *kb, size_t nb, const kentry *kx, size_t nx)
 /* The keys of the merged list in order: the skeleton's, and the other side's keys it lacks
  * placed after the key they followed in the other side, behind the skeleton's own additions
  * there (before the next key both have; at the end when none follows). */
-static const char **merged_order(const kentry *ks, size_t ns, const kentry *kx, size_t nx, size_t *n)
+static kref *merged_order(const klist *ks, const klist *kx, size_t *n)
 {
-    const char **seq = xmalloc((ns + nx + 1) * sizeof *seq);
+    kref *seq = xmalloc((ks->n + kx->n + 1) * sizeof *seq);
     size_t m = 0;
     ptrdiff_t anchor = -1; /* the other side's additions wait behind their anchor's position there */
-    for (size_t s = 0; s <= ns; s++) {
-        ptrdiff_t p = s < ns ? key_find(kx, nx, ks[s].key) : (ptrdiff_t)nx;
+    for (size_t s = 0; s <= ks->n; s++) {
+        ptrdiff_t p = s < ks->n ? klist_find(kx, klist_at(ks, s)) : (ptrdiff_t)kx->n;
         if (p >= 0) { /* a common key (or the end): first the additions that followed the last one */
-            for (size_t j = (size_t)(anchor + 1); j < nx && key_find(ks, ns, kx[j].key) < 0; j++)
-                seq[m++] = kx[j].key;
-            anchor = p < (ptrdiff_t)nx ? p : anchor;
+            for (size_t j = (size_t)(anchor + 1); j < kx->n && klist_find(ks, klist_at(kx, j)) < 0; j++)
+                seq[m++] = klist_at(kx, j);
+            anchor = p < (ptrdiff_t)kx->n ? p : anchor;
         }
-        if (s < ns)
-            seq[m++] = ks[s].key;
+        if (s < ks->n)
+            seq[m++] = klist_at(ks, s);
     }
     *n = m;
     return seq;
@@ -599,15 +607,18 @@ static void merge_list(mctx *c, const kp_field *f, const void *b, const void *o,
     size_t nb = kp_fcount(b, f), no = kp_fcount(o, f), nt = kp_fcount(t, f);
     const char *vb = *(char *const *)kp_fcptr(b, f), *vo = *(char *const *)kp_fcptr(o, f),
                *vt = *(char *const *)kp_fcptr(t, f);
-    kentry *kb = keys_of(sub, vb, nb), *ko = keys_of(sub, vo, no), *kt = keys_of(sub, vt, nt);
-    bool ours_first = reordered(kb, nb, ko, no) || !reordered(kb, nb, kt, nt);
+    klist kb, ko, kt;
+    klist_init(&kb, sub, vb, nb);
+    klist_init(&ko, sub, vo, no);
+    klist_init(&kt, sub, vt, nt);
+    bool ours_first = reordered(&kb, &ko) || !reordered(&kb, &kt);
     size_t nseq;
-    const char **seq = ours_first ? merged_order(ko, no, kt, nt, &nseq) : merged_order(kt, nt, ko, no, &nseq);
+    kref *seq = ours_first ? merged_order(&ko, &kt, &nseq) : merged_order(&kt, &ko, &nseq);
     char *out = xcalloc(no + nt + 1, el);
     size_t n = 0;
     bool top = path == NULL;
     for (size_t s = 0; s < nseq; s++) {
-        ptrdiff_t ib = key_find(kb, nb, seq[s]), io = key_find(ko, no, seq[s]), it = key_find(kt, nt, seq[s]);
+        ptrdiff_t ib = klist_find(&kb, seq[s]), io = klist_find(&ko, seq[s]), it = klist_find(&kt, seq[s]);
         const void *eb = ib >= 0 ? vb + (size_t)ib * el : NULL, *eo = io >= 0 ? vo + (size_t)io * el : NULL,
                    *et = it >= 0 ? vt + (size_t)it * el : NULL;
         const char *key = rec_key(sub, eo ? eo : et ? et : eb);
@@ -662,9 +673,9 @@ static void merge_list(mctx *c, const kp_field *f, const void *b, const void *o,
         free(sub_path);
     }
     free(seq);
-    keys_free(kb, nb);
-    keys_free(ko, no);
-    keys_free(kt, nt);
+    klist_free(&kb);
+    klist_free(&ko);
+    klist_free(&kt);
     /* r's member becomes the merged list */
     kp_record one = {"", 0, -1, f, 1};
     fields_free(&one, r);
