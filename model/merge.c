@@ -450,14 +450,17 @@ static void list_change(const kp_field *f, const void *b, const void *x, bool *a
             *removed = true;
 }
 
-/* Merges two lists of names element by element into r (which holds ours) when neither side
- * replaced a name (added and removed); false (r untouched) when one did. */
+/* Merges two lists of names element by element into r (which holds ours) when each side only
+ * added or only removed names; false (r untouched) when one replaced a name (added and removed)
+ * or only reordered them. */
 static bool merge_names(const kp_field *f, const void *b, const void *o, const void *t, void *r)
 {
     bool oa, orm, ta, trm;
     list_change(f, b, o, &oa, &orm);
     list_change(f, b, t, &ta, &trm);
     if ((oa && orm) || (ta && trm))
+        return false;
+    if ((!oa && !orm) || (!ta && !trm)) /* a side that only reordered the names: its order would be lost */
         return false;
     size_t no = kp_fcount(o, f), nt = kp_fcount(t, f), n = 0;
     const void *vo = *(void *const *)kp_fcptr(o, f), *vt = *(void *const *)kp_fcptr(t, f);

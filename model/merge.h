@@ -7,8 +7,8 @@
  * signals) are matched by their key (name, id, attribute; a signal by its metric). For each
  * field: changed on one side only -> that side's value; changed the same way on both -> it; changed
  * two ways -> a conflict. Lists of names (attributes, include, filter, ...) merge element by
- * element when both sides only added or only removed names; a name replaced on one side while the
- * other changed the list is a conflict. A record deleted on one side and changed on the other, or
+ * element when each side only added or only removed names; names replaced or reordered on one
+ * side while the other changed the list are a conflict. A record deleted on one side and changed on the other, or
  * added on both sides with one key and different contents, is a conflict. A rule with text as
  * written (sparse, signal) merges as a whole. Order of lists: ours' order (theirs' when only
  * theirs reordered), with the other side's additions placed after the record they followed.
