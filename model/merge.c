@@ -10,6 +10,7 @@
 #include "edit.h"
 #include "fields.h"
 #include "namemap.h"
+#include "syntax.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -146,8 +147,10 @@ static void render_field(sbuf *s, const kp_field *f, const void *r)
         sbuf_add(s, ((const kp_str *)p)->s ? ((const kp_str *)p)->s : "");
         break;
     case KF_NUM:
-        if (!isnan(*(const double *)p))
-            sbuf_printf(s, "%.15g", *(const double *)p);
+        if (!isnan(*(const double *)p)) {
+            char buf[40];
+            sbuf_add(s, syn_number_text(*(const double *)p, buf, sizeof buf));
+        }
         break;
     case KF_INT:
         if (*(const int *)p != -1)
