@@ -538,29 +538,30 @@ static void test_markers_property(void **state)
 /* A cell the property edits: a column of a table and how its values are made. */
 typedef struct pcol {
     edit_table t;
-    const char *col; /* column name; for the settings, the setting's name */
+    const char *col; /* column name (the field's key); for the settings, the setting's name */
     char kind;       /* 'n' a number, 't' a text, 'b' true/false */
+    const char *rec; /* the record a conflict names */
 } pcol;
 
 static const pcol pcols[] = {
-    {EDIT_PATTERNS, "name", 't'},
-    {EDIT_PATTERNS, "rate", 'n'},
-    {EDIT_PATTERNS, "latency", 'n'},
-    {EDIT_PATTERNS, "limit", 'n'},
-    {EDIT_PATTERNS, "why", 't'},
-    {EDIT_ENTITIES, "count", 'n'},
-    {EDIT_ENTITIES, "size", 'n'},
-    {EDIT_ENTITIES, "description", 't'},
-    {EDIT_ENTITIES, "writes", 'n'},
-    {EDIT_INDEXES, "why", 't'},
-    {EDIT_DECISIONS, "title", 't'},
-    {EDIT_DECISIONS, "context", 't'},
-    {EDIT_DECISIONS, "rollback", 't'},
-    {EDIT_SETTINGS, "description", 't'},
-    {EDIT_SETTINGS, "pitr", 'b'},
-    {EDIT_SETTINGS, "streams", 'b'},
-    {EDIT_SETTINGS, "read_per_million", 'n'},
-    {EDIT_ATTRS, "size", 'n'},
+    {EDIT_PATTERNS, "name", 't', "pattern"},
+    {EDIT_PATTERNS, "rate", 'n', "pattern"},
+    {EDIT_PATTERNS, "latency", 'n', "pattern"},
+    {EDIT_PATTERNS, "limit", 'n', "pattern"},
+    {EDIT_PATTERNS, "why", 't', "pattern"},
+    {EDIT_ENTITIES, "count", 'n', "entity"},
+    {EDIT_ENTITIES, "size", 'n', "entity"},
+    {EDIT_ENTITIES, "description", 't', "entity"},
+    {EDIT_ENTITIES, "writes", 'n', "entity"},
+    {EDIT_INDEXES, "why", 't', "index"},
+    {EDIT_DECISIONS, "title", 't', "decision"},
+    {EDIT_DECISIONS, "context", 't', "decision"},
+    {EDIT_DECISIONS, "rollback", 't', "decision"},
+    {EDIT_SETTINGS, "description", 't', "design"},
+    {EDIT_SETTINGS, "pitr", 'b', "table"},
+    {EDIT_SETTINGS, "streams", 'b', "table"},
+    {EDIT_SETTINGS, "read_per_million", 'n', "pricing"},
+    {EDIT_ATTRS, "size", 'n', "attribute"},
 };
 #define NPCOLS (sizeof pcols / sizeof *pcols)
 
@@ -568,7 +569,7 @@ static const pcol pcols[] = {
 typedef struct pcell {
     size_t col; /* into pcols */
     char *key;  /* NULL for the settings */
-    int side;   /* 0 untouched, 1 ours, 2 theirs */
+    int side;   /* 0 untouched, 1 ours, 2 theirs, 3 both */
 } pcell;
 
 static size_t col_of(const kp_design *d, const pcol *c)
@@ -623,33 +624,54 @@ static void cell_set_random(kp_design *d, const pcell *c)
         fail_msg("set %s %s = %s: %s", c->key ? c->key : "", pcols[c->col].col, v, err);
 }
 
+/* Every cell of the base the properties may edit, in *n; caller frees with cells_free. */
+static pcell *cells_of(const kp_design *base, size_t *n)
+{
+    pcell *cells = NULL;
+    *n = 0;
+    for (size_t c = 0; c < NPCOLS; c++) {
+        size_t nrows = pcols[c].t == EDIT_SETTINGS ? 1 : edit_nrows(base, pcols[c].t);
+        for (size_t r = 0; r < nrows; r++) {
+            cells = xrealloc(cells, (*n + 1) * sizeof *cells);
+            cells[(*n)++] =
+                (pcell){c, pcols[c].t == EDIT_SETTINGS ? NULL : edit_get(base, pcols[c].t, r, 0), 0};
+        }
+    }
+    return cells;
+}
+
+static void cells_free(pcell *cells, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(cells[i].key);
+    free(cells);
+}
+
+/* A random sequence of edits: each on a random cell, on the sides the cell belongs to (each side
+ * its own value); several on some cells. */
+static void edit_sides(kp_design *side[2], const pcell *cells, size_t ncells)
+{
+    size_t nedits = 1 + rnd(40);
+    for (size_t e = 0; e < nedits; e++) {
+        const pcell *c = &cells[rnd((uint32_t)ncells)];
+        for (int k = 0; k < 2; k++)
+            if (c->side & (1 << k))
+                cell_set_random(side[k], c);
+    }
+}
+
 static void test_property(void **state)
 {
     (void)state;
     kp_design *base = load_edited("", "base.yaml");
-    /* every cell of the base the property may edit */
-    pcell *cells = NULL;
-    size_t ncells = 0;
-    for (size_t c = 0; c < NPCOLS; c++) {
-        size_t nrows = pcols[c].t == EDIT_SETTINGS ? 1 : edit_nrows(base, pcols[c].t);
-        for (size_t r = 0; r < nrows; r++) {
-            cells = xrealloc(cells, (ncells + 1) * sizeof *cells);
-            cells[ncells++] =
-                (pcell){c, pcols[c].t == EDIT_SETTINGS ? NULL : edit_get(base, pcols[c].t, r, 0), 0};
-        }
-    }
+    size_t ncells;
+    pcell *cells = cells_of(base, &ncells);
     rng_state = 0x9e3779b97f4a7c15ull;
     for (int iter = 0; iter < 300; iter++) {
         kp_design *side[2] = {design_clone(base), design_clone(base)};
         for (size_t i = 0; i < ncells; i++)
             cells[i].side = (int)rnd(3); /* untouched, ours, theirs: never both */
-        /* a random sequence of edits on each side, several on some cells */
-        size_t nedits = 1 + rnd(40);
-        for (size_t e = 0; e < nedits; e++) {
-            pcell *c = &cells[rnd((uint32_t)ncells)];
-            if (c->side)
-                cell_set_random(side[c->side - 1], c);
-        }
+        edit_sides(side, cells, ncells);
         /* rows added: ours adds patterns, theirs adds decisions */
         size_t added_p = rnd(3), added_d = rnd(3);
         for (size_t k = 0; k < added_p; k++)
@@ -710,9 +732,90 @@ static void test_property(void **state)
         design_free(side[0]);
         design_free(side[1]);
     }
-    for (size_t i = 0; i < ncells; i++)
-        free(cells[i].key);
-    free(cells);
+    cells_free(cells, ncells);
+    design_free(base);
+}
+
+/* "record key field" of a conflict or a cell. */
+static char *conflict_name(const char *record, const char *key, const char *field)
+{
+    sbuf s;
+    sbuf_init(&s);
+    sbuf_printf(&s, "%s %s %s", record, key ? key : "", field ? field : "");
+    return sbuf_steal(&s);
+}
+
+/* Overlapping edits: a conflict exactly for each cell both sides changed to different values;
+ * resolved all theirs or all ours, every other change of both sides is still there. Nothing is
+ * lost without a conflict naming it. */
+static void test_property_overlap(void **state)
+{
+    (void)state;
+    kp_design *base = load_edited("", "base.yaml");
+    size_t ncells;
+    pcell *cells = cells_of(base, &ncells);
+    rng_state = 0xd1b54a32d192ed03ull;
+    for (int iter = 0; iter < 300; iter++) {
+        kp_design *side[2] = {design_clone(base), design_clone(base)};
+        for (size_t i = 0; i < ncells; i++)
+            cells[i].side = (int)rnd(4);
+        edit_sides(side, cells, ncells);
+        merge_result *m = merge_designs(base, side[0], side[1]);
+        /* the conflicts expected: cells changed on both sides, to different values */
+        size_t nwant = 0;
+        for (size_t i = 0; i < ncells; i++) {
+            char *b = cell_get(base, &cells[i]), *o = cell_get(side[0], &cells[i]),
+                 *t = cell_get(side[1], &cells[i]);
+            bool clash = strcmp(o, b) && strcmp(t, b) && strcmp(o, t);
+            if (clash) {
+                nwant++;
+                char *name = conflict_name(pcols[cells[i].col].rec, cells[i].key, pcols[cells[i].col].col);
+                bool found = false;
+                for (size_t k = 0; k < merge_nconflicts(m) && !found; k++) {
+                    const merge_conflict *c = merge_conflict_at(m, k);
+                    char *got = conflict_name(c->record, c->key, c->field);
+                    found = !strcmp(got, name) && !strcmp(c->base, b) && !strcmp(c->ours, o) &&
+                            !strcmp(c->theirs, t);
+                    free(got);
+                }
+                if (!found)
+                    fail_msg("iteration %d: no conflict for %s (%s | %s | %s)", iter, name, b, o, t);
+                free(name);
+            }
+            free(b);
+            free(o);
+            free(t);
+        }
+        if (merge_nconflicts(m) != nwant) {
+            char *t = merge_conflicts_text(m);
+            fail_msg("iteration %d: %zu conflicts, expected %zu:\n%s", iter, merge_nconflicts(m), nwant, t);
+        }
+        for (int pick = MERGE_OURS; pick <= MERGE_THEIRS; pick++) {
+            for (size_t k = 0; k < merge_nconflicts(m); k++)
+                assert_int_equal(merge_resolve(m, k, (merge_side)pick, NULL, NULL), KP_OK);
+            kp_design *d = merge_finish(m, NULL);
+            assert_non_null(d);
+            for (size_t i = 0; i < ncells; i++) {
+                const pcell *c = &cells[i];
+                char *b = cell_get(base, c), *o = cell_get(side[0], c), *t = cell_get(side[1], c),
+                     *got = cell_get(d, c);
+                /* one side's change wins over no change; a clash goes to the side picked */
+                const char *want = !strcmp(o, b) ? t : !strcmp(t, b) ? o : pick == MERGE_OURS ? o : t;
+                if (strcmp(got, want) != 0)
+                    fail_msg("iteration %d: %s %s %s: merged '%s', expected '%s'", iter, pcols[c->col].rec,
+                             c->key ? c->key : "", pcols[c->col].col, got, want);
+                free(b);
+                free(o);
+                free(t);
+                free(got);
+            }
+            design_free(d);
+        }
+        merge_free(m);
+        design_free(side[0]);
+        design_free(side[1]);
+    }
+    cells_free(cells, ncells);
     design_free(base);
 }
 
@@ -960,12 +1063,19 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cases),           cmocka_unit_test(test_one_side_samples),
-        cmocka_unit_test(test_resolve_field),   cmocka_unit_test(test_resolve_template),
-        cmocka_unit_test(test_resolve_deleted), cmocka_unit_test(test_conflicts_text),
-        cmocka_unit_test(test_markers),         cmocka_unit_test(test_markers_property),
-        cmocka_unit_test(test_property),        cmocka_unit_test(test_merge_file),
-        cmocka_unit_test(test_merge_workspace), cmocka_unit_test(test_merge_workspace_conflict),
+        cmocka_unit_test(test_cases),
+        cmocka_unit_test(test_one_side_samples),
+        cmocka_unit_test(test_resolve_field),
+        cmocka_unit_test(test_resolve_template),
+        cmocka_unit_test(test_resolve_deleted),
+        cmocka_unit_test(test_conflicts_text),
+        cmocka_unit_test(test_markers),
+        cmocka_unit_test(test_markers_property),
+        cmocka_unit_test(test_property),
+        cmocka_unit_test(test_property_overlap),
+        cmocka_unit_test(test_merge_file),
+        cmocka_unit_test(test_merge_workspace),
+        cmocka_unit_test(test_merge_workspace_conflict),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
