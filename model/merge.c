@@ -892,35 +892,51 @@ kp_design *merge_take(const merge_result *m, merge_side unresolved)
     return d;
 }
 
-static const char *or_absent(const char *s) { return s ? s : "(absent)"; }
+/* A value as the conflict lines show it. */
+static const char *shown(const char *s) { return !s ? "(absent)" : !*s ? "(empty)" : s; }
+
+static void conflict_line(sbuf *s, const merge_conflict *c)
+{
+    sbuf_add(s, c->record);
+    if (*c->key)
+        sbuf_printf(s, " %s", c->key);
+    if (c->field)
+        sbuf_printf(s, " %s", c->field);
+    switch (c->kind) {
+    case MERGE_BOTH_CHANGED:
+        sbuf_printf(s, ": changed two ways: base %s; ours %s; theirs %s", shown(c->base), shown(c->ours),
+                    shown(c->theirs));
+        break;
+    case MERGE_DELETED_CHANGED:
+        sbuf_printf(s, ": deleted by ours, changed by theirs: %s", shown(c->theirs));
+        break;
+    case MERGE_CHANGED_DELETED:
+        sbuf_printf(s, ": changed by ours (%s), deleted by theirs", shown(c->ours));
+        break;
+    case MERGE_BOTH_ADDED:
+        sbuf_printf(s, ": added on both sides, differently: ours %s; theirs %s", shown(c->ours),
+                    shown(c->theirs));
+        break;
+    }
+}
+
+char *merge_conflict_text(const merge_result *m, size_t i)
+{
+    if (i >= m->n)
+        return NULL;
+    sbuf s;
+    sbuf_init(&s);
+    conflict_line(&s, &m->c[i]);
+    return sbuf_steal(&s);
+}
 
 char *merge_conflicts_text(const merge_result *m)
 {
     sbuf s;
     sbuf_init(&s);
     for (size_t i = 0; i < m->n; i++) {
-        const merge_conflict *c = &m->c[i];
-        sbuf_add(&s, c->record);
-        if (*c->key)
-            sbuf_printf(&s, " %s", c->key);
-        if (c->field)
-            sbuf_printf(&s, " %s", c->field);
-        switch (c->kind) {
-        case MERGE_BOTH_CHANGED:
-            sbuf_printf(&s, ": changed two ways: base %s; ours %s; theirs %s\n", or_absent(c->base),
-                        or_absent(c->ours), or_absent(c->theirs));
-            break;
-        case MERGE_DELETED_CHANGED:
-            sbuf_printf(&s, ": deleted by ours, changed by theirs: %s\n", or_absent(c->theirs));
-            break;
-        case MERGE_CHANGED_DELETED:
-            sbuf_printf(&s, ": changed by ours (%s), deleted by theirs\n", or_absent(c->ours));
-            break;
-        case MERGE_BOTH_ADDED:
-            sbuf_printf(&s, ": added on both sides, differently: ours %s; theirs %s\n", or_absent(c->ours),
-                        or_absent(c->theirs));
-            break;
-        }
+        conflict_line(&s, &m->c[i]);
+        sbuf_addc(&s, '\n');
     }
     return sbuf_steal(&s);
 }

@@ -93,8 +93,11 @@ kp_design *merge_finish(const merge_result *m, char **err);
  * side `unresolved` (MERGE_OURS or MERGE_THEIRS). Never NULL; caller frees with design_free. */
 kp_design *merge_take(const merge_result *m, merge_side unresolved);
 
-/* One line per conflict, for people: "pattern 5 rate: base 10, ours 20, theirs 30". Caller
- * frees; "" when there is none. */
+/* Conflict i as one line for people, without a newline: "pattern 5 rate: changed two ways: base
+ * 10; ours 20; theirs 30" ("(empty)" for an empty value, "(absent)" for a side without the
+ * record). NULL when i is out of range; caller frees. */
+char *merge_conflict_text(const merge_result *m, size_t i);
+/* Every conflict's line, each ending in a newline; "" when there is none. Caller frees. */
 char *merge_conflicts_text(const merge_result *m);
 
 /* The text `ours` with conflict markers where it differs from `theirs`, line by line (a line

@@ -425,6 +425,17 @@ static void test_conflicts_text(void **state)
     assert_string_equal(text, "pattern 1 rate: changed two ways: base 10; ours 20; theirs 30\n"
                               "pattern 4: deleted by ours, changed by theirs: rate: 9\n");
     free(text);
+    text = merge_conflict_text(x.m, 1);
+    assert_string_equal(text, "pattern 4: deleted by ours, changed by theirs: rate: 9");
+    free(text);
+    assert_null(merge_conflict_text(x.m, 2));
+    trio_free(&x);
+    /* empty values say so */
+    x = merge_edits("why: orders by status >> why: a", ", why: orders by status >> ");
+    text = merge_conflicts_text(x.m);
+    assert_string_equal(text,
+                        "index GSI1 why: changed two ways: base orders by status; ours a; theirs (empty)\n");
+    free(text);
     trio_free(&x);
 }
 
