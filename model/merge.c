@@ -812,6 +812,27 @@ size_t merge_unresolved(const merge_result *m)
     return n;
 }
 
+/* "pattern 5 rate", "table name", "pattern 4": what a conflict is about. */
+static void add_label(sbuf *s, const merge_conflict *c)
+{
+    sbuf_add(s, c->record);
+    if (*c->key)
+        sbuf_printf(s, " %s", c->key);
+    if (c->field)
+        sbuf_printf(s, " %s", c->field);
+}
+
+/* kp_fail with the conflict's label before the message. */
+static kp_status fail_at(char **err, kp_status st, const merge_conflict *c, const char *msg)
+{
+    sbuf s;
+    sbuf_init(&s);
+    add_label(&s, c);
+    st = kp_fail(err, st, "%s: %s", s.s, msg);
+    sbuf_free(&s);
+    return st;
+}
+
 /* The pass with the choices, then the typed values; KP_INVALID with *err when a typed value is
  * refused (the design then holds ours there). */
 static kp_status take(const merge_result *m, merge_side unresolved, kp_design **out, char **err)
@@ -830,11 +851,10 @@ static kp_status take(const merge_result *m, merge_side unresolved, kp_design **
         char *e = NULL;
         if (!cell_of(d, &m->loc[i], &row, &col)) {
             if (st == KP_OK)
-                st = kp_fail(err, KP_INVALID, "%s %s %s: the merged design has no such cell", m->c[i].record,
-                             m->c[i].key, m->c[i].field ? m->c[i].field : "");
+                st = fail_at(err, KP_INVALID, &m->c[i], "the merged design has no such cell any more");
         } else if (edit_set(d, (edit_table)m->loc[i].table, row, col, m->text[i], &e) != KP_OK) {
             if (st == KP_OK)
-                st = kp_fail(err, KP_INVALID, "%s", e ? e : "the value is refused");
+                st = fail_at(err, KP_INVALID, &m->c[i], e ? e : "the value is refused");
         }
         free(e);
     }
@@ -851,9 +871,8 @@ kp_status merge_resolve(merge_result *m, size_t i, merge_side side, const char *
         return KP_OK;
     }
     if (!m->c[i].editable)
-        return kp_fail(err, KP_INVALID,
-                       "%s %s%s%s: choose ours or theirs; this conflict takes no typed value", m->c[i].record,
-                       m->c[i].key, m->c[i].field ? " " : "", m->c[i].field ? m->c[i].field : "");
+        return fail_at(err, KP_INVALID, &m->c[i],
+                       "choose ours or theirs; this conflict takes no typed value");
     int was = m->c[i].resolved;
     char *old = m->text[i];
     m->c[i].resolved = MERGE_TEXT;
@@ -875,13 +894,19 @@ kp_design *merge_finish(const merge_result *m, char **err)
 {
     for (size_t i = 0; i < m->n; i++)
         if (m->c[i].resolved < 0) {
-            kp_fail(err, KP_CONFLICT, "%zu conflict%s unresolved, the first: %s %s%s%s", merge_unresolved(m),
-                    merge_unresolved(m) == 1 ? "" : "s", m->c[i].record, m->c[i].key,
-                    m->c[i].field ? " " : "", m->c[i].field ? m->c[i].field : "");
+            sbuf s;
+            sbuf_init(&s);
+            add_label(&s, &m->c[i]);
+            kp_fail(err, KP_CONFLICT, "%zu conflict%s unresolved, the first: %s", merge_unresolved(m),
+                    merge_unresolved(m) == 1 ? "" : "s", s.s);
+            sbuf_free(&s);
             return NULL;
         }
     kp_design *d = NULL;
-    take(m, MERGE_OURS, &d, NULL);
+    if (take(m, MERGE_OURS, &d, err) != KP_OK) {
+        design_free(d);
+        return NULL;
+    }
     return d;
 }
 
@@ -897,11 +922,7 @@ static const char *shown(const char *s) { return !s ? "(absent)" : !*s ? "(empty
 
 static void conflict_line(sbuf *s, const merge_conflict *c)
 {
-    sbuf_add(s, c->record);
-    if (*c->key)
-        sbuf_printf(s, " %s", c->key);
-    if (c->field)
-        sbuf_printf(s, " %s", c->field);
+    add_label(s, c);
     switch (c->kind) {
     case MERGE_BOTH_CHANGED:
         sbuf_printf(s, ": changed two ways: base %s; ours %s; theirs %s", shown(c->base), shown(c->ours),

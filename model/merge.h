@@ -86,7 +86,9 @@ size_t merge_unresolved(const merge_result *m);
 kp_status merge_resolve(merge_result *m, size_t i, merge_side side, const char *text, char **err);
 
 /* The merged design (caller frees with design_free). NULL with *err (caller frees; may be NULL)
- * while a conflict is unresolved, naming the first one. */
+ * while a conflict is unresolved, naming the first one (KP_CONFLICT's message), or when a typed
+ * value no longer fits because another resolution changed what it applies to (the cell's
+ * message): resolve that conflict again. */
 kp_design *merge_finish(const merge_result *m, char **err);
 
 /* The merged design with every resolved conflict as resolved and every unresolved one taking
