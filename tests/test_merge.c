@@ -388,6 +388,30 @@ static void test_resolve_template(void **state)
     trio_free(&x);
 }
 
+/* A setting's conflict: typed with the setting's own rules; messages name it "table name". */
+static void test_resolve_setting(void **state)
+{
+    (void)state;
+    trio x = merge_edits("name: Tbl >> name: Orders ;; billing: on-demand >> billing: provisioned",
+                         "name: Tbl >> name: Shop ;; billing: on-demand >> billing: provisioned");
+    assert_int_equal(merge_nconflicts(x.m), 1);
+    char *err = NULL;
+    assert_null(merge_finish(x.m, &err));
+    assert_string_equal(err, "1 conflict unresolved, the first: table name");
+    free(err);
+    err = NULL;
+    assert_int_equal(merge_resolve(x.m, 0, MERGE_TEXT, "Pedidos", &err), KP_OK);
+    kp_design *d = merge_finish(x.m, &err);
+    assert_non_null(d);
+    assert_string_equal(d->table.name, "Pedidos");
+    assert_int_equal(d->table.billing, KP_BILLING_PROVISIONED);
+    design_free(d);
+    assert_int_equal(merge_resolve(x.m, 0, MERGE_TEXT, "", &err), KP_INVALID);
+    assert_non_null(strstr(err, "table name: "));
+    free(err);
+    trio_free(&x);
+}
+
 /* A record deleted on one side and changed on the other: keep it (theirs) or delete it (ours);
  * a typed value is refused. */
 static void test_resolve_deleted(void **state)
@@ -1078,6 +1102,7 @@ int main(void)
         cmocka_unit_test(test_one_side_samples),
         cmocka_unit_test(test_resolve_field),
         cmocka_unit_test(test_resolve_template),
+        cmocka_unit_test(test_resolve_setting),
         cmocka_unit_test(test_resolve_deleted),
         cmocka_unit_test(test_conflicts_text),
         cmocka_unit_test(test_markers),
