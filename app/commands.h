@@ -16,6 +16,8 @@ int cmd_diff(int argc, char **argv);
 int cmd_observe(int argc, char **argv);
 int cmd_signals(int argc, char **argv);
 int cmd_fsck(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_merge_file(int argc, char **argv);
 /* keyplan [WORKSPACE]: the workbench */
 int cmd_tui(int argc, char **argv);
 

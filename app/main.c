@@ -24,6 +24,9 @@ static const struct command {
     {"diff", cmd_diff, "diff WORKSPACE REV1 REV2             what changed, in a designer's terms"},
     {"observe", cmd_observe, "observe WORKSPACE METRIC=VALUE [--source S]  record an observed number"},
     {"signals", cmd_signals, "signals WORKSPACE                    reopening signals and their values"},
+    {"merge", cmd_merge, "merge WORKSPACE                      the working copy onto the latest version"},
+    {"merge-file", cmd_merge_file,
+     "merge-file BASE OURS THEIRS [-o OUT]  three-way merge of design files (git driver)"},
     {"fsck", cmd_fsck,
      "fsck WORKSPACE                       what is intact, what is damaged, how to recover"},
 };
