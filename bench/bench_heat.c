@@ -103,7 +103,8 @@ int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "gen") == 0) {
         uint64_t seed = argc > 4 ? strtoull(argv[4], NULL, 10) : 1;
-        return zipflog_write(stdout, strtoul(argv[2], NULL, 10), strtoul(argv[3], NULL, 10), seed) == 0 ? 0 : 1;
+        return zipflog_write(stdout, strtoul(argv[2], NULL, 10), strtoul(argv[3], NULL, 10), seed) == 0 ? 0
+                                                                                                        : 1;
     }
     const char *kp = "./keyplan", *old = NULL, *log = NULL;
     size_t lines = 10000000, keys = 1100000;
@@ -190,8 +191,8 @@ int main(int argc, char **argv)
     char *text = capture(cmd), *mine = text ? zipflog_heat(text) : NULL, *ref = zipflog_awk(log, 10);
     int rc = 0;
     if (!mine || !ref || strcmp(mine, ref) != 0) {
-        printf("\ncheck FAILED: heat's top 10 and totals differ from awk's\nheat:\n%s\nawk:\n%s", mine ? mine : "?",
-               ref ? ref : "?");
+        printf("\ncheck FAILED: heat's top 10 and totals differ from awk's\nheat:\n%s\nawk:\n%s",
+               mine ? mine : "?", ref ? ref : "?");
         rc = 1;
     } else {
         printf("\ncheck: heat's top 10 and totals equal awk's (%s)\n", strtok(ref, "\n"));

@@ -73,14 +73,15 @@ static int zipflog_write(FILE *out, size_t lines, size_t keys, uint64_t seed)
 static char *zipflog_awk(const char *log, size_t top)
 {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd,
-             "awk -F'\\t' '{ u = ($3 == \"\" ? 1 : $3); if (!($1 in r)) n++; r[$1]++; s[$1] += u; R++; U += u }"
-             " END { printf \"%%d %%.1f %%d\\n\", R, U, n > \"/dev/stderr\";"
-             " for (k in r) printf \"%%s\\t%%d\\t%%.1f\\n\", k, r[k], s[k] }' '%s' 2>&1 >/dev/null"
-             " ; awk -F'\\t' '{ u = ($3 == \"\" ? 1 : $3); r[$1]++; s[$1] += u }"
-             " END { for (k in r) printf \"%%s\\t%%d\\t%%.1f\\n\", k, r[k], s[k] }' '%s'"
-             " | LC_ALL=C sort -t'\t' -k3,3gr -k2,2gr -k1,1 | head -n %zu | tr '\\t' ' '",
-             log, log, top);
+    snprintf(
+        cmd, sizeof cmd,
+        "awk -F'\\t' '{ u = ($3 == \"\" ? 1 : $3); if (!($1 in r)) n++; r[$1]++; s[$1] += u; R++; U += u }"
+        " END { printf \"%%d %%.1f %%d\\n\", R, U, n > \"/dev/stderr\";"
+        " for (k in r) printf \"%%s\\t%%d\\t%%.1f\\n\", k, r[k], s[k] }' '%s' 2>&1 >/dev/null"
+        " ; awk -F'\\t' '{ u = ($3 == \"\" ? 1 : $3); r[$1]++; s[$1] += u }"
+        " END { for (k in r) printf \"%%s\\t%%d\\t%%.1f\\n\", k, r[k], s[k] }' '%s'"
+        " | LC_ALL=C sort -t'\t' -k3,3gr -k2,2gr -k1,1 | head -n %zu | tr '\\t' ' '",
+        log, log, top);
     FILE *p = popen(cmd, "r");
     if (!p)
         return NULL;
@@ -107,7 +108,8 @@ static char *zipflog_heat(const char *text)
     double req, units;
     size_t distinct;
     const char *colon = strstr(text, ": ");
-    if (!colon || sscanf(colon + 2, "%lf requests, %lf units, %zu partition keys", &req, &units, &distinct) != 3)
+    if (!colon ||
+        sscanf(colon + 2, "%lf requests, %lf units, %zu partition keys", &req, &units, &distinct) != 3)
         return NULL;
     size_t cap = strlen(text) + 64, len = 0;
     char *out = malloc(cap);

@@ -462,6 +462,23 @@ static const struct cli_case {
     {{"heat", "--approx", "3"}, "A\n", 2, {"--approx '3': expected a whole number >= 16", NULL}},
     {{"heat", "--threads", "0"}, "A\n", 2, {"--threads '0'", NULL}},
     {{"heat", "a.log", "b.log"}, "", 2, {"one log at a time", NULL}},
+    /* parts: PK<TAB>COUNT<TAB>UNITS, refused at their line when they are not */
+    {{"heat", "--merge", "-"}, "A\t3\t4.5\nB\t1\t1\n", 0, {"4 requests, 5.5 units, 2 partition keys", NULL}},
+    {{"heat", "--merge", "-"},
+     "A\t3\t4.5\nB\tSK\n",
+     2,
+     {"<stdin>:2: error: expected PK<TAB>COUNT<TAB>UNITS", NULL}},
+    {{"heat", "--merge", "-"},
+     "A\tmany\t1\n",
+     2,
+     {"<stdin>:1: error: count 'many': expected a number", NULL}},
+    /* CloudTrail events, one per line */
+    {{"heat"},
+     "{\"eventSource\": \"dynamodb.amazonaws.com\", \"eventName\": \"PutItem\", \"requestParameters\": "
+     "{\"key\": {\"PK\": \"C#1\"}}}\n"
+     "{\"eventSource\": \"dynamodb.amazonaws.com\", \"eventName\": \"BatchWriteItem\"}\n",
+     2,
+     {"<stdin>:2: error: eventName 'BatchWriteItem': expected a DynamoDB data event on one key", NULL}},
     {{"heat", "/nonexistent/access.log"}, "", 2, {"/nonexistent/access.log", NULL}},
 };
 
