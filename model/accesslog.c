@@ -83,22 +83,46 @@ static inline uint64_t mix(uint64_t x)
     return x;
 }
 
+static inline uint64_t load8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+static inline uint64_t load4(const char *p)
+{
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+}
+
+/* The bytes of key[0..n) from k on (1 to 8 of them) as one word, read without a call:
+ * overlapping loads inside the key. */
+static inline uint64_t tail_word(const char *key, size_t n, size_t k)
+{
+    if (n >= 8)
+        return load8(key + n - 8);
+    if (n >= 4)
+        return load4(key) | load4(key + n - 4) << 32;
+    uint64_t w = (unsigned char)key[k];
+    if (n - k > 1)
+        w |= (uint64_t)(unsigned char)key[k + 1] << 8;
+    if (n - k > 2)
+        w |= (uint64_t)(unsigned char)key[k + 2] << 16;
+    return w;
+}
+
 static uint64_t key_hash(const char *p, size_t n)
 {
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-    while (n >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    size_t k = 0;
+    for (; k + 8 < n; k += 8) {
+        h = (h ^ load8(p + k)) * 0xff51afd7ed558ccdULL;
         h ^= h >> 29;
-        p += 8;
-        n -= 8;
     }
-    if (n) {
-        uint64_t w = 0;
-        memcpy(&w, p, n);
-        h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-    }
+    if (n)
+        h = (h ^ tail_word(p, n, k)) * 0xc4ceb9fe1a85ec53ULL;
     h = mix(h);
     return h ? h : 1;
 }
@@ -172,20 +196,11 @@ static void shard_need_err(shard *sh)
 /* a[0..n) == b[0..n), a word at a time (the keys are short: a call to memcmp costs more) */
 static inline bool key_eq(const char *a, const char *b, size_t n)
 {
-    while (n >= 8) {
-        uint64_t x, y;
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
-        if (x != y)
+    size_t k = 0;
+    for (; k + 8 < n; k += 8)
+        if (load8(a + k) != load8(b + k))
             return false;
-        a += 8;
-        b += 8;
-        n -= 8;
-    }
-    while (n--)
-        if (*a++ != *b++)
-            return false;
-    return true;
+    return !n || tail_word(a, n, k) == tail_word(b, n, k);
 }
 
 static inline size_t shard_find(const shard *sh, uint64_t h, const char *key, size_t len, bool *found)
@@ -433,12 +448,10 @@ int accesslog_kind(const char *w, size_t n)
         {"transactwrite", 1},
         {"transactwriteitems", 1},
     };
-    /* the usual words first, without a loop */
-    if (n == 4 && (w[0] | 0x20) == 'r' && (w[1] | 0x20) == 'e' && (w[2] | 0x20) == 'a' &&
-        (w[3] | 0x20) == 'd')
+    /* the usual words first, in one comparison (| 0x20 lowers letters) */
+    if (n == 4 && (load4(w) | 0x20202020) == load4("read"))
         return 0;
-    if (n == 5 && (w[0] | 0x20) == 'w' && (w[1] | 0x20) == 'r' && (w[2] | 0x20) == 'i' &&
-        (w[3] | 0x20) == 't' && (w[4] | 0x20) == 'e')
+    if (n == 5 && (load4(w) | 0x20202020) == load4("writ") && (w[4] | 0x20) == 'e')
         return 1;
     for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
         const char *x = words[i].word;
@@ -490,6 +503,35 @@ static bool parse_number(const char *s, size_t n, double *out)
 
 static bool units_ok(double u) { return u >= 0 && u <= ACCESSLOG_MAX_UNITS; }
 
+/* Byte-wise tests on eight bytes at a time, exact (no carry crosses a byte). */
+#define ONES  0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+#define LOWS  0x7f7f7f7f7f7f7f7fULL
+/* the high bit of each zero byte of x */
+static inline uint64_t zero_bytes(uint64_t x) { return ~(((x & LOWS) + LOWS) | x | LOWS); }
+
+/* true when s[0..n) is printable ASCII (0x20..0x7e), eight bytes at a time */
+static inline bool printable_ascii(const char *s, size_t n)
+{
+    for (size_t k = 0;; k += 8) {
+        uint64_t w;
+        if (k + 8 < n)
+            w = load8(s + k);
+        else if (n >= 8)
+            w = load8(s + n - 8);
+        else {
+            w = 0x6161616161616161ULL; /* "aaaaaaaa" pads a short key */
+            for (size_t i = 0; i < n; i++)
+                w = (w & ~(0xffULL << (8 * i))) | (uint64_t)(unsigned char)s[i] << (8 * i);
+        }
+        /* a high bit, a byte under 0x20 (adding 0x60 leaves its high bit clear), or DEL */
+        if ((w & HIGHS) || ((w + ONES * 0x60) & HIGHS) != HIGHS || zero_bytes(w ^ (ONES * 0x7f)))
+            return false;
+        if (k + 8 >= n)
+            return true;
+    }
+}
+
 /* Empty, too long, not UTF-8 or a control character: the message (caller frees), else NULL. */
 static char *key_problem(const char *key, size_t len)
 {
@@ -499,11 +541,9 @@ static char *key_problem(const char *key, size_t len)
         return xasprintf("a partition key of %zu bytes; DynamoDB's partition keys hold at most %d bytes", len,
                          ACCESSLOG_MAX_KEY);
     const unsigned char *p = (const unsigned char *)key;
-    size_t i = 0;
-    while (i < len && p[i] >= 0x20 && p[i] < 0x7f)
-        i++;
-    if (i == len)
-        return NULL; /* printable ASCII: the usual key */
+    if (printable_ascii(key, len))
+        return NULL; /* the usual key */
+    size_t i;
     size_t bad;
     if (!util_utf8_valid(key, len, &bad))
         return xasprintf("invalid UTF-8 in the key at byte %zu", bad + 1);
@@ -590,24 +630,52 @@ static bool parse_fields(accesslog_sink *s, const char *const *f, const size_t *
     return true;
 }
 
-/* The first tab or newline of q[0..end), or end: eight bytes at a time where the machine is
- * little-endian (the lowest flagged byte of the zero-byte test is exact). */
-static inline const char *find_sep(const char *q, const char *end)
+/* The tabs and newlines of w (eight bytes), a high bit per byte. */
+static inline uint64_t seps(uint64_t w)
 {
+    return zero_bytes(w ^ (ONES * '\t')) | zero_bytes(w ^ (ONES * '\n'));
+}
+
+/* Splits the line starting at p (up to its newline or end) into fields f/fl (nf 5: five or more);
+ * returns the line's end (its newline, or end). Eight bytes at a time where the machine is
+ * little-endian (the lowest set bit is the first byte). */
+static inline const char *split_line(const char *p, const char *end, const char **f, size_t *fl, size_t *nfp)
+{
+    size_t nf = 1;
+    f[0] = p;
+    const char *q = p;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     while (end - q >= 8) {
         uint64_t w;
         memcpy(&w, q, 8);
-        uint64_t t = w ^ (ones * '\t'), n = w ^ (ones * '\n');
-        uint64_t z = (((t - ones) & ~t) | ((n - ones) & ~n)) & highs;
-        if (z)
-            return q + (__builtin_ctzll(z) >> 3);
+        for (uint64_t z = seps(w); z; z &= z - 1) {
+            const char *c = q + (__builtin_ctzll(z) >> 3);
+            if (*c == '\n') {
+                if (nf <= 5)
+                    fl[nf - 1] = (size_t)(c - f[nf - 1]);
+                *nfp = nf < 5 ? nf : 5;
+                return c;
+            }
+            if (nf < 5) {
+                fl[nf - 1] = (size_t)(c - f[nf - 1]);
+                f[nf] = c + 1;
+            }
+            nf += nf <= 5;
+        }
         q += 8;
     }
 #endif
-    while (q < end && *q != '\t' && *q != '\n')
-        q++;
+    for (; q < end && *q != '\n'; q++)
+        if (*q == '\t') {
+            if (nf < 5) {
+                fl[nf - 1] = (size_t)(q - f[nf - 1]);
+                f[nf] = q + 1;
+            }
+            nf += nf <= 5;
+        }
+    if (nf <= 5)
+        fl[nf - 1] = (size_t)(q - f[nf - 1]);
+    *nfp = nf < 5 ? nf : 5;
     return q;
 }
 
@@ -653,19 +721,8 @@ static void parse_piece(accesslog_sink *s)
     while (p < end) {
         /* the fields and the end of the line in one pass */
         const char *f[5];
-        size_t fl[5], nf = 0;
-        const char *q = p, *e;
-        for (;;) {
-            e = find_sep(q, end);
-            if (nf < 5) {
-                f[nf] = q;
-                fl[nf] = (size_t)(e - q);
-            }
-            nf += nf < 5;
-            if (e == end || *e == '\n')
-                break;
-            q = e + 1;
-        }
+        size_t fl[5], nf;
+        const char *e = split_line(p, end, f, fl, &nf);
         s->lines++;
         if (nul && nul < e) {
             s->st = KP_ENCODING;

@@ -121,7 +121,8 @@ static void test_merge(void **state)
     (void)state;
     const char *whole_args[] = {"heat", logp, "--top", "25", NULL};
     char *whole = kp(whole_args);
-    char *j1 = in_dir("part1.json"), *j2 = in_dir("part2.json"), *t1 = in_dir("part1.tsv"), *t2 = in_dir("part2.tsv");
+    char *j1 = in_dir("part1.json"), *j2 = in_dir("part2.json"), *t1 = in_dir("part1.tsv"),
+         *t2 = in_dir("part2.tsv");
     const char *const parts[2] = {part1, part2};
     char *const jsons[2] = {j1, j2}, *const tsvs[2] = {t1, t2};
     for (int i = 0; i < 2; i++) {
@@ -130,9 +131,10 @@ static void test_merge(void **state)
         write_file(jsons[i], out);
         free(out);
         /* what `SELECT pk, count(*), sum(units) ... GROUP BY pk` writes */
-        char *cmd = xasprintf("awk -F'\\t' '{ c[$1]++; s[$1] += $3 } END { for (k in c) printf \"%%s\\t%%d\\t%%.1f\\n\", "
-                              "k, c[k], s[k] }' '%s' >'%s'",
-                              parts[i], tsvs[i]);
+        char *cmd = xasprintf(
+            "awk -F'\\t' '{ c[$1]++; s[$1] += $3 } END { for (k in c) printf \"%%s\\t%%d\\t%%.1f\\n\", "
+            "k, c[k], s[k] }' '%s' >'%s'",
+            parts[i], tsvs[i]);
         assert_int_equal(system(cmd), 0);
         free(cmd);
     }
@@ -142,7 +144,8 @@ static void test_merge(void **state)
         {"heat", "--merge", j1, t2, "--top", "25"},
     };
     for (size_t m = 0; m < sizeof merges / sizeof *merges; m++) {
-        const char *args[] = {merges[m][0], merges[m][1], merges[m][2], merges[m][3], merges[m][4], merges[m][5], NULL};
+        const char *args[] = {merges[m][0], merges[m][1], merges[m][2], merges[m][3],
+                              merges[m][4], merges[m][5], NULL};
         char *out = kp(args);
         if (strcmp(after_name(out), after_name(whole)) != 0)
             fail_msg("merge %zu differs from the whole log:\n%s\nwhole:\n%s", m, out, whole);
@@ -178,13 +181,15 @@ static void test_merge_partial(void **state)
     json_t *mg = json_loads(merged, 0, NULL);
     assert_non_null(mg);
     assert_true(json_is_true(json_object_get(mg, "approximate")));
-    assert_true(json_real_value(json_object_get(mg, "units")) == json_real_value(json_object_get(ex, "units")));
+    assert_true(json_real_value(json_object_get(mg, "units")) ==
+                json_real_value(json_object_get(ex, "units")));
     json_t *keys = json_object_get(mg, "keys"), *exkeys = json_object_get(ex, "keys");
     assert_int_equal(json_array_size(keys), 50);
     for (size_t i = 0; i < json_array_size(keys); i++) {
         json_t *k = json_array_get(keys, i);
         const char *name = json_string_value(json_object_get(k, "key"));
-        double units = json_real_value(json_object_get(k, "units")), error = json_real_value(json_object_get(k, "error"));
+        double units = json_real_value(json_object_get(k, "units")),
+               error = json_real_value(json_object_get(k, "error"));
         double truth = -1;
         for (size_t e = 0; e < json_array_size(exkeys) && truth < 0; e++)
             if (strcmp(json_string_value(json_object_get(json_array_get(exkeys, e), "key")), name) == 0)
