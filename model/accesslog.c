@@ -636,49 +636,6 @@ static inline uint64_t seps(uint64_t w)
     return zero_bytes(w ^ (ONES * '\t')) | zero_bytes(w ^ (ONES * '\n'));
 }
 
-/* Splits the line starting at p (up to its newline or end) into fields f/fl (nf 5: five or more);
- * returns the line's end (its newline, or end). Eight bytes at a time where the machine is
- * little-endian (the lowest set bit is the first byte). */
-static inline const char *split_line(const char *p, const char *end, const char **f, size_t *fl, size_t *nfp)
-{
-    size_t nf = 1;
-    f[0] = p;
-    const char *q = p;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    while (end - q >= 8) {
-        uint64_t w;
-        memcpy(&w, q, 8);
-        for (uint64_t z = seps(w); z; z &= z - 1) {
-            const char *c = q + (__builtin_ctzll(z) >> 3);
-            if (*c == '\n') {
-                if (nf <= 5)
-                    fl[nf - 1] = (size_t)(c - f[nf - 1]);
-                *nfp = nf < 5 ? nf : 5;
-                return c;
-            }
-            if (nf < 5) {
-                fl[nf - 1] = (size_t)(c - f[nf - 1]);
-                f[nf] = c + 1;
-            }
-            nf += nf <= 5;
-        }
-        q += 8;
-    }
-#endif
-    for (; q < end && *q != '\n'; q++)
-        if (*q == '\t') {
-            if (nf < 5) {
-                fl[nf - 1] = (size_t)(q - f[nf - 1]);
-                f[nf] = q + 1;
-            }
-            nf += nf <= 5;
-        }
-    if (nf <= 5)
-        fl[nf - 1] = (size_t)(q - f[nf - 1]);
-    *nfp = nf < 5 ? nf : 5;
-    return q;
-}
-
 /* One line p[0..n) (no newline) the slow way: a CR, leading spaces, a comment, JSON. */
 static bool parse_line(accesslog_sink *s, const char *p, size_t n)
 {
@@ -712,33 +669,69 @@ static bool parse_line(accesslog_sink *s, const char *p, size_t n)
     return parse_fields(s, f, fl, nf);
 }
 
-/* Parses the sink's piece into its per-shard lists; stops at the first bad line. */
+/* The line p..e (e its newline or the piece's end) with its fields: false with s->st and s->err
+ * set when unusable. */
+static inline bool line_done(accesslog_sink *s, const char *p, const char *e, const char *const *f,
+                             size_t *fl, size_t nf, const char *nul)
+{
+    if (nf <= 5)
+        fl[nf - 1] = (size_t)(e - f[nf - 1]);
+    s->lines++;
+    if (nul && nul < e && nul >= p) {
+        s->st = KP_ENCODING;
+        s->err = xasprintf("column %zu: a NUL character; expected text (is it a binary file?)",
+                           (size_t)(nul - p) + 1);
+        return false;
+    }
+    bool plain = e > p && *p != ' ' && *p != '#' && *p != '{' && e[-1] != '\r';
+    if (!(plain ? parse_fields(s, f, fl, nf < 5 ? nf : 5) : parse_line(s, p, (size_t)(e - p)))) {
+        s->st = KP_INVALID;
+        if (!s->err)
+            s->err = xstrdup("unusable line");
+        return false;
+    }
+    return true;
+}
+
+/* Parses the sink's piece into its per-shard lists; stops at the first bad line. The tabs and
+ * newlines are found eight bytes at a time over the whole piece (one pass, no line scanned
+ * twice); on a big-endian machine a byte at a time. */
 static void parse_piece(accesslog_sink *s)
 {
-    const char *p = s->text, *end = s->text + s->len;
-    const char *nul = memchr(p, '\0', s->len);
+    const char *text = s->text, *end = s->text + s->len;
+    const char *nul = memchr(text, '\0', s->len);
     s->lines = 0;
-    while (p < end) {
-        /* the fields and the end of the line in one pass */
-        const char *f[5];
-        size_t fl[5], nf;
-        const char *e = split_line(p, end, f, fl, &nf);
-        s->lines++;
-        if (nul && nul < e) {
-            s->st = KP_ENCODING;
-            s->err = xasprintf("column %zu: a NUL character; expected text (is it a binary file?)",
-                               (size_t)(nul - p) + 1);
-            return;
+    const char *p = text; /* the line being read */
+    const char *f[5] = {text};
+    size_t fl[5] = {0}, nf = 1; /* its fields so far (nf 6: more than five) */
+    for (const char *q = text; q < end; q += 8) {
+        uint64_t z = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (end - q >= 8)
+            z = seps(load8(q));
+        else
+#endif
+            for (size_t i = 0; i < 8 && q + i < end; i++)
+                if (q[i] == '\t' || q[i] == '\n')
+                    z |= 0x80ULL << (8 * i);
+        for (; z; z &= z - 1) {
+            const char *c = q + (__builtin_ctzll(z) >> 3);
+            if (*c == '\t') {
+                if (nf < 5) {
+                    fl[nf - 1] = (size_t)(c - f[nf - 1]);
+                    f[nf] = c + 1;
+                }
+                nf += nf <= 5;
+                continue;
+            }
+            if (!line_done(s, p, c, f, fl, nf, nul))
+                return;
+            p = f[0] = c + 1;
+            nf = 1;
         }
-        bool plain = e > p && *p != ' ' && *p != '#' && *p != '{' && e[-1] != '\r';
-        if (!(plain ? parse_fields(s, f, fl, nf) : parse_line(s, p, (size_t)(e - p)))) {
-            s->st = KP_INVALID;
-            if (!s->err)
-                s->err = xstrdup("unusable line");
-            return;
-        }
-        p = e < end ? e + 1 : end;
     }
+    if (p < end)
+        line_done(s, p, end, f, fl, nf, nul);
 }
 
 /* Adds the parsed requests of shards t, t + threads, ... in the pieces' order. */
