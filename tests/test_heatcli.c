@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define LINES 200000
 #define KEYS  22000
@@ -81,6 +82,31 @@ static int teardown(void **state)
     free(part1);
     free(part2);
     return rc == 0 ? 0 : -1;
+}
+
+/* An endless stream of new keys (here 3,000,000 of them, 45 MB, from a pipe) in --approx mode:
+ * memory stays bounded by the table, not by the keys (an exact tally of them needs about 400 MB).
+ * Runs first: RUSAGE_CHILDREN is the largest child so far. */
+static void test_approx_memory(void **state)
+{
+    (void)state;
+    char *cmd = xasprintf(
+        "awk 'BEGIN { for (i = 0; i < 3000000; i++) printf \"KEY#%%d\\tS\\t1\\n\", i }' | '%s' heat - "
+        "--approx 4096 --top 3 >'%s/approx.out'",
+        KP_BINARY, dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    struct rusage ru;
+    assert_int_equal(getrusage(RUSAGE_CHILDREN, &ru), 0);
+    if (ru.ru_maxrss > 100 * 1024)
+        fail_msg("heat --approx 4096 over 3,000,000 keys peaked at %ld KB", ru.ru_maxrss);
+    char *outp = in_dir("approx.out");
+    char *out = ts_read_file(outp, NULL);
+    assert_non_null(out);
+    assert_non_null(strstr(out, "3000000 requests, 3000000.0 units, 4096 partition keys"));
+    assert_non_null(strstr(out, "approximate: at most 4096 keys kept"));
+    free(out);
+    free(outp);
 }
 
 /* heat's top 10 and totals are awk's. */
@@ -211,9 +237,8 @@ static void test_merge_partial(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_awk),
-        cmocka_unit_test(test_threads),
-        cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_approx_memory), cmocka_unit_test(test_awk),
+        cmocka_unit_test(test_threads),       cmocka_unit_test(test_merge),
         cmocka_unit_test(test_merge_partial),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
