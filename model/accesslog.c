@@ -27,6 +27,7 @@ typedef struct slot {
 
 typedef struct shard {
     slot *s;
+    void *mem;                                       /* the allocation s lies in */
     size_t mask, n;                                  /* mask + 1 slots, n used */
     double requests, units, read_units, write_units; /* the shard's totals, in the log's order */
     double *err;                                     /* per slot; NULL until some key has an error */
@@ -152,14 +153,13 @@ static void slot_set_key(slot *s, const char *key, size_t len)
     memcpy(s->inl, &p, sizeof p);
 }
 
-/* nslots empty slots, each on a cache line of its own (a look-up touches one line). */
+/* nslots empty slots, each on a cache line of its own (a look-up touches one line); calloc's
+ * fresh pages are zero already, so nothing is cleared by hand. */
 static void shard_alloc(shard *sh, size_t nslots)
 {
     _Static_assert(sizeof(slot) == 64, "a slot is one cache line");
-    sh->s = aligned_alloc(64, nslots * sizeof *sh->s);
-    if (!sh->s)
-        util_die("out of memory");
-    memset(sh->s, 0, nslots * sizeof *sh->s);
+    sh->mem = xcalloc(nslots + 1, sizeof *sh->s);
+    sh->s = (slot *)(((uintptr_t)sh->mem + 63) & ~(uintptr_t)63);
     sh->mask = nslots - 1;
 }
 
@@ -167,6 +167,7 @@ static void shard_alloc(shard *sh, size_t nslots)
 static void shard_grow(shard *sh)
 {
     slot *old = sh->s;
+    void *oldmem = sh->mem;
     double *olderr = sh->err;
     size_t oldn = sh->mask + 1;
     shard_alloc(sh, oldn * 2);
@@ -182,7 +183,7 @@ static void shard_grow(shard *sh)
         if (olderr)
             sh->err[j] = olderr[i];
     }
-    free(old);
+    free(oldmem);
     free(olderr);
 }
 
@@ -402,7 +403,7 @@ void accesslog_free(accesslog *h)
         for (size_t i = 0; i <= sh->mask; i++)
             if (sh->s[i].hash && sh->s[i].len > KEY_INLINE)
                 free((char *)slot_key(&sh->s[i]));
-        free(sh->s);
+        free(sh->mem);
         free(sh->err);
         free(sh->heap);
         free(sh->hpos);
