@@ -1,188 +1,993 @@
-/* accesslog.c - an access log's requests tallied per partition key (see accesslog.h). */
+/* accesslog.c - an access log's requests tallied per partition key, streamed (see accesslog.h). */
 #include "accesslog.h"
 
 #include "capacity.h"
-#include "util.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-void accesslog_init(accesslog *h)
+#define KEY_INLINE 20
+/* A piece is worth a thread from this many bytes on. */
+#define MIN_PIECE ((size_t)1 << 16)
+/* How many requests ahead a slot is fetched into the cache while adding. */
+#ifndef PREFETCH
+#define PREFETCH 16
+#endif
+
+/* One key in a shard's table. hash 0 marks an empty slot (hashes are never 0). */
+typedef struct slot {
+    uint64_t hash;
+    uint32_t len;
+    char inl[KEY_INLINE]; /* the key when len <= KEY_INLINE, else a pointer to it (memcpy'd) */
+    double requests, units, read_units, write_units;
+} slot;
+
+typedef struct shard {
+    slot *s;
+    void *mem;                                       /* the allocation s lies in */
+    size_t mask, n;                                  /* mask + 1 slots, n used */
+    double requests, units, read_units, write_units; /* the shard's totals, in the log's order */
+    double *err;                                     /* per slot; NULL until some key has an error */
+    /* approximate mode: at most cap keys, a min-heap of slots by units */
+    size_t cap;
+    uint32_t *heap, *hpos;
+    size_t nheap;
+} shard;
+
+/* A request parsed, waiting to be added to its shard. */
+typedef struct rec {
+    uint64_t hash;
+    const char *key;
+    uint32_t len;
+    bool write;
+    double requests, units;
+} rec;
+
+typedef struct recvec {
+    rec *v;
+    size_t n, cap;
+} recvec;
+
+struct accesslog_sink {
+    accesslog *h;
+    recvec out[ACCESSLOG_SHARDS];
+    arena *keys; /* keys decoded from JSON (not in the text), for this chunk */
+    /* this piece */
+    const char *text;
+    size_t len;
+    size_t lines; /* lines read, the bad one included */
+    kp_status st; /* KP_OK, or the first failure */
+    char *err;    /* with st */
+};
+
+struct accesslog {
+    accesslog_opts o;
+    shard sh[ACCESSLOG_SHARDS];
+    accesslog_sink sink[ACCESSLOG_MAX_THREADS];
+    size_t lines; /* complete lines tallied so far */
+    double raised;
+};
+
+/* ---- hashing: in memory only, never stored, so not keyplan's FNV (util_hash_bytes): a word at
+ * a time, as the log's millions of keys want ---------------------------------------------- */
+
+static inline uint64_t mix(uint64_t x)
 {
-    memset(h, 0, sizeof *h);
-    namemap_init(&h->map, 1024);
+    x ^= x >> 32;
+    x *= 0xd6e8feb86659fd93ULL;
+    x ^= x >> 32;
+    x *= 0xd6e8feb86659fd93ULL;
+    x ^= x >> 32;
+    return x;
+}
+
+static inline uint64_t load8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+static inline uint64_t load4(const char *p)
+{
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+}
+
+/* The bytes of key[0..n) from k on (1 to 8 of them) as one word, read without a call:
+ * overlapping loads inside the key. */
+static inline uint64_t tail_word(const char *key, size_t n, size_t k)
+{
+    if (n >= 8)
+        return load8(key + n - 8);
+    if (n >= 4)
+        return load4(key) | load4(key + n - 4) << 32;
+    uint64_t w = (unsigned char)key[k];
+    if (n - k > 1)
+        w |= (uint64_t)(unsigned char)key[k + 1] << 8;
+    if (n - k > 2)
+        w |= (uint64_t)(unsigned char)key[k + 2] << 16;
+    return w;
+}
+
+static uint64_t key_hash(const char *p, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+    size_t k = 0;
+    for (; k + 8 < n; k += 8) {
+        h = (h ^ load8(p + k)) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 29;
+    }
+    if (n)
+        h = (h ^ tail_word(p, n, k)) * 0xc4ceb9fe1a85ec53ULL;
+    h = mix(h);
+    return h ? h : 1;
+}
+
+static inline size_t shard_of(uint64_t h) { return (size_t)(h >> 60) % ACCESSLOG_SHARDS; }
+
+/* ---- a shard's table ------------------------------------------------------------------- */
+
+static inline const char *slot_key(const slot *s)
+{
+    if (s->len <= KEY_INLINE)
+        return s->inl;
+    const char *p;
+    memcpy(&p, s->inl, sizeof p);
+    return p;
+}
+
+static void slot_set_key(slot *s, const char *key, size_t len)
+{
+    s->len = (uint32_t)len;
+    if (len <= KEY_INLINE) {
+        memcpy(s->inl, key, len);
+        return;
+    }
+    char *p = xmalloc(len);
+    memcpy(p, key, len);
+    memcpy(s->inl, &p, sizeof p);
+}
+
+/* nslots empty slots, each on a cache line of its own (a look-up touches one line); calloc's
+ * fresh pages are zero already, so nothing is cleared by hand. */
+static void shard_alloc(shard *sh, size_t nslots)
+{
+    _Static_assert(sizeof(slot) == 64, "a slot is one cache line");
+    sh->mem = xcalloc(nslots + 1, sizeof *sh->s);
+    sh->s = (slot *)(((uintptr_t)sh->mem + 63) & ~(uintptr_t)63);
+    sh->mask = nslots - 1;
+}
+
+/* Doubles the table (exact mode). */
+static void shard_grow(shard *sh)
+{
+    slot *old = sh->s;
+    void *oldmem = sh->mem;
+    double *olderr = sh->err;
+    size_t oldn = sh->mask + 1;
+    shard_alloc(sh, oldn * 2);
+    if (olderr)
+        sh->err = xcalloc(oldn * 2, sizeof *sh->err);
+    for (size_t i = 0; i < oldn; i++) {
+        if (!old[i].hash)
+            continue;
+        size_t j = old[i].hash & sh->mask;
+        while (sh->s[j].hash)
+            j = (j + 1) & sh->mask;
+        sh->s[j] = old[i];
+        if (olderr)
+            sh->err[j] = olderr[i];
+    }
+    free(oldmem);
+    free(olderr);
+}
+
+static void shard_need_err(shard *sh)
+{
+    if (!sh->err)
+        sh->err = xcalloc(sh->mask + 1, sizeof *sh->err);
+}
+
+/* The slot of key (hash h), or the empty slot where it would go (*found false). */
+/* a[0..n) == b[0..n), a word at a time (the keys are short: a call to memcmp costs more) */
+static inline bool key_eq(const char *a, const char *b, size_t n)
+{
+    size_t k = 0;
+    for (; k + 8 < n; k += 8)
+        if (load8(a + k) != load8(b + k))
+            return false;
+    return !n || tail_word(a, n, k) == tail_word(b, n, k);
+}
+
+static inline size_t shard_find(const shard *sh, uint64_t h, const char *key, size_t len, bool *found)
+{
+    size_t i = h & sh->mask;
+    for (;;) {
+        const slot *s = &sh->s[i];
+        if (!s->hash) {
+            *found = false;
+            return i;
+        }
+        if (s->hash == h && s->len == len && key_eq(slot_key(s), key, len)) {
+            *found = true;
+            return i;
+        }
+        i = (i + 1) & sh->mask;
+    }
+}
+
+/* ---- approximate mode: a min-heap of slots by units ------------------------------------- */
+
+static inline bool colder(const shard *sh, uint32_t a, uint32_t b) { return sh->s[a].units < sh->s[b].units; }
+
+static inline void heap_set(shard *sh, size_t pos, uint32_t slotno)
+{
+    sh->heap[pos] = slotno;
+    sh->hpos[slotno] = (uint32_t)pos;
+}
+
+static void heap_down(shard *sh, size_t pos)
+{
+    uint32_t x = sh->heap[pos];
+    for (;;) {
+        size_t c = 2 * pos + 1;
+        if (c >= sh->nheap)
+            break;
+        if (c + 1 < sh->nheap && colder(sh, sh->heap[c + 1], sh->heap[c]))
+            c++;
+        if (!colder(sh, sh->heap[c], x))
+            break;
+        heap_set(sh, pos, sh->heap[c]);
+        pos = c;
+    }
+    heap_set(sh, pos, x);
+}
+
+static void heap_up(shard *sh, size_t pos)
+{
+    uint32_t x = sh->heap[pos];
+    while (pos > 0) {
+        size_t p = (pos - 1) / 2;
+        if (!colder(sh, x, sh->heap[p]))
+            break;
+        heap_set(sh, pos, sh->heap[p]);
+        pos = p;
+    }
+    heap_set(sh, pos, x);
+}
+
+/* Removes slot i from the table (backward-shift deletion), keeping the heap's positions. */
+static void shard_delete(shard *sh, size_t i)
+{
+    if (sh->s[i].len > KEY_INLINE)
+        free((char *)slot_key(&sh->s[i]));
+    size_t j = i;
+    for (;;) {
+        j = (j + 1) & sh->mask;
+        if (!sh->s[j].hash)
+            break;
+        size_t k = sh->s[j].hash & sh->mask;
+        bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+        if (stays)
+            continue;
+        sh->s[i] = sh->s[j];
+        sh->err[i] = sh->err[j];
+        heap_set(sh, sh->hpos[j], (uint32_t)i);
+        i = j;
+    }
+    memset(&sh->s[i], 0, sizeof sh->s[i]);
+    sh->err[i] = 0;
+    sh->n--;
+}
+
+/* ---- adding ----------------------------------------------------------------------------- */
+
+static inline void slot_count(slot *s, const rec *r)
+{
+    s->requests += r->requests;
+    s->units += r->units;
+    if (r->write)
+        s->write_units += r->units;
+    else
+        s->read_units += r->units;
+}
+
+static void shard_add(shard *sh, const rec *r)
+{
+    sh->requests += r->requests;
+    sh->units += r->units;
+    if (r->write)
+        sh->write_units += r->units;
+    else
+        sh->read_units += r->units;
+    bool found;
+    size_t i = shard_find(sh, r->hash, r->key, r->len, &found);
+    if (found) {
+        slot_count(&sh->s[i], r);
+        if (sh->cap)
+            heap_down(sh, sh->hpos[i]);
+        return;
+    }
+    if (!sh->cap) {
+        slot *s = &sh->s[i];
+        s->hash = r->hash;
+        slot_set_key(s, r->key, r->len);
+        slot_count(s, r);
+        if (++sh->n * 4 > (sh->mask + 1) * 3)
+            shard_grow(sh);
+        return;
+    }
+    if (sh->n < sh->cap) {
+        slot *s = &sh->s[i];
+        s->hash = r->hash;
+        slot_set_key(s, r->key, r->len);
+        slot_count(s, r);
+        sh->n++;
+        sh->heap[sh->nheap] = (uint32_t)i;
+        sh->hpos[i] = (uint32_t)sh->nheap;
+        heap_up(sh, sh->nheap++);
+        return;
+    }
+    /* full: the coldest key gives its place, its figures becoming the newcomer's error */
+    size_t m = sh->heap[0];
+    slot gone = sh->s[m];
+    double gone_err = sh->err[m];
+    (void)gone_err;
+    /* the root leaves the heap: the last entry takes its place for now */
+    sh->nheap--;
+    if (sh->nheap) {
+        heap_set(sh, 0, sh->heap[sh->nheap]);
+        heap_down(sh, 0);
+    }
+    shard_delete(sh, m);
+    i = shard_find(sh, r->hash, r->key, r->len, &found);
+    slot *s = &sh->s[i];
+    s->hash = r->hash;
+    slot_set_key(s, r->key, r->len);
+    s->requests = gone.requests;
+    s->units = gone.units;
+    s->read_units = gone.read_units;
+    s->write_units = gone.write_units;
+    sh->err[i] = gone.units;
+    slot_count(s, r);
+    sh->n++;
+    sh->heap[sh->nheap] = (uint32_t)i;
+    sh->hpos[i] = (uint32_t)sh->nheap;
+    heap_up(sh, sh->nheap++);
+}
+
+/* ---- the tally -------------------------------------------------------------------------- */
+
+accesslog *accesslog_new(const accesslog_opts *o)
+{
+    accesslog *h = xcalloc(1, sizeof *h);
+    if (o)
+        h->o = *o;
+    if (h->o.threads < 1)
+        h->o.threads = 1;
+    if (h->o.threads > ACCESSLOG_MAX_THREADS)
+        h->o.threads = ACCESSLOG_MAX_THREADS;
+    if (h->o.approx && h->o.approx < ACCESSLOG_SHARDS)
+        h->o.approx = ACCESSLOG_SHARDS;
+    for (size_t k = 0; k < ACCESSLOG_SHARDS; k++) {
+        shard *sh = &h->sh[k];
+        if (h->o.approx) {
+            sh->cap = h->o.approx / ACCESSLOG_SHARDS;
+            size_t nslots = 16;
+            while (nslots < sh->cap * 2)
+                nslots *= 2;
+            shard_alloc(sh, nslots);
+            sh->err = xcalloc(nslots, sizeof *sh->err);
+            sh->hpos = xcalloc(nslots, sizeof *sh->hpos);
+            sh->heap = xcalloc(sh->cap, sizeof *sh->heap);
+        } else {
+            shard_alloc(sh, 64);
+        }
+    }
+    for (size_t t = 0; t < ACCESSLOG_MAX_THREADS; t++)
+        h->sink[t].h = h;
+    return h;
 }
 
 void accesslog_free(accesslog *h)
 {
-    for (size_t i = 0; i < h->n; i++)
-        free(h->v[i].key);
-    free(h->v);
-    namemap_free(&h->map);
-    memset(h, 0, sizeof *h);
-}
-
-void accesslog_add(accesslog *h, const char *key, size_t keylen, double units, bool write)
-{
-    char *k = xstrndup(key, keylen);
-    size_t i;
-    if (!namemap_get(&h->map, k, &i)) {
-        VEC_GROW(h->v, h->n, h->cap);
-        i = h->n++;
-        h->v[i] = (accesslog_key){k, 0, 0, 0, 0};
-        namemap_put(&h->map, h->v[i].key, i);
-    } else {
-        free(k);
+    if (!h)
+        return;
+    for (size_t k = 0; k < ACCESSLOG_SHARDS; k++) {
+        shard *sh = &h->sh[k];
+        for (size_t i = 0; i <= sh->mask; i++)
+            if (sh->s[i].hash && sh->s[i].len > KEY_INLINE)
+                free((char *)slot_key(&sh->s[i]));
+        free(sh->mem);
+        free(sh->err);
+        free(sh->heap);
+        free(sh->hpos);
     }
-    accesslog_key *e = &h->v[i];
-    e->requests++;
-    e->units += units;
-    if (write)
-        e->write_units += units;
-    else
-        e->read_units += units;
-    h->requests++;
-    h->units += units;
-    if (write)
-        h->write_units += units;
-    else
-        h->read_units += units;
+    for (size_t t = 0; t < ACCESSLOG_MAX_THREADS; t++) {
+        for (size_t k = 0; k < ACCESSLOG_SHARDS; k++)
+            free(h->sink[t].out[k].v);
+        if (h->sink[t].keys)
+            arena_free(h->sink[t].keys);
+        free(h->sink[t].err);
+    }
+    free(h);
 }
 
-static bool prefix_of(const char *s, const char *const *words, size_t n)
+/* ---- parsing ---------------------------------------------------------------------------- */
+
+int accesslog_kind(const char *w, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strncasecmp(s, words[i], strlen(words[i])) == 0)
+    static const struct {
+        const char *word;
+        int write;
+    } words[] = {
+        {"r", 0},
+        {"read", 0},
+        {"get", 0},
+        {"getitem", 0},
+        {"query", 0},
+        {"scan", 0},
+        {"batchget", 0},
+        {"batchgetitem", 0},
+        {"transactget", 0},
+        {"transactgetitems", 0},
+        {"w", 1},
+        {"write", 1},
+        {"put", 1},
+        {"putitem", 1},
+        {"update", 1},
+        {"updateitem", 1},
+        {"delete", 1},
+        {"deleteitem", 1},
+        {"batchwrite", 1},
+        {"batchwriteitem", 1},
+        {"transactwrite", 1},
+        {"transactwriteitems", 1},
+    };
+    /* the usual words first, in one comparison (| 0x20 lowers letters) */
+    if (n == 4 && (load4(w) | 0x20202020) == load4("read"))
+        return 0;
+    if (n == 5 && (load4(w) | 0x20202020) == load4("writ") && (w[4] | 0x20) == 'e')
+        return 1;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        const char *x = words[i].word;
+        if (strlen(x) != n)
+            continue;
+        size_t j = 0;
+        while (j < n && (w[j] >= 'A' && w[j] <= 'Z' ? w[j] + 32 : w[j]) == x[j])
+            j++;
+        if (j == n)
+            return words[i].write;
+    }
+    return -1;
+}
+
+static const double pow10_tab[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* A number s[0..n): digits with an optional fraction read directly (exactly strtod's result:
+ * at most 15 digits, divided by an exact power of ten), anything else by strtod. */
+static bool parse_number(const char *s, size_t n, double *out)
+{
+    uint64_t m = 0;
+    size_t i = 0, digits = 0, frac = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+        m = m * 10 + (uint64_t)(s[i++] - '0');
+        digits++;
+    }
+    if (i < n && s[i] == '.') {
+        i++;
+        while (i < n && s[i] >= '0' && s[i] <= '9') {
+            m = m * 10 + (uint64_t)(s[i++] - '0');
+            digits++;
+            frac++;
+        }
+    }
+    if (i == n && digits > 0 && digits <= 15) {
+        *out = (double)m / pow10_tab[frac];
+        return true;
+    }
+    char buf[128];
+    if (n == 0 || n >= sizeof buf)
+        return false;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    char *end;
+    *out = strtod(buf, &end);
+    return end != buf && !*end;
+}
+
+static bool units_ok(double u) { return u >= 0 && u <= ACCESSLOG_MAX_UNITS; }
+
+/* Byte-wise tests on eight bytes at a time, exact (no carry crosses a byte). */
+#define ONES  0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+#define LOWS  0x7f7f7f7f7f7f7f7fULL
+/* the high bit of each zero byte of x */
+static inline uint64_t zero_bytes(uint64_t x) { return ~(((x & LOWS) + LOWS) | x | LOWS); }
+
+/* true when s[0..n) is printable ASCII (0x20..0x7e), eight bytes at a time */
+static inline bool printable_ascii(const char *s, size_t n)
+{
+    for (size_t k = 0;; k += 8) {
+        uint64_t w;
+        if (k + 8 < n)
+            w = load8(s + k);
+        else if (n >= 8)
+            w = load8(s + n - 8);
+        else {
+            w = 0x6161616161616161ULL; /* "aaaaaaaa" pads a short key */
+            for (size_t i = 0; i < n; i++)
+                w = (w & ~(0xffULL << (8 * i))) | (uint64_t)(unsigned char)s[i] << (8 * i);
+        }
+        /* a high bit, a byte under 0x20 (adding 0x60 leaves its high bit clear), or DEL */
+        if ((w & HIGHS) || ((w + ONES * 0x60) & HIGHS) != HIGHS || zero_bytes(w ^ (ONES * 0x7f)))
+            return false;
+        if (k + 8 >= n)
+            return true;
+    }
+}
+
+/* Empty, too long, not UTF-8 or a control character: the message (caller frees), else NULL. */
+static char *key_problem(const char *key, size_t len)
+{
+    if (!len)
+        return xstrdup("empty partition key");
+    if (len > ACCESSLOG_MAX_KEY)
+        return xasprintf("a partition key of %zu bytes; DynamoDB's partition keys hold at most %d bytes", len,
+                         ACCESSLOG_MAX_KEY);
+    const unsigned char *p = (const unsigned char *)key;
+    if (printable_ascii(key, len))
+        return NULL; /* the usual key */
+    size_t i;
+    size_t bad;
+    if (!util_utf8_valid(key, len, &bad))
+        return xasprintf("invalid UTF-8 in the key at byte %zu", bad + 1);
+    for (i = 0; i < len; i++)
+        if (p[i] < 0x20 || p[i] == 0x7f ||
+            (p[i] == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f))
+            return xasprintf("a control character in the key at byte %zu; expected text", i + 1);
+    return NULL;
+}
+
+static inline void push(accesslog_sink *s, const rec *r)
+{
+    recvec *v = &s->out[shard_of(r->hash)];
+    VEC_GROW(v->v, v->n, v->cap);
+    v->v[v->n++] = *r;
+}
+
+kp_status accesslog_emit(accesslog_sink *s, const char *key, size_t len, double requests, double units,
+                         bool write, char **err)
+{
+    char *why = key_problem(key, len);
+    if (why) {
+        *err = why;
+        return KP_INVALID;
+    }
+    if (!units_ok(units) || !(requests >= 0) || requests > 1e15)
+        return kp_fail(err, KP_INVALID,
+                       "units: expected a number from 0 to %g (the units one request consumed)",
+                       ACCESSLOG_MAX_UNITS);
+    if (!s->keys)
+        s->keys = arena_new();
+    char *copy = arena_alloc(s->keys, len ? len : 1);
+    memcpy(copy, key, len);
+    rec r = {key_hash(key, len), copy, (uint32_t)len, write, requests, units};
+    push(s, &r);
+    return KP_OK;
+}
+
+/* A line's tab-separated fields: f[i], fl[i] for i < nf (nf 5: five or more). false with s->err
+ * set when unusable. */
+static bool parse_fields(accesslog_sink *s, const char *const *f, const size_t *fl, size_t nf)
+{
+    accesslog *h = s->h;
+    if (nf > 4) {
+        s->err = xstrdup(h->o.parts ? "too many fields; expected PK<TAB>COUNT<TAB>UNITS<TAB>read|write"
+                                    : "too many fields; expected PK<TAB>SK<TAB>UNITS<TAB>read|write");
+        return false;
+    }
+    if ((s->err = key_problem(f[0], fl[0])))
+        return false;
+    rec r = {0, f[0], (uint32_t)fl[0], false, 1, 1};
+    if (h->o.parts) {
+        if (nf < 3) {
+            s->err = xstrdup("expected PK<TAB>COUNT<TAB>UNITS (a part's requests and units per key)");
+            return false;
+        }
+        if (!parse_number(f[1], fl[1], &r.requests) || !(r.requests >= 0) || r.requests > 1e15) {
+            s->err = xasprintf("count '%.*s': expected a number of requests", (int)fl[1], f[1]);
+            return false;
+        }
+    }
+    if (nf >= 3 && fl[2]) {
+        bool ok = parse_number(f[2], fl[2], &r.units);
+        if (!ok || !(h->o.parts ? r.units >= 0 && r.units <= ACCESSLOG_MAX_UNITS * fmax(1, r.requests)
+                                : units_ok(r.units))) {
+            s->err =
+                xasprintf("units '%.*s': expected a number from 0 to %g (the units one request consumed)",
+                          (int)fl[2], f[2], ACCESSLOG_MAX_UNITS);
+            return false;
+        }
+    }
+    if (nf >= 4 && fl[3]) {
+        int k = accesslog_kind(f[3], fl[3]);
+        if (k < 0) {
+            s->err =
+                xasprintf("kind '%.*s' is neither read nor write (expected read, write, GetItem, PutItem...)",
+                          (int)fl[3], f[3]);
+            return false;
+        }
+        r.write = k == 1;
+    }
+    r.hash = key_hash(r.key, r.len);
+    push(s, &r);
+    return true;
+}
+
+/* The tabs and newlines of w (eight bytes), a high bit per byte. */
+static inline uint64_t seps(uint64_t w)
+{
+    return zero_bytes(w ^ (ONES * '\t')) | zero_bytes(w ^ (ONES * '\n'));
+}
+
+/* One line p[0..n) (no newline) the slow way: a CR, leading spaces, a comment, JSON. */
+static bool parse_line(accesslog_sink *s, const char *p, size_t n)
+{
+    if (n && p[n - 1] == '\r')
+        n--;
+    while (n && *p == ' ') {
+        p++;
+        n--;
+    }
+    if (!n || *p == '#')
+        return true;
+    accesslog *h = s->h;
+    if (*p == '{') {
+        if (!h->o.json) {
+            s->err = xstrdup("JSON lines are not read here");
+            return false;
+        }
+        return h->o.json(s, p, n, h->o.ctx, &s->err) == KP_OK;
+    }
+    const char *f[5] = {0};
+    size_t fl[5] = {0}, nf = 0;
+    const char *q = p, *end = p + n;
+    while (nf < 5) {
+        const char *tab = memchr(q, '\t', (size_t)(end - q));
+        f[nf] = q;
+        fl[nf++] = (size_t)((tab ? tab : end) - q);
+        if (!tab)
+            break;
+        q = tab + 1;
+    }
+    return parse_fields(s, f, fl, nf);
+}
+
+/* The line p..e (e its newline or the piece's end) with its fields: false with s->st and s->err
+ * set when unusable. */
+static inline bool line_done(accesslog_sink *s, const char *p, const char *e, const char *const *f,
+                             size_t *fl, size_t nf, const char *nul)
+{
+    if (nf <= 5)
+        fl[nf - 1] = (size_t)(e - f[nf - 1]);
+    s->lines++;
+    if (nul && nul < e && nul >= p) {
+        s->st = KP_ENCODING;
+        s->err = xasprintf("column %zu: a NUL character; expected text (is it a binary file?)",
+                           (size_t)(nul - p) + 1);
+        return false;
+    }
+    bool plain = e > p && *p != ' ' && *p != '#' && *p != '{' && e[-1] != '\r';
+    if (!(plain ? parse_fields(s, f, fl, nf < 5 ? nf : 5) : parse_line(s, p, (size_t)(e - p)))) {
+        s->st = KP_INVALID;
+        if (!s->err)
+            s->err = xstrdup("unusable line");
+        return false;
+    }
+    return true;
+}
+
+/* Parses the sink's piece into its per-shard lists; stops at the first bad line. The tabs and
+ * newlines are found eight bytes at a time over the whole piece (one pass, no line scanned
+ * twice); on a big-endian machine a byte at a time. */
+static void parse_piece(accesslog_sink *s)
+{
+    const char *text = s->text, *end = s->text + s->len;
+    const char *nul = memchr(text, '\0', s->len);
+    s->lines = 0;
+    const char *p = text; /* the line being read */
+    const char *f[5] = {text};
+    size_t fl[5] = {0}, nf = 1; /* its fields so far (nf 6: more than five) */
+    for (const char *q = text; q < end; q += 8) {
+        uint64_t z = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (end - q >= 8)
+            z = seps(load8(q));
+        else
+#endif
+            for (size_t i = 0; i < 8 && q + i < end; i++)
+                if (q[i] == '\t' || q[i] == '\n')
+                    z |= 0x80ULL << (8 * i);
+        for (; z; z &= z - 1) {
+            const char *c = q + (__builtin_ctzll(z) >> 3);
+            if (*c == '\t') {
+                if (nf < 5) {
+                    fl[nf - 1] = (size_t)(c - f[nf - 1]);
+                    f[nf] = c + 1;
+                }
+                nf += nf <= 5;
+                continue;
+            }
+            if (!line_done(s, p, c, f, fl, nf, nul))
+                return;
+            p = f[0] = c + 1;
+            nf = 1;
+        }
+    }
+    if (p < end)
+        line_done(s, p, end, f, fl, nf, nul);
+}
+
+/* Adds the parsed requests of shards t, t + threads, ... in the pieces' order. */
+static void add_shards(accesslog *h, size_t t, size_t npieces)
+{
+    for (size_t k = t; k < ACCESSLOG_SHARDS; k += h->o.threads)
+        for (size_t p = 0; p < npieces; p++) {
+            recvec *v = &h->sink[p].out[k];
+            shard *sh = &h->sh[k];
+            for (size_t i = 0; i < v->n; i++) {
+                /* the slot a few requests ahead is fetched while this one is added */
+                if (i + PREFETCH < v->n)
+                    __builtin_prefetch(&sh->s[v->v[i + PREFETCH].hash & sh->mask]);
+                shard_add(sh, &v->v[i]);
+            }
+        }
+}
+
+typedef struct worker {
+    accesslog *h;
+    size_t t, npieces;
+    pthread_barrier_t *bar;
+} worker;
+
+static bool any_failed(const accesslog *h, size_t npieces)
+{
+    for (size_t p = 0; p < npieces; p++)
+        if (h->sink[p].st != KP_OK)
             return true;
     return false;
 }
 
-bool accesslog_is_write(const char *s)
+static void *work(void *arg)
 {
-    static const char *const w[] = {"w", "write", "put", "update", "delete", "transact", "batchwrite"};
-    return prefix_of(s, w, sizeof w / sizeof *w);
+    worker *w = arg;
+    if (w->t < w->npieces)
+        parse_piece(&w->h->sink[w->t]);
+    pthread_barrier_wait(w->bar);
+    if (!any_failed(w->h, w->npieces))
+        add_shards(w->h, w->t, w->npieces);
+    return NULL;
 }
 
-bool accesslog_is_read(const char *s)
+/* Tallies text[0..len), whole lines (the last may lack its newline). */
+static kp_status tally(accesslog *h, const char *text, size_t len, size_t *lineno, char **err)
 {
-    static const char *const r[] = {"r", "read", "get", "query", "scan", "batchget"};
-    return prefix_of(s, r, sizeof r / sizeof *r);
-}
-
-/* One tab-separated line. false with *err (caller frees) when unusable. */
-static bool tab_line(accesslog *h, char *line, char **err)
-{
-    char *field[5] = {0};
-    size_t nf = 0;
-    char *s = line;
-    while (nf < 5) {
-        field[nf++] = s;
-        char *tab = strchr(s, '\t');
-        if (!tab)
-            break;
-        *tab = '\0';
-        s = tab + 1;
-    }
-    if (nf > 4) {
-        *err = xstrdup("too many fields; expected PK<TAB>SK<TAB>UNITS<TAB>read|write");
-        return false;
-    }
-    if (!*field[0]) {
-        *err = xstrdup("empty partition key");
-        return false;
-    }
-    size_t bad, klen = strlen(field[0]);
-    if (klen > ACCESSLOG_MAX_KEY) {
-        *err = xasprintf("a partition key of %zu bytes; DynamoDB's partition keys hold at most %d bytes",
-                         klen, ACCESSLOG_MAX_KEY);
-        return false;
-    }
-    if (!util_utf8_valid(field[0], klen, &bad)) {
-        *err = xasprintf("invalid UTF-8 in the key at byte %zu", bad + 1);
-        return false;
-    }
-    double units = 1;
-    if (nf >= 3 && *field[2]) {
-        char *end;
-        units = strtod(field[2], &end);
-        if (end == field[2] || *end || !(units >= 0) || units > ACCESSLOG_MAX_UNITS) {
-            *err = xasprintf("units '%s': expected a number from 0 to %g (the units one request consumed)",
-                             field[2], ACCESSLOG_MAX_UNITS);
-            return false;
+    size_t threads = h->o.threads;
+    size_t npieces = len / (h->o.piece ? h->o.piece : MIN_PIECE) + 1;
+    if (npieces > threads)
+        npieces = threads;
+    /* cut at line boundaries */
+    const char *start = text, *end = text + len;
+    for (size_t p = 0; p < npieces; p++) {
+        accesslog_sink *s = &h->sink[p];
+        const char *stop = end;
+        if (p + 1 < npieces) {
+            const char *want = text + len / npieces * (p + 1);
+            if (want < start)
+                want = start;
+            const char *nl = want < end ? memchr(want, '\n', (size_t)(end - want)) : NULL;
+            stop = nl ? nl + 1 : end;
         }
+        s->text = start;
+        s->len = (size_t)(stop - start);
+        s->st = KP_OK;
+        s->lines = 0;
+        for (size_t k = 0; k < ACCESSLOG_SHARDS; k++)
+            s->out[k].n = 0;
+        if (s->keys) {
+            arena_free(s->keys);
+            s->keys = NULL;
+        }
+        start = stop;
     }
-    bool write = false;
-    if (nf >= 4 && *field[3]) {
-        if (accesslog_is_write(field[3]))
-            write = true;
-        else if (!accesslog_is_read(field[3])) {
-            *err = xasprintf("kind '%s' is neither read nor write", field[3]);
-            return false;
-        }
+    if (threads == 1) {
+        parse_piece(&h->sink[0]);
+        if (h->sink[0].st == KP_OK)
+            add_shards(h, 0, 1);
+    } else {
+        pthread_barrier_t bar;
+        pthread_barrier_init(&bar, NULL, (unsigned)threads);
+        worker w[ACCESSLOG_MAX_THREADS];
+        pthread_t tid[ACCESSLOG_MAX_THREADS];
+        for (size_t t = 0; t < threads; t++)
+            w[t] = (worker){h, t, npieces, &bar};
+        for (size_t t = 1; t < threads; t++)
+            if (pthread_create(&tid[t], NULL, work, &w[t]) != 0)
+                util_die("cannot start a thread");
+        work(&w[0]);
+        for (size_t t = 1; t < threads; t++)
+            pthread_join(tid[t], NULL);
+        pthread_barrier_destroy(&bar);
     }
-    accesslog_add(h, field[0], strlen(field[0]), units, write);
-    return true;
-}
-
-kp_status accesslog_read(accesslog *h, char *text, size_t len, accesslog_json_fn json, void *ctx,
-                         size_t *lineno, char **err)
-{
-    *lineno = 0;
-    char *p = text, *end = text + len;
-    while (p < end) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        char *stop = nl ? nl : end;
-        (*lineno)++;
-        const char *nul = memchr(p, '\0', (size_t)(stop - p));
-        if (nul) {
-            *err = xasprintf("column %zu: a NUL character; expected text (is it a binary file?)",
-                             (size_t)(nul - p) + 1);
-            return KP_ENCODING;
+    for (size_t p = 0; p < npieces; p++) {
+        accesslog_sink *s = &h->sink[p];
+        h->lines += s->lines;
+        if (s->st != KP_OK) {
+            *lineno = h->lines;
+            *err = s->err;
+            s->err = NULL;
+            return s->st;
         }
-        if (stop > p && stop[-1] == '\r')
-            stop[-1] = '\0';
-        *stop = '\0';
-        char *line = p;
-        p = nl ? nl + 1 : end;
-        while (*line == ' ')
-            line++;
-        if (!*line || *line == '#')
-            continue;
-        bool ok;
-        if (*line == '{') {
-            ok = json && json(h, line, strlen(line), ctx, err) == KP_OK;
-            if (!json)
-                *err = xstrdup("JSON lines are not read here");
-        } else {
-            ok = tab_line(h, line, err);
-        }
-        if (!ok)
-            return KP_INVALID;
     }
     return KP_OK;
 }
 
-static int cmp_units(const void *a, const void *b)
+kp_status accesslog_feed(accesslog *h, const char *text, size_t len, bool eof, size_t *used, size_t *lineno,
+                         char **err)
 {
-    const accesslog_key *x = a, *y = b;
-    if (x->units != y->units)
-        return x->units > y->units ? -1 : 1;
-    if (x->requests != y->requests)
-        return x->requests > y->requests ? -1 : 1;
-    return strcmp(x->key, y->key);
+    *used = 0;
+    size_t take = len;
+    if (!eof) {
+        const char *nl = text + len;
+        while (nl > text && nl[-1] != '\n')
+            nl--;
+        nl = nl > text ? nl - 1 : NULL;
+        if (!nl) {
+            if (len > ACCESSLOG_MAX_LINE) {
+                *lineno = h->lines + 1;
+                return kp_fail(err, KP_INVALID, "a line longer than %zu MiB; expected one request per line",
+                               ACCESSLOG_MAX_LINE >> 20);
+            }
+            return KP_OK;
+        }
+        take = (size_t)(nl - text) + 1;
+    }
+    if (!take)
+        return KP_OK;
+    kp_status st = tally(h, text, take, lineno, err);
+    if (st == KP_OK)
+        *used = take;
+    return st;
 }
 
-void accesslog_sort(accesslog *h)
+kp_status accesslog_read(accesslog *h, const char *text, size_t len, size_t *lineno, char **err)
 {
-    if (h->n)
-        qsort(h->v, h->n, sizeof *h->v, cmp_units);
-    /* the map's positions are stale after sorting: rebuild it */
-    namemap_free(&h->map);
-    namemap_init(&h->map, h->n ? h->n : 1024);
-    for (size_t i = 0; i < h->n; i++)
-        namemap_put(&h->map, h->v[i].key, i);
+    size_t used;
+    *lineno = 0;
+    return accesslog_feed(h, text, len, true, &used, lineno, err);
+}
+
+/* ---- merging ---------------------------------------------------------------------------- */
+
+void accesslog_add(accesslog *h, const accesslog_key *k)
+{
+    uint64_t hash = key_hash(k->key, k->keylen);
+    shard *sh = &h->sh[shard_of(hash)];
+    bool found;
+    size_t i = shard_find(sh, hash, k->key, k->keylen, &found);
+    if (!found) {
+        if (sh->cap && sh->n >= sh->cap)
+            return; /* merges run in exact mode; a full approximate shard keeps what it has */
+        sh->s[i].hash = hash;
+        slot_set_key(&sh->s[i], k->key, k->keylen);
+        sh->n++;
+        if (sh->cap) {
+            sh->heap[sh->nheap] = (uint32_t)i;
+            sh->hpos[i] = (uint32_t)sh->nheap;
+            heap_up(sh, sh->nheap++);
+        }
+    }
+    slot *s = &sh->s[i];
+    s->requests += k->requests;
+    s->units += k->units;
+    s->read_units += k->read_units;
+    s->write_units += k->write_units;
+    if (k->error != 0) {
+        shard_need_err(sh);
+        sh->err[i] += k->error;
+    }
+    if (sh->cap)
+        heap_down(sh, sh->hpos[i]);
+    else if (!found && sh->n * 4 > (sh->mask + 1) * 3)
+        shard_grow(sh);
+}
+
+void accesslog_add_totals(accesslog *h, double requests, double units, double read_units, double write_units)
+{
+    shard *sh = &h->sh[0];
+    sh->requests += requests;
+    sh->units += units;
+    sh->read_units += read_units;
+    sh->write_units += write_units;
+}
+
+void accesslog_raise(accesslog *h, double by)
+{
+    if (by == 0)
+        return;
+    h->raised += by;
+    for (size_t k = 0; k < ACCESSLOG_SHARDS; k++) {
+        shard *sh = &h->sh[k];
+        shard_need_err(sh);
+        for (size_t i = 0; i <= sh->mask; i++)
+            if (sh->s[i].hash) {
+                sh->s[i].units += by;
+                sh->err[i] += by;
+            }
+    }
+}
+
+/* ---- the result ------------------------------------------------------------------------- */
+
+typedef struct cand {
+    const slot *s;
+    double err;
+} cand;
+
+/* true when a ranks before b: more units, then more requests, then the key's bytes. */
+static bool hotter(const cand *a, const cand *b)
+{
+    if (a->s->units != b->s->units)
+        return a->s->units > b->s->units;
+    if (a->s->requests != b->s->requests)
+        return a->s->requests > b->s->requests;
+    size_t la = a->s->len, lb = b->s->len;
+    int c = memcmp(slot_key(a->s), slot_key(b->s), la < lb ? la : lb);
+    return c != 0 ? c < 0 : la < lb;
+}
+
+static int cmp_cand(const void *x, const void *y)
+{
+    const cand *a = x, *b = y;
+    return hotter(a, b) ? -1 : hotter(b, a) ? 1 : 0;
+}
+
+/* The selection is a heap whose root is the coldest chosen so far. */
+static void sel_down(cand *v, size_t n, size_t pos)
+{
+    cand x = v[pos];
+    for (;;) {
+        size_t c = 2 * pos + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && hotter(&v[c], &v[c + 1]))
+            c++;
+        if (!hotter(&x, &v[c]))
+            break;
+        v[pos] = v[c];
+        pos = c;
+    }
+    v[pos] = x;
+}
+
+static void sel_up(cand *v, size_t pos)
+{
+    cand x = v[pos];
+    while (pos > 0) {
+        size_t p = (pos - 1) / 2;
+        if (!hotter(&v[p], &x))
+            break;
+        v[pos] = v[p];
+        pos = p;
+    }
+    v[pos] = x;
 }
 
 bool accesslog_key_hot(const accesslog_key *k, double seconds)
@@ -192,10 +997,69 @@ bool accesslog_key_hot(const accesslog_key *k, double seconds)
     return k->read_units / seconds >= CAP_PARTITION_RCU || k->write_units / seconds >= CAP_PARTITION_WCU;
 }
 
-bool accesslog_hot(const accesslog *h, double seconds)
+void accesslog_result_get(const accesslog *h, size_t top, double seconds, accesslog_result *r)
 {
-    for (size_t i = 0; i < h->n; i++)
-        if (accesslog_key_hot(&h->v[i], seconds))
-            return true;
-    return false;
+    memset(r, 0, sizeof *r);
+    size_t total = 0;
+    for (size_t k = 0; k < ACCESSLOG_SHARDS; k++) {
+        const shard *sh = &h->sh[k];
+        total += sh->n;
+        r->requests += sh->requests;
+        r->units += sh->units;
+        r->read_units += sh->read_units;
+        r->write_units += sh->write_units;
+        if (sh->cap && sh->n >= sh->cap && sh->nheap)
+            r->bound = fmax(r->bound, sh->s[sh->heap[0]].units);
+    }
+    r->distinct = total;
+    r->approx = h->o.approx > 0 || h->raised > 0;
+    r->capacity = h->o.approx;
+    r->bound += h->raised;
+    size_t want = top && top < total ? top : total;
+    cand *sel = xmalloc((want ? want : 1) * sizeof *sel);
+    size_t n = 0;
+    for (size_t k = 0; k < ACCESSLOG_SHARDS; k++) {
+        const shard *sh = &h->sh[k];
+        for (size_t i = 0; i <= sh->mask; i++) {
+            const slot *s = &sh->s[i];
+            if (!s->hash)
+                continue;
+            if (!r->hot && !isnan(seconds) &&
+                (s->read_units / seconds >= CAP_PARTITION_RCU ||
+                 s->write_units / seconds >= CAP_PARTITION_WCU))
+                r->hot = true;
+            cand c = {s, sh->err ? sh->err[i] : 0};
+            if (n < want) {
+                sel[n] = c;
+                sel_up(sel, n++);
+            } else if (want && hotter(&c, &sel[0])) {
+                sel[0] = c;
+                sel_down(sel, n, 0);
+            }
+        }
+    }
+    if (n)
+        qsort(sel, n, sizeof *sel, cmp_cand);
+    r->v = xcalloc(n ? n : 1, sizeof *r->v);
+    r->n = n;
+    for (size_t i = 0; i < n; i++) {
+        const slot *s = sel[i].s;
+        accesslog_key *e = &r->v[i];
+        e->key = xstrndup(slot_key(s), s->len);
+        e->keylen = s->len;
+        e->requests = s->requests;
+        e->units = s->units;
+        e->read_units = s->read_units;
+        e->write_units = s->write_units;
+        e->error = sel[i].err;
+    }
+    free(sel);
+}
+
+void accesslog_result_free(accesslog_result *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        free(r->v[i].key);
+    free(r->v);
+    memset(r, 0, sizeof *r);
 }

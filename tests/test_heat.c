@@ -445,7 +445,40 @@ static const struct cli_case {
       NULL}},
     {{"heat"}, "{\"PK\": \n", 2, {"<stdin>:1: error: bad JSON", NULL}},
     {{"heat"}, "A\t\t1\tsideways\n", 2, {"kind 'sideways' is neither read nor write", NULL}},
-    {{"heat", "--top", "0"}, "A\n", 2, {"--top '0'", NULL}},
+    {{"heat", "--top", "-1"}, "A\n", 2, {"--top '-1': expected a whole number >= 0", NULL}},
+    /* --top 0: every key (it used to be refused) */
+    {{"heat", "--top", "0"}, "A\nB\nC\nD\nE\nF\nG\nH\nI\nJ\nK\nL\n", 0, {"  12  L ", NULL}},
+    /* whole words; a terminal escape in a key refused at its line */
+    {{"heat"},
+     "A\t\t1\twhatever\n",
+     2,
+     {"<stdin>:1: error: kind 'whatever' is neither read nor write", NULL}},
+    {{"heat"}, "A\nB\x1b]0;x\x07\n", 2, {"<stdin>:2: error: a control character in the key at byte 2", NULL}},
+    /* --approx and --threads */
+    {{"heat", "--approx", "16", "--threads", "2"},
+     "A\nA\nB\n",
+     0,
+     {"approximate: at most 16 keys kept", NULL}},
+    {{"heat", "--approx", "3"}, "A\n", 2, {"--approx '3': expected a whole number >= 16", NULL}},
+    {{"heat", "--threads", "0"}, "A\n", 2, {"--threads '0'", NULL}},
+    {{"heat", "a.log", "b.log"}, "", 2, {"one log at a time", NULL}},
+    /* parts: PK<TAB>COUNT<TAB>UNITS, refused at their line when they are not */
+    {{"heat", "--merge", "-"}, "A\t3\t4.5\nB\t1\t1\n", 0, {"4 requests, 5.5 units, 2 partition keys", NULL}},
+    {{"heat", "--merge", "-"},
+     "A\t3\t4.5\nB\tSK\n",
+     2,
+     {"<stdin>:2: error: expected PK<TAB>COUNT<TAB>UNITS", NULL}},
+    {{"heat", "--merge", "-"},
+     "A\tmany\t1\n",
+     2,
+     {"<stdin>:1: error: count 'many': expected a number", NULL}},
+    /* CloudTrail events, one per line */
+    {{"heat"},
+     "{\"eventSource\": \"dynamodb.amazonaws.com\", \"eventName\": \"PutItem\", \"requestParameters\": "
+     "{\"key\": {\"PK\": \"C#1\"}}}\n"
+     "{\"eventSource\": \"dynamodb.amazonaws.com\", \"eventName\": \"BatchWriteItem\"}\n",
+     2,
+     {"<stdin>:2: error: eventName 'BatchWriteItem': expected a DynamoDB data event on one key", NULL}},
     {{"heat", "/nonexistent/access.log"}, "", 2, {"/nonexistent/access.log", NULL}},
 };
 

@@ -36,19 +36,63 @@ static const struct json_case {
     {"{\"PK\": \"a\", \"units\": \"x\"}", NULL, false,
      "units: expected a number from 0 to 1e+09 (the units one request consumed)", 0, false},
     {"{\"PK\": ", NULL, false, "bad JSON at column", 0, false},
+    /* the operation is a whole word: TransactGetItems reads, an unknown word is an error (both
+       used to count by prefix, the first as a write, the second as a read) */
+    {"{\"PK\": \"a\", \"Operation\": \"TransactGetItems\"}", NULL, true, "a", 1, false},
+    {"{\"PK\": \"a\", \"Operation\": \"whatever\"}", NULL, false, "operation 'whatever' is neither", 0,
+     false},
+    {"{\"PK\": \"a\\u001b[31m\"}", NULL, false, "a control character in the key", 0, false},
+    /* CloudTrail data events */
+    {"{\"eventSource\": \"dynamodb.amazonaws.com\", \"eventName\": \"GetItem\", \"requestParameters\": "
+     "{\"tableName\": \"T\", \"key\": {\"PK\": \"CLIENTE#7\", \"SK\": \"P#1\"}}}",
+     NULL, true, "CLIENTE#7", 1, false},
+    {"{\"eventSource\": \"dynamodb.amazonaws.com\", \"eventName\": \"UpdateItem\", \"requestParameters\": "
+     "{\"key\": {\"userId\": {\"S\": \"u9\"}}}}",
+     NULL, true, "u9", 1, true},
+    {"{\"eventSource\": \"dynamodb.amazonaws.com\", \"eventName\": \"Query\", \"requestParameters\": "
+     "{\"keyConditionExpression\": \"#p = :v AND begins_with(SK, :s)\", \"expressionAttributeNames\": "
+     "{\"#p\": \"userId\"}, \"expressionAttributeValues\": {\":v\": {\"S\": \"u3\"}, \":s\": \"X\"}}}",
+     "userId", true, "u3", 1, false},
+    {"{\"Records\": [{\"eventSource\": \"dynamodb.amazonaws.com\", \"eventName\": \"DeleteItem\", "
+     "\"requestParameters\": {\"key\": {\"PK\": \"z\"}}}]}",
+     NULL, true, "z", 1, true},
+    {"{\"Records\": [{\"eventSource\": \"dynamodb.amazonaws.com\", \"eventName\": \"DeleteItem\", "
+     "\"requestParameters\": {\"key\": {\"PK\": \"z\"}}}, {\"eventSource\": \"s3.amazonaws.com\", "
+     "\"eventName\": \"GetObject\"}]}",
+     NULL, false, "record 2: an event of s3.amazonaws.com; expected DynamoDB data events", 0, false},
+    {"{\"eventSource\": \"dynamodb.amazonaws.com\", \"eventName\": \"DescribeTable\", "
+     "\"requestParameters\": {}}",
+     NULL, false, "eventName 'DescribeTable': expected a DynamoDB data event on one key", 0, false},
+    {"{\"eventSource\": \"dynamodb.amazonaws.com\", \"eventName\": \"Query\", \"requestParameters\": "
+     "{\"keyConditionExpression\": \"PK = :v\"}}",
+     NULL, false, "Query without its partition key's value", 0, false},
+    {"{\"eventSource\": \"dynamodb.amazonaws.com\", \"eventName\": \"PutItem\", \"requestParameters\": "
+     "{\"tableName\": \"T\"}}",
+     NULL, false, "PutItem without requestParameters.key", 0, false},
 };
+
+/* Tallies text with the JSON decoder (partition attribute pk) into *r. */
+static kp_status read_log(const char *text, const char *pk, unsigned threads, accesslog_result *r,
+                          size_t *lineno, char **err)
+{
+    accesslog_opts o = {threads, 0, false, heatlog_json_line, (void *)pk, 1};
+    accesslog *h = accesslog_new(&o);
+    kp_status st = accesslog_read(h, text, strlen(text), lineno, err);
+    if (st == KP_OK)
+        accesslog_result_get(h, 0, NAN, r);
+    accesslog_free(h);
+    return st;
+}
 
 static void test_json_lines(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const struct json_case *c = &cases[i];
-        char *text = xstrdup(c->line);
-        accesslog h;
-        accesslog_init(&h);
+        accesslog_result h;
         size_t lineno = 0;
         char *err = NULL;
-        kp_status st = heatlog_read(&h, text, strlen(text), c->pk, &lineno, &err);
+        kp_status st = read_log(c->line, c->pk, 1, &h, &lineno, &err);
         bool ok = st == KP_OK;
         if (ok != c->ok)
             fail_msg("case %zu: read gave %d (%s), expected %d", i, ok, err ? err : "", c->ok);
@@ -62,9 +106,8 @@ static void test_json_lines(void **state)
             assert_string_equal(h.v[0].key, c->key);
             assert_true(h.v[0].units == c->units);
             assert_true(h.v[0].write_units == (c->write ? c->units : 0));
+            accesslog_result_free(&h);
         }
-        accesslog_free(&h);
-        free(text);
     }
 }
 
@@ -72,25 +115,31 @@ static void test_json_lines(void **state)
 static void test_outputs(void **state)
 {
     (void)state;
-    char *text = xstrdup("K\t\t1200\twrite\nL\t\t10\twrite\nL\nM\n");
-    accesslog h;
-    accesslog_init(&h);
+    const char *text = "K\t\t1200\twrite\nL\t\t10\twrite\nL\nM\n";
+    accesslog_result h, h2;
     size_t lineno;
     char *err = NULL;
-    assert_int_equal(heatlog_read(&h, text, strlen(text), NULL, &lineno, &err), KP_OK);
-    accesslog_sort(&h);
-    char *t = heatlog_text(&h, "access.log", 2, 1);
+    assert_int_equal(read_log(text, NULL, 2, &h, &lineno, &err), KP_OK);
+    accesslog_opts plain = {1, 0, false, NULL, NULL, 0};
+    accesslog *t2 = accesslog_new(&plain);
+    assert_int_equal(accesslog_read(t2, text, strlen(text), &lineno, &err), KP_OK);
+    accesslog_result_get(t2, 2, 1, &h2);
+    accesslog_free(t2);
+    char *t = heatlog_text(&h2, "access.log", 1);
     assert_non_null(strstr(t, "heat of access.log: 4 requests, 1212.0 units, 3 partition keys\n"));
     assert_non_null(strstr(t, "   1  K "));
     assert_non_null(strstr(t, "HOT"));
     assert_null(strstr(t, "   3  ")); /* --top 2 */
     assert_non_null(strstr(t, "hot: at least one key"));
     free(t);
-    t = heatlog_text(&h, "access.log", 10, NAN);
+    t = heatlog_text(&h, "access.log", NAN);
     assert_null(strstr(t, "read/s")); /* no time: no rates */
     assert_null(strstr(t, "HOT"));
     free(t);
-    char *j = heatlog_json(&h, "access.log", 10, 1, NULL);
+    accesslog_result_free(&h);
+    assert_int_equal(read_log(text, NULL, 1, &h, &lineno, &err), KP_OK);
+    h.hot = true; /* as accesslog_result_get finds with 1 second */
+    char *j = heatlog_json(&h, "access.log", 1);
     assert_non_null(j);
     json_t *o = json_loads(j, 0, NULL);
     assert_non_null(o);
@@ -101,8 +150,8 @@ static void test_outputs(void **state)
     assert_true(fabs(json_real_value(json_object_get(k0, "write_util")) - 1.2) < 1e-9);
     json_decref(o);
     free(j);
-    accesslog_free(&h);
-    free(text);
+    accesslog_result_free(&h);
+    accesslog_result_free(&h2);
 }
 
 int main(void)

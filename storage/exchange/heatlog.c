@@ -1,20 +1,32 @@
-/* heatlog.c - access-log JSON lines in, the hottest partition keys out (see heatlog.h). */
+/* heatlog.c - access logs streamed in, JSON lines and CloudTrail events decoded, parts merged,
+ * the hottest partition keys out (see heatlog.h). */
 #include "heatlog.h"
 
 #include "capacity.h"
 #include "display.h"
+#include "fileio.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A chunk handed to the tally: large enough for both threads to be worth starting. */
+#define CHUNK ((size_t)4 << 20)
+
+/* ---- JSON lines --------------------------------------------------------------------------- */
 
 /* The text of a DynamoDB attribute value {"S": "x"} / {"N": "7"} / {"B": "..."}, or a plain
  * JSON string/number. NULL when it is none of those. Caller frees. */
 static char *attr_text(json_t *v)
 {
     if (json_is_string(v))
-        return xstrdup(json_string_value(v));
+        return xstrndup(json_string_value(v), json_string_length(v));
     if (json_is_integer(v))
         return xasprintf("%lld", (long long)json_integer_value(v));
     if (json_is_real(v))
@@ -24,158 +36,552 @@ static char *attr_text(json_t *v)
         for (size_t i = 0; i < 3; i++) {
             json_t *s = json_object_get(v, types[i]);
             if (json_is_string(s))
-                return xstrdup(json_string_value(s));
+                return xstrndup(json_string_value(s), json_string_length(s));
         }
     }
     return NULL;
 }
 
-/* One JSON line (accesslog_json_fn); ctx is the partition attribute or NULL. */
-static kp_status json_line(accesslog *h, const char *line, size_t len, void *ctx, char **err)
+/* The partition key's value in the key map `key`: attribute pk, else PK, else the first that is
+ * not one of `skip`. */
+static json_t *key_value(json_t *key, const char *pk, const char *const *skip, size_t nskip)
 {
-    const char *pk = ctx;
-    json_error_t je;
-    json_t *o = json_loadb(line, len, 0, &je);
-    if (!o || !json_is_object(o)) {
-        *err = o ? xstrdup("expected a JSON object")
-                 : xasprintf("bad JSON at column %d: %s", je.column, je.text);
-        json_decref(o);
-        return KP_INVALID;
+    if (pk)
+        return json_object_get(key, pk);
+    json_t *v = json_object_get(key, "PK");
+    if (v)
+        return v;
+    const char *name;
+    json_t *fv;
+    json_object_foreach(key, name, fv)
+    {
+        bool skipped = false;
+        for (size_t i = 0; i < nskip; i++)
+            skipped |= strcmp(name, skip[i]) == 0;
+        if (!skipped)
+            return fv;
     }
+    return NULL;
+}
+
+static kp_status no_key(const char *pk, char **err)
+{
+    return kp_fail(err, KP_INVALID, "no partition key %s%s%s in the JSON line", pk ? "'" : "", pk ? pk : "",
+                   pk ? "'" : "");
+}
+
+/* Emits the key value v. */
+static kp_status emit_value(accesslog_sink *s, json_t *v, const char *pk, double units, bool write,
+                            char **err)
+{
+    char *text = v ? attr_text(v) : NULL;
+    if (!text)
+        return no_key(pk, err);
+    kp_status st = accesslog_emit(s, text, strlen(text), 1, units, write, err);
+    free(text);
+    return st;
+}
+
+/* A DynamoDB JSON line. */
+static kp_status dynamodb_line(accesslog_sink *s, json_t *o, const char *pk, char **err)
+{
+    static const char *const skip[] = {"ConsumedCapacity", "Operation", "units", "op", "TableName"};
     json_t *key = json_object_get(o, "Key");
     if (!json_is_object(key))
         key = json_object_get(o, "key");
     if (!json_is_object(key))
         key = o;
-    json_t *v = pk ? json_object_get(key, pk) : json_object_get(key, "PK");
-    if (!v && !pk) {
-        const char *first = NULL;
-        json_t *fv;
-        json_object_foreach(key, first, fv)
-        {
-            if (strcmp(first, "ConsumedCapacity") != 0 && strcmp(first, "Operation") != 0 &&
-                strcmp(first, "units") != 0 && strcmp(first, "op") != 0 && strcmp(first, "TableName") != 0) {
-                v = fv;
-                break;
-            }
-        }
-    }
-    char *text = v ? attr_text(v) : NULL;
-    if (!text) {
-        *err =
-            xasprintf("no partition key %s%s%s in the JSON line", pk ? "'" : "", pk ? pk : "", pk ? "'" : "");
-        json_decref(o);
-        return KP_INVALID;
-    }
-    if (strlen(text) > ACCESSLOG_MAX_KEY) {
-        *err = xasprintf("a partition key of %zu bytes; DynamoDB's partition keys hold at most %d bytes",
-                         strlen(text), ACCESSLOG_MAX_KEY);
-        free(text);
-        json_decref(o);
-        return KP_INVALID;
-    }
+    json_t *v = key_value(key, pk, skip, sizeof skip / sizeof *skip);
     double units = 1;
     json_t *cc = json_object_get(o, "ConsumedCapacity");
     json_t *u = json_is_object(cc) ? json_object_get(cc, "CapacityUnits") : json_object_get(o, "units");
     if (u) {
-        if (!json_is_number(u) || !(json_number_value(u) >= 0) ||
-            json_number_value(u) > ACCESSLOG_MAX_UNITS) {
-            *err = xasprintf("units: expected a number from 0 to %g (the units one request consumed)",
-                             ACCESSLOG_MAX_UNITS);
-            free(text);
-            json_decref(o);
-            return KP_INVALID;
-        }
+        if (!json_is_number(u) || !(json_number_value(u) >= 0) || json_number_value(u) > ACCESSLOG_MAX_UNITS)
+            return kp_fail(err, KP_INVALID,
+                           "units: expected a number from 0 to %g (the units one request consumed)",
+                           ACCESSLOG_MAX_UNITS);
         units = json_number_value(u);
     }
     json_t *op = json_object_get(o, "Operation");
     if (!op)
         op = json_object_get(o, "op");
-    bool write = json_is_string(op) && accesslog_is_write(json_string_value(op));
-    accesslog_add(h, text, strlen(text), units, write);
-    free(text);
-    json_decref(o);
-    return KP_OK;
-}
-
-kp_status heatlog_read(accesslog *h, char *text, size_t len, const char *pk, size_t *lineno, char **err)
-{
-    return accesslog_read(h, text, len, json_line, (void *)pk, lineno, err);
-}
-
-char *heatlog_json(const accesslog *h, const char *name, size_t top, double seconds, char **err)
-{
-    size_t show = top < h->n ? top : h->n;
-    bool timed = !isnan(seconds);
-    json_t *o = json_object();
-    json_object_set_new(o, "source", json_string(name));
-    json_object_set_new(o, "requests", json_real(h->requests));
-    json_object_set_new(o, "units", json_real(h->units));
-    json_object_set_new(o, "read_units", json_real(h->read_units));
-    json_object_set_new(o, "write_units", json_real(h->write_units));
-    json_object_set_new(o, "distinct_keys", json_integer((json_int_t)h->n));
-    json_object_set_new(o, "seconds", timed ? json_real(seconds) : json_null());
-    json_object_set_new(o, "hot_share", json_real(h->n && h->units > 0 ? h->v[0].units / h->units : 0));
-    json_object_set_new(o, "hot", json_boolean(accesslog_hot(h, seconds)));
-    json_t *keys = json_array();
-    for (size_t i = 0; i < show; i++) {
-        const accesslog_key *k = &h->v[i];
-        json_t *e = json_object();
-        json_object_set_new(e, "key", json_string(k->key));
-        json_object_set_new(e, "requests", json_real(k->requests));
-        json_object_set_new(e, "request_share", json_real(h->requests > 0 ? k->requests / h->requests : 0));
-        json_object_set_new(e, "units", json_real(k->units));
-        json_object_set_new(e, "unit_share", json_real(h->units > 0 ? k->units / h->units : 0));
-        json_object_set_new(e, "read_units", json_real(k->read_units));
-        json_object_set_new(e, "write_units", json_real(k->write_units));
-        if (timed) {
-            json_object_set_new(e, "read_util", json_real(k->read_units / seconds / CAP_PARTITION_RCU));
-            json_object_set_new(e, "write_util", json_real(k->write_units / seconds / CAP_PARTITION_WCU));
-            json_object_set_new(e, "hot", json_boolean(accesslog_key_hot(k, seconds)));
-        }
-        json_array_append_new(keys, e);
+    bool write = false;
+    if (json_is_string(op)) {
+        int k = accesslog_kind(json_string_value(op), json_string_length(op));
+        if (k < 0)
+            return kp_fail(err, KP_INVALID,
+                           "operation '%s' is neither a read nor a write (expected GetItem, "
+                           "Query, PutItem, UpdateItem, DeleteItem...)",
+                           json_string_value(op));
+        write = k == 1;
     }
-    json_object_set_new(o, "keys", keys);
-    char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(o);
-    if (!text) {
-        kp_fail(err, KP_INVALID, "jansson cannot write the tally as JSON");
+    return emit_value(s, v, pk, units, write, err);
+}
+
+/* The value of a Query's partition key from its key condition ("#n = :v AND ...", "PK = :v"). */
+static json_t *query_key(json_t *rp, const char *pk)
+{
+    json_t *kce = json_object_get(rp, "keyConditionExpression");
+    json_t *vals = json_object_get(rp, "expressionAttributeValues");
+    json_t *names = json_object_get(rp, "expressionAttributeNames");
+    if (!json_is_string(kce) || !json_is_object(vals))
         return NULL;
+    const char *e = json_string_value(kce);
+    /* each "NAME = :VALUE" comparison; the partition key's is the one naming pk (or PK), else
+     * the first */
+    json_t *first = NULL;
+    for (const char *p = e; *p;) {
+        while (*p == ' ' || *p == '(')
+            p++;
+        const char *n0 = p;
+        while (*p && *p != ' ' && *p != '=')
+            p++;
+        size_t nlen = (size_t)(p - n0);
+        while (*p == ' ')
+            p++;
+        if (*p != '=' || p[1] == '=')
+            break;
+        p++;
+        while (*p == ' ')
+            p++;
+        const char *v0 = p;
+        while (*p && *p != ' ' && *p != ')')
+            p++;
+        char *vname = xstrndup(v0, (size_t)(p - v0));
+        char *name = xstrndup(n0, nlen);
+        json_t *v = json_object_get(vals, vname);
+        const char *real = name;
+        if (name[0] == '#' && json_is_object(names) && json_is_string(json_object_get(names, name)))
+            real = json_string_value(json_object_get(names, name));
+        bool match = strcmp(real, pk ? pk : "PK") == 0;
+        free(vname);
+        free(name);
+        if (v && match)
+            return v;
+        if (v && !first && !pk)
+            first = v;
+        /* the next comparison, after AND */
+        const char *and = strstr(p, " AND ");
+        if (!and)
+            and = strstr(p, " and ");
+        if (!and)
+            break;
+        p = and+5;
     }
-    char *out = xasprintf("%s\n", text);
-    free(text);
-    return out;
+    return first;
 }
 
-char *heatlog_text(const accesslog *h, const char *name, size_t top, double seconds)
+/* One CloudTrail event (record `rec` of the line, 0 when the line is the event). */
+static kp_status cloudtrail_event(accesslog_sink *s, json_t *ev, size_t rec, const char *pk, char **err)
 {
-    size_t show = top < h->n ? top : h->n;
+    char where[48] = "";
+    if (rec)
+        snprintf(where, sizeof where, "record %zu: ", rec);
+    json_t *src = json_object_get(ev, "eventSource"), *name = json_object_get(ev, "eventName");
+    if (!json_is_string(src) || strcmp(json_string_value(src), "dynamodb.amazonaws.com") != 0)
+        return kp_fail(err, KP_INVALID,
+                       "%san event of %s; expected DynamoDB data events (eventSource "
+                       "dynamodb.amazonaws.com)",
+                       where, json_is_string(src) ? json_string_value(src) : "no eventSource");
+    const char *op = json_is_string(name) ? json_string_value(name) : "";
+    static const char *const keyed[] = {"GetItem", "PutItem", "UpdateItem", "DeleteItem"};
+    bool by_key = false;
+    for (size_t i = 0; i < sizeof keyed / sizeof *keyed; i++)
+        by_key |= strcmp(op, keyed[i]) == 0;
+    bool query = strcmp(op, "Query") == 0;
+    if (!by_key && !query)
+        return kp_fail(err, KP_INVALID,
+                       "%seventName '%s': expected a DynamoDB data event on one key (GetItem, "
+                       "PutItem, UpdateItem, DeleteItem, Query)",
+                       where, op);
+    json_t *rp = json_object_get(ev, "requestParameters");
+    if (!json_is_object(rp))
+        return kp_fail(err, KP_INVALID, "%s%s without requestParameters", where, op);
+    json_t *v;
+    if (by_key) {
+        json_t *key = json_object_get(rp, "key");
+        if (!json_is_object(key))
+            return kp_fail(err, KP_INVALID, "%s%s without requestParameters.key", where, op);
+        v = key_value(key, pk, NULL, 0);
+    } else {
+        v = query_key(rp, pk);
+        if (!v)
+            return kp_fail(err, KP_INVALID,
+                           "%sQuery without its partition key's value (keyConditionExpression "
+                           "and expressionAttributeValues)",
+                           where);
+    }
+    kp_status st = emit_value(s, v, pk, 1, accesslog_kind(op, strlen(op)) == 1, err);
+    if (st != KP_OK && rec) {
+        char *e = xasprintf("%s%s", where, *err);
+        free(*err);
+        *err = e;
+    }
+    return st;
+}
+
+kp_status heatlog_json_line(accesslog_sink *s, const char *line, size_t len, void *ctx, char **err)
+{
+    const char *pk = ctx;
+    json_error_t je;
+    json_t *o = json_loadb(line, len, 0, &je);
+    if (!o || !json_is_object(o)) {
+        kp_status st = o ? kp_fail(err, KP_INVALID, "expected a JSON object")
+                         : kp_fail(err, KP_INVALID, "bad JSON at column %d: %s", je.column, je.text);
+        json_decref(o);
+        return st;
+    }
+    kp_status st;
+    json_t *records = json_object_get(o, "Records");
+    if (json_is_array(records)) {
+        st = KP_OK;
+        size_t i;
+        json_t *ev;
+        json_array_foreach(records, i, ev)
+        {
+            if (!json_is_object(ev)) {
+                st = kp_fail(err, KP_INVALID, "record %zu: expected a CloudTrail event object", i + 1);
+                break;
+            }
+            if ((st = cloudtrail_event(s, ev, i + 1, pk, err)) != KP_OK)
+                break;
+        }
+    } else if (json_object_get(o, "eventSource") && json_object_get(o, "eventName")) {
+        st = cloudtrail_event(s, o, 0, pk, err);
+    } else {
+        st = dynamodb_line(s, o, pk, err);
+    }
+    json_decref(o);
+    return st;
+}
+
+/* ---- streaming ---------------------------------------------------------------------------- */
+
+static int open_log(const char *path, char **err)
+{
+    if (strcmp(path, "-") == 0)
+        return STDIN_FILENO;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        close(fd);
+        kp_fail(err, KP_IO, "%s: is a directory; expected a file", path);
+        return -1;
+    }
+    return fd;
+}
+
+kp_status heatlog_stream(accesslog *h, const char *path, size_t *lineno, char **err)
+{
+    *lineno = 0;
+    int fd = open_log(path, err);
+    if (fd < 0)
+        return KP_IO;
+    size_t cap = CHUNK, len = 0;
+    char *buf = xmalloc(cap);
+    kp_status st = KP_OK;
+    bool eof = false;
+    while (!eof) {
+        /* fill the buffer (a line that does not fit makes it grow, up to the longest line) */
+        if (len == cap) {
+            cap *= 2;
+            buf = xrealloc(buf, cap);
+        }
+        ssize_t r = read(fd, buf + len, cap - len);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            st = kp_fail(err, KP_IO, "%s: cannot read: %s", strcmp(path, "-") == 0 ? "standard input" : path,
+                         strerror(errno));
+            *lineno = 0;
+            break;
+        }
+        eof = r == 0;
+        len += (size_t)r;
+        if (!eof && len < cap)
+            continue;
+        size_t used;
+        st = accesslog_feed(h, buf, len, eof, &used, lineno, err);
+        if (st != KP_OK)
+            break;
+        memmove(buf, buf + used, len - used);
+        len -= used;
+    }
+    free(buf);
+    if (fd != STDIN_FILENO)
+        close(fd);
+    return st;
+}
+
+/* ---- merging ------------------------------------------------------------------------------ */
+
+static bool num(json_t *o, const char *name, double *out)
+{
+    json_t *v = json_object_get(o, name);
+    if (!json_is_number(v) || !(json_number_value(v) >= 0) || !isfinite(json_number_value(v)))
+        return false;
+    *out = json_number_value(v);
+    return true;
+}
+
+/* A `keyplan heat --json` result. */
+static kp_status merge_json(accesslog *h, const char *text, size_t len, double *raise, size_t *lineno,
+                            char **err)
+{
+    json_error_t je;
+    json_t *o = json_loadb(text, len, 0, &je);
+    if (!o) {
+        *lineno = (size_t)(je.line > 0 ? je.line : 1);
+        return kp_fail(err, KP_INVALID, "bad JSON at column %d: %s", je.column, je.text);
+    }
+    *lineno = 1;
+    kp_status st = KP_OK;
+    double req, units, ru, wu, bound = 0;
+    json_t *keys = json_object_get(o, "keys"), *dk = json_object_get(o, "distinct_keys");
+    if (!json_is_object(o) || !json_is_array(keys) || !json_is_integer(dk) || !num(o, "requests", &req) ||
+        !num(o, "units", &units) || !num(o, "read_units", &ru) || !num(o, "write_units", &wu)) {
+        st = kp_fail(err, KP_INVALID,
+                     "expected the JSON of `keyplan heat --json` (requests, units, read_units, "
+                     "write_units, distinct_keys, keys)");
+        goto out;
+    }
+    if (json_object_get(o, "bound") && !num(o, "bound", &bound)) {
+        st = kp_fail(err, KP_INVALID, "bound: expected a number >= 0");
+        goto out;
+    }
+    size_t n = json_array_size(keys);
+    /* a part listing only its hottest keys: an absent key had at most the coldest listed units */
+    if ((json_int_t)n < json_integer_value(dk)) {
+        double coldest = units; /* none listed: an absent key may hold them all */
+        if (n)
+            num(json_array_get(keys, n - 1), "units", &coldest);
+        bound = fmax(bound, coldest);
+    }
+    accesslog_add_totals(h, req, units, ru, wu);
+    for (size_t i = 0; i < n; i++) {
+        json_t *k = json_array_get(keys, i), *name = json_object_get(k, "key");
+        accesslog_key e = {0};
+        if (!json_is_string(name) || !num(k, "requests", &e.requests) || !num(k, "units", &e.units) ||
+            !num(k, "read_units", &e.read_units) || !num(k, "write_units", &e.write_units) ||
+            (json_object_get(k, "error") && !num(k, "error", &e.error))) {
+            st = kp_fail(err, KP_INVALID, "keys[%zu]: expected key, requests, units, read_units, write_units",
+                         i);
+            goto out;
+        }
+        e.key = (char *)json_string_value(name);
+        e.keylen = json_string_length(name);
+        if (e.keylen == 0 || e.keylen > ACCESSLOG_MAX_KEY || memchr(e.key, '\0', e.keylen) ||
+            util_control_at(e.key, false) >= 0) {
+            st = kp_fail(err, KP_INVALID,
+                         "keys[%zu]: not a partition key (empty, over %d bytes or with control "
+                         "characters)",
+                         i, ACCESSLOG_MAX_KEY);
+            goto out;
+        }
+        e.units -= bound;
+        e.error -= bound;
+        accesslog_add(h, &e);
+    }
+    *raise += bound;
+out:
+    json_decref(o);
+    return st;
+}
+
+kp_status heatlog_merge_part(accesslog *h, const char *path, double *raise, size_t *lineno, char **err)
+{
+    *lineno = 0;
+    int fd = open_log(path, err);
+    if (fd < 0)
+        return KP_IO;
+    /* a JSON part starts with '{' (spaces aside) */
+    char c = 0;
+    ssize_t r;
+    bool std = fd == STDIN_FILENO;
+    if (!std) {
+        do
+            r = read(fd, &c, 1);
+        while (r == 1 && (c == ' ' || c == '\n' || c == '\r' || c == '\t'));
+        close(fd);
+    }
+    if (std || c != '{')
+        return heatlog_stream(h, path, lineno, err);
+    size_t len;
+    char *text = fileio_read_max(path, (size_t)1 << 30, &len, err);
+    if (!text)
+        return KP_IO;
+    kp_status st = merge_json(h, text, len, raise, lineno, err);
+    free(text);
+    return st;
+}
+
+/* ---- output ------------------------------------------------------------------------------- */
+
+/* A double as jansson writes it (%.17g, ".0" when it looks whole, the exponent's '+' and leading
+ * zeros dropped), so that the output stays what it was when jansson wrote it. */
+static void json_num(sbuf *b, double x)
+{
+    char t[64];
+    snprintf(t, sizeof t, "%.17g", x);
+    if (!strpbrk(t, ".eEn"))
+        strcat(t, ".0");
+    char *e = strchr(t, 'e');
+    if (e) {
+        char *d = e + 1, *s = e + 1;
+        if (*s == '+')
+            s++;
+        else if (*s == '-')
+            *d++ = *s++;
+        while (*s == '0' && s[1])
+            s++;
+        memmove(d, s, strlen(s) + 1);
+    }
+    sbuf_add(b, t);
+}
+
+static void json_str(sbuf *b, const char *s)
+{
+    sbuf_addc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"':
+            sbuf_add(b, "\\\"");
+            break;
+        case '\\':
+            sbuf_add(b, "\\\\");
+            break;
+        case '\b':
+            sbuf_add(b, "\\b");
+            break;
+        case '\f':
+            sbuf_add(b, "\\f");
+            break;
+        case '\n':
+            sbuf_add(b, "\\n");
+            break;
+        case '\r':
+            sbuf_add(b, "\\r");
+            break;
+        case '\t':
+            sbuf_add(b, "\\t");
+            break;
+        default:
+            if (*p < 0x20)
+                sbuf_printf(b, "\\u%04X", *p);
+            else
+                sbuf_addc(b, (char)*p);
+        }
+    }
+    sbuf_addc(b, '"');
+}
+
+static void field_num(sbuf *b, const char *ind, const char *name, double x, bool more)
+{
+    sbuf_printf(b, "%s\"%s\": ", ind, name);
+    json_num(b, x);
+    sbuf_add(b, more ? ",\n" : "\n");
+}
+
+static double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
+
+char *heatlog_json(const accesslog_result *r, const char *name, double seconds)
+{
     bool timed = !isnan(seconds);
     sbuf b;
     sbuf_init(&b);
-    sbuf_printf(&b, "heat of %s: %.0f requests, %.1f units, %zu partition keys\n", name, h->requests,
-                h->units, h->n);
-    if (h->n && h->units > 0)
-        sbuf_printf(&b, "hottest key %s: %.1f %% of the units, %.1f %% of the requests\n", h->v[0].key,
-                    h->v[0].units / h->units * 100,
-                    h->requests > 0 ? h->v[0].requests / h->requests * 100 : 0);
-    if (show)
-        sbuf_printf(&b, "\n%4s  %-32s %10s %7s %11s %7s%s\n", "rank", "partition key", "requests", "share",
-                    "units", "share", timed ? "    read/s  read %   write/s  write %" : "");
-    for (size_t i = 0; i < show; i++) {
-        const accesslog_key *k = &h->v[i];
+    sbuf_add(&b, "{\n  \"source\": ");
+    json_str(&b, name);
+    sbuf_add(&b, ",\n");
+    field_num(&b, "  ", "requests", r->requests, true);
+    field_num(&b, "  ", "units", r->units, true);
+    field_num(&b, "  ", "read_units", r->read_units, true);
+    field_num(&b, "  ", "write_units", r->write_units, true);
+    sbuf_printf(&b, "  \"distinct_keys\": %zu,\n", r->distinct);
+    if (timed)
+        field_num(&b, "  ", "seconds", seconds, true);
+    else
+        sbuf_add(&b, "  \"seconds\": null,\n");
+    field_num(&b, "  ", "hot_share", r->n ? share(r->v[0].units, r->units) : 0, true);
+    sbuf_printf(&b, "  \"hot\": %s,\n", r->hot ? "true" : "false");
+    if (r->approx) {
+        sbuf_add(&b, "  \"approximate\": true,\n");
+        if (r->capacity)
+            sbuf_printf(&b, "  \"capacity\": %zu,\n", r->capacity);
+        field_num(&b, "  ", "bound", r->bound, true);
+    }
+    sbuf_add(&b, r->n ? "  \"keys\": [\n" : "  \"keys\": []\n");
+    for (size_t i = 0; i < r->n; i++) {
+        const accesslog_key *k = &r->v[i];
+        const char *in = "      ";
+        sbuf_add(&b, "    {\n      \"key\": ");
+        json_str(&b, k->key);
+        sbuf_add(&b, ",\n");
+        field_num(&b, in, "requests", k->requests, true);
+        field_num(&b, in, "request_share", share(k->requests, r->requests), true);
+        field_num(&b, in, "units", k->units, true);
+        field_num(&b, in, "unit_share", share(k->units, r->units), true);
+        field_num(&b, in, "read_units", k->read_units, true);
+        field_num(&b, in, "write_units", k->write_units, timed || r->approx);
+        if (r->approx)
+            field_num(&b, in, "error", k->error, timed);
+        if (timed) {
+            field_num(&b, in, "read_util", k->read_units / seconds / CAP_PARTITION_RCU, true);
+            field_num(&b, in, "write_util", k->write_units / seconds / CAP_PARTITION_WCU, true);
+            sbuf_printf(&b, "%s\"hot\": %s\n", in, accesslog_key_hot(k, seconds) ? "true" : "false");
+        }
+        sbuf_add(&b, i + 1 < r->n ? "    },\n" : "    }\n");
+    }
+    if (r->n)
+        sbuf_add(&b, "  ]\n");
+    sbuf_add(&b, "}\n");
+    return sbuf_steal(&b);
+}
+
+char *heatlog_text(const accesslog_result *r, const char *name, double seconds)
+{
+    bool timed = !isnan(seconds);
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_printf(&b, "heat of %s: %.0f requests, %.1f units, %zu partition keys\n", name, r->requests,
+                r->units, r->distinct);
+    if (r->approx) {
+        if (r->capacity)
+            sbuf_printf(&b, "approximate: at most %zu keys kept; ", r->capacity);
+        else
+            sbuf_add(&b, "approximate (merged parts that listed only their hottest keys): ");
+        sbuf_printf(&b,
+                    "a key's units are at most its error above the truth; a key not listed had at most "
+                    "%.1f units\n",
+                    r->bound);
+    }
+    if (r->n && r->units > 0)
+        sbuf_printf(&b, "hottest key %s: %.1f %% of the units, %.1f %% of the requests\n", r->v[0].key,
+                    r->v[0].units / r->units * 100,
+                    r->requests > 0 ? r->v[0].requests / r->requests * 100 : 0);
+    if (r->n)
+        sbuf_printf(&b, "\n%4s  %-32s %10s %7s %11s %7s%s%s\n", "rank", "partition key", "requests", "share",
+                    "units", "share", r->approx ? "       error" : "",
+                    timed ? "    read/s  read %   write/s  write %" : "");
+    for (size_t i = 0; i < r->n; i++) {
+        const accesslog_key *k = &r->v[i];
         int kw = disp_width(k->key);
         sbuf_printf(&b, "%4zu  %s%*s %10.0f %6.1f%% %11.1f %6.1f%%", i + 1, k->key, kw < 32 ? 32 - kw : 0, "",
-                    k->requests, h->requests > 0 ? k->requests / h->requests * 100 : 0, k->units,
-                    h->units > 0 ? k->units / h->units * 100 : 0);
+                    k->requests, r->requests > 0 ? k->requests / r->requests * 100 : 0, k->units,
+                    r->units > 0 ? k->units / r->units * 100 : 0);
+        if (r->approx)
+            sbuf_printf(&b, " %11.1f", k->error);
         if (timed) {
-            double r = k->read_units / seconds, w = k->write_units / seconds;
-            sbuf_printf(&b, " %9.1f %6.1f%% %9.1f %7.1f%%%s", r, r / CAP_PARTITION_RCU * 100, w,
+            double rd = k->read_units / seconds, w = k->write_units / seconds;
+            sbuf_printf(&b, " %9.1f %6.1f%% %9.1f %7.1f%%%s", rd, rd / CAP_PARTITION_RCU * 100, w,
                         w / CAP_PARTITION_WCU * 100, accesslog_key_hot(k, seconds) ? "  HOT" : "");
         }
         sbuf_addc(&b, '\n');
     }
-    if (accesslog_hot(h, seconds))
+    if (r->hot)
         sbuf_add(&b,
                  "\nhot: at least one key passes a partition's limit (3,000 read / 1,000 write units/s);\n"
                  "spread it with a key suffix, cache its reads, or aggregate its writes.\n");

@@ -1,7 +1,11 @@
 /* fuzz_accesslog.c - libFuzzer target: an access log in every line format `keyplan heat` reads
- * (PK, PK<TAB>SK<TAB>UNITS<TAB>kind, DynamoDB JSON lines). A log either tallies or fails with a
- * message and a line number inside the text; a tally sorts, and its text and JSON reports are
- * written without trouble, with finite totals. */
+ * (PK, PK<TAB>SK<TAB>UNITS<TAB>kind, DynamoDB JSON lines, CloudTrail events, part files),
+ * streamed the way heatlog_stream streams it. The same text is tallied three ways: whole with one
+ * thread, whole with two, and fed in small chunks (sizes taken from the input, so chunk
+ * boundaries fall everywhere, inside lines and inside CR LF pairs). A log either tallies or fails
+ * with a message and a line number inside the text, the same line and status all three ways; a
+ * tally gives the same figures all three ways, finite, and its text and JSON reports are written
+ * without trouble. Half the inputs run in approximate mode (a tiny table: evictions). */
 #include "accesslog.h"
 #include "heatlog.h"
 #include "util.h"
@@ -12,41 +16,78 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void bug(const char *what)
+{
+    fprintf(stderr, "ACCESSLOG BUG: %s\n", what);
+    abort();
+}
+
+/* Tallies text[0..size) fed in pieces of `step` bytes (0: whole) as heatlog_stream does: the
+ * unused rest is handed again with the next piece. */
+static kp_status tally(accesslog *h, const char *text, size_t size, size_t step, size_t *lineno, char **err)
+{
+    if (!step)
+        return accesslog_read(h, text, size, lineno, err);
+    size_t start = 0, have = 0;
+    for (;;) {
+        have = have + step < size - start ? have + step : size - start;
+        bool eof = start + have == size;
+        size_t used;
+        kp_status st = accesslog_feed(h, text + start, have, eof, &used, lineno, err);
+        if (st != KP_OK || eof)
+            return st;
+        start += used;
+        have -= used;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = xmalloc(size + 1);
-    memcpy(text, data, size);
-    text[size] = '\0';
+    const char *text = (const char *)data;
     size_t lines = 1;
     for (size_t i = 0; i < size; i++)
         lines += data[i] == '\n';
-    accesslog h;
-    accesslog_init(&h);
-    size_t lineno = 0;
-    char *err = NULL;
-    kp_status st = heatlog_read(&h, text, size, size % 2 ? "PK" : NULL, &lineno, &err);
-    if (st != KP_OK) {
-        if (!err || lineno == 0 || lineno > lines) {
-            fprintf(stderr, "ACCESSLOG BUG: failure without a message or with line %zu of %zu\n", lineno,
-                    lines);
-            abort();
+    size_t step = size ? 1 + data[0] % 17 : 1;
+    bool approx = size > 1 && data[1] % 2;
+    bool parts = size > 2 && data[2] % 5 == 0;
+    accesslog_result res[3];
+    kp_status st[3];
+    size_t line[3];
+    for (int way = 0; way < 3; way++) {
+        accesslog_opts o = {
+            way == 1 ? 2 : 1, approx ? 32 : 0, parts, heatlog_json_line, size % 2 ? (void *)"PK" : NULL, 1};
+        accesslog *h = accesslog_new(&o);
+        char *err = NULL;
+        line[way] = 0;
+        st[way] = tally(h, text, size, way == 2 ? step : 0, &line[way], &err);
+        if (st[way] != KP_OK) {
+            if (!err || line[way] == 0 || line[way] > lines)
+                bug("a failure without a message, or with a line outside the text");
+            free(err);
+        } else {
+            accesslog_result_get(h, size % 3 ? 10 : 0, size % 3 ? 60 : NAN, &res[way]);
+            if (!isfinite(res[way].units) || !isfinite(res[way].requests))
+                bug("totals not finite");
         }
-        free(err);
-    } else {
-        if (!isfinite(h.units) || !isfinite(h.requests)) {
-            fprintf(stderr, "ACCESSLOG BUG: totals not finite\n");
-            abort();
-        }
-        accesslog_sort(&h);
-        free(heatlog_text(&h, "fuzz.log", 10, size % 3 ? 60 : 0));
-        char *j = heatlog_json(&h, "fuzz.log", 5, 0, &err);
-        if (!j) {
-            fprintf(stderr, "ACCESSLOG BUG: no JSON report: %s\n", err ? err : "?");
-            abort();
-        }
-        free(j);
+        accesslog_free(h);
     }
-    accesslog_free(&h);
-    free(text);
+    if (st[0] != st[1] || st[0] != st[2] || line[0] != line[1] || line[0] != line[2])
+        bug("one thread, two threads and chunks disagree on the failure");
+    if (st[0] != KP_OK)
+        return 0;
+    for (int way = 1; way < 3; way++) {
+        const accesslog_result *a = &res[0], *b = &res[way];
+        if (a->distinct != b->distinct || a->n != b->n || a->units != b->units ||
+            a->requests != b->requests || a->read_units != b->read_units || a->bound != b->bound)
+            bug("one thread, two threads and chunks disagree on the figures");
+        for (size_t i = 0; i < a->n; i++)
+            if (strcmp(a->v[i].key, b->v[i].key) != 0 || a->v[i].units != b->v[i].units ||
+                a->v[i].requests != b->v[i].requests || a->v[i].error != b->v[i].error)
+                bug("one thread, two threads and chunks disagree on a key");
+    }
+    free(heatlog_text(&res[0], "fuzz.log", size % 3 ? 60 : NAN));
+    free(heatlog_json(&res[0], "fuzz.log", 0));
+    for (int way = 0; way < 3; way++)
+        accesslog_result_free(&res[way]);
     return 0;
 }
