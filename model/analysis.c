@@ -2,6 +2,7 @@
 #include "analysis.h"
 
 #include "analysis_stages.h"
+#include "fields.h"
 
 #include <stdlib.h>
 
@@ -77,6 +78,98 @@ void analysis_name_maps(const kp_design *d, namemap *attrs, namemap *ents)
         namemap_put(ents, d->entities[i].name, i);
 }
 
+/* What analysis_update keeps with its result (a->incr). */
+typedef struct incr {
+    kp_design *base;   /* the design analysed: the analysis' own copy, patched pattern by pattern */
+    rs_keep *resolver; /* the resolver's context on base (name ids, indexes, memo) */
+    size_t stale;      /* patterns resolved again since the full run (their old strings stay in the
+                          arena): past the design's size, the next change is a full run */
+} incr;
+
+/* The stages after the resolver, on a->patterns. */
+static void run_after_resolve(kp_analysis *a)
+{
+    stage_heat(a);
+    stage_cost(a);
+    stage_checklist(a);
+    stage_findings(a);
+}
+
+static void free_after_resolve(kp_analysis *a)
+{
+    stage_findings_free(a);
+    stage_checklist_free(a);
+    stage_cost_free(a);
+    stage_heat_free(a);
+}
+
+static void incr_free(kp_analysis *a)
+{
+    incr *in = a->incr;
+    if (!in)
+        return;
+    stage_resolve_close(in->resolver);
+    design_free(in->base);
+    free(in);
+    a->incr = NULL;
+}
+
+/* Everything but the patterns is equal (then the design-level work stands). */
+static bool same_but_patterns(const kp_design *x, const kp_design *y)
+{
+    kp_design a = *x, b = *y;
+    a.patterns = b.patterns = NULL;
+    a.npatterns = b.npatterns = 0;
+    return design_equal(&a, &b);
+}
+
+/* Makes pattern i of in->base a copy of d's when they differ; true when it did. */
+static bool patch_pattern(incr *in, const kp_design *d, size_t i)
+{
+    kp_pattern *mine = &in->base->patterns[i];
+    const kp_pattern *theirs = &d->patterns[i];
+    if (fields_equal(&kp_rec_pattern, mine, theirs))
+        return false;
+    pattern_free(mine);
+    *mine = *theirs;
+    fields_clone(&kp_rec_pattern, mine, theirs);
+    return true;
+}
+
+kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t changed)
+{
+    incr *in = prev ? prev->incr : NULL;
+    if (in && in->base->npatterns == d->npatterns && in->stale <= d->npatterns &&
+        same_but_patterns(in->base, d)) {
+        kp_analysis *a = prev;
+        size_t from = changed < d->npatterns ? changed : 0,
+               to = changed < d->npatterns ? changed + 1 : d->npatterns;
+        size_t n = 0;
+        for (size_t i = from; i < to; i++)
+            if (patch_pattern(in, d, i)) {
+                stage_resolve_pattern(in->resolver, a, i);
+                n++;
+            }
+        if (n == 0)
+            return a; /* the same design: the same analysis */
+        in->stale += n;
+        free_after_resolve(a);
+        run_after_resolve(a);
+        return a;
+    }
+    analysis_free(prev);
+    kp_analysis *a = xcalloc(1, sizeof *a);
+    in = xcalloc(1, sizeof *in);
+    in->base = design_clone(d);
+    a->design = in->base;
+    a->incr = in;
+    in->resolver = stage_resolve_open(a);
+    for (size_t i = 0; i < a->npatterns; i++)
+        stage_resolve_pattern(in->resolver, a, i);
+    run_after_resolve(a);
+    return a;
+}
+
 kp_analysis *analysis_run(const kp_design *d)
 {
     kp_analysis *a = xcalloc(1, sizeof *a);
@@ -93,10 +186,8 @@ void analysis_free(kp_analysis *a)
 {
     if (!a)
         return;
-    stage_findings_free(a);
-    stage_checklist_free(a);
-    stage_cost_free(a);
-    stage_heat_free(a);
+    free_after_resolve(a);
     stage_resolve_free(a);
+    incr_free(a); /* last: the stages' results point into its copy of the design */
     free(a);
 }

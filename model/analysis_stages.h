@@ -8,6 +8,14 @@
 
 /* resolve.c: a->patterns (plan, steps, key conditions, items, RCU/WCU, latency, warnings). */
 void stage_resolve(kp_analysis *a);
+/* resolve.c, the same in steps for analysis_update: the resolver's context for a->design
+ * (a->patterns allocated, zeroed; a->resolve_arena and a->capacity_memo made), one pattern
+ * resolved again (its old strings stay in the arena until the analysis is freed), and the
+ * context released (the arena and the memo stay with the analysis). */
+typedef struct rs_keep rs_keep;
+rs_keep *stage_resolve_open(kp_analysis *a);
+void stage_resolve_pattern(rs_keep *k, kp_analysis *a, size_t i);
+void stage_resolve_close(rs_keep *k);
 /* heat.c: a->partitions, a->indexes, a->table_hot_share. */
 void stage_heat(kp_analysis *a);
 /* cost.c: a->on_demand, a->provisioned, a->cost. */

@@ -576,9 +576,13 @@ static void heat_close(heat *h)
     free(h->members);
     namemap_free(&h->anames);
     namemap_free(&h->enames);
-    /* heat is the memo's last user: the finished analysis does not hold it */
-    capacity_memo_free(h->own ? h->own : h->a->capacity_memo);
-    h->a->capacity_memo = NULL;
+    /* heat is the memo's last user: the finished analysis does not hold it, unless
+       analysis_update keeps it for the next run */
+    if (h->own || !h->a->incr) {
+        capacity_memo_free(h->own ? h->own : h->a->capacity_memo);
+        if (!h->own)
+            h->a->capacity_memo = NULL;
+    }
     free(h->dists);
     free(h->dist_done);
     namemap_free(&h->rowmap);
