@@ -82,17 +82,25 @@ void analysis_name_maps(const kp_design *d, namemap *attrs, namemap *ents)
 typedef struct incr {
     kp_design *base;   /* the design analysed: the analysis' own copy, patched pattern by pattern */
     rs_keep *resolver; /* the resolver's context on base (name ids, indexes, memo) */
-    size_t stale;      /* patterns resolved again since the full run (their old strings stay in the
+    struct heat *heat; /* heat's rows and items on base */
+    struct findings_keep *findings; /* each pattern's findings, and the design's */
+    size_t stale; /* patterns resolved again since the full run (their old strings stay in the
                           arena): past the design's size, the next change is a full run */
 } incr;
 
-/* The stages after the resolver, on a->patterns. */
-static void run_after_resolve(kp_analysis *a)
+/* The stages after the resolver, on a->patterns (on what analysis_update keeps, when given). */
+static void run_after_resolve(kp_analysis *a, incr *in)
 {
-    stage_heat(a);
+    if (in)
+        stage_heat_run(in->heat, a);
+    else
+        stage_heat(a);
     stage_cost(a);
     stage_checklist(a);
-    stage_findings(a);
+    if (in)
+        stage_findings_run(in->findings, a);
+    else
+        stage_findings(a);
 }
 
 static void free_after_resolve(kp_analysis *a)
@@ -109,6 +117,8 @@ static void incr_free(kp_analysis *a)
     if (!in)
         return;
     stage_resolve_close(in->resolver);
+    stage_heat_close(in->heat);
+    stage_findings_close(in->findings);
     design_free(in->base);
     free(in);
     a->incr = NULL;
@@ -139,8 +149,9 @@ static bool patch_pattern(incr *in, const kp_design *d, size_t i)
 kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t changed)
 {
     incr *in = prev ? prev->incr : NULL;
+    /* told the row: nothing else changed (the caller says so), else the rest compared */
     if (in && in->base->npatterns == d->npatterns && in->stale <= d->npatterns &&
-        same_but_patterns(in->base, d)) {
+        (changed < d->npatterns || same_but_patterns(in->base, d))) {
         kp_analysis *a = prev;
         size_t from = changed < d->npatterns ? changed : 0,
                to = changed < d->npatterns ? changed + 1 : d->npatterns;
@@ -148,13 +159,14 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
         for (size_t i = from; i < to; i++)
             if (patch_pattern(in, d, i)) {
                 stage_resolve_pattern(in->resolver, a, i);
+                stage_findings_dirty(in->findings, i);
                 n++;
             }
         if (n == 0)
             return a; /* the same design: the same analysis */
         in->stale += n;
         free_after_resolve(a);
-        run_after_resolve(a);
+        run_after_resolve(a, in);
         return a;
     }
     analysis_free(prev);
@@ -166,7 +178,9 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
     in->resolver = stage_resolve_open(a);
     for (size_t i = 0; i < a->npatterns; i++)
         stage_resolve_pattern(in->resolver, a, i);
-    run_after_resolve(a);
+    in->heat = stage_heat_open(a);
+    in->findings = stage_findings_open(a);
+    run_after_resolve(a, in);
     return a;
 }
 
@@ -175,10 +189,7 @@ kp_analysis *analysis_run(const kp_design *d)
     kp_analysis *a = xcalloc(1, sizeof *a);
     a->design = d;
     stage_resolve(a);
-    stage_heat(a);
-    stage_cost(a);
-    stage_checklist(a);
-    stage_findings(a);
+    run_after_resolve(a, NULL);
     return a;
 }
 

@@ -236,8 +236,10 @@ void analysis_free(kp_analysis *a);
  * index precompute, the capacity memo) is kept between runs; when d differs from the design prev
  * analysed in some patterns only (same number of patterns), only those patterns are resolved
  * again, and heat, cost, checklist and findings are computed from the results. Any other change
- * is a full analysis. `changed`: the only pattern row that differs, when the caller knows that
- * nothing else changed (a cell of one pattern); ANALYSIS_UNKNOWN = compare every pattern.
+ * is a full analysis. `changed`: the only pattern row that differs from the design prev
+ * analysed, when the caller knows that nothing else changed (a cell of one pattern, edited on
+ * that design: edit_changes_pattern_only); then nothing else is compared, so a wrong row gives a
+ * wrong analysis. ANALYSIS_UNKNOWN: the design is compared with prev's (every pattern).
  *
  * The result equals analysis_run(d) field by field; its `design` is the analysis' own copy of d
  * (d may be changed or freed afterwards). Never NULL; the caller frees it with analysis_free. */

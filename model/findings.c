@@ -377,98 +377,121 @@ static void partition_findings(flist *l, const kp_analysis *a, const namemap *na
     free(nflags);
 }
 
+/* A pattern's findings come in three groups, each listed for every pattern in turn: what its
+ * plan costs, DynamoDB's rules behind its plan, a counter update. Each group of one pattern
+ * depends on that pattern, its result and the design only (analysis_update keeps them). */
+enum { PF_PLAN, PF_RULES, PF_COUNTER, PF__GROUPS };
+
+static void pattern_plan_findings(flist *l, const kp_design *d, const kp_pattern *p,
+                                  const kp_pattern_result *pr)
+{
+    if (p->kind == KP_READ && !p->served_by) {
+        if (pr->plan == KP_PLAN_SCAN && !isnan(p->latency) && p->latency < 1000)
+            add(l, "scan-user-path", KP_SEV_ERROR, fmsg("pattern %s", p->id),
+                fmsg("'%s' scans the table (%.0f ms estimated) on a path with a %.0f ms target",
+                     p->name ? p->name : p->id, pr->latency_ms, p->latency));
+        if (p->nfilter > 0 && (pr->plan == KP_PLAN_SCAN || pr->items_per_call >= 2))
+            add(l, "filter-narrowing", KP_SEV_WARNING, fmsg("pattern %s", p->id),
+                fmsg("'%s' narrows with a FilterExpression on %s: it pays for %.0f items read per call",
+                     p->name ? p->name : p->id, p->filter[0].s ? p->filter[0].s : "?", pr->items_per_call));
+        if (pr->requests >= 3 && (p->njoin > 0 || p->nentities > 1))
+            add(l, "many-requests-join", KP_SEV_WARNING, fmsg("pattern %s", p->id),
+                fmsg("'%s' needs %.0f requests and a join in the application for one screen",
+                     p->name ? p->name : p->id, pr->requests));
+        if (p->consistency != KP_EVENTUAL) {
+            if (pr->index >= 0 && pr->index < (ptrdiff_t)d->nindexes && d->indexes[pr->index].kind == KP_GSI)
+                add(l, "strong-read-gsi", KP_SEV_ERROR, fmsg("pattern %s", p->id),
+                    fmsg("'%s' asks a %s read of GSI %s, which is always eventually consistent",
+                         p->name ? p->name : p->id, kp_consistency_name(p->consistency),
+                         d->indexes[pr->index].name));
+            else
+                for (size_t w = 0; w < pr->nwarnings; w++)
+                    if (util_contains_ci(pr->warnings[w], "strong") &&
+                        util_contains_ci(pr->warnings[w], "GSI")) {
+                        add(l, "strong-read-gsi", KP_SEV_WARNING, fmsg("pattern %s", p->id),
+                            fmsg("'%s': %s", p->name ? p->name : p->id, pr->warnings[w]));
+                        break;
+                    }
+        }
+    }
+}
+
+/* DynamoDB's rules behind a plan: one finding per pattern and rule, the resolver's line */
+static void pattern_rule_findings(flist *l, const kp_pattern *p, const kp_pattern_result *pr)
+{
+    for (size_t w = 0; w < pr->nwhy_not; w++) {
+        const kp_why_not *y = &pr->why_not[w];
+        bool dup = !y->rule;
+        for (size_t k = 0; k < w && !dup; k++)
+            dup = pr->why_not[k].rule && strcmp(pr->why_not[k].rule, y->rule) == 0;
+        if (dup)
+            continue;
+        kp_severity sev = strcmp(y->rule, "transactional-read") == 0 ? KP_SEV_ERROR : KP_SEV_WARNING;
+        add(l, y->rule, sev, fmsg("pattern %s", p->id), fmsg("'%s': %s", p->name ? p->name : p->id, y->text));
+    }
+}
+
+/* counter: per design attribute, 0 not known yet, 1 not counter-like, 2 counter-like. */
+static void pattern_counter_findings(flist *l, const kp_design *d, const kp_pattern *p, const namemap *names,
+                                     unsigned char *counter)
+{
+    if (p->kind != KP_WRITE || p->op != KP_OP_UPDATE)
+        return;
+    if (util_contains_ci(p->why, "condition") || util_contains_ci(p->why, "idempot"))
+        return;
+    const char *what = NULL;
+    for (size_t k = 0; k < p->nchanges && !what; k++) {
+        const char *nm = p->changes[k].s;
+        const kp_attr *at = nm ? fattr(names, d, nm) : NULL;
+        if (!nm)
+            continue;
+        if (at && at->type == KP_ATTR_NUMBER) {
+            what = nm;
+            continue;
+        }
+        /* named like a counter: once per declared attribute (its name is nm) */
+        unsigned char *slot = at ? &counter[at - d->attrs] : NULL;
+        if (!slot || !*slot) {
+            bool yes = name_in(nm, counter_words, sizeof counter_words / sizeof *counter_words);
+            if (slot)
+                *slot = yes ? 2 : 1;
+            if (yes)
+                what = nm;
+        } else if (*slot == 2) {
+            what = nm;
+        }
+    }
+    if (!what &&
+        /* "incrementa" (Spanish) contains "increment": the first test finds it */
+        (util_contains_ci(p->name, "increment") || util_contains_ci(p->name, "decrement")))
+        what = "a counter";
+    if (what)
+        add(l, "counter-update", KP_SEV_WARNING, fmsg("pattern %s", p->id),
+            fmsg("'%s' updates %s with SET n = n + :x: a retried request counts twice",
+                 p->name ? p->name : p->id, what));
+}
+
+static void pattern_group(flist *l, const kp_analysis *a, size_t i, int g, const namemap *names,
+                          unsigned char *counter)
+{
+    const kp_design *d = a->design;
+    const kp_pattern_result *pr = &a->patterns[i];
+    const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
+    if (g == PF_PLAN)
+        pattern_plan_findings(l, d, p, pr);
+    else if (g == PF_RULES)
+        pattern_rule_findings(l, p, pr);
+    else
+        pattern_counter_findings(l, d, &d->patterns[i], names, counter);
+}
+
 static void pattern_findings(flist *l, const kp_analysis *a, const namemap *names)
 {
     const kp_design *d = a->design;
-    for (size_t i = 0; i < a->npatterns; i++) {
-        const kp_pattern_result *pr = &a->patterns[i];
-        const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
-        if (p->kind == KP_READ && !p->served_by) {
-            if (pr->plan == KP_PLAN_SCAN && !isnan(p->latency) && p->latency < 1000)
-                add(l, "scan-user-path", KP_SEV_ERROR, fmsg("pattern %s", p->id),
-                    fmsg("'%s' scans the table (%.0f ms estimated) on a path with a %.0f ms target",
-                         p->name ? p->name : p->id, pr->latency_ms, p->latency));
-            if (p->nfilter > 0 && (pr->plan == KP_PLAN_SCAN || pr->items_per_call >= 2))
-                add(l, "filter-narrowing", KP_SEV_WARNING, fmsg("pattern %s", p->id),
-                    fmsg("'%s' narrows with a FilterExpression on %s: it pays for %.0f items read per call",
-                         p->name ? p->name : p->id, p->filter[0].s ? p->filter[0].s : "?",
-                         pr->items_per_call));
-            if (pr->requests >= 3 && (p->njoin > 0 || p->nentities > 1))
-                add(l, "many-requests-join", KP_SEV_WARNING, fmsg("pattern %s", p->id),
-                    fmsg("'%s' needs %.0f requests and a join in the application for one screen",
-                         p->name ? p->name : p->id, pr->requests));
-            if (p->consistency != KP_EVENTUAL) {
-                if (pr->index >= 0 && pr->index < (ptrdiff_t)d->nindexes &&
-                    d->indexes[pr->index].kind == KP_GSI)
-                    add(l, "strong-read-gsi", KP_SEV_ERROR, fmsg("pattern %s", p->id),
-                        fmsg("'%s' asks a %s read of GSI %s, which is always eventually consistent",
-                             p->name ? p->name : p->id, kp_consistency_name(p->consistency),
-                             d->indexes[pr->index].name));
-                else
-                    for (size_t w = 0; w < pr->nwarnings; w++)
-                        if (util_contains_ci(pr->warnings[w], "strong") &&
-                            util_contains_ci(pr->warnings[w], "GSI")) {
-                            add(l, "strong-read-gsi", KP_SEV_WARNING, fmsg("pattern %s", p->id),
-                                fmsg("'%s': %s", p->name ? p->name : p->id, pr->warnings[w]));
-                            break;
-                        }
-            }
-        }
-    }
-    /* DynamoDB's rules behind a plan: one finding per pattern and rule, the resolver's line */
-    for (size_t i = 0; i < a->npatterns; i++) {
-        const kp_pattern_result *pr = &a->patterns[i];
-        const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
-        for (size_t w = 0; w < pr->nwhy_not; w++) {
-            const kp_why_not *y = &pr->why_not[w];
-            bool dup = !y->rule;
-            for (size_t k = 0; k < w && !dup; k++)
-                dup = pr->why_not[k].rule && strcmp(pr->why_not[k].rule, y->rule) == 0;
-            if (dup)
-                continue;
-            kp_severity sev = strcmp(y->rule, "transactional-read") == 0 ? KP_SEV_ERROR : KP_SEV_WARNING;
-            add(l, y->rule, sev, fmsg("pattern %s", p->id),
-                fmsg("'%s': %s", p->name ? p->name : p->id, y->text));
-        }
-    }
-    unsigned char *counter = xcalloc(d->nattrs ? d->nattrs : 1, 1); /* 0 unknown, 1 no, 2 counter-like */
-    for (size_t i = 0; i < d->npatterns; i++) {
-        const kp_pattern *p = &d->patterns[i];
-        if (p->kind != KP_WRITE || p->op != KP_OP_UPDATE)
-            continue;
-        if (util_contains_ci(p->why, "condition") || util_contains_ci(p->why, "idempot"))
-            continue;
-        const char *what = NULL;
-        for (size_t k = 0; k < p->nchanges && !what; k++) {
-            const char *nm = p->changes[k].s;
-            const kp_attr *at = nm ? fattr(names, d, nm) : NULL;
-            if (!nm)
-                continue;
-            if (at && at->type == KP_ATTR_NUMBER) {
-                what = nm;
-                continue;
-            }
-            /* named like a counter: once per declared attribute (its name is nm) */
-            unsigned char *slot = at ? &counter[at - d->attrs] : NULL;
-            if (!slot || !*slot) {
-                bool yes = name_in(nm, counter_words, sizeof counter_words / sizeof *counter_words);
-                if (slot)
-                    *slot = yes ? 2 : 1;
-                if (yes)
-                    what = nm;
-            } else if (*slot == 2) {
-                what = nm;
-            }
-        }
-        if (!what &&
-            /* "incrementa" (Spanish) contains "increment": the first test finds it */
-            (util_contains_ci(p->name, "increment") || util_contains_ci(p->name, "decrement")))
-            what = "a counter";
-        if (what)
-            add(l, "counter-update", KP_SEV_WARNING, fmsg("pattern %s", p->id),
-                fmsg("'%s' updates %s with SET n = n + :x: a retried request counts twice",
-                     p->name ? p->name : p->id, what));
-    }
+    unsigned char *counter = xcalloc(d->nattrs ? d->nattrs : 1, 1);
+    for (int g = 0; g < PF__GROUPS; g++)
+        for (size_t i = 0; i < a->npatterns; i++)
+            pattern_group(l, a, i, g, names, counter);
     free(counter);
 }
 
@@ -702,6 +725,99 @@ void stage_findings(kp_analysis *a)
     namemap_free(&names);
     a->findings = l.v;
     a->nfindings = l.n;
+}
+
+/* What analysis_update keeps: each pattern's groups, and the findings of the design alone. */
+struct findings_keep {
+    size_t n;      /* patterns */
+    flist *pat;    /* [i * PF__GROUPS + g]: group g of pattern i */
+    bool *dirty;   /* pattern i's groups are to be made again */
+    flist design;  /* entity_findings and key_findings: the design's alone */
+    namemap names; /* analysis_name_maps */
+    unsigned char *counter;
+};
+
+static void flist_clear(flist *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->v[i].where);
+        free(l->v[i].message);
+    }
+    l->n = 0;
+}
+
+/* Appends copies of m's findings to l. */
+static void flist_copy(flist *l, const flist *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        VEC_GROW(l->v, l->n, l->cap);
+        kp_finding *f = &l->v[l->n++];
+        *f = m->v[i];
+        f->where = xstrdup(m->v[i].where);
+        f->message = xstrdup(m->v[i].message);
+    }
+}
+
+struct findings_keep *stage_findings_open(const kp_analysis *a)
+{
+    struct findings_keep *k = xcalloc(1, sizeof *k);
+    const kp_design *d = a->design;
+    k->n = d->npatterns;
+    k->pat = xcalloc(k->n * PF__GROUPS + 1, sizeof *k->pat);
+    k->dirty = xmalloc((k->n ? k->n : 1) * sizeof *k->dirty);
+    for (size_t i = 0; i < k->n; i++)
+        k->dirty[i] = true;
+    k->counter = xcalloc(d->nattrs ? d->nattrs : 1, 1);
+    analysis_name_maps(d, &k->names, NULL);
+    entity_findings(&k->design, a, &k->names);
+    key_findings(&k->design, a, &k->names);
+    return k;
+}
+
+void stage_findings_dirty(struct findings_keep *k, size_t i)
+{
+    if (k && i < k->n)
+        k->dirty[i] = true;
+}
+
+void stage_findings_run(struct findings_keep *k, kp_analysis *a)
+{
+    flist l = {0};
+    partition_findings(&l, a, &k->names);
+    for (size_t i = 0; i < k->n && i < a->npatterns; i++) {
+        if (!k->dirty[i])
+            continue;
+        for (int g = 0; g < PF__GROUPS; g++) {
+            flist_clear(&k->pat[i * PF__GROUPS + g]);
+            pattern_group(&k->pat[i * PF__GROUPS + g], a, i, g, &k->names, k->counter);
+        }
+        k->dirty[i] = false;
+    }
+    for (int g = 0; g < PF__GROUPS; g++)
+        for (size_t i = 0; i < k->n; i++)
+            flist_copy(&l, &k->pat[i * PF__GROUPS + g]);
+    index_findings(&l, a);
+    flist_copy(&l, &k->design);
+    quota_findings(&l, a);
+    a->findings = l.v;
+    a->nfindings = l.n;
+}
+
+void stage_findings_close(struct findings_keep *k)
+{
+    if (!k)
+        return;
+    for (size_t i = 0; i < k->n * PF__GROUPS; i++) {
+        flist_clear(&k->pat[i]);
+        free(k->pat[i].v);
+    }
+    free(k->pat);
+    free(k->dirty);
+    flist_clear(&k->design);
+    free(k->design.v);
+    namemap_free(&k->names);
+    free(k->counter);
+    free(k);
 }
 
 void stage_findings_free(kp_analysis *a)

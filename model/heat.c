@@ -120,11 +120,14 @@ typedef struct heat {
     namemap wcache; /* (op|changes, entity) -> slot of wvals: capacity_entity_write results */
     double *wvals;  /* per slot: table units, then one per index */
     size_t nw, capwv;
-    capacity_memo *cap; /* capacity figures per (entity, index), computed once */
-    capacity_memo *own; /* cap when the stage made it (no resolver ran) */
-    arena *ar;          /* the rows' arrays (placeholders, value classes, per-value sums,
+    capacity_memo *cap;   /* capacity figures per (entity, index), computed once */
+    capacity_memo *own;   /* cap when the stage made it (no resolver ran) */
+    arena *ar;            /* the rows' arrays (placeholders, value classes, per-value sums,
                            skeletons) and the write cache's keys: hundreds of small pieces per
                            run, released together */
+    kp_index_result *ix0; /* the indexes' figures after place_items (names, items, bytes): what
+                             each run starts from */
+    bool fam_made;        /* families holds a run's families */
 } heat;
 
 static const kp_attr *attr_of(const heat *h, const char *name)
@@ -555,16 +558,15 @@ static void heat_open(heat *h, kp_analysis *a)
     /* the synthetic templates must not move once rows point at them; [0, nsynth_tpl) in use */
     h->capsynth_tpl = (d->nindexes + 1) * (h->nent ? h->nent : 1);
     h->synth_tpl = xmalloc(h->capsynth_tpl * sizeof *h->synth_tpl);
-    a->nindexes = d->nindexes + 1;
-    a->indexes = xcalloc(a->nindexes, sizeof *a->indexes);
-    for (size_t x = 0; x < a->nindexes; x++) {
-        kp_index_result *ir = &a->indexes[x];
+    h->ix0 = xcalloc(d->nindexes + 1, sizeof *h->ix0);
+    for (size_t x = 0; x < d->nindexes + 1; x++) {
+        kp_index_result *ir = &h->ix0[x];
         ir->index = (ptrdiff_t)x - 1;
         ir->name = x == 0 ? "table" : d->indexes[x - 1].name;
     }
 }
 
-static void heat_close(heat *h)
+static void heat_close(heat *h, kp_analysis *a)
 {
     for (size_t r = 0; r < h->nrows; r++)
         hrow_free(&h->rows[r]);
@@ -576,20 +578,23 @@ static void heat_close(heat *h)
     free(h->members);
     namemap_free(&h->anames);
     namemap_free(&h->enames);
-    /* heat is the memo's last user: the finished analysis does not hold it, unless
-       analysis_update keeps it for the next run */
-    if (h->own || !h->a->incr) {
-        capacity_memo_free(h->own ? h->own : h->a->capacity_memo);
-        if (!h->own)
-            h->a->capacity_memo = NULL;
+    /* heat is the memo's last user: the finished analysis (a; NULL: kept by analysis_update)
+       does not hold it */
+    if (h->own)
+        capacity_memo_free(h->own);
+    else if (a) {
+        capacity_memo_free(a->capacity_memo);
+        a->capacity_memo = NULL;
     }
+    free(h->ix0);
     free(h->dists);
     free(h->dist_done);
     namemap_free(&h->rowmap);
     namemap_free(&h->wcache);
     free(h->wvals);
     free(h->pk_carried);
-    namemap_free(&h->families);
+    if (h->fam_made)
+        namemap_free(&h->families);
     free(h->fam);
 }
 
@@ -610,7 +615,7 @@ static void place_items(heat *h)
             const hmember *m = member(h, x, en);
             if (!m->on)
                 continue;
-            kp_index_result *ir = &h->a->indexes[x + 1];
+            kp_index_result *ir = &h->ix0[x + 1];
             ir->items += util_nz(en->count) * m->share;
             ir->bytes += util_nz(en->count) * m->share * (m->projected + CAP_ITEM_OVERHEAD_BYTES);
         }
@@ -713,8 +718,7 @@ static double row_result(heat *h, hrow *row, kp_partition_result *pr)
     pr->index = row->index;
     pr->index_name = row->index < 0 ? "table" : h->d->indexes[row->index].name;
     pr->entity = row->entity;
-    pr->template_src = row->src;
-    row->src = NULL;
+    pr->template_src = xstrdup(row->src); /* the row stays for the next run (stage_heat_run) */
     double maxi = 0, maxr = 0, maxw = 0, maxb = 0;
     for (size_t c = 0; c < row->ncombo; c++) {
         maxi = fmax(maxi, row->items[c]);
@@ -760,7 +764,11 @@ static void add_to_family(heat *h, const hrow *row, const kp_partition_result *p
 static void partition_results(heat *h)
 {
     kp_analysis *a = h->a;
+    if (h->fam_made)
+        namemap_free(&h->families);
+    h->nfam = 0;
     namemap_init(&h->families, h->nrows);
+    h->fam_made = true;
     a->partitions = xcalloc(h->nrows ? h->nrows : 1, sizeof *a->partitions);
     a->npartitions = h->nrows;
     for (size_t r = 0; r < h->nrows; r++) {
@@ -806,16 +814,46 @@ static void index_results(heat *h)
     a->table_hot_share = a->indexes[0].hot_share;
 }
 
+heat *stage_heat_open(kp_analysis *a)
+{
+    heat *h = xmalloc(sizeof *h);
+    heat_open(h, a);
+    place_items(h);
+    return h;
+}
+
+void stage_heat_run(heat *h, kp_analysis *a)
+{
+    h->a = a;
+    for (size_t r = 0; r < h->nrows; r++) { /* the loads of the last run go */
+        hrow *row = &h->rows[r];
+        memset(row->reads, 0, 2 * row->ncombo * sizeof *row->reads); /* reads, then writes */
+        row->total_reads = row->total_writes = 0;
+    }
+    a->nindexes = h->d->nindexes + 1;
+    a->indexes = xmalloc(a->nindexes * sizeof *a->indexes);
+    memcpy(a->indexes, h->ix0, a->nindexes * sizeof *a->indexes);
+    place_reads(h);
+    place_writes(h);
+    partition_results(h);
+    index_results(h);
+}
+
+void stage_heat_close(heat *h)
+{
+    if (!h)
+        return;
+    heat_close(h, NULL);
+    free(h);
+}
+
 void stage_heat(kp_analysis *a)
 {
     heat h;
     heat_open(&h, a);
     place_items(&h);
-    place_reads(&h);
-    place_writes(&h);
-    partition_results(&h);
-    index_results(&h);
-    heat_close(&h);
+    stage_heat_run(&h, a);
+    heat_close(&h, a);
 }
 
 void stage_heat_free(kp_analysis *a)

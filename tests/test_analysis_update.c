@@ -45,7 +45,8 @@ static char *render(const kp_analysis *a)
     sbuf_add(&b, text);
     for (size_t i = 0; i < a->npatterns; i++)
         for (size_t w = 0; w < a->patterns[i].nwhy_not; w++)
-            sbuf_printf(&b, "why-not %zu %s: %s\n", i, a->patterns[i].why_not[w].rule ? a->patterns[i].why_not[w].rule : "",
+            sbuf_printf(&b, "why-not %zu %s: %s\n", i,
+                        a->patterns[i].why_not[w].rule ? a->patterns[i].why_not[w].rule : "",
                         a->patterns[i].why_not[w].text);
     free(json);
     free(text);
@@ -53,7 +54,8 @@ static char *render(const kp_analysis *a)
 }
 
 /* Fails with the first line that differs. */
-static void compare(const kp_design *d, const kp_analysis *inc, const char *name, size_t step, const char *edit)
+static void compare(const kp_design *d, const kp_analysis *inc, const char *name, size_t step,
+                    const char *edit)
 {
     kp_analysis *full = analysis_run(d);
     char *x = render(full), *y = render(inc);
@@ -67,8 +69,8 @@ static void compare(const kp_design *d, const kp_analysis *inc, const char *name
         while (p > x && p[-1] != '\n')
             p--, q--;
         int np = (int)strcspn(p, "\n"), nq = (int)strcspn(q, "\n");
-        fail_msg("%s, edit %zu (%s): line %zu differs\n  full: %.*s\n  incr: %.*s", name, step, edit, line, np, p,
-                 nq, q);
+        fail_msg("%s, edit %zu (%s): line %zu differs\n  full: %.*s\n  incr: %.*s", name, step, edit, line,
+                 np, p, nq, q);
     }
     free(x);
     free(y);
@@ -114,8 +116,8 @@ static bool random_edit(kp_design *d, uint64_t *s, char *what, size_t whatlen, s
         }
     }
     /* mostly pattern cells (what a keystroke changes), sometimes anything else */
-    static const edit_table others[] = {EDIT_ENTITIES, EDIT_INDEXES, EDIT_ATTRS, EDIT_DECISIONS, EDIT_KEYS,
-                                        EDIT_SETTINGS};
+    static const edit_table others[] = {EDIT_ENTITIES,  EDIT_INDEXES, EDIT_ATTRS,
+                                        EDIT_DECISIONS, EDIT_KEYS,    EDIT_SETTINGS};
     edit_table t = dice < 80 ? EDIT_PATTERNS : others[pick(s, sizeof others / sizeof *others)];
     size_t nr = edit_nrows(d, t), nc = edit_ncols(d, t);
     if (!nr || !nc)
