@@ -160,6 +160,7 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
             if (patch_pattern(in, d, i)) {
                 stage_resolve_pattern(in->resolver, a, i);
                 stage_findings_dirty(in->findings, i);
+                stage_heat_dirty(in->heat, i);
                 n++;
             }
         if (n == 0)

@@ -24,6 +24,9 @@ void stage_heat(kp_analysis *a);
 struct heat;
 struct heat *stage_heat_open(kp_analysis *a);
 void stage_heat_run(struct heat *h, kp_analysis *a);
+/* Pattern i's loads are to be computed again on the next run (its result changed); the others'
+ * are replayed as the last run added them. */
+void stage_heat_dirty(struct heat *h, size_t i);
 void stage_heat_close(struct heat *h);
 /* cost.c: a->on_demand, a->provisioned, a->cost. */
 void stage_cost(kp_analysis *a);

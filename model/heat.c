@@ -49,6 +49,7 @@
 #include "namemap.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,21 @@ typedef struct hfamily {
     double items, reads, writes; /* the rows' hottest values added: they coincide, pessimistically */
 } hfamily;
 
+/* One addition a run makes to a sum. After an edit, heat replays each unchanged pattern's
+ * additions (the same values in the same order: the same sums) instead of computing them again. */
+typedef enum hop_kind { HOP_ROW, HOP_INDEX, HOP_SERVED } hop_kind;
+typedef struct hop {
+    hop_kind kind;
+    double *row; /* HOP_ROW: a row's sum (the rows do not move once made) */
+    size_t off;  /* HOP_INDEX: byte offset of a double in a->indexes; HOP_SERVED: the index */
+    double v;
+} hop;
+
+typedef struct hops {
+    hop *v;
+    size_t n, cap;
+} hops;
+
 /* ---- the working state ------------------------------------------------------------------ */
 typedef struct heat {
     const kp_design *d;
@@ -127,6 +143,11 @@ typedef struct heat {
                            run, released together */
     kp_index_result *ix0; /* the indexes' figures after place_items (names, items, bytes): what
                              each run starts from */
+    hops *rec;            /* where additions go instead of their sums (a pattern being recorded) */
+    size_t nlog;          /* patterns recorded (stage_heat_open); 0: none, additions made */
+    hops *rlog, *wlog;    /* per pattern: its reads' additions, its writes' */
+    hops elog;            /* the entities' own `writes` */
+    bool *dirty;          /* per pattern: to be recorded again */
     bool fam_made;        /* families holds a run's families */
 } heat;
 
@@ -410,6 +431,52 @@ static void add_items(heat *h, const kp_entity *e, ptrdiff_t index)
     r->total_items += n;
 }
 
+static void hop_push(hops *l, hop_kind kind, double *row, size_t off, double v)
+{
+    VEC_GROW(l->v, l->n, l->cap);
+    l->v[l->n++] = (hop){kind, row, off, v};
+}
+
+/* *t += v, or recorded. */
+static void acc_row(heat *h, double *t, double v)
+{
+    if (h->rec)
+        hop_push(h->rec, HOP_ROW, t, 0, v);
+    else
+        *t += v;
+}
+
+/* The double at byte offset `off` of index x's result += v, or recorded. */
+static void acc_index(heat *h, size_t x, size_t off, double v)
+{
+    off += x * sizeof(kp_index_result);
+    if (h->rec)
+        hop_push(h->rec, HOP_INDEX, NULL, off, v);
+    else
+        *(double *)((char *)h->a->indexes + off) += v;
+}
+
+static void served(heat *h, size_t x)
+{
+    if (h->rec)
+        hop_push(h->rec, HOP_SERVED, NULL, x, 0);
+    else
+        h->a->indexes[x].patterns_served++;
+}
+
+static void replay(heat *h, const hops *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const hop *o = &l->v[i];
+        if (o->kind == HOP_ROW)
+            *o->row += o->v;
+        else if (o->kind == HOP_INDEX)
+            *(double *)((char *)h->a->indexes + o->off) += o->v;
+        else
+            h->a->indexes[o->off].patterns_served++;
+    }
+}
+
 /* Adds `units` units/s of kind `mode` from entity e (pattern p's bindings, may be NULL) to its
  * row on `index`. */
 static void add_load(heat *h, const kp_entity *e, ptrdiff_t index, double units, enum wmode mode,
@@ -423,11 +490,8 @@ static void add_load(heat *h, const kp_entity *e, ptrdiff_t index, double units,
     hrow *r = &h->rows[m->row];
     double *v = mode == W_READS ? r->reads : r->writes;
     for (size_t c = 0; c < r->ncombo; c++)
-        v[c] += units * weight(r, m, c, mode, p);
-    if (mode == W_READS)
-        r->total_reads += units;
-    else
-        r->total_writes += units;
+        acc_row(h, &v[c], units * weight(r, m, c, mode, p));
+    acc_row(h, mode == W_READS ? &r->total_reads : &r->total_writes, units);
 }
 
 /* Items of entity e written per call of write pattern p: the pattern's `items` split evenly over
@@ -475,19 +539,20 @@ static void add_writes(heat *h, const kp_entity *e, double rate, double avg, kp_
                        const kp_str *changes, size_t nchanges, const kp_pattern *p)
 {
     const kp_design *d = h->d;
-    kp_index_result *ix = h->a->indexes;
     const double *v = write_units(h, e, op, changes, nchanges);
     double twcu = v[0];
     const double *iw = v + 1;
+    const size_t wcu = offsetof(kp_index_result, wcu_per_s),
+                 wcu_avg = offsetof(kp_index_result, wcu_per_s_avg);
     add_load(h, e, -1, rate * twcu, W_WRITES, p);
-    ix[0].wcu_per_s += rate * twcu;
-    ix[0].wcu_per_s_avg += avg * twcu;
+    acc_index(h, 0, wcu, rate * twcu);
+    acc_index(h, 0, wcu_avg, avg * twcu);
     for (size_t x = 0; x < d->nindexes; x++) {
         if (d->indexes[x].kind == KP_LSI || !(iw[x] > 0))
             continue;
         add_load(h, e, (ptrdiff_t)x, rate * iw[x], W_WRITES, p);
-        ix[x + 1].wcu_per_s += rate * iw[x];
-        ix[x + 1].wcu_per_s_avg += avg * iw[x];
+        acc_index(h, x + 1, wcu, rate * iw[x]);
+        acc_index(h, x + 1, wcu_avg, avg * iw[x]);
     }
 }
 
@@ -622,43 +687,41 @@ static void place_items(heat *h)
     }
 }
 
-/* Reads: every step of every pattern on the rows of its (index, entity) and in its index's
- * figures (a write pattern's read steps, find then write, read too). */
-static void place_reads(heat *h)
+/* Reads: every step of pattern i on the rows of its (index, entity) and in its index's figures
+ * (a write pattern's read steps, find then write, read too). */
+static void place_pattern_reads(heat *h, size_t i)
 {
     const kp_design *d = h->d;
     kp_analysis *a = h->a;
-    for (size_t i = 0; i < a->npatterns; i++) {
-        const kp_pattern_result *pr = &a->patterns[i];
-        const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
-        double rate = util_nz(p->rate);
-        if (p->kind == KP_READ &&
-            (pr->plan == KP_PLAN_GET || pr->plan == KP_PLAN_QUERY || pr->plan == KP_PLAN_MULTI)) {
-            if (pr->index >= -1 && pr->index < (ptrdiff_t)d->nindexes)
-                a->indexes[pr->index + 1].patterns_served++;
-        }
-        for (size_t s = 0; s < pr->nsteps; s++) {
-            const kp_step *st = &pr->steps[s];
-            if (st->index < -1 || st->index >= (ptrdiff_t)d->nindexes)
-                continue;
-            double units = rate * (st->count > 0 ? st->count : 1) * util_nz(st->rcu);
-            if (st->op == KP_OP_GETITEM || st->op == KP_OP_QUERY || st->op == KP_OP_BATCHGET ||
-                st->op == KP_OP_SCAN)
-                a->indexes[st->index + 1].rcu_per_s += units;
-            if (st->op == KP_OP_SCAN || !st->entity)
-                continue;
-            if (st->op != KP_OP_GETITEM && st->op != KP_OP_QUERY && st->op != KP_OP_BATCHGET)
-                continue;
-            ptrdiff_t x = st->index;
-            if (x >= 0 && d->indexes[x].kind == KP_LSI)
-                x = -1;
-            add_load(h, st->entity, x, units, W_READS, p);
-        }
+    const kp_pattern_result *pr = &a->patterns[i];
+    const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
+    double rate = util_nz(p->rate);
+    if (p->kind == KP_READ &&
+        (pr->plan == KP_PLAN_GET || pr->plan == KP_PLAN_QUERY || pr->plan == KP_PLAN_MULTI)) {
+        if (pr->index >= -1 && pr->index < (ptrdiff_t)d->nindexes)
+            served(h, (size_t)(pr->index + 1));
+    }
+    for (size_t s = 0; s < pr->nsteps; s++) {
+        const kp_step *st = &pr->steps[s];
+        if (st->index < -1 || st->index >= (ptrdiff_t)d->nindexes)
+            continue;
+        double units = rate * (st->count > 0 ? st->count : 1) * util_nz(st->rcu);
+        if (st->op == KP_OP_GETITEM || st->op == KP_OP_QUERY || st->op == KP_OP_BATCHGET ||
+            st->op == KP_OP_SCAN)
+            acc_index(h, (size_t)(st->index + 1), offsetof(kp_index_result, rcu_per_s), units);
+        if (st->op == KP_OP_SCAN || !st->entity)
+            continue;
+        if (st->op != KP_OP_GETITEM && st->op != KP_OP_QUERY && st->op != KP_OP_BATCHGET)
+            continue;
+        ptrdiff_t x = st->index;
+        if (x >= 0 && d->indexes[x].kind == KP_LSI)
+            x = -1;
+        add_load(h, st->entity, x, units, W_READS, p);
     }
 }
 
-/* Writes: an entity's `writes` when given, else the write patterns naming it. */
-static void place_writes(heat *h)
+/* Writes, first: an entity's `writes` when given. */
+static void place_entity_writes(heat *h)
 {
     const kp_design *d = h->d;
     for (size_t e = 0; e < d->nentities; e++) {
@@ -668,20 +731,55 @@ static void place_writes(heat *h)
             add_writes(h, en, en->writes, avg, KP_OP_PUT, NULL, 0, NULL);
         }
     }
-    for (size_t i = 0; i < d->npatterns; i++) {
-        const kp_pattern *p = &d->patterns[i];
-        if (p->kind != KP_WRITE)
+}
+
+/* Then write pattern i on the entities it names (without `writes` of their own). */
+static void place_pattern_writes(heat *h, size_t i)
+{
+    const kp_design *d = h->d;
+    const kp_pattern *p = &d->patterns[i];
+    if (p->kind != KP_WRITE)
+        return;
+    for (size_t k = 0; k < p->nentities; k++) {
+        size_t ep;
+        const kp_entity *en = namemap_get(&h->enames, p->entities[k].s, &ep) ? &d->entities[ep] : NULL;
+        if (!en || !isnan(en->writes))
             continue;
-        for (size_t k = 0; k < p->nentities; k++) {
-            size_t ep;
-            const kp_entity *en = namemap_get(&h->enames, p->entities[k].s, &ep) ? &d->entities[ep] : NULL;
-            if (!en || !isnan(en->writes))
-                continue;
-            double items = items_per_call(p);
-            double rate = util_nz(p->rate) * items, avg = util_nz(isnan(p->avg) ? p->rate : p->avg) * items;
-            add_writes(h, en, rate, avg, p->op, p->changes, p->nchanges, p);
-        }
+        double items = items_per_call(p);
+        double rate = util_nz(p->rate) * items, avg = util_nz(isnan(p->avg) ? p->rate : p->avg) * items;
+        add_writes(h, en, rate, avg, p->op, p->changes, p->nchanges, p);
     }
+}
+
+/* Every pattern's loads: computed (nlog 0), or replayed from the log, the patterns marked
+ * recorded again first. */
+static void place_loads(heat *h)
+{
+    size_t n = h->a->npatterns;
+    if (!h->nlog) {
+        for (size_t i = 0; i < n; i++)
+            place_pattern_reads(h, i);
+        place_entity_writes(h);
+        for (size_t i = 0; i < h->d->npatterns; i++)
+            place_pattern_writes(h, i);
+        return;
+    }
+    for (size_t i = 0; i < h->nlog; i++) {
+        if (!h->dirty[i])
+            continue;
+        h->rlog[i].n = h->wlog[i].n = 0;
+        h->rec = &h->rlog[i];
+        place_pattern_reads(h, i);
+        h->rec = &h->wlog[i];
+        place_pattern_writes(h, i);
+        h->rec = NULL;
+        h->dirty[i] = false;
+    }
+    for (size_t i = 0; i < h->nlog; i++)
+        replay(h, &h->rlog[i]);
+    replay(h, &h->elog);
+    for (size_t i = 0; i < h->nlog; i++)
+        replay(h, &h->wlog[i]);
 }
 
 /* Distinct values of a row: the product over its placeholders; an enum a sparse condition keeps
@@ -819,7 +917,23 @@ heat *stage_heat_open(kp_analysis *a)
     heat *h = xmalloc(sizeof *h);
     heat_open(h, a);
     place_items(h);
+    /* every pattern to be recorded on the first run; the entities' writes now */
+    h->nlog = a->npatterns;
+    h->rlog = xcalloc(h->nlog + 1, sizeof *h->rlog);
+    h->wlog = xcalloc(h->nlog + 1, sizeof *h->wlog);
+    h->dirty = xmalloc((h->nlog + 1) * sizeof *h->dirty);
+    for (size_t i = 0; i < h->nlog; i++)
+        h->dirty[i] = true;
+    h->rec = &h->elog;
+    place_entity_writes(h);
+    h->rec = NULL;
     return h;
+}
+
+void stage_heat_dirty(heat *h, size_t i)
+{
+    if (h && i < h->nlog)
+        h->dirty[i] = true;
 }
 
 void stage_heat_run(heat *h, kp_analysis *a)
@@ -833,8 +947,7 @@ void stage_heat_run(heat *h, kp_analysis *a)
     a->nindexes = h->d->nindexes + 1;
     a->indexes = xmalloc(a->nindexes * sizeof *a->indexes);
     memcpy(a->indexes, h->ix0, a->nindexes * sizeof *a->indexes);
-    place_reads(h);
-    place_writes(h);
+    place_loads(h);
     partition_results(h);
     index_results(h);
 }
@@ -843,6 +956,14 @@ void stage_heat_close(heat *h)
 {
     if (!h)
         return;
+    for (size_t i = 0; i < h->nlog; i++) {
+        free(h->rlog[i].v);
+        free(h->wlog[i].v);
+    }
+    free(h->rlog);
+    free(h->wlog);
+    free(h->elog.v);
+    free(h->dirty);
     heat_close(h, NULL);
     free(h);
 }
