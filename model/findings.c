@@ -287,92 +287,130 @@ static bool decision_names(const kp_design *d, const char *name)
     return false;
 }
 
+/* What a partition's findings read of its template: the design's alone. */
+typedef struct pinfo {
+    bool has_date, has_shard;
+} pinfo;
+
+/* The findings of partition i that depend on the design alone (its items come from the design):
+ * low cardinality into *low, unknown distribution into *unk; and *pi. */
+static void partition_design(const kp_analysis *a, size_t i, const namemap *names, unsigned char *nflags,
+                             flist *low, flist *unk, pinfo *pi)
+{
+    const kp_design *d = a->design;
+    const kp_partition_result *pr = &a->partitions[i];
+    const tpl *t = row_tpl(d, pr);
+    size_t nph = 0;
+    const char *only = NULL;
+    const kp_attr *only_at = NULL;
+    bool has_shard = false, has_date = false;
+    sbuf unknown;
+    sbuf_init(&unknown);
+    if (t) {
+        for (size_t k = 0; k < t->n; k++) {
+            if (t->parts[k].kind != TPL_ATTR)
+                continue;
+            const char *nm = t->parts[k].text;
+            const kp_attr *at = fattr(names, d, nm);
+            nph++;
+            only = nm;
+            only_at = at;
+            if (at && at->type == KP_ATTR_SHARD)
+                has_shard = true;
+            if (name_flags(d, nflags, at, nm) & NF_DATE)
+                has_date = true;
+            bool known = at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_SHARD ||
+                                at->type == KP_ATTR_BOOL || !isnan(at->distinct));
+            if (!known)
+                sbuf_printf(&unknown, "%s%s", unknown.len ? ", " : "", nm);
+        }
+    } else if (pr->template_src[0] == '{') {
+        nph = 1;
+    }
+    double items = pr->items;
+    /* low cardinality */
+    bool is_low = false;
+    char *why = NULL;
+    if (nph == 1 && only) {
+        const kp_attr *at = only_at;
+        if ((at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_BOOL || at->type == KP_ATTR_DATE)) ||
+            (name_flags(d, nflags, at, only) & NF_LOWCARD)) {
+            is_low = true;
+            why = fmsg("partition key %s is keyed by %s alone", pr->template_src, only);
+        }
+    }
+    if (!is_low && !isnan(pr->distinct) && pr->distinct < 100 && items >= 10000) {
+        is_low = true;
+        why = fmsg("partition key %s has %.0f distinct values for %.0f items", pr->template_src, pr->distinct,
+                   items);
+    }
+    if (!is_low && t && nph == 0 && items >= 10000) {
+        is_low = true;
+        why = fmsg("partition key %s is a constant holding %.0f items", pr->template_src, items);
+    }
+    if (is_low) {
+        bool accepted = pr->index >= 0 && decision_names(d, index_name(d, pr->index));
+        char *msg = fmsg("%s; the hottest value holds %.0f %% of the items", why, pr->hot_share * 100);
+        free(why);
+        add(low, "low-cardinality-pk", accepted ? KP_SEV_NOTE : KP_SEV_WARNING, where_partition(d, pr), msg);
+    }
+    if (unknown.len && isnan(pr->distinct))
+        add(unk, "unknown-distribution", KP_SEV_NOTE, where_partition(d, pr),
+            fmsg("no distribution for %s in %s: heat assumed one value per item; declare distinct/skew",
+                 unknown.s, pr->template_src));
+    sbuf_free(&unknown);
+    pi->has_date = has_date;
+    pi->has_shard = has_shard;
+}
+
+/* The findings of partition i that depend on its loads. */
+static void partition_loads(flist *l, const kp_analysis *a, size_t i, const pinfo *pi)
+{
+    const kp_design *d = a->design;
+    const kp_partition_result *pr = &a->partitions[i];
+    /* time bucket under write load */
+    if (pi->has_date && !pi->has_shard && pr->write_units >= 0.1 * CAP_PARTITION_WCU)
+        add(l, "time-bucket-pk", KP_SEV_WARNING, where_partition(d, pr),
+            fmsg("partition key %s is a time bucket: its current value takes %.0f write units/s "
+                 "(%.0f %% of a partition)",
+                 pr->template_src, pr->write_units, pr->write_util * 100));
+    /* hot */
+    if (pr->hot) {
+        add(l, "hot-partition", KP_SEV_ERROR, where_partition(d, pr),
+            fmsg("the hottest value of %s takes %.0f read units/s (%.0f %% of 3,000) and %.0f write "
+                 "units/s (%.0f %% of 1,000); %d shards would bring both under 50 %%",
+                 pr->template_src, pr->read_units, pr->read_util * 100, pr->write_units, pr->write_util * 100,
+                 pr->suggest_shards));
+        if (pr->index >= 0 && pr->write_util >= 1)
+            add(l, "gsi-throttles-writes", KP_SEV_ERROR, fmsg("index %s", index_name(d, pr->index)),
+                fmsg("GSI %s's hottest partition needs %.0f write units/s: its throttling rejects the "
+                     "table's writes",
+                     index_name(d, pr->index), pr->write_units));
+    }
+}
+
+/* Appends m's findings to l (moved: m is left empty). */
+static void flist_move(flist *l, flist *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        VEC_GROW(l->v, l->n, l->cap);
+        l->v[l->n++] = m->v[i];
+    }
+    free(m->v);
+    *m = (flist){0};
+}
+
 static void partition_findings(flist *l, const kp_analysis *a, const namemap *names)
 {
     const kp_design *d = a->design;
     unsigned char *nflags = xcalloc(d->nattrs ? d->nattrs : 1, 1);
     for (size_t i = 0; i < a->npartitions; i++) {
-        const kp_partition_result *pr = &a->partitions[i];
-        const tpl *t = row_tpl(d, pr);
-        size_t nph = 0;
-        const char *only = NULL;
-        const kp_attr *only_at = NULL;
-        bool has_shard = false, has_date = false;
-        sbuf unknown;
-        sbuf_init(&unknown);
-        if (t) {
-            for (size_t k = 0; k < t->n; k++) {
-                if (t->parts[k].kind != TPL_ATTR)
-                    continue;
-                const char *nm = t->parts[k].text;
-                const kp_attr *at = fattr(names, d, nm);
-                nph++;
-                only = nm;
-                only_at = at;
-                if (at && at->type == KP_ATTR_SHARD)
-                    has_shard = true;
-                if (name_flags(d, nflags, at, nm) & NF_DATE)
-                    has_date = true;
-                bool known = at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_SHARD ||
-                                    at->type == KP_ATTR_BOOL || !isnan(at->distinct));
-                if (!known)
-                    sbuf_printf(&unknown, "%s%s", unknown.len ? ", " : "", nm);
-            }
-        } else if (pr->template_src[0] == '{') {
-            nph = 1;
-        }
-        double items = pr->items;
-        /* low cardinality */
-        bool low = false;
-        char *why = NULL;
-        if (nph == 1 && only) {
-            const kp_attr *at = only_at;
-            if ((at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_BOOL || at->type == KP_ATTR_DATE)) ||
-                (name_flags(d, nflags, at, only) & NF_LOWCARD)) {
-                low = true;
-                why = fmsg("partition key %s is keyed by %s alone", pr->template_src, only);
-            }
-        }
-        if (!low && !isnan(pr->distinct) && pr->distinct < 100 && items >= 10000) {
-            low = true;
-            why = fmsg("partition key %s has %.0f distinct values for %.0f items", pr->template_src,
-                       pr->distinct, items);
-        }
-        if (!low && t && nph == 0 && items >= 10000) {
-            low = true;
-            why = fmsg("partition key %s is a constant holding %.0f items", pr->template_src, items);
-        }
-        if (low) {
-            bool accepted = pr->index >= 0 && decision_names(d, index_name(d, pr->index));
-            char *msg = fmsg("%s; the hottest value holds %.0f %% of the items", why, pr->hot_share * 100);
-            free(why);
-            add(l, "low-cardinality-pk", accepted ? KP_SEV_NOTE : KP_SEV_WARNING, where_partition(d, pr),
-                msg);
-        }
-        /* time bucket under write load */
-        if (has_date && !has_shard && pr->write_units >= 0.1 * CAP_PARTITION_WCU)
-            add(l, "time-bucket-pk", KP_SEV_WARNING, where_partition(d, pr),
-                fmsg("partition key %s is a time bucket: its current value takes %.0f write units/s "
-                     "(%.0f %% of a partition)",
-                     pr->template_src, pr->write_units, pr->write_util * 100));
-        /* hot */
-        if (pr->hot) {
-            add(l, "hot-partition", KP_SEV_ERROR, where_partition(d, pr),
-                fmsg("the hottest value of %s takes %.0f read units/s (%.0f %% of 3,000) and %.0f write "
-                     "units/s (%.0f %% of 1,000); %d shards would bring both under 50 %%",
-                     pr->template_src, pr->read_units, pr->read_util * 100, pr->write_units,
-                     pr->write_util * 100, pr->suggest_shards));
-            if (pr->index >= 0 && pr->write_util >= 1)
-                add(l, "gsi-throttles-writes", KP_SEV_ERROR, fmsg("index %s", index_name(d, pr->index)),
-                    fmsg("GSI %s's hottest partition needs %.0f write units/s: its throttling rejects the "
-                         "table's writes",
-                         index_name(d, pr->index), pr->write_units));
-        }
-        if (unknown.len && isnan(pr->distinct))
-            add(l, "unknown-distribution", KP_SEV_NOTE, where_partition(d, pr),
-                fmsg("no distribution for %s in %s: heat assumed one value per item; declare distinct/skew",
-                     unknown.s, pr->template_src));
-        sbuf_free(&unknown);
+        flist low = {0}, unk = {0};
+        pinfo pi;
+        partition_design(a, i, names, nflags, &low, &unk, &pi);
+        flist_move(l, &low);
+        partition_loads(l, a, i, &pi);
+        flist_move(l, &unk);
     }
     free(nflags);
 }
@@ -735,6 +773,9 @@ struct findings_keep {
     flist design;  /* entity_findings and key_findings: the design's alone */
     namemap names; /* analysis_name_maps */
     unsigned char *counter;
+    size_t npart;       /* partitions known (the rows of heat: the design's), 0 before the first run */
+    flist *plow, *punk; /* per partition: its design's findings (partition_design) */
+    pinfo *pinfo;
 };
 
 static void flist_clear(flist *l)
@@ -783,7 +824,21 @@ void stage_findings_dirty(struct findings_keep *k, size_t i)
 void stage_findings_run(struct findings_keep *k, kp_analysis *a)
 {
     flist l = {0};
-    partition_findings(&l, a, &k->names);
+    if (!k->plow) { /* the partitions are heat's rows: the same on every run */
+        k->npart = a->npartitions;
+        k->plow = xcalloc(k->npart + 1, sizeof *k->plow);
+        k->punk = xcalloc(k->npart + 1, sizeof *k->punk);
+        k->pinfo = xcalloc(k->npart + 1, sizeof *k->pinfo);
+        unsigned char *nflags = xcalloc(a->design->nattrs ? a->design->nattrs : 1, 1);
+        for (size_t i = 0; i < k->npart; i++)
+            partition_design(a, i, &k->names, nflags, &k->plow[i], &k->punk[i], &k->pinfo[i]);
+        free(nflags);
+    }
+    for (size_t i = 0; i < k->npart && i < a->npartitions; i++) {
+        flist_copy(&l, &k->plow[i]);
+        partition_loads(&l, a, i, &k->pinfo[i]);
+        flist_copy(&l, &k->punk[i]);
+    }
     for (size_t i = 0; i < k->n && i < a->npatterns; i++) {
         if (!k->dirty[i])
             continue;
@@ -815,6 +870,15 @@ void stage_findings_close(struct findings_keep *k)
     free(k->dirty);
     flist_clear(&k->design);
     free(k->design.v);
+    for (size_t i = 0; i < k->npart; i++) {
+        flist_clear(&k->plow[i]);
+        free(k->plow[i].v);
+        flist_clear(&k->punk[i]);
+        free(k->punk[i].v);
+    }
+    free(k->plow);
+    free(k->punk);
+    free(k->pinfo);
     namemap_free(&k->names);
     free(k->counter);
     free(k);
