@@ -83,7 +83,8 @@ typedef struct incr {
     kp_design *base;   /* the design analysed: the analysis' own copy, patched pattern by pattern */
     rs_keep *resolver; /* the resolver's context on base (name ids, indexes, memo) */
     struct heat *heat; /* heat's rows and items on base */
-    struct findings_keep *findings; /* each pattern's findings, and the design's */
+    struct findings_keep *findings;   /* each pattern's findings, and the design's */
+    struct checklist_keep *checklist; /* names and per-pattern answers */
     size_t stale; /* patterns resolved again since the full run (their old strings stay in the
                           arena): past the design's size, the next change is a full run */
 } incr;
@@ -96,7 +97,10 @@ static void run_after_resolve(kp_analysis *a, incr *in)
     else
         stage_heat(a);
     stage_cost(a);
-    stage_checklist(a);
+    if (in)
+        stage_checklist_run(in->checklist, a);
+    else
+        stage_checklist(a);
     if (in)
         stage_findings_run(in->findings, a);
     else
@@ -119,6 +123,7 @@ static void incr_free(kp_analysis *a)
     stage_resolve_close(in->resolver);
     stage_heat_close(in->heat);
     stage_findings_close(in->findings);
+    stage_checklist_close(in->checklist);
     design_free(in->base);
     free(in);
     a->incr = NULL;
@@ -161,6 +166,7 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
                 stage_resolve_pattern(in->resolver, a, i);
                 stage_findings_dirty(in->findings, i);
                 stage_heat_dirty(in->heat, i);
+                stage_checklist_dirty(in->checklist, i);
                 n++;
             }
         if (n == 0)
@@ -181,6 +187,7 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
         stage_resolve_pattern(in->resolver, a, i);
     in->heat = stage_heat_open(a);
     in->findings = stage_findings_open(a);
+    in->checklist = stage_checklist_open(a);
     run_after_resolve(a, in);
     return a;
 }

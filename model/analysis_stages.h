@@ -39,6 +39,13 @@ typedef struct kp_unit_prices {
 void stage_cost_prices(const kp_design *d, kp_unit_prices *out);
 /* checklist.c: a->checklist, a->checklist_pass, a->checklist_applicable. */
 void stage_checklist(kp_analysis *a);
+/* checklist.c, the same in steps for analysis_update: the names and per-pattern answers kept,
+ * pattern i's answers forgotten (its result changed), a run, the release. */
+struct checklist_keep;
+struct checklist_keep *stage_checklist_open(const kp_analysis *a);
+void stage_checklist_dirty(struct checklist_keep *k, size_t i);
+void stage_checklist_run(struct checklist_keep *k, kp_analysis *a);
+void stage_checklist_close(struct checklist_keep *k);
 /* findings.c: a->findings. */
 void stage_findings(kp_analysis *a);
 /* findings.c, the same in steps for analysis_update: the design's own findings and room for each

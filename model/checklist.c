@@ -151,16 +151,23 @@ static void rule_patterns_written(const kp_analysis *a, kp_check_item *it)
  * by their rate: "nearly every query" is about the queries sent; by count of patterns when no
  * rate is given) supply every placeholder of their first entity's base-table partition-key
  * template (`by` or `join`; a shard suffix counts as supplied: the application enumerates it). */
-static void rule_pk_in_queries(const kp_analysis *a, kp_check_item *it)
+/* What analysis_update keeps for the checklist: the names, and per pattern whether it binds the
+ * table's partition key (-1: to be looked at). */
+struct checklist_keep {
+    cnames names;
+    const kp_keytpl **pkt; /* per entity: entity_key(e, table pk), looked up once (pkt_done) */
+    unsigned char *pkt_done;
+    signed char *bound;
+    size_t n;
+};
+
+static void pk_in_queries(const kp_analysis *a, const cnames *names, const kp_keytpl **pkt,
+                          unsigned char *pkt_done, signed char *bound, kp_check_item *it)
 {
     const kp_design *d = a->design;
-    size_t total = 0, bound = 0;
+    size_t total = 0, nbound = 0;
     double rate_all = 0, rate_bound = 0;
     idlist miss = {0};
-    cnames names;
-    analysis_name_maps(d, &names.attrs, &names.ents);
-    const kp_keytpl **pkt = xcalloc(d->nentities ? d->nentities : 1, sizeof *pkt);
-    unsigned char *pkt_done = xcalloc(d->nentities ? d->nentities : 1, 1);
     for (size_t i = 0; i < d->npatterns; i++) {
         const kp_pattern *p = &d->patterns[i];
         if (!is_dynamo_read(p))
@@ -168,30 +175,53 @@ static void rule_pk_in_queries(const kp_analysis *a, kp_check_item *it)
         total++;
         double r = isnan(p->rate) ? 0 : p->rate;
         rate_all += r;
-        if (binds_table_pk(d, &names, p, pkt, pkt_done)) {
-            bound++;
+        bool b;
+        if (bound && bound[i] >= 0)
+            b = bound[i];
+        else {
+            b = binds_table_pk(d, names, p, pkt, pkt_done);
+            if (bound)
+                bound[i] = b;
+        }
+        if (b) {
+            nbound++;
             rate_bound += r;
         } else
             idlist_add(&miss, p->id);
     }
-    free(pkt);
-    free(pkt_done);
-    namemap_free(&names.attrs);
-    namemap_free(&names.ents);
     char *ids = idlist_text(&miss);
     if (total == 0)
         set(it, KP_CHECK_NA, xstrdup("no DynamoDB read patterns"));
     else {
-        double share = (double)bound / (double)total;
+        double share = (double)nbound / (double)total;
         double rshare = rate_all > 0 ? rate_bound / rate_all : share;
         const char *pk = d->table.pk.s ? d->table.pk.s : "";
         set(it, rshare >= 0.8 ? KP_CHECK_PASS : KP_CHECK_FAIL,
             miss.n ? xasprintf("%zu of %zu read patterns (%.0f %%), %.1f %% of the read requests, give the "
                                "table's partition key %s; not: %s",
-                               bound, total, share * 100, rshare * 100, pk, ids)
+                               nbound, total, share * 100, rshare * 100, pk, ids)
                    : xasprintf("all %zu read patterns give the table's partition key %s", total, pk));
     }
     free(ids);
+}
+
+static void rule_pk_in_queries(const kp_analysis *a, kp_check_item *it)
+{
+    const kp_design *d = a->design;
+    cnames names;
+    analysis_name_maps(d, &names.attrs, &names.ents);
+    const kp_keytpl **pkt = xcalloc(d->nentities ? d->nentities : 1, sizeof *pkt);
+    unsigned char *pkt_done = xcalloc(d->nentities ? d->nentities : 1, 1);
+    pk_in_queries(a, &names, pkt, pkt_done, NULL, it);
+    free(pkt);
+    free(pkt_done);
+    namemap_free(&names.attrs);
+    namemap_free(&names.ents);
+}
+
+static void rule_pk_in_queries_kept(const kp_analysis *a, struct checklist_keep *k, kp_check_item *it)
+{
+    pk_in_queries(a, &k->names, k->pkt, k->pkt_done, k->bound, it);
 }
 
 /* Passes when no base-table partition is hot, and no base-table template with >= 10,000 items
@@ -466,22 +496,24 @@ static void rule_outside_store(const kp_analysis *a, kp_check_item *it)
 static const struct {
     const char *title;
     void (*rule)(const kp_analysis *a, kp_check_item *it); /* sets it->status and it->why */
+    /* the same on what analysis_update keeps, for the rules that have one */
+    void (*kept)(const kp_analysis *a, struct checklist_keep *k, kp_check_item *it);
 } items[] = {
-    {"Access patterns are written down, with frequency and latency", rule_patterns_written},
-    {"The partition key is in nearly every query", rule_pk_in_queries},
-    {"The partition key spreads: many values and distributed traffic", rule_pk_spreads},
-    {"The sort key allows useful prefixes and ranges", rule_sort_key_serves},
-    {"Single-table use is justified, not copied", rule_single_table},
-    {"Indexes are the minimum, with adjusted projection", rule_minimal_indexes},
-    {"It is known that a saturated index makes writes fail", rule_saturation_known},
-    {"Reads use eventual consistency except where they cannot", rule_eventual_reads},
-    {"There are alerts for throttling and for hot keys", rule_alerts},
-    {"The cost includes indexes, streams and backups", rule_cost_complete},
-    {"What does not fit is replicated to another store, not forced", rule_outside_store},
+    {"Access patterns are written down, with frequency and latency", rule_patterns_written, NULL},
+    {"The partition key is in nearly every query", rule_pk_in_queries, rule_pk_in_queries_kept},
+    {"The partition key spreads: many values and distributed traffic", rule_pk_spreads, NULL},
+    {"The sort key allows useful prefixes and ranges", rule_sort_key_serves, NULL},
+    {"Single-table use is justified, not copied", rule_single_table, NULL},
+    {"Indexes are the minimum, with adjusted projection", rule_minimal_indexes, NULL},
+    {"It is known that a saturated index makes writes fail", rule_saturation_known, NULL},
+    {"Reads use eventual consistency except where they cannot", rule_eventual_reads, NULL},
+    {"There are alerts for throttling and for hot keys", rule_alerts, NULL},
+    {"The cost includes indexes, streams and backups", rule_cost_complete, NULL},
+    {"What does not fit is replicated to another store, not forced", rule_outside_store, NULL},
 };
 _Static_assert(sizeof items / sizeof *items == KP_CHECKLIST_ITEMS, "one row per checklist item");
 
-void stage_checklist(kp_analysis *a)
+static void run_rules(kp_analysis *a, struct checklist_keep *k)
 {
     a->checklist_pass = a->checklist_applicable = 0;
     for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
@@ -490,12 +522,50 @@ void stage_checklist(kp_analysis *a)
         it->title = items[i].title;
         it->status = KP_CHECK_NA;
         it->why = NULL;
-        items[i].rule(a, it);
+        if (k && items[i].kept)
+            items[i].kept(a, k, it);
+        else
+            items[i].rule(a, it);
         if (it->status == KP_CHECK_PASS)
             a->checklist_pass++;
         if (it->status != KP_CHECK_NA)
             a->checklist_applicable++;
     }
+}
+
+void stage_checklist(kp_analysis *a) { run_rules(a, NULL); }
+
+struct checklist_keep *stage_checklist_open(const kp_analysis *a)
+{
+    const kp_design *d = a->design;
+    struct checklist_keep *k = xcalloc(1, sizeof *k);
+    analysis_name_maps(d, &k->names.attrs, &k->names.ents);
+    k->pkt = xcalloc(d->nentities ? d->nentities : 1, sizeof *k->pkt);
+    k->pkt_done = xcalloc(d->nentities ? d->nentities : 1, 1);
+    k->n = d->npatterns;
+    k->bound = xmalloc(k->n ? k->n : 1);
+    memset(k->bound, -1, k->n ? k->n : 1);
+    return k;
+}
+
+void stage_checklist_dirty(struct checklist_keep *k, size_t i)
+{
+    if (k && i < k->n)
+        k->bound[i] = -1;
+}
+
+void stage_checklist_run(struct checklist_keep *k, kp_analysis *a) { run_rules(a, k); }
+
+void stage_checklist_close(struct checklist_keep *k)
+{
+    if (!k)
+        return;
+    namemap_free(&k->names.attrs);
+    namemap_free(&k->names.ents);
+    free(k->pkt);
+    free(k->pkt_done);
+    free(k->bound);
+    free(k);
 }
 
 void stage_checklist_free(kp_analysis *a)
