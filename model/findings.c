@@ -773,6 +773,7 @@ struct findings_keep {
     flist design;  /* entity_findings and key_findings: the design's alone */
     namemap names; /* analysis_name_maps */
     unsigned char *counter;
+    flist run;          /* the findings of the last run's loads (partitions, indexes, quotas) */
     size_t npart;       /* partitions known (the rows of heat: the design's), 0 before the first run */
     flist *plow, *punk; /* per partition: its design's findings (partition_design) */
     pinfo *pinfo;
@@ -787,16 +788,23 @@ static void flist_clear(flist *l)
     l->n = 0;
 }
 
-/* Appends copies of m's findings to l. */
-static void flist_copy(flist *l, const flist *m)
+/* Appends m's findings to l, their texts shared (the keep owns them; stage_findings_free leaves
+ * them to it). */
+static void flist_share(flist *l, const flist *m)
 {
     for (size_t i = 0; i < m->n; i++) {
         VEC_GROW(l->v, l->n, l->cap);
-        kp_finding *f = &l->v[l->n++];
-        *f = m->v[i];
-        f->where = xstrdup(m->v[i].where);
-        f->message = xstrdup(m->v[i].message);
+        l->v[l->n++] = m->v[i];
     }
+}
+
+/* t's findings, made by this run, to the keep's run list and shared into l. */
+static void take_run(struct findings_keep *k, flist *l, flist *t)
+{
+    flist_share(l, t);
+    flist_share(&k->run, t);
+    free(t->v);
+    *t = (flist){0};
 }
 
 struct findings_keep *stage_findings_open(const kp_analysis *a)
@@ -823,7 +831,8 @@ void stage_findings_dirty(struct findings_keep *k, size_t i)
 
 void stage_findings_run(struct findings_keep *k, kp_analysis *a)
 {
-    flist l = {0};
+    flist l = {0}, t = {0};
+    flist_clear(&k->run);
     if (!k->plow) { /* the partitions are heat's rows: the same on every run */
         k->npart = a->npartitions;
         k->plow = xcalloc(k->npart + 1, sizeof *k->plow);
@@ -835,9 +844,10 @@ void stage_findings_run(struct findings_keep *k, kp_analysis *a)
         free(nflags);
     }
     for (size_t i = 0; i < k->npart && i < a->npartitions; i++) {
-        flist_copy(&l, &k->plow[i]);
-        partition_loads(&l, a, i, &k->pinfo[i]);
-        flist_copy(&l, &k->punk[i]);
+        flist_share(&l, &k->plow[i]);
+        partition_loads(&t, a, i, &k->pinfo[i]);
+        take_run(k, &l, &t);
+        flist_share(&l, &k->punk[i]);
     }
     for (size_t i = 0; i < k->n && i < a->npatterns; i++) {
         if (!k->dirty[i])
@@ -850,10 +860,12 @@ void stage_findings_run(struct findings_keep *k, kp_analysis *a)
     }
     for (int g = 0; g < PF__GROUPS; g++)
         for (size_t i = 0; i < k->n; i++)
-            flist_copy(&l, &k->pat[i * PF__GROUPS + g]);
-    index_findings(&l, a);
-    flist_copy(&l, &k->design);
-    quota_findings(&l, a);
+            flist_share(&l, &k->pat[i * PF__GROUPS + g]);
+    index_findings(&t, a);
+    take_run(k, &l, &t);
+    flist_share(&l, &k->design);
+    quota_findings(&t, a);
+    take_run(k, &l, &t);
     a->findings = l.v;
     a->nfindings = l.n;
 }
@@ -870,6 +882,8 @@ void stage_findings_close(struct findings_keep *k)
     free(k->dirty);
     flist_clear(&k->design);
     free(k->design.v);
+    flist_clear(&k->run);
+    free(k->run.v);
     for (size_t i = 0; i < k->npart; i++) {
         flist_clear(&k->plow[i]);
         free(k->plow[i].v);
@@ -886,7 +900,8 @@ void stage_findings_close(struct findings_keep *k)
 
 void stage_findings_free(kp_analysis *a)
 {
-    for (size_t i = 0; i < a->nfindings; i++) {
+    /* after analysis_update the texts are its keep's (stage_findings_run) */
+    for (size_t i = 0; !a->incr && i < a->nfindings; i++) {
         free(a->findings[i].where);
         free(a->findings[i].message);
     }
