@@ -77,6 +77,10 @@ typedef struct hrow {
     bool unknown;
     char *skeleton;  /* the template with every placeholder written {} */
     ptrdiff_t first; /* first member (position in members), -1 none */
+    /* what a kept run reuses (the design's alone), set by its first partition_results */
+    bool known;
+    double distinct, max_items, max_bytes;
+    size_t fam; /* its family */
 } hrow;
 
 typedef struct hmember {
@@ -149,6 +153,8 @@ typedef struct heat {
     hops elog;            /* the entities' own `writes` */
     bool *dirty;          /* per pattern: to be recorded again */
     bool fam_made;        /* families holds a run's families */
+    bool kept;            /* stage_heat_open: runs reuse the rows' figures (hrow.known) and the
+                             partitions share the rows' template texts */
 } heat;
 
 static const kp_attr *attr_of(const heat *h, const char *name)
@@ -811,20 +817,39 @@ static double row_distinct(const heat *h, const hrow *row)
 
 /* A partition's figures from its row: the hottest value of each kind, utilisation, hot, shards.
  * Returns the items of the hottest value. */
+/* fmax: the larger, a NaN losing to a number (inline; libm's is a call). */
+static inline double dmax(double a, double b) { return a > b || isnan(b) ? a : b; }
+
 static double row_result(heat *h, hrow *row, kp_partition_result *pr)
 {
     pr->index = row->index;
     pr->index_name = row->index < 0 ? "table" : h->d->indexes[row->index].name;
     pr->entity = row->entity;
-    pr->template_src = xstrdup(row->src); /* the row stays for the next run (stage_heat_run) */
+    /* a kept row's text is shared with the partition (stage_heat_free leaves it to the row) */
+    pr->template_src = h->kept ? row->src : xstrdup(row->src);
     double maxi = 0, maxr = 0, maxw = 0, maxb = 0;
-    for (size_t c = 0; c < row->ncombo; c++) {
-        maxi = fmax(maxi, row->items[c]);
-        maxr = fmax(maxr, row->reads[c]);
-        maxw = fmax(maxw, row->writes[c]);
-        maxb = fmax(maxb, row->bytes[c]);
+    if (row->known) {
+        maxi = row->max_items;
+        maxb = row->max_bytes;
+        for (size_t c = 0; c < row->ncombo; c++) {
+            maxr = dmax(maxr, row->reads[c]);
+            maxw = dmax(maxw, row->writes[c]);
+        }
+        pr->distinct = row->distinct;
+    } else {
+        for (size_t c = 0; c < row->ncombo; c++) {
+            maxi = dmax(maxi, row->items[c]);
+            maxr = dmax(maxr, row->reads[c]);
+            maxw = dmax(maxw, row->writes[c]);
+            maxb = dmax(maxb, row->bytes[c]);
+        }
+        pr->distinct = row_distinct(h, row);
+        if (h->kept) {
+            row->max_items = maxi;
+            row->max_bytes = maxb;
+            row->distinct = pr->distinct;
+        }
     }
-    pr->distinct = row_distinct(h, row);
     pr->hot_share =
         row->total_items > 0 ? maxi / row->total_items : (row->ncombo == 1 && row->nph == 0 ? 1 : 0);
     pr->read_hot_share = row->total_reads > 0 ? maxr / row->total_reads : 0;
@@ -842,14 +867,19 @@ static double row_result(heat *h, hrow *row, kp_partition_result *pr)
 
 /* Adds partition pr of row `row` (hottest value: max_items items) to the row's family: same
  * literals, same number of placeholders. */
-static void add_to_family(heat *h, const hrow *row, const kp_partition_result *pr, double max_items)
+static void add_to_family(heat *h, hrow *row, const kp_partition_result *pr, double max_items)
 {
     size_t f;
-    if (!namemap_find(&h->families, row->skeleton, row->index, &f)) {
-        VEC_GROW(h->fam, h->nfam, h->capfam);
-        f = h->nfam++;
-        h->fam[f] = (hfamily){row->index, 0, 0, 0, 0};
-        namemap_insert(&h->families, row->skeleton, row->index, f, NULL);
+    if (row->known) {
+        f = row->fam; /* the families were made by the first run, and reset */
+    } else {
+        if (!namemap_find(&h->families, row->skeleton, row->index, &f)) {
+            VEC_GROW(h->fam, h->nfam, h->capfam);
+            f = h->nfam++;
+            h->fam[f] = (hfamily){row->index, 0, 0, 0, 0};
+            namemap_insert(&h->families, row->skeleton, row->index, f, NULL);
+        }
+        row->fam = f;
     }
     hfamily *fm = &h->fam[f];
     fm->distinct = isnan(pr->distinct) || isnan(fm->distinct) ? NAN : fmax(fm->distinct, pr->distinct);
@@ -857,22 +887,30 @@ static void add_to_family(heat *h, const hrow *row, const kp_partition_result *p
     fm->reads += pr->read_units;
     fm->writes += pr->write_units;
 }
-
 /* a->partitions: one per row, and the rows' families. */
 static void partition_results(heat *h)
 {
     kp_analysis *a = h->a;
-    if (h->fam_made)
-        namemap_free(&h->families);
-    h->nfam = 0;
-    namemap_init(&h->families, h->nrows);
-    h->fam_made = true;
+    bool again = h->fam_made && h->kept; /* the rows and families of the first run stand */
+    if (again) {
+        for (size_t f = 0; f < h->nfam; f++)
+            h->fam[f] = (hfamily){h->fam[f].index, 0, 0, 0, 0};
+    } else {
+        if (h->fam_made)
+            namemap_free(&h->families);
+        h->nfam = 0;
+        namemap_init(&h->families, h->nrows);
+        h->fam_made = true;
+    }
     a->partitions = xcalloc(h->nrows ? h->nrows : 1, sizeof *a->partitions);
     a->npartitions = h->nrows;
     for (size_t r = 0; r < h->nrows; r++) {
         double max_items = row_result(h, &h->rows[r], &a->partitions[r]);
         add_to_family(h, &h->rows[r], &a->partitions[r], max_items);
     }
+    if (h->kept)
+        for (size_t r = 0; r < h->nrows; r++)
+            h->rows[r].known = true;
 }
 
 /* The indexes' distinct values and hottest shares from the families; LSIs share the table's
@@ -917,6 +955,7 @@ heat *stage_heat_open(kp_analysis *a)
     heat *h = xmalloc(sizeof *h);
     heat_open(h, a);
     place_items(h);
+    h->kept = true;
     /* every pattern to be recorded on the first run; the entities' writes now */
     h->nlog = a->npatterns;
     h->rlog = xcalloc(h->nlog + 1, sizeof *h->rlog);
@@ -979,7 +1018,8 @@ void stage_heat(kp_analysis *a)
 
 void stage_heat_free(kp_analysis *a)
 {
-    for (size_t i = 0; i < a->npartitions; i++)
+    /* after analysis_update the texts are the kept rows' (row_result) */
+    for (size_t i = 0; !a->incr && i < a->npartitions; i++)
         free(a->partitions[i].template_src);
     free(a->partitions);
     a->partitions = NULL;
