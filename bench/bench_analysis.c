@@ -15,7 +15,11 @@
  * not counted) and the process's peak RSS (VmHWM from /proc/self/status, monotonic over the
  * whole run, so read the growth between sizes).
  *
- * Usage: bench_analysis [RUNS] [SIZE...]   (default 21 runs of 100, 1000 and 10000 patterns): the table
+ * After the table, the analysis after an edit: one pattern's rate changed, then analysis_update
+ * told that row (as the workbench after a cell edit) and told nothing (the design compared),
+ * beside analysis_run of the same design, with the speed-ups.
+ *
+ * Usage: bench_analysis [RUNS] [SIZE...]   (default 21 runs of 100, 1000 and 10000 patterns): the tables
  *        bench_analysis --once SIZE            one analysis_run of one size and nothing else, for
  *                                              valgrind --tool=callgrind --toggle-collect=analysis_run
  *                                              (instruction counts are repeatable where times are not)
