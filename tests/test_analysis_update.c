@@ -196,14 +196,14 @@ static void test_samples(void **state)
     for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
         kp_design *d = ts_load_file(samples[i]);
         assert_non_null(d);
-        run_sequence(d, samples[i], 0x9E3779B97F4A7C15ULL + i, 200);
+        run_sequence(d, samples[i], 0x9E3779B97F4A7C15ULL + i, 150);
     }
 }
 
 static void test_generated(void **state)
 {
     (void)state;
-    run_sequence(gen_design(1000), "generated 1000", 42, 40);
+    run_sequence(gen_design(1000), "generated 1000", 42, 25);
 }
 
 /* A pattern cell's edit told with its row, and the same design given twice: the result is the
