@@ -11,9 +11,11 @@
 
 /* The libcurl functions the client calls, found when it opens (dlopen): only verify talks to
  * DynamoDB, so every other command starts without loading libcurl and its TLS, Kerberos, LDAP...
- * libraries. Each client holds its own table (no global state); the loader counts references. */
+ * libraries. Each client holds its own table (no global state). Once loaded, libcurl stays to the
+ * end of the process: it and the TLS libraries it pulls are not made to be unloaded (their exit
+ * handlers and thread-local storage would point into unmapped code), so nothing here calls
+ * dlclose; the loader hands the same library to the next dlopen. */
 typedef struct curl_api {
-    void *lib;
     curl_version_info_data *(*version_info)(CURLversion);
     CURLcode (*global_init)(long);
     void (*global_cleanup)(void);
@@ -35,8 +37,8 @@ typedef struct curl_api {
 static bool curl_load(const char *file, curl_api *api, char **err)
 {
     memset(api, 0, sizeof *api);
-    api->lib = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-    if (!api->lib) {
+    void *lib = dlopen(file, RTLD_NOW | RTLD_LOCAL); /* never closed (above) */
+    if (!lib) {
         const char *why = dlerror();
         *err = xasprintf("verify needs libcurl (%s), which does not load: %s; install it (Debian: apt "
                          "install libcurl4)",
@@ -62,11 +64,9 @@ static bool curl_load(const char *file, curl_api *api, char **err)
         {"curl_slist_free_all", (void **)&api->slist_free_all},
     };
     for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
-        *syms[i].slot = dlsym(api->lib, syms[i].name);
+        *syms[i].slot = dlsym(lib, syms[i].name);
         if (!*syms[i].slot) {
             *err = xasprintf("verify needs libcurl, but %s has no %s", file, syms[i].name);
-            dlclose(api->lib);
-            api->lib = NULL;
             return false;
         }
     }
@@ -74,8 +74,6 @@ static bool curl_load(const char *file, curl_api *api, char **err)
     if (!v || v->version_num < DDB_CURL_MIN) {
         *err = xasprintf("verify needs libcurl 7.75.0 or later (AWS SigV4 signing); %s is %s", file,
                          v && v->version ? v->version : "older");
-        dlclose(api->lib);
-        api->lib = NULL;
         return false;
     }
     return true;
@@ -84,10 +82,7 @@ static bool curl_load(const char *file, curl_api *api, char **err)
 bool ddb_curl_check(const char *file, char **err)
 {
     curl_api api;
-    if (!curl_load(file ? file : DDB_LIBCURL, &api, err))
-        return false;
-    dlclose(api.lib);
-    return true;
+    return curl_load(file ? file : DDB_LIBCURL, &api, err); /* stays loaded (see curl_api) */
 }
 
 struct ddb {
@@ -115,14 +110,12 @@ ddb *ddb_open(const char *endpoint, const kp_creds *c, char **err)
         return NULL;
     if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         *err = xstrdup("cannot initialise libcurl");
-        dlclose(api.lib);
         return NULL;
     }
     CURL *curl = api.easy_init();
     if (!curl) {
         *err = xstrdup("cannot initialise libcurl");
         api.global_cleanup();
-        dlclose(api.lib);
         return NULL;
     }
     ddb *db = xcalloc(1, sizeof *db);
@@ -147,8 +140,7 @@ void ddb_close(ddb *db)
     curl_api api = db->api;
     api.easy_cleanup(db->curl);
     free(db);
-    api.global_cleanup();
-    dlclose(api.lib);
+    api.global_cleanup(); /* the library stays loaded (see curl_api) */
 }
 
 size_t ddb_requests(const ddb *db) { return db->requests; }

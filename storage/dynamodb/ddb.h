@@ -44,9 +44,9 @@ ddb_status ddb_call(ddb *db, const char *op, const json_t *in, json_t **out, cha
  * requests that must go out after an interruption (deleting the table). */
 void ddb_set_stop(ddb *db, volatile sig_atomic_t *stop);
 
-/* Whether libcurl loads from `file` (NULL: DDB_LIBCURL) with everything the client calls; the
- * library is released again. false with *err (caller frees) naming the file and what is
- * missing. */
+/* Whether libcurl loads from `file` (NULL: DDB_LIBCURL) with everything the client calls (a
+ * library that did is kept loaded, as the client keeps it). false with *err (caller frees)
+ * naming the file and what is missing. */
 bool ddb_curl_check(const char *file, char **err);
 
 /* HTTP requests sent so far (retries included). */
