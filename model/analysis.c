@@ -2,6 +2,7 @@
 #include "analysis.h"
 
 #include "analysis_stages.h"
+#include "fields.h"
 
 #include <stdlib.h>
 
@@ -39,6 +40,28 @@ const char *kp_check_status_name(kp_check_status s)
     return s == KP_CHECK_PASS ? "pass" : s == KP_CHECK_FAIL ? "fail" : "n/a";
 }
 
+/* The design indexes read pattern pr reads by a non-scan step (main or not), each once, into
+ * x[] (room for nsteps); returns how many. */
+static size_t pattern_reads(const kp_pattern_result *pr, size_t nx, ptrdiff_t *x)
+{
+    size_t n = 0;
+    if (pr->pattern && pr->pattern->kind != KP_READ)
+        return 0;
+    for (size_t s = 0; s < pr->nsteps; s++) {
+        ptrdiff_t k = pr->steps[s].index;
+        if (k < 0 || (size_t)k >= nx || pr->steps[s].op == KP_OP_SCAN)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = x[j] == k;
+        if (!seen)
+            x[n++] = k;
+    }
+    return n;
+}
+
+static const size_t *incr_readers(const kp_analysis *a);
+
 /* Per design index: some read pattern has a non-scan step (main or not) on it; one pass over
  * the patterns. Caller frees. */
 static bool *indexes_read(const kp_analysis *a, size_t nx)
@@ -59,6 +82,9 @@ bool analysis_index_read(const kp_analysis *a, ptrdiff_t x, bool **read)
 {
     if (x + 1 < (ptrdiff_t)a->nindexes && x >= 0 && a->indexes[x + 1].patterns_served > 0)
         return true;
+    const size_t *readers = incr_readers(a); /* analysis_update counts them as patterns change */
+    if (readers)
+        return x >= 0 && (size_t)x < a->design->nindexes && readers[x] > 0;
     if (!*read)
         *read = indexes_read(a, a->design->nindexes);
     return (*read)[x];
@@ -77,15 +103,153 @@ void analysis_name_maps(const kp_design *d, namemap *attrs, namemap *ents)
         namemap_put(ents, d->entities[i].name, i);
 }
 
+/* What analysis_update keeps with its result (a->incr). */
+typedef struct incr {
+    kp_design *base;   /* the design analysed: the analysis' own copy, patched pattern by pattern */
+    rs_keep *resolver; /* the resolver's context on base (name ids, indexes, memo) */
+    struct heat *heat; /* heat's rows and items on base */
+    struct findings_keep *findings;   /* each pattern's findings, and the design's */
+    struct checklist_keep *checklist; /* names and per-pattern answers */
+    size_t *readers;                  /* per design index: read patterns reading it by a non-scan
+                                         step (analysis_index_read) */
+    size_t stale; /* patterns resolved again since the full run (their old strings stay in the
+                          arena): past the design's size, the next change is a full run */
+} incr;
+
+/* The stages after the resolver, on a->patterns (on what analysis_update keeps, when given). */
+static void run_after_resolve(kp_analysis *a, incr *in)
+{
+    if (in)
+        stage_heat_run(in->heat, a);
+    else
+        stage_heat(a);
+    stage_cost(a);
+    if (in)
+        stage_checklist_run(in->checklist, a);
+    else
+        stage_checklist(a);
+    if (in)
+        stage_findings_run(in->findings, a);
+    else
+        stage_findings(a);
+}
+
+static void free_after_resolve(kp_analysis *a)
+{
+    stage_findings_free(a);
+    stage_checklist_free(a);
+    stage_cost_free(a);
+    stage_heat_free(a);
+}
+
+static const size_t *incr_readers(const kp_analysis *a)
+{
+    const incr *in = a->incr;
+    return in ? in->readers : NULL;
+}
+
+/* Pattern i's reads counted in (by +1) or out (-1) of in->readers. */
+static void count_readers(incr *in, const kp_analysis *a, size_t i, int by)
+{
+    const kp_pattern_result *pr = &a->patterns[i];
+    ptrdiff_t inl[16];
+    ptrdiff_t *x = pr->nsteps <= 16 ? inl : xmalloc(pr->nsteps * sizeof *x);
+    size_t n = pattern_reads(pr, in->base->nindexes, x);
+    for (size_t k = 0; k < n; k++)
+        in->readers[x[k]] += (size_t)by; /* -1 wraps as it should: counted in before */
+    if (x != inl)
+        free(x);
+}
+
+static void incr_free(kp_analysis *a)
+{
+    incr *in = a->incr;
+    if (!in)
+        return;
+    stage_resolve_close(in->resolver);
+    stage_heat_close(in->heat);
+    stage_findings_close(in->findings);
+    stage_checklist_close(in->checklist);
+    free(in->readers);
+    design_free(in->base);
+    free(in);
+    a->incr = NULL;
+}
+
+/* Everything but the patterns is equal (then the design-level work stands). */
+static bool same_but_patterns(const kp_design *x, const kp_design *y)
+{
+    kp_design a = *x, b = *y;
+    a.patterns = b.patterns = NULL;
+    a.npatterns = b.npatterns = 0;
+    return design_equal(&a, &b);
+}
+
+/* Makes pattern i of in->base a copy of d's when they differ; true when it did. */
+static bool patch_pattern(incr *in, const kp_design *d, size_t i)
+{
+    kp_pattern *mine = &in->base->patterns[i];
+    const kp_pattern *theirs = &d->patterns[i];
+    if (fields_equal(&kp_rec_pattern, mine, theirs))
+        return false;
+    pattern_free(mine);
+    *mine = *theirs;
+    fields_clone(&kp_rec_pattern, mine, theirs);
+    return true;
+}
+
+kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t changed)
+{
+    incr *in = prev ? prev->incr : NULL;
+    /* told the row: nothing else changed (the caller says so), else the rest compared */
+    if (in && in->base->npatterns == d->npatterns && in->stale <= d->npatterns &&
+        (changed < d->npatterns || same_but_patterns(in->base, d))) {
+        kp_analysis *a = prev;
+        size_t from = changed < d->npatterns ? changed : 0,
+               to = changed < d->npatterns ? changed + 1 : d->npatterns;
+        size_t n = 0;
+        for (size_t i = from; i < to; i++)
+            if (patch_pattern(in, d, i)) {
+                count_readers(in, a, i, -1);
+                stage_resolve_pattern(in->resolver, a, i);
+                count_readers(in, a, i, +1);
+                stage_findings_dirty(in->findings, i);
+                stage_heat_dirty(in->heat, i);
+                stage_checklist_dirty(in->checklist, i);
+                n++;
+            }
+        if (n == 0)
+            return a; /* the same design: the same analysis */
+        in->stale += n;
+        free_after_resolve(a);
+        run_after_resolve(a, in);
+        return a;
+    }
+    analysis_free(prev);
+    kp_analysis *a = xcalloc(1, sizeof *a);
+    in = xcalloc(1, sizeof *in);
+    in->base = design_clone(d);
+    a->design = in->base;
+    a->incr = in;
+    in->resolver = stage_resolve_open(a);
+    for (size_t i = 0; i < a->npatterns; i++)
+        stage_resolve_pattern(in->resolver, a, i);
+    in->readers = xcalloc(d->nindexes + 1, sizeof *in->readers);
+    for (size_t i = 0; i < a->npatterns; i++)
+        count_readers(in, a, i, +1);
+    in->heat = stage_heat_open(a);
+    in->findings = stage_findings_open(a);
+    in->checklist = stage_checklist_open(a);
+    run_after_resolve(a, in);
+    return a;
+}
+
 kp_analysis *analysis_run(const kp_design *d)
 {
     kp_analysis *a = xcalloc(1, sizeof *a);
     a->design = d;
     stage_resolve(a);
-    stage_heat(a);
-    stage_cost(a);
-    stage_checklist(a);
-    stage_findings(a);
+    run_after_resolve(a, NULL);
     return a;
 }
 
@@ -93,10 +257,8 @@ void analysis_free(kp_analysis *a)
 {
     if (!a)
         return;
-    stage_findings_free(a);
-    stage_checklist_free(a);
-    stage_cost_free(a);
-    stage_heat_free(a);
+    free_after_resolve(a);
     stage_resolve_free(a);
+    incr_free(a); /* last: the stages' results point into its copy of the design */
     free(a);
 }

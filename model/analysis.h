@@ -220,13 +220,31 @@ typedef struct kp_analysis {
                                 and key values (released by stage_resolve_free) */
     void *capacity_memo;    /* resolve.c: the capacity_memo (model/capacity.h) shared with heat.c,
                                 NULL outside those stages (released by stage_heat, its last user, or
-                                by stage_resolve_free when heat did not run) */
+                                by stage_resolve_free when heat did not run; kept while `incr` is) */
+    void *incr;             /* analysis.c: what analysis_update keeps between runs (its copy of the
+                                design, the resolver's context), NULL after analysis_run */
 } kp_analysis;
 
 /* Runs the whole analysis of a design that passed validation. Never NULL; the caller frees it
  * with analysis_free. The analysis points into the design: free it first. */
 kp_analysis *analysis_run(const kp_design *d);
 void analysis_free(kp_analysis *a);
+
+/* The analysis of design `d` (valid) for an editor that analyses after every change: prev
+ * (taken: reused or freed; NULL = none) is an earlier result of analysis_update. What depends on
+ * the design's entities, indexes, attributes and settings only (the name ids, the resolver's
+ * index precompute, the capacity memo) is kept between runs; when d differs from the design prev
+ * analysed in some patterns only (same number of patterns), only those patterns are resolved
+ * again, and heat, cost, checklist and findings are computed from the results. Any other change
+ * is a full analysis. `changed`: the only pattern row that differs from the design prev
+ * analysed, when the caller knows that nothing else changed (a cell of one pattern, edited on
+ * that design: edit_changes_pattern_only); then nothing else is compared, so a wrong row gives a
+ * wrong analysis. ANALYSIS_UNKNOWN: the design is compared with prev's (every pattern).
+ *
+ * The result equals analysis_run(d) field by field; its `design` is the analysis' own copy of d
+ * (d may be changed or freed afterwards). Never NULL; the caller frees it with analysis_free. */
+#define ANALYSIS_UNKNOWN ((size_t)-1)
+kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t changed);
 
 /* The value of a signal metric (pattern.<id>.rate|rcu|requests|latency,
  * entity.<name>.count|size|writes, index.<name>.items|wcu|hot_share, table.hot_share,

@@ -8,8 +8,26 @@
 
 /* resolve.c: a->patterns (plan, steps, key conditions, items, RCU/WCU, latency, warnings). */
 void stage_resolve(kp_analysis *a);
+/* resolve.c, the same in steps for analysis_update: the resolver's context for a->design
+ * (a->patterns allocated, zeroed; a->resolve_arena and a->capacity_memo made), one pattern
+ * resolved again (its old strings stay in the arena until the analysis is freed), and the
+ * context released (the arena and the memo stay with the analysis). */
+typedef struct rs_keep rs_keep;
+rs_keep *stage_resolve_open(kp_analysis *a);
+void stage_resolve_pattern(rs_keep *k, kp_analysis *a, size_t i);
+void stage_resolve_close(rs_keep *k);
 /* heat.c: a->partitions, a->indexes, a->table_hot_share. */
 void stage_heat(kp_analysis *a);
+/* heat.c, the same in steps for analysis_update: what depends on the design only (rows,
+ * members, items, bytes; a->capacity_memo is used, and left with the analysis), then a run on
+ * a->patterns as often as they change, then the release. */
+struct heat;
+struct heat *stage_heat_open(kp_analysis *a);
+void stage_heat_run(struct heat *h, kp_analysis *a);
+/* Pattern i's loads are to be computed again on the next run (its result changed); the others'
+ * are replayed as the last run added them. */
+void stage_heat_dirty(struct heat *h, size_t i);
+void stage_heat_close(struct heat *h);
 /* cost.c: a->on_demand, a->provisioned, a->cost. */
 void stage_cost(kp_analysis *a);
 /* cost.c: the design's prices per unit (the built-in table with its `pricing:` overrides), in
@@ -21,8 +39,23 @@ typedef struct kp_unit_prices {
 void stage_cost_prices(const kp_design *d, kp_unit_prices *out);
 /* checklist.c: a->checklist, a->checklist_pass, a->checklist_applicable. */
 void stage_checklist(kp_analysis *a);
+/* checklist.c, the same in steps for analysis_update: the names and per-pattern answers kept,
+ * pattern i's answers forgotten (its result changed), a run, the release. */
+struct checklist_keep;
+struct checklist_keep *stage_checklist_open(const kp_analysis *a);
+void stage_checklist_dirty(struct checklist_keep *k, size_t i);
+void stage_checklist_run(struct checklist_keep *k, kp_analysis *a);
+void stage_checklist_close(struct checklist_keep *k);
 /* findings.c: a->findings. */
 void stage_findings(kp_analysis *a);
+/* findings.c, the same in steps for analysis_update: the design's own findings and room for each
+ * pattern's; pattern i marked to be looked at again (its result changed); a run (the patterns
+ * marked, then the list in analysis order); the release. */
+struct findings_keep;
+struct findings_keep *stage_findings_open(const kp_analysis *a);
+void stage_findings_dirty(struct findings_keep *k, size_t i);
+void stage_findings_run(struct findings_keep *k, kp_analysis *a);
+void stage_findings_close(struct findings_keep *k);
 
 /* For the stages after heat (checklist, findings): true when some read pattern reads design
  * index x (0-based) by any non-scan step, its main one or not. *read holds the answer for every

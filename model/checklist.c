@@ -122,18 +122,30 @@ static bool key_condition_has_range(const char *kc)
 
 /* Passes when every pattern served by DynamoDB (not `served_by`) has a rate, and every read a
  * latency target. */
-static void rule_patterns_written(const kp_analysis *a, kp_check_item *it)
+/* Per pattern, what a rule found (kept by analysis_update): 0 not counted, 1 passes, 2 fails;
+ * -1 not known yet. */
+typedef signed char pans;
+
+static pans written_answer(const kp_pattern *p)
+{
+    if (p->served_by)
+        return 0;
+    return isnan(p->rate) || (p->kind == KP_READ && isnan(p->latency)) ? 2 : 1;
+}
+
+/* ans: the answers kept (NULL: none) */
+static void patterns_written(const kp_analysis *a, pans *ans, kp_check_item *it)
 {
     const kp_design *d = a->design;
     size_t total = 0;
     idlist bad = {0};
     for (size_t i = 0; i < d->npatterns; i++) {
-        const kp_pattern *p = &d->patterns[i];
-        if (p->served_by)
-            continue;
-        total++;
-        if (isnan(p->rate) || (p->kind == KP_READ && isnan(p->latency)))
-            idlist_add(&bad, p->id);
+        pans v = ans && ans[i] >= 0 ? ans[i] : written_answer(&d->patterns[i]);
+        if (ans)
+            ans[i] = v;
+        total += v != 0;
+        if (v == 2)
+            idlist_add(&bad, d->patterns[i].id);
     }
     char *ids = idlist_text(&bad);
     if (total == 0)
@@ -147,20 +159,30 @@ static void rule_patterns_written(const kp_analysis *a, kp_check_item *it)
     free(ids);
 }
 
+static void rule_patterns_written(const kp_analysis *a, kp_check_item *it) { patterns_written(a, NULL, it); }
+
 /* Passes when >= 80 % of the DynamoDB read requests (patterns not outside, not covered, weighted
  * by their rate: "nearly every query" is about the queries sent; by count of patterns when no
  * rate is given) supply every placeholder of their first entity's base-table partition-key
  * template (`by` or `join`; a shard suffix counts as supplied: the application enumerates it). */
-static void rule_pk_in_queries(const kp_analysis *a, kp_check_item *it)
+/* What analysis_update keeps for the checklist: the names, and per pattern whether it binds the
+ * table's partition key (-1: to be looked at). */
+struct checklist_keep {
+    cnames names;
+    const kp_keytpl **pkt; /* per entity: entity_key(e, table pk), looked up once (pkt_done) */
+    unsigned char *pkt_done;
+    signed char *bound;
+    pans *written, *sorted; /* per pattern: patterns_written's and sort_key_serves' answers */
+    size_t n;
+};
+
+static void pk_in_queries(const kp_analysis *a, const cnames *names, const kp_keytpl **pkt,
+                          unsigned char *pkt_done, signed char *bound, kp_check_item *it)
 {
     const kp_design *d = a->design;
-    size_t total = 0, bound = 0;
+    size_t total = 0, nbound = 0;
     double rate_all = 0, rate_bound = 0;
     idlist miss = {0};
-    cnames names;
-    analysis_name_maps(d, &names.attrs, &names.ents);
-    const kp_keytpl **pkt = xcalloc(d->nentities ? d->nentities : 1, sizeof *pkt);
-    unsigned char *pkt_done = xcalloc(d->nentities ? d->nentities : 1, 1);
     for (size_t i = 0; i < d->npatterns; i++) {
         const kp_pattern *p = &d->patterns[i];
         if (!is_dynamo_read(p))
@@ -168,30 +190,48 @@ static void rule_pk_in_queries(const kp_analysis *a, kp_check_item *it)
         total++;
         double r = isnan(p->rate) ? 0 : p->rate;
         rate_all += r;
-        if (binds_table_pk(d, &names, p, pkt, pkt_done)) {
-            bound++;
+        bool b;
+        if (bound && bound[i] >= 0)
+            b = bound[i];
+        else {
+            b = binds_table_pk(d, names, p, pkt, pkt_done);
+            if (bound)
+                bound[i] = b;
+        }
+        if (b) {
+            nbound++;
             rate_bound += r;
         } else
             idlist_add(&miss, p->id);
     }
-    free(pkt);
-    free(pkt_done);
-    namemap_free(&names.attrs);
-    namemap_free(&names.ents);
     char *ids = idlist_text(&miss);
     if (total == 0)
         set(it, KP_CHECK_NA, xstrdup("no DynamoDB read patterns"));
     else {
-        double share = (double)bound / (double)total;
+        double share = (double)nbound / (double)total;
         double rshare = rate_all > 0 ? rate_bound / rate_all : share;
         const char *pk = d->table.pk.s ? d->table.pk.s : "";
         set(it, rshare >= 0.8 ? KP_CHECK_PASS : KP_CHECK_FAIL,
             miss.n ? xasprintf("%zu of %zu read patterns (%.0f %%), %.1f %% of the read requests, give the "
                                "table's partition key %s; not: %s",
-                               bound, total, share * 100, rshare * 100, pk, ids)
+                               nbound, total, share * 100, rshare * 100, pk, ids)
                    : xasprintf("all %zu read patterns give the table's partition key %s", total, pk));
     }
     free(ids);
+}
+
+static void rule_pk_in_queries(const kp_analysis *a, kp_check_item *it)
+{
+    const kp_design *d = a->design;
+    cnames names;
+    analysis_name_maps(d, &names.attrs, &names.ents);
+    const kp_keytpl **pkt = xcalloc(d->nentities ? d->nentities : 1, sizeof *pkt);
+    unsigned char *pkt_done = xcalloc(d->nentities ? d->nentities : 1, 1);
+    pk_in_queries(a, &names, pkt, pkt_done, NULL, it);
+    free(pkt);
+    free(pkt_done);
+    namemap_free(&names.attrs);
+    namemap_free(&names.ents);
 }
 
 /* Passes when no base-table partition is hot, and no base-table template with >= 10,000 items
@@ -237,7 +277,19 @@ static void rule_pk_spreads(const kp_analysis *a, kp_check_item *it)
 
 /* Passes when every read pattern asking an `order` is served by the sort key (no app-side sort)
  * and every `range` reaches DynamoDB as a key condition (between, <, >), not a filter. */
-static void rule_sort_key_serves(const kp_analysis *a, kp_check_item *it)
+static pans sort_key_answer(const kp_pattern *p, const kp_pattern_result *pr)
+{
+    if (!is_dynamo_read(p) || (!p->order.s && !p->range.s))
+        return 0;
+    bool ok = true;
+    if (pr->plan == KP_PLAN_SCAN || (p->order.s && pr->app_sort))
+        ok = false;
+    if (p->range.s && !key_condition_has_range(pr->key_condition))
+        ok = false;
+    return ok ? 1 : 2;
+}
+
+static void sort_key_serves(const kp_analysis *a, pans *ans, kp_check_item *it)
 {
     const kp_design *d = a->design;
     size_t asked = 0;
@@ -245,15 +297,11 @@ static void rule_sort_key_serves(const kp_analysis *a, kp_check_item *it)
     for (size_t i = 0; i < a->npatterns; i++) {
         const kp_pattern_result *pr = &a->patterns[i];
         const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
-        if (!is_dynamo_read(p) || (!p->order.s && !p->range.s))
-            continue;
-        asked++;
-        bool ok = true;
-        if (pr->plan == KP_PLAN_SCAN || (p->order.s && pr->app_sort))
-            ok = false;
-        if (p->range.s && !key_condition_has_range(pr->key_condition))
-            ok = false;
-        if (!ok)
+        pans v = ans && ans[i] >= 0 ? ans[i] : sort_key_answer(p, pr);
+        if (ans)
+            ans[i] = v;
+        asked += v != 0;
+        if (v == 2)
             idlist_add(&bad, p->id);
     }
     char *ids = idlist_text(&bad);
@@ -268,6 +316,8 @@ static void rule_sort_key_serves(const kp_analysis *a, kp_check_item *it)
                       bad.n, asked, ids));
     free(ids);
 }
+
+static void rule_sort_key_serves(const kp_analysis *a, kp_check_item *it) { sort_key_serves(a, NULL, it); }
 
 /* Passes when a decision names single-table use ("single-table", "single table", "tabla única",
  * "one table"); n/a with fewer than two entities. */
@@ -462,26 +512,44 @@ static void rule_outside_store(const kp_analysis *a, kp_check_item *it)
     free(ids);
 }
 
+static void rule_pk_in_queries_kept(const kp_analysis *a, struct checklist_keep *k, kp_check_item *it)
+{
+    pk_in_queries(a, &k->names, k->pkt, k->pkt_done, k->bound, it);
+}
+
+static void rule_patterns_written_kept(const kp_analysis *a, struct checklist_keep *k, kp_check_item *it)
+{
+    patterns_written(a, k->written, it);
+}
+
+static void rule_sort_key_serves_kept(const kp_analysis *a, struct checklist_keep *k, kp_check_item *it)
+{
+    sort_key_serves(a, k->sorted, it);
+}
+
 /* The items in the course's order: item i is items[i - 1]. */
 static const struct {
     const char *title;
     void (*rule)(const kp_analysis *a, kp_check_item *it); /* sets it->status and it->why */
+    /* the same on what analysis_update keeps, for the rules that have one */
+    void (*kept)(const kp_analysis *a, struct checklist_keep *k, kp_check_item *it);
 } items[] = {
-    {"Access patterns are written down, with frequency and latency", rule_patterns_written},
-    {"The partition key is in nearly every query", rule_pk_in_queries},
-    {"The partition key spreads: many values and distributed traffic", rule_pk_spreads},
-    {"The sort key allows useful prefixes and ranges", rule_sort_key_serves},
-    {"Single-table use is justified, not copied", rule_single_table},
-    {"Indexes are the minimum, with adjusted projection", rule_minimal_indexes},
-    {"It is known that a saturated index makes writes fail", rule_saturation_known},
-    {"Reads use eventual consistency except where they cannot", rule_eventual_reads},
-    {"There are alerts for throttling and for hot keys", rule_alerts},
-    {"The cost includes indexes, streams and backups", rule_cost_complete},
-    {"What does not fit is replicated to another store, not forced", rule_outside_store},
+    {"Access patterns are written down, with frequency and latency", rule_patterns_written,
+     rule_patterns_written_kept},
+    {"The partition key is in nearly every query", rule_pk_in_queries, rule_pk_in_queries_kept},
+    {"The partition key spreads: many values and distributed traffic", rule_pk_spreads, NULL},
+    {"The sort key allows useful prefixes and ranges", rule_sort_key_serves, rule_sort_key_serves_kept},
+    {"Single-table use is justified, not copied", rule_single_table, NULL},
+    {"Indexes are the minimum, with adjusted projection", rule_minimal_indexes, NULL},
+    {"It is known that a saturated index makes writes fail", rule_saturation_known, NULL},
+    {"Reads use eventual consistency except where they cannot", rule_eventual_reads, NULL},
+    {"There are alerts for throttling and for hot keys", rule_alerts, NULL},
+    {"The cost includes indexes, streams and backups", rule_cost_complete, NULL},
+    {"What does not fit is replicated to another store, not forced", rule_outside_store, NULL},
 };
 _Static_assert(sizeof items / sizeof *items == KP_CHECKLIST_ITEMS, "one row per checklist item");
 
-void stage_checklist(kp_analysis *a)
+static void run_rules(kp_analysis *a, struct checklist_keep *k)
 {
     a->checklist_pass = a->checklist_applicable = 0;
     for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
@@ -490,12 +558,56 @@ void stage_checklist(kp_analysis *a)
         it->title = items[i].title;
         it->status = KP_CHECK_NA;
         it->why = NULL;
-        items[i].rule(a, it);
+        if (k && items[i].kept)
+            items[i].kept(a, k, it);
+        else
+            items[i].rule(a, it);
         if (it->status == KP_CHECK_PASS)
             a->checklist_pass++;
         if (it->status != KP_CHECK_NA)
             a->checklist_applicable++;
     }
+}
+
+void stage_checklist(kp_analysis *a) { run_rules(a, NULL); }
+
+struct checklist_keep *stage_checklist_open(const kp_analysis *a)
+{
+    const kp_design *d = a->design;
+    struct checklist_keep *k = xcalloc(1, sizeof *k);
+    analysis_name_maps(d, &k->names.attrs, &k->names.ents);
+    k->pkt = xcalloc(d->nentities ? d->nentities : 1, sizeof *k->pkt);
+    k->pkt_done = xcalloc(d->nentities ? d->nentities : 1, 1);
+    k->n = d->npatterns;
+    k->bound = xmalloc(k->n ? k->n : 1);
+    k->written = xmalloc(k->n ? k->n : 1);
+    k->sorted = xmalloc(k->n ? k->n : 1);
+    memset(k->bound, -1, k->n ? k->n : 1);
+    memset(k->written, -1, k->n ? k->n : 1);
+    memset(k->sorted, -1, k->n ? k->n : 1);
+    return k;
+}
+
+void stage_checklist_dirty(struct checklist_keep *k, size_t i)
+{
+    if (k && i < k->n)
+        k->bound[i] = k->written[i] = k->sorted[i] = -1;
+}
+
+void stage_checklist_run(struct checklist_keep *k, kp_analysis *a) { run_rules(a, k); }
+
+void stage_checklist_close(struct checklist_keep *k)
+{
+    if (!k)
+        return;
+    namemap_free(&k->names.attrs);
+    namemap_free(&k->names.ents);
+    free(k->pkt);
+    free(k->pkt_done);
+    free(k->bound);
+    free(k->written);
+    free(k->sorted);
+    free(k);
 }
 
 void stage_checklist_free(kp_analysis *a)

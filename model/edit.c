@@ -1345,6 +1345,14 @@ kp_status edit_set(kp_design *d, edit_table t, size_t row, size_t col, const cha
     return st;
 }
 
+bool edit_changes_pattern_only(edit_table t, size_t col)
+{
+    if (t != EDIT_PATTERNS)
+        return false;
+    int f = col_field(&kp_rec_pattern, col);
+    return f >= 0 && !(kp_rec_pattern.f[f].flags & KP_F_LABEL);
+}
+
 /* ---- rows ---------------------------------------------------------------------------------- */
 
 static const char *row_name(const kp_design *d, edit_table t, size_t i)

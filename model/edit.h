@@ -59,6 +59,11 @@ char *edit_get(const kp_design *d, edit_table t, size_t row, size_t col);
  * (patterns' entities, covered_by, decisions). */
 kp_status edit_set(kp_design *d, edit_table t, size_t row, size_t col, const char *text, char **err);
 
+/* Whether a successful edit_set of this cell changes one pattern and nothing else: a cell of
+ * EDIT_PATTERNS other than its id (which the references to it follow). What analysis_update is
+ * told after such an edit. */
+bool edit_changes_pattern_only(edit_table t, size_t col);
+
 /* Inserts a new row with defaults (a fresh unique name/id) at position `at` (clamped to the
  * end) and returns its position. Not available for EDIT_KEYS (returns (size_t)-1; add an
  * entity instead). */

@@ -287,188 +287,249 @@ static bool decision_names(const kp_design *d, const char *name)
     return false;
 }
 
+/* What a partition's findings read of its template: the design's alone. */
+typedef struct pinfo {
+    bool has_date, has_shard;
+} pinfo;
+
+/* The findings of partition i that depend on the design alone (its items come from the design):
+ * low cardinality into *low, unknown distribution into *unk; and *pi. */
+static void partition_design(const kp_analysis *a, size_t i, const namemap *names, unsigned char *nflags,
+                             flist *low, flist *unk, pinfo *pi)
+{
+    const kp_design *d = a->design;
+    const kp_partition_result *pr = &a->partitions[i];
+    const tpl *t = row_tpl(d, pr);
+    size_t nph = 0;
+    const char *only = NULL;
+    const kp_attr *only_at = NULL;
+    bool has_shard = false, has_date = false;
+    sbuf unknown;
+    sbuf_init(&unknown);
+    if (t) {
+        for (size_t k = 0; k < t->n; k++) {
+            if (t->parts[k].kind != TPL_ATTR)
+                continue;
+            const char *nm = t->parts[k].text;
+            const kp_attr *at = fattr(names, d, nm);
+            nph++;
+            only = nm;
+            only_at = at;
+            if (at && at->type == KP_ATTR_SHARD)
+                has_shard = true;
+            if (name_flags(d, nflags, at, nm) & NF_DATE)
+                has_date = true;
+            bool known = at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_SHARD ||
+                                at->type == KP_ATTR_BOOL || !isnan(at->distinct));
+            if (!known)
+                sbuf_printf(&unknown, "%s%s", unknown.len ? ", " : "", nm);
+        }
+    } else if (pr->template_src[0] == '{') {
+        nph = 1;
+    }
+    double items = pr->items;
+    /* low cardinality */
+    bool is_low = false;
+    char *why = NULL;
+    if (nph == 1 && only) {
+        const kp_attr *at = only_at;
+        if ((at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_BOOL || at->type == KP_ATTR_DATE)) ||
+            (name_flags(d, nflags, at, only) & NF_LOWCARD)) {
+            is_low = true;
+            why = fmsg("partition key %s is keyed by %s alone", pr->template_src, only);
+        }
+    }
+    if (!is_low && !isnan(pr->distinct) && pr->distinct < 100 && items >= 10000) {
+        is_low = true;
+        why = fmsg("partition key %s has %.0f distinct values for %.0f items", pr->template_src, pr->distinct,
+                   items);
+    }
+    if (!is_low && t && nph == 0 && items >= 10000) {
+        is_low = true;
+        why = fmsg("partition key %s is a constant holding %.0f items", pr->template_src, items);
+    }
+    if (is_low) {
+        bool accepted = pr->index >= 0 && decision_names(d, index_name(d, pr->index));
+        char *msg = fmsg("%s; the hottest value holds %.0f %% of the items", why, pr->hot_share * 100);
+        free(why);
+        add(low, "low-cardinality-pk", accepted ? KP_SEV_NOTE : KP_SEV_WARNING, where_partition(d, pr), msg);
+    }
+    if (unknown.len && isnan(pr->distinct))
+        add(unk, "unknown-distribution", KP_SEV_NOTE, where_partition(d, pr),
+            fmsg("no distribution for %s in %s: heat assumed one value per item; declare distinct/skew",
+                 unknown.s, pr->template_src));
+    sbuf_free(&unknown);
+    pi->has_date = has_date;
+    pi->has_shard = has_shard;
+}
+
+/* The findings of partition i that depend on its loads. */
+static void partition_loads(flist *l, const kp_analysis *a, size_t i, const pinfo *pi)
+{
+    const kp_design *d = a->design;
+    const kp_partition_result *pr = &a->partitions[i];
+    /* time bucket under write load */
+    if (pi->has_date && !pi->has_shard && pr->write_units >= 0.1 * CAP_PARTITION_WCU)
+        add(l, "time-bucket-pk", KP_SEV_WARNING, where_partition(d, pr),
+            fmsg("partition key %s is a time bucket: its current value takes %.0f write units/s "
+                 "(%.0f %% of a partition)",
+                 pr->template_src, pr->write_units, pr->write_util * 100));
+    /* hot */
+    if (pr->hot) {
+        add(l, "hot-partition", KP_SEV_ERROR, where_partition(d, pr),
+            fmsg("the hottest value of %s takes %.0f read units/s (%.0f %% of 3,000) and %.0f write "
+                 "units/s (%.0f %% of 1,000); %d shards would bring both under 50 %%",
+                 pr->template_src, pr->read_units, pr->read_util * 100, pr->write_units, pr->write_util * 100,
+                 pr->suggest_shards));
+        if (pr->index >= 0 && pr->write_util >= 1)
+            add(l, "gsi-throttles-writes", KP_SEV_ERROR, fmsg("index %s", index_name(d, pr->index)),
+                fmsg("GSI %s's hottest partition needs %.0f write units/s: its throttling rejects the "
+                     "table's writes",
+                     index_name(d, pr->index), pr->write_units));
+    }
+}
+
+/* Appends m's findings to l (moved: m is left empty). */
+static void flist_move(flist *l, flist *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        VEC_GROW(l->v, l->n, l->cap);
+        l->v[l->n++] = m->v[i];
+    }
+    free(m->v);
+    *m = (flist){0};
+}
+
 static void partition_findings(flist *l, const kp_analysis *a, const namemap *names)
 {
     const kp_design *d = a->design;
     unsigned char *nflags = xcalloc(d->nattrs ? d->nattrs : 1, 1);
     for (size_t i = 0; i < a->npartitions; i++) {
-        const kp_partition_result *pr = &a->partitions[i];
-        const tpl *t = row_tpl(d, pr);
-        size_t nph = 0;
-        const char *only = NULL;
-        const kp_attr *only_at = NULL;
-        bool has_shard = false, has_date = false;
-        sbuf unknown;
-        sbuf_init(&unknown);
-        if (t) {
-            for (size_t k = 0; k < t->n; k++) {
-                if (t->parts[k].kind != TPL_ATTR)
-                    continue;
-                const char *nm = t->parts[k].text;
-                const kp_attr *at = fattr(names, d, nm);
-                nph++;
-                only = nm;
-                only_at = at;
-                if (at && at->type == KP_ATTR_SHARD)
-                    has_shard = true;
-                if (name_flags(d, nflags, at, nm) & NF_DATE)
-                    has_date = true;
-                bool known = at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_SHARD ||
-                                    at->type == KP_ATTR_BOOL || !isnan(at->distinct));
-                if (!known)
-                    sbuf_printf(&unknown, "%s%s", unknown.len ? ", " : "", nm);
-            }
-        } else if (pr->template_src[0] == '{') {
-            nph = 1;
-        }
-        double items = pr->items;
-        /* low cardinality */
-        bool low = false;
-        char *why = NULL;
-        if (nph == 1 && only) {
-            const kp_attr *at = only_at;
-            if ((at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_BOOL || at->type == KP_ATTR_DATE)) ||
-                (name_flags(d, nflags, at, only) & NF_LOWCARD)) {
-                low = true;
-                why = fmsg("partition key %s is keyed by %s alone", pr->template_src, only);
-            }
-        }
-        if (!low && !isnan(pr->distinct) && pr->distinct < 100 && items >= 10000) {
-            low = true;
-            why = fmsg("partition key %s has %.0f distinct values for %.0f items", pr->template_src,
-                       pr->distinct, items);
-        }
-        if (!low && t && nph == 0 && items >= 10000) {
-            low = true;
-            why = fmsg("partition key %s is a constant holding %.0f items", pr->template_src, items);
-        }
-        if (low) {
-            bool accepted = pr->index >= 0 && decision_names(d, index_name(d, pr->index));
-            char *msg = fmsg("%s; the hottest value holds %.0f %% of the items", why, pr->hot_share * 100);
-            free(why);
-            add(l, "low-cardinality-pk", accepted ? KP_SEV_NOTE : KP_SEV_WARNING, where_partition(d, pr),
-                msg);
-        }
-        /* time bucket under write load */
-        if (has_date && !has_shard && pr->write_units >= 0.1 * CAP_PARTITION_WCU)
-            add(l, "time-bucket-pk", KP_SEV_WARNING, where_partition(d, pr),
-                fmsg("partition key %s is a time bucket: its current value takes %.0f write units/s "
-                     "(%.0f %% of a partition)",
-                     pr->template_src, pr->write_units, pr->write_util * 100));
-        /* hot */
-        if (pr->hot) {
-            add(l, "hot-partition", KP_SEV_ERROR, where_partition(d, pr),
-                fmsg("the hottest value of %s takes %.0f read units/s (%.0f %% of 3,000) and %.0f write "
-                     "units/s (%.0f %% of 1,000); %d shards would bring both under 50 %%",
-                     pr->template_src, pr->read_units, pr->read_util * 100, pr->write_units,
-                     pr->write_util * 100, pr->suggest_shards));
-            if (pr->index >= 0 && pr->write_util >= 1)
-                add(l, "gsi-throttles-writes", KP_SEV_ERROR, fmsg("index %s", index_name(d, pr->index)),
-                    fmsg("GSI %s's hottest partition needs %.0f write units/s: its throttling rejects the "
-                         "table's writes",
-                         index_name(d, pr->index), pr->write_units));
-        }
-        if (unknown.len && isnan(pr->distinct))
-            add(l, "unknown-distribution", KP_SEV_NOTE, where_partition(d, pr),
-                fmsg("no distribution for %s in %s: heat assumed one value per item; declare distinct/skew",
-                     unknown.s, pr->template_src));
-        sbuf_free(&unknown);
+        flist low = {0}, unk = {0};
+        pinfo pi;
+        partition_design(a, i, names, nflags, &low, &unk, &pi);
+        flist_move(l, &low);
+        partition_loads(l, a, i, &pi);
+        flist_move(l, &unk);
     }
     free(nflags);
+}
+
+/* A pattern's findings come in three groups, each listed for every pattern in turn: what its
+ * plan costs, DynamoDB's rules behind its plan, a counter update. Each group of one pattern
+ * depends on that pattern, its result and the design only (analysis_update keeps them). */
+enum { PF_PLAN, PF_RULES, PF_COUNTER, PF__GROUPS };
+
+static void pattern_plan_findings(flist *l, const kp_design *d, const kp_pattern *p,
+                                  const kp_pattern_result *pr)
+{
+    if (p->kind == KP_READ && !p->served_by) {
+        if (pr->plan == KP_PLAN_SCAN && !isnan(p->latency) && p->latency < 1000)
+            add(l, "scan-user-path", KP_SEV_ERROR, fmsg("pattern %s", p->id),
+                fmsg("'%s' scans the table (%.0f ms estimated) on a path with a %.0f ms target",
+                     p->name ? p->name : p->id, pr->latency_ms, p->latency));
+        if (p->nfilter > 0 && (pr->plan == KP_PLAN_SCAN || pr->items_per_call >= 2))
+            add(l, "filter-narrowing", KP_SEV_WARNING, fmsg("pattern %s", p->id),
+                fmsg("'%s' narrows with a FilterExpression on %s: it pays for %.0f items read per call",
+                     p->name ? p->name : p->id, p->filter[0].s ? p->filter[0].s : "?", pr->items_per_call));
+        if (pr->requests >= 3 && (p->njoin > 0 || p->nentities > 1))
+            add(l, "many-requests-join", KP_SEV_WARNING, fmsg("pattern %s", p->id),
+                fmsg("'%s' needs %.0f requests and a join in the application for one screen",
+                     p->name ? p->name : p->id, pr->requests));
+        if (p->consistency != KP_EVENTUAL) {
+            if (pr->index >= 0 && pr->index < (ptrdiff_t)d->nindexes && d->indexes[pr->index].kind == KP_GSI)
+                add(l, "strong-read-gsi", KP_SEV_ERROR, fmsg("pattern %s", p->id),
+                    fmsg("'%s' asks a %s read of GSI %s, which is always eventually consistent",
+                         p->name ? p->name : p->id, kp_consistency_name(p->consistency),
+                         d->indexes[pr->index].name));
+            else
+                for (size_t w = 0; w < pr->nwarnings; w++)
+                    if (util_contains_ci(pr->warnings[w], "strong") &&
+                        util_contains_ci(pr->warnings[w], "GSI")) {
+                        add(l, "strong-read-gsi", KP_SEV_WARNING, fmsg("pattern %s", p->id),
+                            fmsg("'%s': %s", p->name ? p->name : p->id, pr->warnings[w]));
+                        break;
+                    }
+        }
+    }
+}
+
+/* DynamoDB's rules behind a plan: one finding per pattern and rule, the resolver's line */
+static void pattern_rule_findings(flist *l, const kp_pattern *p, const kp_pattern_result *pr)
+{
+    for (size_t w = 0; w < pr->nwhy_not; w++) {
+        const kp_why_not *y = &pr->why_not[w];
+        bool dup = !y->rule;
+        for (size_t k = 0; k < w && !dup; k++)
+            dup = pr->why_not[k].rule && strcmp(pr->why_not[k].rule, y->rule) == 0;
+        if (dup)
+            continue;
+        kp_severity sev = strcmp(y->rule, "transactional-read") == 0 ? KP_SEV_ERROR : KP_SEV_WARNING;
+        add(l, y->rule, sev, fmsg("pattern %s", p->id), fmsg("'%s': %s", p->name ? p->name : p->id, y->text));
+    }
+}
+
+/* counter: per design attribute, 0 not known yet, 1 not counter-like, 2 counter-like. */
+static void pattern_counter_findings(flist *l, const kp_design *d, const kp_pattern *p, const namemap *names,
+                                     unsigned char *counter)
+{
+    if (p->kind != KP_WRITE || p->op != KP_OP_UPDATE)
+        return;
+    if (util_contains_ci(p->why, "condition") || util_contains_ci(p->why, "idempot"))
+        return;
+    const char *what = NULL;
+    for (size_t k = 0; k < p->nchanges && !what; k++) {
+        const char *nm = p->changes[k].s;
+        const kp_attr *at = nm ? fattr(names, d, nm) : NULL;
+        if (!nm)
+            continue;
+        if (at && at->type == KP_ATTR_NUMBER) {
+            what = nm;
+            continue;
+        }
+        /* named like a counter: once per declared attribute (its name is nm) */
+        unsigned char *slot = at ? &counter[at - d->attrs] : NULL;
+        if (!slot || !*slot) {
+            bool yes = name_in(nm, counter_words, sizeof counter_words / sizeof *counter_words);
+            if (slot)
+                *slot = yes ? 2 : 1;
+            if (yes)
+                what = nm;
+        } else if (*slot == 2) {
+            what = nm;
+        }
+    }
+    if (!what &&
+        /* "incrementa" (Spanish) contains "increment": the first test finds it */
+        (util_contains_ci(p->name, "increment") || util_contains_ci(p->name, "decrement")))
+        what = "a counter";
+    if (what)
+        add(l, "counter-update", KP_SEV_WARNING, fmsg("pattern %s", p->id),
+            fmsg("'%s' updates %s with SET n = n + :x: a retried request counts twice",
+                 p->name ? p->name : p->id, what));
+}
+
+static void pattern_group(flist *l, const kp_analysis *a, size_t i, int g, const namemap *names,
+                          unsigned char *counter)
+{
+    const kp_design *d = a->design;
+    const kp_pattern_result *pr = &a->patterns[i];
+    const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
+    if (g == PF_PLAN)
+        pattern_plan_findings(l, d, p, pr);
+    else if (g == PF_RULES)
+        pattern_rule_findings(l, p, pr);
+    else
+        pattern_counter_findings(l, d, &d->patterns[i], names, counter);
 }
 
 static void pattern_findings(flist *l, const kp_analysis *a, const namemap *names)
 {
     const kp_design *d = a->design;
-    for (size_t i = 0; i < a->npatterns; i++) {
-        const kp_pattern_result *pr = &a->patterns[i];
-        const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
-        if (p->kind == KP_READ && !p->served_by) {
-            if (pr->plan == KP_PLAN_SCAN && !isnan(p->latency) && p->latency < 1000)
-                add(l, "scan-user-path", KP_SEV_ERROR, fmsg("pattern %s", p->id),
-                    fmsg("'%s' scans the table (%.0f ms estimated) on a path with a %.0f ms target",
-                         p->name ? p->name : p->id, pr->latency_ms, p->latency));
-            if (p->nfilter > 0 && (pr->plan == KP_PLAN_SCAN || pr->items_per_call >= 2))
-                add(l, "filter-narrowing", KP_SEV_WARNING, fmsg("pattern %s", p->id),
-                    fmsg("'%s' narrows with a FilterExpression on %s: it pays for %.0f items read per call",
-                         p->name ? p->name : p->id, p->filter[0].s ? p->filter[0].s : "?",
-                         pr->items_per_call));
-            if (pr->requests >= 3 && (p->njoin > 0 || p->nentities > 1))
-                add(l, "many-requests-join", KP_SEV_WARNING, fmsg("pattern %s", p->id),
-                    fmsg("'%s' needs %.0f requests and a join in the application for one screen",
-                         p->name ? p->name : p->id, pr->requests));
-            if (p->consistency != KP_EVENTUAL) {
-                if (pr->index >= 0 && pr->index < (ptrdiff_t)d->nindexes &&
-                    d->indexes[pr->index].kind == KP_GSI)
-                    add(l, "strong-read-gsi", KP_SEV_ERROR, fmsg("pattern %s", p->id),
-                        fmsg("'%s' asks a %s read of GSI %s, which is always eventually consistent",
-                             p->name ? p->name : p->id, kp_consistency_name(p->consistency),
-                             d->indexes[pr->index].name));
-                else
-                    for (size_t w = 0; w < pr->nwarnings; w++)
-                        if (util_contains_ci(pr->warnings[w], "strong") &&
-                            util_contains_ci(pr->warnings[w], "GSI")) {
-                            add(l, "strong-read-gsi", KP_SEV_WARNING, fmsg("pattern %s", p->id),
-                                fmsg("'%s': %s", p->name ? p->name : p->id, pr->warnings[w]));
-                            break;
-                        }
-            }
-        }
-    }
-    /* DynamoDB's rules behind a plan: one finding per pattern and rule, the resolver's line */
-    for (size_t i = 0; i < a->npatterns; i++) {
-        const kp_pattern_result *pr = &a->patterns[i];
-        const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
-        for (size_t w = 0; w < pr->nwhy_not; w++) {
-            const kp_why_not *y = &pr->why_not[w];
-            bool dup = !y->rule;
-            for (size_t k = 0; k < w && !dup; k++)
-                dup = pr->why_not[k].rule && strcmp(pr->why_not[k].rule, y->rule) == 0;
-            if (dup)
-                continue;
-            kp_severity sev = strcmp(y->rule, "transactional-read") == 0 ? KP_SEV_ERROR : KP_SEV_WARNING;
-            add(l, y->rule, sev, fmsg("pattern %s", p->id),
-                fmsg("'%s': %s", p->name ? p->name : p->id, y->text));
-        }
-    }
-    unsigned char *counter = xcalloc(d->nattrs ? d->nattrs : 1, 1); /* 0 unknown, 1 no, 2 counter-like */
-    for (size_t i = 0; i < d->npatterns; i++) {
-        const kp_pattern *p = &d->patterns[i];
-        if (p->kind != KP_WRITE || p->op != KP_OP_UPDATE)
-            continue;
-        if (util_contains_ci(p->why, "condition") || util_contains_ci(p->why, "idempot"))
-            continue;
-        const char *what = NULL;
-        for (size_t k = 0; k < p->nchanges && !what; k++) {
-            const char *nm = p->changes[k].s;
-            const kp_attr *at = nm ? fattr(names, d, nm) : NULL;
-            if (!nm)
-                continue;
-            if (at && at->type == KP_ATTR_NUMBER) {
-                what = nm;
-                continue;
-            }
-            /* named like a counter: once per declared attribute (its name is nm) */
-            unsigned char *slot = at ? &counter[at - d->attrs] : NULL;
-            if (!slot || !*slot) {
-                bool yes = name_in(nm, counter_words, sizeof counter_words / sizeof *counter_words);
-                if (slot)
-                    *slot = yes ? 2 : 1;
-                if (yes)
-                    what = nm;
-            } else if (*slot == 2) {
-                what = nm;
-            }
-        }
-        if (!what &&
-            /* "incrementa" (Spanish) contains "increment": the first test finds it */
-            (util_contains_ci(p->name, "increment") || util_contains_ci(p->name, "decrement")))
-            what = "a counter";
-        if (what)
-            add(l, "counter-update", KP_SEV_WARNING, fmsg("pattern %s", p->id),
-                fmsg("'%s' updates %s with SET n = n + :x: a retried request counts twice",
-                     p->name ? p->name : p->id, what));
-    }
+    unsigned char *counter = xcalloc(d->nattrs ? d->nattrs : 1, 1);
+    for (int g = 0; g < PF__GROUPS; g++)
+        for (size_t i = 0; i < a->npatterns; i++)
+            pattern_group(l, a, i, g, names, counter);
     free(counter);
 }
 
@@ -704,9 +765,143 @@ void stage_findings(kp_analysis *a)
     a->nfindings = l.n;
 }
 
+/* What analysis_update keeps: each pattern's groups, and the findings of the design alone. */
+struct findings_keep {
+    size_t n;      /* patterns */
+    flist *pat;    /* [i * PF__GROUPS + g]: group g of pattern i */
+    bool *dirty;   /* pattern i's groups are to be made again */
+    flist design;  /* entity_findings and key_findings: the design's alone */
+    namemap names; /* analysis_name_maps */
+    unsigned char *counter;
+    flist run;          /* the findings of the last run's loads (partitions, indexes, quotas) */
+    size_t npart;       /* partitions known (the rows of heat: the design's), 0 before the first run */
+    flist *plow, *punk; /* per partition: its design's findings (partition_design) */
+    pinfo *pinfo;
+};
+
+static void flist_clear(flist *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->v[i].where);
+        free(l->v[i].message);
+    }
+    l->n = 0;
+}
+
+/* Appends m's findings to l, their texts shared (the keep owns them; stage_findings_free leaves
+ * them to it). */
+static void flist_share(flist *l, const flist *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        VEC_GROW(l->v, l->n, l->cap);
+        l->v[l->n++] = m->v[i];
+    }
+}
+
+/* t's findings, made by this run, to the keep's run list and shared into l. */
+static void take_run(struct findings_keep *k, flist *l, flist *t)
+{
+    flist_share(l, t);
+    flist_share(&k->run, t);
+    free(t->v);
+    *t = (flist){0};
+}
+
+struct findings_keep *stage_findings_open(const kp_analysis *a)
+{
+    struct findings_keep *k = xcalloc(1, sizeof *k);
+    const kp_design *d = a->design;
+    k->n = d->npatterns;
+    k->pat = xcalloc(k->n * PF__GROUPS + 1, sizeof *k->pat);
+    k->dirty = xmalloc((k->n ? k->n : 1) * sizeof *k->dirty);
+    for (size_t i = 0; i < k->n; i++)
+        k->dirty[i] = true;
+    k->counter = xcalloc(d->nattrs ? d->nattrs : 1, 1);
+    analysis_name_maps(d, &k->names, NULL);
+    entity_findings(&k->design, a, &k->names);
+    key_findings(&k->design, a, &k->names);
+    return k;
+}
+
+void stage_findings_dirty(struct findings_keep *k, size_t i)
+{
+    if (k && i < k->n)
+        k->dirty[i] = true;
+}
+
+void stage_findings_run(struct findings_keep *k, kp_analysis *a)
+{
+    flist l = {0}, t = {0};
+    flist_clear(&k->run);
+    if (!k->plow) { /* the partitions are heat's rows: the same on every run */
+        k->npart = a->npartitions;
+        k->plow = xcalloc(k->npart + 1, sizeof *k->plow);
+        k->punk = xcalloc(k->npart + 1, sizeof *k->punk);
+        k->pinfo = xcalloc(k->npart + 1, sizeof *k->pinfo);
+        unsigned char *nflags = xcalloc(a->design->nattrs ? a->design->nattrs : 1, 1);
+        for (size_t i = 0; i < k->npart; i++)
+            partition_design(a, i, &k->names, nflags, &k->plow[i], &k->punk[i], &k->pinfo[i]);
+        free(nflags);
+    }
+    for (size_t i = 0; i < k->npart && i < a->npartitions; i++) {
+        flist_share(&l, &k->plow[i]);
+        partition_loads(&t, a, i, &k->pinfo[i]);
+        take_run(k, &l, &t);
+        flist_share(&l, &k->punk[i]);
+    }
+    for (size_t i = 0; i < k->n && i < a->npatterns; i++) {
+        if (!k->dirty[i])
+            continue;
+        for (int g = 0; g < PF__GROUPS; g++) {
+            flist_clear(&k->pat[i * PF__GROUPS + g]);
+            pattern_group(&k->pat[i * PF__GROUPS + g], a, i, g, &k->names, k->counter);
+        }
+        k->dirty[i] = false;
+    }
+    for (int g = 0; g < PF__GROUPS; g++)
+        for (size_t i = 0; i < k->n; i++)
+            flist_share(&l, &k->pat[i * PF__GROUPS + g]);
+    index_findings(&t, a);
+    take_run(k, &l, &t);
+    flist_share(&l, &k->design);
+    quota_findings(&t, a);
+    take_run(k, &l, &t);
+    a->findings = l.v;
+    a->nfindings = l.n;
+}
+
+void stage_findings_close(struct findings_keep *k)
+{
+    if (!k)
+        return;
+    for (size_t i = 0; i < k->n * PF__GROUPS; i++) {
+        flist_clear(&k->pat[i]);
+        free(k->pat[i].v);
+    }
+    free(k->pat);
+    free(k->dirty);
+    flist_clear(&k->design);
+    free(k->design.v);
+    flist_clear(&k->run);
+    free(k->run.v);
+    for (size_t i = 0; i < k->npart; i++) {
+        flist_clear(&k->plow[i]);
+        free(k->plow[i].v);
+        flist_clear(&k->punk[i]);
+        free(k->punk[i].v);
+    }
+    free(k->plow);
+    free(k->punk);
+    free(k->pinfo);
+    namemap_free(&k->names);
+    free(k->counter);
+    free(k);
+}
+
 void stage_findings_free(kp_analysis *a)
 {
-    for (size_t i = 0; i < a->nfindings; i++) {
+    /* after analysis_update the texts are its keep's (stage_findings_run) */
+    for (size_t i = 0; !a->incr && i < a->nfindings; i++) {
         free(a->findings[i].where);
         free(a->findings[i].message);
     }

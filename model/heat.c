@@ -49,6 +49,7 @@
 #include "namemap.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,10 @@ typedef struct hrow {
     bool unknown;
     char *skeleton;  /* the template with every placeholder written {} */
     ptrdiff_t first; /* first member (position in members), -1 none */
+    /* what a kept run reuses (the design's alone), set by its first partition_results */
+    bool known;
+    double distinct, max_items, max_bytes;
+    size_t fam; /* its family */
 } hrow;
 
 typedef struct hmember {
@@ -99,6 +104,21 @@ typedef struct hfamily {
     double items, reads, writes; /* the rows' hottest values added: they coincide, pessimistically */
 } hfamily;
 
+/* One addition a run makes to a sum. After an edit, heat replays each unchanged pattern's
+ * additions (the same values in the same order: the same sums) instead of computing them again. */
+typedef enum hop_kind { HOP_ROW, HOP_INDEX, HOP_SERVED } hop_kind;
+typedef struct hop {
+    hop_kind kind;
+    double *row; /* HOP_ROW: a row's sum (the rows do not move once made) */
+    size_t off;  /* HOP_INDEX: byte offset of a double in a->indexes; HOP_SERVED: the index */
+    double v;
+} hop;
+
+typedef struct hops {
+    hop *v;
+    size_t n, cap;
+} hops;
+
 /* ---- the working state ------------------------------------------------------------------ */
 typedef struct heat {
     const kp_design *d;
@@ -120,11 +140,21 @@ typedef struct heat {
     namemap wcache; /* (op|changes, entity) -> slot of wvals: capacity_entity_write results */
     double *wvals;  /* per slot: table units, then one per index */
     size_t nw, capwv;
-    capacity_memo *cap; /* capacity figures per (entity, index), computed once */
-    capacity_memo *own; /* cap when the stage made it (no resolver ran) */
-    arena *ar;          /* the rows' arrays (placeholders, value classes, per-value sums,
+    capacity_memo *cap;   /* capacity figures per (entity, index), computed once */
+    capacity_memo *own;   /* cap when the stage made it (no resolver ran) */
+    arena *ar;            /* the rows' arrays (placeholders, value classes, per-value sums,
                            skeletons) and the write cache's keys: hundreds of small pieces per
                            run, released together */
+    kp_index_result *ix0; /* the indexes' figures after place_items (names, items, bytes): what
+                             each run starts from */
+    hops *rec;            /* where additions go instead of their sums (a pattern being recorded) */
+    size_t nlog;          /* patterns recorded (stage_heat_open); 0: none, additions made */
+    hops *rlog, *wlog;    /* per pattern: its reads' additions, its writes' */
+    hops elog;            /* the entities' own `writes` */
+    bool *dirty;          /* per pattern: to be recorded again */
+    bool fam_made;        /* families holds a run's families */
+    bool kept;            /* stage_heat_open: runs reuse the rows' figures (hrow.known) and the
+                             partitions share the rows' template texts */
 } heat;
 
 static const kp_attr *attr_of(const heat *h, const char *name)
@@ -407,6 +437,52 @@ static void add_items(heat *h, const kp_entity *e, ptrdiff_t index)
     r->total_items += n;
 }
 
+static void hop_push(hops *l, hop_kind kind, double *row, size_t off, double v)
+{
+    VEC_GROW(l->v, l->n, l->cap);
+    l->v[l->n++] = (hop){kind, row, off, v};
+}
+
+/* *t += v, or recorded. */
+static void acc_row(heat *h, double *t, double v)
+{
+    if (h->rec)
+        hop_push(h->rec, HOP_ROW, t, 0, v);
+    else
+        *t += v;
+}
+
+/* The double at byte offset `off` of index x's result += v, or recorded. */
+static void acc_index(heat *h, size_t x, size_t off, double v)
+{
+    off += x * sizeof(kp_index_result);
+    if (h->rec)
+        hop_push(h->rec, HOP_INDEX, NULL, off, v);
+    else
+        *(double *)((char *)h->a->indexes + off) += v;
+}
+
+static void served(heat *h, size_t x)
+{
+    if (h->rec)
+        hop_push(h->rec, HOP_SERVED, NULL, x, 0);
+    else
+        h->a->indexes[x].patterns_served++;
+}
+
+static void replay(heat *h, const hops *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const hop *o = &l->v[i];
+        if (o->kind == HOP_ROW)
+            *o->row += o->v;
+        else if (o->kind == HOP_INDEX)
+            *(double *)((char *)h->a->indexes + o->off) += o->v;
+        else
+            h->a->indexes[o->off].patterns_served++;
+    }
+}
+
 /* Adds `units` units/s of kind `mode` from entity e (pattern p's bindings, may be NULL) to its
  * row on `index`. */
 static void add_load(heat *h, const kp_entity *e, ptrdiff_t index, double units, enum wmode mode,
@@ -420,11 +496,8 @@ static void add_load(heat *h, const kp_entity *e, ptrdiff_t index, double units,
     hrow *r = &h->rows[m->row];
     double *v = mode == W_READS ? r->reads : r->writes;
     for (size_t c = 0; c < r->ncombo; c++)
-        v[c] += units * weight(r, m, c, mode, p);
-    if (mode == W_READS)
-        r->total_reads += units;
-    else
-        r->total_writes += units;
+        acc_row(h, &v[c], units * weight(r, m, c, mode, p));
+    acc_row(h, mode == W_READS ? &r->total_reads : &r->total_writes, units);
 }
 
 /* Items of entity e written per call of write pattern p: the pattern's `items` split evenly over
@@ -472,19 +545,20 @@ static void add_writes(heat *h, const kp_entity *e, double rate, double avg, kp_
                        const kp_str *changes, size_t nchanges, const kp_pattern *p)
 {
     const kp_design *d = h->d;
-    kp_index_result *ix = h->a->indexes;
     const double *v = write_units(h, e, op, changes, nchanges);
     double twcu = v[0];
     const double *iw = v + 1;
+    const size_t wcu = offsetof(kp_index_result, wcu_per_s),
+                 wcu_avg = offsetof(kp_index_result, wcu_per_s_avg);
     add_load(h, e, -1, rate * twcu, W_WRITES, p);
-    ix[0].wcu_per_s += rate * twcu;
-    ix[0].wcu_per_s_avg += avg * twcu;
+    acc_index(h, 0, wcu, rate * twcu);
+    acc_index(h, 0, wcu_avg, avg * twcu);
     for (size_t x = 0; x < d->nindexes; x++) {
         if (d->indexes[x].kind == KP_LSI || !(iw[x] > 0))
             continue;
         add_load(h, e, (ptrdiff_t)x, rate * iw[x], W_WRITES, p);
-        ix[x + 1].wcu_per_s += rate * iw[x];
-        ix[x + 1].wcu_per_s_avg += avg * iw[x];
+        acc_index(h, x + 1, wcu, rate * iw[x]);
+        acc_index(h, x + 1, wcu_avg, avg * iw[x]);
     }
 }
 
@@ -555,16 +629,15 @@ static void heat_open(heat *h, kp_analysis *a)
     /* the synthetic templates must not move once rows point at them; [0, nsynth_tpl) in use */
     h->capsynth_tpl = (d->nindexes + 1) * (h->nent ? h->nent : 1);
     h->synth_tpl = xmalloc(h->capsynth_tpl * sizeof *h->synth_tpl);
-    a->nindexes = d->nindexes + 1;
-    a->indexes = xcalloc(a->nindexes, sizeof *a->indexes);
-    for (size_t x = 0; x < a->nindexes; x++) {
-        kp_index_result *ir = &a->indexes[x];
+    h->ix0 = xcalloc(d->nindexes + 1, sizeof *h->ix0);
+    for (size_t x = 0; x < d->nindexes + 1; x++) {
+        kp_index_result *ir = &h->ix0[x];
         ir->index = (ptrdiff_t)x - 1;
         ir->name = x == 0 ? "table" : d->indexes[x - 1].name;
     }
 }
 
-static void heat_close(heat *h)
+static void heat_close(heat *h, kp_analysis *a)
 {
     for (size_t r = 0; r < h->nrows; r++)
         hrow_free(&h->rows[r]);
@@ -576,16 +649,23 @@ static void heat_close(heat *h)
     free(h->members);
     namemap_free(&h->anames);
     namemap_free(&h->enames);
-    /* heat is the memo's last user: the finished analysis does not hold it */
-    capacity_memo_free(h->own ? h->own : h->a->capacity_memo);
-    h->a->capacity_memo = NULL;
+    /* heat is the memo's last user: the finished analysis (a; NULL: kept by analysis_update)
+       does not hold it */
+    if (h->own)
+        capacity_memo_free(h->own);
+    else if (a) {
+        capacity_memo_free(a->capacity_memo);
+        a->capacity_memo = NULL;
+    }
+    free(h->ix0);
     free(h->dists);
     free(h->dist_done);
     namemap_free(&h->rowmap);
     namemap_free(&h->wcache);
     free(h->wvals);
     free(h->pk_carried);
-    namemap_free(&h->families);
+    if (h->fam_made)
+        namemap_free(&h->families);
     free(h->fam);
 }
 
@@ -606,50 +686,48 @@ static void place_items(heat *h)
             const hmember *m = member(h, x, en);
             if (!m->on)
                 continue;
-            kp_index_result *ir = &h->a->indexes[x + 1];
+            kp_index_result *ir = &h->ix0[x + 1];
             ir->items += util_nz(en->count) * m->share;
             ir->bytes += util_nz(en->count) * m->share * (m->projected + CAP_ITEM_OVERHEAD_BYTES);
         }
     }
 }
 
-/* Reads: every step of every pattern on the rows of its (index, entity) and in its index's
- * figures (a write pattern's read steps, find then write, read too). */
-static void place_reads(heat *h)
+/* Reads: every step of pattern i on the rows of its (index, entity) and in its index's figures
+ * (a write pattern's read steps, find then write, read too). */
+static void place_pattern_reads(heat *h, size_t i)
 {
     const kp_design *d = h->d;
     kp_analysis *a = h->a;
-    for (size_t i = 0; i < a->npatterns; i++) {
-        const kp_pattern_result *pr = &a->patterns[i];
-        const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
-        double rate = util_nz(p->rate);
-        if (p->kind == KP_READ &&
-            (pr->plan == KP_PLAN_GET || pr->plan == KP_PLAN_QUERY || pr->plan == KP_PLAN_MULTI)) {
-            if (pr->index >= -1 && pr->index < (ptrdiff_t)d->nindexes)
-                a->indexes[pr->index + 1].patterns_served++;
-        }
-        for (size_t s = 0; s < pr->nsteps; s++) {
-            const kp_step *st = &pr->steps[s];
-            if (st->index < -1 || st->index >= (ptrdiff_t)d->nindexes)
-                continue;
-            double units = rate * (st->count > 0 ? st->count : 1) * util_nz(st->rcu);
-            if (st->op == KP_OP_GETITEM || st->op == KP_OP_QUERY || st->op == KP_OP_BATCHGET ||
-                st->op == KP_OP_SCAN)
-                a->indexes[st->index + 1].rcu_per_s += units;
-            if (st->op == KP_OP_SCAN || !st->entity)
-                continue;
-            if (st->op != KP_OP_GETITEM && st->op != KP_OP_QUERY && st->op != KP_OP_BATCHGET)
-                continue;
-            ptrdiff_t x = st->index;
-            if (x >= 0 && d->indexes[x].kind == KP_LSI)
-                x = -1;
-            add_load(h, st->entity, x, units, W_READS, p);
-        }
+    const kp_pattern_result *pr = &a->patterns[i];
+    const kp_pattern *p = pr->pattern ? pr->pattern : &d->patterns[i];
+    double rate = util_nz(p->rate);
+    if (p->kind == KP_READ &&
+        (pr->plan == KP_PLAN_GET || pr->plan == KP_PLAN_QUERY || pr->plan == KP_PLAN_MULTI)) {
+        if (pr->index >= -1 && pr->index < (ptrdiff_t)d->nindexes)
+            served(h, (size_t)(pr->index + 1));
+    }
+    for (size_t s = 0; s < pr->nsteps; s++) {
+        const kp_step *st = &pr->steps[s];
+        if (st->index < -1 || st->index >= (ptrdiff_t)d->nindexes)
+            continue;
+        double units = rate * (st->count > 0 ? st->count : 1) * util_nz(st->rcu);
+        if (st->op == KP_OP_GETITEM || st->op == KP_OP_QUERY || st->op == KP_OP_BATCHGET ||
+            st->op == KP_OP_SCAN)
+            acc_index(h, (size_t)(st->index + 1), offsetof(kp_index_result, rcu_per_s), units);
+        if (st->op == KP_OP_SCAN || !st->entity)
+            continue;
+        if (st->op != KP_OP_GETITEM && st->op != KP_OP_QUERY && st->op != KP_OP_BATCHGET)
+            continue;
+        ptrdiff_t x = st->index;
+        if (x >= 0 && d->indexes[x].kind == KP_LSI)
+            x = -1;
+        add_load(h, st->entity, x, units, W_READS, p);
     }
 }
 
-/* Writes: an entity's `writes` when given, else the write patterns naming it. */
-static void place_writes(heat *h)
+/* Writes, first: an entity's `writes` when given. */
+static void place_entity_writes(heat *h)
 {
     const kp_design *d = h->d;
     for (size_t e = 0; e < d->nentities; e++) {
@@ -659,20 +737,55 @@ static void place_writes(heat *h)
             add_writes(h, en, en->writes, avg, KP_OP_PUT, NULL, 0, NULL);
         }
     }
-    for (size_t i = 0; i < d->npatterns; i++) {
-        const kp_pattern *p = &d->patterns[i];
-        if (p->kind != KP_WRITE)
+}
+
+/* Then write pattern i on the entities it names (without `writes` of their own). */
+static void place_pattern_writes(heat *h, size_t i)
+{
+    const kp_design *d = h->d;
+    const kp_pattern *p = &d->patterns[i];
+    if (p->kind != KP_WRITE)
+        return;
+    for (size_t k = 0; k < p->nentities; k++) {
+        size_t ep;
+        const kp_entity *en = namemap_get(&h->enames, p->entities[k].s, &ep) ? &d->entities[ep] : NULL;
+        if (!en || !isnan(en->writes))
             continue;
-        for (size_t k = 0; k < p->nentities; k++) {
-            size_t ep;
-            const kp_entity *en = namemap_get(&h->enames, p->entities[k].s, &ep) ? &d->entities[ep] : NULL;
-            if (!en || !isnan(en->writes))
-                continue;
-            double items = items_per_call(p);
-            double rate = util_nz(p->rate) * items, avg = util_nz(isnan(p->avg) ? p->rate : p->avg) * items;
-            add_writes(h, en, rate, avg, p->op, p->changes, p->nchanges, p);
-        }
+        double items = items_per_call(p);
+        double rate = util_nz(p->rate) * items, avg = util_nz(isnan(p->avg) ? p->rate : p->avg) * items;
+        add_writes(h, en, rate, avg, p->op, p->changes, p->nchanges, p);
     }
+}
+
+/* Every pattern's loads: computed (nlog 0), or replayed from the log, the patterns marked
+ * recorded again first. */
+static void place_loads(heat *h)
+{
+    size_t n = h->a->npatterns;
+    if (!h->nlog) {
+        for (size_t i = 0; i < n; i++)
+            place_pattern_reads(h, i);
+        place_entity_writes(h);
+        for (size_t i = 0; i < h->d->npatterns; i++)
+            place_pattern_writes(h, i);
+        return;
+    }
+    for (size_t i = 0; i < h->nlog; i++) {
+        if (!h->dirty[i])
+            continue;
+        h->rlog[i].n = h->wlog[i].n = 0;
+        h->rec = &h->rlog[i];
+        place_pattern_reads(h, i);
+        h->rec = &h->wlog[i];
+        place_pattern_writes(h, i);
+        h->rec = NULL;
+        h->dirty[i] = false;
+    }
+    for (size_t i = 0; i < h->nlog; i++)
+        replay(h, &h->rlog[i]);
+    replay(h, &h->elog);
+    for (size_t i = 0; i < h->nlog; i++)
+        replay(h, &h->wlog[i]);
 }
 
 /* Distinct values of a row: the product over its placeholders; an enum a sparse condition keeps
@@ -704,21 +817,39 @@ static double row_distinct(const heat *h, const hrow *row)
 
 /* A partition's figures from its row: the hottest value of each kind, utilisation, hot, shards.
  * Returns the items of the hottest value. */
+/* fmax: the larger, a NaN losing to a number (inline; libm's is a call). */
+static inline double dmax(double a, double b) { return a > b || isnan(b) ? a : b; }
+
 static double row_result(heat *h, hrow *row, kp_partition_result *pr)
 {
     pr->index = row->index;
     pr->index_name = row->index < 0 ? "table" : h->d->indexes[row->index].name;
     pr->entity = row->entity;
-    pr->template_src = row->src;
-    row->src = NULL;
+    /* a kept row's text is shared with the partition (stage_heat_free leaves it to the row) */
+    pr->template_src = h->kept ? row->src : xstrdup(row->src);
     double maxi = 0, maxr = 0, maxw = 0, maxb = 0;
-    for (size_t c = 0; c < row->ncombo; c++) {
-        maxi = fmax(maxi, row->items[c]);
-        maxr = fmax(maxr, row->reads[c]);
-        maxw = fmax(maxw, row->writes[c]);
-        maxb = fmax(maxb, row->bytes[c]);
+    if (row->known) {
+        maxi = row->max_items;
+        maxb = row->max_bytes;
+        for (size_t c = 0; c < row->ncombo; c++) {
+            maxr = dmax(maxr, row->reads[c]);
+            maxw = dmax(maxw, row->writes[c]);
+        }
+        pr->distinct = row->distinct;
+    } else {
+        for (size_t c = 0; c < row->ncombo; c++) {
+            maxi = dmax(maxi, row->items[c]);
+            maxr = dmax(maxr, row->reads[c]);
+            maxw = dmax(maxw, row->writes[c]);
+            maxb = dmax(maxb, row->bytes[c]);
+        }
+        pr->distinct = row_distinct(h, row);
+        if (h->kept) {
+            row->max_items = maxi;
+            row->max_bytes = maxb;
+            row->distinct = pr->distinct;
+        }
     }
-    pr->distinct = row_distinct(h, row);
     pr->hot_share =
         row->total_items > 0 ? maxi / row->total_items : (row->ncombo == 1 && row->nph == 0 ? 1 : 0);
     pr->read_hot_share = row->total_reads > 0 ? maxr / row->total_reads : 0;
@@ -736,14 +867,19 @@ static double row_result(heat *h, hrow *row, kp_partition_result *pr)
 
 /* Adds partition pr of row `row` (hottest value: max_items items) to the row's family: same
  * literals, same number of placeholders. */
-static void add_to_family(heat *h, const hrow *row, const kp_partition_result *pr, double max_items)
+static void add_to_family(heat *h, hrow *row, const kp_partition_result *pr, double max_items)
 {
     size_t f;
-    if (!namemap_find(&h->families, row->skeleton, row->index, &f)) {
-        VEC_GROW(h->fam, h->nfam, h->capfam);
-        f = h->nfam++;
-        h->fam[f] = (hfamily){row->index, 0, 0, 0, 0};
-        namemap_insert(&h->families, row->skeleton, row->index, f, NULL);
+    if (row->known) {
+        f = row->fam; /* the families were made by the first run, and reset */
+    } else {
+        if (!namemap_find(&h->families, row->skeleton, row->index, &f)) {
+            VEC_GROW(h->fam, h->nfam, h->capfam);
+            f = h->nfam++;
+            h->fam[f] = (hfamily){row->index, 0, 0, 0, 0};
+            namemap_insert(&h->families, row->skeleton, row->index, f, NULL);
+        }
+        row->fam = f;
     }
     hfamily *fm = &h->fam[f];
     fm->distinct = isnan(pr->distinct) || isnan(fm->distinct) ? NAN : fmax(fm->distinct, pr->distinct);
@@ -751,18 +887,30 @@ static void add_to_family(heat *h, const hrow *row, const kp_partition_result *p
     fm->reads += pr->read_units;
     fm->writes += pr->write_units;
 }
-
 /* a->partitions: one per row, and the rows' families. */
 static void partition_results(heat *h)
 {
     kp_analysis *a = h->a;
-    namemap_init(&h->families, h->nrows);
+    bool again = h->fam_made && h->kept; /* the rows and families of the first run stand */
+    if (again) {
+        for (size_t f = 0; f < h->nfam; f++)
+            h->fam[f] = (hfamily){h->fam[f].index, 0, 0, 0, 0};
+    } else {
+        if (h->fam_made)
+            namemap_free(&h->families);
+        h->nfam = 0;
+        namemap_init(&h->families, h->nrows);
+        h->fam_made = true;
+    }
     a->partitions = xcalloc(h->nrows ? h->nrows : 1, sizeof *a->partitions);
     a->npartitions = h->nrows;
     for (size_t r = 0; r < h->nrows; r++) {
         double max_items = row_result(h, &h->rows[r], &a->partitions[r]);
         add_to_family(h, &h->rows[r], &a->partitions[r], max_items);
     }
+    if (h->kept)
+        for (size_t r = 0; r < h->nrows; r++)
+            h->rows[r].known = true;
 }
 
 /* The indexes' distinct values and hottest shares from the families; LSIs share the table's
@@ -802,21 +950,76 @@ static void index_results(heat *h)
     a->table_hot_share = a->indexes[0].hot_share;
 }
 
+heat *stage_heat_open(kp_analysis *a)
+{
+    heat *h = xmalloc(sizeof *h);
+    heat_open(h, a);
+    place_items(h);
+    h->kept = true;
+    /* every pattern to be recorded on the first run; the entities' writes now */
+    h->nlog = a->npatterns;
+    h->rlog = xcalloc(h->nlog + 1, sizeof *h->rlog);
+    h->wlog = xcalloc(h->nlog + 1, sizeof *h->wlog);
+    h->dirty = xmalloc((h->nlog + 1) * sizeof *h->dirty);
+    for (size_t i = 0; i < h->nlog; i++)
+        h->dirty[i] = true;
+    h->rec = &h->elog;
+    place_entity_writes(h);
+    h->rec = NULL;
+    return h;
+}
+
+void stage_heat_dirty(heat *h, size_t i)
+{
+    if (h && i < h->nlog)
+        h->dirty[i] = true;
+}
+
+void stage_heat_run(heat *h, kp_analysis *a)
+{
+    h->a = a;
+    for (size_t r = 0; r < h->nrows; r++) { /* the loads of the last run go */
+        hrow *row = &h->rows[r];
+        memset(row->reads, 0, 2 * row->ncombo * sizeof *row->reads); /* reads, then writes */
+        row->total_reads = row->total_writes = 0;
+    }
+    a->nindexes = h->d->nindexes + 1;
+    a->indexes = xmalloc(a->nindexes * sizeof *a->indexes);
+    memcpy(a->indexes, h->ix0, a->nindexes * sizeof *a->indexes);
+    place_loads(h);
+    partition_results(h);
+    index_results(h);
+}
+
+void stage_heat_close(heat *h)
+{
+    if (!h)
+        return;
+    for (size_t i = 0; i < h->nlog; i++) {
+        free(h->rlog[i].v);
+        free(h->wlog[i].v);
+    }
+    free(h->rlog);
+    free(h->wlog);
+    free(h->elog.v);
+    free(h->dirty);
+    heat_close(h, NULL);
+    free(h);
+}
+
 void stage_heat(kp_analysis *a)
 {
     heat h;
     heat_open(&h, a);
     place_items(&h);
-    place_reads(&h);
-    place_writes(&h);
-    partition_results(&h);
-    index_results(&h);
-    heat_close(&h);
+    stage_heat_run(&h, a);
+    heat_close(&h, a);
 }
 
 void stage_heat_free(kp_analysis *a)
 {
-    for (size_t i = 0; i < a->npartitions; i++)
+    /* after analysis_update the texts are the kept rows' (row_result) */
+    for (size_t i = 0; !a->incr && i < a->npartitions; i++)
         free(a->partitions[i].template_src);
     free(a->partitions);
     a->partitions = NULL;

@@ -591,38 +591,66 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
     }
 }
 
-void stage_resolve(kp_analysis *a)
+struct rs_keep {
+    rctx c;
+};
+
+rs_keep *stage_resolve_open(kp_analysis *a)
 {
     const kp_design *d = a->design;
     a->npatterns = d ? d->npatterns : 0;
     a->patterns = xcalloc(a->npatterns ? a->npatterns : 1, sizeof *a->patterns);
     if (!d)
-        return;
-    rctx c;
+        return NULL;
+    rs_keep *k = xmalloc(sizeof *k);
+    rctx *c = &k->c;
     if (!a->capacity_memo)
         a->capacity_memo = capacity_memo_new(d);
-    rs_ctx_init(&c, d, a->capacity_memo);
-    c.cands = xcalloc(2 * c.nix, sizeof *c.cands); /* a fan-out variant per index too */
-    c.rej = xcalloc(c.nix, sizeof *c.rej);
-    c.sk_num = xcalloc(c.nix, sizeof *c.sk_num);
-    c.item_miss = xcalloc(c.nix * (d->nentities + 1), sizeof *c.item_miss);
-    c.carry = xcalloc(c.nix * (d->nentities + 1), sizeof *c.carry);
-    humanfmt(c.unknown_sel, sizeof c.unknown_sel, UNKNOWN_SELECTIVITY, HF_PRINTF_G);
-    c.ar = arena_new();
-    a->resolve_arena = c.ar;
+    rs_ctx_init(c, d, a->capacity_memo);
+    c->cands = xcalloc(2 * c->nix, sizeof *c->cands); /* a fan-out variant per index too */
+    c->rej = xcalloc(c->nix, sizeof *c->rej);
+    c->sk_num = xcalloc(c->nix, sizeof *c->sk_num);
+    c->item_miss = xcalloc(c->nix * (d->nentities + 1), sizeof *c->item_miss);
+    c->carry = xcalloc(c->nix * (d->nentities + 1), sizeof *c->carry);
+    humanfmt(c->unknown_sel, sizeof c->unknown_sel, UNKNOWN_SELECTIVITY, HF_PRINTF_G);
+    c->ar = arena_new();
+    a->resolve_arena = c->ar;
     static const char *const keynames[4] = {":pk", ":sk", ":sk1", ":sk2"};
     for (int i = 0; i < 4; i++)
-        c.keynames[i] = arena_strdup(c.ar, keynames[i]);
-    for (size_t i = 0; i < d->npatterns; i++)
-        resolve_pattern(&c, &d->patterns[i], &a->patterns[i]);
-    free(c.steps.v);
-    free(c.wv);
-    free(c.why.v);
-    free(c.rej);
-    free(c.sk_num);
-    free(c.item_miss);
-    free(c.carry);
-    rs_ctx_free(&c);
+        c->keynames[i] = arena_strdup(c->ar, keynames[i]);
+    return k;
+}
+
+void stage_resolve_pattern(rs_keep *k, kp_analysis *a, size_t i)
+{
+    if (!k || i >= a->npatterns)
+        return;
+    memset(&a->patterns[i], 0, sizeof a->patterns[i]);
+    resolve_pattern(&k->c, &k->c.d->patterns[i], &a->patterns[i]);
+}
+
+void stage_resolve_close(rs_keep *k)
+{
+    if (!k)
+        return;
+    rctx *c = &k->c;
+    free(c->steps.v);
+    free(c->wv);
+    free(c->why.v);
+    free(c->rej);
+    free(c->sk_num);
+    free(c->item_miss);
+    free(c->carry);
+    rs_ctx_free(c);
+    free(k);
+}
+
+void stage_resolve(kp_analysis *a)
+{
+    rs_keep *k = stage_resolve_open(a);
+    for (size_t i = 0; i < a->npatterns; i++)
+        stage_resolve_pattern(k, a, i);
+    stage_resolve_close(k);
 }
 
 void stage_resolve_free(kp_analysis *a)

@@ -9,6 +9,7 @@
 
 #include "design_io.h"
 #include "creds.h"
+#include "ddb.h"
 #include "verify.h"
 #include "support.h"
 
@@ -199,11 +200,54 @@ static void test_refusals(void **state)
     design_free(d);
 }
 
+/* libcurl is loaded by the DynamoDB client, not linked: a missing or foreign library is a
+ * message naming it, and a command that never calls DynamoDB does not load it at all. */
+static void test_libcurl_loading(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file; /* NULL = DDB_LIBCURL */
+        bool ok;
+        const char *msg;
+    } loads[] = {
+        {NULL, true, NULL},
+        {"libkeyplan-no-such-curl.so.4", false, "verify needs libcurl (libkeyplan-no-such-curl.so.4)"},
+        {"libm.so.6", false, "libm.so.6 has no curl_version_info"},
+    };
+    for (size_t c = 0; c < sizeof loads / sizeof *loads; c++) {
+        char *err = NULL;
+        bool ok = ddb_curl_check(loads[c].file, &err);
+        if (ok != loads[c].ok)
+            fail_msg("case %zu: %s", c, err ? err : "loaded");
+        if (loads[c].msg && (!err || !strstr(err, loads[c].msg)))
+            fail_msg("case %zu: '%s' lacks '%s'", c, err ? err : "(none)", loads[c].msg);
+        free(err);
+    }
+    /* the libraries the dynamic loader opens for check and --version: no libcurl among them */
+    const char *const commands[][4] = {{"--version", NULL}, {"check", "samples/cloudshop/design.yaml", NULL}};
+    for (size_t c = 0; c < sizeof commands / sizeof *commands; c++) {
+        setenv("LD_DEBUG", "libs", 1);
+        char *path = ts_source_path("samples/cloudshop/design.yaml");
+        const char *args[4] = {commands[c][0], commands[c][1] ? path : NULL, NULL};
+        char *out = NULL, *err = NULL;
+        int st = ts_run_keyplan(args, NULL, &out, &err);
+        unsetenv("LD_DEBUG");
+        assert_true(st == 0 || st == 1);
+        assert_non_null(strstr(err, "libc.so.6")); /* the loader did report */
+        if (strstr(err, "libcurl"))
+            fail_msg("keyplan %s loads libcurl", commands[c][0]);
+        free(out);
+        free(err);
+        free(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_credentials),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_libcurl_loading),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

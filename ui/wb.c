@@ -46,9 +46,17 @@ void wb_analysis_free(wb *w, kp_analysis *a)
         analysis_free(a);
 }
 
-static kp_analysis *run_analysis(wb *w, const kp_design *d)
+/* The analysis of w->good in place of w->an: the injected one, else analysis_update, told the
+ * pattern row a cell edit changed when w->an is of the design just before it. */
+static void run_analysis(wb *w)
 {
-    return w->opt.analyze ? w->opt.analyze(d) : analysis_run(d);
+    if (w->opt.analyze) {
+        wb_analysis_free(w, w->an);
+        w->an = w->opt.analyze(w->good);
+        return;
+    }
+    bool told = w->pattern_edit && !w->an_behind && w->an;
+    w->an = analysis_update(w->an, w->good, told ? w->pattern_row : ANALYSIS_UNKNOWN);
 }
 
 void wb_recompute(wb *w)
@@ -59,12 +67,13 @@ void wb_recompute(wb *w)
     bool ok = w->opt.no_validate ? true : validate_design(d, &w->diags);
     if (ok) {
         sig_report_free(&w->sigs);
-        wb_analysis_free(w, w->an);
         design_free(w->good);
         w->good = design_clone(d);
-        w->an = run_analysis(w, w->good);
+        run_analysis(w);
         sig_evaluate(w->good, w->an, w->obs, w->nobs, &w->sigs);
     }
+    w->an_behind = !ok;
+    w->pattern_edit = false;
 }
 
 wb *wb_new(session *s, const wb_options *opt)
@@ -281,6 +290,8 @@ static void save_cell(wb *w, const char *text)
     drafts_drop(&w->drafts, w->screen, c->row, c->col);
     char *label =
         xasprintf("edit %s row %zu %s", edit_table_name((edit_table)col.table), c->row + 1, col.title);
+    w->pattern_edit = edit_changes_pattern_only((edit_table)col.table, col.col);
+    w->pattern_row = c->row;
     kp_status st = wb_apply(w, nd, label);
     free(label);
     if (st == KP_READONLY)

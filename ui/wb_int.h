@@ -21,6 +21,10 @@ struct wb {
     /* the last design that validated and its analysis (the pane shows these) */
     kp_design *good;
     kp_analysis *an;
+    bool an_behind;    /* the last design did not validate: `an` is of an older one */
+    bool pattern_edit; /* the change being applied alters pattern row `pattern_row` alone (a
+                          cell): analysis_update's hint, reset by wb_recompute */
+    size_t pattern_row;
     kp_diags diags; /* problems of the current design */
     sig_report sigs;
     sig_observation *obs;

@@ -4,11 +4,89 @@
 #include "util.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* The libcurl functions the client calls, found when it opens (dlopen): only verify talks to
+ * DynamoDB, so every other command starts without loading libcurl and its TLS, Kerberos, LDAP...
+ * libraries. Each client holds its own table (no global state). Once loaded, libcurl stays to the
+ * end of the process: it and the TLS libraries it pulls are not made to be unloaded (their exit
+ * handlers and thread-local storage would point into unmapped code), so nothing here calls
+ * dlclose; the loader hands the same library to the next dlopen. */
+typedef struct curl_api {
+    curl_version_info_data *(*version_info)(CURLversion);
+    CURLcode (*global_init)(long);
+    void (*global_cleanup)(void);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    void (*easy_reset)(CURL *);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_perform)(CURL *);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    const char *(*easy_strerror)(CURLcode);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+} curl_api;
+
+/* CURLOPT_AWS_SIGV4 came with libcurl 7.75.0. */
+#define DDB_CURL_MIN 0x074b00
+
+/* Loads libcurl from `file` into *api. false with *err (caller frees) saying what is missing. */
+static bool curl_load(const char *file, curl_api *api, char **err)
+{
+    memset(api, 0, sizeof *api);
+    void *lib = dlopen(file, RTLD_NOW | RTLD_LOCAL); /* never closed (above) */
+    if (!lib) {
+        const char *why = dlerror();
+        *err = xasprintf("verify needs libcurl (%s), which does not load: %s; install it (Debian: apt "
+                         "install libcurl4)",
+                         file, why ? why : "not found");
+        return false;
+    }
+    /* POSIX's way of taking a function from dlsym: through a void * lvalue */
+    struct {
+        const char *name;
+        void **slot;
+    } syms[] = {
+        {"curl_version_info", (void **)&api->version_info},
+        {"curl_global_init", (void **)&api->global_init},
+        {"curl_global_cleanup", (void **)&api->global_cleanup},
+        {"curl_easy_init", (void **)&api->easy_init},
+        {"curl_easy_cleanup", (void **)&api->easy_cleanup},
+        {"curl_easy_reset", (void **)&api->easy_reset},
+        {"curl_easy_setopt", (void **)&api->easy_setopt},
+        {"curl_easy_perform", (void **)&api->easy_perform},
+        {"curl_easy_getinfo", (void **)&api->easy_getinfo},
+        {"curl_easy_strerror", (void **)&api->easy_strerror},
+        {"curl_slist_append", (void **)&api->slist_append},
+        {"curl_slist_free_all", (void **)&api->slist_free_all},
+    };
+    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
+        *syms[i].slot = dlsym(lib, syms[i].name);
+        if (!*syms[i].slot) {
+            *err = xasprintf("verify needs libcurl, but %s has no %s", file, syms[i].name);
+            return false;
+        }
+    }
+    const curl_version_info_data *v = api->version_info(CURLVERSION_NOW);
+    if (!v || v->version_num < DDB_CURL_MIN) {
+        *err = xasprintf("verify needs libcurl 7.75.0 or later (AWS SigV4 signing); %s is %s", file,
+                         v && v->version ? v->version : "older");
+        return false;
+    }
+    return true;
+}
+
+bool ddb_curl_check(const char *file, char **err)
+{
+    curl_api api;
+    return curl_load(file ? file : DDB_LIBCURL, &api, err); /* stays loaded (see curl_api) */
+}
+
 struct ddb {
+    curl_api api;
     CURL *curl;
     char *url;
     char *userpwd;
@@ -27,12 +105,22 @@ typedef struct xfer {
 
 ddb *ddb_open(const char *endpoint, const kp_creds *c, char **err)
 {
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+    curl_api api;
+    if (!curl_load(DDB_LIBCURL, &api, err))
+        return NULL;
+    if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         *err = xstrdup("cannot initialise libcurl");
         return NULL;
     }
+    CURL *curl = api.easy_init();
+    if (!curl) {
+        *err = xstrdup("cannot initialise libcurl");
+        api.global_cleanup();
+        return NULL;
+    }
     ddb *db = xcalloc(1, sizeof *db);
-    db->curl = curl_easy_init();
+    db->api = api;
+    db->curl = curl;
     db->url = xstrdup(endpoint);
     db->userpwd = xasprintf("%s:%s", c->access_key, c->secret_key);
     db->sigv4 = xasprintf("aws:amz:%s:dynamodb", c->region);
@@ -49,9 +137,10 @@ void ddb_close(ddb *db)
     creds_wipe_free(db->userpwd);
     free(db->sigv4);
     creds_wipe_free(db->token_header);
-    curl_easy_cleanup(db->curl);
+    curl_api api = db->api;
+    api.easy_cleanup(db->curl);
     free(db);
-    curl_global_cleanup();
+    api.global_cleanup(); /* the library stays loaded (see curl_api) */
 }
 
 size_t ddb_requests(const ddb *db) { return db->requests; }
@@ -92,31 +181,31 @@ ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char
     ddb_status rc = DDB_TRANSPORT;
     for (int attempt = 0; attempt < 5; attempt++) {
         struct curl_slist *h = NULL;
-        h = curl_slist_append(h, "Content-Type: application/x-amz-json-1.0");
-        h = curl_slist_append(h, target);
+        h = c->api.slist_append(h, "Content-Type: application/x-amz-json-1.0");
+        h = c->api.slist_append(h, target);
         if (c->token_header)
-            h = curl_slist_append(h, c->token_header);
+            h = c->api.slist_append(h, c->token_header);
         xfer x = {.stop = c->stop};
         sbuf_init(&x.body);
         sbuf_add(&x.body, "");
-        curl_easy_reset(c->curl);
-        curl_easy_setopt(c->curl, CURLOPT_URL, c->url);
-        curl_easy_setopt(c->curl, CURLOPT_POST, 1L);
-        curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, body);
-        curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-        curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
-        curl_easy_setopt(c->curl, CURLOPT_USERPWD, c->userpwd);
-        curl_easy_setopt(c->curl, CURLOPT_AWS_SIGV4, c->sigv4);
-        curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
-        curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &x);
-        curl_easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, on_progress);
-        curl_easy_setopt(c->curl, CURLOPT_XFERINFODATA, &x);
-        curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
-        curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, 5L);
-        curl_easy_setopt(c->curl, CURLOPT_TIMEOUT, 60L);
-        curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
-        CURLcode cc = curl_easy_perform(c->curl);
-        curl_slist_free_all(h);
+        c->api.easy_reset(c->curl);
+        c->api.easy_setopt(c->curl, CURLOPT_URL, c->url);
+        c->api.easy_setopt(c->curl, CURLOPT_POST, 1L);
+        c->api.easy_setopt(c->curl, CURLOPT_POSTFIELDS, body);
+        c->api.easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+        c->api.easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
+        c->api.easy_setopt(c->curl, CURLOPT_USERPWD, c->userpwd);
+        c->api.easy_setopt(c->curl, CURLOPT_AWS_SIGV4, c->sigv4);
+        c->api.easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_body);
+        c->api.easy_setopt(c->curl, CURLOPT_WRITEDATA, &x);
+        c->api.easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+        c->api.easy_setopt(c->curl, CURLOPT_XFERINFODATA, &x);
+        c->api.easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
+        c->api.easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, 5L);
+        c->api.easy_setopt(c->curl, CURLOPT_TIMEOUT, 60L);
+        c->api.easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
+        CURLcode cc = c->api.easy_perform(c->curl);
+        c->api.slist_free_all(h);
         c->requests++;
         if (cc != CURLE_OK) {
             if (x.too_long)
@@ -126,13 +215,13 @@ ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char
             else if (cc == CURLE_ABORTED_BY_CALLBACK)
                 *err = xstrdup("interrupted");
             else
-                *err = xasprintf("cannot reach %s: %s", c->url, curl_easy_strerror(cc));
+                *err = xasprintf("cannot reach %s: %s", c->url, c->api.easy_strerror(cc));
             sbuf_free(&x.body);
             rc = DDB_TRANSPORT;
             break;
         }
         long status = 0;
-        curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
+        c->api.easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
         json_error_t je;
         json_t *j = json_loadb(x.body.s, x.body.len, 0, &je);
         if (status == 200 && json_is_object(j)) {
