@@ -38,8 +38,8 @@ static long long history_bytes(const char *wsp)
     long long n = 0;
     if (sqlite3_open_v2(wsp, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
         sqlite3_stmt *s;
-        if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(length(CAST(design AS BLOB))), 0) FROM history", -1, &s,
-                               NULL) == SQLITE_OK &&
+        if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(length(CAST(design AS BLOB))), 0) FROM history", -1,
+                               &s, NULL) == SQLITE_OK &&
             sqlite3_step(s) == SQLITE_ROW)
             n = sqlite3_column_int64(s, 0);
         sqlite3_finalize(s);
@@ -144,7 +144,8 @@ int main(int argc, char **argv)
     session_close(ss);
     long long hist1 = history_bytes(wsp);
     printf("  save a cell at 10,000 patterns (edit + write)  %8.2f ms\n", save * 1e3);
-    printf("  undo entry per edit (bytes stored)             %8.0f bytes\n", (double)(hist1 - hist0) / nedits);
+    printf("  undo entry per edit (bytes stored)             %8.0f bytes\n",
+           (double)(hist1 - hist0) / nedits);
     remove_ws(wsp);
     free(wsp);
 

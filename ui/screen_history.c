@@ -1,7 +1,7 @@
 /* screen_history.c - History: the workspace's versions, each flagged when its change from its
  * parent is irreversible (a new table and a data migration, diff_irreversible); marking two (or
- * :diff) shows the designer diff of them below the list. Its state: the marks, the flags and the
- * diff's lines. */
+ * :diff) shows the designer diff of them below the list; below the versions, everybody's working
+ * copy and who has uncommitted work. Its state: the marks, the flags and the diff's lines. */
 #include "screens.h"
 
 #include "diff.h"
@@ -153,11 +153,41 @@ static int history_handle(const screen_env *e, ui_action a)
     return UI_REDRAW;
 }
 
+/* One line: each author's working copy, its base and whether it holds uncommitted work. */
+static void copies_draw(const screen_env *e, int y, int x, int w)
+{
+    ws_copy *cp = NULL;
+    size_t n = 0;
+    if (ws_copies(session_ws(e->ss), &cp, &n, NULL) != KP_OK || !n) {
+        ws_copies_free(cp, n);
+        return;
+    }
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "working copies:");
+    bool dirty = false;
+    for (size_t i = 0; i < n; i++) {
+        bool mine = strcmp(cp[i].author, session_author(e->ss)) == 0;
+        sbuf_printf(&b, "%s %s%s on v%d%s", i ? "," : "",
+                    *cp[i].author ? cp[i].author : "(from before authors)", mine ? " (you)" : "", cp[i].base,
+                    cp[i].dirty ? " + uncommitted work" : "");
+        dirty = dirty || (cp[i].dirty && !mine);
+    }
+    draw_put(y, x, w, b.s, dirty ? UI_ROLE_WARN : UI_ROLE_DIM);
+    sbuf_free(&b);
+    ws_copies_free(cp, n);
+}
+
 static void history_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
 {
     (void)cy, (void)cx;
     const history_state *st = e->state;
     ui_cursor *c = e->cur;
+    bool copies = session_ws(e->ss) != NULL;
+    if (copies) { /* the last line tells about the working copies */
+        copies_draw(e, r.y + r.h - 1, r.x, r.w);
+        r.h--;
+    }
     int listh = st->nlines ? (r.h - 1) / 2 : r.h - 1;
     if (listh < 2)
         listh = r.h - 1;
