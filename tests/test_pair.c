@@ -267,6 +267,15 @@ static void test_presence(void **state)
     assert_int_equal(ws_presence_beat(a, "Patterns", 3, NULL), KP_OK);
     assert_int_equal(ws_presence_beat(b, "History", 1, NULL), KP_OK);
     assert_false(ws_changed_elsewhere(b)); /* a heartbeat is not a change to reload for */
+    /* a commit is, even when this handle beats after it and before it looks */
+    kp_design *d = NULL;
+    assert_int_equal(ws_version_design(a, 1, &d, NULL), KP_OK);
+    assert_int_equal(ws_commit(a, d, NULL, "ana's", 1, false, NULL, NULL), KP_OK);
+    design_free(d);
+    assert_int_equal(ws_presence_beat(b, "History", 1, NULL), KP_OK);
+    assert_true(ws_changed_elsewhere(b));
+    assert_int_equal(ws_presence_beat(a, "Patterns", 3, NULL), KP_OK);
+    assert_false(ws_changed_elsewhere(b));
     ws_presence *o = NULL;
     size_t n = 0;
     assert_int_equal(ws_presence_others(b, &o, &n, NULL), KP_OK);
@@ -286,8 +295,9 @@ static void test_presence(void **state)
     assert_int_equal(ws_presence_beat(a, "Patterns", 3, NULL), KP_OK);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "UPDATE presence SET beat = beat - 10 WHERE author = 'ana'", NULL, NULL, NULL),
-                     SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db, "UPDATE presence SET beat = beat - 10 WHERE author = 'ana'", NULL, NULL, NULL),
+        SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(ws_presence_others(b, &o, &n, NULL), KP_OK);
     assert_int_equal(n, 0);
@@ -374,7 +384,8 @@ static void test_versions_stored_once(void **state)
     assert_int_equal(scalar(p, "SELECT count(*) FROM blobs"), 2);
     assert_int_equal(scalar(p, "SELECT count(DISTINCT version) FROM decisions"), 1);
     assert_int_equal(scalar(p, "SELECT decisions_of FROM versions WHERE number = 3"), 1);
-    assert_true(scalar(p, "SELECT max(length(data)) FROM blobs") < scalar(p, "SELECT max(size) FROM blobs") / 2);
+    assert_true(scalar(p, "SELECT max(length(data)) FROM blobs") <
+                scalar(p, "SELECT max(size) FROM blobs") / 2);
     kp_design *v3 = version(p, 3);
     assert_true(design_equal(v3, d));
     design_free(v3);
@@ -429,12 +440,13 @@ static void test_upgrade_from_schema_2(void **state)
         fail_msg("%s", e);
     char *dg = xasprintf("%016llx", (unsigned long long)util_hash_str(UTIL_HASH_SEED, v1));
     sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(db,
-                                        "INSERT INTO versions(number, parent, time, author, message, name, design, "
-                                        "digest) VALUES (1, NULL, '2026-01-01T00:00:00Z', 'ana', 'first', "
-                                        "'CloudShop', ?1, ?2)",
-                                        -1, &st, NULL),
-                     SQLITE_OK);
+    assert_int_equal(
+        sqlite3_prepare_v2(db,
+                           "INSERT INTO versions(number, parent, time, author, message, name, design, "
+                           "digest) VALUES (1, NULL, '2026-01-01T00:00:00Z', 'ana', 'first', "
+                           "'CloudShop', ?1, ?2)",
+                           -1, &st, NULL),
+        SQLITE_OK);
     sqlite3_bind_text(st, 1, v1, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, dg, -1, SQLITE_STATIC);
     assert_int_equal(sqlite3_step(st), SQLITE_DONE);
@@ -450,11 +462,12 @@ static void test_upgrade_from_schema_2(void **state)
     sqlite3_finalize(st);
     const char *texts[] = {v1, s1};
     for (int i = 0; i < 2; i++) {
-        assert_int_equal(sqlite3_prepare_v2(db,
-                                            "INSERT INTO history(stack, design, label, time) VALUES ('undo', ?1, "
-                                            "'edit', 'x')",
-                                            -1, &st, NULL),
-                         SQLITE_OK);
+        assert_int_equal(
+            sqlite3_prepare_v2(db,
+                               "INSERT INTO history(stack, design, label, time) VALUES ('undo', ?1, "
+                               "'edit', 'x')",
+                               -1, &st, NULL),
+            SQLITE_OK);
         sqlite3_bind_text(st, 1, texts[i], -1, SQLITE_STATIC);
         assert_int_equal(sqlite3_step(st), SQLITE_DONE);
         sqlite3_finalize(st);

@@ -153,29 +153,28 @@ static int history_handle(const screen_env *e, ui_action a)
     return UI_REDRAW;
 }
 
-/* One line: each author's working copy, its base and whether it holds uncommitted work. */
-static void copies_draw(const screen_env *e, int y, int x, int w)
+/* Below the versions, one line per author's working copy (at most a third of r): its base and
+ * whether it holds uncommitted work. Returns the lines it took from the bottom of r. */
+static int copies_draw(const screen_env *e, ui_rect r)
 {
     ws_copy *cp = NULL;
     size_t n = 0;
-    if (ws_copies(session_ws(e->ss), &cp, &n, NULL) != KP_OK || !n) {
+    int room = r.h / 3 - 1;
+    if (room < 1 || ws_copies(session_ws(e->ss), &cp, &n, NULL) != KP_OK || !n) {
         ws_copies_free(cp, n);
-        return;
+        return 0;
     }
-    sbuf b;
-    sbuf_init(&b);
-    sbuf_add(&b, "working copies:");
-    bool dirty = false;
-    for (size_t i = 0; i < n; i++) {
+    int shown = (int)n < room ? (int)n : room;
+    int y = r.y + r.h - shown - 1;
+    draw_put(y, r.x, r.w, "working copies", UI_ROLE_HEADER);
+    for (int i = 0; i < shown; i++) {
         bool mine = strcmp(cp[i].author, session_author(e->ss)) == 0;
-        sbuf_printf(&b, "%s %s%s on v%d%s", i ? "," : "",
-                    *cp[i].author ? cp[i].author : "(from before authors)", mine ? " (you)" : "", cp[i].base,
-                    cp[i].dirty ? " + uncommitted work" : "");
-        dirty = dirty || (cp[i].dirty && !mine);
+        draw_putf(y + 1 + i, r.x, r.w, cp[i].dirty && !mine ? UI_ROLE_WARN : UI_ROLE_NORMAL, " %s%s on v%d%s",
+                  *cp[i].author ? cp[i].author : "(from before authors)", mine ? " (you)" : "", cp[i].base,
+                  cp[i].dirty ? " + uncommitted work" : ", nothing uncommitted");
     }
-    draw_put(y, x, w, b.s, dirty ? UI_ROLE_WARN : UI_ROLE_DIM);
-    sbuf_free(&b);
     ws_copies_free(cp, n);
+    return shown + 1;
 }
 
 static void history_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
@@ -183,11 +182,8 @@ static void history_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
     (void)cy, (void)cx;
     const history_state *st = e->state;
     ui_cursor *c = e->cur;
-    bool copies = session_ws(e->ss) != NULL;
-    if (copies) { /* the last line tells about the working copies */
-        copies_draw(e, r.y + r.h - 1, r.x, r.w);
-        r.h--;
-    }
+    if (session_ws(e->ss)) /* the last lines tell about the working copies */
+        r.h -= copies_draw(e, r);
     int listh = st->nlines ? (r.h - 1) / 2 : r.h - 1;
     if (listh < 2)
         listh = r.h - 1;

@@ -2047,8 +2047,6 @@ kp_status ws_presence_beat(ws_t *ws, const char *screen, int row, char **err)
         ok = sqlite3_step(s) == SQLITE_DONE;
         sqlite3_finalize(s);
     }
-    /* the heartbeat is not a change anybody needs to reload for */
-    pragma_int(ws->db, "PRAGMA data_version", &ws->data_version);
     return ok ? KP_OK : ws_fail(ws, err, "record the presence");
 }
 
