@@ -252,6 +252,22 @@ static void test_working_copy_per_author(void **state)
     assert_string_equal(session_author(a), "carla");
     session_close(a);
     session_close(b);
+    /* fsck looks at every author's working copy, not only its caller's */
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db, "UPDATE copies SET design = 'keyplan: [' WHERE author = 'bea'", NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(db);
+    ws_t *ws = NULL;
+    assert_int_equal(ws_open(p, WS_READONLY, &ws, NULL), KP_OK);
+    ws_fsck_report r;
+    assert_int_equal(ws_fsck(ws, &r, NULL), KP_OK);
+    assert_non_null(r.working);
+    assert_non_null(strstr(r.working, "working copy of bea"));
+    assert_int_equal(r.problems, 1);
+    ws_fsck_report_free(&r);
+    ws_close(ws);
     free(p);
 }
 

@@ -1571,14 +1571,24 @@ kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err)
         r->integrity = xasprintf("reading the versions stopped: %s", sqlite3_errmsg(ws->db));
     }
     sqlite3_finalize(s);
-    char *yaml = NULL;
-    int base = 0;
-    if (ws_working_get(ws, &yaml, &base, NULL) == KP_OK) {
-        r->working = load_problem(yaml, "working copy");
-        if (r->working)
-            r->problems++;
+    /* every author's working copy: the first that does not load, by author */
+    if (ws->schema >= 3 && sqlite3_prepare_v2(ws->db, "SELECT author, design FROM copies ORDER BY author", -1,
+                                              &s, NULL) == SQLITE_OK) {
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            const char *author = (const char *)sqlite3_column_text(s, 0);
+            const char *yaml = (const char *)sqlite3_column_text(s, 1);
+            char *name = xasprintf("working copy of %s", author && *author ? author : "(before authors)");
+            char *why = load_problem(yaml ? yaml : "", name);
+            if (why) {
+                r->problems++;
+                if (!r->working)
+                    r->working = xasprintf("%s: %s", name, why);
+            }
+            free(why);
+            free(name);
+        }
+        sqlite3_finalize(s);
     }
-    free(yaml);
     return KP_OK;
 }
 

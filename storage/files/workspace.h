@@ -127,7 +127,8 @@ typedef struct ws_fsck_report {
     ws_fsck_version *versions; /* oldest first */
     size_t nversions;
     int last_intact; /* the newest intact version, 0 when none */
-    char *working;   /* NULL when the working copy loads (or there is none), else why not */
+    char *working;   /* NULL when every author's working copy loads, else the first that does not
+                        ("working copy of ana: ...") */
     size_t problems; /* everything found wrong */
 } ws_fsck_report;
 
