@@ -1,4 +1,5 @@
-/* cmd_tui.c - keyplan [WORKSPACE]: the workbench on a workspace (default design.keyplan). */
+/* cmd_tui.c - keyplan [WORKSPACE] [--author NAME]: the workbench on a workspace (default
+ * design.keyplan), on NAME's working copy (default ws_default_author()). */
 #include "commands.h"
 #include "ui.h"
 
@@ -7,14 +8,26 @@
 
 int cmd_tui(int argc, char **argv)
 {
-    if (argc > 1) {
-        fprintf(stderr, "keyplan: too many arguments; expected keyplan [WORKSPACE]\n");
-        return 2;
+    const char *ws = NULL, *author = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--author") == 0) {
+            if (i + 1 >= argc || !*argv[i + 1]) {
+                fprintf(stderr,
+                        "keyplan: --author needs a name; expected keyplan [WORKSPACE] [--author NAME]\n");
+                return 2;
+            }
+            author = argv[++i];
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "keyplan: unknown option '%s'; expected keyplan [WORKSPACE] [--author NAME]\n",
+                    argv[i]);
+            return 2;
+        } else if (ws) {
+            fprintf(stderr, "keyplan: too many arguments; expected keyplan [WORKSPACE] [--author NAME]\n");
+            return 2;
+        } else {
+            ws = argv[i];
+        }
     }
-    if (argc == 1 && argv[0][0] == '-') {
-        fprintf(stderr, "keyplan: unknown option '%s'; expected keyplan [WORKSPACE]\n", argv[0]);
-        return 2;
-    }
-    ui_options opt = {.tour = false, .tour_name = NULL};
-    return ui_run(argc == 1 ? argv[0] : NULL, &opt);
+    ui_options opt = {.tour = false, .tour_name = NULL, .author = author};
+    return ui_run(ws, &opt);
 }

@@ -33,7 +33,7 @@ static const struct command {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: keyplan [WORKSPACE]                           open the workbench\n");
+    fprintf(out, "usage: keyplan [WORKSPACE] [--author NAME]           open the workbench\n");
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(out, "       keyplan %s\n", commands[i].usage);
 }
@@ -53,7 +53,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
             if (strcmp(argv[1], commands[i].name) == 0)
                 return commands[i].run(argc - 1, argv + 1);
-        if (argv[1][0] == '-') {
+        if (argv[1][0] == '-' && strcmp(argv[1], "--author") != 0) {
             fprintf(stderr, "keyplan: unknown option '%s'\n", argv[1]);
             usage(stderr);
             return 2;

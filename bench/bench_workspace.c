@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     double save = (now() - t) / n;
     t = now();
     for (int i = 0; i < n; i++)
-        ws_undo(ws, NULL, NULL);
+        ws_undo(ws, NULL, NULL, NULL);
     double undo = (now() - t) / n;
     ws_close(ws);
     t = now();

@@ -3,7 +3,7 @@
 #  1. a new workspace: type a pattern and the templates that serve it, watch the plan change
 #     from scan to get, commit, quit, reopen and find it (and undo across the restart);
 #  2. the workshop: two keyplan processes on one workspace see each other's commits; a stale
-#     commit is refused with an offer to reload;
+#     commit is refused with an offer to merge, and the merge's conflict is resolved (theirs);
 #  3. a newcomer at 120x40 designs a three-entity model and exports its decision record;
 #  4. the help lists every action of the action table and every : command of the command table;
 #  5. a resize storm down to 12x4 and back;
@@ -132,7 +132,7 @@ quit a
 
 # ---- 2. the workshop: two processes, one workspace --------------------------------------------
 start a 100 30 shop.keyplan
-start b 100 30 shop.keyplan
+start b 100 30 shop.keyplan --author bea
 expect a "v1 saved" "A opens version 1"
 expect b "v1 saved" "B opens version 1"
 send a 1; send a 0; send a l; send a l; cell a "Pedido por número"
@@ -145,9 +145,12 @@ send a c; type_text a "from A"; send a Enter
 expect a "committed version 3" "A commits version 3"
 send b c; type_text b "from B"; send b Enter
 expect b "commit refused" "B's stale commit is refused"
-expect b "R reloads" "with an offer to reload"
+expect b "R merges" "with an offer to merge"
 send b R
-expect b "reloaded version 3" "B reloads the latest version"
+expect b "1 conflict" "B's merge finds both renamed pattern 1"
+send b t
+send b Enter
+expect b "merged version 3" "B takes theirs and the merge is applied"
 quit a
 quit b
 

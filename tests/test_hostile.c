@@ -403,10 +403,10 @@ static void alter_version(const char *ws, int number)
 {
     sqlite3 *db;
     assert_int_equal(sqlite3_open(ws, &db), SQLITE_OK);
-    char *sql =
-        xasprintf("DROP TRIGGER IF EXISTS versions_immutable; DROP TRIGGER IF EXISTS versions_no_update;"
-                  "UPDATE versions SET design = replace(design, 'CloudShop', 'CloudShoq') WHERE number = %d",
-                  number);
+    /* the design text is stored compressed under its digest: one byte of it changed */
+    char *sql = xasprintf("UPDATE blobs SET data = substr(data, 1, 20) || x'5a' || substr(data, 22) "
+                          "WHERE digest = (SELECT digest FROM versions WHERE number = %d)",
+                          number);
     char *e = NULL;
     if (sqlite3_exec(db, sql, NULL, NULL, &e) != SQLITE_OK)
         fail_msg("%s", e);

@@ -1092,9 +1092,9 @@ static void test_session_workspace(void **state)
     assert_int_equal(session_commit(s, "primero", &n, &err), KP_OK);
     assert_int_equal(n, 1);
     assert_false(session_dirty(s));
-    /* a second process on the same workspace */
+    /* a second process on the same workspace, another author */
     session *s2 = NULL;
-    assert_int_equal(session_open(path, &s2, &created, &err), KP_OK);
+    assert_int_equal(session_open_as(path, "bea", &s2, &created, &err), KP_OK);
     assert_int_equal(session_base(s2), 1);
     kp_design *d3 = design_clone(session_design(s));
     set(d3, EDIT_PATTERNS, 1, "rate", "10");
@@ -1110,9 +1110,13 @@ static void test_session_workspace(void **state)
     free(err);
     err = NULL;
     assert_int_equal(session_latest(s2), 2);
-    assert_int_equal(session_reload(s2, &err), KP_OK);
+    size_t nconflicts = 9;
+    assert_int_equal(session_reload(s2, &nconflicts, &err), KP_OK);
+    assert_int_equal(nconflicts, 0);
     assert_int_equal(session_base(s2), 2);
+    /* the merge keeps both changes: A's committed one and B's own */
     assert_true(session_design(s2)->patterns[1].rate == 10);
+    assert_true(session_design(s2)->patterns[2].rate == 20);
     /* an invalid design is never committed */
     kp_design *bad = design_clone(session_design(s2));
     edit_add(bad, EDIT_PATTERNS, 0);

@@ -272,7 +272,7 @@ static void test_working_copy_undo_redo(void **state)
     char *err = NULL;
     assert_int_equal(ws_working_get(ws, NULL, NULL, &err), KP_NOTFOUND);
     free(err);
-    assert_int_equal(ws_undo(ws, NULL, NULL), KP_NOTFOUND);
+    assert_int_equal(ws_undo(ws, NULL, NULL, NULL), KP_NOTFOUND);
     static const char *const states[] = {"s0", "s1 línea", "s2", "s3"};
     for (size_t i = 0; i < 4; i++)
         assert_int_equal(ws_working_set(ws, states[i], 0, true, "edit", NULL), KP_OK);
@@ -287,10 +287,10 @@ static void test_working_copy_undo_redo(void **state)
     /* persisted: a new process undoes */
     ws = open_ok(p, 0);
     char *t = NULL;
-    assert_int_equal(ws_undo(ws, &t, NULL), KP_OK);
+    assert_int_equal(ws_undo(ws, &t, NULL, NULL), KP_OK);
     assert_string_equal(t, "s2");
     free(t);
-    assert_int_equal(ws_undo(ws, &t, NULL), KP_OK);
+    assert_int_equal(ws_undo(ws, &t, NULL, NULL), KP_OK);
     assert_string_equal(t, "s1 línea");
     free(t);
     ws_close(ws);
@@ -298,7 +298,7 @@ static void test_working_copy_undo_redo(void **state)
     assert_int_equal(ws_working_get(ws, &t, NULL, NULL), KP_OK);
     assert_string_equal(t, "s1 línea");
     free(t);
-    assert_int_equal(ws_redo(ws, &t, NULL), KP_OK);
+    assert_int_equal(ws_redo(ws, &t, NULL, NULL), KP_OK);
     assert_string_equal(t, "s2");
     free(t);
     assert_int_equal(ws_history_depth(ws, &nu, &nr, NULL), KP_OK);
@@ -306,12 +306,12 @@ static void test_working_copy_undo_redo(void **state)
     assert_int_equal(nr, 1);
     /* a new edit clears the redo stack */
     assert_int_equal(ws_working_set(ws, "s2b", 0, true, "edit", NULL), KP_OK);
-    assert_int_equal(ws_redo(ws, NULL, NULL), KP_NOTFOUND);
-    assert_int_equal(ws_undo(ws, &t, NULL), KP_OK);
+    assert_int_equal(ws_redo(ws, NULL, NULL, NULL), KP_NOTFOUND);
+    assert_int_equal(ws_undo(ws, &t, NULL, NULL), KP_OK);
     assert_string_equal(t, "s2");
     free(t);
     /* undo everything, then nothing more */
-    while (ws_undo(ws, NULL, NULL) == KP_OK)
+    while (ws_undo(ws, NULL, NULL, NULL) == KP_OK)
         ;
     assert_int_equal(ws_working_get(ws, &t, NULL, NULL), KP_OK);
     assert_string_equal(t, "s0");
@@ -367,19 +367,48 @@ static void test_observations(void **state)
 static void test_default_author(void **state)
 {
     (void)state;
-    setenv("KEYPLAN_AUTHOR", "Íñigo", 1);
-    char *a = ws_default_author();
-    assert_string_equal(a, "Íñigo");
-    free(a);
-    unsetenv("KEYPLAN_AUTHOR");
-    setenv("USER", "bea", 1);
-    a = ws_default_author();
-    assert_string_equal(a, "bea");
-    free(a);
-    unsetenv("USER");
-    a = ws_default_author();
-    assert_string_equal(a, "unknown");
-    free(a);
+    /* KEYPLAN_AUTHOR, else git's user.name, else $USER, else "unknown" */
+    static const struct {
+        const char *env, *gitconfig, *user, *want;
+    } rows[] = {
+        {"Íñigo", "[user]\n\tname = Git Name\n", "bea", "Íñigo"},
+        {NULL, "[core]\n\tname = not this\n[user]\n\temail = a@b\n\tname = \"Ana García\"\n", "bea",
+         "Ana García"},
+        {NULL, "[User]\n  Name=línea\n", "bea", "línea"},
+        {"", "[user]\n\tname = Git Name\n", "bea", "Git Name"},
+        {NULL, "[core]\n\tname = not this\n", "bea", "bea"},
+        {NULL, NULL, "bea", "bea"},
+        {NULL, NULL, NULL, "unknown"},
+    };
+    char *dir = ts_temp_dir();
+    char *cfg = xasprintf("%s/gitconfig", dir);
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        if (rows[i].env)
+            setenv("KEYPLAN_AUTHOR", rows[i].env, 1);
+        else
+            unsetenv("KEYPLAN_AUTHOR");
+        if (rows[i].gitconfig) {
+            FILE *f = fopen(cfg, "w");
+            assert_non_null(f);
+            fputs(rows[i].gitconfig, f);
+            fclose(f);
+            setenv("GIT_CONFIG_GLOBAL", cfg, 1);
+        } else {
+            setenv("GIT_CONFIG_GLOBAL", "/nonexistent/gitconfig", 1);
+        }
+        if (rows[i].user)
+            setenv("USER", rows[i].user, 1);
+        else
+            unsetenv("USER");
+        char *a = ws_default_author();
+        if (strcmp(a, rows[i].want) != 0)
+            fail_msg("row %zu: author '%s', expected '%s'", i, a, rows[i].want);
+        free(a);
+    }
+    unlink(cfg);
+    free(cfg);
+    free(dir);
+    unsetenv("GIT_CONFIG_GLOBAL");
 }
 
 /* ---- damaged, foreign, read-only ---------------------------------------------------------- */
@@ -574,10 +603,19 @@ static void test_migration_from_schema_1(void **state)
     assert_int_equal(ws_version_design(ws, 1, &got, NULL), KP_OK);
     assert_true(design_equal(got, d));
     design_free(got);
-    /* the schema-2 features work on the migrated file */
+    /* the schema-2 features work on the migrated file; its working copy belongs to nobody until
+       the first author takes it over */
+    char *t0 = NULL;
+    assert_int_equal(ws_working_get(ws, &t0, NULL, NULL), KP_NOTFOUND);
+    bool adopted = false;
+    assert_int_equal(ws_working_adopt(ws, &adopted, NULL), KP_OK);
+    assert_true(adopted);
+    assert_int_equal(ws_working_get(ws, &t0, NULL, NULL), KP_OK);
+    assert_string_equal(t0, "draft");
+    free(t0);
     assert_int_equal(ws_working_set(ws, "draft 2", 1, true, "edit", NULL), KP_OK);
     char *t = NULL;
-    assert_int_equal(ws_undo(ws, &t, NULL), KP_OK);
+    assert_int_equal(ws_undo(ws, &t, NULL, NULL), KP_OK);
     assert_string_equal(t, "draft");
     free(t);
     commit_ok(ws, "new", 1, 2);

@@ -1,7 +1,7 @@
 /* screen_history.c - History: the workspace's versions, each flagged when its change from its
  * parent is irreversible (a new table and a data migration, diff_irreversible); marking two (or
- * :diff) shows the designer diff of them below the list. Its state: the marks, the flags and the
- * diff's lines. */
+ * :diff) shows the designer diff of them below the list; below the versions, everybody's working
+ * copy and who has uncommitted work. Its state: the marks, the flags and the diff's lines. */
 #include "screens.h"
 
 #include "diff.h"
@@ -153,11 +153,37 @@ static int history_handle(const screen_env *e, ui_action a)
     return UI_REDRAW;
 }
 
+/* Below the versions, one line per author's working copy (at most a third of r): its base and
+ * whether it holds uncommitted work. Returns the lines it took from the bottom of r. */
+static int copies_draw(const screen_env *e, ui_rect r)
+{
+    ws_copy *cp = NULL;
+    size_t n = 0;
+    int room = r.h / 3 - 1;
+    if (room < 1 || ws_copies(session_ws(e->ss), &cp, &n, NULL) != KP_OK || !n) {
+        ws_copies_free(cp, n);
+        return 0;
+    }
+    int shown = (int)n < room ? (int)n : room;
+    int y = r.y + r.h - shown - 1;
+    draw_put(y, r.x, r.w, "working copies", UI_ROLE_HEADER);
+    for (int i = 0; i < shown; i++) {
+        bool mine = strcmp(cp[i].author, session_author(e->ss)) == 0;
+        draw_putf(y + 1 + i, r.x, r.w, cp[i].dirty && !mine ? UI_ROLE_WARN : UI_ROLE_NORMAL, " %s%s on v%d%s",
+                  *cp[i].author ? cp[i].author : "(from before authors)", mine ? " (you)" : "", cp[i].base,
+                  cp[i].dirty ? " + uncommitted work" : ", nothing uncommitted");
+    }
+    ws_copies_free(cp, n);
+    return shown + 1;
+}
+
 static void history_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
 {
     (void)cy, (void)cx;
     const history_state *st = e->state;
     ui_cursor *c = e->cur;
+    if (session_ws(e->ss)) /* the last lines tell about the working copies */
+        r.h -= copies_draw(e, r);
     int listh = st->nlines ? (r.h - 1) / 2 : r.h - 1;
     if (listh < 2)
         listh = r.h - 1;

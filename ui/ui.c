@@ -97,7 +97,7 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     session *s = NULL;
     bool created = false;
     char *err = NULL;
-    kp_status st = session_open(path, &s, &created, &err);
+    kp_status st = session_open_as(path, opt ? opt->author : NULL, &s, &created, &err);
     if (st != KP_OK) {
         fprintf(stderr, "keyplan: %s: %s\n", path, err ? err : kp_status_text(st));
         free(err);

@@ -7,6 +7,7 @@
 typedef struct ui_options {
     bool tour;             /* open the CloudShop walkthrough */
     const char *tour_name; /* "cloudshop" (default) */
+    const char *author;    /* whose working copy (NULL = ws_default_author()) */
 } ui_options;
 
 /* Runs the workbench on the workspace at `workspace_path` (created when missing) until the user

@@ -85,6 +85,7 @@ wb *wb_new(session *s, const wb_options *opt)
     diags_init(&w->diags, "design");
     le_init(&w->le, NULL);
     le_init(&w->pl, NULL);
+    le_init(&w->merge_le, NULL);
     drafts_init(&w->drafts);
     for (int i = 0; i < UI_SCREEN__COUNT; i++)
         w->state[i] = screen_get(i)->open ? screen_get(i)->open() : NULL;
@@ -112,6 +113,8 @@ void wb_free(wb *w)
     sig_observations_free(w->obs, w->nobs);
     le_free(&w->le);
     le_free(&w->pl);
+    le_free(&w->merge_le);
+    ws_presence_free(w->others, w->nothers);
     msgline_clear(&w->msg);
     free(w->search);
     drafts_free(&w->drafts);
@@ -403,7 +406,8 @@ int wb_commit(wb *w, const char *message)
     char *err = NULL;
     kp_status st = session_commit(w->ss, message, &n, &err);
     if (st == KP_CONFLICT) {
-        wb_message(w, UI_ROLE_BAD, "commit refused: %s (R reloads the latest version)", err ? err : "");
+        wb_message(w, UI_ROLE_BAD, "commit refused, R merges the latest version into yours: %s",
+                   err ? err : "");
         w->remote_change = true;
     } else if (st != KP_OK) {
         wb_message(w, UI_ROLE_BAD, "%s%s",
@@ -420,24 +424,44 @@ int wb_commit(wb *w, const char *message)
 static int do_reload(wb *w)
 {
     char *err = NULL;
-    if (session_reload(w->ss, &err) != KP_OK) {
+    int before = session_base(w->ss);
+    bool dirty = session_dirty(w->ss);
+    size_t nconflicts = 0;
+    if (session_reload(w->ss, &nconflicts, &err) != KP_OK) {
         wb_message(w, UI_ROLE_WARN, "reload: %s", err ? err : "failed");
         free(err);
         return UI_REDRAW;
     }
-    drafts_clear(&w->drafts);
-    w->remote_change = false;
     wb_load_versions(w);
     load_observations(w);
+    if (nconflicts) /* the merge view takes over until its conflicts are resolved */
+        return wb_merge_opened(w, nconflicts);
+    drafts_clear(&w->drafts);
+    w->remote_change = false;
     after_change(w);
-    wb_message(w, UI_ROLE_GOOD, "reloaded version %d (u brings your working copy back)", session_base(w->ss));
+    if (session_base(w->ss) == before)
+        wb_message(w, UI_ROLE_DIM, "your working copy is based on the latest version (%d) already", before);
+    else if (dirty)
+        wb_message(w, UI_ROLE_GOOD,
+                   "merged version %d into your working copy; c commits it (u undoes the merge)",
+                   session_base(w->ss));
+    else
+        wb_message(w, UI_ROLE_GOOD, "reloaded version %d", session_base(w->ss));
     return UI_REDRAW;
+}
+
+void wb_after_merge(wb *w)
+{
+    drafts_clear(&w->drafts);
+    w->remote_change = false;
+    after_change(w);
 }
 
 int wb_tick(wb *w)
 {
+    int pf = wb_presence_tick(w);
     if (!session_changed_elsewhere(w->ss))
-        return UI_IGNORED;
+        return pf;
     int latest = session_latest(w->ss);
     size_t before = w->nversions;
     wb_load_versions(w);
@@ -445,12 +469,12 @@ int wb_tick(wb *w)
     wb_recompute(w);
     if (w->nversions != before && latest != session_base(w->ss)) {
         /* an untouched working copy follows the new version, unless a cell or prompt is open */
-        if (!session_dirty(w->ss) && !w->editing && w->prompt == WB_PROMPT_NONE)
+        if (!session_dirty(w->ss) && !w->editing && w->prompt == WB_PROMPT_NONE &&
+            !session_merge(w->ss, NULL))
             return do_reload(w);
         w->remote_change = true;
         wb_message(w, UI_ROLE_WARN,
-                   "version %d was committed by another keyplan; R reloads it (your edits stay in undo)",
-                   latest);
+                   "version %d was committed by another keyplan; R merges it into your working copy", latest);
     }
     return UI_REDRAW;
 }
@@ -686,6 +710,8 @@ static bool line_key(lineedit *e, int key)
     return false;
 }
 
+bool wb_line_key(lineedit *e, int key) { return line_key(e, key); }
+
 static int edit_key(wb *w, int key)
 {
     if (key == UI_KEY_ESC) {
@@ -763,10 +789,13 @@ int wb_key(wb *w, int key)
         }
         return UI_IGNORED;
     }
+    int pf = wb_presence_tick(w);
     if (w->editing)
-        return edit_key(w, key);
+        return edit_key(w, key) | pf;
     if (w->prompt != WB_PROMPT_NONE)
-        return prompt_key(w, key);
+        return prompt_key(w, key) | pf;
+    if (session_merge(w->ss, NULL) && !w->help)
+        return wb_merge_key(w, key) | pf;
     if (w->help) {
         if (!help_scroll(&w->help_top, key))
             w->help = false;

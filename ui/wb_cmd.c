@@ -28,6 +28,8 @@ static int cmd_commit(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 static int cmd_set(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 {
     (void)c;
+    if (a->argc >= 2 && strcmp(a->argv[1], "author") == 0)
+        return wb_set_author(w, a->rest[1]);
     const kp_design *d = session_design(w->ss);
     int row = a->argc >= 2 ? edit_setting_find(a->argv[1]) : -1;
     if (row < 0) {
@@ -138,7 +140,13 @@ static const wb_cmd commands[] = {
      .args = "NAME VALUE",
      .nargs = -1,
      .run = cmd_set,
-     .help = "Set one of the design's settings (billing, streams, prices...: all on Cost & heat); u undoes"},
+     .help = "Set one of the design's settings (billing, streams, prices...: all on Cost & heat); u undoes. "
+             ":set author NAME works on NAME's working copy"},
+    {.name = "compact",
+     .args = "[KEEP]",
+     .nargs = -1,
+     .run = wb_cmd_compact,
+     .help = "Keep your newest KEEP undo steps (default 100) and shrink the workspace file"},
     {.name = "export",
      .args = "md FILE",
      .nargs = 2,

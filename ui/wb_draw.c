@@ -56,8 +56,12 @@ void wb_draw(wb *w)
     }
     int cy = -1, cx = -1;
     status_tabs_draw(w->lay.tabs, w->screen, session_path(w->ss));
+    wb_presence_draw(w, w->lay.tabs);
     if (w->help) {
         draw_help(w);
+    } else if (session_merge(w->ss, NULL)) {
+        wb_merge_draw(w, w->lay.editor, &cy, &cx);
+        draw_pane(w);
     } else {
         screen_env e = wb_env(w, w->screen);
         screen_draw(&e, w->lay.editor, &cy, &cx);

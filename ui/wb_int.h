@@ -62,6 +62,14 @@ struct wb {
     bool quit;
     bool quit_armed;    /* q pressed once while cells hold drafts */
     bool remote_change; /* another process committed */
+    /* the merge view (wb_merge.c), shown while the session has a merge open */
+    size_t merge_sel;
+    bool merge_editing;
+    lineedit merge_le;
+    /* presence (wb_presence.c): the others who have the workspace open */
+    double presence_beat; /* when this workbench last beat (monotonic seconds), 0 = never */
+    ws_presence *others;
+    size_t nothers;
 };
 
 /* wb.c */
@@ -85,6 +93,29 @@ int wb_commit(wb *w, const char *message);
 void wb_prompt_open(wb *w, wb_prompt p, const char *init);
 /* Runs an action: the current screen's handler, else the default. Returns flags. */
 int wb_run_action(wb *w, ui_action a);
+/* After a merge became the working copy: drafts dropped, everything recomputed. */
+void wb_after_merge(wb *w);
+/* The editing keys of the cell editor and the prompt on `e`; true when handled. */
+bool wb_line_key(lineedit *e, int key);
+
+/* wb_merge.c: the merge view, over the screens while a merge has conflicts to resolve */
+/* A merge with `nconflicts` conflicts was opened: the view starts on the first. Returns flags. */
+int wb_merge_opened(wb *w, size_t nconflicts);
+/* A key while the merge view shows; returns flags. */
+int wb_merge_key(wb *w, int key);
+/* Draws the merge view into r; *cy, *cx receive the cursor while a value is typed. */
+void wb_merge_draw(wb *w, ui_rect r, int *cy, int *cx);
+
+/* wb_pair.c: authors, the undo history's size, presence */
+/* :set author NAME: the workbench works on NAME's working copy from now on. Returns flags. */
+int wb_set_author(wb *w, const char *name);
+/* :compact [KEEP]. Returns flags. */
+int wb_cmd_compact(wb *w, const wb_cmd *c, const wb_cmd_args *a);
+/* Beats (about once a second) and reads who else has the workspace open; UI_REDRAW when that
+ * changed, else UI_IGNORED. Nothing for a session without a workspace. */
+int wb_presence_tick(wb *w);
+/* Draws the others (author, screen, row) at the right end of line r. */
+void wb_presence_draw(const wb *w, ui_rect r);
 
 /* wb_tour.c */
 /* Goes to tour step `step` (its design becomes an undoable edit); returns flags. */

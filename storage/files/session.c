@@ -3,6 +3,7 @@
 
 #include "validate.h"
 #include "design_io.h"
+#include "merge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 typedef struct snapshot {
     kp_design *d;
     char *label;
+    int base; /* the version the state was based on */
 } snapshot;
 
 struct session {
@@ -24,6 +26,10 @@ struct session {
     char *note;
     char *unloaded; /* a working copy that did not load */
     char *readonly; /* why nothing may change (the latest version is damaged), NULL when editable */
+    char *author;   /* memory sessions; a workspace's is ws_author() */
+    /* a merge with conflicts still to resolve: of version merge_into into the working copy */
+    merge_result *merge;
+    int merge_into;
     /* memory sessions keep their versions here */
     kp_design **mem_versions;
     char **mem_messages;
@@ -64,22 +70,21 @@ session *session_new_memory(kp_design *d)
 {
     session *s = xcalloc(1, sizeof *s);
     s->path = xstrdup("(memory)");
+    s->author = xstrdup("test");
     s->design = d ? d : empty_design();
     return s;
 }
 
 kp_status session_open(const char *path, session **out, bool *created, char **err)
 {
-    *out = NULL;
-    if (created)
-        *created = access(path, F_OK) != 0;
-    ws_t *ws = NULL;
-    kp_status st = ws_open(path, WS_CREATE, &ws, err);
-    if (st != KP_OK)
-        return st;
-    session *s = xcalloc(1, sizeof *s);
-    s->ws = ws;
-    s->path = xstrdup(path);
+    return session_open_as(path, NULL, out, created, err);
+}
+
+/* Loads the author's working copy (else the latest version, else a new design) into s. */
+static void load_working(session *s)
+{
+    ws_t *ws = s->ws;
+    const char *path = s->path;
     char *yaml = NULL;
     int base = 0;
     int latest = 0;
@@ -131,6 +136,30 @@ kp_status session_open(const char *path, session **out, bool *created, char **er
     }
     if (!s->design)
         s->design = s->base_design ? design_clone(s->base_design) : empty_design();
+}
+
+kp_status session_open_as(const char *path, const char *author, session **out, bool *created, char **err)
+{
+    *out = NULL;
+    if (created)
+        *created = access(path, F_OK) != 0;
+    ws_t *ws = NULL;
+    kp_status st = ws_open(path, WS_CREATE, &ws, err);
+    if (st != KP_OK)
+        return st;
+    if (author && (st = ws_set_author(ws, author, err)) != KP_OK) {
+        ws_close(ws);
+        return st;
+    }
+    session *s = xcalloc(1, sizeof *s);
+    s->ws = ws;
+    s->path = xstrdup(path);
+    bool adopted = false;
+    ws_working_adopt(ws, &adopted, NULL);
+    load_working(s);
+    if (adopted && !s->note)
+        s->note = xasprintf("%s now has the working copy this workspace had before each author got their own",
+                            ws_author(ws));
     *out = s;
     return KP_OK;
 }
@@ -151,6 +180,8 @@ void session_close(session *s)
     free(s->note);
     free(s->unloaded);
     free(s->readonly);
+    free(s->author);
+    merge_free(s->merge);
     for (size_t i = 0; i < s->nmem; i++) {
         design_free(s->mem_versions[i]);
         free(s->mem_messages[i]);
@@ -200,8 +231,46 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
         return kp_fail(err, KP_READONLY, "read-only: %s", s->readonly);
     }
     VEC_GROW(s->undo, s->nundo, s->capundo);
-    s->undo[s->nundo++] = (snapshot){s->design, xstrdup(label)};
+    s->undo[s->nundo++] = (snapshot){s->design, xstrdup(label), s->base};
     s->design = d;
+    snapshots_free(s->redo, s->nredo);
+    s->redo = NULL;
+    s->nredo = s->capredo = 0;
+    return persist(s, true, label, err);
+}
+
+static void set_base(session *s, int number, kp_design *base_design)
+{
+    design_free(s->base_design);
+    s->base_design = base_design;
+    s->base = number;
+}
+
+/* Makes `number` the base (its design loaded; NULL when it does not load). */
+static void rebase(session *s, int number)
+{
+    if (number == s->base)
+        return;
+    kp_design *bd = NULL;
+    if (number > 0 && session_version_design(s, number, &bd, NULL) != KP_OK)
+        bd = NULL;
+    set_base(s, number, bd);
+}
+
+/* session_apply with a new base: `d` (taken) based on version `number` whose design is `bd`
+ * (taken); undo brings back the design and the base before. */
+static kp_status apply_based(session *s, kp_design *d, int number, kp_design *bd, const char *label,
+                             char **err)
+{
+    if (s->readonly) {
+        design_free(d);
+        design_free(bd);
+        return kp_fail(err, KP_READONLY, "read-only: %s", s->readonly);
+    }
+    VEC_GROW(s->undo, s->nundo, s->capundo);
+    s->undo[s->nundo++] = (snapshot){s->design, xstrdup(label), s->base};
+    s->design = d;
+    set_base(s, number, bd);
     snapshots_free(s->redo, s->nredo);
     s->redo = NULL;
     s->nredo = s->capredo = 0;
@@ -212,6 +281,8 @@ static kp_status step(session *s, bool undo, char **err)
 {
     if (s->readonly)
         return kp_fail(err, KP_READONLY, "read-only: %s", s->readonly);
+    if (s->merge)
+        return kp_fail(err, KP_CONFLICT, "a merge is open: finish it or drop it first");
     snapshot **from = undo ? &s->undo : &s->redo;
     size_t *nfrom = undo ? &s->nundo : &s->nredo;
     snapshot **to = undo ? &s->redo : &s->undo;
@@ -220,9 +291,10 @@ static kp_status step(session *s, bool undo, char **err)
     if (*nfrom == 0) {
         /* nothing in memory: the persisted history of an earlier session */
         char *yaml = NULL;
+        int base = s->base;
         if (!s->ws)
             return kp_fail(err, KP_NOTFOUND, "nothing to %s", undo ? "undo" : "redo");
-        kp_status st = undo ? ws_undo(s->ws, &yaml, err) : ws_redo(s->ws, &yaml, err);
+        kp_status st = undo ? ws_undo(s->ws, &yaml, &base, err) : ws_redo(s->ws, &yaml, &base, err);
         if (st != KP_OK)
             return st;
         char *why = NULL;
@@ -235,16 +307,18 @@ static kp_status step(session *s, bool undo, char **err)
             return st;
         }
         VEC_GROW(*to, *nto, *capto);
-        (*to)[(*nto)++] = (snapshot){s->design, NULL};
+        (*to)[(*nto)++] = (snapshot){s->design, NULL, s->base};
         s->design = d;
+        rebase(s, base);
         return KP_OK;
     }
     snapshot sn = (*from)[--(*nfrom)];
     VEC_GROW(*to, *nto, *capto);
-    (*to)[(*nto)++] = (snapshot){s->design, sn.label};
+    (*to)[(*nto)++] = (snapshot){s->design, sn.label, s->base};
     s->design = sn.d;
+    rebase(s, sn.base);
     if (s->ws) {
-        kp_status st = undo ? ws_undo(s->ws, NULL, NULL) : ws_redo(s->ws, NULL, NULL);
+        kp_status st = undo ? ws_undo(s->ws, NULL, NULL, NULL) : ws_redo(s->ws, NULL, NULL, NULL);
         if (st != KP_OK)
             persist(s, false, NULL, NULL);
     }
@@ -254,17 +328,14 @@ static kp_status step(session *s, bool undo, char **err)
 kp_status session_undo(session *s, char **err) { return step(s, true, err); }
 kp_status session_redo(session *s, char **err) { return step(s, false, err); }
 
-static void set_base(session *s, int number, kp_design *base_design)
-{
-    design_free(s->base_design);
-    s->base_design = base_design;
-    s->base = number;
-}
-
 kp_status session_commit(session *s, const char *message, int *number, char **err)
 {
     if (s->readonly)
         return kp_fail(err, KP_READONLY, "not committed: %s", s->readonly);
+    if (s->merge)
+        return kp_fail(err, KP_CONFLICT,
+                       "not committed: the merge of version %d has %zu conflict%s to resolve first",
+                       s->merge_into, merge_unresolved(s->merge), merge_unresolved(s->merge) == 1 ? "" : "s");
     if (!message || !*message) {
         *err = xstrdup("a commit needs a message");
         return KP_INVALID;
@@ -316,19 +387,129 @@ int session_latest(session *s)
     return n;
 }
 
-kp_status session_reload(session *s, char **err)
+/* The merge is over: its result (taken) becomes the working copy based on merge_into. */
+static kp_status merge_apply(session *s, kp_design *d, char **err)
 {
-    int latest = session_latest(s);
-    if (latest == 0) {
-        *err = xstrdup("nothing was committed yet");
-        return KP_NOTFOUND;
+    int into = s->merge_into;
+    merge_free(s->merge);
+    s->merge = NULL;
+    s->merge_into = 0;
+    kp_design *bd = NULL;
+    kp_status st = session_version_design(s, into, &bd, err);
+    if (st != KP_OK) {
+        design_free(d);
+        return st;
     }
-    kp_design *d = NULL;
-    kp_status st = session_version_design(s, latest, &d, err);
+    char *label = xasprintf("merge version %d", into);
+    st = apply_based(s, d, into, bd, label, err);
+    free(label);
+    return st;
+}
+
+kp_status session_reload(session *s, size_t *nconflicts, char **err)
+{
+    if (nconflicts)
+        *nconflicts = 0;
+    if (s->readonly)
+        return kp_fail(err, KP_READONLY, "read-only: %s", s->readonly);
+    if (s->merge)
+        return kp_fail(err, KP_CONFLICT, "the merge of version %d is open: resolve its conflicts first",
+                       s->merge_into);
+    int latest = session_latest(s);
+    if (latest == 0)
+        return kp_fail(err, KP_NOTFOUND, "nothing was committed yet");
+    kp_design *theirs = NULL;
+    kp_status st = session_version_design(s, latest, &theirs, err);
     if (st != KP_OK)
         return st;
-    set_base(s, latest, design_clone(d));
-    return session_apply(s, d, "reload", err);
+    if (!session_dirty(s)) {
+        /* nothing of ours to keep: the working copy simply follows */
+        if (latest == s->base && design_equal(s->design, theirs)) {
+            design_free(theirs);
+            return KP_OK;
+        }
+        return apply_based(s, design_clone(theirs), latest, theirs, "reload", err);
+    }
+    if (latest == s->base) {
+        design_free(theirs);
+        return KP_OK; /* based on the latest already: nothing to bring in */
+    }
+    kp_design *base = s->base_design ? design_clone(s->base_design) : design_new();
+    s->merge = merge_designs(base, s->design, theirs);
+    s->merge_into = latest;
+    design_free(base);
+    design_free(theirs);
+    size_t n = merge_nconflicts(s->merge);
+    if (nconflicts)
+        *nconflicts = n;
+    if (n)
+        return KP_OK;
+    kp_design *d = merge_finish(s->merge, err);
+    if (!d) {
+        session_merge_abort(s);
+        return KP_INVALID;
+    }
+    return merge_apply(s, d, err);
+}
+
+merge_result *session_merge(session *s, int *into)
+{
+    if (into)
+        *into = s->merge ? s->merge_into : 0;
+    return s->merge;
+}
+
+kp_status session_merge_finish(session *s, char **err)
+{
+    if (!s->merge)
+        return kp_fail(err, KP_NOTFOUND, "no merge is open");
+    kp_design *d = merge_finish(s->merge, err);
+    if (!d)
+        return KP_CONFLICT;
+    return merge_apply(s, d, err);
+}
+
+void session_merge_abort(session *s)
+{
+    merge_free(s->merge);
+    s->merge = NULL;
+    s->merge_into = 0;
+}
+
+const char *session_author(const session *s) { return s->ws ? ws_author(s->ws) : s->author; }
+
+kp_status session_set_author(session *s, const char *author, char **err)
+{
+    if (!s->ws) {
+        if (!author || !*author || util_control_at(author, false) >= 0)
+            return kp_fail(err, KP_INVALID, "expected an author's name of printable text");
+        free(s->author);
+        s->author = xstrdup(author);
+        return KP_OK;
+    }
+    if (author && strcmp(author, ws_author(s->ws)) == 0)
+        return KP_OK;
+    if (s->merge)
+        return kp_fail(err, KP_CONFLICT, "a merge is open: finish it or drop it first");
+    kp_status st = ws_set_author(s->ws, author, err);
+    if (st != KP_OK)
+        return st;
+    if (ws_working_get(s->ws, NULL, NULL, NULL) == KP_NOTFOUND)
+        return persist(s, false, NULL, err); /* the new author starts from what is on screen */
+    /* the author has a working copy of their own: theirs shows, with their undo history */
+    design_free(s->design);
+    s->design = NULL;
+    design_free(s->base_design);
+    s->base_design = NULL;
+    s->base = 0;
+    snapshots_free(s->undo, s->nundo);
+    snapshots_free(s->redo, s->nredo);
+    s->undo = s->redo = NULL;
+    s->nundo = s->nredo = s->capundo = s->capredo = 0;
+    free(s->note);
+    s->note = NULL;
+    load_working(s);
+    return KP_OK;
 }
 
 bool session_changed_elsewhere(session *s) { return s->ws ? ws_changed_elsewhere(s->ws) : false; }

@@ -1,11 +1,15 @@
-/* session.h - the workbench's working copy: the design being edited, its unlimited undo/redo
- * (kept in memory for speed and persisted in the workspace so that nothing typed is lost),
- * commits with the stale-parent refusal, reload and the change check for the workshop.
+/* session.h - the workbench's working copy: the design being edited (the author's own working
+ * copy in the workspace), its undo/redo (kept in memory for speed and persisted in the workspace
+ * so that nothing typed is lost; an undo step brings back the base version too), commits with the
+ * stale-parent refusal, reload as a three-way merge of the latest version into the working copy
+ * (model/merge.h), and the change check for the workshop. Nothing is ever reverted silently: a
+ * commit whose base is not the latest version is refused, and only a merge moves the base.
  * A session either wraps a workspace (session_open) or lives in memory only (tests). */
 #ifndef KP_UI_SESSION_H
 #define KP_UI_SESSION_H
 
 #include "design.h"
+#include "merge.h"
 #include "workspace.h"
 
 #include <stdbool.h>
@@ -18,6 +22,10 @@ typedef struct session session;
  * returns the status with *err set (caller frees) and *out NULL. A working copy that no longer
  * loads is reported in session_note() and the latest version is opened instead. */
 kp_status session_open(const char *path, session **out, bool *created, char **err);
+/* session_open for `author` (NULL = ws_default_author()): their working copy and undo history.
+ * An author with no working copy takes over the one a workspace of schema 2 had (session_note
+ * says so). KP_INVALID / KP_RANGE for an author's name ws_set_author refuses. */
+kp_status session_open_as(const char *path, const char *author, session **out, bool *created, char **err);
 /* A session in memory only, on design `d` (taken; NULL = a new empty design). Never NULL. */
 session *session_new_memory(kp_design *d);
 void session_close(session *s);
@@ -54,11 +62,34 @@ const char *session_note(const session *s);
 const char *session_unloaded_text(const session *s);
 
 /* Commits the working copy with `message` on its base version. KP_CONFLICT (with the
- * workspace's message in *err) when someone committed meanwhile: nothing is changed then.
- * On success *number is the new version. A memory session numbers versions itself. */
+ * workspace's message in *err) when someone committed meanwhile, or while a merge has
+ * conflicts to resolve: nothing is changed then. On success *number is the new version. A
+ * memory session numbers versions itself. */
 kp_status session_commit(session *s, const char *message, int *number, char **err);
-/* Makes the latest version the working copy (undoable). */
-kp_status session_reload(session *s, char **err);
+/* Brings the latest version in. A working copy without changes becomes it; one with changes is
+ * merged with it (base: its base version, theirs: the latest, ours: the working copy). Without
+ * conflicts the merge result becomes the working copy based on the latest version, as one
+ * undoable step (undo brings back the working copy and its old base, which a commit then
+ * refuses); with conflicts *nconflicts (may be NULL) says how many and the merge stays open
+ * (session_merge) until session_merge_finish or session_merge_abort. KP_OK also when there is
+ * nothing to bring in; else *err (caller frees): KP_NOTFOUND (nothing committed), KP_READONLY,
+ * KP_CONFLICT (a merge is open already), or the workspace's failure. */
+kp_status session_reload(session *s, size_t *nconflicts, char **err);
+/* The open merge (owned by the session: resolve its conflicts with merge_resolve) and the
+ * version it brings in (*into, may be NULL), or NULL when none is open. */
+merge_result *session_merge(session *s, int *into);
+/* Ends the open merge: its result becomes the working copy based on the version merged (one
+ * undoable step). KP_CONFLICT with *err naming the first unresolved conflict (the merge stays
+ * open); KP_NOTFOUND when none is open. */
+kp_status session_merge_finish(session *s, char **err);
+/* Drops the open merge; the working copy stays as it was. */
+void session_merge_abort(session *s);
+/* Whose working copy this is (owned by the session). */
+const char *session_author(const session *s);
+/* Switches to `author`: their working copy and undo history when they have one, else what is on
+ * screen becomes theirs. KP_INVALID / KP_RANGE (a name ws_set_author refuses), KP_CONFLICT
+ * while a merge is open; the author is unchanged then. */
+kp_status session_set_author(session *s, const char *author, char **err);
 /* true when another process changed the workspace since the last call. */
 bool session_changed_elsewhere(session *s);
 /* The latest version number (0 when none). */

@@ -1,14 +1,19 @@
 /* workspace.c - the SQLite workspace.
  *
- * Schema (PRAGMA application_id = 0x4B504C4E "KPLN"; PRAGMA user_version = schema version, 2):
+ * Schema (PRAGMA application_id = 0x4B504C4E "KPLN"; PRAGMA user_version = schema version, 3):
  *
  *   meta(key TEXT PRIMARY KEY, value TEXT)           created_at, created_by ("keyplan VERSION")
  *   versions(number INTEGER PRIMARY KEY,             1, 2, ... in commit order; immutable
  *            parent INTEGER REFERENCES versions,     NULL for the first version
  *            time TEXT, author TEXT, message TEXT,   time is ISO 8601 UTC
  *            name TEXT,                              the design's name at that version
- *            design TEXT,                            canonical YAML (designio_save)
- *            digest TEXT)                            FNV-1a 64 of design, hex (schema 2)
+ *            design TEXT,                            canonical YAML before schema 3; '' after
+ *            digest TEXT,                            FNV-1a 64 of the design text, hex (schema 2)
+ *            decisions_of INTEGER,                   the version whose decisions rows are this
+ *                                                    one's (schema 3; NULL: its own)
+ *            decisions_digest TEXT)                  digest of those rows (schema 3)
+ *   blobs(digest TEXT PRIMARY KEY, size, data)       each design text once, zlib-compressed
+ *                                                    (schema 3; versions find theirs by digest)
  *   decisions(version REFERENCES versions, id,       one row per decision of each version
  *             title, status, patterns JSON, context, decision, alternatives JSON
  *             [{option, why_not}], assumptions JSON, failure_test, rollback, limitations)
@@ -16,8 +21,16 @@
  *           signal, metric, op, threshold REAL,      "pattern.5.rate > 50" split up
  *           design_value REAL)                       the version's own value (NULL unknown)
  *   observations(id INTEGER PRIMARY KEY, metric, value REAL, time, source)
- *   working(id = 1, base REFERENCES versions, design TEXT, time)   the working copy
- *   history(seq INTEGER PRIMARY KEY, stack 'undo'|'redo', design, label, time)  (schema 2)
+ *   copies(author TEXT PRIMARY KEY,                  one working copy per author (schema 3;
+ *          base REFERENCES versions, design, time)   schema 2's one copy becomes author '')
+ *   history(seq INTEGER PRIMARY KEY, author,         undo/redo per author (schema 2; author,
+ *           stack 'undo'|'redo', design, label,      base, prefix, suffix schema 3): an entry
+ *           time, base, prefix, suffix)              with prefix NULL holds a whole state; else
+ *                                                    the state is the one above it (the working
+ *                                                    copy for the top) with the bytes between
+ *                                                    `prefix` and `suffix` replaced by design
+ *   presence(id TEXT PRIMARY KEY, author, screen,    who has the workspace open in a workbench,
+ *            row, beat REAL)                         with a heartbeat (unix time; schema 3)
  *
  * Triggers refuse UPDATE and DELETE on versions (schema 2). Migrations are the steps of
  * `migrations[]`, run in order from the file's user_version inside one transaction. */
@@ -36,15 +49,24 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define WS_APP_ID 0x4B504C4E
+/* Undo steps kept per author (the oldest go first); ws_compact keeps fewer on demand. */
+#define WS_UNDO_CAP 1000
+/* A presence row older than this (seconds) is someone who quit without saying so. */
+#define WS_PRESENCE_STALE 4.0
 
 struct ws {
     sqlite3 *db;
     char *path;
+    char *author;   /* whose working copy, undo history and presence */
+    char *presence; /* this handle's presence row id, NULL before the first beat */
     bool ro;
     long long data_version;
-    char *quick; /* WS_SALVAGE: the first problem PRAGMA quick_check found, NULL when none */
+    long long stamp;  /* the versions and observations seen by ws_changed_elsewhere */
+    long long schema; /* the file's schema (below ours only when opened for salvage) */
+    char *quick;      /* WS_SALVAGE: the first problem PRAGMA quick_check found, NULL when none */
 };
 
 /* ---- errors ------------------------------------------------------------------------------ */
@@ -109,18 +131,138 @@ static char *col_text(sqlite3_stmt *st, int i)
     return xstrdup(t ? (const char *)t : "");
 }
 
+/* The user.name of a git config file (the last one it sets), or NULL. Caller frees. */
+static char *git_user_name(const char *file)
+{
+    FILE *f = fopen(file, "r");
+    if (!f)
+        return NULL;
+    char line[1024];
+    bool in_user = false;
+    char *name = NULL;
+    while (fgets(line, sizeof line, f)) {
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '[') {
+            in_user = strncasecmp(p, "[user]", 6) == 0;
+            continue;
+        }
+        if (!in_user || strncasecmp(p, "name", 4) != 0)
+            continue;
+        p += 4;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p != '=')
+            continue;
+        p++;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t n = strcspn(p, "\r\n");
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+            n--;
+        if (n >= 2 && p[0] == '"' && p[n - 1] == '"') {
+            p++;
+            n -= 2;
+        }
+        free(name);
+        name = n ? xstrndup(p, n) : NULL;
+    }
+    fclose(f);
+    return name;
+}
+
+/* git's user.name from the global config ($GIT_CONFIG_GLOBAL, else ~/.gitconfig over
+ * $XDG_CONFIG_HOME/git/config), or NULL. Caller frees. */
+static char *git_author(void)
+{
+    const char *g = getenv("GIT_CONFIG_GLOBAL");
+    if (g && *g)
+        return git_user_name(g);
+    const char *home = getenv("HOME");
+    char *name = NULL;
+    if (home && *home) {
+        char *f = xasprintf("%s/.gitconfig", home);
+        name = git_user_name(f);
+        free(f);
+    }
+    if (!name) {
+        const char *xdg = getenv("XDG_CONFIG_HOME");
+        char *f = xdg && *xdg     ? xasprintf("%s/git/config", xdg)
+                  : home && *home ? xasprintf("%s/.config/git/config", home)
+                                  : NULL;
+        if (f)
+            name = git_user_name(f);
+        free(f);
+    }
+    return name;
+}
+
 char *ws_default_author(void)
 {
     const char *a = getenv("KEYPLAN_AUTHOR");
+    char *git = NULL;
+    if (!a || !*a)
+        a = git = git_author();
     if (!a || !*a)
         a = getenv("USER");
     if (!a || !*a)
         a = "unknown";
     /* the environment is outside input: a control character in it must not reach a terminal */
-    return util_control_at(a, false) >= 0 ? util_escape_controls(a) : xstrdup(a);
+    char *r = util_control_at(a, false) >= 0 ? util_escape_controls(a) : xstrdup(a);
+    free(git);
+    return r;
 }
 
 int ws_schema_version(void);
+
+/* The columns vtext reads, from versions joined with their blob (a file of schema 2 opened for
+ * salvage, never migrated, has no blobs). */
+static const char *vtext_cols(long long schema)
+{
+    return schema >= 3 ? "v.design, v.digest, b.data, b.size FROM versions v "
+                         "LEFT JOIN blobs b ON v.design = '' AND b.digest = v.digest"
+                       : "v.design, v.digest, NULL, NULL FROM versions v";
+}
+
+/* The design text of a version row (columns design, digest, blob data, blob size from column i),
+ * or NULL when it is damaged: missing, not inflating to its size, or not matching its digest.
+ * Caller frees. */
+static char *vtext(sqlite3_stmt *s, int i)
+{
+    const char *inl = (const char *)sqlite3_column_text(s, i);
+    const char *stored = (const char *)sqlite3_column_text(s, i + 1);
+    char *text = NULL;
+    if (inl && *inl) {
+        text = xstrdup(inl);
+    } else if (sqlite3_column_type(s, i + 2) == SQLITE_BLOB) {
+        long long size = sqlite3_column_int64(s, i + 3);
+        const void *data = sqlite3_column_blob(s, i + 2);
+        uLongf n = (uLongf)size;
+        if (size >= 0 && size < (1LL << 31)) {
+            text = xmalloc((size_t)size + 1);
+            if (uncompress((Bytef *)text, &n, data, (uLong)sqlite3_column_bytes(s, i + 2)) != Z_OK ||
+                n != (uLongf)size || memchr(text, '\0', (size_t)size)) {
+                free(text);
+                text = NULL;
+            } else {
+                text[size] = '\0';
+            }
+        }
+    }
+    if (!text)
+        return NULL;
+    char *mine = digest_of(text);
+    bool intact = stored && strcmp(stored, mine) == 0;
+    free(mine);
+    if (!intact) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static long long content_stamp(ws_t *ws);
 
 static bool exec(sqlite3 *db, const char *sql)
 {
@@ -148,6 +290,144 @@ static bool pragma_int(sqlite3 *db, const char *sql, long long *out)
     if (ok)
         *out = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
+    return ok;
+}
+
+/* ---- undo deltas ------------------------------------------------------------------------- */
+
+/* One history entry as read: a whole state (prefix < 0) or a delta on the state above it. */
+typedef struct hentry {
+    long long seq;
+    char *text;
+    size_t len;
+    long long prefix, suffix;
+    int base; /* -1: not recorded (schema 2) */
+    char *label;
+} hentry;
+
+static void hentry_free(hentry *e)
+{
+    free(e->text);
+    free(e->label);
+    memset(e, 0, sizeof *e);
+}
+
+/* The state entry `e` stands for, given the state above it (`above`, its length `alen`); NULL
+ * when the delta does not fit (a damaged entry). Caller frees. */
+static char *hentry_apply(const hentry *e, const char *above, size_t alen)
+{
+    if (e->prefix < 0)
+        return xstrndup(e->text, e->len);
+    if ((unsigned long long)e->prefix + (unsigned long long)e->suffix > alen)
+        return NULL;
+    size_t p = (size_t)e->prefix, sfx = (size_t)e->suffix;
+    char *r = xmalloc(p + e->len + sfx + 1);
+    memcpy(r, above, p);
+    memcpy(r + p, e->text, e->len);
+    memcpy(r + p + e->len, above + alen - sfx, sfx);
+    r[p + e->len + sfx] = '\0';
+    return r;
+}
+
+/* The delta that turns `to` (the state above) back into `from`: the bytes of `from` between
+ * their common prefix and suffix. */
+static void delta_of(const char *from, const char *to, size_t *prefix, size_t *suffix, const char **mid,
+                     size_t *midlen)
+{
+    size_t fl = strlen(from), tl = strlen(to), p = 0, sfx = 0;
+    while (p < fl && p < tl && from[p] == to[p])
+        p++;
+    while (sfx < fl - p && sfx < tl - p && from[fl - 1 - sfx] == to[tl - 1 - sfx])
+        sfx++;
+    *prefix = p;
+    *suffix = sfx;
+    *mid = from + p;
+    *midlen = fl - p - sfx;
+}
+
+static bool hentry_read(sqlite3_stmt *s, hentry *e)
+{
+    e->seq = sqlite3_column_int64(s, 0);
+    const void *t = sqlite3_column_blob(s, 1);
+    e->len = (size_t)sqlite3_column_bytes(s, 1);
+    e->text = xmalloc(e->len + 1);
+    if (e->len)
+        memcpy(e->text, t, e->len);
+    e->text[e->len] = '\0';
+    e->label =
+        sqlite3_column_type(s, 2) == SQLITE_NULL ? NULL : xstrdup((const char *)sqlite3_column_text(s, 2));
+    e->base = sqlite3_column_type(s, 3) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 3);
+    e->prefix = sqlite3_column_type(s, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 4);
+    e->suffix = sqlite3_column_int64(s, 5);
+    return true;
+}
+
+#define HENTRY_COLS "seq, design, label, base, prefix, suffix"
+
+/* Rewrites every whole-state entry of `author`'s stack as a delta on the state above it
+ * (starting from the working copy `top`). false on a SQLite failure. */
+static bool compact_stack(sqlite3 *db, const char *author, const char *stack, const char *top)
+{
+    sqlite3_stmt *sel, *upd;
+    if (sqlite3_prepare_v2(
+            db, "SELECT " HENTRY_COLS " FROM history WHERE author = ?1 AND stack = ?2 ORDER BY seq DESC", -1,
+            &sel, NULL) != SQLITE_OK)
+        return false;
+    if (sqlite3_prepare_v2(db, "UPDATE history SET design = ?2, prefix = ?3, suffix = ?4 WHERE seq = ?1", -1,
+                           &upd, NULL) != SQLITE_OK) {
+        sqlite3_finalize(sel);
+        return false;
+    }
+    sqlite3_bind_text(sel, 1, author, -1, SQLITE_STATIC);
+    sqlite3_bind_text(sel, 2, stack, -1, SQLITE_STATIC);
+    char *above = xstrdup(top);
+    bool ok = true;
+    int rc;
+    while (ok && (rc = sqlite3_step(sel)) == SQLITE_ROW) {
+        hentry e;
+        hentry_read(sel, &e);
+        char *state = hentry_apply(&e, above, strlen(above));
+        if (!state) { /* a damaged delta: the stack below it cannot be rebuilt */
+            hentry_free(&e);
+            break;
+        }
+        if (e.prefix < 0) {
+            size_t p, sfx, ml;
+            const char *mid;
+            delta_of(state, above, &p, &sfx, &mid, &ml);
+            sqlite3_bind_int64(upd, 1, e.seq);
+            sqlite3_bind_text(upd, 2, mid, (int)ml, SQLITE_TRANSIENT);
+            sqlite3_bind_int64(upd, 3, (long long)p);
+            sqlite3_bind_int64(upd, 4, (long long)sfx);
+            ok = sqlite3_step(upd) == SQLITE_DONE;
+            sqlite3_reset(upd);
+        }
+        free(above);
+        above = state;
+        hentry_free(&e);
+    }
+    free(above);
+    sqlite3_finalize(sel);
+    sqlite3_finalize(upd);
+    return ok;
+}
+
+/* Every author's stacks as deltas (schema 3's migration step and ws_compact). */
+static bool compact_all(sqlite3 *db)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, "SELECT author, design FROM copies", -1, &s, NULL) != SQLITE_OK)
+        return false;
+    bool ok = true;
+    while (ok && sqlite3_step(s) == SQLITE_ROW) {
+        const char *author = (const char *)sqlite3_column_text(s, 0);
+        const char *top = (const char *)sqlite3_column_text(s, 1);
+        char *a = xstrdup(author ? author : ""), *t = xstrdup(top ? top : "");
+        ok = compact_stack(db, a, "undo", t) && compact_stack(db, a, "redo", t);
+        free(a);
+        free(t);
+    }
+    sqlite3_finalize(s);
     return ok;
 }
 
@@ -226,12 +506,32 @@ static bool backfill_digest(sqlite3 *db)
     return ok;
 }
 
+static const char schema_v3[] =
+    "CREATE TABLE blobs(digest TEXT PRIMARY KEY, size INTEGER NOT NULL, data BLOB NOT NULL);\n"
+    "ALTER TABLE versions ADD COLUMN decisions_of INTEGER REFERENCES versions(number);\n"
+    "ALTER TABLE versions ADD COLUMN decisions_digest TEXT;\n"
+    "CREATE TABLE copies(author TEXT PRIMARY KEY,\n"
+    "  base INTEGER REFERENCES versions(number), design TEXT NOT NULL, time TEXT NOT NULL);\n"
+    "INSERT INTO copies(author, base, design, time) SELECT '', base, design, time FROM working;\n"
+    "DROP TABLE working;\n"
+    "ALTER TABLE history ADD COLUMN author TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE history ADD COLUMN base INTEGER;\n"
+    "ALTER TABLE history ADD COLUMN prefix INTEGER;\n"
+    "ALTER TABLE history ADD COLUMN suffix INTEGER;\n"
+    "DROP INDEX history_stack;\n"
+    "CREATE INDEX history_author ON history(author, stack, seq);\n"
+    "CREATE TABLE presence(id TEXT PRIMARY KEY, author TEXT NOT NULL, screen TEXT NOT NULL,\n"
+    "  row INTEGER NOT NULL, beat REAL NOT NULL);\n";
+
+static bool compact_all(sqlite3 *db);
+
 static const struct migration {
     const char *sql;
     bool (*after)(sqlite3 *db);
 } migrations[] = {
     {schema_v1, NULL},
     {schema_v2, backfill_digest},
+    {schema_v3, compact_all},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
@@ -568,6 +868,8 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
     ws->db = db;
     ws->ro = (flags & WS_READONLY) != 0;
     ws->quick = quick;
+    ws->schema = schema;
+    ws->author = ws_default_author();
     if (can_write && !salvage) {
         exec(db, "PRAGMA query_only = OFF");
         exec(db, "PRAGMA synchronous = FULL");
@@ -599,11 +901,13 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
                 ws_close(ws);
                 return st;
             }
+            ws->schema = NMIGRATIONS;
         }
         if (ws->ro)
             exec(db, "PRAGMA query_only = ON");
     }
     pragma_int(db, "PRAGMA data_version", &ws->data_version);
+    ws->stamp = content_stamp(ws);
     *out = ws;
     return KP_OK;
 }
@@ -612,8 +916,12 @@ void ws_close(ws_t *ws)
 {
     if (!ws)
         return;
+    if (ws->presence && !ws->ro)
+        ws_presence_leave(ws, NULL);
     sqlite3_close(ws->db);
     free(ws->path);
+    free(ws->author);
+    free(ws->presence);
     free(ws->quick);
     free(ws);
 }
@@ -721,23 +1029,19 @@ kp_status ws_version_get(ws_t *ws, int number, ws_version *info, char **yaml, ch
     if (yaml)
         *yaml = NULL;
     sqlite3_stmt *s;
-    const char *sql = number > 0 ? "SELECT number, parent, time, author, message, name, design, digest FROM "
-                                   "versions WHERE number = ?1"
-                                 : "SELECT number, parent, time, author, message, name, design, digest FROM "
-                                   "versions ORDER BY number DESC LIMIT 1";
-    if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
+    char *sql = xasprintf("SELECT number, parent, time, author, message, name, %s %s", vtext_cols(ws->schema),
+                          number > 0 ? "WHERE number = ?1" : "ORDER BY number DESC LIMIT 1");
+    int prc = sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL);
+    free(sql);
+    if (prc != SQLITE_OK)
         return ws_fail(ws, err, "read the version");
     if (number > 0)
         sqlite3_bind_int(s, 1, number);
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
         /* a version is served only as it was committed: its text must match its digest */
-        const char *design = (const char *)sqlite3_column_text(s, 6);
-        const char *stored = (const char *)sqlite3_column_text(s, 7);
-        char *mine = digest_of(design ? design : "");
-        bool intact = stored && strcmp(stored, mine) == 0;
-        free(mine);
-        if (!intact) {
+        char *text = vtext(s, 6);
+        if (!text) {
             int num = sqlite3_column_int(s, 0);
             sqlite3_finalize(s);
             return kp_fail(err, KP_DAMAGED,
@@ -749,7 +1053,9 @@ kp_status ws_version_get(ws_t *ws, int number, ws_version *info, char **yaml, ch
         if (info)
             read_version(s, info);
         if (yaml)
-            *yaml = col_text(s, 6);
+            *yaml = text;
+        else
+            free(text);
         sqlite3_finalize(s);
         return KP_OK;
     }
@@ -909,6 +1215,74 @@ static kp_status insert_decisions(ws_t *ws, int number, const kp_design *d, cons
     return st;
 }
 
+/* The digest of everything insert_decisions would record for `d`: equal digests, equal rows. */
+static char *decisions_digest(const kp_design *d, const kp_analysis *a)
+{
+    sbuf b;
+    sbuf_init(&b);
+    for (size_t i = 0; i < d->ndecisions; i++) {
+        const kp_decision *dec = &d->decisions[i];
+        char *pats = json_pattern_ids(dec), *alts = json_alternatives(dec), *asm_ = json_assumptions(dec);
+        const char *f[] = {dec->id,
+                           dec->title,
+                           kp_decision_status_name(dec->status),
+                           pats,
+                           dec->context,
+                           dec->decision,
+                           alts,
+                           asm_,
+                           dec->failure_test,
+                           dec->rollback,
+                           dec->limitations};
+        for (size_t k = 0; k < sizeof f / sizeof *f; k++)
+            sbuf_printf(&b, "%s%c", f[k] ? f[k] : "\x1e", 0x1f);
+        free(pats);
+        free(alts);
+        free(asm_);
+        for (size_t k = 0; k < dec->nsignals; k++) {
+            const kp_signal *sg = &dec->signals[k];
+            double v;
+            bool known = a && sg->metric && analysis_metric(a, sg->metric, &v) && isfinite(v);
+            sbuf_printf(&b, "%s\x1f%s\x1f%s\x1f%.17g\x1f", sg->src ? sg->src : "",
+                        sg->metric ? sg->metric : "", kp_cmp_name(sg->cmp), sg->value);
+            if (known)
+                sbuf_printf(&b, "%.17g", v);
+            sbuf_addc(&b, 0x1d);
+        }
+        sbuf_addc(&b, 0x1c);
+    }
+    char *dg = digest_of(b.s ? b.s : "");
+    sbuf_free(&b);
+    return dg;
+}
+
+/* Stores the design text once under its digest, compressed (nothing when it is there already). */
+static bool blob_put(ws_t *ws, const char *digest, const char *yaml)
+{
+    size_t len = strlen(yaml);
+    uLongf n = compressBound((uLong)len);
+    Bytef *z = xmalloc(n);
+    if (compress2(z, &n, (const Bytef *)yaml, (uLong)len, 6) != Z_OK) {
+        free(z);
+        return false;
+    }
+    sqlite3_stmt *s;
+    bool ok =
+        sqlite3_prepare_v2(ws->db, "INSERT OR IGNORE INTO blobs(digest, size, data) VALUES (?1, ?2, ?3)", -1,
+                           &s, NULL) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_text(s, 1, digest, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(s, 2, (long long)len);
+        sqlite3_bind_blob(s, 3, z, (int)n, SQLITE_STATIC);
+        ok = sqlite3_step(s) == SQLITE_DONE;
+        sqlite3_finalize(s);
+    }
+    free(z);
+    return ok;
+}
+
+static bool replace_working(ws_t *ws, const char *yaml, int base);
+
 static char *conflict_message(ws_t *ws, int expected, int latest)
 {
     sbuf b;
@@ -973,9 +1347,10 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
         return st;
     }
     kp_analysis *a = analysis_run(d);
-    char *who = author && *author ? xstrdup(author) : ws_default_author();
+    char *who = xstrdup(author && *author ? author : ws->author);
     char *now = now_iso();
     char *dg = digest_of(yaml);
+    char *ddg = decisions_digest(d, a);
     int latest = 0, n = 0;
     st = begin(ws, err);
     if (st != KP_OK)
@@ -996,11 +1371,33 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
         goto out;
     }
     n = latest + 1;
+    /* the decisions are recorded again only when they differ from the latest version's */
+    int decisions_of = n;
+    long long prev_of = 0;
+    {
+        sqlite3_stmt *q;
+        if (latest > 0 && sqlite3_prepare_v2(ws->db,
+                                             "SELECT coalesce(decisions_of, number) FROM versions "
+                                             "WHERE number = ?1 AND decisions_digest = ?2",
+                                             -1, &q, NULL) == SQLITE_OK) {
+            sqlite3_bind_int(q, 1, latest);
+            sqlite3_bind_text(q, 2, ddg, -1, SQLITE_STATIC);
+            if (sqlite3_step(q) == SQLITE_ROW)
+                prev_of = sqlite3_column_int64(q, 0);
+            sqlite3_finalize(q);
+        }
+        if (prev_of > 0)
+            decisions_of = (int)prev_of;
+    }
+    if (!blob_put(ws, dg, yaml)) {
+        st = abort_tx(ws, err, "record the version");
+        goto out;
+    }
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(
             ws->db,
-            "INSERT INTO versions(number, parent, time, author, message, name, design, digest) "
-            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO versions(number, parent, time, author, message, name, design, digest, "
+            "decisions_of, decisions_digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, '', ?8, ?9, ?10)",
             -1, &s, NULL) != SQLITE_OK) {
         st = abort_tx(ws, err, "record the version");
         goto out;
@@ -1014,40 +1411,29 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
     bind_opt(s, 4, who);
     bind_opt(s, 5, message);
     bind_opt(s, 6, d->name ? d->name : "");
-    bind_opt(s, 7, yaml);
     bind_opt(s, 8, dg);
+    sqlite3_bind_int(s, 9, decisions_of);
+    bind_opt(s, 10, ddg);
     bool ok = sqlite3_step(s) == SQLITE_DONE;
     sqlite3_finalize(s);
     if (!ok) {
         st = abort_tx(ws, err, "record the version");
         goto out;
     }
-    if ((st = insert_decisions(ws, n, d, a, err)) != KP_OK) {
+    if (decisions_of == n && (st = insert_decisions(ws, n, d, a, err)) != KP_OK) {
         exec(ws->db, "ROLLBACK");
         goto out;
     }
-    if (update_working) {
-        if (sqlite3_prepare_v2(
-                ws->db, "INSERT OR REPLACE INTO working(id, base, design, time) VALUES (1, ?1, ?2, ?3)", -1,
-                &s, NULL) != SQLITE_OK) {
-            st = abort_tx(ws, err, "update the working copy");
-            goto out;
-        }
-        sqlite3_bind_int(s, 1, n);
-        bind_opt(s, 2, yaml);
-        bind_opt(s, 3, now);
-        ok = sqlite3_step(s) == SQLITE_DONE;
-        sqlite3_finalize(s);
-        if (!ok) {
-            st = abort_tx(ws, err, "update the working copy");
-            goto out;
-        }
+    if (update_working && !replace_working(ws, yaml, n)) {
+        st = abort_tx(ws, err, "update the working copy");
+        goto out;
     }
     st = finish(ws, err, "record the version");
     if (st == KP_OK && number)
         *number = n;
 out:
     free(dg);
+    free(ddg);
     free(now);
     free(who);
     analysis_free(a);
@@ -1076,25 +1462,25 @@ kp_status ws_verify(ws_t *ws, char **err)
     sqlite3_finalize(s);
     if (st != KP_OK)
         return st;
-    if (sqlite3_prepare_v2(ws->db, "SELECT number, parent, design, digest FROM versions ORDER BY number", -1,
-                           &s, NULL) != SQLITE_OK)
+    char *sql = xasprintf("SELECT number, parent, %s ORDER BY number", vtext_cols(ws->schema));
+    int prc = sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL);
+    free(sql);
+    if (prc != SQLITE_OK)
         return ws_fail(ws, err, "read the versions");
     int expect = 1;
     while (st == KP_OK && sqlite3_step(s) == SQLITE_ROW) {
         int num = sqlite3_column_int(s, 0);
         int parent = sqlite3_column_type(s, 1) == SQLITE_NULL ? 0 : sqlite3_column_int(s, 1);
-        const char *design = (const char *)sqlite3_column_text(s, 2);
-        const char *dg = (const char *)sqlite3_column_text(s, 3);
-        char *mine = digest_of(design ? design : "");
+        char *text = vtext(s, 2);
         if (num != expect)
             st = kp_fail(err, KP_DAMAGED, "%s: version %d is missing", ws->path, expect);
         else if (parent != num - 1)
             st = kp_fail(err, KP_DAMAGED, "%s: version %d has parent %d; expected %d", ws->path, num, parent,
                          num - 1);
-        else if (!dg || strcmp(dg, mine) != 0)
+        else if (!text)
             st = kp_fail(err, KP_DAMAGED, "%s: version %d: its design does not match its digest", ws->path,
                          num);
-        free(mine);
+        free(text);
         expect++;
     }
     sqlite3_finalize(s);
@@ -1151,8 +1537,10 @@ kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err)
     r->foreign_keys = pragma_problem(ws, "PRAGMA foreign_key_check", false);
     r->problems = (r->integrity != NULL) + (r->foreign_keys != NULL);
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(ws->db, "SELECT number, design, digest FROM versions ORDER BY number", -1, &s,
-                           NULL) != SQLITE_OK) {
+    char *sql = xasprintf("SELECT number, %s ORDER BY number", vtext_cols(ws->schema));
+    int prc = sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL);
+    free(sql);
+    if (prc != SQLITE_OK) {
         kp_status st = ws_fail(ws, err, "read the versions");
         ws_fsck_report_free(r);
         return st;
@@ -1163,17 +1551,15 @@ kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err)
         VEC_GROW(r->versions, r->nversions, cap);
         ws_fsck_version *v = &r->versions[r->nversions++];
         v->number = sqlite3_column_int(s, 0);
-        const char *design = (const char *)sqlite3_column_text(s, 1);
-        const char *stored = (const char *)sqlite3_column_text(s, 2);
-        char *mine = digest_of(design ? design : "");
-        if (!stored || strcmp(stored, mine) != 0)
+        char *design = vtext(s, 1);
+        if (!design)
             v->problem = xstrdup("its stored design does not match its digest");
         else {
             char *name = xasprintf("version %d", v->number);
             v->problem = load_problem(design, name);
             free(name);
         }
-        free(mine);
+        free(design);
         if (v->problem)
             r->problems++;
         else
@@ -1185,18 +1571,47 @@ kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err)
         r->integrity = xasprintf("reading the versions stopped: %s", sqlite3_errmsg(ws->db));
     }
     sqlite3_finalize(s);
-    char *yaml = NULL;
-    int base = 0;
-    if (ws_working_get(ws, &yaml, &base, NULL) == KP_OK) {
-        r->working = load_problem(yaml, "working copy");
-        if (r->working)
-            r->problems++;
+    /* every author's working copy: the first that does not load, by author */
+    if (ws->schema >= 3 && sqlite3_prepare_v2(ws->db, "SELECT author, design FROM copies ORDER BY author", -1,
+                                              &s, NULL) == SQLITE_OK) {
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            const char *author = (const char *)sqlite3_column_text(s, 0);
+            const char *yaml = (const char *)sqlite3_column_text(s, 1);
+            char *name = xasprintf("working copy of %s", author && *author ? author : "(before authors)");
+            char *why = load_problem(yaml ? yaml : "", name);
+            if (why) {
+                r->problems++;
+                if (!r->working)
+                    r->working = xasprintf("%s: %s", name, why);
+            }
+            free(why);
+            free(name);
+        }
+        sqlite3_finalize(s);
     }
-    free(yaml);
     return KP_OK;
 }
 
-/* ---- working copy and undo --------------------------------------------------------------- */
+/* ---- working copies and undo, per author -------------------------------------------------- */
+
+kp_status ws_set_author(ws_t *ws, const char *author, char **err)
+{
+    if (!author || !*author)
+        return kp_fail(err, KP_INVALID, "the author's name is empty; expected a name such as ana");
+    if (util_control_at(author, false) >= 0)
+        return kp_fail(err, KP_INVALID,
+                       "the author's name holds a control character; expected one line of text");
+    if (strlen(author) > 255)
+        return kp_fail(err, KP_RANGE, "the author's name is %zu bytes long; expected at most 255",
+                       strlen(author));
+    if (ws->presence && !ws->ro)
+        ws_presence_leave(ws, NULL);
+    free(ws->author);
+    ws->author = xstrdup(author);
+    return KP_OK;
+}
+
+const char *ws_author(const ws_t *ws) { return ws->author; }
 
 kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err)
 {
@@ -1205,9 +1620,13 @@ kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err)
     if (base)
         *base = 0;
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(ws->db, "SELECT design, base FROM working WHERE id = 1", -1, &s, NULL) !=
+    if (ws->schema < 3)
+        return kp_fail(err, KP_NOTFOUND, "%s: no working copy read from a workspace of schema %lld", ws->path,
+                       ws->schema);
+    if (sqlite3_prepare_v2(ws->db, "SELECT design, base FROM copies WHERE author = ?1", -1, &s, NULL) !=
         SQLITE_OK)
         return ws_fail(ws, err, "read the working copy");
+    sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
         if (yaml)
@@ -1219,16 +1638,60 @@ kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err)
     if (rc == SQLITE_ROW)
         return KP_OK;
     if (rc == SQLITE_DONE)
-        return kp_fail(err, KP_NOTFOUND, "%s: no working copy yet", ws->path);
+        return kp_fail(err, KP_NOTFOUND, "%s: no working copy of %s yet", ws->path, ws->author);
     return ws_fail(ws, err, "read the working copy");
+}
+
+kp_status ws_working_adopt(ws_t *ws, bool *adopted, char **err)
+{
+    *adopted = false;
+    long long mine = 0, legacy = 0;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db,
+                           "SELECT (SELECT count(*) FROM copies WHERE author = ?1), "
+                           "(SELECT count(*) FROM copies WHERE author = '')",
+                           -1, &s, NULL) != SQLITE_OK)
+        return ws_fail(ws, err, "read the working copies");
+    sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+    if (sqlite3_step(s) == SQLITE_ROW) {
+        mine = sqlite3_column_int64(s, 0);
+        legacy = sqlite3_column_int64(s, 1);
+    }
+    sqlite3_finalize(s);
+    if (mine || !legacy || ws->ro)
+        return KP_OK;
+    kp_status st = begin(ws, err);
+    if (st != KP_OK)
+        return st;
+    bool ok = true;
+    const char *sql[] = {"UPDATE copies SET author = ?1 WHERE author = '' AND NOT EXISTS "
+                         "(SELECT 1 FROM copies WHERE author = ?1)",
+                         "UPDATE history SET author = ?1 WHERE author = ''"};
+    for (size_t i = 0; ok && i < 2; i++) {
+        ok = sqlite3_prepare_v2(ws->db, sql[i], -1, &s, NULL) == SQLITE_OK;
+        if (ok) {
+            sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+            ok = sqlite3_step(s) == SQLITE_DONE;
+            if (i == 0 && ok && sqlite3_changes(ws->db) == 0)
+                i = 2; /* someone else took it meanwhile */
+            else if (i == 0)
+                *adopted = true;
+            sqlite3_finalize(s);
+        }
+    }
+    if (!ok) {
+        *adopted = false;
+        return abort_tx(ws, err, "take over the working copy");
+    }
+    return finish(ws, err, "take over the working copy");
 }
 
 static bool put_working(ws_t *ws, const char *yaml, int base, bool keep_base)
 {
     sqlite3_stmt *s;
-    const char *sql = keep_base
-                          ? "UPDATE working SET design = ?2, time = ?3 WHERE id = 1"
-                          : "INSERT OR REPLACE INTO working(id, base, design, time) VALUES (1, ?1, ?2, ?3)";
+    const char *sql =
+        keep_base ? "UPDATE copies SET design = ?2, time = ?3 WHERE author = ?4"
+                  : "INSERT OR REPLACE INTO copies(author, base, design, time) VALUES (?4, ?1, ?2, ?3)";
     if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
         return false;
     if (!keep_base) {
@@ -1240,24 +1703,133 @@ static bool put_working(ws_t *ws, const char *yaml, int base, bool keep_base)
     char *now = now_iso();
     sqlite3_bind_text(s, 2, yaml, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(s, 3, now, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 4, ws->author, -1, SQLITE_STATIC);
     free(now);
     bool ok = sqlite3_step(s) == SQLITE_DONE;
     sqlite3_finalize(s);
     return ok;
 }
 
-static bool push_history(ws_t *ws, const char *stack, const char *yaml, const char *label)
+/* Pushes on `stack` the state `state` (based on `base`) as a delta on `above`, the working copy
+ * about to replace it. */
+static bool push_history(ws_t *ws, const char *stack, const char *state, int base, const char *above,
+                         const char *label)
 {
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(ws->db, "INSERT INTO history(stack, design, label, time) VALUES (?1, ?2, ?3, ?4)",
+    if (sqlite3_prepare_v2(ws->db,
+                           "INSERT INTO history(author, stack, design, label, time, base, prefix, suffix) "
+                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                            -1, &s, NULL) != SQLITE_OK)
         return false;
+    size_t p, sfx, ml;
+    const char *mid;
+    delta_of(state, above, &p, &sfx, &mid, &ml);
     char *now = now_iso();
-    sqlite3_bind_text(s, 1, stack, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 2, yaml, -1, SQLITE_TRANSIENT);
-    bind_opt(s, 3, label);
-    sqlite3_bind_text(s, 4, now, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, stack, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 3, mid, (int)ml, SQLITE_STATIC);
+    bind_opt(s, 4, label);
+    sqlite3_bind_text(s, 5, now, -1, SQLITE_TRANSIENT);
+    if (base > 0)
+        sqlite3_bind_int(s, 6, base);
+    else
+        sqlite3_bind_null(s, 6);
+    sqlite3_bind_int64(s, 7, (long long)p);
+    sqlite3_bind_int64(s, 8, (long long)sfx);
     free(now);
+    bool ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    return ok;
+}
+
+/* The top entry of the author's `stack`: KP_OK, KP_NOTFOUND when empty, KP_IO on failure. */
+static kp_status top_entry(ws_t *ws, const char *stack, hentry *e)
+{
+    memset(e, 0, sizeof *e);
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db,
+                           "SELECT " HENTRY_COLS " FROM history WHERE author = ?1 AND stack = ?2 "
+                           "ORDER BY seq DESC LIMIT 1",
+                           -1, &s, NULL) != SQLITE_OK)
+        return KP_IO;
+    sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, stack, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        hentry_read(s, e);
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW ? KP_OK : rc == SQLITE_DONE ? KP_NOTFOUND : KP_IO;
+}
+
+/* Before the working copy is replaced outside the history (a commit, a save that is not
+ * undoable): the top of each stack, a delta on the old text, is stored whole. */
+static bool materialize_tops(ws_t *ws, const char *cur)
+{
+    const char *stacks[] = {"undo", "redo"};
+    for (size_t i = 0; i < 2; i++) {
+        hentry e;
+        kp_status st = top_entry(ws, stacks[i], &e);
+        if (st == KP_NOTFOUND)
+            continue;
+        if (st != KP_OK)
+            return false;
+        bool ok = true;
+        if (e.prefix >= 0) {
+            char *state = hentry_apply(&e, cur, strlen(cur));
+            sqlite3_stmt *s;
+            ok = state &&
+                 sqlite3_prepare_v2(ws->db, "UPDATE history SET design = ?2, prefix = NULL WHERE seq = ?1",
+                                    -1, &s, NULL) == SQLITE_OK;
+            if (ok) {
+                sqlite3_bind_int64(s, 1, e.seq);
+                sqlite3_bind_text(s, 2, state, -1, SQLITE_STATIC);
+                ok = sqlite3_step(s) == SQLITE_DONE;
+                sqlite3_finalize(s);
+            }
+            free(state);
+        }
+        hentry_free(&e);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* Replaces the working copy outside the history, keeping the stacks' deltas right. */
+static bool replace_working(ws_t *ws, const char *yaml, int base)
+{
+    char *cur = NULL;
+    bool ok = true;
+    if (ws_working_get(ws, &cur, NULL, NULL) == KP_OK && strcmp(cur, yaml) != 0)
+        ok = materialize_tops(ws, cur);
+    free(cur);
+    return ok && put_working(ws, yaml, base, false);
+}
+
+/* Drops the author's oldest undo steps beyond `keep`. */
+static bool cap_undo(ws_t *ws, long long keep)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db,
+                           "DELETE FROM history WHERE author = ?1 AND stack = 'undo' AND seq <= "
+                           "(SELECT seq FROM history WHERE author = ?1 AND stack = 'undo' "
+                           "ORDER BY seq DESC LIMIT 1 OFFSET ?2)",
+                           -1, &s, NULL) != SQLITE_OK)
+        return false;
+    sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 2, keep);
+    bool ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    return ok;
+}
+
+static bool clear_redo(ws_t *ws)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "DELETE FROM history WHERE author = ?1 AND stack = 'redo'", -1, &s,
+                           NULL) != SQLITE_OK)
+        return false;
+    sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
     bool ok = sqlite3_step(s) == SQLITE_DONE;
     sqlite3_finalize(s);
     return ok;
@@ -1279,55 +1851,66 @@ kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, co
            this first edit is the version itself, and undo must bring it back */
         ws_version_get(ws, base, NULL, &cur, NULL);
         gst = cur ? KP_OK : KP_NOTFOUND;
+        curbase = base;
     }
-    if (undoable && gst == KP_OK && strcmp(cur, yaml) != 0)
-        ok = push_history(ws, "undo", cur, label) && exec(ws->db, "DELETE FROM history WHERE stack = 'redo'");
+    if (undoable && gst == KP_OK && (strcmp(cur, yaml) != 0 || curbase != base)) {
+        ok = push_history(ws, "undo", cur, curbase, yaml, label) && clear_redo(ws) &&
+             cap_undo(ws, WS_UNDO_CAP) && put_working(ws, yaml, base, false);
+    } else if (gst == KP_OK && strcmp(cur, yaml) != 0) {
+        ok = materialize_tops(ws, cur) && put_working(ws, yaml, base, false);
+    } else {
+        ok = put_working(ws, yaml, base, false);
+    }
     free(cur);
-    if (!ok || !put_working(ws, yaml, base, false))
+    if (!ok)
         return abort_tx(ws, err, "save the working copy");
     return finish(ws, err, "save the working copy");
 }
 
-/* Moves the top of `from` into the working copy, pushing the current text on `to`. */
-static kp_status step_history(ws_t *ws, const char *from, const char *to, char **yaml, char **err)
+/* Moves the top of `from` into the working copy, pushing the current state on `to`. */
+static kp_status step_history(ws_t *ws, const char *from, const char *to, char **yaml, int *base, char **err)
 {
     if (yaml)
         *yaml = NULL;
     kp_status st = begin(ws, err);
     if (st != KP_OK)
         return st;
-    sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(
-            ws->db, "SELECT seq, design, label FROM history WHERE stack = ?1 ORDER BY seq DESC LIMIT 1", -1,
-            &s, NULL) != SQLITE_OK)
-        return abort_tx(ws, err, "read the undo history");
-    sqlite3_bind_text(s, 1, from, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(s);
-    if (rc != SQLITE_ROW) {
-        sqlite3_finalize(s);
-        if (rc != SQLITE_DONE)
+    hentry e;
+    st = top_entry(ws, from, &e);
+    if (st != KP_OK) {
+        if (st != KP_NOTFOUND)
             return abort_tx(ws, err, "read the undo history");
         exec(ws->db, "ROLLBACK");
         return kp_fail(err, KP_NOTFOUND, "nothing to %s", strcmp(from, "undo") == 0 ? "undo" : "redo");
     }
-    long long seq = sqlite3_column_int64(s, 0);
-    char *text = col_text(s, 1);
-    char *label = sqlite3_column_type(s, 2) == SQLITE_NULL ? NULL : col_text(s, 2);
-    sqlite3_finalize(s);
     char *cur = NULL;
-    bool ok = ws_working_get(ws, &cur, NULL, NULL) == KP_OK && push_history(ws, to, cur, label);
-    free(cur);
-    free(label);
+    int curbase = 0;
+    bool ok = ws_working_get(ws, &cur, &curbase, NULL) == KP_OK;
+    char *text = ok ? hentry_apply(&e, cur, strlen(cur)) : NULL;
+    if (ok && !text) {
+        free(cur);
+        hentry_free(&e);
+        exec(ws->db, "ROLLBACK");
+        return kp_fail(err, KP_DAMAGED,
+                       "%s: the %s step does not fit the working copy (the history is damaged)", ws->path,
+                       from);
+    }
+    int nbase = e.base >= 0 ? e.base : curbase;
     if (ok) {
-        char *del = xasprintf("DELETE FROM history WHERE seq = %lld", seq);
-        ok = exec(ws->db, del) && put_working(ws, text, 0, true);
+        char *del = xasprintf("DELETE FROM history WHERE seq = %lld", e.seq);
+        ok = push_history(ws, to, cur, curbase, text, e.label) && exec(ws->db, del) &&
+             put_working(ws, text, nbase, false);
         free(del);
     }
+    free(cur);
+    hentry_free(&e);
     if (!ok) {
         free(text);
-        return abort_tx(ws, err, "undo");
+        return abort_tx(ws, err, strcmp(from, "undo") == 0 ? "undo" : "redo");
     }
     st = finish(ws, err, "undo");
+    if (st == KP_OK && base)
+        *base = nbase;
     if (st == KP_OK && yaml)
         *yaml = text;
     else
@@ -1335,19 +1918,207 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, char *
     return st;
 }
 
-kp_status ws_undo(ws_t *ws, char **yaml, char **err) { return step_history(ws, "undo", "redo", yaml, err); }
-kp_status ws_redo(ws_t *ws, char **yaml, char **err) { return step_history(ws, "redo", "undo", yaml, err); }
+kp_status ws_undo(ws_t *ws, char **yaml, int *base, char **err)
+{
+    return step_history(ws, "undo", "redo", yaml, base, err);
+}
+
+kp_status ws_redo(ws_t *ws, char **yaml, int *base, char **err)
+{
+    return step_history(ws, "redo", "undo", yaml, base, err);
+}
 
 kp_status ws_history_depth(ws_t *ws, size_t *nundo, size_t *nredo, char **err)
 {
     long long u = 0, r = 0;
-    if (!pragma_int(ws->db, "SELECT count(*) FROM history WHERE stack = 'undo'", &u) ||
-        !pragma_int(ws->db, "SELECT count(*) FROM history WHERE stack = 'redo'", &r))
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db,
+                           "SELECT (SELECT count(*) FROM history WHERE author = ?1 AND stack = 'undo'), "
+                           "(SELECT count(*) FROM history WHERE author = ?1 AND stack = 'redo')",
+                           -1, &s, NULL) != SQLITE_OK)
+        return ws_fail(ws, err, "read the undo history");
+    sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+    bool ok = sqlite3_step(s) == SQLITE_ROW;
+    if (ok) {
+        u = sqlite3_column_int64(s, 0);
+        r = sqlite3_column_int64(s, 1);
+    }
+    sqlite3_finalize(s);
+    if (!ok)
         return ws_fail(ws, err, "read the undo history");
     if (nundo)
         *nundo = (size_t)u;
     if (nredo)
         *nredo = (size_t)r;
+    return KP_OK;
+}
+
+kp_status ws_compact(ws_t *ws, size_t keep, long long *freed, char **err)
+{
+    if (freed)
+        *freed = 0;
+    long long before = 0, after = 0;
+    pragma_int(ws->db, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size", &before);
+    kp_status st = begin(ws, err);
+    if (st != KP_OK)
+        return st;
+    if (!cap_undo(ws, (long long)keep) || !compact_all(ws->db))
+        return abort_tx(ws, err, "compact the undo history");
+    if ((st = finish(ws, err, "compact the undo history")) != KP_OK)
+        return st;
+    if (!exec(ws->db, "VACUUM") || !exec(ws->db, "PRAGMA wal_checkpoint(TRUNCATE)"))
+        return ws_fail(ws, err, "compact the workspace");
+    pragma_int(ws->db, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size", &after);
+    if (freed)
+        *freed = before - after;
+    return KP_OK;
+}
+
+void ws_copies_free(ws_copy *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(c[i].author);
+        free(c[i].time);
+    }
+    free(c);
+}
+
+kp_status ws_copies(ws_t *ws, ws_copy **out, size_t *n, char **err)
+{
+    *out = NULL;
+    *n = 0;
+    if (ws->schema < 3)
+        return KP_OK;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "SELECT author, base, design, time FROM copies ORDER BY author", -1, &s,
+                           NULL) != SQLITE_OK)
+        return ws_fail(ws, err, "read the working copies");
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        VEC_GROW(*out, *n, cap);
+        ws_copy *c = &(*out)[(*n)++];
+        c->author = col_text(s, 0);
+        c->base = sqlite3_column_type(s, 1) == SQLITE_NULL ? 0 : sqlite3_column_int(s, 1);
+        c->time = col_text(s, 3);
+        char *v = NULL;
+        const char *text = (const char *)sqlite3_column_text(s, 2);
+        c->dirty = c->base == 0 || ws_version_get(ws, c->base, NULL, &v, NULL) != KP_OK || !text ||
+                   strcmp(v, text) != 0;
+        free(v);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE) {
+        ws_copies_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return ws_fail(ws, err, "read the working copies");
+    }
+    return KP_OK;
+}
+
+/* ---- presence ---------------------------------------------------------------------------- */
+
+static double unix_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+kp_status ws_presence_beat(ws_t *ws, const char *screen, int row, char **err)
+{
+    kp_status st = need_rw(ws, err);
+    if (st != KP_OK)
+        return st;
+    if (ws->schema < 3)
+        return KP_OK;
+    if (!ws->presence) {
+        char host[256] = "";
+        gethostname(host, sizeof host - 1);
+        ws->presence = xasprintf("%s:%ld:%p", host, (long)getpid(), (void *)ws);
+    }
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(
+            ws->db,
+            "INSERT OR REPLACE INTO presence(id, author, screen, row, beat) VALUES (?1, ?2, ?3, ?4, ?5)", -1,
+            &s, NULL) != SQLITE_OK)
+        return ws_fail(ws, err, "record the presence");
+    sqlite3_bind_text(s, 1, ws->presence, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, ws->author, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 3, screen ? screen : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 4, row);
+    double t = unix_now();
+    sqlite3_bind_double(s, 5, t);
+    bool ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    if (ok && sqlite3_prepare_v2(ws->db, "DELETE FROM presence WHERE beat < ?1", -1, &s, NULL) == SQLITE_OK) {
+        sqlite3_bind_double(s, 1, t - 60 * WS_PRESENCE_STALE); /* long gone: tidied away */
+        ok = sqlite3_step(s) == SQLITE_DONE;
+        sqlite3_finalize(s);
+    }
+    return ok ? KP_OK : ws_fail(ws, err, "record the presence");
+}
+
+kp_status ws_presence_leave(ws_t *ws, char **err)
+{
+    if (!ws->presence || ws->ro)
+        return KP_OK;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "DELETE FROM presence WHERE id = ?1", -1, &s, NULL) != SQLITE_OK)
+        return ws_fail(ws, err, "clear the presence");
+    sqlite3_bind_text(s, 1, ws->presence, -1, SQLITE_STATIC);
+    bool ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    free(ws->presence);
+    ws->presence = NULL;
+    return ok ? KP_OK : ws_fail(ws, err, "clear the presence");
+}
+
+void ws_presence_free(ws_presence *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(p[i].author);
+        free(p[i].screen);
+    }
+    free(p);
+}
+
+kp_status ws_presence_others(ws_t *ws, ws_presence **out, size_t *n, char **err)
+{
+    *out = NULL;
+    *n = 0;
+    if (ws->schema < 3)
+        return KP_OK;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db,
+                           "SELECT author, screen, row, beat FROM presence WHERE beat >= ?1 AND id IS NOT ?2 "
+                           "ORDER BY author, id",
+                           -1, &s, NULL) != SQLITE_OK)
+        return ws_fail(ws, err, "read the presence");
+    double t = unix_now();
+    sqlite3_bind_double(s, 1, t - WS_PRESENCE_STALE);
+    if (ws->presence)
+        sqlite3_bind_text(s, 2, ws->presence, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(s, 2);
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        VEC_GROW(*out, *n, cap);
+        ws_presence *p = &(*out)[(*n)++];
+        p->author = col_text(s, 0);
+        p->screen = col_text(s, 1);
+        p->row = sqlite3_column_int(s, 2);
+        p->age = t - sqlite3_column_double(s, 3);
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE) {
+        ws_presence_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return ws_fail(ws, err, "read the presence");
+    }
     return KP_OK;
 }
 
@@ -1439,12 +2210,29 @@ kp_status ws_observations_latest(ws_t *ws, sig_observation **out, size_t *n, cha
         out, n, err);
 }
 
+/* What a reload is for: the newest version and observation. */
+static long long content_stamp(ws_t *ws)
+{
+    long long v = 0;
+    pragma_int(ws->db,
+               "SELECT (SELECT coalesce(max(number), 0) FROM versions) * 4294967296 + "
+               "(SELECT coalesce(max(id), 0) FROM observations)",
+               &v);
+    return v;
+}
+
 bool ws_changed_elsewhere(ws_t *ws)
 {
     long long v = 0;
     if (!pragma_int(ws->db, "PRAGMA data_version", &v))
         return false;
-    bool changed = v != ws->data_version;
+    if (v == ws->data_version)
+        return false;
     ws->data_version = v;
+    /* another author's edits and heartbeats change the file too: only versions and
+       observations matter here */
+    long long st = content_stamp(ws);
+    bool changed = st != ws->stamp;
+    ws->stamp = st;
     return changed;
 }

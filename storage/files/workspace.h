@@ -1,6 +1,8 @@
 /* workspace.h - the SQLite workspace: immutable versions of the design, the
- * decisions and their signals as real tables, observations, and the working copy with its
- * persisted undo/redo history, so that quitting, a crash or a killed terminal loses nothing.
+ * decisions and their signals as real tables, observations, one working copy per author with
+ * its persisted undo/redo history (so that quitting, a crash or a killed terminal loses nothing,
+ * and two people pairing on one workspace never see each other's edits as their own), and who
+ * has it open (presence).
  *
  * One ws_t is one open connection (WAL, foreign keys, defensive mode, busy timeout). Every
  * change is one transaction (BEGIN IMMEDIATE): after a crash the file holds either all of it or
@@ -48,9 +50,17 @@ bool ws_readonly(const ws_t *ws);
 /* The schema version this code writes (PRAGMA user_version of a fresh workspace). */
 int ws_schema_version(void);
 
-/* Author for commits and observations: $KEYPLAN_AUTHOR, else $USER, else "unknown". Caller
- * frees. */
+/* Author for commits, observations and the working copy when nobody says otherwise:
+ * $KEYPLAN_AUTHOR, else git's user.name (the global git config: $GIT_CONFIG_GLOBAL, else
+ * ~/.gitconfig, else $XDG_CONFIG_HOME/git/config), else $USER, else "unknown". Caller frees. */
 char *ws_default_author(void);
+
+/* Whose working copy, undo history and presence this handle works on (ws_open starts with
+ * ws_default_author(); --author and :set author come here). KP_INVALID (empty, a control
+ * character) or KP_RANGE (over 255 bytes) with *err, the author unchanged. */
+kp_status ws_set_author(ws_t *ws, const char *author, char **err);
+/* The author (owned by ws). */
+const char *ws_author(const ws_t *ws);
 
 /* ---- versions --------------------------------------------------------------------------- */
 typedef struct ws_version {
@@ -83,14 +93,16 @@ kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err);
 #define WS_PARENT_LATEST (-1)
 
 /* Records design `d` as a new version: its canonical YAML (designio_save), the author
- * (NULL = ws_default_author()), the message (required, non-empty) and its decisions and signals
+ * (NULL = ws_author()), the message (required, non-empty) and its decisions and signals
  * (with the design's own value of each signal's metric) in their tables, all in one transaction.
  * `expected_parent` is the version the design was based on (0 = an empty workspace); when it is
  * no longer the latest the commit is refused with KP_CONFLICT and a message such as
  * "version 4 was committed meanwhile by ana at 2026-11-29T21:40:12Z ("shard GSI1"); your
  * design is based on version 3: reload, merge and commit again". WS_PARENT_LATEST commits on
- * top of whatever is latest. When `update_working` is true the working copy becomes this
- * design based on the new version in the same transaction (its undo history is kept).
+ * top of whatever is latest. When `update_working` is true the author's working copy becomes
+ * this design based on the new version in the same transaction (its undo history is kept).
+ * The design text is stored once per distinct text (compressed, under its digest), the
+ * decisions and signals only when they differ from the latest version's.
  * On success *number (may be NULL) is the new version's number. `d` must have passed
  * validation (designio_load_* or validate_design): its analysis is run to record each signal's
  * design value. */
@@ -115,7 +127,8 @@ typedef struct ws_fsck_report {
     ws_fsck_version *versions; /* oldest first */
     size_t nversions;
     int last_intact; /* the newest intact version, 0 when none */
-    char *working;   /* NULL when the working copy loads (or there is none), else why not */
+    char *working;   /* NULL when every author's working copy loads, else the first that does not
+                        ("working copy of ana: ...") */
     size_t problems; /* everything found wrong */
 } ws_fsck_report;
 
@@ -124,26 +137,67 @@ typedef struct ws_fsck_report {
 kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err);
 void ws_fsck_report_free(ws_fsck_report *r);
 
-/* ---- the working copy and its undo history --------------------------------------------- */
+/* ---- the working copies and their undo history ------------------------------------------ */
+/* Each author has their own working copy and undo/redo history; the functions below work on
+ * ws_author()'s. An undo entry stores the edit as a delta on the state above it (the bytes that
+ * differ), so its size follows the edit, not the design; at most 1,000 steps are kept per author
+ * (the oldest go), and ws_compact keeps fewer. */
 
 /* The working copy: the YAML being edited (not necessarily valid) and the version it is based
- * on (0 = none). KP_NOTFOUND when the workspace has no working copy yet. Caller frees *yaml. */
+ * on (0 = none). KP_NOTFOUND when the author has no working copy yet. Caller frees *yaml. */
 kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err);
 
+/* The working copy a workspace of schema 2 had (one for everybody, kept under no author by the
+ * upgrade) becomes the author's with its undo history, when the author has none yet: the first
+ * workbench opened after the upgrade takes it over. *adopted tells whether it did. */
+kp_status ws_working_adopt(ws_t *ws, bool *adopted, char **err);
+
 /* Replaces the working copy by `yaml` based on version `base`, in one transaction that
- * survives a crash. When `undoable` is true and the text differs from the current working copy,
- * the current text is pushed on the undo stack (with `label`, e.g. "edit pattern 3 rate"; may be
- * NULL) and the redo stack is cleared. */
+ * survives a crash. When `undoable` is true and the text or the base differs from the current
+ * working copy, the current state (text and base) is pushed on the undo stack (with `label`,
+ * e.g. "edit pattern 3 rate"; may be NULL) and the redo stack is cleared. */
 kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, const char *label, char **err);
 
-/* Undo: the working copy goes back to the state on top of the undo stack (the current one is
- * pushed on the redo stack). *yaml (may be NULL) receives the restored text (caller frees).
- * KP_NOTFOUND when there is nothing to undo. The history is unlimited and persisted. */
-kp_status ws_undo(ws_t *ws, char **yaml, char **err);
+/* Undo: the working copy goes back to the state on top of the undo stack, its base version
+ * included (the current one is pushed on the redo stack). *yaml and *base (either may be NULL)
+ * receive the restored text (caller frees) and base. KP_NOTFOUND when there is nothing to undo;
+ * KP_DAMAGED when the step does not fit the working copy (nothing changed). */
+kp_status ws_undo(ws_t *ws, char **yaml, int *base, char **err);
 /* Redo: the inverse of ws_undo; KP_NOTFOUND when there is nothing to redo. */
-kp_status ws_redo(ws_t *ws, char **yaml, char **err);
+kp_status ws_redo(ws_t *ws, char **yaml, int *base, char **err);
 /* How many undo and redo steps are stored (either pointer may be NULL). */
 kp_status ws_history_depth(ws_t *ws, size_t *nundo, size_t *nredo, char **err);
+/* Keeps the author's newest `keep` undo steps, stores every author's history as deltas and
+ * rewrites the file without its free pages (VACUUM). *freed (may be NULL) receives the bytes
+ * the file shrank by. */
+kp_status ws_compact(ws_t *ws, size_t keep, long long *freed, char **err);
+
+/* Everybody's working copy: its author, base and whether it differs from its base. */
+typedef struct ws_copy {
+    char *author; /* "" for the working copy of a schema-2 workspace nobody took over yet */
+    int base;
+    bool dirty;
+    char *time; /* of the last change, ISO 8601 UTC */
+} ws_copy;
+/* The working copies ordered by author (caller frees with ws_copies_free). */
+kp_status ws_copies(ws_t *ws, ws_copy **out, size_t *n, char **err);
+void ws_copies_free(ws_copy *c, size_t n);
+
+/* ---- presence: who else has the workspace open --------------------------------------------- */
+/* A workbench beats about once a second: its author, screen and row in a row of its own, gone
+ * when it closes (ws_close, ws_presence_leave) or, when it is killed, ignored after 4 seconds. */
+kp_status ws_presence_beat(ws_t *ws, const char *screen, int row, char **err);
+kp_status ws_presence_leave(ws_t *ws, char **err);
+
+typedef struct ws_presence {
+    char *author;
+    char *screen;
+    int row;
+    double age; /* seconds since its last beat */
+} ws_presence;
+/* The other handles' fresh rows, ordered by author (caller frees with ws_presence_free). */
+kp_status ws_presence_others(ws_t *ws, ws_presence **out, size_t *n, char **err);
+void ws_presence_free(ws_presence *p, size_t n);
 
 /* ---- observations ---------------------------------------------------------------------- */
 
@@ -161,9 +215,11 @@ kp_status ws_observations_latest(ws_t *ws, sig_observation **out, size_t *n, cha
 
 /* ---- refresh -------------------------------------------------------------------------- */
 
-/* true when another connection (another keyplan process) changed the workspace since the last
- * call on this handle (PRAGMA data_version); the first call after ws_open returns false. Cheap:
- * meant to be called on every idle tick of the workbench. Errors count as "not changed". */
+/* true when another connection (another keyplan process) committed a version or recorded an
+ * observation since the last call on this handle (PRAGMA data_version, then the newest of
+ * each); other authors' edits and heartbeats do not count. The first call after ws_open returns
+ * false. Cheap: meant to be called on every idle tick of the workbench. Errors count as "not
+ * changed". */
 bool ws_changed_elsewhere(ws_t *ws);
 
 #endif

@@ -1,0 +1,216 @@
+/* bench_pair.c - what an edit and a version cost in the workspace: saving a cell of a design of
+ * 10,000 patterns (the session's edit and the workspace write), the bytes one undo entry stores,
+ * the file's growth per version (20 commits of CloudShop with one edit each, against the design's
+ * own size), and `keyplan commit` as a command against the sqlite3 shell doing the same insert
+ * (WAL, synchronous=FULL). Prints figures; not a test.
+ * Usage: bench_pair SOURCE_DIR [KEYPLAN_BINARY] */
+#include "design.h"
+#include "design_io.h"
+#include "edit.h"
+#include "session.h"
+#include "workspace.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static long file_size(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0 ? (long)sb.st_size : 0;
+}
+
+static long long history_bytes(const char *wsp)
+{
+    sqlite3 *db;
+    long long n = 0;
+    if (sqlite3_open_v2(wsp, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+        sqlite3_stmt *s;
+        if (sqlite3_prepare_v2(db, "SELECT coalesce(sum(length(CAST(design AS BLOB))), 0) FROM history", -1,
+                               &s, NULL) == SQLITE_OK &&
+            sqlite3_step(s) == SQLITE_ROW)
+            n = sqlite3_column_int64(s, 0);
+        sqlite3_finalize(s);
+    }
+    sqlite3_close(db);
+    return n;
+}
+
+static void remove_ws(const char *wsp)
+{
+    unlink(wsp);
+    char *side = xasprintf("%s-wal", wsp);
+    unlink(side);
+    free(side);
+    side = xasprintf("%s-shm", wsp);
+    unlink(side);
+    free(side);
+}
+
+static int run(const char *cmd)
+{
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* A copy of `d` with `n` patterns: its own repeated under fresh ids and names. */
+static kp_design *grow_patterns(const kp_design *d, size_t n)
+{
+    kp_design *big = design_clone(d);
+    size_t own = big->npatterns;
+    big->patterns = xrealloc(big->patterns, n * sizeof *big->patterns);
+    while (big->npatterns < n) {
+        kp_design *c = design_clone(d);
+        for (size_t i = 0; i < c->npatterns; i++) {
+            if (big->npatterns < n) {
+                kp_pattern *p = &big->patterns[big->npatterns];
+                *p = c->patterns[i];
+                free(p->id);
+                free(p->name);
+                p->id = xasprintf("x%zu", big->npatterns + 1);
+                p->name = xasprintf("copy %zu of pattern %zu", big->npatterns + 1, i % own + 1);
+                big->npatterns++;
+            } else {
+                pattern_free(&c->patterns[i]);
+            }
+        }
+        c->npatterns = 0;
+        design_free(c);
+    }
+    return big;
+}
+
+int main(int argc, char **argv)
+{
+    const char *src = argc > 1 ? argv[1] : ".";
+    const char *bin = argc > 2 ? argv[2] : NULL;
+    char *path = xasprintf("%s/samples/cloudshop/design.yaml", src);
+    kp_diags dg;
+    diags_init(&dg, path);
+    kp_design *d = designio_load_file(path, &dg);
+    if (!d) {
+        diags_print(&dg, stderr);
+        return 2;
+    }
+    diags_free(&dg);
+    char *yaml = designio_save(d, NULL);
+    size_t design_len = strlen(yaml);
+    free(yaml);
+    char dir[] = "/tmp/keyplan-bench-pair-XXXXXX";
+    if (!mkdtemp(dir))
+        return 2;
+    char *err = NULL;
+    printf("pair benchmark (CloudShop design: %zu bytes of YAML)\n", design_len);
+
+    /* save a cell at 10,000 patterns: the UI's clone + edit_set, then session_apply */
+    kp_design *big = grow_patterns(d, 10000);
+    char *wsp = xasprintf("%s/big.keyplan", dir);
+    session *ss = NULL;
+    if (session_open(wsp, &ss, NULL, &err) != KP_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    session_apply(ss, big, "bench: 10,000 patterns", NULL);
+    int col = edit_col_find(session_design(ss), EDIT_PATTERNS, "rate");
+    long long hist0 = history_bytes(wsp);
+    const int nedits = 20;
+    double t = now();
+    for (int i = 0; i < nedits; i++) {
+        kp_design *nd = design_clone(session_design(ss));
+        char *v = xasprintf("%d", 100 + i);
+        if (edit_set(nd, EDIT_PATTERNS, (size_t)(i * 37), (size_t)col, v, &err) != KP_OK) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        free(v);
+        if (session_apply(ss, nd, "edit", &err) != KP_OK) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+    }
+    double save = (now() - t) / nedits;
+    session_close(ss);
+    long long hist1 = history_bytes(wsp);
+    printf("  save a cell at 10,000 patterns (edit + write)  %8.2f ms\n", save * 1e3);
+    printf("  undo entry per edit (bytes stored)             %8.0f bytes\n",
+           (double)(hist1 - hist0) / nedits);
+    remove_ws(wsp);
+    free(wsp);
+
+    /* growth per version: 20 commits of CloudShop, one edit each */
+    wsp = xasprintf("%s/grow.keyplan", dir);
+    ws_t *ws = NULL;
+    if (ws_open(wsp, WS_CREATE, &ws, &err) != KP_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    ws_commit(ws, d, "bench", "first", 0, false, NULL, NULL);
+    ws_close(ws);
+    long before = file_size(wsp);
+    ws_open(wsp, 0, &ws, NULL);
+    int rcol = edit_col_find(d, EDIT_PATTERNS, "rate");
+    const int nver = 20;
+    for (int i = 0; i < nver; i++) {
+        char *v = xasprintf("%d", 7 + i);
+        edit_set(d, EDIT_PATTERNS, (size_t)i % d->npatterns, (size_t)rcol, v, NULL);
+        free(v);
+        if (ws_commit(ws, d, "bench", "one edit", WS_PARENT_LATEST, false, NULL, &err) != KP_OK) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+    }
+    ws_close(ws);
+    long after = file_size(wsp);
+    printf("  growth per version (20 commits, one edit each) %8.1f KB (the design: %.1f KB)\n",
+           (double)(after - before) / nver / 1024.0, design_len / 1024.0);
+
+    /* keyplan commit as a command against the sqlite3 shell's same insert */
+    if (bin) {
+        const int ncmd = 20;
+        char *cmd = xasprintf("%s commit %s %s -m bench >/dev/null 2>&1", bin, wsp, path);
+        t = now();
+        for (int i = 0; i < ncmd; i++)
+            if (run(cmd) != 0) {
+                fprintf(stderr, "failed: %s\n", cmd);
+                return 2;
+            }
+        double kc = (now() - t) / ncmd;
+        free(cmd);
+        char *sq = xasprintf("%s/plain.db", dir);
+        cmd = xasprintf("sqlite3 %s 'PRAGMA journal_mode=WAL; CREATE TABLE v(n INTEGER PRIMARY KEY, t TEXT)' "
+                        ">/dev/null",
+                        sq);
+        run(cmd);
+        free(cmd);
+        cmd = xasprintf("sqlite3 %s 'PRAGMA synchronous=FULL; INSERT INTO v(t) VALUES (readfile(\"%s\"))' "
+                        ">/dev/null",
+                        sq, path);
+        t = now();
+        for (int i = 0; i < ncmd; i++)
+            run(cmd);
+        double sc = (now() - t) / ncmd;
+        free(cmd);
+        printf("  keyplan commit as a command                    %8.2f ms\n", kc * 1e3);
+        printf("  sqlite3 shell, same insert (WAL, FULL)         %8.2f ms\n", sc * 1e3);
+        remove_ws(sq);
+        free(sq);
+    }
+    remove_ws(wsp);
+    free(wsp);
+    rmdir(dir);
+    design_free(d);
+    free(path);
+    return 0;
+}
