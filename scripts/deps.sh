@@ -7,7 +7,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 packages=(
   build-essential cmake pkg-config git
   libncurses-dev libyaml-dev libsqlite3-dev sqlite3 libcmocka-dev libjansson-dev
-  libcurl4-openssl-dev
+  libcurl4-openssl-dev zlib1g-dev
   tmux ncurses-term locales curl
   openjdk-17-jre-headless nodejs npm
   python3 python3-yaml

@@ -1025,11 +1025,14 @@ static void test_merge_workspace(void **state)
     design_free(d);
     free(yaml);
     /* one undo step back to the working copy before the merge */
-    assert_int_equal(ws_undo(ws, &yaml, NULL), KP_OK);
+    int base = 0;
+    assert_int_equal(ws_undo(ws, &yaml, &base, NULL), KP_OK);
     assert_non_null(strstr(yaml, "rate: 20"));
     assert_non_null(strstr(yaml, "rate: 5"));
+    assert_int_equal(base, 1); /* undoing the merge brings its old base back with it */
     free(yaml);
-    assert_int_equal(ws_redo(ws, NULL, NULL), KP_OK);
+    assert_int_equal(ws_redo(ws, NULL, &base, NULL), KP_OK);
+    assert_int_equal(base, 2);
     ws_close(ws);
 
     /* now on the latest: nothing to merge */
