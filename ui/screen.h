@@ -75,6 +75,10 @@ struct screen_ops {
     /* the column under column x of the screen drawn `width` wide, or -1 (mouse clicks; default
        for a table screen: the grid's) */
     int (*col_at)(const screen_env *e, int width, int x);
+    /* what is under the cursor, whole, for the detail view: lines (caller frees each and the
+       array; *n their number) and *title (caller frees); NULL when there is nothing (default for
+       a table screen: every column's title and full text of the cursor's row) */
+    char **(*detail)(const screen_env *e, char **title, size_t *n);
     /* a screen's own action: returns flags, UI_IGNORED to let the core's default handle it */
     int (*handle)(const screen_env *e, ui_action a);
 };
@@ -95,6 +99,10 @@ int screen_col_at(const screen_env *e, int width, int x);
  * UI_ROLE_BAD) or a computed column; "" past the last column or for a screen without columns.
  * Caller frees; *role receives its ui_role. */
 char *screen_cell_text(const screen_env *e, size_t row, size_t col, int *role);
+
+/* ops->detail, else for a table screen the cursor row's columns as "title: text" lines, else
+ * NULL. Caller frees the lines, the array and *title. */
+char **screen_detail(const screen_env *e, char **title, size_t *n);
 
 /* One column per column of edit table t (cap 24): what table screens build theirs from. Caller
  * frees the array; *n receives their number. */

@@ -107,3 +107,26 @@ int screen_col_at(const screen_env *e, int width, int x)
     free(cols);
     return hit;
 }
+
+char **screen_detail(const screen_env *e, char **title, size_t *n)
+{
+    *n = 0;
+    *title = NULL;
+    if (e->ops->detail)
+        return e->ops->detail(e, title, n);
+    size_t nr = screen_rows(e), nc = 0;
+    if (!e->ops->is_table || e->cur->row >= nr)
+        return NULL;
+    screen_col *c = screen_columns(e, &nc);
+    char **v = xcalloc(nc ? nc : 1, sizeof *v);
+    for (size_t i = 0; i < nc; i++) {
+        int role;
+        char *t = screen_cell_text(e, e->cur->row, i, &role);
+        v[i] = xasprintf("%s: %s", c[i].title, t);
+        free(t);
+    }
+    free(c);
+    *title = xasprintf("%s, row %zu", e->ops->name, e->cur->row + 1);
+    *n = nc;
+    return v;
+}
