@@ -527,6 +527,77 @@ static void test_pane_resize(void **state)
     term_close(&t);
 }
 
+/* The bytes a frame sends to an xterm-256color terminal (colour wanted unless `no_color`): the
+ * Patterns screen with the pane, an error message, a hot cell and a reopen alarm. Caller frees. */
+static char *colour_capture(bool no_color, bool *colour)
+{
+    setenv("TERM", "xterm-256color", 1);
+    if (no_color)
+        setenv("NO_COLOR", "1", 1);
+    else
+        unsetenv("NO_COLOR");
+    assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
+    FILE *out = tmpfile(), *in = fopen("/dev/null", "r");
+    assert_non_null(out);
+    assert_non_null(in);
+    SCREEN *scr = newterm("xterm-256color", out, in);
+    assert_non_null(scr);
+    set_term(scr);
+    resizeterm(24, 80);
+    *colour = theme_init();
+    wb *w = make_wb(fixture());
+    wb_message(w, UI_ROLE_BAD, "an error");
+    erase();
+    wb_draw(w);
+    draw_put(5, 0, 10, "hot", UI_ROLE_BAD);
+    draw_put(6, 0, 10, "reopen", UI_ROLE_ALARM);
+    refresh();
+    wb_free(w);
+    endwin();
+    delscreen(scr);
+    fflush(out);
+    long n = ftell(out);
+    assert_true(n > 0);
+    char *buf = xcalloc((size_t)n + 1, 1);
+    rewind(out);
+    assert_int_equal(fread(buf, 1, (size_t)n, out), (size_t)n);
+    fclose(out);
+    fclose(in);
+    setenv("NO_COLOR", "1", 1);
+    return buf;
+}
+
+/* Colour used to never turn on (COLOR_PAIRS was read before start_color, when it is 0): on a
+ * colour terminal the frame now carries red for errors and hot partitions and white on red for
+ * a reopen alarm; with NO_COLOR it carries no colour at all, only attributes. */
+static void test_colour_capture(void **state)
+{
+    (void)state;
+    bool colour;
+    char *bytes = colour_capture(false, &colour);
+    assert_true(colour);
+    assert_non_null(strstr(bytes, "\x1b[31m")); /* red foreground: errors, hot */
+    assert_non_null(strstr(bytes, "\x1b[41m")); /* red background: reopen */
+    assert_non_null(strstr(bytes, "\x1b[46m")); /* cyan background: the active tab */
+    free(bytes);
+    bytes = colour_capture(true, &colour);
+    assert_false(colour);
+    for (const char *p = bytes; (p = strstr(p, "\x1b[")) != NULL; p++) {
+        /* no SGR (ESC [ ... m) with a colour parameter (30-49: 38;5;N and 48;5;N too) */
+        const char *q = p + 2;
+        size_t np = strspn(q, "0123456789;");
+        if (q[np] != 'm')
+            continue;
+        for (const char *k = q; k < q + np; k += strspn(k, "0123456789"), k += *k == ';') {
+            int v = atoi(k);
+            if (v >= 30 && v <= 49)
+                fail_msg("a colour sequence with NO_COLOR: %.12s", p + 1);
+        }
+    }
+    assert_non_null(strstr(bytes, "an error"));
+    free(bytes);
+}
+
 /* ---- behaviour ----------------------------------------------------------------------------------- */
 
 static void test_help_lists_every_action(void **state)
@@ -1345,6 +1416,7 @@ int main(void)
         cmocka_unit_test(test_detail_scrolls),
         cmocka_unit_test(test_messages_listed),
         cmocka_unit_test(test_pane_resize),
+        cmocka_unit_test(test_colour_capture),
         cmocka_unit_test(test_help_lists_every_action),
         cmocka_unit_test(test_commands_table_and_help),
         cmocka_unit_test(test_layout),
