@@ -598,6 +598,57 @@ static void test_colour_capture(void **state)
     free(bytes);
 }
 
+/* The column widths are kept between frames and computed again when the design or a draft
+ * changes: a longer name widens its column, a draft's text its column, undo narrows it back. */
+static void test_widths_follow_changes(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 100);
+    wb *w = make_wb(fixture());
+    char *s = draw_text(w);
+    const char *h = strstr(s, "\nid ");
+    assert_non_null(h);
+    int kind0 = (int)(strstr(h, "kind") - h);
+    free(s);
+    keys(w, "ll");
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "Perfil completo del cliente");
+    wb_key(w, UI_KEY_ENTER);
+    s = draw_text(w);
+    h = strstr(s, "\nid ");
+    int kind1 = (int)(strstr(h, "kind") - h);
+    assert_int_equal(kind1, kind0 + (int)strlen("Perfil completo del cliente") -
+                                (int)strlen("Pedidos de un cliente"));
+    free(s);
+    wb_key(w, 'u');
+    s = draw_text(w);
+    h = strstr(s, "\nid ");
+    assert_int_equal((int)(strstr(h, "kind") - h), kind0);
+    free(s);
+    /* a draft that did not parse: "!" and its text widen the rate column */
+    int rate_col = -1;
+    size_t nc = 0;
+    screen_env e = wb_env(w, UI_SCREEN_PATTERNS);
+    screen_col *c = screen_columns(&e, &nc);
+    for (size_t i = 0; i < nc; i++)
+        if (strcmp(c[i].title, "rate") == 0)
+            rate_col = (int)i;
+    free(c);
+    assert_true(rate_col > 0);
+    w->cur[UI_SCREEN_PATTERNS].col = (size_t)rate_col;
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "doscientos por segundo");
+    wb_key(w, UI_KEY_ENTER);
+    s = draw_text(w);
+    assert_non_null(strstr(s, "!doscientos por segundo"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* ---- behaviour ----------------------------------------------------------------------------------- */
 
 static void test_help_lists_every_action(void **state)
@@ -1417,6 +1468,7 @@ int main(void)
         cmocka_unit_test(test_messages_listed),
         cmocka_unit_test(test_pane_resize),
         cmocka_unit_test(test_colour_capture),
+        cmocka_unit_test(test_widths_follow_changes),
         cmocka_unit_test(test_help_lists_every_action),
         cmocka_unit_test(test_commands_table_and_help),
         cmocka_unit_test(test_layout),

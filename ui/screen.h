@@ -36,6 +36,19 @@ typedef struct screen_col {
 
 typedef struct screen_ops screen_ops;
 
+/* What the table drawing keeps between frames of one screen, for one generation of what it
+ * shows (screen_env.gen): the columns, their widths, and each row's pattern result. Owned by the
+ * core, one per screen; screen_cache_free releases it. */
+typedef struct screen_cache {
+    unsigned long gen; /* the generation the rest was computed for; 0: nothing yet */
+    screen_col *cols;
+    size_t ncols;
+    int *widths; /* one per column, NULL until drawn */
+} screen_cache;
+
+/* Forgets what the cache holds (it is then empty, gen 0). */
+void screen_cache_free(screen_cache *c);
+
 /* What the core lends a screen for one call. Pointers are valid for that call only. */
 typedef struct screen_env {
     int id;                     /* UI_SCREEN_xxx */
@@ -51,6 +64,8 @@ typedef struct screen_env {
     const drafts *drafts;   /* cells whose text did not parse */
     const lineedit *editor; /* the cell editor while a cell of this screen is edited, else NULL */
     msgline *msg;           /* the message line */
+    unsigned long gen;      /* changes whenever the design, its analysis or a draft does (never 0) */
+    screen_cache *cache;    /* the screen's cache, or NULL: compute everything */
     kp_analysis *(*analyze)(const kp_design *d); /* how to analyse a design (tests inject one) */
     void (*analysis_free)(kp_analysis *a);       /* and how to free that */
 } screen_env;

@@ -54,6 +54,7 @@ static kp_analysis *run_analysis(wb *w, const kp_design *d)
 void wb_recompute(wb *w)
 {
     const kp_design *d = session_design(w->ss);
+    w->gen++;
     diags_free(&w->diags);
     diags_init(&w->diags, "design");
     bool ok = w->opt.no_validate ? true : validate_design(d, &w->diags);
@@ -109,9 +110,11 @@ void wb_free(wb *w)
     drafts_free(&w->drafts);
     free(w->pane_hit);
     ws_versions_free(w->versions, w->nversions);
-    for (int i = 0; i < UI_SCREEN__COUNT; i++)
+    for (int i = 0; i < UI_SCREEN__COUNT; i++) {
         if (screen_get(i)->close)
             screen_get(i)->close(w->state[i]);
+        screen_cache_free(&w->cache[i]);
+    }
     narration_steps_free(w->opt.tour, w->opt.ntour);
     session_close(w->ss);
     free(w);
@@ -180,6 +183,8 @@ screen_env wb_env(wb *w, int id)
         .drafts = &w->drafts,
         .editor = w->editing && id == w->screen ? &w->le : NULL,
         .msg = &w->msg,
+        .gen = w->gen + w->drafts.changes, /* both only grow: any change makes a new sum */
+        .cache = &w->cache[id],
         .analyze = w->opt.analyze ? w->opt.analyze : analyze_default,
         .analysis_free = w->opt.analysis_free ? w->opt.analysis_free : analysis_free_default,
     };

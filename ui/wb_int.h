@@ -33,6 +33,8 @@ struct wb {
     ui_cursor cur[UI_SCREEN__COUNT];
     void *state[UI_SCREEN__COUNT];
     ui_layout lay;
+    unsigned long gen;                    /* counts recomputes (screen_env.gen) */
+    screen_cache cache[UI_SCREEN__COUNT]; /* each screen's drawing cache */
     int pane_step;    /* the model pane's size: tenths of the work area more (+) or less (-) */
     bool pane_hidden; /* z hides the pane */
     /* cell editor */
