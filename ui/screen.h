@@ -63,6 +63,7 @@ typedef struct screen_env {
     size_t nversions;
     const drafts *drafts;   /* cells whose text did not parse */
     const lineedit *editor; /* the cell editor while a cell of this screen is edited, else NULL */
+    ui_cursor *pattern_cur; /* the Patterns screen's cursor: its row is the selected pattern */
     msgline *msg;           /* the message line */
     unsigned long gen;      /* changes whenever the design, its analysis or a draft does (never 0) */
     screen_cache *cache;    /* the screen's cache, or NULL: compute everything */
