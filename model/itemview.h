@@ -32,7 +32,7 @@ typedef struct itemview_row {
 
 /* Caller-allocated; release with itemview_free. */
 typedef struct itemview {
-    ptrdiff_t index;             /* -1: the table, else the design's index */
+    ptrdiff_t index;               /* -1: the table, else the design's index */
     const char *pk_attr, *sk_attr; /* the index's key attributes (sk_attr may be NULL) */
     itemview_row *v;
     size_t n;

@@ -127,7 +127,8 @@ static void test_gsi_sparse_projected(void **state)
     assert_true(v.nabsent > 0);
     assert_int_equal(v.n + v.nabsent, f.set.n);
     assert_sorted(f.d, &v);
-    static const char *const allowed[] = {"GSI1PK", "GSI1SK", "PK", "SK", "orderId", "customerId", "orderDate", "total"};
+    static const char *const allowed[] = {"GSI1PK",  "GSI1SK",     "PK",        "SK",
+                                          "orderId", "customerId", "orderDate", "total"};
     for (size_t i = 0; i < v.n; i++) {
         const char *st = item_text(v.v[i].pi->item, "status");
         assert_true(strcmp(st, "paid") == 0 || strcmp(st, "pending-shipment") == 0);
@@ -153,10 +154,11 @@ static void test_numbers_numeric(void **state)
     fx f;
     item_sample_opts o = {.seed = 7, .per_partition = 12};
     fx_open(&f,
-            ts_load_text("keyplan: 1\nname: n\ntable: { name: Nums, pk: PK, sk: SK }\n"
-                         "attributes: { n: { type: number }, gId: { distinct: 10 } }\n"
-                         "entities:\n  - { name: E, attributes: [gId, n], keys: { PK: \"G#{gId}\", SK: \"{n}\" } }\n",
-                         "n.yaml"),
+            ts_load_text(
+                "keyplan: 1\nname: n\ntable: { name: Nums, pk: PK, sk: SK }\n"
+                "attributes: { n: { type: number }, gId: { distinct: 10 } }\n"
+                "entities:\n  - { name: E, attributes: [gId, n], keys: { PK: \"G#{gId}\", SK: \"{n}\" } }\n",
+                "n.yaml"),
             &o);
     itemview v;
     itemview_build(f.d, &f.set, -1, &v);
@@ -241,16 +243,17 @@ static void test_reads_filter_drops(void **state)
     (void)state;
     fx f;
     item_sample_opts o = {.seed = ITEM_DEFAULT_SEED, .per_partition = 12};
-    fx_open(&f,
-            ts_load_text("keyplan: 1\nname: f\ntable: { name: Filtered, pk: PK, sk: SK }\n"
-                         "attributes:\n  status: { type: enum, values: { open: 0.5, paid: 0.5 } }\n"
-                         "  orderDate: { type: date }\n"
-                         "entities:\n  - { name: Order, attributes: [customerId, orderId, orderDate, status],\n"
-                         "      keys: { PK: \"C#{customerId}\", SK: \"O#{orderDate}#{orderId}\" } }\n"
-                         "patterns:\n  - { id: 1, name: paid orders of a customer, entity: Order,\n"
-                         "      by: [customerId, \"status=paid\"], rate: 1 }\n",
-                         "f.yaml"),
-            &o);
+    fx_open(
+        &f,
+        ts_load_text("keyplan: 1\nname: f\ntable: { name: Filtered, pk: PK, sk: SK }\n"
+                     "attributes:\n  status: { type: enum, values: { open: 0.5, paid: 0.5 } }\n"
+                     "  orderDate: { type: date }\n"
+                     "entities:\n  - { name: Order, attributes: [customerId, orderId, orderDate, status],\n"
+                     "      keys: { PK: \"C#{customerId}\", SK: \"O#{orderDate}#{orderId}\" } }\n"
+                     "patterns:\n  - { id: 1, name: paid orders of a customer, entity: Order,\n"
+                     "      by: [customerId, \"status=paid\"], rate: 1 }\n",
+                     "f.yaml"),
+        &o);
     itemreads r;
     itemreads_run(f.d, &f.s, &f.set, result(&f, "1"), &r);
     assert_null(r.note);
@@ -323,8 +326,8 @@ static void test_sample_sizes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table_order),        cmocka_unit_test(test_gsi_sparse_projected),
-        cmocka_unit_test(test_numbers_numeric),    cmocka_unit_test(test_reads_query_bound),
+        cmocka_unit_test(test_table_order),         cmocka_unit_test(test_gsi_sparse_projected),
+        cmocka_unit_test(test_numbers_numeric),     cmocka_unit_test(test_reads_query_bound),
         cmocka_unit_test(test_reads_gsi_and_write), cmocka_unit_test(test_reads_filter_drops),
         cmocka_unit_test(test_sample_sizes),
     };

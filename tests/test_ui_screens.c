@@ -749,6 +749,84 @@ static void test_items_keys(void **state)
     term_close(&t);
 }
 
+/* The History diff shows every section keyplan diff prints: a decision reopened by its signal
+ * between two versions too (the signals were not evaluated); v opens the diff whole, scrolled in
+ * the detail view. */
+static void test_history_diff_whole(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 100);
+    kp_design *d = fixture();
+    size_t at = edit_decision_from_pattern(d, 0);
+    set(d, EDIT_DECISIONS, at, "signals", "pattern.1.rate > 1000");
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    wb_command(w, "commit first");
+    kp_design *nd = design_clone(session_design(w->ss));
+    set(nd, EDIT_PATTERNS, 0, "rate", "1500");
+    wb_apply(w, nd, "rate");
+    wb_command(w, "commit busier");
+    assert_int_equal(session_base(w->ss), 2);
+    wb_command(w, "diff 1 2");
+    int a, b;
+    size_t ndiff;
+    screen_history_marks(w->state[UI_SCREEN_HISTORY], &a, &b, &ndiff);
+    assert_true(ndiff > 0);
+    wb_key(w, 'v');
+    assert_true(detail_is_open(&w->detail));
+    assert_int_equal(w->detail.n, ndiff);
+    sbuf all;
+    sbuf_init(&all);
+    for (size_t i = 0; i < w->detail.n; i++)
+        sbuf_printf(&all, "%s\n", w->detail.lines[i]);
+    assert_non_null(strstr(all.s, "version 1 (first)"));
+    assert_non_null(strstr(all.s, "reopened"));
+    sbuf_free(&all);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* Cost & heat: the cursor's line is highlighted, and Enter opens it whole (a finding's fix is
+ * past the edge of the screen). */
+static void test_cost_line_whole(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    kp_design *d = fixture();
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    assert_true(w->an->nfindings > 0);
+    wb_key(w, '7');
+    /* down to the first finding */
+    const char *code = w->an->findings[0].code;
+    for (int i = 0; i < 400 && !detail_is_open(&w->detail); i++) {
+        wb_key(w, 'j');
+        screen_env e = wb_env(w, UI_SCREEN_COST);
+        char *title = NULL;
+        size_t n = 0;
+        char **v = screen_detail(&e, &title, &n);
+        bool hit = v && strstr(v[0], code) && strstr(v[0], "] ");
+        for (size_t k = 0; k < n; k++)
+            free(v[k]);
+        free(v);
+        free(title);
+        if (hit)
+            wb_key(w, UI_KEY_ENTER);
+    }
+    assert_true(detail_is_open(&w->detail));
+    assert_non_null(strstr(w->detail.lines[0], w->an->findings[0].message));
+    if (w->an->findings[0].fix)
+        assert_non_null(strstr(w->detail.lines[0], w->an->findings[0].fix));
+    wb_free(w);
+    term_close(&t);
+}
+
 /* ---- behaviour ----------------------------------------------------------------------------------- */
 
 static void test_help_lists_every_action(void **state)
@@ -1571,6 +1649,8 @@ int main(void)
         cmocka_unit_test(test_widths_follow_changes),
         cmocka_unit_test(test_golden_items_cloudshop),
         cmocka_unit_test(test_items_keys),
+        cmocka_unit_test(test_history_diff_whole),
+        cmocka_unit_test(test_cost_line_whole),
         cmocka_unit_test(test_help_lists_every_action),
         cmocka_unit_test(test_commands_table_and_help),
         cmocka_unit_test(test_layout),

@@ -59,6 +59,8 @@ typedef struct screen_env {
     const kp_design *design;    /* the working copy */
     const kp_analysis *an;      /* the last good design's analysis, or NULL */
     const sig_report *sigs;     /* its reopening signals */
+    const sig_observation *obs; /* the workspace's observations (what the signals compare with) */
+    size_t nobs;
     const ws_version *versions; /* the workspace's versions, oldest first */
     size_t nversions;
     const drafts *drafts;   /* cells whose text did not parse */

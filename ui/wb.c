@@ -178,6 +178,8 @@ screen_env wb_env(wb *w, int id)
         .design = session_design(w->ss),
         .an = w->an,
         .sigs = &w->sigs,
+        .obs = w->obs,
+        .nobs = w->nobs,
         .versions = w->versions,
         .nversions = w->nversions,
         .drafts = &w->drafts,

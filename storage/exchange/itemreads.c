@@ -65,20 +65,21 @@ void itemreads_run(const kp_design *d, const item_sample *sample, const planeval
     const kp_pattern *p = r ? r->pattern : NULL;
     const kp_step *st = r && r->nsteps ? &r->steps[0] : NULL;
     if (!p || !st) {
-        out->note = xasprintf("%s: no DynamoDB request of its own",
-                              p ? kp_plan_word(r->plan) : "no plan yet");
+        out->note =
+            xasprintf("%s: no DynamoDB request of its own", p ? kp_plan_word(r->plan) : "no plan yet");
         return;
     }
     out->step = st;
     out->index = st->index;
     if (st->op != KP_OP_GETITEM && st->op != KP_OP_QUERY && st->op != KP_OP_SCAN) {
-        out->note = xasprintf("a %s: the Items screen marks what a GetItem, Query or Scan reads",
-                              kp_op_name(st->op));
+        out->note =
+            xasprintf("a %s: the Items screen marks what a GetItem, Query or Scan reads", kp_op_name(st->op));
         return;
     }
     const kp_entity *e = st->entity;
     const kp_item_list *items = entity_items(d, sample, e);
-    const kp_item *anchor = items ? planeval_anchor(d, p, st->op == KP_OP_SCAN ? -1 : st->index, items) : NULL;
+    const kp_item *anchor =
+        items ? planeval_anchor(d, p, st->op == KP_OP_SCAN ? -1 : st->index, items) : NULL;
     if (!anchor && items && items->n)
         anchor = &items->v[0];
     if (!anchor) {
@@ -93,7 +94,8 @@ void itemreads_run(const kp_design *d, const item_sample *sample, const planeval
         /* a range: the bounds a quarter and three quarters into the partition's values */
         kp_item lo = {0}, hi = {0};
         planeval_range_bounds(d, s, p, e, st->index, anchor, &lo, &hi);
-        json_t *a = input(d, r, st, &lo, NULL, NULL, &err), *b = a ? input(d, r, st, &hi, NULL, NULL, &err) : NULL;
+        json_t *a = input(d, r, st, &lo, NULL, NULL, &err),
+               *b = a ? input(d, r, st, &hi, NULL, NULL, &err) : NULL;
         if (a && b) {
             kp_item va = {0}, vb = {0};
             sent_values(d, st, a, &va);

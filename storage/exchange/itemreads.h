@@ -12,14 +12,14 @@
 
 /* Caller-allocated; release with itemreads_free. */
 typedef struct itemreads {
-    char *note;         /* why nothing is marked (a write, no sample item...), else NULL */
-    const kp_step *step; /* the read step shown (the pattern's first) */
-    ptrdiff_t index;    /* the index it reads (-1: the table) */
-    char *keycond;      /* bound key condition (NULL for a Scan) */
-    char *filter;       /* bound FilterExpression, NULL without one */
-    bool forward;       /* ScanIndexForward */
-    double limit;       /* NAN: none */
-    planeval_result res; /* what comes back (after the filter) */
+    char *note;                 /* why nothing is marked (a write, no sample item...), else NULL */
+    const kp_step *step;        /* the read step shown (the pattern's first) */
+    ptrdiff_t index;            /* the index it reads (-1: the table) */
+    char *keycond;              /* bound key condition (NULL for a Scan) */
+    char *filter;               /* bound FilterExpression, NULL without one */
+    bool forward;               /* ScanIndexForward */
+    double limit;               /* NAN: none */
+    planeval_result res;        /* what comes back (after the filter) */
     const planeval_item **read; /* what was read before the filter (into the set) */
     size_t nread;
 } itemreads;
