@@ -827,6 +827,69 @@ static void test_cost_line_whole(void **state)
     term_close(&t);
 }
 
+/* The pane writes latencies with their units ("51 s / 30 ms", not "51s/30"), once even in its
+ * two-line layout (the red copy of a missed target went to the pane's right edge, beside the
+ * first), and a scan's row says which index nearly served it and why. */
+static void test_pane_units_and_why_not(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        term t;
+        term_open(&t, 40, k ? 120 : 80); /* 120: the pane beside the editor, on two lines a row */
+        wb *w = make_wb(fixture());
+        kp_pattern_result *r = &w->an->patterns[1];
+        r->latency_ms = 51000;
+        r->latency_ok = false;
+        kp_pattern_result *s0 = &w->an->patterns[0];
+        s0->plan = KP_PLAN_SCAN;
+        s0->key_condition[0] = '\0';
+        wb_key(w, 'j');
+        wb_key(w, 'j'); /* pattern 3 selected: 2 is drawn in its colours */
+        char *s = draw_text(w);
+        const char *at = strstr(s, "51 s / 30 ms");
+        if (!at)
+            fail_msg("no '51 s / 30 ms' in\n%s", s);
+        assert_null(strstr(at + 1, "51 s / 30 ms"));
+        assert_null(strstr(s, "51s"));
+        assert_non_null(strstr(s, "why not: GSI1 does not"));
+        free(s);
+        wb_free(w);
+        term_close(&t);
+    }
+}
+
+/* Help ends with the legend of the plan symbols, every plan of the plan table in it. */
+static void test_help_legend(void **state)
+{
+    (void)state;
+    size_t n;
+    char **v = help_legend_lines(&n);
+    for (int p = 0; p < KP_PLAN__COUNT; p++) {
+        char *head = xasprintf("%s %s ", kp_plan_symbol((kp_plan)p), kp_plan_word((kp_plan)p));
+        bool found = false;
+        for (size_t i = 0; i < n; i++)
+            found = found || strncmp(v[i], head, strlen(head)) == 0;
+        if (!found)
+            fail_msg("the legend lacks '%s'", head);
+        free(head);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    wb_key(w, '?');
+    for (int i = 0; i < 30; i++)
+        wb_key(w, UI_FKEY(KEY_NPAGE));
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "t transact"));
+    assert_non_null(strstr(s, "RCU, WCU, latency"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* ---- behaviour ----------------------------------------------------------------------------------- */
 
 static void test_help_lists_every_action(void **state)
@@ -1651,6 +1714,8 @@ int main(void)
         cmocka_unit_test(test_items_keys),
         cmocka_unit_test(test_history_diff_whole),
         cmocka_unit_test(test_cost_line_whole),
+        cmocka_unit_test(test_pane_units_and_why_not),
+        cmocka_unit_test(test_help_legend),
         cmocka_unit_test(test_help_lists_every_action),
         cmocka_unit_test(test_commands_table_and_help),
         cmocka_unit_test(test_layout),

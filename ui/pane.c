@@ -97,7 +97,8 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
     }
     /* pattern table */
     /* id 3, plan 10, index 8, key condition (the rest), RCU/call 9, RCU/s 8, ms/target 9 */
-    int kcw = pw - (3 + 10 + 8 + 9 + 8 + 1 + 9);
+    enum { LATW = 16 }; /* "718 ms / 5 min" */
+    int kcw = pw - (3 + 10 + 8 + 9 + 8 + 1 + LATW);
     size_t npat = a ? a->npatterns : 0;
     /* a narrow pane with lines to spare puts the key condition on a line of its own */
     bool two = kcw < 24 && (ymax - y) >= (int)(2 * npat) + 8;
@@ -106,8 +107,10 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
     else if (kcw < 6)
         kcw = 6;
     if (y < ymax)
-        draw_putf(y++, x, pw, UI_ROLE_HEADER, "%-3s%-10s%-8s%-*.*s%9s%8s %-9s", "#", "plan", "index", kcw,
-                  kcw > 0 ? kcw - 1 : 0, "key condition", "RCU/call", "RCU/s", "ms/target");
+        draw_putf(y++, x, pw, UI_ROLE_HEADER, "%-3s%-10s%-8s%-*.*s%9s%8s %-*s", "#", "plan", "index", kcw,
+                  kcw > 0 ? kcw - 1 : 0, "key condition", "RCU/call", "RCU/s", LATW, "latency/target");
+    /* where the latency column starts (drawn again in red when over target) */
+    int latx = 3 + 10 + 8 + kcw + 9 + 8 + 1;
     const kp_pattern *sel = v->sel;
     size_t np = npat;
     /* the selected pattern's result, found once (at its own row first) */
@@ -151,19 +154,24 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         if (pr->plan == KP_PLAN_MULTI && pr->requests > 1 && pr->requests < 100)
             snprintf(plan, sizeof plan, "+ multi%.0f", pr->requests);
         bool writes = pr->pattern && pr->pattern->kind == KP_WRITE;
-        char rc[HUMANFMT_SIZE], rs[HUMANFMT_SIZE], lat[48];
+        char rc[HUMANFMT_SIZE], rs[HUMANFMT_SIZE], lat[64];
         humanfmt(rc, sizeof rc, writes ? pr->wcu_per_call : pr->rcu_per_call, HF_SHORT_SCREEN);
         humanfmt(rs, sizeof rs, writes ? pr->wcu_per_s : pr->rcu_per_s, HF_SHORT_SCREEN);
         sbuf l; /* "estimate/target", cut to lat */
         sbuf_init(&l);
         humanfmt_add(&l, pr->latency_ms, HF_MS_SCREEN);
         if (pr->pattern && !isnan(pr->pattern->latency)) {
-            sbuf_addc(&l, '/');
+            sbuf_add(&l, " / ");
             humanfmt_add(&l, pr->pattern->latency, HF_MS_SCREEN);
         }
         snprintf(lat, sizeof lat, "%s", l.s);
         sbuf_free(&l);
-        const char *kc = pr->key_condition ? pr->key_condition : "";
+        /* a scan has no key condition: the column says which index nearly served it and why */
+        char *near = pr->plan == KP_PLAN_SCAN && pr->nwhy_not && pr->why_not[0].text &&
+                             !(pr->key_condition && *pr->key_condition)
+                         ? xasprintf("why not: %s", pr->why_not[0].text)
+                         : NULL;
+        const char *kc = near ? near : pr->key_condition ? pr->key_condition : "";
         sbuf kct; /* the key condition's column, its last column blank */
         sbuf_init(&kct);
         sbuf_add(&kct, "");
@@ -176,29 +184,29 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         idt[disp_fit(idt, 2, NULL)] = '\0';
         if (y < nhit)
             hit[y] = pattern_row(d, i, id);
-        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-9s", idt, "",
-                  pr->index_name ? pr->index_name : "", kct.s, rc, rs, lat);
-        /* the plan word in its colour, the latency in red when over target */
+        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-*s", idt, "",
+                  pr->index_name ? pr->index_name : "", kct.s, rc, rs, LATW, lat);
+        /* the plan word in its colour, the latency in red when over target (in its own column:
+           drawn once) */
         draw_put(y, x + 3, 9, plan,
                  is_sel    ? UI_ROLE_CURSOR_ROW
                  : changed ? UI_ROLE_CHANGED
                            : pane_plan_role(pr->plan));
-        if (!pr->latency_ok && !is_sel)
-            draw_put(y, x + pw - 9, 9, lat, UI_ROLE_BAD);
+        if (!pr->latency_ok && !is_sel && latx < pw)
+            draw_put(y, x + latx, pw - latx < LATW ? pw - latx : LATW, lat, UI_ROLE_BAD);
         free(idt);
         sbuf_free(&kct);
         y++;
         if (two && y < ymax) {
             if (y < nhit)
                 hit[y] = pattern_row(d, i, id);
-            char *l2 = xasprintf("   %s%s",
-                                 *kc                                           ? kc
-                                 : pr->nsteps && pr->steps[0].op != KP_OP_NONE ? kp_op_name(pr->steps[0].op)
-                                                                               : "",
+            const char *op = pr->nsteps && pr->steps[0].op != KP_OP_NONE ? kp_op_name(pr->steps[0].op) : "";
+            char *l2 = xasprintf("   %s%s%s%s", near ? op : "", near ? "  " : "", *kc ? kc : op,
                                  pr->filter ? "  +filter" : "");
             draw_put(y++, x, pw, l2, is_sel ? UI_ROLE_CURSOR_ROW : UI_ROLE_DIM);
             free(l2);
         }
+        free(near);
     }
     if (np == 0 && a && y < ymax)
         draw_put(y++, x, pw,

@@ -15,18 +15,21 @@
 static void draw_help(wb *w)
 {
     ui_rect r = {w->lay.editor.y, 0, w->lay.status.y - w->lay.editor.y, w->lay.cols};
-    size_t na, nc;
+    size_t na, nc, nl;
     char **acts = help_action_lines(&na);
     char **cmds = wb_command_help(&nc);
-    char **lines = xcalloc(na + nc, sizeof *lines);
+    char **legend = help_legend_lines(&nl);
+    char **lines = xcalloc(na + nc + nl, sizeof *lines);
     memcpy(lines, acts, na * sizeof *lines);
     memcpy(lines + na, cmds, nc * sizeof *lines);
-    help_draw(r, lines, na + nc, &w->help_top);
-    for (size_t i = 0; i < na + nc; i++)
+    memcpy(lines + na + nc, legend, nl * sizeof *lines);
+    help_draw(r, lines, na + nc + nl, &w->help_top);
+    for (size_t i = 0; i < na + nc + nl; i++)
         free(lines[i]);
     free(lines);
     free(acts);
     free(cmds);
+    free(legend);
 }
 
 static void draw_pane(wb *w)
