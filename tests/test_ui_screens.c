@@ -890,6 +890,37 @@ static void test_help_legend(void **state)
     term_close(&t);
 }
 
+/* On Decisions the pane shows the decision under the cursor and each of its signals against the
+ * design's value, FIRED once it meets its threshold. */
+static void test_pane_decision(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 140);
+    kp_design *d = fixture();
+    size_t at = edit_decision_from_pattern(d, 0);
+    set(d, EDIT_DECISIONS, at, "signals", "pattern.1.rate > 1000");
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    wb_key(w, '5');
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "-- decision "));
+    assert_non_null(strstr(s, "signal pattern.1.rate > 1000: the design gives 200"));
+    assert_null(strstr(s, "FIRED signal"));
+    free(s);
+    kp_design *nd = design_clone(session_design(w->ss));
+    set(nd, EDIT_PATTERNS, 0, "rate", "1500");
+    wb_apply(w, nd, "rate");
+    s = draw_text(w);
+    assert_non_null(strstr(s, "FIRED signal pattern.1.rate > 1000: the design gives 1,500"));
+    assert_non_null(strstr(s, "[REOPEN]"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* ---- behaviour ----------------------------------------------------------------------------------- */
 
 static void test_help_lists_every_action(void **state)
@@ -1716,6 +1747,7 @@ int main(void)
         cmocka_unit_test(test_cost_line_whole),
         cmocka_unit_test(test_pane_units_and_why_not),
         cmocka_unit_test(test_help_legend),
+        cmocka_unit_test(test_pane_decision),
         cmocka_unit_test(test_help_lists_every_action),
         cmocka_unit_test(test_commands_table_and_help),
         cmocka_unit_test(test_layout),

@@ -68,6 +68,12 @@ static int pattern_row(const kp_design *d, size_t hint, const char *id)
     return -1;
 }
 
+/* The same decision in two copies of the design (by id). */
+static bool same_decision(const kp_decision *a, const kp_decision *b)
+{
+    return a == b || (a && b && a->id && b->id && strcmp(a->id, b->id) == 0);
+}
+
 void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
 {
     const kp_design *d = v->design;
@@ -256,6 +262,41 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
             char *wl = xasprintf("why not: %s", selr->why_not[k].text ? selr->why_not[k].text : "");
             draw_wrapped(&y, ymax, x, pw, wl, UI_ROLE_DIM, "  ");
             free(wl);
+        }
+    }
+    /* the selected decision: what was decided, and each signal against its threshold */
+    if (v->dec && y < ymax) {
+        const kp_decision *dc = v->dec;
+        /* the signals are of the last good design: its decision is matched by id */
+        bool fired = false;
+        for (size_t i = 0; v->sigs && i < v->sigs->n; i++)
+            fired |= v->sigs->v[i].fired && same_decision(v->sigs->v[i].decision, dc);
+        draw_putf(y++, x, pw, fired ? UI_ROLE_ALARM : UI_ROLE_TITLE, "-- decision %s [%s]: %s",
+                  dc->id ? dc->id : "", fired ? "REOPEN" : kp_decision_status_name(dc->status),
+                  dc->title ? dc->title : "");
+        if (dc->decision && *dc->decision && y < ymax)
+            draw_wrapped(&y, ymax, x, pw, dc->decision, UI_ROLE_NORMAL, "  ");
+        if (!dc->nsignals && y < ymax)
+            draw_put(y++, x, pw, "no reopening signals: nothing would tell that it no longer holds",
+                     UI_ROLE_WARN);
+        for (size_t i = 0; v->sigs && i < v->sigs->n && y < ymax; i++) {
+            const sig_result *s = &v->sigs->v[i];
+            if (!same_decision(s->decision, dc))
+                continue;
+            sbuf b;
+            sbuf_init(&b);
+            sbuf_printf(&b, "%s signal %s: the design gives ", s->fired ? "FIRED" : "     ",
+                        s->signal->src ? s->signal->src : s->signal->metric);
+            if (s->known)
+                humanfmt_add(&b, s->value, HF_NUM_SCREEN);
+            else
+                sbuf_add(&b, "nothing (unknown metric value)");
+            if (s->observed) {
+                sbuf_add(&b, ", observed ");
+                humanfmt_add(&b, s->observed->value, HF_NUM_SCREEN);
+            }
+            draw_wrapped(&y, ymax, x, pw, b.s, s->fired ? UI_ROLE_BAD : UI_ROLE_NORMAL, "      ");
+            sbuf_free(&b);
         }
     }
     /* findings, as room allows */

@@ -48,6 +48,10 @@ static void draw_pane(wb *w)
                    ? &d->patterns[w->cur[UI_SCREEN_PATTERNS].row]
                    : NULL,
         .step = wb_tour_shown(w),
+        .dec = w->screen == UI_SCREEN_DECISIONS && w->cur[UI_SCREEN_DECISIONS].row < d->ndecisions
+                   ? &d->decisions[w->cur[UI_SCREEN_DECISIONS].row]
+                   : NULL,
+        .sigs = &w->sigs,
         .side = w->lay.side,
     };
     pane_draw(&v, w->lay.pane, w->pane_hit, w->npane_hit);
