@@ -17,31 +17,14 @@
 #include "screens.h"
 #include "wb_int.h"
 
+#include "benchtime.h"
+
 #include <curses.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n ? v[n / 2] : 0;
-}
 
 /* CloudShop with its patterns repeated to n rows (ids 1..n). */
 static kp_design *grow(const kp_design *base, size_t n)
