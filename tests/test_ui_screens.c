@@ -921,6 +921,28 @@ static void test_pane_decision(void **state)
     term_close(&t);
 }
 
+/* Shares are written by humanfmt's one percentage style ("50 %", "2.1 %") on Cost & heat and
+ * Indexes, as everywhere else, and still right-aligned in the grid. */
+static void test_percentages_one_formatter(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 140);
+    wb *w = cloudshop_wb();
+    wb_key(w, '7');
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "ESTADO#{status}                   2   50 %"));
+    assert_null(strstr(s, "50.0%"));
+    free(s);
+    wb_key(w, '3');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "  50 % gsi"));
+    assert_non_null(strstr(s, " 0.1 % gsi"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* ---- behaviour ----------------------------------------------------------------------------------- */
 
 static void test_help_lists_every_action(void **state)
@@ -1748,6 +1770,7 @@ int main(void)
         cmocka_unit_test(test_pane_units_and_why_not),
         cmocka_unit_test(test_help_legend),
         cmocka_unit_test(test_pane_decision),
+        cmocka_unit_test(test_percentages_one_formatter),
         cmocka_unit_test(test_help_lists_every_action),
         cmocka_unit_test(test_commands_table_and_help),
         cmocka_unit_test(test_layout),

@@ -139,7 +139,7 @@ void grid_draw(const grid *g, ui_rect r, int *cy, int *cx)
                 role = UI_ROLE_CURSOR_ROW;
             /* numbers right-aligned */
             int tw = disp_width(t);
-            bool numeric = *t && strspn(t, "0123456789.,%") == strlen(t);
+            bool numeric = *t >= '0' && *t <= '9' && strspn(t, "0123456789.,% ") == strlen(t); /* "42 %" */
             if (numeric && tw < cw) {
                 char *p = xasprintf("%*s%s", cw - tw, "", t);
                 free(t);

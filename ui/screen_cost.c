@@ -114,8 +114,11 @@ static void cost_build(const screen_env *e)
         sbuf_init(&l);
         sbuf_printf(&l, "%-8s ", p->index_name ? p->index_name : "");
         disp_cell(&l, p->template_src, 24, 0);
-        sbuf_printf(&l, " %10s %5.1f%% %6.1f%% %6.1f%%  ", dn, p->hot_share * 100, p->read_util * 100,
-                    p->write_util * 100);
+        char hs[HUMANFMT_SIZE], ru[HUMANFMT_SIZE], wu[HUMANFMT_SIZE];
+        humanfmt(hs, sizeof hs, p->hot_share, HF_PCT_REPORT);
+        humanfmt(ru, sizeof ru, p->read_util, HF_PCT_REPORT);
+        humanfmt(wu, sizeof wu, p->write_util, HF_PCT_REPORT);
+        sbuf_printf(&l, " %10s %6s %7s %7s  ", dn, hs, ru, wu);
         if (p->hot && p->suggest_shards > 0)
             sbuf_printf(&l, "HOT: shard x%d", p->suggest_shards);
         else if (p->hot)

@@ -83,9 +83,10 @@ void status_draw(ui_rect r, const status_view *v)
                                                  fmax(hot->read_util, hot->write_util)))
             hot = &a->partitions[i];
     if (hot) {
-        char *t = xasprintf(" HOT %s %s %.0f%% ", hot->index_name ? hot->index_name : "",
-                            hot->template_src ? hot->template_src : "",
-                            fmax(hot->read_util, hot->write_util) * 100);
+        char pct[HUMANFMT_SIZE];
+        humanfmt(pct, sizeof pct, fmax(hot->read_util, hot->write_util), HF_PCT_REPORT);
+        char *t = xasprintf(" HOT %s %s %s ", hot->index_name ? hot->index_name : "",
+                            hot->template_src ? hot->template_src : "", pct);
         int tw = disp_width(t);
         int bw = disp_width(b.s);
         if (tw > r.w - bw - 1)
