@@ -649,14 +649,25 @@ static void test_widths_follow_changes(void **state)
     term_close(&t);
 }
 
-/* CloudShop with the real analysis (the Items screen shows what the plan's requests read). */
-static wb *cloudshop_wb(void)
+/* A workbench on design d (taken) with the real analysis and validation. */
+static wb *real_wb(kp_design *d)
 {
-    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
     assert_non_null(d);
     wb *w = wb_new(session_new_memory(d), NULL);
     wb_resize(w, LINES, COLS);
     return w;
+}
+
+/* CloudShop with the real analysis (the Items screen shows what the plan's requests read). */
+static wb *cloudshop_wb(void) { return real_wb(ts_load_file("samples/cloudshop/design.yaml")); }
+
+/* The fixture with a decision about pattern 1 that a rate over 1,000 reopens, analysed for real. */
+static wb *signal_wb(void)
+{
+    kp_design *d = fixture();
+    size_t at = edit_decision_from_pattern(d, 0);
+    set(d, EDIT_DECISIONS, at, "signals", "pattern.1.rate > 1000");
+    return real_wb(d);
 }
 
 /* The Items screen on CloudShop, pattern 2 selected: the table's rows grouped by partition in
@@ -757,13 +768,7 @@ static void test_history_diff_whole(void **state)
     (void)state;
     term t;
     term_open(&t, 24, 100);
-    kp_design *d = fixture();
-    size_t at = edit_decision_from_pattern(d, 0);
-    set(d, EDIT_DECISIONS, at, "signals", "pattern.1.rate > 1000");
-    wb_options o;
-    memset(&o, 0, sizeof o);
-    wb *w = wb_new(session_new_memory(d), &o);
-    wb_resize(w, LINES, COLS);
+    wb *w = signal_wb();
     wb_command(w, "commit first");
     kp_design *nd = design_clone(session_design(w->ss));
     set(nd, EDIT_PATTERNS, 0, "rate", "1500");
@@ -796,11 +801,7 @@ static void test_cost_line_whole(void **state)
     (void)state;
     term t;
     term_open(&t, 24, 80);
-    kp_design *d = fixture();
-    wb_options o;
-    memset(&o, 0, sizeof o);
-    wb *w = wb_new(session_new_memory(d), &o);
-    wb_resize(w, LINES, COLS);
+    wb *w = real_wb(fixture());
     assert_true(w->an->nfindings > 0);
     wb_key(w, '7');
     /* down to the first finding */
@@ -897,13 +898,7 @@ static void test_pane_decision(void **state)
     (void)state;
     term t;
     term_open(&t, 40, 140);
-    kp_design *d = fixture();
-    size_t at = edit_decision_from_pattern(d, 0);
-    set(d, EDIT_DECISIONS, at, "signals", "pattern.1.rate > 1000");
-    wb_options o;
-    memset(&o, 0, sizeof o);
-    wb *w = wb_new(session_new_memory(d), &o);
-    wb_resize(w, LINES, COLS);
+    wb *w = signal_wb();
     wb_key(w, '5');
     char *s = draw_text(w);
     assert_non_null(strstr(s, "-- decision "));
