@@ -34,6 +34,8 @@
 #include "gen_design.h"
 #include "namemap.h"
 
+#include "benchtime.h"
+
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
@@ -45,25 +47,6 @@
 #define NGSI GEN_GSIS
 
 static kp_str S(const char *s) { return str_make(s, (kp_loc){0, 0}); }
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static long vm_hwm_kb(void)
 {

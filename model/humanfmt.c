@@ -335,7 +335,9 @@ static void add_rung(sbuf *b, double v, const rung *r)
     addf(b, r->fmt, v / r->div);
 }
 
-static const rung ms_screen_rungs[] = {{10000, 1000, "%.0fs"}, {-INFINITY, 1, "%.0f"}};
+static const rung ms_screen_rungs[] = {{599500, 60000, "%.0f min"}, {59950, 60000, "%.1f min"},
+                                       {9950, 1000, "%.0f s"},      {999.5, 1000, "%.1f s"},
+                                       {0.95, 1, "%.0f ms"},        {-INFINITY, 1, "%.1f ms"}};
 static const rung ms_report_rungs[] = {
     {60000, 60000, "%.1fmin"}, {1000, 1000, "%.1fs"}, {10, 1, "%.0fms"}, {-INFINITY, 1, "%.1fms"}};
 static const rung ms_tour_rungs[] = {
@@ -345,6 +347,8 @@ static void ms_screen(sbuf *b, double ms)
 {
     if (isnan(ms))
         sbuf_add(b, "-");
+    else if (ms == 0 && !signbit(ms))
+        sbuf_add(b, "0 ms");
     else
         add_rung(b, ms, ms_screen_rungs);
 }

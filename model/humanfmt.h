@@ -38,7 +38,8 @@ typedef enum humanfmt_style {
     HF_PCT_REPORT, /* 42 %, 4.2 % under 10 %; non-finite "-" */
     HF_PCT_DOC,    /* 42.0 %, 0.012 % under 0.1 % (2 significant); NaN "—" */
     /* -- durations in milliseconds -- */
-    HF_MS_SCREEN, /* 20, 12s from 10 s; NaN "-" */
+    HF_MS_SCREEN, /* the workbench, with its unit: 0 ms, 0.4 ms, 20 ms, 1.5 s, 51 s, 5.0 min,
+                     12 min (whole numbers from 1 ms, 10 s and 10 min); NaN "-", +-inf "inf min" */
     HF_MS_REPORT, /* 4.0ms 20ms 1.0s 16.0min; non-finite "-" */
     HF_MS_TOUR,   /* 20 ms, 1.5 s, 16 min (3 significant); non-finite "-" */
     /* -- rates in requests per second -- */

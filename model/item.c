@@ -799,18 +799,26 @@ static size_t default_count(const item_gen *x, const kp_design *d, const kp_enti
 
 size_t item_default_count(const kp_design *d, const kp_entity *e) { return default_count(NULL, d, e); }
 
-void item_gen_items(item_gen *x, const kp_entity *e, size_t n, unsigned seed, kp_item_list *out)
+/* Whether an entity's items share partitions: its table sort key varies. */
+static bool entity_sorted(const kp_design *d, const kp_entity *e)
+{
+    const kp_keytpl *sk = d->table.sk.s ? entity_key(e, d->table.sk.s) : NULL;
+    return d->table.sk.s && (!sk || !tpl_is_constant(&sk->tpl));
+}
+
+/* item_gen_items with `group` items per partition (0: 4) when the entity's sort key varies. */
+static void gen_items(item_gen *x, const kp_entity *e, size_t n, size_t group, unsigned seed,
+                      kp_item_list *out)
 {
     const kp_design *d = x->d;
     if (!e || !d->table.pk.s)
         return;
-    const kp_keytpl *sk = d->table.sk.s ? entity_key(e, d->table.sk.s) : NULL;
-    bool sorted = d->table.sk.s && (!sk || !tpl_is_constant(&sk->tpl));
+    bool sorted = entity_sorted(d, e);
     gen g = {.x = x,
              .d = d,
              .e = e,
              .n = n,
-             .group = sorted ? 4 : 1,
+             .group = sorted ? (group ? group : 4) : 1,
              .rng = ((uint64_t)seed << 32) ^ util_hash_str(UTIL_HASH_SEED, e->name ? e->name : ""),
              .dm = x->dm};
     const char **names;
@@ -840,6 +848,11 @@ void item_gen_items(item_gen *x, const kp_entity *e, size_t n, unsigned seed, kp
         free(keys[k]);
     free(keys);
     free(names);
+}
+
+void item_gen_items(item_gen *x, const kp_entity *e, size_t n, unsigned seed, kp_item_list *out)
+{
+    gen_items(x, e, n, 0, seed, out);
 }
 
 void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned seed, kp_item_list *out)
@@ -956,13 +969,29 @@ static void link_joins(const item_gen *x, kp_item_list *lists)
 
 void item_sample_make(const kp_design *d, unsigned seed, bool pad, item_sample *out)
 {
+    item_sample_opts o = {.seed = seed, .pad = pad};
+    item_sample_make_opts(d, &o, out);
+}
+
+void item_sample_make_opts(const kp_design *d, const item_sample_opts *opt, item_sample *out)
+{
+    unsigned seed = opt->seed;
+    bool pad = opt->pad;
     memset(out, 0, sizeof *out);
     out->n = d->nentities;
     out->lists = xcalloc(d->nentities ? d->nentities : 1, sizeof *out->lists);
     kp_item_list *raw = xcalloc(d->nentities ? d->nentities : 1, sizeof *raw);
     item_gen *x = item_gen_new(d);
-    for (size_t i = 0; i < d->nentities; i++)
-        item_gen_items(x, &d->entities[i], default_count(x, d, &d->entities[i]), seed, &raw[i]);
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        size_t n = default_count(x, d, e);
+        if (entity_sorted(d, e) && (opt->partitions || opt->per_partition))
+            n = (opt->partitions ? opt->partitions : (n + 3) / 4) *
+                (opt->per_partition ? opt->per_partition : 4);
+        else if (opt->partitions) /* one item a partition */
+            n = opt->partitions;
+        gen_items(x, e, n, opt->per_partition, seed, &raw[i]);
+    }
     link_joins(x, raw);
     item_gen_free(x);
     /* primary key text -> the entity that produced it */

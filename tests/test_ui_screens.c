@@ -392,6 +392,552 @@ static void test_golden_editing(void **state)
     term_close(&t);
 }
 
+/* v opens the row under the cursor whole in the detail view, long text wrapped, not cut; it
+ * scrolls; Esc closes it and the screen is back. */
+static void test_golden_detail(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    kp_design *d = fixture();
+    set(d, EDIT_PATTERNS, 1, "name",
+        "Pedidos de un cliente, los más recientes primero, con su dirección de envío y el estado de "
+        "cada línea, para la pantalla de seguimiento que abre el cliente desde la aplicación");
+    wb *w = make_wb(d);
+    wb_key(w, 'j');
+    wb_key(w, 'v');
+    assert_true(detail_is_open(&w->detail));
+    char *s = draw_text(w);
+    golden("detail_80x24", s);
+    /* the whole name is there, over two lines */
+    assert_non_null(strstr(s, "name: Pedidos de un cliente, los más recientes primero, con su"));
+    assert_non_null(strstr(s, "desde la aplicación"));
+    free(s);
+    assert_int_equal(wb_key(w, 'z'), UI_IGNORED); /* other keys leave it open */
+    assert_true(detail_is_open(&w->detail));
+    wb_key(w, UI_KEY_ESC);
+    assert_false(detail_is_open(&w->detail));
+    s = draw_text(w);
+    assert_non_null(strstr(s, "Perfil del cliente"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* A detail view longer than the screen scrolls, and its bar says which lines are shown. */
+static void test_detail_scrolls(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    detail_view dv = {0};
+    const char *lines[60];
+    char *own[60];
+    for (int i = 0; i < 60; i++)
+        lines[i] = own[i] = xasprintf("line %d", i + 1);
+    detail_show(&dv, "Long", lines, 60);
+    for (int i = 0; i < 60; i++)
+        free(own[i]);
+    erase();
+    detail_draw(&dv, (ui_rect){0, 0, 21, 80});
+    char *s = screen_text();
+    assert_non_null(strstr(s, "Long  (lines 1-20 of 60"));
+    assert_non_null(strstr(s, " line 20\n"));
+    assert_null(strstr(s, "line 21"));
+    free(s);
+    assert_true(detail_key(&dv, UI_FKEY(KEY_NPAGE), 20));
+    assert_true(detail_key(&dv, 'j', 20));
+    erase();
+    detail_draw(&dv, (ui_rect){0, 0, 21, 80});
+    s = screen_text();
+    assert_non_null(strstr(s, "(lines 22-41 of 60"));
+    free(s);
+    assert_true(detail_key(&dv, 'G', 20));
+    erase();
+    detail_draw(&dv, (ui_rect){0, 0, 21, 80});
+    s = screen_text();
+    assert_non_null(strstr(s, "(lines 41-60 of 60"));
+    assert_non_null(strstr(s, " line 60\n"));
+    free(s);
+    assert_true(detail_key(&dv, 'q', 20));
+    assert_false(detail_is_open(&dv));
+    detail_close(&dv);
+    term_close(&t);
+}
+
+/* :messages (and M) lists every message shown, oldest first, even the ones replaced since. */
+static void test_messages_listed(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    wb_key(w, '%'); /* "% is not bound" */
+    wb_message(w, UI_ROLE_BAD,
+               "a long message that the message line would cut off at the edge of an "
+               "eighty column terminal, but the list shows whole");
+    wb_message(w, UI_ROLE_GOOD, "the last one");
+    wb_command(w, "messages");
+    assert_true(detail_is_open(&w->detail));
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "% is not bound"));
+    assert_non_null(strstr(s, "shows whole"));
+    assert_non_null(strstr(s, "the last one"));
+    assert_true(strstr(s, "% is not bound") < strstr(s, "the last one"));
+    free(s);
+    wb_key(w, UI_KEY_ESC);
+    wb_key(w, 'M');
+    assert_true(detail_is_open(&w->detail));
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The model pane widens (=), narrows (-) and hides (z), beside the editor and below it. */
+static void test_pane_resize(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 140);
+    wb *w = make_wb(fixture());
+    int pw = w->lay.pane.w;
+    wb_key(w, '=');
+    assert_true(w->lay.pane.w > pw);
+    wb_key(w, '-');
+    wb_key(w, '-');
+    assert_true(w->lay.pane.w < pw);
+    assert_int_equal(w->lay.editor.w + w->lay.pane.w, 140);
+    wb_key(w, 'z');
+    assert_int_equal(w->lay.pane.w, 0);
+    assert_int_equal(w->lay.editor.w, 140);
+    char *s = draw_text(w);
+    assert_null(strstr(s, "Live model"));
+    free(s);
+    wb_key(w, 'z');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "Live model"));
+    free(s);
+    for (int i = 0; i < 20; i++) /* clamped: the editor keeps its columns */
+        wb_key(w, '=');
+    assert_true(w->lay.editor.w >= 10);
+    wb_resize(w, 24, 80); /* below: the pane's height follows */
+    int ph = w->lay.pane.h;
+    wb_key(w, '-');
+    assert_true(w->lay.pane.h < ph);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The bytes a frame sends to an xterm-256color terminal (colour wanted unless `no_color`): the
+ * Patterns screen with the pane, an error message, a hot cell and a reopen alarm. Caller frees. */
+static char *colour_capture(bool no_color, bool *colour)
+{
+    setenv("TERM", "xterm-256color", 1);
+    if (no_color)
+        setenv("NO_COLOR", "1", 1);
+    else
+        unsetenv("NO_COLOR");
+    assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
+    FILE *out = tmpfile(), *in = fopen("/dev/null", "r");
+    assert_non_null(out);
+    assert_non_null(in);
+    SCREEN *scr = newterm("xterm-256color", out, in);
+    assert_non_null(scr);
+    set_term(scr);
+    resizeterm(24, 80);
+    *colour = theme_init();
+    wb *w = make_wb(fixture());
+    wb_message(w, UI_ROLE_BAD, "an error");
+    erase();
+    wb_draw(w);
+    draw_put(5, 0, 10, "hot", UI_ROLE_BAD);
+    draw_put(6, 0, 10, "reopen", UI_ROLE_ALARM);
+    refresh();
+    wb_free(w);
+    endwin();
+    delscreen(scr);
+    fflush(out);
+    long n = ftell(out);
+    assert_true(n > 0);
+    char *buf = xcalloc((size_t)n + 1, 1);
+    rewind(out);
+    assert_int_equal(fread(buf, 1, (size_t)n, out), (size_t)n);
+    fclose(out);
+    fclose(in);
+    setenv("NO_COLOR", "1", 1);
+    return buf;
+}
+
+/* Colour used to never turn on (COLOR_PAIRS was read before start_color, when it is 0): on a
+ * colour terminal the frame now carries red for errors and hot partitions and white on red for
+ * a reopen alarm; with NO_COLOR it carries no colour at all, only attributes. */
+static void test_colour_capture(void **state)
+{
+    (void)state;
+    bool colour;
+    char *bytes = colour_capture(false, &colour);
+    assert_true(colour);
+    assert_non_null(strstr(bytes, "\x1b[31m")); /* red foreground: errors, hot */
+    assert_non_null(strstr(bytes, "\x1b[41m")); /* red background: reopen */
+    assert_non_null(strstr(bytes, "\x1b[46m")); /* cyan background: the active tab */
+    free(bytes);
+    bytes = colour_capture(true, &colour);
+    assert_false(colour);
+    for (const char *p = bytes; (p = strstr(p, "\x1b[")) != NULL; p++) {
+        /* no SGR (ESC [ ... m) with a colour parameter (30-49: 38;5;N and 48;5;N too) */
+        const char *q = p + 2;
+        size_t np = strspn(q, "0123456789;");
+        if (q[np] != 'm')
+            continue;
+        for (const char *k = q; k < q + np; k += strspn(k, "0123456789"), k += *k == ';') {
+            int v = atoi(k);
+            if (v >= 30 && v <= 49)
+                fail_msg("a colour sequence with NO_COLOR: %.12s", p + 1);
+        }
+    }
+    assert_non_null(strstr(bytes, "an error"));
+    free(bytes);
+}
+
+/* The column widths are kept between frames and computed again when the design or a draft
+ * changes: a longer name widens its column, a draft's text its column, undo narrows it back. */
+static void test_widths_follow_changes(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 100);
+    wb *w = make_wb(fixture());
+    char *s = draw_text(w);
+    const char *h = strstr(s, "\nid ");
+    assert_non_null(h);
+    int kind0 = (int)(strstr(h, "kind") - h);
+    free(s);
+    keys(w, "ll");
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "Perfil completo del cliente");
+    wb_key(w, UI_KEY_ENTER);
+    s = draw_text(w);
+    h = strstr(s, "\nid ");
+    int kind1 = (int)(strstr(h, "kind") - h);
+    assert_int_equal(kind1, kind0 + (int)strlen("Perfil completo del cliente") -
+                                (int)strlen("Pedidos de un cliente"));
+    free(s);
+    wb_key(w, 'u');
+    s = draw_text(w);
+    h = strstr(s, "\nid ");
+    assert_int_equal((int)(strstr(h, "kind") - h), kind0);
+    free(s);
+    /* a draft that did not parse: "!" and its text widen the rate column */
+    int rate_col = -1;
+    size_t nc = 0;
+    screen_env e = wb_env(w, UI_SCREEN_PATTERNS);
+    screen_col *c = screen_columns(&e, &nc);
+    for (size_t i = 0; i < nc; i++)
+        if (strcmp(c[i].title, "rate") == 0)
+            rate_col = (int)i;
+    free(c);
+    assert_true(rate_col > 0);
+    w->cur[UI_SCREEN_PATTERNS].col = (size_t)rate_col;
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "doscientos por segundo");
+    wb_key(w, UI_KEY_ENTER);
+    s = draw_text(w);
+    assert_non_null(strstr(s, "!doscientos por segundo"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* A workbench on design d (taken) with the real analysis and validation. */
+static wb *real_wb(kp_design *d)
+{
+    assert_non_null(d);
+    wb *w = wb_new(session_new_memory(d), NULL);
+    wb_resize(w, LINES, COLS);
+    return w;
+}
+
+/* CloudShop with the real analysis (the Items screen shows what the plan's requests read). */
+static wb *cloudshop_wb(void) { return real_wb(ts_load_file("samples/cloudshop/design.yaml")); }
+
+/* The fixture with a decision about pattern 1 that a rate over 1,000 reopens, analysed for real. */
+static wb *signal_wb(void)
+{
+    kp_design *d = fixture();
+    size_t at = edit_decision_from_pattern(d, 0);
+    set(d, EDIT_DECISIONS, at, "signals", "pattern.1.rate > 1000");
+    return real_wb(d);
+}
+
+/* The Items screen on CloudShop, pattern 2 selected: the table's rows grouped by partition in
+ * DynamoDB's order, the customer's orders marked, the key condition with its values bound; then
+ * GSI1's rows (sparse: only the orders paid or pending shipment; projected attributes only),
+ * which pattern 2 does not read; then an item opened whole. The pane is hidden (z): these
+ * goldens show the screen. */
+static void test_golden_items_cloudshop(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 100);
+    wb *w = cloudshop_wb();
+    wb_key(w, 'j'); /* pattern 2 */
+    wb_key(w, '8');
+    wb_key(w, 'z');
+    char *s = draw_text(w);
+    golden("items_table_100x30", s);
+    assert_non_null(strstr(s, "PK = CLIENTE#customer-001 AND begins_with(SK, PEDIDO#)"));
+    assert_non_null(strstr(s, "pattern 2 Orders of a customer, newest first, paginated: Query table\n"));
+    assert_non_null(strstr(s, "ScanIndexForward false  Limit 20"));
+    assert_non_null(strstr(s, "> returns 4 items"));
+    free(s);
+    wb_key(w, 'i');
+    s = draw_text(w);
+    golden("items_gsi1_100x30", s);
+    assert_non_null(strstr(s, "it reads table, not GSI1"));
+    assert_null(strstr(s, "DIRECCION#")); /* addresses have no GSI1 key */
+    free(s);
+    wb_key(w, 'i');
+    wb_key(w, 'i'); /* back to the table, on the first order */
+    keys(w, "jj");
+    wb_key(w, 'v');
+    s = draw_text(w);
+    golden("items_detail_100x30", s);
+    assert_non_null(strstr(s, "returned by the selected pattern"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* Items: p and P step through the patterns (and the view follows the index each one reads), s
+ * generates again with another seed, > and < change the items a partition, Enter opens the item,
+ * and a design change makes the items again. */
+static void test_items_keys(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 140);
+    wb *w = cloudshop_wb();
+    wb_key(w, '8');
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "pattern 1 Get order by id: GetItem table "));
+    assert_non_null(strstr(s, "\n  PK = PEDIDO#order-001 AND SK = CABECERA "));
+    assert_non_null(strstr(s, "> returns 1 item"));
+    free(s);
+    keys(w, "pppp"); /* pattern 5 reads GSI1 */
+    s = draw_text(w);
+    assert_non_null(strstr(s, "GSI1: "));
+    assert_non_null(strstr(s, "GSI1PK = ESTADO#pending-shipment"));
+    free(s);
+    wb_key(w, 'P');
+    assert_int_equal(w->cur[UI_SCREEN_PATTERNS].row, 3);
+    s = draw_text(w);
+    const char *title = strstr(s, "table: ");
+    assert_non_null(title);
+    int before = atoi(title + 7);
+    free(s);
+    wb_key(w, '>');
+    wb_key(w, '>');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "6 a partition"));
+    assert_true(atoi(strstr(s, "table: ") + 7) > before);
+    free(s);
+    wb_key(w, 's');
+    s = draw_text(w);
+    assert_null(strstr(s, "seed 208"));
+    free(s);
+    wb_key(w, UI_KEY_ENTER);
+    assert_true(detail_is_open(&w->detail));
+    wb_key(w, UI_KEY_ESC);
+    /* another entity name: the items are made again from the new design */
+    wb_command(w, "patterns");
+    wb_key(w, 'g');
+    wb_command(w, "items");
+    s = draw_text(w);
+    assert_non_null(strstr(s, "PEDIDO#order-"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The History diff shows every section keyplan diff prints: a decision reopened by its signal
+ * between two versions too (the signals were not evaluated); v opens the diff whole, scrolled in
+ * the detail view. */
+static void test_history_diff_whole(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 100);
+    wb *w = signal_wb();
+    wb_command(w, "commit first");
+    kp_design *nd = design_clone(session_design(w->ss));
+    set(nd, EDIT_PATTERNS, 0, "rate", "1500");
+    wb_apply(w, nd, "rate");
+    wb_command(w, "commit busier");
+    assert_int_equal(session_base(w->ss), 2);
+    wb_command(w, "diff 1 2");
+    int a, b;
+    size_t ndiff;
+    screen_history_marks(w->state[UI_SCREEN_HISTORY], &a, &b, &ndiff);
+    assert_true(ndiff > 0);
+    wb_key(w, 'v');
+    assert_true(detail_is_open(&w->detail));
+    assert_int_equal(w->detail.n, ndiff);
+    sbuf all;
+    sbuf_init(&all);
+    for (size_t i = 0; i < w->detail.n; i++)
+        sbuf_printf(&all, "%s\n", w->detail.lines[i]);
+    assert_non_null(strstr(all.s, "version 1 (first)"));
+    assert_non_null(strstr(all.s, "reopened"));
+    sbuf_free(&all);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* Cost & heat: the cursor's line is highlighted, and Enter opens it whole (a finding's fix is
+ * past the edge of the screen). */
+static void test_cost_line_whole(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = real_wb(fixture());
+    assert_true(w->an->nfindings > 0);
+    wb_key(w, '7');
+    /* down to the first finding */
+    const char *code = w->an->findings[0].code;
+    for (int i = 0; i < 400 && !detail_is_open(&w->detail); i++) {
+        wb_key(w, 'j');
+        screen_env e = wb_env(w, UI_SCREEN_COST);
+        char *title = NULL;
+        size_t n = 0;
+        char **v = screen_detail(&e, &title, &n);
+        bool hit = v && strstr(v[0], code) && strstr(v[0], "] ");
+        for (size_t k = 0; k < n; k++)
+            free(v[k]);
+        free(v);
+        free(title);
+        if (hit)
+            wb_key(w, UI_KEY_ENTER);
+    }
+    assert_true(detail_is_open(&w->detail));
+    assert_non_null(strstr(w->detail.lines[0], w->an->findings[0].message));
+    if (w->an->findings[0].fix)
+        assert_non_null(strstr(w->detail.lines[0], w->an->findings[0].fix));
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The pane writes latencies with their units ("51 s / 30 ms", not "51s/30"), once even in its
+ * two-line layout (the red copy of a missed target went to the pane's right edge, beside the
+ * first), and a scan's row says which index nearly served it and why. */
+static void test_pane_units_and_why_not(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        term t;
+        term_open(&t, 40, k ? 120 : 80); /* 120: the pane beside the editor, on two lines a row */
+        wb *w = make_wb(fixture());
+        kp_pattern_result *r = &w->an->patterns[1];
+        r->latency_ms = 51000;
+        r->latency_ok = false;
+        kp_pattern_result *s0 = &w->an->patterns[0];
+        s0->plan = KP_PLAN_SCAN;
+        s0->key_condition[0] = '\0';
+        wb_key(w, 'j');
+        wb_key(w, 'j'); /* pattern 3 selected: 2 is drawn in its colours */
+        char *s = draw_text(w);
+        const char *at = strstr(s, "51 s / 30 ms");
+        if (!at)
+            fail_msg("no '51 s / 30 ms' in\n%s", s);
+        assert_null(strstr(at + 1, "51 s / 30 ms"));
+        assert_null(strstr(s, "51s"));
+        assert_non_null(strstr(s, "why not: GSI1 does not"));
+        free(s);
+        wb_free(w);
+        term_close(&t);
+    }
+}
+
+/* Help ends with the legend of the plan symbols, every plan of the plan table in it. */
+static void test_help_legend(void **state)
+{
+    (void)state;
+    size_t n;
+    char **v = help_legend_lines(&n);
+    for (int p = 0; p < KP_PLAN__COUNT; p++) {
+        char *head = xasprintf("%s %s ", kp_plan_symbol((kp_plan)p), kp_plan_word((kp_plan)p));
+        bool found = false;
+        for (size_t i = 0; i < n; i++)
+            found = found || strncmp(v[i], head, strlen(head)) == 0;
+        if (!found)
+            fail_msg("the legend lacks '%s'", head);
+        free(head);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    wb_key(w, '?');
+    for (int i = 0; i < 30; i++)
+        wb_key(w, UI_FKEY(KEY_NPAGE));
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "t transact"));
+    assert_non_null(strstr(s, "RCU, WCU, latency"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* On Decisions the pane shows the decision under the cursor and each of its signals against the
+ * design's value, FIRED once it meets its threshold. */
+static void test_pane_decision(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 140);
+    wb *w = signal_wb();
+    wb_key(w, '5');
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "-- decision "));
+    assert_non_null(strstr(s, "signal pattern.1.rate > 1000: the design gives 200"));
+    assert_null(strstr(s, "FIRED signal"));
+    free(s);
+    kp_design *nd = design_clone(session_design(w->ss));
+    set(nd, EDIT_PATTERNS, 0, "rate", "1500");
+    wb_apply(w, nd, "rate");
+    s = draw_text(w);
+    assert_non_null(strstr(s, "FIRED signal pattern.1.rate > 1000: the design gives 1,500"));
+    assert_non_null(strstr(s, "[REOPEN]"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* Shares are written by humanfmt's one percentage style ("50 %", "2.1 %") on Cost & heat and
+ * Indexes, as everywhere else, and still right-aligned in the grid. */
+static void test_percentages_one_formatter(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 140);
+    wb *w = cloudshop_wb();
+    wb_key(w, '7');
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "ESTADO#{status}                   2   50 %"));
+    assert_null(strstr(s, "50.0%"));
+    free(s);
+    wb_key(w, '3');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "  50 % gsi"));
+    assert_non_null(strstr(s, " 0.1 % gsi"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* ---- behaviour ----------------------------------------------------------------------------------- */
 
 static void test_help_lists_every_action(void **state)
@@ -1210,6 +1756,20 @@ int main(void)
         cmocka_unit_test(test_golden_help),
         cmocka_unit_test(test_golden_too_small),
         cmocka_unit_test(test_golden_editing),
+        cmocka_unit_test(test_golden_detail),
+        cmocka_unit_test(test_detail_scrolls),
+        cmocka_unit_test(test_messages_listed),
+        cmocka_unit_test(test_pane_resize),
+        cmocka_unit_test(test_colour_capture),
+        cmocka_unit_test(test_widths_follow_changes),
+        cmocka_unit_test(test_golden_items_cloudshop),
+        cmocka_unit_test(test_items_keys),
+        cmocka_unit_test(test_history_diff_whole),
+        cmocka_unit_test(test_cost_line_whole),
+        cmocka_unit_test(test_pane_units_and_why_not),
+        cmocka_unit_test(test_help_legend),
+        cmocka_unit_test(test_pane_decision),
+        cmocka_unit_test(test_percentages_one_formatter),
         cmocka_unit_test(test_help_lists_every_action),
         cmocka_unit_test(test_commands_table_and_help),
         cmocka_unit_test(test_layout),

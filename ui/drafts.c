@@ -15,6 +15,7 @@ void drafts_clear(drafts *d)
         free(d->v[i].err);
     }
     d->n = 0;
+    d->changes++;
 }
 
 void drafts_free(drafts *d)
@@ -45,6 +46,7 @@ void drafts_drop(drafts *d, int screen, size_t row, size_t col)
     free(dr->text);
     free(dr->err);
     *dr = d->v[--d->n];
+    d->changes++;
 }
 
 void drafts_set(drafts *d, int screen, size_t row, size_t col, const char *text, const char *err)
@@ -52,4 +54,5 @@ void drafts_set(drafts *d, int screen, size_t row, size_t col, const char *text,
     drafts_drop(d, screen, row, col);
     VEC_GROW(d->v, d->n, d->cap);
     d->v[d->n++] = (ui_draft){screen, row, col, xstrdup(text), xstrdup(err)};
+    d->changes++;
 }

@@ -2,6 +2,7 @@
 #include "help.h"
 
 #include "actions.h"
+#include "analysis.h"
 #include "display.h"
 #include "draw.h"
 #include "util.h"
@@ -20,6 +21,37 @@ char **help_action_lines(size_t *n)
         v[k++] = xasprintf("%s%*s %-15s %s", keys, kw < 16 ? 16 - kw : 0, "", ui_action_name((ui_action)a),
                            ui_action_help((ui_action)a));
     }
+    *n = k;
+    return v;
+}
+
+char **help_legend_lines(size_t *n)
+{
+    static const char *const meaning[KP_PLAN__COUNT] = {
+        [KP_PLAN_GET] = "GetItem: one item by its whole primary key",
+        [KP_PLAN_QUERY] = "Query: one partition, by its key condition",
+        [KP_PLAN_MULTI] = "several requests a call (a fan-out over shards or values, a batch, a fetch)",
+        [KP_PLAN_SCAN] = "Scan: reads the whole table or index (the pane says which index nearly served it)",
+        [KP_PLAN_OUTSIDE] = "served outside DynamoDB (served_by)",
+        [KP_PLAN_COVERED] = "covered by another pattern's request (covered_by)",
+        [KP_PLAN_WRITE] = "a write: PutItem, UpdateItem, DeleteItem or BatchWriteItem",
+        [KP_PLAN_TRANSACT] = "a transaction (TransactWriteItems, TransactGetItems)",
+        [KP_PLAN_INVALID] = "no plan: the pattern has an error",
+    };
+    size_t k = 0;
+    char **v = xcalloc(KP_PLAN__COUNT + 4, sizeof *v);
+    v[k++] = xasprintf("%-*s %s", HELP_HEAD - 1, "Plan symbols", "In the Patterns screen and the model pane");
+    for (int p = 0; p < KP_PLAN__COUNT; p++) {
+        char *head = xasprintf("%s %s", kp_plan_symbol((kp_plan)p), kp_plan_word((kp_plan)p));
+        v[k++] = xasprintf("%-*s %s", HELP_HEAD - 1, head, meaning[p] ? meaning[p] : "");
+        free(head);
+    }
+    v[k++] = xasprintf("%-*s %s", HELP_HEAD - 1, "> ? x (Items)",
+                       "returned by the selected pattern; tied at its Limit (may come back instead); read, "
+                       "then dropped by its filter");
+    v[k++] = xasprintf("%-*s %s", HELP_HEAD - 1, "RCU, WCU, latency",
+                       "read units (4 KB), write units (1 KB, shown with w); latency: the estimate / the "
+                       "pattern's target, in red when it misses");
     *n = k;
     return v;
 }
@@ -61,8 +93,9 @@ void help_draw(ui_rect r, char *const *lines, size_t n, size_t *top)
     draw_put(r.y, r.x, r.w,
              " Help: every action and its keys (from the action table). Any other key closes; j/k scroll.",
              UI_ROLE_TAB_ACTIVE);
-    if (*top + 1 > ns)
-        *top = ns ? ns - 1 : 0;
+    size_t body = r.h > 1 ? (size_t)(r.h - 1) : 1; /* scrolled to the end: the last page full */
+    if (*top + body > ns)
+        *top = ns > body ? ns - body : 0;
     for (int i = 1; i < r.h; i++) {
         size_t k = *top + (size_t)(i - 1);
         draw_put(r.y + i, r.x, r.w, k < ns ? shown[k] : "", UI_ROLE_NORMAL);

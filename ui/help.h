@@ -14,6 +14,10 @@
 
 /* One line per action: "keys  name  help" (caller frees each line and the array). */
 char **help_action_lines(size_t *n);
+/* The legend: every plan's symbol and word (from the plan table, so that none is missing) with
+ * what it means, the Items screen's marks and the units; lines as help_action_lines' (caller
+ * frees each and the array). */
+char **help_legend_lines(size_t *n);
 /* Draws the title and lines[*top...] into r (*top is clamped to the last line). Lines are
  * entries: the first HELP_HEAD columns, then the text wrapped under itself. */
 void help_draw(ui_rect r, char *const *lines, size_t n, size_t *top);

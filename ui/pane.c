@@ -23,6 +23,16 @@ const kp_pattern_result *pane_result(const kp_analysis *a, const char *id)
     return NULL;
 }
 
+const kp_pattern_result *pane_result_at(const kp_analysis *a, size_t row, const char *id)
+{
+    if (a && id && row < a->npatterns) {
+        const kp_pattern *p = a->patterns[row].pattern;
+        if (p && p->id && strcmp(p->id, id) == 0)
+            return &a->patterns[row];
+    }
+    return pane_result(a, id);
+}
+
 static bool num_changed(double a, double b)
 {
     if (isnan(a) || isnan(b))
@@ -46,13 +56,22 @@ ui_role pane_plan_role(kp_plan p)
     }
 }
 
-/* The current design's row of pattern `id`, or -1. */
-static int pattern_row(const kp_design *d, const char *id)
+/* The current design's row of pattern `id` (looked for at `hint` first: O(1) while the analysis
+ * is of the same patterns), or -1. */
+static int pattern_row(const kp_design *d, size_t hint, const char *id)
 {
+    if (id && hint < d->npatterns && d->patterns[hint].id && strcmp(d->patterns[hint].id, id) == 0)
+        return (int)hint;
     for (size_t i = 0; id && i < d->npatterns; i++)
         if (d->patterns[i].id && strcmp(d->patterns[i].id, id) == 0)
             return (int)i;
     return -1;
+}
+
+/* The same decision in two copies of the design (by id). */
+static bool same_decision(const kp_decision *a, const kp_decision *b)
+{
+    return a == b || (a && b && a->id && b->id && strcmp(a->id, b->id) == 0);
 }
 
 void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
@@ -84,7 +103,8 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
     }
     /* pattern table */
     /* id 3, plan 10, index 8, key condition (the rest), RCU/call 9, RCU/s 8, ms/target 9 */
-    int kcw = pw - (3 + 10 + 8 + 9 + 8 + 1 + 9);
+    enum { LATW = 16 }; /* "718 ms / 5 min" */
+    int kcw = pw - (3 + 10 + 8 + 9 + 8 + 1 + LATW);
     size_t npat = a ? a->npatterns : 0;
     /* a narrow pane with lines to spare puts the key condition on a line of its own */
     bool two = kcw < 24 && (ymax - y) >= (int)(2 * npat) + 8;
@@ -93,16 +113,25 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
     else if (kcw < 6)
         kcw = 6;
     if (y < ymax)
-        draw_putf(y++, x, pw, UI_ROLE_HEADER, "%-3s%-10s%-8s%-*.*s%9s%8s %-9s", "#", "plan", "index", kcw,
-                  kcw > 0 ? kcw - 1 : 0, "key condition", "RCU/call", "RCU/s", "ms/target");
+        draw_putf(y++, x, pw, UI_ROLE_HEADER, "%-3s%-10s%-8s%-*.*s%9s%8s %-*s", "#", "plan", "index", kcw,
+                  kcw > 0 ? kcw - 1 : 0, "key condition", "RCU/call", "RCU/s", LATW, "latency/target");
+    /* where the latency column starts (drawn again in red when over target) */
+    int latx = 3 + 10 + 8 + kcw + 9 + 8 + 1;
     const kp_pattern *sel = v->sel;
     size_t np = npat;
+    /* the selected pattern's result, found once (at its own row first) */
+    const kp_pattern_result *selr =
+        sel && sel->id && a ? pane_result_at(a,
+                                             sel >= d->patterns && sel < d->patterns + d->npatterns
+                                                 ? (size_t)(sel - d->patterns)
+                                                 : (size_t)-1,
+                                             sel->id)
+                            : NULL;
+    size_t sel_i = selr ? (size_t)(selr - a->patterns) : (size_t)-1;
     /* leave room for the details of the selected pattern (as many lines as they take, up to 6) */
     int need = 0;
-    for (size_t i = 0; sel && sel->id && i < np; i++) {
-        const kp_pattern_result *pr = &a->patterns[i];
-        if (!pr->pattern || !pr->pattern->id || strcmp(pr->pattern->id, sel->id) != 0)
-            continue;
+    if (selr) {
+        const kp_pattern_result *pr = selr;
         need = 1 + (int)pr->nwarnings + (int)pr->nwhy_not;
         for (size_t k = 0; k < pr->nsteps; k++)
             need += 1 + (int)pr->steps[k].nvalues;
@@ -114,21 +143,15 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         room = ymax - y;
     size_t first = 0;
     size_t rows_fit = (size_t)room / (two ? 2 : 1);
-    if (sel && np > rows_fit) {
-        for (size_t i = 0; i < np; i++)
-            if (a->patterns[i].pattern && sel->id && a->patterns[i].pattern->id &&
-                strcmp(a->patterns[i].pattern->id, sel->id) == 0 && i >= rows_fit)
-                first = i - rows_fit + 1;
-    }
-    const kp_pattern_result *selr = NULL;
-    for (size_t i = 0; i < np; i++) {
+    if (selr && np > rows_fit && sel_i >= rows_fit)
+        first = sel_i - rows_fit + 1;
+    /* only the rows shown are formatted */
+    for (size_t i = first; i < np; i++) {
         const kp_pattern_result *pr = &a->patterns[i];
         const char *id = pr->pattern && pr->pattern->id ? pr->pattern->id : "?";
-        bool is_sel = sel && sel->id && strcmp(sel->id, id) == 0;
-        if (is_sel)
-            selr = pr;
-        if (i < first || y + (two ? 2 : 1) > r.y + 2 + room || y >= ymax)
-            continue;
+        bool is_sel = i == sel_i;
+        if (y + (two ? 2 : 1) > r.y + 2 + room || y >= ymax)
+            break;
         const kp_pattern_result *pv = pane_result(v->prev, id);
         bool changed = v->prev && (!pv || pv->plan != pr->plan || num_changed(pv->rcu_per_s, pr->rcu_per_s) ||
                                    num_changed(pv->requests, pr->requests));
@@ -137,19 +160,24 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         if (pr->plan == KP_PLAN_MULTI && pr->requests > 1 && pr->requests < 100)
             snprintf(plan, sizeof plan, "+ multi%.0f", pr->requests);
         bool writes = pr->pattern && pr->pattern->kind == KP_WRITE;
-        char rc[HUMANFMT_SIZE], rs[HUMANFMT_SIZE], lat[48];
+        char rc[HUMANFMT_SIZE], rs[HUMANFMT_SIZE], lat[64];
         humanfmt(rc, sizeof rc, writes ? pr->wcu_per_call : pr->rcu_per_call, HF_SHORT_SCREEN);
         humanfmt(rs, sizeof rs, writes ? pr->wcu_per_s : pr->rcu_per_s, HF_SHORT_SCREEN);
         sbuf l; /* "estimate/target", cut to lat */
         sbuf_init(&l);
         humanfmt_add(&l, pr->latency_ms, HF_MS_SCREEN);
         if (pr->pattern && !isnan(pr->pattern->latency)) {
-            sbuf_addc(&l, '/');
+            sbuf_add(&l, " / ");
             humanfmt_add(&l, pr->pattern->latency, HF_MS_SCREEN);
         }
         snprintf(lat, sizeof lat, "%s", l.s);
         sbuf_free(&l);
-        const char *kc = pr->key_condition ? pr->key_condition : "";
+        /* a scan has no key condition: the column says which index nearly served it and why */
+        char *near = pr->plan == KP_PLAN_SCAN && pr->nwhy_not && pr->why_not[0].text &&
+                             !(pr->key_condition && *pr->key_condition)
+                         ? xasprintf("why not: %s", pr->why_not[0].text)
+                         : NULL;
+        const char *kc = near ? near : pr->key_condition ? pr->key_condition : "";
         sbuf kct; /* the key condition's column, its last column blank */
         sbuf_init(&kct);
         sbuf_add(&kct, "");
@@ -161,30 +189,30 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         char *idt = xstrdup(id);
         idt[disp_fit(idt, 2, NULL)] = '\0';
         if (y < nhit)
-            hit[y] = pattern_row(d, id);
-        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-9s", idt, "",
-                  pr->index_name ? pr->index_name : "", kct.s, rc, rs, lat);
-        /* the plan word in its colour, the latency in red when over target */
+            hit[y] = pattern_row(d, i, id);
+        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-*s", idt, "",
+                  pr->index_name ? pr->index_name : "", kct.s, rc, rs, LATW, lat);
+        /* the plan word in its colour, the latency in red when over target (in its own column:
+           drawn once) */
         draw_put(y, x + 3, 9, plan,
                  is_sel    ? UI_ROLE_CURSOR_ROW
                  : changed ? UI_ROLE_CHANGED
                            : pane_plan_role(pr->plan));
-        if (!pr->latency_ok && !is_sel)
-            draw_put(y, x + pw - 9, 9, lat, UI_ROLE_BAD);
+        if (!pr->latency_ok && !is_sel && latx < pw)
+            draw_put(y, x + latx, pw - latx < LATW ? pw - latx : LATW, lat, UI_ROLE_BAD);
         free(idt);
         sbuf_free(&kct);
         y++;
         if (two && y < ymax) {
             if (y < nhit)
-                hit[y] = pattern_row(d, id);
-            char *l2 = xasprintf("   %s%s",
-                                 *kc                                           ? kc
-                                 : pr->nsteps && pr->steps[0].op != KP_OP_NONE ? kp_op_name(pr->steps[0].op)
-                                                                               : "",
+                hit[y] = pattern_row(d, i, id);
+            const char *op = pr->nsteps && pr->steps[0].op != KP_OP_NONE ? kp_op_name(pr->steps[0].op) : "";
+            char *l2 = xasprintf("   %s%s%s%s", near ? op : "", near ? "  " : "", *kc ? kc : op,
                                  pr->filter ? "  +filter" : "");
             draw_put(y++, x, pw, l2, is_sel ? UI_ROLE_CURSOR_ROW : UI_ROLE_DIM);
             free(l2);
         }
+        free(near);
     }
     if (np == 0 && a && y < ymax)
         draw_put(y++, x, pw,
@@ -234,6 +262,41 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
             char *wl = xasprintf("why not: %s", selr->why_not[k].text ? selr->why_not[k].text : "");
             draw_wrapped(&y, ymax, x, pw, wl, UI_ROLE_DIM, "  ");
             free(wl);
+        }
+    }
+    /* the selected decision: what was decided, and each signal against its threshold */
+    if (v->dec && y < ymax) {
+        const kp_decision *dc = v->dec;
+        /* the signals are of the last good design: its decision is matched by id */
+        bool fired = false;
+        for (size_t i = 0; v->sigs && i < v->sigs->n; i++)
+            fired |= v->sigs->v[i].fired && same_decision(v->sigs->v[i].decision, dc);
+        draw_putf(y++, x, pw, fired ? UI_ROLE_ALARM : UI_ROLE_TITLE, "-- decision %s [%s]: %s",
+                  dc->id ? dc->id : "", fired ? "REOPEN" : kp_decision_status_name(dc->status),
+                  dc->title ? dc->title : "");
+        if (dc->decision && *dc->decision && y < ymax)
+            draw_wrapped(&y, ymax, x, pw, dc->decision, UI_ROLE_NORMAL, "  ");
+        if (!dc->nsignals && y < ymax)
+            draw_put(y++, x, pw, "no reopening signals: nothing would tell that it no longer holds",
+                     UI_ROLE_WARN);
+        for (size_t i = 0; v->sigs && i < v->sigs->n && y < ymax; i++) {
+            const sig_result *s = &v->sigs->v[i];
+            if (!same_decision(s->decision, dc))
+                continue;
+            sbuf b;
+            sbuf_init(&b);
+            sbuf_printf(&b, "%s signal %s: the design gives ", s->fired ? "FIRED" : "     ",
+                        s->signal->src ? s->signal->src : s->signal->metric);
+            if (s->known)
+                humanfmt_add(&b, s->value, HF_NUM_SCREEN);
+            else
+                sbuf_add(&b, "nothing (unknown metric value)");
+            if (s->observed) {
+                sbuf_add(&b, ", observed ");
+                humanfmt_add(&b, s->observed->value, HF_NUM_SCREEN);
+            }
+            draw_wrapped(&y, ymax, x, pw, b.s, s->fired ? UI_ROLE_BAD : UI_ROLE_NORMAL, "      ");
+            sbuf_free(&b);
         }
     }
     /* findings, as room allows */

@@ -114,8 +114,11 @@ static void cost_build(const screen_env *e)
         sbuf_init(&l);
         sbuf_printf(&l, "%-8s ", p->index_name ? p->index_name : "");
         disp_cell(&l, p->template_src, 24, 0);
-        sbuf_printf(&l, " %10s %5.1f%% %6.1f%% %6.1f%%  ", dn, p->hot_share * 100, p->read_util * 100,
-                    p->write_util * 100);
+        char hs[HUMANFMT_SIZE], ru[HUMANFMT_SIZE], wu[HUMANFMT_SIZE];
+        humanfmt(hs, sizeof hs, p->hot_share, HF_PCT_REPORT);
+        humanfmt(ru, sizeof ru, p->read_util, HF_PCT_REPORT);
+        humanfmt(wu, sizeof wu, p->write_util, HF_PCT_REPORT);
+        sbuf_printf(&l, " %10s %6s %7s %7s  ", dn, hs, ru, wu);
         if (p->hot && p->suggest_shards > 0)
             sbuf_printf(&l, "HOT: shard x%d", p->suggest_shards);
         else if (p->hot)
@@ -179,10 +182,30 @@ static void cost_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
     cost_build(e);
     const cost_state *st = e->state;
     ui_cursor *c = e->cur;
-    /* the cursor row scrolls the report: keep it on the top line */
-    c->top = c->row;
-    for (int i = 0; i < r.h && c->top + (size_t)i < st->n; i++)
-        draw_put(r.y + i, r.x, r.w, st->v[c->top + (size_t)i].text, st->v[c->top + (size_t)i].role);
+    /* the cursor's line is highlighted and kept in view (Enter or v opens it whole) */
+    size_t h = r.h > 0 ? (size_t)r.h : 1;
+    if (c->row < c->top)
+        c->top = c->row;
+    if (c->row >= c->top + h)
+        c->top = c->row - h + 1;
+    for (int i = 0; i < r.h && c->top + (size_t)i < st->n; i++) {
+        size_t k = c->top + (size_t)i;
+        draw_put(r.y + i, r.x, r.w, st->v[k].text, k == c->row ? UI_ROLE_CURSOR_ROW : st->v[k].role);
+    }
+}
+
+/* Enter or v: the cursor's line whole (a finding with its fix, a checklist item with its why). */
+static char **cost_detail(const screen_env *e, char **title, size_t *n)
+{
+    cost_build(e);
+    const cost_state *st = e->state;
+    if (e->cur->row >= st->n || !*st->v[e->cur->row].text)
+        return NULL;
+    char **v = xcalloc(1, sizeof *v);
+    v[0] = xstrdup(st->v[e->cur->row].text);
+    *title = xasprintf("Cost & heat, line %zu", e->cur->row + 1);
+    *n = 1;
+    return v;
 }
 
 static screen_col *cost_columns(const screen_env *e, size_t *n)
@@ -203,4 +226,5 @@ const screen_ops screen_cost = {
     .columns = cost_columns,
     .rows = cost_rows,
     .draw = cost_draw,
+    .detail = cost_detail,
 };

@@ -51,7 +51,10 @@ static char *indexes_computed(const screen_env *e, size_t row, size_t code, int 
     case COMP_HOT:
         if (x->hot_share >= 0.5)
             *role = UI_ROLE_WARN;
-        return isnan(x->hot_share) ? xstrdup("") : xasprintf("%.1f%%", x->hot_share * 100);
+        if (isnan(x->hot_share))
+            return xstrdup("");
+        char pct[HUMANFMT_SIZE];
+        return xstrdup(humanfmt(pct, sizeof pct, x->hot_share, HF_PCT_REPORT));
     case COMP_ITEMS: {
         char buf[HUMANFMT_SIZE];
         return xstrdup(humanfmt(buf, sizeof buf, x->items, HF_NUM_SCREEN));

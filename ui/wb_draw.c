@@ -15,22 +15,27 @@
 static void draw_help(wb *w)
 {
     ui_rect r = {w->lay.editor.y, 0, w->lay.status.y - w->lay.editor.y, w->lay.cols};
-    size_t na, nc;
+    size_t na, nc, nl;
     char **acts = help_action_lines(&na);
     char **cmds = wb_command_help(&nc);
-    char **lines = xcalloc(na + nc, sizeof *lines);
+    char **legend = help_legend_lines(&nl);
+    char **lines = xcalloc(na + nc + nl, sizeof *lines);
     memcpy(lines, acts, na * sizeof *lines);
     memcpy(lines + na, cmds, nc * sizeof *lines);
-    help_draw(r, lines, na + nc, &w->help_top);
-    for (size_t i = 0; i < na + nc; i++)
+    memcpy(lines + na + nc, legend, nl * sizeof *lines);
+    help_draw(r, lines, na + nc + nl, &w->help_top);
+    for (size_t i = 0; i < na + nc + nl; i++)
         free(lines[i]);
     free(lines);
     free(acts);
     free(cmds);
+    free(legend);
 }
 
 static void draw_pane(wb *w)
 {
+    if (w->lay.pane.h <= 0 || w->lay.pane.w <= 0)
+        return;
     const kp_design *d = session_design(w->ss);
     pane_view v = {
         .design = d,
@@ -38,10 +43,15 @@ static void draw_pane(wb *w)
         .prev = w->tour_prev_an,
         .diags = &w->diags,
         .drafts = &w->drafts,
-        .sel = w->screen == UI_SCREEN_PATTERNS && w->cur[UI_SCREEN_PATTERNS].row < d->npatterns
+        .sel = (w->screen == UI_SCREEN_PATTERNS || w->screen == UI_SCREEN_ITEMS) &&
+                       w->cur[UI_SCREEN_PATTERNS].row < d->npatterns
                    ? &d->patterns[w->cur[UI_SCREEN_PATTERNS].row]
                    : NULL,
         .step = wb_tour_shown(w),
+        .dec = w->screen == UI_SCREEN_DECISIONS && w->cur[UI_SCREEN_DECISIONS].row < d->ndecisions
+                   ? &d->decisions[w->cur[UI_SCREEN_DECISIONS].row]
+                   : NULL,
+        .sigs = &w->sigs,
         .side = w->lay.side,
     };
     pane_draw(&v, w->lay.pane, w->pane_hit, w->npane_hit);
@@ -59,6 +69,9 @@ void wb_draw(wb *w)
     wb_presence_draw(w, w->lay.tabs);
     if (w->help) {
         draw_help(w);
+    } else if (detail_is_open(&w->detail)) {
+        detail_draw(&w->detail,
+                    (ui_rect){w->lay.editor.y, 0, w->lay.status.y - w->lay.editor.y, w->lay.cols});
     } else if (session_merge(w->ss, NULL)) {
         wb_merge_draw(w, w->lay.editor, &cy, &cx);
         draw_pane(w);
