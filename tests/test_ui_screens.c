@@ -19,6 +19,7 @@
 #include "layout.h"
 #include "help.h"
 #include "lineedit.h"
+#include "pane.h"
 #include "screens.h"
 #include "wb_int.h"
 
@@ -957,6 +958,75 @@ static void test_live_recompute_real_analysis(void **state)
     term_close(&t);
 }
 
+/* The row of the table t whose first cell is `name`. */
+static size_t row_named(const kp_design *d, edit_table t, const char *name)
+{
+    for (size_t i = 0; i < edit_nrows(d, t); i++) {
+        char *n = edit_get(d, t, i, 0);
+        bool hit = strcmp(n, name) == 0;
+        free(n);
+        if (hit)
+            return i;
+    }
+    fail_msg("no row %s in %s", name, edit_table_name(t));
+    return 0;
+}
+
+/* The plan of pattern `id` in the workbench's analysis. */
+static kp_plan plan_of(const wb *w, const char *id)
+{
+    const kp_pattern_result *r = pane_result(w->an, id);
+    assert_non_null(r);
+    return r->plan;
+}
+
+/* "What if" works: deleting GSI1 on CloudShop leaves its key templates on Order and D3's signal
+ * on it (errors), yet the model analyses the valid rest: pattern 5 falls to a scan, the others
+ * keep their plans, and the broken places are marked ! with their reason. u brings GSI1 back. */
+static void test_what_if_index_removed(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 140);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    size_t gsi1 = row_named(d, EDIT_INDEXES, "GSI1"), d3 = row_named(d, EDIT_DECISIONS, "D3");
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    assert_int_equal(plan_of(w, "5"), KP_PLAN_QUERY);
+    wb_key(w, '3');
+    w->cur[UI_SCREEN_INDEXES].row = gsi1;
+    wb_key(w, 'x');
+    assert_true(w->diags.errors > 0);
+    assert_true(w->partial);
+    assert_int_equal(plan_of(w, "5"), KP_PLAN_SCAN);
+    assert_int_equal(plan_of(w, "2"), KP_PLAN_QUERY);
+    const ui_draft *sig = NULL;
+    for (size_t i = 0; i < w->drafts.n; i++)
+        if (w->drafts.v[i].model && w->drafts.v[i].screen == UI_SCREEN_DECISIONS && w->drafts.v[i].row == d3)
+            sig = &w->drafts.v[i];
+    assert_non_null(sig);
+    assert_non_null(strstr(sig->err, "GSI1"));
+    assert_int_equal(drafts_typed(&w->drafts), 0); /* nothing typed is pending: q quits at once */
+    wb_key(w, '5');
+    w->cur[UI_SCREEN_DECISIONS].row = d3;
+    w->cur[UI_SCREEN_DECISIONS].col = sig->col;
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "the valid rest"));
+    assert_non_null(strstr(s, "!pattern.5.rate > 50"));
+    assert_non_null(strstr(s, "names unknown index 'GSI1'"));
+    free(s);
+    wb_key(w, 'u');
+    assert_int_equal(w->diags.errors, 0);
+    assert_false(w->partial);
+    assert_int_equal(w->drafts.n, 0);
+    assert_int_equal(plan_of(w, "5"), KP_PLAN_QUERY);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* The tour: narration shown, steps applied, what changed since the previous step highlighted. */
 static void test_tour_highlights_changes(void **state)
 {
@@ -1218,6 +1288,7 @@ int main(void)
         cmocka_unit_test(test_decide_search_mouse),
         cmocka_unit_test(test_resize_storm),
         cmocka_unit_test(test_live_recompute_real_analysis),
+        cmocka_unit_test(test_what_if_index_removed),
         cmocka_unit_test(test_tour_highlights_changes),
         cmocka_unit_test(test_decision_signals_live),
         cmocka_unit_test(test_session_workspace),

@@ -23,6 +23,7 @@ typedef struct pane_view {
     const kp_pattern *sel;    /* the pattern under the Patterns screen's cursor, or NULL */
     const wb_tour_step *step; /* the tour step shown (its marks are highlighted), or NULL */
     bool side;                /* beside the editor: a border on the left */
+    bool partial;             /* an is of the valid rest of a design that does not validate */
 } pane_view;
 
 /* Draws the pane into r. hit[y] (for 0 <= y < nhit) receives, for each line of r, the working

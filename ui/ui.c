@@ -202,8 +202,10 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     /* texts that never parsed are not in the design: print them so that nothing typed is lost */
     const drafts *dr = wb_drafts(w);
     for (size_t i = 0; i < dr->n; i++)
-        printf("keyplan: not saved (did not parse), %s row %zu: %s\n  %s\n", ui_screen_title(dr->v[i].screen),
-               dr->v[i].row + 1, dr->v[i].text, dr->v[i].err ? dr->v[i].err : "");
+        if (!dr->v[i].model)
+            printf("keyplan: not saved (did not parse), %s row %zu: %s\n  %s\n",
+                   ui_screen_title(dr->v[i].screen), dr->v[i].row + 1, dr->v[i].text,
+                   dr->v[i].err ? dr->v[i].err : "");
     wb_free(w);
     if (got_signal && got_signal != SIGINT) {
         free(ws_name);

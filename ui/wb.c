@@ -57,6 +57,10 @@ void wb_recompute(wb *w)
     diags_free(&w->diags);
     diags_init(&w->diags, "design");
     bool ok = w->opt.no_validate ? true : validate_design(d, &w->diags);
+    drafts_unmark(&w->drafts);
+    w->partial = false;
+    if (!ok)
+        wb_salvage(w, d);
     if (ok) {
         sig_report_free(&w->sigs);
         wb_analysis_free(w, w->an);
@@ -486,12 +490,12 @@ static int default_handle(wb *w, ui_action a)
     case UI_ACT_NONE:
         return UI_IGNORED;
     case UI_ACT_QUIT:
-        if (w->drafts.n && !w->quit_armed) {
+        if (drafts_typed(&w->drafts) && !w->quit_armed) {
             w->quit_armed = true;
             wb_message(w, UI_ROLE_WARN,
                        "%zu cell%s hold text that did not parse (shown with !); q again quits and "
                        "prints them, any other key stays",
-                       w->drafts.n, w->drafts.n == 1 ? "" : "s");
+                       drafts_typed(&w->drafts), drafts_typed(&w->drafts) == 1 ? "" : "s");
             return UI_REDRAW;
         }
         w->quit = true;

@@ -43,6 +43,7 @@ static void draw_pane(wb *w)
                    : NULL,
         .step = wb_tour_shown(w),
         .side = w->lay.side,
+        .partial = w->partial,
     };
     pane_draw(&v, w->lay.pane, w->pane_hit, w->npane_hit);
 }
@@ -63,7 +64,8 @@ void wb_draw(wb *w)
         screen_draw(&e, w->lay.editor, &cy, &cx);
         draw_pane(w);
     }
-    narration_draw(w->lay.narration, wb_tour_shown(w), w->tour_step, w->opt.ntour, &w->narr_top);
+    if (!w->help) /* help is drawn over the tour's narration, not under it */
+        narration_draw(w->lay.narration, wb_tour_shown(w), w->tour_step, w->opt.ntour, &w->narr_top);
     status_view sv = {
         .base = session_base(w->ss),
         .dirty = session_dirty(w->ss),

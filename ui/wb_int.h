@@ -22,6 +22,7 @@ struct wb {
     kp_design *good;
     kp_analysis *an;
     kp_diags diags; /* problems of the current design */
+    bool partial;   /* good is the valid rest of a design that does not validate (wb_salvage.c) */
     sig_report sigs;
     sig_observation *obs;
     size_t nobs;
@@ -87,6 +88,11 @@ int wb_run_action(wb *w, ui_action a);
 int wb_tour_go(wb *w, size_t step);
 /* The tour step shown, or NULL when no tour runs. */
 const wb_tour_step *wb_tour_shown(const wb *w);
+
+/* wb_salvage.c */
+/* The working copy `d` does not validate: analyses its valid rest (when there is one) and marks
+ * the places left out in their cells (drafts_mark). */
+void wb_salvage(wb *w, const kp_design *d);
 
 /* wb_cmd.c */
 /* Writes the decision record as Markdown to `file`; the message line says how it went. */
