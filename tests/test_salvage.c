@@ -105,8 +105,9 @@ static void test_broken_pattern_left_out(void **state)
     kp_design *d = cloudshop();
     size_t p = row_of(d, EDIT_PATTERNS, "3");
     char *err = NULL;
-    assert_int_equal(edit_set(d, EDIT_PATTERNS, p, (size_t)edit_col_find(d, EDIT_PATTERNS, "by"), "nosuchAttr", &err),
-                     KP_OK);
+    assert_int_equal(
+        edit_set(d, EDIT_PATTERNS, p, (size_t)edit_col_find(d, EDIT_PATTERNS, "by"), "nosuchAttr", &err),
+        KP_OK);
     salvage_drops s = {0};
     kp_design *r = validate_salvage(d, &s);
     assert_non_null(r);

@@ -1027,6 +1027,72 @@ static void test_what_if_index_removed(void **state)
     term_close(&t);
 }
 
+/* The screen column titled `title` of screen `id`. */
+static size_t col_titled(wb *w, int id, const char *title)
+{
+    screen_env e = wb_env(w, id);
+    size_t n = 0;
+    screen_col *c = screen_columns(&e, &n);
+    size_t at = n;
+    for (size_t i = 0; i < n && at == n; i++)
+        if (strcmp(c[i].title, title) == 0)
+            at = i;
+    free(c);
+    if (at == n)
+        fail_msg("no column %s", title);
+    return at;
+}
+
+/* A cell whose text was rejected: u undoes only what was applied (the rate), says what it
+ * undid, and leaves the rejected text marked; the mark blocks a commit, naming the cell; Esc in
+ * the cell drops the text, and the commit goes through. */
+static void test_rejected_cell_undo_and_commit(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    size_t rate = col_titled(w, UI_SCREEN_PATTERNS, "rate"),
+           lat = col_titled(w, UI_SCREEN_PATTERNS, "latency");
+    w->cur[UI_SCREEN_PATTERNS].col = rate;
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "1234567.891");
+    wb_key(w, UI_KEY_ENTER);
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "1234567.891")); /* shown exactly */
+    free(s);
+    w->cur[UI_SCREEN_PATTERNS].col = lat;
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "-5");
+    wb_key(w, UI_KEY_ENTER);
+    assert_non_null(strstr(w->msg.text, "-5 must be >= 0"));
+    assert_non_null(wb_draft_at(w, UI_SCREEN_PATTERNS, 0, lat));
+    wb_key(w, 'u');
+    assert_non_null(strstr(w->msg.text, "undone: edit patterns row 1 rate"));
+    assert_non_null(strstr(w->msg.text, "never applied"));
+    char *r = edit_get(session_design(w->ss), EDIT_PATTERNS, 0,
+                       (size_t)edit_col_find(session_design(w->ss), EDIT_PATTERNS, "rate"));
+    assert_string_equal(r, "200");
+    free(r);
+    assert_non_null(wb_draft_at(w, UI_SCREEN_PATTERNS, 0, lat)); /* the rejected text stays */
+    wb_commit(w, "with a broken cell");
+    assert_non_null(strstr(w->msg.text, "nothing committed: 1 cell marked ! holds text"));
+    assert_non_null(strstr(w->msg.text, "Patterns row 1 latency '-5'"));
+    assert_int_equal(session_base(w->ss), 0);
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_KEY_ESC);
+    assert_null(wb_draft_at(w, UI_SCREEN_PATTERNS, 0, lat));
+    wb_key(w, 'u'); /* nothing applied is left to undo: the design's first state */
+    wb_commit(w, "clean");
+    assert_int_equal(session_base(w->ss), 1);
+    wb_key(w, UI_CTRL('r'));
+    assert_non_null(strstr(w->msg.text, "redone"));
+    wb_free(w);
+    term_close(&t);
+}
+
 /* The tour: narration shown, steps applied, what changed since the previous step highlighted. */
 static void test_tour_highlights_changes(void **state)
 {
@@ -1289,6 +1355,7 @@ int main(void)
         cmocka_unit_test(test_resize_storm),
         cmocka_unit_test(test_live_recompute_real_analysis),
         cmocka_unit_test(test_what_if_index_removed),
+        cmocka_unit_test(test_rejected_cell_undo_and_commit),
         cmocka_unit_test(test_tour_highlights_changes),
         cmocka_unit_test(test_decision_signals_live),
         cmocka_unit_test(test_session_workspace),

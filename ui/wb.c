@@ -392,6 +392,29 @@ static int search(wb *w, int dir)
 
 int wb_commit(wb *w, const char *message)
 {
+    if (drafts_typed(&w->drafts)) {
+        sbuf b;
+        sbuf_init(&b);
+        size_t k = 0;
+        for (size_t i = 0; i < w->drafts.n; i++) {
+            const ui_draft *dr = &w->drafts.v[i];
+            if (dr->model)
+                continue;
+            screen_env e = wb_env(w, dr->screen);
+            size_t nc = 0;
+            screen_col *cols = screen_columns(&e, &nc);
+            sbuf_printf(&b, "%s%s row %zu %s '%s'", k++ ? ", " : "", ui_screen_title(dr->screen), dr->row + 1,
+                        dr->col < nc ? cols[dr->col].title : "", dr->text);
+            free(cols);
+        }
+        wb_message(w, UI_ROLE_BAD,
+                   "nothing committed: %zu cell%s marked ! hold%s text that was never applied (%s); fix %s, "
+                   "or Esc in %s drops the text",
+                   k, k == 1 ? "" : "s", k == 1 ? "s" : "", b.s, k == 1 ? "it" : "them",
+                   k == 1 ? "it" : "each");
+        sbuf_free(&b);
+        return UI_REDRAW;
+    }
     int n = 0;
     char *err = NULL;
     kp_status st = session_commit(w->ss, message, &n, &err);
@@ -567,15 +590,27 @@ static int default_handle(wb *w, ui_action a)
     case UI_ACT_UNDO:
     case UI_ACT_REDO: {
         char *err = NULL;
+        const char *l = a == UI_ACT_UNDO ? session_undo_label(w->ss) : session_redo_label(w->ss);
+        char *label = l ? xstrdup(l) : NULL;
         kp_status st = a == UI_ACT_UNDO ? session_undo(w->ss, &err) : session_redo(w->ss, &err);
         if (st == KP_OK) {
-            drafts_clear(&w->drafts);
+            /* a cell edit moves no row: the cells holding text that did not parse keep it (it was
+               never applied, so undo does not take it back) */
+            bool rows_kept = label && (strncmp(label, "edit ", 5) == 0 || strncmp(label, "set ", 4) == 0);
+            if (!rows_kept)
+                drafts_clear(&w->drafts);
             after_change(w);
-            wb_message(w, UI_ROLE_GOOD, "%s", a == UI_ACT_UNDO ? "undone (Ctrl-R redoes)" : "redone");
+            size_t typed = drafts_typed(&w->drafts);
+            wb_message(
+                w, UI_ROLE_GOOD, "%s: %s%s%s", a == UI_ACT_UNDO ? "undone" : "redone",
+                label ? label : "a step of an earlier session", a == UI_ACT_UNDO ? " (Ctrl-R redoes)" : "",
+                typed ? "; the cell marked ! still holds text that was never applied (Esc in it drops it)"
+                      : "");
         } else {
             wb_message(w, UI_ROLE_WARN, "%s", err ? err : "nothing to do");
         }
         free(err);
+        free(label);
         return UI_REDRAW;
     }
     case UI_ACT_COMMIT:
@@ -683,7 +718,16 @@ static int edit_key(wb *w, int key)
 {
     if (key == UI_KEY_ESC) {
         w->editing = false;
-        wb_message(w, UI_ROLE_DIM, "edit cancelled");
+        ui_cursor *c = &w->cur[w->screen];
+        const ui_draft *dr = drafts_find(&w->drafts, w->screen, c->row, c->col);
+        if (dr && !dr->model) { /* cancelling the edit of a rejected text drops it */
+            drafts_drop(&w->drafts, w->screen, c->row, c->col);
+            wb_message(w, UI_ROLE_DIM,
+                       "edit cancelled: the text that did not parse is dropped; the cell "
+                       "keeps its saved value");
+        } else {
+            wb_message(w, UI_ROLE_DIM, "edit cancelled");
+        }
         return UI_REDRAW;
     }
     if (key == UI_KEY_ENTER || key == '\r' || key == UI_FKEY(KEY_ENTER) || key == UI_KEY_TAB ||
@@ -781,7 +825,8 @@ int wb_key(wb *w, int key)
     /* a message about the cell under the cursor when it holds a broken draft */
     ui_cursor *c = &w->cur[w->screen];
     const ui_draft *dr = drafts_find(&w->drafts, w->screen, c->row, c->col);
-    if (dr && a != UI_ACT_QUIT && !w->editing && w->prompt == WB_PROMPT_NONE)
+    if (dr && a != UI_ACT_QUIT && a != UI_ACT_UNDO && a != UI_ACT_REDO && !w->editing &&
+        w->prompt == WB_PROMPT_NONE)
         wb_message(w, UI_ROLE_BAD, "%s", dr->err);
     return f;
 }

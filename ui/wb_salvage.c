@@ -58,9 +58,10 @@ void wb_salvage(wb *w, const kp_design *d)
         size_t col;
         if (!cell_place(w, d, s.v[i].table, s.v[i].col, &screen, &col))
             continue;
-        char *text = s.v[i].col && edit_col_find(d, s.v[i].table, s.v[i].col) >= 0
-                         ? edit_get(d, s.v[i].table, s.v[i].row, (size_t)edit_col_find(d, s.v[i].table, s.v[i].col))
-                         : edit_get(d, s.v[i].table, s.v[i].row, 0);
+        char *text =
+            s.v[i].col && edit_col_find(d, s.v[i].table, s.v[i].col) >= 0
+                ? edit_get(d, s.v[i].table, s.v[i].row, (size_t)edit_col_find(d, s.v[i].table, s.v[i].col))
+                : edit_get(d, s.v[i].table, s.v[i].row, 0);
         drafts_mark(&w->drafts, screen, s.v[i].row, col, text, s.v[i].msg);
         free(text);
     }
