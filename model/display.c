@@ -30,6 +30,11 @@ static size_t next_char(const char *s, wchar_t *wc, int *width)
 int disp_width(const char *s)
 {
     int total = 0;
+    /* the ASCII fast path: one column a byte, no call */
+    while (s && *s && (unsigned char)*s < 0x80) {
+        s++;
+        total++;
+    }
     while (s && *s) {
         wchar_t wc;
         int w;
@@ -43,6 +48,10 @@ size_t disp_fit(const char *s, int cols, int *used)
 {
     size_t off = 0;
     int total = 0;
+    while (s && s[off] && (unsigned char)s[off] < 0x80 && total < cols) { /* the ASCII fast path */
+        off++;
+        total++;
+    }
     while (s && s[off]) {
         wchar_t wc;
         int w;

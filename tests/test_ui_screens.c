@@ -393,6 +393,263 @@ static void test_golden_editing(void **state)
     term_close(&t);
 }
 
+/* v opens the row under the cursor whole in the detail view, long text wrapped, not cut; it
+ * scrolls; Esc closes it and the screen is back. */
+static void test_golden_detail(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    kp_design *d = fixture();
+    set(d, EDIT_PATTERNS, 1, "name",
+        "Pedidos de un cliente, los más recientes primero, con su dirección de envío y el estado de "
+        "cada línea, para la pantalla de seguimiento que abre el cliente desde la aplicación");
+    wb *w = make_wb(d);
+    wb_key(w, 'j');
+    wb_key(w, 'v');
+    assert_true(detail_is_open(&w->detail));
+    char *s = draw_text(w);
+    golden("detail_80x24", s);
+    /* the whole name is there, over two lines */
+    assert_non_null(strstr(s, "name: Pedidos de un cliente, los más recientes primero, con su"));
+    assert_non_null(strstr(s, "desde la aplicación"));
+    free(s);
+    assert_int_equal(wb_key(w, 'z'), UI_IGNORED); /* other keys leave it open */
+    assert_true(detail_is_open(&w->detail));
+    wb_key(w, UI_KEY_ESC);
+    assert_false(detail_is_open(&w->detail));
+    s = draw_text(w);
+    assert_non_null(strstr(s, "Perfil del cliente"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* A detail view longer than the screen scrolls, and its bar says which lines are shown. */
+static void test_detail_scrolls(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    detail_view dv = {0};
+    const char *lines[60];
+    char *own[60];
+    for (int i = 0; i < 60; i++)
+        lines[i] = own[i] = xasprintf("line %d", i + 1);
+    detail_show(&dv, "Long", lines, 60);
+    for (int i = 0; i < 60; i++)
+        free(own[i]);
+    erase();
+    detail_draw(&dv, (ui_rect){0, 0, 21, 80});
+    char *s = screen_text();
+    assert_non_null(strstr(s, "Long  (lines 1-20 of 60"));
+    assert_non_null(strstr(s, " line 20\n"));
+    assert_null(strstr(s, "line 21"));
+    free(s);
+    assert_true(detail_key(&dv, UI_FKEY(KEY_NPAGE), 20));
+    assert_true(detail_key(&dv, 'j', 20));
+    erase();
+    detail_draw(&dv, (ui_rect){0, 0, 21, 80});
+    s = screen_text();
+    assert_non_null(strstr(s, "(lines 22-41 of 60"));
+    free(s);
+    assert_true(detail_key(&dv, 'G', 20));
+    erase();
+    detail_draw(&dv, (ui_rect){0, 0, 21, 80});
+    s = screen_text();
+    assert_non_null(strstr(s, "(lines 41-60 of 60"));
+    assert_non_null(strstr(s, " line 60\n"));
+    free(s);
+    assert_true(detail_key(&dv, 'q', 20));
+    assert_false(detail_is_open(&dv));
+    detail_close(&dv);
+    term_close(&t);
+}
+
+/* :messages (and M) lists every message shown, oldest first, even the ones replaced since. */
+static void test_messages_listed(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    wb_key(w, '%'); /* "% is not bound" */
+    wb_message(w, UI_ROLE_BAD,
+               "a long message that the message line would cut off at the edge of an "
+               "eighty column terminal, but the list shows whole");
+    wb_message(w, UI_ROLE_GOOD, "the last one");
+    wb_command(w, "messages");
+    assert_true(detail_is_open(&w->detail));
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "% is not bound"));
+    assert_non_null(strstr(s, "shows whole"));
+    assert_non_null(strstr(s, "the last one"));
+    assert_true(strstr(s, "% is not bound") < strstr(s, "the last one"));
+    free(s);
+    wb_key(w, UI_KEY_ESC);
+    wb_key(w, 'M');
+    assert_true(detail_is_open(&w->detail));
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The model pane widens (=), narrows (-) and hides (z), beside the editor and below it. */
+static void test_pane_resize(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 140);
+    wb *w = make_wb(fixture());
+    int pw = w->lay.pane.w;
+    wb_key(w, '=');
+    assert_true(w->lay.pane.w > pw);
+    wb_key(w, '-');
+    wb_key(w, '-');
+    assert_true(w->lay.pane.w < pw);
+    assert_int_equal(w->lay.editor.w + w->lay.pane.w, 140);
+    wb_key(w, 'z');
+    assert_int_equal(w->lay.pane.w, 0);
+    assert_int_equal(w->lay.editor.w, 140);
+    char *s = draw_text(w);
+    assert_null(strstr(s, "Live model"));
+    free(s);
+    wb_key(w, 'z');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "Live model"));
+    free(s);
+    for (int i = 0; i < 20; i++) /* clamped: the editor keeps its columns */
+        wb_key(w, '=');
+    assert_true(w->lay.editor.w >= 10);
+    wb_resize(w, 24, 80); /* below: the pane's height follows */
+    int ph = w->lay.pane.h;
+    wb_key(w, '-');
+    assert_true(w->lay.pane.h < ph);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The bytes a frame sends to an xterm-256color terminal (colour wanted unless `no_color`): the
+ * Patterns screen with the pane, an error message, a hot cell and a reopen alarm. Caller frees. */
+static char *colour_capture(bool no_color, bool *colour)
+{
+    setenv("TERM", "xterm-256color", 1);
+    if (no_color)
+        setenv("NO_COLOR", "1", 1);
+    else
+        unsetenv("NO_COLOR");
+    assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
+    FILE *out = tmpfile(), *in = fopen("/dev/null", "r");
+    assert_non_null(out);
+    assert_non_null(in);
+    SCREEN *scr = newterm("xterm-256color", out, in);
+    assert_non_null(scr);
+    set_term(scr);
+    resizeterm(24, 80);
+    *colour = theme_init();
+    wb *w = make_wb(fixture());
+    wb_message(w, UI_ROLE_BAD, "an error");
+    erase();
+    wb_draw(w);
+    draw_put(5, 0, 10, "hot", UI_ROLE_BAD);
+    draw_put(6, 0, 10, "reopen", UI_ROLE_ALARM);
+    refresh();
+    wb_free(w);
+    endwin();
+    delscreen(scr);
+    fflush(out);
+    long n = ftell(out);
+    assert_true(n > 0);
+    char *buf = xcalloc((size_t)n + 1, 1);
+    rewind(out);
+    assert_int_equal(fread(buf, 1, (size_t)n, out), (size_t)n);
+    fclose(out);
+    fclose(in);
+    setenv("NO_COLOR", "1", 1);
+    return buf;
+}
+
+/* Colour used to never turn on (COLOR_PAIRS was read before start_color, when it is 0): on a
+ * colour terminal the frame now carries red for errors and hot partitions and white on red for
+ * a reopen alarm; with NO_COLOR it carries no colour at all, only attributes. */
+static void test_colour_capture(void **state)
+{
+    (void)state;
+    bool colour;
+    char *bytes = colour_capture(false, &colour);
+    assert_true(colour);
+    assert_non_null(strstr(bytes, "\x1b[31m")); /* red foreground: errors, hot */
+    assert_non_null(strstr(bytes, "\x1b[41m")); /* red background: reopen */
+    assert_non_null(strstr(bytes, "\x1b[46m")); /* cyan background: the active tab */
+    free(bytes);
+    bytes = colour_capture(true, &colour);
+    assert_false(colour);
+    for (const char *p = bytes; (p = strstr(p, "\x1b[")) != NULL; p++) {
+        /* no SGR (ESC [ ... m) with a colour parameter (30-49: 38;5;N and 48;5;N too) */
+        const char *q = p + 2;
+        size_t np = strspn(q, "0123456789;");
+        if (q[np] != 'm')
+            continue;
+        for (const char *k = q; k < q + np; k += strspn(k, "0123456789"), k += *k == ';') {
+            int v = atoi(k);
+            if (v >= 30 && v <= 49)
+                fail_msg("a colour sequence with NO_COLOR: %.12s", p + 1);
+        }
+    }
+    assert_non_null(strstr(bytes, "an error"));
+    free(bytes);
+}
+
+/* The column widths are kept between frames and computed again when the design or a draft
+ * changes: a longer name widens its column, a draft's text its column, undo narrows it back. */
+static void test_widths_follow_changes(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 100);
+    wb *w = make_wb(fixture());
+    char *s = draw_text(w);
+    const char *h = strstr(s, "\nid ");
+    assert_non_null(h);
+    int kind0 = (int)(strstr(h, "kind") - h);
+    free(s);
+    keys(w, "ll");
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "Perfil completo del cliente");
+    wb_key(w, UI_KEY_ENTER);
+    s = draw_text(w);
+    h = strstr(s, "\nid ");
+    int kind1 = (int)(strstr(h, "kind") - h);
+    assert_int_equal(kind1, kind0 + (int)strlen("Perfil completo del cliente") -
+                                (int)strlen("Pedidos de un cliente"));
+    free(s);
+    wb_key(w, 'u');
+    s = draw_text(w);
+    h = strstr(s, "\nid ");
+    assert_int_equal((int)(strstr(h, "kind") - h), kind0);
+    free(s);
+    /* a draft that did not parse: "!" and its text widen the rate column */
+    int rate_col = -1;
+    size_t nc = 0;
+    screen_env e = wb_env(w, UI_SCREEN_PATTERNS);
+    screen_col *c = screen_columns(&e, &nc);
+    for (size_t i = 0; i < nc; i++)
+        if (strcmp(c[i].title, "rate") == 0)
+            rate_col = (int)i;
+    free(c);
+    assert_true(rate_col > 0);
+    w->cur[UI_SCREEN_PATTERNS].col = (size_t)rate_col;
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "doscientos por segundo");
+    wb_key(w, UI_KEY_ENTER);
+    s = draw_text(w);
+    assert_non_null(strstr(s, "!doscientos por segundo"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* ---- behaviour ----------------------------------------------------------------------------------- */
 
 static void test_help_lists_every_action(void **state)
@@ -1342,6 +1599,12 @@ int main(void)
         cmocka_unit_test(test_golden_help),
         cmocka_unit_test(test_golden_too_small),
         cmocka_unit_test(test_golden_editing),
+        cmocka_unit_test(test_golden_detail),
+        cmocka_unit_test(test_detail_scrolls),
+        cmocka_unit_test(test_messages_listed),
+        cmocka_unit_test(test_pane_resize),
+        cmocka_unit_test(test_colour_capture),
+        cmocka_unit_test(test_widths_follow_changes),
         cmocka_unit_test(test_help_lists_every_action),
         cmocka_unit_test(test_commands_table_and_help),
         cmocka_unit_test(test_layout),

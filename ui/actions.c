@@ -48,6 +48,7 @@ static const ui_binding keymap[] = {
     {G, '5', UI_ACT_SCREEN_DECISIONS},
     {G, '6', UI_ACT_SCREEN_HISTORY},
     {G, '7', UI_ACT_SCREEN_COST},
+    {G, '8', UI_ACT_SCREEN_ITEMS},
     {G, UI_FKEY(KEY_UP), UI_ACT_MOVE_UP},
     {G, 'k', UI_ACT_MOVE_UP},
     {G, UI_FKEY(KEY_DOWN), UI_ACT_MOVE_DOWN},
@@ -89,11 +90,24 @@ static const ui_binding keymap[] = {
     {G, '{', UI_ACT_NARRATION_UP},
     {G, 'R', UI_ACT_RELOAD},
     {G, UI_CTRL('l'), UI_ACT_REDRAW},
+    {G, 'v', UI_ACT_DETAIL},
+    {G, 'M', UI_ACT_MESSAGES},
+    {G, '=', UI_ACT_PANE_WIDER},
+    {G, '+', UI_ACT_PANE_WIDER},
+    {G, '-', UI_ACT_PANE_NARROWER},
+    {G, 'z', UI_ACT_PANE_TOGGLE},
+    {UI_SCREEN_ITEMS, 'i', UI_ACT_ITEMS_INDEX},
+    {UI_SCREEN_ITEMS, 'p', UI_ACT_ITEMS_PATTERN},
+    {UI_SCREEN_ITEMS, 'P', UI_ACT_ITEMS_PATTERN_PREV},
+    {UI_SCREEN_ITEMS, 's', UI_ACT_ITEMS_SEED},
+    {UI_SCREEN_ITEMS, '>', UI_ACT_ITEMS_MORE},
+    {UI_SCREEN_ITEMS, '<', UI_ACT_ITEMS_FEWER},
+    {UI_SCREEN_ITEMS, UI_KEY_ENTER, UI_ACT_DETAIL},
     /* per-screen maps */
     {UI_SCREEN_HISTORY, ' ', UI_ACT_MARK},
     {UI_SCREEN_HISTORY, 'm', UI_ACT_MARK},
     {UI_SCREEN_HISTORY, UI_KEY_ENTER, UI_ACT_MARK},
-    {UI_SCREEN_COST, UI_KEY_ENTER, UI_ACT_NONE},
+    {UI_SCREEN_COST, UI_KEY_ENTER, UI_ACT_DETAIL},
 };
 #undef G
 

@@ -22,6 +22,7 @@
     X(SCREEN_DECISIONS, "decisions", "Decisions, with their reopening signals live")                        \
     X(SCREEN_HISTORY, "history", "History: versions, and the diff of any two")                              \
     X(SCREEN_COST, "cost", "Cost & heat: monthly cost in both modes, hottest partitions")                   \
+    X(SCREEN_ITEMS, "items", "Items: sample items as DynamoDB stores them; the selected pattern's reads lit") \
     X(MOVE_UP, "up", "Cursor up")                                                                           \
     X(MOVE_DOWN, "down", "Cursor down")                                                                     \
     X(MOVE_LEFT, "left", "Cursor left (previous column)")                                                   \
@@ -52,6 +53,17 @@
     X(NARRATION_DOWN, "narration-down", "Tour: scroll the narration down")                                  \
     X(NARRATION_UP, "narration-up", "Tour: scroll the narration up")                                        \
     X(RELOAD, "reload", "Reload the workspace's latest version (after another commit)")                     \
+    X(DETAIL, "detail", "Show what is under the cursor whole (a row, finding, decision, diff line)")        \
+    X(MESSAGES, "messages", "List the past messages (also :messages)")                                      \
+    X(PANE_WIDER, "pane-wider", "Widen the model pane (taller when it sits below)")                         \
+    X(PANE_NARROWER, "pane-narrower", "Narrow the model pane")                                              \
+    X(PANE_TOGGLE, "pane-toggle", "Hide or show the model pane")                                            \
+    X(ITEMS_INDEX, "items-index", "Items: show the next index (the table, then each GSI and LSI)")          \
+    X(ITEMS_PATTERN, "items-pattern", "Items: select the next pattern (its reads are highlighted)")         \
+    X(ITEMS_PATTERN_PREV, "items-pattern-prev", "Items: select the previous pattern")                       \
+    X(ITEMS_SEED, "items-seed", "Items: generate again with another seed")                                  \
+    X(ITEMS_MORE, "items-more", "Items: more items per partition")                                          \
+    X(ITEMS_FEWER, "items-fewer", "Items: fewer items per partition")                                       \
     X(REDRAW, "redraw", "Redraw the screen")
 /* clang-format on */
 
@@ -73,7 +85,8 @@ typedef enum ui_action {
     X(ATTRS, "Attributes")    \
     X(DECISIONS, "Decisions") \
     X(HISTORY, "History")     \
-    X(COST, "Cost & heat")
+    X(COST, "Cost & heat")    \
+    X(ITEMS, "Items")
 /* clang-format on */
 
 typedef enum ui_screen_id {

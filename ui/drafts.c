@@ -15,6 +15,7 @@ void drafts_clear(drafts *d)
         free(d->v[i].err);
     }
     d->n = 0;
+    d->changes++;
 }
 
 void drafts_free(drafts *d)
@@ -45,6 +46,7 @@ void drafts_drop(drafts *d, int screen, size_t row, size_t col)
     free(dr->text);
     free(dr->err);
     *dr = d->v[--d->n];
+    d->changes++;
 }
 
 void drafts_set(drafts *d, int screen, size_t row, size_t col, const char *text, const char *err)
@@ -52,6 +54,7 @@ void drafts_set(drafts *d, int screen, size_t row, size_t col, const char *text,
     drafts_drop(d, screen, row, col);
     VEC_GROW(d->v, d->n, d->cap);
     d->v[d->n++] = (ui_draft){screen, row, col, xstrdup(text), xstrdup(err), false};
+    d->changes++;
 }
 
 void drafts_mark(drafts *d, int screen, size_t row, size_t col, const char *text, const char *err)
@@ -60,6 +63,7 @@ void drafts_mark(drafts *d, int screen, size_t row, size_t col, const char *text
         return;
     VEC_GROW(d->v, d->n, d->cap);
     d->v[d->n++] = (ui_draft){screen, row, col, xstrdup(text), xstrdup(err), true};
+    d->changes++;
 }
 
 void drafts_unmark(drafts *d)
@@ -69,6 +73,7 @@ void drafts_unmark(drafts *d)
             free(d->v[i].text);
             free(d->v[i].err);
             d->v[i] = d->v[--d->n];
+            d->changes++;
         }
 }
 

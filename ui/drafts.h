@@ -18,6 +18,7 @@ typedef struct ui_draft {
 typedef struct drafts {
     ui_draft *v;
     size_t n, cap;
+    unsigned long changes; /* counts every set, drop and clear (what was drawn from them is stale) */
 } drafts;
 
 void drafts_init(drafts *d);

@@ -9,15 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Column widths from the titles and the contents, capped. */
-static int *col_widths(const grid *g)
+int *grid_widths(const grid *g)
 {
     size_t n = g->ncols;
     int *wd = xcalloc(n ? n : 1, sizeof *wd);
     for (size_t i = 0; i < n; i++) {
         int cap = g->cols[i].cap;
         int m = disp_width(g->cols[i].title);
-        for (size_t r = 0; r < g->nrows; r++) {
+        for (size_t r = 0; r < g->nrows && m < cap; r++) {
             int role;
             char *t = g->cell(g->ctx, r, i, &role);
             int tw = disp_width(t);
@@ -27,6 +26,16 @@ static int *col_widths(const grid *g)
         }
         wd[i] = m < 3 ? 3 : m > cap ? cap : m;
     }
+    return wd;
+}
+
+/* The widths to draw with (caller frees): the given ones, else computed. */
+static int *col_widths(const grid *g)
+{
+    if (!g->widths)
+        return grid_widths(g);
+    int *wd = xcalloc(g->ncols ? g->ncols : 1, sizeof *wd);
+    memcpy(wd, g->widths, g->ncols * sizeof *wd);
     return wd;
 }
 

@@ -32,7 +32,13 @@ typedef struct grid {
     ui_cursor *cur;         /* moved by drawing: top and left follow the cursor */
     const lineedit *editor; /* the cursor's cell is being edited with it, or NULL */
     const char *empty;      /* shown when there are no rows */
+    const int *widths;      /* each column's width (grid_widths), or NULL: computed per call */
 } grid;
+
+/* Each column's width from its title and every row's text, capped: what the grid draws with
+ * when g->widths is NULL (it formats every cell: keep the result while the cells stay the
+ * same). Caller frees the array (one int per column). */
+int *grid_widths(const grid *g);
 
 /* Draws the grid into r. While a cell is edited, *cy and *cx receive where the terminal cursor
  * goes (left alone otherwise). */

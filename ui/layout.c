@@ -5,6 +5,13 @@
 
 void layout_compute(int lines, int cols, bool tour, ui_layout *out)
 {
+    layout_compute_pane(lines, cols, tour, 0, false, out);
+}
+
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+void layout_compute_pane(int lines, int cols, bool tour, int pane_step, bool pane_hidden, ui_layout *out)
+{
     memset(out, 0, sizeof *out);
     out->lines = lines;
     out->cols = cols;
@@ -24,15 +31,25 @@ void layout_compute(int lines, int cols, bool tour, ui_layout *out)
         bottom -= nh;
     }
     int top = 1, h = bottom - top;
+    if (pane_hidden) {
+        out->side = cols >= UI_SIDE_COLS;
+        out->editor = (ui_rect){top, 0, h, cols};
+        out->pane = (ui_rect){top, out->side ? cols : 0, 0, 0};
+        return;
+    }
     if (cols >= UI_SIDE_COLS) {
         out->side = true;
         int pw = cols / 2;
         if (pw < 60)
             pw = 60;
+        if (pane_step)
+            pw = clampi(pw + pane_step * cols / 10, 10, cols - 10);
         out->editor = (ui_rect){top, 0, h, cols - pw};
         out->pane = (ui_rect){top, cols - pw, h, pw};
     } else {
         int eh = (h + 1) / 2;
+        if (pane_step)
+            eh = clampi(eh - pane_step * h / 10, 3, h - 3);
         out->editor = (ui_rect){top, 0, eh, cols};
         out->pane = (ui_rect){top + eh, 0, h - eh, cols};
     }

@@ -30,5 +30,10 @@ typedef struct ui_layout {
 
 /* Computes the layout for a lines x cols terminal; `tour` reserves the narration panel. */
 void layout_compute(int lines, int cols, bool tour, ui_layout *out);
+/* The same with the model pane resized by `pane_step` tenths of the work area (positive: wider
+ * beside the editor, taller below it; clamped so that editor and pane keep at least 10 columns
+ * or 3 lines each) or, with `pane_hidden`, no pane at all (pane w and h 0, the editor takes the
+ * work area). layout_compute is step 0, shown. */
+void layout_compute_pane(int lines, int cols, bool tour, int pane_step, bool pane_hidden, ui_layout *out);
 
 #endif

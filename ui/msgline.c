@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 void msgline_set(msgline *m, ui_role role, const char *fmt, ...)
 {
@@ -16,6 +17,26 @@ void msgline_set(msgline *m, ui_role role, const char *fmt, ...)
     m->text = xvasprintf(fmt, ap);
     va_end(ap);
     m->role = role;
+    if (m->npast && strcmp(m->past[m->npast - 1], m->text) == 0)
+        return; /* the same message again */
+    if (m->npast == MSGLINE_KEEP) {
+        free(m->past[0]);
+        memmove(m->past, m->past + 1, (MSGLINE_KEEP - 1) * sizeof *m->past);
+        m->npast--;
+    }
+    if (!m->past)
+        m->past = xcalloc(MSGLINE_KEEP, sizeof *m->past);
+    m->past[m->npast++] = xstrdup(m->text);
+}
+
+void msgline_free(msgline *m)
+{
+    msgline_clear(m);
+    for (size_t i = 0; i < m->npast; i++)
+        free(m->past[i]);
+    free(m->past);
+    m->past = NULL;
+    m->npast = 0;
 }
 
 void msgline_clear(msgline *m)

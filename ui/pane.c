@@ -23,6 +23,16 @@ const kp_pattern_result *pane_result(const kp_analysis *a, const char *id)
     return NULL;
 }
 
+const kp_pattern_result *pane_result_at(const kp_analysis *a, size_t row, const char *id)
+{
+    if (a && id && row < a->npatterns) {
+        const kp_pattern *p = a->patterns[row].pattern;
+        if (p && p->id && strcmp(p->id, id) == 0)
+            return &a->patterns[row];
+    }
+    return pane_result(a, id);
+}
+
 static bool num_changed(double a, double b)
 {
     if (isnan(a) || isnan(b))
@@ -46,9 +56,12 @@ ui_role pane_plan_role(kp_plan p)
     }
 }
 
-/* The current design's row of pattern `id`, or -1. */
-static int pattern_row(const kp_design *d, const char *id)
+/* The current design's row of pattern `id` (looked for at `hint` first: O(1) while the analysis
+ * is of the same patterns), or -1. */
+static int pattern_row(const kp_design *d, size_t hint, const char *id)
 {
+    if (id && hint < d->npatterns && d->patterns[hint].id && strcmp(d->patterns[hint].id, id) == 0)
+        return (int)hint;
     for (size_t i = 0; id && i < d->npatterns; i++)
         if (d->patterns[i].id && strcmp(d->patterns[i].id, id) == 0)
             return (int)i;
@@ -99,12 +112,19 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
                   kcw > 0 ? kcw - 1 : 0, "key condition", "RCU/call", "RCU/s", "ms/target");
     const kp_pattern *sel = v->sel;
     size_t np = npat;
+    /* the selected pattern's result, found once (at its own row first) */
+    const kp_pattern_result *selr =
+        sel && sel->id && a ? pane_result_at(a,
+                                             sel >= d->patterns && sel < d->patterns + d->npatterns
+                                                 ? (size_t)(sel - d->patterns)
+                                                 : (size_t)-1,
+                                             sel->id)
+                            : NULL;
+    size_t sel_i = selr ? (size_t)(selr - a->patterns) : (size_t)-1;
     /* leave room for the details of the selected pattern (as many lines as they take, up to 6) */
     int need = 0;
-    for (size_t i = 0; sel && sel->id && i < np; i++) {
-        const kp_pattern_result *pr = &a->patterns[i];
-        if (!pr->pattern || !pr->pattern->id || strcmp(pr->pattern->id, sel->id) != 0)
-            continue;
+    if (selr) {
+        const kp_pattern_result *pr = selr;
         need = 1 + (int)pr->nwarnings + (int)pr->nwhy_not;
         for (size_t k = 0; k < pr->nsteps; k++)
             need += 1 + (int)pr->steps[k].nvalues;
@@ -116,21 +136,15 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         room = ymax - y;
     size_t first = 0;
     size_t rows_fit = (size_t)room / (two ? 2 : 1);
-    if (sel && np > rows_fit) {
-        for (size_t i = 0; i < np; i++)
-            if (a->patterns[i].pattern && sel->id && a->patterns[i].pattern->id &&
-                strcmp(a->patterns[i].pattern->id, sel->id) == 0 && i >= rows_fit)
-                first = i - rows_fit + 1;
-    }
-    const kp_pattern_result *selr = NULL;
-    for (size_t i = 0; i < np; i++) {
+    if (selr && np > rows_fit && sel_i >= rows_fit)
+        first = sel_i - rows_fit + 1;
+    /* only the rows shown are formatted */
+    for (size_t i = first; i < np; i++) {
         const kp_pattern_result *pr = &a->patterns[i];
         const char *id = pr->pattern && pr->pattern->id ? pr->pattern->id : "?";
-        bool is_sel = sel && sel->id && strcmp(sel->id, id) == 0;
-        if (is_sel)
-            selr = pr;
-        if (i < first || y + (two ? 2 : 1) > r.y + 2 + room || y >= ymax)
-            continue;
+        bool is_sel = i == sel_i;
+        if (y + (two ? 2 : 1) > r.y + 2 + room || y >= ymax)
+            break;
         const kp_pattern_result *pv = pane_result(v->prev, id);
         bool changed = v->prev && (!pv || pv->plan != pr->plan || num_changed(pv->rcu_per_s, pr->rcu_per_s) ||
                                    num_changed(pv->requests, pr->requests));
@@ -163,7 +177,7 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         char *idt = xstrdup(id);
         idt[disp_fit(idt, 2, NULL)] = '\0';
         if (y < nhit)
-            hit[y] = pattern_row(d, id);
+            hit[y] = pattern_row(d, i, id);
         draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-9s", idt, "",
                   pr->index_name ? pr->index_name : "", kct.s, rc, rs, lat);
         /* the plan word in its colour, the latency in red when over target */
@@ -178,7 +192,7 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         y++;
         if (two && y < ymax) {
             if (y < nhit)
-                hit[y] = pattern_row(d, id);
+                hit[y] = pattern_row(d, i, id);
             char *l2 = xasprintf("   %s%s",
                                  *kc                                           ? kc
                                  : pr->nsteps && pr->steps[0].op != KP_OP_NONE ? kp_op_name(pr->steps[0].op)

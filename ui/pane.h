@@ -33,5 +33,8 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit);
 ui_role pane_plan_role(kp_plan p);
 /* The result of pattern `id` in `a` (either may be NULL), or NULL. */
 const kp_pattern_result *pane_result(const kp_analysis *a, const char *id);
+/* The same for the pattern at `row` of the design: its result is looked for at that row first
+ * (O(1) when the analysis is of the same patterns, as it is while the design validates). */
+const kp_pattern_result *pane_result_at(const kp_analysis *a, size_t row, const char *id);
 
 #endif

@@ -36,6 +36,19 @@ typedef struct screen_col {
 
 typedef struct screen_ops screen_ops;
 
+/* What the table drawing keeps between frames of one screen, for one generation of what it
+ * shows (screen_env.gen): the columns, their widths, and each row's pattern result. Owned by the
+ * core, one per screen; screen_cache_free releases it. */
+typedef struct screen_cache {
+    unsigned long gen; /* the generation the rest was computed for; 0: nothing yet */
+    screen_col *cols;
+    size_t ncols;
+    int *widths; /* one per column, NULL until drawn */
+} screen_cache;
+
+/* Forgets what the cache holds (it is then empty, gen 0). */
+void screen_cache_free(screen_cache *c);
+
 /* What the core lends a screen for one call. Pointers are valid for that call only. */
 typedef struct screen_env {
     int id;                     /* UI_SCREEN_xxx */
@@ -51,6 +64,8 @@ typedef struct screen_env {
     const drafts *drafts;   /* cells whose text did not parse */
     const lineedit *editor; /* the cell editor while a cell of this screen is edited, else NULL */
     msgline *msg;           /* the message line */
+    unsigned long gen;      /* changes whenever the design, its analysis or a draft does (never 0) */
+    screen_cache *cache;    /* the screen's cache, or NULL: compute everything */
     kp_analysis *(*analyze)(const kp_design *d); /* how to analyse a design (tests inject one) */
     void (*analysis_free)(kp_analysis *a);       /* and how to free that */
 } screen_env;
@@ -75,6 +90,10 @@ struct screen_ops {
     /* the column under column x of the screen drawn `width` wide, or -1 (mouse clicks; default
        for a table screen: the grid's) */
     int (*col_at)(const screen_env *e, int width, int x);
+    /* what is under the cursor, whole, for the detail view: lines (caller frees each and the
+       array; *n their number) and *title (caller frees); NULL when there is nothing (default for
+       a table screen: every column's title and full text of the cursor's row) */
+    char **(*detail)(const screen_env *e, char **title, size_t *n);
     /* a screen's own action: returns flags, UI_IGNORED to let the core's default handle it */
     int (*handle)(const screen_env *e, ui_action a);
 };
@@ -95,6 +114,10 @@ int screen_col_at(const screen_env *e, int width, int x);
  * UI_ROLE_BAD) or a computed column; "" past the last column or for a screen without columns.
  * Caller frees; *role receives its ui_role. */
 char *screen_cell_text(const screen_env *e, size_t row, size_t col, int *role);
+
+/* ops->detail, else for a table screen the cursor row's columns as "title: text" lines, else
+ * NULL. Caller frees the lines, the array and *title. */
+char **screen_detail(const screen_env *e, char **title, size_t *n);
 
 /* One column per column of edit table t (cap 24): what table screens build theirs from. Caller
  * frees the array; *n receives their number. */

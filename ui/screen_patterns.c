@@ -33,7 +33,7 @@ static char *patterns_computed(const screen_env *e, size_t row, size_t code, int
     if (code != COMP_PLAN)
         return xstrdup("");
     /* matched by id: the analysis is of the last good design */
-    const kp_pattern_result *r = row < d->npatterns ? pane_result(e->an, d->patterns[row].id) : NULL;
+    const kp_pattern_result *r = row < d->npatterns ? pane_result_at(e->an, row, d->patterns[row].id) : NULL;
     if (!r)
         return xstrdup("");
     *role = pane_plan_role(r->plan);

@@ -17,12 +17,36 @@ screen_col *screen_table_cols(const kp_design *d, edit_table t, size_t *n)
     return v;
 }
 
+void screen_cache_free(screen_cache *c)
+{
+    free(c->cols);
+    free(c->widths);
+    *c = (screen_cache){0};
+}
+
+/* The screen's cache made current for e->gen (emptied when it was for another), or NULL. */
+static screen_cache *cache_for(const screen_env *e)
+{
+    screen_cache *c = e->cache;
+    if (!c)
+        return NULL;
+    if (c->gen != e->gen || !c->cols) {
+        screen_cache_free(c);
+        c->cols = screen_columns(e, &c->ncols);
+        c->gen = e->gen;
+    }
+    return c;
+}
+
 char *screen_cell_text(const screen_env *e, size_t row, size_t col, int *role)
 {
     const screen_ops *ops = e->ops;
     *role = UI_ROLE_NORMAL;
     size_t n = 0;
-    screen_col *c = screen_columns(e, &n);
+    screen_cache *cc = cache_for(e);
+    screen_col *c = cc ? cc->cols : screen_columns(e, &n);
+    if (cc)
+        n = cc->ncols;
     char *r;
     if (col >= n)
         r = xstrdup("");
@@ -37,7 +61,8 @@ char *screen_cell_text(const screen_env *e, size_t row, size_t col, int *role)
             r = edit_get(e->design, (edit_table)c[col].table, row, c[col].col);
         }
     }
-    free(c);
+    if (!cc)
+        free(c);
     return r;
 }
 
@@ -78,6 +103,13 @@ static grid_col *make_grid(const screen_env *e, grid *g)
                 .cur = e->cur,
                 .editor = e->editor,
                 .empty = e->ops->empty ? e->ops->empty : ""};
+    /* the widths format every row: once per generation */
+    screen_cache *cc = cache_for(e);
+    if (cc && cc->ncols == n) {
+        if (!cc->widths)
+            cc->widths = grid_widths(g);
+        g->widths = cc->widths;
+    }
     return gc;
 }
 
@@ -106,4 +138,27 @@ int screen_col_at(const screen_env *e, int width, int x)
     int hit = grid_col_at(&g, width, x);
     free(cols);
     return hit;
+}
+
+char **screen_detail(const screen_env *e, char **title, size_t *n)
+{
+    *n = 0;
+    *title = NULL;
+    if (e->ops->detail)
+        return e->ops->detail(e, title, n);
+    size_t nr = screen_rows(e), nc = 0;
+    if (!e->ops->is_table || e->cur->row >= nr)
+        return NULL;
+    screen_col *c = screen_columns(e, &nc);
+    char **v = xcalloc(nc ? nc : 1, sizeof *v);
+    for (size_t i = 0; i < nc; i++) {
+        int role;
+        char *t = screen_cell_text(e, e->cur->row, i, &role);
+        v[i] = xasprintf("%s: %s", c[i].title, t);
+        free(t);
+    }
+    free(c);
+    *title = xasprintf("%s, row %zu", e->ops->name, e->cur->row + 1);
+    *n = nc;
+    return v;
 }

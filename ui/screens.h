@@ -1,4 +1,4 @@
-/* screens.h - the seven screens, in tab order (UI_SCREENS), each defined in its own file, and
+/* screens.h - the eight screens, in tab order (UI_SCREENS), each defined in its own file, and
  * what the core asks of one screen in particular. */
 #ifndef KP_UI_SCREENS_H
 #define KP_UI_SCREENS_H
@@ -12,6 +12,7 @@ extern const screen_ops screen_attrs;     /* screen_attrs.c */
 extern const screen_ops screen_decisions; /* screen_decisions.c */
 extern const screen_ops screen_history;   /* screen_history.c */
 extern const screen_ops screen_cost;      /* screen_cost.c */
+extern const screen_ops screen_items;     /* screen_items.c */
 
 /* The ops of screen `id` (UI_SCREEN_xxx; out of range: Patterns). */
 const screen_ops *screen_get(int id);

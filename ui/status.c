@@ -11,29 +11,42 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* A tab's title: the screen's title, or its first word when the titles do not fit in `width`. */
+static int tab_title(int s, int width, char *buf, size_t size)
+{
+    int total = 1;
+    for (int k = 0; k < UI_SCREEN__COUNT; k++)
+        total += disp_width(ui_screen_title(k)) + 3;
+    const char *t = ui_screen_title(s);
+    int n = total < width ? (int)strlen(t) : (int)strcspn(t, " ");
+    snprintf(buf, size, "%d %.*s ", s + 1, n, t);
+    return disp_width(buf);
+}
 
 void status_tabs_draw(ui_rect r, int current, const char *path)
 {
     draw_put(r.y, r.x, r.w, "", UI_ROLE_TAB);
     int x = 1;
     for (int s = 0; s < UI_SCREEN__COUNT && x < r.w; s++) {
-        char *t = xasprintf("%d %s ", s + 1, ui_screen_title(s));
-        int tw = disp_width(t);
+        char t[64];
+        int tw = tab_title(s, r.w, t, sizeof t);
         draw_put(r.y, x, tw < r.w - x ? tw : r.w - x, t, s == current ? UI_ROLE_TAB_ACTIVE : UI_ROLE_TAB);
         x += tw;
-        free(t);
     }
     int pw = disp_width(path);
     if (x + pw + 2 < r.w)
         draw_put(r.y, r.w - pw - 1, pw, path, UI_ROLE_DIM);
 }
 
-int status_tab_at(int x)
+int status_tab_at(int x, int width)
 {
     /* from column 1, each title takes its width plus 3 columns ("1 Title ") */
     int col = 1;
     for (int s = 0; s < UI_SCREEN__COUNT; s++) {
-        int tw = disp_width(ui_screen_title(s)) + 3;
+        char t[64];
+        int tw = tab_title(s, width, t, sizeof t);
         if (x >= col && x < col + tw)
             return s;
         col += tw;

@@ -13,8 +13,9 @@
 /* Draws the tabs of every screen (UI_SCREENS) into r, `current` highlighted, and `path` at the
  * right when it fits. */
 void status_tabs_draw(ui_rect r, int current, const char *path);
-/* The screen whose tab covers column x of the tabs line (same geometry as the drawing), or -1. */
-int status_tab_at(int x);
+/* The screen whose tab covers column x of a tabs line `width` columns wide (same geometry as the
+ * drawing: titles cut to their first word when they do not all fit), or -1. */
+int status_tab_at(int x, int width);
 
 /* What the status line says. */
 typedef struct status_view {

@@ -54,6 +54,7 @@ static kp_analysis *run_analysis(wb *w, const kp_design *d)
 void wb_recompute(wb *w)
 {
     const kp_design *d = session_design(w->ss);
+    w->gen++;
     diags_free(&w->diags);
     diags_init(&w->diags, "design");
     bool ok = w->opt.no_validate ? true : validate_design(d, &w->diags);
@@ -107,14 +108,17 @@ void wb_free(wb *w)
     sig_observations_free(w->obs, w->nobs);
     le_free(&w->le);
     le_free(&w->pl);
-    msgline_clear(&w->msg);
+    msgline_free(&w->msg);
+    detail_close(&w->detail);
     free(w->search);
     drafts_free(&w->drafts);
     free(w->pane_hit);
     ws_versions_free(w->versions, w->nversions);
-    for (int i = 0; i < UI_SCREEN__COUNT; i++)
+    for (int i = 0; i < UI_SCREEN__COUNT; i++) {
         if (screen_get(i)->close)
             screen_get(i)->close(w->state[i]);
+        screen_cache_free(&w->cache[i]);
+    }
     narration_steps_free(w->opt.tour, w->opt.ntour);
     session_close(w->ss);
     free(w);
@@ -144,7 +148,7 @@ const ui_draft *wb_draft_at(const wb *w, int screen, size_t row, size_t col)
 void wb_relayout(wb *w)
 {
     int lines = w->lay.lines, cols = w->lay.cols;
-    layout_compute(lines, cols, w->tour_on, &w->lay);
+    layout_compute_pane(lines, cols, w->tour_on, w->pane_step, w->pane_hidden, &w->lay);
     int n = lines > 0 ? lines : 0;
     w->pane_hit = xrealloc(w->pane_hit, (size_t)(n ? n : 1) * sizeof *w->pane_hit);
     w->npane_hit = n;
@@ -183,6 +187,8 @@ screen_env wb_env(wb *w, int id)
         .drafts = &w->drafts,
         .editor = w->editing && id == w->screen ? &w->le : NULL,
         .msg = &w->msg,
+        .gen = w->gen + w->drafts.changes, /* both only grow: any change makes a new sum */
+        .cache = &w->cache[id],
         .analyze = w->opt.analyze ? w->opt.analyze : analyze_default,
         .analysis_free = w->opt.analysis_free ? w->opt.analysis_free : analysis_free_default,
     };
@@ -505,6 +511,46 @@ void wb_prompt_open(wb *w, wb_prompt p, const char *init)
     le_set(&w->pl, init);
 }
 
+int wb_detail_show(wb *w, const char *title, const char *const *lines, size_t n)
+{
+    detail_show(&w->detail, title, lines, n);
+    return UI_REDRAW;
+}
+
+/* The detail view of what is under the current screen's cursor. */
+static int show_detail(wb *w)
+{
+    screen_env e = wb_env(w, w->screen);
+    char *title = NULL;
+    size_t n = 0;
+    char **v = screen_detail(&e, &title, &n);
+    if (!v) {
+        wb_message(w, UI_ROLE_DIM, "nothing under the cursor to show");
+        free(title);
+        return UI_REDRAW;
+    }
+    wb_detail_show(w, title, (const char *const *)v, n);
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    free(title);
+    return UI_REDRAW;
+}
+
+/* The pane's size changes by `step` tenths; 0 hides or shows it. */
+static int pane_resize(wb *w, int step)
+{
+    if (step == 0) {
+        w->pane_hidden = !w->pane_hidden;
+    } else {
+        w->pane_hidden = false;
+        if ((step > 0 && w->pane_step < 4) || (step < 0 && w->pane_step > -4))
+            w->pane_step += step;
+    }
+    wb_relayout(w);
+    return UI_REDRAW | UI_RESIZE;
+}
+
 static int default_handle(wb *w, ui_action a)
 {
     ui_cursor *c = &w->cur[w->screen];
@@ -539,6 +585,7 @@ static int default_handle(wb *w, ui_action a)
     case UI_ACT_SCREEN_DECISIONS:
     case UI_ACT_SCREEN_HISTORY:
     case UI_ACT_SCREEN_COST:
+    case UI_ACT_SCREEN_ITEMS:
         w->screen = (int)(a - UI_ACT_SCREEN_PATTERNS);
         if (w->screen == UI_SCREEN_HISTORY)
             wb_load_versions(w);
@@ -579,7 +626,33 @@ static int default_handle(wb *w, ui_action a)
         c->col = nc ? nc - 1 : 0;
         break;
     case UI_ACT_EDIT:
+        if (!screen_get(w->screen)->is_table)
+            return show_detail(w); /* a report's rows are read, not edited */
         start_edit(w);
+        return UI_REDRAW;
+    case UI_ACT_DETAIL:
+        return show_detail(w);
+    case UI_ACT_MESSAGES:
+        if (!w->msg.npast) {
+            wb_message(w, UI_ROLE_DIM, "no messages yet");
+            return UI_REDRAW;
+        }
+        detail_show(&w->detail, "Messages, oldest first", (const char *const *)w->msg.past, w->msg.npast);
+        w->detail.top = (size_t)-1 / 2; /* the newest at the bottom */
+        return UI_REDRAW;
+    case UI_ACT_PANE_WIDER:
+        return pane_resize(w, +1);
+    case UI_ACT_PANE_NARROWER:
+        return pane_resize(w, -1);
+    case UI_ACT_PANE_TOGGLE:
+        return pane_resize(w, 0);
+    case UI_ACT_ITEMS_INDEX:
+    case UI_ACT_ITEMS_PATTERN:
+    case UI_ACT_ITEMS_PATTERN_PREV:
+    case UI_ACT_ITEMS_SEED:
+    case UI_ACT_ITEMS_MORE:
+    case UI_ACT_ITEMS_FEWER:
+        wb_message(w, UI_ROLE_WARN, "%s works on the Items screen (8)", ui_action_name(a));
         return UI_REDRAW;
     case UI_ACT_ADD_ROW:
     case UI_ACT_DELETE_ROW:
@@ -809,6 +882,8 @@ int wb_key(wb *w, int key)
             w->help = false;
         return UI_REDRAW;
     }
+    if (detail_is_open(&w->detail))
+        return detail_key(&w->detail, key, w->lay.status.y - w->lay.editor.y - 1) ? UI_REDRAW : UI_IGNORED;
     if (key == UI_KEY_ESC) {
         msgline_clear(&w->msg);
         return UI_REDRAW;
@@ -845,12 +920,13 @@ int wb_click(wb *w, int y, int x)
 {
     if (w->lay.too_small || w->editing || w->prompt != WB_PROMPT_NONE)
         return UI_IGNORED;
-    if (w->help) {
+    if (w->help || detail_is_open(&w->detail)) {
         w->help = false;
+        detail_close(&w->detail);
         return UI_REDRAW;
     }
     if (y == w->lay.tabs.y) {
-        int s = status_tab_at(x);
+        int s = status_tab_at(x, w->lay.cols);
         if (s < 0)
             return UI_IGNORED;
         w->screen = s;

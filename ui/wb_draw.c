@@ -31,6 +31,8 @@ static void draw_help(wb *w)
 
 static void draw_pane(wb *w)
 {
+    if (w->lay.pane.h <= 0 || w->lay.pane.w <= 0)
+        return;
     const kp_design *d = session_design(w->ss);
     pane_view v = {
         .design = d,
@@ -59,6 +61,9 @@ void wb_draw(wb *w)
     status_tabs_draw(w->lay.tabs, w->screen, session_path(w->ss));
     if (w->help) {
         draw_help(w);
+    } else if (detail_is_open(&w->detail)) {
+        detail_draw(&w->detail,
+                    (ui_rect){w->lay.editor.y, 0, w->lay.status.y - w->lay.editor.y, w->lay.cols});
     } else {
         screen_env e = wb_env(w, w->screen);
         screen_draw(&e, w->lay.editor, &cy, &cx);

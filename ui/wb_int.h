@@ -6,6 +6,7 @@
 
 #include "wb.h"
 
+#include "detail.h"
 #include "grid.h"
 #include "layout.h"
 #include "lineedit.h"
@@ -33,6 +34,10 @@ struct wb {
     ui_cursor cur[UI_SCREEN__COUNT];
     void *state[UI_SCREEN__COUNT];
     ui_layout lay;
+    unsigned long gen;                    /* counts recomputes (screen_env.gen) */
+    screen_cache cache[UI_SCREEN__COUNT]; /* each screen's drawing cache */
+    int pane_step;    /* the model pane's size: tenths of the work area more (+) or less (-) */
+    bool pane_hidden; /* z hides the pane */
     /* cell editor */
     bool editing;
     lineedit le;
@@ -43,6 +48,8 @@ struct wb {
     /* help overlay */
     bool help;
     size_t help_top;
+    /* the detail view (drawn over the editor and the pane while open) */
+    detail_view detail;
     /* search */
     char *search;
     drafts drafts;
@@ -80,6 +87,9 @@ void wb_load_versions(wb *w);
 int wb_commit(wb *w, const char *message);
 /* Opens the prompt line with `init` typed. */
 void wb_prompt_open(wb *w, wb_prompt p, const char *init);
+/* Opens the detail view (detail.h) over the editor and the pane with a copy of `title` and of
+ * lines[0..n); Esc closes it. Returns UI_REDRAW. */
+int wb_detail_show(wb *w, const char *title, const char *const *lines, size_t n);
 /* Runs an action: the current screen's handler, else the default. Returns flags. */
 int wb_run_action(wb *w, ui_action a);
 

@@ -1,0 +1,142 @@
+/* bench_redraw.c - how long the workbench takes to draw, headless: newterm on /dev/null at
+ * 140x45 (TERM=xterm-256color), CloudShop's patterns repeated to 1,000 and 10,000 rows, the real
+ * analysis computed once before timing.
+ *
+ *   first paint       the first frame after the workbench opens (wb_new and its analysis not
+ *                     counted: the frame only), caches cold;
+ *   keystroke->redraw j on the Patterns screen, then the frame (erase, wb_draw, refresh), the
+ *                     median of many;
+ *   Items screen      the same keystroke and frame on the Items screen over 10,000 generated items
+ *                     (and the generation itself, once).
+ *
+ * Time: the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), median of the runs. The target is one
+ * frame (16 ms) for a keystroke. Prints figures; never run as a test.
+ * Usage: bench_redraw [SOURCE_DIR] [RUNS] */
+#include "design_io.h"
+#include "fields.h"
+#include "screens.h"
+#include "wb_int.h"
+
+#include <curses.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n ? v[n / 2] : 0;
+}
+
+/* CloudShop with its patterns repeated to n rows (ids 1..n). */
+static kp_design *grow(const kp_design *base, size_t n)
+{
+    kp_design *d = design_clone(base);
+    size_t nb = base->npatterns;
+    for (size_t i = 0; i < d->npatterns; i++)
+        pattern_free(&d->patterns[i]);
+    free(d->patterns);
+    d->patterns = xcalloc(n, sizeof *d->patterns);
+    d->npatterns = n;
+    for (size_t i = 0; i < n; i++) {
+        kp_pattern *p = &d->patterns[i];
+        *p = base->patterns[i % nb];
+        fields_clone(&kp_rec_pattern, p, &base->patterns[i % nb]);
+        free(p->id);
+        p->id = xasprintf("%zu", i + 1);
+    }
+    return d;
+}
+
+static void frame(wb *w)
+{
+    erase();
+    wb_draw(w);
+    refresh();
+}
+
+/* The median time of key `key` followed by a frame, alternating with `back` (not timed). */
+static double keystroke(wb *w, int key, int back, int runs)
+{
+    double *t = xcalloc((size_t)runs, sizeof *t);
+    for (int r = 0; r < runs; r++) {
+        double t0 = now_ms();
+        wb_key(w, key);
+        frame(w);
+        t[r] = now_ms() - t0;
+        wb_key(w, back);
+        frame(w);
+    }
+    double m = median(t, (size_t)runs);
+    free(t);
+    return m;
+}
+
+int main(int argc, char **argv)
+{
+    const char *src = argc > 1 ? argv[1] : ".";
+    int runs = argc > 2 ? atoi(argv[2]) : 31;
+    if (runs < 1)
+        runs = 1;
+    char *path = xasprintf("%s/samples/cloudshop/design.yaml", src);
+    kp_diags dg;
+    diags_init(&dg, NULL);
+    kp_design *base = designio_load_file(path, &dg);
+    if (!base) {
+        diags_print(&dg, stderr);
+        fprintf(stderr, "bench_redraw: cannot load %s\n", path);
+        return 1;
+    }
+    diags_free(&dg);
+    setenv("TERM", "xterm-256color", 1);
+    setlocale(LC_ALL, "C.UTF-8");
+    FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+    SCREEN *scr = newterm("xterm-256color", out, in);
+    if (!scr) {
+        fprintf(stderr, "bench_redraw: newterm failed\n");
+        return 1;
+    }
+    set_term(scr);
+    resizeterm(45, 140);
+    theme_init();
+    printf("%-34s %12s %12s\n", "140x45, CPU ms (median)", "1,000", "10,000");
+    double first[2], key[2];
+    size_t sizes[2] = {1000, 10000};
+    for (int k = 0; k < 2; k++) {
+        kp_design *d = grow(base, sizes[k]);
+        wb *w = wb_new(session_new_memory(d), NULL);
+        wb_resize(w, LINES, COLS);
+        double t0 = now_ms();
+        frame(w);
+        first[k] = now_ms() - t0;
+        wb_key(w, 'G');
+        frame(w);
+        key[k] = keystroke(w, 'k', 'j', runs);
+        wb_free(w);
+    }
+    printf("%-34s %12.2f %12.2f\n", "first paint (Patterns)", first[0], first[1]);
+    printf("%-34s %12.2f %12.2f\n", "keystroke -> redraw (Patterns)", key[0], key[1]);
+    printf("%-34s %12.2f %12.2f\n", "  ratio 10,000 / 1,000", key[1] / key[0], 0.0);
+    design_free(base);
+    endwin();
+    delscreen(scr);
+    fclose(out);
+    fclose(in);
+    free(path);
+    return 0;
+}
