@@ -1350,6 +1350,71 @@ static void test_rejected_cell_undo_and_commit(void **state)
     term_close(&t);
 }
 
+/* Everything from inside: :export in every format (the record says it is an uncommitted working
+ * copy), :import of a design file (undoable), :check's report in the detail view. */
+static void test_export_import_check_commands(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 120);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    char *dir = ts_temp_dir();
+    static const struct {
+        const char *format, *holds;
+    } formats[] = {
+        {"md", "an uncommitted working copy"},
+        {"json", "\"working_copy\": true"},
+        {"cfn", "AWS::DynamoDB::Table"},
+        {"nosqlwb", "DataModel"},
+        {"csv", "Get order by id"},
+        {"requests", "KeyConditionExpression"},
+        {"items", "PutRequest"},
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+        char *file = xasprintf("%s/out.%s", dir, formats[i].format);
+        char *cmd = xasprintf("export %s %s", formats[i].format, file);
+        wb_command(w, cmd);
+        char *text = ts_read_file(file, NULL);
+        if (!text || !strstr(text, formats[i].holds))
+            fail_msg(":%s wrote %s without '%s' (%s)", cmd, text ? "a file" : "nothing", formats[i].holds,
+                     w->msg.text);
+        free(text);
+        free(cmd);
+        free(file);
+    }
+    wb_command(w, "export xml x.xml");
+    assert_non_null(strstr(w->msg.text, "usage: :export md|json|cfn|nosqlwb|csv|requests|items FILE"));
+    /* :import a design file: the working copy becomes it, u takes it back */
+    size_t before = session_design(w->ss)->npatterns;
+    char *src = ts_source_path("samples/iot/design.yaml");
+    char *cmd = xasprintf("import %s", src);
+    wb_command(w, cmd);
+    assert_non_null(strstr(w->msg.text, "imported"));
+    assert_int_not_equal(session_design(w->ss)->npatterns, before);
+    wb_key(w, 'u');
+    assert_int_equal(session_design(w->ss)->npatterns, before);
+    wb_command(w, "import /nonexistent/design.yaml");
+    assert_non_null(strstr(w->msg.text, "import: "));
+    /* :check: the report in the detail view */
+    wb_command(w, "check");
+    assert_true(detail_is_open(&w->detail));
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "check: the uncommitted working copy"));
+    free(s);
+    wb_key(w, UI_KEY_ESC);
+    assert_false(detail_is_open(&w->detail));
+    free(cmd);
+    free(src);
+    free(dir);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* The tour: narration shown, steps applied, what changed since the previous step highlighted. */
 static void test_tour_highlights_changes(void **state)
 {
@@ -1619,6 +1684,7 @@ int main(void)
         cmocka_unit_test(test_live_recompute_real_analysis),
         cmocka_unit_test(test_what_if_index_removed),
         cmocka_unit_test(test_rejected_cell_undo_and_commit),
+        cmocka_unit_test(test_export_import_check_commands),
         cmocka_unit_test(test_tour_highlights_changes),
         cmocka_unit_test(test_decision_signals_live),
         cmocka_unit_test(test_session_workspace),

@@ -105,7 +105,9 @@ const wb_tour_step *wb_tour_shown(const wb *w);
 void wb_salvage(wb *w, const kp_design *d);
 
 /* wb_cmd.c */
-/* Writes the decision record as Markdown to `file`; the message line says how it went. */
-int wb_export_md(wb *w, const char *file);
+/* Writes the working copy to `file` in `format` (md, json: the decision record; the formats of
+ * exchange.h), saying in the record whether it is a version or an uncommitted working copy; the
+ * message line says how it went. Returns flags. */
+int wb_export(wb *w, const char *format, const char *file);
 
 #endif
