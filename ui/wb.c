@@ -88,6 +88,7 @@ wb *wb_new(session *s, const wb_options *opt)
     wb_load_versions(w);
     wb_recompute(w);
     w->tour_on = w->opt.ntour > 0;
+    wb_tour_resume(w);
     if (session_note(s))
         wb_message(w, UI_ROLE_WARN, "%s", session_note(s));
     else
@@ -104,6 +105,7 @@ void wb_free(wb *w)
     design_free(w->good);
     wb_analysis_free(w, w->tour_prev_an);
     design_free(w->tour_prev);
+    wb_tour_free(w);
     diags_free(&w->diags);
     sig_observations_free(w->obs, w->nobs);
     le_free(&w->le);
@@ -720,7 +722,9 @@ static int default_handle(wb *w, ui_action a)
         wb_message(w, UI_ROLE_WARN, "mark works on the History screen (6)");
         return UI_REDRAW;
     case UI_ACT_TOUR_NEXT:
-        return wb_tour_go(w, w->tour_on ? w->tour_step + 1 : 0);
+        return w->tour_on || !(w->tour_visited || w->tour_resumed)
+                   ? wb_tour_go(w, w->tour_on ? w->tour_step + 1 : 0)
+                   : wb_tour_command(w, "");
     case UI_ACT_TOUR_PREV:
         return wb_tour_go(w, w->tour_on && w->tour_step > 0 ? w->tour_step - 1 : (size_t)-1);
     case UI_ACT_NARRATION_DOWN:
@@ -885,6 +889,8 @@ int wb_key(wb *w, int key)
     if (detail_is_open(&w->detail))
         return detail_key(&w->detail, key, w->lay.status.y - w->lay.editor.y - 1) ? UI_REDRAW : UI_IGNORED;
     if (key == UI_KEY_ESC) {
+        if (w->tour_on && w->opt.ntour)
+            return wb_tour_off(w);
         msgline_clear(&w->msg);
         return UI_REDRAW;
     }
@@ -903,6 +909,7 @@ int wb_key(wb *w, int key)
     if (dr && a != UI_ACT_QUIT && a != UI_ACT_UNDO && a != UI_ACT_REDO && !w->editing &&
         w->prompt == WB_PROMPT_NONE)
         wb_message(w, UI_ROLE_BAD, "%s", dr->err);
+    wb_tour_after_key(w);
     return f;
 }
 

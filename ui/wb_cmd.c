@@ -149,8 +149,8 @@ static int cmd_diff(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 
 static int cmd_tour(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 {
-    (void)c, (void)a;
-    return wb_tour_go(w, 0);
+    (void)c;
+    return wb_tour_command(w, a->argc >= 2 ? a->argv[1] : "");
 }
 
 static int cmd_recover(wb *w, const wb_cmd *c, const wb_cmd_args *a)
@@ -226,7 +226,12 @@ static const wb_cmd commands[] = {
      .run = cmd_diff,
      .usage = ":diff REV1 REV2 (version numbers, e.g. :diff 3 5)",
      .help = "Show on History what changed from version A to version B"},
-    {.name = "tour", .args = "", .nargs = -1, .run = cmd_tour, .help = "Start the tour from its first step"},
+    {.name = "tour",
+     .args = "[off|reset|STEP]",
+     .nargs = -1,
+     .run = cmd_tour,
+     .help = "Show the tour where it was left (off: leave it, Esc too; reset: the step's own design again; "
+             "STEP: go there)"},
     {.name = "recover",
      .args = "FILE",
      .nargs = 1,

@@ -69,8 +69,14 @@ void wb_draw(wb *w)
         screen_draw(&e, w->lay.editor, &cy, &cx);
         draw_pane(w);
     }
-    if (!w->help) /* help is drawn over the tour's narration, not under it */
-        narration_draw(w->lay.narration, wb_tour_shown(w), w->tour_step, w->opt.ntour, &w->narr_top);
+    if (!w->help && !detail_is_open(&w->detail)) { /* help and details are drawn over the tour */
+        const wb_tour_step *st = wb_tour_shown(w);
+        bool *done = st && st->ntry ? xcalloc(st->ntry, sizeof *done) : NULL;
+        if (done)
+            wb_tour_exercise(w, done);
+        narration_draw(w->lay.narration, st, w->tour_step, w->opt.ntour, &w->narr_top, done);
+        free(done);
+    }
     status_view sv = {
         .base = session_base(w->ss),
         .dirty = session_dirty(w->ss),

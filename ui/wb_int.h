@@ -59,6 +59,11 @@ struct wb {
     size_t narr_top;           /* first narration line shown */
     kp_analysis *tour_prev_an; /* analysis of the previous step (what changed) */
     kp_design *tour_prev;
+    kp_design **tour_mine; /* per step: the student's edits of it, or NULL (wb_tour.c) */
+    bool tour_done;        /* the step's exercise held after the last key */
+    bool tour_resumed;     /* the workspace said where the tour was left */
+    bool tour_visited;     /* the tour was shown in this session */
+    bool tour_fresh;       /* the working copy is not a step's yet: nothing of it to keep */
     /* for mouse clicks: the design pattern row drawn on each screen line of the pane, or -1
        (filled by the drawing, read by wb_click) */
     int *pane_hit;
@@ -98,6 +103,22 @@ int wb_run_action(wb *w, ui_action a);
 int wb_tour_go(wb *w, size_t step);
 /* The tour step shown, or NULL when no tour runs. */
 const wb_tour_step *wb_tour_shown(const wb *w);
+/* At wb_new: the step the workspace says the tour was left at, and the student's edits per step. */
+void wb_tour_resume(wb *w);
+/* Frees what wb_tour_resume and the steps kept. */
+void wb_tour_free(wb *w);
+/* `:tour [off | reset | STEP]`: shows the tour (where it was left, else from step 1), leaves it,
+ * takes the step back to its own design, or goes to a step. Returns flags. */
+int wb_tour_command(wb *w, const char *arg);
+/* Leaves the tour (Esc); the student's edits stay. Returns flags. */
+int wb_tour_off(wb *w);
+/* Takes the step shown back to its own design (undoable). Returns flags. */
+int wb_tour_reset(wb *w);
+/* Whether every check of the shown step's exercise holds on the working copy's analysis; each
+ * check's result in done[] (may be NULL; as many as the step's checks). false without one. */
+bool wb_tour_exercise(const wb *w, bool *done);
+/* After a key: says so when the exercise has just turned green. */
+void wb_tour_after_key(wb *w);
 
 /* wb_salvage.c */
 /* The working copy `d` does not validate: analyses its valid rest (when there is one) and marks
