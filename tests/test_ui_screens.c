@@ -20,6 +20,7 @@
 #include "help.h"
 #include "lineedit.h"
 #include "pane.h"
+#include "tour.h"
 #include "screens.h"
 #include "wb_int.h"
 
@@ -1415,6 +1416,93 @@ static void test_export_import_check_commands(void **state)
     term_close(&t);
 }
 
+/* The CloudShop tour's steps as ui_run gives them to the workbench. */
+static wb_tour_step *cloudshop_steps(size_t *n)
+{
+    char *err = NULL;
+    tour *t = tour_open(NULL, &err);
+    assert_non_null(t);
+    *n = tour_nsteps(t);
+    wb_tour_step *v = xcalloc(*n, sizeof *v);
+    for (size_t i = 0; i < *n; i++) {
+        const tour_step *s = tour_step_at(t, i);
+        v[i].title = xstrdup(s->title);
+        v[i].narration = xstrdup(s->narration);
+        v[i].design = tour_design(t, i);
+        kp_analysis *a = analysis_run(v[i].design);
+        v[i].figures = tour_figures(t, i, a);
+        analysis_free(a);
+        v[i].try_task = xstrdup(s->try_task);
+        v[i].ntry = s->ntry;
+        v[i].try_checks = xcalloc(s->ntry, sizeof *v[i].try_checks);
+        for (size_t k = 0; k < s->ntry; k++)
+            v[i].try_checks[k] = xstrdup(s->try_checks[k]);
+    }
+    tour_close(t);
+    return v;
+}
+
+/* The tour's exercise turns green: step 4 of CloudShop asks for GSI1 so that pattern 5 becomes a
+ * query; the student adds the index and Order's templates, and the check is ticked. Help is
+ * drawn over the narration. The student's edits stay with the step; :tour reset drops them. */
+static void test_golden_tour_exercise(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 120);
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    o.tour = cloudshop_steps(&o.ntour);
+    wb *w = wb_new(session_new_memory(NULL), &o);
+    wb_resize(w, LINES, COLS);
+    wb_command(w, "tour 4");
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "[ ] pattern.5.plan == query"));
+    free(s);
+    wb_key(w, '3'); /* Indexes: a new index GSI1 on GSI1PK, GSI1SK */
+    wb_key(w, 'a');
+    keys(w, "e");
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "GSI1\t");
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "GSI1PK\t");
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "GSI1SK\r");
+    const kp_design *d = session_design(w->ss);
+    size_t order = row_named(d, EDIT_KEYS, "Order");
+    wb_key(w, '2'); /* Keys: Order's templates for them */
+    w->cur[UI_SCREEN_KEYS].row = order;
+    w->cur[UI_SCREEN_KEYS].col = col_titled(w, UI_SCREEN_KEYS, "GSI1PK");
+    keys(w, "e");
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "ESTADO#{status}\t");
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "{orderDate}#{orderId}\r");
+    assert_int_equal(w->diags.errors, 0);
+    assert_non_null(strstr(w->msg.text, "Try it: done!"));
+    wb_key(w, '1');
+    s = draw_text(w);
+    golden("tour_exercise_120x40", s);
+    free(s);
+    /* help over the tour */
+    wb_key(w, '?');
+    s = draw_text(w);
+    assert_null(strstr(s, "[x] pattern.5.plan"));
+    assert_null(strstr(s, "Tour 4/9"));
+    free(s);
+    wb_key(w, 'q');
+    /* the edits stay with step 4 */
+    wb_key(w, ']');
+    wb_key(w, '[');
+    assert_true(wb_tour_exercise(w, NULL));
+    wb_command(w, "tour reset");
+    assert_false(wb_tour_exercise(w, NULL));
+    wb_key(w, UI_KEY_ESC);
+    assert_false(w->tour_on);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* The tour: narration shown, steps applied, what changed since the previous step highlighted. */
 static void test_tour_highlights_changes(void **state)
 {
@@ -1685,6 +1773,7 @@ int main(void)
         cmocka_unit_test(test_what_if_index_removed),
         cmocka_unit_test(test_rejected_cell_undo_and_commit),
         cmocka_unit_test(test_export_import_check_commands),
+        cmocka_unit_test(test_golden_tour_exercise),
         cmocka_unit_test(test_tour_highlights_changes),
         cmocka_unit_test(test_decision_signals_live),
         cmocka_unit_test(test_session_workspace),

@@ -877,10 +877,11 @@ int wb_key(wb *w, int key)
         }
         return UI_IGNORED;
     }
-    if (w->editing)
-        return edit_key(w, key);
-    if (w->prompt != WB_PROMPT_NONE)
-        return prompt_key(w, key);
+    if (w->editing || w->prompt != WB_PROMPT_NONE) {
+        int f = w->editing ? edit_key(w, key) : prompt_key(w, key);
+        wb_tour_after_key(w);
+        return f;
+    }
     if (w->help) {
         if (!help_scroll(&w->help_top, key))
             w->help = false;
