@@ -1101,8 +1101,11 @@ static void test_decide_search_mouse(void **state)
     /* record a decision about it */
     wb_key(w, 'D');
     assert_int_equal(w->screen, UI_SCREEN_DECISIONS);
-    assert_true(w->editing);
+    assert_true(form_is_open(&w->form)); /* the new decision as a form, its title being edited */
+    assert_true(w->form.editing);
+    assert_string_equal(w->form.f[w->form.sel].label, "title");
     wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_KEY_ESC);
     const kp_design *d = session_design(w->ss);
     assert_int_equal(d->ndecisions, 1);
     assert_string_equal(d->decisions[0].patterns[0].s, "3");
@@ -1503,6 +1506,60 @@ static void test_golden_tour_exercise(void **state)
     term_close(&t);
 }
 
+/* A decision opens as a form: every field labelled, long text wrapped over several lines; a field
+ * edited in place (its text wrapped while typed) saves as one undoable edit; a refused text stays
+ * in the form with its reason. */
+static void test_golden_decision_form(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 100);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    size_t d3 = row_named(d, EDIT_DECISIONS, "D3");
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    wb_key(w, '5');
+    w->cur[UI_SCREEN_DECISIONS].row = d3;
+    w->cur[UI_SCREEN_DECISIONS].col = 0;
+    wb_key(w, UI_KEY_ENTER);
+    assert_true(form_is_open(&w->form));
+    char *s = draw_text(w);
+    golden("decision_form_100x30", s);
+    free(s);
+    /* the context, edited in place */
+    while (strcmp(w->form.f[w->form.sel].label, "context") != 0)
+        wb_key(w, 'j');
+    wb_key(w, UI_KEY_ENTER);
+    keys(w, " Measured in March.");
+    wb_key(w, UI_KEY_ENTER);
+    assert_false(w->form.editing);
+    assert_non_null(strstr(session_design(w->ss)->decisions[d3].context, "Measured in March."));
+    assert_non_null(strstr(w->msg.text, "saved context"));
+    /* a refused signal stays in the form with its reason */
+    while (strcmp(w->form.f[w->form.sel].label, "signals") != 0)
+        wb_key(w, 'j');
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "pattern.5.rate is high");
+    wb_key(w, UI_KEY_ENTER);
+    assert_true(w->form.editing);
+    assert_non_null(w->form.f[w->form.sel].err);
+    s = draw_text(w);
+    assert_non_null(strstr(s, "! signal 'pattern.5.rate is high'"));
+    free(s);
+    wb_key(w, UI_KEY_ESC);
+    wb_key(w, UI_KEY_ESC);
+    assert_false(form_is_open(&w->form));
+    wb_key(w, 'u');
+    assert_null(strstr(session_design(w->ss)->decisions[d3].context, "Measured in March."));
+    assert_non_null(strstr(w->msg.text, "undone: edit decisions row"));
+    wb_free(w);
+    term_close(&t);
+}
+
 /* The tour: narration shown, steps applied, what changed since the previous step highlighted. */
 static void test_tour_highlights_changes(void **state)
 {
@@ -1576,11 +1633,16 @@ static void test_decision_signals_live(void **state)
     w->cur[UI_SCREEN_DECISIONS].row = at;
     w->cur[UI_SCREEN_DECISIONS].col =
         (size_t)edit_ncols(session_design(w->ss), EDIT_DECISIONS) + 1; /* signals */
+    wb_key(w, UI_KEY_ENTER); /* the decision opens as a form, at its signals */
+    assert_true(form_is_open(&w->form));
+    assert_string_equal(w->form.f[w->form.sel].label, "signals");
     wb_key(w, UI_KEY_ENTER);
-    assert_true(w->editing);
+    assert_true(w->form.editing);
     keys(w, "pattern.1.rate > 1000");
     wb_key(w, UI_KEY_ENTER);
     assert_int_equal(session_design(w->ss)->decisions[0].nsignals, 1);
+    wb_key(w, UI_KEY_ESC);
+    assert_false(form_is_open(&w->form));
     wb_key(w, '0');
     char *s = draw_text(w);
     assert_non_null(strstr(s, "proposed"));
@@ -1774,6 +1836,7 @@ int main(void)
         cmocka_unit_test(test_rejected_cell_undo_and_commit),
         cmocka_unit_test(test_export_import_check_commands),
         cmocka_unit_test(test_golden_tour_exercise),
+        cmocka_unit_test(test_golden_decision_form),
         cmocka_unit_test(test_tour_highlights_changes),
         cmocka_unit_test(test_decision_signals_live),
         cmocka_unit_test(test_session_workspace),

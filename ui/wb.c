@@ -112,6 +112,7 @@ void wb_free(wb *w)
     le_free(&w->pl);
     msgline_free(&w->msg);
     detail_close(&w->detail);
+    form_close(&w->form);
     free(w->search);
     drafts_free(&w->drafts);
     free(w->pane_hit);
@@ -629,7 +630,14 @@ static int default_handle(wb *w, ui_action a)
         break;
     case UI_ACT_EDIT:
         if (!screen_get(w->screen)->is_table)
-            return show_detail(w); /* a report's rows are read, not edited */
+            return show_detail(w);                    /* a report's rows are read, not edited */
+        if (w->screen == UI_SCREEN_DECISIONS && nr) { /* a decision opens as a form, at the cursor's field */
+            screen_col col;
+            bool field = cur_col(w, c->col, &col) && col.table == EDIT_DECISIONS;
+            return wb_form_open(
+                w, c->row,
+                field ? col.col : (size_t)edit_col_find(session_design(w->ss), EDIT_DECISIONS, "title"));
+        }
         start_edit(w);
         return UI_REDRAW;
     case UI_ACT_DETAIL:
@@ -705,7 +713,9 @@ static int default_handle(wb *w, ui_action a)
         w->cur[w->screen].row = at;
         w->cur[w->screen].col = 2; /* the title */
         clamp_cursor(w);
-        start_edit(w);
+        /* the new decision opens as a form, its title being edited */
+        wb_form_open(w, at, (size_t)edit_col_find(session_design(w->ss), EDIT_DECISIONS, "title"));
+        wb_form_key(w, UI_KEY_ENTER);
         return UI_REDRAW;
     }
     case UI_ACT_COMMAND:
@@ -790,6 +800,8 @@ static bool line_key(lineedit *e, int key)
         return le_insert(e, (unsigned)key);
     return false;
 }
+
+bool wb_line_key(lineedit *e, int key) { return line_key(e, key); }
 
 static int edit_key(wb *w, int key)
 {
@@ -886,6 +898,11 @@ int wb_key(wb *w, int key)
         if (!help_scroll(&w->help_top, key))
             w->help = false;
         return UI_REDRAW;
+    }
+    if (form_is_open(&w->form)) {
+        int f = wb_form_key(w, key);
+        wb_tour_after_key(w);
+        return f;
     }
     if (detail_is_open(&w->detail))
         return detail_key(&w->detail, key, w->lay.status.y - w->lay.editor.y - 1) ? UI_REDRAW : UI_IGNORED;

@@ -61,6 +61,9 @@ void wb_draw(wb *w)
     status_tabs_draw(w->lay.tabs, w->screen, session_path(w->ss));
     if (w->help) {
         draw_help(w);
+    } else if (form_is_open(&w->form)) {
+        form_draw(&w->form, (ui_rect){w->lay.editor.y, 0, w->lay.status.y - w->lay.editor.y, w->lay.cols},
+                  &cy, &cx);
     } else if (detail_is_open(&w->detail)) {
         detail_draw(&w->detail,
                     (ui_rect){w->lay.editor.y, 0, w->lay.status.y - w->lay.editor.y, w->lay.cols});
@@ -69,7 +72,7 @@ void wb_draw(wb *w)
         screen_draw(&e, w->lay.editor, &cy, &cx);
         draw_pane(w);
     }
-    if (!w->help && !detail_is_open(&w->detail)) { /* help and details are drawn over the tour */
+    if (!w->help && !detail_is_open(&w->detail) && !form_is_open(&w->form)) { /* drawn over the tour */
         const wb_tour_step *st = wb_tour_shown(w);
         bool *done = st && st->ntry ? xcalloc(st->ntry, sizeof *done) : NULL;
         if (done)

@@ -7,6 +7,7 @@
 #include "wb.h"
 
 #include "detail.h"
+#include "form.h"
 #include "grid.h"
 #include "layout.h"
 #include "lineedit.h"
@@ -48,6 +49,9 @@ struct wb {
     /* help overlay */
     bool help;
     size_t help_top;
+    /* a decision opened as a form (wb_form.c; drawn over the editor and the pane while open) */
+    ui_form form;
+    size_t form_row;
     /* the detail view (drawn over the editor and the pane while open) */
     detail_view detail;
     /* search */
@@ -119,6 +123,14 @@ int wb_tour_reset(wb *w);
 bool wb_tour_exercise(const wb *w, bool *done);
 /* After a key: says so when the exercise has just turned green. */
 void wb_tour_after_key(wb *w);
+
+/* wb_form.c */
+/* Opens decision `row` as a form with field `sel` selected. Returns flags. */
+int wb_form_open(wb *w, size_t row, size_t sel);
+/* A key while the form is open. Returns flags. */
+int wb_form_key(wb *w, int key);
+/* The line editor's keys (cursor, delete, insert) on e; true when handled (wb.c). */
+bool wb_line_key(lineedit *e, int key);
 
 /* wb_salvage.c */
 /* The working copy `d` does not validate: analyses its valid rest (when there is one) and marks
