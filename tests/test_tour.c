@@ -908,6 +908,32 @@ static void test_every_step_has_an_exercise(void **state)
     tour_close(t);
 }
 
+/* A huge cost says why: on the first design (keyed by status) scans make most of the read units;
+ * on the final design none does, and nothing is said. */
+static void test_cost_why(void **state)
+{
+    (void)state;
+    char *err = NULL;
+    tour *t = tour_open(NULL, &err);
+    assert_non_null(t);
+    kp_design *d = tour_design(t, 0);
+    kp_analysis *a = analysis_run(d);
+    char *why = tour_cost_why(a);
+    assert_non_null(why);
+    assert_non_null(
+        strstr(why, "scans (patterns 1, 2, 3, 4, 8, 9) read the whole table, 17.6M read units a call"));
+    assert_non_null(strstr(why, "A key that serves a pattern makes its scan a query."));
+    free(why);
+    analysis_free(a);
+    design_free(d);
+    d = tour_design(t, tour_nsteps(t) - 1);
+    a = analysis_run(d);
+    assert_null(tour_cost_why(a));
+    analysis_free(a);
+    design_free(d);
+    tour_close(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -925,6 +951,7 @@ int main(void)
         cmocka_unit_test(test_distribution),
         cmocka_unit_test(test_print),
         cmocka_unit_test(test_every_step_has_an_exercise),
+        cmocka_unit_test(test_cost_why),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -152,7 +152,8 @@ void form_draw(ui_form *fm, ui_rect r, int *cy, int *cx)
         fm->top = last_sel - rows + 1 > first_sel ? first_sel : last_sel - rows + 1;
     for (size_t i = fm->top; i < nl && y < r.y + r.h; i++, y++) {
         bool sel = ls[i].field == fm->sel;
-        draw_put(y, r.x, lw, ls[i].label ? fm->f[ls[i].field].label : "", sel ? UI_ROLE_CURSOR_ROW : UI_ROLE_HEADER);
+        draw_put(y, r.x, lw, ls[i].label ? fm->f[ls[i].field].label : "",
+                 sel ? UI_ROLE_CURSOR_ROW : UI_ROLE_HEADER);
         draw_put(y, r.x + lw, 1, " ", UI_ROLE_NORMAL);
         ui_role role = ls[i].err ? UI_ROLE_BAD : sel && fm->editing ? UI_ROLE_EDITOR : UI_ROLE_NORMAL;
         draw_put(y, r.x + lw + 1, vw, ls[i].text, role);

@@ -86,7 +86,7 @@ static void draw_column(int y0, int ymax, int x, int w, char **v, const ui_role 
 }
 
 void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t nsteps, size_t *top,
-                    const bool *done)
+                    const bool *done, const char *why)
 {
     if (r.h <= 0)
         return;
@@ -103,6 +103,8 @@ void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t nstep
     size_t nl = 0, capl = 0, nr = 0, capr = 0;
     if (split) {
         add_exercise(&right, &rroles, &nr, &capr, st, rw - 1, done);
+        if (why)
+            add_wrapped(&right, &rroles, &nr, &capr, why, rw - 1, UI_ROLE_WARN);
         if (st->figures) {
             if (nr)
                 add_wrapped(&right, &rroles, &nr, &capr, "", rw - 1, UI_ROLE_NORMAL);
@@ -113,6 +115,8 @@ void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t nstep
         add_wrapped(&left, &lroles, &nl, &capl, st->narration ? st->narration : "", lw - 1, UI_ROLE_NORMAL);
     } else {
         add_exercise(&left, &lroles, &nl, &capl, st, lw - 1, done);
+        if (why)
+            add_wrapped(&left, &lroles, &nl, &capl, why, lw - 1, UI_ROLE_WARN);
         char *all = xasprintf("%s%s%s", st->narration ? st->narration : "",
                               st->figures ? "\n\nFigures keyplan computes for this step:\n" : "",
                               st->figures ? st->figures : "");

@@ -31,7 +31,9 @@ bool narration_marked(const wb_tour_step *st, const char *kind, const char *name
  * from *top on (clamped so that the last line shows at the bottom at most); blank when `st` is
  * NULL (no tour running). The step's "try it" exercise is drawn above the narration, each check
  * marked done or not by done[] (NULL: none done); from 100 columns the narration takes the left
- * half and the exercise and the figures the right, so that the figures show without scrolling. */
-void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t n, size_t *top, const bool *done);
+ * half and the exercise and the figures the right, so that the figures show without scrolling.
+ * `why` (may be NULL) says why a huge figure is what it is; drawn after the exercise. */
+void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t n, size_t *top, const bool *done,
+                    const char *why);
 
 #endif

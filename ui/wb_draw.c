@@ -7,6 +7,7 @@
 #include "help.h"
 #include "pane.h"
 #include "status.h"
+#include "tour.h"
 
 #include <curses.h>
 #include <stdlib.h>
@@ -77,7 +78,9 @@ void wb_draw(wb *w)
         bool *done = st && st->ntry ? xcalloc(st->ntry, sizeof *done) : NULL;
         if (done)
             wb_tour_exercise(w, done);
-        narration_draw(w->lay.narration, st, w->tour_step, w->opt.ntour, &w->narr_top, done);
+        char *why = st ? tour_cost_why(w->an) : NULL;
+        narration_draw(w->lay.narration, st, w->tour_step, w->opt.ntour, &w->narr_top, done, why);
+        free(why);
         free(done);
     }
     status_view sv = {

@@ -148,6 +148,12 @@ char *tour_yaml(const tour *t, size_t i, char **err);
  * builds and analyses its rungs. Never NULL ("" when out of range); caller frees. */
 char *tour_figures(const tour *t, size_t i, const kp_analysis *a);
 
+/* Why the monthly cost of analysis `a` is what it is when scans make most of it: "Why
+ * €6,318,340,496.14 a month: scans (patterns 1, 2, 3) read the whole table, 17.6M read units a
+ * call, and make 99% of the read units the design asks for (pattern 1 alone 40%)...". NULL when
+ * scans make less than half of the design's read units (caller frees). */
+char *tour_cost_why(const kp_analysis *a);
+
 /* The whole handout: the title, then every step's number, title, narration (wrapped to
  * `width` columns, 60..200, 0 = 96) and figures. Never NULL; caller frees. */
 char *tour_print(const tour *t, int width);
