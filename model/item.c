@@ -647,16 +647,54 @@ size_t item_default_count(const kp_design *d, const kp_entity *e)
     return n;
 }
 
-void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned seed, kp_item_list *out)
+/* A set of key texts (open addressing on util_hash_str): sample keys are told apart in O(1), so
+ * that 10,000 items take no quadratic time. Keys are borrowed. */
+typedef struct keyset {
+    const char **slot;
+    size_t cap, n;
+} keyset;
+
+static bool keyset_add(keyset *k, const char *key)
+{
+    if ((k->n + 1) * 2 > k->cap) { /* grow: at most half full */
+        keyset old = *k;
+        k->cap = old.cap ? old.cap * 2 : 64;
+        k->slot = xcalloc(k->cap, sizeof *k->slot);
+        k->n = 0;
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.slot[i])
+                keyset_add(k, old.slot[i]);
+        free(old.slot);
+    }
+    size_t i = (size_t)util_hash_str(UTIL_HASH_SEED, key) & (k->cap - 1);
+    while (k->slot[i]) {
+        if (strcmp(k->slot[i], key) == 0)
+            return false;
+        i = (i + 1) & (k->cap - 1);
+    }
+    k->slot[i] = key;
+    k->n++;
+    return true;
+}
+
+/* Whether an entity's items share partitions: its table sort key varies. */
+static bool entity_sorted(const kp_design *d, const kp_entity *e)
+{
+    const kp_keytpl *sk = d->table.sk.s ? entity_key(e, d->table.sk.s) : NULL;
+    return d->table.sk.s && (!sk || !tpl_is_constant(&sk->tpl));
+}
+
+/* item_generate with `group` items per partition (0: 4) when the entity's sort key varies. */
+static void generate(const kp_design *d, const kp_entity *e, size_t n, size_t group, unsigned seed,
+                     kp_item_list *out)
 {
     if (!d || !e || !d->table.pk.s)
         return;
-    const kp_keytpl *sk = d->table.sk.s ? entity_key(e, d->table.sk.s) : NULL;
-    bool sorted = d->table.sk.s && (!sk || !tpl_is_constant(&sk->tpl));
+    bool sorted = entity_sorted(d, e);
     gen g = {.d = d,
              .e = e,
              .n = n,
-             .group = sorted ? 4 : 1,
+             .group = sorted ? (group ? group : 4) : 1,
              .rng = ((uint64_t)seed << 32) ^ util_hash_str(UTIL_HASH_SEED, e->name ? e->name : ""),
              .dm = ov_domains_new(d)};
     const char **names;
@@ -664,15 +702,12 @@ void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned se
     known_attrs(e, &names, &nnames);
     char **keys = NULL;
     size_t nkeys = 0, capkeys = 0, made = 0;
+    keyset seen = {0};
     for (size_t i = 0; made < n && i < n * 3 + 8; i++) {
         kp_item item = {0};
         gen_item(&g, i, names, nnames, &item);
         char *key = item_primary_key(d, &item);
-        bool dup = !key;
-        for (size_t k = 0; key && k < nkeys; k++)
-            if (strcmp(keys[k], key) == 0)
-                dup = true;
-        if (dup) {
+        if (!key || !keyset_add(&seen, key)) {
             free(key);
             item_free(&item);
             continue;
@@ -682,11 +717,17 @@ void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned se
         *item_list_push(out) = item;
         made++;
     }
+    free(seen.slot);
     for (size_t k = 0; k < nkeys; k++)
         free(keys[k]);
     free(keys);
     free(names);
     ov_domains_free(g.dm);
+}
+
+void item_generate(const kp_design *d, const kp_entity *e, size_t n, unsigned seed, kp_item_list *out)
+{
+    generate(d, e, n, 0, seed, out);
 }
 
 /* ---- linked sample data: joins meet ---------------------------------------------------------- */
@@ -793,17 +834,34 @@ static void link_joins(const kp_design *d, kp_item_list *lists)
 
 void item_sample_make(const kp_design *d, unsigned seed, bool pad, item_sample *out)
 {
+    item_sample_opts o = {.seed = seed, .pad = pad};
+    item_sample_make_opts(d, &o, out);
+}
+
+void item_sample_make_opts(const kp_design *d, const item_sample_opts *opt, item_sample *out)
+{
+    unsigned seed = opt->seed;
+    bool pad = opt->pad;
     memset(out, 0, sizeof *out);
     out->n = d->nentities;
     out->lists = xcalloc(d->nentities ? d->nentities : 1, sizeof *out->lists);
     kp_item_list *raw = xcalloc(d->nentities ? d->nentities : 1, sizeof *raw);
-    for (size_t i = 0; i < d->nentities; i++)
-        item_generate(d, &d->entities[i], item_default_count(d, &d->entities[i]), seed, &raw[i]);
+    for (size_t i = 0; i < d->nentities; i++) {
+        const kp_entity *e = &d->entities[i];
+        size_t n = item_default_count(d, e);
+        if (entity_sorted(d, e) && (opt->partitions || opt->per_partition))
+            n = (opt->partitions ? opt->partitions : (n + 3) / 4) *
+                (opt->per_partition ? opt->per_partition : 4);
+        else if (opt->partitions) /* one item a partition */
+            n = opt->partitions;
+        generate(d, e, n, opt->per_partition, seed, &raw[i]);
+    }
     link_joins(d, raw);
     /* primary key text -> the entity that produced it */
     char **keys = NULL;
     const kp_entity **owners = NULL;
     size_t nkeys = 0, capkeys = 0, capowners = 0, capcoll = 0;
+    keyset seen = {0};
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
         kp_item_list items = raw[i];
@@ -811,9 +869,10 @@ void item_sample_make(const kp_design *d, unsigned seed, bool pad, item_sample *
             kp_item *it = &items.v[k];
             char *key = item_primary_key(d, it);
             const kp_entity *o = NULL;
-            for (size_t q = 0; key && q < nkeys && !o; q++)
-                if (strcmp(keys[q], key) == 0)
-                    o = owners[q];
+            if (key && !keyset_add(&seen, key))
+                for (size_t q = 0; q < nkeys && !o; q++) /* a collision: who has the key (rare) */
+                    if (strcmp(keys[q], key) == 0)
+                        o = owners[q];
             if (o) {
                 VEC_GROW(out->coll, out->ncoll, capcoll);
                 out->coll[out->ncoll++] = (item_collision){e, o, key};
@@ -832,6 +891,7 @@ void item_sample_make(const kp_design *d, unsigned seed, bool pad, item_sample *
         }
         free(items.v);
     }
+    free(seen.slot);
     for (size_t q = 0; q < nkeys; q++)
         free(keys[q]);
     free(keys);

@@ -113,6 +113,19 @@ typedef struct item_sample {
  * primary key across entities: an item whose key an earlier entity already produced is left out
  * and described in out->coll. Release with item_sample_free. */
 void item_sample_make(const kp_design *d, unsigned seed, bool pad, item_sample *out);
+
+/* How many sample items item_sample_make_opts makes. */
+typedef struct item_sample_opts {
+    unsigned seed;
+    bool pad;
+    size_t partitions;    /* partitions per entity; 0: as the exports (item_default_count over 4
+                             items a partition, or one item each when the sort key is fixed) */
+    size_t per_partition; /* items per partition of an entity whose sort key varies (others: 1);
+                             0: 4, as the exports */
+} item_sample_opts;
+
+/* item_sample_make with the sizes of `o` (both 0: exactly item_sample_make). */
+void item_sample_make_opts(const kp_design *d, const item_sample_opts *o, item_sample *out);
 void item_sample_free(item_sample *s);
 
 /* true when entity e sets attributes a and b on the same items: an index's key pair unless e's

@@ -384,28 +384,56 @@ size_t planeval_fixed_values(const kp_pattern *p, const char *attr, const char *
     return n >= 2 ? n : 0;
 }
 
+static int cmp_text(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The first position of sorted keys[0..n) holding v or more (upper: more than v). */
+static size_t bound(const char *const *keys, size_t n, const char *v, bool lower)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(keys[mid], v);
+        if (c < 0 || (!lower && c == 0))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 const kp_item *planeval_anchor(const kp_design *d, const kp_pattern *p, ptrdiff_t index,
                                const kp_item_list *items)
 {
     const char *pk = planeval_index_pk(d, index), *sk = planeval_index_sk(d, index);
+    if (!items || !items->n)
+        return NULL;
+    /* the partition key of every item the index holds, sorted: a partition's size is then the
+       run of its key (n log n, where counting per item was quadratic) */
+    const char **keys = xcalloc(items->n, sizeof *keys);
+    size_t nk = 0;
+    for (size_t j = 0; j < items->n; j++) {
+        const char *w = item_text(&items->v[j], pk);
+        if (w && (!sk || item_get(&items->v[j], sk)))
+            keys[nk++] = w;
+    }
+    qsort(keys, nk, sizeof *keys, cmp_text);
     const kp_item *best = NULL;
     size_t best_n = 0;
-    for (size_t i = 0; items && i < items->n; i++) {
+    for (size_t i = 0; i < items->n; i++) {
         const kp_item *it = &items->v[i];
         if (!item_get(it, pk) || (sk && !item_get(it, sk)) || !matches_fixed_by(d, p, it))
             continue;
         const char *v = item_text(it, pk);
-        size_t n = 0;
-        for (size_t j = 0; j < items->n; j++) {
-            const char *w = item_text(&items->v[j], pk);
-            if (w && v && strcmp(v, w) == 0 && (!sk || item_get(&items->v[j], sk)))
-                n++;
-        }
+        size_t n = bound(keys, nk, v, false) - bound(keys, nk, v, true);
         if (n > best_n) {
             best = it;
             best_n = n;
         }
     }
+    free(keys);
     return best;
 }
 

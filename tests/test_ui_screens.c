@@ -651,6 +651,184 @@ static void test_widths_follow_changes(void **state)
     term_close(&t);
 }
 
+/* CloudShop with the real analysis (the Items screen shows what the plan's requests read). */
+static wb *cloudshop_wb(void)
+{
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    wb *w = wb_new(session_new_memory(d), NULL);
+    wb_resize(w, LINES, COLS);
+    return w;
+}
+
+/* The Items screen on CloudShop, pattern 2 selected: the table's rows grouped by partition in
+ * DynamoDB's order, the customer's orders marked, the key condition with its values bound; then
+ * GSI1's rows (sparse: only the orders paid or pending shipment; projected attributes only),
+ * which pattern 2 does not read; then an item opened whole. The pane is hidden (z): these
+ * goldens show the screen. */
+static void test_golden_items_cloudshop(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 100);
+    wb *w = cloudshop_wb();
+    wb_key(w, 'j'); /* pattern 2 */
+    wb_key(w, '8');
+    wb_key(w, 'z');
+    char *s = draw_text(w);
+    golden("items_table_100x30", s);
+    assert_non_null(strstr(s, "PK = CLIENTE#customer-001 AND begins_with(SK, PEDIDO#)"));
+    assert_non_null(strstr(s, "pattern 2 Orders of a customer, newest first, paginated: Query table\n"));
+    assert_non_null(strstr(s, "ScanIndexForward false  Limit 20"));
+    assert_non_null(strstr(s, "> returns 4 items"));
+    free(s);
+    wb_key(w, 'i');
+    s = draw_text(w);
+    golden("items_gsi1_100x30", s);
+    assert_non_null(strstr(s, "it reads table, not GSI1"));
+    assert_null(strstr(s, "DIRECCION#")); /* addresses have no GSI1 key */
+    free(s);
+    wb_key(w, 'i');
+    wb_key(w, 'i'); /* back to the table, on the first order */
+    keys(w, "jj");
+    wb_key(w, 'v');
+    s = draw_text(w);
+    golden("items_detail_100x30", s);
+    assert_non_null(strstr(s, "returned by the selected pattern"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* Items: p and P step through the patterns (and the view follows the index each one reads), s
+ * generates again with another seed, > and < change the items a partition, Enter opens the item,
+ * and a design change makes the items again. */
+static void test_items_keys(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 140);
+    wb *w = cloudshop_wb();
+    wb_key(w, '8');
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "pattern 1 Get order by id: GetItem table "));
+    assert_non_null(strstr(s, "\n  PK = PEDIDO#order-001 AND SK = CABECERA "));
+    assert_non_null(strstr(s, "> returns 1 item"));
+    free(s);
+    keys(w, "pppp"); /* pattern 5 reads GSI1 */
+    s = draw_text(w);
+    assert_non_null(strstr(s, "GSI1: "));
+    assert_non_null(strstr(s, "GSI1PK = ESTADO#pending-shipment"));
+    free(s);
+    wb_key(w, 'P');
+    assert_int_equal(w->cur[UI_SCREEN_PATTERNS].row, 3);
+    s = draw_text(w);
+    const char *title = strstr(s, "table: ");
+    assert_non_null(title);
+    int before = atoi(title + 7);
+    free(s);
+    wb_key(w, '>');
+    wb_key(w, '>');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "6 a partition"));
+    assert_true(atoi(strstr(s, "table: ") + 7) > before);
+    free(s);
+    wb_key(w, 's');
+    s = draw_text(w);
+    assert_null(strstr(s, "seed 208"));
+    free(s);
+    wb_key(w, UI_KEY_ENTER);
+    assert_true(detail_is_open(&w->detail));
+    wb_key(w, UI_KEY_ESC);
+    /* another entity name: the items are made again from the new design */
+    wb_command(w, "patterns");
+    wb_key(w, 'g');
+    wb_command(w, "items");
+    s = draw_text(w);
+    assert_non_null(strstr(s, "PEDIDO#order-"));
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The History diff shows every section keyplan diff prints: a decision reopened by its signal
+ * between two versions too (the signals were not evaluated); v opens the diff whole, scrolled in
+ * the detail view. */
+static void test_history_diff_whole(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 100);
+    kp_design *d = fixture();
+    size_t at = edit_decision_from_pattern(d, 0);
+    set(d, EDIT_DECISIONS, at, "signals", "pattern.1.rate > 1000");
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    wb_command(w, "commit first");
+    kp_design *nd = design_clone(session_design(w->ss));
+    set(nd, EDIT_PATTERNS, 0, "rate", "1500");
+    wb_apply(w, nd, "rate");
+    wb_command(w, "commit busier");
+    assert_int_equal(session_base(w->ss), 2);
+    wb_command(w, "diff 1 2");
+    int a, b;
+    size_t ndiff;
+    screen_history_marks(w->state[UI_SCREEN_HISTORY], &a, &b, &ndiff);
+    assert_true(ndiff > 0);
+    wb_key(w, 'v');
+    assert_true(detail_is_open(&w->detail));
+    assert_int_equal(w->detail.n, ndiff);
+    sbuf all;
+    sbuf_init(&all);
+    for (size_t i = 0; i < w->detail.n; i++)
+        sbuf_printf(&all, "%s\n", w->detail.lines[i]);
+    assert_non_null(strstr(all.s, "version 1 (first)"));
+    assert_non_null(strstr(all.s, "reopened"));
+    sbuf_free(&all);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* Cost & heat: the cursor's line is highlighted, and Enter opens it whole (a finding's fix is
+ * past the edge of the screen). */
+static void test_cost_line_whole(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    kp_design *d = fixture();
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    assert_true(w->an->nfindings > 0);
+    wb_key(w, '7');
+    /* down to the first finding */
+    const char *code = w->an->findings[0].code;
+    for (int i = 0; i < 400 && !detail_is_open(&w->detail); i++) {
+        wb_key(w, 'j');
+        screen_env e = wb_env(w, UI_SCREEN_COST);
+        char *title = NULL;
+        size_t n = 0;
+        char **v = screen_detail(&e, &title, &n);
+        bool hit = v && strstr(v[0], code) && strstr(v[0], "] ");
+        for (size_t k = 0; k < n; k++)
+            free(v[k]);
+        free(v);
+        free(title);
+        if (hit)
+            wb_key(w, UI_KEY_ENTER);
+    }
+    assert_true(detail_is_open(&w->detail));
+    assert_non_null(strstr(w->detail.lines[0], w->an->findings[0].message));
+    if (w->an->findings[0].fix)
+        assert_non_null(strstr(w->detail.lines[0], w->an->findings[0].fix));
+    wb_free(w);
+    term_close(&t);
+}
+
 /* ---- behaviour ----------------------------------------------------------------------------------- */
 
 static void test_help_lists_every_action(void **state)
@@ -1820,6 +1998,10 @@ int main(void)
         cmocka_unit_test(test_pane_resize),
         cmocka_unit_test(test_colour_capture),
         cmocka_unit_test(test_widths_follow_changes),
+        cmocka_unit_test(test_golden_items_cloudshop),
+        cmocka_unit_test(test_items_keys),
+        cmocka_unit_test(test_history_diff_whole),
+        cmocka_unit_test(test_cost_line_whole),
         cmocka_unit_test(test_help_lists_every_action),
         cmocka_unit_test(test_commands_table_and_help),
         cmocka_unit_test(test_layout),

@@ -59,10 +59,13 @@ typedef struct screen_env {
     const kp_design *design;    /* the working copy */
     const kp_analysis *an;      /* the last good design's analysis, or NULL */
     const sig_report *sigs;     /* its reopening signals */
+    const sig_observation *obs; /* the workspace's observations (what the signals compare with) */
+    size_t nobs;
     const ws_version *versions; /* the workspace's versions, oldest first */
     size_t nversions;
     const drafts *drafts;   /* cells whose text did not parse */
     const lineedit *editor; /* the cell editor while a cell of this screen is edited, else NULL */
+    ui_cursor *pattern_cur; /* the Patterns screen's cursor: its row is the selected pattern */
     msgline *msg;           /* the message line */
     unsigned long gen;      /* changes whenever the design, its analysis or a draft does (never 0) */
     screen_cache *cache;    /* the screen's cache, or NULL: compute everything */

@@ -179,10 +179,30 @@ static void cost_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
     cost_build(e);
     const cost_state *st = e->state;
     ui_cursor *c = e->cur;
-    /* the cursor row scrolls the report: keep it on the top line */
-    c->top = c->row;
-    for (int i = 0; i < r.h && c->top + (size_t)i < st->n; i++)
-        draw_put(r.y + i, r.x, r.w, st->v[c->top + (size_t)i].text, st->v[c->top + (size_t)i].role);
+    /* the cursor's line is highlighted and kept in view (Enter or v opens it whole) */
+    size_t h = r.h > 0 ? (size_t)r.h : 1;
+    if (c->row < c->top)
+        c->top = c->row;
+    if (c->row >= c->top + h)
+        c->top = c->row - h + 1;
+    for (int i = 0; i < r.h && c->top + (size_t)i < st->n; i++) {
+        size_t k = c->top + (size_t)i;
+        draw_put(r.y + i, r.x, r.w, st->v[k].text, k == c->row ? UI_ROLE_CURSOR_ROW : st->v[k].role);
+    }
+}
+
+/* Enter or v: the cursor's line whole (a finding with its fix, a checklist item with its why). */
+static char **cost_detail(const screen_env *e, char **title, size_t *n)
+{
+    cost_build(e);
+    const cost_state *st = e->state;
+    if (e->cur->row >= st->n || !*st->v[e->cur->row].text)
+        return NULL;
+    char **v = xcalloc(1, sizeof *v);
+    v[0] = xstrdup(st->v[e->cur->row].text);
+    *title = xasprintf("Cost & heat, line %zu", e->cur->row + 1);
+    *n = 1;
+    return v;
 }
 
 static screen_col *cost_columns(const screen_env *e, size_t *n)
@@ -203,4 +223,5 @@ const screen_ops screen_cost = {
     .columns = cost_columns,
     .rows = cost_rows,
     .draw = cost_draw,
+    .detail = cost_detail,
 };

@@ -93,6 +93,48 @@ static screen_col *history_columns(const screen_env *e, size_t *n)
     return v;
 }
 
+/* "version 3 (message)", as keyplan diff labels a version. Caller frees. */
+static char *version_label(const screen_env *e, int n)
+{
+    for (size_t i = 0; i < e->nversions; i++)
+        if (e->versions[i].number == n) {
+            char *m = util_escape_controls(e->versions[i].message ? e->versions[i].message : "");
+            char *s = xasprintf("version %d (%s)", n, m);
+            free(m);
+            return s;
+        }
+    return xasprintf("version %d", n);
+}
+
+/* v: the diff whole in the detail view (it scrolls there), else the cursor's version whole. */
+static char **history_detail(const screen_env *e, char **title, size_t *n)
+{
+    const history_state *st = e->state;
+    if (st->nlines) {
+        char **v = xcalloc(st->nlines, sizeof *v);
+        for (size_t i = 0; i < st->nlines; i++)
+            v[i] = xstrdup(st->lines[i]);
+        *title = xasprintf("Diff of version %d and version %d", st->mark_a, st->mark_b);
+        *n = st->nlines;
+        return v;
+    }
+    if (e->cur->row >= e->nversions)
+        return NULL;
+    const ws_version *ver = &e->versions[e->cur->row];
+    const char *irr = e->cur->row < st->nflags ? st->irreversible[e->cur->row] : NULL;
+    char **v = xcalloc(4, sizeof *v);
+    size_t k = 0;
+    v[k++] = xasprintf("committed %s by %s", ver->time ? ver->time : "?", ver->author ? ver->author : "?");
+    v[k++] = xasprintf("message: %s", ver->message ? ver->message : "");
+    if (ver->parent)
+        v[k++] = xasprintf("parent: version %d", ver->parent);
+    if (irr)
+        v[k++] = xasprintf("IRREVERSIBLE: %s", irr);
+    *title = xasprintf("Version %d", ver->number);
+    *n = k;
+    return v;
+}
+
 void screen_history_diff(const screen_env *e, int a, int b)
 {
     history_state *st = e->state;
@@ -108,9 +150,15 @@ void screen_history_diff(const screen_env *e, int a, int b)
     }
     kp_analysis *aa = e->analyze(da);
     kp_analysis *ab = e->analyze(db);
+    /* every section keyplan diff prints: the signals too, over the workspace's observations */
+    sig_report sa, sb;
+    sig_evaluate(da, aa, e->obs, e->nobs, &sa);
+    sig_evaluate(db, ab, e->obs, e->nobs, &sb);
     kp_diff df;
-    diff_compute(da, aa, NULL, db, ab, NULL, &df);
-    char *from = xasprintf("version %d", a), *to = xasprintf("version %d", b);
+    diff_compute(da, aa, &sa, db, ab, &sb, &df);
+    sig_report_free(&sa);
+    sig_report_free(&sb);
+    char *from = version_label(e, a), *to = version_label(e, b);
     char *text = diff_render(&df, from, to);
     free(from);
     free(to);
@@ -130,7 +178,7 @@ void screen_history_diff(const screen_env *e, int a, int b)
     design_free(db);
     st->mark_a = a;
     st->mark_b = b;
-    msgline_set(e->msg, UI_ROLE_GOOD, "diff of version %d and version %d", a, b);
+    msgline_set(e->msg, UI_ROLE_GOOD, "diff of version %d and version %d (v shows it whole)", a, b);
 }
 
 static int history_handle(const screen_env *e, ui_action a)
@@ -210,4 +258,5 @@ const screen_ops screen_history = {
     .rows = history_rows,
     .draw = history_draw,
     .handle = history_handle,
+    .detail = history_detail,
 };

@@ -21,6 +21,10 @@ const screen_ops *screen_get(int id);
  * both; on failure (no such version) the message line says why and the marks stay. `e` is the
  * History screen's env. */
 void screen_history_diff(const screen_env *e, int a, int b);
+/* Items: the sample's seed, partitions per entity (0: as the exports) and items per partition
+ * (0: 4); the screen generates its items again on its next draw. `state` is the Items screen's. */
+void screen_items_set(void *state, unsigned seed, size_t partitions, size_t per_partition);
+
 /* History: the marked versions (0: none) and the number of diff lines shown, from its state. */
 void screen_history_marks(const void *state, int *a, int *b, size_t *ndiff);
 

@@ -185,10 +185,13 @@ screen_env wb_env(wb *w, int id)
         .design = session_design(w->ss),
         .an = w->an,
         .sigs = &w->sigs,
+        .obs = w->obs,
+        .nobs = w->nobs,
         .versions = w->versions,
         .nversions = w->nversions,
         .drafts = &w->drafts,
         .editor = w->editing && id == w->screen ? &w->le : NULL,
+        .pattern_cur = &w->cur[UI_SCREEN_PATTERNS],
         .msg = &w->msg,
         .gen = w->gen + w->drafts.changes, /* both only grow: any change makes a new sum */
         .cache = &w->cache[id],

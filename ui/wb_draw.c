@@ -41,7 +41,8 @@ static void draw_pane(wb *w)
         .prev = w->tour_prev_an,
         .diags = &w->diags,
         .drafts = &w->drafts,
-        .sel = w->screen == UI_SCREEN_PATTERNS && w->cur[UI_SCREEN_PATTERNS].row < d->npatterns
+        .sel = (w->screen == UI_SCREEN_PATTERNS || w->screen == UI_SCREEN_ITEMS) &&
+                       w->cur[UI_SCREEN_PATTERNS].row < d->npatterns
                    ? &d->patterns[w->cur[UI_SCREEN_PATTERNS].row]
                    : NULL,
         .step = wb_tour_shown(w),
