@@ -7,28 +7,13 @@
 set -u
 KP=$(realpath "$1")
 SRC=$(realpath "$2")
-command -v tmux >/dev/null || { echo "SKIP: tmux not installed (scripts/deps.sh installs it)"; exit 77; }
-
-WORK=$(mktemp -d)
-SOCK="kp-tour-$$"
-T() { tmux -L "$SOCK" "$@"; }
-cleanup() { T kill-server 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-cd "$WORK" || exit 2
-T new-session -d -s keepalive "sleep 100000" || { echo "FAIL: cannot start tmux"; exit 1; }
-export TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC KEYPLAN_AUTHOR=e2e
-
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-ok() { echo "ok: $*"; }
+# shellcheck source=tests/tmux_harness.sh
+. "$SRC/tests/tmux_harness.sh" tour
 start() { # start NAME ARGS...: keyplan at 120x40 in its own tmux session
     local name=$1
     shift
     T new-session -d -s "$name" -x 120 -y 40 "$KP $* 2>$WORK/$name.err; echo \$? > $WORK/$name.exit; sleep 600"
 }
-screen() { T capture-pane -t "$1" -p; }
-send() { local s=$1; shift; T send-keys -t "$s" "$@"; sleep 0.15; }
-type_text() { T send-keys -t "$1" -l "$2"; sleep 0.15; }
 expect() { # expect SESSION TEXT WHAT: within 20 s
     local i
     for ((i = 0; i < 200; i++)); do

@@ -128,8 +128,22 @@ int wb_form_key(wb *w, int key)
         wb_message(w, UI_ROLE_DIM, "%s: %s   (Enter saves, Esc cancels)", fm->f[fm->sel].label,
                    edit_col_hint(session_design(w->ss), EDIT_DECISIONS, fm->sel));
         return UI_REDRAW;
-    default:
+    default: {
+        /* help, undo, redo and commit work over the form; the command line closes it */
+        ui_action a = ui_key_action(w->screen, key);
+        if (a == UI_ACT_COMMAND)
+            form_close(fm);
+        if (a == UI_ACT_COMMAND || a == UI_ACT_HELP || a == UI_ACT_UNDO || a == UI_ACT_REDO ||
+            a == UI_ACT_COMMIT) {
+            int f = wb_run_action(w, a);
+            if (form_is_open(fm) && w->form_row < session_design(w->ss)->ndecisions)
+                fill(w, w->form_row, fm->sel); /* the values as they are now */
+            else if (form_is_open(fm))
+                form_close(fm);
+            return f;
+        }
         wb_message(w, UI_ROLE_DIM, "in the form: j/k picks a field, Enter edits it, Esc closes");
         return UI_REDRAW;
+    }
     }
 }

@@ -594,6 +594,25 @@ static void parse_ladder(ld *c, const yaml_node_t *l, tour_step *s, tour_play *p
 
 /* ---- steps --------------------------------------------------------------------------------- */
 
+/* The checks of list node `checks` (tour_check_validate'd) into *out, *n (caller frees); the
+ * malformed ones are reported and left out. */
+static void parse_checks(ld *c, const yaml_node_t *checks, const char *what, char ***out, size_t *n)
+{
+    size_t k = checks ? seq_len(checks) : 0;
+    *out = k ? xcalloc(k, sizeof **out) : NULL;
+    *n = 0;
+    for (size_t i = 0; i < k; i++) {
+        const yaml_node_t *cn = seq_at(c, checks, i);
+        char *why = NULL;
+        if (tour_check_validate(text_of(cn), &why) != KP_OK)
+            diags_add(c->dg, KP_INVALID, at(cn), "%s: check '%s': %s", what,
+                      text_of(cn) ? text_of(cn) : shape(cn), why);
+        else
+            (*out)[(*n)++] = xstrdup(text_of(cn));
+        free(why);
+    }
+}
+
 /* The step's exercise: try: { task: TEXT, checks: [CHECK, ...], solution: [EDIT, ...] }. The
  * solution applied to the step's design d must make every check hold, and d itself must not
  * (an exercise already done is none): both are proved here, when the tour loads. */
@@ -617,17 +636,7 @@ static void parse_try(ld *c, const yaml_node_t *tn, tour_step *s, const kp_desig
     if (!task || !checks || !sol || !d)
         goto out;
     size_t n = seq_len(checks);
-    s->try_checks = n ? xcalloc(n, sizeof *s->try_checks) : NULL;
-    for (size_t k = 0; k < n; k++) {
-        const yaml_node_t *cn = seq_at(c, checks, k);
-        char *why = NULL;
-        if (tour_check_validate(text_of(cn), &why) != KP_OK)
-            diags_add(c->dg, KP_INVALID, at(cn), "%s: check '%s': %s", w,
-                      text_of(cn) ? text_of(cn) : shape(cn), why);
-        else
-            s->try_checks[s->ntry++] = xstrdup(text_of(cn));
-        free(why);
-    }
+    parse_checks(c, checks, w, &s->try_checks, &s->ntry);
     if (s->ntry != n || !n) {
         if (!n)
             diags_add(c->dg, KP_MISSING_KEY, at(checks),
@@ -756,18 +765,7 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
                       "'ladder:' in the step",
                       what);
     const yaml_node_t *checks = need(c, sn, "checks", YAML_SEQUENCE_NODE, false, what, "a list of checks");
-    size_t n = checks ? seq_len(checks) : 0;
-    s->checks = n ? xcalloc(n, sizeof *s->checks) : NULL;
-    for (size_t k = 0; k < n; k++) {
-        const yaml_node_t *cn = seq_at(c, checks, k);
-        char *why = NULL;
-        if (tour_check_validate(text_of(cn), &why) != KP_OK)
-            diags_add(c->dg, KP_INVALID, at(cn), "%s: check '%s': %s", what,
-                      text_of(cn) ? text_of(cn) : shape(cn), why);
-        else
-            s->checks[s->nchecks++] = xstrdup(text_of(cn));
-        free(why);
-    }
+    parse_checks(c, checks, what, &s->checks, &s->nchecks);
     const yaml_node_t *ex = get(c, sn, "try");
     if (ex)
         parse_try(c, ex, s, p->design, what);
