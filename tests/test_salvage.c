@@ -24,15 +24,10 @@ static kp_design *cloudshop(void)
 
 static size_t row_of(const kp_design *d, edit_table t, const char *name)
 {
-    for (size_t i = 0; i < edit_nrows(d, t); i++) {
-        char *n = edit_get(d, t, i, 0);
-        bool hit = strcmp(n, name) == 0;
-        free(n);
-        if (hit)
-            return i;
-    }
-    fail_msg("no row %s", name);
-    return 0;
+    size_t r = ts_row_named(d, t, name);
+    if (r == (size_t)-1)
+        fail_msg("no row %s", name);
+    return r;
 }
 
 static const kp_pattern_result *result_of(const kp_analysis *a, const char *id)

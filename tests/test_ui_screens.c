@@ -1400,15 +1400,10 @@ static void test_live_recompute_real_analysis(void **state)
 /* The row of the table t whose first cell is `name`. */
 static size_t row_named(const kp_design *d, edit_table t, const char *name)
 {
-    for (size_t i = 0; i < edit_nrows(d, t); i++) {
-        char *n = edit_get(d, t, i, 0);
-        bool hit = strcmp(n, name) == 0;
-        free(n);
-        if (hit)
-            return i;
-    }
-    fail_msg("no row %s in %s", name, edit_table_name(t));
-    return 0;
+    size_t r = ts_row_named(d, t, name);
+    if (r == (size_t)-1)
+        fail_msg("no row %s in %s", name, edit_table_name(t));
+    return r;
 }
 
 /* The plan of pattern `id` in the workbench's analysis. */
