@@ -146,5 +146,5 @@ int cmd_tour(int argc, char **argv)
         return fflush(stdout) == 0 ? 0 : 2;
     }
     ui_options opt = {.tour = true, .tour_name = name};
-    return ui_run(workspace ? workspace : "tour.keyplan", &opt);
+    return ui_run(workspace ? workspace : UI_TOUR_WORKSPACE, &opt);
 }

@@ -181,9 +181,11 @@ static bool parse_num(const char *text, bool optional, double *out, char **err)
         return false;
     }
     double v;
-    bool ok = syn_number(t, strlen(t), 0, &v) && v >= 0;
-    if (!ok)
-        *err = xasprintf("'%s' is not a number; expected a number >= 0", t);
+    bool num = syn_number(t, strlen(t), 0, &v), ok = num && v >= 0;
+    if (num && !ok)
+        *err = xasprintf("%s must be >= 0", t);
+    else if (!ok)
+        *err = xasprintf("'%s' is not a number; expected a decimal number >= 0 (1_000 and 2.5 are fine)", t);
     free(t);
     if (ok)
         *out = v;
@@ -574,6 +576,56 @@ static bool sparse_set(kp_entity *e, const char *text, char **err)
     return set_list(&kp_rec_entity.f[FE_SPARSE], e, text, ';', sparse_item, err);
 }
 
+/* true when every placeholder of `t` names an attribute of entity e: one of its attributes or a
+ * placeholder of one of its key templates (the one being replaced included, so that a template
+ * read back sets unchanged). An entity that lists no attributes takes a new placeholder as one,
+ * unless it is a near miss of a known one (a typo). Else false with *err naming the closest. */
+static bool placeholders_known(const kp_entity *e, const tpl *t, char **err)
+{
+    const char **names = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < e->nattrs; i++) {
+        VEC_GROW(names, n, cap);
+        names[n++] = e->attrs[i].s ? e->attrs[i].s : "";
+    }
+    for (size_t k = 0; k < e->nkeys; k++)
+        for (size_t j = 0; j < e->keys[k].tpl.n; j++)
+            if (e->keys[k].tpl.parts[j].kind == TPL_ATTR) {
+                VEC_GROW(names, n, cap);
+                names[n++] = e->keys[k].tpl.parts[j].text;
+            }
+    bool ok = true;
+    for (size_t j = 0; j < t->n && ok; j++) {
+        const char *ph = t->parts[j].text;
+        if (t->parts[j].kind != TPL_ATTR)
+            continue;
+        ok = false;
+        for (size_t i = 0; i < n && !ok; i++)
+            ok = streq(names[i], ph);
+        const char *dym = ok ? NULL : util_did_you_mean(ph, names, n);
+        if (!ok && !e->nattrs && !dym)
+            ok = true; /* an entity listing no attributes takes its placeholders as its attributes */
+        if (ok)
+            continue;
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_printf(&b, "placeholder {%s} is not an attribute of %s", ph, e->name ? e->name : "the entity");
+        if (dym)
+            sbuf_printf(&b, " (did you mean '%s'?)", dym);
+        if (e->nattrs) {
+            sbuf_add(&b, "; expected one of its attributes: ");
+            for (size_t i = 0; i < e->nattrs; i++)
+                sbuf_printf(&b, "%s%s", i ? ", " : "", e->attrs[i].s ? e->attrs[i].s : "");
+            sbuf_add(&b, " (or add it to the entity's attributes)");
+        } else {
+            sbuf_add(&b, "; a new attribute goes in the entity's attributes first");
+        }
+        *err = sbuf_steal(&b);
+    }
+    free(names);
+    return ok;
+}
+
 static bool key_set(kp_entity *e, const char *attr, const char *text, char **err)
 {
     char *t = trimmed(text);
@@ -599,6 +651,10 @@ static bool key_set(kp_entity *e, const char *attr, const char *text, char **err
         return false;
     }
     free(t);
+    if (!placeholders_known(e, &parsed, err)) {
+        tpl_free(&parsed);
+        return false;
+    }
     if (at == e->nkeys) {
         e->keys = xrealloc(e->keys, (e->nkeys + 1) * sizeof *e->keys);
         memset(&e->keys[at], 0, sizeof e->keys[at]);
@@ -1126,6 +1182,19 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
             return set_order(p, text, err);
         case FP_JOIN:
             return set_list(f, p, text, ',', join_item, err);
+        case FP_LIMIT: {
+            double x;
+            if (!parse_num(text, true, &x, err))
+                return false;
+            if (!isnan(x) && (x < 1 || x != floor(x))) {
+                char buf[32];
+                *err = xasprintf("a limit of %s items: expected a whole number >= 1 (empty = none)",
+                                 syn_number_text(x, buf, sizeof buf));
+                return false;
+            }
+            p->limit = x;
+            return true;
+        }
         }
     } else if (rec == &kp_rec_entity) {
         kp_entity *e = r;

@@ -11,22 +11,8 @@
 set -u
 KP=$(realpath "$1")
 SRC=$(realpath "$2")
-command -v tmux >/dev/null || { echo "SKIP: tmux not installed (scripts/deps.sh installs it)"; exit 77; }
-
-WORK=$(mktemp -d)
-SOCK="kp-e2e-$$"
-T() { tmux -L "$SOCK" "$@"; }
-cleanup() { T kill-server 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-cd "$WORK" || exit 2
-# A session that lives for the whole script: killing the last session makes the tmux server exit,
-# and a new-session racing that exit fails with "server exited unexpectedly".
-T new-session -d -s keepalive "sleep 100000" || { echo "FAIL: cannot start tmux"; exit 1; }
-export TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC KEYPLAN_AUTHOR=e2e
-
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-ok() { echo "ok: $*"; }
+# shellcheck source=tests/tmux_harness.sh
+. "$SRC/tests/tmux_harness.sh" e2e
 
 # start NAME COLS LINES ARGS... : a keyplan in its own tmux session
 start() {
@@ -35,9 +21,6 @@ start() {
     T new-session -d -s "$name" -x "$cols" -y "$lines" \
         "$KP $* 2>$WORK/$name.err; echo \$? > $WORK/$name.exit; sleep 600"
 }
-screen() { T capture-pane -t "$1" -p; }
-send() { local s=$1; shift; T send-keys -t "$s" "$@"; sleep 0.15; }
-type_text() { T send-keys -t "$1" -l "$2"; sleep 0.15; }
 # wait_for SESSION TEXT [SECONDS]: until the screen shows TEXT
 wait_for() {
     local s=$1 text=$2 secs=${3:-20} i

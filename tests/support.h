@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "design.h"
+#include "edit.h"
 
 /* Reads a whole file; NULL when it cannot. Caller frees. *len may be NULL. */
 char *ts_read_file(const char *path, size_t *len);
@@ -26,5 +27,8 @@ int ts_run_keyplan(const char *const *args, const char *input, char **out, char 
  * and returns NULL. The caller frees the design. */
 kp_design *ts_load_text(const char *text, const char *name);
 kp_design *ts_load_file(const char *rel);
+/* The row of table t whose first cell reads `name` (a pattern's id, an index's or an entity's
+ * name...), or (size_t)-1. */
+size_t ts_row_named(const kp_design *d, edit_table t, const char *name);
 
 #endif

@@ -33,3 +33,15 @@ kp_design *ts_load_file(const char *rel)
     free(path);
     return d;
 }
+
+size_t ts_row_named(const kp_design *d, edit_table t, const char *name)
+{
+    for (size_t i = 0; i < edit_nrows(d, t); i++) {
+        char *n = edit_get(d, t, i, 0);
+        bool hit = strcmp(n, name) == 0;
+        free(n);
+        if (hit)
+            return i;
+    }
+    return (size_t)-1;
+}

@@ -68,6 +68,14 @@ static const cell_case cases[] = {
     {EDIT_PATTERNS, "rate", "", true, NULL},
     {EDIT_PATTERNS, "rate", "fast", false, NULL},
     {EDIT_PATTERNS, "rate", "-3", false, NULL},
+    {EDIT_PATTERNS, "rate", "0x10", false, NULL}, /* decimal only */
+    {EDIT_PATTERNS, "rate", "1e3", true, "1000"},
+    {EDIT_PATTERNS, "limit", "20", true, NULL},
+    {EDIT_PATTERNS, "limit", "1_000", true, "1000"},
+    {EDIT_PATTERNS, "limit", "", true, NULL},
+    {EDIT_PATTERNS, "limit", "2.5", false, NULL}, /* a whole number of items */
+    {EDIT_PATTERNS, "limit", "0", false, NULL},   /* at least one */
+    {EDIT_PATTERNS, "limit", "-5", false, NULL},
     {EDIT_PATTERNS, "latency", "20", true, NULL},
     {EDIT_PATTERNS, "kind", "write", true, NULL},
     {EDIT_PATTERNS, "kind", "wrte", false, NULL},
@@ -109,7 +117,9 @@ static const cell_case cases[] = {
     {EDIT_KEYS, "PK", "ORDER#{orderId}", true, NULL},
     {EDIT_KEYS, "GSI1PK", "CLIENTE#{customerId}", true, NULL},
     {EDIT_KEYS, "PK", "ORDER#{orderId", false, NULL},
-    {EDIT_KEYS, "SK", "DIRECCIÓN#{lineNo:03}", true, NULL},
+    {EDIT_KEYS, "SK", "DIRECCIÓN#{orderId:03}", true, NULL},
+    {EDIT_KEYS, "SK", "DIRECCIÓN#{lineNo:03}", false, NULL}, /* lineNo is not an attribute of Order */
+    {EDIT_KEYS, "PK", "ORDER#{ordrId}", false, NULL},
     {EDIT_KEYS, "SK", "", true, NULL},
     {EDIT_KEYS, "sparse", "GSI1PK: status = pending-shipment", true, NULL},
     {EDIT_KEYS, "sparse", "GSI1PK: 0.05", true, NULL},
@@ -445,6 +455,35 @@ static void test_label_errors(void **state)
     }
 }
 
+/* The refusals say what was meant: a placeholder names the closest attribute of the entity; a
+ * negative number "must be >= 0"; a hexadecimal rate is not read as a number. */
+static void test_refusal_messages(void **state)
+{
+    (void)state;
+    static const struct {
+        edit_table t;
+        const char *col, *in, *says;
+    } said[] = {
+        {EDIT_KEYS, "PK", "ORDER#{custmerId}", "did you mean 'customerId'?"},
+        {EDIT_KEYS, "PK", "ORDER#{custmerId}", "expected one of its attributes: orderId, customerId"},
+        {EDIT_PATTERNS, "rate", "-5", "-5 must be >= 0"},
+        {EDIT_PATTERNS, "rate", "0x10", "'0x10' is not a number; expected a decimal number >= 0"},
+        {EDIT_PATTERNS, "limit", "2.5", "expected a whole number >= 1"},
+        {EDIT_PATTERNS, "limit", "0", "expected a whole number >= 1"},
+    };
+    for (size_t i = 0; i < sizeof said / sizeof *said; i++) {
+        kp_design *d = fixture();
+        char *err = NULL;
+        int col = edit_col_find(d, said[i].t, said[i].col);
+        assert_true(col >= 0);
+        assert_int_equal(edit_set(d, said[i].t, 0, (size_t)col, said[i].in, &err), KP_INVALID);
+        if (!strstr(err, said[i].says))
+            fail_msg("%s = '%s': '%s' does not say '%s'", said[i].col, said[i].in, err, said[i].says);
+        free(err);
+        design_free(d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -458,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_invalid_utf8_refused),
         cmocka_unit_test(test_label_errors),
+        cmocka_unit_test(test_refusal_messages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -343,6 +343,39 @@ static void test_json_record(void **state)
     free(js);
 }
 
+/* The record says which version it is, or that it is an uncommitted working copy and of which
+ * version (the workbench's :export); the JSON says so too. */
+static void test_record_says_its_version(void **state)
+{
+    fixture *f = *state;
+    export_record r = record(f);
+    char *md = export_md(&r, NULL);
+    assert_non_null(strstr(md, "Exported by keyplan from workspace `cloudshop.keyplan`, version 2"));
+    assert_null(strstr(md, "uncommitted"));
+    free(md);
+    r.version = 0;
+    r.working = true;
+    r.working_base = 2;
+    md = export_md(&r, NULL);
+    assert_non_null(strstr(md,
+                           "Exported by keyplan from workspace `cloudshop.keyplan`: an uncommitted working "
+                           "copy (based on version 2, with changes not recorded in any version)."));
+    free(md);
+    r.working_base = 0;
+    md = export_md(&r, NULL);
+    assert_non_null(strstr(md, "an uncommitted working copy (no version committed yet)."));
+    free(md);
+    r.working_base = 2;
+    char *js = export_json(&r, NULL);
+    json_t *root = json_loads(js, 0, NULL);
+    assert_non_null(root);
+    assert_true(json_is_null(json_object_get(root, "version")));
+    assert_true(json_is_true(json_object_get(root, "working_copy")));
+    assert_int_equal(json_integer_value(json_object_get(root, "base")), 2);
+    json_decref(root);
+    free(js);
+}
+
 /* A global table: the record says where it is replicated, costs the replicas in both modes and
  * the checklist's item 10 names them. */
 static void test_global_table_record(void **state)
@@ -443,6 +476,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_reopen_without_observation, setup, teardown),
         cmocka_unit_test(test_awkward_text),
         cmocka_unit_test_setup_teardown(test_json_record, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_record_says_its_version, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unsavable_design, setup, teardown),
         cmocka_unit_test_setup_teardown(test_global_table_record, setup, teardown),
         cmocka_unit_test_setup_teardown(test_irreversible_record, setup, teardown),

@@ -696,7 +696,7 @@ static const struct {
     {"steps_empty", "title: T\nsteps: []\n",
      "FILE:2:8: error: tour: 'steps' is empty; expected at least one step"},
     {"step_unknown_key", BASE "    figure: [findings]\n",
-     "FILE:7:5: error: step 1 (one): unknown key 'figure' (did you mean 'figures'?); expected id, title, narration, design, ladder, marks, figures or checks"},
+     "FILE:7:5: error: step 1 (one): unknown key 'figure' (did you mean 'figures'?); expected id, title, narration, design, ladder, marks, figures, checks or try"},
     {"step_no_design", "title: T\nsteps:\n  - id: one\n    title: One\n    narration: [First.]\n",
      "FILE:3:5: error: step 1 (one): 'design' is missing; expected a design file, an earlier step's id or { from: ..., edits: [...] }"},
     {"step_bad_id", BASE "  - id: two words\n    title: Two\n    narration: [Second.]\n    design: one\n",
@@ -732,7 +732,7 @@ static const struct {
      "FILE:10:42: error: step 2 (two): set 'patterns 1 speed': patterns has no column 'speed'; expected id, name, kind, entity, by, rate, avg, latency, consistency, order, limit, range, filter, join, covered_by, needs, served_by, op, items, changes, why or returns"},
     {"edit_bad_value",
      BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 rate, to: fast } ] }\n",
-     "FILE:10:63: error: step 2 (two): set 'patterns 1 rate': 'fast' is not a number; expected a number >= 0"},
+     "FILE:10:63: error: step 2 (two): set 'patterns 1 rate': 'fast' is not a number; expected a decimal number >= 0 (1_000 and 2.5 are fine)"},
     {"edit_set_without_to", BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 rate } ] }\n",
      "FILE:10:35: error: step 2 (two): 'to' is missing; expected the cell's new text"},
     {"edit_copy_twice",
@@ -777,6 +777,16 @@ static const struct {
      "FILE:7:15: error: step 1 (one): check 'pattern.1.plan > get': this subject is a word; expected == or !="},
     {"check_unknown_subject", BASE "    checks: [ \"pattern.1.colour == red\" ]\n",
      "FILE:7:15: error: step 1 (one): check 'pattern.1.colour == red': unknown subject; expected pattern.ID.plan|index|latency_ok, partition.TEMPLATE.distinct|read_hot_share|write_hot_share|read_util|write_util|hot, finding.CODE.count, checklist.N.status, decision.ID.status or a signal metric (pattern.ID.rate, cost.total, ...)"},
+    {"try_already_done", BASE "    try: { task: t, checks: [pattern.5.plan == query], solution: [] }\n",
+     "FILE:7:29: error: step 1 (one): try: the step's own design already meets every check; expected an exercise that asks for a change"},
+    {"try_solution_wrong",
+     BASE
+     "    try: { task: t, checks: [pattern.8.plan == outside], solution: [ { set: patterns 8 rate, to: \"30\" } ] }\n",
+     "FILE:7:68: error: step 1 (one): try: the solution leaves 'pattern.8.plan == outside' false: pattern.8.plan is scan"},
+    {"try_no_solution", BASE "    try: { task: t, checks: [pattern.8.plan == outside] }\n",
+     "FILE:7:10: error: step 1 (one): try: 'solution' is missing; expected a list of edits that solve it"},
+    {"try_bad_check", BASE "    try: { task: t, checks: [pattern.8.plan > outside], solution: [] }\n",
+     "FILE:7:30: error: step 1 (one): try: check 'pattern.8.plan > outside': this subject is a word; expected == or !="},
 };
 
 static void test_malformed_tours(void **state)
@@ -874,6 +884,56 @@ static void test_print(void **state)
     }
 }
 
+/* Every step of the CloudShop tour has a "try it" exercise (its solution was proved when the tour
+ * loaded: it turns the checks green, the step's own design does not). */
+static void test_every_step_has_an_exercise(void **state)
+{
+    (void)state;
+    char *err = NULL;
+    tour *t = tour_open(NULL, &err);
+    assert_non_null(t);
+    for (size_t i = 0; i < tour_nsteps(t); i++) {
+        const tour_step *s = tour_step_at(t, i);
+        if (!s->try_task || !s->ntry)
+            fail_msg("step %zu (%s) has no exercise", i + 1, s->id);
+        kp_design *d = tour_design(t, i);
+        kp_analysis *a = analysis_run(d);
+        bool all = true;
+        for (size_t k = 0; k < s->ntry; k++)
+            all &= tour_check(s->try_checks[k], a, NULL);
+        assert_false(all);
+        analysis_free(a);
+        design_free(d);
+    }
+    tour_close(t);
+}
+
+/* A huge cost says why: on the first design (keyed by status) scans make most of the read units;
+ * on the final design none does, and nothing is said. */
+static void test_cost_why(void **state)
+{
+    (void)state;
+    char *err = NULL;
+    tour *t = tour_open(NULL, &err);
+    assert_non_null(t);
+    kp_design *d = tour_design(t, 0);
+    kp_analysis *a = analysis_run(d);
+    char *why = tour_cost_why(a);
+    assert_non_null(why);
+    assert_non_null(
+        strstr(why, "scans (patterns 1, 2, 3, 4, 8, 9) read the whole table, 17.6M read units a call"));
+    assert_non_null(strstr(why, "A key that serves a pattern makes its scan a query."));
+    free(why);
+    analysis_free(a);
+    design_free(d);
+    d = tour_design(t, tour_nsteps(t) - 1);
+    a = analysis_run(d);
+    assert_null(tour_cost_why(a));
+    analysis_free(a);
+    design_free(d);
+    tour_close(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -890,6 +950,8 @@ int main(void)
         cmocka_unit_test(test_cost_ladder_sparse_by_writes),
         cmocka_unit_test(test_distribution),
         cmocka_unit_test(test_print),
+        cmocka_unit_test(test_every_step_has_an_exercise),
+        cmocka_unit_test(test_cost_why),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

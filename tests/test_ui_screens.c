@@ -19,6 +19,8 @@
 #include "layout.h"
 #include "help.h"
 #include "lineedit.h"
+#include "pane.h"
+#include "tour.h"
 #include "screens.h"
 #include "wb_int.h"
 
@@ -1388,8 +1390,11 @@ static void test_decide_search_mouse(void **state)
     /* record a decision about it */
     wb_key(w, 'D');
     assert_int_equal(w->screen, UI_SCREEN_DECISIONS);
-    assert_true(w->editing);
+    assert_true(form_is_open(&w->form)); /* the new decision as a form, its title being edited */
+    assert_true(w->form.editing);
+    assert_string_equal(w->form.f[w->form.sel].label, "title");
     wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_KEY_ESC);
     const kp_design *d = session_design(w->ss);
     assert_int_equal(d->ndecisions, 1);
     assert_string_equal(d->decisions[0].patterns[0].s, "3");
@@ -1503,6 +1508,342 @@ static void test_live_recompute_real_analysis(void **state)
     term_close(&t);
 }
 
+/* The row of the table t whose first cell is `name`. */
+static size_t row_named(const kp_design *d, edit_table t, const char *name)
+{
+    size_t r = ts_row_named(d, t, name);
+    if (r == (size_t)-1)
+        fail_msg("no row %s in %s", name, edit_table_name(t));
+    return r;
+}
+
+/* The plan of pattern `id` in the workbench's analysis. */
+static kp_plan plan_of(const wb *w, const char *id)
+{
+    const kp_pattern_result *r = pane_result(w->an, id);
+    assert_non_null(r);
+    return r->plan;
+}
+
+/* "What if" works: deleting GSI1 on CloudShop leaves its key templates on Order and D3's signal
+ * on it (errors), yet the model analyses the valid rest: pattern 5 falls to a scan, the others
+ * keep their plans, and the broken places are marked ! with their reason. u brings GSI1 back. */
+static void test_what_if_index_removed(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 140);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    size_t gsi1 = row_named(d, EDIT_INDEXES, "GSI1"), d3 = row_named(d, EDIT_DECISIONS, "D3");
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    assert_int_equal(plan_of(w, "5"), KP_PLAN_QUERY);
+    wb_key(w, '3');
+    w->cur[UI_SCREEN_INDEXES].row = gsi1;
+    wb_key(w, 'x');
+    assert_true(w->diags.errors > 0);
+    assert_true(w->partial);
+    assert_int_equal(plan_of(w, "5"), KP_PLAN_SCAN);
+    assert_int_equal(plan_of(w, "2"), KP_PLAN_QUERY);
+    const ui_draft *sig = NULL;
+    for (size_t i = 0; i < w->drafts.n; i++)
+        if (w->drafts.v[i].model && w->drafts.v[i].screen == UI_SCREEN_DECISIONS && w->drafts.v[i].row == d3)
+            sig = &w->drafts.v[i];
+    assert_non_null(sig);
+    assert_non_null(strstr(sig->err, "GSI1"));
+    assert_int_equal(drafts_typed(&w->drafts), 0); /* nothing typed is pending: q quits at once */
+    wb_key(w, '5');
+    w->cur[UI_SCREEN_DECISIONS].row = d3;
+    w->cur[UI_SCREEN_DECISIONS].col = sig->col;
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "the valid rest"));
+    assert_non_null(strstr(s, "!pattern.5.rate > 50"));
+    assert_non_null(strstr(s, "names unknown index 'GSI1'"));
+    free(s);
+    wb_key(w, 'u');
+    assert_int_equal(w->diags.errors, 0);
+    assert_false(w->partial);
+    assert_int_equal(w->drafts.n, 0);
+    assert_int_equal(plan_of(w, "5"), KP_PLAN_QUERY);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The screen column titled `title` of screen `id`. */
+static size_t col_titled(wb *w, int id, const char *title)
+{
+    screen_env e = wb_env(w, id);
+    size_t n = 0;
+    screen_col *c = screen_columns(&e, &n);
+    size_t at = n;
+    for (size_t i = 0; i < n && at == n; i++)
+        if (strcmp(c[i].title, title) == 0)
+            at = i;
+    free(c);
+    if (at == n)
+        fail_msg("no column %s", title);
+    return at;
+}
+
+/* A cell whose text was rejected: u undoes only what was applied (the rate), says what it
+ * undid, and leaves the rejected text marked; the mark blocks a commit, naming the cell; Esc in
+ * the cell drops the text, and the commit goes through. */
+static void test_rejected_cell_undo_and_commit(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = make_wb(fixture());
+    size_t rate = col_titled(w, UI_SCREEN_PATTERNS, "rate"),
+           lat = col_titled(w, UI_SCREEN_PATTERNS, "latency");
+    w->cur[UI_SCREEN_PATTERNS].col = rate;
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "1234567.891");
+    wb_key(w, UI_KEY_ENTER);
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "1234567.891")); /* shown exactly */
+    free(s);
+    w->cur[UI_SCREEN_PATTERNS].col = lat;
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "-5");
+    wb_key(w, UI_KEY_ENTER);
+    assert_non_null(strstr(w->msg.text, "-5 must be >= 0"));
+    assert_non_null(wb_draft_at(w, UI_SCREEN_PATTERNS, 0, lat));
+    wb_key(w, 'u');
+    assert_non_null(strstr(w->msg.text, "undone: edit patterns row 1 rate"));
+    assert_non_null(strstr(w->msg.text, "never applied"));
+    char *r = edit_get(session_design(w->ss), EDIT_PATTERNS, 0,
+                       (size_t)edit_col_find(session_design(w->ss), EDIT_PATTERNS, "rate"));
+    assert_string_equal(r, "200");
+    free(r);
+    assert_non_null(wb_draft_at(w, UI_SCREEN_PATTERNS, 0, lat)); /* the rejected text stays */
+    wb_commit(w, "with a broken cell");
+    assert_non_null(strstr(w->msg.text, "nothing committed: 1 cell marked ! holds text"));
+    assert_non_null(strstr(w->msg.text, "Patterns row 1 latency '-5'"));
+    assert_int_equal(session_base(w->ss), 0);
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_KEY_ESC);
+    assert_null(wb_draft_at(w, UI_SCREEN_PATTERNS, 0, lat));
+    wb_key(w, 'u'); /* nothing applied is left to undo: the design's first state */
+    wb_commit(w, "clean");
+    assert_int_equal(session_base(w->ss), 1);
+    wb_key(w, UI_CTRL('r'));
+    assert_non_null(strstr(w->msg.text, "redone"));
+    wb_free(w);
+    term_close(&t);
+}
+
+/* Everything from inside: :export in every format (the record says it is an uncommitted working
+ * copy), :import of a design file (undoable), :check's report in the detail view. */
+static void test_export_import_check_commands(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 120);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    char *dir = ts_temp_dir();
+    static const struct {
+        const char *format, *holds;
+    } formats[] = {
+        {"md", "an uncommitted working copy"},
+        {"json", "\"working_copy\": true"},
+        {"cfn", "AWS::DynamoDB::Table"},
+        {"nosqlwb", "DataModel"},
+        {"csv", "Get order by id"},
+        {"requests", "KeyConditionExpression"},
+        {"items", "PutRequest"},
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+        char *file = xasprintf("%s/out.%s", dir, formats[i].format);
+        char *cmd = xasprintf("export %s %s", formats[i].format, file);
+        wb_command(w, cmd);
+        char *text = ts_read_file(file, NULL);
+        if (!text || !strstr(text, formats[i].holds))
+            fail_msg(":%s wrote %s without '%s' (%s)", cmd, text ? "a file" : "nothing", formats[i].holds,
+                     w->msg.text);
+        free(text);
+        free(cmd);
+        free(file);
+    }
+    wb_command(w, "export xml x.xml");
+    assert_non_null(strstr(w->msg.text, "usage: :export md|json|cfn|nosqlwb|csv|requests|items FILE"));
+    /* :import a design file: the working copy becomes it, u takes it back */
+    size_t before = session_design(w->ss)->npatterns;
+    char *src = ts_source_path("samples/iot/design.yaml");
+    char *cmd = xasprintf("import %s", src);
+    wb_command(w, cmd);
+    assert_non_null(strstr(w->msg.text, "imported"));
+    assert_int_not_equal(session_design(w->ss)->npatterns, before);
+    wb_key(w, 'u');
+    assert_int_equal(session_design(w->ss)->npatterns, before);
+    wb_command(w, "import /nonexistent/design.yaml");
+    assert_non_null(strstr(w->msg.text, "import: "));
+    /* :check: the report in the detail view */
+    wb_command(w, "check");
+    assert_true(detail_is_open(&w->detail));
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "check: the uncommitted working copy"));
+    free(s);
+    wb_key(w, UI_KEY_ESC);
+    assert_false(detail_is_open(&w->detail));
+    free(cmd);
+    free(src);
+    free(dir);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The CloudShop tour's steps as ui_run gives them to the workbench. */
+static wb_tour_step *cloudshop_steps(size_t *n)
+{
+    char *err = NULL;
+    tour *t = tour_open(NULL, &err);
+    assert_non_null(t);
+    *n = tour_nsteps(t);
+    wb_tour_step *v = xcalloc(*n, sizeof *v);
+    for (size_t i = 0; i < *n; i++) {
+        const tour_step *s = tour_step_at(t, i);
+        v[i].title = xstrdup(s->title);
+        v[i].narration = xstrdup(s->narration);
+        v[i].design = tour_design(t, i);
+        kp_analysis *a = analysis_run(v[i].design);
+        v[i].figures = tour_figures(t, i, a);
+        analysis_free(a);
+        v[i].try_task = xstrdup(s->try_task);
+        v[i].ntry = s->ntry;
+        v[i].try_checks = xcalloc(s->ntry, sizeof *v[i].try_checks);
+        for (size_t k = 0; k < s->ntry; k++)
+            v[i].try_checks[k] = xstrdup(s->try_checks[k]);
+    }
+    tour_close(t);
+    return v;
+}
+
+/* The tour's exercise turns green: step 4 of CloudShop asks for GSI1 so that pattern 5 becomes a
+ * query; the student adds the index and Order's templates, and the check is ticked. Help is
+ * drawn over the narration. The student's edits stay with the step; :tour reset drops them. */
+static void test_golden_tour_exercise(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 40, 120);
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    o.tour = cloudshop_steps(&o.ntour);
+    wb *w = wb_new(session_new_memory(NULL), &o);
+    wb_resize(w, LINES, COLS);
+    wb_command(w, "tour 4");
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, "[ ] pattern.5.plan == query"));
+    free(s);
+    wb_key(w, '3'); /* Indexes: a new index GSI1 on GSI1PK, GSI1SK */
+    wb_key(w, 'a');
+    keys(w, "e");
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "GSI1\t");
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "GSI1PK\t");
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "GSI1SK\r");
+    const kp_design *d = session_design(w->ss);
+    size_t order = row_named(d, EDIT_KEYS, "Order");
+    wb_key(w, '2'); /* Keys: Order's templates for them */
+    w->cur[UI_SCREEN_KEYS].row = order;
+    w->cur[UI_SCREEN_KEYS].col = col_titled(w, UI_SCREEN_KEYS, "GSI1PK");
+    keys(w, "e");
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "ESTADO#{status}\t");
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "{orderDate}#{orderId}\r");
+    assert_int_equal(w->diags.errors, 0);
+    assert_non_null(strstr(w->msg.text, "Try it: done!"));
+    wb_key(w, '1');
+    s = draw_text(w);
+    golden("tour_exercise_120x40", s);
+    free(s);
+    /* help over the tour */
+    wb_key(w, '?');
+    s = draw_text(w);
+    assert_null(strstr(s, "[x] pattern.5.plan"));
+    assert_null(strstr(s, "Tour 4/9"));
+    free(s);
+    wb_key(w, 'q');
+    /* the edits stay with step 4 */
+    wb_key(w, ']');
+    wb_key(w, '[');
+    assert_true(wb_tour_exercise(w, NULL));
+    wb_command(w, "tour reset");
+    assert_false(wb_tour_exercise(w, NULL));
+    wb_key(w, UI_KEY_ESC);
+    assert_false(w->tour_on);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* A decision opens as a form: every field labelled, long text wrapped over several lines; a field
+ * edited in place (its text wrapped while typed) saves as one undoable edit; a refused text stays
+ * in the form with its reason. */
+static void test_golden_decision_form(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 100);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    size_t d3 = row_named(d, EDIT_DECISIONS, "D3");
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    wb *w = wb_new(session_new_memory(d), &o);
+    wb_resize(w, LINES, COLS);
+    wb_key(w, '5');
+    w->cur[UI_SCREEN_DECISIONS].row = d3;
+    w->cur[UI_SCREEN_DECISIONS].col = 0;
+    wb_key(w, UI_KEY_ENTER);
+    assert_true(form_is_open(&w->form));
+    char *s = draw_text(w);
+    golden("decision_form_100x30", s);
+    free(s);
+    /* the context, edited in place */
+    while (strcmp(w->form.f[w->form.sel].label, "context") != 0)
+        wb_key(w, 'j');
+    wb_key(w, UI_KEY_ENTER);
+    keys(w, " Measured in March.");
+    wb_key(w, UI_KEY_ENTER);
+    assert_false(w->form.editing);
+    assert_non_null(strstr(session_design(w->ss)->decisions[d3].context, "Measured in March."));
+    assert_non_null(strstr(w->msg.text, "saved context"));
+    /* a refused signal stays in the form with its reason */
+    while (strcmp(w->form.f[w->form.sel].label, "signals") != 0)
+        wb_key(w, 'j');
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, UI_CTRL('u'));
+    keys(w, "pattern.5.rate is high");
+    wb_key(w, UI_KEY_ENTER);
+    assert_true(w->form.editing);
+    assert_non_null(w->form.f[w->form.sel].err);
+    s = draw_text(w);
+    assert_non_null(strstr(s, "! signal 'pattern.5.rate is high'"));
+    free(s);
+    wb_key(w, UI_KEY_ESC);
+    wb_key(w, UI_KEY_ESC);
+    assert_false(form_is_open(&w->form));
+    wb_key(w, 'u');
+    assert_null(strstr(session_design(w->ss)->decisions[d3].context, "Measured in March."));
+    assert_non_null(strstr(w->msg.text, "undone: edit decisions row"));
+    wb_free(w);
+    term_close(&t);
+}
+
 /* The tour: narration shown, steps applied, what changed since the previous step highlighted. */
 static void test_tour_highlights_changes(void **state)
 {
@@ -1576,11 +1917,16 @@ static void test_decision_signals_live(void **state)
     w->cur[UI_SCREEN_DECISIONS].row = at;
     w->cur[UI_SCREEN_DECISIONS].col =
         (size_t)edit_ncols(session_design(w->ss), EDIT_DECISIONS) + 1; /* signals */
+    wb_key(w, UI_KEY_ENTER); /* the decision opens as a form, at its signals */
+    assert_true(form_is_open(&w->form));
+    assert_string_equal(w->form.f[w->form.sel].label, "signals");
     wb_key(w, UI_KEY_ENTER);
-    assert_true(w->editing);
+    assert_true(w->form.editing);
     keys(w, "pattern.1.rate > 1000");
     wb_key(w, UI_KEY_ENTER);
     assert_int_equal(session_design(w->ss)->decisions[0].nsignals, 1);
+    wb_key(w, UI_KEY_ESC);
+    assert_false(form_is_open(&w->form));
     wb_key(w, '0');
     char *s = draw_text(w);
     assert_non_null(strstr(s, "proposed"));
@@ -1782,6 +2128,11 @@ int main(void)
         cmocka_unit_test(test_decide_search_mouse),
         cmocka_unit_test(test_resize_storm),
         cmocka_unit_test(test_live_recompute_real_analysis),
+        cmocka_unit_test(test_what_if_index_removed),
+        cmocka_unit_test(test_rejected_cell_undo_and_commit),
+        cmocka_unit_test(test_export_import_check_commands),
+        cmocka_unit_test(test_golden_tour_exercise),
+        cmocka_unit_test(test_golden_decision_form),
         cmocka_unit_test(test_tour_highlights_changes),
         cmocka_unit_test(test_decision_signals_live),
         cmocka_unit_test(test_session_workspace),

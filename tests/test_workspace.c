@@ -364,6 +364,41 @@ static void test_observations(void **state)
     free(p);
 }
 
+/* The meta table keeps the tour's place and a student's edits: set, read back after reopening,
+ * replaced, removed; keyplan's own keys are refused. */
+static void test_meta(void **state)
+{
+    (void)state;
+    char *p = ws_file();
+    ws_t *ws = open_ok(p, WS_CREATE);
+    char *v = NULL;
+    assert_int_equal(ws_meta_get(ws, "tour.step", &v, NULL), KP_OK);
+    assert_null(v);
+    assert_int_equal(ws_meta_set(ws, "tour.step", "3", NULL), KP_OK);
+    assert_int_equal(ws_meta_set(ws, "tour.mine.3", "name: línea\n", NULL), KP_OK);
+    ws_close(ws);
+    ws = open_ok(p, 0);
+    assert_int_equal(ws_meta_get(ws, "tour.step", &v, NULL), KP_OK);
+    assert_string_equal(v, "3");
+    free(v);
+    assert_int_equal(ws_meta_set(ws, "tour.step", "4", NULL), KP_OK);
+    assert_int_equal(ws_meta_get(ws, "tour.step", &v, NULL), KP_OK);
+    assert_string_equal(v, "4");
+    free(v);
+    assert_int_equal(ws_meta_get(ws, "tour.mine.3", &v, NULL), KP_OK);
+    assert_string_equal(v, "name: línea\n");
+    free(v);
+    assert_int_equal(ws_meta_set(ws, "tour.mine.3", NULL, NULL), KP_OK);
+    assert_int_equal(ws_meta_get(ws, "tour.mine.3", &v, NULL), KP_OK);
+    assert_null(v);
+    char *err = NULL;
+    assert_int_equal(ws_meta_set(ws, "created_at", "yesterday", &err), KP_INVALID);
+    assert_non_null(err);
+    free(err);
+    ws_close(ws);
+    free(p);
+}
+
 static void test_default_author(void **state)
 {
     (void)state;
@@ -708,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_migration_from_schema_1),
         cmocka_unit_test(test_newer_schema_refused),
         cmocka_unit_test(test_unsavable_design),
+        cmocka_unit_test(test_meta),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

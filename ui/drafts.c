@@ -53,6 +53,34 @@ void drafts_set(drafts *d, int screen, size_t row, size_t col, const char *text,
 {
     drafts_drop(d, screen, row, col);
     VEC_GROW(d->v, d->n, d->cap);
-    d->v[d->n++] = (ui_draft){screen, row, col, xstrdup(text), xstrdup(err)};
+    d->v[d->n++] = (ui_draft){screen, row, col, xstrdup(text), xstrdup(err), false};
     d->changes++;
+}
+
+void drafts_mark(drafts *d, int screen, size_t row, size_t col, const char *text, const char *err)
+{
+    if (find(d, screen, row, col))
+        return;
+    VEC_GROW(d->v, d->n, d->cap);
+    d->v[d->n++] = (ui_draft){screen, row, col, xstrdup(text), xstrdup(err), true};
+    d->changes++;
+}
+
+void drafts_unmark(drafts *d)
+{
+    for (size_t i = d->n; i-- > 0;)
+        if (d->v[i].model) {
+            free(d->v[i].text);
+            free(d->v[i].err);
+            d->v[i] = d->v[--d->n];
+            d->changes++;
+        }
+}
+
+size_t drafts_typed(const drafts *d)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->n; i++)
+        n += !d->v[i].model;
+    return n;
 }

@@ -4,6 +4,7 @@
 #ifndef KP_UI_DRAFTS_H
 #define KP_UI_DRAFTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct ui_draft {
@@ -11,6 +12,7 @@ typedef struct ui_draft {
     size_t row, col; /* the screen's row and column */
     char *text;
     char *err;
+    bool model; /* marked by validation: the cell's saved text is a place the model leaves out */
 } ui_draft;
 
 typedef struct drafts {
@@ -30,5 +32,12 @@ void drafts_set(drafts *d, int screen, size_t row, size_t col, const char *text,
 void drafts_drop(drafts *d, int screen, size_t row, size_t col);
 /* Forgets every draft (rows moved: the cells they named are gone). */
 void drafts_clear(drafts *d);
+/* Marks a cell whose saved text the model leaves out (validation), with the reason `err`; a cell
+ * that holds a typed draft keeps it. */
+void drafts_mark(drafts *d, int screen, size_t row, size_t col, const char *text, const char *err);
+/* Forgets every mark of drafts_mark (typed drafts stay). */
+void drafts_unmark(drafts *d);
+/* How many drafts are typed text that did not parse (marks not counted). */
+size_t drafts_typed(const drafts *d);
 
 #endif

@@ -17,6 +17,10 @@ void narration_steps_free(wb_tour_step *v, size_t n)
         for (size_t k = 0; k < v[i].nmarks; k++)
             free(v[i].marks[k]);
         free(v[i].marks);
+        for (size_t k = 0; k < v[i].ntry; k++)
+            free(v[i].try_checks[k]);
+        free(v[i].try_checks);
+        free(v[i].try_task);
     }
     free(v);
 }
@@ -33,7 +37,56 @@ bool narration_marked(const wb_tour_step *st, const char *kind, const char *name
     return false;
 }
 
-void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t nsteps, size_t *top)
+/* Appends the wrapped lines of text to (*v, *n), each with role `role`. */
+static void add_wrapped(char ***v, ui_role **roles, size_t *n, size_t *cap, const char *text, int width,
+                        ui_role role)
+{
+    size_t k;
+    char **w = draw_wrap(text, width > 4 ? width : 4, &k);
+    for (size_t i = 0; i < k; i++) {
+        if (*n == *cap) {
+            *cap = *cap ? 2 * *cap : 16;
+            *v = xrealloc(*v, *cap * sizeof **v);
+            *roles = xrealloc(*roles, *cap * sizeof **roles);
+        }
+        (*v)[*n] = w[i];
+        (*roles)[(*n)++] = role;
+    }
+    free(w);
+}
+
+/* The exercise's lines: the task, then each check with [x] or [ ]. */
+static void add_exercise(char ***v, ui_role **roles, size_t *n, size_t *cap, const wb_tour_step *st,
+                         int width, const bool *done)
+{
+    if (!st->try_task)
+        return;
+    bool all = done != NULL;
+    for (size_t k = 0; k < st->ntry; k++)
+        all &= done && done[k];
+    char *task = xasprintf("Try it%s: %s", all ? " (done!)" : "", st->try_task);
+    add_wrapped(v, roles, n, cap, task, width, all ? UI_ROLE_GOOD : UI_ROLE_TITLE);
+    free(task);
+    for (size_t k = 0; k < st->ntry; k++) {
+        bool ok = done && done[k];
+        char *line = xasprintf("  [%c] %s", ok ? 'x' : ' ', st->try_checks[k]);
+        add_wrapped(v, roles, n, cap, line, width, ok ? UI_ROLE_GOOD : UI_ROLE_DIM);
+        free(line);
+    }
+}
+
+/* Draws lines [top, n) of a column into r's rows y0.. (blanking the rest). */
+static void draw_column(int y0, int ymax, int x, int w, char **v, const ui_role *roles, size_t n, size_t top)
+{
+    int y = y0;
+    for (size_t i = top; i < n && y < ymax; i++)
+        draw_put(y++, x, w, v[i], roles[i]);
+    while (y < ymax)
+        draw_put(y++, x, w, "", UI_ROLE_NORMAL);
+}
+
+void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t nsteps, size_t *top,
+                    const bool *done, const char *why)
 {
     if (r.h <= 0)
         return;
@@ -43,22 +96,53 @@ void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t nstep
             draw_put(r.y + i, r.x, r.w, "", UI_ROLE_NORMAL);
         return;
     }
-    char *all = xasprintf("%s%s%s", st->narration ? st->narration : "",
-                          st->figures ? "\n\nFigures keyplan computes for this step:\n" : "",
-                          st->figures ? st->figures : "");
-    size_t n;
-    char **lines = draw_wrap(all, r.w - 2, &n);
-    free(all);
-    if (*top + (size_t)(r.h - 1) > n)
-        *top = n > (size_t)(r.h - 1) ? n - (size_t)(r.h - 1) : 0;
-    bool more = *top + (size_t)(r.h - 1) < n;
-    draw_putf(y++, r.x, r.w, UI_ROLE_TAB_ACTIVE, " Tour %zu/%zu: %s   ] next  [ previous%s", step + 1, nsteps,
-              st->title ? st->title : "", more || *top ? "  } { scroll" : "");
-    for (size_t i = *top; i < n && y < r.y + r.h; i++)
-        draw_put(y++, r.x + 1, r.w - 1, lines[i], UI_ROLE_NORMAL);
-    while (y < r.y + r.h)
-        draw_put(y++, r.x, r.w, "", UI_ROLE_NORMAL);
-    for (size_t i = 0; i < n; i++)
-        free(lines[i]);
-    free(lines);
+    bool split = r.w >= 100;
+    int lw = split ? r.w / 2 - 1 : r.w - 1, rw = r.w - lw - 2;
+    char **left = NULL, **right = NULL;
+    ui_role *lroles = NULL, *rroles = NULL;
+    size_t nl = 0, capl = 0, nr = 0, capr = 0;
+    if (split) {
+        add_exercise(&right, &rroles, &nr, &capr, st, rw - 1, done);
+        if (why)
+            add_wrapped(&right, &rroles, &nr, &capr, why, rw - 1, UI_ROLE_WARN);
+        if (st->figures) {
+            if (nr)
+                add_wrapped(&right, &rroles, &nr, &capr, "", rw - 1, UI_ROLE_NORMAL);
+            add_wrapped(&right, &rroles, &nr, &capr, "Figures keyplan computes for this step:", rw - 1,
+                        UI_ROLE_DIM);
+            add_wrapped(&right, &rroles, &nr, &capr, st->figures, rw - 1, UI_ROLE_NORMAL);
+        }
+        add_wrapped(&left, &lroles, &nl, &capl, st->narration ? st->narration : "", lw - 1, UI_ROLE_NORMAL);
+    } else {
+        add_exercise(&left, &lroles, &nl, &capl, st, lw - 1, done);
+        if (why)
+            add_wrapped(&left, &lroles, &nl, &capl, why, lw - 1, UI_ROLE_WARN);
+        char *all = xasprintf("%s%s%s", st->narration ? st->narration : "",
+                              st->figures ? "\n\nFigures keyplan computes for this step:\n" : "",
+                              st->figures ? st->figures : "");
+        add_wrapped(&left, &lroles, &nl, &capl, all, lw - 1, UI_ROLE_NORMAL);
+        free(all);
+    }
+    size_t rows = (size_t)(r.h - 1), longest = nl > nr ? nl : nr;
+    if (*top + rows > longest)
+        *top = longest > rows ? longest - rows : 0;
+    bool more = *top + rows < longest;
+    draw_putf(y++, r.x, r.w, UI_ROLE_TAB_ACTIVE, " Tour %zu/%zu: %s   ] next  [ previous  Esc leaves%s",
+              step + 1, nsteps, st->title ? st->title : "", more || *top ? "  } { scroll" : "");
+    draw_column(y, r.y + r.h, r.x + 1, lw, left, lroles, nl, *top);
+    if (split) {
+        for (int i = y; i < r.y + r.h; i++)
+            draw_put(i, r.x + 1 + lw, 1, "│", UI_ROLE_BORDER);
+        /* the exercise and the figures scroll only once they are longer than the panel */
+        draw_column(y, r.y + r.h, r.x + lw + 2, rw, right, rroles, nr,
+                    nr > rows ? (*top < nr - rows ? *top : nr - rows) : 0);
+    }
+    for (size_t i = 0; i < nl; i++)
+        free(left[i]);
+    for (size_t i = 0; i < nr; i++)
+        free(right[i]);
+    free(left);
+    free(right);
+    free(lroles);
+    free(rroles);
 }

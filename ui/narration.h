@@ -18,6 +18,9 @@ typedef struct wb_tour_step {
     char *figures; /* the step's figures as the tour computes them (may be NULL) */
     char **marks;  /* what the step points at, "kind:name" ("pattern:5", "index:GSI1") */
     size_t nmarks;
+    char *try_task;    /* the "try it" exercise, or NULL */
+    char **try_checks; /* the conditions that say it is done (storage/tour.h's check language) */
+    size_t ntry;
 } wb_tour_step;
 
 /* Frees n steps and the array (v may be NULL). */
@@ -26,7 +29,11 @@ void narration_steps_free(wb_tour_step *v, size_t n);
 bool narration_marked(const wb_tour_step *st, const char *kind, const char *name);
 /* Draws the narration panel into r (nothing when r.h <= 0): step `step` of the n steps, its lines
  * from *top on (clamped so that the last line shows at the bottom at most); blank when `st` is
- * NULL (no tour running). */
-void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t n, size_t *top);
+ * NULL (no tour running). The step's "try it" exercise is drawn above the narration, each check
+ * marked done or not by done[] (NULL: none done); from 100 columns the narration takes the left
+ * half and the exercise and the figures the right, so that the figures show without scrolling.
+ * `why` (may be NULL) says why a huge figure is what it is; drawn after the exercise. */
+void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t n, size_t *top, const bool *done,
+                    const char *why);
 
 #endif

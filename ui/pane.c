@@ -95,7 +95,9 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
     bool cost_changed =
         v->prev && a && v->prev->cost && a->cost && num_changed(v->prev->cost->total, a->cost->total);
     draw_putf(y++, x, pw, cost_changed ? UI_ROLE_CHANGED : UI_ROLE_TITLE, "Live model  %s/month%s%s", cost.s,
-              v->diags->errors ? "  (last good state: fix the error below)" : "",
+              !v->diags->errors ? ""
+              : v->partial      ? "  (the valid rest: what is marked ! is left out)"
+                                : "  (last good state: fix the error below)",
               cost_changed ? "  (changed)" : "");
     sbuf_free(&cost);
     if (!a) {

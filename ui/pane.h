@@ -27,6 +27,7 @@ typedef struct pane_view {
     const kp_decision *dec;   /* the decision under the Decisions screen's cursor, or NULL */
     const sig_report *sigs;   /* the design's reopening signals (for dec), or NULL */
     bool side;                /* beside the editor: a border on the left */
+    bool partial;             /* an is of the valid rest of a design that does not validate */
 } pane_view;
 
 /* Draws the pane into r. hit[y] (for 0 <= y < nhit) receives, for each line of r, the working

@@ -46,6 +46,11 @@ static wb_tour_step *load_tour(const char *name, size_t *n, char **err)
         v[i].marks = s->nmarks ? xcalloc(s->nmarks, sizeof *v[i].marks) : NULL;
         for (size_t m = 0; m < s->nmarks; m++)
             v[i].marks[m] = xasprintf("%s:%s", s->marks[m].kind, s->marks[m].name);
+        v[i].try_task = s->try_task ? xstrdup(s->try_task) : NULL;
+        v[i].ntry = s->ntry;
+        v[i].try_checks = s->ntry ? xcalloc(s->ntry, sizeof *v[i].try_checks) : NULL;
+        for (size_t k = 0; k < s->ntry; k++)
+            v[i].try_checks[k] = xstrdup(s->try_checks[k]);
     }
     tour_close(t);
     *n = ns;
@@ -65,9 +70,26 @@ static char *workspace_beside(const char *yaml)
     return xasprintf("%.*s.keyplan", (int)(dot - yaml), yaml);
 }
 
+/* A working copy the tour may take: empty (a new workspace), or one the tour left its step in. */
+static bool tour_may_take(session *s)
+{
+    const kp_design *d = session_design(s);
+    if (!d->npatterns && !d->nentities)
+        return true;
+    char *step = NULL;
+    ws_t *ws = session_ws(s);
+    bool ours = ws && ws_meta_get(ws, "tour.step", &step, NULL) == KP_OK && step;
+    free(step);
+    return ours;
+}
+
 int ui_run(const char *workspace_path, const ui_options *opt)
 {
     const char *path = workspace_path && *workspace_path ? workspace_path : WS_DEFAULT_PATH;
+    /* `keyplan` with no workspace named and none in the folder: the tour, in its own workspace */
+    bool first_run = !(workspace_path && *workspace_path) && access(WS_DEFAULT_PATH, F_OK) != 0;
+    if (first_run)
+        path = UI_TOUR_WORKSPACE;
     setlocale(LC_ALL, "");
     /* a design file opens in the workspace beside it (NAME.keyplan), as an undoable edit */
     kp_design *imported = NULL;
@@ -118,8 +140,16 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     }
     wb_options wo;
     memset(&wo, 0, sizeof wo);
-    /* `keyplan` with no workspace named and none in the folder yet opens the CloudShop tour */
-    bool want_tour = (opt && opt->tour) || (created && !(workspace_path && *workspace_path));
+    bool want_tour = (opt && opt->tour) || first_run;
+    if (want_tour && !tour_may_take(s)) {
+        fprintf(stderr,
+                "keyplan: tour: %s holds a design of its own; the tour keeps to its own workspace "
+                "(keyplan tour %s) and never replaces a working copy\n",
+                path, UI_TOUR_WORKSPACE);
+        session_close(s);
+        free(ws_name);
+        return 2;
+    }
     char *tour_err = NULL;
     if (want_tour)
         wo.tour = load_tour(opt && opt->tour_name ? opt->tour_name : "cloudshop", &wo.ntour, &tour_err);
@@ -159,8 +189,8 @@ int ui_run(const char *workspace_path, const ui_options *opt)
 
     wb *w = wb_new(s, &wo);
     wb_resize(w, LINES, COLS);
-    if (created && wo.ntour)
-        wb_command(w, "tour");
+    if (wo.ntour)
+        wb_command(w, "tour"); /* where it was left, else from step 1 */
     else if (imported_changed)
         wb_message(w, UI_ROLE_TITLE, "%s opened in workspace %s (u undoes the import; c commits)",
                    workspace_path, path);
@@ -202,8 +232,10 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     /* texts that never parsed are not in the design: print them so that nothing typed is lost */
     const drafts *dr = wb_drafts(w);
     for (size_t i = 0; i < dr->n; i++)
-        printf("keyplan: not saved (did not parse), %s row %zu: %s\n  %s\n", ui_screen_title(dr->v[i].screen),
-               dr->v[i].row + 1, dr->v[i].text, dr->v[i].err ? dr->v[i].err : "");
+        if (!dr->v[i].model)
+            printf("keyplan: not saved (did not parse), %s row %zu: %s\n  %s\n",
+                   ui_screen_title(dr->v[i].screen), dr->v[i].row + 1, dr->v[i].text,
+                   dr->v[i].err ? dr->v[i].err : "");
     wb_free(w);
     if (got_signal && got_signal != SIGINT) {
         free(ws_name);

@@ -66,6 +66,10 @@ void wb_recompute(wb *w)
     diags_free(&w->diags);
     diags_init(&w->diags, "design");
     bool ok = w->opt.no_validate ? true : validate_design(d, &w->diags);
+    drafts_unmark(&w->drafts);
+    w->partial = false;
+    if (!ok)
+        wb_salvage(w, d);
     if (ok) {
         sig_report_free(&w->sigs);
         design_free(w->good);
@@ -94,6 +98,7 @@ wb *wb_new(session *s, const wb_options *opt)
     wb_load_versions(w);
     wb_recompute(w);
     w->tour_on = w->opt.ntour > 0;
+    wb_tour_resume(w);
     if (session_note(s))
         wb_message(w, UI_ROLE_WARN, "%s", session_note(s));
     else
@@ -110,6 +115,7 @@ void wb_free(wb *w)
     design_free(w->good);
     wb_analysis_free(w, w->tour_prev_an);
     design_free(w->tour_prev);
+    wb_tour_free(w);
     diags_free(&w->diags);
     sig_observations_free(w->obs, w->nobs);
     le_free(&w->le);
@@ -118,6 +124,7 @@ void wb_free(wb *w)
     ws_presence_free(w->others, w->nothers);
     msgline_free(&w->msg);
     detail_close(&w->detail);
+    form_close(&w->form);
     free(w->search);
     drafts_free(&w->drafts);
     free(w->pane_hit);
@@ -411,6 +418,29 @@ static int search(wb *w, int dir)
 
 int wb_commit(wb *w, const char *message)
 {
+    if (drafts_typed(&w->drafts)) {
+        sbuf b;
+        sbuf_init(&b);
+        size_t k = 0;
+        for (size_t i = 0; i < w->drafts.n; i++) {
+            const ui_draft *dr = &w->drafts.v[i];
+            if (dr->model)
+                continue;
+            screen_env e = wb_env(w, dr->screen);
+            size_t nc = 0;
+            screen_col *cols = screen_columns(&e, &nc);
+            sbuf_printf(&b, "%s%s row %zu %s '%s'", k++ ? ", " : "", ui_screen_title(dr->screen), dr->row + 1,
+                        dr->col < nc ? cols[dr->col].title : "", dr->text);
+            free(cols);
+        }
+        wb_message(w, UI_ROLE_BAD,
+                   "nothing committed: %zu cell%s marked ! hold%s text that was never applied (%s); fix %s, "
+                   "or Esc in %s drops the text",
+                   k, k == 1 ? "" : "s", k == 1 ? "s" : "", b.s, k == 1 ? "it" : "them",
+                   k == 1 ? "it" : "each");
+        sbuf_free(&b);
+        return UI_REDRAW;
+    }
     int n = 0;
     char *err = NULL;
     kp_status st = session_commit(w->ss, message, &n, &err);
@@ -570,12 +600,12 @@ static int default_handle(wb *w, ui_action a)
     case UI_ACT_NONE:
         return UI_IGNORED;
     case UI_ACT_QUIT:
-        if (w->drafts.n && !w->quit_armed) {
+        if (drafts_typed(&w->drafts) && !w->quit_armed) {
             w->quit_armed = true;
             wb_message(w, UI_ROLE_WARN,
                        "%zu cell%s hold text that did not parse (shown with !); q again quits and "
                        "prints them, any other key stays",
-                       w->drafts.n, w->drafts.n == 1 ? "" : "s");
+                       drafts_typed(&w->drafts), drafts_typed(&w->drafts) == 1 ? "" : "s");
             return UI_REDRAW;
         }
         w->quit = true;
@@ -638,7 +668,14 @@ static int default_handle(wb *w, ui_action a)
         break;
     case UI_ACT_EDIT:
         if (!screen_get(w->screen)->is_table)
-            return show_detail(w); /* a report's rows are read, not edited */
+            return show_detail(w);                    /* a report's rows are read, not edited */
+        if (w->screen == UI_SCREEN_DECISIONS && nr) { /* a decision opens as a form, at the cursor's field */
+            screen_col col;
+            bool field = cur_col(w, c->col, &col) && col.table == EDIT_DECISIONS;
+            return wb_form_open(
+                w, c->row,
+                field ? col.col : (size_t)edit_col_find(session_design(w->ss), EDIT_DECISIONS, "title"));
+        }
         start_edit(w);
         return UI_REDRAW;
     case UI_ACT_DETAIL:
@@ -674,15 +711,27 @@ static int default_handle(wb *w, ui_action a)
     case UI_ACT_UNDO:
     case UI_ACT_REDO: {
         char *err = NULL;
+        const char *l = a == UI_ACT_UNDO ? session_undo_label(w->ss) : session_redo_label(w->ss);
+        char *label = l ? xstrdup(l) : NULL;
         kp_status st = a == UI_ACT_UNDO ? session_undo(w->ss, &err) : session_redo(w->ss, &err);
         if (st == KP_OK) {
-            drafts_clear(&w->drafts);
+            /* a cell edit moves no row: the cells holding text that did not parse keep it (it was
+               never applied, so undo does not take it back) */
+            bool rows_kept = label && (strncmp(label, "edit ", 5) == 0 || strncmp(label, "set ", 4) == 0);
+            if (!rows_kept)
+                drafts_clear(&w->drafts);
             after_change(w);
-            wb_message(w, UI_ROLE_GOOD, "%s", a == UI_ACT_UNDO ? "undone (Ctrl-R redoes)" : "redone");
+            size_t typed = drafts_typed(&w->drafts);
+            wb_message(
+                w, UI_ROLE_GOOD, "%s: %s%s%s", a == UI_ACT_UNDO ? "undone" : "redone",
+                label ? label : "a step of an earlier session", a == UI_ACT_UNDO ? " (Ctrl-R redoes)" : "",
+                typed ? "; the cell marked ! still holds text that was never applied (Esc in it drops it)"
+                      : "");
         } else {
             wb_message(w, UI_ROLE_WARN, "%s", err ? err : "nothing to do");
         }
         free(err);
+        free(label);
         return UI_REDRAW;
     }
     case UI_ACT_COMMIT:
@@ -702,7 +751,9 @@ static int default_handle(wb *w, ui_action a)
         w->cur[w->screen].row = at;
         w->cur[w->screen].col = 2; /* the title */
         clamp_cursor(w);
-        start_edit(w);
+        /* the new decision opens as a form, its title being edited */
+        wb_form_open(w, at, (size_t)edit_col_find(session_design(w->ss), EDIT_DECISIONS, "title"));
+        wb_form_key(w, UI_KEY_ENTER);
         return UI_REDRAW;
     }
     case UI_ACT_COMMAND:
@@ -719,7 +770,9 @@ static int default_handle(wb *w, ui_action a)
         wb_message(w, UI_ROLE_WARN, "mark works on the History screen (6)");
         return UI_REDRAW;
     case UI_ACT_TOUR_NEXT:
-        return wb_tour_go(w, w->tour_on ? w->tour_step + 1 : 0);
+        return w->tour_on || !(w->tour_visited || w->tour_resumed)
+                   ? wb_tour_go(w, w->tour_on ? w->tour_step + 1 : 0)
+                   : wb_tour_command(w, "");
     case UI_ACT_TOUR_PREV:
         return wb_tour_go(w, w->tour_on && w->tour_step > 0 ? w->tour_step - 1 : (size_t)-1);
     case UI_ACT_NARRATION_DOWN:
@@ -792,7 +845,16 @@ static int edit_key(wb *w, int key)
 {
     if (key == UI_KEY_ESC) {
         w->editing = false;
-        wb_message(w, UI_ROLE_DIM, "edit cancelled");
+        ui_cursor *c = &w->cur[w->screen];
+        const ui_draft *dr = drafts_find(&w->drafts, w->screen, c->row, c->col);
+        if (dr && !dr->model) { /* cancelling the edit of a rejected text drops it */
+            drafts_drop(&w->drafts, w->screen, c->row, c->col);
+            wb_message(w, UI_ROLE_DIM,
+                       "edit cancelled: the text that did not parse is dropped; the cell "
+                       "keeps its saved value");
+        } else {
+            wb_message(w, UI_ROLE_DIM, "edit cancelled");
+        }
         return UI_REDRAW;
     }
     if (key == UI_KEY_ENTER || key == '\r' || key == UI_FKEY(KEY_ENTER) || key == UI_KEY_TAB ||
@@ -866,10 +928,11 @@ int wb_key(wb *w, int key)
         return UI_IGNORED;
     }
     int pf = wb_presence_tick(w);
-    if (w->editing)
-        return edit_key(w, key) | pf;
-    if (w->prompt != WB_PROMPT_NONE)
-        return prompt_key(w, key) | pf;
+    if (w->editing || w->prompt != WB_PROMPT_NONE) {
+        int f = w->editing ? edit_key(w, key) : prompt_key(w, key);
+        wb_tour_after_key(w);
+        return f | pf;
+    }
     if (session_merge(w->ss, NULL) && !w->help)
         return wb_merge_key(w, key) | pf;
     if (w->help) {
@@ -877,9 +940,16 @@ int wb_key(wb *w, int key)
             w->help = false;
         return UI_REDRAW;
     }
+    if (form_is_open(&w->form)) {
+        int f = wb_form_key(w, key);
+        wb_tour_after_key(w);
+        return f;
+    }
     if (detail_is_open(&w->detail))
         return detail_key(&w->detail, key, w->lay.status.y - w->lay.editor.y - 1) ? UI_REDRAW : UI_IGNORED;
     if (key == UI_KEY_ESC) {
+        if (w->tour_on && w->opt.ntour)
+            return wb_tour_off(w);
         msgline_clear(&w->msg);
         return UI_REDRAW;
     }
@@ -895,8 +965,10 @@ int wb_key(wb *w, int key)
     /* a message about the cell under the cursor when it holds a broken draft */
     ui_cursor *c = &w->cur[w->screen];
     const ui_draft *dr = drafts_find(&w->drafts, w->screen, c->row, c->col);
-    if (dr && a != UI_ACT_QUIT && !w->editing && w->prompt == WB_PROMPT_NONE)
+    if (dr && a != UI_ACT_QUIT && a != UI_ACT_UNDO && a != UI_ACT_REDO && !w->editing &&
+        w->prompt == WB_PROMPT_NONE)
         wb_message(w, UI_ROLE_BAD, "%s", dr->err);
+    wb_tour_after_key(w);
     return f;
 }
 

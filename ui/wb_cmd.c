@@ -3,9 +3,12 @@
  * lists every command; an action's name (actions.h) runs that action. */
 #include "wb_int.h"
 
+#include "design_io.h"
+#include "exchange.h"
 #include "export_md.h"
 #include "fileio.h"
 #include "help.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,9 +71,69 @@ static int cmd_set(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 
 static int cmd_export(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 {
-    if (strcmp(a->argv[1], "md") != 0)
+    const char *f = a->argv[1];
+    if (strcmp(f, "md") != 0 && strcmp(f, "json") != 0 && !exchange_has_format(f))
         return usage(w, c);
-    return wb_export_md(w, a->argv[2]);
+    return wb_export(w, f, a->argv[2]);
+}
+
+static bool is_yaml_path(const char *p)
+{
+    size_t n = strlen(p);
+    return (n > 5 && strcmp(p + n - 5, ".yaml") == 0) || (n > 4 && strcmp(p + n - 4, ".yml") == 0);
+}
+
+static int cmd_import(wb *w, const wb_cmd *c, const wb_cmd_args *a)
+{
+    (void)c;
+    const char *file = a->argv[1];
+    kp_diags dg;
+    diags_init(&dg, NULL);
+    kp_design *nd = is_yaml_path(file) ? designio_load_file(file, &dg) : exchange_import_file(file, &dg);
+    if (!nd) {
+        char *m = dg.n ? diags_format(&dg, 0) : xasprintf("%s: cannot be imported", file);
+        wb_message(w, UI_ROLE_BAD, "import: %s%s", m, dg.errors > 1 ? " (and more)" : "");
+        free(m);
+        diags_free(&dg);
+        return UI_REDRAW;
+    }
+    size_t warnings = dg.n - dg.errors;
+    diags_free(&dg);
+    drafts_clear(&w->drafts);
+    char *label = xasprintf("import %s", file);
+    kp_status st = wb_apply(w, nd, label);
+    free(label);
+    if (st == KP_READONLY)
+        return UI_REDRAW;
+    wb_message(w, UI_ROLE_GOOD, "imported %s as the working copy (u undoes)%s", file,
+               warnings ? "; the import has warnings: keyplan import FILE lists them" : "");
+    return UI_REDRAW;
+}
+
+static int cmd_check(wb *w, const wb_cmd *c, const wb_cmd_args *a)
+{
+    (void)c, (void)a;
+    if (!w->an || !w->good) {
+        wb_message(w, UI_ROLE_BAD, "check: the design has no analysis yet; fix the errors first");
+        return UI_REDRAW;
+    }
+    char *text = report_check_text(session_path(w->ss), w->good, w->an);
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "");
+    if (w->partial)
+        sbuf_add(
+            &b, "The working copy does not validate: this is the report of its valid rest (the places marked "
+                "! are left out).\n\n");
+    sbuf_add(&b, text);
+    free(text);
+    char *title = xasprintf("check: %s", session_dirty(w->ss) || !session_base(w->ss)
+                                             ? "the uncommitted working copy"
+                                             : "the working copy (= its version)");
+    detail_show_text(&w->detail, title, b.s);
+    free(title);
+    sbuf_free(&b);
+    return UI_REDRAW;
 }
 
 static int cmd_diff(wb *w, const wb_cmd *c, const wb_cmd_args *a)
@@ -88,8 +151,8 @@ static int cmd_diff(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 
 static int cmd_tour(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 {
-    (void)c, (void)a;
-    return wb_tour_go(w, 0);
+    (void)c;
+    return wb_tour_command(w, a->argc >= 2 ? a->argv[1] : "");
 }
 
 static int cmd_recover(wb *w, const wb_cmd *c, const wb_cmd_args *a)
@@ -148,18 +211,35 @@ static const wb_cmd commands[] = {
      .run = wb_cmd_compact,
      .help = "Keep your newest KEEP undo steps (default 100) and shrink the workspace file"},
     {.name = "export",
-     .args = "md FILE",
+     .args = "FORMAT FILE",
      .nargs = 2,
      .run = cmd_export,
-     .usage = ":export md FILE",
-     .help = "Write the decision record as Markdown to FILE"},
+     .usage = ":export md|json|cfn|nosqlwb|csv|requests|items FILE",
+     .help = "Write the working copy to FILE as FORMAT (md: the decision record), as keyplan export does"},
+    {.name = "import",
+     .args = "FILE",
+     .nargs = 1,
+     .run = cmd_import,
+     .usage = ":import FILE (a design .yaml, a NoSQL Workbench model or a CSV pattern table)",
+     .help = "Replace the working copy by the design in FILE (YAML, NoSQL Workbench, CSV); u undoes"},
+    {.name = "check",
+     .args = "",
+     .nargs = 0,
+     .run = cmd_check,
+     .usage = ":check",
+     .help = "Show keyplan check's report of the working copy in the detail view"},
     {.name = "diff",
      .args = "A B",
      .nargs = 2,
      .run = cmd_diff,
      .usage = ":diff REV1 REV2 (version numbers, e.g. :diff 3 5)",
      .help = "Show on History what changed from version A to version B"},
-    {.name = "tour", .args = "", .nargs = -1, .run = cmd_tour, .help = "Start the tour from its first step"},
+    {.name = "tour",
+     .args = "[off|reset|STEP]",
+     .nargs = -1,
+     .run = cmd_tour,
+     .help = "Show the tour where it was left (off: leave it, Esc too; reset: the step's own design again; "
+             "STEP: go there)"},
     {.name = "recover",
      .args = "FILE",
      .nargs = 1,
@@ -293,10 +373,38 @@ char **wb_command_help(size_t *n)
     return v;
 }
 
-int wb_export_md(wb *w, const char *file)
+int wb_export(wb *w, const char *format, const char *file)
 {
     if (!w->an || !w->good) {
         wb_message(w, UI_ROLE_BAD, "export: the design has no valid analysis yet; fix the errors first");
+        return UI_REDRAW;
+    }
+    if (w->partial) {
+        wb_message(w, UI_ROLE_BAD,
+                   "export: the working copy does not validate (the places marked !); fix "
+                   "them first, or u to the last good state");
+        return UI_REDRAW;
+    }
+    char *err = NULL;
+    if (fileio_check_target(file, &err) != KP_OK) {
+        wb_message(w, UI_ROLE_BAD, "export: %s", err ? err : "cannot write there");
+        free(err);
+        return UI_REDRAW;
+    }
+    bool record = strcmp(format, "md") == 0 || strcmp(format, "json") == 0;
+    char *text = record ? NULL : exchange_export(w->good, w->an, format, &err);
+    if (!record) {
+        if (!text)
+            wb_message(w, UI_ROLE_BAD, "export %s: %s", format,
+                       err ? err : "the design cannot be exported so");
+        else if (fileio_write_atomic(file, text, strlen(text), &err) == KP_OK)
+            wb_message(w, UI_ROLE_GOOD, "%s written to %s (%zu bytes)%s", format, file, strlen(text),
+                       session_dirty(w->ss) || !session_base(w->ss) ? " from the uncommitted working copy"
+                                                                    : "");
+        else
+            wb_message(w, UI_ROLE_BAD, "export: %s", err ? err : "cannot write the file");
+        free(text);
+        free(err);
         return UI_REDRAW;
     }
     export_record r;
@@ -306,20 +414,21 @@ int wb_export_md(wb *w, const char *file)
     r.signals = &w->sigs;
     r.source = session_path(w->ss);
     r.version = session_dirty(w->ss) ? 0 : session_base(w->ss);
+    r.working = r.version == 0;
+    r.working_base = session_base(w->ss);
     r.history = w->versions;
     r.nhistory = w->nversions;
     r.obs = w->obs;
     r.nobs = w->nobs;
-    char *err = NULL;
-    char *md = export_md(&r, &err);
+    char *md = strcmp(format, "md") == 0 ? export_md(&r, &err) : export_json(&r, &err);
     if (!md) {
         wb_message(w, UI_ROLE_BAD, "export: %s", err);
         free(err);
         return UI_REDRAW;
     }
     if (fileio_write_atomic(file, md, strlen(md), &err) == KP_OK)
-        wb_message(w, UI_ROLE_GOOD, "decision record written to %s (%zu bytes)%s", file, strlen(md),
-                   w->diags.errors ? " from the last good state" : "");
+        wb_message(w, UI_ROLE_GOOD, "decision record written to %s (%s, %zu bytes): %s", file, format,
+                   strlen(md), r.working ? "the uncommitted working copy" : "the working copy's version");
     else
         wb_message(w, UI_ROLE_BAD, "export: %s", err ? err : "cannot write the file");
     free(err);

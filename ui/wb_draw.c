@@ -7,6 +7,7 @@
 #include "help.h"
 #include "pane.h"
 #include "status.h"
+#include "tour.h"
 
 #include <curses.h>
 #include <stdlib.h>
@@ -53,6 +54,7 @@ static void draw_pane(wb *w)
                    : NULL,
         .sigs = &w->sigs,
         .side = w->lay.side,
+        .partial = w->partial,
     };
     pane_draw(&v, w->lay.pane, w->pane_hit, w->npane_hit);
 }
@@ -69,6 +71,9 @@ void wb_draw(wb *w)
     wb_presence_draw(w, w->lay.tabs);
     if (w->help) {
         draw_help(w);
+    } else if (form_is_open(&w->form)) {
+        form_draw(&w->form, (ui_rect){w->lay.editor.y, 0, w->lay.status.y - w->lay.editor.y, w->lay.cols},
+                  &cy, &cx);
     } else if (detail_is_open(&w->detail)) {
         detail_draw(&w->detail,
                     (ui_rect){w->lay.editor.y, 0, w->lay.status.y - w->lay.editor.y, w->lay.cols});
@@ -80,7 +85,16 @@ void wb_draw(wb *w)
         screen_draw(&e, w->lay.editor, &cy, &cx);
         draw_pane(w);
     }
-    narration_draw(w->lay.narration, wb_tour_shown(w), w->tour_step, w->opt.ntour, &w->narr_top);
+    if (!w->help && !detail_is_open(&w->detail) && !form_is_open(&w->form)) { /* drawn over the tour */
+        const wb_tour_step *st = wb_tour_shown(w);
+        bool *done = st && st->ntry ? xcalloc(st->ntry, sizeof *done) : NULL;
+        if (done)
+            wb_tour_exercise(w, done);
+        char *why = st ? tour_cost_why(w->an) : NULL;
+        narration_draw(w->lay.narration, st, w->tour_step, w->opt.ntour, &w->narr_top, done, why);
+        free(why);
+        free(done);
+    }
     status_view sv = {
         .base = session_base(w->ss),
         .dirty = session_dirty(w->ss),

@@ -7,6 +7,7 @@
 #include "wb.h"
 
 #include "detail.h"
+#include "form.h"
 #include "grid.h"
 #include "layout.h"
 #include "lineedit.h"
@@ -27,6 +28,7 @@ struct wb {
                           cell): analysis_update's hint, reset by wb_recompute */
     size_t pattern_row;
     kp_diags diags; /* problems of the current design */
+    bool partial;   /* good is the valid rest of a design that does not validate (wb_salvage.c) */
     sig_report sigs;
     sig_observation *obs;
     size_t nobs;
@@ -51,6 +53,9 @@ struct wb {
     /* help overlay */
     bool help;
     size_t help_top;
+    /* a decision opened as a form (wb_form.c; drawn over the editor and the pane while open) */
+    ui_form form;
+    size_t form_row;
     /* the detail view (drawn over the editor and the pane while open) */
     detail_view detail;
     /* search */
@@ -62,6 +67,11 @@ struct wb {
     size_t narr_top;           /* first narration line shown */
     kp_analysis *tour_prev_an; /* analysis of the previous step (what changed) */
     kp_design *tour_prev;
+    kp_design **tour_mine; /* per step: the student's edits of it, or NULL (wb_tour.c) */
+    bool tour_done;        /* the step's exercise held after the last key */
+    bool tour_resumed;     /* the workspace said where the tour was left */
+    bool tour_visited;     /* the tour was shown in this session */
+    bool tour_fresh;       /* the working copy is not a step's yet: nothing of it to keep */
     /* for mouse clicks: the design pattern row drawn on each screen line of the pane, or -1
        (filled by the drawing, read by wb_click) */
     int *pane_hit;
@@ -132,9 +142,40 @@ void wb_presence_draw(const wb *w, ui_rect r);
 int wb_tour_go(wb *w, size_t step);
 /* The tour step shown, or NULL when no tour runs. */
 const wb_tour_step *wb_tour_shown(const wb *w);
+/* At wb_new: the step the workspace says the tour was left at, and the student's edits per step. */
+void wb_tour_resume(wb *w);
+/* Frees what wb_tour_resume and the steps kept. */
+void wb_tour_free(wb *w);
+/* `:tour [off | reset | STEP]`: shows the tour (where it was left, else from step 1), leaves it,
+ * takes the step back to its own design, or goes to a step. Returns flags. */
+int wb_tour_command(wb *w, const char *arg);
+/* Leaves the tour (Esc); the student's edits stay. Returns flags. */
+int wb_tour_off(wb *w);
+/* Takes the step shown back to its own design (undoable). Returns flags. */
+int wb_tour_reset(wb *w);
+/* Whether every check of the shown step's exercise holds on the working copy's analysis; each
+ * check's result in done[] (may be NULL; as many as the step's checks). false without one. */
+bool wb_tour_exercise(const wb *w, bool *done);
+/* After a key: says so when the exercise has just turned green. */
+void wb_tour_after_key(wb *w);
+
+/* wb_form.c */
+/* Opens decision `row` as a form with field `sel` selected. Returns flags. */
+int wb_form_open(wb *w, size_t row, size_t sel);
+/* A key while the form is open. Returns flags. */
+int wb_form_key(wb *w, int key);
+/* The line editor's keys (cursor, delete, insert) on e; true when handled (wb.c). */
+bool wb_line_key(lineedit *e, int key);
+
+/* wb_salvage.c */
+/* The working copy `d` does not validate: analyses its valid rest (when there is one) and marks
+ * the places left out in their cells (drafts_mark). */
+void wb_salvage(wb *w, const kp_design *d);
 
 /* wb_cmd.c */
-/* Writes the decision record as Markdown to `file`; the message line says how it went. */
-int wb_export_md(wb *w, const char *file);
+/* Writes the working copy to `file` in `format` (md, json: the decision record; the formats of
+ * exchange.h), saying in the record whether it is a version or an uncommitted working copy; the
+ * message line says how it went. Returns flags. */
+int wb_export(wb *w, const char *format, const char *file);
 
 #endif

@@ -108,6 +108,15 @@ static void heading(sbuf *b, const export_record *r)
             sbuf_add(b, "”)");
         }
         sbuf_add(b, ".\n\n");
+    } else if (r->working) {
+        sbuf_printf(b, "Exported by keyplan from workspace `%s`: an uncommitted working copy",
+                    or_dash(r->source));
+        if (r->working_base > 0)
+            sbuf_printf(b, " (based on version %d, with changes not recorded in any version)",
+                        r->working_base);
+        else
+            sbuf_add(b, " (no version committed yet)");
+        sbuf_add(b, ".\n\n");
     } else if (r->source) {
         sbuf_printf(b, "Exported by keyplan from the design file `%s`.\n\n", r->source);
     }
@@ -1050,6 +1059,10 @@ char *export_json(const export_record *r, char **err)
     json_t *root = analysis_json(r->design, r->analysis);
     json_object_set_new(root, "source", jstr(r->source));
     json_object_set_new(root, "version", r->version > 0 ? json_integer(r->version) : json_null());
+    if (r->working) { /* not a recorded version: say so, and what it is based on */
+        json_object_set_new(root, "working_copy", json_true());
+        json_object_set_new(root, "base", r->working_base > 0 ? json_integer(r->working_base) : json_null());
+    }
     json_t *decs = json_array(), *flat = json_array();
     for (size_t i = 0; i < r->design->ndecisions; i++) {
         const kp_decision *dec = &r->design->decisions[i];

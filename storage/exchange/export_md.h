@@ -9,6 +9,7 @@
 #include "signals.h"
 #include "workspace.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* What the record is made of. Only design and analysis are required; the rest may be NULL/0. */
@@ -18,6 +19,8 @@ typedef struct export_record {
     const sig_report *signals;   /* its signals evaluated (fired ones read "reopen") */
     const char *source;          /* the file or workspace it came from, for the heading */
     int version;                 /* the workspace version exported, 0 for a design file */
+    bool working;                /* an uncommitted working copy of the workspace (version is 0) */
+    int working_base;            /* the version that working copy is based on (0 = none) */
     const ws_version *history;   /* the workspace's versions, oldest first */
     size_t nhistory;
     const sig_observation *obs; /* every observation recorded */

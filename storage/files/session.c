@@ -325,6 +325,9 @@ static kp_status step(session *s, bool undo, char **err)
     return KP_OK;
 }
 
+const char *session_undo_label(const session *s) { return s->nundo ? s->undo[s->nundo - 1].label : NULL; }
+const char *session_redo_label(const session *s) { return s->nredo ? s->redo[s->nredo - 1].label : NULL; }
+
 kp_status session_undo(session *s, char **err) { return step(s, true, err); }
 kp_status session_redo(session *s, char **err) { return step(s, false, err); }
 

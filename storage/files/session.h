@@ -43,6 +43,11 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
 kp_status session_undo(session *s, char **err);
 kp_status session_redo(session *s, char **err);
 size_t session_undo_depth(const session *s);
+/* What the next undo (redo) takes back, as its change was labelled ("edit patterns row 2 rate"),
+ * or NULL when not known (nothing to undo, or a step of an earlier session). Owned by the
+ * session, valid until the next change. */
+const char *session_undo_label(const session *s);
+const char *session_redo_label(const session *s);
 
 /* The version the working copy is based on (0 = none) and whether it differs from it. */
 int session_base(const session *s);

@@ -88,6 +88,10 @@ void tour_close(tour *t)
         for (size_t k = 0; k < s->nchecks; k++)
             free(s->checks[k]);
         free(s->checks);
+        for (size_t k = 0; k < s->ntry; k++)
+            free(s->try_checks[k]);
+        free(s->try_checks);
+        free(s->try_task);
         design_free(p->design);
         for (size_t k = 0; k < p->nfigures; k++) {
             free(p->figures[k].arg);
@@ -187,6 +191,12 @@ char *tour_print(const tour *t, int width)
         if (*fig)
             sbuf_printf(&b, "\nFigures (computed by keyplan from this step's design):\n%s", fig);
         free(fig);
+        if (s->try_task) {
+            char *task = xasprintf("Try it: %s", s->try_task);
+            sbuf_add(&b, "\n");
+            wrap(&b, task, width);
+            free(task);
+        }
         analysis_free(a);
     }
     return sbuf_steal(&b);

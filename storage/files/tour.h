@@ -17,7 +17,12 @@
  *         - { label: TEXT, course: TEXT, course_total: NUMBER, design: DESIGN }
  *       marks: { KIND: [NAME, ...], ... }      what the workbench highlights (see tour_mark)
  *       figures: [FIGURE, ...]       computed by keyplan from the step's design
- *       checks: [CHECK, ...]         the step's exercise: conditions on its analysis
+ *       checks: [CHECK, ...]         what the step's design shows: conditions on its analysis
+ *       try:                         the "try it" exercise the step checks on the student's design
+ *         task: TEXT                 what to do, in a sentence or two
+ *         checks: [CHECK, ...]       the conditions that say it is done
+ *         solution: [EDIT, ...]      edits that do it (loading proves they make every check hold
+ *                                    and that the step's own design does not)
  *
  *   DESIGN  = FROM | { from: FROM, edits: [EDIT, ...] }
  *   FROM    = the id of an earlier step (its design), or a design file: a path relative to the
@@ -93,8 +98,11 @@ typedef struct tour_step {
     size_t nmarks;
     tour_rung *rungs; /* the cost ladder; NULL when the step has none */
     size_t nrungs;
-    char **checks; /* the exercise's conditions, as written */
+    char **checks; /* what the step's design shows, as conditions on its analysis */
     size_t nchecks;
+    char *try_task;    /* the "try it" exercise for the student, NULL when the step has none */
+    char **try_checks; /* the conditions that say it is done, on the student's design */
+    size_t ntry;
 } tour_step;
 
 /* true when `name` (NULL = the default) names a tour built into keyplan ("cloudshop"). */
@@ -139,6 +147,12 @@ char *tour_yaml(const tour *t, size_t i, char **err);
  * (a->design is the step's design): a few lines of text, each ending in '\n'. The cost ladder
  * builds and analyses its rungs. Never NULL ("" when out of range); caller frees. */
 char *tour_figures(const tour *t, size_t i, const kp_analysis *a);
+
+/* Why the monthly cost of analysis `a` is what it is when scans make most of it: "Why
+ * €6,318,340,496.14 a month: scans (patterns 1, 2, 3) read the whole table, 17.6M read units a
+ * call, and make 99% of the read units the design asks for (pattern 1 alone 40%)...". NULL when
+ * scans make less than half of the design's read units (caller frees). */
+char *tour_cost_why(const kp_analysis *a);
 
 /* The whole handout: the title, then every step's number, title, narration (wrapped to
  * `width` columns, 60..200, 0 = 96) and figures. Never NULL; caller frees. */

@@ -285,3 +285,46 @@ void tour_figures_add(sbuf *b, const tour *t, size_t i, const kp_analysis *a)
         fig_fn[p->figures[k].kind](&c);
     }
 }
+
+char *tour_cost_why(const kp_analysis *a)
+{
+    if (!a || !a->cost || !isfinite(a->cost->total))
+        return NULL;
+    double all = 0, scans = 0, top = 0;
+    const kp_pattern_result *worst = NULL;
+    sbuf ids;
+    sbuf_init(&ids);
+    sbuf_add(&ids, "");
+    for (size_t i = 0; i < a->npatterns; i++) {
+        const kp_pattern_result *r = &a->patterns[i];
+        double u = isfinite(r->rcu_per_s) ? r->rcu_per_s : 0;
+        all += u;
+        if (r->plan != KP_PLAN_SCAN || !r->pattern)
+            continue;
+        scans += u;
+        sbuf_printf(&ids, "%s%s", ids.len ? ", " : "", r->pattern->id ? r->pattern->id : "?");
+        if (u > top || !worst) {
+            top = u;
+            worst = r;
+        }
+    }
+    if (!worst || !(all > 0) || scans < 0.5 * all) {
+        sbuf_free(&ids);
+        return NULL;
+    }
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "Why ");
+    humanfmt_add_money(&b, a->cost->total, a->cost->currency, HF_MONEY_SCREEN);
+    sbuf_printf(&b, " a month: scans (pattern%s %s) read the whole table, ", strchr(ids.s, ',') ? "s" : "",
+                ids.s);
+    humanfmt_add(&b, worst->rcu_per_call, HF_SHORT_SCREEN);
+    sbuf_printf(&b, " read units a call, and make ");
+    humanfmt_add(&b, 100 * scans / all, HF_PRINTF_F0);
+    sbuf_printf(&b, "%% of the read units the design asks for (pattern %s alone ",
+                worst->pattern->id ? worst->pattern->id : "?");
+    humanfmt_add(&b, 100 * top / all, HF_PRINTF_F0);
+    sbuf_add(&b, "%). A key that serves a pattern makes its scan a query.");
+    sbuf_free(&ids);
+    return sbuf_steal(&b);
+}

@@ -594,10 +594,98 @@ static void parse_ladder(ld *c, const yaml_node_t *l, tour_step *s, tour_play *p
 
 /* ---- steps --------------------------------------------------------------------------------- */
 
+/* The checks of list node `checks` (tour_check_validate'd) into *out, *n (caller frees); the
+ * malformed ones are reported and left out. */
+static void parse_checks(ld *c, const yaml_node_t *checks, const char *what, char ***out, size_t *n)
+{
+    size_t k = checks ? seq_len(checks) : 0;
+    *out = k ? xcalloc(k, sizeof **out) : NULL;
+    *n = 0;
+    for (size_t i = 0; i < k; i++) {
+        const yaml_node_t *cn = seq_at(c, checks, i);
+        char *why = NULL;
+        if (tour_check_validate(text_of(cn), &why) != KP_OK)
+            diags_add(c->dg, KP_INVALID, at(cn), "%s: check '%s': %s", what,
+                      text_of(cn) ? text_of(cn) : shape(cn), why);
+        else
+            (*out)[(*n)++] = xstrdup(text_of(cn));
+        free(why);
+    }
+}
+
+/* The step's exercise: try: { task: TEXT, checks: [CHECK, ...], solution: [EDIT, ...] }. The
+ * solution applied to the step's design d must make every check hold, and d itself must not
+ * (an exercise already done is none): both are proved here, when the tour loads. */
+static void parse_try(ld *c, const yaml_node_t *tn, tour_step *s, const kp_design *d, const char *what)
+{
+    static const char *const keys[] = {"task", "checks", "solution", NULL};
+    char *w = xasprintf("%s: try", what);
+    kp_design *x = NULL;
+    kp_analysis *a0 = NULL, *a1 = NULL;
+    const yaml_node_t *task = NULL, *checks = NULL, *sol = NULL;
+    if (tn->type != YAML_MAPPING_NODE) {
+        diags_add(c->dg, KP_TYPE, at(tn), "%s is %s; expected { task: TEXT, checks: [...], solution: [...] }",
+                  w, shape(tn));
+        goto out;
+    }
+    if (!known_keys(c, tn, w, keys))
+        goto out;
+    task = need(c, tn, "task", YAML_SCALAR_NODE, true, w, "the exercise, as text");
+    checks = need(c, tn, "checks", YAML_SEQUENCE_NODE, true, w, "a list of checks");
+    sol = need(c, tn, "solution", YAML_SEQUENCE_NODE, true, w, "a list of edits that solve it");
+    if (!task || !checks || !sol || !d)
+        goto out;
+    size_t n = seq_len(checks);
+    parse_checks(c, checks, w, &s->try_checks, &s->ntry);
+    if (s->ntry != n || !n) {
+        if (!n)
+            diags_add(c->dg, KP_MISSING_KEY, at(checks),
+                      "%s: no checks; expected the conditions that say done", w);
+        goto out;
+    }
+    s->try_task = xstrdup(text_of(task));
+    x = design_clone(d);
+    for (size_t k = 0; k < seq_len(sol); k++)
+        if (!apply_edit(c, x, seq_at(c, sol, k), w))
+            goto out;
+    kp_diags vd;
+    diags_init(&vd, NULL);
+    bool valid = validate_design(x, &vd);
+    for (size_t k = 0; !valid && k < vd.n; k++)
+        if (vd.v[k].sev == KP_SEV_ERROR) {
+            diags_add(c->dg, KP_INVALID, at(sol), "%s: the solution does not validate: %s", w, vd.v[k].msg);
+            break;
+        }
+    diags_free(&vd);
+    if (!valid)
+        goto out;
+    a0 = analysis_run(d);
+    a1 = analysis_run(x);
+    bool done = true;
+    for (size_t k = 0; k < s->ntry; k++) {
+        char *why = NULL;
+        done &= tour_check(s->try_checks[k], a0, NULL);
+        if (!tour_check(s->try_checks[k], a1, &why))
+            diags_add(c->dg, KP_INVALID, at(sol), "%s: the solution leaves '%s' false: %s", w,
+                      s->try_checks[k], why ? why : "");
+        free(why);
+    }
+    if (done)
+        diags_add(c->dg, KP_INVALID, at(checks),
+                  "%s: the step's own design already meets every check; expected "
+                  "an exercise that asks for a change",
+                  w);
+out:
+    analysis_free(a0);
+    analysis_free(a1);
+    design_free(x);
+    free(w);
+}
+
 static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
 {
     static const char *const keys[] = {"id",    "title",   "narration", "design", "ladder",
-                                       "marks", "figures", "checks",    NULL};
+                                       "marks", "figures", "checks",    "try",    NULL};
     tour_step *s = &c->t->steps[i];
     tour_play *p = &c->t->play[i];
     s->number = (int)i + 1;
@@ -677,18 +765,10 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
                       "'ladder:' in the step",
                       what);
     const yaml_node_t *checks = need(c, sn, "checks", YAML_SEQUENCE_NODE, false, what, "a list of checks");
-    size_t n = checks ? seq_len(checks) : 0;
-    s->checks = n ? xcalloc(n, sizeof *s->checks) : NULL;
-    for (size_t k = 0; k < n; k++) {
-        const yaml_node_t *cn = seq_at(c, checks, k);
-        char *why = NULL;
-        if (tour_check_validate(text_of(cn), &why) != KP_OK)
-            diags_add(c->dg, KP_INVALID, at(cn), "%s: check '%s': %s", what,
-                      text_of(cn) ? text_of(cn) : shape(cn), why);
-        else
-            s->checks[s->nchecks++] = xstrdup(text_of(cn));
-        free(why);
-    }
+    parse_checks(c, checks, what, &s->checks, &s->nchecks);
+    const yaml_node_t *ex = get(c, sn, "try");
+    if (ex)
+        parse_try(c, ex, s, p->design, what);
 out:
     free(what);
 }

@@ -2236,3 +2236,41 @@ bool ws_changed_elsewhere(ws_t *ws)
     ws->stamp = st;
     return changed;
 }
+
+/* ---- meta -------------------------------------------------------------------------------- */
+
+kp_status ws_meta_get(ws_t *ws, const char *key, char **value, char **err)
+{
+    *value = NULL;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "SELECT value FROM meta WHERE key = ?1", -1, &s, NULL) != SQLITE_OK)
+        return ws_fail(ws, err, "read a setting");
+    sqlite3_bind_text(s, 1, key, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        *value = col_text(s, 0);
+    sqlite3_finalize(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? KP_OK : ws_fail(ws, err, "read a setting");
+}
+
+kp_status ws_meta_set(ws_t *ws, const char *key, const char *value, char **err)
+{
+    if (strcmp(key, "created_at") == 0 || strcmp(key, "created_by") == 0)
+        return kp_fail(err, KP_INVALID, "meta key '%s' is keyplan's own; expected another key", key);
+    kp_status st = begin(ws, err);
+    if (st != KP_OK)
+        return st;
+    sqlite3_stmt *s;
+    const char *sql =
+        value ? "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)" : "DELETE FROM meta WHERE key = ?1";
+    if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
+        return abort_tx(ws, err, "store a setting");
+    sqlite3_bind_text(s, 1, key, -1, SQLITE_TRANSIENT);
+    if (value)
+        sqlite3_bind_text(s, 2, value, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s);
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE)
+        return abort_tx(ws, err, "store a setting");
+    return finish(ws, err, "store a setting");
+}

@@ -213,6 +213,15 @@ kp_status ws_observations(ws_t *ws, sig_observation **out, size_t *n, char **err
  * sig_observations_free). */
 kp_status ws_observations_latest(ws_t *ws, sig_observation **out, size_t *n, char **err);
 
+/* ---- settings kept in the workspace ------------------------------------------------------ */
+
+/* A value of the meta table (the tour's step and a student's edits per step: "tour.step",
+ * "tour.mine.3"). *value is NULL when the key is not set (caller frees). */
+kp_status ws_meta_get(ws_t *ws, const char *key, char **value, char **err);
+/* Sets key to value in one transaction; value NULL removes the key. The keys keyplan writes
+ * when it creates the file (created_at, created_by) are refused (KP_INVALID). */
+kp_status ws_meta_set(ws_t *ws, const char *key, const char *value, char **err);
+
 /* ---- refresh -------------------------------------------------------------------------- */
 
 /* true when another connection (another keyplan process) committed a version or recorded an

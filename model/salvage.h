@@ -1,0 +1,41 @@
+/* salvage.h - the valid rest of a design that does not validate, so that one broken place does
+ * not freeze the whole model: the workbench analyses what is left and marks what was left out.
+ * "What if" works: deleting an index leaves its key templates on the entities (an error); the
+ * valid rest drops them, and the patterns it served fall to scans. No I/O.
+ *
+ * What can be left out, in this order, until the rest validates:
+ *   - an entity's key template or sparse rule for an attribute that no table or index key names;
+ *   - a pattern that does not validate on its own (with the pattern it is covered by);
+ *   - a decision's signal that does not validate, or the decision itself.
+ * Anything else broken (the table, an index, an entity, an attribute) leaves no valid rest. */
+#ifndef KP_SALVAGE_H
+#define KP_SALVAGE_H
+
+#include "design.h"
+#include "edit.h"
+
+#include <stddef.h>
+
+/* One place left out, as the editor names its cell (model/edit.h). */
+typedef struct salvage_drop {
+    edit_table table; /* EDIT_KEYS (a template, "sparse"), EDIT_PATTERNS, EDIT_DECISIONS */
+    size_t row;       /* the row in the design handed in */
+    char *col;        /* the column's name ("signals", "GSI1PK", "sparse"), NULL for the whole row */
+    char *msg;        /* why: the validation's first error about it */
+} salvage_drop;
+
+typedef struct salvage_drops {
+    salvage_drop *v;
+    size_t n, cap;
+} salvage_drops;
+
+/* The valid rest of `d`: a new design (caller frees with design_free) that validates, and in
+ * *drops (zeroed by the caller; released with salvage_drops_free) what was left out. A design
+ * that validates comes back whole with no drops. NULL when no valid rest is found (the broken
+ * place is one that cannot be left out); *drops may then hold what was tried. */
+kp_design *validate_salvage(const kp_design *d, salvage_drops *drops);
+
+/* Releases the drops' strings and array (s may be NULL); s can be reused after. */
+void salvage_drops_free(salvage_drops *s);
+
+#endif

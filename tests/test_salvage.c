@@ -1,0 +1,141 @@
+/* test_salvage.c - one broken place no longer freezes the model: the valid rest of a design is
+ * analysed and what was left out is named by its cell. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "analysis.h"
+#include "salvage.h"
+#include "support.h"
+#include "validate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static kp_design *cloudshop(void)
+{
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    return d;
+}
+
+static size_t row_of(const kp_design *d, edit_table t, const char *name)
+{
+    size_t r = ts_row_named(d, t, name);
+    if (r == (size_t)-1)
+        fail_msg("no row %s", name);
+    return r;
+}
+
+static const kp_pattern_result *result_of(const kp_analysis *a, const char *id)
+{
+    for (size_t i = 0; i < a->npatterns; i++)
+        if (a->patterns[i].pattern && strcmp(a->patterns[i].pattern->id, id) == 0)
+            return &a->patterns[i];
+    fail_msg("no pattern %s", id);
+    return NULL;
+}
+
+static const salvage_drop *find_drop(const salvage_drops *s, edit_table t, size_t row, const char *col)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].table == t && s->v[i].row == row &&
+            (col ? s->v[i].col && strcmp(s->v[i].col, col) == 0 : !s->v[i].col))
+            return &s->v[i];
+    return NULL;
+}
+
+/* A valid design comes back whole. */
+static void test_valid_whole(void **state)
+{
+    (void)state;
+    kp_design *d = cloudshop();
+    salvage_drops s = {0};
+    kp_design *r = validate_salvage(d, &s);
+    assert_non_null(r);
+    assert_int_equal(s.n, 0);
+    assert_true(design_equal(d, r));
+    design_free(r);
+    design_free(d);
+}
+
+/* "What if": deleting GSI1 leaves its templates on Order and D3's signal on it; the valid rest
+ * drops both, and pattern 5 (served by GSI1) falls to a scan. */
+static void test_index_removed_what_if(void **state)
+{
+    (void)state;
+    kp_design *d = cloudshop();
+    assert_true(edit_delete(d, EDIT_INDEXES, row_of(d, EDIT_INDEXES, "GSI1")));
+    kp_diags dg;
+    diags_init(&dg, NULL);
+    assert_false(validate_design(d, &dg)); /* the working copy is broken */
+    diags_free(&dg);
+    salvage_drops s = {0};
+    kp_design *r = validate_salvage(d, &s);
+    assert_non_null(r);
+    size_t order = row_of(d, EDIT_KEYS, "Order");
+    assert_non_null(find_drop(&s, EDIT_KEYS, order, "GSI1PK"));
+    assert_non_null(find_drop(&s, EDIT_KEYS, order, "GSI1SK"));
+    const salvage_drop *sig = find_drop(&s, EDIT_DECISIONS, row_of(d, EDIT_DECISIONS, "D3"), "signals");
+    assert_non_null(sig);
+    assert_non_null(strstr(sig->msg, "GSI1"));
+    /* D3 stays, with its other signal */
+    assert_int_equal(r->ndecisions, d->ndecisions);
+    kp_analysis *a = analysis_run(r);
+    assert_int_equal(result_of(a, "5")->plan, KP_PLAN_SCAN);
+    assert_int_equal(result_of(a, "2")->plan, KP_PLAN_QUERY); /* the rest as before */
+    analysis_free(a);
+    design_free(r);
+    salvage_drops_free(&s);
+    design_free(d);
+}
+
+/* A pattern that asks by an attribute no entity has is left out; the others are analysed. */
+static void test_broken_pattern_left_out(void **state)
+{
+    (void)state;
+    kp_design *d = cloudshop();
+    size_t p = row_of(d, EDIT_PATTERNS, "3");
+    char *err = NULL;
+    assert_int_equal(
+        edit_set(d, EDIT_PATTERNS, p, (size_t)edit_col_find(d, EDIT_PATTERNS, "by"), "nosuchAttr", &err),
+        KP_OK);
+    salvage_drops s = {0};
+    kp_design *r = validate_salvage(d, &s);
+    assert_non_null(r);
+    assert_non_null(find_drop(&s, EDIT_PATTERNS, p, NULL));
+    assert_int_equal(r->npatterns, d->npatterns - 1);
+    kp_analysis *a = analysis_run(r);
+    assert_int_equal(result_of(a, "1")->plan, KP_PLAN_GET);
+    analysis_free(a);
+    design_free(r);
+    salvage_drops_free(&s);
+    design_free(d);
+}
+
+/* A broken table leaves no valid rest. */
+static void test_no_rest(void **state)
+{
+    (void)state;
+    kp_design *d = cloudshop();
+    free(d->table.pk.s);
+    d->table.pk.s = NULL;
+    salvage_drops s = {0};
+    assert_null(validate_salvage(d, &s));
+    salvage_drops_free(&s);
+    design_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_whole),
+        cmocka_unit_test(test_index_removed_what_if),
+        cmocka_unit_test(test_broken_pattern_left_out),
+        cmocka_unit_test(test_no_rest),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

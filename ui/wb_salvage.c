@@ -1,0 +1,69 @@
+/* wb_salvage.c - one error no longer freezes the model: when the working copy does not
+ * validate, the workbench analyses its valid rest (model/salvage.h) and marks each place left out
+ * with ! in its cell, its reason in the pane. */
+#include "wb_int.h"
+
+#include "salvage.h"
+
+#include <stdlib.h>
+
+/* The screen and column that show cell (t, column `name`); the row's first column when no
+ * column shows it (a template for a key attribute that no longer exists). false when no screen
+ * lists the table. */
+static bool cell_place(wb *w, const kp_design *d, edit_table t, const char *name, int *screen, size_t *col)
+{
+    int ecol = name ? edit_col_find(d, t, name) : -1;
+    for (int i = 0; i < UI_SCREEN__COUNT; i++) {
+        screen_env e = wb_env(w, i);
+        if (!e.ops->is_table)
+            continue;
+        size_t n = 0;
+        screen_col *c = screen_columns(&e, &n);
+        bool found = false;
+        *col = 0;
+        for (size_t k = 0; k < n; k++)
+            if (c[k].table == (int)t) {
+                if (!found)
+                    *col = k;
+                found = true;
+                if (ecol >= 0 && c[k].col == (size_t)ecol) {
+                    *col = k;
+                    break;
+                }
+            }
+        free(c);
+        if (found) {
+            *screen = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+void wb_salvage(wb *w, const kp_design *d)
+{
+    salvage_drops s = {0};
+    kp_design *rest = validate_salvage(d, &s);
+    if (rest) {
+        sig_report_free(&w->sigs);
+        wb_analysis_free(w, w->an);
+        design_free(w->good);
+        w->good = rest;
+        w->an = w->opt.analyze ? w->opt.analyze(rest) : analysis_run(rest);
+        sig_evaluate(w->good, w->an, w->obs, w->nobs, &w->sigs);
+        w->partial = true;
+    }
+    for (size_t i = 0; rest && i < s.n; i++) {
+        int screen;
+        size_t col;
+        if (!cell_place(w, d, s.v[i].table, s.v[i].col, &screen, &col))
+            continue;
+        char *text =
+            s.v[i].col && edit_col_find(d, s.v[i].table, s.v[i].col) >= 0
+                ? edit_get(d, s.v[i].table, s.v[i].row, (size_t)edit_col_find(d, s.v[i].table, s.v[i].col))
+                : edit_get(d, s.v[i].table, s.v[i].row, 0);
+        drafts_mark(&w->drafts, screen, s.v[i].row, col, text, s.v[i].msg);
+        free(text);
+    }
+    salvage_drops_free(&s);
+}
