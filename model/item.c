@@ -122,6 +122,12 @@ static size_t number_size(const char *n)
     }
     if (*c == 'e' || *c == 'E')
         exp = strtol(c + 1, NULL, 10);
+    /* DynamoDB's numbers stay within 10^-130..10^126; far outside, the size no longer matters
+     * (DynamoDB refuses the number) but the arithmetic below must not overflow */
+    if (exp > 100000)
+        exp = 100000;
+    if (exp < -100000)
+        exp = -100000;
     while (nd > 0 && digits[nd - 1] == '0')
         nd--;
     if (nd == 0)

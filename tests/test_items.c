@@ -342,6 +342,9 @@ static void test_item_size_rules(void **state)
         {"{\"n\":{\"N\":\"0\"}}", 1 + 1},
         {"{\"n\":{\"N\":\"1.5E3\"}}", 1 + 2},
         {"{\"n\":{\"N\":\"1.50\"}}", 1 + 3},
+        /* an exponent far past DynamoDB's range (found by fuzzing: it overflowed a long) */
+        {"{\"n\":{\"N\":\"1e30877777777777777777777777777\"}}", 1 + 2},
+        {"{\"n\":{\"N\":\"-1e-30877777777777777777777777777\"}}", 1 + 3},
         {"{\"n\":{\"N\":\"101\"}}", 1 + 3},
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
