@@ -74,7 +74,7 @@ void status_draw(ui_rect r, const status_view *v)
     if (v->errors)
         sbuf_printf(&b, " | %zu error%s", v->errors, v->errors == 1 ? "" : "s");
     if (v->remote_change)
-        sbuf_add(&b, " | NEW VERSION: R reloads");
+        sbuf_add(&b, " | NEW VERSION: R merges it in");
     draw_put(r.y, r.x, r.w, b.s, UI_ROLE_STATUS);
     /* the hot-partition alarm, right-aligned */
     const kp_partition_result *hot = NULL;
