@@ -748,6 +748,22 @@ static void test_items_keys(void **state)
     s = draw_text(w);
     assert_null(strstr(s, "seed 208"));
     free(s);
+    /* the index chosen with i stays when the items are made again (s, >, <): it used to jump back
+     * to the index the pattern reads */
+    wb_key(w, 'i');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "GSI1: "));
+    free(s);
+    const char *regen = "s><";
+    for (const char *k = regen; *k; k++) {
+        wb_key(w, *k);
+        s = draw_text(w);
+        assert_non_null(strstr(s, "GSI1: "));
+        assert_null(strstr(s, "table: "));
+        free(s);
+    }
+    wb_key(w, 'i');
+    wb_key(w, 'i'); /* back to the table */
     wb_key(w, UI_KEY_ENTER);
     assert_true(detail_is_open(&w->detail));
     wb_key(w, UI_KEY_ESC);
