@@ -1745,6 +1745,49 @@ static wb_tour_step *cloudshop_steps(size_t *n)
     return v;
 }
 
+/* The tour at 80x24: step 1's figures (a line each pattern) and the why of its huge monthly cost
+ * show whole without scrolling: the narration panel is as high as they need, they come first and
+ * a figure line too wide loses spaces from its name column's padding (the columns stay aligned);
+ * the exercise and the narration follow, reached with }. They used to follow the narration and
+ * need scrolling below 100 columns. */
+static void test_golden_tour_figures_80x24(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    o.tour = cloudshop_steps(&o.ntour);
+    wb *w = wb_new(session_new_memory(NULL), &o);
+    wb_resize(w, LINES, COLS);
+    wb_command(w, "tour 1");
+    char *s = draw_text(w);
+    golden("tour_figures_80x24", s);
+    assert_non_null(strstr(s, " Why €6,318,340,496.14 a month: scans (patterns 1, 2, 3, 4, 8, 9) read the"));
+    assert_non_null(strstr(s, "scan a query."));
+    static const char *const figures[] = {
+        "   1   Get order by id                                400/s    < 20 ms  ! scan",
+        "   9   Sales by category and week (reports)               -          -  ! scan",
+        "   12  Advance the status of an order                 360/s          -  + multi",
+    };
+    for (size_t i = 0; i < sizeof figures / sizeof *figures; i++)
+        assert_non_null(strstr(s, figures[i]));
+    free(s);
+    /* } scrolls to the exercise, then the narration */
+    bool exercise = false, narration = false;
+    for (int i = 0; i < 60; i++) {
+        wb_key(w, '}');
+        s = draw_text(w);
+        exercise |= strstr(s, "Try it: ") != NULL;
+        narration |= strstr(s, "DynamoDB only does two things fast") != NULL;
+        free(s);
+    }
+    assert_true(exercise);
+    assert_true(narration);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* The tour's exercise turns green: step 4 of CloudShop asks for GSI1 so that pattern 5 becomes a
  * query; the student adds the index and Order's templates, and the check is ticked. Help is
  * drawn over the narration. The student's edits stay with the step; :tour reset drops them. */
@@ -2147,6 +2190,7 @@ int main(void)
         cmocka_unit_test(test_what_if_index_removed),
         cmocka_unit_test(test_rejected_cell_undo_and_commit),
         cmocka_unit_test(test_export_import_check_commands),
+        cmocka_unit_test(test_golden_tour_figures_80x24),
         cmocka_unit_test(test_golden_tour_exercise),
         cmocka_unit_test(test_golden_decision_form),
         cmocka_unit_test(test_tour_highlights_changes),
