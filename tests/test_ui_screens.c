@@ -1745,6 +1745,31 @@ static wb_tour_step *cloudshop_steps(size_t *n)
     return v;
 }
 
+/* The Patterns screen writes the latency target with its unit, as the pane does (it showed the
+ * bare number of milliseconds); the cell editor keeps the number. */
+static void test_patterns_latency_unit(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 100);
+    kp_design *d = fixture();
+    set(d, EDIT_PATTERNS, 0, "latency", "300000");
+    set(d, EDIT_PATTERNS, 1, "latency", "0.4");
+    wb *w = real_wb(d);
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, " 5.0 min\n"));
+    assert_non_null(strstr(s, " 0.4 ms\n"));
+    assert_non_null(strstr(s, " 30 ms\n"));
+    assert_null(strstr(s, "300000"));
+    free(s);
+    char *raw = edit_get(session_design(w->ss), EDIT_PATTERNS, 0,
+                         (size_t)edit_col_find(session_design(w->ss), EDIT_PATTERNS, "latency"));
+    assert_string_equal(raw, "300000");
+    free(raw);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* The tour at 80x24: step 1's figures (a line each pattern) and the why of its huge monthly cost
  * show whole without scrolling: the narration panel is as high as they need, they come first and
  * a figure line too wide loses spaces from its name column's padding (the columns stay aligned);
@@ -2190,6 +2215,7 @@ int main(void)
         cmocka_unit_test(test_what_if_index_removed),
         cmocka_unit_test(test_rejected_cell_undo_and_commit),
         cmocka_unit_test(test_export_import_check_commands),
+        cmocka_unit_test(test_patterns_latency_unit),
         cmocka_unit_test(test_golden_tour_figures_80x24),
         cmocka_unit_test(test_golden_tour_exercise),
         cmocka_unit_test(test_golden_decision_form),
