@@ -17,31 +17,6 @@ start() { # start NAME COLS LINES ENV... : keyplan on cloudshop.keyplan in its o
     T new-session -d -s "$name" -x "$cols" -y "$lines" \
         "env $* $KP cloudshop.keyplan 2>$WORK/$name.err; echo \$? > $WORK/$name.exit; sleep 600"
 }
-expect() { # expect SESSION TEXT WHAT: within 20 s
-    local i
-    for ((i = 0; i < 200; i++)); do
-        if screen "$1" | grep -qF -- "$2"; then ok "$3"; return 0; fi
-        sleep 0.1
-    done
-    fail "$3 (no '$2' on screen)"
-    screen "$1" | sed 's/^/    | /'
-}
-absent() { # absent SESSION TEXT WHAT
-    if screen "$1" | grep -qF -- "$2"; then
-        fail "$3 ('$2' on screen)"
-        screen "$1" | sed 's/^/    | /'
-    else ok "$3"; fi
-}
-quit() {
-    send "$1" q
-    local i
-    for ((i = 0; i < 200; i++)); do [ -f "$WORK/$1.exit" ] && break; sleep 0.1; done
-    if [ "$(cat "$WORK/$1.exit" 2>/dev/null)" = 0 ]; then ok "$1 quit with status 0"; else
-        fail "$1 exit status '$(cat "$WORK/$1.exit" 2>/dev/null)'"; cat "$WORK/$1.err"; fi
-    if [ -s "$WORK/$1.err" ]; then fail "$1 wrote to stderr"; cat "$WORK/$1.err"; fi
-    T kill-session -t "$1" 2>/dev/null
-    rm -f "$WORK/$1.exit"
-}
 ESC=$(printf '\033')
 # colours SESSION: the screen's lines holding a foreground or background colour (SGR 30-37,
 # 40-47, 90-97, 100-107, 38;5 / 48;5), not the attributes (bold, reverse) nor the defaults 39/49

@@ -1745,6 +1745,17 @@ static wb_tour_step *cloudshop_steps(size_t *n)
     return v;
 }
 
+/* A workbench on an empty memory session with the CloudShop tour, at the terminal's size. */
+static wb *cloudshop_tour_wb(void)
+{
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    o.tour = cloudshop_steps(&o.ntour);
+    wb *w = wb_new(session_new_memory(NULL), &o);
+    wb_resize(w, LINES, COLS);
+    return w;
+}
+
 /* The Patterns screen writes the latency target with its unit, as the pane does (it showed the
  * bare number of milliseconds); the cell editor keeps the number. */
 static void test_patterns_latency_unit(void **state)
@@ -1780,11 +1791,7 @@ static void test_golden_tour_figures_80x24(void **state)
     (void)state;
     term t;
     term_open(&t, 24, 80);
-    wb_options o;
-    memset(&o, 0, sizeof o);
-    o.tour = cloudshop_steps(&o.ntour);
-    wb *w = wb_new(session_new_memory(NULL), &o);
-    wb_resize(w, LINES, COLS);
+    wb *w = cloudshop_tour_wb();
     wb_command(w, "tour 1");
     char *s = draw_text(w);
     golden("tour_figures_80x24", s);
@@ -1821,11 +1828,7 @@ static void test_golden_tour_exercise(void **state)
     (void)state;
     term t;
     term_open(&t, 40, 120);
-    wb_options o;
-    memset(&o, 0, sizeof o);
-    o.tour = cloudshop_steps(&o.ntour);
-    wb *w = wb_new(session_new_memory(NULL), &o);
-    wb_resize(w, LINES, COLS);
+    wb *w = cloudshop_tour_wb();
     wb_command(w, "tour 4");
     char *s = draw_text(w);
     assert_non_null(strstr(s, "[ ] pattern.5.plan == query"));
