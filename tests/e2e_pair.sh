@@ -10,32 +10,17 @@
 #  4. both quit with uncommitted edits; each reopens and sees their own working copy; History
 #     says who has uncommitted work;
 #  5. presence goes away when the other quits, and when the other is killed.
-KP=$1
-SRC=$2
-command -v tmux >/dev/null || { echo "SKIP: tmux not installed (scripts/deps.sh installs it)"; exit 77; }
-
-WORK=$(mktemp -d)
-SOCK="kp-pair-$$"
-T() { tmux -L "$SOCK" "$@"; }
-cleanup() { T kill-server 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-cd "$WORK" || exit 2
-export TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC KEYPLAN_AUTHOR=script
-# a session that lives for the whole script (killing the last one makes the server exit)
-T new-session -d -s keepalive "sleep 100000" || { echo "FAIL: cannot start tmux"; exit 1; }
-
-FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-ok() { echo "ok: $*"; }
+KP=$(realpath "$1")
+SRC=$(realpath "$2")
+# shellcheck source=tests/tmux_harness.sh
+. "$SRC/tests/tmux_harness.sh" pair
+export KEYPLAN_AUTHOR=script
 
 # start NAME AUTHOR: a keyplan of AUTHOR on shop.keyplan in its own tmux session, 120x40
 start() {
     T new-session -d -s "$1" -x 120 -y 40 \
         "$KP shop.keyplan --author $2 2>$WORK/$1.err; echo \$? > $WORK/$1.exit; sleep 600"
 }
-screen() { T capture-pane -t "$1" -p; }
-send() { local s=$1; shift; T send-keys -t "$s" "$@"; sleep 0.15; }
-type_text() { T send-keys -t "$1" -l "$2"; sleep 0.15; }
 wait_for() { # wait_for SESSION TEXT [SECONDS]
     local s=$1 text=$2 secs=${3:-20} i
     for ((i = 0; i < secs * 10; i++)); do
@@ -63,16 +48,6 @@ expect_gone() { # expect_gone SESSION TEXT WHAT
         fail "$3 ('$2' still on screen)"
         screen "$1" | sed 's/^/    | /'
     fi
-}
-quit() {
-    send "$1" q
-    local i
-    for ((i = 0; i < 200; i++)); do [ -f "$WORK/$1.exit" ] && break; sleep 0.1; done
-    if [ "$(cat "$WORK/$1.exit" 2>/dev/null)" = 0 ]; then ok "$1 quit with status 0"; else
-        fail "$1 exit status '$(cat "$WORK/$1.exit" 2>/dev/null)'"; cat "$WORK/$1.err"; fi
-    if [ -s "$WORK/$1.err" ]; then fail "$1 wrote to stderr"; cat "$WORK/$1.err"; fi
-    T kill-session -t "$1" 2>/dev/null
-    rm -f "$WORK/$1.exit"
 }
 # rate SESSION ROW VALUE: the rate cell of pattern row ROW (1-based) on Patterns
 rate() {

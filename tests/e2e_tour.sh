@@ -14,15 +14,6 @@ start() { # start NAME ARGS...: keyplan at 120x40 in its own tmux session
     shift
     T new-session -d -s "$name" -x 120 -y 40 "$KP $* 2>$WORK/$name.err; echo \$? > $WORK/$name.exit; sleep 600"
 }
-expect() { # expect SESSION TEXT WHAT: within 20 s
-    local i
-    for ((i = 0; i < 200; i++)); do
-        if screen "$1" | grep -qF -- "$2"; then ok "$3"; return 0; fi
-        sleep 0.1
-    done
-    fail "$3 (no '$2' on screen)"
-    screen "$1" | sed 's/^/    | /'
-}
 ended() { # ended SESSION: waits for the exit status and prints it
     local i
     for ((i = 0; i < 200; i++)); do [ -f "$WORK/$1.exit" ] && break; sleep 0.1; done

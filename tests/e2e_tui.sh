@@ -36,16 +36,6 @@ expect() { # expect SESSION TEXT WHAT
         screen "$1" | sed 's/^/    | /'
     fi
 }
-quit() { # quit SESSION: q, wait for the exit status
-    send "$1" q
-    local i
-    for ((i = 0; i < 200; i++)); do [ -f "$WORK/$1.exit" ] && break; sleep 0.1; done
-    if [ "$(cat "$WORK/$1.exit" 2>/dev/null)" = 0 ]; then ok "$1 quit with status 0"; else
-        fail "$1 exit status '$(cat "$WORK/$1.exit" 2>/dev/null)'"; cat "$WORK/$1.err"; fi
-    if [ -s "$WORK/$1.err" ]; then fail "$1 wrote to stderr"; cat "$WORK/$1.err"; fi
-    T kill-session -t "$1" 2>/dev/null
-    rm -f "$WORK/$1.exit"
-}
 # cell SESSION TEXT: Enter, clear, type, Enter
 cell() { send "$1" Enter; send "$1" C-u; type_text "$1" "$2"; send "$1" Enter; }
 

@@ -748,6 +748,22 @@ static void test_items_keys(void **state)
     s = draw_text(w);
     assert_null(strstr(s, "seed 208"));
     free(s);
+    /* the index chosen with i stays when the items are made again (s, >, <): it used to jump back
+     * to the index the pattern reads */
+    wb_key(w, 'i');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "GSI1: "));
+    free(s);
+    const char *regen = "s><";
+    for (const char *k = regen; *k; k++) {
+        wb_key(w, *k);
+        s = draw_text(w);
+        assert_non_null(strstr(s, "GSI1: "));
+        assert_null(strstr(s, "table: "));
+        free(s);
+    }
+    wb_key(w, 'i');
+    wb_key(w, 'i'); /* back to the table */
     wb_key(w, UI_KEY_ENTER);
     assert_true(detail_is_open(&w->detail));
     wb_key(w, UI_KEY_ESC);
@@ -1729,6 +1745,81 @@ static wb_tour_step *cloudshop_steps(size_t *n)
     return v;
 }
 
+/* A workbench on an empty memory session with the CloudShop tour, at the terminal's size. */
+static wb *cloudshop_tour_wb(void)
+{
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    o.tour = cloudshop_steps(&o.ntour);
+    wb *w = wb_new(session_new_memory(NULL), &o);
+    wb_resize(w, LINES, COLS);
+    return w;
+}
+
+/* The Patterns screen writes the latency target with its unit, as the pane does (it showed the
+ * bare number of milliseconds); the cell editor keeps the number. */
+static void test_patterns_latency_unit(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 100);
+    kp_design *d = fixture();
+    set(d, EDIT_PATTERNS, 0, "latency", "300000");
+    set(d, EDIT_PATTERNS, 1, "latency", "0.4");
+    wb *w = real_wb(d);
+    char *s = draw_text(w);
+    assert_non_null(strstr(s, " 5.0 min\n"));
+    assert_non_null(strstr(s, " 0.4 ms\n"));
+    assert_non_null(strstr(s, " 30 ms\n"));
+    assert_null(strstr(s, "300000"));
+    free(s);
+    char *raw = edit_get(session_design(w->ss), EDIT_PATTERNS, 0,
+                         (size_t)edit_col_find(session_design(w->ss), EDIT_PATTERNS, "latency"));
+    assert_string_equal(raw, "300000");
+    free(raw);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The tour at 80x24: step 1's figures (a line each pattern) and the why of its huge monthly cost
+ * show whole without scrolling: the narration panel is as high as they need, they come first and
+ * a figure line too wide loses spaces from its name column's padding (the columns stay aligned);
+ * the exercise and the narration follow, reached with }. They used to follow the narration and
+ * need scrolling below 100 columns. */
+static void test_golden_tour_figures_80x24(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = cloudshop_tour_wb();
+    wb_command(w, "tour 1");
+    char *s = draw_text(w);
+    golden("tour_figures_80x24", s);
+    assert_non_null(strstr(s, " Why €6,318,340,496.14 a month: scans (patterns 1, 2, 3, 4, 8, 9) read the"));
+    assert_non_null(strstr(s, "scan a query."));
+    static const char *const figures[] = {
+        "   1   Get order by id                                400/s    < 20 ms  ! scan",
+        "   9   Sales by category and week (reports)               -          -  ! scan",
+        "   12  Advance the status of an order                 360/s          -  + multi",
+    };
+    for (size_t i = 0; i < sizeof figures / sizeof *figures; i++)
+        assert_non_null(strstr(s, figures[i]));
+    free(s);
+    /* } scrolls to the exercise, then the narration */
+    bool exercise = false, narration = false;
+    for (int i = 0; i < 60; i++) {
+        wb_key(w, '}');
+        s = draw_text(w);
+        exercise |= strstr(s, "Try it: ") != NULL;
+        narration |= strstr(s, "DynamoDB only does two things fast") != NULL;
+        free(s);
+    }
+    assert_true(exercise);
+    assert_true(narration);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* The tour's exercise turns green: step 4 of CloudShop asks for GSI1 so that pattern 5 becomes a
  * query; the student adds the index and Order's templates, and the check is ticked. Help is
  * drawn over the narration. The student's edits stay with the step; :tour reset drops them. */
@@ -1737,11 +1828,7 @@ static void test_golden_tour_exercise(void **state)
     (void)state;
     term t;
     term_open(&t, 40, 120);
-    wb_options o;
-    memset(&o, 0, sizeof o);
-    o.tour = cloudshop_steps(&o.ntour);
-    wb *w = wb_new(session_new_memory(NULL), &o);
-    wb_resize(w, LINES, COLS);
+    wb *w = cloudshop_tour_wb();
     wb_command(w, "tour 4");
     char *s = draw_text(w);
     assert_non_null(strstr(s, "[ ] pattern.5.plan == query"));
@@ -2131,6 +2218,8 @@ int main(void)
         cmocka_unit_test(test_what_if_index_removed),
         cmocka_unit_test(test_rejected_cell_undo_and_commit),
         cmocka_unit_test(test_export_import_check_commands),
+        cmocka_unit_test(test_patterns_latency_unit),
+        cmocka_unit_test(test_golden_tour_figures_80x24),
         cmocka_unit_test(test_golden_tour_exercise),
         cmocka_unit_test(test_golden_decision_form),
         cmocka_unit_test(test_tour_highlights_changes),

@@ -1,7 +1,9 @@
-# tmux_harness.sh - sourced by the tmux end-to-end scripts (e2e_tui.sh, e2e_tour.sh) after they
-# set KP and SRC: a fresh folder to work in, a tmux server of the script's own (socket kp-NAME-PID,
-# NAME the first argument), a session that keeps that server alive, the terminal settings, and
-# fail/ok counting into FAILS. Not a test itself (its name does not start with e2e_).
+# tmux_harness.sh - sourced by the tmux end-to-end scripts (e2e_tui.sh, e2e_tour.sh, e2e_pair.sh,
+# e2e_items.sh) after they set KP and SRC: a fresh folder to work in, a tmux server of the
+# script's own (socket kp-NAME-PID, NAME the first argument), a session that keeps that server
+# alive, the terminal settings, fail/ok counting into FAILS, and the checks the scripts share
+# (expect, absent, quit; a script may define its own). Not a test itself (its name does not start
+# with e2e_).
 command -v tmux >/dev/null || { echo "SKIP: tmux not installed (scripts/deps.sh installs it)"; exit 77; }
 
 WORK=$(mktemp -d)
@@ -21,3 +23,30 @@ ok() { echo "ok: $*"; }
 screen() { T capture-pane -t "$1" -p; }
 send() { local s=$1; shift; T send-keys -t "$s" "$@"; sleep 0.15; }
 type_text() { T send-keys -t "$1" -l "$2"; sleep 0.15; }
+expect() { # expect SESSION TEXT WHAT: TEXT on screen within 20 s
+    local i
+    for ((i = 0; i < 200; i++)); do
+        if screen "$1" | grep -qF -- "$2"; then ok "$3"; return 0; fi
+        sleep 0.1
+    done
+    fail "$3 (no '$2' on screen)"
+    screen "$1" | sed 's/^/    | /'
+}
+absent() { # absent SESSION TEXT WHAT: TEXT not on screen now
+    if screen "$1" | grep -qF -- "$2"; then
+        fail "$3 ('$2' on screen)"
+        screen "$1" | sed 's/^/    | /'
+    else ok "$3"; fi
+}
+# quit SESSION: q, then status 0 in $WORK/SESSION.exit and nothing in $WORK/SESSION.err (the
+# session runs "$KP ... 2>$WORK/SESSION.err; echo \$? > $WORK/SESSION.exit")
+quit() {
+    send "$1" q
+    local i
+    for ((i = 0; i < 200; i++)); do [ -f "$WORK/$1.exit" ] && break; sleep 0.1; done
+    if [ "$(cat "$WORK/$1.exit" 2>/dev/null)" = 0 ]; then ok "$1 quit with status 0"; else
+        fail "$1 exit status '$(cat "$WORK/$1.exit" 2>/dev/null)'"; cat "$WORK/$1.err"; fi
+    if [ -s "$WORK/$1.err" ]; then fail "$1 wrote to stderr"; cat "$WORK/$1.err"; fi
+    T kill-session -t "$1" 2>/dev/null
+    rm -f "$WORK/$1.exit"
+}

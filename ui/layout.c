@@ -12,6 +12,12 @@ static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v;
 
 void layout_compute_pane(int lines, int cols, bool tour, int pane_step, bool pane_hidden, ui_layout *out)
 {
+    layout_compute_tour(lines, cols, tour ? 0 : -1, pane_step, pane_hidden, out);
+}
+
+void layout_compute_tour(int lines, int cols, int tour_rows, int pane_step, bool pane_hidden, ui_layout *out)
+{
+    bool tour = tour_rows >= 0;
     memset(out, 0, sizeof *out);
     out->lines = lines;
     out->cols = cols;
@@ -27,6 +33,8 @@ void layout_compute_pane(int lines, int cols, bool tour, int pane_step, bool pan
         int nh = (lines - 3) / 3;
         if (nh < 4)
             nh = 4;
+        if (tour_rows > nh) /* the step's figures need more, up to leaving 4 lines to work in */
+            nh = tour_rows < lines - 3 - 4 ? tour_rows : lines - 3 - 4 > nh ? lines - 3 - 4 : nh;
         out->narration = (ui_rect){bottom - nh, 0, nh, cols};
         bottom -= nh;
     }

@@ -35,5 +35,9 @@ void layout_compute(int lines, int cols, bool tour, ui_layout *out);
  * or 3 lines each) or, with `pane_hidden`, no pane at all (pane w and h 0, the editor takes the
  * work area). layout_compute is step 0, shown. */
 void layout_compute_pane(int lines, int cols, bool tour, int pane_step, bool pane_hidden, ui_layout *out);
+/* The same with the tour's narration panel `tour_rows` lines high when that is more than its usual
+ * third of the work area (a step whose figures need them), leaving the editor and pane at least 4
+ * lines; tour_rows < 0: no tour, 0: the usual height. */
+void layout_compute_tour(int lines, int cols, int tour_rows, int pane_step, bool pane_hidden, ui_layout *out);
 
 #endif

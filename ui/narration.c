@@ -1,6 +1,7 @@
 /* narration.c - the tour's steps, marks and narration panel. */
 #include "narration.h"
 
+#include "display.h"
 #include "draw.h"
 #include "util.h"
 
@@ -75,6 +76,77 @@ static void add_exercise(char ***v, ui_role **roles, size_t *n, size_t *cap, con
     }
 }
 
+/* The start and length of the widest run of spaces in line (not counting its indent). */
+static size_t widest_gap(const char *line, size_t *at)
+{
+    size_t best = 0, len = strlen(line), i = 0;
+    *at = 0;
+    while (i < len && line[i] == ' ')
+        i++;
+    while (i < len) {
+        size_t j = i;
+        while (j < len && line[j] == ' ')
+            j++;
+        if (j - i > best) {
+            best = j - i;
+            *at = i;
+        }
+        i = j > i ? j : i + 1;
+    }
+    return best;
+}
+
+/* Appends the figures, one line each. When one is wider than `width`, every line loses the same
+ * number of spaces from its widest gap (the padding after the name column, so that the columns
+ * stay aligned), keeping two; a line still too wide loses spaces from its other gaps, then wraps. */
+static void add_figures(char ***v, ui_role **roles, size_t *n, size_t *cap, const char *figures, int width)
+{
+    char *all = xstrdup(figures);
+    int over = 0;
+    for (const char *p = all; *p;) {
+        const char *e = strchr(p, '\n');
+        char *line = e ? xstrndup(p, (size_t)(e - p)) : xstrdup(p);
+        int o = disp_width(line) - width;
+        if (o > over)
+            over = o;
+        free(line);
+        p = e ? e + 1 : p + strlen(p);
+    }
+    for (char *line = all, *next; line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        size_t at, gap = widest_gap(line, &at);
+        size_t cut = gap > 2 ? gap - 2 : 0;
+        if (cut > (size_t)over)
+            cut = (size_t)over;
+        memmove(line + at, line + at + cut, strlen(line + at + cut) + 1);
+        /* still too wide (a longer name): its other gaps give what it lacks, one space at a time */
+        while (disp_width(line) > width && (gap = widest_gap(line, &at)) > 2)
+            memmove(line + at, line + at + 1, strlen(line + at + 1) + 1);
+        add_wrapped(v, roles, n, cap, line, width, UI_ROLE_NORMAL);
+    }
+    free(all);
+}
+
+int narration_need(const wb_tour_step *st, int width, const char *why)
+{
+    if (!st || width >= 100)
+        return 0;
+    char **v = NULL;
+    ui_role *roles = NULL;
+    size_t n = 0, cap = 0;
+    if (why)
+        add_wrapped(&v, &roles, &n, &cap, why, width - 2, UI_ROLE_WARN);
+    if (st->figures)
+        add_figures(&v, &roles, &n, &cap, st->figures, width - 2);
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+    free(roles);
+    return n ? (int)n + 1 : 0;
+}
+
 /* Draws lines [top, n) of a column into r's rows y0.. (blanking the rest). */
 static void draw_column(int y0, int ymax, int x, int w, char **v, const ui_role *roles, size_t n, size_t top)
 {
@@ -114,14 +186,13 @@ void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t nstep
         }
         add_wrapped(&left, &lroles, &nl, &capl, st->narration ? st->narration : "", lw - 1, UI_ROLE_NORMAL);
     } else {
-        add_exercise(&left, &lroles, &nl, &capl, st, lw - 1, done);
+        /* the why and the figures first: the panel is as high as they need (narration_need) */
         if (why)
             add_wrapped(&left, &lroles, &nl, &capl, why, lw - 1, UI_ROLE_WARN);
-        char *all = xasprintf("%s%s%s", st->narration ? st->narration : "",
-                              st->figures ? "\n\nFigures keyplan computes for this step:\n" : "",
-                              st->figures ? st->figures : "");
-        add_wrapped(&left, &lroles, &nl, &capl, all, lw - 1, UI_ROLE_NORMAL);
-        free(all);
+        if (st->figures)
+            add_figures(&left, &lroles, &nl, &capl, st->figures, lw - 1);
+        add_exercise(&left, &lroles, &nl, &capl, st, lw - 1, done);
+        add_wrapped(&left, &lroles, &nl, &capl, st->narration ? st->narration : "", lw - 1, UI_ROLE_NORMAL);
     }
     size_t rows = (size_t)(r.h - 1), longest = nl > nr ? nl : nr;
     if (*top + rows > longest)

@@ -31,8 +31,14 @@ bool narration_marked(const wb_tour_step *st, const char *kind, const char *name
  * from *top on (clamped so that the last line shows at the bottom at most); blank when `st` is
  * NULL (no tour running). The step's "try it" exercise is drawn above the narration, each check
  * marked done or not by done[] (NULL: none done); from 100 columns the narration takes the left
- * half and the exercise and the figures the right, so that the figures show without scrolling.
+ * half and the exercise and the figures the right, so that the figures show without scrolling;
+ * below, the why and the figures come first (narration_need).
  * `why` (may be NULL) says why a huge figure is what it is; drawn after the exercise. */
+/* The lines the panel needs, title included, to show the why and the figures of step `st` (may
+ * be NULL: 0) whole in a panel `width` columns wide; 0 from 100 columns, where they have the right
+ * half. Below 100 columns the panel shows the why and the figures first (a figure line too wide
+ * loses spaces from its widest gap rather than wrap), then the exercise and the narration. */
+int narration_need(const wb_tour_step *st, int width, const char *why);
 void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t n, size_t *top, const bool *done,
                     const char *why);
 

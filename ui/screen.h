@@ -85,6 +85,9 @@ struct screen_ops {
     screen_col *(*columns)(const screen_env *e, size_t *n);
     /* text of a computed column (table == -1); caller frees; *role its ui_role */
     char *(*computed)(const screen_env *e, size_t row, size_t code, int *role);
+    /* the text shown for an edited column's cell, from `text` (edit_get's, which it takes and may
+     * return); NULL: the text as edited. The cell editor starts from edit_get's text. */
+    char *(*shown)(const screen_env *e, size_t row, const screen_col *c, char *text);
     /* number of rows (default for a table screen: the rows of `table`) */
     size_t (*rows)(const screen_env *e);
     /* draws the screen into r; *cy and *cx receive the terminal cursor when a cell is edited

@@ -135,6 +135,10 @@ static void sync(const screen_env *e)
         drop_all(st);
         return;
     }
+    /* Only the seed or the size changed: the same items made again, the index the user chose
+     * with i stays (the view follows the pattern's index only when the pattern or design changes). */
+    bool regen_only = st->built && st->gen == e->gen && st->d == d;
+    size_t was_row = st->rrow;
     if (!st->built || st->gen != e->gen || st->d != d || st->bseed != st->seed ||
         st->bparts != st->partitions || st->bper != st->per_partition) {
         drop_all(st);
@@ -170,7 +174,8 @@ static void sync(const screen_env *e)
             st->has_reads = true;
             const kp_pattern *p = r->pattern;
             st->reads_title = xasprintf("%s %s", p->id ? p->id : "", p->name ? p->name : "");
-            if (!st->reads.note && st->reads.index != st->view.index) {
+            bool same = regen_only && row == was_row;
+            if (!same && !st->reads.note && st->reads.index != st->view.index) {
                 st->index = st->reads.index; /* show the index the request reads */
                 build_view(st);
             }

@@ -2,9 +2,11 @@
  * plan next to each pattern's id. */
 #include "screens.h"
 
+#include "humanfmt.h"
 #include "pane.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +42,21 @@ static char *patterns_computed(const screen_env *e, size_t row, size_t code, int
     return xasprintf("%s %s", kp_plan_symbol(r->plan), kp_plan_word(r->plan));
 }
 
+/* The latency target with its unit, as the pane writes it ("20 ms", "5.0 min"); the cell editor
+ * keeps the number of milliseconds. */
+static char *patterns_shown(const screen_env *e, size_t row, const screen_col *c, char *text)
+{
+    const kp_design *d = e->design;
+    if (strcmp(c->title, "latency") != 0 || row >= d->npatterns || !text || !*text || *text == '!' ||
+        isnan(d->patterns[row].latency))
+        return text;
+    sbuf b;
+    sbuf_init(&b);
+    humanfmt_add(&b, d->patterns[row].latency, HF_MS_SCREEN);
+    free(text);
+    return sbuf_steal(&b);
+}
+
 const screen_ops screen_patterns = {
     .name = "Patterns",
     .table = EDIT_PATTERNS,
@@ -47,4 +64,5 @@ const screen_ops screen_patterns = {
     .empty = "No access patterns yet. Press a to add one, then Enter to edit its cells.",
     .columns = patterns_columns,
     .computed = patterns_computed,
+    .shown = patterns_shown,
 };

@@ -59,6 +59,8 @@ char *screen_cell_text(const screen_env *e, size_t row, size_t col, int *role)
             r = xasprintf("!%s", dr->text);
         } else {
             r = edit_get(e->design, (edit_table)c[col].table, row, c[col].col);
+            if (ops->shown)
+                r = ops->shown(e, row, &c[col], r);
         }
     }
     if (!cc)

@@ -163,7 +163,7 @@ const ui_draft *wb_draft_at(const wb *w, int screen, size_t row, size_t col)
 void wb_relayout(wb *w)
 {
     int lines = w->lay.lines, cols = w->lay.cols;
-    layout_compute_pane(lines, cols, w->tour_on, w->pane_step, w->pane_hidden, &w->lay);
+    layout_compute_tour(lines, cols, w->tour_on ? w->tour_rows : -1, w->pane_step, w->pane_hidden, &w->lay);
     int n = lines > 0 ? lines : 0;
     w->pane_hit = xrealloc(w->pane_hit, (size_t)(n ? n : 1) * sizeof *w->pane_hit);
     w->npane_hit = n;

@@ -61,7 +61,15 @@ static void draw_pane(wb *w)
 
 void wb_draw(wb *w)
 {
+    const wb_tour_step *tst = wb_tour_shown(w);
+    char *why = tst ? tour_cost_why(w->an) : NULL;
+    int need = w->tour_on ? narration_need(tst, w->lay.cols, why) : 0;
+    if (need != w->tour_rows) { /* the panel as high as this step's why and figures need */
+        w->tour_rows = need;
+        wb_relayout(w);
+    }
     if (w->lay.too_small) {
+        free(why);
         curs_set(0);
         status_too_small_draw(w->lay.lines, w->lay.cols);
         return;
@@ -86,15 +94,14 @@ void wb_draw(wb *w)
         draw_pane(w);
     }
     if (!w->help && !detail_is_open(&w->detail) && !form_is_open(&w->form)) { /* drawn over the tour */
-        const wb_tour_step *st = wb_tour_shown(w);
+        const wb_tour_step *st = tst;
         bool *done = st && st->ntry ? xcalloc(st->ntry, sizeof *done) : NULL;
         if (done)
             wb_tour_exercise(w, done);
-        char *why = st ? tour_cost_why(w->an) : NULL;
         narration_draw(w->lay.narration, st, w->tour_step, w->opt.ntour, &w->narr_top, done, why);
-        free(why);
         free(done);
     }
+    free(why);
     status_view sv = {
         .base = session_base(w->ss),
         .dirty = session_dirty(w->ss),

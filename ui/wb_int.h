@@ -65,6 +65,7 @@ struct wb {
     bool tour_on;
     size_t tour_step;
     size_t narr_top;           /* first narration line shown */
+    int tour_rows;             /* the narration panel's height the step's figures need (0: usual) */
     kp_analysis *tour_prev_an; /* analysis of the previous step (what changed) */
     kp_design *tour_prev;
     kp_design **tour_mine; /* per step: the student's edits of it, or NULL (wb_tour.c) */
