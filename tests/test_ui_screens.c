@@ -1820,6 +1820,26 @@ static void test_golden_tour_figures_80x24(void **state)
     term_close(&t);
 }
 
+/* A figure line too wide for 80 columns keeps one row: its pattern name is cut with "…" (it
+ * wrapped onto two rows, so step 4 showed 8 of its 13 figures at 80x24; now 10, the name whole on
+ * the Patterns screen). */
+static void test_tour_figure_names_cut_80x24(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = cloudshop_tour_wb();
+    wb_command(w, "tour 4");
+    char *s = draw_text(w);
+    assert_non_null(
+        strstr(s, "   5  Orders pending ship…  ! scan  167576 req on table, 39.1 min vs 1 s MISSED"));
+    assert_non_null(strstr(s, "   10  Customer screen (profile, ad…  ~ query"));
+    assert_null(strstr(s, "\n 4.04 ms vs 50 ms")); /* no figure wraps onto a second row */
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* The tour's exercise turns green: step 4 of CloudShop asks for GSI1 so that pattern 5 becomes a
  * query; the student adds the index and Order's templates, and the check is ticked. Help is
  * drawn over the narration. The student's edits stay with the step; :tour reset drops them. */
@@ -2220,6 +2240,7 @@ int main(void)
         cmocka_unit_test(test_export_import_check_commands),
         cmocka_unit_test(test_patterns_latency_unit),
         cmocka_unit_test(test_golden_tour_figures_80x24),
+        cmocka_unit_test(test_tour_figure_names_cut_80x24),
         cmocka_unit_test(test_golden_tour_exercise),
         cmocka_unit_test(test_golden_decision_form),
         cmocka_unit_test(test_tour_highlights_changes),

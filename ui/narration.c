@@ -96,6 +96,38 @@ static size_t widest_gap(const char *line, size_t *at)
     return best;
 }
 
+/* A figure line ("  5  NAME  PLAN  figures") still wider than `width`: its name cut with "…" so
+ * that the line fits in one row, as long as at least 8 columns of the name stay (a list of figures
+ * then fits a small terminal without scrolling; the name is whole on the Patterns screen). NULL
+ * when the line fits or has no name to cut. Caller frees. */
+static char *shorten_name(const char *line, int width)
+{
+    int over = disp_width(line) - width;
+    if (over <= 0)
+        return NULL;
+    const char *p = line;
+    while (*p == ' ')
+        p++;
+    while (*p && *p != ' ')
+        p++; /* the pattern's id */
+    while (*p == ' ')
+        p++;
+    const char *name = p, *end = strstr(name, "  ");
+    if (!end || end == name)
+        return NULL;
+    char *nm = xstrndup(name, (size_t)(end - name));
+    int keep = disp_width(nm) - over - 1; /* one column for the ellipsis */
+    char *out = NULL;
+    if (keep >= 8) {
+        size_t bytes = disp_fit(nm, keep, NULL);
+        while (bytes > 0 && nm[bytes - 1] == ' ')
+            bytes--;
+        out = xasprintf("%.*s%.*s…%s", (int)(name - line), line, (int)bytes, nm, end);
+    }
+    free(nm);
+    return out;
+}
+
 /* Appends the figures, one line each. When one is wider than `width`, every line loses the same
  * number of spaces from its widest gap (the padding after the name column, so that the columns
  * stay aligned), keeping two; a line still too wide loses spaces from its other gaps, then wraps. */
@@ -124,7 +156,9 @@ static void add_figures(char ***v, ui_role **roles, size_t *n, size_t *cap, cons
         /* still too wide (a longer name): its other gaps give what it lacks, one space at a time */
         while (disp_width(line) > width && (gap = widest_gap(line, &at)) > 2)
             memmove(line + at, line + at + 1, strlen(line + at + 1) + 1);
-        add_wrapped(v, roles, n, cap, line, width, UI_ROLE_NORMAL);
+        char *fit = shorten_name(line, width);
+        add_wrapped(v, roles, n, cap, fit ? fit : line, width, UI_ROLE_NORMAL);
+        free(fit);
     }
     free(all);
 }
