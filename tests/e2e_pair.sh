@@ -21,34 +21,6 @@ start() {
     T new-session -d -s "$1" -x 120 -y 40 \
         "$KP shop.keyplan --author $2 2>$WORK/$1.err; echo \$? > $WORK/$1.exit; sleep 600"
 }
-wait_for() { # wait_for SESSION TEXT [SECONDS]
-    local s=$1 text=$2 secs=${3:-20} i
-    for ((i = 0; i < secs * 10; i++)); do
-        screen "$s" | grep -qF -- "$text" && return 0
-        sleep 0.1
-    done
-    return 1
-}
-wait_gone() { # wait_gone SESSION TEXT [SECONDS]
-    local s=$1 text=$2 secs=${3:-20} i
-    for ((i = 0; i < secs * 10; i++)); do
-        screen "$s" | grep -qF -- "$text" || return 0
-        sleep 0.1
-    done
-    return 1
-}
-expect() { # expect SESSION TEXT WHAT
-    if wait_for "$1" "$2"; then ok "$3"; else
-        fail "$3 (no '$2' on screen)"
-        screen "$1" | sed 's/^/    | /'
-    fi
-}
-expect_gone() { # expect_gone SESSION TEXT WHAT
-    if wait_gone "$1" "$2" 10; then ok "$3"; else
-        fail "$3 ('$2' still on screen)"
-        screen "$1" | sed 's/^/    | /'
-    fi
-}
 # rate SESSION ROW VALUE: the rate cell of pattern row ROW (1-based) on Patterns
 rate() {
     local s=$1 row=$2 i

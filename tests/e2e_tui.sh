@@ -21,21 +21,6 @@ start() {
     T new-session -d -s "$name" -x "$cols" -y "$lines" \
         "$KP $* 2>$WORK/$name.err; echo \$? > $WORK/$name.exit; sleep 600"
 }
-# wait_for SESSION TEXT [SECONDS]: until the screen shows TEXT
-wait_for() {
-    local s=$1 text=$2 secs=${3:-20} i
-    for ((i = 0; i < secs * 10; i++)); do
-        screen "$s" | grep -qF -- "$text" && return 0
-        sleep 0.1
-    done
-    return 1
-}
-expect() { # expect SESSION TEXT WHAT
-    if wait_for "$1" "$2"; then ok "$3"; else
-        fail "$3 (no '$2' on screen)"
-        screen "$1" | sed 's/^/    | /'
-    fi
-}
 # cell SESSION TEXT: Enter, clear, type, Enter
 cell() { send "$1" Enter; send "$1" C-u; type_text "$1" "$2"; send "$1" Enter; }
 

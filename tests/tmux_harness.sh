@@ -2,7 +2,7 @@
 # e2e_items.sh) after they set KP and SRC: a fresh folder to work in, a tmux server of the
 # script's own (socket kp-NAME-PID, NAME the first argument), a session that keeps that server
 # alive, the terminal settings, fail/ok counting into FAILS, and the checks the scripts share
-# (expect, absent, quit; a script may define its own). Not a test itself (its name does not start
+# (wait_for, wait_gone, expect, expect_gone, absent, quit; a script may define its own). Not a test itself (its name does not start
 # with e2e_).
 command -v tmux >/dev/null || { echo "SKIP: tmux not installed (scripts/deps.sh installs it)"; exit 77; }
 
@@ -23,14 +23,33 @@ ok() { echo "ok: $*"; }
 screen() { T capture-pane -t "$1" -p; }
 send() { local s=$1; shift; T send-keys -t "$s" "$@"; sleep 0.15; }
 type_text() { T send-keys -t "$1" -l "$2"; sleep 0.15; }
-expect() { # expect SESSION TEXT WHAT: TEXT on screen within 20 s
-    local i
-    for ((i = 0; i < 200; i++)); do
-        if screen "$1" | grep -qF -- "$2"; then ok "$3"; return 0; fi
+wait_for() { # wait_for SESSION TEXT [SECONDS]: until the screen shows TEXT (default 20 s)
+    local s=$1 text=$2 secs=${3:-20} i
+    for ((i = 0; i < secs * 10; i++)); do
+        screen "$s" | grep -qF -- "$text" && return 0
         sleep 0.1
     done
-    fail "$3 (no '$2' on screen)"
-    screen "$1" | sed 's/^/    | /'
+    return 1
+}
+wait_gone() { # wait_gone SESSION TEXT [SECONDS]: until the screen no longer shows TEXT
+    local s=$1 text=$2 secs=${3:-20} i
+    for ((i = 0; i < secs * 10; i++)); do
+        screen "$s" | grep -qF -- "$text" || return 0
+        sleep 0.1
+    done
+    return 1
+}
+expect() { # expect SESSION TEXT WHAT: TEXT on screen within 20 s
+    if wait_for "$1" "$2"; then ok "$3"; else
+        fail "$3 (no '$2' on screen)"
+        screen "$1" | sed 's/^/    | /'
+    fi
+}
+expect_gone() { # expect_gone SESSION TEXT WHAT: TEXT gone from the screen within 10 s
+    if wait_gone "$1" "$2" 10; then ok "$3"; else
+        fail "$3 ('$2' still on screen)"
+        screen "$1" | sed 's/^/    | /'
+    fi
 }
 absent() { # absent SESSION TEXT WHAT: TEXT not on screen now
     if screen "$1" | grep -qF -- "$2"; then
