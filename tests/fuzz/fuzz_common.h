@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* true when `msg` contains one of the '|'-separated substrings of $KP_FUZZ_KNOWN: findings
  * already reported, skipped so that a run can get past them. */
@@ -81,6 +82,25 @@ static inline void fuzz_roundtrip(const kp_design *d)
     design_free(back);
     diags_free(&dg);
     free(yaml);
+}
+
+/* Writes the input to the harness's temporary file and returns its path: `path` (a buffer of
+ * `cap` bytes kept by the harness) is named once, "$TMPDIR/kp-fuzz-TAG-PID.EXT" (scripts/fuzz.sh
+ * points TMPDIR at build-fuzz/tmp and empties it after each run). Aborts when it cannot write. */
+static inline const char *fuzz_write_temp(char *path, size_t cap, const char *tag, const char *ext,
+                                          const uint8_t *data, size_t size)
+{
+    if (!path[0]) {
+        const char *dir = getenv("TMPDIR");
+        snprintf(path, cap, "%s/kp-fuzz-%s-%ld.%s", dir && *dir ? dir : "/tmp", tag, (long)getpid(), ext);
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        abort();
+    if (size && fwrite(data, 1, size, f) != size)
+        abort();
+    fclose(f);
+    return path;
 }
 
 #endif

@@ -11,18 +11,7 @@ static char fuzz_path[4096];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!fuzz_path[0]) {
-        /* scripts/fuzz.sh points TMPDIR at build-fuzz/tmp and empties it after each run */
-        const char *dir = getenv("TMPDIR");
-        snprintf(fuzz_path, sizeof fuzz_path, "%s/kp-fuzz-exchange-%ld.in", dir && *dir ? dir : "/tmp",
-                 (long)getpid());
-    }
-    FILE *f = fopen(fuzz_path, "wb");
-    if (!f)
-        abort();
-    if (size && fwrite(data, 1, size, f) != size)
-        abort();
-    fclose(f);
+    fuzz_write_temp(fuzz_path, sizeof fuzz_path, "exchange", "in", data, size);
 
     kp_diags dg;
     diags_init(&dg, NULL);

@@ -2,6 +2,7 @@
  * file, a truncated one). Opening it for reading either fails with a message, leaving the file
  * as it was, or gives a workspace whose log, versions and fsck report can be read; opening it for
  * salvage (keyplan fsck) never crashes either. The seeds are real workspaces. */
+#include "fuzz_common.h"
 #include "workspace.h"
 #include "util.h"
 
@@ -48,17 +49,7 @@ static void read_all(unsigned flags)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!fuzz_path[0]) {
-        const char *dir = getenv("TMPDIR");
-        snprintf(fuzz_path, sizeof fuzz_path, "%s/kp-fuzz-ws-%ld.keyplan", dir && *dir ? dir : "/tmp",
-                 (long)getpid());
-    }
-    FILE *f = fopen(fuzz_path, "wb");
-    if (!f)
-        abort();
-    if (size && fwrite(data, 1, size, f) != size)
-        abort();
-    fclose(f);
+    fuzz_write_temp(fuzz_path, sizeof fuzz_path, "ws", "keyplan", data, size);
     read_all(WS_READONLY);
     read_all(WS_READONLY | WS_SALVAGE);
     char *p = xasprintf("%s-wal", fuzz_path);
