@@ -1,5 +1,6 @@
 /* main.c - the command line: dispatch to one function per command. */
 #include "commands.h"
+#include "i18n.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -34,13 +35,46 @@ static const struct command {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: keyplan [WORKSPACE] [--author NAME]           open the workbench\n");
+    fprintf(out, "usage: keyplan [--lang en|es] [WORKSPACE] [--author NAME]  open the workbench\n");
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(out, "       keyplan %s\n", commands[i].usage);
 }
 
+/* `--lang LANG` or `--lang=LANG` first on the line: the language of every message. Removes it from
+ * argv. Returns 0, or 2 (with a message) for a missing or unknown language. */
+static int take_lang(int *argc, char **argv)
+{
+    const char *lang = NULL;
+    int used = 0;
+    if (*argc >= 2 && strcmp(argv[1], "--lang") == 0) {
+        if (*argc < 3) {
+            fprintf(stderr, "keyplan: --lang needs a language (en or es)\n");
+            return 2;
+        }
+        lang = argv[2];
+        used = 2;
+    } else if (*argc >= 2 && strncmp(argv[1], "--lang=", 7) == 0) {
+        lang = argv[1] + 7;
+        used = 1;
+    }
+    const char *err = NULL;
+    if (!i18n_init(lang, &err) && lang) {
+        fprintf(stderr, "keyplan: --lang %s: %s\n", lang, err);
+        return 2;
+    }
+    if (used) {
+        for (int i = 1; i + used <= *argc; i++)
+            argv[i] = argv[i + used];
+        *argc -= used;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    int lang_status = take_lang(&argc, argv);
+    if (lang_status)
+        return lang_status;
     if (argc >= 2 &&
         (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)) {
         usage(stdout);

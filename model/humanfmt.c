@@ -1,6 +1,7 @@
 /* humanfmt.c - numbers for people (see humanfmt.h). Every style appends to an sbuf; the
  * buffer calls start that sbuf in the caller's buffer, so the common figures cost no malloc. */
 #include "humanfmt.h"
+#include "i18n.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -265,12 +266,16 @@ static void money_screen(sbuf *b, double v, const char *currency)
     const char *sym = !currency || strcmp(currency, "USD") == 0 ? "$"
                       : strcmp(currency, "EUR") == 0            ? "€"
                                                                 : NULL;
+    bool after = i18n_numbers()->symbol_after;
     if (v < 0)
         sbuf_addc(b, '-');
-    if (sym)
+    if (sym && !after)
         sbuf_add(b, sym);
     add_grouped_fixed(b, fabs(v), 2);
-    if (!sym) {
+    if (sym && after) {
+        sbuf_addc(b, ' ');
+        sbuf_add(b, sym);
+    } else if (!sym) {
         sbuf_addc(b, ' ');
         sbuf_add(b, currency);
     }
@@ -388,7 +393,45 @@ static void rate_tour(sbuf *b, double r)
 
 /* ---- the calls ---------------------------------------------------------------------------- */
 
+/* b's text from `from` on in the reader's figures: a '.' or ',' between two digits becomes the
+ * locale's decimal mark or thousands separator. */
+static void localize(sbuf *b, size_t from)
+{
+    const i18n_numfmt *f = i18n_numbers();
+    if (strcmp(f->decimal, ".") == 0 && strcmp(f->thousands, ",") == 0)
+        return;
+    size_t n = b->len - from;
+    if (!n)
+        return;
+    char *text = xmalloc(n + 1);
+    memcpy(text, b->s + from, n);
+    text[n] = '\0';
+    b->len = from;
+    b->s[from] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        char c = text[i];
+        bool between = (c == '.' || c == ',') && i > 0 && i + 1 < n && text[i - 1] >= '0' &&
+                       text[i - 1] <= '9' && text[i + 1] >= '0' && text[i + 1] <= '9';
+        if (between)
+            sbuf_add(b, c == '.' ? f->decimal : f->thousands);
+        else
+            sbuf_addc(b, c);
+    }
+    free(text);
+}
+
+static void format_c(sbuf *b, double v, const char *currency, humanfmt_style st);
+
+/* The printf-exact styles are the model's own texts' figures and stay as printf writes them. */
 static void format(sbuf *b, double v, const char *currency, humanfmt_style st)
+{
+    size_t from = b->len;
+    format_c(b, v, currency, st);
+    if (st != HF_PRINTF_F0 && st != HF_PRINTF_F1 && st != HF_PRINTF_G)
+        localize(b, from);
+}
+
+static void format_c(sbuf *b, double v, const char *currency, humanfmt_style st)
 {
     switch (st) {
     case HF_NUM_SCREEN:

@@ -90,7 +90,7 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     bool first_run = !(workspace_path && *workspace_path) && access(WS_DEFAULT_PATH, F_OK) != 0;
     if (first_run)
         path = UI_TOUR_WORKSPACE;
-    setlocale(LC_ALL, "");
+    /* the locale was set by i18n_init (messages, figures, UTF-8; LC_NUMERIC stays "C") */
     /* a design file opens in the workspace beside it (NAME.keyplan), as an undoable edit */
     kp_design *imported = NULL;
     char *ws_name = NULL;

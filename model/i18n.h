@@ -1,0 +1,55 @@
+/* i18n.h - messages in the reader's language (GNU gettext), figures in the reader's locale.
+ *
+ * Every message a person reads goes through one of these marks; xgettext finds them (the
+ * keywords are listed in po/CMakeLists.txt) and po/LANG.po holds the translations:
+ *   _("text")            translated now
+ *   N_("text")           only marked: a table of strings, translated where it is used (_(s))
+ *   P_("ctx", "text")    translated within a context, for short words that mean two things
+ *   ngettext(one, many, n)
+ * Machine formats (YAML and JSON keys, CloudFormation, CSV headers, request JSON, the
+ * `FILE:LINE:COL: error:` prefix) are never marked.
+ *
+ * Without i18n_init() (the libraries' tests) every mark returns its English text. */
+#ifndef KP_I18N_H
+#define KP_I18N_H
+
+#include <libintl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#define KP_TEXTDOMAIN "keyplan"
+
+#define _(s) dgettext(KP_TEXTDOMAIN, s)
+#define N_(s) s
+#define P_(ctx, s) i18n_pgettext(ctx "\004" s, s)
+
+const char *i18n_pgettext(const char *ctx_and_msgid, const char *msgid);
+
+/* Chooses the language: `lang` ("es", "en", or NULL for the environment's LANGUAGE/LC_ALL/
+ * LC_MESSAGES/LANG), finds the catalogs (KEYPLAN_LOCALEDIR, else beside the executable, else
+ * the installed ones) and sets the figures' locale for human output. LC_NUMERIC stays "C" so
+ * that every machine format keeps its '.'. Returns false (and keeps English) for a language
+ * keyplan has no catalog for; `err` then says which languages there are. Callable again: the
+ * workbench's `:set lang`. */
+bool i18n_init(const char *lang, const char **err);
+
+/* The language in use: "en" or "es" (two letters). */
+const char *i18n_lang(void);
+
+/* Human figures: the locale's decimal mark and thousands separator ('.' and ',' in English), and
+ * whether a currency symbol follows the amount ("1.244,00 €") or precedes it ("$1,244.00"). */
+typedef struct i18n_numfmt {
+    char decimal[8], thousands[8];
+    bool symbol_after;
+} i18n_numfmt;
+const i18n_numfmt *i18n_numbers(void);
+
+/* Machine output (JSON, CSV, CloudFormation, YAML): figures as in C, whatever the language. On
+ * from here to the end of the process; commands that write a machine format call it first. */
+void i18n_machine_figures(void);
+
+/* A date and time for people, in the language's format (strftime in the language's locale). */
+size_t i18n_datetime(char *buf, size_t size, time_t t);
+
+#endif
