@@ -20,8 +20,8 @@
 
 #define KP_TEXTDOMAIN "keyplan"
 
-#define _(s) dgettext(KP_TEXTDOMAIN, s)
-#define N_(s) s
+#define _(s)       dgettext(KP_TEXTDOMAIN, s)
+#define N_(s)      s
 #define P_(ctx, s) i18n_pgettext(ctx "\004" s, s)
 
 const char *i18n_pgettext(const char *ctx_and_msgid, const char *msgid);
