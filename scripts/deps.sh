@@ -8,7 +8,7 @@ packages=(
   build-essential cmake pkg-config git
   libncurses-dev libyaml-dev libsqlite3-dev sqlite3 libcmocka-dev libjansson-dev
   libcurl4-openssl-dev zlib1g-dev
-  tmux ncurses-term locales curl
+  tmux ncurses-term locales gettext curl
   openjdk-17-jre-headless nodejs npm
   python3 python3-yaml
   clang libclang-rt-14-dev clang-format
@@ -36,6 +36,16 @@ fi
 # A UTF-8 locale for the TUI and its tests (Spanish names must line up).
 if ! locale -a 2>/dev/null | grep -qi '^C\.utf-\?8$'; then
   echo "deps: no C.UTF-8 locale found" >&2
+fi
+
+# The Spanish locale: keyplan's Spanish figures (1.244,50 €) and dates come from it, and
+# LANG=es_ES.UTF-8 needs it to exist. Kept in /etc/locale.gen so that a later locale-gen keeps it.
+if ! locale -a 2>/dev/null | grep -qi '^es_ES\.utf-\?8$'; then
+  echo "deps: generating the es_ES.UTF-8 locale"
+  if [ -f /etc/locale.gen ] && ! grep -q '^es_ES.UTF-8 UTF-8' /etc/locale.gen; then
+    echo 'es_ES.UTF-8 UTF-8' | $SUDO tee -a /etc/locale.gen >/dev/null
+  fi
+  $SUDO localedef -i es_ES -f UTF-8 es_ES.UTF-8
 fi
 
 # DynamoDB Local, AWS's own engine, ships inside the npm package amplify-dynamodb-simulator

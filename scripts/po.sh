@@ -10,7 +10,7 @@ cd "$here"
 langs=(es)
 keywords=(--keyword=_ --keyword=N_ --keyword=P_:1c,2 --keyword=ngettext:1,2)
 
-sources() { git ls-files 'app/*.[ch]' 'ui/*.[ch]' 'model/*.[ch]' 'storage/*.[ch]' | sort; }
+sources() { find app ui model storage -name '*.[ch]' | LC_ALL=C sort; }
 
 pot() {
   local out=$1; shift
