@@ -158,7 +158,7 @@ static void restore_decisions(kp_design *c, kp_decision *dec, size_t n, salvage_
             if (valid(c, &why)) {
                 dec[i].signals[ks++] = dec[i].signals[k];
             } else {
-                drop(s, EDIT_DECISIONS, i, _("signals"), why ? why : "does not validate");
+                drop(s, EDIT_DECISIONS, i, "signals", why ? why : _("does not validate"));
                 fields_free(&kp_rec_signal, &dec[i].signals[k]);
             }
             free(why);
