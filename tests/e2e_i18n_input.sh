@@ -89,6 +89,16 @@ sin-nombre.csv:1:1: error: the header row has no 'name' column; expected a heade
 EOF
 expect "CSV without names (en)" 2 "$T/noname.en" -- import sin-nombre.csv -o "$T/none.yaml"
 
+# --into: a pattern's message (its label in Spanish) has its place in the CSV table, a
+# decision's in the design
+"$KP" --lang es import into.csv --into "$SRC/samples/cloudshop/design.yaml" -o "$T/never.yaml" >"$T/out" 2>&1
+[ $? = 2 ] || fail "--into with a broken pattern was not refused: $(cat "$T/out")"
+grep -qxF "into.csv:2:13: error: patrón 1: entidad desconocida 'Ordr' (¿querías decir 'Order'?)" "$T/out" ||
+  fail "--into (es): the pattern's message is not placed in the CSV table: $(cat "$T/out")"
+grep -q "design.yaml:239:16: error: decisión D1: patrón desconocido '2'; se esperaba uno de: 1$" "$T/out" ||
+  fail "--into (es): the decision's message is not placed in the design: $(cat "$T/out")"
+[ ! -e "$T/never.yaml" ] || fail "--into wrote a design that does not validate"
+
 # no English left in the Spanish diagnostics
 cat "$T/invalid.es" "$T/csv.es" "$T/noname.es" | grep -E "expected|unknown|is missing|did you mean" && fail "English left in the Spanish messages"
 echo "e2e_i18n_input: ok"
