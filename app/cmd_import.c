@@ -5,6 +5,7 @@
  * one table of a Workbench model holding several (default: the first). Only -o writes. */
 #include "commands.h"
 
+#include "i18n.h"
 #include "validate.h"
 #include "design_io.h"
 #include "exchange.h"
@@ -127,16 +128,19 @@ int cmd_import(int argc, char **argv)
     kp_diags vd;
     diags_init(&vd, strcmp(in, "-") ? in : "<stdin>");
     bool valid = validate_design(d, &vd);
+    /* a pattern's messages start with its label ("pattern 3: ...") in the reader's language */
+    char *pattern_label = xasprintf(_("pattern %s"), "");
     for (size_t i = 0; i < vd.n; i++) {
         /* with --into, only the patterns' places are in the CSV table; the rest is the design's */
         char *saved = vd.file;
-        if (into && strncmp(vd.v[i].msg, "pattern ", 8) != 0)
+        if (into && strncmp(vd.v[i].msg, pattern_label, strlen(pattern_label)) != 0)
             vd.file = (char *)into;
         char *line = diags_format(&vd, i);
         vd.file = saved;
         fprintf(stderr, "%s\n", line);
         free(line);
     }
+    free(pattern_label);
     diags_free(&vd);
     if (!valid) {
         fprintf(stderr, "keyplan import: the imported design does not validate; nothing written\n");

@@ -1,6 +1,7 @@
 /* accesslog.c - an access log's requests tallied per partition key, streamed (see accesslog.h). */
 #include "accesslog.h"
 
+#include "i18n.h"
 #include "capacity.h"
 
 #include <math.h>
@@ -537,21 +538,21 @@ static inline bool printable_ascii(const char *s, size_t n)
 static char *key_problem(const char *key, size_t len)
 {
     if (!len)
-        return xstrdup("empty partition key");
+        return xstrdup(_("empty partition key"));
     if (len > ACCESSLOG_MAX_KEY)
-        return xasprintf("a partition key of %zu bytes; DynamoDB's partition keys hold at most %d bytes", len,
-                         ACCESSLOG_MAX_KEY);
+        return xasprintf(_("a partition key of %zu bytes; DynamoDB's partition keys hold at most %d bytes"),
+                         len, ACCESSLOG_MAX_KEY);
     const unsigned char *p = (const unsigned char *)key;
     if (printable_ascii(key, len))
         return NULL; /* the usual key */
     size_t i;
     size_t bad;
     if (!util_utf8_valid(key, len, &bad))
-        return xasprintf("invalid UTF-8 in the key at byte %zu", bad + 1);
+        return xasprintf(_("invalid UTF-8 in the key at byte %zu"), bad + 1);
     for (i = 0; i < len; i++)
         if (p[i] < 0x20 || p[i] == 0x7f ||
             (p[i] == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f))
-            return xasprintf("a control character in the key at byte %zu; expected text", i + 1);
+            return xasprintf(_("a control character in the key at byte %zu; expected text"), i + 1);
     return NULL;
 }
 
@@ -572,7 +573,7 @@ kp_status accesslog_emit(accesslog_sink *s, const char *key, size_t len, double 
     }
     if (!units_ok(units) || !(requests >= 0) || requests > 1e15)
         return kp_fail(err, KP_INVALID,
-                       "units: expected a number from 0 to %g (the units one request consumed)",
+                       _("units: expected a number from 0 to %g (the units one request consumed)"),
                        ACCESSLOG_MAX_UNITS);
     if (!s->keys)
         s->keys = arena_new();
@@ -589,8 +590,8 @@ static bool parse_fields(accesslog_sink *s, const char *const *f, const size_t *
 {
     accesslog *h = s->h;
     if (nf > 4) {
-        s->err = xstrdup(h->o.parts ? "too many fields; expected PK<TAB>COUNT<TAB>UNITS<TAB>read|write"
-                                    : "too many fields; expected PK<TAB>SK<TAB>UNITS<TAB>read|write");
+        s->err = xstrdup(h->o.parts ? _("too many fields; expected PK<TAB>COUNT<TAB>UNITS<TAB>read|write")
+                                    : _("too many fields; expected PK<TAB>SK<TAB>UNITS<TAB>read|write"));
         return false;
     }
     if ((s->err = key_problem(f[0], fl[0])))
@@ -598,11 +599,11 @@ static bool parse_fields(accesslog_sink *s, const char *const *f, const size_t *
     rec r = {0, f[0], (uint32_t)fl[0], false, 1, 1};
     if (h->o.parts) {
         if (nf < 3) {
-            s->err = xstrdup("expected PK<TAB>COUNT<TAB>UNITS (a part's requests and units per key)");
+            s->err = xstrdup(_("expected PK<TAB>COUNT<TAB>UNITS (a part's requests and units per key)"));
             return false;
         }
         if (!parse_number(f[1], fl[1], &r.requests) || !(r.requests >= 0) || r.requests > 1e15) {
-            s->err = xasprintf("count '%.*s': expected a number of requests", (int)fl[1], f[1]);
+            s->err = xasprintf(_("count '%.*s': expected a number of requests"), (int)fl[1], f[1]);
             return false;
         }
     }
@@ -611,7 +612,7 @@ static bool parse_fields(accesslog_sink *s, const char *const *f, const size_t *
         if (!ok || !(h->o.parts ? r.units >= 0 && r.units <= ACCESSLOG_MAX_UNITS * fmax(1, r.requests)
                                 : units_ok(r.units))) {
             s->err =
-                xasprintf("units '%.*s': expected a number from 0 to %g (the units one request consumed)",
+                xasprintf(_("units '%.*s': expected a number from 0 to %g (the units one request consumed)"),
                           (int)fl[2], f[2], ACCESSLOG_MAX_UNITS);
             return false;
         }
@@ -619,9 +620,9 @@ static bool parse_fields(accesslog_sink *s, const char *const *f, const size_t *
     if (nf >= 4 && fl[3]) {
         int k = accesslog_kind(f[3], fl[3]);
         if (k < 0) {
-            s->err =
-                xasprintf("kind '%.*s' is neither read nor write (expected read, write, GetItem, PutItem...)",
-                          (int)fl[3], f[3]);
+            s->err = xasprintf(
+                _("kind '%.*s' is neither read nor write (expected read, write, GetItem, PutItem...)"),
+                (int)fl[3], f[3]);
             return false;
         }
         r.write = k == 1;
@@ -651,7 +652,7 @@ static bool parse_line(accesslog_sink *s, const char *p, size_t n)
     accesslog *h = s->h;
     if (*p == '{') {
         if (!h->o.json) {
-            s->err = xstrdup("JSON lines are not read here");
+            s->err = xstrdup(_("JSON lines are not read here"));
             return false;
         }
         return h->o.json(s, p, n, h->o.ctx, &s->err) == KP_OK;
@@ -680,7 +681,7 @@ static inline bool line_done(accesslog_sink *s, const char *p, const char *e, co
     s->lines++;
     if (nul && nul < e && nul >= p) {
         s->st = KP_ENCODING;
-        s->err = xasprintf("column %zu: a NUL character; expected text (is it a binary file?)",
+        s->err = xasprintf(_("column %zu: a NUL character; expected text (is it a binary file?)"),
                            (size_t)(nul - p) + 1);
         return false;
     }
@@ -688,7 +689,7 @@ static inline bool line_done(accesslog_sink *s, const char *p, const char *e, co
     if (!(plain ? parse_fields(s, f, fl, nf < 5 ? nf : 5) : parse_line(s, p, (size_t)(e - p)))) {
         s->st = KP_INVALID;
         if (!s->err)
-            s->err = xstrdup("unusable line");
+            s->err = xstrdup(_("unusable line"));
         return false;
     }
     return true;
@@ -852,7 +853,8 @@ kp_status accesslog_feed(accesslog *h, const char *text, size_t len, bool eof, s
         if (!nl) {
             if (len > ACCESSLOG_MAX_LINE) {
                 *lineno = h->lines + 1;
-                return kp_fail(err, KP_INVALID, "a line longer than %zu MiB; expected one request per line",
+                return kp_fail(err, KP_INVALID,
+                               _("a line longer than %zu MiB; expected one request per line"),
                                ACCESSLOG_MAX_LINE >> 20);
             }
             return KP_OK;

@@ -1,6 +1,7 @@
 /* edit.c - cells of a design as text, set from text with validation; row operations. */
 #include "edit.h"
 
+#include "i18n.h"
 #include "fields.h"
 #include "syntax.h"
 
@@ -177,15 +178,16 @@ static bool parse_num(const char *text, bool optional, double *out, char **err)
             *out = NAN;
             return true;
         }
-        *err = xstrdup("a number is required here");
+        *err = xstrdup(_("a number is required here"));
         return false;
     }
     double v;
     bool num = syn_number(t, strlen(t), 0, &v), ok = num && v >= 0;
     if (num && !ok)
-        *err = xasprintf("%s must be >= 0", t);
+        *err = xasprintf(_("%s must be >= 0"), t);
     else if (!ok)
-        *err = xasprintf("'%s' is not a number; expected a decimal number >= 0 (1_000 and 2.5 are fine)", t);
+        *err =
+            xasprintf(_("'%s' is not a number; expected a decimal number >= 0 (1_000 and 2.5 are fine)"), t);
     free(t);
     if (ok)
         *out = v;
@@ -203,7 +205,7 @@ static int parse_choice(const char *text, const char *const *names, int n, char 
         }
     sbuf b;
     sbuf_init(&b);
-    sbuf_printf(&b, "'%s' is not one of: ", t);
+    sbuf_add(&b, "");
     bool first = true;
     for (int i = 0; i < n; i++) {
         if (!names[i])
@@ -213,9 +215,12 @@ static int parse_choice(const char *text, const char *const *names, int n, char 
     }
     const char *dym = util_did_you_mean(t, names, (size_t)n);
     if (dym)
-        sbuf_printf(&b, " (did you mean '%s'?)", dym);
+        /* TRANSLATORS: the second %s is the list of the words allowed ("read, write") */
+        *err = xasprintf(_("'%s' is not one of: %s (did you mean '%s'?)"), t, b.s, dym);
+    else
+        *err = xasprintf(_("'%s' is not one of: %s"), t, b.s);
+    sbuf_free(&b);
     free(t);
-    *err = sbuf_steal(&b);
     return -1;
 }
 
@@ -284,12 +289,14 @@ static void set_kstr(kp_str *field, const char *text)
 static bool check_name(const char *t, const char *what, char **err)
 {
     if (!*t) {
-        *err = xasprintf("the %s cannot be empty", what);
+        /* TRANSLATORS: %s names the cell ("entity name", "key attribute") */
+        *err = xasprintf(_("the %s cannot be empty"), what);
         return false;
     }
     if (strpbrk(t, ",;{}[]=:") || strchr(t, ' ') != NULL) {
-        *err =
-            xasprintf("'%s' is not a valid %s; expected one word without , ; { } [ ] = : or spaces", t, what);
+        /* TRANSLATORS: the second %s names the cell ("entity name", "key attribute") */
+        *err = xasprintf(_("'%s' is not a valid %s; expected one word without , ; { } [ ] = : or spaces"), t,
+                         what);
         return false;
     }
     return true;
@@ -423,18 +430,19 @@ int edit_col_find(const kp_design *d, edit_table t, const char *name)
 const char *edit_col_hint(const kp_design *d, edit_table t, size_t col)
 {
     if (t == EDIT_SETTINGS)
-        return col == 0 ? "the setting's name (fixed)" : "the setting's value (the row says what it takes)";
+        return col == 0 ? _("the setting's name (fixed)")
+                        : _("the setting's value (the row says what it takes)");
     if (t == EDIT_KEYS) {
         size_t n = edit_ncols(d, t);
         if (col == 0)
-            return "entity name";
+            return _("entity name");
         if (col + 1 == n)
-            return "ATTR: status = value | status != value | status in [a, b] | share; ...";
-        return "key template: literal text with {attribute} placeholders (empty = not carried)";
+            return _("ATTR: status = value | status != value | status in [a, b] | share; ...");
+        return _("key template: literal text with {attribute} placeholders (empty = not carried)");
     }
     const kp_record *rec = table_rec(t);
     int id = rec ? col_field(rec, col) : -1;
-    return id >= 0 ? rec->f[id].hint : "";
+    return id >= 0 && rec->f[id].hint && *rec->f[id].hint ? _(rec->f[id].hint) : "";
 }
 
 /* ---- renames -------------------------------------------------------------------------------- */
@@ -531,7 +539,7 @@ static bool sparse_item(const char *item, void *rule, char **err)
     kp_sparse *out = rule;
     const char *colon = strchr(item, ':');
     if (!colon) {
-        *err = xasprintf("'%s': expected ATTR: condition (e.g. GSI1PK: status = pending-shipment)", item);
+        *err = xasprintf(_("'%s': expected ATTR: condition (e.g. GSI1PK: status = pending-shipment)"), item);
         return false;
     }
     out->attr.s = trim_dup(item, (size_t)(colon - item));
@@ -539,7 +547,7 @@ static bool sparse_item(const char *item, void *rule, char **err)
     double share;
     if (syn_number(cond, strlen(cond), 0, &share)) {
         if (!(share >= 0 && share <= 1)) {
-            *err = xasprintf("share %s is out of range; expected a number from 0 to 1", cond);
+            *err = xasprintf(_("share %s is out of range; expected a number from 0 to 1"), cond);
             goto fail;
         }
         out->kind = KP_SPARSE_SHARE;
@@ -550,10 +558,11 @@ static bool sparse_item(const char *item, void *rule, char **err)
     syn_cond c;
     char *perr = NULL;
     if (syn_condition_parse(cond, strlen(cond), &c, &perr, NULL) != KP_OK) {
-        if (strstr(perr, "after the attribute"))
-            *err = xasprintf("'%s': expected attr = value, attr != value, attr in [a, b] or a share", cond);
+        if (!strcmp(perr, _("expected '=', '!=' or 'in' after the attribute")))
+            *err =
+                xasprintf(_("'%s': expected attr = value, attr != value, attr in [a, b] or a share"), cond);
         else
-            *err = xasprintf("'%s': expected attr = value, attr != value or attr in [a, b]", cond);
+            *err = xasprintf(_("'%s': expected attr = value, attr != value or attr in [a, b]"), cond);
         free(perr);
         goto fail;
     }
@@ -607,20 +616,32 @@ static bool placeholders_known(const kp_entity *e, const tpl *t, char **err)
             ok = true; /* an entity listing no attributes takes its placeholders as its attributes */
         if (ok)
             continue;
-        sbuf b;
-        sbuf_init(&b);
-        sbuf_printf(&b, "placeholder {%s} is not an attribute of %s", ph, e->name ? e->name : "the entity");
-        if (dym)
-            sbuf_printf(&b, " (did you mean '%s'?)", dym);
+        const char *en = e->name ? e->name : _("the entity");
         if (e->nattrs) {
-            sbuf_add(&b, "; expected one of its attributes: ");
+            sbuf b;
+            sbuf_init(&b);
             for (size_t i = 0; i < e->nattrs; i++)
                 sbuf_printf(&b, "%s%s", i ? ", " : "", e->attrs[i].s ? e->attrs[i].s : "");
-            sbuf_add(&b, " (or add it to the entity's attributes)");
+            /* TRANSLATORS: the second %s is the entity's name, the last one the list of its attributes */
+            *err =
+                dym ? xasprintf(
+                          _("placeholder {%s} is not an attribute of %s (did you mean '%s'?); expected one "
+                            "of its attributes: %s (or add it to the entity's attributes)"),
+                          ph, en, dym, b.s)
+                    : xasprintf(
+                          _("placeholder {%s} is not an attribute of %s; expected one of its attributes: "
+                            "%s (or add it to the entity's attributes)"),
+                          ph, en, b.s);
+            sbuf_free(&b);
         } else {
-            sbuf_add(&b, "; a new attribute goes in the entity's attributes first");
+            *err =
+                dym ? xasprintf(_("placeholder {%s} is not an attribute of %s (did you mean '%s'?); a new "
+                                  "attribute goes in the entity's attributes first"),
+                                ph, en, dym)
+                    : xasprintf(_("placeholder {%s} is not an attribute of %s; a new attribute goes in the "
+                                  "entity's attributes first"),
+                                ph, en);
         }
-        *err = sbuf_steal(&b);
     }
     free(names);
     return ok;
@@ -645,7 +666,7 @@ static bool key_set(kp_entity *e, const char *attr, const char *text, char **err
     char *perr = NULL;
     size_t off = 0;
     if (tpl_parse(t, &parsed, &perr, &off) != KP_OK) {
-        *err = xasprintf("template column %zu: %s", off + 1, perr);
+        *err = xasprintf(_("template column %zu: %s"), off + 1, perr);
         free(perr);
         free(t);
         return false;
@@ -671,13 +692,13 @@ static bool entity_rename(kp_design *d, size_t row, const char *text, char **err
 {
     kp_entity *e = &d->entities[row];
     char *t = trimmed(text);
-    if (!check_name(t, "entity name", err)) {
+    if (!check_name(t, _("entity name"), err)) {
         free(t);
         return false;
     }
     ptrdiff_t at = design_entity_pos(d, t);
     if (at >= 0 && (size_t)at != row) {
-        *err = xasprintf("entity '%s' already exists; expected a unique name", t);
+        *err = xasprintf(_("entity '%s' already exists; expected a unique name"), t);
         free(t);
         return false;
     }
@@ -728,7 +749,7 @@ static bool keys_set(kp_design *d, size_t row, size_t col, const char *text, cha
     } else if (col == n + 1)
         ok = sparse_set(&d->entities[row], text, err);
     else {
-        *err = xstrdup("no such column");
+        *err = xstrdup(_("no such column"));
         ok = false;
     }
     free(k);
@@ -959,7 +980,7 @@ static bool field_set(const kp_field *f, void *r, const char *text, char **err)
         return true;
     }
     default:
-        *err = xstrdup("no such column");
+        *err = xstrdup(_("no such column"));
         return false;
     }
 }
@@ -974,7 +995,7 @@ static bool by_item(const char *item, void *out, char **err)
     kp_by *by = out;
     syn_by sb;
     if (syn_by_parse(item, strlen(item), &sb, NULL) != KP_OK) {
-        *err = xasprintf("'%s' is not an attribute or attribute=value", item);
+        *err = xasprintf(_("'%s' is not an attribute or attribute=value"), item);
         return false;
     }
     by->attr.s = syn_name(item, sb.attr);
@@ -994,7 +1015,7 @@ static bool set_order(kp_pattern *p, const char *text, char **err)
     size_t a, z;
     syn_trim(t + from, len, &a, &z);
     if (z > a && syn_order_parse(t + from, len, &at, &desc, NULL) != KP_OK) {
-        *err = xstrdup("expected 'attribute', 'attribute asc' or 'attribute desc'");
+        *err = xstrdup(_("expected 'attribute', 'attribute asc' or 'attribute desc'"));
         free(t);
         return false;
     }
@@ -1010,7 +1031,7 @@ static bool join_item(const char *item, void *out, char **err)
     kp_join *j = out;
     syn_span to, from;
     if (syn_join_parse(item, strlen(item), &to, &from, NULL) != KP_OK) {
-        *err = xasprintf("'%s' is not to=from (e.g. username=followingUsername)", item);
+        *err = xasprintf(_("'%s' is not to=from (e.g. username=followingUsername)"), item);
         return false;
     }
     j->to.s = syn_name(item, to);
@@ -1029,7 +1050,7 @@ static bool set_skew(kp_attr *a, const char *text, char **err)
     double s;
     bool ok = strncmp(t, "zipf:", 5) == 0 && syn_number(t + 5, strlen(t + 5), 0, &s) && s >= 0;
     if (!ok)
-        *err = xasprintf("'%s' is not a skew; expected zipf:S with S >= 0 (e.g. zipf:1.1)", t);
+        *err = xasprintf(_("'%s' is not a skew; expected zipf:S with S >= 0 (e.g. zipf:1.1)"), t);
     else
         a->zipf = s;
     free(t);
@@ -1050,7 +1071,7 @@ static bool value_item(const char *item, void *out, char **err)
         end++;
     if (!colon || !end || *end || !(share >= 0 && share <= 1) ||
         (!isnan(wshare) && !(wshare >= 0 && wshare <= 1))) {
-        *err = xasprintf("'%s' is not value: share; expected e.g. paid: 0.03 (or paid: 0.03/0.10)", item);
+        *err = xasprintf(_("'%s' is not value: share; expected e.g. paid: 0.03 (or paid: 0.03/0.10)"), item);
         return false;
     }
     v->name = trim_dup(item, (size_t)(colon - item));
@@ -1075,7 +1096,7 @@ static bool set_format(kp_attr *a, const char *text, char **err)
     char *t = trimmed(text);
     for (const char *p = t; *p; p++)
         if (!isdigit((unsigned char)*p)) {
-            *err = xasprintf("'%s' is not a format; expected digits such as 03", t);
+            *err = xasprintf(_("'%s' is not a format; expected digits such as 03"), t);
             free(t);
             return false;
         }
@@ -1092,7 +1113,7 @@ static bool set_shard_count(kp_attr *a, const char *text, char **err)
     if (!parse_num(text, true, &x, err))
         return false;
     if (!isnan(x) && (x != floor(x) || x < 1 || x > 100000)) {
-        *err = xstrdup("expected a whole number of shards from 1 to 100000");
+        *err = xstrdup(_("expected a whole number of shards from 1 to 100000"));
         return false;
     }
     a->shard_count = isnan(x) ? -1 : (int)x;
@@ -1119,7 +1140,7 @@ static bool signal_item(const char *item, void *out, char **err)
     char *perr = NULL;
     if (signal_parse(item, out, &perr) == KP_OK)
         return true;
-    *err = xasprintf("signal '%s': %s; expected metric op number (e.g. pattern.5.rate > 50)", item, perr);
+    *err = xasprintf(_("signal '%s': %s; expected metric op number (e.g. pattern.5.rate > 50)"), item, perr);
     free(perr);
     return false;
 }
@@ -1131,7 +1152,7 @@ static bool set_required_num(double *f, const char *text, double max, char **err
     if (!parse_num(text, false, &x, err))
         return false;
     if (x > max) {
-        *err = xasprintf("an item of %.0f bytes exceeds DynamoDB's 400 KB limit", x);
+        *err = xasprintf(_("an item of %.0f bytes exceeds DynamoDB's 400 KB limit"), x);
         return false;
     }
     *f = x;
@@ -1143,7 +1164,7 @@ static bool set_required_num(double *f, const char *text, double max, char **err
 static bool set_key_slot(kp_design *d, kp_str *slot, bool optional, const char *text, char **err)
 {
     char *t = trimmed(text);
-    bool ok = optional && !*t ? true : check_name(t, "key attribute", err);
+    bool ok = optional && !*t ? true : check_name(t, _("key attribute"), err);
     free(t);
     if (ok)
         rename_key_slot(d, slot, text);
@@ -1157,7 +1178,11 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
     const kp_field *f = &rec->f[id];
     if ((f->flags & KP_F_LABEL) && rec != &kp_rec_entity) {
         /* a row's id or name: one word, unique; a pattern's references follow it */
-        char *what = rec == &kp_rec_attr ? xstrdup("attribute name") : xasprintf("%s %s", rec->name, f->key);
+        char *what = rec == &kp_rec_attr       ? xstrdup(_("attribute name"))
+                     : rec == &kp_rec_pattern  ? xstrdup(_("pattern id"))
+                     : rec == &kp_rec_index    ? xstrdup(_("index name"))
+                     : rec == &kp_rec_decision ? xstrdup(_("decision id"))
+                                               : xasprintf("%s %s", rec->name, f->key);
         char *name = unique_name(d, t, row, text, what, err);
         free(what);
         if (!name)
@@ -1188,7 +1213,7 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
                 return false;
             if (!isnan(x) && (x < 1 || x != floor(x))) {
                 char buf[32];
-                *err = xasprintf("a limit of %s items: expected a whole number >= 1 (empty = none)",
+                *err = xasprintf(_("a limit of %s items: expected a whole number >= 1 (empty = none)"),
                                  syn_number_text(x, buf, sizeof buf));
                 return false;
             }
@@ -1238,7 +1263,7 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
             if (!parse_num(text, true, &x, err))
                 return false;
             if (x > 1) {
-                *err = xstrdup("write_hot is a share; expected a number from 0 to 1");
+                *err = xstrdup(_("write_hot is a share; expected a number from 0 to 1"));
                 return false;
             }
             a->write_hot = x;
@@ -1256,7 +1281,7 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
         switch (id) {
         case FT_NAME: {
             char *tn = trimmed(text);
-            bool ok = check_name(tn, "table name", err);
+            bool ok = check_name(tn, _("table name"), err);
             free(tn);
             if (ok)
                 set_text(&d->table.name, text);
@@ -1271,7 +1296,7 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
             if (!parse_num(text, true, &x, err))
                 return false;
             if (!isnan(x) && (x <= 0 || x > 1)) {
-                *err = xstrdup("target utilization is a share; expected a number above 0 and at most 1");
+                *err = xstrdup(_("target utilization is a share; expected a number above 0 and at most 1"));
                 return false;
             }
             d->table.target_utilization = x;
@@ -1316,17 +1341,17 @@ static char *unique_name(const kp_design *d, edit_table t, size_t row, const cha
         return s;
     switch (t) {
     case EDIT_PATTERNS:
-        *err =
-            xasprintf("pattern id '%s' is already used by pattern %td; expected a unique id", s, first + 1);
+        *err = xasprintf(_("pattern id '%s' is already used by pattern %td; expected a unique id"), s,
+                         first + 1);
         break;
     case EDIT_INDEXES:
-        *err = xasprintf("index name '%s' is already used; expected a unique name", s);
+        *err = xasprintf(_("index name '%s' is already used; expected a unique name"), s);
         break;
     case EDIT_ATTRS:
-        *err = xasprintf("attribute '%s' is already declared; expected a unique name", s);
+        *err = xasprintf(_("attribute '%s' is already declared; expected a unique name"), s);
         break;
     default:
-        *err = xasprintf("decision id '%s' is already used; expected a unique id", s);
+        *err = xasprintf(_("decision id '%s' is already used; expected a unique id"), s);
         break;
     }
     free(s);
@@ -1364,23 +1389,23 @@ char *edit_get(const kp_design *d, edit_table t, size_t row, size_t col)
 static kp_status set_cell(kp_design *d, edit_table t, size_t row, size_t col, const char *text, char **err)
 {
     if (!d || row >= edit_nrows(d, t) || col >= edit_ncols(d, t)) {
-        *err = xasprintf("no cell at row %zu, column %zu of %s", row + 1, col + 1, edit_table_name(t));
+        *err = xasprintf(_("no cell at row %zu, column %zu of %s"), row + 1, col + 1, edit_table_name(t));
         return KP_NOTFOUND;
     }
     if (!text)
         text = "";
     size_t bad;
     if (!util_utf8_valid(text, strlen(text), &bad)) {
-        *err = xasprintf("invalid UTF-8 at byte %zu; expected UTF-8 text", bad + 1);
+        *err = xasprintf(_("invalid UTF-8 at byte %zu; expected UTF-8 text"), bad + 1);
         return KP_ENCODING;
     }
     if (strlen(text) > KP_MAX_VALUE) {
-        *err = xasprintf("%zu bytes; expected at most %d (64 KiB)", strlen(text), KP_MAX_VALUE);
+        *err = xasprintf(_("%zu bytes; expected at most %d (64 KiB)"), strlen(text), KP_MAX_VALUE);
         return KP_RANGE;
     }
     ptrdiff_t ctl = util_control_at(text, true);
     if (ctl >= 0) {
-        *err = xasprintf("a control character at byte %td; expected printable text", ctl + 1);
+        *err = xasprintf(_("a control character at byte %td; expected printable text"), ctl + 1);
         return KP_ENCODING;
     }
     if (t == EDIT_KEYS)
@@ -1388,11 +1413,11 @@ static kp_status set_cell(kp_design *d, edit_table t, size_t row, size_t col, co
     if (t == EDIT_SETTINGS) {
         setting s;
         if (col == 0) {
-            *err = xstrdup("the setting's name is fixed; edit its value");
+            *err = xstrdup(_("the setting's name is fixed; edit its value"));
             return KP_INVALID;
         }
         if (!setting_at(row, &s)) {
-            *err = xstrdup("no such setting");
+            *err = xstrdup(_("no such setting"));
             return KP_NOTFOUND;
         }
         return cell_set(d, t, row, s.rec, s.id, setting_target(d, s.rec), text, err) ? KP_OK : KP_INVALID;

@@ -27,6 +27,7 @@
 #define KP_FIELDS_H
 
 #include "design.h"
+#include "i18n.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -137,8 +138,8 @@ static inline size_t kp_fcount(const void *r, const kp_field *f)
 /* clang-format off */
 #define KP_DESIGN_FIELDS(X)                                                         \
     X(VERSION, "keyplan", version, K_INT(KP_NUM_ANY), KP_F_CUSTOM, -1, NULL)        \
-    X(NAME, "name", name, K_TEXT, 0, 0, "the design's name")                        \
-    X(DESCRIPTION, "description", description, K_TEXT, 0, 1, "free text")           \
+    X(NAME, "name", name, K_TEXT, 0, 0, N_("the design's name"))                        \
+    X(DESCRIPTION, "description", description, K_TEXT, 0, 1, N_("free text"))           \
     X(TABLE, "table", table, K_REC(table), 0, -1, NULL)                             \
     X(INDEXES, "indexes", indexes, K_RECS(index, nindexes), 0, -1, NULL)            \
     X(ATTRIBUTES, "attributes", attrs, K_RECS(attr, nattrs), KP_F_CUSTOM, -1, NULL) \
@@ -151,25 +152,25 @@ static inline size_t kp_fcount(const void *r, const kp_field *f)
 
 /* clang-format off */
 #define KP_TABLE_FIELDS(X)                                                                                                                          \
-    X(NAME, "name", name, K_TEXT, 0, 2, "the DynamoDB table's name")                                                                                \
-    X(PK, "pk", pk, K_REF, 0, 3, "attribute name of the table's partition key")                                                                     \
-    X(SK, "sk", sk, K_REF, 0, 4, "attribute name of the table's sort key (empty = none)")                                                           \
+    X(NAME, "name", name, K_TEXT, 0, 2, N_("the DynamoDB table's name"))                                                                                \
+    X(PK, "pk", pk, K_REF, 0, 3, N_("attribute name of the table's partition key"))                                                                     \
+    X(SK, "sk", sk, K_REF, 0, 4, N_("attribute name of the table's sort key (empty = none)"))                                                           \
     X(BILLING, "billing", billing, K_ENUM(billing), 0, 5, "on-demand | provisioned")                                                                \
-    X(STREAMS, "streams", streams, K_TRI, 0, 6, "true | false (the cost checklist wants it said)")                                                  \
-    X(PITR, "pitr", pitr, K_TRI, 0, 7, "true | false: continuous backups")                                                                          \
-    X(TARGET_UTILIZATION, "target_utilization", target_utilization, K_NUM(KP_NUM_UTIL), 0, 8, "provisioned autoscaling target, 0..1 (empty = 0.7)") \
-    X(REPLICAS, "replicas", replicas, K_REFS(nreplicas), 0, 9, "global table: other regions it is replicated to: eu-west-1, ...")
+    X(STREAMS, "streams", streams, K_TRI, 0, 6, N_("true | false (the cost checklist wants it said)"))                                                  \
+    X(PITR, "pitr", pitr, K_TRI, 0, 7, N_("true | false: continuous backups"))                                                                          \
+    X(TARGET_UTILIZATION, "target_utilization", target_utilization, K_NUM(KP_NUM_UTIL), 0, 8, N_("provisioned autoscaling target, 0..1 (empty = 0.7)")) \
+    X(REPLICAS, "replicas", replicas, K_REFS(nreplicas), 0, 9, N_("global table: other regions it is replicated to: eu-west-1, ..."))
 /* clang-format on */
 
 /* clang-format off */
 #define KP_INDEX_FIELDS(X)                                                                           \
-    X(NAME, "name", name, K_TEXT, KP_F_LABEL, 0, "unique index name")                                \
+    X(NAME, "name", name, K_TEXT, KP_F_LABEL, 0, N_("unique index name"))                                \
     X(TYPE, "type", kind, K_ENUM(index_kind), KP_F_OMIT_DEFAULT, 1, "gsi | lsi")                     \
-    X(PK, "pk", pk, K_REF, 0, 2, "item attribute the index is partitioned on")                       \
-    X(SK, "sk", sk, K_REF, 0, 3, "item attribute it sorts on (empty = none)")                        \
+    X(PK, "pk", pk, K_REF, 0, 2, N_("item attribute the index is partitioned on"))                       \
+    X(SK, "sk", sk, K_REF, 0, 3, N_("item attribute it sorts on (empty = none)"))                        \
     X(PROJECTION, "projection", projection, K_ENUM(projection), 0, 4, "keys | include | all")        \
-    X(INCLUDE, "include", include, K_REFS(ninclude), 0, 5, "projected attributes for include: a, b") \
-    X(WHY, "why", why, K_TEXT, 0, 6, "free text: why the index exists")
+    X(INCLUDE, "include", include, K_REFS(ninclude), 0, 5, N_("projected attributes for include: a, b")) \
+    X(WHY, "why", why, K_TEXT, 0, 6, N_("free text: why the index exists"))
 /* clang-format on */
 
 /* clang-format off */
@@ -181,17 +182,17 @@ static inline size_t kp_fcount(const void *r, const kp_field *f)
 
 /* clang-format off */
 #define KP_ATTR_FIELDS(X)                                                                                                   \
-    X(NAME, "name", name, K_TEXT, KP_F_LABEL | KP_F_HIDDEN, 0, "unique attribute name")                                     \
+    X(NAME, "name", name, K_TEXT, KP_F_LABEL | KP_F_HIDDEN, 0, N_("unique attribute name"))                                     \
     X(TYPE, "type", type, K_ENUM(attr_type), KP_F_OMIT_DEFAULT, 1, "string | number | date | enum | shard | bool")          \
-    X(DISTINCT, "distinct", distinct, K_NUM(KP_NUM_GE1), 0, 2, "number of distinct values (empty = unknown)")               \
-    X(SKEW, "skew", zipf, K_NUM(KP_NUM_NONNEG), KP_F_CUSTOM, 3, "zipf:S (e.g. zipf:1.1); empty = uniform")                  \
-    X(VALUES, "values", values, K_RECS(enum_value, nvalues), KP_F_CUSTOM, 4, "enum shares: name: share[/write share], ...") \
+    X(DISTINCT, "distinct", distinct, K_NUM(KP_NUM_GE1), 0, 2, N_("number of distinct values (empty = unknown)"))               \
+    X(SKEW, "skew", zipf, K_NUM(KP_NUM_NONNEG), KP_F_CUSTOM, 3, N_("zipf:S (e.g. zipf:1.1); empty = uniform"))                  \
+    X(VALUES, "values", values, K_RECS(enum_value, nvalues), KP_F_CUSTOM, 4, N_("enum shares: name: share[/write share], ...")) \
     X(WRITE_SHARES, "write_shares", values, K_VIRTUAL, KP_F_CUSTOM, -1, NULL)                                               \
-    X(WRITE_HOT, "write_hot", write_hot, K_NUM(KP_NUM_SHARE), 0, 7, "share of writes on the hottest value (0..1)")          \
-    X(FORMAT, "format", format, K_TEXT, KP_F_CUSTOM | KP_F_QUOTED, 5, "zero-padded width inside templates, e.g. 03")        \
-    X(COUNT, "count", shard_count, K_INT(KP_NUM_INT_POS), 0, 6, "shard: number of suffixes")                                \
-    X(SIZE, "size", size, K_NUM(KP_NUM_NONNEG), 0, 8, "average bytes of a value")                                           \
-    X(CHARS, "chars", chars, K_ENUM(chars), KP_F_OMIT_DEFAULT, 9, "any: values may hold the templates' separators (# - |)")
+    X(WRITE_HOT, "write_hot", write_hot, K_NUM(KP_NUM_SHARE), 0, 7, N_("share of writes on the hottest value (0..1)"))          \
+    X(FORMAT, "format", format, K_TEXT, KP_F_CUSTOM | KP_F_QUOTED, 5, N_("zero-padded width inside templates, e.g. 03"))        \
+    X(COUNT, "count", shard_count, K_INT(KP_NUM_INT_POS), 0, 6, N_("shard: number of suffixes"))                                \
+    X(SIZE, "size", size, K_NUM(KP_NUM_NONNEG), 0, 8, N_("average bytes of a value"))                                           \
+    X(CHARS, "chars", chars, K_ENUM(chars), KP_F_OMIT_DEFAULT, 9, N_("any: values may hold the templates' separators (# - |)"))
 /* clang-format on */
 
 /* clang-format off */
@@ -213,16 +214,16 @@ static inline size_t kp_fcount(const void *r, const kp_field *f)
 
 /* clang-format off */
 #define KP_ENTITY_FIELDS(X)                                                                                                   \
-    X(NAME, "name", name, K_TEXT, KP_F_LABEL, 0, "unique entity name")                                                        \
-    X(DESCRIPTION, "description", description, K_TEXT, 0, 6, "free text")                                                     \
-    X(COUNT, "count", count, K_NUM(KP_NUM_NONNEG), KP_F_OMIT_ZERO, 1, "number of items (number >= 0)")                        \
-    X(SIZE, "size", size, K_NUM(KP_NUM_NONNEG), KP_F_OMIT_ZERO, 2, "average item size in bytes")                              \
-    X(WRITES, "writes", writes, K_NUM(KP_NUM_NONNEG), 0, 3, "peak writes per second (empty = from write patterns)")           \
-    X(WRITES_AVG, "writes_avg", writes_avg, K_NUM(KP_NUM_NONNEG), 0, 4, "average writes per second (empty = same as writes)") \
-    X(ATTRIBUTES, "attributes", attrs, K_REFS(nattrs), 0, 5, "domain attributes the items carry: a, b")                       \
+    X(NAME, "name", name, K_TEXT, KP_F_LABEL, 0, N_("unique entity name"))                                                        \
+    X(DESCRIPTION, "description", description, K_TEXT, 0, 6, N_("free text"))                                                     \
+    X(COUNT, "count", count, K_NUM(KP_NUM_NONNEG), KP_F_OMIT_ZERO, 1, N_("number of items (number >= 0)"))                        \
+    X(SIZE, "size", size, K_NUM(KP_NUM_NONNEG), KP_F_OMIT_ZERO, 2, N_("average item size in bytes"))                              \
+    X(WRITES, "writes", writes, K_NUM(KP_NUM_NONNEG), 0, 3, N_("peak writes per second (empty = from write patterns)"))           \
+    X(WRITES_AVG, "writes_avg", writes_avg, K_NUM(KP_NUM_NONNEG), 0, 4, N_("average writes per second (empty = same as writes)")) \
+    X(ATTRIBUTES, "attributes", attrs, K_REFS(nattrs), 0, 5, N_("domain attributes the items carry: a, b"))                       \
     X(KEYS, "keys", keys, K_RECS(keytpl, nkeys), KP_F_CUSTOM, -1, NULL)                                                       \
     X(SPARSE, "sparse", sparse, K_RECS(sparse, nsparse), KP_F_CUSTOM, -1, NULL)                                              \
-    X(TOGETHER, "together", together, K_REFS(ntogether), 0, 7, "attributes set on the same items: GSI1PK+GSI1SK, a")
+    X(TOGETHER, "together", together, K_REFS(ntogether), 0, 7, N_("attributes set on the same items: GSI1PK+GSI1SK, a"))
 /* clang-format on */
 
 /* clang-format off */
@@ -239,32 +240,32 @@ static inline size_t kp_fcount(const void *r, const kp_field *f)
 
 /* clang-format off */
 #define KP_PATTERN_FIELDS(X)                                                                                            \
-    X(ID, "id", id, K_TEXT, KP_F_LABEL | KP_F_ID, 0, "unique id: a number or a short word")                             \
-    X(NAME, "name", name, K_TEXT, 0, 1, "what the screen or job asks")                                                  \
+    X(ID, "id", id, K_TEXT, KP_F_LABEL | KP_F_ID, 0, N_("unique id: a number or a short word"))                             \
+    X(NAME, "name", name, K_TEXT, 0, 1, N_("what the screen or job asks"))                                                  \
     X(KIND, "kind", kind, K_ENUM(pattern_kind), KP_F_OMIT_DEFAULT, 2, "read | write")                                   \
-    X(OP, "op", op, K_ENUM(write_op), KP_F_OMIT_DEFAULT, 17, "put | update | delete | transact (writes)")               \
-    X(ENTITY, "entity", entities, K_REFS(nentities), KP_F_CUSTOM, 3, "entity name, or several separated by commas")     \
+    X(OP, "op", op, K_ENUM(write_op), KP_F_OMIT_DEFAULT, 17, N_("put | update | delete | transact (writes)"))               \
+    X(ENTITY, "entity", entities, K_REFS(nentities), KP_F_CUSTOM, 3, N_("entity name, or several separated by commas"))     \
     X(ENTITIES, "entities", entities, K_VIRTUAL, KP_F_CUSTOM, -1, NULL)                                                 \
     X(MULTI_FORM, "multi_form", multi_form, K_FLAG, 0, -1, NULL)                                                        \
-    X(BY, "by", by, K_RECS(by, nby), KP_F_CUSTOM, 4, "attributes the caller knows: a, b  (status=paid fixes a value)")  \
-    X(RATE, "rate", rate, K_NUM(KP_NUM_NONNEG), 0, 5, "peak requests per second (number >= 0; empty = not given)")      \
-    X(AVG, "avg", avg, K_NUM(KP_NUM_NONNEG), 0, 6, "average requests per second (empty = same as rate)")                \
-    X(LATENCY, "latency", latency, K_NUM(KP_NUM_NONNEG), 0, 7, "target in ms (empty = not given)")                      \
+    X(BY, "by", by, K_RECS(by, nby), KP_F_CUSTOM, 4, N_("attributes the caller knows: a, b  (status=paid fixes a value)"))  \
+    X(RATE, "rate", rate, K_NUM(KP_NUM_NONNEG), 0, 5, N_("peak requests per second (number >= 0; empty = not given)"))      \
+    X(AVG, "avg", avg, K_NUM(KP_NUM_NONNEG), 0, 6, N_("average requests per second (empty = same as rate)"))                \
+    X(LATENCY, "latency", latency, K_NUM(KP_NUM_NONNEG), 0, 7, N_("target in ms (empty = not given)"))                      \
     X(CONSISTENCY, "consistency", consistency, K_ENUM(consistency), KP_F_GIVEN, 8, "eventual | strong | transactional") \
     X(CONSISTENCY_GIVEN, "consistency_given", consistency_given, K_FLAG, 0, -1, NULL)                                   \
-    X(WHY, "why", why, K_TEXT, 0, 20, "free text (required for strong reads)")                                          \
-    X(ORDER, "order", order, K_REF, KP_F_CUSTOM, 9, "attribute [asc|desc], e.g. orderDate desc")                        \
+    X(WHY, "why", why, K_TEXT, 0, 20, N_("free text (required for strong reads)"))                                          \
+    X(ORDER, "order", order, K_REF, KP_F_CUSTOM, 9, N_("attribute [asc|desc], e.g. orderDate desc"))                        \
     X(ORDER_DESC, "order_desc", order_desc, K_FLAG, 0, -1, NULL)                                                        \
-    X(LIMIT, "limit", limit, K_NUM(KP_NUM_NONNEG), 0, 10, "items per page (empty = none)")                              \
-    X(RANGE, "range", range, K_REF, 0, 11, "attribute of a between / < / > condition")                                  \
-    X(FILTER, "filter", filter, K_REFS(nfilter), 0, 12, "non-key attributes filtered on: a, b")                         \
-    X(JOIN, "join", join, K_RECS(join, njoin), KP_F_CUSTOM, 13, "chain: to=from, e.g. username=followingUsername")      \
-    X(CHANGES, "changes", changes, K_REFS(nchanges), 0, 19, "attributes an update changes: a, b")                       \
-    X(RETURNS, "returns", returns, K_REFS(nreturns), 0, 21, "attributes a read returns (empty = the whole item)")       \
-    X(ITEMS, "items", items, K_NUM(KP_NUM_NONNEG), 0, 18, "items per call (empty = estimated)")                         \
-    X(COVERED_BY, "covered_by", covered_by, K_REF, KP_F_ID, 14, "id of the pattern whose result already has this")      \
-    X(NEEDS, "needs", needs, K_ENUM(needs), 0, 15, "search | aggregate | adhoc (empty = none)")                         \
-    X(SERVED_BY, "served_by", served_by, K_TEXT, 0, 16, "what serves it outside DynamoDB")
+    X(LIMIT, "limit", limit, K_NUM(KP_NUM_NONNEG), 0, 10, N_("items per page (empty = none)"))                              \
+    X(RANGE, "range", range, K_REF, 0, 11, N_("attribute of a between / < / > condition"))                                  \
+    X(FILTER, "filter", filter, K_REFS(nfilter), 0, 12, N_("non-key attributes filtered on: a, b"))                         \
+    X(JOIN, "join", join, K_RECS(join, njoin), KP_F_CUSTOM, 13, N_("chain: to=from, e.g. username=followingUsername"))      \
+    X(CHANGES, "changes", changes, K_REFS(nchanges), 0, 19, N_("attributes an update changes: a, b"))                       \
+    X(RETURNS, "returns", returns, K_REFS(nreturns), 0, 21, N_("attributes a read returns (empty = the whole item)"))       \
+    X(ITEMS, "items", items, K_NUM(KP_NUM_NONNEG), 0, 18, N_("items per call (empty = estimated)"))                         \
+    X(COVERED_BY, "covered_by", covered_by, K_REF, KP_F_ID, 14, N_("id of the pattern whose result already has this"))      \
+    X(NEEDS, "needs", needs, K_ENUM(needs), 0, 15, N_("search | aggregate | adhoc (empty = none)"))                         \
+    X(SERVED_BY, "served_by", served_by, K_TEXT, 0, 16, N_("what serves it outside DynamoDB"))
 /* clang-format on */
 
 /* clang-format off */
@@ -277,18 +278,18 @@ static inline size_t kp_fcount(const void *r, const kp_field *f)
 /* clang-format off */
 #define KP_PRICING_FIELDS(X)                                                                                                                                            \
     X(BASE, "base", base, K_TEXT, 0, -1, NULL)                                                                                                                          \
-    X(CURRENCY, "currency", currency, K_TEXT, 0, 10, "USD, EUR, ... (empty = USD)")                                                                                      \
-    X(READ_PER_MILLION, "read_per_million", read_per_million, K_NUM(KP_NUM_NONNEG), 0, 11, "on-demand price per million read units (empty = built-in)")                 \
-    X(WRITE_PER_MILLION, "write_per_million", write_per_million, K_NUM(KP_NUM_NONNEG), 0, 12, "on-demand price per million write units")                                \
-    X(INDEX_WRITE_PER_MILLION, "index_write_per_million", index_write_per_million, K_NUM(KP_NUM_NONNEG), 0, 13, "price per million index write units (empty = writes)") \
-    X(RCU_HOUR, "rcu_hour", rcu_hour, K_NUM(KP_NUM_NONNEG), 0, 14, "provisioned price per RCU-hour")                                                                    \
-    X(WCU_HOUR, "wcu_hour", wcu_hour, K_NUM(KP_NUM_NONNEG), 0, 15, "provisioned price per WCU-hour")                                                                    \
-    X(STORAGE_GB_MONTH, "storage_gb_month", storage_gb_month, K_NUM(KP_NUM_NONNEG), 0, 16, "storage price per GB-month")                                                \
-    X(BACKUP_GB_MONTH, "backup_gb_month", backup_gb_month, K_NUM(KP_NUM_NONNEG), 0, 17, "continuous backup price per GB-month")                                         \
-    X(STREAM_READ_PER_100K, "stream_read_per_100k", stream_read_per_100k, K_NUM(KP_NUM_NONNEG), 0, 18, "stream read price per 100,000 requests")                        \
-    X(REPLICATED_WRITE_PER_MILLION, "replicated_write_per_million", replicated_write_per_million, K_NUM(KP_NUM_NONNEG), 0, 19, "global tables: price per million replicated write units (empty = writes)") \
-    X(REPLICATED_WCU_HOUR, "replicated_wcu_hour", replicated_wcu_hour, K_NUM(KP_NUM_NONNEG), 0, 20, "global tables: price per replicated WCU-hour (empty = wcu_hour)") \
-    X(TRANSFER_GB, "transfer_gb", transfer_gb, K_NUM(KP_NUM_NONNEG), 0, 21, "global tables: cross-region transfer price per GB") \
+    X(CURRENCY, "currency", currency, K_TEXT, 0, 10, N_("USD, EUR, ... (empty = USD)"))                                                                                      \
+    X(READ_PER_MILLION, "read_per_million", read_per_million, K_NUM(KP_NUM_NONNEG), 0, 11, N_("on-demand price per million read units (empty = built-in)"))                 \
+    X(WRITE_PER_MILLION, "write_per_million", write_per_million, K_NUM(KP_NUM_NONNEG), 0, 12, N_("on-demand price per million write units"))                                \
+    X(INDEX_WRITE_PER_MILLION, "index_write_per_million", index_write_per_million, K_NUM(KP_NUM_NONNEG), 0, 13, N_("price per million index write units (empty = writes)")) \
+    X(RCU_HOUR, "rcu_hour", rcu_hour, K_NUM(KP_NUM_NONNEG), 0, 14, N_("provisioned price per RCU-hour"))                                                                    \
+    X(WCU_HOUR, "wcu_hour", wcu_hour, K_NUM(KP_NUM_NONNEG), 0, 15, N_("provisioned price per WCU-hour"))                                                                    \
+    X(STORAGE_GB_MONTH, "storage_gb_month", storage_gb_month, K_NUM(KP_NUM_NONNEG), 0, 16, N_("storage price per GB-month"))                                                \
+    X(BACKUP_GB_MONTH, "backup_gb_month", backup_gb_month, K_NUM(KP_NUM_NONNEG), 0, 17, N_("continuous backup price per GB-month"))                                         \
+    X(STREAM_READ_PER_100K, "stream_read_per_100k", stream_read_per_100k, K_NUM(KP_NUM_NONNEG), 0, 18, N_("stream read price per 100,000 requests"))                        \
+    X(REPLICATED_WRITE_PER_MILLION, "replicated_write_per_million", replicated_write_per_million, K_NUM(KP_NUM_NONNEG), 0, 19, N_("global tables: price per million replicated write units (empty = writes)")) \
+    X(REPLICATED_WCU_HOUR, "replicated_wcu_hour", replicated_wcu_hour, K_NUM(KP_NUM_NONNEG), 0, 20, N_("global tables: price per replicated WCU-hour (empty = wcu_hour)")) \
+    X(TRANSFER_GB, "transfer_gb", transfer_gb, K_NUM(KP_NUM_NONNEG), 0, 21, N_("global tables: cross-region transfer price per GB")) \
     X(GIVEN, "given", given, K_FLAG, 0, -1, NULL)
 /* clang-format on */
 
@@ -308,18 +309,18 @@ static inline size_t kp_fcount(const void *r, const kp_field *f)
 
 /* clang-format off */
 #define KP_DECISION_FIELDS(X)                                                                                                                 \
-    X(ID, "id", id, K_TEXT, KP_F_LABEL | KP_F_ID, 0, "unique id, e.g. D3")                                                                    \
-    X(TITLE, "title", title, K_TEXT, 0, 1, "one line")                                                                                        \
+    X(ID, "id", id, K_TEXT, KP_F_LABEL | KP_F_ID, 0, N_("unique id, e.g. D3"))                                                                    \
+    X(TITLE, "title", title, K_TEXT, 0, 1, N_("one line"))                                                                                        \
     X(STATUS, "status", status, K_ENUM(decision_status), 0, 2, "proposed | accepted | reopened | superseded")                                 \
-    X(PATTERNS, "patterns", patterns, K_REFS(npatterns), KP_F_ID, 3, "pattern ids: 1, 5")                                                     \
-    X(CONTEXT, "context", context, K_TEXT, 0, 4, "free text")                                                                                 \
-    X(DECISION, "decision", decision, K_TEXT, 0, 5, "free text")                                                                              \
-    X(ALTERNATIVES, "alternatives", alternatives, K_RECS(alternative, nalternatives), KP_F_CUSTOM, 6, "option => why not; option => why not") \
-    X(ASSUMPTIONS, "assumptions", assumptions, K_TEXTS(nassumptions), 0, 7, "falsifiable statements separated by ;")                          \
-    X(FAILURE_TEST, "failure_test", failure_test, K_TEXT, 0, 8, "how we would see it fail")                                                   \
-    X(ROLLBACK, "rollback", rollback, K_TEXT, 0, 9, "free text")                                                                              \
-    X(LIMITATIONS, "limitations", limitations, K_TEXT, 0, 10, "free text")                                                                    \
-    X(SIGNALS, "signals", signals, K_RECS(signal, nsignals), KP_F_CUSTOM, 11, "metric op number; ... e.g. pattern.5.rate > 50")
+    X(PATTERNS, "patterns", patterns, K_REFS(npatterns), KP_F_ID, 3, N_("pattern ids: 1, 5"))                                                     \
+    X(CONTEXT, "context", context, K_TEXT, 0, 4, N_("free text"))                                                                                 \
+    X(DECISION, "decision", decision, K_TEXT, 0, 5, N_("free text"))                                                                              \
+    X(ALTERNATIVES, "alternatives", alternatives, K_RECS(alternative, nalternatives), KP_F_CUSTOM, 6, N_("option => why not; option => why not")) \
+    X(ASSUMPTIONS, "assumptions", assumptions, K_TEXTS(nassumptions), 0, 7, N_("falsifiable statements separated by ;"))                          \
+    X(FAILURE_TEST, "failure_test", failure_test, K_TEXT, 0, 8, N_("how we would see it fail"))                                                   \
+    X(ROLLBACK, "rollback", rollback, K_TEXT, 0, 9, N_("free text"))                                                                              \
+    X(LIMITATIONS, "limitations", limitations, K_TEXT, 0, 10, N_("free text"))                                                                    \
+    X(SIGNALS, "signals", signals, K_RECS(signal, nsignals), KP_F_CUSTOM, 11, N_("metric op number; ... e.g. pattern.5.rate > 50"))
 /* clang-format on */
 
 /* Field IDs: FW_ the design, FT_ table, FX_ index, FV_ enum value, FA_ attribute, FK_ key

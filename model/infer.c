@@ -2,6 +2,7 @@
  * infer.h). */
 #include "infer.h"
 
+#include "i18n.h"
 #include "template.h"
 
 #include <ctype.h>
@@ -833,8 +834,8 @@ static void infer_key(gctx *c, ktpl *k, const char *alias)
         add_ph(k, new_ph(c, pv, k->attr, al && !tok_is_sep(al) ? al : NULL, before));
         free(before);
         warn(c->m,
-             "entity '%s': the sample values of %s disagree in shape (%s%s); guessed the "
-             "template from their common prefix '%.*s': check it",
+             _("entity '%s': the sample values of %s disagree in shape (%s%s); guessed the "
+               "template from their common prefix '%.*s': check it"),
              g->name, k->attr, ex.s, k->present > shown ? ", ..." : "", (int)pre, vals[first]);
         sbuf_free(&ex);
     }
@@ -1225,11 +1226,11 @@ static void build_entity(infer *m, infer_group *g, size_t totalrows, attrinfo **
     e->size = g->nrows ? ceil(size / (double)g->nrows) : 1000;
     if (e->size < 1)
         e->size = 1;
-    e->description = xasprintf("from %zu sample row%s", g->nrows, g->nrows == 1 ? "" : "s");
+    e->description = xasprintf(ngettext("from %zu sample row", "from %zu sample rows", g->nrows), g->nrows);
     if (g->nrows == 1)
         warn(m,
-             "entity '%s': one sample row; its key templates guess which parts vary (digits, dates, "
-             "the facet's alias): check them",
+             _("entity '%s': one sample row; its key templates guess which parts vary (digits, dates, "
+               "the facet's alias): check them"),
              g->name);
 
     for (size_t i = 0; i < c.nkeys; i++) {
@@ -1253,7 +1254,7 @@ static void build_entity(infer *m, infer_group *g, size_t totalrows, attrinfo **
                 free(nm);
                 free(src);
             }
-            warn(m, "entity '%s': no sample value of %s; the template '%s' is a guess", g->name, k->attr,
+            warn(m, _("entity '%s': no sample value of %s; the template '%s' is a guess"), g->name, k->attr,
                  kt->tpl.src);
             continue;
         }
@@ -1276,7 +1277,7 @@ static void build_entity(infer *m, infer_group *g, size_t totalrows, attrinfo **
             if (tpl_parse(src, &kt->tpl, &err, NULL) != KP_OK) {
                 /* cannot happen with escaped literals and valid names; keep the design sane */
                 tpl_parse("{value}", &kt->tpl, NULL, NULL);
-                warn(m, "entity '%s': template '%s' for %s is broken (%s)", g->name, src, k->attr, err);
+                warn(m, _("entity '%s': template '%s' for %s is broken (%s)"), g->name, src, k->attr, err);
                 free(err);
             }
             free(src);
@@ -1374,7 +1375,7 @@ void infer_build(infer *m)
             kp_attr *a = PUSH(m->d->attrs, m->d->nattrs);
             attr_init(a);
             a->name = xstrdup(n);
-            warn(m, "index '%s' projects '%s', which no sample row carries; declared as an attribute",
+            warn(m, _("index '%s' projects '%s', which no sample row carries; declared as an attribute"),
                  d->indexes[x].name, n);
         }
 }

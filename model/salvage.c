@@ -3,6 +3,7 @@
  * or one decision into the design, validates, and swaps the originals back. */
 #include "salvage.h"
 
+#include "i18n.h"
 #include "fields.h"
 #include "validate.h"
 
@@ -66,8 +67,8 @@ static void drop_orphan_keys(kp_design *c, salvage_drops *s)
             const char *attr = en->keys[k].attr.s ? en->keys[k].attr.s : "";
             if (key_named(c, attr))
                 continue;
-            char *m = xasprintf("entity '%s': the template for '%s' fills no key of the table or an index: "
-                                "left out of the model",
+            char *m = xasprintf(_("entity '%s': the template for '%s' fills no key of the table or an index: "
+                                  "left out of the model"),
                                 en->name ? en->name : "", attr);
             drop(s, EDIT_KEYS, e, attr, m);
             free(m);
@@ -78,8 +79,8 @@ static void drop_orphan_keys(kp_design *c, salvage_drops *s)
             const char *attr = en->sparse[k].attr.s ? en->sparse[k].attr.s : "";
             if (key_named(c, attr))
                 continue;
-            char *m = xasprintf("entity '%s': the sparse rule for '%s' names no key of the table or an "
-                                "index: left out of the model",
+            char *m = xasprintf(_("entity '%s': the sparse rule for '%s' names no key of the table or an "
+                                  "index: left out of the model"),
                                 en->name ? en->name : "", attr);
             drop(s, EDIT_KEYS, e, "sparse", m);
             free(m);
@@ -110,7 +111,7 @@ static void drop_patterns(kp_design *c, size_t *rows, salvage_drops *s)
         char *msg = NULL;
         if (!valid(c, &msg)) {
             bad[i] = true;
-            drop(s, EDIT_PATTERNS, rows[i], NULL, msg ? msg : "does not validate");
+            drop(s, EDIT_PATTERNS, rows[i], NULL, msg ? msg : _("does not validate"));
         }
         free(msg);
     }
@@ -144,7 +145,7 @@ static void restore_decisions(kp_design *c, kp_decision *dec, size_t n, salvage_
         char *msg = NULL;
         bool ok = valid(c, &msg);
         if (!ok) {
-            drop(s, EDIT_DECISIONS, i, NULL, msg ? msg : "does not validate");
+            drop(s, EDIT_DECISIONS, i, NULL, msg ? msg : _("does not validate"));
             free(msg);
             fields_free(&kp_rec_decision, &dec[i]);
             continue;
@@ -157,7 +158,7 @@ static void restore_decisions(kp_design *c, kp_decision *dec, size_t n, salvage_
             if (valid(c, &why)) {
                 dec[i].signals[ks++] = dec[i].signals[k];
             } else {
-                drop(s, EDIT_DECISIONS, i, "signals", why ? why : "does not validate");
+                drop(s, EDIT_DECISIONS, i, "signals", why ? why : _("does not validate"));
                 fields_free(&kp_rec_signal, &dec[i].signals[k]);
             }
             free(why);

@@ -1,6 +1,7 @@
 /* syntax.c - the parsers of the fields' text syntaxes (grammars in syntax.h). */
 #include "syntax.h"
 
+#include "i18n.h"
 #include "fields.h"
 #include "template.h"
 
@@ -358,10 +359,10 @@ kp_status syn_condition_parse(const char *s, size_t len, syn_cond *out, char **e
     size_t a0 = skip_space(s, len, 0);
     size_t i = a0 < len && s[a0] == '`' ? quoted_end(s, len, a0) : scan_name(s, len, a0);
     if (a0 < len && s[a0] == '`' && !i)
-        return cond_fail(out, err, err_at, "unclosed '`' (a quoted name is `name`)", a0);
+        return cond_fail(out, err, err_at, _("unclosed '`' (a quoted name is `name`)"), a0);
     if (i == a0)
         return cond_fail(out, err, err_at,
-                         "expected an attribute name first (any other name in backticks: `a b`)", a0);
+                         _("expected an attribute name first (any other name in backticks: `a b`)"), a0);
     size_t a1 = i;
     out->attr = (syn_span){a0, a1 - a0};
     i = skip_space(s, len, i);
@@ -371,13 +372,13 @@ kp_status syn_condition_parse(const char *s, size_t len, syn_cond *out, char **e
     else if (i + 2 < len && s[i] == 'i' && s[i + 1] == 'n' && (SPACE(s[i + 2]) || s[i + 2] == '[') && i > a1)
         out->op = KP_COND_IN, i += 2;
     else
-        return cond_fail(out, err, err_at, "expected '=', '!=' or 'in' after the attribute", i);
+        return cond_fail(out, err, err_at, _("expected '=', '!=' or 'in' after the attribute"), i);
     size_t cap = 0;
     if (out->op != KP_COND_IN) {
         size_t v0, v1;
         syn_trim(s + i, len - i, &v0, &v1);
         if (v1 == v0)
-            return cond_fail(out, err, err_at, "expected a value after the operator", i);
+            return cond_fail(out, err, err_at, _("expected a value after the operator"), i);
         cond_add(out, &cap, i + v0, v1 - v0);
         return KP_OK;
     }
@@ -385,11 +386,12 @@ kp_status syn_condition_parse(const char *s, size_t len, syn_cond *out, char **e
     size_t end = len;
     if (i < len && s[i] == '[') {
         if (s[len - 1] != ']')
-            return cond_fail(out, err, err_at, "expected a list in brackets after 'in': status in [a, b]", i);
+            return cond_fail(out, err, err_at, _("expected a list in brackets after 'in': status in [a, b]"),
+                             i);
         i++;
         end = len - 1;
     } else if (i >= len) {
-        return cond_fail(out, err, err_at, "expected a list in brackets after 'in': status in [a, b]", i);
+        return cond_fail(out, err, err_at, _("expected a list in brackets after 'in': status in [a, b]"), i);
     }
     while (i <= end) {
         size_t j = i;
@@ -398,7 +400,7 @@ kp_status syn_condition_parse(const char *s, size_t len, syn_cond *out, char **e
         size_t v0, v1;
         syn_trim(s + i, j - i, &v0, &v1);
         if (v1 == v0)
-            return cond_fail(out, err, err_at, "expected a value between the commas of the list", i);
+            return cond_fail(out, err, err_at, _("expected a value between the commas of the list"), i);
         cond_add(out, &cap, i + v0, v1 - v0);
         i = j + 1;
         if (j == end)
@@ -413,13 +415,14 @@ kp_status syn_signal_parse(const char *s, size_t len, syn_signal *out, char **er
     size_t m = skip_space(s, len, 0);
     size_t p = scan_name(s, len, m);
     if (p == m)
-        return syn_fail(KP_SIGNAL, "expected a metric such as pattern.5.rate, then an operator and a number",
-                        m, err, err_at);
+        return syn_fail(KP_SIGNAL,
+                        _("expected a metric such as pattern.5.rate, then an operator and a number"), m, err,
+                        err_at);
     out->metric = (syn_span){m, p - m};
     p = skip_space(s, len, p);
     int cmp = scan_op(s, len, &p, SIGNAL_OPS, sizeof SIGNAL_OPS / sizeof *SIGNAL_OPS);
     if (cmp < 0)
-        return syn_fail(KP_SIGNAL, "expected an operator (>, >=, <, <=, ==, !=) after the metric", p, err,
+        return syn_fail(KP_SIGNAL, _("expected an operator (>, >=, <, <=, ==, !=) after the metric"), p, err,
                         err_at);
     out->cmp = (kp_cmp)cmp;
     size_t n0 = p = skip_space(s, len, p);
@@ -428,7 +431,7 @@ kp_status syn_signal_parse(const char *s, size_t len, syn_signal *out, char **er
     size_t n1 = p;
     p = skip_space(s, len, p);
     if (n1 == n0 || p < len || !syn_number(s + n0, n1 - n0, SYN_NUM_COMMAS, &out->value))
-        return syn_fail(KP_SIGNAL, "expected a number after the operator, and nothing after it", n0, err,
+        return syn_fail(KP_SIGNAL, _("expected a number after the operator, and nothing after it"), n0, err,
                         err_at);
     return KP_OK;
 }
@@ -449,8 +452,8 @@ kp_status syn_group_parse(const char *s, size_t len, syn_span **out, size_t *n, 
             *out = NULL;
             *n = 0;
             if (err)
-                *err = xstrdup("an empty attribute in a group; expected attributes joined by '+', e.g. "
-                               "GSI1PK+GSI1SK");
+                *err = xstrdup(_("an empty attribute in a group; expected attributes joined by '+', e.g. "
+                                 "GSI1PK+GSI1SK"));
             if (err_at)
                 *err_at = i;
             return KP_INVALID;

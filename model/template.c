@@ -1,6 +1,7 @@
 /* template.c - parsing, printing and rendering of key templates. */
 #include "template.h"
 
+#include "i18n.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -46,7 +47,7 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
 {
     memset(out, 0, sizeof *out);
     if (!src)
-        return parse_fail("the template is missing", 0, err, err_offset);
+        return parse_fail(_("the template is missing"), 0, err, err_offset);
     size_t cap = 0, i = 0, len = strlen(src);
     tpl t = {xstrdup(src), NULL, 0};
     const char *problem;
@@ -60,7 +61,7 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
             push_part(&t, &cap, TPL_LIT, xstrdup("}"), NULL, i);
             i += 2;
         } else if (c == '}') {
-            problem = "a lone '}' (write '}}' for a literal brace)";
+            problem = _("a lone '}' (write '}}' for a literal brace)");
             at = i;
             goto fail;
         } else if (c == '{' && src[i + 1] == '`') {
@@ -71,7 +72,7 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
             for (;;) {
                 if (j >= len) {
                     sbuf_free(&nm);
-                    problem = "unclosed quoted name: expected '`' then '}' ({`State#Date`})";
+                    problem = _("unclosed quoted name: expected '`' then '}' ({`State#Date`})");
                     at = i;
                     goto fail;
                 }
@@ -86,7 +87,7 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
                 }
             }
             if (!nm.len) {
-                problem = "an empty placeholder '{``}' (expected an attribute name)";
+                problem = _("an empty placeholder '{``}' (expected an attribute name)");
                 at = i;
                 goto fail;
             }
@@ -97,7 +98,7 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
                     j++;
                 if (j == fs || j - fs > 3) {
                     sbuf_free(&nm);
-                    problem = "a placeholder format must be digits such as '03' ({lineNo:03})";
+                    problem = _("a placeholder format must be digits such as '03' ({lineNo:03})");
                     at = fs;
                     goto fail;
                 }
@@ -106,7 +107,7 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
             if (j >= len || src[j] != '}') {
                 sbuf_free(&nm);
                 free(format);
-                problem = "expected '}' after the quoted name";
+                problem = _("expected '}' after the quoted name");
                 at = j >= len ? i : j;
                 goto fail;
             }
@@ -117,9 +118,10 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
             while (j < len && tpl_name_byte((unsigned char)src[j]))
                 j++;
             if (j == start) {
-                problem = j < len && src[j] == '}'
-                              ? "an empty placeholder '{}' (expected an attribute name)"
-                              : "'{' must be followed by an attribute name (write '{{' for a literal brace)";
+                problem =
+                    j < len && src[j] == '}'
+                        ? _("an empty placeholder '{}' (expected an attribute name)")
+                        : _("'{' must be followed by an attribute name (write '{{' for a literal brace)");
                 at = i;
                 goto fail;
             }
@@ -130,7 +132,7 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
                 while (j < len && isdigit((unsigned char)src[j]))
                     j++;
                 if (j == fs || j - fs > 3) {
-                    problem = "a placeholder format must be digits such as '03' ({lineNo:03})";
+                    problem = _("a placeholder format must be digits such as '03' ({lineNo:03})");
                     at = fs;
                     goto fail;
                 }
@@ -140,9 +142,9 @@ kp_status tpl_parse(const char *src, tpl *out, char **err, size_t *err_offset)
                 free(format);
                 problem =
                     j >= len
-                        ? "unclosed placeholder: expected '}'"
-                        : "unexpected character in a placeholder name (expected letters, digits, '_', '-' or '.', "
-                          "then '}'; any other name goes in backticks: {`State#Date`})";
+                        ? _("unclosed placeholder: expected '}'")
+                        : _("unexpected character in a placeholder name (expected letters, digits, '_', '-' or '.', "
+                            "then '}'; any other name goes in backticks: {`State#Date`})");
                 at = j >= len ? i : j;
                 goto fail;
             }

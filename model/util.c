@@ -1,5 +1,6 @@
 /* util.c - allocation, strings, edit distance, UTF-8 check and diagnostics. */
 #include "util.h"
+#include "i18n.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -311,7 +312,7 @@ static const char *const status_texts[] = {
 
 const char *kp_status_name(kp_status s) { return (unsigned)s < KP_STATUS__COUNT ? status_names[s] : "?"; }
 
-const char *kp_status_text(kp_status s) { return (unsigned)s < KP_STATUS__COUNT ? status_texts[s] : "?"; }
+const char *kp_status_text(kp_status s) { return (unsigned)s < KP_STATUS__COUNT ? _(status_texts[s]) : "?"; }
 
 kp_status kp_fail(char **err, kp_status st, const char *fmt, ...)
 {

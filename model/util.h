@@ -197,31 +197,31 @@ char *util_escape_controls(const char *s);
  * Status codes: one X-macro table (tig STATUS_CODE_INFO). The name is what tests and the
  * JSON output use; the text is the generic message when nothing more specific is known. */
 /* clang-format off */
-#define KP_STATUS_CODES(X)                                                 \
-    X(OK, "ok")                                                            \
-    X(NOMEM, "out of memory")                                              \
-    X(IO, "cannot read or write the file")                                 \
-    X(SYNTAX, "YAML syntax error")                                         \
-    X(ENCODING, "invalid UTF-8")                                           \
-    X(EMPTY, "the file is empty")                                          \
-    X(VERSION, "missing or unsupported format version")                    \
-    X(UNKNOWN_KEY, "unknown key")                                          \
-    X(MISSING_KEY, "required key missing")                                 \
-    X(TYPE, "value of the wrong type")                                     \
-    X(RANGE, "value out of range")                                         \
-    X(DUPLICATE, "duplicate name or id")                                   \
-    X(UNKNOWN_REF, "reference to something that does not exist")           \
-    X(TEMPLATE, "broken key template")                                     \
-    X(SHARES, "enum shares do not sum to 1")                               \
-    X(INDEX, "invalid index definition")                                   \
-    X(ALIAS, "YAML aliases expand beyond the allowed bound")               \
-    X(SIGNAL, "malformed signal")                                          \
-    X(CONFLICT, "the workspace changed meanwhile")                         \
-    X(DAMAGED, "the workspace file is damaged or not a keyplan workspace") \
-    X(READONLY, "the workspace is read-only")                              \
-    X(NOTFOUND, "not found")                                               \
-    X(NETWORK, "network or endpoint error")                                \
-    X(INVALID, "invalid input")
+#define KP_STATUS_CODES(X)                                                     \
+    X(OK, "ok")                                                                \
+    X(NOMEM, N_("out of memory"))                                              \
+    X(IO, N_("cannot read or write the file"))                                 \
+    X(SYNTAX, N_("YAML syntax error"))                                         \
+    X(ENCODING, N_("invalid UTF-8"))                                           \
+    X(EMPTY, N_("the file is empty"))                                          \
+    X(VERSION, N_("missing or unsupported format version"))                    \
+    X(UNKNOWN_KEY, N_("unknown key"))                                          \
+    X(MISSING_KEY, N_("required key missing"))                                 \
+    X(TYPE, N_("value of the wrong type"))                                     \
+    X(RANGE, N_("value out of range"))                                         \
+    X(DUPLICATE, N_("duplicate name or id"))                                   \
+    X(UNKNOWN_REF, N_("reference to something that does not exist"))           \
+    X(TEMPLATE, N_("broken key template"))                                     \
+    X(SHARES, N_("enum shares do not sum to 1"))                               \
+    X(INDEX, N_("invalid index definition"))                                   \
+    X(ALIAS, N_("YAML aliases expand beyond the allowed bound"))               \
+    X(SIGNAL, N_("malformed signal"))                                          \
+    X(CONFLICT, N_("the workspace changed meanwhile"))                         \
+    X(DAMAGED, N_("the workspace file is damaged or not a keyplan workspace")) \
+    X(READONLY, N_("the workspace is read-only"))                              \
+    X(NOTFOUND, N_("not found"))                                               \
+    X(NETWORK, N_("network or endpoint error"))                                \
+    X(INVALID, N_("invalid input"))
 /* clang-format on */
 
 typedef enum kp_status {

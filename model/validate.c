@@ -5,6 +5,7 @@
  * after every edit. Every message reads "what is wrong; what was expected". */
 #include "validate.h"
 
+#include "i18n.h"
 #include "capacity.h"
 #include "fields.h"
 #include "namemap.h"
@@ -74,11 +75,11 @@ static void report_unknown(kp_diags *dg, kp_status code, kp_loc loc, const char 
     bool numeric = word && *word && strspn(word, "0123456789") == strlen(word);
     const char *dym = word && !numeric ? util_did_you_mean(word, cands->v, cands->n) : NULL;
     if (dym) {
-        diags_add(dg, code, loc, "%s (did you mean '%s'?)", prefix, dym);
+        diags_add(dg, code, loc, _("%s (did you mean '%s'?)"), prefix, dym);
         return;
     }
     if (!cands->n) {
-        diags_add(dg, code, loc, "%s; expected %s", prefix, none);
+        diags_add(dg, code, loc, _("%s; expected %s"), prefix, none);
         return;
     }
     sbuf s;
@@ -90,7 +91,7 @@ static void report_unknown(kp_diags *dg, kp_status code, kp_loc loc, const char 
     }
     if (cands->n > MAX_LISTED)
         sbuf_add(&s, ", ...");
-    diags_add(dg, code, loc, "%s; expected one of: %s", prefix, s.s);
+    diags_add(dg, code, loc, _("%s; expected one of: %s"), prefix, s.s);
     sbuf_free(&s);
 }
 
@@ -130,22 +131,22 @@ static const kp_pattern *find_pattern(const vctx *c, const char *id)
 
 static char *label_entity(const kp_entity *e, size_t i)
 {
-    return e->name ? xasprintf("entity '%s'", e->name) : xasprintf("entity #%zu", i + 1);
+    return e->name ? xasprintf(_("entity '%s'"), e->name) : xasprintf(_("entity #%zu"), i + 1);
 }
 
 static char *label_pattern(const kp_pattern *p, size_t i)
 {
-    return p->id ? xasprintf("pattern %s", p->id) : xasprintf("pattern #%zu", i + 1);
+    return p->id ? xasprintf(_("pattern %s"), p->id) : xasprintf(_("pattern #%zu"), i + 1);
 }
 
 static char *label_index(const kp_index *x, size_t i)
 {
-    return x->name ? xasprintf("index '%s'", x->name) : xasprintf("index #%zu", i + 1);
+    return x->name ? xasprintf(_("index '%s'"), x->name) : xasprintf(_("index #%zu"), i + 1);
 }
 
 static char *label_decision(const kp_decision *x, size_t i)
 {
-    return x->id ? xasprintf("decision %s", x->id) : xasprintf("decision #%zu", i + 1);
+    return x->id ? xasprintf(_("decision %s"), x->id) : xasprintf(_("decision #%zu"), i + 1);
 }
 
 static void check_figure(vctx *c, kp_loc loc, const char *who, const char *key, double v, double lo,
@@ -155,10 +156,10 @@ static void check_figure(vctx *c, kp_loc loc, const char *who, const char *key, 
         return;
     if (isinf(v) || v < lo || v > hi) {
         if (hi == INFINITY)
-            diags_add(c->dg, KP_RANGE, loc, "%s: '%s' is %g; expected a number >= %g", who, key, v, lo);
+            diags_add(c->dg, KP_RANGE, loc, _("%s: '%s' is %g; expected a number >= %g"), who, key, v, lo);
         else
-            diags_add(c->dg, KP_RANGE, loc, "%s: '%s' is %g; expected a number between %g and %g", who, key,
-                      v, lo, hi);
+            diags_add(c->dg, KP_RANGE, loc, _("%s: '%s' is %g; expected a number between %g and %g"), who,
+                      key, v, lo, hi);
     }
 }
 
@@ -247,15 +248,15 @@ static void check_table(vctx *c)
 {
     const kp_table *t = &c->d->table;
     if (!t->name || !*t->name)
-        diags_add(c->dg, KP_MISSING_KEY, t->loc, "table: 'name' is missing; expected the table's name");
+        diags_add(c->dg, KP_MISSING_KEY, t->loc, _("table: 'name' is missing; expected the table's name"));
     if (!t->pk.s || !*t->pk.s)
         diags_add(c->dg, KP_MISSING_KEY, t->loc,
-                  "table: 'pk' is missing; expected the partition key attribute name");
+                  _("table: 'pk' is missing; expected the partition key attribute name"));
     if (t->pk.s && t->sk.s && !strcmp(t->pk.s, t->sk.s))
         diags_add(c->dg, KP_INDEX, t->sk.loc,
-                  "table: sort key '%s' is the partition key too; expected two different attributes",
+                  _("table: sort key '%s' is the partition key too; expected two different attributes"),
                   t->sk.s);
-    check_figures(c, &kp_rec_table, t, t->loc, "table");
+    check_figures(c, &kp_rec_table, t, t->loc, _("table"));
 }
 
 static void check_indexes(vctx *c)
@@ -265,48 +266,49 @@ static void check_indexes(vctx *c)
         const kp_index *x = &d->indexes[i];
         char *w = label_index(x, i);
         if (!x->name || !*x->name)
-            diags_add(c->dg, KP_MISSING_KEY, x->loc, "%s: 'name' is missing; expected the index's name", w);
+            diags_add(c->dg, KP_MISSING_KEY, x->loc, _("%s: 'name' is missing; expected the index's name"),
+                      w);
         size_t first = names_add_tag(&c->index_names, x->name, i);
         if (first != i)
             diags_add(c->dg, KP_DUPLICATE, x->loc,
-                      "%s is defined twice (first at line %d); expected unique index names", w,
+                      _("%s is defined twice (first at line %d); expected unique index names"), w,
                       d->indexes[first].loc.line);
         if (!x->pk.s || !*x->pk.s)
             diags_add(c->dg, KP_MISSING_KEY, x->loc,
-                      "%s: 'pk' is missing; expected the item attribute the index is partitioned on", w);
+                      _("%s: 'pk' is missing; expected the item attribute the index is partitioned on"), w);
         if (x->pk.s && x->sk.s && !strcmp(x->pk.s, x->sk.s))
             diags_add(c->dg, KP_INDEX, x->sk.loc,
-                      "%s: sort key '%s' is the partition key too; expected two different attributes", w,
+                      _("%s: sort key '%s' is the partition key too; expected two different attributes"), w,
                       x->sk.s);
         if (x->kind == KP_LSI) {
             if (x->pk.s && d->table.pk.s && strcmp(x->pk.s, d->table.pk.s) != 0)
                 diags_add(
                     c->dg, KP_INDEX, x->pk.loc,
-                    "%s: an LSI's partition attribute '%s' differs from the table's '%s'; expected pk: %s", w,
-                    x->pk.s, d->table.pk.s, d->table.pk.s);
+                    _("%s: an LSI's partition attribute '%s' differs from the table's '%s'; expected pk: %s"),
+                    w, x->pk.s, d->table.pk.s, d->table.pk.s);
             if (!x->sk.s)
                 diags_add(c->dg, KP_INDEX, x->loc,
-                          "%s: an LSI without 'sk'; expected the LSI's own sort key attribute", w);
+                          _("%s: an LSI without 'sk'; expected the LSI's own sort key attribute"), w);
             if (!d->table.sk.s)
                 diags_add(c->dg, KP_INDEX, x->loc,
-                          "%s: an LSI on a table without a sort key; expected a table with 'sk' "
-                          "(or type: gsi)",
+                          _("%s: an LSI on a table without a sort key; expected a table with 'sk' "
+                            "(or type: gsi)"),
                           w);
         }
         if (x->projection == KP_PROJ_INCLUDE && !x->ninclude)
             diags_add(c->dg, KP_INDEX, x->loc,
-                      "%s: projection include lists no attributes; expected include: [a, b]", w);
+                      _("%s: projection include lists no attributes; expected include: [a, b]"), w);
         if (x->projection != KP_PROJ_INCLUDE && x->ninclude)
             diags_add(c->dg, KP_INDEX, x->include[0].loc,
-                      "%s: 'include' is given but the projection is %s; expected "
-                      "projection: include",
+                      _("%s: 'include' is given but the projection is %s; expected "
+                        "projection: include"),
                       w, kp_projection_name(x->projection));
         for (size_t k = 0; k < x->ninclude; k++) {
             if (names_has(&c->all_attrs, x->include[k].s))
                 continue;
-            char *pre = xasprintf("%s: include names unknown attribute '%s'", w, x->include[k].s);
+            char *pre = xasprintf(_("%s: include names unknown attribute '%s'"), w, x->include[k].s);
             report_unknown(c->dg, KP_UNKNOWN_REF, x->include[k].loc, pre, x->include[k].s, &c->all_attrs,
-                           "an attribute some entity carries");
+                           _("an attribute some entity carries"));
             free(pre);
         }
         free(w);
@@ -320,17 +322,17 @@ static void check_attrs(vctx *c)
     const kp_design *d = c->d;
     for (size_t i = 0; i < d->nattrs; i++) {
         const kp_attr *a = &d->attrs[i];
-        char *w = xasprintf("attribute '%s'", a->name ? a->name : "?");
+        char *w = xasprintf(_("attribute '%s'"), a->name ? a->name : "?");
         size_t first = names_add_tag(&c->attr_names, a->name, i);
         if (first != i)
             diags_add(c->dg, KP_DUPLICATE, a->loc,
-                      "%s is declared twice (first at line %d); expected unique attribute names", w,
+                      _("%s is declared twice (first at line %d); expected unique attribute names"), w,
                       d->attrs[first].loc.line);
         check_figures(c, &kp_rec_attr, a, a->loc, w);
         if (a->type == KP_ATTR_ENUM) {
             if (!a->nvalues) {
                 diags_add(c->dg, KP_MISSING_KEY, a->loc,
-                          "%s: type enum without values; expected values: { a: 0.6, b: 0.4 }", w);
+                          _("%s: type enum without values; expected values: { a: 0.6, b: 0.4 }"), w);
             } else {
                 double sum = 0, wsum = 0;
                 bool any_w = false, bad = false;
@@ -339,7 +341,8 @@ static void check_attrs(vctx *c)
                     for (size_t j = 0; j < k; j++)
                         if (v->name && a->values[j].name && !strcmp(v->name, a->values[j].name)) {
                             diags_add(c->dg, KP_DUPLICATE, v->loc,
-                                      "%s: value '%s' is listed twice; expected each value once", w, v->name);
+                                      _("%s: value '%s' is listed twice; expected each value once"), w,
+                                      v->name);
                             break;
                         }
                     check_figure(c, v->loc, w, v->name ? v->name : "value", v->share, 0, 1);
@@ -355,24 +358,24 @@ static void check_attrs(vctx *c)
                 }
                 if (!bad && fabs(sum - 1) > SHARE_TOLERANCE)
                     diags_add(c->dg, KP_SHARES, a->loc,
-                              "%s: the value shares sum to %g; expected 1 (within %g)", w, sum,
+                              _("%s: the value shares sum to %g; expected 1 (within %g)"), w, sum,
                               SHARE_TOLERANCE);
                 if (any_w && fabs(wsum - 1) > SHARE_TOLERANCE)
                     diags_add(c->dg, KP_SHARES, a->loc,
-                              "%s: the write_shares sum to %g; expected 1 (within %g)", w, wsum,
+                              _("%s: the write_shares sum to %g; expected 1 (within %g)"), w, wsum,
                               SHARE_TOLERANCE);
             }
         } else if (a->nvalues) {
             diags_add(c->dg, KP_INVALID, a->loc,
-                      "%s: 'values' are given but the type is %s; expected type: enum", w,
+                      _("%s: 'values' are given but the type is %s; expected type: enum"), w,
                       kp_attr_type_name(a->type));
         }
         if (a->type == KP_ATTR_SHARD && a->shard_count < 1)
             diags_add(c->dg, KP_MISSING_KEY, a->loc,
-                      "%s: type shard without 'count'; expected count: N (suffixes 0..N-1)", w);
+                      _("%s: type shard without 'count'; expected count: N (suffixes 0..N-1)"), w);
         if (a->type != KP_ATTR_SHARD && a->shard_count >= 0)
             diags_add(c->dg, KP_INVALID, a->loc,
-                      "%s: 'count' is given but the type is %s; expected type: shard", w,
+                      _("%s: 'count' is given but the type is %s; expected type: shard"), w,
                       kp_attr_type_name(a->type));
         free(w);
     }
@@ -394,7 +397,7 @@ static void check_together(vctx *c, const kp_entity *e, const char *w)
         if (syn_group_parse(g->s, strlen(g->s), &parts, &n, &err, &at) != KP_OK) {
             kp_loc loc = g->loc;
             loc.col += (int)at;
-            diags_add(c->dg, KP_INVALID, loc, "%s: together '%s': %s", w, g->s, err);
+            diags_add(c->dg, KP_INVALID, loc, _("%s: together '%s': %s"), w, g->s, err);
             free(err);
             continue;
         }
@@ -409,8 +412,9 @@ static void check_together(vctx *c, const kp_entity *e, const char *w)
                 kp_loc loc = g->loc;
                 loc.col += (int)parts[i].at;
                 char *pre =
-                    xasprintf("%s: together names '%s', which the entity's items do not carry", w, name);
-                report_unknown(c->dg, KP_UNKNOWN_REF, loc, pre, name, &carried, "an attribute of the entity");
+                    xasprintf(_("%s: together names '%s', which the entity's items do not carry"), w, name);
+                report_unknown(c->dg, KP_UNKNOWN_REF, loc, pre, name, &carried,
+                               _("an attribute of the entity"));
                 free(pre);
                 names_free(&carried);
             }
@@ -429,24 +433,24 @@ static void check_sparse(vctx *c, const kp_entity *e, const char *w)
             continue;
         for (size_t j = 0; j < k; j++)
             if (e->sparse[j].attr.s && !strcmp(e->sparse[j].attr.s, s->attr.s)) {
-                diags_add(c->dg, KP_DUPLICATE, s->attr.loc, "%s: two sparse rules for '%s'; expected one", w,
-                          s->attr.s);
+                diags_add(c->dg, KP_DUPLICATE, s->attr.loc, _("%s: two sparse rules for '%s'; expected one"),
+                          w, s->attr.s);
                 break;
             }
         if ((d->table.pk.s && !strcmp(s->attr.s, d->table.pk.s)) ||
             (d->table.sk.s && !strcmp(s->attr.s, d->table.sk.s))) {
             diags_add(c->dg, KP_INVALID, s->attr.loc,
-                      "%s: sparse rule for '%s', the table's own key, which every item "
-                      "carries; expected an index key attribute",
+                      _("%s: sparse rule for '%s', the table's own key, which every item "
+                        "carries; expected an index key attribute"),
                       w, s->attr.s);
         } else if (!entity_carries(e, s->attr.s)) {
             names carried = {0};
             for (size_t j = 0; j < e->nkeys; j++)
                 names_add(&carried, e->keys[j].attr.s);
             char *pre =
-                xasprintf("%s: sparse rule for '%s', which the entity's items do not carry", w, s->attr.s);
+                xasprintf(_("%s: sparse rule for '%s', which the entity's items do not carry"), w, s->attr.s);
             report_unknown(c->dg, KP_UNKNOWN_REF, s->attr.loc, pre, s->attr.s, &carried,
-                           "a key attribute of the entity");
+                           _("a key attribute of the entity"));
             free(pre);
             names_free(&carried);
         }
@@ -459,10 +463,10 @@ static void check_sparse(vctx *c, const kp_entity *e, const char *w)
         if (!entity_knows(e, s->cond_attr.s)) {
             names known = {0};
             entity_known_names(e, &known);
-            char *pre =
-                xasprintf("%s: sparse condition on '%s', which the entity does not carry", w, s->cond_attr.s);
+            char *pre = xasprintf(_("%s: sparse condition on '%s', which the entity does not carry"), w,
+                                  s->cond_attr.s);
             report_unknown(c->dg, KP_UNKNOWN_REF, s->cond_attr.loc, pre, s->cond_attr.s, &known,
-                           "an attribute of the entity");
+                           _("an attribute of the entity"));
             free(pre);
             names_free(&known);
             continue;
@@ -475,10 +479,10 @@ static void check_sparse(vctx *c, const kp_entity *e, const char *w)
             for (size_t j = 0; j < s->nvalues; j++) {
                 if (!s->values[j].s || names_has(&vals, s->values[j].s))
                     continue;
-                char *pre = xasprintf("%s: sparse condition value '%s' is not a value of enum '%s'", w,
+                char *pre = xasprintf(_("%s: sparse condition value '%s' is not a value of enum '%s'"), w,
                                       s->values[j].s, a->name);
                 report_unknown(c->dg, KP_UNKNOWN_REF, s->values[j].loc, pre, s->values[j].s, &vals,
-                               "a value of the enum");
+                               _("a value of the enum"));
                 free(pre);
             }
             names_free(&vals);
@@ -493,11 +497,12 @@ static void check_entities(vctx *c)
         const kp_entity *e = &d->entities[i];
         char *w = label_entity(e, i);
         if (!e->name || !*e->name)
-            diags_add(c->dg, KP_MISSING_KEY, e->loc, "%s: 'name' is missing; expected the entity's name", w);
+            diags_add(c->dg, KP_MISSING_KEY, e->loc, _("%s: 'name' is missing; expected the entity's name"),
+                      w);
         size_t first = names_add_tag(&c->entity_names, e->name, i);
         if (first != i)
             diags_add(c->dg, KP_DUPLICATE, e->loc,
-                      "%s is defined twice (first at line %d); expected unique entity names", w,
+                      _("%s is defined twice (first at line %d); expected unique entity names"), w,
                       d->entities[first].loc.line);
         check_figures(c, &kp_rec_entity, e, e->loc, w);
         for (size_t k = 0; k < e->nkeys; k++) {
@@ -507,27 +512,27 @@ static void check_entities(vctx *c)
             for (size_t j = 0; j < k; j++)
                 if (e->keys[j].attr.s && !strcmp(e->keys[j].attr.s, kt->attr.s)) {
                     diags_add(c->dg, KP_DUPLICATE, kt->attr.loc,
-                              "%s: two templates for key '%s'; expected one", w, kt->attr.s);
+                              _("%s: two templates for key '%s'; expected one"), w, kt->attr.s);
                     break;
                 }
             if (!names_has(&c->key_attrs, kt->attr.s)) {
                 char *pre = xasprintf(
-                    "%s: key template for '%s', which is neither the table's nor any index's key attribute",
+                    _("%s: key template for '%s', which is neither the table's nor any index's key attribute"),
                     w, kt->attr.s);
                 report_unknown(c->dg, KP_UNKNOWN_REF, kt->attr.loc, pre, kt->attr.s, &c->key_attrs,
-                               "a key attribute of the table or an index");
+                               _("a key attribute of the table or an index"));
                 free(pre);
             }
         }
         if (d->table.pk.s && !entity_carries(e, d->table.pk.s))
             diags_add(c->dg, KP_MISSING_KEY, e->loc,
-                      "%s: no template for the table's partition key '%s'; expected keys: "
-                      "{ %s: \"...\" }",
+                      _("%s: no template for the table's partition key '%s'; expected keys: "
+                        "{ %s: \"...\" }"),
                       w, d->table.pk.s, d->table.pk.s);
         if (d->table.sk.s && !entity_carries(e, d->table.sk.s))
             diags_add(c->dg, KP_MISSING_KEY, e->loc,
-                      "%s: no template for the table's sort key '%s'; expected keys: "
-                      "{ %s: \"...\" }",
+                      _("%s: no template for the table's sort key '%s'; expected keys: "
+                        "{ %s: \"...\" }"),
                       w, d->table.sk.s, d->table.sk.s);
         check_sparse(c, e, w);
         check_together(c, e, w);
@@ -545,17 +550,29 @@ static void check_dynamo_name(vctx *c, kp_loc loc, const char *who, const char *
         return;
     size_t n = strlen(name),
            bad = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.");
+    bool table = !strcmp(what, "table");
     if (bad < n)
         diags_add(c->dg, KP_INVALID, loc,
-                  "%s: %s name '%s' has a character DynamoDB refuses at byte %zu; expected only A-Z a-z 0-9 "
-                  "_ - . in %s names",
-                  who, what, name, bad + 1, what);
+                  table ? _("%s: table name '%s' has a character DynamoDB refuses at byte %zu; expected only "
+                            "A-Z a-z 0-9 _ - . in table names")
+                        : _("%s: index name '%s' has a character DynamoDB refuses at byte %zu; expected only "
+                            "A-Z a-z 0-9 _ - . in index names"),
+                  who, name, bad + 1);
     else if (n < KP_LIMIT_NAME_MIN || n > KP_LIMIT_NAME_MAX)
-        diags_add(c->dg, KP_RANGE, loc,
-                  "%s: %s name '%.40s%s' is %zu character%s long; DynamoDB takes %s names of %d to %d "
-                  "characters",
-                  who, what, name, n > 40 ? "..." : "", n, n == 1 ? "" : "s", what, KP_LIMIT_NAME_MIN,
-                  KP_LIMIT_NAME_MAX);
+        /* TRANSLATORS: the second %s is "..." when the name is cut at 40 characters */
+        diags_add(
+            c->dg, KP_RANGE, loc,
+            table ? ngettext("%s: table name '%.40s%s' is %zu character long; DynamoDB takes table names "
+                             "of %d to %d characters",
+                             "%s: table name '%.40s%s' is %zu characters long; DynamoDB takes table names "
+                             "of %d to %d characters",
+                             n)
+                  : ngettext("%s: index name '%.40s%s' is %zu character long; DynamoDB takes index names "
+                             "of %d to %d characters",
+                             "%s: index name '%.40s%s' is %zu characters long; DynamoDB takes index names "
+                             "of %d to %d characters",
+                             n),
+            who, name, n > 40 ? "..." : "", n, KP_LIMIT_NAME_MIN, KP_LIMIT_NAME_MAX);
 }
 
 /* Index counts, index names and the projected attributes summed over every index. */
@@ -571,25 +588,26 @@ static void check_index_limits(vctx *c)
         if (x->kind == KP_GSI && ++gsis == KP_LIMIT_GSIS + 1)
             diags_add(
                 c->dg, KP_INDEX, x->loc,
-                "%s is GSI number %zu of the table; DynamoDB allows %d GSIs per table (a default quota "
-                "AWS raises on request); expected at most %d, or one GSI overloaded by several entities",
+                _("%s is GSI number %zu of the table; DynamoDB allows %d GSIs per table (a default quota "
+                  "AWS raises on request); expected at most %d, or one GSI overloaded by several entities"),
                 w, gsis, KP_LIMIT_GSIS, KP_LIMIT_GSIS);
         if (x->kind == KP_LSI && ++lsis == KP_LIMIT_LSIS + 1)
             diags_add(
                 c->dg, KP_INDEX, x->loc,
-                "%s is LSI number %zu of the table; DynamoDB allows %d LSIs per table; expected at most "
-                "%d (or a GSI)",
+                _("%s is LSI number %zu of the table; DynamoDB allows %d LSIs per table; expected at most "
+                  "%d (or a GSI)"),
                 w, lsis, KP_LIMIT_LSIS, KP_LIMIT_LSIS);
         if (x->projection == KP_PROJ_INCLUDE)
             for (size_t k = 0; k < x->ninclude && !over_projected; k++)
                 if (++projected > KP_LIMIT_PROJECTED) {
                     over_projected = true;
-                    diags_add(c->dg, KP_INDEX, x->include[k].loc,
-                              "%s: include '%s' is projected attribute %zu of the table's indexes; DynamoDB "
-                              "allows %d in total over every index (an attribute in two indexes counts "
-                              "twice); expected at most %d, or projection: all",
-                              w, x->include[k].s ? x->include[k].s : "", projected, KP_LIMIT_PROJECTED,
-                              KP_LIMIT_PROJECTED);
+                    diags_add(
+                        c->dg, KP_INDEX, x->include[k].loc,
+                        _("%s: include '%s' is projected attribute %zu of the table's indexes; DynamoDB "
+                          "allows %d in total over every index (an attribute in two indexes counts "
+                          "twice); expected at most %d, or projection: all"),
+                        w, x->include[k].s ? x->include[k].s : "", projected, KP_LIMIT_PROJECTED,
+                        KP_LIMIT_PROJECTED);
                 }
         free(w);
     }
@@ -614,19 +632,19 @@ static bool region_name(const char *s)
 static void check_table_limits(vctx *c)
 {
     const kp_table *t = &c->d->table;
-    check_dynamo_name(c, t->loc, "table", "table", t->name);
+    check_dynamo_name(c, t->loc, _("table"), "table", t->name);
     for (size_t i = 0; i < t->nreplicas; i++) {
         const kp_str *r = &t->replicas[i];
         if (!region_name(r->s)) {
             diags_add(c->dg, KP_INVALID, r->loc,
-                      "table: replica '%s' is not a region name; expected a region such as eu-west-1",
+                      _("table: replica '%s' is not a region name; expected a region such as eu-west-1"),
                       r->s ? r->s : "");
             continue;
         }
         for (size_t j = 0; j < i; j++)
             if (t->replicas[j].s && !strcmp(t->replicas[j].s, r->s)) {
                 diags_add(c->dg, KP_DUPLICATE, r->loc,
-                          "table: replica region '%s' is listed twice; expected each region once", r->s);
+                          _("table: replica region '%s' is listed twice; expected each region once"), r->s);
                 break;
             }
     }
@@ -747,13 +765,17 @@ static void check_item_limits(vctx *c)
             if (other && first[slot] == e) {
                 const kp_keytpl *kt = entity_key(e, attr);
                 char *w = label_entity(e, k);
-                diags_add(
-                    c->dg, KP_TYPE, kt ? kt->loc : e->loc,
-                    "%s: key attribute '%s' is a %s here but a %s for entity '%s'; DynamoDB gives a key "
-                    "attribute one type for every item; expected the same type for both (a number "
-                    "inside a text template such as \"N#{n:05}\" is a string)",
-                    w, attr, ty == 'N' ? "number" : "string", ty == 'N' ? "string" : "number",
-                    other->name ? other->name : "?");
+                diags_add(c->dg, KP_TYPE, kt ? kt->loc : e->loc,
+                          ty == 'N'
+                              ? _("%s: key attribute '%s' is a number here but a string for entity '%s'; "
+                                  "DynamoDB gives a key attribute one type for every item; expected the same "
+                                  "type for both (a number inside a text template such as \"N#{n:05}\" is a "
+                                  "string)")
+                              : _("%s: key attribute '%s' is a string here but a number for entity '%s'; "
+                                  "DynamoDB gives a key attribute one type for every item; expected the same "
+                                  "type for both (a number inside a text template such as \"N#{n:05}\" is a "
+                                  "string)"),
+                          w, attr, other->name ? other->name : "?");
                 free(w);
             }
         }
@@ -765,8 +787,8 @@ static void check_item_limits(vctx *c)
         char *w = label_entity(e, k);
         if (!isnan(e->size) && e->size > CAP_ITEM_MAX_BYTES)
             diags_add(c->dg, KP_RANGE, e->loc,
-                      "%s: items of %.15g bytes are over DynamoDB's item limit of 400 KB (409600 bytes); "
-                      "expected size <= 409600 (keep a large payload in S3 and its reference in the item)",
+                      _("%s: items of %.15g bytes are over DynamoDB's item limit of 400 KB (409600 bytes); "
+                        "expected size <= 409600 (keep a large payload in S3 and its reference in the item)"),
                       w, e->size);
         for (size_t j = 0; j < e->nkeys; j++) {
             const kp_keytpl *kt = &e->keys[j];
@@ -779,9 +801,14 @@ static void check_item_limits(vctx *c)
             if (sure > lim)
                 diags_add(
                     c->dg, KP_RANGE, kt->loc,
-                    "%s: %s values reach %.0f bytes (literals, the longest enum values, padded numbers); "
-                    "DynamoDB refuses %s key values over %.0f bytes; expected a shorter template",
-                    w, kt->attr.s, sure, lim == KP_LIMIT_SK_VALUE_BYTES ? "sort" : "partition", lim);
+                    lim == KP_LIMIT_SK_VALUE_BYTES
+                        ? _("%s: %s values reach %.0f bytes (literals, the longest enum values, padded "
+                            "numbers); DynamoDB refuses sort key values over %.0f bytes; expected a shorter "
+                            "template")
+                        : _("%s: %s values reach %.0f bytes (literals, the longest enum values, padded "
+                            "numbers); DynamoDB refuses partition key values over %.0f bytes; expected a "
+                            "shorter template"),
+                    w, kt->attr.s, sure, lim);
         }
         free(w);
     }
@@ -829,10 +856,10 @@ static void check_pattern_attr(vctx *c, const char *w, const char *role, const k
             sbuf_add(&ents, ", ");
         sbuf_add(&ents, es[i]->name);
     }
-    char *pre = xasprintf("%s: '%s' names '%s', which no entity of the pattern (%s) carries", w, role,
+    char *pre = xasprintf(_("%s: '%s' names '%s', which no entity of the pattern (%s) carries"), w, role,
                           attr->s, ents.s);
     report_unknown(c->dg, KP_UNKNOWN_REF, attr->loc, pre, attr->s, &known,
-                   "an attribute of the pattern's entities");
+                   _("an attribute of the pattern's entities"));
     free(pre);
     sbuf_free(&ents);
     names_free(&known);
@@ -851,24 +878,27 @@ static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const 
         return;
     if (p->id && !strcmp(cb->s, p->id)) {
         diags_add(c->dg, KP_INVALID, cb->loc,
-                  "%s: covered_by names the pattern itself; expected another read pattern", w);
+                  _("%s: covered_by names the pattern itself; expected another read pattern"), w);
         return;
     }
     const kp_pattern *q = find_pattern(c, cb->s);
     if (!q) {
-        char *pre = xasprintf("%s: covered_by names unknown pattern '%s'", w, cb->s);
+        char *pre = xasprintf(_("%s: covered_by names unknown pattern '%s'"), w, cb->s);
         report_unknown(c->dg, KP_UNKNOWN_REF, cb->loc, pre, cb->s, &c->pattern_ids,
-                       "the id of a read pattern");
+                       _("the id of a read pattern"));
         free(pre);
         return;
     }
     if (!is_dynamo_read(q) || q->covered_by.s) {
-        const char *why = q->kind == KP_WRITE ? "a write"
-                          : q->covered_by.s   ? "itself covered by another pattern"
-                                              : "served outside DynamoDB";
-        diags_add(c->dg, KP_INVALID, cb->loc,
-                  "%s: covered_by %s, which is %s; expected a read pattern served by DynamoDB", w, cb->s,
-                  why);
+        const char *fmt =
+            q->kind == KP_WRITE
+                ? _("%s: covered_by %s, which is a write; expected a read pattern served by DynamoDB")
+            : q->covered_by.s
+                ? _("%s: covered_by %s, which is itself covered by another pattern; expected a read pattern "
+                    "served by DynamoDB")
+                : _("%s: covered_by %s, which is served outside DynamoDB; expected a read pattern served by "
+                    "DynamoDB");
+        diags_add(c->dg, KP_INVALID, cb->loc, fmt, w, cb->s);
         return;
     }
     if (!n)
@@ -891,8 +921,8 @@ static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const 
             return;
     }
     diags_add(c->dg, KP_INVALID, cb->loc,
-              "%s: covered_by %s, whose result cannot hold this pattern's data; expected a "
-              "pattern whose entities include %s or carry every 'by' attribute",
+              _("%s: covered_by %s, whose result cannot hold this pattern's data; expected a "
+                "pattern whose entities include %s or carry every 'by' attribute"),
               w, cb->s, es[0]->name);
 }
 
@@ -905,19 +935,19 @@ static void check_patterns(vctx *c)
         char *w = label_pattern(p, i);
         if (!p->id || !*p->id)
             diags_add(c->dg, KP_MISSING_KEY, p->loc,
-                      "%s: 'id' is missing; expected a unique id (a number or a short name)", w);
+                      _("%s: 'id' is missing; expected a unique id (a number or a short name)"), w);
         size_t first = names_add_tag(&c->pattern_ids, p->id, i);
         if (first != i)
             diags_add(c->dg, KP_DUPLICATE, p->loc,
-                      "%s: id %s is used twice (first at line %d); expected unique pattern ids", w, p->id,
+                      _("%s: id %s is used twice (first at line %d); expected unique pattern ids"), w, p->id,
                       d->patterns[first].loc.line);
         if (!p->name || !*p->name)
             diags_add(c->dg, KP_MISSING_KEY, p->loc,
-                      "%s: 'name' is missing; expected a short description of the pattern", w);
+                      _("%s: 'name' is missing; expected a short description of the pattern"), w);
         if (!p->nentities && !p->served_by && p->needs == KP_NEEDS_NONE)
             diags_add(c->dg, KP_MISSING_KEY, p->loc,
-                      "%s names no entity; expected entity: X or entities: [X, Y] "
-                      "(or served_by: for what DynamoDB cannot serve)",
+                      _("%s names no entity; expected entity: X or entities: [X, Y] "
+                        "(or served_by: for what DynamoDB cannot serve)"),
                       w);
         for (size_t k = 0; k < p->nentities; k++) {
             const char *en = p->entities[k].s;
@@ -926,14 +956,15 @@ static void check_patterns(vctx *c)
                 twice = twice || (p->entities[j].s && !strcmp(p->entities[j].s, en));
             if (twice) {
                 diags_add(c->dg, KP_DUPLICATE, p->entities[k].loc,
-                          "%s: entity '%s' is listed twice; expected each entity of the pattern once", w, en);
+                          _("%s: entity '%s' is listed twice; expected each entity of the pattern once"), w,
+                          en);
                 continue;
             }
             if (!en || find_entity(c, en))
                 continue;
-            char *pre = xasprintf("%s: unknown entity '%s'", w, en);
+            char *pre = xasprintf(_("%s: unknown entity '%s'"), w, en);
             report_unknown(c->dg, KP_UNKNOWN_REF, p->entities[k].loc, pre, en, &c->entity_names,
-                           "an entity of the design");
+                           _("an entity of the design"));
             free(pre);
         }
         size_t n = d->nentities ? pattern_entities(c, p, es) : 0;
@@ -946,10 +977,10 @@ static void check_patterns(vctx *c)
             for (size_t j = 0; j < a->nvalues; j++)
                 names_add(&vals, a->values[j].name);
             if (!names_has(&vals, p->by[k].value)) {
-                char *pre = xasprintf("%s: 'by' fixes %s to '%s', which is not a value of enum '%s'", w,
+                char *pre = xasprintf(_("%s: 'by' fixes %s to '%s', which is not a value of enum '%s'"), w,
                                       a->name, p->by[k].value, a->name);
                 report_unknown(c->dg, KP_UNKNOWN_REF, p->by[k].attr.loc, pre, p->by[k].value, &vals,
-                               "a value of the enum");
+                               _("a value of the enum"));
                 free(pre);
             }
             names_free(&vals);
@@ -964,19 +995,19 @@ static void check_patterns(vctx *c)
         }
         if (p->njoin && p->nentities < 2)
             diags_add(c->dg, KP_INVALID, p->join[0].to.loc,
-                      "%s: a join needs two entities; expected entities: [A, B]", w);
+                      _("%s: a join needs two entities; expected entities: [A, B]"), w);
         for (size_t k = 0; k < p->nchanges; k++)
             check_pattern_attr(c, w, "changes", &p->changes[k], es, n);
         if (p->nchanges && p->kind != KP_WRITE)
             diags_add(c->dg, KP_INVALID, p->changes[0].loc,
-                      "%s: 'changes' on a read pattern; expected kind: write", w);
+                      _("%s: 'changes' on a read pattern; expected kind: write"), w);
         for (size_t k = 0; k < p->nreturns; k++)
             check_pattern_attr(c, w, "returns", &p->returns[k], es, n);
         if (p->nreturns && p->kind != KP_READ)
             diags_add(c->dg, KP_INVALID, p->returns[0].loc,
-                      "%s: 'returns' on a write pattern; expected kind: read", w);
+                      _("%s: 'returns' on a write pattern; expected kind: read"), w);
         if (p->op != KP_OP_PUT && p->kind != KP_WRITE)
-            diags_add(c->dg, KP_INVALID, p->loc, "%s: op %s on a read pattern; expected kind: write", w,
+            diags_add(c->dg, KP_INVALID, p->loc, _("%s: op %s on a read pattern; expected kind: write"), w,
                       kp_write_op_name(p->op));
         check_figures(c, &kp_rec_pattern, p, p->loc, w);
         check_covered_by(c, p, w, es, n);
@@ -990,10 +1021,10 @@ static void check_patterns(vctx *c)
 static void check_pricing(vctx *c)
 {
     const kp_pricing *p = &c->d->pricing;
-    check_figures(c, &kp_rec_pricing, p, p->loc, "pricing");
+    check_figures(c, &kp_rec_pricing, p, p->loc, _("pricing"));
     if (p->base && strcmp(p->base, "aws-us-east-1") != 0)
-        diags_add(c->dg, KP_INVALID, p->loc, "pricing: unknown base price table '%s'; expected aws-us-east-1",
-                  p->base);
+        diags_add(c->dg, KP_INVALID, p->loc,
+                  _("pricing: unknown base price table '%s'; expected aws-us-east-1"), p->base);
 }
 
 /* The name between the kind and the field of "kind.<name>.field". */
@@ -1009,9 +1040,9 @@ static void check_signal(vctx *c, const char *w, const kp_signal *g)
 {
     char *why = NULL;
     if (!g->metric || sig_metric_check(g->metric, &why) != KP_OK) {
-        diags_add(c->dg, KP_SIGNAL, g->loc, "%s: signal \"%s\" names no known metric '%s'; %s", w,
+        diags_add(c->dg, KP_SIGNAL, g->loc, _("%s: signal \"%s\" names no known metric '%s'; %s"), w,
                   g->src ? g->src : "", g->metric ? g->metric : "",
-                  why ? why : "expected pattern.<id>.rate and the like");
+                  why ? why : _("expected pattern.<id>.rate and the like"));
         free(why);
         return;
     }
@@ -1022,20 +1053,19 @@ static void check_signal(vctx *c, const char *w, const kp_signal *g)
     const char *what = NULL;
     names idx = {0};
     if (!strncmp(g->metric, "pattern.", 8)) {
-        cands = &c->pattern_ids, what = "pattern";
+        cands = &c->pattern_ids, what = _("%s: signal \"%s\" names unknown pattern '%s'");
     } else if (!strncmp(g->metric, "entity.", 7)) {
-        cands = &c->entity_names, what = "entity";
+        cands = &c->entity_names, what = _("%s: signal \"%s\" names unknown entity '%s'");
     } else if (!strncmp(g->metric, "index.", 6)) {
         for (size_t i = 0; i < c->index_names.n; i++)
             names_add(&idx, c->index_names.v[i]);
         names_add(&idx, "table");
         names_add(&idx, c->d->table.name);
-        cands = &idx, what = "index";
+        cands = &idx, what = _("%s: signal \"%s\" names unknown index '%s'");
     }
     if (cands && !names_has(cands, name)) {
-        char *pre =
-            xasprintf("%s: signal \"%s\" names unknown %s '%s'", w, g->src ? g->src : g->metric, what, name);
-        report_unknown(c->dg, KP_UNKNOWN_REF, g->loc, pre, name, cands, "a name from the design");
+        char *pre = xasprintf(what, w, g->src ? g->src : g->metric, name);
+        report_unknown(c->dg, KP_UNKNOWN_REF, g->loc, pre, name, cands, _("a name from the design"));
         free(pre);
     }
     names_free(&idx);
@@ -1049,20 +1079,20 @@ static void check_decisions(vctx *c)
         const kp_decision *x = &d->decisions[i];
         char *w = label_decision(x, i);
         if (!x->id || !*x->id)
-            diags_add(c->dg, KP_MISSING_KEY, x->loc, "%s: 'id' is missing; expected a unique id such as D1",
-                      w);
+            diags_add(c->dg, KP_MISSING_KEY, x->loc,
+                      _("%s: 'id' is missing; expected a unique id such as D1"), w);
         size_t first = names_add_tag(&c->decision_ids, x->id, i);
         if (first != i)
             diags_add(c->dg, KP_DUPLICATE, x->loc,
-                      "%s: id %s is used twice (first at line %d); expected unique decision ids", w, x->id,
+                      _("%s: id %s is used twice (first at line %d); expected unique decision ids"), w, x->id,
                       d->decisions[first].loc.line);
         for (size_t k = 0; k < x->npatterns; k++) {
             const kp_str *pid = &x->patterns[k];
             if (!pid->s || find_pattern(c, pid->s))
                 continue;
-            char *pre = xasprintf("%s: unknown pattern '%s'", w, pid->s);
+            char *pre = xasprintf(_("%s: unknown pattern '%s'"), w, pid->s);
             report_unknown(c->dg, KP_UNKNOWN_REF, pid->loc, pre, pid->s, &c->pattern_ids,
-                           "the id of a pattern");
+                           _("the id of a pattern"));
             free(pre);
         }
         for (size_t k = 0; k < x->nsignals; k++)
@@ -1083,34 +1113,34 @@ static void name_length(const vctx *c, const char *what, const char *s, kp_loc l
     size_t n = s ? strlen(s) : 0;
     if (n > NAME_MAX_BYTES)
         diags_add(c->dg, KP_RANGE, loc,
-                  "%s of %zu bytes; expected at most %d bytes (DynamoDB's limit for a key "
-                  "attribute's name)",
+                  _("%s of %zu bytes; expected at most %d bytes (DynamoDB's limit for a key "
+                    "attribute's name)"),
                   what, n, NAME_MAX_BYTES);
 }
 
 static void check_name_lengths(const vctx *c)
 {
     const kp_design *d = c->d;
-    name_length(c, "the table's partition key name", d->table.pk.s, d->table.pk.loc);
-    name_length(c, "the table's sort key name", d->table.sk.s, d->table.sk.loc);
+    name_length(c, _("the table's partition key name"), d->table.pk.s, d->table.pk.loc);
+    name_length(c, _("the table's sort key name"), d->table.sk.s, d->table.sk.loc);
     for (size_t i = 0; i < d->nindexes; i++) {
-        name_length(c, "an index's partition key name", d->indexes[i].pk.s, d->indexes[i].pk.loc);
-        name_length(c, "an index's sort key name", d->indexes[i].sk.s, d->indexes[i].sk.loc);
+        name_length(c, _("an index's partition key name"), d->indexes[i].pk.s, d->indexes[i].pk.loc);
+        name_length(c, _("an index's sort key name"), d->indexes[i].sk.s, d->indexes[i].sk.loc);
     }
     for (size_t i = 0; i < d->nattrs; i++)
-        name_length(c, "an attribute name", d->attrs[i].name, d->attrs[i].loc);
+        name_length(c, _("an attribute name"), d->attrs[i].name, d->attrs[i].loc);
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
-        name_length(c, "an entity name", e->name, e->loc);
+        name_length(c, _("an entity name"), e->name, e->loc);
         for (size_t k = 0; k < e->nattrs; k++)
-            name_length(c, "an attribute name", e->attrs[k].s, e->attrs[k].loc);
+            name_length(c, _("an attribute name"), e->attrs[k].s, e->attrs[k].loc);
         for (size_t k = 0; k < e->nkeys; k++)
-            name_length(c, "a key attribute name", e->keys[k].attr.s, e->keys[k].attr.loc);
+            name_length(c, _("a key attribute name"), e->keys[k].attr.s, e->keys[k].attr.loc);
     }
     for (size_t i = 0; i < d->npatterns; i++)
-        name_length(c, "a pattern id", d->patterns[i].id, d->patterns[i].loc);
+        name_length(c, _("a pattern id"), d->patterns[i].id, d->patterns[i].loc);
     for (size_t i = 0; i < d->ndecisions; i++)
-        name_length(c, "a decision id", d->decisions[i].id, d->decisions[i].loc);
+        name_length(c, _("a decision id"), d->decisions[i].id, d->decisions[i].loc);
 }
 
 bool validate_design(const kp_design *d, kp_diags *diags)

@@ -1,6 +1,7 @@
 /* csvio.c - CSV access-pattern tables: RFC 4180 reader and writer. */
 #include "csvio.h"
 
+#include "i18n.h"
 #include "fields.h"
 #include "syntax.h"
 #include "template.h"
@@ -238,8 +239,8 @@ static bool csv_parse(const char *text, size_t len, kp_diags *diags, crow **rows
             for (;;) {
                 if (p >= end) {
                     diags_add(diags, KP_SYNTAX, open,
-                              "quoted field never closed; expected a closing '\"' (a quote inside a "
-                              "field is written \"\")");
+                              _("quoted field never closed; expected a closing '\"' (a quote inside a "
+                                "field is written \"\")"));
                     sbuf_free(&b);
                     return false;
                 }
@@ -261,8 +262,8 @@ static bool csv_parse(const char *text, size_t len, kp_diags *diags, crow **rows
             }
             if (p < end && *p != delim && *p != '\n' && *p != '\r') {
                 diags_add(diags, KP_SYNTAX, (kp_loc){line, col},
-                          "text after a closing quote; expected '%s' or the end of the line",
-                          delim == '\t' ? "tab" : (char[]){delim, 0});
+                          _("text after a closing quote; expected '%s' or the end of the line"),
+                          delim == '\t' ? _("tab") : (char[]){delim, 0});
                 sbuf_free(&b);
                 return false;
             }
@@ -278,8 +279,8 @@ static bool csv_parse(const char *text, size_t len, kp_diags *diags, crow **rows
         if (ctl >= 0) {
             /* as the design file refuses them: a control byte would reach a terminal or cut text */
             diags_add(diags, KP_SYNTAX, f->loc,
-                      "a control character (0x%02x) at byte %td of the field; expected printable text "
-                      "(newlines and tabs are the only controls allowed)",
+                      _("a control character (0x%02x) at byte %td of the field; expected printable text "
+                        "(newlines and tabs are the only controls allowed)"),
                       (unsigned char)f->s[ctl], ctl + 1);
             return false;
         }
@@ -503,7 +504,7 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
             syn_by sb;
             if (syn_by_parse(l[q], strlen(l[q]), &sb, NULL) != KP_OK) {
                 diags_add(diags, KP_INVALID, loc,
-                          "%s '%s' has an empty name or value; expected ATTR or ATTR=VALUE", col, l[q]);
+                          _("%s '%s' has an empty name or value; expected ATTR or ATTR=VALUE"), col, l[q]);
                 ok = false;
                 continue;
             }
@@ -520,7 +521,7 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
         syn_span sp;
         if (syn_order_parse(v, strlen(v), &sp, &p->order_desc, NULL) != KP_OK) {
             diags_add(diags, KP_INVALID, loc,
-                      "%s '%s'; expected an attribute, optionally followed by asc or desc", col, v);
+                      _("%s '%s'; expected an attribute, optionally followed by asc or desc"), col, v);
             return false;
         }
         char *a = syn_name(v, sp);
@@ -535,7 +536,7 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
             syn_span to, from;
             if (syn_join_parse(l[q], strlen(l[q]), &to, &from, NULL) != KP_OK) {
                 diags_add(diags, KP_INVALID, loc,
-                          "join '%s'; expected to=from pairs (username=followingUsername)", l[q]);
+                          _("join '%s'; expected to=from pairs (username=followingUsername)"), l[q]);
                 ok = false;
                 break;
             }
@@ -566,14 +567,19 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
                 *(double *)at = x;
                 return true;
             }
-            diags_add(diags, KP_TYPE, loc, "%s '%s'; expected a number", col, v);
+            diags_add(diags, KP_TYPE, loc, _("%s '%s'; expected a number"), col, v);
             return false;
         }
         if (parse_figure(v, COLS[c].unit, &x))
             *(double *)at = x;
         else /* a qualitative figure ("alta"): left unset */
-            diags_warn(diags, KP_TYPE, loc, "%s '%s' is not a figure; left unset (expected a number%s)", col,
-                       v, COLS[c].unit == 'l' ? " of ms, or with s / min" : " per second, or /min /h /día");
+            diags_warn(
+                diags, KP_TYPE, loc,
+                COLS[c].unit == 'l'
+                    ? _("%s '%s' is not a figure; left unset (expected a number of ms, or with s / min)")
+                    : _("%s '%s' is not a figure; left unset (expected a number per second, or /min /h "
+                        "/día)"),
+                col, v);
         return true;
     case KF_ENUM: {
         if (f->flags & KP_F_GIVEN)
@@ -585,8 +591,9 @@ static bool import_cell(kp_pattern *p, int c, const char *v, kp_loc loc, kp_diag
         }
         sbuf e;
         sbuf_init(&e);
-        kp_words_join(f->words, &e, ", ", " or ");
-        diags_add(diags, KP_INVALID, loc, "%s '%s'; expected %s", col, v, e.s);
+        /* TRANSLATORS: joins the last two names of a list: "a, b or c" */
+        kp_words_join(f->words, &e, ", ", _(" or "));
+        diags_add(diags, KP_INVALID, loc, _("%s '%s'; expected %s"), col, v, e.s);
         sbuf_free(&e);
         return false;
     }
@@ -605,8 +612,8 @@ static bool read_patterns(const char *text, size_t len, const char *name, kp_dia
     if (!util_utf8_valid(text, len, &bad)) {
         kp_loc loc = util_loc_of(text, len, bad);
         diags_add(diags, KP_ENCODING, loc,
-                  "invalid UTF-8 (byte 0x%02X); expected UTF-8 text (save the "
-                  "spreadsheet as CSV UTF-8)",
+                  _("invalid UTF-8 (byte 0x%02X); expected UTF-8 text (save the "
+                    "spreadsheet as CSV UTF-8)"),
                   (unsigned char)text[bad]);
         return false;
     }
@@ -621,8 +628,8 @@ static bool read_patterns(const char *text, size_t len, const char *name, kp_dia
         h++;
     if (h == nrows) {
         diags_add(diags, KP_EMPTY, (kp_loc){0, 0},
-                  "no header row; expected a CSV pattern table whose first row names the columns "
-                  "(id, name, entity, by, rate, latency, ...)");
+                  _("no header row; expected a CSV pattern table whose first row names the columns "
+                    "(id, name, entity, by, rate, latency, ...)"));
         rows_free(rows, nrows);
         return false;
     }
@@ -638,24 +645,24 @@ static bool read_patterns(const char *text, size_t len, const char *name, kp_dia
         for (size_t k = 0; k < i && map[i] != COL_NONE; k++)
             if (map[k] == map[i]) {
                 diags_add(diags, KP_DUPLICATE, rows[h].f[i].loc,
-                          "column '%s' repeats '%s'; expected each pattern field once", rows[h].f[i].s,
+                          _("column '%s' repeats '%s'; expected each pattern field once"), rows[h].f[i].s,
                           col_name(map[i]));
                 ok = false;
             }
         if (map[i] == COL_NONE && *hn)
-            diags_warn(diags, KP_UNKNOWN_KEY, rows[h].f[i].loc, "column '%s' is not a pattern field; ignored",
-                       rows[h].f[i].s);
+            diags_warn(diags, KP_UNKNOWN_KEY, rows[h].f[i].loc,
+                       _("column '%s' is not a pattern field; ignored"), rows[h].f[i].s);
         free(hn);
     }
     if (!have_name) {
         diags_add(diags, KP_MISSING_KEY, (kp_loc){rows[h].line, 1},
-                  "the header row has no 'name' column; expected a header naming the columns "
-                  "(id, name, kind, entity, by, rate, latency, ...)");
+                  _("the header row has no 'name' column; expected a header naming the columns "
+                    "(id, name, kind, entity, by, rate, latency, ...)"));
         ok = false;
     } else if (!have_entity)
         diags_warn(diags, KP_MISSING_KEY, (kp_loc){rows[h].line, 1},
-                   "the header row has no entity column; expected 'entity' or 'entities' (entidad, "
-                   "entidades) naming what each pattern reads");
+                   _("the header row has no entity column; expected 'entity' or 'entities' (entidad, "
+                     "entidades) naming what each pattern reads"));
     size_t auto_id = 0;
     for (size_t r = h + 1; ok && r < nrows; r++) {
         crow *row = &rows[r];
@@ -666,8 +673,8 @@ static bool read_patterns(const char *text, size_t len, const char *name, kp_dia
             for (size_t i = rows[h].n; i < row->n; i++)
                 if (!blank(row->f[i].s)) {
                     diags_add(diags, KP_INVALID, row->f[i].loc,
-                              "more fields than the header has columns (%zu); expected at most %zu", row->n,
-                              rows[h].n);
+                              _("more fields than the header has columns (%zu); expected at most %zu"),
+                              row->n, rows[h].n);
                     ok = false;
                     break;
                 }
@@ -692,7 +699,7 @@ static bool read_patterns(const char *text, size_t len, const char *name, kp_dia
         if (entity) {
             if (p->nentities) {
                 diags_add(diags, KP_INVALID, entity_loc,
-                          "both entity and entities given; expected one of them");
+                          _("both entity and entities given; expected one of them"));
                 ok = false;
             } else if (strchr(entity, ',') || strchr(entity, ';')) {
                 set_strs(&p->entities, &p->nentities, entity, entity_loc);
@@ -703,7 +710,7 @@ static bool read_patterns(const char *text, size_t len, const char *name, kp_dia
         }
         if (ok && !p->name) {
             diags_add(diags, KP_MISSING_KEY, p->loc,
-                      "pattern without a name; expected a name in column 'name'");
+                      _("pattern without a name; expected a name in column 'name'"));
             ok = false;
         }
         if (!p->id)
@@ -729,7 +736,7 @@ kp_status csvio_read_patterns(const char *text, size_t len, const char *name, kp
     if (nul) {
         /* C text would end there and silently cut the table */
         diags_add(diags, KP_ENCODING, util_loc_of(text, len, (size_t)(nul - text)),
-                  "a NUL character; expected CSV text (is it a binary file?)");
+                  _("a NUL character; expected CSV text (is it a binary file?)"));
         *out = NULL;
         *nout = 0;
         return KP_ENCODING;
@@ -795,9 +802,9 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
     d->table.pk = str_make("PK", (kp_loc){0, 0});
     d->table.sk = str_make("SK", (kp_loc){0, 0});
     d->description =
-        xstrdup("Skeleton around an imported CSV pattern table: one entity per entity the patterns name, "
-                "carrying the attributes they use, with placeholder keys (ENTITY#{first by}), counts and "
-                "sizes. Write the real key templates, counts and sizes before reading the figures.");
+        xstrdup(_("Skeleton around an imported CSV pattern table: one entity per entity the patterns name, "
+                  "carrying the attributes they use, with placeholder keys (ENTITY#{first by}), counts and "
+                  "sizes. Write the real key templates, counts and sizes before reading the figures."));
     for (size_t i = 0; i < npats; i++) {
         kp_pattern *p = &pats[i];
         if (!p->nentities && !p->served_by && p->needs == KP_NEEDS_NONE) {
@@ -859,11 +866,14 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
         free(up);
         free(pk);
         free(sk);
-        e->description = xstrdup("skeleton from the CSV import: write its keys, count and size");
+        e->description = xstrdup(_("skeleton from the CSV import: write its keys, count and size"));
     }
     diags_warn(diags, KP_INVALID, (kp_loc){0, 0},
-               "a CSV pattern table holds no keys: the design around its %zu pattern%s is a "
-               "skeleton (keys ENTITY#{attribute}, 100000 items of 1000 bytes each); edit it",
-               npats, npats == 1 ? "" : "s");
+               ngettext("a CSV pattern table holds no keys: the design around its %zu pattern is a "
+                        "skeleton (keys ENTITY#{attribute}, 100000 items of 1000 bytes each); edit it",
+                        "a CSV pattern table holds no keys: the design around its %zu patterns is a "
+                        "skeleton (keys ENTITY#{attribute}, 100000 items of 1000 bytes each); edit it",
+                        npats),
+               npats);
     return d;
 }

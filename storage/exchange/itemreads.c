@@ -1,6 +1,7 @@
 /* itemreads.c - what a pattern's request reads in the sample items. */
 #include "itemreads.h"
 
+#include "i18n.h"
 #include "requests.h"
 
 #include <math.h>
@@ -66,14 +67,14 @@ void itemreads_run(const kp_design *d, const item_sample *sample, const planeval
     const kp_step *st = r && r->nsteps ? &r->steps[0] : NULL;
     if (!p || !st) {
         out->note =
-            xasprintf("%s: no DynamoDB request of its own", p ? kp_plan_word(r->plan) : "no plan yet");
+            xasprintf(_("%s: no DynamoDB request of its own"), p ? kp_plan_word(r->plan) : _("no plan yet"));
         return;
     }
     out->step = st;
     out->index = st->index;
     if (st->op != KP_OP_GETITEM && st->op != KP_OP_QUERY && st->op != KP_OP_SCAN) {
-        out->note =
-            xasprintf("a %s: the Items screen marks what a GetItem, Query or Scan reads", kp_op_name(st->op));
+        out->note = xasprintf(_("a %s: the Items screen marks what a GetItem, Query or Scan reads"),
+                              kp_op_name(st->op));
         return;
     }
     const kp_entity *e = st->entity;
@@ -83,7 +84,7 @@ void itemreads_run(const kp_design *d, const item_sample *sample, const planeval
     if (!anchor && items && items->n)
         anchor = &items->v[0];
     if (!anchor) {
-        out->note = xasprintf("no sample %s item to read with", e && e->name ? e->name : "");
+        out->note = xasprintf(_("no sample %s item to read with"), e && e->name ? e->name : "");
         return;
     }
     char *err = NULL;
@@ -118,7 +119,7 @@ void itemreads_run(const kp_design *d, const item_sample *sample, const planeval
             sent_values(d, st, in, &values);
     }
     if (!in) {
-        out->note = xasprintf("the request cannot be built: %s", err ? err : "?");
+        out->note = xasprintf(_("the request cannot be built: %s"), err ? err : "?");
         free(err);
         item_free(&values);
         requests_filter_free(&filt);
@@ -172,7 +173,8 @@ char *itemreads_op_text(const kp_design *d, const itemreads *r)
     if (r->note || !r->step)
         return xstrdup(r->note ? r->note : "");
     return xasprintf("%s %s", kp_op_name(r->step->op),
-                     r->index >= 0 && (size_t)r->index < d->nindexes ? d->indexes[r->index].name : "table");
+                     r->index >= 0 && (size_t)r->index < d->nindexes ? d->indexes[r->index].name
+                                                                     : _("table"));
 }
 
 char *itemreads_cond_text(const itemreads *r)

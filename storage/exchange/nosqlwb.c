@@ -1,6 +1,7 @@
 /* nosqlwb.c - NoSQL Workbench models: import (with key-template inference) and export. */
 #include "nosqlwb.h"
 
+#include "i18n.h"
 #include "cfn.h"
 #include "infer.h"
 #include "namemap.h"
@@ -119,7 +120,7 @@ static void push_str(kp_str **v, size_t *n, const char *s)
 
 static bool shape_err(imp *m, const char *path, const char *what)
 {
-    diags_add(m->diags, KP_TYPE, NOLOC, "%s: expected %s", path, what);
+    diags_add(m->diags, KP_TYPE, NOLOC, _("%s: expected %s"), path, what);
     return false;
 }
 
@@ -135,15 +136,15 @@ static bool read_keys(imp *m, json_t *ka, const char *path, const char **pk, con
     char *p = xasprintf("%s.KeyAttributes", path);
     bool ok = true;
     if (!json_is_object(ka))
-        ok = shape_err(m, p, "an object with PartitionKey and SortKey");
+        ok = shape_err(m, p, _("an object with PartitionKey and SortKey"));
     else {
         *pk = get_string(json_object_get(ka, "PartitionKey"), "AttributeName");
         json_t *s = json_object_get(ka, "SortKey");
         *sk = s ? get_string(s, "AttributeName") : NULL;
         if (!*pk || !**pk)
-            ok = shape_err(m, p, "PartitionKey.AttributeName: the partition key's attribute name");
+            ok = shape_err(m, p, _("PartitionKey.AttributeName: the partition key's attribute name"));
         else if (s && !json_is_null(s) && (!*sk || !**sk) && json_object_size(s))
-            ok = shape_err(m, p, "SortKey.AttributeName: the sort key's attribute name");
+            ok = shape_err(m, p, _("SortKey.AttributeName: the sort key's attribute name"));
     }
     free(p);
     return ok;
@@ -157,7 +158,7 @@ static bool read_indexes(imp *m, json_t *t, const char *tpath, const char *field
     char *path = xasprintf("%s.%s", tpath, field);
     bool ok = true;
     if (!json_is_array(arr)) {
-        ok = shape_err(m, path, "a list of indexes");
+        ok = shape_err(m, path, _("a list of indexes"));
         free(path);
         return ok;
     }
@@ -169,7 +170,7 @@ static bool read_indexes(imp *m, json_t *t, const char *tpath, const char *field
         const char *name = get_string(g, "IndexName");
         const char *pk = NULL, *sk = NULL;
         if (!json_is_object(g) || !name || !*name) {
-            ok = shape_err(m, ip, "an index with IndexName and KeyAttributes");
+            ok = shape_err(m, ip, _("an index with IndexName and KeyAttributes"));
             free(ip);
             continue;
         }
@@ -199,7 +200,7 @@ static bool read_indexes(imp *m, json_t *t, const char *tpath, const char *field
                 push_str(&x->include, &x->ninclude, json_string_value(a));
         } else {
             char *pp = xasprintf("%s.Projection.ProjectionType", ip);
-            ok = shape_err(m, pp, "ALL, KEYS_ONLY or INCLUDE");
+            ok = shape_err(m, pp, _("ALL, KEYS_ONLY or INCLUDE"));
             free(pp);
         }
         free(ip);
@@ -228,7 +229,7 @@ static bool read_rows(imp *m, json_t *arr, const char *path, json_t ***rows, siz
     if (!arr || json_is_null(arr))
         return true;
     if (!json_is_array(arr))
-        return shape_err(m, path, "a list of items");
+        return shape_err(m, path, _("a list of items"));
     size_t i;
     json_t *row;
     bool ok = true;
@@ -236,14 +237,14 @@ static bool read_rows(imp *m, json_t *arr, const char *path, json_t ***rows, siz
     {
         if (!json_is_object(row)) {
             char *p = xasprintf("%s[%zu]", path, i);
-            ok = shape_err(m, p, "an item (an object of attribute values)");
+            ok = shape_err(m, p, _("an item (an object of attribute values)"));
             free(p);
             continue;
         }
         const char *pkname = m->d->table.pk.s;
         char *pk = av_text(json_object_get(row, pkname));
         if (!pk) {
-            warn(m, "%s[%zu]: no value for the partition key %s; the row is ignored", path, i, pkname);
+            warn(m, _("%s[%zu]: no value for the partition key %s; the row is ignored"), path, i, pkname);
             continue;
         }
         free(pk);
@@ -264,7 +265,7 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
     json_t *root = json_loadb(text, len, 0, &je);
     if (!root) {
         diags_add(diags, KP_SYNTAX, (kp_loc){je.line, je.column},
-                  "invalid JSON: %s; expected a NoSQL Workbench model", je.text);
+                  _("invalid JSON: %s; expected a NoSQL Workbench model"), je.text);
         return NULL;
     }
     imp m = {.diags = diags, .d = design_new()};
@@ -288,18 +289,18 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
             const char *tn = get_string(json_is_array(dm) ? json_array_get(dm, i) : dm, "TableName");
             sbuf_printf(&b, "%s'%s'", i ? ", " : "", tn ? tn : "?");
         }
-        diags_add(diags, KP_NOTFOUND, NOLOC, "DataModel: no table '%s'; expected one of %s", table,
-                  n ? b.s : "(none: the model has no tables)");
+        diags_add(diags, KP_NOTFOUND, NOLOC, _("DataModel: no table '%s'; expected one of %s"), table,
+                  n ? b.s : _("(none: the model has no tables)"));
         sbuf_free(&b);
         ok = false;
         goto out;
     }
     json_t *t = json_is_array(dm) ? json_array_get(dm, ti) : dm;
     if (!json_is_object(t)) {
-        ok = shape_err(&m, json_is_object(root) ? "DataModel" : "the top level",
+        ok = shape_err(&m, json_is_object(root) ? "DataModel" : _("the top level"),
                        json_is_object(root)
-                           ? "a list with at least one table"
-                           : "an object with ModelName and DataModel (a NoSQL Workbench model)");
+                           ? _("a list with at least one table")
+                           : _("an object with ModelName and DataModel (a NoSQL Workbench model)"));
         goto out;
     }
     if (!table && json_is_array(dm) && json_array_size(dm) > 1) {
@@ -310,8 +311,8 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
             sbuf_printf(&b, "%s'%s'", i > 1 ? ", " : "", tn ? tn : "?");
         }
         warn(&m,
-             "the model has %zu tables; imported the first ('%s'), not %s (choose one with "
-             "--table NAME)",
+             _("the model has %zu tables; imported the first ('%s'), not %s (choose one with "
+               "--table NAME)"),
              json_array_size(dm), get_string(t, "TableName") ? get_string(t, "TableName") : "?", b.s);
         sbuf_free(&b);
     }
@@ -324,7 +325,7 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
     const char *pk = NULL, *sk = NULL;
     if (!tname || !*tname) {
         char *p = xasprintf("%s.TableName", tpath);
-        ok = shape_err(&m, p, "the table's name");
+        ok = shape_err(&m, p, _("the table's name"));
         free(p);
         goto out;
     }
@@ -359,7 +360,7 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
     json_t *facets = json_object_get(t, "TableFacets");
     if (facets && !json_is_array(facets)) {
         char *p = xasprintf("%s.TableFacets", tpath);
-        ok = shape_err(&m, p, "a list of facets");
+        ok = shape_err(&m, p, _("a list of facets"));
         free(p);
         goto out;
     }
@@ -371,7 +372,7 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
             char *fp = xasprintf("%s.TableFacets[%zu]", tpath, i);
             const char *fname = get_string(f, "FacetName");
             if (!json_is_object(f) || !fname || !*fname) {
-                ok = shape_err(&m, fp, "a facet with FacetName");
+                ok = shape_err(&m, fp, _("a facet with FacetName"));
                 free(fp);
                 continue;
             }
@@ -380,7 +381,7 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
                 if (streq(inf.groups[q].name, fname)) {
                     free(g->name);
                     g->name = xasprintf("%s%zu", fname, inf.ngroups);
-                    warn(&m, "%s: facet name '%s' repeats; imported as '%s'", fp, fname, g->name);
+                    warn(&m, _("%s: facet name '%s' repeats; imported as '%s'"), fp, fname, g->name);
                     break;
                 }
             json_t *al = json_object_get(f, "KeyAttributeAlias");
@@ -420,17 +421,17 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
         free(rows);
         infer_group_rows(&inf, ir, nrows);
         if (!nrows)
-            warn(&m, "the model has no facets and no sample data: no entities imported; add them "
-                     "with their key templates");
+            warn(&m, _("the model has no facets and no sample data: no entities imported; add them "
+                       "with their key templates"));
     }
     if (!ok)
         goto out;
     infer_build(&inf);
     m.d->description =
-        xasprintf("Imported from the NoSQL Workbench model '%s' (%s). Key templates are inferred from the "
-                  "sample data; counts assume %.0f items split as the sample rows are, sizes are the "
-                  "sample rows' average, distinct values scale the samples': all of it is a starting "
-                  "point. Add the access patterns, and say whether streams and PITR are on.",
+        xasprintf(_("Imported from the NoSQL Workbench model '%s' (%s). Key templates are inferred from the "
+                    "sample data; counts assume %.0f items split as the sample rows are, sizes are the "
+                    "sample rows' average, distinct values scale the samples': all of it is a starting "
+                    "point. Add the access patterns, and say whether streams and PITR are on."),
                   m.d->name, name ? name : "model", NOSQLWB_NOMINAL_ITEMS);
 
 out:
@@ -482,7 +483,7 @@ static bool is_key_of(const kp_design *d, const char *a)
 char *nosqlwb_export(const kp_design *d, const kp_analysis *a, char **err)
 {
     if (!d->table.pk.s || !*d->table.pk.s) {
-        *err = xstrdup("the design has no table partition key; a NoSQL Workbench model needs one");
+        *err = xstrdup(_("the design has no table partition key; a NoSQL Workbench model needs one"));
         return NULL;
     }
     const char *tname = d->table.name && *d->table.name ? d->table.name : (d->name ? d->name : "Table");
@@ -638,7 +639,7 @@ char *nosqlwb_export(const kp_design *d, const kp_analysis *a, char **err)
     char *out = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
     if (!out) {
-        *err = xstrdup("cannot encode the model as JSON");
+        *err = xstrdup(_("cannot encode the model as JSON"));
         return NULL;
     }
     char *res = xasprintf("%s\n", out);

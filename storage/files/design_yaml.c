@@ -1,6 +1,7 @@
 /* design_yaml.c - the design file: YAML load (libyaml events into a small node tree with
  * aliases kept as references), key/type checks, building the kp_design, semantic validation
  * (model/validate.c) and canonical save through the libyaml emitter. */
+#include "i18n.h"
 #include "design_io.h"
 
 #include "validate.h"
@@ -204,17 +205,17 @@ static kp_loc scalar_loc_at(const yctx *c, const ynode *n, size_t off)
 static void syntax_error(yctx *c)
 {
     yaml_parser_t *p = &c->parser;
-    const char *problem = p->problem ? p->problem : "unreadable input";
+    const char *problem = p->problem ? p->problem : _("unreadable input");
     yaml_mark_t m = p->problem_mark;
     kp_loc loc = {(int)m.line + 1, (int)m.column + 1};
     if (p->error == YAML_READER_ERROR) /* the reader gives a byte offset, not a mark */
         loc = util_loc_of(c->text, c->len, p->problem_offset);
     if (p->context)
         diags_add(c->diags, KP_SYNTAX, loc,
-                  "YAML syntax error: %s %s (started at line %d, column %d); expected well-formed YAML",
+                  _("YAML syntax error: %s %s (started at line %d, column %d); expected well-formed YAML"),
                   problem, p->context, (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
     else
-        diags_add(c->diags, KP_SYNTAX, loc, "YAML syntax error: %s; expected well-formed YAML", problem);
+        diags_add(c->diags, KP_SYNTAX, loc, _("YAML syntax error: %s; expected well-formed YAML"), problem);
     c->failed = true;
 }
 
@@ -232,7 +233,7 @@ static ynode *load_node(yctx *c, yaml_event_t *ev, int depth)
 {
     if (depth > YN_MAX_DEPTH) {
         diags_add(c->diags, KP_SYNTAX, (kp_loc){(int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1},
-                  "the document nests deeper than %d levels; expected a design file", YN_MAX_DEPTH);
+                  _("the document nests deeper than %d levels; expected a design file"), YN_MAX_DEPTH);
         yaml_event_delete(ev);
         c->failed = true;
         return NULL;
@@ -245,7 +246,7 @@ static ynode *load_node(yctx *c, yaml_event_t *ev, int depth)
         n->target = find_anchor(c, n->text);
         if (!n->target) {
             diags_add(c->diags, KP_SYNTAX, n->loc,
-                      "alias '*%s' names no anchor defined before it; expected '&%s' on an earlier node",
+                      _("alias '*%s' names no anchor defined before it; expected '&%s' on an earlier node"),
                       n->text, n->text);
             c->failed = true;
             n = NULL;
@@ -258,13 +259,13 @@ static ynode *load_node(yctx *c, yaml_event_t *ev, int depth)
         n->len = ev->data.scalar.length;
         if (n->len > KP_MAX_VALUE) {
             /* a name or a text of megabytes is a pasting accident: refused before anything reads it */
-            diags_add(c->diags, KP_RANGE, n->loc, "a value of %zu bytes; expected at most %d bytes (64 KiB)",
-                      n->len, KP_MAX_VALUE);
+            diags_add(c->diags, KP_RANGE, n->loc,
+                      _("a value of %zu bytes; expected at most %d bytes (64 KiB)"), n->len, KP_MAX_VALUE);
             c->failed = true;
         } else if (memchr(ev->data.scalar.value, '\0', n->len)) {
             /* a "\0" escape: C text would silently end there ("E#\0{a}" would read "E#") */
             diags_add(c->diags, KP_ENCODING, n->loc,
-                      "a NUL character (\\0) inside a value; expected text without NUL characters");
+                      _("a NUL character (\\0) inside a value; expected text without NUL characters"));
             c->failed = true;
         } else {
             ptrdiff_t ctl = util_control_at((const char *)ev->data.scalar.value, true);
@@ -273,8 +274,8 @@ static ynode *load_node(yctx *c, yaml_event_t *ev, int depth)
                 unsigned char ch = ev->data.scalar.value[ctl];
                 diags_add(
                     c->diags, KP_ENCODING, n->loc,
-                    "a control character (%s%02x) inside a value; expected printable text (newlines and "
-                    "tabs are the only controls allowed)",
+                    _("a control character (%s%02x) inside a value; expected printable text (newlines and "
+                      "tabs are the only controls allowed)"),
                     ch == 0xc2 ? "U+00" : "0x", ch == 0xc2 ? ev->data.scalar.value[ctl + 1] : ch);
                 c->failed = true;
             }
@@ -325,8 +326,8 @@ static bool count_walk(yctx *c, const ynode *n, const ynode *via, int depth)
     if (++c->visits > c->budget || depth > 4 * YN_MAX_DEPTH) {
         kp_loc at = via ? via->loc : n->loc;
         diags_add(c->diags, KP_ALIAS, at,
-                  "YAML aliases expand to more than %zu nodes; expected a design without runaway aliases "
-                  "(\"billion laughs\")",
+                  _("YAML aliases expand to more than %zu nodes; expected a design without runaway aliases "
+                    "(\"billion laughs\")"),
                   c->budget);
         return false;
     }
@@ -345,13 +346,13 @@ static const ynode *parse_tree(yctx *c)
     size_t bad;
     if (!util_utf8_valid(c->text, c->len, &bad)) {
         kp_loc l = util_loc_of(c->text, c->len, bad);
-        diags_add(c->diags, KP_ENCODING, l, "invalid UTF-8 (byte 0x%02X); expected UTF-8 text",
+        diags_add(c->diags, KP_ENCODING, l, _("invalid UTF-8 (byte 0x%02X); expected UTF-8 text"),
                   (unsigned)(unsigned char)c->text[bad]);
         return NULL;
     }
     index_lines(c);
     if (!yaml_parser_initialize(&c->parser)) {
-        diags_add(c->diags, KP_NOMEM, (kp_loc){0, 0}, "cannot start the YAML parser (out of memory)");
+        diags_add(c->diags, KP_NOMEM, (kp_loc){0, 0}, _("cannot start the YAML parser (out of memory)"));
         return NULL;
     }
     yaml_parser_set_input_string(&c->parser, (const unsigned char *)c->text, c->len);
@@ -372,7 +373,7 @@ static const ynode *parse_tree(yctx *c)
             if (docs > 1) {
                 diags_add(c->diags, KP_SYNTAX,
                           (kp_loc){(int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1},
-                          "a second YAML document; expected one design per file");
+                          _("a second YAML document; expected one design per file"));
                 c->failed = true;
             }
             yaml_event_delete(&ev);
@@ -400,7 +401,7 @@ static const ynode *parse_tree(yctx *c)
     if (!r || (r->kind == YN_SCALAR && r->style == YAML_PLAIN_SCALAR_STYLE &&
                (r->len == 0 || !strcmp(r->text, "~") || !strcmp(r->text, "null")))) {
         diags_add(c->diags, KP_EMPTY, (kp_loc){0, 0},
-                  "the file is empty; expected a design starting with 'keyplan: %d'", KP_FORMAT_VERSION);
+                  _("the file is empty; expected a design starting with 'keyplan: %d'"), KP_FORMAT_VERSION);
         return NULL;
     }
     c->budget = c->nall + YN_ALIAS_BUDGET;
@@ -432,25 +433,27 @@ static const char *kind_word(const ynode *n)
 {
     n = R(n);
     if (n->kind == YN_SEQ)
-        return "a list";
+        return _("a list");
     if (n->kind == YN_MAP)
-        return "a map";
-    return is_null(n) ? "nothing" : "a single value";
+        return _("a map");
+    return is_null(n) ? _("nothing") : _("a single value");
 }
 
 static void type_error(bctx *b, const ynode *n, const char *where, const char *key, const char *expected)
 {
     if (key)
-        diags_add(b->d, KP_TYPE, LOC(n), "%s: '%s' is %s; expected %s", where, key, kind_word(n), expected);
+        diags_add(b->d, KP_TYPE, LOC(n), _("%s: '%s' is %s; expected %s"), where, key, kind_word(n),
+                  expected);
     else
-        diags_add(b->d, KP_TYPE, LOC(n), "%s is %s; expected %s", where, kind_word(n), expected);
+        diags_add(b->d, KP_TYPE, LOC(n), _("%s is %s; expected %s"), where, kind_word(n), expected);
 }
 
 static void join_names(sbuf *s, const char *const *names, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (i)
-            sbuf_add(s, i + 1 == n ? " or " : ", ");
+            /* TRANSLATORS: joins the last two names of a list: "a, b or c" */
+            sbuf_add(s, i + 1 == n ? _(" or ") : ", ");
         sbuf_add(s, names[i]);
     }
 }
@@ -462,7 +465,7 @@ static void check_keys(bctx *b, const ynode *map, const char *where, const char 
     for (size_t i = 0; i + 1 < map->n; i += 2) {
         const ynode *k = R(map->kids[i]);
         if (k->kind != YN_SCALAR) {
-            diags_add(b->d, KP_TYPE, LOC(map->kids[i]), "%s: a key is %s; expected a plain name", where,
+            diags_add(b->d, KP_TYPE, LOC(map->kids[i]), _("%s: a key is %s; expected a plain name"), where,
                       kind_word(k));
             continue;
         }
@@ -477,10 +480,11 @@ static void check_keys(bctx *b, const ynode *map, const char *where, const char 
             const char *dym = util_did_you_mean(k->text, allowed, nallowed);
             if (dym)
                 diags_add(b->d, KP_UNKNOWN_KEY, LOC(map->kids[i]),
-                          "%s: unknown key '%s' (did you mean '%s'?); expected %s", where, k->text, dym, s.s);
+                          _("%s: unknown key '%s' (did you mean '%s'?); expected %s"), where, k->text, dym,
+                          s.s);
             else
-                diags_add(b->d, KP_UNKNOWN_KEY, LOC(map->kids[i]), "%s: unknown key '%s'; expected %s", where,
-                          k->text, s.s);
+                diags_add(b->d, KP_UNKNOWN_KEY, LOC(map->kids[i]), _("%s: unknown key '%s'; expected %s"),
+                          where, k->text, s.s);
             sbuf_free(&s);
             continue;
         }
@@ -488,7 +492,7 @@ static void check_keys(bctx *b, const ynode *map, const char *where, const char 
             const ynode *o = R(map->kids[j]);
             if (o->kind == YN_SCALAR && !strcmp(o->text, k->text)) {
                 diags_add(b->d, KP_DUPLICATE, LOC(map->kids[i]),
-                          "%s: key '%s' given twice (first at line %d, column %d); expected each key once",
+                          _("%s: key '%s' given twice (first at line %d, column %d); expected each key once"),
                           where, k->text, LOC(map->kids[j]).line, LOC(map->kids[j]).col);
                 break;
             }
@@ -522,7 +526,7 @@ static const char *scalar(bctx *b, const ynode *n, const char *where, const char
 {
     const ynode *r = R(n);
     if (r->kind != YN_SCALAR) {
-        type_error(b, n, where, key, "text");
+        type_error(b, n, where, key, _("text"));
         return NULL;
     }
     return r->text;
@@ -573,25 +577,25 @@ static bool number_value(bctx *b, const ynode *v, const char *where, const char 
         const ynode *r = R(v);
         if (r->kind == YN_SCALAR && r->style != YAML_PLAIN_SCALAR_STYLE && parse_number_text(r->text, &x))
             diags_add(b->d, KP_TYPE, LOC(v),
-                      "%s: '%s' is the quoted text '%s'; expected a number without quotes", where, key,
+                      _("%s: '%s' is the quoted text '%s'; expected a number without quotes"), where, key,
                       r->text);
         else if (r->kind == YN_SCALAR)
-            diags_add(b->d, KP_TYPE, LOC(v), "%s: '%s' is '%s'; expected a number", where, key, r->text);
+            diags_add(b->d, KP_TYPE, LOC(v), _("%s: '%s' is '%s'; expected a number"), where, key, r->text);
         else
-            type_error(b, v, where, key, "a number");
+            type_error(b, v, where, key, _("a number"));
         return false;
     }
     const char *want = NULL;
     if (rule == KP_NUM_NONNEG && x < 0)
-        want = "a number >= 0";
+        want = _("a number >= 0");
     else if ((rule == KP_NUM_SHARE || rule == KP_NUM_UTIL) && (x < 0 || x > 1))
-        want = "a share between 0 and 1";
+        want = _("a share between 0 and 1");
     else if (rule == KP_NUM_GE1 && x < 1)
-        want = "a number >= 1";
+        want = _("a number >= 1");
     else if (rule == KP_NUM_INT_POS && (x < 1 || x != floor(x) || x > 1000000))
-        want = "a whole number >= 1";
+        want = _("a whole number >= 1");
     if (want) {
-        diags_add(b->d, KP_RANGE, LOC(v), "%s: '%s' is %s; expected %s", where, key, R(v)->text, want);
+        diags_add(b->d, KP_RANGE, LOC(v), _("%s: '%s' is %s; expected %s"), where, key, R(v)->text, want);
         return false;
     }
     *out = x;
@@ -628,9 +632,10 @@ static void get_tristate(bctx *b, const ynode *map, const char *key, const char 
     bool x;
     if (r->kind != YN_SCALAR || r->style != YAML_PLAIN_SCALAR_STYLE || !bool_text(r->text, &x)) {
         if (r->kind == YN_SCALAR)
-            diags_add(b->d, KP_TYPE, LOC(v), "%s: '%s' is '%s'; expected true or false", where, key, r->text);
+            diags_add(b->d, KP_TYPE, LOC(v), _("%s: '%s' is '%s'; expected true or false"), where, key,
+                      r->text);
         else
-            type_error(b, v, where, key, "true or false");
+            type_error(b, v, where, key, _("true or false"));
         return;
     }
     *out = x ? KP_TRUE : KP_FALSE;
@@ -652,13 +657,14 @@ static int get_enum(bctx *b, const ynode *map, const char *key, const char *wher
     size_t n = kp_words_all(words, names);
     sbuf e;
     sbuf_init(&e);
-    kp_words_join(words, &e, ", ", " or ");
+    /* TRANSLATORS: joins the last two names of a list: "a, b or c" */
+    kp_words_join(words, &e, ", ", _(" or "));
     const char *dym = util_did_you_mean(s, names, n);
     if (dym)
-        diags_add(b->d, KP_INVALID, LOC(v), "%s: unknown %s '%s' (did you mean '%s'?); expected %s", where,
+        diags_add(b->d, KP_INVALID, LOC(v), _("%s: unknown %s '%s' (did you mean '%s'?); expected %s"), where,
                   key, s, dym, e.s);
     else
-        diags_add(b->d, KP_INVALID, LOC(v), "%s: unknown %s '%s'; expected %s", where, key, s, e.s);
+        diags_add(b->d, KP_INVALID, LOC(v), _("%s: unknown %s '%s'; expected %s"), where, key, s, e.s);
     sbuf_free(&e);
     return -1;
 }
@@ -672,7 +678,7 @@ static void get_names(bctx *b, const ynode *map, const char *key, const char *wh
         return;
     const ynode *r = R(v);
     if (r->kind != YN_SEQ) {
-        type_error(b, v, where, key, "a list of names such as [a, b]");
+        type_error(b, v, where, key, _("a list of names such as [a, b]"));
         return;
     }
     size_t cap = 0;
@@ -731,37 +737,58 @@ static void entity_init_(void *x) { entity_init(x); }
 static void pattern_init_(void *x) { pattern_init(x); }
 static void decision_init_(void *x) { decision_init(x); }
 
-static const yrec Y_TABLE = {&kp_rec_table, "table", NULL, "a map with name, pk, sk, billing, streams, pitr",
-                             NULL,          NULL,    false};
-static const yrec Y_INDEX = {
-    &kp_rec_index,       "index %zu", "index '%s'", "a map with name, pk, sk, projection",
-    "a list of indexes", index_init_, false};
-static const yrec Y_ATTR = {
-    &kp_rec_attr, "attribute '%s'", NULL, "a map such as { type: number, distinct: 1000 }", NULL, NULL, true};
-static const yrec Y_ENTITY = {
-    &kp_rec_entity,       "entity %zu", "entity '%s'", "a map with name, count, size, attributes, keys",
-    "a list of entities", entity_init_, false};
+static const yrec Y_TABLE = {
+    &kp_rec_table, N_("table"), NULL, N_("a map with name, pk, sk, billing, streams, pitr"),
+    NULL,          NULL,        false};
+static const yrec Y_INDEX = {&kp_rec_index,
+                             N_("index %zu"),
+                             N_("index '%s'"),
+                             N_("a map with name, pk, sk, projection"),
+                             N_("a list of indexes"),
+                             index_init_,
+                             false};
+static const yrec Y_ATTR = {&kp_rec_attr, N_("attribute '%s'"),
+                            NULL,         N_("a map such as { type: number, distinct: 1000 }"),
+                            NULL,         NULL,
+                            true};
+static const yrec Y_ENTITY = {&kp_rec_entity,
+                              N_("entity %zu"),
+                              N_("entity '%s'"),
+                              N_("a map with name, count, size, attributes, keys"),
+                              N_("a list of entities"),
+                              entity_init_,
+                              false};
 static const yrec Y_PATTERN = {&kp_rec_pattern,
-                               "pattern #%zu",
-                               "pattern %s",
-                               "a map with id, name, entity, by, rate",
-                               "a list of access patterns",
+                               N_("pattern #%zu"),
+                               N_("pattern %s"),
+                               N_("a map with id, name, entity, by, rate"),
+                               N_("a list of access patterns"),
                                pattern_init_,
                                false};
-static const yrec Y_ALERT = {&kp_rec_alert,      "alert %zu", NULL, "a map with name, metric, when",
-                             "a list of alerts", NULL,        true};
-static const yrec Y_PRICING = {
-    &kp_rec_pricing, "pricing", NULL, "a map of prices such as read_per_million: 0.125", NULL, NULL, false};
+static const yrec Y_ALERT = {
+    &kp_rec_alert, N_("alert %zu"), NULL, N_("a map with name, metric, when"), N_("a list of alerts"), NULL,
+    true};
+static const yrec Y_PRICING = {&kp_rec_pricing,
+                               N_("pricing"),
+                               NULL,
+                               N_("a map of prices such as read_per_million: 0.125"),
+                               NULL,
+                               NULL,
+                               false};
 static const yrec Y_ALTERNATIVE = {&kp_rec_alternative,
-                                   "%s, alternative %zu",
+                                   N_("%s, alternative %zu"),
                                    NULL,
-                                   "a map { option: ..., why_not: ... }",
-                                   "a list of { option: ..., why_not: ... }",
+                                   N_("a map { option: ..., why_not: ... }"),
+                                   N_("a list of { option: ..., why_not: ... }"),
                                    NULL,
                                    false};
-static const yrec Y_DECISION = {
-    &kp_rec_decision,      "decision #%zu", "decision %s", "a map with id, title, status, context, decision",
-    "a list of decisions", decision_init_,  false};
+static const yrec Y_DECISION = {&kp_rec_decision,
+                                N_("decision #%zu"),
+                                N_("decision %s"),
+                                N_("a map with id, title, status, context, decision"),
+                                N_("a list of decisions"),
+                                decision_init_,
+                                false};
 
 static const yrec *const YRECS[] = {&Y_TABLE, &Y_INDEX,   &Y_ATTR,        &Y_ENTITY,  &Y_PATTERN,
                                     &Y_ALERT, &Y_PRICING, &Y_ALTERNATIVE, &Y_DECISION};
@@ -827,7 +854,7 @@ static void build_field(bctx *b, const ynode *m, const char *w, const kp_field *
         get_names(b, m, f->key, w, p, (size_t *)((char *)r + f->count_off));
         break;
     case KF_TEXTS: {
-        const ynode *as = get_seq(b, m, f->key, w, "a list of statements");
+        const ynode *as = get_seq(b, m, f->key, w, _("a list of statements"));
         if (!as)
             break;
         char **v = as->n ? xcalloc(as->n, sizeof *v) : NULL;
@@ -842,7 +869,7 @@ static void build_field(bctx *b, const ynode *m, const char *w, const kp_field *
     }
     case KF_RECS: {
         const yrec *y = yrec_of(f->sub);
-        const ynode *l = get_seq(b, m, f->key, w, y->list_hint);
+        const ynode *l = get_seq(b, m, f->key, w, _(y->list_hint));
         if (!l)
             break;
         char *v = l->n ? xcalloc(l->n, f->sub->size) : NULL;
@@ -853,7 +880,7 @@ static void build_field(bctx *b, const ynode *m, const char *w, const kp_field *
             if (y->init)
                 y->init(e);
             *kp_rloc(f->sub, e) = LOC(l->kids[i]);
-            build_record(b, y, l->kids[i], xasprintf(y->pos_fmt, i + 1), e);
+            build_record(b, y, l->kids[i], xasprintf(_(y->pos_fmt), i + 1), e);
         }
         break;
     }
@@ -882,14 +909,14 @@ static void build_skew(bctx *b, const ynode *m, const char *w, kp_attr *a)
         a->zipf = z;
     else
         diags_add(b->d, KP_INVALID, LOC(sk),
-                  "%s: skew '%s' is not understood; expected \"zipf:S\" with S >= 0 "
-                  "(e.g. \"zipf:1.1\") or \"uniform\"",
+                  _("%s: skew '%s' is not understood; expected \"zipf:S\" with S >= 0 "
+                    "(e.g. \"zipf:1.1\") or \"uniform\""),
                   w, s);
 }
 
 static void build_values(bctx *b, const ynode *m, const char *w, kp_attr *a)
 {
-    const ynode *vals = get_map(b, m, "values", w, "a map of value: share");
+    const ynode *vals = get_map(b, m, "values", w, _("a map of value: share"));
     if (!vals)
         return;
     a->values = vals->n ? xcalloc(vals->n / 2, sizeof *a->values) : NULL;
@@ -912,7 +939,7 @@ static void build_values(bctx *b, const ynode *m, const char *w, kp_attr *a)
 
 static void build_write_shares(bctx *b, const ynode *m, const char *w, kp_attr *a)
 {
-    const ynode *ws = get_map(b, m, "write_shares", w, "a map of value: share of the writes");
+    const ynode *ws = get_map(b, m, "write_shares", w, _("a map of value: share of the writes"));
     if (!ws)
         return;
     for (size_t i = 0; i + 1 < ws->n; i += 2) {
@@ -929,13 +956,14 @@ static void build_write_shares(bctx *b, const ynode *m, const char *w, kp_attr *
                 cands[k] = a->values[k].name;
             const char *dym = util_did_you_mean(name, cands, a->nvalues);
             if (dym)
-                diags_add(b->d, KP_UNKNOWN_REF, LOC(ws->kids[i]),
-                          "%s: write_shares names '%s', which is not one of its values (did you mean '%s'?)",
-                          w, name, dym);
+                diags_add(
+                    b->d, KP_UNKNOWN_REF, LOC(ws->kids[i]),
+                    _("%s: write_shares names '%s', which is not one of its values (did you mean '%s'?)"), w,
+                    name, dym);
             else
                 diags_add(b->d, KP_UNKNOWN_REF, LOC(ws->kids[i]),
-                          "%s: write_shares names '%s'; expected one of the values listed under 'values'", w,
-                          name);
+                          _("%s: write_shares names '%s'; expected one of the values listed under 'values'"),
+                          w, name);
             free(cands);
             continue;
         }
@@ -961,12 +989,12 @@ static void build_format(bctx *b, const ynode *m, const char *w, kp_attr *a)
         a->format = xstrdup(s);
     else
         diags_add(b->d, KP_INVALID, LOC(f),
-                  "%s: format '%s' is not a width; expected one to three digits such as \"03\"", w, s);
+                  _("%s: format '%s' is not a width; expected one to three digits such as \"03\""), w, s);
 }
 
 static void build_keys(bctx *b, const ynode *m, const char *w, kp_entity *e)
 {
-    const ynode *keys = get_map(b, m, "keys", w, "a map of key attribute: template");
+    const ynode *keys = get_map(b, m, "keys", w, _("a map of key attribute: template"));
     if (!keys)
         return;
     e->keys = keys->n ? xcalloc(keys->n / 2, sizeof *e->keys) : NULL;
@@ -976,17 +1004,17 @@ static void build_keys(bctx *b, const ynode *m, const char *w, kp_entity *e)
             continue;
         const ynode *tv = keys->kids[i + 1];
         const ynode *tr = R(tv);
-        char *kw = xasprintf("%s, key %s", w, ka);
+        char *kw = xasprintf(_("%s, key %s"), w, ka);
         char *err = NULL;
         size_t off = 0;
         kp_keytpl *kt = &e->keys[e->nkeys];
         bool text = tr->kind == YN_SCALAR && !is_null(tv);
         if (!text)
-            type_error(b, tv, kw, NULL, "a template such as \"ORDER#{orderId}\"");
+            type_error(b, tv, kw, NULL, _("a template such as \"ORDER#{orderId}\""));
         if (!text || tpl_parse(tr->text, &kt->tpl, &err, &off) != KP_OK) {
             kp_loc at = tv->kind == YN_ALIAS ? LOC(tv) : scalar_loc_at(b->y, tr, off);
             if (text)
-                diags_add(b->d, KP_TEMPLATE, at, "%s: broken template \"%s\": %s", kw, tr->text, err);
+                diags_add(b->d, KP_TEMPLATE, at, _("%s: broken template \"%s\": %s"), kw, tr->text, err);
             free(err);
             /* keep the key (empty template) so that validation does not also report it missing */
             memset(&kt->tpl, 0, sizeof kt->tpl);
@@ -1022,7 +1050,7 @@ static bool parse_condition(bctx *b, const ynode *n, const char *s, kp_sparse *s
 
 static void build_sparse(bctx *b, const ynode *m, const char *w, kp_entity *e)
 {
-    const ynode *sp = get_map(b, m, "sparse", w, "a map of key attribute: condition or share");
+    const ynode *sp = get_map(b, m, "sparse", w, _("a map of key attribute: condition or share"));
     if (!sp)
         return;
     e->sparse = sp->n ? xcalloc(sp->n / 2, sizeof *e->sparse) : NULL;
@@ -1032,14 +1060,14 @@ static void build_sparse(bctx *b, const ynode *m, const char *w, kp_entity *e)
             continue;
         const ynode *cv = sp->kids[i + 1];
         const ynode *cr = R(cv);
-        char *kw = xasprintf("%s, sparse %s", w, ka);
+        char *kw = xasprintf(_("%s, sparse %s"), w, ka);
         kp_sparse *s = &e->sparse[e->nsparse];
         memset(s, 0, sizeof *s);
         double share;
         if (cr->kind == YN_SCALAR && parse_number(cv, &share)) {
             if (share < 0 || share > 1) {
                 diags_add(b->d, KP_RANGE, LOC(cv),
-                          "%s: share %s is out of range; expected a share between 0 and 1", kw, cr->text);
+                          _("%s: share %s is out of range; expected a share between 0 and 1"), kw, cr->text);
                 free(kw);
                 continue;
             }
@@ -1048,17 +1076,18 @@ static void build_sparse(bctx *b, const ynode *m, const char *w, kp_entity *e)
         } else if (cr->kind == YN_SCALAR && !is_null(cv)) {
             char *err = NULL;
             if (!parse_condition(b, cr, cr->text, s, &err)) {
-                diags_add(b->d, KP_INVALID, LOC(cv),
-                          "%s: condition \"%s\" is not understood: %s "
-                          "(\"status = x\", \"status != x\", \"status in [a, b]\" or a share such as 0.05)",
-                          kw, cr->text, err);
+                diags_add(
+                    b->d, KP_INVALID, LOC(cv),
+                    _("%s: condition \"%s\" is not understood: %s "
+                      "(\"status = x\", \"status != x\", \"status in [a, b]\" or a share such as 0.05)"),
+                    kw, cr->text, err);
                 free(err);
                 free(kw);
                 continue;
             }
             s->share = NAN;
         } else {
-            type_error(b, cv, kw, NULL, "a condition such as \"status = x\" or a share such as 0.05");
+            type_error(b, cv, kw, NULL, _("a condition such as \"status = x\" or a share such as 0.05"));
             free(kw);
             continue;
         }
@@ -1075,7 +1104,7 @@ static void build_entity_ref(bctx *b, const ynode *m, const char *w, kp_pattern 
     const ynode *ent = get(m, "entity"), *ents = get(m, "entities");
     if (ent && ents)
         diags_add(b->d, KP_INVALID, LOC(key_node(m, "entities")),
-                  "%s: both 'entity' and 'entities' are given; expected one of them", w);
+                  _("%s: both 'entity' and 'entities' are given; expected one of them"), w);
     if (ent) {
         const char *s = scalar(b, ent, w, "entity");
         if (s) {
@@ -1091,7 +1120,8 @@ static void build_entity_ref(bctx *b, const ynode *m, const char *w, kp_pattern 
 
 static void build_by(bctx *b, const ynode *m, const char *w, kp_pattern *p)
 {
-    const ynode *by = get_seq(b, m, "by", w, "a list such as [customerId] or [\"status=pending-shipment\"]");
+    const ynode *by =
+        get_seq(b, m, "by", w, _("a list such as [customerId] or [\"status=pending-shipment\"]"));
     if (!by)
         return;
     p->by = by->n ? xcalloc(by->n, sizeof *p->by) : NULL;
@@ -1103,15 +1133,15 @@ static void build_by(bctx *b, const ynode *m, const char *w, kp_pattern *p)
         bool ok = syn_by_parse(s, strlen(s), &sb, NULL) == KP_OK;
         if (!ok && !sb.attr.len) {
             diags_add(b->d, KP_INVALID, LOC(by->kids[i]),
-                      "%s: 'by' element \"%s\" names no attribute; "
-                      "expected an attribute such as customerId or status=pending-shipment",
+                      _("%s: 'by' element \"%s\" names no attribute; "
+                        "expected an attribute such as customerId or status=pending-shipment"),
                       w, s);
             continue;
         }
         if (!ok) {
             diags_add(b->d, KP_INVALID, LOC(by->kids[i]),
-                      "%s: 'by' element \"%s\" has no value after '='; "
-                      "expected attribute=value",
+                      _("%s: 'by' element \"%s\" has no value after '='; "
+                        "expected attribute=value"),
                       w, s);
             continue;
         }
@@ -1143,15 +1173,15 @@ static void build_order(bctx *b, const ynode *m, const char *w, kp_pattern *p)
     } else {
         p->order_desc = false;
         diags_add(b->d, KP_INVALID, LOC(ord),
-                  "%s: order \"%s\" is not understood; expected an attribute "
-                  "and asc or desc, such as \"orderDate desc\"",
+                  _("%s: order \"%s\" is not understood; expected an attribute "
+                    "and asc or desc, such as \"orderDate desc\""),
                   w, s);
     }
 }
 
 static void build_join(bctx *b, const ynode *m, const char *w, kp_pattern *p)
 {
-    const ynode *jn = get_map(b, m, "join", w, "a map such as { username: followingUsername }");
+    const ynode *jn = get_map(b, m, "join", w, _("a map such as { username: followingUsername }"));
     if (!jn)
         return;
     p->join = jn->n ? xcalloc(jn->n / 2, sizeof *p->join) : NULL;
@@ -1168,27 +1198,27 @@ static void build_join(bctx *b, const ynode *m, const char *w, kp_pattern *p)
 
 static void build_alternatives(bctx *b, const ynode *m, const char *w, kp_decision *d)
 {
-    const ynode *alts = get_seq(b, m, "alternatives", w, Y_ALTERNATIVE.list_hint);
+    const ynode *alts = get_seq(b, m, "alternatives", w, _(Y_ALTERNATIVE.list_hint));
     if (!alts)
         return;
     d->alternatives = alts->n ? xcalloc(alts->n, sizeof *d->alternatives) : NULL;
     for (size_t i = 0; i < alts->n; i++) {
         /* an element that is not a map is reported and left out */
         if (R(alts->kids[i])->kind != YN_MAP) {
-            char *aw = xasprintf(Y_ALTERNATIVE.pos_fmt, w, i + 1);
-            type_error(b, alts->kids[i], aw, NULL, Y_ALTERNATIVE.map_hint);
+            char *aw = xasprintf(_(Y_ALTERNATIVE.pos_fmt), w, i + 1);
+            type_error(b, alts->kids[i], aw, NULL, _(Y_ALTERNATIVE.map_hint));
             free(aw);
             continue;
         }
         kp_alternative *a = &d->alternatives[d->nalternatives++];
         a->loc = LOC(alts->kids[i]);
-        build_record(b, &Y_ALTERNATIVE, alts->kids[i], xasprintf(Y_ALTERNATIVE.pos_fmt, w, i + 1), a);
+        build_record(b, &Y_ALTERNATIVE, alts->kids[i], xasprintf(_(Y_ALTERNATIVE.pos_fmt), w, i + 1), a);
     }
 }
 
 static void build_signals(bctx *b, const ynode *m, const char *w, kp_decision *d)
 {
-    const ynode *sg = get_seq(b, m, "signals", w, "a list such as [\"pattern.5.rate > 50\"]");
+    const ynode *sg = get_seq(b, m, "signals", w, _("a list such as [\"pattern.5.rate > 50\"]"));
     if (!sg)
         return;
     d->signals = sg->n ? xcalloc(sg->n, sizeof *d->signals) : NULL;
@@ -1199,7 +1229,7 @@ static void build_signals(bctx *b, const ynode *m, const char *w, kp_decision *d
         char *err = NULL;
         kp_signal *g = &d->signals[d->nsignals];
         if (signal_parse(s, g, &err) != KP_OK) {
-            diags_add(b->d, KP_SIGNAL, LOC(sg->kids[i]), "%s: bad signal \"%s\": %s", w, s, err);
+            diags_add(b->d, KP_SIGNAL, LOC(sg->kids[i]), _("%s: bad signal \"%s\": %s"), w, s, err);
             free(err);
             continue;
         }
@@ -1272,7 +1302,7 @@ static void build_record(bctx *b, const yrec *y, const ynode *v, char *w, void *
     const kp_record *rec = y->rec;
     const ynode *m = R(v);
     if (m->kind != YN_MAP) {
-        type_error(b, v, w, NULL, y->map_hint);
+        type_error(b, v, w, NULL, _(y->map_hint));
         free(w);
         return;
     }
@@ -1284,7 +1314,7 @@ static void build_record(bctx *b, const yrec *y, const ynode *v, char *w, void *
             char *name = *(char **)kp_fptr(r, &rec->f[i]);
             if (name && y->named_fmt) {
                 free(w);
-                w = xasprintf(y->named_fmt, name);
+                w = xasprintf(_(y->named_fmt), name);
             }
         }
     check_record_keys(b, m, w, rec);
@@ -1305,14 +1335,14 @@ static void build_record(bctx *b, const yrec *y, const ynode *v, char *w, void *
 static void build_attributes(bctx *b, const ynode *m, kp_design *d)
 {
     const ynode *at =
-        get_map(b, m, "attributes", "design", "a map of attribute name: { type, distinct, ... }");
+        get_map(b, m, "attributes", _("design"), _("a map of attribute name: { type, distinct, ... }"));
     if (!at)
         return;
     d->attrs = at->n ? xcalloc(at->n / 2, sizeof *d->attrs) : NULL;
     for (size_t i = 0; i + 1 < at->n; i += 2) {
         const ynode *key = at->kids[i], *v = at->kids[i + 1];
         if (R(key)->kind != YN_SCALAR) {
-            type_error(b, key, "attributes", NULL, "an attribute name");
+            type_error(b, key, "attributes", NULL, _("an attribute name"));
             continue;
         }
         kp_attr *a = &d->attrs[d->nattrs++];
@@ -1320,7 +1350,7 @@ static void build_attributes(bctx *b, const ynode *m, kp_design *d)
         a->name = xstrdup(R(key)->text);
         a->loc = LOC(key);
         if (!is_null(v)) /* "attr:" alone is a string attribute with nothing known */
-            build_record(b, &Y_ATTR, v, xasprintf(Y_ATTR.pos_fmt, a->name), a);
+            build_record(b, &Y_ATTR, v, xasprintf(_(Y_ATTR.pos_fmt), a->name), a);
     }
 }
 
@@ -1328,29 +1358,30 @@ static kp_design *build_design(bctx *b, const ynode *root)
 {
     const ynode *m = R(root);
     if (m->kind != YN_MAP) {
-        type_error(b, root, "the design", NULL, "a map starting with 'keyplan: 1'");
+        type_error(b, root, _("the design"), NULL, _("a map starting with 'keyplan: 1'"));
         return NULL;
     }
     const ynode *ver = get(m, "keyplan");
     if (!ver) {
         diags_add(b->d, KP_VERSION, LOC(root),
-                  "the format version 'keyplan:' is missing; expected 'keyplan: %d' "
-                  "as the first key",
+                  _("the format version 'keyplan:' is missing; expected 'keyplan: %d' "
+                    "as the first key"),
                   KP_FORMAT_VERSION);
         return NULL;
     }
     const ynode *vr = R(ver);
     if (vr->kind != YN_SCALAR || strcmp(vr->text, "1") != 0) {
         if (vr->kind == YN_SCALAR)
-            diags_add(b->d, KP_VERSION, LOC(ver), "unsupported format version '%s'; expected 'keyplan: %d'",
-                      vr->text, KP_FORMAT_VERSION);
+            diags_add(b->d, KP_VERSION, LOC(ver),
+                      _("unsupported format version '%s'; expected 'keyplan: %d'"), vr->text,
+                      KP_FORMAT_VERSION);
         else
-            diags_add(b->d, KP_VERSION, LOC(ver), "the format version is %s; expected 'keyplan: %d'",
+            diags_add(b->d, KP_VERSION, LOC(ver), _("the format version is %s; expected 'keyplan: %d'"),
                       kind_word(ver), KP_FORMAT_VERSION);
         return NULL;
     }
     kp_design *d = design_new();
-    check_record_keys(b, m, "design", &kp_rec_design);
+    check_record_keys(b, m, _("design"), &kp_rec_design);
     for (size_t i = 0; i < kp_rec_design.n; i++) {
         const kp_field *f = &kp_rec_design.f[i];
         switch (i) {
@@ -1360,10 +1391,10 @@ static kp_design *build_design(bctx *b, const ynode *root)
             const ynode *t = get(m, "table");
             d->table.loc = LOC(t ? t : root); /* without a table, validation's complaints land there */
             if (t)
-                build_record(b, &Y_TABLE, t, xstrdup(Y_TABLE.pos_fmt), &d->table);
+                build_record(b, &Y_TABLE, t, xstrdup(_(Y_TABLE.pos_fmt)), &d->table);
             else
                 diags_add(b->d, KP_MISSING_KEY, LOC(root),
-                          "design: 'table' is missing; expected a table with name and pk");
+                          _("design: 'table' is missing; expected a table with name and pk"));
             break;
         }
         case FW_ATTRIBUTES:
@@ -1375,11 +1406,11 @@ static kp_design *build_design(bctx *b, const ynode *root)
                 break;
             d->pricing.loc = LOC(pr);
             d->pricing.given = R(pr)->kind == YN_MAP;
-            build_record(b, &Y_PRICING, pr, xstrdup(Y_PRICING.pos_fmt), &d->pricing);
+            build_record(b, &Y_PRICING, pr, xstrdup(_(Y_PRICING.pos_fmt)), &d->pricing);
             break;
         }
         default:
-            build_field(b, m, "design", f, d);
+            build_field(b, m, _("design"), f, d);
             break;
         }
     }
@@ -1458,8 +1489,11 @@ kp_design *designio_load_file(const char *path, kp_diags *diags)
     char *text = fileio_read(path, &len, &err);
     if (!text) {
         const char *why = fileio_reason(path, err);
-        diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s%s", why,
-                  strstr(why, "; expected") ? "" : "; expected a readable design file");
+        if (strchr(why, ';')) /* the reason already says what was expected, in any language */
+            diags_add(diags, KP_IO, (kp_loc){0, 0}, "%s", why);
+        else
+            /* TRANSLATORS: %s is why the file cannot be read ("design.yaml: no such file") */
+            diags_add(diags, KP_IO, (kp_loc){0, 0}, _("%s; expected a readable design file"), why);
         free(err);
         return NULL;
     }
@@ -1899,7 +1933,7 @@ kp_status designio_save_file(const kp_design *d, const char *path, kp_diags *dia
     if (st != KP_OK) {
         if (!diags->file)
             diags->file = xstrdup(path);
-        diags_add(diags, st, (kp_loc){0, 0}, "%s; the file is untouched", err);
+        diags_add(diags, st, (kp_loc){0, 0}, _("%s; the file is untouched"), err);
         free(err);
     }
     free(text);

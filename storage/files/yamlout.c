@@ -1,5 +1,6 @@
 /* yamlout.c - the one wrapper around libyaml's emitter. */
 #include "yamlout.h"
+#include "i18n.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@ static void emit(yamlout *o, yaml_event_t *ev)
         return;
     }
     if (!yaml_emitter_emit(&o->e, ev))
-        fail(o, o->e.problem ? o->e.problem : "the YAML emitter failed");
+        fail(o, o->e.problem ? o->e.problem : _("the YAML emitter failed"));
 }
 
 void yamlout_open(yamlout *o, int indent, int width)
@@ -36,7 +37,7 @@ void yamlout_open(yamlout *o, int indent, int width)
     sbuf_init(&o->out);
     if (!yaml_emitter_initialize(&o->e)) {
         memset(&o->e, 0, sizeof o->e); /* yaml_emitter_delete of a zeroed emitter does nothing */
-        fail(o, "cannot start the YAML emitter");
+        fail(o, _("cannot start the YAML emitter"));
         return;
     }
     yaml_emitter_set_output(&o->e, write_cb, o);
@@ -59,7 +60,7 @@ void yamlout_scalar(yamlout *o, const char *s, yaml_scalar_style_t style)
         s = "";
     yaml_event_t ev;
     if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, style)) {
-        fail(o, "a scalar that is not UTF-8 text");
+        fail(o, _("a scalar that is not UTF-8 text"));
         return;
     }
     emit(o, &ev);
@@ -111,12 +112,12 @@ char *yamlout_finish(yamlout *o, char **err)
     yaml_stream_end_event_initialize(&ev);
     emit(o, &ev);
     if (!o->failed && !yaml_emitter_flush(&o->e))
-        fail(o, o->e.problem ? o->e.problem : "the YAML emitter failed");
+        fail(o, o->e.problem ? o->e.problem : _("the YAML emitter failed"));
     char *text = NULL;
     if (!o->failed)
         text = sbuf_steal(&o->out);
     else
-        kp_fail(err, KP_INVALID, "YAML emitter: %s", o->problem);
+        kp_fail(err, KP_INVALID, _("YAML emitter: %s"), o->problem);
     yamlout_free(o);
     return text;
 }
