@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The message catalogs (GNU gettext).
-#   scripts/po.sh pot [OUT]           every marked message of the sources, as a template
+#   scripts/po.sh pot OUT             every marked message of the sources, as a template
 #   scripts/po.sh update              po/LANG.po brought up to date with the sources (msgmerge)
 #   scripts/po.sh check               fails when a catalog lacks a message, has a fuzzy or a stale one
 #   scripts/po.sh part NAME FILE...   po/part-NAME.po: the messages of FILE... (translations kept)
@@ -22,12 +22,13 @@ pot() {
 
 case "${1:-}" in
 pot)
-  pot "${2:-po/keyplan.pot}" $(sources)
+  pot "${2:?scripts/po.sh pot OUT}" $(sources)
   ;;
 update)
-  pot po/keyplan.pot $(sources)
+  tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+  pot "$tmp/keyplan.pot" $(sources)
   for l in "${langs[@]}"; do
-    msgmerge --quiet --no-wrap --no-fuzzy-matching --update --backup=none "po/$l.po" po/keyplan.pot
+    msgmerge --quiet --no-wrap --no-fuzzy-matching --update --backup=none "po/$l.po" "$tmp/keyplan.pot"
     msgattrib --no-obsolete --no-wrap -o "po/$l.po" "po/$l.po"
   done
   ;;
