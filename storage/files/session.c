@@ -303,7 +303,8 @@ static kp_status step(session *s, bool undo, char **err)
         kp_design *d = load_yaml(yaml, &why);
         free(yaml);
         if (!d) {
-            st = kp_fail(err, KP_INVALID, _("that state does not load (%s); %s brings the current one back"),
+            /* TRANSLATORS: %1$s why the state does not load; %2$s the command undo or redo (not translated) */
+            st = kp_fail(err, KP_INVALID, _("that state does not load (%1$s); %2$s brings the current one back"),
                          why, undo ? "redo" : "undo");
             free(why);
             return st;
