@@ -167,6 +167,9 @@ void source_machine_begin(char lang[3])
     snprintf(lang, 3, "%s", i18n_lang());
     i18n_init("en", NULL);
     i18n_machine_figures();
+    /* dates inside a machine format (NoSQL Workbench's "Dec 01, 2026, 11:35 PM") in C's words,
+       whatever LANG says */
+    setlocale(LC_TIME, "C");
 }
 
 void source_machine_end(const char lang[3])

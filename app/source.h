@@ -43,7 +43,7 @@ void source_analyse(source *s);
 
 /* Machine output (JSON, CSV, CloudFormation, requests, items) is the same bytes in every
  * language: source_machine_begin saves the language in `lang` and switches the messages to
- * English and the figures to C's; source_machine_end(lang) brings the messages back (the figures
+ * English, the figures to C's and the dates' words (LC_TIME) to C's; source_machine_end(lang) brings the messages back (the figures
  * stay C's to the end of the process). Never fail. */
 void source_machine_begin(char lang[3]);
 void source_machine_end(const char lang[3]);
