@@ -304,8 +304,9 @@ static kp_status step(session *s, bool undo, char **err)
         free(yaml);
         if (!d) {
             /* TRANSLATORS: %1$s why the state does not load; %2$s the command undo or redo (not translated) */
-            st = kp_fail(err, KP_INVALID, _("that state does not load (%1$s); %2$s brings the current one back"),
-                         why, undo ? "redo" : "undo");
+            st = kp_fail(err, KP_INVALID,
+                         _("that state does not load (%1$s); %2$s brings the current one back"), why,
+                         undo ? "redo" : "undo");
             free(why);
             return st;
         }
