@@ -154,7 +154,7 @@ int cmd_import(int argc, char **argv)
     }
     /* and it must read back as the same design (what is written is what `check` will load) */
     kp_diags rd;
-    diags_init(&rd, "the imported design");
+    diags_init(&rd, _("the imported design"));
     exchange_roundtrip back = exchange_import_roundtrip(d, &rd);
     if (back != EXCHANGE_SAME) {
         diags_print(&rd, stderr);

@@ -115,7 +115,7 @@ int cmd_merge_file(int argc, char **argv)
         kp_design *d = merge_finish(m, NULL);
         text = save_text(d);
         design_free(d);
-        rc = !text ? 2 : merged_valid(text, strcmp(out, "-") ? out : "merged design") ? 0 : 1;
+        rc = !text ? 2 : merged_valid(text, strcmp(out, "-") ? out : _("merged design")) ? 0 : 1;
     } else if (m) {
         kp_design *o = merge_take(m, MERGE_OURS), *t = merge_take(m, MERGE_THEIRS);
         char *yo = save_text(o), *yt = save_text(t);
@@ -175,8 +175,8 @@ int cmd_merge(int argc, char **argv)
         goto done;
     }
     kp_diags dg;
-    diags_init(&dg, "working copy");
-    mine = designio_load_string(yaml, strlen(yaml), "working copy", &dg);
+    diags_init(&dg, _("working copy"));
+    mine = designio_load_string(yaml, strlen(yaml), _("working copy"), &dg);
     if (!mine) {
         diags_print(&dg, stderr);
         fprintf(stderr, "%s",
@@ -225,7 +225,7 @@ int cmd_merge(int argc, char **argv)
         _("merged version %1$d into the working copy (based on version %2$d); it is now based on version %1$d\n"),
         latest, parent);
     rc = 0;
-    if (!merged_valid(merged, "working copy")) {
+    if (!merged_valid(merged, _("working copy"))) {
         fprintf(
             stderr, "%s",
             _("keyplan: the merged working copy was saved; fix these in the workbench before committing\n"));

@@ -43,7 +43,7 @@ static bool curl_load(const char *file, curl_api *api, char **err)
         const char *why = dlerror();
         *err = xasprintf(_("verify needs libcurl (%s), which does not load: %s; install it (Debian: apt "
                            "install libcurl4)"),
-                         file, why ? why : "not found");
+                         file, why ? why : _("not found"));
         return false;
     }
     /* POSIX's way of taking a function from dlsym: through a void * lvalue */

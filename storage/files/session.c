@@ -59,8 +59,8 @@ static void snapshots_free(snapshot *v, size_t n)
 static kp_design *load_yaml(const char *yaml, char **why)
 {
     kp_diags dg;
-    diags_init(&dg, "working copy");
-    kp_design *d = designio_load_string(yaml, strlen(yaml), "working copy", &dg);
+    diags_init(&dg, _("working copy"));
+    kp_design *d = designio_load_string(yaml, strlen(yaml), _("working copy"), &dg);
     if (!d && why)
         *why = dg.n ? diags_format(&dg, 0) : xstrdup(_("the working copy does not load"));
     diags_free(&dg);
