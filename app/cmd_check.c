@@ -15,6 +15,7 @@
 #include "analysis.h"
 #include "analysis_json.h"
 #include "design_io.h"
+#include "i18n.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -23,12 +24,14 @@
 
 static void check_usage(FILE *out)
 {
-    fprintf(out, "usage: keyplan check DESIGN.yaml [--json] [--strict]\n"
-                 "  resolve every pattern, size it, show the partitions' heat, the cost in both\n"
-                 "  billing modes, the course's checklist and the named mistakes.\n"
-                 "  --json    print one JSON object instead\n"
-                 "  --strict  exit 1 when a finding is an error or a checklist item fails\n"
-                 "exit status: 0 analysed, 1 --strict and something failed, 2 unusable input\n");
+    /* TRANSLATORS: check's help; keep the command line, the options and the indentation */
+    fputs(_("usage: keyplan check DESIGN.yaml [--json] [--strict]\n"
+            "  resolve every pattern, size it, show the partitions' heat, the cost in both\n"
+            "  billing modes, the course's checklist and the named mistakes.\n"
+            "  --json    print one JSON object instead\n"
+            "  --strict  exit 1 when a finding is an error or a checklist item fails\n"
+            "exit status: 0 analysed, 1 --strict and something failed, 2 unusable input\n"),
+          out);
 }
 
 int cmd_check(int argc, char **argv)
@@ -44,18 +47,18 @@ int cmd_check(int argc, char **argv)
             check_usage(stdout);
             return 0;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "keyplan check: unknown option '%s'\n", argv[i]);
+            fprintf(stderr, _("keyplan check: unknown option '%s'\n"), argv[i]);
             check_usage(stderr);
             return 2;
         } else if (path) {
-            fprintf(stderr, "keyplan check: one design file expected, got '%s' and '%s'\n", path, argv[i]);
+            fprintf(stderr, _("keyplan check: one design file expected, got '%s' and '%s'\n"), path, argv[i]);
             return 2;
         } else {
             path = argv[i];
         }
     }
     if (!path) {
-        fprintf(stderr, "keyplan check: missing the design file\n");
+        fprintf(stderr, _("keyplan check: missing the design file\n"));
         check_usage(stderr);
         return 2;
     }
@@ -67,16 +70,22 @@ int cmd_check(int argc, char **argv)
     if (!d) {
         diags_print(&diags, stderr);
         if (diags.n == 0)
-            fprintf(stderr, "%s: error: cannot load the design\n", path);
+            fprintf(stderr, "%s: error: %s\n", path, _("cannot load the design"));
         diags_free(&diags);
         return 2;
     }
     diags_print(&diags, stderr); /* warnings, if any */
     diags_free(&diags);
 
+    /* the JSON object is the same bytes in every language: analysed and written in English */
+    char lang[3] = "";
+    if (json)
+        source_machine_begin(lang);
     kp_analysis *a = analysis_run(d);
     char *err = NULL;
     char *out = json ? analysis_json_string(d, a, &err) : report_check_text(path, d, a);
+    if (json)
+        source_machine_end(lang);
     if (!out) {
         fprintf(stderr, "keyplan check: %s\n", err);
         free(err);
@@ -99,7 +108,7 @@ int cmd_check(int argc, char **argv)
     analysis_free(a);
     design_free(d);
     if (fflush(stdout) != 0) {
-        fprintf(stderr, "keyplan check: cannot write the report\n");
+        fprintf(stderr, _("keyplan check: cannot write the report\n"));
         return 2;
     }
     return status;

@@ -4,6 +4,7 @@
 #include "exchange.h"
 #include "export_md.h"
 #include "fileio.h"
+#include "i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +16,9 @@ int cmd_export(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--format") == 0 || strcmp(argv[i], "-f") == 0) {
             if (++i >= argc) {
-                fprintf(stderr,
-                        "keyplan: --format needs a value: md, json, cfn, nosqlwb, csv, requests or items\n");
+                fprintf(
+                    stderr,
+                    _("keyplan: --format needs a value: md, json, cfn, nosqlwb, csv, requests or items\n"));
                 return 2;
             }
             format = argv[i];
@@ -24,32 +26,32 @@ int cmd_export(int argc, char **argv)
             format = argv[i] + 9;
         } else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
             if (++i >= argc) {
-                fprintf(stderr, "keyplan: -o needs a file name ('-' for standard output)\n");
+                fprintf(stderr, _("keyplan: -o needs a file name ('-' for standard output)\n"));
                 return 2;
             }
             out = argv[i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "keyplan: export: unknown option '%s'; expected --format FORMAT or -o OUT\n",
+            fprintf(stderr, _("keyplan: export: unknown option '%s'; expected --format FORMAT or -o OUT\n"),
                     argv[i]);
             return 2;
         } else if (!src) {
             src = argv[i];
         } else {
-            fprintf(stderr, "keyplan: export: unexpected argument '%s'\n", argv[i]);
+            fprintf(stderr, _("keyplan: export: unexpected argument '%s'\n"), argv[i]);
             return 2;
         }
     }
     if (!src || !format) {
-        fprintf(
-            stderr,
-            "keyplan: usage: keyplan export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]\n");
+        fprintf(stderr,
+                "keyplan: %s keyplan export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]\n",
+                _("usage:"));
         return 2;
     }
     bool mine = strcmp(format, "md") == 0 || strcmp(format, "json") == 0;
     if (!mine && !exchange_has_format(format)) {
         fprintf(
             stderr,
-            "keyplan: export: unknown format '%s'; expected md, json, cfn, nosqlwb, csv, requests or items\n",
+            _("keyplan: export: unknown format '%s'; expected md, json, cfn, nosqlwb, csv, requests or items\n"),
             format);
         return 2;
     }
@@ -60,8 +62,15 @@ int cmd_export(int argc, char **argv)
         return 2;
     }
     source s;
-    if (source_load(src, 0, &s) != 0)
+    if (source_read(src, 0, &s) != 0)
         return 2;
+    /* every format but md is for machines: the same bytes in every language (analysed and written
+       in English, figures as C writes them); the problems below in the reader's language */
+    bool machine = strcmp(format, "md") != 0;
+    char lang[3] = "";
+    if (machine)
+        source_machine_begin(lang);
+    source_analyse(&s);
     char *text = NULL, *err = NULL;
     if (mine) {
         char *changes = source_parent_changes(&s);
@@ -83,8 +92,11 @@ int cmd_export(int argc, char **argv)
         text = exchange_export(s.design, s.analysis, format, &err);
     }
     source_free(&s);
+    if (machine)
+        source_machine_end(lang);
     if (!text) {
-        fprintf(stderr, "keyplan: export: %s\n", err ? err : "the design cannot be exported in this format");
+        fprintf(stderr, "keyplan: export: %s\n",
+                err ? err : _("the design cannot be exported in this format"));
         free(err);
         return 2;
     }

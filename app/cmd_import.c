@@ -10,21 +10,27 @@
 #include "design_io.h"
 #include "exchange.h"
 #include "fileio.h"
+#include "i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define IMPORT_USAGE                                                                             \
-    "usage: keyplan import FILE [-o DESIGN.yaml] [--into DESIGN.yaml | --table NAME]\n"          \
-    "  FILE       a NoSQL Workbench model (JSON) or a CSV access-pattern table; - reads stdin\n" \
-    "  -o FILE    write the design there (atomically) instead of printing it\n"                  \
-    "  --into D   CSV only: the patterns of D replaced by the table's, the rest of D kept\n"     \
-    "  --table T  NoSQL Workbench only: import table T of a model holding several\n"
+/* import's help, on `out` */
+static void import_usage(FILE *out)
+{
+    /* TRANSLATORS: import's help; keep the command line, the options and the indentation */
+    fputs(_("usage: keyplan import FILE [-o DESIGN.yaml] [--into DESIGN.yaml | --table NAME]\n"
+            "  FILE       a NoSQL Workbench model (JSON) or a CSV access-pattern table; - reads stdin\n"
+            "  -o FILE    write the design there (atomically) instead of printing it\n"
+            "  --into D   CSV only: the patterns of D replaced by the table's, the rest of D kept\n"
+            "  --table T  NoSQL Workbench only: import table T of a model holding several\n"),
+          out);
+}
 
 static int usage(void)
 {
-    fputs(IMPORT_USAGE, stderr);
+    import_usage(stderr);
     return 2;
 }
 
@@ -73,8 +79,10 @@ int cmd_import(int argc, char **argv)
         if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output") || !strcmp(argv[i], "--into") ||
             !strcmp(argv[i], "--table")) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "keyplan import: %s needs a %s\n", argv[i],
-                        strcmp(argv[i], "--table") ? "file name" : "table name");
+                fprintf(stderr,
+                        strcmp(argv[i], "--table") ? _("keyplan import: %s needs a file name\n")
+                                                   : _("keyplan import: %s needs a table name\n"),
+                        argv[i]);
                 return usage();
             }
             if (!strcmp(argv[i], "--into"))
@@ -84,13 +92,13 @@ int cmd_import(int argc, char **argv)
             else
                 out = argv[++i];
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(IMPORT_USAGE, stdout);
+            import_usage(stdout);
             return 0;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "keyplan import: unknown option '%s'\n", argv[i]);
+            fprintf(stderr, _("keyplan import: unknown option '%s'\n"), argv[i]);
             return usage();
         } else if (in) {
-            fprintf(stderr, "keyplan import: one file at a time ('%s' and '%s')\n", in, argv[i]);
+            fprintf(stderr, _("keyplan import: one file at a time ('%s' and '%s')\n"), in, argv[i]);
             return usage();
         } else
             in = argv[i];
@@ -104,8 +112,9 @@ int cmd_import(int argc, char **argv)
         return 2;
     }
     if (into && table) {
-        fprintf(stderr,
-                "keyplan import: --into (a CSV table) and --table (a Workbench model) exclude each other\n");
+        fprintf(
+            stderr, "%s",
+            _("keyplan import: --into (a CSV table) and --table (a Workbench model) exclude each other\n"));
         return usage();
     }
 
@@ -143,20 +152,22 @@ int cmd_import(int argc, char **argv)
     free(pattern_label);
     diags_free(&vd);
     if (!valid) {
-        fprintf(stderr, "keyplan import: the imported design does not validate; nothing written\n");
+        fprintf(stderr, "%s", _("keyplan import: the imported design does not validate; nothing written\n"));
         design_free(d);
         return 2;
     }
     /* and it must read back as the same design (what is written is what `check` will load) */
     kp_diags rd;
-    diags_init(&rd, "the imported design");
+    diags_init(&rd, _("the imported design"));
     exchange_roundtrip back = exchange_import_roundtrip(d, &rd);
     if (back != EXCHANGE_SAME) {
         diags_print(&rd, stderr);
-        fprintf(stderr, "keyplan import: %s; nothing written\n",
+        fprintf(stderr, "%s",
                 back == EXCHANGE_DIFFERENT
-                    ? "the imported design does not read back identical (a keyplan bug: please report it)"
-                    : "the imported design would not load back");
+                    ? _("keyplan import: the imported design does not read back identical "
+                        "(a keyplan bug: please report it); nothing written\n")
+                    : _("keyplan import: the imported design would not load back; nothing "
+                        "written\n"));
     }
     diags_free(&rd);
     if (back != EXCHANGE_SAME) {
@@ -176,7 +187,7 @@ int cmd_import(int argc, char **argv)
         char *err = NULL;
         char *yaml = designio_save(d, &err);
         if (!yaml) {
-            fprintf(stderr, "keyplan import: %s; nothing written\n", err);
+            fprintf(stderr, _("keyplan import: %s; nothing written\n"), err);
             free(err);
             rc = 2;
         } else {

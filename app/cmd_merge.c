@@ -4,6 +4,7 @@
 #include "source.h"
 #include "design_io.h"
 #include "fileio.h"
+#include "i18n.h"
 #include "merge.h"
 #include "workspace.h"
 
@@ -19,7 +20,7 @@ static kp_design *load_side(const char *path)
     char *err = NULL;
     char *text = fileio_read(path, &len, &err);
     if (!text) {
-        fprintf(stderr, "keyplan: %s\n", err ? err : "cannot read");
+        fprintf(stderr, "keyplan: %s\n", err ? err : _("cannot read"));
         free(err);
         return NULL;
     }
@@ -47,7 +48,7 @@ static char *save_text(const kp_design *d)
     char *err = NULL;
     char *y = designio_save(d, &err);
     if (!y) {
-        fprintf(stderr, "keyplan: cannot write the merged design: %s\n", err ? err : "");
+        fprintf(stderr, _("keyplan: cannot write the merged design: %s\n"), err ? err : "");
         free(err);
     }
     return y;
@@ -60,7 +61,8 @@ static bool merged_valid(const char *yaml, const char *name)
     diags_init(&dg, name);
     kp_design *d = designio_load_string(yaml, strlen(yaml), name, &dg);
     if (!d) {
-        fprintf(stderr, "keyplan: the changes merge without conflicts, but the result does not validate:\n");
+        fprintf(stderr, "%s",
+                _("keyplan: the changes merge without conflicts, but the result does not validate:\n"));
         diags_print(&dg, stderr);
     }
     diags_free(&dg);
@@ -76,27 +78,27 @@ int cmd_merge_file(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
             if (++i >= argc) {
-                fprintf(stderr, "keyplan: -o needs a file name\n");
+                fprintf(stderr, "%s", _("keyplan: -o needs a file name\n"));
                 return 2;
             }
             out = argv[i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "keyplan: merge-file: unknown option '%s'; expected -o OUT\n", argv[i]);
+            fprintf(stderr, _("keyplan: merge-file: unknown option '%s'; expected -o OUT\n"), argv[i]);
             return 2;
         } else if (nfiles < 3) {
             files[nfiles++] = argv[i];
         } else {
-            fprintf(stderr, "keyplan: merge-file: unexpected argument '%s'\n", argv[i]);
+            fprintf(stderr, _("keyplan: merge-file: unexpected argument '%s'\n"), argv[i]);
             return 2;
         }
     }
     if (nfiles < 3) {
-        fprintf(stderr, "usage: keyplan merge-file BASE OURS THEIRS [-o OUT]\n");
+        fprintf(stderr, "%s keyplan merge-file BASE OURS THEIRS [-o OUT]\n", _("usage:"));
         return 2;
     }
     char *err = NULL;
     if (fileio_check_target(out, &err) != KP_OK) {
-        fprintf(stderr, "keyplan: %s\n", err ? err : "cannot write the output");
+        fprintf(stderr, "keyplan: %s\n", err ? err : _("cannot write the output"));
         free(err);
         return 2;
     }
@@ -104,7 +106,7 @@ int cmd_merge_file(int argc, char **argv)
     int rc = 0;
     for (size_t i = 0; i < 3 && rc == 0; i++)
         if (!(side[i] = load_side(files[i]))) {
-            fprintf(stderr, "keyplan: %s: cannot merge; nothing was written\n", files[i]);
+            fprintf(stderr, _("keyplan: %s: cannot merge; nothing was written\n"), files[i]);
             rc = 2;
         }
     merge_result *m = rc ? NULL : merge_designs(side[0], side[1], side[2]);
@@ -113,7 +115,7 @@ int cmd_merge_file(int argc, char **argv)
         kp_design *d = merge_finish(m, NULL);
         text = save_text(d);
         design_free(d);
-        rc = !text ? 2 : merged_valid(text, strcmp(out, "-") ? out : "merged design") ? 0 : 1;
+        rc = !text ? 2 : merged_valid(text, strcmp(out, "-") ? out : _("merged design")) ? 0 : 1;
     } else if (m) {
         kp_design *o = merge_take(m, MERGE_OURS), *t = merge_take(m, MERGE_THEIRS);
         char *yo = save_text(o), *yt = save_text(t);
@@ -123,13 +125,18 @@ int cmd_merge_file(int argc, char **argv)
         design_free(o);
         design_free(t);
         char *list = merge_conflicts_text(m);
-        fprintf(stderr, "keyplan: %zu conflict%s between %s and %s (base %s):\n%s", merge_nconflicts(m),
-                merge_nconflicts(m) == 1 ? "" : "s", files[1], files[2], files[0], list);
+        /* TRANSLATORS: %1$zu conflicts between the files %2$s (ours) and %3$s (theirs), %4$s the base
+           file, %5$s the list of conflicts (lines) */
+        fprintf(stderr,
+                ngettext("keyplan: %1$zu conflict between %2$s and %3$s (base %4$s):\n%5$s",
+                         "keyplan: %1$zu conflicts between %2$s and %3$s (base %4$s):\n%5$s",
+                         merge_nconflicts(m)),
+                merge_nconflicts(m), files[1], files[2], files[0], list);
         free(list);
         rc = text ? 1 : 2;
     }
     if (text && fileio_write_atomic(out, text, strlen(text), &err) != KP_OK) {
-        fprintf(stderr, "keyplan: %s\n", err ? err : "cannot write the output");
+        fprintf(stderr, "keyplan: %s\n", err ? err : _("cannot write the output"));
         free(err);
         rc = 2;
     }
@@ -144,7 +151,7 @@ int cmd_merge_file(int argc, char **argv)
 int cmd_merge(int argc, char **argv)
 {
     if (argc != 2 || argv[1][0] == '-') {
-        fprintf(stderr, "usage: keyplan merge WORKSPACE\n");
+        fprintf(stderr, "%s keyplan merge WORKSPACE\n", _("usage:"));
         return 2;
     }
     ws_t *ws = NULL;
@@ -156,23 +163,24 @@ int cmd_merge(int argc, char **argv)
     merge_result *m = NULL;
     kp_status st = ws_working_get(ws, &yaml, &parent, &err);
     if (st == KP_NOTFOUND) {
-        printf("%s has no working copy: nothing to merge\n", argv[1]);
+        printf(_("%s has no working copy: nothing to merge\n"), argv[1]);
         rc = 0;
         goto done;
     }
     if (st != KP_OK || (st = ws_latest(ws, &latest, &err)) != KP_OK)
         goto fail;
     if (parent == latest) {
-        printf("the working copy is based on the latest version (%d): nothing to merge\n", latest);
+        printf(_("the working copy is based on the latest version (%d): nothing to merge\n"), latest);
         rc = 0;
         goto done;
     }
     kp_diags dg;
-    diags_init(&dg, "working copy");
-    mine = designio_load_string(yaml, strlen(yaml), "working copy", &dg);
+    diags_init(&dg, _("working copy"));
+    mine = designio_load_string(yaml, strlen(yaml), _("working copy"), &dg);
     if (!mine) {
         diags_print(&dg, stderr);
-        fprintf(stderr, "keyplan: the working copy does not load; fix it in the workbench, then merge\n");
+        fprintf(stderr, "%s",
+                _("keyplan: the working copy does not load; fix it in the workbench, then merge\n"));
         diags_free(&dg);
         goto done;
     }
@@ -186,10 +194,17 @@ int cmd_merge(int argc, char **argv)
     m = merge_designs(base, mine, theirs);
     if (merge_nconflicts(m)) {
         char *list = merge_conflicts_text(m);
-        printf(
-            "%zu conflict%s between the working copy (based on version %d) and version %d:\n%s"
-            "nothing changed; resolve them in the workbench (R), or edit the working copy and merge again\n",
-            merge_nconflicts(m), merge_nconflicts(m) == 1 ? "" : "s", parent, latest, list);
+        /* TRANSLATORS: %1$zu conflicts, %2$d the working copy's version, %3$d the latest version, %4$s the
+           list of conflicts (lines); R is the workbench's key */
+        printf(ngettext(
+                   "%1$zu conflict between the working copy (based on version %2$d) and version %3$d:\n%4$s"
+                   "nothing changed; resolve them in the workbench (R), or edit the working copy and merge "
+                   "again\n",
+                   "%1$zu conflicts between the working copy (based on version %2$d) and version %3$d:\n%4$s"
+                   "nothing changed; resolve them in the workbench (R), or edit the working copy and merge "
+                   "again\n",
+                   merge_nconflicts(m)),
+               merge_nconflicts(m), parent, latest, list);
         free(list);
         rc = 1;
         goto done;
@@ -205,12 +220,15 @@ int cmd_merge(int argc, char **argv)
     snprintf(label, sizeof label, "merge version %d", latest);
     if ((st = ws_working_set(ws, merged, latest, true, label, &err)) != KP_OK)
         goto fail;
-    printf("merged version %d into the working copy (based on version %d); it is now based on version %d\n",
-           latest, parent, latest);
+    /* TRANSLATORS: %1$d the latest version, merged; %2$d the version the working copy was based on */
+    printf(
+        _("merged version %1$d into the working copy (based on version %2$d); it is now based on version %1$d\n"),
+        latest, parent);
     rc = 0;
-    if (!merged_valid(merged, "working copy")) {
-        fprintf(stderr,
-                "keyplan: the merged working copy was saved; fix these in the workbench before committing\n");
+    if (!merged_valid(merged, _("working copy"))) {
+        fprintf(
+            stderr, "%s",
+            _("keyplan: the merged working copy was saved; fix these in the workbench before committing\n"));
         rc = 1;
     }
     goto done;

@@ -1,6 +1,7 @@
 /* cmd_verify.c - keyplan verify DESIGN --endpoint URL [--region R]: every DynamoDB pattern of
  * the design run against a real endpoint (storage/verify.h says what is checked). */
 #include "commands.h"
+#include "i18n.h"
 #include "source.h"
 #include "verify.h"
 
@@ -19,15 +20,16 @@ static void on_signal(int sig)
 
 static void verify_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: keyplan verify DESIGN.yaml --endpoint URL [--region REGION]\n"
+    /* TRANSLATORS: verify's help; keep the command line, the options, the variables and the indentation */
+    fputs(_("usage: keyplan verify DESIGN.yaml --endpoint URL [--region REGION]\n"
             "  Creates a fresh table from the design at URL (DynamoDB Local: http://127.0.0.1:8000),\n"
             "  loads sample items, runs every DynamoDB pattern's requests and checks the results and\n"
             "  the consumed capacity against the model; deletes the table afterwards.\n"
             "  Credentials: AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY [/ AWS_SESSION_TOKEN], or the\n"
             "  profile AWS_PROFILE (default) of ~/.aws/credentials. Region: --region, AWS_REGION,\n"
             "  AWS_DEFAULT_REGION, ~/.aws/config, else us-east-1.\n"
-            "  Exit status: 0 every pattern passed, 1 a pattern failed, 2 unusable input or endpoint.\n");
+            "  Exit status: 0 every pattern passed, 1 a pattern failed, 2 unusable input or endpoint.\n"),
+          out);
 }
 
 int cmd_verify(int argc, char **argv)
@@ -40,7 +42,7 @@ int cmd_verify(int argc, char **argv)
             return 0;
         } else if (strcmp(a, "--endpoint") == 0 || strcmp(a, "--region") == 0) {
             if (i + 1 >= argc || argv[i + 1][0] == '\0') {
-                fprintf(stderr, "keyplan verify: %s needs a value\n", a);
+                fprintf(stderr, _("keyplan verify: %s needs a value\n"), a);
                 return 2;
             }
             if (strcmp(a, "--endpoint") == 0)
@@ -52,18 +54,19 @@ int cmd_verify(int argc, char **argv)
         } else if (strncmp(a, "--region=", 9) == 0) {
             region = a + 9;
         } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "keyplan verify: unknown option '%s'\n", a);
+            fprintf(stderr, _("keyplan verify: unknown option '%s'\n"), a);
             verify_usage(stderr);
             return 2;
         } else if (path) {
-            fprintf(stderr, "keyplan verify: one design expected, got '%s' and '%s'\n", path, a);
+            fprintf(stderr, _("keyplan verify: one design expected, got '%s' and '%s'\n"), path, a);
             return 2;
         } else {
             path = a;
         }
     }
     if (!path || !endpoint) {
-        fprintf(stderr, "keyplan verify: %s\n", !path ? "missing the design file" : "missing --endpoint URL");
+        fprintf(stderr, "keyplan verify: %s\n",
+                !path ? _("missing the design file") : _("missing --endpoint URL"));
         verify_usage(stderr);
         return 2;
     }
@@ -92,7 +95,7 @@ int cmd_verify(int argc, char **argv)
     signal(SIGPIPE, old_pipe);
     fflush(stdout);
     if (st != KP_OK)
-        fprintf(stderr, "keyplan verify: %s\n", err ? err : "cannot run");
+        fprintf(stderr, "keyplan verify: %s\n", err ? err : _("cannot run"));
     free(err);
     source_free(&src);
     /* the exit status: 0 every pattern passed, 1 a pattern failed, 2 the run could not be made */

@@ -3,18 +3,25 @@
 #include "source.h"
 #include "diff.h"
 #include "design_io.h"
+#include "display.h"
 #include "humanfmt.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "keyplan: ");
-    fprintf(stderr, fmt, arg ? arg : "");
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fputc('\n', stderr);
     return 2;
 }
@@ -26,13 +33,6 @@ static int report(kp_status st, char *err)
     return 2;
 }
 
-/* An observed or derived figure as the workspace commands print it. */
-static void print_num(FILE *out, double v)
-{
-    char buf[HUMANFMT_SIZE];
-    fputs(humanfmt(buf, sizeof buf, v, HF_NUM_OBSERVED), out);
-}
-
 /* keyplan commit WORKSPACE DESIGN.yaml -m MSG [--author NAME] [--parent REV] */
 int cmd_commit(int argc, char **argv)
 {
@@ -41,40 +41,40 @@ int cmd_commit(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-m") == 0 || strcmp(argv[i], "--message") == 0) {
             if (++i >= argc)
-                return usage_error("-m needs a message: keyplan commit WORKSPACE DESIGN.yaml -m MSG%s", NULL);
+                return usage_error(_("-m needs a message: keyplan commit WORKSPACE DESIGN.yaml -m MSG"));
             msg = argv[i];
         } else if (strcmp(argv[i], "--author") == 0) {
             if (++i >= argc)
-                return usage_error("--author needs a name%s", NULL);
+                return usage_error(_("--author needs a name"));
             author = argv[i];
         } else if (strcmp(argv[i], "--parent") == 0) {
             if (++i >= argc)
-                return usage_error("--parent needs a version number%s", NULL);
+                return usage_error(_("--parent needs a version number"));
             if (strcmp(argv[i], "0") == 0)
                 parent = 0;
             else if (!source_parse_rev(argv[i], &parent))
                 return 2;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return usage_error("commit: unknown option '%s'; expected -m MSG, --author NAME or --parent REV",
-                               argv[i]);
+            return usage_error(
+                _("commit: unknown option '%s'; expected -m MSG, --author NAME or --parent REV"), argv[i]);
         } else if (!wsp) {
             wsp = argv[i];
         } else if (!file) {
             file = argv[i];
         } else {
-            return usage_error("commit: unexpected argument '%s'", argv[i]);
+            return usage_error(_("commit: unexpected argument '%s'"), argv[i]);
         }
     }
     if (!wsp || !file)
-        return usage_error("usage: keyplan commit WORKSPACE DESIGN.yaml -m MSG%s", NULL);
+        return usage_error(_("usage: keyplan commit WORKSPACE DESIGN.yaml -m MSG"));
     if (!msg || !*msg)
-        return usage_error("commit: a message is required (-m MSG): say what changed and why%s", NULL);
+        return usage_error(_("commit: a message is required (-m MSG): say what changed and why"));
     kp_diags dg;
     diags_init(&dg, file);
     kp_design *d = designio_load_file(file, &dg);
     if (!d) {
         diags_print(&dg, stderr);
-        fprintf(stderr, "keyplan: %s: not committed; the workspace was not touched\n", file);
+        fprintf(stderr, _("keyplan: %s: not committed; the workspace was not touched\n"), file);
         diags_free(&dg);
         return 2;
     }
@@ -91,7 +91,8 @@ int cmd_commit(int argc, char **argv)
     design_free(d);
     if (st != KP_OK)
         return report(st, err);
-    printf("version %d committed to %s: %s\n", number, wsp, msg);
+    /* TRANSLATORS: %1$d the new version's number, %2$s the workspace, %3$s the commit message */
+    printf(_("version %1$d committed to %2$s: %3$s\n"), number, wsp, msg);
     return 0;
 }
 
@@ -100,15 +101,16 @@ static int one_ws_arg(int argc, char **argv, const char *cmd, const char **wsp)
     *wsp = NULL;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1])
-            return usage_error("unknown option '%s'", argv[i]);
+            return usage_error(_("unknown option '%s'"), argv[i]);
         if (*wsp) {
-            fprintf(stderr, "keyplan: %s: unexpected argument '%s'\n", cmd, argv[i]);
+            /* TRANSLATORS: %1$s is the command (log, signals, fsck), %2$s the argument */
+            fprintf(stderr, _("keyplan: %1$s: unexpected argument '%2$s'\n"), cmd, argv[i]);
             return 2;
         }
         *wsp = argv[i];
     }
     if (!*wsp) {
-        fprintf(stderr, "keyplan: usage: keyplan %s WORKSPACE\n", cmd);
+        fprintf(stderr, "keyplan: %s keyplan %s WORKSPACE\n", _("usage:"), cmd);
         return 2;
     }
     return 0;
@@ -131,11 +133,12 @@ int cmd_log(int argc, char **argv)
     if (st != KP_OK)
         return report(st, err);
     if (n == 0)
-        printf("no versions yet in %s\n", wsp);
+        printf(_("no versions yet in %s\n"), wsp);
     for (size_t i = n; i-- > 0;) {
         /* one line a version whatever the texts hold: newlines and terminal controls as escapes */
         char *au = util_escape_controls(v[i].author), *msg = util_escape_controls(v[i].message);
-        printf("%d  %s  %s  %s\n", v[i].number, v[i].time, au, msg);
+        char when[128];
+        printf("%d  %s  %s  %s\n", v[i].number, source_time(when, sizeof when, v[i].time), au, msg);
         free(au);
         free(msg);
     }
@@ -150,17 +153,17 @@ int cmd_show(int argc, char **argv)
     int rev = 0;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1])
-            return usage_error("show: unknown option '%s'", argv[i]);
+            return usage_error(_("show: unknown option '%s'"), argv[i]);
         if (!wsp)
             wsp = argv[i];
         else if (!rev) {
             if (!source_parse_rev(argv[i], &rev))
                 return 2;
         } else
-            return usage_error("show: unexpected argument '%s'", argv[i]);
+            return usage_error(_("show: unexpected argument '%s'"), argv[i]);
     }
     if (!wsp)
-        return usage_error("usage: keyplan show WORKSPACE [REV]%s", NULL);
+        return usage_error(_("usage: keyplan show WORKSPACE [REV]"));
     ws_t *ws = NULL;
     if (source_open_ws(wsp, WS_READONLY, &ws) != 0)
         return 2;
@@ -179,11 +182,16 @@ int cmd_show(int argc, char **argv)
     /* the header is YAML comments: every text in it is kept to one line (a newline in a message
        or a title must not start a live YAML line before the design) */
     char *au = util_escape_controls(s.info.author), *msg = util_escape_controls(s.info.message);
-    printf("# version %d of %s, committed by %s at %s\n# %s\n", s.info.number, wsp, au, s.info.time, msg);
+    char when[128];
+    /* TRANSLATORS: a YAML comment above the design: keep the "# " that starts it. %1$d the version,
+       %2$s the workspace, %3$s the author, %4$s the date */
+    printf(_("# version %1$d of %2$s, committed by %3$s at %4$s\n"), s.info.number, wsp, au,
+           source_time(when, sizeof when, s.info.time));
+    printf("# %s\n", msg);
     free(au);
     free(msg);
     if (s.design->ndecisions) {
-        printf("# decisions:\n");
+        printf("%s", _("# decisions:\n"));
         for (size_t i = 0; i < s.design->ndecisions; i++) {
             const kp_decision *dec = &s.design->decisions[i];
             char *title = util_escape_controls(dec->title);
@@ -193,16 +201,19 @@ int cmd_show(int argc, char **argv)
                 const sig_result *r = &s.signals.v[k];
                 if (r->decision != dec || !r->fired)
                     continue;
-                printf("#     fired: %s (", r->signal->src);
-                if (r->fired_design) {
-                    fputs("design ", stdout);
-                    print_num(stdout, r->value);
-                }
-                if (r->fired_observed) {
-                    printf("%sobserved ", r->fired_design ? ", " : "");
-                    print_num(stdout, r->observed->value);
-                }
-                puts(")");
+                char dv[HUMANFMT_SIZE], ov[HUMANFMT_SIZE];
+                humanfmt(dv, sizeof dv, r->value, HF_NUM_OBSERVED);
+                humanfmt(ov, sizeof ov, r->fired_observed ? r->observed->value : 0, HF_NUM_OBSERVED);
+                /* TRANSLATORS: YAML comments of `keyplan show`: keep the "#     " that starts them; %1$s
+                   is a signal ("rate > 500"), then the design's figure and the observed one */
+                if (r->fired_design && r->fired_observed)
+                    printf(_("#     fired: %1$s (design %2$s, observed %3$s)\n"), r->signal->src, dv, ov);
+                else if (r->fired_design)
+                    printf(_("#     fired: %1$s (design %2$s)\n"), r->signal->src, dv);
+                else if (r->fired_observed)
+                    printf(_("#     fired: %1$s (observed %2$s)\n"), r->signal->src, ov);
+                else
+                    printf("#     fired: %s ()\n", r->signal->src);
             }
         }
     }
@@ -219,13 +230,13 @@ int cmd_diff(int argc, char **argv)
     int np = 0;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-' && argv[i][1])
-            return usage_error("diff: unknown option '%s'", argv[i]);
+            return usage_error(_("diff: unknown option '%s'"), argv[i]);
         if (np == 3)
-            return usage_error("diff: unexpected argument '%s'", argv[i]);
+            return usage_error(_("diff: unexpected argument '%s'"), argv[i]);
         pos[np++] = argv[i];
     }
     if (np != 3)
-        return usage_error("usage: keyplan diff WORKSPACE REV1 REV2%s", NULL);
+        return usage_error(_("usage: keyplan diff WORKSPACE REV1 REV2"));
     int r1, r2;
     if (!source_parse_rev(pos[1], &r1) || !source_parse_rev(pos[2], &r2))
         return 2;
@@ -243,7 +254,8 @@ int cmd_diff(int argc, char **argv)
     kp_diff d;
     diff_compute(a.design, a.analysis, &a.signals, b.design, b.analysis, &b.signals, &d);
     char *ma = util_escape_controls(a.info.message), *mb = util_escape_controls(b.info.message);
-    char *la = xasprintf("version %d (%s)", r1, ma), *lb = xasprintf("version %d (%s)", r2, mb);
+    /* TRANSLATORS: a side of a diff: the version's number and its commit message */
+    char *la = xasprintf(_("version %d (%s)"), r1, ma), *lb = xasprintf(_("version %d (%s)"), r2, mb);
     free(ma);
     free(mb);
     char *text = diff_render(&d, la, lb);
@@ -264,23 +276,23 @@ int cmd_observe(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--source") == 0) {
             if (++i >= argc)
-                return usage_error("--source needs a name (cloudwatch, load-test, ...)%s", NULL);
+                return usage_error(_("--source needs a name (cloudwatch, load-test, ...)"));
             src = argv[i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return usage_error("observe: unknown option '%s'", argv[i]);
+            return usage_error(_("observe: unknown option '%s'"), argv[i]);
         } else if (!wsp) {
             wsp = argv[i];
         } else if (!kv) {
             kv = argv[i];
         } else {
-            return usage_error("observe: unexpected argument '%s'", argv[i]);
+            return usage_error(_("observe: unexpected argument '%s'"), argv[i]);
         }
     }
     if (!wsp || !kv)
-        return usage_error("usage: keyplan observe WORKSPACE METRIC=VALUE (e.g. pattern.5.rate=60)%s", NULL);
+        return usage_error(_("usage: keyplan observe WORKSPACE METRIC=VALUE (e.g. pattern.5.rate=60)"));
     const char *eq = strrchr(kv, '=');
     if (!eq || eq == kv || !eq[1])
-        return usage_error("observe: '%s' is not METRIC=VALUE; expected e.g. pattern.5.rate=60", kv);
+        return usage_error(_("observe: '%s' is not METRIC=VALUE; expected e.g. pattern.5.rate=60"), kv);
     char *metric = xstrndup(kv, (size_t)(eq - kv));
     size_t ml = strlen(metric);
     while (ml && metric[ml - 1] == ' ')
@@ -290,12 +302,12 @@ int cmd_observe(int argc, char **argv)
     double value = strtod(eq + 1, &end);
     if (*end || errno || !isfinite(value)) {
         free(metric);
-        return usage_error("observe: '%s' is not a number; expected METRIC=NUMBER such as pattern.5.rate=60",
-                           eq + 1);
+        return usage_error(
+            _("observe: '%s' is not a number; expected METRIC=NUMBER such as pattern.5.rate=60"), eq + 1);
     }
     char *why = NULL;
     if (sig_metric_check(metric, &why) != KP_OK) {
-        fprintf(stderr, "keyplan: observe: unknown metric '%s': %s\n", metric, why);
+        fprintf(stderr, _("keyplan: observe: unknown metric '%1$s': %2$s\n"), metric, why);
         free(why);
         free(metric);
         return 2;
@@ -312,9 +324,11 @@ int cmd_observe(int argc, char **argv)
         free(metric);
         return report(st, err);
     }
-    printf("observed %s = ", metric);
-    print_num(stdout, value);
-    putchar('\n');
+    {
+        char num[HUMANFMT_SIZE];
+        /* TRANSLATORS: %1$s is a metric (pattern.5.rate), %2$s the figure recorded */
+        printf(_("observed %1$s = %2$s\n"), metric, humanfmt(num, sizeof num, value, HF_NUM_OBSERVED));
+    }
     /* say at once which signals this observation fires */
     source s;
     int latest = 0;
@@ -325,8 +339,8 @@ int cmd_observe(int argc, char **argv)
     if (latest > 0 && source_load(wsp, 0, &s) != 0) {
         /* source_load said why on stderr */
         fprintf(stderr,
-                "keyplan: observe: %s = %s was recorded, but the signals could not be checked against "
-                "version %d\n",
+                _("keyplan: observe: %1$s = %2$s was recorded, but the signals could not be checked against "
+                  "version %3$d\n"),
                 metric, eq + 1, latest);
         free(metric);
         return 2;
@@ -337,15 +351,16 @@ int cmd_observe(int argc, char **argv)
         for (size_t i = 0; i < s.signals.n; i++)
             used |= strcmp(s.signals.v[i].signal->metric, metric) == 0;
         if (!analysis_metric(s.analysis, metric, &v))
-            printf("note: version %d has no %s; the observation is kept for later versions\n", s.version,
-                   metric);
+            printf(_("note: version %1$d has no %2$s; the observation is kept for later versions\n"),
+                   s.version, metric);
         else if (!used)
-            printf("note: no decision of version %d watches %s\n", s.version, metric);
+            printf(_("note: no decision of version %1$d watches %2$s\n"), s.version, metric);
         for (size_t i = 0; i < s.signals.n; i++) {
             const sig_result *r = &s.signals.v[i];
             if (r->fired_observed && strcmp(r->signal->metric, metric) == 0)
-                printf("signal fired: %s: %s -> decision %s reopens\n", r->decision->id, r->signal->src,
-                       r->decision->id);
+                /* TRANSLATORS: %1$s a decision's id, %2$s its signal ("rate > 500"), %3$s the id again */
+                printf(_("signal fired: %1$s: %2$s -> decision %3$s reopens\n"), r->decision->id,
+                       r->signal->src, r->decision->id);
         }
         source_free(&s);
     }
@@ -368,40 +383,53 @@ int cmd_signals(int argc, char **argv)
         return 2;
     if (s.is_workspace) {
         char *msg = util_escape_controls(s.info.message);
-        printf("signals of version %d (%s)\n", s.version, msg);
+        printf(_("signals of version %1$d (%2$s)\n"), s.version, msg);
         free(msg);
     }
     if (s.signals.n == 0)
-        printf("no decision has reopening signals\n");
+        printf("%s", _("no decision has reopening signals\n"));
+    /* the first two columns padded by display cells: ids such as `línea` line up */
     int wid = 0, wsig = 0;
     for (size_t i = 0; i < s.signals.n; i++) {
-        int a = (int)strlen(s.signals.v[i].decision->id), b = (int)strlen(s.signals.v[i].signal->src);
+        int a = disp_width(s.signals.v[i].decision->id), b = disp_width(s.signals.v[i].signal->src);
         wid = a > wid ? a : wid;
         wsig = b > wsig ? b : wsig;
     }
     for (size_t i = 0; i < s.signals.n; i++) {
         const sig_result *r = &s.signals.v[i];
-        printf("%-*s  %-*s  design ", wid, r->decision->id, wsig, r->signal->src);
+        sbuf id, sg;
+        sbuf_init(&id);
+        sbuf_init(&sg);
+        disp_cell(&id, r->decision->id, wid, 0);
+        disp_cell(&sg, r->signal->src, wsig, 0);
+        char *idc = sbuf_steal(&id), *sgc = sbuf_steal(&sg), *obs = NULL;
+        char dv[HUMANFMT_SIZE], ov[HUMANFMT_SIZE], when[128];
         if (r->known)
-            print_num(stdout, r->value);
+            humanfmt(dv, sizeof dv, r->value, HF_NUM_OBSERVED);
         else
-            fputs("unknown", stdout);
-        fputs("  observed ", stdout);
+            snprintf(dv, sizeof dv, "%s", P_("figure", "unknown"));
         if (r->observed) {
-            print_num(stdout, r->observed->value);
-            {
-                char *src = util_escape_controls(r->observed->source);
-                printf(" (%s, %s)", r->observed->time, src);
-                free(src);
-            }
+            char *src = util_escape_controls(r->observed->source);
+            /* TRANSLATORS: an observation: %1$s the figure, %2$s when, %3$s its source (cloudwatch) */
+            obs = xasprintf(_("%1$s (%2$s, %3$s)"),
+                            humanfmt(ov, sizeof ov, r->observed->value, HF_NUM_OBSERVED),
+                            source_time(when, sizeof when, r->observed->time), src);
+            free(src);
         } else {
-            fputs("none", stdout);
+            obs = xstrdup(P_("observation", "none"));
         }
-        printf("  %s\n", r->fired ? "FIRED" : "ok");
+        /* TRANSLATORS: a row of `keyplan signals`: %1$s the decision, %2$s its signal (both padded),
+           %3$s the design's figure, %4$s the observation, %5$s FIRED or ok */
+        printf(_("%1$s  %2$s  design %3$s  observed %4$s  %5$s\n"), idc, sgc, dv, obs,
+               r->fired ? _("FIRED") : P_("signal", "ok"));
+        free(idc);
+        free(sgc);
+        free(obs);
     }
     if (s.signals.fired)
-        printf("%zu signal%s fired: decision%s to reopen:", s.signals.fired, s.signals.fired == 1 ? "" : "s",
-               s.signals.fired == 1 ? "" : "s");
+        printf(ngettext("%zu signal fired: decision to reopen:", "%zu signals fired: decisions to reopen:",
+                        s.signals.fired),
+               s.signals.fired);
     for (size_t i = 0; s.signals.fired && i < s.design->ndecisions; i++)
         if (sig_decision_fired(&s.signals, &s.design->decisions[i]))
             printf(" %s", s.design->decisions[i].id);
@@ -428,26 +456,32 @@ int cmd_fsck(int argc, char **argv)
     if (st != KP_OK)
         return report(st, err);
     printf("%s\n", wsp);
-    printf("  file check (integrity):  %s\n", r.integrity ? r.integrity : "ok");
-    printf("  references (foreign keys): %s\n", r.foreign_keys ? r.foreign_keys : "ok");
+    const char *ok = P_("fsck", "ok");
+    printf(_("  file check (integrity):  %s\n"), r.integrity ? r.integrity : ok);
+    printf(_("  references (foreign keys): %s\n"), r.foreign_keys ? r.foreign_keys : ok);
     for (size_t i = 0; i < r.nversions; i++)
-        printf("  version %-4d %s\n", r.versions[i].number,
-               r.versions[i].problem ? r.versions[i].problem : "intact");
+        /* TRANSLATORS: fsck's line for a version: its number (4 columns) then "intact" or its problem */
+        printf(_("  version %-4d %s\n"), r.versions[i].number,
+               r.versions[i].problem ? r.versions[i].problem : _("intact"));
     if (r.working)
-        printf("  working copy  does not load: %s\n", r.working);
+        printf(_("  working copy  does not load: %s\n"), r.working);
     if (r.problems == 0) {
-        printf("%zu version%s, all intact\n", r.nversions, r.nversions == 1 ? "" : "s");
+        printf(ngettext("%zu version, all intact\n", "%zu versions, all intact\n", r.nversions), r.nversions);
     } else {
-        printf("%zu problem%s found; nothing was changed\n", r.problems, r.problems == 1 ? "" : "s");
+        printf(ngettext("%zu problem found; nothing was changed\n",
+                        "%zu problems found; nothing was changed\n", r.problems),
+               r.problems);
         if (r.last_intact > 0)
+            /* TRANSLATORS: %1$d the latest intact version, %2$s the workspace; keep the two commands
+               as they are but for the commit message between quotes */
             printf(
-                "to go on from the latest intact version (%d), in a new workspace (this one stays as it is, "
-                "for the record):\n"
-                "  keyplan show %s %d > design.yaml\n"
-                "  keyplan commit recovered.keyplan design.yaml -m \"restored from version %d of %s\"\n",
-                r.last_intact, wsp, r.last_intact, r.last_intact, wsp);
+                _("to go on from the latest intact version (%1$d), in a new workspace (this one stays as it "
+                  "is, for the record):\n"
+                  "  keyplan show %2$s %1$d > design.yaml\n"
+                  "  keyplan commit recovered.keyplan design.yaml -m \"restored from version %1$d of %2$s\"\n"),
+                r.last_intact, wsp);
         else if (r.nversions)
-            printf("no version is intact: restore the file from a backup\n");
+            printf("%s", _("no version is intact: restore the file from a backup\n"));
     }
     int code = r.problems ? 1 : 0;
     ws_fsck_report_free(&r);

@@ -1,5 +1,6 @@
 /* main.c - the command line: dispatch to one function per command. */
 #include "commands.h"
+#include "display.h"
 #include "i18n.h"
 
 #include <stdio.h>
@@ -8,36 +9,54 @@
 static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *usage;
+    const char *synopsis;    /* the command line: never translated */
+    const char *description; /* what it does, for people (N_: translated where printed); NULL: none */
 } commands[] = {
-    {"check", cmd_check, "check DESIGN.yaml [--json] [--strict]  resolve, size, cost, checklist, findings"},
-    {"export", cmd_export, "export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]"},
-    {"import", cmd_import,
-     "import FILE [-o DESIGN.yaml] [--into D | --table T]  NoSQL Workbench JSON or a CSV table"},
-    {"verify", cmd_verify,
-     "verify DESIGN.yaml --endpoint URL [--region R]  every pattern against a real DynamoDB"},
-    {"tour", cmd_tour, "tour [cloudshop] [--print]           the CloudShop walkthrough, step by step"},
-    {"heat", cmd_heat,
-     "heat [LOG|-|--merge PART...] [--json] [--top N] [--seconds S] [--approx K]  hottest keys of an access log"},
-    {"commit", cmd_commit,
-     "commit WORKSPACE DESIGN.yaml -m MSG [--author A] [--parent REV]  record a new version"},
-    {"log", cmd_log, "log WORKSPACE                        list the versions"},
-    {"show", cmd_show, "show WORKSPACE [REV]                 print a version's design"},
-    {"diff", cmd_diff, "diff WORKSPACE REV1 REV2             what changed, in a designer's terms"},
-    {"observe", cmd_observe, "observe WORKSPACE METRIC=VALUE [--source S]  record an observed number"},
-    {"signals", cmd_signals, "signals WORKSPACE                    reopening signals and their values"},
-    {"merge", cmd_merge, "merge WORKSPACE                      the working copy onto the latest version"},
-    {"merge-file", cmd_merge_file,
-     "merge-file BASE OURS THEIRS [-o OUT]  three-way merge of design files (git driver)"},
-    {"fsck", cmd_fsck,
-     "fsck WORKSPACE                       what is intact, what is damaged, how to recover"},
+    {"check", cmd_check, "check DESIGN.yaml [--json] [--strict]",
+     N_("resolve, size, cost, checklist, findings")},
+    {"export", cmd_export, "export SRC --format md|json|cfn|nosqlwb|csv|requests|items [-o OUT]", NULL},
+    {"import", cmd_import, "import FILE [-o DESIGN.yaml] [--into D | --table T]",
+     N_("NoSQL Workbench JSON or a CSV table")},
+    {"verify", cmd_verify, "verify DESIGN.yaml --endpoint URL [--region R]",
+     N_("every pattern against a real DynamoDB")},
+    {"tour", cmd_tour, "tour [cloudshop] [--print]", N_("the CloudShop walkthrough, step by step")},
+    {"heat", cmd_heat, "heat [LOG|-|--merge PART...] [--json] [--top N] [--seconds S] [--approx K]",
+     N_("hottest keys of an access log")},
+    {"commit", cmd_commit, "commit WORKSPACE DESIGN.yaml -m MSG [--author A] [--parent REV]",
+     N_("record a new version")},
+    {"log", cmd_log, "log WORKSPACE", N_("list the versions")},
+    {"show", cmd_show, "show WORKSPACE [REV]", N_("print a version's design")},
+    {"diff", cmd_diff, "diff WORKSPACE REV1 REV2", N_("what changed, in a designer's terms")},
+    {"observe", cmd_observe, "observe WORKSPACE METRIC=VALUE [--source S]", N_("record an observed number")},
+    {"signals", cmd_signals, "signals WORKSPACE", N_("reopening signals and their values")},
+    {"merge", cmd_merge, "merge WORKSPACE", N_("the working copy onto the latest version")},
+    {"merge-file", cmd_merge_file, "merge-file BASE OURS THEIRS [-o OUT]",
+     N_("three-way merge of design files (git driver)")},
+    {"fsck", cmd_fsck, "fsck WORKSPACE", N_("what is intact, what is damaged, how to recover")},
 };
+
+/* The synopsis column: a description starts at this column, or two spaces after a longer
+ * synopsis. */
+#define USAGE_SYNOPSIS_WIDTH 37
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: keyplan [--lang en|es] [WORKSPACE] [--author NAME]  open the workbench\n");
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        fprintf(out, "       keyplan %s\n", commands[i].usage);
+    /* TRANSLATORS: the first word of the help; the command lines below it are indented by its width */
+    const char *label = _("usage:");
+    int indent = disp_width(label) + 1;
+    fprintf(out, "%s keyplan [--lang en|es] [WORKSPACE] [--author NAME]  %s\n", label,
+            _("open the workbench"));
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        const struct command *c = &commands[i];
+        if (!c->description) {
+            fprintf(out, "%*skeyplan %s\n", indent, "", c->synopsis);
+            continue;
+        }
+        int w = (int)strlen(c->synopsis), pad = w + 2 > USAGE_SYNOPSIS_WIDTH ? 2 : USAGE_SYNOPSIS_WIDTH - w;
+        fprintf(out, "%*skeyplan %s%*s%s\n", indent, "", c->synopsis, pad, "", _(c->description));
+    }
+    fprintf(out, _("--lang en|es: the language of the messages; without it, LANGUAGE, LC_ALL, LC_MESSAGES or "
+                   "LANG chooses (es_ES.UTF-8, es: Spanish)\n"));
 }
 
 /* `--lang LANG` or `--lang=LANG` first on the line: the language of every message. Removes it from
@@ -48,7 +67,7 @@ static int take_lang(int *argc, char **argv)
     int used = 0;
     if (*argc >= 2 && strcmp(argv[1], "--lang") == 0) {
         if (*argc < 3) {
-            fprintf(stderr, "keyplan: --lang needs a language (en or es)\n");
+            fprintf(stderr, _("keyplan: --lang needs a language (en or es)\n"));
             return 2;
         }
         lang = argv[2];
@@ -59,7 +78,7 @@ static int take_lang(int *argc, char **argv)
     }
     const char *err = NULL;
     if (!i18n_init(lang, &err) && lang) {
-        fprintf(stderr, "keyplan: --lang %s: %s\n", lang, err);
+        fprintf(stderr, "keyplan: --lang %s: %s\n", lang, err); /* English: no catalog for lang */
         return 2;
     }
     if (used) {
@@ -89,7 +108,7 @@ int main(int argc, char **argv)
             if (strcmp(argv[1], commands[i].name) == 0)
                 return commands[i].run(argc - 1, argv + 1);
         if (argv[1][0] == '-' && strcmp(argv[1], "--author") != 0) {
-            fprintf(stderr, "keyplan: unknown option '%s'\n", argv[1]);
+            fprintf(stderr, _("keyplan: unknown option '%s'\n"), argv[1]);
             usage(stderr);
             return 2;
         }

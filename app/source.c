@@ -3,6 +3,7 @@
 
 #include "design_io.h"
 #include "diff.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 bool source_is_workspace(const char *path)
 {
@@ -44,9 +46,10 @@ bool source_parse_rev(const char *arg, int *rev)
     errno = 0;
     long v = arg ? strtol(arg, &end, 10) : 0;
     if (!arg || !*arg || *end || errno || v < 1 || v > INT_MAX) {
-        fprintf(stderr,
-                "keyplan: '%s' is not a version; expected a number as 'keyplan log' prints it (1, 2, ...)\n",
-                arg ? arg : "");
+        fprintf(
+            stderr,
+            _("keyplan: '%s' is not a version; expected a number as 'keyplan log' prints it (1, 2, ...)\n"),
+            arg ? arg : "");
         return false;
     }
     *rev = (int)v;
@@ -62,7 +65,7 @@ void source_utf8_locale(void)
             setlocale(LC_CTYPE, "en_US.UTF-8");
 }
 
-int source_load(const char *src, int version, source *out)
+int source_read(const char *src, int version, source *out)
 {
     memset(out, 0, sizeof *out);
     out->name = xstrdup(src);
@@ -88,7 +91,7 @@ int source_load(const char *src, int version, source *out)
         out->version = out->info.number;
     } else {
         if (version > 0) {
-            fprintf(stderr, "keyplan: %s: a design file has no versions; expected a workspace\n", src);
+            fprintf(stderr, _("keyplan: %s: a design file has no versions; expected a workspace\n"), src);
             goto fail;
         }
         kp_diags dg;
@@ -98,18 +101,32 @@ int source_load(const char *src, int version, source *out)
             if (dg.n)
                 diags_print(&dg, stderr);
             else
-                fprintf(stderr, "keyplan: %s: cannot load the design\n", src);
+                fprintf(stderr, _("keyplan: %s: cannot load the design\n"), src);
             diags_free(&dg);
             goto fail;
         }
         diags_free(&dg);
     }
-    out->analysis = analysis_run(out->design);
-    sig_evaluate(out->design, out->analysis, out->obs, out->nobs, &out->signals);
     return 0;
 fail:
     source_free(out);
     return 2;
+}
+
+void source_analyse(source *s)
+{
+    sig_report_free(&s->signals);
+    analysis_free(s->analysis);
+    s->analysis = analysis_run(s->design);
+    sig_evaluate(s->design, s->analysis, s->obs, s->nobs, &s->signals);
+}
+
+int source_load(const char *src, int version, source *out)
+{
+    if (source_read(src, version, out) != 0)
+        return 2;
+    source_analyse(out);
+    return 0;
 }
 
 void source_free(source *s)
@@ -135,11 +152,54 @@ char *source_parent_changes(const source *s)
         return NULL;
     kp_diff d;
     diff_compute(prev.design, prev.analysis, &prev.signals, s->design, s->analysis, &s->signals, &d);
-    char *la = xasprintf("version %d", prev.version), *lb = xasprintf("version %d", s->version);
+    /* TRANSLATORS: a side of a diff: "version 3" */
+    char *la = xasprintf(_("version %d"), prev.version), *lb = xasprintf(_("version %d"), s->version);
     char *changes = diff_render(&d, la, lb);
     free(la);
     free(lb);
     diff_free(&d);
     source_free(&prev);
     return changes;
+}
+
+void source_machine_begin(char lang[3])
+{
+    snprintf(lang, 3, "%s", i18n_lang());
+    i18n_init("en", NULL);
+    i18n_machine_figures();
+    /* dates inside a machine format (NoSQL Workbench's "Dec 01, 2026, 11:35 PM") in C's words,
+       whatever LANG says */
+    setlocale(LC_TIME, "C");
+}
+
+void source_machine_end(const char lang[3])
+{
+    i18n_init(lang, NULL);
+    i18n_machine_figures();
+}
+
+const char *source_time(char *buf, size_t size, const char *iso)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    char z = 0;
+    int n = 0;
+    if (!iso)
+        iso = "";
+    snprintf(buf, size, "%s", iso);
+    if (strcmp(i18n_lang(), "en") == 0)
+        return buf;
+    if (sscanf(iso, "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+               &tm.tm_min, &tm.tm_sec, &z, &n) != 7 ||
+        z != 'Z' || iso[n] != '\0' || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 ||
+        tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+        return buf;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    time_t t = timegm(&tm);
+    char tmp[128];
+    if (t == (time_t)-1 || i18n_datetime(tmp, sizeof tmp, t) == 0)
+        return buf;
+    snprintf(buf, size, "%s", tmp);
+    return buf;
 }

@@ -34,6 +34,26 @@ bool source_is_workspace(const char *path);
 int source_load(const char *src, int version, source *out);
 void source_free(source *s);
 
+/* source_load in two steps: source_read loads SRC (the design, the workspace's history and
+ * observations; no analysis) and prints its problems (0 or 2, as source_load); source_analyse
+ * runs (again) the analysis and the signals of what was read, in the messages' language of the
+ * moment. Never fails. */
+int source_read(const char *src, int version, source *out);
+void source_analyse(source *s);
+
+/* Machine output (JSON, CSV, CloudFormation, requests, items) is the same bytes in every
+ * language: source_machine_begin saves the language in `lang` and switches the messages to
+ * English, the figures to C's and the dates' words (LC_TIME) to C's; source_machine_end(lang) brings the messages back (the figures
+ * stay C's to the end of the process). Never fail. */
+void source_machine_begin(char lang[3]);
+void source_machine_end(const char lang[3]);
+
+/* A time the workspace stores (ISO 8601 UTC: "2026-01-01T09:30:00Z") as people read it: that
+ * text itself in English (the output English readers always had), the language's date and time
+ * (i18n_datetime, local time) in another language; the text as it is when it does not parse.
+ * Writes into buf (size > 0) and returns it. */
+const char *source_time(char *buf, size_t size, const char *iso);
+
 /* What changed since the parent of the loaded workspace version, as diff_render writes it
  * ("version P" against "version V"); NULL for a design file, a first version, or a parent that
  * cannot be loaded (its problem printed on stderr). Caller frees. */

@@ -1,5 +1,6 @@
 /* creds.c - AWS credentials and region from the environment and the shared files (creds.h). */
 #include "creds.h"
+#include "i18n.h"
 
 #include "util.h"
 
@@ -100,10 +101,11 @@ kp_status creds_load(kp_creds *c, const char *region_opt, char **err)
         c->region = xstrdup("us-east-1");
     if (!c->access_key || !c->secret_key) {
         creds_free(c);
-        return kp_fail(err, KP_NOTFOUND,
-                       "no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give profile "
-                       "'%s' in ~/.aws/credentials (DynamoDB Local accepts any values)",
-                       profile);
+        return kp_fail(
+            err, KP_NOTFOUND,
+            _("no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give profile "
+              "'%s' in ~/.aws/credentials (DynamoDB Local accepts any values)"),
+            profile);
     }
     return KP_OK;
 }

@@ -1,5 +1,6 @@
 /* ddb.c - the DynamoDB HTTP client (see ddb.h). */
 #include "ddb.h"
+#include "i18n.h"
 
 #include "util.h"
 
@@ -40,9 +41,9 @@ static bool curl_load(const char *file, curl_api *api, char **err)
     void *lib = dlopen(file, RTLD_NOW | RTLD_LOCAL); /* never closed (above) */
     if (!lib) {
         const char *why = dlerror();
-        *err = xasprintf("verify needs libcurl (%s), which does not load: %s; install it (Debian: apt "
-                         "install libcurl4)",
-                         file, why ? why : "not found");
+        *err = xasprintf(_("verify needs libcurl (%s), which does not load: %s; install it (Debian: apt "
+                           "install libcurl4)"),
+                         file, why ? why : _("not found"));
         return false;
     }
     /* POSIX's way of taking a function from dlsym: through a void * lvalue */
@@ -66,13 +67,13 @@ static bool curl_load(const char *file, curl_api *api, char **err)
     for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
         *syms[i].slot = dlsym(lib, syms[i].name);
         if (!*syms[i].slot) {
-            *err = xasprintf("verify needs libcurl, but %s has no %s", file, syms[i].name);
+            *err = xasprintf(_("verify needs libcurl, but %s has no %s"), file, syms[i].name);
             return false;
         }
     }
     const curl_version_info_data *v = api->version_info(CURLVERSION_NOW);
     if (!v || v->version_num < DDB_CURL_MIN) {
-        *err = xasprintf("verify needs libcurl 7.75.0 or later (AWS SigV4 signing); %s is %s", file,
+        *err = xasprintf(_("verify needs libcurl 7.75.0 or later (AWS SigV4 signing); %s is %s"), file,
                          v && v->version ? v->version : "older");
         return false;
     }
@@ -109,12 +110,12 @@ ddb *ddb_open(const char *endpoint, const kp_creds *c, char **err)
     if (!curl_load(DDB_LIBCURL, &api, err))
         return NULL;
     if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        *err = xstrdup("cannot initialise libcurl");
+        *err = xstrdup(_("cannot initialise libcurl"));
         return NULL;
     }
     CURL *curl = api.easy_init();
     if (!curl) {
-        *err = xstrdup("cannot initialise libcurl");
+        *err = xstrdup(_("cannot initialise libcurl"));
         api.global_cleanup();
         return NULL;
     }
@@ -174,7 +175,7 @@ ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char
     *out = NULL;
     char *body = in ? json_dumps(in, JSON_COMPACT) : NULL;
     if (!body) {
-        *err = xasprintf("cannot write the %s request as JSON", op);
+        *err = xasprintf(_("cannot write the %s request as JSON"), op);
         return DDB_TRANSPORT;
     }
     char *target = xasprintf("X-Amz-Target: DynamoDB_20120810.%s", op);
@@ -209,13 +210,13 @@ ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char
         c->requests++;
         if (cc != CURLE_OK) {
             if (x.too_long)
-                *err =
-                    xasprintf("%s answered %s with more than %zu MiB; DynamoDB's answers hold at most 16 MB",
-                              c->url, op, DDB_MAX_RESPONSE >> 20);
+                *err = xasprintf(
+                    _("%s answered %s with more than %zu MiB; DynamoDB's answers hold at most 16 MB"), c->url,
+                    op, DDB_MAX_RESPONSE >> 20);
             else if (cc == CURLE_ABORTED_BY_CALLBACK)
-                *err = xstrdup("interrupted");
+                *err = xstrdup(_("interrupted"));
             else
-                *err = xasprintf("cannot reach %s: %s", c->url, c->api.easy_strerror(cc));
+                *err = xasprintf(_("cannot reach %s: %s"), c->url, c->api.easy_strerror(cc));
             sbuf_free(&x.body);
             rc = DDB_TRANSPORT;
             break;
@@ -246,11 +247,14 @@ ddb_status ddb_call(ddb *c, const char *op, const json_t *in, json_t **out, char
         }
         if (type) {
             const char *hash = strrchr(type, '#');
-            *err = xasprintf("%s: %s", hash ? hash + 1 : type, msg ? msg : "(no message)");
+            *err = xasprintf("%s: %s", hash ? hash + 1 : type, msg ? msg : _("(no message)"));
             rc = DDB_API;
         } else {
-            *err = xasprintf("%s answered HTTP %ld to %s%s%.200s", c->url, status, op, x.body.len ? ": " : "",
-                             x.body.len ? x.body.s : "");
+            /* TRANSLATORS: %1$s the endpoint, %2$ld the HTTP status, %3$s the operation (Query), %4$s
+               the start of the answer's body */
+            *err = x.body.len ? xasprintf(_("%1$s answered HTTP %2$ld to %3$s: %4$.200s"), c->url, status, op,
+                                          x.body.s)
+                              : xasprintf(_("%1$s answered HTTP %2$ld to %3$s"), c->url, status, op);
             rc = DDB_TRANSPORT;
         }
         json_decref(j);

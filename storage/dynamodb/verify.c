@@ -1,6 +1,7 @@
 /* verify.c - `keyplan verify`: the design against a real DynamoDB endpoint (see verify.h). The
  * requests are built by requests.h, sent by ddb.h; what they should return is planeval.h's. */
 #include "verify.h"
+#include "i18n.h"
 
 #include "capacity.h"
 #include "ddb.h"
@@ -64,8 +65,14 @@ static void cap_request(check *c, const char *what, double measured, double pred
     c->cap_model += model;
     if (fabs(measured - predicted) > CAP_TOLERANCE && !c->cap_bad) {
         c->cap_bad = true;
-        fail(c, "%s: DynamoDB consumed %.1f capacity units where %s %.1f", what, measured,
-             model ? "the plan says" : "the model's rules over the same items give", predicted);
+        /* TRANSLATORS: %1$s the request (Query PK=...), %2$.1f the units DynamoDB measured, %3$.1f the prediction */
+        fail(
+            c,
+            model
+                ? _("%1$s: DynamoDB consumed %2$.1f capacity units where the plan says %3$.1f")
+                : _("%1$s: DynamoDB consumed %2$.1f capacity units where the model's rules over the same items "
+                    "give %3$.1f"),
+            what, measured, predicted);
     }
 }
 
@@ -77,28 +84,30 @@ static const char *refused_rule(const char *msg)
         const char *says, *rule;
     } rules[] = {
         {"reserved keyword",
-         "an attribute name that is one of DynamoDB's reserved words must be written through "
-         "an ExpressionAttributeNames placeholder (#name)"},
+         N_("an attribute name that is one of DynamoDB's reserved words must be written through "
+            "an ExpressionAttributeNames placeholder (#name)")},
         {"Syntax error; token",
-         "an attribute name DynamoDB cannot read as itself (anything but an ASCII letter then letters, digits or "
-         "'_', or a word of the grammar such as IN) must be written through an ExpressionAttributeNames "
-         "placeholder"},
+         N_("an attribute name DynamoDB cannot read as itself (anything but an ASCII letter then letters, digits or "
+            "'_', or a word of the grammar such as IN) must be written through an ExpressionAttributeNames "
+            "placeholder")},
         {"ExpressionAttributeNames contains invalid key",
-         "a name placeholder is '#' then letters, digits or '_', at most 255 bytes"},
+         N_("a name placeholder is '#' then letters, digits or '_', at most 255 bytes")},
         {"ExpressionAttributeValues contains invalid key",
-         "a value placeholder is ':' then letters, digits or '_', at most 255 bytes"},
-        {"unused in expressions", "every name and value a request declares must be used by its expressions"},
-        {"Too many items requested for the BatchGetItem", "a BatchGetItem holds at most 100 keys"},
+         N_("a value placeholder is ':' then letters, digits or '_', at most 255 bytes")},
+        {"unused in expressions",
+         N_("every name and value a request declares must be used by its expressions")},
+        {"Too many items requested for the BatchGetItem", N_("a BatchGetItem holds at most 100 keys")},
         {"Too many items requested for the BatchWriteItem",
-         "a BatchWriteItem holds at most 25 puts or deletes"},
-        {"Item size has exceeded", "an item is at most 400 KB (409,600 bytes, attribute names and values)"},
+         N_("a BatchWriteItem holds at most 25 puts or deletes")},
+        {"Item size has exceeded",
+         N_("an item is at most 400 KB (409,600 bytes, attribute names and values)")},
         {"must be between 1 and 255 characters",
-         "a key attribute's (or a projected attribute's) name is 1 to 255 bytes"},
+         N_("a key attribute's (or a projected attribute's) name is 1 to 255 bytes")},
         {"primary key values must be under",
-         "a partition key value is at most 2,048 bytes and a sort key value at most 1,024 bytes"},
-        {"cannot contain an empty string value", "a key attribute's value cannot be an empty string"},
+         N_("a partition key value is at most 2,048 bytes and a sort key value at most 1,024 bytes")},
+        {"cannot contain an empty string value", N_("a key attribute's value cannot be an empty string")},
         {"Invalid table/index name",
-         "a table or index name is 3 to 255 characters of a-z, A-Z, 0-9, '_', '-' and '.'"},
+         N_("a table or index name is 3 to 255 characters of a-z, A-Z, 0-9, '_', '-' and '.'")},
     };
     for (size_t i = 0; msg && i < sizeof rules / sizeof *rules; i++)
         if (strstr(msg, rules[i].says))
@@ -110,9 +119,11 @@ static const char *refused_rule(const char *msg)
 static void refused(check *c, const char *op, const char *msg)
 {
     const char *rule = refused_rule(msg);
-    fail(c, "%s rejected: %s%s%s", op, msg, rule ? " (the rule: " : "", rule ? rule : "");
+    /* TRANSLATORS: %1$s the operation (Query), %2$s DynamoDB's own message (English), %3$s the rule it breaks */
     if (rule)
-        sbuf_addc(&c->why, ')');
+        fail(c, _("%1$s rejected: %2$s (the rule: %3$s)"), op, msg, _(rule));
+    else
+        fail(c, _("%s rejected: %s"), op, msg);
 }
 
 typedef struct vctx {
@@ -212,7 +223,7 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
             hits_push(&got, w);
     }
     if (unknown)
-        fail(c, "%s: %zu returned item(s) are not among the loaded items", what, unknown);
+        fail(c, _("%s: %zu returned item(s) are not among the loaded items"), what, unknown);
     /* same set */
     size_t missing = 0, extra = 0;
     const char *first_missing = NULL, *first_extra = NULL;
@@ -235,10 +246,21 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
     /* opt: items tied on the sort key at the Limit boundary; DynamoDB may return any of them */
     bool count_ok = nopt ? nret >= nexp && nret <= nexp + nopt : nret == nexp;
     if (missing || extra || !count_ok) {
-        fail(c, "%s: DynamoDB returned %zu item(s), the plan evaluated over the loaded items gives %zu%s%s%s",
-             what, nret, nexp, missing ? " (missing " : "", missing ? first_missing : "", missing ? ")" : "");
+        /* TRANSLATORS: %1$s the request, %2$zu items returned, %3$zu items expected, %4$s the key of an
+           expected item that did not come back */
+        if (missing)
+            fail(
+                c,
+                _("%1$s: DynamoDB returned %2$zu item(s), the plan evaluated over the loaded items gives %3$zu "
+                  "(missing %4$s)"),
+                what, nret, nexp, first_missing);
+        else
+            fail(
+                c,
+                _("%1$s: DynamoDB returned %2$zu item(s), the plan evaluated over the loaded items gives %3$zu"),
+                what, nret, nexp);
         if (extra)
-            sbuf_printf(&c->why, " (unexpected %s)", first_extra);
+            sbuf_printf(&c->why, _(" (unexpected %s)"), first_extra);
     } else if (ordered) {
         /* positions compared by sort-key value: items that tie may come back in any order */
         const char *sk = planeval_index_sk(d, s->index);
@@ -247,7 +269,7 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
             if (a && b && strcmp(a, b) != 0) {
                 fail(
                     c,
-                    "%s: items come back in another order than the sort key gives (item %zu is %s, expected %s)",
+                    _("%s: items come back in another order than the sort key gives (item %zu is %s, expected %s)"),
                     what, g + 1, got.v[g]->key, expected[g]->key);
                 break;
             }
@@ -268,12 +290,12 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
     if (foreign && fm == FILTER_NONE)
         fail(
             c,
-            "%s: %zu of %zu items are %s items (e.g. %s): the key condition %s also matches them, and the model "
-            "predicted no filter (the plan needs a filter, or a sort-key prefix that tells the entities apart)",
+            _("%s: %zu of %zu items are %s items (e.g. %s): the key condition %s also matches them, and the model "
+              "predicted no filter (the plan needs a filter, or a sort-key prefix that tells the entities apart)"),
             what, foreign, got.n, ex->e ? ex->e->name : "unknown", ex->key,
             s->key_condition ? s->key_condition : "");
     else if (foreign && fm == FILTER_SENT)
-        fail(c, "%s: the model's filter '%s' lets %zu %s item(s) through (e.g. %s)", what, filter, foreign,
+        fail(c, _("%s: the model's filter '%s' lets %zu %s item(s) through (e.g. %s)"), what, filter, foreign,
              ex->e ? ex->e->name : "unknown", ex->key);
     /* ... and only items with the caller's values (`by`) */
     for (size_t g = 0; binding && g < got.n; g++) {
@@ -307,24 +329,30 @@ static void compare(vctx *v, check *c, const kp_pattern_result *r, const kp_step
                     nbad++;
                 free(h2);
             }
+            /* TRANSLATORS: %1$s the request, %2$s an attribute and %3$s the value asked, %4$zu items, %5$s an
+               entity, %6$s an item's key, %7$s the value it has, %8$s the key condition */
             fail(
                 c,
-                "%s: asked %s=%s, but %zu returned item(s) have another %s (e.g. %s item %s with %s=%s): %s also "
-                "matches them, and the model predicted %s",
-                what, bad, want, nbad, bad, w->e->name, w->key, bad, have,
-                s->key_condition ? s->key_condition : "",
-                fm == FILTER_NONE ? "no filter" : "a filter that keeps them");
+                fm == FILTER_NONE
+                    ? _("%1$s: asked %2$s=%3$s, but %4$zu returned item(s) have another %2$s (e.g. %5$s item %6$s "
+                        "with %2$s=%7$s): %8$s also matches them, and the model predicted no filter")
+                    : _("%1$s: asked %2$s=%3$s, but %4$zu returned item(s) have another %2$s (e.g. %5$s item %6$s "
+                        "with %2$s=%7$s): %8$s also matches them, and the model predicted a filter that keeps "
+                        "them"),
+                what, bad, want, nbad, w->e->name, w->key, have, s->key_condition ? s->key_condition : "");
             free(have);
             free(want);
             break;
         }
     }
     if (fm == FILTER_SENT && matched_own > 0 && mine == 0)
-        fail(c, "%s: the key condition reads %zu %s item(s) but the model's filter '%s' drops them all%s",
-             what, matched_own, s->entity ? s->entity->name : "", filter,
-             s->index >= 0 && d->indexes[s->index].projection != KP_PROJ_ALL
-                 ? " (the attribute it tests may not be projected on the index)"
-                 : "");
+        fail(
+            c,
+            s->index >= 0 && d->indexes[s->index].projection != KP_PROJ_ALL
+                ? _("%s: the key condition reads %zu %s item(s) but the model's filter '%s' drops them all (the "
+                    "attribute it tests may not be projected on the index)")
+                : _("%s: the key condition reads %zu %s item(s) but the model's filter '%s' drops them all"),
+            what, matched_own, s->entity ? s->entity->name : "", filter);
     c->items += got.n;
     free(got.v);
 }
@@ -355,11 +383,11 @@ static void check_order(vctx *v, check *c, const kp_pattern_result *r, const pla
     if (bad >= 0)
         fail(
             c,
-            "%s: the model says the sort key serves 'order: %s %s', but item %td that came back has %s=%s where "
-            "the partition's items in that order give %s=%s (every item the key condition matches compared, not "
-            "only the returned ones)",
+            _("%s: the model says the sort key serves 'order: %s %s', but item %td that came back has %s=%s where "
+              "the partition's items in that order give %s=%s (every item the key condition matches compared, not "
+              "only the returned ones)"),
             what, p->order.s, p->order_desc ? "desc" : "asc", bad + 1, p->order.s, have ? have->text : "?",
-            p->order.s, want ? want->text : "(no more items)");
+            p->order.s, want ? want->text : _("(no more items)"));
     free(got);
 }
 
@@ -471,9 +499,9 @@ static void check_range(vctx *v, check *c, const kp_pattern_result *r, const kp_
         if (!back) {
             fail(
                 c,
-                "%s: asked %s between %s and %s, but %s item %s (%s=%s) is not returned: the upper bound %s = '%s' "
-                "stops at the value and sorts before the sort keys that continue after it (it needs a suffix that "
-                "sorts after them, e.g. '%s~')",
+                _("%s: asked %s between %s and %s, but %s item %s (%s=%s) is not returned: the upper bound %s = '%s' "
+                  "stops at the value and sorts before the sort keys that continue after it (it needs a suffix that "
+                  "sorts after them, e.g. '%s~')"),
                 what, ra, lov, hiv, w->e->name, w->key, ra, val, kc->sk_value2, upper, upper);
             return;
         }
@@ -518,7 +546,7 @@ static void read_capacity(vctx *v, check *c, const kp_pattern_result *r, const k
         /* DynamoDB bills a Query that reads nothing its minimum unit (the model's rule); DynamoDB
            Local reports 0 for it: not comparable */
         if (!c->empty_query)
-            sbuf_add(&c->info, "(an empty Query: DynamoDB Local bills it 0 units, DynamoDB its minimum) ");
+            sbuf_add(&c->info, _("(an empty Query: DynamoDB Local bills it 0 units, DynamoDB its minimum) "));
         c->empty_query = true;
         c->cap_unchecked = true;
         return;
@@ -536,7 +564,7 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
     const kp_pattern *p = r->pattern;
     char *err = NULL;
     if (!s->kc) {
-        fail(c, "the plan's %s has no key condition", kp_op_name(s->op));
+        fail(c, _("the plan's %s has no key condition"), kp_op_name(s->op));
         return;
     }
     const expr_keycond kc = *s->kc;
@@ -546,7 +574,7 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
     char *v1 = kc.sk_value ? render_value(d, s, kc.sk_value, kc.op == EXPR_SK_BETWEEN ? lo : binding) : NULL;
     char *v2 = kc.sk_value2 ? render_value(d, s, kc.sk_value2, hi) : NULL;
     if (!pv || (kc.sk_value && !v1) || (kc.sk_value2 && !v2)) {
-        fail(c, "the plan's values (%s) cannot be filled from a sample %s item", kc.pk_value,
+        fail(c, _("the plan's values (%s) cannot be filled from a sample %s item"), kc.pk_value,
              s->entity ? s->entity->name : "");
         goto done;
     }
@@ -570,7 +598,8 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
             json_decref(in);
             requests_filter_free(&filt);
             in = requests_step_input(d, r, s, v->table, &values, samples, 1, false, NULL, &err);
-            sbuf_printf(&c->info, "(filter '%s' checked as an entity filter) ", s->filter ? s->filter : "");
+            sbuf_printf(&c->info, _("(filter '%s' checked as an entity filter) "),
+                        s->filter ? s->filter : "");
         }
     }
     if (!in) {
@@ -613,8 +642,8 @@ static void run_keyed(vctx *v, check *c, const kp_pattern_result *r, const kp_st
     if (!get && !(isfinite(s->limit) && s->limit >= 1) && fabs((double)pages - want_pages) > 0.5)
         fail(
             c,
-            "%s %s: DynamoDB took %zu request(s) (1 MB pages) for %zu item(s) of %.0f bytes, the model's page "
-            "rule gives %g",
+            _("%s %s: DynamoDB took %zu request(s) (1 MB pages) for %zu item(s) of %.0f bytes, the model's page "
+              "rule gives %g"),
             kp_op_name(s->op), pv, pages, res.nread, bytes, want_pages);
     if (fm == FILTER_SENT && filt.present)
         planeval_filter(d, s->index, &filt.expr, &filt.values, NULL, NULL, &res);
@@ -701,7 +730,7 @@ static json_t *call_step(vctx *v, check *c, const kp_pattern_result *r, const kp
             c->fatal = true;
             c->fatal_err = err;
         } else {
-            fail(c, "%s rejected: %s", op, err);
+            fail(c, _("%s rejected: %s"), op, err);
             free(err);
         }
         return NULL;
@@ -755,8 +784,8 @@ static void run_batchget(vctx *v, check *c, const kp_pattern_result *r, const kp
         if (json_object_size(json_object_get(resp, "UnprocessedKeys")))
             fail(
                 c,
-                "BatchGetItem of %zu keys (%.0f bytes) left keys unprocessed: the plan's requests do not hold "
-                "them",
+                _("BatchGetItem of %zu keys (%.0f bytes) left keys unprocessed: the plan's requests do not hold "
+                  "them"),
                 n, bytes);
         json_t *ret = json_object_get(json_object_get(resp, "Responses"), v->table);
         read_capacity(v, c, r, s, "BatchGetItem", consumed(resp), want + off, n, 1);
@@ -803,7 +832,7 @@ static void run_transactget(vctx *v, check *c, const kp_pattern_result *r, const
         samples[n++] = it;
     }
     if (n == 0) {
-        fail(c, "no sample item to read in a TransactGetItems");
+        fail(c, _("no sample item to read in a TransactGetItems"));
         return;
     }
     json_t *resp = call_step(v, c, r, s, "TransactGetItems", samples, n);
@@ -887,7 +916,7 @@ static void run_anchored(vctx *v, check *c, const kp_pattern_result *r, const kp
         item_free(&bm);
     }
     if (nfan)
-        sbuf_printf(&c->info, "fan-out over %zu values ", combos);
+        sbuf_printf(&c->info, _("fan-out over %zu values "), combos);
     item_free(&b);
 }
 
@@ -930,10 +959,11 @@ static void verify_read(vctx *v, check *c, const kp_pattern_result *r)
                     run_keyed(v, c, r, s, want[i]->item, want[i]->item, want[i]->item, NULL, &got);
             }
             if (nwant == 0) /* a join not run proves nothing */
-                fail(c,
-                     "step %zu (%s) did not run: the previous step's result names no loaded %s item through "
-                     "the join, so the chain was not exercised",
-                     k + 1, kp_op_name(s->op), e ? e->name : "");
+                fail(
+                    c,
+                    _("step %zu (%s) did not run: the previous step's result names no loaded %s item through "
+                      "the join, so the chain was not exercised"),
+                    k + 1, kp_op_name(s->op), e ? e->name : "");
             free(want);
         } else if (s->op == KP_OP_BATCHGET && s->fetch) {
             /* the fetch after an index's Query: the items it returned, from the table */
@@ -959,8 +989,8 @@ static void verify_read(vctx *v, check *c, const kp_pattern_result *r)
             const kp_item *anchor = k == 0 ? planeval_anchor(d, p, s->index, entity_items(v, e))
                                            : step_anchor(v, p, s, e, bound ? &binding : NULL);
             if (!anchor) {
-                fail(c, "no sample %s item lies on %s with the pattern's values", e ? e->name : "(no entity)",
-                     s->index < 0 ? "the table" : d->indexes[s->index].name);
+                fail(c, _("no sample %s item lies on %s with the pattern's values"),
+                     e ? e->name : "(no entity)", s->index < 0 ? _("the table") : d->indexes[s->index].name);
                 free(got.v);
                 break;
             }
@@ -1021,15 +1051,15 @@ static void check_index_units(vctx *v, check *c, const json_t *resp, const kp_it
                               const kp_item *after)
 {
     const kp_design *d = v->d;
-    sbuf_add(&c->info, "(index write units measured/predicted:");
+    sbuf_add(&c->info, _("(index write units measured/predicted:"));
     for (size_t x = 0; x < d->nindexes; x++) {
         double want = planeval_update_index_units(d, (ptrdiff_t)x, before, after);
         double got = index_units(resp, d->indexes[x].name);
         sbuf_printf(&c->info, " %s %g/%g", d->indexes[x].name, got, want);
         if (fabs(got - want) > 1e-9)
             fail(c,
-                 "the update consumed %g write units on %s where DynamoDB's rules give %g for the item "
-                 "before and after it (an index is written only when its entry changes)",
+                 _("the update consumed %g write units on %s where DynamoDB's rules give %g for the item "
+                   "before and after it (an index is written only when its entry changes)"),
                  got, d->indexes[x].name, want);
     }
     sbuf_add(&c->info, ") ");
@@ -1057,7 +1087,7 @@ static void restore_item(vctx *v, check *c, const kp_item *before, const kp_item
         json_t *resp = NULL;
         char *err = NULL;
         if (ddb_call(v->db, i == 0 ? "DeleteItem" : "PutItem", in, &resp, &err) != DDB_OK) {
-            fail(c, "cannot restore the item after the update: %s", err ? err : "?");
+            fail(c, _("cannot restore the item after the update: %s"), err ? err : "?");
             free(err);
         }
         json_decref(resp);
@@ -1083,7 +1113,7 @@ static void check_key_move(vctx *v, check *c, const kp_item *before, const kp_it
         ddb_status rc = ddb_call(v->db, "GetItem", in, &resp, &err);
         json_decref(in);
         if (rc != DDB_OK) {
-            fail(c, "GetItem after the key update rejected: %s", err ? err : "?");
+            fail(c, _("GetItem after the key update rejected: %s"), err ? err : "?");
             free(err);
             return;
         }
@@ -1091,13 +1121,15 @@ static void check_key_move(vctx *v, check *c, const kp_item *before, const kp_it
         bool there = json_object_get(resp, "Item") != NULL;
         if (there != (i == 1)) {
             char *kt = planeval_key_text(v->d, items[i]);
-            fail(c, "after the Delete + Put the %s key %s is %s", i ? "new" : "old", kt,
-                 there ? "still there" : "missing");
+            if (i)
+                fail(c, _("after the Delete + Put the new key %s is missing"), kt);
+            else
+                fail(c, _("after the Delete + Put the old key %s is still there"), kt);
             free(kt);
         }
         json_decref(resp);
     }
-    sbuf_add(&c->info, "(old key deleted, new item put) ");
+    sbuf_add(&c->info, _("(old key deleted, new item put) "));
 }
 
 static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
@@ -1147,7 +1179,7 @@ static void verify_write(vctx *v, check *c, const kp_pattern_result *r)
                 samples[ns++] = &items->v[items->n - 1];
         }
         if (ns == 0) {
-            fail(c, "no sample %s item to write", e ? e->name : "");
+            fail(c, _("no sample %s item to write"), e ? e->name : "");
             item_list_free(&hold);
             item_free(&changed);
             continue;
@@ -1292,8 +1324,8 @@ static ddb_status wait_active(vctx *v, char **err)
     json_decref(in);
     if (rc == DDB_TRANSPORT && !*err)
         *err = v->o->stop && *v->o->stop
-                   ? xstrdup("interrupted")
-                   : xasprintf("table %s did not become ACTIVE within 2 minutes", v->table);
+                   ? xstrdup(_("interrupted"))
+                   : xasprintf(_("table %s did not become ACTIVE within 2 minutes"), v->table);
     return rc;
 }
 
@@ -1319,7 +1351,7 @@ static ddb_status write_chunk(vctx *v, json_t *chunk, char **err)
             usleep((useconds_t)(50000u << attempt));
     }
     if (rc == DDB_OK && json_array_size(chunk)) {
-        *err = xstrdup("BatchWriteItem kept leaving items unprocessed");
+        *err = xstrdup(_("BatchWriteItem kept leaving items unprocessed"));
         rc = DDB_TRANSPORT;
     }
     json_decref(chunk);
@@ -1351,16 +1383,17 @@ static ddb_status load_items(vctx *v, size_t *nrefused, char **err)
         }
         if (rc == DDB_API) {
             char nb[HUMANFMT_SIZE];
-            fprintf(v->o->out, "FAIL  load  %s: DynamoDB refused its sample items: %s", e ? e->name : "?",
+            /* TRANSLATORS: a line of verify's report: keep "FAIL  load  " (the status column) */
+            fprintf(v->o->out, _("FAIL  load  %s: DynamoDB refused its sample items: %s"), e ? e->name : "?",
                     *err);
             if (biggest > ITEM_MAX_BYTES)
                 fprintf(
                     v->o->out,
-                    "\n      why: an item of %s bytes (the entity's size) is over DynamoDB's item limit of 400 KB "
-                    "(409,600 bytes, attribute names and values together)",
+                    _("\n      why: an item of %s bytes (the entity's size) is over DynamoDB's item limit of 400 KB "
+                      "(409,600 bytes, attribute names and values together)"),
                     humanfmt(nb, sizeof nb, (double)biggest, HF_NUM_REPORT));
             else if (refused_rule(*err))
-                fprintf(v->o->out, "\n      why: %s", refused_rule(*err));
+                fprintf(v->o->out, _("\n      why: %s"), _(refused_rule(*err)));
             fputc('\n', v->o->out);
             free(*err);
             *err = NULL;
@@ -1395,26 +1428,30 @@ static void print_line(const verify_opts *o, const char *status, const kp_patter
     fprintf(o->out, "%-4s  %-4s %s  [%s", status, p->id ? p->id : "?", p->name ? p->name : "",
             kp_plan_word(r->plan));
     if (r->index_name && r->plan != KP_PLAN_OUTSIDE && r->plan != KP_PLAN_COVERED)
-        fprintf(o->out, " on %s", r->index_name);
+        /* TRANSLATORS: after a plan (Query), the index it uses */
+        fprintf(o->out, _(" on %s"), r->index_name);
     fprintf(o->out, "]");
     if (c) {
         if (c->info.len)
             fprintf(o->out, " %s", c->info.s);
         if (c->requests)
-            fprintf(o->out, " %zu request(s), %zu item(s);", c->requests, c->items);
+            fprintf(o->out, _(" %zu request(s), %zu item(s);"), c->requests, c->items);
         if (c->requests && c->cap_checked)
             fprintf(
                 o->out,
-                " capacity %.1f units measured, %.1f predicted (%s%s%zu of %zu request(s) by the plan's own figure)",
-                c->measured, c->predicted, c->cap_unchecked ? "for the checked requests; " : "",
-                "each request within a quarter unit; ", c->cap_model, c->cap_requests);
+                c->cap_unchecked
+                    ? _(" capacity %.1f units measured, %.1f predicted (for the checked requests; each request "
+                        "within a quarter unit; %zu of %zu request(s) by the plan's own figure)")
+                    : _(" capacity %.1f units measured, %.1f predicted (each request within a quarter unit; %zu "
+                        "of %zu request(s) by the plan's own figure)"),
+                c->measured, c->predicted, c->cap_model, c->cap_requests);
         else if (c->requests)
             fprintf(o->out,
-                    " capacity %.1f units measured (not compared: updates, deletes and transactions "
-                    "depend on the item's previous state and DynamoDB Local's accounting)",
+                    _(" capacity %.1f units measured (not compared: updates, deletes and transactions "
+                      "depend on the item's previous state and DynamoDB Local's accounting)"),
                     c->measured);
         if (c->why.len)
-            fprintf(o->out, "\n      why: %s", c->why.s);
+            fprintf(o->out, _("\n      why: %s"), c->why.s);
     }
     fputc('\n', o->out);
 }
@@ -1430,9 +1467,10 @@ static bool verify_pattern(vctx *v, const kp_pattern_result *r, size_t *passed, 
     sbuf_init(&c.info);
     bool go_on = true;
     if (r->plan == KP_PLAN_INVALID || r->nsteps == 0) {
-        fail(&c, "the model has no plan for this pattern");
+        fail(&c, _("the model has no plan for this pattern"));
     } else if (read && r->plan == KP_PLAN_SCAN && r->pattern->nentities == 0) {
-        sbuf_add(&c.info, "(names no entity: nothing to compare; the model says only a Scan could serve it)");
+        sbuf_add(&c.info,
+                 _("(names no entity: nothing to compare; the model says only a Scan could serve it)"));
         print_line(o, "SKIP", r, &c);
         (*skipped)++;
         sbuf_free(&c.why);
@@ -1465,11 +1503,12 @@ kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts
     memset(sum, 0, sizeof *sum);
     if (!o->endpoint ||
         (strncmp(o->endpoint, "http://", 7) != 0 && strncmp(o->endpoint, "https://", 8) != 0)) {
-        *err = xasprintf("--endpoint '%s' is not an http:// or https:// URL", o->endpoint ? o->endpoint : "");
+        *err =
+            xasprintf(_("--endpoint '%s' is not an http:// or https:// URL"), o->endpoint ? o->endpoint : "");
         return KP_INVALID;
     }
     if (!d->table.name || !d->table.pk.s) {
-        *err = xstrdup("the design has no table name or partition key");
+        *err = xstrdup(_("the design has no table name or partition key"));
         return KP_INVALID;
     }
     kp_creds cr;
@@ -1509,8 +1548,12 @@ kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts
         if (rc == DDB_API) { /* DynamoDB refused the table the design describes */
             char *m = *err;
             const char *rule = refused_rule(m);
-            *err = xasprintf("DynamoDB refused to create table %s from the design: %s%s%s%s", v.table, m,
-                             rule ? " (the rule: " : "", rule ? rule : "", rule ? ")" : "");
+            /* TRANSLATORS: %1$s the table, %2$s DynamoDB's message (English), %3$s the rule it breaks */
+            *err =
+                rule ? xasprintf(
+                           _("DynamoDB refused to create table %1$s from the design: %2$s (the rule: %3$s)"),
+                           v.table, m, _(rule))
+                     : xasprintf(_("DynamoDB refused to create table %s from the design: %s"), v.table, m);
             free(m);
         }
         st = KP_NETWORK;
@@ -1520,30 +1563,34 @@ kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts
     size_t nrefused = 0;
     if (wait_active(&v, err) != DDB_OK || load_items(&v, &nrefused, err) != DDB_OK || (o->stop && *o->stop)) {
         if (!*err)
-            *err = xstrdup("interrupted");
+            *err = xstrdup(_("interrupted"));
         st = KP_NETWORK;
         goto out;
     }
     if (nrefused) {
-        fprintf(o->out,
-                "verify: DynamoDB refused the sample items of %zu entit%s: the patterns were not run\n",
-                nrefused, nrefused == 1 ? "y" : "ies");
+        fprintf(
+            o->out,
+            ngettext("verify: DynamoDB refused the sample items of %zu entity: the patterns were not run\n",
+                     "verify: DynamoDB refused the sample items of %zu entities: the patterns were not run\n",
+                     nrefused),
+            nrefused);
         sum->failed += nrefused;
-        fprintf(o->out, "verify: %zu passed, %zu failed, %zu skipped (%zu requests)\n", sum->passed,
+        fprintf(o->out, _("verify: %zu passed, %zu failed, %zu skipped (%zu requests)\n"), sum->passed,
                 sum->failed, sum->skipped, ddb_requests(db));
         goto out;
     }
-    fprintf(o->out, "verify: table %s at %s: %zu sample items of %zu entities loaded\n", v.table, o->endpoint,
-            v.w.n, d->nentities);
+    fprintf(o->out, _("verify: table %s at %s: %zu sample items of %zu entities loaded\n"), v.table,
+            o->endpoint, v.w.n, d->nentities);
     fprintf(o->out,
-            "verify: capacity is compared request by request: with the plan's own units when the sample "
-            "reads the items the plan says, else with the model's rules over the items read; within a "
-            "quarter unit\n");
+            _("verify: capacity is compared request by request: with the plan's own units when the sample "
+              "reads the items the plan says, else with the model's rules over the items read; within a "
+              "quarter unit\n"));
 
     for (size_t i = 0; i < v.sample.ncoll; i++) {
         const item_collision *cx = &v.sample.coll[i];
+        /* TRANSLATORS: a line of verify's report: keep "FAIL  keys  " (the status column) */
         fprintf(o->out,
-                "FAIL  keys  %s and %s items get the same primary key (%s): one overwrites the other\n",
+                _("FAIL  keys  %s and %s items get the same primary key (%s): one overwrites the other\n"),
                 cx->entity->name, cx->other->name, cx->key);
         sum->failed++;
     }
@@ -1551,7 +1598,7 @@ kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts
         for (size_t k = 0; a && k < a->npatterns; k++) {
             const kp_pattern_result *r = &a->patterns[k];
             if (o->stop && *o->stop) {
-                *err = xstrdup("interrupted");
+                *err = xstrdup(_("interrupted"));
                 st = KP_NETWORK;
                 break;
             }
@@ -1574,7 +1621,7 @@ kp_status verify_run(const kp_design *d, const kp_analysis *a, const verify_opts
         }
     }
     if (st == KP_OK)
-        fprintf(o->out, "verify: %zu passed, %zu failed, %zu skipped (%zu requests)\n", sum->passed,
+        fprintf(o->out, _("verify: %zu passed, %zu failed, %zu skipped (%zu requests)\n"), sum->passed,
                 sum->failed, sum->skipped, ddb_requests(db));
 out:
     if (created) {
@@ -1586,9 +1633,9 @@ out:
         char *derr = NULL;
         ddb_status drc = ddb_call(db, "DeleteTable", del, &dresp, &derr);
         if (drc == DDB_OK)
-            fprintf(o->out, "verify: table %s deleted\n", v.table);
+            fprintf(o->out, _("verify: table %s deleted\n"), v.table);
         else if (!(derr && strstr(derr, "ResourceNotFoundException"))) /* never created: nothing left */
-            fprintf(o->err ? o->err : stderr, "keyplan: verify: could not delete table %s: %s\n", v.table,
+            fprintf(o->err ? o->err : stderr, _("keyplan: verify: could not delete table %s: %s\n"), v.table,
                     derr ? derr : "?");
         free(derr);
         json_decref(dresp);

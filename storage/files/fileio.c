@@ -1,6 +1,7 @@
 /* fileio.c - bounded whole-file reads and atomic writes that never replace what is not a regular
  * file. */
 #include "fileio.h"
+#include "i18n.h"
 
 #include "util.h"
 
@@ -19,16 +20,16 @@
 static const char *kind_of(mode_t m)
 {
     if (S_ISDIR(m))
-        return "a directory";
+        return _("a directory");
     if (S_ISCHR(m))
-        return "a character device";
+        return _("a character device");
     if (S_ISBLK(m))
-        return "a block device";
+        return _("a block device");
     if (S_ISFIFO(m))
-        return "a FIFO (named pipe)";
+        return _("a FIFO (named pipe)");
     if (S_ISSOCK(m))
-        return "a socket";
-    return "not a regular file";
+        return _("a socket");
+    return _("not a regular file");
 }
 
 /* "64 MiB" for a bound in bytes (a whole number of MiB or KiB, else bytes). */
@@ -38,7 +39,7 @@ static char *size_text(size_t n)
         return xasprintf("%zu MiB", n >> 20);
     if (n >= 1024 && n % 1024 == 0)
         return xasprintf("%zu KiB", n >> 10);
-    return xasprintf("%zu bytes", n);
+    return xasprintf(_("%zu bytes"), n);
 }
 
 char *fileio_read_max(const char *path, size_t max, size_t *len, char **err)
@@ -48,13 +49,13 @@ char *fileio_read_max(const char *path, size_t max, size_t *len, char **err)
     bool std = strcmp(path, "-") == 0;
     FILE *f = std ? stdin : fopen(path, "rb");
     if (!f) {
-        kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
+        kp_fail(err, KP_IO, _("%s: cannot open: %s"), path, strerror(errno));
         return NULL;
     }
     struct stat st;
     if (!std && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(f);
-        kp_fail(err, KP_IO, "%s: is a directory; expected a file", path);
+        kp_fail(err, KP_IO, _("%s: is a directory; expected a file"), path);
         return NULL;
     }
     sbuf b;
@@ -77,11 +78,11 @@ char *fileio_read_max(const char *path, size_t max, size_t *len, char **err)
         sbuf_free(&b);
         if (over) {
             char *lim = size_text(max);
-            kp_fail(err, KP_IO, "%s: more than %s; expected a file of at most %s (is it the right file?)",
-                    std ? "standard input" : path, lim, lim);
+            kp_fail(err, KP_IO, _("%s: more than %s; expected a file of at most %s (is it the right file?)"),
+                    std ? _("standard input") : path, lim, lim);
             free(lim);
         } else
-            kp_fail(err, KP_IO, "%s: cannot read: %s", std ? "standard input" : path, strerror(e));
+            kp_fail(err, KP_IO, _("%s: cannot read: %s"), std ? _("standard input") : path, strerror(e));
         return NULL;
     }
     if (len)
@@ -125,13 +126,13 @@ static kp_status resolve_target(const char *path, char **real, bool *exists, str
                 *exists = false;
                 return KP_OK;
             }
-            kp_status s = kp_fail(err, KP_IO, "%s: cannot write: %s", path, strerror(errno));
+            kp_status s = kp_fail(err, KP_IO, _("%s: cannot write: %s"), path, strerror(errno));
             free(p);
             return s;
         }
         if (S_ISREG(st->st_mode)) {
             if (access(p, W_OK) != 0 && errno == EACCES) {
-                kp_status s = kp_fail(err, KP_IO, "%s: is read-only; expected a file you may write", path);
+                kp_status s = kp_fail(err, KP_IO, _("%s: is read-only; expected a file you may write"), path);
                 free(p);
                 return s;
             }
@@ -142,11 +143,12 @@ static kp_status resolve_target(const char *path, char **real, bool *exists, str
         if (!S_ISLNK(st->st_mode)) {
             kp_status s =
                 strcmp(p, path) == 0
-                    ? kp_fail(err, KP_IO, "%s: is %s; expected a regular file (keyplan never replaces one)",
-                              path, kind_of(st->st_mode))
+                    ? kp_fail(err, KP_IO,
+                              _("%s: is %s; expected a regular file (keyplan never replaces one)"), path,
+                              kind_of(st->st_mode))
                     : kp_fail(err, KP_IO,
-                              "%s: links to %s, which is %s; expected a regular file (keyplan never "
-                              "replaces one)",
+                              _("%s: links to %s, which is %s; expected a regular file (keyplan never "
+                                "replaces one)"),
                               path, p, kind_of(st->st_mode));
             free(p);
             return s;
@@ -154,7 +156,7 @@ static kp_status resolve_target(const char *path, char **real, bool *exists, str
         char buf[PATH_MAX];
         ssize_t n = readlink(p, buf, sizeof buf - 1);
         if (n < 0) {
-            kp_status s = kp_fail(err, KP_IO, "%s: cannot read the link: %s", path, strerror(errno));
+            kp_status s = kp_fail(err, KP_IO, _("%s: cannot read the link: %s"), path, strerror(errno));
             free(p);
             return s;
         }
@@ -171,7 +173,7 @@ static kp_status resolve_target(const char *path, char **real, bool *exists, str
         p = next;
     }
     free(p);
-    return kp_fail(err, KP_IO, "%s: too many levels of symbolic links", path);
+    return kp_fail(err, KP_IO, _("%s: too many levels of symbolic links"), path);
 }
 
 kp_status fileio_check_target(const char *path, char **err)
@@ -205,7 +207,7 @@ kp_status fileio_write_atomic(const char *path, const char *data, size_t len, ch
 {
     if (strcmp(path, "-") == 0) {
         if ((len && fwrite(data, 1, len, stdout) != len) || fflush(stdout) != 0)
-            return kp_fail(err, KP_IO, "cannot write to standard output: %s", strerror(errno));
+            return kp_fail(err, KP_IO, _("cannot write to standard output: %s"), strerror(errno));
         return KP_OK;
     }
     char *real = NULL;
@@ -217,7 +219,7 @@ kp_status fileio_write_atomic(const char *path, const char *data, size_t len, ch
     char *tmp = xasprintf("%s.tmp-XXXXXX", real);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        kp_fail(err, KP_IO, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+        kp_fail(err, KP_IO, _("%s: cannot create a temporary file beside it: %s"), path, strerror(errno));
         free(tmp);
         free(real);
         return KP_IO;
@@ -260,10 +262,11 @@ kp_status fileio_write_atomic(const char *path, const char *data, size_t len, ch
     int e = sync_dir(real);
     free(real);
     if (e)
-        return kp_fail(err, KP_IO, "%s: written, but its folder could not be synced: %s", path, strerror(e));
+        return kp_fail(err, KP_IO, _("%s: written, but its folder could not be synced: %s"), path,
+                       strerror(e));
     return KP_OK;
 fail:
-    kp_fail(err, KP_IO, "%s: cannot write: %s", path, strerror(errno));
+    kp_fail(err, KP_IO, _("%s: cannot write: %s"), path, strerror(errno));
     if (fd >= 0)
         close(fd);
     unlink(tmp);

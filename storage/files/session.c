@@ -1,5 +1,6 @@
 /* session.c - working copy, undo/redo and commits over the workspace (or in memory). */
 #include "session.h"
+#include "i18n.h"
 
 #include "validate.h"
 #include "design_io.h"
@@ -58,10 +59,10 @@ static void snapshots_free(snapshot *v, size_t n)
 static kp_design *load_yaml(const char *yaml, char **why)
 {
     kp_diags dg;
-    diags_init(&dg, "working copy");
-    kp_design *d = designio_load_string(yaml, strlen(yaml), "working copy", &dg);
+    diags_init(&dg, _("working copy"));
+    kp_design *d = designio_load_string(yaml, strlen(yaml), _("working copy"), &dg);
     if (!d && why)
-        *why = dg.n ? diags_format(&dg, 0) : xstrdup("the working copy does not load");
+        *why = dg.n ? diags_format(&dg, 0) : xstrdup(_("the working copy does not load"));
     diags_free(&dg);
     return d;
 }
@@ -93,8 +94,8 @@ static void load_working(session *s)
         char *why = NULL;
         s->design = load_yaml(yaml, &why);
         if (!s->design) {
-            s->note = xasprintf("the saved working copy does not load (%s); opened version %d instead; "
-                                ":recover FILE writes the saved text out to repair it",
+            s->note = xasprintf(_("the saved working copy does not load (%s); opened version %d instead; "
+                                  ":recover FILE writes the saved text out to repair it"),
                                 why, latest);
             s->unloaded = xstrdup(yaml);
             base = latest;
@@ -118,11 +119,11 @@ static void load_working(session *s)
                 while (good > 0 && ws_version_design(ws, good, &gd, NULL) != KP_OK)
                     good--;
                 s->readonly = good > 0
-                                  ? xasprintf("%s; opened version %d read-only (keyplan fsck %s says what "
-                                              "is intact)",
+                                  ? xasprintf(_("%s; opened version %d read-only (keyplan fsck %s says what "
+                                                "is intact)"),
                                               e2, good, path)
-                                  : xasprintf("%s; no version loads, so nothing can be edited here "
-                                              "(keyplan fsck %s)",
+                                  : xasprintf(_("%s; no version loads, so nothing can be edited here "
+                                                "(keyplan fsck %s)"),
                                               e2, path);
                 free(s->note);
                 s->note = xstrdup(s->readonly);
@@ -158,8 +159,9 @@ kp_status session_open_as(const char *path, const char *author, session **out, b
     ws_working_adopt(ws, &adopted, NULL);
     load_working(s);
     if (adopted && !s->note)
-        s->note = xasprintf("%s now has the working copy this workspace had before each author got their own",
-                            ws_author(ws));
+        s->note =
+            xasprintf(_("%s now has the working copy this workspace had before each author got their own"),
+                      ws_author(ws));
     *out = s;
     return KP_OK;
 }
@@ -213,7 +215,7 @@ static kp_status persist(session *s, bool undoable, const char *label, char **er
     char *why = NULL;
     char *yaml = designio_save(s->design, &why);
     if (!yaml) {
-        kp_status st = kp_fail(err, KP_INVALID, "the design cannot be saved (%s)", why);
+        kp_status st = kp_fail(err, KP_INVALID, _("the design cannot be saved (%s)"), why);
         free(why);
         return st;
     }
@@ -228,7 +230,7 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
         *err = NULL;
     if (s->readonly) {
         design_free(d);
-        return kp_fail(err, KP_READONLY, "read-only: %s", s->readonly);
+        return kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
     }
     VEC_GROW(s->undo, s->nundo, s->capundo);
     s->undo[s->nundo++] = (snapshot){s->design, xstrdup(label), s->base};
@@ -265,7 +267,7 @@ static kp_status apply_based(session *s, kp_design *d, int number, kp_design *bd
     if (s->readonly) {
         design_free(d);
         design_free(bd);
-        return kp_fail(err, KP_READONLY, "read-only: %s", s->readonly);
+        return kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
     }
     VEC_GROW(s->undo, s->nundo, s->capundo);
     s->undo[s->nundo++] = (snapshot){s->design, xstrdup(label), s->base};
@@ -280,9 +282,9 @@ static kp_status apply_based(session *s, kp_design *d, int number, kp_design *bd
 static kp_status step(session *s, bool undo, char **err)
 {
     if (s->readonly)
-        return kp_fail(err, KP_READONLY, "read-only: %s", s->readonly);
+        return kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
     if (s->merge)
-        return kp_fail(err, KP_CONFLICT, "a merge is open: finish it or drop it first");
+        return kp_fail(err, KP_CONFLICT, _("a merge is open: finish it or drop it first"));
     snapshot **from = undo ? &s->undo : &s->redo;
     size_t *nfrom = undo ? &s->nundo : &s->nredo;
     snapshot **to = undo ? &s->redo : &s->undo;
@@ -293,7 +295,7 @@ static kp_status step(session *s, bool undo, char **err)
         char *yaml = NULL;
         int base = s->base;
         if (!s->ws)
-            return kp_fail(err, KP_NOTFOUND, "nothing to %s", undo ? "undo" : "redo");
+            return kp_fail(err, KP_NOTFOUND, "%s", undo ? _("nothing to undo") : _("nothing to redo"));
         kp_status st = undo ? ws_undo(s->ws, &yaml, &base, err) : ws_redo(s->ws, &yaml, &base, err);
         if (st != KP_OK)
             return st;
@@ -301,8 +303,10 @@ static kp_status step(session *s, bool undo, char **err)
         kp_design *d = load_yaml(yaml, &why);
         free(yaml);
         if (!d) {
-            st = kp_fail(err, KP_INVALID, "that state does not load (%s); %s brings the current one back",
-                         why, undo ? "redo" : "undo");
+            /* TRANSLATORS: %1$s why the state does not load; %2$s the command undo or redo (not translated) */
+            st = kp_fail(err, KP_INVALID,
+                         _("that state does not load (%1$s); %2$s brings the current one back"), why,
+                         undo ? "redo" : "undo");
             free(why);
             return st;
         }
@@ -334,22 +338,25 @@ kp_status session_redo(session *s, char **err) { return step(s, false, err); }
 kp_status session_commit(session *s, const char *message, int *number, char **err)
 {
     if (s->readonly)
-        return kp_fail(err, KP_READONLY, "not committed: %s", s->readonly);
+        return kp_fail(err, KP_READONLY, _("not committed: %s"), s->readonly);
     if (s->merge)
         return kp_fail(err, KP_CONFLICT,
-                       "not committed: the merge of version %d has %zu conflict%s to resolve first",
-                       s->merge_into, merge_unresolved(s->merge), merge_unresolved(s->merge) == 1 ? "" : "s");
+                       ngettext("not committed: the merge of version %d has %zu conflict to resolve first",
+                                "not committed: the merge of version %d has %zu conflicts to resolve first",
+                                merge_unresolved(s->merge)),
+                       s->merge_into, merge_unresolved(s->merge));
     if (!message || !*message) {
-        *err = xstrdup("a commit needs a message");
+        *err = xstrdup(_("a commit needs a message"));
         return KP_INVALID;
     }
     kp_diags dg;
     diags_init(&dg, "design");
     bool valid = validate_design(s->design, &dg);
     if (!valid) {
-        char *first = dg.n ? diags_format(&dg, 0) : xstrdup("the design does not validate");
-        *err = xasprintf("not committed: %zu error%s to fix first (%s)", dg.errors, dg.errors == 1 ? "" : "s",
-                         first);
+        char *first = dg.n ? diags_format(&dg, 0) : xstrdup(_("the design does not validate"));
+        *err = xasprintf(ngettext("not committed: %zu error to fix first (%s)",
+                                  "not committed: %zu errors to fix first (%s)", dg.errors),
+                         dg.errors, first);
         free(first);
         diags_free(&dg);
         return KP_INVALID;
@@ -357,7 +364,7 @@ kp_status session_commit(session *s, const char *message, int *number, char **er
     diags_free(&dg);
     if (!s->ws) {
         if (s->base != (int)s->nmem) {
-            *err = xasprintf("version %zu was committed meanwhile; your design is based on version %d",
+            *err = xasprintf(_("version %zu was committed meanwhile; your design is based on version %d"),
                              s->nmem, s->base);
             return KP_CONFLICT;
         }
@@ -414,13 +421,13 @@ kp_status session_reload(session *s, size_t *nconflicts, char **err)
     if (nconflicts)
         *nconflicts = 0;
     if (s->readonly)
-        return kp_fail(err, KP_READONLY, "read-only: %s", s->readonly);
+        return kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
     if (s->merge)
-        return kp_fail(err, KP_CONFLICT, "the merge of version %d is open: resolve its conflicts first",
+        return kp_fail(err, KP_CONFLICT, _("the merge of version %d is open: resolve its conflicts first"),
                        s->merge_into);
     int latest = session_latest(s);
     if (latest == 0)
-        return kp_fail(err, KP_NOTFOUND, "nothing was committed yet");
+        return kp_fail(err, KP_NOTFOUND, _("nothing was committed yet"));
     kp_design *theirs = NULL;
     kp_status st = session_version_design(s, latest, &theirs, err);
     if (st != KP_OK)
@@ -465,7 +472,7 @@ merge_result *session_merge(session *s, int *into)
 kp_status session_merge_finish(session *s, char **err)
 {
     if (!s->merge)
-        return kp_fail(err, KP_NOTFOUND, "no merge is open");
+        return kp_fail(err, KP_NOTFOUND, _("no merge is open"));
     kp_design *d = merge_finish(s->merge, err);
     if (!d)
         return KP_CONFLICT;
@@ -485,7 +492,7 @@ kp_status session_set_author(session *s, const char *author, char **err)
 {
     if (!s->ws) {
         if (!author || !*author || util_control_at(author, false) >= 0)
-            return kp_fail(err, KP_INVALID, "expected an author's name of printable text");
+            return kp_fail(err, KP_INVALID, _("expected an author's name of printable text"));
         free(s->author);
         s->author = xstrdup(author);
         return KP_OK;
@@ -493,7 +500,7 @@ kp_status session_set_author(session *s, const char *author, char **err)
     if (author && strcmp(author, ws_author(s->ws)) == 0)
         return KP_OK;
     if (s->merge)
-        return kp_fail(err, KP_CONFLICT, "a merge is open: finish it or drop it first");
+        return kp_fail(err, KP_CONFLICT, _("a merge is open: finish it or drop it first"));
     kp_status st = ws_set_author(s->ws, author, err);
     if (st != KP_OK)
         return st;
@@ -541,7 +548,7 @@ kp_status session_version_design(session *s, int number, kp_design **out, char *
     if (number == 0)
         number = (int)s->nmem;
     if (number < 1 || (size_t)number > s->nmem) {
-        *err = xasprintf("no version %d (versions 1..%zu exist)", number, s->nmem);
+        *err = xasprintf(_("no version %d (versions 1..%zu exist)"), number, s->nmem);
         return KP_NOTFOUND;
     }
     *out = design_clone(s->mem_versions[number - 1]);
