@@ -4,6 +4,7 @@
 
 #include "design_io.h"
 #include "display.h"
+#include "i18n.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +17,22 @@ const tour_file *tour_file_find(const char *path)
     return NULL;
 }
 
-/* The embedded tour file of tour `name`, or NULL. *path receives its path (caller frees). */
+/* The embedded tour file of tour `name` in the reader's language (i18n_lang(): the sample's
+ * LANG/tour/tour.yaml, "samples/cloudshop/es/tour/tour.yaml"), else the English one, or NULL.
+ * *path receives its path (caller frees). */
 static const tour_file *tour_file_of(const char *name, char **path)
 {
     *path = NULL;
     if (!name || !*name || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
         return NULL;
+    const char *lang = i18n_lang();
+    if (strcmp(lang, "en") != 0) {
+        *path = xasprintf("samples/%s/%s/tour/tour.yaml", name, lang);
+        const tour_file *f = tour_file_find(*path);
+        if (f)
+            return f;
+        free(*path);
+    }
     *path = xasprintf("samples/%s/tour/tour.yaml", name);
     return tour_file_find(*path);
 }

@@ -773,9 +773,13 @@ out:
     free(what);
 }
 
-/* The tour's name from its file: the sample folder above "tour/tour.yaml" ("cloudshop"). */
+/* The tour's name from its file: the sample folder under "samples/" ("cloudshop" of
+ * "samples/cloudshop/tour/tour.yaml" and of its Spanish "samples/cloudshop/es/tour/tour.yaml"),
+ * else the folder above "tour/tour.yaml". */
 static char *name_of(const char *file)
 {
+    if (strncmp(file, "samples/", 8) == 0 && strchr(file + 8, '/'))
+        return xstrndup(file + 8, (size_t)(strchr(file + 8, '/') - (file + 8)));
     char *dir = xstrdup(file);
     for (int up = 0; up < 2; up++) {
         char *slash = strrchr(dir, '/');
