@@ -55,7 +55,8 @@ static void same_member(const json_t *a, const json_t *b, const char *key, const
     json_t *x = json_object_get(a, key), *y = json_object_get(b, key);
     if (!json_equal(x, y)) {
         char *sx = x ? json_dumps(x, JSON_ENCODE_ANY) : NULL, *sy = y ? json_dumps(y, JSON_ENCODE_ANY) : NULL;
-        fail_msg("%s: %s is %s in English and %s in Spanish", what, key, sx ? sx : "absent", sy ? sy : "absent");
+        fail_msg("%s: %s is %s in English and %s in Spanish", what, key, sx ? sx : "absent",
+                 sy ? sy : "absent");
     }
 }
 
@@ -66,9 +67,10 @@ static void same_sample(const char *en, const char *es)
 
     json_t *pa = json_object_get(a, "patterns"), *pb = json_object_get(b, "patterns");
     assert_int_equal(json_array_size(pa), json_array_size(pb));
-    static const char *const pattern_figures[] = {"id",          "plan",       "index",         "requests",
-                                                  "rcu_per_s",   "rcu_per_s_avg", "wcu_per_s", "index_wcu_per_call",
-                                                  "latency_ms", "latency_ok"};
+    static const char *const pattern_figures[] = {
+        "id",         "plan",          "index",     "requests",
+        "rcu_per_s",  "rcu_per_s_avg", "wcu_per_s", "index_wcu_per_call",
+        "latency_ms", "latency_ok"};
     for (size_t i = 0; i < json_array_size(pa); i++) {
         snprintf(what, sizeof what, "%s, pattern %zu", es, i + 1);
         for (size_t k = 0; k < sizeof pattern_figures / sizeof *pattern_figures; k++)
@@ -77,9 +79,10 @@ static void same_sample(const char *en, const char *es)
 
     json_t *ha = json_object_get(a, "partitions"), *hb = json_object_get(b, "partitions");
     assert_int_equal(json_array_size(ha), json_array_size(hb));
-    static const char *const heat_figures[] = {"index",      "distinct",    "hot_share", "read_hot_share",
-                                               "write_hot_share", "read_units", "write_units", "read_util",
-                                               "write_util", "bytes",       "hot",       "suggest_shards"};
+    static const char *const heat_figures[] = {
+        "index",           "distinct",   "hot_share",   "read_hot_share",
+        "write_hot_share", "read_units", "write_units", "read_util",
+        "write_util",      "bytes",      "hot",         "suggest_shards"};
     for (size_t i = 0; i < json_array_size(ha); i++) {
         snprintf(what, sizeof what, "%s, partition %zu", es, i + 1);
         for (size_t k = 0; k < sizeof heat_figures / sizeof *heat_figures; k++)
@@ -90,7 +93,8 @@ static void same_sample(const char *en, const char *es)
     assert_int_equal(json_array_size(ia), json_array_size(ib));
     for (size_t i = 0; i < json_array_size(ia); i++) {
         snprintf(what, sizeof what, "%s, index %zu", es, i + 1);
-        static const char *const index_figures[] = {"name", "items", "bytes", "rcu_per_s", "wcu_per_s", "wcu_per_s_avg"};
+        static const char *const index_figures[] = {"name",      "items",     "bytes",
+                                                    "rcu_per_s", "wcu_per_s", "wcu_per_s_avg"};
         for (size_t k = 0; k < sizeof index_figures / sizeof *index_figures; k++)
             same_member(json_array_get(ia, i), json_array_get(ib, i), index_figures[k], what);
     }
@@ -171,11 +175,11 @@ static tour *load_embedded(const char *path)
 
 static bool same_number(double x, double y) { return (isnan(x) && isnan(y)) || x == y; }
 
-#define SAME(x, y, what, ...)                                                                      \
-    do {                                                                                           \
-        if (!same_number((x), (y)))                                                                \
+#define SAME(x, y, what, ...)                                                                         \
+    do {                                                                                              \
+        if (!same_number((x), (y)))                                                                   \
             fail_msg("%s: " what " is %g in English and %g in Spanish", at, __VA_ARGS__, (double)(x), \
-                     (double)(y));                                                                 \
+                     (double)(y));                                                                    \
     } while (0)
 
 /* Fails on any difference of the figures of two analyses (`at` names the step). */
@@ -256,7 +260,8 @@ static void test_steps_same_figures(void **state)
         char *fa = tour_figures(en, i, a), *fb = tour_figures(es, i, b);
         char *na = digits_of(fa), *nb = digits_of(fb);
         if (strcmp(na, nb) != 0)
-            fail_msg("step %s: the figures' numbers differ:\n%s\n%s\nEnglish:\n%s\nSpanish:\n%s", s->id, na, nb, fa, fb);
+            fail_msg("step %s: the figures' numbers differ:\n%s\n%s\nEnglish:\n%s\nSpanish:\n%s", s->id, na,
+                     nb, fa, fb);
         free(na);
         free(nb);
         free(fa);

@@ -43,7 +43,8 @@ char *tour_words_list(const char *const *words)
     sbuf_init(&b);
     sbuf_add(&b, "");
     for (size_t i = 0; words[i]; i++)
-        sbuf_printf(&b, "%s%s", i == 0 ? "" : words[i + 1] ? ", " : " or ", words[i]);
+        /* TRANSLATORS: the last separator of a list of words ("a, b or c") */
+        sbuf_printf(&b, "%s%s", i == 0 ? "" : words[i + 1] ? ", " : _(" or "), words[i]);
     return sbuf_steal(&b);
 }
 
@@ -61,14 +62,15 @@ tour *tour_open(const char *name, char **err)
     const tour_file *f = tour_file_of(name ? name : TOUR_DEFAULT, &path);
     if (!f) {
         free(path);
-        *err = xasprintf("unknown tour '%s'; expected '%s'", name ? name : "", TOUR_DEFAULT);
+        /* TRANSLATORS: %1$s the tour asked for, %2$s the built-in tour (cloudshop) */
+        *err = xasprintf(_("unknown tour '%1$s'; expected '%2$s'"), name ? name : "", TOUR_DEFAULT);
         return NULL;
     }
     kp_diags dg;
     diags_init(&dg, path);
     tour *t = tour_load(f->text, f->len, path, &dg);
     if (!t)
-        *err = dg.n ? diags_format(&dg, 0) : xasprintf("%s does not load", path);
+        *err = dg.n ? diags_format(&dg, 0) : xasprintf(_("%s does not load"), path);
     diags_free(&dg);
     free(path);
     return t;
@@ -146,7 +148,7 @@ kp_design *tour_rung_design(const tour *t, size_t i, size_t r)
 char *tour_yaml(const tour *t, size_t i, char **err)
 {
     if (!t || i >= t->nsteps) {
-        kp_fail(err, KP_NOTFOUND, "no step %zu in the tour", i + 1);
+        kp_fail(err, KP_NOTFOUND, _("no step %zu in the tour"), i + 1);
         return NULL;
     }
     return designio_save(t->play[i].design, err);
@@ -193,17 +195,21 @@ char *tour_print(const tour *t, int width)
     for (size_t i = 0; i < t->nsteps; i++) {
         const tour_step *s = &t->steps[i];
         kp_analysis *a = analysis_run(t->play[i].design);
-        sbuf_printf(&b, "\nStep %d. %s\n", s->number, s->title);
-        for (size_t k = 0; k < strlen(s->title) + 8 + (s->number >= 10); k++)
+        /* TRANSLATORS: a step's heading in the printed tour: its number and title (underlined) */
+        char *head = xasprintf(_("Step %1$d. %2$s"), s->number, s->title);
+        sbuf_printf(&b, "\n%s\n", head);
+        for (int k = disp_width(head); k > 0; k--)
             sbuf_addc(&b, '-');
+        free(head);
         sbuf_add(&b, "\n");
         wrap(&b, s->narration, width);
         char *fig = tour_figures(t, i, a);
         if (*fig)
-            sbuf_printf(&b, "\nFigures (computed by keyplan from this step's design):\n%s", fig);
+            sbuf_printf(&b, "\n%s\n%s", _("Figures (computed by keyplan from this step's design):"), fig);
         free(fig);
         if (s->try_task) {
-            char *task = xasprintf("Try it: %s", s->try_task);
+            /* TRANSLATORS: the step's exercise, %s its task */
+            char *task = xasprintf(_("Try it: %s"), s->try_task);
             sbuf_add(&b, "\n");
             wrap(&b, task, width);
             free(task);
