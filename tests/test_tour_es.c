@@ -60,73 +60,47 @@ static void same_member(const json_t *a, const json_t *b, const char *key, const
     }
 }
 
+/* Fails when the arrays `key` of a and b differ in length or in any of the members `fields` of
+ * their elements (`what` names the sample and the kind of element in messages). */
+static void same_array(const json_t *a, const json_t *b, const char *key, const char *const *fields,
+                       size_t nfields, const char *sample, const char *kind)
+{
+    json_t *x = json_object_get(a, key), *y = json_object_get(b, key);
+    if (!json_is_array(x) || json_array_size(x) != json_array_size(y))
+        fail_msg("%s: %s: %zu in English, %zu in Spanish", sample, key, json_array_size(x),
+                 json_array_size(y));
+    for (size_t i = 0; i < json_array_size(x); i++) {
+        char what[160];
+        snprintf(what, sizeof what, "%s, %s %zu", sample, kind, i + 1);
+        for (size_t k = 0; k < nfields; k++)
+            same_member(json_array_get(x, i), json_array_get(y, i), fields[k], what);
+    }
+}
+
+#define SAME_ARRAY(a, b, key, kind, ...)                                            \
+    do {                                                                            \
+        static const char *const fields_[] = {__VA_ARGS__};                         \
+        same_array(a, b, key, fields_, sizeof fields_ / sizeof *fields_, es, kind); \
+    } while (0)
+
 static void same_sample(const char *en, const char *es)
 {
     json_t *a = check_json(en), *b = check_json(es);
-    char what[160];
-
-    json_t *pa = json_object_get(a, "patterns"), *pb = json_object_get(b, "patterns");
-    assert_int_equal(json_array_size(pa), json_array_size(pb));
-    static const char *const pattern_figures[] = {
-        "id",         "plan",          "index",     "requests",
-        "rcu_per_s",  "rcu_per_s_avg", "wcu_per_s", "index_wcu_per_call",
-        "latency_ms", "latency_ok"};
-    for (size_t i = 0; i < json_array_size(pa); i++) {
-        snprintf(what, sizeof what, "%s, pattern %zu", es, i + 1);
-        for (size_t k = 0; k < sizeof pattern_figures / sizeof *pattern_figures; k++)
-            same_member(json_array_get(pa, i), json_array_get(pb, i), pattern_figures[k], what);
-    }
-
-    json_t *ha = json_object_get(a, "partitions"), *hb = json_object_get(b, "partitions");
-    assert_int_equal(json_array_size(ha), json_array_size(hb));
-    static const char *const heat_figures[] = {
-        "index",           "distinct",   "hot_share",   "read_hot_share",
-        "write_hot_share", "read_units", "write_units", "read_util",
-        "write_util",      "bytes",      "hot",         "suggest_shards"};
-    for (size_t i = 0; i < json_array_size(ha); i++) {
-        snprintf(what, sizeof what, "%s, partition %zu", es, i + 1);
-        for (size_t k = 0; k < sizeof heat_figures / sizeof *heat_figures; k++)
-            same_member(json_array_get(ha, i), json_array_get(hb, i), heat_figures[k], what);
-    }
-
-    json_t *ia = json_object_get(a, "indexes"), *ib = json_object_get(b, "indexes");
-    assert_int_equal(json_array_size(ia), json_array_size(ib));
-    for (size_t i = 0; i < json_array_size(ia); i++) {
-        snprintf(what, sizeof what, "%s, index %zu", es, i + 1);
-        static const char *const index_figures[] = {"name",      "items",     "bytes",
-                                                    "rcu_per_s", "wcu_per_s", "wcu_per_s_avg"};
-        for (size_t k = 0; k < sizeof index_figures / sizeof *index_figures; k++)
-            same_member(json_array_get(ia, i), json_array_get(ib, i), index_figures[k], what);
-    }
-
+    assert_true(json_array_size(json_object_get(a, "patterns")) > 0);
+    SAME_ARRAY(a, b, "patterns", "pattern", "id", "plan", "index", "requests", "rcu_per_s", "rcu_per_s_avg",
+               "wcu_per_s", "index_wcu_per_call", "latency_ms", "latency_ok");
+    SAME_ARRAY(a, b, "partitions", "partition", "index", "distinct", "hot_share", "read_hot_share",
+               "write_hot_share", "read_units", "write_units", "read_util", "write_util", "bytes", "hot",
+               "suggest_shards");
+    SAME_ARRAY(a, b, "indexes", "index", "name", "items", "bytes", "rcu_per_s", "wcu_per_s", "wcu_per_s_avg");
+    SAME_ARRAY(a, b, "checklist", "checklist item", "item", "status");
+    SAME_ARRAY(a, b, "findings", "finding", "code", "severity");
+    SAME_ARRAY(a, b, "signals", "signal", "decision", "signal", "value", "fired");
     /* the costs: every line (name, units, amount) and the totals of both billing modes */
-    snprintf(what, sizeof what, "%s, cost", es);
-    same_member(a, b, "cost", what);
-    same_member(a, b, "costs", what);
-    snprintf(what, sizeof what, "%s, checklist", es);
-    same_member(a, b, "checklist_pass", what);
-    same_member(a, b, "checklist_applicable", what);
-    json_t *ca = json_object_get(a, "checklist"), *cb = json_object_get(b, "checklist");
-    assert_int_equal(json_array_size(ca), json_array_size(cb));
-    for (size_t i = 0; i < json_array_size(ca); i++) {
-        snprintf(what, sizeof what, "%s, checklist item %zu", es, i + 1);
-        same_member(json_array_get(ca, i), json_array_get(cb, i), "status", what);
-    }
-    json_t *fa = json_object_get(a, "findings"), *fb = json_object_get(b, "findings");
-    assert_int_equal(json_array_size(fa), json_array_size(fb));
-    for (size_t i = 0; i < json_array_size(fa); i++) {
-        snprintf(what, sizeof what, "%s, finding %zu", es, i + 1);
-        same_member(json_array_get(fa, i), json_array_get(fb, i), "code", what);
-        same_member(json_array_get(fa, i), json_array_get(fb, i), "severity", what);
-    }
-    json_t *sa = json_object_get(a, "signals"), *sb = json_object_get(b, "signals");
-    assert_int_equal(json_array_size(sa), json_array_size(sb));
-    for (size_t i = 0; i < json_array_size(sa); i++) {
-        snprintf(what, sizeof what, "%s, signal %zu", es, i + 1);
-        static const char *const signal_figures[] = {"decision", "signal", "value", "fired"};
-        for (size_t k = 0; k < sizeof signal_figures / sizeof *signal_figures; k++)
-            same_member(json_array_get(sa, i), json_array_get(sb, i), signal_figures[k], what);
-    }
+    static const char *const totals[] = {"cost", "costs", "checklist_pass", "checklist_applicable",
+                                         "table_hot_share"};
+    for (size_t k = 0; k < sizeof totals / sizeof *totals; k++)
+        same_member(a, b, totals[k], es);
     json_decref(a);
     json_decref(b);
 }
@@ -136,23 +110,6 @@ static void test_samples_same_figures(void **state)
     (void)state;
     same_sample("samples/cloudshop/design.yaml", "samples/cloudshop/es/design.yaml");
     same_sample("samples/cloudshop/first-design.yaml", "samples/cloudshop/es/first-design.yaml");
-}
-
-/* The comparison fails on a difference: a Spanish design with one rate changed is caught. */
-static void test_a_difference_is_caught(void **state)
-{
-    (void)state;
-    kp_design *en = ts_load_file("samples/cloudshop/design.yaml");
-    kp_design *es = ts_load_file("samples/cloudshop/es/design.yaml");
-    assert_non_null(en);
-    assert_non_null(es);
-    es->patterns[0].rate = 401;
-    kp_analysis *a = analysis_run(en), *b = analysis_run(es);
-    assert_true(a->patterns[0].rcu_per_s != b->patterns[0].rcu_per_s);
-    analysis_free(a);
-    analysis_free(b);
-    design_free(en);
-    design_free(es);
 }
 
 /* ---- the tours ------------------------------------------------------------------------------ */
@@ -331,8 +288,9 @@ static void test_language_chooses(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_samples_same_figures), cmocka_unit_test(test_a_difference_is_caught),
-        cmocka_unit_test(test_steps_same_figures),   cmocka_unit_test(test_every_step_plays),
+        cmocka_unit_test(test_samples_same_figures),
+        cmocka_unit_test(test_steps_same_figures),
+        cmocka_unit_test(test_every_step_plays),
         cmocka_unit_test(test_language_chooses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -53,21 +53,20 @@ static const char *num(char *buf, size_t size, double v, humanfmt_style st)
 /* A cost line's name ("index writes", as the model and --json give it) for people. */
 static const char *cost_word(const char *name)
 {
-    if (!name)
-        return "";
-    if (strcmp(name, "reads") == 0)
-        return P_("cost line", "reads");
-    if (strcmp(name, "writes") == 0)
-        return P_("cost line", "writes");
-    if (strcmp(name, "index writes") == 0)
-        return P_("cost line", "index writes");
-    if (strcmp(name, "storage") == 0)
-        return P_("cost line", "storage");
-    if (strcmp(name, "streams") == 0)
-        return P_("cost line", "streams");
-    if (strcmp(name, "backups") == 0)
-        return P_("cost line", "backups");
-    return name;
+    const struct {
+        const char *name, *word;
+    } words[] = {
+        {"reads", P_("cost line", "reads")},
+        {"writes", P_("cost line", "writes")},
+        {"index writes", P_("cost line", "index writes")},
+        {"storage", P_("cost line", "storage")},
+        {"streams", P_("cost line", "streams")},
+        {"backups", P_("cost line", "backups")},
+    };
+    for (size_t i = 0; name && i < sizeof words / sizeof *words; i++)
+        if (strcmp(name, words[i].name) == 0)
+            return words[i].word;
+    return name ? name : "";
 }
 
 /* The base table's name in a plan ("table") for people; an index keeps its name. */
