@@ -69,8 +69,9 @@ grep -qF "Step 1. Nine access patterns, before anything else" "$WORK/en.txt" &&
 for size in 80x24 140x45; do
     s="s$size"
     mkdir -p "$WORK/$size"
+    # the tmux server was started before KEYPLAN_LOCALEDIR was set: the session is given it itself
     T new-session -d -s "$s" -c "$WORK/$size" -x "${size%x*}" -y "${size#*x}" \
-        "$KP --lang es tour 2>$WORK/$s.err; echo \$? > $WORK/$s.exit; sleep 600"
+        "KEYPLAN_LOCALEDIR=$WORK/locale $KP --lang es tour 2>$WORK/$s.err; echo \$? > $WORK/$s.exit; sleep 600"
     expect "$s" "Paso 1/9: Nueve patrones de acceso" "$size: the narration panel's title in Spanish"
     # every row fits the terminal: the widest line of the pane, in display cells (wc -L)
     wide=$(screen "$s" | wc -L)
