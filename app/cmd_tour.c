@@ -10,6 +10,7 @@
  * Exit status: 0, or 2 for unusable arguments (message on stderr). */
 #include "commands.h"
 
+#include "i18n.h"
 #include "tour.h"
 #include "ui.h"
 
@@ -19,11 +20,14 @@
 
 static void tour_usage(FILE *out)
 {
-    fprintf(out, "usage: keyplan tour [cloudshop] [--print [--step N [--yaml]]] [WORKSPACE]\n"
-                 "  the course's CloudShop walkthrough, step by step (9 steps)\n"
-                 "  --print      print every step with its figures (a handout)\n"
-                 "  --step N     only step N;  --yaml: its design as YAML\n"
-                 "  WORKSPACE    the workspace the workbench opens for the tour (default tour.keyplan)\n");
+    /* TRANSLATORS: keyplan tour's help; the options and cloudshop stay, the texts after them are
+       aligned at column 15 */
+    fputs(_("usage: keyplan tour [cloudshop] [--print [--step N [--yaml]]] [WORKSPACE]\n"
+            "  the course's CloudShop walkthrough, step by step (9 steps)\n"
+            "  --print      print every step with its figures (a handout)\n"
+            "  --step N     only step N;  --yaml: its design as YAML\n"
+            "  WORKSPACE    the workspace the workbench opens for the tour (default tour.keyplan)\n"),
+          out);
 }
 
 /* A workspace argument: a path ending in .keyplan (or with a '/', checked by the caller). */
@@ -56,7 +60,7 @@ int cmd_tour(int argc, char **argv)
             yaml = true;
         else if (strcmp(a, "--step") == 0) {
             if (i + 1 >= argc || !parse_step(argv[i + 1], &step)) {
-                fprintf(stderr, "keyplan tour: --step expects a step number (1 to 9)\n");
+                fprintf(stderr, _("keyplan tour: --step expects a step number (1 to 9)\n"));
                 return 2;
             }
             i++;
@@ -64,7 +68,7 @@ int cmd_tour(int argc, char **argv)
             tour_usage(stdout);
             return 0;
         } else if (a[0] == '-') {
-            fprintf(stderr, "keyplan tour: unknown option '%s'\n", a);
+            fprintf(stderr, _("keyplan tour: unknown option '%s'\n"), a);
             tour_usage(stderr);
             return 2;
         } else if (tour_exists(a) && name == (const char *)TOUR_DEFAULT && !workspace) {
@@ -72,22 +76,23 @@ int cmd_tour(int argc, char **argv)
         } else if (!workspace && (strchr(a, '/') || looks_like_workspace(a))) {
             workspace = a;
         } else if (!workspace) {
-            fprintf(stderr,
-                    "keyplan tour: unknown tour '%s'; expected '%s' (a workspace path ends in .keyplan)\n", a,
-                    TOUR_DEFAULT);
+            fprintf(
+                stderr,
+                _("keyplan tour: unknown tour '%1$s'; expected '%2$s' (a workspace path ends in .keyplan)\n"),
+                a, TOUR_DEFAULT);
             return 2;
         } else {
-            fprintf(stderr, "keyplan tour: unexpected argument '%s'\n", a);
+            fprintf(stderr, _("keyplan tour: unexpected argument '%s'\n"), a);
             tour_usage(stderr);
             return 2;
         }
     }
     if (!tour_exists(name)) {
-        fprintf(stderr, "keyplan tour: unknown tour '%s'; expected '%s'\n", name, TOUR_DEFAULT);
+        fprintf(stderr, _("keyplan tour: unknown tour '%1$s'; expected '%2$s'\n"), name, TOUR_DEFAULT);
         return 2;
     }
     if (workspace && (print || yaml)) {
-        fprintf(stderr, "keyplan tour: --print and --yaml take no workspace ('%s')\n", workspace);
+        fprintf(stderr, _("keyplan tour: --print and --yaml take no workspace ('%s')\n"), workspace);
         return 2;
     }
     tour *t = NULL;
@@ -101,18 +106,18 @@ int cmd_tour(int argc, char **argv)
         }
     }
     if (step > (long)tour_nsteps(t)) {
-        fprintf(stderr, "keyplan tour: step %ld does not exist; the tour has steps 1 to %zu\n", step,
+        fprintf(stderr, _("keyplan tour: step %1$ld does not exist; the tour has steps 1 to %2$zu\n"), step,
                 tour_nsteps(t));
         tour_close(t);
         return 2;
     }
     if ((yaml || step) && !print && !yaml) {
-        fprintf(stderr, "keyplan tour: --step goes with --print or --yaml\n");
+        fprintf(stderr, _("keyplan tour: --step goes with --print or --yaml\n"));
         tour_close(t);
         return 2;
     }
     if (yaml && !step) {
-        fprintf(stderr, "keyplan tour: --yaml needs --step N\n");
+        fprintf(stderr, _("keyplan tour: --yaml needs --step N\n"));
         tour_close(t);
         return 2;
     }
@@ -132,8 +137,10 @@ int cmd_tour(int argc, char **argv)
             kp_design *d = tour_design(t, (size_t)step - 1);
             kp_analysis *a = analysis_run(d);
             char *fig = tour_figures(t, (size_t)step - 1, a);
-            out = xasprintf("Step %d. %s\n\n%s\nFigures (computed by keyplan from this step's design):\n%s",
-                            s->number, s->title, s->narration, fig);
+            char *head = xasprintf(_("Step %1$d. %2$s"), s->number, s->title);
+            out = xasprintf("%s\n\n%s\n%s\n%s", head, s->narration,
+                            _("Figures (computed by keyplan from this step's design):"), fig);
+            free(head);
             free(fig);
             analysis_free(a);
             design_free(d);

@@ -391,6 +391,40 @@ static void rate_tour(sbuf *b, double r)
         addf(b, "%g/s", r);
 }
 
+/* ---- the tour's figures ------------------------------------------------------------------ */
+
+/* %.Nf with the whole part grouped; non-finite values as printf writes them. */
+static void fix_tour(sbuf *b, double v, int decimals)
+{
+    if (!isfinite(v)) {
+        addf(b, "%.*f", decimals, v);
+        return;
+    }
+    if (signbit(v)) {
+        sbuf_addc(b, '-');
+        v = -v;
+    }
+    add_grouped_fixed(b, v, decimals);
+}
+
+/* %.6g with the whole part grouped when printf writes no exponent. */
+static void g6_tour(sbuf *b, double v)
+{
+    char raw[64];
+    snprintf(raw, sizeof raw, "%.6g", v);
+    const char *s = raw;
+    if (!isfinite(v) || strchr(raw, 'e')) {
+        sbuf_add(b, raw);
+        return;
+    }
+    if (*s == '-')
+        sbuf_addc(b, *s++);
+    const char *dot = strchr(s, '.');
+    size_t n = dot ? (size_t)(dot - s) : strlen(s);
+    add_grouped(b, s, n);
+    sbuf_add(b, s + n);
+}
+
 /* ---- the calls ---------------------------------------------------------------------------- */
 
 /* b's text from `from` on in the reader's figures: a '.' or ',' between two digits becomes the
@@ -484,6 +518,18 @@ static void format_c(sbuf *b, double v, const char *currency, humanfmt_style st)
         break;
     case HF_RATE_TOUR:
         rate_tour(b, v);
+        break;
+    case HF_FIX0_TOUR:
+        fix_tour(b, v, 0);
+        break;
+    case HF_FIX1_TOUR:
+        fix_tour(b, v, 1);
+        break;
+    case HF_FIX2_TOUR:
+        fix_tour(b, v, 2);
+        break;
+    case HF_G6_TOUR:
+        g6_tour(b, v);
         break;
     case HF_PRINTF_F0:
         add_f0(b, v);

@@ -45,6 +45,11 @@ typedef enum humanfmt_style {
     /* -- rates in requests per second -- */
     HF_RATE_DOC,  /* HF_NUM_DOC, and under 0.01/s per hour or per day: 2/hour 1/day */
     HF_RATE_TOUR, /* 400/s (%g), under 0.01/s per day: 1/day (3 significant); non-finite "-" */
+    /* -- the tour's figures: printf's decimals, the whole part's thousands grouped -- */
+    HF_FIX0_TOUR, /* %.0f grouped: 1,244  90,000  -0; non-finite as printf ("nan", "inf") */
+    HF_FIX1_TOUR, /* %.1f grouped: 2.1  41,200.0 */
+    HF_FIX2_TOUR, /* %.2f grouped: 0.93  1,234.50 */
+    HF_G6_TOUR,   /* %.6g, the whole part grouped: 90,000  599.372  1e+06 (exponents as printf) */
     /* -- exactly printf's, without printf for the common values: the texts of the model's
           warnings and findings, rebuilt on every keystroke -- */
     HF_PRINTF_F0, /* %.0f (round half to even): 12  -0  nan */

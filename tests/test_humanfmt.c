@@ -280,6 +280,23 @@ static const struct row {
     {HF_MONEY_DOC, 1234.5, NULL, "1,234.50 USD"},
     {HF_MONEY_DOC, 1234.5, "EUR", "1,234.50 EUR"},
     {HF_MONEY_DOC, 1234.5, "GBP", "1,234.50 GBP"},
+    {HF_FIX0_TOUR, 1244.4, NULL, "1,244"},
+    {HF_FIX0_TOUR, 90000, NULL, "90,000"},
+    {HF_FIX0_TOUR, 2.5, NULL, "2"},
+    {HF_FIX0_TOUR, -0.0, NULL, "-0"},
+    {HF_FIX0_TOUR, -1234567.8, NULL, "-1,234,568"},
+    {HF_FIX0_TOUR, NAN, NULL, "nan"},
+    {HF_FIX0_TOUR, -INFINITY, NULL, "-inf"},
+    {HF_FIX1_TOUR, 2.08, NULL, "2.1"},
+    {HF_FIX1_TOUR, 41200, NULL, "41,200.0"},
+    {HF_FIX2_TOUR, 0.93, NULL, "0.93"},
+    {HF_FIX2_TOUR, 1234.5, NULL, "1,234.50"},
+    {HF_G6_TOUR, 90000, NULL, "90,000"},
+    {HF_G6_TOUR, 599.3724, NULL, "599.372"},
+    {HF_G6_TOUR, -123456, NULL, "-123,456"},
+    {HF_G6_TOUR, 1e6, NULL, "1e+06"},
+    {HF_G6_TOUR, 0.00001, NULL, "1e-05"},
+    {HF_G6_TOUR, NAN, NULL, "nan"},
 };
 
 static void test_rows(void **state)

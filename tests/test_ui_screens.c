@@ -1832,7 +1832,7 @@ static void test_tour_figure_names_cut_80x24(void **state)
     wb_command(w, "tour 4");
     char *s = draw_text(w);
     assert_non_null(
-        strstr(s, "   5  Orders pending ship…  ! scan  167576 req on table, 39.1 min vs 1 s MISSED"));
+        strstr(s, "   5  Orders pending shi…  ! scan  167,576 req on table, 39.1 min vs 1 s MISSED"));
     assert_non_null(strstr(s, "   10  Customer screen (profile, ad…  ~ query"));
     assert_null(strstr(s, "\n 4.04 ms vs 50 ms")); /* no figure wraps onto a second row */
     free(s);

@@ -3,6 +3,7 @@
 
 #include "display.h"
 #include "draw.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -65,7 +66,8 @@ static void add_exercise(char ***v, ui_role **roles, size_t *n, size_t *cap, con
     bool all = done != NULL;
     for (size_t k = 0; k < st->ntry; k++)
         all &= done && done[k];
-    char *task = xasprintf("Try it%s: %s", all ? " (done!)" : "", st->try_task);
+    /* TRANSLATORS: the step's exercise, %s its task; the second once it is done */
+    char *task = xasprintf(all ? _("Try it (done!): %s") : _("Try it: %s"), st->try_task);
     add_wrapped(v, roles, n, cap, task, width, all ? UI_ROLE_GOOD : UI_ROLE_TITLE);
     free(task);
     for (size_t k = 0; k < st->ntry; k++) {
@@ -214,7 +216,7 @@ void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t nstep
         if (st->figures) {
             if (nr)
                 add_wrapped(&right, &rroles, &nr, &capr, "", rw - 1, UI_ROLE_NORMAL);
-            add_wrapped(&right, &rroles, &nr, &capr, "Figures keyplan computes for this step:", rw - 1,
+            add_wrapped(&right, &rroles, &nr, &capr, _("Figures keyplan computes for this step:"), rw - 1,
                         UI_ROLE_DIM);
             add_wrapped(&right, &rroles, &nr, &capr, st->figures, rw - 1, UI_ROLE_NORMAL);
         }
@@ -232,8 +234,16 @@ void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t nstep
     if (*top + rows > longest)
         *top = longest > rows ? longest - rows : 0;
     bool more = *top + rows < longest;
-    draw_putf(y++, r.x, r.w, UI_ROLE_TAB_ACTIVE, " Tour %zu/%zu: %s   ] next  [ previous  Esc leaves%s",
-              step + 1, nsteps, st->title ? st->title : "", more || *top ? "  } { scroll" : "");
+    const char *title = st->title ? st->title : "";
+    if (more || *top)
+        /* TRANSLATORS: the narration panel's title bar: step, steps, the step's title; ] [ Esc } { are keys */
+        draw_putf(y++, r.x, r.w, UI_ROLE_TAB_ACTIVE,
+                  _(" Tour %1$zu/%2$zu: %3$s   ] next  [ previous  Esc leaves  } { scroll"), step + 1, nsteps,
+                  title);
+    else
+        /* TRANSLATORS: the narration panel's title bar: step, steps, the step's title; ] [ Esc are keys */
+        draw_putf(y++, r.x, r.w, UI_ROLE_TAB_ACTIVE,
+                  _(" Tour %1$zu/%2$zu: %3$s   ] next  [ previous  Esc leaves"), step + 1, nsteps, title);
     draw_column(y, r.y + r.h, r.x + 1, lw, left, lroles, nl, *top);
     if (split) {
         for (int i = y; i < r.y + r.h; i++)

@@ -7,6 +7,7 @@
 #include "wb_int.h"
 
 #include "design_io.h"
+#include "i18n.h"
 #include "tour.h"
 
 #include <stdio.h>
@@ -89,14 +90,14 @@ void wb_tour_free(wb *w)
 int wb_tour_go(wb *w, size_t step)
 {
     if (!w->opt.ntour) {
-        wb_message(w, UI_ROLE_WARN,
-                   "the tour runs in its own workspace: quit and run keyplan tour (this "
-                   "working copy stays as it is)");
+        wb_message(w, UI_ROLE_WARN, "%s",
+                   _("the tour runs in its own workspace: quit and run keyplan tour (this "
+                     "working copy stays as it is)"));
         return UI_REDRAW;
     }
     if (step >= w->opt.ntour) {
-        wb_message(w, UI_ROLE_WARN,
-                   step == w->opt.ntour ? "that was the last step" : "this is the first step");
+        wb_message(w, UI_ROLE_WARN, "%s",
+                   step == w->opt.ntour ? _("that was the last step") : _("this is the first step"));
         return UI_REDRAW;
     }
     if (!w->tour_on) {
@@ -120,7 +121,8 @@ int wb_tour_go(wb *w, size_t step)
     w->tour_done = false;
     bool mine = w->tour_mine && w->tour_mine[step];
     kp_design *nd = design_clone(mine ? w->tour_mine[step] : w->opt.tour[step].design);
-    char *label = xasprintf("tour step %zu", step + 1);
+    /* TRANSLATORS: the version label of a tour step's design in the workspace's history */
+    char *label = xasprintf(_("tour step %zu"), step + 1);
     wb_apply(w, nd, label);
     free(label);
     char num[24];
@@ -140,21 +142,30 @@ int wb_tour_go(wb *w, size_t step)
     }
     drafts_clear(&w->drafts);
     w->tour_done = wb_tour_exercise(w, NULL);
-    wb_message(w, UI_ROLE_TITLE, "tour step %zu/%zu: %s%s   (] next, [ previous, Esc leaves)", step + 1,
-               w->opt.ntour, w->opt.tour[step].title ? w->opt.tour[step].title : "",
-               mine ? " (your edits; :tour reset goes back)" : "");
+    const char *title = w->opt.tour[step].title ? w->opt.tour[step].title : "";
+    if (mine)
+        /* TRANSLATORS: the step's number, the tour's steps, its title; ] [ and Esc are keys */
+        wb_message(
+            w, UI_ROLE_TITLE,
+            _("tour step %1$zu/%2$zu: %3$s (your edits; :tour reset goes back)   (] next, [ previous, Esc leaves)"),
+            step + 1, w->opt.ntour, title);
+    else
+        /* TRANSLATORS: the step's number, the tour's steps, its title; ] [ and Esc are keys */
+        wb_message(w, UI_ROLE_TITLE, _("tour step %1$zu/%2$zu: %3$s   (] next, [ previous, Esc leaves)"),
+                   step + 1, w->opt.ntour, title);
     return UI_REDRAW | UI_RESIZE;
 }
 
 int wb_tour_off(wb *w)
 {
     if (!w->tour_on) {
-        wb_message(w, UI_ROLE_WARN, "no tour shown; :tour %s", w->opt.ntour ? "resumes it" : "explains");
+        wb_message(w, UI_ROLE_WARN, "%s",
+                   w->opt.ntour ? _("no tour shown; :tour resumes it") : _("no tour shown; :tour explains"));
         return UI_REDRAW;
     }
     w->tour_on = false;
     wb_relayout(w);
-    wb_message(w, UI_ROLE_GOOD, "left the tour at step %zu (your edits stay); :tour resumes it",
+    wb_message(w, UI_ROLE_GOOD, _("left the tour at step %zu (your edits stay); :tour resumes it"),
                w->tour_step + 1);
     return UI_REDRAW | UI_RESIZE;
 }
@@ -162,7 +173,7 @@ int wb_tour_off(wb *w)
 int wb_tour_reset(wb *w)
 {
     if (!w->opt.ntour || !w->tour_on) {
-        wb_message(w, UI_ROLE_WARN, "no tour step shown to reset");
+        wb_message(w, UI_ROLE_WARN, "%s", _("no tour step shown to reset"));
         return UI_REDRAW;
     }
     size_t i = w->tour_step;
@@ -172,11 +183,12 @@ int wb_tour_reset(wb *w)
     snprintf(key, sizeof key, "tour.mine.%zu", i + 1);
     meta_set(w, key, NULL);
     drafts_clear(&w->drafts);
-    char *label = xasprintf("tour step %zu reset", i + 1);
+    /* TRANSLATORS: the version label of a step taken back to its own design */
+    char *label = xasprintf(_("tour step %zu reset"), i + 1);
     wb_apply(w, design_clone(w->opt.tour[i].design), label);
     free(label);
     w->tour_done = wb_tour_exercise(w, NULL);
-    wb_message(w, UI_ROLE_GOOD, "step %zu is back to its own design (u brings your edits back)", i + 1);
+    wb_message(w, UI_ROLE_GOOD, _("step %zu is back to its own design (u brings your edits back)"), i + 1);
     return UI_REDRAW;
 }
 
@@ -195,7 +207,7 @@ int wb_tour_command(wb *w, const char *arg)
             }
             w->tour_done = wb_tour_exercise(w, NULL);
             wb_message(w, UI_ROLE_TITLE,
-                       "tour step %zu/%zu, where you left it   (] next, [ previous, Esc leaves)",
+                       _("tour step %1$zu/%2$zu, where you left it   (] next, [ previous, Esc leaves)"),
                        w->tour_step + 1, w->opt.ntour);
             return UI_REDRAW | UI_RESIZE;
         }
@@ -210,7 +222,9 @@ int wb_tour_command(wb *w, const char *arg)
     char *end = NULL;
     long n = strtol(arg, &end, 10);
     if (*end || n < 1 || !w->opt.ntour || (size_t)n > w->opt.ntour) {
-        wb_message(w, UI_ROLE_WARN, "usage: :tour [off | reset | STEP] (STEP from 1 to %zu)", w->opt.ntour);
+        /* TRANSLATORS: off, reset and STEP are what :tour takes */
+        wb_message(w, UI_ROLE_WARN, _("usage: :tour [off | reset | STEP] (STEP from 1 to %zu)"),
+                   w->opt.ntour);
         return UI_REDRAW;
     }
     w->tour_fresh = !w->tour_visited && !w->tour_resumed;
@@ -239,7 +253,8 @@ void wb_tour_after_key(wb *w)
 {
     bool now = wb_tour_exercise(w, NULL);
     if (now && !w->tour_done)
-        wb_message(w, UI_ROLE_GOOD, "Try it: done! step %zu's exercise holds (] goes on)", w->tour_step + 1);
+        wb_message(w, UI_ROLE_GOOD, _("Try it: done! step %zu's exercise holds (] goes on)"),
+                   w->tour_step + 1);
     w->tour_done = now;
 }
 

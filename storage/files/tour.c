@@ -4,6 +4,7 @@
 
 #include "design_io.h"
 #include "display.h"
+#include "i18n.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +17,22 @@ const tour_file *tour_file_find(const char *path)
     return NULL;
 }
 
-/* The embedded tour file of tour `name`, or NULL. *path receives its path (caller frees). */
+/* The embedded tour file of tour `name` in the reader's language (i18n_lang(): the sample's
+ * LANG/tour/tour.yaml, "samples/cloudshop/es/tour/tour.yaml"), else the English one, or NULL.
+ * *path receives its path (caller frees). */
 static const tour_file *tour_file_of(const char *name, char **path)
 {
     *path = NULL;
     if (!name || !*name || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
         return NULL;
+    const char *lang = i18n_lang();
+    if (strcmp(lang, "en") != 0) {
+        *path = xasprintf("samples/%s/%s/tour/tour.yaml", name, lang);
+        const tour_file *f = tour_file_find(*path);
+        if (f)
+            return f;
+        free(*path);
+    }
     *path = xasprintf("samples/%s/tour/tour.yaml", name);
     return tour_file_find(*path);
 }
@@ -32,7 +43,8 @@ char *tour_words_list(const char *const *words)
     sbuf_init(&b);
     sbuf_add(&b, "");
     for (size_t i = 0; words[i]; i++)
-        sbuf_printf(&b, "%s%s", i == 0 ? "" : words[i + 1] ? ", " : " or ", words[i]);
+        /* TRANSLATORS: the last separator of a list of words ("a, b or c") */
+        sbuf_printf(&b, "%s%s", i == 0 ? "" : words[i + 1] ? ", " : _(" or "), words[i]);
     return sbuf_steal(&b);
 }
 
@@ -50,14 +62,15 @@ tour *tour_open(const char *name, char **err)
     const tour_file *f = tour_file_of(name ? name : TOUR_DEFAULT, &path);
     if (!f) {
         free(path);
-        *err = xasprintf("unknown tour '%s'; expected '%s'", name ? name : "", TOUR_DEFAULT);
+        /* TRANSLATORS: %1$s the tour asked for, %2$s the built-in tour (cloudshop) */
+        *err = xasprintf(_("unknown tour '%1$s'; expected '%2$s'"), name ? name : "", TOUR_DEFAULT);
         return NULL;
     }
     kp_diags dg;
     diags_init(&dg, path);
     tour *t = tour_load(f->text, f->len, path, &dg);
     if (!t)
-        *err = dg.n ? diags_format(&dg, 0) : xasprintf("%s does not load", path);
+        *err = dg.n ? diags_format(&dg, 0) : xasprintf(_("%s does not load"), path);
     diags_free(&dg);
     free(path);
     return t;
@@ -135,7 +148,7 @@ kp_design *tour_rung_design(const tour *t, size_t i, size_t r)
 char *tour_yaml(const tour *t, size_t i, char **err)
 {
     if (!t || i >= t->nsteps) {
-        kp_fail(err, KP_NOTFOUND, "no step %zu in the tour", i + 1);
+        kp_fail(err, KP_NOTFOUND, _("no step %zu in the tour"), i + 1);
         return NULL;
     }
     return designio_save(t->play[i].design, err);
@@ -182,17 +195,21 @@ char *tour_print(const tour *t, int width)
     for (size_t i = 0; i < t->nsteps; i++) {
         const tour_step *s = &t->steps[i];
         kp_analysis *a = analysis_run(t->play[i].design);
-        sbuf_printf(&b, "\nStep %d. %s\n", s->number, s->title);
-        for (size_t k = 0; k < strlen(s->title) + 8 + (s->number >= 10); k++)
+        /* TRANSLATORS: a step's heading in the printed tour: its number and title (underlined) */
+        char *head = xasprintf(_("Step %1$d. %2$s"), s->number, s->title);
+        sbuf_printf(&b, "\n%s\n", head);
+        for (int k = disp_width(head); k > 0; k--)
             sbuf_addc(&b, '-');
+        free(head);
         sbuf_add(&b, "\n");
         wrap(&b, s->narration, width);
         char *fig = tour_figures(t, i, a);
         if (*fig)
-            sbuf_printf(&b, "\nFigures (computed by keyplan from this step's design):\n%s", fig);
+            sbuf_printf(&b, "\n%s\n%s", _("Figures (computed by keyplan from this step's design):"), fig);
         free(fig);
         if (s->try_task) {
-            char *task = xasprintf("Try it: %s", s->try_task);
+            /* TRANSLATORS: the step's exercise, %s its task */
+            char *task = xasprintf(_("Try it: %s"), s->try_task);
             sbuf_add(&b, "\n");
             wrap(&b, task, width);
             free(task);

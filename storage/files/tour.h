@@ -4,6 +4,9 @@
  * files at build time (storage/files/tour_embed.cmake), so the binary reads nothing at run time.
  * The CloudShop walkthrough ("cloudshop") is the course's worked example in nine steps. Its
  * narration is English and keeps the course's Spanish key names (CLIENTE#, PEDIDO#, ESTADO#...).
+ * A tour in another language LL is samples/NAME/LL/tour/tour.yaml (the Spanish CloudShop tour:
+ * samples/cloudshop/es/tour/tour.yaml, on the Spanish designs of samples/cloudshop/es/), with the
+ * same step ids; tour_open and tour_exists choose it when i18n_lang() is LL.
  *
  * The file (every key but ladder, marks, figures and checks is required):
  *
@@ -108,7 +111,8 @@ typedef struct tour_step {
 /* true when `name` (NULL = the default) names a tour built into keyplan ("cloudshop"). */
 bool tour_exists(const char *name);
 
-/* Loads the built-in tour `name` (NULL = "cloudshop"). Returns the tour (release with
+/* Loads the built-in tour `name` (NULL = "cloudshop") in the language in use (i18n_lang(); the
+ * English tour when the sample has none in that language). Returns the tour (release with
  * tour_close), or NULL with *err set (caller frees): "unknown tour 'x'; expected 'cloudshop'",
  * or the first located error of a tour that does not load (a bug: the tests catch it). */
 tour *tour_open(const char *name, char **err);

@@ -3,6 +3,8 @@
  * analysis_metric) plus the fields below, which say what the course's figures say in words. */
 #include "tour_int.h"
 
+#include "i18n.h"
+
 #include "signals.h"
 
 #include <ctype.h>
@@ -86,7 +88,8 @@ static bool cond_parse(const char *src, cond *c, const char **why)
     size_t slen = (size_t)(p - s);
     while (isspace((unsigned char)*p))
         p++;
-    *why = "expected SUBJECT OP VALUE, e.g. pattern.5.plan == query or index.GSI1.items < 100000";
+    /* TRANSLATORS: SUBJECT OP VALUE and the examples are the check language: they stay */
+    *why = _("expected SUBJECT OP VALUE, e.g. pattern.5.plan == query or index.GSI1.items < 100000");
     if (!slen || !parse_op(&p, &c->cmp))
         goto bad;
     while (isspace((unsigned char)*p))
@@ -113,9 +116,11 @@ static bool cond_parse(const char *src, cond *c, const char **why)
         if (strcmp(subjects[i].kind, c->kind) == 0 && strcmp(subjects[i].field, c->field) == 0)
             c->info = &subjects[i];
     if (!c->info && sig_metric_check(c->subject, NULL) != KP_OK) {
-        *why = "unknown subject; expected pattern.ID.plan|index|latency_ok, partition.TEMPLATE.distinct|"
-               "read_hot_share|write_hot_share|read_util|write_util|hot, finding.CODE.count, "
-               "checklist.N.status, decision.ID.status or a signal metric (pattern.ID.rate, cost.total, ...)";
+        /* TRANSLATORS: the subjects are the check language: they stay */
+        *why =
+            _("unknown subject; expected pattern.ID.plan|index|latency_ok, partition.TEMPLATE.distinct|"
+              "read_hot_share|write_hot_share|read_util|write_util|hot, finding.CODE.count, "
+              "checklist.N.status, decision.ID.status or a signal metric (pattern.ID.rate, cost.total, ...)");
         goto bad;
     }
     c->type = c->info ? c->info->type : V_NUM;
@@ -123,17 +128,18 @@ static bool cond_parse(const char *src, cond *c, const char **why)
         char *end = NULL;
         c->num = strtod(value, &end);
         if (!end || *end || isnan(c->num) || isinf(c->num)) {
-            *why = "this subject is a number; expected a number after the operator";
+            *why = _("this subject is a number; expected a number after the operator");
             goto bad;
         }
         return true;
     }
     if (c->cmp != KP_CMP_EQ && c->cmp != KP_CMP_NE) {
-        *why = "this subject is a word; expected == or !=";
+        *why = _("this subject is a word; expected == or !=");
         goto bad;
     }
     if (c->type == V_BOOL && strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
-        *why = "this subject is true or false; expected true or false after the operator";
+        /* TRANSLATORS: true and false are the check language's words: they stay */
+        *why = _("this subject is true or false; expected true or false after the operator");
         goto bad;
     }
     c->word = value;
@@ -147,7 +153,7 @@ bad:
 kp_status tour_check_validate(const char *check, char **err)
 {
     cond c;
-    const char *why = "expected text";
+    const char *why = _("expected text");
     if (!check || !cond_parse(check, &c, &why))
         return kp_fail(err, KP_INVALID, "%s", why);
     free(c.buf);
@@ -231,7 +237,7 @@ bool tour_check(const char *check, const kp_analysis *a, char **why)
     const char *perr = NULL;
     if (!check || !cond_parse(check, &c, &perr)) {
         if (why)
-            *why = xstrdup(perr ? perr : "no check");
+            *why = xstrdup(perr ? perr : _("no check"));
         return false;
     }
     double num = NAN;
@@ -239,16 +245,19 @@ bool tour_check(const char *check, const kp_analysis *a, char **why)
     bool ok;
     if (!subject_value(&c, a, &num, &word)) {
         if (why)
-            *why = xasprintf("%s names nothing of the design", c.subject);
+            /* TRANSLATORS: %s a check's subject (partition.CLIENTE#{customerId}.hot) */
+            *why = xasprintf(_("%s names nothing of the design"), c.subject);
         ok = false;
     } else if (c.type == V_NUM) {
         ok = sig_compare(num, c.cmp, c.num);
         if (!ok && why)
-            *why = xasprintf("%s is %g", c.subject, num);
+            /* TRANSLATORS: an exercise's check not met yet: its subject and its value now */
+            *why = xasprintf(_("%1$s is %2$g"), c.subject, num);
     } else {
         ok = (strcmp(word, c.word) == 0) == (c.cmp == KP_CMP_EQ);
         if (!ok && why)
-            *why = xasprintf("%s is %s", c.subject, word);
+            /* TRANSLATORS: an exercise's check not met yet: its subject and its value now (a word) */
+            *why = xasprintf(_("%1$s is %2$s"), c.subject, word);
     }
     free(c.buf);
     return ok;

@@ -4,6 +4,8 @@
  * entities give it, so that the design stays whole. */
 #include "tour_int.h"
 
+#include "i18n.h"
+
 #include "edit.h"
 #include "fields.h"
 
@@ -85,7 +87,7 @@ static bool move_index(kp_design *d, kp_design *src, size_t row, const char **er
         for (size_t k = 0; k < se->nkeys; k++)
             gives |= is_key_of(se->keys[k].attr.s, x);
         if (gives && design_entity_pos(d, se->name) < 0) {
-            *err = "an entity that gives the index a key is not in the design";
+            *err = _("an entity that gives the index a key is not in the design");
             return false;
         }
     }
@@ -163,9 +165,13 @@ bool tour_edit_apply(kp_design *d, tour_edit_op op, const char *target, const ch
     size_t want = op == TOUR_EDIT_SET && t != EDIT_SETTINGS ? 3 : 2;
     if (t < 0 || nw < want || nw > (op == TOUR_EDIT_SET ? 3 : 2)) {
         char *all = tour_words_list(tables);
-        fail(code, KP_INVALID, at_value, false, err,
-             xasprintf("%s '%s'; expected TABLE ROW%s with TABLE one of %s", opw, target,
-                       op == TOUR_EDIT_SET ? " COLUMN" : "", all));
+        fail(
+            code, KP_INVALID, at_value, false, err,
+            op == TOUR_EDIT_SET
+                /* TRANSLATORS: a tour file's edit: %1$s is set, delete or copy, %2$s its target; TABLE ROW COLUMN stay */
+                ? xasprintf(_("%1$s '%2$s'; expected TABLE ROW COLUMN with TABLE one of %3$s"), opw, target,
+                            all)
+                : xasprintf(_("%1$s '%2$s'; expected TABLE ROW with TABLE one of %3$s"), opw, target, all));
         free(all);
         goto out;
     }
@@ -176,13 +182,14 @@ bool tour_edit_apply(kp_design *d, tour_edit_op op, const char *target, const ch
         const char *why = NULL;
         if (tt != EDIT_DECISIONS && tt != EDIT_INDEXES)
             fail(code, KP_INVALID, at_value, false, err,
-                 xasprintf("copy '%s'; expected decisions or indexes", target));
+                 xasprintf(_("copy '%s'; expected decisions or indexes"), target));
         else if (row >= 0)
             fail(code, KP_DUPLICATE, at_value, false, err,
-                 xasprintf("copy '%s': the design already has it; expected a row it lacks", target));
+                 xasprintf(_("copy '%s': the design already has it; expected a row it lacks"), target));
         else if (srow < 0)
             fail(code, KP_UNKNOWN_REF, at_value, false, err,
-                 xasprintf("copy '%s': %s has no such row; expected one of its %s", target, src_name,
+                 /* TRANSLATORS: %2$s a design file, %3$s a table (decisions, indexes) */
+                 xasprintf(_("copy '%1$s': %2$s has no such row; expected one of its %3$s"), target, src_name,
                            tables[t]));
         else if (tt == EDIT_DECISIONS)
             move_decision(d, src, (size_t)srow), ok = true;
@@ -192,18 +199,18 @@ bool tour_edit_apply(kp_design *d, tour_edit_op op, const char *target, const ch
     }
     if (row < 0) {
         fail(code, KP_UNKNOWN_REF, at_value, false, err,
-             xasprintf("%s '%s': the design has no %s row '%s'; expected an existing id or name", opw, target,
-                       tables[t], w[1]));
+             /* TRANSLATORS: %1$s set, delete or copy; %3$s a table (patterns, entities...) */
+             xasprintf(_("%1$s '%2$s': the design has no %3$s row '%4$s'; expected an existing id or name"),
+                       opw, target, tables[t], w[1]));
         goto out;
     }
     if (op == TOUR_EDIT_DELETE) {
         if (tt == EDIT_SETTINGS || tt == EDIT_KEYS)
-            fail(
-                code, KP_INVALID, at_value, false, err,
-                xasprintf(
-                    "delete '%s': %s rows cannot be deleted; expected patterns, entities, indexes, attributes or "
-                    "decisions",
-                    target, tables[t]));
+            fail(code, KP_INVALID, at_value, false, err,
+                 xasprintf(
+                     _("delete '%1$s': %2$s rows cannot be deleted; expected patterns, entities, indexes, "
+                       "attributes or decisions"),
+                     target, tables[t]));
         else if (tt == EDIT_INDEXES)
             delete_index(d, (size_t)row), ok = true;
         else
@@ -218,7 +225,7 @@ bool tour_edit_apply(kp_design *d, tour_edit_op op, const char *target, const ch
             cols[k] = edit_col_name(d, tt, k);
         char *all = tour_words_list(cols);
         fail(code, KP_UNKNOWN_KEY, at_value, false, err,
-             xasprintf("set '%s': %s has no column '%s'; expected %s", target, tables[t],
+             xasprintf(_("set '%1$s': %2$s has no column '%3$s'; expected %4$s"), target, tables[t],
                        nw == 3 ? w[2] : "value", all));
         free(all);
         free(cols);

@@ -5,6 +5,8 @@
  * next step, so that one run reports the problems of every step. */
 #include "tour_int.h"
 
+#include "i18n.h"
+
 #include "design_io.h"
 #include "validate.h"
 
@@ -47,7 +49,9 @@ static const char *text_of(const yaml_node_t *n)
 
 static const char *shape(const yaml_node_t *n)
 {
-    return n->type == YAML_MAPPING_NODE ? "a map" : n->type == YAML_SEQUENCE_NODE ? "a list" : "text";
+    return n->type == YAML_MAPPING_NODE    ? _("a map")
+           : n->type == YAML_SEQUENCE_NODE ? _("a list")
+                                           : _("text");
 }
 
 static size_t seq_len(const yaml_node_t *n)
@@ -100,7 +104,7 @@ static bool known_keys(ld *c, const yaml_node_t *n, const char *what, const char
         for (size_t j = 0; ok && j < i; j++) {
             const char *prev = text_of(map_key(c, n, j));
             if (prev && strcmp(prev, k) == 0) {
-                diags_add(c->dg, KP_DUPLICATE, at(kn), "%s: '%s' is given twice; expected each key once",
+                diags_add(c->dg, KP_DUPLICATE, at(kn), _("%s: '%s' is given twice; expected each key once"),
                           what, k);
                 return false;
             }
@@ -110,10 +114,10 @@ static bool known_keys(ld *c, const yaml_node_t *n, const char *what, const char
         char *all = tour_words_list(keys);
         const char *near = k ? util_did_you_mean(k, keys, nk) : NULL;
         if (near)
-            diags_add(c->dg, KP_UNKNOWN_KEY, at(kn), "%s: unknown key '%s' (did you mean '%s'?); expected %s",
-                      what, k, near, all);
+            diags_add(c->dg, KP_UNKNOWN_KEY, at(kn),
+                      _("%s: unknown key '%s' (did you mean '%s'?); expected %s"), what, k, near, all);
         else
-            diags_add(c->dg, KP_UNKNOWN_KEY, at(kn), "%s: unknown key '%s'; expected %s", what,
+            diags_add(c->dg, KP_UNKNOWN_KEY, at(kn), _("%s: unknown key '%s'; expected %s"), what,
                       k ? k : shape(kn), all);
         free(all);
         return false;
@@ -129,11 +133,12 @@ static const yaml_node_t *need(ld *c, const yaml_node_t *n, const char *key, yam
     const yaml_node_t *v = get(c, n, key);
     if (!v) {
         if (required)
-            diags_add(c->dg, KP_MISSING_KEY, at(n), "%s: '%s' is missing; expected %s", what, key, expected);
+            diags_add(c->dg, KP_MISSING_KEY, at(n), _("%s: '%s' is missing; expected %s"), what, key,
+                      expected);
         return NULL;
     }
     if (v->type != type) {
-        diags_add(c->dg, KP_TYPE, at(v), "%s: '%s' is %s; expected %s", what, key, shape(v), expected);
+        diags_add(c->dg, KP_TYPE, at(v), _("%s: '%s' is %s; expected %s"), what, key, shape(v), expected);
         return NULL;
     }
     return v;
@@ -186,8 +191,8 @@ static kp_design *load_file(ld *c, const yaml_node_t *where, const char *rel, co
     if (!path || !tour_file_find(path)) {
         diags_add(
             c->dg, KP_NOTFOUND, at(where),
-            "%s: no design file '%s' in the tour's sample; expected a path relative to the tour's folder "
-            "(../design.yaml) or the id of an earlier step",
+            _("%s: no design file '%s' in the tour's sample; expected a path relative to the tour's folder "
+              "(../design.yaml) or the id of an earlier step"),
             what, rel);
         free(path);
         return NULL;
@@ -204,7 +209,7 @@ static kp_design *load_file(ld *c, const yaml_node_t *where, const char *rel, co
     kp_design *d = designio_load_string(f->text, f->len, path, &dg);
     if (!d) {
         char *first = dg.n ? diags_format(&dg, 0) : xstrdup("cannot load");
-        diags_add(c->dg, KP_INVALID, at(where), "%s: the design file does not load: %s", what, first);
+        diags_add(c->dg, KP_INVALID, at(where), _("%s: the design file does not load: %s"), what, first);
         free(first);
     }
     diags_free(&dg);
@@ -229,8 +234,8 @@ static bool apply_edit(ld *c, kp_design *d, const yaml_node_t *e, const char *wh
     static const char *const *const op_keys[] = {set_keys, delete_keys, copy_keys};
     if (e->type != YAML_MAPPING_NODE) {
         diags_add(c->dg, KP_TYPE, at(e),
-                  "%s: an edit is %s; expected { set: TABLE ROW COLUMN, to: TEXT }, "
-                  "{ delete: TABLE ROW } or { copy: TABLE ROW, from: FILE }",
+                  _("%s: an edit is %s; expected { set: TABLE ROW COLUMN, to: TEXT }, "
+                    "{ delete: TABLE ROW } or { copy: TABLE ROW, from: FILE }"),
                   what, shape(e));
         return false;
     }
@@ -240,7 +245,7 @@ static bool apply_edit(ld *c, kp_design *d, const yaml_node_t *e, const char *wh
             op = i, nops++;
     if (nops != 1) {
         diags_add(c->dg, nops ? KP_INVALID : KP_MISSING_KEY, at(e),
-                  "%s: an edit %s; expected one of set, delete or copy", what,
+                  _("%s: an edit %s; expected one of set, delete or copy"), what,
                   nops ? "says several operations" : "says no operation");
         return false;
     }
@@ -248,8 +253,8 @@ static bool apply_edit(ld *c, kp_design *d, const yaml_node_t *e, const char *wh
         return false;
     const yaml_node_t *tn = get(c, e, tour_edit_words[op]);
     if (!text_of(tn)) {
-        diags_add(c->dg, KP_TYPE, at(tn), "%s: %s names %s; expected TABLE ROW%s", what, tour_edit_words[op],
-                  shape(tn), op == TOUR_EDIT_SET ? " COLUMN" : "");
+        diags_add(c->dg, KP_TYPE, at(tn), _("%s: %s names %s; expected TABLE ROW%s"), what,
+                  tour_edit_words[op], shape(tn), op == TOUR_EDIT_SET ? " COLUMN" : "");
         return false;
     }
     const yaml_node_t *to = NULL, *from = NULL;
@@ -268,7 +273,7 @@ static bool apply_edit(ld *c, kp_design *d, const yaml_node_t *e, const char *wh
     bool ok = tour_edit_apply(d, (tour_edit_op)op, text_of(tn), text_of(to), src, text_of(from), &code,
                               &at_value, &err);
     if (!ok)
-        diags_add(c->dg, code, at(at_value ? to : tn), "%s: %s", what, err);
+        diags_add(c->dg, code, at(at_value ? to : tn), _("%s: %s"), what, err);
     free(err);
     design_free(src);
     return ok;
@@ -291,14 +296,14 @@ static kp_design *build_design(ld *c, const yaml_node_t *spec, size_t prior, con
             return NULL;
         edits = get(c, spec, "edits");
         if (edits && edits->type != YAML_SEQUENCE_NODE) {
-            diags_add(c->dg, KP_TYPE, at(edits), "%s: 'edits' is %s; expected a list of edits", what,
+            diags_add(c->dg, KP_TYPE, at(edits), _("%s: 'edits' is %s; expected a list of edits"), what,
                       shape(edits));
             return NULL;
         }
     } else if (spec->type != YAML_SCALAR_NODE) {
         diags_add(c->dg, KP_TYPE, at(spec),
-                  "%s: the design is %s; expected a design file, an earlier step's id or "
-                  "{ from: ..., edits: [...] }",
+                  _("%s: the design is %s; expected a design file, an earlier step's id or "
+                    "{ from: ..., edits: [...] }"),
                   what, shape(spec));
         return NULL;
     }
@@ -317,8 +322,8 @@ static kp_design *build_design(ld *c, const yaml_node_t *spec, size_t prior, con
         if (k < 0) {
             const char *near = util_did_you_mean(name, ids, prior);
             diags_add(c->dg, KP_UNKNOWN_REF, at(from),
-                      "%s: '%s' is no earlier step%s%s%s and no design file; expected "
-                      "an earlier step's id or a path ending in .yaml",
+                      _("%s: '%s' is no earlier step%s%s%s and no design file; expected "
+                        "an earlier step's id or a path ending in .yaml"),
                       what, name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         } else if (c->t->play[k].design) {
             d = design_clone(c->t->play[k].design);
@@ -338,7 +343,7 @@ static kp_design *build_design(ld *c, const yaml_node_t *spec, size_t prior, con
     if (!validate_design(d, &vd)) {
         for (size_t i = 0; i < vd.n; i++)
             if (vd.v[i].sev == KP_SEV_ERROR) {
-                diags_add(c->dg, KP_INVALID, at(spec), "%s: the design does not validate: %s", what,
+                diags_add(c->dg, KP_INVALID, at(spec), _("%s: the design does not validate: %s"), what,
                           vd.v[i].msg);
                 break;
             }
@@ -390,17 +395,17 @@ static const char *arg_expected(tour_arg arg)
 {
     switch (arg) {
     case TOUR_ARG_SELECTION:
-        return "all, reads or needs";
+        return _("all, reads or needs");
     case TOUR_ARG_PATTERN:
-        return "the id of a pattern of the step's design";
+        return _("the id of a pattern of the step's design");
     case TOUR_ARG_ITEM:
-        return "a checklist item, 1 to 11";
+        return _("a checklist item, 1 to 11");
     case TOUR_ARG_INDEX:
-        return "an index of the step's design";
+        return _("an index of the step's design");
     case TOUR_ARG_DECISION:
-        return "a decision of the step's design";
+        return _("a decision of the step's design");
     case TOUR_ARG_TEMPLATE:
-        return "a key template of an entity of the step's design";
+        return _("a key template of an entity of the step's design");
     default:
         return "nothing";
     }
@@ -432,7 +437,7 @@ static void parse_marks(ld *c, const yaml_node_t *m, tour_step *s, const kp_desi
     static const char *const kinds[] = {"pattern",  "entity", "index",     "partition", "finding",
                                         "decision", "cost",   "checklist", NULL};
     if (m->type != YAML_MAPPING_NODE) {
-        diags_add(c->dg, KP_TYPE, at(m), "%s: 'marks' is %s; expected a map KIND: [NAME, ...]", what,
+        diags_add(c->dg, KP_TYPE, at(m), _("%s: 'marks' is %s; expected a map KIND: [NAME, ...]"), what,
                   shape(m));
         return;
     }
@@ -443,7 +448,7 @@ static void parse_marks(ld *c, const yaml_node_t *m, tour_step *s, const kp_desi
         const char *kind = text_of(map_key(c, m, i));
         const yaml_node_t *v = map_value(c, m, i);
         if (v->type != YAML_SEQUENCE_NODE) {
-            diags_add(c->dg, KP_TYPE, at(v), "%s: marks '%s' is %s; expected a list of names", what, kind,
+            diags_add(c->dg, KP_TYPE, at(v), _("%s: marks '%s' is %s; expected a list of names"), what, kind,
                       shape(v));
             continue;
         }
@@ -470,8 +475,8 @@ static void parse_marks(ld *c, const yaml_node_t *m, tour_step *s, const kp_desi
                     ok = is_finding(name), expected = "a finding code (keyplan check lists them)";
             }
             if (!ok) {
-                diags_add(c->dg, KP_UNKNOWN_REF, at(nn), "%s: mark %s '%s' names nothing; expected %s", what,
-                          kind, name ? name : shape(nn), expected ? expected : "a name");
+                diags_add(c->dg, KP_UNKNOWN_REF, at(nn), _("%s: mark %s '%s' names nothing; expected %s"),
+                          what, kind, name ? name : shape(nn), expected ? expected : "a name");
                 continue;
             }
             VEC_GROW(s->marks, s->nmarks, cap);
@@ -493,7 +498,7 @@ static void parse_figure(ld *c, const yaml_node_t *f, tour_play *p, size_t *cap,
                 name_node = map_key(c, f, i), arg_node = map_value(c, f, i);
         }
     } else if (f->type != YAML_SCALAR_NODE) {
-        diags_add(c->dg, KP_TYPE, at(f), "%s: a figure is %s; expected NAME or { NAME: ARGUMENT }", what,
+        diags_add(c->dg, KP_TYPE, at(f), _("%s: a figure is %s; expected NAME or { NAME: ARGUMENT }"), what,
                   shape(f));
         return;
     }
@@ -509,7 +514,7 @@ static void parse_figure(ld *c, const yaml_node_t *f, tour_play *p, size_t *cap,
     if (kind < 0) {
         const char *near = name ? util_did_you_mean(name, names, TOUR_FIG__COUNT) : NULL;
         char *all = tour_words_list(names);
-        diags_add(c->dg, KP_UNKNOWN_KEY, at(name_node), "%s: unknown figure '%s'%s%s%s; expected %s", what,
+        diags_add(c->dg, KP_UNKNOWN_KEY, at(name_node), _("%s: unknown figure '%s'%s%s%s; expected %s"), what,
                   name ? name : shape(name_node), near ? " (did you mean '" : "", near ? near : "",
                   near ? "'?)" : "", all);
         free(all);
@@ -519,25 +524,25 @@ static void parse_figure(ld *c, const yaml_node_t *f, tour_play *p, size_t *cap,
     const char *arg = arg_node ? text_of(arg_node) : NULL, *label = label_node ? text_of(label_node) : NULL;
     if (want == TOUR_ARG_NONE && arg_node) {
         diags_add(c->dg, KP_INVALID, at(arg_node),
-                  "%s: figure '%s' takes no argument; expected just its name", what, name);
+                  _("%s: figure '%s' takes no argument; expected just its name"), what, name);
         return;
     }
     if (want != TOUR_ARG_NONE && (!arg || !*arg)) {
         diags_add(c->dg, KP_MISSING_KEY, at(arg_node ? arg_node : f),
-                  "%s: figure '%s' needs an argument; expected "
-                  "{ %s: ARGUMENT }, ARGUMENT %s",
+                  _("%s: figure '%s' needs an argument; expected "
+                    "{ %s: ARGUMENT }, ARGUMENT %s"),
                   what, name, name, arg_expected(want));
         return;
     }
     if (label_node && (!label || kind != TOUR_FIG_CHECKLIST)) {
         diags_add(c->dg, KP_INVALID, at(label_node),
-                  "%s: figure '%s' takes no label; expected a label (text) on "
-                  "checklist figures only",
+                  _("%s: figure '%s' takes no label; expected a label (text) on "
+                    "checklist figures only"),
                   what, name);
         return;
     }
     if (arg && d && !names_something(d, want, arg)) {
-        diags_add(c->dg, KP_UNKNOWN_REF, at(arg_node), "%s: figure '%s': '%s' names nothing; expected %s",
+        diags_add(c->dg, KP_UNKNOWN_REF, at(arg_node), _("%s: figure '%s': '%s' names nothing; expected %s"),
                   what, name, arg, arg_expected(want));
         return;
     }
@@ -554,11 +559,12 @@ static void parse_ladder(ld *c, const yaml_node_t *l, tour_step *s, tour_play *p
     p->rungs = n ? xcalloc(n, sizeof *p->rungs) : NULL;
     for (size_t r = 0; r < n; r++) {
         const yaml_node_t *rn = seq_at(c, l, r);
-        char *rwhat = xasprintf("%s, rung %zu", what, r + 1);
+        /* TRANSLATORS: a rung of a step's cost ladder in error messages: "step 7 (cost-ladder), rung 2" */
+        char *rwhat = xasprintf(_("%1$s, rung %2$zu"), what, r + 1);
         if (rn->type != YAML_MAPPING_NODE) {
             diags_add(c->dg, KP_TYPE, at(rn),
-                      "%s: a rung is %s; expected a map with label, course, course_total and "
-                      "design",
+                      _("%s: a rung is %s; expected a map with label, course, course_total and "
+                        "design"),
                       rwhat, shape(rn));
             free(rwhat);
             continue;
@@ -573,12 +579,12 @@ static void parse_ladder(ld *c, const yaml_node_t *l, tour_step *s, tour_play *p
         const yaml_node_t *total = need(c, rn, "course_total", YAML_SCALAR_NODE, true, rwhat, "a number");
         const yaml_node_t *design = get(c, rn, "design");
         if (!design)
-            diags_add(c->dg, KP_MISSING_KEY, at(rn), "%s: 'design' is missing; expected the rung's design",
+            diags_add(c->dg, KP_MISSING_KEY, at(rn), _("%s: 'design' is missing; expected the rung's design"),
                       rwhat);
         char *end = NULL;
         double v = total ? strtod(text_of(total), &end) : NAN;
         if (total && (!*text_of(total) || *end || !isfinite(v)))
-            diags_add(c->dg, KP_TYPE, at(total), "%s: course_total '%s'; expected a number", rwhat,
+            diags_add(c->dg, KP_TYPE, at(total), _("%s: course_total '%s'; expected a number"), rwhat,
                       text_of(total));
         else if (label && course && total && design) {
             tour_rung *g = &s->rungs[s->nrungs];
@@ -605,7 +611,7 @@ static void parse_checks(ld *c, const yaml_node_t *checks, const char *what, cha
         const yaml_node_t *cn = seq_at(c, checks, i);
         char *why = NULL;
         if (tour_check_validate(text_of(cn), &why) != KP_OK)
-            diags_add(c->dg, KP_INVALID, at(cn), "%s: check '%s': %s", what,
+            diags_add(c->dg, KP_INVALID, at(cn), _("%s: check '%s': %s"), what,
                       text_of(cn) ? text_of(cn) : shape(cn), why);
         else
             (*out)[(*n)++] = xstrdup(text_of(cn));
@@ -619,13 +625,13 @@ static void parse_checks(ld *c, const yaml_node_t *checks, const char *what, cha
 static void parse_try(ld *c, const yaml_node_t *tn, tour_step *s, const kp_design *d, const char *what)
 {
     static const char *const keys[] = {"task", "checks", "solution", NULL};
-    char *w = xasprintf("%s: try", what);
+    char *w = xasprintf("%s: try", what); /* try: the key of the tour file */
     kp_design *x = NULL;
     kp_analysis *a0 = NULL, *a1 = NULL;
     const yaml_node_t *task = NULL, *checks = NULL, *sol = NULL;
     if (tn->type != YAML_MAPPING_NODE) {
-        diags_add(c->dg, KP_TYPE, at(tn), "%s is %s; expected { task: TEXT, checks: [...], solution: [...] }",
-                  w, shape(tn));
+        diags_add(c->dg, KP_TYPE, at(tn),
+                  _("%s is %s; expected { task: TEXT, checks: [...], solution: [...] }"), w, shape(tn));
         goto out;
     }
     if (!known_keys(c, tn, w, keys))
@@ -640,7 +646,7 @@ static void parse_try(ld *c, const yaml_node_t *tn, tour_step *s, const kp_desig
     if (s->ntry != n || !n) {
         if (!n)
             diags_add(c->dg, KP_MISSING_KEY, at(checks),
-                      "%s: no checks; expected the conditions that say done", w);
+                      _("%s: no checks; expected the conditions that say done"), w);
         goto out;
     }
     s->try_task = xstrdup(text_of(task));
@@ -653,7 +659,8 @@ static void parse_try(ld *c, const yaml_node_t *tn, tour_step *s, const kp_desig
     bool valid = validate_design(x, &vd);
     for (size_t k = 0; !valid && k < vd.n; k++)
         if (vd.v[k].sev == KP_SEV_ERROR) {
-            diags_add(c->dg, KP_INVALID, at(sol), "%s: the solution does not validate: %s", w, vd.v[k].msg);
+            diags_add(c->dg, KP_INVALID, at(sol), _("%s: the solution does not validate: %s"), w,
+                      vd.v[k].msg);
             break;
         }
     diags_free(&vd);
@@ -666,14 +673,14 @@ static void parse_try(ld *c, const yaml_node_t *tn, tour_step *s, const kp_desig
         char *why = NULL;
         done &= tour_check(s->try_checks[k], a0, NULL);
         if (!tour_check(s->try_checks[k], a1, &why))
-            diags_add(c->dg, KP_INVALID, at(sol), "%s: the solution leaves '%s' false: %s", w,
+            diags_add(c->dg, KP_INVALID, at(sol), _("%s: the solution leaves '%s' false: %s"), w,
                       s->try_checks[k], why ? why : "");
         free(why);
     }
     if (done)
         diags_add(c->dg, KP_INVALID, at(checks),
-                  "%s: the step's own design already meets every check; expected "
-                  "an exercise that asks for a change",
+                  _("%s: the step's own design already meets every check; expected "
+                    "an exercise that asks for a change"),
                   w);
 out:
     analysis_free(a0);
@@ -689,9 +696,9 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
     tour_step *s = &c->t->steps[i];
     tour_play *p = &c->t->play[i];
     s->number = (int)i + 1;
-    char *what = xasprintf("step %zu", i + 1);
+    char *what = xasprintf(_("step %zu"), i + 1);
     if (sn->type != YAML_MAPPING_NODE) {
-        diags_add(c->dg, KP_TYPE, at(sn), "%s is %s; expected a map with id, title, narration and design",
+        diags_add(c->dg, KP_TYPE, at(sn), _("%s is %s; expected a map with id, title, narration and design"),
                   what, shape(sn));
         goto out;
     }
@@ -704,19 +711,20 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
     for (const char *q = idt; *q; q++)
         word &= isalnum((unsigned char)*q) || *q == '-' || *q == '_';
     if (!word || is_file_name(idt)) {
-        diags_add(c->dg, KP_INVALID, at(id), "%s: id '%s'; expected a short name of letters, digits and '-'",
-                  what, idt);
+        diags_add(c->dg, KP_INVALID, at(id),
+                  _("%s: id '%s'; expected a short name of letters, digits and '-'"), what, idt);
         goto out;
     }
     for (size_t k = 0; k < i; k++)
         if (c->t->steps[k].id && strcmp(c->t->steps[k].id, idt) == 0) {
-            diags_add(c->dg, KP_DUPLICATE, at(id), "%s: id '%s' is step %zu's already; expected a unique id",
-                      what, idt, k + 1);
+            diags_add(c->dg, KP_DUPLICATE, at(id),
+                      _("%s: id '%s' is step %zu's already; expected a unique id"), what, idt, k + 1);
             goto out;
         }
     s->id = xstrdup(idt);
     free(what);
-    what = xasprintf("step %zu (%s)", i + 1, idt);
+    /* TRANSLATORS: a step of a tour file in its error messages: its number and id */
+    what = xasprintf(_("step %1$zu (%2$s)"), i + 1, idt);
     if (!known_keys(c, sn, what, keys))
         goto out;
 
@@ -726,8 +734,8 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
     const yaml_node_t *design = get(c, sn, "design");
     if (!design)
         diags_add(c->dg, KP_MISSING_KEY, at(sn),
-                  "%s: 'design' is missing; expected a design file, an earlier step's "
-                  "id or { from: ..., edits: [...] }",
+                  _("%s: 'design' is missing; expected a design file, an earlier step's "
+                    "id or { from: ..., edits: [...] }"),
                   what);
     if (!title || !narr || !design)
         goto out;
@@ -737,14 +745,15 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
     for (size_t k = 0; k < seq_len(narr); k++) {
         const yaml_node_t *pn = seq_at(c, narr, k);
         if (!text_of(pn) || !*text_of(pn)) {
-            diags_add(c->dg, KP_TYPE, at(pn), "%s: a paragraph is %s; expected text", what,
+            diags_add(c->dg, KP_TYPE, at(pn), _("%s: a paragraph is %s; expected text"), what,
                       text_of(pn) ? "empty" : shape(pn));
             break;
         }
         sbuf_printf(&b, "%s%s", k ? "\n\n" : "", text_of(pn));
     }
     if (!b.len)
-        diags_add(c->dg, KP_MISSING_KEY, at(narr), "%s: the narration is empty; expected paragraphs", what);
+        diags_add(c->dg, KP_MISSING_KEY, at(narr), _("%s: the narration is empty; expected paragraphs"),
+                  what);
     s->narration = sbuf_steal(&b);
 
     p->design = build_design(c, design, i, what);
@@ -761,8 +770,8 @@ static void parse_step(ld *c, size_t i, const yaml_node_t *sn)
     for (size_t k = 0; k < p->nfigures; k++)
         if (p->figures[k].kind == TOUR_FIG_LADDER && !ladder)
             diags_add(c->dg, KP_MISSING_KEY, at(figs),
-                      "%s: the figure 'cost ladder' needs the step's ladder; expected "
-                      "'ladder:' in the step",
+                      _("%s: the figure 'cost ladder' needs the step's ladder; expected "
+                        "'ladder:' in the step"),
                       what);
     const yaml_node_t *checks = need(c, sn, "checks", YAML_SEQUENCE_NODE, false, what, "a list of checks");
     parse_checks(c, checks, what, &s->checks, &s->nchecks);
@@ -773,9 +782,13 @@ out:
     free(what);
 }
 
-/* The tour's name from its file: the sample folder above "tour/tour.yaml" ("cloudshop"). */
+/* The tour's name from its file: the sample folder under "samples/" ("cloudshop" of
+ * "samples/cloudshop/tour/tour.yaml" and of its Spanish "samples/cloudshop/es/tour/tour.yaml"),
+ * else the folder above "tour/tour.yaml". */
 static char *name_of(const char *file)
 {
+    if (strncmp(file, "samples/", 8) == 0 && strchr(file + 8, '/'))
+        return xstrndup(file + 8, (size_t)(strchr(file + 8, '/') - (file + 8)));
     char *dir = xstrdup(file);
     for (int up = 0; up < 2; up++) {
         char *slash = strrchr(dir, '/');
@@ -794,10 +807,10 @@ static void syntax_error(ld *c, yaml_parser_t *p)
     const char *problem = p->problem ? p->problem : "unreadable input";
     if (p->context)
         diags_add(c->dg, KP_SYNTAX, loc,
-                  "YAML syntax error: %s %s (started at line %d, column %d); expected well-formed YAML",
+                  _("YAML syntax error: %s %s (started at line %d, column %d); expected well-formed YAML"),
                   problem, p->context, (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
     else
-        diags_add(c->dg, KP_SYNTAX, loc, "YAML syntax error: %s; expected well-formed YAML", problem);
+        diags_add(c->dg, KP_SYNTAX, loc, _("YAML syntax error: %s; expected well-formed YAML"), problem);
 }
 
 tour *tour_load(const char *text, size_t len, const char *file, kp_diags *diags)
@@ -808,7 +821,7 @@ tour *tour_load(const char *text, size_t len, const char *file, kp_diags *diags)
     ld c = {.dg = diags, .file = file};
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser)) {
-        diags_add(diags, KP_NOMEM, (kp_loc){0, 0}, "cannot start the YAML parser (out of memory)");
+        diags_add(diags, KP_NOMEM, (kp_loc){0, 0}, _("cannot start the YAML parser (out of memory)"));
         return NULL;
     }
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -821,13 +834,13 @@ tour *tour_load(const char *text, size_t len, const char *file, kp_diags *diags)
     yaml_document_t second;
     if (!root) {
         diags_add(diags, KP_EMPTY, (kp_loc){0, 0},
-                  "the file is empty; expected a tour with title: and steps:");
+                  _("the file is empty; expected a tour with title: and steps:"));
     } else if (!yaml_parser_load(&parser, &second)) {
         syntax_error(&c, &parser);
     } else {
         const yaml_node_t *r2 = yaml_document_get_root_node(&second);
         if (r2)
-            diags_add(diags, KP_INVALID, at(r2), "a second YAML document; expected one tour per file");
+            diags_add(diags, KP_INVALID, at(r2), _("a second YAML document; expected one tour per file"));
         yaml_document_delete(&second);
     }
     yaml_parser_delete(&parser);
@@ -835,13 +848,14 @@ tour *tour_load(const char *text, size_t len, const char *file, kp_diags *diags)
     const yaml_node_t *title = NULL, *steps = NULL;
     if (diags->errors > errors) {
     } else if (root->type != YAML_MAPPING_NODE) {
-        diags_add(diags, KP_TYPE, at(root),
-                  "the tour is %s; expected a map with title: and steps:", shape(root));
+        diags_add(diags, KP_TYPE, at(root), _("the tour is %s; expected a map with title: and steps:"),
+                  shape(root));
     } else if (known_keys(&c, root, "tour", keys)) {
         title = need(&c, root, "title", YAML_SCALAR_NODE, true, "tour", "the handout's title");
         steps = need(&c, root, "steps", YAML_SEQUENCE_NODE, true, "tour", "a list of steps");
         if (steps && seq_len(steps) == 0) {
-            diags_add(diags, KP_MISSING_KEY, at(steps), "tour: 'steps' is empty; expected at least one step");
+            diags_add(diags, KP_MISSING_KEY, at(steps),
+                      _("tour: 'steps' is empty; expected at least one step"));
             steps = NULL;
         }
     }
