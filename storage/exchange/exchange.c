@@ -119,7 +119,8 @@ kp_design *exchange_import_table(const char *path, const char *table, kp_diags *
     if (j < len && (text[j] == '{' || text[j] == '['))
         d = nosqlwb_import_table(text + bom, len - bom, label, table, diags);
     else
-        *err = xasprintf("%s: error: --table takes a NoSQL Workbench model (JSON); this is not JSON", label);
+        *err = xasprintf("%s: error: %s", label,
+                         _("--table takes a NoSQL Workbench model (JSON); this is not JSON"));
     free(text);
     return d;
 }

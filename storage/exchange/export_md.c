@@ -733,11 +733,11 @@ static void indexes_section(sbuf *b, const kp_design *d, const kp_analysis *a)
 static void heat_section(sbuf *b, const kp_analysis *a)
 {
     sbuf_add(b, _("## 5. Heat: where the load concentrates\n\n"));
-    sbuf_add(
-        /* xgettext:no-c-format */
-        b,
-        _("Each partition serves at most 3,000 read units/s and 1,000 write units/s; at 100 % it throttles "
-          "whatever the table's total capacity.\n\n"));
+    /* TRANSLATORS: %d is 100 (a partition's limit, in percent). */
+    sbuf_printf(b,
+                _("Each partition serves at most 3,000 read units/s and 1,000 write units/s; at %d %% it "
+                  "throttles whatever the table's total capacity.\n\n"),
+                100);
     if (!a->npartitions) {
         sbuf_add(b, _("No partition figures.\n\n"));
         return;
@@ -1204,7 +1204,7 @@ char *export_json(const export_record *r, char **err)
     char *t = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
     if (!t) {
-        kp_fail(err, KP_INVALID, "jansson cannot write the decision record as JSON");
+        kp_fail(err, KP_INVALID, _("jansson cannot write the decision record as JSON"));
         return NULL;
     }
     char *out = xasprintf("%s\n", t);

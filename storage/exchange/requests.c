@@ -155,7 +155,8 @@ static char *value_text(const build *b, const char *name, char **err)
     tpl t;
     char *perr = NULL;
     if (tpl_parse(src, &t, &perr, NULL) != KP_OK) {
-        *err = xasprintf("value %s: cannot read template '%s': %s", name, src, perr);
+        /* TRANSLATORS: %1$s a value's name, %2$s its key template, %3$s why the template does not read. */
+        *err = xasprintf(_("value %1$s: cannot read template '%2$s': %3$s"), name, src, perr);
         free(perr);
         return NULL;
     }
