@@ -12,6 +12,7 @@
 #include "diff.h"
 #include "exchange.h"
 #include "export_md.h"
+#include "i18n.h"
 #include "support.h"
 
 #include <jansson.h>
@@ -401,6 +402,65 @@ static void test_global_table_record(void **state)
     free(md);
 }
 
+/* The record in Spanish (the build's catalog, po/es.po): its headings and sentences in the course's
+ * words, a global table's cost lines by their Spanish names, every table still whole; the record
+ * in English again afterwards. */
+static void test_spanish_record(void **state)
+{
+    fixture *f = *state;
+    const char *err = NULL;
+    if (!i18n_init("es", &err))
+        fail_msg("no Spanish catalog: %s", err ? err : "?");
+    f->d->table.replicas = xcalloc(1, sizeof *f->d->table.replicas);
+    f->d->table.replicas[0] = str_make("eu-west-1", (kp_loc){0, 0});
+    f->d->table.nreplicas = 1;
+    analysis_free(f->a);
+    f->a = analysis_run(f->d);
+    export_record r = record(f);
+    char *md = export_md(&r, NULL);
+    assert_non_null(md);
+    check_tables(md);
+    static const char *const spanish[] = {
+        "# Registro de decisiones: CloudShop orders",
+        "## 1. Patrones de acceso",
+        "| # | Patrón | Tipo | Entidades |",
+        "## 2. Diseño de claves",
+        "Clave de partición `PK`, clave de ordenación `SK`",
+        "índice disperso: solo los elementos donde ",
+        "## 3. Cómo se sirve cada patrón",
+        "| consulta `~` | tabla | ",
+        "## 4. Índices, y por qué existe cada uno",
+        "## 5. Calor: dónde se concentra la carga",
+        "## 6. Coste mensual (730 horas)",
+        "| escrituras en índices | ",
+        "| escrituras replicadas | ",
+        "| almacén de réplicas | ",
+        "## 7. Lista de comprobación (se cumplen ",
+        "## 8. Decisiones",
+        "**Alternativas descartadas**",
+        "**Supuestos falsables**",
+        "**Prueba de fallo (cómo veríamos que falla).**",
+        "**Vuelta atrás.**",
+        "**Señales de reapertura**",
+        "## 10. Historial de versiones",
+        "## 11. Cómo repetir este razonamiento",
+    };
+    for (size_t i = 0; i < sizeof spanish / sizeof *spanish; i++)
+        if (!strstr(md, spanish[i]))
+            fail_msg("the Spanish record has no '%s'", spanish[i]);
+    static const char *const english[] = {
+        "## 1. Access patterns", "**Alternatives discarded**", "Rollback.",
+        "| index writes | ",     "Reopening signals",          "How to read it"};
+    for (size_t i = 0; i < sizeof english / sizeof *english; i++)
+        if (strstr(md, english[i]))
+            fail_msg("the Spanish record still says '%s'", english[i]);
+    free(md);
+    assert_true(i18n_init("en", &err));
+    md = export_md(&r, NULL);
+    assert_non_null(strstr(md, "## 1. Access patterns"));
+    free(md);
+}
+
 /* A version that changes what DynamoDB cannot change in place: the record says so before the diff,
  * with the migration's cost. */
 static void test_irreversible_record(void **state)
@@ -480,6 +540,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unsavable_design, setup, teardown),
         cmocka_unit_test_setup_teardown(test_global_table_record, setup, teardown),
         cmocka_unit_test_setup_teardown(test_irreversible_record, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_spanish_record, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

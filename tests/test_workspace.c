@@ -8,6 +8,7 @@
 
 #include "design.h"
 #include "design_io.h"
+#include "i18n.h"
 #include "session.h"
 #include "workspace.h"
 #include "support.h"
@@ -104,6 +105,37 @@ static void test_missing_without_create(void **state)
     assert_non_null(strstr(err, "no such workspace"));
     assert_int_not_equal(access(p, F_OK), 0); /* not created */
     free(err);
+    free(p);
+}
+
+/* The workspace's messages in Spanish (the build's catalog): the path first, as in English, then
+ * the reason in Spanish; nothing is created. English again afterwards. */
+static void test_spanish_messages(void **state)
+{
+    (void)state;
+    const char *lerr = NULL;
+    if (!i18n_init("es", &lerr))
+        fail_msg("no Spanish catalog: %s", lerr ? lerr : "?");
+    char *p = ws_file();
+    ws_t *ws = NULL;
+    char *err = NULL;
+    assert_int_equal(ws_open(p, 0, &ws, &err), KP_NOTFOUND);
+    assert_null(ws);
+    char *want = xasprintf(
+        "%s: no existe ese espacio de trabajo; 'keyplan commit %s DESIGN.yaml -m MSG' lo crea", p, p);
+    assert_string_equal(err, want);
+    free(want);
+    free(err);
+    err = NULL;
+    char *dir = xstrndup(p, (size_t)(strrchr(p, '/') - p));
+    assert_int_equal(ws_open(dir, 0, &ws, &err), KP_IO);
+    assert_non_null(
+        strstr(err, ": es un directorio; se esperaba un archivo de espacio de trabajo de keyplan"));
+    assert_true(strncmp(err, dir, strlen(dir)) == 0);
+    free(err);
+    free(dir);
+    assert_int_not_equal(access(p, F_OK), 0);
+    assert_true(i18n_init("en", &lerr));
     free(p);
 }
 
@@ -744,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_newer_schema_refused),
         cmocka_unit_test(test_unsavable_design),
         cmocka_unit_test(test_meta),
+        cmocka_unit_test(test_spanish_messages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

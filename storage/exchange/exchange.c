@@ -5,6 +5,7 @@
 #include "csvio.h"
 #include "design_io.h"
 #include "fileio.h"
+#include "i18n.h"
 #include "nosqlwb.h"
 #include "requests.h"
 
@@ -25,7 +26,7 @@ char *exchange_export(const kp_design *d, const kp_analysis *a, const char *form
 {
     *err = NULL;
     if (!format || !exchange_has_format(format)) {
-        *err = xasprintf("unknown export format '%s'; expected one of cfn, nosqlwb, csv, requests, items",
+        *err = xasprintf(_("unknown export format '%s'; expected one of cfn, nosqlwb, csv, requests, items"),
                          format ? format : "");
         return NULL;
     }
@@ -58,7 +59,7 @@ static kp_design *exchange_import_string(const char *text, size_t len, const cha
     size_t bad;
     if (!util_utf8_valid(text, len, &bad)) {
         kp_loc loc = util_loc_of(text, len, bad);
-        diags_add(diags, KP_ENCODING, loc, "invalid UTF-8 (byte 0x%02X); expected UTF-8 text",
+        diags_add(diags, KP_ENCODING, loc, _("invalid UTF-8 (byte 0x%02X); expected UTF-8 text"),
                   (unsigned char)text[bad]);
         return NULL;
     }
@@ -67,7 +68,7 @@ static kp_design *exchange_import_string(const char *text, size_t len, const cha
         i++;
     if (i == len || (len == 3 && !memcmp(text, "\xEF\xBB\xBF", 3))) {
         diags_add(diags, KP_EMPTY, (kp_loc){0, 0},
-                  "the file is empty; expected a NoSQL Workbench model (JSON) or a CSV pattern table");
+                  _("the file is empty; expected a NoSQL Workbench model (JSON) or a CSV pattern table"));
         return NULL;
     }
     if (looks_json(text, len)) {
@@ -118,7 +119,8 @@ kp_design *exchange_import_table(const char *path, const char *table, kp_diags *
     if (j < len && (text[j] == '{' || text[j] == '['))
         d = nosqlwb_import_table(text + bom, len - bom, label, table, diags);
     else
-        *err = xasprintf("%s: error: --table takes a NoSQL Workbench model (JSON); this is not JSON", label);
+        *err = xasprintf("%s: error: %s", label,
+                         _("--table takes a NoSQL Workbench model (JSON); this is not JSON"));
     free(text);
     return d;
 }
@@ -165,11 +167,12 @@ exchange_roundtrip exchange_import_roundtrip(const kp_design *d, kp_diags *diags
     char *err = NULL;
     char *yaml = designio_save(d, &err);
     if (!yaml) {
-        diags_add(diags, KP_INVALID, (kp_loc){0, 0}, "the imported design cannot be saved as YAML: %s", err);
+        diags_add(diags, KP_INVALID, (kp_loc){0, 0}, _("the imported design cannot be saved as YAML: %s"),
+                  err);
         free(err);
         return EXCHANGE_NO_LOAD;
     }
-    kp_design *back = designio_load_string(yaml, strlen(yaml), "the imported design", diags);
+    kp_design *back = designio_load_string(yaml, strlen(yaml), _("the imported design"), diags);
     exchange_roundtrip r = !back                   ? EXCHANGE_NO_LOAD
                            : design_equal(back, d) ? EXCHANGE_SAME
                                                    : EXCHANGE_DIFFERENT;

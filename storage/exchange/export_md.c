@@ -4,7 +4,9 @@
 #include "analysis_json.h"
 #include "design_io.h"
 #include "humanfmt.h"
+#include "i18n.h"
 #include "item.h"
+#include "report_words.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -69,7 +71,8 @@ static void para(sbuf *b, const char *label, const char *s)
 {
     sbuf_printf(b, "**%s** ", label);
     if (!s || !*s) {
-        sbuf_add(b, "_not written._\n\n");
+        sbuf_add(b, _("_not written._"));
+        sbuf_add(b, "\n\n");
         return;
     }
     size_t n = strlen(s);
@@ -93,43 +96,54 @@ static const char *or_dash(const char *s) { return s && *s ? s : "—"; }
 static void heading(sbuf *b, const export_record *r)
 {
     const kp_design *d = r->design;
-    sbuf_printf(b, "# Decision record: %s\n\n", or_dash(d->name));
+    /* TRANSLATORS: the decision record's title; %s is the design's name. */
+    sbuf_printf(b, _("# Decision record: %s\n\n"), or_dash(d->name));
     if (r->version > 0) {
         const ws_version *v = NULL;
         for (size_t i = 0; i < r->nhistory; i++)
             if (r->history[i].number == r->version)
                 v = &r->history[i];
-        sbuf_printf(b, "Exported by keyplan from workspace `%s`, version %d", or_dash(r->source), r->version);
         if (v) {
-            sbuf_printf(b, " (%s, by ", v->time);
-            cell(b, v->author);
-            sbuf_add(b, ": “");
-            cell(b, v->message);
-            sbuf_add(b, "”)");
+            sbuf au, msg;
+            sbuf_init(&au);
+            sbuf_init(&msg);
+            cell(&au, v->author);
+            cell(&msg, v->message);
+            /* TRANSLATORS: %1$s the workspace, %2$d the version, %3$s its date, %4$s its author,
+             * %5$s its message. */
+            sbuf_printf(
+                b, _("Exported by keyplan from workspace `%1$s`, version %2$d (%3$s, by %4$s: “%5$s”).\n\n"),
+                or_dash(r->source), r->version, v->time, au.s, msg.s);
+            sbuf_free(&au);
+            sbuf_free(&msg);
+        } else {
+            sbuf_printf(b, _("Exported by keyplan from workspace `%1$s`, version %2$d.\n\n"),
+                        or_dash(r->source), r->version);
         }
-        sbuf_add(b, ".\n\n");
     } else if (r->working) {
-        sbuf_printf(b, "Exported by keyplan from workspace `%s`: an uncommitted working copy",
-                    or_dash(r->source));
         if (r->working_base > 0)
-            sbuf_printf(b, " (based on version %d, with changes not recorded in any version)",
-                        r->working_base);
+            sbuf_printf(b,
+                        _("Exported by keyplan from workspace `%1$s`: an uncommitted working copy (based on "
+                          "version %2$d, with changes not recorded in any version).\n\n"),
+                        or_dash(r->source), r->working_base);
         else
-            sbuf_add(b, " (no version committed yet)");
-        sbuf_add(b, ".\n\n");
+            sbuf_printf(b,
+                        _("Exported by keyplan from workspace `%s`: an uncommitted working copy (no version "
+                          "committed yet).\n\n"),
+                        or_dash(r->source));
     } else if (r->source) {
-        sbuf_printf(b, "Exported by keyplan from the design file `%s`.\n\n", r->source);
+        sbuf_printf(b, _("Exported by keyplan from the design file `%s`.\n\n"), r->source);
     }
     if (d->description && *d->description) {
-        para(b, "What this is.", d->description);
+        para(b, _("What this is."), d->description);
     }
     sbuf_add(
         b,
-        "How to read it: the access patterns come first, because in DynamoDB the model follows from them; "
-        "then the keys that serve them, how each pattern is served and at what cost, where the load "
-        "concentrates, the course checklist, and every decision with the alternatives discarded, the "
-        "assumptions that would falsify it, how to see it fail, how to roll it back, and the signals that "
-        "reopen it. Every figure is computed by keyplan from the design below; nothing here is tacit.\n\n");
+        _("How to read it: the access patterns come first, because in DynamoDB the model follows from them; "
+          "then the keys that serve them, how each pattern is served and at what cost, where the load "
+          "concentrates, the course checklist, and every decision with the alternatives discarded, the "
+          "assumptions that would falsify it, how to see it fail, how to roll it back, and the signals that "
+          "reopen it. Every figure is computed by keyplan from the design below; nothing here is tacit.\n\n"));
     const kp_analysis *a = r->analysis;
     size_t reopen = 0;
     for (size_t i = 0; i < d->ndecisions; i++)
@@ -139,25 +153,26 @@ static void heading(sbuf *b, const export_record *r)
         scans += a->patterns[i].plan == KP_PLAN_SCAN;
     for (size_t i = 0; i < a->npartitions; i++)
         hot += a->partitions[i].hot;
-    sbuf_add(b, "| Summary | |\n|---|---|\n");
-    sbuf_printf(b, "| Access patterns | %zu (%zu served by a scan) |\n", d->npatterns, scans);
-    sbuf_printf(b, "| Entities · indexes | %zu · %zu |\n", d->nentities, d->nindexes);
-    sbuf_printf(b, "| Checklist | %d of %d applicable items pass |\n", a->checklist_pass,
+    sbuf_add(b, _("| Summary | |\n|---|---|\n"));
+    /* TRANSLATORS: a row of the summary table: how many patterns, how many of them a Scan serves. */
+    sbuf_printf(b, _("| Access patterns | %1$zu (%2$zu served by a scan) |\n"), d->npatterns, scans);
+    sbuf_printf(b, _("| Entities · indexes | %zu · %zu |\n"), d->nentities, d->nindexes);
+    sbuf_printf(b, _("| Checklist | %1$d of %2$d applicable items pass |\n"), a->checklist_pass,
                 a->checklist_applicable);
-    sbuf_add(b, "| Monthly cost (");
-    sbuf_add(b, a->cost ? kp_billing_name(a->cost->mode) : "on-demand");
-    sbuf_add(b, ") | ");
+    /* TRANSLATORS: a row of the summary table: %s is the billing mode (on-demand, provisioned). */
+    sbuf_printf(b, _("| Monthly cost (%s) | "),
+                report_billing_name(a->cost ? a->cost->mode : KP_BILLING_ON_DEMAND));
     if (a->cost)
         money(b, a->cost->total, a->cost->currency);
     else
         sbuf_add(b, "—");
     sbuf_add(b, " |\n");
-    sbuf_printf(b, "| Hot partitions | %zu |\n", hot);
+    sbuf_printf(b, _("| Hot partitions | %zu |\n"), hot);
     size_t errs = 0;
     for (size_t i = 0; i < a->nfindings; i++)
         errs += a->findings[i].sev == KP_SEV_ERROR;
-    sbuf_printf(b, "| Findings | %zu (%zu errors) |\n", a->nfindings, errs);
-    sbuf_printf(b, "| Decisions | %zu (%zu to reopen) |\n\n", d->ndecisions, reopen);
+    sbuf_printf(b, _("| Findings | %1$zu (%2$zu errors) |\n"), a->nfindings, errs);
+    sbuf_printf(b, _("| Decisions | %1$zu (%2$zu to reopen) |\n\n"), d->ndecisions, reopen);
 }
 
 static bool blank(const char *s) { return !s || !*s; }
@@ -175,49 +190,57 @@ static void gaps(sbuf *b, const export_record *r)
         const char *miss[7];
         size_t n = 0;
         if (blank(x->context))
-            miss[n++] = "context";
+            miss[n++] = _("context");
         if (!x->nalternatives)
-            miss[n++] = "an alternative discarded";
+            miss[n++] = _("an alternative discarded");
         if (!x->nassumptions)
-            miss[n++] = "a falsifiable assumption";
+            miss[n++] = _("a falsifiable assumption");
         if (blank(x->failure_test))
-            miss[n++] = "a failure test";
+            miss[n++] = _("a failure test");
         if (blank(x->rollback))
-            miss[n++] = "a rollback";
+            miss[n++] = _("a rollback");
         if (blank(x->limitations))
-            miss[n++] = "a limitation";
+            miss[n++] = _("a limitation");
         if (!x->nsignals)
-            miss[n++] = "a reopening signal";
+            miss[n++] = _("a reopening signal");
         if (!n)
             continue;
-        sbuf_printf(&g, "- decision %s lacks ", x->id);
+        sbuf list;
+        sbuf_init(&list);
+        /* TRANSLATORS: between the items of a list, and before its last item. */
+        const char *comma = _(", "), *and = _(" and ");
         for (size_t k = 0; k < n; k++)
-            sbuf_printf(&g, "%s%s", k ? (k + 1 == n ? " and " : ", ") : "", miss[k]);
-        sbuf_add(&g, "\n");
+            sbuf_printf(&list, "%s%s", k ? (k + 1 == n ? and : comma) : "", miss[k]);
+        /* TRANSLATORS: %1$s a decision's id, %2$s the list of what it lacks ("context, a rollback
+         * and a limitation"). */
+        sbuf_printf(&g, _("- decision %1$s lacks %2$s\n"), x->id, list.s);
+        sbuf_free(&list);
     }
     for (size_t i = 0; i < d->nindexes; i++)
         if (blank(d->indexes[i].why))
-            sbuf_printf(&g, "- index %s does not say why it exists\n", d->indexes[i].name);
+            sbuf_printf(&g, _("- index %s does not say why it exists\n"), d->indexes[i].name);
     for (size_t i = 0; i < d->npatterns; i++) {
         const kp_pattern *p = &d->patterns[i];
         if (p->needs == KP_NEEDS_NONE && !p->served_by && (isnan(p->rate) || isnan(p->latency)))
-            sbuf_printf(&g, "- pattern %s has no %s\n", p->id,
-                        isnan(p->rate) && isnan(p->latency) ? "frequency nor latency target"
-                        : isnan(p->rate)                    ? "frequency"
-                                                            : "latency target");
+            sbuf_printf(&g,
+                        isnan(p->rate) && isnan(p->latency)
+                            ? _("- pattern %s has no frequency nor latency target\n")
+                        : isnan(p->rate) ? _("- pattern %s has no frequency\n")
+                                         : _("- pattern %s has no latency target\n"),
+                        p->id);
         if (p->kind == KP_READ && p->consistency == KP_STRONG && blank(p->why))
-            sbuf_printf(&g, "- pattern %s reads strongly consistent without saying why\n", p->id);
+            sbuf_printf(&g, _("- pattern %s reads strongly consistent without saying why\n"), p->id);
     }
     if (!d->ndecisions)
-        sbuf_add(&g, "- no decision is recorded\n");
-    sbuf_add(b, "### What this record does not say yet\n\n");
+        sbuf_add(&g, _("- no decision is recorded\n"));
+    sbuf_add(b, _("### What this record does not say yet\n\n"));
     if (g.len)
         sbuf_add(b, g.s);
     else
         sbuf_add(
             b,
-            "Nothing: every decision has its context, an alternative discarded, a falsifiable assumption, a "
-            "failure test, a rollback, a limitation and a reopening signal; every index says why it exists.\n");
+            _("Nothing: every decision has its context, an alternative discarded, a falsifiable assumption, a "
+              "failure test, a rollback, a limitation and a reopening signal; every index says why it exists.\n"));
     sbuf_add(b, "\n");
     sbuf_free(&g);
 }
@@ -237,12 +260,13 @@ static void entities_of_pattern(sbuf *b, const kp_pattern *p)
 
 static void patterns_section(sbuf *b, const kp_design *d)
 {
-    sbuf_add(b, "## 1. Access patterns\n\n");
-    sbuf_add(b, "Written before the model: what is asked, with what, how often, how fast and how fresh.\n\n");
+    sbuf_add(b, _("## 1. Access patterns\n\n"));
+    sbuf_add(b,
+             _("Written before the model: what is asked, with what, how often, how fast and how fresh.\n\n"));
     sbuf_add(
         b,
-        "| # | Pattern | Kind | Entities | Asked with | Peak req/s | Avg req/s | Latency target | Consistency | "
-        "Shape | Why |\n");
+        _("| # | Pattern | Kind | Entities | Asked with | Peak req/s | Avg req/s | Latency target | Consistency | "
+          "Shape | Why |\n"));
     sbuf_add(b, "|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < d->npatterns; i++) {
         const kp_pattern *p = &d->patterns[i];
@@ -252,9 +276,10 @@ static void patterns_section(sbuf *b, const kp_design *d)
         cell(b, p->name);
         sbuf_add(b, " | ");
         if (p->kind == KP_WRITE)
-            sbuf_printf(b, "write (%s)", kp_write_op_name(p->op));
+            /* TRANSLATORS: a write pattern's kind; %s is its operation (put, update, delete...). */
+            sbuf_printf(b, _("write (%s)"), kp_write_op_name(p->op));
         else
-            sbuf_add(b, "read");
+            sbuf_add(b, P_("pattern kind", "read"));
         sbuf_add(b, " | ");
         entities_of_pattern(b, p);
         sbuf_add(b, " | ");
@@ -274,36 +299,45 @@ static void patterns_section(sbuf *b, const kp_design *d)
         rate(b, isnan(p->avg) ? p->rate : p->avg);
         sbuf_add(b, " | ");
         if (isnan(p->latency))
-            sbuf_add(b, "**not written**");
+            sbuf_add(b, _("**not written**"));
         else {
             num(b, p->latency);
             sbuf_add(b, " ms");
         }
         sbuf_add(b, " | ");
-        sbuf_add(b, p->kind == KP_WRITE ? "—" : kp_consistency_name(p->consistency));
+        sbuf_add(b, p->kind == KP_WRITE           ? "—"
+                    : p->consistency == KP_STRONG ? P_("consistency", "strong")
+                                                  : P_("consistency", "eventual"));
         sbuf_add(b, " | ");
         sbuf sh;
         sbuf_init(&sh);
         if (p->order.s)
-            sbuf_printf(&sh, "order %s %s; ", p->order.s, p->order_desc ? "desc" : "asc");
+            /* TRANSLATORS: a pattern's shape: the attribute its results are ordered by, then
+             * "asc" or "desc" (translated below). */
+            sbuf_printf(&sh, _("order %1$s %2$s; "), p->order.s, p->order_desc ? _("desc") : _("asc"));
         if (!isnan(p->limit))
-            sbuf_printf(&sh, "limit %.0f; ", p->limit);
+            sbuf_printf(&sh, _("limit %.0f; "), p->limit);
         if (p->range.s)
-            sbuf_printf(&sh, "range on %s; ", p->range.s);
+            sbuf_printf(&sh, _("range on %s; "), p->range.s);
         for (size_t k = 0; k < p->nfilter; k++)
-            sbuf_printf(&sh, "%s%s%s", k ? ", " : "filter ", p->filter[k].s, k + 1 == p->nfilter ? "; " : "");
+            /* TRANSLATORS: before the list of attributes a pattern filters on. */
+            sbuf_printf(&sh, "%s%s%s", k ? ", " : _("filter "), p->filter[k].s,
+                        k + 1 == p->nfilter ? "; " : "");
         for (size_t k = 0; k < p->njoin; k++)
-            sbuf_printf(&sh, "join %s ← %s; ", p->join[k].to.s, p->join[k].from.s);
+            /* TRANSLATORS: a join the application does: %1$s is filled from %2$s. */
+            sbuf_printf(&sh, _("join %1$s ← %2$s; "), p->join[k].to.s, p->join[k].from.s);
         if (p->covered_by.s)
-            sbuf_printf(&sh, "covered by pattern %s; ", p->covered_by.s);
+            sbuf_printf(&sh, _("covered by pattern %s; "), p->covered_by.s);
         if (p->needs != KP_NEEDS_NONE)
-            sbuf_printf(&sh, "needs %s; ", kp_needs_name(p->needs));
+            /* TRANSLATORS: %s is what the pattern needs (search, aggregate, ad-hoc: the design file's word). */
+            sbuf_printf(&sh, _("needs %s; "), kp_needs_name(p->needs));
         if (p->served_by)
-            sbuf_printf(&sh, "served by %s; ", p->served_by);
+            sbuf_printf(&sh, _("served by %s; "), p->served_by);
         if (!isnan(p->items))
-            sbuf_printf(&sh, "%.0f items; ", p->items);
+            sbuf_printf(&sh, _("%.0f items; "), p->items);
         for (size_t k = 0; k < p->nchanges; k++)
-            sbuf_printf(&sh, "%s%s%s", k ? ", " : "changes ", p->changes[k].s,
+            /* TRANSLATORS: before the list of attributes a write pattern changes. */
+            sbuf_printf(&sh, "%s%s%s", k ? ", " : _("changes "), p->changes[k].s,
                         k + 1 == p->nchanges ? "; " : "");
         if (sh.len >= 2)
             sh.s[sh.len -= 2] = '\0';
@@ -331,7 +365,10 @@ static char *template_of(const kp_entity *e, const char *attr)
 
 static void key_table(sbuf *b, const kp_design *d, const char *pk, const char *sk)
 {
-    sbuf_printf(b, "| %s | %s | entity | note |\n|---|---|---|---|\n", pk, sk ? sk : "(no sort key)");
+    /* TRANSLATORS: a key table's header: the partition key's and the sort key's names, then the
+     * columns entity and note. */
+    sbuf_printf(b, _("| %1$s | %2$s | entity | note |\n|---|---|---|---|\n"), pk,
+                sk ? sk : _("(no sort key)"));
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
         char *p = template_of(e, pk);
@@ -349,7 +386,7 @@ static void key_table(sbuf *b, const kp_design *d, const char *pk, const char *s
         if (!sp && sk)
             sp = entity_sparse(e, sk);
         if (sp) {
-            sbuf_add(b, "sparse: only items where ");
+            sbuf_add(b, _("sparse: only items where "));
             cell(b, sp->src);
         } else {
             sbuf_add(b, "—");
@@ -408,9 +445,10 @@ static void example_items(sbuf *b, const kp_design *d)
         qsort(rows, n, sizeof *rows, example_cmp);
         sbuf_add(
             b,
-            "Example items, generated from the templates and the distributions and sorted as they sit in the "
-            "table (one query on a partition returns its items in this order):\n\n");
-        sbuf_printf(b, "| %s | %s | entity |\n|---|---|---|\n", d->table.pk.s,
+            _("Example items, generated from the templates and the distributions and sorted as they sit in the "
+              "table (one query on a partition returns its items in this order):\n\n"));
+        /* TRANSLATORS: the example items' header: the partition key's and the sort key's names, then entity. */
+        sbuf_printf(b, _("| %1$s | %2$s | entity |\n|---|---|---|\n"), d->table.pk.s,
                     d->table.sk.s ? d->table.sk.s : "");
         for (size_t i = 0; i < n; i++) {
             sbuf_add(b, "| ");
@@ -432,32 +470,37 @@ static void example_items(sbuf *b, const kp_design *d)
 
 static void keys_section(sbuf *b, const kp_design *d)
 {
-    sbuf_add(b, "## 2. Key design\n\n");
+    sbuf_add(b, _("## 2. Key design\n\n"));
     const kp_table *t = &d->table;
-    sbuf_printf(b, "### Table `%s`\n\n", or_dash(t->name));
-    sbuf_printf(b, "Partition key `%s`, sort key ", or_dash(t->pk.s));
-    if (t->sk.s)
-        sbuf_printf(b, "`%s`", t->sk.s);
-    else
-        sbuf_add(b, "none");
-    sbuf_printf(b, "; billing %s; streams %s; continuous backups %s.\n\n", kp_billing_name(t->billing),
-                t->streams == KP_TRUE    ? "on"
-                : t->streams == KP_FALSE ? "off"
-                                         : "**not said**",
-                t->pitr == KP_TRUE    ? "on"
-                : t->pitr == KP_FALSE ? "off"
-                                      : "**not said**");
+    sbuf_printf(b, _("### Table `%s`\n\n"), or_dash(t->name));
+    char *sk = t->sk.s ? xasprintf("`%s`", t->sk.s) : xstrdup(P_("sort key", "none"));
+    /* TRANSLATORS: whether the table's streams and continuous backups are on, off or not said. */
+    const char *on = _("on"), *off = _("off"), *unsaid = _("**not said**");
+    /* TRANSLATORS: %1$s the partition key, %2$s the sort key (or "none"), %3$s the billing mode,
+     * %4$s streams and %5$s continuous backups (on, off, not said). */
+    sbuf_printf(
+        b, _("Partition key `%1$s`, sort key %2$s; billing %3$s; streams %4$s; continuous backups %5$s.\n\n"),
+        or_dash(t->pk.s), sk, report_billing_name(t->billing),
+        t->streams == KP_TRUE    ? on
+        : t->streams == KP_FALSE ? off
+                                 : unsaid,
+        t->pitr == KP_TRUE    ? on
+        : t->pitr == KP_FALSE ? off
+                              : unsaid);
+    free(sk);
     key_table(b, d, t->pk.s, t->sk.s);
     example_items(b, d);
     for (size_t i = 0; i < d->nindexes; i++) {
         const kp_index *x = &d->indexes[i];
-        sbuf_printf(b, "### Index `%s` (%s)\n\n", x->name,
-                    x->kind == KP_LSI ? "local secondary index" : "global secondary index");
+        sbuf_printf(b,
+                    x->kind == KP_LSI ? _("### Index `%s` (local secondary index)\n\n")
+                                      : _("### Index `%s` (global secondary index)\n\n"),
+                    x->name);
         key_table(b, d, x->pk.s, x->sk.s);
     }
     sbuf_add(
         b,
-        "### Entities\n\n| Entity | Items | Average size | Writes/s at peak | Attributes |\n|---|---|---|---|---|\n");
+        _("### Entities\n\n| Entity | Items | Average size | Writes/s at peak | Attributes |\n|---|---|---|---|---|\n"));
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
         sbuf_add(b, "| ");
@@ -482,8 +525,8 @@ static void keys_section(sbuf *b, const kp_design *d)
     if (d->nattrs) {
         sbuf_add(
             b,
-            "### Attributes and their distribution\n\n| Attribute | Type | Distinct values | Distribution |\n"
-            "|---|---|---|---|\n");
+            _("### Attributes and their distribution\n\n| Attribute | Type | Distinct values | Distribution |\n"
+              "|---|---|---|---|\n"));
         for (size_t i = 0; i < d->nattrs; i++) {
             const kp_attr *a = &d->attrs[i];
             sbuf_add(b, "| ");
@@ -500,15 +543,17 @@ static void keys_section(sbuf *b, const kp_design *d)
                     sbuf_printf(&dist, "%s%s %.0f %%", k ? ", " : "", a->values[k].name,
                                 a->values[k].share * 100);
             } else if (a->zipf > 0) {
-                sbuf_printf(&dist, "zipf s = %.2g (a few values take most items)", a->zipf);
+                sbuf_printf(&dist, _("zipf s = %.2g (a few values take most items)"), a->zipf);
             } else if (a->type == KP_ATTR_SHARD) {
-                sbuf_add(&dist, "even over the suffixes");
+                sbuf_add(&dist, _("even over the suffixes"));
             } else if (!isnan(a->distinct)) {
-                sbuf_add(&dist, "uniform");
+                sbuf_add(&dist, _("uniform"));
             }
-            if (!isnan(a->write_hot))
-                sbuf_printf(&dist, "%s%.0f %% of writes on the newest value", dist.len ? "; " : "",
-                            a->write_hot * 100);
+            if (!isnan(a->write_hot)) {
+                sbuf_add(&dist, dist.len ? "; " : "");
+                /* TRANSLATORS: %.0f is a percentage of the attribute's writes. */
+                sbuf_printf(&dist, _("%.0f %% of writes on the newest value"), a->write_hot * 100);
+            }
             cell(b, dist.s);
             sbuf_free(&dist);
             sbuf_add(b, " |\n");
@@ -519,25 +564,28 @@ static void keys_section(sbuf *b, const kp_design *d)
 
 static void served_section(sbuf *b, const kp_design *d, const kp_analysis *a)
 {
-    sbuf_add(b, "## 3. How each pattern is served\n\n");
+    sbuf_add(b, _("## 3. How each pattern is served\n\n"));
+    /* TRANSLATORS: the plan words in backquotes are the ones the table below uses (context "plan"). */
     sbuf_add(
         b,
-        "Plans: `get` one GetItem; `query` one Query; `multi` several requests (fan-out or a chain); `scan` a "
-        "full-table Scan; `covered` already in another pattern's result; `outside` served outside DynamoDB; "
-        "`write`/`transact` for writes.\n\n");
+        _("Plans: `get` one GetItem; `query` one Query; `multi` several requests (fan-out or a chain); `scan` a "
+          "full-table Scan; `covered` already in another pattern's result; `outside` served outside DynamoDB; "
+          "`write`/`transact` for writes.\n\n"));
     sbuf_add(
         b,
-        "| # | Pattern | Plan | Index | Key condition | Requests/call | Items/call | RCU/call | RCU/s | WCU/s | "
-        "Latency est. / target |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+        _("| # | Pattern | Plan | Index | Key condition | Requests/call | Items/call | RCU/call | RCU/s | WCU/s | "
+          "Latency est. / target |\n|---|---|---|---|---|---|---|---|---|---|---|\n"));
     for (size_t i = 0; i < a->npatterns; i++) {
         const kp_pattern_result *p = &a->patterns[i];
         sbuf_add(b, "| ");
         cell(b, p->pattern->id);
         sbuf_add(b, " | ");
         cell(b, p->pattern->name);
-        sbuf_printf(b, " | %s `%s` | ", p->plan == KP_PLAN_SCAN ? "**scan**" : kp_plan_word(p->plan),
-                    kp_plan_symbol(p->plan));
-        cell(b, p->index_name ? p->index_name : "table");
+        if (p->plan == KP_PLAN_SCAN)
+            sbuf_printf(b, " | **%s** `%s` | ", report_plan_word(p->plan), kp_plan_symbol(p->plan));
+        else
+            sbuf_printf(b, " | %s `%s` | ", report_plan_word(p->plan), kp_plan_symbol(p->plan));
+        cell(b, !p->index_name || (p->index < 0 && *p->index_name) ? _("table") : p->index_name);
         sbuf_add(b, " | ");
         if (p->key_condition && *p->key_condition) {
             code(b, p->key_condition);
@@ -575,7 +623,7 @@ static void served_section(sbuf *b, const kp_design *d, const kp_analysis *a)
             num(b, p->latency_ms);
         sbuf_add(b, " / ");
         num(b, p->pattern->latency);
-        sbuf_add(b, p->latency_ok ? " ms" : " ms **over target**");
+        sbuf_add(b, p->latency_ok ? " ms" : _(" ms **over target**"));
         sbuf_add(b, " |\n");
     }
     sbuf_add(b, "\n");
@@ -584,15 +632,16 @@ static void served_section(sbuf *b, const kp_design *d, const kp_analysis *a)
         const kp_pattern_result *p = &a->patterns[i];
         if (p->nsteps > 1) {
             if (!any)
-                sbuf_add(b, "Requests of the patterns that need more than one:\n\n");
+                sbuf_add(b, _("Requests of the patterns that need more than one:\n\n"));
             any = true;
-            sbuf_printf(b, "- pattern %s:", p->pattern->id);
+            sbuf_printf(b, _("- pattern %s:"), p->pattern->id);
             for (size_t k = 0; k < p->nsteps; k++) {
                 const kp_step *s = &p->steps[k];
                 sbuf_printf(b, "%s %s", k ? ";" : "", kp_op_name(s->op));
                 if (s->count > 1)
                     sbuf_printf(b, " ×%.0f", s->count);
-                sbuf_printf(b, " on %s", s->index < 0 ? "table" : d->indexes[s->index].name);
+                /* TRANSLATORS: a request's target: the table or an index's name. */
+                sbuf_printf(b, _(" on %s"), s->index < 0 ? _("table") : d->indexes[s->index].name);
                 if (s->key_condition) {
                     sbuf_add(b, " ");
                     code(b, s->key_condition);
@@ -608,9 +657,9 @@ static void served_section(sbuf *b, const kp_design *d, const kp_analysis *a)
         const kp_pattern_result *p = &a->patterns[i];
         for (size_t k = 0; k < p->nwarnings; k++) {
             if (!any)
-                sbuf_add(b, "Warnings:\n\n");
+                sbuf_add(b, _("Warnings:\n\n"));
             any = true;
-            sbuf_printf(b, "- pattern %s: %s\n", p->pattern->id, p->warnings[k]);
+            sbuf_printf(b, _("- pattern %1$s: %2$s\n"), p->pattern->id, p->warnings[k]);
         }
     }
     if (any)
@@ -622,9 +671,9 @@ static void served_section(sbuf *b, const kp_design *d, const kp_analysis *a)
             if (!any)
                 sbuf_add(
                     b,
-                    "Why not (the indexes that nearly served a pattern; DynamoDB's rules behind a plan):\n\n");
+                    _("Why not (the indexes that nearly served a pattern; DynamoDB's rules behind a plan):\n\n"));
             any = true;
-            sbuf_printf(b, "- pattern %s: %s\n", p->pattern->id, p->why_not[k].text);
+            sbuf_printf(b, _("- pattern %1$s: %2$s\n"), p->pattern->id, p->why_not[k].text);
         }
     }
     if (any)
@@ -633,16 +682,17 @@ static void served_section(sbuf *b, const kp_design *d, const kp_analysis *a)
 
 static void indexes_section(sbuf *b, const kp_design *d, const kp_analysis *a)
 {
-    sbuf_add(b, "## 4. Indexes, and why each exists\n\n");
+    sbuf_add(b, _("## 4. Indexes, and why each exists\n\n"));
     if (!d->nindexes) {
-        sbuf_add(b, "No secondary index: every pattern is served by the table's own key.\n\n");
+        sbuf_add(b, _("No secondary index: every pattern is served by the table's own key.\n\n"));
         return;
     }
     sbuf_add(
-        b, "Each global index has its own capacity and receives a write for every table write of an item it "
-           "holds; if it throttles, the table's writes fail.\n\n");
-    sbuf_add(b, "| Index | Type | Keys | Projection | Serves patterns | Items | WCU/s | Why it exists |\n"
-                "|---|---|---|---|---|---|---|---|\n");
+        b,
+        _("Each global index has its own capacity and receives a write for every table write of an item it "
+          "holds; if it throttles, the table's writes fail.\n\n"));
+    sbuf_add(b, _("| Index | Type | Keys | Projection | Serves patterns | Items | WCU/s | Why it exists |\n"
+                  "|---|---|---|---|---|---|---|---|\n"));
     for (size_t i = 0; i < d->nindexes; i++) {
         const kp_index *x = &d->indexes[i];
         const kp_index_result *ir = i + 1 < a->nindexes ? &a->indexes[i + 1] : NULL;
@@ -668,13 +718,13 @@ static void indexes_section(sbuf *b, const kp_design *d, const kp_analysis *a)
                 served++;
             }
         if (!served)
-            sbuf_add(b, "**none**");
+            sbuf_add(b, _("**none**"));
         sbuf_add(b, " | ");
         num(b, ir ? ir->items : NAN);
         sbuf_add(b, " | ");
         num(b, ir ? ir->wcu_per_s : NAN);
         sbuf_add(b, " | ");
-        cell(b, x->why && *x->why ? x->why : "**not written**");
+        cell(b, x->why && *x->why ? x->why : _("**not written**"));
         sbuf_add(b, " |\n");
     }
     sbuf_add(b, "\n");
@@ -682,22 +732,24 @@ static void indexes_section(sbuf *b, const kp_design *d, const kp_analysis *a)
 
 static void heat_section(sbuf *b, const kp_analysis *a)
 {
-    sbuf_add(b, "## 5. Heat: where the load concentrates\n\n");
-    sbuf_add(
-        b, "Each partition serves at most 3,000 read units/s and 1,000 write units/s; at 100 % it throttles "
-           "whatever the table's total capacity.\n\n");
+    sbuf_add(b, _("## 5. Heat: where the load concentrates\n\n"));
+    /* TRANSLATORS: %d is 100 (a partition's limit, in percent). */
+    sbuf_printf(b,
+                _("Each partition serves at most 3,000 read units/s and 1,000 write units/s; at %d %% it "
+                  "throttles whatever the table's total capacity.\n\n"),
+                100);
     if (!a->npartitions) {
-        sbuf_add(b, "No partition figures.\n\n");
+        sbuf_add(b, _("No partition figures.\n\n"));
         return;
     }
     sbuf_add(
         b,
-        "| Index | Partition key | Entity | Distinct values | Hottest value's share | Read units/s | Read use | "
-        "Write units/s | Write use | State |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        _("| Index | Partition key | Entity | Distinct values | Hottest value's share | Read units/s | Read use | "
+          "Write units/s | Write use | State |\n|---|---|---|---|---|---|---|---|---|---|\n"));
     for (size_t i = 0; i < a->npartitions; i++) {
         const kp_partition_result *p = &a->partitions[i];
         sbuf_add(b, "| ");
-        cell(b, p->index_name ? p->index_name : "table");
+        cell(b, !p->index_name || (p->index < 0 && *p->index_name) ? _("table") : p->index_name);
         sbuf_add(b, " | ");
         code(b, p->template_src);
         sbuf_add(b, " | ");
@@ -716,9 +768,10 @@ static void heat_section(sbuf *b, const kp_analysis *a)
         pct(b, p->write_util);
         sbuf_add(b, " | ");
         if (p->hot)
-            sbuf_printf(b, "**HOT** — shard over %d suffixes", p->suggest_shards);
+            /* TRANSLATORS: a hot partition's state; %d is how many suffixes to shard its key over. */
+            sbuf_printf(b, _("**HOT** — shard over %d suffixes"), p->suggest_shards);
         else
-            sbuf_add(b, "ok");
+            sbuf_add(b, _("ok"));
         sbuf_add(b, " |\n");
     }
     sbuf_add(b, "\n");
@@ -734,23 +787,31 @@ static const kp_cost_line *cost_line(const kp_cost *c, const char *name)
 
 static void cost_section(sbuf *b, const kp_design *d, const kp_analysis *a)
 {
-    sbuf_add(b, "## 6. Cost per month (730 hours)\n\n");
-    sbuf_printf(b, "The design is billed **%s**; both modes are shown so the choice can be checked.\n\n",
-                kp_billing_name(d->table.billing));
+    sbuf_add(b, _("## 6. Cost per month (730 hours)\n\n"));
+    sbuf_printf(b, _("The design is billed **%s**; both modes are shown so the choice can be checked.\n\n"),
+                report_billing_name(d->table.billing));
     if (d->table.nreplicas) {
-        sbuf_add(b, "**Global table**, replicated to ");
+        sbuf regions;
+        sbuf_init(&regions);
         for (size_t i = 0; i < d->table.nreplicas; i++)
-            sbuf_printf(b, "%s`%s`",
+            sbuf_printf(&regions, "%s`%s`",
                         i == 0                        ? ""
-                        : i + 1 == d->table.nreplicas ? " and "
-                                                      : ", ",
+                        : i + 1 == d->table.nreplicas ? _(" and ")
+                                                      : _(", "),
                         d->table.replicas[i].s);
-        sbuf_add(b, ": every write is written again in each replica region, with its index writes there "
-                    "(*replicated writes*), each region stores the whole table (*replica storage*) and "
-                    "receives the written bytes (*transfer*) — costs easily forgotten.\n\n");
+        /* TRANSLATORS: %s is the list of replica regions; the words in asterisks are the cost
+         * lines' names (context "cost line"). */
+        sbuf_printf(
+            b,
+            _("**Global table**, replicated to %s: every write is written again in each replica region, "
+              "with its index writes there (*replicated writes*), each region stores the whole table "
+              "(*replica storage*) and receives the written bytes (*transfer*) — costs easily "
+              "forgotten.\n\n"),
+            regions.s);
+        sbuf_free(&regions);
     }
     const kp_cost *od = &a->on_demand, *pv = &a->provisioned;
-    sbuf_add(b, "| Line | On-demand | Provisioned |\n|---|---|---|\n");
+    sbuf_add(b, _("| Line | On-demand | Provisioned |\n|---|---|---|\n"));
     /* lines in on-demand order, then provisioned-only lines */
     for (int pass = 0; pass < 2; pass++) {
         const kp_cost *c = pass ? pv : od, *o = pass ? od : pv;
@@ -761,7 +822,7 @@ static void cost_section(sbuf *b, const kp_design *d, const kp_analysis *a)
             const kp_cost_line *l_od = pass ? NULL : &c->lines[i];
             const kp_cost_line *l_pv = pass ? &c->lines[i] : cost_line(o, name);
             sbuf_add(b, "| ");
-            cell(b, name);
+            cell(b, report_cost_name(name));
             sbuf_add(b, " | ");
             if (l_od)
                 money(b, l_od->amount, od->currency);
@@ -775,7 +836,7 @@ static void cost_section(sbuf *b, const kp_design *d, const kp_analysis *a)
             sbuf_add(b, " |\n");
         }
     }
-    sbuf_add(b, "| **total** | **");
+    sbuf_printf(b, "| **%s** | **", _("total"));
     money(b, od->total, od->currency);
     sbuf_add(b, "** | **");
     money(b, pv->total, pv->currency);
@@ -784,35 +845,32 @@ static void cost_section(sbuf *b, const kp_design *d, const kp_analysis *a)
 
 static void checklist_section(sbuf *b, const kp_analysis *a)
 {
-    sbuf_printf(b, "## 7. Checklist (%d of %d applicable items pass)\n\n", a->checklist_pass,
+    sbuf_printf(b, _("## 7. Checklist (%1$d of %2$d applicable items pass)\n\n"), a->checklist_pass,
                 a->checklist_applicable);
-    sbuf_add(b, "| # | Item | Status | Why |\n|---|---|---|---|\n");
+    sbuf_add(b, _("| # | Item | Status | Why |\n|---|---|---|---|\n"));
     for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
         const kp_check_item *c = &a->checklist[i];
         sbuf_printf(b, "| %d | ", c->item ? c->item : i + 1);
-        cell(b, c->title);
+        cell(b, c->title ? _(c->title) : NULL);
         sbuf_printf(b, " | %s | ",
-                    c->status == KP_CHECK_PASS   ? "✅ pass"
-                    : c->status == KP_CHECK_FAIL ? "❌ **fail**"
-                                                 : "n/a");
+                    c->status == KP_CHECK_PASS   ? _("✅ pass")
+                    : c->status == KP_CHECK_FAIL ? _("❌ **fail**")
+                                                 : _("n/a"));
         cell(b, c->why);
         sbuf_add(b, " |\n");
     }
     sbuf_add(b, "\n");
     if (a->nfindings) {
-        sbuf_add(b, "### Findings\n\n| Severity | Code | Where | Finding | Fix |\n|---|---|---|---|---|\n");
+        sbuf_add(b,
+                 _("### Findings\n\n| Severity | Code | Where | Finding | Fix |\n|---|---|---|---|---|\n"));
         for (size_t i = 0; i < a->nfindings; i++) {
             const kp_finding *f = &a->findings[i];
-            sbuf_printf(b, "| %s | `%s` | ",
-                        f->sev == KP_SEV_ERROR     ? "error"
-                        : f->sev == KP_SEV_WARNING ? "warning"
-                                                   : "note",
-                        f->code);
+            sbuf_printf(b, "| %s | `%s` | ", report_severity(f->sev), f->code);
             cell(b, f->where);
             sbuf_add(b, " | ");
             cell(b, f->message);
             sbuf_add(b, " | ");
-            cell(b, f->fix);
+            cell(b, f->fix ? _(f->fix) : NULL);
             sbuf_add(b, " |\n");
         }
         sbuf_add(b, "\n");
@@ -822,22 +880,25 @@ static void checklist_section(sbuf *b, const kp_analysis *a)
 static void decisions_section(sbuf *b, const export_record *r)
 {
     const kp_design *d = r->design;
-    sbuf_add(b, "## 8. Decisions\n\n");
+    sbuf_add(b, _("## 8. Decisions\n\n"));
     if (!d->ndecisions) {
         sbuf_add(
             b,
-            "**No decision is recorded.** Every choice above (the partition key, single-table use, each "
-            "index) should be written down with its alternatives and the signal that would reopen it.\n\n");
+            _("**No decision is recorded.** Every choice above (the partition key, single-table use, each "
+              "index) should be written down with its alternatives and the signal that would reopen it.\n\n"));
         return;
     }
     for (size_t i = 0; i < d->ndecisions; i++) {
         const kp_decision *dec = &d->decisions[i];
         bool fired = sig_decision_fired(r->signals, dec);
-        sbuf_printf(b, "### %s — %s%s\n\n", dec->id, or_dash(dec->title), fired ? " — **REOPEN**" : "");
-        sbuf_printf(b, "- **Status:** %s", kp_decision_status_name(dec->status));
+        /* TRANSLATORS: after a decision's title when one of its reopening signals fired. */
+        sbuf_printf(b, "### %s — %s%s\n\n", dec->id, or_dash(dec->title), fired ? _(" — **REOPEN**") : "");
+        /* TRANSLATORS: %s is the decision's status, the design file's word (accepted, proposed...). */
+        sbuf_printf(b, _("- **Status:** %s"), kp_decision_status_name(dec->status));
         if (fired)
-            sbuf_add(b, " → **reopen**: a reopening signal fired (below)");
-        sbuf_add(b, "\n- **Patterns:** ");
+            sbuf_add(b, _(" → **reopen**: a reopening signal fired (below)"));
+        sbuf_add(b, "\n");
+        sbuf_add(b, _("- **Patterns:** "));
         if (!dec->npatterns)
             sbuf_add(b, "—");
         for (size_t k = 0; k < dec->npatterns; k++) {
@@ -847,13 +908,13 @@ static void decisions_section(sbuf *b, const export_record *r)
                 sbuf_printf(b, " (%s)", p->name);
         }
         sbuf_add(b, "\n\n");
-        para(b, "Context.", dec->context);
-        para(b, "Decision.", dec->decision);
-        sbuf_add(b, "**Alternatives discarded**\n\n");
+        para(b, _("Context."), dec->context);
+        para(b, _("Decision."), dec->decision);
+        sbuf_add(b, _("**Alternatives discarded**\n\n"));
         if (!dec->nalternatives)
-            sbuf_add(b, "_none written._\n\n");
+            sbuf_add(b, _("_none written._\n\n"));
         else {
-            sbuf_add(b, "| Option | Why not |\n|---|---|\n");
+            sbuf_add(b, _("| Option | Why not |\n|---|---|\n"));
             for (size_t k = 0; k < dec->nalternatives; k++) {
                 sbuf_add(b, "| ");
                 cell(b, dec->alternatives[k].option);
@@ -863,21 +924,21 @@ static void decisions_section(sbuf *b, const export_record *r)
             }
             sbuf_add(b, "\n");
         }
-        sbuf_add(b, "**Falsifiable assumptions**\n\n");
+        sbuf_add(b, _("**Falsifiable assumptions**\n\n"));
         if (!dec->nassumptions)
-            sbuf_add(b, "_none written._\n");
+            sbuf_add(b, _("_none written._\n"));
         for (size_t k = 0; k < dec->nassumptions; k++)
             sbuf_printf(b, "- %s\n", dec->assumptions[k]);
         sbuf_add(b, "\n");
-        para(b, "Failure test (how we would see it fail).", dec->failure_test);
-        para(b, "Rollback.", dec->rollback);
-        para(b, "Limitations.", dec->limitations);
-        sbuf_add(b, "**Reopening signals**\n\n");
+        para(b, _("Failure test (how we would see it fail)."), dec->failure_test);
+        para(b, _("Rollback."), dec->rollback);
+        para(b, _("Limitations."), dec->limitations);
+        sbuf_add(b, _("**Reopening signals**\n\n"));
         if (!dec->nsignals) {
-            sbuf_add(b, "_none: nothing would reopen this decision automatically._\n\n");
+            sbuf_add(b, _("_none: nothing would reopen this decision automatically._\n\n"));
             continue;
         }
-        sbuf_add(b, "| Signal | Value in this design | Latest observation | State |\n|---|---|---|---|\n");
+        sbuf_add(b, _("| Signal | Value in this design | Latest observation | State |\n|---|---|---|---|\n"));
         for (size_t k = 0; k < dec->nsignals; k++) {
             const kp_signal *sg = &dec->signals[k];
             const sig_result *res = NULL;
@@ -890,7 +951,7 @@ static void decisions_section(sbuf *b, const export_record *r)
             if (res && res->known)
                 num(b, res->value);
             else
-                sbuf_add(b, "unknown");
+                sbuf_add(b, _("unknown"));
             sbuf_add(b, " | ");
             if (res && res->observed) {
                 num(b, res->observed->value);
@@ -900,9 +961,9 @@ static void decisions_section(sbuf *b, const export_record *r)
                     sbuf_add(b, ")");
                 }
             } else {
-                sbuf_add(b, "none");
+                sbuf_add(b, P_("observation", "none"));
             }
-            sbuf_printf(b, " | %s |\n", res && res->fired ? "**FIRED — reopen**" : "ok");
+            sbuf_printf(b, " | %s |\n", res && res->fired ? _("**FIRED — reopen**") : _("ok"));
         }
         sbuf_add(b, "\n");
     }
@@ -910,13 +971,14 @@ static void decisions_section(sbuf *b, const export_record *r)
 
 static void alerts_section(sbuf *b, const kp_design *d)
 {
-    sbuf_add(b, "## 9. Alerts operations watches\n\n");
+    sbuf_add(b, _("## 9. Alerts operations watches\n\n"));
     if (!d->nalerts) {
-        sbuf_add(b,
-                 "**No alert is defined** (checklist items 7 and 9 want throttling and hot-key alerts).\n\n");
+        sbuf_add(
+            b,
+            _("**No alert is defined** (checklist items 7 and 9 want throttling and hot-key alerts).\n\n"));
         return;
     }
-    sbuf_add(b, "| Alert | Metric | When |\n|---|---|---|\n");
+    sbuf_add(b, _("| Alert | Metric | When |\n|---|---|---|\n"));
     for (size_t i = 0; i < d->nalerts; i++) {
         sbuf_add(b, "| ");
         cell(b, d->alerts[i].name);
@@ -931,17 +993,18 @@ static void alerts_section(sbuf *b, const kp_design *d)
 
 static void history_section(sbuf *b, const export_record *r)
 {
-    sbuf_add(b, "## 10. Version history\n\n");
+    sbuf_add(b, _("## 10. Version history\n\n"));
     if (!r->nhistory) {
         sbuf_add(
             b,
-            "Not from a workspace: no version history. `keyplan commit WORKSPACE DESIGN.yaml -m MSG` records "
-            "one.\n\n");
+            _("Not from a workspace: no version history. `keyplan commit WORKSPACE DESIGN.yaml -m MSG` records "
+              "one.\n\n"));
     } else {
-        sbuf_add(b, "| Version | Date (UTC) | Author | Message |\n|---|---|---|---|\n");
+        sbuf_add(b, _("| Version | Date (UTC) | Author | Message |\n|---|---|---|---|\n"));
         for (size_t i = r->nhistory; i-- > 0;) {
             const ws_version *v = &r->history[i];
-            sbuf_printf(b, "| %d%s | %s | ", v->number, v->number == r->version ? " (this)" : "", v->time);
+            /* TRANSLATORS: after the number of the version this record was exported from. */
+            sbuf_printf(b, "| %d%s | %s | ", v->number, v->number == r->version ? _(" (this)") : "", v->time);
             cell(b, v->author);
             sbuf_add(b, " | ");
             cell(b, v->message);
@@ -950,13 +1013,13 @@ static void history_section(sbuf *b, const export_record *r)
         sbuf_add(b, "\n");
     }
     if (r->changes && *r->changes) {
-        sbuf_add(b, "### What changed from the previous version\n\n");
+        sbuf_add(b, _("### What changed from the previous version\n\n"));
         /* diff_render's headline of an irreversible change, said before the details */
         const char *irr = strstr(r->changes, "\n  IRREVERSIBLE: ");
         if (irr) {
             irr += strlen("\n  IRREVERSIBLE: ");
             const char *eol = strchr(irr, '\n');
-            sbuf_add(b, "> **Irreversible:** ");
+            sbuf_add(b, _("> **Irreversible:** "));
             sbuf_addn(b, irr, eol ? (size_t)(eol - irr) : strlen(irr));
             sbuf_add(b, ".\n\n");
         }
@@ -968,7 +1031,8 @@ static void history_section(sbuf *b, const export_record *r)
     }
     if (r->nobs) {
         sbuf_add(
-            b, "### Observations recorded\n\n| Metric | Value | Date (UTC) | Source |\n|---|---|---|---|\n");
+            b,
+            _("### Observations recorded\n\n| Metric | Value | Date (UTC) | Source |\n|---|---|---|---|\n"));
         for (size_t i = 0; i < r->nobs; i++) {
             sbuf_add(b, "| ");
             code(b, r->obs[i].metric);
@@ -985,30 +1049,34 @@ static void history_section(sbuf *b, const export_record *r)
 /* The last section; `yaml` is the design's canonical YAML, for the appendix. */
 static void repeat_section(sbuf *b, const export_record *r, const char *yaml)
 {
-    sbuf_add(b, "## 11. How to repeat this reasoning\n\n");
+    sbuf_add(b, _("## 11. How to repeat this reasoning\n\n"));
     sbuf_add(
         b,
-        "Every figure above comes from the design in the appendix and the rules of the course (a read unit is "
-        "4 KB, eventual reads cost half, a partition takes 3,000 read and 1,000 write units/s, each index "
-        "pays its own writes). To check or change it:\n\n```sh\n");
+        _("Every figure above comes from the design in the appendix and the rules of the course (a read unit is "
+          "4 KB, eventual reads cost half, a partition takes 3,000 read and 1,000 write units/s, each index "
+          "pays its own writes). To check or change it:\n\n"));
+    sbuf_add(b, "```sh\n");
+    /* TRANSLATORS: shell comments after the commands that repeat the reasoning. */
+    const char *check_note = _("# plans, units, heat, cost, checklist, findings");
     if (r->version > 0) {
-        sbuf_printf(b, "keyplan show %s %d > design.yaml   # this version's design\n", or_dash(r->source),
-                    r->version);
-        sbuf_add(b, "keyplan check design.yaml   # plans, units, heat, cost, checklist, findings\n");
-        sbuf_printf(b, "keyplan signals %s   # reopening signals against the latest observations\n",
-                    or_dash(r->source));
+        sbuf_printf(b, "keyplan show %s %d > design.yaml   %s\n", or_dash(r->source), r->version,
+                    _("# this version's design"));
+        sbuf_printf(b, "keyplan check design.yaml   %s\n", check_note);
+        sbuf_printf(b, "keyplan signals %s   %s\n", or_dash(r->source),
+                    _("# reopening signals against the latest observations"));
         if (r->nhistory > 1)
-            sbuf_printf(b, "keyplan diff %s %d %d   # what the last change did\n", or_dash(r->source),
-                        r->history[r->nhistory - 2].number, r->history[r->nhistory - 1].number);
+            sbuf_printf(b, "keyplan diff %s %d %d   %s\n", or_dash(r->source),
+                        r->history[r->nhistory - 2].number, r->history[r->nhistory - 1].number,
+                        _("# what the last change did"));
     } else {
-        sbuf_printf(b, "keyplan check %s   # plans, units, heat, cost, checklist, findings\n",
-                    or_dash(r->source));
-        sbuf_printf(b, "keyplan commit design.keyplan %s -m \"...\"   # start the version history\n",
-                    or_dash(r->source));
+        sbuf_printf(b, "keyplan check %s   %s\n", or_dash(r->source), check_note);
+        sbuf_printf(b, "keyplan commit design.keyplan %s -m \"...\"   %s\n", or_dash(r->source),
+                    _("# start the version history"));
     }
     sbuf_add(b, "```\n\n");
-    sbuf_add(b,
-             "### Appendix: the design\n\n<details><summary>design.yaml (canonical)</summary>\n\n```yaml\n");
+    sbuf_add(b, _("### Appendix: the design\n\n"));
+    /* TRANSLATORS: the summary of the folded appendix that holds the design's YAML. */
+    sbuf_printf(b, "<details><summary>%s</summary>\n\n```yaml\n", _("design.yaml (canonical)"));
     sbuf_add(b, yaml);
     if (b->len && b->s[b->len - 1] != '\n')
         sbuf_addc(b, '\n');
@@ -1136,7 +1204,7 @@ char *export_json(const export_record *r, char **err)
     char *t = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
     if (!t) {
-        kp_fail(err, KP_INVALID, "jansson cannot write the decision record as JSON");
+        kp_fail(err, KP_INVALID, _("jansson cannot write the decision record as JSON"));
         return NULL;
     }
     char *out = xasprintf("%s\n", t);

@@ -3,6 +3,7 @@
 #include "requests.h"
 
 #include "capacity.h"
+#include "i18n.h"
 #include "planeval.h"
 
 #include <ctype.h>
@@ -68,7 +69,7 @@ static char *dump_doc(json_t *doc, char **err)
 {
     char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
     if (!text) {
-        *err = xstrdup("jansson cannot write the document as JSON");
+        *err = xstrdup(_("jansson cannot write the document as JSON"));
         return NULL;
     }
     char *out = xasprintf("%s\n", text);
@@ -79,7 +80,7 @@ static char *dump_doc(json_t *doc, char **err)
 char *items_export(const kp_design *d, char **err)
 {
     if (!d->table.name || !d->table.pk.s) {
-        *err = xstrdup("the design has no table name or partition key");
+        *err = xstrdup(_("the design has no table name or partition key"));
         return NULL;
     }
     item_sample sample;
@@ -148,13 +149,14 @@ static char *value_text(const build *b, const char *name, char **err)
         return xstrdup(given);
     const char *src = keyval_template(b->s, name);
     if (!src) {
-        *err = xasprintf("the plan gives no value for %s", name);
+        *err = xasprintf(_("the plan gives no value for %s"), name);
         return NULL;
     }
     tpl t;
     char *perr = NULL;
     if (tpl_parse(src, &t, &perr, NULL) != KP_OK) {
-        *err = xasprintf("value %s: cannot read template '%s': %s", name, src, perr);
+        /* TRANSLATORS: %1$s a value's name, %2$s its key template, %3$s why the template does not read. */
+        *err = xasprintf(_("value %1$s: cannot read template '%2$s': %3$s"), name, src, perr);
         free(perr);
         return NULL;
     }
@@ -194,7 +196,7 @@ static bool add_key_condition(build *b, char **err)
 {
     const expr_keycond *kc = b->s->kc;
     if (!kc) {
-        *err = xstrdup("the plan's query has no key condition");
+        *err = xstrdup(_("the plan's query has no key condition"));
         return false;
     }
     b->kc = kc;
@@ -414,7 +416,7 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
     case KP_OP_GETITEM: {
         const expr_keycond *kc = s->kc;
         if (!kc) {
-            *err = xstrdup("the plan's GetItem has no key");
+            *err = xstrdup(_("the plan's GetItem has no key"));
             ok = false;
             break;
         }
@@ -508,7 +510,7 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
     }
     case KP_OP_NONE:
     default:
-        *err = xstrdup("the step has no DynamoDB operation");
+        *err = xstrdup(_("the step has no DynamoDB operation"));
         ok = false;
         break;
     }
@@ -527,7 +529,7 @@ json_t *requests_step_input(const kp_design *d, const kp_pattern_result *r, cons
     if (!ok) {
         json_decref(in);
         if (!*err)
-            *err = xstrdup("cannot build the request");
+            *err = xstrdup(_("cannot build the request"));
         return NULL;
     }
     return in;
@@ -621,7 +623,7 @@ static const char *cli_name(kp_op op)
 char *requests_export(const kp_design *d, const kp_analysis *a, char **err)
 {
     if (!d->table.name || !d->table.pk.s) {
-        *err = xstrdup("the design has no table name or partition key");
+        *err = xstrdup(_("the design has no table name or partition key"));
         return NULL;
     }
     item_sample sample;

@@ -38,6 +38,7 @@
 
 #include "analysis.h"
 #include "design_io.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,12 +96,14 @@ static kp_status db_fail(sqlite3 *db, const char *path, char **err, const char *
     kp_status st = status_of(rc);
     const char *hint = "";
     if (st == KP_READONLY)
-        hint = " (the workspace is read-only)";
+        hint = _(" (the workspace is read-only)");
     else if (st == KP_DAMAGED)
-        hint = " (the workspace file is damaged)";
+        hint = _(" (the workspace file is damaged)");
     else if (st == KP_CONFLICT)
-        hint = " (another keyplan is writing to this workspace; try again)";
-    return kp_fail(err, st, "%s: cannot %s: %s%s", path, what, sqlite3_errmsg(db), hint);
+        hint = _(" (another keyplan is writing to this workspace; try again)");
+    /* TRANSLATORS: %1$s the workspace file; %2$s what could not be done, a verb phrase ("read the
+     * versions"); %3$s SQLite's own message; %4$s a hint in parentheses, or nothing. */
+    return kp_fail(err, st, _("%1$s: cannot %2$s: %3$s%4$s"), path, what, sqlite3_errmsg(db), hint);
 }
 
 static kp_status ws_fail(ws_t *ws, char **err, const char *what)
@@ -572,7 +575,7 @@ static kp_status create_file(const char *path, char **err)
     int fd = mkstemp(tmp);
     if (fd < 0) {
         kp_status st = errno == EACCES || errno == EROFS || errno == EPERM ? KP_READONLY : KP_IO;
-        kp_fail(err, st, "%s: cannot create the workspace: %s", path, strerror(errno));
+        kp_fail(err, st, _("%s: cannot create the workspace: %s"), path, strerror(errno));
         free(tmp);
         return st;
     }
@@ -583,7 +586,7 @@ static kp_status create_file(const char *path, char **err)
     sqlite3 *db = NULL;
     kp_status st = KP_OK;
     if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-        st = db_fail(db, path, err, "create the workspace");
+        st = db_fail(db, path, err, _("create the workspace"));
         goto out;
     }
     configure(db);
@@ -607,7 +610,7 @@ static kp_status create_file(const char *path, char **err)
         }
     }
     if (!ok || !exec(db, "COMMIT")) {
-        st = db_fail(db, path, err, "create the workspace");
+        st = db_fail(db, path, err, _("create the workspace"));
         goto out;
     }
 out:
@@ -617,9 +620,9 @@ out:
             if (errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP) {
                 struct stat sb;
                 if (stat(path, &sb) != 0 && rename(tmp, path) != 0)
-                    st = kp_fail(err, KP_IO, "%s: cannot create the workspace: %s", path, strerror(errno));
+                    st = kp_fail(err, KP_IO, _("%s: cannot create the workspace: %s"), path, strerror(errno));
             } else {
-                st = kp_fail(err, KP_IO, "%s: cannot create the workspace: %s", path, strerror(errno));
+                st = kp_fail(err, KP_IO, _("%s: cannot create the workspace: %s"), path, strerror(errno));
             }
         }
     }
@@ -644,29 +647,30 @@ static uint32_t be32(const unsigned char *p)
 static kp_status check_header(const char *path, const struct stat *sb, char **err)
 {
     if (S_ISDIR(sb->st_mode))
-        return kp_fail(err, KP_IO, "%s: is a directory; expected a keyplan workspace file", path);
+        return kp_fail(err, KP_IO, _("%s: is a directory; expected a keyplan workspace file"), path);
     int fd = open(path, O_RDONLY);
     if (fd < 0)
-        return kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
+        return kp_fail(err, KP_IO, _("%s: cannot open: %s"), path, strerror(errno));
     unsigned char h[100];
     ssize_t r = read(fd, h, sizeof h);
     close(fd);
     if (r < (ssize_t)sizeof h || memcmp(h, "SQLite format 3", 16) != 0)
         return kp_fail(err, KP_DAMAGED,
-                       "%s: not a keyplan workspace (%s); expected a workspace made by 'keyplan commit'. "
-                       "The file was left untouched",
-                       path, r <= 0 ? "the file is empty" : "not a SQLite database");
+                       _("%s: not a keyplan workspace (%s); expected a workspace made by 'keyplan commit'. "
+                         "The file was left untouched"),
+                       path, r <= 0 ? _("the file is empty") : _("not a SQLite database"));
     uint32_t app = be32(h + 68), uv = be32(h + 60);
     if (app != WS_APP_ID)
-        return kp_fail(err, KP_DAMAGED,
-                       "%s: a SQLite database of another application (application_id 0x%08x), not a keyplan "
-                       "workspace. The file was left untouched",
-                       path, (unsigned)app);
+        return kp_fail(
+            err, KP_DAMAGED,
+            _("%s: a SQLite database of another application (application_id 0x%08x), not a keyplan "
+              "workspace. The file was left untouched"),
+            path, (unsigned)app);
     if (uv > (uint32_t)NMIGRATIONS)
         return kp_fail(
             err, KP_VERSION,
-            "%s: made by a newer keyplan (schema %u; this keyplan knows up to %d). Upgrade keyplan; the "
-            "file was left untouched",
+            _("%s: made by a newer keyplan (schema %u; this keyplan knows up to %d). Upgrade keyplan; the "
+              "file was left untouched"),
             path, (unsigned)uv, NMIGRATIONS);
     return KP_OK;
 }
@@ -720,7 +724,7 @@ static kp_status check_db(const char *path, bool rw, bool frozen, char **salvage
     kp_status st = KP_OK;
     sqlite3_stmt *s = NULL;
     if (open_conn(path, &db, rw, frozen) != SQLITE_OK) {
-        st = db_fail(db, path, err, "open the workspace");
+        st = db_fail(db, path, err, _("open the workspace"));
         goto bad;
     }
     int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &s, NULL);
@@ -733,7 +737,7 @@ static kp_status check_db(const char *path, bool rw, bool frozen, char **salvage
         s = NULL;
         sqlite3_close(db);
         if (open_conn(path, &db, false, true) != SQLITE_OK) {
-            st = db_fail(db, path, err, "open the workspace");
+            st = db_fail(db, path, err, _("open the workspace"));
             goto bad;
         }
         rc = sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &s, NULL);
@@ -749,15 +753,16 @@ static kp_status check_db(const char *path, bool rw, bool frozen, char **salvage
     if (!res || strcmp(res, "ok") != 0) {
         code = sqlite3_extended_errcode(db) & 0xff;
         if (!res && (code == SQLITE_BUSY || code == SQLITE_LOCKED))
-            st = kp_fail(err, KP_CONFLICT, "%s: the workspace is locked by another program; try again", path);
+            st = kp_fail(err, KP_CONFLICT, _("%s: the workspace is locked by another program; try again"),
+                         path);
         else if (!res && (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM))
-            st = kp_fail(err, KP_READONLY, "%s: the workspace cannot be opened here: %s", path,
+            st = kp_fail(err, KP_READONLY, _("%s: the workspace cannot be opened here: %s"), path,
                          sqlite3_errmsg(db));
         else if (!res && code != SQLITE_CORRUPT && code != SQLITE_NOTADB)
-            st = kp_fail(err, KP_IO, "%s: cannot read the workspace: %s", path, sqlite3_errmsg(db));
+            st = kp_fail(err, KP_IO, _("%s: cannot read the workspace: %s"), path, sqlite3_errmsg(db));
         else
             st = kp_fail(err, KP_DAMAGED,
-                         "%s: the workspace file is damaged (%s). The file was left untouched", path,
+                         _("%s: the workspace file is damaged (%s). The file was left untouched"), path,
                          res ? res : sqlite3_errmsg(db));
         sqlite3_finalize(s);
         goto bad;
@@ -767,22 +772,23 @@ static kp_status check_db(const char *path, bool rw, bool frozen, char **salvage
     if (!pragma_int(db, "PRAGMA user_version", &uv) ||
         !pragma_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'versions'",
                     &has)) {
-        st = kp_fail(err, KP_DAMAGED, "%s: the workspace cannot be read: %s. The file was left untouched",
+        st = kp_fail(err, KP_DAMAGED, _("%s: the workspace cannot be read: %s. The file was left untouched"),
                      path, sqlite3_errmsg(db));
         goto bad;
     }
     if (uv > NMIGRATIONS) {
         st = kp_fail(
             err, KP_VERSION,
-            "%s: made by a newer keyplan (schema %lld; this keyplan knows up to %d). Upgrade keyplan; "
-            "the file was left untouched",
+            _("%s: made by a newer keyplan (schema %lld; this keyplan knows up to %d). Upgrade keyplan; "
+              "the file was left untouched"),
             path, uv, NMIGRATIONS);
         goto bad;
     }
     if (uv < 1 || !has) {
-        st = kp_fail(err, KP_DAMAGED,
-                     "%s: a keyplan workspace without its tables (schema %lld). The file was left untouched",
-                     path, uv);
+        st = kp_fail(
+            err, KP_DAMAGED,
+            _("%s: a keyplan workspace without its tables (schema %lld). The file was left untouched"), path,
+            uv);
         goto bad;
     }
     *schema = uv;
@@ -796,8 +802,8 @@ bad:
 static bool writable(const char *path, const struct stat *sb, char **why)
 {
     if (access(path, W_OK) != 0 || (sb->st_mode & 0222) == 0) {
-        *why = xasprintf("%s: the workspace is read-only (no write permission on the file); "
-                         "it can be read (log, show, diff, export) but not changed",
+        *why = xasprintf(_("%s: the workspace is read-only (no write permission on the file); "
+                           "it can be read (log, show, diff, export) but not changed"),
                          path);
         return false;
     }
@@ -805,9 +811,11 @@ static bool writable(const char *path, const struct stat *sb, char **why)
     struct stat ds;
     bool ok = access(dir, W_OK) == 0 && stat(dir, &ds) == 0 && (ds.st_mode & 0222) != 0;
     if (!ok)
-        *why = xasprintf("%s: the workspace is read-only (the folder %s is not writable, and SQLite needs "
-                         "to write its journal beside the file); it can be read but not changed",
-                         path, dir);
+        /* TRANSLATORS: %1$s the workspace file, %2$s its folder. */
+        *why =
+            xasprintf(_("%1$s: the workspace is read-only (the folder %2$s is not writable, and SQLite needs "
+                        "to write its journal beside the file); it can be read but not changed"),
+                      path, dir);
     free(dir);
     return ok;
 }
@@ -816,26 +824,27 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
 {
     *out = NULL;
     if (!path || !*path)
-        return kp_fail(err, KP_INVALID, "no workspace named; expected a file such as %s", WS_DEFAULT_PATH);
+        return kp_fail(err, KP_INVALID, _("no workspace named; expected a file such as %s"), WS_DEFAULT_PATH);
     struct stat sb;
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
-        return kp_fail(err, KP_IO, "%s: is %s; expected a keyplan workspace file. Nothing was touched", path,
-                       S_ISDIR(sb.st_mode)    ? "a directory"
-                       : S_ISFIFO(sb.st_mode) ? "a FIFO (named pipe)"
-                       : S_ISSOCK(sb.st_mode) ? "a socket"
-                                              : "a device");
+        return kp_fail(err, KP_IO, _("%s: is %s; expected a keyplan workspace file. Nothing was touched"),
+                       path,
+                       S_ISDIR(sb.st_mode)    ? _("a directory")
+                       : S_ISFIFO(sb.st_mode) ? _("a FIFO (named pipe)")
+                       : S_ISSOCK(sb.st_mode) ? _("a socket")
+                                              : _("a device"));
     if (stat(path, &sb) != 0) {
         if (errno != ENOENT)
-            return kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
+            return kp_fail(err, KP_IO, _("%s: cannot open: %s"), path, strerror(errno));
         if (!(flags & WS_CREATE) || (flags & WS_READONLY))
             return kp_fail(err, KP_NOTFOUND,
-                           "%s: no such workspace; 'keyplan commit %s DESIGN.yaml -m MSG' creates it", path,
-                           path);
+                           _("%s: no such workspace; 'keyplan commit %s DESIGN.yaml -m MSG' creates it"),
+                           path, path);
         kp_status st = create_file(path, err);
         if (st != KP_OK)
             return st;
         if (stat(path, &sb) != 0)
-            return kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
+            return kp_fail(err, KP_IO, _("%s: cannot open: %s"), path, strerror(errno));
     }
     kp_status st = check_header(path, &sb, err);
     if (st != KP_OK)
@@ -857,7 +866,7 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
         free(quick);
         sqlite3_close(db);
         if (schema < NMIGRATIONS)
-            st = kp_fail(err, KP_READONLY, "%s; besides, it needs upgrading from schema %lld to %d first",
+            st = kp_fail(err, KP_READONLY, _("%s; besides, it needs upgrading from schema %lld to %d first"),
                          why, schema, NMIGRATIONS);
         else
             st = kp_fail(err, KP_READONLY, "%s", why);
@@ -876,13 +885,13 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
         exec(db, "PRAGMA query_only = OFF");
         exec(db, "PRAGMA synchronous = FULL");
         if (!exec(db, "PRAGMA journal_mode = WAL")) {
-            st = ws_fail(ws, err, "switch the workspace to WAL mode");
+            st = ws_fail(ws, err, _("switch the workspace to WAL mode"));
             ws_close(ws);
             return st;
         }
         if (schema < NMIGRATIONS) {
             if (!exec(db, "BEGIN IMMEDIATE")) {
-                st = ws_fail(ws, err, "upgrade the workspace");
+                st = ws_fail(ws, err, _("upgrade the workspace"));
                 ws_close(ws);
                 return st;
             }
@@ -891,14 +900,14 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
             if (now < NMIGRATIONS && !migrate(db, (int)now)) {
                 st = kp_fail(
                     err, KP_DAMAGED,
-                    "%s: cannot upgrade the workspace from schema %lld to %d: %s; nothing was changed", path,
-                    now, NMIGRATIONS, sqlite3_errmsg(db));
+                    _("%s: cannot upgrade the workspace from schema %lld to %d: %s; nothing was changed"),
+                    path, now, NMIGRATIONS, sqlite3_errmsg(db));
                 exec(db, "ROLLBACK");
                 ws_close(ws);
                 return st;
             }
             if (!exec(db, "COMMIT")) {
-                st = ws_fail(ws, err, "upgrade the workspace");
+                st = ws_fail(ws, err, _("upgrade the workspace"));
                 exec(db, "ROLLBACK");
                 ws_close(ws);
                 return st;
@@ -934,7 +943,7 @@ bool ws_readonly(const ws_t *ws) { return ws->ro; }
 static kp_status need_rw(ws_t *ws, char **err)
 {
     if (ws->ro)
-        return kp_fail(err, KP_READONLY, "%s: opened read-only; nothing can be changed", ws->path);
+        return kp_fail(err, KP_READONLY, _("%s: opened read-only; nothing can be changed"), ws->path);
     return KP_OK;
 }
 
@@ -944,7 +953,7 @@ static kp_status begin(ws_t *ws, char **err)
     if (st != KP_OK)
         return st;
     if (!exec(ws->db, "BEGIN IMMEDIATE"))
-        return ws_fail(ws, err, "start a transaction");
+        return ws_fail(ws, err, _("start a transaction"));
     return KP_OK;
 }
 
@@ -994,7 +1003,7 @@ kp_status ws_latest(ws_t *ws, int *number, char **err)
 {
     long long n = 0;
     if (!pragma_int(ws->db, "SELECT coalesce(max(number), 0) FROM versions", &n))
-        return ws_fail(ws, err, "read the versions");
+        return ws_fail(ws, err, _("read the versions"));
     *number = (int)n;
     return KP_OK;
 }
@@ -1007,7 +1016,7 @@ kp_status ws_log(ws_t *ws, ws_version **out, size_t *n, char **err)
     if (sqlite3_prepare_v2(ws->db,
                            "SELECT number, parent, time, author, message, name FROM versions ORDER BY number",
                            -1, &s, NULL) != SQLITE_OK)
-        return ws_fail(ws, err, "read the versions");
+        return ws_fail(ws, err, _("read the versions"));
     size_t cap = 0;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -1019,7 +1028,7 @@ kp_status ws_log(ws_t *ws, ws_version **out, size_t *n, char **err)
         ws_versions_free(*out, *n);
         *out = NULL;
         *n = 0;
-        return ws_fail(ws, err, "read the versions");
+        return ws_fail(ws, err, _("read the versions"));
     }
     return KP_OK;
 }
@@ -1036,7 +1045,7 @@ kp_status ws_version_get(ws_t *ws, int number, ws_version *info, char **yaml, ch
     int prc = sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL);
     free(sql);
     if (prc != SQLITE_OK)
-        return ws_fail(ws, err, "read the version");
+        return ws_fail(ws, err, _("read the version"));
     if (number > 0)
         sqlite3_bind_int(s, 1, number);
     int rc = sqlite3_step(s);
@@ -1046,11 +1055,12 @@ kp_status ws_version_get(ws_t *ws, int number, ws_version *info, char **yaml, ch
         if (!text) {
             int num = sqlite3_column_int(s, 0);
             sqlite3_finalize(s);
-            return kp_fail(err, KP_DAMAGED,
-                           "%s: version %d is damaged: its stored design does not match its digest (the file "
-                           "was changed outside keyplan). Nothing was changed; 'keyplan fsck %s' lists the "
-                           "intact versions",
-                           ws->path, num, ws->path);
+            return kp_fail(
+                err, KP_DAMAGED,
+                _("%s: version %d is damaged: its stored design does not match its digest (the file "
+                  "was changed outside keyplan). Nothing was changed; 'keyplan fsck %s' lists the "
+                  "intact versions"),
+                ws->path, num, ws->path);
         }
         if (info)
             read_version(s, info);
@@ -1063,14 +1073,14 @@ kp_status ws_version_get(ws_t *ws, int number, ws_version *info, char **yaml, ch
     }
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
-        return ws_fail(ws, err, "read the version");
+        return ws_fail(ws, err, _("read the version"));
     int latest = 0;
     ws_latest(ws, &latest, NULL);
     if (latest == 0)
         return kp_fail(err, KP_NOTFOUND,
-                       "%s: no versions yet; 'keyplan commit %s DESIGN.yaml -m MSG' records the first",
+                       _("%s: no versions yet; 'keyplan commit %s DESIGN.yaml -m MSG' records the first"),
                        ws->path, ws->path);
-    return kp_fail(err, KP_NOTFOUND, "%s: no version %d; versions are 1 to %d", ws->path, number, latest);
+    return kp_fail(err, KP_NOTFOUND, _("%s: no version %d; versions are 1 to %d"), ws->path, number, latest);
 }
 
 kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err)
@@ -1086,8 +1096,8 @@ kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err)
     diags_init(&dg, name);
     kp_design *d = designio_load_string(yaml, strlen(yaml), name, &dg);
     if (!d) {
-        char *first = dg.n ? diags_format(&dg, 0) : xstrdup("unknown error");
-        st = kp_fail(err, KP_DAMAGED, "%s: the stored design no longer loads: %s", ws->path, first);
+        char *first = dg.n ? diags_format(&dg, 0) : xstrdup(_("unknown error"));
+        st = kp_fail(err, KP_DAMAGED, _("%s: the stored design no longer loads: %s"), ws->path, first);
         free(first);
     }
     diags_free(&dg);
@@ -1172,8 +1182,8 @@ static kp_status insert_decisions(ws_t *ws, int number, const kp_design *d, cons
             sqlite3_finalize(ds);
             sqlite3_finalize(ss);
             return kp_fail(err, KP_INVALID,
-                           "decision %s: its patterns, alternatives or assumptions cannot be written "
-                           "as JSON",
+                           _("decision %s: its patterns, alternatives or assumptions cannot be written "
+                             "as JSON"),
                            dec->id ? dec->id : "");
         }
         sqlite3_bind_int(ds, 1, number);
@@ -1211,7 +1221,7 @@ static kp_status insert_decisions(ws_t *ws, int number, const kp_design *d, cons
             sqlite3_reset(ss);
         }
     }
-    kp_status st = ok ? KP_OK : ws_fail(ws, err, "record the version");
+    kp_status st = ok ? KP_OK : ws_fail(ws, err, _("record the version"));
     sqlite3_finalize(ds);
     sqlite3_finalize(ss);
     return st;
@@ -1293,8 +1303,8 @@ static char *conflict_message(ws_t *ws, int expected, int latest)
     if (expected > latest) {
         sbuf_printf(
             &b,
-            "your design is based on version %d, which does not exist (the latest is %d); nothing was "
-            "committed",
+            _("your design is based on version %1$d, which does not exist (the latest is %2$d); nothing was "
+              "committed"),
             expected, latest);
         return sbuf_steal(&b);
     }
@@ -1308,16 +1318,18 @@ static char *conflict_message(ws_t *ws, int expected, int latest)
         while (sqlite3_step(s) == SQLITE_ROW) {
             ws_version v;
             read_version(s, &v);
-            sbuf_printf(&b, "%sversion %d was committed meanwhile by %s at %s (\"%s\")", k++ ? "; " : "",
-                        v.number, v.author, v.time, v.message);
+            sbuf_add(&b, k++ ? "; " : "");
+            /* TRANSLATORS: %1$d a version, %2$s its author, %3$s its date, %4$s its message. */
+            sbuf_printf(&b, _("version %1$d was committed meanwhile by %2$s at %3$s (\"%4$s\")"), v.number,
+                        v.author, v.time, v.message);
             ws_version_free(&v);
         }
         sqlite3_finalize(s);
     }
     sbuf_printf(
         &b,
-        "; your design is based on version %d: reload version %d, merge your changes and commit again "
-        "(nothing was overwritten)",
+        _("; your design is based on version %1$d: reload version %2$d, merge your changes and commit again "
+          "(nothing was overwritten)"),
         expected, latest);
     return sbuf_steal(&b);
 }
@@ -1328,23 +1340,23 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
     if (number)
         *number = 0;
     if (!message || !*message)
-        return kp_fail(err, KP_INVALID, "a commit needs a message saying what changed and why (-m MSG)");
+        return kp_fail(err, KP_INVALID, _("a commit needs a message saying what changed and why (-m MSG)"));
     ptrdiff_t ctl = util_control_at(message, true);
     if (ctl >= 0)
         return kp_fail(err, KP_INVALID,
-                       "the message holds a control character at byte %td; expected printable text (lines "
-                       "and tabs are fine)",
+                       _("the message holds a control character at byte %td; expected printable text (lines "
+                         "and tabs are fine)"),
                        ctl + 1);
     if (author && *author && util_control_at(author, false) >= 0)
         return kp_fail(err, KP_INVALID,
-                       "the author's name holds a control character; expected one line of text");
+                       _("the author's name holds a control character; expected one line of text"));
     kp_status st = need_rw(ws, err);
     if (st != KP_OK)
         return st;
     char *why = NULL;
     char *yaml = designio_save(d, &why);
     if (!yaml) {
-        st = kp_fail(err, KP_INVALID, "not committed: the design cannot be saved (%s)", why);
+        st = kp_fail(err, KP_INVALID, _("not committed: the design cannot be saved (%s)"), why);
         free(why);
         return st;
     }
@@ -1392,7 +1404,7 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
             decisions_of = (int)prev_of;
     }
     if (!blob_put(ws, dg, yaml)) {
-        st = abort_tx(ws, err, "record the version");
+        st = abort_tx(ws, err, _("record the version"));
         goto out;
     }
     sqlite3_stmt *s;
@@ -1401,7 +1413,7 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
             "INSERT INTO versions(number, parent, time, author, message, name, design, digest, "
             "decisions_of, decisions_digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, '', ?8, ?9, ?10)",
             -1, &s, NULL) != SQLITE_OK) {
-        st = abort_tx(ws, err, "record the version");
+        st = abort_tx(ws, err, _("record the version"));
         goto out;
     }
     sqlite3_bind_int(s, 1, n);
@@ -1419,7 +1431,7 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
     bool ok = sqlite3_step(s) == SQLITE_DONE;
     sqlite3_finalize(s);
     if (!ok) {
-        st = abort_tx(ws, err, "record the version");
+        st = abort_tx(ws, err, _("record the version"));
         goto out;
     }
     if (decisions_of == n && (st = insert_decisions(ws, n, d, a, err)) != KP_OK) {
@@ -1427,10 +1439,10 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
         goto out;
     }
     if (update_working && !replace_working(ws, yaml, n)) {
-        st = abort_tx(ws, err, "update the working copy");
+        st = abort_tx(ws, err, _("update the working copy"));
         goto out;
     }
-    st = finish(ws, err, "record the version");
+    st = finish(ws, err, _("record the version"));
     if (st == KP_OK && number)
         *number = n;
 out:
@@ -1447,19 +1459,21 @@ kp_status ws_verify(ws_t *ws, char **err)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(ws->db, "PRAGMA integrity_check", -1, &s, NULL) != SQLITE_OK)
-        return kp_fail(err, KP_DAMAGED, "%s: integrity check failed: %s", ws->path, sqlite3_errmsg(ws->db));
+        return kp_fail(err, KP_DAMAGED, _("%s: integrity check failed: %s"), ws->path,
+                       sqlite3_errmsg(ws->db));
     kp_status st = KP_OK;
     if (sqlite3_step(s) != SQLITE_ROW || strcmp((const char *)sqlite3_column_text(s, 0), "ok") != 0)
-        st = kp_fail(err, KP_DAMAGED, "%s: integrity check failed: %s", ws->path,
+        st = kp_fail(err, KP_DAMAGED, _("%s: integrity check failed: %s"), ws->path,
                      sqlite3_column_text(s, 0) ? (const char *)sqlite3_column_text(s, 0)
                                                : sqlite3_errmsg(ws->db));
     sqlite3_finalize(s);
     if (st != KP_OK)
         return st;
     if (sqlite3_prepare_v2(ws->db, "PRAGMA foreign_key_check", -1, &s, NULL) != SQLITE_OK)
-        return kp_fail(err, KP_DAMAGED, "%s: foreign key check failed: %s", ws->path, sqlite3_errmsg(ws->db));
+        return kp_fail(err, KP_DAMAGED, _("%s: foreign key check failed: %s"), ws->path,
+                       sqlite3_errmsg(ws->db));
     if (sqlite3_step(s) == SQLITE_ROW)
-        st = kp_fail(err, KP_DAMAGED, "%s: a row of table %s refers to something missing", ws->path,
+        st = kp_fail(err, KP_DAMAGED, _("%s: a row of table %s refers to something missing"), ws->path,
                      (const char *)sqlite3_column_text(s, 0));
     sqlite3_finalize(s);
     if (st != KP_OK)
@@ -1468,19 +1482,19 @@ kp_status ws_verify(ws_t *ws, char **err)
     int prc = sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL);
     free(sql);
     if (prc != SQLITE_OK)
-        return ws_fail(ws, err, "read the versions");
+        return ws_fail(ws, err, _("read the versions"));
     int expect = 1;
     while (st == KP_OK && sqlite3_step(s) == SQLITE_ROW) {
         int num = sqlite3_column_int(s, 0);
         int parent = sqlite3_column_type(s, 1) == SQLITE_NULL ? 0 : sqlite3_column_int(s, 1);
         char *text = vtext(s, 2);
         if (num != expect)
-            st = kp_fail(err, KP_DAMAGED, "%s: version %d is missing", ws->path, expect);
+            st = kp_fail(err, KP_DAMAGED, _("%s: version %d is missing"), ws->path, expect);
         else if (parent != num - 1)
-            st = kp_fail(err, KP_DAMAGED, "%s: version %d has parent %d; expected %d", ws->path, num, parent,
-                         num - 1);
+            st = kp_fail(err, KP_DAMAGED, _("%s: version %d has parent %d; expected %d"), ws->path, num,
+                         parent, num - 1);
         else if (!text)
-            st = kp_fail(err, KP_DAMAGED, "%s: version %d: its design does not match its digest", ws->path,
+            st = kp_fail(err, KP_DAMAGED, _("%s: version %d: its design does not match its digest"), ws->path,
                          num);
         free(text);
         expect++;
@@ -1505,15 +1519,15 @@ static char *pragma_problem(ws_t *ws, const char *sql, bool ok_row)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
-        return xasprintf("cannot run the check: %s", sqlite3_errmsg(ws->db));
+        return xasprintf(_("cannot run the check: %s"), sqlite3_errmsg(ws->db));
     char *problem = NULL;
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
         const char *t = (const char *)sqlite3_column_text(s, 0);
         if (!ok_row)
-            problem = xasprintf("a row of table %s refers to something missing", t ? t : "?");
+            problem = xasprintf(_("a row of table %s refers to something missing"), t ? t : "?");
         else if (!t || strcmp(t, "ok") != 0)
-            problem = xstrdup(t ? t : "unknown problem");
+            problem = xstrdup(t ? t : _("unknown problem"));
     } else if (rc != SQLITE_DONE)
         problem = xstrdup(sqlite3_errmsg(ws->db));
     sqlite3_finalize(s);
@@ -1526,7 +1540,7 @@ static char *load_problem(const char *yaml, const char *name)
     kp_diags dg;
     diags_init(&dg, name);
     kp_design *d = designio_load_string(yaml, strlen(yaml), name, &dg);
-    char *why = d ? NULL : (dg.n ? diags_format(&dg, 0) : xstrdup("it does not load"));
+    char *why = d ? NULL : (dg.n ? diags_format(&dg, 0) : xstrdup(_("it does not load")));
     design_free(d);
     diags_free(&dg);
     return why;
@@ -1543,7 +1557,7 @@ kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err)
     int prc = sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL);
     free(sql);
     if (prc != SQLITE_OK) {
-        kp_status st = ws_fail(ws, err, "read the versions");
+        kp_status st = ws_fail(ws, err, _("read the versions"));
         ws_fsck_report_free(r);
         return st;
     }
@@ -1555,9 +1569,10 @@ kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err)
         v->number = sqlite3_column_int(s, 0);
         char *design = vtext(s, 1);
         if (!design)
-            v->problem = xstrdup("its stored design does not match its digest");
+            v->problem = xstrdup(_("its stored design does not match its digest"));
         else {
-            char *name = xasprintf("version %d", v->number);
+            /* TRANSLATORS: names a stored version in fsck's findings ("version 3:2:5: error: ..."). */
+            char *name = xasprintf(_("version %d"), v->number);
             v->problem = load_problem(design, name);
             free(name);
         }
@@ -1570,7 +1585,7 @@ kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err)
     if (rc != SQLITE_DONE) {
         r->problems++;
         free(r->integrity);
-        r->integrity = xasprintf("reading the versions stopped: %s", sqlite3_errmsg(ws->db));
+        r->integrity = xasprintf(_("reading the versions stopped: %s"), sqlite3_errmsg(ws->db));
     }
     sqlite3_finalize(s);
     /* every author's working copy: the first that does not load, by author */
@@ -1579,7 +1594,9 @@ kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err)
         while (sqlite3_step(s) == SQLITE_ROW) {
             const char *author = (const char *)sqlite3_column_text(s, 0);
             const char *yaml = (const char *)sqlite3_column_text(s, 1);
-            char *name = xasprintf("working copy of %s", author && *author ? author : "(before authors)");
+            /* TRANSLATORS: names an author's working copy in fsck's findings. */
+            char *name =
+                xasprintf(_("working copy of %s"), author && *author ? author : _("(before authors)"));
             char *why = load_problem(yaml ? yaml : "", name);
             if (why) {
                 r->problems++;
@@ -1599,12 +1616,12 @@ kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err)
 kp_status ws_set_author(ws_t *ws, const char *author, char **err)
 {
     if (!author || !*author)
-        return kp_fail(err, KP_INVALID, "the author's name is empty; expected a name such as ana");
+        return kp_fail(err, KP_INVALID, _("the author's name is empty; expected a name such as ana"));
     if (util_control_at(author, false) >= 0)
         return kp_fail(err, KP_INVALID,
-                       "the author's name holds a control character; expected one line of text");
+                       _("the author's name holds a control character; expected one line of text"));
     if (strlen(author) > 255)
-        return kp_fail(err, KP_RANGE, "the author's name is %zu bytes long; expected at most 255",
+        return kp_fail(err, KP_RANGE, _("the author's name is %zu bytes long; expected at most 255"),
                        strlen(author));
     if (ws->presence && !ws->ro)
         ws_presence_leave(ws, NULL);
@@ -1623,11 +1640,11 @@ kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err)
         *base = 0;
     sqlite3_stmt *s;
     if (ws->schema < 3)
-        return kp_fail(err, KP_NOTFOUND, "%s: no working copy read from a workspace of schema %lld", ws->path,
-                       ws->schema);
+        return kp_fail(err, KP_NOTFOUND, _("%s: no working copy read from a workspace of schema %lld"),
+                       ws->path, ws->schema);
     if (sqlite3_prepare_v2(ws->db, "SELECT design, base FROM copies WHERE author = ?1", -1, &s, NULL) !=
         SQLITE_OK)
-        return ws_fail(ws, err, "read the working copy");
+        return ws_fail(ws, err, _("read the working copy"));
     sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW) {
@@ -1640,8 +1657,8 @@ kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err)
     if (rc == SQLITE_ROW)
         return KP_OK;
     if (rc == SQLITE_DONE)
-        return kp_fail(err, KP_NOTFOUND, "%s: no working copy of %s yet", ws->path, ws->author);
-    return ws_fail(ws, err, "read the working copy");
+        return kp_fail(err, KP_NOTFOUND, _("%s: no working copy of %s yet"), ws->path, ws->author);
+    return ws_fail(ws, err, _("read the working copy"));
 }
 
 kp_status ws_working_adopt(ws_t *ws, bool *adopted, char **err)
@@ -1653,7 +1670,7 @@ kp_status ws_working_adopt(ws_t *ws, bool *adopted, char **err)
                            "SELECT (SELECT count(*) FROM copies WHERE author = ?1), "
                            "(SELECT count(*) FROM copies WHERE author = '')",
                            -1, &s, NULL) != SQLITE_OK)
-        return ws_fail(ws, err, "read the working copies");
+        return ws_fail(ws, err, _("read the working copies"));
     sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
     if (sqlite3_step(s) == SQLITE_ROW) {
         mine = sqlite3_column_int64(s, 0);
@@ -1683,9 +1700,9 @@ kp_status ws_working_adopt(ws_t *ws, bool *adopted, char **err)
     }
     if (!ok) {
         *adopted = false;
-        return abort_tx(ws, err, "take over the working copy");
+        return abort_tx(ws, err, _("take over the working copy"));
     }
-    return finish(ws, err, "take over the working copy");
+    return finish(ws, err, _("take over the working copy"));
 }
 
 static bool put_working(ws_t *ws, const char *yaml, int base, bool keep_base)
@@ -1840,7 +1857,7 @@ static bool clear_redo(ws_t *ws)
 kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, const char *label, char **err)
 {
     if (!yaml)
-        return kp_fail(err, KP_INVALID, "no working copy text given");
+        return kp_fail(err, KP_INVALID, _("no working copy text given"));
     kp_status st = begin(ws, err);
     if (st != KP_OK)
         return st;
@@ -1865,8 +1882,8 @@ kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, co
     }
     free(cur);
     if (!ok)
-        return abort_tx(ws, err, "save the working copy");
-    return finish(ws, err, "save the working copy");
+        return abort_tx(ws, err, _("save the working copy"));
+    return finish(ws, err, _("save the working copy"));
 }
 
 /* Moves the top of `from` into the working copy, pushing the current state on `to`. */
@@ -1881,9 +1898,10 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, char *
     st = top_entry(ws, from, &e);
     if (st != KP_OK) {
         if (st != KP_NOTFOUND)
-            return abort_tx(ws, err, "read the undo history");
+            return abort_tx(ws, err, _("read the undo history"));
         exec(ws->db, "ROLLBACK");
-        return kp_fail(err, KP_NOTFOUND, "nothing to %s", strcmp(from, "undo") == 0 ? "undo" : "redo");
+        return kp_fail(err, KP_NOTFOUND, "%s",
+                       strcmp(from, "undo") == 0 ? _("nothing to undo") : _("nothing to redo"));
     }
     char *cur = NULL;
     int curbase = 0;
@@ -1894,8 +1912,10 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, char *
         hentry_free(&e);
         exec(ws->db, "ROLLBACK");
         return kp_fail(err, KP_DAMAGED,
-                       "%s: the %s step does not fit the working copy (the history is damaged)", ws->path,
-                       from);
+                       strcmp(from, "undo") == 0
+                           ? _("%s: the undo step does not fit the working copy (the history is damaged)")
+                           : _("%s: the redo step does not fit the working copy (the history is damaged)"),
+                       ws->path);
     }
     int nbase = e.base >= 0 ? e.base : curbase;
     if (ok) {
@@ -1908,9 +1928,9 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, char *
     hentry_free(&e);
     if (!ok) {
         free(text);
-        return abort_tx(ws, err, strcmp(from, "undo") == 0 ? "undo" : "redo");
+        return abort_tx(ws, err, strcmp(from, "undo") == 0 ? _("undo") : _("redo"));
     }
-    st = finish(ws, err, "undo");
+    st = finish(ws, err, _("undo"));
     if (st == KP_OK && base)
         *base = nbase;
     if (st == KP_OK && yaml)
@@ -1938,7 +1958,7 @@ kp_status ws_history_depth(ws_t *ws, size_t *nundo, size_t *nredo, char **err)
                            "SELECT (SELECT count(*) FROM history WHERE author = ?1 AND stack = 'undo'), "
                            "(SELECT count(*) FROM history WHERE author = ?1 AND stack = 'redo')",
                            -1, &s, NULL) != SQLITE_OK)
-        return ws_fail(ws, err, "read the undo history");
+        return ws_fail(ws, err, _("read the undo history"));
     sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
     bool ok = sqlite3_step(s) == SQLITE_ROW;
     if (ok) {
@@ -1947,7 +1967,7 @@ kp_status ws_history_depth(ws_t *ws, size_t *nundo, size_t *nredo, char **err)
     }
     sqlite3_finalize(s);
     if (!ok)
-        return ws_fail(ws, err, "read the undo history");
+        return ws_fail(ws, err, _("read the undo history"));
     if (nundo)
         *nundo = (size_t)u;
     if (nredo)
@@ -1965,11 +1985,11 @@ kp_status ws_compact(ws_t *ws, size_t keep, long long *freed, char **err)
     if (st != KP_OK)
         return st;
     if (!cap_undo(ws, (long long)keep) || !compact_all(ws->db))
-        return abort_tx(ws, err, "compact the undo history");
-    if ((st = finish(ws, err, "compact the undo history")) != KP_OK)
+        return abort_tx(ws, err, _("compact the undo history"));
+    if ((st = finish(ws, err, _("compact the undo history"))) != KP_OK)
         return st;
     if (!exec(ws->db, "VACUUM") || !exec(ws->db, "PRAGMA wal_checkpoint(TRUNCATE)"))
-        return ws_fail(ws, err, "compact the workspace");
+        return ws_fail(ws, err, _("compact the workspace"));
     pragma_int(ws->db, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size", &after);
     if (freed)
         *freed = before - after;
@@ -1994,7 +2014,7 @@ kp_status ws_copies(ws_t *ws, ws_copy **out, size_t *n, char **err)
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(ws->db, "SELECT author, base, design, time FROM copies ORDER BY author", -1, &s,
                            NULL) != SQLITE_OK)
-        return ws_fail(ws, err, "read the working copies");
+        return ws_fail(ws, err, _("read the working copies"));
     size_t cap = 0;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -2014,7 +2034,7 @@ kp_status ws_copies(ws_t *ws, ws_copy **out, size_t *n, char **err)
         ws_copies_free(*out, *n);
         *out = NULL;
         *n = 0;
-        return ws_fail(ws, err, "read the working copies");
+        return ws_fail(ws, err, _("read the working copies"));
     }
     return KP_OK;
 }
@@ -2045,7 +2065,7 @@ kp_status ws_presence_beat(ws_t *ws, const char *screen, int row, char **err)
             ws->db,
             "INSERT OR REPLACE INTO presence(id, author, screen, row, beat) VALUES (?1, ?2, ?3, ?4, ?5)", -1,
             &s, NULL) != SQLITE_OK)
-        return ws_fail(ws, err, "record the presence");
+        return ws_fail(ws, err, _("record the presence"));
     sqlite3_bind_text(s, 1, ws->presence, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 2, ws->author, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 3, screen ? screen : "", -1, SQLITE_STATIC);
@@ -2059,7 +2079,7 @@ kp_status ws_presence_beat(ws_t *ws, const char *screen, int row, char **err)
         ok = sqlite3_step(s) == SQLITE_DONE;
         sqlite3_finalize(s);
     }
-    return ok ? KP_OK : ws_fail(ws, err, "record the presence");
+    return ok ? KP_OK : ws_fail(ws, err, _("record the presence"));
 }
 
 kp_status ws_presence_leave(ws_t *ws, char **err)
@@ -2068,13 +2088,13 @@ kp_status ws_presence_leave(ws_t *ws, char **err)
         return KP_OK;
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(ws->db, "DELETE FROM presence WHERE id = ?1", -1, &s, NULL) != SQLITE_OK)
-        return ws_fail(ws, err, "clear the presence");
+        return ws_fail(ws, err, _("clear the presence"));
     sqlite3_bind_text(s, 1, ws->presence, -1, SQLITE_STATIC);
     bool ok = sqlite3_step(s) == SQLITE_DONE;
     sqlite3_finalize(s);
     free(ws->presence);
     ws->presence = NULL;
-    return ok ? KP_OK : ws_fail(ws, err, "clear the presence");
+    return ok ? KP_OK : ws_fail(ws, err, _("clear the presence"));
 }
 
 void ws_presence_free(ws_presence *p, size_t n)
@@ -2097,7 +2117,7 @@ kp_status ws_presence_others(ws_t *ws, ws_presence **out, size_t *n, char **err)
                            "SELECT author, screen, row, beat FROM presence WHERE beat >= ?1 AND id IS NOT ?2 "
                            "ORDER BY author, id",
                            -1, &s, NULL) != SQLITE_OK)
-        return ws_fail(ws, err, "read the presence");
+        return ws_fail(ws, err, _("read the presence"));
     double t = unix_now();
     sqlite3_bind_double(s, 1, t - WS_PRESENCE_STALE);
     if (ws->presence)
@@ -2119,7 +2139,7 @@ kp_status ws_presence_others(ws_t *ws, ws_presence **out, size_t *n, char **err)
         ws_presence_free(*out, *n);
         *out = NULL;
         *n = 0;
-        return ws_fail(ws, err, "read the presence");
+        return ws_fail(ws, err, _("read the presence"));
     }
     return KP_OK;
 }
@@ -2131,14 +2151,14 @@ kp_status ws_observe(ws_t *ws, const char *metric, double value, const char *sou
     char *why = NULL;
     if (!metric || sig_metric_check(metric, &why) != KP_OK) {
         kp_status st =
-            kp_fail(err, KP_SIGNAL, "metric '%s': %s", metric ? metric : "", why ? why : "missing");
+            kp_fail(err, KP_SIGNAL, _("metric '%s': %s"), metric ? metric : "", why ? why : _("missing"));
         free(why);
         return st;
     }
     if (!isfinite(value))
-        return kp_fail(err, KP_RANGE, "metric '%s': the value must be a finite number", metric);
+        return kp_fail(err, KP_RANGE, _("metric '%s': the value must be a finite number"), metric);
     if (source && util_control_at(source, false) >= 0)
-        return kp_fail(err, KP_INVALID, "the source holds a control character; expected one line of text");
+        return kp_fail(err, KP_INVALID, _("the source holds a control character; expected one line of text"));
     kp_status st = begin(ws, err);
     if (st != KP_OK)
         return st;
@@ -2146,7 +2166,7 @@ kp_status ws_observe(ws_t *ws, const char *metric, double value, const char *sou
     if (sqlite3_prepare_v2(ws->db,
                            "INSERT INTO observations(metric, value, time, source) VALUES (?1, ?2, ?3, ?4)",
                            -1, &s, NULL) != SQLITE_OK)
-        return abort_tx(ws, err, "record the observation");
+        return abort_tx(ws, err, _("record the observation"));
     char *now = now_iso();
     char *src = NULL;
     if (!source || !*source) {
@@ -2165,8 +2185,8 @@ kp_status ws_observe(ws_t *ws, const char *metric, double value, const char *sou
     bool ok = sqlite3_step(s) == SQLITE_DONE;
     sqlite3_finalize(s);
     if (!ok)
-        return abort_tx(ws, err, "record the observation");
-    return finish(ws, err, "record the observation");
+        return abort_tx(ws, err, _("record the observation"));
+    return finish(ws, err, _("record the observation"));
 }
 
 static kp_status read_observations(ws_t *ws, const char *sql, sig_observation **out, size_t *n, char **err)
@@ -2175,7 +2195,7 @@ static kp_status read_observations(ws_t *ws, const char *sql, sig_observation **
     *n = 0;
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
-        return ws_fail(ws, err, "read the observations");
+        return ws_fail(ws, err, _("read the observations"));
     size_t cap = 0;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -2192,7 +2212,7 @@ static kp_status read_observations(ws_t *ws, const char *sql, sig_observation **
         sig_observations_free(*out, *n);
         *out = NULL;
         *n = 0;
-        return ws_fail(ws, err, "read the observations");
+        return ws_fail(ws, err, _("read the observations"));
     }
     return KP_OK;
 }
@@ -2246,19 +2266,19 @@ kp_status ws_meta_get(ws_t *ws, const char *key, char **value, char **err)
     *value = NULL;
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(ws->db, "SELECT value FROM meta WHERE key = ?1", -1, &s, NULL) != SQLITE_OK)
-        return ws_fail(ws, err, "read a setting");
+        return ws_fail(ws, err, _("read a setting"));
     sqlite3_bind_text(s, 1, key, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW)
         *value = col_text(s, 0);
     sqlite3_finalize(s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? KP_OK : ws_fail(ws, err, "read a setting");
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? KP_OK : ws_fail(ws, err, _("read a setting"));
 }
 
 kp_status ws_meta_set(ws_t *ws, const char *key, const char *value, char **err)
 {
     if (strcmp(key, "created_at") == 0 || strcmp(key, "created_by") == 0)
-        return kp_fail(err, KP_INVALID, "meta key '%s' is keyplan's own; expected another key", key);
+        return kp_fail(err, KP_INVALID, _("meta key '%s' is keyplan's own; expected another key"), key);
     kp_status st = begin(ws, err);
     if (st != KP_OK)
         return st;
@@ -2266,13 +2286,13 @@ kp_status ws_meta_set(ws_t *ws, const char *key, const char *value, char **err)
     const char *sql =
         value ? "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)" : "DELETE FROM meta WHERE key = ?1";
     if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
-        return abort_tx(ws, err, "store a setting");
+        return abort_tx(ws, err, _("store a setting"));
     sqlite3_bind_text(s, 1, key, -1, SQLITE_TRANSIENT);
     if (value)
         sqlite3_bind_text(s, 2, value, -1, SQLITE_TRANSIENT);
     int rc = sqlite3_step(s);
     sqlite3_finalize(s);
     if (rc != SQLITE_DONE)
-        return abort_tx(ws, err, "store a setting");
-    return finish(ws, err, "store a setting");
+        return abort_tx(ws, err, _("store a setting"));
+    return finish(ws, err, _("store a setting"));
 }
