@@ -27,15 +27,10 @@ static void warn_keep(wlist *w, char *msg)
 
 void rs_warnf(wlist *w, const char *fmt, ...)
 {
-    char inl[256];
-    sbuf b;
-    sbuf_init_in(&b, inl, sizeof inl);
     va_list ap;
     va_start(ap, fmt);
-    textf_addv(&b, fmt, ap);
+    char *t = textf_arena(w->c->ar, fmt, ap);
     va_end(ap);
-    char *t = arena_strndup(w->c->ar, b.s ? b.s : "", b.len);
-    sbuf_free(&b);
     warn_keep(w, t);
 }
 

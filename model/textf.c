@@ -237,14 +237,23 @@ void textf_add(sbuf *b, const char *fmt, ...)
     va_end(ap);
 }
 
-char *textf(const char *fmt, ...)
+/* The text in an inline buffer, then on the heap (a == NULL) or in arena a. */
+static char *textf_into(arena *a, const char *fmt, va_list ap)
 {
     char inl[320];
     sbuf b;
     sbuf_init_in(&b, inl, sizeof inl);
+    textf_addv(&b, fmt, ap);
+    return a ? sbuf_to_arena(&b, a) : sbuf_steal(&b);
+}
+
+char *textf(const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    textf_addv(&b, fmt, ap);
+    char *t = textf_into(NULL, fmt, ap);
     va_end(ap);
-    return sbuf_steal(&b);
+    return t;
 }
+
+char *textf_arena(arena *a, const char *fmt, va_list ap) { return textf_into(a, fmt, ap); }

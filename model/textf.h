@@ -27,6 +27,8 @@ void textf_addv(sbuf *b, const char *fmt, va_list ap);
 
 /* The text on the heap; the caller frees it. */
 char *textf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The text in arena a (released with the arena). */
+char *textf_arena(arena *a, const char *fmt, va_list ap);
 
 /* v in style st (an HF_PRINTF style) in the reader's figures, as textf writes it, into buf
  * (size bytes, cut to fit); returns buf. */

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "analysis.h"
+#include "diff.h"
 #include "i18n.h"
 #include "support.h"
 #include "textf.h"
@@ -121,10 +122,13 @@ static void test_checklist_spanish(void **state)
     };
     for (size_t i = 0; i < sizeof titles / sizeof *titles; i++)
         assert_string_equal(a->checklist[titles[i].item - 1].title, titles[i].title);
-    assert_string_equal(a->checklist[0].why, "los 3 patrones de DynamoDB tienen frecuencia y latencia exigida");
-    assert_string_equal(a->checklist[9].why, "indica pitr de forma explícita (true o false) para que el coste "
-                                             "sea completo");
-    assert_string_equal(a->checklist[8].why, "no hay alertas de limitación (throttling) ni de clave caliente");
+    assert_string_equal(a->checklist[0].why,
+                        "los 3 patrones de DynamoDB tienen frecuencia y latencia exigida");
+    assert_string_equal(a->checklist[9].why,
+                        "indica pitr de forma explícita (true o false) para que el coste "
+                        "sea completo");
+    assert_string_equal(a->checklist[8].why,
+                        "no hay alertas de limitación (throttling) ni de clave caliente");
     analysis_free(a);
     design_free(d);
 }
@@ -138,21 +142,26 @@ static void test_findings_spanish(void **state)
     const kp_finding *f = finding(a, "low-cardinality-pk");
     assert_non_null(f);
     assert_string_equal(f->where, "tabla S#{status}");
-    assert_non_null(strstr(f->message, "la clave de partición S#{status} depende solo de status; el valor más "
-                                       "caliente guarda el "));
-    assert_string_equal(f->fix, "Elige una clave con muchos valores y tráfico repartido; si ya es tarde, reparte "
-                                "con sufijo, cachea o agrega antes de escribir.");
+    assert_non_null(strstr(f->message,
+                           "la clave de partición S#{status} depende solo de status; el valor más "
+                           "caliente guarda el "));
+    assert_string_equal(f->fix,
+                        "Elige una clave con muchos valores y tráfico repartido; si ya es tarde, reparte "
+                        "con sufijo, cachea o agrega antes de escribir.");
     /* the strong read a GSI refused is found in any language (it was found by its English words) */
     f = finding(a, "strong-read-gsi");
     assert_non_null(f);
     assert_string_equal(f->where, "patrón 2");
-    assert_string_equal(f->message, "'customer by email': lectura fuerte rechazada en un GSI para Customer: los GSI "
-                                    "son eventualmente consistentes");
-    assert_string_equal(f->fix, "Un índice global es eventualmente consistente, siempre: lee la tabla principal "
-                                "donde se necesite el dato más reciente, o acepta lecturas eventuales.");
+    assert_string_equal(f->message,
+                        "'customer by email': lectura fuerte rechazada en un GSI para Customer: los GSI "
+                        "son eventualmente consistentes");
+    assert_string_equal(f->fix,
+                        "Un índice global es eventualmente consistente, siempre: lee la tabla principal "
+                        "donde se necesite el dato más reciente, o acepta lecturas eventuales.");
     /* a translation that reorders its arguments (%2$s ... %1$s) */
-    assert_true(has_warning(a, "cambio de clave: status de Order está en su clave de tabla: Delete + Put en una "
-                               "transacción"));
+    assert_true(has_warning(a,
+                            "cambio de clave: status de Order está en su clave de tabla: Delete + Put en una "
+                            "transacción"));
     analysis_free(a);
     design_free(d);
 }
@@ -179,6 +188,38 @@ static void test_figures(void **state)
     free(t);
 }
 
+/* The designer's diff in Spanish: headline, section titles, labels (padded by display cells), and
+ * the IRREVERSIBLE headline the decision record finds by that word. */
+static void test_diff_spanish(void **state)
+{
+    (void)state;
+    kp_design *a, *b;
+    kp_analysis *aa = run_in("es", &a);
+    char *after = xstrdup(design_yaml);
+    char *at = strstr(after, "name: Shop,");
+    assert_non_null(at);
+    memcpy(at, "name: Shoq,", 11); /* the table's name: irreversible */
+    b = ts_load_text(after, "es2.yaml");
+    assert_non_null(b);
+    kp_analysis *ab = analysis_run(b);
+    kp_diff d;
+    diff_compute(a, aa, NULL, b, ab, NULL, &d);
+    char *text = diff_render(&d, "v1", "v2");
+    assert_non_null(strstr(text, "\nEn resumen:\n"));
+    assert_non_null(strstr(text,
+                           "\n  IRREVERSIBLE: 1 cambio que DynamoDB no puede hacer en la tabla existente; el "
+                           "camino es una tabla nueva y una migración de datos ("));
+    assert_non_null(strstr(text, "\nIrreversible: DynamoDB no puede cambiar esta tabla sin recrearla\n"));
+    assert_non_null(strstr(text, "una tabla no se renombra nunca"));
+    free(text);
+    diff_free(&d);
+    analysis_free(ab);
+    analysis_free(aa);
+    design_free(b);
+    design_free(a);
+    free(after);
+}
+
 /* Back to English (the workbench's :set lang en): the same texts as without a catalog. */
 static void test_english_again(void **state)
 {
@@ -192,7 +233,8 @@ static void test_english_again(void **state)
     assert_string_equal(f->message,
                         "'customer by email': strong read refused on a GSI for Customer: GSIs are eventually "
                         "consistent");
-    assert_true(has_warning(a, "key change: Order's status is in its table key: Delete + Put in a transaction"));
+    assert_true(
+        has_warning(a, "key change: Order's status is in its table key: Delete + Put in a transaction"));
     analysis_free(a);
     design_free(d);
 }
@@ -200,9 +242,8 @@ static void test_english_again(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_checklist_spanish),
-        cmocka_unit_test(test_findings_spanish),
-        cmocka_unit_test(test_figures),
+        cmocka_unit_test(test_checklist_spanish), cmocka_unit_test(test_findings_spanish),
+        cmocka_unit_test(test_figures),           cmocka_unit_test(test_diff_spanish),
         cmocka_unit_test(test_english_again),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -14,12 +14,12 @@
 #include <string.h>
 
 /* textf's text and printf's for the same format and arguments. */
-#define SAME(...)                                                                                            \
-    do {                                                                                                     \
-        char *want_ = xasprintf(__VA_ARGS__), *got_ = textf(__VA_ARGS__);                                    \
-        assert_string_equal(got_, want_);                                                                    \
-        free(want_);                                                                                         \
-        free(got_);                                                                                          \
+#define SAME(...)                                                         \
+    do {                                                                  \
+        char *want_ = xasprintf(__VA_ARGS__), *got_ = textf(__VA_ARGS__); \
+        assert_string_equal(got_, want_);                                 \
+        free(want_);                                                      \
+        free(got_);                                                       \
     } while (0)
 
 static void test_sequential(void **state)
@@ -30,8 +30,8 @@ static void test_sequential(void **state)
     SAME("100 %% of %zu items", (size_t)0);
     SAME("%zu %zu %zu", (size_t)7, (size_t)1234567890123, SIZE_MAX);
     SAME("%d %d %d", 0, -42, 2147483647);
-    static const double v[] = {0, -0.0, 0.5, 1.5, 2.5, -2.5, 12.345, 1e6, 1e300, 1e-300, 4.9e-324, NAN, INFINITY,
-                               -INFINITY};
+    static const double v[] = {0,   -0.0,  0.5,    1.5,      2.5, -2.5,     12.345,
+                               1e6, 1e300, 1e-300, 4.9e-324, NAN, INFINITY, -INFINITY};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
         SAME("%.0f / %.1f / %g", v[i], v[i], v[i]);
         SAME("[%g]", v[i]);
