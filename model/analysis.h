@@ -125,7 +125,8 @@ typedef struct kp_pattern_result {
     bool latency_ok;   /* estimate within the target (true when no target) */
     char **warnings;   /* one line each */
     size_t nwarnings;
-    kp_why_not *why_not; /* the indexes that nearly served it and why not, and the DynamoDB rules
+    size_t strong_gsi_warning; /* 1 + the index in warnings of "strong read refused on a GSI"; 0: none */
+    kp_why_not *why_not;       /* the indexes that nearly served it and why not, and the DynamoDB rules
                             that shaped its plan (a fetch, a key update, a refused transaction) */
     size_t nwhy_not;
 } kp_pattern_result;
@@ -168,7 +169,8 @@ typedef struct kp_index_result {
 
 typedef struct kp_cost_line {
     char *name;   /* "reads", "writes", "index writes", "storage", "streams", "backups"; a global
-                     table adds "replicated writes", "replica storage", "transfer" */
+                     table adds "replicated writes", "replica storage", "transfer". English: the
+                     line's identifier (cost.<line>, JSON); people read _(name) */
     double units; /* units per month (requests, GB...) for display; NAN when n/a */
     double amount;
 } kp_cost_line;
@@ -251,7 +253,9 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
  * cost.total, cost.<line>). false when the metric names nothing known. */
 bool analysis_metric(const kp_analysis *a, const char *metric, double *out);
 
-/* Finding catalogue: every stable code with its title and fix, in a fixed order. */
+/* Finding catalogue: every stable code with its title and fix, in a fixed order. Title and fix
+ * are in English, marked for the catalog: _(title) gives them in the reader's language (a
+ * finding's fix is translated already). */
 typedef struct kp_finding_info {
     const char *code;
     const char *title;

@@ -3,7 +3,9 @@
  * end): its title and its rule; the comment of each rule says what passes (n/a when there is
  * nothing to judge). */
 #include "analysis_stages.h"
+#include "i18n.h"
 #include "namemap.h"
+#include "textf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -149,13 +151,12 @@ static void patterns_written(const kp_analysis *a, pans *ans, kp_check_item *it)
     }
     char *ids = idlist_text(&bad);
     if (total == 0)
-        set(it, KP_CHECK_NA, xstrdup("no patterns written yet"));
+        set(it, KP_CHECK_NA, xstrdup(_("no patterns written yet")));
     else if (bad.n == 0)
-        set(it, KP_CHECK_PASS,
-            xasprintf("all %zu DynamoDB patterns have a rate and a latency target", total));
+        set(it, KP_CHECK_PASS, textf(_("all %zu DynamoDB patterns have a rate and a latency target"), total));
     else
         set(it, KP_CHECK_FAIL,
-            xasprintf("%zu of %zu patterns lack a rate or (reads) a latency target (%s)", bad.n, total, ids));
+            textf(_("%zu of %zu patterns lack a rate or (reads) a latency target (%s)"), bad.n, total, ids));
     free(ids);
 }
 
@@ -206,16 +207,16 @@ static void pk_in_queries(const kp_analysis *a, const cnames *names, const kp_ke
     }
     char *ids = idlist_text(&miss);
     if (total == 0)
-        set(it, KP_CHECK_NA, xstrdup("no DynamoDB read patterns"));
+        set(it, KP_CHECK_NA, xstrdup(_("no DynamoDB read patterns")));
     else {
         double share = (double)nbound / (double)total;
         double rshare = rate_all > 0 ? rate_bound / rate_all : share;
         const char *pk = d->table.pk.s ? d->table.pk.s : "";
         set(it, rshare >= 0.8 ? KP_CHECK_PASS : KP_CHECK_FAIL,
-            miss.n ? xasprintf("%zu of %zu read patterns (%.0f %%), %.1f %% of the read requests, give the "
-                               "table's partition key %s; not: %s",
-                               nbound, total, share * 100, rshare * 100, pk, ids)
-                   : xasprintf("all %zu read patterns give the table's partition key %s", total, pk));
+            miss.n ? textf(_("%zu of %zu read patterns (%.0f %%), %.1f %% of the read requests, give the "
+                             "table's partition key %s; not: %s"),
+                           nbound, total, share * 100, rshare * 100, pk, ids)
+                   : textf(_("all %zu read patterns give the table's partition key %s"), total, pk));
     }
     free(ids);
 }
@@ -261,18 +262,18 @@ static void rule_pk_spreads(const kp_analysis *a, kp_check_item *it)
         }
     }
     if (a->npartitions == 0 || d->nentities == 0)
-        set(it, KP_CHECK_NA, xstrdup("no entities on the table"));
+        set(it, KP_CHECK_NA, xstrdup(_("no entities on the table")));
     else if (bad && why[0] == 'h')
         set(it, KP_CHECK_FAIL,
-            xasprintf("partition %s is hot: %.0f %% of a partition's reads, %.0f %% of its writes",
-                      bad->template_src, bad->read_util * 100, bad->write_util * 100));
+            textf(_("partition %s is hot: %.0f %% of a partition's reads, %.0f %% of its writes"),
+                  bad->template_src, bad->read_util * 100, bad->write_util * 100));
     else if (bad)
         set(it, KP_CHECK_FAIL,
-            xasprintf("partition key %s has only %.0f distinct values", bad->template_src, bad->distinct));
+            textf(_("partition key %s has only %.0f distinct values"), bad->template_src, bad->distinct));
     else
         set(it, KP_CHECK_PASS,
-            xasprintf("%.0f distinct values; hottest value under its partition limit",
-                      a->nindexes ? a->indexes[0].distinct : NAN));
+            textf(_("%.0f distinct values; hottest value under its partition limit"),
+                  a->nindexes ? a->indexes[0].distinct : NAN));
 }
 
 /* Passes when every read pattern asking an `order` is served by the sort key (no app-side sort)
@@ -306,14 +307,14 @@ static void sort_key_serves(const kp_analysis *a, pans *ans, kp_check_item *it)
     }
     char *ids = idlist_text(&bad);
     if (asked == 0)
-        set(it, KP_CHECK_NA, xstrdup("no pattern asks for an order or a range"));
+        set(it, KP_CHECK_NA, xstrdup(_("no pattern asks for an order or a range")));
     else if (bad.n == 0)
         set(it, KP_CHECK_PASS,
-            xasprintf("the sort keys serve the order and ranges of all %zu patterns asking", asked));
+            textf(_("the sort keys serve the order and ranges of all %zu patterns asking"), asked));
     else
         set(it, KP_CHECK_FAIL,
-            xasprintf("%zu of %zu patterns get their order or range from the application or a filter (%s)",
-                      bad.n, asked, ids));
+            textf(_("%zu of %zu patterns get their order or range from the application or a filter (%s)"),
+                  bad.n, asked, ids));
     free(ids);
 }
 
@@ -333,15 +334,15 @@ static void rule_single_table(const kp_analysis *a, kp_check_item *it)
                 break;
             }
     if (d->nentities < 2)
-        set(it, KP_CHECK_NA, xstrdup("one entity on the table: not a single-table design"));
+        set(it, KP_CHECK_NA, xstrdup(_("one entity on the table: not a single-table design")));
     else if (found)
         set(it, KP_CHECK_PASS,
-            xasprintf("decision %s justifies keeping %zu entities in one table", found->id ? found->id : "?",
-                      d->nentities));
+            textf(_("decision %s justifies keeping %zu entities in one table"), found->id ? found->id : "?",
+                  d->nentities));
     else
         set(it, KP_CHECK_FAIL,
-            xasprintf("%zu entities share the table but no decision justifies single-table use",
-                      d->nentities));
+            textf(_("%zu entities share the table but no decision justifies single-table use"),
+                  d->nentities));
 }
 
 /* Passes when every GSI is read by some read pattern (any of its steps) and none projects ALL. */
@@ -364,14 +365,14 @@ static void rule_minimal_indexes(const kp_analysis *a, kp_check_item *it)
     free(idx_read);
     char *u = idlist_text(&unused), *al = idlist_text(&all);
     if (ngsi == 0)
-        set(it, KP_CHECK_NA, xstrdup("no secondary indexes"));
+        set(it, KP_CHECK_NA, xstrdup(_("no secondary indexes")));
     else if (unused.n == 0 && all.n == 0)
         set(it, KP_CHECK_PASS,
-            xasprintf("each of the %zu GSIs serves a pattern with a keys/include projection", ngsi));
+            textf(_("each of the %zu GSIs serves a pattern with a keys/include projection"), ngsi));
     else if (unused.n)
-        set(it, KP_CHECK_FAIL, xasprintf("%zu GSI(s) serve no pattern (%s)", unused.n, u));
+        set(it, KP_CHECK_FAIL, textf(_("%zu GSI(s) serve no pattern (%s)"), unused.n, u));
     else
-        set(it, KP_CHECK_FAIL, xasprintf("%zu GSI(s) project ALL (%s)", all.n, al));
+        set(it, KP_CHECK_FAIL, textf(_("%zu GSI(s) project ALL (%s)"), all.n, al));
     free(u);
     free(al);
 }
@@ -391,18 +392,18 @@ static void rule_saturation_known(const kp_analysis *a, kp_check_item *it)
     char *why = NULL;
     for (size_t i = 0; i < d->ndecisions && !how && !why; i++)
         if (decision_mentions(&d->decisions[i], "throttl") || decision_mentions(&d->decisions[i], "saturat"))
-            why = xasprintf("decision %s speaks of index throttling",
-                            d->decisions[i].id ? d->decisions[i].id : "?");
+            why = textf(_("decision %s speaks of index throttling"),
+                        d->decisions[i].id ? d->decisions[i].id : "?");
     if (ngsi == 0)
-        set(it, KP_CHECK_NA, xstrdup("no GSIs"));
+        set(it, KP_CHECK_NA, xstrdup(_("no GSIs")));
     else if (how)
-        set(it, KP_CHECK_PASS, xasprintf("alert '%s' watches throttling", how));
+        set(it, KP_CHECK_PASS, textf(_("alert '%s' watches throttling"), how));
     else if (why)
         set(it, KP_CHECK_PASS, why), why = NULL;
     else
         set(it, KP_CHECK_FAIL,
-            xasprintf(
-                "%zu GSI(s) and no throttling alert or decision: a saturated GSI throttles the table's writes",
+            textf(
+                _("%zu GSI(s) and no throttling alert or decision: a saturated GSI throttles the table's writes"),
                 ngsi));
     free(why);
 }
@@ -426,14 +427,14 @@ static void rule_eventual_reads(const kp_analysis *a, kp_check_item *it)
     }
     char *ids = idlist_text(&bad);
     if (reads == 0)
-        set(it, KP_CHECK_NA, xstrdup("no read patterns"));
+        set(it, KP_CHECK_NA, xstrdup(_("no read patterns")));
     else if (bad.n)
-        set(it, KP_CHECK_FAIL, xasprintf("%zu strong read(s) without a why (%s)", bad.n, ids));
+        set(it, KP_CHECK_FAIL, textf(_("%zu strong read(s) without a why (%s)"), bad.n, ids));
     else if (strong)
         set(it, KP_CHECK_PASS,
-            xasprintf("%zu of %zu reads eventual; each strong read says why", reads - strong, reads));
+            textf(_("%zu of %zu reads eventual; each strong read says why"), reads - strong, reads));
     else
-        set(it, KP_CHECK_PASS, xasprintf("all %zu reads are eventual", reads));
+        set(it, KP_CHECK_PASS, textf(_("all %zu reads are eventual"), reads));
     free(ids);
 }
 
@@ -451,13 +452,13 @@ static void rule_alerts(const kp_analysis *a, kp_check_item *it)
             hot = true;
     }
     if (throttle && hot)
-        set(it, KP_CHECK_PASS, xstrdup("alerts on throttling and on hot keys"));
+        set(it, KP_CHECK_PASS, xstrdup(_("alerts on throttling and on hot keys")));
     else if (throttle)
-        set(it, KP_CHECK_FAIL, xstrdup("a throttling alert, but none on hot keys"));
+        set(it, KP_CHECK_FAIL, xstrdup(_("a throttling alert, but none on hot keys")));
     else if (hot)
-        set(it, KP_CHECK_FAIL, xstrdup("a hot-key alert, but none on throttling"));
+        set(it, KP_CHECK_FAIL, xstrdup(_("a hot-key alert, but none on throttling")));
     else
-        set(it, KP_CHECK_FAIL, xstrdup("no alerts on throttling or hot keys"));
+        set(it, KP_CHECK_FAIL, xstrdup(_("no alerts on throttling or hot keys")));
 }
 
 /* Passes when `streams:` and `pitr:` are both said explicitly (indexes are always costed, and a
@@ -467,23 +468,30 @@ static void rule_cost_complete(const kp_analysis *a, kp_check_item *it)
     const kp_design *d = a->design;
     bool s = d->table.streams != KP_UNSET, p = d->table.pitr != KP_UNSET;
     if (s && p) {
-        /* a global table's regions are the cost the course lists among the forgotten ones */
-        sbuf r;
-        sbuf_init(&r);
-        sbuf_add(&r, "");
-        for (size_t i = 0; i < d->table.nreplicas; i++)
-            sbuf_printf(&r, "%s%s", i ? ", " : "; replicas in ", d->table.replicas[i].s);
-        if (d->table.nreplicas)
-            sbuf_add(&r, " costed (replicated writes, replica storage, transfer)");
-        set(it, KP_CHECK_PASS,
-            xasprintf("indexes costed; streams %s, continuous backups %s%s",
-                      d->table.streams == KP_TRUE ? "on" : "off", d->table.pitr == KP_TRUE ? "on" : "off",
+        /* [streams on][continuous backups on] */
+        static const char *const said[2][2] = {{N_("indexes costed; streams off, continuous backups off"),
+                                                N_("indexes costed; streams off, continuous backups on")},
+                                               {N_("indexes costed; streams on, continuous backups off"),
+                                                N_("indexes costed; streams on, continuous backups on")}};
+        const char *costed = _(said[d->table.streams == KP_TRUE][d->table.pitr == KP_TRUE]);
+        if (d->table.nreplicas) {
+            /* a global table's regions are the cost the course lists among the forgotten ones */
+            sbuf r;
+            sbuf_init(&r);
+            for (size_t i = 0; i < d->table.nreplicas; i++)
+                sbuf_printf(&r, "%s%s", i ? ", " : "", d->table.replicas[i].s);
+            /* TRANSLATORS: %1$s what is costed (the sentence above), %2$s a list of regions */
+            set(it, KP_CHECK_PASS,
+                textf(_("%s; replicas in %s costed (replicated writes, replica storage, transfer)"), costed,
                       r.s));
-        sbuf_free(&r);
+            sbuf_free(&r);
+        } else
+            set(it, KP_CHECK_PASS, xstrdup(costed));
     } else
         set(it, KP_CHECK_FAIL,
-            xasprintf("say %s%s%s explicitly (true or false) so the cost is complete", s ? "" : "streams",
-                      !s && !p ? " and " : "", p ? "" : "pitr"));
+            xstrdup(!s && !p ? _("say streams and pitr explicitly (true or false) so the cost is complete")
+                    : !s     ? _("say streams explicitly (true or false) so the cost is complete")
+                             : _("say pitr explicitly (true or false) so the cost is complete")));
 }
 
 /* Passes when every search / aggregate / adhoc pattern is `served_by` something. */
@@ -502,13 +510,13 @@ static void rule_outside_store(const kp_analysis *a, kp_check_item *it)
     }
     char *ids = idlist_text(&bad);
     if (n == 0)
-        set(it, KP_CHECK_NA, xstrdup("no search, aggregate or ad hoc patterns"));
+        set(it, KP_CHECK_NA, xstrdup(_("no search, aggregate or ad hoc patterns")));
     else if (bad.n)
         set(it, KP_CHECK_FAIL,
-            xasprintf("%zu pattern(s) DynamoDB cannot serve are not served elsewhere (%s)", bad.n, ids));
+            textf(_("%zu pattern(s) DynamoDB cannot serve are not served elsewhere (%s)"), bad.n, ids));
     else
         set(it, KP_CHECK_PASS,
-            xasprintf("all %zu search/aggregate/ad hoc patterns are served outside DynamoDB", n));
+            textf(_("all %zu search/aggregate/ad hoc patterns are served outside DynamoDB"), n));
     free(ids);
 }
 
@@ -534,18 +542,18 @@ static const struct {
     /* the same on what analysis_update keeps, for the rules that have one */
     void (*kept)(const kp_analysis *a, struct checklist_keep *k, kp_check_item *it);
 } items[] = {
-    {"Access patterns are written down, with frequency and latency", rule_patterns_written,
+    {N_("Access patterns are written down, with frequency and latency"), rule_patterns_written,
      rule_patterns_written_kept},
-    {"The partition key is in nearly every query", rule_pk_in_queries, rule_pk_in_queries_kept},
-    {"The partition key spreads: many values and distributed traffic", rule_pk_spreads, NULL},
-    {"The sort key allows useful prefixes and ranges", rule_sort_key_serves, rule_sort_key_serves_kept},
-    {"Single-table use is justified, not copied", rule_single_table, NULL},
-    {"Indexes are the minimum, with adjusted projection", rule_minimal_indexes, NULL},
-    {"It is known that a saturated index makes writes fail", rule_saturation_known, NULL},
-    {"Reads use eventual consistency except where they cannot", rule_eventual_reads, NULL},
-    {"There are alerts for throttling and for hot keys", rule_alerts, NULL},
-    {"The cost includes indexes, streams and backups", rule_cost_complete, NULL},
-    {"What does not fit is replicated to another store, not forced", rule_outside_store, NULL},
+    {N_("The partition key is in nearly every query"), rule_pk_in_queries, rule_pk_in_queries_kept},
+    {N_("The partition key spreads: many values and distributed traffic"), rule_pk_spreads, NULL},
+    {N_("The sort key allows useful prefixes and ranges"), rule_sort_key_serves, rule_sort_key_serves_kept},
+    {N_("Single-table use is justified, not copied"), rule_single_table, NULL},
+    {N_("Indexes are the minimum, with adjusted projection"), rule_minimal_indexes, NULL},
+    {N_("It is known that a saturated index makes writes fail"), rule_saturation_known, NULL},
+    {N_("Reads use eventual consistency except where they cannot"), rule_eventual_reads, NULL},
+    {N_("There are alerts for throttling and for hot keys"), rule_alerts, NULL},
+    {N_("The cost includes indexes, streams and backups"), rule_cost_complete, NULL},
+    {N_("What does not fit is replicated to another store, not forced"), rule_outside_store, NULL},
 };
 _Static_assert(sizeof items / sizeof *items == KP_CHECKLIST_ITEMS, "one row per checklist item");
 
@@ -555,7 +563,7 @@ static void run_rules(kp_analysis *a, struct checklist_keep *k)
     for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
         kp_check_item *it = &a->checklist[i];
         it->item = i + 1;
-        it->title = items[i].title;
+        it->title = _(items[i].title);
         it->status = KP_CHECK_NA;
         it->why = NULL;
         if (k && items[i].kept)

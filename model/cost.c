@@ -27,7 +27,9 @@
  *   at the cross-region transfer price per GB. Reads stay where the patterns' rates put them:
  *   the rates are the application's, whichever region serves them. */
 #include "analysis_stages.h"
+
 #include "capacity.h"
+#include "i18n.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -89,6 +91,8 @@ void stage_cost_prices(const kp_design *d, kp_unit_prices *out)
         (kp_unit_prices){pr.currency, pr.read_pm, pr.write_pm, pr.index_write_pm, pr.rcu_hour, pr.wcu_hour};
 }
 
+/* name: an English word, the line's identifier (the signals' cost.<line> metric, JSON); marked
+ * for the catalog (N_): what shows it to people translates it (_(name)). */
 static void add_line(kp_cost *c, const char *name, double units, double amount)
 {
     kp_cost_line *l = &c->lines[c->nlines++];
@@ -145,18 +149,18 @@ void stage_cost(kp_analysis *a)
     od->lines = xcalloc(nlines, sizeof *od->lines);
     double reads_month = read_units_avg * SECONDS_PER_MONTH;
     double index_writes_month = index_wcu_avg * SECONDS_PER_MONTH;
-    add_line(od, "reads", reads_month, reads_month / 1e6 * pr.read_pm);
-    add_line(od, "writes", table_writes_month, table_writes_month / 1e6 * pr.write_pm);
-    add_line(od, "index writes", index_writes_month, index_writes_month / 1e6 * pr.index_write_pm);
-    add_line(od, "storage", gb, gb * pr.storage);
-    add_line(od, "streams", stream_units, stream_amount);
-    add_line(od, "backups", backup_units, backup_amount);
+    add_line(od, N_("reads"), reads_month, reads_month / 1e6 * pr.read_pm);
+    add_line(od, N_("writes"), table_writes_month, table_writes_month / 1e6 * pr.write_pm);
+    add_line(od, N_("index writes"), index_writes_month, index_writes_month / 1e6 * pr.index_write_pm);
+    add_line(od, N_("storage"), gb, gb * pr.storage);
+    add_line(od, N_("streams"), stream_units, stream_amount);
+    add_line(od, N_("backups"), backup_units, backup_amount);
     if (replicas > 0) {
-        add_line(od, "replicated writes", (table_writes_month + index_writes_month) * replicas,
+        add_line(od, N_("replicated writes"), (table_writes_month + index_writes_month) * replicas,
                  replicas * (table_writes_month / 1e6 * pr.repl_write_pm +
                              index_writes_month / 1e6 * pr.index_write_pm));
-        add_line(od, "replica storage", repl_gb, repl_gb * pr.storage);
-        add_line(od, "transfer", xfer_gb, xfer_gb * pr.transfer_gb);
+        add_line(od, N_("replica storage"), repl_gb, repl_gb * pr.storage);
+        add_line(od, N_("transfer"), xfer_gb, xfer_gb * pr.transfer_gb);
     }
 
     double target = d->table.target_utilization;
@@ -169,17 +173,17 @@ void stage_cost(kp_analysis *a)
     pv->lines = xcalloc(nlines, sizeof *pv->lines);
     double rcu = (table_rcu_peak + index_rcu_peak) / target;
     double wcu = table_wcu_peak / target, iwcu = index_wcu_peak / target;
-    add_line(pv, "reads", rcu, rcu * HOURS_PER_MONTH * pr.rcu_hour);
-    add_line(pv, "writes", wcu, wcu * HOURS_PER_MONTH * pr.wcu_hour);
-    add_line(pv, "index writes", iwcu, iwcu * HOURS_PER_MONTH * pr.wcu_hour);
-    add_line(pv, "storage", gb, gb * pr.storage);
-    add_line(pv, "streams", stream_units, stream_amount);
-    add_line(pv, "backups", backup_units, backup_amount);
+    add_line(pv, N_("reads"), rcu, rcu * HOURS_PER_MONTH * pr.rcu_hour);
+    add_line(pv, N_("writes"), wcu, wcu * HOURS_PER_MONTH * pr.wcu_hour);
+    add_line(pv, N_("index writes"), iwcu, iwcu * HOURS_PER_MONTH * pr.wcu_hour);
+    add_line(pv, N_("storage"), gb, gb * pr.storage);
+    add_line(pv, N_("streams"), stream_units, stream_amount);
+    add_line(pv, N_("backups"), backup_units, backup_amount);
     if (replicas > 0) {
-        add_line(pv, "replicated writes", (wcu + iwcu) * replicas,
+        add_line(pv, N_("replicated writes"), (wcu + iwcu) * replicas,
                  replicas * HOURS_PER_MONTH * (wcu * pr.repl_wcu_hour + iwcu * pr.wcu_hour));
-        add_line(pv, "replica storage", repl_gb, repl_gb * pr.storage);
-        add_line(pv, "transfer", xfer_gb, xfer_gb * pr.transfer_gb);
+        add_line(pv, N_("replica storage"), repl_gb, repl_gb * pr.storage);
+        add_line(pv, N_("transfer"), xfer_gb, xfer_gb * pr.transfer_gb);
     }
 
     a->cost = d->table.billing == KP_BILLING_PROVISIONED ? &a->provisioned : &a->on_demand;

@@ -5,6 +5,9 @@
 #include "capacity.h"
 #include "fields.h"
 #include "humanfmt.h"
+#include "i18n.h"
+#include "display.h"
+#include "textf.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -18,7 +21,10 @@ static const char *const section_titles[] = {
 #undef KP_DIFF_TITLE
 };
 
-const char *diff_section_title(diff_section s) { return (unsigned)s < DIFF__COUNT ? section_titles[s] : "?"; }
+const char *diff_section_title(diff_section s)
+{
+    return (unsigned)s < DIFF__COUNT ? _(section_titles[s]) : "?";
+}
 
 static diff_item *add(kp_diff *d, diff_section sec, diff_change ch, const char *what, const char *before,
                       const char *after, const char *subject_fmt, ...) __attribute__((format(printf, 7, 8)));
@@ -83,8 +89,8 @@ static void text_change(kp_diff *d, diff_section sec, const char *subject, const
 {
     if (s_eq(before, after))
         return;
-    add(d, sec, DIFF_CHANGED, what, before && *before ? before : "(none)", after && *after ? after : "(none)",
-        "%s", subject);
+    add(d, sec, DIFF_CHANGED, what, before && *before ? before : _("(none)"),
+        after && *after ? after : _("(none)"), "%s", subject);
 }
 
 /* ---- the fields a designer follows ------------------------------------------------------- */
@@ -97,37 +103,37 @@ typedef struct diff_field {
     const char *unit;
 } diff_field;
 
-static const diff_field DESIGN_FIELDS[] = {{FW_NAME, "name", NULL}};
+static const diff_field DESIGN_FIELDS[] = {{FW_NAME, N_("name"), NULL}};
 static const diff_field PATTERN_FIELDS[] = {
-    {FP_NAME, "name", NULL},
-    {FP_RATE, "requests/s at peak", NULL},
-    {FP_LATENCY, "latency target", "ms"},
-    {FP_CONSISTENCY, "consistency", NULL},
+    {FP_NAME, N_("name"), NULL},
+    {FP_RATE, N_("requests/s at peak"), NULL},
+    {FP_LATENCY, N_("latency target"), "ms"},
+    {FP_CONSISTENCY, N_("consistency"), NULL},
 };
 static const diff_field TABLE_FIELDS[] = {
-    {FT_PK, "partition key", NULL},
-    {FT_SK, "sort key", NULL},
-    {FT_BILLING, "billing", NULL},
+    {FT_PK, N_("partition key"), NULL},
+    {FT_SK, N_("sort key"), NULL},
+    {FT_BILLING, N_("billing"), NULL},
 };
 static const diff_field ENTITY_FIELDS[] = {
-    {FE_COUNT, "items", NULL},
-    {FE_SIZE, "average item size", "bytes"},
-    {FE_WRITES, "writes/s at peak", NULL},
+    {FE_COUNT, N_("items"), NULL},
+    {FE_SIZE, N_("average item size"), "bytes"},
+    {FE_WRITES, N_("writes/s at peak"), NULL},
 };
 static const diff_field INDEX_FIELDS[] = {
-    {FX_TYPE, "type", NULL},
-    {FX_PK, "partition key", NULL},
-    {FX_SK, "sort key", NULL},
+    {FX_TYPE, N_("type"), NULL},
+    {FX_PK, N_("partition key"), NULL},
+    {FX_SK, N_("sort key"), NULL},
 };
 static const diff_field DECISION_FIELDS[] = {
-    {FD_TITLE, "title", NULL},
-    {FD_DECISION, "decision", NULL},
-    {FD_CONTEXT, "context", NULL},
-    {FD_ROLLBACK, "rollback", NULL},
-    {FD_FAILURE_TEST, "failure test", NULL},
-    {FD_LIMITATIONS, "limitations", NULL},
-    {FD_ALTERNATIVES, "alternatives discarded", NULL},
-    {FD_ASSUMPTIONS, "assumptions", NULL},
+    {FD_TITLE, N_("title"), NULL},
+    {FD_DECISION, N_("decision"), NULL},
+    {FD_CONTEXT, N_("context"), NULL},
+    {FD_ROLLBACK, N_("rollback"), NULL},
+    {FD_FAILURE_TEST, N_("failure test"), NULL},
+    {FD_LIMITATIONS, N_("limitations"), NULL},
+    {FD_ALTERNATIVES, N_("alternatives discarded"), NULL},
+    {FD_ASSUMPTIONS, N_("assumptions"), NULL},
 };
 #define NFIELDS(v) (sizeof(v) / sizeof *(v))
 
@@ -216,23 +222,23 @@ static void diff_patterns(kp_diff *d, const kp_design *a, const kp_analysis *aa,
         }
         const kp_pattern_result *ra = pattern_result(aa, p);
         if (ra && rb) {
-            text_change(d, DIFF_PATTERNS, subj, "plan", kp_plan_word(ra->plan), kp_plan_word(rb->plan));
-            text_change(d, DIFF_PATTERNS, subj, "served by", ra->index_name, rb->index_name);
-            text_change(d, DIFF_PATTERNS, subj, "key condition", ra->key_condition, rb->key_condition);
-            num_change(d, DIFF_PATTERNS, subj, "DynamoDB requests per call", ra->requests, rb->requests,
+            text_change(d, DIFF_PATTERNS, subj, N_("plan"), kp_plan_word(ra->plan), kp_plan_word(rb->plan));
+            text_change(d, DIFF_PATTERNS, subj, N_("served by"), ra->index_name, rb->index_name);
+            text_change(d, DIFF_PATTERNS, subj, N_("key condition"), ra->key_condition, rb->key_condition);
+            num_change(d, DIFF_PATTERNS, subj, N_("DynamoDB requests per call"), ra->requests, rb->requests,
                        NULL);
-            num_change(d, DIFF_PATTERNS, subj, "read units per call", ra->rcu_per_call, rb->rcu_per_call,
+            num_change(d, DIFF_PATTERNS, subj, N_("read units per call"), ra->rcu_per_call, rb->rcu_per_call,
                        NULL);
-            num_change(d, DIFF_PATTERNS, subj, "read units/s", ra->rcu_per_s, rb->rcu_per_s, NULL);
-            num_change(d, DIFF_PATTERNS, subj, "write units/s", ra->wcu_per_s, rb->wcu_per_s, NULL);
-            num_change(d, DIFF_PATTERNS, subj, "estimated latency", ra->latency_ms, rb->latency_ms, "ms");
+            num_change(d, DIFF_PATTERNS, subj, N_("read units/s"), ra->rcu_per_s, rb->rcu_per_s, NULL);
+            num_change(d, DIFF_PATTERNS, subj, N_("write units/s"), ra->wcu_per_s, rb->wcu_per_s, NULL);
+            num_change(d, DIFF_PATTERNS, subj, N_("estimated latency"), ra->latency_ms, rb->latency_ms, "ms");
             if (ra->filter != rb->filter)
-                text_change(d, DIFF_PATTERNS, subj, "filter expression", ra->filter ? "needed" : "none",
-                            rb->filter ? "needed" : "none");
+                text_change(d, DIFF_PATTERNS, subj, N_("filter expression"),
+                            ra->filter ? _("needed") : _("none"), rb->filter ? _("needed") : _("none"));
             if (ra->app_sort != rb->app_sort)
-                text_change(d, DIFF_PATTERNS, subj, "order",
-                            ra->app_sort ? "sorted by the app" : "served by the key",
-                            rb->app_sort ? "sorted by the app" : "served by the key");
+                text_change(d, DIFF_PATTERNS, subj, N_("order"),
+                            ra->app_sort ? _("sorted by the app") : _("served by the key"),
+                            rb->app_sort ? _("sorted by the app") : _("served by the key"));
         }
         diff_fields(d, DIFF_PATTERNS, subj, &kp_rec_pattern, PATTERN_FIELDS, NFIELDS(PATTERN_FIELDS), p, q);
         free(subj);
@@ -254,8 +260,11 @@ static const kp_partition_result *find_partition(const kp_analysis *a, const kp_
 
 static char *util_text(const kp_partition_result *p)
 {
-    return xasprintf("read %.0f%%, write %.0f%% of the partition limit%s", p->read_util * 100,
-                     p->write_util * 100, p->hot ? " (HOT)" : "");
+    /* the words (HOT) stay: diff_render counts them */
+    return p->hot ? textf(_("read %.0f%%, write %.0f%% of the partition limit (HOT)"), p->read_util * 100,
+                          p->write_util * 100)
+                  : textf(_("read %.0f%%, write %.0f%% of the partition limit"), p->read_util * 100,
+                          p->write_util * 100);
 }
 
 static void diff_heat(kp_diff *d, const kp_analysis *aa, const kp_analysis *ab)
@@ -271,15 +280,16 @@ static void diff_heat(kp_diff *d, const kp_analysis *aa, const kp_analysis *ab)
             add(d, DIFF_HEAT, DIFF_ADDED, "", NULL, ut, "%s", subj);
         } else if (p->hot != q->hot) {
             char *pt = util_text(p);
-            add(d, DIFF_HEAT, DIFF_CHANGED, q->hot ? "became hot" : "cooled down", pt, ut, "%s", subj);
+            add(d, DIFF_HEAT, DIFF_CHANGED, q->hot ? N_("became hot") : N_("cooled down"), pt, ut, "%s",
+                subj);
             free(pt);
         } else if (fabs(p->read_util - q->read_util) >= 0.01 || fabs(p->write_util - q->write_util) >= 0.01) {
             char *pt = util_text(p);
-            add(d, DIFF_HEAT, DIFF_CHANGED, "utilisation", pt, ut, "%s", subj);
+            add(d, DIFF_HEAT, DIFF_CHANGED, N_("utilisation"), pt, ut, "%s", subj);
             free(pt);
         }
         if (p)
-            num_change(d, DIFF_HEAT, subj, "distinct partition values", p->distinct, q->distinct, NULL);
+            num_change(d, DIFF_HEAT, subj, N_("distinct partition values"), p->distinct, q->distinct, NULL);
         free(ut);
         free(subj);
     }
@@ -293,8 +303,8 @@ static void diff_heat(kp_diff *d, const kp_analysis *aa, const kp_analysis *ab)
             free(pt);
         }
     }
-    num_change(d, DIFF_HEAT, "table", "hottest partition's share", aa->table_hot_share, ab->table_hot_share,
-               NULL);
+    num_change(d, DIFF_HEAT, "table", N_("hottest partition's share"), aa->table_hot_share,
+               ab->table_hot_share, NULL);
 }
 
 /* ---- cost ----------------------------------------------------------------------------- */
@@ -310,7 +320,7 @@ static void diff_cost_mode(kp_diff *d, const kp_cost *a, const kp_cost *b)
             if (s_eq(a->lines[j].name, l->name))
                 k = &a->lines[j];
         char *subj = xasprintf("%s %s", mode, l->name);
-        num_change(d, DIFF_COST, subj, "amount", k ? k->amount : 0, l->amount, cur);
+        num_change(d, DIFF_COST, subj, N_("amount"), k ? k->amount : 0, l->amount, cur);
         free(subj);
     }
     for (size_t j = 0; j < a->nlines; j++) {
@@ -319,12 +329,12 @@ static void diff_cost_mode(kp_diff *d, const kp_cost *a, const kp_cost *b)
             found = s_eq(a->lines[j].name, b->lines[i].name);
         if (!found) {
             char *subj = xasprintf("%s %s", mode, a->lines[j].name);
-            num_change(d, DIFF_COST, subj, "amount", a->lines[j].amount, 0, cur);
+            num_change(d, DIFF_COST, subj, N_("amount"), a->lines[j].amount, 0, cur);
             free(subj);
         }
     }
     char *subj = xasprintf("%s total", mode);
-    num_change(d, DIFF_COST, subj, "amount", a->total, b->total, cur);
+    num_change(d, DIFF_COST, subj, N_("amount"), a->total, b->total, cur);
     free(subj);
 }
 
@@ -356,12 +366,12 @@ static void diff_entities(kp_diff *d, const kp_design *a, const kp_design *b)
         for (size_t k = 0; k < e->nkeys; k++)
             if (!entity_key(f, e->keys[k].attr.s)) {
                 char *t = tpl_text(&e->keys[k]);
-                add(d, DIFF_KEYS, DIFF_CHANGED, e->keys[k].attr.s, t, "(none)", "%s", subj);
+                add(d, DIFF_KEYS, DIFF_CHANGED, e->keys[k].attr.s, t, _("(none)"), "%s", subj);
                 free(t);
             }
         for (size_t k = 0; k < f->nkeys; k++) {
             const kp_keytpl *old = entity_key(e, f->keys[k].attr.s);
-            char *o = old ? tpl_text(old) : xstrdup("(none)");
+            char *o = old ? tpl_text(old) : xstrdup(_("(none)"));
             char *n = tpl_text(&f->keys[k]);
             text_change(d, DIFF_KEYS, subj, f->keys[k].attr.s, o, n);
             free(o);
@@ -370,7 +380,7 @@ static void diff_entities(kp_diff *d, const kp_design *a, const kp_design *b)
         diff_fields(d, DIFF_KEYS, subj, &kp_rec_entity, ENTITY_FIELDS, NFIELDS(ENTITY_FIELDS), e, f);
         for (size_t k = 0; k < e->nsparse; k++)
             if (!entity_sparse(f, e->sparse[k].attr.s))
-                text_change(d, DIFF_KEYS, subj, "sparse", e->sparse[k].src, NULL);
+                text_change(d, DIFF_KEYS, subj, N_("sparse"), e->sparse[k].src, NULL);
         for (size_t k = 0; k < f->nsparse; k++) {
             const kp_sparse *old = entity_sparse(e, f->sparse[k].attr.s);
             char *w = xasprintf("sparse %s", f->sparse[k].attr.s);
@@ -423,16 +433,17 @@ static void diff_indexes(kp_diff *d, const kp_design *a, const kp_analysis *aa, 
         } else {
             diff_fields(d, DIFF_INDEXES, subj, &kp_rec_index, INDEX_FIELDS, NFIELDS(INDEX_FIELDS), x, y);
             char *pa = projection_text(x), *pb = projection_text(y);
-            text_change(d, DIFF_INDEXES, subj, "projection", pa, pb);
+            text_change(d, DIFF_INDEXES, subj, N_("projection"), pa, pb);
             free(pa);
             free(pb);
             if (aa && ab) {
                 ptrdiff_t ia = design_index_pos(a, x->name), ib = (ptrdiff_t)i;
                 if (ia >= 0 && (size_t)ia + 1 < aa->nindexes && (size_t)ib + 1 < ab->nindexes) {
                     const kp_index_result *ra = &aa->indexes[ia + 1], *rb = &ab->indexes[ib + 1];
-                    num_change(d, DIFF_INDEXES, subj, "items", ra->items, rb->items, NULL);
-                    num_change(d, DIFF_INDEXES, subj, "write units/s", ra->wcu_per_s, rb->wcu_per_s, NULL);
-                    num_change(d, DIFF_INDEXES, subj, "patterns served", ra->patterns_served,
+                    num_change(d, DIFF_INDEXES, subj, N_("items"), ra->items, rb->items, NULL);
+                    num_change(d, DIFF_INDEXES, subj, N_("write units/s"), ra->wcu_per_s, rb->wcu_per_s,
+                               NULL);
+                    num_change(d, DIFF_INDEXES, subj, N_("patterns served"), ra->patterns_served,
                                rb->patterns_served, NULL);
                 }
             }
@@ -443,15 +454,15 @@ static void diff_indexes(kp_diff *d, const kp_design *a, const kp_analysis *aa, 
 
 /* ---- irreversible changes and what the change costs ------------------------------------- */
 
-static const char WHY_KEYS[] = "a table's keys never change";
-static const char WHY_NAME[] = "a table is never renamed";
-static const char WHY_LSI[] = "an LSI exists only from the table's creation";
+static const char WHY_KEYS[] = N_("a table's keys never change");
+static const char WHY_NAME[] = N_("a table is never renamed");
+static const char WHY_LSI[] = N_("an LSI exists only from the table's creation");
 
 static void irreversible_item(kp_diff *d, diff_change ch, const char *what, const char *before,
                               const char *after, const char *why, const char *subject)
 {
     diff_item *it = add(d, DIFF_IRREVERSIBLE, ch, what, before, after, "%s", subject);
-    it->why = xstrdup(why);
+    it->why = xstrdup(_(why));
 }
 
 static bool is_lsi(const kp_index *x) { return x && x->kind == KP_LSI; }
@@ -462,12 +473,12 @@ static size_t irreversible(kp_diff *d, const kp_design *a, const kp_design *b)
     size_t before = d->n;
     const kp_table *ta = &a->table, *tb = &b->table;
     if (!s_eq(ta->name, tb->name))
-        irreversible_item(d, DIFF_CHANGED, "name", ta->name, tb->name, WHY_NAME, "table");
+        irreversible_item(d, DIFF_CHANGED, N_("name"), ta->name, tb->name, WHY_NAME, "table");
     if (!s_eq(ta->pk.s, tb->pk.s))
-        irreversible_item(d, DIFF_CHANGED, "partition key", ta->pk.s, tb->pk.s, WHY_KEYS, "table");
+        irreversible_item(d, DIFF_CHANGED, N_("partition key"), ta->pk.s, tb->pk.s, WHY_KEYS, "table");
     if (!s_eq(ta->sk.s, tb->sk.s))
-        irreversible_item(d, DIFF_CHANGED, "sort key", ta->sk.s ? ta->sk.s : "(none)",
-                          tb->sk.s ? tb->sk.s : "(none)", WHY_KEYS, "table");
+        irreversible_item(d, DIFF_CHANGED, N_("sort key"), ta->sk.s ? ta->sk.s : _("(none)"),
+                          tb->sk.s ? tb->sk.s : _("(none)"), WHY_KEYS, "table");
     for (size_t i = 0; i < a->nindexes; i++) {
         const kp_index *x = &a->indexes[i];
         if (!is_lsi(x))
@@ -479,7 +490,7 @@ static size_t irreversible(kp_diff *d, const kp_design *a, const kp_design *b)
         } else {
             char *ty = index_text(y);
             if (!s_eq(tx, ty))
-                irreversible_item(d, DIFF_CHANGED, "definition", tx, ty, WHY_LSI, subj);
+                irreversible_item(d, DIFF_CHANGED, N_("definition"), tx, ty, WHY_LSI, subj);
             free(ty);
         }
         free(tx);
@@ -510,9 +521,9 @@ size_t diff_irreversible(const kp_design *a, const kp_design *b, char **what)
             const diff_item *it = &d.v[i];
             sbuf_add(&s, i ? "; " : "");
             if (it->change == DIFF_CHANGED)
-                sbuf_printf(&s, "%s %s %s → %s", it->subject, it->what, it->before, it->after);
+                sbuf_printf(&s, "%s %s %s → %s", it->subject, _(it->what), it->before, it->after);
             else
-                sbuf_printf(&s, "%s %s", it->subject, it->change == DIFF_ADDED ? "added" : "removed");
+                sbuf_printf(&s, "%s %s", it->subject, it->change == DIFF_ADDED ? _("added") : _("removed"));
         }
         *what = sbuf_steal(&s);
     }
@@ -574,13 +585,6 @@ static void cost_item(kp_diff *d, const kp_design *b, const char *subject, sbuf 
     it->num_after = money;
 }
 
-static void add_units(sbuf *s, double v, const char *unit)
-{
-    char *t = num_text(v, unit);
-    sbuf_add(s, t);
-    free(t);
-}
-
 /* The migration when something irreversible changed, else each GSI's backfill. */
 static void change_cost(kp_diff *d, const kp_design *a, const kp_design *b, size_t nirreversible)
 {
@@ -592,15 +596,16 @@ static void change_cost(kp_diff *d, const kp_design *a, const kp_design *b, size
         for (size_t i = 0; i < b->nindexes; i++)
             if (!is_lsi(&b->indexes[i]))
                 iw += fill_units(b, (ptrdiff_t)i, NULL);
-        sbuf_add(&s, "scan the old table, ");
-        add_units(&s, reads, "read units");
-        sbuf_add(&s, "; write its ");
-        add_units(&s, items, "items");
-        sbuf_add(&s, " to the new one, ");
-        add_units(&s, writes, "write units");
-        sbuf_add(&s, " and ");
-        add_units(&s, iw, "index write units");
-        cost_item(d, b, "migration to a new table", &s, once_money(b, reads, writes, iw));
+        char *r = num_text(reads, _("read units")), *it = num_text(items, _("items")),
+             *w = num_text(writes, _("write units")), *x = num_text(iw, _("index write units"));
+        /* TRANSLATORS: %1$s read units, %2$s items, %3$s write units, %4$s index write units (figures with
+           their unit) */
+        textf_add(&s, _("scan the old table, %s; write its %s to the new one, %s and %s"), r, it, w, x);
+        free(r);
+        free(it);
+        free(w);
+        free(x);
+        cost_item(d, b, _("migration to a new table"), &s, once_money(b, reads, writes, iw));
         sbuf_free(&s);
         return;
     }
@@ -618,13 +623,15 @@ static void change_cost(kp_diff *d, const kp_design *a, const kp_design *b, size
         double entries, w = fill_units(b, (ptrdiff_t)i, &entries);
         sbuf_free(&s);
         sbuf_init(&s);
-        sbuf_add(&s, "scan the table, ");
-        add_units(&s, reads, "read units");
-        sbuf_add(&s, "; write ");
-        add_units(&s, entries, "entries");
-        sbuf_add(&s, ", ");
-        add_units(&s, w, "index write units");
-        char *subj = xasprintf("%s of GSI %s", x ? "rebuild" : "backfill", y->name);
+        char *r = num_text(reads, _("read units")), *en = num_text(entries, _("entries")),
+             *wu = num_text(w, _("index write units"));
+        /* TRANSLATORS: %1$s read units, %2$s entries, %3$s index write units (figures with their unit) */
+        textf_add(&s, _("scan the table, %s; write %s, %s"), r, en, wu);
+        free(r);
+        free(en);
+        free(wu);
+        /* TRANSLATORS: %s an index's name */
+        char *subj = textf(x ? _("rebuild of GSI %s") : _("backfill of GSI %s"), y->name);
         cost_item(d, b, subj, &s, once_money(b, reads, 0, w));
         free(subj);
     }
@@ -671,12 +678,12 @@ static void diff_decisions(kp_diff *d, const kp_design *a, const sig_report *sa,
         const char *st_a = sig_decision_status(sa, x), *st_b = sig_decision_status(sb, y);
         if (!s_eq(st_a, st_b))
             add(d, DIFF_DECISIONS, DIFF_CHANGED,
-                strcmp(st_b, "reopen") == 0 || y->status == KP_DEC_REOPENED ? "reopened" : "status", st_a,
-                st_b, "%s", subj);
+                strcmp(st_b, "reopen") == 0 || y->status == KP_DEC_REOPENED ? N_("reopened") : N_("status"),
+                st_a, st_b, "%s", subj);
         diff_fields(d, DIFF_DECISIONS, subj, &kp_rec_decision, DECISION_FIELDS, NFIELDS(DECISION_FIELDS), x,
                     y);
         char *sa_t = signals_text(x), *sb_t = signals_text(y);
-        text_change(d, DIFF_DECISIONS, subj, "signals", sa_t, sb_t);
+        text_change(d, DIFF_DECISIONS, subj, N_("signals"), sa_t, sb_t);
         free(sa_t);
         free(sb_t);
         free(subj);
@@ -690,11 +697,11 @@ static void diff_checklist(kp_diff *d, const kp_analysis *aa, const kp_analysis 
     for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
         const kp_check_item *x = &aa->checklist[i], *y = &ab->checklist[i];
         if (x->status != y->status)
-            add(d, DIFF_CHECKLIST, DIFF_CHANGED, "status", kp_check_status_name(x->status),
+            add(d, DIFF_CHECKLIST, DIFF_CHANGED, N_("status"), kp_check_status_name(x->status),
                 kp_check_status_name(y->status), "item %d (%s)", y->item ? y->item : i + 1,
                 y->title ? y->title : "");
     }
-    num_change(d, DIFF_CHECKLIST, "score", "items passing", aa->checklist_pass, ab->checklist_pass, NULL);
+    num_change(d, DIFF_CHECKLIST, "score", N_("items passing"), aa->checklist_pass, ab->checklist_pass, NULL);
 }
 
 static bool has_finding(const kp_analysis *a, const kp_finding *f)
@@ -786,9 +793,9 @@ char *diff_render(const kp_diff *d, const char *from, const char *to)
 {
     sbuf b;
     sbuf_init(&b);
-    sbuf_printf(&b, "%s → %s\n", from ? from : "before", to ? to : "after");
+    sbuf_printf(&b, "%s → %s\n", from ? from : _("before"), to ? to : _("after"));
     if (d->n == 0) {
-        sbuf_add(&b, "no differences\n");
+        sbuf_printf(&b, "%s\n", _("no differences"));
         return sbuf_steal(&b);
     }
     /* a headline first: what a designer asks about before the details */
@@ -808,24 +815,34 @@ char *diff_render(const kp_diff *d, const char *from, const char *to)
         if (it->section == DIFF_DECISIONS)
             dec_added += it->change == DIFF_ADDED, reopened += strcmp(it->what, "reopened") == 0;
     }
-    sbuf_add(&b, "\nIn short:\n");
+    sbuf_printf(&b, "\n%s\n", _("In short:"));
     size_t nirr = diff_count(d, DIFF_IRREVERSIBLE);
     for (size_t i = 0; i < d->n; i++) {
         const diff_item *it = &d->v[i];
         if (it->section != DIFF_CHANGE_COST)
             continue;
-        if (nirr)
+        if (nirr) {
+            /* "  IRREVERSIBLE: " stays: the decision record (export md) finds the line by it */
+            sbuf_add(&b, "  IRREVERSIBLE: ");
+            /* TRANSLATORS: %1$zu how many changes, %2$s what the migration costs ("≈ 12.50 USD") */
             sbuf_printf(
                 &b,
-                "  IRREVERSIBLE: %zu change%s DynamoDB cannot make to the table in place; the way there "
-                "is a new table and a data migration (%s)\n",
-                nirr, nirr == 1 ? "" : "s", strstr(it->after, "≈ ") ? strstr(it->after, "≈ ") : "");
-        else
-            sbuf_printf(&b, "  once: %s %s\n", it->subject,
+                ngettext("%zu change DynamoDB cannot make to the table in place; the way there is a new "
+                         "table and a data migration (%s)",
+                         "%zu changes DynamoDB cannot make to the table in place; the way there is a new "
+                         "table and a data migration (%s)",
+                         nirr),
+                nirr, strstr(it->after, "≈ ") ? strstr(it->after, "≈ ") : "");
+            sbuf_addc(&b, '\n');
+        } else
+            /* TRANSLATORS: %1$s what is done once (a backfill), %2$s its cost */
+            sbuf_printf(&b, _("  once: %s %s\n"), it->subject,
                         strstr(it->after, "≈ ") ? strstr(it->after, "≈ ") : "");
     }
     if (plans) {
-        sbuf_printf(&b, "  %zu pattern%s changed plan:", plans, plans == 1 ? "" : "s");
+        /* TRANSLATORS: the patterns follow, "1 scan → query" */
+        sbuf_printf(&b, ngettext("  %zu pattern changed plan:", "  %zu patterns changed plan:", plans),
+                    plans);
         size_t shown = 0;
         for (size_t i = 0; i < d->n && shown < 6; i++) {
             const diff_item *it = &d->v[i];
@@ -839,17 +856,18 @@ char *diff_render(const kp_diff *d, const char *from, const char *to)
         sbuf_add(&b, plans > shown ? ", ...\n" : "\n");
     }
     if (pat_added || pat_removed)
-        sbuf_printf(&b, "  patterns: %zu added, %zu removed\n", pat_added, pat_removed);
+        sbuf_printf(&b, _("  patterns: %zu added, %zu removed\n"), pat_added, pat_removed);
     for (size_t i = 0; i < d->n; i++) {
         const diff_item *it = &d->v[i];
         size_t sl = strlen(it->subject);
         if (it->section == DIFF_COST && sl > 6 && strcmp(it->subject + sl - 6, " total") == 0)
-            sbuf_printf(&b, "  monthly cost, %s: %s → %s\n", it->subject, it->before, it->after);
+            /* TRANSLATORS: %1$s the billing mode and line ("on-demand total"), %2$s and %3$s amounts */
+            sbuf_printf(&b, _("  monthly cost, %s: %s → %s\n"), it->subject, it->before, it->after);
     }
     if (hot || cool)
-        sbuf_printf(&b, "  partitions: %zu became hot, %zu cooled down\n", hot, cool);
+        sbuf_printf(&b, _("  partitions: %zu became hot, %zu cooled down\n"), hot, cool);
     if (dec_added || reopened)
-        sbuf_printf(&b, "  decisions: %zu added, %zu reopened\n", dec_added, reopened);
+        sbuf_printf(&b, _("  decisions: %zu added, %zu reopened\n"), dec_added, reopened);
 
     int last = -1;
     for (size_t i = 0; i < d->n; i++) {
@@ -860,11 +878,11 @@ char *diff_render(const kp_diff *d, const char *from, const char *to)
         }
         if (it->section == DIFF_IRREVERSIBLE) {
             if (it->change == DIFF_CHANGED)
-                sbuf_printf(&b, "  ! %s %s: %s → %s (%s)\n", it->subject, it->what, it->before, it->after,
+                sbuf_printf(&b, "  ! %s %s: %s → %s (%s)\n", it->subject, _(it->what), it->before, it->after,
                             it->why);
             else
                 sbuf_printf(&b, "  ! %s %s: %s (%s)\n", it->subject,
-                            it->change == DIFF_ADDED ? "added" : "removed",
+                            it->change == DIFF_ADDED ? _("added") : _("removed"),
                             it->change == DIFF_ADDED ? it->after : it->before, it->why);
             continue;
         }
@@ -892,13 +910,18 @@ char *diff_render(const kp_diff *d, const char *from, const char *to)
                 !(i > 0 && d->v[i - 1].change == DIFF_CHANGED && d->v[i - 1].section == it->section &&
                   strcmp(d->v[i - 1].subject, it->subject) == 0);
             if (!grouped) {
-                sbuf_printf(&b, "  ~ %s: %s %s → %s\n", it->subject, it->what, it->before ? it->before : "",
-                            it->after ? it->after : "");
+                sbuf_printf(&b, "  ~ %s: %s %s → %s\n", it->subject, _(it->what),
+                            it->before ? it->before : "", it->after ? it->after : "");
             } else {
                 if (first)
                     sbuf_printf(&b, "  ~ %s\n", it->subject);
-                sbuf_printf(&b, "      %-28s %s → %s\n", it->what, it->before ? it->before : "",
-                            it->after ? it->after : "");
+                {
+                    /* the label padded to 28 display cells (a translation may have accents) */
+                    const char *what = _(it->what);
+                    int pad = 28 - disp_width(what);
+                    sbuf_printf(&b, "      %s%*s %s → %s\n", what, pad > 0 ? pad : 0, "",
+                                it->before ? it->before : "", it->after ? it->after : "");
+                }
             }
             break;
         }

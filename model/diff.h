@@ -22,23 +22,24 @@
 
 #include "analysis.h"
 #include "design.h"
+#include "i18n.h"
 #include "signals.h"
 
 #include <stddef.h>
 
 /* clang-format off */
 #define KP_DIFF_SECTIONS(X)                                                   \
-    X(IRREVERSIBLE, "Irreversible: DynamoDB cannot change this table in place") \
-    X(CHANGE_COST, "What the change costs, once")                             \
-    X(PATTERNS, "Access patterns")                                            \
-    X(HEAT, "Partitions and heat") \
-    X(COST, "Cost per month")      \
-    X(KEYS, "Keys and entities")   \
-    X(INDEXES, "Indexes")          \
-    X(DECISIONS, "Decisions")      \
-    X(CHECKLIST, "Checklist")      \
-    X(FINDINGS, "Findings")        \
-    X(OTHER, "Other")
+    X(IRREVERSIBLE, N_("Irreversible: DynamoDB cannot change this table in place")) \
+    X(CHANGE_COST, N_("What the change costs, once"))                             \
+    X(PATTERNS, N_("Access patterns"))                                            \
+    X(HEAT, N_("Partitions and heat")) \
+    X(COST, N_("Cost per month"))      \
+    X(KEYS, N_("Keys and entities"))   \
+    X(INDEXES, N_("Indexes"))          \
+    X(DECISIONS, N_("Decisions"))      \
+    X(CHECKLIST, N_("Checklist"))      \
+    X(FINDINGS, N_("Findings"))        \
+    X(OTHER, N_("Other"))
 /* clang-format on */
 
 typedef enum diff_section {
@@ -81,6 +82,7 @@ void diff_free(kp_diff *d);
  * GSK; LSI ByDate added". Never fails. */
 size_t diff_irreversible(const kp_design *a, const kp_design *b, char **what);
 
+/* The section's title in the reader's language. */
 const char *diff_section_title(diff_section s);
 
 /* How many items of section `s`. */

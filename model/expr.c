@@ -2,6 +2,7 @@
  * expr.h); the reserved words are in expr_reserved.c. */
 #include "expr.h"
 
+#include "i18n.h"
 #include "template.h"
 
 #include <ctype.h>
@@ -776,8 +777,9 @@ kp_status expr_keycond_parse(const char *text, const expr_name *names, size_t nn
         expr_keycond_free(out);
         return kp_fail(
             err, KP_INVALID,
-            "cannot read the key condition '%s'; expected 'PK = :pk' optionally followed by "
-            "'AND SK = :sk', '<', '<=', '>', '>=', 'begins_with(SK, :sk)' or 'SK BETWEEN :a AND :b'",
+            /* TRANSLATORS: %s the key condition; the expected forms are DynamoDB's syntax */
+            _("cannot read the key condition '%s'; expected 'PK = :pk' optionally followed by "
+              "'AND SK = :sk', '<', '<=', '>', '>=', 'begins_with(SK, :sk)' or 'SK BETWEEN :a AND :b'"),
             text ? text : "");
     }
     return KP_OK;

@@ -60,7 +60,9 @@
 #include "analysis_stages.h"
 #include "capacity.h"
 #include "humanfmt.h"
+#include "i18n.h"
 #include "namemap.h"
+#include "textf.h"
 #include "validate.h"
 
 #include <ctype.h>
@@ -72,58 +74,6 @@
 #include <string.h>
 
 /* ---- messages ------------------------------------------------------------------------ */
-
-/* xasprintf for the findings' texts, with %s, %%, %d, %.0f and %.1f (nearly all of them) written without
- * printf: the findings are rebuilt on every keystroke. Any other conversion: xvasprintf. The
- * text is the same as xasprintf's. Caller frees. */
-static char *fmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *fmsg(const char *fmt, ...)
-{
-    va_list ap, ap2;
-    va_start(ap, fmt);
-    va_copy(ap2, ap);
-    char inl[320];
-    sbuf b;
-    sbuf_init_in(&b, inl, sizeof inl);
-    bool ok = true;
-    for (const char *f = fmt; *f && ok;) {
-        const char *pc = strchr(f, '%');
-        if (!pc) {
-            sbuf_addn(&b, f, strlen(f));
-            break;
-        }
-        sbuf_addn(&b, f, (size_t)(pc - f));
-        if (pc[1] == 's') {
-            const char *a = va_arg(ap, const char *);
-            if (!a)
-                a = "(null)";
-            sbuf_addn(&b, a, strlen(a));
-            f = pc + 2;
-        } else if (pc[1] == '%') {
-            sbuf_addn(&b, "%", 1);
-            f = pc + 2;
-        } else if (pc[1] == 'd') { /* an int is exact as a double: %.0f of it is its %d */
-            humanfmt_add(&b, (double)va_arg(ap, int), HF_PRINTF_F0);
-            f = pc + 2;
-        } else if (strncmp(pc, "%.0f", 4) == 0) {
-            humanfmt_add(&b, va_arg(ap, double), HF_PRINTF_F0);
-            f = pc + 4;
-        } else if (strncmp(pc, "%.1f", 4) == 0) {
-            humanfmt_add(&b, va_arg(ap, double), HF_PRINTF_F1);
-            f = pc + 4;
-        } else
-            ok = false;
-    }
-    va_end(ap);
-    if (!ok) {
-        sbuf_free(&b);
-        char *r = xvasprintf(fmt, ap2);
-        va_end(ap2);
-        return r;
-    }
-    va_end(ap2);
-    return sbuf_steal(&b);
-}
 
 /* The catalogue's entry of `code`, NULL when it has none. */
 static const kp_finding_info *catalogue_entry(const char *code)
@@ -150,7 +100,7 @@ static void add(flist *l, const char *code, kp_severity sev, char *where, char *
     f->sev = sev;
     f->where = where;
     f->message = msg;
-    f->fix = info ? info->fix : "";
+    f->fix = info ? _(info->fix) : "";
 }
 
 /* A quick test that byte c may equal the first byte of a word under tolower: lo and up are that
@@ -262,8 +212,11 @@ static const char *index_name(const kp_design *d, ptrdiff_t x)
 
 static char *where_partition(const kp_design *d, const kp_partition_result *pr)
 {
-    return fmsg("%s %s", pr->index < 0 ? "table" : "index",
-                pr->index < 0 ? pr->template_src : index_name(d, pr->index));
+    if (pr->index < 0)
+        /* TRANSLATORS: a finding's place; %s a partition-key template */
+        return textf(_("table %s"), pr->template_src);
+    /* TRANSLATORS: a finding's place; %s an index's name */
+    return textf(_("index %s"), index_name(d, pr->index));
 }
 
 /* The template behind a partition row (first entity's). */
@@ -336,28 +289,28 @@ static void partition_design(const kp_analysis *a, size_t i, const namemap *name
         if ((at && (at->type == KP_ATTR_ENUM || at->type == KP_ATTR_BOOL || at->type == KP_ATTR_DATE)) ||
             (name_flags(d, nflags, at, only) & NF_LOWCARD)) {
             is_low = true;
-            why = fmsg("partition key %s is keyed by %s alone", pr->template_src, only);
+            why = textf(_("partition key %s is keyed by %s alone"), pr->template_src, only);
         }
     }
     if (!is_low && !isnan(pr->distinct) && pr->distinct < 100 && items >= 10000) {
         is_low = true;
-        why = fmsg("partition key %s has %.0f distinct values for %.0f items", pr->template_src, pr->distinct,
-                   items);
+        why = textf(_("partition key %s has %.0f distinct values for %.0f items"), pr->template_src,
+                    pr->distinct, items);
     }
     if (!is_low && t && nph == 0 && items >= 10000) {
         is_low = true;
-        why = fmsg("partition key %s is a constant holding %.0f items", pr->template_src, items);
+        why = textf(_("partition key %s is a constant holding %.0f items"), pr->template_src, items);
     }
     if (is_low) {
         bool accepted = pr->index >= 0 && decision_names(d, index_name(d, pr->index));
-        char *msg = fmsg("%s; the hottest value holds %.0f %% of the items", why, pr->hot_share * 100);
+        char *msg = textf(_("%s; the hottest value holds %.0f %% of the items"), why, pr->hot_share * 100);
         free(why);
         add(low, "low-cardinality-pk", accepted ? KP_SEV_NOTE : KP_SEV_WARNING, where_partition(d, pr), msg);
     }
     if (unknown.len && isnan(pr->distinct))
         add(unk, "unknown-distribution", KP_SEV_NOTE, where_partition(d, pr),
-            fmsg("no distribution for %s in %s: heat assumed one value per item; declare distinct/skew",
-                 unknown.s, pr->template_src));
+            textf(_("no distribution for %s in %s: heat assumed one value per item; declare distinct/skew"),
+                  unknown.s, pr->template_src));
     sbuf_free(&unknown);
     pi->has_date = has_date;
     pi->has_shard = has_shard;
@@ -371,21 +324,21 @@ static void partition_loads(flist *l, const kp_analysis *a, size_t i, const pinf
     /* time bucket under write load */
     if (pi->has_date && !pi->has_shard && pr->write_units >= 0.1 * CAP_PARTITION_WCU)
         add(l, "time-bucket-pk", KP_SEV_WARNING, where_partition(d, pr),
-            fmsg("partition key %s is a time bucket: its current value takes %.0f write units/s "
-                 "(%.0f %% of a partition)",
-                 pr->template_src, pr->write_units, pr->write_util * 100));
+            textf(_("partition key %s is a time bucket: its current value takes %.0f write units/s "
+                    "(%.0f %% of a partition)"),
+                  pr->template_src, pr->write_units, pr->write_util * 100));
     /* hot */
     if (pr->hot) {
         add(l, "hot-partition", KP_SEV_ERROR, where_partition(d, pr),
-            fmsg("the hottest value of %s takes %.0f read units/s (%.0f %% of 3,000) and %.0f write "
-                 "units/s (%.0f %% of 1,000); %d shards would bring both under 50 %%",
-                 pr->template_src, pr->read_units, pr->read_util * 100, pr->write_units, pr->write_util * 100,
-                 pr->suggest_shards));
+            textf(_("the hottest value of %s takes %.0f read units/s (%.0f %% of 3,000) and %.0f write "
+                    "units/s (%.0f %% of 1,000); %d shards would bring both under 50 %%"),
+                  pr->template_src, pr->read_units, pr->read_util * 100, pr->write_units,
+                  pr->write_util * 100, pr->suggest_shards));
         if (pr->index >= 0 && pr->write_util >= 1)
-            add(l, "gsi-throttles-writes", KP_SEV_ERROR, fmsg("index %s", index_name(d, pr->index)),
-                fmsg("GSI %s's hottest partition needs %.0f write units/s: its throttling rejects the "
-                     "table's writes",
-                     index_name(d, pr->index), pr->write_units));
+            add(l, "gsi-throttles-writes", KP_SEV_ERROR, textf(_("index %s"), index_name(d, pr->index)),
+                textf(_("GSI %s's hottest partition needs %.0f write units/s: its throttling rejects the "
+                        "table's writes"),
+                      index_name(d, pr->index), pr->write_units));
     }
 }
 
@@ -425,31 +378,30 @@ static void pattern_plan_findings(flist *l, const kp_design *d, const kp_pattern
 {
     if (p->kind == KP_READ && !p->served_by) {
         if (pr->plan == KP_PLAN_SCAN && !isnan(p->latency) && p->latency < 1000)
-            add(l, "scan-user-path", KP_SEV_ERROR, fmsg("pattern %s", p->id),
-                fmsg("'%s' scans the table (%.0f ms estimated) on a path with a %.0f ms target",
-                     p->name ? p->name : p->id, pr->latency_ms, p->latency));
+            add(l, "scan-user-path", KP_SEV_ERROR, textf(_("pattern %s"), p->id),
+                textf(_("'%s' scans the table (%.0f ms estimated) on a path with a %.0f ms target"),
+                      p->name ? p->name : p->id, pr->latency_ms, p->latency));
         if (p->nfilter > 0 && (pr->plan == KP_PLAN_SCAN || pr->items_per_call >= 2))
-            add(l, "filter-narrowing", KP_SEV_WARNING, fmsg("pattern %s", p->id),
-                fmsg("'%s' narrows with a FilterExpression on %s: it pays for %.0f items read per call",
-                     p->name ? p->name : p->id, p->filter[0].s ? p->filter[0].s : "?", pr->items_per_call));
+            add(l, "filter-narrowing", KP_SEV_WARNING, textf(_("pattern %s"), p->id),
+                textf(_("'%s' narrows with a FilterExpression on %s: it pays for %.0f items read per call"),
+                      p->name ? p->name : p->id, p->filter[0].s ? p->filter[0].s : "?", pr->items_per_call));
         if (pr->requests >= 3 && (p->njoin > 0 || p->nentities > 1))
-            add(l, "many-requests-join", KP_SEV_WARNING, fmsg("pattern %s", p->id),
-                fmsg("'%s' needs %.0f requests and a join in the application for one screen",
-                     p->name ? p->name : p->id, pr->requests));
+            add(l, "many-requests-join", KP_SEV_WARNING, textf(_("pattern %s"), p->id),
+                textf(_("'%s' needs %.0f requests and a join in the application for one screen"),
+                      p->name ? p->name : p->id, pr->requests));
         if (p->consistency != KP_EVENTUAL) {
             if (pr->index >= 0 && pr->index < (ptrdiff_t)d->nindexes && d->indexes[pr->index].kind == KP_GSI)
-                add(l, "strong-read-gsi", KP_SEV_ERROR, fmsg("pattern %s", p->id),
-                    fmsg("'%s' asks a %s read of GSI %s, which is always eventually consistent",
-                         p->name ? p->name : p->id, kp_consistency_name(p->consistency),
-                         d->indexes[pr->index].name));
-            else
-                for (size_t w = 0; w < pr->nwarnings; w++)
-                    if (util_contains_ci(pr->warnings[w], "strong") &&
-                        util_contains_ci(pr->warnings[w], "GSI")) {
-                        add(l, "strong-read-gsi", KP_SEV_WARNING, fmsg("pattern %s", p->id),
-                            fmsg("'%s': %s", p->name ? p->name : p->id, pr->warnings[w]));
-                        break;
-                    }
+                add(l, "strong-read-gsi", KP_SEV_ERROR, textf(_("pattern %s"), p->id),
+                    textf(p->consistency == KP_STRONG
+                              /* TRANSLATORS: %1$s a pattern's name, %2$s an index's name */
+                              ? _("'%s' asks a strong read of GSI %s, which is always eventually consistent")
+                              /* TRANSLATORS: %1$s a pattern's name, %2$s an index's name */
+                              : _("'%s' asks a transactional read of GSI %s, which is always eventually "
+                                  "consistent"),
+                          p->name ? p->name : p->id, d->indexes[pr->index].name));
+            else if (pr->strong_gsi_warning && pr->strong_gsi_warning <= pr->nwarnings)
+                add(l, "strong-read-gsi", KP_SEV_WARNING, textf(_("pattern %s"), p->id),
+                    textf("'%s': %s", p->name ? p->name : p->id, pr->warnings[pr->strong_gsi_warning - 1]));
         }
     }
 }
@@ -465,7 +417,8 @@ static void pattern_rule_findings(flist *l, const kp_pattern *p, const kp_patter
         if (dup)
             continue;
         kp_severity sev = strcmp(y->rule, "transactional-read") == 0 ? KP_SEV_ERROR : KP_SEV_WARNING;
-        add(l, y->rule, sev, fmsg("pattern %s", p->id), fmsg("'%s': %s", p->name ? p->name : p->id, y->text));
+        add(l, y->rule, sev, textf(_("pattern %s"), p->id),
+            textf("'%s': %s", p->name ? p->name : p->id, y->text));
     }
 }
 
@@ -502,11 +455,11 @@ static void pattern_counter_findings(flist *l, const kp_design *d, const kp_patt
     if (!what &&
         /* "incrementa" (Spanish) contains "increment": the first test finds it */
         (util_contains_ci(p->name, "increment") || util_contains_ci(p->name, "decrement")))
-        what = "a counter";
+        what = _("a counter");
     if (what)
-        add(l, "counter-update", KP_SEV_WARNING, fmsg("pattern %s", p->id),
-            fmsg("'%s' updates %s with SET n = n + :x: a retried request counts twice",
-                 p->name ? p->name : p->id, what));
+        add(l, "counter-update", KP_SEV_WARNING, textf(_("pattern %s"), p->id),
+            textf(_("'%s' updates %s with SET n = n + :x: a retried request counts twice"),
+                  p->name ? p->name : p->id, what));
 }
 
 static void pattern_group(flist *l, const kp_analysis *a, size_t i, int g, const namemap *names,
@@ -548,31 +501,32 @@ static void index_findings(flist *l, const kp_analysis *a)
                     (!big || a->partitions[i].bytes > big->bytes))
                     big = &a->partitions[i];
             if (big)
-                add(l, "lsi", KP_SEV_ERROR, fmsg("index %s", ix->name),
-                    fmsg("LSI %s caps each %s value at 10 GB, but the hottest %s collection holds %.1f GB",
-                         ix->name, d->table.pk.s ? d->table.pk.s : "partition key", big->template_src,
-                         big->bytes / 1e9));
+                add(l, "lsi", KP_SEV_ERROR, textf(_("index %s"), ix->name),
+                    textf(
+                        _("LSI %s caps each %s value at 10 GB, but the hottest %s collection holds %.1f GB"),
+                        ix->name, d->table.pk.s ? d->table.pk.s : _("partition key"), big->template_src,
+                        big->bytes / 1e9));
             else
-                add(l, "lsi", KP_SEV_WARNING, fmsg("index %s", ix->name),
-                    fmsg("LSI %s can only be created with the table and caps each %s value at 10 GB",
-                         ix->name, d->table.pk.s ? d->table.pk.s : "partition key"));
+                add(l, "lsi", KP_SEV_WARNING, textf(_("index %s"), ix->name),
+                    textf(_("LSI %s can only be created with the table and caps each %s value at 10 GB"),
+                          ix->name, d->table.pk.s ? d->table.pk.s : _("partition key")));
             continue;
         }
         if (ir)
             gsi_wcu += isnan(ir->wcu_per_s_avg) ? 0 : ir->wcu_per_s_avg;
         if (ir && !analysis_index_read(a, (ptrdiff_t)x, &idx_read))
-            add(l, "unused-gsi", KP_SEV_WARNING, fmsg("index %s", ix->name),
-                fmsg("GSI %s serves no read pattern but receives %.1f write units/s", ix->name,
-                     ir->wcu_per_s));
+            add(l, "unused-gsi", KP_SEV_WARNING, textf(_("index %s"), ix->name),
+                textf(_("GSI %s serves no read pattern but receives %.1f write units/s"), ix->name,
+                      ir->wcu_per_s));
         if (ix->projection == KP_PROJ_ALL)
-            add(l, "projection-all", KP_SEV_NOTE, fmsg("index %s", ix->name),
-                fmsg("GSI %s projects ALL: every write and every byte of its items is copied", ix->name));
+            add(l, "projection-all", KP_SEV_NOTE, textf(_("index %s"), ix->name),
+                textf(_("GSI %s projects ALL: every write and every byte of its items is copied"), ix->name));
     }
     free(idx_read);
     if (gsi_wcu > table_wcu && gsi_wcu > 0)
-        add(l, "index-writes-exceed", KP_SEV_WARNING, xstrdup("indexes"),
-            fmsg("index writes (%.1f units/s on average) exceed the table's (%.1f units/s)", gsi_wcu,
-                 table_wcu));
+        add(l, "index-writes-exceed", KP_SEV_WARNING, xstrdup(_("indexes")),
+            textf(_("index writes (%.1f units/s on average) exceed the table's (%.1f units/s)"), gsi_wcu,
+                  table_wcu));
 }
 
 static void entity_findings(flist *l, const kp_analysis *a, const namemap *names)
@@ -598,12 +552,12 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
                 sktpl[sl] = &en->keys[j];
         }
         if (en->size > CAP_ITEM_MAX_BYTES)
-            add(l, "item-too-large", KP_SEV_ERROR, fmsg("entity %s", en->name),
-                fmsg("%s items of %.0f bytes exceed DynamoDB's 400 KB item limit", en->name, en->size));
+            add(l, "item-too-large", KP_SEV_ERROR, textf(_("entity %s"), en->name),
+                textf(_("%s items of %.0f bytes exceed DynamoDB's 400 KB item limit"), en->name, en->size));
         else if (en->size > CAP_READ_UNIT_BYTES)
-            add(l, "item-over-4kb", KP_SEV_WARNING, fmsg("entity %s", en->name),
-                fmsg("%s items of %.0f bytes take %.0f read units each (4 KB per unit)", en->name, en->size,
-                     ceil(en->size / CAP_READ_UNIT_BYTES)));
+            add(l, "item-over-4kb", KP_SEV_WARNING, textf(_("entity %s"), en->name),
+                textf(_("%s items of %.0f bytes take %.0f read units each (4 KB per unit)"), en->name,
+                      en->size, ceil(en->size / CAP_READ_UNIT_BYTES)));
         /* sort keys: the table's and each index's */
         for (ptrdiff_t x = -1; x < (ptrdiff_t)d->nindexes; x++) {
             const char *sk = x < 0 ? d->table.sk.s : d->indexes[x].sk.s;
@@ -621,29 +575,30 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
                 char *msg = NULL;
                 if (at && at->type == KP_ATTR_DATE && fmt && *fmt && strncmp(fmt, "YYYY", 4) != 0 &&
                     strncmp(fmt, "yyyy", 4) != 0 && strncmp(fmt, "%Y", 2) != 0)
-                    msg =
-                        fmsg("%s's %s sorts on date %s written as '%s', which does not sort chronologically",
-                             en->name, sk, nm, fmt);
+                    msg = textf(
+                        _("%s's %s sorts on date %s written as '%s', which does not sort chronologically"),
+                        en->name, sk, nm, fmt);
                 else if (at && at->type == KP_ATTR_NUMBER && (!fmt || !*fmt) && date_like_name(nm))
-                    msg = fmsg("%s's %s sorts on %s, a number written without padding: as text, 9 sorts "
-                               "after 10; declare it type: date (ISO 8601) or give it a zero-padded format",
-                               en->name, sk, nm);
-                else if ((!at || at->type == KP_ATTR_STRING) && date_like_name(nm))
                     msg =
-                        fmsg("%s's %s sorts on %s, a date declared as a plain string; declare it type: date "
-                             "(ISO 8601)",
-                             en->name, sk, nm);
+                        textf(_("%s's %s sorts on %s, a number written without padding: as text, 9 sorts "
+                                "after 10; declare it type: date (ISO 8601) or give it a zero-padded format"),
+                              en->name, sk, nm);
+                else if ((!at || at->type == KP_ATTR_STRING) && date_like_name(nm))
+                    msg = textf(
+                        _("%s's %s sorts on %s, a date declared as a plain string; declare it type: date "
+                          "(ISO 8601)"),
+                        en->name, sk, nm);
                 if (msg) {
-                    add(l, "date-not-iso-sk", KP_SEV_WARNING, fmsg("entity %s", en->name), msg);
+                    add(l, "date-not-iso-sk", KP_SEV_WARNING, textf(_("entity %s"), en->name), msg);
                     break;
                 }
                 int width = fmt ? atoi(fmt) : 0;
                 if (at && at->type == KP_ATTR_NUMBER && width > 0 && !isnan(at->distinct) &&
                     at->distinct >= pow(10, width))
-                    add(l, "pad-too-narrow", KP_SEV_WARNING, fmsg("entity %s", en->name),
-                        fmsg(
-                            "%s's %s pads %s to %d digits ('%s'), but it has %.0f distinct values: from %.0f on "
-                            "they sort as text (%.0f before %.0f)",
+                    add(l, "pad-too-narrow", KP_SEV_WARNING, textf(_("entity %s"), en->name),
+                        textf(
+                            _("%s's %s pads %s to %d digits ('%s'), but it has %.0f distinct values: from %.0f on "
+                              "they sort as text (%.0f before %.0f)"),
                             en->name, sk, nm, width, fmt, at->distinct, pow(10, width), pow(10, width),
                             pow(10, width) - 1));
             }
@@ -690,11 +645,17 @@ static void key_findings(flist *l, const kp_analysis *a, const namemap *names)
             double sure, likely;
             validate_key_size(d, t, finder_attr, &find, &sure, &likely);
             if (likely > lim)
-                add(l, "key-too-long", KP_SEV_WARNING, fmsg("entity %s", en->name),
-                    fmsg("%s's %s (\"%s\") averages about %.0f bytes by the declared sizes; DynamoDB refuses "
-                         "%s key values over %.0f bytes, so the longer items cannot be written",
-                         en->name, kt->attr.s, t->src ? t->src : "", likely,
-                         lim == KP_LIMIT_SK_VALUE_BYTES ? "sort" : "partition", lim));
+                add(l, "key-too-long", KP_SEV_WARNING, textf(_("entity %s"), en->name),
+                    textf(
+                        lim == KP_LIMIT_SK_VALUE_BYTES
+                            /* TRANSLATORS: %1$s an entity, %2$s a key attribute, %3$s its template */
+                            ? _("%s's %s (\"%s\") averages about %.0f bytes by the declared sizes; DynamoDB "
+                                "refuses sort key values over %.0f bytes, so the longer items cannot be written")
+                            /* TRANSLATORS: %1$s an entity, %2$s a key attribute, %3$s its template */
+                            : _("%s's %s (\"%s\") averages about %.0f bytes by the declared sizes; DynamoDB "
+                                "refuses partition key values over %.0f bytes, so the longer items cannot be "
+                                "written"),
+                        en->name, kt->attr.s, t->src ? t->src : "", likely, lim));
         }
     }
     namemap_free(&limits);
@@ -710,7 +671,33 @@ static void quota_findings(flist *l, const kp_analysis *a)
     if (!(target > 0 && target <= 1))
         target = 0.7;
     double per = prov ? 1 / target : 1;
-    const char *how = prov ? "provisioned" : "at peak";
+    /* [read 0, write 1][at peak 0, provisioned 1] */
+    static const char *const gsi_msg[2][2] = {
+        /* TRANSLATORS: %1$s an index's name, %2$s a number of units (a figure of the locale) */
+        {N_("GSI %s needs %s read units/s at peak, over DynamoDB's default quota of 40,000 per table or GSI: "
+            "raise 'Table-level read throughput limit' in Service Quotas first"),
+         N_("GSI %s needs %s read units/s provisioned, over DynamoDB's default quota of 40,000 per table or "
+            "GSI: raise 'Table-level read throughput limit' in Service Quotas first")},
+        {N_("GSI %s needs %s write units/s at peak, over DynamoDB's default quota of 40,000 per table or GSI: "
+            "raise 'Table-level write throughput limit' in Service Quotas first"),
+         N_("GSI %s needs %s write units/s provisioned, over DynamoDB's default quota of 40,000 per table or "
+            "GSI: raise 'Table-level write throughput limit' in Service Quotas first")}};
+    static const char *const table_msg[2][2] = {
+        /* TRANSLATORS: %s a number of units (a figure of the locale) */
+        {N_("the table needs %s read units/s at peak, over DynamoDB's default quota of 40,000 per table: "
+            "raise 'Table-level read throughput limit' in Service Quotas first"),
+         N_("the table needs %s read units/s provisioned, over DynamoDB's default quota of 40,000 per table: "
+            "raise 'Table-level read throughput limit' in Service Quotas first")},
+        {N_("the table needs %s write units/s at peak, over DynamoDB's default quota of 40,000 per table: "
+            "raise 'Table-level write throughput limit' in Service Quotas first"),
+         N_("the table needs %s write units/s provisioned, over DynamoDB's default quota of 40,000 per table: "
+            "raise 'Table-level write throughput limit' in Service Quotas first")}};
+    static const char *const account_msg[2] = {
+        /* TRANSLATORS: %s a number of units (a figure of the locale) */
+        N_("the table and its GSIs provision %s read units/s together, over DynamoDB's default account quota "
+           "of 80,000 per region: raise 'Account-level read throughput limit' first"),
+        N_("the table and its GSIs provision %s write units/s together, over DynamoDB's default account quota "
+           "of 80,000 per region: raise 'Account-level write throughput limit' first")};
     double r[2] = {0, 0}, w[2] = {0, 0}; /* the table; the account (table and GSIs) */
     char num[HUMANFMT_SIZE];
     for (size_t x = 0; x < a->nindexes; x++) {
@@ -725,27 +712,17 @@ static void quota_findings(flist *l, const kp_analysis *a)
         const char *nm = d->indexes[x - 1].name;
         for (int k = 0; k < 2; k++)
             if ((k ? wx : rx) > KP_LIMIT_TABLE_UNITS)
-                add(l, "table-quota", KP_SEV_WARNING, fmsg("index %s", nm),
-                    fmsg(
-                        "GSI %s needs %s %s units/s %s, over DynamoDB's default quota of 40,000 per table or "
-                        "GSI: raise 'Table-level %s throughput limit' in Service Quotas first",
-                        nm, humanfmt(num, sizeof num, ceil(k ? wx : rx), HF_NUM_DOC), k ? "write" : "read",
-                        how, k ? "write" : "read"));
+                add(l, "table-quota", KP_SEV_WARNING, textf(_("index %s"), nm),
+                    textf(_(gsi_msg[k][prov]), nm, humanfmt(num, sizeof num, ceil(k ? wx : rx), HF_NUM_DOC)));
     }
     for (int k = 0; k < 2; k++)
         if ((k ? w[0] : r[0]) > KP_LIMIT_TABLE_UNITS)
-            add(l, "table-quota", KP_SEV_WARNING, xstrdup("table"),
-                fmsg("the table needs %s %s units/s %s, over DynamoDB's default quota of 40,000 per table: "
-                     "raise 'Table-level %s throughput limit' in Service Quotas first",
-                     humanfmt(num, sizeof num, ceil(k ? w[0] : r[0]), HF_NUM_DOC), k ? "write" : "read", how,
-                     k ? "write" : "read"));
+            add(l, "table-quota", KP_SEV_WARNING, xstrdup(_("table")),
+                textf(_(table_msg[k][prov]), humanfmt(num, sizeof num, ceil(k ? w[0] : r[0]), HF_NUM_DOC)));
     for (int k = 0; prov && k < 2; k++)
         if ((k ? w[1] : r[1]) > 2 * KP_LIMIT_TABLE_UNITS)
-            add(l, "table-quota", KP_SEV_WARNING, xstrdup("account"),
-                fmsg("the table and its GSIs provision %s %s units/s together, over DynamoDB's default "
-                     "account quota of 80,000 per region: raise 'Account-level %s throughput limit' first",
-                     humanfmt(num, sizeof num, ceil(k ? w[1] : r[1]), HF_NUM_DOC), k ? "write" : "read",
-                     k ? "write" : "read"));
+            add(l, "table-quota", KP_SEV_WARNING, xstrdup(_("account")),
+                textf(_(account_msg[k]), humanfmt(num, sizeof num, ceil(k ? w[1] : r[1]), HF_NUM_DOC)));
 }
 
 void stage_findings(kp_analysis *a)

@@ -9,6 +9,7 @@
 
 #include "edit.h"
 #include "fields.h"
+#include "i18n.h"
 #include "namemap.h"
 #include "syntax.h"
 
@@ -851,10 +852,10 @@ static kp_status take(const merge_result *m, merge_side unresolved, kp_design **
         char *e = NULL;
         if (!cell_of(d, &m->loc[i], &row, &col)) {
             if (st == KP_OK)
-                st = fail_at(err, KP_INVALID, &m->c[i], "the merged design has no such cell any more");
+                st = fail_at(err, KP_INVALID, &m->c[i], _("the merged design has no such cell any more"));
         } else if (edit_set(d, (edit_table)m->loc[i].table, row, col, m->text[i], &e) != KP_OK) {
             if (st == KP_OK)
-                st = fail_at(err, KP_INVALID, &m->c[i], e ? e : "the value is refused");
+                st = fail_at(err, KP_INVALID, &m->c[i], e ? e : _("the value is refused"));
         }
         free(e);
     }
@@ -865,14 +866,16 @@ static kp_status take(const merge_result *m, merge_side unresolved, kp_design **
 kp_status merge_resolve(merge_result *m, size_t i, merge_side side, const char *text, char **err)
 {
     if (i >= m->n)
-        return kp_fail(err, KP_NOTFOUND, "no conflict %zu (there are %zu)", i + 1, m->n);
+        /* TRANSLATORS: %1$zu a conflict's number, %2$zu how many there are */
+        return kp_fail(err, KP_NOTFOUND, _("no conflict %zu (there are %zu)"), i + 1, m->n);
     if (side != MERGE_TEXT) {
         m->c[i].resolved = side == MERGE_THEIRS ? MERGE_THEIRS : MERGE_OURS;
         return KP_OK;
     }
     if (!m->c[i].editable)
         return fail_at(err, KP_INVALID, &m->c[i],
-                       "choose ours or theirs; this conflict takes no typed value");
+                       /* TRANSLATORS: ours and theirs are the words the command takes */
+                       _("choose ours or theirs; this conflict takes no typed value"));
     int was = m->c[i].resolved;
     char *old = m->text[i];
     m->c[i].resolved = MERGE_TEXT;
@@ -897,8 +900,12 @@ kp_design *merge_finish(const merge_result *m, char **err)
             sbuf s;
             sbuf_init(&s);
             add_label(&s, &m->c[i]);
-            kp_fail(err, KP_CONFLICT, "%zu conflict%s unresolved, the first: %s", merge_unresolved(m),
-                    merge_unresolved(m) == 1 ? "" : "s", s.s);
+            size_t n = merge_unresolved(m);
+            /* TRANSLATORS: %1$zu how many conflicts, %2$s the first ("pattern 5 rate": design-file words) */
+            kp_fail(err, KP_CONFLICT,
+                    ngettext("%zu conflict unresolved, the first: %s",
+                             "%zu conflicts unresolved, the first: %s", n),
+                    n, s.s);
             sbuf_free(&s);
             return NULL;
         }
@@ -918,27 +925,33 @@ kp_design *merge_take(const merge_result *m, merge_side unresolved)
 }
 
 /* A value as the conflict lines show it. */
-static const char *shown(const char *s) { return !s ? "(absent)" : !*s ? "(empty)" : s; }
+static const char *shown(const char *s) { return !s ? _("(absent)") : !*s ? _("(empty)") : s; }
 
 static void conflict_line(sbuf *s, const merge_conflict *c)
 {
-    add_label(s, c);
+    sbuf label;
+    sbuf_init(&label);
+    add_label(&label, c); /* the design file's words: "pattern 5 rate" */
+    /* ours, theirs and base are the words of the merge commands; %1$s each time: what conflicts */
     switch (c->kind) {
     case MERGE_BOTH_CHANGED:
-        sbuf_printf(s, ": changed two ways: base %s; ours %s; theirs %s", shown(c->base), shown(c->ours),
-                    shown(c->theirs));
+        sbuf_printf(s, _("%s: changed two ways: base %s; ours %s; theirs %s"), label.s ? label.s : "",
+                    shown(c->base), shown(c->ours), shown(c->theirs));
         break;
     case MERGE_DELETED_CHANGED:
-        sbuf_printf(s, ": deleted by ours, changed by theirs: %s", shown(c->theirs));
-        break;
-    case MERGE_CHANGED_DELETED:
-        sbuf_printf(s, ": changed by ours (%s), deleted by theirs", shown(c->ours));
-        break;
-    case MERGE_BOTH_ADDED:
-        sbuf_printf(s, ": added on both sides, differently: ours %s; theirs %s", shown(c->ours),
+        sbuf_printf(s, _("%s: deleted by ours, changed by theirs: %s"), label.s ? label.s : "",
                     shown(c->theirs));
         break;
+    case MERGE_CHANGED_DELETED:
+        sbuf_printf(s, _("%s: changed by ours (%s), deleted by theirs"), label.s ? label.s : "",
+                    shown(c->ours));
+        break;
+    case MERGE_BOTH_ADDED:
+        sbuf_printf(s, _("%s: added on both sides, differently: ours %s; theirs %s"), label.s ? label.s : "",
+                    shown(c->ours), shown(c->theirs));
+        break;
     }
+    sbuf_free(&label);
 }
 
 char *merge_conflict_text(const merge_result *m, size_t i)

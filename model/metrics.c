@@ -8,6 +8,7 @@
  * billing mode ("cost.index writes" and "cost.index_writes" both work). Names may contain dots:
  * the kind is before the first dot and the field after the last. */
 #include "analysis.h"
+#include "i18n.h"
 
 #include <math.h>
 #include <string.h>
@@ -141,87 +142,87 @@ bool analysis_metric(const kp_analysis *a, const char *metric, double *out)
 }
 
 /* The named mistakes. Fixes translate the course's "errores frecuentes" / "errores comunes"
- * faithfully. */
+ * faithfully. Titles and fixes are only marked (N_): the findings translate the fix (_()). */
 static const kp_finding_info catalogue[] = {
-    {"low-cardinality-pk", "Low-cardinality partition key (status, date, type, country)",
-     "Choose a key with many values and traffic spread among them; if it is too late, spread it "
-     "with a suffix, cache, or aggregate before writing."},
-    {"time-bucket-pk", "Time-bucket partition key under write load",
-     "Write sharding: add a suffix (EVENTS#4, a number between 0 and N) to the partition key to "
-     "spread the writes over several logical partitions; read every shard in parallel and merge."},
-    {"hot-partition", "Hot partition: the traffic concentrates on few keys",
-     "Choose a key with many values and traffic spread among them; if it is too late, spread it "
-     "with a suffix, cache, or aggregate before writing."},
-    {"scan-user-path", "Scan on a user-facing path",
-     "The partition key must appear in nearly all queries; the fix is usually a new GSI or a "
-     "redesigned sort key, not a faster scan (scans are for migrations, exports and background jobs)."},
-    {"filter-narrowing", "Filter expression as the main narrowing",
-     "Redesign the key structure so that the database reads only what you need: a filter is "
-     "applied after the read, and you pay for everything read, not for what is returned."},
-    {"many-requests-join", "Three or more requests plus a join for one screen",
-     "Write the patterns with their frequency and latency before modelling, and group in the sort "
-     "key what is queried together."},
-    {"unused-gsi", "GSI serving no pattern",
-     "Create only the indexes that serve real patterns, project the minimum, and take out of the "
-     "index what stops being queryable."},
-    {"projection-all", "Projection ALL",
-     "Project only what the query needs and fetch the rest from the table when that is rare: "
-     "projecting everything doubles storage and write cost."},
-    {"index-writes-exceed", "Index writes exceed the table's writes",
-     "Create only the indexes that serve real patterns, project the minimum, and take out of the "
-     "index what stops being queryable (a sparse index)."},
-    {"gsi-throttles-writes", "A saturated GSI throttles the table's writes",
-     "Watch each index's capacity separately and keep indexes and projections to the minimum "
-     "needed."},
-    {"lsi", "Local secondary index",
-     "An LSI can only be created with the table, never added or removed later, and it limits each "
-     "partition key value to 10 GB; almost always what you wanted was a GSI."},
-    {"item-too-large", "Item over 400 KB",
-     "Items cannot exceed 400 KB: store the payload in S3 and keep a reference in the item "
-     "(claim-check)."},
-    {"item-over-4kb", "Item over 4 KB: reads cost more",
-     "Keep items small: a read unit covers 4 KB, so a 5 KB item costs twice as much as a 4 KB one; "
-     "move rarely read attributes to another item."},
-    {"date-not-iso-sk", "Date not in ISO 8601 in a sort key",
-     "Build sort keys so that lexicographic order means something: a date in ISO format "
-     "(2025-03-14) sorts chronologically."},
-    {"strong-read-gsi", "Strong read on a GSI",
-     "A global index is always eventually consistent: read the base table where the latest data "
-     "is required, or accept eventual reads."},
-    {"counter-update", "Non-idempotent counter update",
-     "SET n = n + :x is not idempotent: a retry counts twice. Where exactness matters (balances, "
-     "stock), use a conditional write."},
-    {"unknown-distribution", "Unknown distribution where heat needs it",
-     "Declare the attribute's `distinct` (and `skew`) or its enum shares, so that the partition's "
-     "heat can be computed."},
-    {"key-too-long", "Key values over DynamoDB's limit",
-     "A partition key value takes at most 2,048 bytes and a sort key 1,024: key on an identifier, and "
-     "keep long text (names, descriptions, paths) in ordinary attributes."},
-    {"table-quota", "Throughput above the per-table quota",
-     "A table or GSI takes 40,000 read and 40,000 write units/s by default (80,000 per account, "
-     "provisioned): request the increase in Service Quotas before launch, or cut the units (eventual "
-     "reads, a cache, smaller items)."},
+    {"low-cardinality-pk", N_("Low-cardinality partition key (status, date, type, country)"),
+     N_("Choose a key with many values and traffic spread among them; if it is too late, spread it "
+        "with a suffix, cache, or aggregate before writing.")},
+    {"time-bucket-pk", N_("Time-bucket partition key under write load"),
+     N_("Write sharding: add a suffix (EVENTS#4, a number between 0 and N) to the partition key to "
+        "spread the writes over several logical partitions; read every shard in parallel and merge.")},
+    {"hot-partition", N_("Hot partition: the traffic concentrates on few keys"),
+     N_("Choose a key with many values and traffic spread among them; if it is too late, spread it "
+        "with a suffix, cache, or aggregate before writing.")},
+    {"scan-user-path", N_("Scan on a user-facing path"),
+     N_("The partition key must appear in nearly all queries; the fix is usually a new GSI or a "
+        "redesigned sort key, not a faster scan (scans are for migrations, exports and background jobs).")},
+    {"filter-narrowing", N_("Filter expression as the main narrowing"),
+     N_("Redesign the key structure so that the database reads only what you need: a filter is "
+        "applied after the read, and you pay for everything read, not for what is returned.")},
+    {"many-requests-join", N_("Three or more requests plus a join for one screen"),
+     N_("Write the patterns with their frequency and latency before modelling, and group in the sort "
+        "key what is queried together.")},
+    {"unused-gsi", N_("GSI serving no pattern"),
+     N_("Create only the indexes that serve real patterns, project the minimum, and take out of the "
+        "index what stops being queryable.")},
+    {"projection-all", N_("Projection ALL"),
+     N_("Project only what the query needs and fetch the rest from the table when that is rare: "
+        "projecting everything doubles storage and write cost.")},
+    {"index-writes-exceed", N_("Index writes exceed the table's writes"),
+     N_("Create only the indexes that serve real patterns, project the minimum, and take out of the "
+        "index what stops being queryable (a sparse index).")},
+    {"gsi-throttles-writes", N_("A saturated GSI throttles the table's writes"),
+     N_("Watch each index's capacity separately and keep indexes and projections to the minimum "
+        "needed.")},
+    {"lsi", N_("Local secondary index"),
+     N_("An LSI can only be created with the table, never added or removed later, and it limits each "
+        "partition key value to 10 GB; almost always what you wanted was a GSI.")},
+    {"item-too-large", N_("Item over 400 KB"),
+     N_("Items cannot exceed 400 KB: store the payload in S3 and keep a reference in the item "
+        "(claim-check).")},
+    {"item-over-4kb", N_("Item over 4 KB: reads cost more"),
+     N_("Keep items small: a read unit covers 4 KB, so a 5 KB item costs twice as much as a 4 KB one; "
+        "move rarely read attributes to another item.")},
+    {"date-not-iso-sk", N_("Date not in ISO 8601 in a sort key"),
+     N_("Build sort keys so that lexicographic order means something: a date in ISO format "
+        "(2025-03-14) sorts chronologically.")},
+    {"strong-read-gsi", N_("Strong read on a GSI"),
+     N_("A global index is always eventually consistent: read the base table where the latest data "
+        "is required, or accept eventual reads.")},
+    {"counter-update", N_("Non-idempotent counter update"),
+     N_("SET n = n + :x is not idempotent: a retry counts twice. Where exactness matters (balances, "
+        "stock), use a conditional write.")},
+    {"unknown-distribution", N_("Unknown distribution where heat needs it"),
+     N_("Declare the attribute's `distinct` (and `skew`) or its enum shares, so that the partition's "
+        "heat can be computed.")},
+    {"key-too-long", N_("Key values over DynamoDB's limit"),
+     N_("A partition key value takes at most 2,048 bytes and a sort key 1,024: key on an identifier, and "
+        "keep long text (names, descriptions, paths) in ordinary attributes.")},
+    {"table-quota", N_("Throughput above the per-table quota"),
+     N_("A table or GSI takes 40,000 read and 40,000 write units/s by default (80,000 per account, "
+        "provisioned): request the increase in Service Quotas before launch, or cut the units (eventual "
+        "reads, a cache, smaller items).")},
     /* DynamoDB's own rules, proven on DynamoDB Local (tests/data/rules) */
-    {"number-sorts-as-text", "A number inside a string key sorts as text",
-     "Zero-pad the number with `format:` as wide as its largest value (format: \"04\" up to 9,999), or "
-     "make the sort key a number-typed attribute holding only the number: as text P#10 sorts before P#4, "
-     "and BETWEEN \"P#4\" AND \"P#10\" is refused."},
-    {"pad-too-narrow", "A zero pad narrower than the attribute's values",
-     "Widen `format:` to the digits of the largest value (5,000 values need \"04\"): past the pad the "
-     "numbers sort as text again (1000 before 999)."},
-    {"index-fetch", "An index that does not project what the pattern returns",
-     "Project what the pattern returns (include: [...]), or say what it needs (returns:): a GSI returns "
-     "only what it projects, so every result is read again from the table (BatchGetItem), and an LSI "
-     "fetches it for you at a table read per item."},
-    {"projection-filter", "A filter on an attribute the index does not project",
-     "DynamoDB refuses a FilterExpression on an attribute a keys-only or INCLUDE index does not project: "
-     "include the attribute in the projection (entityType for a mixed collection), or use another key."},
-    {"key-update", "An update that changes a key attribute",
-     "DynamoDB cannot update a key attribute: the item is deleted and put again, in a TransactWriteItems "
-     "to be safe, which doubles every write; keep attributes that change out of the table's key."},
-    {"transactional-read", "A transactional read that is not a Get by key",
-     "TransactGetItems holds only Gets by the table's full key (no Query, no Scan, no index): give the "
-     "full key, or read it strongly consistent when atomicity across items is not needed."},
+    {"number-sorts-as-text", N_("A number inside a string key sorts as text"),
+     N_("Zero-pad the number with `format:` as wide as its largest value (format: \"04\" up to 9,999), or "
+        "make the sort key a number-typed attribute holding only the number: as text P#10 sorts before P#4, "
+        "and BETWEEN \"P#4\" AND \"P#10\" is refused.")},
+    {"pad-too-narrow", N_("A zero pad narrower than the attribute's values"),
+     N_("Widen `format:` to the digits of the largest value (5,000 values need \"04\"): past the pad the "
+        "numbers sort as text again (1000 before 999).")},
+    {"index-fetch", N_("An index that does not project what the pattern returns"),
+     N_("Project what the pattern returns (include: [...]), or say what it needs (returns:): a GSI returns "
+        "only what it projects, so every result is read again from the table (BatchGetItem), and an LSI "
+        "fetches it for you at a table read per item.")},
+    {"projection-filter", N_("A filter on an attribute the index does not project"),
+     N_("DynamoDB refuses a FilterExpression on an attribute a keys-only or INCLUDE index does not project: "
+        "include the attribute in the projection (entityType for a mixed collection), or use another key.")},
+    {"key-update", N_("An update that changes a key attribute"),
+     N_("DynamoDB cannot update a key attribute: the item is deleted and put again, in a TransactWriteItems "
+        "to be safe, which doubles every write; keep attributes that change out of the table's key.")},
+    {"transactional-read", N_("A transactional read that is not a Get by key"),
+     N_("TransactGetItems holds only Gets by the table's full key (no Query, no Scan, no index): give the "
+        "full key, or read it strongly consistent when atomicity across items is not needed.")},
 };
 
 const kp_finding_info *analysis_finding_catalogue(size_t *n)

@@ -11,6 +11,8 @@
 #include "resolve_int.h"
 
 #include "humanfmt.h"
+#include "i18n.h"
+#include "textf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,8 +52,16 @@ static void fetch_step(rctx *c, const kp_pattern *p, const cand *cd, const kp_en
     o->requests += cd->fetch_requests;
     o->rcu += cd->fetch_rcu;
     o->items += cd->result;
-    WARN(w, cd->xi->name, " does not project ", cd->fetch_attr ? cd->fetch_attr : "what the pattern returns",
-         ": each result is fetched from the table (BatchGetItem)");
+    if (cd->fetch_attr)
+        /* TRANSLATORS: %1$s an index's name, %2$s an attribute's name */
+        rs_warnf(w, _("%s does not project %s: each result is fetched from the table (BatchGetItem)"),
+                 cd->xi->name, cd->fetch_attr);
+    else
+        /* TRANSLATORS: %s an index's name */
+        rs_warnf(w,
+                 _("%s does not project what the pattern returns: each result is fetched from the table "
+                   "(BatchGetItem)"),
+                 cd->xi->name);
     (void)p;
 }
 
@@ -80,15 +90,27 @@ static void transact_read(rctx *c, const kp_pattern *p, const kp_entity *e, cons
     char in[320];
     sbuf b;
     sbuf_init_in(&b, in, sizeof in);
-    sbuf_printf(&b,
-                "a transactional read is a TransactGetItems of Gets by the table's full key; %s needs a %s: "
-                "refused (read it strong, or give the full key)",
-                e ? e->name : "the pattern",
-                !best                  ? "Scan"
-                : best->xi->index >= 0 ? "Query on an index"
-                                       : "Query");
+    /* TRANSLATORS: the operation a refused transactional read would need */
+    const char *need = !best ? "Scan" : best->xi->index >= 0 ? _("Query on an index") : "Query";
+    if (e)
+        /* TRANSLATORS: %1$s an entity's name, %2$s "Scan", "Query" or "Query on an index" */
+        textf_add(
+            &b,
+            _("a transactional read is a TransactGetItems of Gets by the table's full key; %s needs a %s: "
+              "refused (read it strong, or give the full key)"),
+            e->name, need);
+    else
+        /* TRANSLATORS: %s "Scan", "Query" or "Query on an index" */
+        textf_add(&b,
+                  _("a transactional read is a TransactGetItems of Gets by the table's full key; the pattern "
+                    "needs a %s: refused (read it strong, or give the full key)"),
+                  need);
     rs_why_add(c, "transactional-read", b.s);
-    WARN(w, "transactional read refused: ", e ? e->name : "the pattern", " is not read by its full key");
+    if (e)
+        /* TRANSLATORS: %s an entity's name */
+        rs_warnf(w, _("transactional read refused: %s is not read by its full key"), e->name);
+    else
+        rs_warnf(w, "%s", _("transactional read refused: the pattern is not read by its full key"));
     sbuf_free(&b);
 }
 
@@ -105,13 +127,19 @@ static void read_entity(rctx *c, const kp_pattern *p, const kset *K, size_t epos
     const kp_entity *e = &c->d->entities[epos];
     if (strong_refused) {
         bool gsi_only = !ok || best.xi->index >= 0;
-        if (gsi_only)
-            WARN(w, "strong read refused on a GSI for ", e->name, ": GSIs are eventually consistent");
+        if (gsi_only) {
+            /* TRANSLATORS: %s an entity's name */
+            rs_warnf(w, _("strong read refused on a GSI for %s: GSIs are eventually consistent"), e->name);
+            if (!w->strong_gsi)
+                w->strong_gsi = w->n; /* the findings name it (strong-read-gsi), in any language */
+        }
     }
     if (!ok) {
         double rcu, lat;
         rs_scan_step(c, p, K, e, sl, &rcu, &lat);
-        WARN(w, "nothing serves ", e->name, " by [", K->n ? K->v[0].name : "", "]: Scan of the whole table");
+        /* TRANSLATORS: %1$s an entity's name, %2$s the attribute the pattern gives (may be empty) */
+        rs_warnf(w, _("nothing serves %s by [%s]: Scan of the whole table"), e->name,
+                 K->n ? K->v[0].name : "");
         o->plan = KP_PLAN_SCAN;
         o->requests = sl->v[sl->n - 1].count;
         o->rcu = rcu;
@@ -200,7 +228,8 @@ static void read_screen(rctx *c, const kp_pattern *p, const kset *K, const size_
                    .items = items,
                    .latency = lat,
                    .filter = filter};
-    rs_warn_add(w, xasprintf("%g requests for one screen: the entities do not share a partition", requests));
+    /* TRANSLATORS: %g a number of requests */
+    rs_warnf(w, _("%g requests for one screen: the entities do not share a partition"), requests);
 }
 
 /* What the read planned next must return (rctx.want). */
@@ -348,7 +377,7 @@ static void read_all(rctx *c, const kp_pattern *p, const kset *K, steplist *sl, 
 {
     double rcu, lat;
     rs_scan_step(c, p, K, NULL, sl, &rcu, &lat);
-    rs_warn_add(w, xstrdup("nothing serves the pattern: Scan of the whole table"));
+    rs_warnf(w, "%s", _("nothing serves the pattern: Scan of the whole table"));
     *o = (readout){.plan = KP_PLAN_SCAN,
                    .requests = sl->v[sl->n - 1].count,
                    .rcu = rcu,
@@ -364,7 +393,8 @@ static void resolve_read(rctx *c, const kp_pattern *p, kp_pattern_result *r, ste
     size_t *epos = n <= 8 ? epos_inl : xcalloc(n, sizeof *epos);
     for (size_t i = 0; i < n; i++) {
         if (!rs_entity_of(c, p->entities[i].s, &epos[i])) {
-            rs_warn_add(w, xasprintf("unknown entity '%s'", p->entities[i].s ? p->entities[i].s : ""));
+            /* TRANSLATORS: %s an entity's name */
+            rs_warnf(w, _("unknown entity '%s'"), p->entities[i].s ? p->entities[i].s : "");
             r->plan = KP_PLAN_INVALID;
             if (epos != epos_inl)
                 free(epos);
@@ -414,14 +444,20 @@ static void key_move_why(rctx *c, const kp_pattern *p, const kp_entity *e, wlist
             }
         }
     const kp_keytpl *t = key ? entity_key(e, key) : NULL;
-    char *m = xasprintf("the update changes %s, part of %s's table key %s = %s: DynamoDB cannot update a key "
-                        "attribute, so it is a Delete of the old item and a Put of the new one, in one "
-                        "TransactWriteItems",
-                        attr ? attr : "?", e->name, key ? key : "?", t && t->tpl.src ? t->tpl.src : "?");
+    /* TRANSLATORS: %1$s an attribute, %2$s an entity, %3$s the key attribute, %4$s its template */
+    char *m = textf(_("the update changes %s, part of %s's table key %s = %s: DynamoDB cannot update a key "
+                      "attribute, so it is a Delete of the old item and a Put of the new one, in one "
+                      "TransactWriteItems"),
+                    attr ? attr : "?", e->name, key ? key : "?", t && t->tpl.src ? t->tpl.src : "?");
     rs_why_add(c, "key-update", m);
     free(m);
-    WARN(w, "key change: ", e->name, "'s ", attr ? attr : "key",
-         " is in its table key: Delete + Put in a transaction");
+    if (attr)
+        /* TRANSLATORS: %1$s an entity's name, %2$s one of its attributes */
+        rs_warnf(w, _("key change: %s's %s is in its table key: Delete + Put in a transaction"), e->name,
+                 attr);
+    else
+        /* TRANSLATORS: %s an entity's name */
+        rs_warnf(w, _("key change: %s's key is in its table key: Delete + Put in a transaction"), e->name);
 }
 
 static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, steplist *sl, wlist *w)
@@ -437,7 +473,8 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
         size_t epos;
         const kp_entity *e = rs_entity_of(c, p->entities[i].s, &epos);
         if (!e) {
-            rs_warn_add(w, xasprintf("unknown entity '%s'", p->entities[i].s ? p->entities[i].s : ""));
+            /* TRANSLATORS: %s an entity's name */
+            rs_warnf(w, _("unknown entity '%s'"), p->entities[i].s ? p->entities[i].s : "");
             r->plan = KP_PLAN_INVALID;
             goto out;
         }
@@ -478,7 +515,9 @@ static void resolve_write(rctx *c, const kp_pattern *p, kp_pattern_result *r, st
                 wcu += tw * (writes - per_entity);
                 iwcu += iw * (writes - per_entity);
                 multi = true;
-                WARN(w, kp_write_op_name(p->op), " needs the full key of ", e->name, ": find, then write");
+                /* TRANSLATORS: %1$s a DynamoDB operation (UpdateItem...), %2$s an entity's name */
+                rs_warnf(w, _("%s needs the full key of %s: find, then write"), kp_write_op_name(p->op),
+                         e->name);
             }
         }
         bool moves = capacity_update_moves_key(c->d, e, p->op, p->changes, p->nchanges);
@@ -567,15 +606,19 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
     rs_set_totals(r, p);
     if (!r->latency_ok) {
         char nb1[HUMANFMT_SIZE], nb2[HUMANFMT_SIZE];
-        WARN(&w, "estimated ", humanfmt(nb1, sizeof nb1, r->latency_ms, HF_PRINTF_F0), " ms misses the ",
-             humanfmt(nb2, sizeof nb2, p->latency, HF_PRINTF_G), " ms target");
+        /* TRANSLATORS: %1$s the estimated latency, %2$s the target, both in milliseconds */
+        rs_warnf(&w, _("estimated %s ms misses the %s ms target"),
+                 textf_figure(nb1, sizeof nb1, r->latency_ms, HF_PRINTF_F0),
+                 textf_figure(nb2, sizeof nb2, p->latency, HF_PRINTF_G));
     }
     if (p->needs != KP_NEEDS_NONE && !p->served_by)
-        rs_warn_add(&w,
-                    xasprintf("needs %s: DynamoDB cannot serve it; serve it outside (served_by), fed by the "
-                              "change stream",
-                              kp_needs_name(p->needs)));
+        /* TRANSLATORS: %s search, aggregate or adhoc (words of the design file) */
+        rs_warnf(
+            &w,
+            _("needs %s: DynamoDB cannot serve it; serve it outside (served_by), fed by the change stream"),
+            kp_needs_name(p->needs));
     r->nwarnings = w.n;
+    r->strong_gsi_warning = w.strong_gsi;
     r->warnings = NULL;
     if (w.n) {
         r->warnings = arena_alloc(c->ar, w.n * sizeof *r->warnings);
@@ -612,7 +655,7 @@ rs_keep *stage_resolve_open(kp_analysis *a)
     c->sk_num = xcalloc(c->nix, sizeof *c->sk_num);
     c->item_miss = xcalloc(c->nix * (d->nentities + 1), sizeof *c->item_miss);
     c->carry = xcalloc(c->nix * (d->nentities + 1), sizeof *c->carry);
-    humanfmt(c->unknown_sel, sizeof c->unknown_sel, UNKNOWN_SELECTIVITY, HF_PRINTF_G);
+    textf_figure(c->unknown_sel, sizeof c->unknown_sel, UNKNOWN_SELECTIVITY, HF_PRINTF_G);
     c->ar = arena_new();
     a->resolve_arena = c->ar;
     static const char *const keynames[4] = {":pk", ":sk", ":sk1", ":sk2"};

@@ -269,11 +269,9 @@ typedef struct screenplan {
 typedef struct wlist {
     char **v;
     size_t n, cap;
+    size_t strong_gsi; /* 1 + the index of the warning that a strong read refused a GSI; 0: none */
     const rctx *c;
 } wlist;
-
-/* WARN(w, piece, piece, ...): rs_warn_cat with its closing NULL. */
-#define WARN(w, ...) rs_warn_cat((w), __VA_ARGS__, (const char *)NULL)
 
 /* A step's key values while they are made: a few, so they start in the struct. */
 #define KV_INL 8
@@ -456,12 +454,10 @@ void rs_write_units(const rctx *c, const kp_pattern *p, size_t epos, double *tab
 
 /* ---- resolve_render.c: texts and steps (in the arena) ---------------------------------------- */
 
-/* Adds a warning (heap text, freed here) unless the same text is there already. */
-void rs_warn_add(wlist *w, char *msg);
-
-/* Adds the concatenation of the pieces (up to a NULL) as a warning: the warnings of the live
- * pane are built without printf, which costs more than the resolution of a pattern. */
-void rs_warn_cat(wlist *w, ...);
+/* Adds the text of the format string and its arguments as a warning, unless the same text is
+ * there already. The warnings of the live pane are built without printf (textf.h: %s and the
+ * common figures, positional too), which costs more than the resolution of a pattern. */
+void rs_warnf(wlist *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* parts[0..end) as a value template; fixed values substituted (formatted); literal text with
  * its braces doubled, an unknown placeholder as {name} or {name:format}. The same text as

@@ -11,7 +11,9 @@
 #include "resolve_int.h"
 
 #include "humanfmt.h"
+#include "i18n.h"
 #include "item.h"
+#include "textf.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -986,18 +988,46 @@ static bool why_index(rctx *c, const kp_pattern *p, const kp_entity *e, size_t e
     case WN_PROJ_FILTER:
         if (order != 0)
             return false;
-        CAT(b, xi->name, " does not project `", r->attr ? r->attr : "?",
-            "`, which the FilterExpression tests (DynamoDB refuses a filter on an attribute the index does not "
-            "project)");
+        /* TRANSLATORS: %1$s an index, %2$s an attribute */
+        textf_add(
+            b,
+            _("%s does not project `%s`, which the FilterExpression tests (DynamoDB refuses a filter on an "
+              "attribute the index does not project)"),
+            xi->name, r->attr ? r->attr : "?");
         *rule = scan ? "projection-filter" : NULL; /* a finding when it left only a Scan */
         return true;
     case WN_SPARSE: {
         if (order != 0)
             return false;
         const kp_sparse *s = r->attr ? entity_sparse(e, r->attr) : NULL;
-        CAT(b, xi->name, " holds only the ", e->name, " items where ",
-            s && s->src ? s->src : "its sparse rule holds", " (sparse ", r->attr ? r->attr : "?",
-            "); the pattern does not fix ", s && s->cond_attr.s ? s->cond_attr.s : "it", " to such a value");
+        const char *ra = r->attr ? r->attr : "?";
+        if (s && s->src && s->cond_attr.s)
+            /* TRANSLATORS: %1$s an index, %2$s an entity, %3$s the sparse rule (a condition), %4$s an
+               attribute, %5$s the attribute the rule tests */
+            textf_add(
+                b,
+                _("%s holds only the %s items where %s (sparse %s); the pattern does not fix %s to such a value"),
+                xi->name, e->name, s->src, ra, s->cond_attr.s);
+        else if (s && s->src)
+            /* TRANSLATORS: %1$s an index, %2$s an entity, %3$s the sparse rule (a condition), %4$s an attribute */
+            textf_add(
+                b,
+                _("%s holds only the %s items where %s (sparse %s); the pattern does not fix it to such a value"),
+                xi->name, e->name, s->src, ra);
+        else if (s && s->cond_attr.s)
+            /* TRANSLATORS: %1$s an index, %2$s an entity, %3$s an attribute, %4$s the attribute the rule tests */
+            textf_add(
+                b,
+                _("%s holds only the %s items where its sparse rule holds (sparse %s); the pattern does not "
+                  "fix %s to such a value"),
+                xi->name, e->name, ra, s->cond_attr.s);
+        else
+            /* TRANSLATORS: %1$s an index, %2$s an entity, %3$s an attribute */
+            textf_add(
+                b,
+                _("%s holds only the %s items where its sparse rule holds (sparse %s); the pattern does not "
+                  "fix it to such a value"),
+                xi->name, e->name, ra);
         return true;
     }
     case WN_NOT_ON: {
@@ -1012,40 +1042,76 @@ static bool why_index(rctx *c, const kp_pattern *p, const kp_entity *e, size_t e
                 have = NULL; /* every item has the table's key: an index of other entities */
         if (!have || !miss)
             return false;
-        CAT(b, e->name, " has no ", miss, entity_key(e, have) ? " template" : " attribute", ", so ", e->name,
-            " items are not in ", xi->name);
+        textf_add(
+            b,
+            entity_key(e, have)
+                /* TRANSLATORS: %1$s an entity, %2$s a key attribute, %3$s the entity again, %4$s an index */
+                ? _("%s has no %s template, so %s items are not in %s")
+                /* TRANSLATORS: %1$s an entity, %2$s a key attribute, %3$s the entity again, %4$s an index */
+                : _("%s has no %s attribute, so %s items are not in %s"),
+            e->name, miss, e->name, xi->name);
         return true;
     }
     case WN_TRANSACT:
         if (order != 0)
             return false;
-        CAT(b, xi->name,
-            " is an index: a transactional read (TransactGetItems) reads only the table, by key");
+        /* TRANSLATORS: %s an index */
+        textf_add(b,
+                  _("%s is an index: a transactional read (TransactGetItems) reads only the table, by key"),
+                  xi->name);
         return true;
     case WN_STRONG:
         if (order != 1)
             return false;
-        CAT(b, xi->name, " is a GSI: its reads are eventually consistent, and the pattern reads ",
-            kp_consistency_name(p->consistency));
+        textf_add(
+            b,
+            p->consistency == KP_TRANSACTIONAL
+                /* TRANSLATORS: %s an index */
+                ? _("%s is a GSI: its reads are eventually consistent, and the pattern reads transactional")
+                /* TRANSLATORS: %s an index */
+                : _("%s is a GSI: its reads are eventually consistent, and the pattern reads strong"),
+            xi->name);
         return true;
     case WN_PK_UNBOUND:
         if (order != 1 || !en)
             return false;
-        CAT(b, k == 0 ? "the table" : xi->name, "'s partition key ");
-        add_key_src(b, xi->pk, &en->pk);
-        CAT(b, " needs ", r->attr ? r->attr : "?", ", which the pattern does not give");
-        return true;
+        {
+            char kin[160];
+            sbuf key;
+            sbuf_init_in(&key, kin, sizeof kin);
+            add_key_src(&key, xi->pk, &en->pk);
+            if (k == 0)
+                /* TRANSLATORS: %1$s a key (PK = C#{customerId}), %2$s an attribute */
+                textf_add(b, _("the table's partition key %s needs %s, which the pattern does not give"),
+                          key.s, r->attr ? r->attr : "?");
+            else
+                /* TRANSLATORS: %1$s an index, %2$s a key (PK = C#{customerId}), %3$s an attribute */
+                textf_add(b, _("%s's partition key %s needs %s, which the pattern does not give"), xi->name,
+                          key.s, r->attr ? r->attr : "?");
+            sbuf_free(&key);
+            return true;
+        }
     case WN_NO_KEY_USE:
         if (order != 1 || !en)
             return false;
-        CAT(b, k == 0 ? "the table" : xi->name, "'s key (");
-        add_key_src(b, xi->pk, &en->pk);
-        if (en->has_sk) {
-            sbuf_add(b, ", ");
-            add_key_src(b, xi->sk, &en->sk);
+        {
+            char kin[240];
+            sbuf key;
+            sbuf_init_in(&key, kin, sizeof kin);
+            add_key_src(&key, xi->pk, &en->pk);
+            if (en->has_sk) {
+                sbuf_add(&key, ", ");
+                add_key_src(&key, xi->sk, &en->sk);
+            }
+            if (k == 0)
+                /* TRANSLATORS: %s the key (PK = C#{customerId}, SK = PROFILE) */
+                textf_add(b, _("the table's key (%s) uses nothing the pattern gives"), key.s);
+            else
+                /* TRANSLATORS: %1$s an index, %2$s its key (PK = C#{customerId}, SK = PROFILE) */
+                textf_add(b, _("%s's key (%s) uses nothing the pattern gives"), xi->name, key.s);
+            sbuf_free(&key);
+            return true;
         }
-        sbuf_add(b, ") uses nothing the pattern gives");
-        return true;
     default:
         return false;
     }
@@ -1064,16 +1130,45 @@ void rs_why_not(rctx *c, const kp_pattern *p, size_t epos, const cand *best, boo
         const char *fmt = best->en->sk.parts[best->text_part].format;
         if (!fmt && a)
             fmt = a->format;
-        CAT(&b, "`", best->text_attr, "` sorts as text in ",
-            best->xi->index < 0 ? "the table" : best->xi->name, "'s ");
-        add_key_src(&b, best->xi->sk, &best->en->sk);
+        char kin[160];
+        sbuf key;
+        sbuf_init_in(&key, kin, sizeof kin);
+        add_key_src(&key, best->xi->sk, &best->en->sk);
+        const char *in_table = best->xi->index < 0 ? NULL : best->xi->name;
         if (fmt) {
             char nb[HUMANFMT_SIZE];
-            CAT(&b, ": its pad '", fmt, "' is narrower than its ",
-                humanfmt(nb, sizeof nb, a ? a->distinct : NAN, HF_NUM_DOC), " distinct values");
-        } else
-            sbuf_add(&b, ": a number inside a string key (P#1, P#10, P#4)");
-        sbuf_add(&b, ", so the key serves neither its order nor a range of it");
+            humanfmt(nb, sizeof nb, a ? a->distinct : NAN, HF_NUM_DOC);
+            if (!in_table)
+                /* TRANSLATORS: %1$s an attribute, %2$s the sort key (SK = P#{n}), %3$s its format, %4$s a
+                   number of values */
+                textf_add(
+                    &b,
+                    _("`%s` sorts as text in the table's %s: its pad '%s' is narrower than its %s distinct "
+                      "values, so the key serves neither its order nor a range of it"),
+                    best->text_attr, key.s, fmt, nb);
+            else
+                /* TRANSLATORS: %1$s an attribute, %2$s an index, %3$s the sort key (SK = P#{n}), %4$s its
+                   format, %5$s a number of values */
+                textf_add(
+                    &b,
+                    _("`%s` sorts as text in %s's %s: its pad '%s' is narrower than its %s distinct values, "
+                      "so the key serves neither its order nor a range of it"),
+                    best->text_attr, in_table, key.s, fmt, nb);
+        } else if (!in_table)
+            /* TRANSLATORS: %1$s an attribute, %2$s the sort key (SK = P#{n}) */
+            textf_add(
+                &b,
+                _("`%s` sorts as text in the table's %s: a number inside a string key (P#1, P#10, P#4), so "
+                  "the key serves neither its order nor a range of it"),
+                best->text_attr, key.s);
+        else
+            /* TRANSLATORS: %1$s an attribute, %2$s an index, %3$s the sort key (SK = P#{n}) */
+            textf_add(
+                &b,
+                _("`%s` sorts as text in %s's %s: a number inside a string key (P#1, P#10, P#4), so the key "
+                  "serves neither its order nor a range of it"),
+                best->text_attr, in_table, key.s);
+        sbuf_free(&key);
         if (a && !isnan(a->distinct) && a->distinct >= 1) {
             /* the pad that holds every value: the digits of the largest */
             char pad[8] = "0";
@@ -1082,19 +1177,23 @@ void rs_why_not(rctx *c, const kp_pattern *p, size_t epos, const cand *best, boo
                 digits++;
             pad[1] = (char)('0' + digits);
             pad[2] = '\0';
-            CAT(&b, " (format: \"", pad, "\" holds its values)");
+            /* TRANSLATORS: %s a format ("04") */
+            textf_add(&b, _(" (format: \"%s\" holds its values)"), pad);
         }
         rs_why_add(c, "number-sorts-as-text", b.s);
     }
     if (best && best->fetch) {
         sb_clear(&b);
-        CAT(&b, best->xi->name, " does not project `", best->fetch_attr ? best->fetch_attr : "?",
-            "`, which the pattern returns: ");
-        if (best->xi->gsi)
-            sbuf_add(&b, "each result is fetched from the table (BatchGetItem)");
-        else
-            sbuf_add(&b, "the Query fetches each result from the table (Select ALL_ATTRIBUTES), a table "
-                         "read each");
+        textf_add(
+            &b,
+            best->xi->gsi
+                /* TRANSLATORS: %1$s an index, %2$s an attribute */
+                ? _("%s does not project `%s`, which the pattern returns: each result is fetched from the "
+                    "table (BatchGetItem)")
+                /* TRANSLATORS: %1$s an index, %2$s an attribute */
+                : _("%s does not project `%s`, which the pattern returns: the Query fetches each result "
+                    "from the table (Select ALL_ATTRIBUTES), a table read each"),
+            best->xi->name, best->fetch_attr ? best->fetch_attr : "?");
         rs_why_add(c, "index-fetch", b.s);
     }
     if (!all) {

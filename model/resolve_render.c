@@ -8,6 +8,8 @@
 #include "resolve_int.h"
 
 #include "humanfmt.h"
+#include "i18n.h"
+#include "textf.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -23,33 +25,13 @@ static void warn_keep(wlist *w, char *msg)
     w->v[w->n++] = msg;
 }
 
-void rs_warn_add(wlist *w, char *msg)
-{
-    size_t n = strlen(msg);
-    char *t = arena_alloc(w->c->ar, n + 1);
-    memcpy(t, msg, n + 1);
-    free(msg);
-    warn_keep(w, t);
-}
-
-void rs_warn_cat(wlist *w, ...)
+void rs_warnf(wlist *w, const char *fmt, ...)
 {
     va_list ap;
-    size_t len = 0;
-    va_start(ap, w);
-    for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *))
-        len += strlen(s);
+    va_start(ap, fmt);
+    char *t = textf_arena(w->c->ar, fmt, ap);
     va_end(ap);
-    char *msg = arena_alloc(w->c->ar, len + 1), *q = msg;
-    va_start(ap, w);
-    for (const char *s = va_arg(ap, const char *); s; s = va_arg(ap, const char *)) {
-        size_t n = strlen(s);
-        memcpy(q, s, n);
-        q += n;
-    }
-    va_end(ap);
-    *q = '\0';
-    warn_keep(w, msg);
+    warn_keep(w, t);
 }
 
 /* parts[0..end) as a value template; fixed values substituted (formatted): the general
@@ -497,9 +479,8 @@ static void build_filter(rctx *c, const kp_pattern *p, const cand *cd, const kse
         else
             filter_eq(c, &f, vals, ITEM_TYPE_ATTR, e->name);
         sbuf_add(what, what->len ? ", " : "");
-        sbuf_add(what, "other entities (");
-        sbuf_add(what, cd->collider ? cd->collider->e->name : "?");
-        sbuf_addc(what, ')');
+        /* TRANSLATORS: what a FilterExpression tests; %s an entity's name */
+        textf_add(what, _("other entities (%s)"), cd->collider ? cd->collider->e->name : "?");
     }
     filter_finish(c, &f, st);
 }
@@ -526,15 +507,23 @@ static void fan_choice_note(const cand *cd, const cand *other, wlist *w)
         return;
     char n1[HUMANFMT_SIZE], n2[HUMANFMT_SIZE], n3[HUMANFMT_SIZE], n4[HUMANFMT_SIZE];
     double q1 = fan->reqs, q2 = one->reqs, c1 = rs_cand_cost(fan), c2 = rs_cand_cost(one);
-    WARN(w, fan->skfan, " takes several values: one query per value (",
-         humanfmt(n1, sizeof n1, q1, HF_PRINTF_G), q1 == 1 ? " request, " : " requests, ",
-         humanfmt(n2, sizeof n2, c1, HF_NUM_REPORT), " RCU a call) or one query with a filter (",
-         humanfmt(n3, sizeof n3, q2, HF_PRINTF_G), q2 == 1 ? " request, " : " requests, ",
-         humanfmt(n4, sizeof n4, c2, HF_NUM_REPORT),
-         " RCU): ", cd->alt ? "one query per value" : "the filter",
-         fabs(c1 - c2) > 1e-9 ? ", the cheaper"
-         : cd->alt            ? ", as cheap, without the filter"
-                              : ", as cheap, in fewer requests");
+    char r1[HUMANFMT_SIZE + 64], r2[HUMANFMT_SIZE + 64];
+    /* TRANSLATORS: a number of requests (%s the figure) */
+    snprintf(r1, sizeof r1, ngettext("%s request", "%s requests", q1 == 1 ? 1 : 2),
+             textf_figure(n1, sizeof n1, q1, HF_PRINTF_G));
+    snprintf(r2, sizeof r2, ngettext("%s request", "%s requests", q2 == 1 ? 1 : 2),
+             textf_figure(n3, sizeof n3, q2, HF_PRINTF_G));
+    const char *verdict = fabs(c1 - c2) > 1e-9 ? (cd->alt ? _("one query per value, the cheaper")
+                                                          : _("the filter, the cheaper"))
+                          : cd->alt            ? _("one query per value, as cheap, without the filter")
+                                               : _("the filter, as cheap, in fewer requests");
+    /* TRANSLATORS: %1$s an attribute; %2$s and %4$s "N requests"; %3$s and %5$s read units; %6$s the
+       choice ("the filter, the cheaper"...) */
+    rs_warnf(w,
+             _("%s takes several values: one query per value (%s, %s RCU a call) or one query with a filter "
+               "(%s, %s RCU): %s"),
+             fan->skfan, r1, humanfmt(n2, sizeof n2, c1, HF_NUM_REPORT), r2,
+             humanfmt(n4, sizeof n4, c2, HF_NUM_REPORT), verdict);
 }
 
 void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, const cand *other, wlist *w,
@@ -543,44 +532,62 @@ void rs_cand_warnings(const rctx *c, const kp_pattern *p, const cand *cd, const 
     fan_choice_note(cd, other, w);
     if (cd->warn & W_CONST_PK) {
         char *src = rs_keyview_src(&cd->en->pk);
-        rs_warn_add(w, xasprintf("hot key: %s's partition key on %s is the constant '%s'; every request "
-                                 "hits one partition",
-                                 cd->en->e->name, cd->xi->name, src));
+        /* TRANSLATORS: %1$s an entity, %2$s an index (or "table"), %3$s the key's template */
+        rs_warnf(
+            w, _("hot key: %s's partition key on %s is the constant '%s'; every request hits one partition"),
+            cd->en->e->name, cd->xi->name, src);
         free(src);
     }
     char nb[HUMANFMT_SIZE];
     if (cd->app_sort)
-        WARN(w, "order by ", p->order.s, " is not served by the sort key of ", cd->xi->name,
-             ": the app sorts");
+        /* TRANSLATORS: %1$s an attribute, %2$s an index (or "table") */
+        rs_warnf(w, _("order by %s is not served by the sort key of %s: the app sorts"), p->order.s,
+                 cd->xi->name);
     if (cd->app_sort && !isnan(p->limit))
-        WARN(w, "limit ", humanfmt(nb, sizeof nb, p->limit, HF_PRINTF_G),
-             " not pushed down: the whole collection is read");
+        /* TRANSLATORS: %s the pattern's limit (a number of items) */
+        rs_warnf(w, _("limit %s not pushed down: the whole collection is read"),
+                 textf_figure(nb, sizeof nb, p->limit, HF_PRINTF_G));
     double lim = rs_cand_limit(p, cd);
     if (cd->limit_pushed && cd->filter && lim > p->limit) {
         char nb2[HUMANFMT_SIZE];
-        WARN(w, "Limit counts the items read before the filter: Limit ",
-             humanfmt(nb, sizeof nb, lim, HF_PRINTF_G), " reads that many to return about ",
-             humanfmt(nb2, sizeof nb2, p->limit, HF_PRINTF_G),
-             " (the app asks the next page while it has fewer)");
+        /* TRANSLATORS: %1$s the Limit sent, %2$s the items the pattern wants */
+        rs_warnf(
+            w,
+            _("Limit counts the items read before the filter: Limit %s reads that many to return about %s "
+              "(the app asks the next page while it has fewer)"),
+            textf_figure(nb, sizeof nb, lim, HF_PRINTF_G),
+            textf_figure(nb2, sizeof nb2, p->limit, HF_PRINTF_G));
     }
     if (cd->filter && filter_what && *filter_what)
-        WARN(w, "FilterExpression on ", filter_what, ": capacity counts every item read before the filter");
-    if (cd->warn & W_UNKNOWN_DIST)
-        WARN(w, "unknown distribution of ", cd->unknown_attr ? cd->unknown_attr : "a key attribute",
-             ": assumed ", humanfmt(nb, sizeof nb, DEFAULT_COLLECTION, HF_PRINTF_G), " items per partition");
+        /* TRANSLATORS: %s the attributes the filter tests */
+        rs_warnf(w, _("FilterExpression on %s: capacity counts every item read before the filter"),
+                 filter_what);
+    if ((cd->warn & W_UNKNOWN_DIST) && cd->unknown_attr)
+        /* TRANSLATORS: %1$s an attribute, %2$s a number of items */
+        rs_warnf(w, _("unknown distribution of %s: assumed %s items per partition"), cd->unknown_attr,
+                 textf_figure(nb, sizeof nb, DEFAULT_COLLECTION, HF_PRINTF_G));
+    else if (cd->warn & W_UNKNOWN_DIST)
+        /* TRANSLATORS: %s a number of items */
+        rs_warnf(w, _("unknown distribution of a key attribute: assumed %s items per partition"),
+                 textf_figure(nb, sizeof nb, DEFAULT_COLLECTION, HF_PRINTF_G));
     if (cd->warn & W_UNKNOWN_SEL)
-        WARN(w, "unknown distribution of a filtered attribute: assumed selectivity ", c->unknown_sel);
+        /* TRANSLATORS: %s a share (0.1) */
+        rs_warnf(w, _("unknown distribution of a filtered attribute: assumed selectivity %s"),
+                 c->unknown_sel);
     if (cd->pages > 1) {
         char mb[HUMANFMT_SIZE];
-        WARN(w, "reads ", humanfmt(mb, sizeof mb, cd->bytes / CAP_PAGE_BYTES, HF_PRINTF_F1),
-             " MB per query: ", humanfmt(nb, sizeof nb, cd->pages, HF_PRINTF_G),
-             " requests, one per 1 MB page (a Query returns at most 1 MB)");
+        /* TRANSLATORS: %1$s megabytes, %2$s a number of requests */
+        rs_warnf(w, _("reads %s MB per query: %s requests, one per 1 MB page (a Query returns at most 1 MB)"),
+                 textf_figure(mb, sizeof mb, cd->bytes / CAP_PAGE_BYTES, HF_PRINTF_F1),
+                 textf_figure(nb, sizeof nb, cd->pages, HF_PRINTF_G));
     }
     if (cd->fanout > 1)
-        WARN(w, "fan-out: ", humanfmt(nb, sizeof nb, cd->fanout, HF_PRINTF_G), " queries over the values of ",
-             cd->fanout_attr ? cd->fanout_attr
-             : cd->skfan     ? cd->skfan
-                             : "?");
+        /* TRANSLATORS: %1$s a number of queries, %2$s an attribute */
+        rs_warnf(w, _("fan-out: %s queries over the values of %s"),
+                 textf_figure(nb, sizeof nb, cd->fanout, HF_PRINTF_G),
+                 cd->fanout_attr ? cd->fanout_attr
+                 : cd->skfan     ? cd->skfan
+                                 : "?");
     (void)c;
 }
 
@@ -640,33 +647,53 @@ void rs_scan_step(const rctx *c, const kp_pattern *p, const kset *K, const kp_en
 static void screen_notes(const rctx *c, const kp_pattern *p, const screenplan *sp, wlist *w)
 {
     char nb[HUMANFMT_SIZE], nb2[HUMANFMT_SIZE];
-    const char *dir = sp->forward ? "forwards" : "backwards";
+    bool fwd = sp->forward;
     if (sp->app_sort) {
-        WARN(w, "order by ", p->order.s, " is not served by the sort key of ", c->ix[sp->k].name,
-             " for every entity of the screen: the app sorts");
+        /* TRANSLATORS: %1$s an attribute, %2$s an index (or "table") */
+        rs_warnf(
+            w,
+            _("order by %s is not served by the sort key of %s for every entity of the screen: the app sorts"),
+            p->order.s, c->ix[sp->k].name);
         if (!isnan(p->limit))
-            WARN(w, "limit ", humanfmt(nb, sizeof nb, p->limit, HF_PRINTF_G),
-                 " not pushed down: the whole collection is read");
+            rs_warnf(w, _("limit %s not pushed down: the whole collection is read"),
+                     textf_figure(nb, sizeof nb, p->limit, HF_PRINTF_G));
         return;
     }
     if (!sp->ordered)
         return;
     const char *oname = sp->ordered->e->name;
     if (sp->outside) {
-        WARN(w, "limit ", humanfmt(nb, sizeof nb, p->limit, HF_PRINTF_G), " not pushed down: read ", dir,
-             ", the Limit ends before ", sp->outside->e->name, "'s items: the whole collection is read");
+        /* TRANSLATORS: %1$s the pattern's limit, %2$s an entity's name */
+        rs_warnf(
+            w,
+            fwd ? _("limit %s not pushed down: read forwards, the Limit ends before %s's items: the whole "
+                    "collection is read")
+                : _("limit %s not pushed down: read backwards, the Limit ends before %s's items: the whole "
+                    "collection is read"),
+            textf_figure(nb, sizeof nb, p->limit, HF_PRINTF_G), sp->outside->e->name);
         return;
     }
     if (isnan(sp->limit))
         return;
+    /* asc and desc are the words of the design file */
+    const char *dir = p->order_desc ? "desc" : "asc";
     if (sp->lead)
-        WARN(w, "one Query ", dir, " with Limit ", humanfmt(nb, sizeof nb, sp->limit, HF_PRINTF_G), ": ",
-             sp->lead->e->name, "'s items come first (",
-             humanfmt(nb2, sizeof nb2, sp->lead_items, HF_PRINTF_G), ", inside the Limit), then ", oname,
-             "'s by ", p->order.s, p->order_desc ? " desc" : " asc");
+        /* TRANSLATORS: %1$s the Limit, %2$s an entity, %3$s its number of items, %4$s another entity,
+           %5$s an attribute, %6$s asc or desc */
+        rs_warnf(
+            w,
+            fwd ? _("one Query forwards with Limit %s: %s's items come first (%s, inside the Limit), then %s's "
+                    "by %s %s")
+                : _("one Query backwards with Limit %s: %s's items come first (%s, inside the Limit), then "
+                    "%s's by %s %s"),
+            textf_figure(nb, sizeof nb, sp->limit, HF_PRINTF_G), sp->lead->e->name,
+            textf_figure(nb2, sizeof nb2, sp->lead_items, HF_PRINTF_G), oname, p->order.s, dir);
     else
-        WARN(w, "one Query ", dir, " with Limit ", humanfmt(nb, sizeof nb, sp->limit, HF_PRINTF_G), ": ",
-             oname, "'s items by ", p->order.s, p->order_desc ? " desc" : " asc", " come first");
+        /* TRANSLATORS: %1$s the Limit, %2$s an entity, %3$s an attribute, %4$s asc or desc */
+        rs_warnf(w,
+                 fwd ? _("one Query forwards with Limit %s: %s's items by %s %s come first")
+                     : _("one Query backwards with Limit %s: %s's items by %s %s come first"),
+                 textf_figure(nb, sizeof nb, sp->limit, HF_PRINTF_G), oname, p->order.s, dir);
 }
 
 void rs_screen_step(const rctx *c, const kp_pattern *p, const kset *K, const screenplan *sp, steplist *sl,
@@ -699,9 +726,11 @@ void rs_screen_step(const rctx *c, const kp_pattern *p, const kset *K, const scr
         fbuild f = {0};
         fb_term(c, &f, EXPR_IN, ITEM_TYPE_ATTR, types, p->nentities);
         filter_finish(c, &f, st);
-        rs_warn_add(w, xasprintf("FilterExpression on other entities (%s): capacity counts every item read "
-                                 "before the filter",
-                                 sp->coll ? sp->coll->e->name : "?"));
+        /* TRANSLATORS: %s an entity's name */
+        rs_warnf(
+            w,
+            _("FilterExpression on other entities (%s): capacity counts every item read before the filter"),
+            sp->coll ? sp->coll->e->name : "?");
     }
     rs_kv_finish(c, &vals, st);
     double pages = sp->pages >= 1 ? sp->pages : 1;

@@ -1,6 +1,8 @@
 /* signals.c - reopening signals evaluated against the design's numbers and observations. */
 #include "signals.h"
 
+#include "i18n.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,15 +46,17 @@ static bool one_of(const char *s, size_t n, const char *const *words)
     return false;
 }
 
-/* NULL when `metric` has the shape of a signal metric, else what was expected (static). */
+/* NULL when `metric` has the shape of a signal metric, else what was expected (static, in the
+ * reader's language). */
 static const char *metric_problem(const char *metric)
 {
     static const char *const pattern_f[] = {"rate", "rcu", "requests", "latency", NULL};
     static const char *const entity_f[] = {"count", "size", "writes", NULL};
     static const char *const index_f[] = {"items", "wcu", "hot_share", NULL};
+    /* TRANSLATORS: the metric names stay as they are (the design file's words) */
     const char *expected =
-        "expected pattern.<id>.rate|rcu|requests|latency, entity.<name>.count|size|writes, "
-        "index.<name>.items|wcu|hot_share, table.hot_share, cost.total or cost.<line>";
+        _("expected pattern.<id>.rate|rcu|requests|latency, entity.<name>.count|size|writes, "
+          "index.<name>.items|wcu|hot_share, table.hot_share, cost.total or cost.<line>");
     if (!metric || !*metric)
         return expected;
     for (const char *p = metric; *p; p++)
@@ -74,7 +78,7 @@ static const char *metric_problem(const char *metric)
         return expected;
     const char *last = strrchr(metric, '.');
     if (last <= metric + pre) /* no name between the prefix and the field */
-        return "expected a name between the prefix and the field (pattern.5.rate)";
+        return _("expected a name between the prefix and the field (pattern.5.rate)");
     return one_of(last + 1, strlen(last + 1), fields) ? NULL : expected;
 }
 
