@@ -24,6 +24,12 @@ const char *i18n_pgettext(const char *ctx_and_msgid, const char *msgid)
     return t == ctx_and_msgid ? msgid : t;
 }
 
+const char *i18n_npgettext(const char *ctx_and_one, const char *one, const char *many, unsigned long n)
+{
+    const char *t = dngettext(KP_TEXTDOMAIN, ctx_and_one, many, n);
+    return t == ctx_and_one ? one : t;
+}
+
 const char *i18n_lang(void) { return lang_now; }
 
 const i18n_numfmt *i18n_numbers(void) { return &figures; }

@@ -1,11 +1,11 @@
 /* i18n.h - messages in the reader's language (GNU gettext), figures in the reader's locale.
  *
  * Every message a person reads goes through one of these marks; xgettext finds them (the
- * keywords are listed in po/CMakeLists.txt) and po/LANG.po holds the translations:
+ * keywords are listed in scripts/po.sh) and po/LANG.po holds the translations:
  *   _("text")            translated now
  *   N_("text")           only marked: a table of strings, translated where it is used (_(s))
  *   P_("ctx", "text")    translated within a context, for short words that mean two things
- *   ngettext(one, many, n)
+ *   ngettext(one, many, n), NP_("ctx", one, many, n)
  * Machine formats (YAML and JSON keys, CloudFormation, CSV headers, request JSON, the
  * `FILE:LINE:COL: error:` prefix) are never marked.
  *
@@ -23,8 +23,10 @@
 #define _(s)       dgettext(KP_TEXTDOMAIN, s)
 #define N_(s)      s
 #define P_(ctx, s) i18n_pgettext(ctx "\004" s, s)
+#define NP_(ctx, one, many, n) i18n_npgettext(ctx "\004" one, one, many, n)
 
 const char *i18n_pgettext(const char *ctx_and_msgid, const char *msgid);
+const char *i18n_npgettext(const char *ctx_and_one, const char *one, const char *many, unsigned long n);
 
 /* Chooses the language: `lang` ("es", "en", or NULL for the environment's LANGUAGE/LC_ALL/
  * LC_MESSAGES/LANG), finds the catalogs (KEYPLAN_LOCALEDIR, else beside the executable, else

@@ -8,7 +8,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 langs=(es)
-keywords=(--keyword=_ --keyword=N_ --keyword=P_:1c,2 --keyword=ngettext:1,2)
+keywords=(--keyword=_ --keyword=N_ --keyword=P_:1c,2 --keyword=ngettext:1,2 --keyword=NP_:1c,2,3)
 
 sources() { find app ui model storage -name '*.[ch]' | LC_ALL=C sort; }
 
@@ -43,8 +43,8 @@ check)
     case "$stats" in *untranslated*|*fuzzy*) status=1 ;; esac
     stale=$(msgattrib --only-obsolete --no-wrap "$tmp/$l.po" | grep -c '^#~ msgid' || true)
     if [ "$stale" != 0 ]; then echo "$l: $stale stale entries (scripts/po.sh update drops them)"; status=1; fi
-    msgattrib --untranslated --no-wrap "$tmp/$l.po" | grep '^msgid ' | sed -n '2,21p' | sed "s/^/$l: missing: /"
-    msgattrib --only-fuzzy --no-wrap "$tmp/$l.po" | grep '^msgid ' | sed -n '2,21p' | sed "s/^/$l: fuzzy: /"
+    msgattrib --untranslated --no-wrap "$tmp/$l.po" | grep '^msgid ' | sed -n '2,21p' | sed "s/^/$l: missing: /" || true
+    msgattrib --only-fuzzy --no-wrap "$tmp/$l.po" | grep '^msgid ' | sed -n '2,21p' | sed "s/^/$l: fuzzy: /" || true
   done
   exit $status
   ;;

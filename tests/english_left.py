@@ -7,6 +7,7 @@ Two nets, both built from the catalog:
  2. no line may hold a run of three English words in a row (the words of the catalog's English
     messages that no Spanish message, and no name of the design, uses), which catches a sentence
     that was never marked for translation.
+Markdown code blocks (the design file, requests) are machine text and are not read.
 Exit status 0 when clean, 1 with each offending line, its file and what matched."""
 import re
 import sys
@@ -68,7 +69,13 @@ def main():
     bad = 0
     for path in sys.argv[2:]:
         text = open(path, encoding="utf-8").read()
+        fenced = False
         for n, line in enumerate(text.split("\n"), 1):
+            if line.lstrip().startswith("```"):
+                fenced = not fenced  # a Markdown code block: the design file, a request, a key
+                continue
+            if fenced:
+                continue
             hits = [p for p in pieces if p in line]
             words = WORD.findall(line)
             run, worst = [], []

@@ -441,7 +441,7 @@ char *tour_cost_why(const kp_analysis *a)
     humanfmt_add(&share, 100 * scans / all, HF_PRINTF_F0);
     humanfmt_add(&alone, 100 * top / all, HF_PRINTF_F0);
     /* TRANSLATORS: the ids of the patterns that scan ("1, 2, 3") */
-    char *which = xasprintf(ngettext("pattern %s", "patterns %s", nscans), ids.s);
+    char *which = xasprintf(NP_("scans", "pattern %s", "patterns %s", nscans), ids.s);
     sbuf b;
     sbuf_init(&b);
     /* TRANSLATORS: why a design costs so much: %1$s the monthly cost, %2$s "patterns 1, 2, 3",
