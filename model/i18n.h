@@ -20,9 +20,9 @@
 
 #define KP_TEXTDOMAIN "keyplan"
 
-#define _(s)       dgettext(KP_TEXTDOMAIN, s)
-#define N_(s)      s
-#define P_(ctx, s) i18n_pgettext(ctx "\004" s, s)
+#define _(s)                   dgettext(KP_TEXTDOMAIN, s)
+#define N_(s)                  s
+#define P_(ctx, s)             i18n_pgettext(ctx "\004" s, s)
 #define NP_(ctx, one, many, n) i18n_npgettext(ctx "\004" one, one, many, n)
 
 const char *i18n_pgettext(const char *ctx_and_msgid, const char *msgid);
