@@ -343,8 +343,10 @@ static kp_status persist_edit(session *s, const kp_design *old, const char *labe
     if (st != KP_OK) {
         free(len);
         sbuf_free(&mid);
-        if (st != KP_CONFLICT)
+        if (st != KP_CONFLICT) {
+            text_forget(s); /* not saved: the next save writes the whole text */
             return st;
+        }
         if (err) {
             free(*err);
             *err = NULL;
