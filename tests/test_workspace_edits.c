@@ -279,16 +279,19 @@ static void test_session_cell_edits_saved_as_lines(void **state)
         int col;
         const char *text;
     } steps[] = {
-        {0, 0, "401"},   {0, 1, "Get an order by its id, the longest name of them all so far"},
-        {12, 0, "3.5"},  {5, 1, "on"},
-        {3, 1, "línea: DIRECCIÓN#casa"}, {0, 1, "x"},
+        {0, 0, "401"},
+        {0, 1, "Get an order by its id, the longest name of them all so far"},
+        {12, 0, "3.5"},
+        {5, 1, "on"},
+        {3, 1, "línea: DIRECCIÓN#casa"},
+        {0, 1, "x"},
     };
     for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
         kp_design *nd = design_clone(session_design(s));
         assert_true(steps[i].row < nd->npatterns);
         char *err = NULL;
-        if (edit_set(nd, EDIT_PATTERNS, steps[i].row, (size_t)(steps[i].col ? name : rate), steps[i].text, &err) !=
-            KP_OK)
+        if (edit_set(nd, EDIT_PATTERNS, steps[i].row, (size_t)(steps[i].col ? name : rate), steps[i].text,
+                     &err) != KP_OK)
             fail_msg("step %zu: %s", i, err);
         assert_int_equal(session_apply(s, nd, "edit", NULL), KP_OK);
         char *want = designio_save(session_design(s), NULL), *got = NULL;
