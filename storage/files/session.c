@@ -149,7 +149,12 @@ static void load_working(session *s)
         }
         free(why);
         s->base = base;
-        free(yaml);
+        if (s->design) { /* the text as saved: the first edit can be saved as its lines */
+            s->text = yaml;
+            s->tlen = strlen(yaml);
+        } else {
+            free(yaml);
+        }
     } else {
         s->base = latest;
     }

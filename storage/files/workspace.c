@@ -1753,17 +1753,21 @@ kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err)
     if (ws->schema < 3)
         return kp_fail(err, KP_NOTFOUND, "%s: no working copy read from a workspace of schema %lld", ws->path,
                        ws->schema);
-    if (sqlite3_prepare_v2(ws->db, "SELECT design, base FROM copies WHERE author = ?1", -1, &s, NULL) !=
-        SQLITE_OK)
+    const char *sql = ws->schema >= 4 ? "SELECT design, base, stamp FROM copies WHERE author = ?1"
+                                      : "SELECT design, base, -1 FROM copies WHERE author = ?1";
+    if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
         return ws_fail(ws, err, "read the working copy");
     sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
     bool fits = true;
     if (rc == SQLITE_ROW) {
         if (yaml) {
+            /* the log is read in the same snapshot as the text: the statement above is still open */
             const char *stored = (const char *)sqlite3_column_text(s, 0);
             *yaml = with_edits(ws->db, ws->schema, ws->author, stored ? stored : "");
             fits = *yaml != NULL;
+            if (fits)
+                ws->wc_stamp = sqlite3_column_int64(s, 2); /* the caller holds the text as it is */
         }
         if (base)
             *base = sqlite3_column_type(s, 1) == SQLITE_NULL ? 0 : sqlite3_column_int(s, 1);

@@ -163,8 +163,8 @@ kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, co
  * transaction that survives a crash, with `was` pushed on the undo stack as that step (`label`
  * may be NULL) and the redo stack cleared; the base stays. The edit goes to the working copy's
  * log (folded into its text every few dozen edits, by ws_working_fold and by any whole save).
- * Only valid when this handle knows the working copy as it is: right after ws_working_set or
- * ws_working_splice, and the caller holds the text they saved and makes the edit against it.
+ * Only valid when this handle knows the working copy as it is: after ws_working_get (the text
+ * read), ws_working_set or ws_working_splice, with the edit made against that text by the caller.
  * KP_CONFLICT (nothing changed) when the handle does not know it, or it changed since (another
  * handle saved it): the caller then saves it whole with ws_working_set. Other failures as
  * ws_working_set. */
