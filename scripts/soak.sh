@@ -57,7 +57,8 @@ for ((i = 1; i <= n; i++)); do
         if [ -n "$last" ]; then
             edits_seen=$((edits_seen + $(wc -l <"$work/out")))
             # the working copy holds the last printed name, or one more (saved, not yet printed)
-            copy=$(sqlite3 "$ws" "SELECT design FROM copies WHERE author = 'soak'" 2>/dev/null | grep -o 'soak-[0-9]*' | head -1)
+            # (as keyplan reads it: copies.design with the edits saved as lines applied)
+            copy=$("$edits" --show "$ws" 2>/dev/null | grep -o 'soak-[0-9]*' | head -1)
             case "$copy" in
             "soak-$last" | "soak-$((last + 1))") ;;
             *) fail "$i" "edits: printed soak-$last, the working copy holds '${copy:-nothing}'" ;;

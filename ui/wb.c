@@ -499,6 +499,7 @@ void wb_after_merge(wb *w)
 int wb_tick(wb *w)
 {
     int pf = wb_presence_tick(w);
+    session_idle(w->ss); /* the edits saved as lines become the whole text while nobody types */
     if (!session_changed_elsewhere(w->ss))
         return pf;
     int latest = session_latest(w->ss);

@@ -21,6 +21,12 @@ kp_design *designio_load_string(const char *text, size_t len, const char *name, 
  * error the caller reports, not a crash. */
 char *designio_save(const kp_design *d, char **err);
 
+/* The canonical YAML of one pattern exactly as designio_save writes it inside the design's
+ * `patterns:` list: "- id: ...\n  name: ...\n" (caller frees), so that a saved design text can
+ * be updated by replacing that pattern's lines alone. NULL with *err (caller frees; err may be
+ * NULL) when the emitter refuses it. */
+char *designio_save_pattern(const kp_pattern *p, char **err);
+
 /* Writes canonical YAML to `path` atomically (temp file + rename). KP_OK, or with one error in
  * diags (the file untouched): KP_INVALID when the emitter refuses the design, KP_IO when the
  * file cannot be written. */

@@ -1925,6 +1925,32 @@ char *designio_save(const kp_design *d, char **err)
     return yamlout_finish(&m, err);
 }
 
+char *designio_save_pattern(const kp_pattern *p, char **err)
+{
+    /* the pattern alone in the list designio_save writes it in: the same context, the same bytes */
+    const char *key = kp_rec_design.f[FW_PATTERNS].key;
+    em m;
+    yamlout_open(&m, 2, 100);
+    em_map(&m, false);
+    em_key(&m, key);
+    em_seq(&m, false);
+    save_record(&m, &Y_PATTERN, p);
+    em_seq_end(&m);
+    em_map_end(&m);
+    char *text = yamlout_finish(&m, err);
+    if (!text)
+        return NULL;
+    size_t k = strlen(key);
+    if (strncmp(text, key, k) != 0 || strncmp(text + k, ":\n", 2) != 0) {
+        free(text); /* never seen: the emitter wrote the list another way */
+        if (err)
+            *err = xstrdup("the pattern's YAML is not a block list item");
+        return NULL;
+    }
+    memmove(text, text + k + 2, strlen(text + k + 2) + 1);
+    return text;
+}
+
 kp_status designio_save_file(const kp_design *d, const char *path, kp_diags *diags)
 {
     char *err = NULL;

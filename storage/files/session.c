@@ -4,6 +4,7 @@
 
 #include "validate.h"
 #include "design_io.h"
+#include "fields.h"
 #include "merge.h"
 
 #include <stdlib.h>
@@ -31,6 +32,13 @@ struct session {
     /* a merge with conflicts still to resolve: of version merge_into into the working copy */
     merge_result *merge;
     int merge_into;
+    /* the working copy's text as this session last saved it (NULL: not known), and where each
+       pattern's lines are in it (npatterns + 1 offsets, the last the end of the list; NULL: not
+       found yet): an edit of a few patterns is saved as those lines alone (ws_working_splice) */
+    char *text;
+    size_t tlen;
+    size_t *pat;
+    size_t unfolded; /* edits saved as lines since the text was last saved whole */
     /* memory sessions keep their versions here */
     kp_design **mem_versions;
     char **mem_messages;
@@ -54,6 +62,46 @@ static void snapshots_free(snapshot *v, size_t n)
         free(v[i].label);
     }
     free(v);
+}
+
+static void text_forget(session *s)
+{
+    free(s->text);
+    free(s->pat);
+    s->text = NULL;
+    s->pat = NULL;
+    s->tlen = 0;
+}
+
+/* Finds where each of the design's `n` patterns is in s->text: the list follows a line
+ * "patterns:" and each pattern starts a line with "- " (its other lines are indented or empty).
+ * false when the text does not show exactly n of them. */
+static bool find_patterns(session *s, size_t n)
+{
+    free(s->pat);
+    s->pat = NULL;
+    const char *t = s->text, *key = "patterns:\n";
+    if (!t || !n)
+        return false;
+    const char *at = strncmp(t, key, strlen(key)) == 0 ? t : strstr(t, "\npatterns:\n");
+    if (!at)
+        return false;
+    const char *p = at + (at == t ? 0 : 1) + strlen(key), *end = t + s->tlen;
+    size_t *pat = xmalloc((n + 1) * sizeof *pat), k = 0;
+    while (p < end && p[0] == '-' && p[1] == ' ' && k < n) {
+        pat[k++] = (size_t)(p - t);
+        do {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            p = nl ? nl + 1 : end;
+        } while (p < end && (*p == ' ' || *p == '\n'));
+    }
+    if (k != n || (p < end && p[0] == '-' && p[1] == ' ')) {
+        free(pat);
+        return false;
+    }
+    pat[n] = (size_t)(p - t);
+    s->pat = pat;
+    return true;
 }
 
 static kp_design *load_yaml(const char *yaml, char **why)
@@ -102,7 +150,12 @@ static void load_working(session *s)
         }
         free(why);
         s->base = base;
-        free(yaml);
+        if (s->design) { /* the text as saved: the first edit can be saved as its lines */
+            s->text = yaml;
+            s->tlen = strlen(yaml);
+        } else {
+            free(yaml);
+        }
     } else {
         s->base = latest;
     }
@@ -183,6 +236,7 @@ void session_close(session *s)
     free(s->unloaded);
     free(s->readonly);
     free(s->author);
+    text_forget(s);
     merge_free(s->merge);
     for (size_t i = 0; i < s->nmem; i++) {
         design_free(s->mem_versions[i]);
@@ -219,9 +273,122 @@ static kp_status persist(session *s, bool undoable, const char *label, char **er
         free(why);
         return st;
     }
+    text_forget(s);
     kp_status st = ws_working_set(s->ws, yaml, s->base, undoable, label, err);
-    free(yaml);
+    if (st == KP_OK) {
+        s->text = yaml;
+        s->tlen = strlen(yaml);
+        s->unfolded = 0;
+    } else {
+        free(yaml);
+    }
     return st;
+}
+
+/* Saves the step from `old` to the current design as the lines of the patterns it changed,
+ * when that is all it changed and the saved text is known (else whole, as persist). */
+static kp_status persist_edit(session *s, const kp_design *old, const char *label, char **err)
+{
+    const kp_design *nd = s->design;
+    size_t n = nd->npatterns;
+    if (!s->ws || !s->text || !old || old->npatterns != n || (!s->pat && !find_patterns(s, n)))
+        return persist(s, true, label, err);
+    kp_design ra = *old, rb = *nd; /* everything but the patterns */
+    ra.patterns = rb.patterns = NULL;
+    ra.npatterns = rb.npatterns = 0;
+    if (!design_equal(&ra, &rb))
+        return persist(s, true, label, err);
+    size_t first = n, last = 0, nchanged = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!fields_equal(&kp_rec_pattern, &old->patterns[i], &nd->patterns[i])) {
+            if (first == n)
+                first = i;
+            last = i;
+            nchanged++;
+        }
+    if (!nchanged || nchanged > 16)
+        return persist(s, true, label, err);
+    /* the new lines of patterns first..last; each changed one's old lines must be exactly what
+       its old value writes, else the text is not what this session thinks: saved whole */
+    sbuf mid;
+    sbuf_init(&mid);
+    size_t *len = xmalloc((last - first + 1) * sizeof *len);
+    bool fits = true;
+    for (size_t i = first; fits && i <= last; i++) {
+        const char *was = s->text + s->pat[i];
+        size_t wl = s->pat[i + 1] - s->pat[i];
+        if (fields_equal(&kp_rec_pattern, &old->patterns[i], &nd->patterns[i])) {
+            sbuf_addn(&mid, was, wl);
+            len[i - first] = wl;
+            continue;
+        }
+        char *oc = designio_save_pattern(&old->patterns[i], NULL);
+        char *nc = oc ? designio_save_pattern(&nd->patterns[i], NULL) : NULL;
+        fits = nc && strlen(oc) == wl && memcmp(oc, was, wl) == 0;
+        if (fits) {
+            len[i - first] = strlen(nc);
+            sbuf_addn(&mid, nc, len[i - first]);
+        }
+        free(oc);
+        free(nc);
+    }
+    if (!fits) {
+        free(len);
+        sbuf_free(&mid);
+        return persist(s, true, label, err);
+    }
+    size_t prefix = s->pat[first], suffix = s->tlen - s->pat[last + 1], waslen = s->pat[last + 1] - prefix;
+    /* what is stored is the bytes that differ (the undo step of a figure: a few bytes) */
+    const char *was = s->text + prefix, *now = mid.s ? mid.s : "";
+    size_t cp = 0, cs = 0;
+    while (cp < mid.len && cp < waslen && now[cp] == was[cp])
+        cp++;
+    while (cs < mid.len - cp && cs < waslen - cp && now[mid.len - 1 - cs] == was[waslen - 1 - cs])
+        cs++;
+    kp_status st = ws_working_splice(s->ws, prefix + cp, suffix + cs, was + cp, waslen - cp - cs, now + cp,
+                                     mid.len - cp - cs, label, err);
+    if (st != KP_OK) {
+        free(len);
+        sbuf_free(&mid);
+        if (st != KP_CONFLICT) {
+            text_forget(s); /* not saved: the next save writes the whole text */
+            return st;
+        }
+        if (err) {
+            free(*err);
+            *err = NULL;
+        }
+        return persist(s, true, label, err); /* the handle did not know the text: saved whole */
+    }
+    /* the same edit on the text held here */
+    size_t tlen = prefix + mid.len + suffix;
+    char *t = xmalloc(tlen + 1);
+    memcpy(t, s->text, prefix);
+    if (mid.len)
+        memcpy(t + prefix, mid.s, mid.len);
+    memcpy(t + prefix + mid.len, s->text + s->tlen - suffix, suffix + 1);
+    free(s->text);
+    s->text = t;
+    size_t at = prefix;
+    for (size_t i = first; i <= last; i++) {
+        s->pat[i] = at;
+        at += len[i - first];
+    }
+    for (size_t i = last + 1; i <= n; i++)
+        s->pat[i] = s->pat[i] - (s->tlen - suffix) + tlen - suffix;
+    s->tlen = tlen;
+    s->unfolded++;
+    free(len);
+    sbuf_free(&mid);
+    return KP_OK;
+}
+
+void session_idle(session *s)
+{
+    if (!s->ws || !s->unfolded || s->readonly)
+        return;
+    if (ws_working_fold(s->ws, NULL) == KP_OK)
+        s->unfolded = 0;
 }
 
 kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
@@ -238,7 +405,7 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
     snapshots_free(s->redo, s->nredo);
     s->redo = NULL;
     s->nredo = s->capredo = 0;
-    return persist(s, true, label, err);
+    return persist_edit(s, s->undo[s->nundo - 1].d, label, err);
 }
 
 static void set_base(session *s, int number, kp_design *base_design)
@@ -290,6 +457,7 @@ static kp_status step(session *s, bool undo, char **err)
     snapshot **to = undo ? &s->redo : &s->undo;
     size_t *nto = undo ? &s->nredo : &s->nundo;
     size_t *capto = undo ? &s->capredo : &s->capundo;
+    text_forget(s); /* the working copy is rewritten by the history's step */
     if (*nfrom == 0) {
         /* nothing in memory: the persisted history of an earlier session */
         char *yaml = NULL;
@@ -379,6 +547,7 @@ kp_status session_commit(session *s, const char *message, int *number, char **er
         return KP_OK;
     }
     int n = 0;
+    text_forget(s); /* the commit writes the working copy whole */
     kp_status st = ws_commit(s->ws, s->design, NULL, message, s->base, true, &n, err);
     if (st != KP_OK)
         return st;
@@ -504,6 +673,8 @@ kp_status session_set_author(session *s, const char *author, char **err)
     kp_status st = ws_set_author(s->ws, author, err);
     if (st != KP_OK)
         return st;
+    text_forget(s);
+    s->unfolded = 0;
     if (ws_working_get(s->ws, NULL, NULL, NULL) == KP_NOTFOUND)
         return persist(s, false, NULL, err); /* the new author starts from what is on screen */
     /* the author has a working copy of their own: theirs shows, with their undo history */

@@ -37,6 +37,10 @@ const kp_design *session_design(const session *s);
  * NULL) when the change could not be stored: the workspace's status, or KP_INVALID when the
  * design cannot be saved (designio_save). The change is kept in memory anyway. */
 kp_status session_apply(session *s, kp_design *d, const char *label, char **err);
+/* For idle moments: an edit is saved as the lines it changed (a few patterns: in proportion to
+ * the edit, not the design); the working copy's text is then written whole here, once, when
+ * edits were saved that way. Failures are left for the next save to report. */
+void session_idle(session *s);
 /* Undo / redo one step. KP_NOTFOUND with *err (caller frees; err may be NULL) when there is
  * nothing to undo/redo; KP_INVALID when the stored state does not load (the design is then
  * unchanged); another status when the workspace fails. */

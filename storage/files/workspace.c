@@ -1,6 +1,6 @@
 /* workspace.c - the SQLite workspace.
  *
- * Schema (PRAGMA application_id = 0x4B504C4E "KPLN"; PRAGMA user_version = schema version, 3):
+ * Schema (PRAGMA application_id = 0x4B504C4E "KPLN"; PRAGMA user_version = schema version, 4):
  *
  *   meta(key TEXT PRIMARY KEY, value TEXT)           created_at, created_by ("keyplan VERSION")
  *   versions(number INTEGER PRIMARY KEY,             1, 2, ... in commit order; immutable
@@ -22,7 +22,14 @@
  *           design_value REAL)                       the version's own value (NULL unknown)
  *   observations(id INTEGER PRIMARY KEY, metric, value REAL, time, source)
  *   copies(author TEXT PRIMARY KEY,                  one working copy per author (schema 3;
- *          base REFERENCES versions, design, time)   schema 2's one copy becomes author '')
+ *          base REFERENCES versions, design, time,   schema 2's one copy becomes author '');
+ *          stamp INTEGER)                            stamp counts its changes (schema 4)
+ *   edits(seq INTEGER PRIMARY KEY, author,           a working copy's latest saves (schema 4):
+ *         prefix, suffix, design)                    its text is copies.design with each edit
+ *                                                    applied in seq order (bytes `prefix` to
+ *                                                    length - `suffix` replaced by design);
+ *                                                    folded into copies.design at WS_EDITS_CAP
+ *                                                    edits, by ws_working_fold and any whole save
  *   history(seq INTEGER PRIMARY KEY, author,         undo/redo per author (schema 2; author,
  *           stack 'undo'|'redo', design, label,      base, prefix, suffix schema 3): an entry
  *           time, base, prefix, suffix)              with prefix NULL holds a whole state; else
@@ -55,6 +62,9 @@
 #define WS_APP_ID 0x4B504C4E
 /* Undo steps kept per author (the oldest go first); ws_compact keeps fewer on demand. */
 #define WS_UNDO_CAP 1000
+/* Edits kept in a working copy's log before they are folded into its text (a save then writes
+ * the whole text once). */
+#define WS_EDITS_CAP 64
 /* A presence row older than this (seconds) is someone who quit without saying so. */
 #define WS_PRESENCE_STALE 4.0
 
@@ -65,9 +75,11 @@ struct ws {
     char *presence; /* this handle's presence row id, NULL before the first beat */
     bool ro;
     long long data_version;
-    long long stamp;  /* the versions and observations seen by ws_changed_elsewhere */
-    long long schema; /* the file's schema (below ours only when opened for salvage) */
-    char *quick;      /* WS_SALVAGE: the first problem PRAGMA quick_check found, NULL when none */
+    long long stamp;    /* the versions and observations seen by ws_changed_elsewhere */
+    long long schema;   /* the file's schema (below ours only when opened for salvage) */
+    char *quick;        /* WS_SALVAGE: the first problem PRAGMA quick_check found, NULL when none */
+    long long wc_stamp; /* the author's working copy's stamp as this handle last saved it whole or
+                           spliced it (ws_working_splice's precondition), -1 when not known */
 };
 
 /* ---- errors ------------------------------------------------------------------------------ */
@@ -367,6 +379,100 @@ static bool hentry_read(sqlite3_stmt *s, hentry *e)
 
 #define HENTRY_COLS "seq, design, label, base, prefix, suffix"
 
+/* `author`'s working copy text: `stored` (its copies.design) with the author's edit log applied
+ * in order (schema 4 on), or NULL when an edit does not fit the text (a damaged log) or the log
+ * cannot be read. Caller frees. */
+static char *with_edits(sqlite3 *db, long long schema, const char *author, const char *stored)
+{
+    size_t len = strlen(stored), cap = len + 1;
+    char *t = xmalloc(cap);
+    memcpy(t, stored, len + 1);
+    if (schema < 4)
+        return t;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(db, "SELECT prefix, suffix, design FROM edits WHERE author = ?1 ORDER BY seq", -1,
+                           &s, NULL) != SQLITE_OK) {
+        free(t);
+        return NULL;
+    }
+    sqlite3_bind_text(s, 1, author, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        long long p = sqlite3_column_int64(s, 0), sfx = sqlite3_column_int64(s, 1);
+        const char *mid = (const char *)sqlite3_column_blob(s, 2);
+        size_t ml = (size_t)sqlite3_column_bytes(s, 2);
+        if (p < 0 || sfx < 0 || (unsigned long long)p + (unsigned long long)sfx > len ||
+            (ml && memchr(mid, '\0', ml))) {
+            rc = SQLITE_CORRUPT;
+            break;
+        }
+        size_t nlen = (size_t)p + ml + (size_t)sfx;
+        if (nlen + 1 > cap) {
+            cap = nlen + 1 + nlen / 2;
+            t = xrealloc(t, cap);
+        }
+        memmove(t + p + ml, t + len - (size_t)sfx, (size_t)sfx + 1);
+        if (ml)
+            memcpy(t + p, mid, ml);
+        len = nlen;
+    }
+    sqlite3_finalize(s);
+    if (rc != SQLITE_DONE) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* Folds `author`'s edit log (every author's when NULL) into copies.design: the same text, stored
+ * whole. false on a SQLite failure or a damaged log (nothing is folded then). */
+static bool fold_edits(sqlite3 *db, const char *author)
+{
+    sqlite3_stmt *s, *upd;
+    if (sqlite3_prepare_v2(
+            db,
+            "SELECT author, design FROM copies WHERE (?1 IS NULL OR author = ?1) AND author IN "
+            "(SELECT author FROM edits)",
+            -1, &s, NULL) != SQLITE_OK)
+        return false;
+    if (sqlite3_prepare_v2(db, "UPDATE copies SET design = ?2 WHERE author = ?1", -1, &upd, NULL) !=
+        SQLITE_OK) {
+        sqlite3_finalize(s);
+        return false;
+    }
+    if (author)
+        sqlite3_bind_text(s, 1, author, -1, SQLITE_STATIC);
+    bool ok = true;
+    int rc;
+    while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const char *a = (const char *)sqlite3_column_text(s, 0);
+        const char *stored = (const char *)sqlite3_column_text(s, 1);
+        char *who = xstrdup(a ? a : "");
+        char *text = with_edits(db, 4, who, stored ? stored : "");
+        ok = text != NULL;
+        if (ok) {
+            sqlite3_bind_text(upd, 1, who, -1, SQLITE_STATIC);
+            sqlite3_bind_text(upd, 2, text, -1, SQLITE_STATIC);
+            ok = sqlite3_step(upd) == SQLITE_DONE;
+            sqlite3_reset(upd);
+        }
+        free(text);
+        free(who);
+    }
+    sqlite3_finalize(s);
+    sqlite3_finalize(upd);
+    if (!ok)
+        return false;
+    if (sqlite3_prepare_v2(db, "DELETE FROM edits WHERE ?1 IS NULL OR author = ?1", -1, &s, NULL) !=
+        SQLITE_OK)
+        return false;
+    if (author)
+        sqlite3_bind_text(s, 1, author, -1, SQLITE_STATIC);
+    ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    return ok;
+}
+
 /* Rewrites every whole-state entry of `author`'s stack as a delta on the state above it
  * (starting from the working copy `top`). false on a SQLite failure. */
 static bool compact_stack(sqlite3 *db, const char *author, const char *stack, const char *top)
@@ -526,6 +632,11 @@ static const char schema_v3[] =
     "CREATE TABLE presence(id TEXT PRIMARY KEY, author TEXT NOT NULL, screen TEXT NOT NULL,\n"
     "  row INTEGER NOT NULL, beat REAL NOT NULL);\n";
 
+static const char schema_v4[] = "CREATE TABLE edits(seq INTEGER PRIMARY KEY, author TEXT NOT NULL,\n"
+                                "  prefix INTEGER NOT NULL, suffix INTEGER NOT NULL, design TEXT NOT NULL);\n"
+                                "CREATE INDEX edits_author ON edits(author, seq);\n"
+                                "ALTER TABLE copies ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0;\n";
+
 static bool compact_all(sqlite3 *db);
 
 static const struct migration {
@@ -535,6 +646,7 @@ static const struct migration {
     {schema_v1, NULL},
     {schema_v2, backfill_digest},
     {schema_v3, compact_all},
+    {schema_v4, NULL},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
@@ -880,6 +992,7 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
     ws->ro = (flags & WS_READONLY) != 0;
     ws->quick = quick;
     ws->schema = schema;
+    ws->wc_stamp = -1;
     ws->author = ws_default_author();
     if (can_write && !salvage) {
         exec(db, "PRAGMA query_only = OFF");
@@ -1268,10 +1381,21 @@ static char *decisions_digest(const kp_design *d, const kp_analysis *a)
     return dg;
 }
 
-/* Stores the design text once under its digest, compressed (nothing when it is there already). */
+/* Stores the design text once under its digest, compressed (nothing when it is there already:
+ * looked up first, so that a text committed before costs no compression). */
 static bool blob_put(ws_t *ws, const char *digest, const char *yaml)
 {
     size_t len = strlen(yaml);
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(ws->db, "SELECT 1 FROM blobs WHERE digest = ?1", -1, &q, NULL) != SQLITE_OK)
+        return false;
+    sqlite3_bind_text(q, 1, digest, -1, SQLITE_STATIC);
+    int qrc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    if (qrc == SQLITE_ROW)
+        return true;
+    if (qrc != SQLITE_DONE)
+        return false;
     uLongf n = compressBound((uLong)len);
     Bytef *z = xmalloc(n);
     if (compress2(z, &n, (const Bytef *)yaml, (uLong)len, 6) != Z_OK) {
@@ -1593,11 +1717,13 @@ kp_status ws_fsck(ws_t *ws, ws_fsck_report *r, char **err)
                                               &s, NULL) == SQLITE_OK) {
         while (sqlite3_step(s) == SQLITE_ROW) {
             const char *author = (const char *)sqlite3_column_text(s, 0);
-            const char *yaml = (const char *)sqlite3_column_text(s, 1);
+            const char *stored = (const char *)sqlite3_column_text(s, 1);
             /* TRANSLATORS: names an author's working copy in fsck's findings. */
             char *name =
                 xasprintf(_("working copy of %s"), author && *author ? author : _("(before authors)"));
-            char *why = load_problem(yaml ? yaml : "", name);
+            char *yaml = with_edits(ws->db, ws->schema, author ? author : "", stored ? stored : "");
+            char *why = yaml ? load_problem(yaml, name) : xstrdup(_("its saved edits do not fit its text"));
+            free(yaml);
             if (why) {
                 r->problems++;
                 if (!r->working)
@@ -1627,6 +1753,7 @@ kp_status ws_set_author(ws_t *ws, const char *author, char **err)
         ws_presence_leave(ws, NULL);
     free(ws->author);
     ws->author = xstrdup(author);
+    ws->wc_stamp = -1;
     return KP_OK;
 }
 
@@ -1642,18 +1769,32 @@ kp_status ws_working_get(ws_t *ws, char **yaml, int *base, char **err)
     if (ws->schema < 3)
         return kp_fail(err, KP_NOTFOUND, _("%s: no working copy read from a workspace of schema %lld"),
                        ws->path, ws->schema);
-    if (sqlite3_prepare_v2(ws->db, "SELECT design, base FROM copies WHERE author = ?1", -1, &s, NULL) !=
-        SQLITE_OK)
+    const char *sql = ws->schema >= 4 ? "SELECT design, base, stamp FROM copies WHERE author = ?1"
+                                      : "SELECT design, base, -1 FROM copies WHERE author = ?1";
+    if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
         return ws_fail(ws, err, _("read the working copy"));
     sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
     int rc = sqlite3_step(s);
+    bool fits = true;
     if (rc == SQLITE_ROW) {
-        if (yaml)
-            *yaml = col_text(s, 0);
+        if (yaml) {
+            /* the log is read in the same snapshot as the text: the statement above is still open */
+            const char *stored = (const char *)sqlite3_column_text(s, 0);
+            *yaml = with_edits(ws->db, ws->schema, ws->author, stored ? stored : "");
+            fits = *yaml != NULL;
+            if (fits)
+                ws->wc_stamp = sqlite3_column_int64(s, 2); /* the caller holds the text as it is */
+        }
         if (base)
             *base = sqlite3_column_type(s, 1) == SQLITE_NULL ? 0 : sqlite3_column_int(s, 1);
     }
     sqlite3_finalize(s);
+    if (!fits)
+        return kp_fail(err, KP_DAMAGED,
+                       /* TRANSLATORS: %1$s and %3$s are the workspace file, %2$s an author's name */
+                       _("%1$s: the working copy of %2$s cannot be read: its saved edits do not fit its text "
+                         "(the file was changed outside keyplan); 'keyplan fsck %3$s' says what is intact"),
+                       ws->path, ws->author, ws->path);
     if (rc == SQLITE_ROW)
         return KP_OK;
     if (rc == SQLITE_DONE)
@@ -1685,14 +1826,15 @@ kp_status ws_working_adopt(ws_t *ws, bool *adopted, char **err)
     bool ok = true;
     const char *sql[] = {"UPDATE copies SET author = ?1 WHERE author = '' AND NOT EXISTS "
                          "(SELECT 1 FROM copies WHERE author = ?1)",
-                         "UPDATE history SET author = ?1 WHERE author = ''"};
-    for (size_t i = 0; ok && i < 2; i++) {
+                         "UPDATE history SET author = ?1 WHERE author = ''",
+                         "UPDATE edits SET author = ?1 WHERE author = ''"};
+    for (size_t i = 0; ok && i < 3; i++) {
         ok = sqlite3_prepare_v2(ws->db, sql[i], -1, &s, NULL) == SQLITE_OK;
         if (ok) {
             sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
             ok = sqlite3_step(s) == SQLITE_DONE;
             if (i == 0 && ok && sqlite3_changes(ws->db) == 0)
-                i = 2; /* someone else took it meanwhile */
+                i = 3; /* someone else took it meanwhile */
             else if (i == 0)
                 *adopted = true;
             sqlite3_finalize(s);
@@ -1705,12 +1847,34 @@ kp_status ws_working_adopt(ws_t *ws, bool *adopted, char **err)
     return finish(ws, err, _("take over the working copy"));
 }
 
+/* The author's working copy's stamp (and its base in *base, may be NULL), -1 when there is none. */
+static long long copy_stamp(ws_t *ws, int *base)
+{
+    sqlite3_stmt *s;
+    long long stamp = -1;
+    if (sqlite3_prepare_v2(ws->db, "SELECT stamp, base FROM copies WHERE author = ?1", -1, &s, NULL) !=
+        SQLITE_OK)
+        return -1;
+    sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+    if (sqlite3_step(s) == SQLITE_ROW) {
+        stamp = sqlite3_column_int64(s, 0);
+        if (base)
+            *base = sqlite3_column_type(s, 1) == SQLITE_NULL ? 0 : sqlite3_column_int(s, 1);
+    }
+    sqlite3_finalize(s);
+    return stamp;
+}
+
+/* Stores `yaml` whole as the author's working copy (its edit log emptied, its stamp counted on).
+ * ws->wc_stamp becomes unknown: ws_working_set reads it back. */
 static bool put_working(ws_t *ws, const char *yaml, int base, bool keep_base)
 {
     sqlite3_stmt *s;
+    ws->wc_stamp = -1;
     const char *sql =
-        keep_base ? "UPDATE copies SET design = ?2, time = ?3 WHERE author = ?4"
-                  : "INSERT OR REPLACE INTO copies(author, base, design, time) VALUES (?4, ?1, ?2, ?3)";
+        keep_base ? "UPDATE copies SET design = ?2, time = ?3, stamp = stamp + 1 WHERE author = ?4"
+                  : "INSERT OR REPLACE INTO copies(author, base, design, time, stamp) VALUES (?4, ?1, "
+                    "?2, ?3, coalesce((SELECT stamp FROM copies WHERE author = ?4), 0) + 1)";
     if (sqlite3_prepare_v2(ws->db, sql, -1, &s, NULL) != SQLITE_OK)
         return false;
     if (!keep_base) {
@@ -1726,13 +1890,20 @@ static bool put_working(ws_t *ws, const char *yaml, int base, bool keep_base)
     free(now);
     bool ok = sqlite3_step(s) == SQLITE_DONE;
     sqlite3_finalize(s);
+    if (ok && sqlite3_prepare_v2(ws->db, "DELETE FROM edits WHERE author = ?1", -1, &s, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+        ok = sqlite3_step(s) == SQLITE_DONE;
+        sqlite3_finalize(s);
+    } else {
+        ok = false;
+    }
     return ok;
 }
 
-/* Pushes on `stack` the state `state` (based on `base`) as a delta on `above`, the working copy
- * about to replace it. */
-static bool push_history(ws_t *ws, const char *stack, const char *state, int base, const char *above,
-                         const char *label)
+/* Pushes on `stack` a state based on `base` as a delta on the working copy about to replace it:
+ * that text's bytes `p` to length - `sfx` replaced by mid (ml bytes). */
+static bool push_delta(ws_t *ws, const char *stack, const char *mid, size_t ml, size_t p, size_t sfx,
+                       int base, const char *label)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(ws->db,
@@ -1740,9 +1911,6 @@ static bool push_history(ws_t *ws, const char *stack, const char *state, int bas
                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                            -1, &s, NULL) != SQLITE_OK)
         return false;
-    size_t p, sfx, ml;
-    const char *mid;
-    delta_of(state, above, &p, &sfx, &mid, &ml);
     char *now = now_iso();
     sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 2, stack, -1, SQLITE_STATIC);
@@ -1759,6 +1927,17 @@ static bool push_history(ws_t *ws, const char *stack, const char *state, int bas
     bool ok = sqlite3_step(s) == SQLITE_DONE;
     sqlite3_finalize(s);
     return ok;
+}
+
+/* Pushes on `stack` the state `state` (based on `base`) as a delta on `above`, the working copy
+ * about to replace it. */
+static bool push_history(ws_t *ws, const char *stack, const char *state, int base, const char *above,
+                         const char *label)
+{
+    size_t p, sfx, ml;
+    const char *mid;
+    delta_of(state, above, &p, &sfx, &mid, &ml);
+    return push_delta(ws, stack, mid, ml, p, sfx, base, label);
 }
 
 /* The top entry of the author's `stack`: KP_OK, KP_NOTFOUND when empty, KP_IO on failure. */
@@ -1883,7 +2062,95 @@ kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, co
     free(cur);
     if (!ok)
         return abort_tx(ws, err, _("save the working copy"));
-    return finish(ws, err, _("save the working copy"));
+    long long stamp = copy_stamp(ws, NULL);
+    st = finish(ws, err, _("save the working copy"));
+    if (st == KP_OK)
+        ws->wc_stamp = stamp;
+    return st;
+}
+
+kp_status ws_working_splice(ws_t *ws, size_t prefix, size_t suffix, const char *was, size_t waslen,
+                            const char *text, size_t len, const char *label, char **err)
+{
+    if (ws->schema < 4 || ws->wc_stamp < 0)
+        return kp_fail(err, KP_CONFLICT,
+                       "%s: the working copy of %s is not known to this handle; save it whole", ws->path,
+                       ws->author);
+    if ((was && memchr(was, '\0', waslen)) || (text && memchr(text, '\0', len)))
+        return kp_fail(err, KP_INVALID, "a working copy's text holds no NUL byte");
+    kp_status st = begin(ws, err);
+    if (st != KP_OK)
+        return st;
+    int base = 0;
+    if (copy_stamp(ws, &base) != ws->wc_stamp) {
+        exec(ws->db, "ROLLBACK");
+        ws->wc_stamp = -1;
+        return kp_fail(err, KP_CONFLICT, "%s: the working copy of %s changed elsewhere; save it whole",
+                       ws->path, ws->author);
+    }
+    sqlite3_stmt *s;
+    bool ok = push_delta(ws, "undo", was ? was : "", waslen, prefix, suffix, base, label) && clear_redo(ws) &&
+              cap_undo(ws, WS_UNDO_CAP) &&
+              sqlite3_prepare_v2(ws->db,
+                                 "INSERT INTO edits(author, prefix, suffix, design) VALUES (?1, ?2, ?3, ?4)",
+                                 -1, &s, NULL) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(s, 2, (long long)prefix);
+        sqlite3_bind_int64(s, 3, (long long)suffix);
+        sqlite3_bind_text(s, 4, text ? text : "", (int)len, SQLITE_STATIC);
+        ok = sqlite3_step(s) == SQLITE_DONE;
+        sqlite3_finalize(s);
+    }
+    if (ok &&
+        (ok = sqlite3_prepare_v2(ws->db, "UPDATE copies SET time = ?2, stamp = stamp + 1 WHERE author = ?1",
+                                 -1, &s, NULL) == SQLITE_OK)) {
+        char *now = now_iso();
+        sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 2, now, -1, SQLITE_TRANSIENT);
+        free(now);
+        ok = sqlite3_step(s) == SQLITE_DONE;
+        sqlite3_finalize(s);
+    }
+    if (ok && (ok = sqlite3_prepare_v2(ws->db, "SELECT count(*) >= ?2 FROM edits WHERE author = ?1", -1, &s,
+                                       NULL) == SQLITE_OK)) {
+        sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+        sqlite3_bind_int(s, 2, WS_EDITS_CAP);
+        ok = sqlite3_step(s) == SQLITE_ROW;
+        bool full = ok && sqlite3_column_int(s, 0);
+        sqlite3_finalize(s);
+        if (full)
+            ok = fold_edits(ws->db, ws->author); /* the log stays short: reading the copy stays cheap */
+    }
+    if (!ok) {
+        ws->wc_stamp = -1;
+        return abort_tx(ws, err, _("save the working copy"));
+    }
+    st = finish(ws, err, _("save the working copy"));
+    ws->wc_stamp = st == KP_OK ? ws->wc_stamp + 1 : -1;
+    return st;
+}
+
+kp_status ws_working_fold(ws_t *ws, char **err)
+{
+    if (ws->schema < 4 || ws->ro)
+        return KP_OK;
+    long long n = 0;
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "SELECT count(*) FROM edits WHERE author = ?1", -1, &s, NULL) != SQLITE_OK)
+        return ws_fail(ws, err, _("read the working copy"));
+    sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+    if (sqlite3_step(s) == SQLITE_ROW)
+        n = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    if (!n)
+        return KP_OK;
+    kp_status st = begin(ws, err);
+    if (st != KP_OK)
+        return st;
+    if (!fold_edits(ws->db, ws->author))
+        return abort_tx(ws, err, _("fold the working copy's edits"));
+    return finish(ws, err, _("fold the working copy's edits"));
 }
 
 /* Moves the top of `from` into the working copy, pushing the current state on `to`. */
@@ -1984,7 +2251,8 @@ kp_status ws_compact(ws_t *ws, size_t keep, long long *freed, char **err)
     kp_status st = begin(ws, err);
     if (st != KP_OK)
         return st;
-    if (!cap_undo(ws, (long long)keep) || !compact_all(ws->db))
+    if (!cap_undo(ws, (long long)keep) || (ws->schema >= 4 && !fold_edits(ws->db, NULL)) ||
+        !compact_all(ws->db))
         return abort_tx(ws, err, _("compact the undo history"));
     if ((st = finish(ws, err, _("compact the undo history"))) != KP_OK)
         return st;
@@ -2024,9 +2292,11 @@ kp_status ws_copies(ws_t *ws, ws_copy **out, size_t *n, char **err)
         c->base = sqlite3_column_type(s, 1) == SQLITE_NULL ? 0 : sqlite3_column_int(s, 1);
         c->time = col_text(s, 3);
         char *v = NULL;
-        const char *text = (const char *)sqlite3_column_text(s, 2);
+        const char *stored = (const char *)sqlite3_column_text(s, 2);
+        char *text = stored ? with_edits(ws->db, ws->schema, c->author, stored) : NULL;
         c->dirty = c->base == 0 || ws_version_get(ws, c->base, NULL, &v, NULL) != KP_OK || !text ||
                    strcmp(v, text) != 0;
+        free(text);
         free(v);
     }
     sqlite3_finalize(s);

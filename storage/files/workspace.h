@@ -158,6 +158,23 @@ kp_status ws_working_adopt(ws_t *ws, bool *adopted, char **err);
  * e.g. "edit pattern 3 rate"; may be NULL) and the redo stack is cleared. */
 kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, const char *label, char **err);
 
+/* Saves an edit of the working copy in proportion to it: the working copy's bytes `prefix` to
+ * (length - `suffix`), which are `was` (waslen bytes), become `text` (len bytes), in one
+ * transaction that survives a crash, with `was` pushed on the undo stack as that step (`label`
+ * may be NULL) and the redo stack cleared; the base stays. The edit goes to the working copy's
+ * log (folded into its text every few dozen edits, by ws_working_fold and by any whole save).
+ * Only valid when this handle knows the working copy as it is: after ws_working_get (the text
+ * read), ws_working_set or ws_working_splice, with the edit made against that text by the caller.
+ * KP_CONFLICT (nothing changed) when the handle does not know it, or it changed since (another
+ * handle saved it): the caller then saves it whole with ws_working_set. Other failures as
+ * ws_working_set. */
+kp_status ws_working_splice(ws_t *ws, size_t prefix, size_t suffix, const char *was, size_t waslen,
+                            const char *text, size_t len, const char *label, char **err);
+/* Folds the author's edit log into the working copy's text (one transaction; the text itself
+ * is unchanged). Meant for idle moments: it writes the whole text. KP_OK when there is nothing
+ * to fold. */
+kp_status ws_working_fold(ws_t *ws, char **err);
+
 /* Undo: the working copy goes back to the state on top of the undo stack, its base version
  * included (the current one is pushed on the redo stack). *yaml and *base (either may be NULL)
  * receive the restored text (caller frees) and base. KP_NOTFOUND when there is nothing to undo;

@@ -2,18 +2,43 @@
  * of WORKSPACE (as the workbench does) and renames its first pattern "soak-K" for K = START,
  * START+1, ... for ever, printing K (and flushing) after each edit the session reports saved.
  * The soak kills it at random moments; the workspace must then hold the last K printed (or the
- * next one, when the kill came between the save and the print), intact. */
+ * next one, when the kill came between the save and the print), intact.
+ * `soak_edits --show WORKSPACE` prints the working copy as keyplan reads it (its text with the
+ * edits saved as lines applied), for the soak to look at. */
 #include "edit.h"
 #include "session.h"
 #include "util.h"
+#include "workspace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Prints the author's working copy of `path`; 0, or 1 when there is none or it cannot be read. */
+static int show(const char *path)
+{
+    ws_t *ws = NULL;
+    char *err = NULL, *yaml = NULL;
+    kp_status st = ws_open(path, WS_READONLY, &ws, &err);
+    if (st == KP_OK)
+        st = ws_working_get(ws, &yaml, NULL, &err);
+    ws_close(ws);
+    if (st != KP_OK) {
+        fprintf(stderr, "soak_edits: %s\n", err);
+        free(err);
+        return 1;
+    }
+    fputs(yaml, stdout);
+    free(yaml);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--show") == 0)
+        return show(argv[2]);
     if (argc != 3) {
-        fprintf(stderr, "usage: soak_edits WORKSPACE START\n");
+        fprintf(stderr, "usage: soak_edits WORKSPACE START | soak_edits --show WORKSPACE\n");
         return 2;
     }
     long k = strtol(argv[2], NULL, 10);
