@@ -500,6 +500,30 @@ static void test_heat_command(void **state)
     }
 }
 
+/* A command that stops before reading its standard input (a refused option) while the test is
+ * still writing 1 MiB into it, more than a pipe holds: the test learns the exit status and the
+ * message, and is not killed by SIGPIPE (it was, now and then, when the child exited first). */
+static void test_heat_command_early_exit(void **state)
+{
+    (void)state;
+    size_t n = (size_t)1 << 20;
+    char *input = xmalloc(n + 1);
+    for (size_t i = 0; i < n; i += 2)
+        memcpy(input + i, "A\n", 2);
+    input[n] = '\0';
+    const char *args[] = {"heat", "--top", "-1", NULL};
+    char *out = NULL, *err = NULL;
+    for (int run = 0; run < 3; run++) {
+        int st = ts_run_keyplan(args, input, &out, &err);
+        assert_int_equal(st, 2);
+        assert_non_null(err);
+        assert_non_null(strstr(err, "--top '-1': expected a whole number >= 0"));
+        free(out);
+        free(err);
+    }
+    free(input);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,7 +531,7 @@ int main(void)
         cmocka_unit_test(test_indexes),           cmocka_unit_test(test_lsi_reads_land_on_table),
         cmocka_unit_test(test_template_families), cmocka_unit_test(test_cloudshop_first_design),
         cmocka_unit_test(test_distrib_template),  cmocka_unit_test(test_degenerate_designs),
-        cmocka_unit_test(test_heat_command),
+        cmocka_unit_test(test_heat_command),      cmocka_unit_test(test_heat_command_early_exit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
