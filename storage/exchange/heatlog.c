@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,43 +276,98 @@ static int open_log(const char *path, char **err)
     return fd;
 }
 
+/* One chunk read by a thread of its own while the tally works on the one before. */
+typedef struct chunk_read {
+    int fd;
+    char *buf;
+    size_t cap, len; /* len bytes read, cap wanted: fewer at the end of the input */
+    int error;       /* errno of a failed read, 0 */
+} chunk_read;
+
+static void *read_chunk(void *arg)
+{
+    chunk_read *c = arg;
+    c->len = 0;
+    c->error = 0;
+    while (c->len < c->cap) {
+        ssize_t r = read(c->fd, c->buf + c->len, c->cap - c->len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            c->error = errno;
+            break;
+        }
+        if (r == 0)
+            break;
+        c->len += (size_t)r;
+    }
+    return NULL;
+}
+
+/* carry[0..*clen) + more[0..n): the line cut between two chunks (growing carry as it needs). */
+static void carry_add(char **carry, size_t *clen, size_t *ccap, const char *more, size_t n)
+{
+    if (*clen + n > *ccap) {
+        *ccap = (*clen + n) * 2;
+        *carry = xrealloc(*carry, *ccap);
+    }
+    memcpy(*carry + *clen, more, n);
+    *clen += n;
+}
+
+/* Chunks are read a thread of their own (the next read while the tally works on one: both
+ * cores stay busy), CHUNK bytes each; the line cut at a chunk's end is carried over to the next
+ * (carry, usually one short line; a line longer than a chunk grows it, up to the longest line
+ * accesslog_feed accepts). */
 kp_status heatlog_stream(accesslog *h, const char *path, size_t *lineno, char **err)
 {
     *lineno = 0;
     int fd = open_log(path, err);
     if (fd < 0)
         return KP_IO;
-    size_t cap = CHUNK, len = 0;
-    char *buf = xmalloc(cap);
+    chunk_read c[2] = {{fd, xmalloc(CHUNK), CHUNK, 0, 0}, {fd, xmalloc(CHUNK), CHUNK, 0, 0}};
+    char *carry = NULL;
+    size_t clen = 0, ccap = 0, used;
     kp_status st = KP_OK;
-    bool eof = false;
-    while (!eof) {
-        /* fill the buffer (a line that does not fit makes it grow, up to the longest line) */
-        if (len == cap) {
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-        ssize_t r = read(fd, buf + len, cap - len);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
+    read_chunk(&c[0]);
+    for (size_t k = 0;; k ^= 1) {
+        chunk_read *cur = &c[k];
+        if (cur->error) {
             st = kp_fail(err, KP_IO, "%s: cannot read: %s", strcmp(path, "-") == 0 ? "standard input" : path,
-                         strerror(errno));
+                         strerror(cur->error));
             *lineno = 0;
             break;
         }
-        eof = r == 0;
-        len += (size_t)r;
-        if (!eof && len < cap)
-            continue;
-        size_t used;
-        st = accesslog_feed(h, buf, len, eof, &used, lineno, err);
-        if (st != KP_OK)
+        bool eof = cur->len < cur->cap;
+        pthread_t tid;
+        bool ahead = !eof && pthread_create(&tid, NULL, read_chunk, &c[k ^ 1]) == 0;
+        const char *text = cur->buf;
+        size_t len = cur->len;
+        if (clen) { /* the line cut at the last chunk's end, completed */
+            const char *nl = memchr(text, '\n', len);
+            size_t take = nl ? (size_t)(nl - text) + 1 : len;
+            carry_add(&carry, &clen, &ccap, text, take);
+            text += take;
+            len -= take;
+            st = accesslog_feed(h, carry, clen, eof && !len, &used, lineno, err);
+            memmove(carry, carry + used, clen - used);
+            clen -= used;
+        }
+        if (st == KP_OK && !clen) {
+            st = accesslog_feed(h, text, len, eof, &used, lineno, err);
+            if (st == KP_OK)
+                carry_add(&carry, &clen, &ccap, text + used, len - used);
+        }
+        if (ahead)
+            pthread_join(tid, NULL);
+        else if (!eof && st == KP_OK)
+            read_chunk(&c[k ^ 1]);
+        if (st != KP_OK || eof)
             break;
-        memmove(buf, buf + used, len - used);
-        len -= used;
     }
-    free(buf);
+    free(carry);
+    free(c[0].buf);
+    free(c[1].buf);
     if (fd != STDIN_FILENO)
         close(fd);
     return st;
