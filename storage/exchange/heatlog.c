@@ -645,44 +645,41 @@ char *heatlog_text(const accesslog_result *r, const char *name, double seconds)
         sbuf_printf(&b, _("hottest key %1$s: %2$.1f %% of the units, %3$.1f %% of the requests\n"),
                     r->v[0].key, r->v[0].units / r->units * 100,
                     r->requests > 0 ? r->v[0].requests / r->requests * 100 : 0);
-    if (r->n) {
-        /* the columns' headers, each within its column's display cells (given in the comments) */
-        sbuf_addc(&b, '\n');
+    /* the columns' headers, each within its column's display cells (given in the comments) */
+    const struct {
+        const char *text;
+        int cells;
+        bool right, shown;
+    } cols[] = {
         /* TRANSLATORS: a column header, at most 4 cells */
-        add_cells(&b, P_("heat", "rank"), 4, true);
-        sbuf_add(&b, "  ");
+        {P_("heat", "rank"), 4, true, true},
         /* TRANSLATORS: a column header, at most 32 cells */
-        add_cells(&b, P_("heat", "partition key"), 32, false);
-        sbuf_addc(&b, ' ');
+        {P_("heat", "partition key"), 32, false, true},
         /* TRANSLATORS: a column header (requests of a key), at most 10 cells */
-        add_cells(&b, P_("heat", "requests"), 10, true);
-        sbuf_addc(&b, ' ');
+        {P_("heat", "requests"), 10, true, true},
         /* TRANSLATORS: a column header (a key's share of the requests, then of the units), at most 7 cells */
-        add_cells(&b, P_("heat", "share"), 7, true);
-        sbuf_addc(&b, ' ');
+        {P_("heat", "share"), 7, true, true},
         /* TRANSLATORS: a column header (units consumed), at most 11 cells */
-        add_cells(&b, P_("heat", "units"), 11, true);
-        sbuf_addc(&b, ' ');
-        add_cells(&b, P_("heat", "share"), 7, true);
-        if (r->approx) {
-            sbuf_addc(&b, ' ');
-            /* TRANSLATORS: a column header (how far the units may be above the truth), at most 11 cells */
-            add_cells(&b, P_("heat", "error"), 11, true);
-        }
-        if (timed) {
-            sbuf_addc(&b, ' ');
-            /* TRANSLATORS: a column header (read units per second), at most 9 cells */
-            add_cells(&b, P_("heat", "read/s"), 9, true);
-            sbuf_addc(&b, ' ');
-            /* TRANSLATORS: a column header (share of a partition's read limit), at most 7 cells */
-            add_cells(&b, P_("heat", "read %"), 7, true);
-            sbuf_addc(&b, ' ');
-            /* TRANSLATORS: a column header (write units per second), at most 9 cells */
-            add_cells(&b, P_("heat", "write/s"), 9, true);
-            sbuf_addc(&b, ' ');
-            /* TRANSLATORS: a column header (share of a partition's write limit), at most 8 cells */
-            add_cells(&b, P_("heat", "write %"), 8, true);
-        }
+        {P_("heat", "units"), 11, true, true},
+        {P_("heat", "share"), 7, true, true},
+        /* TRANSLATORS: a column header (how far the units may be above the truth), at most 11 cells */
+        {P_("heat", "error"), 11, true, r->approx},
+        /* TRANSLATORS: a column header (read units per second), at most 9 cells */
+        {P_("heat", "read/s"), 9, true, timed},
+        /* TRANSLATORS: a column header (share of a partition's read limit), at most 7 cells */
+        {P_("heat", "read %"), 7, true, timed},
+        /* TRANSLATORS: a column header (write units per second), at most 9 cells */
+        {P_("heat", "write/s"), 9, true, timed},
+        /* TRANSLATORS: a column header (share of a partition's write limit), at most 8 cells */
+        {P_("heat", "write %"), 8, true, timed},
+    };
+    if (r->n) {
+        sbuf_addc(&b, '\n');
+        for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
+            if (cols[c].shown) {
+                sbuf_add(&b, c == 0 ? "" : c == 1 ? "  " : " ");
+                add_cells(&b, cols[c].text, cols[c].cells, cols[c].right);
+            }
         sbuf_addc(&b, '\n');
     }
     for (size_t i = 0; i < r->n; i++) {
