@@ -179,7 +179,8 @@ static void *big_grow(void *p, size_t old, size_t n)
     if (n >= BIG_BLOCK) {
         if (old < BIG_BLOCK) {
             void *m = big_zalloc(n);
-            memcpy(m, p, old);
+            if (old)
+                memcpy(m, p, old);
             free(p);
             return m;
         }

@@ -317,6 +317,8 @@ static void *read_chunk(void *arg)
 /* carry[0..*clen) + more[0..n): the line cut between two chunks (growing carry as it needs). */
 static void carry_add(char **carry, size_t *clen, size_t *ccap, const char *more, size_t n)
 {
+    if (!n)
+        return; /* carry may be NULL yet */
     if (*clen + n > *ccap) {
         *ccap = (*clen + n) * 2;
         *carry = xrealloc(*carry, *ccap);
