@@ -10,6 +10,7 @@
 #include "source.h"
 
 #include "heatlog.h"
+#include "i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,27 +20,29 @@
 
 static void heat_usage(FILE *out)
 {
+    /* TRANSLATORS: the usage of `keyplan heat`: the command, its options and the line formats
+       stay as they are; %d is the most threads */
     fprintf(out,
-            "usage: keyplan heat [LOG|-] [--json] [--top N] [--seconds S] [--pk NAME] [--approx K]\n"
-            "                    [--threads N]\n"
-            "       keyplan heat --merge PART... [--json] [--top N] [--seconds S]\n"
-            "  the hottest partition keys of an access log (standard input when LOG is - or absent),\n"
-            "  read a chunk at a time: memory grows with the distinct keys, not with the log.\n"
-            "  one request per line: PK, or PK<TAB>SK<TAB>UNITS[<TAB>read|write], or a DynamoDB JSON\n"
-            "  line ({\"Key\": {\"PK\": {\"S\": \"...\"}}, \"ConsumedCapacity\": {\"CapacityUnits\": 1},\n"
-            "  \"Operation\": \"PutItem\"}, or the key map alone), or CloudTrail data events (one per\n"
-            "  line, or {\"Records\": [...]} files); '#' lines are comments.\n"
-            "  --json       one JSON object (with --top 0 every key: a part for --merge)\n"
-            "  --top N      how many keys to list (default 10; 0: all)\n"
-            "  --seconds S  the time the log covers: units/s and the per-partition limits\n"
-            "               (3,000 read and 1,000 write units per second)\n"
-            "  --pk NAME    the partition attribute of JSON lines (default PK, else the first)\n"
-            "  --approx K   keep at most K keys (Space-Saving): bounded memory for logs with more\n"
-            "               keys than memory holds; each key's error is reported\n"
-            "  --threads N  threads to tally with (default: the processors, at most %d)\n"
-            "  --merge      the arguments are parts: `heat --json` results, or PK<TAB>COUNT<TAB>UNITS\n"
-            "               files (Athena, Spark); the result is that of the whole log\n"
-            "exit status: 0, 1 when --seconds finds a key at or over a partition's limit, 2 bad input\n",
+            _("usage: keyplan heat [LOG|-] [--json] [--top N] [--seconds S] [--pk NAME] [--approx K]\n"
+              "                    [--threads N]\n"
+              "       keyplan heat --merge PART... [--json] [--top N] [--seconds S]\n"
+              "  the hottest partition keys of an access log (standard input when LOG is - or absent),\n"
+              "  read a chunk at a time: memory grows with the distinct keys, not with the log.\n"
+              "  one request per line: PK, or PK<TAB>SK<TAB>UNITS[<TAB>read|write], or a DynamoDB JSON\n"
+              "  line ({\"Key\": {\"PK\": {\"S\": \"...\"}}, \"ConsumedCapacity\": {\"CapacityUnits\": 1},\n"
+              "  \"Operation\": \"PutItem\"}, or the key map alone), or CloudTrail data events (one per\n"
+              "  line, or {\"Records\": [...]} files); '#' lines are comments.\n"
+              "  --json       one JSON object (with --top 0 every key: a part for --merge)\n"
+              "  --top N      how many keys to list (default 10; 0: all)\n"
+              "  --seconds S  the time the log covers: units/s and the per-partition limits\n"
+              "               (3,000 read and 1,000 write units per second)\n"
+              "  --pk NAME    the partition attribute of JSON lines (default PK, else the first)\n"
+              "  --approx K   keep at most K keys (Space-Saving): bounded memory for logs with more\n"
+              "               keys than memory holds; each key's error is reported\n"
+              "  --threads N  threads to tally with (default: the processors, at most %d)\n"
+              "  --merge      the arguments are parts: `heat --json` results, or PK<TAB>COUNT<TAB>UNITS\n"
+              "               files (Athena, Spark); the result is that of the whole log\n"
+              "exit status: 0, 1 when --seconds finds a key at or over a partition's limit, 2 bad input\n"),
             ACCESSLOG_MAX_THREADS);
 }
 
@@ -49,7 +52,8 @@ static bool whole(const char *opt, const char *v, long min, long *out)
     char *end;
     long x = strtol(v, &end, 10);
     if (end == v || *end || x < min) {
-        fprintf(stderr, "keyplan heat: %s '%s': expected a whole number >= %ld\n", opt, v, min);
+        /* TRANSLATORS: %1$s is the option (--top), %2$s the value given, %3$ld the least allowed */
+        fprintf(stderr, _("keyplan heat: %1$s '%2$s': expected a whole number >= %3$ld\n"), opt, v, min);
         return false;
     }
     *out = x;
@@ -78,7 +82,7 @@ int cmd_heat(int argc, char **argv)
         } else if (strcmp(a, "--top") == 0 || strcmp(a, "--seconds") == 0 || strcmp(a, "--pk") == 0 ||
                    strcmp(a, "--approx") == 0 || strcmp(a, "--threads") == 0) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "keyplan heat: %s needs a value\n", a);
+                fprintf(stderr, _("keyplan heat: %s needs a value\n"), a);
                 goto out;
             }
             const char *v = argv[++i];
@@ -97,12 +101,12 @@ int cmd_heat(int argc, char **argv)
                 char *end;
                 seconds = strtod(v, &end);
                 if (end == v || *end || !(seconds > 0) || isinf(seconds)) {
-                    fprintf(stderr, "keyplan heat: --seconds '%s': expected a number of seconds > 0\n", v);
+                    fprintf(stderr, _("keyplan heat: --seconds '%s': expected a number of seconds > 0\n"), v);
                     goto out;
                 }
             }
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "keyplan heat: unknown option '%s'\n", a);
+            fprintf(stderr, _("keyplan heat: unknown option '%s'\n"), a);
             heat_usage(stderr);
             goto out;
         } else {
@@ -110,12 +114,12 @@ int cmd_heat(int argc, char **argv)
         }
     }
     if (!merge && npaths > 1) {
-        fprintf(stderr, "keyplan heat: one log at a time ('%s' and '%s'); --merge combines parts\n", paths[0],
-                paths[1]);
+        fprintf(stderr, _("keyplan heat: one log at a time ('%s' and '%s'); --merge combines parts\n"),
+                paths[0], paths[1]);
         goto out;
     }
     if (merge && approx) {
-        fprintf(stderr, "keyplan heat: --merge and --approx: a merge keeps every key its parts list\n");
+        fprintf(stderr, _("keyplan heat: --merge and --approx: a merge keeps every key its parts list\n"));
         goto out;
     }
     if (!npaths)
@@ -143,14 +147,17 @@ int cmd_heat(int argc, char **argv)
             if (lineno)
                 fprintf(stderr, "%s:%zu: error: %s\n", name, lineno, err);
             else
-                fprintf(stderr, "keyplan heat: %s\n", err ? err : "cannot read the log");
+                fprintf(stderr, _("keyplan heat: %s\n"), err ? err : _("cannot read the log"));
             free(err);
             accesslog_free(h);
             goto out;
         }
     }
     accesslog_raise(h, raise);
-    const char *name = merge                        ? (npaths == 1 ? paths[0] : "the merged parts")
+    /* the name in the text report is the reader's; JSON's "source" stays English */
+    const char *name = merge                        ? (npaths == 1 ? paths[0]
+                                                       : json      ? "the merged parts"
+                                                                   : _("the merged parts"))
                        : strcmp(paths[0], "-") == 0 ? "<stdin>"
                                                     : paths[0];
     accesslog_result r;

@@ -1,4 +1,7 @@
 /* accesslog.c - an access log's requests tallied per partition key, streamed (see accesslog.h). */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* mremap: a table grows without a copy */
+#endif
 #include "accesslog.h"
 
 #include "i18n.h"
@@ -7,6 +10,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,21 +22,22 @@
 #define PREFETCH 16
 #endif
 
-/* One key in a shard's table. hash 0 marks an empty slot (hashes are never 0). */
-typedef struct slot {
+/* One key: its hash, its bytes and its figures. */
+typedef struct entry {
     uint64_t hash;
     uint32_t len;
     char inl[KEY_INLINE]; /* the key when len <= KEY_INLINE, else a pointer to it (memcpy'd) */
     double requests, units, read_units, write_units;
-} slot;
+} entry;
 
 typedef struct shard {
-    slot *s;
-    void *mem;                                       /* the allocation s lies in */
-    size_t mask, n;                                  /* mask + 1 slots, n used */
+    uint64_t *ix; /* mask + 1 slots: 0 empty, else tag | entry */
+    size_t mask;
+    entry *e; /* n entries, room for cape */
+    size_t n, cape;
     double requests, units, read_units, write_units; /* the shard's totals, in the log's order */
-    double *err;                                     /* per slot; NULL until some key has an error */
-    /* approximate mode: at most cap keys, a min-heap of slots by units */
+    double *err;                                     /* per entry; NULL until some key has an error */
+    /* approximate mode: at most cap keys, a min-heap of entries by units */
     size_t cap;
     uint32_t *heap, *hpos;
     size_t nheap;
@@ -131,9 +136,70 @@ static uint64_t key_hash(const char *p, size_t n)
 
 static inline size_t shard_of(uint64_t h) { return (size_t)(h >> 60) % ACCESSLOG_SHARDS; }
 
-/* ---- a shard's table ------------------------------------------------------------------- */
+/* ---- a shard's table ------------------------------------------------------------------- *
+ * Two arrays: the index, open addressing with linear probing, 8 bytes a slot (the hash's high
+ * half as a tag and the entry's number), and the entries, 64 bytes each (the hash, the key
+ * inline when short, the figures), in the order the keys came. A look-up reads one slot and one
+ * entry; the index is small enough to stay in the cache, and the hottest keys, which come
+ * first in a log, lie together at the start of the entries. */
 
-static inline const char *slot_key(const slot *s)
+/* Zeroed memory for the tables. Large blocks are mapped apart and backed by huge pages where
+ * the system offers them (random look-ups then miss the TLB far less), and grow in place. */
+#define BIG_BLOCK ((size_t)2 << 20)
+
+static void *big_zalloc(size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (n >= BIG_BLOCK) {
+        void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            util_die("out of memory");
+        madvise(m, n, MADV_HUGEPAGE);
+        return m;
+    }
+#endif
+    return xcalloc(1, n);
+}
+
+static void big_free(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (p && n >= BIG_BLOCK) {
+        munmap(p, n);
+        return;
+    }
+#endif
+    (void)n;
+    free(p);
+}
+
+/* p (old bytes) made n bytes long, its contents kept, the rest zero. */
+static void *big_grow(void *p, size_t old, size_t n)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (n >= BIG_BLOCK) {
+        if (old < BIG_BLOCK) {
+            void *m = big_zalloc(n);
+            if (old)
+                memcpy(m, p, old);
+            free(p);
+            return m;
+        }
+        void *m = mremap(p, old, n, MREMAP_MAYMOVE); /* the pages move, nothing is copied */
+        if (m == MAP_FAILED)
+            util_die("out of memory");
+        madvise(m, n, MADV_HUGEPAGE);
+        return m;
+    }
+#endif
+    p = xrealloc(p, n);
+    memset((char *)p + old, 0, n - old);
+    return p;
+}
+
+static inline uint64_t tag_of(uint64_t h) { return (h | 1ULL << 32) >> 32 << 32; }
+
+static inline const char *entry_key(const entry *s)
 {
     if (s->len <= KEY_INLINE)
         return s->inl;
@@ -142,7 +208,7 @@ static inline const char *slot_key(const slot *s)
     return p;
 }
 
-static void slot_set_key(slot *s, const char *key, size_t len)
+static void entry_set_key(entry *s, const char *key, size_t len)
 {
     s->len = (uint32_t)len;
     if (len <= KEY_INLINE) {
@@ -154,47 +220,45 @@ static void slot_set_key(slot *s, const char *key, size_t len)
     memcpy(s->inl, &p, sizeof p);
 }
 
-/* nslots empty slots, each on a cache line of its own (a look-up touches one line); calloc's
- * fresh pages are zero already, so nothing is cleared by hand. */
-static void shard_alloc(shard *sh, size_t nslots)
+static void entry_free_key(entry *s)
 {
-    _Static_assert(sizeof(slot) == 64, "a slot is one cache line");
-    sh->mem = xcalloc(nslots + 1, sizeof *sh->s);
-    sh->s = (slot *)(((uintptr_t)sh->mem + 63) & ~(uintptr_t)63);
-    sh->mask = nslots - 1;
+    if (s->len > KEY_INLINE)
+        free((char *)entry_key(s));
 }
 
-/* Doubles the table (exact mode). */
-static void shard_grow(shard *sh)
+/* Room for `cape` entries (their errors and heap positions too, when the shard has them). */
+static void shard_reserve(shard *sh, size_t cape)
 {
-    slot *old = sh->s;
-    void *oldmem = sh->mem;
-    double *olderr = sh->err;
-    size_t oldn = sh->mask + 1;
-    shard_alloc(sh, oldn * 2);
-    if (olderr)
-        sh->err = xcalloc(oldn * 2, sizeof *sh->err);
-    for (size_t i = 0; i < oldn; i++) {
-        if (!old[i].hash)
-            continue;
-        size_t j = old[i].hash & sh->mask;
-        while (sh->s[j].hash)
+    if (cape <= sh->cape)
+        return;
+    sh->e = big_grow(sh->e, sh->cape * sizeof *sh->e, cape * sizeof *sh->e);
+    if (sh->err)
+        sh->err = big_grow(sh->err, sh->cape * sizeof *sh->err, cape * sizeof *sh->err);
+    if (sh->hpos)
+        sh->hpos = big_grow(sh->hpos, sh->cape * sizeof *sh->hpos, cape * sizeof *sh->hpos);
+    sh->cape = cape;
+}
+
+/* A new index of nslots (a power of two) slots over the entries. */
+static void shard_index(shard *sh, size_t nslots)
+{
+    big_free(sh->ix, (sh->ix ? sh->mask + 1 : 0) * sizeof *sh->ix);
+    sh->ix = big_zalloc(nslots * sizeof *sh->ix);
+    sh->mask = nslots - 1;
+    for (size_t k = 0; k < sh->n; k++) {
+        size_t j = sh->e[k].hash & sh->mask;
+        while (sh->ix[j])
             j = (j + 1) & sh->mask;
-        sh->s[j] = old[i];
-        if (olderr)
-            sh->err[j] = olderr[i];
+        sh->ix[j] = tag_of(sh->e[k].hash) | k;
     }
-    free(oldmem);
-    free(olderr);
 }
 
 static void shard_need_err(shard *sh)
 {
     if (!sh->err)
-        sh->err = xcalloc(sh->mask + 1, sizeof *sh->err);
+        sh->err = big_zalloc((sh->cape ? sh->cape : 1) * sizeof *sh->err);
 }
 
-/* The slot of key (hash h), or the empty slot where it would go (*found false). */
 /* a[0..n) == b[0..n), a word at a time (the keys are short: a call to memcmp costs more) */
 static inline bool key_eq(const char *a, const char *b, size_t n)
 {
@@ -205,31 +269,55 @@ static inline bool key_eq(const char *a, const char *b, size_t n)
     return !n || tail_word(a, n, k) == tail_word(b, n, k);
 }
 
+/* The index slot of key (hash h): its entry's (*found), or the empty slot where it would go. */
 static inline size_t shard_find(const shard *sh, uint64_t h, const char *key, size_t len, bool *found)
 {
+    uint64_t tag = tag_of(h);
     size_t i = h & sh->mask;
     for (;;) {
-        const slot *s = &sh->s[i];
-        if (!s->hash) {
+        uint64_t x = sh->ix[i];
+        if (!x) {
             *found = false;
             return i;
         }
-        if (s->hash == h && s->len == len && key_eq(slot_key(s), key, len)) {
-            *found = true;
-            return i;
+        if ((x & 0xffffffff00000000ULL) == tag) {
+            const entry *s = &sh->e[(uint32_t)x];
+            if (s->hash == h && s->len == len && key_eq(entry_key(s), key, len)) {
+                *found = true;
+                return i;
+            }
         }
         i = (i + 1) & sh->mask;
     }
 }
 
-/* ---- approximate mode: a min-heap of slots by units ------------------------------------- */
+static inline entry *slot_entry(const shard *sh, size_t i) { return &sh->e[(uint32_t)sh->ix[i]]; }
 
-static inline bool colder(const shard *sh, uint32_t a, uint32_t b) { return sh->s[a].units < sh->s[b].units; }
-
-static inline void heap_set(shard *sh, size_t pos, uint32_t slotno)
+/* A new entry for key (hash h) at the empty index slot i (exact mode: the index grows when
+ * more than three quarters full). Its figures are zero. */
+static size_t shard_insert(shard *sh, size_t i, uint64_t h, const char *key, size_t len)
 {
-    sh->heap[pos] = slotno;
-    sh->hpos[slotno] = (uint32_t)pos;
+    if (sh->n == sh->cape)
+        shard_reserve(sh, sh->cape ? sh->cape * 2 : 64);
+    size_t k = sh->n++;
+    entry *s = &sh->e[k];
+    memset(s, 0, sizeof *s);
+    s->hash = h;
+    entry_set_key(s, key, len);
+    sh->ix[i] = tag_of(h) | k;
+    if (!sh->cap && sh->n * 4 > (sh->mask + 1) * 3)
+        shard_index(sh, (sh->mask + 1) * 2);
+    return k;
+}
+
+/* ---- approximate mode: a min-heap of entries by units ------------------------------------ */
+
+static inline bool colder(const shard *sh, uint32_t a, uint32_t b) { return sh->e[a].units < sh->e[b].units; }
+
+static inline void heap_set(shard *sh, size_t pos, uint32_t k)
+{
+    sh->heap[pos] = k;
+    sh->hpos[k] = (uint32_t)pos;
 }
 
 static void heap_down(shard *sh, size_t pos)
@@ -262,33 +350,27 @@ static void heap_up(shard *sh, size_t pos)
     heap_set(sh, pos, x);
 }
 
-/* Removes slot i from the table (backward-shift deletion), keeping the heap's positions. */
-static void shard_delete(shard *sh, size_t i)
+/* Removes index slot i (backward-shift deletion); its entry stays for the caller to reuse. */
+static void index_delete(shard *sh, size_t i)
 {
-    if (sh->s[i].len > KEY_INLINE)
-        free((char *)slot_key(&sh->s[i]));
     size_t j = i;
     for (;;) {
         j = (j + 1) & sh->mask;
-        if (!sh->s[j].hash)
+        if (!sh->ix[j])
             break;
-        size_t k = sh->s[j].hash & sh->mask;
+        size_t k = slot_entry(sh, j)->hash & sh->mask;
         bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
         if (stays)
             continue;
-        sh->s[i] = sh->s[j];
-        sh->err[i] = sh->err[j];
-        heap_set(sh, sh->hpos[j], (uint32_t)i);
+        sh->ix[i] = sh->ix[j];
         i = j;
     }
-    memset(&sh->s[i], 0, sizeof sh->s[i]);
-    sh->err[i] = 0;
-    sh->n--;
+    sh->ix[i] = 0;
 }
 
 /* ---- adding ----------------------------------------------------------------------------- */
 
-static inline void slot_count(slot *s, const rec *r)
+static inline void entry_count(entry *s, const rec *r)
 {
     s->requests += r->requests;
     s->units += r->units;
@@ -309,56 +391,45 @@ static void shard_add(shard *sh, const rec *r)
     bool found;
     size_t i = shard_find(sh, r->hash, r->key, r->len, &found);
     if (found) {
-        slot_count(&sh->s[i], r);
+        size_t k = (uint32_t)sh->ix[i];
+        entry_count(&sh->e[k], r);
         if (sh->cap)
-            heap_down(sh, sh->hpos[i]);
+            heap_down(sh, sh->hpos[k]);
         return;
     }
     if (!sh->cap) {
-        slot *s = &sh->s[i];
-        s->hash = r->hash;
-        slot_set_key(s, r->key, r->len);
-        slot_count(s, r);
-        if (++sh->n * 4 > (sh->mask + 1) * 3)
-            shard_grow(sh);
+        size_t k = shard_insert(sh, i, r->hash, r->key, r->len);
+        entry_count(&sh->e[k], r);
         return;
     }
     if (sh->n < sh->cap) {
-        slot *s = &sh->s[i];
-        s->hash = r->hash;
-        slot_set_key(s, r->key, r->len);
-        slot_count(s, r);
-        sh->n++;
-        sh->heap[sh->nheap] = (uint32_t)i;
-        sh->hpos[i] = (uint32_t)sh->nheap;
+        size_t k = shard_insert(sh, i, r->hash, r->key, r->len);
+        entry_count(&sh->e[k], r);
+        sh->heap[sh->nheap] = (uint32_t)k;
+        sh->hpos[k] = (uint32_t)sh->nheap;
         heap_up(sh, sh->nheap++);
         return;
     }
     /* full: the coldest key gives its place, its figures becoming the newcomer's error */
     size_t m = sh->heap[0];
-    slot gone = sh->s[m];
-    double gone_err = sh->err[m];
-    (void)gone_err;
     /* the root leaves the heap: the last entry takes its place for now */
     sh->nheap--;
     if (sh->nheap) {
         heap_set(sh, 0, sh->heap[sh->nheap]);
         heap_down(sh, 0);
     }
-    shard_delete(sh, m);
-    i = shard_find(sh, r->hash, r->key, r->len, &found);
-    slot *s = &sh->s[i];
+    entry *s = &sh->e[m];
+    bool gone;
+    index_delete(sh, shard_find(sh, s->hash, entry_key(s), s->len, &gone));
+    entry_free_key(s);
     s->hash = r->hash;
-    slot_set_key(s, r->key, r->len);
-    s->requests = gone.requests;
-    s->units = gone.units;
-    s->read_units = gone.read_units;
-    s->write_units = gone.write_units;
-    sh->err[i] = gone.units;
-    slot_count(s, r);
-    sh->n++;
-    sh->heap[sh->nheap] = (uint32_t)i;
-    sh->hpos[i] = (uint32_t)sh->nheap;
+    entry_set_key(s, r->key, r->len);
+    sh->err[m] = s->units;
+    entry_count(s, r);
+    i = shard_find(sh, r->hash, r->key, r->len, &found);
+    sh->ix[i] = tag_of(r->hash) | m;
+    sh->heap[sh->nheap] = (uint32_t)m;
+    sh->hpos[m] = (uint32_t)sh->nheap;
     heap_up(sh, sh->nheap++);
 }
 
@@ -382,12 +453,13 @@ accesslog *accesslog_new(const accesslog_opts *o)
             size_t nslots = 16;
             while (nslots < sh->cap * 2)
                 nslots *= 2;
-            shard_alloc(sh, nslots);
-            sh->err = xcalloc(nslots, sizeof *sh->err);
-            sh->hpos = xcalloc(nslots, sizeof *sh->hpos);
+            shard_index(sh, nslots);
+            shard_reserve(sh, sh->cap);
+            sh->err = big_zalloc(sh->cap * sizeof *sh->err);
+            sh->hpos = big_zalloc(sh->cap * sizeof *sh->hpos);
             sh->heap = xcalloc(sh->cap, sizeof *sh->heap);
         } else {
-            shard_alloc(sh, 64);
+            shard_index(sh, 64);
         }
     }
     for (size_t t = 0; t < ACCESSLOG_MAX_THREADS; t++)
@@ -401,13 +473,13 @@ void accesslog_free(accesslog *h)
         return;
     for (size_t k = 0; k < ACCESSLOG_SHARDS; k++) {
         shard *sh = &h->sh[k];
-        for (size_t i = 0; i <= sh->mask; i++)
-            if (sh->s[i].hash && sh->s[i].len > KEY_INLINE)
-                free((char *)slot_key(&sh->s[i]));
-        free(sh->mem);
-        free(sh->err);
+        for (size_t i = 0; i < sh->n; i++)
+            entry_free_key(&sh->e[i]);
+        big_free(sh->ix, (sh->mask + 1) * sizeof *sh->ix);
+        big_free(sh->e, sh->cape * sizeof *sh->e);
+        big_free(sh->err, sh->cape * sizeof *sh->err);
+        big_free(sh->hpos, sh->cape * sizeof *sh->hpos);
         free(sh->heap);
-        free(sh->hpos);
     }
     for (size_t t = 0; t < ACCESSLOG_MAX_THREADS; t++) {
         for (size_t k = 0; k < ACCESSLOG_SHARDS; k++)
@@ -475,6 +547,10 @@ static const double pow10_tab[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7
  * at most 15 digits, divided by an exact power of ten), anything else by strtod. */
 static bool parse_number(const char *s, size_t n, double *out)
 {
+    if (n == 1 && s[0] >= '0' && s[0] <= '9') { /* the usual units: 1, 2, 4 */
+        *out = s[0] - '0';
+        return true;
+    }
     uint64_t m = 0;
     size_t i = 0, digits = 0, frac = 0;
     while (i < n && s[i] >= '0' && s[i] <= '9') {
@@ -556,6 +632,31 @@ static char *key_problem(const char *key, size_t len)
     return NULL;
 }
 
+/* The usual key (4 to ACCESSLOG_MAX_KEY bytes of printable ASCII) checked and hashed in one pass,
+ * eight bytes at a time: true with *out its key_hash; false for any other key (key_problem and
+ * key_hash then decide). */
+static inline bool plain_key_hash(const char *p, size_t n, uint64_t *out)
+{
+    if (n < 4 || n > ACCESSLOG_MAX_KEY)
+        return false;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, bad = 0, w;
+    size_t k = 0;
+    /* a high bit, a byte under 0x20 (adding 0x60 leaves its high bit clear), or DEL */
+#define NOT_PRINTABLE(w) (((w)&HIGHS) | (~((w) + ONES * 0x60) & HIGHS) | zero_bytes((w) ^ (ONES * 0x7f)))
+    for (; k + 8 < n; k += 8) {
+        w = load8(p + k);
+        bad |= NOT_PRINTABLE(w);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 29;
+    }
+    w = tail_word(p, n, k); /* n >= 4: every byte of it is the key's */
+    bad |= NOT_PRINTABLE(w);
+#undef NOT_PRINTABLE
+    h = mix((h ^ w) * 0xc4ceb9fe1a85ec53ULL);
+    *out = h ? h : 1;
+    return !bad;
+}
+
 static inline void push(accesslog_sink *s, const rec *r)
 {
     recvec *v = &s->out[shard_of(r->hash)];
@@ -594,9 +695,12 @@ static bool parse_fields(accesslog_sink *s, const char *const *f, const size_t *
                                     : _("too many fields; expected PK<TAB>SK<TAB>UNITS<TAB>read|write"));
         return false;
     }
-    if ((s->err = key_problem(f[0], fl[0])))
-        return false;
     rec r = {0, f[0], (uint32_t)fl[0], false, 1, 1};
+    if (!plain_key_hash(f[0], fl[0], &r.hash)) {
+        if ((s->err = key_problem(f[0], fl[0])))
+            return false;
+        r.hash = key_hash(r.key, r.len);
+    }
     if (h->o.parts) {
         if (nf < 3) {
             s->err = xstrdup(_("expected PK<TAB>COUNT<TAB>UNITS (a part's requests and units per key)"));
@@ -627,7 +731,6 @@ static bool parse_fields(accesslog_sink *s, const char *const *f, const size_t *
         }
         r.write = k == 1;
     }
-    r.hash = key_hash(r.key, r.len);
     push(s, &r);
     return true;
 }
@@ -744,9 +847,18 @@ static void add_shards(accesslog *h, size_t t, size_t npieces)
             recvec *v = &h->sink[p].out[k];
             shard *sh = &h->sh[k];
             for (size_t i = 0; i < v->n; i++) {
-                /* the slot a few requests ahead is fetched while this one is added */
-                if (i + PREFETCH < v->n)
-                    __builtin_prefetch(&sh->s[v->v[i + PREFETCH].hash & sh->mask]);
+                /* fetched into the cache while this request is added: the index slot of the
+                   request 2 x PREFETCH ahead; the entry that slot names and the key's text of
+                   the request PREFETCH ahead */
+                if (i + 2 * PREFETCH < v->n)
+                    __builtin_prefetch(&sh->ix[v->v[i + 2 * PREFETCH].hash & sh->mask]);
+                if (i + PREFETCH < v->n) {
+                    const rec *r = &v->v[i + PREFETCH];
+                    uint64_t x = sh->ix[r->hash & sh->mask];
+                    if (x)
+                        __builtin_prefetch(&sh->e[(uint32_t)x]);
+                    __builtin_prefetch(r->key);
+                }
                 shard_add(sh, &v->v[i]);
             }
         }
@@ -884,31 +996,30 @@ void accesslog_add(accesslog *h, const accesslog_key *k)
     shard *sh = &h->sh[shard_of(hash)];
     bool found;
     size_t i = shard_find(sh, hash, k->key, k->keylen, &found);
-    if (!found) {
+    size_t x;
+    if (found) {
+        x = (uint32_t)sh->ix[i];
+    } else {
         if (sh->cap && sh->n >= sh->cap)
             return; /* merges run in exact mode; a full approximate shard keeps what it has */
-        sh->s[i].hash = hash;
-        slot_set_key(&sh->s[i], k->key, k->keylen);
-        sh->n++;
+        x = shard_insert(sh, i, hash, k->key, k->keylen);
         if (sh->cap) {
-            sh->heap[sh->nheap] = (uint32_t)i;
-            sh->hpos[i] = (uint32_t)sh->nheap;
+            sh->heap[sh->nheap] = (uint32_t)x;
+            sh->hpos[x] = (uint32_t)sh->nheap;
             heap_up(sh, sh->nheap++);
         }
     }
-    slot *s = &sh->s[i];
+    entry *s = &sh->e[x];
     s->requests += k->requests;
     s->units += k->units;
     s->read_units += k->read_units;
     s->write_units += k->write_units;
     if (k->error != 0) {
         shard_need_err(sh);
-        sh->err[i] += k->error;
+        sh->err[x] += k->error;
     }
     if (sh->cap)
-        heap_down(sh, sh->hpos[i]);
-    else if (!found && sh->n * 4 > (sh->mask + 1) * 3)
-        shard_grow(sh);
+        heap_down(sh, sh->hpos[x]);
 }
 
 void accesslog_add_totals(accesslog *h, double requests, double units, double read_units, double write_units)
@@ -928,18 +1039,17 @@ void accesslog_raise(accesslog *h, double by)
     for (size_t k = 0; k < ACCESSLOG_SHARDS; k++) {
         shard *sh = &h->sh[k];
         shard_need_err(sh);
-        for (size_t i = 0; i <= sh->mask; i++)
-            if (sh->s[i].hash) {
-                sh->s[i].units += by;
-                sh->err[i] += by;
-            }
+        for (size_t i = 0; i < sh->n; i++) {
+            sh->e[i].units += by;
+            sh->err[i] += by;
+        }
     }
 }
 
 /* ---- the result ------------------------------------------------------------------------- */
 
 typedef struct cand {
-    const slot *s;
+    const entry *s;
     double err;
 } cand;
 
@@ -951,7 +1061,7 @@ static bool hotter(const cand *a, const cand *b)
     if (a->s->requests != b->s->requests)
         return a->s->requests > b->s->requests;
     size_t la = a->s->len, lb = b->s->len;
-    int c = memcmp(slot_key(a->s), slot_key(b->s), la < lb ? la : lb);
+    int c = memcmp(entry_key(a->s), entry_key(b->s), la < lb ? la : lb);
     return c != 0 ? c < 0 : la < lb;
 }
 
@@ -1011,7 +1121,7 @@ void accesslog_result_get(const accesslog *h, size_t top, double seconds, access
         r->read_units += sh->read_units;
         r->write_units += sh->write_units;
         if (sh->cap && sh->n >= sh->cap && sh->nheap)
-            r->bound = fmax(r->bound, sh->s[sh->heap[0]].units);
+            r->bound = fmax(r->bound, sh->e[sh->heap[0]].units);
     }
     r->distinct = total;
     r->approx = h->o.approx > 0 || h->raised > 0;
@@ -1022,10 +1132,8 @@ void accesslog_result_get(const accesslog *h, size_t top, double seconds, access
     size_t n = 0;
     for (size_t k = 0; k < ACCESSLOG_SHARDS; k++) {
         const shard *sh = &h->sh[k];
-        for (size_t i = 0; i <= sh->mask; i++) {
-            const slot *s = &sh->s[i];
-            if (!s->hash)
-                continue;
+        for (size_t i = 0; i < sh->n; i++) {
+            const entry *s = &sh->e[i];
             if (!r->hot && !isnan(seconds) &&
                 (s->read_units / seconds >= CAP_PARTITION_RCU ||
                  s->write_units / seconds >= CAP_PARTITION_WCU))
@@ -1045,9 +1153,9 @@ void accesslog_result_get(const accesslog *h, size_t top, double seconds, access
     r->v = xcalloc(n ? n : 1, sizeof *r->v);
     r->n = n;
     for (size_t i = 0; i < n; i++) {
-        const slot *s = sel[i].s;
+        const entry *s = sel[i].s;
         accesslog_key *e = &r->v[i];
-        e->key = xstrndup(slot_key(s), s->len);
+        e->key = xstrndup(entry_key(s), s->len);
         e->keylen = s->len;
         e->requests = s->requests;
         e->units = s->units;

@@ -18,9 +18,10 @@
  * are skipped; leading spaces and a trailing CR are ignored.
  *
  * Memory grows with the distinct keys, never with the log: the text is read a chunk at a time
- * and each key is looked up before it is copied. The keys live in ACCESSLOG_SHARDS open-
- * addressing tables (the hash stored, keys up to 20 bytes inline), a key's shard chosen by its
- * hash; with several threads each chunk is cut into one piece per thread at line boundaries,
+ * and each key is looked up before it is copied. The keys live in ACCESSLOG_SHARDS tables, a
+ * key's shard chosen by its hash: each an open-addressing index of 8-byte slots (a hash tag and an
+ * entry's number) over dense entries (the hash, keys up to 20 bytes inline, the figures) in the
+ * order the keys came; with several threads each chunk is cut into one piece per thread at line boundaries,
  * each thread parses its piece, then each thread adds the requests of its own shards, piece by
  * piece in the log's order. Every figure is therefore the same whatever the number of threads.
  *

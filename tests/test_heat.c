@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static kp_design *load(const char *yaml)
 {
@@ -460,6 +461,9 @@ static const struct cli_case {
      0,
      {"approximate: at most 16 keys kept", NULL}},
     {{"heat", "--approx", "3"}, "A\n", 2, {"--approx '3': expected a whole number >= 16", NULL}},
+    /* a table large enough for huge pages from the start (its first allocation copied nothing
+       from nowhere: undefined behaviour the sanitizers caught) */
+    {{"heat", "--approx", "1000000"}, "A\nA\nB\n", 0, {"approximate: at most 1000000 keys kept", NULL}},
     {{"heat", "--threads", "0"}, "A\n", 2, {"--threads '0'", NULL}},
     {{"heat", "a.log", "b.log"}, "", 2, {"one log at a time", NULL}},
     /* parts: PK<TAB>COUNT<TAB>UNITS, refused at their line when they are not */
@@ -500,6 +504,98 @@ static void test_heat_command(void **state)
     }
 }
 
+/* A command that stops before reading its standard input (a refused option) while the test is
+ * still writing 1 MiB into it, more than a pipe holds: the test learns the exit status and the
+ * message, and is not killed by SIGPIPE (it was, now and then, when the child exited first). */
+static void test_heat_command_early_exit(void **state)
+{
+    (void)state;
+    size_t n = (size_t)1 << 20;
+    char *input = xmalloc(n + 1);
+    for (size_t i = 0; i < n; i += 2)
+        memcpy(input + i, "A\n", 2);
+    input[n] = '\0';
+    const char *args[] = {"heat", "--top", "-1", NULL};
+    char *out = NULL, *err = NULL;
+    for (int run = 0; run < 3; run++) {
+        int st = ts_run_keyplan(args, input, &out, &err);
+        assert_int_equal(st, 2);
+        assert_non_null(err);
+        assert_non_null(strstr(err, "--top '-1': expected a whole number >= 0"));
+        free(out);
+        free(err);
+    }
+    free(input);
+}
+
+/* The display cell where `needle` ends within the line of `text` holding it (-1: absent). */
+static int cells_to_end(const char *text, const char *needle)
+{
+    const char *at = strstr(text, needle);
+    if (!at)
+        return -1;
+    const char *line = at;
+    while (line > text && line[-1] != '\n')
+        line--;
+    int cells = 0;
+    for (const char *p = line; p < at + strlen(needle); p++)
+        cells += ((unsigned char)*p & 0xc0) != 0x80; /* one cell per character here */
+    return cells;
+}
+
+/* heat in Spanish: the report's sentences and headers, the columns still aligned by display cells
+ * (an accented header is longer in bytes), and an error keeping its <stdin>:LINE: error: prefix.
+ * The catalog is po/part-heat.po compiled for the test while it is a part of its own, else the
+ * build's (po/es.po once the parts are joined). */
+static void test_heat_spanish(void **state)
+{
+    (void)state;
+    char *part = ts_source_path("po/part-heat.po"), *dir = NULL;
+    if (access(part, R_OK) == 0) {
+        dir = ts_temp_dir();
+        char *cmd =
+            xasprintf("mkdir -p '%s/es/LC_MESSAGES' && msgfmt --check -o '%s/es/LC_MESSAGES/keyplan.mo' '%s'",
+                      dir, dir, part);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+        assert_int_equal(setenv("KEYPLAN_LOCALEDIR", dir, 1), 0);
+    }
+    const char *args[] = {"--lang", "es", "heat", "--seconds", "0.001", NULL};
+    char *out = NULL, *err = NULL;
+    int st = ts_run_keyplan(args, "DIRECCIÓN#casa\tSK\t3\twrite\nB\tX\t1\tread\n", &out, &err);
+    assert_int_equal(st, 1);
+    assert_non_null(strstr(out, "calor de <stdin>: 2 peticiones, 4.0 unidades, 2 claves de partición"));
+    assert_non_null(strstr(out, "clave más caliente DIRECCIÓN#casa: 75.0 % de las unidades"));
+    assert_non_null(strstr(out, "partición caliente: al menos una clave supera el límite"));
+    assert_non_null(strstr(out, "CALIENTE\n"));
+    /* the headers end where their columns' figures end */
+    const char *header = strstr(out, "\npos.");
+    assert_non_null(header);
+    header++;
+    assert_int_equal(cells_to_end(header, "pos."), 4);
+    /* rank 4, key 32, requests 10, share 7, units 11, share 7, read/s 9, read % 7, write/s 9,
+       write % 8, one space between columns (two after the rank) */
+    assert_int_equal(cells_to_end(header, "peticiones"), 4 + 2 + 32 + 1 + 10);
+    assert_int_equal(cells_to_end(header, "escr. %"), 114);
+    assert_int_equal(cells_to_end(out, "%  CALIENTE"), 114 + 10); /* the row of DIRECCIÓN#casa */
+    free(out);
+    free(err);
+    const char *bad[] = {"--lang", "es", "heat", NULL};
+    st = ts_run_keyplan(bad, "A\n{\"PK\": \n", &out, &err);
+    assert_int_equal(st, 2);
+    assert_non_null(strstr(err, "<stdin>:2: error: JSON incorrecto en la columna"));
+    free(out);
+    free(err);
+    if (dir) {
+        unsetenv("KEYPLAN_LOCALEDIR");
+        char *cmd = xasprintf("rm -rf '%s'", dir);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+    }
+    free(dir);
+    free(part);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,7 +603,8 @@ int main(void)
         cmocka_unit_test(test_indexes),           cmocka_unit_test(test_lsi_reads_land_on_table),
         cmocka_unit_test(test_template_families), cmocka_unit_test(test_cloudshop_first_design),
         cmocka_unit_test(test_distrib_template),  cmocka_unit_test(test_degenerate_designs),
-        cmocka_unit_test(test_heat_command),
+        cmocka_unit_test(test_heat_command),      cmocka_unit_test(test_heat_command_early_exit),
+        cmocka_unit_test(test_heat_spanish),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

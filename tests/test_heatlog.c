@@ -7,11 +7,13 @@
 #include <cmocka.h>
 
 #include "heatlog.h"
+#include "support.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct json_case {
     const char *line, *pk;
@@ -154,11 +156,101 @@ static void test_outputs(void **state)
     accesslog_result_free(&h2);
 }
 
+/* A log of about 11 MB read from a file a chunk at a time (and a chunk read ahead): lines cut at
+ * every chunk's end, one line longer than a chunk (a 5 MB sort key), CRLF endings and comments,
+ * one thread and two, give exactly the figures of the same text tallied at once in memory; a bad
+ * line past the first chunks is reported with the same number and message. */
+static char *stream_json(const char *path, unsigned threads, kp_status *st, size_t *lineno, char **err)
+{
+    accesslog_opts o = {threads, 0, false, NULL, NULL, 0};
+    accesslog *h = accesslog_new(&o);
+    *st = heatlog_stream(h, path, lineno, err);
+    accesslog_result r;
+    accesslog_result_get(h, 0, NAN, &r);
+    char *json = heatlog_json(&r, "log", NAN);
+    accesslog_result_free(&r);
+    accesslog_free(h);
+    return json;
+}
+
+static char *memory_json(const char *text, size_t len, kp_status *st, size_t *lineno, char **err)
+{
+    accesslog *h = accesslog_new(NULL);
+    *st = accesslog_read(h, text, len, lineno, err);
+    accesslog_result r;
+    accesslog_result_get(h, 0, NAN, &r);
+    char *json = heatlog_json(&r, "log", NAN);
+    accesslog_result_free(&r);
+    accesslog_free(h);
+    return json;
+}
+
+static void test_stream_chunks(void **state)
+{
+    (void)state;
+    sbuf b;
+    sbuf_init(&b);
+    static const char *const units[] = {"1", "0.5", "2", "0.1", "3.25"};
+    for (size_t i = 0; i < 300000; i++) {
+        if (i == 150000) { /* a line longer than a chunk */
+            sbuf_add(&b, "LONG#1\t");
+            for (size_t k = 0; k < (5u << 20) / 8; k++)
+                sbuf_add(&b, "SKSKSKSK");
+            sbuf_add(&b, "\t7\twrite\n");
+        }
+        if (i % 1000 == 7)
+            sbuf_add(&b, "# a comment\n");
+        sbuf_printf(&b, "CLIENTE#%zu\tPEDIDO#%zu\t%s\t%s%s\n", (i * 7919) % 5003, i, units[i % 5],
+                    i % 3 ? "read" : "write", i % 11 == 0 ? "\r" : "");
+    }
+    size_t good = b.len;
+    char *text = sbuf_steal(&b);
+    for (int bad = 0; bad < 2; bad++) {
+        if (bad) { /* a bad line after the first chunks */
+            text = xrealloc(text, good + 64);
+            strcpy(text + good - 40, "X\tSK\tlots\n");
+        }
+        size_t len = strlen(text);
+        char *path = ts_write_temp("access.log", text);
+        assert_non_null(path);
+        size_t want_line = 0;
+        char *want_err = NULL;
+        kp_status want_st;
+        char *want = memory_json(text, len, &want_st, &want_line, &want_err);
+        assert_int_equal(want_st, bad ? KP_INVALID : KP_OK);
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            size_t line = 0;
+            char *got_err = NULL;
+            kp_status st;
+            char *got = stream_json(path, threads, &st, &line, &got_err);
+            assert_int_equal(st, want_st);
+            if (bad) {
+                assert_int_equal(line, want_line);
+                assert_string_equal(got_err, want_err);
+            } else {
+                assert_string_equal(got, want);
+            }
+            free(got);
+            free(got_err);
+        }
+        if (!bad)
+            assert_non_null(strstr(want, "\"distinct_keys\": 5004"));
+        free(want);
+        free(want_err);
+        assert_int_equal(unlink(path), 0);
+        *strrchr(path, '/') = '\0';
+        assert_int_equal(rmdir(path), 0);
+        free(path);
+    }
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_lines),
         cmocka_unit_test(test_outputs),
+        cmocka_unit_test(test_stream_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,11 +5,13 @@
 #include "capacity.h"
 #include "display.h"
 #include "fileio.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +68,9 @@ static json_t *key_value(json_t *key, const char *pk, const char *const *skip, s
 
 static kp_status no_key(const char *pk, char **err)
 {
-    return kp_fail(err, KP_INVALID, "no partition key %s%s%s in the JSON line", pk ? "'" : "", pk ? pk : "",
-                   pk ? "'" : "");
+    if (pk)
+        return kp_fail(err, KP_INVALID, _("no partition key '%s' in the JSON line"), pk);
+    return kp_fail(err, KP_INVALID, _("no partition key  in the JSON line"));
 }
 
 /* Emits the key value v. */
@@ -98,7 +101,7 @@ static kp_status dynamodb_line(accesslog_sink *s, json_t *o, const char *pk, cha
     if (u) {
         if (!json_is_number(u) || !(json_number_value(u) >= 0) || json_number_value(u) > ACCESSLOG_MAX_UNITS)
             return kp_fail(err, KP_INVALID,
-                           "units: expected a number from 0 to %g (the units one request consumed)",
+                           _("units: expected a number from 0 to %g (the units one request consumed)"),
                            ACCESSLOG_MAX_UNITS);
         units = json_number_value(u);
     }
@@ -110,8 +113,8 @@ static kp_status dynamodb_line(accesslog_sink *s, json_t *o, const char *pk, cha
         int k = accesslog_kind(json_string_value(op), json_string_length(op));
         if (k < 0)
             return kp_fail(err, KP_INVALID,
-                           "operation '%s' is neither a read nor a write (expected GetItem, "
-                           "Query, PutItem, UpdateItem, DeleteItem...)",
+                           _("operation '%s' is neither a read nor a write (expected GetItem, "
+                             "Query, PutItem, UpdateItem, DeleteItem...)"),
                            json_string_value(op));
         write = k == 1;
     }
@@ -171,18 +174,15 @@ static json_t *query_key(json_t *rp, const char *pk)
     return first;
 }
 
-/* One CloudTrail event (record `rec` of the line, 0 when the line is the event). */
-static kp_status cloudtrail_event(accesslog_sink *s, json_t *ev, size_t rec, const char *pk, char **err)
+/* One CloudTrail event. */
+static kp_status cloudtrail_one(accesslog_sink *s, json_t *ev, const char *pk, char **err)
 {
-    char where[48] = "";
-    if (rec)
-        snprintf(where, sizeof where, "record %zu: ", rec);
     json_t *src = json_object_get(ev, "eventSource"), *name = json_object_get(ev, "eventName");
     if (!json_is_string(src) || strcmp(json_string_value(src), "dynamodb.amazonaws.com") != 0)
         return kp_fail(err, KP_INVALID,
-                       "%san event of %s; expected DynamoDB data events (eventSource "
-                       "dynamodb.amazonaws.com)",
-                       where, json_is_string(src) ? json_string_value(src) : "no eventSource");
+                       _("an event of %s; expected DynamoDB data events (eventSource "
+                         "dynamodb.amazonaws.com)"),
+                       json_is_string(src) ? json_string_value(src) : _("no eventSource"));
     const char *op = json_is_string(name) ? json_string_value(name) : "";
     static const char *const keyed[] = {"GetItem", "PutItem", "UpdateItem", "DeleteItem"};
     bool by_key = false;
@@ -191,29 +191,38 @@ static kp_status cloudtrail_event(accesslog_sink *s, json_t *ev, size_t rec, con
     bool query = strcmp(op, "Query") == 0;
     if (!by_key && !query)
         return kp_fail(err, KP_INVALID,
-                       "%seventName '%s': expected a DynamoDB data event on one key (GetItem, "
-                       "PutItem, UpdateItem, DeleteItem, Query)",
-                       where, op);
+                       _("eventName '%s': expected a DynamoDB data event on one key (GetItem, "
+                         "PutItem, UpdateItem, DeleteItem, Query)"),
+                       op);
     json_t *rp = json_object_get(ev, "requestParameters");
     if (!json_is_object(rp))
-        return kp_fail(err, KP_INVALID, "%s%s without requestParameters", where, op);
+        /* TRANSLATORS: %s is the event's name (GetItem) */
+        return kp_fail(err, KP_INVALID, _("%s without requestParameters"), op);
     json_t *v;
     if (by_key) {
         json_t *key = json_object_get(rp, "key");
         if (!json_is_object(key))
-            return kp_fail(err, KP_INVALID, "%s%s without requestParameters.key", where, op);
+            /* TRANSLATORS: %s is the event's name (GetItem) */
+            return kp_fail(err, KP_INVALID, _("%s without requestParameters.key"), op);
         v = key_value(key, pk, NULL, 0);
     } else {
         v = query_key(rp, pk);
         if (!v)
             return kp_fail(err, KP_INVALID,
-                           "%sQuery without its partition key's value (keyConditionExpression "
-                           "and expressionAttributeValues)",
-                           where);
+                           _("Query without its partition key's value (keyConditionExpression "
+                             "and expressionAttributeValues)"));
     }
-    kp_status st = emit_value(s, v, pk, 1, accesslog_kind(op, strlen(op)) == 1, err);
+    return emit_value(s, v, pk, 1, accesslog_kind(op, strlen(op)) == 1, err);
+}
+
+/* One CloudTrail event (record `rec` of the line, 0 when the line is the event): what is wrong
+ * with a record says which. */
+static kp_status cloudtrail_event(accesslog_sink *s, json_t *ev, size_t rec, const char *pk, char **err)
+{
+    kp_status st = cloudtrail_one(s, ev, pk, err);
     if (st != KP_OK && rec) {
-        char *e = xasprintf("%s%s", where, *err);
+        /* TRANSLATORS: %1$zu is the record's number in a CloudTrail file, %2$s what is wrong */
+        char *e = xasprintf(_("record %1$zu: %2$s"), rec, *err);
         free(*err);
         *err = e;
     }
@@ -226,8 +235,9 @@ kp_status heatlog_json_line(accesslog_sink *s, const char *line, size_t len, voi
     json_error_t je;
     json_t *o = json_loadb(line, len, 0, &je);
     if (!o || !json_is_object(o)) {
-        kp_status st = o ? kp_fail(err, KP_INVALID, "expected a JSON object")
-                         : kp_fail(err, KP_INVALID, "bad JSON at column %d: %s", je.column, je.text);
+        kp_status st = o ? kp_fail(err, KP_INVALID, _("expected a JSON object"))
+                         /* TRANSLATORS: %1$d is a column, %2$s the JSON parser's own message */
+                         : kp_fail(err, KP_INVALID, _("bad JSON at column %1$d: %2$s"), je.column, je.text);
         json_decref(o);
         return st;
     }
@@ -240,7 +250,7 @@ kp_status heatlog_json_line(accesslog_sink *s, const char *line, size_t len, voi
         json_array_foreach(records, i, ev)
         {
             if (!json_is_object(ev)) {
-                st = kp_fail(err, KP_INVALID, "record %zu: expected a CloudTrail event object", i + 1);
+                st = kp_fail(err, KP_INVALID, _("record %zu: expected a CloudTrail event object"), i + 1);
                 break;
             }
             if ((st = cloudtrail_event(s, ev, i + 1, pk, err)) != KP_OK)
@@ -263,55 +273,114 @@ static int open_log(const char *path, char **err)
         return STDIN_FILENO;
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
-        kp_fail(err, KP_IO, "%s: cannot open: %s", path, strerror(errno));
+        /* TRANSLATORS: %1$s is the log's path, %2$s the system's reason */
+        kp_fail(err, KP_IO, _("%1$s: cannot open: %2$s"), path, strerror(errno));
         return -1;
     }
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
         close(fd);
-        kp_fail(err, KP_IO, "%s: is a directory; expected a file", path);
+        kp_fail(err, KP_IO, _("%s: is a directory; expected a file"), path);
         return -1;
     }
     return fd;
 }
 
+/* One chunk read by a thread of its own while the tally works on the one before. */
+typedef struct chunk_read {
+    int fd;
+    char *buf;
+    size_t cap, len; /* len bytes read, cap wanted: fewer at the end of the input */
+    int error;       /* errno of a failed read, 0 */
+} chunk_read;
+
+static void *read_chunk(void *arg)
+{
+    chunk_read *c = arg;
+    c->len = 0;
+    c->error = 0;
+    while (c->len < c->cap) {
+        ssize_t r = read(c->fd, c->buf + c->len, c->cap - c->len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            c->error = errno;
+            break;
+        }
+        if (r == 0)
+            break;
+        c->len += (size_t)r;
+    }
+    return NULL;
+}
+
+/* carry[0..*clen) + more[0..n): the line cut between two chunks (growing carry as it needs). */
+static void carry_add(char **carry, size_t *clen, size_t *ccap, const char *more, size_t n)
+{
+    if (!n)
+        return; /* carry may be NULL yet */
+    if (*clen + n > *ccap) {
+        *ccap = (*clen + n) * 2;
+        *carry = xrealloc(*carry, *ccap);
+    }
+    memcpy(*carry + *clen, more, n);
+    *clen += n;
+}
+
+/* Chunks are read a thread of their own (the next read while the tally works on one: both
+ * cores stay busy), CHUNK bytes each; the line cut at a chunk's end is carried over to the next
+ * (carry, usually one short line; a line longer than a chunk grows it, up to the longest line
+ * accesslog_feed accepts). */
 kp_status heatlog_stream(accesslog *h, const char *path, size_t *lineno, char **err)
 {
     *lineno = 0;
     int fd = open_log(path, err);
     if (fd < 0)
         return KP_IO;
-    size_t cap = CHUNK, len = 0;
-    char *buf = xmalloc(cap);
+    chunk_read c[2] = {{fd, xmalloc(CHUNK), CHUNK, 0, 0}, {fd, xmalloc(CHUNK), CHUNK, 0, 0}};
+    char *carry = NULL;
+    size_t clen = 0, ccap = 0, used;
     kp_status st = KP_OK;
-    bool eof = false;
-    while (!eof) {
-        /* fill the buffer (a line that does not fit makes it grow, up to the longest line) */
-        if (len == cap) {
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-        ssize_t r = read(fd, buf + len, cap - len);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            st = kp_fail(err, KP_IO, "%s: cannot read: %s", strcmp(path, "-") == 0 ? "standard input" : path,
-                         strerror(errno));
+    read_chunk(&c[0]);
+    for (size_t k = 0;; k ^= 1) {
+        chunk_read *cur = &c[k];
+        if (cur->error) {
+            /* TRANSLATORS: %1$s is the log's path or "standard input", %2$s the system's reason */
+            st = kp_fail(err, KP_IO, _("%1$s: cannot read: %2$s"),
+                         strcmp(path, "-") == 0 ? _("standard input") : path, strerror(cur->error));
             *lineno = 0;
             break;
         }
-        eof = r == 0;
-        len += (size_t)r;
-        if (!eof && len < cap)
-            continue;
-        size_t used;
-        st = accesslog_feed(h, buf, len, eof, &used, lineno, err);
-        if (st != KP_OK)
+        bool eof = cur->len < cur->cap;
+        pthread_t tid;
+        bool ahead = !eof && pthread_create(&tid, NULL, read_chunk, &c[k ^ 1]) == 0;
+        const char *text = cur->buf;
+        size_t len = cur->len;
+        if (clen) { /* the line cut at the last chunk's end, completed */
+            const char *nl = memchr(text, '\n', len);
+            size_t take = nl ? (size_t)(nl - text) + 1 : len;
+            carry_add(&carry, &clen, &ccap, text, take);
+            text += take;
+            len -= take;
+            st = accesslog_feed(h, carry, clen, eof && !len, &used, lineno, err);
+            memmove(carry, carry + used, clen - used);
+            clen -= used;
+        }
+        if (st == KP_OK && !clen) {
+            st = accesslog_feed(h, text, len, eof, &used, lineno, err);
+            if (st == KP_OK)
+                carry_add(&carry, &clen, &ccap, text + used, len - used);
+        }
+        if (ahead)
+            pthread_join(tid, NULL);
+        else if (!eof && st == KP_OK)
+            read_chunk(&c[k ^ 1]);
+        if (st != KP_OK || eof)
             break;
-        memmove(buf, buf + used, len - used);
-        len -= used;
     }
-    free(buf);
+    free(carry);
+    free(c[0].buf);
+    free(c[1].buf);
     if (fd != STDIN_FILENO)
         close(fd);
     return st;
@@ -336,7 +405,7 @@ static kp_status merge_json(accesslog *h, const char *text, size_t len, double *
     json_t *o = json_loadb(text, len, 0, &je);
     if (!o) {
         *lineno = (size_t)(je.line > 0 ? je.line : 1);
-        return kp_fail(err, KP_INVALID, "bad JSON at column %d: %s", je.column, je.text);
+        return kp_fail(err, KP_INVALID, _("bad JSON at column %1$d: %2$s"), je.column, je.text);
     }
     *lineno = 1;
     kp_status st = KP_OK;
@@ -345,12 +414,12 @@ static kp_status merge_json(accesslog *h, const char *text, size_t len, double *
     if (!json_is_object(o) || !json_is_array(keys) || !json_is_integer(dk) || !num(o, "requests", &req) ||
         !num(o, "units", &units) || !num(o, "read_units", &ru) || !num(o, "write_units", &wu)) {
         st = kp_fail(err, KP_INVALID,
-                     "expected the JSON of `keyplan heat --json` (requests, units, read_units, "
-                     "write_units, distinct_keys, keys)");
+                     _("expected the JSON of `keyplan heat --json` (requests, units, read_units, "
+                       "write_units, distinct_keys, keys)"));
         goto out;
     }
     if (json_object_get(o, "bound") && !num(o, "bound", &bound)) {
-        st = kp_fail(err, KP_INVALID, "bound: expected a number >= 0");
+        st = kp_fail(err, KP_INVALID, _("bound: expected a number >= 0"));
         goto out;
     }
     size_t n = json_array_size(keys);
@@ -368,8 +437,8 @@ static kp_status merge_json(accesslog *h, const char *text, size_t len, double *
         if (!json_is_string(name) || !num(k, "requests", &e.requests) || !num(k, "units", &e.units) ||
             !num(k, "read_units", &e.read_units) || !num(k, "write_units", &e.write_units) ||
             (json_object_get(k, "error") && !num(k, "error", &e.error))) {
-            st = kp_fail(err, KP_INVALID, "keys[%zu]: expected key, requests, units, read_units, write_units",
-                         i);
+            st = kp_fail(err, KP_INVALID,
+                         _("keys[%zu]: expected key, requests, units, read_units, write_units"), i);
             goto out;
         }
         e.key = (char *)json_string_value(name);
@@ -377,8 +446,8 @@ static kp_status merge_json(accesslog *h, const char *text, size_t len, double *
         if (e.keylen == 0 || e.keylen > ACCESSLOG_MAX_KEY || memchr(e.key, '\0', e.keylen) ||
             util_control_at(e.key, false) >= 0) {
             st = kp_fail(err, KP_INVALID,
-                         "keys[%zu]: not a partition key (empty, over %d bytes or with control "
-                         "characters)",
+                         _("keys[%zu]: not a partition key (empty, over %d bytes or with control "
+                           "characters)"),
                          i, ACCESSLOG_MAX_KEY);
             goto out;
         }
@@ -541,31 +610,80 @@ char *heatlog_json(const accesslog_result *r, const char *name, double seconds)
     return sbuf_steal(&b);
 }
 
+/* text padded with spaces to `width` display cells (on the left when `right`): a translated
+ * header keeps its column whatever its accents. */
+static void add_cells(sbuf *b, const char *text, int width, bool right)
+{
+    int pad = width - disp_width(text);
+    if (right)
+        sbuf_printf(b, "%*s", pad > 0 ? pad : 0, "");
+    sbuf_add(b, text);
+    if (!right)
+        sbuf_printf(b, "%*s", pad > 0 ? pad : 0, "");
+}
+
 char *heatlog_text(const accesslog_result *r, const char *name, double seconds)
 {
     bool timed = !isnan(seconds);
     sbuf b;
     sbuf_init(&b);
-    sbuf_printf(&b, "heat of %s: %.0f requests, %.1f units, %zu partition keys\n", name, r->requests,
+    sbuf_printf(&b, _("heat of %s: %.0f requests, %.1f units, %zu partition keys\n"), name, r->requests,
                 r->units, r->distinct);
     if (r->approx) {
         if (r->capacity)
-            sbuf_printf(&b, "approximate: at most %zu keys kept; ", r->capacity);
+            sbuf_printf(&b,
+                        _("approximate: at most %zu keys kept; a key's units are at most its error above "
+                          "the truth; a key not listed had at most %.1f units\n"),
+                        r->capacity, r->bound);
         else
-            sbuf_add(&b, "approximate (merged parts that listed only their hottest keys): ");
-        sbuf_printf(&b,
-                    "a key's units are at most its error above the truth; a key not listed had at most "
-                    "%.1f units\n",
-                    r->bound);
+            sbuf_printf(&b,
+                        _("approximate (merged parts that listed only their hottest keys): a key's units "
+                          "are at most its error above the truth; a key not listed had at most %.1f "
+                          "units\n"),
+                        r->bound);
     }
     if (r->n && r->units > 0)
-        sbuf_printf(&b, "hottest key %s: %.1f %% of the units, %.1f %% of the requests\n", r->v[0].key,
-                    r->v[0].units / r->units * 100,
+        /* TRANSLATORS: %1$s is the key, then its shares of the units and of the requests */
+        sbuf_printf(&b, _("hottest key %1$s: %2$.1f %% of the units, %3$.1f %% of the requests\n"),
+                    r->v[0].key, r->v[0].units / r->units * 100,
                     r->requests > 0 ? r->v[0].requests / r->requests * 100 : 0);
-    if (r->n)
-        sbuf_printf(&b, "\n%4s  %-32s %10s %7s %11s %7s%s%s\n", "rank", "partition key", "requests", "share",
-                    "units", "share", r->approx ? "       error" : "",
-                    timed ? "    read/s  read %   write/s  write %" : "");
+    /* the columns' headers, each within its column's display cells (given in the comments) */
+    const struct {
+        const char *text;
+        int cells;
+        bool right, shown;
+    } cols[] = {
+        /* TRANSLATORS: a column header, at most 4 cells */
+        {P_("heat", "rank"), 4, true, true},
+        /* TRANSLATORS: a column header, at most 32 cells */
+        {P_("heat", "partition key"), 32, false, true},
+        /* TRANSLATORS: a column header (requests of a key), at most 10 cells */
+        {P_("heat", "requests"), 10, true, true},
+        /* TRANSLATORS: a column header (a key's share of the requests, then of the units), at most 7 cells */
+        {P_("heat", "share"), 7, true, true},
+        /* TRANSLATORS: a column header (units consumed), at most 11 cells */
+        {P_("heat", "units"), 11, true, true},
+        {P_("heat", "share"), 7, true, true},
+        /* TRANSLATORS: a column header (how far the units may be above the truth), at most 11 cells */
+        {P_("heat", "error"), 11, true, r->approx},
+        /* TRANSLATORS: a column header (read units per second), at most 9 cells */
+        {P_("heat", "read/s"), 9, true, timed},
+        /* TRANSLATORS: a column header (share of a partition's read limit), at most 7 cells */
+        {P_("heat", "read %"), 7, true, timed},
+        /* TRANSLATORS: a column header (write units per second), at most 9 cells */
+        {P_("heat", "write/s"), 9, true, timed},
+        /* TRANSLATORS: a column header (share of a partition's write limit), at most 8 cells */
+        {P_("heat", "write %"), 8, true, timed},
+    };
+    if (r->n) {
+        sbuf_addc(&b, '\n');
+        for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
+            if (cols[c].shown) {
+                sbuf_add(&b, c == 0 ? "" : c == 1 ? "  " : " ");
+                add_cells(&b, cols[c].text, cols[c].cells, cols[c].right);
+            }
+        sbuf_addc(&b, '\n');
+    }
     for (size_t i = 0; i < r->n; i++) {
         const accesslog_key *k = &r->v[i];
         int kw = disp_width(k->key);
@@ -576,14 +694,19 @@ char *heatlog_text(const accesslog_result *r, const char *name, double seconds)
             sbuf_printf(&b, " %11.1f", k->error);
         if (timed) {
             double rd = k->read_units / seconds, w = k->write_units / seconds;
-            sbuf_printf(&b, " %9.1f %6.1f%% %9.1f %7.1f%%%s", rd, rd / CAP_PARTITION_RCU * 100, w,
-                        w / CAP_PARTITION_WCU * 100, accesslog_key_hot(k, seconds) ? "  HOT" : "");
+            sbuf_printf(&b, " %9.1f %6.1f%% %9.1f %7.1f%%", rd, rd / CAP_PARTITION_RCU * 100, w,
+                        w / CAP_PARTITION_WCU * 100);
+            if (accesslog_key_hot(k, seconds)) {
+                sbuf_add(&b, "  ");
+                /* TRANSLATORS: the mark of a key at or over a partition's limit, in capitals */
+                sbuf_add(&b, P_("heat", "HOT"));
+            }
         }
         sbuf_addc(&b, '\n');
     }
     if (r->hot)
         sbuf_add(&b,
-                 "\nhot: at least one key passes a partition's limit (3,000 read / 1,000 write units/s);\n"
-                 "spread it with a key suffix, cache its reads, or aggregate its writes.\n");
+                 _("\nhot: at least one key passes a partition's limit (3,000 read / 1,000 write units/s);\n"
+                   "spread it with a key suffix, cache its reads, or aggregate its writes.\n"));
     return sbuf_steal(&b);
 }
