@@ -5,6 +5,7 @@
 #include "display.h"
 #include "draw.h"
 #include "humanfmt.h"
+#include "i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +39,13 @@ static bool num_changed(double a, double b)
     if (isnan(a) || isnan(b))
         return isnan(a) != isnan(b);
     return fabs(a - b) > 1e-9 * (fabs(a) + fabs(b) + 1);
+}
+
+const char *pane_index_label(const char *name)
+{
+    if (!name)
+        return "";
+    return strcmp(name, "table") == 0 ? P_("index", "table") : name;
 }
 
 ui_role pane_plan_role(kp_plan p)
@@ -212,8 +220,8 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         idt[disp_fit(idt, 2, NULL)] = '\0';
         if (y < nhit)
             hit[y] = pattern_row(d, i, id);
-        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-*s", idt, "",
-                  pr->index_name ? pr->index_name : "", kct.s, rc, rs, LATW, lat);
+        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-*s", idt, "", pane_index_label(pr->index_name),
+                  kct.s, rc, rs, LATW, lat);
         /* the plan word in its colour, the latency in red when over target (in its own column:
            drawn once) */
         draw_put(y, x + 3, 9, plan,

@@ -5,6 +5,7 @@
 
 #include "display.h"
 #include "draw.h"
+#include "pane.h"
 #include "humanfmt.h"
 #include "util.h"
 
@@ -190,7 +191,8 @@ static void cost_build(const screen_env *e)
         humanfmt(dn, sizeof dn, p->distinct, HF_NUM_SCREEN);
         sbuf l;
         sbuf_init(&l);
-        sbuf_printf(&l, "%-8s ", p->index_name ? p->index_name : "");
+        draw_pad(&l, pane_index_label(p->index_name), 8);
+        sbuf_add(&l, " ");
         disp_cell(&l, p->template_src, 24, 0);
         char hs[HUMANFMT_SIZE], ru[HUMANFMT_SIZE], wu[HUMANFMT_SIZE];
         humanfmt(hs, sizeof hs, p->hot_share, HF_PCT_REPORT);

@@ -4,6 +4,7 @@
 #include "actions.h"
 #include "display.h"
 #include "draw.h"
+#include "pane.h"
 #include "humanfmt.h"
 #include "util.h"
 
@@ -13,15 +14,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A tab's title: the screen's title, or its first word when the titles do not fit in `width`. */
+/* A tab's short title, for a terminal too narrow for the titles ("Cost"). */
+static const char *short_title(int s)
+{
+    /* TRANSLATORS: the tabs' short titles, used when the titles do not fit: together they must fit
+       in 55 columns ("1 Patterns 2 Keys ... 8 Items" in 80 columns) */
+    const char *const shorts[UI_SCREEN__COUNT] = {
+        P_("tab", "Patterns"),  P_("tab", "Keys"),    P_("tab", "Indexes"), P_("tab", "Attributes"),
+        P_("tab", "Decisions"), P_("tab", "History"), P_("tab", "Cost"),    P_("tab", "Items"),
+    };
+    return (unsigned)s < UI_SCREEN__COUNT ? shorts[s] : "?";
+}
+
+/* A tab's title: the screen's title, or its short title when the titles do not fit in `width`. */
 static int tab_title(int s, int width, char *buf, size_t size)
 {
     int total = 1;
     for (int k = 0; k < UI_SCREEN__COUNT; k++)
         total += disp_width(ui_screen_title(k)) + 3;
-    const char *t = ui_screen_title(s);
-    int n = total < width ? (int)strlen(t) : (int)strcspn(t, " ");
-    snprintf(buf, size, "%d %.*s ", s + 1, n, t);
+    snprintf(buf, size, "%d %s ", s + 1, total < width ? ui_screen_title(s) : short_title(s));
     return disp_width(buf);
 }
 
@@ -89,7 +100,7 @@ void status_draw(ui_rect r, const status_view *v)
         char pct[HUMANFMT_SIZE];
         humanfmt(pct, sizeof pct, fmax(hot->read_util, hot->write_util), HF_PCT_REPORT);
         /* TRANSLATORS: the hot-partition alarm: the index, the key template, its utilisation */
-        char *t = xasprintf(_(" HOT %s %s %s "), hot->index_name ? hot->index_name : "",
+        char *t = xasprintf(_(" HOT %s %s %s "), pane_index_label(hot->index_name),
                             hot->template_src ? hot->template_src : "", pct);
         int tw = disp_width(t);
         int bw = disp_width(b.s);
