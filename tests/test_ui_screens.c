@@ -863,6 +863,21 @@ static void test_set_lang(void **state)
     assert_non_null(strstr(s, "keyplan habla ahora español (:set lang en: inglés)"));
     assert_non_null(strstr(s, "1 Patrones 2 Claves"));
     free(s);
+    /* an undo step is kept in English in the workspace and said in Spanish */
+    wb_command(w, "set billing on-demand");
+    wb_key(w, 'u');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "deshecho: fijar billing (Ctrl-R rehace)"));
+    free(s);
+    assert_string_equal(session_redo_label(w->ss), "set billing"); /* kept in English */
+    keys(w, "jll");
+    wb_key(w, UI_KEY_ENTER);
+    keys(w, "Pedido por id");
+    wb_key(w, UI_KEY_ENTER);
+    wb_key(w, 'u');
+    s = draw_text(w);
+    assert_non_null(strstr(s, "deshecho: editar patterns fila 2 name (Ctrl-R rehace)"));
+    free(s);
     wb_free(w);
     term_close(&t);
 }

@@ -321,6 +321,47 @@ static void save_cell(wb *w, const char *text)
         wb_message(w, UI_ROLE_GOOD, _("saved %s"), col.title);
 }
 
+/* An undo step's label for people: the workspace keeps it in English ("edit patterns row 2
+ * rate", what this file and the others write), the message line says it in the reader's
+ * language; a label of another shape is shown as it is. Caller frees. */
+static char *label_text(const char *label)
+{
+    static const struct {
+        const char *verb;
+        const char *row; /* "VERB TABLE row N" */
+    } rows[] = {
+        {"add", N_("add %s row %zu")},
+        {"delete", N_("delete %s row %zu")},
+        {"duplicate", N_("duplicate %s row %zu")},
+        {"move up", N_("move up %s row %zu")},
+        {"move down", N_("move down %s row %zu")},
+    };
+    char table[64], col[256];
+    size_t row = 0;
+    int used = 0;
+    /* TRANSLATORS: an undo step: "edit patterns row 2 rate" (the design file's table and column) */
+    if (sscanf(label, "edit %63s row %zu %255[^\n]%n", table, &row, col, &used) == 3 && !label[used])
+        return xasprintf(_("edit %s row %zu %s"), table, row, col);
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        size_t n = strlen(rows[i].verb);
+        if (strncmp(label, rows[i].verb, n) == 0 && label[n] == ' ' &&
+            sscanf(label + n + 1, "%63s row %zu%n", table, &row, &used) == 2 && !label[n + 1 + (size_t)used])
+            return xasprintf(_(rows[i].row), table, row);
+    }
+    int step = 0;
+    if (sscanf(label, "merge version %d%n", &step, &used) == 1 && !label[used])
+        return xasprintf(_("merge version %d"), step);
+    if (strncmp(label, "set ", 4) == 0)
+        return xasprintf(_("set %s"), label + 4);
+    if (strncmp(label, "import ", 7) == 0)
+        return xasprintf(_("import %s"), label + 7);
+    if (strcmp(label, "record decision") == 0)
+        return xstrdup(_("record decision"));
+    if (strcmp(label, "open design file") == 0)
+        return xstrdup(_("open design file"));
+    return xstrdup(label);
+}
+
 static int row_op(wb *w, ui_action a)
 {
     const screen_ops *ops = screen_get(w->screen);
@@ -746,7 +787,9 @@ static int default_handle(wb *w, ui_action a)
                     ? _("redone: %s; the cell marked ! still holds text that was never applied (Esc in it drops "
                         "it)")
                     : _("redone: %s");
-            wb_message(w, UI_ROLE_GOOD, fmt, label ? label : _("a step of an earlier session"));
+            char *shown = label ? label_text(label) : xstrdup(_("a step of an earlier session"));
+            wb_message(w, UI_ROLE_GOOD, fmt, shown);
+            free(shown);
         } else {
             wb_message(w, UI_ROLE_WARN, "%s", err ? err : _("nothing to do"));
         }
