@@ -28,12 +28,12 @@ static int cmd_commit(wb *w, const wb_cmd *c, const wb_cmd_args *a)
     return UI_REDRAW;
 }
 
-/* :set lang LANG: the workbench speaks LANG ("en", "es") from the next frame on. The model's own
+/* :set lang LANG ("" when not one word): the workbench speaks LANG ("en", "es") from the next frame on. The model's own
  * texts (warnings, findings, fixes) are written by the analysis in the language it ran in: the
  * analysis runs again whole. The whole terminal is repainted. */
 static int set_lang(wb *w, const char *lang)
 {
-    if (!*lang || strchr(lang, ' ')) {
+    if (!*lang) {
         wb_message(w, UI_ROLE_WARN, _("usage: :set lang en|es"));
         return UI_REDRAW;
     }
@@ -59,12 +59,13 @@ static int cmd_set(wb *w, const wb_cmd *c, const wb_cmd_args *a)
     if (a->argc >= 2 && strcmp(a->argv[1], "author") == 0)
         return wb_set_author(w, a->rest[1]);
     if (a->argc >= 2 && strcmp(a->argv[1], "lang") == 0)
-        return set_lang(w, a->rest[1]);
+        return set_lang(w, a->argc == 3 ? a->argv[2] : ""); /* one word, or the usage */
     const kp_design *d = session_design(w->ss);
     int row = a->argc >= 2 ? edit_setting_find(a->argv[1]) : -1;
     if (row < 0) {
         sbuf b;
         sbuf_init(&b);
+        sbuf_add(&b, "");
         for (size_t i = 0; i < edit_nrows(d, EDIT_SETTINGS); i++) {
             char *n = edit_get(d, EDIT_SETTINGS, i, 0);
             sbuf_printf(&b, " %s", n);
