@@ -75,7 +75,7 @@ static const char *line_name(const char *name)
     return name ? name : "";
 }
 
-/* A checklist item's status for people, and the widest of them (for the column). */
+/* A checklist item's status for people (cost_build makes its column as wide as the widest). */
 static const char *check_word(kp_check_status s)
 {
     /* TRANSLATORS: a checklist item's status in Cost & heat: pass, fail, not applicable */
