@@ -724,6 +724,14 @@ static void spanish(void)
     assert_string_equal(i18n_lang(), "es");
 }
 
+/* CloudShop, analysed for real, in the Spanish workbench on a terminal of lines x cols. */
+static wb *spanish_cloudshop(term *t, int lines, int cols)
+{
+    spanish();
+    term_open(t, lines, cols);
+    return cloudshop_wb();
+}
+
 static int back_to_english(void **state)
 {
     (void)state;
@@ -761,10 +769,8 @@ static void test_golden_spanish_patterns(void **state)
         const char *golden;
     } sizes[] = {{24, 80, "patterns_es_80x24"}, {45, 140, "patterns_es_140x45"}};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
-        spanish();
         term t;
-        term_open(&t, sizes[i].lines, sizes[i].cols);
-        wb *w = cloudshop_wb();
+        wb *w = spanish_cloudshop(&t, sizes[i].lines, sizes[i].cols);
         char *s = draw_text(w);
         golden(sizes[i].golden, s);
         assert_non_null(strstr(s, "Modelo en vivo  598,70 €/mes"));
@@ -790,10 +796,8 @@ static void test_golden_spanish_patterns(void **state)
 static void test_golden_spanish_cost(void **state)
 {
     (void)state;
-    spanish();
     term t;
-    term_open(&t, 24, 80);
-    wb *w = cloudshop_wb();
+    wb *w = spanish_cloudshop(&t, 24, 80);
     wb_key(w, '7');
     wb_key(w, 'z'); /* the screen alone */
     char *s = draw_text(w);
@@ -824,10 +828,8 @@ static kp_analysis *counted_analysis(const kp_design *d)
 static void test_set_lang(void **state)
 {
     (void)state;
-    spanish();
     term t;
-    term_open(&t, 24, 80);
-    wb *w = cloudshop_wb();
+    wb *w = spanish_cloudshop(&t, 24, 80);
     /* the model's texts are written by the analysis: a switch runs it again (counted here) */
     wb_options o;
     memset(&o, 0, sizeof o);
