@@ -816,6 +816,15 @@ static void test_golden_spanish_cost(void **state)
     term_close(&t);
 }
 
+/* The workbench drawn shows `text` (else the test fails with the screen). */
+static void assert_shows(wb *w, const char *text)
+{
+    char *s = draw_text(w);
+    if (!strstr(s, text))
+        fail_msg("no '%s' on the screen:\n%s", text, s);
+    free(s);
+}
+
 static int analyses;
 static kp_analysis *counted_analysis(const kp_design *d)
 {
@@ -842,44 +851,35 @@ static void test_set_lang(void **state)
     wb_command(wc, "set lang es");
     assert_int_equal(analyses, before + 2);
     wb_free(wc);
-    wb_command(w, "set lang en");
-    assert_string_equal(i18n_lang(), "en");
-    assert_non_null(w->an);
-    char *s = draw_text(w);
-    assert_non_null(strstr(s, "Live model  €598.70/month"));
-    assert_non_null(strstr(s, "keyplan speaks English now (:set lang es: Spanish)"));
-    free(s);
-    wb_command(w, "set lang xx");
-    assert_string_equal(i18n_lang(), "en");
-    s = draw_text(w);
-    assert_non_null(strstr(s, "unknown language 'xx'; the languages are en, es"));
-    free(s);
-    wb_command(w, "set lang");
-    s = draw_text(w);
-    assert_non_null(strstr(s, "usage: :set lang en|es"));
-    free(s);
-    wb_command(w, "set lang es");
-    assert_string_equal(i18n_lang(), "es");
-    s = draw_text(w);
-    assert_non_null(strstr(s, "Modelo en vivo  598,70 €/mes"));
-    assert_non_null(strstr(s, "keyplan habla ahora español (:set lang en: inglés)"));
-    assert_non_null(strstr(s, "1 Patrones 2 Claves"));
-    free(s);
+    /* each command, the language after it, and what the screen then shows */
+    static const struct {
+        const char *command, *lang, *shows, *also;
+    } steps[] = {
+        {"set lang en", "en", "keyplan speaks English now (:set lang es: Spanish)",
+         "Live model  €598.70/month"},
+        {"set lang xx", "en", "unknown language 'xx'; the languages are en, es", "1 Patterns 2 Keys"},
+        {"set lang", "en", "usage: :set lang en|es", "Live model"},
+        {"set lang en es", "en", "usage: :set lang en|es", "Live model"},
+        {"set lang es", "es", "keyplan habla ahora español (:set lang en: inglés)",
+         "Modelo en vivo  598,70 €/mes"},
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        wb_command(w, steps[i].command);
+        assert_string_equal(i18n_lang(), steps[i].lang);
+        assert_non_null(w->an);
+        char *shown = draw_text(w);
+        if (!strstr(shown, steps[i].shows) || !strstr(shown, steps[i].also))
+            fail_msg(":%s shows no '%s' and '%s':\n%s", steps[i].command, steps[i].shows, steps[i].also,
+                     shown);
+        free(shown);
+    }
     /* an undo step is kept in English in the workspace and said in Spanish */
     wb_command(w, "set billing on-demand");
     wb_key(w, 'u');
-    s = draw_text(w);
-    assert_non_null(strstr(s, "deshecho: fijar billing (Ctrl-R rehace)"));
-    free(s);
+    assert_shows(w, "deshecho: fijar billing (Ctrl-R rehace)");
     assert_string_equal(session_redo_label(w->ss), "set billing"); /* kept in English */
-    keys(w, "jll");
-    wb_key(w, UI_KEY_ENTER);
-    keys(w, "Pedido por id");
-    wb_key(w, UI_KEY_ENTER);
-    wb_key(w, 'u');
-    s = draw_text(w);
-    assert_non_null(strstr(s, "deshecho: editar patterns fila 2 name (Ctrl-R rehace)"));
-    free(s);
+    keys(w, "jll\nPedido por id\nu");
+    assert_shows(w, "deshecho: editar patterns fila 2 name (Ctrl-R rehace)");
     wb_free(w);
     term_close(&t);
 }
