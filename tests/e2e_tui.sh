@@ -8,22 +8,31 @@
 #  4. the help lists every action of the action table and every : command of the command table;
 #  5. a resize storm down to 12x4 and back;
 #  6. the CloudShop tour, stepped through.
+# All of it twice: in English, then in Spanish (keyplan --lang es), every text it expects looked
+# up in the build's catalog (msg, t, tn: tests/tmux_harness.sh), so both passes check the same.
 set -u
 KP=$(realpath "$1")
 SRC=$(realpath "$2")
 # shellcheck source=tests/tmux_harness.sh
 . "$SRC/tests/tmux_harness.sh" e2e
 
-# start NAME COLS LINES ARGS... : a keyplan in its own tmux session
+# start NAME COLS LINES ARGS... : a keyplan in its own tmux session, in the pass's language
 start() {
     local name=$1 cols=$2 lines=$3
     shift 3
-    T new-session -d -s "$name" -x "$cols" -y "$lines" \
-        "$KP $* 2>$WORK/$name.err; echo \$? > $WORK/$name.exit; sleep 600"
+    rm -f "$WORK/$name.exit" "$WORK/$name.err"
+    T new-session -d -s "$name" -x "$cols" -y "$lines" -c "$PWD" \
+        "$KP --lang $LNG $* 2>$WORK/$name.err; echo \$? > $WORK/$name.exit; sleep 600"
 }
+# upto TEXT SEP: TEXT up to (not including) the first SEP
+upto() { printf '%s' "${1%%"$2"*}"; }
 # cell SESSION TEXT: Enter, clear, type, Enter
 cell() { send "$1" Enter; send "$1" C-u; type_text "$1" "$2"; send "$1" Enter; }
 
+pass() { # pass LNG: every part, in that language, in a folder of its own
+LNG=$1
+echo "---- in $LNG"
+mkdir -p "$WORK/$LNG" && cd "$WORK/$LNG" || exit 2
 # ---- 0. bad input: a clear message, exit status 2, nothing touched ----------------------------
 bad() { # bad NAME PATH WHAT
     start "$1" 80 24 "$2"
@@ -39,27 +48,32 @@ bad() { # bad NAME PATH WHAT
 bad x1 "$WORK/no/such/dir/x.keyplan" "a workspace in a missing folder"
 printf 'not a workspace\n' > notes.keyplan
 sum=$(cksum < notes.keyplan)
-bad x2 "$WORK/notes.keyplan" "a file that is not a workspace"
+bad x2 "$PWD/notes.keyplan" "a file that is not a workspace"
 [ "$(cksum < notes.keyplan)" = "$sum" ] && ok "the foreign file is untouched" || fail "the foreign file changed"
-out=$("$KP" shop2.keyplan </dev/null 2>&1); st=$?
-[ $st = 2 ] && grep -q "needs a terminal" <<<"$out" && ok "no terminal: exit 2 with a message" || fail "no terminal: $st $out"
+out=$("$KP" --lang "$LNG" shop2.keyplan </dev/null 2>&1); st=$?
+want=$(t $'keyplan: the workbench needs a terminal (stdin and stdout); for scripts use keyplan check, export or commit\n')
+[ $st = 2 ] && grep -qF "$want" <<<"$out" && ok "no terminal: exit 2 with a message" || fail "no terminal: $st $out"
 
 printf 'keyplan: 1\nname: x\ntable: {name: T, pk: PK}\npatterns: [{id: 1, name: p, entity: Nope}]\n' > broken.yaml
-bad x3 "$WORK/broken.yaml" "a design file with an unknown entity"
-grep -q "broken.yaml:4:.*unknown entity 'Nope'" "$WORK/x3.err" && ok "the error names the line" || fail "no line in: $(cat "$WORK/x3.err")"
+bad x3 "$PWD/broken.yaml" "a design file with an unknown entity"
+if [ "$LNG" = en ]; then
+    grep -q "broken.yaml:4:.*unknown entity 'Nope'" "$WORK/x3.err" && ok "the error names the line" || fail "no line in: $(cat "$WORK/x3.err")"
+else # the validation's own words are another part's: the place and the name
+    grep -q "broken.yaml:4:.*'Nope'" "$WORK/x3.err" && ok "the error names the line" || fail "no line in: $(cat "$WORK/x3.err")"
+fi
 [ ! -e broken.keyplan ] && ok "nothing created for a broken design" || fail "broken.keyplan was created"
 
 # a design file opens in the workspace beside it
 cp "$SRC/samples/cloudshop/design.yaml" cloudshop.yaml
 start y 100 30 cloudshop.yaml
-expect y "opened in workspace cloudshop.keyplan" "a design file opens in NAME.keyplan"
+expect y "$(upto "$(t "%s opened in workspace %s (u undoes the import; c commits)" cloudshop.yaml cloudshop.keyplan)" " (")" "a design file opens in NAME.keyplan"
 expect y "Get order by id" "with its patterns"
 quit y
 [ -f cloudshop.keyplan ] && ok "cloudshop.keyplan created" || fail "cloudshop.keyplan missing"
 
 # ---- 1. new workspace: scan -> get, commit, quit, reopen ------------------------------------
 start a 100 30 shop.keyplan
-expect a "new workspace shop.keyplan" "a new workspace opens empty"
+expect a "$(upto "$(t "new workspace %s: press a to add a pattern, ? for help" shop.keyplan)" :)" "a new workspace opens empty"
 send a 2; send a a                       # Keys: add an entity
 send a 0; cell a "Pedido"
 send a l; cell a "CLIENTE#{customerId}"  # PK: the customer's partition
@@ -74,47 +88,52 @@ send a 2; send a 0; send a l; cell a "PEDIDO#{orderId}"   # PK now holds orderId
 send a l; cell a "CABECERA"                              # constant sort key
 send a 1
 expect a "= get" "typing the templates that serve it turns the plan into a get"
-expect a "GetItem table" "the pane shows the GetItem"
+expect a "GetItem $(msgc index table)" "the pane shows the GetItem"
 send a c; type_text a "pedido por id"; send a Enter
-expect a "committed version 1" "commit with a message"
-expect a "v1 saved" "status shows the version"
+expect a "$(t "committed version %d: %s" 1 "pedido por id")" "commit with a message"
+expect a "$(t " v%d saved" 1)" "status shows the version"
 send a 2; send a 0; send a l; send a l; cell a "CABECERA#{línea}"   # an uncommitted edit
 send a 1
 quit a
 start a 100 30 shop.keyplan
 expect a "Pedido por id" "reopened: the pattern is there"
-expect a "v1 modified" "reopened: the uncommitted edit is kept"
+expect a "$(t " v%d modified" 1)" "reopened: the uncommitted edit is kept"
 send a u
-expect a "v1 saved" "undo works across the restart"
+expect a "$(t " v%d saved" 1)" "undo works across the restart"
 quit a
 
 # ---- 2. the workshop: two processes, one workspace --------------------------------------------
 start a 100 30 shop.keyplan
 start b 100 30 shop.keyplan --author bea
-expect a "v1 saved" "A opens version 1"
-expect b "v1 saved" "B opens version 1"
+expect a "$(t " v%d saved" 1)" "A opens version 1"
+expect b "$(t " v%d saved" 1)" "B opens version 1"
 send a 1; send a 0; send a l; send a l; cell a "Pedido por número"
 send a ':'; type_text a "commit rename"; send a Enter
-expect a "committed version 2" "A commits version 2"
+expect a "$(t "committed version %d: %s" 2 rename)" "A commits version 2"
 expect b "Pedido por número" "B refreshes to A's commit"
 send b 1; send b 0; send b l; send b l; cell b "Pedido de B"
 send a 1; send a 0; send a l; send a l; cell a "Pedido de A"
 send a c; type_text a "from A"; send a Enter
-expect a "committed version 3" "A commits version 3"
+expect a "$(t "committed version %d: %s" 3 "from A")" "A commits version 3"
 send b c; type_text b "from B"; send b Enter
-expect b "commit refused" "B's stale commit is refused"
-expect b "R merges" "with an offer to merge"
+refused=$(t "commit refused, R merges the latest version into yours: %s" "")
+expect b "$(upto "$refused" ,)" "B's stale commit is refused"
+offer=${refused#*, }
+expect b "$(upto "$offer" :)" "with an offer to merge"
 send b R
-expect b "1 conflict" "B's merge finds both renamed pattern 1"
+expect b "$(upto "$(tn "merging version %d: %zu conflict; t theirs, m mine, e edit, Enter applies, Esc drops the merge" \
+    "merging version %d: %zu conflicts; t theirs, m mine, e edit, Enter applies, Esc drops the merge" 1 3 1)" ";")" \
+    "B's merge finds both renamed pattern 1"
 send b t
 send b Enter
-expect b "merged version 3" "B takes theirs and the merge is applied"
+expect b "$(upto "$(t "merged version %d into your working copy; c commits it (u undoes the merge)" 3)" ";")" \
+    "B takes theirs and the merge is applied"
 quit a
 quit b
 
 # ---- 3. a newcomer at 120x40: three entities, a decision, the decision record ------------------
 start n 120 40 tienda.keyplan
-expect n "new workspace" "newcomer: empty workspace"
+expect n "$(upto "$(msg "new workspace %s: press a to add a pattern, ? for help")" " %s")" "newcomer: empty workspace"
 ents=("Cliente" "CLIENTE#{customerId}" "PERFIL"
       "Pedido" "CLIENTE#{customerId}" "PEDIDO#{orderDate}#{orderId}"
       "Línea" "PEDIDO#{orderId}" "LÍNEA#{lineNo}")
@@ -135,23 +154,26 @@ for i in 0 3 6; do
     send n l; cell n "100"
 done
 expect n "Líneas de un pedido" "three patterns typed"
-screen n | grep -q "3 patterns" && ok "status counts three patterns" || fail "status counts three patterns"
+screen n | grep -qF "$(tn " | %zu pattern" " | %zu patterns" 3 3)" && ok "status counts three patterns" || fail "status counts three patterns"
 send n D
-expect n "Decisions" "D records a decision"
+expect n "$(msg Decisions)" "D records a decision"
 type_text n " (one table)"; send n Enter
 send n ':'; type_text n "export md record.md"; send n Enter
-expect n "decision record written to record.md" "export the decision record"
+expect n "$(upto "$(t "decision record written to %s (%s, %zu bytes): the uncommitted working copy" record.md md 0)" " (")" \
+    "export the decision record"
 [ -s record.md ] && grep -q "Pedido" record.md && ok "record.md holds the design" || fail "record.md missing or empty"
 quit n
 
 # ---- 4. help lists every action and every : command --------------------------------------------
 start h 120 60 shop.keyplan
 send h '?'
-expect h "Help: every action" "help opens"
+expect h "$(upto "$(msg " Help: every action and its keys (from the action table). Any other key closes; j/k scroll.")" " (")" "help opens"
 helptext=$(screen h)
-send h Space; send h Space
-helptext="$helptext
+for _ in 1 2 3 4; do # page by page to the end (Spanish wraps onto more lines)
+    send h Space
+    helptext="$helptext
 $(screen h)"
+done
 missing=0
 for name in $(sed -n 's/^ *X(\([A-Z_]*\), "\([a-z-]*\)".*/\2/p' "$SRC/ui/actions.h"); do
     [ "$name" = none ] && continue
@@ -173,25 +195,32 @@ for size in "80 24" "12 4" "30 8" "200 60" "50 14" "49 13" "12 4" "120 40" "100 
     set -- $size
     T resize-window -t r -x "$1" -y "$2"; sleep 0.15
     if [ "$1" -lt 50 ] || [ "$2" -lt 14 ]; then
-        wait_for r "small" 10 || fail "no 'too small' screen at $1x$2"
+        small=$(msg "Too small")
+        wait_for r "${small##* }" 10 || fail "no 'too small' screen at $1x$2"
     fi
 done
 expect r "Pedido" "after the storm the workbench is back"
-expect r "Live model" "and the model pane too"
+expect r "$(upto "$(msg "Live model  %s/month")" "  %s")" "and the model pane too"
 quit r
 
 # ---- 6. the tour --------------------------------------------------------------------------------
 start t 120 40 tour tour.keyplan
-expect t "Tour 1/" "the tour opens on step 1"
+tour=$(msg " Tour %1\$zu/%2\$zu: %3\$s   ] next  [ previous  Esc leaves")
+tour=$(upto "${tour# }" "%1")
+expect t "${tour}1/" "the tour opens on step 1"
 for i in 2 3 4 5 6 7 8 9; do
     send t ']'
-    expect t "Tour $i/" "tour step $i"
+    expect t "$tour$i/" "tour step $i"
 done
 send t ']'
-expect t "last step" "the last step says so"
+expect t "$(msg "that was the last step")" "the last step says so"
 send t '['
-expect t "Tour 8/" "back one step"
+expect t "${tour}8/" "back one step"
 quit t
+cd "$WORK" || exit 2
+}
 
+pass en
+pass es
 echo "$FAILS failure(s)"
 [ "$FAILS" = 0 ]

@@ -18,6 +18,7 @@
 #include "draw.h"
 #include "layout.h"
 #include "help.h"
+#include "i18n.h"
 #include "lineedit.h"
 #include "pane.h"
 #include "tour.h"
@@ -707,6 +708,178 @@ static void test_golden_items_cloudshop(void **state)
     golden("items_detail_100x30", s);
     assert_non_null(strstr(s, "returned by the selected pattern"));
     free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* ---- Spanish ------------------------------------------------------------------------------------ */
+
+/* The workbench in Spanish: the catalog compiled in the build tree (po/es.po with the parts not
+ * yet joined into it), CloudShop analysed for real. */
+static void spanish(void)
+{
+    setenv("KEYPLAN_LOCALEDIR", KP_BUILD_DIR "/locale", 1);
+    const char *err = NULL;
+    assert_true(i18n_init("es", &err));
+    assert_string_equal(i18n_lang(), "es");
+}
+
+/* CloudShop, analysed for real, in the Spanish workbench on a terminal of lines x cols. */
+static wb *spanish_cloudshop(term *t, int lines, int cols)
+{
+    spanish();
+    term_open(t, lines, cols);
+    return cloudshop_wb();
+}
+
+static int back_to_english(void **state)
+{
+    (void)state;
+    i18n_init("en", NULL);
+    return 0;
+}
+
+/* The display column where `word` starts on the screen's line y, or -1. */
+static int cell_of(int y, const wchar_t *word)
+{
+    wchar_t line[256];
+    memset(line, 0, sizeof line);
+    mvinnwstr(y, 0, line, COLS < 255 ? COLS : 255);
+    const wchar_t *p = wcsstr(line, word);
+    return p ? wcswidth(line, (size_t)(p - line)) : -1;
+}
+
+/* The screen line that holds `word`, from line `from` on, or -1. */
+static int line_of(const wchar_t *word, int from)
+{
+    for (int y = from; y < LINES; y++)
+        if (cell_of(y, word) >= 0)
+            return y;
+    return -1;
+}
+
+/* Patterns and the model pane in Spanish at 80x24 (the pane below) and 140x45 (beside): the
+ * headers translated and padded by display cells, so that "índice" starts where the index names
+ * do; the figures in the reader's locale. */
+static void test_golden_spanish_patterns(void **state)
+{
+    (void)state;
+    static const struct {
+        int lines, cols;
+        const char *golden;
+    } sizes[] = {{24, 80, "patterns_es_80x24"}, {45, 140, "patterns_es_140x45"}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        term t;
+        wb *w = spanish_cloudshop(&t, sizes[i].lines, sizes[i].cols);
+        char *s = draw_text(w);
+        golden(sizes[i].golden, s);
+        assert_non_null(strstr(s, "Modelo en vivo  598,70 €/mes"));
+        assert_non_null(strstr(s, " | comprobación 11/11 | 598,70 €/mes provisioned | 13 patrones"));
+        assert_null(strstr(s, "Live model"));
+        /* the pane's header over its rows, by cells: índice over tabla, latencia/meta over "4 ms" */
+        int head = line_of(L"latencia/meta", 1);
+        assert_true(head > 0);
+        int row = line_of(L"tabla", head + 1); /* pattern 1's row of the pane */
+        assert_true(row > head);
+        assert_int_equal(cell_of(head, L"índice"), cell_of(row, L"tabla"));
+        assert_int_equal(cell_of(head, L"latencia/meta"), cell_of(row, L"4 ms / 20 ms"));
+        /* RCU/llam right-aligned over its figures: both end in the same column */
+        assert_int_equal(cell_of(head, L"RCU/llam") + 8, cell_of(row, L"0,5") + 3);
+        free(s);
+        wb_free(w);
+        term_close(&t);
+    }
+}
+
+/* Cost & heat in Spanish at 80x24: the cost lines' column as wide as its widest translation
+ * ("escrituras en índices"), the amounts right-aligned under their headers. */
+static void test_golden_spanish_cost(void **state)
+{
+    (void)state;
+    term t;
+    wb *w = spanish_cloudshop(&t, 24, 80);
+    wb_key(w, '7');
+    wb_key(w, 'z'); /* the screen alone */
+    char *s = draw_text(w);
+    golden("cost_es_80x24", s);
+    int head = line_of(L"bajo demanda", 1);
+    int total = line_of(L"total ", head + 1);
+    assert_true(head > 0 && total > head);
+    /* "aprovisionada" ends where the amounts end */
+    assert_int_equal(cell_of(head, L"aprovisionada") + 13, cell_of(total, L"598,70 €") + 8);
+    assert_int_equal(cell_of(head, L"bajo demanda") + 12, cell_of(total, L"678,62 €") + 8);
+    int iw = line_of(L"escrituras en índices", head);
+    assert_true(iw > head);
+    assert_int_equal(cell_of(iw, L"94,29 €") + 7, cell_of(total, L"678,62 €") + 8);
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The workbench drawn shows `text` (else the test fails with the screen). */
+static void assert_shows(wb *w, const char *text)
+{
+    char *s = draw_text(w);
+    if (!strstr(s, text))
+        fail_msg("no '%s' on the screen:\n%s", text, s);
+    free(s);
+}
+
+static int analyses;
+static kp_analysis *counted_analysis(const kp_design *d)
+{
+    analyses++;
+    return analysis_run(d);
+}
+
+/* :set lang switches at once, both ways, and the analysis runs again in the new language; an
+ * unknown language names the ones there are and changes nothing. */
+static void test_set_lang(void **state)
+{
+    (void)state;
+    term t;
+    wb *w = spanish_cloudshop(&t, 24, 80);
+    /* the model's texts are written by the analysis: a switch runs it again (counted here) */
+    wb_options o;
+    memset(&o, 0, sizeof o);
+    o.analyze = counted_analysis;
+    o.analysis_free = analysis_free;
+    wb *wc = wb_new(session_new_memory(ts_load_file("samples/cloudshop/design.yaml")), &o);
+    int before = analyses;
+    wb_command(wc, "set lang en");
+    assert_int_equal(analyses, before + 1);
+    wb_command(wc, "set lang es");
+    assert_int_equal(analyses, before + 2);
+    wb_free(wc);
+    /* each command, the language after it, and what the screen then shows */
+    static const struct {
+        const char *command, *lang, *shows, *also;
+    } steps[] = {
+        {"set lang en", "en", "keyplan speaks English now (:set lang es: Spanish)",
+         "Live model  €598.70/month"},
+        {"set lang xx", "en", "unknown language 'xx'; the languages are en, es", "1 Patterns 2 Keys"},
+        {"set lang", "en", "usage: :set lang en|es", "Live model"},
+        {"set lang en es", "en", "usage: :set lang en|es", "Live model"},
+        {"set lang es", "es", "keyplan habla ahora español (:set lang en: inglés)",
+         "Modelo en vivo  598,70 €/mes"},
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        wb_command(w, steps[i].command);
+        assert_string_equal(i18n_lang(), steps[i].lang);
+        assert_non_null(w->an);
+        char *shown = draw_text(w);
+        if (!strstr(shown, steps[i].shows) || !strstr(shown, steps[i].also))
+            fail_msg(":%s shows no '%s' and '%s':\n%s", steps[i].command, steps[i].shows, steps[i].also,
+                     shown);
+        free(shown);
+    }
+    /* an undo step is kept in English in the workspace and said in Spanish */
+    wb_command(w, "set billing on-demand");
+    wb_key(w, 'u');
+    assert_shows(w, "deshecho: fijar billing (Ctrl-R rehace)");
+    assert_string_equal(session_redo_label(w->ss), "set billing"); /* kept in English */
+    keys(w, "jll\nPedido por id\nu");
+    assert_shows(w, "deshecho: editar patterns fila 2 name (Ctrl-R rehace)");
     wb_free(w);
     term_close(&t);
 }
@@ -2206,6 +2379,9 @@ int main(void)
         cmocka_unit_test(test_golden_patterns_80x24),
         cmocka_unit_test(test_golden_patterns_120x40),
         cmocka_unit_test(test_golden_keys_spanish),
+        cmocka_unit_test_teardown(test_golden_spanish_patterns, back_to_english),
+        cmocka_unit_test_teardown(test_golden_spanish_cost, back_to_english),
+        cmocka_unit_test_teardown(test_set_lang, back_to_english),
         cmocka_unit_test(test_golden_help),
         cmocka_unit_test(test_golden_too_small),
         cmocka_unit_test(test_golden_editing),

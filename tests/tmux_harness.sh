@@ -69,3 +69,22 @@ quit() {
     T kill-session -t "$1" 2>/dev/null
     rm -f "$WORK/$1.exit"
 }
+
+# The workbench's messages in the language of the run, looked up in the build's catalog (the one
+# the binary reads, beside it in locale/), so that a script checks English and Spanish with the
+# same lines and no text is written twice. LNG (en, es; default en) is the language.
+#   msg MSGID                 the translation of MSGID ("" context)
+#   msgc CONTEXT MSGID        the translation of MSGID in CONTEXT (the code's P_)
+#   t MSGID ARGS...           printf of the translated MSGID with ARGS
+#   tn MSGID PLURAL N ARGS... printf of the translation for N (ngettext) with ARGS
+LNG=${LNG:-en}
+kp_gettext() { TEXTDOMAINDIR="$(dirname "$KP")/locale" TEXTDOMAIN=keyplan LANGUAGE="$LNG" LC_ALL=C.UTF-8 "$@"; }
+msg() { if [ "$LNG" = en ]; then printf '%s' "$1"; else kp_gettext gettext -- "$1"; fi; }
+msgc() { if [ "$LNG" = en ]; then printf '%s' "$2"; else kp_gettext gettext --context="$1" -- "$2"; fi; }
+t() { local f; f=$(msg "$1"); shift; printf -- "$f" "$@"; }
+tn() {
+    local f n=$3
+    if [ "$LNG" = en ]; then [ "$n" = 1 ] && f=$1 || f=$2; else f=$(kp_gettext ngettext -- "$1" "$2" "$n"); fi
+    shift 3
+    printf -- "$f" "$@"
+}

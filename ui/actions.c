@@ -22,8 +22,9 @@ static const char *const screen_titles[] = {
 };
 
 const char *ui_action_name(ui_action a) { return (unsigned)a < UI_ACT__COUNT ? action_names[a] : "?"; }
-const char *ui_action_help(ui_action a) { return (unsigned)a < UI_ACT__COUNT ? action_helps[a] : ""; }
-const char *ui_screen_title(int s) { return (unsigned)s < UI_SCREEN__COUNT ? screen_titles[s] : "?"; }
+const char *ui_action_help(ui_action a) { return (unsigned)a < UI_ACT__COUNT ? _(action_helps[a]) : ""; }
+const char *ui_screen_title(int s) { return (unsigned)s < UI_SCREEN__COUNT ? _(screen_titles[s]) : "?"; }
+const char *ui_screen_name(int s) { return (unsigned)s < UI_SCREEN__COUNT ? screen_titles[s] : "?"; }
 
 ui_action ui_action_find(const char *name)
 {
@@ -135,21 +136,33 @@ const char *ui_key_name(int key, char *buf, size_t size)
         int key;
         const char *name;
     } names[] = {
-        {UI_FKEY(KEY_UP), "Up"},       {UI_FKEY(KEY_DOWN), "Down"},  {UI_FKEY(KEY_LEFT), "Left"},
-        {UI_FKEY(KEY_RIGHT), "Right"}, {UI_FKEY(KEY_PPAGE), "PgUp"}, {UI_FKEY(KEY_NPAGE), "PgDn"},
-        {UI_FKEY(KEY_HOME), "Home"},   {UI_FKEY(KEY_END), "End"},    {UI_FKEY(KEY_DC), "Del"},
-        {UI_FKEY(KEY_BTAB), "S-Tab"},  {UI_FKEY(KEY_F(1)), "F1"},    {UI_KEY_TAB, "Tab"},
-        {UI_KEY_ENTER, "Enter"},       {UI_KEY_ESC, "Esc"},          {' ', "Space"},
+        /* TRANSLATORS: the names of keys, as the keyboard labels them (the help lists them) */
+        {UI_FKEY(KEY_UP), N_("Up")},
+        {UI_FKEY(KEY_DOWN), N_("Down")},
+        {UI_FKEY(KEY_LEFT), N_("Left")},
+        {UI_FKEY(KEY_RIGHT), N_("Right")},
+        {UI_FKEY(KEY_PPAGE), N_("PgUp")},
+        {UI_FKEY(KEY_NPAGE), N_("PgDn")},
+        {UI_FKEY(KEY_HOME), N_("Home")},
+        {UI_FKEY(KEY_END), N_("End")},
+        {UI_FKEY(KEY_DC), N_("Del")},
+        {UI_FKEY(KEY_BTAB), N_("S-Tab")},
+        {UI_FKEY(KEY_F(1)), "F1"},
+        {UI_KEY_TAB, "Tab"},
+        {UI_KEY_ENTER, N_("Enter")},
+        {UI_KEY_ESC, "Esc"},
+        {' ', N_("Space")},
     };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (names[i].key == key) {
-            snprintf(buf, size, "%s", names[i].name);
+            snprintf(buf, size, "%s", _(names[i].name));
             return buf;
         }
     if (UI_IS_FKEY(key))
         snprintf(buf, size, "key%d", key & 0xffff);
     else if (key > 0 && key < 32)
-        snprintf(buf, size, "Ctrl-%c", 'A' + key - 1);
+        /* TRANSLATORS: the Control key with a letter, as the keyboard labels it */
+        snprintf(buf, size, _("Ctrl-%c"), 'A' + key - 1);
     else if (key < 128)
         snprintf(buf, size, "%c", key);
     else

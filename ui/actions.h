@@ -5,66 +5,68 @@
 #ifndef KP_UI_ACTIONS_H
 #define KP_UI_ACTIONS_H
 
+#include "i18n.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
 /* clang-format off */
 #define UI_ACTIONS(X)                                                                                       \
-    X(NONE, "none", "does nothing")                                                                         \
-    X(QUIT, "quit", "Quit (the working copy is kept: nothing typed is lost)")                               \
-    X(HELP, "help", "Show this help, generated from the action table")                                      \
-    X(NEXT_SCREEN, "next-screen", "Next screen")                                                            \
-    X(PREV_SCREEN, "prev-screen", "Previous screen")                                                        \
-    X(SCREEN_PATTERNS, "patterns", "Patterns: the access-pattern table")                                    \
-    X(SCREEN_KEYS, "keys", "Keys: each entity's key templates, sparse rules, count, size")                  \
-    X(SCREEN_INDEXES, "indexes", "Indexes: the table's GSIs and LSIs")                                      \
-    X(SCREEN_ATTRS, "attributes", "Attributes: types and value distributions")                              \
-    X(SCREEN_DECISIONS, "decisions", "Decisions, with their reopening signals live")                        \
-    X(SCREEN_HISTORY, "history", "History: versions, and the diff of any two")                              \
-    X(SCREEN_COST, "cost", "Cost & heat: monthly cost in both modes, hottest partitions")                   \
-    X(SCREEN_ITEMS, "items", "Items: sample items as DynamoDB stores them; the selected pattern's reads lit") \
-    X(MOVE_UP, "up", "Cursor up")                                                                           \
-    X(MOVE_DOWN, "down", "Cursor down")                                                                     \
-    X(MOVE_LEFT, "left", "Cursor left (previous column)")                                                   \
-    X(MOVE_RIGHT, "right", "Cursor right (next column)")                                                    \
-    X(PAGE_UP, "page-up", "One page up")                                                                    \
-    X(PAGE_DOWN, "page-down", "One page down")                                                              \
-    X(FIRST_ROW, "first-row", "First row")                                                                  \
-    X(LAST_ROW, "last-row", "Last row")                                                                     \
-    X(FIRST_COL, "first-column", "First column")                                                            \
-    X(LAST_COL, "last-column", "Last column")                                                               \
-    X(EDIT, "edit", "Edit the cell under the cursor (Enter saves, Esc cancels)")                            \
-    X(ADD_ROW, "add", "Add a row below the cursor")                                                         \
-    X(DELETE_ROW, "delete", "Delete the row under the cursor")                                              \
-    X(DUPLICATE_ROW, "duplicate", "Duplicate the row under the cursor")                                     \
-    X(ROW_UP, "row-up", "Move the row up")                                                                  \
-    X(ROW_DOWN, "row-down", "Move the row down")                                                            \
-    X(UNDO, "undo", "Undo the last edit (history is unlimited and kept in the workspace)")                  \
-    X(REDO, "redo", "Redo")                                                                                 \
-    X(COMMIT, "commit", "Commit the working copy as a new version (asks for a message)")                    \
-    X(DECIDE, "decide", "Record a decision about the pattern under the cursor")                             \
-    X(COMMAND, "command", "Command line: a : command (listed at the end of this help) or an action's name") \
-    X(SEARCH, "search", "Search forward in the current screen")                                             \
-    X(SEARCH_NEXT, "search-next", "Next match")                                                             \
-    X(SEARCH_PREV, "search-prev", "Previous match")                                                         \
-    X(MARK, "mark", "History: mark a version; marking a second one shows their diff")                       \
-    X(TOUR_NEXT, "tour-next", "Tour: next step")                                                            \
-    X(TOUR_PREV, "tour-prev", "Tour: previous step")                                                        \
-    X(NARRATION_DOWN, "narration-down", "Tour: scroll the narration down")                                  \
-    X(NARRATION_UP, "narration-up", "Tour: scroll the narration up")                                        \
-    X(RELOAD, "reload", "Reload the workspace's latest version (after another commit)")                     \
-    X(DETAIL, "detail", "Show what is under the cursor whole (a row, finding, decision, diff line)")        \
-    X(MESSAGES, "messages", "List the past messages (also :messages)")                                      \
-    X(PANE_WIDER, "pane-wider", "Widen the model pane (taller when it sits below)")                         \
-    X(PANE_NARROWER, "pane-narrower", "Narrow the model pane")                                              \
-    X(PANE_TOGGLE, "pane-toggle", "Hide or show the model pane")                                            \
-    X(ITEMS_INDEX, "items-index", "Items: show the next index (the table, then each GSI and LSI)")          \
-    X(ITEMS_PATTERN, "items-pattern", "Items: select the next pattern (its reads are highlighted)")         \
-    X(ITEMS_PATTERN_PREV, "items-pattern-prev", "Items: select the previous pattern")                       \
-    X(ITEMS_SEED, "items-seed", "Items: generate again with another seed")                                  \
-    X(ITEMS_MORE, "items-more", "Items: more items per partition")                                          \
-    X(ITEMS_FEWER, "items-fewer", "Items: fewer items per partition")                                       \
-    X(REDRAW, "redraw", "Redraw the screen")
+    X(NONE, "none", N_("does nothing"))                                                                         \
+    X(QUIT, "quit", N_("Quit (the working copy is kept: nothing typed is lost)"))                               \
+    X(HELP, "help", N_("Show this help, generated from the action table"))                                      \
+    X(NEXT_SCREEN, "next-screen", N_("Next screen"))                                                            \
+    X(PREV_SCREEN, "prev-screen", N_("Previous screen"))                                                        \
+    X(SCREEN_PATTERNS, "patterns", N_("Patterns: the access-pattern table"))                                    \
+    X(SCREEN_KEYS, "keys", N_("Keys: each entity's key templates, sparse rules, count, size"))                  \
+    X(SCREEN_INDEXES, "indexes", N_("Indexes: the table's GSIs and LSIs"))                                      \
+    X(SCREEN_ATTRS, "attributes", N_("Attributes: types and value distributions"))                              \
+    X(SCREEN_DECISIONS, "decisions", N_("Decisions, with their reopening signals live"))                        \
+    X(SCREEN_HISTORY, "history", N_("History: versions, and the diff of any two"))                              \
+    X(SCREEN_COST, "cost", N_("Cost & heat: monthly cost in both modes, hottest partitions"))                   \
+    X(SCREEN_ITEMS, "items", N_("Items: sample items as DynamoDB stores them; the selected pattern's reads lit")) \
+    X(MOVE_UP, "up", N_("Cursor up"))                                                                           \
+    X(MOVE_DOWN, "down", N_("Cursor down"))                                                                     \
+    X(MOVE_LEFT, "left", N_("Cursor left (previous column)"))                                                   \
+    X(MOVE_RIGHT, "right", N_("Cursor right (next column)"))                                                    \
+    X(PAGE_UP, "page-up", N_("One page up"))                                                                    \
+    X(PAGE_DOWN, "page-down", N_("One page down"))                                                              \
+    X(FIRST_ROW, "first-row", N_("First row"))                                                                  \
+    X(LAST_ROW, "last-row", N_("Last row"))                                                                     \
+    X(FIRST_COL, "first-column", N_("First column"))                                                            \
+    X(LAST_COL, "last-column", N_("Last column"))                                                               \
+    X(EDIT, "edit", N_("Edit the cell under the cursor (Enter saves, Esc cancels)"))                            \
+    X(ADD_ROW, "add", N_("Add a row below the cursor"))                                                         \
+    X(DELETE_ROW, "delete", N_("Delete the row under the cursor"))                                              \
+    X(DUPLICATE_ROW, "duplicate", N_("Duplicate the row under the cursor"))                                     \
+    X(ROW_UP, "row-up", N_("Move the row up"))                                                                  \
+    X(ROW_DOWN, "row-down", N_("Move the row down"))                                                            \
+    X(UNDO, "undo", N_("Undo the last edit (history is unlimited and kept in the workspace)"))                  \
+    X(REDO, "redo", N_("Redo"))                                                                                 \
+    X(COMMIT, "commit", N_("Commit the working copy as a new version (asks for a message)"))                    \
+    X(DECIDE, "decide", N_("Record a decision about the pattern under the cursor"))                             \
+    X(COMMAND, "command", N_("Command line: a : command (listed at the end of this help) or an action's name")) \
+    X(SEARCH, "search", N_("Search forward in the current screen"))                                             \
+    X(SEARCH_NEXT, "search-next", N_("Next match"))                                                             \
+    X(SEARCH_PREV, "search-prev", N_("Previous match"))                                                         \
+    X(MARK, "mark", N_("History: mark a version; marking a second one shows their diff"))                       \
+    X(TOUR_NEXT, "tour-next", N_("Tour: next step"))                                                            \
+    X(TOUR_PREV, "tour-prev", N_("Tour: previous step"))                                                        \
+    X(NARRATION_DOWN, "narration-down", N_("Tour: scroll the narration down"))                                  \
+    X(NARRATION_UP, "narration-up", N_("Tour: scroll the narration up"))                                        \
+    X(RELOAD, "reload", N_("Reload the workspace's latest version (after another commit)"))                     \
+    X(DETAIL, "detail", N_("Show what is under the cursor whole (a row, finding, decision, diff line)"))        \
+    X(MESSAGES, "messages", N_("List the past messages (also :messages)"))                                      \
+    X(PANE_WIDER, "pane-wider", N_("Widen the model pane (taller when it sits below)"))                         \
+    X(PANE_NARROWER, "pane-narrower", N_("Narrow the model pane"))                                              \
+    X(PANE_TOGGLE, "pane-toggle", N_("Hide or show the model pane"))                                            \
+    X(ITEMS_INDEX, "items-index", N_("Items: show the next index (the table, then each GSI and LSI)"))          \
+    X(ITEMS_PATTERN, "items-pattern", N_("Items: select the next pattern (its reads are highlighted)"))         \
+    X(ITEMS_PATTERN_PREV, "items-pattern-prev", N_("Items: select the previous pattern"))                       \
+    X(ITEMS_SEED, "items-seed", N_("Items: generate again with another seed"))                                  \
+    X(ITEMS_MORE, "items-more", N_("Items: more items per partition"))                                          \
+    X(ITEMS_FEWER, "items-fewer", N_("Items: fewer items per partition"))                                       \
+    X(REDRAW, "redraw", N_("Redraw the screen"))
 /* clang-format on */
 
 typedef enum ui_action {
@@ -79,14 +81,14 @@ typedef enum ui_action {
 /* The screens, in tab order. */
 /* clang-format off */
 #define UI_SCREENS(X)         \
-    X(PATTERNS, "Patterns")   \
-    X(KEYS, "Keys")           \
-    X(INDEXES, "Indexes")     \
-    X(ATTRS, "Attributes")    \
-    X(DECISIONS, "Decisions") \
-    X(HISTORY, "History")     \
-    X(COST, "Cost & heat")    \
-    X(ITEMS, "Items")
+    X(PATTERNS, N_("Patterns"))   \
+    X(KEYS, N_("Keys"))           \
+    X(INDEXES, N_("Indexes"))     \
+    X(ATTRS, N_("Attributes"))    \
+    X(DECISIONS, N_("Decisions")) \
+    X(HISTORY, N_("History"))     \
+    X(COST, N_("Cost & heat"))    \
+    X(ITEMS, N_("Items"))
 /* clang-format on */
 
 typedef enum ui_screen_id {
@@ -123,7 +125,9 @@ const char *ui_action_help(ui_action a); /* the help line */
 /* The action named `name` (as in the table), or UI_ACT_NONE. */
 ui_action ui_action_find(const char *name);
 
-const char *ui_screen_title(int screen); /* "Patterns" */
+const char *ui_screen_title(int screen); /* "Patterns", in the reader's language */
+/* The screen's title in English, whatever the language: what the workspace stores (presence). */
+const char *ui_screen_name(int screen);
 
 /* The whole keymap (global and per-screen entries), static. */
 const ui_binding *ui_keymap(size_t *n);

@@ -91,9 +91,9 @@ void detail_draw(detail_view *dv, ui_rect r)
     size_t maxtop = n > body ? n - body : 0;
     if (dv->top > maxtop)
         dv->top = maxtop;
-    char *bar = n > body ? xasprintf(" %s  (lines %zu-%zu of %zu; j/k PgDn/PgUp scroll, Esc closes)",
+    char *bar = n > body ? xasprintf(_(" %s  (lines %zu-%zu of %zu; j/k PgDn/PgUp scroll, Esc closes)"),
                                      dv->title, dv->top + 1, dv->top + body, n)
-                         : xasprintf(" %s  (Esc closes)", dv->title);
+                         : xasprintf(_(" %s  (Esc closes)"), dv->title);
     draw_put(r.y, r.x, r.w, bar, UI_ROLE_TAB_ACTIVE);
     free(bar);
     for (size_t i = 0; i < body; i++) {

@@ -109,3 +109,10 @@ char **draw_wrap(const char *text, int width, size_t *n)
     *n = cnt;
     return v;
 }
+
+void draw_pad(sbuf *b, const char *text, int w)
+{
+    sbuf_add(b, text ? text : "");
+    for (int k = disp_width(text ? text : ""); k < w; k++)
+        sbuf_addc(b, ' ');
+}

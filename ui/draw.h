@@ -5,6 +5,7 @@
 #define KP_UI_DRAW_H
 
 #include "theme.h"
+#include "util.h"
 
 #include <stddef.h>
 
@@ -17,6 +18,9 @@ void draw_putf(int y, int x, int w, ui_role role, const char *fmt, ...) __attrib
 /* Puts `text` word-wrapped to w columns from line *y on (no further than line ymax - 1); lines
  * after the first start with `indent`. *y ends below the last line drawn. */
 void draw_wrapped(int *y, int ymax, int x, int w, const char *text, ui_role role, const char *indent);
+/* Appends `text` (NULL = "") to b, then spaces up to `w` display columns: printf's "%-*s" by
+ * cells, not bytes, so that "índice" lines up with "index" (a wider text is not cut). */
+void draw_pad(sbuf *b, const char *text, int w);
 /* Wraps `text` (paragraphs separated by newlines; an empty paragraph is an empty line) to
  * `width` display columns (at least 8), breaking at blanks where it can. Returns the lines and
  * their number in *n; the caller frees each line and the array (NULL when there are none). */

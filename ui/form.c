@@ -3,6 +3,7 @@
 
 #include "display.h"
 #include "draw.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -144,7 +145,7 @@ void form_draw(ui_form *fm, ui_rect r, int *cy, int *cx)
     }
     int y = r.y;
     draw_putf(y++, r.x, r.w, UI_ROLE_TAB_ACTIVE, " %s   %s", fm->title,
-              fm->editing ? "Enter saves  Esc cancels" : "j/k field  Enter edits  Esc closes");
+              fm->editing ? _("Enter saves  Esc cancels") : _("j/k field  Enter edits  Esc closes"));
     size_t rows = (size_t)(r.h - 1);
     if (first_sel < fm->top)
         fm->top = first_sel;

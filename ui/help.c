@@ -5,10 +5,21 @@
 #include "analysis.h"
 #include "display.h"
 #include "draw.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <curses.h>
 #include <stdlib.h>
+
+char *help_line(const char *head, const char *text)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "");
+    draw_pad(&b, head, HELP_HEAD - 1);
+    sbuf_printf(&b, " %s", text);
+    return sbuf_steal(&b);
+}
 
 char **help_action_lines(size_t *n)
 {
@@ -28,30 +39,31 @@ char **help_action_lines(size_t *n)
 char **help_legend_lines(size_t *n)
 {
     static const char *const meaning[KP_PLAN__COUNT] = {
-        [KP_PLAN_GET] = "GetItem: one item by its whole primary key",
-        [KP_PLAN_QUERY] = "Query: one partition, by its key condition",
-        [KP_PLAN_MULTI] = "several requests a call (a fan-out over shards or values, a batch, a fetch)",
-        [KP_PLAN_SCAN] = "Scan: reads the whole table or index (the pane says which index nearly served it)",
-        [KP_PLAN_OUTSIDE] = "served outside DynamoDB (served_by)",
-        [KP_PLAN_COVERED] = "covered by another pattern's request (covered_by)",
-        [KP_PLAN_WRITE] = "a write: PutItem, UpdateItem, DeleteItem or BatchWriteItem",
-        [KP_PLAN_TRANSACT] = "a transaction (TransactWriteItems, TransactGetItems)",
-        [KP_PLAN_INVALID] = "no plan: the pattern has an error",
+        [KP_PLAN_GET] = N_("GetItem: one item by its whole primary key"),
+        [KP_PLAN_QUERY] = N_("Query: one partition, by its key condition"),
+        [KP_PLAN_MULTI] = N_("several requests a call (a fan-out over shards or values, a batch, a fetch)"),
+        [KP_PLAN_SCAN] =
+            N_("Scan: reads the whole table or index (the pane says which index nearly served it)"),
+        [KP_PLAN_OUTSIDE] = N_("served outside DynamoDB (served_by)"),
+        [KP_PLAN_COVERED] = N_("covered by another pattern's request (covered_by)"),
+        [KP_PLAN_WRITE] = N_("a write: PutItem, UpdateItem, DeleteItem or BatchWriteItem"),
+        [KP_PLAN_TRANSACT] = N_("a transaction (TransactWriteItems, TransactGetItems)"),
+        [KP_PLAN_INVALID] = N_("no plan: the pattern has an error"),
     };
     size_t k = 0;
     char **v = xcalloc(KP_PLAN__COUNT + 4, sizeof *v);
-    v[k++] = xasprintf("%-*s %s", HELP_HEAD - 1, "Plan symbols", "In the Patterns screen and the model pane");
+    v[k++] = help_line(_("Plan symbols"), _("In the Patterns screen and the model pane"));
     for (int p = 0; p < KP_PLAN__COUNT; p++) {
         char *head = xasprintf("%s %s", kp_plan_symbol((kp_plan)p), kp_plan_word((kp_plan)p));
-        v[k++] = xasprintf("%-*s %s", HELP_HEAD - 1, head, meaning[p] ? meaning[p] : "");
+        v[k++] = help_line(head, meaning[p] ? _(meaning[p]) : "");
         free(head);
     }
-    v[k++] = xasprintf("%-*s %s", HELP_HEAD - 1, "> ? x (Items)",
-                       "returned by the selected pattern; tied at its Limit (may come back instead); read, "
-                       "then dropped by its filter");
-    v[k++] = xasprintf("%-*s %s", HELP_HEAD - 1, "RCU, WCU, latency",
-                       "read units (4 KB), write units (1 KB, shown with w); latency: the estimate / the "
-                       "pattern's target, in red when it misses");
+    v[k++] =
+        help_line(_("> ? x (Items)"), _("returned by the selected pattern; tied at its Limit (may come back "
+                                        "instead); read, then dropped by its filter"));
+    v[k++] = help_line(_("RCU, WCU, latency"),
+                       _("read units (4 KB), write units (1 KB, shown with w); latency: the "
+                         "estimate / the pattern's target, in red when it misses"));
     *n = k;
     return v;
 }
@@ -91,7 +103,7 @@ void help_draw(ui_rect r, char *const *lines, size_t n, size_t *top)
         free(wrapped);
     }
     draw_put(r.y, r.x, r.w,
-             " Help: every action and its keys (from the action table). Any other key closes; j/k scroll.",
+             _(" Help: every action and its keys (from the action table). Any other key closes; j/k scroll."),
              UI_ROLE_TAB_ACTIVE);
     size_t body = r.h > 1 ? (size_t)(r.h - 1) : 1; /* scrolled to the end: the last page full */
     if (*top + body > ns)

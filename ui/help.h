@@ -12,6 +12,9 @@
 /* Where an entry's text starts: the keys and the name (or a command) take the columns before. */
 #define HELP_HEAD 33
 
+/* An entry: `head` padded to HELP_HEAD - 1 display columns, a space, then `text`.
+ * Caller frees. */
+char *help_line(const char *head, const char *text);
 /* One line per action: "keys  name  help" (caller frees each line and the array). */
 char **help_action_lines(size_t *n);
 /* The legend: every plan's symbol and word (from the plan table, so that none is missing) with

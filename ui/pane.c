@@ -5,6 +5,7 @@
 #include "display.h"
 #include "draw.h"
 #include "humanfmt.h"
+#include "i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +39,13 @@ static bool num_changed(double a, double b)
     if (isnan(a) || isnan(b))
         return isnan(a) != isnan(b);
     return fabs(a - b) > 1e-9 * (fabs(a) + fabs(b) + 1);
+}
+
+const char *pane_index_label(const char *name)
+{
+    if (!name)
+        return "";
+    return strcmp(name, "table") == 0 ? P_("index", "table") : name;
 }
 
 ui_role pane_plan_role(kp_plan p)
@@ -94,14 +102,17 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         sbuf_add(&cost, "-");
     bool cost_changed =
         v->prev && a && v->prev->cost && a->cost && num_changed(v->prev->cost->total, a->cost->total);
-    draw_putf(y++, x, pw, cost_changed ? UI_ROLE_CHANGED : UI_ROLE_TITLE, "Live model  %s/month%s%s", cost.s,
+    /* TRANSLATORS: the model pane's title: the monthly cost, then what the pane shows */
+    char *title = xasprintf(_("Live model  %s/month"), cost.s);
+    draw_putf(y++, x, pw, cost_changed ? UI_ROLE_CHANGED : UI_ROLE_TITLE, "%s%s%s", title,
               !v->diags->errors ? ""
-              : v->partial      ? "  (the valid rest: what is marked ! is left out)"
-                                : "  (last good state: fix the error below)",
-              cost_changed ? "  (changed)" : "");
+              : v->partial      ? _("  (the valid rest: what is marked ! is left out)")
+                                : _("  (last good state: fix the error below)"),
+              cost_changed ? _("  (changed)") : "");
+    free(title);
     sbuf_free(&cost);
     if (!a) {
-        draw_put(y++, x, pw, "no analysis yet", UI_ROLE_DIM);
+        draw_put(y++, x, pw, _("no analysis yet"), UI_ROLE_DIM);
     }
     /* pattern table */
     /* id 3, plan 10, index 8, key condition (the rest), RCU/call 9, RCU/s 8, ms/target 9 */
@@ -114,9 +125,26 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         kcw = 0;
     else if (kcw < 6)
         kcw = 6;
-    if (y < ymax)
-        draw_putf(y++, x, pw, UI_ROLE_HEADER, "%-3s%-10s%-8s%-*.*s%9s%8s %-*s", "#", "plan", "index", kcw,
-                  kcw > 0 ? kcw - 1 : 0, "key condition", "RCU/call", "RCU/s", LATW, "latency/target");
+    if (y < ymax) {
+        /* the header, padded by display cells: "índice" lines up as "index" does */
+        sbuf hb;
+        sbuf_init(&hb);
+        draw_pad(&hb, "#", 3);
+        /* TRANSLATORS: the model pane's headers: plan (10 columns), index (8), key condition (the
+           rest), read units a call (9, right-aligned), a second (8), latency / its target (16) */
+        draw_pad(&hb, _("plan"), 10);
+        draw_pad(&hb, _("index"), 8);
+        if (kcw > 0) {
+            disp_cell(&hb, _("key condition"), kcw - 1, 0);
+            sbuf_addc(&hb, ' ');
+        }
+        const char *rc = _("RCU/call"), *rs = _("RCU/s");
+        sbuf_printf(&hb, "%*s%s%*s%s ", 9 - disp_width(rc) > 0 ? 9 - disp_width(rc) : 0, "", rc,
+                    8 - disp_width(rs) > 0 ? 8 - disp_width(rs) : 0, "", rs);
+        draw_pad(&hb, _("latency/target"), LATW);
+        draw_put(y++, x, pw, hb.s, UI_ROLE_HEADER);
+        sbuf_free(&hb);
+    }
     /* where the latency column starts (drawn again in red when over target) */
     int latx = 3 + 10 + 8 + kcw + 9 + 8 + 1;
     const kp_pattern *sel = v->sel;
@@ -177,7 +205,7 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         /* a scan has no key condition: the column says which index nearly served it and why */
         char *near = pr->plan == KP_PLAN_SCAN && pr->nwhy_not && pr->why_not[0].text &&
                              !(pr->key_condition && *pr->key_condition)
-                         ? xasprintf("why not: %s", pr->why_not[0].text)
+                         ? xasprintf(_("why not: %s"), pr->why_not[0].text)
                          : NULL;
         const char *kc = near ? near : pr->key_condition ? pr->key_condition : "";
         sbuf kct; /* the key condition's column, its last column blank */
@@ -192,8 +220,8 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         idt[disp_fit(idt, 2, NULL)] = '\0';
         if (y < nhit)
             hit[y] = pattern_row(d, i, id);
-        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-*s", idt, "",
-                  pr->index_name ? pr->index_name : "", kct.s, rc, rs, LATW, lat);
+        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-*s", idt, "", pane_index_label(pr->index_name),
+                  kct.s, rc, rs, LATW, lat);
         /* the plan word in its colour, the latency in red when over target (in its own column:
            drawn once) */
         draw_put(y, x + 3, 9, plan,
@@ -210,7 +238,7 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
                 hit[y] = pattern_row(d, i, id);
             const char *op = pr->nsteps && pr->steps[0].op != KP_OP_NONE ? kp_op_name(pr->steps[0].op) : "";
             char *l2 = xasprintf("   %s%s%s%s", near ? op : "", near ? "  " : "", *kc ? kc : op,
-                                 pr->filter ? "  +filter" : "");
+                                 pr->filter ? _("  +filter") : "");
             draw_put(y++, x, pw, l2, is_sel ? UI_ROLE_CURSOR_ROW : UI_ROLE_DIM);
             free(l2);
         }
@@ -218,8 +246,8 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
     }
     if (np == 0 && a && y < ymax)
         draw_put(y++, x, pw,
-                 d->npatterns ? "the model has no results for these patterns yet"
-                              : "type an access pattern (Patterns screen, a) to see its plan",
+                 d->npatterns ? _("the model has no results for these patterns yet")
+                              : _("type an access pattern (Patterns screen, a) to see its plan"),
                  UI_ROLE_DIM);
     /* details of the selected pattern */
     if (y < ymax && v->diags->errors) {
@@ -231,22 +259,24 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
     for (size_t i = 0; i < v->drafts->n && y < ymax; i++) {
         const ui_draft *dr = &v->drafts->v[i];
         char *m =
-            xasprintf("%s row %zu: %s", ui_screen_title(dr->screen), dr->row + 1, dr->err ? dr->err : "");
+            /* TRANSLATORS: a cell whose text did not parse: "Patterns row 2: why" */
+            xasprintf(_("%s row %zu: %s"), ui_screen_title(dr->screen), dr->row + 1, dr->err ? dr->err : "");
         draw_wrapped(&y, ymax, x, pw, m, UI_ROLE_BAD, "  ");
         free(m);
     }
     if (selr && y < ymax) {
         const kp_pattern *p = selr->pattern;
-        draw_putf(y++, x, pw, UI_ROLE_TITLE, "-- pattern %s: %s", p->id ? p->id : "", p->name ? p->name : "");
+        draw_putf(y++, x, pw, UI_ROLE_TITLE, _("-- pattern %s: %s"), p->id ? p->id : "",
+                  p->name ? p->name : "");
         for (size_t s = 0; s < selr->nsteps && y < ymax; s++) {
             const kp_step *st = &selr->steps[s];
             char *cnt = st->count > 1 ? xasprintf("%.0f x ", st->count) : xstrdup("");
-            const char *ix = st->index < 0                     ? "table"
+            const char *ix = st->index < 0                     ? P_("index", "table")
                              : (size_t)st->index < d->nindexes ? d->indexes[st->index].name
                                                                : "?";
             char *line = xasprintf("%s%s %s%s%s%s", cnt, kp_op_name(st->op), st->op == KP_OP_SCAN ? "" : ix,
                                    st->key_condition ? "  " : "", st->key_condition ? st->key_condition : "",
-                                   st->filter ? "  FILTER" : "");
+                                   st->filter ? _("  FILTER") : "");
             draw_wrapped(&y, ymax, x, pw, line, pane_plan_role(selr->plan), "    ");
             free(line);
             free(cnt);
@@ -261,7 +291,7 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
             free(wl);
         }
         for (size_t k = 0; k < selr->nwhy_not && y < ymax; k++) {
-            char *wl = xasprintf("why not: %s", selr->why_not[k].text ? selr->why_not[k].text : "");
+            char *wl = xasprintf(_("why not: %s"), selr->why_not[k].text ? selr->why_not[k].text : "");
             draw_wrapped(&y, ymax, x, pw, wl, UI_ROLE_DIM, "  ");
             free(wl);
         }
@@ -273,13 +303,13 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         bool fired = false;
         for (size_t i = 0; v->sigs && i < v->sigs->n; i++)
             fired |= v->sigs->v[i].fired && same_decision(v->sigs->v[i].decision, dc);
-        draw_putf(y++, x, pw, fired ? UI_ROLE_ALARM : UI_ROLE_TITLE, "-- decision %s [%s]: %s",
-                  dc->id ? dc->id : "", fired ? "REOPEN" : kp_decision_status_name(dc->status),
+        draw_putf(y++, x, pw, fired ? UI_ROLE_ALARM : UI_ROLE_TITLE, _("-- decision %s [%s]: %s"),
+                  dc->id ? dc->id : "", fired ? _("REOPEN") : kp_decision_status_name(dc->status),
                   dc->title ? dc->title : "");
         if (dc->decision && *dc->decision && y < ymax)
             draw_wrapped(&y, ymax, x, pw, dc->decision, UI_ROLE_NORMAL, "  ");
         if (!dc->nsignals && y < ymax)
-            draw_put(y++, x, pw, "no reopening signals: nothing would tell that it no longer holds",
+            draw_put(y++, x, pw, _("no reopening signals: nothing would tell that it no longer holds"),
                      UI_ROLE_WARN);
         for (size_t i = 0; v->sigs && i < v->sigs->n && y < ymax; i++) {
             const sig_result *s = &v->sigs->v[i];
@@ -287,14 +317,17 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
                 continue;
             sbuf b;
             sbuf_init(&b);
-            sbuf_printf(&b, "%s signal %s: the design gives ", s->fired ? "FIRED" : "     ",
+            sbuf_add(&b, "");
+            /* TRANSLATORS: a reopening signal that fired, and what the design gives its metric */
+            draw_pad(&b, s->fired ? _("FIRED") : "", disp_width(_("FIRED")));
+            sbuf_printf(&b, _(" signal %s: the design gives "),
                         s->signal->src ? s->signal->src : s->signal->metric);
             if (s->known)
                 humanfmt_add(&b, s->value, HF_NUM_SCREEN);
             else
-                sbuf_add(&b, "nothing (unknown metric value)");
+                sbuf_add(&b, _("nothing (unknown metric value)"));
             if (s->observed) {
-                sbuf_add(&b, ", observed ");
+                sbuf_add(&b, _(", observed "));
                 humanfmt_add(&b, s->observed->value, HF_NUM_SCREEN);
             }
             draw_wrapped(&y, ymax, x, pw, b.s, s->fired ? UI_ROLE_BAD : UI_ROLE_NORMAL, "      ");
@@ -303,7 +336,7 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
     }
     /* findings, as room allows */
     if (a && a->nfindings && y + 1 < ymax) {
-        draw_putf(y++, x, pw, UI_ROLE_TITLE, "-- findings (%zu, all on Cost & heat)", a->nfindings);
+        draw_putf(y++, x, pw, UI_ROLE_TITLE, _("-- findings (%zu, all on Cost & heat)"), a->nfindings);
         for (size_t i = 0; i < a->nfindings && y < ymax; i++) {
             const kp_finding *f = &a->findings[i];
             draw_putf(y++, x, pw,

@@ -41,4 +41,8 @@ const kp_pattern_result *pane_result(const kp_analysis *a, const char *id);
  * (O(1) when the analysis is of the same patterns, as it is while the design validates). */
 const kp_pattern_result *pane_result_at(const kp_analysis *a, size_t row, const char *id);
 
+/* An index's name for people: the model's word for the base table ("table") in the reader's
+ * language, any other name as it is (NULL: ""). Static or `name` itself: nothing to free. */
+const char *pane_index_label(const char *name);
+
 #endif

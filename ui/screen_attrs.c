@@ -3,8 +3,8 @@
 #include "screens.h"
 
 const screen_ops screen_attrs = {
-    .name = "Attributes",
+    .name = N_("Attributes"),
     .table = EDIT_ATTRS,
     .is_table = true,
-    .empty = "No attributes declared. Press a to give one a type or a distribution.",
+    .empty = N_("No attributes declared. Press a to give one a type or a distribution."),
 };

@@ -5,6 +5,7 @@
 
 #include "display.h"
 #include "draw.h"
+#include "pane.h"
 #include "humanfmt.h"
 #include "util.h"
 
@@ -60,6 +61,47 @@ static char *money_col(bool has, double amount, const char *currency)
     return r;
 }
 
+/* A cost line's name for people ("reads": the analysis' own word, also the JSON's). */
+static const char *line_name(const char *name)
+{
+    /* TRANSLATORS: the lines of the monthly cost (the Cost & heat screen's first column) */
+    static const char *const words[] = {
+        N_("reads"),   N_("writes"),  N_("index writes"),      N_("storage"),
+        N_("streams"), N_("backups"), N_("replicated writes"), N_("replica storage"),
+        N_("transfer")};
+    for (size_t i = 0; name && i < sizeof words / sizeof *words; i++)
+        if (strcmp(name, words[i]) == 0)
+            return _(words[i]);
+    return name ? name : "";
+}
+
+/* A checklist item's status for people (cost_build makes its column as wide as the widest). */
+static const char *check_word(kp_check_status s)
+{
+    /* TRANSLATORS: a checklist item's status in Cost & heat: pass, fail, not applicable */
+    return s == KP_CHECK_PASS   ? P_("checklist", "pass")
+           : s == KP_CHECK_FAIL ? P_("checklist", "fail")
+                                : P_("checklist", "n/a");
+}
+
+/* Right-aligns `text` in w display columns (printf's "%*s" by cells). Caller frees. */
+static char *right(const char *text, int w)
+{
+    int pad = w - disp_width(text);
+    return xasprintf("%*s%s", pad > 0 ? pad : 0, "", text);
+}
+
+/* A checklist item's line: its number, status (in cw columns), title and why. Caller frees. */
+static char *check_line(const kp_check_item *c, int cw)
+{
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_printf(&b, "%2d ", c->item);
+    draw_pad(&b, check_word(c->status), cw);
+    sbuf_printf(&b, " %s: %s", c->title, c->why ? c->why : "");
+    return sbuf_steal(&b);
+}
+
 /* Rebuilds the report's lines from the working copy and its analysis. */
 static void cost_build(const screen_env *e)
 {
@@ -67,7 +109,7 @@ static void cost_build(const screen_env *e)
     lines_clear(st);
     const kp_analysis *a = e->an;
     if (!a || !a->cost) {
-        add_line(st, UI_ROLE_DIM, xstrdup("no analysis yet: the design needs a valid table"));
+        add_line(st, UI_ROLE_DIM, xstrdup(_("no analysis yet: the design needs a valid table")));
         return;
     }
     const char *cur = a->cost->currency;
@@ -76,43 +118,81 @@ static void cost_build(const screen_env *e)
     char *pt = edit_get(d, EDIT_SETTINGS, (size_t)edit_setting_find("pitr"), 1);
     add_line(
         st, UI_ROLE_DIM,
-        xasprintf("table %s  billing %s  streams %s  pitr %s   (:set NAME VALUE; all settings at the end)",
-                  d->table.name ? d->table.name : "?", kp_billing_name(d->table.billing), *sv ? sv : "unset",
-                  *pt ? pt : "unset"));
+        /* TRANSLATORS: the table's settings: its name, billing mode (a design file word), streams, pitr */
+        xasprintf(_("table %s  billing %s  streams %s  pitr %s   (:set NAME VALUE; all settings at the end)"),
+                  d->table.name ? d->table.name : "?", kp_billing_name(d->table.billing),
+                  *sv ? sv : _("unset"), *pt ? pt : _("unset")));
     free(sv);
     free(pt);
     add_line(st, UI_ROLE_TITLE,
-             xasprintf("Monthly cost (730 h)   design billing: %s", kp_billing_name(a->cost->mode)));
+             xasprintf(_("Monthly cost (730 h)   design billing: %s"), kp_billing_name(a->cost->mode)));
     size_t nl = a->on_demand.nlines > a->provisioned.nlines ? a->on_demand.nlines : a->provisioned.nlines;
     int w = 16; /* wider for a global table's "replicated writes" */
     for (size_t i = 0; i < a->on_demand.nlines; i++)
-        if (a->on_demand.lines[i].name && (int)strlen(a->on_demand.lines[i].name) > w)
-            w = (int)strlen(a->on_demand.lines[i].name);
-    add_line(st, UI_ROLE_HEADER, xasprintf("%-*s %16s %16s", w, "line", "on-demand", "provisioned"));
+        if (disp_width(line_name(a->on_demand.lines[i].name)) > w)
+            w = disp_width(line_name(a->on_demand.lines[i].name));
+    /* TRANSLATORS: the cost table's headers: the line (16 columns or more), then each billing mode's
+       amount (16 columns each) */
+    const char *hl = _("line"), *hod = _("on-demand"), *hpv = _("provisioned");
+    if (disp_width(hl) > w)
+        w = disp_width(hl);
+    sbuf hb;
+    sbuf_init(&hb);
+    draw_pad(&hb, hl, w);
+    char *rod = right(hod, 16), *rpv = right(hpv, 16);
+    sbuf_printf(&hb, " %s %s", rod, rpv);
+    free(rod);
+    free(rpv);
+    add_line(st, UI_ROLE_HEADER, sbuf_steal(&hb));
     for (size_t i = 0; i < nl; i++) {
         const kp_cost_line *o = i < a->on_demand.nlines ? &a->on_demand.lines[i] : NULL;
         const kp_cost_line *p = i < a->provisioned.nlines ? &a->provisioned.lines[i] : NULL;
         char *ro = money_col(o, o ? o->amount : 0, cur), *rp = money_col(p, p ? p->amount : 0, cur);
-        add_line(st, UI_ROLE_NORMAL, xasprintf("%-*s %s %s", w, o ? o->name : p ? p->name : "", ro, rp));
+        sbuf lb;
+        sbuf_init(&lb);
+        draw_pad(&lb, line_name(o ? o->name : p ? p->name : ""), w);
+        sbuf_printf(&lb, " %s %s", ro, rp);
+        add_line(st, UI_ROLE_NORMAL, sbuf_steal(&lb));
         free(ro);
         free(rp);
     }
     char *rto = money_col(true, a->on_demand.total, cur), *rtp = money_col(true, a->provisioned.total, cur);
-    add_line(st, UI_ROLE_HEADER, xasprintf("%-*s %s %s", w, "total", rto, rtp));
+    sbuf tb;
+    sbuf_init(&tb);
+    draw_pad(&tb, _("total"), w);
+    sbuf_printf(&tb, " %s %s", rto, rtp);
+    add_line(st, UI_ROLE_HEADER, sbuf_steal(&tb));
     free(rto);
     free(rtp);
     add_line(st, UI_ROLE_NORMAL, xstrdup(""));
-    add_line(st, UI_ROLE_TITLE, xstrdup("Partitions: hottest value per key template"));
-    add_line(st, UI_ROLE_HEADER,
-             xasprintf("%-8s %-24s %10s %6s %7s %7s  %s", "index", "template", "distinct", "hot%", "read%",
-                       "write%", ""));
+    add_line(st, UI_ROLE_TITLE, xstrdup(_("Partitions: hottest value per key template")));
+    {
+        /* TRANSLATORS: the partitions' headers: index (8 columns), key template (24), distinct values
+           (10), the hottest value's share of the items (6), of the read and write units per partition (7
+           each) */
+        sbuf pb;
+        sbuf_init(&pb);
+        draw_pad(&pb, _("index"), 8);
+        sbuf_add(&pb, " ");
+        draw_pad(&pb, _("template"), 24);
+        const char *ph[] = {_("distinct"), _("hot%"), _("read%"), _("write%")};
+        const int pw[] = {10, 6, 7, 7};
+        for (int k = 0; k < 4; k++) {
+            char *t = right(ph[k], pw[k]);
+            sbuf_printf(&pb, " %s", t);
+            free(t);
+        }
+        sbuf_add(&pb, "  ");
+        add_line(st, UI_ROLE_HEADER, sbuf_steal(&pb));
+    }
     for (size_t i = 0; i < a->npartitions; i++) {
         const kp_partition_result *p = &a->partitions[i];
         char dn[HUMANFMT_SIZE];
         humanfmt(dn, sizeof dn, p->distinct, HF_NUM_SCREEN);
         sbuf l;
         sbuf_init(&l);
-        sbuf_printf(&l, "%-8s ", p->index_name ? p->index_name : "");
+        draw_pad(&l, pane_index_label(p->index_name), 8);
+        sbuf_add(&l, " ");
         disp_cell(&l, p->template_src, 24, 0);
         char hs[HUMANFMT_SIZE], ru[HUMANFMT_SIZE], wu[HUMANFMT_SIZE];
         humanfmt(hs, sizeof hs, p->hot_share, HF_PCT_REPORT);
@@ -120,9 +200,10 @@ static void cost_build(const screen_env *e)
         humanfmt(wu, sizeof wu, p->write_util, HF_PCT_REPORT);
         sbuf_printf(&l, " %10s %6s %7s %7s  ", dn, hs, ru, wu);
         if (p->hot && p->suggest_shards > 0)
-            sbuf_printf(&l, "HOT: shard x%d", p->suggest_shards);
+            /* TRANSLATORS: a hot partition, and the shards that cool it */
+            sbuf_printf(&l, _("HOT: shard x%d"), p->suggest_shards);
         else if (p->hot)
-            sbuf_add(&l, "HOT");
+            sbuf_add(&l, _("HOT"));
         add_line(st,
                  p->hot                                        ? UI_ROLE_BAD
                  : p->read_util >= 0.5 || p->write_util >= 0.5 ? UI_ROLE_WARN
@@ -130,9 +211,13 @@ static void cost_build(const screen_env *e)
                  sbuf_steal(&l));
     }
     add_line(st, UI_ROLE_NORMAL, xstrdup(""));
-    add_line(
-        st, UI_ROLE_TITLE,
-        xasprintf("Checklist: %d of %d applicable items pass", a->checklist_pass, a->checklist_applicable));
+    add_line(st, UI_ROLE_TITLE,
+             xasprintf(_("Checklist: %d of %d applicable items pass"), a->checklist_pass,
+                       a->checklist_applicable));
+    int cw = 4; /* the status column: as wide as its widest word */
+    for (int s = KP_CHECK_PASS; s <= KP_CHECK_NA; s++)
+        if (disp_width(check_word((kp_check_status)s)) > cw)
+            cw = disp_width(check_word((kp_check_status)s));
     for (int i = 0; i < KP_CHECKLIST_ITEMS; i++) {
         const kp_check_item *c = &a->checklist[i];
         if (!c->title)
@@ -141,11 +226,10 @@ static void cost_build(const screen_env *e)
                  c->status == KP_CHECK_FAIL   ? UI_ROLE_BAD
                  : c->status == KP_CHECK_PASS ? UI_ROLE_GOOD
                                               : UI_ROLE_DIM,
-                 xasprintf("%2d %-4s %s: %s", c->item, kp_check_status_name(c->status), c->title,
-                           c->why ? c->why : ""));
+                 check_line(c, cw));
     }
     add_line(st, UI_ROLE_NORMAL, xstrdup(""));
-    add_line(st, UI_ROLE_TITLE, xasprintf("Findings: %zu", a->nfindings));
+    add_line(st, UI_ROLE_TITLE, xasprintf(_("Findings: %zu"), a->nfindings));
     for (size_t i = 0; i < a->nfindings; i++) {
         const kp_finding *f = &a->findings[i];
         add_line(st,
@@ -153,18 +237,19 @@ static void cost_build(const screen_env *e)
                  : f->sev == KP_SEV_WARNING ? UI_ROLE_WARN
                                             : UI_ROLE_NORMAL,
                  xasprintf("%s [%s] %s: %s%s%s",
-                           f->sev == KP_SEV_ERROR     ? "E"
-                           : f->sev == KP_SEV_WARNING ? "W"
-                                                      : "i",
+                           /* TRANSLATORS: a finding's severity in one letter: error, warning, note */
+                           f->sev == KP_SEV_ERROR     ? P_("severity", "E")
+                           : f->sev == KP_SEV_WARNING ? P_("severity", "W")
+                                                      : P_("severity", "i"),
                            f->code, f->where ? f->where : "", f->message ? f->message : "",
                            f->fix ? " -> " : "", f->fix ? f->fix : ""));
     }
     add_line(st, UI_ROLE_NORMAL, xstrdup(""));
-    add_line(st, UI_ROLE_TITLE, xstrdup("Settings (:set NAME VALUE changes one; u undoes)"));
+    add_line(st, UI_ROLE_TITLE, xstrdup(_("Settings (:set NAME VALUE changes one; u undoes)")));
     for (size_t i = 0; i < edit_nrows(d, EDIT_SETTINGS); i++) {
         char *k = edit_get(d, EDIT_SETTINGS, i, 0), *val = edit_get(d, EDIT_SETTINGS, i, 1);
         add_line(st, *val ? UI_ROLE_NORMAL : UI_ROLE_DIM,
-                 xasprintf("  %-24s %s", k, *val ? val : "(default)"));
+                 xasprintf("  %-24s %s", k, *val ? val : _("(default)")));
         free(k);
         free(val);
     }
@@ -203,7 +288,7 @@ static char **cost_detail(const screen_env *e, char **title, size_t *n)
         return NULL;
     char **v = xcalloc(1, sizeof *v);
     v[0] = xstrdup(st->v[e->cur->row].text);
-    *title = xasprintf("Cost & heat, line %zu", e->cur->row + 1);
+    *title = xasprintf(_("Cost & heat, line %zu"), e->cur->row + 1);
     *n = 1;
     return v;
 }
@@ -213,12 +298,12 @@ static screen_col *cost_columns(const screen_env *e, size_t *n)
     (void)e;
     *n = 1;
     screen_col *v = xcalloc(1, sizeof *v);
-    v[0] = (screen_col){-1, 0, "line", 24};
+    v[0] = (screen_col){-1, 0, _("line"), 24};
     return v;
 }
 
 const screen_ops screen_cost = {
-    .name = "Cost & heat",
+    .name = N_("Cost & heat"),
     .table = EDIT_PATTERNS,
     .is_table = false,
     .open = cost_open,

@@ -89,7 +89,7 @@ static screen_col *history_columns(const screen_env *e, size_t *n)
     (void)e;
     *n = 1;
     screen_col *v = xcalloc(1, sizeof *v);
-    v[0] = (screen_col){-1, 0, "version", 24};
+    v[0] = (screen_col){-1, 0, _("version"), 24};
     return v;
 }
 
@@ -99,11 +99,12 @@ static char *version_label(const screen_env *e, int n)
     for (size_t i = 0; i < e->nversions; i++)
         if (e->versions[i].number == n) {
             char *m = util_escape_controls(e->versions[i].message ? e->versions[i].message : "");
-            char *s = xasprintf("version %d (%s)", n, m);
+            /* TRANSLATORS: a version and its commit message, as keyplan diff labels it */
+            char *s = xasprintf(_("version %d (%s)"), n, m);
             free(m);
             return s;
         }
-    return xasprintf("version %d", n);
+    return xasprintf(_("version %d"), n);
 }
 
 /* v: the diff whole in the detail view (it scrolls there), else the cursor's version whole. */
@@ -114,7 +115,7 @@ static char **history_detail(const screen_env *e, char **title, size_t *n)
         char **v = xcalloc(st->nlines, sizeof *v);
         for (size_t i = 0; i < st->nlines; i++)
             v[i] = xstrdup(st->lines[i]);
-        *title = xasprintf("Diff of version %d and version %d", st->mark_a, st->mark_b);
+        *title = xasprintf(_("Diff of version %d and version %d"), st->mark_a, st->mark_b);
         *n = st->nlines;
         return v;
     }
@@ -124,13 +125,14 @@ static char **history_detail(const screen_env *e, char **title, size_t *n)
     const char *irr = e->cur->row < st->nflags ? st->irreversible[e->cur->row] : NULL;
     char **v = xcalloc(4, sizeof *v);
     size_t k = 0;
-    v[k++] = xasprintf("committed %s by %s", ver->time ? ver->time : "?", ver->author ? ver->author : "?");
-    v[k++] = xasprintf("message: %s", ver->message ? ver->message : "");
+    /* TRANSLATORS: "committed 2026-01-31 10:00 by ana" */
+    v[k++] = xasprintf(_("committed %s by %s"), ver->time ? ver->time : "?", ver->author ? ver->author : "?");
+    v[k++] = xasprintf(_("message: %s"), ver->message ? ver->message : "");
     if (ver->parent)
-        v[k++] = xasprintf("parent: version %d", ver->parent);
+        v[k++] = xasprintf(_("parent: version %d"), ver->parent);
     if (irr)
-        v[k++] = xasprintf("IRREVERSIBLE: %s", irr);
-    *title = xasprintf("Version %d", ver->number);
+        v[k++] = xasprintf(_("IRREVERSIBLE: %s"), irr);
+    *title = xasprintf(_("Version %d"), ver->number);
     *n = k;
     return v;
 }
@@ -143,7 +145,7 @@ void screen_history_diff(const screen_env *e, int a, int b)
     char *err = NULL;
     if (session_version_design(e->ss, a, &da, &err) != KP_OK ||
         session_version_design(e->ss, b, &db, &err) != KP_OK) {
-        msgline_set(e->msg, UI_ROLE_BAD, "diff: %s", err ? err : "no such version");
+        msgline_set(e->msg, UI_ROLE_BAD, _("diff: %s"), err ? err : _("no such version"));
         free(err);
         design_free(da);
         return;
@@ -178,7 +180,7 @@ void screen_history_diff(const screen_env *e, int a, int b)
     design_free(db);
     st->mark_a = a;
     st->mark_b = b;
-    msgline_set(e->msg, UI_ROLE_GOOD, "diff of version %d and version %d (v shows it whole)", a, b);
+    msgline_set(e->msg, UI_ROLE_GOOD, _("diff of version %d and version %d (v shows it whole)"), a, b);
 }
 
 static int history_handle(const screen_env *e, ui_action a)
@@ -187,14 +189,14 @@ static int history_handle(const screen_env *e, ui_action a)
     if (a != UI_ACT_MARK)
         return UI_IGNORED;
     if (!e->nversions) {
-        msgline_set(e->msg, UI_ROLE_WARN, "no versions yet: c commits the working copy");
+        msgline_set(e->msg, UI_ROLE_WARN, _("no versions yet: c commits the working copy"));
         return UI_REDRAW;
     }
     int v = e->versions[e->cur->row].number;
     if (st->mark_a == 0 || st->mark_b != 0) {
         st->mark_a = v;
         st->mark_b = 0;
-        msgline_set(e->msg, UI_ROLE_NORMAL, "marked version %d; mark another to see the diff", v);
+        msgline_set(e->msg, UI_ROLE_NORMAL, _("marked version %d; mark another to see the diff"), v);
     } else {
         screen_history_diff(e, st->mark_a, v);
     }
@@ -214,12 +216,17 @@ static int copies_draw(const screen_env *e, ui_rect r)
     }
     int shown = (int)n < room ? (int)n : room;
     int y = r.y + r.h - shown - 1;
-    draw_put(y, r.x, r.w, "working copies", UI_ROLE_HEADER);
+    draw_put(y, r.x, r.w, _("working copies"), UI_ROLE_HEADER);
     for (int i = 0; i < shown; i++) {
         bool mine = strcmp(cp[i].author, session_author(e->ss)) == 0;
-        draw_putf(y + 1 + i, r.x, r.w, cp[i].dirty && !mine ? UI_ROLE_WARN : UI_ROLE_NORMAL, " %s%s on v%d%s",
-                  *cp[i].author ? cp[i].author : "(from before authors)", mine ? " (you)" : "", cp[i].base,
-                  cp[i].dirty ? " + uncommitted work" : ", nothing uncommitted");
+        const char *who = *cp[i].author ? cp[i].author : _("(from before authors)");
+        /* TRANSLATORS: a working copy: its author, then the version it is based on */
+        const char *fmt = mine          ? cp[i].dirty ? _(" %s (you) on v%d + uncommitted work")
+                                                      : _(" %s (you) on v%d, nothing uncommitted")
+                                   : cp[i].dirty ? _(" %s on v%d + uncommitted work")
+                                        : _(" %s on v%d, nothing uncommitted");
+        draw_putf(y + 1 + i, r.x, r.w, cp[i].dirty && !mine ? UI_ROLE_WARN : UI_ROLE_NORMAL, fmt, who,
+                  cp[i].base);
     }
     ws_copies_free(cp, n);
     return shown + 1;
@@ -235,9 +242,20 @@ static void history_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
     int listh = st->nlines ? (r.h - 1) / 2 : r.h - 1;
     if (listh < 2)
         listh = r.h - 1;
-    draw_putf(r.y, r.x, r.w, UI_ROLE_HEADER, "%-4s %-20s %-12s %s", "ver", "time", "author", "message");
+    sbuf h; /* the header, padded by display cells */
+    sbuf_init(&h);
+    sbuf_add(&h, "");
+    /* TRANSLATORS: History's column headers: version (4 columns), time (20), author (12), message */
+    draw_pad(&h, _("ver"), 4);
+    sbuf_add(&h, " ");
+    draw_pad(&h, _("time"), 20);
+    sbuf_add(&h, " ");
+    draw_pad(&h, _("author"), 12);
+    sbuf_printf(&h, " %s", _("message"));
+    draw_put(r.y, r.x, r.w, h.s, UI_ROLE_HEADER);
+    sbuf_free(&h);
     if (!e->nversions)
-        draw_put(r.y + 1, r.x, r.w, "no versions yet: c commits the working copy with a message",
+        draw_put(r.y + 1, r.x, r.w, _("no versions yet: c commits the working copy with a message"),
                  UI_ROLE_DIM);
     if (c->row < c->top)
         c->top = c->row;
@@ -253,15 +271,19 @@ static void history_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
                        : marked    ? UI_ROLE_CHANGED
                        : irr       ? UI_ROLE_BAD
                                    : UI_ROLE_NORMAL;
-        draw_putf(r.y + 1 + i, r.x, r.w, role, "%c%-3d %-20s %-12s %s%s%s%s",
-                  marked ? '*'
-                  : irr  ? '!'
-                         : ' ',
-                  v->number, v->time ? v->time : "", v->author ? v->author : "", v->message ? v->message : "",
-                  irr ? "  IRREVERSIBLE: " : "", irr ? irr : "",
-                  v->number == session_base(e->ss)
-                      ? (session_dirty(e->ss) ? "  <- base (modified)" : "  <- current")
-                      : "");
+        sbuf l;
+        sbuf_init(&l);
+        sbuf_printf(&l, "%c%-3d ", marked ? '*' : irr ? '!' : ' ', v->number);
+        draw_pad(&l, v->time, 20);
+        sbuf_add(&l, " ");
+        draw_pad(&l, v->author, 12);
+        sbuf_printf(&l, " %s", v->message ? v->message : "");
+        if (irr)
+            sbuf_printf(&l, _("  IRREVERSIBLE: %s"), irr);
+        if (v->number == session_base(e->ss))
+            sbuf_add(&l, session_dirty(e->ss) ? _("  <- base (modified)") : _("  <- current"));
+        draw_put(r.y + 1 + i, r.x, r.w, l.s, role);
+        sbuf_free(&l);
     }
     int y = r.y + 1 + listh;
     for (size_t i = 0; i < st->nlines && y < r.y + r.h; i++, y++) {
@@ -275,7 +297,7 @@ static void history_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
 }
 
 const screen_ops screen_history = {
-    .name = "History",
+    .name = N_("History"),
     .table = EDIT_PATTERNS,
     .is_table = false,
     .open = history_open,

@@ -17,9 +17,11 @@ static screen_col *indexes_columns(const screen_env *e, size_t *n)
     screen_col *t = screen_table_cols(e->design, EDIT_INDEXES, &k);
     screen_col *v = xcalloc(k + 3, sizeof *v);
     v[0] = t[0];
-    v[1] = (screen_col){-1, COMP_SERVES, "serves", 24};
-    v[2] = (screen_col){-1, COMP_ITEMS, "items", 24};
-    v[3] = (screen_col){-1, COMP_HOT, "hot", 24};
+    /* TRANSLATORS: column headers of Indexes (computed: how many patterns it serves, its items, its
+       hottest partition's share); the others are the design file's keys */
+    v[1] = (screen_col){-1, COMP_SERVES, _("serves"), 24};
+    v[2] = (screen_col){-1, COMP_ITEMS, _("items"), 24};
+    v[3] = (screen_col){-1, COMP_HOT, _("hot"), 24};
     memcpy(v + 4, t + 1, (k - 1) * sizeof *v);
     free(t);
     *n = k + 3;
@@ -65,10 +67,10 @@ static char *indexes_computed(const screen_env *e, size_t row, size_t code, int 
 }
 
 const screen_ops screen_indexes = {
-    .name = "Indexes",
+    .name = N_("Indexes"),
     .table = EDIT_INDEXES,
     .is_table = true,
-    .empty = "No indexes. Press a to add a GSI (only when a pattern needs it).",
+    .empty = N_("No indexes. Press a to add a GSI (only when a pattern needs it)."),
     .columns = indexes_columns,
     .computed = indexes_computed,
 };

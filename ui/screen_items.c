@@ -195,7 +195,8 @@ static void sync(const screen_env *e)
 
 static const char *index_name(const kp_design *d, ptrdiff_t index)
 {
-    return index >= 0 && (size_t)index < d->nindexes ? d->indexes[index].name : "table";
+    /* TRANSLATORS: the base table, where an index's name would be */
+    return index >= 0 && (size_t)index < d->nindexes ? d->indexes[index].name : P_("index", "table");
 }
 
 /* ---- the grid ------------------------------------------------------------------------------ */
@@ -254,12 +255,6 @@ static size_t items_rows(const screen_env *e)
     return ((items_state *)e->state)->view.n;
 }
 
-/* "1 item", "12 items". */
-static void add_count(sbuf *b, size_t n, const char *word)
-{
-    sbuf_printf(b, "%zu %s%s", n, word, n == 1 ? "" : "s");
-}
-
 /* The lines above the rows: what is shown, and the selected pattern's request. */
 static void draw_head(const screen_env *e, const items_state *st, ui_rect r, int *y)
 {
@@ -268,21 +263,21 @@ static void draw_head(const screen_env *e, const items_state *st, ui_rect r, int
     sbuf b;
     sbuf_init(&b);
     sbuf_printf(&b, "%s: ", index_name(d, v->index));
-    add_count(&b, v->n, "item");
-    sbuf_add(&b, " in ");
-    add_count(&b, v->nparts, "partition");
+    /* TRANSLATORS: "12 items in 3 partitions" is written as these two pieces */
+    sbuf_printf(&b, ngettext("%zu item", "%zu items", v->n), v->n);
+    sbuf_printf(&b, ngettext(" in %zu partition", " in %zu partitions", v->nparts), v->nparts);
     if (v->nabsent)
-        sbuf_printf(&b, ", %zu not on it (sparse)", v->nabsent);
-    sbuf_printf(&b, "   seed %u, %zu a partition", st->seed, st->per_partition ? st->per_partition : 4);
+        sbuf_printf(&b, _(", %zu not on it (sparse)"), v->nabsent);
+    sbuf_printf(&b, _("   seed %u, %zu a partition"), st->seed, st->per_partition ? st->per_partition : 4);
     draw_put((*y)++, r.x, r.w, b.s, UI_ROLE_TITLE);
     sbuf_free(&b);
     if (!st->has_reads) {
-        draw_put((*y)++, r.x, r.w, "no pattern selected: p selects one (or the Patterns screen's cursor)",
+        draw_put((*y)++, r.x, r.w, _("no pattern selected: p selects one (or the Patterns screen's cursor)"),
                  UI_ROLE_DIM);
         return;
     }
     char *op = itemreads_op_text(d, &st->reads);
-    draw_putf((*y)++, r.x, r.w, st->reads.note ? UI_ROLE_DIM : UI_ROLE_CHANGED, "pattern %s: %s",
+    draw_putf((*y)++, r.x, r.w, st->reads.note ? UI_ROLE_DIM : UI_ROLE_CHANGED, _("pattern %s: %s"),
               st->reads_title, op);
     free(op);
     if (st->reads.note)
@@ -294,18 +289,18 @@ static void draw_head(const screen_env *e, const items_state *st, ui_rect r, int
     free(cond);
     sbuf_init(&b);
     if (st->reads.index != v->index) {
-        sbuf_printf(&b, "it reads %s, not %s: i switches", index_name(d, st->reads.index),
+        sbuf_printf(&b, _("it reads %s, not %s: i switches"), index_name(d, st->reads.index),
                     index_name(d, v->index));
     } else {
-        sbuf_add(&b, "> returns ");
-        add_count(&b, st->reads.res.n, "item");
+        sbuf_printf(&b, ngettext("> returns %zu item", "> returns %zu items", st->reads.res.n),
+                    st->reads.res.n);
         if (st->reads.res.nopt)
-            sbuf_printf(&b, "   ? %zu tied at the Limit, any may come back", st->reads.res.nopt);
+            sbuf_printf(&b, _("   ? %zu tied at the Limit, any may come back"), st->reads.res.nopt);
         size_t dropped = 0;
         for (size_t i = 0; i < v->n; i++)
             dropped += v->v[i].mark == IV_DROPPED;
         if (dropped)
-            sbuf_printf(&b, "   x %zu read, then dropped by the filter", dropped);
+            sbuf_printf(&b, _("   x %zu read, then dropped by the filter"), dropped);
     }
     draw_put((*y)++, r.x, r.w, b.s, UI_ROLE_DIM);
     sbuf_free(&b);
@@ -317,7 +312,7 @@ static void items_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
     sync(e);
     int y = r.y;
     if (!st->d) {
-        draw_put(y++, r.x, r.w, "no analysis yet: the design needs a valid table", UI_ROLE_DIM);
+        draw_put(y++, r.x, r.w, _("no analysis yet: the design needs a valid table"), UI_ROLE_DIM);
         while (y < r.y + r.h)
             draw_put(y++, r.x, r.w, "", UI_ROLE_NORMAL);
         return;
@@ -333,7 +328,7 @@ static void items_draw(const screen_env *e, ui_rect r, int *cy, int *cx)
               .cell = grid_cell_cb,
               .ctx = st,
               .cur = e->cur,
-              .empty = "no items on this index (i shows the next one)",
+              .empty = _("no items on this index (i shows the next one)"),
               .widths = st->widths};
     ui_rect gr = {y, r.x, r.y + r.h - y, r.w};
     if (gr.h > 0)
@@ -353,7 +348,7 @@ static int items_handle(const screen_env *e, ui_action a)
         if (!d)
             return UI_REDRAW;
         st->index = st->index + 1 >= (ptrdiff_t)d->nindexes ? -1 : st->index + 1;
-        msgline_set(e->msg, UI_ROLE_NORMAL, "Items: %s", index_name(d, st->index));
+        msgline_set(e->msg, UI_ROLE_NORMAL, _("Items: %s"), index_name(d, st->index));
         e->cur->row = e->cur->top = 0;
         sync(e);
         remark(st);
@@ -369,7 +364,7 @@ static int items_handle(const screen_env *e, ui_action a)
     }
     case UI_ACT_ITEMS_SEED:
         st->seed = st->seed * 1103515245u + 12345u;
-        msgline_set(e->msg, UI_ROLE_NORMAL, "Items generated again with seed %u", st->seed);
+        msgline_set(e->msg, UI_ROLE_NORMAL, _("Items generated again with seed %u"), st->seed);
         return UI_REDRAW;
     case UI_ACT_ITEMS_MORE:
     case UI_ACT_ITEMS_FEWER: {
@@ -379,7 +374,7 @@ static int items_handle(const screen_env *e, ui_action a)
         else
             per = per > 10 ? per / 2 : per > 1 ? per - 1 : 1;
         st->per_partition = per;
-        msgline_set(e->msg, UI_ROLE_NORMAL, "Items: %zu a partition", per);
+        msgline_set(e->msg, UI_ROLE_NORMAL, _("Items: %zu a partition"), per);
         return UI_REDRAW;
     }
     default:
@@ -395,29 +390,29 @@ static char **items_detail(const screen_env *e, char **title, size_t *n)
     if (e->cur->row >= v->n)
         return NULL;
     const itemview_row *r = &v->v[e->cur->row];
-    static const char *const words[] = {[IV_NONE] = "not read by the selected pattern",
-                                        [IV_RETURNED] = "returned by the selected pattern",
-                                        [IV_TIED] = "tied at the Limit: may come back instead of another",
-                                        [IV_DROPPED] = "read (and billed), then dropped by the filter"};
+    static const char *const words[] = {[IV_NONE] = N_("not read by the selected pattern"),
+                                        [IV_RETURNED] = N_("returned by the selected pattern"),
+                                        [IV_TIED] = N_("tied at the Limit: may come back instead of another"),
+                                        [IV_DROPPED] = N_("read (and billed), then dropped by the filter")};
     char **lines = xcalloc(r->view.n + 3, sizeof *lines);
     size_t k = 0;
     lines[k++] =
-        xasprintf("entity %s, partition %zu of %zu; %s", r->pi->e && r->pi->e->name ? r->pi->e->name : "?",
-                  r->part + 1, v->nparts, words[r->mark]);
+        xasprintf(_("entity %s, partition %zu of %zu; %s"), r->pi->e && r->pi->e->name ? r->pi->e->name : "?",
+                  r->part + 1, v->nparts, _(words[r->mark]));
     if (v->index >= 0)
-        lines[k++] = xasprintf("as %s projects it (the table holds %zu attributes)",
+        lines[k++] = xasprintf(_("as %s projects it (the table holds %zu attributes)"),
                                index_name(st->d, v->index), r->pi->item->n);
     for (size_t i = 0; i < r->view.n; i++)
         lines[k++] = xasprintf("%s (%s): %s", r->view.v[i].name, kp_vtype_name(r->view.v[i].v.type),
                                r->view.v[i].v.text);
-    *title = xasprintf("Item %s on %s", r->pi->key, index_name(st->d, v->index));
+    *title = xasprintf(_("Item %s on %s"), r->pi->key, index_name(st->d, v->index));
     *n = k;
     return lines;
 }
 
 const screen_ops screen_items = {
-    .name = "Items",
-    .empty = "no items",
+    .name = N_("Items"),
+    .empty = N_("no items"),
     .open = items_open,
     .close = items_close,
     .columns = items_columns,

@@ -27,9 +27,9 @@ static screen_col *keys_columns(const screen_env *e, size_t *n)
 }
 
 const screen_ops screen_keys = {
-    .name = "Keys",
+    .name = N_("Keys"),
     .table = EDIT_ENTITIES, /* its rows are the entities */
     .is_table = true,
-    .empty = "No entities yet. Press a to add one, then type its key templates.",
+    .empty = N_("No entities yet. Press a to add one, then type its key templates."),
     .columns = keys_columns,
 };

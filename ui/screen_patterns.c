@@ -17,8 +17,9 @@ static screen_col *patterns_columns(const screen_env *e, size_t *n)
     size_t k;
     screen_col *t = screen_table_cols(e->design, EDIT_PATTERNS, &k);
     screen_col *v = xcalloc(k + 1, sizeof *v);
-    v[0] = t[0];                                    /* id (frozen) */
-    v[1] = (screen_col){-1, COMP_PLAN, "plan", 24}; /* the model's verdict next to the id */
+    v[0] = t[0]; /* id (frozen) */
+    /* TRANSLATORS: column header of Patterns: the model's plan (the other headers are the design file's keys) */
+    v[1] = (screen_col){-1, COMP_PLAN, _("plan"), 24}; /* the model's verdict next to the id */
     memcpy(v + 2, t + 1, (k - 1) * sizeof *v);
     free(t);
     for (size_t i = 0; i < k + 1; i++)
@@ -58,10 +59,10 @@ static char *patterns_shown(const screen_env *e, size_t row, const screen_col *c
 }
 
 const screen_ops screen_patterns = {
-    .name = "Patterns",
+    .name = N_("Patterns"),
     .table = EDIT_PATTERNS,
     .is_table = true,
-    .empty = "No access patterns yet. Press a to add one, then Enter to edit its cells.",
+    .empty = N_("No access patterns yet. Press a to add one, then Enter to edit its cells."),
     .columns = patterns_columns,
     .computed = patterns_computed,
     .shown = patterns_shown,

@@ -104,7 +104,7 @@ static grid_col *make_grid(const screen_env *e, grid *g)
                 .ctx = e,
                 .cur = e->cur,
                 .editor = e->editor,
-                .empty = e->ops->empty ? e->ops->empty : ""};
+                .empty = e->ops->empty ? _(e->ops->empty) : ""};
     /* the widths format every row: once per generation */
     screen_cache *cc = cache_for(e);
     if (cc && cc->ncols == n) {
@@ -160,7 +160,8 @@ char **screen_detail(const screen_env *e, char **title, size_t *n)
         free(t);
     }
     free(c);
-    *title = xasprintf("%s, row %zu", e->ops->name, e->cur->row + 1);
+    /* TRANSLATORS: the detail view's title: "Patterns, row 3" */
+    *title = xasprintf(_("%s, row %zu"), _(e->ops->name), e->cur->row + 1);
     *n = nc;
     return v;
 }

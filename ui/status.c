@@ -4,6 +4,7 @@
 #include "actions.h"
 #include "display.h"
 #include "draw.h"
+#include "pane.h"
 #include "humanfmt.h"
 #include "util.h"
 
@@ -13,15 +14,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A tab's title: the screen's title, or its first word when the titles do not fit in `width`. */
+/* A tab's short title, for a terminal too narrow for the titles ("Cost"). */
+static const char *short_title(int s)
+{
+    /* TRANSLATORS: the tabs' short titles, used when the titles do not fit: together they must fit
+       in 55 columns ("1 Patterns 2 Keys ... 8 Items" in 80 columns) */
+    const char *const shorts[UI_SCREEN__COUNT] = {
+        P_("tab", "Patterns"),  P_("tab", "Keys"),    P_("tab", "Indexes"), P_("tab", "Attributes"),
+        P_("tab", "Decisions"), P_("tab", "History"), P_("tab", "Cost"),    P_("tab", "Items"),
+    };
+    return (unsigned)s < UI_SCREEN__COUNT ? shorts[s] : "?";
+}
+
+/* A tab's title: the screen's title, or its short title when the titles do not fit in `width`. */
 static int tab_title(int s, int width, char *buf, size_t size)
 {
     int total = 1;
     for (int k = 0; k < UI_SCREEN__COUNT; k++)
         total += disp_width(ui_screen_title(k)) + 3;
-    const char *t = ui_screen_title(s);
-    int n = total < width ? (int)strlen(t) : (int)strcspn(t, " ");
-    snprintf(buf, size, "%d %.*s ", s + 1, n, t);
+    snprintf(buf, size, "%d %s ", s + 1, total < width ? ui_screen_title(s) : short_title(s));
     return disp_width(buf);
 }
 
@@ -60,21 +71,24 @@ void status_draw(ui_rect r, const status_view *v)
     sbuf b;
     sbuf_init(&b);
     if (v->base)
-        sbuf_printf(&b, " v%d%s", v->base, v->dirty ? " modified" : " saved");
+        /* TRANSLATORS: the status line's first field: the version, and whether the working copy differs */
+        sbuf_printf(&b, v->dirty ? _(" v%d modified") : _(" v%d saved"), v->base);
     else
-        sbuf_add(&b, " not committed");
+        sbuf_add(&b, _(" not committed"));
     if (a)
-        sbuf_printf(&b, " | checklist %d/%d", a->checklist_pass, a->checklist_applicable);
+        /* TRANSLATORS: the status line: the checklist's score (the status line is short: 80 columns) */
+        sbuf_printf(&b, _(" | checklist %d/%d"), a->checklist_pass, a->checklist_applicable);
     if (a && a->cost) {
         sbuf_add(&b, " | ");
         humanfmt_add_money(&b, a->cost->total, a->cost->currency, HF_MONEY_SCREEN);
-        sbuf_printf(&b, "/mo %s", kp_billing_name(a->cost->mode));
+        /* TRANSLATORS: after the monthly cost: "a month", then the billing mode (a design file word) */
+        sbuf_printf(&b, _("/mo %s"), kp_billing_name(a->cost->mode));
     }
-    sbuf_printf(&b, " | %zu patterns", v->npatterns);
+    sbuf_printf(&b, ngettext(" | %zu pattern", " | %zu patterns", v->npatterns), v->npatterns);
     if (v->errors)
-        sbuf_printf(&b, " | %zu error%s", v->errors, v->errors == 1 ? "" : "s");
+        sbuf_printf(&b, ngettext(" | %zu error", " | %zu errors", v->errors), v->errors);
     if (v->remote_change)
-        sbuf_add(&b, " | NEW VERSION: R merges it in");
+        sbuf_add(&b, _(" | NEW VERSION: R merges it in"));
     draw_put(r.y, r.x, r.w, b.s, UI_ROLE_STATUS);
     /* the hot-partition alarm, right-aligned */
     const kp_partition_result *hot = NULL;
@@ -85,7 +99,8 @@ void status_draw(ui_rect r, const status_view *v)
     if (hot) {
         char pct[HUMANFMT_SIZE];
         humanfmt(pct, sizeof pct, fmax(hot->read_util, hot->write_util), HF_PCT_REPORT);
-        char *t = xasprintf(" HOT %s %s %s ", hot->index_name ? hot->index_name : "",
+        /* TRANSLATORS: the hot-partition alarm: the index, the key template, its utilisation */
+        char *t = xasprintf(_(" HOT %s %s %s "), pane_index_label(hot->index_name),
                             hot->template_src ? hot->template_src : "", pct);
         int tw = disp_width(t);
         int bw = disp_width(b.s);
@@ -102,9 +117,10 @@ void status_too_small_draw(int lines, int cols)
 {
     erase();
     char need[64], have[64];
-    snprintf(need, sizeof need, "need %dx%d", UI_MIN_COLS, UI_MIN_LINES);
-    snprintf(have, sizeof have, "have %dx%d", cols, lines);
-    const char *text[] = {COLS >= 18 ? "Terminal too small" : "Too small", need, have, "q quits"};
+    /* TRANSLATORS: the "terminal too small" screen (at most 18 columns wide at the smallest) */
+    snprintf(need, sizeof need, _("need %dx%d"), UI_MIN_COLS, UI_MIN_LINES);
+    snprintf(have, sizeof have, _("have %dx%d"), cols, lines);
+    const char *text[] = {COLS >= 18 ? _("Terminal too small") : _("Too small"), need, have, _("q quits")};
     for (int i = 0; i < 4 && i < LINES; i++)
         draw_put(i, 0, COLS, text[i], i == 0 ? UI_ROLE_BAD : UI_ROLE_NORMAL);
 }

@@ -3,6 +3,7 @@
 #include "ui.h"
 
 #include "design_io.h"
+#include "i18n.h"
 #include "tour.h"
 #include "wb.h"
 
@@ -101,7 +102,7 @@ int ui_run(const char *workspace_path, const ui_options *opt)
         if (!imported) {
             diags_print(&dg, stderr);
             if (!dg.n)
-                fprintf(stderr, "keyplan: %s: cannot load the design\n", path);
+                fprintf(stderr, _("keyplan: %s: cannot load the design\n"), path);
             diags_free(&dg);
             return 2;
         }
@@ -110,8 +111,8 @@ int ui_run(const char *workspace_path, const ui_options *opt)
         path = ws_name;
     }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        fprintf(stderr, "keyplan: the workbench needs a terminal (stdin and stdout); for scripts use "
-                        "keyplan check, export or commit\n");
+        fprintf(stderr, _("keyplan: the workbench needs a terminal (stdin and stdout); for scripts use "
+                          "keyplan check, export or commit\n"));
         design_free(imported);
         free(ws_name);
         return 2;
@@ -143,8 +144,8 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     bool want_tour = (opt && opt->tour) || first_run;
     if (want_tour && !tour_may_take(s)) {
         fprintf(stderr,
-                "keyplan: tour: %s holds a design of its own; the tour keeps to its own workspace "
-                "(keyplan tour %s) and never replaces a working copy\n",
+                _("keyplan: tour: %s holds a design of its own; the tour keeps to its own workspace "
+                  "(keyplan tour %s) and never replaces a working copy\n"),
                 path, UI_TOUR_WORKSPACE);
         session_close(s);
         free(ws_name);
@@ -154,7 +155,7 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     if (want_tour)
         wo.tour = load_tour(opt && opt->tour_name ? opt->tour_name : "cloudshop", &wo.ntour, &tour_err);
     if (opt && opt->tour && !wo.ntour) {
-        fprintf(stderr, "keyplan: tour: %s\n", tour_err ? tour_err : "no such tour");
+        fprintf(stderr, _("keyplan: tour: %s\n"), tour_err ? tour_err : _("no such tour"));
         free(tour_err);
         session_close(s);
         free(ws_name);
@@ -164,7 +165,8 @@ int ui_run(const char *workspace_path, const ui_options *opt)
 
     SCREEN *scr = newterm(NULL, stdout, stdin);
     if (!scr) {
-        fprintf(stderr, "keyplan: cannot use the terminal (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
+        fprintf(stderr, _("keyplan: cannot use the terminal (TERM=%s)\n"),
+                getenv("TERM") ? getenv("TERM") : "");
         session_close(s);
         free(ws_name);
         return 2;
@@ -192,10 +194,10 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     if (wo.ntour)
         wb_command(w, "tour"); /* where it was left, else from step 1 */
     else if (imported_changed)
-        wb_message(w, UI_ROLE_TITLE, "%s opened in workspace %s (u undoes the import; c commits)",
+        wb_message(w, UI_ROLE_TITLE, _("%s opened in workspace %s (u undoes the import; c commits)"),
                    workspace_path, path);
     else if (created)
-        wb_message(w, UI_ROLE_TITLE, "new workspace %s: press a to add a pattern, ? for help", path);
+        wb_message(w, UI_ROLE_TITLE, _("new workspace %s: press a to add a pattern, ? for help"), path);
     int flags = UI_REDRAW;
     while (!wb_quitting(w) && !got_signal) {
         if (flags & (UI_REDRAW | UI_RESIZE)) {
@@ -233,7 +235,7 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     const drafts *dr = wb_drafts(w);
     for (size_t i = 0; i < dr->n; i++)
         if (!dr->v[i].model)
-            printf("keyplan: not saved (did not parse), %s row %zu: %s\n  %s\n",
+            printf(_("keyplan: not saved (did not parse), %s row %zu: %s\n  %s\n"),
                    ui_screen_title(dr->v[i].screen), dr->v[i].row + 1, dr->v[i].text,
                    dr->v[i].err ? dr->v[i].err : "");
     wb_free(w);
@@ -242,10 +244,11 @@ int ui_run(const char *workspace_path, const ui_options *opt)
         return 0;
     }
     if (base)
-        printf("keyplan: %s: working copy saved (version %d%s)\n", path, base,
-               dirty ? " plus uncommitted edits" : ", nothing uncommitted");
+        printf(dirty ? _("keyplan: %s: working copy saved (version %d plus uncommitted edits)\n")
+                     : _("keyplan: %s: working copy saved (version %d, nothing uncommitted)\n"),
+               path, base);
     else
-        printf("keyplan: %s: working copy saved (nothing committed yet)\n", path);
+        printf(_("keyplan: %s: working copy saved (nothing committed yet)\n"), path);
     free(ws_name);
     return 0;
 }

@@ -102,7 +102,7 @@ wb *wb_new(session *s, const wb_options *opt)
     if (session_note(s))
         wb_message(w, UI_ROLE_WARN, "%s", session_note(s));
     else
-        wb_message(w, UI_ROLE_DIM, "? help   : commands   Tab next screen   Enter edit   a add   q quit");
+        wb_message(w, UI_ROLE_DIM, _("? help   : commands   Tab next screen   Enter edit   a add   q quit"));
     return w;
 }
 
@@ -272,9 +272,9 @@ kp_status wb_apply(wb *w, kp_design *nd, const char *label)
     char *err = NULL;
     kp_status st = session_apply(w->ss, nd, label, &err);
     if (st == KP_READONLY)
-        wb_message(w, UI_ROLE_BAD, "%s", err ? err : "read-only");
+        wb_message(w, UI_ROLE_BAD, "%s", err ? err : _("read-only"));
     else if (st != KP_OK)
-        wb_message(w, UI_ROLE_WARN, "kept in memory only: %s", err ? err : "the workspace refused it");
+        wb_message(w, UI_ROLE_WARN, _("kept in memory only: %s"), err ? err : _("the workspace refused it"));
     free(err);
     after_change(w);
     return st;
@@ -285,7 +285,7 @@ static void save_cell(wb *w, const char *text)
     ui_cursor *c = &w->cur[w->screen];
     screen_col col;
     if (!cur_col(w, c->col, &col) || col.table < 0) {
-        wb_message(w, UI_ROLE_WARN, "this column is computed by the model; it cannot be edited");
+        wb_message(w, UI_ROLE_WARN, _("this column is computed by the model; it cannot be edited"));
         return;
     }
     const kp_design *d = session_design(w->ss);
@@ -294,7 +294,7 @@ static void save_cell(wb *w, const char *text)
     free(old);
     if (same) {
         drafts_drop(&w->drafts, w->screen, c->row, c->col);
-        wb_message(w, UI_ROLE_DIM, "%s unchanged", col.title);
+        wb_message(w, UI_ROLE_DIM, _("%s unchanged"), col.title);
         return;
     }
     kp_design *nd = design_clone(d);
@@ -302,7 +302,7 @@ static void save_cell(wb *w, const char *text)
     if (edit_set(nd, (edit_table)col.table, c->row, col.col, text, &err) != KP_OK) {
         design_free(nd);
         drafts_set(&w->drafts, w->screen, c->row, c->col, text, err);
-        wb_message(w, UI_ROLE_BAD, "%s: %s (the model keeps the last good value)", col.title, err);
+        wb_message(w, UI_ROLE_BAD, _("%s: %s (the model keeps the last good value)"), col.title, err);
         free(err);
         return;
     }
@@ -318,14 +318,55 @@ static void save_cell(wb *w, const char *text)
     if (w->diags.errors)
         wb_message(w, UI_ROLE_WARN, "%s", w->diags.v[0].msg);
     else
-        wb_message(w, UI_ROLE_GOOD, "saved %s", col.title);
+        wb_message(w, UI_ROLE_GOOD, _("saved %s"), col.title);
+}
+
+/* An undo step's label for people: the workspace keeps it in English ("edit patterns row 2
+ * rate", what this file and the others write), the message line says it in the reader's
+ * language; a label of another shape is shown as it is. Caller frees. */
+static char *label_text(const char *label)
+{
+    static const struct {
+        const char *verb;
+        const char *row; /* "VERB TABLE row N" */
+    } rows[] = {
+        {"add", N_("add %s row %zu")},
+        {"delete", N_("delete %s row %zu")},
+        {"duplicate", N_("duplicate %s row %zu")},
+        {"move up", N_("move up %s row %zu")},
+        {"move down", N_("move down %s row %zu")},
+    };
+    char table[64], col[256];
+    size_t row = 0;
+    int used = 0;
+    /* TRANSLATORS: an undo step: "edit patterns row 2 rate" (the design file's table and column) */
+    if (sscanf(label, "edit %63s row %zu %255[^\n]%n", table, &row, col, &used) == 3 && !label[used])
+        return xasprintf(_("edit %s row %zu %s"), table, row, col);
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        size_t n = strlen(rows[i].verb);
+        if (strncmp(label, rows[i].verb, n) == 0 && label[n] == ' ' &&
+            sscanf(label + n + 1, "%63s row %zu%n", table, &row, &used) == 2 && !label[n + 1 + (size_t)used])
+            return xasprintf(_(rows[i].row), table, row);
+    }
+    int step = 0;
+    if (sscanf(label, "merge version %d%n", &step, &used) == 1 && !label[used])
+        return xasprintf(_("merge version %d"), step);
+    if (strncmp(label, "set ", 4) == 0)
+        return xasprintf(_("set %s"), label + 4);
+    if (strncmp(label, "import ", 7) == 0)
+        return xasprintf(_("import %s"), label + 7);
+    if (strcmp(label, "record decision") == 0)
+        return xstrdup(_("record decision"));
+    if (strcmp(label, "open design file") == 0)
+        return xstrdup(_("open design file"));
+    return xstrdup(label);
 }
 
 static int row_op(wb *w, ui_action a)
 {
     const screen_ops *ops = screen_get(w->screen);
     if (!ops->is_table) {
-        wb_message(w, UI_ROLE_WARN, "%s has no rows to change", ops->name);
+        wb_message(w, UI_ROLE_WARN, _("%s has no rows to change"), _(ops->name));
         return UI_REDRAW;
     }
     edit_table t = ops->table;
@@ -334,38 +375,40 @@ static int row_op(wb *w, ui_action a)
     size_t nr = edit_nrows(d, t);
     kp_design *nd = design_clone(d);
     size_t at = (size_t)-1;
-    const char *what = "";
+    /* what: the undo step's label (kept in the workspace, in English); cannot and done: what the
+       message line says */
+    const char *what = "", *cannot = "", *done = "";
     switch (a) {
     case UI_ACT_ADD_ROW:
         at = edit_add(nd, t, nr ? c->row + 1 : 0);
-        what = "add";
+        what = "add", cannot = _("cannot add here"), done = _("add: done (u undoes)");
         break;
     case UI_ACT_DELETE_ROW:
         if (nr && edit_delete(nd, t, c->row))
             at = c->row;
-        what = "delete";
+        what = "delete", cannot = _("cannot delete here"), done = _("delete: done (u undoes)");
         break;
     case UI_ACT_DUPLICATE_ROW:
         if (nr)
             at = edit_duplicate(nd, t, c->row);
-        what = "duplicate";
+        what = "duplicate", cannot = _("cannot duplicate here"), done = _("duplicate: done (u undoes)");
         break;
     case UI_ACT_ROW_UP:
         if (nr && edit_move(nd, t, c->row, -1))
             at = c->row - 1;
-        what = "move up";
+        what = "move up", cannot = _("cannot move up here"), done = _("move up: done (u undoes)");
         break;
     case UI_ACT_ROW_DOWN:
         if (nr && edit_move(nd, t, c->row, +1))
             at = c->row + 1;
-        what = "move down";
+        what = "move down", cannot = _("cannot move down here"), done = _("move down: done (u undoes)");
         break;
     default:
         break;
     }
     if (at == (size_t)-1) {
         design_free(nd);
-        wb_message(w, UI_ROLE_WARN, "cannot %s here", what);
+        wb_message(w, UI_ROLE_WARN, "%s", cannot);
         return UI_REDRAW;
     }
     drafts_clear(&w->drafts);
@@ -376,7 +419,7 @@ static int row_op(wb *w, ui_action a)
         return UI_REDRAW;
     c->row = at;
     clamp_cursor(w);
-    wb_message(w, UI_ROLE_GOOD, "%s: done (u undoes)", what);
+    wb_message(w, UI_ROLE_GOOD, "%s", done);
     return UI_REDRAW;
 }
 
@@ -385,12 +428,12 @@ static int row_op(wb *w, ui_action a)
 static int search(wb *w, int dir)
 {
     if (!w->search || !*w->search) {
-        wb_message(w, UI_ROLE_WARN, "no search yet: / starts one");
+        wb_message(w, UI_ROLE_WARN, _("no search yet: / starts one"));
         return UI_REDRAW;
     }
     size_t nr = cur_nrows(w), nc = cur_ncols(w);
     if (!nr || !nc) {
-        wb_message(w, UI_ROLE_WARN, "nothing to search here");
+        wb_message(w, UI_ROLE_WARN, _("nothing to search here"));
         return UI_REDRAW;
     }
     ui_cursor *c = &w->cur[w->screen];
@@ -410,7 +453,7 @@ static int search(wb *w, int dir)
             return UI_REDRAW;
         }
     }
-    wb_message(w, UI_ROLE_WARN, "'%s' not found", w->search);
+    wb_message(w, UI_ROLE_WARN, _("'%s' not found"), w->search);
     return UI_REDRAW;
 }
 
@@ -429,15 +472,20 @@ int wb_commit(wb *w, const char *message)
             screen_env e = wb_env(w, dr->screen);
             size_t nc = 0;
             screen_col *cols = screen_columns(&e, &nc);
-            sbuf_printf(&b, "%s%s row %zu %s '%s'", k++ ? ", " : "", ui_screen_title(dr->screen), dr->row + 1,
+            sbuf_add(&b, k++ ? ", " : "");
+            /* TRANSLATORS: a cell: "Patterns row 2 rate 'abc'" (screen, row, column, its text) */
+            sbuf_printf(&b, _("%s row %zu %s '%s'"), ui_screen_title(dr->screen), dr->row + 1,
                         dr->col < nc ? cols[dr->col].title : "", dr->text);
             free(cols);
         }
-        wb_message(w, UI_ROLE_BAD,
-                   "nothing committed: %zu cell%s marked ! hold%s text that was never applied (%s); fix %s, "
-                   "or Esc in %s drops the text",
-                   k, k == 1 ? "" : "s", k == 1 ? "s" : "", b.s, k == 1 ? "it" : "them",
-                   k == 1 ? "it" : "each");
+        wb_message(
+            w, UI_ROLE_BAD,
+            ngettext("nothing committed: %zu cell marked ! holds text that was never applied (%s); fix it, "
+                     "or Esc in it drops the text",
+                     "nothing committed: %zu cells marked ! hold text that was never applied (%s); fix "
+                     "them, or Esc in each drops the text",
+                     k),
+            k, b.s);
         sbuf_free(&b);
         return UI_REDRAW;
     }
@@ -445,14 +493,16 @@ int wb_commit(wb *w, const char *message)
     char *err = NULL;
     kp_status st = session_commit(w->ss, message, &n, &err);
     if (st == KP_CONFLICT) {
-        wb_message(w, UI_ROLE_BAD, "commit refused, R merges the latest version into yours: %s",
+        wb_message(w, UI_ROLE_BAD, _("commit refused, R merges the latest version into yours: %s"),
                    err ? err : "");
         w->remote_change = true;
     } else if (st != KP_OK) {
-        wb_message(w, UI_ROLE_BAD, "%s%s",
-                   st == KP_INVALID ? "" : "commit failed: ", err ? err : kp_status_text(st));
+        if (st == KP_INVALID)
+            wb_message(w, UI_ROLE_BAD, "%s", err ? err : kp_status_text(st));
+        else
+            wb_message(w, UI_ROLE_BAD, _("commit failed: %s"), err ? err : kp_status_text(st));
     } else {
-        wb_message(w, UI_ROLE_GOOD, "committed version %d: %s", n, message);
+        wb_message(w, UI_ROLE_GOOD, _("committed version %d: %s"), n, message);
         w->remote_change = false;
         wb_load_versions(w);
     }
@@ -467,7 +517,7 @@ static int do_reload(wb *w)
     bool dirty = session_dirty(w->ss);
     size_t nconflicts = 0;
     if (session_reload(w->ss, &nconflicts, &err) != KP_OK) {
-        wb_message(w, UI_ROLE_WARN, "reload: %s", err ? err : "failed");
+        wb_message(w, UI_ROLE_WARN, _("reload: %s"), err ? err : _("failed"));
         free(err);
         return UI_REDRAW;
     }
@@ -479,13 +529,14 @@ static int do_reload(wb *w)
     w->remote_change = false;
     after_change(w);
     if (session_base(w->ss) == before)
-        wb_message(w, UI_ROLE_DIM, "your working copy is based on the latest version (%d) already", before);
+        wb_message(w, UI_ROLE_DIM, _("your working copy is based on the latest version (%d) already"),
+                   before);
     else if (dirty)
         wb_message(w, UI_ROLE_GOOD,
-                   "merged version %d into your working copy; c commits it (u undoes the merge)",
+                   _("merged version %d into your working copy; c commits it (u undoes the merge)"),
                    session_base(w->ss));
     else
-        wb_message(w, UI_ROLE_GOOD, "reloaded version %d", session_base(w->ss));
+        wb_message(w, UI_ROLE_GOOD, _("reloaded version %d"), session_base(w->ss));
     return UI_REDRAW;
 }
 
@@ -514,7 +565,8 @@ int wb_tick(wb *w)
             return do_reload(w);
         w->remote_change = true;
         wb_message(w, UI_ROLE_WARN,
-                   "version %d was committed by another keyplan; R merges it into your working copy", latest);
+                   _("version %d was committed by another keyplan; R merges it into your working copy"),
+                   latest);
     }
     return UI_REDRAW;
 }
@@ -524,17 +576,17 @@ int wb_tick(wb *w)
 static void start_edit(wb *w)
 {
     if (session_readonly(w->ss)) {
-        wb_message(w, UI_ROLE_BAD, "read-only: %s", session_readonly(w->ss));
+        wb_message(w, UI_ROLE_BAD, _("read-only: %s"), session_readonly(w->ss));
         return;
     }
     ui_cursor *c = &w->cur[w->screen];
     screen_col col;
     if (!cur_nrows(w) || !cur_col(w, c->col, &col)) {
-        wb_message(w, UI_ROLE_WARN, "nothing to edit here: a adds a row");
+        wb_message(w, UI_ROLE_WARN, _("nothing to edit here: a adds a row"));
         return;
     }
     if (col.table < 0) {
-        wb_message(w, UI_ROLE_WARN, "%s is computed by the model; it cannot be edited", col.title);
+        wb_message(w, UI_ROLE_WARN, _("%s is computed by the model; it cannot be edited"), col.title);
         return;
     }
     const ui_draft *dr = drafts_find(&w->drafts, w->screen, c->row, c->col);
@@ -543,7 +595,7 @@ static void start_edit(wb *w)
     le_set(&w->le, text);
     free(text);
     w->editing = true;
-    wb_message(w, UI_ROLE_DIM, "%s: %s   (Enter saves, Esc cancels)", col.title,
+    wb_message(w, UI_ROLE_DIM, _("%s: %s   (Enter saves, Esc cancels)"), col.title,
                edit_col_hint(session_design(w->ss), (edit_table)col.table, col.col));
 }
 
@@ -567,7 +619,7 @@ static int show_detail(wb *w)
     size_t n = 0;
     char **v = screen_detail(&e, &title, &n);
     if (!v) {
-        wb_message(w, UI_ROLE_DIM, "nothing under the cursor to show");
+        wb_message(w, UI_ROLE_DIM, _("nothing under the cursor to show"));
         free(title);
         return UI_REDRAW;
     }
@@ -604,9 +656,12 @@ static int default_handle(wb *w, ui_action a)
         if (drafts_typed(&w->drafts) && !w->quit_armed) {
             w->quit_armed = true;
             wb_message(w, UI_ROLE_WARN,
-                       "%zu cell%s hold text that did not parse (shown with !); q again quits and "
-                       "prints them, any other key stays",
-                       drafts_typed(&w->drafts), drafts_typed(&w->drafts) == 1 ? "" : "s");
+                       ngettext("%zu cell hold text that did not parse (shown with !); q again quits and "
+                                "prints them, any other key stays",
+                                "%zu cells hold text that did not parse (shown with !); q again quits and "
+                                "prints them, any other key stays",
+                                drafts_typed(&w->drafts)),
+                       drafts_typed(&w->drafts));
             return UI_REDRAW;
         }
         w->quit = true;
@@ -683,10 +738,10 @@ static int default_handle(wb *w, ui_action a)
         return show_detail(w);
     case UI_ACT_MESSAGES:
         if (!w->msg.npast) {
-            wb_message(w, UI_ROLE_DIM, "no messages yet");
+            wb_message(w, UI_ROLE_DIM, _("no messages yet"));
             return UI_REDRAW;
         }
-        detail_show(&w->detail, "Messages, oldest first", (const char *const *)w->msg.past, w->msg.npast);
+        detail_show(&w->detail, _("Messages, oldest first"), (const char *const *)w->msg.past, w->msg.npast);
         w->detail.top = (size_t)-1 / 2; /* the newest at the bottom */
         return UI_REDRAW;
     case UI_ACT_PANE_WIDER:
@@ -701,7 +756,7 @@ static int default_handle(wb *w, ui_action a)
     case UI_ACT_ITEMS_SEED:
     case UI_ACT_ITEMS_MORE:
     case UI_ACT_ITEMS_FEWER:
-        wb_message(w, UI_ROLE_WARN, "%s works on the Items screen (8)", ui_action_name(a));
+        wb_message(w, UI_ROLE_WARN, _("%s works on the Items screen (8)"), ui_action_name(a));
         return UI_REDRAW;
     case UI_ACT_ADD_ROW:
     case UI_ACT_DELETE_ROW:
@@ -723,13 +778,21 @@ static int default_handle(wb *w, ui_action a)
                 drafts_clear(&w->drafts);
             after_change(w);
             size_t typed = drafts_typed(&w->drafts);
-            wb_message(
-                w, UI_ROLE_GOOD, "%s: %s%s%s", a == UI_ACT_UNDO ? "undone" : "redone",
-                label ? label : "a step of an earlier session", a == UI_ACT_UNDO ? " (Ctrl-R redoes)" : "",
-                typed ? "; the cell marked ! still holds text that was never applied (Esc in it drops it)"
-                      : "");
+            const char *fmt =
+                a == UI_ACT_UNDO
+                    ? typed
+                          ? _("undone: %s (Ctrl-R redoes); the cell marked ! still holds text that was never "
+                              "applied (Esc in it drops it)")
+                          : _("undone: %s (Ctrl-R redoes)")
+                : typed
+                    ? _("redone: %s; the cell marked ! still holds text that was never applied (Esc in it drops "
+                        "it)")
+                    : _("redone: %s");
+            char *shown = label ? label_text(label) : xstrdup(_("a step of an earlier session"));
+            wb_message(w, UI_ROLE_GOOD, fmt, shown);
+            free(shown);
         } else {
-            wb_message(w, UI_ROLE_WARN, "%s", err ? err : "nothing to do");
+            wb_message(w, UI_ROLE_WARN, "%s", err ? err : _("nothing to do"));
         }
         free(err);
         free(label);
@@ -741,7 +804,7 @@ static int default_handle(wb *w, ui_action a)
     case UI_ACT_DECIDE: {
         if (w->screen != UI_SCREEN_PATTERNS || !edit_nrows(session_design(w->ss), EDIT_PATTERNS)) {
             wb_message(w, UI_ROLE_WARN,
-                       "D records a decision about the pattern under the cursor (Patterns screen)");
+                       _("D records a decision about the pattern under the cursor (Patterns screen)"));
             return UI_REDRAW;
         }
         kp_design *nd = design_clone(session_design(w->ss));
@@ -768,7 +831,7 @@ static int default_handle(wb *w, ui_action a)
     case UI_ACT_SEARCH_PREV:
         return search(w, -1);
     case UI_ACT_MARK:
-        wb_message(w, UI_ROLE_WARN, "mark works on the History screen (6)");
+        wb_message(w, UI_ROLE_WARN, _("mark works on the History screen (6)"));
         return UI_REDRAW;
     case UI_ACT_TOUR_NEXT:
         return w->tour_on || !(w->tour_visited || w->tour_resumed)
@@ -851,10 +914,10 @@ static int edit_key(wb *w, int key)
         if (dr && !dr->model) { /* cancelling the edit of a rejected text drops it */
             drafts_drop(&w->drafts, w->screen, c->row, c->col);
             wb_message(w, UI_ROLE_DIM,
-                       "edit cancelled: the text that did not parse is dropped; the cell "
-                       "keeps its saved value");
+                       _("edit cancelled: the text that did not parse is dropped; the cell "
+                         "keeps its saved value"));
         } else {
-            wb_message(w, UI_ROLE_DIM, "edit cancelled");
+            wb_message(w, UI_ROLE_DIM, _("edit cancelled"));
         }
         return UI_REDRAW;
     }
@@ -887,7 +950,7 @@ static int prompt_key(wb *w, int key)
 {
     if (key == UI_KEY_ESC) {
         w->prompt = WB_PROMPT_NONE;
-        wb_message(w, UI_ROLE_DIM, "cancelled");
+        wb_message(w, UI_ROLE_DIM, _("cancelled"));
         return UI_REDRAW;
     }
     if (key == UI_KEY_ENTER || key == '\r' || key == UI_FKEY(KEY_ENTER)) {
@@ -908,7 +971,7 @@ static int prompt_key(wb *w, int key)
             if (*text)
                 f = wb_commit(w, text);
             else
-                wb_message(w, UI_ROLE_WARN, "a commit needs a message; nothing committed");
+                wb_message(w, UI_ROLE_WARN, _("a commit needs a message; nothing committed"));
         }
         free(text);
         return f;
@@ -959,7 +1022,7 @@ int wb_key(wb *w, int key)
         w->quit_armed = false;
     if (a == UI_ACT_NONE) {
         char k[32];
-        wb_message(w, UI_ROLE_DIM, "%s is not bound: ? lists every key", ui_key_name(key, k, sizeof k));
+        wb_message(w, UI_ROLE_DIM, _("%s is not bound: ? lists every key"), ui_key_name(key, k, sizeof k));
         return UI_REDRAW;
     }
     int f = wb_run_action(w, a);

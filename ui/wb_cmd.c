@@ -15,7 +15,7 @@
 
 static int usage(wb *w, const wb_cmd *c)
 {
-    wb_message(w, UI_ROLE_WARN, "usage: %s", c->usage);
+    wb_message(w, UI_ROLE_WARN, _("usage: %s"), _(c->usage));
     return UI_REDRAW;
 }
 
@@ -28,24 +28,54 @@ static int cmd_commit(wb *w, const wb_cmd *c, const wb_cmd_args *a)
     return UI_REDRAW;
 }
 
+/* :set lang LANG ("" when not one word): the workbench speaks LANG ("en", "es") from the next frame on. The model's own
+ * texts (warnings, findings, fixes) are written by the analysis in the language it ran in: the
+ * analysis runs again whole. The whole terminal is repainted. */
+static int set_lang(wb *w, const char *lang)
+{
+    if (!*lang) {
+        wb_message(w, UI_ROLE_WARN, _("usage: :set lang en|es"));
+        return UI_REDRAW;
+    }
+    if (strcmp(lang, "en") != 0 && strcmp(lang, "es") != 0) {
+        wb_message(w, UI_ROLE_BAD, _("unknown language '%s'; the languages are en, es"), lang);
+        return UI_REDRAW;
+    }
+    const char *err = NULL;
+    bool ok = i18n_init(lang, &err);
+    wb_analysis_free(w, w->an); /* a full analysis: analysis_update would keep the old texts */
+    w->an = NULL;
+    wb_recompute(w);
+    if (ok)
+        wb_message(w, UI_ROLE_GOOD, _("keyplan speaks English now (:set lang es: Spanish)"));
+    else
+        wb_message(w, UI_ROLE_BAD, _("language %s: %s"), lang, err ? _(err) : "");
+    return UI_REDRAW | UI_RESIZE;
+}
+
 static int cmd_set(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 {
     (void)c;
     if (a->argc >= 2 && strcmp(a->argv[1], "author") == 0)
         return wb_set_author(w, a->rest[1]);
+    if (a->argc >= 2 && strcmp(a->argv[1], "lang") == 0)
+        return set_lang(w, a->argc == 3 ? a->argv[2] : ""); /* one word, or the usage */
     const kp_design *d = session_design(w->ss);
     int row = a->argc >= 2 ? edit_setting_find(a->argv[1]) : -1;
     if (row < 0) {
         sbuf b;
         sbuf_init(&b);
-        sbuf_add(&b, a->argc >= 2 ? "unknown setting; " : "");
-        sbuf_add(&b, "usage: :set NAME VALUE with NAME one of");
+        sbuf_add(&b, "");
         for (size_t i = 0; i < edit_nrows(d, EDIT_SETTINGS); i++) {
             char *n = edit_get(d, EDIT_SETTINGS, i, 0);
             sbuf_printf(&b, " %s", n);
             free(n);
         }
-        wb_message(w, UI_ROLE_WARN, "%s", b.s);
+        /* TRANSLATORS: %s is the list of the settings' names, each after a space */
+        wb_message(w, UI_ROLE_WARN,
+                   a->argc >= 2 ? _("unknown setting; usage: :set NAME VALUE with NAME one of%s")
+                                : _("usage: :set NAME VALUE with NAME one of%s"),
+                   b.s);
         sbuf_free(&b);
         return UI_REDRAW;
     }
@@ -64,7 +94,7 @@ static int cmd_set(wb *w, const wb_cmd *c, const wb_cmd_args *a)
     if (st == KP_READONLY)
         return UI_REDRAW;
     char *now = edit_get(session_design(w->ss), EDIT_SETTINGS, (size_t)row, 1);
-    wb_message(w, UI_ROLE_GOOD, "%s = %s (u undoes)", name, *now ? now : "(not set)");
+    wb_message(w, UI_ROLE_GOOD, _("%s = %s (u undoes)"), name, *now ? now : _("(not set)"));
     free(now);
     return UI_REDRAW;
 }
@@ -91,8 +121,8 @@ static int cmd_import(wb *w, const wb_cmd *c, const wb_cmd_args *a)
     diags_init(&dg, NULL);
     kp_design *nd = is_yaml_path(file) ? designio_load_file(file, &dg) : exchange_import_file(file, &dg);
     if (!nd) {
-        char *m = dg.n ? diags_format(&dg, 0) : xasprintf("%s: cannot be imported", file);
-        wb_message(w, UI_ROLE_BAD, "import: %s%s", m, dg.errors > 1 ? " (and more)" : "");
+        char *m = dg.n ? diags_format(&dg, 0) : xasprintf(_("%s: cannot be imported"), file);
+        wb_message(w, UI_ROLE_BAD, dg.errors > 1 ? _("import: %s (and more)") : _("import: %s"), m);
         free(m);
         diags_free(&dg);
         return UI_REDRAW;
@@ -105,8 +135,12 @@ static int cmd_import(wb *w, const wb_cmd *c, const wb_cmd_args *a)
     free(label);
     if (st == KP_READONLY)
         return UI_REDRAW;
-    wb_message(w, UI_ROLE_GOOD, "imported %s as the working copy (u undoes)%s", file,
-               warnings ? "; the import has warnings: keyplan import FILE lists them" : "");
+    wb_message(w, UI_ROLE_GOOD,
+               warnings
+                   ? _("imported %s as the working copy (u undoes); the import has warnings: keyplan import "
+                       "FILE lists them")
+                   : _("imported %s as the working copy (u undoes)"),
+               file);
     return UI_REDRAW;
 }
 
@@ -114,7 +148,7 @@ static int cmd_check(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 {
     (void)c, (void)a;
     if (!w->an || !w->good) {
-        wb_message(w, UI_ROLE_BAD, "check: the design has no analysis yet; fix the errors first");
+        wb_message(w, UI_ROLE_BAD, _("check: the design has no analysis yet; fix the errors first"));
         return UI_REDRAW;
     }
     char *text = report_check_text(session_path(w->ss), w->good, w->an);
@@ -122,14 +156,13 @@ static int cmd_check(wb *w, const wb_cmd *c, const wb_cmd_args *a)
     sbuf_init(&b);
     sbuf_add(&b, "");
     if (w->partial)
-        sbuf_add(
-            &b, "The working copy does not validate: this is the report of its valid rest (the places marked "
-                "! are left out).\n\n");
+        sbuf_add(&b, _("The working copy does not validate: this is the report of its valid rest (the places "
+                       "marked ! are left out).\n\n"));
     sbuf_add(&b, text);
     free(text);
-    char *title = xasprintf("check: %s", session_dirty(w->ss) || !session_base(w->ss)
-                                             ? "the uncommitted working copy"
-                                             : "the working copy (= its version)");
+    char *title =
+        xstrdup(session_dirty(w->ss) || !session_base(w->ss) ? _("check: the uncommitted working copy")
+                                                             : _("check: the working copy (= its version)"));
     detail_show_text(&w->detail, title, b.s);
     free(title);
     sbuf_free(&b);
@@ -161,11 +194,11 @@ static int cmd_recover(wb *w, const wb_cmd *c, const wb_cmd_args *a)
     const char *text = session_unloaded_text(w->ss);
     char *err = NULL;
     if (!text)
-        wb_message(w, UI_ROLE_WARN, "nothing to recover: the working copy loaded");
+        wb_message(w, UI_ROLE_WARN, _("nothing to recover: the working copy loaded"));
     else if (fileio_write_atomic(a->argv[1], text, strlen(text), &err) != KP_OK)
-        wb_message(w, UI_ROLE_BAD, "recover: %s", err ? err : "cannot write");
+        wb_message(w, UI_ROLE_BAD, _("recover: %s"), err ? err : _("cannot write"));
     else
-        wb_message(w, UI_ROLE_GOOD, "wrote the unloadable working copy to %s: fix it, then keyplan commit",
+        wb_message(w, UI_ROLE_GOOD, _("wrote the unloadable working copy to %s: fix it, then keyplan commit"),
                    a->argv[1]);
     free(err);
     return UI_REDRAW;
@@ -189,7 +222,7 @@ static int cmd_quit(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 static int cmd_write(wb *w, const wb_cmd *c, const wb_cmd_args *a)
 {
     (void)c, (void)a;
-    wb_message(w, UI_ROLE_GOOD, "the working copy is saved after every edit; :commit records a version");
+    wb_message(w, UI_ROLE_GOOD, _("the working copy is saved after every edit; :commit records a version"));
     return UI_REDRAW;
 }
 
@@ -198,68 +231,71 @@ static const wb_cmd commands[] = {
      .args = "[MSG]",
      .nargs = -1,
      .run = cmd_commit,
-     .help = "Commit the working copy as a new version with message MSG (without one, asks for it)"},
+     .help = N_("Commit the working copy as a new version with message MSG (without one, asks for it)")},
     {.name = "set",
      .args = "NAME VALUE",
      .nargs = -1,
      .run = cmd_set,
-     .help = "Set one of the design's settings (billing, streams, prices...: all on Cost & heat); u undoes. "
-             ":set author NAME works on NAME's working copy"},
+     .help =
+         N_("Set one of the design's settings (billing, streams, prices...: all on Cost & heat); u undoes. "
+            ":set author NAME works on NAME's working copy; :set lang en|es speaks English or Spanish")},
     {.name = "compact",
      .args = "[KEEP]",
      .nargs = -1,
      .run = wb_cmd_compact,
-     .help = "Keep your newest KEEP undo steps (default 100) and shrink the workspace file"},
+     .help = N_("Keep your newest KEEP undo steps (default 100) and shrink the workspace file")},
     {.name = "export",
      .args = "FORMAT FILE",
      .nargs = 2,
      .run = cmd_export,
      .usage = ":export md|json|cfn|nosqlwb|csv|requests|items FILE",
-     .help = "Write the working copy to FILE as FORMAT (md: the decision record), as keyplan export does"},
+     .help =
+         N_("Write the working copy to FILE as FORMAT (md: the decision record), as keyplan export does")},
     {.name = "import",
      .args = "FILE",
      .nargs = 1,
      .run = cmd_import,
-     .usage = ":import FILE (a design .yaml, a NoSQL Workbench model or a CSV pattern table)",
-     .help = "Replace the working copy by the design in FILE (YAML, NoSQL Workbench, CSV); u undoes"},
+     .usage = N_(":import FILE (a design .yaml, a NoSQL Workbench model or a CSV pattern table)"),
+     .help = N_("Replace the working copy by the design in FILE (YAML, NoSQL Workbench, CSV); u undoes")},
     {.name = "check",
      .args = "",
      .nargs = 0,
      .run = cmd_check,
      .usage = ":check",
-     .help = "Show keyplan check's report of the working copy in the detail view"},
+     .help = N_("Show keyplan check's report of the working copy in the detail view")},
     {.name = "diff",
      .args = "A B",
      .nargs = 2,
      .run = cmd_diff,
-     .usage = ":diff REV1 REV2 (version numbers, e.g. :diff 3 5)",
-     .help = "Show on History what changed from version A to version B"},
+     .usage = N_(":diff REV1 REV2 (version numbers, e.g. :diff 3 5)"),
+     .help = N_("Show on History what changed from version A to version B")},
     {.name = "tour",
      .args = "[off|reset|STEP]",
      .nargs = -1,
      .run = cmd_tour,
-     .help = "Show the tour where it was left (off: leave it, Esc too; reset: the step's own design again; "
-             "STEP: go there)"},
+     .help =
+         N_("Show the tour where it was left (off: leave it, Esc too; reset: the step's own design again; "
+            "STEP: go there)")},
     {.name = "recover",
      .args = "FILE",
      .nargs = 1,
      .run = cmd_recover,
-     .usage = ":recover FILE (writes the working copy that did not load)",
-     .help = "Write the working copy that did not load to FILE, to fix it by hand"},
-    {.name = "help", .aliases = "h", .args = "", .nargs = -1, .run = cmd_help, .help = "Show this help"},
+     .usage = N_(":recover FILE (writes the working copy that did not load)"),
+     .help = N_("Write the working copy that did not load to FILE, to fix it by hand")},
+    {.name = "help", .aliases = "h", .args = "", .nargs = -1, .run = cmd_help, .help = N_("Show this help")},
     {.name = "quit",
      .aliases = "q wq",
      .args = "",
      .nargs = -1,
      .run = cmd_quit,
-     .help = "Quit at once (the working copy is kept)"},
+     .help = N_("Quit at once (the working copy is kept)")},
     {.name = "write",
      .aliases = "w",
      .args = "",
      .nargs = -1,
      .run = cmd_write,
      .noop = true,
-     .help = "Nothing to do: every edit is saved at once (:commit records a version)"},
+     .help = N_("Nothing to do: every edit is saved at once (:commit records a version)")},
 };
 
 const wb_cmd *wb_commands(size_t *n)
@@ -299,7 +335,7 @@ static int unknown(wb *w, const char *word)
         if (!commands[i].noop)
             sbuf_printf(&b, "%s%s%s%s", b.len ? ", " : "", commands[i].name, *commands[i].args ? " " : "",
                         commands[i].args);
-    wb_message(w, UI_ROLE_WARN, "unknown command '%s'; expected %s or an action name (? lists them)", word,
+    wb_message(w, UI_ROLE_WARN, _("unknown command '%s'; expected %s or an action name (? lists them)"), word,
                b.s);
     sbuf_free(&b);
     return UI_REDRAW;
@@ -352,8 +388,7 @@ char **wb_command_help(size_t *n)
 {
     size_t nc = sizeof commands / sizeof *commands;
     char **v = xcalloc(nc + 1, sizeof *v);
-    v[0] = xasprintf("%-*s %s", HELP_HEAD - 1, ": commands",
-                     "Typed after : (from the command table); an action's name runs it");
+    v[0] = help_line(_(": commands"), _("Typed after : (from the command table); an action's name runs it"));
     for (size_t i = 0; i < nc; i++) {
         const wb_cmd *c = &commands[i];
         sbuf b;
@@ -366,7 +401,7 @@ char **wb_command_help(size_t *n)
             while (*p == ' ')
                 p++;
         }
-        v[i + 1] = xasprintf("%-*s %s", HELP_HEAD - 1, b.s, c->help);
+        v[i + 1] = help_line(b.s, _(c->help));
         sbuf_free(&b);
     }
     *n = nc + 1;
@@ -376,18 +411,18 @@ char **wb_command_help(size_t *n)
 int wb_export(wb *w, const char *format, const char *file)
 {
     if (!w->an || !w->good) {
-        wb_message(w, UI_ROLE_BAD, "export: the design has no valid analysis yet; fix the errors first");
+        wb_message(w, UI_ROLE_BAD, _("export: the design has no valid analysis yet; fix the errors first"));
         return UI_REDRAW;
     }
     if (w->partial) {
         wb_message(w, UI_ROLE_BAD,
-                   "export: the working copy does not validate (the places marked !); fix "
-                   "them first, or u to the last good state");
+                   _("export: the working copy does not validate (the places marked !); fix "
+                     "them first, or u to the last good state"));
         return UI_REDRAW;
     }
     char *err = NULL;
     if (fileio_check_target(file, &err) != KP_OK) {
-        wb_message(w, UI_ROLE_BAD, "export: %s", err ? err : "cannot write there");
+        wb_message(w, UI_ROLE_BAD, _("export: %s"), err ? err : _("cannot write there"));
         free(err);
         return UI_REDRAW;
     }
@@ -395,14 +430,17 @@ int wb_export(wb *w, const char *format, const char *file)
     char *text = record ? NULL : exchange_export(w->good, w->an, format, &err);
     if (!record) {
         if (!text)
-            wb_message(w, UI_ROLE_BAD, "export %s: %s", format,
-                       err ? err : "the design cannot be exported so");
+            wb_message(w, UI_ROLE_BAD, _("export %s: %s"), format,
+                       err ? err : _("the design cannot be exported so"));
         else if (fileio_write_atomic(file, text, strlen(text), &err) == KP_OK)
-            wb_message(w, UI_ROLE_GOOD, "%s written to %s (%zu bytes)%s", format, file, strlen(text),
-                       session_dirty(w->ss) || !session_base(w->ss) ? " from the uncommitted working copy"
-                                                                    : "");
+            /* TRANSLATORS: "csv written to out.csv (1234 bytes)": the format, the file, its size */
+            wb_message(w, UI_ROLE_GOOD,
+                       session_dirty(w->ss) || !session_base(w->ss)
+                           ? _("%s written to %s (%zu bytes) from the uncommitted working copy")
+                           : _("%s written to %s (%zu bytes)"),
+                       format, file, strlen(text));
         else
-            wb_message(w, UI_ROLE_BAD, "export: %s", err ? err : "cannot write the file");
+            wb_message(w, UI_ROLE_BAD, _("export: %s"), err ? err : _("cannot write the file"));
         free(text);
         free(err);
         return UI_REDRAW;
@@ -422,15 +460,18 @@ int wb_export(wb *w, const char *format, const char *file)
     r.nobs = w->nobs;
     char *md = strcmp(format, "md") == 0 ? export_md(&r, &err) : export_json(&r, &err);
     if (!md) {
-        wb_message(w, UI_ROLE_BAD, "export: %s", err);
+        wb_message(w, UI_ROLE_BAD, _("export: %s"), err);
         free(err);
         return UI_REDRAW;
     }
     if (fileio_write_atomic(file, md, strlen(md), &err) == KP_OK)
-        wb_message(w, UI_ROLE_GOOD, "decision record written to %s (%s, %zu bytes): %s", file, format,
-                   strlen(md), r.working ? "the uncommitted working copy" : "the working copy's version");
+        wb_message(w, UI_ROLE_GOOD,
+                   r.working
+                       ? _("decision record written to %s (%s, %zu bytes): the uncommitted working copy")
+                       : _("decision record written to %s (%s, %zu bytes): the working copy's version"),
+                   file, format, strlen(md));
     else
-        wb_message(w, UI_ROLE_BAD, "export: %s", err ? err : "cannot write the file");
+        wb_message(w, UI_ROLE_BAD, _("export: %s"), err ? err : _("cannot write the file"));
     free(err);
     free(md);
     return UI_REDRAW;

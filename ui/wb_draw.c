@@ -112,8 +112,8 @@ void wb_draw(wb *w)
     };
     status_draw(w->lay.status, &sv);
     static const char *const leads[] = {
-        [WB_PROMPT_COMMAND] = ":", [WB_PROMPT_SEARCH] = "/", [WB_PROMPT_COMMIT] = "Commit message: "};
-    msgline_draw(&w->msg, w->lay.msg, w->prompt != WB_PROMPT_NONE ? leads[w->prompt] : NULL, &w->pl, &cy,
+        [WB_PROMPT_COMMAND] = ":", [WB_PROMPT_SEARCH] = "/", [WB_PROMPT_COMMIT] = N_("Commit message: ")};
+    msgline_draw(&w->msg, w->lay.msg, w->prompt != WB_PROMPT_NONE ? _(leads[w->prompt]) : NULL, &w->pl, &cy,
                  &cx);
     if (cy >= 0) {
         curs_set(1);

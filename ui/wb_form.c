@@ -19,7 +19,7 @@ static void fill(wb *w, size_t row, size_t sel)
         values[i] = edit_get(d, EDIT_DECISIONS, row, i);
     }
     const kp_decision *dec = &d->decisions[row];
-    char *title = xasprintf("Decision %s: %s", dec->id ? dec->id : "", dec->title ? dec->title : "");
+    char *title = xasprintf(_("Decision %s: %s"), dec->id ? dec->id : "", dec->title ? dec->title : "");
     form_open(&w->form, title, labels, (const char *const *)values, n, sel);
     free(title);
     for (size_t i = 0; i < n; i++)
@@ -32,11 +32,11 @@ static void fill(wb *w, size_t row, size_t sel)
 int wb_form_open(wb *w, size_t row, size_t sel)
 {
     if (row >= session_design(w->ss)->ndecisions) {
-        wb_message(w, UI_ROLE_WARN, "no decision here: on Patterns, D records one");
+        wb_message(w, UI_ROLE_WARN, _("no decision here: on Patterns, D records one"));
         return UI_REDRAW;
     }
     fill(w, row, sel);
-    wb_message(w, UI_ROLE_DIM, "the decision as a form: j/k picks a field, Enter edits it, Esc closes");
+    wb_message(w, UI_ROLE_DIM, _("the decision as a form: j/k picks a field, Enter edits it, Esc closes"));
     return UI_REDRAW;
 }
 
@@ -60,7 +60,7 @@ static void save_field(wb *w)
         design_free(nd);
         free(fm->f[fm->sel].err);
         fm->f[fm->sel].err = xstrdup(err);
-        wb_message(w, UI_ROLE_BAD, "%s: %s (Esc drops the text)", fm->f[fm->sel].label, err);
+        wb_message(w, UI_ROLE_BAD, _("%s: %s (Esc drops the text)"), fm->f[fm->sel].label, err);
         free(err);
         return;
     }
@@ -72,7 +72,7 @@ static void save_field(wb *w)
         return;
     size_t sel = fm->sel;
     fill(w, w->form_row, sel); /* the title and every value as saved */
-    wb_message(w, UI_ROLE_GOOD, "saved %s (u undoes)", w->form.f[sel].label);
+    wb_message(w, UI_ROLE_GOOD, _("saved %s (u undoes)"), w->form.f[sel].label);
 }
 
 int wb_form_key(wb *w, int key)
@@ -83,7 +83,7 @@ int wb_form_key(wb *w, int key)
             fm->editing = false;
             free(fm->f[fm->sel].err);
             fm->f[fm->sel].err = NULL;
-            wb_message(w, UI_ROLE_DIM, "edit cancelled");
+            wb_message(w, UI_ROLE_DIM, _("edit cancelled"));
         } else if (key == UI_KEY_ENTER || key == '\r' || key == UI_FKEY(KEY_ENTER)) {
             save_field(w);
         } else {
@@ -120,12 +120,12 @@ int wb_form_key(wb *w, int key)
     case '\r':
     case UI_FKEY(KEY_ENTER):
         if (session_readonly(w->ss)) {
-            wb_message(w, UI_ROLE_BAD, "read-only: %s", session_readonly(w->ss));
+            wb_message(w, UI_ROLE_BAD, _("read-only: %s"), session_readonly(w->ss));
             return UI_REDRAW;
         }
         le_set(&fm->le, fm->f[fm->sel].value);
         fm->editing = true;
-        wb_message(w, UI_ROLE_DIM, "%s: %s   (Enter saves, Esc cancels)", fm->f[fm->sel].label,
+        wb_message(w, UI_ROLE_DIM, _("%s: %s   (Enter saves, Esc cancels)"), fm->f[fm->sel].label,
                    edit_col_hint(session_design(w->ss), EDIT_DECISIONS, fm->sel));
         return UI_REDRAW;
     default: {
@@ -142,7 +142,7 @@ int wb_form_key(wb *w, int key)
                 form_close(fm);
             return f;
         }
-        wb_message(w, UI_ROLE_DIM, "in the form: j/k picks a field, Enter edits it, Esc closes");
+        wb_message(w, UI_ROLE_DIM, _("in the form: j/k picks a field, Enter edits it, Esc closes"));
         return UI_REDRAW;
     }
     }

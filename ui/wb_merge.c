@@ -19,8 +19,12 @@ int wb_merge_opened(wb *w, size_t nconflicts)
     w->merge_editing = false;
     wb_message(
         w, UI_ROLE_WARN,
-        "merging version %d: %zu conflict%s; t theirs, m mine, e edit, Enter applies, Esc drops the merge",
-        into, nconflicts, nconflicts == 1 ? "" : "s");
+        ngettext("merging version %d: %zu conflict; t theirs, m mine, e edit, Enter applies, Esc drops the "
+                 "merge",
+                 "merging version %d: %zu conflicts; t theirs, m mine, e edit, Enter applies, Esc drops the "
+                 "merge",
+                 nconflicts),
+        into, nconflicts);
     return UI_REDRAW;
 }
 
@@ -28,11 +32,12 @@ static const char *side_name(int resolved)
 {
     switch (resolved) {
     case MERGE_OURS:
-        return "mine";
+        /* TRANSLATORS: how a merge conflict was resolved: my value, theirs, or a value typed */
+        return _("mine");
     case MERGE_THEIRS:
-        return "theirs";
+        return _("theirs");
     case MERGE_TEXT:
-        return "edited";
+        return _("edited");
     default:
         return "?";
     }
@@ -44,17 +49,19 @@ static int finish(wb *w)
     int into = 0;
     session_merge(w->ss, &into);
     if (session_merge_finish(w->ss, &err) != KP_OK) {
-        wb_message(w, UI_ROLE_BAD, "%s", err ? err : "the merge cannot be applied yet");
+        wb_message(w, UI_ROLE_BAD, "%s", err ? err : _("the merge cannot be applied yet"));
         free(err);
         return UI_REDRAW;
     }
     wb_after_merge(w);
     if (w->diags.errors)
-        wb_message(w, UI_ROLE_WARN, "merged version %d, but the design has %zu error%s: %s", into,
-                   w->diags.errors, w->diags.errors == 1 ? "" : "s", w->diags.v[0].msg);
+        wb_message(w, UI_ROLE_WARN,
+                   ngettext("merged version %d, but the design has %zu error: %s",
+                            "merged version %d, but the design has %zu errors: %s", w->diags.errors),
+                   into, w->diags.errors, w->diags.v[0].msg);
     else
         wb_message(w, UI_ROLE_GOOD,
-                   "merged version %d into your working copy; c commits it (u undoes the merge)", into);
+                   _("merged version %d into your working copy; c commits it (u undoes the merge)"), into);
     return UI_REDRAW;
 }
 
@@ -62,7 +69,7 @@ static void resolve(wb *w, merge_result *m, merge_side side, const char *text)
 {
     char *err = NULL;
     if (merge_resolve(m, w->merge_sel, side, text, &err) != KP_OK) {
-        wb_message(w, UI_ROLE_BAD, "%s", err ? err : "cannot resolve that conflict");
+        wb_message(w, UI_ROLE_BAD, "%s", err ? err : _("cannot resolve that conflict"));
         free(err);
         return;
     }
@@ -77,9 +84,9 @@ static void resolve(wb *w, merge_result *m, merge_side side, const char *text)
         }
     }
     if (left)
-        wb_message(w, UI_ROLE_DIM, "%zu conflict%s left", left, left == 1 ? "" : "s");
+        wb_message(w, UI_ROLE_DIM, ngettext("%zu conflict left", "%zu conflicts left", left), left);
     else
-        wb_message(w, UI_ROLE_GOOD, "every conflict resolved: Enter applies the merge");
+        wb_message(w, UI_ROLE_GOOD, _("every conflict resolved: Enter applies the merge"));
 }
 
 int wb_merge_key(wb *w, int key)
@@ -92,7 +99,7 @@ int wb_merge_key(wb *w, int key)
     if (w->merge_editing) {
         if (key == UI_KEY_ESC) {
             w->merge_editing = false;
-            wb_message(w, UI_ROLE_DIM, "edit cancelled");
+            wb_message(w, UI_ROLE_DIM, _("edit cancelled"));
         } else if (key == UI_KEY_ENTER) {
             w->merge_editing = false;
             char *text = xstrdup(w->merge_le.buf ? w->merge_le.buf : "");
@@ -122,12 +129,12 @@ int wb_merge_key(wb *w, int key)
         return UI_REDRAW;
     case 'e':
         if (!c || !c->editable) {
-            wb_message(w, UI_ROLE_WARN, "this conflict is a whole record: t takes theirs, m keeps mine");
+            wb_message(w, UI_ROLE_WARN, _("this conflict is a whole record: t takes theirs, m keeps mine"));
             return UI_REDRAW;
         }
         le_set(&w->merge_le, c->ours ? c->ours : c->theirs ? c->theirs : "");
         w->merge_editing = true;
-        wb_message(w, UI_ROLE_DIM, "type the value; Enter resolves with it, Esc cancels");
+        wb_message(w, UI_ROLE_DIM, _("type the value; Enter resolves with it, Esc cancels"));
         return UI_REDRAW;
     case UI_KEY_ENTER:
         return finish(w);
@@ -138,21 +145,32 @@ int wb_merge_key(wb *w, int key)
         w->remote_change = true;
         wb_message(
             w, UI_ROLE_WARN,
-            "merge of version %d dropped; your working copy is unchanged and a commit stays refused until R "
-            "merges it",
+            _("merge of version %d dropped; your working copy is unchanged and a commit stays refused until R "
+              "merges it"),
             into);
         return UI_REDRAW;
     }
     case '?':
         wb_message(w, UI_ROLE_DIM,
-                   "merge: t theirs  m mine  e edit  j/k move  Enter applies  Esc drops the merge");
+                   _("merge: t theirs  m mine  e edit  j/k move  Enter applies  Esc drops the merge"));
         return UI_REDRAW;
     case 'q':
-        wb_message(w, UI_ROLE_WARN, "finish the merge (Enter) or drop it (Esc) first");
+        wb_message(w, UI_ROLE_WARN, _("finish the merge (Enter) or drop it (Esc) first"));
         return UI_REDRAW;
     default:
         return UI_IGNORED;
     }
+}
+
+/* A conflict's value: its label in 8 display columns, then the value. */
+static void side_line(int y, int x, int w, ui_role role, const char *label, const char *value)
+{
+    sbuf b;
+    sbuf_init(&b);
+    draw_pad(&b, label, 8);
+    sbuf_add(&b, value);
+    draw_put(y, x, w, b.s, role);
+    sbuf_free(&b);
 }
 
 void wb_merge_draw(wb *w, ui_rect r, int *cy, int *cx)
@@ -163,10 +181,10 @@ void wb_merge_draw(wb *w, ui_rect r, int *cy, int *cx)
     if (r.h < 3)
         return;
     draw_putf(r.y, r.x, r.w, UI_ROLE_TITLE,
-              "Merge version %d into your working copy (based on version %d): %zu of %zu left", into,
+              _("Merge version %d into your working copy (based on version %d): %zu of %zu left"), into,
               session_base(w->ss), merge_unresolved(m), n);
-    draw_put(r.y + 1, r.x, r.w, "t theirs   m mine   e edit   j/k move   Enter applies   Esc drops the merge",
-             UI_ROLE_DIM);
+    draw_put(r.y + 1, r.x, r.w,
+             _("t theirs   m mine   e edit   j/k move   Enter applies   Esc drops the merge"), UI_ROLE_DIM);
     int per = 4; /* lines per conflict */
     int room = (r.h - 2) / per;
     if (room < 1)
@@ -181,20 +199,21 @@ void wb_merge_draw(wb *w, ui_rect r, int *cy, int *cx)
                   : c->resolved < 0 ? UI_ROLE_WARN
                                     : UI_ROLE_GOOD,
                   "%c %s%s%s%s%s  [%s]", sel ? '>' : ' ', c->record, *c->key ? " " : "", c->key,
-                  c->field ? " " : "", c->field ? c->field : "(the whole record)",
-                  c->resolved < 0 ? "unresolved" : side_name(c->resolved));
-        draw_putf(y + 1, r.x + 4, r.w - 4, UI_ROLE_DIM, "base    %s", c->base ? c->base : "(none)");
-        draw_putf(y + 2, r.x + 4, r.w - 4, c->resolved == MERGE_OURS ? UI_ROLE_CHANGED : UI_ROLE_NORMAL,
-                  "mine    %s", c->ours ? c->ours : "(deleted)");
-        draw_putf(y + 3, r.x + 4, r.w - 4, c->resolved == MERGE_THEIRS ? UI_ROLE_CHANGED : UI_ROLE_NORMAL,
-                  "theirs  %s", c->theirs ? c->theirs : "(deleted)");
+                  c->field ? " " : "", c->field ? c->field : _("(the whole record)"),
+                  c->resolved < 0 ? _("unresolved") : side_name(c->resolved));
+        /* TRANSLATORS: a conflict's three values, each labelled in 8 columns: base, mine, theirs */
+        side_line(y + 1, r.x + 4, r.w - 4, UI_ROLE_DIM, _("base"), c->base ? c->base : _("(none)"));
+        side_line(y + 2, r.x + 4, r.w - 4, c->resolved == MERGE_OURS ? UI_ROLE_CHANGED : UI_ROLE_NORMAL,
+                  P_("merge", "mine"), c->ours ? c->ours : _("(deleted)"));
+        side_line(y + 3, r.x + 4, r.w - 4, c->resolved == MERGE_THEIRS ? UI_ROLE_CHANGED : UI_ROLE_NORMAL,
+                  P_("merge", "theirs"), c->theirs ? c->theirs : _("(deleted)"));
         if (sel && w->merge_editing) {
             size_t start = 0;
             int col = 0;
             int width = r.w - 12;
             le_view(&w->merge_le, width, &start, &col);
             draw_put(y + 2, r.x + 4, r.w - 4, "", UI_ROLE_EDITOR);
-            draw_putf(y + 2, r.x + 4, 8, UI_ROLE_EDITOR, "value");
+            draw_put(y + 2, r.x + 4, 8, _("value"), UI_ROLE_EDITOR);
             draw_put(y + 2, r.x + 12, width, w->merge_le.buf ? w->merge_le.buf + start : "", UI_ROLE_EDITOR);
             *cy = y + 2;
             *cx = r.x + 12 + col;

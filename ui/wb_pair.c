@@ -38,7 +38,8 @@ int wb_presence_tick(wb *w)
     if (w->presence_beat > 0 && t - w->presence_beat < 1.0)
         return UI_IGNORED;
     w->presence_beat = t;
-    const char *screen = session_merge(w->ss, NULL) ? "Merge" : ui_screen_title(w->screen);
+    /* stored in English (N_): each workbench shows it in its own reader's language */
+    const char *screen = session_merge(w->ss, NULL) ? N_("Merge") : ui_screen_name(w->screen);
     ws_presence_beat(ws, screen, (int)w->cur[w->screen].row + 1, NULL);
     ws_presence *o = NULL;
     size_t n = 0;
@@ -57,9 +58,11 @@ void wb_presence_draw(const wb *w, ui_rect r)
         return;
     sbuf b;
     sbuf_init(&b);
-    for (size_t i = 0; i < w->nothers; i++)
-        sbuf_printf(&b, "%s%s: %s row %d", i ? "  " : " * ", w->others[i].author, w->others[i].screen,
-                    w->others[i].row);
+    for (size_t i = 0; i < w->nothers; i++) {
+        sbuf_add(&b, i ? "  " : " * ");
+        /* TRANSLATORS: another author's place: "bea: Patterns row 3" (author, screen, row) */
+        sbuf_printf(&b, _("%s: %s row %d"), w->others[i].author, _(w->others[i].screen), w->others[i].row);
+    }
     sbuf_add(&b, " ");
     /* in the room the tabs leave (over the workspace's path) */
     int tabs = 1;
@@ -88,17 +91,20 @@ int wb_set_author(wb *w, const char *name)
         ws_copies_free(c, n);
     }
     if (session_set_author(w->ss, name, &err) != KP_OK) {
-        wb_message(w, UI_ROLE_BAD, "author: %s", err ? err : "refused");
+        wb_message(w, UI_ROLE_BAD, _("author: %s"), err ? err : _("refused"));
         free(err);
         return UI_REDRAW;
     }
     wb_after_merge(w);
     w->presence_beat = 0;
     if (had)
-        wb_message(w, UI_ROLE_GOOD, "author = %s: their working copy (version %d%s)", session_author(w->ss),
-                   session_base(w->ss), session_dirty(w->ss) ? " plus uncommitted edits" : "");
+        wb_message(w, UI_ROLE_GOOD,
+                   session_dirty(w->ss)
+                       ? _("author = %s: their working copy (version %d plus uncommitted edits)")
+                       : _("author = %s: their working copy (version %d)"),
+                   session_author(w->ss), session_base(w->ss));
     else
-        wb_message(w, UI_ROLE_GOOD, "author = %s: the working copy on screen is theirs now",
+        wb_message(w, UI_ROLE_GOOD, _("author = %s: the working copy on screen is theirs now"),
                    session_author(w->ss));
     return UI_REDRAW | wb_presence_tick(w);
 }
@@ -113,24 +119,26 @@ int wb_cmd_compact(wb *w, const wb_cmd *c, const wb_cmd_args *a)
         keep = strtol(a->argv[1], &end, 10);
         if (*end || keep < 0 || keep > 1000000) {
             wb_message(w, UI_ROLE_WARN,
-                       "usage: :compact [KEEP] (how many undo steps to keep, e.g. :compact 50)");
+                       _("usage: :compact [KEEP] (how many undo steps to keep, e.g. :compact 50)"));
             return UI_REDRAW;
         }
     }
     if (!ws) {
-        wb_message(w, UI_ROLE_WARN, "no workspace to compact");
+        wb_message(w, UI_ROLE_WARN, _("no workspace to compact"));
         return UI_REDRAW;
     }
     char *err = NULL;
     long long freed = 0;
     if (ws_compact(ws, (size_t)keep, &freed, &err) != KP_OK) {
-        wb_message(w, UI_ROLE_BAD, "compact: %s", err ? err : "failed");
+        wb_message(w, UI_ROLE_BAD, _("compact: %s"), err ? err : _("failed"));
         free(err);
         return UI_REDRAW;
     }
     size_t nundo = 0;
     ws_history_depth(ws, &nundo, NULL, NULL);
-    wb_message(w, UI_ROLE_GOOD, "compacted: %zu undo step%s kept in the workspace, the file %.1f KB smaller",
-               nundo, nundo == 1 ? "" : "s", (double)freed / 1024.0);
+    wb_message(w, UI_ROLE_GOOD,
+               ngettext("compacted: %zu undo step kept in the workspace, the file %.1f KB smaller",
+                        "compacted: %zu undo steps kept in the workspace, the file %.1f KB smaller", nundo),
+               nundo, (double)freed / 1024.0);
     return UI_REDRAW;
 }
