@@ -5,20 +5,14 @@
 # line of the engine's left; an error of `keyplan tour` comes in Spanish; in English the tour stays
 # English. Then a student opens `keyplan --lang es tour` in tmux at 80x24 and 140x45 in a fresh
 # folder: the narration panel speaks Spanish and wraps inside the terminal, and ] goes to step 2.
-# The catalog used is the one the build compiles (po/es.po), joined with the parts still beside
-# it (po/part-*.po), in a folder of the test's own (KEYPLAN_LOCALEDIR).
+# The catalog used is the one the build compiles from po/es.po (locale/ beside the binary).
 set -u
 KP=$(realpath "$1")
 SRC=$(realpath "$2")
 # shellcheck source=tests/tmux_harness.sh
 . "$SRC/tests/tmux_harness.sh" tour-es
 
-command -v msgfmt >/dev/null && command -v msgcat >/dev/null || { echo "SKIP: gettext tools missing"; exit 77; }
-mkdir -p "$WORK/locale/es/LC_MESSAGES"
-# shellcheck disable=SC2046
-msgcat --use-first "$SRC/po/es.po" $(ls "$SRC"/po/part-*.po 2>/dev/null) |
-    msgfmt -o "$WORK/locale/es/LC_MESSAGES/keyplan.mo" - || { echo "FAIL: the catalog does not compile"; exit 1; }
-export KEYPLAN_LOCALEDIR=$WORK/locale
+export KEYPLAN_LOCALEDIR=$(dirname "$KP")/locale
 
 es_env() { env -u LC_ALL -u LANGUAGE LANG=es_ES.UTF-8 "$@"; }
 
@@ -71,7 +65,7 @@ for size in 80x24 140x45; do
     mkdir -p "$WORK/$size"
     # the tmux server was started before KEYPLAN_LOCALEDIR was set: the session is given it itself
     T new-session -d -s "$s" -c "$WORK/$size" -x "${size%x*}" -y "${size#*x}" \
-        "KEYPLAN_LOCALEDIR=$WORK/locale $KP --lang es tour 2>$WORK/$s.err; echo \$? > $WORK/$s.exit; sleep 600"
+        "KEYPLAN_LOCALEDIR=$KEYPLAN_LOCALEDIR $KP --lang es tour 2>$WORK/$s.err; echo \$? > $WORK/$s.exit; sleep 600"
     expect "$s" "Paso 1/9: Nueve patrones de acceso" "$size: the narration panel's title in Spanish"
     # every row fits the terminal: the widest line of the pane, in display cells (wc -L)
     wide=$(screen "$s" | wc -L)
