@@ -785,6 +785,13 @@ static void test_golden_spanish_patterns(void **state)
         assert_int_equal(cell_of(head, L"latencia/meta"), cell_of(row, L"4 ms / 20 ms"));
         /* RCU/llam right-aligned over its figures: both end in the same column */
         assert_int_equal(cell_of(head, L"RCU/llam") + 8, cell_of(row, L"0,5") + 3);
+        /* beside, the pane has room for the model's findings: written by the analysis in
+         * Spanish too, not only the screen's own words */
+        if (sizes[i].cols >= 140) {
+            assert_non_null(
+                strstr(s, "low-cardinality-pk índice GSI1: la clave de partición ESTADO#{status}"));
+            assert_null(strstr(s, "partition key"));
+        }
         free(s);
         wb_free(w);
         term_close(&t);
@@ -811,6 +818,8 @@ static void test_golden_spanish_cost(void **state)
     int iw = line_of(L"escrituras en índices", head);
     assert_true(iw > head);
     assert_int_equal(cell_of(iw, L"94,29 €") + 7, cell_of(total, L"678,62 €") + 8);
+    /* the checklist's points are the analysis' texts, in Spanish as well */
+    assert_non_null(strstr(s, " 1 pasa  Los patrones de acceso están escritos"));
     free(s);
     wb_free(w);
     term_close(&t);
@@ -872,6 +881,19 @@ static void test_set_lang(void **state)
             fail_msg(":%s shows no '%s' and '%s':\n%s", steps[i].command, steps[i].shows, steps[i].also,
                      shown);
         free(shown);
+    }
+    /* the model's texts follow the switch too: the analysis writes its findings again */
+    static const struct {
+        const char *command, *finding;
+    } again[] = {{"set lang en", "partition key ESTADO#{status} is keyed by status alone"},
+                 {"set lang es", "la clave de partición ESTADO#{status} depende solo de status"}};
+    for (size_t i = 0; i < sizeof again / sizeof *again; i++) {
+        wb_command(w, again[i].command);
+        bool found = false;
+        for (size_t k = 0; k < w->an->nfindings; k++)
+            found |= w->an->findings[k].message && strstr(w->an->findings[k].message, again[i].finding);
+        if (!found)
+            fail_msg(":%s: no finding '%s'", again[i].command, again[i].finding);
     }
     /* an undo step is kept in English in the workspace and said in Spanish */
     wb_command(w, "set billing on-demand");
