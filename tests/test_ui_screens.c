@@ -774,7 +774,7 @@ static void test_golden_spanish_patterns(void **state)
         char *s = draw_text(w);
         golden(sizes[i].golden, s);
         assert_non_null(strstr(s, "Modelo en vivo  598,70 €/mes"));
-        assert_non_null(strstr(s, " | comprobación 11/11 | 598,70 €/mes provisioned | 13 patrones"));
+        assert_non_null(strstr(s, " | comprobación 11/11 | 598,70 €/mes aprovisionada | 13 patrones"));
         assert_null(strstr(s, "Live model"));
         /* the pane's header over its rows, by cells: índice over tabla, latencia/meta over "4 ms" */
         int head = line_of(L"latencia/meta", 1);

@@ -7,6 +7,7 @@
 #include "draw.h"
 #include "pane.h"
 #include "humanfmt.h"
+#include "report_words.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -125,7 +126,7 @@ static void cost_build(const screen_env *e)
     free(sv);
     free(pt);
     add_line(st, UI_ROLE_TITLE,
-             xasprintf(_("Monthly cost (730 h)   design billing: %s"), kp_billing_name(a->cost->mode)));
+             xasprintf(_("Monthly cost (730 h)   design billing: %s"), report_billing_name(a->cost->mode)));
     size_t nl = a->on_demand.nlines > a->provisioned.nlines ? a->on_demand.nlines : a->provisioned.nlines;
     int w = 16; /* wider for a global table's "replicated writes" */
     for (size_t i = 0; i < a->on_demand.nlines; i++)

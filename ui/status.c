@@ -81,8 +81,11 @@ void status_draw(ui_rect r, const status_view *v)
     if (a && a->cost) {
         sbuf_add(&b, " | ");
         humanfmt_add_money(&b, a->cost->total, a->cost->currency, HF_MONEY_SCREEN);
-        /* TRANSLATORS: after the monthly cost: "a month", then the billing mode (a design file word) */
-        sbuf_printf(&b, _("/mo %s"), kp_billing_name(a->cost->mode));
+        /* TRANSLATORS: the billing mode after the monthly cost, in the short status line */
+        const char *mode = a->cost->mode == KP_BILLING_PROVISIONED ? P_("status billing", "provisioned")
+                                                                   : P_("status billing", "on-demand");
+        /* TRANSLATORS: after the monthly cost: "a month", then the billing mode */
+        sbuf_printf(&b, _("/mo %s"), mode);
     }
     sbuf_printf(&b, ngettext(" | %zu pattern", " | %zu patterns", v->npatterns), v->npatterns);
     if (v->errors)
