@@ -27,6 +27,11 @@ int ts_run_keyplan(const char *const *args, const char *input, char **out, char 
  * and returns NULL. The caller frees the design. */
 kp_design *ts_load_text(const char *text, const char *name);
 kp_design *ts_load_file(const char *rel);
+/* A new workspace path (design.keyplan in a fresh temporary folder; the caller frees it), and a
+ * workspace opened with ws_open's flags or the test fails, printing ws_open's message. */
+typedef struct ws ws_t;
+char *ts_ws_file(void);
+ws_t *ts_ws_open(const char *path, unsigned flags);
 /* The row of table t whose first cell reads `name` (a pattern's id, an index's or an entity's
  * name...), or (size_t)-1. */
 size_t ts_row_named(const kp_design *d, edit_table t, const char *name);

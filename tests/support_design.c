@@ -3,6 +3,12 @@
 #include "support.h"
 
 #include "design_io.h"
+#include "workspace.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,4 +50,25 @@ size_t ts_row_named(const kp_design *d, edit_table t, const char *name)
             return i;
     }
     return (size_t)-1;
+}
+
+char *ts_ws_file(void)
+{
+    char *dir = ts_temp_dir();
+    assert_non_null(dir);
+    char *p = xasprintf("%s/design.keyplan", dir);
+    free(dir);
+    return p;
+}
+
+ws_t *ts_ws_open(const char *path, unsigned flags)
+{
+    ws_t *ws = NULL;
+    char *err = NULL;
+    kp_status st = ws_open(path, flags, &ws, &err);
+    if (st != KP_OK)
+        fprintf(stderr, "ws_open: %s\n", err);
+    assert_int_equal(st, KP_OK);
+    free(err);
+    return ws;
 }

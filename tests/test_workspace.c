@@ -59,27 +59,6 @@ static kp_design *make_design(const char *name, int count, int rate)
     return d;
 }
 
-static char *ws_file(void)
-{
-    char *dir = ts_temp_dir();
-    assert_non_null(dir);
-    char *p = xasprintf("%s/design.keyplan", dir);
-    free(dir);
-    return p;
-}
-
-static ws_t *open_ok(const char *path, unsigned flags)
-{
-    ws_t *ws = NULL;
-    char *err = NULL;
-    kp_status st = ws_open(path, flags, &ws, &err);
-    if (st != KP_OK)
-        fprintf(stderr, "ws_open: %s\n", err);
-    assert_int_equal(st, KP_OK);
-    free(err);
-    return ws;
-}
-
 static void commit_ok(ws_t *ws, const char *name, int parent, int expect)
 {
     kp_design *d = make_design(name, 1000, 10);
@@ -97,7 +76,7 @@ static void commit_ok(ws_t *ws, const char *name, int parent, int expect)
 static void test_missing_without_create(void **state)
 {
     (void)state;
-    char *p = ws_file();
+    char *p = ts_ws_file();
     ws_t *ws = NULL;
     char *err = NULL;
     assert_int_equal(ws_open(p, 0, &ws, &err), KP_NOTFOUND);
@@ -116,7 +95,7 @@ static void test_spanish_messages(void **state)
     const char *lerr = NULL;
     if (!i18n_init("es", &lerr))
         fail_msg("no Spanish catalog: %s", lerr ? lerr : "?");
-    char *p = ws_file();
+    char *p = ts_ws_file();
     ws_t *ws = NULL;
     char *err = NULL;
     assert_int_equal(ws_open(p, 0, &ws, &err), KP_NOTFOUND);
@@ -142,8 +121,8 @@ static void test_spanish_messages(void **state)
 static void test_commit_log_show(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     int latest = -1;
     assert_int_equal(ws_latest(ws, &latest, NULL), KP_OK);
     assert_int_equal(latest, 0);
@@ -152,7 +131,7 @@ static void test_commit_log_show(void **state)
     commit_ok(ws, "third", WS_PARENT_LATEST, 3);
     ws_close(ws);
 
-    ws = open_ok(p, WS_READONLY);
+    ws = ts_ws_open(p, WS_READONLY);
     ws_version *v = NULL;
     size_t n = 0;
     assert_int_equal(ws_log(ws, &v, &n, NULL), KP_OK);
@@ -206,8 +185,8 @@ static void test_commit_log_show(void **state)
 static void test_decisions_and_signals_tables(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     commit_ok(ws, "first", 0, 1);
     ws_close(ws);
     sqlite3 *db;
@@ -250,9 +229,9 @@ static void test_decisions_and_signals_tables(void **state)
 static void test_stale_parent_refused(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *a = open_ok(p, WS_CREATE);
-    ws_t *b = open_ok(p, 0);
+    char *p = ts_ws_file();
+    ws_t *a = ts_ws_open(p, WS_CREATE);
+    ws_t *b = ts_ws_open(p, 0);
     commit_ok(a, "base", 0, 1);
     assert_false(ws_changed_elsewhere(a));
     assert_true(ws_changed_elsewhere(b)); /* b sees a's commit */
@@ -299,8 +278,8 @@ static void test_stale_parent_refused(void **state)
 static void test_working_copy_undo_redo(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     char *err = NULL;
     assert_int_equal(ws_working_get(ws, NULL, NULL, &err), KP_NOTFOUND);
     free(err);
@@ -317,7 +296,7 @@ static void test_working_copy_undo_redo(void **state)
     ws_close(ws);
 
     /* persisted: a new process undoes */
-    ws = open_ok(p, 0);
+    ws = ts_ws_open(p, 0);
     char *t = NULL;
     assert_int_equal(ws_undo(ws, &t, NULL, NULL), KP_OK);
     assert_string_equal(t, "s2");
@@ -326,7 +305,7 @@ static void test_working_copy_undo_redo(void **state)
     assert_string_equal(t, "s1 línea");
     free(t);
     ws_close(ws);
-    ws = open_ok(p, 0);
+    ws = ts_ws_open(p, 0);
     assert_int_equal(ws_working_get(ws, &t, NULL, NULL), KP_OK);
     assert_string_equal(t, "s1 línea");
     free(t);
@@ -368,8 +347,8 @@ static void test_working_copy_undo_redo(void **state)
 static void test_observations(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     assert_int_equal(ws_observe(ws, "pattern.5.rate", 10, "cloudwatch", NULL), KP_OK);
     assert_int_equal(ws_observe(ws, "index.GSI1.items", 5000, NULL, NULL), KP_OK);
     assert_int_equal(ws_observe(ws, "pattern.5.rate", 60, NULL, NULL), KP_OK);
@@ -401,15 +380,15 @@ static void test_observations(void **state)
 static void test_meta(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     char *v = NULL;
     assert_int_equal(ws_meta_get(ws, "tour.step", &v, NULL), KP_OK);
     assert_null(v);
     assert_int_equal(ws_meta_set(ws, "tour.step", "3", NULL), KP_OK);
     assert_int_equal(ws_meta_set(ws, "tour.mine.3", "name: línea\n", NULL), KP_OK);
     ws_close(ws);
-    ws = open_ok(p, 0);
+    ws = ts_ws_open(p, 0);
     assert_int_equal(ws_meta_get(ws, "tour.step", &v, NULL), KP_OK);
     assert_string_equal(v, "3");
     free(v);
@@ -521,7 +500,7 @@ static void expect_refused_untouched(const char *path, kp_status want, const cha
 static void test_garbage_and_foreign_files(void **state)
 {
     (void)state;
-    char *p = ws_file();
+    char *p = ts_ws_file();
     /* text */
     const char *yaml = "keyplan: 1\nname: not a workspace\n";
     write_bytes(p, yaml, strlen(yaml));
@@ -559,8 +538,8 @@ static void test_garbage_and_foreign_files(void **state)
 static void test_truncated_workspace(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     for (int i = 1; i <= 30; i++) {
         char name[32];
         snprintf(name, sizeof name, "v%d", i);
@@ -582,8 +561,8 @@ static void test_truncated_workspace(void **state)
 static void test_readonly_workspace(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     commit_ok(ws, "first", 0, 1);
     ws_close(ws);
     assert_int_equal(chmod(p, 0444), 0);
@@ -594,7 +573,7 @@ static void test_readonly_workspace(void **state)
     assert_non_null(strstr(err, "read-only"));
     free(err);
     /* reading still works */
-    ws = open_ok(p, WS_READONLY);
+    ws = ts_ws_open(p, WS_READONLY);
     int latest = 0;
     assert_int_equal(ws_latest(ws, &latest, NULL), KP_OK);
     assert_int_equal(latest, 1);
@@ -633,7 +612,7 @@ static void test_migration_from_schema_1(void **state)
 {
     (void)state;
     assert_true(ws_schema_version() >= 2);
-    char *p = ws_file();
+    char *p = ts_ws_file();
     kp_design *d = make_design("old", 1000, 10);
     char *yaml = designio_save(d, NULL);
     sqlite3 *db;
@@ -658,7 +637,7 @@ static void test_migration_from_schema_1(void **state)
     sqlite3_close(db);
 
     /* reading a schema-1 file read-only is possible when it can be upgraded */
-    ws_t *ws = open_ok(p, 0);
+    ws_t *ws = ts_ws_open(p, 0);
     assert_int_equal(ws_verify(ws, NULL), KP_OK); /* digests were back-filled */
     ws_version *v = NULL;
     size_t n = 0;
@@ -706,8 +685,8 @@ static void test_migration_from_schema_1(void **state)
 static void test_newer_schema_refused(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     ws_close(ws);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
@@ -723,8 +702,8 @@ static void test_newer_schema_refused(void **state)
 static void test_unsavable_design(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     kp_design *d = make_design("Shop", 1000, 10);
     free(d->name);
     d->name = xstrdup("Tienda \xff");

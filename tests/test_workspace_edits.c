@@ -22,27 +22,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *ws_file(void)
-{
-    char *dir = ts_temp_dir();
-    assert_non_null(dir);
-    char *p = xasprintf("%s/design.keyplan", dir);
-    free(dir);
-    return p;
-}
-
-static ws_t *open_ok(const char *path, unsigned flags)
-{
-    ws_t *ws = NULL;
-    char *err = NULL;
-    kp_status st = ws_open(path, flags, &ws, &err);
-    if (st != KP_OK)
-        fprintf(stderr, "ws_open: %s\n", err);
-    assert_int_equal(st, KP_OK);
-    free(err);
-    return ws;
-}
-
 static kp_design *load_ok(const char *rel)
 {
     char *path = ts_source_path(rel);
@@ -139,8 +118,8 @@ static void test_pattern_lines_are_the_designs(void **state)
 static void test_splice_undo_redo_reopen(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     const char *t0 = "alpha beta gamma\n";
     assert_int_equal(ws_working_set(ws, t0, 0, true, "start", NULL), KP_OK);
     /* beta -> BETA2 */
@@ -158,7 +137,7 @@ static void test_splice_undo_redo_reopen(void **state)
     ws_close(ws);
 
     /* another process: the log is part of the working copy */
-    ws = open_ok(p, 0);
+    ws = ts_ws_open(p, 0);
     expect_working(ws, t2);
     char *u = NULL;
     assert_int_equal(ws_undo(ws, &u, NULL, NULL), KP_OK);
@@ -184,8 +163,8 @@ static void test_splice_undo_redo_reopen(void **state)
 static void test_splice_refused_when_changed_elsewhere(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *a = open_ok(p, WS_CREATE), *b = open_ok(p, 0);
+    char *p = ts_ws_file();
+    ws_t *a = ts_ws_open(p, WS_CREATE), *b = ts_ws_open(p, 0);
     assert_int_equal(ws_set_author(a, "ana", NULL), KP_OK);
     assert_int_equal(ws_set_author(b, "ana", NULL), KP_OK);
     assert_int_equal(ws_working_set(a, "one two\n", 0, true, NULL, NULL), KP_OK);
@@ -210,8 +189,8 @@ static void test_splice_refused_when_changed_elsewhere(void **state)
 static void test_log_folds(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     assert_int_equal(ws_working_set(ws, "n=0\n", 0, true, NULL, NULL), KP_OK);
     char *t = xstrdup("n=0\n");
     for (int i = 1; i <= 200; i++) {
@@ -239,13 +218,13 @@ static void test_log_folds(void **state)
 static void test_damaged_log_reported(void **state)
 {
     (void)state;
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     assert_int_equal(ws_working_set(ws, "short\n", 0, true, NULL, NULL), KP_OK);
     assert_int_equal(ws_working_splice(ws, 0, 1, "short", 5, "long", 4, NULL, NULL), KP_OK);
     ws_close(ws);
     exec_ok(p, "UPDATE edits SET prefix = 1000");
-    ws = open_ok(p, 0);
+    ws = ts_ws_open(p, 0);
     char *t = NULL, *err = NULL;
     assert_int_equal(ws_working_get(ws, &t, NULL, &err), KP_DAMAGED);
     assert_null(t);
@@ -265,7 +244,7 @@ static void test_damaged_log_reported(void **state)
 static void test_session_cell_edits_saved_as_lines(void **state)
 {
     (void)state;
-    char *p = ws_file();
+    char *p = ts_ws_file();
     session *s = NULL;
     assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
     assert_int_equal(session_apply(s, load_ok("samples/cloudshop/design.yaml"), "open", NULL), KP_OK);
@@ -327,14 +306,14 @@ static void test_migration_from_schema_3(void **state)
 {
     (void)state;
     assert_int_equal(ws_schema_version(), 4);
-    char *p = ws_file();
-    ws_t *ws = open_ok(p, WS_CREATE);
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
     assert_int_equal(ws_working_set(ws, "first\n", 0, true, NULL, NULL), KP_OK);
     assert_int_equal(ws_working_set(ws, "second\n", 0, true, "edit", NULL), KP_OK);
     ws_close(ws);
     /* the file as schema 3 left it */
     exec_ok(p, "DROP TABLE edits; ALTER TABLE copies DROP COLUMN stamp; PRAGMA user_version = 3;");
-    ws = open_ok(p, 0);
+    ws = ts_ws_open(p, 0);
     expect_working(ws, "second\n");
     assert_int_equal(scalar(p, "PRAGMA user_version"), 4);
     assert_int_equal(ws_working_set(ws, "third\n", 0, true, "edit", NULL), KP_OK);
