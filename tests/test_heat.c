@@ -554,8 +554,8 @@ static void test_heat_spanish(void **state)
     char *out = NULL, *err = NULL;
     int st = ts_run_keyplan(args, "DIRECCIÓN#casa\tSK\t3\twrite\nB\tX\t1\tread\n", &out, &err);
     assert_int_equal(st, 1);
-    assert_non_null(strstr(out, "calor de <stdin>: 2 peticiones, 4.0 unidades, 2 claves de partición"));
-    assert_non_null(strstr(out, "clave más caliente DIRECCIÓN#casa: 75.0 % de las unidades"));
+    assert_non_null(strstr(out, "calor de <stdin>: 2 peticiones, 4,0 unidades, 2 claves de partición"));
+    assert_non_null(strstr(out, "clave más caliente DIRECCIÓN#casa: 75,0 % de las unidades"));
     assert_non_null(strstr(out, "partición caliente: al menos una clave supera el límite"));
     assert_non_null(strstr(out, "CALIENTE\n"));
     /* the headers end where their columns' figures end */

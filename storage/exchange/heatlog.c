@@ -6,6 +6,7 @@
 #include "display.h"
 #include "fileio.h"
 #include "i18n.h"
+#include "textf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -622,31 +623,43 @@ static void add_cells(sbuf *b, const char *text, int width, bool right)
         sbuf_printf(b, "%*s", pad > 0 ? pad : 0, "");
 }
 
+/* One figure of the table: printf's fmt (one conversion of v, with its width, which stays) with
+ * the reader's decimal mark. */
+static void add_fig(sbuf *b, const char *fmt, double v)
+{
+    char tmp[400];
+    snprintf(tmp, sizeof tmp, fmt, v);
+    const char *dec = i18n_numbers()->decimal;
+    char *dot = strchr(tmp, '.');
+    if (dot && strlen(dec) == 1)
+        *dot = dec[0];
+    sbuf_add(b, tmp);
+}
+
 char *heatlog_text(const accesslog_result *r, const char *name, double seconds)
 {
     bool timed = !isnan(seconds);
     sbuf b;
     sbuf_init(&b);
-    sbuf_printf(&b, _("heat of %s: %.0f requests, %.1f units, %zu partition keys\n"), name, r->requests,
-                r->units, r->distinct);
+    textf_add(&b, _("heat of %s: %.0f requests, %.1f units, %zu partition keys\n"), name, r->requests,
+              r->units, r->distinct);
     if (r->approx) {
         if (r->capacity)
-            sbuf_printf(&b,
-                        _("approximate: at most %zu keys kept; a key's units are at most its error above "
-                          "the truth; a key not listed had at most %.1f units\n"),
-                        r->capacity, r->bound);
+            textf_add(&b,
+                      _("approximate: at most %zu keys kept; a key's units are at most its error above "
+                        "the truth; a key not listed had at most %.1f units\n"),
+                      r->capacity, r->bound);
         else
-            sbuf_printf(&b,
-                        _("approximate (merged parts that listed only their hottest keys): a key's units "
-                          "are at most its error above the truth; a key not listed had at most %.1f "
-                          "units\n"),
-                        r->bound);
+            textf_add(&b,
+                      _("approximate (merged parts that listed only their hottest keys): a key's units "
+                        "are at most its error above the truth; a key not listed had at most %.1f "
+                        "units\n"),
+                      r->bound);
     }
     if (r->n && r->units > 0)
         /* TRANSLATORS: %1$s is the key, then its shares of the units and of the requests */
-        sbuf_printf(&b, _("hottest key %1$s: %2$.1f %% of the units, %3$.1f %% of the requests\n"),
-                    r->v[0].key, r->v[0].units / r->units * 100,
-                    r->requests > 0 ? r->v[0].requests / r->requests * 100 : 0);
+        textf_add(&b, _("hottest key %1$s: %2$.1f %% of the units, %3$.1f %% of the requests\n"), r->v[0].key,
+                  r->v[0].units / r->units * 100, r->requests > 0 ? r->v[0].requests / r->requests * 100 : 0);
     /* the columns' headers, each within its column's display cells (given in the comments) */
     const struct {
         const char *text;
@@ -687,15 +700,19 @@ char *heatlog_text(const accesslog_result *r, const char *name, double seconds)
     for (size_t i = 0; i < r->n; i++) {
         const accesslog_key *k = &r->v[i];
         int kw = disp_width(k->key);
-        sbuf_printf(&b, "%4zu  %s%*s %10.0f %6.1f%% %11.1f %6.1f%%", i + 1, k->key, kw < 32 ? 32 - kw : 0, "",
-                    k->requests, r->requests > 0 ? k->requests / r->requests * 100 : 0, k->units,
-                    r->units > 0 ? k->units / r->units * 100 : 0);
+        sbuf_printf(&b, "%4zu  %s%*s", i + 1, k->key, kw < 32 ? 32 - kw : 0, "");
+        add_fig(&b, " %10.0f", k->requests);
+        add_fig(&b, " %6.1f%%", r->requests > 0 ? k->requests / r->requests * 100 : 0);
+        add_fig(&b, " %11.1f", k->units);
+        add_fig(&b, " %6.1f%%", r->units > 0 ? k->units / r->units * 100 : 0);
         if (r->approx)
-            sbuf_printf(&b, " %11.1f", k->error);
+            add_fig(&b, " %11.1f", k->error);
         if (timed) {
             double rd = k->read_units / seconds, w = k->write_units / seconds;
-            sbuf_printf(&b, " %9.1f %6.1f%% %9.1f %7.1f%%", rd, rd / CAP_PARTITION_RCU * 100, w,
-                        w / CAP_PARTITION_WCU * 100);
+            add_fig(&b, " %9.1f", rd);
+            add_fig(&b, " %6.1f%%", rd / CAP_PARTITION_RCU * 100);
+            add_fig(&b, " %9.1f", w);
+            add_fig(&b, " %7.1f%%", w / CAP_PARTITION_WCU * 100);
             if (accesslog_key_hot(k, seconds)) {
                 sbuf_add(&b, "  ");
                 /* TRANSLATORS: the mark of a key at or over a partition's limit, in capitals */
