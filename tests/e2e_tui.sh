@@ -83,11 +83,11 @@ send a 0; send a l; send a l; cell a "Pedido por id"
 send a l; send a l; cell a "Pedido"      # entity
 send a l; cell a "orderId"               # by
 send a l; cell a "400"                   # rate
-expect a "! scan" "the pattern first resolves to a scan"
+expect a "! $(msgc plan scan)" "the pattern first resolves to a scan"
 send a 2; send a 0; send a l; cell a "PEDIDO#{orderId}"   # PK now holds orderId
 send a l; cell a "CABECERA"                              # constant sort key
 send a 1
-expect a "= get" "typing the templates that serve it turns the plan into a get"
+expect a "= $(msgc plan get)" "typing the templates that serve it turns the plan into a get"
 expect a "GetItem $(msgc index table)" "the pane shows the GetItem"
 send a c; type_text a "pedido por id"; send a Enter
 expect a "$(t "committed version %d: %s" 1 "pedido por id")" "commit with a message"

@@ -6,6 +6,7 @@
 #include "display.h"
 #include "draw.h"
 #include "i18n.h"
+#include "report_words.h"
 #include "util.h"
 
 #include <curses.h>
@@ -54,7 +55,7 @@ char **help_legend_lines(size_t *n)
     char **v = xcalloc(KP_PLAN__COUNT + 4, sizeof *v);
     v[k++] = help_line(_("Plan symbols"), _("In the Patterns screen and the model pane"));
     for (int p = 0; p < KP_PLAN__COUNT; p++) {
-        char *head = xasprintf("%s %s", kp_plan_symbol((kp_plan)p), kp_plan_word((kp_plan)p));
+        char *head = xasprintf("%s %s", kp_plan_symbol((kp_plan)p), report_plan_word((kp_plan)p));
         v[k++] = help_line(head, meaning[p] ? _(meaning[p]) : "");
         free(head);
     }

@@ -6,6 +6,7 @@
 #include "draw.h"
 #include "humanfmt.h"
 #include "i18n.h"
+#include "report_words.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -117,7 +118,14 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
     /* pattern table */
     /* id 3, plan 10, index 8, key condition (the rest), RCU/call 9, RCU/s 8, ms/target 9 */
     enum { LATW = 16 }; /* "718 ms / 5 min" */
-    int kcw = pw - (3 + 10 + 8 + 9 + 8 + 1 + LATW);
+    /* the plan column: 10, or as wide as the widest plan word shown (in the reader's language)
+       and a space */
+    int planw = 10;
+    for (size_t i = 0; a && i < a->npatterns; i++) {
+        int w = 3 + disp_width(report_plan_word(a->patterns[i].plan)); /* "~ " and a space after */
+        planw = w > planw ? w : planw;
+    }
+    int kcw = pw - (3 + planw + 8 + 9 + 8 + 1 + LATW);
     size_t npat = a ? a->npatterns : 0;
     /* a narrow pane with lines to spare puts the key condition on a line of its own */
     bool two = kcw < 24 && (ymax - y) >= (int)(2 * npat) + 8;
@@ -132,7 +140,7 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         draw_pad(&hb, "#", 3);
         /* TRANSLATORS: the model pane's headers: plan (10 columns), index (8), key condition (the
            rest), read units a call (9, right-aligned), a second (8), latency / its target (16) */
-        draw_pad(&hb, _("plan"), 10);
+        draw_pad(&hb, _("plan"), planw);
         draw_pad(&hb, _("index"), 8);
         if (kcw > 0) {
             disp_cell(&hb, _("key condition"), kcw - 1, 0);
@@ -146,7 +154,7 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         sbuf_free(&hb);
     }
     /* where the latency column starts (drawn again in red when over target) */
-    int latx = 3 + 10 + 8 + kcw + 9 + 8 + 1;
+    int latx = 3 + planw + 8 + kcw + 9 + 8 + 1;
     const kp_pattern *sel = v->sel;
     size_t np = npat;
     /* the selected pattern's result, found once (at its own row first) */
@@ -186,9 +194,9 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         bool changed = v->prev && (!pv || pv->plan != pr->plan || num_changed(pv->rcu_per_s, pr->rcu_per_s) ||
                                    num_changed(pv->requests, pr->requests));
         char plan[32];
-        snprintf(plan, sizeof plan, "%s %s", kp_plan_symbol(pr->plan), kp_plan_word(pr->plan));
+        snprintf(plan, sizeof plan, "%s %s", kp_plan_symbol(pr->plan), report_plan_word(pr->plan));
         if (pr->plan == KP_PLAN_MULTI && pr->requests > 1 && pr->requests < 100)
-            snprintf(plan, sizeof plan, "+ multi%.0f", pr->requests);
+            snprintf(plan, sizeof plan, "+ %s%.0f", report_plan_word(pr->plan), pr->requests);
         bool writes = pr->pattern && pr->pattern->kind == KP_WRITE;
         char rc[HUMANFMT_SIZE], rs[HUMANFMT_SIZE], lat[64];
         humanfmt(rc, sizeof rc, writes ? pr->wcu_per_call : pr->rcu_per_call, HF_SHORT_SCREEN);
@@ -220,11 +228,11 @@ void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit)
         idt[disp_fit(idt, 2, NULL)] = '\0';
         if (y < nhit)
             hit[y] = pattern_row(d, i, id);
-        draw_putf(y, x, pw, base, "%-3s%-10s%-8.7s%s%9s%8s %-*s", idt, "", pane_index_label(pr->index_name),
-                  kct.s, rc, rs, LATW, lat);
+        draw_putf(y, x, pw, base, "%-3s%-*s%-8.7s%s%9s%8s %-*s", idt, planw, "",
+                  pane_index_label(pr->index_name), kct.s, rc, rs, LATW, lat);
         /* the plan word in its colour, the latency in red when over target (in its own column:
            drawn once) */
-        draw_put(y, x + 3, 9, plan,
+        draw_put(y, x + 3, planw - 1, plan,
                  is_sel    ? UI_ROLE_CURSOR_ROW
                  : changed ? UI_ROLE_CHANGED
                            : pane_plan_role(pr->plan));

@@ -4,6 +4,7 @@
 
 #include "humanfmt.h"
 #include "pane.h"
+#include "report_words.h"
 #include "util.h"
 
 #include <math.h>
@@ -40,7 +41,7 @@ static char *patterns_computed(const screen_env *e, size_t row, size_t code, int
     if (!r)
         return xstrdup("");
     *role = pane_plan_role(r->plan);
-    return xasprintf("%s %s", kp_plan_symbol(r->plan), kp_plan_word(r->plan));
+    return xasprintf("%s %s", kp_plan_symbol(r->plan), report_plan_word(r->plan));
 }
 
 /* The latency target with its unit, as the pane writes it ("20 ms", "5.0 min"); the cell editor
