@@ -2015,6 +2015,35 @@ static void test_golden_tour_figures_80x24(void **state)
     term_close(&t);
 }
 
+/* One tour step in Spanish at 80x24: the Spanish tour (its own data, on the Spanish CloudShop
+ * sample) chosen by the language, its narration, figures and exercise in Spanish, wrapped by
+ * display cells within the terminal. */
+static void test_golden_spanish_tour(void **state)
+{
+    (void)state;
+    spanish();
+    term t;
+    term_open(&t, 24, 80);
+    wb *w = cloudshop_tour_wb();
+    wb_command(w, "tour 5");
+    char *s = draw_text(w);
+    golden("tour_es_80x24", s);
+    assert_non_null(strstr(s, "Paso 5/9"));
+    assert_null(strstr(s, "Step 5"));
+    assert_null(strstr(s, "Figures"));
+    for (const char *line = s; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        char *one = xstrndup(line, n);
+        assert_true(disp_width(one) <= 80);
+        free(one);
+        line += n + (end ? 1 : 0);
+    }
+    free(s);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* A figure line too wide for 80 columns keeps one row: its pattern name is cut with "…" (it
  * wrapped onto two rows, so step 4 showed 8 of its 13 figures at 80x24; now 10, the name whole on
  * the Patterns screen). */
@@ -2438,6 +2467,7 @@ int main(void)
         cmocka_unit_test(test_export_import_check_commands),
         cmocka_unit_test(test_patterns_latency_unit),
         cmocka_unit_test(test_golden_tour_figures_80x24),
+        cmocka_unit_test_teardown(test_golden_spanish_tour, back_to_english),
         cmocka_unit_test(test_tour_figure_names_cut_80x24),
         cmocka_unit_test(test_golden_tour_exercise),
         cmocka_unit_test(test_golden_decision_form),
