@@ -3,7 +3,9 @@
 #   scripts/po.sh pot OUT             every marked message of the sources, as a template
 #   scripts/po.sh update              po/LANG.po brought up to date with the sources (msgmerge)
 #   scripts/po.sh check               fails when a catalog lacks a message, has a fuzzy or a stale one
-#   scripts/po.sh part NAME FILE...   po/part-NAME.po: the messages of FILE... (translations kept)
+#   scripts/po.sh part NAME FILE...   po/part-NAME.po: the messages of FILE... (translations kept),
+#                                     for translating in parallel; join the parts into po/LANG.po
+#                                     (msgcat --use-first po/es.po po/part-*.po) and remove them
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
