@@ -375,7 +375,8 @@ static void rate_doc(sbuf *b, double v)
         if (fabs(x - round(x)) < 0.005 * x)
             x = round(x);
         num_doc(b, x);
-        sbuf_add(b, hourly ? "/hour" : "/day");
+        /* TRANSLATORS: after a rate's figure: requests an hour, a day */
+        sbuf_add(b, hourly ? P_("rate", "/hour") : P_("rate", "/day"));
         return;
     }
     num_doc(b, v);
@@ -385,9 +386,10 @@ static void rate_tour(sbuf *b, double r)
 {
     if (!isfinite(r))
         sbuf_add(b, "-");
-    else if (r > 0 && r < 0.01)
-        addf(b, "%.3g/day", r * 86400);
-    else
+    else if (r > 0 && r < 0.01) {
+        addf(b, "%.3g", r * 86400);
+        sbuf_add(b, P_("rate", "/day"));
+    } else
         addf(b, "%g/s", r);
 }
 

@@ -74,7 +74,7 @@ for size in 80x24 140x45; do
     # } scrolls the panel down to the exercise (at 80x24 the figures come first)
     for ((i = 0; i < 12; i++)); do screen "$s" | grep -qF "[ ] pattern.8.plan == outside" && break; send "$s" "}"; done
     expect "$s" "[ ] pattern.8.plan == outside" "$size: the exercise's check, not done yet"
-    expect "$s" "plan pasa de ! scan a > outside." "$size: the exercise in Spanish"
+    expect "$s" "plan pasa de ! escaneo a > fuera." "$size: the exercise in Spanish"
     send "$s" "]"
     expect "$s" "Paso 2/9: Los patrones 8 y 9 salen de DynamoDB" "$size: ] goes to step 2"
     [ -e "$WORK/$size/tour.keyplan" ] && ok "$size: the tour has its own workspace" || fail "$size: no tour.keyplan"

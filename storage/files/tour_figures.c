@@ -6,6 +6,7 @@
 #include "display.h"
 #include "humanfmt.h"
 #include "i18n.h"
+#include "report_words.h"
 #include "signals.h"
 
 #include <math.h>
@@ -78,11 +79,13 @@ static const char *index_word(const char *name)
     return name;
 }
 
-/* "  ID  NAME" with the name in a cell of 52 columns (display cells: accents take one). */
+/* "  ID  NAME " with the name in a cell of 51 columns (display cells: accents take one) and a
+ * space: the name is always followed by two spaces, where the workbench finds its end to cut it. */
 static void pattern_head(sbuf *b, const kp_pattern *p)
 {
     sbuf_printf(b, "  %-3s ", p->id);
-    disp_cell(b, p->name, 52, 0);
+    disp_cell(b, p->name, 51, 0);
+    sbuf_addc(b, ' ');
 }
 
 static void pattern_line(sbuf *b, const kp_pattern_result *r)
@@ -90,7 +93,9 @@ static void pattern_line(sbuf *b, const kp_pattern_result *r)
     const kp_pattern *p = r->pattern;
     pattern_head(b, p);
     sbuf_printf(b, " %s ", kp_plan_symbol(r->plan));
-    disp_cell(b, kp_plan_word(r->plan), 8, 0);
+    const char *word = report_plan_word(r->plan);
+    int ww = disp_width(word);
+    disp_cell(b, word, ww > 8 ? ww : 8, 0);
     if (r->plan == KP_PLAN_OUTSIDE)
         /* TRANSLATORS: after a pattern's plan "> outside"; %s is where it is served (search-index) */
         sbuf_printf(b, _(" served by %s"), p->served_by ? p->served_by : "?");
@@ -147,7 +152,7 @@ static void fig_targets(const fig_ctx *c)
             snprintf(lat, sizeof lat, "< %s", ms);
         pattern_head(c->b, p);
         sbuf_printf(c->b, " %8s %10s  %s %s\n", rate, lat, kp_plan_symbol(a->patterns[i].plan),
-                    kp_plan_word(a->patterns[i].plan));
+                    report_plan_word(a->patterns[i].plan));
     }
 }
 

@@ -1,5 +1,5 @@
-/* report_words.h - the analysis's words as people read them in the reports (`check`, the
- * decision record): the analysis and the JSON keep their English keys ("query", "index writes",
+/* report_words.h - the analysis's words as people read them (the `check` report, the decision
+ * record, the workbench, the tour): the analysis and the JSON keep their English keys ("query", "index writes",
  * "warning"); these give the reader's language. */
 #ifndef KP_REPORT_WORDS_H
 #define KP_REPORT_WORDS_H
