@@ -160,11 +160,9 @@ static void test_outputs(void **state)
  * every chunk's end, one line longer than a chunk (a 5 MB sort key), CRLF endings and comments,
  * one thread and two, give exactly the figures of the same text tallied at once in memory; a bad
  * line past the first chunks is reported with the same number and message. */
-static char *stream_json(const char *path, unsigned threads, kp_status *st, size_t *lineno, char **err)
+/* Every key of the tally h as heat --json writes it; frees h. */
+static char *tally_json(accesslog *h)
 {
-    accesslog_opts o = {threads, 0, false, NULL, NULL, 0};
-    accesslog *h = accesslog_new(&o);
-    *st = heatlog_stream(h, path, lineno, err);
     accesslog_result r;
     accesslog_result_get(h, 0, NAN, &r);
     char *json = heatlog_json(&r, "log", NAN);
@@ -173,16 +171,19 @@ static char *stream_json(const char *path, unsigned threads, kp_status *st, size
     return json;
 }
 
+static char *stream_json(const char *path, unsigned threads, kp_status *st, size_t *lineno, char **err)
+{
+    accesslog_opts o = {threads, 0, false, NULL, NULL, 0};
+    accesslog *h = accesslog_new(&o);
+    *st = heatlog_stream(h, path, lineno, err);
+    return tally_json(h);
+}
+
 static char *memory_json(const char *text, size_t len, kp_status *st, size_t *lineno, char **err)
 {
     accesslog *h = accesslog_new(NULL);
     *st = accesslog_read(h, text, len, lineno, err);
-    accesslog_result r;
-    accesslog_result_get(h, 0, NAN, &r);
-    char *json = heatlog_json(&r, "log", NAN);
-    accesslog_result_free(&r);
-    accesslog_free(h);
-    return json;
+    return tally_json(h);
 }
 
 static void test_stream_chunks(void **state)
