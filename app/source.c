@@ -165,8 +165,7 @@ char *source_parent_changes(const source *s)
 void source_machine_begin(char lang[3])
 {
     snprintf(lang, 3, "%s", i18n_lang());
-    i18n_init("en", NULL);
-    i18n_machine_figures();
+    i18n_init("en", NULL); /* English messages, and with them C's figures */
     /* dates inside a machine format (NoSQL Workbench's "Dec 01, 2026, 11:35 PM") in C's words,
        whatever LANG says */
     setlocale(LC_TIME, "C");

@@ -437,9 +437,10 @@ static void localize(sbuf *b, size_t from)
     if (strcmp(f->decimal, ".") == 0 && strcmp(f->thousands, ",") == 0)
         return;
     size_t n = b->len - from;
-    if (!n)
-        return;
-    char *text = xmalloc(n + 1);
+    if (!n || !strpbrk(b->s + from, ".,"))
+        return; /* nothing to change: the common figure under 1,000 */
+    char small[HUMANFMT_SIZE];
+    char *text = n < sizeof small ? small : xmalloc(n + 1); /* no malloc per figure on a redraw */
     memcpy(text, b->s + from, n);
     text[n] = '\0';
     b->len = from;
@@ -453,7 +454,8 @@ static void localize(sbuf *b, size_t from)
         else
             sbuf_addc(b, c);
     }
-    free(text);
+    if (text != small)
+        free(text);
 }
 
 static void format_c(sbuf *b, double v, const char *currency, humanfmt_style st);
