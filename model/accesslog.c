@@ -17,9 +17,10 @@
 #define KEY_INLINE 20
 /* A piece is worth a thread from this many bytes on. */
 #define MIN_PIECE ((size_t)1 << 16)
-/* How many requests ahead a slot is fetched into the cache while adding. */
-#ifndef PREFETCH
-#define PREFETCH 16
+/* Requests in flight while adding: a request's index slot is fetched into the cache when it
+ * is queued, its entry when it is RING / 2 old, and it is added when RING old. */
+#ifndef RING
+#define RING 32
 #endif
 
 /* One key: its hash, its bytes and its figures. */
@@ -30,8 +31,12 @@ typedef struct entry {
     double requests, units, read_units, write_units;
 } entry;
 
+/* Shards and sinks written by different threads never share a cache line (nor its neighbour,
+ * which the hardware fetches in pairs): each starts on its own LINE_PAIR bytes. */
+#define LINE_PAIR 128
+
 typedef struct shard {
-    uint64_t *ix; /* mask + 1 slots: 0 empty, else tag | entry */
+    _Alignas(LINE_PAIR) uint64_t *ix; /* mask + 1 slots: 0 empty, else tag | entry */
     size_t mask;
     entry *e; /* n entries, room for cape */
     size_t n, cape;
@@ -52,18 +57,15 @@ typedef struct rec {
     double requests, units;
 } rec;
 
-typedef struct recvec {
-    rec *v;
-    size_t n, cap;
-} recvec;
-
+/* One thread's view of a chunk: the thread reads every line of it and adds the requests of its
+ * own shards (k % nt == t), the usual ones through a ring of requests in flight. */
 struct accesslog_sink {
-    accesslog *h;
-    recvec out[ACCESSLOG_SHARDS];
-    arena *keys; /* keys decoded from JSON (not in the text), for this chunk */
-    /* this piece */
-    const char *text;
+    _Alignas(LINE_PAIR) accesslog *h;
+    unsigned t, nt;
+    const char *text; /* the chunk */
     size_t len;
+    rec ring[RING]; /* requests waiting to be added, oldest at ring[head] */
+    size_t head, n;
     size_t lines; /* lines read, the bad one included */
     kp_status st; /* KP_OK, or the first failure */
     char *err;    /* with st */
@@ -120,18 +122,31 @@ static inline uint64_t tail_word(const char *key, size_t n, size_t k)
     return w;
 }
 
+/* The hash, a word at a time in one pass: whole words while they last, then the last 0 to 7
+ * bytes zero-padded, and the length; so a parser that does not know where the key ends before it
+ * reaches its end (fast_line) hashes as it scans. */
+#define HASH_SEED 0x9e3779b97f4a7c15ULL
+static inline uint64_t hash_step(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 29);
+}
+
+static inline uint64_t hash_end(uint64_t h, uint64_t tail, size_t n)
+{
+    h = mix((h ^ tail ^ (uint64_t)n << 56) * 0xc4ceb9fe1a85ec53ULL);
+    return h ? h : 1;
+}
+
 static uint64_t key_hash(const char *p, size_t n)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+    uint64_t h = HASH_SEED, tail = 0;
     size_t k = 0;
-    for (; k + 8 < n; k += 8) {
-        h = (h ^ load8(p + k)) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 29;
-    }
-    if (n)
-        h = (h ^ tail_word(p, n, k)) * 0xc4ceb9fe1a85ec53ULL;
-    h = mix(h);
-    return h ? h : 1;
+    for (; k + 8 <= n; k += 8)
+        h = hash_step(h, load8(p + k));
+    for (size_t i = 0; k + i < n; i++)
+        tail |= (uint64_t)(unsigned char)p[k + i] << (8 * i);
+    return hash_end(h, tail, n);
 }
 
 static inline size_t shard_of(uint64_t h) { return (size_t)(h >> 60) % ACCESSLOG_SHARDS; }
@@ -305,6 +320,8 @@ static size_t shard_insert(shard *sh, size_t i, uint64_t h, const char *key, siz
     s->hash = h;
     entry_set_key(s, key, len);
     sh->ix[i] = tag_of(h) | k;
+    if (k + 1 < sh->cape) /* the next new key's entry, into the cache long before it comes */
+        __builtin_prefetch(&sh->e[k + 1], 1);
     if (!sh->cap && sh->n * 4 > (sh->mask + 1) * 3)
         shard_index(sh, (sh->mask + 1) * 2);
     return k;
@@ -437,7 +454,11 @@ static void shard_add(shard *sh, const rec *r)
 
 accesslog *accesslog_new(const accesslog_opts *o)
 {
-    accesslog *h = xcalloc(1, sizeof *h);
+    size_t size = (sizeof(accesslog) + LINE_PAIR - 1) / LINE_PAIR * LINE_PAIR;
+    accesslog *h = aligned_alloc(LINE_PAIR, size); /* the shards' and sinks' alignment */
+    if (!h)
+        util_die("out of memory");
+    memset(h, 0, size);
     if (o)
         h->o = *o;
     if (h->o.threads < 1)
@@ -481,13 +502,8 @@ void accesslog_free(accesslog *h)
         big_free(sh->hpos, sh->cape * sizeof *sh->hpos);
         free(sh->heap);
     }
-    for (size_t t = 0; t < ACCESSLOG_MAX_THREADS; t++) {
-        for (size_t k = 0; k < ACCESSLOG_SHARDS; k++)
-            free(h->sink[t].out[k].v);
-        if (h->sink[t].keys)
-            arena_free(h->sink[t].keys);
+    for (size_t t = 0; t < ACCESSLOG_MAX_THREADS; t++)
         free(h->sink[t].err);
-    }
     free(h);
 }
 
@@ -632,36 +648,50 @@ static char *key_problem(const char *key, size_t len)
     return NULL;
 }
 
-/* The usual key (4 to ACCESSLOG_MAX_KEY bytes of printable ASCII) checked and hashed in one pass,
- * eight bytes at a time: true with *out its key_hash; false for any other key (key_problem and
- * key_hash then decide). */
-static inline bool plain_key_hash(const char *p, size_t n, uint64_t *out)
+/* true when the key of hash h is added by the sink's thread */
+static inline bool mine(const accesslog_sink *s, uint64_t h) { return shard_of(h) % s->nt == s->t; }
+
+/* Adds the requests in flight, oldest first. */
+static void ring_flush(accesslog_sink *s)
 {
-    if (n < 4 || n > ACCESSLOG_MAX_KEY)
-        return false;
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, bad = 0, w;
-    size_t k = 0;
-    /* a high bit, a byte under 0x20 (adding 0x60 leaves its high bit clear), or DEL */
-#define NOT_PRINTABLE(w) (((w)&HIGHS) | (~((w) + ONES * 0x60) & HIGHS) | zero_bytes((w) ^ (ONES * 0x7f)))
-    for (; k + 8 < n; k += 8) {
-        w = load8(p + k);
-        bad |= NOT_PRINTABLE(w);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 29;
+    for (; s->n; s->n--, s->head = (s->head + 1) & (RING - 1)) {
+        const rec *r = &s->ring[s->head];
+        shard_add(&s->h->sh[shard_of(r->hash)], r);
     }
-    w = tail_word(p, n, k); /* n >= 4: every byte of it is the key's */
-    bad |= NOT_PRINTABLE(w);
-#undef NOT_PRINTABLE
-    h = mix((h ^ w) * 0xc4ceb9fe1a85ec53ULL);
-    *out = h ? h : 1;
-    return !bad;
 }
 
+/* Queues one of the sink's own requests (its key must stay readable until it is added: text of
+ * the chunk): adds the oldest when the ring is full, fetches the new one's slot and the entry of
+ * the one half a ring old. */
+static inline void ring_put(accesslog_sink *s, const rec *r)
+{
+    accesslog *h = s->h;
+    if (s->n == RING) {
+        const rec *o = &s->ring[s->head];
+        shard_add(&h->sh[shard_of(o->hash)], o);
+        s->head = (s->head + 1) & (RING - 1);
+        s->n--;
+    }
+    s->ring[(s->head + s->n++) & (RING - 1)] = *r;
+    const shard *sh = &h->sh[shard_of(r->hash)];
+    __builtin_prefetch(&sh->ix[r->hash & sh->mask]);
+    if (s->n > RING / 2) { /* its slots are in the cache by now: the entry with its tag */
+        const rec *m = &s->ring[(s->head + s->n - 1 - RING / 2) & (RING - 1)];
+        const shard *ms = &h->sh[shard_of(m->hash)];
+        uint64_t tag = tag_of(m->hash), x;
+        for (size_t i = m->hash & ms->mask; (x = ms->ix[i]); i = (i + 1) & ms->mask)
+            if ((x & 0xffffffff00000000ULL) == tag) {
+                __builtin_prefetch(&ms->e[(uint32_t)x]);
+                break;
+            }
+    }
+}
+
+/* A request read the slow way (the ring is empty then): added now when it is the sink's. */
 static inline void push(accesslog_sink *s, const rec *r)
 {
-    recvec *v = &s->out[shard_of(r->hash)];
-    VEC_GROW(v->v, v->n, v->cap);
-    v->v[v->n++] = *r;
+    if (mine(s, r->hash))
+        shard_add(&s->h->sh[shard_of(r->hash)], r);
 }
 
 kp_status accesslog_emit(accesslog_sink *s, const char *key, size_t len, double requests, double units,
@@ -676,11 +706,7 @@ kp_status accesslog_emit(accesslog_sink *s, const char *key, size_t len, double 
         return kp_fail(err, KP_INVALID,
                        _("units: expected a number from 0 to %g (the units one request consumed)"),
                        ACCESSLOG_MAX_UNITS);
-    if (!s->keys)
-        s->keys = arena_new();
-    char *copy = arena_alloc(s->keys, len ? len : 1);
-    memcpy(copy, key, len);
-    rec r = {key_hash(key, len), copy, (uint32_t)len, write, requests, units};
+    rec r = {key_hash(key, len), key, (uint32_t)len, write, requests, units};
     push(s, &r);
     return KP_OK;
 }
@@ -696,11 +722,9 @@ static bool parse_fields(accesslog_sink *s, const char *const *f, const size_t *
         return false;
     }
     rec r = {0, f[0], (uint32_t)fl[0], false, 1, 1};
-    if (!plain_key_hash(f[0], fl[0], &r.hash)) {
-        if ((s->err = key_problem(f[0], fl[0])))
-            return false;
-        r.hash = key_hash(r.key, r.len);
-    }
+    if ((s->err = key_problem(f[0], fl[0])))
+        return false;
+    r.hash = key_hash(r.key, r.len);
     if (h->o.parts) {
         if (nf < 3) {
             s->err = xstrdup(_("expected PK<TAB>COUNT<TAB>UNITS (a part's requests and units per key)"));
@@ -739,6 +763,177 @@ static bool parse_fields(accesslog_sink *s, const char *const *f, const size_t *
 static inline uint64_t seps(uint64_t w)
 {
     return zero_bytes(w ^ (ONES * '\t')) | zero_bytes(w ^ (ONES * '\n'));
+}
+
+/* a high bit, a byte under 0x20 (adding 0x60 leaves its high bit clear), or DEL: each byte's
+ * high bit set when it is not printable ASCII */
+static inline uint64_t not_printable(uint64_t w)
+{
+    return (w & HIGHS) | (~(w + ONES * 0x60) & HIGHS) | zero_bytes(w ^ (ONES * 0x7f));
+}
+
+/* The fast reading below takes the bytes of a word in memory order from its low end. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FAST_LINES 1
+#else
+#define FAST_LINES 0
+#endif
+
+#if defined(__SSE2__) && FAST_LINES
+#include <emmintrin.h>
+#define SCAN 16 /* bytes compared at once */
+static inline __m128i load16(const char *p) { return _mm_loadu_si128((const void *)p); }
+/* a bit per byte of p[0..16): a tab or a newline / a newline / printable ASCII */
+static inline unsigned seps_at(const char *p)
+{
+    __m128i v = load16(p);
+    return (unsigned)_mm_movemask_epi8(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
+}
+static inline unsigned newlines_at(const char *p)
+{
+    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(load16(p), _mm_set1_epi8('\n')));
+}
+static inline unsigned printable_at(const char *p)
+{
+    __m128i v = load16(p); /* signed bytes: 0x20..0x7e are above 0x1f and below 0x7f */
+    return (unsigned)_mm_movemask_epi8(
+        _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x1f)), _mm_cmplt_epi8(v, _mm_set1_epi8(0x7f))));
+}
+#else
+#define SCAN 8
+static inline unsigned bits_of(uint64_t z) /* the high bit of each byte, one bit per byte */
+{
+    return (unsigned)(((z >> 7) & ONES) * 0x0102040810204080ULL >> 56);
+}
+static inline unsigned seps_at(const char *p) { return bits_of(seps(load8(p))); }
+static inline unsigned newlines_at(const char *p) { return bits_of(zero_bytes(load8(p) ^ (ONES * '\n'))); }
+static inline unsigned printable_at(const char *p) { return bits_of(~not_printable(load8(p)) & HIGHS); }
+#endif
+
+/* The key at p when it ends with a tab within SCAN bytes (end - p >= SCAN): 1 with its hash and
+ * length when it is printable ASCII, 0 when the line is not the usual one, -1 when the key is
+ * longer (the caller reads on). */
+static inline int short_key(const char *p, uint64_t *h, size_t *n)
+{
+    unsigned m = seps_at(p);
+    if (!m)
+        return -1;
+    unsigned j = (unsigned)__builtin_ctz(m), keep = (1u << j) - 1;
+    if (!j || p[j] != '\t' || (printable_at(p) & keep) != keep)
+        return 0;
+    uint64_t w0 = load8(p), hh = HASH_SEED, tail;
+    if (j >= 8) {
+        hh = hash_step(hh, w0);
+        tail = j > 8 ? load8(p + 8) & ~0ULL >> (64 - 8 * (j - 8)) : 0;
+    } else {
+        tail = w0 & ~0ULL >> (64 - 8 * j);
+    }
+    *h = hash_end(hh, tail, j);
+    *n = j;
+    return 1;
+}
+
+/* The usual line at p, read in one pass with no call: a printable ASCII key hashed and checked
+ * as it is scanned, the sort key skipped, the units as digits with an optional fraction (exactly
+ * parse_number's result), then `read` or `write` and the newline, or the newline alone. Adds
+ * the request and returns the next line; NULL for any other line (or one that ends within 32
+ * bytes of the piece's end), which the caller reads the slow way from the same p. Words are
+ * loaded only where as many bytes remain before end. Little-endian machines only. */
+static inline const char *fast_line(accesslog_sink *s, const char *p, const char *end)
+{
+    if (*p == ' ' || *p == '#' || *p == '{' || end - p < SCAN)
+        return NULL;
+    uint64_t h;
+    size_t n;
+    int got = short_key(p, &h, &n);
+    if (!got)
+        return NULL;
+    if (got < 0) { /* a longer key: eight bytes at a time */
+        uint64_t bad = 0, w, z;
+        const char *q = p;
+        h = HASH_SEED;
+        for (;; q += 8) {
+            if (end - q < 8)
+                return NULL;
+            w = load8(q);
+            if ((z = seps(w)))
+                break;
+            bad |= not_printable(w);
+            h = hash_step(h, w);
+        }
+        unsigned j = (unsigned)__builtin_ctzll(z) >> 3;
+        if (q[j] != '\t')
+            return NULL; /* a key alone on its line */
+        uint64_t keep = j ? ~0ULL >> (64 - 8 * j) : 0, tail = w & keep;
+        bad |= not_printable(tail | (ONES * 'a' & ~keep));
+        n = (size_t)(q - p) + j;
+        if (bad || n > ACCESSLOG_MAX_KEY)
+            return NULL;
+        h = hash_end(h, tail, n);
+    }
+    const char *r = p + n + 1;
+    unsigned m;
+    if (!mine(s, h)) { /* another thread's: to the newline */
+        for (;; r += SCAN) {
+            if (end - r < SCAN)
+                return NULL;
+            if ((m = newlines_at(r)))
+                break;
+        }
+        s->lines++;
+        return r + __builtin_ctz(m) + 1;
+    }
+    /* the sort key, skipped */
+    for (;; r += SCAN) {
+        if (end - r < SCAN)
+            return NULL;
+        if ((m = seps_at(r)))
+            break;
+    }
+    r += __builtin_ctz(m);
+    if (*r++ != '\t' || end - r < 32)
+        return NULL; /* PK<TAB>SK: the slow way */
+    /* the units: at most 15 digits (the loops cannot pass end: 32 bytes remain) */
+    const char *u = r;
+    uint64_t v = 0;
+    while (*r >= '0' && *r <= '9' && r - u < 15)
+        v = v * 10 + (uint64_t)(*r++ - '0');
+    if (r == u)
+        return NULL;
+    size_t frac = 0;
+    if (*r == '.') {
+        const char *f = ++r;
+        while (*r >= '0' && *r <= '9' && r - u < 16)
+            v = v * 10 + (uint64_t)(*r++ - '0');
+        if (r == f)
+            return NULL;
+        frac = (size_t)(r - f);
+    }
+    double units = frac ? (double)v / pow10_tab[frac] : (double)v;
+    bool write = false;
+    const char *next;
+    if (*r == '\n') {
+        next = r + 1;
+    } else if (*r == '\t') {
+        uint64_t k = load8(r + 1);
+        if ((k & 0xffffffffffULL) == (load8("read\n\0\0\0") & 0xffffffffffULL)) {
+            next = r + 6;
+        } else if ((k & 0xffffffffffffULL) == (load8("write\n\0\0") & 0xffffffffffffULL)) {
+            next = r + 7;
+            write = true;
+        } else {
+            return NULL;
+        }
+    } else {
+        return NULL;
+    }
+    if (!units_ok(units))
+        return NULL;
+    rec rr = {h, p, (uint32_t)n, write, 1, units};
+    ring_put(s, &rr);
+    s->lines++;
+    return next;
 }
 
 /* One line p[0..n) (no newline) the slow way: a CR, leading spaces, a comment, JSON. */
@@ -798,158 +993,101 @@ static inline bool line_done(accesslog_sink *s, const char *p, const char *e, co
     return true;
 }
 
-/* Parses the sink's piece into its per-shard lists; stops at the first bad line. The tabs and
- * newlines are found eight bytes at a time over the whole piece (one pass, no line scanned
- * twice); on a big-endian machine a byte at a time. */
+/* The line p..e (no newline) the slow way, its fields split here: false as line_done. */
+static bool slow_line(accesslog_sink *s, const char *p, const char *e, const char *nul)
+{
+    const char *f[5] = {p};
+    size_t fl[5] = {0}, nf = 1;
+    for (const char *q = p; nf <= 5;) {
+        const char *tab = memchr(q, '\t', (size_t)(e - q));
+        if (!tab)
+            break;
+        if (nf < 5) {
+            fl[nf - 1] = (size_t)(tab - f[nf - 1]);
+            f[nf] = tab + 1;
+        }
+        nf++;
+        q = tab + 1;
+    }
+    return line_done(s, p, e, f, fl, nf, nul);
+}
+
+/* Parses the sink's piece into its per-shard lists; stops at the first bad line. The usual
+ * line in one pass (fast_line), any other the slow way; a piece holding a NUL, or a part file,
+ * all the slow way. */
 static void parse_piece(accesslog_sink *s)
 {
     const char *text = s->text, *end = s->text + s->len;
     const char *nul = memchr(text, '\0', s->len);
+    bool fast = FAST_LINES && !nul && !s->h->o.parts;
     s->lines = 0;
-    const char *p = text; /* the line being read */
-    const char *f[5] = {text};
-    size_t fl[5] = {0}, nf = 1; /* its fields so far (nf 6: more than five) */
-    for (const char *q = text; q < end; q += 8) {
-        uint64_t z = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (end - q >= 8)
-            z = seps(load8(q));
-        else
-#endif
-            for (size_t i = 0; i < 8 && q + i < end; i++)
-                if (q[i] == '\t' || q[i] == '\n')
-                    z |= 0x80ULL << (8 * i);
-        for (; z; z &= z - 1) {
-            const char *c = q + (__builtin_ctzll(z) >> 3);
-            if (*c == '\t') {
-                if (nf < 5) {
-                    fl[nf - 1] = (size_t)(c - f[nf - 1]);
-                    f[nf] = c + 1;
-                }
-                nf += nf <= 5;
-                continue;
-            }
-            if (!line_done(s, p, c, f, fl, nf, nul))
-                return;
-            p = f[0] = c + 1;
-            nf = 1;
+    for (const char *p = text; p < end;) {
+        const char *next = fast ? fast_line(s, p, end) : NULL;
+        if (next) {
+            p = next;
+            continue;
         }
+        const char *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e)
+            e = end;
+        ring_flush(s); /* its requests after the ones before it */
+        if (!slow_line(s, p, e, nul))
+            return;
+        p = e + (e < end);
     }
-    if (p < end)
-        line_done(s, p, end, f, fl, nf, nul);
-}
-
-/* Adds the parsed requests of shards t, t + threads, ... in the pieces' order. */
-static void add_shards(accesslog *h, size_t t, size_t npieces)
-{
-    for (size_t k = t; k < ACCESSLOG_SHARDS; k += h->o.threads)
-        for (size_t p = 0; p < npieces; p++) {
-            recvec *v = &h->sink[p].out[k];
-            shard *sh = &h->sh[k];
-            for (size_t i = 0; i < v->n; i++) {
-                /* fetched into the cache while this request is added: the index slot of the
-                   request 2 x PREFETCH ahead; the entry that slot names and the key's text of
-                   the request PREFETCH ahead */
-                if (i + 2 * PREFETCH < v->n)
-                    __builtin_prefetch(&sh->ix[v->v[i + 2 * PREFETCH].hash & sh->mask]);
-                if (i + PREFETCH < v->n) {
-                    const rec *r = &v->v[i + PREFETCH];
-                    uint64_t x = sh->ix[r->hash & sh->mask];
-                    if (x)
-                        __builtin_prefetch(&sh->e[(uint32_t)x]);
-                    __builtin_prefetch(r->key);
-                }
-                shard_add(sh, &v->v[i]);
-            }
-        }
-}
-
-typedef struct worker {
-    accesslog *h;
-    size_t t, npieces;
-    pthread_barrier_t *bar;
-} worker;
-
-static bool any_failed(const accesslog *h, size_t npieces)
-{
-    for (size_t p = 0; p < npieces; p++)
-        if (h->sink[p].st != KP_OK)
-            return true;
-    return false;
+    ring_flush(s);
 }
 
 static void *work(void *arg)
 {
-    worker *w = arg;
-    if (w->t < w->npieces)
-        parse_piece(&w->h->sink[w->t]);
-    pthread_barrier_wait(w->bar);
-    if (!any_failed(w->h, w->npieces))
-        add_shards(w->h, w->t, w->npieces);
+    parse_piece(arg);
     return NULL;
 }
 
-/* Tallies text[0..len), whole lines (the last may lack its newline). */
+/* Tallies text[0..len), whole lines (the last may lack its newline): every thread reads every
+ * line and adds the requests of its own shards, so each key's requests are added in the log's
+ * order whatever the number of threads. The first bad line is the one of the lowest number any
+ * thread met. */
 static kp_status tally(accesslog *h, const char *text, size_t len, size_t *lineno, char **err)
 {
-    size_t threads = h->o.threads;
-    size_t npieces = len / (h->o.piece ? h->o.piece : MIN_PIECE) + 1;
-    if (npieces > threads)
-        npieces = threads;
-    /* cut at line boundaries */
-    const char *start = text, *end = text + len;
-    for (size_t p = 0; p < npieces; p++) {
-        accesslog_sink *s = &h->sink[p];
-        const char *stop = end;
-        if (p + 1 < npieces) {
-            const char *want = text + len / npieces * (p + 1);
-            if (want < start)
-                want = start;
-            const char *nl = want < end ? memchr(want, '\n', (size_t)(end - want)) : NULL;
-            stop = nl ? nl + 1 : end;
-        }
-        s->text = start;
-        s->len = (size_t)(stop - start);
+    size_t nt = len / (h->o.piece ? h->o.piece : MIN_PIECE) + 1;
+    if (nt > h->o.threads)
+        nt = h->o.threads;
+    for (size_t t = 0; t < nt; t++) {
+        accesslog_sink *s = &h->sink[t];
+        s->t = (unsigned)t;
+        s->nt = (unsigned)nt;
+        s->text = text;
+        s->len = len;
+        s->head = s->n = 0;
         s->st = KP_OK;
         s->lines = 0;
-        for (size_t k = 0; k < ACCESSLOG_SHARDS; k++)
-            s->out[k].n = 0;
-        if (s->keys) {
-            arena_free(s->keys);
-            s->keys = NULL;
-        }
-        start = stop;
     }
-    if (threads == 1) {
-        parse_piece(&h->sink[0]);
-        if (h->sink[0].st == KP_OK)
-            add_shards(h, 0, 1);
-    } else {
-        pthread_barrier_t bar;
-        pthread_barrier_init(&bar, NULL, (unsigned)threads);
-        worker w[ACCESSLOG_MAX_THREADS];
-        pthread_t tid[ACCESSLOG_MAX_THREADS];
-        for (size_t t = 0; t < threads; t++)
-            w[t] = (worker){h, t, npieces, &bar};
-        for (size_t t = 1; t < threads; t++)
-            if (pthread_create(&tid[t], NULL, work, &w[t]) != 0)
-                util_die("cannot start a thread");
-        work(&w[0]);
-        for (size_t t = 1; t < threads; t++)
-            pthread_join(tid[t], NULL);
-        pthread_barrier_destroy(&bar);
+    pthread_t tid[ACCESSLOG_MAX_THREADS];
+    for (size_t t = 1; t < nt; t++)
+        if (pthread_create(&tid[t], NULL, work, &h->sink[t]) != 0)
+            util_die("cannot start a thread");
+    work(&h->sink[0]);
+    for (size_t t = 1; t < nt; t++)
+        pthread_join(tid[t], NULL);
+    accesslog_sink *bad = NULL;
+    for (size_t t = 0; t < nt; t++) {
+        accesslog_sink *s = &h->sink[t];
+        if (s->st != KP_OK && (!bad || s->lines < bad->lines))
+            bad = s;
     }
-    for (size_t p = 0; p < npieces; p++) {
-        accesslog_sink *s = &h->sink[p];
-        h->lines += s->lines;
-        if (s->st != KP_OK) {
-            *lineno = h->lines;
-            *err = s->err;
-            s->err = NULL;
-            return s->st;
-        }
+    if (!bad) {
+        h->lines += h->sink[0].lines;
+        return KP_OK;
     }
-    return KP_OK;
+    *lineno = h->lines + bad->lines;
+    *err = bad->err;
+    bad->err = NULL;
+    for (size_t t = 0; t < nt; t++) {
+        free(h->sink[t].err);
+        h->sink[t].err = NULL;
+    }
+    return bad->st;
 }
 
 kp_status accesslog_feed(accesslog *h, const char *text, size_t len, bool eof, size_t *used, size_t *lineno,

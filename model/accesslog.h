@@ -21,9 +21,12 @@
  * and each key is looked up before it is copied. The keys live in ACCESSLOG_SHARDS tables, a
  * key's shard chosen by its hash: each an open-addressing index of 8-byte slots (a hash tag and an
  * entry's number) over dense entries (the hash, keys up to 20 bytes inline, the figures) in the
- * order the keys came; with several threads each chunk is cut into one piece per thread at line boundaries,
- * each thread parses its piece, then each thread adds the requests of its own shards, piece by
- * piece in the log's order. Every figure is therefore the same whatever the number of threads.
+ * order the keys came. With several threads every thread reads the whole chunk and adds the
+ * requests of its own shards (shard % threads), so each key's requests are added in the log's
+ * order: every figure is the same whatever the number of threads. The usual line (a printable
+ * ASCII key, the units as digits, read or write) is read in one pass without a call, its key
+ * hashed as it is scanned; its table slot and entry are fetched into the cache some requests
+ * before it is added (a ring of requests in flight).
  *
  * Approximate mode (accesslog_opts.approx = K): at most K keys are kept (Space-Saving, per
  * shard K / ACCESSLOG_SHARDS): a new key arriving at a full shard takes the place of the shard's
@@ -75,8 +78,8 @@ typedef struct accesslog_opts {
     bool parts;             /* lines are PK<TAB>COUNT<TAB>UNITS[<TAB>KIND] */
     accesslog_json_fn json; /* NULL: a JSON line is an error */
     void *ctx;              /* for json */
-    size_t piece;           /* a chunk is cut for the threads from this many bytes per thread on
-                               (0: 64 KiB; the tests set 1 to cut even tiny logs) */
+    size_t piece;           /* threads share a chunk from this many bytes per thread on (0: 64
+                               KiB; the tests set 1 to share even tiny logs) */
 } accesslog_opts;
 
 /* A new empty tally (o may be NULL: exact, one thread, no JSON). Never NULL; accesslog_free

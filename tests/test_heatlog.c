@@ -13,6 +13,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const struct json_case {
@@ -179,6 +182,32 @@ static char *stream_json(const char *path, unsigned threads, kp_status *st, size
     return tally_json(h);
 }
 
+/* The same through a pipe (a FIFO beside path, written by a child): read, not mapped. */
+static char *fifo_json(const char *path, const char *text, size_t len, unsigned threads, kp_status *st,
+                       size_t *lineno, char **err)
+{
+    char *fifo = xasprintf("%s.fifo", path);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fd = open(fifo, O_WRONLY);
+        for (size_t off = 0; fd >= 0 && off < len;) {
+            ssize_t w = write(fd, text + off, len - off);
+            if (w <= 0)
+                _exit(1);
+            off += (size_t)w;
+        }
+        _exit(fd < 0);
+    }
+    char *json = stream_json(fifo, threads, st, lineno, err);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_int_equal(unlink(fifo), 0);
+    free(fifo);
+    return json;
+}
+
 static char *memory_json(const char *text, size_t len, kp_status *st, size_t *lineno, char **err)
 {
     accesslog *h = accesslog_new(NULL);
@@ -223,16 +252,20 @@ static void test_stream_chunks(void **state)
             size_t line = 0;
             char *got_err = NULL;
             kp_status st;
-            char *got = stream_json(path, threads, &st, &line, &got_err);
-            assert_int_equal(st, want_st);
-            if (bad) {
-                assert_int_equal(line, want_line);
-                assert_string_equal(got_err, want_err);
-            } else {
-                assert_string_equal(got, want);
+            for (int piped = 0; piped < 2; piped++) { /* mapped, then read from a pipe */
+                char *got = piped ? fifo_json(path, text, len, threads, &st, &line, &got_err)
+                                  : stream_json(path, threads, &st, &line, &got_err);
+                assert_int_equal(st, want_st);
+                if (bad) {
+                    assert_int_equal(line, want_line);
+                    assert_string_equal(got_err, want_err);
+                } else {
+                    assert_string_equal(got, want);
+                }
+                free(got);
+                free(got_err);
+                got_err = NULL;
             }
-            free(got);
-            free(got_err);
         }
         if (!bad)
             assert_non_null(strstr(want, "\"distinct_keys\": 5004"));
@@ -246,12 +279,55 @@ static void test_stream_chunks(void **state)
     free(text);
 }
 
+/* A JSON line's decoder that cuts the log file (ctx, its path) to one page while it is read. */
+static kp_status shrink_log(accesslog_sink *s, const char *line, size_t len, void *ctx, char **err)
+{
+    (void)s, (void)line, (void)len, (void)err;
+    assert_int_equal(truncate(ctx, 4096), 0);
+    return KP_OK;
+}
+
+/* A mapped log that shrinks while it is read (its pages past the new end would raise SIGBUS)
+ * is reported as such, with one thread and two, and the process goes on. */
+static void test_stream_shrinks(void **state)
+{
+    (void)state;
+    sbuf b;
+    sbuf_init(&b);
+    sbuf_add(&b, "{\"cut\": \"here\"}\n");
+    for (size_t i = 0; i < 400000; i++)
+        sbuf_printf(&b, "CLIENTE#%zu\tPEDIDO#%zu\t1\tread\n", i % 977, i);
+    char *path = ts_write_temp("access.log", b.s);
+    assert_non_null(path);
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        assert_int_equal(fwrite(b.s, 1, b.len, f), b.len);
+        assert_int_equal(fclose(f), 0);
+        accesslog_opts o = {threads, 0, false, shrink_log, path, 0};
+        accesslog *h = accesslog_new(&o);
+        size_t line = 0;
+        char *err = NULL;
+        assert_int_equal(heatlog_stream(h, path, &line, &err), KP_IO);
+        assert_non_null(strstr(err, "shrank while it was read"));
+        assert_non_null(strstr(err, path));
+        free(err);
+        accesslog_free(h);
+    }
+    sbuf_free(&b);
+    assert_int_equal(unlink(path), 0);
+    *strrchr(path, '/') = '\0';
+    assert_int_equal(rmdir(path), 0);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_lines),
         cmocka_unit_test(test_outputs),
         cmocka_unit_test(test_stream_chunks),
+        cmocka_unit_test(test_stream_shrinks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

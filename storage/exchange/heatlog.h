@@ -26,8 +26,11 @@
 kp_status heatlog_json_line(accesslog_sink *s, const char *line, size_t len, void *ctx, char **err);
 
 /* Streams the log at `path` ("-": standard input) into h, a chunk at a time: memory grows with
- * h's keys, not with the log. KP_IO with *err (caller frees) and *lineno 0 when it cannot be
- * opened or read; the tally's failure (accesslog_feed) with *lineno and *err otherwise. */
+ * h's keys, not with the log (a regular file is read through a mapping, its pages released as
+ * they are read; anything else by read). KP_IO with *err (caller frees) and *lineno 0 when it
+ * cannot be opened or read, or when a mapped file shrinks while it is read (its lost pages read
+ * as zeros meanwhile: no SIGBUS); the tally's failure (accesslog_feed) with *lineno and *err
+ * otherwise. */
 kp_status heatlog_stream(accesslog *h, const char *path, size_t *lineno, char **err);
 
 /* Merges one part into h (made with accesslog_opts.parts): a `keyplan heat --json` result, or
