@@ -58,10 +58,10 @@ typedef struct rec {
 } rec;
 
 /* One thread's view of a chunk: the thread reads every line of it and adds the requests of its
- * own shards (k % nt == t), the usual ones through a ring of requests in flight. */
+ * own shards, the usual ones through a ring of requests in flight. */
 struct accesslog_sink {
     _Alignas(LINE_PAIR) accesslog *h;
-    unsigned t, nt;
+    uint32_t own;     /* bit k: shard k is this thread's (k % threads == the thread's number) */
     const char *text; /* the chunk */
     size_t len;
     rec ring[RING]; /* requests waiting to be added, oldest at ring[head] */
@@ -649,7 +649,7 @@ static char *key_problem(const char *key, size_t len)
 }
 
 /* true when the key of hash h is added by the sink's thread */
-static inline bool mine(const accesslog_sink *s, uint64_t h) { return shard_of(h) % s->nt == s->t; }
+static inline bool mine(const accesslog_sink *s, uint64_t h) { return s->own >> shard_of(h) & 1; }
 
 /* Adds the requests in flight, oldest first. */
 static void ring_flush(accesslog_sink *s)
@@ -783,12 +783,13 @@ static inline uint64_t not_printable(uint64_t w)
 #include <emmintrin.h>
 #define SCAN 16 /* bytes compared at once */
 static inline __m128i load16(const char *p) { return _mm_loadu_si128((const void *)p); }
-/* a bit per byte of p[0..16): a tab or a newline / a newline / printable ASCII */
+/* a bit per byte of p[0..16): a tab, a newline or a NUL / a newline / printable ASCII */
 static inline unsigned seps_at(const char *p)
 {
     __m128i v = load16(p);
-    return (unsigned)_mm_movemask_epi8(
-        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+        _mm_cmpeq_epi8(v, _mm_setzero_si128())));
 }
 static inline unsigned newlines_at(const char *p)
 {
@@ -806,7 +807,7 @@ static inline unsigned bits_of(uint64_t z) /* the high bit of each byte, one bit
 {
     return (unsigned)(((z >> 7) & ONES) * 0x0102040810204080ULL >> 56);
 }
-static inline unsigned seps_at(const char *p) { return bits_of(seps(load8(p))); }
+static inline unsigned seps_at(const char *p) { return bits_of(seps(load8(p)) | zero_bytes(load8(p))); }
 static inline unsigned newlines_at(const char *p) { return bits_of(zero_bytes(load8(p) ^ (ONES * '\n'))); }
 static inline unsigned printable_at(const char *p) { return bits_of(~not_printable(load8(p)) & HIGHS); }
 #endif
@@ -835,11 +836,12 @@ static inline int short_key(const char *p, uint64_t *h, size_t *n)
 }
 
 /* The usual line at p, read in one pass with no call: a printable ASCII key hashed and checked
- * as it is scanned, the sort key skipped, the units as digits with an optional fraction (exactly
- * parse_number's result), then `read` or `write` and the newline, or the newline alone. Adds
- * the request and returns the next line; NULL for any other line (or one that ends within 32
- * bytes of the piece's end), which the caller reads the slow way from the same p. Words are
- * loaded only where as many bytes remain before end. Little-endian machines only. */
+ * as it is scanned; another thread's line skipped to its newline; the sort key skipped, the
+ * units as digits with an optional fraction (exactly parse_number's result), then `read` or
+ * `write` and the newline, or the newline alone. Queues the request and returns the next line;
+ * NULL for any other line (a NUL anywhere in it, or a line ending within 32 bytes of the chunk's
+ * end), which the caller reads the slow way from the same p. Bytes are loaded only where as
+ * many remain before end. Little-endian machines only. */
 static inline const char *fast_line(accesslog_sink *s, const char *p, const char *end)
 {
     if (*p == ' ' || *p == '#' || *p == '{' || end - p < SCAN)
@@ -881,7 +883,7 @@ static inline const char *fast_line(accesslog_sink *s, const char *p, const char
             if ((m = newlines_at(r)))
                 break;
         }
-        s->lines++;
+        s->lines++; /* a NUL in it is the owner's to report: its thread reads it the slow way */
         return r + __builtin_ctz(m) + 1;
     }
     /* the sort key, skipped */
@@ -994,8 +996,9 @@ static inline bool line_done(accesslog_sink *s, const char *p, const char *e, co
 }
 
 /* The line p..e (no newline) the slow way, its fields split here: false as line_done. */
-static bool slow_line(accesslog_sink *s, const char *p, const char *e, const char *nul)
+static bool slow_line(accesslog_sink *s, const char *p, const char *e)
 {
+    const char *nul = memchr(p, '\0', (size_t)(e - p));
     const char *f[5] = {p};
     size_t fl[5] = {0}, nf = 1;
     for (const char *q = p; nf <= 5;) {
@@ -1012,14 +1015,13 @@ static bool slow_line(accesslog_sink *s, const char *p, const char *e, const cha
     return line_done(s, p, e, f, fl, nf, nul);
 }
 
-/* Parses the sink's piece into its per-shard lists; stops at the first bad line. The usual
- * line in one pass (fast_line), any other the slow way; a piece holding a NUL, or a part file,
- * all the slow way. */
+/* Reads the sink's chunk, adding its own requests; stops at the first bad line. The usual line
+ * in one pass (fast_line), any other (one holding a NUL, every line of a part file) the slow
+ * way. */
 static void parse_piece(accesslog_sink *s)
 {
     const char *text = s->text, *end = s->text + s->len;
-    const char *nul = memchr(text, '\0', s->len);
-    bool fast = FAST_LINES && !nul && !s->h->o.parts;
+    bool fast = FAST_LINES && !s->h->o.parts;
     s->lines = 0;
     for (const char *p = text; p < end;) {
         const char *next = fast ? fast_line(s, p, end) : NULL;
@@ -1031,7 +1033,7 @@ static void parse_piece(accesslog_sink *s)
         if (!e)
             e = end;
         ring_flush(s); /* its requests after the ones before it */
-        if (!slow_line(s, p, e, nul))
+        if (!slow_line(s, p, e))
             return;
         p = e + (e < end);
     }
@@ -1055,8 +1057,9 @@ static kp_status tally(accesslog *h, const char *text, size_t len, size_t *linen
         nt = h->o.threads;
     for (size_t t = 0; t < nt; t++) {
         accesslog_sink *s = &h->sink[t];
-        s->t = (unsigned)t;
-        s->nt = (unsigned)nt;
+        s->own = 0;
+        for (size_t k = t; k < ACCESSLOG_SHARDS; k += nt)
+            s->own |= 1u << k;
         s->text = text;
         s->len = len;
         s->head = s->n = 0;

@@ -330,13 +330,124 @@ static void test_endless_line(void **state)
     }
 }
 
+/* The same logs read the fast way: each case followed by lines enough that every line of it is
+ * read with more than 32 bytes after it (the usual line's one-pass reading; short logs are read
+ * the slow way). The padding adds requests of 0 units on one more key, nothing else. Then the
+ * shapes the one-pass reading decides alone (keys of 8, 15, 16 and more bytes, three fields,
+ * long units) and a NUL in each field of a line, with one thread and two (the line then read by
+ * one thread and skipped by the other): the same line and column as the slow way. */
+static void test_fast_lines(void **state)
+{
+    (void)state;
+    enum { PAD = 8 };
+    for (size_t i = 0; i < sizeof logs / sizeof *logs; i++)
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            const struct log_case *c = &logs[i];
+            size_t len = strlen(c->log);
+            sbuf b;
+            sbuf_init(&b);
+            sbuf_add(&b, c->log);
+            if (len && c->log[len - 1] != '\n')
+                sbuf_addc(&b, '\n');
+            for (int k = 0; k < PAD; k++)
+                sbuf_add(&b, "PADDING#KEY\tSORT#KEY\t0\tread\n");
+            accesslog_result r;
+            size_t lineno = 0;
+            char *err = NULL;
+            kp_status st = tally(b.s, threads, 0, 0, 0, &r, &lineno, &err);
+            sbuf_free(&b);
+            if ((st == KP_OK) != c->ok)
+                fail_msg("padded case %zu (%u threads): read gave %d (%s)", i, threads, st, err ? err : "");
+            if (!c->ok) {
+                if (lineno != c->lineno || !strstr(err, c->err))
+                    fail_msg("padded case %zu: line %zu '%s', expected line %zu '%s'", i, lineno, err,
+                             c->lineno, c->err);
+                free(err);
+                continue;
+            }
+            if (r.requests != c->requests + PAD || r.units != c->units || r.read_units != c->read_units ||
+                r.write_units != c->write_units || r.distinct != c->nkeys + 1)
+                fail_msg("padded case %zu: %g requests, %g units (%g read, %g write), %zu keys", i,
+                         r.requests, r.units, r.read_units, r.write_units, r.distinct);
+            assert_string_equal(r.v[0].key, c->hottest);
+            assert_true(r.v[0].units == c->hottest_units);
+            accesslog_result_free(&r);
+        }
+    /* shapes: the figures of 8 keys, read fast and slow (one line at a time, chunk step 1) */
+    static const char shapes[] = "ABCDEFGH\tSK\t1\tread\n"
+                                 "ABCDEFGHIJKLMNO\tSK\t2\twrite\n"
+                                 "ABCDEFGHIJKLMNOP\tSK\t3\tread\n"
+                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ#0123456789\tSK\t4\twrite\n"
+                                 "ABCDEFGH\tSK\t5\n"
+                                 "ABCDEFGH\tSK\t0.123456789012345\tread\n"
+                                 "ABCDEFGH\tSK\t12345678.9\tread\n"
+                                 "ABCDEFGH\tSK\t123456.123456789\tread\n"
+                                 "ABCDEFGH\tSK\t0.5\tWrite\n"
+                                 "A\tSK#LONGER#THAN#SIXTEEN#BYTES#AT#ALL\t0.25\twrite\n";
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        sbuf b;
+        sbuf_init(&b);
+        for (int k = 0; k < 3; k++)
+            sbuf_add(&b, shapes);
+        accesslog_result fast, slow;
+        size_t lineno = 0;
+        char *err = NULL;
+        assert_int_equal(tally(b.s, threads, 0, 0, 0, &fast, &lineno, &err), KP_OK);
+        assert_int_equal(tally(b.s, threads, 1, 0, 0, &slow, &lineno, &err), KP_OK);
+        sbuf_free(&b);
+        assert_int_equal(fast.distinct, 5);
+        assert_int_equal(fast.distinct, slow.distinct);
+        assert_true(fast.requests == 30 && fast.units == slow.units && fast.read_units == slow.read_units &&
+                    fast.write_units == slow.write_units);
+        for (size_t k = 0; k < fast.n; k++) {
+            assert_string_equal(fast.v[k].key, slow.v[k].key);
+            assert_true(fast.v[k].units == slow.v[k].units && fast.v[k].write_units == slow.v[k].write_units);
+        }
+        accesslog_result_free(&fast);
+        accesslog_result_free(&slow);
+    }
+    /* a NUL in the key, the sort key, the units, the kind: line 21, its column */
+    static const struct {
+        const char *line;
+        size_t len, column;
+    } nuls[] = {
+        {"KEY\0#1\tSK\t1\tread\n", 17, 4},
+        {"KEY#1\tS\0K\t1\tread\n", 17, 8},
+        {"KEY#1\tSK\t1\0\tread\n", 17, 11},
+        {"KEY#1\tSK\t1\tre\0ad\n", 17, 14},
+    };
+    for (size_t i = 0; i < sizeof nuls / sizeof *nuls; i++)
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            sbuf b;
+            sbuf_init(&b);
+            for (int k = 0; k < 20; k++)
+                sbuf_printf(&b, "KEY#%d\tSK\t1\tread\n", k);
+            sbuf_addn(&b, nuls[i].line, nuls[i].len);
+            for (int k = 0; k < 20; k++)
+                sbuf_printf(&b, "KEY#%d\tSK\t1\tread\n", k);
+            accesslog_opts o = {threads, 0, false, NULL, NULL, 1};
+            accesslog *h = accesslog_new(&o);
+            size_t lineno = 0;
+            char *err = NULL;
+            assert_int_equal(accesslog_read(h, b.s, b.len, &lineno, &err), KP_ENCODING);
+            assert_int_equal(lineno, 21);
+            char want[64];
+            snprintf(want, sizeof want, "column %zu: a NUL character", nuls[i].column);
+            if (!strstr(err, want))
+                fail_msg("NUL case %zu (%u threads): '%s', expected '%s'", i, threads, err, want);
+            free(err);
+            accesslog_free(h);
+            sbuf_free(&b);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_logs),         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_words),        cmocka_unit_test(test_threads_identical),
         cmocka_unit_test(test_approx_bound), cmocka_unit_test(test_top),
-        cmocka_unit_test(test_endless_line),
+        cmocka_unit_test(test_endless_line), cmocka_unit_test(test_fast_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
