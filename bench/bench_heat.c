@@ -167,8 +167,8 @@ int main(int argc, char **argv)
     rows[n++].name = "keyplan heat --threads 1";
     snprintf(rows[n].cmd, sizeof rows[n].cmd, "'%s' heat '%s' --approx 100000", kp, log);
     rows[n++].name = "keyplan heat --approx 100000";
-    snprintf(rows[n].cmd, sizeof rows[n].cmd, "'%s' heat - <'%s'", kp, log);
-    rows[n++].name = "keyplan heat - (stdin)";
+    snprintf(rows[n].cmd, sizeof rows[n].cmd, "cat '%s' | '%s' heat -", log, kp);
+    rows[n++].name = "cat | keyplan heat - (a pipe)";
     if (old) {
         snprintf(rows[n].cmd, sizeof rows[n].cmd, "'%s' heat '%s'", old, log);
         rows[n++].name = "keyplan heat (--old)";

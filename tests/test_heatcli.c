@@ -140,6 +140,55 @@ static void test_threads(void **state)
     free(b);
 }
 
+/* heat --json's text after its "source" line (the log's name). */
+static const char *past_source(const char *json)
+{
+    const char *c = strstr(json, "\"source\"");
+    assert_non_null(c);
+    c = strchr(c, '\n');
+    assert_non_null(c);
+    return c;
+}
+
+/* Standard input from a file (read through a mapping, from where it stands), from a pipe, and
+ * the file named: the same figures; with its first two lines already read by another program,
+ * the rest of it. */
+static void test_stdin(void **state)
+{
+    (void)state;
+    const char *named[] = {"heat", logp, "--json", "--top", "0", NULL};
+    char *want = kp(named);
+    char *outp = in_dir("stdin.json"), *restp = in_dir("rest.log");
+    const char *const cmds[] = {"'%1$s' heat - --json --top 0 <'%2$s' >'%3$s'",
+                                "cat '%2$s' | '%1$s' heat - --json --top 0 >'%3$s'"};
+    for (size_t i = 0; i < 2; i++) {
+        char *cmd = xasprintf(cmds[i], KP_BINARY, logp, outp);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+        char *got = ts_read_file(outp, NULL);
+        assert_non_null(got);
+        assert_string_equal(past_source(got), past_source(want));
+        free(got);
+    }
+    /* two lines read by `read` (which leaves the offset after them), then heat: the rest */
+    char *cmd =
+        xasprintf("tail -n +3 '%1$s' >'%2$s' && { read -r a; read -r b; '%3$s' heat - --json --top 0; } "
+                  "<'%1$s' >'%4$s'",
+                  logp, restp, KP_BINARY, outp);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    const char *rest_args[] = {"heat", restp, "--json", "--top", "0", NULL};
+    char *rest = kp(rest_args), *got = ts_read_file(outp, NULL);
+    assert_non_null(got);
+    assert_string_equal(past_source(got), past_source(rest));
+    assert_true(strcmp(past_source(rest), past_source(want)) != 0);
+    free(got);
+    free(rest);
+    free(want);
+    free(outp);
+    free(restp);
+}
+
 /* The figures of the whole from parts: `heat --json --top 0` results and Athena/Spark part
  * files (PK<TAB>COUNT<TAB>UNITS), alone or mixed. */
 static void test_merge(void **state)
@@ -239,7 +288,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_approx_memory), cmocka_unit_test(test_awk),
         cmocka_unit_test(test_threads),       cmocka_unit_test(test_merge),
-        cmocka_unit_test(test_merge_partial),
+        cmocka_unit_test(test_merge_partial), cmocka_unit_test(test_stdin),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

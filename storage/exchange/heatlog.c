@@ -359,10 +359,11 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
     signal(sig, SIG_DFL); /* not ours: the default, on return the fault again */
 }
 
-/* The file fd (`size` bytes) tallied through a mapping: false when it cannot be mapped (the
+/* The file fd (`size` bytes) tallied through a mapping from byte `start` on (standard input
+ * redirected from a file may have been read that far): false when it cannot be mapped (the
  * caller reads it instead), else true with *st as heatlog_stream's. */
-static bool stream_mapped(accesslog *h, int fd, const char *path, size_t size, size_t *lineno, char **err,
-                          kp_status *st_out)
+static bool stream_mapped(accesslog *h, int fd, const char *path, size_t start, size_t size, size_t *lineno,
+                          char **err, kp_status *st_out)
 {
     char *base = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (base == MAP_FAILED)
@@ -375,7 +376,7 @@ static bool stream_mapped(accesslog *h, int fd, const char *path, size_t size, s
     sa.sa_sigaction = on_sigbus;
     sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), off = 0, want = CHUNK, freed = 0;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), off = start, want = CHUNK, freed = 0;
     guard.len = size;
     guard.page = page;
     guard.shrank = 0;
@@ -424,11 +425,15 @@ kp_status heatlog_stream(accesslog *h, const char *path, size_t *lineno, char **
     if (fd < 0)
         return KP_IO;
     struct stat sb;
-    if (fd != STDIN_FILENO && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+    off_t at = lseek(fd, 0, SEEK_CUR); /* standard input from a file: where it stands */
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && at >= 0 && sb.st_size > at &&
         (uintmax_t)sb.st_size <= SIZE_MAX) {
         kp_status st;
-        if (stream_mapped(h, fd, path, (size_t)sb.st_size, lineno, err, &st)) {
-            close(fd);
+        if (stream_mapped(h, fd, path, (size_t)at, (size_t)sb.st_size, lineno, err, &st)) {
+            if (fd != STDIN_FILENO)
+                close(fd);
+            else
+                lseek(fd, 0, SEEK_END); /* read to its end, as read would have */
             return st;
         }
     }
