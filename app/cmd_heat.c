@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void heat_usage(FILE *out)
@@ -39,7 +40,8 @@ static void heat_usage(FILE *out)
               "  --pk NAME    the partition attribute of JSON lines (default PK, else the first)\n"
               "  --approx K   keep at most K keys (Space-Saving): bounded memory for logs with more\n"
               "               keys than memory holds; each key's error is reported\n"
-              "  --threads N  threads to tally with (default: the processors, at most %d)\n"
+              "  --threads N  threads to tally with (default: the processors, one fewer for a pipe;\n"
+              "               at most %d)\n"
               "  --merge      the arguments are parts: `heat --json` results, or PK<TAB>COUNT<TAB>UNITS\n"
               "               files (Athena, Spark); the result is that of the whole log\n"
               "exit status: 0, 1 when --seconds finds a key at or over a partition's limit, 2 bad input\n"),
@@ -126,6 +128,15 @@ int cmd_heat(int argc, char **argv)
         paths[npaths++] = "-";
     if (!threads) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
+        /* a pipe is copied in by a thread of its own (and written by another program): one
+           processor fewer for the tally (a file, standard input redirected from one too, is
+           read in place) */
+        struct stat sb;
+        for (size_t i = 0; i < npaths; i++)
+            if (strcmp(paths[i], "-") == 0 && !(fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode))) {
+                n--;
+                break;
+            }
         threads = n < 1 ? 1 : n > ACCESSLOG_MAX_THREADS ? ACCESSLOG_MAX_THREADS : n;
     }
 
