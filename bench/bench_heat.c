@@ -1,6 +1,6 @@
 /* bench_heat.c - `keyplan heat` against `sort | uniq -c` and `wc -l` on the same generated access
  * log (bench/zipflog.h: 10M lines PK<TAB>SK<TAB>UNITS<TAB>kind over 1.1M keys, Zipf), side by
- * side: the median wall time of several runs, the peak RSS of each command (wait4's rusage,
+ * side: the median wall and CPU time of several runs, the peak RSS of each command (wait4's rusage,
  * the largest process of a pipeline), and the ratios; then the check that heat's top 10 and
  * totals equal awk's on that log (exit status 1 when they differ).
  *
@@ -10,8 +10,8 @@
  *          --log      an existing log instead of generating one (kept; a generated one is deleted)
  *        bench_heat gen LINES KEYS [SEED]   the generated log on standard output
  *
- * The commands run through sh -c with their output to /dev/null, the log read once before so
- * that every command finds it in the page cache. `sort | uniq -c` is `cut -f1 LOG | sort | uniq
+ * The commands run through sh -c with their output to /dev/null, by turns (one run of each, then
+ * the next round), the log read once before so that every command finds it in the page cache. `sort | uniq -c` is `cut -f1 LOG | sort | uniq
  * -c` (the keys counted, as heat counts them) under LC_ALL=C, GNU sort's fastest comparison. */
 #include "zipflog.h"
 
@@ -26,8 +26,11 @@
 
 typedef struct measure {
     double seconds; /* median wall time */
+    double cpu;     /* median CPU time, user + system, of the command and its children */
     double rss_mb;  /* the largest peak RSS over the runs */
     int status;
+    double t[64], c[64]; /* each run's wall and CPU */
+    int runs;
 } measure;
 
 static double now(void)
@@ -43,38 +46,45 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Runs `cmd` (sh -c) `runs` times, output to /dev/null. */
-static measure run(const char *cmd, int runs)
+static double tv(struct timeval v) { return (double)v.tv_sec + (double)v.tv_usec / 1e6; }
+
+/* Runs `cmd` (sh -c) once, output to /dev/null, into m. */
+static void run(const char *cmd, measure *m)
 {
-    measure m = {0, 0, 0};
-    double t[64];
-    if (runs > 64)
-        runs = 64;
-    for (int i = 0; i < runs; i++) {
-        fflush(stdout);
-        double t0 = now();
-        pid_t pid = fork();
-        if (pid == 0) {
-            if (!freopen("/dev/null", "w", stdout))
-                _exit(127);
-            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+    if (m->runs >= 64)
+        return;
+    fflush(stdout);
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout))
             _exit(127);
-        }
-        int st = 0;
-        struct rusage ru;
-        if (pid < 0 || wait4(pid, &st, 0, &ru) < 0) {
-            m.status = -1;
-            return m;
-        }
-        t[i] = now() - t0;
-        if (ru.ru_maxrss / 1024.0 > m.rss_mb)
-            m.rss_mb = ru.ru_maxrss / 1024.0;
-        if (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 1))
-            m.status = st ? st : -1;
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
     }
-    qsort(t, (size_t)runs, sizeof *t, cmp_double);
-    m.seconds = t[runs / 2];
-    return m;
+    int st = 0;
+    struct rusage ru;
+    if (pid < 0 || wait4(pid, &st, 0, &ru) < 0) {
+        m->status = -1;
+        return;
+    }
+    m->t[m->runs] = now() - t0;
+    m->c[m->runs++] = tv(ru.ru_utime) + tv(ru.ru_stime);
+    if (ru.ru_maxrss / 1024.0 > m->rss_mb)
+        m->rss_mb = ru.ru_maxrss / 1024.0;
+    if (!WIFEXITED(st) || (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 1))
+        m->status = st ? st : -1;
+}
+
+/* The medians of m's runs. */
+static void settle(measure *m)
+{
+    if (!m->runs)
+        return;
+    qsort(m->t, (size_t)m->runs, sizeof *m->t, cmp_double);
+    qsort(m->c, (size_t)m->runs, sizeof *m->c, cmp_double);
+    m->seconds = m->t[m->runs / 2];
+    m->cpu = m->c[m->runs / 2];
 }
 
 /* The standard output of `cmd`; NULL on failure. Caller frees. */
@@ -153,7 +163,8 @@ int main(int argc, char **argv)
     }
     char cmd[8192];
     snprintf(cmd, sizeof cmd, "cat '%s' >/dev/null", log);
-    run(cmd, 1);
+    measure warm = {0};
+    run(cmd, &warm);
 
     struct {
         const char *name;
@@ -177,14 +188,24 @@ int main(int argc, char **argv)
     rows[n++].name = "cut -f1 | sort | uniq -c";
     snprintf(rows[n].cmd, sizeof rows[n].cmd, "wc -l '%s'", log);
     rows[n++].name = "wc -l";
+    if (runs > 64)
+        runs = 64;
     for (size_t i = 0; i < n; i++)
-        rows[i].m = run(rows[i].cmd, runs);
+        rows[i].m = (measure){0};
+    for (int r = 0; r < runs; r++) /* by turns: a change of the machine's load falls on every row */
+        for (size_t i = 0; i < n; i++)
+            run(rows[i].cmd, &rows[i].m);
+    for (size_t i = 0; i < n; i++)
+        settle(&rows[i].m);
     double heat = rows[0].m.seconds;
-    printf("\n%-30s %10s %10s %14s\n", "command", "seconds", "RSS MB", "x heat's time");
+    printf("\n%-30s %10s %10s %10s %14s\n", "command", "seconds", "CPU s", "RSS MB", "x heat's time");
     for (size_t i = 0; i < n; i++)
-        printf("%-30s %10.2f %10.1f %14.2f%s\n", rows[i].name, rows[i].m.seconds, rows[i].m.rss_mb,
-               heat > 0 ? rows[i].m.seconds / heat : 0, rows[i].m.status ? "  (failed)" : "");
-    printf("(median of %d runs; RSS: the largest process of the command)\n", runs);
+        printf("%-30s %10.2f %10.2f %10.1f %14.2f%s\n", rows[i].name, rows[i].m.seconds, rows[i].m.cpu,
+               rows[i].m.rss_mb, heat > 0 ? rows[i].m.seconds / heat : 0,
+               rows[i].m.status ? "  (failed)" : "");
+    printf("(median of %d runs taken by turns; CPU: user + system of the command and its children; RSS: the\n"
+           "largest process of the command)\n",
+           runs);
 
     /* the check: heat's top 10 and totals are awk's */
     snprintf(cmd, sizeof cmd, "'%s' heat '%s' --top 10", kp, log);
