@@ -267,10 +267,10 @@ static void after_change(wb *w)
     clamp_cursor(w);
 }
 
-kp_status wb_apply(wb *w, kp_design *nd, const char *label)
+/* After a change given to the session: its refusal or failure on the message line (err taken),
+ * then the analysis. Returns st. */
+static kp_status changed(wb *w, kp_status st, char *err)
 {
-    char *err = NULL;
-    kp_status st = session_apply(w->ss, nd, label, &err);
     if (st == KP_READONLY)
         wb_message(w, UI_ROLE_BAD, "%s", err ? err : _("read-only"));
     else if (st != KP_OK)
@@ -278,6 +278,13 @@ kp_status wb_apply(wb *w, kp_design *nd, const char *label)
     free(err);
     after_change(w);
     return st;
+}
+
+kp_status wb_apply(wb *w, kp_design *nd, const char *label)
+{
+    char *err = NULL;
+    kp_status st = session_apply(w->ss, nd, label, &err);
+    return changed(w, st, err);
 }
 
 static void save_cell(wb *w, const char *text)
@@ -297,22 +304,24 @@ static void save_cell(wb *w, const char *text)
         wb_message(w, UI_ROLE_DIM, _("%s unchanged"), col.title);
         return;
     }
-    kp_design *nd = design_clone(d);
     char *err = NULL;
-    if (edit_set(nd, (edit_table)col.table, c->row, col.col, text, &err) != KP_OK) {
-        design_free(nd);
+    char *label =
+        xasprintf("edit %s row %zu %s", edit_table_name((edit_table)col.table), c->row + 1, col.title);
+    bool applied = false;
+    /* a pattern's cell is changed in place, its save and undo step in proportion to it */
+    kp_status st =
+        session_edit_set(w->ss, (edit_table)col.table, c->row, col.col, text, label, &applied, &err);
+    free(label);
+    if (!applied) {
         drafts_set(&w->drafts, w->screen, c->row, c->col, text, err);
         wb_message(w, UI_ROLE_BAD, _("%s: %s (the model keeps the last good value)"), col.title, err);
         free(err);
         return;
     }
     drafts_drop(&w->drafts, w->screen, c->row, c->col);
-    char *label =
-        xasprintf("edit %s row %zu %s", edit_table_name((edit_table)col.table), c->row + 1, col.title);
     w->pattern_edit = edit_changes_pattern_only((edit_table)col.table, col.col);
     w->pattern_row = c->row;
-    kp_status st = wb_apply(w, nd, label);
-    free(label);
+    st = changed(w, st, err);
     if (st == KP_READONLY)
         return; /* the message says why */
     if (w->diags.errors)
