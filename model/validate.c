@@ -107,6 +107,7 @@ typedef struct vctx {
     names index_names;
     names attr_names; /* declared attributes */
     names decision_ids;
+    size_t *at; /* NULL, or where check_patterns's diagnostics of each pattern start (validate_memo) */
 } vctx;
 
 /* NULL-safe look-ups through the sets (names may be missing while a design is edited): the
@@ -926,11 +927,11 @@ static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const 
               w, cb->s, es[0]->name);
 }
 
-static void check_patterns(vctx *c)
+/* Checks pattern i; es has room for the design's entities. */
+static void check_pattern(vctx *c, size_t i, const kp_entity **es)
 {
     const kp_design *d = c->d;
-    const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
-    for (size_t i = 0; i < d->npatterns; i++) {
+    {
         const kp_pattern *p = &d->patterns[i];
         char *w = label_pattern(p, i);
         if (!p->id || !*p->id)
@@ -1013,6 +1014,19 @@ static void check_patterns(vctx *c)
         check_covered_by(c, p, w, es, n);
         free(w);
     }
+}
+
+static void check_patterns(vctx *c)
+{
+    const kp_design *d = c->d;
+    const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
+    for (size_t i = 0; i < d->npatterns; i++) {
+        if (c->at)
+            c->at[i] = c->dg->n;
+        check_pattern(c, i, es);
+    }
+    if (c->at)
+        c->at[d->npatterns] = c->dg->n;
     free(es);
 }
 
@@ -1143,10 +1157,23 @@ static void check_name_lengths(const vctx *c)
         name_length(c, _("a decision id"), d->decisions[i].id, d->decisions[i].loc);
 }
 
-bool validate_design(const kp_design *d, kp_diags *diags)
+static void vctx_free(vctx *c)
+{
+    names_free(&c->key_attrs);
+    names_free(&c->all_attrs);
+    names_free(&c->entity_names);
+    names_free(&c->pattern_ids);
+    names_free(&c->index_names);
+    names_free(&c->attr_names);
+    names_free(&c->decision_ids);
+}
+
+/* validate_design, with where each pattern's diagnostics start in *at (npatterns + 1, NULL: not
+ * wanted). */
+static bool validate_at(const kp_design *d, kp_diags *diags, size_t *at)
 {
     size_t before = diags->errors;
-    vctx c = {.d = d, .dg = diags};
+    vctx c = {.d = d, .dg = diags, .at = at};
     collect(&c);
     check_table(&c);
     check_indexes(&c);
@@ -1159,12 +1186,99 @@ bool validate_design(const kp_design *d, kp_diags *diags)
     check_index_limits(&c);
     check_item_limits(&c);
     check_name_lengths(&c);
-    names_free(&c.key_attrs);
-    names_free(&c.all_attrs);
-    names_free(&c.entity_names);
-    names_free(&c.pattern_ids);
-    names_free(&c.index_names);
-    names_free(&c.attr_names);
-    names_free(&c.decision_ids);
+    vctx_free(&c);
     return diags->errors == before;
+}
+
+bool validate_design(const kp_design *d, kp_diags *diags) { return validate_at(d, diags, NULL); }
+
+/* Empties the list (its file stays). */
+static void diags_clear(kp_diags *dg)
+{
+    for (size_t i = 0; i < dg->n; i++)
+        free(dg->v[i].msg);
+    dg->n = dg->errors = 0;
+}
+
+bool validate_design_memo(const kp_design *d, kp_diags *diags, validate_memo *m)
+{
+    diags_clear(diags);
+    free(m->at);
+    m->npatterns = d->npatterns;
+    m->at = xmalloc((d->npatterns + 1) * sizeof *m->at);
+    bool ok = validate_at(d, diags, m->at);
+    m->n = diags->n;
+    return ok;
+}
+
+bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m)
+{
+    size_t n = d->npatterns;
+    if (!m->at || m->npatterns != n || m->n != diags->n || row >= n)
+        return validate_design_memo(d, diags, m);
+    vctx c = {.d = d};
+    collect(&c);
+    /* the patterns whose checks read the edited one: itself, and those covered_by its id */
+    const char *id = d->patterns[row].id;
+    const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
+    kp_diag *v = xmalloc((diags->n + 1) * sizeof *v);
+    size_t nv = 0, cap = diags->n + 1, *at = m->at;
+    memcpy(v, diags->v, at[0] * sizeof *v); /* the checks before the patterns' */
+    nv = at[0];
+    for (size_t i = 0; i < n; i++) {
+        const char *cb = d->patterns[i].covered_by.s;
+        size_t from = at[i], to = at[i + 1];
+        at[i] = nv;
+        if (i != row && !(id && cb && strcmp(cb, id) == 0)) {
+            if (nv + (to - from) > cap) {
+                cap = nv + (to - from) + cap / 2;
+                v = xrealloc(v, cap * sizeof *v);
+            }
+            memcpy(v + nv, diags->v + from, (to - from) * sizeof *v);
+            nv += to - from;
+            continue;
+        }
+        for (size_t k = from; k < to; k++)
+            free(diags->v[k].msg);
+        kp_diags fresh;
+        diags_init(&fresh, NULL);
+        c.dg = &fresh;
+        check_pattern(&c, i, es);
+        if (nv + fresh.n > cap) {
+            cap = nv + fresh.n + cap / 2;
+            v = xrealloc(v, cap * sizeof *v);
+        }
+        if (fresh.n)
+            memcpy(v + nv, fresh.v, fresh.n * sizeof *v);
+        nv += fresh.n;
+        free(fresh.v); /* its messages are the list's now */
+        fresh.v = NULL;
+        fresh.n = 0;
+        diags_free(&fresh);
+    }
+    size_t after = diags->n - at[n];
+    if (nv + after > cap) {
+        cap = nv + after;
+        v = xrealloc(v, cap * sizeof *v);
+    }
+    if (after)
+        memcpy(v + nv, diags->v + at[n], after * sizeof *v); /* the checks after the patterns' */
+    at[n] = nv;
+    nv += after;
+    free(diags->v);
+    diags->v = v;
+    diags->n = m->n = nv;
+    diags->cap = cap;
+    diags->errors = 0;
+    for (size_t i = 0; i < nv; i++)
+        diags->errors += v[i].sev == KP_SEV_ERROR;
+    free(es);
+    vctx_free(&c);
+    return diags->errors == 0;
+}
+
+void validate_memo_free(validate_memo *m)
+{
+    free(m->at);
+    *m = (validate_memo){0};
 }

@@ -4,6 +4,7 @@
 
 #include "help.h"
 #include "status.h"
+#include "fields.h"
 #include "validate.h"
 
 #include <curses.h>
@@ -59,21 +60,45 @@ static void run_analysis(wb *w)
     w->an = analysis_update(w->an, w->good, told ? w->pattern_row : ANALYSIS_UNKNOWN);
 }
 
+/* Makes w->good the session's design d: after a cell edit of pattern `row` alone of a design good
+ * was a copy of (the last recompute validated it, so `good` is not a salvaged rest nor an older
+ * tour step's), that pattern is copied again; else the whole design. An injected analysis may
+ * point into good: then always a new copy. */
+static void take_good(wb *w, const kp_design *d)
+{
+    size_t row = w->pattern_row;
+    if (w->pattern_edit && !w->an_behind && w->good && !w->opt.analyze &&
+        w->good->npatterns == d->npatterns && row < d->npatterns) {
+        kp_pattern *g = &w->good->patterns[row];
+        pattern_free(g);
+        *g = d->patterns[row];
+        fields_clone(&kp_rec_pattern, g, &d->patterns[row]);
+        return;
+    }
+    design_free(w->good);
+    w->good = design_clone(d);
+}
+
 void wb_recompute(wb *w)
 {
     const kp_design *d = session_design(w->ss);
     w->gen++;
-    diags_free(&w->diags);
-    diags_init(&w->diags, "design");
-    bool ok = w->opt.no_validate ? true : validate_design(d, &w->diags);
+    bool ok = true;
+    if (w->opt.no_validate) {
+        diags_free(&w->diags);
+        diags_init(&w->diags, "design");
+    } else if (w->pattern_edit) { /* the patterns the edit can change are checked again */
+        ok = validate_pattern_edit(d, w->pattern_row, &w->diags, &w->vmemo);
+    } else {
+        ok = validate_design_memo(d, &w->diags, &w->vmemo);
+    }
     drafts_unmark(&w->drafts);
     w->partial = false;
     if (!ok)
         wb_salvage(w, d);
     if (ok) {
         sig_report_free(&w->sigs);
-        design_free(w->good);
-        w->good = design_clone(d);
+        take_good(w, d);
         run_analysis(w);
         sig_evaluate(w->good, w->an, w->obs, w->nobs, &w->sigs);
     }
@@ -117,6 +142,7 @@ void wb_free(wb *w)
     design_free(w->tour_prev);
     wb_tour_free(w);
     diags_free(&w->diags);
+    validate_memo_free(&w->vmemo);
     sig_observations_free(w->obs, w->nobs);
     le_free(&w->le);
     le_free(&w->pl);
