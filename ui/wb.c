@@ -333,6 +333,9 @@ static void save_cell(wb *w, const char *text)
     char *err = NULL;
     char *label =
         xasprintf("edit %s row %zu %s", edit_table_name((edit_table)col.table), c->row + 1, col.title);
+    /* what the Patterns screen drew from, to tell its cache that this row alone changes */
+    unsigned long before = w->gen + w->drafts.changes;
+    bool valid_before = !w->an_behind && !w->partial;
     bool applied = false;
     /* a pattern's cell is changed in place, its save and undo step in proportion to it */
     kp_status st =
@@ -345,9 +348,16 @@ static void save_cell(wb *w, const char *text)
         return;
     }
     drafts_drop(&w->drafts, w->screen, c->row, c->col);
-    w->pattern_edit = edit_changes_pattern_only((edit_table)col.table, col.col);
+    bool one = edit_changes_pattern_only((edit_table)col.table, col.col);
+    w->pattern_edit = one;
     w->pattern_row = c->row;
+    size_t row = c->row;
     st = changed(w, st, err);
+    /* valid before and after: the row's cells and its pattern's result are all that changed (each
+       pattern's plan is resolved on its own; no cell was marked by salvage either time) */
+    if (one && valid_before && !w->an_behind && !w->partial && !w->opt.analyze &&
+        w->screen == UI_SCREEN_PATTERNS)
+        screen_cache_row_changed(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes, row);
     if (st == KP_READONLY)
         return; /* the message says why */
     if (w->diags.errors)
