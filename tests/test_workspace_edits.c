@@ -216,6 +216,33 @@ static void test_log_folds(void **state)
     free(p);
 }
 
+/* A fold with the text the caller holds stores that text (the log not read) while the handle knows
+ * the working copy; when another handle saved it meanwhile, the log is folded as it is and the
+ * caller's text is not stored. */
+static void test_fold_with_text(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    ws_t *a = ts_ws_open(p, WS_CREATE), *b = ts_ws_open(p, 0);
+    assert_int_equal(ws_working_set(a, "one two\n", 0, true, NULL, NULL), KP_OK);
+    assert_int_equal(ws_working_splice(a, 0, 4, "one", 3, "1", 1, NULL, NULL), KP_OK);
+    assert_int_equal(scalar(p, "SELECT count(*) FROM edits"), 1);
+    assert_int_equal(ws_working_fold_text(a, "1 two\n", NULL), KP_OK);
+    assert_int_equal(scalar(p, "SELECT count(*) FROM edits"), 0);
+    expect_working(b, "1 two\n");
+    /* nothing to fold: nothing stored */
+    assert_int_equal(ws_working_fold_text(a, "not the text\n", NULL), KP_OK);
+    expect_working(b, "1 two\n");
+    /* b saves meanwhile: a's text is not the working copy any more */
+    assert_int_equal(ws_working_splice(b, 0, 5, "1", 1, "uno", 3, NULL, NULL), KP_OK);
+    assert_int_equal(ws_working_fold_text(a, "1 two\n", NULL), KP_OK);
+    assert_int_equal(scalar(p, "SELECT count(*) FROM edits"), 0);
+    expect_working(a, "uno two\n");
+    ws_close(a);
+    ws_close(b);
+    free(p);
+}
+
 static void test_damaged_log_reported(void **state)
 {
     (void)state;
@@ -545,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_log_folds),
         cmocka_unit_test(test_damaged_log_reported),
         cmocka_unit_test(test_session_cell_edits_saved_as_lines),
+        cmocka_unit_test(test_fold_with_text),
         cmocka_unit_test(test_no_change_is_no_step),
         cmocka_unit_test(test_random_edits_equal_whole_saves),
         cmocka_unit_test(test_migration_from_schema_3),

@@ -415,7 +415,8 @@ void session_idle(session *s)
 {
     if (!s->ws || !s->unfolded || s->readonly)
         return;
-    if (ws_working_fold(s->ws, NULL) == KP_OK)
+    /* the text held here is what the log makes: stored as it is, the log not read */
+    if (ws_working_fold_text(s->ws, s->text, NULL) == KP_OK)
         s->unfolded = 0;
 }
 
