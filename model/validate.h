@@ -27,9 +27,10 @@ bool validate_design(const kp_design *d, kp_diags *diags);
  * Zero-initialised = nothing kept; released with validate_memo_free. */
 typedef struct validate_memo {
     size_t npatterns;
-    size_t *at; /* npatterns + 1: where pattern i's diagnostics start, the last where the ones
+    size_t *at;           /* npatterns + 1: where pattern i's diagnostics start, the last where the ones
                    of the checks after the patterns start */
-    size_t n;   /* the list's length then */
+    size_t n;             /* the list's length then */
+    struct memo_ids *ids; /* the pattern ids, hashed (validate.c) */
 } validate_memo;
 
 /* validate_design into `diags`, emptied first (its file name stays), keeping in m where each
