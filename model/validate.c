@@ -1261,7 +1261,8 @@ bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, vali
     const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
     kp_diag *v = xmalloc((diags->n + 1) * sizeof *v);
     size_t nv = 0, cap = diags->n + 1, *at = m->at;
-    memcpy(v, diags->v, at[0] * sizeof *v); /* the checks before the patterns' */
+    if (at[0]) /* the checks before the patterns' */
+        memcpy(v, diags->v, at[0] * sizeof *v);
     nv = at[0];
     for (size_t i = 0; i < n; i++) {
         const char *cb = d->patterns[i].covered_by.s;
@@ -1272,7 +1273,8 @@ bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, vali
                 cap = nv + (to - from) + cap / 2;
                 v = xrealloc(v, cap * sizeof *v);
             }
-            memcpy(v + nv, diags->v + from, (to - from) * sizeof *v);
+            if (to > from)
+                memcpy(v + nv, diags->v + from, (to - from) * sizeof *v);
             nv += to - from;
             continue;
         }
