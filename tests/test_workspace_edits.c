@@ -267,15 +267,22 @@ static void test_damaged_log_reported(void **state)
     free(p);
 }
 
+/* A session on the workspace at p (created) whose working copy is CloudShop. */
+static session *cloudshop_session(const char *p)
+{
+    session *s = NULL;
+    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
+    assert_int_equal(session_apply(s, load_ok("samples/cloudshop/design.yaml"), "open", NULL), KP_OK);
+    return s;
+}
+
 /* ---- the session saves a cell as lines ----------------------------------------------------- */
 
 static void test_session_cell_edits_saved_as_lines(void **state)
 {
     (void)state;
     char *p = ts_ws_file();
-    session *s = NULL;
-    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
-    assert_int_equal(session_apply(s, load_ok("samples/cloudshop/design.yaml"), "open", NULL), KP_OK);
+    session *s = cloudshop_session(p);
     const kp_design *d = session_design(s);
     int rate = edit_col_find(d, EDIT_PATTERNS, "rate"), name = edit_col_find(d, EDIT_PATTERNS, "name");
     assert_true(rate >= 0 && name >= 0);
@@ -336,9 +343,7 @@ static void test_no_change_is_no_step(void **state)
 {
     (void)state;
     char *p = ts_ws_file();
-    session *s = NULL;
-    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
-    assert_int_equal(session_apply(s, load_ok("samples/cloudshop/design.yaml"), "open", NULL), KP_OK);
+    session *s = cloudshop_session(p);
     int rate = edit_col_find(session_design(s), EDIT_PATTERNS, "rate");
     bool applied = false;
     assert_int_equal(session_edit_set(s, EDIT_PATTERNS, 0, (size_t)rate, "123", "edit", &applied, NULL),
