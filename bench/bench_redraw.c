@@ -6,6 +6,10 @@
  *                     counted: the frame only), caches cold;
  *   keystroke->redraw j on the Patterns screen, then the frame (erase, wb_draw, refresh), the
  *                     median of many;
+ *   save a cell       Enter on a pattern's rate, the old figure cleared, a new one typed and
+ *                     Enter: the edit, the session's save (in memory: no disk), validation, the
+ *                     analysis after the edit and the frame, the median of many (the typing and
+ *                     its frames not counted);
  *   Items screen      the same keystroke and frame on the Items screen over 10,000 generated items
  *                     (and the generation itself, once).
  *
@@ -13,6 +17,7 @@
  * frame (16 ms) for a keystroke. Prints figures; never run as a test.
  * Usage: bench_redraw [SOURCE_DIR] [RUNS] */
 #include "design_io.h"
+#include "edit.h"
 #include "fields.h"
 #include "screens.h"
 #include "wb_int.h"
@@ -51,6 +56,46 @@ static void frame(wb *w)
     erase();
     wb_draw(w);
     refresh();
+}
+
+/* Puts the cursor on the Patterns screen's rate column; false when there is none. */
+static bool rate_column(wb *w)
+{
+    int rate = edit_col_find(session_design(w->ss), EDIT_PATTERNS, "rate");
+    screen_env e = wb_env(w, UI_SCREEN_PATTERNS);
+    size_t n = 0;
+    screen_col *c = screen_columns(&e, &n);
+    bool found = false;
+    for (size_t i = 0; i < n && !found; i++)
+        if (c[i].table == EDIT_PATTERNS && (int)c[i].col == rate) {
+            w->cur[UI_SCREEN_PATTERNS].col = i;
+            found = true;
+        }
+    free(c);
+    return found;
+}
+
+/* The median time of saving a new rate in the pattern under the cursor (Enter, Ctrl-U, digits:
+ * not timed; Enter and the frame: timed). */
+static double save_cell(wb *w, int runs)
+{
+    double *t = xcalloc((size_t)runs, sizeof *t);
+    for (int r = 0; r < runs; r++) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", 300 + r % 2);
+        wb_key(w, UI_KEY_ENTER);
+        wb_key(w, UI_CTRL('u'));
+        for (const char *c = v; *c; c++)
+            wb_key(w, *c);
+        frame(w);
+        double t0 = now_ms();
+        wb_key(w, UI_KEY_ENTER);
+        frame(w);
+        t[r] = now_ms() - t0;
+    }
+    double m = median(t, (size_t)runs);
+    free(t);
+    return m;
 }
 
 /* The median time of key `key` followed by a frame, alternating with `back` (not timed). */
@@ -98,7 +143,7 @@ int main(int argc, char **argv)
     resizeterm(45, 140);
     theme_init();
     printf("%-34s %12s %12s\n", "140x45, CPU ms (median)", "1,000", "10,000");
-    double first[2], key[2];
+    double first[2], key[2], save[2];
     size_t sizes[2] = {1000, 10000};
     for (int k = 0; k < 2; k++) {
         kp_design *d = grow(base, sizes[k]);
@@ -110,12 +155,14 @@ int main(int argc, char **argv)
         wb_key(w, 'G');
         frame(w);
         key[k] = keystroke(w, 'k', 'j', runs);
+        save[k] = rate_column(w) ? save_cell(w, runs) : -1;
         wb_free(w);
     }
     printf("%-34s %12.2f %12.2f\n", "first paint (Patterns)", first[0], first[1]);
     printf("%-34s %12.2f %12.2f\n", "keystroke -> redraw (Patterns)", key[0], key[1]);
     printf("%-34s %12.2f %12s\n", "  ratio 10,000 / 1,000 (keystroke)", key[1] / key[0], "");
     printf("%-34s %12.2f %12s\n", "  ratio 10,000 / 1,000 (first)", first[1] / first[0], "");
+    printf("%-34s %12.2f %12.2f\n", "save a cell -> redraw (Patterns)", save[0], save[1]);
 
     /* the Items screen over about 10,000 generated items, pattern 2 selected */
     wb *w = wb_new(session_new_memory(design_clone(base)), NULL);

@@ -6,6 +6,7 @@
 #include "syntax.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1364,13 +1365,21 @@ static char *unique_name(const kp_design *d, edit_table t, size_t row, const cha
 static void *row_elem(const kp_design *d, edit_table t, size_t row)
 {
     rows_ref r;
-    table_rows((kp_design *)d, t, &r);
+    if (!table_rows((kp_design *)d, t, &r))
+        return NULL; /* not a table of rows: callers ask for those only */
     return (char *)*r.arr + row * r.elsize;
 }
 
 char *edit_get(const kp_design *d, edit_table t, size_t row, size_t col)
 {
-    if (!d || row >= edit_nrows(d, t) || col >= edit_ncols(d, t))
+    if (!d || row >= edit_nrows(d, t))
+        return xstrdup("");
+    const kp_record *rec = table_rec(t);
+    if (rec) { /* a column past the last is no field's (a redraw asks for every cell: no count) */
+        int f = col <= (size_t)INT_MAX ? col_field(rec, col) : -1;
+        return f < 0 ? xstrdup("") : cell_get(rec, f, row_elem(d, t, row));
+    }
+    if (col >= edit_ncols(d, t))
         return xstrdup("");
     if (t == EDIT_KEYS)
         return keys_get(d, row, col);
@@ -1381,8 +1390,7 @@ char *edit_get(const kp_design *d, edit_table t, size_t row, size_t col)
         return col == 0 ? xstrdup(setting_name(s))
                         : cell_get(s.rec, s.id, setting_target((kp_design *)d, s.rec));
     }
-    const kp_record *rec = table_rec(t);
-    return cell_get(rec, col_field(rec, col), row_elem(d, t, row));
+    return xstrdup("");
 }
 
 /* edit_set with the message always wanted (*err set on failure only). */

@@ -103,11 +103,45 @@ typedef struct vctx {
     names key_attrs; /* table's and indexes' key attribute names */
     names all_attrs; /* every attribute name the design knows */
     names entity_names;
-    names pattern_ids;
+    names pattern_ids; /* the design's, unless pids is a memo's */
+    names *pids;       /* the set of pattern ids used: &pattern_ids, or validate_memo's */
     names index_names;
     names attr_names; /* declared attributes */
     names decision_ids;
+    size_t *at; /* NULL, or where check_patterns's diagnostics of each pattern start (validate_memo) */
 } vctx;
+
+/* The pattern ids a validate_memo keeps: its own copies, hashed, so that an edit that changes no
+ * id does not hash them all again. */
+typedef struct memo_ids {
+    char **own; /* npatterns copies (NULL for a pattern without an id) */
+    size_t n;
+    names set;
+} memo_ids;
+
+static void memo_ids_free(memo_ids *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->n; i++)
+        free(m->own[i]);
+    free(m->own);
+    names_free(&m->set);
+    free(m);
+}
+
+static memo_ids *memo_ids_new(const kp_design *d)
+{
+    memo_ids *m = xcalloc(1, sizeof *m);
+    m->n = d->npatterns;
+    m->own = xcalloc(m->n + 1, sizeof *m->own);
+    namemap_init(&m->set.pos, m->n);
+    for (size_t i = 0; i < m->n; i++) {
+        m->own[i] = d->patterns[i].id ? xstrdup(d->patterns[i].id) : NULL;
+        names_add_tag(&m->set, m->own[i], i);
+    }
+    return m;
+}
 
 /* NULL-safe look-ups through the sets (names may be missing while a design is edited): the
  * first element with the name. */
@@ -125,8 +159,8 @@ static const kp_attr *find_attr(const vctx *c, const char *name)
 
 static const kp_pattern *find_pattern(const vctx *c, const char *id)
 {
-    ptrdiff_t i = names_find(&c->pattern_ids, id);
-    return i < 0 ? NULL : &c->d->patterns[c->pattern_ids.tag[i]];
+    ptrdiff_t i = names_find(c->pids, id);
+    return i < 0 ? NULL : &c->d->patterns[c->pids->tag[i]];
 }
 
 static char *label_entity(const kp_entity *e, size_t i)
@@ -223,8 +257,9 @@ static void collect(vctx *c)
                     names_add(&c->all_attrs, e->keys[k].tpl.parts[j].text);
         }
     }
-    for (size_t i = 0; i < d->npatterns; i++)
-        names_add_tag(&c->pattern_ids, d->patterns[i].id, i);
+    if (c->pids == &c->pattern_ids)
+        for (size_t i = 0; i < d->npatterns; i++)
+            names_add_tag(c->pids, d->patterns[i].id, i);
     for (size_t i = 0; i < d->ndecisions; i++)
         names_add_tag(&c->decision_ids, d->decisions[i].id, i);
 }
@@ -884,8 +919,7 @@ static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const 
     const kp_pattern *q = find_pattern(c, cb->s);
     if (!q) {
         char *pre = xasprintf(_("%s: covered_by names unknown pattern '%s'"), w, cb->s);
-        report_unknown(c->dg, KP_UNKNOWN_REF, cb->loc, pre, cb->s, &c->pattern_ids,
-                       _("the id of a read pattern"));
+        report_unknown(c->dg, KP_UNKNOWN_REF, cb->loc, pre, cb->s, c->pids, _("the id of a read pattern"));
         free(pre);
         return;
     }
@@ -926,17 +960,17 @@ static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const 
               w, cb->s, es[0]->name);
 }
 
-static void check_patterns(vctx *c)
+/* Checks pattern i; es has room for the design's entities. */
+static void check_pattern(vctx *c, size_t i, const kp_entity **es)
 {
     const kp_design *d = c->d;
-    const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
-    for (size_t i = 0; i < d->npatterns; i++) {
+    {
         const kp_pattern *p = &d->patterns[i];
         char *w = label_pattern(p, i);
         if (!p->id || !*p->id)
             diags_add(c->dg, KP_MISSING_KEY, p->loc,
                       _("%s: 'id' is missing; expected a unique id (a number or a short name)"), w);
-        size_t first = names_add_tag(&c->pattern_ids, p->id, i);
+        size_t first = names_add_tag(c->pids, p->id, i);
         if (first != i)
             diags_add(c->dg, KP_DUPLICATE, p->loc,
                       _("%s: id %s is used twice (first at line %d); expected unique pattern ids"), w, p->id,
@@ -1013,6 +1047,19 @@ static void check_patterns(vctx *c)
         check_covered_by(c, p, w, es, n);
         free(w);
     }
+}
+
+static void check_patterns(vctx *c)
+{
+    const kp_design *d = c->d;
+    const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
+    for (size_t i = 0; i < d->npatterns; i++) {
+        if (c->at)
+            c->at[i] = c->dg->n;
+        check_pattern(c, i, es);
+    }
+    if (c->at)
+        c->at[d->npatterns] = c->dg->n;
     free(es);
 }
 
@@ -1053,7 +1100,7 @@ static void check_signal(vctx *c, const char *w, const kp_signal *g)
     const char *what = NULL;
     names idx = {0};
     if (!strncmp(g->metric, "pattern.", 8)) {
-        cands = &c->pattern_ids, what = _("%s: signal \"%s\" names unknown pattern '%s'");
+        cands = c->pids, what = _("%s: signal \"%s\" names unknown pattern '%s'");
     } else if (!strncmp(g->metric, "entity.", 7)) {
         cands = &c->entity_names, what = _("%s: signal \"%s\" names unknown entity '%s'");
     } else if (!strncmp(g->metric, "index.", 6)) {
@@ -1091,8 +1138,7 @@ static void check_decisions(vctx *c)
             if (!pid->s || find_pattern(c, pid->s))
                 continue;
             char *pre = xasprintf(_("%s: unknown pattern '%s'"), w, pid->s);
-            report_unknown(c->dg, KP_UNKNOWN_REF, pid->loc, pre, pid->s, &c->pattern_ids,
-                           _("the id of a pattern"));
+            report_unknown(c->dg, KP_UNKNOWN_REF, pid->loc, pre, pid->s, c->pids, _("the id of a pattern"));
             free(pre);
         }
         for (size_t k = 0; k < x->nsignals; k++)
@@ -1143,10 +1189,24 @@ static void check_name_lengths(const vctx *c)
         name_length(c, _("a decision id"), d->decisions[i].id, d->decisions[i].loc);
 }
 
-bool validate_design(const kp_design *d, kp_diags *diags)
+static void vctx_free(vctx *c)
+{
+    names_free(&c->key_attrs);
+    names_free(&c->all_attrs);
+    names_free(&c->entity_names);
+    names_free(&c->pattern_ids);
+    names_free(&c->index_names);
+    names_free(&c->attr_names);
+    names_free(&c->decision_ids);
+}
+
+/* validate_design, with where each pattern's diagnostics start in *at (npatterns + 1, NULL: not
+ * wanted). */
+static bool validate_at(const kp_design *d, kp_diags *diags, size_t *at)
 {
     size_t before = diags->errors;
-    vctx c = {.d = d, .dg = diags};
+    vctx c = {.d = d, .dg = diags, .at = at};
+    c.pids = &c.pattern_ids;
     collect(&c);
     check_table(&c);
     check_indexes(&c);
@@ -1159,12 +1219,107 @@ bool validate_design(const kp_design *d, kp_diags *diags)
     check_index_limits(&c);
     check_item_limits(&c);
     check_name_lengths(&c);
-    names_free(&c.key_attrs);
-    names_free(&c.all_attrs);
-    names_free(&c.entity_names);
-    names_free(&c.pattern_ids);
-    names_free(&c.index_names);
-    names_free(&c.attr_names);
-    names_free(&c.decision_ids);
+    vctx_free(&c);
     return diags->errors == before;
+}
+
+bool validate_design(const kp_design *d, kp_diags *diags) { return validate_at(d, diags, NULL); }
+
+/* Empties the list (its file stays). */
+static void diags_clear(kp_diags *dg)
+{
+    for (size_t i = 0; i < dg->n; i++)
+        free(dg->v[i].msg);
+    dg->n = dg->errors = 0;
+}
+
+bool validate_design_memo(const kp_design *d, kp_diags *diags, validate_memo *m)
+{
+    diags_clear(diags);
+    free(m->at);
+    memo_ids_free(m->ids);
+    m->npatterns = d->npatterns;
+    m->at = xmalloc((d->npatterns + 1) * sizeof *m->at);
+    m->ids = memo_ids_new(d);
+    bool ok = validate_at(d, diags, m->at);
+    m->n = diags->n;
+    return ok;
+}
+
+bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m)
+{
+    size_t n = d->npatterns;
+    memo_ids *ids = m->ids;
+    if (!m->at || !ids || m->npatterns != n || ids->n != n || m->n != diags->n || row >= n ||
+        !(ids->own[row] ? d->patterns[row].id && strcmp(ids->own[row], d->patterns[row].id) == 0
+                        : !d->patterns[row].id))
+        return validate_design_memo(d, diags, m);
+    vctx c = {.d = d, .pids = &ids->set}; /* the ids are those of the design before: unchanged */
+    collect(&c);
+    /* the patterns whose checks read the edited one: itself, and those covered_by its id */
+    const char *id = d->patterns[row].id;
+    const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
+    kp_diag *v = xmalloc((diags->n + 1) * sizeof *v);
+    size_t nv = 0, cap = diags->n + 1, *at = m->at;
+    if (at[0]) /* the checks before the patterns' */
+        memcpy(v, diags->v, at[0] * sizeof *v);
+    nv = at[0];
+    for (size_t i = 0; i < n; i++) {
+        const char *cb = d->patterns[i].covered_by.s;
+        size_t from = at[i], to = at[i + 1];
+        at[i] = nv;
+        if (i != row && !(id && cb && strcmp(cb, id) == 0)) {
+            if (nv + (to - from) > cap) {
+                cap = nv + (to - from) + cap / 2;
+                v = xrealloc(v, cap * sizeof *v);
+            }
+            if (to > from)
+                memcpy(v + nv, diags->v + from, (to - from) * sizeof *v);
+            nv += to - from;
+            continue;
+        }
+        for (size_t k = from; k < to; k++)
+            free(diags->v[k].msg);
+        kp_diags fresh;
+        diags_init(&fresh, NULL);
+        c.dg = &fresh;
+        check_pattern(&c, i, es);
+        if (nv + fresh.n > cap) {
+            cap = nv + fresh.n + cap / 2;
+            v = xrealloc(v, cap * sizeof *v);
+        }
+        if (fresh.n)
+            memcpy(v + nv, fresh.v, fresh.n * sizeof *v);
+        nv += fresh.n;
+        free(fresh.v); /* its messages are the list's now */
+        fresh.v = NULL;
+        fresh.n = 0;
+        diags_free(&fresh);
+    }
+    size_t after = diags->n - at[n];
+    if (nv + after > cap) {
+        cap = nv + after;
+        v = xrealloc(v, cap * sizeof *v);
+    }
+    if (after)
+        memcpy(v + nv, diags->v + at[n], after * sizeof *v); /* the checks after the patterns' */
+    at[n] = nv;
+    nv += after;
+    free(diags->v);
+    diags->v = v;
+    diags->n = m->n = nv;
+    diags->cap = cap;
+    diags->errors = 0;
+    for (size_t i = 0; i < nv; i++)
+        diags->errors += v[i].sev == KP_SEV_ERROR;
+    free(es);
+    vctx_free(&c);
+    return diags->errors == 0;
+}
+
+void validate_memo_free(validate_memo *m)
+{
+    memo_ids_free(m->ids);
+    free(m->at);
+    *m = (validate_memo){0};
 }

@@ -23,6 +23,29 @@
 /* Appends every problem of `d` to `diags` (errors and warnings); true when no error. */
 bool validate_design(const kp_design *d, kp_diags *diags);
 
+/* What a validation keeps for the next one: where each pattern's diagnostics are in its list.
+ * Zero-initialised = nothing kept; released with validate_memo_free. */
+typedef struct validate_memo {
+    size_t npatterns;
+    size_t *at;           /* npatterns + 1: where pattern i's diagnostics start, the last where the ones
+                   of the checks after the patterns start */
+    size_t n;             /* the list's length then */
+    struct memo_ids *ids; /* the pattern ids, hashed (validate.c) */
+} validate_memo;
+
+/* validate_design into `diags`, emptied first (its file name stays), keeping in m where each
+ * pattern's diagnostics are. true when no error. */
+bool validate_design_memo(const kp_design *d, kp_diags *diags, validate_memo *m);
+/* The same list, after an edit that changed cells of pattern `row` alone and not its id
+ * (edit_changes_pattern_only): diags and m are what validate_design_memo (or this) gave for the
+ * design just before the edit. Only that pattern and those covered_by it are checked again (every
+ * design-wide set of names is built anew, so unique ids and references stay exact); the list
+ * equals validate_design_memo's of d, diagnostic by diagnostic. When m is not of a list like
+ * diags (another number of patterns or diagnostics) it is validate_design_memo. true when no
+ * error. */
+bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m);
+void validate_memo_free(validate_memo *m);
+
 /* Fills `limits` (an empty map, released by the caller with namemap_free) with every key
  * attribute of the table and its indexes -> the byte limit on its values: 2,048 for a partition
  * key, 1,024 for a sort key (the smaller when it is both). */

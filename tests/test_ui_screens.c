@@ -2423,6 +2423,72 @@ static void test_key_storm(void **state)
     term_close(&t);
 }
 
+/* Saving pattern cells updates the Patterns screen's column widths from the saved row alone; they
+ * equal the widths a workbench opened on the same design draws with, after every save of a random
+ * sequence (names longer than their column and shorter again, figures, plans that change). */
+static void test_saved_row_widths_equal_whole(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 200);
+    wb *w = cloudshop_wb();
+    const kp_design *d = session_design(w->ss);
+    screen_env e = wb_env(w, UI_SCREEN_PATTERNS);
+    size_t ncols = 0, pcols[64], np = 0;
+    screen_col *sc = screen_columns(&e, &ncols);
+    for (size_t i = 0; i < ncols && np < 64; i++)
+        if (sc[i].table == EDIT_PATTERNS && edit_changes_pattern_only(EDIT_PATTERNS, sc[i].col))
+            pcols[np++] = i;
+    static const char *const texts[] = {"x", "a name much longer than the thirty cells of its column", "7",
+                                        "123456789012345678901234567890", ""};
+    unsigned seed = 11;
+    size_t row_only = 0;
+    free(draw_text(w));
+    for (int step = 0; step < 80; step++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        size_t row = r % d->npatterns, ci = pcols[(r / 32) % np];
+        char *text = (r / 2048) % 2 ? edit_get(session_design(w->ss), EDIT_PATTERNS,
+                                               (r / 4096) % d->npatterns, sc[ci].col)
+                                    : xstrdup(texts[(r / 4096) % (sizeof texts / sizeof *texts)]);
+        w->cur[UI_SCREEN_PATTERNS].row = row;
+        w->cur[UI_SCREEN_PATTERNS].col = ci;
+        wb_key(w, UI_KEY_ENTER);
+        wb_key(w, UI_CTRL('u'));
+        keys(w, text);
+        wb_key(w, UI_KEY_ENTER);
+        if (w->editing)
+            wb_key(w, UI_KEY_ESC);
+        free(text);
+        row_only += w->cache[UI_SCREEN_PATTERNS].stale;
+        if (w->diags.errors && r % 8) { /* mostly back to a valid design, drawn afresh */
+            free(draw_text(w));
+            wb_key(w, 'u');
+        }
+        free(draw_text(w));
+        wb *fresh = real_wb(design_clone(session_design(w->ss)));
+        /* the drafts (texts that did not parse) are cells too */
+        for (size_t k = 0; k < w->drafts.n; k++)
+            drafts_set(&fresh->drafts, w->drafts.v[k].screen, w->drafts.v[k].row, w->drafts.v[k].col,
+                       w->drafts.v[k].text, w->drafts.v[k].err);
+        fresh->cur[UI_SCREEN_PATTERNS] = w->cur[UI_SCREEN_PATTERNS];
+        free(draw_text(fresh));
+        const screen_cache *a = &w->cache[UI_SCREEN_PATTERNS], *b = &fresh->cache[UI_SCREEN_PATTERNS];
+        assert_non_null(a->widths);
+        assert_non_null(b->widths);
+        assert_int_equal(a->ncols, b->ncols);
+        for (size_t i = 0; i < a->ncols; i++)
+            if (a->widths[i] != b->widths[i])
+                fail_msg("step %d: column %zu (%s) %d wide, drawn afresh %d", step, i, a->cols[i].title,
+                         a->widths[i], b->widths[i]);
+        wb_free(fresh);
+    }
+    assert_true(row_only >= 15); /* many saves took the row's way */
+    free(sc);
+    wb_free(w);
+    term_close(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2475,6 +2541,7 @@ int main(void)
         cmocka_unit_test(test_decision_signals_live),
         cmocka_unit_test(test_session_workspace),
         cmocka_unit_test(test_key_storm),
+        cmocka_unit_test(test_saved_row_widths_equal_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 
 #include "validate.h"
 #include "design_io.h"
+#include "edit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -512,11 +513,93 @@ static void test_appends(void **state)
     design_free(d);
 }
 
+/* The list of validate_pattern_edit is validate_design's, diagnostic by diagnostic. */
+static void expect_same_list(const kp_diags *got, const kp_diags *want, int step)
+{
+    if (got->n != want->n || got->errors != want->errors)
+        fail_msg("step %d: %zu diagnostics (%zu errors), the whole validation %zu (%zu)", step, got->n,
+                 got->errors, want->n, want->errors);
+    for (size_t i = 0; i < got->n; i++) {
+        const kp_diag *a = &got->v[i], *b = &want->v[i];
+        if (a->code != b->code || a->sev != b->sev || a->loc.line != b->loc.line ||
+            a->loc.col != b->loc.col || strcmp(a->msg, b->msg) != 0)
+            fail_msg("step %d, diagnostic %zu: \"%s\", the whole validation \"%s\"", step, i, a->msg, b->msg);
+    }
+}
+
+/* Random edits of patterns' cells (figures, names, entities, attributes, covered_by, served_by,
+ * kinds; values of other rows, names of the design, figures and nonsense), each validated again
+ * for the edited pattern alone: the list and the verdict equal a whole validation's after every
+ * edit. An edit of an id (which others refer to) takes the whole validation, as the workbench
+ * does. */
+static void test_pattern_edit_equals_whole(void **state)
+{
+    (void)state;
+    kp_design *d = base();
+    for (size_t i = 0; i < 9; i++) /* 12 patterns: more to cover and to be covered */
+        edit_duplicate(d, EDIT_PATTERNS, i % 3);
+    static const char *const words[] = {"1",
+                                        "2",
+                                        "3",
+                                        "Order",
+                                        "OrderSummary",
+                                        "orderId",
+                                        "customerId",
+                                        "status",
+                                        "orderDate",
+                                        "read",
+                                        "write",
+                                        "-4",
+                                        "12.5",
+                                        "",
+                                        "nosuch",
+                                        "Order, OrderSummary",
+                                        "línea",
+                                        "a stream"};
+    unsigned seed = 7;
+    kp_diags dg, whole;
+    diags_init(&dg, "design.yaml");
+    validate_memo m = {0};
+    validate_design_memo(d, &dg, &m);
+    size_t ncols = edit_ncols(d, EDIT_PATTERNS), nerr = 0, nok = 0;
+    for (int step = 0; step < 1500; step++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        size_t row = r % d->npatterns, col = (r / 64) % ncols;
+        char *text = (r / 4096) % 3 == 0 ? edit_get(d, EDIT_PATTERNS, (r / 16) % d->npatterns, col)
+                                         : xstrdup(words[(r / 16384) % (sizeof words / sizeof *words)]);
+        bool one = edit_changes_pattern_only(EDIT_PATTERNS, col);
+        char *was = edit_get(d, EDIT_PATTERNS, row, col);
+        kp_status st = edit_set(d, EDIT_PATTERNS, row, col, text, NULL);
+        free(text);
+        /* the edit, then (mostly, when it broke the design) its undoing: both verdicts come */
+        for (int k = 0; k < 2 && st == KP_OK; k++) {
+            bool ok = one ? validate_pattern_edit(d, row, &dg, &m) : validate_design_memo(d, &dg, &m);
+            diags_init(&whole, "design.yaml");
+            assert_int_equal(ok, validate_design(d, &whole));
+            expect_same_list(&dg, &whole, step);
+            diags_free(&whole);
+            nerr += !ok;
+            nok += ok;
+            if (ok || r % 32 == 0 || k == 1)
+                break;
+            assert_int_equal(edit_set(d, EDIT_PATTERNS, row, col, was, NULL), KP_OK);
+        }
+        free(was);
+    }
+    /* both verdicts were reached, many times */
+    assert_true(nerr > 50 && nok > 50);
+    validate_memo_free(&m);
+    diags_free(&dg);
+    design_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_base_is_valid), cmocka_unit_test(test_edits),   cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_empty_design),  cmocka_unit_test(test_appends),
+        cmocka_unit_test(test_base_is_valid), cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_limits),        cmocka_unit_test(test_empty_design),
+        cmocka_unit_test(test_appends),       cmocka_unit_test(test_pattern_edit_equals_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include "design_io.h"
 #include "edit.h"
 #include "session.h"
+#include "validate.h"
 #include "workspace.h"
 #include "support.h"
 
@@ -215,6 +216,33 @@ static void test_log_folds(void **state)
     free(p);
 }
 
+/* A fold with the text the caller holds stores that text (the log not read) while the handle knows
+ * the working copy; when another handle saved it meanwhile, the log is folded as it is and the
+ * caller's text is not stored. */
+static void test_fold_with_text(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    ws_t *a = ts_ws_open(p, WS_CREATE), *b = ts_ws_open(p, 0);
+    assert_int_equal(ws_working_set(a, "one two\n", 0, true, NULL, NULL), KP_OK);
+    assert_int_equal(ws_working_splice(a, 0, 4, "one", 3, "1", 1, NULL, NULL), KP_OK);
+    assert_int_equal(scalar(p, "SELECT count(*) FROM edits"), 1);
+    assert_int_equal(ws_working_fold_text(a, "1 two\n", NULL), KP_OK);
+    assert_int_equal(scalar(p, "SELECT count(*) FROM edits"), 0);
+    expect_working(b, "1 two\n");
+    /* nothing to fold: nothing stored */
+    assert_int_equal(ws_working_fold_text(a, "not the text\n", NULL), KP_OK);
+    expect_working(b, "1 two\n");
+    /* b saves meanwhile: a's text is not the working copy any more */
+    assert_int_equal(ws_working_splice(b, 0, 5, "1", 1, "uno", 3, NULL, NULL), KP_OK);
+    assert_int_equal(ws_working_fold_text(a, "1 two\n", NULL), KP_OK);
+    assert_int_equal(scalar(p, "SELECT count(*) FROM edits"), 0);
+    expect_working(a, "uno two\n");
+    ws_close(a);
+    ws_close(b);
+    free(p);
+}
+
 static void test_damaged_log_reported(void **state)
 {
     (void)state;
@@ -239,15 +267,22 @@ static void test_damaged_log_reported(void **state)
     free(p);
 }
 
+/* A session on the workspace at p (created) whose working copy is CloudShop. */
+static session *cloudshop_session(const char *p)
+{
+    session *s = NULL;
+    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
+    assert_int_equal(session_apply(s, load_ok("samples/cloudshop/design.yaml"), "open", NULL), KP_OK);
+    return s;
+}
+
 /* ---- the session saves a cell as lines ----------------------------------------------------- */
 
 static void test_session_cell_edits_saved_as_lines(void **state)
 {
     (void)state;
     char *p = ts_ws_file();
-    session *s = NULL;
-    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
-    assert_int_equal(session_apply(s, load_ok("samples/cloudshop/design.yaml"), "open", NULL), KP_OK);
+    session *s = cloudshop_session(p);
     const kp_design *d = session_design(s);
     int rate = edit_col_find(d, EDIT_PATTERNS, "rate"), name = edit_col_find(d, EDIT_PATTERNS, "name");
     assert_true(rate >= 0 && name >= 0);
@@ -300,6 +335,206 @@ static void test_session_cell_edits_saved_as_lines(void **state)
     free(p);
 }
 
+/* A change that changes nothing (a figure typed as it was, "100" for 100.0) is no step: the
+ * workspace stores none, so the session must not either, else its undo takes back a step the
+ * workspace's undo does not (the working copy and the screen then differ, and reopening loses
+ * an edit). */
+static void test_no_change_is_no_step(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    session *s = cloudshop_session(p);
+    int rate = edit_col_find(session_design(s), EDIT_PATTERNS, "rate");
+    bool applied = false;
+    assert_int_equal(session_edit_set(s, EDIT_PATTERNS, 0, (size_t)rate, "123", "edit", &applied, NULL),
+                     KP_OK);
+    assert_true(applied);
+    kp_design *edited = design_clone(session_design(s));
+    size_t depth = session_undo_depth(s);
+    /* the same value again, in place and as a whole design */
+    assert_int_equal(session_edit_set(s, EDIT_PATTERNS, 0, (size_t)rate, "123.0", "edit", &applied, NULL),
+                     KP_OK);
+    assert_true(applied);
+    assert_int_equal(session_apply(s, design_clone(edited), "again", NULL), KP_OK);
+    assert_int_equal(session_undo_depth(s), depth);
+    /* undo takes back the edit, on screen and in the workspace alike */
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_false(design_equal(session_design(s), edited));
+    char *want = designio_save(session_design(s), NULL);
+    ws_t *other = ts_ws_open(p, 0);
+    expect_working(other, want);
+    ws_close(other);
+    free(want);
+    session_close(s);
+    design_free(edited);
+    free(p);
+}
+
+/* ---- random edits: in place equals a whole save -------------------------------------------- */
+
+/* A small deterministic generator (the seed is printed with a failure). */
+static unsigned next_rand(unsigned *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return (*seed >> 16) & 0x7fff;
+}
+
+/* The text a cell is set to: another row's value of that column (mostly valid), a number, a word,
+ * nothing, or text no column takes. Caller frees. */
+static char *random_text(const kp_design *d, edit_table t, size_t col, unsigned *seed)
+{
+    unsigned k = next_rand(seed) % 10, nr = (unsigned)edit_nrows(d, t);
+    if (k < 6 && nr)
+        return edit_get(d, t, next_rand(seed) % nr, col);
+    if (k < 8)
+        return xasprintf("%u", next_rand(seed) % 5000);
+    if (k == 8)
+        return xstrdup(next_rand(seed) % 2 ? "línea" : "");
+    return xstrdup("-1, [bad");
+}
+
+/* The design a step of ref_hist brings back: history of whole designs, as the session had before
+ * it edited a pattern in place. */
+typedef struct ref_hist {
+    kp_design **v;
+    size_t n, cap, at; /* v[at] is the current design; v[at+1..n) can be redone */
+} ref_hist;
+
+static void ref_push(ref_hist *h, kp_design *d)
+{
+    for (size_t i = h->at + 1; i < h->n; i++)
+        design_free(h->v[i]);
+    h->n = h->n ? h->at + 1 : 0;
+    VEC_GROW(h->v, h->n, h->cap);
+    h->v[h->n++] = d;
+    h->at = h->n - 1;
+}
+
+/* A random sequence of cell edits (a pattern's in place; an entity's on a copy), row changes,
+ * undo, redo, folds and reopening: after each step the session's design equals the one the
+ * whole-design path reaches, and the workspace holds exactly designio_save's text of it. */
+static void test_random_edits_equal_whole_saves(void **state)
+{
+    (void)state;
+    unsigned seed = 20261202u;
+    char *p = ts_ws_file();
+    session *s = NULL;
+    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
+    kp_design *d0 = load_ok("samples/cloudshop/design.yaml");
+    ref_hist h = {0};
+    ref_push(&h, design_clone(d0));
+    assert_int_equal(session_apply(s, d0, "open", NULL), KP_OK);
+    bool reopened = false; /* the history before the last reopening is the workspace's only */
+    size_t in_place = 0, undone = 0;
+    for (int stepno = 0; stepno < 400; stepno++) {
+        const kp_design *ref = h.v[h.at];
+        unsigned op = next_rand(&seed) % 100;
+        if (op < 68) {
+            edit_table t = (op >= 60 && ref->nentities) || !ref->npatterns ? EDIT_ENTITIES : EDIT_PATTERNS;
+            size_t nr = edit_nrows(ref, t), nc = edit_ncols(ref, t);
+            if (!nr)
+                continue;
+            size_t row = next_rand(&seed) % nr, col = next_rand(&seed) % nc;
+            char *text = random_text(ref, t, col, &seed);
+            kp_design *want = design_clone(ref);
+            char *werr = NULL, *gerr = NULL;
+            kp_status ws = edit_set(want, t, row, col, text, &werr);
+            bool applied = false;
+            kp_status gs = session_edit_set(s, t, row, col, text, "edit", &applied, &gerr);
+            if (applied != (ws == KP_OK) || (!applied && gs != ws) || (applied && gs != KP_OK))
+                fail_msg("step %d (seed %u): %s row %zu col %zu \"%s\": edit_set %d, session %d (%s)", stepno,
+                         seed, edit_table_name(t), row, col, text, ws, gs, gerr ? gerr : "");
+            if (!applied)
+                assert_string_equal(gerr, werr);
+            free(werr);
+            free(gerr);
+            free(text);
+            if (applied && !design_equal(want, ref)) { /* a change that changes nothing is no step */
+                ref_push(&h, want);
+                in_place += edit_changes_pattern_only(t, col);
+            } else {
+                design_free(want);
+            }
+        } else if (op < 76) {
+            kp_design *nd = design_clone(ref);
+            size_t nr = edit_nrows(nd, EDIT_PATTERNS), row = nr ? next_rand(&seed) % nr : 0;
+            switch (next_rand(&seed) % 4) {
+            case 0:
+                edit_add(nd, EDIT_PATTERNS, row);
+                break;
+            case 1:
+                if (nr > 1)
+                    edit_delete(nd, EDIT_PATTERNS, row);
+                break;
+            case 2:
+                edit_duplicate(nd, EDIT_PATTERNS, row);
+                break;
+            default:
+                edit_move(nd, EDIT_PATTERNS, row, row ? -1 : 1);
+            }
+            if (!design_equal(nd, ref))
+                ref_push(&h, design_clone(nd));
+            assert_int_equal(session_apply(s, nd, "rows", NULL), KP_OK);
+        } else if (op < 86) {
+            if (h.at == 0)
+                continue;
+            assert_int_equal(session_undo(s, NULL), KP_OK);
+            h.at--;
+            undone++;
+        } else if (op < 94) {
+            if (h.at + 1 >= h.n)
+                continue;
+            assert_int_equal(session_redo(s, NULL), KP_OK);
+            h.at++;
+        } else if (op < 97) {
+            session_idle(s);
+        } else {
+            kp_diags dg;
+            diags_init(&dg, NULL);
+            bool valid = validate_design(ref, &dg);
+            diags_free(&dg);
+            if (!valid) {
+                /* a working copy that does not validate opens as the version instead: another
+                   handle reads the text (the edit log applied) */
+                ws_t *other = ts_ws_open(p, 0);
+                char *want = designio_save(ref, NULL);
+                expect_working(other, want);
+                free(want);
+                ws_close(other);
+                reopened = true;
+                continue;
+            }
+            session_close(s);
+            assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
+            if (session_note(s))
+                fail_msg("step %d: reopened: %s", stepno, session_note(s));
+            /* the steps before stay in the workspace; this test follows the ones after */
+            kp_design *cur = design_clone(h.v[h.at]);
+            for (size_t i = 0; i < h.n; i++)
+                design_free(h.v[i]);
+            h.n = h.at = 0;
+            ref_push(&h, cur);
+            reopened = true;
+        }
+        ref = h.v[h.at];
+        if (!design_equal(session_design(s), ref))
+            fail_msg("step %d (op %u): the session's design is not the whole path's", stepno, op);
+        char *want = designio_save(ref, NULL), *got = NULL;
+        assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
+        if (strcmp(got, want) != 0)
+            fail_msg("step %d (op %u): the saved text is not designio_save's", stepno, op);
+        free(want);
+        free(got);
+    }
+    assert_true(reopened);
+    assert_true(in_place >= 50 && undone >= 10);
+    session_close(s);
+    for (size_t i = 0; i < h.n; i++)
+        design_free(h.v[i]);
+    free(h.v);
+    free(p);
+}
+
 /* ---- the upgrade from schema 3 -------------------------------------------------------------- */
 
 static void test_migration_from_schema_3(void **state)
@@ -342,6 +577,9 @@ int main(void)
         cmocka_unit_test(test_log_folds),
         cmocka_unit_test(test_damaged_log_reported),
         cmocka_unit_test(test_session_cell_edits_saved_as_lines),
+        cmocka_unit_test(test_fold_with_text),
+        cmocka_unit_test(test_no_change_is_no_step),
+        cmocka_unit_test(test_random_edits_equal_whole_saves),
         cmocka_unit_test(test_migration_from_schema_3),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,24 +9,102 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int cell_width(const grid *g, size_t row, size_t col)
+{
+    int role;
+    char *t = g->cell(g->ctx, row, col, &role);
+    int tw = disp_width(t);
+    free(t);
+    return tw;
+}
+
+static int clamp_width(int m, int cap) { return m < 3 ? 3 : m > cap ? cap : m; }
+
+/* Column i's width from its title and the rows, up to the first row at the cap; with m, each
+ * row's width seen and which row reached the cap. */
+static int column_width(const grid *g, size_t i, grid_memo *m)
+{
+    int cap = g->cols[i].cap;
+    int w = disp_width(g->cols[i].title);
+    if (m)
+        m->capped[i] = w >= cap ? GRID_TITLE : GRID_ALL;
+    for (size_t r = 0; r < g->nrows && w < cap; r++) {
+        int tw = cell_width(g, r, i);
+        if (m) {
+            m->rowwd[i * m->nrows + r] = (unsigned short)(tw < cap ? tw : cap);
+            if (tw >= cap)
+                m->capped[i] = r;
+        }
+        if (tw > w)
+            w = tw;
+    }
+    return clamp_width(w, cap);
+}
+
 int *grid_widths(const grid *g)
 {
     size_t n = g->ncols;
     int *wd = xcalloc(n ? n : 1, sizeof *wd);
-    for (size_t i = 0; i < n; i++) {
-        int cap = g->cols[i].cap;
-        int m = disp_width(g->cols[i].title);
-        for (size_t r = 0; r < g->nrows && m < cap; r++) {
-            int role;
-            char *t = g->cell(g->ctx, r, i, &role);
-            int tw = disp_width(t);
-            free(t);
-            if (tw > m)
-                m = tw;
-        }
-        wd[i] = m < 3 ? 3 : m > cap ? cap : m;
-    }
+    for (size_t i = 0; i < n; i++)
+        wd[i] = column_width(g, i, NULL);
     return wd;
+}
+
+void grid_memo_free(grid_memo *m)
+{
+    free(m->rowwd);
+    free(m->capped);
+    *m = (grid_memo){0};
+}
+
+int *grid_widths_memo(const grid *g, grid_memo *m)
+{
+    grid_memo_free(m);
+    size_t n = g->ncols;
+    for (size_t i = 0; i < n; i++)
+        if (g->cols[i].cap < 0 || g->cols[i].cap > 0xffff)
+            return grid_widths(g); /* a cap no row's width can be kept under: nothing kept */
+    m->nrows = g->nrows;
+    m->ncols = n;
+    m->rowwd = xcalloc(n * g->nrows + 1, sizeof *m->rowwd);
+    m->capped = xcalloc(n + 1, sizeof *m->capped);
+    int *wd = xcalloc(n ? n : 1, sizeof *wd);
+    for (size_t i = 0; i < n; i++)
+        wd[i] = column_width(g, i, m);
+    return wd;
+}
+
+void grid_widths_row(const grid *g, int *wd, grid_memo *m, size_t row)
+{
+    if (!m->capped || m->nrows != g->nrows || m->ncols != g->ncols || row >= g->nrows) {
+        int *all = grid_widths_memo(g, m); /* not what the memo is of: all again */
+        memcpy(wd, all, g->ncols * sizeof *wd);
+        free(all);
+        return;
+    }
+    for (size_t i = 0; i < g->ncols; i++) {
+        size_t at = m->capped[i];
+        if (at == GRID_TITLE)
+            continue;
+        int cap = g->cols[i].cap, tw = cell_width(g, row, i);
+        if (at != GRID_ALL) { /* a row reached the cap: the width stays while it does */
+            if (at == row && tw < cap)
+                wd[i] = column_width(g, i, m);
+            continue;
+        }
+        unsigned short *rw = m->rowwd + i * m->nrows;
+        rw[row] = (unsigned short)(tw < cap ? tw : cap);
+        if (tw >= cap) {
+            m->capped[i] = row;
+            wd[i] = clamp_width(cap, cap);
+            continue;
+        }
+        int w = disp_width(g->cols[i].title);
+        for (size_t r = 0; r < m->nrows; r++)
+            if (rw[r] > w)
+                w = rw[r];
+        wd[i] = clamp_width(w, cap);
+    }
 }
 
 /* The widths to draw with (caller frees): the given ones, else computed. */

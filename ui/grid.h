@@ -40,6 +40,24 @@ typedef struct grid {
  * same). Caller frees the array (one int per column). */
 int *grid_widths(const grid *g);
 
+/* What grid_widths_memo keeps of the rows so that a change of one row updates the widths in
+ * proportion to that row: per column, every row's width (up to the cap), or which row reached
+ * the cap first (the scan stops there). Zero-initialised = empty; grid_memo_free releases it. */
+#define GRID_ALL   ((size_t)-1) /* every row's width is kept */
+#define GRID_TITLE ((size_t)-2) /* the title reaches the cap: no row matters */
+typedef struct grid_memo {
+    size_t nrows, ncols;
+    unsigned short *rowwd; /* column by column: nrows widths each, capped */
+    size_t *capped;        /* per column: GRID_ALL, GRID_TITLE or the first row at the cap */
+} grid_memo;
+/* grid_widths, keeping in m (emptied first) what grid_widths_row needs. Caller frees the array. */
+int *grid_widths_memo(const grid *g, grid_memo *m);
+/* Updates wd (what grid_widths_memo gave, with m) after the cells of row `row` alone changed:
+ * the same widths as grid_widths of g, formatting that row's cells (and a column's every cell
+ * only when the row that reached its cap no longer does). */
+void grid_widths_row(const grid *g, int *wd, grid_memo *m, size_t row);
+void grid_memo_free(grid_memo *m);
+
 /* Draws the grid into r. While a cell is edited, *cy and *cx receive where the terminal cursor
  * goes (left alone otherwise). */
 void grid_draw(const grid *g, ui_rect r, int *cy, int *cx);

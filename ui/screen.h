@@ -43,11 +43,19 @@ typedef struct screen_cache {
     unsigned long gen; /* the generation the rest was computed for; 0: nothing yet */
     screen_col *cols;
     size_t ncols;
-    int *widths; /* one per column, NULL until drawn */
+    int *widths;    /* one per column, NULL until drawn */
+    grid_memo memo; /* what the widths were made of (grid_widths_memo) */
+    bool stale;     /* the cells of row stale_row changed since the widths were made */
+    size_t stale_row;
 } screen_cache;
 
 /* Forgets what the cache holds (it is then empty, gen 0). */
 void screen_cache_free(screen_cache *c);
+/* Tells a cache made for generation `before` that the move to generation `now` changed the
+ * cells of row `row` alone (a cell of one pattern saved, its analysis updated for it): what it
+ * holds stays, and the widths are updated from that row when next drawn. A cache of another
+ * generation is left alone (it is made again when drawn). */
+void screen_cache_row_changed(screen_cache *c, unsigned long before, unsigned long now, size_t row);
 
 /* What the core lends a screen for one call. Pointers are valid for that call only. */
 typedef struct screen_env {

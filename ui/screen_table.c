@@ -21,7 +21,25 @@ void screen_cache_free(screen_cache *c)
 {
     free(c->cols);
     free(c->widths);
+    grid_memo_free(&c->memo);
     *c = (screen_cache){0};
+}
+
+void screen_cache_row_changed(screen_cache *c, unsigned long before, unsigned long now, size_t row)
+{
+    if (c->gen != before || !c->cols)
+        return;
+    if (c->stale && c->stale_row != row) { /* two rows changed: the widths are made again */
+        free(c->widths);
+        c->widths = NULL;
+        grid_memo_free(&c->memo);
+        c->stale = false;
+    }
+    c->gen = now;
+    if (c->widths) {
+        c->stale = true;
+        c->stale_row = row;
+    }
 }
 
 /* The screen's cache made current for e->gen (emptied when it was for another), or NULL. */
@@ -108,8 +126,11 @@ static grid_col *make_grid(const screen_env *e, grid *g)
     /* the widths format every row: once per generation */
     screen_cache *cc = cache_for(e);
     if (cc && cc->ncols == n) {
+        if (cc->widths && cc->stale) /* one row changed: its cells alone are formatted */
+            grid_widths_row(g, cc->widths, &cc->memo, cc->stale_row);
+        cc->stale = false;
         if (!cc->widths)
-            cc->widths = grid_widths(g);
+            cc->widths = grid_widths_memo(g, &cc->memo);
         g->widths = cc->widths;
     }
     return gc;

@@ -4,6 +4,7 @@
 
 #include "help.h"
 #include "status.h"
+#include "fields.h"
 #include "validate.h"
 
 #include <curses.h>
@@ -59,21 +60,45 @@ static void run_analysis(wb *w)
     w->an = analysis_update(w->an, w->good, told ? w->pattern_row : ANALYSIS_UNKNOWN);
 }
 
+/* Makes w->good the session's design d: after a cell edit of pattern `row` alone of a design good
+ * was a copy of (the last recompute validated it, so `good` is not a salvaged rest nor an older
+ * tour step's), that pattern is copied again; else the whole design. An injected analysis may
+ * point into good: then always a new copy. */
+static void take_good(wb *w, const kp_design *d)
+{
+    size_t row = w->pattern_row;
+    if (w->pattern_edit && !w->an_behind && w->good && !w->opt.analyze &&
+        w->good->npatterns == d->npatterns && row < d->npatterns) {
+        kp_pattern *g = &w->good->patterns[row];
+        pattern_free(g);
+        *g = d->patterns[row];
+        fields_clone(&kp_rec_pattern, g, &d->patterns[row]);
+        return;
+    }
+    design_free(w->good);
+    w->good = design_clone(d);
+}
+
 void wb_recompute(wb *w)
 {
     const kp_design *d = session_design(w->ss);
     w->gen++;
-    diags_free(&w->diags);
-    diags_init(&w->diags, "design");
-    bool ok = w->opt.no_validate ? true : validate_design(d, &w->diags);
+    bool ok = true;
+    if (w->opt.no_validate) {
+        diags_free(&w->diags);
+        diags_init(&w->diags, "design");
+    } else if (w->pattern_edit) { /* the patterns the edit can change are checked again */
+        ok = validate_pattern_edit(d, w->pattern_row, &w->diags, &w->vmemo);
+    } else {
+        ok = validate_design_memo(d, &w->diags, &w->vmemo);
+    }
     drafts_unmark(&w->drafts);
     w->partial = false;
     if (!ok)
         wb_salvage(w, d);
     if (ok) {
         sig_report_free(&w->sigs);
-        design_free(w->good);
-        w->good = design_clone(d);
+        take_good(w, d);
         run_analysis(w);
         sig_evaluate(w->good, w->an, w->obs, w->nobs, &w->sigs);
     }
@@ -117,6 +142,7 @@ void wb_free(wb *w)
     design_free(w->tour_prev);
     wb_tour_free(w);
     diags_free(&w->diags);
+    validate_memo_free(&w->vmemo);
     sig_observations_free(w->obs, w->nobs);
     le_free(&w->le);
     le_free(&w->pl);
@@ -267,10 +293,10 @@ static void after_change(wb *w)
     clamp_cursor(w);
 }
 
-kp_status wb_apply(wb *w, kp_design *nd, const char *label)
+/* After a change given to the session: its refusal or failure on the message line (err taken),
+ * then the analysis. Returns st. */
+static kp_status changed(wb *w, kp_status st, char *err)
 {
-    char *err = NULL;
-    kp_status st = session_apply(w->ss, nd, label, &err);
     if (st == KP_READONLY)
         wb_message(w, UI_ROLE_BAD, "%s", err ? err : _("read-only"));
     else if (st != KP_OK)
@@ -278,6 +304,13 @@ kp_status wb_apply(wb *w, kp_design *nd, const char *label)
     free(err);
     after_change(w);
     return st;
+}
+
+kp_status wb_apply(wb *w, kp_design *nd, const char *label)
+{
+    char *err = NULL;
+    kp_status st = session_apply(w->ss, nd, label, &err);
+    return changed(w, st, err);
 }
 
 static void save_cell(wb *w, const char *text)
@@ -297,22 +330,34 @@ static void save_cell(wb *w, const char *text)
         wb_message(w, UI_ROLE_DIM, _("%s unchanged"), col.title);
         return;
     }
-    kp_design *nd = design_clone(d);
     char *err = NULL;
-    if (edit_set(nd, (edit_table)col.table, c->row, col.col, text, &err) != KP_OK) {
-        design_free(nd);
+    char *label =
+        xasprintf("edit %s row %zu %s", edit_table_name((edit_table)col.table), c->row + 1, col.title);
+    /* what the Patterns screen drew from, to tell its cache that this row alone changes */
+    unsigned long before = w->gen + w->drafts.changes;
+    bool valid_before = !w->an_behind && !w->partial;
+    bool applied = false;
+    /* a pattern's cell is changed in place, its save and undo step in proportion to it */
+    kp_status st =
+        session_edit_set(w->ss, (edit_table)col.table, c->row, col.col, text, label, &applied, &err);
+    free(label);
+    if (!applied) {
         drafts_set(&w->drafts, w->screen, c->row, c->col, text, err);
         wb_message(w, UI_ROLE_BAD, _("%s: %s (the model keeps the last good value)"), col.title, err);
         free(err);
         return;
     }
     drafts_drop(&w->drafts, w->screen, c->row, c->col);
-    char *label =
-        xasprintf("edit %s row %zu %s", edit_table_name((edit_table)col.table), c->row + 1, col.title);
-    w->pattern_edit = edit_changes_pattern_only((edit_table)col.table, col.col);
+    bool one = edit_changes_pattern_only((edit_table)col.table, col.col);
+    w->pattern_edit = one;
     w->pattern_row = c->row;
-    kp_status st = wb_apply(w, nd, label);
-    free(label);
+    size_t row = c->row;
+    st = changed(w, st, err);
+    /* valid before and after: the row's cells and its pattern's result are all that changed (each
+       pattern's plan is resolved on its own; no cell was marked by salvage either time) */
+    if (one && valid_before && !w->an_behind && !w->partial && !w->opt.analyze &&
+        w->screen == UI_SCREEN_PATTERNS)
+        screen_cache_row_changed(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes, row);
     if (st == KP_READONLY)
         return; /* the message says why */
     if (w->diags.errors)

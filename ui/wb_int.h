@@ -14,6 +14,7 @@
 #include "msgline.h"
 #include "screens.h"
 #include "signals.h"
+#include "validate.h"
 
 typedef enum wb_prompt { WB_PROMPT_NONE, WB_PROMPT_COMMAND, WB_PROMPT_SEARCH, WB_PROMPT_COMMIT } wb_prompt;
 
@@ -27,8 +28,9 @@ struct wb {
     bool pattern_edit; /* the change being applied alters pattern row `pattern_row` alone (a
                           cell): analysis_update's hint, reset by wb_recompute */
     size_t pattern_row;
-    kp_diags diags; /* problems of the current design */
-    bool partial;   /* good is the valid rest of a design that does not validate (wb_salvage.c) */
+    kp_diags diags;      /* problems of the current design */
+    validate_memo vmemo; /* where each pattern's diagnostics are in `diags` (validate_pattern_edit) */
+    bool partial;        /* good is the valid rest of a design that does not validate (wb_salvage.c) */
     sig_report sigs;
     sig_observation *obs;
     size_t nobs;

@@ -4,6 +4,7 @@
 
 #include "validate.h"
 #include "design_io.h"
+#include "edit.h"
 #include "fields.h"
 #include "merge.h"
 
@@ -11,8 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/* An undo (redo) step: the whole design it brings back, or, for a cell of one pattern edited in
+ * place (session_edit_set), that pattern's other value alone. */
 typedef struct snapshot {
-    kp_design *d;
+    kp_design *d;   /* the design; NULL for a step of one pattern */
+    kp_pattern pat; /* d NULL: the value pattern `row` takes back */
+    size_t row;
     char *label;
     int base; /* the version the state was based on */
 } snapshot;
@@ -36,7 +41,7 @@ struct session {
        pattern's lines are in it (npatterns + 1 offsets, the last the end of the list; NULL: not
        found yet): an edit of a few patterns is saved as those lines alone (ws_working_splice) */
     char *text;
-    size_t tlen;
+    size_t tlen, tcap; /* tcap: the bytes allocated for text (a splice is made in place) */
     size_t *pat;
     size_t unfolded; /* edits saved as lines since the text was last saved whole */
     /* memory sessions keep their versions here */
@@ -58,7 +63,10 @@ static kp_design *empty_design(void)
 static void snapshots_free(snapshot *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        design_free(v[i].d);
+        if (v[i].d)
+            design_free(v[i].d);
+        else
+            pattern_free(&v[i].pat);
         free(v[i].label);
     }
     free(v);
@@ -70,7 +78,7 @@ static void text_forget(session *s)
     free(s->pat);
     s->text = NULL;
     s->pat = NULL;
-    s->tlen = 0;
+    s->tlen = s->tcap = 0;
 }
 
 /* Finds where each of the design's `n` patterns is in s->text: the list follows a line
@@ -153,6 +161,7 @@ static void load_working(session *s)
         if (s->design) { /* the text as saved: the first edit can be saved as its lines */
             s->text = yaml;
             s->tlen = strlen(yaml);
+            s->tcap = s->tlen + 1;
         } else {
             free(yaml);
         }
@@ -278,6 +287,7 @@ static kp_status persist(session *s, bool undoable, const char *label, char **er
     if (st == KP_OK) {
         s->text = yaml;
         s->tlen = strlen(yaml);
+        s->tcap = s->tlen + 1;
         s->unfolded = 0;
     } else {
         free(yaml);
@@ -285,29 +295,15 @@ static kp_status persist(session *s, bool undoable, const char *label, char **er
     return st;
 }
 
-/* Saves the step from `old` to the current design as the lines of the patterns it changed,
- * when that is all it changed and the saved text is known (else whole, as persist). */
-static kp_status persist_edit(session *s, const kp_design *old, const char *label, char **err)
+/* Saves patterns first..last of the current design as their lines in the saved text (which
+ * s->pat locates), old[i - first] being pattern i's value before the step: a pattern equal to it
+ * keeps its lines, a changed one gets designio_save_pattern's. Saved whole (persist) when a
+ * changed pattern's old lines are not what its old value writes. */
+static kp_status persist_lines(session *s, size_t first, size_t last, const kp_pattern *old,
+                               const char *label, char **err)
 {
     const kp_design *nd = s->design;
     size_t n = nd->npatterns;
-    if (!s->ws || !s->text || !old || old->npatterns != n || (!s->pat && !find_patterns(s, n)))
-        return persist(s, true, label, err);
-    kp_design ra = *old, rb = *nd; /* everything but the patterns */
-    ra.patterns = rb.patterns = NULL;
-    ra.npatterns = rb.npatterns = 0;
-    if (!design_equal(&ra, &rb))
-        return persist(s, true, label, err);
-    size_t first = n, last = 0, nchanged = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!fields_equal(&kp_rec_pattern, &old->patterns[i], &nd->patterns[i])) {
-            if (first == n)
-                first = i;
-            last = i;
-            nchanged++;
-        }
-    if (!nchanged || nchanged > 16)
-        return persist(s, true, label, err);
     /* the new lines of patterns first..last; each changed one's old lines must be exactly what
        its old value writes, else the text is not what this session thinks: saved whole */
     sbuf mid;
@@ -317,12 +313,12 @@ static kp_status persist_edit(session *s, const kp_design *old, const char *labe
     for (size_t i = first; fits && i <= last; i++) {
         const char *was = s->text + s->pat[i];
         size_t wl = s->pat[i + 1] - s->pat[i];
-        if (fields_equal(&kp_rec_pattern, &old->patterns[i], &nd->patterns[i])) {
+        if (fields_equal(&kp_rec_pattern, &old[i - first], &nd->patterns[i])) {
             sbuf_addn(&mid, was, wl);
             len[i - first] = wl;
             continue;
         }
-        char *oc = designio_save_pattern(&old->patterns[i], NULL);
+        char *oc = designio_save_pattern(&old[i - first], NULL);
         char *nc = oc ? designio_save_pattern(&nd->patterns[i], NULL) : NULL;
         fits = nc && strlen(oc) == wl && memcmp(oc, was, wl) == 0;
         if (fits) {
@@ -360,22 +356,25 @@ static kp_status persist_edit(session *s, const kp_design *old, const char *labe
         }
         return persist(s, true, label, err); /* the handle did not know the text: saved whole */
     }
-    /* the same edit on the text held here */
+    /* the same edit on the text held here, in place: the bytes after the edit move only when
+       its length changed (a figure's new digits usually fit where the old ones were) */
     size_t tlen = prefix + mid.len + suffix;
-    char *t = xmalloc(tlen + 1);
-    memcpy(t, s->text, prefix);
-    if (mid.len)
-        memcpy(t + prefix, mid.s, mid.len);
-    memcpy(t + prefix + mid.len, s->text + s->tlen - suffix, suffix + 1);
-    free(s->text);
-    s->text = t;
+    if (tlen + 1 > s->tcap) {
+        s->tcap = tlen + 1 + tlen / 16 + 64;
+        s->text = xrealloc(s->text, s->tcap);
+    }
+    if (mid.len != waslen) /* the bytes after the change, its common tail and the NUL */
+        memmove(s->text + prefix + mid.len - cs, s->text + prefix + waslen - cs, cs + suffix + 1);
+    if (mid.len - cp - cs)
+        memcpy(s->text + prefix + cp, now + cp, mid.len - cp - cs);
     size_t at = prefix;
     for (size_t i = first; i <= last; i++) {
         s->pat[i] = at;
         at += len[i - first];
     }
-    for (size_t i = last + 1; i <= n; i++)
-        s->pat[i] = s->pat[i] - (s->tlen - suffix) + tlen - suffix;
+    if (mid.len != waslen)
+        for (size_t i = last + 1; i <= n; i++)
+            s->pat[i] = s->pat[i] - (s->tlen - suffix) + tlen - suffix;
     s->tlen = tlen;
     s->unfolded++;
     free(len);
@@ -383,11 +382,41 @@ static kp_status persist_edit(session *s, const kp_design *old, const char *labe
     return KP_OK;
 }
 
+/* Whether the saved text is known and located (s->pat found) for a design of n patterns. */
+static bool text_located(session *s, size_t n) { return s->ws && s->text && (s->pat || find_patterns(s, n)); }
+
+/* Saves the step from `old` to the current design as the lines of the patterns it changed,
+ * when that is all it changed and the saved text is known (else whole, as persist). */
+static kp_status persist_edit(session *s, const kp_design *old, const char *label, char **err)
+{
+    const kp_design *nd = s->design;
+    size_t n = nd->npatterns;
+    if (!s->ws || !s->text || !old || old->npatterns != n || !text_located(s, n))
+        return persist(s, true, label, err);
+    kp_design ra = *old, rb = *nd; /* everything but the patterns */
+    ra.patterns = rb.patterns = NULL;
+    ra.npatterns = rb.npatterns = 0;
+    if (!design_equal(&ra, &rb))
+        return persist(s, true, label, err);
+    size_t first = n, last = 0, nchanged = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!fields_equal(&kp_rec_pattern, &old->patterns[i], &nd->patterns[i])) {
+            if (first == n)
+                first = i;
+            last = i;
+            nchanged++;
+        }
+    if (!nchanged || nchanged > 16)
+        return persist(s, true, label, err);
+    return persist_lines(s, first, last, &old->patterns[first], label, err);
+}
+
 void session_idle(session *s)
 {
     if (!s->ws || !s->unfolded || s->readonly)
         return;
-    if (ws_working_fold(s->ws, NULL) == KP_OK)
+    /* the text held here is what the log makes: stored as it is, the log not read */
+    if (ws_working_fold_text(s->ws, s->text, NULL) == KP_OK)
         s->unfolded = 0;
 }
 
@@ -399,13 +428,64 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
         design_free(d);
         return kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
     }
+    if (design_equal(s->design, d)) {
+        /* nothing changes: no step (the workspace stores none, and the two histories must stay
+           one: else an undo here would take back a step there that this one is not) */
+        design_free(d);
+        return KP_OK;
+    }
     VEC_GROW(s->undo, s->nundo, s->capundo);
-    s->undo[s->nundo++] = (snapshot){s->design, xstrdup(label), s->base};
+    s->undo[s->nundo++] = (snapshot){.d = s->design, .label = xstrdup(label), .base = s->base};
     s->design = d;
     snapshots_free(s->redo, s->nredo);
     s->redo = NULL;
     s->nredo = s->capredo = 0;
     return persist_edit(s, s->undo[s->nundo - 1].d, label, err);
+}
+
+kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, const char *text,
+                           const char *label, bool *applied, char **err)
+{
+    *applied = false;
+    if (err)
+        *err = NULL;
+    kp_design *d = s->design;
+    if (!edit_changes_pattern_only(t, col) || row >= d->npatterns) {
+        /* a cell whose edit may reach further (a rename and its references, a setting): on a copy */
+        kp_design *nd = design_clone(d);
+        kp_status st = edit_set(nd, t, row, col, text, err);
+        if (st != KP_OK) {
+            design_free(nd);
+            return st;
+        }
+        *applied = true;
+        return session_apply(s, nd, label, err);
+    }
+    /* one pattern changes and nothing else: edited in place, its old value is the undo step */
+    kp_pattern was = d->patterns[row];
+    fields_clone(&kp_rec_pattern, &was, &d->patterns[row]);
+    kp_status st = edit_set(d, t, row, col, text, err);
+    if (st != KP_OK) {
+        pattern_free(&was);
+        return st;
+    }
+    *applied = true;
+    bool same = fields_equal(&kp_rec_pattern, &was, &d->patterns[row]);
+    if (s->readonly || same) { /* as session_apply: nothing changes, no step */
+        pattern_free(&d->patterns[row]);
+        d->patterns[row] = was;
+        return same ? KP_OK : kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
+    }
+    VEC_GROW(s->undo, s->nundo, s->capundo);
+    s->undo[s->nundo++] = (snapshot){.pat = was, .row = row, .label = xstrdup(label), .base = s->base};
+    snapshots_free(s->redo, s->nredo);
+    s->redo = NULL;
+    s->nredo = s->capredo = 0;
+    if (!s->ws)
+        return KP_OK;
+    if (!s->text || !text_located(s, d->npatterns))
+        return persist(s, true, label, err);
+    return persist_lines(s, row, row, &s->undo[s->nundo - 1].pat, label, err);
 }
 
 static void set_base(session *s, int number, kp_design *base_design)
@@ -437,7 +517,7 @@ static kp_status apply_based(session *s, kp_design *d, int number, kp_design *bd
         return kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
     }
     VEC_GROW(s->undo, s->nundo, s->capundo);
-    s->undo[s->nundo++] = (snapshot){s->design, xstrdup(label), s->base};
+    s->undo[s->nundo++] = (snapshot){.d = s->design, .label = xstrdup(label), .base = s->base};
     s->design = d;
     set_base(s, number, bd);
     snapshots_free(s->redo, s->nredo);
@@ -479,15 +559,21 @@ static kp_status step(session *s, bool undo, char **err)
             return st;
         }
         VEC_GROW(*to, *nto, *capto);
-        (*to)[(*nto)++] = (snapshot){s->design, NULL, s->base};
+        (*to)[(*nto)++] = (snapshot){.d = s->design, .base = s->base};
         s->design = d;
         rebase(s, base);
         return KP_OK;
     }
     snapshot sn = (*from)[--(*nfrom)];
     VEC_GROW(*to, *nto, *capto);
-    (*to)[(*nto)++] = (snapshot){s->design, sn.label, s->base};
-    s->design = sn.d;
+    if (sn.d) {
+        (*to)[(*nto)++] = (snapshot){.d = s->design, .label = sn.label, .base = s->base};
+        s->design = sn.d;
+    } else { /* a step of one pattern: its two values change places */
+        kp_pattern *p = &s->design->patterns[sn.row];
+        (*to)[(*nto)++] = (snapshot){.pat = *p, .row = sn.row, .label = sn.label, .base = s->base};
+        *p = sn.pat;
+    }
     rebase(s, sn.base);
     if (s->ws) {
         kp_status st = undo ? ws_undo(s->ws, NULL, NULL, NULL) : ws_redo(s->ws, NULL, NULL, NULL);

@@ -9,6 +9,7 @@
 #define KP_UI_SESSION_H
 
 #include "design.h"
+#include "edit.h"
 #include "merge.h"
 #include "workspace.h"
 
@@ -37,6 +38,17 @@ const kp_design *session_design(const session *s);
  * NULL) when the change could not be stored: the workspace's status, or KP_INVALID when the
  * design cannot be saved (designio_save). The change is kept in memory anyway. */
 kp_status session_apply(session *s, kp_design *d, const char *label, char **err);
+/* Sets one cell of the current design as edit_set does, as one undoable step labelled `label`,
+ * saved as session_apply saves. *applied tells whether the cell took the text: false with
+ * edit_set's status and message in *err (caller frees; err may be NULL) when it refused it (the
+ * design and the workspace unchanged); true with session_apply's status otherwise (KP_OK, or
+ * KP_READONLY, or the save's failure with the change kept in memory). A cell whose edit changes
+ * one pattern and nothing else (edit_changes_pattern_only) costs in proportion to that pattern:
+ * the design is changed in place (session_design's pointer stays the same), its undo step holds
+ * the pattern's old value and the save writes that pattern's lines; any other cell is edited on
+ * a copy of the design given to session_apply. */
+kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, const char *text,
+                           const char *label, bool *applied, char **err);
 /* For idle moments: an edit is saved as the lines it changed (a few patterns: in proportion to
  * the edit, not the design); the working copy's text is then written whole here, once, when
  * edits were saved that way. Failures are left for the next save to report. */

@@ -2153,6 +2153,42 @@ kp_status ws_working_fold(ws_t *ws, char **err)
     return finish(ws, err, _("fold the working copy's edits"));
 }
 
+kp_status ws_working_fold_text(ws_t *ws, const char *text, char **err)
+{
+    if (ws->schema < 4 || ws->ro)
+        return KP_OK;
+    if (!text || ws->wc_stamp < 0)
+        return ws_working_fold(ws, err);
+    kp_status st = begin(ws, err);
+    if (st != KP_OK)
+        return st;
+    sqlite3_stmt *s;
+    if (copy_stamp(ws, NULL) != ws->wc_stamp) { /* changed elsewhere: the log is read */
+        exec(ws->db, "ROLLBACK");
+        return ws_working_fold(ws, err);
+    }
+    bool ok = sqlite3_prepare_v2(ws->db, "DELETE FROM edits WHERE author = ?1", -1, &s, NULL) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+        ok = sqlite3_step(s) == SQLITE_DONE;
+        sqlite3_finalize(s);
+    }
+    if (ok && sqlite3_changes(ws->db) == 0) { /* nothing to fold */
+        exec(ws->db, "ROLLBACK");
+        return KP_OK;
+    }
+    if (ok && (ok = sqlite3_prepare_v2(ws->db, "UPDATE copies SET design = ?2 WHERE author = ?1", -1, &s,
+                                       NULL) == SQLITE_OK)) {
+        sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 2, text, -1, SQLITE_STATIC);
+        ok = sqlite3_step(s) == SQLITE_DONE;
+        sqlite3_finalize(s);
+    }
+    if (!ok)
+        return abort_tx(ws, err, _("fold the working copy's edits"));
+    return finish(ws, err, _("fold the working copy's edits"));
+}
+
 /* Moves the top of `from` into the working copy, pushing the current state on `to`. */
 static kp_status step_history(ws_t *ws, const char *from, const char *to, char **yaml, int *base, char **err)
 {

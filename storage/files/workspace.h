@@ -174,6 +174,11 @@ kp_status ws_working_splice(ws_t *ws, size_t prefix, size_t suffix, const char *
  * is unchanged). Meant for idle moments: it writes the whole text. KP_OK when there is nothing
  * to fold. */
 kp_status ws_working_fold(ws_t *ws, char **err);
+/* ws_working_fold by a caller that holds the text the log makes (`text`: the working copy as its
+ * last ws_working_set or ws_working_splice through this handle left it): that text is stored,
+ * the log neither read nor applied. Only when the handle knows the working copy as it is (as
+ * ws_working_splice); else, or when the log is empty, ws_working_fold. */
+kp_status ws_working_fold_text(ws_t *ws, const char *text, char **err);
 
 /* Undo: the working copy goes back to the state on top of the undo stack, its base version
  * included (the current one is pushed on the redo stack). *yaml and *base (either may be NULL)
