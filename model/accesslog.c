@@ -820,15 +820,17 @@ static inline unsigned printable_at(const char *p) { return bits_of(~not_printab
 #endif
 
 /* The key at p when it ends with a tab within SCAN bytes (end - p >= SCAN): 1 with its hash and
- * length when it is printable ASCII, 0 when the line is not the usual one, -1 when the key is
- * longer (the caller reads on). */
+ * length, 0 when the line is not the usual one, -1 when the key is longer (the caller reads on).
+ * Whether it is printable ASCII is the caller's to check (short_key_printable), once it knows the
+ * line is its thread's: another thread's line is skipped unread, and a bad key is reported by the
+ * thread it hashes to. */
 static inline int short_key(const char *p, uint64_t *h, size_t *n)
 {
     unsigned m = seps_at(p);
     if (!m)
         return -1;
-    unsigned j = (unsigned)__builtin_ctz(m), keep = (1u << j) - 1;
-    if (!j || p[j] != '\t' || (printable_at(p) & keep) != keep)
+    unsigned j = (unsigned)__builtin_ctz(m);
+    if (!j || p[j] != '\t')
         return 0;
     uint64_t w0 = load8(p), hh = HASH_SEED, tail;
     if (j >= 8) {
@@ -840,6 +842,13 @@ static inline int short_key(const char *p, uint64_t *h, size_t *n)
     *h = hash_end(hh, tail, j);
     *n = j;
     return 1;
+}
+
+/* true when the n < SCAN bytes at p are printable ASCII */
+static inline bool short_key_printable(const char *p, size_t n)
+{
+    unsigned keep = (1u << n) - 1;
+    return (printable_at(p) & keep) == keep;
 }
 
 /* The usual line at p, read in one pass with no call: a printable ASCII key hashed and checked
@@ -858,7 +867,8 @@ static inline const char *fast_line(accesslog_sink *s, const char *p, const char
     int got = short_key(p, &h, &n);
     if (!got)
         return NULL;
-    if (got < 0) { /* a longer key: eight bytes at a time */
+    bool checked = got < 0; /* a longer key is checked as it is hashed */
+    if (got < 0) {          /* a longer key: eight bytes at a time */
         uint64_t bad = 0, w, z;
         const char *q = p;
         h = HASH_SEED;
@@ -890,9 +900,11 @@ static inline const char *fast_line(accesslog_sink *s, const char *p, const char
             if ((m = newlines_at(r)))
                 break;
         }
-        s->lines++; /* a NUL in it is the owner's to report: its thread reads it the slow way */
+        s->lines++; /* a NUL or a bad key is the owner's to report: its thread reads it the slow way */
         return r + __builtin_ctz(m) + 1;
     }
+    if (!checked && !short_key_printable(p, n))
+        return NULL;
     /* the sort key, skipped */
     for (;; r += SCAN) {
         if (end - r < SCAN)
