@@ -70,11 +70,20 @@ static int f_sync(sqlite3_file *f, int flags)
         mark((shim_file *)f, 0, true);
     return rc;
 }
-static int f_size(sqlite3_file *f, sqlite3_int64 *size) { return REAL(f)->pMethods->xFileSize(REAL(f), size); }
+static int f_size(sqlite3_file *f, sqlite3_int64 *size)
+{
+    return REAL(f)->pMethods->xFileSize(REAL(f), size);
+}
 static int f_lock(sqlite3_file *f, int l) { return REAL(f)->pMethods->xLock(REAL(f), l); }
 static int f_unlock(sqlite3_file *f, int l) { return REAL(f)->pMethods->xUnlock(REAL(f), l); }
-static int f_reserved(sqlite3_file *f, int *out) { return REAL(f)->pMethods->xCheckReservedLock(REAL(f), out); }
-static int f_control(sqlite3_file *f, int op, void *arg) { return REAL(f)->pMethods->xFileControl(REAL(f), op, arg); }
+static int f_reserved(sqlite3_file *f, int *out)
+{
+    return REAL(f)->pMethods->xCheckReservedLock(REAL(f), out);
+}
+static int f_control(sqlite3_file *f, int op, void *arg)
+{
+    return REAL(f)->pMethods->xFileControl(REAL(f), op, arg);
+}
 static int f_sector(sqlite3_file *f) { return REAL(f)->pMethods->xSectorSize(REAL(f)); }
 static int f_caps(sqlite3_file *f) { return REAL(f)->pMethods->xDeviceCharacteristics(REAL(f)); }
 static int f_shm_map(sqlite3_file *f, int pg, int sz, int ext, void volatile **p)
@@ -91,7 +100,10 @@ static int f_fetch(sqlite3_file *f, sqlite3_int64 o, int n, void **p)
 {
     return REAL(f)->pMethods->xFetch(REAL(f), o, n, p);
 }
-static int f_unfetch(sqlite3_file *f, sqlite3_int64 o, void *p) { return REAL(f)->pMethods->xUnfetch(REAL(f), o, p); }
+static int f_unfetch(sqlite3_file *f, sqlite3_int64 o, void *p)
+{
+    return REAL(f)->pMethods->xUnfetch(REAL(f), o, p);
+}
 
 static const sqlite3_io_methods shim_methods = {
     .iVersion = 3,
@@ -119,22 +131,32 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int fl
 {
     shim_file *f = (shim_file *)file;
     f->real = (sqlite3_file *)(f + 1);
-    f->kind = flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL | SQLITE_OPEN_MAIN_JOURNAL | SQLITE_OPEN_TEMP_DB |
-                       SQLITE_OPEN_TEMP_JOURNAL | SQLITE_OPEN_SUBJOURNAL | SQLITE_OPEN_SUPER_JOURNAL);
+    f->kind =
+        flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL | SQLITE_OPEN_MAIN_JOURNAL | SQLITE_OPEN_TEMP_DB |
+                 SQLITE_OPEN_TEMP_JOURNAL | SQLITE_OPEN_SUBJOURNAL | SQLITE_OPEN_SUPER_JOURNAL);
     int rc = shim.real->xOpen(shim.real, name, f->real, flags, out);
     f->base.pMethods = rc == SQLITE_OK && f->real->pMethods ? &shim_methods : NULL;
     (void)vfs;
     return rc;
 }
-static int v_delete(sqlite3_vfs *v, const char *n, int sync) { return shim.real->xDelete(shim.real, n, sync); }
-static int v_access(sqlite3_vfs *v, const char *n, int fl, int *out) { return shim.real->xAccess(shim.real, n, fl, out); }
+static int v_delete(sqlite3_vfs *v, const char *n, int sync)
+{
+    return shim.real->xDelete(shim.real, n, sync);
+}
+static int v_access(sqlite3_vfs *v, const char *n, int fl, int *out)
+{
+    return shim.real->xAccess(shim.real, n, fl, out);
+}
 static int v_full(sqlite3_vfs *v, const char *n, int sz, char *out)
 {
     return shim.real->xFullPathname(shim.real, n, sz, out);
 }
 static void *v_dlopen(sqlite3_vfs *v, const char *n) { return shim.real->xDlOpen(shim.real, n); }
 static void v_dlerror(sqlite3_vfs *v, int n, char *m) { shim.real->xDlError(shim.real, n, m); }
-static void (*v_dlsym(sqlite3_vfs *v, void *h, const char *s))(void) { return shim.real->xDlSym(shim.real, h, s); }
+static void (*v_dlsym(sqlite3_vfs *v, void *h, const char *s))(void)
+{
+    return shim.real->xDlSym(shim.real, h, s);
+}
 static void v_dlclose(sqlite3_vfs *v, void *h) { shim.real->xDlClose(shim.real, h); }
 static int v_random(sqlite3_vfs *v, int n, char *out) { return shim.real->xRandomness(shim.real, n, out); }
 static int v_sleep(sqlite3_vfs *v, int us) { return shim.real->xSleep(shim.real, us); }
@@ -190,7 +212,8 @@ static const struct {
 static void test_commit_is_synced_when_it_returns(void **state)
 {
     (void)state;
-    kp_design *d = ts_load_file("samples/cloudshop/design.yaml"), *d2 = ts_load_file("samples/iot/design.yaml");
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml"),
+              *d2 = ts_load_file("samples/iot/design.yaml");
     assert_non_null(d);
     assert_non_null(d2);
     for (size_t r = 0; r < sizeof rows / sizeof *rows; r++) {
@@ -203,8 +226,8 @@ static void test_commit_is_synced_when_it_returns(void **state)
         if (rows[r].with != ALONE) {
             assert_int_equal(sqlite3_open_v2(p, &other, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
             if (rows[r].with == OLD_SNAPSHOT) {
-                assert_int_equal(sqlite3_exec(other, "BEGIN; SELECT count(*) FROM versions", NULL, NULL, NULL),
-                                 SQLITE_OK);
+                assert_int_equal(
+                    sqlite3_exec(other, "BEGIN; SELECT count(*) FROM versions", NULL, NULL, NULL), SQLITE_OK);
             }
         }
         shim.wal_dirty = shim.db_dirty = 0;
@@ -223,7 +246,8 @@ static void test_commit_is_synced_when_it_returns(void **state)
         if (other) {
             sqlite3_exec(other, "COMMIT", NULL, NULL, NULL);
             sqlite3_stmt *s = NULL;
-            assert_int_equal(sqlite3_prepare_v2(other, "SELECT max(number) FROM versions", -1, &s, NULL), SQLITE_OK);
+            assert_int_equal(sqlite3_prepare_v2(other, "SELECT max(number) FROM versions", -1, &s, NULL),
+                             SQLITE_OK);
             assert_int_equal(sqlite3_step(s), SQLITE_ROW);
             assert_int_equal(sqlite3_column_int(s, 0), 2);
             sqlite3_finalize(s);

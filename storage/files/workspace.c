@@ -986,6 +986,11 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
         return st;
     }
     free(why);
+    if (can_write && !salvage && schema < NMIGRATIONS && (flags & WS_AS_IS)) {
+        free(quick);
+        sqlite3_close(db); /* nothing was written: the connection is still query-only */
+        return KP_VERSION;
+    }
     ws_t *ws = xcalloc(1, sizeof *ws);
     ws->path = xstrdup(path);
     ws->db = db;

@@ -32,6 +32,9 @@ enum {
     WS_READONLY = 1u << 1, /* open for reading only (log, show, diff, export); never writes */
     WS_SALVAGE = 1u << 2,  /* with WS_READONLY: open a file whose SQLite check fails (damaged pages),
                               so that ws_fsck can say what is still intact */
+    WS_AS_IS = 1u << 3,    /* never upgrade: a file of an older schema fails with KP_VERSION, no
+                              message and nothing written (for opening ahead, before the caller
+                              knows it will write; it then opens again without the flag) */
 };
 
 /* Opens the workspace at `path`.
