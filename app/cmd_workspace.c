@@ -94,6 +94,10 @@ int cmd_commit(int argc, char **argv)
     kp_diags dg;
     diags_init(&dg, file);
     kp_design *d = designio_load_file(file, &dg);
+    /* the canonical text and the analysis need the design alone: computed while the
+       workspace opens */
+    char *err = NULL;
+    ws_commit_prep *prep = d ? ws_commit_prepare(d, &err) : NULL;
     if (ahead_runs)
         pthread_join(opener, NULL);
     if (!d) {
@@ -106,22 +110,27 @@ int cmd_commit(int argc, char **argv)
     }
     diags_free(&dg);
     ws_t *ws = ahead.ws;
-    if (!ws && ahead_runs && ahead.st != KP_NOTFOUND && ahead.st != KP_VERSION) {
-        fprintf(stderr, "keyplan: %s\n", ahead.err ? ahead.err : kp_status_text(ahead.st));
-        free(ahead.err);
+    if (!prep || (!ws && ahead_runs && ahead.st != KP_NOTFOUND && ahead.st != KP_VERSION)) {
+        ws_close(ws);
         design_free(d);
-        return 2;
+        if (!prep) { /* the design cannot be saved: said before any workspace's problem */
+            free(ahead.err);
+            return report(KP_INVALID, err);
+        }
+        ws_commit_prep_free(prep);
+        return report(ahead.st, ahead.err); /* frees the message */
     }
     free(ahead.err);
     /* a workspace to create or upgrade (or no second thread): opened now */
     if (!ws && source_open_ws(wsp, WS_CREATE, &ws) != 0) {
+        ws_commit_prep_free(prep);
         design_free(d);
         return 2;
     }
-    char *err = NULL;
     int number = 0;
-    kp_status st = ws_commit(ws, d, author, msg, parent, false, &number, &err);
+    kp_status st = ws_commit_prepared(ws, d, prep, author, msg, parent, false, &number, &err);
     ws_close(ws);
+    ws_commit_prep_free(prep);
     design_free(d);
     if (st != KP_OK)
         return report(st, err);

@@ -37,7 +37,8 @@ static void make_ws(const char *path, ws_state state)
     }
     char *out = NULL, *err = NULL;
     char *design = ts_source_path("samples/cloudshop/first-design.yaml");
-    int rc = ts_run_keyplan((const char *const[]){"commit", path, design, "-m", "first", NULL}, NULL, &out, &err);
+    int rc =
+        ts_run_keyplan((const char *const[]){"commit", path, design, "-m", "first", NULL}, NULL, &out, &err);
     if (rc != 0)
         fail_msg("the first commit failed: %s", err);
     free(out);
@@ -62,7 +63,8 @@ static void ws_facts(const char *path, int *schema, int *latest)
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
         sqlite3_stmt *s = NULL;
-        if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+        if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK &&
+            sqlite3_step(s) == SQLITE_ROW)
             *schema = sqlite3_column_int(s, 0);
         sqlite3_finalize(s);
         s = NULL;
@@ -79,22 +81,22 @@ static const struct {
     ws_state state;
     bool good_design;
     int rc;
-    const char *in_err;  /* a part of stderr; NULL: stderr is empty */
-    bool exists_after;   /* the workspace file exists after the run */
-    bool same_bytes;     /* the file's bytes are what they were */
-    int schema, latest;  /* after (checked when exists_after and not GARBAGE); schema 0: ours */
+    const char *in_err; /* a part of stderr; NULL: stderr is empty */
+    bool exists_after;  /* the workspace file exists after the run */
+    bool same_bytes;    /* the file's bytes are what they were */
+    int schema, latest; /* after (checked when exists_after and not GARBAGE); schema 0: ours */
 } rows[] = {
     {"missing, a design that loads: created", MISSING, true, 0, NULL, true, false, 0, 1},
-    {"missing, a design that does not load: not created", MISSING, false, 2, "the workspace was not touched", false,
-     false, 0, 0},
+    {"missing, a design that does not load: not created", MISSING, false, 2, "the workspace was not touched",
+     false, false, 0, 0},
     {"current, a design that loads: committed", CURRENT, true, 0, NULL, true, false, 0, 2},
-    {"current, a design that does not load: untouched", CURRENT, false, 2, "the workspace was not touched", true,
-     true, 0, 1},
+    {"current, a design that does not load: untouched", CURRENT, false, 2, "the workspace was not touched",
+     true, true, 0, 1},
     {"schema 3, a design that loads: upgraded and committed", SCHEMA_3, true, 0, NULL, true, false, 0, 2},
-    {"schema 3, a design that does not load: not upgraded", SCHEMA_3, false, 2, "the workspace was not touched",
-     true, true, 3, 1},
-    {"damaged, a design that loads: refused, untouched", GARBAGE, true, 2, "not a keyplan workspace", true, true, 0,
-     0},
+    {"schema 3, a design that does not load: not upgraded", SCHEMA_3, false, 2,
+     "the workspace was not touched", true, true, 3, 1},
+    {"damaged, a design that loads: refused, untouched", GARBAGE, true, 2, "not a keyplan workspace", true,
+     true, 0, 0},
     {"damaged, a design that does not load: the design's error first", GARBAGE, false, 2,
      "the workspace was not touched", true, true, 0, 0},
 };
@@ -113,10 +115,11 @@ static void test_commit_opens_ahead_untouched(void **state)
         char *before = ts_read_file(ws, &len0);
         char *out = NULL, *err = NULL;
         int rc = ts_run_keyplan(
-            (const char *const[]){"commit", ws, rows[r].good_design ? good : bad, "-m", "second", NULL}, NULL, &out,
-            &err);
+            (const char *const[]){"commit", ws, rows[r].good_design ? good : bad, "-m", "second", NULL}, NULL,
+            &out, &err);
         if (rc != rows[r].rc || (rows[r].in_err ? !strstr(err, rows[r].in_err) : *err != '\0'))
-            fail_msg("%s: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", rows[r].what, rc, rows[r].rc, out, err);
+            fail_msg("%s: exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", rows[r].what, rc, rows[r].rc, out,
+                     err);
         struct stat sb;
         bool exists = stat(ws, &sb) == 0;
         if (exists != rows[r].exists_after)

@@ -1499,11 +1499,45 @@ static char *conflict_message(ws_t *ws, int expected, int latest)
     return sbuf_steal(&b);
 }
 
-kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char *message,
-                    int expected_parent, bool update_working, int *number, char **err)
+struct ws_commit_prep {
+    char *yaml;             /* the canonical text */
+    char *digest;           /* its digest */
+    kp_analysis *analysis;  /* the signals' design values */
+    char *decisions_digest; /* of the decisions rows the version records */
+};
+
+ws_commit_prep *ws_commit_prepare(const kp_design *d, char **err)
 {
-    if (number)
-        *number = 0;
+    char *why = NULL;
+    char *yaml = designio_save(d, &why);
+    if (!yaml) {
+        kp_fail(err, KP_INVALID, _("not committed: the design cannot be saved (%s)"), why);
+        free(why);
+        return NULL;
+    }
+    ws_commit_prep *p = xcalloc(1, sizeof *p);
+    p->yaml = yaml;
+    p->digest = digest_of(yaml);
+    p->analysis = analysis_run(d);
+    p->decisions_digest = decisions_digest(d, p->analysis);
+    return p;
+}
+
+void ws_commit_prep_free(ws_commit_prep *p)
+{
+    if (!p)
+        return;
+    free(p->yaml);
+    free(p->digest);
+    analysis_free(p->analysis);
+    free(p->decisions_digest);
+    free(p);
+}
+
+/* What a commit refuses before it computes anything: a missing message, control characters in
+ * the message or the author, a read-only handle. */
+static kp_status commit_checks(ws_t *ws, const char *author, const char *message, char **err)
+{
     if (!message || !*message)
         return kp_fail(err, KP_INVALID, _("a commit needs a message saying what changed and why (-m MSG)"));
     ptrdiff_t ctl = util_control_at(message, true);
@@ -1515,21 +1549,38 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
     if (author && *author && util_control_at(author, false) >= 0)
         return kp_fail(err, KP_INVALID,
                        _("the author's name holds a control character; expected one line of text"));
-    kp_status st = need_rw(ws, err);
+    return need_rw(ws, err);
+}
+
+kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char *message,
+                    int expected_parent, bool update_working, int *number, char **err)
+{
+    if (number)
+        *number = 0;
+    kp_status st = commit_checks(ws, author, message, err);
     if (st != KP_OK)
         return st;
-    char *why = NULL;
-    char *yaml = designio_save(d, &why);
-    if (!yaml) {
-        st = kp_fail(err, KP_INVALID, _("not committed: the design cannot be saved (%s)"), why);
-        free(why);
+    ws_commit_prep *p = ws_commit_prepare(d, err);
+    if (!p)
+        return KP_INVALID;
+    st = ws_commit_prepared(ws, d, p, author, message, expected_parent, update_working, number, err);
+    ws_commit_prep_free(p);
+    return st;
+}
+
+kp_status ws_commit_prepared(ws_t *ws, const kp_design *d, const ws_commit_prep *p, const char *author,
+                             const char *message, int expected_parent, bool update_working, int *number,
+                             char **err)
+{
+    if (number)
+        *number = 0;
+    kp_status st = commit_checks(ws, author, message, err);
+    if (st != KP_OK)
         return st;
-    }
-    kp_analysis *a = analysis_run(d);
+    const char *yaml = p->yaml, *dg = p->digest, *ddg = p->decisions_digest;
+    const kp_analysis *a = p->analysis;
     char *who = xstrdup(author && *author ? author : ws->author);
     char *now = now_iso();
-    char *dg = digest_of(yaml);
-    char *ddg = decisions_digest(d, a);
     int latest = 0, n = 0;
     relax_sync(ws);
     st = begin(ws, err);
@@ -1613,12 +1664,8 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
         *number = n;
 out:
     full_sync(ws);
-    free(dg);
-    free(ddg);
     free(now);
     free(who);
-    analysis_free(a);
-    free(yaml);
     return st;
 }
 

@@ -112,6 +112,19 @@ kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err);
 kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char *message,
                     int expected_parent, bool update_working, int *number, char **err);
 
+/* ws_commit in two steps: what a commit computes from the design alone (its canonical text, its
+ * analysis for the signals' design values, their digests), which needs no workspace and may run
+ * on any thread, e.g. while another opens the workspace; then the transaction. NULL with *err
+ * (KP_INVALID's message) when the design cannot be saved. ws_commit_prep_free releases it (NULL
+ * is fine); `d` must outlive it unchanged. ws_commit_prepared is ws_commit with `p` made from
+ * `d`. */
+typedef struct ws_commit_prep ws_commit_prep;
+ws_commit_prep *ws_commit_prepare(const kp_design *d, char **err);
+void ws_commit_prep_free(ws_commit_prep *p);
+kp_status ws_commit_prepared(ws_t *ws, const kp_design *d, const ws_commit_prep *p, const char *author,
+                             const char *message, int expected_parent, bool update_working, int *number,
+                             char **err);
+
 /* Checks the file: PRAGMA integrity_check, foreign keys, and each version's stored digest
  * against its design text. KP_DAMAGED with the first problem when anything is wrong. */
 kp_status ws_verify(ws_t *ws, char **err);
