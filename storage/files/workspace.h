@@ -106,6 +106,8 @@ kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err);
  * this design based on the new version in the same transaction (its undo history is kept).
  * The design text is stored once per distinct text (compressed, under its digest), the
  * decisions and signals only when they differ from the latest version's.
+ * The version is on disk when ws_commit returns: a checkpoint copies it into the file and syncs
+ * it (or the WAL is synced when a reader's older snapshot keeps the checkpoint from copying).
  * On success *number (may be NULL) is the new version's number. `d` must have passed
  * validation (designio_load_* or validate_design): its analysis is run to record each signal's
  * design value. */
