@@ -62,8 +62,6 @@ int cmd_check(int argc, char **argv)
         check_usage(stderr);
         return 2;
     }
-    source_utf8_locale();
-
     kp_diags diags;
     diags_init(&diags, NULL);
     kp_design *d = designio_load_file(path, &diags);

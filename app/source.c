@@ -6,7 +6,6 @@
 #include "i18n.h"
 
 #include <errno.h>
-#include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdio.h>
@@ -56,14 +55,7 @@ bool source_parse_rev(const char *arg, int *rev)
     return true;
 }
 
-void source_utf8_locale(void)
-{
-    setlocale(LC_CTYPE, "");
-    const char *cs = nl_langinfo(CODESET);
-    if (!cs || (strcmp(cs, "UTF-8") != 0 && strcmp(cs, "utf8") != 0))
-        if (!setlocale(LC_CTYPE, "C.UTF-8"))
-            setlocale(LC_CTYPE, "en_US.UTF-8");
-}
+void source_utf8_locale(void) { i18n_utf8(); }
 
 int source_read(const char *src, int version, source *out)
 {

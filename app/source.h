@@ -67,7 +67,9 @@ bool source_parse_rev(const char *arg, int *rev);
 
 /* Sets LC_CTYPE so that wcwidth() measures UTF-8 text (names such as `línea` in reports)
  * whatever the caller's locale: the environment's when it is UTF-8, else C.UTF-8 or
- * en_US.UTF-8. */
+ * en_US.UTF-8 (i18n_utf8; the display widths do it themselves at their first non-ASCII
+ * character, so only code that calls the C library's wide-character functions directly needs
+ * this). */
 void source_utf8_locale(void);
 
 #endif

@@ -1,5 +1,6 @@
 /* display.c - UTF-8 display widths, cells and word wrapping. */
 #include "display.h"
+#include "i18n.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@ static size_t next_char(const char *s, wchar_t *wc, int *width)
         *width = 1; /* printable ASCII is one column; a control shows as one too */
         return 1;
     }
+    i18n_utf8(); /* the locale, loaded at the first character that needs it */
     mbstate_t st;
     memset(&st, 0, sizeof st);
     size_t n = mbrtowc(wc, s, 4, &st);

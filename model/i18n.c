@@ -14,18 +14,27 @@
 #endif
 
 static char lang_now[3] = "en";
+static bool translating; /* a catalog is in use: the marks ask gettext */
+static bool bound;       /* the text domain is bound (a language other than English was chosen) */
+static bool ctype_set;   /* LC_CTYPE was taken from the environment */
 static const i18n_numfmt c_figures = {".", ",", false};
 static i18n_numfmt figures = {".", ",", false};
 static locale_t time_locale; /* (locale_t)0: C's */
 
+const char *i18n_gettext(const char *msgid) { return translating ? dgettext(KP_TEXTDOMAIN, msgid) : msgid; }
+
 const char *i18n_pgettext(const char *ctx_and_msgid, const char *msgid)
 {
+    if (!translating)
+        return msgid;
     const char *t = dgettext(KP_TEXTDOMAIN, ctx_and_msgid);
     return t == ctx_and_msgid ? msgid : t;
 }
 
 const char *i18n_npgettext(const char *ctx_and_one, const char *one, const char *many, unsigned long n)
 {
+    if (!translating)
+        return n == 1 ? one : many;
     const char *t = dngettext(KP_TEXTDOMAIN, ctx_and_one, many, n);
     return t == ctx_and_one ? one : t;
 }
@@ -119,17 +128,44 @@ static void copy_mark(char *dst, size_t size, const char *src, const char *fallb
     snprintf(dst, size, "%s", src && *src ? src : fallback);
 }
 
-bool i18n_init(const char *lang, const char **err)
+/* LC_CTYPE from the environment, and UTF-8 when the environment's is not. */
+static void utf8_ctype(void)
 {
-    if (err)
-        *err = NULL;
-    setlocale(LC_ALL, "");
-    setlocale(LC_NUMERIC, "C"); /* printf's '.' in every machine format */
+    ctype_set = true;
+    setlocale(LC_CTYPE, "");
     const char *cs = nl_langinfo(CODESET);
     if (!cs || (strcmp(cs, "UTF-8") != 0 && strcmp(cs, "utf8") != 0))
         if (!setlocale(LC_CTYPE, "C.UTF-8"))
             setlocale(LC_CTYPE, "en_US.UTF-8");
+}
 
+void i18n_utf8(void)
+{
+    if (!ctype_set)
+        utf8_ctype();
+}
+
+/* English: the marks return their text, figures and dates are C's. Nothing is looked up. */
+static void speak_english(void)
+{
+    translating = false;
+    if (bound) {
+        /* a plain ngettext() asks the domain an earlier language bound: English from it now
+           (textdomain() also drops gettext's cache of the earlier language's answers) */
+        setenv("LANGUAGE", "en", 1);
+        textdomain(KP_TEXTDOMAIN);
+    }
+    memcpy(lang_now, "en", sizeof lang_now);
+    if (time_locale)
+        freelocale(time_locale);
+    time_locale = (locale_t)0;
+    figures = c_figures;
+}
+
+bool i18n_init(const char *lang, const char **err)
+{
+    if (err)
+        *err = NULL;
     char want[3];
     if (lang && *lang) {
         if (strcmp(lang, "en") != 0 && strcmp(lang, "es") != 0) {
@@ -143,17 +179,25 @@ bool i18n_init(const char *lang, const char **err)
         if (strcmp(want, "es") != 0)
             strcpy(want, "en");
     }
+    if (strcmp(want, "en") == 0) {
+        speak_english();
+        return true;
+    }
+
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C"); /* printf's '.' in every machine format */
+    utf8_ctype();
 
     char dir[4096];
     catalog_dir(dir, sizeof dir, "es");
     bindtextdomain(KP_TEXTDOMAIN, dir);
     bind_textdomain_codeset(KP_TEXTDOMAIN, "UTF-8");
-    bool ok = true;
-    if (strcmp(want, "en") != 0 && !has_catalog(dir, want)) {
+    bound = true;
+    if (!has_catalog(dir, want)) {
         if (err)
             *err = "no catalog for that language was built or installed (see KEYPLAN_LOCALEDIR)";
-        ok = false;
-        strcpy(want, "en");
+        speak_english();
+        return false;
     }
 
     /* gettext reads LANGUAGE only when LC_MESSAGES is not "C": a UTF-8 locale for messages that
@@ -165,21 +209,19 @@ bool i18n_init(const char *lang, const char **err)
             setlocale(LC_MESSAGES, "es_ES.UTF-8");
     textdomain(KP_TEXTDOMAIN);
     memcpy(lang_now, want, sizeof lang_now);
+    translating = true;
 
     if (time_locale)
         freelocale(time_locale);
-    time_locale = (locale_t)0;
     figures = c_figures;
-    if (strcmp(want, "en") != 0) {
-        time_locale = figures_locale(want);
-        if (time_locale) {
-            copy_mark(figures.decimal, sizeof figures.decimal, nl_langinfo_l(RADIXCHAR, time_locale), ".");
-            copy_mark(figures.thousands, sizeof figures.thousands, nl_langinfo_l(THOUSEP, time_locale), "");
-            const char *pre = nl_langinfo_l(__P_CS_PRECEDES, time_locale);
-            figures.symbol_after = pre && *pre == 0;
-        }
+    time_locale = figures_locale(want);
+    if (time_locale) {
+        copy_mark(figures.decimal, sizeof figures.decimal, nl_langinfo_l(RADIXCHAR, time_locale), ".");
+        copy_mark(figures.thousands, sizeof figures.thousands, nl_langinfo_l(THOUSEP, time_locale), "");
+        const char *pre = nl_langinfo_l(__P_CS_PRECEDES, time_locale);
+        figures.symbol_after = pre && *pre == 0;
     }
-    return ok;
+    return true;
 }
 
 size_t i18n_datetime(char *buf, size_t size, time_t t)

@@ -20,21 +20,33 @@
 
 #define KP_TEXTDOMAIN "keyplan"
 
-#define _(s)                   dgettext(KP_TEXTDOMAIN, s)
+#define _(s)                   i18n_gettext(s)
 #define N_(s)                  s
 #define P_(ctx, s)             i18n_pgettext(ctx "\004" s, s)
 #define NP_(ctx, one, many, n) i18n_npgettext(ctx "\004" one, one, many, n)
 
-const char *i18n_pgettext(const char *ctx_and_msgid, const char *msgid);
-const char *i18n_npgettext(const char *ctx_and_one, const char *one, const char *many, unsigned long n);
+/* The translation of msgid, or msgid itself while the language is English: then no catalog is
+ * looked up at all (a command in English asks gettext nothing). */
+const char *i18n_gettext(const char *msgid) __attribute__((format_arg(1)));
+const char *i18n_pgettext(const char *ctx_and_msgid, const char *msgid) __attribute__((format_arg(2)));
+const char *i18n_npgettext(const char *ctx_and_one, const char *one, const char *many, unsigned long n)
+    __attribute__((format_arg(2))) __attribute__((format_arg(3)));
 
 /* Chooses the language: `lang` ("es", "en", or NULL for the environment's LANGUAGE/LC_ALL/
- * LC_MESSAGES/LANG), finds the catalogs (KEYPLAN_LOCALEDIR, else beside the executable, else
- * the installed ones) and sets the figures' locale for human output. LC_NUMERIC stays "C" so
- * that every machine format keeps its '.'. Returns false (and keeps English) for a language
- * keyplan has no catalog for; `err` then says which languages there are. Callable again: the
- * workbench's `:set lang`. */
+ * LC_MESSAGES/LANG). English needs nothing more: no catalog is looked for and no locale is
+ * loaded (English figures and dates do not depend on one; LC_CTYPE waits for i18n_utf8).
+ * Another language takes the environment's locale with a UTF-8 LC_CTYPE, finds the catalogs
+ * (KEYPLAN_LOCALEDIR, else beside the executable, else the installed ones) and sets the figures'
+ * locale for human output; LC_NUMERIC stays "C" so that every machine format keeps its '.'.
+ * Returns false (and keeps English) for a language keyplan has no catalog for; `err` then says
+ * which languages there are. Callable again: the workbench's `:set lang`. */
 bool i18n_init(const char *lang, const char **err);
+
+/* Sets LC_CTYPE from the environment, UTF-8 whatever it says (C.UTF-8 when it names another
+ * encoding), once: what mbrtowc, wcwidth and ncurses need. The display widths call it before
+ * their first non-ASCII character, the workbench before it starts; nothing else needs it, so a
+ * command that prints ASCII never loads a locale (about 0.2 ms). */
+void i18n_utf8(void);
 
 /* The language in use: "en" or "es" (two letters). */
 const char *i18n_lang(void);

@@ -91,7 +91,8 @@ int ui_run(const char *workspace_path, const ui_options *opt)
     bool first_run = !(workspace_path && *workspace_path) && access(WS_DEFAULT_PATH, F_OK) != 0;
     if (first_run)
         path = UI_TOUR_WORKSPACE;
-    /* the locale was set by i18n_init (messages, figures, UTF-8; LC_NUMERIC stays "C") */
+    /* messages and figures were chosen by i18n_init (LC_NUMERIC stays "C"); ncurses needs UTF-8 */
+    i18n_utf8();
     /* a design file opens in the workspace beside it (NAME.keyplan), as an undoable edit */
     kp_design *imported = NULL;
     char *ws_name = NULL;

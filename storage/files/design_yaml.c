@@ -1512,6 +1512,11 @@ typedef yamlout em;
  * YAML 1.1/1.2 tools (null, a boolean, a number). */
 static bool looks_typed(const char *s)
 {
+    /* every typed text starts with one of these (null, the booleans, inf and nan as strtod reads
+       them) or with a character that is not a letter: most names and keys need no more look */
+    unsigned char c = (unsigned char)*s;
+    if (((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) && !strchr("nNtTfFyYoOiI", c))
+        return false;
     if (!*s || !strcmp(s, "~") || !strcasecmp(s, "null"))
         return true;
     bool bv;

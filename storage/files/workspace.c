@@ -986,6 +986,11 @@ kp_status ws_open(const char *path, unsigned flags, ws_t **out, char **err)
         return st;
     }
     free(why);
+    if (can_write && !salvage && schema < NMIGRATIONS && (flags & WS_AS_IS)) {
+        free(quick);
+        sqlite3_close(db); /* nothing was written: the connection is still query-only */
+        return KP_VERSION;
+    }
     ws_t *ws = xcalloc(1, sizeof *ws);
     ws->path = xstrdup(path);
     ws->db = db;
@@ -1080,6 +1085,42 @@ static kp_status abort_tx(ws_t *ws, char **err, const char *what)
 static kp_status finish(ws_t *ws, char **err, const char *what)
 {
     return exec(ws->db, "COMMIT") ? KP_OK : abort_tx(ws, err, what);
+}
+
+/* A version's transaction runs with synchronous=NORMAL: SQLite writes its frames to the WAL
+ * without syncing them at COMMIT (the WAL's new header is still synced first, as SQLite does in
+ * NORMAL, so it stays safe against power loss). finish_durable then makes it durable before it
+ * returns, as FULL would: a checkpoint syncs the WAL, copies the pages into the file and syncs
+ * the file; when another connection's reader keeps it from copying every frame, the WAL is
+ * synced directly. Four syncs instead of FULL's five (the commit's own sync and the closing
+ * checkpoint's sync of the same WAL were one too many), and the file holds the version, not
+ * only its WAL. */
+static void relax_sync(ws_t *ws) { exec(ws->db, "PRAGMA synchronous = NORMAL"); }
+
+static void full_sync(ws_t *ws) { exec(ws->db, "PRAGMA synchronous = FULL"); }
+
+/* Commits the transaction begun after relax_sync and returns once it is on disk (see
+ * relax_sync). KP_IO when the disk refuses the sync, as FULL's COMMIT would fail: the change is
+ * then in the WAL but may not survive a power loss, so it is reported as not recorded. */
+static kp_status finish_durable(ws_t *ws, char **err, const char *what)
+{
+    kp_status st = finish(ws, err, what);
+    if (st != KP_OK)
+        return st;
+    int frames = -1, copied = -1;
+    int rc = sqlite3_wal_checkpoint_v2(ws->db, "main", SQLITE_CHECKPOINT_PASSIVE, &frames, &copied);
+    if (rc == SQLITE_OK && frames >= 0 && copied >= frames)
+        return KP_OK;
+    /* not every frame reached the file: the WAL itself must be on disk */
+    sqlite3_file *wal = NULL;
+    rc = sqlite3_file_control(ws->db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &wal);
+    if (rc == SQLITE_OK && wal && wal->pMethods)
+        rc = wal->pMethods->xSync(wal, SQLITE_SYNC_NORMAL);
+    else if (rc == SQLITE_OK)
+        rc = SQLITE_IOERR;
+    if (rc == SQLITE_OK)
+        return KP_OK;
+    return kp_fail(err, KP_IO, _("%1$s: cannot %2$s: %3$s%4$s"), ws->path, what, sqlite3_errstr(rc), "");
 }
 
 /* ---- versions ---------------------------------------------------------------------------- */
@@ -1458,11 +1499,45 @@ static char *conflict_message(ws_t *ws, int expected, int latest)
     return sbuf_steal(&b);
 }
 
-kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char *message,
-                    int expected_parent, bool update_working, int *number, char **err)
+struct ws_commit_prep {
+    char *yaml;             /* the canonical text */
+    char *digest;           /* its digest */
+    kp_analysis *analysis;  /* the signals' design values */
+    char *decisions_digest; /* of the decisions rows the version records */
+};
+
+ws_commit_prep *ws_commit_prepare(const kp_design *d, char **err)
 {
-    if (number)
-        *number = 0;
+    char *why = NULL;
+    char *yaml = designio_save(d, &why);
+    if (!yaml) {
+        kp_fail(err, KP_INVALID, _("not committed: the design cannot be saved (%s)"), why);
+        free(why);
+        return NULL;
+    }
+    ws_commit_prep *p = xcalloc(1, sizeof *p);
+    p->yaml = yaml;
+    p->digest = digest_of(yaml);
+    p->analysis = analysis_run(d);
+    p->decisions_digest = decisions_digest(d, p->analysis);
+    return p;
+}
+
+void ws_commit_prep_free(ws_commit_prep *p)
+{
+    if (!p)
+        return;
+    free(p->yaml);
+    free(p->digest);
+    analysis_free(p->analysis);
+    free(p->decisions_digest);
+    free(p);
+}
+
+/* What a commit refuses before it computes anything: a missing message, control characters in
+ * the message or the author, a read-only handle. */
+static kp_status commit_checks(ws_t *ws, const char *author, const char *message, char **err)
+{
     if (!message || !*message)
         return kp_fail(err, KP_INVALID, _("a commit needs a message saying what changed and why (-m MSG)"));
     ptrdiff_t ctl = util_control_at(message, true);
@@ -1474,22 +1549,40 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
     if (author && *author && util_control_at(author, false) >= 0)
         return kp_fail(err, KP_INVALID,
                        _("the author's name holds a control character; expected one line of text"));
-    kp_status st = need_rw(ws, err);
+    return need_rw(ws, err);
+}
+
+kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char *message,
+                    int expected_parent, bool update_working, int *number, char **err)
+{
+    if (number)
+        *number = 0;
+    kp_status st = commit_checks(ws, author, message, err);
     if (st != KP_OK)
         return st;
-    char *why = NULL;
-    char *yaml = designio_save(d, &why);
-    if (!yaml) {
-        st = kp_fail(err, KP_INVALID, _("not committed: the design cannot be saved (%s)"), why);
-        free(why);
+    ws_commit_prep *p = ws_commit_prepare(d, err);
+    if (!p)
+        return KP_INVALID;
+    st = ws_commit_prepared(ws, d, p, author, message, expected_parent, update_working, number, err);
+    ws_commit_prep_free(p);
+    return st;
+}
+
+kp_status ws_commit_prepared(ws_t *ws, const kp_design *d, const ws_commit_prep *p, const char *author,
+                             const char *message, int expected_parent, bool update_working, int *number,
+                             char **err)
+{
+    if (number)
+        *number = 0;
+    kp_status st = commit_checks(ws, author, message, err);
+    if (st != KP_OK)
         return st;
-    }
-    kp_analysis *a = analysis_run(d);
+    const char *yaml = p->yaml, *dg = p->digest, *ddg = p->decisions_digest;
+    const kp_analysis *a = p->analysis;
     char *who = xstrdup(author && *author ? author : ws->author);
     char *now = now_iso();
-    char *dg = digest_of(yaml);
-    char *ddg = decisions_digest(d, a);
     int latest = 0, n = 0;
+    relax_sync(ws);
     st = begin(ws, err);
     if (st != KP_OK)
         goto out;
@@ -1566,16 +1659,13 @@ kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char
         st = abort_tx(ws, err, _("update the working copy"));
         goto out;
     }
-    st = finish(ws, err, _("record the version"));
+    st = finish_durable(ws, err, _("record the version"));
     if (st == KP_OK && number)
         *number = n;
 out:
-    free(dg);
-    free(ddg);
+    full_sync(ws);
     free(now);
     free(who);
-    analysis_free(a);
-    free(yaml);
     return st;
 }
 

@@ -32,6 +32,9 @@ enum {
     WS_READONLY = 1u << 1, /* open for reading only (log, show, diff, export); never writes */
     WS_SALVAGE = 1u << 2,  /* with WS_READONLY: open a file whose SQLite check fails (damaged pages),
                               so that ws_fsck can say what is still intact */
+    WS_AS_IS = 1u << 3,    /* never upgrade: a file of an older schema fails with KP_VERSION, no
+                              message and nothing written (for opening ahead, before the caller
+                              knows it will write; it then opens again without the flag) */
 };
 
 /* Opens the workspace at `path`.
@@ -103,11 +106,26 @@ kp_status ws_version_design(ws_t *ws, int number, kp_design **out, char **err);
  * this design based on the new version in the same transaction (its undo history is kept).
  * The design text is stored once per distinct text (compressed, under its digest), the
  * decisions and signals only when they differ from the latest version's.
+ * The version is on disk when ws_commit returns: a checkpoint copies it into the file and syncs
+ * it (or the WAL is synced when a reader's older snapshot keeps the checkpoint from copying).
  * On success *number (may be NULL) is the new version's number. `d` must have passed
  * validation (designio_load_* or validate_design): its analysis is run to record each signal's
  * design value. */
 kp_status ws_commit(ws_t *ws, const kp_design *d, const char *author, const char *message,
                     int expected_parent, bool update_working, int *number, char **err);
+
+/* ws_commit in two steps: what a commit computes from the design alone (its canonical text, its
+ * analysis for the signals' design values, their digests), which needs no workspace and may run
+ * on any thread, e.g. while another opens the workspace; then the transaction. NULL with *err
+ * (KP_INVALID's message) when the design cannot be saved. ws_commit_prep_free releases it (NULL
+ * is fine); `d` must outlive it unchanged. ws_commit_prepared is ws_commit with `p` made from
+ * `d`. */
+typedef struct ws_commit_prep ws_commit_prep;
+ws_commit_prep *ws_commit_prepare(const kp_design *d, char **err);
+void ws_commit_prep_free(ws_commit_prep *p);
+kp_status ws_commit_prepared(ws_t *ws, const kp_design *d, const ws_commit_prep *p, const char *author,
+                             const char *message, int expected_parent, bool update_working, int *number,
+                             char **err);
 
 /* Checks the file: PRAGMA integrity_check, foreign keys, and each version's stored digest
  * against its design text. KP_DAMAGED with the first problem when anything is wrong. */
