@@ -7,8 +7,9 @@
 #     ana's is reverted), R again and commits version 3: both changes are in it;
 #  3. a conflict: both change one rate; bea's R opens the merge view, she types a third value,
 #     applies the merge and commits: the latest version holds it;
-#  4. both quit with uncommitted edits; each reopens and sees their own working copy; History
-#     says who has uncommitted work;
+#  4. both quit with uncommitted edits; carla commits version 6 from the command line; each
+#     reopens, sees their own working copy and is told of version 6 at once; History says who
+#     has uncommitted work;
 #  5. presence goes away when the other quits, and when the other is killed.
 KP=$(realpath "$1")
 SRC=$(realpath "$2")
@@ -119,7 +120,14 @@ expect a "v5 modified" "ana has uncommitted work"
 expect b "v5 modified" "bea has uncommitted work"
 quit a
 quit b
+# carla commits from the command line while both are away: each reopens on version 5 + their
+# work, and is told of version 6 at once
+"$KP" show shop.keyplan 5 >"$WORK/v5.yaml" 2>&1 && sed -i 's/^  rate: 555$/  rate: 666/' "$WORK/v5.yaml" &&
+    "$KP" commit shop.keyplan "$WORK/v5.yaml" -m "carla: pattern 3" --author carla >/dev/null ||
+    fail "carla's commit: $(cat "$WORK/v5.yaml" | head -3)"
 start a ana
+expect a "version 6 was committed since your working copy's version 5" "ana reopens and is told of version 6"
+expect a "NEW VERSION" "the status line says so until R"
 expect a "solo de ana" "ana reopens her working copy"
 if screen a | grep -qF "solo de bea"; then fail "ana sees bea's edit"; else ok "ana does not see bea's edit"; fi
 send a 6

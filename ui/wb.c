@@ -124,8 +124,17 @@ wb *wb_new(session *s, const wb_options *opt)
     wb_recompute(w);
     w->tour_on = w->opt.ntour > 0;
     wb_tour_resume(w);
+    /* a version committed while this author was away, on top of their uncommitted work: said at
+       once, as when one arrives during the session */
+    int latest = session_latest(s);
+    w->remote_change = latest > session_base(s) && session_base(s) > 0;
     if (session_note(s))
         wb_message(w, UI_ROLE_WARN, "%s", session_note(s));
+    else if (w->remote_change)
+        wb_message(w, UI_ROLE_WARN,
+                   _("version %1$d was committed since your working copy's version %2$d; R merges it into "
+                     "your working copy"),
+                   latest, session_base(s));
     else
         wb_message(w, UI_ROLE_DIM, _("? help   : commands   Tab next screen   Enter edit   a add   q quit"));
     return w;
