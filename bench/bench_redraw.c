@@ -10,6 +10,8 @@
  *                     Enter: the edit, the session's save (in memory: no disk), validation, the
  *                     analysis after the edit and the frame, the median of many (the typing and
  *                     its frames not counted);
+ *   undo a cell       u after those saves (a cell edited in place taken back), then the frame,
+ *                     alternating with Ctrl-R (not timed), the median of many;
  *   Items screen      the same keystroke and frame on the Items screen over 10,000 generated items
  *                     (and the generation itself, once).
  *
@@ -143,7 +145,7 @@ int main(int argc, char **argv)
     resizeterm(45, 140);
     theme_init();
     printf("%-34s %12s %12s\n", "140x45, CPU ms (median)", "1,000", "10,000");
-    double first[2], key[2], save[2];
+    double first[2], key[2], save[2], undo[2];
     size_t sizes[2] = {1000, 10000};
     for (int k = 0; k < 2; k++) {
         kp_design *d = grow(base, sizes[k]);
@@ -156,6 +158,7 @@ int main(int argc, char **argv)
         frame(w);
         key[k] = keystroke(w, 'k', 'j', runs);
         save[k] = rate_column(w) ? save_cell(w, runs) : -1;
+        undo[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
         wb_free(w);
     }
     printf("%-34s %12.2f %12.2f\n", "first paint (Patterns)", first[0], first[1]);
@@ -163,6 +166,7 @@ int main(int argc, char **argv)
     printf("%-34s %12.2f %12s\n", "  ratio 10,000 / 1,000 (keystroke)", key[1] / key[0], "");
     printf("%-34s %12.2f %12s\n", "  ratio 10,000 / 1,000 (first)", first[1] / first[0], "");
     printf("%-34s %12.2f %12.2f\n", "save a cell -> redraw (Patterns)", save[0], save[1]);
+    printf("%-34s %12.2f %12.2f\n", "undo a cell -> redraw (Patterns)", undo[0], undo[1]);
 
     /* the Items screen over about 10,000 generated items, pattern 2 selected */
     wb *w = wb_new(session_new_memory(design_clone(base)), NULL);

@@ -2465,14 +2465,36 @@ static void test_saved_row_widths_equal_whole(void **state)
             free(draw_text(w));
             wb_key(w, 'u');
         }
-        free(draw_text(w));
+        if (r % 5 == 0) { /* undo and redo of cells edited in place follow that row alone too */
+            free(draw_text(w));
+            wb_key(w, 'u');
+            if (r % 3 == 0) {
+                free(draw_text(w));
+                wb_key(w, UI_CTRL('r'));
+            }
+        }
+        char *mine = draw_text(w);
         wb *fresh = real_wb(design_clone(session_design(w->ss)));
         /* the drafts (texts that did not parse) are cells too */
         for (size_t k = 0; k < w->drafts.n; k++)
             drafts_set(&fresh->drafts, w->drafts.v[k].screen, w->drafts.v[k].row, w->drafts.v[k].col,
                        w->drafts.v[k].text, w->drafts.v[k].err);
         fresh->cur[UI_SCREEN_PATTERNS] = w->cur[UI_SCREEN_PATTERNS];
-        free(draw_text(fresh));
+        char *theirs = draw_text(fresh);
+        /* the screen is the fresh one's, the model pane's figures and findings included, but for
+           the last two lines (the status and message lines say what just happened) */
+        char *a_end = mine + strlen(mine), *b_end = theirs + strlen(theirs);
+        for (int k = 0; k < 3 && a_end > mine; k++)
+            while (--a_end > mine && *a_end != '\n') {
+            }
+        for (int k = 0; k < 3 && b_end > theirs; k++)
+            while (--b_end > theirs && *b_end != '\n') {
+            }
+        *a_end = *b_end = '\0';
+        if (strcmp(mine, theirs) != 0)
+            fail_msg("step %d: the screen differs from one drawn afresh:\n%s\n----\n%s", step, mine, theirs);
+        free(mine);
+        free(theirs);
         const screen_cache *a = &w->cache[UI_SCREEN_PATTERNS], *b = &fresh->cache[UI_SCREEN_PATTERNS];
         assert_non_null(a->widths);
         assert_non_null(b->widths);

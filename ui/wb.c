@@ -823,6 +823,9 @@ static int default_handle(wb *w, ui_action a)
         char *err = NULL;
         const char *l = a == UI_ACT_UNDO ? session_undo_label(w->ss) : session_redo_label(w->ss);
         char *label = l ? xstrdup(l) : NULL;
+        /* what the Patterns screen drew from, to tell its cache that one row alone changes */
+        unsigned long before = w->gen + w->drafts.changes;
+        bool valid_before = !w->an_behind && !w->partial;
         kp_status st = a == UI_ACT_UNDO ? session_undo(w->ss, &err) : session_redo(w->ss, &err);
         if (st == KP_OK) {
             /* a cell edit moves no row: the cells holding text that did not parse keep it (it was
@@ -830,7 +833,17 @@ static int default_handle(wb *w, ui_action a)
             bool rows_kept = label && (strncmp(label, "edit ", 5) == 0 || strncmp(label, "set ", 4) == 0);
             if (!rows_kept)
                 drafts_clear(&w->drafts);
+            /* one pattern's value exchanged (a cell edited in place): checked and analysed again
+               as that cell's edit was, that row alone */
+            size_t prow = 0;
+            bool one = session_last_step_row(w->ss, &prow);
+            w->pattern_edit = one;
+            w->pattern_row = prow;
             after_change(w);
+            if (one && rows_kept && valid_before && !w->an_behind && !w->partial && !w->opt.analyze &&
+                w->screen == UI_SCREEN_PATTERNS)
+                screen_cache_row_changed(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes,
+                                         prow);
             size_t typed = drafts_typed(&w->drafts);
             const char *fmt =
                 a == UI_ACT_UNDO

@@ -44,6 +44,9 @@ struct session {
     size_t tlen, tcap; /* tcap: the bytes allocated for text (a splice is made in place) */
     size_t *pat;
     size_t unfolded; /* edits saved as lines since the text was last saved whole */
+    /* the last undo or redo exchanged pattern `step_row`'s value alone (a cell edited in place) */
+    bool step_one;
+    size_t step_row;
     /* memory sessions keep their versions here */
     kp_design **mem_versions;
     char **mem_messages;
@@ -537,6 +540,7 @@ static kp_status step(session *s, bool undo, char **err)
     snapshot **to = undo ? &s->redo : &s->undo;
     size_t *nto = undo ? &s->nredo : &s->nundo;
     size_t *capto = undo ? &s->capredo : &s->capundo;
+    s->step_one = false;
     text_forget(s); /* the working copy is rewritten by the history's step */
     if (*nfrom == 0) {
         /* nothing in memory: the persisted history of an earlier session */
@@ -573,6 +577,8 @@ static kp_status step(session *s, bool undo, char **err)
         kp_pattern *p = &s->design->patterns[sn.row];
         (*to)[(*nto)++] = (snapshot){.pat = *p, .row = sn.row, .label = sn.label, .base = s->base};
         *p = sn.pat;
+        s->step_one = true;
+        s->step_row = sn.row;
     }
     rebase(s, sn.base);
     if (s->ws) {
@@ -587,6 +593,13 @@ const char *session_undo_label(const session *s) { return s->nundo ? s->undo[s->
 const char *session_redo_label(const session *s) { return s->nredo ? s->redo[s->nredo - 1].label : NULL; }
 
 kp_status session_undo(session *s, char **err) { return step(s, true, err); }
+
+bool session_last_step_row(const session *s, size_t *row)
+{
+    if (s->step_one)
+        *row = s->step_row;
+    return s->step_one;
+}
 kp_status session_redo(session *s, char **err) { return step(s, false, err); }
 
 kp_status session_commit(session *s, const char *message, int *number, char **err)

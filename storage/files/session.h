@@ -58,6 +58,11 @@ void session_idle(session *s);
  * unchanged); another status when the workspace fails. */
 kp_status session_undo(session *s, char **err);
 kp_status session_redo(session *s, char **err);
+/* true when the last session_undo or session_redo (that succeeded) exchanged the value of one
+ * pattern alone, a cell edited in place by session_edit_set, with *row that pattern's: the rest of
+ * the design is as it was, so checks and analysis may follow that row alone. false after any
+ * other step (a whole design, or the persisted history of an earlier session). */
+bool session_last_step_row(const session *s, size_t *row);
 size_t session_undo_depth(const session *s);
 /* What the next undo (redo) takes back, as its change was labelled ("edit patterns row 2 rate"),
  * or NULL when not known (nothing to undo, or a step of an earlier session). Owned by the
