@@ -990,48 +990,25 @@ static bool parse_line(accesslog_sink *s, const char *p, size_t n)
     return parse_fields(s, f, fl, nf);
 }
 
-/* The line p..e (e its newline or the piece's end) with its fields: false with s->st and s->err
+/* The line p..e (e its newline or the chunk's end) the slow way: false with s->st and s->err
  * set when unusable. */
-static inline bool line_done(accesslog_sink *s, const char *p, const char *e, const char *const *f,
-                             size_t *fl, size_t nf, const char *nul)
+static bool slow_line(accesslog_sink *s, const char *p, const char *e)
 {
-    if (nf <= 5)
-        fl[nf - 1] = (size_t)(e - f[nf - 1]);
     s->lines++;
-    if (nul && nul < e && nul >= p) {
+    const char *nul = memchr(p, '\0', (size_t)(e - p));
+    if (nul) {
         s->st = KP_ENCODING;
         s->err = xasprintf(_("column %zu: a NUL character; expected text (is it a binary file?)"),
                            (size_t)(nul - p) + 1);
         return false;
     }
-    bool plain = e > p && *p != ' ' && *p != '#' && *p != '{' && e[-1] != '\r';
-    if (!(plain ? parse_fields(s, f, fl, nf < 5 ? nf : 5) : parse_line(s, p, (size_t)(e - p)))) {
+    if (!parse_line(s, p, (size_t)(e - p))) {
         s->st = KP_INVALID;
         if (!s->err)
             s->err = xstrdup(_("unusable line"));
         return false;
     }
     return true;
-}
-
-/* The line p..e (no newline) the slow way, its fields split here: false as line_done. */
-static bool slow_line(accesslog_sink *s, const char *p, const char *e)
-{
-    const char *nul = memchr(p, '\0', (size_t)(e - p));
-    const char *f[5] = {p};
-    size_t fl[5] = {0}, nf = 1;
-    for (const char *q = p; nf <= 5;) {
-        const char *tab = memchr(q, '\t', (size_t)(e - q));
-        if (!tab)
-            break;
-        if (nf < 5) {
-            fl[nf - 1] = (size_t)(tab - f[nf - 1]);
-            f[nf] = tab + 1;
-        }
-        nf++;
-        q = tab + 1;
-    }
-    return line_done(s, p, e, f, fl, nf, nul);
 }
 
 /* Reads the sink's chunk, adding its own requests; stops at the first bad line. The usual line
