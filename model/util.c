@@ -454,6 +454,16 @@ char *util_escape_controls(const char *s)
         else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
             sbuf_printf(&b, "\\u%04x", p[1]);
             p++;
+        } else if (*p >= 0x80) {
+            /* one character, or a byte that starts none (a file name in Latin-1, say) as "\xe9" */
+            size_t n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2, k = 1;
+            while (k < n && p[k])
+                k++;
+            if (k == n && util_utf8_valid((const char *)p, n, NULL)) {
+                sbuf_addn(&b, (const char *)p, n);
+                p += n - 1;
+            } else
+                sbuf_printf(&b, "\\x%02x", *p);
         } else
             sbuf_addc(&b, (char)*p);
     }

@@ -189,8 +189,9 @@ bool util_utf8_valid(const char *s, size_t len, size_t *bad_offset);
 ptrdiff_t util_control_at(const char *s, bool allow_lines);
 
 /* s with every control character (as above, newlines and tabs included) written as an escape
- * that shows it ("\n", "\t", "\e", "\x07", "\u009b"), for text from outside (an access
- * log's keys, a file's name) printed to a terminal. Never NULL (NULL in: ""); caller frees. */
+ * that shows it ("\n", "\t", "\e", "\x07", "\u009b"), and every byte that is not part of a
+ * UTF-8 character as "\xe9": printable UTF-8 text from text from outside (an access log's keys,
+ * a file's name), for a terminal or a design. Never NULL (NULL in: ""); caller frees. */
 char *util_escape_controls(const char *s);
 
 /* ------------------------------------------------------------------------------------------

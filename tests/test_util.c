@@ -191,13 +191,49 @@ static void test_fail(void **state)
     assert_string_equal(kp_status_text(KP_ENCODING), "invalid UTF-8");
 }
 
+/* text from outside made printable: controls escaped, UTF-8 kept, stray bytes as "\xNN" */
+static void test_escape_controls(void **state)
+{
+    (void)state;
+    static const char *const rows[][2] = {
+        {"plain", "plain"},
+        {"l\xc3\xadnea DIRECCI\xc3\x93N#casa", "l\xc3\xadnea DIRECCI\xc3\x93N#casa"},
+        {"a\tb\nc\x1b[2J\x7f", "a\\tb\\nc\\e[2J\\x7f"},
+        {"\xc2\x9b"
+         "31m",
+         "\\u009b31m"},
+        {"l\xe9on", "l\\xe9on"},                                      /* Latin-1 */
+        {"\xe2\x82", "\\xe2\\x82"},                                   /* cut short at the end */
+        {"\xe2\x82x\xf0\x9f\x94\x91", "\\xe2\\x82x\xf0\x9f\x94\x91"}, /* cut short, then a key */
+        {"\xed\xa0\x80", "\\xed\\xa0\\x80"},                          /* a surrogate */
+        {"\xff\xfe", "\\xff\\xfe"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char *e = util_escape_controls(rows[i][0]);
+        assert_string_equal(e, rows[i][1]);
+        size_t bad;
+        assert_true(util_utf8_valid(e, strlen(e), &bad));
+        assert_int_equal(util_control_at(e, false), -1);
+        free(e);
+    }
+    char *e = util_escape_controls(NULL);
+    assert_string_equal(e, "");
+    free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hash),          cmocka_unit_test(test_arena),
-        cmocka_unit_test(test_sbuf_heap),     cmocka_unit_test(test_sbuf_in_buffer),
-        cmocka_unit_test(test_sbuf_to_arena), cmocka_unit_test(test_vec_del),
-        cmocka_unit_test(test_loc_of),        cmocka_unit_test(test_fail),
+        cmocka_unit_test(test_hash),
+        cmocka_unit_test(test_arena),
+        cmocka_unit_test(test_sbuf_heap),
+        cmocka_unit_test(test_sbuf_in_buffer),
+        cmocka_unit_test(test_sbuf_to_arena),
+        cmocka_unit_test(test_vec_del),
+        cmocka_unit_test(test_loc_of),
+        cmocka_unit_test(test_fail),
+        cmocka_unit_test(test_escape_controls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

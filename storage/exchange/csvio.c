@@ -790,7 +790,9 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
     if (!strcmp(base, "-") || base[0] == '<' || !base[0])
         base = "patterns";
     const char *dot = strrchr(base, '.');
-    d->name = dot && dot > base ? xstrndup(base, (size_t)(dot - base)) : xstrdup(base);
+    char *stem = dot && dot > base ? xstrndup(base, (size_t)(dot - base)) : xstrdup(base);
+    d->name = util_escape_controls(stem); /* a file's name may hold controls, or not be UTF-8 */
+    free(stem);
     /* DynamoDB table names: [A-Za-z0-9_.-], 3 to 255 characters */
     sbuf tn;
     sbuf_init(&tn);

@@ -130,6 +130,63 @@ static const char *get_string(json_t *o, const char *key)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* The first string of v (a key or a value, at any depth) holding a control character, reported
+ * with its place (e.g. "DataModel[0].TableFacets[2].FacetName"): the design file refuses them, so
+ * a design imported with one would save and never load again. Newlines and tabs are allowed. */
+static bool controls_ok(imp *m, json_t *v, sbuf *path)
+{
+    size_t at = path->len;
+    bool ok = true;
+    if (json_is_string(v)) {
+        ptrdiff_t ctl = util_control_at(json_string_value(v), true);
+        if (ctl < 0)
+            return true;
+        unsigned char ch = (unsigned char)json_string_value(v)[ctl];
+        diags_add(m->diags, KP_ENCODING, NOLOC,
+                  _("%s: a control character (%s%02x) at byte %td; expected printable text (newlines and "
+                    "tabs are the only controls allowed)"),
+                  path->len ? path->s : _("the top level"), ch == 0xc2 ? "U+00" : "0x",
+                  ch == 0xc2 ? (unsigned char)json_string_value(v)[ctl + 1] : ch, ctl + 1);
+        return false;
+    }
+    if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x)
+        {
+            sbuf_printf(path, "[%zu]", i);
+            ok = controls_ok(m, x, path);
+            path->len = at;
+            path->s[at] = '\0';
+            if (!ok)
+                return false;
+        }
+    } else if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach(v, k, x)
+        {
+            char *ek = util_escape_controls(k);
+            sbuf_printf(path, "%s%s", at ? "." : "", ek);
+            free(ek);
+            ptrdiff_t ctl = util_control_at(k, false);
+            if (ctl >= 0) {
+                diags_add(m->diags, KP_ENCODING, NOLOC,
+                          _("%s: a control character at byte %td of the name; expected printable text"),
+                          path->s, ctl + 1);
+                ok = false;
+            } else {
+                ok = controls_ok(m, x, path);
+            }
+            path->len = at;
+            path->s[at] = '\0';
+            if (!ok)
+                return false;
+        }
+    }
+    return true;
+}
+
 /* KeyAttributes -> pk (required), sk (optional) */
 static bool read_keys(imp *m, json_t *ka, const char *path, const char **pk, const char **sk)
 {
@@ -271,7 +328,13 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
     imp m = {.diags = diags, .d = design_new()};
     infer inf;
     memset(&inf, 0, sizeof inf);
-    bool ok = true;
+    sbuf path;
+    sbuf_init(&path);
+    sbuf_add(&path, "");
+    bool ok = controls_ok(&m, root, &path);
+    sbuf_free(&path);
+    if (!ok)
+        goto out;
     json_t *dm = json_is_object(root) ? json_object_get(root, "DataModel") : NULL;
     size_t ti = 0;
     if (table && json_is_array(dm)) {
@@ -427,12 +490,14 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
     if (!ok)
         goto out;
     infer_build(&inf);
+    char *where = util_escape_controls(name ? name : "model"); /* a file's name may hold anything */
     m.d->description =
         xasprintf(_("Imported from the NoSQL Workbench model '%s' (%s). Key templates are inferred from the "
                     "sample data; counts assume %.0f items split as the sample rows are, sizes are the "
                     "sample rows' average, distinct values scale the samples': all of it is a starting "
                     "point. Add the access patterns, and say whether streams and PITR are on."),
-                  m.d->name, name ? name : "model", NOSQLWB_NOMINAL_ITEMS);
+                  m.d->name, where, NOSQLWB_NOMINAL_ITEMS);
+    free(where);
 
 out:
     infer_free(&inf);

@@ -1914,9 +1914,9 @@ kp_status ws_working_adopt(ws_t *ws, bool *adopted, char **err)
     if (st != KP_OK)
         return st;
     bool ok = true;
-    const char *sql[] = {"UPDATE copies SET author = ?1 WHERE author = '' AND NOT EXISTS "
-                         "(SELECT 1 FROM copies WHERE author = ?1)",
-                         "UPDATE history SET author = ?1 WHERE author = ''",
+    static const char take_copy[] = "UPDATE copies SET author = ?1 WHERE author = '' AND NOT EXISTS "
+                                    "(SELECT 1 FROM copies WHERE author = ?1)";
+    const char *sql[] = {take_copy, "UPDATE history SET author = ?1 WHERE author = ''",
                          "UPDATE edits SET author = ?1 WHERE author = ''"};
     for (size_t i = 0; ok && i < 3; i++) {
         ok = sqlite3_prepare_v2(ws->db, sql[i], -1, &s, NULL) == SQLITE_OK;
