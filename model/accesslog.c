@@ -15,6 +15,8 @@
 #include <string.h>
 
 #define KEY_INLINE 20
+/* The most text tallied at once: threads hand each other up to about a request per line of it. */
+#define SLICE ((size_t)4 << 20)
 /* A piece is worth a thread from this many bytes on. */
 #define MIN_PIECE ((size_t)1 << 16)
 /* Requests in flight while adding: a request's index slot is fetched into the cache when it
@@ -57,15 +59,22 @@ typedef struct rec {
     double requests, units;
 } rec;
 
-/* One thread's view of a chunk: the thread reads every line of it and adds the requests of its
- * own shards, the usual ones through a ring of requests in flight. */
+/* One thread's part of a chunk. Alone, the thread adds each request as it reads it (the usual
+ * ones through a ring of requests in flight). With others, it reads its part and hands each
+ * request to the thread of the request's shard (out[that thread], in the log's order); once
+ * every part is read, each thread adds what every part handed it, part after part, so a key's
+ * requests are added in the log's order whatever the number of threads. */
 struct accesslog_sink {
     _Alignas(LINE_PAIR) accesslog *h;
-    uint32_t own;     /* bit k: shard k is this thread's (k % threads == the thread's number) */
-    const char *text; /* the chunk */
+    const char *text; /* the part */
     size_t len;
-    rec ring[RING]; /* requests waiting to be added, oldest at ring[head] */
+    const char *chunk, *chunk_end; /* the whole chunk (keys in it stay readable until added) */
+    size_t nt;                     /* threads sharing the chunk: 1, adds as it reads */
+    rec ring[RING];                /* requests waiting to be added, oldest at ring[head] */
     size_t head, n;
+    rec *out[ACCESSLOG_MAX_THREADS]; /* nt > 1: requests for thread t's shards */
+    size_t nout[ACCESSLOG_MAX_THREADS], capout[ACCESSLOG_MAX_THREADS];
+    arena *keys;  /* copies of handed keys that are not text of the chunk (a JSON line's) */
     size_t lines; /* lines read, the bad one included */
     kp_status st; /* KP_OK, or the first failure */
     char *err;    /* with st */
@@ -509,8 +518,12 @@ void accesslog_free(accesslog *h)
         big_free(sh->hpos, sh->cape * sizeof *sh->hpos);
         free(sh->heap);
     }
-    for (size_t t = 0; t < ACCESSLOG_MAX_THREADS; t++)
+    for (size_t t = 0; t < ACCESSLOG_MAX_THREADS; t++) {
         free(h->sink[t].err);
+        for (size_t u = 0; u < ACCESSLOG_MAX_THREADS; u++)
+            free(h->sink[t].out[u]);
+        arena_free(h->sink[t].keys);
+    }
     free(h);
 }
 
@@ -655,8 +668,19 @@ static char *key_problem(const char *key, size_t len)
     return NULL;
 }
 
-/* true when the key of hash h is added by the sink's thread */
-static inline bool mine(const accesslog_sink *s, uint64_t h) { return s->own >> shard_of(h) & 1; }
+/* The thread that adds the requests of hash h: shard k is thread k % nt's. */
+static inline size_t owner(const accesslog_sink *s, uint64_t h) { return shard_of(h) % s->nt; }
+
+/* Hands r to the thread of its shard (nt > 1). */
+static inline void hand(accesslog_sink *s, const rec *r)
+{
+    size_t t = owner(s, r->hash);
+    if (s->nout[t] == s->capout[t]) {
+        s->capout[t] = s->capout[t] ? s->capout[t] * 2 : 4096;
+        s->out[t] = xrealloc(s->out[t], s->capout[t] * sizeof *s->out[t]);
+    }
+    s->out[t][s->nout[t]++] = *r;
+}
 
 /* Adds the requests in flight, oldest first. */
 static void ring_flush(accesslog_sink *s)
@@ -694,11 +718,23 @@ static inline void ring_put(accesslog_sink *s, const rec *r)
     }
 }
 
-/* A request read the slow way (the ring is empty then): added now when it is the sink's. */
-static inline void push(accesslog_sink *s, const rec *r)
+/* A request read the slow way: added now (the ring is empty then), or handed on with a copy of
+ * its key when that is not text of the chunk. */
+static void push(accesslog_sink *s, const rec *r)
 {
-    if (mine(s, r->hash))
+    if (s->nt == 1) {
         shard_add(&s->h->sh[shard_of(r->hash)], r);
+        return;
+    }
+    rec c = *r;
+    if (r->key < s->chunk || r->key + r->len > s->chunk_end) {
+        if (!s->keys)
+            s->keys = arena_new();
+        char *k = arena_alloc(s->keys, r->len ? r->len : 1);
+        memcpy(k, r->key, r->len);
+        c.key = k;
+    }
+    hand(s, &c);
 }
 
 kp_status accesslog_emit(accesslog_sink *s, const char *key, size_t len, double requests, double units,
@@ -821,9 +857,7 @@ static inline unsigned printable_at(const char *p) { return bits_of(~not_printab
 
 /* The key at p when it ends with a tab within SCAN bytes (end - p >= SCAN): 1 with its hash and
  * length, 0 when the line is not the usual one, -1 when the key is longer (the caller reads on).
- * Whether it is printable ASCII is the caller's to check (short_key_printable), once it knows the
- * line is its thread's: another thread's line is skipped unread, and a bad key is reported by the
- * thread it hashes to. */
+ * Whether it is printable ASCII is the caller's to check (short_key_printable). */
 static inline int short_key(const char *p, uint64_t *h, size_t *n)
 {
     unsigned m = seps_at(p);
@@ -852,9 +886,9 @@ static inline bool short_key_printable(const char *p, size_t n)
 }
 
 /* The usual line at p, read in one pass with no call: a printable ASCII key hashed and checked
- * as it is scanned; another thread's line skipped to its newline; the sort key skipped, the
- * units as digits with an optional fraction (exactly parse_number's result), then `read` or
- * `write` and the newline, or the newline alone. Queues the request and returns the next line;
+ * as it is scanned; the sort key skipped, the units as digits with an optional fraction (exactly
+ * parse_number's result), then `read` or `write` and the newline, or the newline alone. Queues
+ * the request (or hands it to its thread) and returns the next line;
  * NULL for any other line (a NUL anywhere in it, or a line ending within 32 bytes of the chunk's
  * end), which the caller reads the slow way from the same p. Bytes are loaded only where as
  * many remain before end. Little-endian machines only. */
@@ -893,16 +927,6 @@ static inline const char *fast_line(accesslog_sink *s, const char *p, const char
     }
     const char *r = p + n + 1;
     unsigned m;
-    if (!mine(s, h)) { /* another thread's: to the newline */
-        for (;; r += SCAN) {
-            if (end - r < SCAN)
-                return NULL;
-            if ((m = newlines_at(r)))
-                break;
-        }
-        s->lines++; /* a NUL or a bad key is the owner's to report: its thread reads it the slow way */
-        return r + __builtin_ctz(m) + 1;
-    }
     if (!checked && !short_key_printable(p, n))
         return NULL;
     /* the sort key, skipped */
@@ -952,7 +976,10 @@ static inline const char *fast_line(accesslog_sink *s, const char *p, const char
     if (!units_ok(units))
         return NULL;
     rec rr = {h, p, (uint32_t)n, write, 1, units};
-    ring_put(s, &rr);
+    if (s->nt == 1)
+        ring_put(s, &rr);
+    else
+        hand(s, &rr);
     s->lines++;
     return next;
 }
@@ -1011,9 +1038,9 @@ static bool slow_line(accesslog_sink *s, const char *p, const char *e)
     return true;
 }
 
-/* Reads the sink's chunk, adding its own requests; stops at the first bad line. The usual line
- * in one pass (fast_line), any other (one holding a NUL, every line of a part file) the slow
- * way. */
+/* Reads the sink's part, adding (alone) or handing on (with other threads) its requests; stops
+ * at the first bad line. The usual line in one pass (fast_line), any other (one holding a NUL,
+ * every line of a part file) the slow way. */
 static void parse_piece(accesslog_sink *s)
 {
     const char *text = s->text, *end = s->text + s->len;
@@ -1042,49 +1069,93 @@ static void *work(void *arg)
     return NULL;
 }
 
-/* Tallies text[0..len), whole lines (the last may lack its newline): every thread reads every
- * line and adds the requests of its own shards, so each key's requests are added in the log's
- * order whatever the number of threads. The first bad line is the one of the lowest number any
- * thread met. */
+/* Adds what every part handed to the sink's thread, part after part (the log's order). */
+static void *add_handed(void *arg)
+{
+    accesslog_sink *s = arg;
+    size_t t = (size_t)(s - s->h->sink);
+    for (size_t u = 0; u < s->nt; u++) {
+        const accesslog_sink *from = &s->h->sink[u];
+        for (size_t i = 0; i < from->nout[t]; i++)
+            ring_put(s, &from->out[t][i]);
+    }
+    ring_flush(s);
+    return NULL;
+}
+
+/* Runs fn on every sink of the nt, the caller's thread taking the first. */
+static void run_all(accesslog *h, size_t nt, void *(*fn)(void *))
+{
+    pthread_t tid[ACCESSLOG_MAX_THREADS];
+    for (size_t t = 1; t < nt; t++)
+        if (pthread_create(&tid[t], NULL, fn, &h->sink[t]) != 0)
+            util_die("cannot start a thread");
+    fn(&h->sink[0]);
+    for (size_t t = 1; t < nt; t++)
+        pthread_join(tid[t], NULL);
+}
+
+/* Tallies text[0..len), whole lines (the last may lack its newline). With several threads, each
+ * reads a part of it (whole lines) and hands every request to the thread of its shard; then each
+ * adds what it was handed, part after part: each key's requests are added in the log's order
+ * whatever the number of threads. The first bad line is the first part's that has one. */
 static kp_status tally(accesslog *h, const char *text, size_t len, size_t *lineno, char **err)
 {
     size_t nt = len / (h->o.piece ? h->o.piece : MIN_PIECE) + 1;
     if (nt > h->o.threads)
         nt = h->o.threads;
+    if (nt < 1)
+        nt = 1;
+    const char *from = text, *end = text + len;
     for (size_t t = 0; t < nt; t++) {
         accesslog_sink *s = &h->sink[t];
-        s->own = 0;
-        for (size_t k = t; k < ACCESSLOG_SHARDS; k += nt)
-            s->own |= 1u << k;
-        s->text = text;
-        s->len = len;
+        const char *to = end;
+        if (t + 1 < nt) { /* to the line's end after its share */
+            to = text + len / nt * (t + 1);
+            if (to < from)
+                to = from;
+            const char *nl = memchr(to, '\n', (size_t)(end - to));
+            to = nl ? nl + 1 : end;
+        }
+        s->text = from;
+        s->len = (size_t)(to - from);
+        from = to;
+        s->chunk = text;
+        s->chunk_end = end;
+        s->nt = nt;
         s->head = s->n = 0;
         s->st = KP_OK;
         s->lines = 0;
+        for (size_t u = 0; u < nt; u++)
+            s->nout[u] = 0;
     }
-    pthread_t tid[ACCESSLOG_MAX_THREADS];
-    for (size_t t = 1; t < nt; t++)
-        if (pthread_create(&tid[t], NULL, work, &h->sink[t]) != 0)
-            util_die("cannot start a thread");
-    work(&h->sink[0]);
-    for (size_t t = 1; t < nt; t++)
-        pthread_join(tid[t], NULL);
+    run_all(h, nt, work);
+    size_t before = 0;
     accesslog_sink *bad = NULL;
-    for (size_t t = 0; t < nt; t++) {
-        accesslog_sink *s = &h->sink[t];
-        if (s->st != KP_OK && (!bad || s->lines < bad->lines))
-            bad = s;
+    for (size_t t = 0; t < nt && !bad; t++) {
+        if (h->sink[t].st != KP_OK)
+            bad = &h->sink[t];
+        else
+            before += h->sink[t].lines;
     }
     if (!bad) {
-        h->lines += h->sink[0].lines;
+        h->lines += before;
+        if (nt > 1)
+            run_all(h, nt, add_handed);
+        for (size_t t = 0; t < nt; t++) {
+            arena_free(h->sink[t].keys);
+            h->sink[t].keys = NULL;
+        }
         return KP_OK;
     }
-    *lineno = h->lines + bad->lines;
+    *lineno = h->lines + before + bad->lines;
     *err = bad->err;
     bad->err = NULL;
     for (size_t t = 0; t < nt; t++) {
         free(h->sink[t].err);
         h->sink[t].err = NULL;
+        arena_free(h->sink[t].keys);
+        h->sink[t].keys = NULL;
     }
     return bad->st;
 }
@@ -1110,12 +1181,26 @@ kp_status accesslog_feed(accesslog *h, const char *text, size_t len, bool eof, s
         }
         take = (size_t)(nl - text) + 1;
     }
-    if (!take)
-        return KP_OK;
-    kp_status st = tally(h, text, take, lineno, err);
-    if (st == KP_OK)
-        *used = take;
-    return st;
+    /* in slices of whole lines: what threads hand each other is in proportion to a slice */
+    for (size_t done = 0; done < take;) {
+        size_t n = take - done;
+        if (n > SLICE) {
+            const char *s = text + done, *cut = s + SLICE;
+            while (cut > s && cut[-1] != '\n')
+                cut--;
+            if (cut == s) { /* a line longer than a slice */
+                const char *nl = memchr(s + SLICE, '\n', n - SLICE);
+                cut = nl ? nl + 1 : s + n;
+            }
+            n = (size_t)(cut - s);
+        }
+        kp_status st = tally(h, text + done, n, lineno, err);
+        if (st != KP_OK)
+            return st;
+        done += n;
+    }
+    *used = take;
+    return KP_OK;
 }
 
 kp_status accesslog_read(accesslog *h, const char *text, size_t len, size_t *lineno, char **err)

@@ -89,7 +89,7 @@ static void test_logs(void **state)
     (void)state;
     static const size_t steps[] = {0, 1, 2, 3, 7};
     for (size_t i = 0; i < sizeof logs / sizeof *logs; i++)
-        for (unsigned threads = 1; threads <= 2; threads++)
+        for (unsigned threads = 1; threads <= 4; threads++) /* the log in parts, the bad line in any */
             for (size_t s = 0; s < sizeof steps / sizeof *steps; s++) {
                 const struct log_case *c = &logs[i];
                 accesslog_result r;
@@ -223,7 +223,7 @@ static void test_threads_identical(void **state)
         static const struct {
             unsigned threads;
             size_t step;
-        } ways[] = {{2, 0}, {4, 0}, {2, 4096}, {1, 333}, {2, 65537}};
+        } ways[] = {{2, 0}, {3, 0}, {4, 0}, {2, 4096}, {3, 4096}, {1, 333}, {2, 65537}};
         for (size_t w = 0; w < sizeof ways / sizeof *ways; w++) {
             assert_int_equal(tally(log, ways[w].threads, ways[w].step, approx, 0, &r, &lineno, &err), KP_OK);
             assert_same(&one, &r);
@@ -232,6 +232,47 @@ static void test_threads_identical(void **state)
         accesslog_result_free(&one);
     }
     free(log);
+}
+
+/* A log read at once is tallied in slices of whole lines (the threads' hand-over stays small):
+ * a log of several slices, a line longer than a slice among them, gives one thread's figures;
+ * a bad line after them is reported at its number. */
+static void test_slices(void **state)
+{
+    (void)state;
+    char *head = gen_log(90000, 5000, 3), *tail = gen_log(90000, 5000, 4);
+    size_t big = (size_t)5 << 20;
+    char *comment = xmalloc(big + 3);
+    comment[0] = '#';
+    memset(comment + 1, 'x', big);
+    memcpy(comment + big + 1, "\n", 2);
+    char *log = xasprintf("%s%s%s%s", head, comment, tail, head);
+    size_t lines = 0;
+    for (const char *p = log; *p; p++)
+        lines += *p == '\n';
+    accesslog_result one, r;
+    size_t lineno;
+    char *err = NULL;
+    assert_int_equal(tally(log, 1, 0, 0, 0, &one, &lineno, &err), KP_OK);
+    assert_true(strlen(log) > (size_t)9 << 20); /* three slices at least */
+    for (unsigned threads = 2; threads <= 3; threads++) {
+        assert_int_equal(tally(log, threads, 0, 0, 0, &r, &lineno, &err), KP_OK);
+        assert_same(&one, &r);
+        accesslog_result_free(&r);
+    }
+    accesslog_result_free(&one);
+    char *bad = xasprintf("%sPK\tSK\tmany\n", log);
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        assert_int_equal(tally(bad, threads, 0, 0, 0, &r, &lineno, &err), KP_INVALID);
+        assert_int_equal(lineno, lines + 1);
+        free(err);
+        err = NULL;
+    }
+    free(bad);
+    free(log);
+    free(comment);
+    free(tail);
+    free(head);
 }
 
 /* --approx: every key whose true units exceed the bound is reported, with reported - error <=
@@ -444,10 +485,11 @@ static void test_fast_lines(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_logs),         cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_words),        cmocka_unit_test(test_threads_identical),
-        cmocka_unit_test(test_approx_bound), cmocka_unit_test(test_top),
-        cmocka_unit_test(test_endless_line), cmocka_unit_test(test_fast_lines),
+        cmocka_unit_test(test_logs),       cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_words),      cmocka_unit_test(test_threads_identical),
+        cmocka_unit_test(test_slices),     cmocka_unit_test(test_approx_bound),
+        cmocka_unit_test(test_top),        cmocka_unit_test(test_endless_line),
+        cmocka_unit_test(test_fast_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
