@@ -11,8 +11,9 @@
  *        bench_heat gen LINES KEYS [SEED]   the generated log on standard output
  *
  * The commands run through sh -c with their output to /dev/null, by turns (one run of each, then
- * the next round), the log read once before so that every command finds it in the page cache. `sort | uniq -c` is `cut -f1 LOG | sort | uniq
- * -c` (the keys counted, as heat counts them) under LC_ALL=C, GNU sort's fastest comparison. */
+ * the next round, which starts one command further), the log read once before so that every
+ * command finds it in the page cache. `sort | uniq -c` is `cut -f1 LOG | sort | uniq -c` (the keys
+ * counted, as heat counts them) under LC_ALL=C, GNU sort's fastest comparison. */
 #include "zipflog.h"
 
 #include <stdbool.h>
@@ -192,9 +193,14 @@ int main(int argc, char **argv)
         runs = 64;
     for (size_t i = 0; i < n; i++)
         rows[i].m = (measure){0};
-    for (int r = 0; r < runs; r++) /* by turns: a change of the machine's load falls on every row */
-        for (size_t i = 0; i < n; i++)
-            run(rows[i].cmd, &rows[i].m);
+    /* by turns, a change of the machine's load falling on every row; each round starts one row
+       further, so no row always follows the same one (a heat right after the sort of the round
+       before ran 10-20 % slower, its huge pages harder to find) */
+    for (int r = 0; r < runs; r++)
+        for (size_t i = 0; i < n; i++) {
+            size_t k = (i + (size_t)r) % n;
+            run(rows[k].cmd, &rows[k].m);
+        }
     for (size_t i = 0; i < n; i++)
         settle(&rows[i].m);
     double heat = rows[0].m.seconds;
