@@ -826,17 +826,13 @@ static inline uint64_t not_printable(uint64_t w)
 #include <emmintrin.h>
 #define SCAN 16 /* bytes compared at once */
 static inline __m128i load16(const char *p) { return _mm_loadu_si128((const void *)p); }
-/* a bit per byte of p[0..16): a tab, a newline or a NUL / a newline / printable ASCII */
+/* a bit per byte of p[0..16): a tab, a newline or a NUL / printable ASCII */
 static inline unsigned seps_at(const char *p)
 {
     __m128i v = load16(p);
     return (unsigned)_mm_movemask_epi8(_mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
         _mm_cmpeq_epi8(v, _mm_setzero_si128())));
-}
-static inline unsigned newlines_at(const char *p)
-{
-    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(load16(p), _mm_set1_epi8('\n')));
 }
 static inline unsigned printable_at(const char *p)
 {
@@ -851,7 +847,6 @@ static inline unsigned bits_of(uint64_t z) /* the high bit of each byte, one bit
     return (unsigned)(((z >> 7) & ONES) * 0x0102040810204080ULL >> 56);
 }
 static inline unsigned seps_at(const char *p) { return bits_of(seps(load8(p)) | zero_bytes(load8(p))); }
-static inline unsigned newlines_at(const char *p) { return bits_of(zero_bytes(load8(p) ^ (ONES * '\n'))); }
 static inline unsigned printable_at(const char *p) { return bits_of(~not_printable(load8(p)) & HIGHS); }
 #endif
 
