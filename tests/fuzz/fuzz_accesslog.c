@@ -53,9 +53,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     accesslog_result res[3];
     kp_status st[3];
     size_t line[3];
+    unsigned threads = size > 3 && data[3] % 2 ? 3 : 2; /* the log in two or three parts */
     for (int way = 0; way < 3; way++) {
-        accesslog_opts o = {
-            way == 1 ? 2 : 1, approx ? 32 : 0, parts, heatlog_json_line, size % 2 ? (void *)"PK" : NULL, 1};
+        accesslog_opts o = {way == 1 ? threads : 1,
+                            approx ? 32 : 0,
+                            parts,
+                            heatlog_json_line,
+                            size % 2 ? (void *)"PK" : NULL,
+                            1};
         accesslog *h = accesslog_new(&o);
         char *err = NULL;
         line[way] = 0;
@@ -72,18 +77,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         accesslog_free(h);
     }
     if (st[0] != st[1] || st[0] != st[2] || line[0] != line[1] || line[0] != line[2])
-        bug("one thread, two threads and chunks disagree on the failure");
+        bug("one thread, several threads and chunks disagree on the failure");
     if (st[0] != KP_OK)
         return 0;
     for (int way = 1; way < 3; way++) {
         const accesslog_result *a = &res[0], *b = &res[way];
         if (a->distinct != b->distinct || a->n != b->n || a->units != b->units ||
             a->requests != b->requests || a->read_units != b->read_units || a->bound != b->bound)
-            bug("one thread, two threads and chunks disagree on the figures");
+            bug("one thread, several threads and chunks disagree on the figures");
         for (size_t i = 0; i < a->n; i++)
             if (strcmp(a->v[i].key, b->v[i].key) != 0 || a->v[i].units != b->v[i].units ||
                 a->v[i].requests != b->v[i].requests || a->v[i].error != b->v[i].error)
-                bug("one thread, two threads and chunks disagree on a key");
+                bug("one thread, several threads and chunks disagree on a key");
     }
     free(heatlog_text(&res[0], "fuzz.log", size % 3 ? 60 : NAN));
     free(heatlog_json(&res[0], "fuzz.log", 0));
