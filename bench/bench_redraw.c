@@ -12,6 +12,8 @@
  *                     its frames not counted);
  *   undo a cell       u after those saves (a cell edited in place taken back), then the frame,
  *                     alternating with Ctrl-R (not timed), the median of many;
+ *   delete a row      x on a pattern's row (the design copied, validated and analysed whole),
+ *                     then the frame; and its undo (u), then the frame; the median of many;
  *   Items screen      the same keystroke and frame on the Items screen over 10,000 generated items
  *                     (and the generation itself, once).
  *
@@ -117,6 +119,26 @@ static double keystroke(wb *w, int key, int back, int runs)
     return m;
 }
 
+/* The medians of x (a row deleted) and of the u that takes it back, each with its frame. */
+static void delete_row(wb *w, int runs, double *del, double *undo)
+{
+    double *t = xcalloc((size_t)runs, sizeof *t), *u = xcalloc((size_t)runs, sizeof *u);
+    for (int r = 0; r < runs; r++) {
+        double t0 = now_ms();
+        wb_key(w, 'x');
+        frame(w);
+        t[r] = now_ms() - t0;
+        t0 = now_ms();
+        wb_key(w, 'u');
+        frame(w);
+        u[r] = now_ms() - t0;
+    }
+    *del = median(t, (size_t)runs);
+    *undo = median(u, (size_t)runs);
+    free(t);
+    free(u);
+}
+
 int main(int argc, char **argv)
 {
     const char *src = argc > 1 ? argv[1] : ".";
@@ -145,7 +167,7 @@ int main(int argc, char **argv)
     resizeterm(45, 140);
     theme_init();
     printf("%-34s %12s %12s\n", "140x45, CPU ms (median)", "1,000", "10,000");
-    double first[2], key[2], save[2], undo[2];
+    double first[2], key[2], save[2], undo[2], del[2], undel[2];
     size_t sizes[2] = {1000, 10000};
     for (int k = 0; k < 2; k++) {
         kp_design *d = grow(base, sizes[k]);
@@ -159,6 +181,7 @@ int main(int argc, char **argv)
         key[k] = keystroke(w, 'k', 'j', runs);
         save[k] = rate_column(w) ? save_cell(w, runs) : -1;
         undo[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
+        delete_row(w, runs, &del[k], &undel[k]);
         wb_free(w);
     }
     printf("%-34s %12.2f %12.2f\n", "first paint (Patterns)", first[0], first[1]);
@@ -167,6 +190,8 @@ int main(int argc, char **argv)
     printf("%-34s %12.2f %12s\n", "  ratio 10,000 / 1,000 (first)", first[1] / first[0], "");
     printf("%-34s %12.2f %12.2f\n", "save a cell -> redraw (Patterns)", save[0], save[1]);
     printf("%-34s %12.2f %12.2f\n", "undo a cell -> redraw (Patterns)", undo[0], undo[1]);
+    printf("%-34s %12.2f %12.2f\n", "delete a row -> redraw (Patterns)", del[0], del[1]);
+    printf("%-34s %12.2f %12.2f\n", "undo the delete -> redraw", undel[0], undel[1]);
 
     /* the Items screen over about 10,000 generated items, pattern 2 selected */
     wb *w = wb_new(session_new_memory(design_clone(base)), NULL);
