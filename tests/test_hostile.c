@@ -385,7 +385,8 @@ static void test_nul_and_controls(void **state)
 
 /* A NoSQL Workbench model with a control character in any string is refused with the string's
  * place (found by fuzzing: a DEL in ModelName was imported, and the saved design never loaded
- * again); a file whose name has controls or is not UTF-8 imports under a printable name. */
+ * again), and so is a text longer than a design's value may be; a file whose name has controls
+ * or is not UTF-8 imports under a printable name. */
 static void test_import_controls(void **state)
 {
     (void)state;
@@ -455,6 +456,47 @@ static void test_import_controls(void **state)
         unlink(f);
         free(f);
     }
+    /* a text longer than a design's value may be is refused at its place, in a model or a CSV; a
+       name just under it imports (the description quotes it cut short) and loads back */
+    sbuf big;
+    sbuf_init(&big);
+    sbuf_add(&big, "{\"ModelName\": \"");
+    for (int i = 0; i < 32700; i++)
+        sbuf_add(&big, "\xc3\x91"); /* Ñ: 65,400 bytes */
+    sbuf_add(&big, strchr(rows[0].json, '\x7f') + 1);
+    write_text(in, big.s, big.len);
+    r = KP("import", in, "-o", out);
+    expect(&r, 0, NULL, NULL);
+    run_free(&r);
+    r = KP("check", out);
+    expect(&r, 0, NULL, NULL);
+    run_free(&r);
+    unlink(out);
+    sbuf_free(&big);
+    sbuf_init(&big);
+    sbuf_add(&big, "{\"ModelName\": \"");
+    for (int i = 0; i < 70000; i++)
+        sbuf_addc(&big, 'N');
+    sbuf_add(&big, strchr(rows[0].json, '\x7f') + 1);
+    write_text(in, big.s, big.len);
+    r = KP("import", in, "-o", out);
+    expect(&r, 2, NULL, "ModelName: a text of 70000 bytes; expected at most 65536");
+    run_free(&r);
+    assert_int_equal(access(out, F_OK), -1);
+    sbuf_free(&big);
+    sbuf_init(&big);
+    sbuf_add(&big, "id,name,entity,by\n1,");
+    for (int i = 0; i < 70000; i++)
+        sbuf_addc(&big, 'n');
+    sbuf_add(&big, ",Order,id\n");
+    char *csvf = in_dir(dir, "long.csv");
+    write_text(csvf, big.s, big.len);
+    r = KP("import", csvf, "-o", out);
+    expect(&r, 2, NULL, "long.csv:2:3: error: a field of 70000 bytes; expected at most 65536");
+    run_free(&r);
+    assert_int_equal(access(out, F_OK), -1);
+    free(csvf);
+    sbuf_free(&big);
     free(out);
     free(in);
     free(dir);

@@ -284,6 +284,11 @@ static bool csv_parse(const char *text, size_t len, kp_diags *diags, crow **rows
                       (unsigned char)f->s[ctl], ctl + 1);
             return false;
         }
+        if (strlen(f->s) > KP_MAX_VALUE) { /* as the design file refuses it: the save would not load */
+            diags_add(diags, KP_RANGE, f->loc, _("a field of %zu bytes; expected at most %d (64 KiB)"),
+                      strlen(f->s), KP_MAX_VALUE);
+            return false;
+        }
         if (p < end && *p == delim) {
             p++, col++;
             if (p == end) {

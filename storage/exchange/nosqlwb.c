@@ -130,14 +130,20 @@ static const char *get_string(json_t *o, const char *key)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-/* The first string of v (a key or a value, at any depth) holding a control character, reported
- * with its place (e.g. "DataModel[0].TableFacets[2].FacetName"): the design file refuses them, so
- * a design imported with one would save and never load again. Newlines and tabs are allowed. */
+/* The first string of v (a key or a value, at any depth) holding a control character or longer
+ * than a design's value may be, reported with its place (e.g.
+ * "DataModel[0].TableFacets[2].FacetName"): the design file refuses them, so a design imported
+ * with one would save and never load again. Newlines and tabs are allowed. */
 static bool controls_ok(imp *m, json_t *v, sbuf *path)
 {
     size_t at = path->len;
     bool ok = true;
     if (json_is_string(v)) {
+        if (json_string_length(v) > KP_MAX_VALUE) { /* as the design file refuses it */
+            diags_add(m->diags, KP_RANGE, NOLOC, _("%s: a text of %zu bytes; expected at most %d (64 KiB)"),
+                      path->len ? path->s : _("the top level"), json_string_length(v), KP_MAX_VALUE);
+            return false;
+        }
         ptrdiff_t ctl = util_control_at(json_string_value(v), true);
         if (ctl < 0)
             return true;
@@ -491,12 +497,21 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
         goto out;
     infer_build(&inf);
     char *where = util_escape_controls(name ? name : "model"); /* a file's name may hold anything */
+    /* the model's name quoted short: the description must stay under a design value's limit */
+    size_t cut = strlen(m.d->name);
+    if (cut > 200) {
+        cut = 200;
+        while (cut && ((unsigned char)m.d->name[cut] & 0xC0) == 0x80) /* not inside a character */
+            cut--;
+    }
+    char *quoted = xasprintf("%.*s%s", (int)cut, m.d->name, m.d->name[cut] ? "…" : "");
     m.d->description =
         xasprintf(_("Imported from the NoSQL Workbench model '%s' (%s). Key templates are inferred from the "
                     "sample data; counts assume %.0f items split as the sample rows are, sizes are the "
                     "sample rows' average, distinct values scale the samples': all of it is a starting "
                     "point. Add the access patterns, and say whether streams and PITR are on."),
-                  m.d->name, where, NOSQLWB_NOMINAL_ITEMS);
+                  quoted, where, NOSQLWB_NOMINAL_ITEMS);
+    free(quoted);
     free(where);
 
 out:
