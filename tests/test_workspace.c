@@ -358,6 +358,11 @@ static void test_observations(void **state)
     err = NULL;
     assert_int_equal(ws_observe(ws, "pattern.5.rate", 0.0 / 0.0, NULL, &err), KP_RANGE);
     free(err);
+    err = NULL;
+    /* no metric goes below zero: a pasted -60 is refused, not recorded */
+    assert_int_equal(ws_observe(ws, "cost.total", -1, NULL, &err), KP_RANGE);
+    assert_non_null(strstr(err, "below zero"));
+    free(err);
     sig_observation *o = NULL;
     size_t n = 0;
     assert_int_equal(ws_observations(ws, &o, &n, NULL), KP_OK);

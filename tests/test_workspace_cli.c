@@ -175,6 +175,9 @@ static void test_observe_and_signals(void **state)
     r = KP("observe", f->ws, "pattern.5.rate=lots");
     expect(&r, 2, NULL, "not a number");
     run_free(&r);
+    r = KP("observe", f->ws, "pattern.5.rate=-60");
+    expect(&r, 2, NULL, "-60 is below zero; expected a figure of 0 or more");
+    run_free(&r);
     r = KP("observe", f->ws, "pattern.5.rate");
     expect(&r, 2, NULL, "METRIC=VALUE");
     run_free(&r);

@@ -2553,6 +2553,9 @@ kp_status ws_observe(ws_t *ws, const char *metric, double value, const char *sou
     }
     if (!isfinite(value))
         return kp_fail(err, KP_RANGE, _("metric '%s': the value must be a finite number"), metric);
+    if (value < 0) /* every metric is a rate, a count, a size, a latency, a share or a cost */
+        return kp_fail(err, KP_RANGE, _("metric '%s': %g is below zero; expected a figure of 0 or more"),
+                       metric, value);
     if (source && util_control_at(source, false) >= 0)
         return kp_fail(err, KP_INVALID, _("the source holds a control character; expected one line of text"));
     kp_status st = begin(ws, err);
