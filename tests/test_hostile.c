@@ -383,6 +383,17 @@ static void test_nul_and_controls(void **state)
     free(path);
 }
 
+/* `keyplan import in -o out` succeeds and out passes `keyplan check`. */
+static void import_loads(const char *in, const char *out)
+{
+    run r = KP("import", in, "-o", out);
+    expect(&r, 0, NULL, NULL);
+    run_free(&r);
+    r = KP("check", out);
+    expect(&r, 0, NULL, NULL);
+    run_free(&r);
+}
+
 /* A NoSQL Workbench model with a control character in any string is refused with the string's
  * place (found by fuzzing: a DEL in ModelName was imported, and the saved design never loaded
  * again), and so is a text longer than a design's value may be; a file whose name has controls
@@ -442,12 +453,7 @@ static void test_import_controls(void **state)
             write_text(f, fixed, strlen(fixed));
             free(fixed);
         }
-        r = KP("import", f, "-o", out);
-        expect(&r, 0, NULL, NULL);
-        run_free(&r);
-        r = KP("check", out);
-        expect(&r, 0, NULL, NULL);
-        run_free(&r);
+        import_loads(f, out);
         char *saved = ts_read_file(out, NULL);
         if (!strstr(saved, files[i].shown))
             fail_msg("%s: '%s' not in the design:\n%s", files[i].shown, files[i].shown, saved);
@@ -465,12 +471,7 @@ static void test_import_controls(void **state)
         sbuf_add(&big, "\xc3\x91"); /* Ñ: 65,400 bytes */
     sbuf_add(&big, strchr(rows[0].json, '\x7f') + 1);
     write_text(in, big.s, big.len);
-    r = KP("import", in, "-o", out);
-    expect(&r, 0, NULL, NULL);
-    run_free(&r);
-    r = KP("check", out);
-    expect(&r, 0, NULL, NULL);
-    run_free(&r);
+    import_loads(in, out);
     unlink(out);
     sbuf_free(&big);
     sbuf_init(&big);
