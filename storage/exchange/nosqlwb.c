@@ -3,6 +3,7 @@
 
 #include "i18n.h"
 #include "cfn.h"
+#include "display.h"
 #include "infer.h"
 #include "namemap.h"
 #include "requests.h"
@@ -134,7 +135,7 @@ static const char *get_string(json_t *o, const char *key)
  * than a design's value may be, reported with its place (e.g.
  * "DataModel[0].TableFacets[2].FacetName"): the design file refuses them, so a design imported
  * with one would save and never load again. Newlines and tabs are allowed. */
-static bool controls_ok(imp *m, json_t *v, sbuf *path)
+static bool strings_ok(imp *m, json_t *v, sbuf *path)
 {
     size_t at = path->len;
     bool ok = true;
@@ -161,7 +162,7 @@ static bool controls_ok(imp *m, json_t *v, sbuf *path)
         json_array_foreach(v, i, x)
         {
             sbuf_printf(path, "[%zu]", i);
-            ok = controls_ok(m, x, path);
+            ok = strings_ok(m, x, path);
             path->len = at;
             path->s[at] = '\0';
             if (!ok)
@@ -182,7 +183,7 @@ static bool controls_ok(imp *m, json_t *v, sbuf *path)
                           path->s, ctl + 1);
                 ok = false;
             } else {
-                ok = controls_ok(m, x, path);
+                ok = strings_ok(m, x, path);
             }
             path->len = at;
             path->s[at] = '\0';
@@ -337,7 +338,7 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
     sbuf path;
     sbuf_init(&path);
     sbuf_add(&path, "");
-    bool ok = controls_ok(&m, root, &path);
+    bool ok = strings_ok(&m, root, &path);
     sbuf_free(&path);
     if (!ok)
         goto out;
@@ -498,12 +499,7 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
     infer_build(&inf);
     char *where = util_escape_controls(name ? name : "model"); /* a file's name may hold anything */
     /* the model's name quoted short: the description must stay under a design value's limit */
-    size_t cut = strlen(m.d->name);
-    if (cut > 200) {
-        cut = 200;
-        while (cut && ((unsigned char)m.d->name[cut] & 0xC0) == 0x80) /* not inside a character */
-            cut--;
-    }
+    size_t cut = disp_fit(m.d->name, 200, NULL);
     char *quoted = xasprintf("%.*s%s", (int)cut, m.d->name, m.d->name[cut] ? "…" : "");
     m.d->description =
         xasprintf(_("Imported from the NoSQL Workbench model '%s' (%s). Key templates are inferred from the "
