@@ -15,7 +15,8 @@
  *   delete a row      x on a pattern's row (the design copied, validated and analysed whole),
  *                     then the frame; and its undo (u), then the frame; the median of many;
  *   Items screen      the same keystroke and frame on the Items screen over 10,000 generated items
- *                     (and the generation itself, once).
+ *                     (and the generation itself, once), and another pattern selected (its reads
+ *                     found over every item): once, then p and P in turn, p's median.
  *
  * Time: the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), median of the runs. The target is one
  * frame (16 ms) for a keystroke. Prints figures; never run as a test.
@@ -212,10 +213,12 @@ int main(int argc, char **argv)
     wb_key(w, 'P');
     frame(w);
     double ip = now_ms() - t0;
+    double ipm = keystroke(w, 'p', 'P', runs); /* back and forth: p's median */
     printf("\nItems screen, %zu items (table view), CPU ms\n", nitems);
     printf("%-34s %12.2f\n", "generate, sort, first paint", gen);
     printf("%-34s %12.2f\n", "keystroke -> redraw (median)", ik);
     printf("%-34s %12.2f\n", "select another pattern -> redraw", ip);
+    printf("%-34s %12.2f\n", "  and back and forth (median)", ipm);
     wb_free(w);
     design_free(base);
     endwin();

@@ -201,10 +201,9 @@ void planeval_query_run(const kp_design *d, const planeval_set *s, const planeva
     bool pknum = numeric_key(d, kc->pk), sknum = numeric_key(d, kc->sk);
     for (size_t i = 0; i < s->n; i++) {
         const kp_item *it = s->v[i].item;
-        if (!planeval_on_index(d, q->index, it))
-            continue;
+        /* the partition first: most items are in another one (one look-up each) */
         const char *ipk = item_text(it, kc->pk);
-        if (!ipk || expr_key_cmp(pknum, ipk, q->pk_value) != 0)
+        if (!ipk || expr_key_cmp(pknum, ipk, q->pk_value) != 0 || !planeval_on_index(d, q->index, it))
             continue;
         if (!expr_keycond_sk_match(kc, sknum, kc->sk ? item_text(it, kc->sk) : NULL, q->sk_value,
                                    q->sk_value2))
@@ -384,24 +383,18 @@ size_t planeval_fixed_values(const kp_pattern *p, const char *attr, const char *
     return n >= 2 ? n : 0;
 }
 
-static int cmp_text(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
+/* An item the index holds: its partition key and its place in the list. */
+typedef struct keyed {
+    const char *pk;
+    size_t at;
+} keyed;
 
-/* The first position of sorted keys[0..n) holding v or more (upper: more than v). */
-static size_t bound(const char *const *keys, size_t n, const char *v, bool lower)
+/* By partition key, then by place. */
+static int cmp_keyed(const void *a, const void *b)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(keys[mid], v);
-        if (c < 0 || (!lower && c == 0))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    const keyed *x = a, *y = b;
+    int c = strcmp(x->pk, y->pk);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
 const kp_item *planeval_anchor(const kp_design *d, const kp_pattern *p, ptrdiff_t index,
@@ -410,31 +403,37 @@ const kp_item *planeval_anchor(const kp_design *d, const kp_pattern *p, ptrdiff_
     const char *pk = planeval_index_pk(d, index), *sk = planeval_index_sk(d, index);
     if (!items || !items->n)
         return NULL;
-    /* the partition key of every item the index holds, sorted: a partition's size is then the
-       run of its key (n log n, where counting per item was quadratic) */
-    const char **keys = xcalloc(items->n, sizeof *keys);
+    /* The first item (in the list's order) that the pattern's fixed values allow, of the largest
+       partition the index holds. The items the index holds sorted by partition key then place:
+       a partition is a run, its first allowed item the run's first that matches (n log n, and
+       the fixed values checked until a run's first match, not on every item). */
+    keyed *v = xcalloc(items->n, sizeof *v);
     size_t nk = 0;
     for (size_t j = 0; j < items->n; j++) {
         const char *w = item_text(&items->v[j], pk);
         if (w && (!sk || item_get(&items->v[j], sk)))
-            keys[nk++] = w;
+            v[nk++] = (keyed){w, j};
     }
-    qsort(keys, nk, sizeof *keys, cmp_text);
-    const kp_item *best = NULL;
-    size_t best_n = 0;
-    for (size_t i = 0; i < items->n; i++) {
-        const kp_item *it = &items->v[i];
-        if (!item_get(it, pk) || (sk && !item_get(it, sk)) || !matches_fixed_by(d, p, it))
+    qsort(v, nk, sizeof *v, cmp_keyed);
+    size_t best = 0, best_n = 0;
+    for (size_t i = 0, end; i < nk; i = end) {
+        for (end = i + 1; end < nk && strcmp(v[end].pk, v[i].pk) == 0; end++)
+            ;
+        size_t n = end - i;
+        if (n < best_n)
             continue;
-        const char *v = item_text(it, pk);
-        size_t n = bound(keys, nk, v, false) - bound(keys, nk, v, true);
-        if (n > best_n) {
-            best = it;
-            best_n = n;
+        for (size_t k = i; k < end; k++) {
+            if (n == best_n && v[k].at >= best)
+                break; /* as large as the best, and after it in the list */
+            if (matches_fixed_by(d, p, &items->v[v[k].at])) {
+                best = v[k].at;
+                best_n = n;
+                break;
+            }
         }
     }
-    free(keys);
-    return best;
+    free(v);
+    return best_n ? &items->v[best] : NULL;
 }
 
 void planeval_range_bounds(const kp_design *d, const planeval_set *s, const kp_pattern *p, const kp_entity *e,

@@ -235,6 +235,60 @@ static void test_capacity(void **state)
     world_free(&w);
 }
 
+/* The anchor against its definition, counted the slow way: the first item (in the list's order)
+ * that the pattern's fixed values allow, of the partition with the most items on the index. Random
+ * lists with ties, items off the index and items the fixed value refuses, on the table and on a GSI. */
+static void test_anchor_random(void **state)
+{
+    (void)state;
+    world w;
+    world_make(&w);
+    static const char *const pks[] = {"S#paid", "S#open", "S#x", "S#y"};
+    static const char *const statuses[] = {"paid", "open"};
+    unsigned seed = 12345;
+    for (int round = 0; round < 400; round++) {
+        kp_item_list items = {0};
+        size_t n = (size_t)(rand_r(&seed) % 12);
+        for (size_t i = 0; i < n; i++) {
+            kp_item *it = item_list_push(&items);
+            memset(it, 0, sizeof *it);
+            const char *pk = pks[rand_r(&seed) % 4];
+            if (rand_r(&seed) % 8) { /* now and then off both: no partition key */
+                item_set(it, "GPK", KP_VAL_S, pk);
+                item_set(it, "PK", KP_VAL_S, pk);
+            }
+            if (rand_r(&seed) % 4) /* now and then off the GSI: no sort key there */
+                item_set(it, "GSK", KP_VAL_S, "1");
+            item_set(it, "SK", KP_VAL_S, "O#1");
+            item_set(it, "status", KP_VAL_S, statuses[rand_r(&seed) % 2]);
+        }
+        for (int k = 0; k < 2; k++) {
+            const kp_pattern *p = design_pattern(w.d, k ? "2" : "1"); /* 2 fixes status=paid */
+            ptrdiff_t index = k ? 0 : -1;
+            const char *pka = k ? "GPK" : "PK", *ska = k ? "GSK" : "SK";
+            const kp_item *want = NULL;
+            size_t want_n = 0;
+            for (size_t i = 0; i < items.n; i++) {
+                const kp_item *it = &items.v[i];
+                const char *v = item_text(it, pka);
+                if (!v || !item_get(it, ska) || (k && strcmp(item_text(it, "status"), "paid") != 0))
+                    continue;
+                size_t c = 0;
+                for (size_t j = 0; j < items.n; j++)
+                    c += item_text(&items.v[j], pka) && item_get(&items.v[j], ska) &&
+                         strcmp(item_text(&items.v[j], pka), v) == 0;
+                if (c > want_n) {
+                    want = it;
+                    want_n = c;
+                }
+            }
+            assert_ptr_equal(planeval_anchor(w.d, p, index, &items), want);
+        }
+        item_list_free(&items);
+    }
+    world_free(&w);
+}
+
 static void test_anchor_and_ranges(void **state)
 {
     (void)state;
@@ -358,9 +412,13 @@ static void test_order_over_partition(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_queries),  cmocka_unit_test(test_filters_and_scans),
-        cmocka_unit_test(test_capacity), cmocka_unit_test(test_anchor_and_ranges),
-        cmocka_unit_test(test_keys),     cmocka_unit_test(test_order_over_partition),
+        cmocka_unit_test(test_queries),
+        cmocka_unit_test(test_filters_and_scans),
+        cmocka_unit_test(test_capacity),
+        cmocka_unit_test(test_anchor_and_ranges),
+        cmocka_unit_test(test_anchor_random),
+        cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_order_over_partition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
