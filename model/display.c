@@ -68,6 +68,13 @@ size_t disp_fit(const char *s, int cols, int *used)
     return off;
 }
 
+char *disp_short(const char *s, int cols)
+{
+    s = s ? s : "";
+    size_t cut = disp_fit(s, cols, NULL);
+    return xasprintf("%.*s%s", (int)cut, s, s[cut] ? "…" : "");
+}
+
 static void add_spaces(sbuf *b, int n)
 {
     for (int i = 0; i < n; i++)

@@ -15,6 +15,10 @@ int disp_width(const char *s);
  * *used (may be NULL) receives the columns they take. */
 size_t disp_fit(const char *s, int cols, int *used);
 
+/* s (NULL: "") cut to `cols` columns, a cut marked with "…" after them, for a message that
+ * quotes a text the user wrote, however long. Caller frees. */
+char *disp_short(const char *s, int cols);
+
 /* How disp_cell places its text. */
 enum {
     DISP_RIGHT = 1,   /* padded on the left (a text that must be cut is padded after it) */

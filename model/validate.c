@@ -7,6 +7,7 @@
 
 #include "i18n.h"
 #include "capacity.h"
+#include "display.h"
 #include "fields.h"
 #include "namemap.h"
 #include "signals.h"
@@ -163,24 +164,36 @@ static const kp_pattern *find_pattern(const vctx *c, const char *id)
     return i < 0 ? NULL : &c->d->patterns[c->pids->tag[i]];
 }
 
+/* The labels quote names cut to LABEL_COLS columns: a name pasted whole (40,000 bytes, refused
+ * by its own message) must not fill every other message about its record. */
+#define LABEL_COLS 100
+
+static char *label_named(const char *fmt, const char *name)
+{
+    char *s = disp_short(name, LABEL_COLS);
+    char *l = xasprintf(fmt, s);
+    free(s);
+    return l;
+}
+
 static char *label_entity(const kp_entity *e, size_t i)
 {
-    return e->name ? xasprintf(_("entity '%s'"), e->name) : xasprintf(_("entity #%zu"), i + 1);
+    return e->name ? label_named(_("entity '%s'"), e->name) : xasprintf(_("entity #%zu"), i + 1);
 }
 
 static char *label_pattern(const kp_pattern *p, size_t i)
 {
-    return p->id ? xasprintf(_("pattern %s"), p->id) : xasprintf(_("pattern #%zu"), i + 1);
+    return p->id ? label_named(_("pattern %s"), p->id) : xasprintf(_("pattern #%zu"), i + 1);
 }
 
 static char *label_index(const kp_index *x, size_t i)
 {
-    return x->name ? xasprintf(_("index '%s'"), x->name) : xasprintf(_("index #%zu"), i + 1);
+    return x->name ? label_named(_("index '%s'"), x->name) : xasprintf(_("index #%zu"), i + 1);
 }
 
 static char *label_decision(const kp_decision *x, size_t i)
 {
-    return x->id ? xasprintf(_("decision %s"), x->id) : xasprintf(_("decision #%zu"), i + 1);
+    return x->id ? label_named(_("decision %s"), x->id) : xasprintf(_("decision #%zu"), i + 1);
 }
 
 static void check_figure(vctx *c, kp_loc loc, const char *who, const char *key, double v, double lo,

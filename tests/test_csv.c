@@ -296,6 +296,29 @@ static void test_skeleton_validates_and_analyses(void **state)
     free(out);
     free(errs);
     free(bad);
+    /* the skeleton's entities and attributes keep their places in the CSV, and a name pasted
+       whole is quoted cut in the messages about its entity */
+    sbuf big;
+    sbuf_init(&big);
+    sbuf_add(&big, "id,name,entity,by\n1,see,");
+    for (int i = 0; i < 3000; i++)
+        sbuf_addc(&big, 'O');
+    sbuf_add(&big, ",");
+    for (int i = 0; i < 300; i++)
+        sbuf_addc(&big, 'a');
+    sbuf_add(&big, "\n");
+    bad = ts_write_temp("long.csv", big.s);
+    const char *args3[] = {"import", bad, NULL};
+    rc = ts_run_keyplan(args3, NULL, &out, &errs);
+    assert_int_equal(rc, 2);
+    if (!strstr(errs, "long.csv:2:7: error: an entity name of 3000 bytes") ||
+        !strstr(errs, "long.csv:2:3008: error: an attribute name of 300 bytes") ||
+        !strstr(errs, "OOOO…': PK values reach") || strlen(errs) > 2000)
+        fail_msg("the places and the cut names, in:\n%.3000s", errs);
+    free(out);
+    free(errs);
+    free(bad);
+    sbuf_free(&big);
     design_free(s);
     free(path);
     free(csv);

@@ -32,6 +32,21 @@ static void test_width(void **state)
     assert_int_equal(used, 8);
     assert_int_equal(disp_fit("日本", 3, &used), 3); /* the second one does not fit */
     assert_int_equal(used, 2);
+    /* a quoted text cut short, the cut marked */
+    static const struct {
+        const char *s;
+        int cols;
+        const char *want;
+    } shorts[] = {{NULL, 5, ""},
+                  {"línea", 5, "línea"},
+                  {"dirección", 8, "direcció…"},
+                  {"日本語", 5, "日本…"},
+                  {"DIRECCIÓN#casa", 0, "…"}};
+    for (size_t i = 0; i < sizeof shorts / sizeof *shorts; i++) {
+        char *got = disp_short(shorts[i].s, shorts[i].cols);
+        assert_string_equal(got, shorts[i].want);
+        free(got);
+    }
 }
 
 static const struct cell_row {

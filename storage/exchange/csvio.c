@@ -759,14 +759,15 @@ kp_status csvio_read_patterns(const char *text, size_t len, const char *name, kp
 /* The entity a pattern of a table without an entity column reads in the skeleton. */
 #define CSV_DEFAULT_ENTITY "Item"
 
-static void add_attr(kp_entity *e, const char *a)
+/* Adds attribute a (its place in the CSV kept, for the messages about it) unless e has it. */
+static void add_attr(kp_entity *e, const kp_str *a)
 {
-    if (!a || !*a)
+    if (!a->s || !*a->s)
         return;
     for (size_t i = 0; i < e->nattrs; i++)
-        if (!strcmp(e->attrs[i].s, a))
+        if (!strcmp(e->attrs[i].s, a->s))
             return;
-    *PUSH(e->attrs, e->nattrs) = str_make(a, (kp_loc){0, 0});
+    *PUSH(e->attrs, e->nattrs) = str_make(a->s, a->loc);
 }
 
 static char *upper_name(const char *s)
@@ -825,19 +826,20 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
                 e = PUSH(d->entities, d->nentities);
                 entity_init(e);
                 e->name = xstrdup(p->entities[k].s);
+                e->loc = p->entities[k].loc; /* where the CSV names it first */
                 e->count = 100000;
                 e->size = 1000;
             }
             for (size_t q = 0; q < p->nby; q++)
-                add_attr(e, p->by[q].attr.s);
-            add_attr(e, p->range.s);
-            add_attr(e, p->order.s);
+                add_attr(e, &p->by[q].attr);
+            add_attr(e, &p->range);
+            add_attr(e, &p->order);
             for (size_t q = 0; q < p->nfilter; q++)
-                add_attr(e, p->filter[q].s);
+                add_attr(e, &p->filter[q]);
             for (size_t q = 0; q < p->nchanges; q++)
-                add_attr(e, p->changes[q].s);
+                add_attr(e, &p->changes[q]);
             for (size_t q = 0; q < p->njoin; q++)
-                add_attr(e, k == 0 ? p->join[q].from.s : p->join[q].to.s);
+                add_attr(e, k == 0 ? &p->join[q].from : &p->join[q].to);
         }
     }
     for (size_t i = 0; i < d->nentities; i++) {
@@ -866,7 +868,8 @@ kp_design *csvio_import(const char *text, size_t len, const char *name, kp_diags
         const char *attrs[2] = {"PK", "SK"};
         for (int k = 0; k < 2; k++) {
             kp_keytpl *kt = PUSH(e->keys, e->nkeys);
-            kt->attr = str_make(attrs[k], (kp_loc){0, 0});
+            kt->attr = str_make(attrs[k], e->loc);
+            kt->loc = e->loc; /* made from the CSV's names: the entity's place */
             if (tpl_parse(srcs[k], &kt->tpl, NULL, NULL) != KP_OK)
                 tpl_parse("ITEM", &kt->tpl, NULL, NULL);
         }

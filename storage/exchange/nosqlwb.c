@@ -499,8 +499,7 @@ kp_design *nosqlwb_import_table(const char *text, size_t len, const char *name, 
     infer_build(&inf);
     char *where = util_escape_controls(name ? name : "model"); /* a file's name may hold anything */
     /* the model's name quoted short: the description must stay under a design value's limit */
-    size_t cut = disp_fit(m.d->name, 200, NULL);
-    char *quoted = xasprintf("%.*s%s", (int)cut, m.d->name, m.d->name[cut] ? "…" : "");
+    char *quoted = disp_short(m.d->name, 200);
     m.d->description =
         xasprintf(_("Imported from the NoSQL Workbench model '%s' (%s). Key templates are inferred from the "
                     "sample data; counts assume %.0f items split as the sample rows are, sizes are the "
