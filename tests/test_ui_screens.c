@@ -2503,6 +2503,13 @@ static void test_saved_row_widths_equal_whole(void **state)
             if (a->widths[i] != b->widths[i])
                 fail_msg("step %d: column %zu (%s) %d wide, drawn afresh %d", step, i, a->cols[i].title,
                          a->widths[i], b->widths[i]);
+        /* and which columns have a cell wider than their cap (they take the width left over) */
+        assert_non_null(a->memo.cut);
+        assert_non_null(b->memo.cut);
+        for (size_t i = 0; i < a->ncols; i++)
+            if (a->memo.cut[i] != b->memo.cut[i])
+                fail_msg("step %d: column %zu (%s) %s, drawn afresh %s", step, i, a->cols[i].title,
+                         a->memo.cut[i] ? "cut" : "whole", b->memo.cut[i] ? "cut" : "whole");
         wb_free(fresh);
     }
     assert_true(row_only >= 15); /* many saves took the row's way */

@@ -20,19 +20,19 @@ static int cell_width(const grid *g, size_t row, size_t col)
 
 static int clamp_width(int m, int cap) { return m < 3 ? 3 : m > cap ? cap : m; }
 
-/* Column i's width from its title and the rows, up to the first row at the cap; with m, each
- * row's width seen and which row reached the cap. */
+/* Column i's width from its title and the rows, up to the first row wider than the cap (without
+ * m, the first at the cap); with m, each row's width seen and which row passed the cap. */
 static int column_width(const grid *g, size_t i, grid_memo *m)
 {
     int cap = g->cols[i].cap;
     int w = disp_width(g->cols[i].title);
     if (m)
         m->capped[i] = w >= cap ? GRID_TITLE : GRID_ALL;
-    for (size_t r = 0; r < g->nrows && w < cap; r++) {
+    for (size_t r = 0; r < g->nrows && (m ? m->capped[i] == GRID_ALL : w < cap); r++) {
         int tw = cell_width(g, r, i);
         if (m) {
             m->rowwd[i * m->nrows + r] = (unsigned short)(tw < cap ? tw : cap);
-            if (tw >= cap)
+            if (tw > cap)
                 m->capped[i] = r;
         }
         if (tw > w)
@@ -54,7 +54,19 @@ void grid_memo_free(grid_memo *m)
 {
     free(m->rowwd);
     free(m->capped);
+    free(m->cut);
     *m = (grid_memo){0};
+}
+
+const bool *grid_memo_cut(grid_memo *m)
+{
+    if (!m->capped)
+        return NULL;
+    if (!m->cut)
+        m->cut = xcalloc(m->ncols + 1, sizeof *m->cut);
+    for (size_t i = 0; i < m->ncols; i++)
+        m->cut[i] = m->capped[i] != GRID_ALL && m->capped[i] != GRID_TITLE;
+    return m->cut;
 }
 
 int *grid_widths_memo(const grid *g, grid_memo *m)
@@ -87,14 +99,14 @@ void grid_widths_row(const grid *g, int *wd, grid_memo *m, size_t row)
         if (at == GRID_TITLE)
             continue;
         int cap = g->cols[i].cap, tw = cell_width(g, row, i);
-        if (at != GRID_ALL) { /* a row reached the cap: the width stays while it does */
-            if (at == row && tw < cap)
+        if (at != GRID_ALL) { /* a row passed the cap: the width stays while it does */
+            if (at == row && tw <= cap)
                 wd[i] = column_width(g, i, m);
             continue;
         }
         unsigned short *rw = m->rowwd + i * m->nrows;
         rw[row] = (unsigned short)(tw < cap ? tw : cap);
-        if (tw >= cap) {
+        if (tw > cap) {
             m->capped[i] = row;
             wd[i] = clamp_width(cap, cap);
             continue;
@@ -147,11 +159,41 @@ static int *col_xs(ui_cursor *cur, const int *wd, size_t n, int width)
     return xs;
 }
 
+/* The columns laid out (col_xs); then, when g->cut says which columns have a cell wider than
+ * their cap, the width the next column could not use goes to the first visible one of them (a
+ * name cut at 30 columns beside 20 blank ones shows whole): wd[] widened in place, the columns
+ * after it moved right. */
+static int *layout(const grid *g, int *wd, int width)
+{
+    size_t n = g->ncols;
+    int *xs = col_xs(g->cur, wd, n, width);
+    if (!g->cut)
+        return xs;
+    int end = 0;
+    size_t wide = n;
+    for (size_t i = 0; i < n; i++) {
+        if (xs[i] < 0)
+            continue;
+        if (xs[i] + wd[i] > end)
+            end = xs[i] + wd[i];
+        if (wide == n && g->cut[i])
+            wide = i;
+    }
+    int spare = width - end;
+    if (wide == n || spare <= 0)
+        return xs;
+    wd[wide] += spare;
+    for (size_t i = wide + 1; i < n; i++)
+        if (xs[i] >= 0)
+            xs[i] += spare;
+    return xs;
+}
+
 int grid_col_at(const grid *g, int width, int x)
 {
     size_t n = g->ncols;
     int *wd = col_widths(g);
-    int *xs = col_xs(g->cur, wd, n, width);
+    int *xs = layout(g, wd, width);
     int hit = -1;
     for (size_t i = 0; i < n; i++)
         if (xs[i] >= 0 && x >= xs[i] && x < xs[i] + wd[i] + 1)
@@ -168,7 +210,7 @@ void grid_draw(const grid *g, ui_rect r, int *cy, int *cx)
     int *wd = col_widths(g);
     if (g->editor && cur->col < n && wd[cur->col] < 24)
         wd[cur->col] = r.w - wd[0] - 2 < 24 ? (r.w - wd[0] - 2 > 3 ? r.w - wd[0] - 2 : 3) : 24;
-    int *xs = col_xs(cur, wd, n, r.w);
+    int *xs = layout(g, wd, r.w);
     /* header */
     draw_put(r.y, r.x, r.w, "", UI_ROLE_HEADER);
     for (size_t i = 0; i < n; i++)

@@ -9,6 +9,7 @@
 #include "layout.h"
 #include "lineedit.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* A screen's cursor and its scroll position (the report screens use row and top only). */
@@ -33,6 +34,9 @@ typedef struct grid {
     const lineedit *editor; /* the cursor's cell is being edited with it, or NULL */
     const char *empty;      /* shown when there are no rows */
     const int *widths;      /* each column's width (grid_widths), or NULL: computed per call */
+    const bool *cut;        /* with widths: per column, true when a cell is wider than its cap
+                               (grid_memo_cut); the width a further column cannot use then goes to
+                               the first such column shown. NULL: none */
 } grid;
 
 /* Each column's width from its title and every row's text, capped: what the grid draws with
@@ -48,7 +52,8 @@ int *grid_widths(const grid *g);
 typedef struct grid_memo {
     size_t nrows, ncols;
     unsigned short *rowwd; /* column by column: nrows widths each, capped */
-    size_t *capped;        /* per column: GRID_ALL, GRID_TITLE or the first row at the cap */
+    size_t *capped;        /* per column: GRID_ALL, GRID_TITLE or the first row wider than the cap */
+    bool *cut;             /* per column: a row is wider than the cap (grid_memo_cut) */
 } grid_memo;
 /* grid_widths, keeping in m (emptied first) what grid_widths_row needs. Caller frees the array. */
 int *grid_widths_memo(const grid *g, grid_memo *m);
@@ -57,6 +62,9 @@ int *grid_widths_memo(const grid *g, grid_memo *m);
  * only when the row that reached its cap no longer does). */
 void grid_widths_row(const grid *g, int *wd, grid_memo *m, size_t row);
 void grid_memo_free(grid_memo *m);
+/* Per column, whether a row is wider than its cap (what grid.cut wants), as m says now; NULL
+ * when m is empty. Owned by m: valid until m changes. */
+const bool *grid_memo_cut(grid_memo *m);
 
 /* Draws the grid into r. While a cell is edited, *cy and *cx receive where the terminal cursor
  * goes (left alone otherwise). */

@@ -132,6 +132,7 @@ static grid_col *make_grid(const screen_env *e, grid *g)
         if (!cc->widths)
             cc->widths = grid_widths_memo(g, &cc->memo);
         g->widths = cc->widths;
+        g->cut = grid_memo_cut(&cc->memo);
     }
     return gc;
 }
