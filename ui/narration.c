@@ -57,6 +57,18 @@ static void add_wrapped(char ***v, ui_role **roles, size_t *n, size_t *cap, cons
     free(w);
 }
 
+/* Appends one line as it is (a copy), with role `role`. */
+static void push_line(char ***v, ui_role **roles, size_t *n, size_t *cap, const char *line, ui_role role)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        *v = xrealloc(*v, *cap * sizeof **v);
+        *roles = xrealloc(*roles, *cap * sizeof **roles);
+    }
+    (*v)[*n] = xstrdup(line);
+    (*roles)[(*n)++] = role;
+}
+
 /* The exercise's lines: the task, then each check with [x] or [ ]. */
 static void add_exercise(char ***v, ui_role **roles, size_t *n, size_t *cap, const wb_tour_step *st,
                          int width, const bool *done)
@@ -102,11 +114,10 @@ static size_t widest_gap(const char *line, size_t *at)
  * that the line fits in one row, as long as at least 8 columns of the name stay (a list of figures
  * then fits a small terminal without scrolling; the name is whole on the Patterns screen). NULL
  * when the line fits or has no name to cut. Caller frees. */
-static char *shorten_name(const char *line, int width)
+/* A pattern's figure line ("  5   NAME  PLAN  figures"): where its name starts (*name) and ends
+ * (*end, at the two spaces after it). false for a line of another kind. */
+static bool figure_name(const char *line, const char **name, const char **end)
 {
-    int over = disp_width(line) - width;
-    if (over <= 0)
-        return NULL;
     const char *p = line;
     while (*p == ' ')
         p++;
@@ -114,8 +125,18 @@ static char *shorten_name(const char *line, int width)
         p++; /* the pattern's id */
     while (*p == ' ')
         p++;
-    const char *name = p, *end = strstr(name, "  ");
-    if (!end || end == name)
+    *name = p;
+    *end = strstr(p, "  ");
+    return *end && *end != p;
+}
+
+static char *shorten_name(const char *line, int width)
+{
+    int over = disp_width(line) - width;
+    if (over <= 0)
+        return NULL;
+    const char *name, *end;
+    if (!figure_name(line, &name, &end))
         return NULL;
     char *nm = xstrndup(name, (size_t)(end - name));
     int keep = disp_width(nm) - over - 1; /* one column for the ellipsis */
@@ -130,11 +151,79 @@ static char *shorten_name(const char *line, int width)
     return out;
 }
 
-/* Appends the figures, one line each. When one is wider than `width`, every line loses the same
- * number of spaces from its widest gap (the padding after the name column, so that the columns
- * stay aligned), keeping two; a line still too wide loses spaces from its other gaps, then wraps. */
-static void add_figures(char ***v, ui_role **roles, size_t *n, size_t *cap, const char *figures, int width)
+/* text after `indent` spaces: as it is when it fits in `width`, else word-wrapped with every
+ * line after `indent` spaces (a figure's continuation stays under its start). */
+static void add_hanging(char ***v, ui_role **roles, size_t *n, size_t *cap, int indent, const char *text,
+                        int width)
 {
+    if (indent > width / 2)
+        indent = width / 2;
+    sbuf b;
+    sbuf_init(&b);
+    for (int i = 0; i < indent; i++)
+        sbuf_addc(&b, ' ');
+    if (indent + disp_width(text) <= width)
+        sbuf_add(&b, text);
+    else
+        disp_wrap(&b, text, strlen(text), indent, width, indent);
+    for (char *l = b.s, *next; l; l = next) {
+        next = strchr(l, '\n');
+        if (next)
+            *next++ = '\0';
+        push_line(v, roles, n, cap, l, UI_ROLE_NORMAL);
+    }
+    sbuf_free(&b);
+}
+
+/* A figure line, its continuations under its start (its leading spaces kept). */
+static void add_figure_line(char ***v, ui_role **roles, size_t *n, size_t *cap, const char *line, int width)
+{
+    int indent = (int)strspn(line, " ");
+    if (line[indent]) /* blank lines take no room (as wrapping gives them none) */
+        add_hanging(v, roles, n, cap, indent, line + indent, width);
+}
+
+/* A pattern's figure line wider than `width`, on two lines or more: its id and name, then under
+ * the name its plan and figures. */
+static void add_figure_lines(char ***v, ui_role **roles, size_t *n, size_t *cap, const char *line,
+                             const char *name, const char *end, int width)
+{
+    char *head = xstrndup(line, (size_t)(end - line));
+    add_figure_line(v, roles, n, cap, head, width);
+    free(head);
+    char *pre = xstrndup(line, (size_t)(name - line));
+    int indent = disp_width(pre);
+    free(pre);
+    const char *tail = end;
+    while (*tail == ' ')
+        tail++;
+    add_hanging(v, roles, n, cap, indent, tail, width);
+}
+
+/* Appends the figures, one line each. When one is wider than `width`: with `roomy` (a panel that
+ * may grow), each pattern's line too wide becomes two, its name whole on the first and its
+ * figures under the name (add_figure_lines), other lines wrap. Else every line loses the same
+ * number of spaces from its widest gap (the padding after the name column, so that the columns
+ * stay aligned), keeping two; a line still too wide loses spaces from its other gaps, has its
+ * name cut, then wraps. */
+static void add_figures(char ***v, ui_role **roles, size_t *n, size_t *cap, const char *figures, int width,
+                        bool roomy)
+{
+    if (roomy) {
+        char *all = xstrdup(figures);
+        for (char *line = all, *next; line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            const char *name, *end;
+            if (disp_width(line) > width && figure_name(line, &name, &end))
+                add_figure_lines(v, roles, n, cap, line, name, end, width);
+            else
+                add_figure_line(v, roles, n, cap, line, width);
+        }
+        free(all);
+        return;
+    }
     char *all = xstrdup(figures);
     int over = 0;
     for (const char *p = all; *p;) {
@@ -159,7 +248,7 @@ static void add_figures(char ***v, ui_role **roles, size_t *n, size_t *cap, cons
         while (disp_width(line) > width && (gap = widest_gap(line, &at)) > 2)
             memmove(line + at, line + at + 1, strlen(line + at + 1) + 1);
         char *fit = shorten_name(line, width);
-        add_wrapped(v, roles, n, cap, fit ? fit : line, width, UI_ROLE_NORMAL);
+        add_figure_line(v, roles, n, cap, fit ? fit : line, width);
         free(fit);
     }
     free(all);
@@ -175,7 +264,7 @@ int narration_need(const wb_tour_step *st, int width, const char *why)
     if (why)
         add_wrapped(&v, &roles, &n, &cap, why, width - 2, UI_ROLE_WARN);
     if (st->figures)
-        add_figures(&v, &roles, &n, &cap, st->figures, width - 2);
+        add_figures(&v, &roles, &n, &cap, st->figures, width - 2, false);
     for (size_t i = 0; i < n; i++)
         free(v[i]);
     free(v);
@@ -218,7 +307,7 @@ void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t nstep
                 add_wrapped(&right, &rroles, &nr, &capr, "", rw - 1, UI_ROLE_NORMAL);
             add_wrapped(&right, &rroles, &nr, &capr, _("Figures keyplan computes for this step:"), rw - 1,
                         UI_ROLE_DIM);
-            add_wrapped(&right, &rroles, &nr, &capr, st->figures, rw - 1, UI_ROLE_NORMAL);
+            add_figures(&right, &rroles, &nr, &capr, st->figures, rw - 1, true);
         }
         add_wrapped(&left, &lroles, &nl, &capl, st->narration ? st->narration : "", lw - 1, UI_ROLE_NORMAL);
     } else {
@@ -226,7 +315,7 @@ void narration_draw(ui_rect r, const wb_tour_step *st, size_t step, size_t nstep
         if (why)
             add_wrapped(&left, &lroles, &nl, &capl, why, lw - 1, UI_ROLE_WARN);
         if (st->figures)
-            add_figures(&left, &lroles, &nl, &capl, st->figures, lw - 1);
+            add_figures(&left, &lroles, &nl, &capl, st->figures, lw - 1, false);
         add_exercise(&left, &lroles, &nl, &capl, st, lw - 1, done);
         add_wrapped(&left, &lroles, &nl, &capl, st->narration ? st->narration : "", lw - 1, UI_ROLE_NORMAL);
     }
