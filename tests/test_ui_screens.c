@@ -23,6 +23,7 @@
 #include "pane.h"
 #include "tour.h"
 #include "screens.h"
+#include "status.h"
 #include "wb_int.h"
 
 #include <curses.h>
@@ -2518,6 +2519,47 @@ static void test_saved_row_widths_equal_whole(void **state)
     term_close(&t);
 }
 
+/* The status line in 80 columns keeps what a pair must see: a teammate's new version, the errors,
+ * the cost and the hot-partition alarm, leaving out the pattern count and the billing mode first;
+ * in 140 columns all but the pattern count when the line is long. */
+static void test_status_fits(void **state)
+{
+    (void)state;
+    kp_design *d = ts_load_file("samples/cloudshop/first-design.yaml"); /* keyed by status: HOT */
+    kp_analysis *a = analysis_run(d);
+    static const struct {
+        int cols;
+        bool remote;
+        size_t errors;
+        const char *const want[6];
+    } rows[] = {
+        {80, true, 2, {"v3 modified", "2 errors", "NEW VERSION: R", "HOT table", "/mo", NULL}},
+        {80, false, 0, {"v3 modified", "checklist", "/mo", "HOT table", NULL}},
+        {140,
+         true,
+         2,
+         {"NEW VERSION: R merges it in", "HOT table ESTADO#{status}", "2 errors", "checklist", "provisioned",
+          NULL}},
+        {140, false, 0, {"11 patterns", "HOT table ESTADO#{status}", "checklist", "provisioned", NULL}},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        term t;
+        term_open(&t, 24, rows[i].cols);
+        status_view v = {3, true, a, d->npatterns, rows[i].errors, rows[i].remote};
+        erase();
+        status_draw((ui_rect){0, 0, 1, COLS}, &v);
+        char *text = screen_text();
+        *strchr(text, '\n') = '\0';
+        for (size_t k = 0; rows[i].want[k]; k++)
+            if (!strstr(text, rows[i].want[k]))
+                fail_msg("%d columns: '%s' not in the status line '%s'", rows[i].cols, rows[i].want[k], text);
+        free(text);
+        term_close(&t);
+    }
+    analysis_free(a);
+    design_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2529,6 +2571,7 @@ int main(void)
         cmocka_unit_test_teardown(test_golden_spanish_cost, back_to_english),
         cmocka_unit_test_teardown(test_set_lang, back_to_english),
         cmocka_unit_test(test_golden_help),
+        cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_golden_too_small),
         cmocka_unit_test(test_golden_editing),
         cmocka_unit_test(test_golden_detail),

@@ -65,7 +65,11 @@ int status_tab_at(int x, int width)
     return -1;
 }
 
-void status_draw(ui_rect r, const status_view *v)
+/* The status line's text at `level`: 0 says everything; each level up leaves out what matters
+ * least in a narrow terminal (the pattern count, then the billing mode; then the new version's
+ * notice says only its key; then the checklist), so the version, the errors, the cost and a
+ * teammate's new version stay in 80 columns. */
+static char *status_text(const status_view *v, int level)
 {
     const kp_analysis *a = v->an;
     sbuf b;
@@ -75,7 +79,7 @@ void status_draw(ui_rect r, const status_view *v)
         sbuf_printf(&b, v->dirty ? _(" v%d modified") : _(" v%d saved"), v->base);
     else
         sbuf_add(&b, _(" not committed"));
-    if (a)
+    if (a && level < 4)
         /* TRANSLATORS: the status line: the checklist's score (the status line is short: 80 columns) */
         sbuf_printf(&b, _(" | checklist %d/%d"), a->checklist_pass, a->checklist_applicable);
     if (a && a->cost) {
@@ -84,36 +88,70 @@ void status_draw(ui_rect r, const status_view *v)
         /* TRANSLATORS: the billing mode after the monthly cost, in the short status line */
         const char *mode = a->cost->mode == KP_BILLING_PROVISIONED ? P_("status billing", "provisioned")
                                                                    : P_("status billing", "on-demand");
-        /* TRANSLATORS: after the monthly cost: "a month", then the billing mode */
-        sbuf_printf(&b, _("/mo %s"), mode);
+        if (level < 2)
+            /* TRANSLATORS: after the monthly cost: "a month", then the billing mode */
+            sbuf_printf(&b, _("/mo %s"), mode);
+        else
+            /* TRANSLATORS: after the monthly cost when the status line is short of room: "a month" */
+            sbuf_add(&b, _("/mo"));
     }
-    sbuf_printf(&b, ngettext(" | %zu pattern", " | %zu patterns", v->npatterns), v->npatterns);
+    if (level < 1)
+        sbuf_printf(&b, ngettext(" | %zu pattern", " | %zu patterns", v->npatterns), v->npatterns);
     if (v->errors)
         sbuf_printf(&b, ngettext(" | %zu error", " | %zu errors", v->errors), v->errors);
     if (v->remote_change)
-        sbuf_add(&b, _(" | NEW VERSION: R merges it in"));
-    draw_put(r.y, r.x, r.w, b.s, UI_ROLE_STATUS);
+        sbuf_add(&b, level < 3 ? _(" | NEW VERSION: R merges it in")
+                               /* TRANSLATORS: " | NEW VERSION: R merges it in" when short of room */
+                               : _(" | NEW VERSION: R"));
+    return sbuf_steal(&b);
+}
+
+void status_draw(ui_rect r, const status_view *v)
+{
+    const kp_analysis *a = v->an;
     /* the hot-partition alarm, right-aligned */
     const kp_partition_result *hot = NULL;
     for (size_t i = 0; a && i < a->npartitions; i++)
         if (a->partitions[i].hot && (!hot || fmax(a->partitions[i].read_util, a->partitions[i].write_util) >
                                                  fmax(hot->read_util, hot->write_util)))
             hot = &a->partitions[i];
+    /* the alarm whole, or without the key template when the line is short of room */
+    char *full = NULL, *brief = NULL;
     if (hot) {
         char pct[HUMANFMT_SIZE];
         humanfmt(pct, sizeof pct, fmax(hot->read_util, hot->write_util), HF_PCT_REPORT);
         /* TRANSLATORS: the hot-partition alarm: the index, the key template, its utilisation */
-        char *t = xasprintf(_(" HOT %s %s %s "), pane_index_label(hot->index_name),
-                            hot->template_src ? hot->template_src : "", pct);
-        int tw = disp_width(t);
-        int bw = disp_width(b.s);
+        full = xasprintf(_(" HOT %s %s %s "), pane_index_label(hot->index_name),
+                         hot->template_src ? hot->template_src : "", pct);
+        /* TRANSLATORS: the hot-partition alarm short of room: the index, its utilisation */
+        brief = xasprintf(_(" HOT %s %s "), pane_index_label(hot->index_name), pct);
+    }
+    /* the first that fits: the line with less and less, the alarm whole while the line leaves out
+       its least (the pattern count, the billing mode), then brief */
+    static const struct {
+        int level;
+        bool brief;
+    } tries[] = {{0, false}, {1, false}, {2, false}, {2, true}, {3, true}, {4, true}};
+    char *s = NULL, *t = NULL;
+    for (size_t i = 0; i < sizeof tries / sizeof *tries; i++) {
+        free(s);
+        s = status_text(v, tries[i].level);
+        t = tries[i].brief ? brief : full;
+        if (disp_width(s) + (t ? disp_width(t) + 1 : 0) <= r.w)
+            break;
+    }
+    int tw = t ? disp_width(t) : 0;
+    draw_put(r.y, r.x, r.w, s, UI_ROLE_STATUS);
+    if (t) {
+        int bw = disp_width(s);
         if (tw > r.w - bw - 1)
             tw = r.w - bw - 1;
         if (tw > 4)
             draw_put(r.y, r.w - tw, tw, t, UI_ROLE_ALARM);
-        free(t);
     }
-    sbuf_free(&b);
+    free(full);
+    free(brief);
+    free(s);
 }
 
 void status_too_small_draw(int lines, int cols)
