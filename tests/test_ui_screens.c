@@ -2560,6 +2560,42 @@ static void test_status_fits(void **state)
     design_free(d);
 }
 
+/* The Patterns screen writes a rate under 0.01/s per hour or per day ("1/day" for CloudShop's
+ * daily close, 0.0000116/s) and a latency with its unit; other rates stay the number typed. */
+static void test_rates_shown_per_day(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 45, 140);
+    wb *w = cloudshop_wb();
+    screen_env e = wb_env(w, UI_SCREEN_PATTERNS);
+    size_t ncols = 0, rate = 0, avg = 0, lat = 0;
+    screen_col *sc = screen_columns(&e, &ncols);
+    for (size_t i = 0; i < ncols; i++) {
+        rate = strcmp(sc[i].title, "rate") == 0 ? i : rate;
+        avg = strcmp(sc[i].title, "avg") == 0 ? i : avg;
+        lat = strcmp(sc[i].title, "latency") == 0 ? i : lat;
+    }
+    free(sc);
+    assert_true(rate && avg && lat);
+    const kp_design *d = session_design(w->ss);
+    const struct {
+        const char *id;
+        size_t *col;
+        const char *want;
+    } rows[] = {{"7", &rate, "1/day"}, {"1", &rate, "400"}, {"1", &avg, "128"}, {"7", &lat, "5.0 min"}};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        size_t row = (size_t)(design_pattern(d, rows[i].id) - d->patterns);
+        int role;
+        char *got = screen_cell_text(&e, row, *rows[i].col, &role);
+        if (strcmp(got, rows[i].want) != 0)
+            fail_msg("pattern %s: '%s', expected '%s'", rows[i].id, got, rows[i].want);
+        free(got);
+    }
+    wb_free(w);
+    term_close(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2572,6 +2608,7 @@ int main(void)
         cmocka_unit_test_teardown(test_set_lang, back_to_english),
         cmocka_unit_test(test_golden_help),
         cmocka_unit_test(test_status_fits),
+        cmocka_unit_test(test_rates_shown_per_day),
         cmocka_unit_test(test_golden_too_small),
         cmocka_unit_test(test_golden_editing),
         cmocka_unit_test(test_golden_detail),

@@ -44,17 +44,23 @@ static char *patterns_computed(const screen_env *e, size_t row, size_t code, int
     return xasprintf("%s %s", kp_plan_symbol(r->plan), report_plan_word(r->plan));
 }
 
-/* The latency target with its unit, as the pane writes it ("20 ms", "5.0 min"); the cell editor
- * keeps the number of milliseconds. */
+/* The latency target with its unit, as the pane writes it ("20 ms", "5.0 min"), and a rate under
+ * 0.01/s per hour or per day as the decision record writes it ("1/day" for 0.0000116); the cell
+ * editor keeps the number (milliseconds, requests a second). */
 static char *patterns_shown(const screen_env *e, size_t row, const screen_col *c, char *text)
 {
     const kp_design *d = e->design;
-    if (strcmp(c->title, "latency") != 0 || row >= d->npatterns || !text || !*text || *text == '!' ||
-        isnan(d->patterns[row].latency))
+    if (row >= d->npatterns || !text || !*text || *text == '!')
+        return text;
+    const kp_pattern *p = &d->patterns[row];
+    bool latency = strcmp(c->title, "latency") == 0, rate = strcmp(c->title, "rate") == 0,
+         avg = strcmp(c->title, "avg") == 0;
+    double v = latency ? p->latency : rate ? p->rate : avg ? p->avg : NAN;
+    if (isnan(v) || ((rate || avg) && !(v > 0 && v < 0.01)))
         return text;
     sbuf b;
     sbuf_init(&b);
-    humanfmt_add(&b, d->patterns[row].latency, HF_MS_SCREEN);
+    humanfmt_add(&b, v, latency ? HF_MS_SCREEN : HF_RATE_DOC);
     free(text);
     return sbuf_steal(&b);
 }
