@@ -110,10 +110,6 @@ static size_t widest_gap(const char *line, size_t *at)
     return best;
 }
 
-/* A figure line ("  5  NAME  PLAN  figures") still wider than `width`: its name cut with "…" so
- * that the line fits in one row, as long as at least 8 columns of the name stay (a list of figures
- * then fits a small terminal without scrolling; the name is whole on the Patterns screen). NULL
- * when the line fits or has no name to cut. Caller frees. */
 /* A pattern's figure line ("  5   NAME  PLAN  figures"): where its name starts (*name) and ends
  * (*end, at the two spaces after it). false for a line of another kind. */
 static bool figure_name(const char *line, const char **name, const char **end)
@@ -130,6 +126,10 @@ static bool figure_name(const char *line, const char **name, const char **end)
     return *end && *end != p;
 }
 
+/* A figure line ("  5  NAME  PLAN  figures") still wider than `width`: its name cut with "…" so
+ * that the line fits in one row, as long as at least 8 columns of the name stay (a list of figures
+ * then fits a small terminal without scrolling; the name is whole on the Patterns screen). NULL
+ * when the line fits or has no name to cut. Caller frees. */
 static char *shorten_name(const char *line, int width)
 {
     int over = disp_width(line) - width;
