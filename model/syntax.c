@@ -118,6 +118,85 @@ void syn_condition_text(sbuf *b, const kp_sparse *s)
         sbuf_add(b, "]");
 }
 
+bool syn_figure(const char *s, char kind, double *out)
+{
+    const char *p = s;
+    while (*p && !isdigit((unsigned char)*p) && *p != '.')
+        p++;
+    if (!*p)
+        return false;
+    /* "1.244" Spanish thousands or "12,5" decimals: accept '.' and ',' as the C locale would
+     * only for the decimal point */
+    /* the number is the run of digits, '.', ',' and '_' (the grammar of the design file's numbers:
+       no hexadecimal, no exponent); what follows is the unit */
+    size_t run = 0;
+    while (isdigit((unsigned char)p[run]) || p[run] == ',' || p[run] == '.' || p[run] == '_')
+        run++;
+    /* an exponent, as the export writes tiny rates (1.16e-05) */
+    size_t ex = run;
+    if (run && (p[ex] == 'e' || p[ex] == 'E')) {
+        ex++;
+        if (p[ex] == '+' || p[ex] == '-')
+            ex++;
+        if (isdigit((unsigned char)p[ex])) {
+            while (isdigit((unsigned char)p[ex]))
+                ex++;
+            run = ex;
+        }
+    }
+    char *copy = xstrndup(p, run);
+    for (char *c = copy; *c; c++)
+        if (*c == ',')
+            *c = '.';
+    double v;
+    bool ok = syn_number(copy, run, 0, &v);
+    free(copy);
+    if (!ok)
+        return false;
+    const char *rest = p + run;
+    /* everything before the number may only be blanks, '<', '~', '≈' or '≤' */
+    for (const char *q = s; q < p; q++)
+        if (!strchr(" \t<>~=", *q) && ((unsigned char)*q < 0x80) && *q != '\0')
+            return false;
+    char unit[32] = {0};
+    size_t u = 0;
+    for (const char *q = rest; *q && u + 1 < sizeof unit; q++)
+        if (!isspace((unsigned char)*q))
+            unit[u++] = (char)tolower((unsigned char)*q);
+    if (kind == 'l') {
+        if (!*unit || !strcmp(unit, "ms"))
+            *out = v;
+        else if (!strcmp(unit, "s") || !strcmp(unit, "seg") || !strcmp(unit, "sec"))
+            *out = v * 1000;
+        else if (!strcmp(unit, "min"))
+            *out = v * 60000;
+        else if (!strcmp(unit, "h"))
+            *out = v * 3600000;
+        else
+            return false;
+        return true;
+    }
+    if (kind == 'r') {
+        const char *slash = strchr(unit, '/');
+        const char *per = slash ? slash + 1 : unit;
+        if (!*unit || !strcmp(per, "s") || !strcmp(per, "seg") || !strcmp(per, "sec") || !strcmp(unit, "rps"))
+            *out = v;
+        else if (!strcmp(per, "min"))
+            *out = v / 60;
+        else if (!strcmp(per, "h") || !strcmp(per, "hora") || !strcmp(per, "hour"))
+            *out = v / 3600;
+        else if (!strcmp(per, "día") || !strcmp(per, "dia") || !strcmp(per, "day") || !strcmp(per, "d"))
+            *out = v / 86400;
+        else
+            return false;
+        return true;
+    }
+    if (*unit)
+        return false;
+    *out = v;
+    return true;
+}
+
 const char *syn_number_text(double v, char *buf, size_t n)
 {
     if (v == floor(v) && fabs(v) < 1e15) {

@@ -39,6 +39,13 @@ enum { SYN_NUM_COMMAS = 1 };
 /* The whole text as a number (no white space around). false when it is not one. */
 bool syn_number(const char *s, size_t len, unsigned flags, double *out);
 
+/* A figure as people write it in a pattern table: a number with a unit, the number's comma a
+ * decimal point, blanks and '<', '~', '=' before it. kind 'r' a rate: per second unless "/min",
+ * "/h" ("/hora", "/hour") or "/day" ("/día", "/d") follows, *out requests a second; 'l' a
+ * latency: ms unless "s", "min" or "h" follows, *out milliseconds; 'n' a plain number. false
+ * when there is no number, or a unit the kind does not know. */
+bool syn_figure(const char *s, char kind, double *out);
+
 /* The shortest decimal text that reads back (syn_number, strtod) as exactly v: whole numbers
  * below 1e15 without a point ("-0" as "0"), others with up to 17 significant digits. buf holds
  * at least 32 bytes; returns buf. */

@@ -294,6 +294,20 @@ static const struct bad_case {
      1},
     {"negative_rate", BASE "  - { id: 3, name: X, entity: Order, by: [orderId], rate: -5 }\n",
      "design.yaml:17:59: error: pattern 3: 'rate' is -5; expected a number >= 0", 1},
+    /* a figure with its unit, as the Patterns screen and the decision record write small rates:
+       the message says what it is in the file's unit */
+    {"rate_per_day", BASE "  - { id: 3, name: X, entity: Order, by: [orderId], rate: 1/day }\n",
+     "design.yaml:17:59: error: pattern 3: 'rate' is '1/day'; expected a number of requests a second "
+     "('1/day' is 1.16e-05 a second)",
+     1},
+    {"avg_per_hour", BASE "  - { id: 3, name: X, entity: Order, by: [orderId], avg: 30/h }\n",
+     "design.yaml:17:58: error: pattern 3: 'avg' is '30/h'; expected a number of requests a second "
+     "('30/h' is 0.00833 a second)",
+     1},
+    {"latency_in_min", BASE "  - { id: 3, name: X, entity: Order, by: [orderId], latency: 5 min }\n",
+     "design.yaml:17:62: error: pattern 3: 'latency' is '5 min'; expected a number of milliseconds "
+     "('5 min' is 300000 ms)",
+     1},
     {"non_numeric_count",
      BASE_E "  - { name: Line, count: many, attributes: [orderId], keys: { PK: \"L#{orderId}\", SK: L } }\n",
      "design.yaml:14:26: error: entity 'Line': 'count' is 'many'; expected a number", 1},

@@ -50,6 +50,40 @@ static void test_numbers(void **state)
     }
 }
 
+/* ---- figures with units ------------------------------------------------------------------- */
+
+static const struct {
+    const char *in;
+    char kind;
+    bool ok;
+    double v;
+} figures[] = {
+    {"400", 'r', true, 400},           {"1 vez/día", 'r', true, 1 / 86400.0},
+    {"1/day", 'r', true, 1 / 86400.0}, {"30/min", 'r', true, 0.5},
+    {"36 /hour", 'r', true, 0.01},     {"2,5/s", 'r', true, 2.5},
+    {"~ 10 rps", 'r', true, 10},       {"1.16e-05", 'r', true, 1.16e-05},
+    {"5/week", 'r', false, 0},         {"lots", 'r', false, 0},
+    {"< 20 ms", 'l', true, 20},        {"5 min", 'l', true, 300000},
+    {"1,5 s", 'l', true, 1500},        {"2 h", 'l', true, 7200000},
+    {"3 days", 'l', false, 0},         {"12", 'n', true, 12},
+    {"12 items", 'n', false, 0},       {"", 'n', false, 0},
+    {"abc 5", 'r', false, 0},
+};
+
+static void test_figures(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof figures / sizeof *figures; i++) {
+        double v = -1;
+        bool ok = syn_figure(figures[i].in, figures[i].kind, &v);
+        if (ok != figures[i].ok)
+            fail_msg("'%s' (%c): expected %s", figures[i].in, figures[i].kind,
+                     figures[i].ok ? "a figure" : "a refusal");
+        if (ok && fabs(v - figures[i].v) > 1e-12 * fabs(figures[i].v))
+            fail_msg("'%s' (%c): %.17g, expected %.17g", figures[i].in, figures[i].kind, v, figures[i].v);
+    }
+}
+
 /* ---- by ----------------------------------------------------------------------------------- */
 
 static const struct {
@@ -513,7 +547,7 @@ int main(void)
         cmocka_unit_test(test_numbers), cmocka_unit_test(test_by),        cmocka_unit_test(test_order),
         cmocka_unit_test(test_join),    cmocka_unit_test(test_condition), cmocka_unit_test(test_signal),
         cmocka_unit_test(test_split),   cmocka_unit_test(test_texts),     cmocka_unit_test(test_any_name),
-        cmocka_unit_test(test_group),
+        cmocka_unit_test(test_group),   cmocka_unit_test(test_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -569,6 +569,17 @@ static bool parse_number(const ynode *n, double *out)
     return n->kind == YN_SCALAR && n->style == YAML_PLAIN_SCALAR_STYLE && parse_number_text(n->text, out);
 }
 
+/* The unit of a design file's number, by its key: 'r' requests a second, 'l' milliseconds, 0
+ * none (what syn_figure reads a figure with a unit as, for the message about one). */
+static char figure_kind(const char *key)
+{
+    static const char *const rates[] = {"rate", "avg", "writes", "writes_avg"};
+    for (size_t i = 0; i < sizeof rates / sizeof *rates; i++)
+        if (!strcmp(key, rates[i]))
+            return 'r';
+    return strcmp(key, "latency") == 0 ? 'l' : 0;
+}
+
 static bool number_value(bctx *b, const ynode *v, const char *where, const char *key, kp_numrule rule,
                          double *out)
 {
@@ -579,6 +590,15 @@ static bool number_value(bctx *b, const ynode *v, const char *where, const char 
             diags_add(b->d, KP_TYPE, LOC(v),
                       _("%s: '%s' is the quoted text '%s'; expected a number without quotes"), where, key,
                       r->text);
+        else if (r->kind == YN_SCALAR && figure_kind(key) == 'r' && syn_figure(r->text, 'r', &x))
+            /* a rate with its unit ("1/day"): the file's rates are requests a second */
+            diags_add(b->d, KP_TYPE, LOC(v),
+                      _("%s: '%s' is '%s'; expected a number of requests a second ('%s' is %.3g a second)"),
+                      where, key, r->text, r->text, x);
+        else if (r->kind == YN_SCALAR && figure_kind(key) == 'l' && syn_figure(r->text, 'l', &x))
+            diags_add(b->d, KP_TYPE, LOC(v),
+                      _("%s: '%s' is '%s'; expected a number of milliseconds ('%s' is %.6g ms)"), where, key,
+                      r->text, r->text, x);
         else if (r->kind == YN_SCALAR)
             diags_add(b->d, KP_TYPE, LOC(v), _("%s: '%s' is '%s'; expected a number"), where, key, r->text);
         else
