@@ -195,6 +195,36 @@ static bool parse_num(const char *text, bool optional, double *out, char **err)
     return ok;
 }
 
+/* A number field's value: what parse_num reads (empty: not given), or for a rate or a latency
+ * (kp_field_unit) a figure with its unit in the field's unit ("1/day", "5 min"). false with *err
+ * (for those two, a text that is no number says the units they take). */
+static bool parse_field_num(const kp_field *f, const char *text, double *out, char **err)
+{
+    if (parse_num(text, true, out, err))
+        return true;
+    char unit = kp_field_unit(f);
+    if (!unit)
+        return false;
+    char *t = trimmed(text);
+    double x;
+    bool number = syn_number(t, strlen(t), 0, &x); /* below zero: parse_num said so */
+    bool figure = !number && syn_figure(t, unit, &x) && x >= 0;
+    if (!number) {
+        free(*err);
+        *err = figure
+                   ? NULL
+                   : xasprintf(unit == 'r' ? _("'%s' is not a rate; expected requests a second (2.5), or a "
+                                               "figure per /min, /h or /day (30/min, 1/day)")
+                                           : _("'%s' is not a latency; expected milliseconds (20), or a "
+                                               "figure in s, min or h (5 min)"),
+                               t);
+    }
+    if (figure)
+        *out = x;
+    free(t);
+    return figure;
+}
+
 /* The enum value whose name is `text` (trimmed), or -1 with *err listing the choices. */
 static int parse_choice(const char *text, const char *const *names, int n, char **err)
 {
@@ -928,7 +958,7 @@ static bool field_set(const kp_field *f, void *r, const char *text, char **err)
         set_kstr(p, text);
         return true;
     case KF_NUM:
-        if (!parse_num(text, true, &x, err))
+        if (!parse_field_num(f, text, &x, err))
             return false;
         *(double *)p = x;
         return true;

@@ -334,3 +334,14 @@ void fields_free(const kp_record *rec, void *r)
         }
     }
 }
+
+char kp_field_unit(const kp_field *f)
+{
+    static const char *const rates[] = {"rate", "avg", "writes", "writes_avg"};
+    if (!f || f->kind != KF_NUM || !f->key)
+        return 0;
+    for (size_t i = 0; i < sizeof rates / sizeof *rates; i++)
+        if (!strcmp(f->key, rates[i]))
+            return 'r';
+    return strcmp(f->key, "latency") == 0 ? 'l' : 0;
+}

@@ -127,6 +127,11 @@ static inline kp_loc *kp_rloc(const kp_record *rec, void *r)
     return rec->loc_off < 0 ? NULL : (kp_loc *)((char *)r + rec->loc_off);
 }
 
+/* The unit of a number field, by its key: 'r' requests a second (rate, avg, writes, writes_avg),
+ * 'l' milliseconds (latency), 0 none. A figure typed with its unit ("1/day", "5 min") reads as
+ * that unit by syn_figure. */
+char kp_field_unit(const kp_field *f);
+
 /* The member of field f in the record at r. */
 static inline void *kp_fptr(void *r, const kp_field *f) { return (char *)r + f->off; }
 static inline const void *kp_fcptr(const void *r, const kp_field *f) { return (const char *)r + f->off; }

@@ -77,6 +77,14 @@ static const cell_case cases[] = {
     {EDIT_PATTERNS, "limit", "0", false, NULL},   /* at least one */
     {EDIT_PATTERNS, "limit", "-5", false, NULL},
     {EDIT_PATTERNS, "latency", "20", true, NULL},
+    /* a rate or a latency typed with its unit is kept in the field's unit */
+    {EDIT_PATTERNS, "rate", "30/min", true, "0.5"},
+    {EDIT_PATTERNS, "rate", "36 /hour", true, "0.01"},
+    {EDIT_PATTERNS, "avg", "1 vez/día", true, "1.1574074074074073e-05"},
+    {EDIT_PATTERNS, "rate", "5/week", false, NULL},
+    {EDIT_PATTERNS, "latency", "5 min", true, "300000"},
+    {EDIT_PATTERNS, "latency", "1,5 s", true, "1500"},
+    {EDIT_PATTERNS, "limit", "20 items", false, NULL}, /* a count has no unit */
     {EDIT_PATTERNS, "kind", "write", true, NULL},
     {EDIT_PATTERNS, "kind", "wrte", false, NULL},
     {EDIT_PATTERNS, "consistency", "strong", true, NULL},
@@ -456,7 +464,8 @@ static void test_label_errors(void **state)
 }
 
 /* The refusals say what was meant: a placeholder names the closest attribute of the entity; a
- * negative number "must be >= 0"; a hexadecimal rate is not read as a number. */
+ * negative number "must be >= 0"; a hexadecimal number is not read as one, and a rate or a
+ * latency that is no figure says the units it takes. */
 static void test_refusal_messages(void **state)
 {
     (void)state;
@@ -467,7 +476,15 @@ static void test_refusal_messages(void **state)
         {EDIT_KEYS, "PK", "ORDER#{custmerId}", "did you mean 'customerId'?"},
         {EDIT_KEYS, "PK", "ORDER#{custmerId}", "expected one of its attributes: orderId, customerId"},
         {EDIT_PATTERNS, "rate", "-5", "-5 must be >= 0"},
-        {EDIT_PATTERNS, "rate", "0x10", "'0x10' is not a number; expected a decimal number >= 0"},
+        {EDIT_PATTERNS, "items", "0x10", "'0x10' is not a number; expected a decimal number >= 0"},
+        /* a rate or a latency says the units it takes too */
+        {EDIT_PATTERNS, "rate", "0x10",
+         "'0x10' is not a rate; expected requests a second (2.5), or a figure per "
+         "/min, /h or /day (30/min, 1/day)"},
+        {EDIT_PATTERNS, "latency", "fast",
+         "'fast' is not a latency; expected milliseconds (20), or a figure in s, "
+         "min or h (5 min)"},
+        {EDIT_PATTERNS, "latency", "-5 min", "-5 min"},
         {EDIT_PATTERNS, "limit", "2.5", "expected a whole number >= 1"},
         {EDIT_PATTERNS, "limit", "0", "expected a whole number >= 1"},
     };

@@ -732,7 +732,7 @@ static const struct {
      "FILE:10:42: error: step 2 (two): set 'patterns 1 speed': patterns has no column 'speed'; expected id, name, kind, entity, by, rate, avg, latency, consistency, order, limit, range, filter, join, covered_by, needs, served_by, op, items, changes, why or returns"},
     {"edit_bad_value",
      BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 rate, to: fast } ] }\n",
-     "FILE:10:63: error: step 2 (two): set 'patterns 1 rate': 'fast' is not a number; expected a decimal number >= 0 (1_000 and 2.5 are fine)"},
+     "FILE:10:63: error: step 2 (two): set 'patterns 1 rate': 'fast' is not a rate; expected requests a second (2.5), or a figure per /min, /h or /day (30/min, 1/day)"},
     {"edit_set_without_to", BASE STEP2 "    design: { from: one, edits: [ { set: patterns 1 rate } ] }\n",
      "FILE:10:35: error: step 2 (two): 'to' is missing; expected the cell's new text"},
     {"edit_copy_twice",

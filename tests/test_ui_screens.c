@@ -1396,7 +1396,7 @@ static void test_edit_cells_by_keys(void **state)
     wb_key(w, UI_KEY_ENTER);
     assert_true(session_design(w->ss)->patterns[1].rate == 950);
     assert_non_null(wb_draft_at(w, UI_SCREEN_PATTERNS, 1, 6));
-    assert_non_null(strstr(w->msg.text, "not a number"));
+    assert_non_null(strstr(w->msg.text, "not a rate"));
     /* editing again starts from the draft */
     wb_key(w, UI_KEY_ENTER);
     assert_string_equal(w->le.buf, "fast");

@@ -569,19 +569,10 @@ static bool parse_number(const ynode *n, double *out)
     return n->kind == YN_SCALAR && n->style == YAML_PLAIN_SCALAR_STYLE && parse_number_text(n->text, out);
 }
 
-/* The unit of a design file's number, by its key: 'r' requests a second, 'l' milliseconds, 0
- * none (what syn_figure reads a figure with a unit as, for the message about one). */
-static char figure_kind(const char *key)
-{
-    static const char *const rates[] = {"rate", "avg", "writes", "writes_avg"};
-    for (size_t i = 0; i < sizeof rates / sizeof *rates; i++)
-        if (!strcmp(key, rates[i]))
-            return 'r';
-    return strcmp(key, "latency") == 0 ? 'l' : 0;
-}
-
+/* The number at v (a field's value; `unit` its kp_field_unit, for the message about a figure
+ * written with its unit). false with the error added. */
 static bool number_value(bctx *b, const ynode *v, const char *where, const char *key, kp_numrule rule,
-                         double *out)
+                         char unit, double *out)
 {
     double x;
     if (!parse_number(v, &x)) {
@@ -590,12 +581,12 @@ static bool number_value(bctx *b, const ynode *v, const char *where, const char 
             diags_add(b->d, KP_TYPE, LOC(v),
                       _("%s: '%s' is the quoted text '%s'; expected a number without quotes"), where, key,
                       r->text);
-        else if (r->kind == YN_SCALAR && figure_kind(key) == 'r' && syn_figure(r->text, 'r', &x))
+        else if (r->kind == YN_SCALAR && unit == 'r' && syn_figure(r->text, 'r', &x))
             /* a rate with its unit ("1/day"): the file's rates are requests a second */
             diags_add(b->d, KP_TYPE, LOC(v),
                       _("%s: '%s' is '%s'; expected a number of requests a second ('%s' is %.3g a second)"),
                       where, key, r->text, r->text, x);
-        else if (r->kind == YN_SCALAR && figure_kind(key) == 'l' && syn_figure(r->text, 'l', &x))
+        else if (r->kind == YN_SCALAR && unit == 'l' && syn_figure(r->text, 'l', &x))
             diags_add(b->d, KP_TYPE, LOC(v),
                       _("%s: '%s' is '%s'; expected a number of milliseconds ('%s' is %.6g ms)"), where, key,
                       r->text, r->text, x);
@@ -622,12 +613,11 @@ static bool number_value(bctx *b, const ynode *v, const char *where, const char 
     return true;
 }
 
-static void get_num(bctx *b, const ynode *map, const char *key, const char *where, kp_numrule rule,
-                    double *out)
+static void get_num(bctx *b, const ynode *map, const kp_field *f, const char *where, double *out)
 {
-    const ynode *v = get(map, key);
+    const ynode *v = get(map, f->key);
     if (v)
-        number_value(b, v, where, key, rule, out);
+        number_value(b, v, where, f->key, f->num, kp_field_unit(f), out);
 }
 
 static bool bool_text(const char *s, bool *out)
@@ -849,11 +839,11 @@ static void build_field(bctx *b, const ynode *m, const char *w, const kp_field *
         get_ref(b, m, f->key, w, p);
         break;
     case KF_NUM:
-        get_num(b, m, f->key, w, f->num, p);
+        get_num(b, m, f, w, p);
         break;
     case KF_INT: {
         double x = NAN;
-        get_num(b, m, f->key, w, f->num, &x);
+        get_num(b, m, f, w, &x);
         if (!isnan(x))
             *(int *)p = (int)x;
         break;
@@ -949,7 +939,7 @@ static void build_values(bctx *b, const ynode *m, const char *w, kp_attr *a)
         ev->write_share = NAN;
         char *key2 = xasprintf("values.%s", name);
         /* a bad share stays NAN (reported here; validation skips the sum then) */
-        number_value(b, vals->kids[i + 1], w, key2, KP_NUM_SHARE, &ev->share);
+        number_value(b, vals->kids[i + 1], w, key2, KP_NUM_SHARE, 0, &ev->share);
         ev->name = xstrdup(name);
         ev->loc = LOC(vals->kids[i]);
         a->nvalues++;
@@ -988,7 +978,7 @@ static void build_write_shares(bctx *b, const ynode *m, const char *w, kp_attr *
             continue;
         }
         char *key2 = xasprintf("write_shares.%s", name);
-        number_value(b, ws->kids[i + 1], w, key2, KP_NUM_SHARE, &ev->write_share);
+        number_value(b, ws->kids[i + 1], w, key2, KP_NUM_SHARE, 0, &ev->write_share);
         free(key2);
     }
 }
