@@ -6,6 +6,7 @@
 #ifndef KP_UI_GRID_H
 #define KP_UI_GRID_H
 
+#include "design.h"
 #include "layout.h"
 #include "lineedit.h"
 
@@ -56,6 +57,12 @@ int *grid_widths_memo(const grid *g, grid_memo *m);
  * the same widths as grid_widths of g, formatting that row's cells (and a column's every cell
  * only when the row that reached its cap no longer does). */
 void grid_widths_row(const grid *g, int *wd, grid_memo *m, size_t row);
+/* Updates wd and m (of the rows before) after structural step op of the rows alone (a row
+ * inserted, removed or moved; g has the rows after it): each row's kept width follows its row,
+ * an inserted row's cells are formatted, and a column's rows only from the row that reached its
+ * cap when that row left (a move formats the rows it passed). The same widths as grid_widths
+ * of g. A memo that op does not fit is made again (grid_widths_memo). */
+void grid_widths_rows(const grid *g, int *wd, grid_memo *m, kp_rowop op);
 void grid_memo_free(grid_memo *m);
 
 /* Draws the grid into r. While a cell is edited, *cy and *cx receive where the terminal cursor

@@ -29,16 +29,33 @@ void screen_cache_row_changed(screen_cache *c, unsigned long before, unsigned lo
 {
     if (c->gen != before || !c->cols)
         return;
-    if (c->stale && c->stale_row != row) { /* two rows changed: the widths are made again */
+    if ((c->stale && c->stale_row != row) || c->moved) { /* two changes: the widths are made again */
         free(c->widths);
         c->widths = NULL;
         grid_memo_free(&c->memo);
-        c->stale = false;
+        c->stale = c->moved = false;
     }
     c->gen = now;
     if (c->widths) {
         c->stale = true;
         c->stale_row = row;
+    }
+}
+
+void screen_cache_rows_moved(screen_cache *c, unsigned long before, unsigned long now, kp_rowop op)
+{
+    if (c->gen != before || !c->cols)
+        return;
+    if (c->stale || c->moved) { /* two changes pending: the widths are made again */
+        free(c->widths);
+        c->widths = NULL;
+        grid_memo_free(&c->memo);
+        c->stale = c->moved = false;
+    }
+    c->gen = now;
+    if (c->widths) {
+        c->moved = true;
+        c->rows = op;
     }
 }
 
@@ -126,9 +143,11 @@ static grid_col *make_grid(const screen_env *e, grid *g)
     /* the widths format every row: once per generation */
     screen_cache *cc = cache_for(e);
     if (cc && cc->ncols == n) {
+        if (cc->widths && cc->moved) /* rows added, deleted or moved: the memo follows them */
+            grid_widths_rows(g, cc->widths, &cc->memo, cc->rows);
         if (cc->widths && cc->stale) /* one row changed: its cells alone are formatted */
             grid_widths_row(g, cc->widths, &cc->memo, cc->stale_row);
-        cc->stale = false;
+        cc->stale = cc->moved = false;
         if (!cc->widths)
             cc->widths = grid_widths_memo(g, &cc->memo);
         g->widths = cc->widths;

@@ -56,14 +56,18 @@ static void run_analysis(wb *w)
         w->an = w->opt.analyze(w->good);
         return;
     }
-    bool told = w->pattern_edit && !w->an_behind && w->an;
-    w->an = analysis_update(w->an, w->good, told ? w->pattern_row : ANALYSIS_UNKNOWN);
+    bool told = (w->pattern_edit || w->rows_edit) && !w->an_behind && w->an;
+    if (told && w->rows_edit)
+        w->an = analysis_update_rows(w->an, w->good, w->rows_op);
+    else
+        w->an = analysis_update(w->an, w->good, told ? w->pattern_row : ANALYSIS_UNKNOWN);
 }
 
 /* Makes w->good the session's design d: after a cell edit of pattern `row` alone of a design good
  * was a copy of (the last recompute validated it, so `good` is not a salvaged rest nor an older
- * tour step's), that pattern is copied again; else the whole design. An injected analysis may
- * point into good: then always a new copy. */
+ * tour step's), that pattern is copied again; after a structural step of the pattern list alone,
+ * the same step is made on good (an inserted pattern copied); else the whole design. An injected
+ * analysis may point into good: then always a new copy. */
 static void take_good(wb *w, const kp_design *d)
 {
     size_t row = w->pattern_row;
@@ -73,6 +77,23 @@ static void take_good(wb *w, const kp_design *d)
         pattern_free(g);
         *g = d->patterns[row];
         fields_clone(&kp_rec_pattern, g, &d->patterns[row]);
+        return;
+    }
+    kp_rowop op = w->rows_op;
+    size_t n = w->good ? w->good->npatterns : 0;
+    if (w->rows_edit && !w->an_behind && w->good && !w->opt.analyze && kp_rowop_fits(op, n) &&
+        kp_rowop_count(op, n) == d->npatterns) { /* the same step on the copy */
+        kp_design *g = w->good;
+        if (op.kind == KP_ROW_REMOVE)
+            pattern_free(&g->patterns[op.row]);
+        else if (op.kind == KP_ROW_INSERT)
+            g->patterns = xrealloc(g->patterns, (n + 1) * sizeof *g->patterns);
+        kp_rowop_shift(g->patterns, n, sizeof *g->patterns, op);
+        g->npatterns = d->npatterns;
+        if (op.kind == KP_ROW_INSERT) {
+            g->patterns[op.row] = d->patterns[op.row];
+            fields_clone(&kp_rec_pattern, &g->patterns[op.row], &d->patterns[op.row]);
+        }
         return;
     }
     design_free(w->good);
@@ -104,6 +125,7 @@ void wb_recompute(wb *w)
     }
     w->an_behind = !ok;
     w->pattern_edit = false;
+    w->rows_edit = false;
 }
 
 wb *wb_new(session *s, const wb_options *opt)
@@ -416,6 +438,48 @@ static char *label_text(const char *label)
     return xstrdup(label);
 }
 
+/* A row command on the Patterns table: made in place by the session (its undo entry and save in
+ * proportion to the step), then checked, copied and analysed as that step (rows_edit), and the
+ * Patterns screen's widths follow the rows instead of being measured again. The message line
+ * says how it went (what: the undo step's label; cannot, done: the messages). */
+static int pattern_rows(wb *w, ui_action a, const char *what, const char *cannot, const char *done)
+{
+    ui_cursor *c = &w->cur[w->screen];
+    session_rowcmd cmd = a == UI_ACT_ADD_ROW         ? SESSION_ROW_ADD
+                         : a == UI_ACT_DELETE_ROW    ? SESSION_ROW_DELETE
+                         : a == UI_ACT_DUPLICATE_ROW ? SESSION_ROW_DUPLICATE
+                         : a == UI_ACT_ROW_UP        ? SESSION_ROW_UP
+                                                     : SESSION_ROW_DOWN;
+    size_t nr = session_design(w->ss)->npatterns;
+    size_t row = cmd == SESSION_ROW_ADD ? (nr ? c->row + 1 : 0) : c->row;
+    char *label = xasprintf("%s %s row %zu", what, edit_table_name(EDIT_PATTERNS), c->row + 1);
+    unsigned long before = w->gen + w->drafts.changes; /* what the Patterns screen drew from */
+    bool valid_before = !w->an_behind && !w->partial;
+    char *err = NULL;
+    kp_rowop op;
+    kp_status st = session_pattern_rows(w->ss, cmd, row, label, &op, &err);
+    free(label);
+    if (st == KP_NOTFOUND) {
+        free(err);
+        wb_message(w, UI_ROLE_WARN, "%s", cannot);
+        return UI_REDRAW;
+    }
+    if (st != KP_READONLY) {
+        drafts_clear(&w->drafts);
+        w->rows_edit = true;
+        w->rows_op = op;
+    }
+    st = changed(w, st, err);
+    if (st == KP_READONLY)
+        return UI_REDRAW;
+    if (valid_before && !w->an_behind && !w->partial && !w->opt.analyze && w->screen == UI_SCREEN_PATTERNS)
+        screen_cache_rows_moved(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes, op);
+    c->row = op.kind == KP_ROW_MOVE ? op.to : op.row;
+    clamp_cursor(w);
+    wb_message(w, UI_ROLE_GOOD, "%s", done);
+    return UI_REDRAW;
+}
+
 static int row_op(wb *w, ui_action a)
 {
     const screen_ops *ops = screen_get(w->screen);
@@ -425,37 +489,53 @@ static int row_op(wb *w, ui_action a)
     }
     edit_table t = ops->table;
     ui_cursor *c = &w->cur[w->screen];
-    const kp_design *d = session_design(w->ss);
-    size_t nr = edit_nrows(d, t);
-    kp_design *nd = design_clone(d);
-    size_t at = (size_t)-1;
     /* what: the undo step's label (kept in the workspace, in English); cannot and done: what the
        message line says */
     const char *what = "", *cannot = "", *done = "";
     switch (a) {
     case UI_ACT_ADD_ROW:
-        at = edit_add(nd, t, nr ? c->row + 1 : 0);
         what = "add", cannot = _("cannot add here"), done = _("add: done (u undoes)");
+        break;
+    case UI_ACT_DELETE_ROW:
+        what = "delete", cannot = _("cannot delete here"), done = _("delete: done (u undoes)");
+        break;
+    case UI_ACT_DUPLICATE_ROW:
+        what = "duplicate", cannot = _("cannot duplicate here"), done = _("duplicate: done (u undoes)");
+        break;
+    case UI_ACT_ROW_UP:
+        what = "move up", cannot = _("cannot move up here"), done = _("move up: done (u undoes)");
+        break;
+    case UI_ACT_ROW_DOWN:
+        what = "move down", cannot = _("cannot move down here"), done = _("move down: done (u undoes)");
+        break;
+    default:
+        break;
+    }
+    if (t == EDIT_PATTERNS)
+        return pattern_rows(w, a, what, cannot, done);
+    const kp_design *d = session_design(w->ss);
+    size_t nr = edit_nrows(d, t);
+    kp_design *nd = design_clone(d);
+    size_t at = (size_t)-1;
+    switch (a) {
+    case UI_ACT_ADD_ROW:
+        at = edit_add(nd, t, nr ? c->row + 1 : 0);
         break;
     case UI_ACT_DELETE_ROW:
         if (nr && edit_delete(nd, t, c->row))
             at = c->row;
-        what = "delete", cannot = _("cannot delete here"), done = _("delete: done (u undoes)");
         break;
     case UI_ACT_DUPLICATE_ROW:
         if (nr)
             at = edit_duplicate(nd, t, c->row);
-        what = "duplicate", cannot = _("cannot duplicate here"), done = _("duplicate: done (u undoes)");
         break;
     case UI_ACT_ROW_UP:
         if (nr && edit_move(nd, t, c->row, -1))
             at = c->row - 1;
-        what = "move up", cannot = _("cannot move up here"), done = _("move up: done (u undoes)");
         break;
     case UI_ACT_ROW_DOWN:
         if (nr && edit_move(nd, t, c->row, +1))
             at = c->row + 1;
-        what = "move down", cannot = _("cannot move down here"), done = _("move down: done (u undoes)");
         break;
     default:
         break;
@@ -839,7 +919,17 @@ static int default_handle(wb *w, ui_action a)
             bool one = session_last_step_row(w->ss, &prow);
             w->pattern_edit = one;
             w->pattern_row = prow;
+            /* a step of the pattern list taken back or made again: checked, copied and analysed as
+               that step, and the Patterns screen's widths follow the rows */
+            kp_rowop op = {0};
+            bool rows = session_last_step_rows(w->ss, &op);
+            w->rows_edit = rows;
+            w->rows_op = op;
             after_change(w);
+            if (rows && valid_before && !w->an_behind && !w->partial && !w->opt.analyze &&
+                w->screen == UI_SCREEN_PATTERNS)
+                screen_cache_rows_moved(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes,
+                                        op);
             if (one && rows_kept && valid_before && !w->an_behind && !w->partial && !w->opt.analyze &&
                 w->screen == UI_SCREEN_PATTERNS)
                 screen_cache_row_changed(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes,

@@ -28,6 +28,11 @@ struct wb {
     bool pattern_edit; /* the change being applied alters pattern row `pattern_row` alone (a
                           cell): analysis_update's hint, reset by wb_recompute */
     size_t pattern_row;
+    bool rows_edit; /* the change being applied is structural step `rows_op` of the pattern list
+                         alone (a row added, deleted, duplicated or moved, or such a step undone):
+                         what validation, the copy and the analysis are told, reset by
+                         wb_recompute */
+    kp_rowop rows_op;
     kp_diags diags;      /* problems of the current design */
     validate_memo vmemo; /* where each pattern's diagnostics are in `diags` (validate_pattern_edit) */
     bool partial;        /* good is the valid rest of a design that does not validate (wb_salvage.c) */
