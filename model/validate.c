@@ -1200,6 +1200,18 @@ static void vctx_free(vctx *c)
     names_free(&c->decision_ids);
 }
 
+/* The checks after the patterns' (they read the set of pattern ids, not the patterns' other
+ * fields). */
+static void checks_after_patterns(vctx *c)
+{
+    check_pricing(c);
+    check_decisions(c);
+    check_table_limits(c);
+    check_index_limits(c);
+    check_item_limits(c);
+    check_name_lengths(c);
+}
+
 /* validate_design, with where each pattern's diagnostics start in *at (npatterns + 1, NULL: not
  * wanted). */
 static bool validate_at(const kp_design *d, kp_diags *diags, size_t *at)
@@ -1213,12 +1225,7 @@ static bool validate_at(const kp_design *d, kp_diags *diags, size_t *at)
     check_attrs(&c);
     check_entities(&c);
     check_patterns(&c);
-    check_pricing(&c);
-    check_decisions(&c);
-    check_table_limits(&c);
-    check_index_limits(&c);
-    check_item_limits(&c);
-    check_name_lengths(&c);
+    checks_after_patterns(&c);
     vctx_free(&c);
     return diags->errors == before;
 }
@@ -1312,6 +1319,110 @@ bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, vali
     diags->errors = 0;
     for (size_t i = 0; i < nv; i++)
         diags->errors += v[i].sev == KP_SEV_ERROR;
+    free(es);
+    vctx_free(&c);
+    return diags->errors == 0;
+}
+
+/* Appends src's diagnostics to v (nv of cap), taking their messages. */
+static void diags_take(kp_diag **v, size_t *nv, size_t *cap, const kp_diag *src, size_t n)
+{
+    if (*nv + n > *cap) {
+        *cap = *nv + n + *cap / 2;
+        *v = xrealloc(*v, *cap * sizeof **v);
+    }
+    if (n)
+        memcpy(*v + *nv, src, n * sizeof **v);
+    *nv += n;
+}
+
+bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, validate_memo *m)
+{
+    size_t n = d->npatterns, was = m->npatterns;
+    memo_ids *old = m->ids;
+    bool fits = m->at && old && old->n == was && m->n == diags->n && kp_rowop_fits(op, was) &&
+                kp_rowop_count(op, was) == n;
+    /* a pattern without an id is named by its position, which the step moves: checked whole */
+    for (size_t i = 0; fits && i < n; i++)
+        fits = d->patterns[i].id != NULL;
+    if (!fits)
+        return validate_design_memo(d, diags, m);
+    /* the id the step added, took out or moved (duplicates of it see another first one) */
+    const char *id =
+        op.kind == KP_ROW_REMOVE ? old->own[op.row] : d->patterns[op.kind == KP_ROW_MOVE ? op.to : op.row].id;
+    m->ids = memo_ids_new(d); /* the ids in the new order: first positions and listed order */
+    vctx c = {.d = d, .pids = &m->ids->set};
+    collect(&c);
+    const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
+    /* where each new position's pattern was: its diagnostics' segment in the old list */
+    size_t *from = xmalloc((n + 1) * sizeof *from);
+    for (size_t j = 0, i = 0; j < n; j++) {
+        if (op.kind == KP_ROW_INSERT)
+            from[j] = j == op.row ? (size_t)-1 : j < op.row ? j : j - 1;
+        else if (op.kind == KP_ROW_REMOVE)
+            from[j] = j < op.row ? j : j + 1;
+        else
+            from[j] = i++;
+    }
+    if (op.kind == KP_ROW_MOVE)
+        kp_rowop_shift(from, n, sizeof *from, op);
+    size_t *at = m->at, *nat = xmalloc((n + 1) * sizeof *nat);
+    size_t cap = diags->n + 16, nv = 0;
+    kp_diag *v = xmalloc(cap * sizeof *v);
+    diags_take(&v, &nv, &cap, diags->v, at[0]); /* the checks before the patterns' */
+    bool *kept = xcalloc(was + 1, sizeof *kept);
+    for (size_t j = 0; j < n; j++) {
+        const kp_pattern *p = &d->patterns[j];
+        nat[j] = nv;
+        size_t f = from[j];
+        /* checked again: a new pattern, the ones with its id, and every covered_by (its target is
+           found by id; an unknown one's message lists the ids, which the step changed) */
+        if (f == (size_t)-1 || p->covered_by.s || (id && strcmp(p->id, id) == 0)) {
+            kp_diags fresh;
+            diags_init(&fresh, NULL);
+            c.dg = &fresh;
+            check_pattern(&c, j, es);
+            diags_take(&v, &nv, &cap, fresh.v, fresh.n);
+            free(fresh.v); /* its messages are the list's now */
+            fresh.v = NULL;
+            fresh.n = 0;
+            diags_free(&fresh);
+            continue;
+        }
+        diags_take(&v, &nv, &cap, diags->v + at[f], at[f + 1] - at[f]);
+        kept[f] = true;
+    }
+    nat[n] = nv;
+    /* the checks after the patterns' read the set of ids: made again */
+    kp_diags after;
+    diags_init(&after, NULL);
+    c.dg = &after;
+    checks_after_patterns(&c);
+    diags_take(&v, &nv, &cap, after.v, after.n);
+    free(after.v);
+    after.v = NULL;
+    after.n = 0;
+    diags_free(&after);
+    /* the messages not taken into the new list: those of the patterns checked again or gone, and
+       the old checks after the patterns' */
+    for (size_t i = 0; i < was; i++)
+        for (size_t k = at[i]; !kept[i] && k < at[i + 1]; k++)
+            free(diags->v[k].msg);
+    for (size_t k = at[was]; k < diags->n; k++)
+        free(diags->v[k].msg);
+    free(kept);
+    free(from);
+    free(at);
+    memo_ids_free(old);
+    free(diags->v);
+    diags->v = v;
+    diags->n = m->n = nv;
+    diags->cap = cap;
+    diags->errors = 0;
+    for (size_t i = 0; i < nv; i++)
+        diags->errors += v[i].sev == KP_SEV_ERROR;
+    m->at = nat;
+    m->npatterns = n;
     free(es);
     vctx_free(&c);
     return diags->errors == 0;

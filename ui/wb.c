@@ -110,6 +110,8 @@ void wb_recompute(wb *w)
         diags_init(&w->diags, "design");
     } else if (w->pattern_edit) { /* the patterns the edit can change are checked again */
         ok = validate_pattern_edit(d, w->pattern_row, &w->diags, &w->vmemo);
+    } else if (w->rows_edit) { /* the patterns the step can change are checked again */
+        ok = validate_rows_edit(d, w->rows_op, &w->diags, &w->vmemo);
     } else {
         ok = validate_design_memo(d, &w->diags, &w->vmemo);
     }
