@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "analysis_json.h"
 #include "edit.h"
 #include "support.h"
 #include "actions.h"
@@ -1587,6 +1588,198 @@ static void test_rows_and_commit(void **state)
     term_close(&t);
 }
 
+/* The cells of a grid for grid_widths_rows' test: rows of texts, three columns. */
+typedef struct gtab {
+    char *(*v)[3];
+    size_t n;
+} gtab;
+
+static char *gtab_cell(const void *ctx, size_t row, size_t col, int *role)
+{
+    const gtab *t = ctx;
+    *role = UI_ROLE_NORMAL;
+    return xstrdup(t->v[row][col]);
+}
+
+/* Random rows inserted, removed and moved (and cells changed) under a memo of widths: after each
+ * step grid_widths_rows (grid_widths_row for a cell) gives grid_widths' widths of the rows then,
+ * for columns whose rows reach the cap (at the first row, a later one, none) and one whose title
+ * does. */
+static void test_grid_widths_follow_rows(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "a",         "bb", "ccc",         "línea", "dirección", "abcdefghij", "ABCDEFGHIJKLMNOP",
+        "x y z w v", "",   "abcdefghijk", "abcd"};
+    const size_t ntexts = sizeof texts / sizeof *texts;
+    static const grid_col cols[3] = {{"id", 6}, {"name", 12}, {"a long title", 8}};
+    gtab t = {xcalloc(16, sizeof *t.v), 0};
+    unsigned seed = 3;
+    for (; t.n < 6; t.n++)
+        for (int c = 0; c < 3; c++)
+            t.v[t.n][c] = xstrdup(texts[(t.n * 7 + (size_t)c) % ntexts]);
+    grid g = {.cols = cols, .ncols = 3, .nrows = t.n, .cell = gtab_cell, .ctx = &t};
+    grid_memo m = {0};
+    int *wd = grid_widths_memo(&g, &m);
+    size_t nsteps = 0;
+    for (int step = 0; step < 3000; step++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        size_t row = t.n ? (r / 8) % t.n : 0;
+        kp_rowop op = {KP_ROW_INSERT, row, 0};
+        switch (r % 8) {
+        case 0:
+        case 1:
+        case 2: /* a row of new texts (a few rows: a column's widest row is often alone) */
+            if (t.n >= 10)
+                continue;
+            op.row = t.n ? (r / 8) % (t.n + 1) : 0;
+            kp_rowop_shift(t.v, t.n, sizeof *t.v, op);
+            for (int c = 0; c < 3; c++)
+                t.v[op.row][c] = xstrdup(texts[(r / 64 + (unsigned)c * 5) % ntexts]);
+            break;
+        case 3:
+        case 4:
+            if (!t.n)
+                continue;
+            op.kind = KP_ROW_REMOVE;
+            for (int c = 0; c < 3; c++)
+                free(t.v[row][c]);
+            kp_rowop_shift(t.v, t.n, sizeof *t.v, op);
+            break;
+        case 5:
+        case 6:
+            if (t.n < 2)
+                continue;
+            op = (kp_rowop){KP_ROW_MOVE, row, row + 1 < t.n && r % 16 < 8 ? row + 1 : row ? row - 1 : 1};
+            kp_rowop_shift(t.v, t.n, sizeof *t.v, op);
+            break;
+        default: /* a cell changed: grid_widths_row */
+            if (!t.n)
+                continue;
+            free(t.v[row][r % 3]);
+            t.v[row][r % 3] = xstrdup(texts[(r / 32) % ntexts]);
+            grid_widths_row(&g, wd, &m, row);
+            goto compare;
+        }
+        t.n = kp_rowop_count(op, t.n);
+        g.nrows = t.n;
+        grid_widths_rows(&g, wd, &m, op);
+        nsteps++;
+    compare : {
+        int *want = grid_widths(&g);
+        for (int c = 0; c < 3; c++)
+            if (wd[c] != want[c])
+                fail_msg("step %d (%d of row %zu, %zu rows): column %d is %d wide, measured afresh %d", step,
+                         (int)op.kind, op.row, t.n, c, wd[c], want[c]);
+        free(want);
+    }
+    }
+    assert_true(nsteps > 1500);
+    free(wd);
+    grid_memo_free(&m);
+    for (size_t i = 0; i < t.n; i++)
+        for (int c = 0; c < 3; c++)
+            free(t.v[i][c]);
+    free(t.v);
+}
+
+/* A workbench made afresh on w's design (a full validation, copy, analysis and widths), with w's
+ * screen and cursors. */
+static wb *fresh_like(const wb *w)
+{
+    wb *f = real_wb(design_clone(session_design(w->ss)));
+    f->screen = w->screen;
+    memcpy(f->cur, w->cur, sizeof f->cur);
+    return f;
+}
+
+/* The frame without its last line (the message line says what was just done). Caller frees. */
+static char *frame_but_message(wb *w)
+{
+    char *s = draw_text(w);
+    char *end = strrchr(s, '\n');
+    if (end && !end[1]) { /* a last empty line: the one before */
+        *end = '\0';
+        end = strrchr(s, '\n');
+    }
+    if (end)
+        *end = '\0';
+    return s;
+}
+
+/* Row steps of the Patterns table (deleted, added, duplicated, moved up and down, undone and
+ * redone, with the cursor moving between them) on CloudShop with one long name among short ones,
+ * so that a column narrows when its widest row goes, and without its decisions (which name
+ * patterns), so that most steps leave the design valid (deleting the pattern another is
+ * covered_by does not: then the salvaged rest is shown): after every key the frame, the problems, the
+ * analysis and the kept copy are those of a workbench made afresh on the same design (the step
+ * alone was checked, copied, analysed and measured again). */
+static void test_row_steps_as_whole(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 160);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    for (size_t i = 0; i < d->npatterns; i++) { /* short names, one long: its row sets the width */
+        free(d->patterns[i].name);
+        d->patterns[i].name = i == 2 ? xstrdup("Una descripción muy larga del patrón, más que el tope")
+                                     : xasprintf("patrón %zu", i);
+    }
+    for (size_t i = 0; i < d->ndecisions; i++) /* no decision names a pattern: rows can go */
+        decision_free(&d->decisions[i]);
+    free(d->decisions);
+    d->decisions = NULL;
+    d->ndecisions = 0;
+    wb *w = real_wb(d);
+    /* the long-named row deleted: the column after the names moves left; undone: back */
+    wb_key(w, 'g');
+    char *s0 = draw_text(w);
+    int kind0 = (int)(strstr(strstr(s0, "\nid "), "kind") - strstr(s0, "\nid "));
+    wb_key(w, 'j');
+    wb_key(w, 'j');
+    wb_key(w, 'x');
+    assert_false(w->an_behind); /* the step alone was checked, copied, analysed and measured */
+    char *s1 = draw_text(w);
+    int kind1 = (int)(strstr(strstr(s1, "\nid "), "kind") - strstr(s1, "\nid "));
+    wb_key(w, 'u');
+    char *s2 = draw_text(w);
+    int kind2 = (int)(strstr(strstr(s2, "\nid "), "kind") - strstr(s2, "\nid "));
+    assert_true(kind1 < kind0);
+    assert_int_equal(kind2, kind0);
+    free(s0);
+    free(s1);
+    free(s2);
+    static const int steps[] = {'x', 'u', 'J', 'K', 'y', 'u', UI_CTRL('r'), 'a', 'x', 'j',
+                                'x', 'k', 'u', 'u', 'J', 'j', 'J',          'g', 'x', 'x',
+                                'u', 'G', 'K', 'y', 'x', 'u', UI_CTRL('r'), 'k', 'x', 'u',
+                                'u', 'u', 'g', 'j', 'x', 'a', 'u',          'u'};
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        wb_key(w, steps[i]);
+        char *got = frame_but_message(w);
+        wb *f = fresh_like(w);
+        char *want = frame_but_message(f);
+        if (strcmp(got, want) != 0)
+            fail_msg("after key %zu ('%c'):\n%s\n--- afresh:\n%s", i, steps[i], got, want);
+        assert_int_equal(w->diags.n, f->diags.n);
+        for (size_t k = 0; k < w->diags.n; k++)
+            assert_string_equal(w->diags.v[k].msg, f->diags.v[k].msg);
+        assert_true(design_equal(w->good, f->good));
+        char *ja = analysis_json_string(w->good, w->an, NULL),
+             *jb = analysis_json_string(f->good, f->an, NULL);
+        assert_non_null(ja);
+        assert_string_equal(ja, jb);
+        free(ja);
+        free(jb);
+        free(got);
+        free(want);
+        wb_free(f);
+    }
+    wb_free(w);
+    term_close(&t);
+}
+
 static void test_decide_search_mouse(void **state)
 {
     (void)state;
@@ -2547,6 +2740,8 @@ int main(void)
         cmocka_unit_test(test_broken_template_keeps_last_good),
         cmocka_unit_test(test_rows_and_commit),
         cmocka_unit_test(test_history_irreversible),
+        cmocka_unit_test(test_grid_widths_follow_rows),
+        cmocka_unit_test(test_row_steps_as_whole),
         cmocka_unit_test(test_decide_search_mouse),
         cmocka_unit_test(test_resize_storm),
         cmocka_unit_test(test_live_recompute_real_analysis),

@@ -87,9 +87,14 @@ void grid_widths_row(const grid *g, int *wd, grid_memo *m, size_t row)
         if (at == GRID_TITLE)
             continue;
         int cap = g->cols[i].cap, tw = cell_width(g, row, i);
-        if (at != GRID_ALL) { /* a row reached the cap: the width stays while it does */
-            if (at == row && tw < cap)
+        if (at != GRID_ALL) { /* a row reached the cap: the width stays while one does */
+            if (row < at) {   /* kept, and maybe the first at the cap now */
+                m->rowwd[i * m->nrows + row] = (unsigned short)(tw < cap ? tw : cap);
+                if (tw >= cap)
+                    m->capped[i] = row;
+            } else if (at == row && tw < cap) {
                 wd[i] = column_width(g, i, m);
+            }
             continue;
         }
         unsigned short *rw = m->rowwd + i * m->nrows;
