@@ -12,8 +12,10 @@
  *                     its frames not counted);
  *   undo a cell       u after those saves (a cell edited in place taken back), then the frame,
  *                     alternating with Ctrl-R (not timed), the median of many;
- *   delete a row      x on a pattern's row (the design copied, validated and analysed whole),
- *                     then the frame; and its undo (u), then the frame; the median of many;
+ *   row steps         x on a pattern's row (deleted), y (duplicated), K (moved up), a (a new
+ *                     pattern added after it: it names no entity, so the design does not
+ *                     validate and its valid rest is analysed), each then the frame; its undo
+ *                     (u) and redo (Ctrl-R), each then the frame; the medians of many;
  *   Items screen      the same keystroke and frame on the Items screen over 10,000 generated items
  *                     (and the generation itself, once).
  *
@@ -119,24 +121,35 @@ static double keystroke(wb *w, int key, int back, int runs)
     return m;
 }
 
-/* The medians of x (a row deleted) and of the u that takes it back, each with its frame. */
-static void delete_row(wb *w, int runs, double *del, double *undo)
+/* The medians of a row step (key: x deletes, y duplicates, a adds, K moves up), of the u that
+ * takes it back and of the Ctrl-R that makes it again, each with its frame (a u after the redo,
+ * not timed). */
+static void row_step(wb *w, int key, int runs, double *step, double *undo, double *redo)
 {
-    double *t = xcalloc((size_t)runs, sizeof *t), *u = xcalloc((size_t)runs, sizeof *u);
+    double *t = xcalloc((size_t)runs, sizeof *t), *u = xcalloc((size_t)runs, sizeof *u),
+           *v = xcalloc((size_t)runs, sizeof *v);
     for (int r = 0; r < runs; r++) {
         double t0 = now_ms();
-        wb_key(w, 'x');
+        wb_key(w, key);
         frame(w);
         t[r] = now_ms() - t0;
         t0 = now_ms();
         wb_key(w, 'u');
         frame(w);
         u[r] = now_ms() - t0;
+        t0 = now_ms();
+        wb_key(w, UI_CTRL('r'));
+        frame(w);
+        v[r] = now_ms() - t0;
+        wb_key(w, 'u');
+        frame(w);
     }
-    *del = median(t, (size_t)runs);
+    *step = median(t, (size_t)runs);
     *undo = median(u, (size_t)runs);
+    *redo = median(v, (size_t)runs);
     free(t);
     free(u);
+    free(v);
 }
 
 int main(int argc, char **argv)
@@ -167,7 +180,13 @@ int main(int argc, char **argv)
     resizeterm(45, 140);
     theme_init();
     printf("%-34s %12s %12s\n", "140x45, CPU ms (median)", "1,000", "10,000");
-    double first[2], key[2], save[2], undo[2], del[2], undel[2];
+    double first[2], key[2], save[2], undo[2];
+    static const struct {
+        int key;
+        const char *what;
+    } steps[] = {{'x', "delete a row"}, {'y', "duplicate a row"}, {'K', "move a row up"}, {'a', "add a row"}};
+    enum { NSTEPS = sizeof steps / sizeof *steps };
+    double st[NSTEPS][3][2];
     size_t sizes[2] = {1000, 10000};
     for (int k = 0; k < 2; k++) {
         kp_design *d = grow(base, sizes[k]);
@@ -181,7 +200,8 @@ int main(int argc, char **argv)
         key[k] = keystroke(w, 'k', 'j', runs);
         save[k] = rate_column(w) ? save_cell(w, runs) : -1;
         undo[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
-        delete_row(w, runs, &del[k], &undel[k]);
+        for (int i = 0; i < NSTEPS; i++)
+            row_step(w, steps[i].key, runs, &st[i][0][k], &st[i][1][k], &st[i][2][k]);
         wb_free(w);
     }
     printf("%-34s %12.2f %12.2f\n", "first paint (Patterns)", first[0], first[1]);
@@ -190,8 +210,13 @@ int main(int argc, char **argv)
     printf("%-34s %12.2f %12s\n", "  ratio 10,000 / 1,000 (first)", first[1] / first[0], "");
     printf("%-34s %12.2f %12.2f\n", "save a cell -> redraw (Patterns)", save[0], save[1]);
     printf("%-34s %12.2f %12.2f\n", "undo a cell -> redraw (Patterns)", undo[0], undo[1]);
-    printf("%-34s %12.2f %12.2f\n", "delete a row -> redraw (Patterns)", del[0], del[1]);
-    printf("%-34s %12.2f %12.2f\n", "undo the delete -> redraw", undel[0], undel[1]);
+    for (int i = 0; i < NSTEPS; i++) {
+        char l[64];
+        snprintf(l, sizeof l, "%s -> redraw", steps[i].what);
+        printf("%-34s %12.2f %12.2f\n", l, st[i][0][0], st[i][0][1]);
+        printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", st[i][1][0], st[i][1][1]);
+        printf("%-34s %12.2f %12.2f\n", "  its redo -> redraw", st[i][2][0], st[i][2][1]);
+    }
 
     /* the Items screen over about 10,000 generated items, pattern 2 selected */
     wb *w = wb_new(session_new_memory(design_clone(base)), NULL);

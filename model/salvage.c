@@ -171,6 +171,22 @@ static void restore_decisions(kp_design *c, kp_decision *dec, size_t n, salvage_
     c->ndecisions = nk;
 }
 
+bool salvage_hopeless(const kp_design *d)
+{
+    if (d->npatterns <= SALVAGE_MAX_TRIALS)
+        return false;
+    for (size_t e = 0; e < d->nentities; e++) { /* nothing drop_orphan_keys would leave out */
+        const kp_entity *en = &d->entities[e];
+        for (size_t k = 0; k < en->nkeys; k++)
+            if (!key_named(d, en->keys[k].attr.s ? en->keys[k].attr.s : ""))
+                return false;
+        for (size_t k = 0; k < en->nsparse; k++)
+            if (!key_named(d, en->sparse[k].attr.s ? en->sparse[k].attr.s : ""))
+                return false;
+    }
+    return true;
+}
+
 kp_design *validate_salvage(const kp_design *d, salvage_drops *drops)
 {
     kp_design *c = design_clone(d);

@@ -35,6 +35,13 @@ typedef struct salvage_drops {
  * place is one that cannot be left out); *drops may then hold what was tried. */
 kp_design *validate_salvage(const kp_design *d, salvage_drops *drops);
 
+/* true when validate_salvage(d) is known to find no valid rest and leave nothing out, without
+ * trying, provided the caller saw an error among d's patterns' own diagnostics (validate_memo's
+ * segments: a pattern's checks read neither decisions nor what else could be left out): d has
+ * more patterns than are tried one by one, and no key template or sparse rule to leave out. A
+ * 10,000-pattern design with one broken pattern is answered in proportion to its entities. */
+bool salvage_hopeless(const kp_design *d);
+
 /* Releases the drops' strings and array (s may be NULL); s can be reused after. */
 void salvage_drops_free(salvage_drops *s);
 

@@ -129,10 +129,43 @@ static void test_no_rest(void **state)
     design_free(d);
 }
 
+/* Past the patterns tried one by one, a design with a broken pattern has no valid rest and
+ * nothing is left out: salvage_hopeless says so without trying, and validate_salvage agrees;
+ * with a key template to leave out (an index deleted), or under the limit, it does not say so. */
+static void test_hopeless_past_trials(void **state)
+{
+    (void)state;
+    kp_design *d = cloudshop();
+    while (d->npatterns <= 2000) /* copies of the last pattern (a write: no covered_by, fresh ids) */
+        edit_duplicate(d, EDIT_PATTERNS, d->npatterns - 1);
+    assert_int_equal(edit_add(d, EDIT_PATTERNS, 5), 5); /* names no entity: an error of its own */
+    kp_diags dg;
+    diags_init(&dg, NULL);
+    assert_false(validate_design(d, &dg));
+    diags_free(&dg);
+    assert_true(salvage_hopeless(d));
+    salvage_drops s = {0};
+    assert_null(validate_salvage(d, &s));
+    assert_int_equal(s.n, 0);
+    salvage_drops_free(&s);
+    /* an index deleted: its templates on the entities could be left out */
+    kp_design *x = design_clone(d);
+    assert_true(edit_delete(x, EDIT_INDEXES, row_of(x, EDIT_INDEXES, "GSI1")));
+    assert_false(salvage_hopeless(x));
+    design_free(x);
+    /* few enough patterns to be tried: not known */
+    kp_design *small = cloudshop();
+    edit_add(small, EDIT_PATTERNS, 0);
+    assert_false(salvage_hopeless(small));
+    design_free(small);
+    design_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_whole),
+        cmocka_unit_test(test_hopeless_past_trials),
         cmocka_unit_test(test_index_removed_what_if),
         cmocka_unit_test(test_broken_pattern_left_out),
         cmocka_unit_test(test_no_rest),

@@ -100,11 +100,30 @@ static void take_good(wb *w, const kp_design *d)
     w->good = design_clone(d);
 }
 
+/* Whether the rows step `op`, made on a design whose good copy is `good` from which the design
+ * came by step `lag` alone, brings that design back: the inverse step (an insertion putting back
+ * the same pattern that was removed). */
+static bool undoes(const kp_design *good, const kp_design *d, kp_rowop lag, kp_rowop op)
+{
+    switch (lag.kind) {
+    case KP_ROW_INSERT:
+        return op.kind == KP_ROW_REMOVE && op.row == lag.row;
+    case KP_ROW_REMOVE:
+        return op.kind == KP_ROW_INSERT && op.row == lag.row && op.row < d->npatterns &&
+               op.row < good->npatterns &&
+               fields_equal(&kp_rec_pattern, &good->patterns[op.row], &d->patterns[op.row]);
+    case KP_ROW_MOVE:
+        return op.kind == KP_ROW_MOVE && op.row == lag.to && op.to == lag.row;
+    }
+    return false;
+}
+
 void wb_recompute(wb *w)
 {
     const kp_design *d = session_design(w->ss);
     w->gen++;
-    bool ok = true;
+    bool ok = true, rows = w->rows_edit, behind = w->an_behind;
+    kp_rowop op = w->rows_op;
     if (w->opt.no_validate) {
         diags_free(&w->diags);
         diags_init(&w->diags, "design");
@@ -117,14 +136,24 @@ void wb_recompute(wb *w)
     }
     drafts_unmark(&w->drafts);
     w->partial = false;
-    if (!ok)
+    w->an_kept = false;
+    if (!ok) {
         wb_salvage(w, d);
+        w->an_kept = !w->partial; /* no valid rest: good and an stay */
+    }
     if (ok) {
         sig_report_free(&w->sigs);
-        take_good(w, d);
-        run_analysis(w);
+        if (rows && behind && w->lag && !w->opt.analyze && w->good && undoes(w->good, d, w->lag_op, op)) {
+            w->an_kept = true; /* the step that broke the design taken back: good is d again */
+        } else {
+            take_good(w, d);
+            run_analysis(w);
+        }
         sig_evaluate(w->good, w->an, w->obs, w->nobs, &w->sigs);
     }
+    /* a rows step from a valid design to one with no valid rest: good and an are one step back */
+    w->lag = !ok && rows && !behind && w->an_kept;
+    w->lag_op = op;
     w->an_behind = !ok;
     w->pattern_edit = false;
     w->rows_edit = false;
@@ -440,6 +469,26 @@ static char *label_text(const char *label)
     return xstrdup(label);
 }
 
+/* What the Patterns screen showed before a rows step, for rows_cells_kept. */
+typedef struct rows_before {
+    bool drafts; /* some cell held a draft (typed text or a mark): the step clears them */
+    bool partial, behind;
+} rows_before;
+
+static rows_before rows_before_of(const wb *w)
+{
+    return (rows_before){w->drafts.n > 0, w->partial, w->an_behind};
+}
+
+/* After a rows step and its recompute: every row of the Patterns screen shows the cells its row
+ * showed before (no draft or mark before or after, and each pattern's plan from an analysis of
+ * the design it was in, or from the same analysis), so its widths may follow the rows. */
+static bool rows_cells_kept(const wb *w, rows_before was)
+{
+    return !w->opt.analyze && w->screen == UI_SCREEN_PATTERNS && !was.drafts && !was.partial && !w->partial &&
+           ((!was.behind && !w->an_behind) || w->an_kept);
+}
+
 /* A row command on the Patterns table: made in place by the session (its undo entry and save in
  * proportion to the step), then checked, copied and analysed as that step (rows_edit), and the
  * Patterns screen's widths follow the rows instead of being measured again. The message line
@@ -456,7 +505,7 @@ static int pattern_rows(wb *w, ui_action a, const char *what, const char *cannot
     size_t row = cmd == SESSION_ROW_ADD ? (nr ? c->row + 1 : 0) : c->row;
     char *label = xasprintf("%s %s row %zu", what, edit_table_name(EDIT_PATTERNS), c->row + 1);
     unsigned long before = w->gen + w->drafts.changes; /* what the Patterns screen drew from */
-    bool valid_before = !w->an_behind && !w->partial;
+    rows_before was = rows_before_of(w);
     char *err = NULL;
     kp_rowop op;
     kp_status st = session_pattern_rows(w->ss, cmd, row, label, &op, &err);
@@ -474,7 +523,7 @@ static int pattern_rows(wb *w, ui_action a, const char *what, const char *cannot
     st = changed(w, st, err);
     if (st == KP_READONLY)
         return UI_REDRAW;
-    if (valid_before && !w->an_behind && !w->partial && !w->opt.analyze && w->screen == UI_SCREEN_PATTERNS)
+    if (rows_cells_kept(w, was))
         screen_cache_rows_moved(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes, op);
     c->row = op.kind == KP_ROW_MOVE ? op.to : op.row;
     clamp_cursor(w);
@@ -908,6 +957,7 @@ static int default_handle(wb *w, ui_action a)
         /* what the Patterns screen drew from, to tell its cache that one row alone changes */
         unsigned long before = w->gen + w->drafts.changes;
         bool valid_before = !w->an_behind && !w->partial;
+        rows_before was = rows_before_of(w);
         kp_status st = a == UI_ACT_UNDO ? session_undo(w->ss, &err) : session_redo(w->ss, &err);
         if (st == KP_OK) {
             /* a cell edit moves no row: the cells holding text that did not parse keep it (it was
@@ -928,8 +978,7 @@ static int default_handle(wb *w, ui_action a)
             w->rows_edit = rows;
             w->rows_op = op;
             after_change(w);
-            if (rows && valid_before && !w->an_behind && !w->partial && !w->opt.analyze &&
-                w->screen == UI_SCREEN_PATTERNS)
+            if (rows && rows_cells_kept(w, was))
                 screen_cache_rows_moved(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes,
                                         op);
             if (one && rows_kept && valid_before && !w->an_behind && !w->partial && !w->opt.analyze &&

@@ -40,8 +40,22 @@ static bool cell_place(wb *w, const kp_design *d, edit_table t, const char *name
     return false;
 }
 
+/* Some error of w->diags is among the patterns' own (the validation memo's segments of d's). */
+static bool pattern_error(const wb *w, const kp_design *d)
+{
+    const validate_memo *m = &w->vmemo;
+    if (!m->at || m->npatterns != d->npatterns || m->n != w->diags.n)
+        return false;
+    for (size_t k = m->at[0]; k < m->at[d->npatterns]; k++)
+        if (w->diags.v[k].sev == KP_SEV_ERROR)
+            return true;
+    return false;
+}
+
 void wb_salvage(wb *w, const kp_design *d)
 {
+    if (pattern_error(w, d) && salvage_hopeless(d))
+        return; /* no valid rest, nothing left out: known without trying (a broken row of 10,000) */
     salvage_drops s = {0};
     kp_design *rest = validate_salvage(d, &s);
     if (rest) {
