@@ -1253,6 +1253,20 @@ bool validate_design_memo(const kp_design *d, kp_diags *diags, validate_memo *m)
     return ok;
 }
 
+/* Makes v[0..nv) (room for cap) the list of diags (its old array released: the messages are
+ * v's) and of m; true when no error. */
+static bool diags_install(kp_diags *diags, validate_memo *m, kp_diag *v, size_t nv, size_t cap)
+{
+    free(diags->v);
+    diags->v = v;
+    diags->n = m->n = nv;
+    diags->cap = cap;
+    diags->errors = 0;
+    for (size_t i = 0; i < nv; i++)
+        diags->errors += v[i].sev == KP_SEV_ERROR;
+    return diags->errors == 0;
+}
+
 bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m)
 {
     size_t n = d->npatterns;
@@ -1312,16 +1326,9 @@ bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, vali
         memcpy(v + nv, diags->v + at[n], after * sizeof *v); /* the checks after the patterns' */
     at[n] = nv;
     nv += after;
-    free(diags->v);
-    diags->v = v;
-    diags->n = m->n = nv;
-    diags->cap = cap;
-    diags->errors = 0;
-    for (size_t i = 0; i < nv; i++)
-        diags->errors += v[i].sev == KP_SEV_ERROR;
     free(es);
     vctx_free(&c);
-    return diags->errors == 0;
+    return diags_install(diags, m, v, nv, cap);
 }
 
 /* Appends src's diagnostics to v (nv of cap), taking their messages. */
@@ -1414,18 +1421,11 @@ bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, valida
     free(from);
     free(at);
     memo_ids_free(old);
-    free(diags->v);
-    diags->v = v;
-    diags->n = m->n = nv;
-    diags->cap = cap;
-    diags->errors = 0;
-    for (size_t i = 0; i < nv; i++)
-        diags->errors += v[i].sev == KP_SEV_ERROR;
     m->at = nat;
     m->npatterns = n;
     free(es);
     vctx_free(&c);
-    return diags->errors == 0;
+    return diags_install(diags, m, v, nv, cap);
 }
 
 void validate_memo_free(validate_memo *m)

@@ -25,18 +25,26 @@ void screen_cache_free(screen_cache *c)
     *c = (screen_cache){0};
 }
 
-void screen_cache_row_changed(screen_cache *c, unsigned long before, unsigned long now, size_t row)
+/* The cache of generation `before` moved to `now` with one more change to its widths: false when
+ * it is of another generation (left alone: made again when drawn) or holds no widths; a change
+ * pending already (`clash`) drops them (made again when drawn). */
+static bool cache_pending(screen_cache *c, unsigned long before, unsigned long now, bool clash)
 {
     if (c->gen != before || !c->cols)
-        return;
-    if ((c->stale && c->stale_row != row) || c->moved) { /* two changes: the widths are made again */
+        return false;
+    if (clash) {
         free(c->widths);
         c->widths = NULL;
         grid_memo_free(&c->memo);
         c->stale = c->moved = false;
     }
     c->gen = now;
-    if (c->widths) {
+    return c->widths != NULL;
+}
+
+void screen_cache_row_changed(screen_cache *c, unsigned long before, unsigned long now, size_t row)
+{
+    if (cache_pending(c, before, now, (c->stale && c->stale_row != row) || c->moved)) {
         c->stale = true;
         c->stale_row = row;
     }
@@ -44,16 +52,7 @@ void screen_cache_row_changed(screen_cache *c, unsigned long before, unsigned lo
 
 void screen_cache_rows_moved(screen_cache *c, unsigned long before, unsigned long now, kp_rowop op)
 {
-    if (c->gen != before || !c->cols)
-        return;
-    if (c->stale || c->moved) { /* two changes pending: the widths are made again */
-        free(c->widths);
-        c->widths = NULL;
-        grid_memo_free(&c->memo);
-        c->stale = c->moved = false;
-    }
-    c->gen = now;
-    if (c->widths) {
+    if (cache_pending(c, before, now, c->stale || c->moved)) {
         c->moved = true;
         c->rows = op;
     }
