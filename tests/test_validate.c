@@ -527,6 +527,19 @@ static void expect_same_list(const kp_diags *got, const kp_diags *want, int step
     }
 }
 
+/* A verdict and list of an incremental validation (ok, dg) against a whole validation of d, the
+ * verdicts counted in *nerr and *nok. */
+static void expect_whole(const kp_design *d, bool ok, const kp_diags *dg, int step, size_t *nerr, size_t *nok)
+{
+    kp_diags whole;
+    diags_init(&whole, "design.yaml");
+    assert_int_equal(ok, validate_design(d, &whole));
+    expect_same_list(dg, &whole, step);
+    diags_free(&whole);
+    *nerr += !ok;
+    *nok += ok;
+}
+
 /* Random edits of patterns' cells (figures, names, entities, attributes, covered_by, served_by,
  * kinds; values of other rows, names of the design, figures and nonsense), each validated again
  * for the edited pattern alone: the list and the verdict equal a whole validation's after every
@@ -557,7 +570,7 @@ static void test_pattern_edit_equals_whole(void **state)
                                         "línea",
                                         "a stream"};
     unsigned seed = 7;
-    kp_diags dg, whole;
+    kp_diags dg;
     diags_init(&dg, "design.yaml");
     validate_memo m = {0};
     validate_design_memo(d, &dg, &m);
@@ -575,12 +588,7 @@ static void test_pattern_edit_equals_whole(void **state)
         /* the edit, then (mostly, when it broke the design) its undoing: both verdicts come */
         for (int k = 0; k < 2 && st == KP_OK; k++) {
             bool ok = one ? validate_pattern_edit(d, row, &dg, &m) : validate_design_memo(d, &dg, &m);
-            diags_init(&whole, "design.yaml");
-            assert_int_equal(ok, validate_design(d, &whole));
-            expect_same_list(&dg, &whole, step);
-            diags_free(&whole);
-            nerr += !ok;
-            nok += ok;
+            expect_whole(d, ok, &dg, step, &nerr, &nok);
             if (ok || r % 32 == 0 || k == 1)
                 break;
             assert_int_equal(edit_set(d, EDIT_PATTERNS, row, col, was, NULL), KP_OK);
@@ -654,7 +662,7 @@ static void test_rows_edit_equals_whole(void **state)
     static const char *const words[] = {"1",    "2",     "3",  "Order", "orderId", "nosuch",
                                         "read", "write", "-4", "",      "línea"};
     unsigned seed = 11;
-    kp_diags dg, whole;
+    kp_diags dg;
     diags_init(&dg, "design.yaml");
     validate_memo m = {0};
     validate_design_memo(d, &dg, &m);
@@ -694,12 +702,7 @@ static void test_rows_edit_equals_whole(void **state)
                 continue;
             ok = validate_design_memo(d, &dg, &m);
         }
-        diags_init(&whole, "design.yaml");
-        assert_int_equal(ok, validate_design(d, &whole));
-        expect_same_list(&dg, &whole, step);
-        diags_free(&whole);
-        nerr += !ok;
-        nok += ok;
+        expect_whole(d, ok, &dg, step, &nerr, &nok);
     }
     assert_true(nsteps > 300 && nerr > 50 && nok > 50);
     if (have)
