@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "analysis_json.h"
+#include "design_io.h"
 #include "edit.h"
 #include "support.h"
 #include "actions.h"
@@ -1799,6 +1800,57 @@ static void test_row_steps_as_whole(void **state)
     term_close(&t);
 }
 
+/* Row keys on a workbench over a workspace: after each, the working copy the workspace holds is
+ * the design on screen, written as designio_save writes it (the steps were saved as the lines
+ * they move); reopened, the workspace gives that design back, and its undo the one before. */
+static void test_row_steps_saved(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 160);
+    char *path = ts_ws_file();
+    session *s = NULL;
+    assert_int_equal(session_open(path, &s, NULL, NULL), KP_OK);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    for (size_t i = 0; i < d->ndecisions; i++) /* no decision names a pattern: rows can go */
+        decision_free(&d->decisions[i]);
+    free(d->decisions);
+    d->decisions = NULL;
+    d->ndecisions = 0;
+    assert_int_equal(session_apply(s, d, "open", NULL), KP_OK);
+    wb *w = wb_new(s, NULL);
+    wb_resize(w, LINES, COLS);
+    static const int keys_[] = {'j', 'j', 'x',          'J', 'J', 'u', 'y',
+                                'K', 'u', UI_CTRL('r'), 'G', 'x', 'g', 'y'};
+    for (size_t i = 0; i < sizeof keys_ / sizeof *keys_; i++) {
+        wb_key(w, keys_[i]);
+        free(draw_text(w));
+        char *want = designio_save(session_design(w->ss), NULL), *got = NULL;
+        assert_non_null(want);
+        assert_int_equal(ws_working_get(session_ws(w->ss), &got, NULL, NULL), KP_OK);
+        if (strcmp(got, want) != 0)
+            fail_msg("after key %zu ('%c'): the workspace does not hold the design on screen", i, keys_[i]);
+        free(got);
+        free(want);
+    }
+    kp_design *last = design_clone(session_design(w->ss));
+    wb_key(w, 'u');
+    kp_design *before = design_clone(session_design(w->ss));
+    wb_key(w, UI_CTRL('r'));
+    wb_free(w); /* closes the session */
+    assert_int_equal(session_open(path, &s, NULL, NULL), KP_OK);
+    assert_null(session_note(s));
+    assert_true(design_equal(session_design(s), last));
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_true(design_equal(session_design(s), before));
+    session_close(s);
+    design_free(last);
+    design_free(before);
+    free(path);
+    term_close(&t);
+}
+
 /* The same past the patterns the salvage tries one by one (CloudShop's repeated to 2,100): a new
  * pattern (no entity), or a deleted one another is covered_by, leaves no valid rest, so the
  * analysis stays of the design before it; its undo, a redo, deleting the new one, another step
@@ -2794,6 +2846,7 @@ int main(void)
         cmocka_unit_test(test_grid_widths_follow_rows),
         cmocka_unit_test(test_row_steps_as_whole),
         cmocka_unit_test(test_row_steps_past_salvage),
+        cmocka_unit_test(test_row_steps_saved),
         cmocka_unit_test(test_decide_search_mouse),
         cmocka_unit_test(test_resize_storm),
         cmocka_unit_test(test_live_recompute_real_analysis),
