@@ -591,10 +591,14 @@ kp_status session_pattern_rows(session *s, session_rowcmd cmd, size_t row, const
 {
     if (err)
         *err = NULL;
-    if (s->readonly)
-        return kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
     kp_design *d = s->design;
     size_t n = d->npatterns, at = (size_t)-1;
+    /* a command that does not apply says so first, read-only or not */
+    if (cmd != SESSION_ROW_ADD &&
+        (row >= n || (cmd == SESSION_ROW_UP && row == 0) || (cmd == SESSION_ROW_DOWN && row + 1 >= n)))
+        return KP_NOTFOUND;
+    if (s->readonly)
+        return kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
     bool located = text_located(s, n); /* where the patterns' lines are, before they move */
     snapshot back = {.label = xstrdup(label), .base = s->base, .rows = true};
     switch (cmd) {
