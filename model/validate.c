@@ -143,6 +143,27 @@ static memo_ids *memo_ids_new(const kp_design *d)
     return m;
 }
 
+/* m (taken) after structural step op of d's patterns, d's ids the ones after it: the copies
+ * follow their patterns (an inserted one's copied; a removed one's handed to *gone, the
+ * caller's to free) and the set is made again in the new order, no id copied again. */
+static memo_ids *memo_ids_step(memo_ids *m, const kp_design *d, kp_rowop op, char **gone)
+{
+    *gone = NULL;
+    if (op.kind == KP_ROW_REMOVE)
+        *gone = m->own[op.row];
+    else if (op.kind == KP_ROW_INSERT)
+        m->own = xrealloc(m->own, (m->n + 2) * sizeof *m->own);
+    kp_rowop_shift(m->own, m->n, sizeof *m->own, op);
+    m->n = d->npatterns;
+    if (op.kind == KP_ROW_INSERT)
+        m->own[op.row] = d->patterns[op.row].id ? xstrdup(d->patterns[op.row].id) : NULL;
+    names_free(&m->set);
+    namemap_init(&m->set.pos, m->n);
+    for (size_t i = 0; i < m->n; i++)
+        names_add_tag(&m->set, m->own[i], i);
+    return m;
+}
+
 /* NULL-safe look-ups through the sets (names may be missing while a design is edited): the
  * first element with the name. */
 static const kp_entity *find_entity(const vctx *c, const char *name)
@@ -1349,15 +1370,25 @@ bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, valida
     memo_ids *old = m->ids;
     bool fits = m->at && old && old->n == was && m->n == diags->n && kp_rowop_fits(op, was) &&
                 kp_rowop_count(op, was) == n;
-    /* a pattern without an id is named by its position, which the step moves: checked whole */
-    for (size_t i = 0; fits && i < n; i++)
-        fits = d->patterns[i].id != NULL;
     if (!fits)
         return validate_design_memo(d, diags, m);
-    /* the id the step added, took out or moved (duplicates of it see another first one) */
+    /* the ids in the new order (first positions and listed order), and the id the step added,
+       took out or moved (duplicates of it see another first one: when some id was or is used
+       twice, the patterns with it are looked for) */
+    size_t distinct = old->set.n;
+    char *gone;
+    m->ids = memo_ids_step(old, d, op, &gone);
     const char *id =
-        op.kind == KP_ROW_REMOVE ? old->own[op.row] : d->patterns[op.kind == KP_ROW_MOVE ? op.to : op.row].id;
-    m->ids = memo_ids_new(d); /* the ids in the new order: first positions and listed order */
+        op.kind == KP_ROW_REMOVE ? gone : d->patterns[op.kind == KP_ROW_MOVE ? op.to : op.row].id;
+    bool twice = distinct < was || m->ids->set.n < n;
+    /* a pattern without an id is named by its position, which the step moves: checked whole */
+    bool named = true;
+    for (size_t i = 0; named && i < n; i++)
+        named = m->ids->own[i] != NULL;
+    if (!named) {
+        free(gone);
+        return validate_design_memo(d, diags, m);
+    }
     vctx c = {.d = d, .pids = &m->ids->set};
     collect(&c);
     const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
@@ -1384,7 +1415,7 @@ bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, valida
         size_t f = from[j];
         /* checked again: a new pattern, the ones with its id, and every covered_by (its target is
            found by id; an unknown one's message lists the ids, which the step changed) */
-        if (f == (size_t)-1 || p->covered_by.s || (id && strcmp(p->id, id) == 0)) {
+        if (f == (size_t)-1 || p->covered_by.s || (twice && id && strcmp(p->id, id) == 0)) {
             kp_diags fresh;
             diags_init(&fresh, NULL);
             c.dg = &fresh;
@@ -1420,7 +1451,7 @@ bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, valida
     free(kept);
     free(from);
     free(at);
-    memo_ids_free(old);
+    free(gone);
     m->at = nat;
     m->npatterns = n;
     free(es);
