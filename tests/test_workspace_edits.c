@@ -396,6 +396,20 @@ static void test_session_row_steps_saved_as_lines(void **state)
     assert_int_equal(session_pattern_rows(s, SESSION_ROW_UP, 0, "rows", &op, NULL), KP_NOTFOUND);
     assert_int_equal(session_pattern_rows(s, SESSION_ROW_DELETE, 999, "rows", &op, NULL), KP_NOTFOUND);
     assert_int_equal(session_undo_depth(s), depth);
+    /* a move past an equal pattern changes nothing: no step, here or in the workspace */
+    kp_design *twin = design_clone(session_design(s));
+    assert_int_equal(edit_duplicate(twin, EDIT_PATTERNS, 0), 1);
+    free(twin->patterns[1].id);
+    twin->patterns[1].id = xstrdup(twin->patterns[0].id);
+    assert_int_equal(session_apply(s, twin, "twin", NULL), KP_OK);
+    depth = session_undo_depth(s);
+    kp_design *same = design_clone(session_design(s));
+    assert_int_equal(session_pattern_rows(s, SESSION_ROW_DOWN, 0, "rows", &op, NULL), KP_OK);
+    assert_int_equal(op.kind, KP_ROW_MOVE);
+    assert_int_equal(session_undo_depth(s), depth);
+    assert_true(design_equal(session_design(s), same));
+    design_free(same);
+    assert_int_equal(session_undo(s, NULL), KP_OK); /* the twin taken back */
     /* undone one by one: each earlier design, told as the inverse step; then all redone */
     size_t nsteps = sizeof steps / sizeof *steps;
     for (size_t i = nsteps; i-- > 0;) {

@@ -625,10 +625,15 @@ kp_status session_pattern_rows(session *s, session_rowcmd cmd, size_t row, const
     case SESSION_ROW_UP:
     case SESSION_ROW_DOWN: {
         int by = cmd == SESSION_ROW_UP ? -1 : +1;
-        if (edit_move(d, EDIT_PATTERNS, row, by)) {
-            at = (size_t)((ptrdiff_t)row + by);
-            *op = (kp_rowop){KP_ROW_MOVE, row, at};
+        size_t to = (size_t)((ptrdiff_t)row + by);
+        *op = (kp_rowop){KP_ROW_MOVE, row, to};
+        if (fields_equal(&kp_rec_pattern, &d->patterns[row], &d->patterns[to])) {
+            /* past a pattern equal to it: nothing changes, no step (as session_apply) */
+            free(back.label);
+            return KP_OK;
         }
+        if (edit_move(d, EDIT_PATTERNS, row, by))
+            at = to;
         break;
     }
     }

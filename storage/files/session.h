@@ -61,7 +61,8 @@ typedef enum session_rowcmd {
  * pointer stays the same) as one undoable step labelled `label`, in proportion to the step: its
  * undo entry is the step that takes it back (holding the deleted pattern for a delete), and the
  * save writes the lines it moves (a workspace's text not known: saved whole). *op receives the
- * structural step made (an insertion's row is the new pattern's, a move's `to` where it went).
+ * structural step made (an insertion's row is the new pattern's, a move's `to` where it went;
+ * a move past a pattern equal to it changes nothing and makes no step, KP_OK).
  * KP_NOTFOUND when the command does not apply there (out of range, a move past an end) and
  * KP_READONLY (with *err) while read-only: nothing changed then. Else KP_OK, or the save's
  * failure with *err (caller frees; err may be NULL) and the change kept in memory. */
