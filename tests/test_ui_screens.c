@@ -1851,6 +1851,26 @@ static void test_row_steps_saved(void **state)
     term_close(&t);
 }
 
+/* CloudShop as it is (decisions naming patterns, signals): a new pattern (no entity) is left out
+ * of the valid rest, which is the design before it; deleting a pattern a decision names leaves the
+ * decision out; undo, redo and steps in between give what the whole path gives. */
+static void test_row_steps_with_decisions(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 160);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    wb *ref = twin(d);
+    wb *w = real_wb(d);
+    static const int keys_[] = {'a', 'u', UI_CTRL('r'), 'j', 'x', 'u', 'u', 'j', 'j', 'y', 'a', 'u', 'u', 'x',
+                                'a', 'u', 'u',          'G', 'a', 'k', 'x', 'u', 'u', 'J', 'K', 'g', 'a'};
+    same_as_whole(w, ref, keys_, sizeof keys_ / sizeof *keys_);
+    wb_free(ref);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* The same past the patterns the salvage tries one by one (CloudShop's repeated to 2,100): a new
  * pattern (no entity), or a deleted one another is covered_by, leaves no valid rest, so the
  * analysis stays of the design before it; its undo, a redo, deleting the new one, another step
@@ -2846,6 +2866,7 @@ int main(void)
         cmocka_unit_test(test_grid_widths_follow_rows),
         cmocka_unit_test(test_row_steps_as_whole),
         cmocka_unit_test(test_row_steps_past_salvage),
+        cmocka_unit_test(test_row_steps_with_decisions),
         cmocka_unit_test(test_row_steps_saved),
         cmocka_unit_test(test_decide_search_mouse),
         cmocka_unit_test(test_resize_storm),
