@@ -244,6 +244,52 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
     return a;
 }
 
+/* The results' pattern pointers made to point into in->base again (its list moved). */
+static void repoint(kp_analysis *a, const incr *in)
+{
+    for (size_t i = 0; i < a->npatterns; i++)
+        a->patterns[i].pattern = &in->base->patterns[i];
+}
+
+kp_analysis *analysis_update_rows(kp_analysis *prev, const kp_design *d, kp_rowop op)
+{
+    incr *in = prev ? prev->incr : NULL;
+    size_t n = in ? in->base->npatterns : 0;
+    /* an insertion or a removal leaves one pattern's strings in the arena, as a cell's edit does */
+    if (!in || !kp_rowop_fits(op, n) || kp_rowop_count(op, n) != d->npatterns ||
+        in->stale + (op.kind != KP_ROW_MOVE) > d->npatterns || prev->npatterns != n)
+        return analysis_update(prev, d, ANALYSIS_UNKNOWN);
+    kp_analysis *a = prev;
+    kp_design *b = in->base;
+    if (op.kind == KP_ROW_REMOVE) {
+        count_readers(in, a, op.row, -1);
+        pattern_free(&b->patterns[op.row]); /* its result's strings stay in the arena */
+    } else if (op.kind == KP_ROW_INSERT) {
+        b->patterns = xrealloc(b->patterns, (n + 1) * sizeof *b->patterns);
+        a->patterns = xrealloc(a->patterns, (n + 1) * sizeof *a->patterns);
+    }
+    kp_rowop_shift(b->patterns, n, sizeof *b->patterns, op);
+    kp_rowop_shift(a->patterns, n, sizeof *a->patterns, op);
+    b->npatterns = a->npatterns = kp_rowop_count(op, n);
+    stage_heat_rows(in->heat, op);
+    stage_checklist_rows(in->checklist, op);
+    stage_findings_rows(in->findings, op);
+    if (op.kind == KP_ROW_INSERT) {
+        kp_pattern *p = &b->patterns[op.row];
+        *p = d->patterns[op.row];
+        fields_clone(&kp_rec_pattern, p, &d->patterns[op.row]);
+    }
+    repoint(a, in);
+    if (op.kind == KP_ROW_INSERT) {
+        stage_resolve_pattern(in->resolver, a, op.row);
+        count_readers(in, a, op.row, +1);
+    }
+    in->stale += op.kind != KP_ROW_MOVE;
+    free_after_resolve(a);
+    run_after_resolve(a, in);
+    return a;
+}
+
 kp_analysis *analysis_run(const kp_design *d)
 {
     kp_analysis *a = xcalloc(1, sizeof *a);

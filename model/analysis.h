@@ -247,6 +247,16 @@ void analysis_free(kp_analysis *a);
  * (d may be changed or freed afterwards). Never NULL; the caller frees it with analysis_free. */
 #define ANALYSIS_UNKNOWN ((size_t)-1)
 kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t changed);
+/* analysis_update after a structural step of the pattern list (a row added, deleted,
+ * duplicated or moved, or such a step undone): d is the design prev analysed with op applied to
+ * its patterns (an inserted pattern is d's at op.row) and nothing else changed, as the caller
+ * knows (a wrong op gives a wrong analysis). The kept per-pattern results and the stages'
+ * per-pattern records follow their patterns; only an inserted pattern is resolved; heat, cost,
+ * checklist and findings are computed from the results as after a cell's edit. When prev was not
+ * made by analysis_update, or its patterns' number does not fit op, it is analysis_update(prev,
+ * d, ANALYSIS_UNKNOWN). The result equals analysis_run(d) field by field. Never NULL; the caller
+ * frees it with analysis_free; prev is taken. */
+kp_analysis *analysis_update_rows(kp_analysis *prev, const kp_design *d, kp_rowop op);
 
 /* The value of a signal metric (pattern.<id>.rate|rcu|requests|latency,
  * entity.<name>.count|size|writes, index.<name>.items|wcu|hot_share, table.hot_share,

@@ -27,6 +27,9 @@ void stage_heat_run(struct heat *h, kp_analysis *a);
 /* Pattern i's loads are to be computed again on the next run (its result changed); the others'
  * are replayed as the last run added them. */
 void stage_heat_dirty(struct heat *h, size_t i);
+/* The pattern list changed by op (analysis_update_rows): the per-pattern records follow their
+ * patterns; an inserted pattern is to be computed on the next run. */
+void stage_heat_rows(struct heat *h, kp_rowop op);
 void stage_heat_close(struct heat *h);
 /* cost.c: a->on_demand, a->provisioned, a->cost. */
 void stage_cost(kp_analysis *a);
@@ -44,6 +47,7 @@ void stage_checklist(kp_analysis *a);
 struct checklist_keep;
 struct checklist_keep *stage_checklist_open(const kp_analysis *a);
 void stage_checklist_dirty(struct checklist_keep *k, size_t i);
+void stage_checklist_rows(struct checklist_keep *k, kp_rowop op); /* as stage_heat_rows */
 void stage_checklist_run(struct checklist_keep *k, kp_analysis *a);
 void stage_checklist_close(struct checklist_keep *k);
 /* findings.c: a->findings. */
@@ -54,6 +58,7 @@ void stage_findings(kp_analysis *a);
 struct findings_keep;
 struct findings_keep *stage_findings_open(const kp_analysis *a);
 void stage_findings_dirty(struct findings_keep *k, size_t i);
+void stage_findings_rows(struct findings_keep *k, kp_rowop op); /* as stage_heat_rows */
 void stage_findings_run(struct findings_keep *k, kp_analysis *a);
 void stage_findings_close(struct findings_keep *k);
 

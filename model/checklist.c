@@ -602,6 +602,24 @@ void stage_checklist_dirty(struct checklist_keep *k, size_t i)
         k->bound[i] = k->written[i] = k->sorted[i] = -1;
 }
 
+void stage_checklist_rows(struct checklist_keep *k, kp_rowop op)
+{
+    size_t n = k->n;
+    if (!kp_rowop_fits(op, n))
+        return;
+    if (op.kind == KP_ROW_INSERT) {
+        k->bound = xrealloc(k->bound, (n + 1) * sizeof *k->bound);
+        k->written = xrealloc(k->written, (n + 1) * sizeof *k->written);
+        k->sorted = xrealloc(k->sorted, (n + 1) * sizeof *k->sorted);
+    }
+    kp_rowop_shift(k->bound, n, sizeof *k->bound, op);
+    kp_rowop_shift(k->written, n, sizeof *k->written, op);
+    kp_rowop_shift(k->sorted, n, sizeof *k->sorted, op);
+    k->n = kp_rowop_count(op, n);
+    if (op.kind == KP_ROW_INSERT)
+        stage_checklist_dirty(k, op.row);
+}
+
 void stage_checklist_run(struct checklist_keep *k, kp_analysis *a) { run_rules(a, k); }
 
 void stage_checklist_close(struct checklist_keep *k)

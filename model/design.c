@@ -119,6 +119,54 @@ kp_design *design_clone(const kp_design *s)
 
 bool design_equal(const kp_design *a, const kp_design *b) { return fields_equal(&kp_rec_design, a, b); }
 
+/* ---- structural steps of a list ------------------------------------------------------ */
+
+bool kp_rowop_fits(kp_rowop op, size_t n)
+{
+    switch (op.kind) {
+    case KP_ROW_INSERT:
+        return op.row <= n;
+    case KP_ROW_REMOVE:
+        return op.row < n;
+    case KP_ROW_MOVE:
+        return op.row < n && op.to < n;
+    }
+    return false;
+}
+
+size_t kp_rowop_count(kp_rowop op, size_t n)
+{
+    return op.kind == KP_ROW_INSERT ? n + 1 : op.kind == KP_ROW_REMOVE ? n - 1 : n;
+}
+
+void kp_rowop_shift(void *v, size_t n, size_t size, kp_rowop op)
+{
+    char *b = v;
+    size_t r = op.row;
+    if (op.kind == KP_ROW_INSERT) {
+        if (r < n)
+            memmove(b + (r + 1) * size, b + r * size, (n - r) * size);
+        return;
+    }
+    if (op.kind == KP_ROW_REMOVE) {
+        if (r + 1 < n)
+            memmove(b + r * size, b + (r + 1) * size, (n - r - 1) * size);
+        return;
+    }
+    if (op.to == r)
+        return;
+    unsigned char inl[256];
+    unsigned char *tmp = size <= sizeof inl ? inl : xmalloc(size);
+    memcpy(tmp, b + r * size, size);
+    if (op.to < r)
+        memmove(b + (op.to + 1) * size, b + op.to * size, (r - op.to) * size);
+    else
+        memmove(b + r * size, b + (r + 1) * size, (op.to - r) * size);
+    memcpy(b + op.to * size, tmp, size);
+    if (tmp != inl)
+        free(tmp);
+}
+
 /* ---- look-ups ------------------------------------------------------------------------ */
 
 /* strcmp(s, name) == 0, with the first byte compared inline: the look-ups below run over every

@@ -356,6 +356,27 @@ kp_design *design_clone(const kp_design *d);
 /* Deep structural equality (places kp_loc are ignored). */
 bool design_equal(const kp_design *a, const kp_design *b);
 
+/* A structural step of one list of a design (the patterns, as the workbench's row commands
+ * make them): an element inserted at `row` (its position afterwards), removed from `row` (its
+ * position before), or moved from `row` to `to` (the others between shift by one). What the
+ * incremental checks and analysis (validate_rows_edit, analysis_update_rows) and the editor's
+ * caches are told instead of comparing the lists. */
+typedef enum kp_rowop_kind { KP_ROW_INSERT, KP_ROW_REMOVE, KP_ROW_MOVE } kp_rowop_kind;
+typedef struct kp_rowop {
+    kp_rowop_kind kind;
+    size_t row;
+    size_t to; /* KP_ROW_MOVE only */
+} kp_rowop;
+/* Whether op fits a list of n elements (before the step): row < n (<= n to insert), to < n. */
+bool kp_rowop_fits(kp_rowop op, size_t n);
+/* The list's length after op on n elements. */
+size_t kp_rowop_count(kp_rowop op, size_t n);
+/* Applies op to the array v of n elements (before the step) of `size` bytes each, by moving
+ * bytes only: an insertion needs room for n + 1 and leaves the old bytes in the new slot (the
+ * caller fills it); a removal drops the element's bytes (the caller released what it held). op
+ * must fit n. */
+void kp_rowop_shift(void *v, size_t n, size_t size, kp_rowop op);
+
 /* Zero-initialised elements with their defaults, for builders (the YAML loader, the TUI). */
 void table_init(kp_table *t);
 void index_init(kp_index *x);

@@ -1688,14 +1688,16 @@ size_t edit_duplicate(kp_design *d, edit_table t, size_t row)
     rows_ref r;
     if (!d || !table_rows(d, t, &r) || row >= *r.n)
         return (size_t)-1;
-    /* Deep-copy the element by cloning the design and taking it out of the clone. */
-    kp_design *c = design_clone(d);
-    rows_ref cr;
-    table_rows(c, t, &cr);
+    /* a deep copy of the element alone (its record's fields), in proportion to it */
+    const kp_record *rec = t == EDIT_PATTERNS    ? &kp_rec_pattern
+                           : t == EDIT_INDEXES   ? &kp_rec_index
+                           : t == EDIT_ATTRS     ? &kp_rec_attr
+                           : t == EDIT_DECISIONS ? &kp_rec_decision
+                                                 : &kp_rec_entity;
     char *tmp = xmalloc(r.elsize);
-    memcpy(tmp, (char *)*cr.arr + row * cr.elsize, cr.elsize);
-    init_row(t, (char *)*cr.arr + row * cr.elsize);
-    design_free(c);
+    const char *src = (const char *)*r.arr + row * r.elsize;
+    memcpy(tmp, src, r.elsize);
+    fields_clone(rec, tmp, src);
     char *name = new_row_name(d, t);
     if (t == EDIT_ENTITIES || t == EDIT_KEYS || t == EDIT_INDEXES || t == EDIT_ATTRS) {
         const char *old = row_name(d, t, row);

@@ -806,6 +806,31 @@ void stage_findings_dirty(struct findings_keep *k, size_t i)
         k->dirty[i] = true;
 }
 
+void stage_findings_rows(struct findings_keep *k, kp_rowop op)
+{
+    size_t n = k->n;
+    if (!kp_rowop_fits(op, n))
+        return;
+    flist *g = k->pat;
+    if (op.kind == KP_ROW_REMOVE) {
+        for (int i = 0; i < PF__GROUPS; i++) {
+            flist_clear(&g[op.row * PF__GROUPS + (size_t)i]);
+            free(g[op.row * PF__GROUPS + (size_t)i].v);
+        }
+    } else if (op.kind == KP_ROW_INSERT) {
+        k->pat = g = xrealloc(g, ((n + 1) * PF__GROUPS + 1) * sizeof *g);
+        k->dirty = xrealloc(k->dirty, (n + 1) * sizeof *k->dirty);
+    }
+    kp_rowop_shift(g, n, PF__GROUPS * sizeof *g, op); /* a pattern's groups move together */
+    kp_rowop_shift(k->dirty, n, sizeof *k->dirty, op);
+    if (op.kind == KP_ROW_INSERT) {
+        for (int i = 0; i < PF__GROUPS; i++)
+            g[op.row * PF__GROUPS + (size_t)i] = (flist){0};
+        k->dirty[op.row] = true;
+    }
+    k->n = kp_rowop_count(op, n);
+}
+
 void stage_findings_run(struct findings_keep *k, kp_analysis *a)
 {
     flist l = {0}, t = {0};

@@ -975,6 +975,29 @@ void stage_heat_dirty(heat *h, size_t i)
         h->dirty[i] = true;
 }
 
+void stage_heat_rows(heat *h, kp_rowop op)
+{
+    size_t n = h->nlog;
+    if (!kp_rowop_fits(op, n))
+        return;
+    if (op.kind == KP_ROW_REMOVE) {
+        free(h->rlog[op.row].v);
+        free(h->wlog[op.row].v);
+    } else if (op.kind == KP_ROW_INSERT) {
+        h->rlog = xrealloc(h->rlog, (n + 2) * sizeof *h->rlog);
+        h->wlog = xrealloc(h->wlog, (n + 2) * sizeof *h->wlog);
+        h->dirty = xrealloc(h->dirty, (n + 2) * sizeof *h->dirty);
+    }
+    kp_rowop_shift(h->rlog, n, sizeof *h->rlog, op);
+    kp_rowop_shift(h->wlog, n, sizeof *h->wlog, op);
+    kp_rowop_shift(h->dirty, n, sizeof *h->dirty, op);
+    if (op.kind == KP_ROW_INSERT) {
+        h->rlog[op.row] = h->wlog[op.row] = (hops){0};
+        h->dirty[op.row] = true;
+    }
+    h->nlog = kp_rowop_count(op, n);
+}
+
 void stage_heat_run(heat *h, kp_analysis *a)
 {
     h->a = a;

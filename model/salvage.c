@@ -171,6 +171,51 @@ static void restore_decisions(kp_design *c, kp_decision *dec, size_t n, salvage_
     c->ndecisions = nk;
 }
 
+/* No key template or sparse rule that drop_orphan_keys would leave out. */
+static bool orphan_free(const kp_design *d)
+{
+    for (size_t e = 0; e < d->nentities; e++) {
+        const kp_entity *en = &d->entities[e];
+        for (size_t k = 0; k < en->nkeys; k++)
+            if (!key_named(d, en->keys[k].attr.s ? en->keys[k].attr.s : ""))
+                return false;
+        for (size_t k = 0; k < en->nsparse; k++)
+            if (!key_named(d, en->sparse[k].attr.s ? en->sparse[k].attr.s : ""))
+                return false;
+    }
+    return true;
+}
+
+bool salvage_hopeless(const kp_design *d) { return d->npatterns > SALVAGE_MAX_TRIALS && orphan_free(d); }
+
+bool salvage_inserted(const kp_design *d, size_t row, salvage_drops *drops)
+{
+    if (row >= d->npatterns || d->npatterns > SALVAGE_MAX_TRIALS || !orphan_free(d))
+        return false;
+    /* the new pattern's trial, as drop_patterns makes it: it alone (with the pattern it is
+       covered by), decisions aside */
+    kp_design c = *d;
+    const kp_pattern *p = &d->patterns[row];
+    kp_pattern trial[2];
+    size_t nt = 0;
+    trial[nt++] = *p;
+    for (size_t j = 0; j < d->npatterns && p->covered_by.s; j++)
+        if (j != row && same(d->patterns[j].id, p->covered_by.s)) {
+            trial[nt++] = d->patterns[j];
+            break;
+        }
+    c.patterns = trial;
+    c.npatterns = nt;
+    c.decisions = NULL;
+    c.ndecisions = 0;
+    char *msg = NULL;
+    bool alone = valid(&c, &msg);
+    if (!alone)
+        drop(drops, EDIT_PATTERNS, row, NULL, msg ? msg : _("does not validate"));
+    free(msg);
+    return !alone;
+}
+
 kp_design *validate_salvage(const kp_design *d, salvage_drops *drops)
 {
     kp_design *c = design_clone(d);

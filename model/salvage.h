@@ -35,6 +35,23 @@ typedef struct salvage_drops {
  * place is one that cannot be left out); *drops may then hold what was tried. */
 kp_design *validate_salvage(const kp_design *d, salvage_drops *drops);
 
+/* true when validate_salvage(d) is known to find no valid rest and leave nothing out, without
+ * trying, provided the caller saw an error among d's patterns' own diagnostics (validate_memo's
+ * segments: a pattern's checks read neither decisions nor what else could be left out): d has
+ * more patterns than are tried one by one, and no key template or sparse rule to leave out. A
+ * 10,000-pattern design with one broken pattern is answered in proportion to its entities. */
+bool salvage_hopeless(const kp_design *d);
+
+/* validate_salvage of d known without trying every pattern, for a design that validated with
+ * pattern `row` inserted, when the caller saw d's errors among that pattern's own diagnostics
+ * alone (validate_memo's segments): the valid rest is the design before the insertion (each
+ * other pattern, the rest and each decision validated there), and what is left out is the new
+ * pattern, with the first error of its trial (it alone, with the pattern it is covered by),
+ * appended to *drops. true when so; false, nothing appended, when that is not certain (the
+ * patterns are past the trials, a key template would be left out, or the new pattern validates
+ * on its own): then ask validate_salvage. */
+bool salvage_inserted(const kp_design *d, size_t row, salvage_drops *drops);
+
 /* Releases the drops' strings and array (s may be NULL); s can be reused after. */
 void salvage_drops_free(salvage_drops *s);
 

@@ -144,6 +144,27 @@ static memo_ids *memo_ids_new(const kp_design *d)
     return m;
 }
 
+/* m (taken) after structural step op of d's patterns, d's ids the ones after it: the copies
+ * follow their patterns (an inserted one's copied; a removed one's handed to *gone, the
+ * caller's to free) and the set is made again in the new order, no id copied again. */
+static memo_ids *memo_ids_step(memo_ids *m, const kp_design *d, kp_rowop op, char **gone)
+{
+    *gone = NULL;
+    if (op.kind == KP_ROW_REMOVE)
+        *gone = m->own[op.row];
+    else if (op.kind == KP_ROW_INSERT)
+        m->own = xrealloc(m->own, (m->n + 2) * sizeof *m->own);
+    kp_rowop_shift(m->own, m->n, sizeof *m->own, op);
+    m->n = d->npatterns;
+    if (op.kind == KP_ROW_INSERT)
+        m->own[op.row] = d->patterns[op.row].id ? xstrdup(d->patterns[op.row].id) : NULL;
+    names_free(&m->set);
+    namemap_init(&m->set.pos, m->n);
+    for (size_t i = 0; i < m->n; i++)
+        names_add_tag(&m->set, m->own[i], i);
+    return m;
+}
+
 /* NULL-safe look-ups through the sets (names may be missing while a design is edited): the
  * first element with the name. */
 static const kp_entity *find_entity(const vctx *c, const char *name)
@@ -1213,6 +1234,18 @@ static void vctx_free(vctx *c)
     names_free(&c->decision_ids);
 }
 
+/* The checks after the patterns' (they read the set of pattern ids, not the patterns' other
+ * fields). */
+static void checks_after_patterns(vctx *c)
+{
+    check_pricing(c);
+    check_decisions(c);
+    check_table_limits(c);
+    check_index_limits(c);
+    check_item_limits(c);
+    check_name_lengths(c);
+}
+
 /* validate_design, with where each pattern's diagnostics start in *at (npatterns + 1, NULL: not
  * wanted). */
 static bool validate_at(const kp_design *d, kp_diags *diags, size_t *at)
@@ -1226,12 +1259,7 @@ static bool validate_at(const kp_design *d, kp_diags *diags, size_t *at)
     check_attrs(&c);
     check_entities(&c);
     check_patterns(&c);
-    check_pricing(&c);
-    check_decisions(&c);
-    check_table_limits(&c);
-    check_index_limits(&c);
-    check_item_limits(&c);
-    check_name_lengths(&c);
+    checks_after_patterns(&c);
     vctx_free(&c);
     return diags->errors == before;
 }
@@ -1257,6 +1285,20 @@ bool validate_design_memo(const kp_design *d, kp_diags *diags, validate_memo *m)
     bool ok = validate_at(d, diags, m->at);
     m->n = diags->n;
     return ok;
+}
+
+/* Makes v[0..nv) (room for cap) the list of diags (its old array released: the messages are
+ * v's) and of m; true when no error. */
+static bool diags_install(kp_diags *diags, validate_memo *m, kp_diag *v, size_t nv, size_t cap)
+{
+    free(diags->v);
+    diags->v = v;
+    diags->n = m->n = nv;
+    diags->cap = cap;
+    diags->errors = 0;
+    for (size_t i = 0; i < nv; i++)
+        diags->errors += v[i].sev == KP_SEV_ERROR;
+    return diags->errors == 0;
 }
 
 bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m)
@@ -1318,16 +1360,116 @@ bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, vali
         memcpy(v + nv, diags->v + at[n], after * sizeof *v); /* the checks after the patterns' */
     at[n] = nv;
     nv += after;
-    free(diags->v);
-    diags->v = v;
-    diags->n = m->n = nv;
-    diags->cap = cap;
-    diags->errors = 0;
-    for (size_t i = 0; i < nv; i++)
-        diags->errors += v[i].sev == KP_SEV_ERROR;
     free(es);
     vctx_free(&c);
-    return diags->errors == 0;
+    return diags_install(diags, m, v, nv, cap);
+}
+
+/* Appends src's diagnostics to v (nv of cap), taking their messages. */
+static void diags_take(kp_diag **v, size_t *nv, size_t *cap, const kp_diag *src, size_t n)
+{
+    if (*nv + n > *cap) {
+        *cap = *nv + n + *cap / 2;
+        *v = xrealloc(*v, *cap * sizeof **v);
+    }
+    if (n)
+        memcpy(*v + *nv, src, n * sizeof **v);
+    *nv += n;
+}
+
+bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, validate_memo *m)
+{
+    size_t n = d->npatterns, was = m->npatterns;
+    memo_ids *old = m->ids;
+    bool fits = m->at && old && old->n == was && m->n == diags->n && kp_rowop_fits(op, was) &&
+                kp_rowop_count(op, was) == n;
+    if (!fits)
+        return validate_design_memo(d, diags, m);
+    /* the ids in the new order (first positions and listed order), and the id the step added,
+       took out or moved (duplicates of it see another first one: when some id was or is used
+       twice, the patterns with it are looked for) */
+    size_t distinct = old->set.n;
+    char *gone;
+    m->ids = memo_ids_step(old, d, op, &gone);
+    const char *id =
+        op.kind == KP_ROW_REMOVE ? gone : d->patterns[op.kind == KP_ROW_MOVE ? op.to : op.row].id;
+    bool twice = distinct < was || m->ids->set.n < n;
+    /* a pattern without an id is named by its position, which the step moves: checked whole */
+    bool named = true;
+    for (size_t i = 0; named && i < n; i++)
+        named = m->ids->own[i] != NULL;
+    if (!named) {
+        free(gone);
+        return validate_design_memo(d, diags, m);
+    }
+    vctx c = {.d = d, .pids = &m->ids->set};
+    collect(&c);
+    const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
+    /* where each new position's pattern was: its diagnostics' segment in the old list */
+    size_t *from = xmalloc((n + 1) * sizeof *from);
+    for (size_t j = 0, i = 0; j < n; j++) {
+        if (op.kind == KP_ROW_INSERT)
+            from[j] = j == op.row ? (size_t)-1 : j < op.row ? j : j - 1;
+        else if (op.kind == KP_ROW_REMOVE)
+            from[j] = j < op.row ? j : j + 1;
+        else
+            from[j] = i++;
+    }
+    if (op.kind == KP_ROW_MOVE)
+        kp_rowop_shift(from, n, sizeof *from, op);
+    size_t *at = m->at, *nat = xmalloc((n + 1) * sizeof *nat);
+    size_t cap = diags->n + 16, nv = 0;
+    kp_diag *v = xmalloc(cap * sizeof *v);
+    diags_take(&v, &nv, &cap, diags->v, at[0]); /* the checks before the patterns' */
+    bool *kept = xcalloc(was + 1, sizeof *kept);
+    for (size_t j = 0; j < n; j++) {
+        const kp_pattern *p = &d->patterns[j];
+        nat[j] = nv;
+        size_t f = from[j];
+        /* checked again: a new pattern, the ones with its id, and every covered_by (its target is
+           found by id; an unknown one's message lists the ids, which the step changed) */
+        if (f == (size_t)-1 || p->covered_by.s || (twice && id && strcmp(p->id, id) == 0)) {
+            kp_diags fresh;
+            diags_init(&fresh, NULL);
+            c.dg = &fresh;
+            check_pattern(&c, j, es);
+            diags_take(&v, &nv, &cap, fresh.v, fresh.n);
+            free(fresh.v); /* its messages are the list's now */
+            fresh.v = NULL;
+            fresh.n = 0;
+            diags_free(&fresh);
+            continue;
+        }
+        diags_take(&v, &nv, &cap, diags->v + at[f], at[f + 1] - at[f]);
+        kept[f] = true;
+    }
+    nat[n] = nv;
+    /* the checks after the patterns' read the set of ids: made again */
+    kp_diags after;
+    diags_init(&after, NULL);
+    c.dg = &after;
+    checks_after_patterns(&c);
+    diags_take(&v, &nv, &cap, after.v, after.n);
+    free(after.v);
+    after.v = NULL;
+    after.n = 0;
+    diags_free(&after);
+    /* the messages not taken into the new list: those of the patterns checked again or gone, and
+       the old checks after the patterns' */
+    for (size_t i = 0; i < was; i++)
+        for (size_t k = at[i]; !kept[i] && k < at[i + 1]; k++)
+            free(diags->v[k].msg);
+    for (size_t k = at[was]; k < diags->n; k++)
+        free(diags->v[k].msg);
+    free(kept);
+    free(from);
+    free(at);
+    free(gone);
+    m->at = nat;
+    m->npatterns = n;
+    free(es);
+    vctx_free(&c);
+    return diags_install(diags, m, v, nv, cap);
 }
 
 void validate_memo_free(validate_memo *m)

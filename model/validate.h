@@ -44,6 +44,17 @@ bool validate_design_memo(const kp_design *d, kp_diags *diags, validate_memo *m)
  * diags (another number of patterns or diagnostics) it is validate_design_memo. true when no
  * error. */
 bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m);
+/* The same list after structural step op of the pattern list alone (a pattern inserted at op.row
+ * (d's), removed from it, or moved to op.to; nothing else changed): diags and m are what
+ * validate_design_memo (or this, or validate_pattern_edit) gave for the design just before it.
+ * The other patterns' diagnostics follow their patterns; checked again are an inserted pattern,
+ * those with the id the step added, removed or moved (which one is first changes), those with a
+ * covered_by (found by id; an unknown one's message lists the ids), and the checks after the
+ * patterns' (decisions name pattern ids; id lengths). The list equals validate_design_memo's of
+ * d, diagnostic by diagnostic. When m does not fit (another number of patterns or diagnostics)
+ * or a pattern has no id (it is then named by its position), it is validate_design_memo. true
+ * when no error. */
+bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, validate_memo *m);
 void validate_memo_free(validate_memo *m);
 
 /* Fills `limits` (an empty map, released by the caller with namemap_free) with every key

@@ -4,7 +4,9 @@
  * patterns; after every edit that leaves the design valid, analysis_update's result and
  * analysis_run's are compared byte for byte: check --json (every figure at full precision), the
  * check report, and the why-not lines neither prints. The edits of one pattern cell tell
- * analysis_update their row, as the workbench does; the others do not. */
+ * analysis_update their row, and the row operations (and a deleted pattern put back at its row,
+ * as an undo does) tell analysis_update_rows their step, as the workbench does; the others tell
+ * nothing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,7 @@
 #include "analysis.h"
 #include "analysis_json.h"
 #include "edit.h"
+#include "fields.h"
 #include "gen_design.h"
 #include "report.h"
 #include "support.h"
@@ -92,45 +95,98 @@ static char *new_text(const kp_design *d, edit_table t, size_t col, uint64_t *s)
     return text;
 }
 
-/* One random edit of d. *what says it; *row is the pattern row when the edit changed one
- * pattern only, else ANALYSIS_UNKNOWN. false when the edit was refused (d unchanged). */
-static bool random_edit(kp_design *d, uint64_t *s, char *what, size_t whatlen, size_t *row)
+/* What an edit tells analysis_update: nothing (ANALYSIS_UNKNOWN), the pattern row a cell's edit
+ * changed, or the structural step of the pattern list (analysis_update_rows). */
+typedef struct told {
+    size_t row; /* the pattern row of a cell's edit, else ANALYSIS_UNKNOWN */
+    bool rows;  /* op is the step the edit made */
+    kp_rowop op;
+} told;
+
+/* The last pattern a delete took out, kept to be put back where it was (an undo's step). */
+typedef struct gone {
+    kp_pattern p;
+    size_t row;
+    bool have;
+} gone;
+
+static void gone_drop(gone *g)
 {
-    *row = ANALYSIS_UNKNOWN;
-    size_t dice = pick(s, 100);
-    if (dice < 6 && d->npatterns > 1) { /* a row operation on the patterns */
-        size_t r = pick(s, d->npatterns);
-        switch (pick(s, 4)) {
-        case 0:
-            snprintf(what, whatlen, "move pattern %zu", r);
-            return edit_move(d, EDIT_PATTERNS, r, pick(s, 2) ? 1 : -1);
-        case 1:
-            snprintf(what, whatlen, "delete pattern %zu", r);
-            return edit_delete(d, EDIT_PATTERNS, r);
-        case 2:
-            snprintf(what, whatlen, "duplicate pattern %zu", r);
-            return edit_duplicate(d, EDIT_PATTERNS, r) != (size_t)-1;
-        default:
-            snprintf(what, whatlen, "add pattern at %zu", r);
-            return edit_add(d, EDIT_PATTERNS, r) != (size_t)-1;
-        }
+    if (g->have)
+        pattern_free(&g->p);
+    g->have = false;
+}
+
+/* A structural step of d's patterns: moved, deleted, duplicated, added, or the last deleted
+ * one put back at its row. */
+static bool random_rows(kp_design *d, uint64_t *s, gone *g, char *what, size_t whatlen, told *t)
+{
+    size_t r = pick(s, d->npatterns);
+    t->rows = true;
+    switch (pick(s, 5)) {
+    case 0: {
+        int by = pick(s, 2) ? 1 : -1;
+        snprintf(what, whatlen, "move pattern %zu by %d", r, by);
+        t->op = (kp_rowop){KP_ROW_MOVE, r, (size_t)((ptrdiff_t)r + by)};
+        return edit_move(d, EDIT_PATTERNS, r, by);
     }
+    case 1:
+        snprintf(what, whatlen, "delete pattern %zu", r);
+        gone_drop(g);
+        g->p = d->patterns[r];
+        fields_clone(&kp_rec_pattern, &g->p, &d->patterns[r]);
+        g->row = r;
+        g->have = true;
+        t->op = (kp_rowop){KP_ROW_REMOVE, r, 0};
+        return edit_delete(d, EDIT_PATTERNS, r);
+    case 2:
+        snprintf(what, whatlen, "duplicate pattern %zu", r);
+        t->op = (kp_rowop){KP_ROW_INSERT, r + 1, 0};
+        return edit_duplicate(d, EDIT_PATTERNS, r) != (size_t)-1;
+    case 3: {
+        snprintf(what, whatlen, "add pattern at %zu", r);
+        size_t at = edit_add(d, EDIT_PATTERNS, r);
+        t->op = (kp_rowop){KP_ROW_INSERT, at, 0};
+        return at != (size_t)-1;
+    }
+    default:
+        if (!g->have || g->row > d->npatterns)
+            return false;
+        snprintf(what, whatlen, "put back pattern %s at %zu", g->p.id ? g->p.id : "?", g->row);
+        d->patterns = xrealloc(d->patterns, (d->npatterns + 1) * sizeof *d->patterns);
+        t->op = (kp_rowop){KP_ROW_INSERT, g->row, 0};
+        kp_rowop_shift(d->patterns, d->npatterns, sizeof *d->patterns, t->op);
+        d->patterns[g->row] = g->p; /* taken */
+        d->npatterns++;
+        g->have = false;
+        return true;
+    }
+}
+
+/* One random edit of d. *what says it; *t what analysis_update may be told. false when the edit
+ * was refused (d unchanged). */
+static bool random_edit(kp_design *d, uint64_t *s, gone *g, char *what, size_t whatlen, told *t)
+{
+    *t = (told){.row = ANALYSIS_UNKNOWN};
+    size_t dice = pick(s, 100);
+    if (dice < 20 && d->npatterns > 1) /* a row operation on the patterns */
+        return random_rows(d, s, g, what, whatlen, t);
     /* mostly pattern cells (what a keystroke changes), sometimes anything else */
     static const edit_table others[] = {EDIT_ENTITIES,  EDIT_INDEXES, EDIT_ATTRS,
                                         EDIT_DECISIONS, EDIT_KEYS,    EDIT_SETTINGS};
-    edit_table t = dice < 80 ? EDIT_PATTERNS : others[pick(s, sizeof others / sizeof *others)];
-    size_t nr = edit_nrows(d, t), nc = edit_ncols(d, t);
+    edit_table tb = dice < 80 ? EDIT_PATTERNS : others[pick(s, sizeof others / sizeof *others)];
+    size_t nr = edit_nrows(d, tb), nc = edit_ncols(d, tb);
     if (!nr || !nc)
         return false;
-    size_t r = pick(s, nr), c = t == EDIT_SETTINGS ? 1 : pick(s, nc);
-    char *text = new_text(d, t, c, s);
-    snprintf(what, whatlen, "%s row %zu %s = '%.40s'", edit_table_name(t), r, edit_col_name(d, t, c), text);
+    size_t r = pick(s, nr), c = tb == EDIT_SETTINGS ? 1 : pick(s, nc);
+    char *text = new_text(d, tb, c, s);
+    snprintf(what, whatlen, "%s row %zu %s = '%.40s'", edit_table_name(tb), r, edit_col_name(d, tb, c), text);
     char *err = NULL;
-    bool ok = edit_set(d, t, r, c, text, &err) == KP_OK;
+    bool ok = edit_set(d, tb, r, c, text, &err) == KP_OK;
     free(err);
     free(text);
-    if (ok && edit_changes_pattern_only(t, c))
-        *row = r;
+    if (ok && edit_changes_pattern_only(tb, c))
+        t->row = r;
     return ok;
 }
 
@@ -142,11 +198,12 @@ static void run_sequence(kp_design *d, const char *name, uint64_t seed, size_t n
     compare(d, a, name, 0, "first analysis");
     size_t valid = 0;
     size_t pending = 0; /* edits not analysed since the last analysis (the design was invalid) */
+    gone g = {0};
     for (size_t step = 1; step <= n; step++) {
         char what[160];
-        size_t row;
+        told t;
         kp_design *before = design_clone(d);
-        if (!random_edit(d, &s, what, sizeof what, &row)) {
+        if (!random_edit(d, &s, &g, what, sizeof what, &t)) {
             design_free(before);
             continue;
         }
@@ -173,13 +230,17 @@ static void run_sequence(kp_design *d, const char *name, uint64_t seed, size_t n
             continue;
         }
         design_free(before);
-        a = analysis_update(a, d, pending ? ANALYSIS_UNKNOWN : row);
+        if (t.rows && !pending)
+            a = analysis_update_rows(a, d, t.op);
+        else
+            a = analysis_update(a, d, pending ? ANALYSIS_UNKNOWN : t.row);
         pending = 0;
         compare(d, a, name, step, what);
         valid++;
     }
     if (valid < n / 4) /* most edits were compared */
         fail_msg("%s: only %zu of %zu edits left the design valid", name, valid, n);
+    gone_drop(&g);
     /* d changed or freed afterwards: the analysis holds its own copy */
     design_free(d);
     char *again = render(a);
@@ -230,10 +291,51 @@ static void test_told_row(void **state)
     design_free(d);
 }
 
+/* Each structural step told to analysis_update_rows, on the same result object: a row deleted,
+ * put back (the delete undone), moved down and back up, a row added at the end; the result is
+ * the full analysis after each, and an op that does not fit is a full analysis too. */
+static void test_told_rows(void **state)
+{
+    (void)state;
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    assert_true(d->npatterns > 3);
+    kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
+    kp_pattern keep = d->patterns[2];
+    fields_clone(&kp_rec_pattern, &keep, &d->patterns[2]);
+    assert_true(edit_delete(d, EDIT_PATTERNS, 2));
+    a = analysis_update_rows(a, d, (kp_rowop){KP_ROW_REMOVE, 2, 0});
+    compare(d, a, "cloudshop", 1, "delete row 2");
+    d->patterns = xrealloc(d->patterns, (d->npatterns + 1) * sizeof *d->patterns);
+    kp_rowop back = {KP_ROW_INSERT, 2, 0};
+    kp_rowop_shift(d->patterns, d->npatterns, sizeof *d->patterns, back);
+    d->patterns[2] = keep;
+    d->npatterns++;
+    kp_analysis *same = a;
+    a = analysis_update_rows(a, d, back);
+    assert_ptr_equal(a, same); /* kept, not made again */
+    compare(d, a, "cloudshop", 2, "row 2 put back");
+    assert_true(edit_move(d, EDIT_PATTERNS, 0, +1));
+    a = analysis_update_rows(a, d, (kp_rowop){KP_ROW_MOVE, 0, 1});
+    compare(d, a, "cloudshop", 3, "row 0 moved down");
+    assert_true(edit_move(d, EDIT_PATTERNS, 1, -1));
+    a = analysis_update_rows(a, d, (kp_rowop){KP_ROW_MOVE, 1, 0});
+    compare(d, a, "cloudshop", 4, "row 1 moved up");
+    size_t at = edit_add(d, EDIT_PATTERNS, d->npatterns);
+    a = analysis_update_rows(a, d, (kp_rowop){KP_ROW_INSERT, at, 0});
+    compare(d, a, "cloudshop", 5, "row added at the end");
+    /* a step that does not fit the patterns analysed: analysed whole */
+    a = analysis_update_rows(a, d, (kp_rowop){KP_ROW_REMOVE, d->npatterns + 5, 0});
+    compare(d, a, "cloudshop", 6, "a step that does not fit");
+    analysis_free(a);
+    design_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_told_row),
+        cmocka_unit_test(test_told_rows),
         cmocka_unit_test(test_samples),
         cmocka_unit_test(test_generated),
     };

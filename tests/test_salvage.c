@@ -129,10 +129,87 @@ static void test_no_rest(void **state)
     design_free(d);
 }
 
+/* Past the patterns tried one by one, a design with a broken pattern has no valid rest and
+ * nothing is left out: salvage_hopeless says so without trying, and validate_salvage agrees;
+ * with a key template to leave out (an index deleted), or under the limit, it does not say so. */
+static void test_hopeless_past_trials(void **state)
+{
+    (void)state;
+    kp_design *d = cloudshop();
+    while (d->npatterns <= 2000) /* copies of the last pattern (a write: no covered_by, fresh ids) */
+        edit_duplicate(d, EDIT_PATTERNS, d->npatterns - 1);
+    assert_int_equal(edit_add(d, EDIT_PATTERNS, 5), 5); /* names no entity: an error of its own */
+    kp_diags dg;
+    diags_init(&dg, NULL);
+    assert_false(validate_design(d, &dg));
+    diags_free(&dg);
+    assert_true(salvage_hopeless(d));
+    salvage_drops s = {0};
+    assert_null(validate_salvage(d, &s));
+    assert_int_equal(s.n, 0);
+    salvage_drops_free(&s);
+    /* an index deleted: its templates on the entities could be left out */
+    kp_design *x = design_clone(d);
+    assert_true(edit_delete(x, EDIT_INDEXES, row_of(x, EDIT_INDEXES, "GSI1")));
+    assert_false(salvage_hopeless(x));
+    design_free(x);
+    /* few enough patterns to be tried: not known */
+    kp_design *small = cloudshop();
+    edit_add(small, EDIT_PATTERNS, 0);
+    assert_false(salvage_hopeless(small));
+    design_free(small);
+    design_free(d);
+}
+
+/* A broken pattern inserted anywhere into CloudShop (decisions, signals, a covered_by): what
+ * salvage_inserted says is what validate_salvage finds, the rest being CloudShop itself; a new
+ * pattern that validates on its own is not answered. */
+static void test_inserted_as_whole(void **state)
+{
+    (void)state;
+    kp_design *base = cloudshop();
+    size_t n = base->npatterns;
+    for (size_t row = 0; row <= n; row++) {
+        for (int kind = 0; kind < 2; kind++) {
+            kp_design *d = design_clone(base);
+            assert_int_equal(edit_add(d, EDIT_PATTERNS, row), row);
+            if (kind) { /* covered by pattern 2, and still naming no entity */
+                d->patterns[row].covered_by = str_make("2", (kp_loc){0, 0});
+            }
+            salvage_drops fast = {0}, whole = {0};
+            assert_true(salvage_inserted(d, row, &fast));
+            kp_design *rest = validate_salvage(d, &whole);
+            assert_non_null(rest);
+            assert_true(design_equal(rest, base));
+            assert_int_equal(fast.n, 1);
+            assert_int_equal(whole.n, 1);
+            assert_int_equal(fast.v[0].table, whole.v[0].table);
+            assert_int_equal(fast.v[0].row, whole.v[0].row);
+            assert_null(whole.v[0].col);
+            assert_null(fast.v[0].col);
+            assert_string_equal(fast.v[0].msg, whole.v[0].msg);
+            salvage_drops_free(&fast);
+            salvage_drops_free(&whole);
+            design_free(rest);
+            design_free(d);
+        }
+    }
+    /* a copy of a valid pattern (fresh id) validates on its own: not answered */
+    kp_design *d = design_clone(base);
+    size_t at = edit_duplicate(d, EDIT_PATTERNS, 0);
+    salvage_drops none = {0};
+    assert_false(salvage_inserted(d, at, &none));
+    assert_int_equal(none.n, 0);
+    design_free(d);
+    design_free(base);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_whole),
+        cmocka_unit_test(test_hopeless_past_trials),
+        cmocka_unit_test(test_inserted_as_whole),
         cmocka_unit_test(test_index_removed_what_if),
         cmocka_unit_test(test_broken_pattern_left_out),
         cmocka_unit_test(test_no_rest),

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "analysis_json.h"
+#include "design_io.h"
 #include "edit.h"
 #include "support.h"
 #include "actions.h"
@@ -1588,6 +1590,329 @@ static void test_rows_and_commit(void **state)
     term_close(&t);
 }
 
+/* The cells of a grid for grid_widths_rows' test: rows of texts, three columns. */
+typedef struct gtab {
+    char *(*v)[3];
+    size_t n;
+} gtab;
+
+static char *gtab_cell(const void *ctx, size_t row, size_t col, int *role)
+{
+    const gtab *t = ctx;
+    *role = UI_ROLE_NORMAL;
+    return xstrdup(t->v[row][col]);
+}
+
+/* Random rows inserted, removed and moved (and cells changed) under a memo of widths: after each
+ * step grid_widths_rows (grid_widths_row for a cell) gives grid_widths' widths of the rows then,
+ * for columns whose rows reach the cap (at the first row, a later one, none) and one whose title
+ * does. */
+static void test_grid_widths_follow_rows(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "a",         "bb", "ccc",         "línea", "dirección", "abcdefghij",  "ABCDEFGHIJKLMNOP",
+        "x y z w v", "",   "abcdefghijk", "abcd",  "abcdef",    "abcdefghijkl"}; /* 6 and 12: at the caps */
+    const size_t ntexts = sizeof texts / sizeof *texts;
+    static const grid_col cols[3] = {{"id", 6}, {"name", 12}, {"a long title", 8}};
+    gtab t = {xcalloc(16, sizeof *t.v), 0};
+    unsigned seed = 3;
+    for (; t.n < 6; t.n++)
+        for (int c = 0; c < 3; c++)
+            t.v[t.n][c] = xstrdup(texts[(t.n * 7 + (size_t)c) % ntexts]);
+    grid g = {.cols = cols, .ncols = 3, .nrows = t.n, .cell = gtab_cell, .ctx = &t};
+    grid_memo m = {0};
+    int *wd = grid_widths_memo(&g, &m);
+    size_t nsteps = 0;
+    for (int step = 0; step < 3000; step++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        size_t row = t.n ? (r / 8) % t.n : 0;
+        kp_rowop op = {KP_ROW_INSERT, row, 0};
+        switch (r % 8) {
+        case 0:
+        case 1:
+        case 2: /* a row of new texts (a few rows: a column's widest row is often alone) */
+            if (t.n >= 10)
+                continue;
+            op.row = t.n ? (r / 8) % (t.n + 1) : 0;
+            kp_rowop_shift(t.v, t.n, sizeof *t.v, op);
+            for (int c = 0; c < 3; c++)
+                t.v[op.row][c] = xstrdup(texts[(r / 64 + (unsigned)c * 5) % ntexts]);
+            break;
+        case 3:
+        case 4:
+            if (!t.n)
+                continue;
+            op.kind = KP_ROW_REMOVE;
+            for (int c = 0; c < 3; c++)
+                free(t.v[row][c]);
+            kp_rowop_shift(t.v, t.n, sizeof *t.v, op);
+            break;
+        case 5:
+        case 6:
+            if (t.n < 2)
+                continue;
+            op = (kp_rowop){KP_ROW_MOVE, row, row + 1 < t.n && r % 16 < 8 ? row + 1 : row ? row - 1 : 1};
+            kp_rowop_shift(t.v, t.n, sizeof *t.v, op);
+            break;
+        default: /* a cell changed: grid_widths_row */
+            if (!t.n)
+                continue;
+            free(t.v[row][r % 3]);
+            t.v[row][r % 3] = xstrdup(texts[(r / 32) % ntexts]);
+            grid_widths_row(&g, wd, &m, row);
+            goto compare;
+        }
+        t.n = kp_rowop_count(op, t.n);
+        g.nrows = t.n;
+        grid_widths_rows(&g, wd, &m, op);
+        nsteps++;
+    compare : {
+        int *want = grid_widths(&g);
+        for (int c = 0; c < 3; c++)
+            if (wd[c] != want[c])
+                fail_msg("step %d (%d of row %zu, %zu rows): column %d is %d wide, measured afresh %d", step,
+                         (int)op.kind, op.row, t.n, c, wd[c], want[c]);
+        free(want);
+        /* and which columns have a cell wider than their cap (they take the width left over) */
+        grid_memo fresh = {0};
+        free(grid_widths_memo(&g, &fresh));
+        const bool *cut = grid_memo_cut(&m), *fcut = grid_memo_cut(&fresh);
+        for (int c = 0; c < 3; c++)
+            if (cut[c] != fcut[c])
+                fail_msg("step %d (%d of row %zu, %zu rows): column %d %s, measured afresh %s", step,
+                         (int)op.kind, op.row, t.n, c, cut[c] ? "cut" : "whole", fcut[c] ? "cut" : "whole");
+        grid_memo_free(&fresh);
+    }
+    }
+    assert_true(nsteps > 1500);
+    free(wd);
+    grid_memo_free(&m);
+    for (size_t i = 0; i < t.n; i++)
+        for (int c = 0; c < 3; c++)
+            free(t.v[i][c]);
+    free(t.v);
+}
+
+static kp_analysis *full_analysis(const kp_design *d) { return analysis_run(d); }
+
+/* The frame without its last line (the message line says what was just done). Caller frees. */
+static char *frame_but_message(wb *w)
+{
+    char *s = draw_text(w);
+    char *end = strrchr(s, '\n');
+    if (end && !end[1]) { /* a last empty line: the one before */
+        *end = '\0';
+        end = strrchr(s, '\n');
+    }
+    if (end)
+        *end = '\0';
+    return s;
+}
+
+/* Keys on w and on ref, a workbench on the same design that copies and analyses the whole design
+ * after every change and measures every cell's width again on every frame (an injected
+ * analysis_run turns the steps' shortcuts off): after each key the frames, the problems, the
+ * copies and the analyses are the same. */
+static void same_as_whole(wb *w, wb *ref, const int *keys_, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        wb_key(w, keys_[i]);
+        wb_key(ref, keys_[i]);
+        char *got = frame_but_message(w), *want = frame_but_message(ref);
+        if (strcmp(got, want) != 0)
+            fail_msg("after key %zu ('%c'):\n%s\n--- the whole path:\n%s", i, keys_[i], got, want);
+        free(got);
+        free(want);
+        assert_int_equal(w->an_behind, ref->an_behind);
+        assert_int_equal(w->partial, ref->partial);
+        assert_int_equal(w->diags.n, ref->diags.n);
+        for (size_t k = 0; k < w->diags.n; k++)
+            assert_string_equal(w->diags.v[k].msg, ref->diags.v[k].msg);
+        assert_true(design_equal(session_design(w->ss), session_design(ref->ss)));
+        assert_true((w->good == NULL) == (ref->good == NULL));
+        if (!w->good)
+            continue;
+        assert_true(design_equal(w->good, ref->good));
+        char *ja = analysis_json_string(w->good, w->an, NULL),
+             *jb = analysis_json_string(ref->good, ref->an, NULL);
+        assert_non_null(ja);
+        assert_string_equal(ja, jb);
+        free(ja);
+        free(jb);
+    }
+}
+
+/* The workbench on d (taken) and its whole-path twin (same_as_whole) on a copy. */
+static wb *twin(const kp_design *d)
+{
+    wb_options o = {.analyze = full_analysis, .analysis_free = analysis_free};
+    wb *ref = wb_new(session_new_memory(design_clone(d)), &o);
+    wb_resize(ref, LINES, COLS);
+    return ref;
+}
+
+/* Row steps of the Patterns table (deleted, added, duplicated, moved up and down, undone and
+ * redone, with the cursor moving between them) on CloudShop with one long name among short ones,
+ * so that a column narrows when its widest row goes, and without its decisions (which name
+ * patterns), so that most steps leave the design valid (deleting the pattern another is
+ * covered_by does not, nor adding one: then the salvaged rest is shown): each key gives what the
+ * whole path gives (same_as_whole). */
+static void test_row_steps_as_whole(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 160);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    for (size_t i = 0; i < d->npatterns; i++) { /* short names, one long: its row sets the width */
+        free(d->patterns[i].name);
+        d->patterns[i].name = i == 2 ? xstrdup("Una descripción muy larga del patrón, más que el tope")
+                                     : xasprintf("patrón %zu", i);
+    }
+    for (size_t i = 0; i < d->ndecisions; i++) /* no decision names a pattern: rows can go */
+        decision_free(&d->decisions[i]);
+    free(d->decisions);
+    d->decisions = NULL;
+    d->ndecisions = 0;
+    wb *ref = twin(d);
+    wb *w = real_wb(d);
+    /* the long-named row deleted: the column after the names moves left; undone: back */
+    wb_key(w, 'g');
+    char *s0 = draw_text(w);
+    int kind0 = (int)(strstr(strstr(s0, "\nid "), "kind") - strstr(s0, "\nid "));
+    wb_key(w, 'j');
+    wb_key(w, 'j');
+    wb_key(w, 'x');
+    assert_false(w->an_behind); /* the step alone was checked, copied, analysed and measured */
+    char *s1 = draw_text(w);
+    int kind1 = (int)(strstr(strstr(s1, "\nid "), "kind") - strstr(s1, "\nid "));
+    wb_key(w, 'u');
+    char *s2 = draw_text(w);
+    int kind2 = (int)(strstr(strstr(s2, "\nid "), "kind") - strstr(s2, "\nid "));
+    assert_true(kind1 < kind0);
+    assert_int_equal(kind2, kind0);
+    free(s0);
+    free(s1);
+    free(s2);
+    static const int rest[] = {'x', 'u', 'J', 'K', 'y', 'u', UI_CTRL('r'), 'a', 'x', 'j',
+                               'x', 'k', 'u', 'u', 'J', 'j', 'J',          'g', 'x', 'x',
+                               'u', 'G', 'K', 'y', 'x', 'u', UI_CTRL('r'), 'k', 'x', 'u',
+                               'u', 'u', 'g', 'j', 'x', 'a', 'u',          'u'};
+    for (int k = 0; k < 3; k++) /* the twin where w is: top, row 2, the undo, top again */
+        wb_key(ref, "gjj"[k]);
+    static const int first[] = {'x', 'u', 'g'};
+    same_as_whole(w, ref, first, sizeof first / sizeof *first);
+    same_as_whole(w, ref, rest, sizeof rest / sizeof *rest);
+    wb_free(ref);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* Row keys on a workbench over a workspace: after each, the working copy the workspace holds is
+ * the design on screen, written as designio_save writes it (the steps were saved as the lines
+ * they move); reopened, the workspace gives that design back, and its undo the one before. */
+static void test_row_steps_saved(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 160);
+    char *path = ts_ws_file();
+    session *s = NULL;
+    assert_int_equal(session_open(path, &s, NULL, NULL), KP_OK);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    for (size_t i = 0; i < d->ndecisions; i++) /* no decision names a pattern: rows can go */
+        decision_free(&d->decisions[i]);
+    free(d->decisions);
+    d->decisions = NULL;
+    d->ndecisions = 0;
+    assert_int_equal(session_apply(s, d, "open", NULL), KP_OK);
+    wb *w = wb_new(s, NULL);
+    wb_resize(w, LINES, COLS);
+    static const int keys_[] = {'j', 'j', 'x',          'J', 'J', 'u', 'y',
+                                'K', 'u', UI_CTRL('r'), 'G', 'x', 'g', 'y'};
+    for (size_t i = 0; i < sizeof keys_ / sizeof *keys_; i++) {
+        wb_key(w, keys_[i]);
+        free(draw_text(w));
+        char *want = designio_save(session_design(w->ss), NULL), *got = NULL;
+        assert_non_null(want);
+        assert_int_equal(ws_working_get(session_ws(w->ss), &got, NULL, NULL), KP_OK);
+        if (strcmp(got, want) != 0)
+            fail_msg("after key %zu ('%c'): the workspace does not hold the design on screen", i, keys_[i]);
+        free(got);
+        free(want);
+    }
+    kp_design *last = design_clone(session_design(w->ss));
+    wb_key(w, 'u');
+    kp_design *before = design_clone(session_design(w->ss));
+    wb_key(w, UI_CTRL('r'));
+    wb_free(w); /* closes the session */
+    assert_int_equal(session_open(path, &s, NULL, NULL), KP_OK);
+    assert_null(session_note(s));
+    assert_true(design_equal(session_design(s), last));
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_true(design_equal(session_design(s), before));
+    session_close(s);
+    design_free(last);
+    design_free(before);
+    free(path);
+    term_close(&t);
+}
+
+/* CloudShop as it is (decisions naming patterns, signals): a new pattern (no entity) is left out
+ * of the valid rest, which is the design before it; deleting a pattern a decision names leaves the
+ * decision out; undo, redo and steps in between give what the whole path gives. */
+static void test_row_steps_with_decisions(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 160);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    wb *ref = twin(d);
+    wb *w = real_wb(d);
+    static const int keys_[] = {'a', 'u', UI_CTRL('r'), 'j', 'x', 'u', 'u', 'j', 'j', 'y', 'a', 'u', 'u', 'x',
+                                'a', 'u', 'u',          'G', 'a', 'k', 'x', 'u', 'u', 'J', 'K', 'g', 'a'};
+    same_as_whole(w, ref, keys_, sizeof keys_ / sizeof *keys_);
+    wb_free(ref);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* The same past the patterns the salvage tries one by one (CloudShop's repeated to 2,100): a new
+ * pattern (no entity), or a deleted one another is covered_by, leaves no valid rest, so the
+ * analysis stays of the design before it; its undo, a redo, deleting the new one, another step
+ * that makes the design valid again, and steps while it is broken give what the whole path
+ * gives. */
+static void test_row_steps_past_salvage(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 30, 160);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    for (size_t i = 0; i < d->ndecisions; i++)
+        decision_free(&d->decisions[i]);
+    free(d->decisions);
+    d->decisions = NULL;
+    d->ndecisions = 0;
+    while (d->npatterns < 2100)
+        edit_duplicate(d, EDIT_PATTERNS, d->npatterns - 1);
+    wb *ref = twin(d);
+    wb *w = real_wb(d);
+    /* pattern 2 (row 1) deleted: pattern 6 is covered_by it, the design breaks; then pattern 6
+       deleted too (valid again, not by taking the first step back); both undone */
+    static const int keys_[] = {'j', 'x', 'j', 'j', 'j', 'x', 'u', 'u', 'g', 'j', 'a', 'u', UI_CTRL('r'),
+                                'x', 'u', 'j', 'j', 'x', 'u', 'u', 'a', 'j', 'x', 'u', 'J', 'K',
+                                'a', 'k', 'x', 'u', 'u', 'G', 'a', 'u', 'K', 'y', 'u'};
+    same_as_whole(w, ref, keys_, sizeof keys_ / sizeof *keys_);
+    wb_free(ref);
+    wb_free(w);
+    term_close(&t);
+}
+
 static void test_decide_search_mouse(void **state)
 {
     (void)state;
@@ -2634,6 +2959,11 @@ int main(void)
         cmocka_unit_test(test_broken_template_keeps_last_good),
         cmocka_unit_test(test_rows_and_commit),
         cmocka_unit_test(test_history_irreversible),
+        cmocka_unit_test(test_grid_widths_follow_rows),
+        cmocka_unit_test(test_row_steps_as_whole),
+        cmocka_unit_test(test_row_steps_past_salvage),
+        cmocka_unit_test(test_row_steps_with_decisions),
+        cmocka_unit_test(test_row_steps_saved),
         cmocka_unit_test(test_decide_search_mouse),
         cmocka_unit_test(test_resize_storm),
         cmocka_unit_test(test_live_recompute_real_analysis),

@@ -527,6 +527,19 @@ static void expect_same_list(const kp_diags *got, const kp_diags *want, int step
     }
 }
 
+/* A verdict and list of an incremental validation (ok, dg) against a whole validation of d, the
+ * verdicts counted in *nerr and *nok. */
+static void expect_whole(const kp_design *d, bool ok, const kp_diags *dg, int step, size_t *nerr, size_t *nok)
+{
+    kp_diags whole;
+    diags_init(&whole, "design.yaml");
+    assert_int_equal(ok, validate_design(d, &whole));
+    expect_same_list(dg, &whole, step);
+    diags_free(&whole);
+    *nerr += !ok;
+    *nok += ok;
+}
+
 /* Random edits of patterns' cells (figures, names, entities, attributes, covered_by, served_by,
  * kinds; values of other rows, names of the design, figures and nonsense), each validated again
  * for the edited pattern alone: the list and the verdict equal a whole validation's after every
@@ -557,7 +570,7 @@ static void test_pattern_edit_equals_whole(void **state)
                                         "línea",
                                         "a stream"};
     unsigned seed = 7;
-    kp_diags dg, whole;
+    kp_diags dg;
     diags_init(&dg, "design.yaml");
     validate_memo m = {0};
     validate_design_memo(d, &dg, &m);
@@ -575,12 +588,7 @@ static void test_pattern_edit_equals_whole(void **state)
         /* the edit, then (mostly, when it broke the design) its undoing: both verdicts come */
         for (int k = 0; k < 2 && st == KP_OK; k++) {
             bool ok = one ? validate_pattern_edit(d, row, &dg, &m) : validate_design_memo(d, &dg, &m);
-            diags_init(&whole, "design.yaml");
-            assert_int_equal(ok, validate_design(d, &whole));
-            expect_same_list(&dg, &whole, step);
-            diags_free(&whole);
-            nerr += !ok;
-            nok += ok;
+            expect_whole(d, ok, &dg, step, &nerr, &nok);
             if (ok || r % 32 == 0 || k == 1)
                 break;
             assert_int_equal(edit_set(d, EDIT_PATTERNS, row, col, was, NULL), KP_OK);
@@ -594,12 +602,126 @@ static void test_pattern_edit_equals_whole(void **state)
     design_free(d);
 }
 
+/* A row step of d's patterns (a delete, the last deleted one put back at its row, a duplicate,
+ * an add, a move up or down) into *op; false when it did not apply. */
+static bool row_step(kp_design *d, unsigned r, kp_pattern *gone, size_t *gone_row, bool *have, kp_rowop *op)
+{
+    size_t row = (r / 8) % d->npatterns;
+    switch (r % 6) {
+    case 0:
+        if (d->npatterns < 4)
+            return false;
+        if (*have)
+            pattern_free(gone);
+        *gone = d->patterns[row];
+        *gone_row = row;
+        *have = true;
+        *op = (kp_rowop){KP_ROW_REMOVE, row, 0};
+        kp_rowop_shift(d->patterns, d->npatterns, sizeof *d->patterns, *op);
+        d->npatterns--;
+        return true;
+    case 1:
+        if (!*have || *gone_row > d->npatterns)
+            return false;
+        *op = (kp_rowop){KP_ROW_INSERT, *gone_row, 0};
+        d->patterns = xrealloc(d->patterns, (d->npatterns + 1) * sizeof *d->patterns);
+        kp_rowop_shift(d->patterns, d->npatterns, sizeof *d->patterns, *op);
+        d->patterns[*gone_row] = *gone; /* taken */
+        d->npatterns++;
+        *have = false;
+        return true;
+    case 2:
+        *op = (kp_rowop){KP_ROW_INSERT, edit_duplicate(d, EDIT_PATTERNS, row), 0};
+        return true;
+    case 3: { /* a new pattern, given an entity (as the next keystrokes would) */
+        size_t at = edit_add(d, EDIT_PATTERNS, row);
+        int ecol = edit_col_find(d, EDIT_PATTERNS, "entity");
+        if (ecol >= 0 && r % 4)
+            edit_set(d, EDIT_PATTERNS, at, (size_t)ecol, "Order", NULL);
+        *op = (kp_rowop){KP_ROW_INSERT, at, 0};
+        return true;
+    }
+    default: {
+        int by = r % 6 == 4 ? -1 : 1;
+        *op = (kp_rowop){KP_ROW_MOVE, row, (size_t)((ptrdiff_t)row + by)};
+        return edit_move(d, EDIT_PATTERNS, row, by);
+    }
+    }
+}
+
+/* Row steps (deleted, put back, duplicated, added, moved) among random edits of cells (ids and
+ * covered_by among them, so that duplicates and references come and go), each step validated
+ * by validate_rows_edit on the list before it: the list and the verdict equal a whole
+ * validation's after every step. */
+static void test_rows_edit_equals_whole(void **state)
+{
+    (void)state;
+    kp_design *d = base();
+    for (size_t i = 0; i < 9; i++)
+        edit_duplicate(d, EDIT_PATTERNS, i % 3);
+    static const char *const words[] = {"1",    "2",     "3",  "Order", "orderId", "nosuch",
+                                        "read", "write", "-4", "",      "línea"};
+    unsigned seed = 11;
+    kp_diags dg;
+    diags_init(&dg, "design.yaml");
+    validate_memo m = {0};
+    validate_design_memo(d, &dg, &m);
+    size_t ncols = edit_ncols(d, EDIT_PATTERNS), nsteps = 0, nerr = 0, nok = 0;
+    int idcol = edit_col_find(d, EDIT_PATTERNS, "id"), cbcol = edit_col_find(d, EDIT_PATTERNS, "covered_by");
+    assert_true(idcol >= 0 && cbcol >= 0);
+    kp_pattern gone;
+    size_t gone_row = 0;
+    bool have = false;
+    for (int step = 0; step < 1500; step++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        bool ok;
+        if (r % 2) {
+            kp_rowop op;
+            if (!row_step(d, r / 2, &gone, &gone_row, &have, &op))
+                continue;
+            ok = validate_rows_edit(d, op, &dg, &m);
+            nsteps++;
+        } else if (r % 16 == 2) { /* a fresh design again, validated whole */
+            design_free(d);
+            d = base();
+            for (size_t i = 0; i < 9; i++)
+                edit_duplicate(d, EDIT_PATTERNS, i % 3);
+            ok = validate_design_memo(d, &dg, &m);
+        } else { /* a cell: mostly an id or a covered_by */
+            size_t row = (r / 2) % d->npatterns;
+            size_t col = (r / 64) % 4 == 0   ? (r / 256) % ncols
+                         : (r / 64) % 4 == 1 ? (size_t)idcol
+                                             : (size_t)cbcol;
+            char *text = (r / 4096) % 3 == 0
+                             ? edit_get(d, EDIT_PATTERNS, (r / 16) % d->npatterns, (size_t)idcol)
+                             : xstrdup(words[(r / 16384) % (sizeof words / sizeof *words)]);
+            kp_status st = edit_set(d, EDIT_PATTERNS, row, col, text, NULL);
+            free(text);
+            if (st != KP_OK)
+                continue;
+            ok = validate_design_memo(d, &dg, &m);
+        }
+        expect_whole(d, ok, &dg, step, &nerr, &nok);
+    }
+    assert_true(nsteps > 300 && nerr > 50 && nok > 50);
+    if (have)
+        pattern_free(&gone);
+    validate_memo_free(&m);
+    diags_free(&dg);
+    design_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_base_is_valid), cmocka_unit_test(test_edits),
-        cmocka_unit_test(test_limits),        cmocka_unit_test(test_empty_design),
-        cmocka_unit_test(test_appends),       cmocka_unit_test(test_pattern_edit_equals_whole),
+        cmocka_unit_test(test_base_is_valid),
+        cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_empty_design),
+        cmocka_unit_test(test_appends),
+        cmocka_unit_test(test_pattern_edit_equals_whole),
+        cmocka_unit_test(test_rows_edit_equals_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -335,6 +335,125 @@ static void test_session_cell_edits_saved_as_lines(void **state)
     free(p);
 }
 
+/* The row steps made in place (session_pattern_rows) are saved as the lines they move: a
+ * deleted pattern's cut, an added or duplicated one's written, a moved one's put at its place;
+ * the workspace holds designio_save's text after each, each step is stored as those bytes, and
+ * undo, redo and reopening bring back the designs of the whole path. */
+static void test_session_row_steps_saved_as_lines(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    session *s = cloudshop_session(p);
+    size_t n0 = session_design(s)->npatterns;
+    struct {
+        session_rowcmd cmd;
+        size_t row;
+        kp_rowop_kind kind;
+        size_t at; /* op.row, or where a move went */
+    } steps[] = {
+        {SESSION_ROW_DELETE, 3, KP_ROW_REMOVE, 3},
+        {SESSION_ROW_DUPLICATE, 0, KP_ROW_INSERT, 1},
+        {SESSION_ROW_DOWN, 1, KP_ROW_MOVE, 2},
+        {SESSION_ROW_UP, 5, KP_ROW_MOVE, 4},
+        {SESSION_ROW_ADD, 99, KP_ROW_INSERT, n0},
+        {SESSION_ROW_DELETE, 0, KP_ROW_REMOVE, 0},
+        {SESSION_ROW_DELETE, n0 - 1, KP_ROW_REMOVE, n0 - 1}, /* the last one */
+    };
+    kp_design *seen[8];
+    seen[0] = design_clone(session_design(s));
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        kp_design *want = design_clone(session_design(s));
+        const kp_design *before = session_design(s);
+        if (steps[i].cmd == SESSION_ROW_DELETE)
+            edit_delete(want, EDIT_PATTERNS, steps[i].row);
+        else if (steps[i].cmd == SESSION_ROW_DUPLICATE)
+            edit_duplicate(want, EDIT_PATTERNS, steps[i].row);
+        else if (steps[i].cmd == SESSION_ROW_ADD)
+            edit_add(want, EDIT_PATTERNS, steps[i].row);
+        else
+            edit_move(want, EDIT_PATTERNS, steps[i].row, steps[i].cmd == SESSION_ROW_UP ? -1 : 1);
+        kp_rowop op;
+        char *err = NULL;
+        assert_int_equal(session_pattern_rows(s, steps[i].cmd, steps[i].row, "rows", &op, &err), KP_OK);
+        assert_null(err);
+        assert_ptr_equal(session_design(s), before); /* in place */
+        assert_int_equal(op.kind, steps[i].kind);
+        assert_int_equal(op.kind == KP_ROW_MOVE ? op.to : op.row, steps[i].at);
+        assert_true(design_equal(session_design(s), want));
+        char *text = designio_save(want, NULL), *got = NULL;
+        assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
+        assert_string_equal(got, text);
+        free(text);
+        free(got);
+        seen[i + 1] = want;
+    }
+    /* each step stored as the lines it moved, not the design (a few kilobytes) */
+    assert_true(scalar(p, "SELECT count(*) FROM edits") >= 6);
+    assert_true(scalar(p, "SELECT max(length(CAST(design AS BLOB))) FROM edits") < 1200);
+    /* a step that does not apply changes nothing */
+    kp_rowop op;
+    size_t depth = session_undo_depth(s);
+    assert_int_equal(session_pattern_rows(s, SESSION_ROW_UP, 0, "rows", &op, NULL), KP_NOTFOUND);
+    assert_int_equal(session_pattern_rows(s, SESSION_ROW_DELETE, 999, "rows", &op, NULL), KP_NOTFOUND);
+    assert_int_equal(session_undo_depth(s), depth);
+    /* a move past an equal pattern changes nothing: no step, here or in the workspace */
+    kp_design *twin = design_clone(session_design(s));
+    assert_int_equal(edit_duplicate(twin, EDIT_PATTERNS, 0), 1);
+    free(twin->patterns[1].id);
+    twin->patterns[1].id = xstrdup(twin->patterns[0].id);
+    assert_int_equal(session_apply(s, twin, "twin", NULL), KP_OK);
+    depth = session_undo_depth(s);
+    kp_design *same = design_clone(session_design(s));
+    assert_int_equal(session_pattern_rows(s, SESSION_ROW_DOWN, 0, "rows", &op, NULL), KP_OK);
+    assert_int_equal(op.kind, KP_ROW_MOVE);
+    assert_int_equal(session_undo_depth(s), depth);
+    assert_true(design_equal(session_design(s), same));
+    design_free(same);
+    assert_int_equal(session_undo(s, NULL), KP_OK); /* the twin taken back */
+    /* undone one by one: each earlier design, told as the inverse step; then all redone */
+    size_t nsteps = sizeof steps / sizeof *steps;
+    for (size_t i = nsteps; i-- > 0;) {
+        assert_int_equal(session_undo(s, NULL), KP_OK);
+        assert_true(design_equal(session_design(s), seen[i]));
+        assert_true(session_last_step_rows(s, &op));
+        assert_int_equal(op.kind, steps[i].kind == KP_ROW_INSERT   ? KP_ROW_REMOVE
+                                  : steps[i].kind == KP_ROW_REMOVE ? KP_ROW_INSERT
+                                                                   : KP_ROW_MOVE);
+    }
+    for (size_t i = 0; i < nsteps; i++) {
+        assert_int_equal(session_redo(s, NULL), KP_OK);
+        assert_true(design_equal(session_design(s), seen[i + 1]));
+        assert_true(session_last_step_rows(s, &op));
+        assert_int_equal(op.kind, steps[i].kind);
+    }
+    size_t row = 0;
+    assert_false(session_last_step_row(s, &row));
+    char *text = designio_save(session_design(s), NULL), *got = NULL;
+    assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
+    assert_string_equal(got, text);
+    free(text);
+    free(got);
+    /* back to CloudShop (valid: it loads again), a step after those undos (the text written whole
+       then), and reopening: the persisted history */
+    for (size_t i = 0; i < nsteps; i++)
+        assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_true(design_equal(session_design(s), seen[0]));
+    assert_int_equal(session_pattern_rows(s, SESSION_ROW_DUPLICATE, n0 - 1, "rows", &op, NULL), KP_OK);
+    kp_design *last = design_clone(session_design(s));
+    session_close(s);
+    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
+    assert_null(session_note(s));
+    assert_true(design_equal(session_design(s), last));
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_true(design_equal(session_design(s), seen[0]));
+    assert_false(session_last_step_rows(s, &op)); /* a step of an earlier session: a whole design */
+    session_close(s);
+    design_free(last);
+    for (size_t i = 0; i <= nsteps; i++)
+        design_free(seen[i]);
+    free(p);
+}
+
 /* A change that changes nothing (a figure typed as it was, "100" for 100.0) is no step: the
  * workspace stores none, so the session must not either, else its undo takes back a step the
  * workspace's undo does not (the working copy and the screen then differ, and reopening loses
@@ -410,8 +529,8 @@ static void ref_push(ref_hist *h, kp_design *d)
     h->at = h->n - 1;
 }
 
-/* A random sequence of cell edits (a pattern's in place; an entity's on a copy), row changes,
- * undo, redo, folds and reopening: after each step the session's design equals the one the
+/* A random sequence of cell edits (a pattern's in place; an entity's on a copy), row changes (as
+ * whole designs or in place: session_pattern_rows), undo, redo, folds and reopening: after each step the session's design equals the one the
  * whole-design path reaches, and the workspace holds exactly designio_save's text of it. */
 static void test_random_edits_equal_whole_saves(void **state)
 {
@@ -425,7 +544,7 @@ static void test_random_edits_equal_whole_saves(void **state)
     ref_push(&h, design_clone(d0));
     assert_int_equal(session_apply(s, d0, "open", NULL), KP_OK);
     bool reopened = false; /* the history before the last reopening is the workspace's only */
-    size_t in_place = 0, undone = 0;
+    size_t in_place = 0, undone = 0, rows_in_place = 0;
     for (int stepno = 0; stepno < 400; stepno++) {
         const kp_design *ref = h.v[h.at];
         unsigned op = next_rand(&seed) % 100;
@@ -456,25 +575,42 @@ static void test_random_edits_equal_whole_saves(void **state)
                 design_free(want);
             }
         } else if (op < 76) {
+            /* a row step: as a whole design (session_apply) or in place (session_pattern_rows) */
             kp_design *nd = design_clone(ref);
             size_t nr = edit_nrows(nd, EDIT_PATTERNS), row = nr ? next_rand(&seed) % nr : 0;
+            session_rowcmd cmd = SESSION_ROW_ADD;
             switch (next_rand(&seed) % 4) {
             case 0:
                 edit_add(nd, EDIT_PATTERNS, row);
                 break;
             case 1:
+                cmd = SESSION_ROW_DELETE;
                 if (nr > 1)
                     edit_delete(nd, EDIT_PATTERNS, row);
                 break;
             case 2:
+                cmd = SESSION_ROW_DUPLICATE;
                 edit_duplicate(nd, EDIT_PATTERNS, row);
                 break;
             default:
+                cmd = row ? SESSION_ROW_UP : SESSION_ROW_DOWN;
                 edit_move(nd, EDIT_PATTERNS, row, row ? -1 : 1);
             }
-            if (!design_equal(nd, ref))
+            bool changes = !design_equal(nd, ref);
+            if (changes)
                 ref_push(&h, design_clone(nd));
-            assert_int_equal(session_apply(s, nd, "rows", NULL), KP_OK);
+            if (next_rand(&seed) % 2 || (cmd == SESSION_ROW_DELETE && nr <= 1) || !changes) {
+                assert_int_equal(session_apply(s, nd, "rows", NULL), KP_OK);
+            } else {
+                design_free(nd);
+                kp_rowop rop;
+                assert_int_equal(session_pattern_rows(s, cmd, row, "rows", &rop, NULL), KP_OK);
+                assert_int_equal(rop.kind, cmd == SESSION_ROW_DELETE ? KP_ROW_REMOVE
+                                           : cmd == SESSION_ROW_UP || cmd == SESSION_ROW_DOWN
+                                               ? KP_ROW_MOVE
+                                               : KP_ROW_INSERT);
+                rows_in_place++;
+            }
         } else if (op < 86) {
             if (h.at == 0)
                 continue;
@@ -527,7 +663,7 @@ static void test_random_edits_equal_whole_saves(void **state)
         free(got);
     }
     assert_true(reopened);
-    assert_true(in_place >= 50 && undone >= 10);
+    assert_true(in_place >= 50 && undone >= 10 && rows_in_place >= 10);
     session_close(s);
     for (size_t i = 0; i < h.n; i++)
         design_free(h.v[i]);
@@ -577,6 +713,7 @@ int main(void)
         cmocka_unit_test(test_log_folds),
         cmocka_unit_test(test_damaged_log_reported),
         cmocka_unit_test(test_session_cell_edits_saved_as_lines),
+        cmocka_unit_test(test_session_row_steps_saved_as_lines),
         cmocka_unit_test(test_fold_with_text),
         cmocka_unit_test(test_no_change_is_no_step),
         cmocka_unit_test(test_random_edits_equal_whole_saves),

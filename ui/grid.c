@@ -99,9 +99,14 @@ void grid_widths_row(const grid *g, int *wd, grid_memo *m, size_t row)
         if (at == GRID_TITLE)
             continue;
         int cap = g->cols[i].cap, tw = cell_width(g, row, i);
-        if (at != GRID_ALL) { /* a row passed the cap: the width stays while it does */
-            if (at == row && tw <= cap)
+        if (at != GRID_ALL) { /* a row passed the cap: the width stays while one does */
+            if (row < at) {   /* kept, and maybe the first past the cap now */
+                m->rowwd[i * m->nrows + row] = (unsigned short)(tw < cap ? tw : cap);
+                if (tw > cap)
+                    m->capped[i] = row;
+            } else if (at == row && tw <= cap) {
                 wd[i] = column_width(g, i, m);
+            }
             continue;
         }
         unsigned short *rw = m->rowwd + i * m->nrows;
@@ -116,6 +121,89 @@ void grid_widths_row(const grid *g, int *wd, grid_memo *m, size_t row)
             if (rw[r] > w)
                 w = rw[r];
         wd[i] = clamp_width(w, cap);
+    }
+}
+
+/* Column i's width from its title and the kept widths of its rows (every row kept). */
+static int kept_width(const grid *g, size_t i, const unsigned short *rw, size_t n)
+{
+    int w = disp_width(g->cols[i].title);
+    for (size_t r = 0; r < n; r++)
+        if (rw[r] > w)
+            w = rw[r];
+    return clamp_width(w, g->cols[i].cap);
+}
+
+void grid_widths_rows(const grid *g, int *wd, grid_memo *m, kp_rowop op)
+{
+    size_t n = m->nrows, nn = g->nrows, nc = g->ncols, r = op.row;
+    if (!m->capped || m->ncols != nc || !kp_rowop_fits(op, n) || kp_rowop_count(op, n) != nn) {
+        int *all = grid_widths_memo(g, m); /* not what the memo is of: all again */
+        memcpy(wd, all, nc * sizeof *wd);
+        free(all);
+        return;
+    }
+    unsigned short *rw = xcalloc(nc * nn + 1, sizeof *rw);
+    for (size_t i = 0; i < nc; i++) { /* each column's kept widths follow their rows */
+        const unsigned short *was = m->rowwd + i * n;
+        unsigned short *col = rw + i * nn;
+        if (op.kind == KP_ROW_INSERT) {
+            memcpy(col, was, r * sizeof *col);
+            memcpy(col + r + 1, was + r, (n - r) * sizeof *col);
+        } else if (op.kind == KP_ROW_REMOVE) {
+            memcpy(col, was, r * sizeof *col);
+            memcpy(col + r, was + r + 1, (n - r - 1) * sizeof *col);
+        } else {
+            memcpy(col, was, n * sizeof *col);
+            kp_rowop_shift(col, n, sizeof *col, op);
+        }
+    }
+    free(m->rowwd);
+    m->rowwd = rw;
+    m->nrows = nn;
+    size_t lo = op.kind == KP_ROW_MOVE && op.to < r ? op.to : r;
+    size_t hi = op.kind == KP_ROW_MOVE && op.to > r ? op.to : r;
+    for (size_t i = 0; i < nc; i++) {
+        size_t at = m->capped[i];
+        if (at == GRID_TITLE || (op.kind == KP_ROW_MOVE && at == GRID_ALL))
+            continue; /* the same rows: the same width */
+        int cap = g->cols[i].cap;
+        unsigned short *col = rw + i * nn;
+        if (at == GRID_ALL) {
+            if (op.kind == KP_ROW_INSERT) {
+                int tw = cell_width(g, r, i);
+                col[r] = (unsigned short)(tw < cap ? tw : cap);
+                if (tw > cap) {
+                    m->capped[i] = r;
+                    wd[i] = clamp_width(cap, cap);
+                    continue;
+                }
+            }
+            wd[i] = kept_width(g, i, col, nn);
+            continue;
+        }
+        /* the rows before `at` are kept, `at` passed the cap, the ones after it are not kept:
+           formatted again are the rows [from, end) that may now be the first past the cap */
+        size_t from = nn, end = nn;
+        if (op.kind == KP_ROW_INSERT && r <= at)
+            at++, from = r, end = r + 1;
+        else if (op.kind == KP_ROW_REMOVE && r < at)
+            at--;
+        else if (op.kind == KP_ROW_REMOVE && r == at)
+            from = r, end = nn, at = GRID_ALL;
+        else if (op.kind == KP_ROW_MOVE && at >= lo && at <= hi)
+            from = lo, end = hi + 1, at = GRID_ALL;
+        for (size_t k = from; k < end && at > k; k++) {
+            int tw = cell_width(g, k, i);
+            col[k] = (unsigned short)(tw < cap ? tw : cap);
+            if (tw > cap)
+                at = k;
+        }
+        m->capped[i] = at;
+        if (at == GRID_ALL && op.kind == KP_ROW_REMOVE) /* no row passes the cap now: all kept */
+            wd[i] = kept_width(g, i, col, nn);
+        else if (at == GRID_ALL) /* not found where it went: the column again */
+            wd[i] = column_width(g, i, m);
     }
 }
 

@@ -6,6 +6,7 @@
 #ifndef KP_UI_GRID_H
 #define KP_UI_GRID_H
 
+#include "design.h"
 #include "layout.h"
 #include "lineedit.h"
 
@@ -45,8 +46,8 @@ typedef struct grid {
 int *grid_widths(const grid *g);
 
 /* What grid_widths_memo keeps of the rows so that a change of one row updates the widths in
- * proportion to that row: per column, every row's width (up to the cap), or which row reached
- * the cap first (the scan stops there). Zero-initialised = empty; grid_memo_free releases it. */
+ * proportion to that row: per column, every row's width (up to the cap), or which row is
+ * the first wider than the cap (the scan stops there; the rows before it are kept). Zero-initialised = empty; grid_memo_free releases it. */
 #define GRID_ALL   ((size_t)-1) /* every row's width is kept */
 #define GRID_TITLE ((size_t)-2) /* the title reaches the cap: no row matters */
 typedef struct grid_memo {
@@ -59,8 +60,14 @@ typedef struct grid_memo {
 int *grid_widths_memo(const grid *g, grid_memo *m);
 /* Updates wd (what grid_widths_memo gave, with m) after the cells of row `row` alone changed:
  * the same widths as grid_widths of g, formatting that row's cells (and a column's every cell
- * only when the row that reached its cap no longer does). */
+ * only when the row that passed its cap no longer does). */
 void grid_widths_row(const grid *g, int *wd, grid_memo *m, size_t row);
+/* Updates wd and m (of the rows before) after structural step op of the rows alone (a row
+ * inserted, removed or moved; g has the rows after it): each row's kept width follows its row,
+ * an inserted row's cells are formatted, and a column's rows only from the row that passed its
+ * cap when that row left (a move formats the rows it passed). The same widths as grid_widths
+ * of g. A memo that op does not fit is made again (grid_widths_memo). */
+void grid_widths_rows(const grid *g, int *wd, grid_memo *m, kp_rowop op);
 void grid_memo_free(grid_memo *m);
 /* Per column, whether a row is wider than its cap (what grid.cut wants), as m says now; NULL
  * when m is empty. Owned by m: valid until m changes. */

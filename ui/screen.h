@@ -47,6 +47,9 @@ typedef struct screen_cache {
     grid_memo memo; /* what the widths were made of (grid_widths_memo) */
     bool stale;     /* the cells of row stale_row changed since the widths were made */
     size_t stale_row;
+    bool moved; /* the rows made step `rows` since the widths were made (their cells did not
+                        change: a row added, deleted or moved) */
+    kp_rowop rows;
 } screen_cache;
 
 /* Forgets what the cache holds (it is then empty, gen 0). */
@@ -56,6 +59,10 @@ void screen_cache_free(screen_cache *c);
  * holds stays, and the widths are updated from that row when next drawn. A cache of another
  * generation is left alone (it is made again when drawn). */
 void screen_cache_row_changed(screen_cache *c, unsigned long before, unsigned long now, size_t row);
+/* The same after structural step op of the rows alone (a pattern added, deleted or moved, each
+ * row's cells the same as its row's before): the widths follow when next drawn
+ * (grid_widths_rows). */
+void screen_cache_rows_moved(screen_cache *c, unsigned long before, unsigned long now, kp_rowop op);
 
 /* What the core lends a screen for one call. Pointers are valid for that call only. */
 typedef struct screen_env {

@@ -25,20 +25,36 @@ void screen_cache_free(screen_cache *c)
     *c = (screen_cache){0};
 }
 
-void screen_cache_row_changed(screen_cache *c, unsigned long before, unsigned long now, size_t row)
+/* The cache of generation `before` moved to `now` with one more change to its widths: false when
+ * it is of another generation (left alone: made again when drawn) or holds no widths; a change
+ * pending already (`clash`) drops them (made again when drawn). */
+static bool cache_pending(screen_cache *c, unsigned long before, unsigned long now, bool clash)
 {
     if (c->gen != before || !c->cols)
-        return;
-    if (c->stale && c->stale_row != row) { /* two rows changed: the widths are made again */
+        return false;
+    if (clash) {
         free(c->widths);
         c->widths = NULL;
         grid_memo_free(&c->memo);
-        c->stale = false;
+        c->stale = c->moved = false;
     }
     c->gen = now;
-    if (c->widths) {
+    return c->widths != NULL;
+}
+
+void screen_cache_row_changed(screen_cache *c, unsigned long before, unsigned long now, size_t row)
+{
+    if (cache_pending(c, before, now, (c->stale && c->stale_row != row) || c->moved)) {
         c->stale = true;
         c->stale_row = row;
+    }
+}
+
+void screen_cache_rows_moved(screen_cache *c, unsigned long before, unsigned long now, kp_rowop op)
+{
+    if (cache_pending(c, before, now, c->stale || c->moved)) {
+        c->moved = true;
+        c->rows = op;
     }
 }
 
@@ -126,9 +142,11 @@ static grid_col *make_grid(const screen_env *e, grid *g)
     /* the widths format every row: once per generation */
     screen_cache *cc = cache_for(e);
     if (cc && cc->ncols == n) {
+        if (cc->widths && cc->moved) /* rows added, deleted or moved: the memo follows them */
+            grid_widths_rows(g, cc->widths, &cc->memo, cc->rows);
         if (cc->widths && cc->stale) /* one row changed: its cells alone are formatted */
             grid_widths_row(g, cc->widths, &cc->memo, cc->stale_row);
-        cc->stale = false;
+        cc->stale = cc->moved = false;
         if (!cc->widths)
             cc->widths = grid_widths_memo(g, &cc->memo);
         g->widths = cc->widths;

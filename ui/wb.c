@@ -56,14 +56,18 @@ static void run_analysis(wb *w)
         w->an = w->opt.analyze(w->good);
         return;
     }
-    bool told = w->pattern_edit && !w->an_behind && w->an;
-    w->an = analysis_update(w->an, w->good, told ? w->pattern_row : ANALYSIS_UNKNOWN);
+    bool told = (w->pattern_edit || w->rows_edit) && !w->an_behind && w->an;
+    if (told && w->rows_edit)
+        w->an = analysis_update_rows(w->an, w->good, w->rows_op);
+    else
+        w->an = analysis_update(w->an, w->good, told ? w->pattern_row : ANALYSIS_UNKNOWN);
 }
 
 /* Makes w->good the session's design d: after a cell edit of pattern `row` alone of a design good
  * was a copy of (the last recompute validated it, so `good` is not a salvaged rest nor an older
- * tour step's), that pattern is copied again; else the whole design. An injected analysis may
- * point into good: then always a new copy. */
+ * tour step's), that pattern is copied again; after a structural step of the pattern list alone,
+ * the same step is made on good (an inserted pattern copied); else the whole design. An injected
+ * analysis may point into good: then always a new copy. */
 static void take_good(wb *w, const kp_design *d)
 {
     size_t row = w->pattern_row;
@@ -75,35 +79,84 @@ static void take_good(wb *w, const kp_design *d)
         fields_clone(&kp_rec_pattern, g, &d->patterns[row]);
         return;
     }
+    kp_rowop op = w->rows_op;
+    size_t n = w->good ? w->good->npatterns : 0;
+    if (w->rows_edit && !w->an_behind && w->good && !w->opt.analyze && kp_rowop_fits(op, n) &&
+        kp_rowop_count(op, n) == d->npatterns) { /* the same step on the copy */
+        kp_design *g = w->good;
+        if (op.kind == KP_ROW_REMOVE)
+            pattern_free(&g->patterns[op.row]);
+        else if (op.kind == KP_ROW_INSERT)
+            g->patterns = xrealloc(g->patterns, (n + 1) * sizeof *g->patterns);
+        kp_rowop_shift(g->patterns, n, sizeof *g->patterns, op);
+        g->npatterns = d->npatterns;
+        if (op.kind == KP_ROW_INSERT) {
+            g->patterns[op.row] = d->patterns[op.row];
+            fields_clone(&kp_rec_pattern, &g->patterns[op.row], &d->patterns[op.row]);
+        }
+        return;
+    }
     design_free(w->good);
     w->good = design_clone(d);
+}
+
+/* Whether the rows step `op`, made on a design whose good copy is `good` from which the design
+ * came by step `lag` alone, brings that design back: the inverse step (an insertion putting back
+ * the same pattern that was removed). */
+static bool undoes(const kp_design *good, const kp_design *d, kp_rowop lag, kp_rowop op)
+{
+    switch (lag.kind) {
+    case KP_ROW_INSERT:
+        return op.kind == KP_ROW_REMOVE && op.row == lag.row;
+    case KP_ROW_REMOVE:
+        return op.kind == KP_ROW_INSERT && op.row == lag.row && op.row < d->npatterns &&
+               op.row < good->npatterns &&
+               fields_equal(&kp_rec_pattern, &good->patterns[op.row], &d->patterns[op.row]);
+    case KP_ROW_MOVE:
+        return op.kind == KP_ROW_MOVE && op.row == lag.to && op.to == lag.row;
+    }
+    return false;
 }
 
 void wb_recompute(wb *w)
 {
     const kp_design *d = session_design(w->ss);
     w->gen++;
-    bool ok = true;
+    bool ok = true, rows = w->rows_edit, behind = w->an_behind;
+    kp_rowop op = w->rows_op;
     if (w->opt.no_validate) {
         diags_free(&w->diags);
         diags_init(&w->diags, "design");
     } else if (w->pattern_edit) { /* the patterns the edit can change are checked again */
         ok = validate_pattern_edit(d, w->pattern_row, &w->diags, &w->vmemo);
+    } else if (w->rows_edit) { /* the patterns the step can change are checked again */
+        ok = validate_rows_edit(d, w->rows_op, &w->diags, &w->vmemo);
     } else {
         ok = validate_design_memo(d, &w->diags, &w->vmemo);
     }
     drafts_unmark(&w->drafts);
     w->partial = false;
-    if (!ok)
+    w->an_kept = false;
+    if (!ok) {
         wb_salvage(w, d);
+        w->an_kept = !w->partial; /* no valid rest: good and an stay */
+    }
     if (ok) {
         sig_report_free(&w->sigs);
-        take_good(w, d);
-        run_analysis(w);
+        if (rows && behind && w->lag && !w->opt.analyze && w->good && undoes(w->good, d, w->lag_op, op)) {
+            w->an_kept = true; /* the step that broke the design taken back: good is d again */
+        } else {
+            take_good(w, d);
+            run_analysis(w);
+        }
         sig_evaluate(w->good, w->an, w->obs, w->nobs, &w->sigs);
     }
+    /* a rows step from a valid design to one with no valid rest: good and an are one step back */
+    w->lag = !ok && rows && !behind && w->an_kept;
+    w->lag_op = op;
     w->an_behind = !ok;
     w->pattern_edit = false;
+    w->rows_edit = false;
 }
 
 wb *wb_new(session *s, const wb_options *opt)
@@ -416,6 +469,68 @@ static char *label_text(const char *label)
     return xstrdup(label);
 }
 
+/* What the Patterns screen showed before a rows step, for rows_cells_kept. */
+typedef struct rows_before {
+    bool drafts; /* some cell held a draft (typed text or a mark): the step clears them */
+    bool partial, behind;
+} rows_before;
+
+static rows_before rows_before_of(const wb *w)
+{
+    return (rows_before){w->drafts.n > 0, w->partial, w->an_behind};
+}
+
+/* After a rows step and its recompute: every row of the Patterns screen shows the cells its row
+ * showed before (no draft or mark before or after, and each pattern's plan from an analysis of
+ * the design it was in, or from the same analysis), so its widths may follow the rows. */
+static bool rows_cells_kept(const wb *w, rows_before was)
+{
+    return !w->opt.analyze && w->screen == UI_SCREEN_PATTERNS && !was.drafts && !was.partial && !w->partial &&
+           ((!was.behind && !w->an_behind) || w->an_kept);
+}
+
+/* A row command on the Patterns table: made in place by the session (its undo entry and save in
+ * proportion to the step), then checked, copied and analysed as that step (rows_edit), and the
+ * Patterns screen's widths follow the rows instead of being measured again. The message line
+ * says how it went (what: the undo step's label; cannot, done: the messages). */
+static int pattern_rows(wb *w, ui_action a, const char *what, const char *cannot, const char *done)
+{
+    ui_cursor *c = &w->cur[w->screen];
+    session_rowcmd cmd = a == UI_ACT_ADD_ROW         ? SESSION_ROW_ADD
+                         : a == UI_ACT_DELETE_ROW    ? SESSION_ROW_DELETE
+                         : a == UI_ACT_DUPLICATE_ROW ? SESSION_ROW_DUPLICATE
+                         : a == UI_ACT_ROW_UP        ? SESSION_ROW_UP
+                                                     : SESSION_ROW_DOWN;
+    size_t nr = session_design(w->ss)->npatterns;
+    size_t row = cmd == SESSION_ROW_ADD ? (nr ? c->row + 1 : 0) : c->row;
+    char *label = xasprintf("%s %s row %zu", what, edit_table_name(EDIT_PATTERNS), c->row + 1);
+    unsigned long before = w->gen + w->drafts.changes; /* what the Patterns screen drew from */
+    rows_before was = rows_before_of(w);
+    char *err = NULL;
+    kp_rowop op;
+    kp_status st = session_pattern_rows(w->ss, cmd, row, label, &op, &err);
+    free(label);
+    if (st == KP_NOTFOUND) {
+        free(err);
+        wb_message(w, UI_ROLE_WARN, "%s", cannot);
+        return UI_REDRAW;
+    }
+    if (st != KP_READONLY) {
+        drafts_clear(&w->drafts);
+        w->rows_edit = true;
+        w->rows_op = op;
+    }
+    st = changed(w, st, err);
+    if (st == KP_READONLY)
+        return UI_REDRAW;
+    if (rows_cells_kept(w, was))
+        screen_cache_rows_moved(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes, op);
+    c->row = op.kind == KP_ROW_MOVE ? op.to : op.row;
+    clamp_cursor(w);
+    wb_message(w, UI_ROLE_GOOD, "%s", done);
+    return UI_REDRAW;
+}
+
 static int row_op(wb *w, ui_action a)
 {
     const screen_ops *ops = screen_get(w->screen);
@@ -425,37 +540,53 @@ static int row_op(wb *w, ui_action a)
     }
     edit_table t = ops->table;
     ui_cursor *c = &w->cur[w->screen];
-    const kp_design *d = session_design(w->ss);
-    size_t nr = edit_nrows(d, t);
-    kp_design *nd = design_clone(d);
-    size_t at = (size_t)-1;
     /* what: the undo step's label (kept in the workspace, in English); cannot and done: what the
        message line says */
     const char *what = "", *cannot = "", *done = "";
     switch (a) {
     case UI_ACT_ADD_ROW:
-        at = edit_add(nd, t, nr ? c->row + 1 : 0);
         what = "add", cannot = _("cannot add here"), done = _("add: done (u undoes)");
+        break;
+    case UI_ACT_DELETE_ROW:
+        what = "delete", cannot = _("cannot delete here"), done = _("delete: done (u undoes)");
+        break;
+    case UI_ACT_DUPLICATE_ROW:
+        what = "duplicate", cannot = _("cannot duplicate here"), done = _("duplicate: done (u undoes)");
+        break;
+    case UI_ACT_ROW_UP:
+        what = "move up", cannot = _("cannot move up here"), done = _("move up: done (u undoes)");
+        break;
+    case UI_ACT_ROW_DOWN:
+        what = "move down", cannot = _("cannot move down here"), done = _("move down: done (u undoes)");
+        break;
+    default:
+        break;
+    }
+    if (t == EDIT_PATTERNS)
+        return pattern_rows(w, a, what, cannot, done);
+    const kp_design *d = session_design(w->ss);
+    size_t nr = edit_nrows(d, t);
+    kp_design *nd = design_clone(d);
+    size_t at = (size_t)-1;
+    switch (a) {
+    case UI_ACT_ADD_ROW:
+        at = edit_add(nd, t, nr ? c->row + 1 : 0);
         break;
     case UI_ACT_DELETE_ROW:
         if (nr && edit_delete(nd, t, c->row))
             at = c->row;
-        what = "delete", cannot = _("cannot delete here"), done = _("delete: done (u undoes)");
         break;
     case UI_ACT_DUPLICATE_ROW:
         if (nr)
             at = edit_duplicate(nd, t, c->row);
-        what = "duplicate", cannot = _("cannot duplicate here"), done = _("duplicate: done (u undoes)");
         break;
     case UI_ACT_ROW_UP:
         if (nr && edit_move(nd, t, c->row, -1))
             at = c->row - 1;
-        what = "move up", cannot = _("cannot move up here"), done = _("move up: done (u undoes)");
         break;
     case UI_ACT_ROW_DOWN:
         if (nr && edit_move(nd, t, c->row, +1))
             at = c->row + 1;
-        what = "move down", cannot = _("cannot move down here"), done = _("move down: done (u undoes)");
         break;
     default:
         break;
@@ -826,6 +957,7 @@ static int default_handle(wb *w, ui_action a)
         /* what the Patterns screen drew from, to tell its cache that one row alone changes */
         unsigned long before = w->gen + w->drafts.changes;
         bool valid_before = !w->an_behind && !w->partial;
+        rows_before was = rows_before_of(w);
         kp_status st = a == UI_ACT_UNDO ? session_undo(w->ss, &err) : session_redo(w->ss, &err);
         if (st == KP_OK) {
             /* a cell edit moves no row: the cells holding text that did not parse keep it (it was
@@ -839,7 +971,16 @@ static int default_handle(wb *w, ui_action a)
             bool one = session_last_step_row(w->ss, &prow);
             w->pattern_edit = one;
             w->pattern_row = prow;
+            /* a step of the pattern list taken back or made again: checked, copied and analysed as
+               that step, and the Patterns screen's widths follow the rows */
+            kp_rowop op = {0};
+            bool rows = session_last_step_rows(w->ss, &op);
+            w->rows_edit = rows;
+            w->rows_op = op;
             after_change(w);
+            if (rows && rows_cells_kept(w, was))
+                screen_cache_rows_moved(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes,
+                                        op);
             if (one && rows_kept && valid_before && !w->an_behind && !w->partial && !w->opt.analyze &&
                 w->screen == UI_SCREEN_PATTERNS)
                 screen_cache_row_changed(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes,

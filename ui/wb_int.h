@@ -28,6 +28,16 @@ struct wb {
     bool pattern_edit; /* the change being applied alters pattern row `pattern_row` alone (a
                           cell): analysis_update's hint, reset by wb_recompute */
     size_t pattern_row;
+    bool rows_edit; /* the change being applied is structural step `rows_op` of the pattern list
+                         alone (a row added, deleted, duplicated or moved, or such a step undone):
+                         what validation, the copy and the analysis are told, reset by
+                         wb_recompute */
+    kp_rowop rows_op;
+    bool an_kept; /* the last recompute left good and an as they were (no valid rest was found, or
+                     a step's inverse made good current again) */
+    bool lag;     /* good and an are of the design the current one came from by rows step lag_op,
+                     which left it invalid with no valid rest: its inverse makes them current */
+    kp_rowop lag_op;
     kp_diags diags;      /* problems of the current design */
     validate_memo vmemo; /* where each pattern's diagnostics are in `diags` (validate_pattern_edit) */
     bool partial;        /* good is the valid rest of a design that does not validate (wb_salvage.c) */

@@ -40,9 +40,61 @@ static bool cell_place(wb *w, const kp_design *d, edit_table t, const char *name
     return false;
 }
 
+/* Where w->diags' errors are, by the validation memo's segments of d's patterns: some among the
+ * patterns' own (*any), and all of them pattern `row`'s (the return). */
+static bool errors_of_row(const wb *w, const kp_design *d, size_t row, bool *any)
+{
+    const validate_memo *m = &w->vmemo;
+    *any = false;
+    if (!m->at || m->npatterns != d->npatterns || m->n != w->diags.n)
+        return false;
+    bool all = row < d->npatterns;
+    for (size_t k = 0; k < w->diags.n; k++) {
+        if (w->diags.v[k].sev != KP_SEV_ERROR)
+            continue;
+        *any = *any || (k >= m->at[0] && k < m->at[d->npatterns]);
+        all = all && k >= m->at[row] && k < m->at[row + 1];
+    }
+    return all;
+}
+
+/* The places left out marked in their cells (drafts_mark), their reasons with them. */
+static void mark_drops(wb *w, const kp_design *d, const salvage_drops *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        int screen;
+        size_t col;
+        if (!cell_place(w, d, s->v[i].table, s->v[i].col, &screen, &col))
+            continue;
+        char *text = s->v[i].col && edit_col_find(d, s->v[i].table, s->v[i].col) >= 0
+                         ? edit_get(d, s->v[i].table, s->v[i].row,
+                                    (size_t)edit_col_find(d, s->v[i].table, s->v[i].col))
+                         : edit_get(d, s->v[i].table, s->v[i].row, 0);
+        drafts_mark(&w->drafts, screen, s->v[i].row, col, text, s->v[i].msg);
+        free(text);
+    }
+}
+
 void wb_salvage(wb *w, const kp_design *d)
 {
+    bool any;
+    size_t row = w->rows_op.row;
+    bool inserted = w->rows_edit && w->rows_op.kind == KP_ROW_INSERT;
+    bool alone = errors_of_row(w, d, inserted ? row : (size_t)-1, &any);
+    if (any && salvage_hopeless(d))
+        return; /* no valid rest, nothing left out: known without trying (a broken row of 10,000) */
     salvage_drops s = {0};
+    /* a pattern inserted into the valid design good and an are of, broken alone: the valid rest
+       is that design (good and an stand), the new row left out */
+    if (inserted && alone && !w->an_behind && w->good && w->an && !w->opt.analyze &&
+        salvage_inserted(d, row, &s)) {
+        sig_report_free(&w->sigs);
+        sig_evaluate(w->good, w->an, w->obs, w->nobs, &w->sigs);
+        w->partial = true;
+        mark_drops(w, d, &s);
+        salvage_drops_free(&s);
+        return;
+    }
     kp_design *rest = validate_salvage(d, &s);
     if (rest) {
         sig_report_free(&w->sigs);
@@ -52,18 +104,7 @@ void wb_salvage(wb *w, const kp_design *d)
         w->an = w->opt.analyze ? w->opt.analyze(rest) : analysis_run(rest);
         sig_evaluate(w->good, w->an, w->obs, w->nobs, &w->sigs);
         w->partial = true;
-    }
-    for (size_t i = 0; rest && i < s.n; i++) {
-        int screen;
-        size_t col;
-        if (!cell_place(w, d, s.v[i].table, s.v[i].col, &screen, &col))
-            continue;
-        char *text =
-            s.v[i].col && edit_col_find(d, s.v[i].table, s.v[i].col) >= 0
-                ? edit_get(d, s.v[i].table, s.v[i].row, (size_t)edit_col_find(d, s.v[i].table, s.v[i].col))
-                : edit_get(d, s.v[i].table, s.v[i].row, 0);
-        drafts_mark(&w->drafts, screen, s.v[i].row, col, text, s.v[i].msg);
-        free(text);
+        mark_drops(w, d, &s);
     }
     salvage_drops_free(&s);
 }

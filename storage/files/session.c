@@ -13,11 +13,14 @@
 #include <unistd.h>
 
 /* An undo (redo) step: the whole design it brings back, or, for a cell of one pattern edited in
- * place (session_edit_set), that pattern's other value alone. */
+ * place (session_edit_set), that pattern's other value alone, or, for a row added, deleted or
+ * moved in place (session_pattern_rows), the structural step that takes it back. */
 typedef struct snapshot {
-    kp_design *d;   /* the design; NULL for a step of one pattern */
-    kp_pattern pat; /* d NULL: the value pattern `row` takes back */
+    kp_design *d;   /* the design; NULL for a step of one pattern or of the pattern list */
+    kp_pattern pat; /* d NULL: the value pattern `row` takes back; rows: the pattern op inserts */
     size_t row;
+    bool rows; /* a step of the pattern list: op applied to it (an insertion puts pat back) */
+    kp_rowop op;
     char *label;
     int base; /* the version the state was based on */
 } snapshot;
@@ -47,6 +50,9 @@ struct session {
     /* the last undo or redo exchanged pattern `step_row`'s value alone (a cell edited in place) */
     bool step_one;
     size_t step_row;
+    /* the last undo or redo made the structural step `step_op` of the pattern list alone */
+    bool step_rows;
+    kp_rowop step_op;
     /* memory sessions keep their versions here */
     kp_design **mem_versions;
     char **mem_messages;
@@ -68,7 +74,7 @@ static void snapshots_free(snapshot *v, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (v[i].d)
             design_free(v[i].d);
-        else
+        else if (!v[i].rows || v[i].op.kind == KP_ROW_INSERT)
             pattern_free(&v[i].pat);
         free(v[i].label);
     }
@@ -491,6 +497,192 @@ kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, con
     return persist_lines(s, row, row, &s->undo[s->nundo - 1].pat, label, err);
 }
 
+/* The saved text's bytes [at, at + waslen) replaced by now[0..len) in the workspace and in
+ * s->text (the pattern offsets are the caller's to update). KP_CONFLICT when the handle did not
+ * know the text (nothing changed: the caller saves whole); another failure forgets the text. */
+static kp_status splice_text(session *s, size_t at, size_t waslen, const char *now, size_t len,
+                             const char *label, char **err)
+{
+    size_t suffix = s->tlen - at - waslen;
+    kp_status st = ws_working_splice(s->ws, at, suffix, s->text + at, waslen, now, len, label, err);
+    if (st != KP_OK) {
+        if (st == KP_CONFLICT && err) {
+            free(*err);
+            *err = NULL;
+        }
+        if (st != KP_CONFLICT)
+            text_forget(s);
+        return st;
+    }
+    size_t tlen = s->tlen - waslen + len;
+    if (tlen + 1 > s->tcap) {
+        s->tcap = tlen + 1 + tlen / 16 + 64;
+        s->text = xrealloc(s->text, s->tcap);
+    }
+    memmove(s->text + at + len, s->text + at + waslen, suffix + 1);
+    if (len)
+        memcpy(s->text + at, now, len);
+    s->tlen = tlen;
+    s->unfolded++;
+    return KP_OK;
+}
+
+/* Saves structural step op of the pattern list, just made on s->design (nbefore patterns
+ * before; `located`: s->pat located them then), as the lines it moves: a removed pattern's
+ * lines cut, an inserted one's written (designio_save_pattern), a moved one's put at their new
+ * place. Saved whole (persist) when the text is not known or the list is or was empty (the
+ * list's key is written another way then). */
+static kp_status persist_rows(session *s, kp_rowop op, size_t nbefore, bool located, const char *label,
+                              char **err)
+{
+    size_t n = s->design->npatterns;
+    if (!s->ws)
+        return KP_OK;
+    if (!located || !n || !nbefore)
+        return persist(s, true, label, err);
+    size_t *pat = s->pat, r = op.row;
+    kp_status st;
+    if (op.kind == KP_ROW_REMOVE) {
+        size_t wl = pat[r + 1] - pat[r];
+        st = splice_text(s, pat[r], wl, "", 0, label, err);
+        if (st == KP_OK) {
+            for (size_t i = r; i < n; i++)
+                pat[i] = pat[i + 1] - wl;
+            pat[n] = pat[n + 1] - wl;
+        }
+    } else if (op.kind == KP_ROW_INSERT) {
+        char *lines = designio_save_pattern(&s->design->patterns[r], NULL);
+        if (!lines)
+            return persist(s, true, label, err);
+        size_t len = strlen(lines);
+        st = splice_text(s, pat[r], 0, lines, len, label, err);
+        free(lines);
+        if (st == KP_OK) {
+            s->pat = pat = xrealloc(pat, (n + 1) * sizeof *pat);
+            for (size_t i = n; i > r; i--)
+                pat[i] = pat[i - 1] + len;
+        }
+    } else {
+        size_t lo = r < op.to ? r : op.to, hi = r < op.to ? op.to : r, k = hi - lo + 1;
+        size_t *order = xmalloc(k * sizeof *order); /* the old position of each new one */
+        for (size_t i = 0; i < k; i++)
+            order[i] = lo + i;
+        kp_rowop_shift(order, k, sizeof *order, (kp_rowop){KP_ROW_MOVE, r - lo, op.to - lo});
+        sbuf b;
+        sbuf_init(&b);
+        for (size_t i = 0; i < k; i++)
+            sbuf_addn(&b, s->text + pat[order[i]], pat[order[i] + 1] - pat[order[i]]);
+        size_t *len = xmalloc(k * sizeof *len);
+        for (size_t i = 0; i < k; i++)
+            len[i] = pat[order[i] + 1] - pat[order[i]];
+        st = splice_text(s, pat[lo], pat[hi + 1] - pat[lo], b.s ? b.s : "", b.len, label, err);
+        if (st == KP_OK)
+            for (size_t i = 1; i < k; i++)
+                pat[lo + i] = pat[lo + i - 1] + len[i - 1];
+        free(len);
+        free(order);
+        sbuf_free(&b);
+    }
+    return st == KP_CONFLICT ? persist(s, true, label, err) : st;
+}
+
+kp_status session_pattern_rows(session *s, session_rowcmd cmd, size_t row, const char *label, kp_rowop *op,
+                               char **err)
+{
+    if (err)
+        *err = NULL;
+    kp_design *d = s->design;
+    size_t n = d->npatterns, at = (size_t)-1;
+    /* a command that does not apply says so first, read-only or not */
+    if (cmd != SESSION_ROW_ADD &&
+        (row >= n || (cmd == SESSION_ROW_UP && row == 0) || (cmd == SESSION_ROW_DOWN && row + 1 >= n)))
+        return KP_NOTFOUND;
+    if (s->readonly)
+        return kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
+    bool located = text_located(s, n); /* where the patterns' lines are, before they move */
+    snapshot back = {.label = xstrdup(label), .base = s->base, .rows = true};
+    switch (cmd) {
+    case SESSION_ROW_ADD:
+        at = edit_add(d, EDIT_PATTERNS, row);
+        *op = (kp_rowop){KP_ROW_INSERT, at, 0};
+        break;
+    case SESSION_ROW_DUPLICATE:
+        at = edit_duplicate(d, EDIT_PATTERNS, row);
+        *op = (kp_rowop){KP_ROW_INSERT, at, 0};
+        break;
+    case SESSION_ROW_DELETE:
+        if (row < n) { /* the pattern taken out is the undo step's */
+            back.pat = d->patterns[row];
+            kp_rowop_shift(d->patterns, n, sizeof *d->patterns, (kp_rowop){KP_ROW_REMOVE, row, 0});
+            if (--d->npatterns == 0) {
+                free(d->patterns);
+                d->patterns = NULL;
+            }
+            at = row;
+            *op = (kp_rowop){KP_ROW_REMOVE, row, 0};
+        }
+        break;
+    case SESSION_ROW_UP:
+    case SESSION_ROW_DOWN: {
+        int by = cmd == SESSION_ROW_UP ? -1 : +1;
+        size_t to = (size_t)((ptrdiff_t)row + by);
+        *op = (kp_rowop){KP_ROW_MOVE, row, to};
+        if (fields_equal(&kp_rec_pattern, &d->patterns[row], &d->patterns[to])) {
+            /* past a pattern equal to it: nothing changes, no step (as session_apply) */
+            free(back.label);
+            return KP_OK;
+        }
+        if (edit_move(d, EDIT_PATTERNS, row, by))
+            at = to;
+        break;
+    }
+    }
+    if (at == (size_t)-1) {
+        free(back.label);
+        return KP_NOTFOUND;
+    }
+    /* the undo step: the inverse of op */
+    if (op->kind == KP_ROW_INSERT)
+        back.op = (kp_rowop){KP_ROW_REMOVE, op->row, 0};
+    else if (op->kind == KP_ROW_REMOVE)
+        back.op = (kp_rowop){KP_ROW_INSERT, op->row, 0};
+    else
+        back.op = (kp_rowop){KP_ROW_MOVE, op->to, op->row};
+    VEC_GROW(s->undo, s->nundo, s->capundo);
+    s->undo[s->nundo++] = back;
+    snapshots_free(s->redo, s->nredo);
+    s->redo = NULL;
+    s->nredo = s->capredo = 0;
+    return persist_rows(s, *op, n, located, label, err);
+}
+
+/* Applies a structural snapshot's step to s->design; returns the snapshot of its inverse. */
+static snapshot rows_step(session *s, snapshot sn)
+{
+    kp_design *d = s->design;
+    size_t n = d->npatterns;
+    snapshot inv = {.label = sn.label, .base = s->base, .rows = true};
+    if (sn.op.kind == KP_ROW_INSERT) {
+        d->patterns = xrealloc(d->patterns, (n + 1) * sizeof *d->patterns);
+        kp_rowop_shift(d->patterns, n, sizeof *d->patterns, sn.op);
+        d->patterns[sn.op.row] = sn.pat;
+        d->npatterns++;
+        inv.op = (kp_rowop){KP_ROW_REMOVE, sn.op.row, 0};
+    } else if (sn.op.kind == KP_ROW_REMOVE) {
+        inv.pat = d->patterns[sn.op.row];
+        kp_rowop_shift(d->patterns, n, sizeof *d->patterns, sn.op);
+        if (--d->npatterns == 0) {
+            free(d->patterns);
+            d->patterns = NULL;
+        }
+        inv.op = (kp_rowop){KP_ROW_INSERT, sn.op.row, 0};
+    } else {
+        kp_rowop_shift(d->patterns, n, sizeof *d->patterns, sn.op);
+        inv.op = (kp_rowop){KP_ROW_MOVE, sn.op.to, sn.op.row};
+    }
+    return inv;
+}
+
 static void set_base(session *s, int number, kp_design *base_design)
 {
     design_free(s->base_design);
@@ -541,6 +733,7 @@ static kp_status step(session *s, bool undo, char **err)
     size_t *nto = undo ? &s->nredo : &s->nundo;
     size_t *capto = undo ? &s->capredo : &s->capundo;
     s->step_one = false;
+    s->step_rows = false;
     text_forget(s); /* the working copy is rewritten by the history's step */
     if (*nfrom == 0) {
         /* nothing in memory: the persisted history of an earlier session */
@@ -573,6 +766,10 @@ static kp_status step(session *s, bool undo, char **err)
     if (sn.d) {
         (*to)[(*nto)++] = (snapshot){.d = s->design, .label = sn.label, .base = s->base};
         s->design = sn.d;
+    } else if (sn.rows) { /* a step of the pattern list: made, its inverse kept */
+        (*to)[(*nto)++] = rows_step(s, sn);
+        s->step_rows = true;
+        s->step_op = sn.op;
     } else { /* a step of one pattern: its two values change places */
         kp_pattern *p = &s->design->patterns[sn.row];
         (*to)[(*nto)++] = (snapshot){.pat = *p, .row = sn.row, .label = sn.label, .base = s->base};
@@ -601,6 +798,13 @@ bool session_last_step_row(const session *s, size_t *row)
     return s->step_one;
 }
 kp_status session_redo(session *s, char **err) { return step(s, false, err); }
+
+bool session_last_step_rows(const session *s, kp_rowop *op)
+{
+    if (s->step_rows)
+        *op = s->step_op;
+    return s->step_rows;
+}
 
 kp_status session_commit(session *s, const char *message, int *number, char **err)
 {

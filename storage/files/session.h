@@ -49,6 +49,25 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
  * a copy of the design given to session_apply. */
 kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, const char *text,
                            const char *label, bool *applied, char **err);
+/* The Patterns table's row commands, made by session_pattern_rows. */
+typedef enum session_rowcmd {
+    SESSION_ROW_ADD,       /* a new pattern at `row` (edit_add) */
+    SESSION_ROW_DELETE,    /* pattern `row` taken out */
+    SESSION_ROW_DUPLICATE, /* a copy of pattern `row` after it (edit_duplicate) */
+    SESSION_ROW_UP,        /* pattern `row` moved up one (edit_move) */
+    SESSION_ROW_DOWN,      /* pattern `row` moved down one */
+} session_rowcmd;
+/* Makes row command `cmd` on pattern `row` of the current design in place (session_design's
+ * pointer stays the same) as one undoable step labelled `label`, in proportion to the step: its
+ * undo entry is the step that takes it back (holding the deleted pattern for a delete), and the
+ * save writes the lines it moves (a workspace's text not known: saved whole). *op receives the
+ * structural step made (an insertion's row is the new pattern's, a move's `to` where it went;
+ * a move past a pattern equal to it changes nothing and makes no step, KP_OK).
+ * KP_NOTFOUND when the command does not apply there (out of range, a move past an end) and
+ * KP_READONLY (with *err) while read-only: nothing changed then. Else KP_OK, or the save's
+ * failure with *err (caller frees; err may be NULL) and the change kept in memory. */
+kp_status session_pattern_rows(session *s, session_rowcmd cmd, size_t row, const char *label, kp_rowop *op,
+                               char **err);
 /* For idle moments: an edit is saved as the lines it changed (a few patterns: in proportion to
  * the edit, not the design); the working copy's text is then written whole here, once, when
  * edits were saved that way. Failures are left for the next save to report. */
@@ -63,6 +82,10 @@ kp_status session_redo(session *s, char **err);
  * the design is as it was, so checks and analysis may follow that row alone. false after any
  * other step (a whole design, or the persisted history of an earlier session). */
 bool session_last_step_row(const session *s, size_t *row);
+/* true when the last session_undo or session_redo (that succeeded) made a structural step of
+ * the pattern list alone (a step of session_pattern_rows taken back or made again), with *op that
+ * step as made on the design before it; false after any other step. */
+bool session_last_step_rows(const session *s, kp_rowop *op);
 size_t session_undo_depth(const session *s);
 /* What the next undo (redo) takes back, as its change was labelled ("edit patterns row 2 rate"),
  * or NULL when not known (nothing to undo, or a step of an earlier session). Owned by the
