@@ -200,6 +200,89 @@ static void add_figure_lines(char ***v, ui_role **roles, size_t *n, size_t *cap,
     add_hanging(v, roles, n, cap, indent, tail, width);
 }
 
+/* The patterns' figure lines of a panel `width` wide, some of them too wide: rewritten with their
+ * names in one column as wide as lets the middle line fit, and the lines up to 4 columns longer
+ * (at least 8, at most the longest name),
+ * a longer name cut with "…", the figures after it in their own columns as they were (numbers
+ * right-aligned stay so); aligned[i] says which lines were. Other lines are left as they are. */
+static void align_pattern_lines(char **lines, size_t nl, int width, bool *aligned)
+{
+    int widest = 0, ncand = 0;
+    for (size_t i = 0; i < nl; i++)
+        if (disp_width(lines[i]) > widest)
+            widest = disp_width(lines[i]);
+    if (widest <= width)
+        return;
+    /* the columns: where the names start (the widest id), where the figures start (the first
+       non-blank after any name) */
+    int pre = 0, tail = -1, longest = 0;
+    for (size_t i = 0; i < nl; i++) {
+        const char *name, *end;
+        if (!figure_name(lines[i], &name, &end))
+            continue;
+        char *head = xstrndup(lines[i], (size_t)(name - lines[i])),
+             *nm = xstrndup(name, (size_t)(end - name));
+        const char *fig = end + strspn(end, " ");
+        char *upto = xstrndup(lines[i], (size_t)(fig - lines[i]));
+        int pw = disp_width(head), tw = disp_width(upto), nw = disp_width(nm);
+        pre = pw > pre ? pw : pre;
+        tail = tail < 0 || tw < tail ? tw : tail;
+        longest = nw > longest ? nw : longest;
+        free(head);
+        free(nm);
+        free(upto);
+        aligned[i] = *fig != '\0';
+        ncand += aligned[i];
+    }
+    if (!ncand)
+        return;
+    /* each line's room for its name, and the middle one */
+    int *room = xcalloc((size_t)ncand, sizeof *room), k = 0;
+    for (size_t i = 0; i < nl; i++) {
+        if (!aligned[i])
+            continue;
+        size_t at = disp_fit(lines[i], tail, NULL);
+        room[k++] = width - pre - 2 - disp_width(lines[i] + at);
+    }
+    for (int a = 1; a < ncand; a++) /* a few lines: insertion sort */
+        for (int b = a; b > 0 && room[b - 1] > room[b]; b--) {
+            int t = room[b];
+            room[b] = room[b - 1];
+            room[b - 1] = t;
+        }
+    /* the room of the middle line, less what lets the lines a few columns longer fit too (a plan
+       word one letter longer must not move its line's figures) */
+    int col = room[ncand / 2];
+    for (int j = 0; j < ncand; j++)
+        if (room[j] >= col - 4) {
+            col = room[j];
+            break;
+        }
+    free(room);
+    col = col > longest ? longest : col;
+    col = col < 8 ? 8 : col;
+    for (size_t i = 0; i < nl; i++) {
+        if (!aligned[i])
+            continue;
+        const char *name, *end;
+        figure_name(lines[i], &name, &end);
+        const char *figs = lines[i] + disp_fit(lines[i], tail, NULL);
+        sbuf b;
+        sbuf_init(&b);
+        sbuf_addn(&b, lines[i], (size_t)(name - lines[i]));
+        for (int w = disp_width(b.s); w < pre; w++)
+            sbuf_addc(&b, ' ');
+        char *nm = xstrndup(name, (size_t)(end - name));
+        int fits = width - pre - 2 - disp_width(figs), nc = fits < col ? (fits < 8 ? 8 : fits) : col;
+        disp_cell(&b, nm, nc, DISP_MARK_CUT);
+        sbuf_add(&b, "  ");
+        sbuf_add(&b, figs);
+        free(nm);
+        free(lines[i]);
+        lines[i] = sbuf_steal(&b);
+    }
+}
+
 /* Appends the figures, one line each. When one is wider than `width`: with `roomy` (a panel that
  * may grow), each pattern's line too wide becomes two, its name whole on the first and its
  * figures under the name (add_figure_lines), other lines wrap. Else every line loses the same
@@ -224,25 +307,32 @@ static void add_figures(char ***v, ui_role **roles, size_t *n, size_t *cap, cons
         free(all);
         return;
     }
-    char *all = xstrdup(figures);
-    int over = 0;
-    for (const char *p = all; *p;) {
+    /* the lines, each a string of its own */
+    char **lines = NULL;
+    size_t nl = 0;
+    for (const char *p = figures; *p;) {
         const char *e = strchr(p, '\n');
-        char *line = e ? xstrndup(p, (size_t)(e - p)) : xstrdup(p);
-        int o = disp_width(line) - width;
-        if (o > over)
-            over = o;
-        free(line);
+        lines = xrealloc(lines, (nl + 1) * sizeof *lines);
+        lines[nl++] = e ? xstrndup(p, (size_t)(e - p)) : xstrdup(p);
         p = e ? e + 1 : p + strlen(p);
     }
-    for (char *line = all, *next; line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
+    bool *aligned = xcalloc(nl + 1, sizeof *aligned);
+    align_pattern_lines(lines, nl, width, aligned);
+    int over = 0; /* of the other lines */
+    for (size_t i = 0; i < nl; i++) {
+        int o = disp_width(lines[i]) - width;
+        if (!aligned[i] && o > over)
+            over = o;
+    }
+    for (size_t i = 0; i < nl; i++) {
+        char *line = lines[i];
+        int lover = aligned[i] ? disp_width(line) - width : over; /* an aligned line: its own */
         size_t at, gap = widest_gap(line, &at);
         size_t cut = gap > 2 ? gap - 2 : 0;
-        if (cut > (size_t)over)
-            cut = (size_t)over;
+        if (lover < 0)
+            lover = 0;
+        if (cut > (size_t)lover)
+            cut = (size_t)lover;
         memmove(line + at, line + at + cut, strlen(line + at + cut) + 1);
         /* still too wide (a longer name): its other gaps give what it lacks, one space at a time */
         while (disp_width(line) > width && (gap = widest_gap(line, &at)) > 2)
@@ -250,8 +340,10 @@ static void add_figures(char ***v, ui_role **roles, size_t *n, size_t *cap, cons
         char *fit = shorten_name(line, width);
         add_figure_line(v, roles, n, cap, fit ? fit : line, width);
         free(fit);
+        free(line);
     }
-    free(all);
+    free(lines);
+    free(aligned);
 }
 
 int narration_need(const wb_tour_step *st, int width, const char *why)
