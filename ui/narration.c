@@ -215,7 +215,7 @@ static void align_pattern_lines(char **lines, size_t nl, int width, bool *aligne
         return;
     /* the columns: where the names start (the widest id), where the figures start (the first
        non-blank after any name) */
-    int pre = 0, tail = -1, longest = 0;
+    int pre = 0, tail = -1, longest = 0, ends = 0;
     for (size_t i = 0; i < nl; i++) {
         const char *name, *end;
         if (!figure_name(lines[i], &name, &end))
@@ -228,14 +228,17 @@ static void align_pattern_lines(char **lines, size_t nl, int width, bool *aligne
         pre = pw > pre ? pw : pre;
         tail = tail < 0 || tw < tail ? tw : tail;
         longest = nw > longest ? nw : longest;
+        ends = pw + nw > ends ? pw + nw : ends;
         free(head);
         free(nm);
         free(upto);
         aligned[i] = *fig != '\0';
         ncand += aligned[i];
     }
-    if (!ncand)
+    if (!ncand || tail < ends + 2) { /* a name with two spaces in it: no common columns */
+        memset(aligned, 0, nl * sizeof *aligned);
         return;
+    }
     /* each line's room for its name, and the middle one */
     int *room = xcalloc((size_t)ncand, sizeof *room), k = 0;
     for (size_t i = 0; i < nl; i++) {
