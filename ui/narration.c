@@ -288,10 +288,10 @@ static void align_pattern_lines(char **lines, size_t nl, int width, bool *aligne
 
 /* Appends the figures, one line each. When one is wider than `width`: with `roomy` (a panel that
  * may grow), each pattern's line too wide becomes two, its name whole on the first and its
- * figures under the name (add_figure_lines), other lines wrap. Else every line loses the same
- * number of spaces from its widest gap (the padding after the name column, so that the columns
- * stay aligned), keeping two; a line still too wide loses spaces from its other gaps, has its
- * name cut, then wraps. */
+ * figures under the name (add_figure_lines), other lines wrap. Else the patterns' lines have their
+ * names cut to one column (align_pattern_lines), and every other line loses the same number of
+ * spaces from its widest gap, keeping two; a line still too wide loses spaces from its other gaps,
+ * has its name cut, then wraps. */
 static void add_figures(char ***v, ui_role **roles, size_t *n, size_t *cap, const char *figures, int width,
                         bool roomy)
 {
