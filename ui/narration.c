@@ -39,34 +39,27 @@ bool narration_marked(const wb_tour_step *st, const char *kind, const char *name
     return false;
 }
 
-/* Appends the wrapped lines of text to (*v, *n), each with role `role`. */
-static void add_wrapped(char ***v, ui_role **roles, size_t *n, size_t *cap, const char *text, int width,
-                        ui_role role)
-{
-    size_t k;
-    char **w = draw_wrap(text, width > 4 ? width : 4, &k);
-    for (size_t i = 0; i < k; i++) {
-        if (*n == *cap) {
-            *cap = *cap ? 2 * *cap : 16;
-            *v = xrealloc(*v, *cap * sizeof **v);
-            *roles = xrealloc(*roles, *cap * sizeof **roles);
-        }
-        (*v)[*n] = w[i];
-        (*roles)[(*n)++] = role;
-    }
-    free(w);
-}
-
-/* Appends one line as it is (a copy), with role `role`. */
-static void push_line(char ***v, ui_role **roles, size_t *n, size_t *cap, const char *line, ui_role role)
+/* Appends line (taken) to (*v, *n) with role `role`. */
+static void push_line(char ***v, ui_role **roles, size_t *n, size_t *cap, char *line, ui_role role)
 {
     if (*n == *cap) {
         *cap = *cap ? 2 * *cap : 16;
         *v = xrealloc(*v, *cap * sizeof **v);
         *roles = xrealloc(*roles, *cap * sizeof **roles);
     }
-    (*v)[*n] = xstrdup(line);
+    (*v)[*n] = line;
     (*roles)[(*n)++] = role;
+}
+
+/* Appends the wrapped lines of text to (*v, *n), each with role `role`. */
+static void add_wrapped(char ***v, ui_role **roles, size_t *n, size_t *cap, const char *text, int width,
+                        ui_role role)
+{
+    size_t k;
+    char **w = draw_wrap(text, width > 4 ? width : 4, &k);
+    for (size_t i = 0; i < k; i++)
+        push_line(v, roles, n, cap, w[i], role);
+    free(w);
 }
 
 /* The exercise's lines: the task, then each check with [x] or [ ]. */
@@ -170,7 +163,7 @@ static void add_hanging(char ***v, ui_role **roles, size_t *n, size_t *cap, int 
         next = strchr(l, '\n');
         if (next)
             *next++ = '\0';
-        push_line(v, roles, n, cap, l, UI_ROLE_NORMAL);
+        push_line(v, roles, n, cap, xstrdup(l), UI_ROLE_NORMAL);
     }
     sbuf_free(&b);
 }
