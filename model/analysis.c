@@ -260,25 +260,21 @@ kp_analysis *analysis_update_rows(kp_analysis *prev, const kp_design *d, kp_rowo
         in->stale + (op.kind != KP_ROW_MOVE) > d->npatterns || prev->npatterns != n)
         return analysis_update(prev, d, ANALYSIS_UNKNOWN);
     kp_analysis *a = prev;
-    kp_design *b = in->base;
+    kp_pattern p = {0}, gone = {0};
     if (op.kind == KP_ROW_REMOVE) {
         count_readers(in, a, op.row, -1);
-        pattern_free(&b->patterns[op.row]); /* its result's strings stay in the arena */
     } else if (op.kind == KP_ROW_INSERT) {
-        b->patterns = xrealloc(b->patterns, (n + 1) * sizeof *b->patterns);
+        p = d->patterns[op.row];
+        fields_clone(&kp_rec_pattern, &p, &d->patterns[op.row]);
         a->patterns = xrealloc(a->patterns, (n + 1) * sizeof *a->patterns);
     }
-    kp_rowop_shift(b->patterns, n, sizeof *b->patterns, op);
+    design_patterns_step(in->base, op, &p, &gone);
+    pattern_free(&gone); /* a removed one's: its result's strings stay in the arena */
     kp_rowop_shift(a->patterns, n, sizeof *a->patterns, op);
-    b->npatterns = a->npatterns = kp_rowop_count(op, n);
+    a->npatterns = in->base->npatterns;
     stage_heat_rows(in->heat, op);
     stage_checklist_rows(in->checklist, op);
     stage_findings_rows(in->findings, op);
-    if (op.kind == KP_ROW_INSERT) {
-        kp_pattern *p = &b->patterns[op.row];
-        *p = d->patterns[op.row];
-        fields_clone(&kp_rec_pattern, p, &d->patterns[op.row]);
-    }
     repoint(a, in);
     if (op.kind == KP_ROW_INSERT) {
         stage_resolve_pattern(in->resolver, a, op.row);

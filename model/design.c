@@ -139,6 +139,32 @@ size_t kp_rowop_count(kp_rowop op, size_t n)
     return op.kind == KP_ROW_INSERT ? n + 1 : op.kind == KP_ROW_REMOVE ? n - 1 : n;
 }
 
+kp_rowop kp_rowop_inverse(kp_rowop op)
+{
+    if (op.kind == KP_ROW_INSERT)
+        return (kp_rowop){KP_ROW_REMOVE, op.row, 0};
+    if (op.kind == KP_ROW_REMOVE)
+        return (kp_rowop){KP_ROW_INSERT, op.row, 0};
+    return (kp_rowop){KP_ROW_MOVE, op.to, op.row};
+}
+
+void design_patterns_step(kp_design *d, kp_rowop op, const kp_pattern *in, kp_pattern *out)
+{
+    size_t n = d->npatterns;
+    if (op.kind == KP_ROW_INSERT)
+        d->patterns = xrealloc(d->patterns, (n + 1) * sizeof *d->patterns);
+    else if (op.kind == KP_ROW_REMOVE)
+        *out = d->patterns[op.row];
+    kp_rowop_shift(d->patterns, n, sizeof *d->patterns, op);
+    if (op.kind == KP_ROW_INSERT)
+        d->patterns[op.row] = *in;
+    d->npatterns = kp_rowop_count(op, n);
+    if (!d->npatterns) {
+        free(d->patterns);
+        d->patterns = NULL;
+    }
+}
+
 void kp_rowop_shift(void *v, size_t n, size_t size, kp_rowop op)
 {
     char *b = v;

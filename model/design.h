@@ -376,6 +376,13 @@ size_t kp_rowop_count(kp_rowop op, size_t n);
  * caller fills it); a removal drops the element's bytes (the caller released what it held). op
  * must fit n. */
 void kp_rowop_shift(void *v, size_t n, size_t size, kp_rowop op);
+/* The step that takes op back: a removal for an insertion, an insertion at the same row for a
+ * removal, the move back for a move. */
+kp_rowop kp_rowop_inverse(kp_rowop op);
+/* Makes op (fitting d's patterns) on d's pattern list: an insertion puts *in there (taken: its
+ * contents now d's), a removal hands the pattern taken out to *out (the caller frees it or keeps
+ * it), a move moves. An emptied list is freed (NULL). */
+void design_patterns_step(kp_design *d, kp_rowop op, const kp_pattern *in, kp_pattern *out);
 
 /* Zero-initialised elements with their defaults, for builders (the YAML loader, the TUI). */
 void table_init(kp_table *t);

@@ -1287,6 +1287,28 @@ bool validate_design_memo(const kp_design *d, kp_diags *diags, validate_memo *m)
     return ok;
 }
 
+/* Appends src's diagnostics to v (nv of cap), taking their messages. */
+static void diags_take(kp_diag **v, size_t *nv, size_t *cap, const kp_diag *src, size_t n)
+{
+    if (*nv + n > *cap) {
+        *cap = *nv + n + *cap / 2;
+        *v = xrealloc(*v, *cap * sizeof **v);
+    }
+    if (n)
+        memcpy(*v + *nv, src, n * sizeof **v);
+    *nv += n;
+}
+
+/* Appends every diagnostic of src to v (nv of cap) and releases src (its messages are v's). */
+static void diags_take_all(kp_diag **v, size_t *nv, size_t *cap, kp_diags *src)
+{
+    diags_take(v, nv, cap, src->v, src->n);
+    free(src->v);
+    src->v = NULL;
+    src->n = 0;
+    diags_free(src);
+}
+
 /* Makes v[0..nv) (room for cap) the list of diags (its old array released: the messages are
  * v's) and of m; true when no error. */
 static bool diags_install(kp_diags *diags, validate_memo *m, kp_diag *v, size_t nv, size_t cap)
@@ -1316,21 +1338,13 @@ bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, vali
     const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
     kp_diag *v = xmalloc((diags->n + 1) * sizeof *v);
     size_t nv = 0, cap = diags->n + 1, *at = m->at;
-    if (at[0]) /* the checks before the patterns' */
-        memcpy(v, diags->v, at[0] * sizeof *v);
-    nv = at[0];
+    diags_take(&v, &nv, &cap, diags->v, at[0]); /* the checks before the patterns' */
     for (size_t i = 0; i < n; i++) {
         const char *cb = d->patterns[i].covered_by.s;
         size_t from = at[i], to = at[i + 1];
         at[i] = nv;
         if (i != row && !(id && cb && strcmp(cb, id) == 0)) {
-            if (nv + (to - from) > cap) {
-                cap = nv + (to - from) + cap / 2;
-                v = xrealloc(v, cap * sizeof *v);
-            }
-            if (to > from)
-                memcpy(v + nv, diags->v + from, (to - from) * sizeof *v);
-            nv += to - from;
+            diags_take(&v, &nv, &cap, diags->v + from, to - from);
             continue;
         }
         for (size_t k = from; k < to; k++)
@@ -1339,42 +1353,14 @@ bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, vali
         diags_init(&fresh, NULL);
         c.dg = &fresh;
         check_pattern(&c, i, es);
-        if (nv + fresh.n > cap) {
-            cap = nv + fresh.n + cap / 2;
-            v = xrealloc(v, cap * sizeof *v);
-        }
-        if (fresh.n)
-            memcpy(v + nv, fresh.v, fresh.n * sizeof *v);
-        nv += fresh.n;
-        free(fresh.v); /* its messages are the list's now */
-        fresh.v = NULL;
-        fresh.n = 0;
-        diags_free(&fresh);
+        diags_take_all(&v, &nv, &cap, &fresh);
     }
-    size_t after = diags->n - at[n];
-    if (nv + after > cap) {
-        cap = nv + after;
-        v = xrealloc(v, cap * sizeof *v);
-    }
-    if (after)
-        memcpy(v + nv, diags->v + at[n], after * sizeof *v); /* the checks after the patterns' */
+    size_t after = at[n]; /* the checks after the patterns' */
     at[n] = nv;
-    nv += after;
+    diags_take(&v, &nv, &cap, diags->v + after, diags->n - after);
     free(es);
     vctx_free(&c);
     return diags_install(diags, m, v, nv, cap);
-}
-
-/* Appends src's diagnostics to v (nv of cap), taking their messages. */
-static void diags_take(kp_diag **v, size_t *nv, size_t *cap, const kp_diag *src, size_t n)
-{
-    if (*nv + n > *cap) {
-        *cap = *nv + n + *cap / 2;
-        *v = xrealloc(*v, *cap * sizeof **v);
-    }
-    if (n)
-        memcpy(*v + *nv, src, n * sizeof **v);
-    *nv += n;
 }
 
 bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, validate_memo *m)
@@ -1433,11 +1419,7 @@ bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, valida
             diags_init(&fresh, NULL);
             c.dg = &fresh;
             check_pattern(&c, j, es);
-            diags_take(&v, &nv, &cap, fresh.v, fresh.n);
-            free(fresh.v); /* its messages are the list's now */
-            fresh.v = NULL;
-            fresh.n = 0;
-            diags_free(&fresh);
+            diags_take_all(&v, &nv, &cap, &fresh);
             continue;
         }
         diags_take(&v, &nv, &cap, diags->v + at[f], at[f + 1] - at[f]);
@@ -1449,11 +1431,7 @@ bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, valida
     diags_init(&after, NULL);
     c.dg = &after;
     checks_after_patterns(&c);
-    diags_take(&v, &nv, &cap, after.v, after.n);
-    free(after.v);
-    after.v = NULL;
-    after.n = 0;
-    diags_free(&after);
+    diags_take_all(&v, &nv, &cap, &after);
     /* the messages not taken into the new list: those of the patterns checked again or gone, and
        the old checks after the patterns' */
     for (size_t i = 0; i < was; i++)

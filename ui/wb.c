@@ -83,17 +83,14 @@ static void take_good(wb *w, const kp_design *d)
     size_t n = w->good ? w->good->npatterns : 0;
     if (w->rows_edit && !w->an_behind && w->good && !w->opt.analyze && kp_rowop_fits(op, n) &&
         kp_rowop_count(op, n) == d->npatterns) { /* the same step on the copy */
-        kp_design *g = w->good;
-        if (op.kind == KP_ROW_REMOVE)
-            pattern_free(&g->patterns[op.row]);
-        else if (op.kind == KP_ROW_INSERT)
-            g->patterns = xrealloc(g->patterns, (n + 1) * sizeof *g->patterns);
-        kp_rowop_shift(g->patterns, n, sizeof *g->patterns, op);
-        g->npatterns = d->npatterns;
+        kp_pattern p = {0}, gone = {0};
         if (op.kind == KP_ROW_INSERT) {
-            g->patterns[op.row] = d->patterns[op.row];
-            fields_clone(&kp_rec_pattern, &g->patterns[op.row], &d->patterns[op.row]);
+            p = d->patterns[op.row];
+            fields_clone(&kp_rec_pattern, &p, &d->patterns[op.row]);
         }
+        design_patterns_step(w->good, op, &p, &gone);
+        if (op.kind == KP_ROW_REMOVE)
+            pattern_free(&gone);
         return;
     }
     design_free(w->good);
@@ -105,17 +102,12 @@ static void take_good(wb *w, const kp_design *d)
  * the same pattern that was removed). */
 static bool undoes(const kp_design *good, const kp_design *d, kp_rowop lag, kp_rowop op)
 {
-    switch (lag.kind) {
-    case KP_ROW_INSERT:
-        return op.kind == KP_ROW_REMOVE && op.row == lag.row;
-    case KP_ROW_REMOVE:
-        return op.kind == KP_ROW_INSERT && op.row == lag.row && op.row < d->npatterns &&
-               op.row < good->npatterns &&
-               fields_equal(&kp_rec_pattern, &good->patterns[op.row], &d->patterns[op.row]);
-    case KP_ROW_MOVE:
-        return op.kind == KP_ROW_MOVE && op.row == lag.to && op.to == lag.row;
-    }
-    return false;
+    kp_rowop back = kp_rowop_inverse(lag);
+    if (op.kind != back.kind || op.row != back.row || (op.kind == KP_ROW_MOVE && op.to != back.to))
+        return false;
+    return op.kind != KP_ROW_INSERT ||
+           (op.row < d->npatterns && op.row < good->npatterns &&
+            fields_equal(&kp_rec_pattern, &good->patterns[op.row], &d->patterns[op.row]));
 }
 
 void wb_recompute(wb *w)

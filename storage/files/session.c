@@ -612,14 +612,9 @@ kp_status session_pattern_rows(session *s, session_rowcmd cmd, size_t row, const
         break;
     case SESSION_ROW_DELETE:
         if (row < n) { /* the pattern taken out is the undo step's */
-            back.pat = d->patterns[row];
-            kp_rowop_shift(d->patterns, n, sizeof *d->patterns, (kp_rowop){KP_ROW_REMOVE, row, 0});
-            if (--d->npatterns == 0) {
-                free(d->patterns);
-                d->patterns = NULL;
-            }
-            at = row;
             *op = (kp_rowop){KP_ROW_REMOVE, row, 0};
+            design_patterns_step(d, *op, NULL, &back.pat);
+            at = row;
         }
         break;
     case SESSION_ROW_UP:
@@ -641,13 +636,7 @@ kp_status session_pattern_rows(session *s, session_rowcmd cmd, size_t row, const
         free(back.label);
         return KP_NOTFOUND;
     }
-    /* the undo step: the inverse of op */
-    if (op->kind == KP_ROW_INSERT)
-        back.op = (kp_rowop){KP_ROW_REMOVE, op->row, 0};
-    else if (op->kind == KP_ROW_REMOVE)
-        back.op = (kp_rowop){KP_ROW_INSERT, op->row, 0};
-    else
-        back.op = (kp_rowop){KP_ROW_MOVE, op->to, op->row};
+    back.op = kp_rowop_inverse(*op); /* the undo step */
     VEC_GROW(s->undo, s->nundo, s->capundo);
     s->undo[s->nundo++] = back;
     snapshots_free(s->redo, s->nredo);
@@ -659,27 +648,8 @@ kp_status session_pattern_rows(session *s, session_rowcmd cmd, size_t row, const
 /* Applies a structural snapshot's step to s->design; returns the snapshot of its inverse. */
 static snapshot rows_step(session *s, snapshot sn)
 {
-    kp_design *d = s->design;
-    size_t n = d->npatterns;
-    snapshot inv = {.label = sn.label, .base = s->base, .rows = true};
-    if (sn.op.kind == KP_ROW_INSERT) {
-        d->patterns = xrealloc(d->patterns, (n + 1) * sizeof *d->patterns);
-        kp_rowop_shift(d->patterns, n, sizeof *d->patterns, sn.op);
-        d->patterns[sn.op.row] = sn.pat;
-        d->npatterns++;
-        inv.op = (kp_rowop){KP_ROW_REMOVE, sn.op.row, 0};
-    } else if (sn.op.kind == KP_ROW_REMOVE) {
-        inv.pat = d->patterns[sn.op.row];
-        kp_rowop_shift(d->patterns, n, sizeof *d->patterns, sn.op);
-        if (--d->npatterns == 0) {
-            free(d->patterns);
-            d->patterns = NULL;
-        }
-        inv.op = (kp_rowop){KP_ROW_INSERT, sn.op.row, 0};
-    } else {
-        kp_rowop_shift(d->patterns, n, sizeof *d->patterns, sn.op);
-        inv.op = (kp_rowop){KP_ROW_MOVE, sn.op.to, sn.op.row};
-    }
+    snapshot inv = {.label = sn.label, .base = s->base, .rows = true, .op = kp_rowop_inverse(sn.op)};
+    design_patterns_step(s->design, sn.op, &sn.pat, &inv.pat);
     return inv;
 }
 
