@@ -71,6 +71,7 @@ struct accesslog_sink {
     const char *chunk, *chunk_end; /* the whole chunk (keys in it stay readable until added) */
     size_t nt;                     /* threads sharing the chunk: 1, adds as it reads */
     rec ring[RING];                /* requests waiting to be added, oldest at ring[head] */
+    uint32_t cand[RING];           /* per ring place: 1 + the entry the look-ahead found, 0 none */
     size_t head, n;
     rec *out[ACCESSLOG_MAX_THREADS]; /* nt > 1: requests for thread t's shards */
     size_t nout[ACCESSLOG_MAX_THREADS], capout[ACCESSLOG_MAX_THREADS];
@@ -414,13 +415,24 @@ static inline void entry_count(entry *s, const rec *r)
     s->read_units += rd;
 }
 
-static void shard_add(shard *sh, const rec *r)
+/* Adds r; cand is 1 + the entry a look-ahead found for r's tag (0 none): when that entry holds
+ * r's key, the index is not searched again. */
+static void shard_add_at(shard *sh, const rec *r, uint32_t cand)
 {
     double w = r->write ? r->units : 0, rd = r->write ? 0 : r->units;
     sh->requests += r->requests;
     sh->units += r->units;
     sh->write_units += w;
     sh->read_units += rd;
+    if (cand) {
+        entry *c = &sh->e[cand - 1];
+        if (c->hash == r->hash && c->len == r->len && key_eq(entry_key(c), r->key, r->len)) {
+            entry_count(c, r);
+            if (sh->cap)
+                heap_down(sh, sh->hpos[cand - 1]);
+            return;
+        }
+    }
     bool found;
     size_t i = shard_find(sh, r->hash, r->key, r->len, &found);
     if (found) {
@@ -465,6 +477,8 @@ static void shard_add(shard *sh, const rec *r)
     sh->hpos[m] = (uint32_t)sh->nheap;
     heap_up(sh, sh->nheap++);
 }
+
+static void shard_add(shard *sh, const rec *r) { shard_add_at(sh, r, 0); }
 
 /* ---- the tally -------------------------------------------------------------------------- */
 
@@ -687,7 +701,7 @@ static void ring_flush(accesslog_sink *s)
 {
     for (; s->n; s->n--, s->head = (s->head + 1) & (RING - 1)) {
         const rec *r = &s->ring[s->head];
-        shard_add(&s->h->sh[shard_of(r->hash)], r);
+        shard_add_at(&s->h->sh[shard_of(r->hash)], r, s->cand[s->head]);
     }
 }
 
@@ -699,20 +713,24 @@ static inline void ring_put(accesslog_sink *s, const rec *r)
     accesslog *h = s->h;
     if (s->n == RING) {
         const rec *o = &s->ring[s->head];
-        shard_add(&h->sh[shard_of(o->hash)], o);
+        shard_add_at(&h->sh[shard_of(o->hash)], o, s->cand[s->head]);
         s->head = (s->head + 1) & (RING - 1);
         s->n--;
     }
-    s->ring[(s->head + s->n++) & (RING - 1)] = *r;
+    size_t at = (s->head + s->n++) & (RING - 1);
+    s->ring[at] = *r;
+    s->cand[at] = 0;
     const shard *sh = &h->sh[shard_of(r->hash)];
     __builtin_prefetch(&sh->ix[r->hash & sh->mask]);
     if (s->n > RING / 2) { /* its slots are in the cache by now: the entry with its tag */
-        const rec *m = &s->ring[(s->head + s->n - 1 - RING / 2) & (RING - 1)];
+        size_t mi = (s->head + s->n - 1 - RING / 2) & (RING - 1);
+        const rec *m = &s->ring[mi];
         const shard *ms = &h->sh[shard_of(m->hash)];
         uint64_t tag = tag_of(m->hash), x;
         for (size_t i = m->hash & ms->mask; (x = ms->ix[i]); i = (i + 1) & ms->mask)
             if ((x & 0xffffffff00000000ULL) == tag) {
                 __builtin_prefetch(&ms->e[(uint32_t)x]);
+                s->cand[mi] = (uint32_t)x + 1;
                 break;
             }
     }
