@@ -13,6 +13,7 @@
 #include "session.h"
 #include "workspace.h"
 
+#include <malloc.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,22 @@ int main(int argc, char **argv)
         }
     }
     double copied = (now() - t) / nedits, copied_cpu = (cpu_now() - c) / nedits;
+    /* what the session holds in memory for its undo after many edits of that kind */
+    struct mallinfo2 m0 = mallinfo2();
+    const int nmore = 100;
+    for (int i = 0; i < nmore; i++) {
+        kp_design *nd = design_clone(session_design(ss));
+        char *v = xasprintf("%d", 300 + i);
+        if (edit_set(nd, EDIT_PATTERNS, (size_t)(i * 41), (size_t)col, v, &err) != KP_OK ||
+            session_apply(ss, nd, "edit", &err) != KP_OK) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        free(v);
+    }
+    struct mallinfo2 m1 = mallinfo2();
+    double held =
+        ((double)m1.uordblks + (double)m1.hblkhd - (double)m0.uordblks - (double)m0.hblkhd) / 1048576.0;
     session_close(ss);
     printf("  save a cell at 10,000 patterns (edit + write)  %8.2f ms (CPU %.2f ms)\n", save * 1e3,
            save_cpu * 1e3);
@@ -178,6 +195,8 @@ int main(int argc, char **argv)
            fold_cpu * 1e3);
     printf("  undo entry per edit (bytes stored)             %8.0f bytes\n",
            (double)(hist1 - hist0) / nedits);
+    printf("  memory the undo holds after %d more copies     %8.1f MB (heap in use, more than before them)\n",
+           nmore, held);
     remove_ws(wsp);
     free(wsp);
 

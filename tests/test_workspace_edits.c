@@ -673,6 +673,89 @@ static void test_random_edits_equal_whole_saves(void **state)
 
 /* ---- the upgrade from schema 3 -------------------------------------------------------------- */
 
+/* Memory keeps at most 32 whole designs when a workspace keeps the history: undoing further reads
+ * the steps back from the workspace, in order, and redo comes all the way back. */
+static void test_undo_in_memory_capped(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    session *s = cloudshop_session(p);
+    const char *first = session_design(s)->name;
+    char *original = xstrdup(first);
+    enum { STEPS = 45 };
+    char name[32];
+    for (int i = 1; i <= STEPS; i++) {
+        kp_design *d = design_clone(session_design(s));
+        free(d->name);
+        snprintf(name, sizeof name, "step %d", i);
+        d->name = xstrdup(name);
+        assert_int_equal(session_apply(s, d, "rename", NULL), KP_OK);
+    }
+    assert_int_equal(session_undo_depth(s), 32);
+    size_t nundo = 0;
+    assert_int_equal(ws_history_depth(session_ws(s), &nundo, NULL, NULL), KP_OK);
+    assert_int_equal(nundo,
+                     STEPS); /* the state before each rename (a new workspace stores none before "open") */
+    for (int i = STEPS - 1; i >= 0; i--) {
+        assert_int_equal(session_undo(s, NULL), KP_OK);
+        snprintf(name, sizeof name, "step %d", i);
+        assert_string_equal(session_design(s)->name, i ? name : original);
+    }
+    /* the redo stack is capped in turn, and brings every step back */
+    for (int i = 1; i <= STEPS; i++) {
+        assert_int_equal(session_redo(s, NULL), KP_OK);
+        snprintf(name, sizeof name, "step %d", i);
+        assert_string_equal(session_design(s)->name, name);
+        assert_true(session_undo_depth(s) <= 32);
+    }
+    assert_int_equal(session_redo(s, NULL), KP_NOTFOUND);
+    /* :compact keeps as many in memory as in the workspace */
+    long long freed = 0;
+    assert_int_equal(session_compact(s, 3, &freed, NULL), KP_OK);
+    assert_int_equal(session_undo_depth(s), 3);
+    for (int i = STEPS - 1; i >= STEPS - 3; i--) {
+        assert_int_equal(session_undo(s, NULL), KP_OK);
+        snprintf(name, sizeof name, "step %d", i);
+        assert_string_equal(session_design(s)->name, name);
+    }
+    char *err = NULL;
+    assert_int_equal(session_undo(s, &err), KP_NOTFOUND);
+    free(err);
+    session_close(s);
+    free(original);
+    free(p);
+}
+
+/* A session with no workspace keeps its 1,000 newest steps, designs too (nothing to read back). */
+static void test_undo_in_memory_steps_capped(void **state)
+{
+    (void)state;
+    session *s = session_new_memory(load_ok("samples/cloudshop/design.yaml"));
+    int rate = edit_col_find(session_design(s), EDIT_PATTERNS, "rate");
+    assert_true(rate >= 0);
+    char text[32];
+    for (int i = 1; i <= 1010; i++) {
+        bool applied = false;
+        snprintf(text, sizeof text, "%d", i);
+        assert_int_equal(session_edit_set(s, EDIT_PATTERNS, 0, (size_t)rate, text, "rate", &applied, NULL),
+                         KP_OK);
+        assert_true(applied);
+        if (i % 100 == 0) { /* a whole design now and then */
+            kp_design *d = design_clone(session_design(s));
+            free(d->name);
+            d->name = xstrdup(text);
+            assert_int_equal(session_apply(s, d, "rename", NULL), KP_OK);
+        }
+    }
+    assert_int_equal(session_undo_depth(s), 1000);
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(session_undo(s, NULL), KP_OK);
+    char *err = NULL;
+    assert_int_equal(session_undo(s, &err), KP_NOTFOUND);
+    free(err);
+    session_close(s);
+}
+
 static void test_migration_from_schema_3(void **state)
 {
     (void)state;
@@ -718,6 +801,8 @@ int main(void)
         cmocka_unit_test(test_no_change_is_no_step),
         cmocka_unit_test(test_random_edits_equal_whole_saves),
         cmocka_unit_test(test_migration_from_schema_3),
+        cmocka_unit_test(test_undo_in_memory_capped),
+        cmocka_unit_test(test_undo_in_memory_steps_capped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

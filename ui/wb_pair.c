@@ -129,7 +129,7 @@ int wb_cmd_compact(wb *w, const wb_cmd *c, const wb_cmd_args *a)
     }
     char *err = NULL;
     long long freed = 0;
-    if (ws_compact(ws, (size_t)keep, &freed, &err) != KP_OK) {
+    if (session_compact(w->ss, (size_t)keep, &freed, &err) != KP_OK) {
         wb_message(w, UI_ROLE_BAD, _("compact: %s"), err ? err : _("failed"));
         free(err);
         return UI_REDRAW;

@@ -69,16 +69,52 @@ static kp_design *empty_design(void)
     return d;
 }
 
+static void snapshot_free(snapshot *sn)
+{
+    if (sn->d)
+        design_free(sn->d);
+    else if (!sn->rows || sn->op.kind == KP_ROW_INSERT)
+        pattern_free(&sn->pat);
+    free(sn->label);
+}
+
 static void snapshots_free(snapshot *v, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (v[i].d)
-            design_free(v[i].d);
-        else if (!v[i].rows || v[i].op.kind == KP_ROW_INSERT)
-            pattern_free(&v[i].pat);
-        free(v[i].label);
-    }
+    for (size_t i = 0; i < n; i++)
+        snapshot_free(&v[i]);
     free(v);
+}
+
+/* The undo and redo stacks in memory keep at most `steps` steps each (UNDO_STEPS: the workspace's
+ * own cap) and, when a workspace keeps the history, at most UNDO_DESIGNS whole designs (one of
+ * 10,000 patterns takes over a megabyte): the oldest go. Undoing further than memory keeps reads
+ * the steps back from the workspace's history, which stores each as a delta; so a stack is cut
+ * for its designs only when the workspace's holds more steps than memory keeps (when its saves
+ * fail, memory keeps every step). The workspace's stack is memory's newest steps: it lacks only
+ * states it never stored (a new workspace's empty design, a save that failed), and those go with
+ * the cut. */
+#define UNDO_STEPS   1000
+#define UNDO_DESIGNS 32
+
+static void trim(session *s, bool undo, size_t steps)
+{
+    snapshot *v = undo ? s->undo : s->redo;
+    size_t *n = undo ? &s->nundo : &s->nredo, cut = *n > steps ? *n - steps : 0;
+    if (s->ws) {
+        size_t k = *n, designs = 0;
+        while (k > cut && designs + (v[k - 1].d != NULL) <= UNDO_DESIGNS)
+            designs += v[--k].d != NULL;
+        size_t nundo = 0, nredo = 0;
+        if (k > cut && ws_history_depth(s->ws, &nundo, &nredo, NULL) == KP_OK &&
+            (undo ? nundo : nredo) > *n - k)
+            cut = k;
+    }
+    if (!cut)
+        return;
+    for (size_t i = 0; i < cut; i++)
+        snapshot_free(&v[i]);
+    memmove(v, v + cut, (*n - cut) * sizeof *v);
+    *n -= cut;
 }
 
 static void text_forget(session *s)
@@ -449,7 +485,9 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
     snapshots_free(s->redo, s->nredo);
     s->redo = NULL;
     s->nredo = s->capredo = 0;
-    return persist_edit(s, s->undo[s->nundo - 1].d, label, err);
+    kp_status st = persist_edit(s, s->undo[s->nundo - 1].d, label, err);
+    trim(s, true, UNDO_STEPS);
+    return st;
 }
 
 kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, const char *text,
@@ -490,11 +528,16 @@ kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, con
     snapshots_free(s->redo, s->nredo);
     s->redo = NULL;
     s->nredo = s->capredo = 0;
-    if (!s->ws)
+    if (!s->ws) {
+        trim(s, true, UNDO_STEPS);
         return KP_OK;
+    }
     if (!s->text || !text_located(s, d->npatterns))
-        return persist(s, true, label, err);
-    return persist_lines(s, row, row, &s->undo[s->nundo - 1].pat, label, err);
+        st = persist(s, true, label, err);
+    else
+        st = persist_lines(s, row, row, &s->undo[s->nundo - 1].pat, label, err);
+    trim(s, true, UNDO_STEPS);
+    return st;
 }
 
 /* The saved text's bytes [at, at + waslen) replaced by now[0..len) in the workspace and in
@@ -642,7 +685,9 @@ kp_status session_pattern_rows(session *s, session_rowcmd cmd, size_t row, const
     snapshots_free(s->redo, s->nredo);
     s->redo = NULL;
     s->nredo = s->capredo = 0;
-    return persist_rows(s, *op, n, located, label, err);
+    kp_status st = persist_rows(s, *op, n, located, label, err);
+    trim(s, true, UNDO_STEPS);
+    return st;
 }
 
 /* Applies a structural snapshot's step to s->design; returns the snapshot of its inverse. */
@@ -688,7 +733,9 @@ static kp_status apply_based(session *s, kp_design *d, int number, kp_design *bd
     snapshots_free(s->redo, s->nredo);
     s->redo = NULL;
     s->nredo = s->capredo = 0;
-    return persist(s, true, label, err);
+    kp_status st = persist(s, true, label, err);
+    trim(s, true, UNDO_STEPS);
+    return st;
 }
 
 static kp_status step(session *s, bool undo, char **err)
@@ -729,6 +776,7 @@ static kp_status step(session *s, bool undo, char **err)
         (*to)[(*nto)++] = (snapshot){.d = s->design, .base = s->base};
         s->design = d;
         rebase(s, base);
+        trim(s, !undo, UNDO_STEPS);
         return KP_OK;
     }
     snapshot sn = (*from)[--(*nfrom)];
@@ -753,7 +801,20 @@ static kp_status step(session *s, bool undo, char **err)
         if (st != KP_OK)
             persist(s, false, NULL, NULL);
     }
+    trim(s, !undo, UNDO_STEPS);
     return KP_OK;
+}
+
+kp_status session_compact(session *s, size_t keep, long long *freed, char **err)
+{
+    if (freed)
+        *freed = 0;
+    if (!s->ws)
+        return kp_fail(err, KP_NOTFOUND, _("no workspace to compact"));
+    kp_status st = ws_compact(s->ws, keep, freed, err);
+    if (st == KP_OK)
+        trim(s, true, keep);
+    return st;
 }
 
 const char *session_undo_label(const session *s) { return s->nundo ? s->undo[s->nundo - 1].label : NULL; }

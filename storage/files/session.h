@@ -86,7 +86,13 @@ bool session_last_step_row(const session *s, size_t *row);
  * the pattern list alone (a step of session_pattern_rows taken back or made again), with *op that
  * step as made on the design before it; false after any other step. */
 bool session_last_step_rows(const session *s, kp_rowop *op);
+/* Undo steps held in memory: at most 1,000, of which at most 32 whole designs when a workspace
+ * keeps the history (older steps are read back from it when undone that far). */
 size_t session_undo_depth(const session *s);
+/* Keeps the newest `keep` undo steps, in the workspace (ws_compact: *freed, may be NULL, the bytes
+ * the file shrank by) and in memory. KP_NOTFOUND (with *err) for a session with no workspace;
+ * else ws_compact's status. */
+kp_status session_compact(session *s, size_t keep, long long *freed, char **err);
 /* What the next undo (redo) takes back, as its change was labelled ("edit patterns row 2 rate"),
  * or NULL when not known (nothing to undo, or a step of an earlier session). Owned by the
  * session, valid until the next change. */
