@@ -12,6 +12,11 @@
  *                     its frames not counted);
  *   undo a cell       u after those saves (a cell edited in place taken back), then the frame,
  *                     alternating with Ctrl-R (not timed), the median of many;
+ *   a setting         :set description (then its undo u) and :set target_utilization, typed
+ *                     (not timed), Enter and the frame timed: an edit of the design's rest alone,
+ *                     made on a copy of the design as every command's edit is, checked and
+ *                     analysed without its patterns (validate_rest_edit, ANALYSIS_REST), the
+ *                     Patterns table not measured again; the medians of many;
  *   row steps         x on a pattern's row (deleted), y (duplicated), K (moved up), a (a new
  *                     pattern added after it: it names no entity, so the design does not
  *                     validate and its valid rest is analysed), each then the frame; its undo
@@ -95,18 +100,21 @@ static bool rate_column(wb *w)
     return found;
 }
 
-/* The median time of saving a new rate in the pattern under the cursor (Enter, Ctrl-U, digits:
- * not timed; Enter and the frame: timed). */
-static double save_cell(wb *w, int runs)
+/* The median time of Enter after text typed (not timed), then the frame (timed with the Enter):
+ * in a cell (Enter opens it, Ctrl-U clears it; the text fmt of 300 or 301) or on the command line
+ * (the text fmt of the run's number). */
+static double enter_after(wb *w, const char *fmt, bool cell, int runs)
 {
     double *t = xcalloc((size_t)runs, sizeof *t);
     for (int r = 0; r < runs; r++) {
-        char v[16];
-        snprintf(v, sizeof v, "%d", 300 + r % 2);
-        wb_key(w, UI_KEY_ENTER);
-        wb_key(w, UI_CTRL('u'));
-        for (const char *c = v; *c; c++)
-            wb_key(w, *c);
+        if (cell) {
+            wb_key(w, UI_KEY_ENTER);
+            wb_key(w, UI_CTRL('u'));
+        }
+        char *text = xasprintf(fmt, cell ? 300 + r % 2 : r);
+        for (const char *c = text; *c; c++)
+            wb_key(w, (unsigned char)*c);
+        free(text);
         frame(w);
         double t0 = tick();
         wb_key(w, UI_KEY_ENTER);
@@ -117,6 +125,12 @@ static double save_cell(wb *w, int runs)
     free(t);
     return m;
 }
+
+/* The median time of saving a new rate in the pattern under the cursor. */
+static double save_cell(wb *w, int runs) { return enter_after(w, "%d", true, runs); }
+
+/* The median time of command line `cmd` (%d the run) and Enter, then the frame. */
+static double command(wb *w, const char *cmd, int runs) { return enter_after(w, cmd, false, runs); }
 
 /* The median time of key `key` followed by a frame, alternating with `back` (not timed). */
 static double keystroke(wb *w, int key, int back, int runs)
@@ -196,7 +210,7 @@ int main(int argc, char **argv)
     theme_init();
     printf("%-34s %12s %12s\n", wall ? "140x45, wall ms (median)" : "140x45, CPU ms (median)", "1,000",
            "10,000");
-    double first[2], key[2], save[2], undo[2];
+    double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2];
     static const struct {
         int key;
         const char *what;
@@ -218,6 +232,9 @@ int main(int argc, char **argv)
         undo[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
         for (int i = 0; i < NSTEPS; i++)
             row_step(w, steps[i].key, runs, &st[i][0][k], &st[i][1][k], &st[i][2][k]);
+        setd[k] = command(w, ":set description d%d", runs);
+        setu[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
+        setb[k] = command(w, ":set target_utilization 0.%d1", runs);
         wb_free(w);
     }
     printf("%-34s %12.2f %12.2f\n", "first paint (Patterns)", first[0], first[1]);
@@ -226,6 +243,9 @@ int main(int argc, char **argv)
     printf("%-34s %12.2f %12s\n", "  ratio 10,000 / 1,000 (first)", first[1] / first[0], "");
     printf("%-34s %12.2f %12.2f\n", "save a cell -> redraw (Patterns)", save[0], save[1]);
     printf("%-34s %12.2f %12.2f\n", "undo a cell -> redraw (Patterns)", undo[0], undo[1]);
+    printf("%-34s %12.2f %12.2f\n", ":set description -> redraw", setd[0], setd[1]);
+    printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", setu[0], setu[1]);
+    printf("%-34s %12.2f %12.2f\n", ":set target_utilization", setb[0], setb[1]);
     for (int i = 0; i < NSTEPS; i++) {
         char l[64];
         snprintf(l, sizeof l, "%s -> redraw", steps[i].what);

@@ -201,6 +201,18 @@ static bool patch_pattern(incr *in, const kp_design *d, size_t i)
 kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t changed)
 {
     incr *in = prev ? prev->incr : NULL;
+    if (changed == ANALYSIS_REST && in && in->base->npatterns == d->npatterns) {
+        /* the rest alone: the patterns' results, heat's rows and the checklist's answers stand
+           (they read the model); the findings read the decisions in their partitions' */
+        kp_analysis *a = prev;
+        free_after_resolve(a);
+        design_rest_copy(in->base, d);
+        stage_findings_rest(in->findings);
+        run_after_resolve(a, in);
+        return a;
+    }
+    if (changed == ANALYSIS_REST)
+        changed = ANALYSIS_UNKNOWN;
     /* told the row: nothing else changed (the caller says so), else the rest compared */
     if (in && in->base->npatterns == d->npatterns && in->stale <= d->npatterns &&
         (changed < d->npatterns || same_but_patterns(in->base, d))) {

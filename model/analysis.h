@@ -246,6 +246,11 @@ void analysis_free(kp_analysis *a);
  * The result equals analysis_run(d) field by field; its `design` is the analysis' own copy of d
  * (d may be changed or freed afterwards). Never NULL; the caller frees it with analysis_free. */
 #define ANALYSIS_UNKNOWN ((size_t)-1)
+/* `changed` when d differs from the design prev analysed in its rest alone (design_same_model:
+ * its name, settings, alerts, pricing or decisions), as the caller knows: the patterns' results
+ * and heat stand, cost, checklist and findings are made again. A wrong claim gives a wrong
+ * analysis. */
+#define ANALYSIS_REST ((size_t)-2)
 kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t changed);
 /* analysis_update after a structural step of the pattern list (a row added, deleted,
  * duplicated or moved, or such a step undone): d is the design prev analysed with op applied to

@@ -59,6 +59,9 @@ struct findings_keep;
 struct findings_keep *stage_findings_open(const kp_analysis *a);
 void stage_findings_dirty(struct findings_keep *k, size_t i);
 void stage_findings_rows(struct findings_keep *k, kp_rowop op); /* as stage_heat_rows */
+/* After an edit of the design's rest alone (analysis_update's ANALYSIS_REST): what the kept
+ * findings read of it (the decisions) is read again by the next run. */
+void stage_findings_rest(struct findings_keep *k);
 void stage_findings_run(struct findings_keep *k, kp_analysis *a);
 void stage_findings_close(struct findings_keep *k);
 

@@ -119,6 +119,44 @@ kp_design *design_clone(const kp_design *s)
 
 bool design_equal(const kp_design *a, const kp_design *b) { return fields_equal(&kp_rec_design, a, b); }
 
+/* ---- the model and the rest ------------------------------------------------------------ */
+
+/* to's rest made from's, shallow (the pointers shared); to keeps its table keys. */
+static void rest_take(kp_design *to, const kp_design *from)
+{
+    kp_str pk = to->table.pk, sk = to->table.sk;
+    to->version = from->version;
+    to->name = from->name;
+    to->description = from->description;
+    to->table = from->table;
+    to->table.pk = pk;
+    to->table.sk = sk;
+    to->alerts = from->alerts;
+    to->nalerts = from->nalerts;
+    to->pricing = from->pricing;
+    to->decisions = from->decisions;
+    to->ndecisions = from->ndecisions;
+}
+
+bool design_same_model(const kp_design *a, const kp_design *b)
+{
+    kp_design m = *b; /* b's model with a's rest: equal to a when the models are */
+    rest_take(&m, a);
+    return design_equal(a, &m);
+}
+
+void design_rest_copy(kp_design *to, const kp_design *from)
+{
+    kp_design old = {0}, theirs = {0}, none = {0};
+    rest_take(&old, to); /* to's rest alone (no keys): released below */
+    rest_take(&theirs, from);
+    kp_design *copy = design_clone(&theirs); /* from's rest alone, deep */
+    rest_take(to, copy);
+    rest_take(copy, &none); /* the copy's rest is to's now: its shell goes */
+    design_free(copy);
+    fields_free(&kp_rec_design, &old);
+}
+
 /* ---- structural steps of a list ------------------------------------------------------ */
 
 bool kp_rowop_fits(kp_rowop op, size_t n)

@@ -356,6 +356,17 @@ kp_design *design_clone(const kp_design *d);
 /* Deep structural equality (places kp_loc are ignored). */
 bool design_equal(const kp_design *a, const kp_design *b);
 
+/* A design's model is what resolving its patterns, their capacity and heat read: the table's
+ * keys, the indexes, attributes, entities and patterns. The rest (the version, name and
+ * description, the table's name and settings, alerts, pricing and decisions) only the cost, the
+ * checklist, the findings and the checks of those parts read: an edit of it alone leaves every
+ * pattern's resolution and diagnostics as they were (validate_rest_edit, analysis_update with
+ * ANALYSIS_REST). */
+/* Whether a and b differ in their rest alone (or not at all). */
+bool design_same_model(const kp_design *a, const kp_design *b);
+/* Makes to's rest a copy of from's (to's own released); to's model is untouched. */
+void design_rest_copy(kp_design *to, const kp_design *from);
+
 /* A structural step of one list of a design (the patterns, as the workbench's row commands
  * make them): an element inserted at `row` (its position afterwards), removed from `row` (its
  * position before), or moved from `row` to `to` (the others between shift by one). What the

@@ -831,6 +831,27 @@ void stage_findings_rows(struct findings_keep *k, kp_rowop op)
     k->n = kp_rowop_count(op, n);
 }
 
+/* The partitions' design findings (partition_design) read the decisions (an index a decision
+ * names keeps its low-cardinality finding a note): after an edit of the design's rest they are
+ * made again by the next run. */
+static void partitions_forget(struct findings_keep *k)
+{
+    for (size_t i = 0; i < k->npart; i++) {
+        flist_clear(&k->plow[i]);
+        free(k->plow[i].v);
+        flist_clear(&k->punk[i]);
+        free(k->punk[i].v);
+    }
+    free(k->plow);
+    free(k->punk);
+    free(k->pinfo);
+    k->plow = k->punk = NULL;
+    k->pinfo = NULL;
+    k->npart = 0;
+}
+
+void stage_findings_rest(struct findings_keep *k) { partitions_forget(k); }
+
 void stage_findings_run(struct findings_keep *k, kp_analysis *a)
 {
     flist l = {0}, t = {0};
@@ -886,15 +907,7 @@ void stage_findings_close(struct findings_keep *k)
     free(k->design.v);
     flist_clear(&k->run);
     free(k->run.v);
-    for (size_t i = 0; i < k->npart; i++) {
-        flist_clear(&k->plow[i]);
-        free(k->plow[i].v);
-        flist_clear(&k->punk[i]);
-        free(k->punk[i].v);
-    }
-    free(k->plow);
-    free(k->punk);
-    free(k->pinfo);
+    partitions_forget(k);
     namemap_free(&k->names);
     free(k->counter);
     free(k);

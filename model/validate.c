@@ -1450,6 +1450,44 @@ bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, valida
     return diags_install(diags, m, v, nv, cap);
 }
 
+bool validate_rest_edit(const kp_design *d, kp_diags *diags, validate_memo *m)
+{
+    size_t n = d->npatterns;
+    memo_ids *ids = m->ids;
+    if (!m->at || !ids || m->npatterns != n || ids->n != n || m->n != diags->n)
+        return validate_design_memo(d, diags, m);
+    vctx c = {.d = d, .pids = &ids->set}; /* the patterns, their ids with them, are unchanged */
+    collect(&c);
+    size_t *at = m->at, cap = diags->n + 16, nv = 0;
+    kp_diag *v = xmalloc(cap * sizeof *v);
+    /* the checks before the patterns' (the table's settings among them), made again */
+    kp_diags before;
+    diags_init(&before, NULL);
+    c.dg = &before;
+    check_table(&c);
+    check_indexes(&c);
+    check_attrs(&c);
+    check_entities(&c);
+    diags_take_all(&v, &nv, &cap, &before);
+    for (size_t k = 0; k < at[0]; k++)
+        free(diags->v[k].msg);
+    /* each pattern's, as they were: they read the model alone */
+    size_t shift = nv - at[0];
+    diags_take(&v, &nv, &cap, diags->v + at[0], at[n] - at[0]);
+    for (size_t i = 0; i <= n; i++)
+        at[i] += shift; /* a size_t's wrap-around subtracts when fewer came before */
+    /* the checks after the patterns' (the decisions, the alerts), made again */
+    kp_diags after;
+    diags_init(&after, NULL);
+    c.dg = &after;
+    checks_after_patterns(&c);
+    diags_take_all(&v, &nv, &cap, &after);
+    for (size_t k = at[n] - shift; k < diags->n; k++)
+        free(diags->v[k].msg);
+    vctx_free(&c);
+    return diags_install(diags, m, v, nv, cap);
+}
+
 void validate_memo_free(validate_memo *m)
 {
     memo_ids_free(m->ids);

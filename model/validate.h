@@ -55,6 +55,13 @@ bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, vali
  * or a pattern has no id (it is then named by its position), it is validate_design_memo. true
  * when no error. */
 bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, validate_memo *m);
+/* The same list after an edit of the design's rest alone (design_same_model: its name, settings,
+ * alerts, pricing or decisions): diags and m are what validate_design_memo (or the functions
+ * above) gave for the design just before it. The patterns' diagnostics stay; the checks before
+ * and after them are made again. The list equals validate_design_memo's of d, diagnostic by
+ * diagnostic. When m is not of a list like diags it is validate_design_memo. true when no
+ * error. */
+bool validate_rest_edit(const kp_design *d, kp_diags *diags, validate_memo *m);
 void validate_memo_free(validate_memo *m);
 
 /* Fills `limits` (an empty map, released by the caller with namemap_free) with every key

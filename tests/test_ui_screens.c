@@ -1744,6 +1744,15 @@ static void same_as_whole(wb *w, wb *ref, const int *keys_, size_t n)
     }
 }
 
+/* A 30x160 terminal opened on t and CloudShop's design. */
+static kp_design *cloudshop_at_160(term *t)
+{
+    term_open(t, 30, 160);
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    return d;
+}
+
 /* The workbench on d (taken) and its whole-path twin (same_as_whole) on a copy. */
 static wb *twin(const kp_design *d)
 {
@@ -1763,9 +1772,7 @@ static void test_row_steps_as_whole(void **state)
 {
     (void)state;
     term t;
-    term_open(&t, 30, 160);
-    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
-    assert_non_null(d);
+    kp_design *d = cloudshop_at_160(&t);
     for (size_t i = 0; i < d->npatterns; i++) { /* short names, one long: its row sets the width */
         free(d->patterns[i].name);
         d->patterns[i].name = i == 2 ? xstrdup("Una descripción muy larga del patrón, más que el tope")
@@ -1805,6 +1812,43 @@ static void test_row_steps_as_whole(void **state)
     static const int first[] = {'x', 'u', 'g'};
     same_as_whole(w, ref, first, sizeof first / sizeof *first);
     same_as_whole(w, ref, rest, sizeof rest / sizeof *rest);
+    wb_free(ref);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* Keys for each byte of s (a command line's text; '\n' Enter). */
+static size_t key_codes(const char *s, int *out)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        out[n++] = *s == '\n' ? UI_KEY_ENTER : (unsigned char)*s;
+    return n;
+}
+
+/* Edits of the design's rest alone (settings by :set, a bad one and its undo, decisions deleted
+ * on their screen, undone and redone), which the workbench checks and analyses without its
+ * patterns and draws without measuring the Patterns table again: each key gives what the whole
+ * path gives (same_as_whole), the Patterns screen drawn after them included. */
+static void test_rest_edits_as_whole(void **state)
+{
+    (void)state;
+    term t;
+    kp_design *d = cloudshop_at_160(&t);
+    wb *ref = twin(d);
+    wb *w = real_wb(d);
+    int k[400];
+    size_t n = key_codes(":set billing provisioned\nj:set description otra\nu", k);
+    k[n++] = UI_CTRL('r');
+    n += key_codes(":set target_utilization 5\nu:set target_utilization 0.5\nj", k + n);
+    same_as_whole(w, ref, k, n);
+    /* the decisions that accept CloudShop's low-cardinality indexes, deleted one by one */
+    w->screen = ref->screen = UI_SCREEN_DECISIONS;
+    static const int decisions[] = {'x', 'x', 'u', UI_CTRL('r'), 'x', 'x', 'x', 'u', 'u'};
+    same_as_whole(w, ref, decisions, sizeof decisions / sizeof *decisions);
+    w->screen = ref->screen = UI_SCREEN_PATTERNS;
+    static const int back[] = {'j', 'k', 'u', 'G'};
+    same_as_whole(w, ref, back, sizeof back / sizeof *back);
     wb_free(ref);
     wb_free(w);
     term_close(&t);
@@ -1868,9 +1912,7 @@ static void test_row_steps_with_decisions(void **state)
 {
     (void)state;
     term t;
-    term_open(&t, 30, 160);
-    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
-    assert_non_null(d);
+    kp_design *d = cloudshop_at_160(&t);
     wb *ref = twin(d);
     wb *w = real_wb(d);
     static const int keys_[] = {'a', 'u', UI_CTRL('r'), 'j', 'x', 'u', 'u', 'j', 'j', 'y', 'a', 'u', 'u', 'x',
@@ -1890,9 +1932,7 @@ static void test_row_steps_past_salvage(void **state)
 {
     (void)state;
     term t;
-    term_open(&t, 30, 160);
-    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
-    assert_non_null(d);
+    kp_design *d = cloudshop_at_160(&t);
     for (size_t i = 0; i < d->ndecisions; i++)
         decision_free(&d->decisions[i]);
     free(d->decisions);
@@ -2970,6 +3010,7 @@ int main(void)
         cmocka_unit_test(test_history_irreversible),
         cmocka_unit_test(test_grid_widths_follow_rows),
         cmocka_unit_test(test_row_steps_as_whole),
+        cmocka_unit_test(test_rest_edits_as_whole),
         cmocka_unit_test(test_row_steps_past_salvage),
         cmocka_unit_test(test_row_steps_with_decisions),
         cmocka_unit_test(test_row_steps_saved),

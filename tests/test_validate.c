@@ -540,6 +540,19 @@ static void expect_whole(const kp_design *d, bool ok, const kp_diags *dg, int st
     *nok += ok;
 }
 
+/* The base design with 12 patterns (more to cover and to be covered), validated whole into *dg
+ * and *m (the list the incremental validations start from). */
+static kp_design *twelve(kp_diags *dg, validate_memo *m)
+{
+    kp_design *d = base();
+    for (size_t i = 0; i < 9; i++)
+        edit_duplicate(d, EDIT_PATTERNS, i % 3);
+    diags_init(dg, "design.yaml");
+    *m = (validate_memo){0};
+    validate_design_memo(d, dg, m);
+    return d;
+}
+
 /* Random edits of patterns' cells (figures, names, entities, attributes, covered_by, served_by,
  * kinds; values of other rows, names of the design, figures and nonsense), each validated again
  * for the edited pattern alone: the list and the verdict equal a whole validation's after every
@@ -548,9 +561,9 @@ static void expect_whole(const kp_design *d, bool ok, const kp_diags *dg, int st
 static void test_pattern_edit_equals_whole(void **state)
 {
     (void)state;
-    kp_design *d = base();
-    for (size_t i = 0; i < 9; i++) /* 12 patterns: more to cover and to be covered */
-        edit_duplicate(d, EDIT_PATTERNS, i % 3);
+    kp_diags dg;
+    validate_memo m;
+    kp_design *d = twelve(&dg, &m);
     static const char *const words[] = {"1",
                                         "2",
                                         "3",
@@ -570,10 +583,6 @@ static void test_pattern_edit_equals_whole(void **state)
                                         "línea",
                                         "a stream"};
     unsigned seed = 7;
-    kp_diags dg;
-    diags_init(&dg, "design.yaml");
-    validate_memo m = {0};
-    validate_design_memo(d, &dg, &m);
     size_t ncols = edit_ncols(d, EDIT_PATTERNS), nerr = 0, nok = 0;
     for (int step = 0; step < 1500; step++) {
         seed = seed * 1103515245u + 12345u;
@@ -656,16 +665,12 @@ static bool row_step(kp_design *d, unsigned r, kp_pattern *gone, size_t *gone_ro
 static void test_rows_edit_equals_whole(void **state)
 {
     (void)state;
-    kp_design *d = base();
-    for (size_t i = 0; i < 9; i++)
-        edit_duplicate(d, EDIT_PATTERNS, i % 3);
+    kp_diags dg;
+    validate_memo m;
+    kp_design *d = twelve(&dg, &m);
     static const char *const words[] = {"1",    "2",     "3",  "Order", "orderId", "nosuch",
                                         "read", "write", "-4", "",      "línea"};
     unsigned seed = 11;
-    kp_diags dg;
-    diags_init(&dg, "design.yaml");
-    validate_memo m = {0};
-    validate_design_memo(d, &dg, &m);
     size_t ncols = edit_ncols(d, EDIT_PATTERNS), nsteps = 0, nerr = 0, nok = 0;
     int idcol = edit_col_find(d, EDIT_PATTERNS, "id"), cbcol = edit_col_find(d, EDIT_PATTERNS, "covered_by");
     assert_true(idcol >= 0 && cbcol >= 0);
@@ -712,10 +717,90 @@ static void test_rows_edit_equals_whole(void **state)
     design_free(d);
 }
 
+/* Random edits of the design's rest (settings, decisions: names, figures, pattern ids, nonsense)
+ * among edits of patterns' cells, each rest edit validated by validate_rest_edit on the list
+ * before it: the list and the verdict equal a whole validation's after every edit. */
+static void test_rest_edit_equals_whole(void **state)
+{
+    (void)state;
+    kp_diags dg;
+    validate_memo m;
+    kp_design *d = twelve(&dg, &m);
+    static const char *const words[] = {"provisioned",
+                                        "on-demand",
+                                        "0.5",
+                                        "2",
+                                        "-1",
+                                        "",
+                                        "true",
+                                        "false",
+                                        "nosuch",
+                                        "1",
+                                        "línea",
+                                        "accepted",
+                                        "pattern.1.rate > 100",
+                                        "GSI1",
+                                        "x"};
+    unsigned seed = 13;
+    kp_design *memo_of = design_clone(d); /* the design the list and m are of */
+    size_t nrest = 0, nerr = 0, nok = 0;
+    for (int step = 0; step < 2000; step++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        edit_table t = r % 5 == 0 ? EDIT_PATTERNS : r % 5 < 3 ? EDIT_SETTINGS : EDIT_DECISIONS;
+        if (t == EDIT_DECISIONS && (r / 8) % 16 == 0) { /* a decision added or deleted */
+            bool done = (r / 128) % 2 ? edit_add(d, EDIT_DECISIONS, 0) != (size_t)-1
+                                      : edit_delete(d, EDIT_DECISIONS, 0);
+            if (done) {
+                bool rest = design_same_model(memo_of, d);
+                bool ok = rest ? validate_rest_edit(d, &dg, &m) : validate_design_memo(d, &dg, &m);
+                expect_whole(d, ok, &dg, step, &nerr, &nok);
+                nrest += rest;
+                design_free(memo_of);
+                memo_of = design_clone(d);
+            }
+            continue;
+        }
+        size_t nr = edit_nrows(d, t), nc = edit_ncols(d, t);
+        if (!nr || !nc)
+            continue;
+        size_t row = (r / 8) % nr, col = t == EDIT_SETTINGS ? 1 : (r / 256) % nc;
+        char *text = (r / 4096) % 3 == 0 ? edit_get(d, t, (r / 16) % nr, col)
+                                         : xstrdup(words[(r / 16384) % (sizeof words / sizeof *words)]);
+        char *old = edit_get(d, t, row, col);
+        kp_status st = edit_set(d, t, row, col, text, NULL);
+        free(text);
+        /* the edit, then (mostly, when it broke the design) its undoing: both verdicts come */
+        for (int k = 0; k < 2 && st == KP_OK; k++) {
+            bool rest = design_same_model(memo_of, d), ok;
+            if (rest) {
+                ok = validate_rest_edit(d, &dg, &m);
+                nrest++;
+            } else {
+                ok = validate_design_memo(d, &dg, &m);
+            }
+            expect_whole(d, ok, &dg, step, &nerr, &nok);
+            design_free(memo_of);
+            memo_of = design_clone(d);
+            if (ok || r % 8 == 0 || k == 1)
+                break;
+            assert_int_equal(edit_set(d, t, row, col, old, NULL), KP_OK);
+        }
+        free(old);
+    }
+    if (!(nrest > 500 && nerr > 50 && nok > 50))
+        fail_msg("rest %zu, err %zu, ok %zu", nrest, nerr, nok);
+    design_free(memo_of);
+    validate_memo_free(&m);
+    diags_free(&dg);
+    design_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_base_is_valid),
+        cmocka_unit_test(test_rest_edit_equals_whole),
         cmocka_unit_test(test_edits),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_empty_design),

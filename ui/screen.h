@@ -63,6 +63,9 @@ void screen_cache_row_changed(screen_cache *c, unsigned long before, unsigned lo
  * row's cells the same as its row's before): the widths follow when next drawn
  * (grid_widths_rows). */
 void screen_cache_rows_moved(screen_cache *c, unsigned long before, unsigned long now, kp_rowop op);
+/* The same when the move to generation `now` changed none of the screen's cells (the Patterns
+ * screen after an edit of the design's rest alone: a setting, a decision): what it holds stays. */
+void screen_cache_kept(screen_cache *c, unsigned long before, unsigned long now);
 
 /* What the core lends a screen for one call. Pointers are valid for that call only. */
 typedef struct screen_env {

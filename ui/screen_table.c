@@ -58,6 +58,11 @@ void screen_cache_rows_moved(screen_cache *c, unsigned long before, unsigned lon
     }
 }
 
+void screen_cache_kept(screen_cache *c, unsigned long before, unsigned long now)
+{
+    cache_pending(c, before, now, false);
+}
+
 /* The screen's cache made current for e->gen (emptied when it was for another), or NULL. */
 static screen_cache *cache_for(const screen_env *e)
 {

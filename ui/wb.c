@@ -57,7 +57,9 @@ static void run_analysis(wb *w)
         return;
     }
     bool told = (w->pattern_edit || w->rows_edit) && !w->an_behind && w->an;
-    if (told && w->rows_edit)
+    if (w->rest_edit && w->an)
+        w->an = analysis_update(w->an, w->good, ANALYSIS_REST);
+    else if (told && w->rows_edit)
         w->an = analysis_update_rows(w->an, w->good, w->rows_op);
     else
         w->an = analysis_update(w->an, w->good, told ? w->pattern_row : ANALYSIS_UNKNOWN);
@@ -70,6 +72,10 @@ static void run_analysis(wb *w)
  * analysis may point into good: then always a new copy. */
 static void take_good(wb *w, const kp_design *d)
 {
+    if (w->rest_edit) { /* the model is good's already */
+        design_rest_copy(w->good, d);
+        return;
+    }
     size_t row = w->pattern_row;
     if (w->pattern_edit && !w->an_behind && w->good && !w->opt.analyze &&
         w->good->npatterns == d->npatterns && row < d->npatterns) {
@@ -113,6 +119,7 @@ static bool undoes(const kp_design *good, const kp_design *d, kp_rowop lag, kp_r
 void wb_recompute(wb *w)
 {
     const kp_design *d = session_design(w->ss);
+    unsigned long before = w->gen + w->drafts.changes, marks = w->drafts.changes;
     w->gen++;
     bool ok = true, rows = w->rows_edit, behind = w->an_behind;
     kp_rowop op = w->rows_op;
@@ -123,6 +130,10 @@ void wb_recompute(wb *w)
         ok = validate_pattern_edit(d, w->pattern_row, &w->diags, &w->vmemo);
     } else if (w->rows_edit) { /* the patterns the step can change are checked again */
         ok = validate_rows_edit(d, w->rows_op, &w->diags, &w->vmemo);
+    } else if (!behind && w->good && w->an && !w->opt.analyze && design_same_model(w->good, d)) {
+        /* the rest alone changed (a setting, a decision): the patterns' checks and results stand */
+        w->rest_edit = true;
+        ok = validate_rest_edit(d, &w->diags, &w->vmemo);
     } else {
         ok = validate_design_memo(d, &w->diags, &w->vmemo);
     }
@@ -147,8 +158,12 @@ void wb_recompute(wb *w)
     w->lag = !ok && rows && !behind && w->an_kept;
     w->lag_op = op;
     w->an_behind = !ok;
+    /* the rest alone changed: no pattern's cell nor plan did (unless a cell's mark went) */
+    if (w->rest_edit && ok && w->drafts.changes == marks)
+        screen_cache_kept(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes);
     w->pattern_edit = false;
     w->rows_edit = false;
+    w->rest_edit = false;
 }
 
 wb *wb_new(session *s, const wb_options *opt)

@@ -33,9 +33,11 @@ struct wb {
                          what validation, the copy and the analysis are told, reset by
                          wb_recompute */
     kp_rowop rows_op;
-    bool an_kept; /* the last recompute left good and an as they were (no valid rest was found, or
+    bool rest_edit; /* wb_recompute found the design changed in its rest alone (a setting, a
+                       decision: design_same_model with good): checks and analysis follow that */
+    bool an_kept;   /* the last recompute left good and an as they were (no valid rest was found, or
                      a step's inverse made good current again) */
-    bool lag;     /* good and an are of the design the current one came from by rows step lag_op,
+    bool lag;       /* good and an are of the design the current one came from by rows step lag_op,
                      which left it invalid with no valid rest: its inverse makes them current */
     kp_rowop lag_op;
     kp_diags diags;      /* problems of the current design */
