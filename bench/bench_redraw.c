@@ -17,6 +17,9 @@
  *                     made on a copy of the design as every command's edit is, checked and
  *                     analysed without its patterns (validate_rest_edit, ANALYSIS_REST), the
  *                     Patterns table not measured again; the medians of many;
+ *   an entity's cell  its count on the Keys screen saved as a pattern's rate is (Enter, Ctrl-U,
+ *                     digits, Enter: the last Enter and the frame timed), then its undo: an edit
+ *                     of the model, checked and analysed whole; the medians of many;
  *   row steps         x on a pattern's row (deleted), y (duplicated), K (moved up), a (a new
  *                     pattern added after it: it names no entity, so the design does not
  *                     validate and its valid rest is analysed), each then the frame; its undo
@@ -83,17 +86,19 @@ static void frame(wb *w)
     refresh();
 }
 
-/* Puts the cursor on the Patterns screen's rate column; false when there is none. */
-static bool rate_column(wb *w)
+/* Shows `screen` with the cursor on its column of table t's column `name` (its row as it was);
+ * false when it has none. */
+static bool column(wb *w, int screen, edit_table t, const char *name)
 {
-    int rate = edit_col_find(session_design(w->ss), EDIT_PATTERNS, "rate");
-    screen_env e = wb_env(w, UI_SCREEN_PATTERNS);
+    int want = edit_col_find(session_design(w->ss), t, name);
+    screen_env e = wb_env(w, screen);
     size_t n = 0;
     screen_col *c = screen_columns(&e, &n);
     bool found = false;
     for (size_t i = 0; i < n && !found; i++)
-        if (c[i].table == EDIT_PATTERNS && (int)c[i].col == rate) {
-            w->cur[UI_SCREEN_PATTERNS].col = i;
+        if (c[i].table == (int)t && (int)c[i].col == want) {
+            w->screen = screen;
+            w->cur[screen].col = i;
             found = true;
         }
     free(c);
@@ -210,7 +215,7 @@ int main(int argc, char **argv)
     theme_init();
     printf("%-34s %12s %12s\n", wall ? "140x45, wall ms (median)" : "140x45, CPU ms (median)", "1,000",
            "10,000");
-    double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2];
+    double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2], ent[2], entu[2];
     static const struct {
         int key;
         const char *what;
@@ -228,13 +233,16 @@ int main(int argc, char **argv)
         wb_key(w, 'G');
         frame(w);
         key[k] = keystroke(w, 'k', 'j', runs);
-        save[k] = rate_column(w) ? save_cell(w, runs) : -1;
+        save[k] = column(w, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "rate") ? save_cell(w, runs) : -1;
         undo[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
         for (int i = 0; i < NSTEPS; i++)
             row_step(w, steps[i].key, runs, &st[i][0][k], &st[i][1][k], &st[i][2][k]);
         setd[k] = command(w, ":set description d%d", runs);
         setu[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
         setb[k] = command(w, ":set target_utilization 0.%d1", runs);
+        ent[k] = column(w, UI_SCREEN_KEYS, EDIT_ENTITIES, "count") ? save_cell(w, runs) : -1;
+        entu[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
+        w->screen = UI_SCREEN_PATTERNS;
         wb_free(w);
     }
     printf("%-34s %12.2f %12.2f\n", "first paint (Patterns)", first[0], first[1]);
@@ -246,6 +254,8 @@ int main(int argc, char **argv)
     printf("%-34s %12.2f %12.2f\n", ":set description -> redraw", setd[0], setd[1]);
     printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", setu[0], setu[1]);
     printf("%-34s %12.2f %12.2f\n", ":set target_utilization", setb[0], setb[1]);
+    printf("%-34s %12.2f %12.2f\n", "an entity's count (Keys) saved", ent[0], ent[1]);
+    printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", entu[0], entu[1]);
     for (int i = 0; i < NSTEPS; i++) {
         char l[64];
         snprintf(l, sizeof l, "%s -> redraw", steps[i].what);
