@@ -157,6 +157,22 @@ void design_rest_copy(kp_design *to, const kp_design *from)
     fields_free(&kp_rec_design, &old);
 }
 
+void design_rest_swap(kp_design *a, kp_design *b)
+{
+    kp_design t = {0};
+    rest_take(&t, a);
+    rest_take(a, b);
+    rest_take(b, &t);
+}
+
+kp_design *design_rest_take(kp_design *d)
+{
+    kp_design *r = xcalloc(1, sizeof *r), none = {0};
+    rest_take(r, d);
+    rest_take(d, &none);
+    return r;
+}
+
 /* ---- structural steps of a list ------------------------------------------------------ */
 
 bool kp_rowop_fits(kp_rowop op, size_t n)

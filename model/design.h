@@ -366,6 +366,11 @@ bool design_equal(const kp_design *a, const kp_design *b);
 bool design_same_model(const kp_design *a, const kp_design *b);
 /* Makes to's rest a copy of from's (to's own released); to's model is untouched. */
 void design_rest_copy(kp_design *to, const kp_design *from);
+/* Exchanges the rests of a and b (each keeps its model). */
+void design_rest_swap(kp_design *a, kp_design *b);
+/* A design holding d's rest alone, its model empty, d's rest moved into it (d's rest is then
+ * empty). Never NULL; release with design_free. */
+kp_design *design_rest_take(kp_design *d);
 
 /* A structural step of one list of a design (the patterns, as the workbench's row commands
  * make them): an element inserted at `row` (its position afterwards), removed from `row` (its

@@ -680,32 +680,31 @@ static void test_undo_in_memory_capped(void **state)
     (void)state;
     char *p = ts_ws_file();
     session *s = cloudshop_session(p);
-    const char *first = session_design(s)->name;
-    char *original = xstrdup(first);
+    char *original = xstrdup(session_design(s)->entities[0].description);
     enum { STEPS = 45 };
     char name[32];
     for (int i = 1; i <= STEPS; i++) {
-        kp_design *d = design_clone(session_design(s));
-        free(d->name);
+        kp_design *d = design_clone(session_design(s)); /* a change of the model: a whole design */
+        free(d->entities[0].description);
         snprintf(name, sizeof name, "step %d", i);
-        d->name = xstrdup(name);
-        assert_int_equal(session_apply(s, d, "rename", NULL), KP_OK);
+        d->entities[0].description = xstrdup(name);
+        assert_int_equal(session_apply(s, d, "describe", NULL), KP_OK);
     }
     assert_int_equal(session_undo_depth(s), 32);
     size_t nundo = 0;
     assert_int_equal(ws_history_depth(session_ws(s), &nundo, NULL, NULL), KP_OK);
     assert_int_equal(nundo,
-                     STEPS); /* the state before each rename (a new workspace stores none before "open") */
+                     STEPS); /* the state before each step (a new workspace stores none before "open") */
     for (int i = STEPS - 1; i >= 0; i--) {
         assert_int_equal(session_undo(s, NULL), KP_OK);
         snprintf(name, sizeof name, "step %d", i);
-        assert_string_equal(session_design(s)->name, i ? name : original);
+        assert_string_equal(session_design(s)->entities[0].description, i ? name : original);
     }
     /* the redo stack is capped in turn, and brings every step back */
     for (int i = 1; i <= STEPS; i++) {
         assert_int_equal(session_redo(s, NULL), KP_OK);
         snprintf(name, sizeof name, "step %d", i);
-        assert_string_equal(session_design(s)->name, name);
+        assert_string_equal(session_design(s)->entities[0].description, name);
         assert_true(session_undo_depth(s) <= 32);
     }
     assert_int_equal(session_redo(s, NULL), KP_NOTFOUND);
@@ -716,12 +715,66 @@ static void test_undo_in_memory_capped(void **state)
     for (int i = STEPS - 1; i >= STEPS - 3; i--) {
         assert_int_equal(session_undo(s, NULL), KP_OK);
         snprintf(name, sizeof name, "step %d", i);
-        assert_string_equal(session_design(s)->name, name);
+        assert_string_equal(session_design(s)->entities[0].description, name);
     }
     char *err = NULL;
     assert_int_equal(session_undo(s, &err), KP_NOTFOUND);
     free(err);
     session_close(s);
+    free(original);
+    free(p);
+}
+
+/* A change of the design's rest alone (its name, a setting) is an undo step holding the other
+ * rest, not a copy of the design: memory keeps every such step (no whole design among them),
+ * undo and redo bring the names back in order, the workspace holds each state, and reopened its
+ * history undoes them too. */
+static void test_undo_rest_steps(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    session *s = cloudshop_session(p);
+    char *original = xstrdup(session_design(s)->name);
+    kp_design *model = design_clone(session_design(s));
+    enum { STEPS = 40 };
+    char name[32];
+    for (int i = 1; i <= STEPS; i++) {
+        kp_design *d = design_clone(session_design(s));
+        free(d->name);
+        snprintf(name, sizeof name, "step %d", i);
+        d->name = xstrdup(name);
+        d->table.billing = i % 2 ? KP_BILLING_PROVISIONED : KP_BILLING_ON_DEMAND;
+        const kp_design *before = session_design(s);
+        assert_int_equal(session_apply(s, d, "rename", NULL), KP_OK);
+        assert_ptr_equal(session_design(s), before); /* changed in place */
+        char *want = designio_save(session_design(s), NULL), *got = NULL;
+        assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
+        assert_string_equal(got, want);
+        free(want);
+        free(got);
+    }
+    assert_int_equal(session_undo_depth(s), STEPS + 1); /* past 32: none is a whole design */
+    for (int i = STEPS - 1; i >= 0; i--) {
+        assert_int_equal(session_undo(s, NULL), KP_OK);
+        snprintf(name, sizeof name, "step %d", i);
+        assert_string_equal(session_design(s)->name, i ? name : original);
+        assert_true(design_same_model(session_design(s), model));
+    }
+    for (int i = 1; i <= STEPS / 2; i++)
+        assert_int_equal(session_redo(s, NULL), KP_OK);
+    snprintf(name, sizeof name, "step %d", STEPS / 2);
+    assert_string_equal(session_design(s)->name, name);
+    kp_design *now = design_clone(session_design(s));
+    session_close(s);
+    /* reopened: the same design, and the persisted history takes it back one step */
+    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
+    assert_true(design_equal(session_design(s), now));
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    snprintf(name, sizeof name, "step %d", STEPS / 2 - 1);
+    assert_string_equal(session_design(s)->name, name);
+    session_close(s);
+    design_free(now);
+    design_free(model);
     free(original);
     free(p);
 }
@@ -802,6 +855,7 @@ int main(void)
         cmocka_unit_test(test_random_edits_equal_whole_saves),
         cmocka_unit_test(test_migration_from_schema_3),
         cmocka_unit_test(test_undo_in_memory_capped),
+        cmocka_unit_test(test_undo_rest_steps),
         cmocka_unit_test(test_undo_in_memory_steps_capped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

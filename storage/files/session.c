@@ -14,10 +14,13 @@
 
 /* An undo (redo) step: the whole design it brings back, or, for a cell of one pattern edited in
  * place (session_edit_set), that pattern's other value alone, or, for a row added, deleted or
- * moved in place (session_pattern_rows), the structural step that takes it back. */
+ * moved in place (session_pattern_rows), the structural step that takes it back, or, for a change
+ * of the design's rest alone (design_same_model: a setting, a decision), the other rest. */
 typedef struct snapshot {
-    kp_design *d;   /* the design; NULL for a step of one pattern or of the pattern list */
-    kp_pattern pat; /* d NULL: the value pattern `row` takes back; rows: the pattern op inserts */
+    kp_design *d;    /* the design; NULL for a step of one pattern, of the pattern list or of the rest */
+    kp_design *rest; /* a step of the design's rest alone (a setting, a decision): the rest it
+                        brings back, in a design holding nothing else (design_rest_take) */
+    kp_pattern pat;  /* d NULL: the value pattern `row` takes back; rows: the pattern op inserts */
     size_t row;
     bool rows; /* a step of the pattern list: op applied to it (an insertion puts pat back) */
     kp_rowop op;
@@ -71,8 +74,8 @@ static kp_design *empty_design(void)
 
 static void snapshot_free(snapshot *sn)
 {
-    if (sn->d)
-        design_free(sn->d);
+    if (sn->d || sn->rest)
+        design_free(sn->d ? sn->d : sn->rest);
     else if (!sn->rows || sn->op.kind == KP_ROW_INSERT)
         pattern_free(&sn->pat);
     free(sn->label);
@@ -465,6 +468,14 @@ void session_idle(session *s)
         s->unfolded = 0;
 }
 
+/* A new step forgets what was undone. */
+static void clear_redo(session *s)
+{
+    snapshots_free(s->redo, s->nredo);
+    s->redo = NULL;
+    s->nredo = s->capredo = 0;
+}
+
 kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
 {
     if (err)
@@ -480,12 +491,22 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
         return KP_OK;
     }
     VEC_GROW(s->undo, s->nundo, s->capundo);
-    s->undo[s->nundo++] = (snapshot){.d = s->design, .label = xstrdup(label), .base = s->base};
-    s->design = d;
-    snapshots_free(s->redo, s->nredo);
-    s->redo = NULL;
-    s->nredo = s->capredo = 0;
-    kp_status st = persist_edit(s, s->undo[s->nundo - 1].d, label, err);
+    kp_status st;
+    if (design_same_model(s->design, d)) {
+        /* the rest alone changes: the design stays, its rest is exchanged, and the undo step
+           holds the old rest (not a copy of the whole design) */
+        s->undo[s->nundo++] =
+            (snapshot){.rest = design_rest_take(s->design), .label = xstrdup(label), .base = s->base};
+        design_rest_swap(s->design, d);
+        design_free(d);
+        clear_redo(s);
+        st = persist(s, true, label, err);
+    } else {
+        s->undo[s->nundo++] = (snapshot){.d = s->design, .label = xstrdup(label), .base = s->base};
+        s->design = d;
+        clear_redo(s);
+        st = persist_edit(s, s->undo[s->nundo - 1].d, label, err);
+    }
     trim(s, true, UNDO_STEPS);
     return st;
 }
@@ -525,9 +546,7 @@ kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, con
     }
     VEC_GROW(s->undo, s->nundo, s->capundo);
     s->undo[s->nundo++] = (snapshot){.pat = was, .row = row, .label = xstrdup(label), .base = s->base};
-    snapshots_free(s->redo, s->nredo);
-    s->redo = NULL;
-    s->nredo = s->capredo = 0;
+    clear_redo(s);
     if (!s->ws) {
         trim(s, true, UNDO_STEPS);
         return KP_OK;
@@ -682,9 +701,7 @@ kp_status session_pattern_rows(session *s, session_rowcmd cmd, size_t row, const
     back.op = kp_rowop_inverse(*op); /* the undo step */
     VEC_GROW(s->undo, s->nundo, s->capundo);
     s->undo[s->nundo++] = back;
-    snapshots_free(s->redo, s->nredo);
-    s->redo = NULL;
-    s->nredo = s->capredo = 0;
+    clear_redo(s);
     kp_status st = persist_rows(s, *op, n, located, label, err);
     trim(s, true, UNDO_STEPS);
     return st;
@@ -730,9 +747,7 @@ static kp_status apply_based(session *s, kp_design *d, int number, kp_design *bd
     s->undo[s->nundo++] = (snapshot){.d = s->design, .label = xstrdup(label), .base = s->base};
     s->design = d;
     set_base(s, number, bd);
-    snapshots_free(s->redo, s->nredo);
-    s->redo = NULL;
-    s->nredo = s->capredo = 0;
+    clear_redo(s);
     kp_status st = persist(s, true, label, err);
     trim(s, true, UNDO_STEPS);
     return st;
@@ -784,6 +799,9 @@ static kp_status step(session *s, bool undo, char **err)
     if (sn.d) {
         (*to)[(*nto)++] = (snapshot){.d = s->design, .label = sn.label, .base = s->base};
         s->design = sn.d;
+    } else if (sn.rest) { /* a step of the rest alone: the two rests change places */
+        design_rest_swap(s->design, sn.rest);
+        (*to)[(*nto)++] = (snapshot){.rest = sn.rest, .label = sn.label, .base = s->base};
     } else if (sn.rows) { /* a step of the pattern list: made, its inverse kept */
         (*to)[(*nto)++] = rows_step(s, sn);
         s->step_rows = true;
