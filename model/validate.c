@@ -1236,6 +1236,15 @@ static void vctx_free(vctx *c)
 
 /* The checks after the patterns' (they read the set of pattern ids, not the patterns' other
  * fields). */
+/* The checks before the patterns': the table's, the indexes', the attributes', the entities'. */
+static void checks_before_patterns(vctx *c)
+{
+    check_table(c);
+    check_indexes(c);
+    check_attrs(c);
+    check_entities(c);
+}
+
 static void checks_after_patterns(vctx *c)
 {
     check_pricing(c);
@@ -1254,10 +1263,7 @@ static bool validate_at(const kp_design *d, kp_diags *diags, size_t *at)
     vctx c = {.d = d, .dg = diags, .at = at};
     c.pids = &c.pattern_ids;
     collect(&c);
-    check_table(&c);
-    check_indexes(&c);
-    check_attrs(&c);
-    check_entities(&c);
+    checks_before_patterns(&c);
     check_patterns(&c);
     checks_after_patterns(&c);
     vctx_free(&c);
@@ -1464,10 +1470,7 @@ bool validate_rest_edit(const kp_design *d, kp_diags *diags, validate_memo *m)
     kp_diags before;
     diags_init(&before, NULL);
     c.dg = &before;
-    check_table(&c);
-    check_indexes(&c);
-    check_attrs(&c);
-    check_entities(&c);
+    checks_before_patterns(&c);
     diags_take_all(&v, &nv, &cap, &before);
     for (size_t k = 0; k < at[0]; k++)
         free(diags->v[k].msg);
