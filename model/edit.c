@@ -1485,6 +1485,16 @@ bool edit_changes_pattern_only(edit_table t, size_t col)
     return f >= 0 && !(kp_rec_pattern.f[f].flags & KP_F_LABEL);
 }
 
+bool edit_changes_entity_only(const kp_design *d, edit_table t, size_t col)
+{
+    if (t == EDIT_KEYS)
+        return col > 0 && col < edit_ncols(d, t);
+    if (t != EDIT_ENTITIES)
+        return false;
+    int f = col_field(&kp_rec_entity, col);
+    return f >= 0 && !(kp_rec_entity.f[f].flags & KP_F_LABEL);
+}
+
 /* ---- rows ---------------------------------------------------------------------------------- */
 
 static const char *row_name(const kp_design *d, edit_table t, size_t i)

@@ -63,6 +63,11 @@ kp_status edit_set(kp_design *d, edit_table t, size_t row, size_t col, const cha
  * EDIT_PATTERNS other than its id (which the references to it follow). What analysis_update is
  * told after such an edit. */
 bool edit_changes_pattern_only(edit_table t, size_t col);
+/* Whether a successful edit_set of this cell changes one entity and nothing else: a cell of
+ * EDIT_ENTITIES other than its name, or of EDIT_KEYS other than its first (the name): a figure,
+ * the attributes it carries, a key template, a sparse rule. What analysis_update is told
+ * (ANALYSIS_ENTITY) after such an edit. */
+bool edit_changes_entity_only(const kp_design *d, edit_table t, size_t col);
 
 /* Inserts a new row with defaults (a fresh unique name/id) at position `at` (clamped to the
  * end) and returns its position. Not available for EDIT_KEYS (returns (size_t)-1; add an

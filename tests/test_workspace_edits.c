@@ -78,7 +78,7 @@ static char *spliced(const char *t, size_t p, size_t sfx, const char *mid)
 /* ---- one pattern's lines ------------------------------------------------------------------- */
 
 /* Each pattern's YAML, one after the other, is exactly the design's list of patterns, at the
- * place the list has in the whole text, up to the next top-level key. */
+ * place the list has in the whole text, up to the next top-level key; each entity's the same. */
 static void test_pattern_lines_are_the_designs(void **state)
 {
     (void)state;
@@ -91,24 +91,27 @@ static void test_pattern_lines_are_the_designs(void **state)
         assert_true(d->npatterns > 0);
         char *text = designio_save(d, NULL);
         assert_non_null(text);
-        sbuf list;
-        sbuf_init(&list);
-        sbuf_add(&list, "\npatterns:\n");
-        for (size_t i = 0; i < d->npatterns; i++) {
-            char *err = NULL;
-            char *one = designio_save_pattern(&d->patterns[i], &err);
-            if (!one)
-                fail_msg("%s: pattern %zu: %s", files[k], i + 1, err);
-            assert_true(strncmp(one, "- ", 2) == 0);
-            sbuf_add(&list, one);
-            free(one);
+        for (int e = 0; e < 2; e++) { /* the patterns, then the entities */
+            sbuf list;
+            sbuf_init(&list);
+            sbuf_add(&list, e ? "\nentities:\n" : "\npatterns:\n");
+            for (size_t i = 0; i < (e ? d->nentities : d->npatterns); i++) {
+                char *err = NULL;
+                char *one = e ? designio_save_entity(&d->entities[i], &err)
+                              : designio_save_pattern(&d->patterns[i], &err);
+                if (!one)
+                    fail_msg("%s: %s %zu: %s", files[k], e ? "entity" : "pattern", i + 1, err);
+                assert_true(strncmp(one, "- ", 2) == 0);
+                sbuf_add(&list, one);
+                free(one);
+            }
+            const char *at = strstr(text, list.s);
+            if (!at)
+                fail_msg("%s: the %s' lines are not the design's", files[k], e ? "entities" : "patterns");
+            const char *after = at + list.len;
+            assert_true(*after == '\0' || (*after != ' ' && *after != '-' && *after != '\n'));
+            sbuf_free(&list);
         }
-        const char *at = strstr(text, list.s);
-        if (!at)
-            fail_msg("%s: the patterns' lines are not the design's", files[k]);
-        const char *after = at + list.len;
-        assert_true(*after == '\0' || (*after != ' ' && *after != '-' && *after != '\n'));
-        sbuf_free(&list);
         free(text);
         design_free(d);
     }
@@ -544,12 +547,14 @@ static void test_random_edits_equal_whole_saves(void **state)
     ref_push(&h, design_clone(d0));
     assert_int_equal(session_apply(s, d0, "open", NULL), KP_OK);
     bool reopened = false; /* the history before the last reopening is the workspace's only */
-    size_t in_place = 0, undone = 0, rows_in_place = 0;
+    size_t in_place = 0, undone = 0, rows_in_place = 0, ents_in_place = 0;
     for (int stepno = 0; stepno < 400; stepno++) {
         const kp_design *ref = h.v[h.at];
         unsigned op = next_rand(&seed) % 100;
         if (op < 68) {
-            edit_table t = (op >= 60 && ref->nentities) || !ref->npatterns ? EDIT_ENTITIES : EDIT_PATTERNS;
+            edit_table t = (op >= 60 && ref->nentities) || !ref->npatterns
+                               ? (op < 64 ? EDIT_ENTITIES : EDIT_KEYS)
+                               : EDIT_PATTERNS;
             size_t nr = edit_nrows(ref, t), nc = edit_ncols(ref, t);
             if (!nr)
                 continue;
@@ -558,7 +563,7 @@ static void test_random_edits_equal_whole_saves(void **state)
             kp_design *want = design_clone(ref);
             char *werr = NULL, *gerr = NULL;
             kp_status ws = edit_set(want, t, row, col, text, &werr);
-            bool applied = false;
+            bool applied = false, ent = edit_changes_entity_only(ref, t, col);
             kp_status gs = session_edit_set(s, t, row, col, text, "edit", &applied, &gerr);
             if (applied != (ws == KP_OK) || (!applied && gs != ws) || (applied && gs != KP_OK))
                 fail_msg("step %d (seed %u): %s row %zu col %zu \"%s\": edit_set %d, session %d (%s)", stepno,
@@ -571,6 +576,7 @@ static void test_random_edits_equal_whole_saves(void **state)
             if (applied && !design_equal(want, ref)) { /* a change that changes nothing is no step */
                 ref_push(&h, want);
                 in_place += edit_changes_pattern_only(t, col);
+                ents_in_place += ent;
             } else {
                 design_free(want);
             }
@@ -663,7 +669,9 @@ static void test_random_edits_equal_whole_saves(void **state)
         free(got);
     }
     assert_true(reopened);
-    assert_true(in_place >= 50 && undone >= 10 && rows_in_place >= 10);
+    if (!(in_place >= 50 && undone >= 10 && rows_in_place >= 10 && ents_in_place >= 10))
+        fail_msg("in place %zu, undone %zu, rows in place %zu, entities in place %zu", in_place, undone,
+                 rows_in_place, ents_in_place);
     session_close(s);
     for (size_t i = 0; i < h.n; i++)
         design_free(h.v[i]);
@@ -779,6 +787,71 @@ static void test_undo_rest_steps(void **state)
     free(p);
 }
 
+/* A cell of one entity (its count, a key template) is edited in place: the design is the same
+ * object, the undo step holds that entity alone (40 of them, past the 32 whole designs memory
+ * keeps, all stay), undo and redo say which entity they exchanged, the working copy is saved
+ * whole each time, and a reopened session's history takes the last one back. */
+static void test_entity_steps_in_place(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    session *s = cloudshop_session(p);
+    const kp_design *d = session_design(s);
+    int count = edit_col_find(d, EDIT_ENTITIES, "count");
+    assert_true(count >= 0 && d->nentities > 1);
+    assert_true(edit_changes_entity_only(d, EDIT_ENTITIES, (size_t)count));
+    assert_false(edit_changes_entity_only(d, EDIT_ENTITIES, (size_t)edit_col_find(d, EDIT_ENTITIES, "name")));
+    assert_false(edit_changes_entity_only(d, EDIT_KEYS, 0));
+    assert_true(edit_changes_entity_only(d, EDIT_KEYS, 1));
+    assert_false(edit_changes_entity_only(d, EDIT_KEYS, edit_ncols(d, EDIT_KEYS)));
+    double was = d->entities[1].count;
+    enum { STEPS = 40 };
+    char text[32];
+    for (int i = 1; i <= STEPS; i++) {
+        bool applied = false;
+        snprintf(text, sizeof text, "%d", 1000 + i);
+        assert_int_equal(session_edit_set(s, EDIT_ENTITIES, 1, (size_t)count, text, "count", &applied, NULL),
+                         KP_OK);
+        assert_true(applied);
+        assert_ptr_equal(session_design(s), d); /* in place */
+        assert_true(d->entities[1].count == 1000 + i);
+        char *want = designio_save(d, NULL), *got = NULL;
+        assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
+        assert_string_equal(got, want);
+        free(want);
+        free(got);
+    }
+    assert_int_equal(session_undo_depth(s), STEPS + 1); /* none is a whole design */
+    /* a key template of the same entity: the Keys table's cell */
+    bool applied = false;
+    assert_int_equal(session_edit_set(s, EDIT_KEYS, 1, 1, "NEW#{x}", "key", &applied, NULL), KP_INVALID);
+    assert_false(applied); /* x is no attribute of the entity: refused, nothing changed */
+    size_t row = 99;
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_true(session_last_step_entity(s, &row));
+    assert_int_equal(row, 1);
+    assert_false(session_last_step_row(s, &row));
+    assert_true(d->entities[1].count == 1000 + STEPS - 1);
+    assert_int_equal(session_redo(s, NULL), KP_OK);
+    assert_true(session_last_step_entity(s, &row) && row == 1);
+    assert_true(d->entities[1].count == 1000 + STEPS);
+    for (int i = 0; i < STEPS; i++)
+        assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_true(session_design(s)->entities[1].count == was);
+    /* the step before them was the whole design opened: not an entity's */
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_false(session_last_step_entity(s, &row));
+    for (int i = 0; i <= STEPS; i++)
+        assert_int_equal(session_redo(s, NULL), KP_OK);
+    session_close(s);
+    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
+    assert_true(session_design(s)->entities[1].count == 1000 + STEPS);
+    assert_int_equal(session_undo(s, NULL), KP_OK); /* the workspace's history */
+    assert_true(session_design(s)->entities[1].count == 1000 + STEPS - 1);
+    session_close(s);
+    free(p);
+}
+
 /* A session with no workspace keeps its 1,000 newest steps, designs too (nothing to read back). */
 static void test_undo_in_memory_steps_capped(void **state)
 {
@@ -856,6 +929,7 @@ int main(void)
         cmocka_unit_test(test_migration_from_schema_3),
         cmocka_unit_test(test_undo_in_memory_capped),
         cmocka_unit_test(test_undo_rest_steps),
+        cmocka_unit_test(test_entity_steps_in_place),
         cmocka_unit_test(test_undo_in_memory_steps_capped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

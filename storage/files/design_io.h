@@ -26,6 +26,8 @@ char *designio_save(const kp_design *d, char **err);
  * be updated by replacing that pattern's lines alone. NULL with *err (caller frees; err may be
  * NULL) when the emitter refuses it. */
 char *designio_save_pattern(const kp_pattern *p, char **err);
+/* The same for one entity inside the design's `entities:` list. */
+char *designio_save_entity(const kp_entity *e, char **err);
 
 /* Writes canonical YAML to `path` atomically (temp file + rename). KP_OK, or with one error in
  * diags (the file untouched): KP_INVALID when the emitter refuses the design, KP_IO when the

@@ -1940,16 +1940,17 @@ char *designio_save(const kp_design *d, char **err)
     return yamlout_finish(&m, err);
 }
 
-char *designio_save_pattern(const kp_pattern *p, char **err)
+/* One element of the design's list `field` (its record yr) exactly as designio_save writes it
+ * there: the element alone in the list, the same context, the same bytes. */
+static char *save_item(int field, const yrec *yr, const void *r, const char *what, char **err)
 {
-    /* the pattern alone in the list designio_save writes it in: the same context, the same bytes */
-    const char *key = kp_rec_design.f[FW_PATTERNS].key;
+    const char *key = kp_rec_design.f[field].key;
     em m;
     yamlout_open(&m, 2, 100);
     em_map(&m, false);
     em_key(&m, key);
     em_seq(&m, false);
-    save_record(&m, &Y_PATTERN, p);
+    save_record(&m, yr, r);
     em_seq_end(&m);
     em_map_end(&m);
     char *text = yamlout_finish(&m, err);
@@ -1959,11 +1960,21 @@ char *designio_save_pattern(const kp_pattern *p, char **err)
     if (strncmp(text, key, k) != 0 || strncmp(text + k, ":\n", 2) != 0) {
         free(text); /* never seen: the emitter wrote the list another way */
         if (err)
-            *err = xstrdup("the pattern's YAML is not a block list item");
+            *err = xasprintf("the %s's YAML is not a block list item", what);
         return NULL;
     }
     memmove(text, text + k + 2, strlen(text + k + 2) + 1);
     return text;
+}
+
+char *designio_save_pattern(const kp_pattern *p, char **err)
+{
+    return save_item(FW_PATTERNS, &Y_PATTERN, p, "pattern", err);
+}
+
+char *designio_save_entity(const kp_entity *e, char **err)
+{
+    return save_item(FW_ENTITIES, &Y_ENTITY, e, "entity", err);
 }
 
 kp_status designio_save_file(const kp_design *d, const char *path, kp_diags *diags)

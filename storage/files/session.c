@@ -21,6 +21,8 @@ typedef struct snapshot {
     kp_design *rest; /* a step of the design's rest alone (a setting, a decision): the rest it
                         brings back, in a design holding nothing else (design_rest_take) */
     kp_pattern pat;  /* d NULL: the value pattern `row` takes back; rows: the pattern op inserts */
+    kp_entity ent;   /* ent_step: the value entity `row` takes back (a cell edited in place) */
+    bool ent_step;
     size_t row;
     bool rows; /* a step of the pattern list: op applied to it (an insertion puts pat back) */
     kp_rowop op;
@@ -50,8 +52,9 @@ struct session {
     size_t tlen, tcap; /* tcap: the bytes allocated for text (a splice is made in place) */
     size_t *pat;
     size_t unfolded; /* edits saved as lines since the text was last saved whole */
-    /* the last undo or redo exchanged pattern `step_row`'s value alone (a cell edited in place) */
-    bool step_one;
+    /* the last undo or redo exchanged pattern `step_row`'s value alone (a cell edited in place),
+       or entity `step_row`'s (step_ent) */
+    bool step_one, step_ent;
     size_t step_row;
     /* the last undo or redo made the structural step `step_op` of the pattern list alone */
     bool step_rows;
@@ -76,6 +79,8 @@ static void snapshot_free(snapshot *sn)
 {
     if (sn->d || sn->rest)
         design_free(sn->d ? sn->d : sn->rest);
+    else if (sn->ent_step)
+        entity_free(&sn->ent);
     else if (!sn->rows || sn->op.kind == KP_ROW_INSERT)
         pattern_free(&sn->pat);
     free(sn->label);
@@ -511,6 +516,36 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
     return st;
 }
 
+static kp_status persist_entity(session *s, size_t row, const kp_entity *old, const char *label, char **err);
+
+/* session_edit_set of a cell that changes entity `row` alone (edit_changes_entity_only): edited in
+ * place, its old value is the undo step, and the working copy is saved as that entity's lines. */
+static kp_status edit_entity(session *s, edit_table t, size_t row, size_t col, const char *text,
+                             const char *label, bool *applied, char **err)
+{
+    kp_entity *e = &s->design->entities[row], was = *e;
+    fields_clone(&kp_rec_entity, &was, e);
+    kp_status st = edit_set(s->design, t, row, col, text, err);
+    if (st != KP_OK) {
+        entity_free(&was);
+        return st;
+    }
+    *applied = true;
+    bool same = fields_equal(&kp_rec_entity, &was, e);
+    if (s->readonly || same) { /* as session_apply: nothing changes, no step */
+        entity_free(e);
+        *e = was;
+        return same ? KP_OK : kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
+    }
+    VEC_GROW(s->undo, s->nundo, s->capundo);
+    s->undo[s->nundo++] =
+        (snapshot){.ent = was, .ent_step = true, .row = row, .label = xstrdup(label), .base = s->base};
+    clear_redo(s);
+    st = s->ws ? persist_entity(s, row, &s->undo[s->nundo - 1].ent, label, err) : KP_OK;
+    trim(s, true, UNDO_STEPS);
+    return st;
+}
+
 kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, const char *text,
                            const char *label, bool *applied, char **err)
 {
@@ -518,6 +553,8 @@ kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, con
     if (err)
         *err = NULL;
     kp_design *d = s->design;
+    if (edit_changes_entity_only(d, t, col) && row < d->nentities)
+        return edit_entity(s, t, row, col, text, label, applied, err);
     if (!edit_changes_pattern_only(t, col) || row >= d->npatterns) {
         /* a cell whose edit may reach further (a rename and its references, a setting): on a copy */
         kp_design *nd = design_clone(d);
@@ -587,6 +624,69 @@ static kp_status splice_text(session *s, size_t at, size_t waslen, const char *n
     s->tlen = tlen;
     s->unfolded++;
     return KP_OK;
+}
+
+/* Where element `row` of the top-level list `key` is in text t (tlen bytes) as designio_save
+ * writes it: [*from, *to), its "- " line and the indented lines after it. false when the text has
+ * no such list or element. */
+static bool find_item(const char *t, size_t tlen, const char *key, size_t row, size_t *from, size_t *to)
+{
+    size_t k = strlen(key);
+    const char *at = t, *end = t + tlen;
+    while (at && !(strncmp(at, key, k) == 0 && strncmp(at + k, ":\n", 2) == 0)) {
+        at = memchr(at, '\n', (size_t)(end - at));
+        at = at ? at + 1 : NULL;
+    }
+    if (!at)
+        return false;
+    const char *p = at + k + 2;
+    for (size_t i = 0; p < end && p[0] == '-' && p[1] == ' '; i++) {
+        const char *start = p;
+        do {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            p = nl ? nl + 1 : end;
+        } while (p < end && (*p == ' ' || *p == '\n'));
+        if (i == row) {
+            *from = (size_t)(start - t);
+            *to = (size_t)(p - t);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Saves entity `row`'s change from `old` to s->design's as its lines in the saved text (the
+ * bytes that differ), the patterns' offsets following; whole (persist) when the text is not
+ * known or its lines are not what the old value writes. */
+static kp_status persist_entity(session *s, size_t row, const kp_entity *old, const char *label, char **err)
+{
+    size_t from, to;
+    if (!s->text || !find_item(s->text, s->tlen, "entities", row, &from, &to))
+        return persist(s, true, label, err);
+    char *oc = designio_save_entity(old, NULL);
+    char *nc = oc ? designio_save_entity(&s->design->entities[row], NULL) : NULL;
+    size_t waslen = to - from, len = nc ? strlen(nc) : 0;
+    if (!nc || strlen(oc) != waslen || memcmp(oc, s->text + from, waslen) != 0) {
+        free(oc);
+        free(nc);
+        return persist(s, true, label, err);
+    }
+    /* what is stored is the bytes that differ (a figure's: a few bytes) */
+    size_t cp = 0, cs = 0;
+    while (cp < len && cp < waslen && nc[cp] == oc[cp])
+        cp++;
+    while (cs < len - cp && cs < waslen - cp && nc[len - 1 - cs] == oc[waslen - 1 - cs])
+        cs++;
+    kp_status st = splice_text(s, from + cp, waslen - cp - cs, nc + cp, len - cp - cs, label, err);
+    free(oc);
+    free(nc);
+    if (st == KP_CONFLICT)
+        return persist(s, true, label, err);    /* the handle did not know the text: saved whole */
+    if (st == KP_OK && s->pat && len != waslen) /* the lines after it moved */
+        for (size_t i = 0; i <= s->design->npatterns; i++)
+            if (s->pat[i] >= to)
+                s->pat[i] = s->pat[i] + len - waslen;
+    return st;
 }
 
 /* Saves structural step op of the pattern list, just made on s->design (nbefore patterns
@@ -765,6 +865,7 @@ static kp_status step(session *s, bool undo, char **err)
     size_t *nto = undo ? &s->nredo : &s->nundo;
     size_t *capto = undo ? &s->capredo : &s->capundo;
     s->step_one = false;
+    s->step_ent = false;
     s->step_rows = false;
     text_forget(s); /* the working copy is rewritten by the history's step */
     if (*nfrom == 0) {
@@ -802,6 +903,13 @@ static kp_status step(session *s, bool undo, char **err)
     } else if (sn.rest) { /* a step of the rest alone: the two rests change places */
         design_rest_swap(s->design, sn.rest);
         (*to)[(*nto)++] = (snapshot){.rest = sn.rest, .label = sn.label, .base = s->base};
+    } else if (sn.ent_step) { /* a step of one entity: its two values change places */
+        kp_entity *e = &s->design->entities[sn.row];
+        (*to)[(*nto)++] =
+            (snapshot){.ent = *e, .ent_step = true, .row = sn.row, .label = sn.label, .base = s->base};
+        *e = sn.ent;
+        s->step_ent = true;
+        s->step_row = sn.row;
     } else if (sn.rows) { /* a step of the pattern list: made, its inverse kept */
         (*to)[(*nto)++] = rows_step(s, sn);
         s->step_rows = true;
@@ -847,6 +955,13 @@ bool session_last_step_row(const session *s, size_t *row)
     return s->step_one;
 }
 kp_status session_redo(session *s, char **err) { return step(s, false, err); }
+
+bool session_last_step_entity(const session *s, size_t *row)
+{
+    if (s->step_ent)
+        *row = s->step_row;
+    return s->step_ent;
+}
 
 bool session_last_step_rows(const session *s, kp_rowop *op)
 {

@@ -82,6 +82,9 @@ kp_status session_redo(session *s, char **err);
  * the design is as it was, so checks and analysis may follow that row alone. false after any
  * other step (a whole design, or the persisted history of an earlier session). */
 bool session_last_step_row(const session *s, size_t *row);
+/* The same for one entity: true when the last session_undo or session_redo exchanged the value of
+ * entity *row alone (a cell that edit_changes_entity_only, edited in place by session_edit_set). */
+bool session_last_step_entity(const session *s, size_t *row);
 /* true when the last session_undo or session_redo (that succeeded) made a structural step of
  * the pattern list alone (a step of session_pattern_rows taken back or made again), with *op that
  * step as made on the design before it; false after any other step. */
