@@ -198,6 +198,8 @@ static bool patch_pattern(incr *in, const kp_design *d, size_t i)
     return true;
 }
 
+static kp_analysis *analyse_whole(kp_design *base);
+
 kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t changed)
 {
     incr *in = prev ? prev->incr : NULL;
@@ -238,15 +240,21 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
         return a;
     }
     analysis_free(prev);
+    return analyse_whole(design_clone(d));
+}
+
+/* The whole analysis of base (taken: the analysis' own copy), with what analysis_update keeps. */
+static kp_analysis *analyse_whole(kp_design *base)
+{
     kp_analysis *a = xcalloc(1, sizeof *a);
-    in = xcalloc(1, sizeof *in);
-    in->base = design_clone(d);
+    incr *in = xcalloc(1, sizeof *in);
+    in->base = base;
     a->design = in->base;
     a->incr = in;
     in->resolver = stage_resolve_open(a);
     for (size_t i = 0; i < a->npatterns; i++)
         stage_resolve_pattern(in->resolver, a, i);
-    in->readers = xcalloc(d->nindexes + 1, sizeof *in->readers);
+    in->readers = xcalloc(base->nindexes + 1, sizeof *in->readers);
     for (size_t i = 0; i < a->npatterns; i++)
         count_readers(in, a, i, +1);
     in->heat = stage_heat_open(a);
@@ -254,6 +262,23 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
     in->checklist = stage_checklist_open(a);
     run_after_resolve(a, in);
     return a;
+}
+
+kp_analysis *analysis_update_entity(kp_analysis *prev, const kp_design *d, size_t row)
+{
+    incr *in = prev ? prev->incr : NULL;
+    if (!in || in->base->npatterns != d->npatterns || in->base->nentities != d->nentities ||
+        row >= d->nentities)
+        return analysis_update(prev, d, ANALYSIS_UNKNOWN);
+    /* the analysis' copy of the design made d's by that entity alone, no other copy made */
+    kp_design *base = in->base;
+    kp_entity *e = &base->entities[row];
+    entity_free(e);
+    *e = d->entities[row];
+    fields_clone(&kp_rec_entity, e, &d->entities[row]);
+    in->base = NULL;
+    analysis_free(prev);
+    return analyse_whole(base);
 }
 
 /* The results' pattern pointers made to point into in->base again (its list moved). */

@@ -1256,12 +1256,14 @@ static void checks_after_patterns(vctx *c)
 }
 
 /* validate_design, with where each pattern's diagnostics start in *at (npatterns + 1, NULL: not
- * wanted). */
-static bool validate_at(const kp_design *d, kp_diags *diags, size_t *at)
+ * wanted); pids: the set of d's pattern ids, each tagged with its first position (a memo's), or
+ * NULL (made here). */
+static bool validate_at(const kp_design *d, kp_diags *diags, size_t *at, names *pids)
 {
     size_t before = diags->errors;
-    vctx c = {.d = d, .dg = diags, .at = at};
-    c.pids = &c.pattern_ids;
+    vctx c = {.d = d, .dg = diags, .at = at, .pids = pids};
+    if (!c.pids)
+        c.pids = &c.pattern_ids;
     collect(&c);
     checks_before_patterns(&c);
     check_patterns(&c);
@@ -1270,7 +1272,7 @@ static bool validate_at(const kp_design *d, kp_diags *diags, size_t *at)
     return diags->errors == before;
 }
 
-bool validate_design(const kp_design *d, kp_diags *diags) { return validate_at(d, diags, NULL); }
+bool validate_design(const kp_design *d, kp_diags *diags) { return validate_at(d, diags, NULL, NULL); }
 
 /* Empties the list (its file stays). */
 static void diags_clear(kp_diags *dg)
@@ -1288,7 +1290,7 @@ bool validate_design_memo(const kp_design *d, kp_diags *diags, validate_memo *m)
     m->npatterns = d->npatterns;
     m->at = xmalloc((d->npatterns + 1) * sizeof *m->at);
     m->ids = memo_ids_new(d);
-    bool ok = validate_at(d, diags, m->at);
+    bool ok = validate_at(d, diags, m->at, &m->ids->set);
     m->n = diags->n;
     return ok;
 }
@@ -1329,6 +1331,41 @@ static bool diags_install(kp_diags *diags, validate_memo *m, kp_diag *v, size_t 
     return diags->errors == 0;
 }
 
+/* Each pattern's diagnostics appended to v (nv of cap) after an edit: pattern i's checked again
+ * when again(c, i, arg) says its checks read what changed (its old ones' messages released),
+ * else taken as they were; at[i] says where they now start. */
+static void patterns_again(vctx *c, kp_diags *diags, size_t *at, kp_diag **v, size_t *nv, size_t *cap,
+                           bool (*again)(const vctx *c, size_t i, const void *arg), const void *arg)
+{
+    const kp_design *d = c->d;
+    const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
+    for (size_t i = 0; i < d->npatterns; i++) {
+        size_t from = at[i], to = at[i + 1];
+        at[i] = *nv;
+        if (!again(c, i, arg)) {
+            diags_take(v, nv, cap, diags->v + from, to - from);
+            continue;
+        }
+        for (size_t k = from; k < to; k++)
+            free(diags->v[k].msg);
+        kp_diags fresh;
+        diags_init(&fresh, NULL);
+        c->dg = &fresh;
+        check_pattern(c, i, es);
+        diags_take_all(v, nv, cap, &fresh);
+    }
+    free(es);
+}
+
+/* After an edit of pattern *row: whether pattern i's checks read it (it is the pattern, or it is
+ * covered_by its id). */
+static bool reads_pattern(const vctx *c, size_t i, const void *arg)
+{
+    size_t row = *(const size_t *)arg;
+    const char *id = c->d->patterns[row].id, *cb = c->d->patterns[i].covered_by.s;
+    return i == row || (id && cb && strcmp(cb, id) == 0);
+}
+
 bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m)
 {
     size_t n = d->npatterns;
@@ -1340,31 +1377,13 @@ bool validate_pattern_edit(const kp_design *d, size_t row, kp_diags *diags, vali
     vctx c = {.d = d, .pids = &ids->set}; /* the ids are those of the design before: unchanged */
     collect(&c);
     /* the patterns whose checks read the edited one: itself, and those covered_by its id */
-    const char *id = d->patterns[row].id;
-    const kp_entity **es = d->nentities ? xcalloc(d->nentities + 1, sizeof *es) : NULL;
     kp_diag *v = xmalloc((diags->n + 1) * sizeof *v);
     size_t nv = 0, cap = diags->n + 1, *at = m->at;
     diags_take(&v, &nv, &cap, diags->v, at[0]); /* the checks before the patterns' */
-    for (size_t i = 0; i < n; i++) {
-        const char *cb = d->patterns[i].covered_by.s;
-        size_t from = at[i], to = at[i + 1];
-        at[i] = nv;
-        if (i != row && !(id && cb && strcmp(cb, id) == 0)) {
-            diags_take(&v, &nv, &cap, diags->v + from, to - from);
-            continue;
-        }
-        for (size_t k = from; k < to; k++)
-            free(diags->v[k].msg);
-        kp_diags fresh;
-        diags_init(&fresh, NULL);
-        c.dg = &fresh;
-        check_pattern(&c, i, es);
-        diags_take_all(&v, &nv, &cap, &fresh);
-    }
+    patterns_again(&c, diags, at, &v, &nv, &cap, reads_pattern, &row);
     size_t after = at[n]; /* the checks after the patterns' */
     at[n] = nv;
     diags_take(&v, &nv, &cap, diags->v + after, diags->n - after);
-    free(es);
     vctx_free(&c);
     return diags_install(diags, m, v, nv, cap);
 }
@@ -1456,39 +1475,96 @@ bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, valida
     return diags_install(diags, m, v, nv, cap);
 }
 
-bool validate_rest_edit(const kp_design *d, kp_diags *diags, validate_memo *m)
+/* `checks` run on c, their diagnostics appended to v (nv of cap). */
+static void take_checks(vctx *c, void (*checks)(vctx *), kp_diag **v, size_t *nv, size_t *cap)
+{
+    kp_diags fresh;
+    diags_init(&fresh, NULL);
+    c->dg = &fresh;
+    checks(c);
+    diags_take_all(v, nv, cap, &fresh);
+}
+
+/* The start of a list made again after an edit that changed no pattern's id nor their number:
+ * false when m and diags do not fit d (then the caller validates whole); else c holds d's names
+ * (the memo's ids) and the new list v (nv of cap) the checks before the patterns' made again,
+ * the old ones' messages released. */
+static bool start_same_ids(const kp_design *d, kp_diags *diags, validate_memo *m, vctx *c, kp_diag **v,
+                           size_t *nv, size_t *cap)
 {
     size_t n = d->npatterns;
     memo_ids *ids = m->ids;
     if (!m->at || !ids || m->npatterns != n || ids->n != n || m->n != diags->n)
-        return validate_design_memo(d, diags, m);
-    vctx c = {.d = d, .pids = &ids->set}; /* the patterns, their ids with them, are unchanged */
-    collect(&c);
-    size_t *at = m->at, cap = diags->n + 16, nv = 0;
-    kp_diag *v = xmalloc(cap * sizeof *v);
-    /* the checks before the patterns' (the table's settings among them), made again */
-    kp_diags before;
-    diags_init(&before, NULL);
-    c.dg = &before;
-    checks_before_patterns(&c);
-    diags_take_all(&v, &nv, &cap, &before);
-    for (size_t k = 0; k < at[0]; k++)
+        return false;
+    *c = (vctx){.d = d, .pids = &ids->set}; /* the patterns' ids are unchanged */
+    collect(c);
+    *nv = 0;
+    *cap = diags->n + 16;
+    *v = xmalloc(*cap * sizeof **v);
+    take_checks(c, checks_before_patterns, v, nv, cap);
+    for (size_t k = 0; k < m->at[0]; k++)
         free(diags->v[k].msg);
+    return true;
+}
+
+/* Its end: the old checks after the patterns' (from old_after in diags) released, made again
+ * into v, and v installed as the list (start_same_ids' c released). */
+static bool finish_same_ids(vctx *c, kp_diags *diags, validate_memo *m, size_t old_after, kp_diag *v,
+                            size_t nv, size_t cap)
+{
+    for (size_t k = old_after; k < diags->n; k++)
+        free(diags->v[k].msg);
+    take_checks(c, checks_after_patterns, &v, &nv, &cap);
+    vctx_free(c);
+    return diags_install(diags, m, v, nv, cap);
+}
+
+bool validate_rest_edit(const kp_design *d, kp_diags *diags, validate_memo *m)
+{
+    vctx c;
+    kp_diag *v;
+    size_t nv, cap, n = d->npatterns, *at = m->at;
+    if (!start_same_ids(d, diags, m, &c, &v, &nv, &cap))
+        return validate_design_memo(d, diags, m);
     /* each pattern's, as they were: they read the model alone */
-    size_t shift = nv - at[0];
+    size_t shift = nv - at[0], after = at[n];
     diags_take(&v, &nv, &cap, diags->v + at[0], at[n] - at[0]);
     for (size_t i = 0; i <= n; i++)
         at[i] += shift; /* a size_t's wrap-around subtracts when fewer came before */
     /* the checks after the patterns' (the decisions, the alerts), made again */
-    kp_diags after;
-    diags_init(&after, NULL);
-    c.dg = &after;
-    checks_after_patterns(&c);
-    diags_take_all(&v, &nv, &cap, &after);
-    for (size_t k = at[n] - shift; k < diags->n; k++)
-        free(diags->v[k].msg);
-    vctx_free(&c);
-    return diags_install(diags, m, v, nv, cap);
+    return finish_same_ids(&c, diags, m, after, v, nv, cap);
+}
+
+/* After an edit of the entity named *arg: whether pattern i's checks read it (the pattern names
+ * it, or its covered_by target, found by id through c, does). */
+static bool reads_entity(const vctx *c, size_t i, const void *arg)
+{
+    const char *name = arg;
+    const kp_pattern *p = &c->d->patterns[i];
+    for (size_t k = 0; name && k < p->nentities; k++)
+        if (p->entities[k].s && strcmp(p->entities[k].s, name) == 0)
+            return true;
+    const kp_pattern *q = p->covered_by.s ? find_pattern(c, p->covered_by.s) : NULL;
+    for (size_t k = 0; name && q && k < q->nentities; k++)
+        if (q->entities[k].s && strcmp(q->entities[k].s, name) == 0)
+            return true;
+    return false;
+}
+
+bool validate_entity_edit(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m)
+{
+    vctx c;
+    kp_diag *v;
+    size_t nv, cap, n = d->npatterns, *at = m->at;
+    if (row >= d->nentities || !start_same_ids(d, diags, m, &c, &v, &nv, &cap))
+        return validate_design_memo(d, diags, m);
+    /* each pattern's: checked again when they read the entity (its name is the one it had: a
+       rename is no such edit), else as they were */
+    patterns_again(&c, diags, at, &v, &nv, &cap, reads_entity, d->entities[row].name);
+    /* the checks after the patterns' (item sizes and key limits read the entities), made again */
+    size_t after = at[n];
+    at[n] = nv;
+    return finish_same_ids(&c, diags, m, after, v, nv, cap);
 }
 
 void validate_memo_free(validate_memo *m)

@@ -1854,6 +1854,83 @@ static void test_rest_edits_as_whole(void **state)
     term_close(&t);
 }
 
+/* The Keys screen's column showing cell (t, col) of the design, on w and its twin; false when
+ * none does. */
+static bool keys_column(wb *w, wb *ref, edit_table t, size_t col)
+{
+    screen_env e = wb_env(w, UI_SCREEN_KEYS);
+    size_t n = 0;
+    screen_col *c = screen_columns(&e, &n);
+    bool found = false;
+    for (size_t i = 0; i < n && !found; i++)
+        if (c[i].table == (int)t && c[i].col == col) {
+            w->screen = ref->screen = UI_SCREEN_KEYS;
+            w->cur[UI_SCREEN_KEYS].col = ref->cur[UI_SCREEN_KEYS].col = i;
+            found = true;
+        }
+    free(c);
+    return found;
+}
+
+/* Edits of one entity alone on the Keys screen (counts, sizes, a key template, a sparse rule; one
+ * refused, one that leaves a pattern unserved, one that breaks the design's checks; undone and
+ * redone), which the workbench edits in place, checks for the patterns that read the entity and
+ * copies as that entity alone: each key gives what the whole path gives (same_as_whole), the
+ * Patterns screen drawn after them included. */
+static void test_entity_edits_as_whole(void **state)
+{
+    (void)state;
+    term t;
+    kp_design *d = cloudshop_at_160(&t);
+    wb *ref = twin(d);
+    wb *w = real_wb(d);
+    int k[400];
+    const kp_design *sd = session_design(w->ss);
+    assert_true(keys_column(w, ref, EDIT_ENTITIES, (size_t)edit_col_find(sd, EDIT_ENTITIES, "count")));
+    size_t n = key_codes("\n\x15"
+                         "5000000\nj\n\x15"
+                         "12\nu",
+                         k);
+    k[n++] = UI_CTRL('r');
+    n += key_codes("jj\n\x15"
+                   "-4\n\x1bu",
+                   k + n); /* refused: a draft, nothing to undo of it */
+    same_as_whole(w, ref, k, n);
+    assert_true(keys_column(w, ref, EDIT_ENTITIES, (size_t)edit_col_find(sd, EDIT_ENTITIES, "size")));
+    n = key_codes("g\n\x15"
+                  "390000\nj\n\x15"
+                  "8000\nuu",
+                  k);
+    k[n++] = UI_CTRL('r');
+    same_as_whole(w, ref, k, n);
+    /* the first key template (the table's partition key): a constant one, then one the patterns
+       cannot give, then undone */
+    assert_true(keys_column(w, ref, EDIT_KEYS, 1));
+    n = key_codes("g\n\x15"
+                  "CLIENTES\nj\n\x15"
+                  "X#{nosuch}\n\x1bj\n\x15"
+                  "PEDIDO#{status}\nuuu",
+                  k);
+    k[n++] = UI_CTRL('r');
+    k[n++] = UI_CTRL('r');
+    same_as_whole(w, ref, k, n);
+    /* the attributes an entity carries: one a pattern names taken away (the design breaks), put
+       back by undo */
+    assert_true(keys_column(w, ref, EDIT_ENTITIES, (size_t)edit_col_find(sd, EDIT_ENTITIES, "attributes")));
+    n = key_codes("gj\n\x15"
+                  "total\nu",
+                  k);
+    k[n++] = UI_CTRL('r');
+    k[n++] = 'u';
+    same_as_whole(w, ref, k, n);
+    w->screen = ref->screen = UI_SCREEN_PATTERNS;
+    static const int back[] = {'j', 'k', 'G'};
+    same_as_whole(w, ref, back, sizeof back / sizeof *back);
+    wb_free(ref);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* Row keys on a workbench over a workspace: after each, the working copy the workspace holds is
  * the design on screen, written as designio_save writes it (the steps were saved as the lines
  * they move); reopened, the workspace gives that design back, and its undo the one before. */
@@ -3011,6 +3088,7 @@ int main(void)
         cmocka_unit_test(test_grid_widths_follow_rows),
         cmocka_unit_test(test_row_steps_as_whole),
         cmocka_unit_test(test_rest_edits_as_whole),
+        cmocka_unit_test(test_entity_edits_as_whole),
         cmocka_unit_test(test_row_steps_past_salvage),
         cmocka_unit_test(test_row_steps_with_decisions),
         cmocka_unit_test(test_row_steps_saved),
