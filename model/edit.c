@@ -1485,14 +1485,31 @@ bool edit_changes_pattern_only(edit_table t, size_t col)
     return f >= 0 && !(kp_rec_pattern.f[f].flags & KP_F_LABEL);
 }
 
-bool edit_changes_entity_only(const kp_design *d, edit_table t, size_t col)
+static void *row_elem(const kp_design *d, edit_table t, size_t row);
+
+bool edit_changes_row_only(const kp_design *d, edit_table t, size_t col)
 {
     if (t == EDIT_KEYS)
         return col > 0 && col < edit_ncols(d, t);
-    if (t != EDIT_ENTITIES)
+    if (t != EDIT_ENTITIES && t != EDIT_ATTRS && t != EDIT_INDEXES && t != EDIT_DECISIONS)
         return false;
-    int f = col_field(&kp_rec_entity, col);
-    return f >= 0 && !(kp_rec_entity.f[f].flags & KP_F_LABEL);
+    const kp_record *rec = table_rec(t);
+    int f = col_field(rec, col);
+    /* an index's key attributes rename the entities' templates that follow them */
+    return f >= 0 && !(rec->f[f].flags & KP_F_LABEL) && !(rec == &kp_rec_index && (f == FX_PK || f == FX_SK));
+}
+
+bool edit_changes_entity_only(const kp_design *d, edit_table t, size_t col)
+{
+    return (t == EDIT_ENTITIES || t == EDIT_KEYS) && edit_changes_row_only(d, t, col);
+}
+
+void *edit_row(kp_design *d, edit_table t, size_t row, const kp_record **rec)
+{
+    if (!d || t == EDIT_SETTINGS || row >= edit_nrows(d, t))
+        return NULL;
+    *rec = table_rec(t == EDIT_KEYS ? EDIT_ENTITIES : t);
+    return row_elem(d, t, row);
 }
 
 /* ---- rows ---------------------------------------------------------------------------------- */

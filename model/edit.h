@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct kp_record; /* fields.h */
+
 /* The editable tables of a design. EDIT_KEYS is one row per entity with one column per key
  * attribute of the table and its indexes (edit_key_attrs), each cell a template. */
 typedef enum edit_table {
@@ -63,11 +65,17 @@ kp_status edit_set(kp_design *d, edit_table t, size_t row, size_t col, const cha
  * EDIT_PATTERNS other than its id (which the references to it follow). What analysis_update is
  * told after such an edit. */
 bool edit_changes_pattern_only(edit_table t, size_t col);
-/* Whether a successful edit_set of this cell changes one entity and nothing else: a cell of
- * EDIT_ENTITIES other than its name, or of EDIT_KEYS other than its first (the name): a figure,
- * the attributes it carries, a key template, a sparse rule. What analysis_update is told
- * (ANALYSIS_ENTITY) after such an edit. */
+/* Whether a successful edit_set of this cell changes the one element its row is and nothing
+ * else: a cell of EDIT_ENTITIES, EDIT_ATTRS or EDIT_DECISIONS other than its name or id, of
+ * EDIT_INDEXES other than its name, pk and sk (which rename the templates keyed on them), or of
+ * EDIT_KEYS other than its first (the entity's name). What the session edits in place. */
+bool edit_changes_row_only(const kp_design *d, edit_table t, size_t col);
+/* The same for one entity: a cell of EDIT_ENTITIES other than its name, or of EDIT_KEYS other
+ * than its first (a figure, the attributes it carries, a key template, a sparse rule). */
 bool edit_changes_entity_only(const kp_design *d, edit_table t, size_t col);
+/* The element row `row` of table t is (EDIT_KEYS: the entity) with its record in *rec; NULL when
+ * t has no such row (EDIT_SETTINGS has no elements). */
+void *edit_row(kp_design *d, edit_table t, size_t row, const struct kp_record **rec);
 
 /* Inserts a new row with defaults (a fresh unique name/id) at position `at` (clamped to the
  * end) and returns its position. Not available for EDIT_KEYS (returns (size_t)-1; add an

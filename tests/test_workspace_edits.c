@@ -552,9 +552,11 @@ static void test_random_edits_equal_whole_saves(void **state)
         const kp_design *ref = h.v[h.at];
         unsigned op = next_rand(&seed) % 100;
         if (op < 68) {
-            edit_table t = (op >= 60 && ref->nentities) || !ref->npatterns
-                               ? (op < 64 ? EDIT_ENTITIES : EDIT_KEYS)
-                               : EDIT_PATTERNS;
+            /* mostly patterns; then an entity's cells, and the other tables (their edits leave the
+               patterns as they were, or rename what they name) */
+            static const edit_table others[] = {EDIT_ENTITIES, EDIT_KEYS,    EDIT_ENTITIES, EDIT_KEYS,
+                                                EDIT_ATTRS,    EDIT_INDEXES, EDIT_SETTINGS, EDIT_DECISIONS};
+            edit_table t = (op >= 56 && ref->nentities) || !ref->npatterns ? others[op % 8] : EDIT_PATTERNS;
             size_t nr = edit_nrows(ref, t), nc = edit_ncols(ref, t);
             if (!nr)
                 continue;
@@ -852,6 +854,85 @@ static void test_entity_steps_in_place(void **state)
     free(p);
 }
 
+/* Edits that leave every pattern as it was (a decision's cell, an attribute's, an index's, an
+ * entity's, all made in place; the description, through a copy) are saved as the text before or
+ * after the patterns' list written again and spliced in: after each, the workspace holds
+ * designio_save's text; undone and redone (each says which element it exchanged), and reopened,
+ * the same. */
+static void test_saved_around_patterns(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    session *s = cloudshop_session(p);
+    static const struct {
+        edit_table t;
+        const char *col, *text;
+    } edits[] = {
+        {EDIT_DECISIONS, "status", "reopened"}, /* after the patterns */
+        {EDIT_ATTRS, "distinct", "12"},         /* before them */
+        {EDIT_DECISIONS, "title", "otra decisión, más larga que la de antes"},
+        {EDIT_INDEXES, "why", "para los pedidos por estado"},
+        {EDIT_ENTITIES, "description", "línea"},
+        {EDIT_DECISIONS, "title", "x"},
+    };
+    size_t n = sizeof edits / sizeof *edits;
+    kp_design **after = xcalloc(n + 1, sizeof *after);
+    after[0] = design_clone(session_design(s));
+    for (size_t i = 0; i < n; i++) {
+        const kp_design *d = session_design(s);
+        int col = edit_col_find(d, edits[i].t, edits[i].col);
+        assert_true(col >= 0);
+        bool applied = false;
+        char *err = NULL;
+        if (session_edit_set(s, edits[i].t, 0, (size_t)col, edits[i].text, "edit", &applied, &err) != KP_OK)
+            fail_msg("edit %zu: %s", i, err ? err : "?");
+        assert_true(applied);
+        assert_ptr_equal(session_design(s), d); /* in place */
+        after[i + 1] = design_clone(session_design(s));
+        assert_false(design_equal(after[i], after[i + 1]));
+        char *want = designio_save(session_design(s), NULL), *got = NULL;
+        assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
+        if (strcmp(got, want) != 0)
+            fail_msg("edit %zu: the workspace's text is not designio_save's", i);
+        free(want);
+        free(got);
+    }
+    /* a description through session_apply (the rest alone) */
+    kp_design *nd = design_clone(session_design(s));
+    free(nd->description);
+    nd->description = xstrdup("otra descripción");
+    assert_int_equal(session_apply(s, nd, "set description", NULL), KP_OK);
+    char *want = designio_save(session_design(s), NULL), *got = NULL;
+    assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    for (size_t i = n; i-- > 0;) {
+        assert_int_equal(session_undo(s, NULL), KP_OK);
+        assert_true(design_equal(session_design(s), after[i]));
+        edit_table tab = EDIT_SETTINGS;
+        size_t row = 9;
+        assert_true(session_last_step_element(s, &tab, &row));
+        assert_int_equal(tab, edits[i].t);
+        assert_int_equal(row, 0);
+    }
+    for (size_t i = 1; i <= n; i++) {
+        assert_int_equal(session_redo(s, NULL), KP_OK);
+        assert_true(design_equal(session_design(s), after[i]));
+    }
+    session_close(s);
+    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
+    assert_true(design_equal(session_design(s), after[n]));
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_true(design_equal(session_design(s), after[n - 1]));
+    session_close(s);
+    for (size_t i = 0; i <= n; i++)
+        design_free(after[i]);
+    free(after);
+    free(p);
+}
+
 /* A session with no workspace keeps its 1,000 newest steps, designs too (nothing to read back). */
 static void test_undo_in_memory_steps_capped(void **state)
 {
@@ -930,6 +1011,7 @@ int main(void)
         cmocka_unit_test(test_undo_in_memory_capped),
         cmocka_unit_test(test_undo_rest_steps),
         cmocka_unit_test(test_entity_steps_in_place),
+        cmocka_unit_test(test_saved_around_patterns),
         cmocka_unit_test(test_undo_in_memory_steps_capped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,11 @@ char *designio_save(const kp_design *d, char **err);
 char *designio_save_pattern(const kp_pattern *p, char **err);
 /* The same for one entity inside the design's `entities:` list. */
 char *designio_save_entity(const kp_entity *e, char **err);
+/* What designio_save writes before the design's `patterns:` list (*head) and after it (*tail),
+ * each the caller's to free: the whole text is head, the list, tail (a design whose patterns are
+ * unchanged is saved by writing these again). false with *err (may be NULL) when the emitter
+ * refuses the design. */
+bool designio_save_around_patterns(const kp_design *d, char **head, char **tail, char **err);
 
 /* Writes canonical YAML to `path` atomically (temp file + rename). KP_OK, or with one error in
  * diags (the file untouched): KP_INVALID when the emitter refuses the design, KP_IO when the

@@ -1897,12 +1897,15 @@ static void save_record(em *m, const yrec *y, const void *r)
     em_map_end(m);
 }
 
-char *designio_save(const kp_design *d, char **err)
+/* The design's top-level fields [first, last) as designio_save writes them (a block mapping's
+ * keys are written the same whatever comes before or after them): "" when none of them is
+ * written. */
+static char *save_fields(const kp_design *d, size_t first, size_t last, char **err)
 {
     em m;
     yamlout_open(&m, 2, 100);
     em_map(&m, false);
-    for (size_t i = 0; i < kp_rec_design.n; i++) {
+    for (size_t i = first; i < last; i++) {
         const kp_field *f = &kp_rec_design.f[i];
         switch (i) {
         case FW_VERSION: {
@@ -1937,7 +1940,25 @@ char *designio_save(const kp_design *d, char **err)
         }
     }
     em_map_end(&m);
-    return yamlout_finish(&m, err);
+    char *text = yamlout_finish(&m, err);
+    if (text && strcmp(text, "{}\n") == 0) /* nothing written: an empty mapping */
+        text[0] = '\0';
+    return text;
+}
+
+char *designio_save(const kp_design *d, char **err) { return save_fields(d, 0, kp_rec_design.n, err); }
+
+bool designio_save_around_patterns(const kp_design *d, char **head, char **tail, char **err)
+{
+    *tail = NULL;
+    *head = save_fields(d, 0, FW_PATTERNS, err);
+    if (*head)
+        *tail = save_fields(d, FW_PATTERNS + 1, kp_rec_design.n, err);
+    if (*tail)
+        return true;
+    free(*head);
+    *head = NULL;
+    return false;
 }
 
 /* One element of the design's list `field` (its record yr) exactly as designio_save writes it

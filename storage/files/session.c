@@ -21,8 +21,10 @@ typedef struct snapshot {
     kp_design *rest; /* a step of the design's rest alone (a setting, a decision): the rest it
                         brings back, in a design holding nothing else (design_rest_take) */
     kp_pattern pat;  /* d NULL: the value pattern `row` takes back; rows: the pattern op inserts */
-    kp_entity ent;   /* ent_step: the value entity `row` takes back (a cell edited in place) */
-    bool ent_step;
+    void *elem;      /* the value element `row` of list etab (an entity, an attribute, an index, a
+                   decision) takes back, a cell of it edited in place; its record erec */
+    const kp_record *erec;
+    edit_table etab;
     size_t row;
     bool rows; /* a step of the pattern list: op applied to it (an insertion puts pat back) */
     kp_rowop op;
@@ -53,8 +55,9 @@ struct session {
     size_t *pat;
     size_t unfolded; /* edits saved as lines since the text was last saved whole */
     /* the last undo or redo exchanged pattern `step_row`'s value alone (a cell edited in place),
-       or entity `step_row`'s (step_ent) */
-    bool step_one, step_ent;
+       or element `step_row`'s of list step_tab (step_elem) */
+    bool step_one, step_elem;
+    edit_table step_tab;
     size_t step_row;
     /* the last undo or redo made the structural step `step_op` of the pattern list alone */
     bool step_rows;
@@ -79,9 +82,10 @@ static void snapshot_free(snapshot *sn)
 {
     if (sn->d || sn->rest)
         design_free(sn->d ? sn->d : sn->rest);
-    else if (sn->ent_step)
-        entity_free(&sn->ent);
-    else if (!sn->rows || sn->op.kind == KP_ROW_INSERT)
+    else if (sn->elem) {
+        fields_free(sn->erec, sn->elem);
+        free(sn->elem);
+    } else if (!sn->rows || sn->op.kind == KP_ROW_INSERT)
         pattern_free(&sn->pat);
     free(sn->label);
 }
@@ -438,6 +442,8 @@ static kp_status persist_lines(session *s, size_t first, size_t last, const kp_p
 /* Whether the saved text is known and located (s->pat found) for a design of n patterns. */
 static bool text_located(session *s, size_t n) { return s->ws && s->text && (s->pat || find_patterns(s, n)); }
 
+static kp_status persist_around_patterns(session *s, const char *label, char **err);
+
 /* Saves the step from `old` to the current design as the lines of the patterns it changed,
  * when that is all it changed and the saved text is known (else whole, as persist). */
 static kp_status persist_edit(session *s, const kp_design *old, const char *label, char **err)
@@ -449,8 +455,12 @@ static kp_status persist_edit(session *s, const kp_design *old, const char *labe
     kp_design ra = *old, rb = *nd; /* everything but the patterns */
     ra.patterns = rb.patterns = NULL;
     ra.npatterns = rb.npatterns = 0;
-    if (!design_equal(&ra, &rb))
-        return persist(s, true, label, err);
+    if (!design_equal(&ra, &rb)) { /* the rest of the model changed: the patterns too? */
+        for (size_t i = 0; i < n; i++)
+            if (!fields_equal(&kp_rec_pattern, &old->patterns[i], &nd->patterns[i]))
+                return persist(s, true, label, err);
+        return persist_around_patterns(s, label, err);
+    }
     size_t first = n, last = 0, nchanged = 0;
     for (size_t i = 0; i < n; i++)
         if (!fields_equal(&kp_rec_pattern, &old->patterns[i], &nd->patterns[i])) {
@@ -505,7 +515,7 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
         design_rest_swap(s->design, d);
         design_free(d);
         clear_redo(s);
-        st = persist(s, true, label, err);
+        st = persist_around_patterns(s, label, err);
     } else {
         s->undo[s->nundo++] = (snapshot){.d = s->design, .label = xstrdup(label), .base = s->base};
         s->design = d;
@@ -518,30 +528,38 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
 
 static kp_status persist_entity(session *s, size_t row, const kp_entity *old, const char *label, char **err);
 
-/* session_edit_set of a cell that changes entity `row` alone (edit_changes_entity_only): edited in
- * place, its old value is the undo step, and the working copy is saved as that entity's lines. */
-static kp_status edit_entity(session *s, edit_table t, size_t row, size_t col, const char *text,
-                             const char *label, bool *applied, char **err)
+/* session_edit_set of a cell that changes element `row` of list t alone (edit_changes_row_only):
+ * edited in place, its old value is the undo step, and the working copy is saved as that entity's
+ * lines (an entity) or as the text around the patterns' list. */
+static kp_status edit_row_in_place(session *s, edit_table t, size_t row, size_t col, const char *text,
+                                   const char *label, bool *applied, char **err)
 {
-    kp_entity *e = &s->design->entities[row], was = *e;
-    fields_clone(&kp_rec_entity, &was, e);
+    const kp_record *rec;
+    void *e = edit_row(s->design, t, row, &rec);
+    void *was = xmalloc(rec->size);
+    memcpy(was, e, rec->size);
+    fields_clone(rec, was, e);
     kp_status st = edit_set(s->design, t, row, col, text, err);
-    if (st != KP_OK) {
-        entity_free(&was);
-        return st;
+    bool same = st == KP_OK && fields_equal(rec, was, e);
+    if (st != KP_OK || s->readonly || same) { /* as session_apply: nothing changes, no step */
+        if (st == KP_OK) {
+            fields_free(rec, e);
+            memcpy(e, was, rec->size);
+        } else {
+            fields_free(rec, was);
+        }
+        free(was);
+        *applied = st == KP_OK;
+        return st != KP_OK || same ? st : kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
     }
     *applied = true;
-    bool same = fields_equal(&kp_rec_entity, &was, e);
-    if (s->readonly || same) { /* as session_apply: nothing changes, no step */
-        entity_free(e);
-        *e = was;
-        return same ? KP_OK : kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
-    }
     VEC_GROW(s->undo, s->nundo, s->capundo);
     s->undo[s->nundo++] =
-        (snapshot){.ent = was, .ent_step = true, .row = row, .label = xstrdup(label), .base = s->base};
+        (snapshot){.elem = was, .erec = rec, .etab = t, .row = row, .label = xstrdup(label), .base = s->base};
     clear_redo(s);
-    st = s->ws ? persist_entity(s, row, &s->undo[s->nundo - 1].ent, label, err) : KP_OK;
+    st = !s->ws                  ? KP_OK
+         : rec == &kp_rec_entity ? persist_entity(s, row, was, label, err)
+                                 : persist_around_patterns(s, label, err);
     trim(s, true, UNDO_STEPS);
     return st;
 }
@@ -553,8 +571,8 @@ kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, con
     if (err)
         *err = NULL;
     kp_design *d = s->design;
-    if (edit_changes_entity_only(d, t, col) && row < d->nentities)
-        return edit_entity(s, t, row, col, text, label, applied, err);
+    if (edit_changes_row_only(d, t, col) && row < edit_nrows(d, t))
+        return edit_row_in_place(s, t, row, col, text, label, applied, err);
     if (!edit_changes_pattern_only(t, col) || row >= d->npatterns) {
         /* a cell whose edit may reach further (a rename and its references, a setting): on a copy */
         kp_design *nd = design_clone(d);
@@ -626,6 +644,28 @@ static kp_status splice_text(session *s, size_t at, size_t waslen, const char *n
     return KP_OK;
 }
 
+/* The saved text's bytes [from, from + waslen) made now[0..len): what is stored is the bytes that
+ * differ (a figure's: a few). `moves`: the patterns' lines come after them, their offsets follow.
+ * Whole (persist) when the handle did not know the text. */
+static kp_status splice_diff(session *s, size_t from, size_t waslen, const char *now, size_t len, bool moves,
+                             const char *label, char **err)
+{
+    const char *was = s->text + from;
+    size_t cp = 0, cs = 0;
+    while (cp < len && cp < waslen && now[cp] == was[cp])
+        cp++;
+    while (cs < len - cp && cs < waslen - cp && now[len - 1 - cs] == was[waslen - 1 - cs])
+        cs++;
+    kp_status st = splice_text(s, from + cp, waslen - cp - cs, now + cp, len - cp - cs, label, err);
+    if (st == KP_CONFLICT)
+        return persist(s, true, label, err); /* the handle did not know the text: saved whole */
+    if (st == KP_OK && moves && s->pat && len != waslen)
+        for (size_t i = 0; i <= s->design->npatterns; i++)
+            if (s->pat[i] >= from + waslen)
+                s->pat[i] = s->pat[i] + len - waslen;
+    return st;
+}
+
 /* Where element `row` of the top-level list `key` is in text t (tlen bytes) as designio_save
  * writes it: [*from, *to), its "- " line and the indented lines after it. false when the text has
  * no such list or element. */
@@ -671,21 +711,38 @@ static kp_status persist_entity(session *s, size_t row, const kp_entity *old, co
         free(nc);
         return persist(s, true, label, err);
     }
-    /* what is stored is the bytes that differ (a figure's: a few bytes) */
-    size_t cp = 0, cs = 0;
-    while (cp < len && cp < waslen && nc[cp] == oc[cp])
-        cp++;
-    while (cs < len - cp && cs < waslen - cp && nc[len - 1 - cs] == oc[waslen - 1 - cs])
-        cs++;
-    kp_status st = splice_text(s, from + cp, waslen - cp - cs, nc + cp, len - cp - cs, label, err);
+    kp_status st = splice_diff(s, from, waslen, nc, len, true, label, err);
     free(oc);
     free(nc);
-    if (st == KP_CONFLICT)
-        return persist(s, true, label, err);    /* the handle did not know the text: saved whole */
-    if (st == KP_OK && s->pat && len != waslen) /* the lines after it moved */
-        for (size_t i = 0; i <= s->design->npatterns; i++)
-            if (s->pat[i] >= to)
-                s->pat[i] = s->pat[i] + len - waslen;
+    return st;
+}
+
+/* Saves a change that left every pattern as it was (and their number): what designio_save writes
+ * before the patterns' list and after it is written again and spliced in where it changed, the
+ * patterns' offsets following. Whole (persist) when the text is not known or located, or both
+ * parts changed (or neither: the step is then stored whole, as any other). */
+static kp_status persist_around_patterns(session *s, const char *label, char **err)
+{
+    static const char key[] = "patterns:\n";
+    size_t n = s->design->npatterns, kl = sizeof key - 1;
+    if (!text_located(s, n) || s->pat[0] < kl || memcmp(s->text + s->pat[0] - kl, key, kl) != 0)
+        return persist(s, true, label, err);
+    char *head = NULL, *tail = NULL;
+    if (!designio_save_around_patterns(s->design, &head, &tail, NULL))
+        return persist(s, true, label, err); /* which says why */
+    size_t hl = s->pat[0] - kl, at = s->pat[n], tl = s->tlen - at, hn = strlen(head), tn = strlen(tail);
+    bool head_same = hn == hl && memcmp(head, s->text, hl) == 0;
+    bool tail_same = tn == tl && memcmp(tail, s->text + at, tn) == 0;
+    if (head_same == tail_same) {
+        free(head);
+        free(tail);
+        return persist(s, true, label, err);
+    }
+    /* the part that changed: before the patterns (their lines move with it) or after them */
+    kp_status st = head_same ? splice_diff(s, at, tl, tail, tn, false, label, err)
+                             : splice_diff(s, 0, hl, head, hn, true, label, err);
+    free(head);
+    free(tail);
     return st;
 }
 
@@ -865,7 +922,7 @@ static kp_status step(session *s, bool undo, char **err)
     size_t *nto = undo ? &s->nredo : &s->nundo;
     size_t *capto = undo ? &s->capredo : &s->capundo;
     s->step_one = false;
-    s->step_ent = false;
+    s->step_elem = false;
     s->step_rows = false;
     text_forget(s); /* the working copy is rewritten by the history's step */
     if (*nfrom == 0) {
@@ -903,12 +960,17 @@ static kp_status step(session *s, bool undo, char **err)
     } else if (sn.rest) { /* a step of the rest alone: the two rests change places */
         design_rest_swap(s->design, sn.rest);
         (*to)[(*nto)++] = (snapshot){.rest = sn.rest, .label = sn.label, .base = s->base};
-    } else if (sn.ent_step) { /* a step of one entity: its two values change places */
-        kp_entity *e = &s->design->entities[sn.row];
-        (*to)[(*nto)++] =
-            (snapshot){.ent = *e, .ent_step = true, .row = sn.row, .label = sn.label, .base = s->base};
-        *e = sn.ent;
-        s->step_ent = true;
+    } else if (sn.elem) { /* a step of one element: its two values change places */
+        const kp_record *rec;
+        void *e = edit_row(s->design, sn.etab, sn.row, &rec), *tmp = xmalloc(rec->size);
+        memcpy(tmp, e, rec->size);
+        memcpy(e, sn.elem, rec->size);
+        memcpy(sn.elem, tmp, rec->size);
+        free(tmp);
+        (*to)[(*nto)++] = sn;
+        (*to)[*nto - 1].base = s->base;
+        s->step_elem = true;
+        s->step_tab = sn.etab;
         s->step_row = sn.row;
     } else if (sn.rows) { /* a step of the pattern list: made, its inverse kept */
         (*to)[(*nto)++] = rows_step(s, sn);
@@ -956,11 +1018,21 @@ bool session_last_step_row(const session *s, size_t *row)
 }
 kp_status session_redo(session *s, char **err) { return step(s, false, err); }
 
+bool session_last_step_element(const session *s, edit_table *t, size_t *row)
+{
+    if (s->step_elem) {
+        *t = s->step_tab;
+        *row = s->step_row;
+    }
+    return s->step_elem;
+}
+
 bool session_last_step_entity(const session *s, size_t *row)
 {
-    if (s->step_ent)
+    bool ent = s->step_elem && (s->step_tab == EDIT_ENTITIES || s->step_tab == EDIT_KEYS);
+    if (ent)
         *row = s->step_row;
-    return s->step_ent;
+    return ent;
 }
 
 bool session_last_step_rows(const session *s, kp_rowop *op)
