@@ -19,7 +19,10 @@
  *                     Patterns table not measured again; the medians of many;
  *   an entity's cell  its count on the Keys screen saved as a pattern's rate is (Enter, Ctrl-U,
  *                     digits, Enter: the last Enter and the frame timed), then its undo: an edit
- *                     of the model, checked and analysed whole; the medians of many;
+ *                     of one entity, made in place, the patterns that read it checked again, the
+ *                     analysis a whole one on its own copy of the design; the medians of many;
+ *   an attribute's    its distinct values on the Attributes screen, the same way: an edit of one
+ *                     attribute;
  *   row steps         x on a pattern's row (deleted), y (duplicated), K (moved up), a (a new
  *                     pattern added after it: it names no entity, so the design does not
  *                     validate and its valid rest is analysed), each then the frame; its undo
@@ -215,7 +218,7 @@ int main(int argc, char **argv)
     theme_init();
     printf("%-34s %12s %12s\n", wall ? "140x45, wall ms (median)" : "140x45, CPU ms (median)", "1,000",
            "10,000");
-    double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2], ent[2], entu[2];
+    double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2], ent[2], entu[2], att[2], attu[2];
     static const struct {
         int key;
         const char *what;
@@ -242,6 +245,8 @@ int main(int argc, char **argv)
         setb[k] = command(w, ":set target_utilization 0.%d1", runs);
         ent[k] = column(w, UI_SCREEN_KEYS, EDIT_ENTITIES, "count") ? save_cell(w, runs) : -1;
         entu[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
+        att[k] = column(w, UI_SCREEN_ATTRS, EDIT_ATTRS, "distinct") ? save_cell(w, runs) : -1;
+        attu[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
         w->screen = UI_SCREEN_PATTERNS;
         wb_free(w);
     }
@@ -256,6 +261,8 @@ int main(int argc, char **argv)
     printf("%-34s %12.2f %12.2f\n", ":set target_utilization", setb[0], setb[1]);
     printf("%-34s %12.2f %12.2f\n", "an entity's count (Keys) saved", ent[0], ent[1]);
     printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", entu[0], entu[1]);
+    printf("%-34s %12.2f %12.2f\n", "an attribute's distinct saved", att[0], att[1]);
+    printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", attu[0], attu[1]);
     for (int i = 0; i < NSTEPS; i++) {
         char l[64];
         snprintf(l, sizeof l, "%s -> redraw", steps[i].what);

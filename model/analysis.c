@@ -1,6 +1,8 @@
 /* analysis.c - runs the stages of the live model in order and releases the result. */
 #include "analysis.h"
 
+#include "edit.h"
+
 #include "analysis_stages.h"
 #include "fields.h"
 
@@ -264,18 +266,20 @@ static kp_analysis *analyse_whole(kp_design *base)
     return a;
 }
 
-kp_analysis *analysis_update_entity(kp_analysis *prev, const kp_design *d, size_t row)
+kp_analysis *analysis_update_row(kp_analysis *prev, const kp_design *d, edit_table t, size_t row)
 {
     incr *in = prev ? prev->incr : NULL;
-    if (!in || in->base->npatterns != d->npatterns || in->base->nentities != d->nentities ||
-        row >= d->nentities)
+    const kp_record *rec = NULL;
+    void *mine = in ? edit_row(in->base, t, row, &rec) : NULL;
+    const void *theirs = mine ? edit_row((kp_design *)d, t, row, &rec) : NULL;
+    if (!theirs || in->base->npatterns != d->npatterns || edit_nrows(in->base, t) != edit_nrows(d, t) ||
+        t == EDIT_PATTERNS || t == EDIT_DECISIONS)
         return analysis_update(prev, d, ANALYSIS_UNKNOWN);
-    /* the analysis' copy of the design made d's by that entity alone, no other copy made */
+    /* the analysis' copy of the design made d's by that element alone, no other copy made */
     kp_design *base = in->base;
-    kp_entity *e = &base->entities[row];
-    entity_free(e);
-    *e = d->entities[row];
-    fields_clone(&kp_rec_entity, e, &d->entities[row]);
+    fields_free(rec, mine);
+    memcpy(mine, theirs, rec->size);
+    fields_clone(rec, mine, theirs);
     in->base = NULL;
     analysis_free(prev);
     return analyse_whole(base);

@@ -9,6 +9,7 @@
 #define KP_ANALYSIS_H
 
 #include "design.h"
+#include "edit.h"
 #include "expr.h"
 
 #include <stdbool.h>
@@ -262,13 +263,15 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
  * d, ANALYSIS_UNKNOWN). The result equals analysis_run(d) field by field. Never NULL; the caller
  * frees it with analysis_free; prev is taken. */
 kp_analysis *analysis_update_rows(kp_analysis *prev, const kp_design *d, kp_rowop op);
-/* analysis_update after an edit of entity `row` alone that kept its name (edit_changes_entity_only):
- * d is the design prev analysed with that entity changed and nothing else, as the caller knows (a
- * wrong row gives a wrong analysis). When prev was not made by analysis_update, or d's lists do
- * not fit it, it is analysis_update(prev, d, ANALYSIS_UNKNOWN). The result equals
- * analysis_run(d) field by field. Never NULL; the caller frees it with analysis_free; prev is
- * taken. */
-kp_analysis *analysis_update_entity(kp_analysis *prev, const kp_design *d, size_t row);
+/* analysis_update after an edit of element `row` of list t alone that kept its name
+ * (edit_changes_row_only: an entity's, an attribute's, an index's cell): d is the design prev
+ * analysed with that element changed and nothing else, as the caller knows (a wrong row gives a
+ * wrong analysis). The analysis' own copy of the design takes that element alone (no copy of the
+ * design is made); the analysis itself is a whole one. When prev was not made by
+ * analysis_update, d's lists do not fit it, or t is the patterns' or the decisions' list, it is
+ * analysis_update(prev, d, ANALYSIS_UNKNOWN). The result equals analysis_run(d) field by field.
+ * Never NULL; the caller frees it with analysis_free; prev is taken. */
+kp_analysis *analysis_update_row(kp_analysis *prev, const kp_design *d, edit_table t, size_t row);
 
 /* The value of a signal metric (pattern.<id>.rate|rcu|requests|latency,
  * entity.<name>.count|size|writes, index.<name>.items|wcu|hot_share, table.hot_share,

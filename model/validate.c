@@ -5,6 +5,8 @@
  * after every edit. Every message reads "what is wrong; what was expected". */
 #include "validate.h"
 
+#include "edit.h"
+
 #include "i18n.h"
 #include "capacity.h"
 #include "display.h"
@@ -1551,16 +1553,42 @@ static bool reads_entity(const vctx *c, size_t i, const void *arg)
     return false;
 }
 
-bool validate_entity_edit(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m)
+/* After an edit of the attribute named *arg: whether pattern i's checks read it (a `by` names it:
+ * its enum values). */
+static bool reads_attr(const vctx *c, size_t i, const void *arg)
+{
+    const char *name = arg;
+    const kp_pattern *p = &c->d->patterns[i];
+    for (size_t k = 0; name && k < p->nby; k++)
+        if (p->by[k].attr.s && strcmp(p->by[k].attr.s, name) == 0)
+            return true;
+    return false;
+}
+
+/* After an edit of an index: no pattern's checks read the indexes. */
+static bool reads_nothing(const vctx *c, size_t i, const void *arg)
+{
+    (void)c, (void)i, (void)arg;
+    return false;
+}
+
+bool validate_row_edit(const kp_design *d, edit_table t, size_t row, kp_diags *diags, validate_memo *m)
 {
     vctx c;
     kp_diag *v;
     size_t nv, cap, n = d->npatterns, *at = m->at;
-    if (row >= d->nentities || !start_same_ids(d, diags, m, &c, &v, &nv, &cap))
+    bool ent = t == EDIT_ENTITIES || t == EDIT_KEYS;
+    if ((!ent && t != EDIT_ATTRS && t != EDIT_INDEXES) || row >= edit_nrows(d, t) ||
+        !start_same_ids(d, diags, m, &c, &v, &nv, &cap))
         return validate_design_memo(d, diags, m);
-    /* each pattern's: checked again when they read the entity (its name is the one it had: a
+    /* each pattern's: checked again when they read the element (its name is the one it had: a
        rename is no such edit), else as they were */
-    patterns_again(&c, diags, at, &v, &nv, &cap, reads_entity, d->entities[row].name);
+    if (ent)
+        patterns_again(&c, diags, at, &v, &nv, &cap, reads_entity, d->entities[row].name);
+    else if (t == EDIT_ATTRS)
+        patterns_again(&c, diags, at, &v, &nv, &cap, reads_attr, d->attrs[row].name);
+    else
+        patterns_again(&c, diags, at, &v, &nv, &cap, reads_nothing, NULL);
     /* the checks after the patterns' (item sizes and key limits read the entities), made again */
     size_t after = at[n];
     at[n] = nv;

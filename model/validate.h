@@ -6,6 +6,7 @@
 #define KP_VALIDATE_H
 
 #include "design.h"
+#include "edit.h"
 #include "namemap.h"
 
 /* DynamoDB's schema limits (AWS Developer Guide, "Quotas in Amazon DynamoDB"; DynamoDB Local
@@ -62,14 +63,16 @@ bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, valida
  * diagnostic. When m is not of a list like diags it is validate_design_memo. true when no
  * error. */
 bool validate_rest_edit(const kp_design *d, kp_diags *diags, validate_memo *m);
-/* The same list after an edit of entity `row` alone that kept its name (edit_changes_entity_only:
- * a figure, its attributes, a key template, a sparse rule): diags and m are what
- * validate_design_memo (or the functions above) gave for the design just before it. The checks
- * before and after the patterns' are made again, and those of the patterns that name the entity
- * or are covered_by a pattern that does; the others' stay. The list equals
- * validate_design_memo's of d, diagnostic by diagnostic. When m is not of a list like diags it
- * is validate_design_memo. true when no error. */
-bool validate_entity_edit(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m);
+/* The same list after an edit of element `row` of list t alone that kept its name
+ * (edit_changes_row_only): an entity's (EDIT_ENTITIES, EDIT_KEYS: a figure, its attributes, a key
+ * template, a sparse rule), an attribute's, an index's. diags and m are what validate_design_memo
+ * (or the functions above) gave for the design just before it. The checks before and after the
+ * patterns' are made again, and those of the patterns that read the element (that name the
+ * entity or are covered_by a pattern that does; whose `by` names the attribute; none read an
+ * index); the others' stay. The list equals validate_design_memo's of d, diagnostic by
+ * diagnostic. When m is not of a list like diags, or t is another list, it is
+ * validate_design_memo. true when no error. */
+bool validate_row_edit(const kp_design *d, edit_table t, size_t row, kp_diags *diags, validate_memo *m);
 void validate_memo_free(validate_memo *m);
 
 /* Fills `limits` (an empty map, released by the caller with namemap_free) with every key

@@ -98,9 +98,11 @@ static char *new_text(const kp_design *d, edit_table t, size_t col, uint64_t *s)
 /* What an edit tells analysis_update: nothing (ANALYSIS_UNKNOWN), the pattern row a cell's edit
  * changed, or the structural step of the pattern list (analysis_update_rows). */
 typedef struct told {
-    size_t row;    /* the pattern row of a cell's edit, else ANALYSIS_UNKNOWN */
-    size_t entity; /* the entity row of a cell's edit that changes it alone, else ANALYSIS_UNKNOWN */
-    bool rows;     /* op is the step the edit made */
+    size_t row;      /* the pattern row of a cell's edit, else ANALYSIS_UNKNOWN */
+    size_t elem;     /* the row of a cell's edit that changes that element alone (an entity, an
+                      attribute, an index: analysis_update_row), else ANALYSIS_UNKNOWN */
+    edit_table etab; /* its list */
+    bool rows;       /* op is the step the edit made */
     kp_rowop op;
 } told;
 
@@ -168,7 +170,7 @@ static bool random_rows(kp_design *d, uint64_t *s, gone *g, char *what, size_t w
  * was refused (d unchanged). */
 static bool random_edit(kp_design *d, uint64_t *s, gone *g, char *what, size_t whatlen, told *t)
 {
-    *t = (told){.row = ANALYSIS_UNKNOWN, .entity = ANALYSIS_UNKNOWN};
+    *t = (told){.row = ANALYSIS_UNKNOWN, .elem = ANALYSIS_UNKNOWN};
     size_t dice = pick(s, 100);
     if (dice < 20 && d->npatterns > 1) /* a row operation on the patterns */
         return random_rows(d, s, g, what, whatlen, t);
@@ -183,20 +185,23 @@ static bool random_edit(kp_design *d, uint64_t *s, gone *g, char *what, size_t w
     char *text = new_text(d, tb, c, s);
     snprintf(what, whatlen, "%s row %zu %s = '%.40s'", edit_table_name(tb), r, edit_col_name(d, tb, c), text);
     char *err = NULL;
-    bool ent = edit_changes_entity_only(d, tb, c); /* the Keys table's columns are the design's */
+    /* the Keys table's columns are the design's: asked before the edit */
+    bool elem = edit_changes_row_only(d, tb, c) && tb != EDIT_DECISIONS;
     bool ok = edit_set(d, tb, r, c, text, &err) == KP_OK;
     free(err);
     free(text);
     if (ok && edit_changes_pattern_only(tb, c))
         t->row = r;
-    if (ok && ent)
-        t->entity = r;
+    if (ok && elem) {
+        t->elem = r;
+        t->etab = tb;
+    }
     return ok;
 }
 
-/* Edits of the design's rest alone (told ANALYSIS_REST), and of one entity alone
- * (analysis_update_entity), compared so far. */
-static size_t rest_compared, entity_compared;
+/* Edits of the design's rest alone (told ANALYSIS_REST), and of one element alone
+ * (analysis_update_row), compared so far. */
+static size_t rest_compared, elem_compared;
 
 /* n random edits of d (taken) from seed, the incremental result compared after each valid one. */
 static void run_sequence(kp_design *d, const char *name, uint64_t seed, size_t n)
@@ -242,12 +247,12 @@ static void run_sequence(kp_design *d, const char *name, uint64_t seed, size_t n
         design_free(before);
         if (t.rows && !pending)
             a = analysis_update_rows(a, d, t.op);
-        else if (t.entity != ANALYSIS_UNKNOWN && !pending)
-            a = analysis_update_entity(a, d, t.entity);
+        else if (t.elem != ANALYSIS_UNKNOWN && !pending)
+            a = analysis_update_row(a, d, t.etab, t.elem);
         else
             a = analysis_update(a, d, pending ? ANALYSIS_UNKNOWN : rest ? ANALYSIS_REST : t.row);
         nrest += rest;
-        entity_compared += t.entity != ANALYSIS_UNKNOWN && !pending;
+        elem_compared += t.elem != ANALYSIS_UNKNOWN && !pending;
         pending = 0;
         compare(d, a, name, step, what);
         valid++;
@@ -277,8 +282,8 @@ static void test_samples(void **state)
     /* edits of the rest alone were among them (told as such, then compared with the full run) */
     if (rest_compared < 10)
         fail_msg("only %zu edits of the design's rest alone were compared", rest_compared);
-    if (entity_compared < 10)
-        fail_msg("only %zu edits of one entity alone were compared", entity_compared);
+    if (elem_compared < 10)
+        fail_msg("only %zu edits of one element alone were compared", elem_compared);
 }
 
 static void test_generated(void **state)
@@ -363,25 +368,27 @@ static void test_told_rest(void **state)
     design_free(d);
 }
 
-/* Edits of one entity alone, told to analysis_update_entity on each sample: its figures, the
- * attributes it carries, its key templates and sparse rules, with values of other rows and
- * figures scaled; each valid one compared with the full analysis, an invalid one undone. A
- * result of another design (a different number of entities) is analysed whole. */
-static void test_told_entity(void **state)
+/* Edits of one element alone, told to analysis_update_row on each sample: an entity's figures,
+ * the attributes it carries, its key templates and sparse rules; an attribute's type, distinct
+ * values, skew, enum shares, format; an index's type, projection; with values of other rows and
+ * figures scaled; each valid one compared with the full analysis, an invalid one undone. A row
+ * past the list is analysed whole. */
+static void test_told_elements(void **state)
 {
     (void)state;
     static const char *const samples[] = {"samples/cloudshop/design.yaml", "samples/iot/design.yaml",
                                           "samples/social/design.yaml"};
-    size_t compared = 0;
+    size_t compared = 0, by_table[EDIT__TABLES] = {0};
     for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
         kp_design *d = ts_load_file(samples[i]);
         assert_non_null(d);
         uint64_t s = 0xC0FFEEULL + i;
         kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
-        for (size_t step = 1; step <= 120; step++) {
-            edit_table tb = pick(&s, 2) ? EDIT_ENTITIES : EDIT_KEYS;
+        for (size_t step = 1; step <= 200; step++) {
+            static const edit_table tables[] = {EDIT_ENTITIES, EDIT_KEYS, EDIT_ATTRS, EDIT_INDEXES};
+            edit_table tb = tables[pick(&s, 4)];
             size_t r = pick(&s, edit_nrows(d, tb)), c = pick(&s, edit_ncols(d, tb));
-            if (!edit_changes_entity_only(d, tb, c))
+            if (!edit_nrows(d, tb) || !edit_changes_row_only(d, tb, c))
                 continue;
             char *text = new_text(d, tb, c, &s), what[160];
             snprintf(what, sizeof what, "%s row %zu %s = '%.40s'", edit_table_name(tb), r,
@@ -399,17 +406,20 @@ static void test_told_entity(void **state)
                 continue;
             }
             design_free(before);
-            a = analysis_update_entity(a, d, r);
+            a = analysis_update_row(a, d, tb, r);
             compare(d, a, samples[i], step, what);
             compared++;
+            by_table[tb]++;
         }
-        a = analysis_update_entity(a, d, d->nentities + 3); /* no such row: analysed whole */
+        a = analysis_update_row(a, d, EDIT_ENTITIES, d->nentities + 3); /* no such row: analysed whole */
         compare(d, a, samples[i], 999, "a row past the entities");
         analysis_free(a);
         design_free(d);
     }
-    if (compared < 100)
-        fail_msg("only %zu edits of one entity alone were compared", compared);
+    if (compared < 100 || by_table[EDIT_ATTRS] < 20 || by_table[EDIT_INDEXES] < 20 ||
+        by_table[EDIT_KEYS] < 20)
+        fail_msg("only %zu edits of one element alone were compared (attributes %zu, indexes %zu, keys %zu)",
+                 compared, by_table[EDIT_ATTRS], by_table[EDIT_INDEXES], by_table[EDIT_KEYS]);
 }
 
 static void test_told_rows(void **state)
@@ -453,7 +463,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_told_row),  cmocka_unit_test(test_told_rows),
-        cmocka_unit_test(test_told_rest), cmocka_unit_test(test_told_entity),
+        cmocka_unit_test(test_told_rest), cmocka_unit_test(test_told_elements),
         cmocka_unit_test(test_samples),   cmocka_unit_test(test_generated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1854,29 +1854,42 @@ static void test_rest_edits_as_whole(void **state)
     term_close(&t);
 }
 
-/* The Keys screen's column showing cell (t, col) of the design, on w and its twin; false when
- * none does. */
-static bool keys_column(wb *w, wb *ref, edit_table t, size_t col)
+/* Screen `screen`'s column showing column `name` of table t, made current on w and its twin;
+ * false when none does. */
+static bool at_column(wb *w, wb *ref, int screen, edit_table t, const char *name)
 {
-    screen_env e = wb_env(w, UI_SCREEN_KEYS);
+    int want = edit_col_find(session_design(w->ss), t, name);
+    screen_env e = wb_env(w, screen);
     size_t n = 0;
     screen_col *c = screen_columns(&e, &n);
     bool found = false;
-    for (size_t i = 0; i < n && !found; i++)
-        if (c[i].table == (int)t && c[i].col == col) {
-            w->screen = ref->screen = UI_SCREEN_KEYS;
-            w->cur[UI_SCREEN_KEYS].col = ref->cur[UI_SCREEN_KEYS].col = i;
+    for (size_t i = 0; i < n && !found && want >= 0; i++)
+        if (c[i].table == (int)t && c[i].col == (size_t)want) {
+            w->screen = ref->screen = screen;
+            w->cur[screen].col = ref->cur[screen].col = i;
             found = true;
         }
     free(c);
     return found;
 }
 
-/* Edits of one entity alone on the Keys screen (counts, sizes, a key template, a sparse rule; one
- * refused, one that leaves a pattern unserved, one that breaks the design's checks; undone and
- * redone), which the workbench edits in place, checks for the patterns that read the entity and
- * copies as that entity alone: each key gives what the whole path gives (same_as_whole), the
- * Patterns screen drawn after them included. */
+/* The keys that put `text` in the cell under the cursor: Enter, Ctrl-U, the text, Enter. */
+static size_t cell_keys(const char *text, int *out)
+{
+    size_t n = 0;
+    out[n++] = UI_KEY_ENTER;
+    out[n++] = UI_CTRL('u');
+    n += key_codes(text, out + n);
+    out[n++] = UI_KEY_ENTER;
+    return n;
+}
+
+/* Edits of one element alone: an entity's on the Keys screen (counts, sizes, a key template, its
+ * attributes; one refused, one that leaves a pattern unserved, one that breaks the design's
+ * checks), an attribute's (skew, distinct values, enum shares), an index's projection; undone and
+ * redone. The workbench edits each in place, checks the patterns that read the element and copies
+ * that element alone: each key gives what the whole path gives (same_as_whole), the Patterns
+ * screen drawn after them included. */
 static void test_entity_edits_as_whole(void **state)
 {
     (void)state;
@@ -1885,43 +1898,79 @@ static void test_entity_edits_as_whole(void **state)
     wb *ref = twin(d);
     wb *w = real_wb(d);
     int k[400];
-    const kp_design *sd = session_design(w->ss);
-    assert_true(keys_column(w, ref, EDIT_ENTITIES, (size_t)edit_col_find(sd, EDIT_ENTITIES, "count")));
-    size_t n = key_codes("\n\x15"
-                         "5000000\nj\n\x15"
-                         "12\nu",
-                         k);
+    size_t n = 0;
+    const char *pk = session_design(w->ss)->table.pk.s;
+    /* counts: one saved, the next row's saved, undone, redone; a negative one refused (a draft,
+       dropped by Esc) */
+    assert_true(at_column(w, ref, UI_SCREEN_KEYS, EDIT_ENTITIES, "count"));
+    n += cell_keys("5000000", k + n);
+    n += key_codes("j", k + n);
+    n += cell_keys("12", k + n);
+    n += key_codes("u", k + n);
     k[n++] = UI_CTRL('r');
-    n += key_codes("jj\n\x15"
-                   "-4\n\x1bu",
-                   k + n); /* refused: a draft, nothing to undo of it */
+    n += key_codes("jj", k + n);
+    n += cell_keys("-4", k + n);
+    k[n++] = UI_KEY_ESC;
     same_as_whole(w, ref, k, n);
-    assert_true(keys_column(w, ref, EDIT_ENTITIES, (size_t)edit_col_find(sd, EDIT_ENTITIES, "size")));
-    n = key_codes("g\n\x15"
-                  "390000\nj\n\x15"
-                  "8000\nuu",
-                  k);
+    assert_true(at_column(w, ref, UI_SCREEN_KEYS, EDIT_ENTITIES, "size"));
+    n = key_codes("g", k);
+    n += cell_keys("390000", k + n);
+    n += key_codes("j", k + n);
+    n += cell_keys("8000", k + n);
+    n += key_codes("uu", k + n);
     k[n++] = UI_CTRL('r');
     same_as_whole(w, ref, k, n);
-    /* the first key template (the table's partition key): a constant one, then one the patterns
-       cannot give, then undone */
-    assert_true(keys_column(w, ref, EDIT_KEYS, 1));
-    n = key_codes("g\n\x15"
-                  "CLIENTES\nj\n\x15"
-                  "X#{nosuch}\n\x1bj\n\x15"
-                  "PEDIDO#{status}\nuuu",
-                  k);
+    /* the table's partition key template: a constant one, then one the patterns cannot give
+       (refused), then one the patterns cannot serve, undone and redone */
+    assert_true(at_column(w, ref, UI_SCREEN_KEYS, EDIT_KEYS, pk));
+    n = key_codes("g", k);
+    n += cell_keys("CLIENTES", k + n);
+    n += key_codes("j", k + n);
+    n += cell_keys("X#{nosuch}", k + n);
+    k[n++] = UI_KEY_ESC;
+    n += key_codes("j", k + n);
+    n += cell_keys("PEDIDO#{status}", k + n);
+    n += key_codes("uuu", k + n);
     k[n++] = UI_CTRL('r');
     k[n++] = UI_CTRL('r');
     same_as_whole(w, ref, k, n);
     /* the attributes an entity carries: one a pattern names taken away (the design breaks), put
        back by undo */
-    assert_true(keys_column(w, ref, EDIT_ENTITIES, (size_t)edit_col_find(sd, EDIT_ENTITIES, "attributes")));
-    n = key_codes("gj\n\x15"
-                  "total\nu",
-                  k);
+    assert_true(at_column(w, ref, UI_SCREEN_KEYS, EDIT_ENTITIES, "attributes"));
+    n = key_codes("gj", k);
+    n += cell_keys("total", k + n);
+    n += key_codes("u", k + n);
     k[n++] = UI_CTRL('r');
     k[n++] = 'u';
+    same_as_whole(w, ref, k, n);
+    /* an attribute's: the customers' skew and distinct values (heat), a bad one refused, the order
+       states' shares without those a pattern fixes (the design breaks), undone */
+    assert_true(at_column(w, ref, UI_SCREEN_ATTRS, EDIT_ATTRS, "skew"));
+    n = key_codes("g", k);
+    n += cell_keys("zipf:1.3", k + n);
+    same_as_whole(w, ref, k, n);
+    assert_true(at_column(w, ref, UI_SCREEN_ATTRS, EDIT_ATTRS, "distinct"));
+    n = cell_keys("12", k);
+    n += key_codes("u", k + n);
+    k[n++] = UI_CTRL('r');
+    n += key_codes("G", k + n);
+    n += cell_keys("-5", k + n);
+    k[n++] = UI_KEY_ESC;
+    same_as_whole(w, ref, k, n);
+    assert_true(at_column(w, ref, UI_SCREEN_ATTRS, EDIT_ATTRS, "values"));
+    n = key_codes("G", k);
+    n += cell_keys("delivered: 0.8, cancelled: 0.2", k + n);
+    n += key_codes("uu", k + n);
+    same_as_whole(w, ref, k, n);
+    /* an index's projection: GSI1 down to its keys (the warehouse panel fetches), undone, redone;
+       GSI2's all */
+    assert_true(at_column(w, ref, UI_SCREEN_INDEXES, EDIT_INDEXES, "projection"));
+    n = key_codes("g", k);
+    n += cell_keys("keys", k + n);
+    n += key_codes("u", k + n);
+    k[n++] = UI_CTRL('r');
+    n += key_codes("j", k + n);
+    n += cell_keys("all", k + n);
     same_as_whole(w, ref, k, n);
     w->screen = ref->screen = UI_SCREEN_PATTERNS;
     static const int back[] = {'j', 'k', 'G'};

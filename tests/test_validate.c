@@ -796,11 +796,12 @@ static void test_rest_edit_equals_whole(void **state)
     design_free(d);
 }
 
-/* Random edits of entities' cells (figures, attributes, key templates, sparse rules; values of
- * other rows, names of the design, nonsense) among edits of patterns' cells, each entity edit
- * that keeps the name validated by validate_entity_edit on the list before it: the list and the
- * verdict equal a whole validation's after every edit. */
-static void test_entity_edit_equals_whole(void **state)
+/* Random edits of entities' cells (figures, attributes, key templates, sparse rules),
+ * attributes' (types, distinct values, enum values and shares) and indexes' (types, projections;
+ * values of other rows, names of the design, nonsense) among edits of patterns' cells, each edit
+ * of one element that keeps its name validated by validate_row_edit on the list before it: the
+ * list and the verdict equal a whole validation's after every edit. */
+static void test_row_edit_equals_whole(void **state)
 {
     (void)state;
     kp_diags dg;
@@ -821,9 +822,32 @@ static void test_entity_edit_equals_whole(void **state)
                                         "status",
                                         "GSI1PK+GSI1SK",
                                         "Order",
-                                        "línea"};
+                                        "línea",
+                                        "enum",
+                                        "paid: 0.5, shipped: 0.5",
+                                        "paid: 0.9",
+                                        "status=open",
+                                        "orderId, status=closed",
+                                        "open: 0.6, closed: 0.4",
+                                        "zipf:1.2",
+                                        "keys",
+                                        "include",
+                                        "lsi",
+                                        "03"};
     unsigned seed = 29;
-    size_t nent = 0, nerr = 0, nok = 0;
+    size_t nent = 0, nerr = 0, nok = 0, by_table[EDIT__TABLES] = {0};
+    /* first, a pattern that fixes status=open, then the enum's values without it and with it:
+       that pattern's check reads the attribute */
+    int by = edit_col_find(d, EDIT_PATTERNS, "by"), values = edit_col_find(d, EDIT_ATTRS, "values");
+    assert_true(by >= 0 && values >= 0);
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, (size_t)by, "orderId, status=open", NULL), KP_OK);
+    expect_whole(d, validate_design_memo(d, &dg, &m), &dg, -1, &nerr, &nok);
+    static const char *const shares[] = {"paid: 0.9", "open: 0.5, closed: 0.5"};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(edit_set(d, EDIT_ATTRS, 0, (size_t)values, shares[k], NULL), KP_OK);
+        expect_whole(d, validate_row_edit(d, EDIT_ATTRS, 0, &dg, &m), &dg, -1, &nerr, &nok);
+    }
+    assert_int_equal(nerr, 1); /* paid alone: open is no value of the enum */
     for (int step = 0; step < 2500; step++) {
         seed = seed * 1103515245u + 12345u;
         unsigned r = seed >> 8;
@@ -833,22 +857,25 @@ static void test_entity_edit_equals_whole(void **state)
             design_free(d);
             d = twelve(&dg, &m);
         }
-        edit_table t = r % 6 == 0 ? EDIT_PATTERNS : r % 6 < 4 ? EDIT_ENTITIES : EDIT_KEYS;
+        static const edit_table tables[] = {EDIT_PATTERNS, EDIT_ENTITIES, EDIT_ENTITIES, EDIT_KEYS,
+                                            EDIT_KEYS,     EDIT_ATTRS,    EDIT_ATTRS,    EDIT_INDEXES};
+        edit_table t = tables[r % 8];
         size_t nr = edit_nrows(d, t), nc = edit_ncols(d, t);
         if (!nr || !nc)
             continue;
         size_t row = (r / 8) % nr, col = (r / 256) % nc;
         char *text = (r / 4096) % 3 == 0 ? edit_get(d, t, (r / 16) % nr, col)
                                          : xstrdup(words[(r / 16384) % (sizeof words / sizeof *words)]);
-        bool ent = edit_changes_entity_only(d, t, col);
+        bool ent = edit_changes_row_only(d, t, col);
         char *old = edit_get(d, t, row, col);
         kp_status st = edit_set(d, t, row, col, text, NULL);
         free(text);
         /* the edit, then (mostly, when it broke the design) its undoing: both verdicts come */
         for (int k = 0; k < 2 && st == KP_OK; k++) {
-            bool ok = ent ? validate_entity_edit(d, row, &dg, &m) : validate_design_memo(d, &dg, &m);
+            bool ok = ent ? validate_row_edit(d, t, row, &dg, &m) : validate_design_memo(d, &dg, &m);
             expect_whole(d, ok, &dg, step, &nerr, &nok);
             nent += ent;
+            by_table[t] += ent;
             if (ok || r % 8 == 0 || k == 1)
                 break;
             /* the Keys table's columns follow the entities' attributes: the old text may be
@@ -858,8 +885,9 @@ static void test_entity_edit_equals_whole(void **state)
         }
         free(old);
     }
-    if (!(nent > 500 && nerr > 50 && nok > 50))
-        fail_msg("entity %zu, err %zu, ok %zu", nent, nerr, nok);
+    if (!(nent > 500 && nerr > 50 && nok > 50 && by_table[EDIT_ATTRS] > 100 && by_table[EDIT_INDEXES] > 50))
+        fail_msg("elements %zu (attributes %zu, indexes %zu), err %zu, ok %zu", nent, by_table[EDIT_ATTRS],
+                 by_table[EDIT_INDEXES], nerr, nok);
     validate_memo_free(&m);
     diags_free(&dg);
     design_free(d);
@@ -870,7 +898,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_base_is_valid),
         cmocka_unit_test(test_rest_edit_equals_whole),
-        cmocka_unit_test(test_entity_edit_equals_whole),
+        cmocka_unit_test(test_row_edit_equals_whole),
         cmocka_unit_test(test_edits),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_empty_design),

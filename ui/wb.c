@@ -56,11 +56,11 @@ static void run_analysis(wb *w)
         w->an = w->opt.analyze(w->good);
         return;
     }
-    bool told = (w->pattern_edit || w->rows_edit || w->entity_edit) && !w->an_behind && w->an;
+    bool told = (w->pattern_edit || w->rows_edit || w->elem_edit) && !w->an_behind && w->an;
     if (w->rest_edit && w->an)
         w->an = analysis_update(w->an, w->good, ANALYSIS_REST);
-    else if (told && w->entity_edit)
-        w->an = analysis_update_entity(w->an, w->good, w->entity_row);
+    else if (told && w->elem_edit)
+        w->an = analysis_update_row(w->an, w->good, w->elem_table, w->elem_row);
     else if (told && w->rows_edit)
         w->an = analysis_update_rows(w->an, w->good, w->rows_op);
     else
@@ -78,13 +78,16 @@ static void take_good(wb *w, const kp_design *d)
         design_rest_copy(w->good, d);
         return;
     }
-    size_t row = w->pattern_row, ent = w->entity_row;
-    if (w->entity_edit && !w->an_behind && w->good && !w->opt.analyze && w->good->nentities == d->nentities &&
-        ent < d->nentities) {
-        kp_entity *g = &w->good->entities[ent];
-        entity_free(g);
-        *g = d->entities[ent];
-        fields_clone(&kp_rec_entity, g, &d->entities[ent]);
+    size_t row = w->pattern_row;
+    const kp_record *rec;
+    void *ge = w->elem_edit && !w->an_behind && w->good && !w->opt.analyze
+                   ? edit_row(w->good, w->elem_table, w->elem_row, &rec)
+                   : NULL;
+    const void *de = ge ? edit_row((kp_design *)d, w->elem_table, w->elem_row, &rec) : NULL;
+    if (de && edit_nrows(w->good, w->elem_table) == edit_nrows(d, w->elem_table)) {
+        fields_free(rec, ge); /* that element alone copied again */
+        memcpy(ge, de, rec->size);
+        fields_clone(rec, ge, de);
         return;
     }
     if (w->pattern_edit && !w->an_behind && w->good && !w->opt.analyze &&
@@ -140,8 +143,8 @@ void wb_recompute(wb *w)
         ok = validate_pattern_edit(d, w->pattern_row, &w->diags, &w->vmemo);
     } else if (w->rows_edit) { /* the patterns the step can change are checked again */
         ok = validate_rows_edit(d, w->rows_op, &w->diags, &w->vmemo);
-    } else if (w->entity_edit) { /* the patterns that read the entity are checked again */
-        ok = validate_entity_edit(d, w->entity_row, &w->diags, &w->vmemo);
+    } else if (w->elem_edit) { /* the patterns that read the element are checked again */
+        ok = validate_row_edit(d, w->elem_table, w->elem_row, &w->diags, &w->vmemo);
     } else if (!behind && w->good && w->an && !w->opt.analyze && design_same_model(w->good, d)) {
         /* the rest alone changed (a setting, a decision): the patterns' checks and results stand */
         w->rest_edit = true;
@@ -174,7 +177,7 @@ void wb_recompute(wb *w)
     if (w->rest_edit && ok && w->drafts.changes == marks)
         screen_cache_kept(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes);
     w->pattern_edit = false;
-    w->entity_edit = false;
+    w->elem_edit = false;
     w->rows_edit = false;
     w->rest_edit = false;
 }
@@ -419,9 +422,12 @@ static void save_cell(wb *w, const char *text)
     unsigned long before = w->gen + w->drafts.changes;
     bool valid_before = !w->an_behind && !w->partial;
     bool applied = false;
-    /* an entity's cell other than its name changes that entity alone (the session edits it in
-       place, as it does a pattern's cell) */
-    bool ent_only = edit_changes_entity_only(d, (edit_table)col.table, col.col) && c->row < d->nentities;
+    /* an entity's, an attribute's or an index's cell other than its name changes that element
+       alone (the session edits it in place, as it does a pattern's cell); a decision's is the
+       rest's, which recompute finds */
+    edit_table tab = (edit_table)col.table;
+    bool elem_only =
+        edit_changes_row_only(d, tab, col.col) && c->row < edit_nrows(d, tab) && tab != EDIT_DECISIONS;
     /* a pattern's cell is changed in place, its save and undo step in proportion to it */
     kp_status st =
         session_edit_set(w->ss, (edit_table)col.table, c->row, col.col, text, label, &applied, &err);
@@ -436,8 +442,9 @@ static void save_cell(wb *w, const char *text)
     bool one = edit_changes_pattern_only((edit_table)col.table, col.col);
     w->pattern_edit = one;
     w->pattern_row = c->row;
-    w->entity_edit = ent_only;
-    w->entity_row = c->row;
+    w->elem_edit = elem_only;
+    w->elem_table = tab;
+    w->elem_row = c->row;
     size_t row = c->row;
     st = changed(w, st, err);
     /* valid before and after: the row's cells and its pattern's result are all that changed (each
@@ -997,8 +1004,10 @@ static int default_handle(wb *w, ui_action a)
             w->pattern_edit = one;
             w->pattern_row = prow;
             size_t erow = 0;
-            w->entity_edit = session_last_step_entity(w->ss, &erow);
-            w->entity_row = erow;
+            edit_table etab = EDIT_ENTITIES;
+            w->elem_edit = session_last_step_element(w->ss, &etab, &erow) && etab != EDIT_DECISIONS;
+            w->elem_table = etab;
+            w->elem_row = erow;
             /* a step of the pattern list taken back or made again: checked, copied and analysed as
                that step, and the Patterns screen's widths follow the rows */
             kp_rowop op = {0};

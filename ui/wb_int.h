@@ -28,9 +28,11 @@ struct wb {
     bool pattern_edit; /* the change being applied alters pattern row `pattern_row` alone (a
                           cell): analysis_update's hint, reset by wb_recompute */
     size_t pattern_row;
-    bool entity_edit; /* the change being applied alters entity row `entity_row` alone, its name
-                         kept (edit_changes_entity_only): told as pattern_edit is */
-    size_t entity_row;
+    bool elem_edit; /* the change being applied alters element `elem_row` of list `elem_table`
+                       alone, its name kept (edit_changes_row_only: an entity, an attribute, an
+                       index): told as pattern_edit is */
+    edit_table elem_table;
+    size_t elem_row;
     bool rows_edit; /* the change being applied is structural step `rows_op` of the pattern list
                          alone (a row added, deleted, duplicated or moved, or such a step undone):
                          what validation, the copy and the analysis are told, reset by
