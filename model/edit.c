@@ -1499,6 +1499,14 @@ bool edit_changes_row_only(const kp_design *d, edit_table t, size_t col)
     return f >= 0 && !(rec->f[f].flags & KP_F_LABEL) && !(rec == &kp_rec_index && (f == FX_PK || f == FX_SK));
 }
 
+bool edit_changes_rest_only(edit_table t, size_t row, size_t col)
+{
+    setting st;
+    if (t != EDIT_SETTINGS || col != 1 || !setting_at(row, &st))
+        return false;
+    return !(st.rec == &kp_rec_table && (st.id == FT_PK || st.id == FT_SK));
+}
+
 bool edit_changes_entity_only(const kp_design *d, edit_table t, size_t col)
 {
     return (t == EDIT_ENTITIES || t == EDIT_KEYS) && edit_changes_row_only(d, t, col);

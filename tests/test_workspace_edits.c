@@ -907,6 +907,34 @@ static void test_saved_around_patterns(void **state)
     assert_string_equal(got, want);
     free(want);
     free(got);
+    /* settings: in place but the table's keys (they rename the templates: a new design) */
+    static const struct {
+        const char *setting, *text;
+        bool in_place;
+    } sets[] = {{"billing", "on-demand", true}, {"name", "otro nombre", true}, {"pk", "PK2", false}};
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) {
+        const kp_design *d = session_design(s);
+        int row = edit_setting_find(sets[i].setting);
+        assert_true(row >= 0);
+        assert_int_equal(edit_changes_rest_only(EDIT_SETTINGS, (size_t)row, 1), sets[i].in_place);
+        bool applied = false;
+        assert_int_equal(
+            session_edit_set(s, EDIT_SETTINGS, (size_t)row, 1, sets[i].text, "set", &applied, NULL), KP_OK);
+        assert_true(applied);
+        assert_int_equal(session_design(s) == d, sets[i].in_place);
+        char *text = edit_get(session_design(s), EDIT_SETTINGS, (size_t)row, 1);
+        assert_string_equal(text, sets[i].text);
+        free(text);
+        want = designio_save(session_design(s), NULL);
+        assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
+        assert_string_equal(got, want);
+        free(want);
+        free(got);
+    }
+    for (size_t i = sizeof sets / sizeof *sets; i-- > 0;) {
+        assert_int_equal(session_undo(s, NULL), KP_OK);
+        assert_int_equal(session_last_step_rest(s), sets[i].in_place); /* the rest alone exchanged */
+    }
     assert_int_equal(session_undo(s, NULL), KP_OK);
     for (size_t i = n; i-- > 0;) {
         assert_int_equal(session_undo(s, NULL), KP_OK);

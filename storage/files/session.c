@@ -59,6 +59,8 @@ struct session {
     bool step_one, step_elem;
     edit_table step_tab;
     size_t step_row;
+    /* the last undo or redo exchanged the design's rest alone (a setting, a decision) */
+    bool step_rest;
     /* the last undo or redo made the structural step `step_op` of the pattern list alone */
     bool step_rows;
     kp_rowop step_op;
@@ -564,6 +566,36 @@ static kp_status edit_row_in_place(session *s, edit_table t, size_t row, size_t 
     return st;
 }
 
+/* session_edit_set of a setting that changes the design's rest alone (edit_changes_rest_only):
+ * edited in place, the undo step holds a copy of the rest before it (not of the whole design), and
+ * the working copy is saved as the text around the patterns' list. */
+static kp_status edit_rest_in_place(session *s, edit_table t, size_t row, size_t col, const char *text,
+                                    const char *label, bool *applied, char **err)
+{
+    kp_design *was = design_new(), *now = NULL;
+    design_rest_copy(was, s->design);
+    kp_status st = edit_set(s->design, t, row, col, text, err);
+    if (st == KP_OK) { /* the rests compared (a setting may set others) */
+        now = design_new();
+        design_rest_copy(now, s->design);
+    }
+    bool same = now && design_equal(was, now);
+    design_free(now);
+    *applied = st == KP_OK;
+    if (st != KP_OK || s->readonly || same) { /* as session_apply: nothing changes, no step */
+        if (st == KP_OK)
+            design_rest_swap(s->design, was);
+        design_free(was);
+        return st != KP_OK || same ? st : kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
+    }
+    VEC_GROW(s->undo, s->nundo, s->capundo);
+    s->undo[s->nundo++] = (snapshot){.rest = was, .label = xstrdup(label), .base = s->base};
+    clear_redo(s);
+    st = s->ws ? persist_around_patterns(s, label, err) : KP_OK;
+    trim(s, true, UNDO_STEPS);
+    return st;
+}
+
 kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, const char *text,
                            const char *label, bool *applied, char **err)
 {
@@ -573,6 +605,8 @@ kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, con
     kp_design *d = s->design;
     if (edit_changes_row_only(d, t, col) && row < edit_nrows(d, t))
         return edit_row_in_place(s, t, row, col, text, label, applied, err);
+    if (edit_changes_rest_only(t, row, col))
+        return edit_rest_in_place(s, t, row, col, text, label, applied, err);
     if (!edit_changes_pattern_only(t, col) || row >= d->npatterns) {
         /* a cell whose edit may reach further (a rename and its references, a setting): on a copy */
         kp_design *nd = design_clone(d);
@@ -923,6 +957,7 @@ static kp_status step(session *s, bool undo, char **err)
     size_t *capto = undo ? &s->capredo : &s->capundo;
     s->step_one = false;
     s->step_elem = false;
+    s->step_rest = false;
     s->step_rows = false;
     text_forget(s); /* the working copy is rewritten by the history's step */
     if (*nfrom == 0) {
@@ -960,6 +995,7 @@ static kp_status step(session *s, bool undo, char **err)
     } else if (sn.rest) { /* a step of the rest alone: the two rests change places */
         design_rest_swap(s->design, sn.rest);
         (*to)[(*nto)++] = (snapshot){.rest = sn.rest, .label = sn.label, .base = s->base};
+        s->step_rest = true;
     } else if (sn.elem) { /* a step of one element: its two values change places */
         const kp_record *rec;
         void *e = edit_row(s->design, sn.etab, sn.row, &rec), *tmp = xmalloc(rec->size);
@@ -1026,6 +1062,8 @@ bool session_last_step_element(const session *s, edit_table *t, size_t *row)
     }
     return s->step_elem;
 }
+
+bool session_last_step_rest(const session *s) { return s->step_rest; }
 
 bool session_last_step_entity(const session *s, size_t *row)
 {

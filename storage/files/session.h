@@ -88,6 +88,9 @@ bool session_last_step_entity(const session *s, size_t *row);
 /* The same for any element edited in place (edit_changes_row_only: an entity, an attribute, an
  * index, a decision): *t its list (EDIT_KEYS for a cell of the Keys table), *row its row. */
 bool session_last_step_element(const session *s, edit_table *t, size_t *row);
+/* true when the last session_undo or session_redo exchanged the design's rest alone (a step of a
+ * setting or of a change design_same_model calls the rest's). */
+bool session_last_step_rest(const session *s);
 /* true when the last session_undo or session_redo (that succeeded) made a structural step of
  * the pattern list alone (a step of session_pattern_rows taken back or made again), with *op that
  * step as made on the design before it; false after any other step. */
