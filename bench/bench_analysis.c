@@ -16,7 +16,8 @@
  * whole run, so read the growth between sizes).
  *
  * After the table, the analysis after an edit: one pattern's rate changed, then analysis_update
- * told that row (as the workbench after a cell edit) and told nothing (the design compared),
+ * told that row (as the workbench after a cell edit) and told nothing (the design compared), and
+ * an entity's count changed, told that entity (analysis_update_row: a whole analysis),
  * beside analysis_run of the same design, with the speed-ups.
  *
  * Usage: bench_analysis [RUNS] [SIZE...]   (default 21 runs of 100, 1000 and 10000 patterns): the tables
@@ -146,9 +147,10 @@ static int run_verify(void)
 static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
 {
     printf("\nafter an edit (analysis_update; one pattern's rate changed), median of %zu edits, ms:\n", runs);
-    printf("%9s %10s %10s %10s %10s %10s\n", "patterns", "full", "row told", "speedup", "compared",
-           "speedup");
-    double *tf = xcalloc(runs, sizeof *tf), *tt = xcalloc(runs, sizeof *tt), *tc = xcalloc(runs, sizeof *tc);
+    printf("%9s %10s %10s %10s %10s %10s %10s\n", "patterns", "full", "row told", "speedup", "compared",
+           "speedup", "entity");
+    double *tf = xcalloc(runs, sizeof *tf), *tt = xcalloc(runs, sizeof *tt), *tc = xcalloc(runs, sizeof *tc),
+           *te = xcalloc(runs, sizeof *te);
     for (size_t z = 0; z < nsizes; z++) {
         kp_design *d = gen_design(sizes[z]);
         kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
@@ -160,13 +162,20 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
                 a = analysis_update(a, d, told ? k : ANALYSIS_UNKNOWN);
                 (told ? tt : tc)[r] = now_ms() - t0;
             }
+            /* an entity's count: told that entity (analysis_update_row, still a whole analysis on
+               the analysis' own copy of the design, no copy made) */
+            size_t e = (r * 31 + 5) % d->nentities;
+            d->entities[e].count = d->entities[e].count + 1;
             double t0 = now_ms();
+            a = analysis_update_row(a, d, EDIT_ENTITIES, e);
+            te[r] = now_ms() - t0;
+            t0 = now_ms();
             kp_analysis *full = analysis_run(d);
             tf[r] = now_ms() - t0;
             analysis_free(full);
         }
-        double f = median(tf, runs), t = median(tt, runs), c = median(tc, runs);
-        printf("%9zu %10.3f %10.3f %9.1fx %10.3f %9.1fx\n", sizes[z], f, t, f / t, c, f / c);
+        double f = median(tf, runs), t = median(tt, runs), c = median(tc, runs), en = median(te, runs);
+        printf("%9zu %10.3f %10.3f %9.1fx %10.3f %9.1fx %10.3f\n", sizes[z], f, t, f / t, c, f / c, en);
         analysis_free(a);
         design_free(d);
     }
@@ -174,6 +183,7 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
     free(tf);
     free(tt);
     free(tc);
+    free(te);
 }
 
 int main(int argc, char **argv)

@@ -1962,8 +1962,8 @@ static void test_entity_edits_as_whole(void **state)
     n += cell_keys("delivered: 0.8, cancelled: 0.2", k + n);
     n += key_codes("uu", k + n);
     same_as_whole(w, ref, k, n);
-    /* an index's projection: GSI1 down to its keys (the warehouse panel fetches), undone, redone;
-       GSI2's all */
+    /* an index's projection: GSI1 down to its keys (refused by the checks while it lists what it
+       includes), undone, redone; GSI2's all; both undone */
     assert_true(at_column(w, ref, UI_SCREEN_INDEXES, EDIT_INDEXES, "projection"));
     n = key_codes("g", k);
     n += cell_keys("keys", k + n);
@@ -1972,6 +1972,36 @@ static void test_entity_edits_as_whole(void **state)
     n += key_codes("j", k + n);
     n += cell_keys("all", k + n);
     same_as_whole(w, ref, k, n);
+    assert_true(w->an_behind); /* GSI1 keeps its include list: keys only does not validate */
+    n = key_codes("uu", k);
+    same_as_whole(w, ref, k, n);
+    assert_false(w->an_behind);
+    /* a decision's status and title (the rest alone: its findings and signals read it), undone
+       and redone */
+    assert_true(at_column(w, ref, UI_SCREEN_DECISIONS, EDIT_DECISIONS, "status"));
+    n = key_codes("g", k);
+    k[n++] = UI_KEY_ENTER; /* the decision's form, at its status */
+    n += cell_keys("reopened", k + n);
+    k[n++] = UI_KEY_ESC; /* the form closed */
+    n += key_codes("u", k + n);
+    k[n++] = UI_CTRL('r');
+    same_as_whole(w, ref, k, n);
+    assert_true(at_column(w, ref, UI_SCREEN_DECISIONS, EDIT_DECISIONS, "title"));
+    n = 0;
+    k[n++] = UI_KEY_ENTER;
+    n += cell_keys("otra decision", k + n);
+    k[n++] = UI_KEY_ESC;
+    same_as_whole(w, ref, k, n);
+    assert_string_equal(session_design(w->ss)->decisions[0].title, "otra decision");
+    n = 0;
+    k[n++] = UI_KEY_ENTER;
+    n += cell_keys("", k + n); /* no title: the design misses it (its valid rest is analysed) */
+    k[n++] = UI_KEY_ESC;
+    n += key_codes("uu", k + n);
+    same_as_whole(w, ref, k, n);
+    const char *title = session_design(w->ss)->decisions[0].title;
+    assert_true(title && *title && strcmp(title, "otra decision") != 0);           /* both undone */
+    assert_int_equal(session_design(w->ss)->decisions[0].status, KP_DEC_REOPENED); /* redone */
     w->screen = ref->screen = UI_SCREEN_PATTERNS;
     static const int back[] = {'j', 'k', 'G'};
     same_as_whole(w, ref, back, sizeof back / sizeof *back);

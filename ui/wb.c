@@ -145,7 +145,8 @@ void wb_recompute(wb *w)
         ok = validate_rows_edit(d, w->rows_op, &w->diags, &w->vmemo);
     } else if (w->elem_edit) { /* the patterns that read the element are checked again */
         ok = validate_row_edit(d, w->elem_table, w->elem_row, &w->diags, &w->vmemo);
-    } else if (!behind && w->good && w->an && !w->opt.analyze && design_same_model(w->good, d)) {
+    } else if (!behind && w->good && w->an && !w->opt.analyze &&
+               (w->rest_told || design_same_model(w->good, d))) {
         /* the rest alone changed (a setting, a decision): the patterns' checks and results stand */
         w->rest_edit = true;
         ok = validate_rest_edit(d, &w->diags, &w->vmemo);
@@ -180,6 +181,7 @@ void wb_recompute(wb *w)
     w->elem_edit = false;
     w->rows_edit = false;
     w->rest_edit = false;
+    w->rest_told = false;
 }
 
 wb *wb_new(session *s, const wb_options *opt)
@@ -398,6 +400,26 @@ kp_status wb_apply(wb *w, kp_design *nd, const char *label)
     return changed(w, st, err);
 }
 
+bool wb_set_rest(wb *w, edit_table t, size_t row, size_t col, const char *text, const char *label,
+                 kp_status *st, char **refused)
+{
+    char *err = NULL;
+    bool applied = false;
+    const kp_design *d = session_design(w->ss);
+    /* a setting but the table's keys (they rename templates: compared as any change), a
+       decision's field but its id */
+    bool rest = edit_changes_rest_only(t, row, col) ||
+                (t == EDIT_DECISIONS && edit_changes_row_only(d, t, col) && row < d->ndecisions);
+    *st = session_edit_set(w->ss, t, row, col, text, label, &applied, &err);
+    if (!applied) {
+        *refused = err;
+        return false;
+    }
+    w->rest_told = rest;
+    *st = changed(w, *st, err);
+    return true;
+}
+
 static void save_cell(wb *w, const char *text)
 {
     ui_cursor *c = &w->cur[w->screen];
@@ -426,8 +448,8 @@ static void save_cell(wb *w, const char *text)
        alone (the session edits it in place, as it does a pattern's cell); a decision's is the
        rest's, which recompute finds */
     edit_table tab = (edit_table)col.table;
-    bool elem_only =
-        edit_changes_row_only(d, tab, col.col) && c->row < edit_nrows(d, tab) && tab != EDIT_DECISIONS;
+    bool elem_row_only = edit_changes_row_only(d, tab, col.col) && c->row < edit_nrows(d, tab);
+    bool elem_only = elem_row_only && tab != EDIT_DECISIONS;
     /* a pattern's cell is changed in place, its save and undo step in proportion to it */
     kp_status st =
         session_edit_set(w->ss, (edit_table)col.table, c->row, col.col, text, label, &applied, &err);
@@ -445,6 +467,8 @@ static void save_cell(wb *w, const char *text)
     w->elem_edit = elem_only;
     w->elem_table = tab;
     w->elem_row = c->row;
+    /* a setting, or a decision's cell other than its id: the rest alone */
+    w->rest_told = edit_changes_rest_only(tab, c->row, col.col) || (elem_row_only && tab == EDIT_DECISIONS);
     size_t row = c->row;
     st = changed(w, st, err);
     /* valid before and after: the row's cells and its pattern's result are all that changed (each
@@ -1005,7 +1029,9 @@ static int default_handle(wb *w, ui_action a)
             w->pattern_row = prow;
             size_t erow = 0;
             edit_table etab = EDIT_ENTITIES;
-            w->elem_edit = session_last_step_element(w->ss, &etab, &erow) && etab != EDIT_DECISIONS;
+            bool elem = session_last_step_element(w->ss, &etab, &erow);
+            w->elem_edit = elem && etab != EDIT_DECISIONS;
+            w->rest_told = session_last_step_rest(w->ss) || (elem && etab == EDIT_DECISIONS);
             w->elem_table = etab;
             w->elem_row = erow;
             /* a step of the pattern list taken back or made again: checked, copied and analysed as

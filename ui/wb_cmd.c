@@ -80,17 +80,15 @@ static int cmd_set(wb *w, const wb_cmd *c, const wb_cmd_args *a)
         return UI_REDRAW;
     }
     const char *name = a->argv[1];
-    kp_design *nd = design_clone(d);
-    char *err = NULL;
-    if (edit_set(nd, EDIT_SETTINGS, (size_t)row, 1, a->rest[1], &err) != KP_OK) {
-        design_free(nd);
+    char *err = NULL, *label = xasprintf("set %s", name);
+    kp_status st = KP_OK;
+    bool set = wb_set_rest(w, EDIT_SETTINGS, (size_t)row, 1, a->rest[1], label, &st, &err);
+    free(label);
+    if (!set) {
         wb_message(w, UI_ROLE_BAD, "%s: %s", name, err);
         free(err);
         return UI_REDRAW;
     }
-    char *label = xasprintf("set %s", name);
-    kp_status st = wb_apply(w, nd, label);
-    free(label);
     if (st == KP_READONLY)
         return UI_REDRAW;
     char *now = edit_get(session_design(w->ss), EDIT_SETTINGS, (size_t)row, 1);

@@ -54,19 +54,17 @@ static void save_field(wb *w)
         form_set(fm, fm->sel, text, NULL);
         return;
     }
-    kp_design *nd = design_clone(d);
-    char *err = NULL;
-    if (edit_set(nd, EDIT_DECISIONS, w->form_row, fm->sel, text, &err) != KP_OK) {
-        design_free(nd);
+    char *err = NULL, *label = xasprintf("edit decisions row %zu %s", w->form_row + 1, fm->f[fm->sel].label);
+    kp_status st = KP_OK;
+    bool set = wb_set_rest(w, EDIT_DECISIONS, w->form_row, fm->sel, text, label, &st, &err);
+    free(label);
+    if (!set) {
         free(fm->f[fm->sel].err);
         fm->f[fm->sel].err = xstrdup(err);
         wb_message(w, UI_ROLE_BAD, _("%s: %s (Esc drops the text)"), fm->f[fm->sel].label, err);
         free(err);
         return;
     }
-    char *label = xasprintf("edit decisions row %zu %s", w->form_row + 1, fm->f[fm->sel].label);
-    kp_status st = wb_apply(w, nd, label);
-    free(label);
     fm->editing = false;
     if (st == KP_READONLY)
         return;

@@ -38,6 +38,8 @@ struct wb {
                          what validation, the copy and the analysis are told, reset by
                          wb_recompute */
     kp_rowop rows_op;
+    bool rest_told; /* the change being applied alters the design's rest alone, as its maker knows
+                       (edit_changes_rest_only): wb_recompute need not compare the models */
     bool rest_edit; /* wb_recompute found the design changed in its rest alone (a setting, a
                        decision: design_same_model with good): checks and analysis follow that */
     bool an_kept;   /* the last recompute left good and an as they were (no valid rest was found, or
@@ -118,6 +120,13 @@ void wb_relayout(wb *w);
 /* Applies a changed copy of the design (taken) as one undoable step and recomputes. KP_READONLY
  * (message shown, design released) when the session is read-only. */
 kp_status wb_apply(wb *w, kp_design *nd, const char *label);
+/* Sets cell (t, row, col) of the design's rest from text, as :set does a setting's value
+ * (EDIT_SETTINGS, col 1) and the decision form a decision's field: in place in the session, undo
+ * label `label`, then checked and analysed as a change of the rest. false, with the cell's refusal
+ * in *refused (caller frees), when the text is refused; else true with the session's status in
+ * *st. */
+bool wb_set_rest(wb *w, edit_table t, size_t row, size_t col, const char *text, const char *label,
+                 kp_status *st, char **refused);
 /* Recomputes validation and (when valid) the analysis of the current design. */
 void wb_recompute(wb *w);
 /* Frees an analysis made by the workbench's analyze option (a may be NULL). */
