@@ -445,8 +445,8 @@ static void save_cell(wb *w, const char *text)
     bool valid_before = !w->an_behind && !w->partial;
     bool applied = false;
     /* an entity's, an attribute's or an index's cell other than its name changes that element
-       alone (the session edits it in place, as it does a pattern's cell); a decision's is the
-       rest's, which recompute finds */
+       alone (the session edits it in place, as it does a pattern's cell); a decision's changes
+       the rest alone (rest_told below) */
     edit_table tab = (edit_table)col.table;
     bool elem_row_only = edit_changes_row_only(d, tab, col.col) && c->row < edit_nrows(d, tab);
     bool elem_only = elem_row_only && tab != EDIT_DECISIONS;
