@@ -164,6 +164,16 @@ int main(int argc, char **argv)
         free(v);
     }
     double esave = (now() - t) / nedits, esave_cpu = (cpu_now() - c) / nedits;
+    /* those entity edits undone, one by one, then made again: the workspace's history steps */
+    t = now(), c = cpu_now();
+    for (int i = 0; i < nedits; i++)
+        if (session_undo(ss, &err) != KP_OK) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+    double undo = (now() - t) / nedits, undo_cpu = (cpu_now() - c) / nedits;
+    for (int i = 0; i < nedits; i++)
+        session_redo(ss, NULL);
     /* an attribute's and a decision's cell: the design copied with the edit (it may reach
        further), the text around the patterns' list written again */
     double osave[2], osave_cpu[2];
@@ -226,6 +236,8 @@ int main(int argc, char **argv)
            save_cpu * 1e3);
     printf("  save an entity's count, 10,000 patterns        %8.2f ms (CPU %.2f ms)\n", esave * 1e3,
            esave_cpu * 1e3);
+    printf("    its undo, 10,000 patterns                    %8.2f ms (CPU %.2f ms)\n", undo * 1e3,
+           undo_cpu * 1e3);
     printf("  save an attribute's distinct, 10,000 patterns  %8.2f ms (CPU %.2f ms)\n", osave[0] * 1e3,
            osave_cpu[0] * 1e3);
     printf("  save a decision's title, 10,000 patterns       %8.2f ms (CPU %.2f ms)\n", osave[1] * 1e3,

@@ -143,7 +143,7 @@ static void test_splice_undo_redo_reopen(void **state)
     /* another process: the log is part of the working copy */
     ws = ts_ws_open(p, 0);
     expect_working(ws, t2);
-    char *u = NULL;
+    char *u = NULL, *v = NULL;
     assert_int_equal(ws_undo(ws, &u, NULL, NULL), KP_OK);
     assert_string_equal(u, t1);
     free(u);
@@ -151,14 +151,37 @@ static void test_splice_undo_redo_reopen(void **state)
     assert_string_equal(u, t0);
     free(u);
     expect_working(ws, t0);
-    assert_int_equal(scalar(p, "SELECT count(*) FROM edits"), 0); /* a whole save empties the log */
+    /* each undo is a row of the log too (the bytes it changes), not the whole text written again */
+    assert_int_equal(scalar(p, "SELECT count(*) FROM edits"), 4);
     assert_int_equal(ws_redo(ws, &u, NULL, NULL), KP_OK);
     assert_string_equal(u, t1);
     free(u);
-    /* this handle saved nothing whole: it does not know the text, so it may not splice */
+    /* the handle handed the text back: it knows it, and may splice on it */
+    assert_int_equal(ws_working_splice(ws, 0, strlen(t1), "", 0, "x", 1, "edit 3", NULL), KP_OK);
+    char *t3 = spliced(t1, 0, strlen(t1), "x");
+    expect_working(ws, t3);
+    /* undone and redone by a caller that holds the text: the same texts, the log not read */
+    assert_int_equal(ws_step_text(ws, true, t3, &u, NULL, NULL), KP_OK);
+    assert_string_equal(u, t1);
+    assert_int_equal(ws_step_text(ws, false, u, &v, NULL, NULL), KP_OK);
+    assert_string_equal(v, t3);
+    free(u);
+    free(v);
+    expect_working(ws, t3);
+    /* a step whose text the caller did not take: the handle does not know it, so it may not
+       splice */
+    assert_int_equal(ws_undo(ws, NULL, NULL, NULL), KP_OK);
     assert_int_equal(ws_working_splice(ws, 0, 0, "", 0, "x", 1, NULL, NULL), KP_CONFLICT);
     expect_working(ws, t1);
     ws_close(ws);
+    /* reopened: the same text, its log read */
+    ws = ts_ws_open(p, 0);
+    expect_working(ws, t1);
+    assert_int_equal(ws_redo(ws, &u, NULL, NULL), KP_OK);
+    assert_string_equal(u, t3);
+    free(u);
+    ws_close(ws);
+    free(t3);
     free(t1);
     free(t2);
     free(p);
@@ -845,6 +868,19 @@ static void test_entity_steps_in_place(void **state)
     assert_false(session_last_step_entity(s, &row));
     for (int i = 0; i <= STEPS; i++)
         assert_int_equal(session_redo(s, NULL), KP_OK);
+    /* after an undo the session holds the text the step left: the next edit is saved as the
+       bytes it changed (a row of the log), not the whole text (which empties the log) */
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_int_equal(session_redo(s, NULL), KP_OK);
+    assert_int_equal(session_edit_set(s, EDIT_ENTITIES, 1, (size_t)count, "77", "count", &applied, NULL),
+                     KP_OK);
+    assert_true(scalar(p, "SELECT count(*) FROM edits") > 0);
+    char *want = designio_save(session_design(s), NULL), *got = NULL;
+    assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+    assert_int_equal(session_undo(s, NULL), KP_OK);
     session_close(s);
     assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
     assert_true(session_design(s)->entities[1].count == 1000 + STEPS);

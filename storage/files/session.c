@@ -959,9 +959,14 @@ static kp_status step(session *s, bool undo, char **err)
     s->step_elem = false;
     s->step_rest = false;
     s->step_rows = false;
-    text_forget(s); /* the working copy is rewritten by the history's step */
+    /* the history's step rewrites the working copy: the text held here (what the handle knows)
+       spares reading it, and the text comes back with the step */
+    char *held = s->text;
+    s->text = NULL;
+    text_forget(s);
     if (*nfrom == 0) {
         /* nothing in memory: the persisted history of an earlier session */
+        free(held);
         char *yaml = NULL;
         int base = s->base;
         if (!s->ws)
@@ -1021,10 +1026,20 @@ static kp_status step(session *s, bool undo, char **err)
     }
     rebase(s, sn.base);
     if (s->ws) {
-        kp_status st = undo ? ws_undo(s->ws, NULL, NULL, NULL) : ws_redo(s->ws, NULL, NULL, NULL);
-        if (st != KP_OK)
+        char *yaml = NULL;
+        kp_status st = ws_step_text(s->ws, undo, held, &yaml, NULL, NULL);
+        free(held);
+        held = NULL;
+        if (st != KP_OK) {
             persist(s, false, NULL, NULL);
+        } else if (yaml) { /* the text the step left, as its log makes it: the next save splices on it */
+            s->text = yaml;
+            s->tlen = strlen(yaml);
+            s->tcap = s->tlen + 1;
+            s->unfolded++;
+        }
     }
+    free(held); /* a session without a workspace holds none */
     trim(s, !undo, UNDO_STEPS);
     return KP_OK;
 }

@@ -2019,6 +2019,60 @@ static bool push_delta(ws_t *ws, const char *stack, const char *mid, size_t ml, 
     return ok;
 }
 
+/* The author's working copy changed through its log: its time and stamp moved on. */
+static bool touch_copy(ws_t *ws)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "UPDATE copies SET time = ?2, stamp = stamp + 1 WHERE author = ?1", -1, &s,
+                           NULL) != SQLITE_OK)
+        return false;
+    char *now = now_iso();
+    sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, now, -1, SQLITE_TRANSIENT);
+    free(now);
+    bool ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+    return ok;
+}
+
+/* The author's edits log folded into the copy's text when it holds WS_EDITS_CAP rows: the log
+ * stays short, so reading the copy stays cheap. */
+static bool fold_if_full(ws_t *ws)
+{
+    sqlite3_stmt *s;
+    if (sqlite3_prepare_v2(ws->db, "SELECT count(*) >= ?2 FROM edits WHERE author = ?1", -1, &s, NULL) !=
+        SQLITE_OK)
+        return false;
+    sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 2, WS_EDITS_CAP);
+    bool ok = sqlite3_step(s) == SQLITE_ROW;
+    bool full = ok && sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    return ok && (!full || fold_edits(ws->db, ws->author));
+}
+
+/* The author's working copy, `cur` as the copy and its log make it, made `text` (its base kept)
+ * by one row of the edits log holding the bytes that differ; folded when the log is full. */
+static bool put_working_delta(ws_t *ws, const char *cur, const char *text)
+{
+    size_t p, sfx, ml;
+    const char *mid;
+    delta_of(text, cur, &p, &sfx, &mid, &ml);
+    sqlite3_stmt *s;
+    bool ok = sqlite3_prepare_v2(ws->db,
+                                 "INSERT INTO edits(author, prefix, suffix, design) VALUES (?1, ?2, ?3, ?4)",
+                                 -1, &s, NULL) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(s, 2, (long long)p);
+        sqlite3_bind_int64(s, 3, (long long)sfx);
+        sqlite3_bind_text(s, 4, mid, (int)ml, SQLITE_STATIC);
+        ok = sqlite3_step(s) == SQLITE_DONE;
+        sqlite3_finalize(s);
+    }
+    return ok && touch_copy(ws) && fold_if_full(ws);
+}
+
 /* Pushes on `stack` the state `state` (based on `base`) as a delta on `above`, the working copy
  * about to replace it. */
 static bool push_history(ws_t *ws, const char *stack, const char *state, int base, const char *above,
@@ -2192,26 +2246,7 @@ kp_status ws_working_splice(ws_t *ws, size_t prefix, size_t suffix, const char *
         ok = sqlite3_step(s) == SQLITE_DONE;
         sqlite3_finalize(s);
     }
-    if (ok &&
-        (ok = sqlite3_prepare_v2(ws->db, "UPDATE copies SET time = ?2, stamp = stamp + 1 WHERE author = ?1",
-                                 -1, &s, NULL) == SQLITE_OK)) {
-        char *now = now_iso();
-        sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
-        sqlite3_bind_text(s, 2, now, -1, SQLITE_TRANSIENT);
-        free(now);
-        ok = sqlite3_step(s) == SQLITE_DONE;
-        sqlite3_finalize(s);
-    }
-    if (ok && (ok = sqlite3_prepare_v2(ws->db, "SELECT count(*) >= ?2 FROM edits WHERE author = ?1", -1, &s,
-                                       NULL) == SQLITE_OK)) {
-        sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
-        sqlite3_bind_int(s, 2, WS_EDITS_CAP);
-        ok = sqlite3_step(s) == SQLITE_ROW;
-        bool full = ok && sqlite3_column_int(s, 0);
-        sqlite3_finalize(s);
-        if (full)
-            ok = fold_edits(ws->db, ws->author); /* the log stays short: reading the copy stays cheap */
-    }
+    ok = ok && touch_copy(ws) && fold_if_full(ws);
     if (!ok) {
         ws->wc_stamp = -1;
         return abort_tx(ws, err, _("save the working copy"));
@@ -2280,7 +2315,8 @@ kp_status ws_working_fold_text(ws_t *ws, const char *text, char **err)
 }
 
 /* Moves the top of `from` into the working copy, pushing the current state on `to`. */
-static kp_status step_history(ws_t *ws, const char *from, const char *to, char **yaml, int *base, char **err)
+static kp_status step_history(ws_t *ws, const char *from, const char *to, const char *known, char **yaml,
+                              int *base, char **err)
 {
     if (yaml)
         *yaml = NULL;
@@ -2296,12 +2332,20 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, char *
         return kp_fail(err, KP_NOTFOUND, "%s",
                        strcmp(from, "undo") == 0 ? _("nothing to undo") : _("nothing to redo"));
     }
-    char *cur = NULL;
+    char *read = NULL; /* the copy read, when the caller's text is not it */
+    const char *cur = NULL;
     int curbase = 0;
-    bool ok = ws_working_get(ws, &cur, &curbase, NULL) == KP_OK;
+    bool ok;
+    if (known && ws->schema >= 4 && ws->wc_stamp >= 0 && copy_stamp(ws, &curbase) == ws->wc_stamp) {
+        cur = known; /* the caller's text is the copy as it is: the log is not read */
+        ok = true;
+    } else {
+        ok = ws_working_get(ws, &read, &curbase, NULL) == KP_OK;
+        cur = read;
+    }
     char *text = ok ? hentry_apply(&e, cur, strlen(cur)) : NULL;
     if (ok && !text) {
-        free(cur);
+        free(read);
         hentry_free(&e);
         exec(ws->db, "ROLLBACK");
         return kp_fail(err, KP_DAMAGED,
@@ -2311,19 +2355,24 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, char *
                        ws->path);
     }
     int nbase = e.base >= 0 ? e.base : curbase;
+    /* the same base: the step is one row of the edits log, the bytes that differ (the whole text
+       is not written again); the handle then knows the text it hands back */
+    bool logged = ws->schema >= 4 && nbase == curbase;
     if (ok) {
         char *del = xasprintf("DELETE FROM history WHERE seq = %lld", e.seq);
         ok = push_history(ws, to, cur, curbase, text, e.label) && exec(ws->db, del) &&
-             put_working(ws, text, nbase, false);
+             (logged ? put_working_delta(ws, cur, text) : put_working(ws, text, nbase, false));
         free(del);
     }
-    free(cur);
+    long long stamp = ok && logged && yaml ? copy_stamp(ws, NULL) : -1;
+    free(read);
     hentry_free(&e);
     if (!ok) {
         free(text);
         return abort_tx(ws, err, strcmp(from, "undo") == 0 ? _("undo") : _("redo"));
     }
     st = finish(ws, err, _("undo"));
+    ws->wc_stamp = st == KP_OK ? stamp : -1;
     if (st == KP_OK && base)
         *base = nbase;
     if (st == KP_OK && yaml)
@@ -2335,12 +2384,18 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, char *
 
 kp_status ws_undo(ws_t *ws, char **yaml, int *base, char **err)
 {
-    return step_history(ws, "undo", "redo", yaml, base, err);
+    return step_history(ws, "undo", "redo", NULL, yaml, base, err);
 }
 
 kp_status ws_redo(ws_t *ws, char **yaml, int *base, char **err)
 {
-    return step_history(ws, "redo", "undo", yaml, base, err);
+    return step_history(ws, "redo", "undo", NULL, yaml, base, err);
+}
+
+kp_status ws_step_text(ws_t *ws, bool undo, const char *text, char **yaml, int *base, char **err)
+{
+    return undo ? step_history(ws, "undo", "redo", text, yaml, base, err)
+                : step_history(ws, "redo", "undo", text, yaml, base, err);
 }
 
 kp_status ws_history_depth(ws_t *ws, size_t *nundo, size_t *nredo, char **err)

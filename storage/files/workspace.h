@@ -205,6 +205,11 @@ kp_status ws_working_fold_text(ws_t *ws, const char *text, char **err);
 kp_status ws_undo(ws_t *ws, char **yaml, int *base, char **err);
 /* Redo: the inverse of ws_undo; KP_NOTFOUND when there is nothing to redo. */
 kp_status ws_redo(ws_t *ws, char **yaml, int *base, char **err);
+/* ws_undo (undo true) or ws_redo by a caller that holds the working copy's text (`text`, as the
+ * handle last knew it: ws_working_set, ws_working_splice or a step that handed its text back):
+ * the log is then neither read nor applied. When the handle does not know the working copy as it
+ * is, or text is NULL, the text is read as ws_undo reads it. */
+kp_status ws_step_text(ws_t *ws, bool undo, const char *text, char **yaml, int *base, char **err);
 /* How many undo and redo steps are stored (either pointer may be NULL). */
 kp_status ws_history_depth(ws_t *ws, size_t *nundo, size_t *nredo, char **err);
 /* Keeps the author's newest `keep` undo steps, stores every author's history as deltas and
