@@ -2356,7 +2356,7 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, const 
     }
     int nbase = e.base >= 0 ? e.base : curbase;
     /* the same base: the step is one row of the edits log, the bytes that differ (the whole text
-       is not written again); the handle then knows the text it hands back */
+       is not written again) */
     bool logged = ws->schema >= 4 && nbase == curbase;
     if (ok) {
         char *del = xasprintf("DELETE FROM history WHERE seq = %lld", e.seq);
@@ -2364,7 +2364,8 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, const 
              (logged ? put_working_delta(ws, cur, text) : put_working(ws, text, nbase, false));
         free(del);
     }
-    long long stamp = ok && logged && yaml ? copy_stamp(ws, NULL) : -1;
+    /* the text handed back is the copy as it now is: the handle knows it (as after a whole save) */
+    long long stamp = ok && yaml && ws->schema >= 4 ? copy_stamp(ws, NULL) : -1;
     free(read);
     hentry_free(&e);
     if (!ok) {
