@@ -277,9 +277,7 @@ kp_analysis *analysis_update_row(kp_analysis *prev, const kp_design *d, edit_tab
         return analysis_update(prev, d, ANALYSIS_UNKNOWN);
     /* the analysis' copy of the design made d's by that element alone, no other copy made */
     kp_design *base = in->base;
-    fields_free(rec, mine);
-    memcpy(mine, theirs, rec->size);
-    fields_clone(rec, mine, theirs);
+    fields_copy(rec, mine, theirs);
     in->base = NULL;
     analysis_free(prev);
     return analyse_whole(base);

@@ -1501,15 +1501,12 @@ bool edit_changes_row_only(const kp_design *d, edit_table t, size_t col)
 
 bool edit_changes_rest_only(edit_table t, size_t row, size_t col)
 {
+    if (t == EDIT_DECISIONS)
+        return edit_changes_row_only(NULL, t, col);
     setting st;
     if (t != EDIT_SETTINGS || col != 1 || !setting_at(row, &st))
         return false;
     return !(st.rec == &kp_rec_table && (st.id == FT_PK || st.id == FT_SK));
-}
-
-bool edit_changes_entity_only(const kp_design *d, edit_table t, size_t col)
-{
-    return (t == EDIT_ENTITIES || t == EDIT_KEYS) && edit_changes_row_only(d, t, col);
 }
 
 void *edit_row(kp_design *d, edit_table t, size_t row, const kp_record **rec)
@@ -1729,10 +1726,7 @@ size_t edit_duplicate(kp_design *d, edit_table t, size_t row)
                            : t == EDIT_ATTRS     ? &kp_rec_attr
                            : t == EDIT_DECISIONS ? &kp_rec_decision
                                                  : &kp_rec_entity;
-    char *tmp = xmalloc(r.elsize);
-    const char *src = (const char *)*r.arr + row * r.elsize;
-    memcpy(tmp, src, r.elsize);
-    fields_clone(rec, tmp, src);
+    char *tmp = fields_dup(rec, (const char *)*r.arr + row * r.elsize);
     char *name = new_row_name(d, t);
     if (t == EDIT_ENTITIES || t == EDIT_KEYS || t == EDIT_INDEXES || t == EDIT_ATTRS) {
         const char *old = row_name(d, t, row);

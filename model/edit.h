@@ -72,11 +72,8 @@ bool edit_changes_pattern_only(edit_table t, size_t col);
 bool edit_changes_row_only(const kp_design *d, edit_table t, size_t col);
 /* Whether a successful edit_set of this cell changes the design's rest alone
  * (design_same_model): a setting's value other than the table's keys (which rename the templates
- * keyed on them). */
+ * keyed on them), a decision's cell other than its id. */
 bool edit_changes_rest_only(edit_table t, size_t row, size_t col);
-/* The same for one entity: a cell of EDIT_ENTITIES other than its name, or of EDIT_KEYS other
- * than its first (a figure, the attributes it carries, a key template, a sparse rule). */
-bool edit_changes_entity_only(const kp_design *d, edit_table t, size_t col);
 /* The element row `row` of table t is (EDIT_KEYS: the entity) with its record in *rec; NULL when
  * t has no such row (EDIT_SETTINGS has no elements). */
 void *edit_row(kp_design *d, edit_table t, size_t row, const struct kp_record **rec);

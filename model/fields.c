@@ -335,6 +335,21 @@ void fields_free(const kp_record *rec, void *r)
     }
 }
 
+void fields_copy(const kp_record *rec, void *dst, const void *src)
+{
+    fields_free(rec, dst);
+    memcpy(dst, src, rec->size);
+    fields_clone(rec, dst, src);
+}
+
+void *fields_dup(const kp_record *rec, const void *src)
+{
+    void *r = xmalloc(rec->size);
+    memcpy(r, src, rec->size);
+    fields_clone(rec, r, src);
+    return r;
+}
+
 char kp_field_unit(const kp_field *f)
 {
     static const char *const rates[] = {"rate", "avg", "writes", "writes_avg"};

@@ -382,5 +382,9 @@ void fields_clone(const kp_record *rec, void *dst, const void *src);
 bool fields_equal(const kp_record *rec, const void *a, const void *b);
 /* Releases what the record owns (not the record itself). */
 void fields_free(const kp_record *rec, void *r);
+/* Makes the record at dst a deep copy of src, what dst owned released first. */
+void fields_copy(const kp_record *rec, void *dst, const void *src);
+/* A deep copy of the record at src, allocated (release with fields_free, then free). */
+void *fields_dup(const kp_record *rec, const void *src);
 
 #endif

@@ -588,7 +588,8 @@ static void test_random_edits_equal_whole_saves(void **state)
             kp_design *want = design_clone(ref);
             char *werr = NULL, *gerr = NULL;
             kp_status ws = edit_set(want, t, row, col, text, &werr);
-            bool applied = false, ent = edit_changes_entity_only(ref, t, col);
+            bool applied = false,
+                 ent = (t == EDIT_ENTITIES || t == EDIT_KEYS) && edit_changes_row_only(ref, t, col);
             kp_status gs = session_edit_set(s, t, row, col, text, "edit", &applied, &gerr);
             if (applied != (ws == KP_OK) || (!applied && gs != ws) || (applied && gs != KP_OK))
                 fail_msg("step %d (seed %u): %s row %zu col %zu \"%s\": edit_set %d, session %d (%s)", stepno,
@@ -812,6 +813,17 @@ static void test_undo_rest_steps(void **state)
     free(p);
 }
 
+/* Whether the last undo or redo exchanged one entity's value alone, *row its row. */
+static bool last_step_entity(const session *s, size_t *row)
+{
+    edit_table t = EDIT_SETTINGS;
+    size_t r = 0;
+    bool ent = session_last_step_element(s, &t, &r) && (t == EDIT_ENTITIES || t == EDIT_KEYS);
+    if (ent)
+        *row = r;
+    return ent;
+}
+
 /* A cell of one entity (its count, a key template) is edited in place: the design is the same
  * object, the undo step holds that entity alone (40 of them, past the 32 whole designs memory
  * keeps, all stay), undo and redo say which entity they exchanged, the working copy is saved
@@ -824,11 +836,11 @@ static void test_entity_steps_in_place(void **state)
     const kp_design *d = session_design(s);
     int count = edit_col_find(d, EDIT_ENTITIES, "count");
     assert_true(count >= 0 && d->nentities > 1);
-    assert_true(edit_changes_entity_only(d, EDIT_ENTITIES, (size_t)count));
-    assert_false(edit_changes_entity_only(d, EDIT_ENTITIES, (size_t)edit_col_find(d, EDIT_ENTITIES, "name")));
-    assert_false(edit_changes_entity_only(d, EDIT_KEYS, 0));
-    assert_true(edit_changes_entity_only(d, EDIT_KEYS, 1));
-    assert_false(edit_changes_entity_only(d, EDIT_KEYS, edit_ncols(d, EDIT_KEYS)));
+    assert_true(edit_changes_row_only(d, EDIT_ENTITIES, (size_t)count));
+    assert_false(edit_changes_row_only(d, EDIT_ENTITIES, (size_t)edit_col_find(d, EDIT_ENTITIES, "name")));
+    assert_false(edit_changes_row_only(d, EDIT_KEYS, 0));
+    assert_true(edit_changes_row_only(d, EDIT_KEYS, 1));
+    assert_false(edit_changes_row_only(d, EDIT_KEYS, edit_ncols(d, EDIT_KEYS)));
     double was = d->entities[1].count;
     enum { STEPS = 40 };
     char text[32];
@@ -853,19 +865,19 @@ static void test_entity_steps_in_place(void **state)
     assert_false(applied); /* x is no attribute of the entity: refused, nothing changed */
     size_t row = 99;
     assert_int_equal(session_undo(s, NULL), KP_OK);
-    assert_true(session_last_step_entity(s, &row));
+    assert_true(last_step_entity(s, &row));
     assert_int_equal(row, 1);
     assert_false(session_last_step_row(s, &row));
     assert_true(d->entities[1].count == 1000 + STEPS - 1);
     assert_int_equal(session_redo(s, NULL), KP_OK);
-    assert_true(session_last_step_entity(s, &row) && row == 1);
+    assert_true(last_step_entity(s, &row) && row == 1);
     assert_true(d->entities[1].count == 1000 + STEPS);
     for (int i = 0; i < STEPS; i++)
         assert_int_equal(session_undo(s, NULL), KP_OK);
     assert_true(session_design(s)->entities[1].count == was);
     /* the step before them was the whole design opened: not an entity's */
     assert_int_equal(session_undo(s, NULL), KP_OK);
-    assert_false(session_last_step_entity(s, &row));
+    assert_false(last_step_entity(s, &row));
     for (int i = 0; i <= STEPS; i++)
         assert_int_equal(session_redo(s, NULL), KP_OK);
     /* after an undo the session holds the text the step left: the next edit is saved as the

@@ -85,9 +85,7 @@ static void take_good(wb *w, const kp_design *d)
                    : NULL;
     const void *de = ge ? edit_row((kp_design *)d, w->elem_table, w->elem_row, &rec) : NULL;
     if (de && edit_nrows(w->good, w->elem_table) == edit_nrows(d, w->elem_table)) {
-        fields_free(rec, ge); /* that element alone copied again */
-        memcpy(ge, de, rec->size);
-        fields_clone(rec, ge, de);
+        fields_copy(rec, ge, de); /* that element alone copied again */
         return;
     }
     if (w->pattern_edit && !w->an_behind && w->good && !w->opt.analyze &&
@@ -405,11 +403,7 @@ bool wb_set_rest(wb *w, edit_table t, size_t row, size_t col, const char *text, 
 {
     char *err = NULL;
     bool applied = false;
-    const kp_design *d = session_design(w->ss);
-    /* a setting but the table's keys (they rename templates: compared as any change), a
-       decision's field but its id */
-    bool rest = edit_changes_rest_only(t, row, col) ||
-                (t == EDIT_DECISIONS && edit_changes_row_only(d, t, col) && row < d->ndecisions);
+    bool rest = edit_changes_rest_only(t, row, col); /* else compared as any change */
     *st = session_edit_set(w->ss, t, row, col, text, label, &applied, &err);
     if (!applied) {
         *refused = err;
@@ -448,8 +442,8 @@ static void save_cell(wb *w, const char *text)
        alone (the session edits it in place, as it does a pattern's cell); a decision's changes
        the rest alone (rest_told below) */
     edit_table tab = (edit_table)col.table;
-    bool elem_row_only = edit_changes_row_only(d, tab, col.col) && c->row < edit_nrows(d, tab);
-    bool elem_only = elem_row_only && tab != EDIT_DECISIONS;
+    bool elem_only =
+        edit_changes_row_only(d, tab, col.col) && c->row < edit_nrows(d, tab) && tab != EDIT_DECISIONS;
     /* a pattern's cell is changed in place, its save and undo step in proportion to it */
     kp_status st =
         session_edit_set(w->ss, (edit_table)col.table, c->row, col.col, text, label, &applied, &err);
@@ -467,8 +461,7 @@ static void save_cell(wb *w, const char *text)
     w->elem_edit = elem_only;
     w->elem_table = tab;
     w->elem_row = c->row;
-    /* a setting, or a decision's cell other than its id: the rest alone */
-    w->rest_told = edit_changes_rest_only(tab, c->row, col.col) || (elem_row_only && tab == EDIT_DECISIONS);
+    w->rest_told = edit_changes_rest_only(tab, c->row, col.col);
     size_t row = c->row;
     st = changed(w, st, err);
     /* valid before and after: the row's cells and its pattern's result are all that changed (each
@@ -1031,7 +1024,7 @@ static int default_handle(wb *w, ui_action a)
             edit_table etab = EDIT_ENTITIES;
             bool elem = session_last_step_element(w->ss, &etab, &erow);
             w->elem_edit = elem && etab != EDIT_DECISIONS;
-            w->rest_told = session_last_step_rest(w->ss) || (elem && etab == EDIT_DECISIONS);
+            w->rest_told = session_last_step_rest(w->ss);
             w->elem_table = etab;
             w->elem_row = erow;
             /* a step of the pattern list taken back or made again: checked, copied and analysed as

@@ -537,10 +537,7 @@ static kp_status edit_row_in_place(session *s, edit_table t, size_t row, size_t 
                                    const char *label, bool *applied, char **err)
 {
     const kp_record *rec;
-    void *e = edit_row(s->design, t, row, &rec);
-    void *was = xmalloc(rec->size);
-    memcpy(was, e, rec->size);
-    fields_clone(rec, was, e);
+    void *e = edit_row(s->design, t, row, &rec), *was = fields_dup(rec, e);
     kp_status st = edit_set(s->design, t, row, col, text, err);
     bool same = st == KP_OK && fields_equal(rec, was, e);
     if (st != KP_OK || s->readonly || same) { /* as session_apply: nothing changes, no step */
@@ -1028,8 +1025,6 @@ static kp_status step(session *s, bool undo, char **err)
     if (s->ws) {
         char *yaml = NULL;
         kp_status st = ws_step_text(s->ws, undo, held, &yaml, NULL, NULL);
-        free(held);
-        held = NULL;
         if (st != KP_OK) {
             persist(s, false, NULL, NULL);
         } else if (yaml) { /* the text the step left, as its log makes it: the next save splices on it */
@@ -1039,7 +1034,7 @@ static kp_status step(session *s, bool undo, char **err)
             s->unfolded++;
         }
     }
-    free(held); /* a session without a workspace holds none */
+    free(held);
     trim(s, !undo, UNDO_STEPS);
     return KP_OK;
 }
@@ -1078,14 +1073,9 @@ bool session_last_step_element(const session *s, edit_table *t, size_t *row)
     return s->step_elem;
 }
 
-bool session_last_step_rest(const session *s) { return s->step_rest; }
-
-bool session_last_step_entity(const session *s, size_t *row)
+bool session_last_step_rest(const session *s)
 {
-    bool ent = s->step_elem && (s->step_tab == EDIT_ENTITIES || s->step_tab == EDIT_KEYS);
-    if (ent)
-        *row = s->step_row;
-    return ent;
+    return s->step_rest || (s->step_elem && s->step_tab == EDIT_DECISIONS); /* a decision's cell */
 }
 
 bool session_last_step_rows(const session *s, kp_rowop *op)

@@ -82,14 +82,11 @@ kp_status session_redo(session *s, char **err);
  * the design is as it was, so checks and analysis may follow that row alone. false after any
  * other step (a whole design, or the persisted history of an earlier session). */
 bool session_last_step_row(const session *s, size_t *row);
-/* The same for one entity: true when the last session_undo or session_redo exchanged the value of
- * entity *row alone (a cell that edit_changes_entity_only, edited in place by session_edit_set). */
-bool session_last_step_entity(const session *s, size_t *row);
-/* The same for any element edited in place (edit_changes_row_only: an entity, an attribute, an
+/* The same for one element edited in place (edit_changes_row_only: an entity, an attribute, an
  * index, a decision): *t its list (EDIT_KEYS for a cell of the Keys table), *row its row. */
 bool session_last_step_element(const session *s, edit_table *t, size_t *row);
 /* true when the last session_undo or session_redo exchanged the design's rest alone (a step of a
- * setting or of a change design_same_model calls the rest's). */
+ * setting, of a decision's cell, or of a change design_same_model calls the rest's). */
 bool session_last_step_rest(const session *s);
 /* true when the last session_undo or session_redo (that succeeded) made a structural step of
  * the pattern list alone (a step of session_pattern_rows taken back or made again), with *op that

@@ -2051,13 +2051,10 @@ static bool fold_if_full(ws_t *ws)
     return ok && (!full || fold_edits(ws->db, ws->author));
 }
 
-/* The author's working copy, `cur` as the copy and its log make it, made `text` (its base kept)
- * by one row of the edits log holding the bytes that differ; folded when the log is full. */
-static bool put_working_delta(ws_t *ws, const char *cur, const char *text)
+/* One row of the author's edits log: the working copy's bytes `p` to length - `sfx` replaced by
+ * mid (ml bytes), its time and stamp moved on, the log folded when full. */
+static bool log_edit(ws_t *ws, size_t p, size_t sfx, const char *mid, size_t ml)
 {
-    size_t p, sfx, ml;
-    const char *mid;
-    delta_of(text, cur, &p, &sfx, &mid, &ml);
     sqlite3_stmt *s;
     bool ok = sqlite3_prepare_v2(ws->db,
                                  "INSERT INTO edits(author, prefix, suffix, design) VALUES (?1, ?2, ?3, ?4)",
@@ -2066,7 +2063,7 @@ static bool put_working_delta(ws_t *ws, const char *cur, const char *text)
         sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
         sqlite3_bind_int64(s, 2, (long long)p);
         sqlite3_bind_int64(s, 3, (long long)sfx);
-        sqlite3_bind_text(s, 4, mid, (int)ml, SQLITE_STATIC);
+        sqlite3_bind_text(s, 4, mid ? mid : "", (int)ml, SQLITE_STATIC);
         ok = sqlite3_step(s) == SQLITE_DONE;
         sqlite3_finalize(s);
     }
@@ -2232,21 +2229,8 @@ kp_status ws_working_splice(ws_t *ws, size_t prefix, size_t suffix, const char *
         return kp_fail(err, KP_CONFLICT, "%s: the working copy of %s changed elsewhere; save it whole",
                        ws->path, ws->author);
     }
-    sqlite3_stmt *s;
     bool ok = push_delta(ws, "undo", was ? was : "", waslen, prefix, suffix, base, label) && clear_redo(ws) &&
-              cap_undo(ws, WS_UNDO_CAP) &&
-              sqlite3_prepare_v2(ws->db,
-                                 "INSERT INTO edits(author, prefix, suffix, design) VALUES (?1, ?2, ?3, ?4)",
-                                 -1, &s, NULL) == SQLITE_OK;
-    if (ok) {
-        sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(s, 2, (long long)prefix);
-        sqlite3_bind_int64(s, 3, (long long)suffix);
-        sqlite3_bind_text(s, 4, text ? text : "", (int)len, SQLITE_STATIC);
-        ok = sqlite3_step(s) == SQLITE_DONE;
-        sqlite3_finalize(s);
-    }
-    ok = ok && touch_copy(ws) && fold_if_full(ws);
+              cap_undo(ws, WS_UNDO_CAP) && log_edit(ws, prefix, suffix, text, len);
     if (!ok) {
         ws->wc_stamp = -1;
         return abort_tx(ws, err, _("save the working copy"));
@@ -2359,9 +2343,14 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, const 
        is not written again) */
     bool logged = ws->schema >= 4 && nbase == curbase;
     if (ok) {
+        /* the current copy as a delta on the text: the step that takes this one back */
+        size_t p, sfx, ml;
+        const char *mid;
+        delta_of(cur, text, &p, &sfx, &mid, &ml);
         char *del = xasprintf("DELETE FROM history WHERE seq = %lld", e.seq);
-        ok = push_history(ws, to, cur, curbase, text, e.label) && exec(ws->db, del) &&
-             (logged ? put_working_delta(ws, cur, text) : put_working(ws, text, nbase, false));
+        ok = push_delta(ws, to, mid, ml, p, sfx, curbase, e.label) && exec(ws->db, del) &&
+             (logged ? log_edit(ws, p, sfx, text + p, strlen(text) - p - sfx)
+                     : put_working(ws, text, nbase, false));
         free(del);
     }
     /* the text handed back is the copy as it now is: the handle knows it (as after a whole save) */
