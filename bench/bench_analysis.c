@@ -17,8 +17,12 @@
  *
  * After the table, the analysis after an edit: one pattern's rate changed, then analysis_update
  * told that row (as the workbench after a cell edit) and told nothing (the design compared), and
- * an entity's count changed, told that entity (analysis_update_row: a whole analysis),
- * beside analysis_run of the same design, with the speed-ups.
+ * an entity's count changed, told that entity (analysis_update_row: patched in place), once for
+ * an entity with partitions of its own ("E<i>#{id<i>}": its patterns, the Scans and its GSI's
+ * neighbours resolved again) and once for one of the 67 entities sharing the tenant collection
+ * ("T#{tenantId}": a third of the patterns read it), and an attribute's distinct values (the id
+ * of an entity with partitions of its own), beside analysis_run of the same design, with the
+ * speed-ups.
  *
  * Usage: bench_analysis [RUNS] [SIZE...]   (default 21 runs of 100, 1000 and 10000 patterns): the tables
  *        bench_analysis --once SIZE            one analysis_run of one size and nothing else, for
@@ -147,10 +151,10 @@ static int run_verify(void)
 static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
 {
     printf("\nafter an edit (analysis_update; one pattern's rate changed), median of %zu edits, ms:\n", runs);
-    printf("%9s %10s %10s %10s %10s %10s %10s\n", "patterns", "full", "row told", "speedup", "compared",
-           "speedup", "entity");
+    printf("%9s %10s %10s %10s %10s %10s %10s %10s %10s\n", "patterns", "full", "row told", "speedup",
+           "compared", "speedup", "entity", "shared", "attribute");
     double *tf = xcalloc(runs, sizeof *tf), *tt = xcalloc(runs, sizeof *tt), *tc = xcalloc(runs, sizeof *tc),
-           *te = xcalloc(runs, sizeof *te);
+           *te = xcalloc(runs, sizeof *te), *ts = xcalloc(runs, sizeof *ts), *tx = xcalloc(runs, sizeof *tx);
     for (size_t z = 0; z < nsizes; z++) {
         kp_design *d = gen_design(sizes[z]);
         kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
@@ -162,20 +166,32 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
                 a = analysis_update(a, d, told ? k : ANALYSIS_UNKNOWN);
                 (told ? tt : tc)[r] = now_ms() - t0;
             }
-            /* an entity's count: told that entity (analysis_update_row, still a whole analysis on
-               the analysis' own copy of the design, no copy made) */
-            size_t e = (r * 31 + 5) % d->nentities;
-            d->entities[e].count = d->entities[e].count + 1;
+            /* an entity's count: told that entity (analysis_update_row, patched in place), one
+               with partitions of its own (i mod 3 != 0), then one of the tenant collection's */
+            for (int shared = 0; shared <= 1; shared++) {
+                size_t e = (r * 31 + 5) % d->nentities;
+                e = shared ? e - e % 3 : e % 3 ? e : e + 1;
+                d->entities[e].count = d->entities[e].count + 1;
+                double t0 = now_ms();
+                a = analysis_update_row(a, d, EDIT_ENTITIES, e);
+                (shared ? ts : te)[r] = now_ms() - t0;
+            }
+            /* an attribute's distinct values: id<i> of an entity with partitions of its own */
+            size_t e = (r * 37 + 7) % d->nentities;
+            kp_attr *at = &d->attrs[4 + (e % 3 ? e : e + 1)];
+            at->distinct = at->distinct + 1;
             double t0 = now_ms();
-            a = analysis_update_row(a, d, EDIT_ENTITIES, e);
-            te[r] = now_ms() - t0;
+            a = analysis_update_row(a, d, EDIT_ATTRS, (size_t)(at - d->attrs));
+            tx[r] = now_ms() - t0;
             t0 = now_ms();
             kp_analysis *full = analysis_run(d);
             tf[r] = now_ms() - t0;
             analysis_free(full);
         }
-        double f = median(tf, runs), t = median(tt, runs), c = median(tc, runs), en = median(te, runs);
-        printf("%9zu %10.3f %10.3f %9.1fx %10.3f %9.1fx %10.3f\n", sizes[z], f, t, f / t, c, f / c, en);
+        double f = median(tf, runs), t = median(tt, runs), c = median(tc, runs), en = median(te, runs),
+               sh = median(ts, runs), x = median(tx, runs);
+        printf("%9zu %10.3f %10.3f %9.1fx %10.3f %9.1fx %10.3f %10.3f %10.3f\n", sizes[z], f, t, f / t, c,
+               f / c, en, sh, x);
         analysis_free(a);
         design_free(d);
     }
@@ -184,6 +200,8 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
     free(tt);
     free(tc);
     free(te);
+    free(ts);
+    free(tx);
 }
 
 int main(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include "fields.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const plan_words[] = {
 #define KP_PLAN_WORD(name, word, sym) word,
@@ -115,8 +116,20 @@ typedef struct incr {
     size_t *readers;                  /* per design index: read patterns reading it by a non-scan
                                          step (analysis_index_read) */
     size_t stale; /* patterns resolved again since the full run (their old strings stay in the
-                          arena): past the design's size, the next change is a full run */
+                          arena): past stale_max, the next change is a full run */
+    struct gone {
+        const kp_record *rec;
+        void *v;
+    } * gone; /* elements as they were before an edit in place: results not made again may still
+                point at their strings (released with the rest) */
+    size_t ngone, capgone;
 } incr;
+
+/* How many patterns may be resolved again before a full run releases their old strings (about
+ * a third of a kilobyte each): four times the design's size, at least 1,024. An edit of an entity
+ * in a collection shared by many resolves many patterns again (a third of them on
+ * bench_analysis' generated design): four such edits in a row stay in place. */
+static size_t stale_max(size_t npatterns) { return npatterns < 256 ? 1024 : 4 * npatterns; }
 
 /* The stages after the resolver, on a->patterns (on what analysis_update keeps, when given). */
 static void run_after_resolve(kp_analysis *a, incr *in)
@@ -173,6 +186,11 @@ static void incr_free(kp_analysis *a)
     stage_findings_close(in->findings);
     stage_checklist_close(in->checklist);
     free(in->readers);
+    for (size_t i = 0; i < in->ngone; i++) {
+        fields_free(in->gone[i].rec, in->gone[i].v);
+        free(in->gone[i].v);
+    }
+    free(in->gone);
     design_free(in->base);
     free(in);
     a->incr = NULL;
@@ -218,7 +236,7 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
     if (changed == ANALYSIS_REST)
         changed = ANALYSIS_UNKNOWN;
     /* told the row: nothing else changed (the caller says so), else the rest compared */
-    if (in && in->base->npatterns == d->npatterns && in->stale <= d->npatterns &&
+    if (in && in->base->npatterns == d->npatterns && in->stale <= stale_max(d->npatterns) &&
         (changed < d->npatterns || same_but_patterns(in->base, d))) {
         kp_analysis *a = prev;
         size_t from = changed < d->npatterns ? changed : 0,
@@ -266,6 +284,278 @@ static kp_analysis *analyse_whole(kp_design *base)
     return a;
 }
 
+/* Both NULL, or the same text. */
+static bool same_str(const char *x, const char *y) { return x == y || (x && y && strcmp(x, y) == 0); }
+
+static bool keys_equal(const kp_entity *x, const kp_entity *y)
+{
+    if (x->nkeys != y->nkeys)
+        return false;
+    for (size_t k = 0; k < x->nkeys; k++)
+        if (!fields_equal(&kp_rec_keytpl, &x->keys[k], &y->keys[k]))
+            return false;
+    return true;
+}
+
+/* x and y differ at most in their figures: count, size, writes, writes_avg, description. */
+static bool figures_only(const kp_entity *x, const kp_entity *y)
+{
+    kp_entity z = *y;
+    z.count = x->count;
+    z.size = x->size;
+    z.writes = x->writes;
+    z.writes_avg = x->writes_avg;
+    z.description = x->description;
+    return fields_equal(&kp_rec_entity, x, &z);
+}
+
+/* Does pattern i name attribute `name` (by, filter, order, range, join, changes, returns)? */
+static bool names_attr(const kp_pattern *p, const char *name)
+{
+    for (size_t k = 0; k < p->nby; k++)
+        if (p->by[k].attr.s && strcmp(p->by[k].attr.s, name) == 0)
+            return true;
+    const kp_str *lists[3] = {p->filter, p->changes, p->returns};
+    size_t nlists[3] = {p->nfilter, p->nchanges, p->nreturns};
+    for (int l = 0; l < 3; l++)
+        for (size_t k = 0; k < nlists[l]; k++)
+            if (lists[l][k].s && strcmp(lists[l][k].s, name) == 0)
+                return true;
+    for (size_t k = 0; k < p->njoin; k++)
+        if ((p->join[k].to.s && strcmp(p->join[k].to.s, name) == 0) ||
+            (p->join[k].from.s && strcmp(p->join[k].from.s, name) == 0))
+            return true;
+    return (p->order.s && strcmp(p->order.s, name) == 0) || (p->range.s && strcmp(p->range.s, name) == 0);
+}
+
+/* Does pattern i need resolving again after an edit of the entities touch[] marks (or of
+ * attribute attr, when not NULL)? When it names one of them (a read, a write, a step of a join)
+ * or the attribute, or its plan reads the whole table (a Scan: the table's totals). */
+static bool reads_touched(const kp_analysis *a, const namemap *ents, const bool *touch, const char *attr,
+                          size_t i)
+{
+    const kp_pattern_result *pr = &a->patterns[i];
+    const kp_pattern *p = &a->design->patterns[i];
+    if (pr->plan == KP_PLAN_SCAN || pr->plan == KP_PLAN_INVALID)
+        return true;
+    for (size_t s = 0; s < pr->nsteps; s++)
+        if (pr->steps[s].op == KP_OP_SCAN)
+            return true;
+    size_t ep;
+    for (size_t k = 0; k < p->nentities; k++)
+        if (!namemap_get(ents, p->entities[k].s, &ep) || touch[ep])
+            return true;
+    return attr && names_attr(p, attr);
+}
+
+/* Element `mine` (of record rec) of in->base made `theirs` in place; the old one kept. */
+static void swap_in(incr *in, const kp_record *rec, void *mine, const void *theirs)
+{
+    VEC_GROW(in->gone, in->ngone, in->capgone);
+    void *old = xmalloc(rec->size);
+    memcpy(old, mine, rec->size);
+    in->gone[in->ngone++] = (struct gone){rec, old};
+    memcpy(mine, theirs, rec->size);
+    fields_clone(rec, mine, theirs);
+}
+
+/* The patterns that read the entities touch[] marks (or attribute attr): redo[] (allocated) and
+ * how many, or (size_t)-1 (redo NULL) when they are more than half the design: a whole analysis
+ * is then as quick, and releases the arena's old strings. */
+static size_t touched_patterns(const kp_analysis *a, const bool *touch, const char *attr, bool **redo)
+{
+    const kp_design *d = a->design;
+    size_t ne = d->nentities, n = a->npatterns, again = 0;
+    namemap ents;
+    namemap_init(&ents, ne);
+    for (size_t i = ne; i-- > 0;)
+        namemap_put(&ents, d->entities[i].name, i);
+    *redo = xcalloc(n ? n : 1, sizeof **redo);
+    for (size_t i = 0; i < n; i++)
+        again += (*redo)[i] = reads_touched(a, &ents, touch, attr, i);
+    namemap_free(&ents);
+    if (again > n / 2) {
+        free(*redo);
+        *redo = NULL;
+        return (size_t)-1;
+    }
+    return again;
+}
+
+/* After an element's edit in place (the resolver's context patched): the patterns redo[] marks
+ * (again of them; taken) resolved again; heat patched for the entities refig[] marks (in place
+ * when heat_in_place, else made anew with the other patterns' loads kept); the design's findings
+ * made again; then the stages run. */
+static void redo_touched(kp_analysis *a, incr *in, bool *redo, size_t again, const bool *refig,
+                         const char *attr, bool heat_in_place)
+{
+    size_t ne = in->base->nentities, n = a->npatterns;
+    for (size_t i = 0; i < n; i++) {
+        if (!redo[i])
+            continue;
+        count_readers(in, a, i, -1);
+        stage_resolve_pattern(in->resolver, a, i);
+        count_readers(in, a, i, +1);
+        stage_findings_dirty(in->findings, i);
+        stage_checklist_dirty(in->checklist, i);
+    }
+    in->stale += again + 1;
+    /* heat's rows, members, items and the entities' writes made again; the loads of the patterns
+       not resolved again replayed */
+    if (!heat_in_place || !stage_heat_refigure(in->heat, refig, attr, redo)) {
+        struct heat *h = stage_heat_open(a);
+        stage_heat_take(h, in->heat, redo);
+        stage_heat_close(in->heat);
+        in->heat = h;
+    }
+    free(redo);
+    stage_findings_entity(in->findings, a);
+    for (size_t e = 0; e < ne; e++)
+        if (refig[e])
+            stage_checklist_entity(in->checklist, e);
+    run_after_resolve(a, in);
+}
+
+/* Entity epos of in->base made d's in place, and only what it can change analysed again: the
+ * patterns that read it or its neighbours (entities sharing its partitions on some index) or the
+ * whole table, heat's rows, the design's own findings. False (the caller analyses whole) when its
+ * keys changed (nothing done: the templates' domains and the sort keys' types are the design's,
+ * so any pattern may change), or when redo_touched finds most of the design to redo. */
+static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity *theirs)
+{
+    kp_design *base = in->base;
+    kp_entity *mine = &base->entities[epos];
+    if (!keys_equal(mine, theirs) || !mine->name || !same_str(mine->name, theirs->name))
+        return false;
+    size_t ne = base->nentities, again = 0;
+    bool *touch = xcalloc(ne ? ne : 1, sizeof *touch), *redo = NULL;
+    bool figures = figures_only(mine, theirs);
+    stage_resolve_neighbours(in->resolver, epos, touch); /* before the edit */
+    if (figures && (again = touched_patterns(a, touch, NULL, &redo)) == (size_t)-1) {
+        free(touch);
+        return false; /* the same entries, the same neighbours: known before any change */
+    }
+    swap_in(in, &kp_rec_entity, mine, theirs);
+    free_after_resolve(a); /* the last run's partitions point at heat's rows */
+    if (figures) {
+        stage_resolve_refigure(in->resolver, epos);
+    } else {
+        stage_resolve_reopen(in->resolver, a);
+        stage_resolve_neighbours(in->resolver, epos, touch); /* after it */
+        again = touched_patterns(a, touch, NULL, &redo);
+    }
+    if (redo) {
+        bool *refig = xcalloc(ne ? ne : 1, sizeof *refig);
+        refig[epos] = true;
+        redo_touched(a, in, redo, again, refig, NULL, figures);
+        free(refig);
+    }
+    free(touch);
+    return redo != NULL;
+}
+
+/* x and y differ at most in their figures: distinct values, skew, write_hot, size, and the
+ * shares of the same enum values. */
+static bool attr_figures_only(const kp_attr *x, const kp_attr *y)
+{
+    if (x->nvalues != y->nvalues || !x->name || !same_str(x->name, y->name))
+        return false;
+    for (size_t k = 0; k < x->nvalues; k++)
+        if (!same_str(x->values[k].name, y->values[k].name))
+            return false;
+    kp_attr z = *y;
+    z.distinct = x->distinct;
+    z.zipf = x->zipf;
+    z.write_hot = x->write_hot;
+    z.size = x->size;
+    z.values = x->values;
+    return fields_equal(&kp_rec_attr, x, &z);
+}
+
+/* Does entity e carry attribute `name` (a domain attribute, a template's placeholder, a key
+ * attribute, a sparse condition's)? */
+static bool carries_attr(const kp_entity *e, const char *name)
+{
+    for (size_t k = 0; k < e->nattrs; k++)
+        if (e->attrs[k].s && strcmp(e->attrs[k].s, name) == 0)
+            return true;
+    for (size_t k = 0; k < e->nkeys; k++) {
+        if (e->keys[k].attr.s && strcmp(e->keys[k].attr.s, name) == 0)
+            return true;
+        const tpl *t = &e->keys[k].tpl;
+        for (size_t j = 0; j < t->n; j++)
+            if (t->parts[j].kind == TPL_ATTR && strcmp(t->parts[j].text, name) == 0)
+                return true;
+    }
+    for (size_t k = 0; k < e->nsparse; k++)
+        if (e->sparse[k].cond_attr.s && strcmp(e->sparse[k].cond_attr.s, name) == 0)
+            return true;
+    return false;
+}
+
+/* Attribute `row` of in->base made d's in place when only its figures changed (its distinct
+ * values, skew, write_hot, size, its enum values' shares): the entities carrying it are
+ * refigured as after an edit of theirs, and the patterns naming it resolved again too. False (the
+ * caller analyses whole) for any other change (nothing done: a type, a format, a value's name
+ * reach the templates' domains), or when redo_touched finds most of the design to redo. */
+static bool update_attr(kp_analysis *a, incr *in, size_t row, const kp_attr *theirs)
+{
+    kp_design *base = in->base;
+    kp_attr *mine = &base->attrs[row];
+    if (!attr_figures_only(mine, theirs))
+        return false;
+    size_t ne = base->nentities;
+    bool *carry = xcalloc(ne ? ne : 1, sizeof *carry), *touch = xcalloc(ne ? ne : 1, sizeof *touch), *redo;
+    for (size_t e = 0; e < ne; e++)
+        if ((carry[e] = carries_attr(&base->entities[e], mine->name)))
+            stage_resolve_neighbours(in->resolver, e, touch);
+    size_t again = touched_patterns(a, touch, mine->name, &redo);
+    if (redo) {
+        swap_in(in, &kp_rec_attr, mine, theirs);
+        free_after_resolve(a);
+        for (size_t e = 0; e < ne; e++)
+            if (carry[e])
+                stage_resolve_refigure(in->resolver, e);
+        redo_touched(a, in, redo, again, carry, mine->name, true);
+    }
+    free(carry);
+    free(touch);
+    return redo != NULL;
+}
+
+/* Index `row` of in->base made d's in place when its name and key attributes stay (its
+ * projection, its type, its why): the resolver's context made anew, and the entities on it
+ * before or after, with their neighbours, analysed again as after an edit of theirs. */
+static bool update_index(kp_analysis *a, incr *in, size_t row, const kp_index *theirs)
+{
+    kp_design *base = in->base;
+    kp_index *mine = &base->indexes[row];
+    if (!same_str(mine->name, theirs->name) || !same_str(mine->pk.s, theirs->pk.s) ||
+        !same_str(mine->sk.s, theirs->sk.s))
+        return false;
+    size_t ne = base->nentities;
+    bool *on = xcalloc(ne ? ne : 1, sizeof *on), *touch = xcalloc(ne ? ne : 1, sizeof *touch);
+    for (int after = 0; after <= 1; after++) {
+        if (after) {
+            swap_in(in, &kp_rec_index, mine, theirs);
+            free_after_resolve(a);
+            stage_resolve_reopen(in->resolver, a);
+        }
+        for (size_t e = 0; e < ne; e++)
+            if (stage_resolve_on(in->resolver, e, (ptrdiff_t)row)) {
+                on[e] = true;
+                stage_resolve_neighbours(in->resolver, e, touch);
+            }
+    }
+    bool *redo;
+    size_t again = touched_patterns(a, touch, NULL, &redo);
+    if (redo)
+        redo_touched(a, in, redo, again, on, NULL, false);
+    free(on);
+    free(touch);
+    return redo != NULL;
+}
+
 kp_analysis *analysis_update_row(kp_analysis *prev, const kp_design *d, edit_table t, size_t row)
 {
     incr *in = prev ? prev->incr : NULL;
@@ -275,6 +565,13 @@ kp_analysis *analysis_update_row(kp_analysis *prev, const kp_design *d, edit_tab
     if (!theirs || in->base->npatterns != d->npatterns || edit_nrows(in->base, t) != edit_nrows(d, t) ||
         t == EDIT_PATTERNS || t == EDIT_DECISIONS)
         return analysis_update(prev, d, ANALYSIS_UNKNOWN);
+    if ((t == EDIT_ENTITIES || t == EDIT_KEYS) && in->stale < stale_max(d->npatterns) &&
+        update_entity(prev, in, row, theirs))
+        return prev;
+    if (t == EDIT_ATTRS && in->stale < stale_max(d->npatterns) && update_attr(prev, in, row, theirs))
+        return prev;
+    if (t == EDIT_INDEXES && in->stale < stale_max(d->npatterns) && update_index(prev, in, row, theirs))
+        return prev;
     /* the analysis' copy of the design made d's by that element alone, no other copy made */
     kp_design *base = in->base;
     fields_copy(rec, mine, theirs);
@@ -296,7 +593,7 @@ kp_analysis *analysis_update_rows(kp_analysis *prev, const kp_design *d, kp_rowo
     size_t n = in ? in->base->npatterns : 0;
     /* an insertion or a removal leaves one pattern's strings in the arena, as a cell's edit does */
     if (!in || !kp_rowop_fits(op, n) || kp_rowop_count(op, n) != d->npatterns ||
-        in->stale + (op.kind != KP_ROW_MOVE) > d->npatterns || prev->npatterns != n)
+        in->stale + (op.kind != KP_ROW_MOVE) > stale_max(d->npatterns) || prev->npatterns != n)
         return analysis_update(prev, d, ANALYSIS_UNKNOWN);
     kp_analysis *a = prev;
     kp_pattern p = {0}, gone = {0};

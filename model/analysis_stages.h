@@ -16,6 +16,18 @@ typedef struct rs_keep rs_keep;
 rs_keep *stage_resolve_open(kp_analysis *a);
 void stage_resolve_pattern(rs_keep *k, kp_analysis *a, size_t i);
 void stage_resolve_close(rs_keep *k);
+/* After an edit of one element of a->design: the context made again for it (a new capacity memo
+ * in a->capacity_memo), the results and the arena kept. */
+void stage_resolve_reopen(rs_keep *k, kp_analysis *a);
+/* After an edit of entity epos's figures alone (its count, size, writes, writes_avg, description):
+ * the context patched for it, warm caches kept. */
+void stage_resolve_refigure(rs_keep *k, size_t epos);
+/* Is entity epos on design index `index` (-1 the table) in the context? */
+bool stage_resolve_on(rs_keep *k, size_t epos, ptrdiff_t index);
+/* Marks in touch[] (one per entity) entity epos and every entity whose items can share a
+ * partition with its items on some index (their partition templates meet): the entities whose
+ * queries read its items, and whose items its queries read. */
+void stage_resolve_neighbours(rs_keep *k, size_t epos, bool *touch);
 /* heat.c: a->partitions, a->indexes, a->table_hot_share. */
 void stage_heat(kp_analysis *a);
 /* heat.c, the same in steps for analysis_update: what depends on the design only (rows,
@@ -30,6 +42,19 @@ void stage_heat_dirty(struct heat *h, size_t i);
 /* The pattern list changed by op (analysis_update_rows): the per-pattern records follow their
  * patterns; an inserted pattern is to be computed on the next run. */
 void stage_heat_rows(struct heat *h, kp_rowop op);
+/* After an element's edit, h made anew (stage_heat_open) takes from the heat it replaces the
+ * loads of the patterns not to be computed again (redo[i] false): they are replayed, not
+ * computed, by its next run. Only when both have the same rows (the same templates on the same
+ * indexes, with the same value combinations), else false and every pattern is computed. */
+bool stage_heat_take(struct heat *h, struct heat *from, const bool *redo);
+/* After an edit of the figures alone of the entities ents[] marks (count, size, writes; their
+ * memo figures forgotten), or of attribute attr (not NULL: its distinct values, skew, shares;
+ * ents[] then marks the entities carrying it): h patched in place (the value classes of the rows
+ * those entities come first in or with the attribute's placeholder, their rows' items, their
+ * entries' sizes, the indexes' items and bytes, the write units, the entities' writes), the
+ * patterns redo[] marks computed again by the next run, the others replayed. False when that is
+ * not possible (a row's value combinations would change): make a heat anew. */
+bool stage_heat_refigure(struct heat *h, const bool *ents, const char *attr, const bool *redo);
 void stage_heat_close(struct heat *h);
 /* cost.c: a->on_demand, a->provisioned, a->cost. */
 void stage_cost(kp_analysis *a);
@@ -49,6 +74,9 @@ struct checklist_keep *stage_checklist_open(const kp_analysis *a);
 void stage_checklist_dirty(struct checklist_keep *k, size_t i);
 void stage_checklist_rows(struct checklist_keep *k, kp_rowop op); /* as stage_heat_rows */
 void stage_checklist_run(struct checklist_keep *k, kp_analysis *a);
+/* After an edit of entity epos (its keys as they were): what the keep looked up of it is looked
+ * up again (its patterns are marked dirty by the caller). */
+void stage_checklist_entity(struct checklist_keep *k, size_t epos);
 void stage_checklist_close(struct checklist_keep *k);
 /* findings.c: a->findings. */
 void stage_findings(kp_analysis *a);
@@ -62,6 +90,9 @@ void stage_findings_rows(struct findings_keep *k, kp_rowop op); /* as stage_heat
 /* After an edit of the design's rest alone (analysis_update's ANALYSIS_REST): what the kept
  * findings read of it (the decisions) is read again by the next run. */
 void stage_findings_rest(struct findings_keep *k);
+/* After an edit of an entity (analysis_update_row): the design's own findings made again now, and
+ * the partitions' (heat's rows may have changed) by the next run. */
+void stage_findings_entity(struct findings_keep *k, const kp_analysis *a);
 void stage_findings_run(struct findings_keep *k, kp_analysis *a);
 void stage_findings_close(struct findings_keep *k);
 

@@ -515,6 +515,12 @@ static void memo_on_all(capacity_memo *m, const kp_entity *e)
     }
 }
 
+void capacity_memo_forget(capacity_memo *m, size_t epos)
+{
+    if (m && m->d && epos < m->d->nentities)
+        memset(&m->state[epos * m->stride], 0, m->stride * sizeof *m->state);
+}
+
 void capacity_memo_free(capacity_memo *m)
 {
     if (!m)

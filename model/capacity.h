@@ -154,6 +154,8 @@ typedef struct capacity_memo capacity_memo;
  * NULL; release with capacity_memo_free. */
 capacity_memo *capacity_memo_new(const kp_design *d);
 void capacity_memo_free(capacity_memo *m);
+/* Entity epos changed: its figures are computed again when next asked. */
+void capacity_memo_forget(capacity_memo *m, size_t epos);
 /* capacity_on_index, capacity_index_share, capacity_projected_bytes, capacity_entity_write over
  * the memo's design. */
 bool capacity_memo_on_index(capacity_memo *m, const kp_entity *e, ptrdiff_t index);

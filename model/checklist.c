@@ -602,6 +602,12 @@ void stage_checklist_dirty(struct checklist_keep *k, size_t i)
         k->bound[i] = k->written[i] = k->sorted[i] = -1;
 }
 
+void stage_checklist_entity(struct checklist_keep *k, size_t epos)
+{
+    if (k)
+        k->pkt_done[epos] = 0;
+}
+
 void stage_checklist_rows(struct checklist_keep *k, kp_rowop op)
 {
     size_t n = k->n;

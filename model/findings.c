@@ -852,6 +852,14 @@ static void partitions_forget(struct findings_keep *k)
 
 void stage_findings_rest(struct findings_keep *k) { partitions_forget(k); }
 
+void stage_findings_entity(struct findings_keep *k, const kp_analysis *a)
+{
+    partitions_forget(k);
+    flist_clear(&k->design);
+    entity_findings(&k->design, a, &k->names);
+    key_findings(&k->design, a, &k->names);
+}
+
 void stage_findings_run(struct findings_keep *k, kp_analysis *a)
 {
     flist l = {0}, t = {0};

@@ -109,8 +109,11 @@ typedef struct hfamily {
 typedef enum hop_kind { HOP_ROW, HOP_INDEX, HOP_SERVED } hop_kind;
 typedef struct hop {
     hop_kind kind;
-    double *row; /* HOP_ROW: a row's sum (the rows do not move once made) */
-    size_t off;  /* HOP_INDEX: byte offset of a double in a->indexes; HOP_SERVED: the index */
+    unsigned rowi; /* HOP_ROW: the row's position, and off the sum's place in it (row_sum): where
+                      row points in a heat made again with the same rows (stage_heat_take) */
+    double *row;   /* HOP_ROW: a row's sum (the rows do not move once made) */
+    size_t off;    /* HOP_ROW: see rowi; HOP_INDEX: byte offset of a double in a->indexes;
+                      HOP_SERVED: the index */
     double v;
 } hop;
 
@@ -374,6 +377,33 @@ static void restrict_member(hmember *m, const hrow *row, const kp_sparse *sp)
     }
 }
 
+/* Member m (entity e, on the index: its share and projection set) of a row: the bytes of one of
+ * its entries, the table's with the entries of its LSIs (which live in the table's partitions). */
+static void member_entry_bytes(heat *h, hmember *m, const kp_entity *e, ptrdiff_t index)
+{
+    const kp_design *d = h->d;
+    m->entry_bytes = m->projected + CAP_ITEM_OVERHEAD_BYTES;
+    for (size_t x = 0; index < 0 && x < d->nindexes; x++) {
+        const hmember *l = member(h, (ptrdiff_t)x, e);
+        if (d->indexes[x].kind == KP_LSI && l->on)
+            m->entry_bytes += l->share * (l->projected + CAP_ITEM_OVERHEAD_BYTES);
+    }
+}
+
+/* Member m (entity e) of its row: the values of the row's enum placeholder its sparse condition
+ * keeps, when it has one. */
+static void member_restrict(heat *h, hmember *m, const kp_entity *e, ptrdiff_t index)
+{
+    m->rph = SIZE_MAX;
+    m->rule = NULL;
+    m->kept_share = 0;
+    m->kept_wshare = 0;
+    m->nkept = 0;
+    const kp_sparse *sp = entity_sparse(e, index_pk(h->d, index));
+    if (sp && sp->kind == KP_SPARSE_COND && sp->cond_attr.s)
+        restrict_member(m, &h->rows[m->row], sp);
+}
+
 /* Entity e on index `index`: whether its items are there, their share and entry size, and its
  * row (none on an LSI: it lives in the table's partitions). */
 static void setup_member(heat *h, const kp_entity *e, ptrdiff_t index)
@@ -403,23 +433,12 @@ static void setup_member(heat *h, const kp_entity *e, ptrdiff_t index)
     const tpl *t = partition_tpl(h, e, index);
     if (!t)
         return;
-    if (index < 0) {
-        m->entry_bytes = m->projected + CAP_ITEM_OVERHEAD_BYTES;
-        for (size_t x = 0; x < d->nindexes; x++) {
-            const hmember *l = member(h, (ptrdiff_t)x, e);
-            if (d->indexes[x].kind == KP_LSI && l->on)
-                m->entry_bytes += l->share * (l->projected + CAP_ITEM_OVERHEAD_BYTES);
-        }
-    } else {
-        m->entry_bytes = m->projected + CAP_ITEM_OVERHEAD_BYTES;
-    }
+    member_entry_bytes(h, m, e, index);
     size_t r = row_for(h, index, t, e);
     m->row = (ptrdiff_t)r;
     m->next = h->rows[r].first;
     h->rows[r].first = (ptrdiff_t)(m - h->members);
-    const kp_sparse *sp = entity_sparse(e, index_pk(d, index));
-    if (sp && sp->kind == KP_SPARSE_COND && sp->cond_attr.s)
-        restrict_member(m, &h->rows[r], sp);
+    member_restrict(h, m, e, index);
 }
 
 static void add_items(heat *h, const kp_entity *e, ptrdiff_t index)
@@ -437,17 +456,26 @@ static void add_items(heat *h, const kp_entity *e, ptrdiff_t index)
     r->total_items += n;
 }
 
-static void hop_push(hops *l, hop_kind kind, double *row, size_t off, double v)
+static void hop_push(hops *l, hop_kind kind, unsigned rowi, double *row, size_t off, double v)
 {
     VEC_GROW(l->v, l->n, l->cap);
-    l->v[l->n++] = (hop){kind, row, off, v};
+    l->v[l->n++] = (hop){kind, rowi, row, off, v};
 }
 
-/* *t += v, or recorded. */
-static void acc_row(heat *h, double *t, double v)
+/* Sum `off` of row r: its value combinations' items, reads, writes and bytes one after the other
+ * (4 x ncombo), then total_reads, then total_writes. */
+static double *row_sum(hrow *r, size_t off)
 {
+    size_t n = 4 * r->ncombo;
+    return off < n ? &r->items[off] : off == n ? &r->total_reads : &r->total_writes;
+}
+
+/* Sum `off` of row r += v, or recorded. */
+static void acc_row(heat *h, size_t r, size_t off, double v)
+{
+    double *t = row_sum(&h->rows[r], off);
     if (h->rec)
-        hop_push(h->rec, HOP_ROW, t, 0, v);
+        hop_push(h->rec, HOP_ROW, (unsigned)r, t, off, v);
     else
         *t += v;
 }
@@ -457,7 +485,7 @@ static void acc_index(heat *h, size_t x, size_t off, double v)
 {
     off += x * sizeof(kp_index_result);
     if (h->rec)
-        hop_push(h->rec, HOP_INDEX, NULL, off, v);
+        hop_push(h->rec, HOP_INDEX, 0, NULL, off, v);
     else
         *(double *)((char *)h->a->indexes + off) += v;
 }
@@ -465,7 +493,7 @@ static void acc_index(heat *h, size_t x, size_t off, double v)
 static void served(heat *h, size_t x)
 {
     if (h->rec)
-        hop_push(h->rec, HOP_SERVED, NULL, x, 0);
+        hop_push(h->rec, HOP_SERVED, 0, NULL, x, 0);
     else
         h->a->indexes[x].patterns_served++;
 }
@@ -494,10 +522,10 @@ static void add_load(heat *h, const kp_entity *e, ptrdiff_t index, double units,
     if (m->row < 0)
         return;
     hrow *r = &h->rows[m->row];
-    double *v = mode == W_READS ? r->reads : r->writes;
+    size_t at = (mode == W_READS ? 1 : 2) * r->ncombo; /* the reads, the writes (row_sum) */
     for (size_t c = 0; c < r->ncombo; c++)
-        acc_row(h, &v[c], units * weight(r, m, c, mode, p));
-    acc_row(h, mode == W_READS ? &r->total_reads : &r->total_writes, units);
+        acc_row(h, (size_t)m->row, at + c, units * weight(r, m, c, mode, p));
+    acc_row(h, (size_t)m->row, 4 * r->ncombo + (mode == W_READS ? 0 : 1), units);
 }
 
 /* Items of entity e written per call of write pattern p: the pattern's `items` split evenly over
@@ -669,6 +697,17 @@ static void heat_close(heat *h, kp_analysis *a)
     free(h->fam);
 }
 
+/* Entity e's items and bytes added to index `index`'s figures (when it is on it). */
+static void index_items(heat *h, const kp_entity *e, ptrdiff_t index)
+{
+    const hmember *m = member(h, index, e);
+    if (!m->on)
+        return;
+    kp_index_result *ir = &h->ix0[index + 1];
+    ir->items += util_nz(e->count) * m->share;
+    ir->bytes += util_nz(e->count) * m->share * (m->projected + CAP_ITEM_OVERHEAD_BYTES);
+}
+
 /* Rows, items and bytes: every entity on every index (the LSI members first: the table's rows
  * hold their entries). */
 static void place_items(heat *h)
@@ -683,12 +722,7 @@ static void place_items(heat *h)
             if (x < 0 || d->indexes[x].kind != KP_LSI)
                 setup_member(h, en, x);
             add_items(h, en, x);
-            const hmember *m = member(h, x, en);
-            if (!m->on)
-                continue;
-            kp_index_result *ir = &h->ix0[x + 1];
-            ir->items += util_nz(en->count) * m->share;
-            ir->bytes += util_nz(en->count) * m->share * (m->projected + CAP_ITEM_OVERHEAD_BYTES);
+            index_items(h, en, x);
         }
     }
 }
@@ -969,6 +1003,113 @@ heat *stage_heat_open(kp_analysis *a)
     return h;
 }
 
+/* The placeholders of row `row` made again from its first entity (whose count their value
+ * classes read), its members' restrictions with them; false (the row as it was) when the value
+ * combinations would not be as many. */
+static bool row_classes_again(heat *h, hrow *row)
+{
+    hph *ph = arena_zalloc(h->ar, (row->nph ? row->nph : 1) * sizeof *ph);
+    bool unknown = row->unknown;
+    row->unknown = false;
+    size_t combos = 1;
+    for (size_t i = 0; i < row->nph; i++) {
+        setup_placeholder(h, row, &ph[i], row->ph[i].name, row->entity, combos);
+        combos *= ph[i].ncls;
+    }
+    if (combos != row->ncombo) {
+        row->unknown = unknown;
+        return false;
+    }
+    row->ph = ph;
+    for (ptrdiff_t mi = row->first; mi >= 0; mi = h->members[mi].next) {
+        size_t at = (size_t)mi;
+        member_restrict(h, &h->members[at], &h->d->entities[at % h->nent], (ptrdiff_t)(at / h->nent) - 1);
+    }
+    return true;
+}
+
+/* Row `row`'s items and bytes added again from its members, in place_items' order (the first
+ * member made first: the list holds them the other way round). */
+static void row_items_again(heat *h, size_t r)
+{
+    hrow *row = &h->rows[r];
+    memset(row->items, 0, row->ncombo * sizeof *row->items);
+    memset(row->bytes, 0, row->ncombo * sizeof *row->bytes);
+    row->total_items = 0;
+    row->known = false;
+    size_t n = 0;
+    for (ptrdiff_t mi = row->first; mi >= 0; mi = h->members[mi].next)
+        n++;
+    size_t *v = xmalloc((n ? n : 1) * sizeof *v), k = n;
+    for (ptrdiff_t mi = row->first; mi >= 0; mi = h->members[mi].next)
+        v[--k] = (size_t)mi;
+    for (size_t i = 0; i < n; i++)
+        add_items(h, &h->d->entities[v[i] % h->nent], (ptrdiff_t)(v[i] / h->nent) - 1);
+    free(v);
+}
+
+bool stage_heat_refigure(heat *h, const bool *ents, const char *attr, const bool *redo)
+{
+    if (!h || !h->nlog)
+        return false;
+    const kp_design *d = h->d;
+    ptrdiff_t nx = (ptrdiff_t)d->nindexes;
+    size_t ai;
+    if (attr && namemap_get(&h->anames, attr, &ai))
+        h->dist_done[ai] = false; /* its distribution computed again */
+    /* the rows whose value classes change (2): those an entity comes first in (its count counts;
+       a row with the attribute's placeholder has a carrier of it first); then (1) every row of the
+       entities, for their items */
+    unsigned char *again = xcalloc(h->nrows ? h->nrows : 1, 1);
+    for (size_t e = 0; e < h->nent; e++)
+        for (ptrdiff_t x = -1; ents[e] && x < nx; x++) {
+            const hmember *m = member(h, x, &d->entities[e]);
+            if (m->row >= 0)
+                again[m->row] = h->rows[m->row].entity == &d->entities[e] ? 2
+                                : again[m->row]                           ? again[m->row]
+                                                                          : 1;
+        }
+    bool ok = true;
+    for (size_t r = 0; r < h->nrows && ok; r++)
+        ok = again[r] != 2 || row_classes_again(h, &h->rows[r]);
+    if (!ok) {
+        free(again);
+        return false;
+    }
+    for (size_t e = 0; e < h->nent; e++) /* their shares and entry sizes, the LSIs' first */
+        for (int lsi = 1; ents[e] && lsi >= 0; lsi--)
+            for (ptrdiff_t x = -1; x < nx; x++) {
+                const kp_entity *en = &d->entities[e];
+                hmember *m = member(h, x, en);
+                if (!m->on || (x >= 0 && d->indexes[x].kind == KP_LSI) != lsi)
+                    continue;
+                m->share = capacity_memo_index_share(h->cap, en, x);
+                m->projected = x < 0 ? util_nz(en->size) : capacity_memo_projected_bytes(h->cap, en, x);
+                if (m->row >= 0)
+                    member_entry_bytes(h, m, en, x);
+            }
+    for (size_t r = 0; r < h->nrows; r++)
+        if (again[r])
+            row_items_again(h, r);
+    free(again);
+    for (ptrdiff_t x = -1; x < nx; x++) /* the indexes' items and bytes, in place_items' order */
+        h->ix0[x + 1].items = h->ix0[x + 1].bytes = 0;
+    for (size_t i = 0; i < d->nentities; i++)
+        for (ptrdiff_t x = -1; x < nx; x++)
+            index_items(h, &d->entities[i], x);
+    /* the write units (an item's size makes them) computed again, the entities' writes too */
+    namemap_free(&h->wcache);
+    namemap_init(&h->wcache, 64);
+    h->nw = 0;
+    h->elog.n = 0;
+    h->rec = &h->elog;
+    place_entity_writes(h);
+    h->rec = NULL;
+    for (size_t i = 0; i < h->nlog; i++)
+        h->dirty[i] = h->dirty[i] || redo[i];
+    return true;
+}
+
 void stage_heat_dirty(heat *h, size_t i)
 {
     if (h && i < h->nlog)
@@ -996,6 +1137,34 @@ void stage_heat_rows(heat *h, kp_rowop op)
         h->dirty[op.row] = true;
     }
     h->nlog = kp_rowop_count(op, n);
+}
+
+bool stage_heat_take(heat *h, heat *from, const bool *redo)
+{
+    if (!h || !from || h->nlog != from->nlog || h->nrows != from->nrows)
+        return false;
+    for (size_t r = 0; r < h->nrows; r++) {
+        const hrow *x = &h->rows[r], *y = &from->rows[r];
+        if (x->index != y->index || x->ncombo != y->ncombo || strcmp(x->src, y->src) != 0)
+            return false;
+    }
+    for (size_t i = 0; i < h->nlog; i++) {
+        if (redo[i] || from->dirty[i])
+            continue;
+        hops *l[2] = {&h->rlog[i], &h->wlog[i]}, *m[2] = {&from->rlog[i], &from->wlog[i]};
+        for (int k = 0; k < 2; k++) {
+            free(l[k]->v);
+            *l[k] = *m[k];
+            *m[k] = (hops){0};
+            for (size_t j = 0; j < l[k]->n; j++) {
+                hop *o = &l[k]->v[j];
+                if (o->kind == HOP_ROW)
+                    o->row = row_sum(&h->rows[o->rowi], o->off);
+            }
+        }
+        h->dirty[i] = false;
+    }
+    return true;
 }
 
 void stage_heat_run(heat *h, kp_analysis *a)

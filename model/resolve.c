@@ -638,15 +638,11 @@ struct rs_keep {
     rctx c;
 };
 
-rs_keep *stage_resolve_open(kp_analysis *a)
+/* The context for a->design, its results' strings going to ar; a->capacity_memo made when
+ * there is none. */
+static void keep_init(rctx *c, kp_analysis *a, arena *ar)
 {
     const kp_design *d = a->design;
-    a->npatterns = d ? d->npatterns : 0;
-    a->patterns = xcalloc(a->npatterns ? a->npatterns : 1, sizeof *a->patterns);
-    if (!d)
-        return NULL;
-    rs_keep *k = xmalloc(sizeof *k);
-    rctx *c = &k->c;
     if (!a->capacity_memo)
         a->capacity_memo = capacity_memo_new(d);
     rs_ctx_init(c, d, a->capacity_memo);
@@ -656,11 +652,22 @@ rs_keep *stage_resolve_open(kp_analysis *a)
     c->item_miss = xcalloc(c->nix * (d->nentities + 1), sizeof *c->item_miss);
     c->carry = xcalloc(c->nix * (d->nentities + 1), sizeof *c->carry);
     textf_figure(c->unknown_sel, sizeof c->unknown_sel, UNKNOWN_SELECTIVITY, HF_PRINTF_G);
-    c->ar = arena_new();
-    a->resolve_arena = c->ar;
+    c->ar = ar;
+    a->resolve_arena = ar;
     static const char *const keynames[4] = {":pk", ":sk", ":sk1", ":sk2"};
     for (int i = 0; i < 4; i++)
-        c->keynames[i] = arena_strdup(c->ar, keynames[i]);
+        c->keynames[i] = arena_strdup(ar, keynames[i]);
+}
+
+rs_keep *stage_resolve_open(kp_analysis *a)
+{
+    const kp_design *d = a->design;
+    a->npatterns = d ? d->npatterns : 0;
+    a->patterns = xcalloc(a->npatterns ? a->npatterns : 1, sizeof *a->patterns);
+    if (!d)
+        return NULL;
+    rs_keep *k = xmalloc(sizeof *k);
+    keep_init(&k->c, a, arena_new());
     return k;
 }
 
@@ -672,11 +679,9 @@ void stage_resolve_pattern(rs_keep *k, kp_analysis *a, size_t i)
     resolve_pattern(&k->c, &k->c.d->patterns[i], &a->patterns[i]);
 }
 
-void stage_resolve_close(rs_keep *k)
+/* The context's own parts, the scratch lists included (not the arena: the results' strings). */
+static void keep_release(rctx *c)
 {
-    if (!k)
-        return;
-    rctx *c = &k->c;
     free(c->steps.v);
     free(c->wv);
     free(c->why.v);
@@ -685,7 +690,58 @@ void stage_resolve_close(rs_keep *k)
     free(c->item_miss);
     free(c->carry);
     rs_ctx_free(c);
+}
+
+void stage_resolve_close(rs_keep *k)
+{
+    if (!k)
+        return;
+    keep_release(&k->c);
     free(k);
+}
+
+void stage_resolve_reopen(rs_keep *k, kp_analysis *a)
+{
+    if (!k)
+        return;
+    arena *ar = k->c.ar;
+    keep_release(&k->c);
+    capacity_memo_free(a->capacity_memo);
+    a->capacity_memo = NULL;
+    keep_init(&k->c, a, ar);
+}
+
+void stage_resolve_refigure(rs_keep *k, size_t epos)
+{
+    if (k)
+        rs_ctx_refigure(&k->c, epos);
+}
+
+bool stage_resolve_on(rs_keep *k, size_t epos, ptrdiff_t index)
+{
+    return k && epos < k->c.d->nentities && index >= -1 && index + 1 < (ptrdiff_t)k->c.nix &&
+           k->c.on[epos * k->c.nix + (size_t)(index + 1)] != NULL;
+}
+
+void stage_resolve_neighbours(rs_keep *k, size_t epos, bool *touch)
+{
+    if (!k || epos >= k->c.d->nentities)
+        return;
+    rctx *c = &k->c;
+    touch[epos] = true;
+    for (size_t x = 0; x < c->nix; x++) {
+        const entry *en = c->on[epos * c->nix + x];
+        if (!en)
+            continue;
+        ixinfo *xi = &c->ix[x];
+        size_t ng;
+        const size_t *gs = rs_colliding_groups(c, xi, en->group, &ng);
+        for (size_t gi = 0; gi < ng; gi++)
+            for (size_t m = xi->gstart[gs[gi]]; m < xi->gstart[gs[gi] + 1]; m++)
+                touch[xi->entries[xi->gmembers[m]].epos] = true;
+        for (size_t m = xi->gstart[en->group]; m < xi->gstart[en->group + 1]; m++)
+            touch[xi->entries[xi->gmembers[m]].epos] = true;
+    }
 }
 
 void stage_resolve(kp_analysis *a)

@@ -425,6 +425,51 @@ void rs_ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
         finish_index(c, k); /* the views' self pointers are final now */
 }
 
+/* Forgets the collection sums of the entries of group g of index xi. */
+static void forget_sums(ixinfo *xi, size_t g)
+{
+    for (size_t m = xi->gstart[g]; m < xi->gstart[g + 1]; m++) {
+        free(xi->sums[xi->gmembers[m]]);
+        xi->sums[xi->gmembers[m]] = NULL;
+    }
+}
+
+void rs_ctx_refigure(rctx *c, size_t epos)
+{
+    const kp_design *d = c->d;
+    if (epos >= d->nentities)
+        return;
+    capacity_memo_forget(c->cap, epos);
+    c->table_items = c->table_bytes = 0; /* added in the same order as rs_ctx_init: the same sums */
+    for (size_t i = 0; i < d->nentities; i++) {
+        double cnt = util_nz(d->entities[i].count);
+        c->table_items += cnt;
+        c->table_bytes += cnt * util_nz(d->entities[i].size);
+    }
+    const kp_entity *e = &d->entities[epos];
+    for (size_t k = 0; k < c->nix; k++) {
+        entry *en = c->on[epos * c->nix + k];
+        if (!en)
+            continue;
+        ixinfo *xi = &c->ix[k];
+        if (k == 0) {
+            en->proj = util_nz(e->size);
+        } else {
+            en->share = e->nsparse ? capacity_memo_index_share(c->cap, e, xi->index) : 1;
+            en->proj = d->indexes[k - 1].projection == KP_PROJ_ALL
+                           ? util_nz(e->size)
+                           : capacity_memo_projected_bytes(c->cap, e, xi->index);
+        }
+        en->coll = collection_of(c, en);
+        /* the sums that count its items: its group's and those of the groups meeting it */
+        size_t ng;
+        const size_t *gs = rs_colliding_groups(c, xi, en->group, &ng);
+        for (size_t i = 0; i < ng; i++)
+            forget_sums(xi, gs[i]);
+        forget_sums(xi, en->group);
+    }
+}
+
 void rs_ctx_free(rctx *c)
 {
     for (size_t k = 0; k < c->nix; k++) {

@@ -370,6 +370,9 @@ static inline size_t rs_sum_slot(const entry *en, skc kind, size_t end)
 /* Fills c for design d: names, the indexes' entries and groups, the tables' totals (the
  * capacity figures from memo cap). Release with rs_ctx_free. */
 void rs_ctx_init(rctx *c, const kp_design *d, capacity_memo *cap);
+/* Entity epos's figures changed (its count, size, writes or description; nothing else): its
+ * entries, the table's totals and the collection sums that count its items made again. */
+void rs_ctx_refigure(rctx *c, size_t epos);
 void rs_ctx_free(rctx *c);
 
 /* entity_knows() through the (name, entity) set. */
