@@ -2,6 +2,7 @@
 #include "commands.h"
 #include "display.h"
 #include "i18n.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -91,6 +92,7 @@ static int take_lang(int *argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    util_keep_heap();
     int lang_status = take_lang(&argc, argv);
     if (lang_status)
         return lang_status;

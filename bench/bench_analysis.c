@@ -32,6 +32,7 @@
  *                                              answer as the plain functions do (capacity memo vs
  *                                              capacity_*, namemap vs design_attr/design_entity_pos);
  *                                              exit status 1 on any difference */
+#include "util.h"
 #include "analysis.h"
 #include "analysis_stages.h"
 #include "capacity.h"
@@ -206,6 +207,7 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
 
 int main(int argc, char **argv)
 {
+    util_keep_heap(); /* as keyplan's main */
     if (argc > 1 && strcmp(argv[1], "--verify") == 0)
         return run_verify();
     if (argc > 1 && strcmp(argv[1], "--once") == 0) {

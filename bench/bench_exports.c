@@ -96,6 +96,7 @@ static double time_one(const kp_design *d, const char *format, int runs)
 
 int main(int argc, char **argv)
 {
+    util_keep_heap(); /* as keyplan's main */
     int runs = argc > 1 ? atoi(argv[1]) : 3;
     if (runs < 1)
         runs = 1;

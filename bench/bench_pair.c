@@ -7,6 +7,7 @@
  * own size), and `keyplan commit` as a command against the sqlite3 shell doing the same insert
  * (WAL, synchronous=FULL). Prints figures; not a test.
  * Usage: bench_pair SOURCE_DIR [KEYPLAN_BINARY] */
+#include "util.h"
 #include "design.h"
 #include "design_io.h"
 #include "edit.h"
@@ -105,6 +106,7 @@ static kp_design *grow_patterns(const kp_design *d, size_t n)
 
 int main(int argc, char **argv)
 {
+    util_keep_heap(); /* as keyplan's main */
     const char *src = argc > 1 ? argv[1] : ".";
     const char *bin = argc > 2 ? argv[2] : NULL;
     char *path = xasprintf("%s/samples/cloudshop/design.yaml", src);

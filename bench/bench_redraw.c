@@ -35,6 +35,7 @@
  * of the runs. The target is one frame (16 ms) for a keystroke. Prints figures; never run as a
  * test.
  * Usage: bench_redraw [SOURCE_DIR] [RUNS] [cpu|wall] */
+#include "util.h"
 #include "design_io.h"
 #include "edit.h"
 #include "fields.h"
@@ -190,6 +191,7 @@ static void row_step(wb *w, int key, int runs, double *step, double *undo, doubl
 
 int main(int argc, char **argv)
 {
+    util_keep_heap(); /* as keyplan's main */
     const char *src = argc > 1 ? argv[1] : ".";
     int runs = argc > 2 ? atoi(argv[2]) : 31;
     if (runs < 1)

@@ -2,6 +2,7 @@
  * (each one a durable transaction with its decisions and signals), working-copy saves with undo,
  * undo/redo steps, opening (with its integrity check) and reading the log. Prints figures; not a
  * test. Usage: bench_workspace [SOURCE_DIR] [N] */
+#include "util.h"
 #include "design.h"
 #include "design_io.h"
 #include "workspace.h"
@@ -21,6 +22,7 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
+    util_keep_heap(); /* as keyplan's main */
     const char *src = argc > 1 ? argv[1] : ".";
     int n = argc > 2 ? atoi(argv[2]) : 200;
     char *path = xasprintf("%s/samples/cloudshop/design.yaml", src);

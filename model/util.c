@@ -3,6 +3,9 @@
 #include "i18n.h"
 
 #include <ctype.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +13,14 @@
 #include <string.h>
 
 static void (*die_hook)(void);
+
+void util_keep_heap(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
+}
 
 void util_set_die_hook(void (*hook)(void)) { die_hook = hook; }
 
