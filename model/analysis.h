@@ -267,7 +267,12 @@ kp_analysis *analysis_update_rows(kp_analysis *prev, const kp_design *d, kp_rowo
  * (edit_changes_row_only: an entity's, an attribute's, an index's cell): d is the design prev
  * analysed with that element changed and nothing else, as the caller knows (a wrong row gives a
  * wrong analysis). The analysis' own copy of the design takes that element alone (no copy of the
- * design is made); the analysis itself is a whole one. When prev was not made by
+ * design is made; the old element is kept with the analysis) and what the analysis keeps is
+ * patched: only the patterns that read the element's entities or their neighbours, name the
+ * attribute, or Scan are resolved again (prev is returned). It is a whole analysis when the
+ * change reaches the whole design (an entity's key templates, an attribute's type, format, shard
+ * count or values, an index's key attributes), when more than half the patterns read what
+ * changed, or when the arena holds too many old strings. When prev was not made by
  * analysis_update, d's lists do not fit it, or t is the patterns' or the decisions' list, it is
  * analysis_update(prev, d, ANALYSIS_UNKNOWN). The result equals analysis_run(d) field by field.
  * Never NULL; the caller frees it with analysis_free; prev is taken. */
