@@ -359,10 +359,23 @@ static void swap_in(incr *in, const kp_record *rec, void *mine, const void *thei
     fields_clone(rec, mine, theirs);
 }
 
-/* The patterns that read the entities touch[] marks (or attribute attr): redo[] (allocated) and
- * how many, or (size_t)-1 (redo NULL) when they are more than half the design: a whole analysis
- * is then as quick, and releases the arena's old strings. */
-static size_t touched_patterns(const kp_analysis *a, const bool *touch, const char *attr, bool **redo)
+/* Did pattern i's result read the items of an entity readof[] marks, beside those it names? */
+static bool reads_of(const incr *in, size_t i, const bool *readof)
+{
+    size_t n;
+    const size_t *v = stage_resolve_read(in->resolver, i, &n);
+    for (size_t k = 0; k < n; k++)
+        if (readof[v[k]])
+            return true;
+    return false;
+}
+
+/* The patterns that name the entities touch[] marks (or attribute attr), or Scan, or (readof not
+ * NULL) read the items of those readof[] marks: redo[] (allocated) and how many, or (size_t)-1
+ * (redo NULL) when they are more than half the design: a whole analysis is then as quick, and
+ * releases the arena's old strings. */
+static size_t touched_patterns(const kp_analysis *a, const incr *in, const bool *touch, const bool *readof,
+                               const char *attr, bool **redo)
 {
     const kp_design *d = a->design;
     size_t ne = d->nentities, n = a->npatterns, again = 0;
@@ -372,7 +385,7 @@ static size_t touched_patterns(const kp_analysis *a, const bool *touch, const ch
         namemap_put(&ents, d->entities[i].name, i);
     *redo = xcalloc(n ? n : 1, sizeof **redo);
     for (size_t i = 0; i < n; i++)
-        again += (*redo)[i] = reads_touched(a, &ents, touch, attr, i);
+        again += (*redo)[i] = reads_touched(a, &ents, touch, attr, i) || (readof && reads_of(in, i, readof));
     namemap_free(&ents);
     if (again > n / 2) {
         free(*redo);
@@ -428,28 +441,33 @@ static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity
     if (!keys_equal(mine, theirs) || !mine->name || !same_str(mine->name, theirs->name))
         return false;
     size_t ne = base->nentities, again = 0;
-    bool *touch = xcalloc(ne ? ne : 1, sizeof *touch), *redo = NULL;
+    bool *touch = xcalloc(ne ? ne : 1, sizeof *touch), *refig = xcalloc(ne ? ne : 1, sizeof *refig),
+         *redo = NULL;
     bool figures = figures_only(mine, theirs);
-    stage_resolve_neighbours(in->resolver, epos, touch); /* before the edit */
-    if (figures && (again = touched_patterns(a, touch, NULL, &redo)) == (size_t)-1) {
-        free(touch);
-        return false; /* the same entries, the same neighbours: known before any change */
-    }
-    swap_in(in, &kp_rec_entity, mine, theirs);
-    free_after_resolve(a); /* the last run's partitions point at heat's rows */
+    refig[epos] = touch[epos] = true;
     if (figures) {
-        stage_resolve_refigure(in->resolver, epos);
+        /* its figures: its patterns, those whose results read its items, those whose loads share
+           a row whose value classes read its count; known before any change */
+        stage_heat_rowmates(in->heat, refig, touch);
+        again = touched_patterns(a, in, touch, refig, NULL, &redo);
     } else {
+        stage_resolve_neighbours(in->resolver, epos, touch); /* before the edit */
+    }
+    if (!figures || redo) {
+        swap_in(in, &kp_rec_entity, mine, theirs);
+        free_after_resolve(a); /* the last run's partitions point at heat's rows */
+    }
+    if (figures && redo) {
+        stage_resolve_refigure(in->resolver, epos);
+    } else if (!figures) {
+        /* its entries may change: every entity whose partitions meet its own, before and after */
         stage_resolve_reopen(in->resolver, a);
-        stage_resolve_neighbours(in->resolver, epos, touch); /* after it */
-        again = touched_patterns(a, touch, NULL, &redo);
+        stage_resolve_neighbours(in->resolver, epos, touch);
+        again = touched_patterns(a, in, touch, NULL, NULL, &redo);
     }
-    if (redo) {
-        bool *refig = xcalloc(ne ? ne : 1, sizeof *refig);
-        refig[epos] = true;
+    if (redo)
         redo_touched(a, in, redo, again, refig, NULL, figures);
-        free(refig);
-    }
+    free(refig);
     free(touch);
     return redo != NULL;
 }
@@ -506,10 +524,11 @@ static bool update_attr(kp_analysis *a, incr *in, size_t row, const kp_attr *the
         return false;
     size_t ne = base->nentities;
     bool *carry = xcalloc(ne ? ne : 1, sizeof *carry), *touch = xcalloc(ne ? ne : 1, sizeof *touch), *redo;
+    /* its carriers, and the patterns reading their items (a row whose value classes it sets has
+       only carriers: its placeholder is in their templates) */
     for (size_t e = 0; e < ne; e++)
-        if ((carry[e] = carries_attr(&base->entities[e], mine->name)))
-            stage_resolve_neighbours(in->resolver, e, touch);
-    size_t again = touched_patterns(a, touch, mine->name, &redo);
+        touch[e] = carry[e] = carries_attr(&base->entities[e], mine->name);
+    size_t again = touched_patterns(a, in, touch, carry, mine->name, &redo);
     if (redo) {
         swap_in(in, &kp_rec_attr, mine, theirs);
         free_after_resolve(a);
@@ -548,7 +567,7 @@ static bool update_index(kp_analysis *a, incr *in, size_t row, const kp_index *t
             }
     }
     bool *redo;
-    size_t again = touched_patterns(a, touch, NULL, &redo);
+    size_t again = touched_patterns(a, in, touch, NULL, NULL, &redo);
     if (redo)
         redo_touched(a, in, redo, again, on, NULL, false);
     free(on);
@@ -608,6 +627,7 @@ kp_analysis *analysis_update_rows(kp_analysis *prev, const kp_design *d, kp_rowo
     pattern_free(&gone); /* a removed one's: its result's strings stay in the arena */
     kp_rowop_shift(a->patterns, n, sizeof *a->patterns, op);
     a->npatterns = in->base->npatterns;
+    stage_resolve_rows(in->resolver, op);
     stage_heat_rows(in->heat, op);
     stage_checklist_rows(in->checklist, op);
     stage_findings_rows(in->findings, op);

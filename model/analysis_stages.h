@@ -22,6 +22,12 @@ void stage_resolve_reopen(rs_keep *k, kp_analysis *a);
 /* After an edit of entity epos's figures alone (its count, size, writes, writes_avg, description):
  * the context patched for it, warm caches kept. */
 void stage_resolve_refigure(rs_keep *k, size_t epos);
+/* The entities pattern i's result read beside those it names (the colliders its queries count,
+ * whatever their count), as of its last resolution; *n of them (NULL when none). */
+const size_t *stage_resolve_read(const rs_keep *k, size_t i, size_t *n);
+/* The pattern list changed by op (analysis_update_rows): what each pattern read follows it (an
+ * inserted pattern's is filled when it is resolved). */
+void stage_resolve_rows(rs_keep *k, kp_rowop op);
 /* Is entity epos on design index `index` (-1 the table) in the context? */
 bool stage_resolve_on(rs_keep *k, size_t epos, ptrdiff_t index);
 /* Marks in touch[] (one per entity) entity epos and every entity whose items can share a
@@ -55,6 +61,10 @@ bool stage_heat_take(struct heat *h, struct heat *from, const bool *redo);
  * patterns redo[] marks computed again by the next run, the others replayed. False when that is
  * not possible (a row's value combinations would change): make a heat anew. */
 bool stage_heat_refigure(struct heat *h, const bool *ents, const char *attr, const bool *redo);
+/* Marks in touch[] the entities sharing a row with one of those ents[] marks where that one comes
+ * first and a placeholder's distribution is unknown: the row's value classes read its count, and
+ * so the loads of every member's patterns. */
+void stage_heat_rowmates(const struct heat *h, const bool *ents, bool *touch);
 void stage_heat_close(struct heat *h);
 /* cost.c: a->on_demand, a->provisioned, a->cost. */
 void stage_cost(kp_analysis *a);

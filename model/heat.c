@@ -1048,6 +1048,17 @@ static void row_items_again(heat *h, size_t r)
     free(v);
 }
 
+void stage_heat_rowmates(const heat *h, const bool *ents, bool *touch)
+{
+    for (size_t r = 0; h && r < h->nrows; r++) {
+        const hrow *row = &h->rows[r];
+        if (!row->unknown || !ents[row->entity - h->d->entities])
+            continue;
+        for (ptrdiff_t mi = row->first; mi >= 0; mi = h->members[mi].next)
+            touch[(size_t)mi % h->nent] = true;
+    }
+}
+
 bool stage_heat_refigure(heat *h, const bool *ents, const char *attr, const bool *redo)
 {
     if (!h || !h->nlog)

@@ -572,6 +572,11 @@ out:
 
 static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
 {
+    c->reads.n = 0;
+    if (++c->rstamp == 0) { /* wrapped: no mark may look current */
+        memset(c->rmark, 0, (c->d->nentities + 1) * sizeof *c->rmark);
+        c->rstamp = 1;
+    }
     steplist sl = c->steps; /* scratch reused from pattern to pattern */
     sl.n = 0;
     c->why.n = 0;
@@ -636,6 +641,9 @@ static void resolve_pattern(rctx *c, const kp_pattern *p, kp_pattern_result *r)
 
 struct rs_keep {
     rctx c;
+    struct readlist *read; /* per pattern: the entities its result read beside those it names
+                              (rctx.reads when it was resolved) */
+    size_t nread;
 };
 
 /* The context for a->design, its results' strings going to ar; a->capacity_memo made when
@@ -651,6 +659,7 @@ static void keep_init(rctx *c, kp_analysis *a, arena *ar)
     c->sk_num = xcalloc(c->nix, sizeof *c->sk_num);
     c->item_miss = xcalloc(c->nix * (d->nentities + 1), sizeof *c->item_miss);
     c->carry = xcalloc(c->nix * (d->nentities + 1), sizeof *c->carry);
+    c->rmark = xcalloc(d->nentities + 1, sizeof *c->rmark);
     textf_figure(c->unknown_sel, sizeof c->unknown_sel, UNKNOWN_SELECTIVITY, HF_PRINTF_G);
     c->ar = ar;
     a->resolve_arena = ar;
@@ -668,6 +677,8 @@ rs_keep *stage_resolve_open(kp_analysis *a)
         return NULL;
     rs_keep *k = xmalloc(sizeof *k);
     keep_init(&k->c, a, arena_new());
+    k->nread = a->npatterns;
+    k->read = xcalloc(k->nread + 1, sizeof *k->read);
     return k;
 }
 
@@ -677,6 +688,35 @@ void stage_resolve_pattern(rs_keep *k, kp_analysis *a, size_t i)
         return;
     memset(&a->patterns[i], 0, sizeof a->patterns[i]);
     resolve_pattern(&k->c, &k->c.d->patterns[i], &a->patterns[i]);
+    if (i < k->nread) { /* what it read, kept (its list's room reused) */
+        struct readlist *l = &k->read[i], *r = &k->c.reads;
+        l->n = 0;
+        for (size_t j = 0; j < r->n; j++) {
+            VEC_GROW(l->v, l->n, l->cap);
+            l->v[l->n++] = r->v[j];
+        }
+    }
+}
+
+const size_t *stage_resolve_read(const rs_keep *k, size_t i, size_t *n)
+{
+    *n = k && i < k->nread ? k->read[i].n : 0;
+    return *n ? k->read[i].v : NULL;
+}
+
+void stage_resolve_rows(rs_keep *k, kp_rowop op)
+{
+    size_t n = k ? k->nread : 0;
+    if (!k || !kp_rowop_fits(op, n))
+        return;
+    if (op.kind == KP_ROW_REMOVE)
+        free(k->read[op.row].v);
+    else if (op.kind == KP_ROW_INSERT)
+        k->read = xrealloc(k->read, (n + 2) * sizeof *k->read);
+    kp_rowop_shift(k->read, n, sizeof *k->read, op);
+    if (op.kind == KP_ROW_INSERT)
+        k->read[op.row] = (struct readlist){0};
+    k->nread = kp_rowop_count(op, n);
 }
 
 /* The context's own parts, the scratch lists included (not the arena: the results' strings). */
@@ -689,6 +729,8 @@ static void keep_release(rctx *c)
     free(c->sk_num);
     free(c->item_miss);
     free(c->carry);
+    free(c->rmark);
+    free(c->reads.v);
     rs_ctx_free(c);
 }
 
@@ -697,6 +739,9 @@ void stage_resolve_close(rs_keep *k)
     if (!k)
         return;
     keep_release(&k->c);
+    for (size_t i = 0; i < k->nread; i++)
+        free(k->read[i].v);
+    free(k->read);
     free(k);
 }
 

@@ -202,14 +202,24 @@ void rs_cand_finish(rctx *c, const kp_pattern *p, const kset *K, cand *out, bool
             others = cs->others;
             others_bytes = cs->bytes;
             out->collider = cs->first;
+            for (size_t i = 0; i < cs->nwho; i++)
+                rs_note_read(c, cs->who[i]);
         } else {
-            size_t ng;
+            size_t ng, nwho = 0, capwho = 0, *who = NULL;
             const size_t *gs = rs_colliding_groups(c, xi, en->group, &ng);
             for (size_t gi = 0; gi < ng; gi++) {
                 size_t g = gs[gi];
                 for (size_t m = xi->gstart[g]; m < xi->gstart[g + 1]; m++) {
                     const entry *o = &xi->entries[xi->gmembers[m]];
-                    if (o == en || o->coll <= 0 || rs_is_asked(c, o->epos) || !collider_meets(&q, o))
+                    if (o == en || rs_is_asked(c, o->epos) || !collider_meets(&q, o))
+                        continue;
+                    /* read whatever its count: a count made positive would count */
+                    rs_note_read(c, o->epos);
+                    if (cs) {
+                        VEC_GROW(who, nwho, capwho);
+                        who[nwho++] = o->epos;
+                    }
+                    if (o->coll <= 0)
                         continue;
                     if (!out->collider)
                         out->collider = o;
@@ -222,6 +232,8 @@ void rs_cand_finish(rctx *c, const kp_pattern *p, const kset *K, cand *out, bool
                 cs->others = others;
                 cs->bytes = others_bytes;
                 cs->first = out->collider;
+                cs->who = who;
+                cs->nwho = nwho;
             }
         }
         qside_free(&q);

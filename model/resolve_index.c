@@ -425,12 +425,23 @@ void rs_ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
         finish_index(c, k); /* the views' self pointers are final now */
 }
 
+void rs_sums_free(ixinfo *xi, size_t j)
+{
+    collsum *v = xi->sums[j];
+    if (!v)
+        return;
+    const entry *en = &xi->entries[j];
+    for (size_t s = 0, n = rs_sum_slot(en, SKC_BETWEEN, en->sk.n) + 1; s < n; s++)
+        free(v[s].who);
+    free(v);
+    xi->sums[j] = NULL;
+}
+
 /* Forgets the collection sums of the entries of group g of index xi. */
 static void forget_sums(ixinfo *xi, size_t g)
 {
     for (size_t m = xi->gstart[g]; m < xi->gstart[g + 1]; m++) {
-        free(xi->sums[xi->gmembers[m]]);
-        xi->sums[xi->gmembers[m]] = NULL;
+        rs_sums_free(xi, xi->gmembers[m]);
     }
 }
 
@@ -483,7 +494,7 @@ void rs_ctx_free(rctx *c)
         free(xi->gstart);
         free(xi->gmembers);
         for (size_t j = 0; j < xi->n; j++)
-            free(xi->sums[j]);
+            rs_sums_free(xi, j);
         free(xi->sums);
         for (size_t j = 0; j < xi->n; j++)
             for (int r = 0; r < 2; r++)

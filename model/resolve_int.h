@@ -93,6 +93,8 @@ typedef struct collsum {
     bool done;
     double others, bytes;
     const struct entry *first;
+    size_t *who; /* the entities whose items meet the query (their count aside): rs_note_read */
+    size_t nwho;
 } collsum;
 
 /* Everything the resolver keeps for one analysis; rs_ctx_init fills the indexes. */
@@ -137,7 +139,26 @@ typedef struct rctx {
         kp_why_not *v;
         size_t n, cap;
     } why; /* scratch why-not list of the pattern being resolved */
+    /* the entities, other than those it asks for, whose items a query of the pattern being
+       resolved would read (the colliders of its partitions, whatever their count), each once
+       (rmark[epos] == rstamp): what its result reads of entities it does not name */
+    struct readlist {
+        size_t *v;
+        size_t n, cap;
+    } reads;
+    unsigned *rmark;
+    unsigned rstamp;
 } rctx;
+
+/* Entity epos's items are read by the pattern being resolved (rctx.reads). */
+static inline void rs_note_read(rctx *c, size_t epos)
+{
+    if (c->rmark[epos] == c->rstamp)
+        return;
+    c->rmark[epos] = c->rstamp;
+    VEC_GROW(c->reads.v, c->reads.n, c->reads.cap);
+    c->reads.v[c->reads.n++] = epos;
+}
 
 /* ---- what the caller knows, candidates, plans (resolve_plan.c) ------------------------------- */
 
@@ -374,6 +395,8 @@ void rs_ctx_init(rctx *c, const kp_design *d, capacity_memo *cap);
  * entries, the table's totals and the collection sums that count its items made again. */
 void rs_ctx_refigure(rctx *c, size_t epos);
 void rs_ctx_free(rctx *c);
+/* Releases the sums of entry j of index xi (their lists of entities read). */
+void rs_sums_free(ixinfo *xi, size_t j);
 
 /* entity_knows() through the (name, entity) set. */
 bool rs_knows(rctx *c, const kp_entity *e, const char *name);

@@ -849,9 +849,12 @@ bool rs_plan_screen(rctx *c, const kp_pattern *p, const kset *K, const size_t *e
         for (size_t gi = 0; gi < ng; gi++)
             for (size_t mm = xi->gstart[gs[gi]]; mm < xi->gstart[gs[gi] + 1]; mm++) {
                 const entry *oe = &xi->entries[xi->gmembers[mm]];
-                if (rs_is_asked(c, oe->epos) || oe->coll <= 0)
+                if (rs_is_asked(c, oe->epos))
                     continue;
                 if (prefix[0] && oe->has_sk && !ov_meet(&pl, rs_entry_lang(c, oe, true), OV_PREFIX))
+                    continue;
+                rs_note_read(c, oe->epos); /* whatever its count: a count made positive would count */
+                if (oe->coll <= 0)
                     continue;
                 VEC_GROW(parts, np, cap);
                 parts[np++] = (spart){oe, false, 0, oe->coll, 0};

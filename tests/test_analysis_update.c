@@ -466,7 +466,9 @@ static void test_told_rows(void **state)
  * entries and sums, heat's rows): the cases the samples do not reach. User comes first in the row U#{userId}
  * whose placeholder has no declared distribution (its value classes read User's count: one in
  * `count` values), shares it with Session, and shares GSI1's partitions with Device; nothing
- * serves Session by day (a Scan: the table's totals); Device writes items of its own. Note's
+ * serves Session by day (a Scan: the table's totals); Device writes items of its own and comes
+ * first in D#{deviceId} (undeclared: its count sets the row's classes), which Tag shares, though
+ * Tag's queries (TAG#...) never read Device's items. Note's
  * patterns, untouched by these edits, keep them under half the design (past it the analysis is
  * made whole). */
 static void test_figures_in_place(void **state)
@@ -501,6 +503,11 @@ static void test_figures_in_place(void **state)
         "    writes: 40\n"
         "    attributes: [deviceId, day, kind]\n"
         "    keys: { PK: \"D#{deviceId}\", SK: \"DEVICE\", GSI1PK: \"K#{kind}\", GSI1SK: \"{day}\" }\n"
+        "  - name: Tag\n"
+        "    count: 9000\n"
+        "    size: 60\n"
+        "    attributes: [deviceId, tagId]\n"
+        "    keys: { PK: \"D#{deviceId}\", SK: \"TAG#{tagId}\" }\n"
         "  - name: Note\n"
         "    count: 100\n"
         "    size: 100\n"
@@ -515,6 +522,8 @@ static void test_figures_in_place(void **state)
         "  - { id: 6, name: new session, kind: write, entity: Session, rate: 90 }\n"
         "  - { id: 7, name: user day, kind: write, entity: User, op: update, changes: [day], rate: 20 }\n"
         "  - { id: 8, name: a user by day, entity: User, by: [userId], range: day, rate: 10, latency: 50 }\n"
+        "  - { id: 18, name: tags of a device, entity: Tag, by: [deviceId], rate: 500, latency: 20 }\n"
+        "  - { id: 19, name: a new tag, kind: write, entity: Tag, rate: 30 }\n"
         "  - { id: 9, name: a note, entity: Note, by: [noteId], rate: 1, latency: 20 }\n"
         "  - { id: 10, name: a note again, entity: Note, by: [noteId], rate: 2, latency: 20 }\n"
         "  - { id: 11, name: a note once more, entity: Note, by: [noteId], rate: 3, latency: 20 }\n"
@@ -523,7 +532,9 @@ static void test_figures_in_place(void **state)
         "  - { id: 14, name: a note's removal, kind: write, entity: Note, op: delete, by: [noteId], rate: 6 }\n"
         "  - { id: 15, name: a strong note read, entity: Note, by: [noteId], consistency: strong, rate: 7 }\n"
         "  - { id: 16, name: a seldom note read, entity: Note, by: [noteId], rate: 0.1, latency: 20 }\n"
-        "  - { id: 17, name: a frequent note read, entity: Note, by: [noteId], rate: 900, latency: 20 }\n";
+        "  - { id: 17, name: a frequent note read, entity: Note, by: [noteId], rate: 900, latency: 20 }\n"
+        "  - { id: 20, name: another note read, entity: Note, by: [noteId], rate: 90, latency: 20 }\n"
+        "  - { id: 21, name: one more note read, entity: Note, by: [noteId], rate: 9, latency: 20 }\n";
     kp_design *d = ts_load_text(yaml, "figures.yaml");
     assert_non_null(d);
     kp_diags dg;
