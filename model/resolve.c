@@ -7,7 +7,10 @@
  *   resolve_index.c     what is computed once per analysis: the indexes' entries and groups
  *   resolve_plan.c      the choice of a plan for an entity or a screen
  *   resolve_capacity.c  the estimates: items, bytes, units, latency (documented there)
- *   resolve_render.c    the texts: key conditions, values, filters, steps, warnings */
+ *   resolve_render.c    the texts: key conditions, values, filters, steps, warnings
+ * For analysis_update it also keeps, per pattern, the entities its result read beside those it
+ * names (rs_note_read), and patches its context after an element's edit (stage_resolve_refigure,
+ * stage_resolve_reopen). */
 #include "resolve_int.h"
 
 #include "humanfmt.h"
