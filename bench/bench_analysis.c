@@ -20,9 +20,9 @@
  * an entity's count changed, told that entity (analysis_update_row: patched in place), once for
  * an entity with partitions of its own ("E<i>#{id<i>}": its patterns, the Scans and its GSI's
  * neighbours resolved again) and once for one of the 67 entities sharing the tenant collection
- * ("T#{tenantId}": a third of the patterns read it), and an attribute's distinct values (the id
- * of an entity with partitions of its own), beside analysis_run of the same design, with the
- * speed-ups.
+ * ("T#{tenantId}": a third of the patterns read it), an attribute's distinct values (the id
+ * of an entity with partitions of its own), and a GSI's projection (keys only and all, in turn),
+ * beside analysis_run of the same design, with the speed-ups.
  *
  * Usage: bench_analysis [RUNS] [SIZE...]   (default 21 runs of 100, 1000 and 10000 patterns): the tables
  *        bench_analysis --once SIZE            one analysis_run of one size and nothing else, for
@@ -152,10 +152,11 @@ static int run_verify(void)
 static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
 {
     printf("\nafter an edit (analysis_update; one pattern's rate changed), median of %zu edits, ms:\n", runs);
-    printf("%9s %10s %10s %10s %10s %10s %10s %10s %10s\n", "patterns", "full", "row told", "speedup",
-           "compared", "speedup", "entity", "shared", "attribute");
+    printf("%9s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", "patterns", "full", "row told", "speedup",
+           "compared", "speedup", "entity", "shared", "attribute", "index");
     double *tf = xcalloc(runs, sizeof *tf), *tt = xcalloc(runs, sizeof *tt), *tc = xcalloc(runs, sizeof *tc),
-           *te = xcalloc(runs, sizeof *te), *ts = xcalloc(runs, sizeof *ts), *tx = xcalloc(runs, sizeof *tx);
+           *te = xcalloc(runs, sizeof *te), *ts = xcalloc(runs, sizeof *ts), *tx = xcalloc(runs, sizeof *tx),
+           *ti = xcalloc(runs, sizeof *ti);
     for (size_t z = 0; z < nsizes; z++) {
         kp_design *d = gen_design(sizes[z]);
         kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
@@ -184,15 +185,21 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
             double t0 = now_ms();
             a = analysis_update_row(a, d, EDIT_ATTRS, (size_t)(at - d->attrs));
             tx[r] = now_ms() - t0;
+            /* a GSI's projection: GSI1 (keys only) made all, then back */
+            kp_index *gx = &d->indexes[1];
+            gx->projection = gx->projection == KP_PROJ_KEYS ? KP_PROJ_ALL : KP_PROJ_KEYS;
+            t0 = now_ms();
+            a = analysis_update_row(a, d, EDIT_INDEXES, 1);
+            ti[r] = now_ms() - t0;
             t0 = now_ms();
             kp_analysis *full = analysis_run(d);
             tf[r] = now_ms() - t0;
             analysis_free(full);
         }
         double f = median(tf, runs), t = median(tt, runs), c = median(tc, runs), en = median(te, runs),
-               sh = median(ts, runs), x = median(tx, runs);
-        printf("%9zu %10.3f %10.3f %9.1fx %10.3f %9.1fx %10.3f %10.3f %10.3f\n", sizes[z], f, t, f / t, c,
-               f / c, en, sh, x);
+               sh = median(ts, runs), x = median(tx, runs), ix = median(ti, runs);
+        printf("%9zu %10.3f %10.3f %9.1fx %10.3f %9.1fx %10.3f %10.3f %10.3f %10.3f\n", sizes[z], f, t, f / t,
+               c, f / c, en, sh, x, ix);
         analysis_free(a);
         design_free(d);
     }
@@ -203,6 +210,7 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
     free(te);
     free(ts);
     free(tx);
+    free(ti);
 }
 
 int main(int argc, char **argv)

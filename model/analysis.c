@@ -542,9 +542,11 @@ static bool update_attr(kp_analysis *a, incr *in, size_t row, const kp_attr *the
     return redo != NULL;
 }
 
-/* Index `row` of in->base made d's in place when its name and key attributes stay (its
- * projection, its type, its why): the resolver's context made anew, and the entities on it
- * before or after, with their neighbours, analysed again as after an edit of theirs. */
+/* Index `row` of in->base made d's in place when its name and key attributes stay, and the
+ * patterns of the entities on it resolved again. Their neighbours' need not be: another entity's
+ * query counts an entity's entries on this index only when it has entries here too. Its
+ * projection (include list, why) patches the resolver and heat as those entities' figures would;
+ * its type makes the resolver's context and heat anew. */
 static bool update_index(kp_analysis *a, incr *in, size_t row, const kp_index *theirs)
 {
     kp_design *base = in->base;
@@ -553,25 +555,29 @@ static bool update_index(kp_analysis *a, incr *in, size_t row, const kp_index *t
         !same_str(mine->sk.s, theirs->sk.s))
         return false;
     size_t ne = base->nentities;
-    bool *on = xcalloc(ne ? ne : 1, sizeof *on), *touch = xcalloc(ne ? ne : 1, sizeof *touch);
-    for (int after = 0; after <= 1; after++) {
-        if (after) {
-            swap_in(in, &kp_rec_index, mine, theirs);
-            free_after_resolve(a);
-            stage_resolve_reopen(in->resolver, a);
-        }
-        for (size_t e = 0; e < ne; e++)
-            if (stage_resolve_on(in->resolver, e, (ptrdiff_t)row)) {
-                on[e] = true;
-                stage_resolve_neighbours(in->resolver, e, touch);
-            }
+    bool *on = xcalloc(ne ? ne : 1, sizeof *on), *redo = NULL;
+    bool projection = mine->kind == theirs->kind; /* the same entries, other sizes */
+    size_t again = 0;
+    for (size_t e = 0; e < ne; e++)
+        on[e] = stage_resolve_on(in->resolver, e, (ptrdiff_t)row);
+    if (projection && (again = touched_patterns(a, in, on, NULL, NULL, &redo)) == (size_t)-1) {
+        free(on);
+        return false;
     }
-    bool *redo;
-    size_t again = touched_patterns(a, in, touch, NULL, NULL, &redo);
+    swap_in(in, &kp_rec_index, mine, theirs);
+    free_after_resolve(a);
+    if (projection) {
+        /* as an edit of the figures of the entities on it: heat patched in place too */
+        stage_resolve_reproject(in->resolver, (ptrdiff_t)row);
+    } else {
+        stage_resolve_reopen(in->resolver, a);
+        for (size_t e = 0; e < ne; e++)
+            on[e] = on[e] || stage_resolve_on(in->resolver, e, (ptrdiff_t)row);
+        again = touched_patterns(a, in, on, NULL, NULL, &redo);
+    }
     if (redo)
-        redo_touched(a, in, redo, again, on, NULL, false);
+        redo_touched(a, in, redo, again, on, NULL, projection);
     free(on);
-    free(touch);
     return redo != NULL;
 }
 

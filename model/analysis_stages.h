@@ -28,6 +28,10 @@ const size_t *stage_resolve_read(const rs_keep *k, size_t i, size_t *n);
 /* The pattern list changed by op (analysis_update_rows): what each pattern read follows it (an
  * inserted pattern's is filled when it is resolved). */
 void stage_resolve_rows(rs_keep *k, kp_rowop op);
+/* After an edit of design index `index`'s projection (its include list, its why; not its type):
+ * the context patched for the entities on it (their entries' sizes, the sums counting them, what
+ * a whole item read there misses). */
+void stage_resolve_reproject(rs_keep *k, ptrdiff_t index);
 /* Is entity epos on design index `index` (-1 the table) in the context? */
 bool stage_resolve_on(rs_keep *k, size_t epos, ptrdiff_t index);
 /* Marks in touch[] (one per entity) entity epos and every entity whose items can share a

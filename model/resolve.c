@@ -765,6 +765,18 @@ void stage_resolve_refigure(rs_keep *k, size_t epos)
         rs_ctx_refigure(&k->c, epos);
 }
 
+void stage_resolve_reproject(rs_keep *k, ptrdiff_t index)
+{
+    rctx *c = k ? &k->c : NULL;
+    if (!c || index < 0 || (size_t)index + 1 >= c->nix)
+        return;
+    for (size_t e = 0; e < c->d->nentities; e++)
+        if (c->on[e * c->nix + (size_t)(index + 1)]) {
+            c->item_miss[e * c->nix + (size_t)(index + 1)] = NULL; /* what a whole item misses */
+            rs_ctx_refigure(c, e);
+        }
+}
+
 bool stage_resolve_on(rs_keep *k, size_t epos, ptrdiff_t index)
 {
     return k && epos < k->c.d->nentities && index >= -1 && index + 1 < (ptrdiff_t)k->c.nix &&

@@ -501,7 +501,7 @@ static void test_figures_in_place(void **state)
         "    count: 3000\n"
         "    size: 800\n"
         "    writes: 40\n"
-        "    attributes: [deviceId, day, kind]\n"
+        "    attributes: [deviceId, day, kind, model]\n"
         "    keys: { PK: \"D#{deviceId}\", SK: \"DEVICE\", GSI1PK: \"K#{kind}\", GSI1SK: \"{day}\" }\n"
         "  - name: Tag\n"
         "    count: 9000\n"
@@ -556,19 +556,42 @@ static void test_figures_in_place(void **state)
                   {"day", "distinct", "5"},       {"kind", "values", "a: 0.1, b: 0.9"},
                   {"userId", "skew", "zipf:1.3"}, {"sessionId", "distinct", "7"},
                   {"day", "write_hot", "1"},      {"userId", "size", "90"}};
-    size_t n = sizeof edits / sizeof *edits, na = sizeof aedits / sizeof *aedits;
-    for (size_t i = 0; i < n + na; i++) {
-        edit_table tb = i < n ? EDIT_ENTITIES : EDIT_ATTRS;
-        const char *col = i < n ? edits[i].col : aedits[i - n].col;
-        const char *text = i < n ? edits[i].text : aedits[i - n].text;
-        size_t row = i < n ? edits[i].row : 0;
-        while (i >= n && strcmp(d->attrs[row].name, aedits[i - n].attr) != 0)
+    /* then an index's projection (GSI1 holds User and Device; LSI1 holds User) and its why: the
+       entities on it refigured, what a whole item read on it misses found again (keys only misses
+       Device's attributes, which the include list then brings) */
+    static const struct {
+        size_t row;
+        const char *col, *text;
+    } xedits[] = {{0, "projection", "keys"},
+                  {1, "projection", "all"},
+                  {0, "include", "deviceId, day, kind, model"},
+                  {0, "projection", "include"},
+                  {0, "include", ""},
+                  {0, "projection", "all"},
+                  {0, "why", "the devices of a kind"},
+                  {1, "projection", "keys"}};
+    size_t n = sizeof edits / sizeof *edits, na = sizeof aedits / sizeof *aedits,
+           nx = sizeof xedits / sizeof *xedits;
+    for (size_t i = 0; i < n + na + nx; i++) {
+        edit_table tb = i < n ? EDIT_ENTITIES : i < n + na ? EDIT_ATTRS : EDIT_INDEXES;
+        const char *col = i < n ? edits[i].col : i < n + na ? aedits[i - n].col : xedits[i - n - na].col;
+        const char *text = i < n ? edits[i].text : i < n + na ? aedits[i - n].text : xedits[i - n - na].text;
+        size_t row = i < n ? edits[i].row : i < n + na ? 0 : xedits[i - n - na].row;
+        while (i >= n && i < n + na && strcmp(d->attrs[row].name, aedits[i - n].attr) != 0)
             row++;
         size_t c = 0;
         while (c < edit_ncols(d, tb) && strcmp(edit_col_name(d, tb, c), col) != 0)
             c++;
         assert_true(c < edit_ncols(d, tb));
         assert_int_equal(edit_set(d, tb, row, c, text, NULL), KP_OK);
+        diags_init(&dg, "figures.yaml");
+        bool valid = validate_design(d, &dg);
+        diags_free(&dg);
+        if (!valid && tb == EDIT_INDEXES && strcmp(col, "include") == 0)
+            continue; /* an include list before its projection: analysed with the next edit, as the
+                         workbench keeps the last good analysis meanwhile */
+        if (!valid)
+            fail_msg("%s %zu %s = %s: the design is not valid", edit_table_name(tb), row, col, text);
         kp_analysis *same = a;
         a = analysis_update_row(a, d, tb, row);
         char what[80];
