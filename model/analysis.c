@@ -271,7 +271,7 @@ static kp_analysis *analyse_whole(kp_design *base)
     in->base = base;
     a->design = in->base;
     a->incr = in;
-    in->resolver = stage_resolve_open(a);
+    in->resolver = stage_resolve_open(a, true);
     for (size_t i = 0; i < a->npatterns; i++)
         stage_resolve_pattern(in->resolver, a, i);
     in->readers = xcalloc(base->nindexes + 1, sizeof *in->readers);
@@ -422,7 +422,7 @@ static void redo_touched(kp_analysis *a, incr *in, bool *redo, size_t again, con
         in->heat = h;
     }
     free(redo);
-    stage_findings_entity(in->findings, a);
+    stage_findings_element(in->findings, a);
     for (size_t e = 0; e < ne; e++)
         if (refig[e])
             stage_checklist_entity(in->checklist, e);

@@ -9,11 +9,12 @@
 /* resolve.c: a->patterns (plan, steps, key conditions, items, RCU/WCU, latency, warnings). */
 void stage_resolve(kp_analysis *a);
 /* resolve.c, the same in steps for analysis_update: the resolver's context for a->design
- * (a->patterns allocated, zeroed; a->resolve_arena and a->capacity_memo made), one pattern
- * resolved again (its old strings stay in the arena until the analysis is freed), and the
- * context released (the arena and the memo stay with the analysis). */
+ * (a->patterns allocated, zeroed; a->resolve_arena and a->capacity_memo made; with keep_reads,
+ * what each pattern read kept for stage_resolve_read), one pattern resolved again (its old
+ * strings stay in the arena until the analysis is freed), and the context released (the arena and
+ * the memo stay with the analysis). */
 typedef struct rs_keep rs_keep;
-rs_keep *stage_resolve_open(kp_analysis *a);
+rs_keep *stage_resolve_open(kp_analysis *a, bool keep_reads);
 void stage_resolve_pattern(rs_keep *k, kp_analysis *a, size_t i);
 void stage_resolve_close(rs_keep *k);
 /* After an edit of one element of a->design: the context made again for it (a new capacity memo
@@ -104,9 +105,9 @@ void stage_findings_rows(struct findings_keep *k, kp_rowop op); /* as stage_heat
 /* After an edit of the design's rest alone (analysis_update's ANALYSIS_REST): what the kept
  * findings read of it (the decisions) is read again by the next run. */
 void stage_findings_rest(struct findings_keep *k);
-/* After an edit of an entity (analysis_update_row): the design's own findings made again now, and
- * the partitions' (heat's rows may have changed) by the next run. */
-void stage_findings_entity(struct findings_keep *k, const kp_analysis *a);
+/* After an edit of an entity, an attribute or an index (analysis_update_row): the design's own
+ * findings made again now, and the partitions' (heat's rows may have changed) by the next run. */
+void stage_findings_element(struct findings_keep *k, const kp_analysis *a);
 void stage_findings_run(struct findings_keep *k, kp_analysis *a);
 void stage_findings_close(struct findings_keep *k);
 

@@ -852,7 +852,7 @@ static void partitions_forget(struct findings_keep *k)
 
 void stage_findings_rest(struct findings_keep *k) { partitions_forget(k); }
 
-void stage_findings_entity(struct findings_keep *k, const kp_analysis *a)
+void stage_findings_element(struct findings_keep *k, const kp_analysis *a)
 {
     partitions_forget(k);
     flist_clear(&k->design);

@@ -671,7 +671,7 @@ static void keep_init(rctx *c, kp_analysis *a, arena *ar)
         c->keynames[i] = arena_strdup(ar, keynames[i]);
 }
 
-rs_keep *stage_resolve_open(kp_analysis *a)
+rs_keep *stage_resolve_open(kp_analysis *a, bool keep_reads)
 {
     const kp_design *d = a->design;
     a->npatterns = d ? d->npatterns : 0;
@@ -680,7 +680,7 @@ rs_keep *stage_resolve_open(kp_analysis *a)
         return NULL;
     rs_keep *k = xmalloc(sizeof *k);
     keep_init(&k->c, a, arena_new());
-    k->nread = a->npatterns;
+    k->nread = keep_reads ? a->npatterns : 0; /* analysis_run's resolver keeps nothing after */
     k->read = xcalloc(k->nread + 1, sizeof *k->read);
     return k;
 }
@@ -691,13 +691,15 @@ void stage_resolve_pattern(rs_keep *k, kp_analysis *a, size_t i)
         return;
     memset(&a->patterns[i], 0, sizeof a->patterns[i]);
     resolve_pattern(&k->c, &k->c.d->patterns[i], &a->patterns[i]);
-    if (i < k->nread) { /* what it read, kept (its list's room reused) */
-        struct readlist *l = &k->read[i], *r = &k->c.reads;
-        l->n = 0;
-        for (size_t j = 0; j < r->n; j++) {
-            VEC_GROW(l->v, l->n, l->cap);
-            l->v[l->n++] = r->v[j];
+    struct readlist *l = i < k->nread ? &k->read[i] : NULL, *r = &k->c.reads;
+    if (l) { /* what it read, kept (its list's room reused) */
+        if (l->cap < r->n) {
+            l->cap = r->n;
+            l->v = xrealloc(l->v, l->cap * sizeof *l->v);
         }
+        if (r->n)
+            memcpy(l->v, r->v, r->n * sizeof *l->v);
+        l->n = r->n;
     }
 }
 
@@ -806,7 +808,7 @@ void stage_resolve_neighbours(rs_keep *k, size_t epos, bool *touch)
 
 void stage_resolve(kp_analysis *a)
 {
-    rs_keep *k = stage_resolve_open(a);
+    rs_keep *k = stage_resolve_open(a, false);
     for (size_t i = 0; i < a->npatterns; i++)
         stage_resolve_pattern(k, a, i);
     stage_resolve_close(k);
