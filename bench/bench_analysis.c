@@ -21,7 +21,9 @@
  * an entity with partitions of its own ("E<i>#{id<i>}": its patterns, the Scans and its GSI's
  * neighbours resolved again) and once for one of the 67 entities sharing the tenant collection
  * ("T#{tenantId}": a third of the patterns read it), an attribute's distinct values (the id
- * of an entity with partitions of its own), and a GSI's projection (keys only and all, in turn),
+ * of an entity with partitions of its own), a GSI's projection (keys only and all, in turn), and
+ * an entity's sort-key template (its literal "E<i>#" made "E<i>x#" and back, told as the Keys
+ * screen tells it: the entity's patterns and its neighbours' resolved again, heat made anew),
  * beside analysis_run of the same design, with the speed-ups.
  *
  * Usage: bench_analysis [RUNS] [SIZE...]   (default 21 runs of 100, 1000 and 10000 patterns): the tables
@@ -152,11 +154,11 @@ static int run_verify(void)
 static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
 {
     printf("\nafter an edit (analysis_update; one pattern's rate changed), median of %zu edits, ms:\n", runs);
-    printf("%9s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", "patterns", "full", "row told", "speedup",
-           "compared", "speedup", "entity", "shared", "attribute", "index");
+    printf("%9s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", "patterns", "full", "row told",
+           "speedup", "compared", "speedup", "entity", "shared", "attribute", "index", "key");
     double *tf = xcalloc(runs, sizeof *tf), *tt = xcalloc(runs, sizeof *tt), *tc = xcalloc(runs, sizeof *tc),
            *te = xcalloc(runs, sizeof *te), *ts = xcalloc(runs, sizeof *ts), *tx = xcalloc(runs, sizeof *tx),
-           *ti = xcalloc(runs, sizeof *ti);
+           *ti = xcalloc(runs, sizeof *ti), *tk = xcalloc(runs, sizeof *tk);
     for (size_t z = 0; z < nsizes; z++) {
         kp_design *d = gen_design(sizes[z]);
         kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
@@ -191,15 +193,26 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
             t0 = now_ms();
             a = analysis_update_row(a, d, EDIT_INDEXES, 1);
             ti[r] = now_ms() - t0;
+            /* an entity's sort-key template: its literal prefix "E<i>#" made "E<i>x#" and back,
+               told as the Keys screen tells it (the entity's row) */
+            size_t ke = (r * 41 + 11) % d->nentities;
+            tpl_free(&d->entities[ke].keys[1].tpl);
+            char *src = xasprintf(r % 2 ? "E%zu#{createdAt}#{id%zu}" : "E%zux#{createdAt}#{id%zu}", ke, ke);
+            if (tpl_parse(src, &d->entities[ke].keys[1].tpl, NULL, NULL) != KP_OK)
+                abort();
+            free(src);
+            t0 = now_ms();
+            a = analysis_update_row(a, d, EDIT_KEYS, ke);
+            tk[r] = now_ms() - t0;
             t0 = now_ms();
             kp_analysis *full = analysis_run(d);
             tf[r] = now_ms() - t0;
             analysis_free(full);
         }
         double f = median(tf, runs), t = median(tt, runs), c = median(tc, runs), en = median(te, runs),
-               sh = median(ts, runs), x = median(tx, runs), ix = median(ti, runs);
-        printf("%9zu %10.3f %10.3f %9.1fx %10.3f %9.1fx %10.3f %10.3f %10.3f %10.3f\n", sizes[z], f, t, f / t,
-               c, f / c, en, sh, x, ix);
+               sh = median(ts, runs), x = median(tx, runs), ix = median(ti, runs), k = median(tk, runs);
+        printf("%9zu %10.3f %10.3f %9.1fx %10.3f %9.1fx %10.3f %10.3f %10.3f %10.3f %10.3f\n", sizes[z], f, t,
+               f / t, c, f / c, en, sh, x, ix, k);
         analysis_free(a);
         design_free(d);
     }
@@ -211,6 +224,7 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
     free(ts);
     free(tx);
     free(ti);
+    free(tk);
 }
 
 int main(int argc, char **argv)

@@ -5,6 +5,7 @@
 
 #include "analysis_stages.h"
 #include "fields.h"
+#include "overlap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,7 +124,15 @@ typedef struct incr {
     } * gone; /* elements as they were before an edit in place: results not made again may still
                 point at their strings (released with the rest) */
     size_t ngone, capgone;
+    bool whole; /* the last run was a whole analysis (analysis_was_whole) */
 } incr;
+
+/* a (patched in place by analysis_update*), said so. */
+static kp_analysis *patched(kp_analysis *a)
+{
+    ((incr *)a->incr)->whole = false;
+    return a;
+}
 
 /* How many patterns may be resolved again before a full run releases their old strings (about
  * a third of a kilobyte each): four times the design's size, at least 1,024. An edit of an entity
@@ -231,7 +240,7 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
         design_rest_copy(in->base, d);
         stage_findings_rest(in->findings);
         run_after_resolve(a, in);
-        return a;
+        return patched(a);
     }
     if (changed == ANALYSIS_REST)
         changed = ANALYSIS_UNKNOWN;
@@ -253,11 +262,11 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
                 n++;
             }
         if (n == 0)
-            return a; /* the same design: the same analysis */
+            return patched(a); /* the same design: the same analysis */
         in->stale += n;
         free_after_resolve(a);
         run_after_resolve(a, in);
-        return a;
+        return patched(a);
     }
     analysis_free(prev);
     return analyse_whole(design_clone(d));
@@ -269,6 +278,7 @@ static kp_analysis *analyse_whole(kp_design *base)
     kp_analysis *a = xcalloc(1, sizeof *a);
     incr *in = xcalloc(1, sizeof *in);
     in->base = base;
+    in->whole = true;
     a->design = in->base;
     a->incr = in;
     in->resolver = stage_resolve_open(a, true);
@@ -429,16 +439,38 @@ static void redo_touched(kp_analysis *a, incr *in, bool *redo, size_t again, con
     run_after_resolve(a, in);
 }
 
+/* Would design d with entity epos made `theirs` give every placeholder the values it takes now?
+ * An entity's key templates put separators next to their placeholders, and those separators
+ * are the values' bounds in every template of the design (overlap.h): a '-' after {x} in one
+ * entity's key keeps x from ending in "-B" in another's, which may then no longer meet a third.
+ * (The sort keys' types need no such look: validation holds every entity filling a key
+ * attribute to one type.) */
+static bool same_domains(const kp_design *d, size_t epos, const kp_entity *theirs)
+{
+    kp_design after = *d;
+    kp_entity *v = xmalloc(d->nentities * sizeof *v);
+    memcpy(v, d->entities, d->nentities * sizeof *v);
+    v[epos] = *theirs;
+    after.entities = v;
+    ov_domains *x = ov_domains_new(d), *y = ov_domains_new(&after);
+    bool same = ov_domains_same(x, y) && ov_domains_same(y, x);
+    ov_domains_free(x);
+    ov_domains_free(y);
+    free(v);
+    return same;
+}
+
 /* Entity epos of in->base made d's in place, and only what it can change analysed again: the
  * patterns that read it or its neighbours (entities sharing its partitions on some index) or the
- * whole table, heat's rows, the design's own findings. False (the caller analyses whole) when its
- * keys changed (nothing done: the templates' domains and the sort keys' types are the design's,
- * so any pattern may change), or when redo_touched finds most of the design to redo. */
+ * whole table, heat's rows, the design's own findings. False (the caller analyses whole) when a
+ * change of its keys changes a placeholder's values (nothing done: any pattern may change), or
+ * when redo_touched finds most of the design to redo. */
 static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity *theirs)
 {
     kp_design *base = in->base;
     kp_entity *mine = &base->entities[epos];
-    if (!keys_equal(mine, theirs) || !mine->name || !same_str(mine->name, theirs->name))
+    if (!mine->name || !same_str(mine->name, theirs->name) ||
+        (!keys_equal(mine, theirs) && !same_domains(base, epos, theirs)))
         return false;
     size_t ne = base->nentities, again = 0;
     bool *touch = xcalloc(ne ? ne : 1, sizeof *touch), *refig = xcalloc(ne ? ne : 1, sizeof *refig),
@@ -592,11 +624,11 @@ kp_analysis *analysis_update_row(kp_analysis *prev, const kp_design *d, edit_tab
         return analysis_update(prev, d, ANALYSIS_UNKNOWN);
     if ((t == EDIT_ENTITIES || t == EDIT_KEYS) && in->stale < stale_max(d->npatterns) &&
         update_entity(prev, in, row, theirs))
-        return prev;
+        return patched(prev);
     if (t == EDIT_ATTRS && in->stale < stale_max(d->npatterns) && update_attr(prev, in, row, theirs))
-        return prev;
+        return patched(prev);
     if (t == EDIT_INDEXES && in->stale < stale_max(d->npatterns) && update_index(prev, in, row, theirs))
-        return prev;
+        return patched(prev);
     /* the analysis' copy of the design made d's by that element alone, no other copy made */
     kp_design *base = in->base;
     fields_copy(rec, mine, theirs);
@@ -645,8 +677,10 @@ kp_analysis *analysis_update_rows(kp_analysis *prev, const kp_design *d, kp_rowo
     in->stale += op.kind != KP_ROW_MOVE;
     free_after_resolve(a);
     run_after_resolve(a, in);
-    return a;
+    return patched(a);
 }
+
+bool analysis_was_whole(const kp_analysis *a) { return !a->incr || ((const incr *)a->incr)->whole; }
 
 kp_analysis *analysis_run(const kp_design *d)
 {

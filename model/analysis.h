@@ -233,6 +233,11 @@ typedef struct kp_analysis {
 kp_analysis *analysis_run(const kp_design *d);
 void analysis_free(kp_analysis *a);
 
+/* Was a made by a whole analysis: analysis_run, or an analysis_update* call that analysed the
+ * design whole rather than patch the analysis it was given in place? (What tests and benchmarks
+ * ask; a pointer compared with the one given can be the same block freed and taken again.) */
+bool analysis_was_whole(const kp_analysis *a);
+
 /* The analysis of design `d` (valid) for an editor that analyses after every change: prev
  * (taken: reused or freed; NULL = none) is an earlier result of analysis_update. What depends on
  * the design's entities, indexes, attributes and settings only (the name ids, the resolver's

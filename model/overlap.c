@@ -297,6 +297,16 @@ void ov_domains_free(ov_domains *dm)
     free(dm);
 }
 
+bool ov_domains_same(const ov_domains *a, const ov_domains *b)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        const dname *x = &a->v[i], *y = name_find(b, x->name);
+        if (y && memcmp(&x->seps, &y->seps, sizeof x->seps) != 0)
+            return false;
+    }
+    return true;
+}
+
 size_t ov_part_domain(const ov_domains *dm, const tpl_part *p)
 {
     if (!p->format) {

@@ -269,12 +269,23 @@ static void run_sequence(kp_design *d, const char *name, uint64_t seed, size_t n
     analysis_free(a);
 }
 
+static const char *const samples[] = {"samples/cloudshop/design.yaml", "samples/iot/design.yaml",
+                                      "samples/social/design.yaml"};
+#define NSAMPLES (sizeof samples / sizeof *samples)
+
+/* Sample i, or past them a generated design of n patterns (*name says which). */
+static kp_design *sample_or_generated(size_t i, size_t n, const char **name)
+{
+    *name = i < NSAMPLES ? samples[i] : "generated";
+    kp_design *d = i < NSAMPLES ? ts_load_file(samples[i]) : gen_design(n);
+    assert_non_null(d);
+    return d;
+}
+
 static void test_samples(void **state)
 {
     (void)state;
-    static const char *const samples[] = {"samples/cloudshop/design.yaml", "samples/iot/design.yaml",
-                                          "samples/social/design.yaml"};
-    for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
+    for (size_t i = 0; i < NSAMPLES; i++) {
         kp_design *d = ts_load_file(samples[i]);
         assert_non_null(d);
         run_sequence(d, samples[i], 0x9E3779B97F4A7C15ULL + i, 150);
@@ -373,18 +384,32 @@ static void test_told_rest(void **state)
  * values, skew, enum shares, format; an index's type, projection; with values of other rows and
  * figures scaled; each valid one compared with the full analysis, an invalid one undone. A row
  * past the list is analysed whole. */
+/* Cell (r, c) of table tb of *d set to text (taken); true when the design is still valid, else
+ * *d back as it was. */
+static bool set_valid(kp_design **d, const char *name, edit_table tb, size_t r, size_t c, char *text)
+{
+    kp_design *before = design_clone(*d);
+    bool ok = edit_set(*d, tb, r, c, text, NULL) == KP_OK;
+    free(text);
+    kp_diags dg;
+    diags_init(&dg, name);
+    ok = ok && validate_design(*d, &dg);
+    diags_free(&dg);
+    design_free(ok ? before : *d);
+    if (!ok)
+        *d = before;
+    return ok;
+}
+
 static void test_told_elements(void **state)
 {
     (void)state;
-    static const char *const samples[] = {"samples/cloudshop/design.yaml", "samples/iot/design.yaml",
-                                          "samples/social/design.yaml"};
-    size_t compared = 0, by_table[EDIT__TABLES] = {0}, nsamples = sizeof samples / sizeof *samples;
+    size_t compared = 0, by_table[EDIT__TABLES] = {0}, nsamples = NSAMPLES;
     /* the samples, then a generated design (a collection shared by 67 entities, 20 GSIs, Scans:
        most edits stay under half the patterns, so they are patched in place) */
     for (size_t i = 0; i <= nsamples; i++) {
-        const char *name = i < nsamples ? samples[i] : "generated 300";
-        kp_design *d = i < nsamples ? ts_load_file(samples[i]) : gen_design(300);
-        assert_non_null(d);
+        const char *name;
+        kp_design *d = sample_or_generated(i, 300, &name);
         uint64_t s = 0xC0FFEEULL + i;
         kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
         for (size_t step = 1; step <= (i < nsamples ? 200u : 40u); step++) {
@@ -396,19 +421,8 @@ static void test_told_elements(void **state)
             char *text = new_text(d, tb, c, &s), what[160];
             snprintf(what, sizeof what, "%s row %zu %s = '%.40s'", edit_table_name(tb), r,
                      edit_col_name(d, tb, c), text);
-            kp_design *before = design_clone(d);
-            bool ok = edit_set(d, tb, r, c, text, NULL) == KP_OK;
-            free(text);
-            kp_diags dg;
-            diags_init(&dg, name);
-            ok = ok && validate_design(d, &dg);
-            diags_free(&dg);
-            if (!ok) {
-                design_free(d);
-                d = before;
+            if (!set_valid(&d, name, tb, r, c, text))
                 continue;
-            }
-            design_free(before);
             a = analysis_update_row(a, d, tb, r);
             compare(d, a, name, step, what);
             compared++;
@@ -442,9 +456,8 @@ static void test_told_rows(void **state)
     kp_rowop_shift(d->patterns, d->npatterns, sizeof *d->patterns, back);
     d->patterns[2] = keep;
     d->npatterns++;
-    kp_analysis *same = a;
     a = analysis_update_rows(a, d, back);
-    assert_ptr_equal(a, same); /* kept, not made again */
+    assert_false(analysis_was_whole(a)); /* kept, not made again */
     compare(d, a, "cloudshop", 2, "row 2 put back");
     assert_true(edit_move(d, EDIT_PATTERNS, 0, +1));
     a = analysis_update_rows(a, d, (kp_rowop){KP_ROW_MOVE, 0, 1});
@@ -592,13 +605,123 @@ static void test_figures_in_place(void **state)
                          workbench keeps the last good analysis meanwhile */
         if (!valid)
             fail_msg("%s %zu %s = %s: the design is not valid", edit_table_name(tb), row, col, text);
-        kp_analysis *same = a;
         a = analysis_update_row(a, d, tb, row);
         char what[80];
         snprintf(what, sizeof what, "%s %zu %s = %s", edit_table_name(tb), row, col, text);
-        if (a != same)
+        if (analysis_was_whole(a))
             fail_msg("%s: analysed whole, not patched in place", what);
         compare(d, a, "figures", i + 1, what);
+    }
+    analysis_free(a);
+    design_free(d);
+}
+
+/* A key template changed the ways people change one: a separator put in, a placeholder renamed
+ * or added, a byte taken out, another entity's template taken, the key cleared. Each edit that
+ * leaves the design valid is told as the Keys screen tells it (the entity's row) and compared
+ * with a full analysis: an edit that changes no placeholder's domain is patched (the entity's
+ * patterns and its neighbours' resolved again), one that does is analysed whole. */
+static char *mutate_template(const kp_design *d, const char *t, uint64_t *s)
+{
+    static const char seps[] = "#|:-_.~ ";
+    size_t n = strlen(t), at = pick(s, n + 1);
+    const char *attr = d->nattrs ? d->attrs[pick(s, d->nattrs)].name : "x";
+    switch (pick(s, 6)) {
+    case 0: /* a separator */
+        return xasprintf("%.*s%c%s", (int)at, t, seps[pick(s, sizeof seps - 1)], t + at);
+    case 1: { /* a placeholder renamed */
+        const char *o = strchr(t, '{'), *c = o ? strchr(o, '}') : NULL;
+        if (!c)
+            return xasprintf("%s{%s}", t, attr);
+        return xasprintf("%.*s{%s%s", (int)(o - t), t, attr, c);
+    }
+    case 2: /* a placeholder added */
+        return xasprintf("%.*s#{%s}%s", (int)at, t, attr, t + at);
+    case 3: /* a byte taken out */
+        return n ? xasprintf("%.*s%s", (int)(at < n ? at : n - 1), t, t + (at < n ? at : n - 1) + 1)
+                 : xstrdup(t);
+    case 4: /* a literal's text */
+        return xasprintf("%.*sX%s", (int)at, t, t + at);
+    default: /* cleared */
+        return xstrdup("");
+    }
+}
+
+static void test_keys_in_place(void **state)
+{
+    (void)state;
+    size_t nsamples = NSAMPLES, compared = 0, in_place = 0;
+    for (size_t i = 0; i <= nsamples; i++) {
+        const char *name;
+        kp_design *d = sample_or_generated(i, 300, &name);
+        uint64_t s = 0xBEEFULL + i;
+        kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
+        for (size_t step = 1; step <= (i < nsamples ? 1000u : 150u); step++) {
+            size_t r = pick(&s, d->nentities), nc = edit_ncols(d, EDIT_KEYS);
+            size_t c = 1 + pick(&s, nc > 1 ? nc - 1 : 1);
+            if (c >= nc)
+                continue;
+            char *old = edit_get(d, EDIT_KEYS, r, c);
+            char *text = pick(&s, 5) ? mutate_template(d, old, &s) : new_text(d, EDIT_KEYS, c, &s), what[200];
+            free(old);
+            snprintf(what, sizeof what, "keys row %zu %s = '%.60s'", r, edit_col_name(d, EDIT_KEYS, c), text);
+            if (!set_valid(&d, name, EDIT_KEYS, r, c, text))
+                continue;
+            a = analysis_update_row(a, d, EDIT_KEYS, r);
+            in_place += !analysis_was_whole(a);
+            compare(d, a, name, step, what);
+            compared++;
+        }
+        analysis_free(a);
+        design_free(d);
+    }
+    if (compared < 200 || in_place < compared / 5) /* on the samples most entities reach half */
+        fail_msg("%zu key edits compared, %zu of them patched in place", compared, in_place);
+}
+
+/* An edit of one entity's key that changes what another's placeholders may hold: G's key gives
+ * x a '-' after it, so E's "A#{x}" no longer meets F's "A#{y}-B" (x can no longer end in "-B")
+ * and E's query of a whole partition no longer reads F's items, though neither E nor F meets G.
+ * Then back, an edit that keeps every domain, and the first again. */
+static void test_keys_domains(void **state)
+{
+    (void)state;
+    static const char *const yaml =
+        "keyplan: 1\n"
+        "name: domains\n"
+        "table: { name: Things, pk: PK, sk: SK }\n"
+        "attributes:\n"
+        "  x: { distinct: 1000 }\n"
+        "  y: { distinct: 1000 }\n"
+        "  z: { distinct: 1000 }\n"
+        "  w: { distinct: 1000 }\n"
+        "entities:\n"
+        "  - { name: E, count: 1000, size: 400, attributes: [x, w], keys: { PK: \"A#{x}\", SK: \"{w}\" } }\n"
+        "  - { name: F, count: 90000, size: 4000, attributes: [y, w], keys: { PK: \"A#{y}-B\", SK: \"F#{w}\" } }\n"
+        "  - { name: G, count: 10, size: 100, attributes: [x, z], keys: { PK: \"K#{z}\", SK: \"G\" } }\n"
+        "patterns:\n"
+        "  - { id: 1, name: all of an x, entity: E, by: [x], rate: 300, latency: 20 }\n"
+        "  - { id: 2, name: an F, entity: F, by: [y], rate: 30, latency: 20 }\n"
+        "  - { id: 3, name: a G, entity: G, by: [z], rate: 3, latency: 20 }\n"
+        "  - { id: 4, name: an F again, entity: F, by: [y], rate: 4, latency: 20 }\n"
+        "  - { id: 5, name: an F once more, entity: F, by: [y], rate: 5, latency: 20 }\n";
+    kp_design *d = ts_load_text(yaml, "domains.yaml");
+    assert_non_null(d);
+    kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
+    /* whole, whole (back), in place ('#' was z's separator already), whole */
+    static const char *const texts[] = {"K#{x}-Z", "K#{z}", "K#{z}#W", "K#{x}-Z"};
+    static const bool patched[] = {false, false, true, false};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        assert_int_equal(edit_set(d, EDIT_KEYS, 2, 1, texts[i], NULL), KP_OK);
+        kp_diags dg;
+        diags_init(&dg, "domains.yaml");
+        assert_true(validate_design(d, &dg));
+        diags_free(&dg);
+        a = analysis_update_row(a, d, EDIT_KEYS, 2);
+        if (analysis_was_whole(a) == patched[i])
+            fail_msg("%s: %s", texts[i],
+                     patched[i] ? "analysed whole, not patched" : "patched, not analysed whole");
+        compare(d, a, "domains", i + 1, texts[i]);
     }
     analysis_free(a);
     design_free(d);
@@ -610,7 +733,8 @@ int main(void)
         cmocka_unit_test(test_told_row),         cmocka_unit_test(test_told_rows),
         cmocka_unit_test(test_told_rest),        cmocka_unit_test(test_told_elements),
         cmocka_unit_test(test_samples),          cmocka_unit_test(test_generated),
-        cmocka_unit_test(test_figures_in_place),
+        cmocka_unit_test(test_figures_in_place), cmocka_unit_test(test_keys_in_place),
+        cmocka_unit_test(test_keys_domains),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

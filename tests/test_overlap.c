@@ -2,7 +2,7 @@
  * placeholders' domains. One table of template pairs with the overlap each must give, over one
  * design that declares the domains (enum, number with and without format, date, shard, bool,
  * strings with and without `chars: any`, undeclared ids); then the domain numbers the resolver
- * groups templates by. */
+ * groups templates by, and whether one entity's key changed changes any (ov_domains_same). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -168,11 +168,55 @@ static void test_domain_numbers(void **state)
     design_free(d);
 }
 
+/* ov_domains_same: the design with one entity's key changed, against the design as it was. */
+static bool same_after(kp_design *d, const char *entity, const char *key, const char *src)
+{
+    kp_entity *e = NULL;
+    for (size_t i = 0; i < d->nentities; i++)
+        if (strcmp(d->entities[i].name, entity) == 0)
+            e = &d->entities[i];
+    assert_non_null(e);
+    kp_keytpl *k = NULL;
+    for (size_t i = 0; i < e->nkeys; i++)
+        if (strcmp(e->keys[i].attr.s, key) == 0)
+            k = &e->keys[i];
+    assert_non_null(k);
+    ov_domains *before = ov_domains_new(d);
+    tpl was = k->tpl;
+    assert_int_equal(tpl_parse(src, &k->tpl, NULL, NULL), KP_OK);
+    ov_domains *after = ov_domains_new(d);
+    bool same = ov_domains_same(before, after);
+    assert_true(ov_domains_same(after, before) == same);
+    ov_domains_free(before);
+    ov_domains_free(after);
+    tpl_free(&k->tpl);
+    k->tpl = was;
+    return same;
+}
+
+static void test_domains_same(void **state)
+{
+    (void)state;
+    kp_design *d = design();
+    /* the same separators next to every name */
+    assert_true(same_after(d, "Profile", "SK", "PROFILE#V2"));
+    assert_true(same_after(d, "Profile", "PK", "USER#{userId}#FRIENDS")); /* '#' was userId's */
+    assert_true(same_after(d, "Line", "SK", "L#{lineNo}#{newId}"));       /* a name of its own */
+    assert_true(same_after(d, "Item", "SK", "ITEM#{itemId}#X"));
+    /* a separator gained or lost by a name another entity uses */
+    assert_false(same_after(d, "Profile", "PK", "USER-{userId}"));      /* userId gains '-' */
+    assert_false(same_after(d, "Piped", "PK", "{a}#{b}"));              /* a and b lose '|' */
+    assert_false(same_after(d, "Store", "SK", "STORE:{storeId}"));      /* storeId gains ':' */
+    assert_false(same_after(d, "Line", "SK", "L#{lineNo}#{orderId}.")); /* orderId gains '.' */
+    design_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_overlap_table),
         cmocka_unit_test(test_domain_numbers),
+        cmocka_unit_test(test_domains_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
