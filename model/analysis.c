@@ -439,43 +439,52 @@ static void redo_touched(kp_analysis *a, incr *in, bool *redo, size_t again, con
     run_after_resolve(a, in);
 }
 
-/* Would design d with entity epos made `theirs` give every placeholder the values it takes now?
- * An entity's key templates put separators next to their placeholders, and those separators
- * are the values' bounds in every template of the design (overlap.h): a '-' after {x} in one
- * entity's key keeps x from ending in "-B" in another's, which may then no longer meet a third.
- * (The sort keys' types need no such look: validation holds every entity filling a key
- * attribute to one type.) */
-static bool same_domains(const kp_design *d, size_t epos, const kp_entity *theirs)
+/* Is `attr` the partition key of the table or of an index? */
+static bool partition_key(const kp_design *d, const char *attr)
 {
-    kp_design after = *d;
-    kp_entity *v = xmalloc(d->nentities * sizeof *v);
-    memcpy(v, d->entities, d->nentities * sizeof *v);
-    v[epos] = *theirs;
-    after.entities = v;
-    ov_domains *x = ov_domains_new(d), *y = ov_domains_new(&after);
-    bool same = ov_domains_same(x, y) && ov_domains_same(y, x);
-    ov_domains_free(x);
-    ov_domains_free(y);
-    free(v);
-    return same;
+    if (same_str(d->table.pk.s, attr))
+        return true;
+    for (size_t x = 0; x < d->nindexes; x++)
+        if (same_str(d->indexes[x].pk.s, attr))
+            return true;
+    return false;
+}
+
+/* x and y differ at most in the templates of their sort keys (the same key attributes, the same
+ * partition keys' templates, the rest equal): heat's rows, which are partition keys' templates,
+ * and its members, stay; their entries' sizes are figured again. */
+static bool sort_keys_only(const kp_design *d, const kp_entity *x, const kp_entity *y)
+{
+    if (x->nkeys != y->nkeys)
+        return false;
+    for (size_t k = 0; k < x->nkeys; k++)
+        if (!same_str(x->keys[k].attr.s, y->keys[k].attr.s) ||
+            (partition_key(d, x->keys[k].attr.s) && !fields_equal(&kp_rec_keytpl, &x->keys[k], &y->keys[k])))
+            return false;
+    kp_entity z = *y;
+    z.keys = x->keys;
+    return fields_equal(&kp_rec_entity, x, &z);
 }
 
 /* Entity epos of in->base made d's in place, and only what it can change analysed again: the
  * patterns that read it or its neighbours (entities sharing its partitions on some index) or the
  * whole table, heat's rows, the design's own findings. False (the caller analyses whole) when a
- * change of its keys changes a placeholder's values (nothing done: any pattern may change), or
- * when redo_touched finds most of the design to redo. */
+ * change of its keys gives a placeholder other separators (nothing done: those bound the values
+ * of every template holding it, so a '-' after {x} in its key keeps x from ending in "-B" in
+ * another's, which may then no longer meet a third's; any pattern may change), or when
+ * redo_touched finds most of the design to redo. (The sort keys' types need no such look:
+ * validation holds every entity filling a key attribute to one type.) */
 static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity *theirs)
 {
     kp_design *base = in->base;
     kp_entity *mine = &base->entities[epos];
     if (!mine->name || !same_str(mine->name, theirs->name) ||
-        (!keys_equal(mine, theirs) && !same_domains(base, epos, theirs)))
+        (!keys_equal(mine, theirs) && !ov_same_separators(base, epos, theirs)))
         return false;
     size_t ne = base->nentities, again = 0;
     bool *touch = xcalloc(ne ? ne : 1, sizeof *touch), *refig = xcalloc(ne ? ne : 1, sizeof *refig),
          *redo = NULL;
-    bool figures = figures_only(mine, theirs);
+    bool figures = figures_only(mine, theirs), rows_stay = figures || sort_keys_only(base, mine, theirs);
     refig[epos] = touch[epos] = true;
     if (figures) {
         /* its figures: its patterns, those whose results read its items, those whose loads share
@@ -498,7 +507,7 @@ static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity
         again = touched_patterns(a, in, touch, NULL, NULL, &redo);
     }
     if (redo)
-        redo_touched(a, in, redo, again, refig, NULL, figures);
+        redo_touched(a, in, redo, again, refig, NULL, rows_stay);
     free(refig);
     free(touch);
     return redo != NULL;

@@ -59,7 +59,8 @@ void stage_heat_rows(struct heat *h, kp_rowop op);
  * indexes, with the same value combinations), else false and every pattern is computed. */
 bool stage_heat_take(struct heat *h, struct heat *from, const bool *redo);
 /* After an edit of the figures alone of the entities ents[] marks (count, size, writes; their
- * memo figures forgotten), or of attribute attr (not NULL: its distinct values, skew, shares;
+ * memo figures forgotten), or of their sort keys' templates (the memo made anew with the
+ * resolver's context: h reads the analysis' one again), or of attribute attr (not NULL: its distinct values, skew, shares;
  * ents[] then marks the entities carrying it): h patched in place (the value classes of the rows
  * those entities come first in or with the attribute's placeholder, their rows' items, their
  * entries' sizes, the indexes' items and bytes, the write units, the entities' writes), the

@@ -1066,6 +1066,8 @@ bool stage_heat_refigure(heat *h, const bool *ents, const char *attr, const bool
     const kp_design *d = h->d;
     ptrdiff_t nx = (ptrdiff_t)d->nindexes;
     size_t ai;
+    if (!h->own)
+        h->cap = h->a->capacity_memo; /* made anew with the resolver's context, after a key's edit */
     if (attr && namemap_get(&h->anames, attr, &ai))
         h->dist_done[ai] = false; /* its distribution computed again */
     /* the rows whose value classes change (2): those an entity comes first in (its count counts;

@@ -224,6 +224,26 @@ static size_t domain_number(ov_domains *dm, sbuf *b, const char *name, const cha
     return namemap_number(&dm->ids, arena_strdup(dm->ar, text));
 }
 
+/* The separators template t puts right next to its placeholder j, added to *seps; true when
+ * the literal after it starts with one. */
+static bool part_separators(const tpl *t, size_t j, ov_bytes *seps)
+{
+    if (j > 0 && t->parts[j - 1].kind == TPL_LIT && t->parts[j - 1].text[0]) {
+        const char *lit = t->parts[j - 1].text;
+        unsigned char c = (unsigned char)lit[strlen(lit) - 1];
+        if (separator_byte(c))
+            bytes_add(seps, c);
+    }
+    if (j + 1 < t->n && t->parts[j + 1].kind == TPL_LIT) {
+        unsigned char c = (unsigned char)t->parts[j + 1].text[0];
+        if (c && separator_byte(c)) {
+            bytes_add(seps, c);
+            return true;
+        }
+    }
+    return false;
+}
+
 ov_domains *ov_domains_new(const kp_design *d)
 {
     ov_domains *dm = xcalloc(1, sizeof *dm);
@@ -240,20 +260,8 @@ ov_domains *ov_domains_new(const kp_design *d)
                 if (t->parts[j].kind != TPL_ATTR)
                     continue;
                 dname *x = name_of(dm, t->parts[j].text);
-                if (j > 0 && t->parts[j - 1].kind == TPL_LIT && t->parts[j - 1].text[0]) {
-                    const char *lit = t->parts[j - 1].text;
-                    unsigned char c = (unsigned char)lit[strlen(lit) - 1];
-                    if (separator_byte(c))
-                        bytes_add(&x->seps, c);
-                }
-                if (j + 1 < t->n && t->parts[j + 1].kind == TPL_LIT) {
-                    unsigned char c = (unsigned char)t->parts[j + 1].text[0];
-                    if (c && separator_byte(c)) {
-                        bytes_add(&x->seps, c);
-                        if (!x->next)
-                            x->next = t->parts[j + 1].text;
-                    }
-                }
+                if (part_separators(t, j, &x->seps) && !x->next)
+                    x->next = t->parts[j + 1].text;
             }
         }
     }
@@ -297,13 +305,53 @@ void ov_domains_free(ov_domains *dm)
     free(dm);
 }
 
-bool ov_domains_same(const ov_domains *a, const ov_domains *b)
+/* The separators e's templates put next to placeholder `name`, added to *seps; true when one
+ * of them has it. */
+static bool entity_separators(const kp_entity *e, const char *name, ov_bytes *seps)
 {
-    for (size_t i = 0; i < a->n; i++) {
-        const dname *x = &a->v[i], *y = name_find(b, x->name);
-        if (y && memcmp(&x->seps, &y->seps, sizeof x->seps) != 0)
-            return false;
+    bool has = false;
+    for (size_t k = 0; k < e->nkeys; k++) {
+        const tpl *t = &e->keys[k].tpl;
+        for (size_t j = 0; j < t->n; j++)
+            if (t->parts[j].kind == TPL_ATTR && strcmp(t->parts[j].text, name) == 0) {
+                part_separators(t, j, seps);
+                has = true;
+            }
     }
+    return has;
+}
+
+/* Does placeholder `name` have the same separators in d as in d with entity epos made e? Only
+ * when epos's own separators next to it change are the others' read. */
+static bool name_same_separators(const kp_design *d, size_t epos, const kp_entity *e, const char *name)
+{
+    ov_bytes others = {{0}}, was = {{0}}, now = {{0}};
+    entity_separators(&d->entities[epos], name, &was);
+    entity_separators(e, name, &now);
+    if (memcmp(&was, &now, sizeof was) == 0)
+        return true;
+    bool used = false;
+    for (size_t i = 0; i < d->nentities; i++)
+        if (i != epos)
+            used |= entity_separators(&d->entities[i], name, &others);
+    if (!used && !design_attr(d, name))
+        return true; /* an undeclared name of epos's templates alone: theirs only */
+    for (int w = 0; w < 4; w++)
+        if ((others.w[w] | was.w[w]) != (others.w[w] | now.w[w]))
+            return false;
+    return true;
+}
+
+bool ov_same_separators(const kp_design *d, size_t epos, const kp_entity *e)
+{
+    const kp_entity *both[2] = {&d->entities[epos], e};
+    for (int s = 0; s < 2; s++)
+        for (size_t k = 0; k < both[s]->nkeys; k++) {
+            const tpl *t = &both[s]->keys[k].tpl;
+            for (size_t j = 0; j < t->n; j++)
+                if (t->parts[j].kind == TPL_ATTR && !name_same_separators(d, epos, e, t->parts[j].text))
+                    return false;
+        }
     return true;
 }
 

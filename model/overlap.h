@@ -42,12 +42,12 @@ typedef struct ov_domains ov_domains;
 ov_domains *ov_domains_new(const kp_design *d);
 void ov_domains_free(ov_domains *dm);
 
-/* Do the names a and b both know take the same values in each (the same separators next to
- * them)? Two designs that differ in one entity's templates: true when no placeholder the other
- * entities use gained or lost a separator, so their templates meet each other as before. (A name
- * only one of them knows is used by that entity's templates alone; ov_continuation is not
- * compared: it changes no value.) */
-bool ov_domains_same(const ov_domains *a, const ov_domains *b);
+/* Would design d with entity epos made e give every placeholder the separators it has now
+ * (those its templates put right next to it, which bound its values)? True when no name another
+ * entity's template or the declarations know gains or loses one: the other entities' templates
+ * then meet each other as before. (An undeclared name of epos's templates alone is theirs only;
+ * ov_continuation is not compared: it changes no value.) */
+bool ov_same_separators(const kp_design *d, size_t epos, const kp_entity *e);
 
 /* A number for the values placeholder p of one of the design's templates (or a declared
  * attribute) takes: two placeholders with the same number take the same values (the resolver

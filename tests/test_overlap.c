@@ -2,7 +2,7 @@
  * placeholders' domains. One table of template pairs with the overlap each must give, over one
  * design that declares the domains (enum, number with and without format, date, shard, bool,
  * strings with and without `chars: any`, undeclared ids); then the domain numbers the resolver
- * groups templates by, and whether one entity's key changed changes any (ov_domains_same). */
+ * groups templates by, and whether one entity's key changed changes any (ov_same_separators). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -168,29 +168,40 @@ static void test_domain_numbers(void **state)
     design_free(d);
 }
 
-/* ov_domains_same: the design with one entity's key changed, against the design as it was. */
+/* ov_same_separators: the design with one entity's key changed, against the design as it was;
+ * and the same asked of the domains of both designs (the separators they hold). */
 static bool same_after(kp_design *d, const char *entity, const char *key, const char *src)
 {
-    kp_entity *e = NULL;
-    for (size_t i = 0; i < d->nentities; i++)
-        if (strcmp(d->entities[i].name, entity) == 0)
-            e = &d->entities[i];
-    assert_non_null(e);
-    kp_keytpl *k = NULL;
-    for (size_t i = 0; i < e->nkeys; i++)
-        if (strcmp(e->keys[i].attr.s, key) == 0)
-            k = &e->keys[i];
-    assert_non_null(k);
+    size_t epos = 0;
+    while (epos < d->nentities && strcmp(d->entities[epos].name, entity) != 0)
+        epos++;
+    assert_true(epos < d->nentities);
+    kp_entity *e = &d->entities[epos], theirs = *e;
+    theirs.keys = xcalloc(e->nkeys, sizeof *theirs.keys);
+    memcpy(theirs.keys, e->keys, e->nkeys * sizeof *e->keys);
+    size_t k = 0;
+    while (k < e->nkeys && strcmp(e->keys[k].attr.s, key) != 0)
+        k++;
+    assert_true(k < e->nkeys);
+    assert_int_equal(tpl_parse(src, &theirs.keys[k].tpl, NULL, NULL), KP_OK);
+    bool same = ov_same_separators(d, epos, &theirs);
+    /* the domains of both designs: every name both know has the same separators */
     ov_domains *before = ov_domains_new(d);
-    tpl was = k->tpl;
-    assert_int_equal(tpl_parse(src, &k->tpl, NULL, NULL), KP_OK);
+    kp_entity was = *e;
+    d->entities[epos] = theirs;
     ov_domains *after = ov_domains_new(d);
-    bool same = ov_domains_same(before, after);
-    assert_true(ov_domains_same(after, before) == same);
+    d->entities[epos] = was;
+    for (size_t i = 0; i < d->nattrs; i++) {
+        ov_bytes x, y;
+        ov_separators(before, d->attrs[i].name, &x);
+        ov_separators(after, d->attrs[i].name, &y);
+        if (memcmp(&x, &y, sizeof x) != 0)
+            assert_false(same);
+    }
     ov_domains_free(before);
     ov_domains_free(after);
-    tpl_free(&k->tpl);
-    k->tpl = was;
+    tpl_free(&theirs.keys[k].tpl);
+    free(theirs.keys);
     return same;
 }
 
@@ -198,16 +209,18 @@ static void test_domains_same(void **state)
 {
     (void)state;
     kp_design *d = design();
-    /* the same separators next to every name */
+    /* the same separators next to every name another entity uses or the design declares */
     assert_true(same_after(d, "Profile", "SK", "PROFILE#V2"));
     assert_true(same_after(d, "Profile", "PK", "USER#{userId}#FRIENDS")); /* '#' was userId's */
     assert_true(same_after(d, "Line", "SK", "L#{lineNo}#{newId}"));       /* a name of its own */
     assert_true(same_after(d, "Item", "SK", "ITEM#{itemId}#X"));
-    /* a separator gained or lost by a name another entity uses */
+    assert_true(same_after(d, "Piped", "PK", "{a}#{b}"));         /* a, b: undeclared, its own */
+    assert_true(same_after(d, "Store", "SK", "STORE:{storeId}")); /* storeId: undeclared, its own */
+    /* a separator gained or lost by a name another entity uses, or a declared one */
     assert_false(same_after(d, "Profile", "PK", "USER-{userId}"));      /* userId gains '-' */
-    assert_false(same_after(d, "Piped", "PK", "{a}#{b}"));              /* a and b lose '|' */
-    assert_false(same_after(d, "Store", "SK", "STORE:{storeId}"));      /* storeId gains ':' */
-    assert_false(same_after(d, "Line", "SK", "L#{lineNo}#{orderId}.")); /* orderId gains '.' */
+    assert_false(same_after(d, "Friend", "SK", "{userId}-{friendId}")); /* userId gains '-' */
+    assert_false(same_after(d, "Report", "SK", "{year}/Q{quarter}"));   /* declared: year gains '/' */
+    assert_false(same_after(d, "Line", "SK", "L#{lineNo}."));           /* declared: lineNo gains '.' */
     design_free(d);
 }
 
