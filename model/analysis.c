@@ -432,7 +432,7 @@ static void redo_touched(kp_analysis *a, incr *in, bool *redo, size_t again, con
         in->heat = h;
     }
     free(redo);
-    stage_findings_element(in->findings, a);
+    stage_findings_element(in->findings, a, attr, refig);
     for (size_t e = 0; e < ne; e++)
         if (refig[e])
             stage_checklist_entity(in->checklist, e);

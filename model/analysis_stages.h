@@ -107,8 +107,12 @@ void stage_findings_rows(struct findings_keep *k, kp_rowop op); /* as stage_heat
  * findings read of it (the decisions) is read again by the next run. */
 void stage_findings_rest(struct findings_keep *k);
 /* After an edit of an entity, an attribute or an index (analysis_update_row): the design's own
- * findings made again now, and the partitions' (heat's rows may have changed) by the next run. */
-void stage_findings_element(struct findings_keep *k, const kp_analysis *a);
+ * findings made again now, those of the entities ents[] marks (after an edit of attribute attr,
+ * not NULL: every entity carrying it, its keys' placeholders included); and by the next run the
+ * partitions' whose figures or template changed (heat's rows may have), or whose template holds
+ * attr. */
+void stage_findings_element(struct findings_keep *k, const kp_analysis *a, const char *attr,
+                            const bool *ents);
 void stage_findings_run(struct findings_keep *k, kp_analysis *a);
 void stage_findings_close(struct findings_keep *k);
 

@@ -529,7 +529,8 @@ static void index_findings(flist *l, const kp_analysis *a)
                   table_wcu));
 }
 
-static void entity_findings(flist *l, const kp_analysis *a, const namemap *names)
+static void entity_findings(flist *ls, size_t step, const kp_analysis *a, const namemap *names,
+                            const bool *only)
 {
     const kp_design *d = a->design;
     /* the sort-key attribute names of the table and the indexes, numbered; per entity, the
@@ -543,7 +544,10 @@ static void entity_findings(flist *l, const kp_analysis *a, const namemap *names
     size_t nslots = sknames.n;
     const kp_keytpl **sktpl = xmalloc((nslots ? nslots : 1) * sizeof *sktpl);
     for (size_t e = 0; e < d->nentities; e++) {
+        if (only && !only[e])
+            continue;
         const kp_entity *en = &d->entities[e];
+        flist *l = &ls[e * step];
         for (size_t i = 0; i < nslots; i++)
             sktpl[i] = NULL;
         for (size_t j = 0; j < en->nkeys; j++) {
@@ -622,14 +626,17 @@ static const kp_attr *finder_attr(const void *ctx, const char *name)
 }
 
 /* key-too-long: the average key value by the declared sizes over DynamoDB's limit. */
-static void key_findings(flist *l, const kp_analysis *a, const namemap *names)
+static void key_findings(flist *ls, size_t step, const kp_analysis *a, const namemap *names, const bool *only)
 {
     const kp_design *d = a->design;
     attr_finder find = {d, names};
     namemap limits = {0};
     validate_key_limits(d, &limits);
     for (size_t e = 0; e < d->nentities; e++) {
+        if (only && !only[e])
+            continue;
         const kp_entity *en = &d->entities[e];
+        flist *l = &ls[e * step];
         for (size_t k = 0; k < en->nkeys; k++) {
             const kp_keytpl *kt = &en->keys[k];
             size_t limit;
@@ -734,12 +741,49 @@ void stage_findings(kp_analysis *a)
     partition_findings(&l, a, &names);
     pattern_findings(&l, a, &names);
     index_findings(&l, a);
-    entity_findings(&l, a, &names);
-    key_findings(&l, a, &names);
+    entity_findings(&l, 0, a, &names, NULL);
+    key_findings(&l, 0, a, &names, NULL);
     quota_findings(&l, a);
     namemap_free(&names);
     a->findings = l.v;
     a->nfindings = l.n;
+}
+
+/* What partition_design reads of a partition besides the attributes' declarations and the
+ * decisions: when these are the same after an element's edit, so are its findings. */
+struct pin {
+    ptrdiff_t index;
+    const kp_entity *entity; /* whose partition-key template the row's is */
+    char *template_src;
+    double distinct, items, hot_share;
+};
+
+static bool same_double(double x, double y) { return memcmp(&x, &y, sizeof x) == 0; }
+
+static bool pin_same(const struct pin *p, const kp_partition_result *pr)
+{
+    return p->index == pr->index && p->entity == pr->entity &&
+           strcmp(p->template_src, pr->template_src) == 0 && same_double(p->distinct, pr->distinct) &&
+           same_double(p->items, pr->items) && same_double(p->hot_share, pr->hot_share);
+}
+
+static void pin_set(struct pin *p, const kp_partition_result *pr)
+{
+    free(p->template_src);
+    *p = (struct pin){pr->index,    pr->entity, xstrdup(pr->template_src),
+                      pr->distinct, pr->items,  pr->hot_share};
+}
+
+/* Does partition pr's template hold placeholder `attr`? */
+static bool holds_attr(const kp_design *d, const kp_partition_result *pr, const char *attr)
+{
+    const tpl *t = row_tpl(d, pr);
+    if (!t)
+        return pr->template_src[0] == '{'; /* a plain attribute: read again */
+    for (size_t k = 0; k < t->n; k++)
+        if (t->parts[k].kind == TPL_ATTR && strcmp(t->parts[k].text, attr) == 0)
+            return true;
+    return false;
 }
 
 /* What analysis_update keeps: each pattern's groups, and the findings of the design alone. */
@@ -747,13 +791,18 @@ struct findings_keep {
     size_t n;      /* patterns */
     flist *pat;    /* [i * PF__GROUPS + g]: group g of pattern i */
     bool *dirty;   /* pattern i's groups are to be made again */
-    flist design;  /* entity_findings and key_findings: the design's alone */
+    size_t nent;   /* entities */
+    flist *efind;  /* per entity: entity_findings */
+    flist *kfind;  /* per entity: key_findings */
     namemap names; /* analysis_name_maps */
     unsigned char *counter;
     flist run;          /* the findings of the last run's loads (partitions, indexes, quotas) */
     size_t npart;       /* partitions known (the rows of heat: the design's), 0 before the first run */
     flist *plow, *punk; /* per partition: its design's findings (partition_design) */
     pinfo *pinfo;
+    struct pin *pin; /* per partition: what partition_design read of it */
+    bool recheck;    /* after an element's edit: each partition made again when what it reads changed */
+    char *attr;      /* that edit's attribute (its declaration read by every template holding it) */
 };
 
 static void flist_clear(flist *l)
@@ -795,8 +844,11 @@ struct findings_keep *stage_findings_open(const kp_analysis *a)
         k->dirty[i] = true;
     k->counter = xcalloc(d->nattrs ? d->nattrs : 1, 1);
     analysis_name_maps(d, &k->names, NULL);
-    entity_findings(&k->design, a, &k->names);
-    key_findings(&k->design, a, &k->names);
+    k->nent = d->nentities;
+    k->efind = xcalloc(k->nent + 1, sizeof *k->efind);
+    k->kfind = xcalloc(k->nent + 1, sizeof *k->kfind);
+    entity_findings(k->efind, 1, a, &k->names, NULL);
+    key_findings(k->kfind, 1, a, &k->names, NULL);
     return k;
 }
 
@@ -841,38 +893,71 @@ static void partitions_forget(struct findings_keep *k)
         free(k->plow[i].v);
         flist_clear(&k->punk[i]);
         free(k->punk[i].v);
+        free(k->pin[i].template_src);
     }
     free(k->plow);
     free(k->punk);
     free(k->pinfo);
+    free(k->pin);
     k->plow = k->punk = NULL;
     k->pinfo = NULL;
+    k->pin = NULL;
     k->npart = 0;
+    k->recheck = false;
+    free(k->attr);
+    k->attr = NULL;
 }
 
 void stage_findings_rest(struct findings_keep *k) { partitions_forget(k); }
 
-void stage_findings_element(struct findings_keep *k, const kp_analysis *a)
+void stage_findings_element(struct findings_keep *k, const kp_analysis *a, const char *attr, const bool *ents)
 {
-    partitions_forget(k);
-    flist_clear(&k->design);
-    entity_findings(&k->design, a, &k->names);
-    key_findings(&k->design, a, &k->names);
+    if (k->recheck && (k->attr || attr)) /* two edits before a run: all of them again */
+        partitions_forget(k);
+    else if (k->plow) {
+        k->recheck = true;
+        k->attr = attr ? xstrdup(attr) : NULL;
+    }
+    /* an entity's findings read its own fields and keys, and the declarations of its keys'
+       placeholders (their carriers are marked after an attribute's edit) */
+    for (size_t e = 0; e < k->nent; e++)
+        if (ents[e]) {
+            flist_clear(&k->efind[e]);
+            flist_clear(&k->kfind[e]);
+        }
+    entity_findings(k->efind, 1, a, &k->names, ents);
+    key_findings(k->kfind, 1, a, &k->names, ents);
 }
 
 void stage_findings_run(struct findings_keep *k, kp_analysis *a)
 {
     flist l = {0}, t = {0};
     flist_clear(&k->run);
-    if (!k->plow) { /* the partitions are heat's rows: the same on every run */
-        k->npart = a->npartitions;
-        k->plow = xcalloc(k->npart + 1, sizeof *k->plow);
-        k->punk = xcalloc(k->npart + 1, sizeof *k->punk);
-        k->pinfo = xcalloc(k->npart + 1, sizeof *k->pinfo);
+    if (k->recheck && k->npart != a->npartitions)
+        partitions_forget(k);
+    if (!k->plow || k->recheck) { /* the partitions are heat's rows: the same on every run */
+        bool all = !k->plow;
+        if (all) {
+            k->npart = a->npartitions;
+            k->plow = xcalloc(k->npart + 1, sizeof *k->plow);
+            k->punk = xcalloc(k->npart + 1, sizeof *k->punk);
+            k->pinfo = xcalloc(k->npart + 1, sizeof *k->pinfo);
+            k->pin = xcalloc(k->npart + 1, sizeof *k->pin);
+        }
         unsigned char *nflags = xcalloc(a->design->nattrs ? a->design->nattrs : 1, 1);
-        for (size_t i = 0; i < k->npart; i++)
+        for (size_t i = 0; i < k->npart; i++) {
+            const kp_partition_result *pr = &a->partitions[i];
+            if (!all && pin_same(&k->pin[i], pr) && !(k->attr && holds_attr(a->design, pr, k->attr)))
+                continue;
+            flist_clear(&k->plow[i]);
+            flist_clear(&k->punk[i]);
             partition_design(a, i, &k->names, nflags, &k->plow[i], &k->punk[i], &k->pinfo[i]);
+            pin_set(&k->pin[i], pr);
+        }
         free(nflags);
+        k->recheck = false;
+        free(k->attr);
+        k->attr = NULL;
     }
     for (size_t i = 0; i < k->npart && i < a->npartitions; i++) {
         flist_share(&l, &k->plow[i]);
@@ -894,7 +979,10 @@ void stage_findings_run(struct findings_keep *k, kp_analysis *a)
             flist_share(&l, &k->pat[i * PF__GROUPS + g]);
     index_findings(&t, a);
     take_run(k, &l, &t);
-    flist_share(&l, &k->design);
+    for (size_t e = 0; e < k->nent; e++)
+        flist_share(&l, &k->efind[e]);
+    for (size_t e = 0; e < k->nent; e++)
+        flist_share(&l, &k->kfind[e]);
     quota_findings(&t, a);
     take_run(k, &l, &t);
     a->findings = l.v;
@@ -911,8 +999,14 @@ void stage_findings_close(struct findings_keep *k)
     }
     free(k->pat);
     free(k->dirty);
-    flist_clear(&k->design);
-    free(k->design.v);
+    for (size_t e = 0; e < k->nent; e++) {
+        flist_clear(&k->efind[e]);
+        free(k->efind[e].v);
+        flist_clear(&k->kfind[e]);
+        free(k->kfind[e].v);
+    }
+    free(k->efind);
+    free(k->kfind);
     flist_clear(&k->run);
     free(k->run.v);
     partitions_forget(k);
