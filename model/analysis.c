@@ -502,7 +502,7 @@ static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity
         stage_resolve_refigure(in->resolver, epos);
     } else if (!figures) {
         /* its entries may change: every entity whose partitions meet its own, before and after */
-        stage_resolve_reopen(in->resolver, a);
+        stage_resolve_reopen(in->resolver, a, (ptrdiff_t)epos);
         stage_resolve_neighbours(in->resolver, epos, touch);
         again = touched_patterns(a, in, touch, NULL, NULL, &redo);
     }
@@ -611,7 +611,7 @@ static bool update_index(kp_analysis *a, incr *in, size_t row, const kp_index *t
         /* as an edit of the figures of the entities on it: heat patched in place too */
         stage_resolve_reproject(in->resolver, (ptrdiff_t)row);
     } else {
-        stage_resolve_reopen(in->resolver, a);
+        stage_resolve_reopen(in->resolver, a, -1);
         for (size_t e = 0; e < ne; e++)
             on[e] = on[e] || stage_resolve_on(in->resolver, e, (ptrdiff_t)row);
         again = touched_patterns(a, in, on, NULL, NULL, &redo);

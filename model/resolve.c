@@ -750,14 +750,18 @@ void stage_resolve_close(rs_keep *k)
     free(k);
 }
 
-void stage_resolve_reopen(rs_keep *k, kp_analysis *a)
+void stage_resolve_reopen(rs_keep *k, kp_analysis *a, ptrdiff_t epos)
 {
     if (!k)
         return;
     arena *ar = k->c.ar;
     keep_release(&k->c);
-    capacity_memo_free(a->capacity_memo);
-    a->capacity_memo = NULL;
+    if (epos >= 0) {
+        capacity_memo_forget(a->capacity_memo, (size_t)epos);
+    } else {
+        capacity_memo_free(a->capacity_memo);
+        a->capacity_memo = NULL;
+    }
     keep_init(&k->c, a, ar);
 }
 
