@@ -338,14 +338,17 @@ static bool names_attr(const kp_pattern *p, const char *name)
     return (p->order.s && strcmp(p->order.s, name) == 0) || (p->range.s && strcmp(p->range.s, name) == 0);
 }
 
-/* Does pattern i need resolving again after an edit of the entities touch[] marks (or of
- * attribute attr, when not NULL)? When it names one of them (a read, a write, a step of a join)
- * or the attribute, or its plan reads the whole table (a Scan: the table's totals). */
-static bool reads_touched(const kp_analysis *a, const namemap *ents, const bool *touch, const char *attr,
-                          size_t i)
+/* Does pattern i need resolving again after an edit of the entities touch[] marks (wtouch[]
+ * for a write, when not NULL), or of attribute attr (when not NULL)? When it names one of them
+ * (a read, a write, a step of a join) or the attribute, or its plan reads the whole table (a
+ * Scan: the table's totals). */
+static bool reads_touched(const kp_analysis *a, const namemap *ents, const bool *touch, const bool *wtouch,
+                          const char *attr, size_t i)
 {
     const kp_pattern_result *pr = &a->patterns[i];
     const kp_pattern *p = &a->design->patterns[i];
+    if (wtouch && p->kind == KP_WRITE)
+        touch = wtouch;
     if (pr->plan == KP_PLAN_SCAN || pr->plan == KP_PLAN_INVALID)
         return true;
     for (size_t s = 0; s < pr->nsteps; s++)
@@ -380,12 +383,12 @@ static bool reads_of(const incr *in, size_t i, const bool *readof)
     return false;
 }
 
-/* The patterns that name the entities touch[] marks (or attribute attr), or Scan, or (readof not
- * NULL) read the items of those readof[] marks: redo[] (allocated) and how many, or (size_t)-1
+/* The patterns that name the entities touch[] marks (the writes: wtouch[], when not NULL; or
+ * attribute attr), or Scan, or (readof not NULL) read the items of those readof[] marks: redo[] (allocated) and how many, or (size_t)-1
  * (redo NULL) when they are more than half the design: a whole analysis is then as quick, and
  * releases the arena's old strings. */
-static size_t touched_patterns(const kp_analysis *a, const incr *in, const bool *touch, const bool *readof,
-                               const char *attr, bool **redo)
+static size_t touched_patterns(const kp_analysis *a, const incr *in, const bool *touch, const bool *wtouch,
+                               const bool *readof, const char *attr, bool **redo)
 {
     const kp_design *d = a->design;
     size_t ne = d->nentities, n = a->npatterns, again = 0;
@@ -395,7 +398,8 @@ static size_t touched_patterns(const kp_analysis *a, const incr *in, const bool 
         namemap_put(&ents, d->entities[i].name, i);
     *redo = xcalloc(n ? n : 1, sizeof **redo);
     for (size_t i = 0; i < n; i++)
-        again += (*redo)[i] = reads_touched(a, &ents, touch, attr, i) || (readof && reads_of(in, i, readof));
+        again += (*redo)[i] =
+            reads_touched(a, &ents, touch, wtouch, attr, i) || (readof && reads_of(in, i, readof));
     namemap_free(&ents);
     if (again > n / 2) {
         free(*redo);
@@ -490,7 +494,7 @@ static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity
         /* its figures: its patterns, those whose results read its items, those whose loads share
            a row whose value classes read its count; known before any change */
         stage_heat_rowmates(in->heat, refig, touch);
-        again = touched_patterns(a, in, touch, refig, NULL, &redo);
+        again = touched_patterns(a, in, touch, NULL, refig, NULL, &redo);
     } else {
         stage_resolve_neighbours(in->resolver, epos, touch); /* before the edit */
     }
@@ -504,7 +508,7 @@ static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity
         /* its entries may change: every entity whose partitions meet its own, before and after */
         stage_resolve_reopen(in->resolver, a, (ptrdiff_t)epos);
         stage_resolve_neighbours(in->resolver, epos, touch);
-        again = touched_patterns(a, in, touch, NULL, NULL, &redo);
+        again = touched_patterns(a, in, touch, NULL, NULL, NULL, &redo);
     }
     if (redo)
         redo_touched(a, in, redo, again, refig, NULL, rows_stay);
@@ -563,23 +567,32 @@ static bool update_attr(kp_analysis *a, incr *in, size_t row, const kp_attr *the
     kp_attr *mine = &base->attrs[row];
     if (!attr_figures_only(mine, theirs))
         return false;
-    size_t ne = base->nentities;
-    bool *carry = xcalloc(ne ? ne : 1, sizeof *carry), *touch = xcalloc(ne ? ne : 1, sizeof *touch), *redo;
-    /* its carriers, and the patterns reading their items (a row whose value classes it sets has
-       only carriers: its placeholder is in their templates) */
+    size_t ne = base->nentities, nf = 4 * (1 + base->nindexes);
+    bool *carry = xcalloc(ne ? ne : 1, sizeof *carry), *moved = xcalloc(ne ? ne : 1, sizeof *moved), *redo;
+    double *was = xcalloc(nf, sizeof *was), *now = xcalloc(nf, sizeof *now);
     for (size_t e = 0; e < ne; e++)
-        touch[e] = carry[e] = carries_attr(&base->entities[e], mine->name);
-    size_t again = touched_patterns(a, in, touch, carry, mine->name, &redo);
-    if (redo) {
-        swap_in(in, &kp_rec_attr, mine, theirs);
-        free_after_resolve(a);
-        for (size_t e = 0; e < ne; e++)
-            if (carry[e])
-                stage_resolve_refigure(in->resolver, e);
+        carry[e] = carries_attr(&base->entities[e], mine->name);
+    swap_in(in, &kp_rec_attr, mine, theirs);
+    free_after_resolve(a);
+    /* its carriers refigured: a read reads them as before where their entries kept their figures
+       (their share, bytes, items per partition value), and reads the attribute's figures itself
+       only where it names it (a bound placeholder's selectivity, a range, an order, a filter); a
+       write reads the carrier's write shares, so every write of a carrier is resolved again.
+       Heat makes the loads on the rows holding its placeholder again (stage_heat_refigure). */
+    for (size_t e = 0; e < ne; e++)
+        if (carry[e]) {
+            stage_resolve_entry_figures(in->resolver, e, was);
+            stage_resolve_refigure(in->resolver, e);
+            stage_resolve_entry_figures(in->resolver, e, now);
+            moved[e] = memcmp(was, now, nf * sizeof *was) != 0;
+        }
+    size_t again = touched_patterns(a, in, moved, carry, moved, mine->name, &redo);
+    if (redo)
         redo_touched(a, in, redo, again, carry, mine->name, true);
-    }
+    free(was);
+    free(now);
     free(carry);
-    free(touch);
+    free(moved);
     return redo != NULL;
 }
 
@@ -601,7 +614,7 @@ static bool update_index(kp_analysis *a, incr *in, size_t row, const kp_index *t
     size_t again = 0;
     for (size_t e = 0; e < ne; e++)
         on[e] = stage_resolve_on(in->resolver, e, (ptrdiff_t)row);
-    if (projection && (again = touched_patterns(a, in, on, NULL, NULL, &redo)) == (size_t)-1) {
+    if (projection && (again = touched_patterns(a, in, on, NULL, NULL, NULL, &redo)) == (size_t)-1) {
         free(on);
         return false;
     }
@@ -614,7 +627,7 @@ static bool update_index(kp_analysis *a, incr *in, size_t row, const kp_index *t
         stage_resolve_reopen(in->resolver, a, -1);
         for (size_t e = 0; e < ne; e++)
             on[e] = on[e] || stage_resolve_on(in->resolver, e, (ptrdiff_t)row);
-        again = touched_patterns(a, in, on, NULL, NULL, &redo);
+        again = touched_patterns(a, in, on, NULL, NULL, NULL, &redo);
     }
     if (redo)
         redo_touched(a, in, redo, again, on, NULL, projection);

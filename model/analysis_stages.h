@@ -36,6 +36,10 @@ void stage_resolve_rows(rs_keep *k, kp_rowop op);
 void stage_resolve_reproject(rs_keep *k, ptrdiff_t index);
 /* Is entity epos on design index `index` (-1 the table) in the context? */
 bool stage_resolve_on(rs_keep *k, size_t epos, ptrdiff_t index);
+/* Entity epos's entries in the context, as figures: per index (the table first) whether it is
+ * there, its share, its entry's bytes and its items per partition value; 4 * (1 + nindexes)
+ * doubles into out. Equal figures before and after an edit: its entries read the same. */
+void stage_resolve_entry_figures(const rs_keep *k, size_t epos, double *out);
 /* Marks in touch[] (one per entity) entity epos and every entity whose items can share a
  * partition with its items on some index (their partition templates meet): the entities whose
  * queries read its items, and whose items its queries read. */

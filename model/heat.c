@@ -1059,6 +1059,34 @@ void stage_heat_rowmates(const heat *h, const bool *ents, bool *touch)
     }
 }
 
+/* Does row r hold placeholder `attr`? */
+static bool row_holds(const hrow *row, const char *attr)
+{
+    for (size_t i = 0; i < row->nph; i++)
+        if (strcmp(row->ph[i].name, attr) == 0)
+            return true;
+    return false;
+}
+
+/* The patterns whose loads land on a row holding placeholder `attr` marked to be made again. */
+static void dirty_on_rows(heat *h, const char *attr)
+{
+    unsigned char *holds = xcalloc(h->nrows ? h->nrows : 1, 1);
+    bool any = false;
+    for (size_t r = 0; r < h->nrows; r++)
+        any |= holds[r] = row_holds(&h->rows[r], attr);
+    for (size_t i = 0; any && i < h->nlog; i++) {
+        const hops *l[2] = {&h->rlog[i], &h->wlog[i]};
+        for (int k = 0; k < 2 && !h->dirty[i]; k++)
+            for (size_t j = 0; j < l[k]->n; j++)
+                if (l[k]->v[j].kind == HOP_ROW && holds[l[k]->v[j].rowi]) {
+                    h->dirty[i] = true;
+                    break;
+                }
+    }
+    free(holds);
+}
+
 bool stage_heat_refigure(heat *h, const bool *ents, const char *attr, const bool *redo)
 {
     if (!h || !h->nlog)
@@ -1120,6 +1148,8 @@ bool stage_heat_refigure(heat *h, const bool *ents, const char *attr, const bool
     h->rec = NULL;
     for (size_t i = 0; i < h->nlog; i++)
         h->dirty[i] = h->dirty[i] || redo[i];
+    if (attr) /* the loads on the rows holding its placeholder: their value classes changed */
+        dirty_on_rows(h, attr);
     return true;
 }
 

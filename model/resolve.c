@@ -789,6 +789,18 @@ bool stage_resolve_on(rs_keep *k, size_t epos, ptrdiff_t index)
            k->c.on[epos * k->c.nix + (size_t)(index + 1)] != NULL;
 }
 
+void stage_resolve_entry_figures(const rs_keep *k, size_t epos, double *out)
+{
+    const rctx *c = &k->c;
+    for (size_t x = 0; x < c->nix; x++) {
+        const entry *en = epos < c->d->nentities ? c->on[epos * c->nix + x] : NULL;
+        out[4 * x] = en != NULL;
+        out[4 * x + 1] = en ? en->share : 0;
+        out[4 * x + 2] = en ? en->proj : 0;
+        out[4 * x + 3] = en ? en->coll : 0;
+    }
+}
+
 void stage_resolve_neighbours(rs_keep *k, size_t epos, bool *touch)
 {
     if (!k || epos >= k->c.d->nentities)
