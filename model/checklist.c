@@ -270,10 +270,15 @@ static void rule_pk_spreads(const kp_analysis *a, kp_check_item *it)
     else if (bad)
         set(it, KP_CHECK_FAIL,
             textf(_("partition key %s has only %.0f distinct values"), bad->template_src, bad->distinct));
-    else
+    else if (a->nindexes && isfinite(a->indexes[0].distinct))
         set(it, KP_CHECK_PASS,
             textf(_("%.0f distinct values; hottest value under its partition limit"),
-                  a->nindexes ? a->indexes[0].distinct : NAN));
+                  a->indexes[0].distinct));
+    else /* a placeholder without a distribution: heat assumed one value per item */
+        set(it, KP_CHECK_PASS,
+            xstrdup(
+                _("distinct values not known (a placeholder has no distribution); hottest value under its "
+                  "partition limit")));
 }
 
 /* Passes when every read pattern asking an `order` is served by the sort key (no app-side sort)

@@ -77,6 +77,10 @@ static const struct ccase {
      "  - { name: Event, count: 20000, size: 500, writes: 1500, attributes: [day, eventId],\n"
      "      keys: { PK: \"DAY#{day}\", SK: \"{eventId}\" } }\n",
      "", NULL, NULL},
+    /* an undeclared placeholder: the table's distinct values are not known (never "nan") */
+    {3, KP_CHECK_PASS, "distinct values not known", "", "",
+     "  - { name: Tag, count: 10, size: 100, attributes: [tagId], keys: { PK: \"T#{tagId}\", SK: \"TAG\" } }\n",
+     "", NULL, NULL},
     {4, KP_CHECK_FAIL, "(7)", "", "", "",
      "  - { id: 7, name: orders by id, entity: Order, by: [customerId], order: orderId desc, rate: 3, latency: 50 }\n",
      NULL, NULL},
