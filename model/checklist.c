@@ -182,7 +182,7 @@ static void pk_in_queries(const kp_analysis *a, const cnames *names, const kp_ke
 {
     const kp_design *d = a->design;
     size_t total = 0, nbound = 0;
-    double rate_all = 0, rate_bound = 0;
+    long double rate_all = 0, rate_bound = 0; /* two rates of 1e308 do not overflow their sum */
     idlist miss = {0};
     for (size_t i = 0; i < d->npatterns; i++) {
         const kp_pattern *p = &d->patterns[i];
@@ -210,7 +210,9 @@ static void pk_in_queries(const kp_analysis *a, const cnames *names, const kp_ke
         set(it, KP_CHECK_NA, xstrdup(_("no DynamoDB read patterns")));
     else {
         double share = (double)nbound / (double)total;
-        double rshare = rate_all > 0 ? rate_bound / rate_all : share;
+        double rshare = rate_all > 0 ? (double)(rate_bound / rate_all) : share;
+        if (!isfinite(rshare)) /* a rate of inf */
+            rshare = share;
         const char *pk = d->table.pk.s ? d->table.pk.s : "";
         set(it, rshare >= 0.8 ? KP_CHECK_PASS : KP_CHECK_FAIL,
             miss.n ? textf(_("%zu of %zu read patterns (%.0f %%), %.1f %% of the read requests, give the "

@@ -73,6 +73,13 @@ static const struct ccase {
      "  - { id: 7, name: by email again, entity: Customer, by: [email], rate: 0.1, latency: 50 }\n"
      "  - { id: 8, name: and again, entity: Customer, by: [email], rate: 0.1, latency: 50 }\n",
      NULL, NULL},
+    /* rates near the largest double, on both sides: their sums do not overflow into "nan %" */
+    {2, KP_CHECK_PASS, "6 of 8 read patterns (75 %), 100.0 % of the read requests", "", "", "",
+     "  - { id: 7, name: customer again, entity: Customer, by: [customerId], rate: 1e308, latency: 50 }\n"
+     "  - { id: 8, name: and again, entity: Customer, by: [customerId], rate: 1.7976931348623157e308, latency: "
+     "50 }\n"
+     "  - { id: 9, name: by email again, entity: Customer, by: [email], rate: 1, latency: 50 }\n",
+     NULL, NULL},
     {3, KP_CHECK_FAIL, "DAY#{day}", "", "  day: { type: date, distinct: 365, write_hot: 1.0 }\n",
      "  - { name: Event, count: 20000, size: 500, writes: 1500, attributes: [day, eventId],\n"
      "      keys: { PK: \"DAY#{day}\", SK: \"{eventId}\" } }\n",
