@@ -384,9 +384,9 @@ static bool reads_of(const incr *in, size_t i, const bool *readof)
 }
 
 /* The patterns that name the entities touch[] marks (the writes: wtouch[], when not NULL; or
- * attribute attr), or Scan, or (readof not NULL) read the items of those readof[] marks: redo[] (allocated) and how many, or (size_t)-1
- * (redo NULL) when they are more than half the design: a whole analysis is then as quick, and
- * releases the arena's old strings. */
+ * attribute attr), or Scan, or (readof not NULL) read the items of those readof[] marks: redo[]
+ * (allocated) and how many, or (size_t)-1 (redo NULL) when they are more than half the design: a
+ * whole analysis is then as quick, and releases the arena's old strings. */
 static size_t touched_patterns(const kp_analysis *a, const incr *in, const bool *touch, const bool *wtouch,
                                const bool *readof, const char *attr, bool **redo)
 {
@@ -558,9 +558,10 @@ static bool carries_attr(const kp_entity *e, const char *name)
 
 /* Attribute `row` of in->base made d's in place when only its figures changed (its distinct
  * values, skew, write_hot, size, its enum values' shares): the entities carrying it are
- * refigured as after an edit of theirs, and the patterns naming it resolved again too. False (the
- * caller analyses whole) for any other change (nothing done: a type, a format, a value's name
- * reach the templates' domains), or when redo_touched finds most of the design to redo. */
+ * refigured, and resolved again are the patterns naming it, the writes of its carriers, and the
+ * reads naming or reading a carrier whose entries moved. False (the caller analyses whole) for
+ * any other change (nothing done: a type, a format, a value's name reach the templates'
+ * domains), or when those are most of the design. */
 static bool update_attr(kp_analysis *a, incr *in, size_t row, const kp_attr *theirs)
 {
     kp_design *base = in->base;
