@@ -23,7 +23,8 @@
  * ("T#{tenantId}": a third of the patterns read it), an attribute's distinct values (the id
  * of an entity with partitions of its own), a GSI's projection (keys only and all, in turn), and
  * an entity's sort-key template (its literal "E<i>#" made "E<i>x#" and back, told as the Keys
- * screen tells it: the entity's patterns and its neighbours' resolved again, heat made anew),
+ * screen tells it: the entity's patterns and its neighbours' resolved again, heat patched) and
+ * its partition-key template the same way (heat made anew, the loads on other rows kept),
  * beside analysis_run of the same design, with the speed-ups.
  *
  * Usage: bench_analysis [RUNS] [SIZE...]   (default 21 runs of 100, 1000 and 10000 patterns): the tables
@@ -154,11 +155,12 @@ static int run_verify(void)
 static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
 {
     printf("\nafter an edit (analysis_update; one pattern's rate changed), median of %zu edits, ms:\n", runs);
-    printf("%9s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", "patterns", "full", "row told",
-           "speedup", "compared", "speedup", "entity", "shared", "attribute", "index", "key");
+    printf("%9s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", "patterns", "full", "row told",
+           "speedup", "compared", "speedup", "entity", "shared", "attribute", "index", "sort key",
+           "part. key");
     double *tf = xcalloc(runs, sizeof *tf), *tt = xcalloc(runs, sizeof *tt), *tc = xcalloc(runs, sizeof *tc),
            *te = xcalloc(runs, sizeof *te), *ts = xcalloc(runs, sizeof *ts), *tx = xcalloc(runs, sizeof *tx),
-           *ti = xcalloc(runs, sizeof *ti), *tk = xcalloc(runs, sizeof *tk);
+           *ti = xcalloc(runs, sizeof *ti), *tk = xcalloc(runs, sizeof *tk), *tp = xcalloc(runs, sizeof *tp);
     for (size_t z = 0; z < nsizes; z++) {
         kp_design *d = gen_design(sizes[z]);
         kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
@@ -204,15 +206,27 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
             t0 = now_ms();
             a = analysis_update_row(a, d, EDIT_KEYS, ke);
             tk[r] = now_ms() - t0;
+            /* its partition-key template the same way ("E<i>#{id<i>}"; one with partitions of
+               its own): heat's row for it made again */
+            size_t pe = ke % 3 ? ke : ke + 1;
+            tpl_free(&d->entities[pe].keys[0].tpl);
+            src = xasprintf(r % 2 ? "E%zu#{id%zu}" : "E%zux#{id%zu}", pe, pe);
+            if (tpl_parse(src, &d->entities[pe].keys[0].tpl, NULL, NULL) != KP_OK)
+                abort();
+            free(src);
+            t0 = now_ms();
+            a = analysis_update_row(a, d, EDIT_KEYS, pe);
+            tp[r] = now_ms() - t0;
             t0 = now_ms();
             kp_analysis *full = analysis_run(d);
             tf[r] = now_ms() - t0;
             analysis_free(full);
         }
         double f = median(tf, runs), t = median(tt, runs), c = median(tc, runs), en = median(te, runs),
-               sh = median(ts, runs), x = median(tx, runs), ix = median(ti, runs), k = median(tk, runs);
-        printf("%9zu %10.3f %10.3f %9.1fx %10.3f %9.1fx %10.3f %10.3f %10.3f %10.3f %10.3f\n", sizes[z], f, t,
-               f / t, c, f / c, en, sh, x, ix, k);
+               sh = median(ts, runs), x = median(tx, runs), ix = median(ti, runs), k = median(tk, runs),
+               pk = median(tp, runs);
+        printf("%9zu %10.3f %10.3f %9.1fx %10.3f %9.1fx %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
+               sizes[z], f, t, f / t, c, f / c, en, sh, x, ix, k, pk);
         analysis_free(a);
         design_free(d);
     }
@@ -225,6 +239,7 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
     free(tx);
     free(ti);
     free(tk);
+    free(tp);
 }
 
 int main(int argc, char **argv)

@@ -59,9 +59,10 @@ void stage_heat_dirty(struct heat *h, size_t i);
  * patterns; an inserted pattern is to be computed on the next run. */
 void stage_heat_rows(struct heat *h, kp_rowop op);
 /* After an element's edit, h made anew (stage_heat_open) takes from the heat it replaces the
- * loads of the patterns not to be computed again (redo[i] false): they are replayed, not
- * computed, by its next run. Only when both have the same rows (the same templates on the same
- * indexes, with the same value combinations), else false and every pattern is computed. */
+ * loads of the patterns not to be computed again (redo[i] false) whose every row is in h (the
+ * same template on the same index, the same first entity and value combinations): they are
+ * replayed, not computed, by its next run; the others are computed. False (nothing taken) when
+ * the two do not count the same patterns. */
 bool stage_heat_take(struct heat *h, struct heat *from, const bool *redo);
 /* After an edit of the figures alone of the entities ents[] marks (count, size, writes; their
  * memo figures forgotten), or of their sort keys' templates (the memo made anew with the

@@ -1184,29 +1184,44 @@ void stage_heat_rows(heat *h, kp_rowop op)
 
 bool stage_heat_take(heat *h, heat *from, const bool *redo)
 {
-    if (!h || !from || h->nlog != from->nlog || h->nrows != from->nrows)
+    if (!h || !from || h->nlog != from->nlog)
         return false;
-    for (size_t r = 0; r < h->nrows; r++) {
-        const hrow *x = &h->rows[r], *y = &from->rows[r];
-        if (x->index != y->index || x->ncombo != y->ncombo || strcmp(x->src, y->src) != 0)
-            return false;
+    /* from's rows in h: the same template on the same index, with the same first entity (whose
+       count may set the value classes) and value combinations; -1 none */
+    ptrdiff_t *to = xmalloc((from->nrows ? from->nrows : 1) * sizeof *to);
+    for (size_t r = 0; r < from->nrows; r++) {
+        const hrow *y = &from->rows[r];
+        size_t x;
+        to[r] = namemap_find(&h->rowmap, y->src, y->index, &x) && h->rows[x].ncombo == y->ncombo &&
+                        h->rows[x].entity == y->entity
+                    ? (ptrdiff_t)x
+                    : -1;
     }
     for (size_t i = 0; i < h->nlog; i++) {
         if (redo[i] || from->dirty[i])
             continue;
         hops *l[2] = {&h->rlog[i], &h->wlog[i]}, *m[2] = {&from->rlog[i], &from->wlog[i]};
+        bool all = true; /* every row it added to is in h */
+        for (int k = 0; k < 2 && all; k++)
+            for (size_t j = 0; j < m[k]->n && all; j++)
+                all = m[k]->v[j].kind != HOP_ROW || to[m[k]->v[j].rowi] >= 0;
+        if (!all)
+            continue; /* computed again */
         for (int k = 0; k < 2; k++) {
             free(l[k]->v);
             *l[k] = *m[k];
             *m[k] = (hops){0};
             for (size_t j = 0; j < l[k]->n; j++) {
                 hop *o = &l[k]->v[j];
-                if (o->kind == HOP_ROW)
+                if (o->kind == HOP_ROW) {
+                    o->rowi = (unsigned)to[o->rowi];
                     o->row = row_sum(&h->rows[o->rowi], o->off);
+                }
             }
         }
         h->dirty[i] = false;
     }
+    free(to);
     return true;
 }
 
