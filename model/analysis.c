@@ -470,33 +470,47 @@ static bool sort_keys_only(const kp_design *d, const kp_entity *x, const kp_enti
     return fields_equal(&kp_rec_entity, x, &z);
 }
 
+static bool carries_attr(const kp_entity *e, const char *name);
+
 /* Entity epos of in->base made d's in place, and only what it can change analysed again: the
  * patterns that read it or its neighbours (entities sharing its partitions on some index) or the
- * whole table, heat's rows, the design's own findings. False (the caller analyses whole) when a
- * change of its keys gives a placeholder other separators (nothing done: those bound the values
- * of every template holding it, so a '-' after {x} in its key keeps x from ending in "-B" in
- * another's, which may then no longer meet a third's; any pattern may change), or when
+ * whole table, heat's rows, the design's own findings. A change of its keys that gives a
+ * placeholder other separators (ov_separators_changed) reaches the other entities carrying it:
+ * the separators bound the values of every template holding it, so a '-' after {x} in its key
+ * keeps x from ending in "-B" in another's, which may then no longer meet a third's; their
+ * neighbours' patterns are resolved again too. False (the caller analyses whole) when
  * redo_touched finds most of the design to redo. (The sort keys' types need no such look:
  * validation holds every entity filling a key attribute to one type.) */
 static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity *theirs)
 {
     kp_design *base = in->base;
     kp_entity *mine = &base->entities[epos];
-    if (!mine->name || !same_str(mine->name, theirs->name) ||
-        (!keys_equal(mine, theirs) && !ov_same_separators(base, epos, theirs)))
+    if (!mine->name || !same_str(mine->name, theirs->name))
         return false;
     size_t ne = base->nentities, again = 0;
     bool *touch = xcalloc(ne ? ne : 1, sizeof *touch), *refig = xcalloc(ne ? ne : 1, sizeof *refig),
-         *redo = NULL;
+         *also = xcalloc(ne ? ne : 1, sizeof *also), *redo = NULL;
     bool figures = figures_only(mine, theirs), rows_stay = figures || sort_keys_only(base, mine, theirs);
     refig[epos] = touch[epos] = true;
+    if (!keys_equal(mine, theirs)) {
+        /* the entities carrying a placeholder whose separators change: their templates (and plain
+           key attributes) take other values, so they meet others differently */
+        const char **names = NULL;
+        size_t nn = ov_separators_changed(base, epos, theirs, &names);
+        for (size_t e = 0; e < ne; e++)
+            for (size_t k = 0; k < nn && !also[e]; k++)
+                also[e] = e != epos && carries_attr(&base->entities[e], names[k]);
+        free(names);
+    }
     if (figures) {
         /* its figures: its patterns, those whose results read its items, those whose loads share
            a row whose value classes read its count; known before any change */
         stage_heat_rowmates(in->heat, refig, touch);
         again = touched_patterns(a, in, touch, NULL, refig, NULL, &redo);
     } else {
-        stage_resolve_neighbours(in->resolver, epos, touch); /* before the edit */
+        for (size_t e = 0; e < ne; e++) /* before the edit */
+            if (e == epos || also[e])
+                stage_resolve_neighbours(in->resolver, e, touch);
     }
     if (!figures || redo) {
         swap_in(in, &kp_rec_entity, mine, theirs);
@@ -507,13 +521,16 @@ static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity
     } else if (!figures) {
         /* its entries may change: every entity whose partitions meet its own, before and after */
         stage_resolve_reopen(in->resolver, a, (ptrdiff_t)epos);
-        stage_resolve_neighbours(in->resolver, epos, touch);
+        for (size_t e = 0; e < ne; e++)
+            if (e == epos || also[e])
+                stage_resolve_neighbours(in->resolver, e, touch);
         again = touched_patterns(a, in, touch, NULL, NULL, NULL, &redo);
     }
     if (redo)
         redo_touched(a, in, redo, again, refig, NULL, rows_stay);
     free(refig);
     free(touch);
+    free(also);
     return redo != NULL;
 }
 

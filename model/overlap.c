@@ -342,17 +342,37 @@ static bool name_same_separators(const kp_design *d, size_t epos, const kp_entit
     return true;
 }
 
-bool ov_same_separators(const kp_design *d, size_t epos, const kp_entity *e)
+size_t ov_separators_changed(const kp_design *d, size_t epos, const kp_entity *e, const char ***out)
 {
     const kp_entity *both[2] = {&d->entities[epos], e};
+    size_t n = 0, cap = 0;
+    const char **v = NULL;
     for (int s = 0; s < 2; s++)
         for (size_t k = 0; k < both[s]->nkeys; k++) {
             const tpl *t = &both[s]->keys[k].tpl;
-            for (size_t j = 0; j < t->n; j++)
-                if (t->parts[j].kind == TPL_ATTR && !name_same_separators(d, epos, e, t->parts[j].text))
-                    return false;
+            for (size_t j = 0; j < t->n; j++) {
+                const char *name = t->parts[j].text;
+                if (t->parts[j].kind != TPL_ATTR || name_same_separators(d, epos, e, name))
+                    continue;
+                size_t i = 0;
+                while (i < n && strcmp(v[i], name) != 0)
+                    i++;
+                if (i < n)
+                    continue;
+                if (!out) /* the first one answers */
+                    return 1;
+                VEC_GROW(v, n, cap);
+                v[n++] = name;
+            }
         }
-    return true;
+    if (out)
+        *out = v;
+    return n;
+}
+
+bool ov_same_separators(const kp_design *d, size_t epos, const kp_entity *e)
+{
+    return ov_separators_changed(d, epos, e, NULL) == 0;
 }
 
 size_t ov_part_domain(const ov_domains *dm, const tpl_part *p)

@@ -48,6 +48,10 @@ void ov_domains_free(ov_domains *dm);
  * then meet each other as before. (An undeclared name of epos's templates alone is theirs only;
  * ov_continuation is not compared: it changes no value.) */
 bool ov_same_separators(const kp_design *d, size_t epos, const kp_entity *e);
+/* The names whose separators that edit changes (each once), as ov_same_separators decides: how
+ * many, and (out not NULL) the names in *out (allocated; they point into the two entities'
+ * templates). */
+size_t ov_separators_changed(const kp_design *d, size_t epos, const kp_entity *e, const char ***out);
 
 /* A number for the values placeholder p of one of the design's templates (or a declared
  * attribute) takes: two placeholders with the same number take the same values (the resolver

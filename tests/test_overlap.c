@@ -170,6 +170,8 @@ static void test_domain_numbers(void **state)
 
 /* ov_same_separators: the design with one entity's key changed, against the design as it was;
  * and the same asked of the domains of both designs (the separators they hold). */
+static char changed[200]; /* same_after's names whose separators change */
+
 static bool same_after(kp_design *d, const char *entity, const char *key, const char *src)
 {
     size_t epos = 0;
@@ -185,6 +187,14 @@ static bool same_after(kp_design *d, const char *entity, const char *key, const 
     assert_true(k < e->nkeys);
     assert_int_equal(tpl_parse(src, &theirs.keys[k].tpl, NULL, NULL), KP_OK);
     bool same = ov_same_separators(d, epos, &theirs);
+    /* the names that changed, each once, joined by ',' into changed[] */
+    const char **names = NULL;
+    size_t nn = ov_separators_changed(d, epos, &theirs, &names);
+    assert_true((nn == 0) == same);
+    changed[0] = '\0';
+    for (size_t i = 0; i < nn; i++)
+        snprintf(changed + strlen(changed), 200 - strlen(changed), "%s%s", i ? "," : "", names[i]);
+    free(names);
     /* the domains of both designs: every name both know has the same separators */
     ov_domains *before = ov_domains_new(d);
     kp_entity was = *e;
@@ -219,8 +229,12 @@ static void test_domains_same(void **state)
     /* a separator gained or lost by a name another entity uses, or a declared one */
     assert_false(same_after(d, "Profile", "PK", "USER-{userId}"));      /* userId gains '-' */
     assert_false(same_after(d, "Friend", "SK", "{userId}-{friendId}")); /* userId gains '-' */
+    assert_string_equal(changed, "userId");                             /* friendId: undeclared, its own */
     assert_false(same_after(d, "Report", "SK", "{year}/Q{quarter}"));   /* declared: year gains '/' */
-    assert_false(same_after(d, "Line", "SK", "L#{lineNo}."));           /* declared: lineNo gains '.' */
+    assert_string_equal(changed, "year"); /* "Q" before quarter is no separator */
+    assert_false(same_after(d, "Report", "SK", "{year}/{quarter}/{year}"));
+    assert_string_equal(changed, "year,quarter");             /* each once, in the templates' order */
+    assert_false(same_after(d, "Line", "SK", "L#{lineNo}.")); /* declared: lineNo gains '.' */
     design_free(d);
 }
 
