@@ -152,6 +152,20 @@ static int run_verify(void)
 /* After an edit: one pattern's rate changed (a different pattern each run, reads and writes
  * alike), then analysis_update told that row (as the workbench is after a cell edit), and told
  * nothing (every pattern compared); beside analysis_run of the same design. */
+/* Key k of entity e made fmt (with e's number twice), then *a updated as the Keys screen tells
+ * it: how long that took, ms. */
+static double key_edit(kp_analysis **a, kp_design *d, size_t e, size_t k, const char *fmt)
+{
+    tpl_free(&d->entities[e].keys[k].tpl);
+    char *src = xasprintf(fmt, e, e);
+    if (tpl_parse(src, &d->entities[e].keys[k].tpl, NULL, NULL) != KP_OK)
+        abort();
+    free(src);
+    double t0 = now_ms();
+    *a = analysis_update_row(*a, d, EDIT_KEYS, e);
+    return now_ms() - t0;
+}
+
 static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
 {
     printf("\nafter an edit (analysis_update; one pattern's rate changed), median of %zu edits, ms:\n", runs);
@@ -198,25 +212,11 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
             /* an entity's sort-key template: its literal prefix "E<i>#" made "E<i>x#" and back,
                told as the Keys screen tells it (the entity's row) */
             size_t ke = (r * 41 + 11) % d->nentities;
-            tpl_free(&d->entities[ke].keys[1].tpl);
-            char *src = xasprintf(r % 2 ? "E%zu#{createdAt}#{id%zu}" : "E%zux#{createdAt}#{id%zu}", ke, ke);
-            if (tpl_parse(src, &d->entities[ke].keys[1].tpl, NULL, NULL) != KP_OK)
-                abort();
-            free(src);
-            t0 = now_ms();
-            a = analysis_update_row(a, d, EDIT_KEYS, ke);
-            tk[r] = now_ms() - t0;
+            tk[r] = key_edit(&a, d, ke, 1, r % 2 ? "E%zu#{createdAt}#{id%zu}" : "E%zux#{createdAt}#{id%zu}");
             /* its partition-key template the same way ("E<i>#{id<i>}"; one with partitions of
                its own): heat's row for it made again */
             size_t pe = ke % 3 ? ke : ke + 1;
-            tpl_free(&d->entities[pe].keys[0].tpl);
-            src = xasprintf(r % 2 ? "E%zu#{id%zu}" : "E%zux#{id%zu}", pe, pe);
-            if (tpl_parse(src, &d->entities[pe].keys[0].tpl, NULL, NULL) != KP_OK)
-                abort();
-            free(src);
-            t0 = now_ms();
-            a = analysis_update_row(a, d, EDIT_KEYS, pe);
-            tp[r] = now_ms() - t0;
+            tp[r] = key_edit(&a, d, pe, 0, r % 2 ? "E%zu#{id%zu}" : "E%zux#{id%zu}");
             t0 = now_ms();
             kp_analysis *full = analysis_run(d);
             tf[r] = now_ms() - t0;
