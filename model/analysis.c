@@ -470,88 +470,6 @@ static bool sort_keys_only(const kp_design *d, const kp_entity *x, const kp_enti
     return fields_equal(&kp_rec_entity, x, &z);
 }
 
-static bool carries_attr(const kp_entity *e, const char *name);
-
-/* Entity epos of in->base made d's in place, and only what it can change analysed again: the
- * patterns that read it or its neighbours (entities sharing its partitions on some index) or the
- * whole table, heat's rows, the design's own findings. A change of its keys that gives a
- * placeholder other separators (ov_separators_changed) reaches the other entities carrying it:
- * the separators bound the values of every template holding it, so a '-' after {x} in its key
- * keeps x from ending in "-B" in another's, which may then no longer meet a third's; their
- * neighbours' patterns are resolved again too. False (the caller analyses whole) when
- * redo_touched finds most of the design to redo. (The sort keys' types need no such look:
- * validation holds every entity filling a key attribute to one type.) */
-static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity *theirs)
-{
-    kp_design *base = in->base;
-    kp_entity *mine = &base->entities[epos];
-    if (!mine->name || !same_str(mine->name, theirs->name))
-        return false;
-    size_t ne = base->nentities, again = 0;
-    bool *touch = xcalloc(ne ? ne : 1, sizeof *touch), *refig = xcalloc(ne ? ne : 1, sizeof *refig),
-         *also = xcalloc(ne ? ne : 1, sizeof *also), *redo = NULL;
-    bool figures = figures_only(mine, theirs), rows_stay = figures || sort_keys_only(base, mine, theirs);
-    refig[epos] = touch[epos] = true;
-    if (!keys_equal(mine, theirs)) {
-        /* the entities carrying a placeholder whose separators change: their templates (and plain
-           key attributes) take other values, so they meet others differently */
-        const char **names = NULL;
-        size_t nn = ov_separators_changed(base, epos, theirs, &names);
-        for (size_t e = 0; e < ne; e++)
-            for (size_t k = 0; k < nn && !also[e]; k++)
-                also[e] = e != epos && carries_attr(&base->entities[e], names[k]);
-        free(names);
-    }
-    if (figures) {
-        /* its figures: its patterns, those whose results read its items, those whose loads share
-           a row whose value classes read its count; known before any change */
-        stage_heat_rowmates(in->heat, refig, touch);
-        again = touched_patterns(a, in, touch, NULL, refig, NULL, &redo);
-    } else {
-        for (size_t e = 0; e < ne; e++) /* before the edit */
-            if (e == epos || also[e])
-                stage_resolve_neighbours(in->resolver, e, touch);
-    }
-    if (!figures || redo) {
-        swap_in(in, &kp_rec_entity, mine, theirs);
-        free_after_resolve(a); /* the last run's partitions point at heat's rows */
-    }
-    if (figures && redo) {
-        stage_resolve_refigure(in->resolver, epos);
-    } else if (!figures) {
-        /* its entries may change: every entity whose partitions meet its own, before and after */
-        stage_resolve_reopen(in->resolver, a, (ptrdiff_t)epos);
-        for (size_t e = 0; e < ne; e++)
-            if (e == epos || also[e])
-                stage_resolve_neighbours(in->resolver, e, touch);
-        again = touched_patterns(a, in, touch, NULL, NULL, NULL, &redo);
-    }
-    if (redo)
-        redo_touched(a, in, redo, again, refig, NULL, rows_stay);
-    free(refig);
-    free(touch);
-    free(also);
-    return redo != NULL;
-}
-
-/* x and y differ at most in their figures: distinct values, skew, write_hot, size, and the
- * shares of the same enum values. */
-static bool attr_figures_only(const kp_attr *x, const kp_attr *y)
-{
-    if (x->nvalues != y->nvalues || !x->name || !same_str(x->name, y->name))
-        return false;
-    for (size_t k = 0; k < x->nvalues; k++)
-        if (!same_str(x->values[k].name, y->values[k].name))
-            return false;
-    kp_attr z = *y;
-    z.distinct = x->distinct;
-    z.zipf = x->zipf;
-    z.write_hot = x->write_hot;
-    z.size = x->size;
-    z.values = x->values;
-    return fields_equal(&kp_rec_attr, x, &z);
-}
-
 /* Does entity e carry attribute `name` (a domain attribute, a template's placeholder, a key
  * attribute, a sparse condition's)? */
 static bool carries_attr(const kp_entity *e, const char *name)
@@ -571,6 +489,87 @@ static bool carries_attr(const kp_entity *e, const char *name)
         if (e->sparse[k].cond_attr.s && strcmp(e->sparse[k].cond_attr.s, name) == 0)
             return true;
     return false;
+}
+
+/* Entity epos of in->base made d's in place, and only what it can change analysed again: the
+ * patterns that read it or its neighbours (entities sharing its partitions on some index) or the
+ * whole table, heat's rows, the design's own findings. A change of its keys that gives a
+ * placeholder other separators (ov_separators_changed) reaches the other entities carrying it:
+ * the separators bound the values of every template holding it, so a '-' after {x} in its key
+ * keeps x from ending in "-B" in another's, which may then no longer meet a third's; their
+ * neighbours' patterns are resolved again too. False (the caller analyses whole) when
+ * redo_touched finds most of the design to redo. (The sort keys' types need no such look:
+ * validation holds every entity filling a key attribute to one type.) */
+static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity *theirs)
+{
+    kp_design *base = in->base;
+    kp_entity *mine = &base->entities[epos];
+    if (!mine->name || !same_str(mine->name, theirs->name))
+        return false;
+    size_t ne = base->nentities, again = 0;
+    bool *touch = xcalloc(ne ? ne : 1, sizeof *touch), *refig = xcalloc(ne ? ne : 1, sizeof *refig),
+         *reach = xcalloc(ne ? ne : 1, sizeof *reach), *redo = NULL;
+    bool figures = figures_only(mine, theirs), rows_stay = figures || sort_keys_only(base, mine, theirs);
+    refig[epos] = touch[epos] = true;
+    if (!keys_equal(mine, theirs)) {
+        /* the entities carrying a placeholder whose separators change: their templates (and plain
+           key attributes) take other values, so they meet others differently */
+        const char **names = NULL;
+        size_t nn = ov_separators_changed(base, epos, theirs, &names);
+        for (size_t e = 0; e < ne; e++)
+            for (size_t k = 0; k < nn && !reach[e]; k++)
+                reach[e] = carries_attr(&base->entities[e], names[k]);
+        free(names);
+    }
+    reach[epos] = true; /* the entities whose neighbours' patterns may read differently */
+    if (figures) {
+        /* its figures: its patterns, those whose results read its items, those whose loads share
+           a row whose value classes read its count; known before any change */
+        stage_heat_rowmates(in->heat, refig, touch);
+        again = touched_patterns(a, in, touch, NULL, refig, NULL, &redo);
+    } else {
+        for (size_t e = 0; e < ne; e++) /* before the edit */
+            if (reach[e])
+                stage_resolve_neighbours(in->resolver, e, touch);
+    }
+    if (!figures || redo) {
+        swap_in(in, &kp_rec_entity, mine, theirs);
+        free_after_resolve(a); /* the last run's partitions point at heat's rows */
+    }
+    if (figures && redo) {
+        stage_resolve_refigure(in->resolver, epos);
+    } else if (!figures) {
+        /* its entries may change: every entity whose partitions meet its own, before and after */
+        stage_resolve_reopen(in->resolver, a, (ptrdiff_t)epos);
+        for (size_t e = 0; e < ne; e++)
+            if (reach[e])
+                stage_resolve_neighbours(in->resolver, e, touch);
+        again = touched_patterns(a, in, touch, NULL, NULL, NULL, &redo);
+    }
+    if (redo)
+        redo_touched(a, in, redo, again, refig, NULL, rows_stay);
+    free(refig);
+    free(touch);
+    free(reach);
+    return redo != NULL;
+}
+
+/* x and y differ at most in their figures: distinct values, skew, write_hot, size, and the
+ * shares of the same enum values. */
+static bool attr_figures_only(const kp_attr *x, const kp_attr *y)
+{
+    if (x->nvalues != y->nvalues || !x->name || !same_str(x->name, y->name))
+        return false;
+    for (size_t k = 0; k < x->nvalues; k++)
+        if (!same_str(x->values[k].name, y->values[k].name))
+            return false;
+    kp_attr z = *y;
+    z.distinct = x->distinct;
+    z.zipf = x->zipf;
+    z.write_hot = x->write_hot;
+    z.size = x->size;
+    z.values = x->values;
+    return fields_equal(&kp_rec_attr, x, &z);
 }
 
 /* Attribute `row` of in->base made d's in place when only its figures changed (its distinct

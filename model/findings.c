@@ -800,9 +800,8 @@ struct findings_keep {
     size_t npart;       /* partitions known (the rows of heat: the design's), 0 before the first run */
     flist *plow, *punk; /* per partition: its design's findings (partition_design) */
     pinfo *pinfo;
-    struct pin *pin; /* per partition: what partition_design read of it */
-    bool recheck;    /* after an element's edit: each partition made again when what it reads changed */
-    char *attr;      /* that edit's attribute (its declaration read by every template holding it) */
+    struct pin *pin; /* per partition: what partition_design read of it; made again when that changed */
+    char *attr;      /* an attribute edited since the last run (read by every template holding it) */
 };
 
 static void flist_clear(flist *l)
@@ -903,7 +902,6 @@ static void partitions_forget(struct findings_keep *k)
     k->pinfo = NULL;
     k->pin = NULL;
     k->npart = 0;
-    k->recheck = false;
     free(k->attr);
     k->attr = NULL;
 }
@@ -912,12 +910,10 @@ void stage_findings_rest(struct findings_keep *k) { partitions_forget(k); }
 
 void stage_findings_element(struct findings_keep *k, const kp_analysis *a, const char *attr, const bool *ents)
 {
-    if (k->recheck && (k->attr || attr)) /* two edits before a run: all of them again */
+    if (k->attr && attr) /* two attributes' edits before a run: all of them again */
         partitions_forget(k);
-    else if (k->plow) {
-        k->recheck = true;
-        k->attr = attr ? xstrdup(attr) : NULL;
-    }
+    else if (attr && k->plow)
+        k->attr = xstrdup(attr);
     /* an entity's findings read its own fields and keys, and the declarations of its keys'
        placeholders (their carriers are marked after an attribute's edit) */
     for (size_t e = 0; e < k->nent; e++)
@@ -933,32 +929,31 @@ void stage_findings_run(struct findings_keep *k, kp_analysis *a)
 {
     flist l = {0}, t = {0};
     flist_clear(&k->run);
-    if (k->recheck && k->npart != a->npartitions)
+    if (k->plow && k->npart != a->npartitions)
         partitions_forget(k);
-    if (!k->plow || k->recheck) { /* the partitions are heat's rows: the same on every run */
-        bool all = !k->plow;
-        if (all) {
-            k->npart = a->npartitions;
-            k->plow = xcalloc(k->npart + 1, sizeof *k->plow);
-            k->punk = xcalloc(k->npart + 1, sizeof *k->punk);
-            k->pinfo = xcalloc(k->npart + 1, sizeof *k->pinfo);
-            k->pin = xcalloc(k->npart + 1, sizeof *k->pin);
-        }
-        unsigned char *nflags = xcalloc(a->design->nattrs ? a->design->nattrs : 1, 1);
-        for (size_t i = 0; i < k->npart; i++) {
-            const kp_partition_result *pr = &a->partitions[i];
-            if (!all && pin_same(&k->pin[i], pr) && !(k->attr && holds_attr(a->design, pr, k->attr)))
-                continue;
-            flist_clear(&k->plow[i]);
-            flist_clear(&k->punk[i]);
-            partition_design(a, i, &k->names, nflags, &k->plow[i], &k->punk[i], &k->pinfo[i]);
-            pin_set(&k->pin[i], pr);
-        }
-        free(nflags);
-        k->recheck = false;
-        free(k->attr);
-        k->attr = NULL;
+    /* the partitions are heat's rows, mostly the same from run to run: each made again when what it
+       read changed */
+    bool all = !k->plow;
+    if (all) {
+        k->npart = a->npartitions;
+        k->plow = xcalloc(k->npart + 1, sizeof *k->plow);
+        k->punk = xcalloc(k->npart + 1, sizeof *k->punk);
+        k->pinfo = xcalloc(k->npart + 1, sizeof *k->pinfo);
+        k->pin = xcalloc(k->npart + 1, sizeof *k->pin);
     }
+    unsigned char *nflags = xcalloc(a->design->nattrs ? a->design->nattrs : 1, 1);
+    for (size_t i = 0; i < k->npart; i++) {
+        const kp_partition_result *pr = &a->partitions[i];
+        if (!all && pin_same(&k->pin[i], pr) && !(k->attr && holds_attr(a->design, pr, k->attr)))
+            continue;
+        flist_clear(&k->plow[i]);
+        flist_clear(&k->punk[i]);
+        partition_design(a, i, &k->names, nflags, &k->plow[i], &k->punk[i], &k->pinfo[i]);
+        pin_set(&k->pin[i], pr);
+    }
+    free(nflags);
+    free(k->attr);
+    k->attr = NULL;
     for (size_t i = 0; i < k->npart && i < a->npartitions; i++) {
         flist_share(&l, &k->plow[i]);
         partition_loads(&t, a, i, &k->pinfo[i]);

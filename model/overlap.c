@@ -352,14 +352,12 @@ size_t ov_separators_changed(const kp_design *d, size_t epos, const kp_entity *e
             const tpl *t = &both[s]->keys[k].tpl;
             for (size_t j = 0; j < t->n; j++) {
                 const char *name = t->parts[j].text;
-                if (t->parts[j].kind != TPL_ATTR || name_same_separators(d, epos, e, name))
-                    continue;
                 size_t i = 0;
                 while (i < n && strcmp(v[i], name) != 0)
                     i++;
-                if (i < n)
-                    continue;
-                if (!out) /* the first one answers */
+                if (t->parts[j].kind != TPL_ATTR || i < n || name_same_separators(d, epos, e, name))
+                    continue; /* the same, or listed already */
+                if (!out)     /* the first one answers */
                     return 1;
                 VEC_GROW(v, n, cap);
                 v[n++] = name;
