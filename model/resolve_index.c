@@ -402,17 +402,14 @@ void rs_ctx_init(rctx *c, const kp_design *d, capacity_memo *cap)
     c->on = xcalloc(d->nentities * nix + 1, sizeof *c->on);
     c->mark = xcalloc(d->nentities + 1, sizeof *c->mark);
     c->knows_built = xcalloc(d->nentities + 1, sizeof *c->knows_built);
-    size_t nknown = 0; /* room for every name of every entity: most patterns ask most entities */
+    /* c->knows starts empty (zeroed) and grows with the entities asked: after an edit, the few
+       whose patterns are resolved again */
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
-        nknown += e->nattrs + e->nkeys;
-        for (size_t k = 0; k < e->nkeys; k++)
-            nknown += e->keys[k].tpl.n;
         double cnt = util_nz(e->count);
         c->table_items += cnt;
         c->table_bytes += cnt * util_nz(e->size);
     }
-    namemap_init(&c->knows, nknown);
     namemap keyattrs;
     namemap_init(&keyattrs, 2 * nix);
     size_t *head = xmalloc(2 * nix * sizeof *head), *next = xmalloc(2 * nix * sizeof *next);
