@@ -21,7 +21,9 @@
  * an entity with partitions of its own ("E<i>#{id<i>}": its patterns, the Scans and its GSI's
  * neighbours resolved again) and once for one of the 67 entities sharing the tenant collection
  * ("T#{tenantId}": a third of the patterns read it), an attribute's distinct values (the id
- * of an entity with partitions of its own), a GSI's projection (keys only and all, in turn), and
+ * of an entity with partitions of its own) and such an id's type (a string made a number and
+ * back: the values its placeholder takes, as an edit of its carrier's keys), a GSI's projection
+ * (keys only and all, in turn), and
  * an entity's sort-key template (its literal "E<i>#" made "E<i>x#" and back, told as the Keys
  * screen tells it: the entity's patterns and its neighbours' resolved again, heat patched) and
  * its partition-key template the same way (heat made anew, the loads on other rows kept),
@@ -169,12 +171,13 @@ static double key_edit(kp_analysis **a, kp_design *d, size_t e, size_t k, const 
 static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
 {
     printf("\nafter an edit (analysis_update; one pattern's rate changed), median of %zu edits, ms:\n", runs);
-    printf("%9s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", "patterns", "full", "row told",
-           "speedup", "compared", "speedup", "entity", "shared", "attribute", "index", "sort key",
-           "part. key");
+    printf("%9s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s %10s\n", "patterns", "full",
+           "row told", "speedup", "compared", "speedup", "entity", "shared", "attribute", "attr type",
+           "index", "sort key", "part. key");
     double *tf = xcalloc(runs, sizeof *tf), *tt = xcalloc(runs, sizeof *tt), *tc = xcalloc(runs, sizeof *tc),
            *te = xcalloc(runs, sizeof *te), *ts = xcalloc(runs, sizeof *ts), *tx = xcalloc(runs, sizeof *tx),
-           *ti = xcalloc(runs, sizeof *ti), *tk = xcalloc(runs, sizeof *tk), *tp = xcalloc(runs, sizeof *tp);
+           *ti = xcalloc(runs, sizeof *ti), *tk = xcalloc(runs, sizeof *tk), *tp = xcalloc(runs, sizeof *tp),
+           *ty = xcalloc(runs, sizeof *ty);
     for (size_t z = 0; z < nsizes; z++) {
         kp_design *d = gen_design(sizes[z]);
         kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
@@ -203,15 +206,25 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
             double t0 = now_ms();
             a = analysis_update_row(a, d, EDIT_ATTRS, (size_t)(at - d->attrs));
             tx[r] = now_ms() - t0;
+            /* an id's type, a string made a number and back (the same one in runs 2j and
+               2j + 1): the values its placeholder takes (its carrier's templates meet others
+               differently: the carrier's neighbours before and after) */
+            size_t ye = (r / 2 * 43 + 5) % d->nentities;
+            kp_attr *ta = &d->attrs[4 + (ye % 3 ? ye : ye + 1)];
+            ta->type = ta->type == KP_ATTR_NUMBER ? KP_ATTR_STRING : KP_ATTR_NUMBER;
+            t0 = now_ms();
+            a = analysis_update_row(a, d, EDIT_ATTRS, (size_t)(ta - d->attrs));
+            ty[r] = now_ms() - t0;
             /* a GSI's projection: GSI1 (keys only) made all, then back */
             kp_index *gx = &d->indexes[1];
             gx->projection = gx->projection == KP_PROJ_KEYS ? KP_PROJ_ALL : KP_PROJ_KEYS;
             t0 = now_ms();
             a = analysis_update_row(a, d, EDIT_INDEXES, 1);
             ti[r] = now_ms() - t0;
-            /* an entity's sort-key template: its literal prefix "E<i>#" made "E<i>x#" and back,
-               told as the Keys screen tells it (the entity's row) */
-            size_t ke = (r * 41 + 11) % d->nentities;
+            /* an entity's sort-key template: its literal prefix "E<i>#" made "E<i>x#" and back
+               (the same entity in runs 2j and 2j + 1: every edit changes it), told as the Keys
+               screen tells it (the entity's row) */
+            size_t ke = (r / 2 * 41 + 11) % d->nentities;
             tk[r] = key_edit(&a, d, ke, 1, r % 2 ? "E%zu#{createdAt}#{id%zu}" : "E%zux#{createdAt}#{id%zu}");
             /* its partition-key template the same way ("E<i>#{id<i>}"; one with partitions of
                its own): heat's row for it made again */
@@ -224,9 +237,9 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
         }
         double f = median(tf, runs), t = median(tt, runs), c = median(tc, runs), en = median(te, runs),
                sh = median(ts, runs), x = median(tx, runs), ix = median(ti, runs), k = median(tk, runs),
-               pk = median(tp, runs);
-        printf("%9zu %10.3f %10.3f %9.1fx %10.3f %9.1fx %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
-               sizes[z], f, t, f / t, c, f / c, en, sh, x, ix, k, pk);
+               pk = median(tp, runs), typ = median(ty, runs);
+        printf("%9zu %10.3f %10.3f %9.1fx %10.3f %9.1fx %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
+               sizes[z], f, t, f / t, c, f / c, en, sh, x, typ, ix, k, pk);
         analysis_free(a);
         design_free(d);
     }
@@ -240,6 +253,7 @@ static void run_edits(const size_t *sizes, size_t nsizes, size_t runs)
     free(ti);
     free(tk);
     free(tp);
+    free(ty);
 }
 
 int main(int argc, char **argv)

@@ -540,7 +540,7 @@ static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity
         stage_resolve_refigure(in->resolver, epos);
     } else if (!figures) {
         /* its entries may change: every entity whose partitions meet its own, before and after */
-        stage_resolve_reopen(in->resolver, a, (ptrdiff_t)epos);
+        stage_resolve_reopen(in->resolver, a, refig); /* its row of the memo alone */
         for (size_t e = 0; e < ne; e++)
             if (reach[e])
                 stage_resolve_neighbours(in->resolver, e, touch);
@@ -572,18 +572,58 @@ static bool attr_figures_only(const kp_attr *x, const kp_attr *y)
     return fields_equal(&kp_rec_attr, x, &z);
 }
 
-/* Attribute `row` of in->base made d's in place when only its figures changed (its distinct
- * values, skew, write_hot, size, its enum values' shares): the entities carrying it are
+/* Attribute `row` of in->base made d's in place when its name stays and more than its figures
+ * changed (its type, format, enum values, shard count, chars): the values its placeholder takes,
+ * so how the templates of the entities carrying it meet others', as an edit of every carrier's
+ * keys would (update_entity): the resolver's context made again (the carriers' rows of the
+ * capacity memo forgotten: a sparse condition's share reads the values), and resolved again the
+ * patterns naming it and those of its carriers and of their neighbours before and after. Heat's
+ * rows and members stay (the same templates on the same indexes): the value classes of the rows
+ * holding its placeholder and the loads on them made again in place, or heat made anew when their
+ * number of value combinations changes. False (the caller analyses whole) when those are
+ * more than half the design: known before anything changes when the carriers and their
+ * neighbours before are, else after the swap. */
+static bool update_attr_values(kp_analysis *a, incr *in, size_t row, const kp_attr *theirs)
+{
+    kp_design *base = in->base;
+    kp_attr *mine = &base->attrs[row];
+    if (!mine->name || !same_str(mine->name, theirs->name))
+        return false;
+    size_t ne = base->nentities;
+    bool *carry = xcalloc(ne ? ne : 1, sizeof *carry), *touch = xcalloc(ne ? ne : 1, sizeof *touch), *redo;
+    for (size_t e = 0; e < ne; e++)
+        if ((carry[e] = carries_attr(&base->entities[e], mine->name)))
+            stage_resolve_neighbours(in->resolver, e, touch); /* before the edit */
+    size_t again = touched_patterns(a, in, touch, NULL, NULL, mine->name, &redo);
+    free(redo);
+    if (again != (size_t)-1) {
+        swap_in(in, &kp_rec_attr, mine, theirs);
+        free_after_resolve(a); /* the last run's partitions point at heat's rows */
+        stage_resolve_reopen(in->resolver, a, carry);
+        for (size_t e = 0; e < ne; e++)
+            if (carry[e])
+                stage_resolve_neighbours(in->resolver, e, touch); /* after */
+        again = touched_patterns(a, in, touch, NULL, NULL, mine->name, &redo);
+        if (redo)
+            redo_touched(a, in, redo, again, carry, mine->name, true);
+    }
+    free(carry);
+    free(touch);
+    return again != (size_t)-1;
+}
+
+/* Attribute `row` of in->base made d's in place. When only its figures changed (its distinct
+ * values, skew, write_hot, size, its enum values' shares) the entities carrying it are
  * refigured, and resolved again are the patterns naming it, the writes of its carriers, and the
- * reads naming or reading a carrier whose entries moved. False (the caller analyses whole) for
- * any other change (nothing done: a type, a format, a value's name reach the templates'
- * domains), or when those are most of the design. */
+ * reads naming or reading a carrier whose entries moved; any other change but its name reaches
+ * the templates' domains (update_attr_values). False (the caller analyses whole) for a new name,
+ * or when the patterns to resolve again are most of the design. */
 static bool update_attr(kp_analysis *a, incr *in, size_t row, const kp_attr *theirs)
 {
     kp_design *base = in->base;
     kp_attr *mine = &base->attrs[row];
     if (!attr_figures_only(mine, theirs))
-        return false;
+        return update_attr_values(a, in, row, theirs);
     size_t ne = base->nentities, nf = 4 * (1 + base->nindexes);
     bool *carry = xcalloc(ne ? ne : 1, sizeof *carry), *moved = xcalloc(ne ? ne : 1, sizeof *moved), *redo;
     double *was = xcalloc(nf, sizeof *was), *now = xcalloc(nf, sizeof *now);
@@ -641,7 +681,7 @@ static bool update_index(kp_analysis *a, incr *in, size_t row, const kp_index *t
         /* as an edit of the figures of the entities on it: heat patched in place too */
         stage_resolve_reproject(in->resolver, (ptrdiff_t)row);
     } else {
-        stage_resolve_reopen(in->resolver, a, -1);
+        stage_resolve_reopen(in->resolver, a, NULL);
         for (size_t e = 0; e < ne; e++)
             on[e] = on[e] || stage_resolve_on(in->resolver, e, (ptrdiff_t)row);
         again = touched_patterns(a, in, on, NULL, NULL, NULL, &redo);

@@ -18,9 +18,9 @@ rs_keep *stage_resolve_open(kp_analysis *a, bool keep_reads);
 void stage_resolve_pattern(rs_keep *k, kp_analysis *a, size_t i);
 void stage_resolve_close(rs_keep *k);
 /* After an edit of one element of a->design: the context made again for it, the results and the
- * arena kept; the capacity memo made anew (a->capacity_memo), or after an edit of entity epos
- * (not -1) only its row forgotten (the memo's rows are each entity's alone). */
-void stage_resolve_reopen(rs_keep *k, kp_analysis *a, ptrdiff_t epos);
+ * arena kept; the capacity memo made anew (a->capacity_memo, forget NULL), or only the rows of the
+ * entities forget[] marks forgotten (the memo's rows are each entity's alone). */
+void stage_resolve_reopen(rs_keep *k, kp_analysis *a, const bool *forget);
 /* After an edit of entity epos's figures alone (its count, size, writes, writes_avg, description):
  * the context patched for it, warm caches kept. */
 void stage_resolve_refigure(rs_keep *k, size_t epos);

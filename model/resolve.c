@@ -750,14 +750,16 @@ void stage_resolve_close(rs_keep *k)
     free(k);
 }
 
-void stage_resolve_reopen(rs_keep *k, kp_analysis *a, ptrdiff_t epos)
+void stage_resolve_reopen(rs_keep *k, kp_analysis *a, const bool *forget)
 {
     if (!k)
         return;
     arena *ar = k->c.ar;
     keep_release(&k->c);
-    if (epos >= 0) {
-        capacity_memo_forget(a->capacity_memo, (size_t)epos);
+    if (forget) {
+        for (size_t e = 0; e < a->design->nentities; e++)
+            if (forget[e])
+                capacity_memo_forget(a->capacity_memo, e);
     } else {
         capacity_memo_free(a->capacity_memo);
         a->capacity_memo = NULL;

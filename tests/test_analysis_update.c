@@ -776,6 +776,50 @@ static void test_partition_attr(void **state)
     design_free(d);
 }
 
+/* Note and its five patterns (ids 4 to 8), which an edit elsewhere leaves alone: they keep the
+ * edits of the designs below under half the patterns (past it the analysis is made whole). */
+#define NOTE_ENTITY \
+    "  - { name: Note, count: 100, size: 100, attributes: [noteId], keys: { PK: \"N#{noteId}\", SK: \"N\" } }\n"
+#define NOTE_PATTERNS                                                                           \
+    "  - { id: 4, name: a note, entity: Note, by: [noteId], rate: 1, latency: 20 }\n"           \
+    "  - { id: 5, name: a note again, entity: Note, by: [noteId], rate: 2, latency: 20 }\n"     \
+    "  - { id: 6, name: a note once more, entity: Note, by: [noteId], rate: 3, latency: 20 }\n" \
+    "  - { id: 7, name: a new note, kind: write, entity: Note, rate: 4 }\n"                     \
+    "  - { id: 8, name: a strong note read, entity: Note, by: [noteId], consistency: strong, rate: 7 }\n"
+
+/* One edit of an attribute's cell: the attribute, the column, the new text. */
+typedef struct attr_edit {
+    const char *attr, *col, *text;
+} attr_edit;
+
+/* The edits made on d (taken) one after the other, each leaving it valid, told to
+ * analysis_update_row: each must be patched in place and equal the full analysis. */
+static void attr_edits(kp_design *d, const char *name, const attr_edit *edits, size_t n)
+{
+    kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
+    for (size_t i = 0; i < n; i++) {
+        size_t row = 0, c = 0;
+        while (strcmp(d->attrs[row].name, edits[i].attr) != 0)
+            row++;
+        while (strcmp(edit_col_name(d, EDIT_ATTRS, c), edits[i].col) != 0)
+            c++;
+        char what[120];
+        snprintf(what, sizeof what, "%s %s = %s", edits[i].attr, edits[i].col, edits[i].text);
+        assert_int_equal(edit_set(d, EDIT_ATTRS, row, c, edits[i].text, NULL), KP_OK);
+        kp_diags dg;
+        diags_init(&dg, name);
+        if (!validate_design(d, &dg))
+            fail_msg("%s: the design is not valid", what);
+        diags_free(&dg);
+        a = analysis_update_row(a, d, EDIT_ATTRS, row);
+        if (analysis_was_whole(a))
+            fail_msg("%s: analysed whole, not patched", what);
+        compare(d, a, name, i + 1, what);
+    }
+    analysis_free(a);
+    design_free(d);
+}
+
 /* An attribute's figures edited where the carriers' patterns need not all be resolved again
  * (only those whose entries moved, the writes, those naming it): each read that depends on the
  * attribute without naming it is one of these, and each is compared with a full analysis.
@@ -813,48 +857,67 @@ static void test_attr_readers(void **state)
         "    size: 800\n"
         "    attributes: [orderId, status, day, total]\n"
         "    keys: { PK: \"O#{orderId}\", SK: \"O\", GSI1PK: \"S#{status}\", GSI1SK: \"{day}\" }\n"
-        "    sparse: { GSI1PK: \"status in [new]\" }\n"
-        "  - { name: Note, count: 100, size: 100, attributes: [noteId], keys: { PK: \"N#{noteId}\", SK: \"N\" } }\n"
-        "patterns:\n"
+        "    sparse: { GSI1PK: \"status in [new]\" }\n" NOTE_ENTITY "patterns:\n"
         "  - { id: 1, name: a customer's A, entity: A, by: [customerId], rate: 300, latency: 20 }\n"
         "  - { id: 2, name: new orders by day, entity: Order, by: [\"status=new\"], order: day desc, returns: "
         "[total], rate: 50, latency: 50 }\n"
-        "  - { id: 3, name: a new order, kind: write, entity: Order, rate: 90 }\n"
-        "  - { id: 4, name: a note, entity: Note, by: [noteId], rate: 1, latency: 20 }\n"
-        "  - { id: 5, name: a note again, entity: Note, by: [noteId], rate: 2, latency: 20 }\n"
-        "  - { id: 6, name: a note once more, entity: Note, by: [noteId], rate: 3, latency: 20 }\n"
-        "  - { id: 7, name: a new note, kind: write, entity: Note, rate: 4 }\n"
-        "  - { id: 8, name: a strong note read, entity: Note, by: [noteId], consistency: strong, rate: 7 }\n";
+        "  - { id: 3, name: a new order, kind: write, entity: Order, rate: 90 }\n" NOTE_PATTERNS;
     kp_design *d = ts_load_text(yaml, "readers.yaml");
     assert_non_null(d);
-    kp_diags dg;
-    diags_init(&dg, "readers.yaml");
-    assert_true(validate_design(d, &dg));
-    diags_free(&dg);
-    kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
-    static const struct {
-        const char *attr, *col, *text;
-    } edits[] = {{"clientRef", "distinct", "5"},
-                 {"status", "values", "new: 0.2/0.1, done: 0.8/0.9"},
-                 {"orderId", "skew", "zipf:1.2"},
-                 {"clientRef", "distinct", "50000"},
-                 {"orderId", "skew", ""}};
-    for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
-        size_t row = 0, c = 0;
-        while (strcmp(d->attrs[row].name, edits[i].attr) != 0)
-            row++;
-        while (strcmp(edit_col_name(d, EDIT_ATTRS, c), edits[i].col) != 0)
-            c++;
-        char what[120];
-        snprintf(what, sizeof what, "%s %s = %s", edits[i].attr, edits[i].col, edits[i].text);
-        assert_int_equal(edit_set(d, EDIT_ATTRS, row, c, edits[i].text, NULL), KP_OK);
-        a = analysis_update_row(a, d, EDIT_ATTRS, row);
-        if (analysis_was_whole(a))
-            fail_msg("%s: analysed whole, not patched", what);
-        compare(d, a, "attr readers", i + 1, what);
-    }
-    analysis_free(a);
-    design_free(d);
+    static const attr_edit edits[] = {{"clientRef", "distinct", "5"},
+                                      {"status", "values", "new: 0.2/0.1, done: 0.8/0.9"},
+                                      {"orderId", "skew", "zipf:1.2"},
+                                      {"clientRef", "distinct", "50000"},
+                                      {"orderId", "skew", ""}};
+    attr_edits(d, "attr readers", edits, sizeof edits / sizeof *edits);
+}
+
+/* An attribute's type or values edited (more than its figures): the values its placeholder takes
+ * change, so the carriers' templates meet others' differently; patched in place, each compared
+ * with a full analysis.
+ * - x's values a, b become 7a, b: E's partitions I#{x} now meet F's I#7{z}, and F's query (its
+ *   sort key a bare placeholder: the whole partition) reads E's items, though F neither names
+ *   nor carries x: F is E's neighbour after the edit;
+ * - z a number: I#7{z} no longer meets I#7a, and E's query no longer reads F's items: E was the
+ *   neighbour of z's carrier F before the edit; z a string again: after;
+ * - x's values back to a, b: F was E's neighbour before;
+ * - status gains a value: Order's share on the sparse GSI1 ("status != done") grows, and so do
+ *   the index writes of 'a new order' (the capacity memo's row of a carrier forgotten).
+ * The Note patterns keep each edit under half the design (past it the analysis is made whole). */
+static void test_attr_domains(void **state)
+{
+    (void)state;
+    static const char *const yaml =
+        "keyplan: 1\n"
+        "name: attr domains\n"
+        "table: { name: Things, pk: PK, sk: SK }\n"
+        "indexes:\n"
+        "  - { name: GSI1, pk: GSI1PK, sk: GSI1SK, projection: keys }\n"
+        "attributes:\n"
+        "  x: { type: enum, values: { a: 0.5, b: 0.5 } }\n"
+        "  z: { distinct: 1000 }\n"
+        "  w: { distinct: 1000 }\n"
+        "  status: { type: enum, values: { new: 0.2, done: 0.8 } }\n"
+        "entities:\n"
+        "  - { name: E, count: 90000, size: 4000, attributes: [x, w], keys: { PK: \"I#{x}\", SK: \"E#{w}\" } }\n"
+        "  - { name: F, count: 1000, size: 300, attributes: [z, v], keys: { PK: \"I#7{z}\", SK: \"{v}\" } }\n"
+        "  - name: Order\n"
+        "    count: 100000\n"
+        "    size: 800\n"
+        "    attributes: [orderId, status, day]\n"
+        "    keys: { PK: \"O#{orderId}\", SK: \"O\", GSI1PK: \"S#{status}\", GSI1SK: \"{day}\" }\n"
+        "    sparse: { GSI1PK: \"status != done\" }\n" NOTE_ENTITY "patterns:\n"
+        "  - { id: 1, name: an F, entity: F, by: [z], rate: 300, latency: 20 }\n"
+        "  - { id: 2, name: an x's E, entity: E, by: [x], rate: 30, latency: 20 }\n"
+        "  - { id: 3, name: a new order, kind: write, entity: Order, rate: 90 }\n" NOTE_PATTERNS;
+    kp_design *d = ts_load_text(yaml, "domains.yaml");
+    assert_non_null(d);
+    static const attr_edit edits[] = {{"x", "values", "7a: 0.5, b: 0.5"},
+                                      {"z", "type", "number"},
+                                      {"z", "type", "string"},
+                                      {"x", "values", "a: 0.5, b: 0.5"},
+                                      {"status", "values", "new: 0.2, done: 0.5, lost: 0.3"}};
+    attr_edits(d, "attr domains", edits, sizeof edits / sizeof *edits);
 }
 
 int main(void)
@@ -865,7 +928,7 @@ int main(void)
         cmocka_unit_test(test_samples),          cmocka_unit_test(test_generated),
         cmocka_unit_test(test_figures_in_place), cmocka_unit_test(test_keys_in_place),
         cmocka_unit_test(test_keys_domains),     cmocka_unit_test(test_partition_attr),
-        cmocka_unit_test(test_attr_readers),
+        cmocka_unit_test(test_attr_readers),     cmocka_unit_test(test_attr_domains),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
