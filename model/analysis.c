@@ -454,20 +454,31 @@ static bool partition_key(const kp_design *d, const char *attr)
     return false;
 }
 
-/* x and y differ at most in the templates of their sort keys (the same key attributes, the same
- * partition keys' templates, the rest equal): heat's rows, which are partition keys' templates,
- * and its members, stay; their entries' sizes are figured again. */
-static bool sort_keys_only(const kp_design *d, const kp_entity *x, const kp_entity *y)
+/* x and y differ at most in the templates of their keys (the same key attributes, the rest
+ * equal): the entity is on the same indexes, with the same members' figures. */
+static bool templates_only(const kp_entity *x, const kp_entity *y)
 {
     if (x->nkeys != y->nkeys)
         return false;
     for (size_t k = 0; k < x->nkeys; k++)
-        if (!same_str(x->keys[k].attr.s, y->keys[k].attr.s) ||
-            (partition_key(d, x->keys[k].attr.s) && !fields_equal(&kp_rec_keytpl, &x->keys[k], &y->keys[k])))
+        if (!same_str(x->keys[k].attr.s, y->keys[k].attr.s))
             return false;
     kp_entity z = *y;
     z.keys = x->keys;
     return fields_equal(&kp_rec_entity, x, &z);
+}
+
+/* x and y differ at most in the templates of their sort keys (templates_only, and the same
+ * partition keys' templates): heat's rows, which are partition keys' templates, and its members,
+ * stay; their entries' sizes are figured again. */
+static bool sort_keys_only(const kp_design *d, const kp_entity *x, const kp_entity *y)
+{
+    if (!templates_only(x, y))
+        return false;
+    for (size_t k = 0; k < x->nkeys; k++)
+        if (partition_key(d, x->keys[k].attr.s) && !fields_equal(&kp_rec_keytpl, &x->keys[k], &y->keys[k]))
+            return false;
+    return true;
 }
 
 /* Does entity e carry attribute `name` (a domain attribute, a template's placeholder, a key
@@ -509,7 +520,8 @@ static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity
     size_t ne = base->nentities, again = 0;
     bool *touch = xcalloc(ne ? ne : 1, sizeof *touch), *refig = xcalloc(ne ? ne : 1, sizeof *refig),
          *reach = xcalloc(ne ? ne : 1, sizeof *reach), *redo = NULL;
-    bool figures = figures_only(mine, theirs), rows_stay = figures || sort_keys_only(base, mine, theirs);
+    bool figures = figures_only(mine, theirs), rows_stay = figures || sort_keys_only(base, mine, theirs),
+         rekey = !rows_stay && templates_only(mine, theirs);
     refig[epos] = touch[epos] = true;
     if (!keys_equal(mine, theirs)) {
         /* the entities carrying a placeholder whose separators change: their templates (and plain
@@ -536,6 +548,8 @@ static bool update_entity(kp_analysis *a, incr *in, size_t epos, const kp_entity
         swap_in(in, &kp_rec_entity, mine, theirs);
         free_after_resolve(a); /* the last run's partitions point at heat's rows */
     }
+    if (rekey) /* partition keys' templates: rows of its own take the new ones in place */
+        rows_stay = stage_heat_rekey(in->heat, epos);
     if (figures && redo) {
         stage_resolve_refigure(in->resolver, epos);
     } else if (!figures) {

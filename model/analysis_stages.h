@@ -73,6 +73,14 @@ bool stage_heat_take(struct heat *h, struct heat *from, const bool *redo);
  * patterns redo[] marks computed again by the next run, the others replayed. False when that is
  * not possible (a row's value combinations would change): make a heat anew. */
 bool stage_heat_refigure(struct heat *h, const bool *ents, const char *attr, const bool *redo);
+/* After an edit of entity epos's partition-key templates alone (d's entity already the new one,
+ * its key attributes and the rest as they were): heat's rows stay where each changed template
+ * was the entity's alone and the new one is no other row's; those rows take the new templates
+ * (their placeholders and value combinations set up again, their figures to be made by
+ * stage_heat_refigure), the rows' map and families to be made again. True when done, or when no
+ * row's template changed; false (nothing changed) when a row is shared, before or after: make a
+ * heat anew. */
+bool stage_heat_rekey(struct heat *h, size_t epos);
 /* Marks in touch[] the entities sharing a row with one of those ents[] marks where that one comes
  * first and a placeholder's distribution is unknown: the row's value classes read its count, and
  * so the loads of every member's patterns. */

@@ -266,6 +266,30 @@ static void setup_placeholder(heat *h, hrow *row, hph *ph, const char *name, con
     }
 }
 
+/* Row `row` (its first entity set, its placeholders none) takes template t: its text and
+ * skeleton, its placeholders' value classes, its sums (zeroed) for their value combinations. */
+static void row_template(heat *h, hrow *row, const tpl *t)
+{
+    row->src = xstrdup(t->src);
+    row->skeleton = skeleton_of(h, t);
+    size_t nph = tpl_attr_count(t);
+    row->ph = arena_zalloc(h->ar, (nph ? nph : 1) * sizeof *row->ph);
+    size_t combos = 1;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->parts[i].kind != TPL_ATTR)
+            continue;
+        hph *ph = &row->ph[row->nph++];
+        setup_placeholder(h, row, ph, t->parts[i].text, row->entity, combos);
+        combos *= ph->ncls;
+    }
+    row->ncombo = combos;
+    double *all = arena_zalloc(h->ar, 4 * combos * sizeof *all);
+    row->items = all;
+    row->reads = all + combos;
+    row->writes = all + 2 * combos;
+    row->bytes = all + 3 * combos;
+}
+
 /* The row of template t on index `index` (first entity e), made on first use. */
 static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e)
 {
@@ -278,25 +302,8 @@ static size_t row_for(heat *h, ptrdiff_t index, const tpl *t, const kp_entity *e
     memset(row, 0, sizeof *row);
     row->index = index;
     row->first = -1;
-    row->src = xstrdup(t->src);
     row->entity = e;
-    row->skeleton = skeleton_of(h, t);
-    size_t nph = tpl_attr_count(t);
-    row->ph = arena_zalloc(h->ar, (nph ? nph : 1) * sizeof *row->ph);
-    size_t combos = 1;
-    for (size_t i = 0; i < t->n; i++) {
-        if (t->parts[i].kind != TPL_ATTR)
-            continue;
-        hph *ph = &row->ph[row->nph++];
-        setup_placeholder(h, row, ph, t->parts[i].text, e, combos);
-        combos *= ph->ncls;
-    }
-    row->ncombo = combos;
-    double *all = arena_zalloc(h->ar, 4 * combos * sizeof *all);
-    row->items = all;
-    row->reads = all + combos;
-    row->writes = all + 2 * combos;
-    row->bytes = all + 3 * combos;
+    row_template(h, row, t);
     namemap_insert(&h->rowmap, row->src, index, r, NULL);
     return r;
 }
@@ -1046,6 +1053,60 @@ static void row_items_again(heat *h, size_t r)
     for (size_t i = 0; i < n; i++)
         add_items(h, &h->d->entities[v[i] % h->nent], (ptrdiff_t)(v[i] / h->nent) - 1);
     free(v);
+}
+
+bool stage_heat_rekey(heat *h, size_t epos)
+{
+    if (!h || !h->nlog || epos >= h->nent)
+        return false;
+    const kp_design *d = h->d;
+    const kp_entity *e = &d->entities[epos];
+    ptrdiff_t nx = (ptrdiff_t)d->nindexes;
+    const tpl **to = xcalloc((size_t)nx + 1, sizeof *to); /* per index: its new template, NULL same */
+    bool ok = true, any = false;
+    for (ptrdiff_t x = -1; x < nx && ok; x++) {
+        const hmember *m = member(h, x, e);
+        if (m->row < 0)
+            continue;
+        const hrow *row = &h->rows[m->row];
+        const kp_keytpl *k = entity_key(e, index_pk(d, x));
+        size_t r;
+        if (!k || strcmp(k->tpl.src, row->src) == 0)
+            continue; /* the same template, or a plain attribute's (the key attributes stay) */
+        /* in a row of its own, before and after */
+        ok = row->entity == e && row->first == m - h->members && m->next < 0 &&
+             !namemap_find(&h->rowmap, k->tpl.src, x, &r);
+        to[x + 1] = &k->tpl;
+        any = true;
+    }
+    if (!ok || !any) {
+        free(to);
+        return ok;
+    }
+    for (ptrdiff_t x = -1; x < nx; x++) {
+        const tpl *t = to[x + 1];
+        if (!t)
+            continue;
+        hrow *row = &h->rows[member(h, x, e)->row];
+        free(row->src);
+        row->nph = 0;
+        row->unknown = false;
+        row->total_items = 0;
+        row_template(h, row, t);
+    }
+    free(to);
+    /* the map of the rows' templates, and their families (a template's skeleton may have
+       changed), made again as a new heat would make them */
+    namemap_free(&h->rowmap);
+    namemap_init(&h->rowmap, h->nrows);
+    for (size_t r = 0; r < h->nrows; r++) {
+        h->rows[r].known = false;
+        namemap_insert(&h->rowmap, h->rows[r].src, h->rows[r].index, r, NULL);
+    }
+    if (h->fam_made)
+        namemap_free(&h->families);
+    h->fam_made = false;
+    return true;
 }
 
 void stage_heat_rowmates(const heat *h, const bool *ents, bool *touch)

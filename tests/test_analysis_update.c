@@ -920,6 +920,58 @@ static void test_attr_domains(void **state)
     attr_edits(d, "attr domains", edits, sizeof edits / sizeof *edits);
 }
 
+/* Partition-key templates edited where each entity has its rows alone, so heat's rows take the
+ * new templates in place (stage_heat_rekey), else heat is made anew; each compared with a full
+ * analysis.
+ * - E's "A#{x}" made "B#{x}": a row of its own still, whose skeleton "B#{}" now is F's "B#{y}"'s:
+ *   the two rows make one family (their hottest values add up on the table's figures);
+ * - G's "C#{z}" made "B#{x}", E's new template: one row for both (heat anew), which only a map
+ *   of the rows' templates made again after the first edit knows;
+ * - G back to "C#{z}", E back to "A#{x}". */
+static void test_keys_rekey(void **state)
+{
+    (void)state;
+    static const char *const yaml =
+        "keyplan: 1\n"
+        "name: rekey\n"
+        "table: { name: Things, pk: PK, sk: SK }\n"
+        "attributes:\n"
+        "  x: { distinct: 1000 }\n"
+        "  y: { distinct: 40, skew: \"zipf:1.2\" }\n"
+        "  z: { distinct: 5 }\n"
+        "entities:\n"
+        "  - { name: E, count: 50000, size: 400, attributes: [x], keys: { PK: \"A#{x}\", SK: \"E\" } }\n"
+        "  - { name: F, count: 9000, size: 300, attributes: [y], keys: { PK: \"B#{y}\", SK: \"F\" } }\n"
+        "  - { name: G, count: 70, size: 100, attributes: [z, x], keys: { PK: \"C#{z}\", SK: \"G\" } }\n" NOTE_ENTITY
+        "patterns:\n"
+        "  - { id: 1, name: an E, entity: E, by: [x], rate: 300, latency: 20 }\n"
+        "  - { id: 2, name: an F, entity: F, by: [y], rate: 30, latency: 20 }\n"
+        "  - { id: 3, name: a G, entity: G, by: [z], rate: 3, latency: 20 }\n" NOTE_PATTERNS;
+    kp_design *d = ts_load_text(yaml, "rekey.yaml");
+    assert_non_null(d);
+    kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
+    static const struct {
+        size_t entity;
+        const char *pk;
+    } edits[] = {{0, "B#{x}"}, {2, "B#{x}"}, {2, "C#{z}"}, {0, "A#{x}"}};
+    for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+        char what[80];
+        snprintf(what, sizeof what, "%s PK = %s", d->entities[edits[i].entity].name, edits[i].pk);
+        assert_int_equal(edit_set(d, EDIT_KEYS, edits[i].entity, 1, edits[i].pk, NULL), KP_OK);
+        kp_diags dg;
+        diags_init(&dg, "rekey.yaml");
+        if (!validate_design(d, &dg))
+            fail_msg("%s: the design is not valid", what);
+        diags_free(&dg);
+        a = analysis_update_row(a, d, EDIT_KEYS, edits[i].entity);
+        if (analysis_was_whole(a))
+            fail_msg("%s: analysed whole, not patched", what);
+        compare(d, a, "rekey", i + 1, what);
+    }
+    analysis_free(a);
+    design_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -929,6 +981,7 @@ int main(void)
         cmocka_unit_test(test_figures_in_place), cmocka_unit_test(test_keys_in_place),
         cmocka_unit_test(test_keys_domains),     cmocka_unit_test(test_partition_attr),
         cmocka_unit_test(test_attr_readers),     cmocka_unit_test(test_attr_domains),
+        cmocka_unit_test(test_keys_rekey),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
