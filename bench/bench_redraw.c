@@ -22,7 +22,8 @@
  *                     of one entity, made in place, the patterns that read it checked again, the
  *                     analysis a whole one on its own copy of the design; the medians of many;
  *   an attribute's    its distinct values on the Attributes screen, the same way: an edit of one
- *                     attribute;
+ *                     attribute; then its type (customerId's, "number" and "string" in turn);
+ *                     then a new attribute's row added (a) after it, its undo and redo;
  *   row steps         x on a pattern's row (deleted), y (duplicated), K (moved up), a (a new
  *                     pattern added after it: it names no entity, so the design does not
  *                     validate and its valid rest is analysed), each then the frame; its undo
@@ -110,9 +111,9 @@ static bool column(wb *w, int screen, edit_table t, const char *name)
 }
 
 /* The median time of Enter after text typed (not timed), then the frame (timed with the Enter):
- * in a cell (Enter opens it, Ctrl-U clears it; the text fmt of 300 or 301) or on the command line
- * (the text fmt of the run's number). */
-static double enter_after(wb *w, const char *fmt, bool cell, int runs)
+ * in a cell (Enter opens it, Ctrl-U clears it; the text fmt of 300 or 301, or without fmt the
+ * texts a and b in turn) or on the command line (the text fmt of the run's number). */
+static double enter_after(wb *w, const char *fmt, const char *a, const char *b, bool cell, int runs)
 {
     double *t = xcalloc((size_t)runs, sizeof *t);
     for (int r = 0; r < runs; r++) {
@@ -120,7 +121,7 @@ static double enter_after(wb *w, const char *fmt, bool cell, int runs)
             wb_key(w, UI_KEY_ENTER);
             wb_key(w, UI_CTRL('u'));
         }
-        char *text = xasprintf(fmt, cell ? 300 + r % 2 : r);
+        char *text = fmt ? xasprintf(fmt, cell ? 300 + r % 2 : r) : xstrdup(r % 2 ? b : a);
         for (const char *c = text; *c; c++)
             wb_key(w, (unsigned char)*c);
         free(text);
@@ -135,11 +136,20 @@ static double enter_after(wb *w, const char *fmt, bool cell, int runs)
     return m;
 }
 
+/* The median time of saving text a, then b, in turn in the cell under the cursor. */
+static double save_texts(wb *w, const char *a, const char *b, int runs)
+{
+    return enter_after(w, NULL, a, b, true, runs);
+}
+
 /* The median time of saving a new rate in the pattern under the cursor. */
-static double save_cell(wb *w, int runs) { return enter_after(w, "%d", true, runs); }
+static double save_cell(wb *w, int runs) { return enter_after(w, "%d", NULL, NULL, true, runs); }
 
 /* The median time of command line `cmd` (%d the run) and Enter, then the frame. */
-static double command(wb *w, const char *cmd, int runs) { return enter_after(w, cmd, false, runs); }
+static double command(wb *w, const char *cmd, int runs)
+{
+    return enter_after(w, cmd, NULL, NULL, false, runs);
+}
 
 /* The median time of key `key` followed by a frame, alternating with `back` (not timed). */
 static double keystroke(wb *w, int key, int back, int runs)
@@ -220,7 +230,8 @@ int main(int argc, char **argv)
     theme_init();
     printf("%-34s %12s %12s\n", wall ? "140x45, wall ms (median)" : "140x45, CPU ms (median)", "1,000",
            "10,000");
-    double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2], ent[2], entu[2], att[2], attu[2];
+    double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2], ent[2], entu[2], att[2], attu[2],
+        aty[2], arow[3][2];
     static const struct {
         int key;
         const char *what;
@@ -249,6 +260,11 @@ int main(int argc, char **argv)
         entu[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
         att[k] = column(w, UI_SCREEN_ATTRS, EDIT_ATTRS, "distinct") ? save_cell(w, runs) : -1;
         attu[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
+        /* the first attribute's type (customerId: a string made a number and back), then a new
+           attribute's row added after it (named by keyplan, read by nothing) */
+        aty[k] =
+            column(w, UI_SCREEN_ATTRS, EDIT_ATTRS, "type") ? save_texts(w, "number", "string", runs) : -1;
+        row_step(w, 'a', runs, &arow[0][k], &arow[1][k], &arow[2][k]);
         w->screen = UI_SCREEN_PATTERNS;
         wb_free(w);
     }
@@ -265,6 +281,10 @@ int main(int argc, char **argv)
     printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", entu[0], entu[1]);
     printf("%-34s %12.2f %12.2f\n", "an attribute's distinct saved", att[0], att[1]);
     printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", attu[0], attu[1]);
+    printf("%-34s %12.2f %12.2f\n", "an attribute's type saved", aty[0], aty[1]);
+    printf("%-34s %12.2f %12.2f\n", "add an attribute's row -> redraw", arow[0][0], arow[0][1]);
+    printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", arow[1][0], arow[1][1]);
+    printf("%-34s %12.2f %12.2f\n", "  its redo -> redraw", arow[2][0], arow[2][1]);
     for (int i = 0; i < NSTEPS; i++) {
         char l[64];
         snprintf(l, sizeof l, "%s -> redraw", steps[i].what);

@@ -4,6 +4,7 @@
 #include "edit.h"
 
 #include "analysis_stages.h"
+#include "capacity.h"
 #include "fields.h"
 #include "overlap.h"
 
@@ -769,6 +770,66 @@ kp_analysis *analysis_update_rows(kp_analysis *prev, const kp_design *d, kp_rowo
     }
     in->stale += op.kind != KP_ROW_MOVE;
     free_after_resolve(a);
+    run_after_resolve(a, in);
+    return patched(a);
+}
+
+/* Does anything of d read attribute `name`: an entity carrying it, a pattern naming it, a key of
+ * the table or of an index being it? */
+static bool attr_read(const kp_design *d, const char *name)
+{
+    if (!name || same_str(d->table.pk.s, name) || same_str(d->table.sk.s, name))
+        return true;
+    for (size_t x = 0; x < d->nindexes; x++)
+        if (same_str(d->indexes[x].pk.s, name) || same_str(d->indexes[x].sk.s, name))
+            return true;
+    for (size_t e = 0; e < d->nentities; e++)
+        if (carries_attr(&d->entities[e], name))
+            return true;
+    for (size_t i = 0; i < d->npatterns; i++)
+        if (names_attr(&d->patterns[i], name))
+            return true;
+    return false;
+}
+
+kp_analysis *analysis_update_attr_rows(kp_analysis *prev, const kp_design *d, kp_rowop op)
+{
+    incr *in = prev ? prev->incr : NULL;
+    kp_design *base = in ? in->base : NULL;
+    size_t n = base ? base->nattrs : 0;
+    if (!in || op.kind == KP_ROW_MOVE || !kp_rowop_fits(op, n) || kp_rowop_count(op, n) != d->nattrs ||
+        base->npatterns != d->npatterns || base->nentities != d->nentities ||
+        in->stale >= stale_max(d->npatterns) ||
+        attr_read(base, op.kind == KP_ROW_INSERT ? d->attrs[op.row].name : base->attrs[op.row].name))
+        return analysis_update(prev, d, ANALYSIS_UNKNOWN);
+    kp_analysis *a = prev;
+    free_after_resolve(a);
+    if (op.kind == KP_ROW_INSERT) {
+        base->attrs = xrealloc(base->attrs, (n + 1) * sizeof *base->attrs);
+        kp_rowop_shift(base->attrs, n, sizeof *base->attrs, op);
+        base->attrs[op.row] = d->attrs[op.row];
+        fields_clone(&kp_rec_attr, &base->attrs[op.row], &d->attrs[op.row]);
+    } else { /* the removed one kept with the analysis, as an edited element is */
+        VEC_GROW(in->gone, in->ngone, in->capgone);
+        kp_attr *old = xmalloc(sizeof *old);
+        *old = base->attrs[op.row];
+        in->gone[in->ngone++] = (struct gone){&kp_rec_attr, old};
+        kp_rowop_shift(base->attrs, n, sizeof *base->attrs, op);
+    }
+    base->nattrs = kp_rowop_count(op, n);
+    /* what is kept by the attributes' positions, or points into their list, made again */
+    size_t ne = base->nentities, np = a->npatterns;
+    bool *none = xcalloc(ne + np + 1, sizeof *none); /* no entity forgotten, no pattern redone */
+    capacity_memo_attrs_moved(a->capacity_memo);
+    stage_resolve_reopen(in->resolver, a, none);
+    struct heat *h = stage_heat_open(a);
+    stage_heat_take(h, in->heat, none);
+    stage_heat_close(in->heat);
+    in->heat = h;
+    stage_findings_attrs_moved(in->findings, a);
+    stage_checklist_attrs_moved(in->checklist, a);
+    free(none);
+    in->stale++;
     run_after_resolve(a, in);
     return patched(a);
 }

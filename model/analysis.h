@@ -275,13 +275,21 @@ kp_analysis *analysis_update_rows(kp_analysis *prev, const kp_design *d, kp_rowo
  * design is made; the old element is kept with the analysis) and what the analysis keeps is
  * patched: only the patterns that read the element's entities or their neighbours, name the
  * attribute, or Scan are resolved again (prev is returned). It is a whole analysis when the
- * change reaches the whole design (an entity's key templates, an attribute's type, format, shard
- * count or values, an index's key attributes), when more than half the patterns read what
- * changed, or when the arena holds too many old strings. When prev was not made by
+ * change reaches the whole design (an index's key attributes), when more than half the patterns
+ * read what changed, or when the arena holds too many old strings. When prev was not made by
  * analysis_update, d's lists do not fit it, or t is the patterns' or the decisions' list, it is
  * analysis_update(prev, d, ANALYSIS_UNKNOWN). The result equals analysis_run(d) field by field.
  * Never NULL; the caller frees it with analysis_free; prev is taken. */
 kp_analysis *analysis_update_row(kp_analysis *prev, const kp_design *d, edit_table t, size_t row);
+/* analysis_update after a step of the attributes' list: d is the design prev analysed with op
+ * applied to its attributes (an inserted one is d's at op.row) and nothing else changed, as the
+ * caller knows. When nothing reads the attribute added or removed (no entity carries it, no
+ * pattern names it, no key is it) only the attributes' positions change: what the analysis keeps
+ * by position is made again (the resolver's context, heat with every pattern's loads kept, the
+ * stages' maps of names) and no pattern is resolved again (prev is returned). Otherwise, and for a
+ * move or an op that does not fit, it is analysis_update(prev, d, ANALYSIS_UNKNOWN). The result
+ * equals analysis_run(d) field by field. Never NULL; the caller frees it; prev is taken. */
+kp_analysis *analysis_update_attr_rows(kp_analysis *prev, const kp_design *d, kp_rowop op);
 
 /* The value of a signal metric (pattern.<id>.rate|rcu|requests|latency,
  * entity.<name>.count|size|writes, index.<name>.items|wcu|hot_share, table.hot_share,

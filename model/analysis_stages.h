@@ -103,6 +103,7 @@ struct checklist_keep;
 struct checklist_keep *stage_checklist_open(const kp_analysis *a);
 void stage_checklist_dirty(struct checklist_keep *k, size_t i);
 void stage_checklist_rows(struct checklist_keep *k, kp_rowop op); /* as stage_heat_rows */
+void stage_checklist_attrs_moved(struct checklist_keep *k, const kp_analysis *a);
 void stage_checklist_run(struct checklist_keep *k, kp_analysis *a);
 /* After an edit of entity epos (its keys as they were): what the keep looked up of it is looked
  * up again (its patterns are marked dirty by the caller). */
@@ -117,6 +118,9 @@ struct findings_keep;
 struct findings_keep *stage_findings_open(const kp_analysis *a);
 void stage_findings_dirty(struct findings_keep *k, size_t i);
 void stage_findings_rows(struct findings_keep *k, kp_rowop op); /* as stage_heat_rows */
+/* The design's attributes moved in their list (one added or removed that nothing reads): the
+ * map of their names made again (as stage_checklist_attrs_moved). */
+void stage_findings_attrs_moved(struct findings_keep *k, const kp_analysis *a);
 /* After an edit of the design's rest alone (analysis_update's ANALYSIS_REST): what the kept
  * findings read of it (the decisions) is read again by the next run. */
 void stage_findings_rest(struct findings_keep *k);

@@ -472,9 +472,7 @@ capacity_memo *capacity_memo_new(const kp_design *d)
 {
     capacity_memo *m = xcalloc(1, sizeof *m);
     m->d = d;
-    namemap_init(&m->attrs, d ? d->nattrs : 0);
-    for (size_t i = 0; d && i < d->nattrs; i++)
-        namemap_put(&m->attrs, d->attrs[i].name, i);
+    capacity_memo_attrs_moved(m);
     m->stride = 1 + (d ? d->nindexes : 0);
     size_t n = (d && d->nentities ? d->nentities : 1) * m->stride;
     m->state = xcalloc(n, sizeof *m->state);
@@ -519,6 +517,16 @@ void capacity_memo_forget(capacity_memo *m, size_t epos)
 {
     if (m && m->d && epos < m->d->nentities)
         memset(&m->state[epos * m->stride], 0, m->stride * sizeof *m->state);
+}
+
+void capacity_memo_attrs_moved(capacity_memo *m)
+{
+    if (!m || !m->d)
+        return;
+    namemap_free(&m->attrs);
+    namemap_init(&m->attrs, m->d->nattrs);
+    for (size_t i = 0; i < m->d->nattrs; i++)
+        namemap_put(&m->attrs, m->d->attrs[i].name, i);
 }
 
 void capacity_memo_free(capacity_memo *m)

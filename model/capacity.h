@@ -156,6 +156,9 @@ capacity_memo *capacity_memo_new(const kp_design *d);
 void capacity_memo_free(capacity_memo *m);
 /* Entity epos changed: its figures are computed again when next asked. */
 void capacity_memo_forget(capacity_memo *m, size_t epos);
+/* The design's attributes moved in their list (one added or removed that no entity carries):
+ * the map of their names made again, the entities' figures kept. */
+void capacity_memo_attrs_moved(capacity_memo *m);
 /* capacity_on_index, capacity_index_share, capacity_projected_bytes, capacity_entity_write over
  * the memo's design. */
 bool capacity_memo_on_index(capacity_memo *m, const kp_entity *e, ptrdiff_t index);

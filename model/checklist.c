@@ -603,6 +603,15 @@ struct checklist_keep *stage_checklist_open(const kp_analysis *a)
     return k;
 }
 
+void stage_checklist_attrs_moved(struct checklist_keep *k, const kp_analysis *a)
+{
+    if (!k)
+        return;
+    namemap_free(&k->names.attrs);
+    namemap_free(&k->names.ents);
+    analysis_name_maps(a->design, &k->names.attrs, &k->names.ents);
+}
+
 void stage_checklist_dirty(struct checklist_keep *k, size_t i)
 {
     if (k && i < k->n)

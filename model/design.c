@@ -119,6 +119,27 @@ kp_design *design_clone(const kp_design *s)
 
 bool design_equal(const kp_design *a, const kp_design *b) { return fields_equal(&kp_rec_design, a, b); }
 
+bool design_attr_step(const kp_design *from, const kp_design *to, kp_rowop *op)
+{
+    if (!from || !to || (from->nattrs + 1 != to->nattrs && to->nattrs + 1 != from->nattrs))
+        return false;
+    bool insert = to->nattrs > from->nattrs;
+    const kp_design *shorter = insert ? from : to, *longer = insert ? to : from;
+    size_t at = 0; /* the first attribute that differs: the one inserted or removed */
+    while (at < shorter->nattrs && fields_equal(&kp_rec_attr, &shorter->attrs[at], &longer->attrs[at]))
+        at++;
+    for (size_t k = at; k < shorter->nattrs; k++)
+        if (!fields_equal(&kp_rec_attr, &shorter->attrs[k], &longer->attrs[k + 1]))
+            return false;
+    kp_design x = *from, y = *to; /* the rest */
+    x.attrs = y.attrs = NULL;
+    x.nattrs = y.nattrs = 0;
+    if (!design_equal(&x, &y))
+        return false;
+    *op = (kp_rowop){insert ? KP_ROW_INSERT : KP_ROW_REMOVE, at, 0};
+    return true;
+}
+
 /* ---- the model and the rest ------------------------------------------------------------ */
 
 /* to's rest made from's, shallow (the pointers shared); to keeps its table keys. */

@@ -399,6 +399,9 @@ kp_rowop kp_rowop_inverse(kp_rowop op);
  * contents now d's), a removal hands the pattern taken out to *out (the caller frees it or keeps
  * it), a move moves. An emptied list is freed (NULL). */
 void design_patterns_step(kp_design *d, kp_rowop op, const kp_pattern *in, kp_pattern *out);
+/* Is `to` `from` with one attribute inserted or removed and nothing else changed (an undo or a
+ * redo of such a step, found by comparing)? Then *op is that step on from's attributes. */
+bool design_attr_step(const kp_design *from, const kp_design *to, kp_rowop *op);
 
 /* Zero-initialised elements with their defaults, for builders (the YAML loader, the TUI). */
 void table_init(kp_table *t);

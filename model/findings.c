@@ -851,6 +851,17 @@ struct findings_keep *stage_findings_open(const kp_analysis *a)
     return k;
 }
 
+void stage_findings_attrs_moved(struct findings_keep *k, const kp_analysis *a)
+{
+    if (!k)
+        return;
+    const kp_design *d = a->design;
+    namemap_free(&k->names);
+    analysis_name_maps(d, &k->names, NULL);
+    free(k->counter); /* per attribute, by position: known again when asked */
+    k->counter = xcalloc(d->nattrs ? d->nattrs : 1, 1);
+}
+
 void stage_findings_dirty(struct findings_keep *k, size_t i)
 {
     if (k && i < k->n)

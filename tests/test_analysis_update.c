@@ -22,6 +22,7 @@
 #include "support.h"
 #include "validate.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -972,6 +973,168 @@ static void test_keys_rekey(void **state)
     design_free(d);
 }
 
+/* After a step of the attributes' list at row `at`: edits that make the analysis look attributes
+ * up again by name, each told as the workbench tells it and compared: the distinct values of the
+ * first attribute past `at` that an entity carries (heat's value classes, the carriers' capacity
+ * figures, the findings and the checklist read it again), then the count of that entity. */
+static kp_analysis *read_attrs_again(kp_analysis *a, kp_design *d, const char *name, size_t *step, size_t at)
+{
+    for (size_t r = at; r < d->nattrs; r++)
+        for (size_t e = 0; e < d->nentities; e++)
+            for (size_t k = 0; k < d->entities[e].nattrs; k++) {
+                kp_attr *x = &d->attrs[r];
+                if (!d->entities[e].attrs[k].s || strcmp(d->entities[e].attrs[k].s, x->name) != 0)
+                    continue;
+                char what[120];
+                x->distinct = isnan(x->distinct) ? 77 : x->distinct * 2 + 1;
+                snprintf(what, sizeof what, "attribute %s's distinct values", x->name);
+                a = analysis_update_row(a, d, EDIT_ATTRS, r);
+                compare(d, a, name, ++*step, what);
+                kp_entity *en = &d->entities[e];
+                en->count = isnan(en->count) ? 1000 : en->count + 7;
+                snprintf(what, sizeof what, "entity %s's count", en->name);
+                a = analysis_update_row(a, d, EDIT_ENTITIES, e);
+                compare(d, a, name, ++*step, what);
+                return a;
+            }
+    return a;
+}
+
+/* Steps of the attributes' list told to analysis_update_attr_rows, on each sample and on the
+ * generated design: a new attribute added (named by keyplan: read by nothing) after each row in
+ * turn and deleted again, one duplicated (its copy read by nothing) and deleted, each patched in
+ * place; then one that entities carry deleted (its placeholders lose their distribution) and put
+ * back, and one moved: analysed whole. Each compared with the full analysis. */
+static void test_attr_rows(void **state)
+{
+    (void)state;
+    size_t patched_steps = 0;
+    for (size_t i = 0; i <= NSAMPLES; i++) {
+        const char *name;
+        kp_design *d = sample_or_generated(i, 300, &name);
+        kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
+        size_t step = 0;
+        char what[120];
+        for (size_t r = 0; r <= d->nattrs; r += d->nattrs > 16 ? d->nattrs / 8 : 2) {
+            size_t at = edit_add(d, EDIT_ATTRS, r);
+            assert_true(at != (size_t)-1);
+            snprintf(what, sizeof what, "attribute %s added at %zu", d->attrs[at].name, at);
+            a = analysis_update_attr_rows(a, d, (kp_rowop){KP_ROW_INSERT, at, 0});
+            if (analysis_was_whole(a))
+                fail_msg("%s, %s: analysed whole, not patched", name, what);
+            compare(d, a, name, ++step, what);
+            a = read_attrs_again(a, d, name, &step, at + 1);
+            snprintf(what, sizeof what, "attribute %s deleted", d->attrs[at].name);
+            assert_true(edit_delete(d, EDIT_ATTRS, at));
+            a = analysis_update_attr_rows(a, d, (kp_rowop){KP_ROW_REMOVE, at, 0});
+            if (analysis_was_whole(a))
+                fail_msg("%s, %s: analysed whole, not patched", name, what);
+            compare(d, a, name, ++step, what);
+            a = read_attrs_again(a, d, name, &step, at);
+            patched_steps += 2;
+        }
+        size_t dup = edit_duplicate(d, EDIT_ATTRS, 0);
+        assert_true(dup != (size_t)-1);
+        snprintf(what, sizeof what, "attribute %s duplicated", d->attrs[0].name);
+        a = analysis_update_attr_rows(a, d, (kp_rowop){KP_ROW_INSERT, dup, 0});
+        assert_false(analysis_was_whole(a));
+        compare(d, a, name, ++step, what);
+        assert_true(edit_delete(d, EDIT_ATTRS, dup));
+        a = analysis_update_attr_rows(a, d, (kp_rowop){KP_ROW_REMOVE, dup, 0});
+        compare(d, a, name, ++step, "its copy deleted");
+        /* one that is read: deleted and put back, whole */
+        kp_attr keep = d->attrs[0];
+        fields_clone(&kp_rec_attr, &keep, &d->attrs[0]);
+        assert_true(edit_delete(d, EDIT_ATTRS, 0));
+        kp_diags dg;
+        diags_init(&dg, name);
+        bool valid = validate_design(d, &dg);
+        diags_free(&dg);
+        if (valid) {
+            a = analysis_update_attr_rows(a, d, (kp_rowop){KP_ROW_REMOVE, 0, 0});
+            assert_true(analysis_was_whole(a));
+            compare(d, a, name, ++step, "the first attribute deleted");
+        }
+        d->attrs = xrealloc(d->attrs, (d->nattrs + 1) * sizeof *d->attrs);
+        kp_rowop back = {KP_ROW_INSERT, 0, 0};
+        kp_rowop_shift(d->attrs, d->nattrs, sizeof *d->attrs, back);
+        d->attrs[0] = keep;
+        d->nattrs++;
+        a = valid ? analysis_update_attr_rows(a, d, back) : analysis_update(a, d, ANALYSIS_UNKNOWN);
+        compare(d, a, name, ++step, "the first attribute put back");
+        assert_true(edit_move(d, EDIT_ATTRS, 0, +1));
+        a = analysis_update_attr_rows(a, d, (kp_rowop){KP_ROW_MOVE, 0, 1});
+        assert_true(analysis_was_whole(a));
+        compare(d, a, name, ++step, "the first attribute moved down");
+        analysis_free(a);
+        design_free(d);
+    }
+    if (patched_steps < 20)
+        fail_msg("only %zu steps patched in place", patched_steps);
+}
+
+/* An attribute added before a shard suffix of the table's partition key: the checklist finds a
+ * query that leaves the suffix out still binding the key (the application enumerates a shard's
+ * values) only by looking `shard` up where it now is, after T's patterns are resolved again. */
+static void test_attr_rows_shard(void **state)
+{
+    (void)state;
+    static const char *const yaml =
+        "keyplan: 1\n"
+        "name: shards\n"
+        "table: { name: Things, pk: PK, sk: SK }\n"
+        "attributes:\n"
+        "  tenant: { distinct: 300 }\n"
+        "  shard: { type: shard, count: 4 }\n"
+        "entities:\n"
+        "  - { name: T, count: 9000, size: 300, attributes: [tenant, shard, t], keys: { PK: "
+        "\"T#{tenant}#{shard}\", SK: \"{t}\" } }\n" NOTE_ENTITY "patterns:\n"
+        "  - { id: 1, name: a tenant's T, entity: T, by: [tenant], rate: 30, latency: 50 }\n"
+        "  - { id: 2, name: a T, entity: T, by: [tenant, shard, t], rate: 3, latency: 50 }\n"
+        "  - { id: 3, name: a new T, kind: write, entity: T, rate: 9 }\n" NOTE_PATTERNS;
+    kp_design *d = ts_load_text(yaml, "shards.yaml");
+    assert_non_null(d);
+    kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
+    size_t at = edit_add(d, EDIT_ATTRS, 0), step = 1;
+    a = analysis_update_attr_rows(a, d, (kp_rowop){KP_ROW_INSERT, at, 0});
+    assert_false(analysis_was_whole(a));
+    compare(d, a, "shards", step, "an attribute added first");
+    a = read_attrs_again(a, d, "shards", &step, at + 1);
+    assert_true(step == 3); /* tenant's distinct values, T's count */
+    analysis_free(a);
+    design_free(d);
+}
+
+/* design_attr_step finds the step between two designs whose attributes' lists differ by one
+ * attribute alone (an undo or a redo of such a step, as the workbench sees it), and nothing when
+ * anything else differs too. */
+static void test_attr_step_found(void **state)
+{
+    (void)state;
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    kp_design *e = design_clone(d);
+    kp_rowop op;
+    assert_false(design_attr_step(d, e, &op)); /* the same lists */
+    size_t at = edit_add(e, EDIT_ATTRS, 3);
+    assert_true(design_attr_step(d, e, &op));
+    assert_int_equal(op.kind, KP_ROW_INSERT);
+    assert_int_equal(op.row, at);
+    assert_true(design_attr_step(e, d, &op));
+    assert_int_equal(op.kind, KP_ROW_REMOVE);
+    assert_int_equal(op.row, at);
+    size_t last = edit_add(e, EDIT_ATTRS, e->nattrs); /* two apart */
+    assert_false(design_attr_step(d, e, &op));
+    assert_true(edit_delete(e, EDIT_ATTRS, last));
+    e->entities[0].count += 1; /* one apart, and an entity's count */
+    assert_false(design_attr_step(d, e, &op));
+    e->entities[0].count -= 1;
+    e->attrs[0].distinct += 1; /* one apart, and another attribute's figure */
+    assert_false(design_attr_step(d, e, &op));
+    design_free(e);
+    design_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -981,7 +1144,8 @@ int main(void)
         cmocka_unit_test(test_figures_in_place), cmocka_unit_test(test_keys_in_place),
         cmocka_unit_test(test_keys_domains),     cmocka_unit_test(test_partition_attr),
         cmocka_unit_test(test_attr_readers),     cmocka_unit_test(test_attr_domains),
-        cmocka_unit_test(test_keys_rekey),
+        cmocka_unit_test(test_keys_rekey),       cmocka_unit_test(test_attr_rows),
+        cmocka_unit_test(test_attr_rows_shard),  cmocka_unit_test(test_attr_step_found),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2954,6 +2954,50 @@ static void test_key_storm(void **state)
     term_close(&t);
 }
 
+/* A row added, duplicated or deleted on the Attributes screen is told to the analysis as that
+ * step, and so are their undo and redo (found by comparing with the design analysed): an
+ * attribute nothing reads (a new one, a copy) added or taken out is patched in place, not
+ * analysed whole; one the entities carry taken out leaves the design invalid (the analysis
+ * stays), and its undo is analysed whole. After each the analysis is the full one's. */
+static void test_attr_rows_told(void **state)
+{
+    (void)state;
+    term t;
+    term_open(&t, 45, 140);
+    wb *w = cloudshop_wb();
+    free(draw_text(w));
+    w->screen = UI_SCREEN_ATTRS;
+    static const struct {
+        size_t row;
+        int key;
+        bool patched;
+    } steps[] = {{2, 'a', true}, {3, 'x', true}, {0, 'y', true},  {1, 'x', true},
+                 {6, 'a', true}, {7, 'x', true}, {0, 'u', true},  {0, UI_CTRL('r'), true},
+                 {0, 'u', true}, {0, 'u', true}, {0, 'x', false}, {0, 'u', false}};
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        w->cur[UI_SCREEN_ATTRS].row = steps[i].row;
+        wb_key(w, steps[i].key);
+        free(draw_text(w));
+        if (steps[i].patched && analysis_was_whole(w->an))
+            fail_msg("step %zu ('%c' on row %zu): analysed whole, not patched", i, steps[i].key,
+                     steps[i].row);
+        if (w->an_behind)
+            continue; /* the design does not validate: the last good analysis stays */
+        kp_analysis *full = analysis_run(w->good);
+        char *ja = analysis_json_string(w->good, w->an, NULL),
+             *jb = analysis_json_string(w->good, full, NULL);
+        if (strcmp(ja, jb) != 0)
+            fail_msg("step %zu ('%c' on row %zu): the analysis differs from the full one", i, steps[i].key,
+                     steps[i].row);
+        free(ja);
+        free(jb);
+        analysis_free(full);
+    }
+    assert_int_equal(session_design(w->ss)->nattrs, 7); /* CloudShop's attributes, as at first */
+    wb_free(w);
+    term_close(&t);
+}
+
 /* Saving pattern cells updates the Patterns screen's column widths from the saved row alone; they
  * equal the widths a workbench opened on the same design draws with, after every save of a random
  * sequence (names longer than their column and shorter again, figures, plans that change). */
@@ -3188,6 +3232,7 @@ int main(void)
         cmocka_unit_test(test_session_workspace),
         cmocka_unit_test(test_key_storm),
         cmocka_unit_test(test_saved_row_widths_equal_whole),
+        cmocka_unit_test(test_attr_rows_told),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

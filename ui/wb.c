@@ -56,9 +56,11 @@ static void run_analysis(wb *w)
         w->an = w->opt.analyze(w->good);
         return;
     }
-    bool told = (w->pattern_edit || w->rows_edit || w->elem_edit) && !w->an_behind && w->an;
+    bool told = (w->pattern_edit || w->rows_edit || w->elem_edit || w->attr_rows) && !w->an_behind && w->an;
     if (w->rest_edit && w->an)
         w->an = analysis_update(w->an, w->good, ANALYSIS_REST);
+    else if (told && w->attr_rows)
+        w->an = analysis_update_attr_rows(w->an, w->good, w->attr_rows_op);
     else if (told && w->elem_edit)
         w->an = analysis_update_row(w->an, w->good, w->elem_table, w->elem_row);
     else if (told && w->rows_edit)
@@ -178,6 +180,7 @@ void wb_recompute(wb *w)
     w->pattern_edit = false;
     w->elem_edit = false;
     w->rows_edit = false;
+    w->attr_rows = false;
     w->rest_edit = false;
     w->rest_told = false;
 }
@@ -646,6 +649,10 @@ static int row_op(wb *w, ui_action a)
         return UI_REDRAW;
     }
     drafts_clear(&w->drafts);
+    /* a row of the attributes added or taken out: the analysis told that step (one that nothing
+       reads moves the others' positions alone) */
+    w->attr_rows = t == EDIT_ATTRS && a != UI_ACT_ROW_UP && a != UI_ACT_ROW_DOWN;
+    w->attr_rows_op = (kp_rowop){a == UI_ACT_DELETE_ROW ? KP_ROW_REMOVE : KP_ROW_INSERT, at, 0};
     char *label = xasprintf("%s %s row %zu", what, edit_table_name(t), c->row + 1);
     kp_status st = wb_apply(w, nd, label);
     free(label);
@@ -1033,6 +1040,13 @@ static int default_handle(wb *w, ui_action a)
             bool rows = session_last_step_rows(w->ss, &op);
             w->rows_edit = rows;
             w->rows_op = op;
+            /* a step of the attributes' list taken back or made again: found by comparing the
+               design with the one last analysed (their lists differ by one attribute alone), and
+               told as that step */
+            kp_rowop aop = {0};
+            w->attr_rows = !one && !w->elem_edit && !rows && !w->an_behind &&
+                           design_attr_step(w->good, session_design(w->ss), &aop);
+            w->attr_rows_op = aop;
             after_change(w);
             if (rows && rows_cells_kept(w, was))
                 screen_cache_rows_moved(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes,

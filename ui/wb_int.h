@@ -38,6 +38,10 @@ struct wb {
                          what validation, the copy and the analysis are told, reset by
                          wb_recompute */
     kp_rowop rows_op;
+    bool attr_rows; /* the change being applied is step `attr_rows_op` of the attributes' list alone
+                       (a row added, duplicated or deleted on the Attributes screen): what the
+                       analysis is told, reset by wb_recompute */
+    kp_rowop attr_rows_op;
     bool rest_told; /* the change being applied alters the design's rest alone, as its maker knows
                        (edit_changes_rest_only): wb_recompute need not compare the models */
     bool rest_edit; /* wb_recompute found the design changed in its rest alone (a setting, a
