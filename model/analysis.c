@@ -362,13 +362,20 @@ static bool reads_touched(const kp_analysis *a, const namemap *ents, const bool 
     return attr && names_attr(p, attr);
 }
 
-/* Element `mine` (of record rec) of in->base made `theirs` in place; the old one kept. */
-static void swap_in(incr *in, const kp_record *rec, void *mine, const void *theirs)
+/* Element `mine` (of record rec) of in->base kept with the analysis, its strings with it (results
+ * not made again may point at them); its place in the list is the caller's to fill or drop. */
+static void keep_gone(incr *in, const kp_record *rec, const void *mine)
 {
     VEC_GROW(in->gone, in->ngone, in->capgone);
     void *old = xmalloc(rec->size);
     memcpy(old, mine, rec->size);
     in->gone[in->ngone++] = (struct gone){rec, old};
+}
+
+/* Element `mine` (of record rec) of in->base made `theirs` in place; the old one kept. */
+static void swap_in(incr *in, const kp_record *rec, void *mine, const void *theirs)
+{
+    keep_gone(in, rec, mine);
     memcpy(mine, theirs, rec->size);
     fields_clone(rec, mine, theirs);
 }
@@ -810,10 +817,7 @@ kp_analysis *analysis_update_attr_rows(kp_analysis *prev, const kp_design *d, kp
         base->attrs[op.row] = d->attrs[op.row];
         fields_clone(&kp_rec_attr, &base->attrs[op.row], &d->attrs[op.row]);
     } else { /* the removed one kept with the analysis, as an edited element is */
-        VEC_GROW(in->gone, in->ngone, in->capgone);
-        kp_attr *old = xmalloc(sizeof *old);
-        *old = base->attrs[op.row];
-        in->gone[in->ngone++] = (struct gone){&kp_rec_attr, old};
+        keep_gone(in, &kp_rec_attr, &base->attrs[op.row]);
         kp_rowop_shift(base->attrs, n, sizeof *base->attrs, op);
     }
     base->nattrs = kp_rowop_count(op, n);

@@ -607,9 +607,8 @@ void stage_checklist_attrs_moved(struct checklist_keep *k, const kp_analysis *a)
 {
     if (!k)
         return;
-    namemap_free(&k->names.attrs);
-    namemap_free(&k->names.ents);
-    analysis_name_maps(a->design, &k->names.attrs, &k->names.ents);
+    namemap_free(&k->names.attrs); /* the entities' map stays: their list did not move */
+    analysis_name_maps(a->design, &k->names.attrs, NULL);
 }
 
 void stage_checklist_dirty(struct checklist_keep *k, size_t i)

@@ -793,8 +793,26 @@ typedef struct attr_edit {
     const char *attr, *col, *text;
 } attr_edit;
 
-/* The edits made on d (taken) one after the other, each leaving it valid, told to
- * analysis_update_row: each must be patched in place and equal the full analysis. */
+/* Cell (row, col) of list tb of d set to text, the design still valid, told to
+ * analysis_update_row: it must be patched in place and equal the full analysis (edit `step`,
+ * `what` in the messages). */
+static kp_analysis *patched_edit(kp_analysis *a, kp_design *d, const char *name, size_t step, edit_table tb,
+                                 size_t row, size_t col, const char *text, const char *what)
+{
+    assert_int_equal(edit_set(d, tb, row, col, text, NULL), KP_OK);
+    kp_diags dg;
+    diags_init(&dg, name);
+    if (!validate_design(d, &dg))
+        fail_msg("%s: the design is not valid", what);
+    diags_free(&dg);
+    a = analysis_update_row(a, d, tb, row);
+    if (analysis_was_whole(a))
+        fail_msg("%s: analysed whole, not patched", what);
+    compare(d, a, name, step, what);
+    return a;
+}
+
+/* The edits made on d (taken) one after the other, each leaving it valid (patched_edit). */
 static void attr_edits(kp_design *d, const char *name, const attr_edit *edits, size_t n)
 {
     kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
@@ -806,16 +824,7 @@ static void attr_edits(kp_design *d, const char *name, const attr_edit *edits, s
             c++;
         char what[120];
         snprintf(what, sizeof what, "%s %s = %s", edits[i].attr, edits[i].col, edits[i].text);
-        assert_int_equal(edit_set(d, EDIT_ATTRS, row, c, edits[i].text, NULL), KP_OK);
-        kp_diags dg;
-        diags_init(&dg, name);
-        if (!validate_design(d, &dg))
-            fail_msg("%s: the design is not valid", what);
-        diags_free(&dg);
-        a = analysis_update_row(a, d, EDIT_ATTRS, row);
-        if (analysis_was_whole(a))
-            fail_msg("%s: analysed whole, not patched", what);
-        compare(d, a, name, i + 1, what);
+        a = patched_edit(a, d, name, i + 1, EDIT_ATTRS, row, c, edits[i].text, what);
     }
     analysis_free(a);
     design_free(d);
@@ -958,16 +967,7 @@ static void test_keys_rekey(void **state)
     for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
         char what[80];
         snprintf(what, sizeof what, "%s PK = %s", d->entities[edits[i].entity].name, edits[i].pk);
-        assert_int_equal(edit_set(d, EDIT_KEYS, edits[i].entity, 1, edits[i].pk, NULL), KP_OK);
-        kp_diags dg;
-        diags_init(&dg, "rekey.yaml");
-        if (!validate_design(d, &dg))
-            fail_msg("%s: the design is not valid", what);
-        diags_free(&dg);
-        a = analysis_update_row(a, d, EDIT_KEYS, edits[i].entity);
-        if (analysis_was_whole(a))
-            fail_msg("%s: analysed whole, not patched", what);
-        compare(d, a, "rekey", i + 1, what);
+        a = patched_edit(a, d, "rekey", i + 1, EDIT_KEYS, edits[i].entity, 1, edits[i].pk, what);
     }
     analysis_free(a);
     design_free(d);
