@@ -838,6 +838,69 @@ kp_analysis *analysis_update_attr_rows(kp_analysis *prev, const kp_design *d, kp
     return patched(a);
 }
 
+/* x and y differ at most in their names. */
+static bool name_only(const kp_entity *x, const kp_entity *y)
+{
+    kp_entity z = *y;
+    z.name = x->name;
+    return fields_equal(&kp_rec_entity, x, &z);
+}
+
+kp_analysis *analysis_update_entity_name(kp_analysis *prev, const kp_design *d, size_t epos)
+{
+    incr *in = prev ? prev->incr : NULL;
+    kp_design *base = in ? in->base : NULL;
+    if (!in || epos >= base->nentities || base->nentities != d->nentities ||
+        base->npatterns != d->npatterns || prev->npatterns != d->npatterns ||
+        in->stale >= stale_max(d->npatterns) || !name_only(&base->entities[epos], &d->entities[epos]))
+        return analysis_update(prev, d, ANALYSIS_UNKNOWN);
+    kp_analysis *a = prev;
+    kp_entity *mine = &base->entities[epos];
+    const kp_entity *theirs = &d->entities[epos];
+    if (same_str(mine->name, theirs->name))
+        return analysis_update(prev, d, ANALYSIS_UNKNOWN); /* compared: the same names */
+    free_after_resolve(a); /* the last run's partitions point at heat's rows */
+    swap_in(in, &kp_rec_entity, mine, theirs);
+    size_t ne = base->nentities, np = a->npatterns;
+    bool *touch = xcalloc(ne, sizeof *touch), *none = xcalloc(ne + np + 1, sizeof *none), *redo;
+    touch[epos] = true;
+    /* the patterns that named it name it by the new name: their copies made d's */
+    for (size_t i = 0; i < np; i++)
+        if (edit_names_entity(&d->patterns[i], theirs->name))
+            patch_pattern(in, d, i);
+    /* the context's name ids made again, the memo's rows kept (they are by position, and a name is
+       no figure) */
+    stage_resolve_reopen(in->resolver, a, none);
+    free(none);
+    size_t again = touched_patterns(a, in, touch, NULL, touch, NULL, &redo);
+    if (!redo) { /* most of the design: whole, on the copy now d's */
+        free(touch);
+        in->base = NULL;
+        analysis_free(a);
+        return analyse_whole(base);
+    }
+    /* heat's rows, members and loads stand: they know entities by position and name none; the
+       loads of the patterns resolved again are computed again from their results */
+    for (size_t i = 0; i < np; i++)
+        if (redo[i]) {
+            count_readers(in, a, i, -1);
+            stage_resolve_pattern(in->resolver, a, i);
+            count_readers(in, a, i, +1);
+            stage_findings_dirty(in->findings, i);
+            stage_checklist_dirty(in->checklist, i);
+            stage_heat_dirty(in->heat, i);
+        }
+    in->stale += again + 1;
+    free(redo);
+    stage_findings_element(in->findings, a, NULL, touch);
+    stage_checklist_entities_renamed(in->checklist, a);
+    stage_heat_entities_renamed(in->heat);
+    stage_checklist_entity(in->checklist, epos);
+    run_after_resolve(a, in);
+    free(touch);
+    return patched(a);
+}
+
 bool analysis_was_whole(const kp_analysis *a) { return !a->incr || ((const incr *)a->incr)->whole; }
 
 kp_analysis *analysis_run(const kp_design *d)

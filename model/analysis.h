@@ -291,6 +291,17 @@ kp_analysis *analysis_update_row(kp_analysis *prev, const kp_design *d, edit_tab
  * equals analysis_run(d) field by field. Never NULL; the caller frees it; prev is taken. */
 kp_analysis *analysis_update_attr_rows(kp_analysis *prev, const kp_design *d, kp_rowop op);
 
+/* analysis_update after entity epos was renamed (edit_renames_entity): d is the design prev
+ * analysed with that entity's name changed and the patterns that named it naming it by the new
+ * one (edit_set's rename), nothing else, as the caller knows. The analysis' copy of the design
+ * takes the entity and those patterns alone; what the analysis keeps by name is made again (the
+ * resolver's context, the checklist's map of entities; heat, which knows entities by position,
+ * stays) and resolved again are the patterns naming it, those whose results read its items,
+ * and the Scans (prev is returned). It is a whole analysis when those are more than half the
+ * design, or when prev was not made by analysis_update or d's lists do not fit it. The result
+ * equals analysis_run(d) field by field. Never NULL; the caller frees it; prev is taken. */
+kp_analysis *analysis_update_entity_name(kp_analysis *prev, const kp_design *d, size_t epos);
+
 /* The value of a signal metric (pattern.<id>.rate|rcu|requests|latency,
  * entity.<name>.count|size|writes, index.<name>.items|wcu|hot_share, table.hot_share,
  * cost.total, cost.<line>). false when the metric names nothing known. */

@@ -81,6 +81,8 @@ bool stage_heat_refigure(struct heat *h, const bool *ents, const char *attr, con
  * row's template changed; false (nothing changed) when a row is shared, before or after: make a
  * heat anew. */
 bool stage_heat_rekey(struct heat *h, size_t epos);
+/* An entity renamed: the map of their names made again (rows and members know them by position). */
+void stage_heat_entities_renamed(struct heat *h);
 /* Marks in touch[] the entities sharing a row with one of those ents[] marks where that one comes
  * first and a placeholder's distribution is unknown: the row's value classes read its count, and
  * so the loads of every member's patterns. */
@@ -104,6 +106,8 @@ struct checklist_keep *stage_checklist_open(const kp_analysis *a);
 void stage_checklist_dirty(struct checklist_keep *k, size_t i);
 void stage_checklist_rows(struct checklist_keep *k, kp_rowop op); /* as stage_heat_rows */
 void stage_checklist_attrs_moved(struct checklist_keep *k, const kp_analysis *a);
+/* An entity renamed: the map of their names made again. */
+void stage_checklist_entities_renamed(struct checklist_keep *k, const kp_analysis *a);
 void stage_checklist_run(struct checklist_keep *k, kp_analysis *a);
 /* After an edit of entity epos (its keys as they were): what the keep looked up of it is looked
  * up again (its patterns are marked dirty by the caller). */

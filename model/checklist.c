@@ -611,6 +611,17 @@ void stage_checklist_attrs_moved(struct checklist_keep *k, const kp_analysis *a)
     analysis_name_maps(a->design, &k->names.attrs, NULL);
 }
 
+void stage_checklist_entities_renamed(struct checklist_keep *k, const kp_analysis *a)
+{
+    if (!k)
+        return;
+    const kp_design *d = a->design;
+    namemap_free(&k->names.ents); /* filled as analysis_name_maps fills it */
+    namemap_init(&k->names.ents, d->nentities);
+    for (size_t i = d->nentities; i-- > 0;)
+        namemap_put(&k->names.ents, d->entities[i].name, i);
+}
+
 void stage_checklist_dirty(struct checklist_keep *k, size_t i)
 {
     if (k && i < k->n)

@@ -1499,6 +1499,22 @@ bool edit_changes_row_only(const kp_design *d, edit_table t, size_t col)
     return f >= 0 && !(rec->f[f].flags & KP_F_LABEL) && !(rec == &kp_rec_index && (f == FX_PK || f == FX_SK));
 }
 
+bool edit_renames_entity(edit_table t, size_t col)
+{
+    if (t == EDIT_KEYS)
+        return col == 0;
+    int f = t == EDIT_ENTITIES ? col_field(&kp_rec_entity, col) : -1;
+    return f == FE_NAME;
+}
+
+bool edit_names_entity(const kp_pattern *p, const char *name)
+{
+    for (size_t j = 0; name && j < p->nentities; j++)
+        if (streq(p->entities[j].s, name))
+            return true;
+    return false;
+}
+
 bool edit_changes_rest_only(edit_table t, size_t row, size_t col)
 {
     if (t == EDIT_DECISIONS)

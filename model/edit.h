@@ -70,6 +70,12 @@ bool edit_changes_pattern_only(edit_table t, size_t col);
  * EDIT_INDEXES other than its name, pk and sk (which rename the templates keyed on them), or of
  * EDIT_KEYS other than its first (the entity's name). What the session edits in place. */
 bool edit_changes_row_only(const kp_design *d, edit_table t, size_t col);
+/* Whether a successful edit_set of this cell renames an entity (EDIT_ENTITIES' name, EDIT_KEYS'
+ * first column): that entity's name changes, and the patterns naming it (edit_names_entity) name
+ * it by the new one; nothing else. */
+bool edit_renames_entity(edit_table t, size_t col);
+/* Does pattern p name entity `name` (its entities' list)? */
+bool edit_names_entity(const kp_pattern *p, const char *name);
 /* Whether a successful edit_set of this cell changes the design's rest alone
  * (design_same_model): a setting's value other than the table's keys (which rename the templates
  * keyed on them), a decision's cell other than its id. */

@@ -1035,6 +1035,17 @@ static bool row_classes_again(heat *h, hrow *row)
     return true;
 }
 
+void stage_heat_entities_renamed(heat *h)
+{
+    if (!h)
+        return;
+    const kp_design *d = h->d;
+    namemap_free(&h->enames); /* filled as analysis_name_maps fills it */
+    namemap_init(&h->enames, d->nentities);
+    for (size_t i = d->nentities; i-- > 0;)
+        namemap_put(&h->enames, d->entities[i].name, i);
+}
+
 /* Row `row`'s items and bytes added again from its members, in place_items' order (the first
  * member made first: the list holds them the other way round). */
 static void row_items_again(heat *h, size_t r)

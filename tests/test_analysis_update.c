@@ -103,6 +103,8 @@ typedef struct told {
     size_t elem;     /* the row of a cell's edit that changes that element alone (an entity, an
                       attribute, an index: analysis_update_row), else ANALYSIS_UNKNOWN */
     edit_table etab; /* its list */
+    size_t renamed;  /* the entity an edit renamed (analysis_update_entity_name), else
+                        ANALYSIS_UNKNOWN */
     bool rows;       /* op is the step the edit made */
     kp_rowop op;
 } told;
@@ -171,10 +173,24 @@ static bool random_rows(kp_design *d, uint64_t *s, gone *g, char *what, size_t w
  * was refused (d unchanged). */
 static bool random_edit(kp_design *d, uint64_t *s, gone *g, char *what, size_t whatlen, told *t)
 {
-    *t = (told){.row = ANALYSIS_UNKNOWN, .elem = ANALYSIS_UNKNOWN};
+    *t = (told){.row = ANALYSIS_UNKNOWN, .elem = ANALYSIS_UNKNOWN, .renamed = ANALYSIS_UNKNOWN};
     size_t dice = pick(s, 100);
     if (dice < 20 && d->npatterns > 1) /* a row operation on the patterns */
         return random_rows(d, s, g, what, whatlen, t);
+    if (dice < 24 && d->nentities) { /* an entity renamed, in Spanish now and then */
+        size_t r = pick(s, d->nentities);
+        static const char *const suffix[] = {"x", "_línea", "Dirección"};
+        char *text = xasprintf("%s%s", d->entities[r].name, suffix[pick(s, 3)]);
+        snprintf(what, whatlen, "entity %zu renamed '%s'", r, text);
+        edit_table tb = pick(s, 2) ? EDIT_KEYS : EDIT_ENTITIES;
+        int col = tb == EDIT_KEYS ? 0 : edit_col_find(d, tb, "name");
+        assert_true(col >= 0 && edit_renames_entity(tb, (size_t)col));
+        bool ok = edit_set(d, tb, r, (size_t)col, text, NULL) == KP_OK;
+        free(text);
+        if (ok)
+            t->renamed = r;
+        return ok;
+    }
     /* mostly pattern cells (what a keystroke changes), sometimes anything else */
     static const edit_table others[] = {EDIT_ENTITIES, EDIT_INDEXES,  EDIT_ATTRS,    EDIT_DECISIONS,
                                         EDIT_KEYS,     EDIT_SETTINGS, EDIT_SETTINGS, EDIT_DECISIONS};
@@ -248,6 +264,8 @@ static void run_sequence(kp_design *d, const char *name, uint64_t seed, size_t n
         design_free(before);
         if (t.rows && !pending)
             a = analysis_update_rows(a, d, t.op);
+        else if (t.renamed != ANALYSIS_UNKNOWN && !pending)
+            a = analysis_update_entity_name(a, d, t.renamed);
         else if (t.elem != ANALYSIS_UNKNOWN && !pending)
             a = analysis_update_row(a, d, t.etab, t.elem);
         else
@@ -1005,6 +1023,47 @@ static kp_analysis *read_attrs_again(kp_analysis *a, kp_design *d, const char *n
  * turn and deleted again, one duplicated (its copy read by nothing) and deleted, each patched in
  * place; then one that entities carry deleted (its placeholders lose their distribution) and put
  * back, and one moved: analysed whole. Each compared with the full analysis. */
+/* Every entity renamed and renamed back, as the Keys screen does: each result equals a whole
+ * analysis, and is patched where the patterns to resolve again are not most of the design. */
+static void test_entity_rename(void **state)
+{
+    (void)state;
+    size_t patched_steps = 0, steps = 0;
+    for (size_t i = 0; i <= NSAMPLES; i++) {
+        const char *name;
+        kp_design *d = sample_or_generated(i, 300, &name);
+        kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
+        size_t step = 0;
+        for (size_t e = 0; e<d->nentities; e += d->nentities> 24 ? d->nentities / 12 : 1) {
+            char *old = xstrdup(d->entities[e].name), *now = xasprintf("%s_línea", old);
+            const char *to[2] = {now, old};
+            for (int k = 0; k < 2; k++) {
+                char what[160];
+                snprintf(what, sizeof what, "entity %zu renamed '%s'", e, to[k]);
+                assert_int_equal(edit_set(d, EDIT_KEYS, e, 0, to[k], NULL), KP_OK);
+                a = analysis_update_entity_name(a, d, e);
+                compare(d, a, name, ++step, what);
+                patched_steps += !analysis_was_whole(a);
+                steps++;
+            }
+            free(old);
+            free(now);
+        }
+        /* told a rename where more changed: still the right analysis (compared) */
+        if (d->nentities > 1) {
+            d->entities[1].count += 7;
+            a = analysis_update_entity_name(a, d, 1);
+            assert_true(analysis_was_whole(a));
+            compare(d, a, name, ++step, "a count told as a rename");
+        }
+        analysis_free(a);
+        design_free(d);
+    }
+    /* the generated design's entities each have patterns of their own: those renames are patched */
+    if (patched_steps * 2 < steps)
+        fail_msg("%zu of %zu renames patched", patched_steps, steps);
+}
+
 static void test_attr_rows(void **state)
 {
     (void)state;
@@ -1145,7 +1204,8 @@ int main(void)
         cmocka_unit_test(test_keys_domains),     cmocka_unit_test(test_partition_attr),
         cmocka_unit_test(test_attr_readers),     cmocka_unit_test(test_attr_domains),
         cmocka_unit_test(test_keys_rekey),       cmocka_unit_test(test_attr_rows),
-        cmocka_unit_test(test_attr_rows_shard),  cmocka_unit_test(test_attr_step_found),
+        cmocka_unit_test(test_entity_rename),    cmocka_unit_test(test_attr_rows_shard),
+        cmocka_unit_test(test_attr_step_found),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
