@@ -26,8 +26,9 @@
  * (keys only and all, in turn), and
  * an entity's sort-key template (its literal "E<i>#" made "E<i>x#" and back, told as the Keys
  * screen tells it: the entity's patterns and its neighbours' resolved again, heat patched) and
- * its partition-key template the same way (heat made anew, the loads on other rows kept),
- * beside analysis_run of the same design, with the speed-ups.
+ * its partition-key template the same way (heat's rows take the new templates in place), and
+ * that entity renamed, a suffix put on and taken off (analysis_update_entity_name: the patterns
+ * naming it follow), beside analysis_run of the same design, with the speed-ups.
  *
  * Usage: bench_analysis [RUNS] [SIZE...]   (default 21 runs of 100, 1000 and 10000 patterns): the tables
  *        bench_analysis --once SIZE            one analysis_run of one size and nothing else, for

@@ -24,6 +24,8 @@
  *   an attribute's    its distinct values on the Attributes screen, the same way: an edit of one
  *                     attribute; then its type (customerId's, "number" and "string" in turn);
  *                     then a new attribute's row added (a) after it, its undo and redo;
+ *   a rename          Order's name on the Keys screen, a suffix put on and taken off in turn (the
+ *                     patterns naming it follow), then its undo;
  *   row steps         x on a pattern's row (deleted), y (duplicated), K (moved up), a (a new
  *                     pattern added after it: it names no entity, so the design does not
  *                     validate and its valid rest is analysed), each then the frame; its undo
@@ -231,7 +233,7 @@ int main(int argc, char **argv)
     printf("%-34s %12s %12s\n", wall ? "140x45, wall ms (median)" : "140x45, CPU ms (median)", "1,000",
            "10,000");
     double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2], ent[2], entu[2], att[2], attu[2],
-        aty[2], arow[3][2];
+        aty[2], arow[3][2], ren[2], renu[2];
     static const struct {
         int key;
         const char *what;
@@ -265,6 +267,15 @@ int main(int argc, char **argv)
         aty[k] =
             column(w, UI_SCREEN_ATTRS, EDIT_ATTRS, "type") ? save_texts(w, "number", "string", runs) : -1;
         row_step(w, 'a', runs, &arow[0][k], &arow[1][k], &arow[2][k]);
+        /* an entity renamed on the Keys screen (Order, a suffix put on and taken off), the
+           patterns naming it following; then its undo */
+        ptrdiff_t order = design_entity_pos(session_design(w->ss), "Order");
+        ren[k] = renu[k] = -1;
+        if (order >= 0 && column(w, UI_SCREEN_KEYS, EDIT_KEYS, "entity")) {
+            w->cur[UI_SCREEN_KEYS].row = (size_t)order;
+            ren[k] = save_texts(w, "Order_línea", "Order", runs);
+            renu[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
+        }
         w->screen = UI_SCREEN_PATTERNS;
         wb_free(w);
     }
@@ -285,6 +296,8 @@ int main(int argc, char **argv)
     printf("%-34s %12.2f %12.2f\n", "add an attribute's row -> redraw", arow[0][0], arow[0][1]);
     printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", arow[1][0], arow[1][1]);
     printf("%-34s %12.2f %12.2f\n", "  its redo -> redraw", arow[2][0], arow[2][1]);
+    printf("%-34s %12.2f %12.2f\n", "an entity renamed (Keys)", ren[0], ren[1]);
+    printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", renu[0], renu[1]);
     for (int i = 0; i < NSTEPS; i++) {
         char l[64];
         snprintf(l, sizeof l, "%s -> redraw", steps[i].what);

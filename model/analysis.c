@@ -186,6 +186,19 @@ static void count_readers(incr *in, const kp_analysis *a, size_t i, int by)
         free(x);
 }
 
+/* Pattern i resolved again, its reads counted anew, the stages' records of it to be made again
+ * (heat's: dirty_heat, else the caller's to say). */
+static void resolve_again(kp_analysis *a, incr *in, size_t i, bool dirty_heat)
+{
+    count_readers(in, a, i, -1);
+    stage_resolve_pattern(in->resolver, a, i);
+    count_readers(in, a, i, +1);
+    stage_findings_dirty(in->findings, i);
+    stage_checklist_dirty(in->checklist, i);
+    if (dirty_heat)
+        stage_heat_dirty(in->heat, i);
+}
+
 static void incr_free(kp_analysis *a)
 {
     incr *in = a->incr;
@@ -254,12 +267,7 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
         size_t n = 0;
         for (size_t i = from; i < to; i++)
             if (patch_pattern(in, d, i)) {
-                count_readers(in, a, i, -1);
-                stage_resolve_pattern(in->resolver, a, i);
-                count_readers(in, a, i, +1);
-                stage_findings_dirty(in->findings, i);
-                stage_heat_dirty(in->heat, i);
-                stage_checklist_dirty(in->checklist, i);
+                resolve_again(a, in, i, true);
                 n++;
             }
         if (n == 0)
@@ -425,15 +433,9 @@ static void redo_touched(kp_analysis *a, incr *in, bool *redo, size_t again, con
                          const char *attr, bool heat_in_place)
 {
     size_t ne = in->base->nentities, n = a->npatterns;
-    for (size_t i = 0; i < n; i++) {
-        if (!redo[i])
-            continue;
-        count_readers(in, a, i, -1);
-        stage_resolve_pattern(in->resolver, a, i);
-        count_readers(in, a, i, +1);
-        stage_findings_dirty(in->findings, i);
-        stage_checklist_dirty(in->checklist, i);
-    }
+    for (size_t i = 0; i < n; i++)
+        if (redo[i])
+            resolve_again(a, in, i, false); /* heat's below */
     in->stale += again + 1;
     /* heat's rows, members, items and the entities' writes made again; the loads of the patterns
        not resolved again replayed */
@@ -882,14 +884,8 @@ kp_analysis *analysis_update_entity_name(kp_analysis *prev, const kp_design *d, 
     /* heat's rows, members and loads stand: they know entities by position and name none; the
        loads of the patterns resolved again are computed again from their results */
     for (size_t i = 0; i < np; i++)
-        if (redo[i]) {
-            count_readers(in, a, i, -1);
-            stage_resolve_pattern(in->resolver, a, i);
-            count_readers(in, a, i, +1);
-            stage_findings_dirty(in->findings, i);
-            stage_checklist_dirty(in->checklist, i);
-            stage_heat_dirty(in->heat, i);
-        }
+        if (redo[i])
+            resolve_again(a, in, i, true);
     in->stale += again + 1;
     free(redo);
     stage_findings_element(in->findings, a, NULL, touch);

@@ -1595,6 +1595,30 @@ bool validate_row_edit(const kp_design *d, edit_table t, size_t row, kp_diags *d
     return finish_same_ids(&c, diags, m, after, v, nv, cap);
 }
 
+/* After entity *arg was renamed: whether pattern i's checks read it (reads_entity), or name an
+ * entity the design lacks (their message suggests the design's entities by name). */
+static bool reads_renamed(const vctx *c, size_t i, const void *arg)
+{
+    const kp_pattern *p = &c->d->patterns[i];
+    for (size_t k = 0; k < p->nentities; k++)
+        if (p->entities[k].s && !find_entity(c, p->entities[k].s))
+            return true;
+    return reads_entity(c, i, arg);
+}
+
+bool validate_entity_rename(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m)
+{
+    vctx c;
+    kp_diag *v;
+    size_t nv, cap, n = d->npatterns, *at = m->at;
+    if (row >= d->nentities || !start_same_ids(d, diags, m, &c, &v, &nv, &cap))
+        return validate_design_memo(d, diags, m);
+    patterns_again(&c, diags, at, &v, &nv, &cap, reads_renamed, d->entities[row].name);
+    size_t after = at[n];
+    at[n] = nv;
+    return finish_same_ids(&c, diags, m, after, v, nv, cap);
+}
+
 void validate_memo_free(validate_memo *m)
 {
     memo_ids_free(m->ids);

@@ -73,6 +73,12 @@ bool validate_rest_edit(const kp_design *d, kp_diags *diags, validate_memo *m);
  * diagnostic. When m is not of a list like diags, or t is another list, it is
  * validate_design_memo. true when no error. */
 bool validate_row_edit(const kp_design *d, edit_table t, size_t row, kp_diags *diags, validate_memo *m);
+/* The same list after entity `row` was renamed (edit_renames_entity: the patterns naming it follow
+ * it): checked again are the patterns naming it or covered_by one that does, and those naming an
+ * entity the design lacks (their message suggests the design's names); the checks before and after
+ * the patterns' made again, the others' kept. The list equals validate_design_memo's of d. When m
+ * is not of a list like diags it is validate_design_memo. true when no error. */
+bool validate_entity_rename(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m);
 void validate_memo_free(validate_memo *m);
 
 /* Fills `limits` (an empty map, released by the caller with namemap_free) with every key

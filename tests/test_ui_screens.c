@@ -2010,6 +2010,99 @@ static void test_entity_edits_as_whole(void **state)
     term_close(&t);
 }
 
+/* The keys of UTF-8 text, one per character (as keys() types them). */
+static size_t text_codes(const char *s, int *out)
+{
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    size_t len = strlen(s), n = 0;
+    while (len) {
+        wchar_t wc;
+        size_t m = mbrtowc(&wc, s, len, &st);
+        assert_true(m != (size_t)-1 && m != (size_t)-2 && m != 0);
+        out[n++] = (int)wc;
+        s += m;
+        len -= m;
+    }
+    return n;
+}
+
+/* w's diagnostics are a whole validation's of its session's design. */
+static void diags_as_whole(const wb *w, const char *when)
+{
+    kp_diags dg;
+    diags_init(&dg, "design");
+    validate_design(session_design(w->ss), &dg);
+    if (dg.n != w->diags.n)
+        fail_msg("%s: %zu diagnostics, a whole validation gives %zu", when, w->diags.n, dg.n);
+    for (size_t k = 0; k < dg.n; k++)
+        assert_string_equal(w->diags.v[k].msg, dg.v[k].msg);
+    diags_free(&dg);
+}
+
+/* An entity renamed on the Keys screen (in Spanish), undone, redone, a taken name refused; then a
+ * pattern naming an entity that is not there yet, which a rename brings: each key gives what the
+ * whole path gives (same_as_whole), the checks a whole validation's; a rename from a valid design
+ * is analysed in place (told), not whole. */
+static void test_entity_rename_as_whole(void **state)
+{
+    (void)state;
+    term t;
+    kp_design *d = cloudshop_at_160(&t);
+    ptrdiff_t order = design_entity_pos(d, "Order");
+    assert_true(order >= 0);
+    wb *ref = twin(d);
+    wb *w = real_wb(d);
+    int k[400];
+    size_t n = 0;
+    assert_true(at_column(w, ref, UI_SCREEN_KEYS, EDIT_KEYS, "entity"));
+    n = key_codes("g", k);
+    for (ptrdiff_t i = 0; i < order; i++)
+        n += key_codes("j", k + n);
+    same_as_whole(w, ref, k, n);
+    n = cell_keys("", k) - 1; /* Enter, Ctrl-U */
+    n += text_codes("Pedido_línea", k + n);
+    k[n++] = UI_KEY_ENTER;
+    same_as_whole(w, ref, k, n);
+    assert_string_equal(session_design(w->ss)->entities[order].name, "Pedido_línea");
+    assert_false(analysis_was_whole(w->an));
+    diags_as_whole(w, "renamed");
+    static const int undo_redo[] = {'u', UI_CTRL('r')};
+    for (size_t i = 0; i < 2; i++) {
+        same_as_whole(w, ref, &undo_redo[i], 1);
+        assert_false(analysis_was_whole(w->an));
+        diags_as_whole(w, i ? "redone" : "undone");
+    }
+    n = cell_keys("Customer", k); /* taken: refused, a draft dropped by Esc */
+    k[n++] = UI_KEY_ESC;
+    same_as_whole(w, ref, k, n);
+    assert_string_equal(session_design(w->ss)->entities[order].name, "Pedido_línea");
+    /* the last pattern names Pedido, no entity yet (the design breaks); the rename brings it */
+    assert_true(at_column(w, ref, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "entity"));
+    n = key_codes("G", k);
+    n += cell_keys("Pedido", k + n);
+    same_as_whole(w, ref, k, n);
+    assert_true(w->an_behind);
+    diags_as_whole(w, "a pattern naming Pedido");
+    assert_true(at_column(w, ref, UI_SCREEN_KEYS, EDIT_KEYS, "entity"));
+    n = cell_keys("Pedido", k);
+    same_as_whole(w, ref, k, n);
+    assert_false(w->an_behind);
+    diags_as_whole(w, "Pedido_línea renamed Pedido");
+    n = key_codes("u", k); /* the rename taken back: the pattern names Pedido still */
+    same_as_whole(w, ref, k, n);
+    assert_true(w->an_behind);
+    diags_as_whole(w, "that rename undone");
+    n = key_codes("uu", k);
+    same_as_whole(w, ref, k, n);
+    assert_false(w->an_behind);
+    assert_true(design_equal(session_design(w->ss), session_design(ref->ss)));
+    assert_string_equal(session_design(w->ss)->entities[order].name, "Order");
+    wb_free(ref);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* Row keys on a workbench over a workspace: after each, the working copy the workspace holds is
  * the design on screen, written as designio_save writes it (the steps were saved as the lines
  * they move); reopened, the workspace gives that design back, and its undo the one before. */
@@ -3233,6 +3326,7 @@ int main(void)
         cmocka_unit_test(test_key_storm),
         cmocka_unit_test(test_saved_row_widths_equal_whole),
         cmocka_unit_test(test_attr_rows_told),
+        cmocka_unit_test(test_entity_rename_as_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

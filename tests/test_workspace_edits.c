@@ -77,6 +77,16 @@ static char *spliced(const char *t, size_t p, size_t sfx, const char *mid)
 
 /* ---- one pattern's lines ------------------------------------------------------------------- */
 
+/* The text the workspace holds is designio_save's of the session's design. */
+static void expect_saved(session *s)
+{
+    char *want = designio_save(session_design(s), NULL), *got = NULL;
+    assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
+    assert_string_equal(got, want);
+    free(want);
+    free(got);
+}
+
 /* Each pattern's YAML, one after the other, is exactly the design's list of patterns, at the
  * place the list has in the whole text, up to the next top-level key; each entity's the same. */
 static void test_pattern_lines_are_the_designs(void **state)
@@ -781,11 +791,7 @@ static void test_undo_rest_steps(void **state)
         const kp_design *before = session_design(s);
         assert_int_equal(session_apply(s, d, "rename", NULL), KP_OK);
         assert_ptr_equal(session_design(s), before); /* changed in place */
-        char *want = designio_save(session_design(s), NULL), *got = NULL;
-        assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
-        assert_string_equal(got, want);
-        free(want);
-        free(got);
+        expect_saved(s);
     }
     assert_int_equal(session_undo_depth(s), STEPS + 1); /* past 32: none is a whole design */
     for (int i = STEPS - 1; i >= 0; i--) {
@@ -887,11 +893,7 @@ static void test_entity_steps_in_place(void **state)
     assert_int_equal(session_edit_set(s, EDIT_ENTITIES, 1, (size_t)count, "77", "count", &applied, NULL),
                      KP_OK);
     assert_true(scalar(p, "SELECT count(*) FROM edits") > 0);
-    char *want = designio_save(session_design(s), NULL), *got = NULL;
-    assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
-    assert_string_equal(got, want);
-    free(want);
-    free(got);
+    expect_saved(s);
     assert_int_equal(session_undo(s, NULL), KP_OK);
     session_close(s);
     assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
@@ -950,11 +952,7 @@ static void test_saved_around_patterns(void **state)
     free(nd->description);
     nd->description = xstrdup("otra descripción");
     assert_int_equal(session_apply(s, nd, "set description", NULL), KP_OK);
-    char *want = designio_save(session_design(s), NULL), *got = NULL;
-    assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
-    assert_string_equal(got, want);
-    free(want);
-    free(got);
+    expect_saved(s);
     /* settings: in place but the table's keys (they rename the templates: a new design) */
     static const struct {
         const char *setting, *text;
@@ -973,11 +971,7 @@ static void test_saved_around_patterns(void **state)
         char *text = edit_get(session_design(s), EDIT_SETTINGS, (size_t)row, 1);
         assert_string_equal(text, sets[i].text);
         free(text);
-        want = designio_save(session_design(s), NULL);
-        assert_int_equal(ws_working_get(session_ws(s), &got, NULL, NULL), KP_OK);
-        assert_string_equal(got, want);
-        free(want);
-        free(got);
+        expect_saved(s);
     }
     for (size_t i = sizeof sets / sizeof *sets; i-- > 0;) {
         assert_int_equal(session_undo(s, NULL), KP_OK);
@@ -1006,6 +1000,79 @@ static void test_saved_around_patterns(void **state)
     for (size_t i = 0; i <= n; i++)
         design_free(after[i]);
     free(after);
+    free(p);
+}
+
+/* An entity renamed is renamed in place with the patterns naming it: the undo step holds those
+ * values alone, and takes back exactly what the rename changed (a pattern that already named the
+ * new name, an unknown entity before, keeps it). */
+static void test_entity_rename_in_place(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    session *s = cloudshop_session(p);
+    const kp_design *d = session_design(s);
+    ptrdiff_t order = design_entity_pos(d, "Order");
+    assert_true(order >= 0);
+    int ent = edit_col_find(d, EDIT_PATTERNS, "entity"), name = edit_col_find(d, EDIT_ENTITIES, "name");
+    assert_true(ent >= 0 && name >= 0);
+    assert_true(edit_renames_entity(EDIT_KEYS, 0) && edit_renames_entity(EDIT_ENTITIES, (size_t)name));
+    assert_false(edit_renames_entity(EDIT_KEYS, 1) || edit_renames_entity(EDIT_PATTERNS, 0));
+    /* the last pattern names "Pedido", which no entity is yet */
+    size_t last = d->npatterns - 1;
+    bool applied = false;
+    assert_int_equal(
+        session_edit_set(s, EDIT_PATTERNS, last, (size_t)ent, "Pedido", "entity", &applied, NULL), KP_OK);
+    kp_design *before = design_clone(d), *after = design_clone(d);
+    assert_int_equal(edit_set(after, EDIT_KEYS, (size_t)order, 0, "Pedido", NULL), KP_OK);
+    size_t named = 0;
+    for (size_t i = 0; i < d->npatterns; i++)
+        named += edit_names_entity(&d->patterns[i], "Order");
+    assert_true(named > 1);
+    size_t depth = session_undo_depth(s);
+    assert_int_equal(session_edit_set(s, EDIT_KEYS, (size_t)order, 0, "Pedido", "rename", &applied, NULL),
+                     KP_OK);
+    assert_true(applied);
+    assert_ptr_equal(session_design(s), d); /* in place */
+    assert_true(design_equal(d, after));
+    assert_int_equal(session_undo_depth(s), depth + 1);
+    expect_saved(s);
+    size_t row = 99;
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_true(design_equal(d, before)); /* the last pattern still names Pedido */
+    assert_true(session_last_step_rename(s, &row));
+    assert_int_equal(row, (size_t)order);
+    assert_false(last_step_entity(s, &row)); /* not an element alone: its patterns changed too */
+    assert_int_equal(session_redo(s, NULL), KP_OK);
+    assert_true(design_equal(d, after));
+    assert_true(session_last_step_rename(s, &row));
+    /* through the Entities table, in Spanish, then a name taken: refused, nothing changed */
+    assert_int_equal(session_edit_set(s, EDIT_ENTITIES, (size_t)order, (size_t)name, "Línea_pedido", "rename",
+                                      &applied, NULL),
+                     KP_OK);
+    assert_int_equal(edit_names_entity(&d->patterns[last], "Línea_pedido"), true);
+    kp_design *third = design_clone(d);
+    expect_saved(s);
+    char *err = NULL;
+    assert_int_equal(session_edit_set(s, EDIT_KEYS, (size_t)order, 0, d->entities[order == 0].name, "rename",
+                                      &applied, &err),
+                     KP_INVALID);
+    assert_false(applied);
+    free(err);
+    assert_true(design_equal(d, third));
+    assert_int_equal(
+        session_edit_set(s, EDIT_KEYS, (size_t)order, 0, "Línea_pedido", "rename", &applied, NULL), KP_OK);
+    assert_int_equal(session_undo_depth(s), depth + 2); /* the same name: no step */
+    session_close(s);
+    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
+    assert_true(design_equal(session_design(s), third));
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_true(design_equal(session_design(s), after)); /* (before names an unknown entity: it does
+                                                              not load as a state of the history) */
+    session_close(s);
+    design_free(before);
+    design_free(after);
+    design_free(third);
     free(p);
 }
 
@@ -1087,6 +1154,7 @@ int main(void)
         cmocka_unit_test(test_undo_in_memory_capped),
         cmocka_unit_test(test_undo_rest_steps),
         cmocka_unit_test(test_entity_steps_in_place),
+        cmocka_unit_test(test_entity_rename_in_place),
         cmocka_unit_test(test_saved_around_patterns),
         cmocka_unit_test(test_undo_in_memory_steps_capped),
     };

@@ -56,9 +56,12 @@ static void run_analysis(wb *w)
         w->an = w->opt.analyze(w->good);
         return;
     }
-    bool told = (w->pattern_edit || w->rows_edit || w->elem_edit || w->attr_rows) && !w->an_behind && w->an;
+    bool told = (w->pattern_edit || w->rows_edit || w->elem_edit || w->attr_rows || w->renamed) &&
+                !w->an_behind && w->an;
     if (w->rest_edit && w->an)
         w->an = analysis_update(w->an, w->good, ANALYSIS_REST);
+    else if (told && w->renamed)
+        w->an = analysis_update_entity_name(w->an, w->good, w->renamed_row);
     else if (told && w->attr_rows)
         w->an = analysis_update_attr_rows(w->an, w->good, w->attr_rows_op);
     else if (told && w->elem_edit)
@@ -81,6 +84,16 @@ static void take_good(wb *w, const kp_design *d)
         return;
     }
     size_t row = w->pattern_row;
+    if (w->renamed && !w->an_behind && w->good && !w->opt.analyze && w->good->nentities == d->nentities &&
+        w->good->npatterns == d->npatterns && w->renamed_row < d->nentities) {
+        /* that entity and the patterns naming it (by its new name) copied again */
+        const kp_entity *de = &d->entities[w->renamed_row];
+        fields_copy(&kp_rec_entity, &w->good->entities[w->renamed_row], de);
+        for (size_t i = 0; i < d->npatterns; i++)
+            if (edit_names_entity(&d->patterns[i], de->name))
+                fields_copy(&kp_rec_pattern, &w->good->patterns[i], &d->patterns[i]);
+        return;
+    }
     const kp_record *rec;
     void *ge = w->elem_edit && !w->an_behind && w->good && !w->opt.analyze
                    ? edit_row(w->good, w->elem_table, w->elem_row, &rec)
@@ -145,6 +158,8 @@ void wb_recompute(wb *w)
         ok = validate_rows_edit(d, w->rows_op, &w->diags, &w->vmemo);
     } else if (w->elem_edit) { /* the patterns that read the element are checked again */
         ok = validate_row_edit(d, w->elem_table, w->elem_row, &w->diags, &w->vmemo);
+    } else if (w->renamed) { /* the patterns naming it, or naming what no entity is */
+        ok = validate_entity_rename(d, w->renamed_row, &w->diags, &w->vmemo);
     } else if (!behind && w->good && w->an && !w->opt.analyze &&
                (w->rest_told || design_same_model(w->good, d))) {
         /* the rest alone changed (a setting, a decision): the patterns' checks and results stand */
@@ -179,6 +194,7 @@ void wb_recompute(wb *w)
         screen_cache_kept(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes);
     w->pattern_edit = false;
     w->elem_edit = false;
+    w->renamed = false;
     w->rows_edit = false;
     w->attr_rows = false;
     w->rest_edit = false;
@@ -447,6 +463,8 @@ static void save_cell(wb *w, const char *text)
     edit_table tab = (edit_table)col.table;
     bool elem_only =
         edit_changes_row_only(d, tab, col.col) && c->row < edit_nrows(d, tab) && tab != EDIT_DECISIONS;
+    /* an entity's name: that entity and the patterns naming it (the session renames in place) */
+    bool renames = edit_renames_entity(tab, col.col) && c->row < d->nentities;
     /* a pattern's cell is changed in place, its save and undo step in proportion to it */
     kp_status st =
         session_edit_set(w->ss, (edit_table)col.table, c->row, col.col, text, label, &applied, &err);
@@ -464,6 +482,8 @@ static void save_cell(wb *w, const char *text)
     w->elem_edit = elem_only;
     w->elem_table = tab;
     w->elem_row = c->row;
+    w->renamed = renames;
+    w->renamed_row = c->row;
     w->rest_told = edit_changes_rest_only(tab, c->row, col.col);
     size_t row = c->row;
     st = changed(w, st, err);
@@ -1034,6 +1054,7 @@ static int default_handle(wb *w, ui_action a)
             w->rest_told = session_last_step_rest(w->ss);
             w->elem_table = etab;
             w->elem_row = erow;
+            w->renamed = session_last_step_rename(w->ss, &w->renamed_row);
             /* a step of the pattern list taken back or made again: checked, copied and analysed as
                that step, and the Patterns screen's widths follow the rows */
             kp_rowop op = {0};
@@ -1044,7 +1065,7 @@ static int default_handle(wb *w, ui_action a)
                design with the one last analysed (their lists differ by one attribute alone), and
                told as that step */
             kp_rowop aop = {0};
-            w->attr_rows = !one && !w->elem_edit && !rows && !w->an_behind &&
+            w->attr_rows = !one && !w->elem_edit && !w->renamed && !rows && !w->an_behind &&
                            design_attr_step(w->good, session_design(w->ss), &aop);
             w->attr_rows_op = aop;
             after_change(w);

@@ -33,6 +33,9 @@ struct wb {
                        index): told as pattern_edit is */
     edit_table elem_table;
     size_t elem_row;
+    bool renamed; /* the change being applied renames entity `renamed_row` (edit_renames_entity),
+                     the patterns naming it following, nothing else: told as elem_edit is */
+    size_t renamed_row;
     bool rows_edit; /* the change being applied is structural step `rows_op` of the pattern list
                          alone (a row added, deleted, duplicated or moved, or such a step undone):
                          what validation, the copy and the analysis are told, reset by

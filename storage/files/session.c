@@ -26,6 +26,11 @@ typedef struct snapshot {
     const kp_record *erec;
     edit_table etab;
     size_t row;
+    /* an entity renamed (elem its old value): the patterns that named it take back their values
+       pats[k] at rows prows[k] too */
+    bool renamed;
+    kp_pattern *pats;
+    size_t *prows, npats;
     bool rows; /* a step of the pattern list: op applied to it (an insertion puts pat back) */
     kp_rowop op;
     char *label;
@@ -59,6 +64,8 @@ struct session {
     bool step_one, step_elem;
     edit_table step_tab;
     size_t step_row;
+    /* the last undo or redo exchanged entity `step_row` and the patterns naming it (a rename) */
+    bool step_rename;
     /* the last undo or redo exchanged the design's rest alone (a setting, a decision) */
     bool step_rest;
     /* the last undo or redo made the structural step `step_op` of the pattern list alone */
@@ -87,6 +94,10 @@ static void snapshot_free(snapshot *sn)
     else if (sn->elem) {
         fields_free(sn->erec, sn->elem);
         free(sn->elem);
+        for (size_t k = 0; k < sn->npats; k++)
+            pattern_free(&sn->pats[k]);
+        free(sn->pats);
+        free(sn->prows);
     } else if (!sn->rows || sn->op.kind == KP_ROW_INSERT)
         pattern_free(&sn->pat);
     free(sn->label);
@@ -593,6 +604,55 @@ static kp_status edit_rest_in_place(session *s, edit_table t, size_t row, size_t
     return st;
 }
 
+/* session_edit_set of an entity's name (edit_renames_entity): renamed in place, the patterns
+ * naming it following; the undo step holds the entity's old value and those patterns' (not a copy
+ * of the design), and the working copy is saved whole. */
+static kp_status rename_in_place(session *s, edit_table t, size_t row, size_t col, const char *text,
+                                 const char *label, bool *applied, char **err)
+{
+    kp_design *d = s->design;
+    kp_entity *e = &d->entities[row];
+    snapshot sn = {.erec = &kp_rec_entity, .etab = t, .row = row, .renamed = true, .base = s->base};
+    size_t cap = 0;
+    for (size_t i = 0; i < d->npatterns; i++)
+        if (edit_names_entity(&d->patterns[i], e->name)) {
+            if (sn.npats == cap) {
+                cap = cap ? 2 * cap : 8;
+                sn.pats = xrealloc(sn.pats, cap * sizeof *sn.pats);
+                sn.prows = xrealloc(sn.prows, cap * sizeof *sn.prows);
+            }
+            sn.prows[sn.npats] = i;
+            sn.pats[sn.npats] = d->patterns[i];
+            fields_clone(&kp_rec_pattern, &sn.pats[sn.npats++], &d->patterns[i]);
+        }
+    sn.elem = fields_dup(&kp_rec_entity, e);
+    kp_status st = edit_set(d, t, row, col, text, err);
+    bool same = st == KP_OK && fields_equal(&kp_rec_entity, sn.elem, e); /* its name: its patterns too */
+    *applied = st == KP_OK;
+    if (st != KP_OK || s->readonly || same) { /* as session_apply: nothing changes, no step */
+        if (st == KP_OK && !same) {           /* read-only: the entity and its patterns put back */
+            fields_free(&kp_rec_entity, e);
+            memcpy(e, sn.elem, sizeof *e);
+            free(sn.elem);
+            sn.elem = NULL;
+            for (size_t k = 0; k < sn.npats; k++) {
+                pattern_free(&d->patterns[sn.prows[k]]);
+                d->patterns[sn.prows[k]] = sn.pats[k];
+            }
+            sn.npats = 0;
+        }
+        snapshot_free(&sn);
+        return st != KP_OK || same ? st : kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
+    }
+    sn.label = xstrdup(label);
+    VEC_GROW(s->undo, s->nundo, s->capundo);
+    s->undo[s->nundo++] = sn;
+    clear_redo(s);
+    st = persist(s, true, label, err);
+    trim(s, true, UNDO_STEPS);
+    return st;
+}
+
 kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, const char *text,
                            const char *label, bool *applied, char **err)
 {
@@ -604,6 +664,8 @@ kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, con
         return edit_row_in_place(s, t, row, col, text, label, applied, err);
     if (edit_changes_rest_only(t, row, col))
         return edit_rest_in_place(s, t, row, col, text, label, applied, err);
+    if (edit_renames_entity(t, col) && row < d->nentities)
+        return rename_in_place(s, t, row, col, text, label, applied, err);
     if (!edit_changes_pattern_only(t, col) || row >= d->npatterns) {
         /* a cell whose edit may reach further (a rename and its references, a setting): on a copy */
         kp_design *nd = design_clone(d);
@@ -954,6 +1016,7 @@ static kp_status step(session *s, bool undo, char **err)
     size_t *capto = undo ? &s->capredo : &s->capundo;
     s->step_one = false;
     s->step_elem = false;
+    s->step_rename = false;
     s->step_rest = false;
     s->step_rows = false;
     /* the history's step rewrites the working copy: the text held here (what the handle knows)
@@ -1005,9 +1068,15 @@ static kp_status step(session *s, bool undo, char **err)
         memcpy(e, sn.elem, rec->size);
         memcpy(sn.elem, tmp, rec->size);
         free(tmp);
+        for (size_t k = 0; k < sn.npats; k++) { /* a rename's patterns too */
+            kp_pattern *p = &s->design->patterns[sn.prows[k]], was = *p;
+            *p = sn.pats[k];
+            sn.pats[k] = was;
+        }
         (*to)[(*nto)++] = sn;
         (*to)[*nto - 1].base = s->base;
-        s->step_elem = true;
+        s->step_elem = !sn.renamed;
+        s->step_rename = sn.renamed;
         s->step_tab = sn.etab;
         s->step_row = sn.row;
     } else if (sn.rows) { /* a step of the pattern list: made, its inverse kept */
@@ -1071,6 +1140,13 @@ bool session_last_step_element(const session *s, edit_table *t, size_t *row)
         *row = s->step_row;
     }
     return s->step_elem;
+}
+
+bool session_last_step_rename(const session *s, size_t *row)
+{
+    if (s->step_rename)
+        *row = s->step_row;
+    return s->step_rename;
 }
 
 bool session_last_step_rest(const session *s)

@@ -85,6 +85,9 @@ bool session_last_step_row(const session *s, size_t *row);
 /* The same for one element edited in place (edit_changes_row_only: an entity, an attribute, an
  * index, a decision): *t its list (EDIT_KEYS for a cell of the Keys table), *row its row. */
 bool session_last_step_element(const session *s, edit_table *t, size_t *row);
+/* The same for an entity renamed in place (edit_renames_entity), *row its row: that entity and
+ * the patterns naming it (by either name) changed, nothing else. */
+bool session_last_step_rename(const session *s, size_t *row);
 /* true when the last session_undo or session_redo exchanged the design's rest alone (a step of a
  * setting, of a decision's cell, or of a change design_same_model calls the rest's). */
 bool session_last_step_rest(const session *s);
