@@ -861,15 +861,16 @@ kp_analysis *analysis_update_entity_name(kp_analysis *prev, const kp_design *d, 
     const kp_entity *theirs = &d->entities[epos];
     if (same_str(mine->name, theirs->name))
         return analysis_update(prev, d, ANALYSIS_UNKNOWN); /* compared: the same names */
-    free_after_resolve(a); /* the last run's partitions point at heat's rows */
+    free_after_resolve(a);        /* the last run's partitions point at heat's rows */
+    const char *old = mine->name; /* kept with the analysis by swap_in */
     swap_in(in, &kp_rec_entity, mine, theirs);
     size_t ne = base->nentities, np = a->npatterns;
     bool *touch = xcalloc(ne, sizeof *touch), *none = xcalloc(ne + np + 1, sizeof *none), *redo;
     touch[epos] = true;
-    /* the patterns that named it name it by the new name: their copies made d's */
+    /* the patterns that named it name it by the new name, as the rename made d's (their results
+       are made again below: none points at the names let go) */
     for (size_t i = 0; i < np; i++)
-        if (edit_names_entity(&d->patterns[i], theirs->name))
-            patch_pattern(in, d, i);
+        edit_rename_entity_refs(&base->patterns[i], old, theirs->name);
     /* the context's name ids made again, the memo's rows kept (they are by position, and a name is
        no figure) */
     stage_resolve_reopen(in->resolver, a, none);

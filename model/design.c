@@ -83,6 +83,21 @@ void str_free(kp_str *s)
     s->s = NULL;
 }
 
+kp_str *strs_clone(const kp_str *v, size_t n)
+{
+    kp_str *c = n ? xmalloc(n * sizeof *c) : NULL;
+    for (size_t i = 0; i < n; i++)
+        c[i] = (kp_str){v[i].s ? xstrdup(v[i].s) : NULL, v[i].loc};
+    return c;
+}
+
+void strs_free(kp_str *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i].s);
+    free(v);
+}
+
 kp_design *design_new(void)
 {
     kp_design *d = xcalloc(1, sizeof *d);

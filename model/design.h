@@ -418,6 +418,9 @@ void pattern_free(kp_pattern *p);
 void alert_free(kp_alert *a);
 void decision_free(kp_decision *d);
 void str_free(kp_str *s);
+/* A copy of list v of n strings (texts copied, places kept), NULL when n is 0; and its release. */
+kp_str *strs_clone(const kp_str *v, size_t n);
+void strs_free(kp_str *v, size_t n);
 kp_str str_make(const char *s, kp_loc loc); /* copies s */
 
 /* Look-ups by name; NULL / -1 when absent. */

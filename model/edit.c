@@ -735,13 +735,7 @@ static bool entity_rename(kp_design *d, size_t row, const char *text, char **err
     }
     if (e->name && strcmp(e->name, t) != 0)
         for (size_t i = 0; i < d->npatterns; i++)
-            for (size_t j = 0; j < d->patterns[i].nentities; j++) {
-                kp_str *s = &d->patterns[i].entities[j];
-                if (streq(s->s, e->name)) {
-                    free(s->s);
-                    s->s = xstrdup(t);
-                }
-            }
+            edit_rename_entity_refs(&d->patterns[i], e->name, t);
     free(e->name);
     e->name = t;
     return true;
@@ -1505,6 +1499,18 @@ bool edit_renames_entity(edit_table t, size_t col)
         return col == 0;
     int f = t == EDIT_ENTITIES ? col_field(&kp_rec_entity, col) : -1;
     return f == FE_NAME;
+}
+
+size_t edit_rename_entity_refs(kp_pattern *p, const char *from, const char *to)
+{
+    size_t n = 0;
+    for (size_t j = 0; from && j < p->nentities; j++)
+        if (streq(p->entities[j].s, from)) {
+            free(p->entities[j].s);
+            p->entities[j].s = xstrdup(to);
+            n++;
+        }
+    return n;
 }
 
 bool edit_names_entity(const kp_pattern *p, const char *name)

@@ -86,12 +86,13 @@ static void take_good(wb *w, const kp_design *d)
     size_t row = w->pattern_row;
     if (w->renamed && !w->an_behind && w->good && !w->opt.analyze && w->good->nentities == d->nentities &&
         w->good->npatterns == d->npatterns && w->renamed_row < d->nentities) {
-        /* that entity and the patterns naming it (by its new name) copied again */
+        /* that entity copied again, the patterns naming it renamed as the session's were (good
+           was valid: no pattern named the new name, so the rename is the same on either) */
+        kp_entity *ge = &w->good->entities[w->renamed_row];
         const kp_entity *de = &d->entities[w->renamed_row];
-        fields_copy(&kp_rec_entity, &w->good->entities[w->renamed_row], de);
         for (size_t i = 0; i < d->npatterns; i++)
-            if (edit_names_entity(&d->patterns[i], de->name))
-                fields_copy(&kp_rec_pattern, &w->good->patterns[i], &d->patterns[i]);
+            edit_rename_entity_refs(&w->good->patterns[i], ge->name, de->name);
+        fields_copy(&kp_rec_entity, ge, de);
         return;
     }
     const kp_record *rec;

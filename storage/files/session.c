@@ -26,11 +26,15 @@ typedef struct snapshot {
     const kp_record *erec;
     edit_table etab;
     size_t row;
-    /* an entity renamed (elem its old value): the patterns that named it take back their values
-       pats[k] at rows prows[k] too */
+    /* an entity renamed (elem its old value): the patterns that named it take back their lists of
+       entities too (the rename changed nothing else of them) */
     bool renamed;
-    kp_pattern *pats;
-    size_t *prows, npats;
+    struct pents {
+        size_t row;
+        kp_str *v;
+        size_t n;
+    } * pents;
+    size_t npents;
     bool rows; /* a step of the pattern list: op applied to it (an insertion puts pat back) */
     kp_rowop op;
     char *label;
@@ -94,10 +98,9 @@ static void snapshot_free(snapshot *sn)
     else if (sn->elem) {
         fields_free(sn->erec, sn->elem);
         free(sn->elem);
-        for (size_t k = 0; k < sn->npats; k++)
-            pattern_free(&sn->pats[k]);
-        free(sn->pats);
-        free(sn->prows);
+        for (size_t k = 0; k < sn->npents; k++)
+            strs_free(sn->pents[k].v, sn->pents[k].n);
+        free(sn->pents);
     } else if (!sn->rows || sn->op.kind == KP_ROW_INSERT)
         pattern_free(&sn->pat);
     free(sn->label);
@@ -616,14 +619,9 @@ static kp_status rename_in_place(session *s, edit_table t, size_t row, size_t co
     size_t cap = 0;
     for (size_t i = 0; i < d->npatterns; i++)
         if (edit_names_entity(&d->patterns[i], e->name)) {
-            if (sn.npats == cap) {
-                cap = cap ? 2 * cap : 8;
-                sn.pats = xrealloc(sn.pats, cap * sizeof *sn.pats);
-                sn.prows = xrealloc(sn.prows, cap * sizeof *sn.prows);
-            }
-            sn.prows[sn.npats] = i;
-            sn.pats[sn.npats] = d->patterns[i];
-            fields_clone(&kp_rec_pattern, &sn.pats[sn.npats++], &d->patterns[i]);
+            VEC_GROW(sn.pents, sn.npents, cap);
+            const kp_pattern *p = &d->patterns[i];
+            sn.pents[sn.npents++] = (struct pents){i, strs_clone(p->entities, p->nentities), p->nentities};
         }
     sn.elem = fields_dup(&kp_rec_entity, e);
     kp_status st = edit_set(d, t, row, col, text, err);
@@ -635,11 +633,14 @@ static kp_status rename_in_place(session *s, edit_table t, size_t row, size_t co
             memcpy(e, sn.elem, sizeof *e);
             free(sn.elem);
             sn.elem = NULL;
-            for (size_t k = 0; k < sn.npats; k++) {
-                pattern_free(&d->patterns[sn.prows[k]]);
-                d->patterns[sn.prows[k]] = sn.pats[k];
+            for (size_t k = 0; k < sn.npents; k++) {
+                kp_pattern *p = &d->patterns[sn.pents[k].row];
+                strs_free(p->entities, p->nentities);
+                p->entities = sn.pents[k].v;
+                p->nentities = sn.pents[k].n;
+                sn.pents[k].v = NULL;
+                sn.pents[k].n = 0;
             }
-            sn.npats = 0;
         }
         snapshot_free(&sn);
         return st != KP_OK || same ? st : kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
@@ -1068,10 +1069,15 @@ static kp_status step(session *s, bool undo, char **err)
         memcpy(e, sn.elem, rec->size);
         memcpy(sn.elem, tmp, rec->size);
         free(tmp);
-        for (size_t k = 0; k < sn.npats; k++) { /* a rename's patterns too */
-            kp_pattern *p = &s->design->patterns[sn.prows[k]], was = *p;
-            *p = sn.pats[k];
-            sn.pats[k] = was;
+        for (size_t k = 0; k < sn.npents; k++) { /* a rename's patterns' entities too */
+            struct pents *pe = &sn.pents[k];
+            kp_pattern *p = &s->design->patterns[pe->row];
+            kp_str *v = p->entities;
+            size_t n = p->nentities;
+            p->entities = pe->v;
+            p->nentities = pe->n;
+            pe->v = v;
+            pe->n = n;
         }
         (*to)[(*nto)++] = sn;
         (*to)[*nto - 1].base = s->base;
