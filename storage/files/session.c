@@ -608,8 +608,8 @@ static kp_status edit_rest_in_place(session *s, edit_table t, size_t row, size_t
 }
 
 /* session_edit_set of an entity's name (edit_renames_entity): renamed in place, the patterns
- * naming it following; the undo step holds the entity's old value and those patterns' (not a copy
- * of the design), and the working copy is saved whole. */
+ * naming it following; the undo step holds the entity's old value and those patterns' lists of
+ * entities (not a copy of the design), and the working copy is saved whole. */
 static kp_status rename_in_place(session *s, edit_table t, size_t row, size_t col, const char *text,
                                  const char *label, bool *applied, char **err)
 {
@@ -638,9 +638,10 @@ static kp_status rename_in_place(session *s, edit_table t, size_t row, size_t co
                 strs_free(p->entities, p->nentities);
                 p->entities = sn.pents[k].v;
                 p->nentities = sn.pents[k].n;
-                sn.pents[k].v = NULL;
-                sn.pents[k].n = 0;
             }
+            free(sn.pents); /* their lists went back */
+            sn.pents = NULL;
+            sn.npents = 0;
         }
         snapshot_free(&sn);
         return st != KP_OK || same ? st : kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
