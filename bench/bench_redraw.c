@@ -26,6 +26,9 @@
  *                     then a new attribute's row added (a) after it, its undo and redo;
  *   a rename          Order's name on the Keys screen, a suffix put on and taken off in turn (the
  *                     patterns naming it follow), then its undo;
+ *   a row filled in   a new pattern's row added after row 41 (not timed), its name saved (the
+ *                     design does not validate: it names no entity), then its entity saved (valid
+ *                     again), each with its frame; the three steps undone (not timed);
  *   row steps         x on a pattern's row (deleted), y (duplicated), K (moved up), a (a new
  *                     pattern added after it: it names no entity, so the design does not
  *                     validate and its valid rest is analysed), each then the frame; its undo
@@ -233,7 +236,7 @@ int main(int argc, char **argv)
     printf("%-34s %12s %12s\n", wall ? "140x45, wall ms (median)" : "140x45, CPU ms (median)", "1,000",
            "10,000");
     double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2], ent[2], entu[2], att[2], attu[2],
-        aty[2], arow[3][2], ren[2], renu[2];
+        aty[2], arow[3][2], ren[2], renu[2], fname[2], fent[2];
     static const struct {
         int key;
         const char *what;
@@ -276,7 +279,30 @@ int main(int argc, char **argv)
             ren[k] = save_texts(w, "Order_línea", "Order", runs);
             renu[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
         }
+        /* a new pattern's row filled in: its name saved (it names no entity yet: the design does
+           not validate), then its entity (valid again); the three steps undone, not timed */
+        fname[k] = fent[k] = -1;
         w->screen = UI_SCREEN_PATTERNS;
+        if (column(w, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "name")) {
+            double *tn = xcalloc((size_t)runs, sizeof *tn), *te = xcalloc((size_t)runs, sizeof *te);
+            for (int r = 0; r < runs; r++) {
+                column(w, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "name");
+                w->cur[UI_SCREEN_PATTERNS].row = 40;
+                wb_key(w, 'a');
+                frame(w);
+                tn[r] = save_texts(w, "Pedidos nuevos", "Pedidos nuevos", 1);
+                column(w, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "entity");
+                te[r] = save_texts(w, "Order", "Order", 1);
+                for (int u = 0; u < 3; u++) {
+                    wb_key(w, 'u');
+                    frame(w);
+                }
+            }
+            fname[k] = median(tn, (size_t)runs);
+            fent[k] = median(te, (size_t)runs);
+            free(tn);
+            free(te);
+        }
         wb_free(w);
     }
     printf("%-34s %12.2f %12.2f\n", "first paint (Patterns)", first[0], first[1]);
@@ -298,6 +324,8 @@ int main(int argc, char **argv)
     printf("%-34s %12.2f %12.2f\n", "  its redo -> redraw", arow[2][0], arow[2][1]);
     printf("%-34s %12.2f %12.2f\n", "an entity renamed (Keys)", ren[0], ren[1]);
     printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", renu[0], renu[1]);
+    printf("%-34s %12.2f %12.2f\n", "a new row's name (not valid yet)", fname[0], fname[1]);
+    printf("%-34s %12.2f %12.2f\n", "  then its entity (valid again)", fent[0], fent[1]);
     for (int i = 0; i < NSTEPS; i++) {
         char l[64];
         snprintf(l, sizeof l, "%s -> redraw", steps[i].what);

@@ -128,11 +128,38 @@ typedef struct incr {
     bool whole; /* the last run was a whole analysis (analysis_was_whole) */
 } incr;
 
-/* a (patched in place by analysis_update*), said so. */
+static void drop_ids(kp_analysis *a)
+{
+    if (a->ids)
+        namemap_free(a->ids);
+    free(a->ids);
+    a->ids = NULL;
+}
+
+/* a (patched in place by analysis_update*), said so; its map of ids dropped (the patterns' ids
+ * and places may have changed). */
 static kp_analysis *patched(kp_analysis *a)
 {
     ((incr *)a->incr)->whole = false;
+    drop_ids(a);
     return a;
+}
+
+const kp_pattern_result *analysis_pattern(const kp_analysis *a, const char *id)
+{
+    if (!a || !id)
+        return NULL;
+    kp_analysis *m = (kp_analysis *)a; /* the map is a cache of what a holds, made on demand */
+    if (!m->ids) {
+        namemap *ids = xcalloc(1, sizeof *ids);
+        namemap_init(ids, a->npatterns);
+        for (size_t i = a->npatterns; i-- > 0;) /* from the last: the first of an id wins */
+            if (a->patterns[i].pattern && a->patterns[i].pattern->id)
+                namemap_put(ids, a->patterns[i].pattern->id, i);
+        m->ids = ids;
+    }
+    size_t i;
+    return namemap_get(m->ids, id, &i) ? &a->patterns[i] : NULL;
 }
 
 /* How many patterns may be resolved again before a full run releases their old strings (about
@@ -913,6 +940,7 @@ void analysis_free(kp_analysis *a)
 {
     if (!a)
         return;
+    drop_ids(a);
     free_after_resolve(a);
     stage_resolve_free(a);
     incr_free(a); /* last: the stages' results point into its copy of the design */

@@ -226,7 +226,15 @@ typedef struct kp_analysis {
                                 by stage_resolve_free when heat did not run; kept while `incr` is) */
     void *incr;             /* analysis.c: what analysis_update keeps between runs (its copy of the
                                 design, the resolver's context), NULL after analysis_run */
+    void *ids;              /* analysis.c: the patterns' ids to their results (analysis_pattern),
+                                made when first asked, dropped when analysis_update patches */
 } kp_analysis;
+
+/* The result of the pattern whose id is `id` (the first such), or NULL (a or id NULL, or no
+ * such pattern): by a map of the ids made on the first call, so that finding the results of a
+ * design's rows in an analysis of another (an older design, the valid rest of a broken one) is
+ * O(1) a row. */
+const kp_pattern_result *analysis_pattern(const kp_analysis *a, const char *id);
 
 /* Runs the whole analysis of a design that passed validation. Never NULL; the caller frees it
  * with analysis_free. The analysis points into the design: free it first. */

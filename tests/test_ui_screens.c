@@ -14,6 +14,7 @@
 #include "analysis_json.h"
 #include "design_io.h"
 #include "edit.h"
+#include "fields.h"
 #include "support.h"
 #include "actions.h"
 #include "display.h"
@@ -2103,6 +2104,106 @@ static void test_entity_rename_as_whole(void **state)
     term_close(&t);
 }
 
+/* CloudShop's patterns repeated to n rows (ids 1..n). */
+static kp_design *cloudshop_grown(size_t n)
+{
+    kp_design *d = ts_load_file("samples/cloudshop/design.yaml");
+    assert_non_null(d);
+    size_t nb = d->npatterns;
+    kp_pattern *v = xcalloc(n, sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        v[i] = d->patterns[i % nb];
+        fields_clone(&kp_rec_pattern, &v[i], &d->patterns[i % nb]);
+        free(v[i].id);
+        v[i].id = xasprintf("%zu", i + 1);
+    }
+    for (size_t i = 0; i < nb; i++)
+        pattern_free(&d->patterns[i]);
+    free(d->patterns);
+    d->patterns = v;
+    d->npatterns = n;
+    return d;
+}
+
+/* A pattern row added and filled in cell by cell (the design does not validate until it names an
+ * entity), undone and redone, broken again and deleted; then a valid row broken by its own cell,
+ * mended, broken and deleted: on CloudShop (the valid rest found by salvage) and on CloudShop
+ * grown past the patterns salvage tries one by one (no valid rest: the last good analysis
+ * stands). Each key gives what the whole path gives (same_as_whole); on the grown design the
+ * rows' own steps are told (good and an stand for the design but for that row: fill), and the
+ * edit that makes the design valid again patches the analysis instead of analysing it whole. */
+static void test_row_filled_as_whole(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {0, 2001}; /* 2,001: past salvage's trials */
+    for (size_t z = 0; z < 2; z++) {
+        term t;
+        term_open(&t, 30, 160);
+        kp_design *d = sizes[z] ? cloudshop_grown(sizes[z]) : ts_load_file("samples/cloudshop/design.yaml");
+        bool big = sizes[z] > 0;
+        wb *ref = twin(d);
+        wb *w = real_wb(d);
+        int k[96];
+        size_t n;
+        assert_true(at_column(w, ref, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "name"));
+        n = key_codes("gjja", k); /* a new row 4 (row 3 from 0): it names no entity */
+        same_as_whole(w, ref, k, n);
+        assert_true(w->an_behind);
+        assert_int_equal(w->fill && w->fill_new && w->fill_row == 3, true);
+        n = cell_keys("", k) - 1;
+        /* on CloudShop a name wider than the column's widest: the widths follow the row */
+        n += text_codes(big ? "Nuevos, línea" : "Pedidos nuevos de un cliente, línea a línea, más anchos",
+                        k + n);
+        k[n++] = UI_KEY_ENTER;
+        same_as_whole(w, ref, k, n);
+        assert_true(w->fill && w->fill_row == 3);
+        assert_true(at_column(w, ref, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "entity"));
+        n = cell_keys("Order", k); /* valid now: told as the row's insertion */
+        same_as_whole(w, ref, k, n);
+        assert_false(w->an_behind || w->fill);
+        if (big)
+            assert_false(analysis_was_whole(w->an));
+        assert_true(at_column(w, ref, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "by"));
+        n = cell_keys("orderId", k);
+        n += key_codes("uuuu", k + n); /* by, entity, name, the row */
+        k[n++] = UI_CTRL('r');
+        k[n++] = UI_CTRL('r'); /* the row and its name again: not valid */
+        same_as_whole(w, ref, k, n);
+        assert_true(w->an_behind && w->fill);
+        assert_int_equal(session_design(w->ss)->npatterns, (big ? sizes[z] : 13) + 1);
+        n = key_codes("x", k); /* the row deleted: good is the design again */
+        same_as_whole(w, ref, k, n);
+        assert_false(w->an_behind);
+        /* a valid row broken by its own cell, mended (told as its edit), broken and deleted */
+        assert_true(at_column(w, ref, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "entity"));
+        n = key_codes("gj", k);
+        n += cell_keys("NoSuch", k + n);
+        same_as_whole(w, ref, k, n);
+        assert_true(w->an_behind);
+        if (big)
+            assert_true(w->fill && !w->fill_new && w->fill_row == 1);
+        n = cell_keys("OrderSummary", k);
+        same_as_whole(w, ref, k, n);
+        assert_false(w->an_behind);
+        if (big)
+            assert_false(analysis_was_whole(w->an));
+        w->cur[UI_SCREEN_PATTERNS].row = ref->cur[UI_SCREEN_PATTERNS].row = 12; /* named by no
+                                                                                    pattern nor decision */
+        n = cell_keys("Nada", k);
+        n += key_codes("x", k + n);
+        same_as_whole(w, ref, k, n);
+        assert_false(w->an_behind);
+        if (big)
+            assert_false(analysis_was_whole(w->an));
+        n = key_codes("uu", k); /* the row back, broken; then as it was */
+        same_as_whole(w, ref, k, n);
+        assert_false(w->an_behind);
+        wb_free(ref);
+        wb_free(w);
+        term_close(&t);
+    }
+}
+
 /* Row keys on a workbench over a workspace: after each, the working copy the workspace holds is
  * the design on screen, written as designio_save writes it (the steps were saved as the lines
  * they move); reopened, the workspace gives that design back, and its undo the one before. */
@@ -3327,6 +3428,7 @@ int main(void)
         cmocka_unit_test(test_saved_row_widths_equal_whole),
         cmocka_unit_test(test_attr_rows_told),
         cmocka_unit_test(test_entity_rename_as_whole),
+        cmocka_unit_test(test_row_filled_as_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

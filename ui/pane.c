@@ -13,17 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const kp_pattern_result *pane_result(const kp_analysis *a, const char *id)
-{
-    if (!a || !id)
-        return NULL;
-    for (size_t i = 0; i < a->npatterns; i++) {
-        const kp_pattern *p = a->patterns[i].pattern;
-        if (p && p->id && strcmp(p->id, id) == 0)
-            return &a->patterns[i];
-    }
-    return NULL;
-}
+const kp_pattern_result *pane_result(const kp_analysis *a, const char *id) { return analysis_pattern(a, id); }
 
 const kp_pattern_result *pane_result_at(const kp_analysis *a, size_t row, const char *id)
 {

@@ -35,7 +35,7 @@ typedef struct pane_view {
 void pane_draw(const pane_view *v, ui_rect r, int *hit, int nhit);
 /* The colour role of a plan: get and covered good, scan and invalid bad, multi a warning. */
 ui_role pane_plan_role(kp_plan p);
-/* The result of pattern `id` in `a` (either may be NULL), or NULL. */
+/* The result of pattern `id` in `a` (either may be NULL), or NULL (analysis_pattern: O(1)). */
 const kp_pattern_result *pane_result(const kp_analysis *a, const char *id);
 /* The same for the pattern at `row` of the design: its result is looked for at that row first
  * (O(1) when the analysis is of the same patterns, as it is while the design validates). */

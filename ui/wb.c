@@ -150,6 +150,16 @@ void wb_recompute(wb *w)
     w->gen++;
     bool ok = true, rows = w->rows_edit, behind = w->an_behind;
     kp_rowop op = w->rows_op;
+    /* good and an are of d but for one pattern row that does not validate (fill: inserted, or
+       broken by its own cells), and this edit is of that row's cells or takes it away: they stay,
+       or are told that row's step; a cell edit of a valid design may start such a state */
+    bool fill = w->fill && behind && w->good && w->an && !w->opt.analyze, fill_new = w->fill_new;
+    size_t fill_row = w->fill_row, gn = w->good ? w->good->npatterns : 0;
+    bool fill_cell = fill && w->pattern_edit && w->pattern_row == fill_row && gn + fill_new == d->npatterns,
+         fill_gone =
+             fill && rows && op.kind == KP_ROW_REMOVE && op.row == fill_row && gn == d->npatterns + !fill_new,
+         break_cell = !behind && w->pattern_edit && w->good && w->an && !w->opt.analyze;
+    w->fill = false;
     if (w->opt.no_validate) {
         diags_free(&w->diags);
         diags_init(&w->diags, "design");
@@ -172,15 +182,33 @@ void wb_recompute(wb *w)
     drafts_unmark(&w->drafts);
     w->partial = false;
     w->an_kept = false;
+    size_t without = rows && op.kind == KP_ROW_INSERT && !behind ? op.row
+                     : fill_cell && fill_new                     ? fill_row
+                                                                 : (size_t)-1;
     if (!ok) {
-        wb_salvage(w, d);
+        const kp_design *g = w->good;
+        wb_salvage(w, d, without);
         w->an_kept = !w->partial; /* no valid rest: good and an stay */
+        /* good and an stand (not replaced by another valid rest): of d without that row, or of d
+           with that row as it was when it last validated */
+        w->fill = w->good == g &&
+                  (without != (size_t)-1 || (fill_cell && !w->partial) || (break_cell && w->an_kept));
+        w->fill_new = without != (size_t)-1;
+        w->fill_row = without != (size_t)-1 ? without : w->pattern_row;
     }
     if (ok) {
         sig_report_free(&w->sigs);
-        if (rows && behind && w->lag && !w->opt.analyze && w->good && undoes(w->good, d, w->lag_op, op)) {
+        if (rows && behind && !w->opt.analyze && w->good &&
+            ((w->lag && undoes(w->good, d, w->lag_op, op)) || (fill_gone && fill_new))) {
             w->an_kept = true; /* the step that broke the design taken back: good is d again */
         } else {
+            if (fill_cell || fill_gone) /* good and an are of d but for that row: told its step */
+                w->an_behind = false;
+            if (fill_cell && fill_new) { /* the inserted row's cell that makes it valid */
+                w->pattern_edit = false;
+                w->rows_edit = true;
+                w->rows_op = (kp_rowop){KP_ROW_INSERT, fill_row, 0};
+            }
             take_good(w, d);
             run_analysis(w);
         }
@@ -398,6 +426,17 @@ static void after_change(wb *w)
     clamp_cursor(w);
 }
 
+/* After a cell edit of pattern row `row` (or its undo or redo) and its recompute: every other
+ * row of the Patterns screen shows what it showed, so its widths may follow that row alone. So
+ * when, before and after, the design validated (each pattern's plan is resolved on its own, and
+ * no cell was marked by salvage) or good and an were of it but for that row (fill: only that row
+ * is marked, the others' plans are from the same analysis). */
+static bool row_cells_alone(const wb *w, size_t row, bool valid_before, bool fill_before)
+{
+    return !w->opt.analyze && w->screen == UI_SCREEN_PATTERNS && (valid_before || fill_before) &&
+           ((!w->an_behind && !w->partial) || (w->fill && w->fill_row == row));
+}
+
 /* After a change given to the session: its refusal or failure on the message line (err taken),
  * then the analysis. Returns st. */
 static kp_status changed(wb *w, kp_status st, char *err)
@@ -456,7 +495,7 @@ static void save_cell(wb *w, const char *text)
         xasprintf("edit %s row %zu %s", edit_table_name((edit_table)col.table), c->row + 1, col.title);
     /* what the Patterns screen drew from, to tell its cache that this row alone changes */
     unsigned long before = w->gen + w->drafts.changes;
-    bool valid_before = !w->an_behind && !w->partial;
+    bool valid_before = !w->an_behind && !w->partial, fill_before = w->fill && w->fill_row == c->row;
     bool applied = false;
     /* an entity's, an attribute's or an index's cell other than its name changes that element
        alone (the session edits it in place, as it does a pattern's cell); a decision's changes
@@ -490,8 +529,7 @@ static void save_cell(wb *w, const char *text)
     st = changed(w, st, err);
     /* valid before and after: the row's cells and its pattern's result are all that changed (each
        pattern's plan is resolved on its own; no cell was marked by salvage either time) */
-    if (one && valid_before && !w->an_behind && !w->partial && !w->opt.analyze &&
-        w->screen == UI_SCREEN_PATTERNS)
+    if (one && row_cells_alone(w, row, valid_before, fill_before))
         screen_cache_row_changed(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes, row);
     if (st == KP_READONLY)
         return; /* the message says why */
@@ -546,20 +584,24 @@ static char *label_text(const char *label)
 typedef struct rows_before {
     bool drafts; /* some cell held a draft (typed text or a mark): the step clears them */
     bool partial, behind;
+    bool fill; /* good and an were of the design but for pattern row fill_row (wb.fill) */
+    size_t fill_row;
 } rows_before;
 
 static rows_before rows_before_of(const wb *w)
 {
-    return (rows_before){w->drafts.n > 0, w->partial, w->an_behind};
+    return (rows_before){w->drafts.n > 0, w->partial, w->an_behind, w->fill, w->fill_row};
 }
 
-/* After a rows step and its recompute: every row of the Patterns screen shows the cells its row
+/* After rows step op and its recompute: every row of the Patterns screen shows the cells its row
  * showed before (no draft or mark before or after, and each pattern's plan from an analysis of
- * the design it was in, or from the same analysis), so its widths may follow the rows. */
-static bool rows_cells_kept(const wb *w, rows_before was)
+ * the design it was in, or from the same analysis: the row that kept the design from validating
+ * removed, the others' results kept), so its widths may follow the rows. */
+static bool rows_cells_kept(const wb *w, rows_before was, kp_rowop op)
 {
     return !w->opt.analyze && w->screen == UI_SCREEN_PATTERNS && !was.drafts && !was.partial && !w->partial &&
-           ((!was.behind && !w->an_behind) || w->an_kept);
+           ((!was.behind && !w->an_behind) || w->an_kept ||
+            (was.fill && op.kind == KP_ROW_REMOVE && op.row == was.fill_row && !w->an_behind));
 }
 
 /* A row command on the Patterns table: made in place by the session (its undo entry and save in
@@ -596,7 +638,7 @@ static int pattern_rows(wb *w, ui_action a, const char *what, const char *cannot
     st = changed(w, st, err);
     if (st == KP_READONLY)
         return UI_REDRAW;
-    if (rows_cells_kept(w, was))
+    if (rows_cells_kept(w, was, op))
         screen_cache_rows_moved(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes, op);
     c->row = op.kind == KP_ROW_MOVE ? op.to : op.row;
     clamp_cursor(w);
@@ -1033,7 +1075,8 @@ static int default_handle(wb *w, ui_action a)
         char *label = l ? xstrdup(l) : NULL;
         /* what the Patterns screen drew from, to tell its cache that one row alone changes */
         unsigned long before = w->gen + w->drafts.changes;
-        bool valid_before = !w->an_behind && !w->partial;
+        bool valid_before = !w->an_behind && !w->partial, fill_before = w->fill;
+        size_t fill_row = w->fill_row;
         rows_before was = rows_before_of(w);
         kp_status st = a == UI_ACT_UNDO ? session_undo(w->ss, &err) : session_redo(w->ss, &err);
         if (st == KP_OK) {
@@ -1070,11 +1113,10 @@ static int default_handle(wb *w, ui_action a)
                            design_attr_step(w->good, session_design(w->ss), &aop);
             w->attr_rows_op = aop;
             after_change(w);
-            if (rows && rows_cells_kept(w, was))
+            if (rows && rows_cells_kept(w, was, op))
                 screen_cache_rows_moved(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes,
                                         op);
-            if (one && rows_kept && valid_before && !w->an_behind && !w->partial && !w->opt.analyze &&
-                w->screen == UI_SCREEN_PATTERNS)
+            if (one && rows_kept && row_cells_alone(w, prow, valid_before, fill_before && fill_row == prow))
                 screen_cache_row_changed(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes,
                                          prow);
             size_t typed = drafts_typed(&w->drafts);

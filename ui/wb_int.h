@@ -54,6 +54,13 @@ struct wb {
     bool lag;       /* good and an are of the design the current one came from by rows step lag_op,
                      which left it invalid with no valid rest: its inverse makes them current */
     kp_rowop lag_op;
+    bool fill; /* good and an are of the current design but for pattern row fill_row, which
+                        does not validate: without it (fill_new: a row inserted, its cells edited
+                        since), or with its value when it last validated (its own cells broke it);
+                        each edit of its cells keeps them, the one that makes the design valid is
+                        told as that row's step (its insertion, its edit), and so is its removal */
+    bool fill_new;
+    size_t fill_row;
     kp_diags diags;      /* problems of the current design */
     validate_memo vmemo; /* where each pattern's diagnostics are in `diags` (validate_pattern_edit) */
     bool partial;        /* good is the valid rest of a design that does not validate (wb_salvage.c) */
@@ -205,8 +212,10 @@ bool wb_line_key(lineedit *e, int key);
 
 /* wb_salvage.c */
 /* The working copy `d` does not validate: analyses its valid rest (when there is one) and marks
- * the places left out in their cells (drafts_mark). */
-void wb_salvage(wb *w, const kp_design *d);
+ * the places left out in their cells (drafts_mark). `without`: the row of a pattern d has and the
+ * design good and an are of lacks, nothing else differing (an inserted row), else (size_t)-1;
+ * when that row's errors are all there are, good and an stand as the valid rest. */
+void wb_salvage(wb *w, const kp_design *d, size_t without);
 
 /* wb_cmd.c */
 /* Writes the working copy to `file` in `format` (md, json: the decision record; the formats of

@@ -75,19 +75,18 @@ static void mark_drops(wb *w, const kp_design *d, const salvage_drops *s)
     }
 }
 
-void wb_salvage(wb *w, const kp_design *d)
+void wb_salvage(wb *w, const kp_design *d, size_t without)
 {
     bool any;
-    size_t row = w->rows_op.row;
-    bool inserted = w->rows_edit && w->rows_op.kind == KP_ROW_INSERT;
+    size_t row = without;
+    bool inserted = without < d->npatterns;
     bool alone = errors_of_row(w, d, inserted ? row : (size_t)-1, &any);
     if (any && salvage_hopeless(d))
         return; /* no valid rest, nothing left out: known without trying (a broken row of 10,000) */
     salvage_drops s = {0};
-    /* a pattern inserted into the valid design good and an are of, broken alone: the valid rest
-       is that design (good and an stand), the new row left out */
-    if (inserted && alone && !w->an_behind && w->good && w->an && !w->opt.analyze &&
-        salvage_inserted(d, row, &s)) {
+    /* good and an are of d without pattern `row` (inserted, then its cells edited), broken alone:
+       the valid rest is that design (good and an stand), the row left out */
+    if (inserted && alone && w->good && w->an && !w->opt.analyze && salvage_inserted(d, row, &s)) {
         sig_report_free(&w->sigs);
         sig_evaluate(w->good, w->an, w->obs, w->nobs, &w->sigs);
         w->partial = true;
