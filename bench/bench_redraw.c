@@ -29,6 +29,9 @@
  *   a row filled in   a new pattern's row added after row 41 (not timed), its name saved (the
  *                     design does not validate: it names no entity), then its entity saved (valid
  *                     again), each with its frame; the three steps undone (not timed);
+ *   an entity added   a on the Keys screen's second row (no templates yet: not valid), its
+ *                     partition key's template saved (still not valid), that undone (not timed),
+ *                     then the addition undone (valid again), each with its frame;
  *   row steps         x on a pattern's row (deleted), y (duplicated), K (moved up), a (a new
  *                     pattern added after it: it names no entity, so the design does not
  *                     validate and its valid rest is analysed), each then the frame; its undo
@@ -204,6 +207,9 @@ static void row_step(wb *w, int key, int runs, double *step, double *undo, doubl
     free(v);
 }
 
+/* One line of the table: its label, then the figures at 1,000 and 10,000 patterns. */
+static void line(const char *label, const double v[2]) { printf("%-34s %12.2f %12.2f\n", label, v[0], v[1]); }
+
 int main(int argc, char **argv)
 {
     util_keep_heap(); /* as keyplan's main */
@@ -236,7 +242,7 @@ int main(int argc, char **argv)
     printf("%-34s %12s %12s\n", wall ? "140x45, wall ms (median)" : "140x45, CPU ms (median)", "1,000",
            "10,000");
     double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2], ent[2], entu[2], att[2], attu[2],
-        aty[2], arow[3][2], ren[2], renu[2], fname[2], fent[2];
+        aty[2], arow[3][2], ren[2], renu[2], fname[2], fent[2], eadd[2], epk[2], eundo[2];
     static const struct {
         int key;
         const char *what;
@@ -303,35 +309,69 @@ int main(int argc, char **argv)
             free(tn);
             free(te);
         }
+        /* an entity added on the Keys screen (no templates: the design does not validate), its
+           partition key's template saved, both undone */
+        eadd[k] = epk[k] = eundo[k] = -1;
+        if (column(w, UI_SCREEN_KEYS, EDIT_KEYS, "entity")) {
+            double *ta = xcalloc((size_t)runs, sizeof *ta), *tp = xcalloc((size_t)runs, sizeof *tp),
+                   *tu = xcalloc((size_t)runs, sizeof *tu);
+            const char *pk = session_design(w->ss)->table.pk.s;
+            for (int r = 0; r < runs; r++) {
+                column(w, UI_SCREEN_KEYS, EDIT_KEYS, "entity");
+                w->cur[UI_SCREEN_KEYS].row = 1;
+                double t1 = tick();
+                wb_key(w, 'a');
+                frame(w);
+                ta[r] = tick() - t1;
+                column(w, UI_SCREEN_KEYS, EDIT_KEYS, pk);
+                tp[r] = save_texts(w, "NUEVA#{orderId}", "NUEVA#{orderId}", 1);
+                wb_key(w, 'u');
+                frame(w);
+                t1 = tick();
+                wb_key(w, 'u');
+                frame(w);
+                tu[r] = tick() - t1;
+            }
+            eadd[k] = median(ta, (size_t)runs);
+            epk[k] = median(tp, (size_t)runs);
+            eundo[k] = median(tu, (size_t)runs);
+            free(ta);
+            free(tp);
+            free(tu);
+        }
+        w->screen = UI_SCREEN_PATTERNS;
         wb_free(w);
     }
-    printf("%-34s %12.2f %12.2f\n", "first paint (Patterns)", first[0], first[1]);
-    printf("%-34s %12.2f %12.2f\n", "keystroke -> redraw (Patterns)", key[0], key[1]);
+    line("first paint (Patterns)", first);
+    line("keystroke -> redraw (Patterns)", key);
     printf("%-34s %12.2f %12s\n", "  ratio 10,000 / 1,000 (keystroke)", key[1] / key[0], "");
     printf("%-34s %12.2f %12s\n", "  ratio 10,000 / 1,000 (first)", first[1] / first[0], "");
-    printf("%-34s %12.2f %12.2f\n", "save a cell -> redraw (Patterns)", save[0], save[1]);
-    printf("%-34s %12.2f %12.2f\n", "undo a cell -> redraw (Patterns)", undo[0], undo[1]);
-    printf("%-34s %12.2f %12.2f\n", ":set description -> redraw", setd[0], setd[1]);
-    printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", setu[0], setu[1]);
-    printf("%-34s %12.2f %12.2f\n", ":set target_utilization", setb[0], setb[1]);
-    printf("%-34s %12.2f %12.2f\n", "an entity's count (Keys) saved", ent[0], ent[1]);
-    printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", entu[0], entu[1]);
-    printf("%-34s %12.2f %12.2f\n", "an attribute's distinct saved", att[0], att[1]);
-    printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", attu[0], attu[1]);
-    printf("%-34s %12.2f %12.2f\n", "an attribute's type saved", aty[0], aty[1]);
-    printf("%-34s %12.2f %12.2f\n", "add an attribute's row -> redraw", arow[0][0], arow[0][1]);
-    printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", arow[1][0], arow[1][1]);
-    printf("%-34s %12.2f %12.2f\n", "  its redo -> redraw", arow[2][0], arow[2][1]);
-    printf("%-34s %12.2f %12.2f\n", "an entity renamed (Keys)", ren[0], ren[1]);
-    printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", renu[0], renu[1]);
-    printf("%-34s %12.2f %12.2f\n", "a new row's name (not valid yet)", fname[0], fname[1]);
-    printf("%-34s %12.2f %12.2f\n", "  then its entity (valid again)", fent[0], fent[1]);
+    line("save a cell -> redraw (Patterns)", save);
+    line("undo a cell -> redraw (Patterns)", undo);
+    line(":set description -> redraw", setd);
+    line("  its undo -> redraw", setu);
+    line(":set target_utilization", setb);
+    line("an entity's count (Keys) saved", ent);
+    line("  its undo -> redraw", entu);
+    line("an attribute's distinct saved", att);
+    line("  its undo -> redraw", attu);
+    line("an attribute's type saved", aty);
+    line("add an attribute's row -> redraw", arow[0]);
+    line("  its undo -> redraw", arow[1]);
+    line("  its redo -> redraw", arow[2]);
+    line("an entity renamed (Keys)", ren);
+    line("  its undo -> redraw", renu);
+    line("a new row's name (not valid yet)", fname);
+    line("  then its entity (valid again)", fent);
+    line("an entity added (Keys)", eadd);
+    line("  its PK template (not valid yet)", epk);
+    line("  both undone: the add's undo", eundo);
     for (int i = 0; i < NSTEPS; i++) {
         char l[64];
         snprintf(l, sizeof l, "%s -> redraw", steps[i].what);
-        printf("%-34s %12.2f %12.2f\n", l, st[i][0][0], st[i][0][1]);
-        printf("%-34s %12.2f %12.2f\n", "  its undo -> redraw", st[i][1][0], st[i][1][1]);
-        printf("%-34s %12.2f %12.2f\n", "  its redo -> redraw", st[i][2][0], st[i][2][1]);
+        line(l, st[i][0]);
+        line("  its undo -> redraw", st[i][1]);
+        line("  its redo -> redraw", st[i][2]);
     }
 
     /* the Items screen over about 10,000 generated items, pattern 2 selected */

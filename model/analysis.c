@@ -128,12 +128,14 @@ typedef struct incr {
     bool whole; /* the last run was a whole analysis (analysis_was_whole) */
 } incr;
 
-static void drop_ids(kp_analysis *a)
+void analysis_forget_ids(kp_analysis *a)
 {
-    if (a->ids)
+    if (a && a->ids)
         namemap_free(a->ids);
-    free(a->ids);
-    a->ids = NULL;
+    if (a) {
+        free(a->ids);
+        a->ids = NULL;
+    }
 }
 
 /* a (patched in place by analysis_update*), said so; its map of ids dropped (the patterns' ids
@@ -141,7 +143,7 @@ static void drop_ids(kp_analysis *a)
 static kp_analysis *patched(kp_analysis *a)
 {
     ((incr *)a->incr)->whole = false;
-    drop_ids(a);
+    analysis_forget_ids(a);
     return a;
 }
 
@@ -940,7 +942,7 @@ void analysis_free(kp_analysis *a)
 {
     if (!a)
         return;
-    drop_ids(a);
+    analysis_forget_ids(a);
     free_after_resolve(a);
     stage_resolve_free(a);
     incr_free(a); /* last: the stages' results point into its copy of the design */

@@ -188,6 +188,8 @@ static bool orphan_free(const kp_design *d)
 
 bool salvage_hopeless(const kp_design *d) { return d->npatterns > SALVAGE_MAX_TRIALS && orphan_free(d); }
 
+bool salvage_model_broken(const kp_design *d) { return orphan_free(d); }
+
 bool salvage_inserted(const kp_design *d, size_t row, salvage_drops *drops)
 {
     if (row >= d->npatterns || d->npatterns > SALVAGE_MAX_TRIALS || !orphan_free(d))

@@ -41,6 +41,11 @@ kp_design *validate_salvage(const kp_design *d, salvage_drops *drops);
  * more patterns than are tried one by one, and no key template or sparse rule to leave out. A
  * 10,000-pattern design with one broken pattern is answered in proportion to its entities. */
 bool salvage_hopeless(const kp_design *d);
+/* The same, whatever the number of patterns, provided the caller saw an error among d's checks
+ * before the patterns' (validate_memo's first segment: the table, an index, an entity, an
+ * attribute): d has no key template or sparse rule to leave out, and nothing else there can be
+ * (a new entity without its keys' templates is answered without a copy of the design). */
+bool salvage_model_broken(const kp_design *d);
 
 /* validate_salvage of d known without trying every pattern, for a design that validated with
  * pattern `row` inserted, when the caller saw d's errors among that pattern's own diagnostics

@@ -161,6 +161,56 @@ static void test_hopeless_past_trials(void **state)
     design_free(d);
 }
 
+/* An error of the model itself (a new entity without its keys' templates, two attributes of one
+ * name, two indexes of one name), with or without a broken pattern beside it: no valid rest, as
+ * salvage_model_broken says without trying; an index deleted leaves templates to drop, so it does
+ * not say so. */
+static void test_model_broken(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < 3; kind++)
+        for (int with_pattern = 0; with_pattern < 2; with_pattern++) {
+            kp_design *d = cloudshop();
+            if (kind == 0) {
+                assert_true(edit_add(d, EDIT_ENTITIES, 2) == 2); /* no template for PK nor SK */
+            } else if (kind == 1) {
+                free(d->attrs[1].name); /* two attributes of one name */
+                d->attrs[1].name = xstrdup(d->attrs[0].name);
+            } else {
+                free(d->indexes[1].name); /* two indexes of one name */
+                d->indexes[1].name = xstrdup(d->indexes[0].name);
+            }
+            if (with_pattern)
+                edit_add(d, EDIT_PATTERNS, 0);
+            kp_diags dg;
+            diags_init(&dg, NULL);
+            validate_memo m = {0};
+            if (validate_design_memo(d, &dg, &m))
+                fail_msg("kind %d validates", kind);
+            bool model = false;
+            for (size_t k = 0; k < dg.n; k++)
+                model = model || (dg.v[k].sev == KP_SEV_ERROR && k < m.at[0]);
+            if (!model)
+                fail_msg("kind %d: no error before the patterns'", kind);
+            diags_free(&dg);
+            validate_memo_free(&m);
+            assert_true(salvage_model_broken(d));
+            salvage_drops s = {0};
+            assert_null(validate_salvage(d, &s));
+            salvage_drops_free(&s);
+            design_free(d);
+        }
+    kp_design *x = cloudshop();
+    assert_true(edit_delete(x, EDIT_INDEXES, row_of(x, EDIT_INDEXES, "GSI1")));
+    assert_false(salvage_model_broken(x));
+    salvage_drops s = {0};
+    kp_design *rest = validate_salvage(x, &s);
+    assert_non_null(rest);
+    design_free(rest);
+    salvage_drops_free(&s);
+    design_free(x);
+}
+
 /* A broken pattern inserted anywhere into CloudShop (decisions, signals, a covered_by): what
  * salvage_inserted says is what validate_salvage finds, the rest being CloudShop itself; a new
  * pattern that validates on its own is not answered. */
@@ -209,6 +259,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_whole),
         cmocka_unit_test(test_hopeless_past_trials),
+        cmocka_unit_test(test_model_broken),
         cmocka_unit_test(test_inserted_as_whole),
         cmocka_unit_test(test_index_removed_what_if),
         cmocka_unit_test(test_broken_pattern_left_out),

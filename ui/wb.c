@@ -201,6 +201,9 @@ void wb_recompute(wb *w)
         if (rows && behind && !w->opt.analyze && w->good &&
             ((w->lag && undoes(w->good, d, w->lag_op, op)) || (fill_gone && fill_new))) {
             w->an_kept = true; /* the step that broke the design taken back: good is d again */
+        } else if (behind && !w->opt.analyze && w->good && !fill_cell && !fill_gone &&
+                   design_equal(w->good, d)) {
+            w->an_kept = true; /* back to the design last valid (an entity added, then undone) */
         } else {
             if (fill_cell || fill_gone) /* good and an are of d but for that row: told its step */
                 w->an_behind = false;

@@ -41,11 +41,12 @@ static bool cell_place(wb *w, const kp_design *d, edit_table t, const char *name
 }
 
 /* Where w->diags' errors are, by the validation memo's segments of d's patterns: some among the
- * patterns' own (*any), and all of them pattern `row`'s (the return). */
-static bool errors_of_row(const wb *w, const kp_design *d, size_t row, bool *any)
+ * patterns' own (*any), some among the checks before them (*model: the table, the indexes, the
+ * entities, the attributes), and all of them pattern `row`'s (the return). */
+static bool errors_of_row(const wb *w, const kp_design *d, size_t row, bool *any, bool *model)
 {
     const validate_memo *m = &w->vmemo;
-    *any = false;
+    *any = *model = false;
     if (!m->at || m->npatterns != d->npatterns || m->n != w->diags.n)
         return false;
     bool all = row < d->npatterns;
@@ -53,6 +54,7 @@ static bool errors_of_row(const wb *w, const kp_design *d, size_t row, bool *any
         if (w->diags.v[k].sev != KP_SEV_ERROR)
             continue;
         *any = *any || (k >= m->at[0] && k < m->at[d->npatterns]);
+        *model = *model || k < m->at[0];
         all = all && k >= m->at[row] && k < m->at[row + 1];
     }
     return all;
@@ -77,12 +79,13 @@ static void mark_drops(wb *w, const kp_design *d, const salvage_drops *s)
 
 void wb_salvage(wb *w, const kp_design *d, size_t without)
 {
-    bool any;
+    bool any, model;
     size_t row = without;
     bool inserted = without < d->npatterns;
-    bool alone = errors_of_row(w, d, inserted ? row : (size_t)-1, &any);
-    if (any && salvage_hopeless(d))
-        return; /* no valid rest, nothing left out: known without trying (a broken row of 10,000) */
+    bool alone = errors_of_row(w, d, inserted ? row : (size_t)-1, &any, &model);
+    if ((any && salvage_hopeless(d)) || (model && salvage_model_broken(d)))
+        return; /* no valid rest, nothing left out: known without trying (a broken row of 10,000,
+                   an entity without its keys) */
     salvage_drops s = {0};
     /* good and an are of d without pattern `row` (inserted, then its cells edited), broken alone:
        the valid rest is that design (good and an stand), the row left out */
