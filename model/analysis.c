@@ -101,9 +101,13 @@ void analysis_name_maps(const kp_design *d, namemap *attrs, namemap *ents)
     namemap_init(attrs, d->nattrs);
     for (size_t i = d->nattrs; i-- > 0;)
         namemap_put(attrs, d->attrs[i].name, i);
-    if (!ents)
-        return;
-    namemap_init(ents, d->nentities);
+    if (ents)
+        analysis_entity_map(d, ents);
+}
+
+void analysis_entity_map(const kp_design *d, namemap *ents)
+{
+    namemap_init(ents, d->nentities); /* from the last, as the attributes' */
     for (size_t i = d->nentities; i-- > 0;)
         namemap_put(ents, d->entities[i].name, i);
 }
@@ -155,7 +159,7 @@ const kp_pattern_result *analysis_pattern(const kp_analysis *a, const char *id)
     if (!m->ids) {
         namemap *ids = xcalloc(1, sizeof *ids);
         namemap_init(ids, a->npatterns);
-        for (size_t i = a->npatterns; i-- > 0;) /* from the last: the first of an id wins */
+        for (size_t i = 0; i < a->npatterns; i++) /* the first of an id wins (namemap_put) */
             if (a->patterns[i].pattern && a->patterns[i].pattern->id)
                 namemap_put(ids, a->patterns[i].pattern->id, i);
         m->ids = ids;
@@ -436,11 +440,9 @@ static size_t touched_patterns(const kp_analysis *a, const incr *in, const bool 
                                const bool *readof, const char *attr, bool **redo)
 {
     const kp_design *d = a->design;
-    size_t ne = d->nentities, n = a->npatterns, again = 0;
+    size_t n = a->npatterns, again = 0;
     namemap ents;
-    namemap_init(&ents, ne);
-    for (size_t i = ne; i-- > 0;)
-        namemap_put(&ents, d->entities[i].name, i);
+    analysis_entity_map(d, &ents);
     *redo = xcalloc(n ? n : 1, sizeof **redo);
     for (size_t i = 0; i < n; i++)
         again += (*redo)[i] =

@@ -147,6 +147,8 @@ bool analysis_index_read(const kp_analysis *a, ptrdiff_t x, bool **read);
  * positions, the last of a name winning (a design being edited may repeat a name; validation
  * says so). Release each with namemap_free. */
 void analysis_name_maps(const kp_design *d, namemap *attrs, namemap *ents);
+/* The entities' half of it alone (into an empty or released map). */
+void analysis_entity_map(const kp_design *d, namemap *ents);
 
 /* Release helpers for the parts each stage owns (called by analysis_free). */
 void stage_resolve_free(kp_analysis *a);

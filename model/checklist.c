@@ -615,11 +615,8 @@ void stage_checklist_entities_renamed(struct checklist_keep *k, const kp_analysi
 {
     if (!k)
         return;
-    const kp_design *d = a->design;
-    namemap_free(&k->names.ents); /* filled as analysis_name_maps fills it */
-    namemap_init(&k->names.ents, d->nentities);
-    for (size_t i = d->nentities; i-- > 0;)
-        namemap_put(&k->names.ents, d->entities[i].name, i);
+    namemap_free(&k->names.ents);
+    analysis_entity_map(a->design, &k->names.ents);
 }
 
 void stage_checklist_dirty(struct checklist_keep *k, size_t i)

@@ -1501,16 +1501,13 @@ bool edit_renames_entity(edit_table t, size_t col)
     return f == FE_NAME;
 }
 
-size_t edit_rename_entity_refs(kp_pattern *p, const char *from, const char *to)
+void edit_rename_entity_refs(kp_pattern *p, const char *from, const char *to)
 {
-    size_t n = 0;
     for (size_t j = 0; from && j < p->nentities; j++)
         if (streq(p->entities[j].s, from)) {
             free(p->entities[j].s);
             p->entities[j].s = xstrdup(to);
-            n++;
         }
-    return n;
 }
 
 bool edit_names_entity(const kp_pattern *p, const char *name)

@@ -75,8 +75,8 @@ bool edit_changes_row_only(const kp_design *d, edit_table t, size_t col);
  * it by the new one; nothing else. */
 bool edit_renames_entity(edit_table t, size_t col);
 /* Pattern p's entities named `from` named `to` instead, as an entity's rename does it to every
- * pattern; how many. */
-size_t edit_rename_entity_refs(kp_pattern *p, const char *from, const char *to);
+ * pattern. */
+void edit_rename_entity_refs(kp_pattern *p, const char *from, const char *to);
 /* Does pattern p name entity `name` (its entities' list)? */
 bool edit_names_entity(const kp_pattern *p, const char *name);
 /* Whether a successful edit_set of this cell changes the design's rest alone

@@ -1039,11 +1039,8 @@ void stage_heat_entities_renamed(heat *h)
 {
     if (!h)
         return;
-    const kp_design *d = h->d;
-    namemap_free(&h->enames); /* filled as analysis_name_maps fills it */
-    namemap_init(&h->enames, d->nentities);
-    for (size_t i = d->nentities; i-- > 0;)
-        namemap_put(&h->enames, d->entities[i].name, i);
+    namemap_free(&h->enames);
+    analysis_entity_map(h->d, &h->enames);
 }
 
 /* Row `row`'s items and bytes added again from its members, in place_items' order (the first

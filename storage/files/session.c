@@ -607,6 +607,28 @@ static kp_status edit_rest_in_place(session *s, edit_table t, size_t row, size_t
     return st;
 }
 
+/* A step of one element (sn->elem): its value and d's change places, and for a rename the lists
+ * of entities of the patterns it holds too. */
+static void exchange_element(kp_design *d, snapshot *sn)
+{
+    const kp_record *rec;
+    void *e = edit_row(d, sn->etab, sn->row, &rec), *tmp = xmalloc(rec->size);
+    memcpy(tmp, e, rec->size);
+    memcpy(e, sn->elem, rec->size);
+    memcpy(sn->elem, tmp, rec->size);
+    free(tmp);
+    for (size_t k = 0; k < sn->npents; k++) {
+        struct pents *pe = &sn->pents[k];
+        kp_pattern *p = &d->patterns[pe->row];
+        kp_str *v = p->entities;
+        size_t n = p->nentities;
+        p->entities = pe->v;
+        p->nentities = pe->n;
+        pe->v = v;
+        pe->n = n;
+    }
+}
+
 /* session_edit_set of an entity's name (edit_renames_entity): renamed in place, the patterns
  * naming it following; the undo step holds the entity's old value and those patterns' lists of
  * entities (not a copy of the design), and the working copy is saved whole. */
@@ -629,19 +651,7 @@ static kp_status rename_in_place(session *s, edit_table t, size_t row, size_t co
     *applied = st == KP_OK;
     if (st != KP_OK || s->readonly || same) { /* as session_apply: nothing changes, no step */
         if (st == KP_OK && !same) {           /* read-only: the entity and its patterns put back */
-            fields_free(&kp_rec_entity, e);
-            memcpy(e, sn.elem, sizeof *e);
-            free(sn.elem);
-            sn.elem = NULL;
-            for (size_t k = 0; k < sn.npents; k++) {
-                kp_pattern *p = &d->patterns[sn.pents[k].row];
-                strs_free(p->entities, p->nentities);
-                p->entities = sn.pents[k].v;
-                p->nentities = sn.pents[k].n;
-            }
-            free(sn.pents); /* their lists went back */
-            sn.pents = NULL;
-            sn.npents = 0;
+            exchange_element(d, &sn);         /* the step now holds the renamed values, released */
         }
         snapshot_free(&sn);
         return st != KP_OK || same ? st : kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
@@ -1064,22 +1074,7 @@ static kp_status step(session *s, bool undo, char **err)
         (*to)[(*nto)++] = (snapshot){.rest = sn.rest, .label = sn.label, .base = s->base};
         s->step_rest = true;
     } else if (sn.elem) { /* a step of one element: its two values change places */
-        const kp_record *rec;
-        void *e = edit_row(s->design, sn.etab, sn.row, &rec), *tmp = xmalloc(rec->size);
-        memcpy(tmp, e, rec->size);
-        memcpy(e, sn.elem, rec->size);
-        memcpy(sn.elem, tmp, rec->size);
-        free(tmp);
-        for (size_t k = 0; k < sn.npents; k++) { /* a rename's patterns' entities too */
-            struct pents *pe = &sn.pents[k];
-            kp_pattern *p = &s->design->patterns[pe->row];
-            kp_str *v = p->entities;
-            size_t n = p->nentities;
-            p->entities = pe->v;
-            p->nentities = pe->n;
-            pe->v = v;
-            pe->n = n;
-        }
+        exchange_element(s->design, &sn);
         (*to)[(*nto)++] = sn;
         (*to)[*nto - 1].base = s->base;
         s->step_elem = !sn.renamed;
