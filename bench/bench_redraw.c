@@ -32,6 +32,15 @@
  *   an entity added   a on the Keys screen's second row (no templates yet: not valid), its
  *                     partition key's template saved (still not valid), that undone (not timed),
  *                     then the addition undone (valid again), each with its frame;
+ *   renames           an attribute's name (customerId, on the Attributes screen: the templates
+ *                     and patterns naming it follow), an index's (GSI1: a decision's signal names
+ *                     it, so the renamed design does not validate and its valid rest is looked
+ *                     for; the name put back validates again), a pattern's id (the last
+ *                     row's, on the Patterns screen: a suffix put on and taken off), each saved
+ *                     with its frame, the median of many;
+ *   an index deleted  x on the Indexes screen's second row (GSI2: the entities' templates keyed on
+ *                     it and the pattern it serves then fail their checks), its undo and redo,
+ *                     each with its frame;
  *   row steps         x on a pattern's row (deleted), y (duplicated), K (moved up), a (a new
  *                     pattern added after it: it names no entity, so the design does not
  *                     validate and its valid rest is analysed), each then the frame; its undo
@@ -150,6 +159,24 @@ static double save_texts(wb *w, const char *a, const char *b, int runs)
     return enter_after(w, NULL, a, b, true, runs);
 }
 
+/* The median time of renaming row `row` of table t on screen `screen` (its "name" or "id"
+ * column) to `to` and back to `name` in turn; the name put back at the end (not timed). -1 when
+ * the screen has no such column. */
+static double rename_cell(wb *w, int screen, edit_table t, size_t row, const char *to, const char *name,
+                          int runs)
+{
+    if (!column(w, screen, t, t == EDIT_PATTERNS ? "id" : "name"))
+        return -1;
+    w->cur[screen].row = row;
+    double m = save_texts(w, to, name, runs);
+    char *now = edit_get(session_design(w->ss), t, row,
+                         (size_t)edit_col_find(session_design(w->ss), t, t == EDIT_PATTERNS ? "id" : "name"));
+    if (strcmp(now, name) != 0)
+        save_texts(w, name, name, 1);
+    free(now);
+    return m;
+}
+
 /* The median time of saving a new rate in the pattern under the cursor. */
 static double save_cell(wb *w, int runs) { return enter_after(w, "%d", NULL, NULL, true, runs); }
 
@@ -242,7 +269,8 @@ int main(int argc, char **argv)
     printf("%-34s %12s %12s\n", wall ? "140x45, wall ms (median)" : "140x45, CPU ms (median)", "1,000",
            "10,000");
     double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2], ent[2], entu[2], att[2], attu[2],
-        aty[2], arow[3][2], ren[2], renu[2], fname[2], fent[2], eadd[2], epk[2], eundo[2];
+        aty[2], arow[3][2], ren[2], renu[2], fname[2], fent[2], eadd[2], epk[2], eundo[2], arn[2], irn[2],
+        prn[2], idel[3][2];
     static const struct {
         int key;
         const char *what;
@@ -339,6 +367,18 @@ int main(int argc, char **argv)
             free(tp);
             free(tu);
         }
+        /* renames that reach the whole design: an attribute (customerId), an index (GSI1), a
+           pattern's id (the last row's); each name put back afterwards (not timed) */
+        arn[k] = rename_cell(w, UI_SCREEN_ATTRS, EDIT_ATTRS, 0, "customerIdé", "customerId", runs);
+        irn[k] = rename_cell(w, UI_SCREEN_INDEXES, EDIT_INDEXES, 0, "GSI1é", "GSI1", runs);
+        char *id = xasprintf("%zu", sizes[k]), *idb = xasprintf("%zub", sizes[k]);
+        prn[k] = rename_cell(w, UI_SCREEN_PATTERNS, EDIT_PATTERNS, sizes[k] - 1, idb, id, runs);
+        free(id);
+        free(idb);
+        /* an index deleted (GSI2, the Indexes screen's second row), its undo and redo */
+        w->screen = UI_SCREEN_INDEXES;
+        w->cur[UI_SCREEN_INDEXES].row = 1;
+        row_step(w, 'x', runs, &idel[0][k], &idel[1][k], &idel[2][k]);
         w->screen = UI_SCREEN_PATTERNS;
         wb_free(w);
     }
@@ -366,6 +406,12 @@ int main(int argc, char **argv)
     line("an entity added (Keys)", eadd);
     line("  its PK template (not valid yet)", epk);
     line("  both undone: the add's undo", eundo);
+    line("an attribute renamed", arn);
+    line("an index renamed", irn);
+    line("a pattern's id renamed", prn);
+    line("an index deleted -> redraw", idel[0]);
+    line("  its undo -> redraw", idel[1]);
+    line("  its redo -> redraw", idel[2]);
     for (int i = 0; i < NSTEPS; i++) {
         char l[64];
         snprintf(l, sizeof l, "%s -> redraw", steps[i].what);

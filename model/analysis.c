@@ -314,6 +314,35 @@ kp_analysis *analysis_update(kp_analysis *prev, const kp_design *d, size_t chang
     return analyse_whole(design_clone(d));
 }
 
+kp_analysis *analysis_update_pattern_id(kp_analysis *prev, const kp_design *d, size_t row)
+{
+    incr *in = prev ? prev->incr : NULL;
+    size_t n = d->npatterns;
+    if (!in || in->base->npatterns != n || row >= n || in->stale > stale_max(n))
+        return analysis_update(prev, d, ANALYSIS_UNKNOWN);
+    kp_analysis *a = prev;
+    char *old = in->base->patterns[row].id ? xstrdup(in->base->patterns[row].id) : NULL;
+    const char *now = d->patterns[row].id;
+    /* the pattern, and those covered_by it by either id (the rename moved theirs) */
+    size_t again = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *cb = d->patterns[i].covered_by.s;
+        bool reads = i == row || (cb && ((old && strcmp(cb, old) == 0) || (now && strcmp(cb, now) == 0)));
+        if (reads && patch_pattern(in, d, i)) {
+            resolve_again(a, in, i, true);
+            again++;
+        }
+    }
+    free(old);
+    in->stale += again;
+    /* the decisions that named it follow it: the rest, as after an edit of the rest */
+    free_after_resolve(a);
+    design_rest_copy(in->base, d);
+    stage_findings_rest(in->findings);
+    run_after_resolve(a, in);
+    return patched(a);
+}
+
 /* The whole analysis of base (taken: the analysis' own copy), with what analysis_update keeps. */
 static kp_analysis *analyse_whole(kp_design *base)
 {

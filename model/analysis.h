@@ -313,6 +313,16 @@ kp_analysis *analysis_update_attr_rows(kp_analysis *prev, const kp_design *d, kp
  * equals analysis_run(d) field by field. Never NULL; the caller frees it; prev is taken. */
 kp_analysis *analysis_update_entity_name(kp_analysis *prev, const kp_design *d, size_t epos);
 
+/* analysis_update after pattern `row`'s id was changed (edit_renames_pattern): d is the design
+ * prev analysed with that pattern's id changed, the covered_by naming it (by the old id) and the
+ * decisions' lists of patterns following it, nothing else, as the caller knows. Resolved again
+ * are that pattern and those covered_by either id; the decisions are taken as after an edit of
+ * the rest (ANALYSIS_REST); heat, cost, checklist and findings are computed from the results (prev
+ * is returned). When prev was not made by analysis_update or d's patterns do not fit it, it is
+ * analysis_update(prev, d, ANALYSIS_UNKNOWN). The result equals analysis_run(d) field by field.
+ * Never NULL; the caller frees it; prev is taken. */
+kp_analysis *analysis_update_pattern_id(kp_analysis *prev, const kp_design *d, size_t row);
+
 /* The value of a signal metric (pattern.<id>.rate|rcu|requests|latency,
  * entity.<name>.count|size|writes, index.<name>.items|wcu|hot_share, table.hot_share,
  * cost.total, cost.<line>). false when the metric names nothing known. */

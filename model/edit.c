@@ -1501,6 +1501,12 @@ bool edit_renames_entity(edit_table t, size_t col)
     return f == FE_NAME;
 }
 
+bool edit_renames_pattern(edit_table t, size_t col)
+{
+    int f = t == EDIT_PATTERNS ? col_field(&kp_rec_pattern, col) : -1;
+    return f >= 0 && (kp_rec_pattern.f[f].flags & KP_F_LABEL);
+}
+
 void edit_rename_entity_refs(kp_pattern *p, const char *from, const char *to)
 {
     for (size_t j = 0; from && j < p->nentities; j++)

@@ -74,6 +74,10 @@ bool edit_changes_row_only(const kp_design *d, edit_table t, size_t col);
  * first column): that entity's name changes, and the patterns naming it (edit_names_entity) name
  * it by the new one; nothing else. */
 bool edit_renames_entity(edit_table t, size_t col);
+/* Whether a successful edit_set of this cell changes a pattern's id (EDIT_PATTERNS' id): that
+ * pattern's id changes, and the covered_by and the decisions' lists of patterns naming it by the
+ * old one name it by the new one; nothing else. */
+bool edit_renames_pattern(edit_table t, size_t col);
 /* Pattern p's entities named `from` named `to` instead, as an entity's rename does it to every
  * pattern. */
 void edit_rename_entity_refs(kp_pattern *p, const char *from, const char *to);

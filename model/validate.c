@@ -1619,6 +1619,49 @@ bool validate_entity_rename(const kp_design *d, size_t row, kp_diags *diags, val
     return finish_same_ids(&c, diags, m, after, v, nv, cap);
 }
 
+/* A pattern's id changed from old to now (either may be NULL): the ids the change reaches. */
+typedef struct id_change {
+    size_t row;
+    const char *old, *now;
+} id_change;
+
+/* After pattern *arg's id changed: whether pattern i's checks read it (it is the pattern; its id
+ * is one of the two, so which pattern is first with it may change; it has a covered_by, found by
+ * id, whose message when unknown lists the ids). */
+static bool reads_id(const vctx *c, size_t i, const void *arg)
+{
+    const id_change *ch = arg;
+    const kp_pattern *p = &c->d->patterns[i];
+    return i == ch->row || p->covered_by.s ||
+           (p->id && ((ch->old && strcmp(p->id, ch->old) == 0) || (ch->now && strcmp(p->id, ch->now) == 0)));
+}
+
+bool validate_pattern_id_edit(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m)
+{
+    size_t n = d->npatterns;
+    memo_ids *ids = m->ids;
+    if (!m->at || !ids || m->npatterns != n || ids->n != n || m->n != diags->n || row >= n)
+        return validate_design_memo(d, diags, m);
+    /* the memo's ids take the new one; their set is made again (first positions), none copied */
+    char *old = ids->own[row];
+    ids->own[row] = d->patterns[row].id ? xstrdup(d->patterns[row].id) : NULL;
+    names_free(&ids->set);
+    namemap_init(&ids->set.pos, n);
+    for (size_t i = 0; i < n; i++)
+        names_add_tag(&ids->set, ids->own[i], i);
+    vctx c;
+    kp_diag *v;
+    size_t nv, cap, *at = m->at;
+    start_same_ids(d, diags, m, &c, &v, &nv, &cap); /* fits: checked above */
+    id_change ch = {row, old, ids->own[row]};
+    patterns_again(&c, diags, at, &v, &nv, &cap, reads_id, &ch);
+    free(old);
+    size_t after = at[n];
+    at[n] = nv;
+    /* the checks after the patterns' (decisions and signals name pattern ids; id lengths) */
+    return finish_same_ids(&c, diags, m, after, v, nv, cap);
+}
+
 void validate_memo_free(validate_memo *m)
 {
     memo_ids_free(m->ids);

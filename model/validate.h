@@ -79,6 +79,13 @@ bool validate_row_edit(const kp_design *d, edit_table t, size_t row, kp_diags *d
  * the patterns' made again, the others' kept. The list equals validate_design_memo's of d. When m
  * is not of a list like diags it is validate_design_memo. true when no error. */
 bool validate_entity_rename(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m);
+/* The same list after pattern `row`'s id was changed (edit_renames_pattern: the covered_by and
+ * the decisions naming it follow it): checked again are that pattern, those with its old or new
+ * id (which one is first with it may change), those with a covered_by (found by id; an unknown
+ * one's message lists the ids), and the checks after the patterns' (decisions and signals name
+ * pattern ids). The list equals validate_design_memo's of d. When m is not of a list like diags
+ * it is validate_design_memo. true when no error. */
+bool validate_pattern_id_edit(const kp_design *d, size_t row, kp_diags *diags, validate_memo *m);
 void validate_memo_free(validate_memo *m);
 
 /* Fills `limits` (an empty map, released by the caller with namemap_free) with every key

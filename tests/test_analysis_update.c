@@ -61,6 +61,9 @@ static char *render(const kp_analysis *a)
 static void compare(const kp_design *d, const kp_analysis *inc, const char *name, size_t step,
                     const char *edit)
 {
+    /* the analysis' own copy of the design is d (what it analysed, what later updates compare) */
+    if (!design_equal(d, inc->design))
+        fail_msg("%s, edit %zu (%s): the analysis' copy of the design is not the design", name, step, edit);
     kp_analysis *full = analysis_run(d);
     char *x = render(full), *y = render(inc);
     if (strcmp(x, y) != 0) {
@@ -104,6 +107,8 @@ typedef struct told {
                       attribute, an index: analysis_update_row), else ANALYSIS_UNKNOWN */
     edit_table etab; /* its list */
     size_t renamed;  /* the entity an edit renamed (analysis_update_entity_name), else
+                        ANALYSIS_UNKNOWN */
+    size_t pid;      /* the pattern whose id an edit changed (analysis_update_pattern_id), else
                         ANALYSIS_UNKNOWN */
     bool rows;       /* op is the step the edit made */
     kp_rowop op;
@@ -173,7 +178,10 @@ static bool random_rows(kp_design *d, uint64_t *s, gone *g, char *what, size_t w
  * was refused (d unchanged). */
 static bool random_edit(kp_design *d, uint64_t *s, gone *g, char *what, size_t whatlen, told *t)
 {
-    *t = (told){.row = ANALYSIS_UNKNOWN, .elem = ANALYSIS_UNKNOWN, .renamed = ANALYSIS_UNKNOWN};
+    *t = (told){.row = ANALYSIS_UNKNOWN,
+                .elem = ANALYSIS_UNKNOWN,
+                .renamed = ANALYSIS_UNKNOWN,
+                .pid = ANALYSIS_UNKNOWN};
     size_t dice = pick(s, 100);
     if (dice < 20 && d->npatterns > 1) /* a row operation on the patterns */
         return random_rows(d, s, g, what, whatlen, t);
@@ -189,6 +197,19 @@ static bool random_edit(kp_design *d, uint64_t *s, gone *g, char *what, size_t w
         free(text);
         if (ok)
             t->renamed = r;
+        return ok;
+    }
+    if (dice < 28 && d->npatterns) { /* a pattern's id changed; a decision or a covered_by may name it */
+        size_t r = pick(s, d->npatterns);
+        static const char *const suffix[] = {"b", "_ñ", "0"};
+        char *text = xasprintf("%s%s", d->patterns[r].id ? d->patterns[r].id : "p", suffix[pick(s, 3)]);
+        snprintf(what, whatlen, "pattern %zu's id '%s'", r, text);
+        int col = edit_col_find(d, EDIT_PATTERNS, "id");
+        assert_true(col >= 0 && edit_renames_pattern(EDIT_PATTERNS, (size_t)col));
+        bool ok = edit_set(d, EDIT_PATTERNS, r, (size_t)col, text, NULL) == KP_OK;
+        free(text);
+        if (ok)
+            t->pid = r;
         return ok;
     }
     /* mostly pattern cells (what a keystroke changes), sometimes anything else */
@@ -260,12 +281,15 @@ static void run_sequence(kp_design *d, const char *name, uint64_t seed, size_t n
             continue;
         }
         /* an edit of the rest alone (a setting, a decision) is told as the workbench tells it */
-        bool rest = !pending && !t.rows && t.row == ANALYSIS_UNKNOWN && design_same_model(before, d);
+        bool rest = !pending && !t.rows && t.row == ANALYSIS_UNKNOWN && t.pid == ANALYSIS_UNKNOWN &&
+                    design_same_model(before, d);
         design_free(before);
         if (t.rows && !pending)
             a = analysis_update_rows(a, d, t.op);
         else if (t.renamed != ANALYSIS_UNKNOWN && !pending)
             a = analysis_update_entity_name(a, d, t.renamed);
+        else if (t.pid != ANALYSIS_UNKNOWN && !pending)
+            a = analysis_update_pattern_id(a, d, t.pid);
         else if (t.elem != ANALYSIS_UNKNOWN && !pending)
             a = analysis_update_row(a, d, t.etab, t.elem);
         else
@@ -1064,6 +1088,49 @@ static void test_entity_rename(void **state)
         fail_msg("%zu of %zu renames patched", patched_steps, steps);
 }
 
+/* Every pattern's id (of the samples, of a generated design) changed and changed back: the
+ * analysis told so equals the full one each time, and is patched, not made whole; the patterns
+ * a decision or a covered_by names among them. */
+static void test_pattern_id_rename(void **state)
+{
+    (void)state;
+    size_t steps = 0, patched_steps = 0, named = 0, covered = 0;
+    for (size_t i = 0; i <= NSAMPLES; i++) {
+        const char *name;
+        kp_design *d = sample_or_generated(i, 300, &name);
+        int col = edit_col_find(d, EDIT_PATTERNS, "id");
+        assert_true(col >= 0);
+        kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
+        size_t step = 0;
+        for (size_t r = 0; r<d->npatterns; r += d->npatterns> 40 ? d->npatterns / 20 : 1) {
+            char *old = xstrdup(d->patterns[r].id), *now = xasprintf("%s_línea", old);
+            for (size_t j = 0; j < d->npatterns; j++)
+                covered += d->patterns[j].covered_by.s && strcmp(d->patterns[j].covered_by.s, old) == 0;
+            for (size_t k = 0; k < d->ndecisions; k++)
+                for (size_t j = 0; j < d->decisions[k].npatterns; j++)
+                    named += d->decisions[k].patterns[j].s && strcmp(d->decisions[k].patterns[j].s, old) == 0;
+            const char *to[2] = {now, old};
+            for (int k = 0; k < 2; k++) {
+                char what[160];
+                snprintf(what, sizeof what, "pattern %zu's id '%s'", r, to[k]);
+                assert_int_equal(edit_set(d, EDIT_PATTERNS, r, (size_t)col, to[k], NULL), KP_OK);
+                a = analysis_update_pattern_id(a, d, r);
+                compare(d, a, name, ++step, what);
+                patched_steps += !analysis_was_whole(a);
+                steps++;
+            }
+            free(old);
+            free(now);
+        }
+        analysis_free(a);
+        design_free(d);
+    }
+    if (patched_steps < steps)
+        fail_msg("%zu of %zu id changes patched", patched_steps, steps);
+    if (!named || !covered)
+        fail_msg("ids named by decisions: %zu, by covered_by: %zu; expected some of each", named, covered);
+}
+
 static void test_attr_rows(void **state)
 {
     (void)state;
@@ -1204,8 +1271,8 @@ int main(void)
         cmocka_unit_test(test_keys_domains),     cmocka_unit_test(test_partition_attr),
         cmocka_unit_test(test_attr_readers),     cmocka_unit_test(test_attr_domains),
         cmocka_unit_test(test_keys_rekey),       cmocka_unit_test(test_attr_rows),
-        cmocka_unit_test(test_entity_rename),    cmocka_unit_test(test_attr_rows_shard),
-        cmocka_unit_test(test_attr_step_found),
+        cmocka_unit_test(test_entity_rename),    cmocka_unit_test(test_pattern_id_rename),
+        cmocka_unit_test(test_attr_rows_shard),  cmocka_unit_test(test_attr_step_found),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

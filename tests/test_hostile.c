@@ -576,18 +576,17 @@ static void test_damaged_version(void **state)
     free(err);
     err = NULL;
     /* the edits made in place are refused too, the design left as it was: a pattern's cell, an
-       entity's, an entity's name (its patterns follow it), a setting */
+       entity's, an entity's name (its patterns follow it), a pattern's id (what names it
+       follows), a setting */
     const kp_design *d = session_design(s);
     assert_true(d->nentities > 0 && d->npatterns > 0);
     kp_design *was = design_clone(d);
     static const struct {
         edit_table t;
         const char *col, *text;
-    } cells[] = {{EDIT_PATTERNS, "rate", "12"},
-                 {EDIT_ENTITIES, "count", "77"},
-                 {EDIT_KEYS, NULL, "Renombrada"},
-                 {EDIT_ENTITIES, "name", "Otra"},
-                 {EDIT_SETTINGS, NULL, "otro nombre"}};
+    } cells[] = {{EDIT_PATTERNS, "rate", "12"},   {EDIT_ENTITIES, "count", "77"},
+                 {EDIT_KEYS, NULL, "Renombrada"}, {EDIT_ENTITIES, "name", "Otra"},
+                 {EDIT_PATTERNS, "id", "uno_ñ"},  {EDIT_SETTINGS, NULL, "otro nombre"}};
     for (size_t i = 0; i < sizeof cells / sizeof *cells; i++) {
         int col = cells[i].col ? edit_col_find(d, cells[i].t, cells[i].col) : cells[i].t == EDIT_SETTINGS;
         assert_true(col >= 0);

@@ -2122,6 +2122,98 @@ static void test_entity_rename_as_whole(void **state)
     term_close(&t);
 }
 
+/* The keys that move the cursor of the current screen to row `row` from its top (g, then j). */
+static size_t to_row(size_t row, int *out)
+{
+    size_t n = key_codes("g", out);
+    for (size_t i = 0; i < row; i++)
+        n += key_codes("j", out + n);
+    return n;
+}
+
+/* The row of the pattern with id `id`. */
+static size_t pattern_row_of(const wb *w, const char *id)
+{
+    const kp_design *d = session_design(w->ss);
+    for (size_t i = 0; i < d->npatterns; i++)
+        if (d->patterns[i].id && strcmp(d->patterns[i].id, id) == 0)
+            return i;
+    fail_msg("no pattern %s", id);
+    return 0;
+}
+
+/* The covered_by column in view (pattern 6's cell follows pattern 2's id: its width too), then
+ * the cursor back on the id column, each key as the whole path gives. */
+static void covered_in_view(wb *w, wb *ref)
+{
+    int k[4];
+    assert_true(at_column(w, ref, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "covered_by"));
+    size_t n = key_codes("jk", k);
+    same_as_whole(w, ref, k, n);
+    assert_true(at_column(w, ref, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "id"));
+}
+
+/* A pattern's id changed on the Patterns screen (in Spanish; pattern 6 is covered_by it and
+ * decisions name it), undone, redone, a taken id refused; then one a signal names (the design
+ * breaks: the signal names a pattern that is not there) and its change back: each key gives what
+ * the whole path gives (same_as_whole), the checks a whole validation's; a change from a valid
+ * design is analysed in place (told), not whole. */
+static void test_pattern_id_as_whole(void **state)
+{
+    (void)state;
+    term t;
+    kp_design *d = cloudshop_at_160(&t);
+    wb *ref = twin(d);
+    wb *w = real_wb(d);
+    int k[400];
+    size_t n;
+    assert_true(at_column(w, ref, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "id"));
+    size_t two = pattern_row_of(w, "2");
+    n = to_row(two, k);
+    n += cell_keys("", k + n) - 1; /* Enter, Ctrl-U */
+    n += text_codes("2_línea_pedidos", k + n);
+    k[n++] = UI_KEY_ENTER;
+    same_as_whole(w, ref, k, n);
+    const kp_design *now = session_design(w->ss);
+    assert_string_equal(now->patterns[two].id, "2_línea_pedidos");
+    assert_string_equal(now->patterns[pattern_row_of(w, "6")].covered_by.s, "2_línea_pedidos");
+    assert_false(analysis_was_whole(w->an));
+    diags_as_whole(w, "renamed");
+    covered_in_view(w, ref);
+    static const int undo_redo[] = {'u', UI_CTRL('r')};
+    for (size_t i = 0; i < 2; i++) {
+        same_as_whole(w, ref, &undo_redo[i], 1);
+        assert_false(analysis_was_whole(w->an));
+        diags_as_whole(w, i ? "redone" : "undone");
+        covered_in_view(w, ref);
+    }
+    n = cell_keys("3", k); /* taken: refused, a draft dropped by Esc */
+    k[n++] = UI_KEY_ESC;
+    same_as_whole(w, ref, k, n);
+    assert_string_equal(session_design(w->ss)->patterns[two].id, "2_línea_pedidos");
+    /* pattern 5, which a decision's signal names: the design breaks, then mends */
+    assert_true(at_column(w, ref, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "id"));
+    size_t five = pattern_row_of(w, "5");
+    n = to_row(five, k);
+    n += cell_keys("5b", k + n);
+    same_as_whole(w, ref, k, n);
+    assert_true(w->an_behind);
+    diags_as_whole(w, "5 renamed 5b");
+    n = cell_keys("5", k);
+    same_as_whole(w, ref, k, n);
+    assert_false(w->an_behind);
+    diags_as_whole(w, "5b renamed 5");
+    n = key_codes("uuu", k);
+    same_as_whole(w, ref, k, n);
+    assert_false(w->an_behind);
+    kp_design *first = ts_load_file("samples/cloudshop/design.yaml");
+    assert_true(design_equal(session_design(w->ss), first));
+    design_free(first);
+    wb_free(ref);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* An entity added on the Keys screen (no templates yet: the design does not validate, and no
  * valid rest is looked for, an entity's error being one no rest leaves out), its partition key's
  * template typed, both undone: each key gives what the whole path gives (same_as_whole), and
@@ -3557,6 +3649,7 @@ int main(void)
         cmocka_unit_test(test_saved_row_widths_equal_whole),
         cmocka_unit_test(test_attr_rows_told),
         cmocka_unit_test(test_entity_rename_as_whole),
+        cmocka_unit_test(test_pattern_id_as_whole),
         cmocka_unit_test(test_row_filled_as_whole),
         cmocka_unit_test(test_entity_added_undone),
         cmocka_unit_test(test_rows_filled_at_random),

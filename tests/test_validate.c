@@ -660,8 +660,8 @@ static bool row_step(kp_design *d, unsigned r, kp_pattern *gone, size_t *gone_ro
 
 /* Row steps (deleted, put back, duplicated, added, moved) among random edits of cells (ids and
  * covered_by among them, so that duplicates and references come and go), each step validated
- * by validate_rows_edit on the list before it: the list and the verdict equal a whole
- * validation's after every step. */
+ * by validate_rows_edit on the list before it, each id changed by validate_pattern_id_edit: the
+ * list and the verdict equal a whole validation's after every step. */
 static void test_rows_edit_equals_whole(void **state)
 {
     (void)state;
@@ -671,7 +671,7 @@ static void test_rows_edit_equals_whole(void **state)
     static const char *const words[] = {"1",    "2",     "3",  "Order", "orderId", "nosuch",
                                         "read", "write", "-4", "",      "línea"};
     unsigned seed = 11;
-    size_t ncols = edit_ncols(d, EDIT_PATTERNS), nsteps = 0, nerr = 0, nok = 0;
+    size_t ncols = edit_ncols(d, EDIT_PATTERNS), nsteps = 0, nerr = 0, nok = 0, nids = 0;
     int idcol = edit_col_find(d, EDIT_PATTERNS, "id"), cbcol = edit_col_find(d, EDIT_PATTERNS, "covered_by");
     assert_true(idcol >= 0 && cbcol >= 0);
     kp_pattern gone;
@@ -705,11 +705,14 @@ static void test_rows_edit_equals_whole(void **state)
             free(text);
             if (st != KP_OK)
                 continue;
-            ok = validate_design_memo(d, &dg, &m);
+            /* an id changed (the covered_by and decisions naming it follow): told so */
+            bool pid = edit_renames_pattern(EDIT_PATTERNS, col);
+            ok = pid ? validate_pattern_id_edit(d, row, &dg, &m) : validate_design_memo(d, &dg, &m);
+            nids += pid;
         }
         expect_whole(d, ok, &dg, step, &nerr, &nok);
     }
-    assert_true(nsteps > 300 && nerr > 50 && nok > 50);
+    assert_true(nsteps > 300 && nerr > 50 && nok > 50 && nids > 50);
     if (have)
         pattern_free(&gone);
     validate_memo_free(&m);

@@ -1003,6 +1003,22 @@ static void test_saved_around_patterns(void **state)
     free(p);
 }
 
+/* Cell (t, row, col) of s's design set to text: applied in place (the design the same object),
+ * the design then `after`, one more undo step, the working copy saved as it is. */
+static void set_in_place(session *s, edit_table t, size_t row, size_t col, const char *text,
+                         const kp_design *after)
+{
+    const kp_design *d = session_design(s);
+    size_t depth = session_undo_depth(s);
+    bool applied = false;
+    assert_int_equal(session_edit_set(s, t, row, col, text, "edit", &applied, NULL), KP_OK);
+    assert_true(applied);
+    assert_ptr_equal(session_design(s), d);
+    assert_true(design_equal(d, after));
+    assert_int_equal(session_undo_depth(s), depth + 1);
+    expect_saved(s);
+}
+
 /* An entity renamed is renamed in place with the patterns naming it: the undo step holds those
  * values alone, and takes back exactly what the rename changed (a pattern that already named the
  * new name, an unknown entity before, keeps it). */
@@ -1030,13 +1046,7 @@ static void test_entity_rename_in_place(void **state)
         named += edit_names_entity(&d->patterns[i], "Order");
     assert_true(named > 1);
     size_t depth = session_undo_depth(s);
-    assert_int_equal(session_edit_set(s, EDIT_KEYS, (size_t)order, 0, "Pedido", "rename", &applied, NULL),
-                     KP_OK);
-    assert_true(applied);
-    assert_ptr_equal(session_design(s), d); /* in place */
-    assert_true(design_equal(d, after));
-    assert_int_equal(session_undo_depth(s), depth + 1);
-    expect_saved(s);
+    set_in_place(s, EDIT_KEYS, (size_t)order, 0, "Pedido", after);
     size_t row = 99;
     assert_int_equal(session_undo(s, NULL), KP_OK);
     assert_true(design_equal(d, before)); /* the last pattern still names Pedido */
@@ -1073,6 +1083,91 @@ static void test_entity_rename_in_place(void **state)
     design_free(before);
     design_free(after);
     design_free(third);
+    free(p);
+}
+
+/* A pattern's id changed is changed in place with the covered_by and the decisions naming it:
+ * the undo step takes back exactly that, undo and redo say which pattern they exchanged, the
+ * working copy is saved (as the pattern's lines when nothing names it), and a reopened session's
+ * history takes the last change back. An id taken is refused, the same id makes no step. */
+static void test_pattern_id_in_place(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    session *s = cloudshop_session(p);
+    const kp_design *d = session_design(s);
+    int idc = edit_col_find(d, EDIT_PATTERNS, "id");
+    assert_true(idc >= 0 && edit_renames_pattern(EDIT_PATTERNS, (size_t)idc));
+    assert_false(edit_renames_pattern(EDIT_PATTERNS, (size_t)idc + 1) || edit_renames_pattern(EDIT_KEYS, 0));
+    /* pattern 2: pattern 6 is covered_by it, decisions name it */
+    size_t two = 0;
+    while (two < d->npatterns && strcmp(d->patterns[two].id, "2") != 0)
+        two++;
+    assert_true(two < d->npatterns);
+    kp_design *before = design_clone(d), *after = design_clone(d);
+    assert_int_equal(edit_set(after, EDIT_PATTERNS, two, (size_t)idc, "2_línea", NULL), KP_OK);
+    size_t covered = 0, named = 0;
+    for (size_t i = 0; i < after->npatterns; i++)
+        covered += after->patterns[i].covered_by.s && strcmp(after->patterns[i].covered_by.s, "2_línea") == 0;
+    for (size_t i = 0; i < after->ndecisions; i++)
+        for (size_t j = 0; j < after->decisions[i].npatterns; j++)
+            named += strcmp(after->decisions[i].patterns[j].s, "2_línea") == 0;
+    assert_true(covered == 1 && named > 1);
+    size_t depth = session_undo_depth(s);
+    set_in_place(s, EDIT_PATTERNS, two, (size_t)idc, "2_línea", after);
+    bool applied = false;
+    size_t row = 99;
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_true(design_equal(d, before));
+    assert_true(session_last_step_pattern_id(s, &row));
+    assert_int_equal(row, two);
+    assert_false(session_last_step_row(s, &row) || session_last_step_rest(s)); /* more than one row */
+    expect_saved(s);
+    assert_int_equal(session_redo(s, NULL), KP_OK);
+    assert_true(design_equal(d, after));
+    assert_true(session_last_step_pattern_id(s, &row));
+    /* an id taken: refused, nothing changed; the same id: no step */
+    char *err = NULL;
+    assert_int_equal(session_edit_set(s, EDIT_PATTERNS, two, (size_t)idc, "3", "id", &applied, &err),
+                     KP_INVALID);
+    assert_false(applied);
+    assert_non_null(err);
+    free(err);
+    assert_true(design_equal(d, after));
+    assert_int_equal(session_edit_set(s, EDIT_PATTERNS, two, (size_t)idc, "2_línea", "id", &applied, NULL),
+                     KP_OK);
+    assert_int_equal(session_undo_depth(s), depth + 1);
+    /* a new pattern's id, which nothing names: its lines alone are written */
+    kp_rowop op;
+    assert_int_equal(session_pattern_rows(s, SESSION_ROW_ADD, 0, "add", &op, NULL), KP_OK);
+    int ent = edit_col_find(d, EDIT_PATTERNS, "entity");
+    assert_true(ent >= 0); /* valid again: a working copy that does not validate does not reopen */
+    assert_int_equal(
+        session_edit_set(s, EDIT_PATTERNS, op.row, (size_t)ent, "Order", "entity", &applied, NULL), KP_OK);
+    kp_design *mid = design_clone(d);
+    assert_int_equal(session_edit_set(s, EDIT_PATTERNS, op.row, (size_t)idc, "nuevo_ñ", "id", &applied, NULL),
+                     KP_OK);
+    assert_true(applied);
+    assert_string_equal(d->patterns[op.row].id, "nuevo_ñ");
+    expect_saved(s);
+    kp_design *last = design_clone(d);
+    assert_int_equal(session_undo(s, NULL), KP_OK);
+    assert_true(session_last_step_pattern_id(s, &row));
+    assert_int_equal(row, op.row);
+    assert_true(design_equal(d, mid));
+    expect_saved(s);
+    assert_int_equal(session_redo(s, NULL), KP_OK);
+    expect_saved(s);
+    session_close(s);
+    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
+    assert_true(design_equal(session_design(s), last));
+    assert_int_equal(session_undo(s, NULL), KP_OK); /* the persisted history takes it back */
+    assert_true(design_equal(session_design(s), mid));
+    session_close(s);
+    design_free(before);
+    design_free(after);
+    design_free(mid);
+    design_free(last);
     free(p);
 }
 
@@ -1155,6 +1250,7 @@ int main(void)
         cmocka_unit_test(test_undo_rest_steps),
         cmocka_unit_test(test_entity_steps_in_place),
         cmocka_unit_test(test_entity_rename_in_place),
+        cmocka_unit_test(test_pattern_id_in_place),
         cmocka_unit_test(test_saved_around_patterns),
         cmocka_unit_test(test_undo_in_memory_steps_capped),
     };

@@ -56,10 +56,13 @@ static void run_analysis(wb *w)
         w->an = w->opt.analyze(w->good);
         return;
     }
-    bool told = (w->pattern_edit || w->rows_edit || w->elem_edit || w->attr_rows || w->renamed) &&
-                !w->an_behind && w->an;
+    bool told =
+        (w->pattern_edit || w->rows_edit || w->elem_edit || w->attr_rows || w->renamed || w->pid_edit) &&
+        !w->an_behind && w->an;
     if (w->rest_edit && w->an)
         w->an = analysis_update(w->an, w->good, ANALYSIS_REST);
+    else if (told && w->pid_edit)
+        w->an = analysis_update_pattern_id(w->an, w->good, w->pid_row);
     else if (told && w->renamed)
         w->an = analysis_update_entity_name(w->an, w->good, w->renamed_row);
     else if (told && w->attr_rows)
@@ -93,6 +96,21 @@ static void take_good(wb *w, const kp_design *d)
         for (size_t i = 0; i < d->npatterns; i++)
             edit_rename_entity_refs(&w->good->patterns[i], ge->name, de->name);
         fields_copy(&kp_rec_entity, ge, de);
+        return;
+    }
+    if (w->pid_edit && !w->an_behind && w->good && !w->opt.analyze && w->good->npatterns == d->npatterns &&
+        w->pid_row < d->npatterns) {
+        row = w->pid_row;
+        /* that pattern and those covered_by it copied again, the rest (the decisions naming it)
+           too: good was the design before the edit, so they are what the edit changed */
+        char *old = w->good->patterns[row].id ? xstrdup(w->good->patterns[row].id) : NULL;
+        for (size_t i = 0; i < d->npatterns; i++) {
+            const char *cb = w->good->patterns[i].covered_by.s;
+            if (i == row || (old && cb && strcmp(cb, old) == 0))
+                fields_copy(&kp_rec_pattern, &w->good->patterns[i], &d->patterns[i]);
+        }
+        free(old);
+        design_rest_copy(w->good, d);
         return;
     }
     const kp_record *rec;
@@ -171,6 +189,8 @@ void wb_recompute(wb *w)
         ok = validate_row_edit(d, w->elem_table, w->elem_row, &w->diags, &w->vmemo);
     } else if (w->renamed) { /* the patterns naming it, or naming what no entity is */
         ok = validate_entity_rename(d, w->renamed_row, &w->diags, &w->vmemo);
+    } else if (w->pid_edit) { /* the pattern, those with either id or a covered_by, the decisions */
+        ok = validate_pattern_id_edit(d, w->pid_row, &w->diags, &w->vmemo);
     } else if (!behind && w->good && w->an && !w->opt.analyze &&
                (w->rest_told || design_same_model(w->good, d))) {
         /* the rest alone changed (a setting, a decision): the patterns' checks and results stand */
@@ -227,6 +247,7 @@ void wb_recompute(wb *w)
     w->pattern_edit = false;
     w->elem_edit = false;
     w->renamed = false;
+    w->pid_edit = false;
     w->rows_edit = false;
     w->attr_rows = false;
     w->rest_edit = false;
@@ -440,6 +461,16 @@ static bool row_cells_alone(const wb *w, size_t row, bool valid_before, bool fil
            ((!w->an_behind && !w->partial) || (w->fill && w->fill_row == row));
 }
 
+/* Is pattern `row` named by another's covered_by (whose cell a change of its id changes too)? */
+static bool covers_others(const kp_design *d, size_t row)
+{
+    const char *id = row < d->npatterns ? d->patterns[row].id : NULL;
+    for (size_t i = 0; id && i < d->npatterns; i++)
+        if (i != row && d->patterns[i].covered_by.s && strcmp(d->patterns[i].covered_by.s, id) == 0)
+            return true;
+    return false;
+}
+
 /* After a change given to the session: its refusal or failure on the message line (err taken),
  * then the analysis. Returns st. */
 static kp_status changed(wb *w, kp_status st, char *err)
@@ -508,6 +539,8 @@ static void save_cell(wb *w, const char *text)
         edit_changes_row_only(d, tab, col.col) && c->row < edit_nrows(d, tab) && tab != EDIT_DECISIONS;
     /* an entity's name: that entity and the patterns naming it (the session renames in place) */
     bool renames = edit_renames_entity(tab, col.col) && c->row < d->nentities;
+    /* a pattern's id: that pattern, the covered_by and the decisions naming it (in place too) */
+    bool pid = edit_renames_pattern(tab, col.col) && c->row < d->npatterns;
     /* a pattern's cell is changed in place, its save and undo step in proportion to it */
     kp_status st =
         session_edit_set(w->ss, (edit_table)col.table, c->row, col.col, text, label, &applied, &err);
@@ -527,9 +560,13 @@ static void save_cell(wb *w, const char *text)
     w->elem_row = c->row;
     w->renamed = renames;
     w->renamed_row = c->row;
+    w->pid_edit = pid;
+    w->pid_row = c->row;
     w->rest_told = edit_changes_rest_only(tab, c->row, col.col);
     size_t row = c->row;
     st = changed(w, st, err);
+    /* an id no covered_by names: that row's cells alone changed, as for a cell */
+    one = one || (pid && !covers_others(session_design(w->ss), row));
     /* valid before and after: the row's cells and its pattern's result are all that changed (each
        pattern's plan is resolved on its own; no cell was marked by salvage either time) */
     if (one && row_cells_alone(w, row, valid_before, fill_before))
@@ -1102,6 +1139,7 @@ static int default_handle(wb *w, ui_action a)
             w->elem_table = etab;
             w->elem_row = erow;
             w->renamed = session_last_step_rename(w->ss, &w->renamed_row);
+            w->pid_edit = session_last_step_pattern_id(w->ss, &w->pid_row);
             /* a step of the pattern list taken back or made again: checked, copied and analysed as
                that step, and the Patterns screen's widths follow the rows */
             kp_rowop op = {0};
@@ -1112,10 +1150,16 @@ static int default_handle(wb *w, ui_action a)
                design with the one last analysed (their lists differ by one attribute alone), and
                told as that step */
             kp_rowop aop = {0};
-            w->attr_rows = !one && !w->elem_edit && !w->renamed && !rows && !w->an_behind &&
+            w->attr_rows = !one && !w->elem_edit && !w->renamed && !w->pid_edit && !rows && !w->an_behind &&
                            design_attr_step(w->good, session_design(w->ss), &aop);
             w->attr_rows_op = aop;
+            size_t pid_row = w->pid_row;
+            bool pid = w->pid_edit && !covers_others(session_design(w->ss), pid_row);
             after_change(w);
+            if (pid) { /* an id no covered_by names: that row's cells alone, as for a cell */
+                one = true;
+                prow = pid_row;
+            }
             if (rows && rows_cells_kept(w, was, op))
                 screen_cache_rows_moved(&w->cache[UI_SCREEN_PATTERNS], before, w->gen + w->drafts.changes,
                                         op);

@@ -36,6 +36,9 @@ struct wb {
     bool renamed; /* the change being applied renames entity `renamed_row` (edit_renames_entity),
                      the patterns naming it following, nothing else: told as elem_edit is */
     size_t renamed_row;
+    bool pid_edit; /* the change being applied changes pattern `pid_row`'s id (edit_renames_pattern),
+                      the covered_by and the decisions naming it following: told as renamed is */
+    size_t pid_row;
     bool rows_edit; /* the change being applied is structural step `rows_op` of the pattern list
                          alone (a row added, deleted, duplicated or moved, or such a step undone):
                          what validation, the copy and the analysis are told, reset by

@@ -35,6 +35,15 @@ typedef struct snapshot {
         size_t n;
     } * pents;
     size_t npents;
+    /* a pattern's id changed (pat its old value, row its row): the patterns covered_by it take
+       back their covered_by (pcov, the others'), the decisions naming it their rest (rest, or NULL
+       when none named it) */
+    bool pidren;
+    struct pcov {
+        size_t row;
+        char *cb;
+    } * pcov;
+    size_t npcov;
     bool rows; /* a step of the pattern list: op applied to it (an insertion puts pat back) */
     kp_rowop op;
     char *label;
@@ -70,6 +79,8 @@ struct session {
     size_t step_row;
     /* the last undo or redo exchanged entity `step_row` and the patterns naming it (a rename) */
     bool step_rename;
+    /* the last undo or redo exchanged pattern `step_row`'s id and what names it (step_pid) */
+    bool step_pid;
     /* the last undo or redo exchanged the design's rest alone (a setting, a decision) */
     bool step_rest;
     /* the last undo or redo made the structural step `step_op` of the pattern list alone */
@@ -93,7 +104,13 @@ static kp_design *empty_design(void)
 
 static void snapshot_free(snapshot *sn)
 {
-    if (sn->d || sn->rest)
+    if (sn->pidren) {
+        pattern_free(&sn->pat);
+        design_free(sn->rest);
+        for (size_t k = 0; k < sn->npcov; k++)
+            free(sn->pcov[k].cb);
+        free(sn->pcov);
+    } else if (sn->d || sn->rest)
         design_free(sn->d ? sn->d : sn->rest);
     else if (sn->elem) {
         fields_free(sn->erec, sn->elem);
@@ -607,6 +624,30 @@ static kp_status edit_rest_in_place(session *s, edit_table t, size_t row, size_t
     return st;
 }
 
+/* After an edit made in place whose undo step is *sn (taken; st the edit's status, same: it
+ * changed nothing): the step pushed (labelled, redo cleared) when the edit took, changed something
+ * and the session may change; else what it changed put back by exchange (the step then holds the
+ * new values) while read-only, the step released, *st the edit's status (KP_READONLY with *err
+ * while read-only). true when the step was pushed: the caller saves. */
+static bool keep_step(session *s, snapshot *sn, kp_status *st, bool same,
+                      void (*exchange)(kp_design *, snapshot *), const char *label, bool *applied, char **err)
+{
+    *applied = *st == KP_OK;
+    if (*st != KP_OK || s->readonly || same) { /* as session_apply: nothing changes, no step */
+        if (*st == KP_OK && !same)
+            exchange(s->design, sn);
+        snapshot_free(sn);
+        if (*st == KP_OK && !same)
+            *st = kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
+        return false;
+    }
+    sn->label = xstrdup(label);
+    VEC_GROW(s->undo, s->nundo, s->capundo);
+    s->undo[s->nundo++] = *sn;
+    clear_redo(s);
+    return true;
+}
+
 /* A step of one element (sn->elem): its value and d's change places, and for a rename the lists
  * of entities of the patterns it holds too. */
 static void exchange_element(kp_design *d, snapshot *sn)
@@ -648,19 +689,70 @@ static kp_status rename_in_place(session *s, edit_table t, size_t row, size_t co
     sn.elem = fields_dup(&kp_rec_entity, e);
     kp_status st = edit_set(d, t, row, col, text, err);
     bool same = st == KP_OK && fields_equal(&kp_rec_entity, sn.elem, e); /* its name: its patterns too */
-    *applied = st == KP_OK;
-    if (st != KP_OK || s->readonly || same) { /* as session_apply: nothing changes, no step */
-        if (st == KP_OK && !same) {           /* read-only: the entity and its patterns put back */
-            exchange_element(d, &sn);         /* the step now holds the renamed values, released */
-        }
-        snapshot_free(&sn);
-        return st != KP_OK || same ? st : kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
-    }
-    sn.label = xstrdup(label);
-    VEC_GROW(s->undo, s->nundo, s->capundo);
-    s->undo[s->nundo++] = sn;
-    clear_redo(s);
+    if (!keep_step(s, &sn, &st, same, exchange_element, label, applied, err))
+        return st;
     st = persist(s, true, label, err);
+    trim(s, true, UNDO_STEPS);
+    return st;
+}
+
+/* A step of a pattern's id (sn->pidren): the pattern's value, the covered_by naming it and the
+ * rest (when the decisions named it) and d's change places. */
+static void exchange_pattern_id(kp_design *d, snapshot *sn)
+{
+    kp_pattern tmp = d->patterns[sn->row];
+    d->patterns[sn->row] = sn->pat;
+    sn->pat = tmp;
+    for (size_t k = 0; k < sn->npcov; k++) {
+        kp_str *cb = &d->patterns[sn->pcov[k].row].covered_by;
+        char *was = cb->s;
+        cb->s = sn->pcov[k].cb;
+        sn->pcov[k].cb = was;
+    }
+    if (sn->rest)
+        design_rest_swap(d, sn->rest);
+}
+
+/* session_edit_set of a pattern's id (edit_renames_pattern): changed in place, the covered_by
+ * and the decisions naming it following; the undo step holds the pattern's old value, the old
+ * covered_by of the patterns covered by it and, when a decision named it, the rest before (not a
+ * copy of the design). Saved as that pattern's lines when nothing else changed, else whole. */
+static kp_status pattern_id_in_place(session *s, edit_table t, size_t row, size_t col, const char *text,
+                                     const char *label, bool *applied, char **err)
+{
+    kp_design *d = s->design;
+    const char *id = d->patterns[row].id;
+    snapshot sn = {.pidren = true, .row = row, .base = s->base};
+    size_t cap = 0;
+    for (size_t i = 0; id && i < d->npatterns; i++) {
+        const char *cb = d->patterns[i].covered_by.s;
+        if (i != row && cb && strcmp(cb, id) == 0) { /* its own covered_by goes with its value */
+            VEC_GROW(sn.pcov, sn.npcov, cap);
+            sn.pcov[sn.npcov++] = (struct pcov){i, xstrdup(cb)};
+        }
+    }
+    bool named = false;
+    for (size_t i = 0; id && !named && i < d->ndecisions; i++)
+        for (size_t j = 0; !named && j < d->decisions[i].npatterns; j++)
+            named = d->decisions[i].patterns[j].s && strcmp(d->decisions[i].patterns[j].s, id) == 0;
+    if (named) {
+        sn.rest = design_new();
+        design_rest_copy(sn.rest, d);
+    }
+    sn.pat = d->patterns[row];
+    fields_clone(&kp_rec_pattern, &sn.pat, &d->patterns[row]);
+    kp_status st = edit_set(d, t, row, col, text, err);
+    /* the same id: nothing named it anew either */
+    bool same = st == KP_OK && fields_equal(&kp_rec_pattern, &sn.pat, &d->patterns[row]);
+    if (!keep_step(s, &sn, &st, same, exchange_pattern_id, label, applied, err))
+        return st;
+    const snapshot *u = &s->undo[s->nundo - 1];
+    if (!s->ws)
+        st = KP_OK;
+    else if (u->npcov || u->rest || !s->text || !text_located(s, d->npatterns))
+        st = persist(s, true, label, err);
+    else
+        st = persist_lines(s, row, row, &u->pat, label, err);
     trim(s, true, UNDO_STEPS);
     return st;
 }
@@ -678,6 +770,8 @@ kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, con
         return edit_rest_in_place(s, t, row, col, text, label, applied, err);
     if (edit_renames_entity(t, col) && row < d->nentities)
         return rename_in_place(s, t, row, col, text, label, applied, err);
+    if (edit_renames_pattern(t, col) && row < d->npatterns)
+        return pattern_id_in_place(s, t, row, col, text, label, applied, err);
     if (!edit_changes_pattern_only(t, col) || row >= d->npatterns) {
         /* a cell whose edit may reach further (a rename and its references, a setting): on a copy */
         kp_design *nd = design_clone(d);
@@ -1029,6 +1123,7 @@ static kp_status step(session *s, bool undo, char **err)
     s->step_one = false;
     s->step_elem = false;
     s->step_rename = false;
+    s->step_pid = false;
     s->step_rest = false;
     s->step_rows = false;
     /* the history's step rewrites the working copy: the text held here (what the handle knows)
@@ -1066,7 +1161,13 @@ static kp_status step(session *s, bool undo, char **err)
     }
     snapshot sn = (*from)[--(*nfrom)];
     VEC_GROW(*to, *nto, *capto);
-    if (sn.d) {
+    if (sn.pidren) { /* a pattern's id: its values and what names it change places */
+        exchange_pattern_id(s->design, &sn);
+        (*to)[(*nto)++] = sn;
+        (*to)[*nto - 1].base = s->base;
+        s->step_pid = true;
+        s->step_row = sn.row;
+    } else if (sn.d) {
         (*to)[(*nto)++] = (snapshot){.d = s->design, .label = sn.label, .base = s->base};
         s->design = sn.d;
     } else if (sn.rest) { /* a step of the rest alone: the two rests change places */
@@ -1149,6 +1250,13 @@ bool session_last_step_rename(const session *s, size_t *row)
     if (s->step_rename)
         *row = s->step_row;
     return s->step_rename;
+}
+
+bool session_last_step_pattern_id(const session *s, size_t *row)
+{
+    if (s->step_pid)
+        *row = s->step_row;
+    return s->step_pid;
 }
 
 bool session_last_step_rest(const session *s)

@@ -88,6 +88,9 @@ bool session_last_step_element(const session *s, edit_table *t, size_t *row);
 /* The same for an entity renamed in place (edit_renames_entity), *row its row: that entity and
  * the patterns naming it (by either name) changed, nothing else. */
 bool session_last_step_rename(const session *s, size_t *row);
+/* The same for a pattern's id changed in place (edit_renames_pattern), *row its row: that
+ * pattern, the covered_by naming it and the decisions' lists of patterns changed, nothing else. */
+bool session_last_step_pattern_id(const session *s, size_t *row);
 /* true when the last session_undo or session_redo exchanged the design's rest alone (a step of a
  * setting, of a decision's cell, or of a change design_same_model calls the rest's). */
 bool session_last_step_rest(const session *s);
