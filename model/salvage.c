@@ -31,12 +31,14 @@ static void drop(salvage_drops *s, edit_table t, size_t row, const char *col, co
     s->v[s->n++] = (salvage_drop){t, row, col ? xstrdup(col) : NULL, xstrdup(msg)};
 }
 
-/* Validates d; on failure *msg (when msg is not NULL; caller frees) is the first error. */
-static bool valid(const kp_design *d, char **msg)
+/* Validates d (whole; `decisions`: d's rest validated without its decisions, so only the checks
+ * that read them are made, validate_after_patterns); on failure *msg (when msg is not NULL;
+ * caller frees) is the first error. */
+static bool check(const kp_design *d, bool decisions, char **msg)
 {
     kp_diags dg;
     diags_init(&dg, NULL);
-    bool ok = validate_design(d, &dg);
+    bool ok = decisions ? validate_after_patterns(d, &dg) : validate_design(d, &dg);
     if (!ok && msg)
         for (size_t i = 0; i < dg.n && !*msg; i++)
             if (dg.v[i].sev == KP_SEV_ERROR)
@@ -44,6 +46,8 @@ static bool valid(const kp_design *d, char **msg)
     diags_free(&dg);
     return ok;
 }
+
+static bool valid(const kp_design *d, char **msg) { return check(d, false, msg); }
 
 /* a and b are the same name (NULL is no name) */
 static bool same(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
@@ -143,7 +147,7 @@ static void restore_decisions(kp_design *c, kp_decision *dec, size_t n, salvage_
         c->decisions = &one;
         c->ndecisions = 1;
         char *msg = NULL;
-        bool ok = valid(c, &msg);
+        bool ok = check(c, true, &msg);
         if (!ok) {
             drop(s, EDIT_DECISIONS, i, NULL, msg ? msg : _("does not validate"));
             free(msg);
@@ -155,7 +159,7 @@ static void restore_decisions(kp_design *c, kp_decision *dec, size_t n, salvage_
             one.signals = &dec[i].signals[k];
             one.nsignals = 1;
             char *why = NULL;
-            if (valid(c, &why)) {
+            if (check(c, true, &why)) {
                 dec[i].signals[ks++] = dec[i].signals[k];
             } else {
                 drop(s, EDIT_DECISIONS, i, "signals", why ? why : _("does not validate"));
@@ -218,34 +222,51 @@ bool salvage_inserted(const kp_design *d, size_t row, salvage_drops *drops)
     return !alone;
 }
 
+/* Does d validate without its patterns (and decisions)? A pattern adds checks and never takes one
+ * away (none asks for a pattern to be there), so when the model alone does not validate, no
+ * pattern left out makes a valid rest, and trying each is vain (an index's name DynamoDB refuses,
+ * a table's limit). */
+static bool model_valid(const kp_design *d)
+{
+    kp_design m = *d;
+    m.patterns = NULL;
+    m.npatterns = 0;
+    m.decisions = NULL;
+    m.ndecisions = 0;
+    return valid(&m, NULL);
+}
+
 kp_design *validate_salvage(const kp_design *d, salvage_drops *drops)
 {
     kp_design *c = design_clone(d);
     if (valid(c, NULL))
         return c;
+    size_t had = drops->n;
     drop_orphan_keys(c, drops);
-    if (valid(c, NULL))
+    if (drops->n > had && valid(c, NULL)) /* nothing left out: the same verdict */
         return c;
     /* decisions aside: they refer to the rest, the rest never to them */
     kp_decision *dec = c->decisions;
     size_t ndec = c->ndecisions;
     c->decisions = NULL;
     c->ndecisions = 0;
-    if (!valid(c, NULL) && c->npatterns <= SALVAGE_MAX_TRIALS) {
+    bool rest_ok = valid(c, NULL);
+    if (!rest_ok && c->npatterns <= SALVAGE_MAX_TRIALS && model_valid(c)) {
         size_t *rows = xcalloc(c->npatterns ? c->npatterns : 1, sizeof *rows);
         for (size_t i = 0; i < c->npatterns; i++)
             rows[i] = i;
         drop_patterns(c, rows, drops);
         free(rows);
+        rest_ok = valid(c, NULL);
     }
-    bool rest_ok = valid(c, NULL);
     if (rest_ok)
         restore_decisions(c, dec, ndec, drops);
     else {
         c->decisions = dec;
         c->ndecisions = ndec;
     }
-    if (rest_ok && valid(c, NULL))
+    /* the rest validated without decisions: those put back are checked by what reads them */
+    if (rest_ok && check(c, true, NULL))
         return c;
     design_free(c);
     return NULL;

@@ -32,7 +32,10 @@ typedef struct salvage_drops {
 /* The valid rest of `d`: a new design (caller frees with design_free) that validates, and in
  * *drops (zeroed by the caller; released with salvage_drops_free) what was left out. A design
  * that validates comes back whole with no drops. NULL when no valid rest is found (the broken
- * place is one that cannot be left out); *drops may then hold what was tried. */
+ * place is one that cannot be left out); *drops may then hold what was tried (no pattern is
+ * tried when the model alone, without patterns and decisions, does not validate: a pattern only
+ * adds checks). Decisions put back are checked by the checks that read them alone
+ * (validate_after_patterns), the rest having validated without them. */
 kp_design *validate_salvage(const kp_design *d, salvage_drops *drops);
 
 /* true when validate_salvage(d) is known to find no valid rest and leave nothing out, without

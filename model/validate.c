@@ -219,17 +219,34 @@ static char *label_decision(const kp_decision *x, size_t i)
     return x->id ? label_named(_("decision %s"), x->id) : xasprintf(_("decision #%zu"), i + 1);
 }
 
-static void check_figure(vctx *c, kp_loc loc, const char *who, const char *key, double v, double lo,
-                         double hi)
+/* Who a message is about, made when a message needs it: a pattern's label costs more than its
+ * checks, and most patterns have no message (a 10,000-pattern validation made 10,000 labels). */
+typedef struct lazy_label {
+    const char *s; /* the label given, else made from pattern p (row i) on first use */
+    const kp_pattern *p;
+    size_t i;
+    char *made;
+} lazy_label;
+
+/* The label of w, made once. */
+static const char *label_text(lazy_label *w)
+{
+    if (!w->s)
+        w->s = w->made = label_pattern(w->p, w->i);
+    return w->s;
+}
+
+static void check_figure(vctx *c, kp_loc loc, lazy_label *w, const char *key, double v, double lo, double hi)
 {
     if (isnan(v))
         return;
     if (isinf(v) || v < lo || v > hi) {
         if (hi == INFINITY)
-            diags_add(c->dg, KP_RANGE, loc, _("%s: '%s' is %g; expected a number >= %g"), who, key, v, lo);
+            diags_add(c->dg, KP_RANGE, loc, _("%s: '%s' is %g; expected a number >= %g"), label_text(w), key,
+                      v, lo);
         else
-            diags_add(c->dg, KP_RANGE, loc, _("%s: '%s' is %g; expected a number between %g and %g"), who,
-                      key, v, lo, hi);
+            diags_add(c->dg, KP_RANGE, loc, _("%s: '%s' is %g; expected a number between %g and %g"),
+                      label_text(w), key, v, lo, hi);
     }
 }
 
@@ -255,13 +272,13 @@ static bool figure_range(kp_numrule rule, double *lo, double *hi)
 }
 
 /* check_figure on every number field of the record at r, in table order. */
-static void check_figures(vctx *c, const kp_record *rec, const void *r, kp_loc loc, const char *who)
+static void check_figures(vctx *c, const kp_record *rec, const void *r, kp_loc loc, lazy_label *w)
 {
     for (size_t i = 0; i < rec->n; i++) {
         const kp_field *f = &rec->f[i];
         double lo, hi;
         if (f->kind == KF_NUM && figure_range(f->num, &lo, &hi))
-            check_figure(c, loc, who, f->key, *(const double *)kp_fcptr(r, f), lo, hi);
+            check_figure(c, loc, w, f->key, *(const double *)kp_fcptr(r, f), lo, hi);
     }
 }
 
@@ -327,7 +344,7 @@ static void check_table(vctx *c)
         diags_add(c->dg, KP_INDEX, t->sk.loc,
                   _("table: sort key '%s' is the partition key too; expected two different attributes"),
                   t->sk.s);
-    check_figures(c, &kp_rec_table, t, t->loc, _("table"));
+    check_figures(c, &kp_rec_table, t, t->loc, &(lazy_label){.s = _("table")});
 }
 
 static void check_indexes(vctx *c)
@@ -399,7 +416,7 @@ static void check_attrs(vctx *c)
             diags_add(c->dg, KP_DUPLICATE, a->loc,
                       _("%s is declared twice (first at line %d); expected unique attribute names"), w,
                       d->attrs[first].loc.line);
-        check_figures(c, &kp_rec_attr, a, a->loc, w);
+        check_figures(c, &kp_rec_attr, a, a->loc, &(lazy_label){.s = w});
         if (a->type == KP_ATTR_ENUM) {
             if (!a->nvalues) {
                 diags_add(c->dg, KP_MISSING_KEY, a->loc,
@@ -416,11 +433,13 @@ static void check_attrs(vctx *c)
                                       v->name);
                             break;
                         }
-                    check_figure(c, v->loc, w, v->name ? v->name : "value", v->share, 0, 1);
+                    check_figure(c, v->loc, &(lazy_label){.s = w}, v->name ? v->name : "value", v->share, 0,
+                                 1);
                     if (!isnan(v->write_share)) {
                         any_w = true;
                         wsum += v->write_share;
-                        check_figure(c, v->loc, w, v->name ? v->name : "value", v->write_share, 0, 1);
+                        check_figure(c, v->loc, &(lazy_label){.s = w}, v->name ? v->name : "value",
+                                     v->write_share, 0, 1);
                     }
                     if (!isnan(v->share))
                         sum += v->share;
@@ -526,7 +545,7 @@ static void check_sparse(vctx *c, const kp_entity *e, const char *w)
             names_free(&carried);
         }
         if (s->kind == KP_SPARSE_SHARE) {
-            check_figure(c, s->loc, w, s->attr.s, s->share, 0, 1);
+            check_figure(c, s->loc, &(lazy_label){.s = w}, s->attr.s, s->share, 0, 1);
             continue;
         }
         if (!s->cond_attr.s)
@@ -575,7 +594,7 @@ static void check_entities(vctx *c)
             diags_add(c->dg, KP_DUPLICATE, e->loc,
                       _("%s is defined twice (first at line %d); expected unique entity names"), w,
                       d->entities[first].loc.line);
-        check_figures(c, &kp_rec_entity, e, e->loc, w);
+        check_figures(c, &kp_rec_entity, e, e->loc, &(lazy_label){.s = w});
         for (size_t k = 0; k < e->nkeys; k++) {
             const kp_keytpl *kt = &e->keys[k];
             if (!kt->attr.s)
@@ -912,7 +931,7 @@ static bool any_knows(const kp_entity *const *es, size_t n, const char *attr)
 }
 
 /* Reports `attr` (named by `role`) when no entity of the pattern carries it. */
-static void check_pattern_attr(vctx *c, const char *w, const char *role, const kp_str *attr,
+static void check_pattern_attr(vctx *c, lazy_label *w, const char *role, const kp_str *attr,
                                const kp_entity *const *es, size_t n)
 {
     if (!attr->s || !n || any_knows(es, n, attr->s))
@@ -927,8 +946,8 @@ static void check_pattern_attr(vctx *c, const char *w, const char *role, const k
             sbuf_add(&ents, ", ");
         sbuf_add(&ents, es[i]->name);
     }
-    char *pre = xasprintf(_("%s: '%s' names '%s', which no entity of the pattern (%s) carries"), w, role,
-                          attr->s, ents.s);
+    char *pre = xasprintf(_("%s: '%s' names '%s', which no entity of the pattern (%s) carries"),
+                          label_text(w), role, attr->s, ents.s);
     report_unknown(c->dg, KP_UNKNOWN_REF, attr->loc, pre, attr->s, &known,
                    _("an attribute of the pattern's entities"));
     free(pre);
@@ -941,7 +960,7 @@ static bool is_dynamo_read(const kp_pattern *p)
     return p->kind == KP_READ && !p->served_by && p->needs == KP_NEEDS_NONE;
 }
 
-static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const kp_entity *const *es,
+static void check_covered_by(vctx *c, const kp_pattern *p, lazy_label *w, const kp_entity *const *es,
                              size_t n)
 {
     const kp_str *cb = &p->covered_by;
@@ -949,12 +968,12 @@ static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const 
         return;
     if (p->id && !strcmp(cb->s, p->id)) {
         diags_add(c->dg, KP_INVALID, cb->loc,
-                  _("%s: covered_by names the pattern itself; expected another read pattern"), w);
+                  _("%s: covered_by names the pattern itself; expected another read pattern"), label_text(w));
         return;
     }
     const kp_pattern *q = find_pattern(c, cb->s);
     if (!q) {
-        char *pre = xasprintf(_("%s: covered_by names unknown pattern '%s'"), w, cb->s);
+        char *pre = xasprintf(_("%s: covered_by names unknown pattern '%s'"), label_text(w), cb->s);
         report_unknown(c->dg, KP_UNKNOWN_REF, cb->loc, pre, cb->s, c->pids, _("the id of a read pattern"));
         free(pre);
         return;
@@ -968,7 +987,7 @@ static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const 
                     "served by DynamoDB")
                 : _("%s: covered_by %s, which is served outside DynamoDB; expected a read pattern served by "
                     "DynamoDB");
-        diags_add(c->dg, KP_INVALID, cb->loc, fmt, w, cb->s);
+        diags_add(c->dg, KP_INVALID, cb->loc, fmt, label_text(w), cb->s);
         return;
     }
     if (!n)
@@ -993,7 +1012,7 @@ static void check_covered_by(vctx *c, const kp_pattern *p, const char *w, const 
     diags_add(c->dg, KP_INVALID, cb->loc,
               _("%s: covered_by %s, whose result cannot hold this pattern's data; expected a "
                 "pattern whose entities include %s or carry every 'by' attribute"),
-              w, cb->s, es[0]->name);
+              label_text(w), cb->s, es[0]->name);
 }
 
 /* Checks pattern i; es has room for the design's entities. */
@@ -1002,23 +1021,25 @@ static void check_pattern(vctx *c, size_t i, const kp_entity **es)
     const kp_design *d = c->d;
     {
         const kp_pattern *p = &d->patterns[i];
-        char *w = label_pattern(p, i);
+        lazy_label w = {.p = p, .i = i}; /* its label made when a message needs it */
         if (!p->id || !*p->id)
             diags_add(c->dg, KP_MISSING_KEY, p->loc,
-                      _("%s: 'id' is missing; expected a unique id (a number or a short name)"), w);
+                      _("%s: 'id' is missing; expected a unique id (a number or a short name)"),
+                      label_text(&w));
         size_t first = names_add_tag(c->pids, p->id, i);
         if (first != i)
             diags_add(c->dg, KP_DUPLICATE, p->loc,
-                      _("%s: id %s is used twice (first at line %d); expected unique pattern ids"), w, p->id,
-                      d->patterns[first].loc.line);
+                      _("%s: id %s is used twice (first at line %d); expected unique pattern ids"),
+                      label_text(&w), p->id, d->patterns[first].loc.line);
         if (!p->name || !*p->name)
             diags_add(c->dg, KP_MISSING_KEY, p->loc,
-                      _("%s: 'name' is missing; expected a short description of the pattern"), w);
+                      _("%s: 'name' is missing; expected a short description of the pattern"),
+                      label_text(&w));
         if (!p->nentities && !p->served_by && p->needs == KP_NEEDS_NONE)
             diags_add(c->dg, KP_MISSING_KEY, p->loc,
                       _("%s names no entity; expected entity: X or entities: [X, Y] "
                         "(or served_by: for what DynamoDB cannot serve)"),
-                      w);
+                      label_text(&w));
         for (size_t k = 0; k < p->nentities; k++) {
             const char *en = p->entities[k].s;
             bool twice = false;
@@ -1026,20 +1047,20 @@ static void check_pattern(vctx *c, size_t i, const kp_entity **es)
                 twice = twice || (p->entities[j].s && !strcmp(p->entities[j].s, en));
             if (twice) {
                 diags_add(c->dg, KP_DUPLICATE, p->entities[k].loc,
-                          _("%s: entity '%s' is listed twice; expected each entity of the pattern once"), w,
-                          en);
+                          _("%s: entity '%s' is listed twice; expected each entity of the pattern once"),
+                          label_text(&w), en);
                 continue;
             }
             if (!en || find_entity(c, en))
                 continue;
-            char *pre = xasprintf(_("%s: unknown entity '%s'"), w, en);
+            char *pre = xasprintf(_("%s: unknown entity '%s'"), label_text(&w), en);
             report_unknown(c->dg, KP_UNKNOWN_REF, p->entities[k].loc, pre, en, &c->entity_names,
                            _("an entity of the design"));
             free(pre);
         }
         size_t n = d->nentities ? pattern_entities(c, p, es) : 0;
         for (size_t k = 0; k < p->nby; k++) {
-            check_pattern_attr(c, w, "by", &p->by[k].attr, es, n);
+            check_pattern_attr(c, &w, "by", &p->by[k].attr, es, n);
             const kp_attr *a = find_attr(c, p->by[k].attr.s);
             if (!p->by[k].value || !a || a->type != KP_ATTR_ENUM || !a->nvalues)
                 continue;
@@ -1047,41 +1068,41 @@ static void check_pattern(vctx *c, size_t i, const kp_entity **es)
             for (size_t j = 0; j < a->nvalues; j++)
                 names_add(&vals, a->values[j].name);
             if (!names_has(&vals, p->by[k].value)) {
-                char *pre = xasprintf(_("%s: 'by' fixes %s to '%s', which is not a value of enum '%s'"), w,
-                                      a->name, p->by[k].value, a->name);
+                char *pre = xasprintf(_("%s: 'by' fixes %s to '%s', which is not a value of enum '%s'"),
+                                      label_text(&w), a->name, p->by[k].value, a->name);
                 report_unknown(c->dg, KP_UNKNOWN_REF, p->by[k].attr.loc, pre, p->by[k].value, &vals,
                                _("a value of the enum"));
                 free(pre);
             }
             names_free(&vals);
         }
-        check_pattern_attr(c, w, "range", &p->range, es, n);
-        check_pattern_attr(c, w, "order", &p->order, es, n);
+        check_pattern_attr(c, &w, "range", &p->range, es, n);
+        check_pattern_attr(c, &w, "order", &p->order, es, n);
         for (size_t k = 0; k < p->nfilter; k++)
-            check_pattern_attr(c, w, "filter", &p->filter[k], es, n);
+            check_pattern_attr(c, &w, "filter", &p->filter[k], es, n);
         for (size_t k = 0; k < p->njoin; k++) {
-            check_pattern_attr(c, w, "join", &p->join[k].to, es, n);
-            check_pattern_attr(c, w, "join", &p->join[k].from, es, n);
+            check_pattern_attr(c, &w, "join", &p->join[k].to, es, n);
+            check_pattern_attr(c, &w, "join", &p->join[k].from, es, n);
         }
         if (p->njoin && p->nentities < 2)
             diags_add(c->dg, KP_INVALID, p->join[0].to.loc,
-                      _("%s: a join needs two entities; expected entities: [A, B]"), w);
+                      _("%s: a join needs two entities; expected entities: [A, B]"), label_text(&w));
         for (size_t k = 0; k < p->nchanges; k++)
-            check_pattern_attr(c, w, "changes", &p->changes[k], es, n);
+            check_pattern_attr(c, &w, "changes", &p->changes[k], es, n);
         if (p->nchanges && p->kind != KP_WRITE)
             diags_add(c->dg, KP_INVALID, p->changes[0].loc,
-                      _("%s: 'changes' on a read pattern; expected kind: write"), w);
+                      _("%s: 'changes' on a read pattern; expected kind: write"), label_text(&w));
         for (size_t k = 0; k < p->nreturns; k++)
-            check_pattern_attr(c, w, "returns", &p->returns[k], es, n);
+            check_pattern_attr(c, &w, "returns", &p->returns[k], es, n);
         if (p->nreturns && p->kind != KP_READ)
             diags_add(c->dg, KP_INVALID, p->returns[0].loc,
-                      _("%s: 'returns' on a write pattern; expected kind: read"), w);
+                      _("%s: 'returns' on a write pattern; expected kind: read"), label_text(&w));
         if (p->op != KP_OP_PUT && p->kind != KP_WRITE)
-            diags_add(c->dg, KP_INVALID, p->loc, _("%s: op %s on a read pattern; expected kind: write"), w,
-                      kp_write_op_name(p->op));
-        check_figures(c, &kp_rec_pattern, p, p->loc, w);
-        check_covered_by(c, p, w, es, n);
-        free(w);
+            diags_add(c->dg, KP_INVALID, p->loc, _("%s: op %s on a read pattern; expected kind: write"),
+                      label_text(&w), kp_write_op_name(p->op));
+        check_figures(c, &kp_rec_pattern, p, p->loc, &w);
+        check_covered_by(c, p, &w, es, n);
+        free(w.made);
     }
 }
 
@@ -1104,7 +1125,7 @@ static void check_patterns(vctx *c)
 static void check_pricing(vctx *c)
 {
     const kp_pricing *p = &c->d->pricing;
-    check_figures(c, &kp_rec_pricing, p, p->loc, _("pricing"));
+    check_figures(c, &kp_rec_pricing, p, p->loc, &(lazy_label){.s = _("pricing")});
     if (p->base && strcmp(p->base, "aws-us-east-1") != 0)
         diags_add(c->dg, KP_INVALID, p->loc,
                   _("pricing: unknown base price table '%s'; expected aws-us-east-1"), p->base);
@@ -1275,6 +1296,16 @@ static bool validate_at(const kp_design *d, kp_diags *diags, size_t *at, names *
 }
 
 bool validate_design(const kp_design *d, kp_diags *diags) { return validate_at(d, diags, NULL, NULL); }
+bool validate_after_patterns(const kp_design *d, kp_diags *diags)
+{
+    size_t before = diags->errors;
+    vctx c = {.d = d, .dg = diags};
+    c.pids = &c.pattern_ids;
+    collect(&c);
+    checks_after_patterns(&c);
+    vctx_free(&c);
+    return diags->errors == before;
+}
 
 /* Empties the list (its file stays). */
 static void diags_clear(kp_diags *dg)

@@ -24,6 +24,12 @@
 /* Appends every problem of `d` to `diags` (errors and warnings); true when no error. */
 bool validate_design(const kp_design *d, kp_diags *diags);
 
+/* The checks after the patterns' alone (pricing, decisions and their signals, the table's and
+ * indexes' limits, item sizes, name lengths), appended to diags; true when none is an error. For
+ * a design that differs from one whose checks passed only in what those checks alone read (its
+ * decisions): validate_design's verdict, and its errors, which can only come from them. */
+bool validate_after_patterns(const kp_design *d, kp_diags *diags);
+
 /* What a validation keeps for the next one: where each pattern's diagnostics are in its list.
  * Zero-initialised = nothing kept; released with validate_memo_free. */
 typedef struct validate_memo {

@@ -896,11 +896,76 @@ static void test_row_edit_equals_whole(void **state)
     design_free(d);
 }
 
+/* The errors of d, as a whole validation gives them, one text. */
+static char *errors_of(const kp_design *d, bool after_only)
+{
+    kp_diags dg;
+    diags_init(&dg, NULL);
+    if (after_only)
+        validate_after_patterns(d, &dg);
+    else
+        validate_design(d, &dg);
+    sbuf b;
+    sbuf_init(&b);
+    for (size_t k = 0; k < dg.n; k++)
+        if (dg.v[k].sev == KP_SEV_ERROR)
+            sbuf_printf(&b, "%s\n", dg.v[k].msg);
+    diags_free(&dg);
+    return sbuf_steal(&b);
+}
+
+/* Decisions' cells set at random (ids, the patterns they name, signals: names, nonsense) on a
+ * design whose rest validates: the checks after the patterns' alone give the errors a whole
+ * validation gives, none of them elsewhere (what salvage relies on to put decisions back). */
+static void test_after_patterns_alone(void **state)
+{
+    (void)state;
+    kp_design *d = base();
+    static const char *const words[] = {"D1",
+                                        "D2",
+                                        "1",
+                                        "2, 3",
+                                        "nosuch",
+                                        "",
+                                        "pattern.1.rate > 5",
+                                        "pattern.nosuch.rate > 5",
+                                        "index.GSI9.items > 1",
+                                        "x >",
+                                        "línea"};
+    unsigned seed = 17;
+    size_t nbad = 0, ngood = 0;
+    for (int step = 0; step < 400; step++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        size_t nr = edit_nrows(d, EDIT_DECISIONS), nc = edit_ncols(d, EDIT_DECISIONS);
+        if (r % 5 == 0) { /* afresh now and then: errors come and go */
+            design_free(d);
+            d = base();
+        }
+        if (!nr || r % 11 == 0) {
+            edit_add(d, EDIT_DECISIONS, 0);
+            continue;
+        }
+        edit_set(d, EDIT_DECISIONS, (r / 8) % nr, (r / 64) % nc,
+                 words[(r / 1024) % (sizeof words / sizeof *words)], NULL);
+        char *whole = errors_of(d, false), *after = errors_of(d, true);
+        assert_string_equal(after, whole);
+        nbad += *whole != 0;
+        ngood += *whole == 0;
+        free(whole);
+        free(after);
+    }
+    if (nbad < 20 || ngood < 20)
+        fail_msg("%zu edits with errors, %zu without; expected both, many times", nbad, ngood);
+    design_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_base_is_valid),
         cmocka_unit_test(test_rest_edit_equals_whole),
+        cmocka_unit_test(test_after_patterns_alone),
         cmocka_unit_test(test_row_edit_equals_whole),
         cmocka_unit_test(test_edits),
         cmocka_unit_test(test_limits),
