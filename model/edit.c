@@ -1489,8 +1489,11 @@ bool edit_changes_row_only(const kp_design *d, edit_table t, size_t col)
         return false;
     const kp_record *rec = table_rec(t);
     int f = col_field(rec, col);
-    /* an index's key attributes rename the entities' templates that follow them */
-    return f >= 0 && !(rec->f[f].flags & KP_F_LABEL) && !(rec == &kp_rec_index && (f == FX_PK || f == FX_SK));
+    /* an index's key attributes rename the entities' templates that follow them; its name is
+       named by nothing that follows it (a signal naming the old one is then an error) */
+    if (rec == &kp_rec_index)
+        return f >= 0 && f != FX_PK && f != FX_SK;
+    return f >= 0 && !(rec->f[f].flags & KP_F_LABEL);
 }
 
 bool edit_renames_entity(edit_table t, size_t col)

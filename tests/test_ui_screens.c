@@ -2214,6 +2214,52 @@ static void test_pattern_id_as_whole(void **state)
     term_close(&t);
 }
 
+/* An index renamed on the Indexes screen, in place (nothing follows its name): GSI2, which
+ * nothing names, to a name of its own and back by undo and redo; GSI1, which a decision's signal
+ * names (the design breaks, its valid rest analysed), and back; a name DynamoDB refuses: each key
+ * gives what the whole path gives (same_as_whole), the checks a whole validation's, the design
+ * the same object throughout (the session edits it in place). */
+static void test_index_rename_as_whole(void **state)
+{
+    (void)state;
+    term t;
+    kp_design *d = cloudshop_at_160(&t);
+    wb *ref = twin(d);
+    wb *w = real_wb(d);
+    const kp_design *same = session_design(w->ss);
+    int k[64];
+    size_t n;
+    assert_true(at_column(w, ref, UI_SCREEN_INDEXES, EDIT_INDEXES, "name"));
+    n = to_row(1, k);
+    n += cell_keys("GSI2_cierre", k + n);
+    same_as_whole(w, ref, k, n);
+    assert_string_equal(session_design(w->ss)->indexes[1].name, "GSI2_cierre");
+    assert_false(w->an_behind);
+    diags_as_whole(w, "GSI2 renamed");
+    static const int undo_redo[] = {'u', UI_CTRL('r'), 'u'};
+    for (size_t i = 0; i < 3; i++) {
+        same_as_whole(w, ref, &undo_redo[i], 1);
+        diags_as_whole(w, "undone or redone");
+    }
+    assert_string_equal(session_design(w->ss)->indexes[1].name, "GSI2");
+    n = to_row(0, k);
+    n += cell_keys("GSI1x", k + n);
+    same_as_whole(w, ref, k, n);
+    assert_true(w->an_behind);
+    diags_as_whole(w, "GSI1 renamed");
+    n = cell_keys("GSI1é", k); /* a character DynamoDB refuses: no valid rest */
+    same_as_whole(w, ref, k, n);
+    diags_as_whole(w, "GSI1é");
+    n = cell_keys("GSI1", k);
+    same_as_whole(w, ref, k, n);
+    assert_false(w->an_behind);
+    diags_as_whole(w, "GSI1 again");
+    assert_ptr_equal(session_design(w->ss), same);
+    wb_free(ref);
+    wb_free(w);
+    term_close(&t);
+}
+
 /* An entity added on the Keys screen (no templates yet: the design does not validate, and no
  * valid rest is looked for, an entity's error being one no rest leaves out), its partition key's
  * template typed, both undone: each key gives what the whole path gives (same_as_whole), and
@@ -3650,6 +3696,7 @@ int main(void)
         cmocka_unit_test(test_attr_rows_told),
         cmocka_unit_test(test_entity_rename_as_whole),
         cmocka_unit_test(test_pattern_id_as_whole),
+        cmocka_unit_test(test_index_rename_as_whole),
         cmocka_unit_test(test_row_filled_as_whole),
         cmocka_unit_test(test_entity_added_undone),
         cmocka_unit_test(test_rows_filled_at_random),
