@@ -222,7 +222,7 @@ static char *label_decision(const kp_decision *x, size_t i)
 /* Who a message is about, made when a message needs it: a pattern's label costs more than its
  * checks, and most patterns have no message (a 10,000-pattern validation made 10,000 labels). */
 typedef struct lazy_label {
-    const char *s; /* the label given, else made from pattern p (row i) on first use */
+    const char *s; /* the label given, else the one of pattern p (row i), made on first use */
     const kp_pattern *p;
     size_t i;
     char *made;
@@ -1296,6 +1296,7 @@ static bool validate_at(const kp_design *d, kp_diags *diags, size_t *at, names *
 }
 
 bool validate_design(const kp_design *d, kp_diags *diags) { return validate_at(d, diags, NULL, NULL); }
+
 bool validate_after_patterns(const kp_design *d, kp_diags *diags)
 {
     size_t before = diags->errors;
