@@ -94,13 +94,15 @@ static void drop_orphan_keys(kp_design *c, salvage_drops *s)
     }
 }
 
-/* Leaves out the patterns that do not validate on their own (decisions set aside). rows[i] is
- * the original row of c->patterns[i]; kept in step. */
+/* Leaves out the patterns that do not validate on their own (decisions set aside), c's model
+ * validating without them (each trial is checked by its patterns' checks alone). rows[i] is the
+ * original row of c->patterns[i]; kept in step. */
 static void drop_patterns(kp_design *c, size_t *rows, salvage_drops *s)
 {
     kp_pattern *all = c->patterns;
     size_t n = c->npatterns;
     bool *bad = xcalloc(n ? n : 1, sizeof *bad);
+    validate_trials *t = validate_trials_open(c);
     for (size_t i = 0; i < n; i++) {
         kp_pattern trial[2];
         size_t nt = 0;
@@ -110,17 +112,14 @@ static void drop_patterns(kp_design *c, size_t *rows, salvage_drops *s)
                 trial[nt++] = all[j];
                 break;
             }
-        c->patterns = trial;
-        c->npatterns = nt;
         char *msg = NULL;
-        if (!valid(c, &msg)) {
+        if (!validate_trial(t, trial, nt, &msg)) {
             bad[i] = true;
             drop(s, EDIT_PATTERNS, rows[i], NULL, msg ? msg : _("does not validate"));
         }
         free(msg);
     }
-    c->patterns = all;
-    c->npatterns = n;
+    validate_trials_close(t);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (bad[i]) {

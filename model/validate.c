@@ -1308,6 +1308,66 @@ bool validate_after_patterns(const kp_design *d, kp_diags *diags)
     return diags->errors == before;
 }
 
+struct validate_trials {
+    kp_design model; /* the model's fields (shared, not owned), the trial's patterns */
+    vctx c;
+    const kp_entity **es;
+};
+
+validate_trials *validate_trials_open(const kp_design *d)
+{
+    validate_trials *t = xcalloc(1, sizeof *t);
+    t->model = *d;
+    t->model.patterns = NULL;
+    t->model.npatterns = 0;
+    t->model.decisions = NULL;
+    t->model.ndecisions = 0;
+    t->c = (vctx){.d = &t->model};
+    t->c.pids = &t->c.pattern_ids;
+    collect(&t->c); /* the model's names, once */
+    t->es = xcalloc(d->nentities + 1, sizeof *t->es);
+    return t;
+}
+
+bool validate_trial(validate_trials *t, kp_pattern *ps, size_t n, char **msg)
+{
+    vctx *c = &t->c;
+    t->model.patterns = ps;
+    t->model.npatterns = n;
+    names_free(&c->pattern_ids);
+    kp_diags dg;
+    diags_init(&dg, NULL);
+    c->dg = &dg;
+    /* what validate_design reports of the model with these patterns alone: their checks (the
+       model's read none of them), then the lengths of their ids (the one check after theirs that
+       reads them) */
+    for (size_t i = 0; i < n; i++)
+        names_add_tag(c->pids, ps[i].id, i);
+    for (size_t i = 0; i < n; i++)
+        check_pattern(c, i, t->es);
+    for (size_t i = 0; i < n; i++)
+        name_length(c, _("a pattern id"), ps[i].id, ps[i].loc);
+    bool ok = dg.errors == 0;
+    if (!ok && msg)
+        for (size_t i = 0; i < dg.n && !*msg; i++)
+            if (dg.v[i].sev == KP_SEV_ERROR)
+                *msg = xstrdup(dg.v[i].msg);
+    diags_free(&dg);
+    c->dg = NULL;
+    t->model.patterns = NULL;
+    t->model.npatterns = 0;
+    return ok;
+}
+
+void validate_trials_close(validate_trials *t)
+{
+    if (!t)
+        return;
+    vctx_free(&t->c);
+    free(t->es);
+    free(t);
+}
+
 /* Empties the list (its file stays). */
 static void diags_clear(kp_diags *dg)
 {

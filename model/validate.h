@@ -30,6 +30,19 @@ bool validate_design(const kp_design *d, kp_diags *diags);
  * decisions): validate_design's verdict, and its errors, which can only come from them. */
 bool validate_after_patterns(const kp_design *d, kp_diags *diags);
 
+/* Patterns tried alone on one model (what the search for a valid rest does, one pattern after
+ * another): validate_trials_open takes d's model (its entities, indexes, attributes, settings;
+ * not its patterns nor its decisions), which must validate without them (validate_design of d
+ * without patterns and decisions: no error); d must outlive the trials and not change.
+ * validate_trial(t, ps, n, msg) is then validate_design's verdict on that model with the n
+ * patterns ps and no decision, made from their own checks alone (the model's checks read no
+ * pattern but their ids' lengths), in proportion to them; on failure *msg (when msg is not NULL,
+ * and *msg NULL; caller frees) is its first error. */
+typedef struct validate_trials validate_trials;
+validate_trials *validate_trials_open(const kp_design *d);
+bool validate_trial(validate_trials *t, kp_pattern *ps, size_t n, char **msg);
+void validate_trials_close(validate_trials *t);
+
 /* What a validation keeps for the next one: where each pattern's diagnostics are in its list.
  * Zero-initialised = nothing kept; released with validate_memo_free. */
 typedef struct validate_memo {

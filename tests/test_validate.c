@@ -960,12 +960,100 @@ static void test_after_patterns_alone(void **state)
     design_free(d);
 }
 
+/* The first error of validate_design(d), or "" when it validates. Caller frees. */
+static char *first_error(const kp_design *d)
+{
+    kp_diags dg;
+    diags_init(&dg, NULL);
+    validate_design(d, &dg);
+    char *m = NULL;
+    for (size_t k = 0; k < dg.n && !m; k++)
+        if (dg.v[k].sev == KP_SEV_ERROR)
+            m = xstrdup(dg.v[k].msg);
+    diags_free(&dg);
+    return m ? m : xstrdup("");
+}
+
+/* Patterns broken at random (cells set to nonsense, ids taken, ids too long, covered_by this and
+ * that), each tried alone (with the pattern it is covered by) on the model: validate_trial's
+ * verdict and first error are validate_design's of the model with those patterns alone. */
+static void test_trials_equal_whole(void **state)
+{
+    (void)state;
+    kp_diags dg;
+    validate_memo m;
+    kp_design *d = twelve(&dg, &m);
+    validate_memo_free(&m);
+    diags_free(&dg);
+    static const char *const words[] = {"1",     "2",  "Order", "orderId", "nosuch",       "read",
+                                        "write", "-4", "",      "línea",   "status = paid"};
+    char *longid = xcalloc(300, 1);
+    memset(longid, 'x', 299);
+    unsigned seed = 23;
+    size_t ncols = edit_ncols(d, EDIT_PATTERNS), nbad = 0, ngood = 0;
+    for (int step = 0; step < 600; step++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = seed >> 8;
+        size_t row = (r / 2) % d->npatterns, col = (r / 64) % ncols;
+        if (step % 150 == 149) { /* afresh now and then: patterns that pass come back */
+            design_free(d);
+            d = twelve(&dg, &m);
+            validate_memo_free(&m);
+            diags_free(&dg);
+        }
+        if (r % 41 == 0) { /* an id past DynamoDB's length for a name (set as a file may hold it) */
+            free(d->patterns[row].id);
+            d->patterns[row].id = xstrdup(longid);
+        } else {
+            edit_set(d, EDIT_PATTERNS, row, col, words[(r / 4096) % (sizeof words / sizeof *words)], NULL);
+        }
+        if (step % 20)
+            continue;
+        kp_design model = *d;
+        model.patterns = NULL;
+        model.npatterns = 0;
+        model.decisions = NULL;
+        model.ndecisions = 0;
+        char *me = first_error(&model);
+        assert_string_equal(me, ""); /* the model validates: what trials ask */
+        free(me);
+        validate_trials *t = validate_trials_open(d);
+        for (size_t i = 0; i < d->npatterns; i++) {
+            kp_pattern trial[2] = {d->patterns[i]};
+            size_t nt = 1;
+            for (size_t j = 0; j < d->npatterns && d->patterns[i].covered_by.s; j++)
+                if (j != i && d->patterns[j].id &&
+                    strcmp(d->patterns[j].id, d->patterns[i].covered_by.s) == 0) {
+                    trial[nt++] = d->patterns[j];
+                    break;
+                }
+            kp_design x = model;
+            x.patterns = trial;
+            x.npatterns = nt;
+            char *want = first_error(&x), *got = NULL;
+            bool ok = validate_trial(t, trial, nt, &got);
+            assert_int_equal(ok, *want == 0);
+            assert_string_equal(got ? got : "", want);
+            nbad += !ok;
+            ngood += ok;
+            free(want);
+            free(got);
+        }
+        validate_trials_close(t);
+    }
+    if (nbad < 30 || ngood < 30)
+        fail_msg("%zu trials failed, %zu passed; expected both, many times", nbad, ngood);
+    free(longid);
+    design_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_base_is_valid),
         cmocka_unit_test(test_rest_edit_equals_whole),
         cmocka_unit_test(test_after_patterns_alone),
+        cmocka_unit_test(test_trials_equal_whole),
         cmocka_unit_test(test_row_edit_equals_whole),
         cmocka_unit_test(test_edits),
         cmocka_unit_test(test_limits),
