@@ -38,6 +38,9 @@
  *                     for; the name put back validates again), a pattern's id (the last
  *                     row's, on the Patterns screen: a suffix put on and taken off), each saved
  *                     with its frame, the median of many;
+ *   a row broken      pattern 5's entity saved as one the design lacks (its valid rest is looked
+ *                     for: at 1,000 patterns every pattern tried alone, past 2,000 none), then
+ *                     its entity again, in turn, each with its frame, the median of both;
  *   an index deleted  x on the Indexes screen's second row (GSI2: the entities' templates keyed on
  *                     it and the pattern it serves then fail their checks), its undo and redo,
  *                     each with its frame;
@@ -68,6 +71,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <wchar.h>
 
 /* What the figures are: the thread's CPU time (benchtime.h), or wall-clock time ("wall"). */
 static bool wall;
@@ -127,6 +131,23 @@ static bool column(wb *w, int screen, edit_table t, const char *name)
     return found;
 }
 
+/* Types UTF-8 text, a key for each character (as the terminal gives them: "í" is one key). */
+static void type_text(wb *w, const char *s)
+{
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    size_t len = strlen(s);
+    while (len) {
+        wchar_t wc;
+        size_t m = mbrtowc(&wc, s, len, &st);
+        if (m == (size_t)-1 || m == (size_t)-2 || m == 0)
+            break;
+        wb_key(w, (int)wc);
+        s += m;
+        len -= m;
+    }
+}
+
 /* The median time of Enter after text typed (not timed), then the frame (timed with the Enter):
  * in a cell (Enter opens it, Ctrl-U clears it; the text fmt of 300 or 301, or without fmt the
  * texts a and b in turn) or on the command line (the text fmt of the run's number). */
@@ -139,8 +160,7 @@ static double enter_after(wb *w, const char *fmt, const char *a, const char *b, 
             wb_key(w, UI_CTRL('u'));
         }
         char *text = fmt ? xasprintf(fmt, cell ? 300 + r % 2 : r) : xstrdup(r % 2 ? b : a);
-        for (const char *c = text; *c; c++)
-            wb_key(w, (unsigned char)*c);
+        type_text(w, text);
         free(text);
         frame(w);
         double t0 = tick();
@@ -270,7 +290,7 @@ int main(int argc, char **argv)
            "10,000");
     double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2], ent[2], entu[2], att[2], attu[2],
         aty[2], arow[3][2], ren[2], renu[2], fname[2], fent[2], eadd[2], epk[2], eundo[2], arn[2], irn[2],
-        prn[2], idel[3][2];
+        prn[2], idel[3][2], brk[2];
     static const struct {
         int key;
         const char *what;
@@ -312,6 +332,8 @@ int main(int argc, char **argv)
             w->cur[UI_SCREEN_KEYS].row = (size_t)order;
             ren[k] = save_texts(w, "Order_línea", "Order", runs);
             renu[k] = keystroke(w, 'u', UI_CTRL('r'), runs);
+            if (strcmp(session_design(w->ss)->entities[order].name, "Order") != 0)
+                save_texts(w, "Order", "Order", 1); /* its name put back (not timed): Order is typed below */
         }
         /* a new pattern's row filled in: its name saved (it names no entity yet: the design does
            not validate), then its entity (valid again); the three steps undone, not timed */
@@ -375,6 +397,17 @@ int main(int argc, char **argv)
         prn[k] = rename_cell(w, UI_SCREEN_PATTERNS, EDIT_PATTERNS, sizes[k] - 1, idb, id, runs);
         free(id);
         free(idb);
+        /* a pattern's entity made one the design lacks (its valid rest looked for: at 1,000
+           patterns each pattern is tried alone, past 2,000 none) and put back, in turn */
+        brk[k] = -1;
+        if (column(w, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "entity")) {
+            const kp_design *now = session_design(w->ss);
+            char *e4 = edit_get(now, EDIT_PATTERNS, 4, (size_t)edit_col_find(now, EDIT_PATTERNS, "entity"));
+            w->cur[UI_SCREEN_PATTERNS].row = 4;
+            brk[k] = save_texts(w, "Nosuch", e4, runs);
+            save_texts(w, e4, e4, 1); /* put back (not timed) */
+            free(e4);
+        }
         /* an index deleted (GSI2, the Indexes screen's second row), its undo and redo */
         w->screen = UI_SCREEN_INDEXES;
         w->cur[UI_SCREEN_INDEXES].row = 1;
@@ -409,6 +442,7 @@ int main(int argc, char **argv)
     line("an attribute renamed", arn);
     line("an index renamed", irn);
     line("a pattern's id renamed", prn);
+    line("a row's entity broken / mended", brk);
     line("an index deleted -> redraw", idel[0]);
     line("  its undo -> redraw", idel[1]);
     line("  its redo -> redraw", idel[2]);
