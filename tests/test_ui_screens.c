@@ -2059,6 +2059,31 @@ static void diags_as_whole(const wb *w, const char *when)
     diags_free(&dg);
 }
 
+/* Keys k[0..n) given, then the cell under the cursor typed anew as UTF-8 `text` (Enter, Ctrl-U,
+ * a key for each character, Enter): each key as the whole path gives it (k has room). */
+static void retype_as_whole(wb *w, wb *ref, int *k, size_t n, const char *text)
+{
+    n += cell_keys("", k + n) - 1; /* Enter, Ctrl-U */
+    n += text_codes(text, k + n);
+    k[n++] = UI_KEY_ENTER;
+    same_as_whole(w, ref, k, n);
+}
+
+/* u, then Ctrl-R, each as the whole path gives it, the checks a whole validation's; `patched`:
+ * the analysis patched each time, not made whole; `then` (may be NULL) after each. */
+static void undo_redo_as_whole(wb *w, wb *ref, bool patched, void (*then)(wb *, wb *))
+{
+    static const int undo_redo[] = {'u', UI_CTRL('r')};
+    for (size_t i = 0; i < 2; i++) {
+        same_as_whole(w, ref, &undo_redo[i], 1);
+        if (patched)
+            assert_false(analysis_was_whole(w->an));
+        diags_as_whole(w, i ? "redone" : "undone");
+        if (then)
+            then(w, ref);
+    }
+}
+
 /* An entity renamed on the Keys screen (in Spanish), undone, redone, a taken name refused; then a
  * pattern naming an entity that is not there yet, which a rename brings: each key gives what the
  * whole path gives (same_as_whole), the checks a whole validation's; a rename from a valid design
@@ -2079,19 +2104,11 @@ static void test_entity_rename_as_whole(void **state)
     for (ptrdiff_t i = 0; i < order; i++)
         n += key_codes("j", k + n);
     same_as_whole(w, ref, k, n);
-    n = cell_keys("", k) - 1; /* Enter, Ctrl-U */
-    n += text_codes("Pedido_línea", k + n);
-    k[n++] = UI_KEY_ENTER;
-    same_as_whole(w, ref, k, n);
+    retype_as_whole(w, ref, k, 0, "Pedido_línea");
     assert_string_equal(session_design(w->ss)->entities[order].name, "Pedido_línea");
     assert_false(analysis_was_whole(w->an));
     diags_as_whole(w, "renamed");
-    static const int undo_redo[] = {'u', UI_CTRL('r')};
-    for (size_t i = 0; i < 2; i++) {
-        same_as_whole(w, ref, &undo_redo[i], 1);
-        assert_false(analysis_was_whole(w->an));
-        diags_as_whole(w, i ? "redone" : "undone");
-    }
+    undo_redo_as_whole(w, ref, true, NULL);
     n = cell_keys("Customer", k); /* taken: refused, a draft dropped by Esc */
     k[n++] = UI_KEY_ESC;
     same_as_whole(w, ref, k, n);
@@ -2169,24 +2186,14 @@ static void test_pattern_id_as_whole(void **state)
     size_t n;
     assert_true(at_column(w, ref, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "id"));
     size_t two = pattern_row_of(w, "2");
-    n = to_row(two, k);
-    n += cell_keys("", k + n) - 1; /* Enter, Ctrl-U */
-    n += text_codes("2_línea_pedidos", k + n);
-    k[n++] = UI_KEY_ENTER;
-    same_as_whole(w, ref, k, n);
+    retype_as_whole(w, ref, k, to_row(two, k), "2_línea_pedidos");
     const kp_design *now = session_design(w->ss);
     assert_string_equal(now->patterns[two].id, "2_línea_pedidos");
     assert_string_equal(now->patterns[pattern_row_of(w, "6")].covered_by.s, "2_línea_pedidos");
     assert_false(analysis_was_whole(w->an));
     diags_as_whole(w, "renamed");
     covered_in_view(w, ref);
-    static const int undo_redo[] = {'u', UI_CTRL('r')};
-    for (size_t i = 0; i < 2; i++) {
-        same_as_whole(w, ref, &undo_redo[i], 1);
-        assert_false(analysis_was_whole(w->an));
-        diags_as_whole(w, i ? "redone" : "undone");
-        covered_in_view(w, ref);
-    }
+    undo_redo_as_whole(w, ref, true, covered_in_view);
     n = cell_keys("3", k); /* taken: refused, a draft dropped by Esc */
     k[n++] = UI_KEY_ESC;
     same_as_whole(w, ref, k, n);
@@ -2255,6 +2262,47 @@ static void test_index_rename_as_whole(void **state)
     assert_false(w->an_behind);
     diags_as_whole(w, "GSI1 again");
     assert_ptr_equal(session_design(w->ss), same);
+    wb_free(ref);
+    wb_free(w);
+    term_close(&t);
+}
+
+/* Cells whose edit reaches past their element, set on a copy of the design: an attribute renamed
+ * (customerId, in Spanish: the templates and patterns naming it follow), undone, redone; an
+ * index's partition key renamed (the templates keyed on it follow); a name taken, refused. The
+ * good copy takes the same edit (it was the design before): each key gives what the whole path
+ * gives (same_as_whole: the good copies compared too), the checks a whole validation's. */
+static void test_cell_replayed_as_whole(void **state)
+{
+    (void)state;
+    term t;
+    kp_design *d = cloudshop_at_160(&t);
+    wb *ref = twin(d);
+    wb *w = real_wb(d);
+    int k[64];
+    size_t n;
+    assert_true(at_column(w, ref, UI_SCREEN_ATTRS, EDIT_ATTRS, "name"));
+    retype_as_whole(w, ref, k, key_codes("g", k), "id_del_cliente_ñ");
+    assert_string_equal(session_design(w->ss)->attrs[0].name, "id_del_cliente_ñ");
+    assert_false(w->an_behind);
+    diags_as_whole(w, "an attribute renamed");
+    undo_redo_as_whole(w, ref, false, NULL);
+    n = cell_keys("orderId", k); /* taken: refused, a draft dropped by Esc */
+    k[n++] = UI_KEY_ESC;
+    same_as_whole(w, ref, k, n);
+    assert_true(at_column(w, ref, UI_SCREEN_INDEXES, EDIT_INDEXES, "pk"));
+    n = key_codes("g", k);
+    n += cell_keys("GSI1PK_b", k + n);
+    n += key_codes("u", k + n);
+    k[n++] = UI_CTRL('r');
+    same_as_whole(w, ref, k, n);
+    assert_string_equal(session_design(w->ss)->indexes[0].pk.s, "GSI1PK_b");
+    diags_as_whole(w, "an index's key renamed");
+    n = key_codes("uu", k);
+    same_as_whole(w, ref, k, n);
+    kp_design *first = ts_load_file("samples/cloudshop/design.yaml");
+    assert_true(design_equal(session_design(w->ss), first));
+    design_free(first);
     wb_free(ref);
     wb_free(w);
     term_close(&t);
@@ -3697,6 +3745,7 @@ int main(void)
         cmocka_unit_test(test_entity_rename_as_whole),
         cmocka_unit_test(test_pattern_id_as_whole),
         cmocka_unit_test(test_index_rename_as_whole),
+        cmocka_unit_test(test_cell_replayed_as_whole),
         cmocka_unit_test(test_row_filled_as_whole),
         cmocka_unit_test(test_entity_added_undone),
         cmocka_unit_test(test_rows_filled_at_random),

@@ -130,6 +130,9 @@ static void take_good(wb *w, const kp_design *d)
         fields_clone(&kp_rec_pattern, g, &d->patterns[row]);
         return;
     }
+    if (w->replay && !w->an_behind && w->good && !w->opt.analyze &&
+        edit_set(w->good, w->replay_table, w->replay_row, w->replay_col, w->replay_text, NULL) == KP_OK)
+        return; /* good was the design before the edit: the same edit makes it the design */
     kp_rowop op = w->rows_op;
     size_t n = w->good ? w->good->npatterns : 0;
     if (w->rows_edit && !w->an_behind && w->good && !w->opt.analyze && kp_rowop_fits(op, n) &&
@@ -248,6 +251,9 @@ void wb_recompute(wb *w)
     w->elem_edit = false;
     w->renamed = false;
     w->pid_edit = false;
+    w->replay = false;
+    free(w->replay_text);
+    w->replay_text = NULL;
     w->rows_edit = false;
     w->attr_rows = false;
     w->rest_edit = false;
@@ -295,6 +301,7 @@ void wb_free(wb *w)
     sig_report_free(&w->sigs);
     wb_analysis_free(w, w->an);
     design_free(w->good);
+    free(w->replay_text);
     wb_analysis_free(w, w->tour_prev_an);
     design_free(w->tour_prev);
     wb_tour_free(w);
@@ -563,6 +570,13 @@ static void save_cell(wb *w, const char *text)
     w->pid_edit = pid;
     w->pid_row = c->row;
     w->rest_told = edit_changes_rest_only(tab, c->row, col.col);
+    /* any other cell was set on a copy of the design that replaced it (the pointer changes only
+       then: read-only, or the same design, leaves it): the good copy may take the same edit */
+    w->replay = !one && !elem_only && !renames && !pid && !w->rest_told && session_design(w->ss) != d;
+    w->replay_table = tab;
+    w->replay_row = c->row;
+    w->replay_col = col.col;
+    w->replay_text = w->replay ? xstrdup(text) : NULL;
     size_t row = c->row;
     st = changed(w, st, err);
     /* an id no covered_by names: that row's cells alone changed, as for a cell */

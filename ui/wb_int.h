@@ -36,6 +36,13 @@ struct wb {
     bool renamed; /* the change being applied renames entity `renamed_row` (edit_renames_entity),
                      the patterns naming it following, nothing else: told as elem_edit is */
     size_t renamed_row;
+    bool replay; /* the change being applied is cell (replay_table, replay_row, replay_col) set to
+                    replay_text on a copy of the design (a cell whose edit reaches further than its
+                    element: an attribute's name, an index's key attribute): the good copy takes the
+                    same edit when it was the design before, instead of a copy of the design */
+    edit_table replay_table;
+    size_t replay_row, replay_col;
+    char *replay_text;
     bool pid_edit; /* the change being applied changes pattern `pid_row`'s id (edit_renames_pattern),
                       the covered_by and the decisions naming it following: told as renamed is */
     size_t pid_row;
