@@ -146,6 +146,15 @@ static memo_ids *memo_ids_new(const kp_design *d)
     return m;
 }
 
+/* m's set made again from its copies, in their order (each id tagged with its first position). */
+static void memo_ids_rehash(memo_ids *m)
+{
+    names_free(&m->set);
+    namemap_init(&m->set.pos, m->n);
+    for (size_t i = 0; i < m->n; i++)
+        names_add_tag(&m->set, m->own[i], i);
+}
+
 /* m (taken) after structural step op of d's patterns, d's ids the ones after it: the copies
  * follow their patterns (an inserted one's copied; a removed one's handed to *gone, the
  * caller's to free) and the set is made again in the new order, no id copied again. */
@@ -160,10 +169,7 @@ static memo_ids *memo_ids_step(memo_ids *m, const kp_design *d, kp_rowop op, cha
     m->n = d->npatterns;
     if (op.kind == KP_ROW_INSERT)
         m->own[op.row] = d->patterns[op.row].id ? xstrdup(d->patterns[op.row].id) : NULL;
-    names_free(&m->set);
-    namemap_init(&m->set.pos, m->n);
-    for (size_t i = 0; i < m->n; i++)
-        names_add_tag(&m->set, m->own[i], i);
+    memo_ids_rehash(m);
     return m;
 }
 
@@ -1737,10 +1743,7 @@ bool validate_pattern_id_edit(const kp_design *d, size_t row, kp_diags *diags, v
     /* the memo's ids take the new one; their set is made again (first positions), none copied */
     char *old = ids->own[row];
     ids->own[row] = d->patterns[row].id ? xstrdup(d->patterns[row].id) : NULL;
-    names_free(&ids->set);
-    namemap_init(&ids->set.pos, n);
-    for (size_t i = 0; i < n; i++)
-        names_add_tag(&ids->set, ids->own[i], i);
+    memo_ids_rehash(ids);
     vctx c;
     kp_diag *v;
     size_t nv, cap, *at = m->at;

@@ -2170,6 +2170,18 @@ static void covered_in_view(wb *w, wb *ref)
     assert_true(at_column(w, ref, UI_SCREEN_PATTERNS, EDIT_PATTERNS, "id"));
 }
 
+/* The workbench's design is CloudShop as loaded again (every step taken back); w, its twin and
+ * the terminal closed. */
+static void back_at_cloudshop(wb *w, wb *ref, term *t)
+{
+    kp_design *first = ts_load_file("samples/cloudshop/design.yaml");
+    assert_true(design_equal(session_design(w->ss), first));
+    design_free(first);
+    wb_free(ref);
+    wb_free(w);
+    term_close(t);
+}
+
 /* A pattern's id changed on the Patterns screen (in Spanish; pattern 6 is covered_by it and
  * decisions name it), undone, redone, a taken id refused; then one a signal names (the design
  * breaks: the signal names a pattern that is not there) and its change back: each key gives what
@@ -2213,12 +2225,7 @@ static void test_pattern_id_as_whole(void **state)
     n = key_codes("uuu", k);
     same_as_whole(w, ref, k, n);
     assert_false(w->an_behind);
-    kp_design *first = ts_load_file("samples/cloudshop/design.yaml");
-    assert_true(design_equal(session_design(w->ss), first));
-    design_free(first);
-    wb_free(ref);
-    wb_free(w);
-    term_close(&t);
+    back_at_cloudshop(w, ref, &t);
 }
 
 /* An index renamed on the Indexes screen, in place (nothing follows its name): GSI2, which
@@ -2300,12 +2307,7 @@ static void test_cell_replayed_as_whole(void **state)
     diags_as_whole(w, "an index's key renamed");
     n = key_codes("uu", k);
     same_as_whole(w, ref, k, n);
-    kp_design *first = ts_load_file("samples/cloudshop/design.yaml");
-    assert_true(design_equal(session_design(w->ss), first));
-    design_free(first);
-    wb_free(ref);
-    wb_free(w);
-    term_close(&t);
+    back_at_cloudshop(w, ref, &t);
 }
 
 /* An entity added on the Keys screen (no templates yet: the design does not validate, and no
