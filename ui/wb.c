@@ -570,9 +570,10 @@ static void save_cell(wb *w, const char *text)
     w->pid_edit = pid;
     w->pid_row = c->row;
     w->rest_told = edit_changes_rest_only(tab, c->row, col.col);
-    /* any other cell was set on a copy of the design that replaced it (the pointer changes only
-       then: read-only, or the same design, leaves it): the good copy may take the same edit */
-    w->replay = !one && !elem_only && !renames && !pid && !w->rest_told && session_design(w->ss) != d;
+    /* a cell set on a copy of the design that replaced it (the pointer changes only then: the
+       edits made in place, a read-only refusal and an edit that changes nothing leave it): the
+       good copy may take the same edit */
+    w->replay = session_design(w->ss) != d;
     w->replay_table = tab;
     w->replay_row = c->row;
     w->replay_col = col.col;
