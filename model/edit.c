@@ -1490,9 +1490,12 @@ bool edit_changes_row_only(const kp_design *d, edit_table t, size_t col)
     const kp_record *rec = table_rec(t);
     int f = col_field(rec, col);
     /* an index's key attributes rename the entities' templates that follow them; its name is
-       named by nothing that follows it (a signal naming the old one is then an error) */
+       named by nothing that follows it (a signal naming the old one is then an error), nor is an
+       attribute's (a template or a pattern naming the old one reads no declared attribute then) */
     if (rec == &kp_rec_index)
         return f >= 0 && f != FX_PK && f != FX_SK;
+    if (rec == &kp_rec_attr)
+        return f >= 0;
     return f >= 0 && !(rec->f[f].flags & KP_F_LABEL);
 }
 

@@ -66,10 +66,10 @@ kp_status edit_set(kp_design *d, edit_table t, size_t row, size_t col, const cha
  * told after such an edit. */
 bool edit_changes_pattern_only(edit_table t, size_t col);
 /* Whether a successful edit_set of this cell changes the one element its row is and nothing
- * else: a cell of EDIT_ENTITIES, EDIT_ATTRS or EDIT_DECISIONS other than its name or id, of
- * EDIT_INDEXES other than its pk and sk (which rename the templates keyed on them; its name is
- * one: nothing follows it), or of EDIT_KEYS other than its first (the entity's name). What the
- * session edits in place. */
+ * else: a cell of EDIT_ENTITIES or EDIT_DECISIONS other than its name or id, any of EDIT_ATTRS
+ * (nothing follows an attribute's name), of EDIT_INDEXES other than its pk and sk (which rename
+ * the templates keyed on them; its name is one: nothing follows it), or of EDIT_KEYS other than
+ * its first (the entity's name). What the session edits in place. */
 bool edit_changes_row_only(const kp_design *d, edit_table t, size_t col);
 /* Whether a successful edit_set of this cell renames an entity (EDIT_ENTITIES' name, EDIT_KEYS'
  * first column): that entity's name changes, and the patterns naming it (edit_names_entity) name

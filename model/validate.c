@@ -120,6 +120,10 @@ typedef struct memo_ids {
     char **own; /* npatterns copies (NULL for a pattern without an id) */
     size_t n;
     names set;
+    /* the attributes' names (nattrs copies, NULL for one without a name): an attribute renamed in
+       place (validate_row_edit) is told by its old name, which the patterns' checks read */
+    char **attrs;
+    size_t nattrs;
 } memo_ids;
 
 static void memo_ids_free(memo_ids *m)
@@ -130,6 +134,9 @@ static void memo_ids_free(memo_ids *m)
         free(m->own[i]);
     free(m->own);
     names_free(&m->set);
+    for (size_t i = 0; i < m->nattrs; i++)
+        free(m->attrs[i]);
+    free(m->attrs);
     free(m);
 }
 
@@ -143,6 +150,10 @@ static memo_ids *memo_ids_new(const kp_design *d)
         m->own[i] = d->patterns[i].id ? xstrdup(d->patterns[i].id) : NULL;
         names_add_tag(&m->set, m->own[i], i);
     }
+    m->nattrs = d->nattrs;
+    m->attrs = xcalloc(m->nattrs + 1, sizeof *m->attrs);
+    for (size_t i = 0; i < m->nattrs; i++)
+        m->attrs[i] = d->attrs[i].name ? xstrdup(d->attrs[i].name) : NULL;
     return m;
 }
 
@@ -1651,15 +1662,23 @@ static bool reads_entity(const vctx *c, size_t i, const void *arg)
     return false;
 }
 
-/* After an edit of the attribute named *arg: whether pattern i's checks read it (a `by` names it:
- * its enum values). */
+/* An attribute's name before and after an edit of it (the same when it kept its name; either
+ * may be NULL). */
+typedef struct attr_change {
+    const char *old, *now;
+} attr_change;
+
+/* After an edit of attribute *arg: whether pattern i's checks read it (a `by` names it by either
+ * name: its enum values, found by name). */
 static bool reads_attr(const vctx *c, size_t i, const void *arg)
 {
-    const char *name = arg;
+    const attr_change *ch = arg;
     const kp_pattern *p = &c->d->patterns[i];
-    for (size_t k = 0; name && k < p->nby; k++)
-        if (p->by[k].attr.s && strcmp(p->by[k].attr.s, name) == 0)
+    for (size_t k = 0; k < p->nby; k++) {
+        const char *a = p->by[k].attr.s;
+        if (a && ((ch->old && strcmp(a, ch->old) == 0) || (ch->now && strcmp(a, ch->now) == 0)))
             return true;
+    }
     return false;
 }
 
@@ -1677,15 +1696,23 @@ bool validate_row_edit(const kp_design *d, edit_table t, size_t row, kp_diags *d
     size_t nv, cap, n = d->npatterns, *at = m->at;
     bool ent = t == EDIT_ENTITIES || t == EDIT_KEYS;
     if ((!ent && t != EDIT_ATTRS && t != EDIT_INDEXES) || row >= edit_nrows(d, t) ||
+        (t == EDIT_ATTRS && (!m->ids || m->ids->nattrs != d->nattrs)) ||
         !start_same_ids(d, diags, m, &c, &v, &nv, &cap))
         return validate_design_memo(d, diags, m);
-    /* each pattern's: checked again when they read the element (its name is the one it had: a
-       rename is no such edit), else as they were */
-    if (ent)
+    /* each pattern's: checked again when they read the element (an entity's name is the one it
+       had: a rename is no such edit; an attribute's may be another, the memo has the old one),
+       else as they were */
+    if (ent) {
         patterns_again(&c, diags, at, &v, &nv, &cap, reads_entity, d->entities[row].name);
-    else if (t == EDIT_ATTRS)
-        patterns_again(&c, diags, at, &v, &nv, &cap, reads_attr, d->attrs[row].name);
-    else
+    } else if (t == EDIT_ATTRS) {
+        char **was = &m->ids->attrs[row];
+        attr_change ch = {*was, d->attrs[row].name};
+        patterns_again(&c, diags, at, &v, &nv, &cap, reads_attr, &ch);
+        if (!(*was == ch.now || (*was && ch.now && strcmp(*was, ch.now) == 0))) {
+            free(*was);
+            *was = ch.now ? xstrdup(ch.now) : NULL;
+        }
+    } else
         patterns_again(&c, diags, at, &v, &nv, &cap, reads_nothing, NULL);
     /* the checks after the patterns' (item sizes and key limits read the entities), made again */
     size_t after = at[n];

@@ -82,15 +82,16 @@ bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, valida
  * diagnostic. When m is not of a list like diags it is validate_design_memo. true when no
  * error. */
 bool validate_rest_edit(const kp_design *d, kp_diags *diags, validate_memo *m);
-/* The same list after an edit of element `row` of list t alone that kept its name
- * (edit_changes_row_only): an entity's (EDIT_ENTITIES, EDIT_KEYS: a figure, its attributes, a key
- * template, a sparse rule), an attribute's, an index's. diags and m are what validate_design_memo
- * (or the functions above) gave for the design just before it. The checks before and after the
- * patterns' are made again, and those of the patterns that read the element (that name the
- * entity or are covered_by a pattern that does; whose `by` names the attribute; none read an
- * index); the others' stay. The list equals validate_design_memo's of d, diagnostic by
- * diagnostic. When m is not of a list like diags, or t is another list, it is
- * validate_design_memo. true when no error. */
+/* The same list after an edit of element `row` of list t alone (edit_changes_row_only): an
+ * entity's that kept its name (EDIT_ENTITIES, EDIT_KEYS: a figure, its attributes, a key
+ * template, a sparse rule), an attribute's (its name too: m keeps the old one), an index's. diags
+ * and m are what validate_design_memo (or the functions above) gave for the design just before
+ * it. The checks before and after the patterns' are made again, and those of the patterns that
+ * read the element (that name the entity or are covered_by a pattern that does; whose `by` names
+ * the attribute by its old or new name; none read an index); the others' stay. The list equals
+ * validate_design_memo's of d, diagnostic by diagnostic. When m is not of a list like diags (or
+ * of another number of attributes), or t is another list, it is validate_design_memo. true when
+ * no error. */
 bool validate_row_edit(const kp_design *d, edit_table t, size_t row, kp_diags *diags, validate_memo *m);
 /* The same list after entity `row` was renamed (edit_renames_entity: the patterns naming it follow
  * it): checked again are the patterns naming it or covered_by one that does, and those naming an

@@ -2274,11 +2274,13 @@ static void test_index_rename_as_whole(void **state)
     term_close(&t);
 }
 
-/* Cells whose edit reaches past their element, set on a copy of the design: an attribute renamed
- * (customerId, in Spanish: the templates and patterns naming it follow), undone, redone; an
- * index's partition key renamed (the templates keyed on it follow); a name taken, refused. The
- * good copy takes the same edit (it was the design before): each key gives what the whole path
- * gives (same_as_whole: the good copies compared too), the checks a whole validation's. */
+/* An attribute renamed (customerId, in Spanish: nothing follows its name, the templates and
+ * patterns naming the old one read no declared attribute then), undone, redone, a taken name
+ * refused: an edit of that element alone, made in place (the design's pointer stays), its checks
+ * told by the old name. Then a cell whose edit reaches past its element, set on a copy of the
+ * design: an index's partition key renamed (the templates keyed on it follow); the good copy takes
+ * the same edit (it was the design before). Each key gives what the whole path gives
+ * (same_as_whole: the good copies compared too), the checks a whole validation's. */
 static void test_cell_replayed_as_whole(void **state)
 {
     (void)state;
@@ -2288,15 +2290,18 @@ static void test_cell_replayed_as_whole(void **state)
     wb *w = real_wb(d);
     int k[64];
     size_t n;
+    const kp_design *same = session_design(w->ss);
     assert_true(at_column(w, ref, UI_SCREEN_ATTRS, EDIT_ATTRS, "name"));
     retype_as_whole(w, ref, k, key_codes("g", k), "id_del_cliente_ñ");
     assert_string_equal(session_design(w->ss)->attrs[0].name, "id_del_cliente_ñ");
+    assert_ptr_equal(session_design(w->ss), same);
     assert_false(w->an_behind);
     diags_as_whole(w, "an attribute renamed");
     undo_redo_as_whole(w, ref, false, NULL);
     n = cell_keys("orderId", k); /* taken: refused, a draft dropped by Esc */
     k[n++] = UI_KEY_ESC;
     same_as_whole(w, ref, k, n);
+    assert_ptr_equal(session_design(w->ss), same);
     assert_true(at_column(w, ref, UI_SCREEN_INDEXES, EDIT_INDEXES, "pk"));
     n = key_codes("g", k);
     n += cell_keys("GSI1PK_b", k + n);

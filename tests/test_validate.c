@@ -851,6 +851,29 @@ static void test_row_edit_equals_whole(void **state)
         expect_whole(d, validate_row_edit(d, EDIT_ATTRS, 0, &dg, &m), &dg, -1, &nerr, &nok);
     }
     assert_int_equal(nerr, 1); /* paid alone: open is no value of the enum */
+    /* then the enum renamed while that pattern fails it, and back: the pattern reads it by its old
+       name (its error goes) and by its new one (it comes back) */
+    int name = edit_col_find(d, EDIT_ATTRS, "name");
+    assert_true(name >= 0);
+    assert_int_equal(edit_set(d, EDIT_ATTRS, 0, (size_t)values, "paid: 0.5, shipped: 0.5", NULL), KP_OK);
+    expect_whole(d, validate_row_edit(d, EDIT_ATTRS, 0, &dg, &m), &dg, -1, &nerr, &nok);
+    static const char *const names[] = {"estado_línea", "status"};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(edit_set(d, EDIT_ATTRS, 0, (size_t)name, names[k], NULL), KP_OK);
+        assert_true(validate_row_edit(d, EDIT_ATTRS, 0, &dg, &m) == (k == 0));
+        expect_whole(d, dg.errors == 0, &dg, -1, &nerr, &nok);
+        if (k == 1)
+            break;
+        /* a pattern fixing the new name to a value it lacks: the rename back is told by that name */
+        assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, (size_t)by, "orderId, estado_línea=open", NULL),
+                         KP_OK);
+        expect_whole(d, validate_pattern_edit(d, 0, &dg, &m), &dg, -1, &nerr, &nok);
+    }
+    assert_int_equal(edit_set(d, EDIT_PATTERNS, 0, (size_t)by, "orderId, status=open", NULL), KP_OK);
+    expect_whole(d, validate_pattern_edit(d, 0, &dg, &m), &dg, -1, &nerr, &nok);
+    assert_int_equal(edit_set(d, EDIT_ATTRS, 0, (size_t)values, shares[1], NULL), KP_OK);
+    expect_whole(d, validate_row_edit(d, EDIT_ATTRS, 0, &dg, &m), &dg, -1, &nerr, &nok);
+    assert_int_equal(nerr, 5);
     for (int step = 0; step < 2500; step++) {
         seed = seed * 1103515245u + 12345u;
         unsigned r = seed >> 8;

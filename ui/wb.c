@@ -538,9 +538,9 @@ static void save_cell(wb *w, const char *text)
     unsigned long before = w->gen + w->drafts.changes;
     bool valid_before = !w->an_behind && !w->partial, fill_before = w->fill && w->fill_row == c->row;
     bool applied = false;
-    /* an entity's, an attribute's or an index's cell other than its name changes that element
-       alone (the session edits it in place, as it does a pattern's cell); a decision's changes
-       the rest alone (rest_told below) */
+    /* an entity's cell other than its name, an attribute's, an index's other than its keys change
+       that element alone (the session edits it in place, as it does a pattern's cell); a
+       decision's changes the rest alone (rest_told below) */
     edit_table tab = (edit_table)col.table;
     bool elem_only =
         edit_changes_row_only(d, tab, col.col) && c->row < edit_nrows(d, tab) && tab != EDIT_DECISIONS;

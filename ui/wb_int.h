@@ -29,8 +29,8 @@ struct wb {
                           cell): analysis_update's hint, reset by wb_recompute */
     size_t pattern_row;
     bool elem_edit; /* the change being applied alters element `elem_row` of list `elem_table`
-                       alone, its name kept (edit_changes_row_only: an entity, an attribute, an
-                       index): told as pattern_edit is */
+                       alone (edit_changes_row_only: an entity's cell but its name, an attribute's,
+                       an index's but its keys): told as pattern_edit is */
     edit_table elem_table;
     size_t elem_row;
     bool renamed; /* the change being applied renames entity `renamed_row` (edit_renames_entity),
@@ -38,7 +38,7 @@ struct wb {
     size_t renamed_row;
     bool replay; /* the change being applied is cell (replay_table, replay_row, replay_col) set to
                     replay_text on a copy of the design (a cell whose edit reaches further than its
-                    element: an attribute's name, an index's key attribute): the good copy takes the
+                    element: an index's key attribute, the table's): the good copy takes the
                     same edit when it was the design before, instead of a copy of the design */
     edit_table replay_table;
     size_t replay_row, replay_col;
