@@ -31,14 +31,12 @@ static void drop(salvage_drops *s, edit_table t, size_t row, const char *col, co
     s->v[s->n++] = (salvage_drop){t, row, col ? xstrdup(col) : NULL, xstrdup(msg)};
 }
 
-/* Validates d (whole; `decisions`: d's rest validated without its decisions, so only the checks
- * that read them are made, validate_after_patterns); on failure *msg (when msg is not NULL;
- * caller frees) is the first error. */
-static bool check(const kp_design *d, bool decisions, char **msg)
+/* Validates d whole; on failure *msg (when msg is not NULL; caller frees) is the first error. */
+static bool valid(const kp_design *d, char **msg)
 {
     kp_diags dg;
     diags_init(&dg, NULL);
-    bool ok = decisions ? validate_after_patterns(d, &dg) : validate_design(d, &dg);
+    bool ok = validate_design(d, &dg);
     if (!ok && msg)
         for (size_t i = 0; i < dg.n && !*msg; i++)
             if (dg.v[i].sev == KP_SEV_ERROR)
@@ -46,8 +44,6 @@ static bool check(const kp_design *d, bool decisions, char **msg)
     diags_free(&dg);
     return ok;
 }
-
-static bool valid(const kp_design *d, char **msg) { return check(d, false, msg); }
 
 /* a and b are the same name (NULL is no name) */
 static bool same(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
@@ -134,8 +130,9 @@ static void drop_patterns(kp_design *c, size_t *rows, salvage_drops *s)
 }
 
 /* Puts back the decisions (kept aside in dec/n) that validate with the rest, each with the
- * signals that do; the others are left out. */
-static void restore_decisions(kp_design *c, kp_decision *dec, size_t n, salvage_drops *s)
+ * signals that do; the others are left out. Each is checked by the checks that read them alone,
+ * on one context of c (t). */
+static void restore_decisions(kp_design *c, kp_decision *dec, size_t n, salvage_drops *s, validate_after *t)
 {
     kp_decision *kept = n ? xcalloc(n, sizeof *kept) : NULL;
     size_t nk = 0;
@@ -146,7 +143,7 @@ static void restore_decisions(kp_design *c, kp_decision *dec, size_t n, salvage_
         c->decisions = &one;
         c->ndecisions = 1;
         char *msg = NULL;
-        bool ok = check(c, true, &msg);
+        bool ok = validate_after_check(t, &msg);
         if (!ok) {
             drop(s, EDIT_DECISIONS, i, NULL, msg ? msg : _("does not validate"));
             free(msg);
@@ -158,7 +155,7 @@ static void restore_decisions(kp_design *c, kp_decision *dec, size_t n, salvage_
             one.signals = &dec[i].signals[k];
             one.nsignals = 1;
             char *why = NULL;
-            if (check(c, true, &why)) {
+            if (validate_after_check(t, &why)) {
                 dec[i].signals[ks++] = dec[i].signals[k];
             } else {
                 drop(s, EDIT_DECISIONS, i, "signals", why ? why : _("does not validate"));
@@ -237,13 +234,13 @@ static bool model_valid(const kp_design *d)
 
 kp_design *validate_salvage(const kp_design *d, salvage_drops *drops)
 {
+    /* no whole validation of d, nor of d without its orphan keys: the rest is validated without
+       its decisions, then each decision is put back by the checks that read it, which give each
+       of a list that validated together the same verdict alone (they read the rest, and no
+       decision reads another but for a repeated id, which one alone cannot be); so a design that
+       validates comes back whole, with one whole validation */
     kp_design *c = design_clone(d);
-    if (valid(c, NULL))
-        return c;
-    size_t had = drops->n;
     drop_orphan_keys(c, drops);
-    if (drops->n > had && valid(c, NULL)) /* nothing left out: the same verdict */
-        return c;
     /* decisions aside: they refer to the rest, the rest never to them */
     kp_decision *dec = c->decisions;
     size_t ndec = c->ndecisions;
@@ -258,14 +255,18 @@ kp_design *validate_salvage(const kp_design *d, salvage_drops *drops)
         free(rows);
         rest_ok = valid(c, NULL);
     }
-    if (rest_ok)
-        restore_decisions(c, dec, ndec, drops);
-    else {
+    if (!rest_ok) {
         c->decisions = dec;
         c->ndecisions = ndec;
+        design_free(c);
+        return NULL;
     }
     /* the rest validated without decisions: those put back are checked by what reads them */
-    if (rest_ok && check(c, true, NULL))
+    validate_after *t = validate_after_open(c);
+    restore_decisions(c, dec, ndec, drops, t);
+    bool ok = validate_after_check(t, NULL);
+    validate_after_close(t);
+    if (ok)
         return c;
     design_free(c);
     return NULL;

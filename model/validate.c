@@ -1228,6 +1228,7 @@ static void check_decisions(vctx *c)
  * what a key attribute holds or make a report line of megabytes. */
 #define NAME_MAX_BYTES 255
 
+/* what: untranslated (N_), translated when the name is too long (not for each of 10,000 ids) */
 static void name_length(const vctx *c, const char *what, const char *s, kp_loc loc)
 {
     size_t n = s ? strlen(s) : 0;
@@ -1235,32 +1236,32 @@ static void name_length(const vctx *c, const char *what, const char *s, kp_loc l
         diags_add(c->dg, KP_RANGE, loc,
                   _("%s of %zu bytes; expected at most %d bytes (DynamoDB's limit for a key "
                     "attribute's name)"),
-                  what, n, NAME_MAX_BYTES);
+                  _(what), n, NAME_MAX_BYTES);
 }
 
 static void check_name_lengths(const vctx *c)
 {
     const kp_design *d = c->d;
-    name_length(c, _("the table's partition key name"), d->table.pk.s, d->table.pk.loc);
-    name_length(c, _("the table's sort key name"), d->table.sk.s, d->table.sk.loc);
+    name_length(c, N_("the table's partition key name"), d->table.pk.s, d->table.pk.loc);
+    name_length(c, N_("the table's sort key name"), d->table.sk.s, d->table.sk.loc);
     for (size_t i = 0; i < d->nindexes; i++) {
-        name_length(c, _("an index's partition key name"), d->indexes[i].pk.s, d->indexes[i].pk.loc);
-        name_length(c, _("an index's sort key name"), d->indexes[i].sk.s, d->indexes[i].sk.loc);
+        name_length(c, N_("an index's partition key name"), d->indexes[i].pk.s, d->indexes[i].pk.loc);
+        name_length(c, N_("an index's sort key name"), d->indexes[i].sk.s, d->indexes[i].sk.loc);
     }
     for (size_t i = 0; i < d->nattrs; i++)
-        name_length(c, _("an attribute name"), d->attrs[i].name, d->attrs[i].loc);
+        name_length(c, N_("an attribute name"), d->attrs[i].name, d->attrs[i].loc);
     for (size_t i = 0; i < d->nentities; i++) {
         const kp_entity *e = &d->entities[i];
-        name_length(c, _("an entity name"), e->name, e->loc);
+        name_length(c, N_("an entity name"), e->name, e->loc);
         for (size_t k = 0; k < e->nattrs; k++)
-            name_length(c, _("an attribute name"), e->attrs[k].s, e->attrs[k].loc);
+            name_length(c, N_("an attribute name"), e->attrs[k].s, e->attrs[k].loc);
         for (size_t k = 0; k < e->nkeys; k++)
-            name_length(c, _("a key attribute name"), e->keys[k].attr.s, e->keys[k].attr.loc);
+            name_length(c, N_("a key attribute name"), e->keys[k].attr.s, e->keys[k].attr.loc);
     }
     for (size_t i = 0; i < d->npatterns; i++)
-        name_length(c, _("a pattern id"), d->patterns[i].id, d->patterns[i].loc);
+        name_length(c, N_("a pattern id"), d->patterns[i].id, d->patterns[i].loc);
     for (size_t i = 0; i < d->ndecisions; i++)
-        name_length(c, _("a decision id"), d->decisions[i].id, d->decisions[i].loc);
+        name_length(c, N_("a decision id"), d->decisions[i].id, d->decisions[i].loc);
 }
 
 static void vctx_free(vctx *c)
@@ -1325,6 +1326,55 @@ bool validate_after_patterns(const kp_design *d, kp_diags *diags)
     return diags->errors == before;
 }
 
+/* Whether dg (released here) holds no error; else its first error in *msg (when msg is not NULL,
+ * and *msg NULL; caller frees). */
+static bool first_error(kp_diags *dg, char **msg)
+{
+    bool ok = dg->errors == 0;
+    if (!ok && msg)
+        for (size_t i = 0; i < dg->n && !*msg; i++)
+            if (dg->v[i].sev == KP_SEV_ERROR)
+                *msg = xstrdup(dg->v[i].msg);
+    diags_free(dg);
+    return ok;
+}
+
+struct validate_after {
+    vctx c;
+};
+
+validate_after *validate_after_open(const kp_design *d)
+{
+    validate_after *t = xcalloc(1, sizeof *t);
+    t->c = (vctx){.d = d};
+    t->c.pids = &t->c.pattern_ids;
+    collect(&t->c); /* the names, once; the decisions' ids are taken at each check */
+    return t;
+}
+
+bool validate_after_check(validate_after *t, char **msg)
+{
+    vctx *c = &t->c;
+    const kp_design *d = c->d;
+    names_free(&c->decision_ids);
+    for (size_t i = 0; i < d->ndecisions; i++)
+        names_add_tag(&c->decision_ids, d->decisions[i].id, i);
+    kp_diags dg;
+    diags_init(&dg, NULL);
+    c->dg = &dg;
+    checks_after_patterns(c);
+    c->dg = NULL;
+    return first_error(&dg, msg);
+}
+
+void validate_after_close(validate_after *t)
+{
+    if (!t)
+        return;
+    vctx_free(&t->c);
+    free(t);
+}
+
 struct validate_trials {
     kp_design model; /* the model's fields (shared, not owned), the trial's patterns */
     vctx c;
@@ -1363,13 +1413,8 @@ bool validate_trial(validate_trials *t, kp_pattern *ps, size_t n, char **msg)
     for (size_t i = 0; i < n; i++)
         check_pattern(c, i, t->es);
     for (size_t i = 0; i < n; i++)
-        name_length(c, _("a pattern id"), ps[i].id, ps[i].loc);
-    bool ok = dg.errors == 0;
-    if (!ok && msg)
-        for (size_t i = 0; i < dg.n && !*msg; i++)
-            if (dg.v[i].sev == KP_SEV_ERROR)
-                *msg = xstrdup(dg.v[i].msg);
-    diags_free(&dg);
+        name_length(c, N_("a pattern id"), ps[i].id, ps[i].loc);
+    bool ok = first_error(&dg, msg);
     c->dg = NULL;
     t->model.patterns = NULL;
     t->model.npatterns = 0;

@@ -29,6 +29,16 @@ bool validate_design(const kp_design *d, kp_diags *diags);
  * a design that differs from one whose checks passed only in what those checks alone read (its
  * decisions): validate_design's verdict, and its errors, which can only come from them. */
 bool validate_after_patterns(const kp_design *d, kp_diags *diags);
+/* The same, made again and again on one design whose decisions change between the checks (what
+ * the search for a valid rest does, one decision after another): validate_after_open takes d (its
+ * names collected once), which must outlive the checks and change in its decisions alone (the
+ * list and its elements, read at each check). validate_after_check(t, msg) is then
+ * validate_after_patterns' verdict on d as it is; on failure *msg (when msg is not NULL, and *msg
+ * NULL; caller frees) is its first error. */
+typedef struct validate_after validate_after;
+validate_after *validate_after_open(const kp_design *d);
+bool validate_after_check(validate_after *t, char **msg);
+void validate_after_close(validate_after *t);
 
 /* Patterns tried alone on one model (what the search for a valid rest does, one pattern after
  * another): validate_trials_open takes d's model (its entities, indexes, attributes, settings;

@@ -297,6 +297,127 @@ static void test_inserted_as_whole(void **state)
     design_free(base);
 }
 
+/* How many drops of table t (col NULL: whole rows; else any column) s holds for row `row`. */
+static size_t drops_of(const salvage_drops *s, edit_table t, size_t row, bool whole)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        n += s->v[i].table == t && s->v[i].row == row && (whole ? !s->v[i].col : s->v[i].col != NULL);
+    return n;
+}
+
+static bool valid_whole(const kp_design *d)
+{
+    kp_diags dg;
+    diags_init(&dg, NULL);
+    bool ok = validate_design(d, &dg);
+    diags_free(&dg);
+    return ok;
+}
+
+/* The valid rest of designs broken at random (cells of every table set to other rows' values, to
+ * names the design lacks and to nonsense, indexes and patterns deleted, on the three samples):
+ * whenever one comes back it validates whole and is the design less what the drops name (the
+ * patterns and decisions they name left out, the others in their order and unchanged but for
+ * the decisions' signals named); a design that validates comes back whole with no drop; and a
+ * decision left out fails a whole validation when put back alone on the rest (without signals). */
+static void test_rest_at_random(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"samples/cloudshop/design.yaml", "samples/iot/design.yaml",
+                                        "samples/social/design.yaml"};
+    static const char *const words[] = {
+        "GSI9",           "nosuch",   "Order", "pattern.1.rate > 5", "index.GSI1.rcu > 10", "1", "-1", "",
+        "DIRECCIÓN#casa", "{nosuch}", "línea", "orderId=open"};
+    static const edit_table tables[] = {EDIT_PATTERNS, EDIT_PATTERNS, EDIT_DECISIONS, EDIT_DECISIONS,
+                                        EDIT_INDEXES,  EDIT_KEYS,     EDIT_ENTITIES,  EDIT_ATTRS};
+    unsigned seed = 41;
+    size_t rests = 0, none = 0, whole = 0, dropped[EDIT__TABLES] = {0};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        kp_design *d = ts_load_file(files[f]);
+        assert_non_null(d);
+        for (int step = 0; step < 150; step++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 8;
+            edit_table t = tables[r % 8];
+            size_t nr = edit_nrows(d, t), nc = edit_ncols(d, t);
+            if (step % 30 == 29) { /* broken for long enough: the sample again */
+                design_free(d);
+                d = ts_load_file(files[f]);
+            } else if (nr && r % 13 == 0 && t != EDIT_KEYS && t != EDIT_ATTRS) {
+                edit_delete(d, t, (r / 8) % nr);
+            } else if (nr && nc) {
+                size_t row = (r / 8) % nr, col = (r / 256) % nc;
+                char *text = (r / 4096) % 3 == 0
+                                 ? edit_get(d, t, (r / 16) % nr, col)
+                                 : xstrdup(words[(r / 16384) % (sizeof words / sizeof *words)]);
+                edit_set(d, t, row, col, text, NULL);
+                free(text);
+            }
+            salvage_drops s = {0};
+            kp_design *rest = validate_salvage(d, &s);
+            if (valid_whole(d)) {
+                assert_non_null(rest);
+                assert_int_equal(s.n, 0);
+                assert_true(design_equal(rest, d));
+                whole++;
+            }
+            if (!rest) {
+                none++;
+                salvage_drops_free(&s);
+                continue;
+            }
+            rests++;
+            if (!valid_whole(rest))
+                fail_msg("%s, step %d: the rest does not validate", files[f], step);
+            size_t k = 0;
+            for (size_t i = 0; i < d->npatterns; i++) {
+                if (drops_of(&s, EDIT_PATTERNS, i, true)) {
+                    dropped[EDIT_PATTERNS]++;
+                    continue;
+                }
+                assert_true(k < rest->npatterns);
+                assert_true(fields_equal(&kp_rec_pattern, &d->patterns[i], &rest->patterns[k++]));
+            }
+            assert_int_equal(k, rest->npatterns);
+            k = 0;
+            for (size_t i = 0; i < d->ndecisions; i++) {
+                const kp_decision *x = &d->decisions[i];
+                if (drops_of(&s, EDIT_DECISIONS, i, true)) {
+                    dropped[EDIT_DECISIONS]++;
+                    kp_design *back = design_clone(rest);
+                    kp_decision one = *x;
+                    one.signals = NULL;
+                    one.nsignals = 0;
+                    back->decisions =
+                        xrealloc(back->decisions, (back->ndecisions + 1) * sizeof *back->decisions);
+                    back->decisions[back->ndecisions] = one;
+                    fields_clone(&kp_rec_decision, &back->decisions[back->ndecisions++], &one);
+                    if (valid_whole(back))
+                        fail_msg("%s, step %d: decision %zu left out validates put back", files[f], step, i);
+                    design_free(back);
+                    continue;
+                }
+                assert_true(k < rest->ndecisions);
+                const kp_decision *y = &rest->decisions[k++];
+                assert_string_equal(x->id ? x->id : "", y->id ? y->id : "");
+                assert_int_equal(y->nsignals + drops_of(&s, EDIT_DECISIONS, i, false), x->nsignals);
+                dropped[EDIT_DECISIONS] += drops_of(&s, EDIT_DECISIONS, i, false);
+            }
+            assert_int_equal(k, rest->ndecisions);
+            for (size_t i = 0; i < s.n; i++)
+                dropped[EDIT_KEYS] += s.v[i].table == EDIT_KEYS;
+            salvage_drops_free(&s);
+            design_free(rest);
+        }
+        design_free(d);
+    }
+    if (rests < 100 || none < 10 || whole < 20 || !dropped[EDIT_PATTERNS] || !dropped[EDIT_DECISIONS] ||
+        !dropped[EDIT_KEYS])
+        fail_msg("rests %zu, none %zu, whole %zu; dropped patterns %zu, decisions %zu, templates %zu", rests,
+                 none, whole, dropped[EDIT_PATTERNS], dropped[EDIT_DECISIONS], dropped[EDIT_KEYS]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_index_removed_what_if),
         cmocka_unit_test(test_broken_pattern_left_out),
         cmocka_unit_test(test_no_rest),
+        cmocka_unit_test(test_rest_at_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
