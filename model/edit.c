@@ -1794,6 +1794,30 @@ bool edit_move(kp_design *d, edit_table t, size_t row, int delta)
     return true;
 }
 
+bool edit_rows_step(kp_design *d, edit_table t, kp_rowop op, const void *in, void *out)
+{
+    rows_ref r;
+    if (!d || !table_rows(d, t, &r) || !kp_rowop_fits(op, *r.n))
+        return false;
+    size_t n = *r.n;
+    if (op.kind == KP_ROW_INSERT)
+        *r.arr = xrealloc(*r.arr, (n + 1) * r.elsize);
+    char *base = *r.arr;
+    if (op.kind == KP_ROW_REMOVE)
+        memcpy(out, base + op.row * r.elsize, r.elsize);
+    kp_rowop_shift(base, n, r.elsize, op);
+    if (op.kind == KP_ROW_INSERT)
+        memcpy(base + op.row * r.elsize, in, r.elsize);
+    *r.n = kp_rowop_count(op, n);
+    if (!*r.n) {
+        free(*r.arr);
+        *r.arr = NULL;
+    }
+    return true;
+}
+
+const struct kp_record *edit_record(edit_table t) { return t == EDIT_KEYS ? &kp_rec_entity : table_rec(t); }
+
 size_t edit_decision_from_pattern(kp_design *d, size_t pattern_row)
 {
     if (!d || pattern_row >= d->npatterns)

@@ -104,6 +104,14 @@ size_t edit_duplicate(kp_design *d, edit_table t, size_t row);
 /* Moves a row by delta positions (-1 up, +1 down); false when it would leave the table. */
 bool edit_move(kp_design *d, edit_table t, size_t row, int delta);
 
+/* Structural step op made on table t's list in place, as design_patterns_step makes it on the
+ * patterns: an insertion puts the element *in (a value of its record's size, taken: its fields are
+ * the list's then) at op.row; a removal hands element op.row to *out (the caller's then); a move
+ * moves it. false, nothing changed, when t has no list (EDIT_SETTINGS) or op does not fit it. */
+bool edit_rows_step(kp_design *d, edit_table t, kp_rowop op, const void *in, void *out);
+/* The record of table t's elements (EDIT_KEYS: the entity's); NULL for EDIT_SETTINGS. */
+const struct kp_record *edit_record(edit_table t);
+
 /* The key attributes of the design in display order: the table's pk, sk, then each index's
  * pk and sk, without repeats, skipping plain domain attributes that some entity lists.
  * Returns pointers into the design (valid until it changes); caller frees the array only. */

@@ -580,7 +580,7 @@ static void test_random_edits_equal_whole_saves(void **state)
     ref_push(&h, design_clone(d0));
     assert_int_equal(session_apply(s, d0, "open", NULL), KP_OK);
     bool reopened = false; /* the history before the last reopening is the workspace's only */
-    size_t in_place = 0, undone = 0, rows_in_place = 0, ents_in_place = 0;
+    size_t in_place = 0, undone = 0, rows_in_place = 0, ents_in_place = 0, elems_in_place = 0;
     for (int stepno = 0; stepno < 400; stepno++) {
         const kp_design *ref = h.v[h.at];
         unsigned op = next_rand(&seed) % 100;
@@ -616,27 +616,38 @@ static void test_random_edits_equal_whole_saves(void **state)
             } else {
                 design_free(want);
             }
-        } else if (op < 76) {
-            /* a row step: as a whole design (session_apply) or in place (session_pattern_rows) */
+        } else if (op < 79) {
+            /* a row step, mostly of the patterns, else of another list: as a whole design
+               (session_apply) or in place (session_rows) */
+            static const edit_table lists[] = {EDIT_ENTITIES, EDIT_INDEXES, EDIT_ATTRS, EDIT_DECISIONS,
+                                               EDIT_KEYS};
+            edit_table t = next_rand(&seed) % 3 ? EDIT_PATTERNS : lists[next_rand(&seed) % 5];
             kp_design *nd = design_clone(ref);
-            size_t nr = edit_nrows(nd, EDIT_PATTERNS), row = nr ? next_rand(&seed) % nr : 0;
+            size_t nr = edit_nrows(nd, t), row = nr ? next_rand(&seed) % nr : 0;
             session_rowcmd cmd = SESSION_ROW_ADD;
+            bool made = true;
             switch (next_rand(&seed) % 4) {
             case 0:
-                edit_add(nd, EDIT_PATTERNS, row);
+                made = edit_add(nd, t, row) != (size_t)-1; /* none on the Keys table */
                 break;
             case 1:
                 cmd = SESSION_ROW_DELETE;
                 if (nr > 1)
-                    edit_delete(nd, EDIT_PATTERNS, row);
+                    edit_delete(nd, t, row);
                 break;
             case 2:
                 cmd = SESSION_ROW_DUPLICATE;
-                edit_duplicate(nd, EDIT_PATTERNS, row);
+                made = nr && edit_duplicate(nd, t, row) != (size_t)-1;
                 break;
             default:
                 cmd = row ? SESSION_ROW_UP : SESSION_ROW_DOWN;
-                edit_move(nd, EDIT_PATTERNS, row, row ? -1 : 1);
+                made = nr > 1 && edit_move(nd, t, row, row ? -1 : 1);
+            }
+            if (!made) { /* the session refuses it too, nothing changed */
+                design_free(nd);
+                kp_rowop rop;
+                assert_int_equal(session_rows(s, t, cmd, row, "rows", &rop, NULL), KP_NOTFOUND);
+                goto compare;
             }
             bool changes = !design_equal(nd, ref);
             if (changes)
@@ -646,12 +657,13 @@ static void test_random_edits_equal_whole_saves(void **state)
             } else {
                 design_free(nd);
                 kp_rowop rop;
-                assert_int_equal(session_pattern_rows(s, cmd, row, "rows", &rop, NULL), KP_OK);
+                assert_int_equal(session_rows(s, t, cmd, row, "rows", &rop, NULL), KP_OK);
                 assert_int_equal(rop.kind, cmd == SESSION_ROW_DELETE ? KP_ROW_REMOVE
                                            : cmd == SESSION_ROW_UP || cmd == SESSION_ROW_DOWN
                                                ? KP_ROW_MOVE
                                                : KP_ROW_INSERT);
-                rows_in_place++;
+                rows_in_place += t == EDIT_PATTERNS;
+                elems_in_place += t != EDIT_PATTERNS;
             }
         } else if (op < 86) {
             if (h.at == 0)
@@ -694,6 +706,7 @@ static void test_random_edits_equal_whole_saves(void **state)
             ref_push(&h, cur);
             reopened = true;
         }
+    compare:
         ref = h.v[h.at];
         if (!design_equal(session_design(s), ref))
             fail_msg("step %d (op %u): the session's design is not the whole path's", stepno, op);
@@ -705,13 +718,100 @@ static void test_random_edits_equal_whole_saves(void **state)
         free(got);
     }
     assert_true(reopened);
-    if (!(in_place >= 50 && undone >= 10 && rows_in_place >= 10 && ents_in_place >= 10))
-        fail_msg("in place %zu, undone %zu, rows in place %zu, entities in place %zu", in_place, undone,
-                 rows_in_place, ents_in_place);
+    if (!(in_place >= 50 && undone >= 10 && rows_in_place >= 10 && ents_in_place >= 10 &&
+          elems_in_place >= 5))
+        fail_msg(
+            "in place %zu, undone %zu, rows in place %zu, entities in place %zu, other rows in place %zu",
+            in_place, undone, rows_in_place, ents_in_place, elems_in_place);
     session_close(s);
     for (size_t i = 0; i < h.n; i++)
         design_free(h.v[i]);
     free(h.v);
+    free(p);
+}
+
+/* Rows of the other lists (entities, indexes, attributes, decisions) added, duplicated, moved and
+ * deleted in place (session_rows): the design's pointer stays, each step gives what the edit on a
+ * copy gives and is saved as designio_save's text; undone and redone, every step brings back the
+ * design before and after it, saved the same; the workspace holds the last; and one not to make (a move
+ * past an end, a row out of range, a row added on the Keys table, the settings) makes none. */
+static void test_session_element_rows(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    session *s = cloudshop_session(p);
+    static const edit_table lists[] = {EDIT_ENTITIES, EDIT_INDEXES, EDIT_ATTRS, EDIT_DECISIONS, EDIT_KEYS};
+    static const session_rowcmd cmds[] = {SESSION_ROW_DUPLICATE, SESSION_ROW_DOWN, SESSION_ROW_ADD,
+                                          SESSION_ROW_UP, SESSION_ROW_DELETE};
+    enum { NSTEPS = 5 * 5 };
+    kp_design *seen[NSTEPS + 1];
+    size_t n = 0;
+    seen[n++] = design_clone(session_design(s));
+    const kp_design *same = session_design(s);
+    for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
+        for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++) {
+            edit_table t = lists[l];
+            session_rowcmd cmd = cmds[c];
+            kp_design *want = design_clone(session_design(s));
+            size_t row = 1, at = (size_t)-1;
+            switch (cmd) {
+            case SESSION_ROW_ADD:
+                at = edit_add(want, t, row);
+                break;
+            case SESSION_ROW_DUPLICATE:
+                at = edit_duplicate(want, t, row);
+                break;
+            case SESSION_ROW_DELETE:
+                at = edit_delete(want, t, row) ? row : (size_t)-1;
+                break;
+            default:
+                at = edit_move(want, t, row, cmd == SESSION_ROW_UP ? -1 : 1) ? row : (size_t)-1;
+            }
+            kp_rowop op;
+            char *err = NULL;
+            kp_status st = session_rows(s, t, cmd, row, "rows", &op, &err);
+            assert_null(err);
+            assert_ptr_equal(session_design(s), same);
+            if (at == (size_t)-1) { /* a row added on the Keys table: none */
+                assert_int_equal(st, KP_NOTFOUND);
+                assert_true(t == EDIT_KEYS && cmd == SESSION_ROW_ADD);
+                design_free(want);
+                continue;
+            }
+            assert_int_equal(st, KP_OK);
+            assert_int_equal(op.kind, cmd == SESSION_ROW_DELETE                          ? KP_ROW_REMOVE
+                                      : cmd == SESSION_ROW_UP || cmd == SESSION_ROW_DOWN ? KP_ROW_MOVE
+                                                                                         : KP_ROW_INSERT);
+            assert_true(design_equal(session_design(s), want));
+            expect_saved(s);
+            seen[n++] = want;
+        }
+    kp_rowop op;
+    assert_int_equal(session_rows(s, EDIT_INDEXES, SESSION_ROW_UP, 0, "rows", &op, NULL), KP_NOTFOUND);
+    assert_int_equal(session_rows(s, EDIT_ATTRS, SESSION_ROW_DELETE, 999, "rows", &op, NULL), KP_NOTFOUND);
+    assert_int_equal(session_rows(s, EDIT_SETTINGS, SESSION_ROW_DELETE, 0, "rows", &op, NULL), KP_NOTFOUND);
+    assert_true(design_equal(session_design(s), seen[n - 1]));
+    for (size_t i = n - 1; i-- > 0;) {
+        assert_int_equal(session_undo(s, NULL), KP_OK);
+        assert_false(session_last_step_rows(s, &op)); /* the pattern list's steps alone */
+        assert_true(design_equal(session_design(s), seen[i]));
+        expect_saved(s);
+    }
+    for (size_t i = 1; i < n; i++) {
+        assert_int_equal(session_redo(s, NULL), KP_OK);
+        assert_true(design_equal(session_design(s), seen[i]));
+        expect_saved(s);
+    }
+    session_close(s);
+    /* another handle reads the working copy (it does not validate: a session would open the
+       version and keep this text aside) */
+    ws_t *other = ts_ws_open(p, 0);
+    char *want = designio_save(seen[n - 1], NULL);
+    expect_working(other, want);
+    free(want);
+    ws_close(other);
+    for (size_t i = 0; i < n; i++)
+        design_free(seen[i]);
     free(p);
 }
 
@@ -1242,6 +1342,7 @@ int main(void)
         cmocka_unit_test(test_damaged_log_reported),
         cmocka_unit_test(test_session_cell_edits_saved_as_lines),
         cmocka_unit_test(test_session_row_steps_saved_as_lines),
+        cmocka_unit_test(test_session_element_rows),
         cmocka_unit_test(test_fold_with_text),
         cmocka_unit_test(test_no_change_is_no_step),
         cmocka_unit_test(test_random_edits_equal_whole_saves),

@@ -734,49 +734,37 @@ static int row_op(wb *w, ui_action a)
     }
     if (t == EDIT_PATTERNS)
         return pattern_rows(w, a, what, cannot, done);
+    /* another list: the session makes the step in place too (its undo entry the step back), and
+       the checks, the copy and the analysis follow the whole design */
     const kp_design *d = session_design(w->ss);
     size_t nr = edit_nrows(d, t);
-    kp_design *nd = design_clone(d);
-    size_t at = (size_t)-1;
-    switch (a) {
-    case UI_ACT_ADD_ROW:
-        at = edit_add(nd, t, nr ? c->row + 1 : 0);
-        break;
-    case UI_ACT_DELETE_ROW:
-        if (nr && edit_delete(nd, t, c->row))
-            at = c->row;
-        break;
-    case UI_ACT_DUPLICATE_ROW:
-        if (nr)
-            at = edit_duplicate(nd, t, c->row);
-        break;
-    case UI_ACT_ROW_UP:
-        if (nr && edit_move(nd, t, c->row, -1))
-            at = c->row - 1;
-        break;
-    case UI_ACT_ROW_DOWN:
-        if (nr && edit_move(nd, t, c->row, +1))
-            at = c->row + 1;
-        break;
-    default:
-        break;
-    }
-    if (at == (size_t)-1) {
-        design_free(nd);
+    session_rowcmd cmd = a == UI_ACT_ADD_ROW         ? SESSION_ROW_ADD
+                         : a == UI_ACT_DELETE_ROW    ? SESSION_ROW_DELETE
+                         : a == UI_ACT_DUPLICATE_ROW ? SESSION_ROW_DUPLICATE
+                         : a == UI_ACT_ROW_UP        ? SESSION_ROW_UP
+                                                     : SESSION_ROW_DOWN;
+    char *label = xasprintf("%s %s row %zu", what, edit_table_name(t), c->row + 1);
+    char *err = NULL;
+    kp_rowop op = {0};
+    kp_status st = session_rows(w->ss, t, cmd, cmd == SESSION_ROW_ADD ? (nr ? c->row + 1 : 0) : c->row, label,
+                                &op, &err);
+    free(label);
+    if (st == KP_NOTFOUND) {
+        free(err);
         wb_message(w, UI_ROLE_WARN, "%s", cannot);
         return UI_REDRAW;
     }
-    drafts_clear(&w->drafts);
-    /* a row of the attributes added or taken out: the analysis told that step (one that nothing
-       reads moves the others' positions alone) */
-    w->attr_rows = t == EDIT_ATTRS && a != UI_ACT_ROW_UP && a != UI_ACT_ROW_DOWN;
-    w->attr_rows_op = (kp_rowop){a == UI_ACT_DELETE_ROW ? KP_ROW_REMOVE : KP_ROW_INSERT, at, 0};
-    char *label = xasprintf("%s %s row %zu", what, edit_table_name(t), c->row + 1);
-    kp_status st = wb_apply(w, nd, label);
-    free(label);
+    if (st != KP_READONLY) {
+        drafts_clear(&w->drafts);
+        /* a row of the attributes added or taken out: the analysis told that step (one that
+           nothing reads moves the others' positions alone) */
+        w->attr_rows = t == EDIT_ATTRS && op.kind != KP_ROW_MOVE;
+        w->attr_rows_op = op;
+    }
+    st = changed(w, st, err);
     if (st == KP_READONLY)
         return UI_REDRAW;
-    c->row = at;
+    c->row = op.kind == KP_ROW_MOVE ? op.to : op.row;
     clamp_cursor(w);
     wb_message(w, UI_ROLE_GOOD, "%s", done);
     return UI_REDRAW;

@@ -44,7 +44,8 @@ typedef struct snapshot {
         char *cb;
     } * pcov;
     size_t npcov;
-    bool rows; /* a step of the pattern list: op applied to it (an insertion puts pat back) */
+    bool rows; /* a step of the list etab (EDIT_PATTERNS: the patterns): op applied to it (an
+                  insertion puts back pat, or elem, of record erec, for another list) */
     kp_rowop op;
     char *label;
     int base; /* the version the state was based on */
@@ -118,7 +119,7 @@ static void snapshot_free(snapshot *sn)
         for (size_t k = 0; k < sn->npents; k++)
             strs_free(sn->pents[k].v, sn->pents[k].n);
         free(sn->pents);
-    } else if (!sn->rows || sn->op.kind == KP_ROW_INSERT)
+    } else if (!sn->rows || (sn->etab == EDIT_PATTERNS && sn->op.kind == KP_ROW_INSERT))
         pattern_free(&sn->pat);
     free(sn->label);
 }
@@ -1007,58 +1008,63 @@ static kp_status persist_rows(session *s, kp_rowop op, size_t nbefore, bool loca
 kp_status session_pattern_rows(session *s, session_rowcmd cmd, size_t row, const char *label, kp_rowop *op,
                                char **err)
 {
+    return session_rows(s, EDIT_PATTERNS, cmd, row, label, op, err);
+}
+
+kp_status session_rows(session *s, edit_table t, session_rowcmd cmd, size_t row, const char *label,
+                       kp_rowop *op, char **err)
+{
     if (err)
         *err = NULL;
     kp_design *d = s->design;
-    size_t n = d->npatterns, at = (size_t)-1;
+    const kp_record *rec = edit_record(t);
+    size_t n = edit_nrows(d, t), at = (size_t)-1;
     /* a command that does not apply says so first, read-only or not */
-    if (cmd != SESSION_ROW_ADD &&
-        (row >= n || (cmd == SESSION_ROW_UP && row == 0) || (cmd == SESSION_ROW_DOWN && row + 1 >= n)))
+    if (!rec || (cmd != SESSION_ROW_ADD && (row >= n || (cmd == SESSION_ROW_UP && row == 0) ||
+                                            (cmd == SESSION_ROW_DOWN && row + 1 >= n))))
         return KP_NOTFOUND;
     if (s->readonly)
         return kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
-    bool located = text_located(s, n); /* where the patterns' lines are, before they move */
-    snapshot back = {.label = xstrdup(label), .base = s->base, .rows = true};
+    bool pats = t == EDIT_PATTERNS;
+    bool located = pats && text_located(s, n); /* where the patterns' lines are, before they move */
+    snapshot back = {.base = s->base, .rows = true, .etab = t, .erec = pats ? NULL : rec};
     switch (cmd) {
     case SESSION_ROW_ADD:
-        at = edit_add(d, EDIT_PATTERNS, row);
-        *op = (kp_rowop){KP_ROW_INSERT, at, 0};
-        break;
     case SESSION_ROW_DUPLICATE:
-        at = edit_duplicate(d, EDIT_PATTERNS, row);
+        at = cmd == SESSION_ROW_ADD ? edit_add(d, t, row) : edit_duplicate(d, t, row);
         *op = (kp_rowop){KP_ROW_INSERT, at, 0};
         break;
-    case SESSION_ROW_DELETE:
-        if (row < n) { /* the pattern taken out is the undo step's */
-            *op = (kp_rowop){KP_ROW_REMOVE, row, 0};
-            design_patterns_step(d, *op, NULL, &back.pat);
-            at = row;
-        }
+    case SESSION_ROW_DELETE: /* the element taken out is the undo step's */
+        *op = (kp_rowop){KP_ROW_REMOVE, row, 0};
+        if (!pats)
+            back.elem = xmalloc(rec->size);
+        edit_rows_step(d, t, *op, NULL, pats ? (void *)&back.pat : back.elem);
+        at = row;
         break;
     case SESSION_ROW_UP:
     case SESSION_ROW_DOWN: {
         int by = cmd == SESSION_ROW_UP ? -1 : +1;
         size_t to = (size_t)((ptrdiff_t)row + by);
         *op = (kp_rowop){KP_ROW_MOVE, row, to};
-        if (fields_equal(&kp_rec_pattern, &d->patterns[row], &d->patterns[to])) {
-            /* past a pattern equal to it: nothing changes, no step (as session_apply) */
-            free(back.label);
-            return KP_OK;
-        }
-        if (edit_move(d, EDIT_PATTERNS, row, by))
+        const kp_record *r;
+        if (fields_equal(rec, edit_row(d, t, row, &r), edit_row(d, t, to, &r)))
+            return KP_OK; /* past an element equal to it: nothing changes, no step (as session_apply) */
+        if (edit_move(d, t, row, by))
             at = to;
         break;
     }
     }
-    if (at == (size_t)-1) {
-        free(back.label);
+    if (at == (size_t)-1)
         return KP_NOTFOUND;
-    }
     back.op = kp_rowop_inverse(*op); /* the undo step */
+    back.label = xstrdup(label);
     VEC_GROW(s->undo, s->nundo, s->capundo);
     s->undo[s->nundo++] = back;
     clear_redo(s);
-    kp_status st = persist_rows(s, *op, n, located, label, err);
+    /* the patterns' lines it moves, else the text around the patterns' list */
+    kp_status st = pats    ? persist_rows(s, *op, n, located, label, err)
+                   : s->ws ? persist_around_patterns(s, label, err)
+                           : KP_OK;
     trim(s, true, UNDO_STEPS);
     return st;
 }
@@ -1066,8 +1072,20 @@ kp_status session_pattern_rows(session *s, session_rowcmd cmd, size_t row, const
 /* Applies a structural snapshot's step to s->design; returns the snapshot of its inverse. */
 static snapshot rows_step(session *s, snapshot sn)
 {
-    snapshot inv = {.label = sn.label, .base = s->base, .rows = true, .op = kp_rowop_inverse(sn.op)};
-    design_patterns_step(s->design, sn.op, &sn.pat, &inv.pat);
+    snapshot inv = {.label = sn.label,
+                    .base = s->base,
+                    .rows = true,
+                    .etab = sn.etab,
+                    .erec = sn.erec,
+                    .op = kp_rowop_inverse(sn.op)};
+    if (sn.etab == EDIT_PATTERNS) {
+        design_patterns_step(s->design, sn.op, &sn.pat, &inv.pat);
+        return inv;
+    }
+    if (sn.op.kind == KP_ROW_REMOVE)
+        inv.elem = xmalloc(sn.erec->size);
+    edit_rows_step(s->design, sn.etab, sn.op, sn.elem, inv.elem);
+    free(sn.elem); /* an insertion's element is the list's now */
     return inv;
 }
 
@@ -1174,6 +1192,10 @@ static kp_status step(session *s, bool undo, char **err)
         design_rest_swap(s->design, sn.rest);
         (*to)[(*nto)++] = (snapshot){.rest = sn.rest, .label = sn.label, .base = s->base};
         s->step_rest = true;
+    } else if (sn.rows) { /* a step of a list: made, its inverse kept */
+        (*to)[(*nto)++] = rows_step(s, sn);
+        s->step_rows = sn.etab == EDIT_PATTERNS;
+        s->step_op = sn.op;
     } else if (sn.elem) { /* a step of one element: its two values change places */
         exchange_element(s->design, &sn);
         (*to)[(*nto)++] = sn;
@@ -1182,10 +1204,6 @@ static kp_status step(session *s, bool undo, char **err)
         s->step_rename = sn.renamed;
         s->step_tab = sn.etab;
         s->step_row = sn.row;
-    } else if (sn.rows) { /* a step of the pattern list: made, its inverse kept */
-        (*to)[(*nto)++] = rows_step(s, sn);
-        s->step_rows = true;
-        s->step_op = sn.op;
     } else { /* a step of one pattern: its two values change places */
         kp_pattern *p = &s->design->patterns[sn.row];
         (*to)[(*nto)++] = (snapshot){.pat = *p, .row = sn.row, .label = sn.label, .base = s->base};

@@ -68,6 +68,13 @@ typedef enum session_rowcmd {
  * failure with *err (caller frees; err may be NULL) and the change kept in memory. */
 kp_status session_pattern_rows(session *s, session_rowcmd cmd, size_t row, const char *label, kp_rowop *op,
                                char **err);
+/* The same on table t's rows (session_pattern_rows for EDIT_PATTERNS): an entity (EDIT_ENTITIES,
+ * EDIT_KEYS: edit_add refuses a row there), an index, an attribute or a decision added, deleted,
+ * duplicated or moved in place, its undo entry the step that takes it back (holding the element
+ * taken out for a delete), the save the text around the patterns' list. KP_NOTFOUND as there, and
+ * for EDIT_SETTINGS. session_last_step_rows tells the pattern list's steps alone. */
+kp_status session_rows(session *s, edit_table t, session_rowcmd cmd, size_t row, const char *label,
+                       kp_rowop *op, char **err);
 /* For idle moments: an edit is saved as the lines it changed (a few patterns: in proportion to
  * the edit, not the design); the working copy's text is then written whole here, once, when
  * edits were saved that way. Failures are left for the next save to report. */
