@@ -1362,7 +1362,10 @@ bool validate_after_check(validate_after *t, char **msg)
     kp_diags dg;
     diags_init(&dg, NULL);
     c->dg = &dg;
-    checks_after_patterns(c);
+    /* the checks after the patterns' that read the decisions: the others passed without them */
+    check_decisions(c);
+    for (size_t i = 0; i < d->ndecisions; i++)
+        name_length(c, N_("a decision id"), d->decisions[i].id, d->decisions[i].loc);
     c->dg = NULL;
     return first_error(&dg, msg);
 }

@@ -31,10 +31,11 @@ bool validate_design(const kp_design *d, kp_diags *diags);
 bool validate_after_patterns(const kp_design *d, kp_diags *diags);
 /* The same, made again and again on one design whose decisions change between the checks (what
  * the search for a valid rest does, one decision after another): validate_after_open takes d (its
- * names collected once), which must outlive the checks and change in its decisions alone (the
- * list and its elements, read at each check). validate_after_check(t, msg) is then
- * validate_after_patterns' verdict on d as it is; on failure *msg (when msg is not NULL, and *msg
- * NULL; caller frees) is its first error. */
+ * names collected once), which must validate without its decisions, outlive the checks and change
+ * in its decisions alone (the list and its elements, read at each check).
+ * validate_after_check(t, msg) is then validate_after_patterns' verdict on d as it is, made from
+ * the checks that read the decisions alone (the others passed without them); on failure *msg
+ * (when msg is not NULL, and *msg NULL; caller frees) is its first error. */
 typedef struct validate_after validate_after;
 validate_after *validate_after_open(const kp_design *d);
 bool validate_after_check(validate_after *t, char **msg);

@@ -939,7 +939,8 @@ static char *errors_of(const kp_design *d, bool after_only)
 
 /* Decisions' cells set at random (ids, the patterns they name, signals: names, nonsense) on a
  * design whose rest validates: the checks after the patterns' alone give the errors a whole
- * validation gives, none of them elsewhere (what salvage relies on to put decisions back). */
+ * validation gives, none of them elsewhere (what salvage relies on to put decisions back); and
+ * the same checks made again on one context (validate_after) give its verdict and first error. */
 static void test_after_patterns_alone(void **state)
 {
     (void)state;
@@ -954,7 +955,10 @@ static void test_after_patterns_alone(void **state)
                                         "pattern.nosuch.rate > 5",
                                         "index.GSI9.items > 1",
                                         "x >",
-                                        "línea"};
+                                        "línea",
+                                        /* a decision id past DynamoDB's 255 bytes for a name */
+                                        "D%s"};
+    char *longid = xasprintf("D%0300d", 1);
     unsigned seed = 17;
     size_t nbad = 0, ngood = 0;
     for (int step = 0; step < 400; step++) {
@@ -969,10 +973,17 @@ static void test_after_patterns_alone(void **state)
             edit_add(d, EDIT_DECISIONS, 0);
             continue;
         }
-        edit_set(d, EDIT_DECISIONS, (r / 8) % nr, (r / 64) % nc,
-                 words[(r / 1024) % (sizeof words / sizeof *words)], NULL);
+        const char *w = words[(r / 1024) % (sizeof words / sizeof *words)];
+        edit_set(d, EDIT_DECISIONS, (r / 8) % nr, (r / 64) % nc, strcmp(w, "D%s") ? w : longid, NULL);
         char *whole = errors_of(d, false), *after = errors_of(d, true);
         assert_string_equal(after, whole);
+        validate_after *t = validate_after_open(d);
+        char *msg = NULL;
+        assert_int_equal(validate_after_check(t, &msg), *whole == 0);
+        if (*whole) /* the first line of the list is its first error */
+            assert_true(strncmp(whole, msg, strlen(msg)) == 0 && whole[strlen(msg)] == '\n');
+        free(msg);
+        validate_after_close(t);
         nbad += *whole != 0;
         ngood += *whole == 0;
         free(whole);
@@ -980,6 +991,7 @@ static void test_after_patterns_alone(void **state)
     }
     if (nbad < 20 || ngood < 20)
         fail_msg("%zu edits with errors, %zu without; expected both, many times", nbad, ngood);
+    free(longid);
     design_free(d);
 }
 
