@@ -177,7 +177,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < nedits; i++)
         session_redo(ss, NULL);
     /* an entity renamed (Order, a quarter of the patterns naming it: a suffix put on and taken
-       off): in place, the working copy saved whole */
+       off): in place, saved as the ranges it changed (the entity's name and each pattern's), one
+       step of the workspace */
     ptrdiff_t order = design_entity_pos(session_design(ss), "Order");
     t = now(), c = cpu_now();
     for (int i = 0; i < nedits && order >= 0; i++) {

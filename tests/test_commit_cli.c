@@ -44,12 +44,12 @@ static void make_ws(const char *path, ws_state state)
     free(out);
     free(err);
     free(design);
-    if (state == SCHEMA_3) { /* as a keyplan of schema 3 left it: no edits, no copies.stamp */
+    if (state == SCHEMA_3) { /* as a keyplan of schema 3 left it: no edits, no copies.stamp, no hunks */
         sqlite3 *db = NULL;
         assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
         assert_int_equal(sqlite3_exec(db,
                                       "DROP TABLE edits; ALTER TABLE copies DROP COLUMN stamp; "
-                                      "PRAGMA user_version = 3",
+                                      "ALTER TABLE history DROP COLUMN hunks; PRAGMA user_version = 3",
                                       NULL, NULL, NULL),
                          SQLITE_OK);
         sqlite3_close(db);

@@ -945,17 +945,8 @@ static void test_after_patterns_alone(void **state)
 {
     (void)state;
     kp_design *d = base();
-    static const char *const words[] = {"D1",
-                                        "D2",
-                                        "1",
-                                        "2, 3",
-                                        "nosuch",
-                                        "",
-                                        "pattern.1.rate > 5",
-                                        "pattern.nosuch.rate > 5",
-                                        "index.GSI9.items > 1",
-                                        "x >",
-                                        "línea",
+    static const char *const words[] = {"D1", "D2", "1", "2, 3", "nosuch", "", "pattern.1.rate > 5",
+                                        "pattern.nosuch.rate > 5", "index.GSI9.items > 1", "x >", "línea",
                                         /* a decision id past DynamoDB's 255 bytes for a name */
                                         "D%s"};
     char *longid = xasprintf("D%0300d", 1);

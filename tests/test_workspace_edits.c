@@ -1147,8 +1147,17 @@ static void test_entity_rename_in_place(void **state)
     assert_true(named > 1);
     size_t depth = session_undo_depth(s);
     set_in_place(s, EDIT_KEYS, (size_t)order, 0, "Pedido", after);
+    /* saved as the ranges it changed, one step: the entity's name and each pattern's, a few bytes
+       each (not the text between them) */
+    expect_saved(s);
+    assert_int_equal(scalar(p, "SELECT length(hunks) - length(replace(hunks, char(10), '')) FROM edits "
+                               "ORDER BY seq DESC LIMIT 1"),
+                     named + 1);
+    assert_true(scalar(p, "SELECT length(design) FROM edits ORDER BY seq DESC LIMIT 1") <=
+                6 * ((long long)named + 1));
     size_t row = 99;
     assert_int_equal(session_undo(s, NULL), KP_OK);
+    expect_saved(s);
     assert_true(design_equal(d, before)); /* the last pattern still names Pedido */
     assert_true(session_last_step_rename(s, &row));
     assert_int_equal(row, (size_t)order);
@@ -1304,17 +1313,19 @@ static void test_undo_in_memory_steps_capped(void **state)
 static void test_migration_from_schema_3(void **state)
 {
     (void)state;
-    assert_int_equal(ws_schema_version(), 4);
+    assert_int_equal(ws_schema_version(), 5);
     char *p = ts_ws_file();
     ws_t *ws = ts_ws_open(p, WS_CREATE);
     assert_int_equal(ws_working_set(ws, "first\n", 0, true, NULL, NULL), KP_OK);
     assert_int_equal(ws_working_set(ws, "second\n", 0, true, "edit", NULL), KP_OK);
     ws_close(ws);
     /* the file as schema 3 left it */
-    exec_ok(p, "DROP TABLE edits; ALTER TABLE copies DROP COLUMN stamp; PRAGMA user_version = 3;");
+    exec_ok(p,
+            "DROP TABLE edits; ALTER TABLE copies DROP COLUMN stamp; ALTER TABLE history DROP COLUMN hunks; "
+            "PRAGMA user_version = 3;");
     ws = ts_ws_open(p, 0);
     expect_working(ws, "second\n");
-    assert_int_equal(scalar(p, "PRAGMA user_version"), 4);
+    assert_int_equal(scalar(p, "PRAGMA user_version"), 5);
     assert_int_equal(ws_working_set(ws, "third\n", 0, true, "edit", NULL), KP_OK);
     assert_int_equal(ws_working_splice(ws, 0, 1, "third", 5, "3rd", 3, "edit", NULL), KP_OK);
     expect_working(ws, "3rd\n");
@@ -1328,6 +1339,133 @@ static void test_migration_from_schema_3(void **state)
     assert_int_equal(ws_undo(ws, &u, NULL, NULL), KP_OK);
     assert_string_equal(u, "first\n");
     free(u);
+    ws_close(ws);
+    free(p);
+}
+
+/* A change of several ranges at once (ws_working_splices, schema 5): one undo step and one edit,
+ * each holding the ranges; undone and redone by a handle that knows the text and by one that
+ * reads it, folded, compacted, committed over (the step stored whole then) and reopened, the text
+ * is each time the one the ranges make; ranges out of order, overlapping or past the end are
+ * refused with nothing changed; and a damaged hunk list is named, not applied. */
+static void test_splices_several_ranges(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
+    const char *t0 = "entity: Order\n- a: Order\n- b: Item\n- c: Order\n";
+    const char *t1 = "entity: Pedido\n- a: Pedido\n- b: Item\n- c: Pedido\n";
+    assert_int_equal(ws_working_set(ws, t0, 0, true, "open", NULL), KP_OK);
+    ws_range r[] = {
+        {8, "Order", 5, "Pedido", 6}, {19, "Order", 5, "Pedido", 6}, {40, "Order", 5, "Pedido", 6}};
+    assert_int_equal(memcmp(t0 + 40, "Order", 5), 0);
+    ws_range bad[] = {{19, "Order", 5, "x", 1}, {8, "Order", 5, "y", 1}};
+    char *err = NULL;
+    assert_int_equal(ws_working_splices(ws, strlen(t0), bad, 2, "rename", &err),
+                     KP_INVALID); /* out of order */
+    assert_non_null(err);
+    free(err);
+    err = NULL;
+    ws_range past[] = {{42, "der\n", 6, "", 0}};
+    assert_int_equal(ws_working_splices(ws, strlen(t0), past, 1, "rename", &err), KP_INVALID);
+    free(err);
+    expect_working(ws, t0);
+    size_t nundo = 0;
+    assert_int_equal(ws_history_depth(ws, &nundo, NULL, NULL), KP_OK);
+    assert_int_equal(nundo, 0); /* a new workspace stores no state before its first */
+    assert_int_equal(ws_working_splices(ws, strlen(t0), r, 3, "rename", NULL), KP_OK);
+    expect_working(ws, t1);
+    /* the step and the edit hold the ranges' bytes, not the span between them */
+    assert_int_equal(scalar(p, "SELECT length(design) FROM edits ORDER BY seq DESC LIMIT 1"), 18);
+    assert_int_equal(scalar(p, "SELECT length(design) FROM history ORDER BY seq DESC LIMIT 1"), 15);
+    assert_int_equal(ws_history_depth(ws, &nundo, NULL, NULL), KP_OK);
+    assert_int_equal(nundo, 1);
+    /* undo and redo, the text known (ws_step_text) and read (ws_undo), twice over */
+    char *u = NULL;
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(k ? ws_undo(ws, &u, NULL, NULL) : ws_step_text(ws, true, t1, &u, NULL, NULL), KP_OK);
+        assert_string_equal(u, t0);
+        free(u);
+        expect_working(ws, t0);
+        assert_int_equal(k ? ws_redo(ws, &u, NULL, NULL) : ws_step_text(ws, false, t0, &u, NULL, NULL),
+                         KP_OK);
+        assert_string_equal(u, t1);
+        free(u);
+        expect_working(ws, t1);
+    }
+    /* another handle reads the log's hunks; a fold keeps the text */
+    ws_t *other = ts_ws_open(p, 0);
+    expect_working(other, t1);
+    ws_close(other);
+    assert_int_equal(ws_working_fold(ws, NULL), KP_OK);
+    assert_int_equal(scalar(p, "SELECT count(*) FROM edits"), 0);
+    expect_working(ws, t1);
+    /* compacted (the steps kept as they are), then undone: the hunks still apply */
+    assert_int_equal(ws_compact(ws, 10, NULL, NULL), KP_OK);
+    assert_int_equal(ws_undo(ws, &u, NULL, NULL), KP_OK);
+    assert_string_equal(u, t0);
+    free(u);
+    assert_int_equal(ws_redo(ws, &u, NULL, NULL), KP_OK);
+    free(u);
+    /* a commit replaces the copy outside the history: the step on top is stored whole */
+    assert_int_equal(ws_working_set(ws, "other\n", 0, false, NULL, NULL), KP_OK);
+    assert_int_equal(ws_undo(ws, &u, NULL, NULL), KP_OK);
+    assert_string_equal(u, t0);
+    free(u);
+    ws_close(ws);
+    /* reopened: the step again, then its hunks damaged: named, nothing applied */
+    ws = ts_ws_open(p, 0);
+    expect_working(ws, t0);
+    assert_int_equal(ws_working_get(ws, &u, NULL, NULL), KP_OK);
+    free(u);
+    assert_int_equal(ws_working_splices(ws, strlen(t0), r, 3, "rename", NULL), KP_OK);
+    ws_close(ws);
+    exec_ok(p, "UPDATE history SET hunks = '8 5 6\n999 5 6\n' WHERE seq = (SELECT max(seq) FROM history)");
+    ws = ts_ws_open(p, 0);
+    expect_working(ws, t1);
+    err = NULL;
+    assert_int_equal(ws_undo(ws, &u, NULL, &err), KP_DAMAGED);
+    assert_non_null(strstr(err, "damaged"));
+    free(err);
+    expect_working(ws, t1);
+    ws_close(ws);
+    /* the log's hunks damaged (past the text): the copy is said not to be readable, not misread */
+    exec_ok(p,
+            "UPDATE edits SET hunks = '8 5 6\n19 500 6\n40 5 6\n' WHERE seq = (SELECT max(seq) FROM edits)");
+    ws = ts_ws_open(p, 0);
+    err = NULL;
+    assert_int_equal(ws_working_get(ws, &u, NULL, &err), KP_DAMAGED);
+    assert_non_null(strstr(err, "do not fit"));
+    free(err);
+    ws_close(ws);
+    free(p);
+}
+
+/* A workspace of schema 4 (no hunks) upgrades to 5: its steps and log read as before, and a change
+ * of several ranges is stored and undone on it. */
+static void test_migration_from_schema_4(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    ws_t *ws = ts_ws_open(p, WS_CREATE);
+    assert_int_equal(ws_working_set(ws, "a b c\n", 0, true, NULL, NULL), KP_OK);
+    assert_int_equal(ws_working_get(ws, &(char *){NULL}, NULL, NULL), KP_OK);
+    ws_close(ws);
+    exec_ok(
+        p,
+        "ALTER TABLE history DROP COLUMN hunks; ALTER TABLE edits DROP COLUMN hunks; PRAGMA user_version = 4;");
+    ws = ts_ws_open(p, 0);
+    assert_int_equal(scalar(p, "PRAGMA user_version"), 5);
+    char *t = NULL;
+    assert_int_equal(ws_working_get(ws, &t, NULL, NULL), KP_OK);
+    assert_string_equal(t, "a b c\n");
+    free(t);
+    ws_range r[] = {{0, "a", 1, "á", 2}, {4, "c", 1, "ç", 2}};
+    assert_int_equal(ws_working_splices(ws, 6, r, 2, "accents", NULL), KP_OK);
+    expect_working(ws, "á b ç\n");
+    assert_int_equal(ws_undo(ws, &t, NULL, NULL), KP_OK);
+    assert_string_equal(t, "a b c\n");
+    free(t);
     ws_close(ws);
     free(p);
 }
@@ -1347,6 +1485,8 @@ int main(void)
         cmocka_unit_test(test_no_change_is_no_step),
         cmocka_unit_test(test_random_edits_equal_whole_saves),
         cmocka_unit_test(test_migration_from_schema_3),
+        cmocka_unit_test(test_migration_from_schema_4),
+        cmocka_unit_test(test_splices_several_ranges),
         cmocka_unit_test(test_undo_in_memory_capped),
         cmocka_unit_test(test_undo_rest_steps),
         cmocka_unit_test(test_entity_steps_in_place),

@@ -561,6 +561,7 @@ kp_status session_apply(session *s, kp_design *d, const char *label, char **err)
 }
 
 static kp_status persist_entity(session *s, size_t row, const kp_entity *old, const char *label, char **err);
+static bool find_item(const char *t, size_t tlen, const char *key, size_t row, size_t *from, size_t *to);
 
 /* session_edit_set of a cell that changes element `row` of list t alone (edit_changes_row_only):
  * edited in place, its old value is the undo step, and the working copy is saved as that entity's
@@ -671,6 +672,101 @@ static void exchange_element(kp_design *d, snapshot *sn)
     }
 }
 
+/* The range of the saved text [from, from + waslen) that becomes now[0..len), trimmed of what
+ * they share at either end, appended to r (n of cap). */
+static void add_range(ws_range **r, size_t *n, size_t *cap, const char *t, size_t from, size_t waslen,
+                      const char *now, size_t len)
+{
+    const char *was = t + from;
+    size_t cp = 0, cs = 0;
+    while (cp < len && cp < waslen && now[cp] == was[cp])
+        cp++;
+    while (cs < len - cp && cs < waslen - cp && now[len - 1 - cs] == was[waslen - 1 - cs])
+        cs++;
+    if (cp == len && cp == waslen)
+        return; /* the same */
+    VEC_GROW(*r, *n, *cap);
+    (*r)[(*n)++] = (ws_range){from + cp, was + cp, waslen - cp - cs, now + cp, len - cp - cs};
+}
+
+/* Saves entity rename *sn (its old value, the old entity lists of the patterns naming it) as the
+ * ranges it changed: the entity's lines and each of those patterns', one step in the workspace
+ * (ws_working_splices), not the text whole; whole (persist) when the text is not known or located,
+ * or a changed part's old lines are not what its old value writes. */
+static kp_status persist_rename(session *s, const snapshot *sn, const char *label, char **err)
+{
+    const kp_design *d = s->design;
+    size_t n = d->npatterns, from, to, nr = 0, cap = 0;
+    if (!text_located(s, n) || !find_item(s->text, s->tlen, "entities", sn->row, &from, &to) ||
+        (n && to > s->pat[0]))
+        return persist(s, true, label, err);
+    size_t ntexts = 0;
+    char **texts = xcalloc(2 * (sn->npents + 1), sizeof *texts); /* what the ranges point into */
+    ws_range *r = NULL;
+    bool fits = true;
+    for (size_t k = 0; fits && k <= sn->npents; k++) {
+        size_t at = from, len = to - from;
+        if (k == 0) { /* the entity */
+            texts[0] = designio_save_entity(sn->elem, NULL);
+            texts[1] = texts[0] ? designio_save_entity(&d->entities[sn->row], NULL) : NULL;
+            ntexts = 2;
+        } else { /* a pattern naming it: its old value is its value with the old list */
+            const struct pents *pe = &sn->pents[k - 1];
+            kp_pattern old = d->patterns[pe->row];
+            old.entities = pe->v;
+            old.nentities = pe->n;
+            at = s->pat[pe->row];
+            len = s->pat[pe->row + 1] - at;
+            texts[ntexts] = designio_save_pattern(&old, NULL);
+            texts[ntexts + 1] = texts[ntexts] ? designio_save_pattern(&d->patterns[pe->row], NULL) : NULL;
+            ntexts += 2;
+            fits = k == 1 || pe->row > sn->pents[k - 2].row; /* in the text's order */
+        }
+        const char *oc = texts[ntexts - 2], *nc = texts[ntexts - 1];
+        fits = fits && nc && strlen(oc) == len && memcmp(oc, s->text + at, len) == 0;
+        if (fits)
+            add_range(&r, &nr, &cap, s->text, at, len, nc, strlen(nc));
+    }
+    kp_status st = fits ? ws_working_splices(s->ws, s->tlen, r, nr, label, err) : KP_CONFLICT;
+    if (st == KP_OK) {
+        /* the same ranges on the text held here; each pattern's lines move by the ranges before */
+        sbuf t;
+        sbuf_init(&t);
+        size_t done = 0, k = 0;
+        long long shift = 0;
+        for (size_t i = 0; i <= n; i++) {
+            for (; k < nr && r[k].at + r[k].waslen <= s->pat[i]; k++)
+                shift += (long long)r[k].len - (long long)r[k].waslen;
+            s->pat[i] = (size_t)((long long)s->pat[i] + shift);
+        }
+        for (k = 0; k < nr; k++) {
+            sbuf_addn(&t, s->text + done, r[k].at - done);
+            sbuf_addn(&t, r[k].text, r[k].len);
+            done = r[k].at + r[k].waslen;
+        }
+        sbuf_addn(&t, s->text + done, s->tlen - done);
+        free(s->text);
+        s->tlen = t.len;
+        s->tcap = t.len + 1;
+        s->text = t.s ? sbuf_steal(&t) : xstrdup("");
+        s->unfolded++;
+    }
+    for (size_t i = 0; i < ntexts; i++)
+        free(texts[i]);
+    free(texts);
+    free(r);
+    if (st == KP_CONFLICT) { /* not known as this session holds it, or not its lines: whole */
+        if (err) {
+            free(*err);
+            *err = NULL;
+        }
+        return persist(s, true, label, err);
+    }
+    if (st != KP_OK)
+        text_forget(s);
+    return st;
+}
+
 /* session_edit_set of an entity's name (edit_renames_entity): renamed in place, the patterns
  * naming it following; the undo step holds the entity's old value and those patterns' lists of
  * entities (not a copy of the design), and the working copy is saved whole. */
@@ -692,7 +788,7 @@ static kp_status rename_in_place(session *s, edit_table t, size_t row, size_t co
     bool same = st == KP_OK && fields_equal(&kp_rec_entity, sn.elem, e); /* its name: its patterns too */
     if (!keep_step(s, &sn, &st, same, exchange_element, label, applied, err))
         return st;
-    st = persist(s, true, label, err);
+    st = s->ws ? persist_rename(s, &s->undo[s->nundo - 1], label, err) : KP_OK;
     trim(s, true, UNDO_STEPS);
     return st;
 }

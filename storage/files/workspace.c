@@ -310,7 +310,104 @@ static bool pragma_int(sqlite3 *db, const char *sql, long long *out)
 
 /* ---- undo deltas ------------------------------------------------------------------------- */
 
-/* One history entry as read: a whole state (prefix < 0) or a delta on the state above it. */
+/* ---- hunks: a change of several ranges of a text (schema 5) ------------------------------- */
+
+/* Bytes [at, at + len) of a text replaced by now[0..nowlen); a list of them is in ascending order
+ * of `at`, none overlapping. Stored as a text of one line "at len nowlen" per hunk (the `hunks`
+ * column) beside the replacements, one after the other (the `design` column). */
+typedef struct hunk {
+    size_t at, len;
+    const char *now;
+    size_t nowlen;
+} hunk;
+
+/* The hunks of column text `spec` over the replacements bytes[0..nbytes) (pointed into), on a
+ * text of blen bytes; NULL (nothing to free) when they do not fit it: out of order, overlapping,
+ * past its end, or not using the bytes exactly. *n receives their number. Caller frees. */
+static hunk *hunks_parse(const char *spec, const char *bytes, size_t nbytes, size_t blen, size_t *n)
+{
+    size_t cap = 0, used = 0, end = 0;
+    hunk *h = NULL;
+    *n = 0;
+    for (const char *p = spec; *p;) {
+        unsigned long long v[3];
+        for (int k = 0; k < 3; k++) { /* digits, then a space, the last a newline (not sscanf: it
+                                          measures the rest of the text each time) */
+            char *e = NULL;
+            v[k] = *p >= '0' && *p <= '9' ? strtoull(p, &e, 10) : 0;
+            if (!e || *e != (k < 2 ? ' ' : '\n')) {
+                free(h);
+                return NULL;
+            }
+            p = e + 1;
+        }
+        unsigned long long at = v[0], len = v[1], nl = v[2];
+        if (at < end || len > blen || at > blen - len || nl > nbytes - used) {
+            free(h);
+            return NULL;
+        }
+        VEC_GROW(h, *n, cap);
+        h[(*n)++] = (hunk){(size_t)at, (size_t)len, bytes + used, (size_t)nl};
+        used += (size_t)nl;
+        end = (size_t)(at + len);
+    }
+    if (used != nbytes || !*n) {
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+/* base[0..blen) with the hunks made; *outlen its length. Caller frees. */
+static char *hunks_apply(const char *base, size_t blen, const hunk *h, size_t n, size_t *outlen)
+{
+    size_t len = blen;
+    for (size_t i = 0; i < n; i++)
+        len = len - h[i].len + h[i].nowlen;
+    char *r = xmalloc(len + 1), *o = r;
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(o, base + from, h[i].at - from);
+        o += h[i].at - from;
+        memcpy(o, h[i].now, h[i].nowlen);
+        o += h[i].nowlen;
+        from = h[i].at + h[i].len;
+    }
+    memcpy(o, base + from, blen - from);
+    r[len] = '\0';
+    *outlen = len;
+    return r;
+}
+
+/* The hunks that take the text made by h (on base) back to base: each at its place in the new
+ * text, its replacement base's old bytes (pointed into). inv has room for n. */
+static void hunks_inverse(const char *base, const hunk *h, size_t n, hunk *inv)
+{
+    long long shift = 0;
+    for (size_t i = 0; i < n; i++) {
+        inv[i] = (hunk){(size_t)((long long)h[i].at + shift), h[i].nowlen, base + h[i].at, h[i].len};
+        shift += (long long)h[i].nowlen - (long long)h[i].len;
+    }
+}
+
+/* The column text of hunks h and their replacements, one after the other (*bytes, *nbytes).
+ * Caller frees both. */
+static char *hunks_spec(const hunk *h, size_t n, char **bytes, size_t *nbytes)
+{
+    sbuf spec, b;
+    sbuf_init(&spec);
+    sbuf_init(&b);
+    for (size_t i = 0; i < n; i++) {
+        sbuf_printf(&spec, "%zu %zu %zu\n", h[i].at, h[i].len, h[i].nowlen);
+        sbuf_addn(&b, h[i].now, h[i].nowlen);
+    }
+    *nbytes = b.len;
+    *bytes = b.s ? sbuf_steal(&b) : xstrdup("");
+    return sbuf_steal(&spec);
+}
+
+/* One history entry as read: a whole state (prefix < 0), a delta on the state above it (the
+ * bytes between prefix and suffix), or hunks on it (hunks not NULL, schema 5). */
 typedef struct hentry {
     long long seq;
     char *text;
@@ -318,12 +415,14 @@ typedef struct hentry {
     long long prefix, suffix;
     int base; /* -1: not recorded (schema 2) */
     char *label;
+    char *hunks;
 } hentry;
 
 static void hentry_free(hentry *e)
 {
     free(e->text);
     free(e->label);
+    free(e->hunks);
     memset(e, 0, sizeof *e);
 }
 
@@ -331,6 +430,13 @@ static void hentry_free(hentry *e)
  * when the delta does not fit (a damaged entry). Caller frees. */
 static char *hentry_apply(const hentry *e, const char *above, size_t alen)
 {
+    if (e->hunks) {
+        size_t n, len;
+        hunk *h = hunks_parse(e->hunks, e->text, e->len, alen, &n);
+        char *r = h ? hunks_apply(above, alen, h, n, &len) : NULL;
+        free(h);
+        return r;
+    }
     if (e->prefix < 0)
         return xstrndup(e->text, e->len);
     if ((unsigned long long)e->prefix + (unsigned long long)e->suffix > alen)
@@ -374,10 +480,14 @@ static bool hentry_read(sqlite3_stmt *s, hentry *e)
     e->base = sqlite3_column_type(s, 3) == SQLITE_NULL ? -1 : sqlite3_column_int(s, 3);
     e->prefix = sqlite3_column_type(s, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 4);
     e->suffix = sqlite3_column_int64(s, 5);
+    e->hunks =
+        sqlite3_column_type(s, 6) == SQLITE_NULL ? NULL : xstrdup((const char *)sqlite3_column_text(s, 6));
     return true;
 }
 
-#define HENTRY_COLS "seq, design, label, base, prefix, suffix"
+#define HENTRY_COLS "seq, design, label, base, prefix, suffix, hunks"
+/* before schema 5, which added the hunks */
+#define HENTRY_COLS_V3 "seq, design, label, base, prefix, suffix, NULL"
 
 /* `author`'s working copy text: `stored` (its copies.design) with the author's edit log applied
  * in order (schema 4 on), or NULL when an edit does not fit the text (a damaged log) or the log
@@ -390,8 +500,11 @@ static char *with_edits(sqlite3 *db, long long schema, const char *author, const
     if (schema < 4)
         return t;
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(db, "SELECT prefix, suffix, design FROM edits WHERE author = ?1 ORDER BY seq", -1,
-                           &s, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(
+            db,
+            schema >= 5 ? "SELECT prefix, suffix, design, hunks FROM edits WHERE author = ?1 ORDER BY seq"
+                        : "SELECT prefix, suffix, design, NULL FROM edits WHERE author = ?1 ORDER BY seq",
+            -1, &s, NULL) != SQLITE_OK) {
         free(t);
         return NULL;
     }
@@ -401,6 +514,23 @@ static char *with_edits(sqlite3 *db, long long schema, const char *author, const
         long long p = sqlite3_column_int64(s, 0), sfx = sqlite3_column_int64(s, 1);
         const char *mid = (const char *)sqlite3_column_blob(s, 2);
         size_t ml = (size_t)sqlite3_column_bytes(s, 2);
+        if (sqlite3_column_type(s, 3) != SQLITE_NULL) { /* several ranges at once */
+            size_t n, nlen;
+            hunk *h = ml && memchr(mid, '\0', ml)
+                          ? NULL
+                          : hunks_parse((const char *)sqlite3_column_text(s, 3), mid, ml, len, &n);
+            char *next = h ? hunks_apply(t, len, h, n, &nlen) : NULL;
+            free(h);
+            if (!next) {
+                rc = SQLITE_CORRUPT;
+                break;
+            }
+            free(t);
+            t = next;
+            len = nlen;
+            cap = nlen + 1;
+            continue;
+        }
         if (p < 0 || sfx < 0 || (unsigned long long)p + (unsigned long long)sfx > len ||
             (ml && memchr(mid, '\0', ml))) {
             rc = SQLITE_CORRUPT;
@@ -448,7 +578,7 @@ static bool fold_edits(sqlite3 *db, const char *author)
         const char *a = (const char *)sqlite3_column_text(s, 0);
         const char *stored = (const char *)sqlite3_column_text(s, 1);
         char *who = xstrdup(a ? a : "");
-        char *text = with_edits(db, 4, who, stored ? stored : "");
+        char *text = with_edits(db, 5, who, stored ? stored : "");
         ok = text != NULL;
         if (ok) {
             sqlite3_bind_text(upd, 1, who, -1, SQLITE_STATIC);
@@ -475,12 +605,15 @@ static bool fold_edits(sqlite3 *db, const char *author)
 
 /* Rewrites every whole-state entry of `author`'s stack as a delta on the state above it
  * (starting from the working copy `top`). false on a SQLite failure. */
-static bool compact_stack(sqlite3 *db, const char *author, const char *stack, const char *top)
+static bool compact_stack(sqlite3 *db, const char *author, const char *stack, const char *top, bool hunks)
 {
     sqlite3_stmt *sel, *upd;
-    if (sqlite3_prepare_v2(
-            db, "SELECT " HENTRY_COLS " FROM history WHERE author = ?1 AND stack = ?2 ORDER BY seq DESC", -1,
-            &sel, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db,
+                           hunks ? "SELECT " HENTRY_COLS " FROM history WHERE author = ?1 AND stack = ?2 "
+                                   "ORDER BY seq DESC"
+                                 : "SELECT " HENTRY_COLS_V3 " FROM history WHERE author = ?1 AND stack = ?2 "
+                                   "ORDER BY seq DESC",
+                           -1, &sel, NULL) != SQLITE_OK)
         return false;
     if (sqlite3_prepare_v2(db, "UPDATE history SET design = ?2, prefix = ?3, suffix = ?4 WHERE seq = ?1", -1,
                            &upd, NULL) != SQLITE_OK) {
@@ -522,7 +655,7 @@ static bool compact_stack(sqlite3 *db, const char *author, const char *stack, co
 }
 
 /* Every author's stacks as deltas (schema 3's migration step and ws_compact). */
-static bool compact_all(sqlite3 *db)
+static bool compact_all(sqlite3 *db, bool hunks)
 {
     sqlite3_stmt *s;
     if (sqlite3_prepare_v2(db, "SELECT author, design FROM copies", -1, &s, NULL) != SQLITE_OK)
@@ -532,7 +665,7 @@ static bool compact_all(sqlite3 *db)
         const char *author = (const char *)sqlite3_column_text(s, 0);
         const char *top = (const char *)sqlite3_column_text(s, 1);
         char *a = xstrdup(author ? author : ""), *t = xstrdup(top ? top : "");
-        ok = compact_stack(db, a, "undo", t) && compact_stack(db, a, "redo", t);
+        ok = compact_stack(db, a, "undo", t, hunks) && compact_stack(db, a, "redo", t, hunks);
         free(a);
         free(t);
     }
@@ -637,16 +770,21 @@ static const char schema_v4[] = "CREATE TABLE edits(seq INTEGER PRIMARY KEY, aut
                                 "CREATE INDEX edits_author ON edits(author, seq);\n"
                                 "ALTER TABLE copies ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0;\n";
 
-static bool compact_all(sqlite3 *db);
+/* A change of several ranges at once (an entity renamed, which the patterns naming it follow) is
+   one edit and one undo step: their hunks ("at len nowlen" lines), the replacements in design. */
+static const char schema_v5[] = "ALTER TABLE history ADD COLUMN hunks TEXT;\n"
+                                "ALTER TABLE edits ADD COLUMN hunks TEXT;\n";
+
+static bool compact_all(sqlite3 *db, bool hunks);
+/* schema 3's step, before the hunks */
+static bool compact_all_v3(sqlite3 *db) { return compact_all(db, false); }
 
 static const struct migration {
     const char *sql;
     bool (*after)(sqlite3 *db);
 } migrations[] = {
-    {schema_v1, NULL},
-    {schema_v2, backfill_digest},
-    {schema_v3, compact_all},
-    {schema_v4, NULL},
+    {schema_v1, NULL}, {schema_v2, backfill_digest}, {schema_v3, compact_all_v3}, {schema_v4, NULL},
+    {schema_v5, NULL},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
@@ -1993,14 +2131,16 @@ static bool put_working(ws_t *ws, const char *yaml, int base, bool keep_base)
 /* Pushes on `stack` a state based on `base` as a delta on the working copy about to replace it:
  * that text's bytes `p` to length - `sfx` replaced by mid (ml bytes). */
 static bool push_delta(ws_t *ws, const char *stack, const char *mid, size_t ml, size_t p, size_t sfx,
-                       int base, const char *label)
+                       int base, const char *label, const char *hunks)
 {
     sqlite3_stmt *s;
-    if (sqlite3_prepare_v2(ws->db,
-                           "INSERT INTO history(author, stack, design, label, time, base, prefix, suffix) "
-                           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                           -1, &s, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(
+            ws->db,
+            "INSERT INTO history(author, stack, design, label, time, base, prefix, suffix, hunks) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            -1, &s, NULL) != SQLITE_OK)
         return false;
+    bind_opt(s, 9, hunks);
     char *now = now_iso();
     sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 2, stack, -1, SQLITE_STATIC);
@@ -2053,13 +2193,15 @@ static bool fold_if_full(ws_t *ws)
 
 /* One row of the author's edits log: the working copy's bytes `p` to length - `sfx` replaced by
  * mid (ml bytes), its time and stamp moved on, the log folded when full. */
-static bool log_edit(ws_t *ws, size_t p, size_t sfx, const char *mid, size_t ml)
+static bool log_edit(ws_t *ws, size_t p, size_t sfx, const char *mid, size_t ml, const char *hunks)
 {
     sqlite3_stmt *s;
-    bool ok = sqlite3_prepare_v2(ws->db,
-                                 "INSERT INTO edits(author, prefix, suffix, design) VALUES (?1, ?2, ?3, ?4)",
-                                 -1, &s, NULL) == SQLITE_OK;
+    bool ok =
+        sqlite3_prepare_v2(
+            ws->db, "INSERT INTO edits(author, prefix, suffix, design, hunks) VALUES (?1, ?2, ?3, ?4, ?5)",
+            -1, &s, NULL) == SQLITE_OK;
     if (ok) {
+        bind_opt(s, 5, hunks);
         sqlite3_bind_text(s, 1, ws->author, -1, SQLITE_STATIC);
         sqlite3_bind_int64(s, 2, (long long)p);
         sqlite3_bind_int64(s, 3, (long long)sfx);
@@ -2078,7 +2220,7 @@ static bool push_history(ws_t *ws, const char *stack, const char *state, int bas
     size_t p, sfx, ml;
     const char *mid;
     delta_of(state, above, &p, &sfx, &mid, &ml);
-    return push_delta(ws, stack, mid, ml, p, sfx, base, label);
+    return push_delta(ws, stack, mid, ml, p, sfx, base, label, NULL);
 }
 
 /* The top entry of the author's `stack`: KP_OK, KP_NOTFOUND when empty, KP_IO on failure. */
@@ -2113,12 +2255,13 @@ static bool materialize_tops(ws_t *ws, const char *cur)
         if (st != KP_OK)
             return false;
         bool ok = true;
-        if (e.prefix >= 0) {
+        if (e.prefix >= 0 || e.hunks) {
             char *state = hentry_apply(&e, cur, strlen(cur));
             sqlite3_stmt *s;
             ok = state &&
-                 sqlite3_prepare_v2(ws->db, "UPDATE history SET design = ?2, prefix = NULL WHERE seq = ?1",
-                                    -1, &s, NULL) == SQLITE_OK;
+                 sqlite3_prepare_v2(
+                     ws->db, "UPDATE history SET design = ?2, prefix = NULL, hunks = NULL WHERE seq = ?1", -1,
+                     &s, NULL) == SQLITE_OK;
             if (ok) {
                 sqlite3_bind_int64(s, 1, e.seq);
                 sqlite3_bind_text(s, 2, state, -1, SQLITE_STATIC);
@@ -2229,14 +2372,72 @@ kp_status ws_working_splice(ws_t *ws, size_t prefix, size_t suffix, const char *
         return kp_fail(err, KP_CONFLICT, "%s: the working copy of %s changed elsewhere; save it whole",
                        ws->path, ws->author);
     }
-    bool ok = push_delta(ws, "undo", was ? was : "", waslen, prefix, suffix, base, label) && clear_redo(ws) &&
-              cap_undo(ws, WS_UNDO_CAP) && log_edit(ws, prefix, suffix, text, len);
+    bool ok = push_delta(ws, "undo", was ? was : "", waslen, prefix, suffix, base, label, NULL) &&
+              clear_redo(ws) && cap_undo(ws, WS_UNDO_CAP) && log_edit(ws, prefix, suffix, text, len, NULL);
     if (!ok) {
         ws->wc_stamp = -1;
         return abort_tx(ws, err, _("save the working copy"));
     }
     st = finish(ws, err, _("save the working copy"));
     ws->wc_stamp = st == KP_OK ? ws->wc_stamp + 1 : -1;
+    return st;
+}
+
+kp_status ws_working_splices(ws_t *ws, size_t tlen, const ws_range *r, size_t n, const char *label,
+                             char **err)
+{
+    if (ws->schema < 5 || ws->wc_stamp < 0)
+        return kp_fail(err, KP_CONFLICT,
+                       "%s: the working copy of %s is not known to this handle; save it whole", ws->path,
+                       ws->author);
+    size_t end = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].at < end || r[i].waslen > tlen || r[i].at > tlen - r[i].waslen)
+            return kp_fail(err, KP_INVALID,
+                           "range %zu of %zu does not fit a text of %zu bytes after byte %zu", i + 1, n, tlen,
+                           end);
+        if ((r[i].was && memchr(r[i].was, '\0', r[i].waslen)) ||
+            (r[i].text && memchr(r[i].text, '\0', r[i].len)))
+            return kp_fail(err, KP_INVALID, "a working copy's text holds no NUL byte");
+        end = r[i].at + r[i].waslen;
+    }
+    if (!n)
+        return KP_OK;
+    /* the edit: each range made on the text; the undo step: each back, at its place in the new one */
+    hunk *h = xcalloc(n, sizeof *h), *inv = xcalloc(n, sizeof *inv);
+    long long shift = 0;
+    for (size_t i = 0; i < n; i++) {
+        h[i] = (hunk){r[i].at, r[i].waslen, r[i].text ? r[i].text : "", r[i].len};
+        inv[i] =
+            (hunk){(size_t)((long long)r[i].at + shift), r[i].len, r[i].was ? r[i].was : "", r[i].waslen};
+        shift += (long long)r[i].len - (long long)r[i].waslen;
+    }
+    char *now, *was;
+    size_t nnow, nwas;
+    char *spec = hunks_spec(h, n, &now, &nnow), *back = hunks_spec(inv, n, &was, &nwas);
+    free(h);
+    free(inv);
+    kp_status st = begin(ws, err);
+    if (st == KP_OK) {
+        int base = 0;
+        if (copy_stamp(ws, &base) != ws->wc_stamp) {
+            exec(ws->db, "ROLLBACK");
+            ws->wc_stamp = -1;
+            st = kp_fail(err, KP_CONFLICT, "%s: the working copy of %s changed elsewhere; save it whole",
+                         ws->path, ws->author);
+        } else if (!(push_delta(ws, "undo", was, nwas, 0, 0, base, label, back) && clear_redo(ws) &&
+                     cap_undo(ws, WS_UNDO_CAP) && log_edit(ws, 0, 0, now, nnow, spec))) {
+            ws->wc_stamp = -1;
+            st = abort_tx(ws, err, _("save the working copy"));
+        } else {
+            st = finish(ws, err, _("save the working copy"));
+            ws->wc_stamp = st == KP_OK ? ws->wc_stamp + 1 : -1;
+        }
+    }
+    free(spec);
+    free(back);
+    free(now);
+    free(was);
     return st;
 }
 
@@ -2342,14 +2543,29 @@ static kp_status step_history(ws_t *ws, const char *from, const char *to, const 
     /* the same base: the step is one row of the edits log, the bytes that differ (the whole text
        is not written again) */
     bool logged = ws->schema >= 4 && nbase == curbase;
-    if (ok) {
+    if (ok && e.hunks) {
+        /* hunks: those that take the text back to the current copy are the step's other side,
+           and the entry's own the edit logged (several ranges, not the span between them) */
+        size_t n, nbytes; /* the entry fits (it was applied) */
+        hunk *h = hunks_parse(e.hunks, e.text, e.len, strlen(cur), &n), *inv = xcalloc(n + 1, sizeof *inv);
+        hunks_inverse(cur, h, n, inv);
+        char *bytes, *spec = hunks_spec(inv, n, &bytes, &nbytes);
+        char *del = xasprintf("DELETE FROM history WHERE seq = %lld", e.seq);
+        ok = push_delta(ws, to, bytes, nbytes, 0, 0, curbase, e.label, spec) && exec(ws->db, del) &&
+             (logged ? log_edit(ws, 0, 0, e.text, e.len, e.hunks) : put_working(ws, text, nbase, false));
+        free(del);
+        free(spec);
+        free(bytes);
+        free(inv);
+        free(h);
+    } else if (ok) {
         /* the current copy as a delta on the text: the step that takes this one back */
         size_t p, sfx, ml;
         const char *mid;
         delta_of(cur, text, &p, &sfx, &mid, &ml);
         char *del = xasprintf("DELETE FROM history WHERE seq = %lld", e.seq);
-        ok = push_delta(ws, to, mid, ml, p, sfx, curbase, e.label) && exec(ws->db, del) &&
-             (logged ? log_edit(ws, p, sfx, text + p, strlen(text) - p - sfx)
+        ok = push_delta(ws, to, mid, ml, p, sfx, curbase, e.label, NULL) && exec(ws->db, del) &&
+             (logged ? log_edit(ws, p, sfx, text + p, strlen(text) - p - sfx, NULL)
                      : put_working(ws, text, nbase, false));
         free(del);
     }
@@ -2423,7 +2639,7 @@ kp_status ws_compact(ws_t *ws, size_t keep, long long *freed, char **err)
     if (st != KP_OK)
         return st;
     if (!cap_undo(ws, (long long)keep) || (ws->schema >= 4 && !fold_edits(ws->db, NULL)) ||
-        !compact_all(ws->db))
+        !compact_all(ws->db, true))
         return abort_tx(ws, err, _("compact the undo history"));
     if ((st = finish(ws, err, _("compact the undo history"))) != KP_OK)
         return st;

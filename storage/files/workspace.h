@@ -188,6 +188,22 @@ kp_status ws_working_set(ws_t *ws, const char *yaml, int base, bool undoable, co
  * ws_working_set. */
 kp_status ws_working_splice(ws_t *ws, size_t prefix, size_t suffix, const char *was, size_t waslen,
                             const char *text, size_t len, const char *label, char **err);
+/* One range of the working copy's text replaced: its bytes [at, at + waslen), which are `was`,
+ * by text[0..len). */
+typedef struct ws_range {
+    size_t at;
+    const char *was;
+    size_t waslen;
+    const char *text;
+    size_t len;
+} ws_range;
+/* ws_working_splice of n ranges at once, in ascending order of `at` and none overlapping, on the
+ * text as this handle knows it (tlen bytes): one undo step and one edit of the log, each holding
+ * the ranges (not the span between them: an entity renamed, which 2,500 patterns follow, is
+ * stored as those few bytes each). KP_INVALID (nothing changed) when they are out of order,
+ * overlap or do not fit tlen; KP_CONFLICT as ws_working_splice. */
+kp_status ws_working_splices(ws_t *ws, size_t tlen, const ws_range *r, size_t n, const char *label,
+                             char **err);
 /* Folds the author's edit log into the working copy's text (one transaction; the text itself
  * is unchanged). Meant for idle moments: it writes the whole text. KP_OK when there is nothing
  * to fold. */
