@@ -1343,6 +1343,59 @@ static void test_migration_from_schema_3(void **state)
     free(p);
 }
 
+/* An entity renamed is saved as the lines it changed even where they are unusual: a pattern
+ * whose entity is its first field (no id, no name), a list of entities long enough to wrap over
+ * several lines, the new name in Spanish and longer; the saved text is designio_save's after the
+ * rename, its undo and its redo, each one step of hunks. */
+static void test_entity_rename_saved_as_ranges(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    session *s = NULL;
+    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
+    kp_design *d = load_ok("samples/cloudshop/design.yaml");
+    size_t at = edit_add(d, EDIT_PATTERNS, d->npatterns);
+    kp_pattern *bare = &d->patterns[at];
+    free(bare->id);
+    free(bare->name);
+    bare->id = bare->name = NULL;
+    bare->entities = xcalloc(1, sizeof *bare->entities);
+    bare->entities[0].s = xstrdup("Order");
+    bare->nentities = 1;
+    at = edit_add(d, EDIT_PATTERNS, d->npatterns);
+    kp_pattern *many = &d->patterns[at];
+    many->multi_form = true;
+    many->nentities = 14;
+    many->entities = xcalloc(many->nentities, sizeof *many->entities);
+    for (size_t i = 0; i < many->nentities; i++)
+        many->entities[i].s = xstrdup(i % 3 == 1 ? "Order" : i % 3 ? "OrderSummary" : "Customer");
+    assert_int_equal(session_apply(s, d, "open", NULL), KP_OK);
+    d = (kp_design *)session_design(s);
+    char *lines = designio_save_pattern(&d->patterns[d->npatterns - 1], NULL);
+    assert_non_null(strstr(strchr(lines, '\n') + 1, "Order")); /* the list wraps */
+    free(lines);
+    ptrdiff_t order = design_entity_pos(d, "Order");
+    assert_true(order >= 0);
+    bool applied = false;
+    /* a cell first, so that the text is the session's own */
+    int rate = edit_col_find(d, EDIT_PATTERNS, "rate");
+    assert_int_equal(session_edit_set(s, EDIT_PATTERNS, 0, (size_t)rate, "7", "rate", &applied, NULL), KP_OK);
+    assert_int_equal(
+        session_edit_set(s, EDIT_KEYS, (size_t)order, 0, "Pedido_de_la_línea", "rename", &applied, NULL),
+        KP_OK);
+    assert_true(applied);
+    assert_true(edit_names_entity(&d->patterns[d->npatterns - 2], "Pedido_de_la_línea"));
+    expect_saved(s);
+    assert_int_equal(scalar(p, "SELECT hunks IS NOT NULL FROM edits ORDER BY seq DESC LIMIT 1"), 1);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(k ? session_redo(s, NULL) : session_undo(s, NULL), KP_OK);
+        expect_saved(s);
+        assert_int_equal(scalar(p, "SELECT hunks IS NOT NULL FROM edits ORDER BY seq DESC LIMIT 1"), 1);
+    }
+    session_close(s);
+    free(p);
+}
+
 /* A change of several ranges at once (ws_working_splices, schema 5): one undo step and one edit,
  * each holding the ranges; undone and redone by a handle that knows the text and by one that
  * reads it, folded, compacted, committed over (the step stored whole then) and reopened, the text
@@ -1487,6 +1540,7 @@ int main(void)
         cmocka_unit_test(test_migration_from_schema_3),
         cmocka_unit_test(test_migration_from_schema_4),
         cmocka_unit_test(test_splices_several_ranges),
+        cmocka_unit_test(test_entity_rename_saved_as_ranges),
         cmocka_unit_test(test_undo_in_memory_capped),
         cmocka_unit_test(test_undo_rest_steps),
         cmocka_unit_test(test_entity_steps_in_place),

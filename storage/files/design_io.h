@@ -26,6 +26,11 @@ char *designio_save(const kp_design *d, char **err);
  * be updated by replacing that pattern's lines alone. NULL with *err (caller frees; err may be
  * NULL) when the emitter refuses it. */
 char *designio_save_pattern(const kp_pattern *p, char **err);
+/* The lines designio_save_pattern writes for p's entity (`entity:`, or `entities:` for the list
+ * form), as they stand when the field is the item's first ("- entity: Order\n"; after another
+ * field, the same lines with "  " for "- "), or NULL when it writes none. The field is written
+ * on its own, whatever the pattern's others: a rename of an entity changes those lines alone. */
+char *designio_save_pattern_entities(const kp_pattern *p);
 /* The same for one entity inside the design's `entities:` list. */
 char *designio_save_entity(const kp_entity *e, char **err);
 /* What designio_save writes before the design's `patterns:` list (*head) and after it (*tail),

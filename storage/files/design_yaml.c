@@ -1963,7 +1963,10 @@ bool designio_save_around_patterns(const kp_design *d, char **head, char **tail,
 
 /* One element of the design's list `field` (its record yr) exactly as designio_save writes it
  * there: the element alone in the list, the same context, the same bytes. */
-static char *save_item(int field, const yrec *yr, const void *r, const char *what, char **err)
+/* One item of top-level list `field` as designio_save writes it there, `body` writing its value:
+ * its lines from "- " on. */
+static char *save_item_as(int field, void (*body)(em *, const yrec *, const void *), const yrec *yr,
+                          const void *r, const char *what, char **err)
 {
     const char *key = kp_rec_design.f[field].key;
     em m;
@@ -1971,14 +1974,14 @@ static char *save_item(int field, const yrec *yr, const void *r, const char *wha
     em_map(&m, false);
     em_key(&m, key);
     em_seq(&m, false);
-    save_record(&m, yr, r);
+    body(&m, yr, r);
     em_seq_end(&m);
     em_map_end(&m);
     char *text = yamlout_finish(&m, err);
     if (!text)
         return NULL;
     size_t k = strlen(key);
-    if (strncmp(text, key, k) != 0 || strncmp(text + k, ":\n", 2) != 0) {
+    if (strncmp(text, key, k) != 0 || strncmp(text + k, ":\n- ", 4) != 0) {
         free(text); /* never seen: the emitter wrote the list another way */
         if (err)
             *err = xasprintf("the %s's YAML is not a block list item", what);
@@ -1988,9 +1991,29 @@ static char *save_item(int field, const yrec *yr, const void *r, const char *wha
     return text;
 }
 
+static char *save_item(int field, const yrec *yr, const void *r, const char *what, char **err)
+{
+    return save_item_as(field, save_record, yr, r, what, err);
+}
+
 char *designio_save_pattern(const kp_pattern *p, char **err)
 {
     return save_item(FW_PATTERNS, &Y_PATTERN, p, "pattern", err);
+}
+
+/* A pattern's map holding its entity field alone. */
+static void save_entities_only(em *m, const yrec *yr, const void *p)
+{
+    em_map(m, yr->flow);
+    save_entity_ref(m, p);
+    em_map_end(m);
+}
+
+char *designio_save_pattern_entities(const kp_pattern *p)
+{
+    if (!p->multi_form && !p->nentities)
+        return NULL; /* no field */
+    return save_item_as(FW_PATTERNS, save_entities_only, &Y_PATTERN, p, "pattern", NULL);
 }
 
 char *designio_save_entity(const kp_entity *e, char **err)

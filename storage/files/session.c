@@ -7,6 +7,7 @@
 #include "edit.h"
 #include "fields.h"
 #include "merge.h"
+#include "namemap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -689,10 +690,41 @@ static void add_range(ws_range **r, size_t *n, size_t *cap, const char *t, size_
     (*r)[(*n)++] = (ws_range){from + cp, was + cp, waslen - cp - cs, now + cp, len - cp - cs};
 }
 
+/* The entity lines of patterns with one entity list, old and new (a rename changes those lines
+ * of a pattern alone), keyed by the old list: most patterns share a few lists. */
+typedef struct ent_lines {
+    char *key;       /* the old list's form and names */
+    char *was, *now; /* designio_save_pattern_entities' of the old value and the new (NULL: none) */
+} ent_lines;
+
+/* Where lines `l` (as designio_save_pattern_entities writes them, "- " first) stand in pattern
+ * lines blk[0..blen): at the item's start, or at a line's start after it with "  " for "- ";
+ * (size_t)-1 unless exactly once. */
+static size_t lines_at(const char *blk, size_t blen, const char *l)
+{
+    size_t ll = strlen(l), at = (size_t)-1, found = 0;
+    for (size_t p = 0; p + ll <= blen; p++) {
+        if (p && blk[p - 1] != '\n')
+            continue;
+        bool first = p == 0;
+        if ((first ? memcmp(blk, "- ", 2) == 0 : memcmp(blk + p, "  ", 2) == 0) &&
+            memcmp(blk + p + 2, l + 2, ll - 2) == 0) {
+            at = p;
+            found++;
+        }
+        const char *nl = memchr(blk + p, '\n', blen - p);
+        if (!nl)
+            break;
+        p = (size_t)(nl - blk); /* the loop's p++ is the next line's start */
+    }
+    return found == 1 ? at : (size_t)-1;
+}
+
 /* Saves entity rename *sn (its old value, the old entity lists of the patterns naming it) as the
- * ranges it changed: the entity's lines and each of those patterns', one step in the workspace
- * (ws_working_splices), not the text whole; whole (persist) when the text is not known or located,
- * or a changed part's old lines are not what its old value writes. */
+ * ranges it changed: the entity's lines and each of those patterns' entity lines, one step in
+ * the workspace (ws_working_splices), not the text whole; whole (persist) when the text is not
+ * known or located, or a changed part's old lines are not what its old value writes (a pattern's
+ * entity lines are found in its lines, written once for each list of entities). */
 static kp_status persist_rename(session *s, const snapshot *sn, const char *label, char **err)
 {
     const kp_design *d = s->design;
@@ -700,33 +732,51 @@ static kp_status persist_rename(session *s, const snapshot *sn, const char *labe
     if (!text_located(s, n) || !find_item(s->text, s->tlen, "entities", sn->row, &from, &to) ||
         (n && to > s->pat[0]))
         return persist(s, true, label, err);
-    size_t ntexts = 0;
-    char **texts = xcalloc(2 * (sn->npents + 1), sizeof *texts); /* what the ranges point into */
+    char *ent[2] = {designio_save_entity(sn->elem, NULL), NULL};
+    ent[1] = ent[0] ? designio_save_entity(&d->entities[sn->row], NULL) : NULL;
     ws_range *r = NULL;
-    bool fits = true;
-    for (size_t k = 0; fits && k <= sn->npents; k++) {
-        size_t at = from, len = to - from;
-        if (k == 0) { /* the entity */
-            texts[0] = designio_save_entity(sn->elem, NULL);
-            texts[1] = texts[0] ? designio_save_entity(&d->entities[sn->row], NULL) : NULL;
-            ntexts = 2;
-        } else { /* a pattern naming it: its old value is its value with the old list */
-            const struct pents *pe = &sn->pents[k - 1];
-            kp_pattern old = d->patterns[pe->row];
+    bool fits = ent[1] && strlen(ent[0]) == to - from && memcmp(ent[0], s->text + from, to - from) == 0;
+    if (fits)
+        add_range(&r, &nr, &cap, s->text, from, to - from, ent[1], strlen(ent[1]));
+    ent_lines *el = NULL;
+    size_t nel = 0, capel = 0;
+    namemap seen = {0};
+    for (size_t k = 0; fits && k < sn->npents; k++) {
+        const struct pents *pe = &sn->pents[k];
+        const kp_pattern *p = &d->patterns[pe->row];
+        fits = k == 0 || pe->row > sn->pents[k - 1].row; /* in the text's order */
+        sbuf key;
+        sbuf_init(&key);
+        sbuf_add(&key, p->multi_form ? "+" : "-");
+        for (size_t j = 0; j < pe->n; j++)
+            sbuf_printf(&key, "%s\x1f", pe->v[j].s ? pe->v[j].s : "");
+        size_t i;
+        if (!namemap_get(&seen, key.s, &i)) { /* this list's lines, old and new */
+            kp_pattern old = *p;
             old.entities = pe->v;
             old.nentities = pe->n;
-            at = s->pat[pe->row];
-            len = s->pat[pe->row + 1] - at;
-            texts[ntexts] = designio_save_pattern(&old, NULL);
-            texts[ntexts + 1] = texts[ntexts] ? designio_save_pattern(&d->patterns[pe->row], NULL) : NULL;
-            ntexts += 2;
-            fits = k == 1 || pe->row > sn->pents[k - 2].row; /* in the text's order */
+            VEC_GROW(el, nel, capel);
+            i = nel++;
+            el[i] = (ent_lines){sbuf_steal(&key), designio_save_pattern_entities(&old),
+                                designio_save_pattern_entities(p)};
+            namemap_put(&seen, el[i].key, i); /* the key outlives the map */
         }
-        const char *oc = texts[ntexts - 2], *nc = texts[ntexts - 1];
-        fits = fits && nc && strlen(oc) == len && memcmp(oc, s->text + at, len) == 0;
-        if (fits)
-            add_range(&r, &nr, &cap, s->text, at, len, nc, strlen(nc));
+        sbuf_free(&key);
+        size_t at = s->pat[pe->row], blen = s->pat[pe->row + 1] - at;
+        size_t off = fits && el[i].was && el[i].now ? lines_at(s->text + at, blen, el[i].was) : (size_t)-1;
+        fits = off != (size_t)-1;
+        if (!fits)
+            break;
+        /* the new lines where the old ones were ("- " or "  " as they stood) */
+        size_t wl = strlen(el[i].was);
+        char *now = xstrdup(el[i].now);
+        if (off)
+            memcpy(now, "  ", 2);
+        add_range(&r, &nr, &cap, s->text, at + off, wl, now, strlen(now));
+        VEC_GROW(el, nel, capel); /* kept with the lists' lines, freed with them */
+        el[nel++] = (ent_lines){NULL, NULL, now};
     }
+    namemap_free(&seen);
     kp_status st = fits ? ws_working_splices(s->ws, s->tlen, r, nr, label, err) : KP_CONFLICT;
     if (st == KP_OK) {
         /* the same ranges on the text held here; each pattern's lines move by the ranges before */
@@ -751,9 +801,14 @@ static kp_status persist_rename(session *s, const snapshot *sn, const char *labe
         s->text = t.s ? sbuf_steal(&t) : xstrdup("");
         s->unfolded++;
     }
-    for (size_t i = 0; i < ntexts; i++)
-        free(texts[i]);
-    free(texts);
+    for (size_t i = 0; i < nel; i++) {
+        free(el[i].key);
+        free(el[i].was);
+        free(el[i].now);
+    }
+    free(el);
+    free(ent[0]);
+    free(ent[1]);
     free(r);
     if (st == KP_CONFLICT) { /* not known as this session holds it, or not its lines: whole */
         if (err) {
