@@ -93,6 +93,12 @@ bool validate_rows_edit(const kp_design *d, kp_rowop op, kp_diags *diags, valida
  * diagnostic. When m is not of a list like diags it is validate_design_memo. true when no
  * error. */
 bool validate_rest_edit(const kp_design *d, kp_diags *diags, validate_memo *m);
+/* The same list after a step of the index list alone (an index added, deleted, duplicated or
+ * moved; nothing else changed): no pattern's checks read the indexes, so theirs stay, and the
+ * checks before and after them are made again (an index's, the entities' templates for its keys,
+ * the signals naming it). The list equals validate_design_memo's of d. When m is not of a list
+ * like diags it is validate_design_memo. true when no error. */
+bool validate_index_rows_edit(const kp_design *d, kp_diags *diags, validate_memo *m);
 /* The same list after an edit of element `row` of list t alone (edit_changes_row_only): an
  * entity's that kept its name (EDIT_ENTITIES, EDIT_KEYS: a figure, its attributes, a key
  * template, a sparse rule), an attribute's (its name too: m keeps the old one), an index's. diags

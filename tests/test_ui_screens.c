@@ -2315,6 +2315,38 @@ static void test_cell_replayed_as_whole(void **state)
     back_at_cloudshop(w, ref, &t);
 }
 
+/* Rows of the Indexes table deleted (GSI2: its templates and the pattern it serves fail their
+ * checks, the valid rest is shown), undone, redone, duplicated and moved, made in place by the
+ * session, checked as steps of the indexes' list (the patterns' checks stand): each key gives what
+ * the whole path gives (same_as_whole), the checks a whole validation's, the design's pointer
+ * kept. */
+static void test_index_rows_as_whole(void **state)
+{
+    (void)state;
+    term t;
+    kp_design *d = cloudshop_at_160(&t);
+    wb *ref = twin(d);
+    wb *w = real_wb(d);
+    const kp_design *same = session_design(w->ss);
+    int k[8];
+    assert_true(at_column(w, ref, UI_SCREEN_INDEXES, EDIT_INDEXES, "name"));
+    static const char *const steps[] = {"jx", "u", "\x12", "u", "y", "K", "u", "u"}; /* \x12: Ctrl-R */
+    static const char *const what[] = {"GSI2 deleted", "undone",   "redone",      "undone again",
+                                       "GSI1 copied",  "moved up", "move undone", "copy undone"};
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+        size_t n = 0;
+        for (const char *c = steps[i]; *c; c++)
+            k[n++] = *c == '\x12' ? UI_CTRL('r') : *c;
+        same_as_whole(w, ref, k, n);
+        diags_as_whole(w, what[i]);
+        assert_ptr_equal(session_design(w->ss), same);
+        if (i == 0 || i == 2)
+            assert_true(w->partial); /* the valid rest */
+    }
+    assert_int_equal(session_design(w->ss)->nindexes, 2);
+    back_at_cloudshop(w, ref, &t);
+}
+
 /* An entity added on the Keys screen (no templates yet: the design does not validate, and no
  * valid rest is looked for, an entity's error being one no rest leaves out), its partition key's
  * template typed, both undone: each key gives what the whole path gives (same_as_whole), and
@@ -3753,6 +3785,7 @@ int main(void)
         cmocka_unit_test(test_pattern_id_as_whole),
         cmocka_unit_test(test_index_rename_as_whole),
         cmocka_unit_test(test_cell_replayed_as_whole),
+        cmocka_unit_test(test_index_rows_as_whole),
         cmocka_unit_test(test_row_filled_as_whole),
         cmocka_unit_test(test_entity_added_undone),
         cmocka_unit_test(test_rows_filled_at_random),

@@ -838,7 +838,7 @@ static void test_row_edit_equals_whole(void **state)
                                         "lsi",
                                         "03"};
     unsigned seed = 29;
-    size_t nent = 0, nerr = 0, nok = 0, by_table[EDIT__TABLES] = {0};
+    size_t nent = 0, nerr = 0, nok = 0, by_table[EDIT__TABLES] = {0}, nidx = 0;
     /* first, a pattern that fixes status=open, then the enum's values without it and with it:
        that pattern's check reads the attribute */
     int by = edit_col_find(d, EDIT_PATTERNS, "by"), values = edit_col_find(d, EDIT_ATTRS, "values");
@@ -883,6 +883,18 @@ static void test_row_edit_equals_whole(void **state)
             design_free(d);
             d = twelve(&dg, &m);
         }
+        if (r % 23 == 5) { /* a step of the indexes' list: the patterns' checks stand */
+            size_t ni = edit_nrows(d, EDIT_INDEXES), at = ni ? (r / 8) % ni : 0;
+            bool made = (r / 64) % 4 == 0   ? edit_add(d, EDIT_INDEXES, at) != (size_t)-1
+                        : (r / 64) % 4 == 1 ? ni && edit_duplicate(d, EDIT_INDEXES, at) != (size_t)-1
+                        : (r / 64) % 4 == 2 ? ni && edit_delete(d, EDIT_INDEXES, at)
+                                            : ni > 1 && edit_move(d, EDIT_INDEXES, at, at ? -1 : 1);
+            if (made) {
+                expect_whole(d, validate_index_rows_edit(d, &dg, &m), &dg, step, &nerr, &nok);
+                nidx++;
+            }
+            continue;
+        }
         static const edit_table tables[] = {EDIT_PATTERNS, EDIT_ENTITIES, EDIT_ENTITIES, EDIT_KEYS,
                                             EDIT_KEYS,     EDIT_ATTRS,    EDIT_ATTRS,    EDIT_INDEXES};
         edit_table t = tables[r % 8];
@@ -911,9 +923,10 @@ static void test_row_edit_equals_whole(void **state)
         }
         free(old);
     }
-    if (!(nent > 500 && nerr > 50 && nok > 50 && by_table[EDIT_ATTRS] > 100 && by_table[EDIT_INDEXES] > 50))
-        fail_msg("elements %zu (attributes %zu, indexes %zu), err %zu, ok %zu", nent, by_table[EDIT_ATTRS],
-                 by_table[EDIT_INDEXES], nerr, nok);
+    if (!(nent > 500 && nerr > 50 && nok > 50 && by_table[EDIT_ATTRS] > 100 && by_table[EDIT_INDEXES] > 50 &&
+          nidx > 30))
+        fail_msg("elements %zu (attributes %zu, indexes %zu), index rows %zu, err %zu, ok %zu", nent,
+                 by_table[EDIT_ATTRS], by_table[EDIT_INDEXES], nidx, nerr, nok);
     validate_memo_free(&m);
     diags_free(&dg);
     design_free(d);

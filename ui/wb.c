@@ -194,6 +194,8 @@ void wb_recompute(wb *w)
         ok = validate_entity_rename(d, w->renamed_row, &w->diags, &w->vmemo);
     } else if (w->pid_edit) { /* the pattern, those with either id or a covered_by, the decisions */
         ok = validate_pattern_id_edit(d, w->pid_row, &w->diags, &w->vmemo);
+    } else if (w->index_rows) { /* the indexes' list: the patterns' checks stand */
+        ok = validate_index_rows_edit(d, &w->diags, &w->vmemo);
     } else if (!behind && w->good && w->an && !w->opt.analyze &&
                (w->rest_told || design_same_model(w->good, d))) {
         /* the rest alone changed (a setting, a decision): the patterns' checks and results stand */
@@ -256,6 +258,7 @@ void wb_recompute(wb *w)
     w->replay_text = NULL;
     w->rows_edit = false;
     w->attr_rows = false;
+    w->index_rows = false;
     w->rest_edit = false;
     w->rest_told = false;
 }
@@ -760,6 +763,7 @@ static int row_op(wb *w, ui_action a)
            nothing reads moves the others' positions alone) */
         w->attr_rows = t == EDIT_ATTRS && op.kind != KP_ROW_MOVE;
         w->attr_rows_op = op;
+        w->index_rows = t == EDIT_INDEXES;
     }
     st = changed(w, st, err);
     if (st == KP_READONLY)
@@ -1145,10 +1149,12 @@ static int default_handle(wb *w, ui_action a)
             w->pid_edit = session_last_step_pattern_id(w->ss, &w->pid_row);
             /* a step of the pattern list taken back or made again: checked, copied and analysed as
                that step, and the Patterns screen's widths follow the rows */
-            kp_rowop op = {0};
+            kp_rowop op = {0}, lop = {0};
             bool rows = session_last_step_rows(w->ss, &op);
             w->rows_edit = rows;
             w->rows_op = op;
+            edit_table list = EDIT_PATTERNS;
+            w->index_rows = session_last_step_list(w->ss, &list, &lop) && list == EDIT_INDEXES;
             /* a step of the attributes' list taken back or made again: found by comparing the
                design with the one last analysed (their lists differ by one attribute alone), and
                told as that step */

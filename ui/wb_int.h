@@ -55,13 +55,16 @@ struct wb {
                        (a row added, duplicated or deleted on the Attributes screen): what the
                        analysis is told, reset by wb_recompute */
     kp_rowop attr_rows_op;
-    bool rest_told; /* the change being applied alters the design's rest alone, as its maker knows
+    bool index_rows; /* the change being applied is a step of the indexes' list alone (a row added,
+                        deleted, duplicated or moved, or such a step undone): what validation is
+                        told (the patterns' checks read no index), reset by wb_recompute */
+    bool rest_told;  /* the change being applied alters the design's rest alone, as its maker knows
                        (edit_changes_rest_only): wb_recompute need not compare the models */
-    bool rest_edit; /* wb_recompute found the design changed in its rest alone (a setting, a
+    bool rest_edit;  /* wb_recompute found the design changed in its rest alone (a setting, a
                        decision: design_same_model with good): checks and analysis follow that */
-    bool an_kept;   /* the last recompute left good and an as they were (no valid rest was found, or
+    bool an_kept;    /* the last recompute left good and an as they were (no valid rest was found, or
                      a step's inverse made good current again) */
-    bool lag;       /* good and an are of the design the current one came from by rows step lag_op,
+    bool lag;        /* good and an are of the design the current one came from by rows step lag_op,
                      which left it invalid with no valid rest: its inverse makes them current */
     kp_rowop lag_op;
     bool fill; /* good and an are of the current design but for pattern row fill_row, which

@@ -85,9 +85,11 @@ struct session {
     bool step_pid;
     /* the last undo or redo exchanged the design's rest alone (a setting, a decision) */
     bool step_rest;
-    /* the last undo or redo made the structural step `step_op` of the pattern list alone */
-    bool step_rows;
+    /* the last undo or redo made the structural step `step_op` of the pattern list alone
+       (step_rows), or of list step_list (step_elems) */
+    bool step_rows, step_elems;
     kp_rowop step_op;
+    edit_table step_list;
     /* memory sessions keep their versions here */
     kp_design **mem_versions;
     char **mem_messages;
@@ -1295,6 +1297,7 @@ static kp_status step(session *s, bool undo, char **err)
     s->step_pid = false;
     s->step_rest = false;
     s->step_rows = false;
+    s->step_elems = false;
     /* the history's step rewrites the working copy: the text held here (what the handle knows)
        spares reading it, and the text comes back with the step */
     char *held = s->text;
@@ -1346,6 +1349,8 @@ static kp_status step(session *s, bool undo, char **err)
     } else if (sn.rows) { /* a step of a list: made, its inverse kept */
         (*to)[(*nto)++] = rows_step(s, sn);
         s->step_rows = sn.etab == EDIT_PATTERNS;
+        s->step_elems = !s->step_rows;
+        s->step_list = sn.etab;
         s->step_op = sn.op;
     } else if (sn.elem) { /* a step of one element: its two values change places */
         exchange_element(s->design, &sn);
@@ -1431,6 +1436,15 @@ bool session_last_step_pattern_id(const session *s, size_t *row)
 bool session_last_step_rest(const session *s)
 {
     return s->step_rest || (s->step_elem && s->step_tab == EDIT_DECISIONS); /* a decision's cell */
+}
+
+bool session_last_step_list(const session *s, edit_table *t, kp_rowop *op)
+{
+    if (s->step_elems) {
+        *t = s->step_list;
+        *op = s->step_op;
+    }
+    return s->step_elems;
 }
 
 bool session_last_step_rows(const session *s, kp_rowop *op)

@@ -105,6 +105,9 @@ bool session_last_step_rest(const session *s);
  * the pattern list alone (a step of session_pattern_rows taken back or made again), with *op that
  * step as made on the design before it; false after any other step. */
 bool session_last_step_rows(const session *s, kp_rowop *op);
+/* The same for a structural step of another list (session_rows of an entity, an index, an
+ * attribute or a decision), with *t that list. */
+bool session_last_step_list(const session *s, edit_table *t, kp_rowop *op);
 /* Undo steps held in memory: at most 1,000, of which at most 32 whole designs when a workspace
  * keeps the history (older steps are read back from it when undone that far). */
 size_t session_undo_depth(const session *s);
