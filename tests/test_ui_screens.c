@@ -2228,6 +2228,16 @@ static void test_pattern_id_as_whole(void **state)
     back_at_cloudshop(w, ref, &t);
 }
 
+/* CloudShop at 30x160 in the real workbench (*w) and its whole-path twin (*ref): the design
+ * the session holds, which edits made in place keep. */
+static const kp_design *twins_at_160(term *t, wb **w, wb **ref)
+{
+    kp_design *d = cloudshop_at_160(t);
+    *ref = twin(d);
+    *w = real_wb(d);
+    return session_design((*w)->ss);
+}
+
 /* An index renamed on the Indexes screen, in place (nothing follows its name): GSI2, which
  * nothing names, to a name of its own and back by undo and redo; GSI1, which a decision's signal
  * names (the design breaks, its valid rest analysed), and back; a name DynamoDB refuses: each key
@@ -2237,10 +2247,8 @@ static void test_index_rename_as_whole(void **state)
 {
     (void)state;
     term t;
-    kp_design *d = cloudshop_at_160(&t);
-    wb *ref = twin(d);
-    wb *w = real_wb(d);
-    const kp_design *same = session_design(w->ss);
+    wb *w, *ref;
+    const kp_design *same = twins_at_160(&t, &w, &ref);
     int k[64];
     size_t n;
     assert_true(at_column(w, ref, UI_SCREEN_INDEXES, EDIT_INDEXES, "name"));
@@ -2285,12 +2293,10 @@ static void test_cell_replayed_as_whole(void **state)
 {
     (void)state;
     term t;
-    kp_design *d = cloudshop_at_160(&t);
-    wb *ref = twin(d);
-    wb *w = real_wb(d);
+    wb *w, *ref;
+    const kp_design *same = twins_at_160(&t, &w, &ref);
     int k[64];
     size_t n;
-    const kp_design *same = session_design(w->ss);
     assert_true(at_column(w, ref, UI_SCREEN_ATTRS, EDIT_ATTRS, "name"));
     retype_as_whole(w, ref, k, key_codes("g", k), "id_del_cliente_ñ");
     assert_string_equal(session_design(w->ss)->attrs[0].name, "id_del_cliente_ñ");
@@ -2324,10 +2330,8 @@ static void test_index_rows_as_whole(void **state)
 {
     (void)state;
     term t;
-    kp_design *d = cloudshop_at_160(&t);
-    wb *ref = twin(d);
-    wb *w = real_wb(d);
-    const kp_design *same = session_design(w->ss);
+    wb *w, *ref;
+    const kp_design *same = twins_at_160(&t, &w, &ref);
     int k[8];
     assert_true(at_column(w, ref, UI_SCREEN_INDEXES, EDIT_INDEXES, "name"));
     static const char *const steps[] = {"jx", "u", "\x12", "u", "y", "K", "u", "u"}; /* \x12: Ctrl-R */
