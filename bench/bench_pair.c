@@ -214,6 +214,27 @@ int main(int argc, char **argv)
     t = now(), c = cpu_now();
     session_idle(ss); /* the workbench folds the saved lines into the whole text while idle */
     double fold = now() - t, fold_cpu = cpu_now() - c;
+    /* a commit, then the first cell saved after it (a pair commits often) */
+    double first = 0, first_cpu = 0, commit = 0;
+    const int ncommits = 5;
+    for (int i = 0; i < ncommits; i++) {
+        double t0 = now();
+        if (session_commit(ss, "bench", NULL, &err) != KP_OK) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        commit += now() - t0;
+        t = now(), c = cpu_now();
+        char *v = xasprintf("%d", 300 + i);
+        bool applied = false;
+        if (session_edit_set(ss, EDIT_PATTERNS, (size_t)(i * 53), (size_t)col, v, "edit", &applied, &err) !=
+            KP_OK) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        free(v);
+        first += now() - t, first_cpu += cpu_now() - c;
+    }
     /* the same edit on a copy of the design, as every edit that may reach further than one
        pattern is saved (the rows' add, delete, move; a rename) */
     t = now(), c = cpu_now();
@@ -264,6 +285,8 @@ int main(int argc, char **argv)
            copied_cpu * 1e3);
     printf("  folding them into the text (idle, once)        %8.2f ms (CPU %.2f ms)\n", fold * 1e3,
            fold_cpu * 1e3);
+    printf("  a cell saved first after a commit              %8.2f ms (CPU %.2f ms; the commit %.1f ms)\n",
+           first / ncommits * 1e3, first_cpu / ncommits * 1e3, commit / ncommits * 1e3);
     printf("  undo entry per edit (bytes stored)             %8.0f bytes\n",
            (double)(hist1 - hist0) / nedits);
     printf("  memory the undo holds after %d more copies     %8.1f MB (heap in use, more than before them)\n",

@@ -1396,6 +1396,37 @@ static void test_entity_rename_saved_as_ranges(void **state)
     free(p);
 }
 
+/* After a commit the session knows the text it wrote: the first cell saved then is one row of the
+ * edits log, the bytes it changed, not the design written whole again; the text is designio_save's
+ * and reopening reads it. */
+static void test_cell_after_commit_saved_as_lines(void **state)
+{
+    (void)state;
+    char *p = ts_ws_file();
+    session *s = cloudshop_session(p);
+    int rate = edit_col_find(session_design(s), EDIT_PATTERNS, "rate");
+    bool applied = false;
+    for (int k = 0; k < 2; k++) {
+        int n = 0;
+        assert_int_equal(session_commit(s, "v", &n, NULL), KP_OK);
+        assert_int_equal(n, k + 1);
+        assert_int_equal(scalar(p, "SELECT count(*) FROM edits"), 0);
+        assert_int_equal(
+            session_edit_set(s, EDIT_PATTERNS, 1, (size_t)rate, k ? "41" : "40", "rate", &applied, NULL),
+            KP_OK);
+        assert_int_equal(scalar(p, "SELECT count(*) FROM edits"), 1);
+        assert_true(scalar(p, "SELECT length(design) FROM edits") <= 2);
+        expect_saved(s);
+    }
+    kp_design *want = design_clone(session_design(s));
+    session_close(s);
+    assert_int_equal(session_open(p, &s, NULL, NULL), KP_OK);
+    assert_true(design_equal(session_design(s), want));
+    design_free(want);
+    session_close(s);
+    free(p);
+}
+
 /* A change of several ranges at once (ws_working_splices, schema 5): one undo step and one edit,
  * each holding the ranges; undone and redone by a handle that knows the text and by one that
  * reads it, folded, compacted, committed over (the step stored whole then) and reopened, the text
@@ -1540,6 +1571,7 @@ int main(void)
         cmocka_unit_test(test_migration_from_schema_3),
         cmocka_unit_test(test_migration_from_schema_4),
         cmocka_unit_test(test_splices_several_ranges),
+        cmocka_unit_test(test_cell_after_commit_saved_as_lines),
         cmocka_unit_test(test_entity_rename_saved_as_ranges),
         cmocka_unit_test(test_undo_in_memory_capped),
         cmocka_unit_test(test_undo_rest_steps),

@@ -1502,6 +1502,15 @@ kp_status session_commit(session *s, const char *message, int *number, char **er
     kp_status st = ws_commit(s->ws, s->design, NULL, message, s->base, true, &n, err);
     if (st != KP_OK)
         return st;
+    /* the text it wrote read back, the handle knowing it: the next edit is saved as the lines it
+       changes, not the design whole again */
+    char *t = NULL;
+    if (ws_working_get(s->ws, &t, NULL, NULL) == KP_OK) {
+        s->text = t;
+        s->tlen = strlen(t);
+        s->tcap = s->tlen + 1;
+        s->unfolded = 0;
+    }
     set_base(s, n, design_clone(s->design));
     if (number)
         *number = n;
