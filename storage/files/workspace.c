@@ -1,6 +1,6 @@
 /* workspace.c - the SQLite workspace.
  *
- * Schema (PRAGMA application_id = 0x4B504C4E "KPLN"; PRAGMA user_version = schema version, 4):
+ * Schema (PRAGMA application_id = 0x4B504C4E "KPLN"; PRAGMA user_version = schema version, 5):
  *
  *   meta(key TEXT PRIMARY KEY, value TEXT)           created_at, created_by ("keyplan VERSION")
  *   versions(number INTEGER PRIMARY KEY,             1, 2, ... in commit order; immutable
@@ -25,17 +25,22 @@
  *          base REFERENCES versions, design, time,   schema 2's one copy becomes author '');
  *          stamp INTEGER)                            stamp counts its changes (schema 4)
  *   edits(seq INTEGER PRIMARY KEY, author,           a working copy's latest saves (schema 4):
- *         prefix, suffix, design)                    its text is copies.design with each edit
+ *         prefix, suffix, design, hunks)             its text is copies.design with each edit
  *                                                    applied in seq order (bytes `prefix` to
- *                                                    length - `suffix` replaced by design);
+ *                                                    length - `suffix` replaced by design; or,
+ *                                                    hunks not NULL, schema 5, each "at len
+ *                                                    nowlen" line's range replaced by the next
+ *                                                    nowlen bytes of design);
  *                                                    folded into copies.design at WS_EDITS_CAP
  *                                                    edits, by ws_working_fold and any whole save
  *   history(seq INTEGER PRIMARY KEY, author,         undo/redo per author (schema 2; author,
- *           stack 'undo'|'redo', design, label,      base, prefix, suffix schema 3): an entry
- *           time, base, prefix, suffix)              with prefix NULL holds a whole state; else
- *                                                    the state is the one above it (the working
- *                                                    copy for the top) with the bytes between
- *                                                    `prefix` and `suffix` replaced by design
+ *           stack 'undo'|'redo', design, label,      base, prefix, suffix schema 3; hunks
+ *           time, base, prefix, suffix, hunks)       schema 5): an entry with prefix NULL
+ *                                                    holds a whole state; else the state is the
+ *                                                    one above it (the working copy for the
+ *                                                    top) with the bytes between `prefix` and
+ *                                                    `suffix` replaced by design, or with its
+ *                                                    hunks made as an edit's
  *   presence(id TEXT PRIMARY KEY, author, screen,    who has the workspace open in a workbench,
  *            row, beat REAL)                         with a heartbeat (unix time; schema 3)
  *
