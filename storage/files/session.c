@@ -697,6 +697,7 @@ static void add_range(ws_range **r, size_t *n, size_t *cap, const char *t, size_
 typedef struct ent_lines {
     char *key;       /* the old list's form and names */
     char *was, *now; /* designio_save_pattern_entities' of the old value and the new (NULL: none) */
+    char *now_in;    /* now as it stands after the item's first field ("  " for "- ") */
 } ent_lines;
 
 /* Where lines `l` (as designio_save_pattern_entities writes them, "- " first) stand in pattern
@@ -760,7 +761,11 @@ static kp_status persist_rename(session *s, const snapshot *sn, const char *labe
             VEC_GROW(el, nel, capel);
             i = nel++;
             el[i] = (ent_lines){sbuf_steal(&key), designio_save_pattern_entities(&old),
-                                designio_save_pattern_entities(p)};
+                                designio_save_pattern_entities(p), NULL};
+            if (el[i].now) {
+                el[i].now_in = xstrdup(el[i].now);
+                memcpy(el[i].now_in, "  ", 2);
+            }
             namemap_put(&seen, el[i].key, i); /* the key outlives the map */
         }
         sbuf_free(&key);
@@ -770,13 +775,8 @@ static kp_status persist_rename(session *s, const snapshot *sn, const char *labe
         if (!fits)
             break;
         /* the new lines where the old ones were ("- " or "  " as they stood) */
-        size_t wl = strlen(el[i].was);
-        char *now = xstrdup(el[i].now);
-        if (off)
-            memcpy(now, "  ", 2);
-        add_range(&r, &nr, &cap, s->text, at + off, wl, now, strlen(now));
-        VEC_GROW(el, nel, capel); /* kept with the lists' lines, freed with them */
-        el[nel++] = (ent_lines){NULL, NULL, now};
+        const char *now = off ? el[i].now_in : el[i].now;
+        add_range(&r, &nr, &cap, s->text, at + off, strlen(el[i].was), now, strlen(now));
     }
     namemap_free(&seen);
     kp_status st = fits ? ws_working_splices(s->ws, s->tlen, r, nr, label, err) : KP_CONFLICT;
@@ -807,6 +807,7 @@ static kp_status persist_rename(session *s, const snapshot *sn, const char *labe
         free(el[i].key);
         free(el[i].was);
         free(el[i].now);
+        free(el[i].now_in);
     }
     free(el);
     free(ent[0]);
@@ -1231,14 +1232,12 @@ static snapshot rows_step(session *s, snapshot sn)
                     .etab = sn.etab,
                     .erec = sn.erec,
                     .op = kp_rowop_inverse(sn.op)};
-    if (sn.etab == EDIT_PATTERNS) {
-        design_patterns_step(s->design, sn.op, &sn.pat, &inv.pat);
-        return inv;
-    }
-    if (sn.op.kind == KP_ROW_REMOVE)
+    bool pats = sn.etab == EDIT_PATTERNS;
+    if (!pats && sn.op.kind == KP_ROW_REMOVE)
         inv.elem = xmalloc(sn.erec->size);
-    edit_rows_step(s->design, sn.etab, sn.op, sn.elem, inv.elem);
-    free(sn.elem); /* an insertion's element is the list's now */
+    edit_rows_step(s->design, sn.etab, sn.op, pats ? (void *)&sn.pat : sn.elem,
+                   pats ? (void *)&inv.pat : inv.elem);
+    free(sn.elem); /* an insertion's element is the list's now (NULL for a pattern's) */
     return inv;
 }
 
