@@ -238,21 +238,26 @@ kp_rowop kp_rowop_inverse(kp_rowop op)
     return (kp_rowop){KP_ROW_MOVE, op.to, op.row};
 }
 
+void kp_rowop_apply(void **v, size_t *n, size_t size, kp_rowop op, const void *in, void *out)
+{
+    size_t was = *n;
+    if (op.kind == KP_ROW_INSERT)
+        *v = xrealloc(*v, (was + 1) * size);
+    else if (op.kind == KP_ROW_REMOVE)
+        memcpy(out, (char *)*v + op.row * size, size);
+    kp_rowop_shift(*v, was, size, op);
+    if (op.kind == KP_ROW_INSERT)
+        memcpy((char *)*v + op.row * size, in, size);
+    *n = kp_rowop_count(op, was);
+    if (!*n) {
+        free(*v);
+        *v = NULL;
+    }
+}
+
 void design_patterns_step(kp_design *d, kp_rowop op, const kp_pattern *in, kp_pattern *out)
 {
-    size_t n = d->npatterns;
-    if (op.kind == KP_ROW_INSERT)
-        d->patterns = xrealloc(d->patterns, (n + 1) * sizeof *d->patterns);
-    else if (op.kind == KP_ROW_REMOVE)
-        *out = d->patterns[op.row];
-    kp_rowop_shift(d->patterns, n, sizeof *d->patterns, op);
-    if (op.kind == KP_ROW_INSERT)
-        d->patterns[op.row] = *in;
-    d->npatterns = kp_rowop_count(op, n);
-    if (!d->npatterns) {
-        free(d->patterns);
-        d->patterns = NULL;
-    }
+    kp_rowop_apply((void **)&d->patterns, &d->npatterns, sizeof *d->patterns, op, in, out);
 }
 
 void kp_rowop_shift(void *v, size_t n, size_t size, kp_rowop op)

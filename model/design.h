@@ -395,6 +395,11 @@ void kp_rowop_shift(void *v, size_t n, size_t size, kp_rowop op);
 /* The step that takes op back: a removal for an insertion, an insertion at the same row for a
  * removal, the move back for a move. */
 kp_rowop kp_rowop_inverse(kp_rowop op);
+/* Makes op (fitting the list) on the list *v of *n elements of `size` bytes, growing or
+ * shrinking it: an insertion copies the element *in there (taken: its contents are the list's),
+ * a removal copies the element taken out to *out (the caller's then), a move moves. An emptied
+ * list is freed (NULL). */
+void kp_rowop_apply(void **v, size_t *n, size_t size, kp_rowop op, const void *in, void *out);
 /* Makes op (fitting d's patterns) on d's pattern list: an insertion puts *in there (taken: its
  * contents now d's), a removal hands the pattern taken out to *out (the caller frees it or keeps
  * it), a move moves. An emptied list is freed (NULL). */

@@ -1799,20 +1799,7 @@ bool edit_rows_step(kp_design *d, edit_table t, kp_rowop op, const void *in, voi
     rows_ref r;
     if (!d || !table_rows(d, t, &r) || !kp_rowop_fits(op, *r.n))
         return false;
-    size_t n = *r.n;
-    if (op.kind == KP_ROW_INSERT)
-        *r.arr = xrealloc(*r.arr, (n + 1) * r.elsize);
-    char *base = *r.arr;
-    if (op.kind == KP_ROW_REMOVE)
-        memcpy(out, base + op.row * r.elsize, r.elsize);
-    kp_rowop_shift(base, n, r.elsize, op);
-    if (op.kind == KP_ROW_INSERT)
-        memcpy(base + op.row * r.elsize, in, r.elsize);
-    *r.n = kp_rowop_count(op, n);
-    if (!*r.n) {
-        free(*r.arr);
-        *r.arr = NULL;
-    }
+    kp_rowop_apply(r.arr, r.n, r.elsize, op, in, out);
     return true;
 }
 

@@ -1348,7 +1348,7 @@ validate_after *validate_after_open(const kp_design *d)
     validate_after *t = xcalloc(1, sizeof *t);
     t->c = (vctx){.d = d};
     t->c.pids = &t->c.pattern_ids;
-    collect(&t->c); /* the names, once; the decisions' ids are taken at each check */
+    collect(&t->c); /* the names, once; the decisions' ids are made again at each check */
     return t;
 }
 
@@ -1356,9 +1356,7 @@ bool validate_after_check(validate_after *t, char **msg)
 {
     vctx *c = &t->c;
     const kp_design *d = c->d;
-    names_free(&c->decision_ids);
-    for (size_t i = 0; i < d->ndecisions; i++)
-        names_add_tag(&c->decision_ids, d->decisions[i].id, i);
+    names_free(&c->decision_ids); /* check_decisions makes it from the decisions as they are now */
     kp_diags dg;
     diags_init(&dg, NULL);
     c->dg = &dg;
