@@ -800,6 +800,24 @@ kp_analysis *analysis_update_row(kp_analysis *prev, const kp_design *d, edit_tab
     return analyse_whole(base);
 }
 
+kp_analysis *analysis_update_index_rows(kp_analysis *prev, const kp_design *d, kp_rowop op)
+{
+    incr *in = prev ? prev->incr : NULL;
+    kp_design *base = in ? in->base : NULL;
+    /* the analysis' copy of the design made d's by that step, the entities that differ and the
+       rest, no other copy made: every pattern may read the index (a plan, a why-not) */
+    if (!base || base->nentities != d->nentities || base->npatterns != d->npatterns ||
+        !edit_rows_step_from(base, d, EDIT_INDEXES, op))
+        return analysis_update(prev, d, ANALYSIS_UNKNOWN);
+    for (size_t e = 0; e < d->nentities; e++)
+        if (!fields_equal(&kp_rec_entity, &base->entities[e], &d->entities[e]))
+            fields_copy(&kp_rec_entity, &base->entities[e], &d->entities[e]);
+    design_rest_copy(base, d);
+    in->base = NULL;
+    analysis_free(prev);
+    return analyse_whole(base);
+}
+
 /* The results' pattern pointers made to point into in->base again (its list moved). */
 static void repoint(kp_analysis *a, const incr *in)
 {

@@ -302,6 +302,16 @@ kp_analysis *analysis_update_row(kp_analysis *prev, const kp_design *d, edit_tab
  * equals analysis_run(d) field by field. Never NULL; the caller frees it; prev is taken. */
 kp_analysis *analysis_update_attr_rows(kp_analysis *prev, const kp_design *d, kp_rowop op);
 
+/* analysis_update after a step of the indexes' list: d is the design prev analysed with op applied
+ * to its indexes (an inserted one is d's at op.row), its entities and its rest possibly changed
+ * too (the templates and signals a deleted index leaves without a key, left out of a valid rest,
+ * or put back), its patterns not, as the caller knows. The analysis' own copy of the design takes
+ * the step, the entities that differ and the rest (no copy of the design is made) and is analysed
+ * whole: any pattern may read an index. When prev was not made by analysis_update or op does not
+ * fit, it is analysis_update(prev, d, ANALYSIS_UNKNOWN). The result equals analysis_run(d) field
+ * by field. Never NULL; the caller frees it; prev is taken. */
+kp_analysis *analysis_update_index_rows(kp_analysis *prev, const kp_design *d, kp_rowop op);
+
 /* analysis_update after entity epos was renamed (edit_renames_entity): d is the design prev
  * analysed with that entity's name changed and the patterns that named it naming it by the new
  * one (edit_set's rename), nothing else, as the caller knows. The analysis' copy of the design

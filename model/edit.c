@@ -1803,6 +1803,36 @@ bool edit_rows_step(kp_design *d, edit_table t, kp_rowop op, const void *in, voi
     return true;
 }
 
+bool edit_rows_step_fits(const kp_design *to, const kp_design *d, edit_table t, kp_rowop op)
+{
+    rows_ref r = {0}, from = {0};
+    return to && d && table_rows((kp_design *)to, t, &r) && table_rows((kp_design *)d, t, &from) &&
+           kp_rowop_fits(op, *r.n) && kp_rowop_count(op, *r.n) == *from.n &&
+           (op.kind != KP_ROW_INSERT || op.row < *from.n);
+}
+
+bool edit_rows_step_from(kp_design *to, const kp_design *d, edit_table t, kp_rowop op)
+{
+    rows_ref r = {0}, from = {0};
+    if (!edit_rows_step_fits(to, d, t, op))
+        return false;
+    table_rows(to, t, &r);
+    table_rows((kp_design *)d, t, &from);
+    const kp_record *rec = edit_record(t);
+    void *in = xcalloc(1, r.elsize), *out = xcalloc(1, r.elsize);
+    if (op.kind == KP_ROW_INSERT) {
+        const void *src = (const char *)*from.arr + op.row * from.elsize;
+        memcpy(in, src, r.elsize);
+        fields_clone(rec, in, src);
+    }
+    kp_rowop_apply(r.arr, r.n, r.elsize, op, in, out);
+    if (op.kind == KP_ROW_REMOVE)
+        fields_free(rec, out);
+    free(in);
+    free(out);
+    return true;
+}
+
 const struct kp_record *edit_record(edit_table t) { return t == EDIT_KEYS ? &kp_rec_entity : table_rec(t); }
 
 size_t edit_decision_from_pattern(kp_design *d, size_t pattern_row)

@@ -109,6 +109,11 @@ bool edit_move(kp_design *d, edit_table t, size_t row, int delta);
  * the list's then) at op.row; a removal hands element op.row to *out (the caller's then); a move
  * moves it. false, nothing changed, when t has no list (EDIT_SETTINGS) or op does not fit it. */
 bool edit_rows_step(kp_design *d, edit_table t, kp_rowop op, const void *in, void *out);
+/* The same step made on `to`, a copy of d before it: an inserted element a copy of d's at op.row,
+ * a removed one freed. false, nothing changed, when t has no list or op does not fit to and d
+ * (edit_rows_step_fits: d's list is to's with op made). */
+bool edit_rows_step_fits(const kp_design *to, const kp_design *d, edit_table t, kp_rowop op);
+bool edit_rows_step_from(kp_design *to, const kp_design *d, edit_table t, kp_rowop op);
 /* The record of table t's elements (EDIT_KEYS: the entity's); NULL for EDIT_SETTINGS. */
 const struct kp_record *edit_record(edit_table t);
 

@@ -90,6 +90,30 @@ static void drop_orphan_keys(kp_design *c, salvage_drops *s)
     }
 }
 
+/* The key templates and sparse rules of entity en that a key of d names, shallow copies in *keys
+ * and *sparse (caller frees the arrays alone); false, nothing made, when en has no orphan. */
+static bool named_keys(const kp_design *d, const kp_entity *en, kp_keytpl **keys, size_t *nkeys,
+                       kp_sparse **sparse, size_t *nsparse)
+{
+    size_t nk = 0, ns = 0;
+    for (size_t k = 0; k < en->nkeys; k++)
+        nk += key_named(d, en->keys[k].attr.s ? en->keys[k].attr.s : "");
+    for (size_t k = 0; k < en->nsparse; k++)
+        ns += key_named(d, en->sparse[k].attr.s ? en->sparse[k].attr.s : "");
+    if (nk == en->nkeys && ns == en->nsparse)
+        return false;
+    *keys = nk ? xcalloc(nk, sizeof **keys) : NULL;
+    *sparse = ns ? xcalloc(ns, sizeof **sparse) : NULL;
+    *nkeys = *nsparse = 0;
+    for (size_t k = 0; k < en->nkeys; k++)
+        if (key_named(d, en->keys[k].attr.s ? en->keys[k].attr.s : ""))
+            (*keys)[(*nkeys)++] = en->keys[k];
+    for (size_t k = 0; k < en->nsparse; k++)
+        if (key_named(d, en->sparse[k].attr.s ? en->sparse[k].attr.s : ""))
+            (*sparse)[(*nsparse)++] = en->sparse[k];
+    return true;
+}
+
 /* Leaves out the patterns that do not validate on their own (decisions set aside), c's model
  * validating without them (each trial is checked by its patterns' checks alone). rows[i] is the
  * original row of c->patterns[i]; kept in step. */
@@ -129,46 +153,167 @@ static void drop_patterns(kp_design *c, size_t *rows, salvage_drops *s)
     free(bad);
 }
 
-/* Puts back the decisions (kept aside in dec/n) that validate with the rest, each with the
- * signals that do; the others are left out. Each is checked by the checks that read them alone,
- * on one context of c (t). */
-static void restore_decisions(kp_design *c, kp_decision *dec, size_t n, salvage_drops *s, validate_after *t)
+/* Which of the decisions dec[0..n) validate with c, each with its signals, by the checks that
+ * read decisions alone (t, a context of c, on which each is put alone): one flag per decision,
+ * then one per signal of each, in order (caller frees); a drop appended for each left out.
+ * Nothing of dec is changed. */
+static bool *judge_decisions(kp_design *c, const kp_decision *dec, size_t n, salvage_drops *s,
+                             validate_after *t)
 {
-    kp_decision *kept = n ? xcalloc(n, sizeof *kept) : NULL;
-    size_t nk = 0;
+    size_t total = n;
+    for (size_t i = 0; i < n; i++)
+        total += dec[i].nsignals;
+    bool *keep = xcalloc(total ? total : 1, sizeof *keep), *k = keep;
     for (size_t i = 0; i < n; i++) {
+        bool *in = k, *sig = k + 1;
+        k = sig + dec[i].nsignals;
         kp_decision one = dec[i];
         one.signals = NULL;
         one.nsignals = 0;
         c->decisions = &one;
         c->ndecisions = 1;
         char *msg = NULL;
-        bool ok = validate_after_check(t, &msg);
-        if (!ok) {
+        *in = validate_after_check(t, &msg);
+        if (!*in) {
             drop(s, EDIT_DECISIONS, i, NULL, msg ? msg : _("does not validate"));
             free(msg);
-            fields_free(&kp_rec_decision, &dec[i]);
             continue;
         }
-        size_t ks = 0;
-        for (size_t k = 0; k < dec[i].nsignals; k++) {
-            one.signals = &dec[i].signals[k];
+        for (size_t j = 0; j < dec[i].nsignals; j++) {
+            one.signals = &dec[i].signals[j];
             one.nsignals = 1;
             char *why = NULL;
-            if (validate_after_check(t, &why)) {
-                dec[i].signals[ks++] = dec[i].signals[k];
-            } else {
+            sig[j] = validate_after_check(t, &why);
+            if (!sig[j])
                 drop(s, EDIT_DECISIONS, i, "signals", why ? why : _("does not validate"));
-                fields_free(&kp_rec_signal, &dec[i].signals[k]);
-            }
             free(why);
         }
-        dec[i].nsignals = ks;
-        kept[nk++] = dec[i];
     }
-    free(dec);
-    c->decisions = kept;
-    c->ndecisions = nk;
+    c->decisions = NULL;
+    c->ndecisions = 0;
+    return keep;
+}
+
+/* The decisions dec[0..n) that `keep` (judge_decisions') keeps, each with the signals it keeps, in
+ * a new array (*nk of them; NULL when none). own: dec is the caller's to give (what is left out
+ * freed, the signals kept in place, dec freed); else the result is a view of dec (shallow copies,
+ * a new array of signals for each losing some: free it with view_free). */
+static kp_decision *apply_decisions(kp_decision *dec, size_t n, const bool *keep, bool own, size_t *nk)
+{
+    kp_decision *kept = n ? xcalloc(n, sizeof *kept) : NULL;
+    const bool *k = keep;
+    *nk = 0;
+    for (size_t i = 0; i < n; i++) {
+        const bool *sig = k + 1;
+        bool in = *k;
+        k = sig + dec[i].nsignals;
+        if (!in) {
+            if (own)
+                fields_free(&kp_rec_decision, &dec[i]);
+            continue;
+        }
+        kp_decision x = dec[i];
+        size_t ks = 0;
+        for (size_t j = 0; j < dec[i].nsignals; j++)
+            ks += sig[j];
+        if (!own && ks < dec[i].nsignals)
+            x.signals = ks ? xcalloc(ks, sizeof *x.signals) : NULL;
+        ks = 0;
+        for (size_t j = 0; j < dec[i].nsignals; j++) {
+            if (sig[j])
+                x.signals[ks++] = dec[i].signals[j];
+            else if (own)
+                fields_free(&kp_rec_signal, &dec[i].signals[j]);
+        }
+        x.nsignals = ks;
+        kept[(*nk)++] = x;
+    }
+    if (own)
+        free(dec);
+    return kept;
+}
+
+/* Frees view[0..nview), made by apply_decisions (own false) of dec[0..n) with `keep`. */
+static void view_free(kp_decision *view, size_t nview, const kp_decision *dec, size_t n, const bool *keep)
+{
+    const bool *k = keep;
+    for (size_t i = 0, v = 0; i < n && v < nview; i++) {
+        const bool *sig = k + 1;
+        bool in = *k;
+        k = sig + dec[i].nsignals;
+        if (in && view[v++].nsignals < dec[i].nsignals)
+            free(view[v - 1].signals);
+    }
+    free(view);
+}
+
+struct salvage_orphans {
+    bool *keep;          /* judge_decisions' verdicts on d's decisions */
+    salvage_drops later; /* the decisions' and signals' drops, after the templates' */
+};
+
+salvage_orphans *salvage_orphans_find(const kp_design *d)
+{
+    /* d less its orphans, as a view: the entities copied shallow, those with orphans given
+       arrays of their other templates and rules (own[e]), decisions aside; nothing of d is copied
+       deep, and the decisions are judged on the view as validate_salvage judges them on its copy */
+    kp_design v = *d;
+    v.decisions = NULL;
+    v.ndecisions = 0;
+    size_t n = d->nentities;
+    kp_entity *ents = xcalloc(n ? n : 1, sizeof *ents);
+    bool *own = xcalloc(n ? n : 1, sizeof *own), any = false;
+    for (size_t e = 0; e < n; e++) {
+        ents[e] = d->entities[e];
+        own[e] =
+            named_keys(d, &d->entities[e], &ents[e].keys, &ents[e].nkeys, &ents[e].sparse, &ents[e].nsparse);
+        any = any || own[e];
+    }
+    v.entities = ents;
+    salvage_orphans *o = NULL;
+    if (any && valid(&v, NULL)) {
+        o = xcalloc(1, sizeof *o);
+        validate_after *t = validate_after_open(&v);
+        o->keep = judge_decisions(&v, d->decisions, d->ndecisions, &o->later, t);
+        v.decisions = apply_decisions(d->decisions, d->ndecisions, o->keep, false, &v.ndecisions);
+        bool ok = validate_after_check(t, NULL);
+        validate_after_close(t);
+        view_free(v.decisions, v.ndecisions, d->decisions, d->ndecisions, o->keep);
+        if (!ok) {
+            salvage_orphans_free(o);
+            o = NULL;
+        }
+    }
+    for (size_t e = 0; e < n; e++)
+        if (own[e]) {
+            free(ents[e].keys);
+            free(ents[e].sparse);
+        }
+    free(own);
+    free(ents);
+    return o;
+}
+
+void salvage_orphans_make(salvage_orphans *o, kp_design *into, salvage_drops *drops)
+{
+    drop_orphan_keys(into, drops);
+    for (size_t i = 0; i < o->later.n; i++) {
+        VEC_GROW(drops->v, drops->n, drops->cap);
+        drops->v[drops->n++] = o->later.v[i];
+    }
+    free(o->later.v);
+    o->later = (salvage_drops){0};
+    into->decisions = apply_decisions(into->decisions, into->ndecisions, o->keep, true, &into->ndecisions);
+    salvage_orphans_free(o);
+}
+
+void salvage_orphans_free(salvage_orphans *o)
+{
+    if (!o)
+        return;
+    free(o->keep);
+    salvage_drops_free(&o->later);
+    free(o);
 }
 
 /* No key template or sparse rule that drop_orphan_keys would leave out. */
@@ -263,7 +408,9 @@ kp_design *validate_salvage(const kp_design *d, salvage_drops *drops)
     }
     /* the rest validated without decisions: those put back are checked by what reads them */
     validate_after *t = validate_after_open(c);
-    restore_decisions(c, dec, ndec, drops, t);
+    bool *keep = judge_decisions(c, dec, ndec, drops, t);
+    c->decisions = apply_decisions(dec, ndec, keep, true, &c->ndecisions);
+    free(keep);
     bool ok = validate_after_check(t, NULL);
     validate_after_close(t);
     if (ok)

@@ -38,6 +38,19 @@ typedef struct salvage_drops {
  * (validate_after_patterns), the rest having validated without them. */
 kp_design *validate_salvage(const kp_design *d, salvage_drops *drops);
 
+/* validate_salvage of d known from one validation, when its valid rest is d less its orphan key
+ * templates and sparse rules (an index deleted: the templates for its keys), and less the
+ * decisions and signals that then fail (a signal on that index): salvage_orphans_find finds it
+ * so, or returns NULL (d has no orphan, or is broken elsewhere: ask validate_salvage). No copy of
+ * d is made (a view of it is validated). salvage_orphans_make then makes `into`, a design equal to
+ * d that the caller owns (its good copy, on which the same edit was made), that rest in place,
+ * appends to *drops what validate_salvage would leave out, in its order, and frees o;
+ * salvage_orphans_free frees an o not made. */
+typedef struct salvage_orphans salvage_orphans;
+salvage_orphans *salvage_orphans_find(const kp_design *d);
+void salvage_orphans_make(salvage_orphans *o, kp_design *into, salvage_drops *drops);
+void salvage_orphans_free(salvage_orphans *o);
+
 /* true when validate_salvage(d) is known to find no valid rest and leave nothing out, without
  * trying, provided the caller saw an error among d's patterns' own diagnostics (validate_memo's
  * segments: a pattern's checks read neither decisions nor what else could be left out): d has

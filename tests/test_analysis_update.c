@@ -19,6 +19,7 @@
 #include "fields.h"
 #include "gen_design.h"
 #include "report.h"
+#include "salvage.h"
 #include "support.h"
 #include "validate.h"
 
@@ -1199,6 +1200,88 @@ static void test_attr_rows(void **state)
         fail_msg("only %zu steps patched in place", patched_steps);
 }
 
+/* d with op made on its indexes, as a copy (an index copied from its neighbour for an insertion),
+ * and that design's valid rest (validate_salvage: the templates a deleted index leaves without a
+ * key left out, the signals naming it); NULL when none. */
+static kp_design *index_step_rest(const kp_design *d, kp_rowop op)
+{
+    kp_design *c = design_clone(d);
+    kp_index x = {0}, out = {0};
+    if (op.kind == KP_ROW_INSERT) {
+        x = d->indexes[op.row ? op.row - 1 : 0];
+        fields_clone(&kp_rec_index, &x, &x);
+        free(x.name);
+        x.name = xasprintf("GSI_copy%zu", op.row);
+    }
+    assert_true(edit_rows_step(c, EDIT_INDEXES, op, &x, &out));
+    if (op.kind == KP_ROW_REMOVE)
+        fields_free(&kp_rec_index, &out);
+    salvage_drops s = {0};
+    kp_design *rest = validate_salvage(c, &s);
+    salvage_drops_free(&s);
+    design_free(c);
+    return rest;
+}
+
+static size_t templates(const kp_design *d)
+{
+    size_t n = 0;
+    for (size_t e = 0; e < d->nentities; e++)
+        n += d->entities[e].nkeys;
+    return n;
+}
+
+/* Steps of the indexes' list told to analysis_update_index_rows, on each sample and on the
+ * generated design: each index deleted (its valid rest: the templates on its keys and the signals
+ * naming it left out) and put back, one copied in and deleted again, the first moved down and
+ * back; each compared with the full analysis, the analysis' own copy taking the step. */
+static void test_index_rows(void **state)
+{
+    (void)state;
+    size_t steps = 0, dropped = 0;
+    for (size_t i = 0; i <= NSAMPLES; i++) {
+        const char *name;
+        kp_design *d = sample_or_generated(i, 300, &name);
+        kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
+        size_t step = 0, n = d->nindexes;
+        char what[120];
+        for (size_t r = 0; r<n; r += n> 6 ? n / 5 : 1) {
+            kp_rowop del = {KP_ROW_REMOVE, r, 0};
+            kp_design *rest = index_step_rest(d, del);
+            if (!rest)
+                continue;
+            dropped += templates(rest) < templates(d);
+            snprintf(what, sizeof what, "index %s deleted", d->indexes[r].name);
+            a = analysis_update_index_rows(a, rest, del);
+            compare(rest, a, name, ++step, what);
+            a = analysis_update_index_rows(a, d, kp_rowop_inverse(del));
+            compare(d, a, name, ++step, "and put back");
+            design_free(rest);
+            steps += 2;
+        }
+        kp_rowop ins = {KP_ROW_INSERT, n, 0}, mv = {KP_ROW_MOVE, 0, n > 1 ? 1 : 0};
+        const kp_rowop ops[] = {mv, kp_rowop_inverse(mv), ins, kp_rowop_inverse(ins)};
+        const char *const whats[] = {"the first moved down", "and back", "an index copied in", "and deleted"};
+        kp_design *now = design_clone(d);
+        for (size_t k = 0; k < (n < 20 ? 4 : 2) && n; k++) { /* DynamoDB's 20 GSIs at most */
+            kp_design *next = index_step_rest(now, ops[k]);
+            if (!next)
+                fail_msg("%s: %s leaves no valid rest", name, whats[k]);
+            a = analysis_update_index_rows(a, next, ops[k]);
+            compare(next, a, name, ++step, whats[k]);
+            design_free(now);
+            now = next;
+            steps++;
+        }
+        assert_true(design_equal(now, d));
+        design_free(now);
+        analysis_free(a);
+        design_free(d);
+    }
+    if (steps < 20 || !dropped)
+        fail_msg("%zu steps, %zu deletions leaving templates out", steps, dropped);
+}
+
 /* An attribute added before a shard suffix of the table's partition key: the checklist finds a
  * query that leaves the suffix out still binding the key (the application enumerates a shard's
  * values) only by looking `shard` up where it now is, after T's patterns are resolved again. */
@@ -1264,15 +1347,16 @@ static void test_attr_step_found(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_told_row),         cmocka_unit_test(test_told_rows),
-        cmocka_unit_test(test_told_rest),        cmocka_unit_test(test_told_elements),
-        cmocka_unit_test(test_samples),          cmocka_unit_test(test_generated),
-        cmocka_unit_test(test_figures_in_place), cmocka_unit_test(test_keys_in_place),
-        cmocka_unit_test(test_keys_domains),     cmocka_unit_test(test_partition_attr),
-        cmocka_unit_test(test_attr_readers),     cmocka_unit_test(test_attr_domains),
-        cmocka_unit_test(test_keys_rekey),       cmocka_unit_test(test_attr_rows),
-        cmocka_unit_test(test_entity_rename),    cmocka_unit_test(test_pattern_id_rename),
-        cmocka_unit_test(test_attr_rows_shard),  cmocka_unit_test(test_attr_step_found),
+        cmocka_unit_test(test_told_row),          cmocka_unit_test(test_told_rows),
+        cmocka_unit_test(test_told_rest),         cmocka_unit_test(test_told_elements),
+        cmocka_unit_test(test_samples),           cmocka_unit_test(test_generated),
+        cmocka_unit_test(test_figures_in_place),  cmocka_unit_test(test_keys_in_place),
+        cmocka_unit_test(test_keys_domains),      cmocka_unit_test(test_partition_attr),
+        cmocka_unit_test(test_attr_readers),      cmocka_unit_test(test_attr_domains),
+        cmocka_unit_test(test_keys_rekey),        cmocka_unit_test(test_attr_rows),
+        cmocka_unit_test(test_index_rows),        cmocka_unit_test(test_entity_rename),
+        cmocka_unit_test(test_pattern_id_rename), cmocka_unit_test(test_attr_rows_shard),
+        cmocka_unit_test(test_attr_step_found),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -336,6 +336,61 @@ static void test_rows(void **state)
     design_free(d);
 }
 
+/* The name (the id of a pattern or a decision) of row r of list t. */
+static const char *name_of(const kp_design *d, edit_table t, size_t r)
+{
+    switch (t) {
+    case EDIT_PATTERNS:
+        return d->patterns[r].id;
+    case EDIT_INDEXES:
+        return d->indexes[r].name;
+    case EDIT_ATTRS:
+        return d->attrs[r].name;
+    case EDIT_DECISIONS:
+        return d->decisions[r].id;
+    default:
+        return d->entities[r].name;
+    }
+}
+
+/* A step of each list made on a copy of the design it was made on (edit_rows_step_from): a row
+ * duplicated (its copy inserted), moved and deleted: the copy is the design after
+ * each, an inserted row with its own strings; a step that does not fit is refused. */
+static void test_rows_step_from(void **state)
+{
+    (void)state;
+    static const edit_table lists[] = {EDIT_PATTERNS, EDIT_ENTITIES, EDIT_INDEXES, EDIT_ATTRS,
+                                       EDIT_DECISIONS};
+    kp_design *d = fixture();
+    for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
+        while (edit_nrows(d, lists[l]) < 3)
+            assert_true(edit_add(d, lists[l], 0) != (size_t)-1);
+    kp_design *c = design_clone(d);
+    for (size_t l = 0; l < sizeof lists / sizeof *lists; l++) {
+        edit_table t = lists[l];
+        size_t at = edit_duplicate(d, t, 1);
+        assert_true(at != (size_t)-1);
+        kp_rowop steps[] = {{KP_ROW_INSERT, at, 0}, {KP_ROW_MOVE, 0, 2}, {KP_ROW_REMOVE, 2, 0}};
+        for (size_t k = 0; k < 3; k++) {
+            if (k == 1)
+                assert_true(edit_move(d, t, 0, 1) && edit_move(d, t, 1, 1));
+            if (k == 2)
+                assert_true(edit_delete(d, t, 2));
+            if (k != 1) /* the inverse step does not fit */
+                assert_false(edit_rows_step_from(c, d, t, kp_rowop_inverse(steps[k])));
+            assert_true(edit_rows_step_from(c, d, t, steps[k]));
+            assert_true(design_equal(c, d));
+            if (k == 0) { /* the inserted row is c's own */
+                assert_ptr_not_equal(name_of(c, t, at), name_of(d, t, at));
+                assert_string_equal(name_of(c, t, at), name_of(d, t, at));
+            }
+        }
+    }
+    assert_false(edit_rows_step_from(c, d, EDIT_SETTINGS, (kp_rowop){KP_ROW_REMOVE, 0, 0}));
+    design_free(c);
+    design_free(d);
+}
+
 static void test_key_attrs(void **state)
 {
     (void)state;
@@ -508,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_rename_entity_updates_patterns),
         cmocka_unit_test(test_rename_pattern_updates_refs),
         cmocka_unit_test(test_rows),
+        cmocka_unit_test(test_rows_step_from),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_key_attribute_rename_follows),
         cmocka_unit_test(test_key_attrs),

@@ -2322,10 +2322,11 @@ static void test_cell_replayed_as_whole(void **state)
 }
 
 /* Rows of the Indexes table deleted (GSI2: its templates and the pattern it serves fail their
- * checks, the valid rest is shown), undone, redone, duplicated and moved, made in place by the
- * session, checked as steps of the indexes' list (the patterns' checks stand): each key gives what
- * the whole path gives (same_as_whole), the checks a whole validation's, the design's pointer
- * kept. */
+ * checks, the valid rest is shown; GSI1, which a decision's signal names too), undone, redone,
+ * duplicated and moved, made in place by the session, checked as steps of the indexes' list (the
+ * patterns' checks stand), the good copy taking the same step (a deletion's valid rest made from
+ * it in place, its undo copying back what that rest left out): each key gives what the whole
+ * path gives (same_as_whole), the checks a whole validation's, the design's pointer kept. */
 static void test_index_rows_as_whole(void **state)
 {
     (void)state;
@@ -2334,18 +2335,23 @@ static void test_index_rows_as_whole(void **state)
     const kp_design *same = twins_at_160(&t, &w, &ref);
     int k[8];
     assert_true(at_column(w, ref, UI_SCREEN_INDEXES, EDIT_INDEXES, "name"));
-    static const char *const steps[] = {"jx", "u", "\x12", "u", "y", "K", "u", "u"}; /* \x12: Ctrl-R */
+    static const char *const steps[] = {"jx", "u", "\x12", "u", "y", "K", "u", "u", "gx", "u", "\x12", "u"};
     static const char *const what[] = {"GSI2 deleted", "undone",   "redone",      "undone again",
-                                       "GSI1 copied",  "moved up", "move undone", "copy undone"};
+                                       "GSI1 copied",  "moved up", "move undone", "copy undone",
+                                       "GSI1 deleted", "undone",   "redone",      "undone again"};
     for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
         size_t n = 0;
-        for (const char *c = steps[i]; *c; c++)
+        for (const char *c = steps[i]; *c; c++) /* \x12: Ctrl-R */
             k[n++] = *c == '\x12' ? UI_CTRL('r') : *c;
         same_as_whole(w, ref, k, n);
         diags_as_whole(w, what[i]);
         assert_ptr_equal(session_design(w->ss), same);
-        if (i == 0 || i == 2)
-            assert_true(w->partial); /* the valid rest */
+        bool deleted = i % 4 == 0 || i % 4 == 2;
+        if (i < 4 || i >= 8)
+            assert_int_equal(w->partial, deleted);                     /* the valid rest */
+        assert_int_equal(w->index_rest, (i < 4 || i >= 8) && deleted); /* made from the good copy */
+        if (i >= 8) /* D3's signal on GSI1 left out of the rest, and back */
+            assert_int_equal(w->good->decisions[2].nsignals, deleted ? 1 : 2);
     }
     assert_int_equal(session_design(w->ss)->nindexes, 2);
     back_at_cloudshop(w, ref, &t);

@@ -49,7 +49,13 @@ void wb_analysis_free(wb *w, kp_analysis *a)
 
 /* The analysis of w->good in place of w->an: the injected one, else analysis_update, told the
  * pattern row a cell edit changed when w->an is of the design just before it. */
-static void run_analysis(wb *w)
+/* Whether steps a and b are the same. */
+static bool same_rowop(kp_rowop a, kp_rowop b)
+{
+    return a.kind == b.kind && a.row == b.row && (a.kind != KP_ROW_MOVE || a.to == b.to);
+}
+
+static void run_analysis(wb *w, bool index_rest)
 {
     if (w->opt.analyze) {
         wb_analysis_free(w, w->an);
@@ -59,8 +65,15 @@ static void run_analysis(wb *w)
     bool told =
         (w->pattern_edit || w->rows_edit || w->elem_edit || w->attr_rows || w->renamed || w->pid_edit) &&
         !w->an_behind && w->an;
+    /* an index's step: an analysed good before it (or, its inverse, the valid rest it left) and
+       owns its copy of the design, which takes the step */
+    bool index =
+        w->index_rows && w->an && w->an->design != w->good &&
+        (!w->an_behind || (index_rest && same_rowop(w->index_op, kp_rowop_inverse(w->index_rest_op))));
     if (w->rest_edit && w->an)
         w->an = analysis_update(w->an, w->good, ANALYSIS_REST);
+    else if (index)
+        w->an = analysis_update_index_rows(w->an, w->good, w->index_op);
     else if (told && w->pid_edit)
         w->an = analysis_update_pattern_id(w->an, w->good, w->pid_row);
     else if (told && w->renamed)
@@ -75,13 +88,33 @@ static void run_analysis(wb *w)
         w->an = analysis_update(w->an, w->good, told ? w->pattern_row : ANALYSIS_UNKNOWN);
 }
 
+/* Makes good the session's design d after the indexes' step w->index_op, when good was d before it
+ * (valid), or d's valid rest after the inverse step (index_rest: then the entities whose orphan
+ * templates it left out are copied back). false when neither holds: good unchanged. */
+static bool take_good_index(wb *w, const kp_design *d, bool index_rest)
+{
+    kp_design *g = w->good;
+    bool back = w->an_behind && index_rest && same_rowop(w->index_op, kp_rowop_inverse(w->index_rest_op));
+    if (!w->index_rows || !g || w->opt.analyze || (w->an_behind && !back) || g->nentities != d->nentities ||
+        !edit_rows_step_from(g, d, EDIT_INDEXES, w->index_op))
+        return false;
+    for (size_t e = 0; back && e < d->nentities; e++)
+        if (g->entities[e].nkeys != d->entities[e].nkeys || g->entities[e].nsparse != d->entities[e].nsparse)
+            fields_copy(&kp_rec_entity, &g->entities[e], &d->entities[e]);
+    if (back) /* and the decisions or signals it left out */
+        design_rest_copy(g, d);
+    return true;
+}
+
 /* Makes w->good the session's design d: after a cell edit of pattern `row` alone of a design good
  * was a copy of (the last recompute validated it, so `good` is not a salvaged rest nor an older
  * tour step's), that pattern is copied again; after a structural step of the pattern list alone,
  * the same step is made on good (an inserted pattern copied); else the whole design. An injected
  * analysis may point into good: then always a new copy. */
-static void take_good(wb *w, const kp_design *d)
+static void take_good(wb *w, const kp_design *d, bool index_rest)
 {
+    if (take_good_index(w, d, index_rest))
+        return;
     if (w->rest_edit) { /* the model is good's already */
         design_rest_copy(w->good, d);
         return;
@@ -169,7 +202,8 @@ void wb_recompute(wb *w)
     const kp_design *d = session_design(w->ss);
     unsigned long before = w->gen + w->drafts.changes, marks = w->drafts.changes;
     w->gen++;
-    bool ok = true, rows = w->rows_edit, behind = w->an_behind;
+    bool ok = true, rows = w->rows_edit, behind = w->an_behind, index_rest = w->index_rest;
+    w->index_rest = false; /* of the design before: wb_salvage may make it anew */
     kp_rowop op = w->rows_op;
     /* good and an are of d but for one pattern row that does not validate (fill: inserted, or
        broken by its own cells), and this edit is of that row's cells or takes it away: they stay,
@@ -237,8 +271,8 @@ void wb_recompute(wb *w)
                 w->rows_edit = true;
                 w->rows_op = (kp_rowop){KP_ROW_INSERT, fill_row, 0};
             }
-            take_good(w, d);
-            run_analysis(w);
+            take_good(w, d, index_rest);
+            run_analysis(w, index_rest);
         }
         sig_evaluate(w->good, w->an, w->obs, w->nobs, &w->sigs);
     }
@@ -764,6 +798,7 @@ static int row_op(wb *w, ui_action a)
         w->attr_rows = t == EDIT_ATTRS && op.kind != KP_ROW_MOVE;
         w->attr_rows_op = op;
         w->index_rows = t == EDIT_INDEXES;
+        w->index_op = op;
     }
     st = changed(w, st, err);
     if (st == KP_READONLY)
@@ -1155,6 +1190,7 @@ static int default_handle(wb *w, ui_action a)
             w->rows_op = op;
             edit_table list = EDIT_PATTERNS;
             w->index_rows = session_last_step_list(w->ss, &list, &lop) && list == EDIT_INDEXES;
+            w->index_op = lop;
             /* a step of the attributes' list taken back or made again: found by comparing the
                design with the one last analysed (their lists differ by one attribute alone), and
                told as that step */

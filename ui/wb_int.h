@@ -55,16 +55,24 @@ struct wb {
                        (a row added, duplicated or deleted on the Attributes screen): what the
                        analysis is told, reset by wb_recompute */
     kp_rowop attr_rows_op;
-    bool index_rows; /* the change being applied is a step of the indexes' list alone (a row added,
-                        deleted, duplicated or moved, or such a step undone): what validation is
-                        told (the patterns' checks read no index), reset by wb_recompute */
-    bool rest_told;  /* the change being applied alters the design's rest alone, as its maker knows
+    bool index_rows; /* the change being applied is step `index_op` of the indexes' list alone (a
+                        row added, deleted, duplicated or moved, or such a step undone): what
+                        validation is told (the patterns' checks read no index), and the good
+                        copy takes the same step; reset by wb_recompute */
+    kp_rowop index_op;
+    bool index_rest; /* good is the valid rest of the current design less its orphan key templates
+                        (and the decisions or signals that failed then) alone, made in place from
+                        the design before by index step index_rest_op (wb_salvage.c): that step's
+                        inverse makes good that design again, the entities and the rest it
+                        changed copied back; reset by the next recompute */
+    kp_rowop index_rest_op;
+    bool rest_told; /* the change being applied alters the design's rest alone, as its maker knows
                        (edit_changes_rest_only): wb_recompute need not compare the models */
-    bool rest_edit;  /* wb_recompute found the design changed in its rest alone (a setting, a
+    bool rest_edit; /* wb_recompute found the design changed in its rest alone (a setting, a
                        decision: design_same_model with good): checks and analysis follow that */
-    bool an_kept;    /* the last recompute left good and an as they were (no valid rest was found, or
+    bool an_kept;   /* the last recompute left good and an as they were (no valid rest was found, or
                      a step's inverse made good current again) */
-    bool lag;        /* good and an are of the design the current one came from by rows step lag_op,
+    bool lag;       /* good and an are of the design the current one came from by rows step lag_op,
                      which left it invalid with no valid rest: its inverse makes them current */
     kp_rowop lag_op;
     bool fill; /* good and an are of the current design but for pattern row fill_row, which

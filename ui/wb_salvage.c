@@ -97,6 +97,29 @@ void wb_salvage(wb *w, const kp_design *d, size_t without)
         salvage_drops_free(&s);
         return;
     }
+    /* an index's step (deleted) leaving templates on its keys, good d before it: the rest is good
+       with the same step, those templates left out (no copy of the design) */
+    salvage_orphans *o = w->index_rows && !w->an_behind && w->an && !w->opt.analyze &&
+                                 edit_rows_step_fits(w->good, d, EDIT_INDEXES, w->index_op)
+                             ? salvage_orphans_find(d)
+                             : NULL;
+    if (o) {
+        sig_report_free(&w->sigs);
+        bool owns = w->an->design != w->good; /* else it points into good: freed first */
+        if (!owns)
+            wb_analysis_free(w, w->an);
+        edit_rows_step_from(w->good, d, EDIT_INDEXES, w->index_op);
+        salvage_orphans_make(o, w->good, &s);
+        w->index_rest = true;
+        w->index_rest_op = w->index_op;
+        /* its own copy of the design takes the same step and drops */
+        w->an = owns ? analysis_update_index_rows(w->an, w->good, w->index_op) : analysis_run(w->good);
+        sig_evaluate(w->good, w->an, w->obs, w->nobs, &w->sigs);
+        w->partial = true;
+        mark_drops(w, d, &s);
+        salvage_drops_free(&s);
+        return;
+    }
     kp_design *rest = validate_salvage(d, &s);
     if (rest) {
         sig_report_free(&w->sigs);
