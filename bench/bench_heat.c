@@ -12,8 +12,10 @@
  *
  * The commands run through sh -c with their output to /dev/null, by turns (one run of each, then
  * the next round, which starts one command further), the log read once before so that every
- * command finds it in the page cache. `sort | uniq -c` is `cut -f1 LOG | sort | uniq -c` (the keys
- * counted, as heat counts them) under LC_ALL=C, GNU sort's fastest comparison. */
+ * command finds it in the page cache. Two peers: `sort LOG | uniq -c`, the command as the goal
+ * names it (the lines sorted whole, in the locale as set: what the goal's figure measured), and
+ * `cut -f1 LOG | sort | uniq -c` (the keys counted, as heat counts them) under LC_ALL=C, GNU
+ * sort's fastest comparison. */
 #include "zipflog.h"
 
 #include <stdbool.h>
@@ -185,6 +187,8 @@ int main(int argc, char **argv)
         snprintf(rows[n].cmd, sizeof rows[n].cmd, "'%s' heat '%s'", old, log);
         rows[n++].name = "keyplan heat (--old)";
     }
+    snprintf(rows[n].cmd, sizeof rows[n].cmd, "sort '%s' | uniq -c", log);
+    rows[n++].name = "sort | uniq -c (whole lines)";
     snprintf(rows[n].cmd, sizeof rows[n].cmd, "cut -f1 '%s' | LC_ALL=C sort | uniq -c", log);
     rows[n++].name = "cut -f1 | sort | uniq -c";
     snprintf(rows[n].cmd, sizeof rows[n].cmd, "wc -l '%s'", log);
@@ -209,9 +213,15 @@ int main(int argc, char **argv)
         printf("%-30s %10.2f %10.2f %10.1f %14.2f%s\n", rows[i].name, rows[i].m.seconds, rows[i].m.cpu,
                rows[i].m.rss_mb, heat > 0 ? rows[i].m.seconds / heat : 0,
                rows[i].m.status ? "  (failed)" : "");
+    const char *coll = getenv("LC_ALL") && *getenv("LC_ALL")           ? getenv("LC_ALL")
+                       : getenv("LC_COLLATE") && *getenv("LC_COLLATE") ? getenv("LC_COLLATE")
+                       : getenv("LANG") && *getenv("LANG")             ? getenv("LANG")
+                                                                       : "POSIX";
     printf("(median of %d runs taken by turns; CPU: user + system of the command and its children; RSS: the\n"
-           "largest process of the command)\n",
-           runs);
+           "largest process of the command; `sort | uniq -c (whole lines)` is the command as the goal names\n"
+           "it, the lines sorted whole in the locale as set (collation: %s); `cut -f1 | sort | uniq -c`\n"
+           "counts the keys alone, as heat does, in the C locale's byte order, sort's fastest)\n",
+           runs, coll);
 
     /* the check: heat's top 10 and totals are awk's */
     snprintf(cmd, sizeof cmd, "'%s' heat '%s' --top 10", kp, log);
