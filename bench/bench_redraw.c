@@ -35,7 +35,8 @@
  *   renames           an attribute's name (customerId, on the Attributes screen: the templates
  *                     and patterns naming it follow), an index's (GSI1: a decision's signal names
  *                     it, so the renamed design does not validate and its valid rest is looked
- *                     for; the name put back validates again), a pattern's id (the last
+ *                     for; the name put back validates again), its partition key (GSI1PK: the
+ *                     templates keyed on it follow), a pattern's id (the last
  *                     row's, on the Patterns screen: a suffix put on and taken off), each saved
  *                     with its frame, the median of many;
  *   a row broken      pattern 5's entity saved as one the design lacks (its valid rest is looked
@@ -182,19 +183,24 @@ static double save_texts(wb *w, const char *a, const char *b, int runs)
 /* The median time of renaming row `row` of table t on screen `screen` (its "name" or "id"
  * column) to `to` and back to `name` in turn; the name put back at the end (not timed). -1 when
  * the screen has no such column. */
-static double rename_cell(wb *w, int screen, edit_table t, size_t row, const char *to, const char *name,
-                          int runs)
+static double rename_col(wb *w, int screen, edit_table t, size_t row, const char *col, const char *to,
+                         const char *name, int runs)
 {
-    if (!column(w, screen, t, t == EDIT_PATTERNS ? "id" : "name"))
+    if (!column(w, screen, t, col))
         return -1;
     w->cur[screen].row = row;
     double m = save_texts(w, to, name, runs);
-    char *now = edit_get(session_design(w->ss), t, row,
-                         (size_t)edit_col_find(session_design(w->ss), t, t == EDIT_PATTERNS ? "id" : "name"));
+    char *now = edit_get(session_design(w->ss), t, row, (size_t)edit_col_find(session_design(w->ss), t, col));
     if (strcmp(now, name) != 0)
         save_texts(w, name, name, 1);
     free(now);
     return m;
+}
+
+static double rename_cell(wb *w, int screen, edit_table t, size_t row, const char *to, const char *name,
+                          int runs)
+{
+    return rename_col(w, screen, t, row, t == EDIT_PATTERNS ? "id" : "name", to, name, runs);
 }
 
 /* The median time of saving a new rate in the pattern under the cursor. */
@@ -290,7 +296,7 @@ int main(int argc, char **argv)
            "10,000");
     double first[2], key[2], save[2], undo[2], setd[2], setu[2], setb[2], ent[2], entu[2], att[2], attu[2],
         aty[2], arow[3][2], ren[2], renu[2], fname[2], fent[2], eadd[2], epk[2], eundo[2], arn[2], irn[2],
-        prn[2], idel[3][2], brk[2];
+        ikey[2], prn[2], idel[3][2], brk[2];
     static const struct {
         int key;
         const char *what;
@@ -393,6 +399,8 @@ int main(int argc, char **argv)
            pattern's id (the last row's); each name put back afterwards (not timed) */
         arn[k] = rename_cell(w, UI_SCREEN_ATTRS, EDIT_ATTRS, 0, "customerIdé", "customerId", runs);
         irn[k] = rename_cell(w, UI_SCREEN_INDEXES, EDIT_INDEXES, 0, "GSI1é", "GSI1", runs);
+        /* an index's partition key: the templates keyed on it follow (set on a copy of the design) */
+        ikey[k] = rename_col(w, UI_SCREEN_INDEXES, EDIT_INDEXES, 0, "pk", "GSI1PK_b", "GSI1PK", runs);
         char *id = xasprintf("%zu", sizes[k]), *idb = xasprintf("%zub", sizes[k]);
         prn[k] = rename_cell(w, UI_SCREEN_PATTERNS, EDIT_PATTERNS, sizes[k] - 1, idb, id, runs);
         free(id);
@@ -441,6 +449,7 @@ int main(int argc, char **argv)
     line("  both undone: the add's undo", eundo);
     line("an attribute renamed", arn);
     line("an index renamed", irn);
+    line("an index's partition key renamed", ikey);
     line("a pattern's id renamed", prn);
     line("a row's entity broken / mended", brk);
     line("an index deleted -> redraw", idel[0]);

@@ -818,6 +818,19 @@ kp_analysis *analysis_update_index_rows(kp_analysis *prev, const kp_design *d, k
     return analyse_whole(base);
 }
 
+kp_analysis *analysis_update_cell(kp_analysis *prev, const kp_design *d, edit_table t, size_t row, size_t col,
+                                  const char *text)
+{
+    incr *in = prev ? prev->incr : NULL;
+    kp_design *base = in ? in->base : NULL;
+    /* the analysis' copy of the design made d by the same edit, no other copy made */
+    if (!base || base->npatterns != d->npatterns || edit_set(base, t, row, col, text, NULL) != KP_OK)
+        return analysis_update(prev, d, ANALYSIS_UNKNOWN);
+    in->base = NULL;
+    analysis_free(prev);
+    return analyse_whole(base);
+}
+
 /* The results' pattern pointers made to point into in->base again (its list moved). */
 static void repoint(kp_analysis *a, const incr *in)
 {

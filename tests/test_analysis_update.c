@@ -1223,6 +1223,54 @@ static kp_design *index_step_rest(const kp_design *d, kp_rowop op)
     return rest;
 }
 
+/* A cell whose edit reaches past its element told to analysis_update_cell, as the workbench
+ * replays it: each index's key attributes and the table's renamed (the templates keyed on them
+ * following) and back, on each sample and the generated design; each result equals the full
+ * analysis, and an edit the analysis' copy refuses falls back to the comparison. */
+static void test_told_cell(void **state)
+{
+    (void)state;
+    size_t steps = 0;
+    for (size_t i = 0; i <= NSAMPLES; i++) {
+        const char *name;
+        kp_design *d = sample_or_generated(i, 300, &name);
+        kp_analysis *a = analysis_update(NULL, d, ANALYSIS_UNKNOWN);
+        size_t step = 0;
+        for (size_t r = 0; r <= d->nindexes; r += d->nindexes > 6 ? d->nindexes / 5 : 1) {
+            bool table = r == d->nindexes;
+            edit_table t = table ? EDIT_SETTINGS : EDIT_INDEXES;
+            size_t row = table ? (size_t)edit_setting_find("pk") : r, col = table ? 1 : 0;
+            if (!table)
+                col = (size_t)edit_col_find(d, EDIT_INDEXES, r % 2 ? "sk" : "pk");
+            char *old = edit_get(d, t, row, col), *now = xasprintf("%s_línea", old);
+            if (!*old) { /* an index without a sort key */
+                free(old);
+                free(now);
+                continue;
+            }
+            const char *to[2] = {now, old};
+            for (int k = 0; k < 2; k++) {
+                char what[160];
+                snprintf(what, sizeof what, "%s %zu's key renamed '%s'", table ? "the table" : "index", r,
+                         to[k]);
+                assert_int_equal(edit_set(d, t, row, col, to[k], NULL), KP_OK);
+                a = analysis_update_cell(a, d, t, row, col, to[k]);
+                compare(d, a, name, ++step, what);
+                steps++;
+            }
+            free(old);
+            free(now);
+        }
+        /* refused on the analysis' copy (a name DynamoDB refuses): the whole comparison */
+        a = analysis_update_cell(a, d, EDIT_INDEXES, 0, 0, "GSI é");
+        compare(d, a, name, ++step, "an edit refused");
+        analysis_free(a);
+        design_free(d);
+    }
+    if (steps < 20)
+        fail_msg("only %zu key renames told", steps);
+}
+
 static size_t templates(const kp_design *d)
 {
     size_t n = 0;
@@ -1347,16 +1395,16 @@ static void test_attr_step_found(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_told_row),          cmocka_unit_test(test_told_rows),
-        cmocka_unit_test(test_told_rest),         cmocka_unit_test(test_told_elements),
-        cmocka_unit_test(test_samples),           cmocka_unit_test(test_generated),
-        cmocka_unit_test(test_figures_in_place),  cmocka_unit_test(test_keys_in_place),
-        cmocka_unit_test(test_keys_domains),      cmocka_unit_test(test_partition_attr),
-        cmocka_unit_test(test_attr_readers),      cmocka_unit_test(test_attr_domains),
-        cmocka_unit_test(test_keys_rekey),        cmocka_unit_test(test_attr_rows),
-        cmocka_unit_test(test_index_rows),        cmocka_unit_test(test_entity_rename),
-        cmocka_unit_test(test_pattern_id_rename), cmocka_unit_test(test_attr_rows_shard),
-        cmocka_unit_test(test_attr_step_found),
+        cmocka_unit_test(test_told_row),         cmocka_unit_test(test_told_rows),
+        cmocka_unit_test(test_told_rest),        cmocka_unit_test(test_told_elements),
+        cmocka_unit_test(test_samples),          cmocka_unit_test(test_generated),
+        cmocka_unit_test(test_figures_in_place), cmocka_unit_test(test_keys_in_place),
+        cmocka_unit_test(test_keys_domains),     cmocka_unit_test(test_partition_attr),
+        cmocka_unit_test(test_attr_readers),     cmocka_unit_test(test_attr_domains),
+        cmocka_unit_test(test_keys_rekey),       cmocka_unit_test(test_attr_rows),
+        cmocka_unit_test(test_index_rows),       cmocka_unit_test(test_told_cell),
+        cmocka_unit_test(test_entity_rename),    cmocka_unit_test(test_pattern_id_rename),
+        cmocka_unit_test(test_attr_rows_shard),  cmocka_unit_test(test_attr_step_found),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

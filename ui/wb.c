@@ -84,6 +84,10 @@ static void run_analysis(wb *w, bool index_rest)
         w->an = analysis_update_row(w->an, w->good, w->elem_table, w->elem_row);
     else if (told && w->rows_edit)
         w->an = analysis_update_rows(w->an, w->good, w->rows_op);
+    else if (w->replay && !w->pattern_edit && !w->an_behind && w->an && w->an->design != w->good)
+        /* a cell set on a copy of the design before: the analysis' own copy takes the same edit */
+        w->an = analysis_update_cell(w->an, w->good, w->replay_table, w->replay_row, w->replay_col,
+                                     w->replay_text);
     else
         w->an = analysis_update(w->an, w->good, told ? w->pattern_row : ANALYSIS_UNKNOWN);
 }
