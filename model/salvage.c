@@ -216,16 +216,18 @@ static kp_decision *apply_decisions(kp_decision *dec, size_t n, const bool *keep
         size_t ks = 0;
         for (size_t j = 0; j < dec[i].nsignals; j++)
             ks += sig[j];
-        if (!own && ks < dec[i].nsignals)
-            x.signals = ks ? xcalloc(ks, sizeof *x.signals) : NULL;
-        ks = 0;
-        for (size_t j = 0; j < dec[i].nsignals; j++) {
-            if (sig[j])
-                x.signals[ks++] = dec[i].signals[j];
-            else if (own)
-                fields_free(&kp_rec_signal, &dec[i].signals[j]);
+        if (ks < dec[i].nsignals) { /* some left out: the others moved up (a view's in an array of its own) */
+            if (!own)
+                x.signals = ks ? xcalloc(ks, sizeof *x.signals) : NULL;
+            ks = 0;
+            for (size_t j = 0; j < dec[i].nsignals; j++) {
+                if (sig[j])
+                    x.signals[ks++] = dec[i].signals[j];
+                else if (own)
+                    fields_free(&kp_rec_signal, &dec[i].signals[j]);
+            }
+            x.nsignals = ks;
         }
-        x.nsignals = ks;
         kept[(*nk)++] = x;
     }
     if (own)

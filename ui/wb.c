@@ -47,14 +47,15 @@ void wb_analysis_free(wb *w, kp_analysis *a)
         analysis_free(a);
 }
 
-/* The analysis of w->good in place of w->an: the injected one, else analysis_update, told the
- * pattern row a cell edit changed when w->an is of the design just before it. */
 /* Whether steps a and b are the same. */
 static bool same_rowop(kp_rowop a, kp_rowop b)
 {
     return a.kind == b.kind && a.row == b.row && (a.kind != KP_ROW_MOVE || a.to == b.to);
 }
 
+/* The analysis of w->good in place of w->an: the injected one, else analysis_update, told the
+ * pattern row a cell edit changed when w->an is of the design just before it (or the step an
+ * index's row took; index_rest: w->index_rest as the recompute found it). */
 static void run_analysis(wb *w, bool index_rest)
 {
     if (w->opt.analyze) {
