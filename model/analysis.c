@@ -818,6 +818,61 @@ kp_analysis *analysis_update_index_rows(kp_analysis *prev, const kp_design *d, k
     return analyse_whole(base);
 }
 
+/* Has entity e a template or a sparse rule for key attribute `attr`? */
+static bool keyed_on(const kp_entity *e, const char *attr)
+{
+    if (!attr)
+        return false;
+    for (size_t k = 0; k < e->nkeys; k++)
+        if (same_str(e->keys[k].attr.s, attr))
+            return true;
+    for (size_t k = 0; k < e->nsparse; k++)
+        if (same_str(e->sparse[k].attr.s, attr))
+            return true;
+    return false;
+}
+
+/* After index `row`'s key attributes were renamed (the templates and sparse rules keyed on them
+ * following, or not): d is in->base with that index and those entities changed. Patched in place
+ * when the patterns to resolve again are not most of the design: those that name an entity on the
+ * index before, or keyed on either name before or after (their plans, key conditions and why-nots
+ * name the index's keys), and the Scans; the resolver's context made again, heat made anew with
+ * the others' loads. false, nothing changed, when something else of the index changed or too many
+ * patterns read it. */
+static bool update_index_keys(kp_analysis *a, incr *in, const kp_design *d, size_t row)
+{
+    kp_design *base = in->base;
+    kp_index *mine = &base->indexes[row];
+    const kp_index *theirs = &d->indexes[row];
+    kp_index same = *theirs; /* theirs with mine's keys: the rest of the index unchanged */
+    same.pk = mine->pk;
+    same.sk = mine->sk;
+    size_t ne = base->nentities;
+    if (!fields_equal(&kp_rec_index, mine, &same) || ne != d->nentities)
+        return false;
+    const char *names[4] = {mine->pk.s, mine->sk.s, theirs->pk.s, theirs->sk.s};
+    bool *on = xcalloc(ne ? ne : 1, sizeof *on), *redo = NULL;
+    for (size_t e = 0; e < ne; e++) {
+        on[e] = stage_resolve_on(in->resolver, e, (ptrdiff_t)row);
+        for (int k = 0; k < 4 && !on[e]; k++)
+            on[e] = keyed_on(&base->entities[e], names[k]) || keyed_on(&d->entities[e], names[k]);
+    }
+    size_t again = touched_patterns(a, in, on, NULL, NULL, NULL, &redo);
+    if (again == (size_t)-1) {
+        free(on);
+        return false;
+    }
+    swap_in(in, &kp_rec_index, mine, theirs);
+    for (size_t e = 0; e < ne; e++)
+        if (!fields_equal(&kp_rec_entity, &base->entities[e], &d->entities[e]))
+            swap_in(in, &kp_rec_entity, &base->entities[e], &d->entities[e]);
+    free_after_resolve(a);
+    stage_resolve_reopen(in->resolver, a, NULL);
+    redo_touched(a, in, redo, again, on, NULL, false);
+    free(on);
+    return true;
+}
+
 kp_analysis *analysis_update_cell(kp_analysis *prev, const kp_design *d, edit_table t, size_t row, size_t col,
                                   const char *text)
 {
@@ -826,6 +881,24 @@ kp_analysis *analysis_update_cell(kp_analysis *prev, const kp_design *d, edit_ta
     /* the analysis' copy of the design made d by the same edit, no other copy made */
     if (!base || base->npatterns != d->npatterns || edit_set(base, t, row, col, text, NULL) != KP_OK)
         return analysis_update(prev, d, ANALYSIS_UNKNOWN);
+    in->base = NULL;
+    analysis_free(prev);
+    return analyse_whole(base);
+}
+
+kp_analysis *analysis_update_keys(kp_analysis *prev, const kp_design *d, edit_table t, size_t row)
+{
+    incr *in = prev ? prev->incr : NULL;
+    kp_design *base = in ? in->base : NULL;
+    if (!base || base->npatterns != d->npatterns)
+        return analysis_update(prev, d, ANALYSIS_UNKNOWN);
+    if (t == EDIT_INDEXES && row < d->nindexes && base->nindexes == d->nindexes &&
+        in->stale < stale_max(d->npatterns) && update_index_keys(prev, in, d, row))
+        return patched(prev);
+    /* the analysis' copy of the design takes d's keys, no other copy made */
+    kp_design *keys = design_keys_copy(d);
+    design_keys_swap(base, keys);
+    design_free(keys);
     in->base = NULL;
     analysis_free(prev);
     return analyse_whole(base);

@@ -313,14 +313,25 @@ kp_analysis *analysis_update_attr_rows(kp_analysis *prev, const kp_design *d, kp
 kp_analysis *analysis_update_index_rows(kp_analysis *prev, const kp_design *d, kp_rowop op);
 
 /* analysis_update after cell (t, row, col) was set to `text` (edit_set) on the design prev analysed,
- * which made it d, as the caller knows (an edit that reaches past its element: an index's or the
- * table's key attribute renamed, the templates keyed on it following): the analysis' own copy of
- * the design takes the same edit (no copy of the design is made) and is analysed whole. When prev
+ * which made it d, as the caller knows (an edit that reaches past its element, made on a copy of
+ * the design): the analysis' own copy of the design takes the same edit (no copy of the design is
+ * made) and is analysed whole. When prev
  * was not made by analysis_update or the edit is refused there, it is analysis_update(prev, d,
  * ANALYSIS_UNKNOWN). The result equals analysis_run(d) field by field. Never NULL; the caller
  * frees it; prev is taken. */
 kp_analysis *analysis_update_cell(kp_analysis *prev, const kp_design *d, edit_table t, size_t row, size_t col,
                                   const char *text);
+
+/* analysis_update after a key attribute of the table or of index `row` (t: EDIT_SETTINGS or
+ * EDIT_INDEXES) was renamed (edit_changes_keys_only): d is the design prev analysed with its keys
+ * changed (design_keys_swap: that slot, the templates and sparse rules keyed on it) and nothing
+ * else, as the caller knows. An index's is patched in place when the patterns that read what it
+ * renames are not most of the design (those naming an entity on it or keyed on either name, and
+ * the Scans, resolved again; the resolver's context and heat made anew); else the analysis' own
+ * copy takes d's keys (no copy of the design is made) and is analysed whole. When prev was not
+ * made by analysis_update, it is analysis_update(prev, d, ANALYSIS_UNKNOWN). The result equals
+ * analysis_run(d) field by field. Never NULL; the caller frees it; prev is taken. */
+kp_analysis *analysis_update_keys(kp_analysis *prev, const kp_design *d, edit_table t, size_t row);
 
 /* analysis_update after entity epos was renamed (edit_renames_entity): d is the design prev
  * analysed with that entity's name changed and the patterns that named it naming it by the new

@@ -209,6 +209,32 @@ kp_design *design_rest_take(kp_design *d)
     return r;
 }
 
+/* d's keys, as design_keys_swap names them, moved into `to` (its own ones overwritten). */
+static void keys_take(kp_design *to, const kp_design *from)
+{
+    to->table.pk = from->table.pk;
+    to->table.sk = from->table.sk;
+    to->indexes = from->indexes;
+    to->nindexes = from->nindexes;
+    to->entities = from->entities;
+    to->nentities = from->nentities;
+}
+
+void design_keys_swap(kp_design *a, kp_design *b)
+{
+    kp_design t = {0};
+    keys_take(&t, a);
+    keys_take(a, b);
+    keys_take(b, &t);
+}
+
+kp_design *design_keys_copy(const kp_design *d)
+{
+    kp_design v = {0};
+    keys_take(&v, d);
+    return design_clone(&v);
+}
+
 /* ---- structural steps of a list ------------------------------------------------------ */
 
 bool kp_rowop_fits(kp_rowop op, size_t n)

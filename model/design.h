@@ -366,6 +366,11 @@ bool design_equal(const kp_design *a, const kp_design *b);
 bool design_same_model(const kp_design *a, const kp_design *b);
 /* Makes to's rest a copy of from's (to's own released); to's model is untouched. */
 void design_rest_copy(kp_design *to, const kp_design *from);
+/* The design's keys: the table's key attributes, the indexes and the entities (what a key
+ * attribute renamed changes: edit_changes_keys_only). design_keys_swap exchanges a's and b's;
+ * design_keys_copy makes a design (caller frees) holding a copy of d's keys and nothing else. */
+void design_keys_swap(kp_design *a, kp_design *b);
+kp_design *design_keys_copy(const kp_design *d);
 /* Exchanges the rests of a and b (each keeps its model). */
 void design_rest_swap(kp_design *a, kp_design *b);
 /* A design holding d's rest alone, its model empty, d's rest moved into it (d's rest is then

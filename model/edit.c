@@ -1540,6 +1540,17 @@ bool edit_changes_rest_only(edit_table t, size_t row, size_t col)
     return !(st.rec == &kp_rec_table && (st.id == FT_PK || st.id == FT_SK));
 }
 
+bool edit_changes_keys_only(edit_table t, size_t row, size_t col)
+{
+    if (t == EDIT_INDEXES) {
+        int f = col_field(&kp_rec_index, col);
+        return f == FX_PK || f == FX_SK;
+    }
+    setting st;
+    return t == EDIT_SETTINGS && col == 1 && setting_at(row, &st) && st.rec == &kp_rec_table &&
+           (st.id == FT_PK || st.id == FT_SK);
+}
+
 void *edit_row(kp_design *d, edit_table t, size_t row, const kp_record **rec)
 {
     if (!d || t == EDIT_SETTINGS || row >= edit_nrows(d, t))

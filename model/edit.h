@@ -88,6 +88,10 @@ bool edit_names_entity(const kp_pattern *p, const char *name);
  * (design_same_model): a setting's value other than the table's keys (which rename the templates
  * keyed on them), a decision's cell other than its id. */
 bool edit_changes_rest_only(edit_table t, size_t row, size_t col);
+/* Whether a successful edit_set of this cell changes the design's keys alone (design_keys_swap):
+ * a key attribute of the table or of an index, which renames the templates and sparse rules keyed
+ * on it (nothing else follows). */
+bool edit_changes_keys_only(edit_table t, size_t row, size_t col);
 /* The element row `row` of table t is (EDIT_KEYS: the entity) with its record in *rec; NULL when
  * t has no such row (EDIT_SETTINGS has no elements). */
 void *edit_row(kp_design *d, edit_table t, size_t row, const struct kp_record **rec);

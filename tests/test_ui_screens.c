@@ -2285,9 +2285,9 @@ static void test_index_rename_as_whole(void **state)
 /* An attribute renamed (customerId, in Spanish: nothing follows its name, the templates and
  * patterns naming the old one read no declared attribute then), undone, redone, a taken name
  * refused: an edit of that element alone, made in place (the design's pointer stays), its checks
- * told by the old name. Then a cell whose edit reaches past its element, set on a copy of the
- * design: an index's partition key renamed (the templates keyed on it follow); the good copy takes
- * the same edit (it was the design before). Each key gives what the whole path gives
+ * told by the old name. Then a cell whose edit reaches past its element: an index's partition key
+ * renamed (the templates keyed on it follow), made in place too, the good copy and the analysis
+ * taking the new keys (after its undo and redo as well); the table's, by :set, the same. Each key gives what the whole path gives
  * (same_as_whole: the good copies compared too), the checks a whole validation's. */
 static void test_cell_replayed_as_whole(void **state)
 {
@@ -2315,8 +2315,20 @@ static void test_cell_replayed_as_whole(void **state)
     k[n++] = UI_CTRL('r');
     same_as_whole(w, ref, k, n);
     assert_string_equal(session_design(w->ss)->indexes[0].pk.s, "GSI1PK_b");
+    assert_ptr_equal(session_design(w->ss), same);
     diags_as_whole(w, "an index's key renamed");
     n = key_codes("uu", k);
+    same_as_whole(w, ref, k, n);
+    assert_ptr_equal(session_design(w->ss), same);
+    /* the table's partition key, by :set: in place too */
+    n = key_codes(":set pk PK_tabla\nu\x12", k);
+    k[n - 1] = UI_CTRL('r');
+    same_after(w, ref, k, n - 2);
+    assert_string_equal(session_design(w->ss)->table.pk.s, "PK_tabla");
+    diags_as_whole(w, "the table's key renamed");
+    same_as_whole(w, ref, k + n - 2, 2);
+    assert_ptr_equal(session_design(w->ss), same);
+    n = key_codes("u", k);
     same_as_whole(w, ref, k, n);
     back_at_cloudshop(w, ref, &t);
 }

@@ -1005,10 +1005,11 @@ static void test_entity_steps_in_place(void **state)
 }
 
 /* Edits that leave every pattern as it was (a decision's cell, an attribute's, an index's, an
- * entity's, all made in place; the description, through a copy) are saved as the text before or
- * after the patterns' list written again and spliced in: after each, the workspace holds
- * designio_save's text; undone and redone (each says which element it exchanged), and reopened,
- * the same. */
+ * entity's, an index's key attribute renamed with the templates keyed on it, the table's, all
+ * made in place; the description, through a copy) are saved as the text before or after the
+ * patterns' list written again and spliced in: after each, the workspace holds designio_save's
+ * text; undone and redone (each says which element, or the keys, it exchanged), and reopened, the
+ * same. */
 static void test_saved_around_patterns(void **state)
 {
     (void)state;
@@ -1024,6 +1025,7 @@ static void test_saved_around_patterns(void **state)
         {EDIT_INDEXES, "why", "para los pedidos por estado"},
         {EDIT_ENTITIES, "description", "línea"},
         {EDIT_DECISIONS, "title", "x"},
+        {EDIT_INDEXES, "pk", "GSI1_PK"}, /* a key attribute: the templates keyed on it follow */
     };
     size_t n = sizeof edits / sizeof *edits;
     kp_design **after = xcalloc(n + 1, sizeof *after);
@@ -1053,7 +1055,8 @@ static void test_saved_around_patterns(void **state)
     nd->description = xstrdup("otra descripción");
     assert_int_equal(session_apply(s, nd, "set description", NULL), KP_OK);
     expect_saved(s);
-    /* settings: in place but the table's keys (they rename the templates: a new design) */
+    /* settings: in place, the rest alone but the table's keys (they rename the templates: the
+       keys alone) */
     static const struct {
         const char *setting, *text;
         bool in_place;
@@ -1067,7 +1070,7 @@ static void test_saved_around_patterns(void **state)
         assert_int_equal(
             session_edit_set(s, EDIT_SETTINGS, (size_t)row, 1, sets[i].text, "set", &applied, NULL), KP_OK);
         assert_true(applied);
-        assert_int_equal(session_design(s) == d, sets[i].in_place);
+        assert_ptr_equal(session_design(s), d);
         char *text = edit_get(session_design(s), EDIT_SETTINGS, (size_t)row, 1);
         assert_string_equal(text, sets[i].text);
         free(text);
@@ -1076,6 +1079,9 @@ static void test_saved_around_patterns(void **state)
     for (size_t i = sizeof sets / sizeof *sets; i-- > 0;) {
         assert_int_equal(session_undo(s, NULL), KP_OK);
         assert_int_equal(session_last_step_rest(s), sets[i].in_place); /* the rest alone exchanged */
+        edit_table kt = EDIT_PATTERNS;
+        size_t krow = 0;
+        assert_int_equal(session_last_step_keys(s, &kt, &krow), !sets[i].in_place); /* or the keys */
     }
     assert_int_equal(session_undo(s, NULL), KP_OK);
     for (size_t i = n; i-- > 0;) {
@@ -1083,7 +1089,9 @@ static void test_saved_around_patterns(void **state)
         assert_true(design_equal(session_design(s), after[i]));
         edit_table tab = EDIT_SETTINGS;
         size_t row = 9;
-        assert_true(session_last_step_element(s, &tab, &row));
+        bool keys = strcmp(edits[i].col, "pk") == 0; /* the keys exchanged, not one element */
+        assert_int_equal(session_last_step_element(s, &tab, &row), !keys);
+        assert_int_equal(session_last_step_keys(s, &tab, &row), keys);
         assert_int_equal(tab, edits[i].t);
         assert_int_equal(row, 0);
     }

@@ -85,6 +85,8 @@ static void run_analysis(wb *w, bool index_rest)
         w->an = analysis_update_row(w->an, w->good, w->elem_table, w->elem_row);
     else if (told && w->rows_edit)
         w->an = analysis_update_rows(w->an, w->good, w->rows_op);
+    else if (w->keys_edit && !w->an_behind && w->an && w->an->design != w->good)
+        w->an = analysis_update_keys(w->an, w->good, w->keys_table, w->keys_row);
     else if (w->replay && !w->pattern_edit && !w->an_behind && w->an && w->an->design != w->good)
         /* a cell set on a copy of the design before: the analysis' own copy takes the same edit */
         w->an = analysis_update_cell(w->an, w->good, w->replay_table, w->replay_row, w->replay_col,
@@ -122,6 +124,12 @@ static void take_good(wb *w, const kp_design *d, bool index_rest)
         return;
     if (w->rest_edit) { /* the model is good's already */
         design_rest_copy(w->good, d);
+        return;
+    }
+    if (w->keys_edit && !w->an_behind && w->good && !w->opt.analyze) { /* d's keys alone changed */
+        kp_design *keys = design_keys_copy(d);
+        design_keys_swap(w->good, keys);
+        design_free(keys);
         return;
     }
     size_t row = w->pattern_row;
@@ -292,6 +300,7 @@ void wb_recompute(wb *w)
     w->elem_edit = false;
     w->renamed = false;
     w->pid_edit = false;
+    w->keys_edit = false;
     w->replay = false;
     free(w->replay_text);
     w->replay_text = NULL;
@@ -552,6 +561,10 @@ bool wb_set_rest(wb *w, edit_table t, size_t row, size_t col, const char *text, 
         return false;
     }
     w->rest_told = rest;
+    /* the table's key attribute (:set pk): made in place, the keys alone changed */
+    w->keys_edit = edit_changes_keys_only(t, row, col);
+    w->keys_table = t;
+    w->keys_row = row;
     *st = changed(w, *st, err);
     return true;
 }
@@ -616,6 +629,10 @@ static void save_cell(wb *w, const char *text)
        edits made in place, a read-only refusal and an edit that changes nothing leave it): the
        good copy may take the same edit */
     w->replay = session_design(w->ss) != d;
+    /* a key attribute renamed in place (the templates following): the keys alone changed */
+    w->keys_edit = !w->replay && edit_changes_keys_only(tab, c->row, col.col);
+    w->keys_table = tab;
+    w->keys_row = c->row;
     w->replay_table = tab;
     w->replay_row = c->row;
     w->replay_col = col.col;
@@ -1196,6 +1213,7 @@ static int default_handle(wb *w, ui_action a)
             edit_table list = EDIT_PATTERNS;
             w->index_rows = session_last_step_list(w->ss, &list, &lop) && list == EDIT_INDEXES;
             w->index_op = lop;
+            w->keys_edit = session_last_step_keys(w->ss, &w->keys_table, &w->keys_row);
             /* a step of the attributes' list taken back or made again: found by comparing the
                design with the one last analysed (their lists differ by one attribute alone), and
                told as that step */

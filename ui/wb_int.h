@@ -43,6 +43,11 @@ struct wb {
     edit_table replay_table;
     size_t replay_row, replay_col;
     char *replay_text;
+    bool keys_edit; /* the change being applied renames a key attribute of the table or of index
+                       keys_row (keys_table), the templates keyed on it following, in place
+                       (edit_changes_keys_only): the good copy and the analysis take the new keys */
+    edit_table keys_table;
+    size_t keys_row;
     bool pid_edit; /* the change being applied changes pattern `pid_row`'s id (edit_renames_pattern),
                       the covered_by and the decisions naming it following: told as renamed is */
     size_t pid_row;

@@ -21,6 +21,8 @@ typedef struct snapshot {
     kp_design *d;    /* the design; NULL for a step of one pattern, of the pattern list or of the rest */
     kp_design *rest; /* a step of the design's rest alone (a setting, a decision): the rest it
                         brings back, in a design holding nothing else (design_rest_take) */
+    kp_design *keys; /* a key attribute renamed (the table's or index `row`'s, etab), the templates
+                        keyed on it following: the keys it brings back (design_keys_copy) */
     kp_pattern pat;  /* d NULL: the value pattern `row` takes back; rows: the pattern op inserts */
     void *elem;      /* the value element `row` of list etab (an entity, an attribute, an index, a
                    decision) takes back, a cell of it edited in place; its record erec */
@@ -85,6 +87,9 @@ struct session {
     bool step_pid;
     /* the last undo or redo exchanged the design's rest alone (a setting, a decision) */
     bool step_rest;
+    /* the last undo or redo exchanged the design's keys (a key attribute of the table or of index
+       step_row, step_tab, renamed) */
+    bool step_keys;
     /* the last undo or redo made the structural step `step_op` of the pattern list alone
        (step_rows), or of list step_list (step_elems) */
     bool step_rows, step_elems;
@@ -114,8 +119,8 @@ static void snapshot_free(snapshot *sn)
         for (size_t k = 0; k < sn->npcov; k++)
             free(sn->pcov[k].cb);
         free(sn->pcov);
-    } else if (sn->d || sn->rest)
-        design_free(sn->d ? sn->d : sn->rest);
+    } else if (sn->d || sn->rest || sn->keys)
+        design_free(sn->d ? sn->d : sn->rest ? sn->rest : sn->keys);
     else if (sn->elem) {
         fields_free(sn->erec, sn->elem);
         free(sn->elem);
@@ -599,30 +604,43 @@ static kp_status edit_row_in_place(session *s, edit_table t, size_t row, size_t 
     return st;
 }
 
-/* session_edit_set of a setting that changes the design's rest alone (edit_changes_rest_only):
- * edited in place, the undo step holds a copy of the rest before it (not of the whole design), and
- * the working copy is saved as the text around the patterns' list. */
-static kp_status edit_rest_in_place(session *s, edit_table t, size_t row, size_t col, const char *text,
-                                    const char *label, bool *applied, char **err)
+/* A copy of d's rest alone (design_rest_copy) in a design holding nothing else. */
+static kp_design *rest_copy(const kp_design *d)
 {
-    kp_design *was = design_new(), *now = NULL;
-    design_rest_copy(was, s->design);
+    kp_design *r = design_new();
+    design_rest_copy(r, d);
+    return r;
+}
+
+/* session_edit_set of a cell that changes one part of the design alone, edited in place: the
+ * undo step holds a copy of that part before it, and the working copy is saved as the text around
+ * the patterns' list. A setting that changes the design's rest alone (edit_changes_rest_only): the
+ * rest (a setting may set others); `keys`, a key attribute of the table or of an index
+ * (edit_changes_keys_only): the keys (the table's key attributes, the indexes, the entities,
+ * whose templates keyed on it follow; the step knows the cell's table and row), not the
+ * patterns. */
+static kp_status part_in_place(session *s, edit_table t, size_t row, size_t col, const char *text,
+                               const char *label, bool *applied, char **err, bool keys)
+{
+    kp_design *(*copy)(const kp_design *) = keys ? design_keys_copy : rest_copy;
+    void (*swap)(kp_design *, kp_design *) = keys ? design_keys_swap : design_rest_swap;
+    kp_design *was = copy(s->design), *now = NULL;
     kp_status st = edit_set(s->design, t, row, col, text, err);
-    if (st == KP_OK) { /* the rests compared (a setting may set others) */
-        now = design_new();
-        design_rest_copy(now, s->design);
-    }
+    if (st == KP_OK) /* the parts compared */
+        now = copy(s->design);
     bool same = now && design_equal(was, now);
     design_free(now);
     *applied = st == KP_OK;
     if (st != KP_OK || s->readonly || same) { /* as session_apply: nothing changes, no step */
         if (st == KP_OK)
-            design_rest_swap(s->design, was);
+            swap(s->design, was);
         design_free(was);
         return st != KP_OK || same ? st : kp_fail(err, KP_READONLY, _("read-only: %s"), s->readonly);
     }
     VEC_GROW(s->undo, s->nundo, s->capundo);
-    s->undo[s->nundo++] = (snapshot){.rest = was, .label = xstrdup(label), .base = s->base};
+    s->undo[s->nundo++] =
+        keys ? (snapshot){.keys = was, .etab = t, .row = row, .label = xstrdup(label), .base = s->base}
+             : (snapshot){.rest = was, .label = xstrdup(label), .base = s->base};
     clear_redo(s);
     st = s->ws ? persist_around_patterns(s, label, err) : KP_OK;
     trim(s, true, UNDO_STEPS);
@@ -922,7 +940,9 @@ kp_status session_edit_set(session *s, edit_table t, size_t row, size_t col, con
     if (edit_changes_row_only(d, t, col) && row < edit_nrows(d, t))
         return edit_row_in_place(s, t, row, col, text, label, applied, err);
     if (edit_changes_rest_only(t, row, col))
-        return edit_rest_in_place(s, t, row, col, text, label, applied, err);
+        return part_in_place(s, t, row, col, text, label, applied, err, false);
+    if (edit_changes_keys_only(t, row, col) && (t == EDIT_SETTINGS || row < d->nindexes))
+        return part_in_place(s, t, row, col, text, label, applied, err, true);
     if (edit_renames_entity(t, col) && row < d->nentities)
         return rename_in_place(s, t, row, col, text, label, applied, err);
     if (edit_renames_pattern(t, col) && row < d->npatterns)
@@ -1295,6 +1315,7 @@ static kp_status step(session *s, bool undo, char **err)
     s->step_rename = false;
     s->step_pid = false;
     s->step_rest = false;
+    s->step_keys = false;
     s->step_rows = false;
     s->step_elems = false;
     /* the history's step rewrites the working copy: the text held here (what the handle knows)
@@ -1341,6 +1362,13 @@ static kp_status step(session *s, bool undo, char **err)
     } else if (sn.d) {
         (*to)[(*nto)++] = (snapshot){.d = s->design, .label = sn.label, .base = s->base};
         s->design = sn.d;
+    } else if (sn.keys) { /* a key attribute renamed: the two designs' keys change places */
+        design_keys_swap(s->design, sn.keys);
+        (*to)[(*nto)++] = sn;
+        (*to)[*nto - 1].base = s->base;
+        s->step_keys = true;
+        s->step_tab = sn.etab;
+        s->step_row = sn.row;
     } else if (sn.rest) { /* a step of the rest alone: the two rests change places */
         design_rest_swap(s->design, sn.rest);
         (*to)[(*nto)++] = (snapshot){.rest = sn.rest, .label = sn.label, .base = s->base};
@@ -1435,6 +1463,15 @@ bool session_last_step_pattern_id(const session *s, size_t *row)
 bool session_last_step_rest(const session *s)
 {
     return s->step_rest || (s->step_elem && s->step_tab == EDIT_DECISIONS); /* a decision's cell */
+}
+
+bool session_last_step_keys(const session *s, edit_table *t, size_t *row)
+{
+    if (s->step_keys) {
+        *t = s->step_tab;
+        *row = s->step_row;
+    }
+    return s->step_keys;
 }
 
 bool session_last_step_list(const session *s, edit_table *t, kp_rowop *op)

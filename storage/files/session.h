@@ -101,6 +101,10 @@ bool session_last_step_pattern_id(const session *s, size_t *row);
 /* true when the last session_undo or session_redo exchanged the design's rest alone (a step of a
  * setting, of a decision's cell, or of a change design_same_model calls the rest's). */
 bool session_last_step_rest(const session *s);
+/* true when the last session_undo or session_redo exchanged the design's keys alone (a key
+ * attribute renamed, the templates keyed on it following: edit_changes_keys_only), with *t and
+ * *row the cell's table and row (EDIT_INDEXES and the index, or EDIT_SETTINGS). */
+bool session_last_step_keys(const session *s, edit_table *t, size_t *row);
 /* true when the last session_undo or session_redo (that succeeded) made a structural step of
  * the pattern list alone (a step of session_pattern_rows taken back or made again), with *op that
  * step as made on the design before it; false after any other step. */
