@@ -580,7 +580,8 @@ static void test_random_edits_equal_whole_saves(void **state)
     ref_push(&h, design_clone(d0));
     assert_int_equal(session_apply(s, d0, "open", NULL), KP_OK);
     bool reopened = false; /* the history before the last reopening is the workspace's only */
-    size_t in_place = 0, undone = 0, rows_in_place = 0, ents_in_place = 0, elems_in_place = 0;
+    size_t in_place = 0, undone = 0, rows_in_place = 0, ents_in_place = 0, elems_in_place = 0,
+           keys_in_place = 0;
     for (int stepno = 0; stepno < 400; stepno++) {
         const kp_design *ref = h.v[h.at];
         unsigned op = next_rand(&seed) % 100;
@@ -613,6 +614,7 @@ static void test_random_edits_equal_whole_saves(void **state)
                 ref_push(&h, want);
                 in_place += edit_changes_pattern_only(t, col);
                 ents_in_place += ent;
+                keys_in_place += edit_changes_keys_only(t, row, col);
             } else {
                 design_free(want);
             }
@@ -719,10 +721,11 @@ static void test_random_edits_equal_whole_saves(void **state)
     }
     assert_true(reopened);
     if (!(in_place >= 50 && undone >= 10 && rows_in_place >= 10 && ents_in_place >= 10 &&
-          elems_in_place >= 5))
+          elems_in_place >= 5 && keys_in_place >= 1))
         fail_msg(
-            "in place %zu, undone %zu, rows in place %zu, entities in place %zu, other rows in place %zu",
-            in_place, undone, rows_in_place, ents_in_place, elems_in_place);
+            "in place %zu, undone %zu, rows in place %zu, entities in place %zu, other rows in place %zu, "
+            "key attributes renamed %zu",
+            in_place, undone, rows_in_place, ents_in_place, elems_in_place, keys_in_place);
     session_close(s);
     for (size_t i = 0; i < h.n; i++)
         design_free(h.v[i]);
