@@ -800,22 +800,29 @@ kp_analysis *analysis_update_row(kp_analysis *prev, const kp_design *d, edit_tab
     return analyse_whole(base);
 }
 
+/* The whole analysis of d on prev's own copy of the design (in->base, d's but for its keys and,
+ * when `rest`, its rest), which takes d's keys (design_keys_swap) and rest: no copy of the whole
+ * design is made. prev is taken. */
+static kp_analysis *whole_on_keys(kp_analysis *prev, incr *in, const kp_design *d, bool rest)
+{
+    kp_design *base = in->base;
+    design_keys_copy_to(base, d);
+    if (rest)
+        design_rest_copy(base, d);
+    in->base = NULL;
+    analysis_free(prev);
+    return analyse_whole(base);
+}
+
 kp_analysis *analysis_update_index_rows(kp_analysis *prev, const kp_design *d, kp_rowop op)
 {
     incr *in = prev ? prev->incr : NULL;
     kp_design *base = in ? in->base : NULL;
-    /* the analysis' copy of the design made d's by that step, the entities that differ and the
-       rest, no other copy made: every pattern may read the index (a plan, a why-not) */
-    if (!base || base->nentities != d->nentities || base->npatterns != d->npatterns ||
-        !edit_rows_step_from(base, d, EDIT_INDEXES, op))
+    /* every pattern may read the index (a plan, a why-not): analysed whole, on the analysis'
+       copy taking d's keys (the step, the templates it left out or put back) and rest */
+    if (!base || base->npatterns != d->npatterns || !edit_rows_step_fits(base, d, EDIT_INDEXES, op))
         return analysis_update(prev, d, ANALYSIS_UNKNOWN);
-    for (size_t e = 0; e < d->nentities; e++)
-        if (!fields_equal(&kp_rec_entity, &base->entities[e], &d->entities[e]))
-            fields_copy(&kp_rec_entity, &base->entities[e], &d->entities[e]);
-    design_rest_copy(base, d);
-    in->base = NULL;
-    analysis_free(prev);
-    return analyse_whole(base);
+    return whole_on_keys(prev, in, d, true);
 }
 
 /* Has entity e a template or a sparse rule for key attribute `attr`? */
@@ -873,19 +880,6 @@ static bool update_index_keys(kp_analysis *a, incr *in, const kp_design *d, size
     return true;
 }
 
-kp_analysis *analysis_update_cell(kp_analysis *prev, const kp_design *d, edit_table t, size_t row, size_t col,
-                                  const char *text)
-{
-    incr *in = prev ? prev->incr : NULL;
-    kp_design *base = in ? in->base : NULL;
-    /* the analysis' copy of the design made d by the same edit, no other copy made */
-    if (!base || base->npatterns != d->npatterns || edit_set(base, t, row, col, text, NULL) != KP_OK)
-        return analysis_update(prev, d, ANALYSIS_UNKNOWN);
-    in->base = NULL;
-    analysis_free(prev);
-    return analyse_whole(base);
-}
-
 kp_analysis *analysis_update_keys(kp_analysis *prev, const kp_design *d, edit_table t, size_t row)
 {
     incr *in = prev ? prev->incr : NULL;
@@ -895,13 +889,7 @@ kp_analysis *analysis_update_keys(kp_analysis *prev, const kp_design *d, edit_ta
     if (t == EDIT_INDEXES && row < d->nindexes && base->nindexes == d->nindexes &&
         in->stale < stale_max(d->npatterns) && update_index_keys(prev, in, d, row))
         return patched(prev);
-    /* the analysis' copy of the design takes d's keys, no other copy made */
-    kp_design *keys = design_keys_copy(d);
-    design_keys_swap(base, keys);
-    design_free(keys);
-    in->base = NULL;
-    analysis_free(prev);
-    return analyse_whole(base);
+    return whole_on_keys(prev, in, d, false);
 }
 
 /* The results' pattern pointers made to point into in->base again (its list moved). */

@@ -306,21 +306,11 @@ kp_analysis *analysis_update_attr_rows(kp_analysis *prev, const kp_design *d, kp
  * to its indexes (an inserted one is d's at op.row), its entities and its rest possibly changed
  * too (the templates and signals a deleted index leaves without a key, left out of a valid rest,
  * or put back), its patterns not, as the caller knows. The analysis' own copy of the design takes
- * the step, the entities that differ and the rest (no copy of the design is made) and is analysed
- * whole: any pattern may read an index. When prev was not made by analysis_update or op does not
+ * d's keys (design_keys_swap: the step, the entities) and rest (no copy of the whole design is
+ * made) and is analysed whole: any pattern may read an index. When prev was not made by analysis_update or op does not
  * fit, it is analysis_update(prev, d, ANALYSIS_UNKNOWN). The result equals analysis_run(d) field
  * by field. Never NULL; the caller frees it; prev is taken. */
 kp_analysis *analysis_update_index_rows(kp_analysis *prev, const kp_design *d, kp_rowop op);
-
-/* analysis_update after cell (t, row, col) was set to `text` (edit_set) on the design prev analysed,
- * which made it d, as the caller knows (an edit that reaches past its element, made on a copy of
- * the design): the analysis' own copy of the design takes the same edit (no copy of the design is
- * made) and is analysed whole. When prev
- * was not made by analysis_update or the edit is refused there, it is analysis_update(prev, d,
- * ANALYSIS_UNKNOWN). The result equals analysis_run(d) field by field. Never NULL; the caller
- * frees it; prev is taken. */
-kp_analysis *analysis_update_cell(kp_analysis *prev, const kp_design *d, edit_table t, size_t row, size_t col,
-                                  const char *text);
 
 /* analysis_update after a key attribute of the table or of index `row` (t: EDIT_SETTINGS or
  * EDIT_INDEXES) was renamed (edit_changes_keys_only): d is the design prev analysed with its keys

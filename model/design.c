@@ -235,6 +235,13 @@ kp_design *design_keys_copy(const kp_design *d)
     return design_clone(&v);
 }
 
+void design_keys_copy_to(kp_design *to, const kp_design *from)
+{
+    kp_design *keys = design_keys_copy(from);
+    design_keys_swap(to, keys);
+    design_free(keys); /* to's own keys, now */
+}
+
 /* ---- structural steps of a list ------------------------------------------------------ */
 
 bool kp_rowop_fits(kp_rowop op, size_t n)

@@ -371,6 +371,8 @@ void design_rest_copy(kp_design *to, const kp_design *from);
  * design_keys_copy makes a design (caller frees) holding a copy of d's keys and nothing else. */
 void design_keys_swap(kp_design *a, kp_design *b);
 kp_design *design_keys_copy(const kp_design *d);
+/* Makes to's keys a copy of from's (to's own released); the rest of to is untouched. */
+void design_keys_copy_to(kp_design *to, const kp_design *from);
 /* Exchanges the rests of a and b (each keeps its model). */
 void design_rest_swap(kp_design *a, kp_design *b);
 /* A design holding d's rest alone, its model empty, d's rest moved into it (d's rest is then

@@ -87,29 +87,26 @@ static void run_analysis(wb *w, bool index_rest)
         w->an = analysis_update_rows(w->an, w->good, w->rows_op);
     else if (w->keys_edit && !w->an_behind && w->an && w->an->design != w->good)
         w->an = analysis_update_keys(w->an, w->good, w->keys_table, w->keys_row);
-    else if (w->replay && !w->pattern_edit && !w->an_behind && w->an && w->an->design != w->good)
-        /* a cell set on a copy of the design before: the analysis' own copy takes the same edit */
-        w->an = analysis_update_cell(w->an, w->good, w->replay_table, w->replay_row, w->replay_col,
-                                     w->replay_text);
     else
         w->an = analysis_update(w->an, w->good, told ? w->pattern_row : ANALYSIS_UNKNOWN);
 }
 
 /* Makes good the session's design d after the indexes' step w->index_op, when good was d before it
- * (valid), or d's valid rest after the inverse step (index_rest: then the entities whose orphan
- * templates it left out are copied back). false when neither holds: good unchanged. */
+ * (valid), or d's valid rest after the inverse step (index_rest: then d's keys and rest, which
+ * that rest left templates and signals out of, are copied). false when neither holds: good
+ * unchanged. */
 static bool take_good_index(wb *w, const kp_design *d, bool index_rest)
 {
     kp_design *g = w->good;
     bool back = w->an_behind && index_rest && same_rowop(w->index_op, kp_rowop_inverse(w->index_rest_op));
-    if (!w->index_rows || !g || w->opt.analyze || (w->an_behind && !back) || g->nentities != d->nentities ||
-        !edit_rows_step_from(g, d, EDIT_INDEXES, w->index_op))
+    if (!w->index_rows || !g || w->opt.analyze || (w->an_behind && !back) ||
+        !edit_rows_step_fits(g, d, EDIT_INDEXES, w->index_op))
         return false;
-    for (size_t e = 0; back && e < d->nentities; e++)
-        if (g->entities[e].nkeys != d->entities[e].nkeys || g->entities[e].nsparse != d->entities[e].nsparse)
-            fields_copy(&kp_rec_entity, &g->entities[e], &d->entities[e]);
-    if (back) /* and the decisions or signals it left out */
-        design_rest_copy(g, d);
+    if (!back)
+        return edit_rows_step_from(g, d, EDIT_INDEXES, w->index_op);
+    /* the rest's drops put back: d's keys (the index, the templates) and rest (the signals) */
+    design_keys_copy_to(g, d);
+    design_rest_copy(g, d);
     return true;
 }
 
@@ -127,9 +124,7 @@ static void take_good(wb *w, const kp_design *d, bool index_rest)
         return;
     }
     if (w->keys_edit && !w->an_behind && w->good && !w->opt.analyze) { /* d's keys alone changed */
-        kp_design *keys = design_keys_copy(d);
-        design_keys_swap(w->good, keys);
-        design_free(keys);
+        design_keys_copy_to(w->good, d);
         return;
     }
     size_t row = w->pattern_row;
@@ -176,9 +171,6 @@ static void take_good(wb *w, const kp_design *d, bool index_rest)
         fields_clone(&kp_rec_pattern, g, &d->patterns[row]);
         return;
     }
-    if (w->replay && !w->an_behind && w->good && !w->opt.analyze &&
-        edit_set(w->good, w->replay_table, w->replay_row, w->replay_col, w->replay_text, NULL) == KP_OK)
-        return; /* good was the design before the edit: the same edit makes it the design */
     kp_rowop op = w->rows_op;
     size_t n = w->good ? w->good->npatterns : 0;
     if (w->rows_edit && !w->an_behind && w->good && !w->opt.analyze && kp_rowop_fits(op, n) &&
@@ -202,8 +194,7 @@ static void take_good(wb *w, const kp_design *d, bool index_rest)
  * the same pattern that was removed). */
 static bool undoes(const kp_design *good, const kp_design *d, kp_rowop lag, kp_rowop op)
 {
-    kp_rowop back = kp_rowop_inverse(lag);
-    if (op.kind != back.kind || op.row != back.row || (op.kind == KP_ROW_MOVE && op.to != back.to))
+    if (!same_rowop(op, kp_rowop_inverse(lag)))
         return false;
     return op.kind != KP_ROW_INSERT ||
            (op.row < d->npatterns && op.row < good->npatterns &&
@@ -301,9 +292,6 @@ void wb_recompute(wb *w)
     w->renamed = false;
     w->pid_edit = false;
     w->keys_edit = false;
-    w->replay = false;
-    free(w->replay_text);
-    w->replay_text = NULL;
     w->rows_edit = false;
     w->attr_rows = false;
     w->index_rows = false;
@@ -352,7 +340,6 @@ void wb_free(wb *w)
     sig_report_free(&w->sigs);
     wb_analysis_free(w, w->an);
     design_free(w->good);
-    free(w->replay_text);
     wb_analysis_free(w, w->tour_prev_an);
     design_free(w->tour_prev);
     wb_tour_free(w);
@@ -625,18 +612,10 @@ static void save_cell(wb *w, const char *text)
     w->pid_edit = pid;
     w->pid_row = c->row;
     w->rest_told = edit_changes_rest_only(tab, c->row, col.col);
-    /* a cell set on a copy of the design that replaced it (the pointer changes only then: the
-       edits made in place, a read-only refusal and an edit that changes nothing leave it): the
-       good copy may take the same edit */
-    w->replay = session_design(w->ss) != d;
     /* a key attribute renamed in place (the templates following): the keys alone changed */
-    w->keys_edit = !w->replay && edit_changes_keys_only(tab, c->row, col.col);
+    w->keys_edit = edit_changes_keys_only(tab, c->row, col.col);
     w->keys_table = tab;
     w->keys_row = c->row;
-    w->replay_table = tab;
-    w->replay_row = c->row;
-    w->replay_col = col.col;
-    w->replay_text = w->replay ? xstrdup(text) : NULL;
     size_t row = c->row;
     st = changed(w, st, err);
     /* an id no covered_by names: that row's cells alone changed, as for a cell */

@@ -36,13 +36,6 @@ struct wb {
     bool renamed; /* the change being applied renames entity `renamed_row` (edit_renames_entity),
                      the patterns naming it following, nothing else: told as elem_edit is */
     size_t renamed_row;
-    bool replay; /* the change being applied is cell (replay_table, replay_row, replay_col) set to
-                    replay_text on a copy of the design (a cell whose edit reaches further than its
-                    element: an index's key attribute, the table's): the good copy takes the
-                    same edit when it was the design before, instead of a copy of the design */
-    edit_table replay_table;
-    size_t replay_row, replay_col;
-    char *replay_text;
     bool keys_edit; /* the change being applied renames a key attribute of the table or of index
                        keys_row (keys_table), the templates keyed on it following, in place
                        (edit_changes_keys_only): the good copy and the analysis take the new keys */
