@@ -81,12 +81,29 @@ struct accesslog_sink {
     char *err;    /* with st */
 };
 
+/* The threads beside the caller's, started by the first round that wants them and kept until
+ * accesslog_free: a log of 10M lines is tallied in some 170 rounds (two a slice), and starting
+ * and joining threads for each cost more than waking them. */
+typedef struct pool {
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    unsigned long round;                       /* rounds begun */
+    size_t started;                            /* threads running: those of sinks 1..started */
+    size_t want;                               /* threads of this round, the caller's included */
+    size_t left;                               /* of this round's other threads, those still working */
+    void *(*fn)(void *);                       /* this round's work */
+    bool quit;                                 /* accesslog_free: the threads end */
+    unsigned long seen[ACCESSLOG_MAX_THREADS]; /* per thread: the last round it saw */
+    pthread_t tid[ACCESSLOG_MAX_THREADS];
+} pool;
+
 struct accesslog {
     accesslog_opts o;
     shard sh[ACCESSLOG_SHARDS];
     accesslog_sink sink[ACCESSLOG_MAX_THREADS];
     size_t lines; /* complete lines tallied so far */
     double raised;
+    pool pool;
 };
 
 /* ---- hashing: in memory only, never stored, so not keyplan's FNV (util_hash_bytes): a word at
@@ -215,6 +232,14 @@ static void *big_grow(void *p, size_t old, size_t n)
             free(p);
             return m;
         }
+#ifdef __SANITIZE_THREAD__
+        /* ThreadSanitizer does not follow mremap: the pages' old address, mapped again for
+           another thread's table, would read as shared. A copy there, under the sanitizer. */
+        void *c = big_zalloc(n);
+        memcpy(c, p, old);
+        big_free(p, old);
+        return c;
+#endif
         void *m = mremap(p, old, n, MREMAP_MAYMOVE); /* the pages move, nothing is copied */
         if (m == MAP_FAILED)
             util_die("out of memory");
@@ -228,7 +253,6 @@ static void *big_grow(void *p, size_t old, size_t n)
     free(p);
     return m;
 }
-
 static inline uint64_t tag_of(uint64_t h) { return (h | 1ULL << 32) >> 32 << 32; }
 
 static inline const char *entry_key(const entry *s)
@@ -515,13 +539,19 @@ accesslog *accesslog_new(const accesslog_opts *o)
     }
     for (size_t t = 0; t < ACCESSLOG_MAX_THREADS; t++)
         h->sink[t].h = h;
+    if (pthread_mutex_init(&h->pool.mu, NULL) != 0 || pthread_cond_init(&h->pool.go, NULL) != 0 ||
+        pthread_cond_init(&h->pool.done, NULL) != 0)
+        util_die("cannot make a lock");
     return h;
 }
+
+static void pool_end(accesslog *h);
 
 void accesslog_free(accesslog *h)
 {
     if (!h)
         return;
+    pool_end(h);
     for (size_t k = 0; k < ACCESSLOG_SHARDS; k++) {
         shard *sh = &h->sh[k];
         for (size_t i = 0; i < sh->n; i++)
@@ -1096,16 +1126,76 @@ static void *add_handed(void *arg)
     return NULL;
 }
 
-/* Runs fn on every sink of the nt, the caller's thread taking the first. */
+/* A thread of the pool (that of sink t >= 1): waits for a round, does its part when it takes
+ * part in it, says so, and waits for the next. */
+static void *pool_thread(void *arg)
+{
+    accesslog_sink *s = arg;
+    accesslog *h = s->h;
+    pool *p = &h->pool;
+    size_t t = (size_t)(s - h->sink);
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->quit && p->round == p->seen[t])
+            pthread_cond_wait(&p->go, &p->mu);
+        if (p->quit)
+            break;
+        p->seen[t] = p->round;
+        if (t >= p->want)
+            continue;
+        void *(*fn)(void *) = p->fn;
+        pthread_mutex_unlock(&p->mu);
+        fn(s);
+        pthread_mutex_lock(&p->mu);
+        if (--p->left == 0)
+            pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* Runs fn on every sink of the nt, the caller's thread taking the first, the pool's the others
+ * (the mutex hands each round's sinks over and back). */
 static void run_all(accesslog *h, size_t nt, void *(*fn)(void *))
 {
-    pthread_t tid[ACCESSLOG_MAX_THREADS];
-    for (size_t t = 1; t < nt; t++)
-        if (pthread_create(&tid[t], NULL, fn, &h->sink[t]) != 0)
-            util_die("cannot start a thread");
+    pool *p = &h->pool;
+    if (nt > 1) {
+        pthread_mutex_lock(&p->mu);
+        for (; p->started + 1 < nt; p->started++) {
+            size_t t = p->started + 1;
+            p->seen[t] = p->round;
+            if (pthread_create(&p->tid[t], NULL, pool_thread, &h->sink[t]) != 0)
+                util_die("cannot start a thread");
+        }
+        p->fn = fn;
+        p->want = nt;
+        p->left = nt - 1;
+        p->round++;
+        pthread_cond_broadcast(&p->go);
+        pthread_mutex_unlock(&p->mu);
+    }
     fn(&h->sink[0]);
-    for (size_t t = 1; t < nt; t++)
-        pthread_join(tid[t], NULL);
+    if (nt > 1) {
+        pthread_mutex_lock(&p->mu);
+        while (p->left)
+            pthread_cond_wait(&p->done, &p->mu);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+/* The pool's threads ended. */
+static void pool_end(accesslog *h)
+{
+    pool *p = &h->pool;
+    pthread_mutex_lock(&p->mu);
+    p->quit = true;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    for (size_t t = 1; t <= p->started; t++)
+        pthread_join(p->tid[t], NULL);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->go);
+    pthread_cond_destroy(&p->done);
 }
 
 /* Tallies text[0..len), whole lines (the last may lack its newline). With several threads, each

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one command that runs every test: installs the dependencies, builds with -Werror and runs
 # the whole suite, then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs
-# the suite a second time, then runs each fuzz target for a few seconds (KP_FUZZ_SECONDS, default
+# the suite a second time, runs the threaded tally's tests under ThreadSanitizer, then runs each fuzz target for a few seconds (KP_FUZZ_SECONDS, default
 # 5), after checking the sources' layout (scripts/format.sh --check). Exit status non-zero when
 # anything fails, and when any test was skipped (a missing tool).
 set -euo pipefail
@@ -37,6 +37,11 @@ cmake --build build-asan -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 suite build-asan
 
+echo "== the threaded tally (heat's threads and their pool) under ThreadSanitizer"
+cmake -S . -B build-tsan -DKEYPLAN_WERROR=ON -DKEYPLAN_TSAN=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-tsan -j "$jobs" --target test_accesslog test_heatlog
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ./test_accesslog && TSAN_OPTIONS=halt_on_error=1 ./test_heatlog)
+
 echo "== each fuzz target for ${KP_FUZZ_SECONDS:-5} s (libFuzzer, clang)"
 scripts/fuzz.sh all "${KP_FUZZ_SECONDS:-5}"
-echo "== all tests passed (plain and sanitized builds, fuzz targets)"
+echo "== all tests passed (plain and sanitized builds, the tally's threads, fuzz targets)"
