@@ -128,9 +128,9 @@ int cmd_heat(int argc, char **argv)
         paths[npaths++] = "-";
     if (!threads) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        /* a pipe is copied in by a thread of its own (and written by another program): one
-           processor fewer for the tally (a file, standard input redirected from one too, is
-           read in place) */
+        /* a pipe is written by another program, which takes a processor: one fewer for the
+           tally (a file, standard input redirected from one too, is copied in by a thread of
+           keyplan's own, whose copies from the page cache take little) */
         struct stat sb;
         for (size_t i = 0; i < npaths; i++)
             if (strcmp(paths[i], "-") == 0 && !(fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode))) {

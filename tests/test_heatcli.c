@@ -151,7 +151,7 @@ static __attribute__((noinline)) const char *past_source(const char *json)
     return c;
 }
 
-/* Standard input from a file (read through a mapping, from where it stands), from a pipe, and
+/* Standard input from a file (read from where it stands, its size known), from a pipe, and
  * the file named: the same figures; with its first two lines already read by another program,
  * the rest of it. */
 static void test_stdin(void **state)

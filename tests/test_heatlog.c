@@ -182,7 +182,7 @@ static char *stream_json(const char *path, unsigned threads, kp_status *st, size
     return tally_json(h);
 }
 
-/* The same through a pipe (a FIFO beside path, written by a child): read, not mapped. */
+/* The same through a pipe (a FIFO beside path, written by a child): no size known ahead. */
 static char *fifo_json(const char *path, const char *text, size_t len, unsigned threads, kp_status *st,
                        size_t *lineno, char **err)
 {
@@ -252,7 +252,7 @@ static void test_stream_chunks(void **state)
             size_t line = 0;
             char *got_err = NULL;
             kp_status st;
-            for (int piped = 0; piped < 2; piped++) { /* mapped, then read from a pipe */
+            for (int piped = 0; piped < 2; piped++) { /* the file, then a pipe */
                 char *got = piped ? fifo_json(path, text, len, threads, &st, &line, &got_err)
                                   : stream_json(path, threads, &st, &line, &got_err);
                 assert_int_equal(st, want_st);
@@ -287,7 +287,7 @@ static kp_status shrink_log(accesslog_sink *s, const char *line, size_t len, voi
     return KP_OK;
 }
 
-/* A mapped log that shrinks while it is read (its pages past the new end would raise SIGBUS)
+/* A log file that shrinks while it is read (it ends before the size it had when opened)
  * is reported as such, with one thread and two, and the process goes on. */
 static void test_stream_shrinks(void **state)
 {

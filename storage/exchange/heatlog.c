@@ -15,15 +15,13 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <signal.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 /* A chunk handed to the tally: large enough for both threads to be worth starting. */
-#define CHUNK ((size_t)4 << 20)
+#define CHUNK ((size_t)2 << 20)
 
 /* ---- JSON lines --------------------------------------------------------------------------- */
 
@@ -331,93 +329,13 @@ static void carry_add(char **carry, size_t *clen, size_t *ccap, const char *more
     *clen += n;
 }
 
-/* ---- a regular file, mapped ---------------------------------------------------------------- *
- * A regular file is read through a mapping of the page cache, with no copy: the tally reads the
- * pages in place, CHUNK bytes at a time, and the pages behind are released as it goes (the
- * resident memory stays a chunk or two, not the file). A file that shrinks while it is read
- * would raise SIGBUS at the first page past its new end: the guard maps a page of zeros there
- * instead (the tally then stops at a NUL) and the stream reports the file as changed. */
-
-static struct {
-    char *volatile base;
-    volatile size_t len, page;
-    volatile sig_atomic_t shrank;
-} guard;
-
-static void on_sigbus(int sig, siginfo_t *si, void *uc)
-{
-    (void)uc;
-    char *a = si->si_addr, *base = guard.base;
-    size_t page = guard.page;
-    if (base && a >= base && a < base + guard.len) {
-        char *p = base + ((size_t)(a - base) & ~(page - 1));
-        if (mmap(p, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
-            guard.shrank = 1;
-            return;
-        }
-    }
-    signal(sig, SIG_DFL); /* not ours: the default, on return the fault again */
-}
-
-/* The file fd (`size` bytes) tallied through a mapping from byte `start` on (standard input
- * redirected from a file may have been read that far): false when it cannot be mapped (the
- * caller reads it instead), else true with *st as heatlog_stream's. */
-static bool stream_mapped(accesslog *h, int fd, const char *path, size_t start, size_t size, size_t *lineno,
-                          char **err, kp_status *st_out)
-{
-    char *base = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (base == MAP_FAILED)
-        return false;
-#ifdef MADV_SEQUENTIAL
-    madvise(base, size, MADV_SEQUENTIAL);
-#endif
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sigbus;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), off = start, want = CHUNK, freed = 0;
-    guard.len = size;
-    guard.page = page;
-    guard.shrank = 0;
-    guard.base = base;
-    sigaction(SIGBUS, &sa, &old);
-    kp_status st = KP_OK;
-    while (off < size) {
-        size_t len = size - off < want ? size - off : want, used;
-        bool eof = off + len == size;
-        st = accesslog_feed(h, base + off, len, eof, &used, lineno, err);
-        if (st != KP_OK || guard.shrank)
-            break;
-        off += used;
-        want = used ? CHUNK : want * 2; /* a line longer than a chunk: look further */
-        size_t done = off / page * page;
-        if (done - freed >= CHUNK) { /* the pages read: out of this process's memory */
-            madvise(base + freed, done - freed, MADV_DONTNEED);
-            freed = done;
-        }
-        if (eof)
-            break;
-    }
-    sigaction(SIGBUS, &old, NULL);
-    guard.base = NULL;
-    munmap(base, size);
-    if (guard.shrank) {
-        free(*err);
-        *err = NULL;
-        *lineno = 0;
-        /* TRANSLATORS: %s is the log's path */
-        st = kp_fail(err, KP_IO, _("%s: the file shrank while it was read; read it again once it is whole"),
-                     path);
-    }
-    *st_out = st;
-    return true;
-}
-
-/* A regular file is mapped (above). Anything else (standard input, a pipe) is read in chunks, by
- * a thread of its own (the next read while the tally works on one), CHUNK bytes each; the line
- * cut at a chunk's end is carried over to the next (carry, usually one short line; a line longer
- * than a chunk grows it, up to the longest line accesslog_feed accepts). */
+/* The log is read in chunks, CHUNK bytes each, by a thread of its own (the next read while the
+ * tally works on one); the line cut at a chunk's end is carried over to the next (carry, usually
+ * one short line; a line longer than a chunk grows it, up to the longest line accesslog_feed
+ * accepts). A regular file too: copied into two chunks that stay in the processor's cache, its
+ * lines are read faster than in place through a mapping of the page cache (whose pages, each
+ * touched once, come from memory and cost a fault each), and a file cut shorter while it is read
+ * simply ends early, which the size it had says. */
 kp_status heatlog_stream(accesslog *h, const char *path, size_t *lineno, char **err)
 {
     *lineno = 0;
@@ -426,17 +344,10 @@ kp_status heatlog_stream(accesslog *h, const char *path, size_t *lineno, char **
         return KP_IO;
     struct stat sb;
     off_t at = lseek(fd, 0, SEEK_CUR); /* standard input from a file: where it stands */
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && at >= 0 && sb.st_size > at &&
-        (uintmax_t)sb.st_size <= SIZE_MAX) {
-        kp_status st;
-        if (stream_mapped(h, fd, path, (size_t)at, (size_t)sb.st_size, lineno, err, &st)) {
-            if (fd != STDIN_FILENO)
-                close(fd);
-            else
-                lseek(fd, 0, SEEK_END); /* read to its end, as read would have */
-            return st;
-        }
-    }
+    /* a regular file's bytes from where it stands, as its size says (-1: anything else) */
+    off_t expect =
+        fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && at >= 0 && sb.st_size >= at ? sb.st_size - at : -1;
+    uintmax_t total = 0;
     chunk_read c[2] = {{fd, xmalloc(CHUNK), CHUNK, 0, 0}, {fd, xmalloc(CHUNK), CHUNK, 0, 0}};
     char *carry = NULL;
     size_t clen = 0, ccap = 0, used;
@@ -452,6 +363,14 @@ kp_status heatlog_stream(accesslog *h, const char *path, size_t *lineno, char **
             break;
         }
         bool eof = cur->len < cur->cap;
+        total += cur->len;
+        if (eof && expect >= 0 && total < (uintmax_t)expect) {
+            /* TRANSLATORS: %s is the log's path */
+            st = kp_fail(err, KP_IO,
+                         _("%s: the file shrank while it was read; read it again once it is whole"), path);
+            *lineno = 0;
+            break;
+        }
         pthread_t tid;
         bool ahead = !eof && pthread_create(&tid, NULL, read_chunk, &c[k ^ 1]) == 0;
         const char *text = cur->buf;

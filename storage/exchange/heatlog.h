@@ -25,12 +25,11 @@
  * (const char *, NULL: PK, else the first). */
 kp_status heatlog_json_line(accesslog_sink *s, const char *line, size_t len, void *ctx, char **err);
 
-/* Streams the log at `path` ("-": standard input) into h, a chunk at a time: memory grows with
- * h's keys, not with the log (a regular file is read through a mapping, its pages released as
- * they are read; anything else by read). KP_IO with *err (caller frees) and *lineno 0 when it
- * cannot be opened or read, or when a mapped file shrinks while it is read (its lost pages read
- * as zeros meanwhile: no SIGBUS); the tally's failure (accesslog_feed) with *lineno and *err
- * otherwise. */
+/* Streams the log at `path` ("-": standard input) into h, a chunk at a time, each read by a
+ * thread of its own while the tally works on the one before: memory grows with h's keys, not with
+ * the log. KP_IO with *err (caller frees) and *lineno 0 when it cannot be opened or read, or when
+ * a regular file ends before the size it had when opened (it shrank while it was read); the
+ * tally's failure (accesslog_feed) with *lineno and *err otherwise. */
 kp_status heatlog_stream(accesslog *h, const char *path, size_t *lineno, char **err);
 
 /* Merges one part into h (made with accesslog_opts.parts): a `keyplan heat --json` result, or
