@@ -253,6 +253,7 @@ static void *big_grow(void *p, size_t old, size_t n)
     free(p);
     return m;
 }
+
 static inline uint64_t tag_of(uint64_t h) { return (h | 1ULL << 32) >> 32 << 32; }
 
 static inline const char *entry_key(const entry *s)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The one command that runs every test: installs the dependencies, builds with -Werror and runs
 # the whole suite, then builds again with AddressSanitizer + UndefinedBehaviorSanitizer and runs
-# the suite a second time, runs the threaded tally's tests under ThreadSanitizer, then runs each fuzz target for a few seconds (KP_FUZZ_SECONDS, default
-# 5), after checking the sources' layout (scripts/format.sh --check). Exit status non-zero when
-# anything fails, and when any test was skipped (a missing tool).
+# the suite a second time, runs the threaded tally's tests built with ThreadSanitizer, then runs
+# each fuzz target for a few seconds (KP_FUZZ_SECONDS, default 5), after checking the sources'
+# layout (scripts/format.sh --check). Exit status non-zero when anything fails, and when any test
+# was skipped (a missing tool).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
