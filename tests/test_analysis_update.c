@@ -113,6 +113,9 @@ typedef struct told {
                         ANALYSIS_UNKNOWN */
     bool rows;       /* op is the step the edit made */
     kp_rowop op;
+    bool keys; /* a key attribute renamed (analysis_update_keys): ktab's row krow */
+    edit_table ktab;
+    size_t krow;
 } told;
 
 /* The last pattern a delete took out, kept to be put back where it was (an undo's step). */
@@ -213,6 +216,28 @@ static bool random_edit(kp_design *d, uint64_t *s, gone *g, char *what, size_t w
             t->pid = r;
         return ok;
     }
+    if (dice < 31) { /* a key attribute renamed, an index's or the table's: told as keys */
+        bool table = !d->nindexes || pick(s, 4) == 0;
+        edit_table tb = table ? EDIT_SETTINGS : EDIT_INDEXES;
+        int r = table ? edit_setting_find(pick(s, 3) ? "pk" : "sk") : (int)pick(s, d->nindexes);
+        int c = table ? 1 : edit_col_find(d, EDIT_INDEXES, pick(s, 3) ? "pk" : "sk");
+        assert_true(r >= 0 && c >= 0 && edit_changes_keys_only(tb, (size_t)r, (size_t)c));
+        char *old = edit_get(d, tb, (size_t)r, (size_t)c);
+        static const char *const suffix[] = {"2", "_línea", "_PK"};
+        char *text = *old ? xasprintf("%s%s", old, suffix[pick(s, 3)]) : NULL; /* none: no sort key */
+        free(old);
+        if (!text)
+            return false;
+        snprintf(what, whatlen, "%s %d's key renamed '%s'", table ? "the table" : "index", r, text);
+        bool ok = edit_set(d, tb, (size_t)r, (size_t)c, text, NULL) == KP_OK;
+        free(text);
+        if (ok) {
+            t->keys = true;
+            t->ktab = tb;
+            t->krow = (size_t)r;
+        }
+        return ok;
+    }
     /* mostly pattern cells (what a keystroke changes), sometimes anything else */
     static const edit_table others[] = {EDIT_ENTITIES, EDIT_INDEXES,  EDIT_ATTRS,    EDIT_DECISIONS,
                                         EDIT_KEYS,     EDIT_SETTINGS, EDIT_SETTINGS, EDIT_DECISIONS};
@@ -238,9 +263,9 @@ static bool random_edit(kp_design *d, uint64_t *s, gone *g, char *what, size_t w
     return ok;
 }
 
-/* Edits of the design's rest alone (told ANALYSIS_REST), and of one element alone
- * (analysis_update_row), compared so far. */
-static size_t rest_compared, elem_compared;
+/* Edits of the design's rest alone (told ANALYSIS_REST), of one element alone
+ * (analysis_update_row) and of a key attribute (analysis_update_keys), compared so far. */
+static size_t rest_compared, elem_compared, keys_compared;
 
 /* n random edits of d (taken) from seed, the incremental result compared after each valid one. */
 static void run_sequence(kp_design *d, const char *name, uint64_t seed, size_t n)
@@ -291,12 +316,15 @@ static void run_sequence(kp_design *d, const char *name, uint64_t seed, size_t n
             a = analysis_update_entity_name(a, d, t.renamed);
         else if (t.pid != ANALYSIS_UNKNOWN && !pending)
             a = analysis_update_pattern_id(a, d, t.pid);
+        else if (t.keys && !pending)
+            a = analysis_update_keys(a, d, t.ktab, t.krow);
         else if (t.elem != ANALYSIS_UNKNOWN && !pending)
             a = analysis_update_row(a, d, t.etab, t.elem);
         else
             a = analysis_update(a, d, pending ? ANALYSIS_UNKNOWN : rest ? ANALYSIS_REST : t.row);
         nrest += rest;
         elem_compared += t.elem != ANALYSIS_UNKNOWN && !pending;
+        keys_compared += t.keys && !pending;
         pending = 0;
         compare(d, a, name, step, what);
         valid++;
@@ -339,6 +367,8 @@ static void test_samples(void **state)
         fail_msg("only %zu edits of the design's rest alone were compared", rest_compared);
     if (elem_compared < 10)
         fail_msg("only %zu edits of one element alone were compared", elem_compared);
+    if (keys_compared < 8)
+        fail_msg("only %zu key attributes renamed were compared", keys_compared);
 }
 
 static void test_generated(void **state)

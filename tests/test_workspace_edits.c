@@ -535,9 +535,12 @@ static unsigned next_rand(unsigned *seed)
 }
 
 /* The text a cell is set to: another row's value of that column (mostly valid), a number, a word,
- * nothing, or text no column takes. Caller frees. */
-static char *random_text(const kp_design *d, edit_table t, size_t col, unsigned *seed)
+ * nothing, or text no column takes; a key attribute's cell (an index's, the table's) is given a
+ * new name one time in three (a rename, which the templates keyed on it follow). Caller frees. */
+static char *random_text(const kp_design *d, edit_table t, size_t row, size_t col, unsigned *seed)
 {
+    if (edit_changes_keys_only(t, row, col) && next_rand(seed) % 3 == 0)
+        return xasprintf(next_rand(seed) % 2 ? "CLAVE_%u" : "línea_%u", next_rand(seed) % 50);
     unsigned k = next_rand(seed) % 10, nr = (unsigned)edit_nrows(d, t);
     if (k < 6 && nr)
         return edit_get(d, t, next_rand(seed) % nr, col);
@@ -582,7 +585,7 @@ static void test_random_edits_equal_whole_saves(void **state)
     bool reopened = false; /* the history before the last reopening is the workspace's only */
     size_t in_place = 0, undone = 0, rows_in_place = 0, ents_in_place = 0, elems_in_place = 0,
            keys_in_place = 0;
-    for (int stepno = 0; stepno < 400; stepno++) {
+    for (int stepno = 0; stepno < 600; stepno++) {
         const kp_design *ref = h.v[h.at];
         unsigned op = next_rand(&seed) % 100;
         if (op < 68) {
@@ -591,11 +594,18 @@ static void test_random_edits_equal_whole_saves(void **state)
             static const edit_table others[] = {EDIT_ENTITIES, EDIT_KEYS,    EDIT_ENTITIES, EDIT_KEYS,
                                                 EDIT_ATTRS,    EDIT_INDEXES, EDIT_SETTINGS, EDIT_DECISIONS};
             edit_table t = (op >= 56 && ref->nentities) || !ref->npatterns ? others[op % 8] : EDIT_PATTERNS;
+            if (op >= 66 && ref->nentities) /* a key attribute's cell: an index's or the table's */
+                t = ref->nindexes && next_rand(&seed) % 3 ? EDIT_INDEXES : EDIT_SETTINGS;
             size_t nr = edit_nrows(ref, t), nc = edit_ncols(ref, t);
             if (!nr)
                 continue;
             size_t row = next_rand(&seed) % nr, col = next_rand(&seed) % nc;
-            char *text = random_text(ref, t, col, &seed);
+            for (size_t k = 0; op >= 66 && k < nr * nc && !edit_changes_keys_only(t, row, col); k++)
+                if (++col == nc) { /* the next cell, row after row */
+                    col = 0;
+                    row = (row + 1) % nr;
+                }
+            char *text = random_text(ref, t, row, col, &seed);
             kp_design *want = design_clone(ref);
             char *werr = NULL, *gerr = NULL;
             kp_status ws = edit_set(want, t, row, col, text, &werr);
@@ -721,7 +731,7 @@ static void test_random_edits_equal_whole_saves(void **state)
     }
     assert_true(reopened);
     if (!(in_place >= 50 && undone >= 10 && rows_in_place >= 10 && ents_in_place >= 10 &&
-          elems_in_place >= 5 && keys_in_place >= 1))
+          elems_in_place >= 5 && keys_in_place >= 6))
         fail_msg(
             "in place %zu, undone %zu, rows in place %zu, entities in place %zu, other rows in place %zu, "
             "key attributes renamed %zu",
