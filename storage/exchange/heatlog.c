@@ -316,6 +316,82 @@ static void *read_chunk(void *arg)
     return NULL;
 }
 
+/* The thread that reads the next chunk while the tally works on one: started once for the log
+ * (a log of 350 MB is some 170 chunks, and a thread started and joined for each cost more than
+ * one woken for each). */
+typedef struct reader {
+    pthread_mutex_t mu;
+    pthread_cond_t cv; /* a chunk to read, or one read: each side waits on it for the other */
+    chunk_read *job;   /* the chunk being read; NULL: none */
+    bool quit;
+    bool running; /* the thread started (else the chunks are read in the caller's thread) */
+    pthread_t tid;
+} reader;
+
+static void *reader_main(void *arg)
+{
+    reader *r = arg;
+    pthread_mutex_lock(&r->mu);
+    for (;;) {
+        while (!r->job && !r->quit)
+            pthread_cond_wait(&r->cv, &r->mu);
+        if (!r->job)
+            break;
+        chunk_read *c = r->job;
+        pthread_mutex_unlock(&r->mu);
+        read_chunk(c);
+        pthread_mutex_lock(&r->mu);
+        r->job = NULL;
+        pthread_cond_broadcast(&r->cv);
+    }
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+static void reader_open(reader *r)
+{
+    memset(r, 0, sizeof *r);
+    if (pthread_mutex_init(&r->mu, NULL) != 0)
+        util_die("cannot make a lock");
+    if (pthread_cond_init(&r->cv, NULL) != 0)
+        util_die("cannot make a lock");
+    r->running = pthread_create(&r->tid, NULL, reader_main, r) == 0;
+}
+
+/* c read by the reader (or now, in this thread, when it could not start): reader_wait waits. */
+static void reader_start(reader *r, chunk_read *c)
+{
+    if (!r->running) {
+        read_chunk(c);
+        return;
+    }
+    pthread_mutex_lock(&r->mu);
+    r->job = c;
+    pthread_cond_broadcast(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+}
+
+static void reader_wait(reader *r)
+{
+    pthread_mutex_lock(&r->mu);
+    while (r->job)
+        pthread_cond_wait(&r->cv, &r->mu);
+    pthread_mutex_unlock(&r->mu);
+}
+
+static void reader_close(reader *r)
+{
+    if (r->running) {
+        pthread_mutex_lock(&r->mu);
+        r->quit = true;
+        pthread_cond_broadcast(&r->cv);
+        pthread_mutex_unlock(&r->mu);
+        pthread_join(r->tid, NULL);
+    }
+    pthread_mutex_destroy(&r->mu);
+    pthread_cond_destroy(&r->cv);
+}
+
 /* carry[0..*clen) + more[0..n): the line cut between two chunks (growing carry as it needs). */
 static void carry_add(char **carry, size_t *clen, size_t *ccap, const char *more, size_t n)
 {
@@ -352,6 +428,8 @@ kp_status heatlog_stream(accesslog *h, const char *path, size_t *lineno, char **
     char *carry = NULL;
     size_t clen = 0, ccap = 0, used;
     kp_status st = KP_OK;
+    reader rd;
+    reader_open(&rd);
     read_chunk(&c[0]);
     for (size_t k = 0;; k ^= 1) {
         chunk_read *cur = &c[k];
@@ -371,8 +449,8 @@ kp_status heatlog_stream(accesslog *h, const char *path, size_t *lineno, char **
             *lineno = 0;
             break;
         }
-        pthread_t tid;
-        bool ahead = !eof && pthread_create(&tid, NULL, read_chunk, &c[k ^ 1]) == 0;
+        if (!eof) /* the next chunk read meanwhile */
+            reader_start(&rd, &c[k ^ 1]);
         const char *text = cur->buf;
         size_t len = cur->len;
         if (clen) { /* the line cut at the last chunk's end, completed */
@@ -390,13 +468,11 @@ kp_status heatlog_stream(accesslog *h, const char *path, size_t *lineno, char **
             if (st == KP_OK)
                 carry_add(&carry, &clen, &ccap, text + used, len - used);
         }
-        if (ahead)
-            pthread_join(tid, NULL);
-        else if (!eof && st == KP_OK)
-            read_chunk(&c[k ^ 1]);
+        reader_wait(&rd);
         if (st != KP_OK || eof)
             break;
     }
+    reader_close(&rd);
     free(carry);
     free(c[0].buf);
     free(c[1].buf);
