@@ -316,14 +316,15 @@ static void *read_chunk(void *arg)
     return NULL;
 }
 
-/* The thread that reads the next chunk while the tally works on one: started once for the log
- * (a log of 350 MB is some 170 chunks, and a thread started and joined for each cost more than
- * one woken for each). */
+/* The thread that reads the next chunk while the tally works on one: started once for the log,
+ * when a second chunk is wanted (a log of 350 MB is some 170 chunks, and a thread started and
+ * joined for each cost more than one woken for each; a log of one chunk needs none). */
 typedef struct reader {
     pthread_mutex_t mu;
     pthread_cond_t cv; /* a chunk to read, or one read: each side waits on it for the other */
     chunk_read *job;   /* the chunk being read; NULL: none */
     bool quit;
+    bool tried;   /* the thread was asked for */
     bool running; /* the thread started (else the chunks are read in the caller's thread) */
     pthread_t tid;
 } reader;
@@ -355,12 +356,15 @@ static void reader_open(reader *r)
         util_die("cannot make a lock");
     if (pthread_cond_init(&r->cv, NULL) != 0)
         util_die("cannot make a lock");
-    r->running = pthread_create(&r->tid, NULL, reader_main, r) == 0;
 }
 
 /* c read by the reader (or now, in this thread, when it could not start): reader_wait waits. */
 static void reader_start(reader *r, chunk_read *c)
 {
+    if (!r->tried) {
+        r->tried = true;
+        r->running = pthread_create(&r->tid, NULL, reader_main, r) == 0;
+    }
     if (!r->running) {
         read_chunk(c);
         return;
