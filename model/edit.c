@@ -1338,8 +1338,6 @@ static bool cell_set(kp_design *d, edit_table t, size_t row, const kp_record *re
     return field_set(f, r, text, err);
 }
 
-static const char *row_name(const kp_design *d, edit_table t, size_t i);
-
 static char *unique_name(const kp_design *d, edit_table t, size_t row, const char *text, const char *what,
                          char **err)
 {
@@ -1352,7 +1350,7 @@ static char *unique_name(const kp_design *d, edit_table t, size_t row, const cha
     ptrdiff_t first = -1, other = -1;
     size_t n = edit_nrows(d, t);
     for (size_t i = 0; i < n; i++)
-        if (streq(row_name(d, t, i), s)) {
+        if (streq(edit_row_name(d, t, i), s)) {
             if (first < 0)
                 first = (ptrdiff_t)i;
             if (i != row && other < 0)
@@ -1561,7 +1559,7 @@ void *edit_row(kp_design *d, edit_table t, size_t row, const kp_record **rec)
 
 /* ---- rows ---------------------------------------------------------------------------------- */
 
-static const char *row_name(const kp_design *d, edit_table t, size_t i)
+const char *edit_row_name(const kp_design *d, edit_table t, size_t i)
 {
     switch (t) {
     case EDIT_PATTERNS:
@@ -1584,7 +1582,7 @@ static bool name_used(const kp_design *d, edit_table t, const char *name)
 {
     size_t n = edit_nrows(d, t);
     for (size_t i = 0; i < n; i++)
-        if (streq(row_name(d, t, i), name))
+        if (streq(edit_row_name(d, t, i), name))
             return true;
     return false;
 }
@@ -1771,7 +1769,7 @@ size_t edit_duplicate(kp_design *d, edit_table t, size_t row)
     char *tmp = fields_dup(rec, (const char *)*r.arr + row * r.elsize);
     char *name = new_row_name(d, t);
     if (t == EDIT_ENTITIES || t == EDIT_KEYS || t == EDIT_INDEXES || t == EDIT_ATTRS) {
-        const char *old = row_name(d, t, row);
+        const char *old = edit_row_name(d, t, row);
         free(name);
         char *prefix = xasprintf("%s_", old ? old : "copy");
         name = fresh_name(d, t, prefix, 2);

@@ -44,6 +44,9 @@ size_t edit_ncols(const kp_design *d, edit_table t);
 const char *edit_col_name(const kp_design *d, edit_table t, size_t col);
 /* The column whose name is `name`, or -1. */
 int edit_col_find(const kp_design *d, edit_table t, const char *name);
+/* The name of row i of list t: a pattern's or a decision's id, an entity's (EDIT_KEYS too), an
+ * index's or an attribute's name (points into the design); NULL for the settings. */
+const char *edit_row_name(const kp_design *d, edit_table t, size_t i);
 /* A one-line hint of what the column accepts ("number >= 0, empty = not given"); static. */
 const char *edit_col_hint(const kp_design *d, edit_table t, size_t col);
 

@@ -336,23 +336,6 @@ static void test_rows(void **state)
     design_free(d);
 }
 
-/* The name (the id of a pattern or a decision) of row r of list t. */
-static const char *name_of(const kp_design *d, edit_table t, size_t r)
-{
-    switch (t) {
-    case EDIT_PATTERNS:
-        return d->patterns[r].id;
-    case EDIT_INDEXES:
-        return d->indexes[r].name;
-    case EDIT_ATTRS:
-        return d->attrs[r].name;
-    case EDIT_DECISIONS:
-        return d->decisions[r].id;
-    default:
-        return d->entities[r].name;
-    }
-}
-
 /* A step of each list made on a copy of the design it was made on (edit_rows_step_from): a row
  * duplicated (its copy inserted), moved and deleted: the copy is the design after
  * each, an inserted row with its own strings; a step that does not fit is refused. */
@@ -381,8 +364,8 @@ static void test_rows_step_from(void **state)
             assert_true(edit_rows_step_from(c, d, t, steps[k]));
             assert_true(design_equal(c, d));
             if (k == 0) { /* the inserted row is c's own */
-                assert_ptr_not_equal(name_of(c, t, at), name_of(d, t, at));
-                assert_string_equal(name_of(c, t, at), name_of(d, t, at));
+                assert_ptr_not_equal(edit_row_name(c, t, at), edit_row_name(d, t, at));
+                assert_string_equal(edit_row_name(c, t, at), edit_row_name(d, t, at));
             }
         }
     }
